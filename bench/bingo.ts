@@ -1,0 +1,121 @@
+/**
+ * Bingo benchmarks: card generation and winner detection at hall-of-halls scale (1,000,000 sold cards).
+ *
+ * - bingo.cards.generate: unique valid 90-ball cards per second (generateMasterSetPacked, duplicate check included).
+ * - bingo.cards.generate.objects: the same, as Card objects (generateMasterSet), for reference.
+ * - bingo.detect.per_ball.p99 / .mean: incremental detector, time of one call(ball), ms.
+ * - bingo.detect.rescan.per_ball.p99 / .mean: rescan detector on the same cards and ball orders, ms.
+ * - bingo.detect.speedup_vs_rescan: rescan p99 / incremental p99.
+ *
+ * Each game calls all 90 balls in a seeded random order; the line is closed right after the first ball that makes
+ * a line (the line prize is awarded, BNG-44), as in a real game, for both detectors alike. Both detectors run on the
+ * same packed cards and must report the same winners at every ball. BENCH_BINGO_CARDS overrides the card count.
+ */
+import { performance } from 'node:perf_hooks'
+import { LAYOUT_90, cardFromPacked, generateMasterSet, generateMasterSetPacked, validateCard } from '../server/src/domain/card.ts'
+import { createDetectorFromPacked, createRescanDetectorFromPacked, type BallResult, type WinnerDetector } from '../server/src/domain/detector.ts'
+import { createSeededRng } from '../server/src/domain/rng.ts'
+
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
+
+const GAMES = 3
+
+function p99(samples: number[]): number {
+  const sorted = samples.slice().sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]
+}
+
+function mean(samples: number[]): number {
+  return samples.reduce((a, b) => a + b, 0) / samples.length
+}
+
+function ballOrder(seed: string, ballCount: number): number[] {
+  const rng = createSeededRng(seed)
+  const balls = Array.from({ length: ballCount }, (_, i) => i + 1)
+  for (let j = ballCount - 1; j > 0; j--) {
+    const r = rng.nextInt(j + 1)
+    ;[balls[j], balls[r]] = [balls[r], balls[j]]
+  }
+  return balls
+}
+
+/** Plays one game; returns per-ball call() times (ms) and a digest of the results for cross-checking. */
+function playGame(detector: WinnerDetector, order: number[]): { times: number[]; digest: string } {
+  const times: number[] = []
+  const digest: string[] = []
+  for (const ball of order) {
+    const t0 = performance.now()
+    const result: BallResult = detector.call(ball)
+    times.push(performance.now() - t0)
+    let sum = 0
+    for (const c of result.bingos) sum = (sum * 31 + c) % 1_000_000_007
+    digest.push(`${result.lines.length}:${result.bingos.length}:${sum}`)
+    if (result.lines.length > 0) detector.closeLine()
+  }
+  return { times, digest: digest.join(',') }
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench bingo] ${message}\n`)
+}
+
+export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> {
+  const layout = LAYOUT_90
+  const cardCount = Number(process.env.BENCH_BINGO_CARDS ?? 1_000_000)
+  const L = layout.rows * layout.perRow
+
+  // Generation. Warm up the JIT on a small set first.
+  generateMasterSetPacked('bench-warmup', 50_000, layout)
+  let t0 = performance.now()
+  const packed = generateMasterSetPacked('bench-bingo-1', cardCount, layout)
+  let seconds = (performance.now() - t0) / 1000
+  emit({ name: 'bingo.cards.generate', value: Math.round(cardCount / seconds), unit: 'cards/s' })
+  log(`${cardCount} unique packed cards in ${seconds.toFixed(2)} s`)
+  for (let i = 0; i < cardCount; i += Math.max(1, Math.floor(cardCount / 20_000))) {
+    const problems = validateCard(cardFromPacked(packed, i, layout), layout)
+    if (problems.length > 0) throw new Error(`generated card ${i} is invalid: ${problems.join('; ')}`)
+  }
+
+  const objectCount = Math.min(cardCount, 200_000)
+  generateMasterSet('bench-warmup', 20_000, layout)
+  t0 = performance.now()
+  generateMasterSet('bench-bingo-2', objectCount, layout)
+  seconds = (performance.now() - t0) / 1000
+  emit({ name: 'bingo.cards.generate.objects', value: Math.round(objectCount / seconds), unit: 'cards/s' })
+
+  // Detection. Warm-up game on a small subset for each detector.
+  const small = Math.min(cardCount, 20_000)
+  const warmOrder = ballOrder('bench-warmup', layout.ballCount)
+  playGame(createDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount), warmOrder)
+  playGame(createRescanDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount), warmOrder)
+
+  const incremental: number[] = []
+  const rescan: number[] = []
+  for (let g = 0; g < GAMES; g++) {
+    const order = ballOrder(`bench-game-${g}`, layout.ballCount)
+    t0 = performance.now()
+    const det = createDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount)
+    const buildMs = performance.now() - t0
+    const a = playGame(det, order)
+    const b = playGame(createRescanDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount), order)
+    if (a.digest !== b.digest) throw new Error(`game ${g}: incremental and rescan detectors disagree`)
+    incremental.push(...a.times)
+    rescan.push(...b.times)
+    log(`game ${g}: index built in ${buildMs.toFixed(0)} ms; per ball incremental max ${Math.max(...a.times).toFixed(3)} ms, rescan max ${Math.max(...b.times).toFixed(3)} ms`)
+  }
+  const incP99 = p99(incremental)
+  const resP99 = p99(rescan)
+  emit({ name: 'bingo.detect.per_ball.p99', value: round(incP99), unit: 'ms' })
+  emit({ name: 'bingo.detect.per_ball.mean', value: round(mean(incremental)), unit: 'ms' })
+  emit({ name: 'bingo.detect.rescan.per_ball.p99', value: round(resP99), unit: 'ms' })
+  emit({ name: 'bingo.detect.rescan.per_ball.mean', value: round(mean(rescan)), unit: 'ms' })
+  emit({ name: 'bingo.detect.speedup_vs_rescan', value: round(resP99 / incP99), unit: 'x (p99/p99)' })
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000
+}

@@ -1,0 +1,31 @@
+/**
+ * Builds the Preact screens with Vite: each app is a folder with an index.html (kiosk/kiosk, kiosk/cashier,
+ * display/display, display/caller) and lands in dist/<name>, where the server serves it at /<name>/.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { build } from 'vite'
+
+const apps = [
+  { name: 'kiosk', root: 'kiosk/kiosk' },
+  { name: 'cashier', root: 'kiosk/cashier' },
+  { name: 'display', root: 'display/display' },
+  { name: 'caller', root: 'display/caller' },
+]
+
+for (const app of apps) {
+  const root = resolve(app.root)
+  if (!existsSync(resolve(root, 'index.html'))) {
+    console.log(`skip ${app.name}: ${app.root}/index.html not present`)
+    continue
+  }
+  await build({
+    root,
+    base: `/${app.name}/`,
+    logLevel: 'warn',
+    esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+    resolve: { alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } },
+    build: { outDir: resolve('dist', app.name), emptyOutDir: true, sourcemap: true, target: 'es2022' },
+  })
+  console.log(`built ${app.name} -> dist/${app.name}`)
+}

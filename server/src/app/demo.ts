@@ -1,0 +1,26 @@
+import type { Services } from '../services.ts'
+
+/**
+ * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
+ * a master set with two series, an open session and a game on sale with some cards sold.
+ */
+export async function seedDemoHall(services: Services, options: { cards?: number } = {}): Promise<{ hallId: string; sessionId: string; gameId: string }> {
+  const existing = await services.db.get<{ id: string }>('SELECT id FROM halls ORDER BY created_at LIMIT 1')
+  if (existing) {
+    const session = await services.db.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [existing.id])
+    const game = await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [existing.id])
+    return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
+  }
+  const { bingo, config } = services
+  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions })
+  const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
+  const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
+  await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
+  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' } })
+  const drawSource = config.ballSource === 'manual' ? 'manual' : 'rng'
+  const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? 'manual' : drawSource })
+  await bingo.openSales(game.gameId)
+  const count = options.cards ?? 40
+  if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })
+  return { hallId: hall.id, sessionId: session.id, gameId: game.gameId }
+}

@@ -1,0 +1,56 @@
+import type { Services } from '../services.ts'
+
+export interface DemoResult {
+  gameId: string
+  hallId: string
+  sessionId: string
+  currency: string
+  cardsSold: number
+  faceValue: number
+  linePool: number
+  bingoPool: number
+  balls: number[]
+  proof: unknown
+  winners: Array<{ kind: 'line' | 'bingo'; serial: string; numbers: number[][]; atBall: number; amount: number }>
+  cards?: Array<{ serial: string; numbers: number[][] }>
+}
+
+/**
+ * Plays one whole RNG game headless through the same services the server uses: hall, master set, series,
+ * session, sale, close of sales, draw until bingo, "any more?" windows closed, prizes paid, session closed.
+ * Prize shares are the hall profile's (BO-2025 ships Cantabria's 10 % line / 51 % bingo).
+ */
+export async function runDemoGame(services: Services, options: { cards: number; externalEntropy?: string; withCards?: boolean; faceValueCents?: number }): Promise<DemoResult> {
+  const { bingo } = services
+  const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards) })
+  const set = await bingo.createMasterSet({ count: options.cards })
+  const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
+  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'demo' } })
+  const announced = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'rng' })
+  const gameId = announced.gameId
+  await bingo.openSales(gameId)
+  const sold: Array<{ serial: string; numbers: number[][] }> = []
+  for (let left = options.cards; left > 0; left -= Math.min(left, 10_000)) {
+    const cards = await bingo.sell({ gameId, count: Math.min(left, 10_000), channel: 'demo' })
+    for (const c of cards) sold.push({ serial: c.serial, numbers: c.rows })
+  }
+  await bingo.closeSales({ gameId, externalEntropy: options.externalEntropy ?? '' })
+  for (let guard = 0; guard < 400; guard++) {
+    const state = await bingo.getGameState(gameId)
+    if (state.status === 'finished' || state.status === 'void') break
+    if (state.status === 'line_window' || state.status === 'bingo_window') await bingo.closeWindow(gameId)
+    else await bingo.drawNext(gameId)
+  }
+  await bingo.payAllPrizes(gameId, 'demo')
+  await bingo.closeSession(session.id, { ballsCounted: 90, confirmedBy: 'demo' })
+  const state = await bingo.getGameState(gameId)
+  const proof = await bingo.getProof(gameId)
+  return {
+    gameId, hallId: hall.id, sessionId: session.id, currency: state.currency,
+    cardsSold: state.cardsSold, faceValue: state.faceValueCents,
+    linePool: state.linePoolCents ?? 0, bingoPool: state.bingoPoolCents ?? 0,
+    balls: state.balls, proof,
+    winners: state.winners.map((w) => ({ kind: w.kind, serial: w.serial, numbers: w.rows, atBall: w.atBall, amount: w.amountCents ?? 0 })),
+    ...(options.withCards ? { cards: sold } : {}),
+  }
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../config.ts'
+import { verifyDrawProof } from '../domain/draw-proof.ts'
+import { createServices } from '../services.ts'
+import { runDemoGame } from './demo-game.ts'
+
+const usage = `Bolillo — uso:
+  npx bolillo start                         arranca el servidor (igual que npm start)
+  npx bolillo demo [--cards N] [--json] [--with-cards] [--entropy X]
+                                            juega una partida completa por RNG y la imprime
+  npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
+  npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
+`
+
+function flag(args: string[], name: string): boolean {
+  return args.includes(name)
+}
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv
+  switch (command) {
+    case 'start':
+      await import('../main.ts')
+      return -1
+    case 'demo': {
+      const cards = Number(option(args, '--cards') ?? 200)
+      if (!Number.isInteger(cards) || cards < 1 || cards > 1_000_000) {
+        process.stderr.write('--cards debe ser un entero entre 1 y 1000000\n')
+        return 2
+      }
+      const env = { ...process.env }
+      const dataDir = env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bolillo-demo-'))
+      const config = loadConfig({ ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+      const services = await createServices(config)
+      try {
+        const result = await runDemoGame(services, { cards, externalEntropy: option(args, '--entropy') ?? '', withCards: flag(args, '--with-cards') })
+        if (flag(args, '--json')) process.stdout.write(JSON.stringify({ ...result, dataDir }) + '\n')
+        else {
+          process.stdout.write(`Partida ${result.gameId}: ${result.cardsSold} cartones, ${result.balls.length} bolas\n`)
+          for (const w of result.winners) process.stdout.write(`  ${w.kind === 'line' ? 'Línea' : 'Bingo'} ${w.serial} en la bola ${w.atBall}: ${w.amount}\n`)
+          process.stdout.write(`Datos en ${dataDir}\n`)
+        }
+      } finally {
+        await services.close()
+      }
+      return 0
+    }
+    case 'verify-draw': {
+      const file = args[0]
+      if (!file) {
+        process.stderr.write(usage)
+        return 2
+      }
+      const proof = JSON.parse(readFileSync(file, 'utf8'))
+      const result = verifyDrawProof(proof)
+      if (result.ok) {
+        process.stdout.write(`OK: the ${proof.balls?.length ?? 0} balls of game ${proof.gameId} follow from the committed seed (bolillo-draw-v1)\n`)
+        return 0
+      }
+      process.stdout.write(`FAILED: ${result.errors.join('\n        ')}\n`)
+      return 1
+    }
+    case 'verify-journal': {
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+      const services = await createServices(config)
+      try {
+        const result = await services.verifyJournal()
+        if (result.ok) {
+          process.stdout.write(`OK: journal of ${result.count} records verifies (hash chain intact)\n`)
+          return 0
+        }
+        process.stdout.write(`FAILED at record #${result.badSeq}: ${result.reason} (${result.count} records checked before it)\n`)
+        return 1
+      } finally {
+        await services.close()
+      }
+    }
+    default:
+      process.stdout.write(usage)
+      return command ? 2 : 0
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { if (code >= 0) process.exit(code) },
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  },
+)

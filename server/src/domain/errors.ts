@@ -1,0 +1,47 @@
+/**
+ * One error family for the whole system. The domain throws `DomainError` with a stable code;
+ * only the edges (HTTP, socket acks, CLI) translate a code into a status and a localised message.
+ */
+export const ErrorCode = {
+  ValidationFailed: 'VALIDATION_FAILED',
+  NotFound: 'NOT_FOUND',
+  GameNotFound: 'GAME_NOT_FOUND',
+  SessionNotFound: 'SESSION_NOT_FOUND',
+  TicketNotFound: 'TICKET_NOT_FOUND',
+  IllegalTransition: 'ILLEGAL_TRANSITION',
+  SalesClosed: 'SALES_CLOSED',
+  SalesNotOpen: 'SALES_NOT_OPEN',
+  SeriesExhausted: 'SERIES_EXHAUSTED',
+  SeriesRuleViolated: 'SERIES_RULE_VIOLATED',
+  DuplicateCard: 'DUPLICATE_CARD',
+  MinimumParticipation: 'MINIMUM_PARTICIPATION',
+  BallAlreadyDrawn: 'BALL_ALREADY_DRAWN',
+  BallOutOfRange: 'BALL_OUT_OF_RANGE',
+  NoBallsLeft: 'NO_BALLS_LEFT',
+  ClaimRejected: 'CLAIM_REJECTED',
+  ClaimClosed: 'CLAIM_CLOSED',
+  NotVerified: 'NOT_VERIFIED',
+  AlreadyPaid: 'ALREADY_PAID',
+  InvalidSignature: 'INVALID_SIGNATURE',
+  Conflict: 'CONFLICT',
+  DeviceUnavailable: 'DEVICE_UNAVAILABLE',
+  RuleDisabled: 'RULE_DISABLED',
+  Unauthorized: 'UNAUTHORIZED',
+  Forbidden: 'FORBIDDEN',
+} as const
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+    this.name = 'DomainError'
+  }
+}
+
+export function fail(code: ErrorCode, message: string, details?: unknown): never {
+  throw new DomainError(code, message, details)
+}

@@ -1,0 +1,50 @@
+import type { ErrorCode } from '../domain/errors.ts'
+
+/** What people read when something is refused: Spanish first, English second (per Accept-Language). */
+export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', { es: string; en: string }> = {
+  VALIDATION_FAILED: { es: 'Los datos enviados no son válidos.', en: 'The data sent is not valid.' },
+  NOT_FOUND: { es: 'No existe.', en: 'Not found.' },
+  ROUTE_NOT_FOUND: { es: 'Esa dirección no existe.', en: 'No such route.' },
+  GAME_NOT_FOUND: { es: 'La partida no existe.', en: 'The game does not exist.' },
+  SESSION_NOT_FOUND: { es: 'La sesión no existe.', en: 'The session does not exist.' },
+  TICKET_NOT_FOUND: { es: 'El cartón o boleto no existe en esta partida.', en: 'The card or ticket does not exist in this game.' },
+  ILLEGAL_TRANSITION: { es: 'Esa acción no está permitida en el estado actual de la partida.', en: 'That action is not allowed in the current state of the game.' },
+  SALES_CLOSED: { es: 'La venta de cartones está cerrada.', en: 'Card sales are closed.' },
+  SALES_NOT_OPEN: { es: 'La venta de cartones aún no está abierta.', en: 'Card sales are not open yet.' },
+  SERIES_EXHAUSTED: { es: 'No quedan cartones suficientes en la serie.', en: 'Not enough cards left in the series.' },
+  SERIES_RULE_VIOLATED: { es: 'La segunda serie no cumple las condiciones del reglamento.', en: 'The second series does not meet the regulation.' },
+  DUPLICATE_CARD: { es: 'Ese cartón ya se vendió en esta partida.', en: 'That card was already sold in this game.' },
+  MINIMUM_PARTICIPATION: { es: 'No se alcanzó la participación mínima para iniciar la partida.', en: 'The minimum participation to start the game was not reached.' },
+  BALL_ALREADY_DRAWN: { es: 'Esa bola ya salió en esta partida.', en: 'That ball was already drawn in this game.' },
+  BALL_OUT_OF_RANGE: { es: 'Esa bola no pertenece al juego de bolas.', en: 'That ball is not in the ball set.' },
+  NO_BALLS_LEFT: { es: 'Ya salieron todas las bolas.', en: 'Every ball has been drawn.' },
+  CLAIM_REJECTED: { es: 'El cartón no tiene premio.', en: 'The card has not won.' },
+  CLAIM_CLOSED: { es: 'Ya no se admiten reclamaciones en esta partida.', en: 'Claims are closed for this game.' },
+  NOT_VERIFIED: { es: 'El premio no está verificado.', en: 'The prize has not been verified.' },
+  ALREADY_PAID: { es: 'Este premio ya fue pagado.', en: 'This prize was already paid.' },
+  INVALID_SIGNATURE: { es: 'Código no válido: la firma no coincide.', en: 'Invalid code: the signature does not match.' },
+  CONFLICT: { es: 'Otra operación cambió estos datos a la vez; inténtelo de nuevo.', en: 'Another operation changed this at the same time; try again.' },
+  DEVICE_UNAVAILABLE: { es: 'El dispositivo no está disponible.', en: 'The device is unavailable.' },
+  RULE_DISABLED: { es: 'El perfil de la sala no permite esta operación.', en: "The hall's profile does not allow this." },
+  UNAUTHORIZED: { es: 'Debe identificarse.', en: 'Authentication required.' },
+  FORBIDDEN: { es: 'Su rol no permite esta operación.', en: 'Your role does not allow this.' },
+  INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
+  PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
+}
+
+export type Lang = 'es' | 'en'
+
+/** Picks es or en from an Accept-Language header; Spanish is the default. */
+export function pickLang(header: string | undefined | null): Lang {
+  if (!header) return 'es'
+  const parts = header.split(',').map((p) => {
+    const [tag, ...params] = p.trim().split(';')
+    const q = params.find((x) => x.trim().startsWith('q='))
+    return { tag: tag.trim().toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 }
+  }).sort((a, b) => b.q - a.q)
+  for (const { tag } of parts) {
+    if (tag.startsWith('es')) return 'es'
+    if (tag.startsWith('en')) return 'en'
+  }
+  return 'es'
+}

@@ -1,0 +1,75 @@
+import type { Server as HttpServer } from 'node:http'
+import { Server } from 'socket.io'
+import { DomainError } from '../domain/errors.ts'
+import type { Services } from '../services.ts'
+import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
+
+/**
+ * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
+ * (so a screen opened mid-game, or reconnecting, is right immediately), then a full state after every change.
+ */
+export function attachRealtime(http: HttpServer, services: Services) {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false })
+  const currentGame = async (hallId: string) => (await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId]))?.id ?? null
+
+  io.on('connection', (socket) => {
+    socket.on('game:watch', async (req, ack) => {
+      try {
+        if (typeof req?.gameId !== 'string') throw new DomainError('VALIDATION_FAILED', 'gameId required')
+        const state = await services.bingo.getGameState(req.gameId)
+        await socket.join(gameRoom(req.gameId))
+        ack?.({ ok: true, data: state })
+      } catch (err) {
+        ack?.({ ok: false, error: toError(err) })
+      }
+    })
+    socket.on('hall:watch', async (req, ack) => {
+      try {
+        if (typeof req?.hallId !== 'string') throw new DomainError('VALIDATION_FAILED', 'hallId required')
+        const hall = await services.db.get('SELECT id FROM halls WHERE id = ?', [req.hallId])
+        if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')
+        await socket.join(hallRoom(req.hallId))
+        const gameId = await currentGame(req.hallId)
+        ack?.({ ok: true, data: { hallId: req.hallId, gameId, state: gameId ? await services.bingo.getGameState(gameId) : null } })
+      } catch (err) {
+        ack?.({ ok: false, error: toError(err) })
+      }
+    })
+  })
+
+  // Coalesce bursts (a sale of many cards, a ball plus its claims) into one state per game per tick.
+  const dirty = new Map<string, string>()
+  let scheduled = false
+  const flush = async () => {
+    scheduled = false
+    const games = [...dirty.entries()]
+    dirty.clear()
+    for (const [gameId, hallId] of games) {
+      try {
+        const state = await services.bingo.getGameState(gameId)
+        io.to(gameRoom(gameId)).to(hallRoom(hallId)).emit('game:state', state)
+      } catch (err) {
+        services.log.warn('state broadcast failed', err)
+      }
+    }
+  }
+  const off = services.onEvent((e) => {
+    if (e.type !== 'game:changed') return
+    if (e.reason === 'ball' && e.ball !== undefined) {
+      // The ball goes out at once, before the full state: the hall sees it with no delay (BNG-39).
+      io.to(gameRoom(e.gameId)).to(hallRoom(e.hallId)).emit('ball:drawn', { gameId: e.gameId, seq: e.seq, ball: e.ball, count: e.count ?? 0 })
+    }
+    if (e.reason === 'announced') io.to(hallRoom(e.hallId)).emit('hall:game', { hallId: e.hallId, gameId: e.gameId, seq: e.seq })
+    dirty.set(e.gameId, e.hallId)
+    if (!scheduled) {
+      scheduled = true
+      setImmediate(flush)
+    }
+  })
+  return { io, close: () => { off(); return new Promise<void>((r) => io.close(() => r())) } }
+}
+
+function toError(err: unknown) {
+  if (err instanceof DomainError) return { code: err.code, message: err.message }
+  return { code: 'INTERNAL', message: 'internal error' }
+}

@@ -1,0 +1,38 @@
+import { serve, type ServerType } from '@hono/node-server'
+import type { Server as HttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Config } from './config.ts'
+import { createHttpApp } from './http/app.ts'
+import { mountScreens } from './http/screens.ts'
+import { attachRealtime } from './realtime/hub.ts'
+import { createServices, type ServiceOverrides, type Services } from './services.ts'
+
+export interface RunningServer {
+  url: string
+  port: number
+  services: Services
+  close(): Promise<void>
+}
+
+/** Starts HTTP + socket.io on one port. Tests pass a Config literal with port 0 and a temp DATA_DIR. */
+export async function createServer(config: Config, overrides: ServiceOverrides = {}): Promise<RunningServer> {
+  const services = await createServices(config, overrides)
+  const app = createHttpApp(services)
+  mountScreens(app)
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
+  })
+  const realtime = attachRealtime(server as HttpServer, services)
+  const port = (server.address() as AddressInfo).port
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    services,
+    async close() {
+      await realtime.close()
+      await new Promise<void>((r) => (server as HttpServer).close(() => r()))
+      await services.close()
+    },
+  }
+}

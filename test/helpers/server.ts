@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { io, type Socket } from 'socket.io-client'
+import type { Config } from '../../server/src/config.ts'
+import { createServer, type RunningServer } from '../../server/src/server.ts'
+import type { ServiceOverrides } from '../../server/src/services.ts'
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-test-'))
+  return {
+    port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
+    playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',
+    ...overrides,
+  }
+}
+
+/** A real server on a free loopback port with a fresh data directory. */
+export async function startTestServer(overrides: Partial<Config> = {}, services: ServiceOverrides = {}): Promise<RunningServer & { dataDir: string; cleanup(): Promise<void> }> {
+  const config = testConfig(overrides)
+  const server = await createServer(config, services)
+  return {
+    ...server,
+    dataDir: config.dataDir,
+    async cleanup() {
+      await server.close()
+      rmSync(config.dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** JSON over real HTTP; returns status and parsed body. */
+export async function api<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : undefined }
+}
+
+export function connect(url: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false })
+    socket.once('connect', () => resolve(socket))
+    socket.once('connect_error', reject)
+  })
+}
+
+export function waitFor<T = any>(socket: Socket, event: string, predicate: (payload: T) => boolean = () => true, timeoutMs = 10_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { socket.off(event, handler); reject(new Error(`timed out waiting for ${event}`)) }, timeoutMs)
+    const handler = (payload: T) => {
+      if (!predicate(payload)) return
+      clearTimeout(timer)
+      socket.off(event, handler)
+      resolve(payload)
+    }
+    socket.on(event, handler)
+  })
+}
