@@ -89,9 +89,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exit(code) },
+  // exitCode, not exit(): stdout to a pipe is asynchronous and exit() would cut the JSON short.
+  (code) => { if (code >= 0) process.exitCode = code },
   (err) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
-    process.exit(1)
+    process.exitCode = 1
   },
 )

@@ -2,7 +2,7 @@
  * Bingo card model, generation and checks (BNG-5, BNG-13, BNG-44, CFG-12). Pure: no I/O, no clock; randomness
  * arrives as an `Rng`.
  *
- * Generation is exactly uniform over every valid card of a layout (up to a 2^-30 rounding of the shape choice):
+ * Generation is exactly uniform over every valid card of a layout (up to a 2^-32 rounding of the shape choice):
  * a dynamic programme over the columns counts, for every "numbers still owed per row" state, how many valid cards
  * can complete it, and the generator picks each column's set of rows with probability proportional to that count
  * times the ways of choosing the column's numbers. So every valid shape occurs (three-number columns, 90 in the
@@ -113,11 +113,20 @@ interface Plan {
 }
 
 const plans = new WeakMap<CardLayout, Plan>()
+/** Layouts often arrive as fresh objects (parsed from storage): also cache by content. */
+const plansByContent = new Map<string, Plan>()
 
 function planFor(layout: CardLayout): Plan {
   let plan = plans.get(layout)
   if (!plan) {
-    plan = buildPlan(layout)
+    const { ballCount, rows, columns, perRow, minPerColumn, columnRanges } = layout
+    const key = JSON.stringify([ballCount, rows, columns, perRow, minPerColumn, columnRanges])
+    plan = plansByContent.get(key)
+    if (!plan) {
+      plan = buildPlan(layout)
+      if (plansByContent.size >= 64) plansByContent.clear()
+      plansByContent.set(key, plan)
+    }
     plans.set(layout, plan)
   }
   return plan
@@ -196,8 +205,12 @@ function buildPlan(layout: CardLayout): Plan {
   // W[j*states+s]: number of ways to fill columns j..end from state s.
   const W = new Float64Array((columns + 1) * states)
   W[columns * states] = 1
-  const weightOf = (j: number, k: number): number =>
-    k < minPerColumn || k > Math.min(rows, colSize[j]) ? 0 : binomial(colSize[j], k)
+  // Ways to choose a column's numbers: C(size, k) for an allowed count k, else 0.
+  const ways = new Float64Array(columns * (rows + 1))
+  for (let j = 0; j < columns; j++) {
+    for (let k = minPerColumn; k <= Math.min(rows, colSize[j]); k++) ways[j * (rows + 1) + k] = binomial(colSize[j], k)
+  }
+  const weightOf = (j: number, k: number): number => ways[j * (rows + 1) + k]
   for (let j = columns - 1; j >= 0; j--) {
     const next = (j + 1) * states
     for (let s = 0; s < states; s++) {

@@ -130,7 +130,7 @@ class IncrementalDetector implements WinnerDetector {
     /** Numbers still uncalled in each row, by row id (0 for rows that do not exist or hold no number). */
     private readonly rowLeft: Uint8Array,
     /** Numbers still uncalled on each card. */
-    private readonly cardLeft: Uint16Array,
+    private readonly cardLeft: Uint8Array,
   ) {
     this.log = new CallLog(ballCount)
     this.lineAt = new Uint16Array(cardCount)
@@ -227,7 +227,7 @@ export function createDetector(cards: CardRowsList, ballCount: number): WinnerDe
   const counts = new Int32Array(ballCount + 2)
   const stamp = new Int32Array(ballCount + 1).fill(-1)
   const rowLeft = new Uint8Array(cardCount * 2 ** shift)
-  const cardLeft = new Uint16Array(cardCount)
+  const cardLeft = new Uint8Array(cardCount)
   for (let c = 0; c < cardCount; c++) {
     const card = cards[c]
     let total = 0
@@ -243,7 +243,7 @@ export function createDetector(cards: CardRowsList, ballCount: number): WinnerDe
       rowLeft[c * 2 ** shift + r] = row.length
       total += row.length
     }
-    if (total > 65535) fail(ErrorCode.ValidationFailed, `card ${c} holds more than 65535 numbers`)
+    if (total > 255) fail(ErrorCode.ValidationFailed, `card ${c} holds more than 255 numbers`)
     cardLeft[c] = total
   }
   const offsets = prefixSums(counts)
@@ -273,7 +273,7 @@ function prefixSums(counts: Int32Array): Int32Array {
 function checkPacked(numbers: Uint8Array, cardCount: number, rows: number, perRow: number, ballCount: number): void {
   checkBallCount(ballCount)
   if (!Number.isInteger(cardCount) || cardCount < 0) fail(ErrorCode.ValidationFailed, `card count ${cardCount} must be a non-negative integer`)
-  if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(perRow) || perRow < 1 || perRow > 255 || rows * perRow > 65535) {
+  if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(perRow) || perRow < 1 || rows * perRow > 255) {
     fail(ErrorCode.ValidationFailed, `bad card shape ${rows} rows of ${perRow}`)
   }
   if (numbers.length !== cardCount * rows * perRow) {
@@ -313,7 +313,7 @@ export function createDetectorFromPacked(numbers: Uint8Array, cardCount: number,
       for (let k = 0; k < perRow; k++, i++) entries[cursor[numbers[i]]++] = id
     }
   }
-  const cardLeft = new Uint16Array(cardCount).fill(L)
+  const cardLeft = new Uint8Array(cardCount).fill(L)
   return new IncrementalDetector(cardCount, ballCount, shift, offsets, entries, rowLeft, cardLeft)
 }
 

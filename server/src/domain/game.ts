@@ -65,7 +65,7 @@ export function isLegal(action: GameAction, status: GameStatus): boolean {
 
 export function assertLegal(action: GameAction, status: GameStatus, gameId: string): void {
   if (!isLegal(action, status)) {
-    const code = action === A.Sell && (status === S.SalesClosed || status === S.Drawing) ? 'SALES_CLOSED'
+    const code = action === A.Sell && status !== S.Suspended && status !== S.Announced ? 'SALES_CLOSED'
       : action === A.Sell && status === S.Announced ? 'SALES_NOT_OPEN'
       : 'ILLEGAL_TRANSITION'
     throw new DomainError(code, `cannot ${action} game ${gameId} while it is ${status}`, { action, status })

@@ -1,0 +1,199 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { MinutesGame, SessionMinutes } from '../../server/src/app/minutes.ts'
+import { formatMoney } from '../../server/src/domain/money.ts'
+import { formatMinutesDate, renderMinutesPdf, toWinAnsi } from './minutes-pdf.ts'
+
+const HALL = 'Salón de Bingo «El Ñandú» — Peñas Güemes, Cochabamba'
+
+/** Deterministic extraction order: a seeded shuffle of 1..90. */
+function ballOrder(seed: number, count: number): number[] {
+  const a = Array.from({ length: 90 }, (_, i) => i + 1)
+  let x = seed
+  for (let j = a.length - 1; j > 0; j--) {
+    x = (x * 1103515245 + 12345) % 2147483648
+    const r = x % (j + 1)
+    ;[a[j], a[r]] = [a[r], a[j]]
+  }
+  return a.slice(0, count)
+}
+
+const at = (hh: number, mm: number, ss = 0) => `2025-03-14T${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}.000Z`
+const hex = (c: string) => c.repeat(64).slice(0, 64)
+
+function baseGame(orderNo: number): MinutesGame {
+  return {
+    orderNo, gameId: `g_${orderNo}_7f3a9c`, series: [], faceValueCents: 250, cardsSold: 0, totalCents: 0, linePoolCents: 0, bingoPoolCents: 0,
+    jackpots: [], linePaidCents: 0, bingoPaidCents: 0, jackpotsPaidCents: 0, winners: [], ballsDrawn: 0, balls: [], commitment: hex('3f9a'),
+    salesDigest: hex('b71c'), startedAt: null, firstBallAt: null, endedAt: null, status: 'finished', voidReason: null, refundCents: 0,
+    incidents: [], rejectedClaims: [], lastGame: false,
+  }
+}
+
+/** Game 1: 183 cards at Bs 2,50, a line tied between two cards (4575 split 2288 + 2287), bingo at ball 64. */
+function game1(): MinutesGame {
+  const balls = ballOrder(7, 64)
+  return {
+    ...baseGame(1),
+    series: [{ code: 'A', from: 1, to: 183 }], cardsSold: 183, totalCents: 45750, linePoolCents: 4575, bingoPoolCents: 23332,
+    linePaidCents: 4575, bingoPaidCents: 23332,
+    winners: [
+      { kind: 'line', serial: 'A-00017', amountCents: 2288, atBall: 31 },
+      { kind: 'line', serial: 'A-00142', amountCents: 2287, atBall: 31 },
+      { kind: 'bingo', serial: 'A-00098', amountCents: 23332, atBall: 64 },
+    ],
+    balls, ballsDrawn: balls.length, startedAt: at(19, 2, 11), firstBallAt: at(19, 3, 2), endedAt: at(19, 21, 45),
+    rejectedClaims: [{ serial: 'A-00055', kind: 'line', atBall: 33, reason: 'line_already_awarded' }],
+  }
+}
+
+/** Game 2: void after a ball irregularity, full refund. */
+function game2(): MinutesGame {
+  const balls = ballOrder(11, 12)
+  return {
+    ...baseGame(2),
+    series: [{ code: 'B', from: 1, to: 120 }], cardsSold: 120, totalCents: 30000, linePoolCents: 3000, bingoPoolCents: 15300,
+    balls, ballsDrawn: balls.length, startedAt: at(19, 30, 0), firstBallAt: at(19, 30, 40), endedAt: at(19, 36, 12),
+    status: 'void', voidReason: 'ball-irregularity', refundCents: 30000,
+    incidents: [
+      { at: at(19, 33, 5), kind: 'device-failure-after-first-ball', outcome: 'continue-manual-with-remaining-balls', rule: 'BNG-81', note: 'El lector automático dejó de responder; se continúa a mano con las bolas pendientes.' },
+      { at: at(19, 36, 10), kind: 'ball-irregularity', outcome: 'void-refund', rule: 'BNG-82', note: 'Bola 47 duplicada en el juego de bolas n.º 3; se leyó en voz alta el párrafo 1.b del reglamento → se anula la partida.' },
+    ],
+  }
+}
+
+/** Game 3: last game, two series, a progressive pot paid. */
+function game3(): MinutesGame {
+  const balls = ballOrder(23, 71)
+  return {
+    ...baseGame(3),
+    series: [{ code: 'A', from: 184, to: 300 }, { code: 'B', from: 121, to: 200 }], faceValueCents: 500, cardsSold: 197, totalCents: 98500,
+    linePoolCents: 9850, bingoPoolCents: 50235, jackpots: [{ name: 'Pozo progresivo Gran Bingo', amountCents: 150000 }],
+    linePaidCents: 9850, bingoPaidCents: 50235, jackpotsPaidCents: 150000,
+    winners: [
+      { kind: 'line', serial: 'B-00133', amountCents: 9850, atBall: 27 },
+      { kind: 'bingo', serial: 'A-00261', amountCents: 50235, atBall: 71 },
+    ],
+    balls, ballsDrawn: balls.length, startedAt: at(19, 45, 0), firstBallAt: at(19, 45, 31), endedAt: at(20, 6, 58), lastGame: true,
+  }
+}
+
+function minutesWith(games: MinutesGame[]): SessionMinutes {
+  return {
+    sessionId: 'ses_2025-03-14_n1', hallId: 'hall_cbba_01', hallName: HALL, profileId: 'BO-2025', currency: 'BOB',
+    openedAt: at(18, 55, 3), closedAt: at(20, 15, 40),
+    openRecount: { ballsCounted: 90, confirmedBy: 'María José Ibáñez (Jefa de Mesa)' },
+    closeRecount: { ballsCounted: 90, confirmedBy: 'Íñigo Pérez Núñez' },
+    lastGameAnnounced: true, games,
+    totals: {
+      cardsSold: games.reduce((s, g) => s + g.cardsSold, 0),
+      totalCents: games.reduce((s, g) => s + g.totalCents, 0),
+      prizesPaidCents: games.reduce((s, g) => s + g.linePaidCents + g.bingoPaidCents + g.jackpotsPaidCents, 0),
+      refundCents: games.reduce((s, g) => s + g.refundCents, 0),
+    },
+    journal: { firstSeq: 1201, lastSeq: 1689, lastHash: hex('e5d1'), records: 489 },
+    remainderRule: 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.',
+  }
+}
+
+const threeGames = () => minutesWith([game1(), game2(), game3()])
+
+const hasPdftotext = (() => {
+  try {
+    execFileSync('which', ['pdftotext'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+const dir = mkdtempSync(join(tmpdir(), 'bolillo-minutes-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Extracted text with every run of white space (including no-break spaces) folded to one space. */
+function pdfText(bytes: Uint8Array, name: string): string {
+  const file = join(dir, `${name}.pdf`)
+  writeFileSync(file, bytes)
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).replace(/[\s\u00a0\u202f]+/g, ' ')
+}
+const norm = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, ' ')
+
+describe('renderMinutesPdf', () => {
+  it('renders a valid A4 PDF for a realistic session', async () => {
+    const bytes = await renderMinutesPdf(threeGames())
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-')
+    const doc = await PDFDocument.load(bytes)
+    const { width, height } = doc.getPage(0).getSize()
+    expect(Math.round(width)).toBe(595)
+    expect(Math.round(height)).toBe(842)
+    // Keep a copy to look at: MINUTES_PDF_OUT=/tmp/minutes-sample.pdf npx vitest run printer
+    if (process.env.MINUTES_PDF_OUT) writeFileSync(process.env.MINUTES_PDF_OUT, bytes)
+  })
+
+  it('breaks pages when there are many games', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ ...[game1(), game2(), game3()][i % 3], orderNo: i + 1, gameId: `g_${i + 1}`, lastGame: i === 11 }))
+    const three = await PDFDocument.load(await renderMinutesPdf(threeGames()))
+    const twelve = await PDFDocument.load(await renderMinutesPdf(minutesWith(many)))
+    expect(twelve.getPageCount()).toBeGreaterThan(1)
+    expect(twelve.getPageCount()).toBeGreaterThan(three.getPageCount())
+  })
+
+  it('never throws on characters outside WinAnsi', async () => {
+    const m = threeGames()
+    m.hallName = 'Bingo 🎱 北京 Łódź Ørsted — Ñoño ≤ 5 → ok\tfin\u0301'
+    m.games[1].incidents[0].note = 'Línea 1\nLínea 2 ✓ ∑ 𝔘'
+    for (const lang of ['es', 'en'] as const) {
+      const bytes = await renderMinutesPdf(m, lang)
+      expect(Buffer.from(bytes.subarray(0, 4)).toString('latin1')).toBe('%PDF')
+    }
+    const doc = await PDFDocument.create()
+    const charset = new Set((await doc.embedFont(StandardFonts.Helvetica)).getCharacterSet())
+    expect(toWinAnsi('¿Año? ¡Sí! pingüino Ñandú', charset)).toBe('¿Año? ¡Sí! pingüino Ñandú')
+    expect(toWinAnsi('Łódź 5 → 6 ≤ 7 🎱 e\u0301 北京 №3', charset)).toBe('Lódz 5 -> 6 <= 7  é ?? N.º3')
+  })
+
+  it('renders empty and still-open sessions', async () => {
+    const m = minutesWith([])
+    m.closedAt = null
+    m.closeRecount = null
+    m.openRecount = null
+    m.currency = ''
+    const doc = await PDFDocument.load(await renderMinutesPdf(m, 'en'))
+    expect(doc.getPageCount()).toBeGreaterThanOrEqual(1)
+  })
+
+  it('formats dates as dd/mm/yyyy HH:MM:SS UTC', () => {
+    expect(formatMinutesDate('2025-03-04T07:05:09.000Z')).toBe('04/03/2025 07:05:09 UTC')
+    expect(formatMinutesDate(null)).toBe('—')
+  })
+
+  it('prints every field of the minutes (pdftotext)', async (ctx) => {
+    if (!hasPdftotext) {
+      if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
+      ctx.skip('pdftotext (poppler-utils) is not installed: text extraction not checked')
+    }
+    const m = threeGames()
+    const text = pdfText(await renderMinutesPdf(m), 'es')
+    const bob = (c: number) => norm(formatMoney(c, 'BOB', 'es'))
+    for (const expected of [
+      HALL, 'ACTA DE SESIÓN DE BINGO', 'hall_cbba_01', 'BO-2025', 'ses_2025-03-14_n1', '14/03/2025 18:55:03 UTC', 'María José Ibáñez',
+      'Serie A del 00001 al 00183', 'Serie A del 00184 al 00300', 'Serie B del 00121 al 00200',
+      'A-00017', 'A-00142', 'A-00098', 'B-00133', 'A-00261', 'A-00055',
+      bob(2288), bob(2287), bob(23332), bob(45750), bob(150000), bob(30000), bob(m.totals.totalCents), bob(m.totals.prizesPaidCents),
+      'PARTIDA N.º 1', 'PARTIDA N.º 3', 'ÚLTIMO JUEGO', 'Anulada', 'irregularidad de las bolas', 'BNG-82', 'BNG-81', 'la línea ya estaba adjudicada',
+      hex('3f9a'), hex('e5d1'), 'Empate en línea', 'céntimos sobrantes', 'Jefe de Mesa', 'Director de Bingo', 'diario de eventos encadenado',
+    ]) expect(text).toContain(norm(expected))
+    expect(text).toMatch(/Página 1 de \d+/)
+    expect(text).toContain(`Sesión ${m.sessionId}`)
+
+    const en = pdfText(await renderMinutesPdf(m, 'en'), 'en')
+    for (const expected of ['BINGO SESSION MINUTES', HALL, 'Series A from 00001 to 00183', 'GAME NO. 2', 'Void', norm(formatMoney(2288, 'BOB', 'en')), 'Director de Bingo']) {
+      expect(en).toContain(norm(expected))
+    }
+    expect(en).toMatch(/Page 1 of \d+/)
+  })
+})

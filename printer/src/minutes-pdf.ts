@@ -1,0 +1,1132 @@
+/**
+ * Session minutes (acta de sesión de bingo) as a printable A4 PDF, rendered from the SessionMinutes model that
+ * server/src/app/minutes.ts derives from the hash-chained journal (DESIGN.md "Journal"; BNG-72 to BNG-79).
+ *
+ * Layout: a session header with the start diligence (ball recount, Jefe de Mesa signature, BNG-73/BNG-78), one
+ * block per game with every field BNG-73 and BNG-78 list, the session totals, the remainder rule of the prize
+ * split, the journal reference and the closing diligence signed by the Jefe de Mesa and the Director de Bingo.
+ *
+ * Only the PDF standard fonts are used (Helvetica, Courier), whose encoding is WinAnsi: every string goes through
+ * `toWinAnsi`, which keeps Spanish letters and transliterates or replaces anything else, so rendering never throws.
+ */
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import type { PDFFont, PDFPage, RGB } from 'pdf-lib'
+import type { MinutesGame, SessionMinutes } from '../../server/src/app/minutes.ts'
+import { formatMoney } from '../../server/src/domain/money.ts'
+import { getProfile } from '../../server/src/domain/profile.ts'
+
+export type MinutesLang = 'es' | 'en'
+
+// ------------------------------------------------------------------------------------------------ page geometry
+
+const PAGE_W = 595.28
+const PAGE_H = 841.89
+const MARGIN_X = 48
+const MARGIN_TOP = 46
+/** Content never goes below this line; the footer lives underneath. */
+const CONTENT_BOTTOM = 62
+const CONTENT_W = PAGE_W - 2 * MARGIN_X
+/** Blocks up to this height are moved whole to the next page rather than split. */
+const KEEP_TOGETHER = (PAGE_H - MARGIN_TOP - CONTENT_BOTTOM) * 0.4
+const GRID_LABEL_SIZE = 6.2
+const GRID_LABEL_LEAD = 7.6
+
+const INK = rgb(0.1, 0.1, 0.12)
+const MUTED = rgb(0.36, 0.37, 0.41)
+const RULE = rgb(0.6, 0.61, 0.65)
+const FILL = rgb(0.925, 0.93, 0.945)
+const BAR = rgb(0.16, 0.22, 0.33)
+const BAR_LIGHT = rgb(0.84, 0.87, 0.92)
+const WHITE = rgb(1, 1, 1)
+const LINE_SHADE = rgb(0.8, 0.88, 0.98)
+const BINGO_SHADE = rgb(0.99, 0.85, 0.62)
+const VOID_FILL = rgb(0.99, 0.93, 0.92)
+const VOID_RULE = rgb(0.72, 0.3, 0.27)
+
+// ------------------------------------------------------------------------------------------------ WinAnsi
+
+/** Characters outside WinAnsi that have an obvious spelling inside it. */
+const TRANSLITERATIONS: Readonly<Record<string, string>> = {
+  '\u2192': '->', '\u2190': '<-', '\u2194': '<->', '\u21d2': '=>', '\u2264': '<=', '\u2265': '>=', '\u2260': '!=',
+  '\u2212': '-', '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2015': '-', '\u2043': '-',
+  '\u2009': ' ', '\u200a': ' ', '\u2007': ' ', '\u2002': ' ', '\u2003': ' ', '\u202f': '\u00a0', '\u2060': '', '\u200b': '', '\ufeff': '',
+  '\u2116': 'N.\u00ba', '\u2713': 'x', '\u2714': 'x', '\u2717': 'x', '\u2715': 'x', '\u00d7': 'x',
+  '\u2032': "'", '\u2033': '"', '\u201f': '"', '\u201b': "'", '\u2024': '.', '\u2027': '\u00b7', '\u2219': '\u00b7', '\u25cf': '\u00b7',
+  '\u0141': 'L', '\u0142': 'l', '\u0110': 'D', '\u0111': 'd', '\u0131': 'i', '\u00df': 'ss',
+}
+
+/**
+ * Returns `text` spelled only with characters of `charset` (the font's WinAnsi code points): NFC first so that
+ * decomposed accents join their letter, then known transliterations, then the base letter of accented
+ * characters WinAnsi lacks (ő -> o); pictographs (emoji) are dropped and any other character becomes "?", so a
+ * name in another script visibly lost letters. Control characters and line breaks become spaces.
+ */
+export function toWinAnsi(text: string, charset: ReadonlySet<number>): string {
+  let out = ''
+  for (const ch of String(text).normalize('NFC')) {
+    const cp = ch.codePointAt(0) ?? 0x3f
+    if (cp >= 0x20 && charset.has(cp)) out += ch
+    else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029) out += ' '
+    else if (ch in TRANSLITERATIONS) out += TRANSLITERATIONS[ch]
+    // Pictographs, emoji joiners and variation selectors carry nothing the minutes need.
+    else if (/\p{Extended_Pictographic}|\p{So}|\p{Variation_Selector}|\u200d/u.test(ch)) continue
+    else {
+      const base = ch.normalize('NFD').replace(/\p{M}/gu, '')
+      out += base.length > 0 && [...base].every((c) => charset.has(c.codePointAt(0) ?? -1)) ? base : /\p{M}/u.test(ch) ? '' : '?'
+    }
+  }
+  return out
+}
+
+// ------------------------------------------------------------------------------------------------ labels
+
+interface Labels {
+  title: string
+  subtitle: string
+  runningTitle: string
+  sessionData: string
+  hall: string
+  hallId: string
+  profile: string
+  session: string
+  opened: string
+  closed: string
+  stillOpen: string
+  currency: string
+  lastGameAnnounced: string
+  yes: string
+  no: string
+  startDiligence: string
+  startDiligenceText: (opened: string) => string
+  ballsCounted: string
+  confirmedBy: string
+  notRecorded: string
+  closeRecount: string
+  closeRecountText: string
+  signatureJefeMesa: string
+  games: string
+  noGames: string
+  game: (n: number) => string
+  gameContinued: (n: number) => string
+  gameId: string
+  lastGame: string
+  status: Record<MinutesGame['status'], string>
+  seriesSold: string
+  range: (code: string, from: string, to: string, count: number) => string
+  noSeries: string
+  faceValue: string
+  cardsSold: string
+  totalCollected: string
+  linePool: string
+  bingoPool: string
+  jackpots: string
+  noJackpots: string
+  linePaid: string
+  bingoPaid: string
+  jackpotsPaid: string
+  refund: string
+  startedAt: string
+  firstBallAt: string
+  endedAt: string
+  gameStatus: string
+  winners: string
+  noWinners: string
+  kind: string
+  card: string
+  atBall: string
+  winningBall: string
+  atClaim: string
+  amount: string
+  kindName: (kind: string) => string
+  tie: (kind: string, n: number, total: string) => string
+  ballsDrawn: (n: number) => string
+  ballsCount: string
+  noBalls: string
+  legendLine: string
+  legendBingo: string
+  commitment: string
+  salesDigest: string
+  voidBox: (reason: string, refund: string) => string
+  incidents: string
+  noIncidents: string
+  time: string
+  incidentKind: string
+  outcome: string
+  rule: string
+  note: string
+  incidentSignatures: string
+  directorBingo: string
+  rejectedClaims: string
+  reason: string
+  gameClosingSignature: string
+  totals: string
+  gamesPlayed: string
+  gamesFinished: string
+  gamesVoid: string
+  totalPrizesPaid: string
+  refunds: string
+  remainderRule: string
+  journal: string
+  journalText: (records: number, first: number, last: number) => string
+  records: string
+  firstSeq: string
+  lastSeq: string
+  lastHash: string
+  closingDiligence: string
+  closingText: (closed: string) => string
+  closingOpenText: string
+  jefeMesa: string
+  name: string
+  date: string
+  signature: string
+  footerSession: (id: string) => string
+  footerJournal: string
+  page: (n: number, total: number) => string
+  incidentKinds: Record<string, string>
+  outcomes: Record<string, string>
+  ballCorrected: (from: string, to: string) => string
+  reasons: Record<string, string>
+}
+
+const ES: Labels = {
+  title: 'ACTA DE SESIÓN DE BINGO',
+  subtitle: 'Libro de actas · derivada del diario encadenado por hash (BNG-72 a BNG-79)',
+  runningTitle: 'Acta de sesión de bingo',
+  sessionData: 'Datos de la sesión',
+  hall: 'Sala',
+  hallId: 'Id. de sala',
+  profile: 'Perfil jurisdiccional',
+  session: 'Sesión',
+  opened: 'Apertura',
+  closed: 'Cierre',
+  stillOpen: 'Sesión abierta',
+  currency: 'Moneda',
+  lastGameAnnounced: 'Último juego anunciado',
+  yes: 'Sí',
+  no: 'No',
+  startDiligence: 'Diligencia de inicio de sesión',
+  startDiligenceText: (opened) => `En la fecha y hora de apertura (${opened}) se comprobaron el material y las instalaciones de juego y se efectuó el recuento de las bolas antes de su carga en el extractor (BNG-27, BNG-41).`,
+  ballsCounted: 'Bolas contadas',
+  confirmedBy: 'Confirmado por',
+  notRecorded: 'No registrado',
+  closeRecount: 'Recuento de bolas al cierre',
+  closeRecountText: 'Al cierre de la sesión se volvió a contar el juego de bolas (BNG-27).',
+  signatureJefeMesa: 'Firma del Jefe de Mesa',
+  games: 'Partidas',
+  noGames: 'No se celebraron partidas en esta sesión.',
+  game: (n) => `PARTIDA N.º ${n}`,
+  gameContinued: (n) => `Partida n.º ${n} (continuación)`,
+  gameId: 'Id. de partida',
+  lastGame: 'ÚLTIMO JUEGO',
+  status: { finished: 'Finalizada', void: 'Anulada', in_progress: 'En curso' },
+  seriesSold: 'Series y cartones vendidos',
+  range: (code, from, to, count) => `Serie ${code} del ${from} al ${to} (${count} ${count === 1 ? 'cartón' : 'cartones'})`,
+  noSeries: 'Sin venta registrada',
+  faceValue: 'Precio (valor facial)',
+  cardsSold: 'Cartones vendidos',
+  totalCollected: 'Total recaudado',
+  linePool: 'Premio de línea',
+  bingoPool: 'Premio de bingo',
+  jackpots: 'Pozos progresivos / prima',
+  noJackpots: 'Ninguno',
+  linePaid: 'Pagado por línea',
+  bingoPaid: 'Pagado por bingo',
+  jackpotsPaid: 'Pagado de pozos / prima',
+  refund: 'Devolución',
+  startedAt: 'Inicio (cierre de venta)',
+  firstBallAt: 'Primera bola',
+  endedAt: 'Fin de la partida',
+  gameStatus: 'Estado',
+  winners: 'Cartones premiados',
+  noWinners: 'Sin cartones premiados.',
+  kind: 'Premio',
+  card: 'N.º de cartón',
+  atBall: 'Bolas extraídas al ganar',
+  winningBall: 'Bola ganadora',
+  atClaim: 'Bolas extraídas al reclamar',
+  amount: 'Importe',
+  kindName: (k) => (k === 'line' ? 'Línea' : k === 'bingo' ? 'Bingo' : k),
+  tie: (kind, n, total) => `Empate en ${kind.toLowerCase()}: ${n} cartones premiados en la misma bola se reparten ${total} según la regla de reparto de restos.`,
+  ballsDrawn: (n) => `Bolas extraídas en orden de extracción: ${n}`,
+  ballsCount: 'Bolas extraídas',
+  noBalls: 'No se extrajo ninguna bola.',
+  legendLine: 'bola con la que se cantó línea',
+  legendBingo: 'bola con la que se cantó bingo',
+  commitment: 'Compromiso del sorteo (SHA-256)',
+  salesDigest: 'Resumen de ventas (SHA-256)',
+  voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
+  incidents: 'Incidencias',
+  noIncidents: 'Sin incidencias.',
+  time: 'Fecha y hora',
+  incidentKind: 'Incidencia',
+  outcome: 'Resolución',
+  rule: 'Norma',
+  note: 'Observaciones',
+  incidentSignatures: 'Firmas de las incidencias (BNG-74):',
+  directorBingo: 'Director de Bingo',
+  rejectedClaims: 'Reclamaciones rechazadas',
+  reason: 'Motivo',
+  gameClosingSignature: 'Cierre de la partida. Firma del Jefe de Mesa:',
+  totals: 'Totales de la sesión',
+  gamesPlayed: 'Partidas',
+  gamesFinished: 'Finalizadas',
+  gamesVoid: 'Anuladas',
+  totalPrizesPaid: 'Total premios pagados',
+  refunds: 'Devoluciones',
+  remainderRule: 'Regla de reparto de restos',
+  journal: 'Referencia al diario',
+  journalText: (records, first, last) => `Esta acta se deriva del diario de eventos encadenado por hash, sin registros aparte: ${records} registros, del n.º ${first} al n.º ${last}. Cualquier lector puede comprobar la cadena (npx bolillo verify-journal) y cotejar el hash del último registro.`,
+  records: 'Registros',
+  firstSeq: 'Primer registro',
+  lastSeq: 'Último registro',
+  lastHash: 'Hash del último registro (SHA-256)',
+  closingDiligence: 'Diligencia de cierre de sesión',
+  closingText: (closed) => `Se cierra la sesión el ${closed}. Los abajo firmantes dan fe de que los datos de esta acta corresponden a las partidas celebradas.`,
+  closingOpenText: 'La sesión sigue abierta a la fecha de emisión de esta acta.',
+  jefeMesa: 'Jefe de Mesa',
+  name: 'Nombre y apellidos',
+  date: 'Fecha',
+  signature: 'Firma',
+  footerSession: (id) => `Sesión ${id}`,
+  footerJournal: 'Derivada del diario encadenado',
+  page: (n, total) => `Página ${n} de ${total}`,
+  incidentKinds: {
+    'device-failure-before-first-ball': 'Fallo de dispositivos antes de la primera bola',
+    'device-failure-after-first-ball': 'Fallo de dispositivos tras la primera bola',
+    'ball-irregularity': 'Irregularidad de las bolas',
+    'caller-error': 'Error del locutor',
+    'unresolved-suspension': 'Suspensión no resuelta',
+  },
+  outcomes: {
+    suspended: 'Partida suspendida provisionalmente',
+    'void-refund': 'Anulación y devolución íntegra',
+    'continue-manual-with-remaining-balls': 'Continúa con extracción manual de las bolas pendientes',
+    'call-corrected-ball-prevails': 'Canto corregido; prevalece la bola extraída',
+  },
+  ballCorrected: (from, to) => `Bola corregida: ${from} por ${to}`,
+  reasons: {
+    'ball-irregularity': 'irregularidad de las bolas (BNG-82)',
+    'caller-error': 'error del locutor (BNG-83)',
+    'unresolved-suspension': 'fallo no resuelto antes de la primera bola (BNG-80)',
+    line_already_awarded: 'la línea ya estaba adjudicada',
+    no_complete_row: 'ninguna fila completa',
+    card_not_complete: 'cartón no completo',
+    window_open_for_line: 'ventana de reclamación abierta para línea',
+    window_open_for_bingo: 'ventana de reclamación abierta para bingo',
+  },
+}
+
+const EN: Labels = {
+  title: 'BINGO SESSION MINUTES',
+  subtitle: 'Minutes book · derived from the hash-chained journal (BNG-72 to BNG-79)',
+  runningTitle: 'Bingo session minutes',
+  sessionData: 'Session data',
+  hall: 'Hall',
+  hallId: 'Hall id',
+  profile: 'Jurisdiction profile',
+  session: 'Session',
+  opened: 'Opened',
+  closed: 'Closed',
+  stillOpen: 'Session open',
+  currency: 'Currency',
+  lastGameAnnounced: 'Last game announced',
+  yes: 'Yes',
+  no: 'No',
+  startDiligence: 'Session start diligence',
+  startDiligenceText: (opened) => `At the opening date and time (${opened}) the gaming material and installations were checked and the balls were counted before loading them into the blower (BNG-27, BNG-41).`,
+  ballsCounted: 'Balls counted',
+  confirmedBy: 'Confirmed by',
+  notRecorded: 'Not recorded',
+  closeRecount: 'Ball recount at close',
+  closeRecountText: 'At the close of the session the ball set was counted again (BNG-27).',
+  signatureJefeMesa: 'Floor manager (Jefe de Mesa) signature',
+  games: 'Games',
+  noGames: 'No games were played in this session.',
+  game: (n) => `GAME NO. ${n}`,
+  gameContinued: (n) => `Game no. ${n} (continued)`,
+  gameId: 'Game id',
+  lastGame: 'LAST GAME',
+  status: { finished: 'Finished', void: 'Void', in_progress: 'In progress' },
+  seriesSold: 'Series and cards sold',
+  range: (code, from, to, count) => `Series ${code} from ${from} to ${to} (${count} ${count === 1 ? 'card' : 'cards'})`,
+  noSeries: 'No sales recorded',
+  faceValue: 'Price (face value)',
+  cardsSold: 'Cards sold',
+  totalCollected: 'Total collected',
+  linePool: 'Line prize',
+  bingoPool: 'Bingo prize',
+  jackpots: 'Progressive pots / prima',
+  noJackpots: 'None',
+  linePaid: 'Paid for line',
+  bingoPaid: 'Paid for bingo',
+  jackpotsPaid: 'Paid from pots / prima',
+  refund: 'Refund',
+  startedAt: 'Start (sales closed)',
+  firstBallAt: 'First ball',
+  endedAt: 'End of game',
+  gameStatus: 'Status',
+  winners: 'Winning cards',
+  noWinners: 'No winning cards.',
+  kind: 'Prize',
+  card: 'Card no.',
+  atBall: 'Balls drawn when won',
+  winningBall: 'Winning ball',
+  atClaim: 'Balls drawn at claim',
+  amount: 'Amount',
+  kindName: (k) => (k === 'line' ? 'Line' : k === 'bingo' ? 'Bingo' : k),
+  tie: (kind, n, total) => `Tie for ${kind.toLowerCase()}: ${n} cards winning at the same ball share ${total} under the remainder rule.`,
+  ballsDrawn: (n) => `Balls drawn in extraction order: ${n}`,
+  ballsCount: 'Balls drawn',
+  noBalls: 'No ball was drawn.',
+  legendLine: 'ball that completed the line',
+  legendBingo: 'ball that completed the bingo',
+  commitment: 'Draw commitment (SHA-256)',
+  salesDigest: 'Sales digest (SHA-256)',
+  voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
+  incidents: 'Incidents',
+  noIncidents: 'No incidents.',
+  time: 'Date and time',
+  incidentKind: 'Incident',
+  outcome: 'Outcome',
+  rule: 'Rule',
+  note: 'Note',
+  incidentSignatures: 'Incident signatures (BNG-74):',
+  directorBingo: 'Bingo Director (Director de Bingo)',
+  rejectedClaims: 'Rejected claims',
+  reason: 'Reason',
+  gameClosingSignature: 'Game closed. Floor manager signature:',
+  totals: 'Session totals',
+  gamesPlayed: 'Games',
+  gamesFinished: 'Finished',
+  gamesVoid: 'Void',
+  totalPrizesPaid: 'Total prizes paid',
+  refunds: 'Refunds',
+  remainderRule: 'Remainder rule of the prize split',
+  journal: 'Journal reference',
+  journalText: (records, first, last) => `These minutes are derived from the hash-chained event journal and kept nowhere else: ${records} records, from no. ${first} to no. ${last}. Any reader can check the chain (npx bolillo verify-journal) and compare the hash of the last record.`,
+  records: 'Records',
+  firstSeq: 'First record',
+  lastSeq: 'Last record',
+  lastHash: 'Hash of the last record (SHA-256)',
+  closingDiligence: 'Session closing diligence',
+  closingText: (closed) => `The session is closed on ${closed}. The undersigned attest that these minutes match the games played.`,
+  closingOpenText: 'The session is still open at the time these minutes were issued.',
+  jefeMesa: 'Floor manager (Jefe de Mesa)',
+  name: 'Full name',
+  date: 'Date',
+  signature: 'Signature',
+  footerSession: (id) => `Session ${id}`,
+  footerJournal: 'Derived from the hash-chained journal',
+  page: (n, total) => `Page ${n} of ${total}`,
+  incidentKinds: {
+    'device-failure-before-first-ball': 'Device failure before the first ball',
+    'device-failure-after-first-ball': 'Device failure after the first ball',
+    'ball-irregularity': 'Ball irregularity',
+    'caller-error': 'Caller error',
+    'unresolved-suspension': 'Unresolved suspension',
+  },
+  outcomes: {
+    suspended: 'Game provisionally suspended',
+    'void-refund': 'Game void, full refund',
+    'continue-manual-with-remaining-balls': 'Continues by hand with the balls still pending',
+    'call-corrected-ball-prevails': 'Call corrected; the drawn ball prevails',
+  },
+  ballCorrected: (from, to) => `Ball corrected: ${from} replaced by ${to}`,
+  reasons: {
+    'ball-irregularity': 'ball irregularity (BNG-82)',
+    'caller-error': 'caller error (BNG-83)',
+    'unresolved-suspension': 'failure before the first ball not resolved (BNG-80)',
+    line_already_awarded: 'line already awarded',
+    no_complete_row: 'no complete row',
+    card_not_complete: 'card not complete',
+    window_open_for_line: 'claim window open for line',
+    window_open_for_bingo: 'claim window open for bingo',
+  },
+}
+
+// ------------------------------------------------------------------------------------------------ formatting
+
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/** dd/mm/yyyy HH:MM:SS UTC; "—" when absent; the raw text when it is not a date. */
+export function formatMinutesDate(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} UTC`
+}
+
+function moneyFormatter(currency: string, lang: MinutesLang): (cents: number) => string {
+  return (cents) => {
+    try {
+      return formatMoney(cents, currency, lang)
+    } catch {
+      // An unknown currency code must not stop the minutes from printing.
+      return `${currency} ${(cents / 100).toFixed(2)}`
+    }
+  }
+}
+
+/** Series range as the regulation writes it: "Serie A del 00001 al 00250". */
+function rangeText(L: Labels, s: MinutesGame['series'][number]): string {
+  // The journal's sales.closed record names the code `series`; accept both spellings.
+  const code = s.code ?? (s as { series?: string }).series ?? '?'
+  const width = Math.max(5, String(s.to).length)
+  const count = Math.max(0, s.to - s.from + 1)
+  return L.range(code, String(s.from).padStart(width, '0'), String(s.to).padStart(width, '0'), count)
+}
+
+function describe(map: Record<string, string>, code: string | null | undefined): string {
+  if (!code) return '—'
+  return map[code] ?? code
+}
+
+function outcomeText(L: Labels, outcome: string): string {
+  const corrected = /^ball-corrected:(\d+)->(\d+)$/.exec(outcome)
+  if (corrected) return L.ballCorrected(corrected[1], corrected[2])
+  return describe(L.outcomes, outcome)
+}
+
+// ------------------------------------------------------------------------------------------------ layout engine
+
+type FontKey = 'regular' | 'bold' | 'italic' | 'mono' | 'monoBold'
+type Fonts = Record<FontKey, PDFFont>
+
+interface Cell {
+  label: string
+  value: string | string[]
+  span?: number
+  font?: FontKey
+  size?: number
+}
+
+interface Column {
+  title: string
+  /** Relative width. */
+  w: number
+  align?: 'left' | 'right' | 'center'
+  font?: FontKey
+}
+
+/** A cursor that writes top to bottom and opens a new page when the next element does not fit. */
+class Writer {
+  readonly pages: PDFPage[] = []
+  page!: PDFPage
+  /** Top of the free space on the current page. */
+  y = 0
+  /** Drawn at the top of a new page while a game block is in progress. */
+  continuation: (() => void) | null = null
+
+  constructor(
+    private readonly doc: PDFDocument,
+    readonly f: Fonts,
+    private readonly charset: ReadonlySet<number>,
+    private readonly runningHeader: (w: Writer) => void,
+  ) {}
+
+  clean(text: string): string {
+    return toWinAnsi(text, this.charset)
+  }
+
+  width(text: string, font: FontKey, size: number): number {
+    return this.f[font].widthOfTextAtSize(this.clean(text), size)
+  }
+
+  newPage(): void {
+    this.page = this.doc.addPage([PAGE_W, PAGE_H])
+    this.pages.push(this.page)
+    this.y = PAGE_H - MARGIN_TOP
+    if (this.pages.length > 1) this.runningHeader(this)
+    this.continuation?.()
+  }
+
+  /** Makes room for `height` points, on a new page if needed. */
+  ensure(height: number): void {
+    if (this.y - height < CONTENT_BOTTOM) this.newPage()
+  }
+
+  space(h: number): void {
+    this.y -= h
+  }
+
+  text(text: string, x: number, baseline: number, font: FontKey = 'regular', size = 9, color: RGB = INK): void {
+    const t = this.clean(text)
+    if (t.length > 0) this.page.drawText(t, { x, y: baseline, font: this.f[font], size, color })
+  }
+
+  textRight(text: string, right: number, baseline: number, font: FontKey = 'regular', size = 9, color: RGB = INK): void {
+    this.text(text, right - this.width(text, font, size), baseline, font, size, color)
+  }
+
+  textCenter(text: string, center: number, baseline: number, font: FontKey = 'regular', size = 9, color: RGB = INK): void {
+    this.text(text, center - this.width(text, font, size) / 2, baseline, font, size, color)
+  }
+
+  /** Shortens `text` with an ellipsis so that it fits `maxW`. */
+  fit(text: string, font: FontKey, size: number, maxW: number): string {
+    let t = this.clean(text)
+    if (this.f[font].widthOfTextAtSize(t, size) <= maxW) return t
+    while (t.length > 1 && this.f[font].widthOfTextAtSize(`${t}\u2026`, size) > maxW) t = t.slice(0, -1)
+    return `${t}\u2026`
+  }
+
+  /** Word-wraps to `maxW`; words longer than a line (hashes, ids) are cut. Line breaks in the text are kept. */
+  wrap(text: string, font: FontKey, size: number, maxW: number): string[] {
+    const f = this.f[font]
+    const fits = (s: string) => f.widthOfTextAtSize(s, size) <= maxW
+    const out: string[] = []
+    for (const para of String(text).split(/\r\n|\r|\n/)) {
+      let line = ''
+      for (const word of this.clean(para).split(' ')) {
+        if (word === '') continue
+        const candidate = line ? `${line} ${word}` : word
+        if (fits(candidate)) {
+          line = candidate
+          continue
+        }
+        if (line) out.push(line)
+        let rest = word
+        while (!fits(rest) && rest.length > 1) {
+          let n = rest.length - 1
+          while (n > 1 && !fits(rest.slice(0, n))) n--
+          out.push(rest.slice(0, n))
+          rest = rest.slice(n)
+        }
+        line = rest
+      }
+      out.push(line)
+    }
+    return out
+  }
+
+  rect(x: number, top: number, w: number, h: number, fill?: RGB, border: RGB | undefined = RULE, borderWidth = 0.5): void {
+    this.page.drawRectangle({ x, y: top - h, width: w, height: h, color: fill, borderColor: border, borderWidth: border ? borderWidth : 0 })
+  }
+
+  hline(x1: number, x2: number, y: number, thickness = 0.5, color: RGB = RULE): void {
+    this.page.drawLine({ start: { x: x1, y }, end: { x: x2, y }, thickness, color })
+  }
+
+  /** Wrapped paragraph, page-breaking between lines. */
+  paragraph(text: string, opts: { font?: FontKey; size?: number; color?: RGB; indent?: number; width?: number; leading?: number } = {}): void {
+    const font = opts.font ?? 'regular'
+    const size = opts.size ?? 9
+    const lead = opts.leading ?? size * 1.35
+    const x = MARGIN_X + (opts.indent ?? 0)
+    for (const line of this.wrap(text, font, size, opts.width ?? CONTENT_W - (opts.indent ?? 0))) {
+      this.ensure(lead)
+      this.text(line, x, this.y - size * 0.95, font, size, opts.color ?? INK)
+      this.y -= lead
+    }
+  }
+
+  /** Section heading with a rule under it; keeps `keepWith` points of what follows on the same page. */
+  heading(title: string, keepWith = 40): void {
+    this.ensure(20 + keepWith)
+    this.text(title.toUpperCase(), MARGIN_X, this.y - 10, 'bold', 9.5, BAR)
+    this.hline(MARGIN_X, MARGIN_X + CONTENT_W, this.y - 14, 0.8, BAR)
+    this.y -= 20
+  }
+
+  /** Smaller heading inside a game block. */
+  subheading(title: string, keepWith = 30): void {
+    this.ensure(15 + keepWith)
+    this.text(title, MARGIN_X, this.y - 9, 'bold', 8.5, BAR)
+    this.y -= 13
+  }
+
+  /** Lays out boxed form fields: `cols` columns, each row stretched to the full width. */
+  private layoutGrid(cells: Cell[], cols: number) {
+    const unit = CONTENT_W / cols
+    const rows: Cell[][] = []
+    let row: Cell[] = []
+    let used = 0
+    for (const c of cells) {
+      const span = Math.min(cols, Math.max(1, c.span ?? 1))
+      if (used + span > cols) {
+        rows.push(row)
+        row = []
+        used = 0
+      }
+      row.push({ ...c, span })
+      used += span
+    }
+    if (row.length > 0) rows.push(row)
+    return rows.map((r) => {
+      const total = r.reduce((s, c) => s + (c.span ?? 1), 0)
+      r[r.length - 1].span = (r[r.length - 1].span ?? 1) + cols - total
+      const laid = r.map((c) => {
+        const w = (c.span ?? 1) * unit
+        const size = c.size ?? 9
+        const font = c.font ?? 'regular'
+        const labels = this.wrap(c.label.toUpperCase(), 'bold', GRID_LABEL_SIZE, w - 9)
+        const values = (Array.isArray(c.value) ? c.value : [c.value]).flatMap((v) => this.wrap(v, font, size, w - 9))
+        const h = 4 + labels.length * GRID_LABEL_LEAD + 1.5 + values.length * size * 1.28 + 3.5
+        return { w, size, font, labels, values, h }
+      })
+      return { laid, h: Math.max(...laid.map((l) => l.h)) }
+    })
+  }
+
+  /** Height `grid` would take. */
+  gridHeight(cells: Cell[], cols = 4): number {
+    return this.layoutGrid(cells, cols).reduce((s, r) => s + r.h, 0)
+  }
+
+  /**
+   * Boxed form fields, a small label over each value. The grid stays on one page when it is not taller than
+   * KEEP_TOGETHER; a taller one breaks between rows.
+   */
+  grid(cells: Cell[], cols = 4): void {
+    const rows = this.layoutGrid(cells, cols)
+    const total = rows.reduce((s, r) => s + r.h, 0)
+    if (total <= KEEP_TOGETHER) this.ensure(total)
+    for (const { laid, h } of rows) {
+      this.ensure(h)
+      let x = MARGIN_X
+      for (const l of laid) {
+        this.rect(x, this.y, l.w, h, undefined, RULE, 0.5)
+        let base = this.y - 4 - GRID_LABEL_SIZE * 0.85
+        for (const t of l.labels) {
+          this.text(t, x + 4.5, base, 'bold', GRID_LABEL_SIZE, MUTED)
+          base -= GRID_LABEL_LEAD
+        }
+        base = this.y - 4 - l.labels.length * GRID_LABEL_LEAD - 1.5 - l.size * 0.85
+        for (const t of l.values) {
+          this.text(t, x + 4.5, base, l.font, l.size, INK)
+          base -= l.size * 1.28
+        }
+        x += l.w
+      }
+      this.y -= h
+    }
+  }
+
+  /** Ruled table with a shaded header row, repeated after a page break. */
+  table(columns: Column[], rows: string[][]): void {
+    const sum = columns.reduce((s, c) => s + c.w, 0)
+    const widths = columns.map((c) => (c.w / sum) * CONTENT_W)
+    const headSize = 6.6
+    const bodySize = 8
+    const lead = bodySize * 1.25
+    const headLines = columns.map((c, i) => this.wrap(c.title.toUpperCase(), 'bold', headSize, widths[i] - 8))
+    const headH = 5 + Math.max(...headLines.map((l) => l.length)) * headSize * 1.25 + 3
+    const bodyLines = rows.map((r) => r.map((v, i) => this.wrap(v, columns[i].font ?? 'regular', bodySize, widths[i] - 8)))
+    const rowH = (lines: string[][]) => 4 + Math.max(1, ...lines.map((l) => l.length)) * lead + 2
+    const drawHeader = () => {
+      let x = MARGIN_X
+      for (let i = 0; i < columns.length; i++) {
+        this.rect(x, this.y, widths[i], headH, FILL, RULE, 0.5)
+        let base = this.y - 5 - headSize * 0.85
+        for (const t of headLines[i]) {
+          this.alignText(t, columns[i].align, x, widths[i], base, 'bold', headSize, MUTED)
+          base -= headSize * 1.25
+        }
+        x += widths[i]
+      }
+      this.y -= headH
+    }
+    this.ensure(headH + (bodyLines.length > 0 ? rowH(bodyLines[0]) : 0))
+    drawHeader()
+    for (const lines of bodyLines) {
+      const h = rowH(lines)
+      if (this.y - h < CONTENT_BOTTOM) {
+        this.newPage()
+        drawHeader()
+      }
+      let x = MARGIN_X
+      for (let i = 0; i < columns.length; i++) {
+        this.rect(x, this.y, widths[i], h, undefined, RULE, 0.5)
+        let base = this.y - 4 - bodySize * 0.85
+        for (const t of lines[i]) {
+          this.alignText(t, columns[i].align, x, widths[i], base, columns[i].font ?? 'regular', bodySize, INK)
+          base -= lead
+        }
+        x += widths[i]
+      }
+      this.y -= h
+    }
+  }
+
+  private alignText(t: string, align: Column['align'], x: number, w: number, base: number, font: FontKey, size: number, color: RGB): void {
+    if (align === 'right') this.textRight(t, x + w - 4, base, font, size, color)
+    else if (align === 'center') this.textCenter(t, x + w / 2, base, font, size, color)
+    else this.text(t, x + 4, base, font, size, color)
+  }
+
+  /** Signature line of `width` points at x with a caption under it. */
+  signatureLine(x: number, width: number, caption: string, sub?: string): void {
+    this.hline(x, x + width, this.y, 0.6, INK)
+    this.text(caption, x, this.y - 9.5, 'bold', 8, INK)
+    if (sub) this.text(sub, x, this.y - 19, 'regular', 7, MUTED)
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ renderer
+
+/**
+ * Renders the session minutes as an A4 portrait PDF: Spanish by default, English labels with lang 'en'.
+ * Amounts use formatMoney with the hall's currency (BOB when the model carries none).
+ */
+export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'es'): Promise<Uint8Array> {
+  const L = lang === 'en' ? EN : ES
+  const money = moneyFormatter(m.currency || 'BOB', lang)
+  const int = (n: number) => new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'es-BO', { maximumFractionDigits: 0 }).format(n)
+
+  const doc = await PDFDocument.create()
+  doc.setTitle(toAscii(`${L.runningTitle} ${m.sessionId}`))
+  doc.setSubject(toAscii(`${m.hallName} (${m.hallId})`))
+  doc.setAuthor('Bolillo')
+  doc.setCreator('Bolillo')
+  doc.setProducer('Bolillo / pdf-lib')
+  doc.setLanguage(lang === 'en' ? 'en' : 'es')
+  const f: Fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+    mono: await doc.embedFont(StandardFonts.Courier),
+    monoBold: await doc.embedFont(StandardFonts.CourierBold),
+  }
+  const charset = new Set(f.regular.getCharacterSet())
+
+  const w = new Writer(doc, f, charset, (wr) => {
+    const base = wr.y - 8
+    wr.text(L.runningTitle, MARGIN_X, base, 'bold', 7.5, MUTED)
+    wr.textRight(wr.fit(`${m.hallName} · ${m.sessionId}`, 'regular', 7.5, CONTENT_W * 0.6), MARGIN_X + CONTENT_W, base, 'regular', 7.5, MUTED)
+    wr.hline(MARGIN_X, MARGIN_X + CONTENT_W, wr.y - 12, 0.5, RULE)
+    wr.y -= 22
+  })
+  w.newPage()
+
+  // ---------------------------------------------------------------- title and session header
+  w.hline(MARGIN_X, MARGIN_X + CONTENT_W, w.y, 1.6, BAR)
+  w.hline(MARGIN_X, MARGIN_X + CONTENT_W, w.y - 3, 0.5, BAR)
+  w.textCenter(L.title, PAGE_W / 2, w.y - 24, 'bold', 17, BAR)
+  w.textCenter(L.subtitle, PAGE_W / 2, w.y - 38, 'regular', 8, MUTED)
+  w.hline(MARGIN_X, MARGIN_X + CONTENT_W, w.y - 47, 0.5, BAR)
+  w.hline(MARGIN_X, MARGIN_X + CONTENT_W, w.y - 50, 1.6, BAR)
+  w.y -= 64
+
+  const profile = getProfile(m.profileId)
+  w.heading(L.sessionData, 80)
+  w.grid([
+    { label: L.hall, value: m.hallName, span: 3, font: 'bold', size: 11 },
+    { label: L.hallId, value: m.hallId },
+    { label: L.profile, value: profile ? `${m.profileId} · ${profile.name}` : m.profileId, span: 2 },
+    { label: L.session, value: m.sessionId, span: 2 },
+    { label: L.opened, value: formatMinutesDate(m.openedAt) },
+    { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
+    { label: L.currency, value: m.currency || 'BOB' },
+    { label: L.lastGameAnnounced, value: m.lastGameAnnounced ? L.yes : L.no },
+  ])
+  w.space(14)
+
+  w.heading(L.startDiligence, 90)
+  w.paragraph(L.startDiligenceText(formatMinutesDate(m.openedAt)))
+  w.space(4)
+  w.grid([
+    { label: L.opened, value: formatMinutesDate(m.openedAt) },
+    { label: L.ballsCounted, value: m.openRecount ? int(m.openRecount.ballsCounted) : L.notRecorded },
+    { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: 2 },
+  ])
+  if (m.closeRecount) {
+    w.space(8)
+    w.subheading(L.closeRecount, 40)
+    w.paragraph(L.closeRecountText, { size: 8.5 })
+    w.space(2)
+    w.grid([
+      { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
+      { label: L.ballsCounted, value: int(m.closeRecount.ballsCounted) },
+      { label: L.confirmedBy, value: m.closeRecount.confirmedBy || L.notRecorded, span: 2 },
+    ])
+  }
+  w.ensure(30 + 26)
+  w.space(30)
+  w.signatureLine(MARGIN_X + CONTENT_W - 210, 210, L.signatureJefeMesa, formatMinutesDate(m.openedAt))
+  w.space(34)
+
+  // ---------------------------------------------------------------- games
+  w.heading(L.games, 120)
+  if (m.games.length === 0) w.paragraph(L.noGames, { font: 'italic' })
+  for (const g of m.games) {
+    renderGame(w, L, g, money, int)
+    w.space(16)
+  }
+
+  // ---------------------------------------------------------------- totals, remainder rule, journal
+  const finished = m.games.filter((g) => g.status === 'finished').length
+  const voided = m.games.filter((g) => g.status === 'void').length
+  const paidLine = m.games.reduce((s, g) => s + g.linePaidCents, 0)
+  const paidBingo = m.games.reduce((s, g) => s + g.bingoPaidCents, 0)
+  const paidPots = m.games.reduce((s, g) => s + g.jackpotsPaidCents, 0)
+  w.heading(L.totals, 90)
+  w.grid([
+    { label: L.gamesPlayed, value: int(m.games.length) },
+    { label: L.gamesFinished, value: int(finished) },
+    { label: L.gamesVoid, value: int(voided) },
+    { label: L.cardsSold, value: int(m.totals.cardsSold) },
+  ])
+  w.grid([
+    { label: L.totalCollected, value: money(m.totals.totalCents), font: 'bold' },
+    { label: L.totalPrizesPaid, value: money(m.totals.prizesPaidCents), font: 'bold' },
+    { label: L.refunds, value: money(m.totals.refundCents), font: 'bold' },
+  ], 3)
+  w.grid([
+    { label: L.linePaid, value: money(paidLine) },
+    { label: L.bingoPaid, value: money(paidBingo) },
+    { label: L.jackpotsPaid, value: money(paidPots) },
+  ], 3)
+  w.space(14)
+
+  w.heading(L.remainderRule, 30)
+  w.paragraph(m.remainderRule || '—')
+  w.space(12)
+
+  w.heading(L.journal, 90)
+  w.paragraph(L.journalText(m.journal.records, m.journal.firstSeq, m.journal.lastSeq))
+  w.space(4)
+  w.grid([
+    { label: L.records, value: int(m.journal.records) },
+    { label: L.firstSeq, value: String(m.journal.firstSeq) },
+    { label: L.lastSeq, value: String(m.journal.lastSeq) },
+    { label: L.session, value: m.sessionId },
+    { label: L.lastHash, value: m.journal.lastHash || '—', span: 4, font: 'mono', size: 8.5 },
+  ])
+  w.space(14)
+
+  // ---------------------------------------------------------------- closing diligence and signatures
+  w.heading(L.closingDiligence, 110)
+  w.paragraph(m.closedAt ? L.closingText(formatMinutesDate(m.closedAt)) : L.closingOpenText)
+  w.ensure(50 + 70)
+  w.space(50)
+  const sigW = 205
+  for (const [x, role] of [[MARGIN_X, L.jefeMesa], [MARGIN_X + CONTENT_W - sigW, L.directorBingo]] as const) {
+    w.text(L.signature, x, w.y + 4, 'regular', 6.5, MUTED)
+    w.signatureLine(x, sigW, role)
+    w.text(`${L.name}:`, x, w.y - 32, 'regular', 7.5, MUTED)
+    w.hline(x + w.width(`${L.name}:`, 'regular', 7.5) + 4, x + sigW, w.y - 33, 0.4, RULE)
+    w.text(`${L.date}:`, x, w.y - 50, 'regular', 7.5, MUTED)
+    w.hline(x + w.width(`${L.date}:`, 'regular', 7.5) + 4, x + sigW, w.y - 51, 0.4, RULE)
+  }
+  w.space(60)
+
+  // ---------------------------------------------------------------- footers (the page count is known now)
+  const total = w.pages.length
+  w.pages.forEach((page, i) => {
+    w.page = page
+    const base = 30
+    w.hline(MARGIN_X, MARGIN_X + CONTENT_W, base + 11, 0.5, RULE)
+    const right = L.page(i + 1, total)
+    const rightW = w.width(right, 'bold', 7.5)
+    const left = w.fit(L.footerSession(m.sessionId), 'regular', 7.5, CONTENT_W * 0.45)
+    w.text(left, MARGIN_X, base, 'regular', 7.5, MUTED)
+    w.textRight(right, MARGIN_X + CONTENT_W, base, 'bold', 7.5, INK)
+    const center = `${L.footerJournal} · ${m.journal.firstSeq}-${m.journal.lastSeq}`
+    const centerW = w.width(center, 'regular', 7)
+    const leftW = w.width(left, 'regular', 7.5)
+    if (PAGE_W / 2 - centerW / 2 > MARGIN_X + leftW + 12 && PAGE_W / 2 + centerW / 2 < MARGIN_X + CONTENT_W - rightW - 12) w.textCenter(center, PAGE_W / 2, base, 'regular', 7, MUTED)
+  })
+
+  return doc.save()
+}
+
+/** Document metadata is stored as PDF text strings; keep it plain. */
+function toAscii(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]/g, '?')
+}
+
+function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => string, int: (n: number) => string): void {
+  // Sales, prizes and times (BNG-73 (1)-(8), BNG-78 (1)-(5)).
+  const jackpots = g.jackpots.length > 0 ? g.jackpots.map((j) => `${j.name}: ${money(j.amountCents)}`) : [L.noJackpots]
+  const fields: Cell[] = [
+    { label: L.seriesSold, value: g.series.length > 0 ? g.series.map((s) => rangeText(L, s)) : [L.noSeries], span: 4, font: 'bold' },
+    { label: L.faceValue, value: money(g.faceValueCents) },
+    { label: L.cardsSold, value: int(g.cardsSold) },
+    { label: L.totalCollected, value: money(g.totalCents), font: 'bold' },
+    { label: L.ballsCount, value: int(g.ballsDrawn) },
+    { label: L.linePool, value: money(g.linePoolCents) },
+    { label: L.bingoPool, value: money(g.bingoPoolCents) },
+    { label: L.jackpots, value: jackpots, span: 2 },
+    { label: L.linePaid, value: money(g.linePaidCents) },
+    { label: L.bingoPaid, value: money(g.bingoPaidCents) },
+    { label: L.jackpotsPaid, value: money(g.jackpotsPaidCents) },
+    { label: L.refund, value: money(g.refundCents), font: g.refundCents > 0 ? 'bold' : 'regular' },
+    { label: L.startedAt, value: formatMinutesDate(g.startedAt) },
+    { label: L.firstBallAt, value: formatMinutesDate(g.firstBallAt) },
+    { label: L.endedAt, value: formatMinutesDate(g.endedAt) },
+    { label: L.gameStatus, value: L.status[g.status], font: 'bold' },
+  ]
+
+  // Game bar; a continuation bar repeats the game number when the block runs onto a new page.
+  const barH = 21
+  w.ensure(barH + Math.min(w.gridHeight(fields), KEEP_TOGETHER))
+  w.rect(MARGIN_X, w.y, CONTENT_W, barH, BAR, undefined)
+  w.text(L.game(g.orderNo), MARGIN_X + 8, w.y - 14.5, 'bold', 11, WHITE)
+  const statusText = L.status[g.status].toUpperCase()
+  let right = MARGIN_X + CONTENT_W - 8
+  w.textRight(statusText, right, w.y - 14.5, 'bold', 9, WHITE)
+  right -= w.width(statusText, 'bold', 9) + 10
+  if (g.lastGame) {
+    const tagW = w.width(L.lastGame, 'bold', 7.5) + 10
+    w.rect(right - tagW, w.y - 4.5, tagW, 12.5, BINGO_SHADE, undefined)
+    w.textCenter(L.lastGame, right - tagW / 2, w.y - 13.6, 'bold', 7.5, BAR)
+    right -= tagW + 10
+  }
+  const idLabel = `${L.gameId}: `
+  const idX = MARGIN_X + 8 + w.width(L.game(g.orderNo), 'bold', 11) + 14
+  const idValueX = idX + w.width(idLabel, 'regular', 7.5)
+  w.text(idLabel, idX, w.y - 14, 'regular', 7.5, BAR_LIGHT)
+  w.text(w.fit(g.gameId, 'bold', 7.5, Math.max(20, right - idValueX)), idValueX, w.y - 14, 'bold', 7.5, BAR_LIGHT)
+  w.y -= barH
+  w.continuation = () => {
+    const h = 15
+    w.rect(MARGIN_X, w.y, CONTENT_W, h, BAR_LIGHT, undefined)
+    w.text(L.gameContinued(g.orderNo), MARGIN_X + 8, w.y - 10.5, 'bold', 8, BAR)
+    w.textRight(L.status[g.status], MARGIN_X + CONTENT_W - 8, w.y - 10.5, 'regular', 8, BAR)
+    w.y -= h + 6
+  }
+
+  w.grid(fields)
+
+  // Void: reason and refund, highlighted (BNG-80, BNG-82, BNG-83, BNG-86).
+  if (g.status === 'void') {
+    w.space(6)
+    const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
+    const h = 8 + lines.length * 11
+    w.ensure(h)
+    w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)
+    lines.forEach((t, i) => w.text(t, MARGIN_X + 8, w.y - 5 - 8 * 0.85 - i * 11, 'bold', 8.5, VOID_RULE))
+    w.y -= h
+  }
+
+  // Winning cards (BNG-73 (9)).
+  w.space(8)
+  w.subheading(L.winners)
+  if (g.winners.length === 0) {
+    w.paragraph(L.noWinners, { font: 'italic', size: 8.5, color: MUTED })
+  } else {
+    const ordered = [...g.winners].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'line' ? -1 : 1) || a.atBall - b.atBall || (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0))
+    w.table(
+      [
+        { title: L.kind, w: 1.1 },
+        { title: L.card, w: 1.6, font: 'bold' },
+        { title: L.atBall, w: 1.5, align: 'center' },
+        { title: L.winningBall, w: 1.1, align: 'center' },
+        { title: L.amount, w: 1.5, align: 'right' },
+      ],
+      ordered.map((x) => [L.kindName(x.kind), x.serial, int(x.atBall), g.balls[x.atBall - 1] !== undefined ? String(g.balls[x.atBall - 1]) : '—', money(x.amountCents)]),
+    )
+    for (const kind of ['line', 'bingo'] as const) {
+      const tied = g.winners.filter((x) => x.kind === kind)
+      if (tied.length > 1) {
+        w.space(3)
+        w.paragraph(L.tie(L.kindName(kind), tied.length, money(tied.reduce((s, x) => s + x.amountCents, 0))), { font: 'italic', size: 7.8, color: MUTED })
+      }
+    }
+  }
+
+  // Balls in extraction order, numbered, with the winning balls shaded.
+  w.space(8)
+  w.subheading(L.ballsDrawn(g.ballsDrawn), Math.min(ballGridHeight(g.balls.length), 240))
+  if (g.balls.length === 0) w.paragraph(L.noBalls, { font: 'italic', size: 8.5, color: MUTED })
+  else renderBalls(w, L, g)
+
+  // Draw commitment and sales digest (bolillo-draw-v1).
+  w.space(8)
+  w.grid([
+    { label: L.commitment, value: g.commitment || '—', span: 4, font: 'mono', size: 8 },
+    { label: L.salesDigest, value: g.salesDigest || '—', span: 4, font: 'mono', size: 8 },
+  ])
+
+  // Incidents (BNG-74, BNG-80 to BNG-86), each signed by the Jefe de Mesa and the Director de Bingo.
+  w.space(8)
+  w.subheading(L.incidents)
+  if (g.incidents.length === 0) {
+    w.paragraph(L.noIncidents, { font: 'italic', size: 8.5, color: MUTED })
+  } else {
+    w.table(
+      [
+        { title: L.time, w: 1.75 },
+        { title: L.incidentKind, w: 1.5 },
+        { title: L.outcome, w: 1.55 },
+        { title: L.rule, w: 0.6, align: 'center' },
+        { title: L.note, w: 2.1 },
+      ],
+      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—']),
+    )
+    w.ensure(26 + 24)
+    w.space(26)
+    w.text(L.incidentSignatures, MARGIN_X, w.y + 2, 'regular', 7.5, MUTED)
+    const x0 = MARGIN_X + w.width(L.incidentSignatures, 'regular', 7.5) + 14
+    const sw = (MARGIN_X + CONTENT_W - x0 - 20) / 2
+    w.signatureLine(x0, sw, L.jefeMesa)
+    w.signatureLine(x0 + sw + 20, sw, L.directorBingo)
+    w.space(14)
+  }
+
+  // Rejected claims.
+  if (g.rejectedClaims.length > 0) {
+    w.space(8)
+    w.subheading(L.rejectedClaims)
+    w.table(
+      [
+        { title: L.card, w: 1.4, font: 'bold' },
+        { title: L.kind, w: 1 },
+        { title: L.atClaim, w: 1.3, align: 'center' },
+        { title: L.reason, w: 3 },
+      ],
+      g.rejectedClaims.map((c) => [c.serial, L.kindName(c.kind), int(c.atBall), describe(L.reasons, c.reason)]),
+    )
+  }
+
+  // Closing entry of the game, signed by the Jefe de Mesa (BNG-73).
+  w.ensure(26 + 14)
+  w.space(26)
+  const sigW = 170
+  const sigX = MARGIN_X + CONTENT_W - sigW
+  w.textRight(L.gameClosingSignature, sigX - 8, w.y + 2, 'regular', 7.5, MUTED)
+  w.hline(sigX, sigX + sigW, w.y, 0.6, INK)
+  w.text(formatMinutesDate(g.endedAt), sigX, w.y - 9, 'regular', 7, MUTED)
+  w.y -= 12
+  w.continuation = null
+}
+
+const BALLS_PER_ROW = 20
+const BALL_CELL_H = 19
+const ballGridHeight = (n: number) => (n === 0 ? 14 : Math.ceil(n / BALLS_PER_ROW) * BALL_CELL_H + 13)
+
+function renderBalls(w: Writer, L: Labels, g: MinutesGame): void {
+  const cellW = CONTENT_W / BALLS_PER_ROW
+  const perRow = BALLS_PER_ROW
+  const cellH = BALL_CELL_H
+  const lineAt = new Set(g.winners.filter((x) => x.kind === 'line').map((x) => x.atBall))
+  const bingoAt = new Set(g.winners.filter((x) => x.kind === 'bingo').map((x) => x.atBall))
+  // Keep the grid (and its legend) on one page when it is not taller than a third of a page.
+  const gridH = ballGridHeight(g.balls.length)
+  if (gridH < (PAGE_H - MARGIN_TOP - CONTENT_BOTTOM) / 3) w.ensure(gridH)
+  for (let start = 0; start < g.balls.length; start += perRow) {
+    w.ensure(cellH)
+    const row = g.balls.slice(start, start + perRow)
+    row.forEach((ball, i) => {
+      const order = start + i + 1
+      const x = MARGIN_X + i * cellW
+      const shade = bingoAt.has(order) ? BINGO_SHADE : lineAt.has(order) ? LINE_SHADE : undefined
+      w.rect(x, w.y, cellW, cellH, shade, RULE, 0.4)
+      w.text(String(order), x + 1.8, w.y - 5.2, 'regular', 4.6, MUTED)
+      w.textCenter(String(ball), x + cellW / 2 + 1.5, w.y - 14.6, 'bold', 9.5, INK)
+    })
+    w.y -= cellH
+  }
+  if (lineAt.size > 0 || bingoAt.size > 0) {
+    w.ensure(12)
+    let x = MARGIN_X
+    const base = w.y - 9
+    for (const [shade, label, show] of [[LINE_SHADE, L.legendLine, lineAt.size > 0], [BINGO_SHADE, L.legendBingo, bingoAt.size > 0]] as const) {
+      if (!show) continue
+      w.rect(x, base + 7, 9, 7, shade, RULE, 0.4)
+      w.text(label, x + 13, base, 'regular', 7, MUTED)
+      x += 13 + w.width(label, 'regular', 7) + 18
+    }
+    w.y -= 13
+  }
+}
