@@ -13,7 +13,42 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   seedDemo: boolean
   sqliteSynchronous: 'FULL' | 'NORMAL'
+  /** Credit vouchers, kiosk printing and prize payout (issue #3); defaults in TICKET_DEFAULTS. */
+  voucherDays: number
+  printer: string
+  printers: Readonly<Record<string, string>>
+  printerPaper: '80mm' | '58mm'
+  printerTimeoutMs: number
+  amlThresholdCents: number
+  amlSmallShareBp: number
+  idRequiredPrizeCents: number
+  prizeClaimDays: number
 }
+
+/**
+ * Defaults of the voucher, printer and payout settings (README "Configuration"):
+ * - BOLILLO_VOUCHER_DAYS: a credit voucher can be spent for this many days after it is issued.
+ * - BOLILLO_PRINTER: `file` (raw job and PDF into DATA_DIR/prints), `tcp://host:port` (ESC/POS over the network),
+ *   or a device path such as `/dev/usb/lp0`; BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
+ * - BOLILLO_PRINTER_PAPER: `80mm` (48 columns) or `58mm` (32 columns). BOLILLO_PRINTER_TIMEOUT_MS bounds a print.
+ * - BOLILLO_AML_UIF_THRESHOLD_CENTS and BOLILLO_AML_SMALL_SHARE_PERCENT (GEN-17, CFG-3): a purchase paid with more
+ *   small-denomination cash than this share of the UIF threshold raises a suspicious-operation record. The
+ *   threshold comes from the UIF Instructivo Específico and must be set by the operator; 1 000 000 is a placeholder.
+ * - BOLILLO_ID_REQUIRED_PRIZE_CENTS: prizes from this amount up are paid only against the payee's identity document.
+ * - BOLILLO_PRIZE_CLAIM_DAYS: a winning card is paid for this many days after its game finished (CFG-40 analogue;
+ *   the bingo texts set no period).
+ */
+export const TICKET_DEFAULTS = Object.freeze({
+  voucherDays: 30,
+  printer: 'file',
+  printers: Object.freeze({}) as Readonly<Record<string, string>>,
+  printerPaper: '80mm' as '80mm' | '58mm',
+  printerTimeoutMs: 5000,
+  amlThresholdCents: 1_000_000,
+  amlSmallShareBp: 3000,
+  idRequiredPrizeCents: 100_000,
+  prizeClaimDays: 30,
+})
 
 /** The only reader of process.env. Reports every invalid value at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
@@ -47,7 +82,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: oneOf('BOLILLO_LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     seedDemo: oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
+    voucherDays: int('BOLILLO_VOUCHER_DAYS', TICKET_DEFAULTS.voucherDays, 1, 3660),
+    printer: printerTarget('BOLILLO_PRINTER', env.BOLILLO_PRINTER, errors),
+    printers: printerMap(env.BOLILLO_PRINTERS, errors),
+    printerPaper: oneOf('BOLILLO_PRINTER_PAPER', TICKET_DEFAULTS.printerPaper, ['80mm', '58mm'] as const),
+    printerTimeoutMs: int('BOLILLO_PRINTER_TIMEOUT_MS', TICKET_DEFAULTS.printerTimeoutMs, 200, 120_000),
+    amlThresholdCents: int('BOLILLO_AML_UIF_THRESHOLD_CENTS', TICKET_DEFAULTS.amlThresholdCents, 1, Number.MAX_SAFE_INTEGER),
+    amlSmallShareBp: int('BOLILLO_AML_SMALL_SHARE_PERCENT', TICKET_DEFAULTS.amlSmallShareBp / 100, 0, 100) * 100,
+    idRequiredPrizeCents: int('BOLILLO_ID_REQUIRED_PRIZE_CENTS', TICKET_DEFAULTS.idRequiredPrizeCents, 0, Number.MAX_SAFE_INTEGER),
+    prizeClaimDays: int('BOLILLO_PRIZE_CLAIM_DAYS', TICKET_DEFAULTS.prizeClaimDays, 1, 3660),
   }
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`)
   return Object.freeze(config)
+}
+
+/** A printer target: `file`, `tcp://host[:port]` or an absolute device path. */
+function printerTarget(name: string, raw: string | undefined, errors: string[]): string {
+  if (raw === undefined || raw === '') return TICKET_DEFAULTS.printer
+  if (raw === 'file' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
+  errors.push(`${name} must be file, tcp://host:port or a device path such as /dev/usb/lp0 (got "${raw}")`)
+  return TICKET_DEFAULTS.printer
+}
+
+/** BOLILLO_PRINTERS=`kiosk-1=tcp://10.0.0.5:9100,cashier-1=file`: one printer per station. */
+function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const at = item.indexOf('=')
+    const station = item.slice(0, at)
+    if (at < 1 || !/^[A-Za-z0-9_-]{1,40}$/.test(station)) { errors.push(`BOLILLO_PRINTERS entry "${item}" must be station=target`); continue }
+    out[station] = printerTarget(`BOLILLO_PRINTERS[${station}]`, item.slice(at + 1), errors)
+  }
+  return Object.freeze(out)
 }

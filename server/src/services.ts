@@ -53,6 +53,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 export type Services = Awaited<ReturnType<typeof createServices>>
 
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) throw new Error('PostgreSQL storage is not available in this build yet; unset DATABASE_URL to use SQLite')
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./db/postgres.ts')
+    return openPostgres(config.databaseUrl)
+  }
   return openSqlite(join(config.dataDir, 'bolillo.sqlite'), { synchronous: config.sqliteSynchronous })
 }

@@ -2,15 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { io, type Socket } from 'socket.io-client'
-import type { Config } from '../../server/src/config.ts'
+import { TICKET_DEFAULTS, type Config } from '../../server/src/config.ts'
 import { createServer, type RunningServer } from '../../server/src/server.ts'
 import type { ServiceOverrides } from '../../server/src/services.ts'
+import { freshPostgresUrl, testPostgresUrl } from './database.ts'
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-test-'))
   return {
     port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
     playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',
+    ...TICKET_DEFAULTS,
     ...overrides,
   }
 }
@@ -18,6 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 /** A real server on a free loopback port with a fresh data directory. */
 export async function startTestServer(overrides: Partial<Config> = {}, services: ServiceOverrides = {}): Promise<RunningServer & { dataDir: string; cleanup(): Promise<void> }> {
   const config = testConfig(overrides)
+  if (testPostgresUrl && overrides.databaseUrl === undefined) config.databaseUrl = await freshPostgresUrl()
   const server = await createServer(config, services)
   return {
     ...server,

@@ -1,28 +1,19 @@
 import fc from 'fast-check'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { migrate } from '../db/migrate.ts'
-import { openSqlite } from '../db/sqlite.ts'
+import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../domain/errors.ts'
 import { createBingoService, type BingoService } from './bingo.ts'
 
-const dirs: string[] = []
 const dbs: Database[] = []
 afterEach(async () => {
   for (const db of dbs.splice(0)) await db.close()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
 async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { now(): Date } } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'bolillo-svc-'))
-  dirs.push(dir)
-  const db = openSqlite(join(dir, 'db.sqlite'), { synchronous: 'NORMAL' })
+  const db = await openTestDatabase()
   dbs.push(db)
-  await migrate(db)
   const bingo = createBingoService({ db, clock: opts.clock ?? { now: () => new Date('2026-11-21T20:00:00Z') }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
   const hall = await bingo.createHall({ name: 'Sala', profileId, playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: opts.cards ?? 1000, seed: 'svc-test' })

@@ -120,7 +120,12 @@ export function createBingoService(deps: BingoDeps) {
   /** The in-memory detector of a game in play, rebuilt from storage after a restart. */
   async function cacheFor(tx: Sql, game: GameRow): Promise<GameCache> {
     const hit = caches.get(game.id)
-    if (hit) return hit
+    if (hit) {
+      // Another server node may have drawn a ball or closed the line since: then rebuild from storage.
+      const n = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM balls WHERE game_id = ?', [game.id])
+      if (Number(n?.n ?? 0) === hit.detector.called().length && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
+      caches.delete(game.id)
+    }
     const cards = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [game.id])
     cards.sort((a, b) => compareBytes(a.serial, b.serial))
     const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])

@@ -90,7 +90,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       case 'sales.closed': {
         const g = game(pl)
-        Object.assign(g, { series: pl.ranges, cardsSold: pl.cardsSold, totalCents: pl.totalCents, linePoolCents: pl.linePoolCents, bingoPoolCents: pl.bingoPoolCents, salesDigest: pl.salesDigest, startedAt: r.at })
+        Object.assign(g, { series: (pl.ranges as Array<{ series: string; from: number; to: number }>).map((r) => ({ code: r.series, from: r.from, to: r.to })), cardsSold: pl.cardsSold, totalCents: pl.totalCents, linePoolCents: pl.linePoolCents, bingoPoolCents: pl.bingoPoolCents, salesDigest: pl.salesDigest, startedAt: r.at })
         break
       }
       case 'ball.called': {

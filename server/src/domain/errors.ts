@@ -28,6 +28,16 @@ export const ErrorCode = {
   RuleDisabled: 'RULE_DISABLED',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
+  // Credit vouchers, kiosk sales and prize payout (GEN-13, GEN-17, §8).
+  VoucherSpent: 'VOUCHER_SPENT',
+  VoucherExpired: 'VOUCHER_EXPIRED',
+  VoucherInsufficient: 'VOUCHER_INSUFFICIENT',
+  NotAWinner: 'NOT_A_WINNER',
+  PrizePending: 'PRIZE_PENDING',
+  TicketExpired: 'TICKET_EXPIRED',
+  TicketVoid: 'TICKET_VOID',
+  TicketBlocked: 'TICKET_BLOCKED',
+  PayeeIdRequired: 'PAYEE_ID_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

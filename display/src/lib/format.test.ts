@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import {
+  boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
+  shortCommitment, stateWord, windowQuestion,
+} from './format.ts'
+import { langFromSearch } from './i18n.ts'
+
+describe('stateWord', () => {
+  it('names every game state in big Spanish words', () => {
+    expect(stateWord('announced', 'es')).toBe('PRÓXIMA PARTIDA')
+    expect(stateWord('on_sale', 'es')).toBe('EN VENTA')
+    expect(stateWord('sales_closed', 'es')).toBe('VENTA CERRADA')
+    expect(stateWord('drawing', 'es')).toBe('EN JUEGO')
+    expect(stateWord('line_window', 'es')).toBe('LÍNEA')
+    expect(stateWord('bingo_window', 'es')).toBe('BINGO')
+    expect(stateWord('finished', 'es')).toBe('PARTIDA TERMINADA')
+    expect(stateWord('suspended', 'es')).toBe('SUSPENDIDA')
+    expect(stateWord('void', 'es')).toBe('PARTIDA ANULADA')
+  })
+
+  it('speaks English with ?lang=en', () => {
+    expect(langFromSearch('?hall=demo&lang=en')).toBe('en')
+    expect(langFromSearch('?hall=demo')).toBe('es')
+    expect(stateWord('drawing', 'en')).toBe('IN PLAY')
+  })
+})
+
+describe('windowQuestion', () => {
+  it('asks for more winners while a claim window is open (BNG-50)', () => {
+    expect(windowQuestion('line', 'es')).toBe('¿ALGUNA LÍNEA MÁS?')
+    expect(windowQuestion('bingo', 'es')).toBe('¿ALGÚN BINGO MÁS?')
+    expect(windowQuestion(null, 'es')).toBeNull()
+  })
+})
+
+describe('money', () => {
+  it('formats integer centavos in the hall currency', () => {
+    expect(money(123456, 'BOB', 'es').replace(/\s/g, ' ')).toMatch(/1\.234,56/)
+    expect(money(1234500, 'EUR', 'es').replace(/\s/g, ' ')).toMatch(/12\.345,00 €/)
+    expect(money(500, 'EUR', 'en')).toBe('€5.00')
+  })
+})
+
+describe('commitment', () => {
+  const hex = '3f9a12bc00112233445566778899aabbccddeeff0011223344556677889e0177de'.slice(0, 64)
+
+  it('shows a short form a person can compare by eye', () => {
+    expect(shortCommitment(hex)).toBe(`${hex.slice(0, 4)} ${hex.slice(4, 8)} … ${hex.slice(-8, -4)} ${hex.slice(-4)}`)
+  })
+
+  it('groups the full form in eights', () => {
+    const g = groupedCommitment(hex)
+    expect(g.split(' ')).toHaveLength(8)
+    expect(g.replace(/ /g, '')).toBe(hex)
+  })
+})
+
+describe('boardRows', () => {
+  it('lays 90 balls out as 9 rows of 10', () => {
+    const rows = boardRows(90)
+    expect(rows).toHaveLength(9)
+    expect(rows.every((r) => r.length === 10)).toBe(true)
+    expect(rows[0][0]).toBe(1)
+    expect(rows[8][9]).toBe(90)
+    expect(rows.flat()).toEqual(Array.from({ length: 90 }, (_, i) => i + 1))
+  })
+
+  it('lays 75 balls out as 5 rows of 15', () => {
+    const rows = boardRows(75)
+    expect(rows.map((r) => r.length)).toEqual([15, 15, 15, 15, 15])
+  })
+})
+
+describe('cardGrid', () => {
+  const rows = [[3, 15, 42, 61, 80], [9, 27, 38, 55, 74], [12, 29, 47, 66, 90]]
+
+  it('puts each number in its column of the 3 x 9 card (BNG-5)', () => {
+    const grid = cardGrid(rows, 90)
+    expect(grid).toHaveLength(3)
+    expect(grid.every((r) => r.length === 9)).toBe(true)
+    expect(grid[0]).toEqual([3, 15, 0, 0, 42, 0, 61, 0, 80])
+    expect(grid[2][8]).toBe(90)
+    expect(grid.flat().filter((x) => x > 0)).toHaveLength(15)
+  })
+
+  it('still shows a card that does not fit the layout', () => {
+    const grid = cardGrid([[1, 2], [3]], 90)
+    expect(grid).toEqual([[1, 2], [3, 0]])
+  })
+
+  it('finds the complete rows and counts the marked numbers', () => {
+    const called = new Set([9, 27, 38, 55, 74, 3, 90])
+    expect(completeRows(rows, called)).toEqual([1])
+    expect(markedCount(rows, called)).toBe(7)
+  })
+})
+
+describe('claimReason', () => {
+  it('explains a rejected claim in words', () => {
+    expect(claimReason('no_complete_row', 'es')).toBe('ninguna fila completa')
+    expect(claimReason('card_not_complete', 'en')).toBe('the card is not complete')
+    expect(claimReason('something_new', 'es')).toBe('something_new')
+    expect(claimReason(null, 'es')).toBe('')
+  })
+})
+
+describe('previousBalls', () => {
+  it('lists the five balls before the current one, most recent first', () => {
+    expect(previousBalls([10, 20, 30, 40, 50, 60, 70])).toEqual([60, 50, 40, 30, 20])
+    expect(previousBalls([10, 20])).toEqual([10])
+    expect(previousBalls([])).toEqual([])
+  })
+})
+
+describe('extraPrizes', () => {
+  it('reads prima and jackpot fields when a later module adds them', () => {
+    expect(extraPrizes({})).toEqual({ prima: null, jackpots: [] })
+    const e = extraPrizes({ prima: { amountCents: 50000, ballLimit: 52 }, jackpots: [{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }, { bogus: 1 }] })
+    expect(e.prima).toEqual({ amountCents: 50000, maxBall: 52, active: true })
+    expect(e.jackpots).toEqual([{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }])
+  })
+})

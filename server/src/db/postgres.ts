@@ -1,0 +1,62 @@
+import pg from 'pg'
+import { DomainError } from '../domain/errors.ts'
+import type { Database, Sql } from './database.ts'
+
+/**
+ * PostgreSQL behind the same storage port as SQLite. `?` placeholders become `$n`. Every transaction takes
+ * one advisory lock first, so that writers on several server nodes are serialised exactly as they are on the
+ * single SQLite connection (the journal's hash chain needs one writer at a time).
+ */
+export function openPostgres(url: string, options: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
+  // COUNT/SUM/BIGINT come back as strings by default; our amounts are safe integers.
+  pg.types.setTypeParser(20, (v) => Number(v))
+  const rewrite = (sql: string) => {
+    let i = 0
+    return sql.replace(/\?/g, () => `$${++i}`)
+  }
+  const on = (client: pg.Pool | pg.PoolClient): Sql => ({
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      return guard(async () => (await client.query(rewrite(sql), params as unknown[])).rows as T[])
+    },
+    async get<T>(sql: string, params: readonly unknown[] = []) {
+      return guard(async () => (await client.query(rewrite(sql), params as unknown[])).rows[0] as T | undefined)
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      return guard(async () => ({ changes: (await client.query(rewrite(sql), params as unknown[])).rowCount ?? 0 }))
+    },
+  })
+  return {
+    engine: 'postgres',
+    ...on(pool),
+    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        await client.query('SELECT pg_advisory_xact_lock(4242)')
+        const result = await fn(on(client))
+        await client.query('COMMIT')
+        return result
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      await pool.end()
+    },
+  }
+}
+
+async function guard<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f()
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? ''
+    // 23xxx: integrity constraint violations (unique, foreign key, check).
+    if (code.startsWith('23')) throw new DomainError('CONFLICT', `constraint violated: ${(err as Error).message}`)
+    throw err
+  }
+}
