@@ -13,6 +13,10 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   seedDemo: boolean
   sqliteSynchronous: 'FULL' | 'NORMAL'
+  /** Authentication and the permission table enforced on every route (issue 9). */
+  auth: 'on' | 'off'
+  /** Requests per minute per person, device or (anonymous) address. */
+  rateLimitPerMinute: number
   /** Credit vouchers, kiosk printing and prize payout (issue #3); defaults in TICKET_DEFAULTS. */
   voucherDays: number
   printer: string
@@ -82,6 +86,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: oneOf('BOLILLO_LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     seedDemo: oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
+    auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
+    rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     voucherDays: int('BOLILLO_VOUCHER_DAYS', TICKET_DEFAULTS.voucherDays, 1, 3660),
     printer: printerTarget('BOLILLO_PRINTER', env.BOLILLO_PRINTER, errors),
     printers: printerMap(env.BOLILLO_PRINTERS, errors),

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createBingoService, type BingoEvent, type Clock, type EntropySource } from './app/bingo.ts'
 import { readJournal } from './app/journal.ts'
 import { loadSessionMinutes } from './app/minutes.ts'
+import { createAuthService } from './app/auth.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
@@ -29,8 +30,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publish: (e) => { for (const l of listeners) l(e) },
   })
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
+  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
   return {
-    config, db, log, bingo, keys, version: '0.1.0',
+    config, db, log, bingo, keys, auth, version: '0.1.0',
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */
     async verifyJournal() {

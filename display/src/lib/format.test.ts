@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
-  shortCommitment, stateWord, windowQuestion,
+  shortCommitment, stateWord, windowQuestion, winnersOnShow,
 } from './format.ts'
 import { langFromSearch } from './i18n.ts'
 
@@ -118,5 +118,20 @@ describe('extraPrizes', () => {
     const e = extraPrizes({ prima: { amountCents: 50000, ballLimit: 52 }, jackpots: [{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }, { bogus: 1 }] })
     expect(e.prima).toEqual({ amountCents: 50000, maxBall: 52, active: true })
     expect(e.jackpots).toEqual([{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }])
+  })
+})
+
+describe('winnersOnShow', () => {
+  const line = { kind: 'line' as const, serial: 'A-00001', cardId: 'c1', rows: [], atBall: 20, amountCents: null, status: 'verified' as const }
+  const bingo = { ...line, kind: 'bingo' as const, serial: 'A-00007', atBall: 51 }
+
+  it('shows the winners of the open window, and the bingo once the game is over', () => {
+    expect(winnersOnShow({ window: 'line', status: 'line_window', winners: [line] })).toEqual([line])
+    expect(winnersOnShow({ window: 'bingo', status: 'bingo_window', winners: [line, bingo] })).toEqual([bingo])
+    expect(winnersOnShow({ window: null, status: 'finished', winners: [line, bingo] })).toEqual([bingo])
+  })
+
+  it('shows no card while play goes on', () => {
+    expect(winnersOnShow({ window: null, status: 'drawing', winners: [line] })).toEqual([])
   })
 })

@@ -125,3 +125,13 @@ export function extraPrizes(state: object): ExtraPrizes {
   }
   return { prima, jackpots }
 }
+
+/**
+ * The verified winners the hall should see now (BNG-35, BNG-46: the card-matrix shown to everyone): those of the
+ * open "any more?" window, or the bingo winners once the game has finished. Nothing while play goes on.
+ */
+export function winnersOnShow(state: Pick<GameState, 'window' | 'status' | 'winners'>): GameState['winners'] {
+  if (state.window) return state.winners.filter((w) => w.kind === state.window)
+  if (state.status === 'finished') return state.winners.filter((w) => w.kind === 'bingo')
+  return []
+}

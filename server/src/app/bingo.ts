@@ -23,6 +23,19 @@ export interface BingoDeps {
   entropy: EntropySource
   /** Called after each commit with what screens must show. */
   publish?: (event: BingoEvent) => void
+  /** Rules of other modules (device registry, ball sets) run inside the use cases' transactions. */
+  hooks?: readonly BingoHooks[]
+}
+
+/**
+ * Extension points called inside a use case's transaction, after its own checks. A hook that throws refuses the
+ * action and rolls it back; a hook may append journal records with the `scope` given.
+ */
+export interface BingoHooks {
+  sessionOpened?(tx: Sql, e: { sessionId: string; hallId: string; profile: Profile; recount: { ballsCounted: number; confirmedBy: string }; at: string; scope: string }): Promise<void>
+  sessionClosing?(tx: Sql, e: { sessionId: string; hallId: string; profile: Profile; recount: { ballsCounted: number; confirmedBy: string } | null; at: string; scope: string }): Promise<void>
+  gameAnnounced?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; deviceId: string | null; at: string; scope: string }): Promise<void>
+  ballRecording?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; ball: number; seq: number; source: string; deviceId: string | null; at: string; scope: string }): Promise<void>
 }
 
 export type BingoEvent =
@@ -38,7 +51,7 @@ export interface GameRow {
   commitment: string; seed_hex: string; sales_digest: string | null; external_entropy: string | null; draw_order: string | null
   cards_sold: number; line_pool_cents: number | null; bingo_pool_cents: number | null; line_closed: number; window_kind: ClaimKind | null
   is_last_game: number; created_at: string; sales_opened_at: string | null; sales_closed_at: string | null; first_ball_at: string | null
-  finished_at: string | null; void_reason: string | null
+  finished_at: string | null; void_reason: string | null; entropy_source?: string | null
 }
 interface GameSeriesRow { game_id: string; series_id: string; position: number; start_card_no: number; end_card_no: number; max_card_no: number; code: string; face_value_cents: number; master_set_id: string; card_count: number; next_card_no: number }
 interface CardRow { id: string; game_id: string; series_id: string; card_no: number; serial: string; numbers: string; status: string; channel: string; sold_at: string }
@@ -208,6 +221,7 @@ export function createBingoService(deps: BingoDeps) {
       const at = now()
       await tx.run('INSERT INTO sessions (id, hall_id, status, opened_at, open_recount) VALUES (?, ?, ?, ?, ?)', [id, hall.id, 'open', at, JSON.stringify(input.recount)])
       const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount } })
+      for (const h of deps.hooks ?? []) await h.sessionOpened?.(tx, { sessionId: id, hallId: hall.id, profile, recount: input.recount, at, scope: `hall:${hall.id}/session:${id}` })
       emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
       return (await tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]))!
     })
@@ -237,6 +251,7 @@ export function createBingoService(deps: BingoDeps) {
         if (recount.ballsCounted !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
       }
       const at = now()
+      for (const h of deps.hooks ?? []) await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
       await tx.run("UPDATE sessions SET status = 'closed', closed_at = ?, close_recount = ? WHERE id = ?", [at, recount ? JSON.stringify(recount) : null, sessionId])
       const rec = await appendJournal(tx, { at, type: 'session.closed', scope: sessionScope(s), payload: { sessionId, recount } })
       emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
@@ -263,7 +278,7 @@ export function createBingoService(deps: BingoDeps) {
   // ---------------------------------------------------------------- games
 
   /** BNG-11: announce a game with its series, card count and face value. */
-  async function announceGame(input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' }): Promise<GameState> {
+  async function announceGame(input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' | 'blower'; deviceId?: string }): Promise<GameState> {
     if (input.seriesIds.length < 1 || input.seriesIds.length > 2) throw new DomainError('VALIDATION_FAILED', 'a game is sold from one series, or two under BNG-13', { field: 'seriesIds' })
     const gameId = newId('g')
     await gameTx(gameId, async (tx) => {
@@ -288,20 +303,23 @@ export function createBingoService(deps: BingoDeps) {
       }
       if (start > first.card_count) throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
       const seed = deps.entropy.randomBytes(32)
+      // RNG-32: the source that produced this seed (it may fall back) is stated in the game's proof.
+      const entropySource = deps.entropy.name
       const at = now()
       const orderNo = Number(previous?.n ?? 0) + 1
       const isLast = session.status === 'last_game' ? 1 : 0
       await tx.run(
-        `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, is_last_game, created_at)
-         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [gameId, session.id, hall.id, orderNo, first.face_value_cents, profile.layout.ballCount, JSON.stringify(profile.layout), profile.shares.lineBp, profile.shares.bingoBp, drawSource, commitmentOf(seed), Buffer.from(seed).toString('hex'), isLast, at],
+        `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, is_last_game, created_at, entropy_source)
+         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [gameId, session.id, hall.id, orderNo, first.face_value_cents, profile.layout.ballCount, JSON.stringify(profile.layout), profile.shares.lineBp, profile.shares.bingoBp, drawSource, commitmentOf(seed), Buffer.from(seed).toString('hex'), isLast, at, entropySource],
       )
       await tx.run('INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 1, ?, ?, ?)', [gameId, first.id, start, start - 1, first.card_count])
       if (start !== first.next_card_no) await tx.run('UPDATE series SET next_card_no = ? WHERE id = ?', [start, first.id])
       const rec = await appendJournal(tx, {
         at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
-        payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: profile.layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp },
+        payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: profile.layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
       })
+      for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
       emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })
       if (input.seriesIds[1]) await addSeriesTx(tx, gameId, input.seriesIds[1])
     })
@@ -346,11 +364,22 @@ export function createBingoService(deps: BingoDeps) {
 
   /** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */
   async function sell(input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
-    if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
     return gameTx(input.gameId, (tx) => sellTx(tx, input))
   }
 
+  /**
+   * The same sale inside a caller's transaction: a kiosk purchase paid with a voucher, which also spends the
+   * voucher and prints the cards before it commits. Call `publish()` once that transaction has committed, so
+   * that no screen ever sees a sale that was rolled back.
+   */
+  async function sellWithin(sql: Sql, input: { gameId: string; count: number; channel: string }): Promise<{ cards: SoldCard[]; publish(): void }> {
+    const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
+    const cards = await sellTx(inner, input)
+    return { cards, publish: () => { for (const e of inner.events) publish(e) } }
+  }
+
   async function sellTx(tx: Tx, input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
+    if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
     const game = await loadGame(tx, input.gameId)
     assertLegal(GameAction.Sell, game.status, game.id)
     const series = await gameSeries(tx, game.id)
@@ -467,6 +496,7 @@ export function createBingoService(deps: BingoDeps) {
     const cache = await cacheFor(tx, game)
     const at = now()
     const seq = called.length + 1
+    for (const h of deps.hooks ?? []) await h.ballRecording?.(tx, { gameId: game.id, sessionId: game.session_id, hallId: game.hall_id, profile, drawSource: game.draw_source, ball, seq, source, deviceId, at, scope: gameScope(game) })
     await tx.run('INSERT INTO balls (game_id, seq, ball, source, device_id, called_at) VALUES (?, ?, ?, ?, ?, ?)', [game.id, seq, ball, source, deviceId, at])
     if (seq === 1) await tx.run("UPDATE games SET status = 'drawing', first_ball_at = ? WHERE id = ?", [at, game.id])
     const rec = await appendJournal(tx, { at, type: 'ball.called', scope: gameScope(game), payload: { gameId: game.id, seq, ball, source, deviceId } })
@@ -619,6 +649,8 @@ export function createBingoService(deps: BingoDeps) {
     'ball-irregularity': 'BNG-82',
     'caller-error': 'BNG-83',
     'unresolved-suspension': 'BNG-80',
+    // BNG-83 (Cantabria: with an automatic reader the Jefe de Mesa corrects it): the number on the ball prevails.
+    'reader-misread': 'BNG-83',
   } as const
   type IncidentKind = keyof typeof INCIDENT_RULES
 
@@ -686,6 +718,11 @@ export function createBingoService(deps: BingoDeps) {
           }
           break
         }
+        case 'reader-misread': {
+          if (input.correctedBall === undefined) throw new DomainError('VALIDATION_FAILED', 'a reader misread needs the number on the ball (correctedBall)', { field: 'correctedBall' })
+          await correctBallTx(tx, game, input.correctedBall, note, 'reader-misread')
+          break
+        }
         default: {
           const _never: never = input.kind
           throw new DomainError('VALIDATION_FAILED', `unknown incident ${String(_never)}`)
@@ -695,7 +732,7 @@ export function createBingoService(deps: BingoDeps) {
     return getGameState(input.gameId)
   }
 
-  async function correctBallTx(tx: Tx, game: GameRow, ball: number, note: string): Promise<void> {
+  async function correctBallTx(tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind = 'caller-error'): Promise<void> {
     assertLegal(GameAction.CorrectBall, game.status, game.id)
     const last = await tx.get<{ seq: number; ball: number; source: string }>('SELECT seq, ball, source FROM balls WHERE game_id = ? ORDER BY seq DESC LIMIT 1', [game.id])
     if (!last) throw new DomainError('ILLEGAL_TRANSITION', 'no ball to correct')
@@ -707,7 +744,8 @@ export function createBingoService(deps: BingoDeps) {
     if (dup) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
     await tx.run('UPDATE balls SET ball = ? WHERE game_id = ? AND seq = ?', [ball, game.id, last.seq])
     await tx.run('DELETE FROM silent_wins WHERE game_id = ? AND at_ball = ?', [game.id, last.seq])
-    await recordIncident(tx, game, 'caller-error', `ball-corrected:${last.ball}->${ball}`, note)
+    await recordIncident(tx, game, kind, `ball-corrected:${last.ball}->${ball}`, note)
+    await appendJournal(tx, { at: now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: Number(last.seq), from: Number(last.ball), to: ball, source: last.source, kind, rule: 'BNG-83' } })
     // Re-evaluate the corrected ball: replay every earlier ball, then record who this ball made a winner.
     caches.delete(game.id)
     const fresh = await loadGame(tx, game.id)
@@ -781,7 +819,7 @@ export function createBingoService(deps: BingoDeps) {
     return {
       version: 'bolillo-draw-v1', gameId, commitment: game.commitment, seed: game.seed_hex,
       salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count,
-      balls: rngBalls, soldSerials: serials, entropySource: deps.entropy.name,
+      balls: rngBalls, soldSerials: serials, entropySource: game.entropy_source ?? deps.entropy.name,
       status: game.status, drawSources: [...new Set(balls.map((b) => b.source))],
     }
   }
@@ -804,8 +842,8 @@ export function createBingoService(deps: BingoDeps) {
 
   return {
     createHall, createMasterSet, createSeries, openSession, announceLastGame, closeSession,
-    announceGame, addSeries, openSales, sell, closeSales, drawNext, enterBall, claim, closeWindow, payPrize, payAllPrizes,
-    declareIncident, resume, getGameState, getProof, getCard, listPrizes, silentWins, lastSeq: () => lastSeq(db),
+    announceGame, addSeries, openSales, sell, sellWithin, closeSales, drawNext, enterBall, claim, closeWindow, payPrize, payAllPrizes,
+    declareIncident, resume, getGameState, getProof, getCard, listPrizes, silentWins, lastSeq: () => lastSeq(db), newId,
     /** Rebuild helpers for tests. */
     cardFromRows,
   }

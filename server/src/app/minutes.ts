@@ -55,6 +55,8 @@ export interface SessionMinutes {
   /** First and last journal records the minutes were derived from, so a reader can check them against the chain. */
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
+  /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27) and device faults, in journal order. */
+  equipment: Array<{ at: string; type: string; details: Record<string, unknown> }>
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -71,6 +73,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0 },
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,
+    equipment: [],
   }
   const game = (payload: unknown) => {
     const g = games.get((payload as { gameId: string }).gameId)
@@ -128,7 +131,20 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'incident':
         game(pl).incidents.push({ at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note })
         break
-      case 'ball.corrected':
+      case 'ball.corrected': {
+        // BNG-83: the number on the ball prevails; the minutes show it, and the incident keeps both values.
+        const g = game(pl)
+        if (Number.isInteger(pl.seq) && pl.seq >= 1 && pl.seq <= g.balls.length) g.balls[pl.seq - 1] = pl.to
+        break
+      }
+      case 'ball_set.changed':
+      case 'ball_set.recount':
+      case 'ball_set.limit_warning':
+      case 'ball_set.limit_reached':
+      case 'device.fault':
+      case 'device.misread':
+        // BNG-25: ball-set changes are recorded in the minutes book; device trouble too.
+        minutes.equipment.push({ at: r.at, type: r.type, details: pl })
         break
       case 'session.last_game':
         minutes.lastGameAnnounced = true

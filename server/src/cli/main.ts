@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts'
 import { verifyDrawProof } from '../domain/draw-proof.ts'
 import { createServices } from '../services.ts'
 import { runDemoGame } from './demo-game.ts'
+import { backupSqlite, restoreSqlite } from './backup.ts'
 
 const usage = `Bolillo — uso:
   npx bolillo start                         arranca el servidor (igual que npm start)
@@ -13,6 +14,8 @@ const usage = `Bolillo — uso:
                                             juega una partida completa por RNG y la imprime
   npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
   npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
+  npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
+  npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
 `
 
 function flag(args: string[], name: string): boolean {
@@ -66,6 +69,23 @@ async function main(argv: string[]): Promise<number> {
       }
       process.stdout.write(`FAILED: ${result.errors.join('\n        ')}\n`)
       return 1
+    }
+    case 'backup': {
+      const target = args[0]
+      if (!target) { process.stderr.write('uso: npx bolillo backup <fichero.sqlite>\n'); return 2 }
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      if (config.databaseUrl) { process.stderr.write('PostgreSQL: use pg_dump --format=custom; this command copies the SQLite store\n'); return 2 }
+      const r = await backupSqlite(config.dataDir, target)
+      process.stdout.write(`OK: backup of ${r.pages} pages written to ${target}; integrity ok, journal of ${r.journalRecords} records verifies\n`)
+      return 0
+    }
+    case 'restore': {
+      const source = args[0]
+      if (!source) { process.stderr.write('uso: npx bolillo restore <fichero.sqlite> [--force]\n'); return 2 }
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      const r = restoreSqlite(source, config.dataDir, flag(args, '--force'))
+      process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
+      return 0
     }
     case 'verify-journal': {
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })

@@ -21,6 +21,10 @@ export interface BallResult {
   bingos: number[]
 }
 
+/** Card indices as views valid until the next call (see WinnerDetector.callView). */
+export interface BallView { lines: Int32Array; bingos: Int32Array }
+const EMPTY = new Int32Array(0)
+
 export interface WinnerDetector {
   readonly cardCount: number
   readonly ballCount: number
@@ -29,6 +33,11 @@ export interface WinnerDetector {
    * or BALL_ALREADY_DRAWN.
    */
   call(ball: number): BallResult
+  /**
+   * Same as call(), but the card indices come as views onto the detector's own buffers, valid until the next
+   * call: no per-ball allocation (the benchmark measures this; call() copies the indices into arrays).
+   */
+  callView(ball: number): BallView
   /**
    * The line prize has been awarded (BNG-44: one line prize per game): from now on no line is reported or
    * tracked; only bingos are.
@@ -74,10 +83,7 @@ class IndexBuffer {
     this.buf = new Int32Array(capacity)
   }
   take(): number[] {
-    const n = this.n
-    const out = new Array<number>(n)
-    const buf = this.buf
-    for (let i = 0; i < n; i++) out[i] = buf[i]
+    const out = copyOut(this.buf, 0, this.n)
     this.n = 0
     return out
   }
@@ -115,9 +121,16 @@ class IncrementalDetector implements WinnerDetector {
   private readonly log: CallLog
   private lineClosed = false
   private readonly lineAt: Uint16Array
-  private readonly bingoAt: Uint16Array
   private lineBuf: IndexBuffer
-  private readonly bingoBuf: IndexBuffer
+  /**
+   * Every bingo so far, in order: the cards completed by extraction n (1-based) are
+   * bingoLog[bingoEnd[n-1] .. bingoEnd[n]-1]. Each card completes at most once, so cardCount slots suffice.
+   */
+  private readonly bingoLog: Int32Array
+  private readonly bingoEnd: Int32Array
+  /** firstBingoAt answers, folded in from the log on demand (keeps call() to the work it must do). */
+  private readonly bingoAt: Uint16Array
+  private bingoAtUpTo = 0
 
   constructor(
     readonly cardCount: number,
@@ -134,16 +147,22 @@ class IncrementalDetector implements WinnerDetector {
   ) {
     this.log = new CallLog(ballCount)
     this.lineAt = new Uint16Array(cardCount)
-    this.bingoAt = new Uint16Array(cardCount)
     this.lineBuf = new IndexBuffer(cardCount)
-    this.bingoBuf = new IndexBuffer(cardCount)
+    this.bingoLog = new Int32Array(cardCount)
+    this.bingoEnd = new Int32Array(ballCount + 1)
+    this.bingoAt = new Uint16Array(cardCount)
   }
 
   call(ball: number): BallResult {
+    const v = this.callView(ball)
+    return { lines: Array.from(v.lines), bingos: Array.from(v.bingos) }
+  }
+
+  callView(ball: number): BallView {
     const n = this.log.record(ball)
-    const { entries, rowLeft, cardLeft, lineAt, bingoAt, shift } = this
-    const bingos = this.bingoBuf.buf
-    let nb = 0
+    const { entries, rowLeft, cardLeft, lineAt, bingoLog, shift } = this
+    const first = this.bingoEnd[n - 1]
+    let nb = first
     const end = this.offsets[ball + 1]
     if (!this.lineClosed) {
       const lines = this.lineBuf.buf
@@ -155,26 +174,25 @@ class IncrementalDetector implements WinnerDetector {
           lineAt[card] = n
           lines[nl++] = card
         }
-        if (--cardLeft[card] === 0) {
-          bingoAt[card] = n
-          bingos[nb++] = card
-        }
+        if (--cardLeft[card] === 0) bingoLog[nb++] = card
       }
       this.lineBuf.n = nl
     } else {
       // Only bingo work is left. Branch-free: the card index is always written, the count advances only when
       // the card's last number was this ball (late balls complete 100,000+ of 1,000,000 cards, a coin flip for
-      // a branch predictor).
+      // a branch predictor). The slot just past the last bingo is scratch: the next ball overwrites it, and a
+      // write beyond the log's end (every card already complete) is ignored by the typed array.
       for (let i = this.offsets[ball]; i < end; i++) {
         const card = entries[i] >> shift
         const left = --cardLeft[card]
-        bingos[nb] = card
+        bingoLog[nb] = card
         nb += (left - 1) >>> 31
       }
-      for (let i = 0; i < nb; i++) bingoAt[bingos[i]] = n
     }
-    this.bingoBuf.n = nb
-    return { lines: this.lineBuf.take(), bingos: this.bingoBuf.take() }
+    this.bingoEnd[n] = nb
+    const lines = this.lineClosed ? EMPTY : this.lineBuf.buf.subarray(0, this.lineBuf.n)
+    this.lineBuf.n = 0
+    return { lines, bingos: bingoLog.subarray(first, nb) }
   }
 
   closeLine(): void {
@@ -197,8 +215,21 @@ class IncrementalDetector implements WinnerDetector {
 
   firstBingoAt(cardIndex: number): number {
     checkCardIndex(cardIndex, this.cardCount)
-    return this.bingoAt[cardIndex]
+    const { bingoAt, bingoLog, bingoEnd } = this
+    const calls = this.log.order.length
+    for (let m = this.bingoAtUpTo + 1; m <= calls; m++) {
+      for (let i = bingoEnd[m - 1]; i < bingoEnd[m]; i++) bingoAt[bingoLog[i]] = m
+    }
+    this.bingoAtUpTo = calls
+    return bingoAt[cardIndex]
   }
+}
+
+/** buf[from .. to-1] as a new array (pre-sized: much cheaper than push for 100,000+ indices). */
+function copyOut(buf: Int32Array, from: number, to: number): number[] {
+  const out = new Array<number>(to - from)
+  for (let i = from; i < to; i++) out[i - from] = buf[i]
+  return out
 }
 
 function shiftFor(rows: number): number {
@@ -354,6 +385,11 @@ abstract class RescanBase implements WinnerDetector {
   }
 
   abstract call(ball: number): BallResult
+
+  callView(ball: number): BallView {
+    const r = this.call(ball)
+    return { lines: Int32Array.from(r.lines), bingos: Int32Array.from(r.bingos) }
+  }
 
   closeLine(): void {
     this.lineClosed = true

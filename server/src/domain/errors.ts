@@ -25,9 +25,16 @@ export const ErrorCode = {
   InvalidSignature: 'INVALID_SIGNATURE',
   Conflict: 'CONFLICT',
   DeviceUnavailable: 'DEVICE_UNAVAILABLE',
+  // Certified devices, ball sets and entropy (GEN-7, BNG-24..27, RNG-32).
+  DeviceNotCertified: 'DEVICE_NOT_CERTIFIED',
+  BallSetExhausted: 'BALL_SET_EXHAUSTED',
+  BallSetRequired: 'BALL_SET_REQUIRED',
+  EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
   RuleDisabled: 'RULE_DISABLED',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
+  AccountLocked: 'ACCOUNT_LOCKED',
+  RateLimited: 'RATE_LIMITED',
   // Credit vouchers, kiosk sales and prize payout (GEN-13, GEN-17, §8).
   VoucherSpent: 'VOUCHER_SPENT',
   VoucherExpired: 'VOUCHER_EXPIRED',

@@ -5,14 +5,17 @@ import { z } from 'zod'
 import { DomainError, type ErrorCode } from '../domain/errors.ts'
 import type { Services } from '../services.ts'
 import { messages, pickLang } from './messages.ts'
-import { permissions, type Permission } from './permissions.ts'
+import { isAllowed, permissions, type Permission, type Role } from './permissions.ts'
+import { ANONYMOUS, type Principal } from '../app/auth.ts'
+import { appendJournal } from '../app/journal.ts'
+import { createRateLimiter } from './rate-limit.ts'
 
 const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VALIDATION_FAILED: 400, NOT_FOUND: 404, GAME_NOT_FOUND: 404, SESSION_NOT_FOUND: 404, TICKET_NOT_FOUND: 404,
   ILLEGAL_TRANSITION: 409, SALES_CLOSED: 409, SALES_NOT_OPEN: 409, SERIES_EXHAUSTED: 409, SERIES_RULE_VIOLATED: 422,
   DUPLICATE_CARD: 409, MINIMUM_PARTICIPATION: 422, BALL_ALREADY_DRAWN: 409, BALL_OUT_OF_RANGE: 422, NO_BALLS_LEFT: 409,
   CLAIM_REJECTED: 422, CLAIM_CLOSED: 409, NOT_VERIFIED: 409, ALREADY_PAID: 409, INVALID_SIGNATURE: 422,
-  CONFLICT: 409, DEVICE_UNAVAILABLE: 503, RULE_DISABLED: 422, UNAUTHORIZED: 401, FORBIDDEN: 403,
+  CONFLICT: 409, DEVICE_UNAVAILABLE: 503, DEVICE_NOT_CERTIFIED: 422, BALL_SET_EXHAUSTED: 409, BALL_SET_REQUIRED: 409, ENTROPY_HEALTH_FAILED: 503, RULE_DISABLED: 422, UNAUTHORIZED: 401, FORBIDDEN: 403, ACCOUNT_LOCKED: 423, RATE_LIMITED: 429,
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
 }
@@ -46,14 +49,32 @@ const param = (c: Context, name: string): string => c.req.param(name) ?? ''
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120) }).strict()
 
-/** Marks a route with the permission it needs (permissions.ts); enforcement arrives with authentication. */
+/**
+ * Every route names the permission it needs (permissions.ts). With authentication on, the principal resolved
+ * by the /api middleware must hold it: anonymous callers get 401, others 403 (issue 9).
+ */
 function needs(permission: Permission) {
   return async (c: Context, next: () => Promise<void>) => {
     c.set('permission' as never, permission as never)
     c.header('X-Bolillo-Permission', `${permission}:${permissions[permission].join('|')}`)
+    if (c.get('authOn' as never)) {
+      const who = (c.get('principal' as never) as Principal | undefined) ?? ANONYMOUS
+      if (!isAllowed(permission, who.role as Role)) {
+        if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
+        throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
+      }
+    }
     await next()
   }
 }
+
+/** The person or device making the request (anonymous when authentication is off or absent). */
+export function principalOf(c: Context): Principal {
+  return (c.get('principal' as never) as Principal | undefined) ?? ANONYMOUS
+}
+
+/** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID'])
 
 export function createHttpApp(services: Services) {
   const { bingo, config } = services
@@ -61,7 +82,26 @@ export function createHttpApp(services: Services) {
 
   app.use('/api/*', bodyLimit({ maxSize: 256 * 1024, onError: (c) => c.json(errorBody(c, 'PAYLOAD_TOO_LARGE', 'body over 256 KiB'), 413) }))
 
-  app.onError((err, c) => {
+  const limiter = createRateLimiter(config.rateLimitPerMinute)
+  app.use('/api/*', async (c, next) => {
+    const authOn = config.auth === 'on'
+    c.set('authOn' as never, authOn as never)
+    const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
+    c.set('principal' as never, principal as never)
+    // Per person or device; anonymous callers share a bucket per remote address.
+    const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
+    if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
+    await next()
+  })
+
+  app.onError(async (err, c) => {
+    if (err instanceof DomainError && AUDITED.has(err.code)) {
+      const who = principalOf(c)
+      await services.db.transaction((tx) => appendJournal(tx, {
+        at: new Date().toISOString(), type: 'access.refused', scope: '',
+        payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, role: who.role }, reason: err.message },
+      })).catch((e) => services.log.warn('could not journal a refusal', e))
+    }
     if (err instanceof DomainError) return c.json(errorBody(c, err.code, err.message, err.details), statusByCode[err.code] ?? 400)
     services.log.error('unexpected error', err)
     return c.json(errorBody(c, 'INTERNAL', 'internal error'), 500)
@@ -75,6 +115,30 @@ export function createHttpApp(services: Services) {
 
   app.get('/api/keys', (c) => c.json(services.keys.publicInfo()))
 
+  // ---- identities (issue 9)
+  app.post('/api/auth/login', async (c) => {
+    const b = await body(c, z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).strict())
+    return c.json(await services.auth.login(b.username, b.password))
+  })
+  app.post('/api/auth/logout', async (c) => {
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]
+    if (token) await services.auth.logout(token)
+    return c.json({ ok: true })
+  })
+  app.get('/api/auth/me', (c) => c.json(principalOf(c)))
+  app.post('/api/auth/users', needs('users.admin'), async (c) => {
+    const b = await body(c, z.object({ username: z.string().min(3).max(64).regex(/^[a-z0-9._-]+$/), displayName: z.string().min(1).max(120), role: z.enum(['director', 'floor_manager', 'caller', 'cashier', 'auditor']), password: z.string().min(8).max(256) }).strict())
+    return c.json(await services.auth.createUser(b), 201)
+  })
+  app.post('/api/auth/devices', needs('device.admin'), async (c) => {
+    const b = await body(c, z.object({ kind: z.enum(['kiosk', 'cashier_station', 'display']), name: z.string().min(1).max(120), hallId: id.optional() }).strict())
+    return c.json(await services.auth.enrolDevice(b), 201)
+  })
+  app.post('/api/auth/devices/:deviceId/revoke', needs('device.admin'), async (c) => {
+    await services.auth.revokeDevice(param(c, 'deviceId'))
+    return c.json({ ok: true })
+  })
+
   // ---- halls, series, sessions
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await services.db.all('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions" FROM halls ORDER BY created_at') }))
   app.get('/api/halls/:hallId', needs('hall.read'), async (c) => {
@@ -84,6 +148,10 @@ export function createHttpApp(services: Services) {
     const game = await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hall.id])
     const series = await services.db.all('SELECT id, code, card_count AS "cardCount", face_value_cents AS "faceValueCents", next_card_no AS "nextCardNo" FROM series WHERE hall_id = ? ORDER BY code', [hall.id])
     return c.json({ hall, openSessionId: session?.id ?? null, currentGameId: game?.id ?? null, series })
+  })
+  app.post('/api/halls', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional() }).strict())
+    return c.json(await bingo.createHall(b), 201)
   })
   app.post('/api/master-sets', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict())

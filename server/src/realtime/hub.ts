@@ -1,6 +1,8 @@
 import type { Server as HttpServer } from 'node:http'
 import { Server } from 'socket.io'
 import { DomainError } from '../domain/errors.ts'
+import { ANONYMOUS, type Principal } from '../app/auth.ts'
+import { isAllowed, socketPermissions, type Role } from '../http/permissions.ts'
 import type { Services } from '../services.ts'
 import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
 
@@ -12,9 +14,26 @@ export function attachRealtime(http: HttpServer, services: Services) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false })
   const currentGame = async (hallId: string) => (await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId]))?.id ?? null
 
+  // Issue 9: a socket authenticates like an HTTP request (handshake auth {authorization: "Bearer ..." | "Device ..."}),
+  // and every event goes through the permission table.
+  io.use(async (socket, next) => {
+    try {
+      const header = (socket.handshake.auth as { authorization?: string } | undefined)?.authorization
+      socket.data.principal = services.config.auth === 'on' ? await services.auth.authenticate(header) : ANONYMOUS
+      next()
+    } catch (err) {
+      next(Object.assign(new Error(err instanceof DomainError ? err.code : 'UNAUTHORIZED'), { data: toError(err) }))
+    }
+  })
+  const allow = (socket: { data: { principal?: Principal } }, event: keyof typeof socketPermissions) => {
+    const who = socket.data.principal ?? ANONYMOUS
+    if (services.config.auth === 'on' && !isAllowed(socketPermissions[event], who.role as Role)) throw new DomainError('FORBIDDEN', `${who.role} may not ${event}`)
+  }
+
   io.on('connection', (socket) => {
     socket.on('game:watch', async (req, ack) => {
       try {
+        allow(socket, 'game:watch')
         if (typeof req?.gameId !== 'string') throw new DomainError('VALIDATION_FAILED', 'gameId required')
         const state = await services.bingo.getGameState(req.gameId)
         await socket.join(gameRoom(req.gameId))
@@ -25,6 +44,7 @@ export function attachRealtime(http: HttpServer, services: Services) {
     })
     socket.on('hall:watch', async (req, ack) => {
       try {
+        allow(socket, 'hall:watch')
         if (typeof req?.hallId !== 'string') throw new DomainError('VALIDATION_FAILED', 'hallId required')
         const hall = await services.db.get('SELECT id FROM halls WHERE id = ?', [req.hallId])
         if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')

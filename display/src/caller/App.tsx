@@ -1,0 +1,150 @@
+import { useEffect } from 'preact/hooks'
+import { GameAction, isLegal } from '../../../server/src/domain/game.ts'
+import type { Lang } from '../lib/i18n.ts'
+import type { GameFeed } from '../lib/socket.ts'
+import { AnnouncePanel } from './AnnouncePanel.tsx'
+import { ClaimPanel } from './ClaimPanel.tsx'
+import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { DrawPanel } from './DrawPanel.tsx'
+import { ErrorBanner } from './ErrorBanner.tsx'
+import { Header } from './Header.tsx'
+import { IncidentPanel } from './IncidentPanel.tsx'
+import { MinutesPanel } from './MinutesPanel.tsx'
+import { OpenSessionPanel } from './OpenSessionPanel.tsx'
+import { PrizesPanel } from './PrizesPanel.tsx'
+import { SalesPanel } from './SalesPanel.tsx'
+import { SessionPanel } from './SessionPanel.tsx'
+import { Shortcuts } from './Shortcuts.tsx'
+import { StatusPanel } from './StatusPanel.tsx'
+import type { CallerStore } from './store.ts'
+import { askCloseWindow, WindowPanel } from './WindowPanel.tsx'
+import './caller.css'
+
+/**
+ * The caller console: every action of the caller API, big buttons, keyboard shortcuts for the frequent ones, and
+ * API errors in large print. The game shown is the hall's current one, live from the hall feed.
+ */
+export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed; lang: Lang }) {
+  const game = feed.state.value
+  const hall = store.hall.value
+  const offline = feed.connection.value !== 'online'
+
+  useEffect(() => installKeyboard(store, feed, lang), [])
+  // Prizes and the hall (session, series cursors) change with the game; refetch when it moves on.
+  useEffect(() => { void store.refreshPrizes() }, [game?.gameId, game?.seq])
+  useEffect(() => { void store.refreshHall() }, [game?.gameId, game?.status])
+
+  const sessionId = hall?.openSessionId ?? null
+  const ended = !game || game.status === 'finished' || game.status === 'void' || game.sessionId !== sessionId
+  let primary
+  if (!hall) primary = null
+  else if (!sessionId) primary = <OpenSessionPanel store={store} lang={lang} />
+  else if (ended) primary = <AnnouncePanel store={store} lang={lang} sessionId={sessionId} />
+  else if (game.status === 'announced' || game.status === 'on_sale') primary = <SalesPanel store={store} game={game} lang={lang} />
+  else if (game.window) primary = <WindowPanel store={store} game={game} lang={lang} />
+  else primary = <DrawPanel store={store} game={game} lang={lang} />
+
+  const claimsOpen = game !== null && !ended && isLegal(GameAction.Claim, game.status)
+  return (
+    <div class="cc" data-testid="caller" data-status={game?.status ?? 'none'}>
+      <Header store={store} game={game} lang={lang} offline={offline} />
+      <ErrorBanner store={store} lang={lang} />
+      <main class="cc-main">
+        <StatusPanel game={game} lang={lang} />
+        <section class="cc-col cc-col--flow">
+          {primary}
+          {claimsOpen && <ClaimPanel store={store} game={game} lang={lang} />}
+        </section>
+        <section class="cc-col cc-col--side">
+          {game && <PrizesPanel store={store} game={game} lang={lang} />}
+          {game && !ended && <IncidentPanel store={store} game={game} lang={lang} />}
+          {hall && <SessionPanel store={store} game={game} lang={lang} />}
+        </section>
+      </main>
+      <Shortcuts lang={lang} manual={game?.drawSource === 'manual'} />
+      <ConfirmDialog store={store} lang={lang} />
+      <MinutesPanel store={store} lang={lang} />
+    </div>
+  )
+}
+
+function isTyping(target: EventTarget | null): target is HTMLElement {
+  const el = target as HTMLElement | null
+  if (!el || !el.tagName) return false
+  return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable
+}
+
+/**
+ * Shortcuts (shown on screen): Space draws, digits + Enter enter a manual ball, L / B go to the claim box, C closes
+ * the "any more?" window, A shows the minutes, Enter confirms and Esc cancels. Listens in the capture phase so a
+ * focused button never steals Space or Enter.
+ */
+function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => void {
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return
+    const game = feed.state.value
+    if (store.confirmation.value) {
+      if (e.key === 'Enter') { e.preventDefault(); void store.confirm() }
+      else if (e.key === 'Escape') { e.preventDefault(); store.cancel() }
+      return
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault()
+      if (isTyping(e.target)) (e.target as HTMLElement).blur()
+      store.clearError()
+      store.manualBall.value = ''
+      store.claimSerial.value = ''
+      store.minutesOpen.value = false
+      return
+    }
+    if (isTyping(e.target)) return
+    const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window
+    if (e.key === ' ') {
+      e.preventDefault()
+      if (canDraw && game.drawSource === 'rng') void store.draw()
+      return
+    }
+    if (/^[0-9]$/.test(e.key) && canDraw && game.drawSource === 'manual') {
+      e.preventDefault()
+      store.manualBall.value = (store.manualBall.value + e.key).replace(/^0+/, '').slice(-String(game.ballCount).length)
+      return
+    }
+    if (e.key === 'Backspace' && store.manualBall.value) {
+      e.preventDefault()
+      store.manualBall.value = store.manualBall.value.slice(0, -1)
+      return
+    }
+    if (e.key === 'Enter' && store.manualBall.value) {
+      e.preventDefault()
+      void store.enterBall()
+      return
+    }
+    const k = e.key.toLowerCase()
+    if ((k === 'l' || k === 'b') && game && isLegal(GameAction.Claim, game.status)) {
+      e.preventDefault()
+      store.claimKind.value = k === 'l' ? 'line' : 'bingo'
+      store.claimFocus.value++
+      return
+    }
+    if (k === 'c' && game?.window) {
+      e.preventDefault()
+      askCloseWindow(store, game, lang)
+      return
+    }
+    if (k === 'a') {
+      e.preventDefault()
+      store.minutesOpen.value = !store.minutesOpen.value
+      if (store.minutesOpen.value) void store.refreshMinutes()
+    }
+  }
+  // A focused button is clicked by Space on key-up: keep Space for "draw".
+  const onKeyUp = (e: KeyboardEvent) => {
+    if (e.key === ' ' && !isTyping(e.target)) e.preventDefault()
+  }
+  window.addEventListener('keydown', onKeyDown, true)
+  window.addEventListener('keyup', onKeyUp, true)
+  return () => {
+    window.removeEventListener('keydown', onKeyDown, true)
+    window.removeEventListener('keyup', onKeyUp, true)
+  }
+}

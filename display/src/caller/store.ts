@@ -1,0 +1,173 @@
+/**
+ * The caller console's state: the live game from the hall feed, the hall and session from the API, and what the
+ * caller is typing (claim serial, manual ball, confirmations). Actions call the API and report errors in one place.
+ */
+import { batch, signal } from '@preact/signals'
+import type { GameState } from '../../../server/src/app/bingo.ts'
+import type { SessionMinutes } from '../../../server/src/app/minutes.ts'
+import { ApiError, type Api, type CardInfo, type HallInfo, type IncidentKind, type PrizeInfo, type Recount } from '../lib/api.ts'
+import type { Lang } from '../lib/i18n.ts'
+import type { GameFeed } from '../lib/socket.ts'
+
+export interface ShownError { code: string; message: string; detail?: string }
+export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boolean; reason?: string; card: CardInfo | null; called: number[] }
+export interface Confirmation { title: string; body: string[]; confirmLabel: string; danger?: boolean; run: () => Promise<void> }
+
+const NAME_KEY = 'bolillo.caller.name'
+
+function storedName(): string {
+  try { return localStorage.getItem(NAME_KEY) ?? '' } catch { return '' }
+}
+
+export function createCallerStore(api: Api, feed: GameFeed, hallId: string, lang: Lang) {
+  const hall = signal<HallInfo | null>(null)
+  const session = signal<SessionMinutes | null>(null)
+  const lastSessionId = signal<string | null>(null)
+  const error = signal<ShownError | null>(null)
+  const busy = signal<string | null>(null)
+  const claimKind = signal<'line' | 'bingo'>('line')
+  const claimSerial = signal('')
+  const claimResult = signal<ClaimResult | null>(null)
+  const manualBall = signal('')
+  const confirmation = signal<Confirmation | null>(null)
+  const prizes = signal<PrizeInfo[]>([])
+  const minutes = signal<SessionMinutes | null>(null)
+  const minutesOpen = signal(false)
+  const operator = signal(storedName() || (lang === 'en' ? 'Floor manager' : 'Jefe de Mesa'))
+  const claimFocus = signal(0)
+
+  const game = (): GameState | null => feed.state.value
+
+  function showError(err: unknown) {
+    if (err instanceof ApiError) error.value = { code: err.code, message: err.message, detail: err.detail }
+    else error.value = { code: 'ERROR', message: err instanceof Error ? err.message : String(err) }
+  }
+
+  /** Runs one action: one at a time, errors shown, hall and session refreshed afterwards. */
+  async function act(name: string, fn: () => Promise<void>): Promise<boolean> {
+    if (busy.value) return false
+    busy.value = name
+    try {
+      await fn()
+      error.value = null
+      return true
+    } catch (err) {
+      showError(err)
+      return false
+    } finally {
+      busy.value = null
+      void refreshHall()
+    }
+  }
+
+  async function refreshHall(): Promise<void> {
+    try {
+      const h = await api.hall(hallId)
+      const sessionId = h.openSessionId ?? lastSessionId.value
+      const s = sessionId ? await api.session(sessionId) : null
+      batch(() => {
+        hall.value = h
+        session.value = s
+        if (h.openSessionId) lastSessionId.value = h.openSessionId
+      })
+    } catch (err) {
+      showError(err)
+    }
+  }
+
+  async function refreshPrizes(): Promise<void> {
+    const g = game()
+    if (!g) { prizes.value = []; return }
+    try {
+      prizes.value = (await api.prizes(g.gameId)).prizes
+    } catch {
+      // The prize list is a convenience; the state on screen stays right without it.
+    }
+  }
+
+  async function refreshMinutes(): Promise<void> {
+    const id = hall.value?.openSessionId ?? lastSessionId.value ?? game()?.sessionId ?? null
+    if (!id) return
+    try {
+      minutes.value = await api.minutes(id)
+    } catch (err) {
+      showError(err)
+    }
+  }
+
+  const gameId = () => {
+    const g = game()
+    if (!g) throw new ApiError('NO_GAME', lang === 'en' ? 'There is no game.' : 'No hay partida.', 0)
+    return g.gameId
+  }
+
+  function ask(c: Confirmation) { confirmation.value = c }
+
+  return {
+    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, manualBall, confirmation, prizes,
+    minutes, minutesOpen, operator, claimFocus, game,
+    refreshHall, refreshPrizes, refreshMinutes, ask, showError,
+    clearError() { error.value = null },
+    setOperator(name: string) {
+      operator.value = name
+      try { localStorage.setItem(NAME_KEY, name) } catch { /* not remembered */ }
+    },
+    async confirm() {
+      const c = confirmation.value
+      if (!c) return
+      confirmation.value = null
+      await act('confirm', c.run)
+    },
+    cancel() { confirmation.value = null },
+
+    openSession: (recount: Recount) => act('openSession', async () => { await api.openSession(hallId, recount) }),
+    lastGame: (sessionId: string) => api.lastGame(sessionId).then(() => undefined),
+    closeSession: async (sessionId: string, recount?: Recount) => {
+      await api.closeSession(sessionId, recount)
+      lastSessionId.value = sessionId
+      minutesOpen.value = true
+      await refreshMinutes()
+    },
+    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual') =>
+      act('announce', async () => {
+        await api.announce(sessionId, seriesIds, drawSource)
+        claimResult.value = null
+        await feed.refresh()
+      }),
+    openSales: () => act('openSales', async () => { await api.openSales(gameId()) }),
+    sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }),
+    closeSales: (entropy: string) => api.closeSales(gameId(), entropy.trim() || undefined).then(() => undefined),
+    draw: () => act('draw', async () => { await api.draw(gameId()) }),
+    enterBall: () => {
+      const n = Number(manualBall.value)
+      if (!manualBall.value || !Number.isInteger(n)) return Promise.resolve(false)
+      return act('enterBall', async () => {
+        await api.enterBall(gameId(), n)
+        manualBall.value = ''
+      })
+    },
+    claim: () => act('claim', async () => {
+      const serial = claimSerial.value.trim().toUpperCase()
+      if (!serial) return
+      const kind = claimKind.value
+      const id = gameId()
+      const r = await api.claim(id, kind, serial)
+      const card = await api.card(id, serial).catch(() => null)
+      claimResult.value = { kind, serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
+      claimSerial.value = ''
+    }),
+    closeWindow: () => api.closeWindow(gameId()).then(() => { claimResult.value = null }),
+    incident: (kind: IncidentKind, note: string, correctedBall?: number) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall).then(() => undefined),
+    resume: () => act('resume', async () => { await api.resume(gameId()) }),
+    pay: (prizeId: string) => act('pay', async () => {
+      await api.pay(prizeId, operator.value.trim() || 'Jefe de Mesa')
+      await refreshPrizes()
+    }),
+    payAll: () => act('payAll', async () => {
+      for (const p of prizes.value.filter((x) => x.status === 'awarded')) await api.pay(p.id, operator.value.trim() || 'Jefe de Mesa')
+      await refreshPrizes()
+    }),
+  }
+}
+
+export type CallerStore = ReturnType<typeof createCallerStore>

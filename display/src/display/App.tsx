@@ -1,0 +1,59 @@
+import type { Lang } from '../lib/i18n.ts'
+import { text } from '../lib/i18n.ts'
+import { winnersOnShow } from '../lib/format.ts'
+import type { GameFeed } from '../lib/socket.ts'
+import type { Speaker } from '../lib/speech.ts'
+import { Board } from './Board.tsx'
+import { CurrentBall } from './CurrentBall.tsx'
+import { Header } from './Header.tsx'
+import { InfoBar } from './InfoBar.tsx'
+import { LastBalls } from './LastBalls.tsx'
+import { Notice } from './Notice.tsx'
+import { WinnerPanel } from './WinnerPanel.tsx'
+import './display.css'
+
+/**
+ * The hall display (BNG-34 to BNG-39, REGULATIONS §7.2). It keeps no state of its own: it renders what the server
+ * last sent for the watched hall or game.
+ */
+export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker; lang: Lang }) {
+  const state = feed.state.value
+  const error = feed.error.value
+  const offline = feed.connection.value !== 'online'
+
+  if (error || !state) {
+    return (
+      <div class="hd hd--empty" data-testid="display" data-status="none">
+        <div class="hd-waiting">
+          <div class="hd-waiting__logo">BOLILLO</div>
+          <div class="hd-waiting__text" data-testid="state">{error ? text(lang, 'notFound') : text(lang, 'waitingGame')}</div>
+          {error && <div class="hd-waiting__detail">{error.message}</div>}
+        </div>
+        {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
+      </div>
+    )
+  }
+
+  document.title = `${state.hallName} · ${text(lang, 'gameNo')} ${state.orderNo}`
+  const winners = winnersOnShow(state)
+  return (
+    <div class={`hd hd--${state.status}`} data-testid="display" data-status={state.status} data-game={state.gameId}>
+      <Header state={state} speaker={speaker} lang={lang} offline={offline} />
+      <main class="hd-main">
+        <section class="hd-left">
+          <CurrentBall state={state} lang={lang} />
+          <LastBalls balls={state.balls} lang={lang} />
+        </section>
+        <section class="hd-right">
+          {winners.length > 0
+            ? <WinnerPanel state={state} winners={winners} lang={lang} />
+            : state.status === 'void' || state.status === 'suspended'
+              ? <Notice state={state} lang={lang} />
+              : <Board state={state} lang={lang} />}
+        </section>
+      </main>
+      <InfoBar state={state} lang={lang} />
+      {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
+    </div>
+  )
+}

@@ -1,0 +1,55 @@
+import type { GameState } from '../../../server/src/app/bingo.ts'
+import { extraPrizes, groupedCommitment, money, shortCommitment } from '../lib/format.ts'
+import { text, type Lang } from '../lib/i18n.ts'
+
+/**
+ * What every player must be able to read from the seat (BNG-36, BNG-37, REGULATIONS §7.2): cards sold, card
+ * price, the prize amounts in play (prima and jackpots when the state carries them), and the draw commitment.
+ */
+export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
+  const { prima, jackpots } = extraPrizes(state)
+  const amount = (cents: number | null) => (cents === null ? '—' : money(cents, state.currency, lang))
+  const lineWinners = state.lineClosed ? state.winners.filter((w) => w.kind === 'line').map((w) => w.serial) : []
+  return (
+    <footer class="hd-info">
+      <Tile label={text(lang, 'cardsSold')} value={String(state.cardsSold)} testId="cards-sold" />
+      <Tile label={text(lang, 'faceValue')} value={money(state.faceValueCents, state.currency, lang)} testId="face-value" />
+      <Tile
+        label={text(lang, 'linePrize')}
+        value={amount(state.linePoolCents)}
+        testId="line-prize"
+        note={state.linePoolCents === null ? text(lang, 'atClose') : lineWinners.length ? `✓ ${lineWinners.join(' · ')}` : undefined}
+        done={state.lineClosed}
+      />
+      <Tile label={text(lang, 'bingoPrize')} value={amount(state.bingoPoolCents)} testId="bingo-prize" note={state.bingoPoolCents === null ? text(lang, 'atClose') : undefined} highlight />
+      {prima && (
+        <Tile
+          label={text(lang, 'prima')}
+          value={money(prima.amountCents, state.currency, lang)}
+          testId="prima"
+          note={prima.maxBall !== null ? `${text(lang, 'primaLimit')} ${prima.maxBall}` : undefined}
+        />
+      )}
+      {jackpots.map((j, i) => (
+        <Tile key={`jp-${i}`} label={j.name || text(lang, 'jackpots')} value={money(j.amountCents, state.currency, lang)} testId="jackpot" note={j.condition ?? undefined} />
+      ))}
+      <div class="hd-tile hd-tile--commit" title={state.commitment}>
+        <span class="hd-tile__label">{text(lang, 'commitment')}</span>
+        <strong class="hd-tile__value hd-tile__value--mono" data-testid="commitment" title={state.commitment}>{shortCommitment(state.commitment)}</strong>
+        <span class="hd-tile__full" data-testid="commitment-full">{groupedCommitment(state.commitment)}</span>
+        <span class="hd-tile__note">{text(lang, 'draw')}: {text(lang, state.drawSource === 'rng' ? 'drawRng' : 'drawManual')}</span>
+      </div>
+    </footer>
+  )
+}
+
+function Tile(props: { label: string; value: string; testId: string; note?: string; highlight?: boolean; done?: boolean }) {
+  const cls = ['hd-tile', props.highlight ? 'hd-tile--highlight' : '', props.done ? 'hd-tile--done' : ''].filter(Boolean).join(' ')
+  return (
+    <div class={cls}>
+      <span class="hd-tile__label">{props.label}</span>
+      <strong class="hd-tile__value" data-testid={props.testId}>{props.value}</strong>
+      {props.note && <span class="hd-tile__note">{props.note}</span>}
+    </div>
+  )
+}

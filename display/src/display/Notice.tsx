@@ -1,0 +1,25 @@
+import type { GameState } from '../../../server/src/app/bingo.ts'
+import { stateWord } from '../lib/format.ts'
+import { text, type Lang } from '../lib/i18n.ts'
+
+const VOID_REASONS: Record<string, { es: string; en: string }> = {
+  'ball-irregularity': { es: 'Irregularidad en las bolas o en el extractor', en: 'Irregularity of the balls or the blower' },
+  'caller-error': { es: 'Error del locutor al cantar un número', en: "Caller's error announcing a number" },
+  'unresolved-suspension': { es: 'Avería no resuelta', en: 'Unresolved device failure' },
+}
+
+/** What the hall reads when a game is annulled (refund, BNG-82/83/86) or suspended (BNG-80). */
+export function Notice({ state, lang }: { state: GameState; lang: Lang }) {
+  const reason = state.voidReason ? (VOID_REASONS[state.voidReason]?.[lang] ?? state.voidReason) : null
+  return (
+    <div class={`hd-notice hd-notice--${state.status}`} data-testid="notice">
+      <div class="hd-notice__title">{stateWord(state.status, lang)}</div>
+      {state.status === 'void'
+        ? <>
+            {reason && <div class="hd-notice__reason">{text(lang, 'voidReason')}: {reason}</div>}
+            <div class="hd-notice__text">{text(lang, 'refund')}</div>
+          </>
+        : <div class="hd-notice__text">{text(lang, 'suspendedHint')}</div>}
+    </div>
+  )
+}

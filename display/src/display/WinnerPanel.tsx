@@ -1,0 +1,55 @@
+import type { GameState, PublicWinner } from '../../../server/src/app/bingo.ts'
+import { CardGrid } from '../lib/CardGrid.tsx'
+import { money, windowQuestion } from '../lib/format.ts'
+import { text, type Lang } from '../lib/i18n.ts'
+
+const MAX_CARDS = 4
+
+/**
+ * Verified winners: each winning card as its grid with the called numbers marked, its serial and its prize
+ * (BNG-35, BNG-46), and the "¿alguna línea más?" question while the window is open (BNG-50).
+ */
+export function WinnerPanel({ state, winners, lang }: { state: GameState; winners: PublicWinner[]; lang: Lang }) {
+  const kind = winners[0].kind
+  const called = new Set(state.balls)
+  const question = windowQuestion(state.window, lang)
+  const pool = kind === 'line' ? state.linePoolCents : state.bingoPoolCents
+  const shown = winners.slice(0, MAX_CARDS)
+  const more = winners.slice(MAX_CARDS)
+  return (
+    <div class={`hd-winners hd-winners--${kind} hd-winners--n${Math.min(shown.length, MAX_CARDS)}`} data-testid="winner-panel" data-kind={kind}>
+      <div class="hd-winners__top">
+        <div class="hd-winners__kind">{text(lang, kind === 'line' ? 'winnerLine' : 'winnerBingo')}</div>
+        {question && <div class="hd-winners__question" data-testid="window-question">{question}</div>}
+      </div>
+      <div class="hd-winners__cards">
+        {shown.map((w) => {
+          const amount = w.amountCents ?? pool
+          return (
+            <div class="hd-winner" key={`${w.cardId}-${w.kind}`} data-testid="winner" data-serial={w.serial}>
+              <div class="hd-winner__head">
+                <span class="hd-winner__label">{text(lang, 'card')}</span>
+                <strong class="hd-winner__serial" data-testid="winner-serial">{w.serial}</strong>
+                <span class="hd-winner__ball">{text(lang, 'atBallN')} {w.atBall}</span>
+              </div>
+              <div class="hd-winner__card">
+                <CardGrid rows={w.rows} ballCount={state.ballCount} called={called} testId="winner-card" />
+              </div>
+              <div class="hd-winner__prize">
+                <span class="hd-winner__label">{text(lang, 'prize')}</span>
+                <strong data-testid="winner-prize">{amount === null ? '—' : money(amount, state.currency, lang)}</strong>
+                {w.amountCents === null && winners.length > 1 && (
+                  <span class="hd-winner__shared">{text(lang, 'prizeShared')} {winners.length} {text(lang, 'cards')}</span>
+                )}
+                {w.status === 'paid' && <span class="hd-badge hd-badge--paid">{text(lang, 'paid')}</span>}
+              </div>
+            </div>
+          )
+        })}
+      </div>
+      {more.length > 0 && (
+        <div class="hd-winners__more" data-testid="winner-more">+ {more.map((w) => w.serial).join(' · ')}</div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,21 @@
+import { effect } from '@preact/signals'
+import { render } from 'preact'
+import { langFromSearch } from '../lib/i18n.ts'
+import { ballCall } from '../lib/number-words.ts'
+import { createGameFeed, targetFromSearch } from '../lib/socket.ts'
+import { createSpeaker } from '../lib/speech.ts'
+import { App } from './App.tsx'
+
+// Hall display: `/display/?hall=demo` (or `?game=<id>`), Spanish unless `?lang=en`.
+const lang = langFromSearch(location.search)
+const feed = createGameFeed(targetFromSearch(location.search))
+const speaker = createSpeaker(lang)
+document.documentElement.lang = lang
+
+// Each ball received live is spoken as it appears (BNG-39); a ball loaded with the state is not repeated.
+effect(() => {
+  const call = feed.lastCall.value
+  if (call) speaker.say(ballCall(call.ball, lang))
+})
+
+render(<App feed={feed} speaker={speaker} lang={lang} />, document.getElementById('app')!)

@@ -1,0 +1,29 @@
+import { cardGrid, completeRows } from './format.ts'
+import './card-grid.css'
+
+/**
+ * A bingo card as its grid (3 x 9 for 90 balls) with the called numbers marked and complete rows outlined: the
+ * "cartón-matriz" shown to the hall when a claim is checked (BNG-35, BNG-46). Size follows the font size of the
+ * parent (cells are in em).
+ */
+export function CardGrid(props: { rows: number[][]; ballCount: number; called: ReadonlySet<number>; testId?: string }) {
+  const grid = cardGrid(props.rows, props.ballCount)
+  const complete = new Set(completeRows(props.rows, props.called))
+  return (
+    <table class="card-grid" data-testid={props.testId ?? 'card-grid'}>
+      <tbody>
+        {grid.map((row, r) => (
+          <tr key={r} class={complete.has(r) ? 'card-grid__row card-grid__row--complete' : 'card-grid__row'}>
+            {row.map((n, c) => n === 0
+              ? <td key={c} class="card-grid__cell card-grid__cell--blank" />
+              : (
+                <td key={c} class={props.called.has(n) ? 'card-grid__cell card-grid__cell--marked' : 'card-grid__cell'} data-marked={props.called.has(n) ? 'true' : 'false'}>
+                  {n}
+                </td>
+              ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}

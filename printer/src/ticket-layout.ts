@@ -1,0 +1,376 @@
+/**
+ * Ticket layout: a ticket (bingo card, credit voucher, payout receipt) becomes a `PrintDoc`, a list of blocks
+ * (text, field pairs, rules, the card grid, a QR payload, write-in fields, cut). `flowDoc` then lays the blocks out
+ * on the character columns of a thermal roll, which every renderer shares: ESC/POS (escpos.ts) prints the lines,
+ * the PDF (pdf.ts) and the screen preview (preview.ts) draw them in the same places. A change here shows up on
+ * paper, in the PDF and on screen alike (STYLE.md §7).
+ *
+ * Pure: no I/O, no clock; dates arrive as ISO strings and are formatted in the time zone given (or the process's).
+ *
+ * Paper: 80 mm rolls print 576 dots (72 mm) in 48 columns of font A (12 x 24 dots); 58 mm rolls print 384 dots
+ * (48 mm) in 32 columns.
+ */
+import { formatMoney } from '../../server/src/domain/money.ts'
+
+export type Paper = '80mm' | '58mm'
+export type Lang = 'es' | 'en'
+export type Align = 'left' | 'center' | 'right'
+/** Character size: tall = double height, large = double height and width (half the columns). */
+export type TextSize = 'normal' | 'tall' | 'large'
+
+/** Geometry of a roll in printer dots (203 dpi: 8 dots per millimetre). */
+export const PAPER = {
+  '80mm': { columns: 48, printableDots: 576, paperMm: 80, qrModuleDots: 6 },
+  '58mm': { columns: 32, printableDots: 384, paperMm: 58, qrModuleDots: 5 },
+} as const satisfies Record<Paper, { columns: number; printableDots: number; paperMm: number; qrModuleDots: number }>
+export const DOTS_PER_MM = 8
+/** Font A cell and the default line pitch (ESC 2: 30 dots). */
+export const CHAR_DOTS = { width: 12, height: 24, line: 30 } as const
+
+export type PrintBlock =
+  | { type: 'text'; text: string; align?: Align; size?: TextSize; bold?: boolean; invert?: boolean }
+  | { type: 'pair'; left: string; right: string; bold?: boolean }
+  | { type: 'rule'; style?: 'single' | 'double' }
+  | { type: 'grid'; rows: number[][] }
+  | { type: 'qr'; payload: string }
+  | { type: 'writeIn'; label: string }
+  | { type: 'feed'; lines: number }
+
+/** One cut piece of paper. */
+export interface PrintDoc {
+  kind: 'card' | 'voucher' | 'payout'
+  /** Short name for files and logs, e.g. "card-A-00012". */
+  name: string
+  paper: Paper
+  blocks: PrintBlock[]
+}
+
+/** A line of the roll once laid out: what the printer prints from the left margin, column by column. */
+export type FlowLine =
+  | { type: 'text'; text: string; align: Align; size: TextSize; bold: boolean; invert: boolean }
+  | { type: 'rule'; style: 'single' | 'double' }
+  | { type: 'grid'; rows: number[][] }
+  | { type: 'qr'; payload: string }
+  | { type: 'feed'; lines: number }
+
+// ------------------------------------------------------------------------------------------------ tickets
+
+export interface CardTicket {
+  /** The exact signed code `BLL1.C.<cardId>.<sig>` the QR carries. */
+  code: string
+  cardId: string
+  hallName: string
+  sessionId: string
+  gameId: string
+  gameNo: number
+  seriesCode: string
+  cardNo: number
+  serial: string
+  /** BNG-6: the number of cards in the series, shown in a visible place. */
+  cardsInSeries: number
+  faceValueCents: number
+  currency: string
+  soldAt: string
+  station: string
+  /** 3 x 9 rows, 0 = blank cell (BNG-5). */
+  rows: number[][]
+  minimumAge: number
+}
+
+export interface VoucherTicket {
+  code: string
+  voucherId: string
+  hallName: string
+  amountCents: number
+  currency: string
+  issuedAt: string
+  expiresAt: string
+  station: string
+  origin: 'cashier' | 'change'
+  minimumAge: number
+}
+
+export interface PayoutTicket {
+  payoutId: string
+  hallName: string
+  gameNo: number
+  gameId: string
+  sessionId: string
+  serial: string
+  cardId: string
+  prizes: Array<{ kind: string; amountCents: number }>
+  amountCents: number
+  currency: string
+  paidAt: string
+  station: string
+  cashier: string
+  payeeName: string | null
+  payeeDocument: string | null
+}
+
+export interface LayoutOptions {
+  paper?: Paper
+  lang?: Lang
+  /** IANA time zone for printed dates; the process's when absent. */
+  timeZone?: string
+}
+
+const LABELS = {
+  es: {
+    card: 'CARTÓN DE BINGO', game: 'Partida N.º', session: 'Sesión', series: 'Serie', cardNo: 'Cartón N.º', no: 'N.º',
+    seriesSize: (n: number) => `Serie de ${n.toLocaleString('es')} cartones`, faceValue: 'Valor facial', soldAt: 'Vendido',
+    station: 'Terminal', validOnce: (g: number) => `VÁLIDO SOLO PARA LA PARTIDA N.º ${g}`, validOnceShort: (g: number) => `VÁLIDO SOLO PARTIDA N.º ${g}`,
+    validNote: 'Un cartón es válido para una sola partida. Entréguelo intacto para cobrar un premio.',
+    playerData: 'Datos del jugador:', name: 'Nombre', idDoc: 'C.I./Pasaporte', phone: 'Teléfono',
+    minors: (age: number) => `Prohibido el juego a menores de ${age} años.`,
+    voucher: 'VALE DE CRÉDITO', changeVoucher: 'VALE DE CAMBIO', credit: 'Crédito', issued: 'Emitido', expires: 'Válido hasta',
+    voucherNote: 'Canjeable por cartones en los kioscos de la sala. Se usa una sola vez: el saldo restante se entrega en un vale nuevo.',
+    voucherCash: 'El saldo se reembolsa solo en caja.',
+    payout: 'PAGO DE PREMIO', receipt: 'Comprobante', paidAt: 'Pagado', cashier: 'Cajero', cardLabel: 'Cartón',
+    total: 'TOTAL PAGADO', payee: 'Cobrador', document: 'Documento', signature: 'Firma del jugador',
+    kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>,
+    register: 'Registrado en el libro de registro de premios.',
+  },
+  en: {
+    card: 'BINGO CARD', game: 'Game no.', session: 'Session', series: 'Series', cardNo: 'Card no.', no: 'No.',
+    seriesSize: (n: number) => `Series of ${n.toLocaleString('en')} cards`, faceValue: 'Face value', soldAt: 'Sold',
+    station: 'Terminal', validOnce: (g: number) => `VALID FOR GAME NO. ${g} ONLY`, validOnceShort: (g: number) => `GAME NO. ${g} ONLY`,
+    validNote: 'A card is valid for one game only. Hand it in intact to collect a prize.',
+    playerData: 'Player data:', name: 'Name', idDoc: 'ID/Passport', phone: 'Phone',
+    minors: (age: number) => `No play under ${age}.`,
+    voucher: 'CREDIT VOUCHER', changeVoucher: 'CHANGE VOUCHER', credit: 'Credit', issued: 'Issued', expires: 'Valid until',
+    voucherNote: 'Exchange for cards at the hall kiosks. Used once: the remaining balance comes on a new voucher.',
+    voucherCash: 'Balances are refunded at the cashier only.',
+    payout: 'PRIZE PAYOUT', receipt: 'Receipt', paidAt: 'Paid', cashier: 'Cashier', cardLabel: 'Card',
+    total: 'TOTAL PAID', payee: 'Payee', document: 'Document', signature: 'Player signature',
+    kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>,
+    register: 'Entered in the prize register.',
+  },
+} as const
+
+/**
+ * A bingo card ticket with every field of §7.1 (BNG-5 to BNG-7): hall, session, game, series and the number of
+ * cards in it, card number and serial, face value, date and time, "valid for one game only", the 3 x 9 grid, the
+ * QR of the signed code, and write-in fields for the player's name, ID and phone (BNG-7: single-sided thermal
+ * paper has no reverse, so they are printed on the front).
+ */
+export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc {
+  const paper = options.paper ?? '80mm'
+  const L = LABELS[options.lang ?? 'es']
+  const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
+  const narrow = paper === '58mm'
+  const blocks: PrintBlock[] = [
+    { type: 'text', text: t.hallName, align: 'center', bold: true },
+    { type: 'text', text: L.card, align: 'center', size: 'large', bold: true },
+    { type: 'rule', style: 'double' },
+    { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.series} ${t.seriesCode}`, bold: true },
+    { type: 'text', text: t.serial, align: 'center', size: 'large', bold: true },
+    { type: 'pair', left: `${narrow ? L.no : L.cardNo} ${t.cardNo}`, right: L.seriesSize(t.cardsInSeries) },
+    { type: 'pair', left: L.faceValue, right: money(t.faceValueCents), bold: true },
+    { type: 'pair', left: L.soldAt, right: formatStamp(t.soldAt, options.timeZone) },
+    { type: 'pair', left: narrow ? t.station : `${L.station} ${t.station}`, right: `${L.session} ${shortId(t.sessionId)}` },
+    { type: 'grid', rows: t.rows },
+    { type: 'text', text: fits(L.validOnce(t.gameNo), paper) ? L.validOnce(t.gameNo) : L.validOnceShort(t.gameNo), align: 'center', bold: true, invert: true },
+    { type: 'qr', payload: t.code },
+    { type: 'text', text: t.cardId, align: 'center' },
+    { type: 'text', text: L.validNote, align: 'center' },
+    { type: 'rule' },
+    { type: 'text', text: L.playerData, bold: true },
+    { type: 'writeIn', label: L.name },
+    { type: 'writeIn', label: L.idDoc },
+    { type: 'writeIn', label: L.phone },
+    { type: 'rule' },
+    { type: 'text', text: L.minors(t.minimumAge), align: 'center' },
+  ]
+  return { kind: 'card', name: `card-${t.serial}`, paper, blocks }
+}
+
+/** A credit voucher (or the change voucher a kiosk prints after a purchase) with the QR of its signed code. */
+export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): PrintDoc {
+  const paper = options.paper ?? '80mm'
+  const L = LABELS[options.lang ?? 'es']
+  const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
+  const blocks: PrintBlock[] = [
+    { type: 'text', text: t.hallName, align: 'center', bold: true },
+    { type: 'text', text: t.origin === 'change' ? L.changeVoucher : L.voucher, align: 'center', size: 'large', bold: true },
+    { type: 'rule', style: 'double' },
+    { type: 'text', text: L.credit, align: 'center' },
+    { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
+    { type: 'rule' },
+    { type: 'pair', left: L.issued, right: formatStamp(t.issuedAt, options.timeZone) },
+    { type: 'pair', left: L.expires, right: formatStamp(t.expiresAt, options.timeZone), bold: true },
+    { type: 'pair', left: L.station, right: t.station },
+    { type: 'qr', payload: t.code },
+    { type: 'text', text: t.voucherId, align: 'center' },
+    { type: 'text', text: L.voucherNote, align: 'center' },
+    { type: 'text', text: L.voucherCash, align: 'center' },
+    { type: 'rule' },
+    { type: 'text', text: L.minors(t.minimumAge), align: 'center' },
+  ]
+  return { kind: 'voucher', name: `voucher-${t.voucherId}`, paper, blocks }
+}
+
+/** The receipt of a prize paid at the cashier, with the signature line of the prize register (§7.13). */
+export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): PrintDoc {
+  const paper = options.paper ?? '80mm'
+  const L = LABELS[options.lang ?? 'es']
+  const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
+  const blocks: PrintBlock[] = [
+    { type: 'text', text: t.hallName, align: 'center', bold: true },
+    { type: 'text', text: L.payout, align: 'center', size: 'large', bold: true },
+    { type: 'rule', style: 'double' },
+    { type: 'pair', left: L.receipt, right: t.payoutId },
+    { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.session} ${shortId(t.sessionId)}` },
+    { type: 'pair', left: L.cardLabel, right: t.serial, bold: true },
+    { type: 'rule' },
+    ...t.prizes.map((p): PrintBlock => ({ type: 'pair', left: L.kinds[p.kind] ?? p.kind, right: money(p.amountCents) })),
+    { type: 'rule' },
+    { type: 'pair', left: L.total, right: money(t.amountCents), bold: true },
+    { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
+    { type: 'rule' },
+    { type: 'pair', left: L.paidAt, right: formatStamp(t.paidAt, options.timeZone) },
+    { type: 'pair', left: L.station, right: t.station },
+    { type: 'pair', left: L.cashier, right: t.cashier },
+    { type: 'pair', left: L.payee, right: t.payeeName ?? '-' },
+    { type: 'pair', left: L.document, right: t.payeeDocument ?? '-' },
+    { type: 'feed', lines: 2 },
+    { type: 'writeIn', label: L.signature },
+    { type: 'text', text: L.register, align: 'center' },
+  ]
+  return { kind: 'payout', name: `payout-${t.payoutId}`, paper, blocks }
+}
+
+// ------------------------------------------------------------------------------------------------ flow
+
+/** Columns of a line at a size (large characters are twice as wide). */
+export function columnsFor(paper: Paper, size: TextSize = 'normal'): number {
+  return size === 'large' ? PAPER[paper].columns / 2 : PAPER[paper].columns
+}
+
+/**
+ * Lays a document out on the roll's columns: wraps text at word boundaries, right-aligns the value of each
+ * pair (on its own line when both halves do not fit), and turns write-in fields into labelled blank lines.
+ */
+export function flowDoc(doc: PrintDoc): FlowLine[] {
+  const out: FlowLine[] = []
+  const cols = PAPER[doc.paper].columns
+  for (const b of doc.blocks) {
+    switch (b.type) {
+      case 'text': {
+        const size = b.size ?? 'normal'
+        for (const line of wrap(b.text, columnsFor(doc.paper, size))) {
+          out.push({ type: 'text', text: line, align: b.align ?? 'left', size, bold: b.bold ?? false, invert: b.invert ?? false })
+        }
+        break
+      }
+      case 'pair': {
+        const left = b.left.trim()
+        const right = b.right.trim()
+        if (left.length + right.length + 1 <= cols) {
+          out.push({ type: 'text', text: left + ' '.repeat(cols - left.length - right.length) + right, align: 'left', size: 'normal', bold: b.bold ?? false, invert: false })
+        } else {
+          for (const line of wrap(left, cols)) out.push({ type: 'text', text: line, align: 'left', size: 'normal', bold: b.bold ?? false, invert: false })
+          for (const line of wrap(right, cols)) out.push({ type: 'text', text: line, align: 'right', size: 'normal', bold: b.bold ?? false, invert: false })
+        }
+        break
+      }
+      case 'rule':
+        out.push({ type: 'rule', style: b.style ?? 'single' })
+        break
+      case 'grid':
+        out.push({ type: 'grid', rows: b.rows })
+        break
+      case 'qr':
+        out.push({ type: 'qr', payload: b.payload })
+        break
+      case 'writeIn': {
+        // A blank line above gives room to write; the label and the underline share the line below.
+        const label = `${b.label}: `
+        out.push({ type: 'feed', lines: 1 })
+        out.push({ type: 'text', text: label + '_'.repeat(Math.max(4, cols - label.length)), align: 'left', size: 'normal', bold: false, invert: false })
+        break
+      }
+      case 'feed':
+        out.push({ type: 'feed', lines: b.lines })
+        break
+      default: {
+        const _never: never = b
+        throw new Error(`unknown block ${JSON.stringify(_never)}`)
+      }
+    }
+  }
+  return out
+}
+
+/** Splits text into lines of at most `width` characters, at spaces where possible. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  for (const paragraph of text.split('\n')) {
+    let line = ''
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      let w = word
+      while (w.length > width) {
+        if (line) { lines.push(line); line = '' }
+        lines.push(w.slice(0, width))
+        w = w.slice(width)
+      }
+      if (!w) continue
+      if (!line) line = w
+      else if (line.length + 1 + w.length <= width) line += ' ' + w
+      else { lines.push(line); line = w }
+    }
+    lines.push(line)
+  }
+  return lines
+}
+
+/** Places a line of `text` in `width` columns. */
+export function alignText(text: string, width: number, align: Align): string {
+  const room = Math.max(0, width - text.length)
+  if (align === 'right') return ' '.repeat(room) + text
+  if (align === 'center') return ' '.repeat(Math.floor(room / 2)) + text + ' '.repeat(room - Math.floor(room / 2))
+  return text + ' '.repeat(room)
+}
+
+/**
+ * The card grid as printed characters: each cell is `cellWidth` columns between box-drawing rules; a blank cell
+ * is shaded. On 80 mm the numbers are printed double width and height (a cell of 4 columns holds 2 large digits);
+ * on 58 mm, double height in a cell of 2 columns.
+ */
+export function gridGeometry(paper: Paper, columnCount: number): { cellWidth: number; width: number; largeNumbers: boolean } {
+  const cols = PAPER[paper].columns
+  for (const [cellWidth, largeNumbers] of [[4, true], [3, false], [2, false]] as const) {
+    const width = columnCount * (cellWidth + 1) + 1
+    if (width <= cols) return { cellWidth, width, largeNumbers: largeNumbers && cellWidth === 4 }
+  }
+  return { cellWidth: 2, width: columnCount * 3 + 1, largeNumbers: false }
+}
+
+/**
+ * The characters of a number in its cell: large digits are centred (a single one between normal-width blanks,
+ * which escpos.ts adds); small ones are right-aligned in 2 columns.
+ */
+export function gridCellText(n: number, largeNumbers: boolean): string {
+  return largeNumbers ? String(n) : String(n).padStart(2, ' ')
+}
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+function fits(text: string, paper: Paper, size: TextSize = 'normal'): boolean {
+  return text.length <= columnsFor(paper, size)
+}
+
+/** "21/11/2025 14:32" in the given time zone. */
+export function formatStamp(iso: string, timeZone?: string): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d)
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`
+}
+
+/** The distinctive tail of an id such as `ses_k3j9x2m4pq` (the prefix is the same for all). */
+export function shortId(id: string): string {
+  const tail = id.includes('_') ? id.slice(id.indexOf('_') + 1) : id
+  return tail.length > 10 ? tail.slice(0, 10) : tail
+}

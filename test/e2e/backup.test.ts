@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { backupSqlite, checkDatabaseFile } from '../../server/src/cli/backup.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { testPostgresUrl } from '../helpers/database.ts'
+
+const run = promisify(execFile)
+
+/** Issue 9: a consistent copy of a live database, and a restore that brings the same hall back. */
+describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore', () => {
+  const restoreDir = mkdtempSync(join(tmpdir(), 'bolillo-restore-'))
+  afterAll(() => rmSync(restoreDir, { recursive: true, force: true }))
+
+  it('copies while sales go on, and the restored copy serves the same game with a verifying journal', async () => {
+    const server = await startTestServer()
+    try {
+      const { bingo } = server.services
+      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100 })
+      const set = await bingo.createMasterSet({ count: 30_000 })
+      const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 100 })
+      const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
+      const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+      await bingo.openSales(gameId)
+      let selling = true
+      const seller = (async () => {
+        while (selling) await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 5, channel: 'kiosk:1' })
+      })()
+      await new Promise((r) => setTimeout(r, 200))
+      const file = join(restoreDir, 'copy.sqlite')
+      const result = await backupSqlite(server.dataDir, file)
+      selling = false
+      await seller
+      expect(result.journalRecords).toBeGreaterThan(5)
+      expect(checkDatabaseFile(file).journalRecords).toBe(result.journalRecords)
+
+      const target = join(restoreDir, 'data')
+      const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
+      const restored = await run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } })
+      expect(restored.stdout).toMatch(/^OK: restored/)
+      await expect(run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } })).rejects.toMatchObject({ stderr: expect.stringMatching(/--force/) })
+
+      const back = await startTestServer({ dataDir: target })
+      try {
+        const state = (await api(back.url, 'GET', `/api/games/${gameId}`)).body
+        expect(state.status).toBe('on_sale')
+        expect(state.cardsSold).toBeGreaterThan(0)
+        expect(state.cardsSold % 5).toBe(0)
+        const verify = (await api(back.url, 'GET', '/api/journal/verify')).body
+        expect(verify.ok).toBe(true)
+        // The restored hall keeps selling from where the copy stopped.
+        const more = await api(back.url, "POST", `/api/games/${gameId}/sales`, { count: 1 })
+        expect(more.status, JSON.stringify(more.body)).toBe(201)
+        expect(more.body.cards[0].cardNo).toBe(state.cardsSold + 1)
+      } finally {
+        await back.close()
+      }
+    } finally {
+      await server.cleanup()
+    }
+  })
+})

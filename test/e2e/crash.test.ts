@@ -1,0 +1,134 @@
+import Database from 'better-sqlite3'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { toRecord } from '../../server/src/app/journal.ts'
+import { verifyDrawProof } from '../../server/src/domain/draw-proof.ts'
+import { verifyChain } from '../../server/src/domain/journal-chain.ts'
+import { api } from '../helpers/server.ts'
+
+/**
+ * Issue 9: concurrent sales and a draw, the server killed with SIGKILL at random moments, restarted each
+ * time. Every acknowledged sale must be there, no serial twice, the balls the same and in the same order,
+ * and the journal must verify. SQLite runs in WAL with synchronous=FULL (the default).
+ */
+const KILLS = Number(process.env.BOLILLO_CRASH_KILLS ?? 20)
+
+describe('crash safety under SIGKILL', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-crash-'))
+  let child: ChildProcess | null = null
+  afterAll(() => {
+    child?.kill('SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  async function start(): Promise<string> {
+    child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    return new Promise((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000)
+      child!.stdout!.on('data', (d) => {
+        out += d
+        const m = /Bolillo en (http:\/\/[\d.:]+)/.exec(out)
+        if (m) { clearTimeout(timer); resolve(m[1]) }
+      })
+      child!.stderr!.on('data', (d) => { out += d })
+    })
+  }
+
+  function kill(): Promise<void> {
+    return new Promise((resolve) => {
+      child!.once('exit', () => resolve())
+      child!.kill('SIGKILL')
+    })
+  }
+
+  function readDb() {
+    const db = new Database(join(dataDir, 'bolillo.sqlite'), { readonly: true })
+    try {
+      const serials = (db.prepare('SELECT serial FROM cards').all() as Array<{ serial: string }>).map((r) => r.serial)
+      const balls = (db.prepare('SELECT ball FROM balls ORDER BY seq').all() as Array<{ ball: number }>).map((r) => r.ball)
+      const journal = verifyChain((db.prepare('SELECT * FROM journal ORDER BY seq').all() as any[]).map(toRecord))
+      return { serials, balls, journal }
+    } finally {
+      db.close()
+    }
+  }
+
+  it(`survives ${KILLS} kills during sales and the draw`, async () => {
+    let url = await start()
+    const hall = (await api(url, 'POST', '/api/halls', { name: 'Sala apagón', profileId: 'BO-2025', playingPositions: 100 })).body
+    const set = (await api(url, 'POST', '/api/master-sets', { count: 20_000, seed: 'crash' })).body
+    const series = (await api(url, 'POST', `/api/halls/${hall.id}/series`, { code: 'K', masterSetId: set.id, faceValueCents: 100 })).body
+    const session = (await api(url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' } })).body
+    const gameId = (await api(url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id] })).body.gameId
+    await api(url, 'POST', `/api/games/${gameId}/sales/open`)
+
+    const acked = new Set<string>()
+    const ackedBalls: number[] = []
+    let survived = 0
+    for (let round = 0; round < KILLS; round++) {
+      const selling = round < KILLS / 2
+      if (!selling && round === Math.ceil(KILLS / 2)) {
+        const closed = await api(url, 'POST', `/api/games/${gameId}/sales/close`, {})
+        expect(closed.status).toBe(200)
+      }
+      let stop = false
+      const workers = Array.from({ length: 4 }, async (_, w) => {
+        while (!stop) {
+          try {
+            if (selling) {
+              const r = await api(url, 'POST', `/api/games/${gameId}/sales`, { count: 1 + (w % 3), channel: `kiosk:${w}` })
+              if (r.status === 201) for (const c of r.body.cards) acked.add(c.serial)
+            } else if (w === 0) {
+              const s = (await api(url, 'GET', `/api/games/${gameId}`)).body
+              if (s.status === 'finished') { stop = true; break }
+              const r = s.window ? await api(url, 'POST', `/api/games/${gameId}/window/close`) : await api(url, 'POST', `/api/games/${gameId}/draw`)
+              if (r.status === 200 && r.body.ball) ackedBalls.push(r.body.ball)
+            } else {
+              await api(url, 'GET', `/api/games/${gameId}`)
+            }
+          } catch {
+            return // the server died under us: that is the point
+          }
+        }
+      })
+      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 450)))
+      await kill()
+      stop = true
+      await Promise.all(workers)
+
+      const after = readDb()
+      for (const s of acked) expect(after.serials, `acknowledged sale ${s} lost`).toContain(s)
+      expect(new Set(after.serials).size).toBe(after.serials.length)
+      expect(after.balls.slice(0, ackedBalls.length)).toEqual(ackedBalls)
+      expect(after.journal.ok, JSON.stringify(after.journal)).toBe(true)
+      survived++
+      url = await start()
+      // The game resumes with the same state: the server answers with what storage holds.
+      const state = (await api(url, 'GET', `/api/games/${gameId}`)).body
+      expect(state.balls).toEqual(after.balls)
+      expect(state.cardsSold).toBe(after.serials.length)
+    }
+    // Finish the game and check that the balls drawn across all the restarts follow the committed draw.
+    for (let i = 0; i < 300; i++) {
+      const s = (await api(url, 'GET', `/api/games/${gameId}`)).body
+      if (s.status === 'finished') break
+      if (s.window) await api(url, 'POST', `/api/games/${gameId}/window/close`)
+      else await api(url, 'POST', `/api/games/${gameId}/draw`)
+    }
+    const proof = (await api(url, 'GET', `/api/games/${gameId}/proof`)).body
+    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    expect(proof.balls.slice(0, ackedBalls.length)).toEqual(ackedBalls)
+    expect(survived).toBe(KILLS)
+    expect(acked.size).toBeGreaterThan(0)
+    process.stdout.write(`crash test: ${survived} SIGKILLs survived, ${acked.size} acknowledged sales kept, ${ackedBalls.length} acknowledged balls kept\n`)
+    await kill()
+    child = null
+  }, 300_000)
+})
