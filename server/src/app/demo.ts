@@ -1,4 +1,27 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Services } from '../services.ts'
+
+/** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
+export const DEMO_PASSWORD = 'bolillo-demo'
+async function seedDemoCredentials(services: Services, hallId: string) {
+  const users = [
+    { username: 'director', displayName: 'Directora de Bingo', role: 'director' },
+    { username: 'jefe', displayName: 'Jefe de Mesa', role: 'floor_manager' },
+    { username: 'locutor', displayName: 'Locutor', role: 'caller' },
+    { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
+    { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
+  ] as const
+  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD })
+  const devices = []
+  for (const d of [{ kind: 'kiosk', name: 'Kiosco 1' }, { kind: 'cashier_station', name: 'Caja 1' }, { kind: 'display', name: 'Pantalla sala' }] as const) {
+    const e = await services.auth.enrolDevice({ ...d, hallId })
+    devices.push({ ...d, credential: e.credential })
+  }
+  const file = join(services.config.dataDir, 'demo-credentials.json')
+  writeFileSync(file, JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2), { mode: 0o600 })
+  services.log.info(`demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`)
+}
 
 /**
  * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
@@ -22,5 +45,6 @@ export async function seedDemoHall(services: Services, options: { cards?: number
   await bingo.openSales(game.gameId)
   const count = options.cards ?? 40
   if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })
+  await seedDemoCredentials(services, hall.id)
   return { hallId: hall.id, sessionId: session.id, gameId: game.gameId }
 }

@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks'
+import type { GameState } from '../../../server/src/app/bingo.ts'
+import type { Lang } from '../lib/i18n.ts'
+import type { CallerStore } from './store.ts'
+import { t } from './texts.ts'
+
+/** Open sales, sell at the table, close sales with optional external entropy (BNG-16, DESIGN.md draw proof). */
+export function SalesPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
+  const [count, setCount] = useState('10')
+  const [entropy, setEntropy] = useState('')
+  const busy = Boolean(store.busy.value)
+  if (game.status === 'announced') {
+    return (
+      <div class="cc-panel cc-flow">
+        <h2>{t(lang, 'openSales')}</h2>
+        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="open-sales" disabled={busy} onClick={() => void store.openSales()}>{t(lang, 'openSales')}</button>
+      </div>
+    )
+  }
+  const sell = (e: Event) => {
+    e.preventDefault()
+    const n = Number(count)
+    if (Number.isInteger(n) && n > 0) void store.sell(n)
+  }
+  const close = () => store.ask({
+    title: t(lang, 'closeSales'),
+    body: [t(lang, 'closeSalesConfirm'), `${t(lang, 'cardsSold')}: ${game.cardsSold}`, ...(entropy.trim() ? [`${t(lang, 'externalEntropy')}: «${entropy.trim()}»`] : [])],
+    confirmLabel: t(lang, 'closeSales'),
+    run: () => store.closeSales(entropy),
+  })
+  return (
+    <div class="cc-panel cc-flow">
+      <h2>{t(lang, 'counterSale')}</h2>
+      <form class="cc-row" onSubmit={sell}>
+        <label class="cc-field">
+          <span>{t(lang, 'cards')}</span>
+          <input type="number" min={1} max={1000} inputMode="numeric" value={count} data-testid="sell-count" onInput={(e) => setCount((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" class="cc-btn cc-btn--big" data-testid="sell" disabled={busy}>{t(lang, 'sell')}</button>
+        <div class="cc-bigstat"><span>{t(lang, 'cardsSold')}</span><strong>{game.cardsSold}</strong></div>
+      </form>
+      <label class="cc-field">
+        <span>{t(lang, 'externalEntropy')}</span>
+        <input type="text" maxLength={1024} value={entropy} data-testid="entropy" placeholder="…" onInput={(e) => setEntropy((e.target as HTMLInputElement).value)} />
+        <small class="cc-muted">{t(lang, 'externalEntropyHelp')}</small>
+      </label>
+      <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-sales" disabled={busy} onClick={close}>{t(lang, 'closeSales')}</button>
+    </div>
+  )
+}
