@@ -67,7 +67,7 @@ export function createPrinter(target: string, options: { paper: Paper; timeoutMs
     target,
     paper: options.paper,
     check: () => transport.checkStatus(),
-    async print(docs, jobName) {
+    async print(docs, _jobName) {
       const job = buildEscPosJob(withPaper(docs, options.paper), transport)
       const bytes = job.getBuffer().length
       try {

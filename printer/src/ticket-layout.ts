@@ -38,7 +38,7 @@ export type PrintBlock =
 
 /** One cut piece of paper. */
 export interface PrintDoc {
-  kind: 'card' | 'voucher' | 'payout'
+  kind: 'card' | 'voucher' | 'payout' | 'instant'
   /** Short name for files and logs, e.g. "card-A-00012". */
   name: string
   paper: Paper
@@ -72,8 +72,8 @@ export interface CardTicket {
   currency: string
   soldAt: string
   station: string
-  /** 3 x 9 rows, 0 = blank cell (BNG-5). */
-  rows: number[][]
+  /** The card's cells, rows x columns (3 x 9 for BNG-5), 0 = blank cell. */
+  grid: number[][]
   minimumAge: number
 }
 
@@ -169,7 +169,7 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
     { type: 'pair', left: L.faceValue, right: money(t.faceValueCents), bold: true },
     { type: 'pair', left: L.soldAt, right: formatStamp(t.soldAt, options.timeZone) },
     { type: 'pair', left: narrow ? t.station : `${L.station} ${t.station}`, right: `${L.session} ${shortId(t.sessionId)}` },
-    { type: 'grid', rows: t.rows },
+    { type: 'grid', rows: t.grid },
     { type: 'text', text: fits(L.validOnce(t.gameNo), paper) ? L.validOnce(t.gameNo) : L.validOnceShort(t.gameNo), align: 'center', bold: true, invert: true },
     { type: 'qr', payload: t.code },
     { type: 'text', text: t.cardId, align: 'center' },

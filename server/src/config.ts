@@ -9,7 +9,17 @@ export interface Config {
   profileId: string
   hallName: string
   playingPositions: number
-  ballSource: 'rng' | 'manual'
+  /** `serial`: a certified blower with automatic reader on BOLILLO_BLOWER_PORT; `sim`: the in-process simulator. */
+  ballSource: 'rng' | 'manual' | 'serial' | 'sim'
+  /** Blower and entropy settings (issue #5). Optional in literals; loadConfig always fills them (BLOWER_DEFAULTS). */
+  blowerPort?: string | null
+  blowerBaud?: number
+  blowerHeartbeatMs?: number
+  readerMinConfidence?: number
+  entropy?: 'os' | 'hwrng'
+  hwrngPath?: string
+  hwrngEntropyBits?: number
+  entropyFallback?: boolean
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   seedDemo: boolean
   sqliteSynchronous: 'FULL' | 'NORMAL'
@@ -82,7 +92,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     profileId,
     hallName: env.BOLILLO_HALL_NAME || 'Sala Demo Bolillo',
     playingPositions: int('BOLILLO_PLAYING_POSITIONS', 200, 1, 100_000),
-    ballSource: oneOf('BOLILLO_BALL_SOURCE', 'rng', ['rng', 'manual'] as const),
+    ballSource: oneOf('BOLILLO_BALL_SOURCE', 'rng', ['rng', 'manual', 'serial', 'sim'] as const),
+    blowerPort: env.BOLILLO_BLOWER_PORT || null,
+    blowerBaud: int('BOLILLO_BLOWER_BAUD', BLOWER_DEFAULTS.blowerBaud, 300, 4_000_000),
+    blowerHeartbeatMs: int('BOLILLO_BLOWER_HEARTBEAT_MS', BLOWER_DEFAULTS.blowerHeartbeatMs, 100, 600_000),
+    readerMinConfidence: int('BOLILLO_READER_MIN_CONFIDENCE', BLOWER_DEFAULTS.readerMinConfidence, 0, 100),
+    entropy: oneOf('BOLILLO_ENTROPY', BLOWER_DEFAULTS.entropy, ['os', 'hwrng'] as const),
+    hwrngPath: env.BOLILLO_HWRNG_PATH || BLOWER_DEFAULTS.hwrngPath,
+    hwrngEntropyBits: num('BOLILLO_HWRNG_ENTROPY_BITS', BLOWER_DEFAULTS.hwrngEntropyBits, 0.5, 8, errors, env),
+    entropyFallback: oneOf('BOLILLO_ENTROPY_FALLBACK', 'false', ['true', 'false'] as const) === 'true',
     logLevel: oneOf('BOLILLO_LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     seedDemo: oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
@@ -98,8 +116,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idRequiredPrizeCents: int('BOLILLO_ID_REQUIRED_PRIZE_CENTS', TICKET_DEFAULTS.idRequiredPrizeCents, 0, Number.MAX_SAFE_INTEGER),
     prizeClaimDays: int('BOLILLO_PRIZE_CLAIM_DAYS', TICKET_DEFAULTS.prizeClaimDays, 1, 3660),
   }
+  if (config.ballSource === 'serial' && !config.blowerPort) errors.push('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT (for example /dev/ttyUSB0)')
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`)
   return Object.freeze(config)
+}
+
+/** Defaults of the blower and entropy settings (README "Configuration"). */
+export const BLOWER_DEFAULTS = {
+  blowerBaud: 9600,
+  blowerHeartbeatMs: 3000,
+  readerMinConfidence: 90,
+  entropy: 'os' as 'os' | 'hwrng',
+  hwrngPath: '/dev/hwrng',
+  hwrngEntropyBits: 4,
+  entropyFallback: false,
+}
+
+function num(name: string, fallback: number, min: number, max: number, errors: string[], env: Record<string, string | undefined>): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < min || n > max) errors.push(`${name} must be a number in ${min}..${max} (got "${raw}")`)
+  return n
 }
 
 /** A printer target: `file`, `tcp://host[:port]` or an absolute device path. */

@@ -4,6 +4,8 @@ import { createBingoService, type BingoEvent, type Clock, type EntropySource } f
 import { readJournal } from './app/journal.ts'
 import { loadSessionMinutes } from './app/minutes.ts'
 import { createAuthService } from './app/auth.ts'
+import { createCashdesk } from './app/cashdesk.ts'
+import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
@@ -11,11 +13,16 @@ import { openSqlite } from './db/sqlite.ts'
 import { verifyChain, type JournalRecord } from './domain/journal-chain.ts'
 import { loadOrCreateKeys, type OperatorKeys } from './keys.ts'
 import { createLogger, type Logger } from './log.ts'
+import { createEquipment } from './app/equipment.ts'
+import { createInstantService } from './app/instant.ts'
+import { loadOrCreateInstantPepper } from './app/instant-pepper.ts'
+import { createBonusService } from './app/bonus.ts'
+import { createLottoService } from './app/lotto.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
 
-export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?: Logger; db?: Database; keys?: OperatorKeys }
+export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?: Logger; db?: Database; keys?: OperatorKeys; printers?: PrinterPool }
 
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
@@ -23,16 +30,39 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const db = overrides.db ?? (await openDatabase(config))
   await migrate(db)
   const listeners = new Set<(e: BingoEvent) => void>()
+  // Issue #5: seed entropy source (BOLILLO_ENTROPY), device registry, ball sets, blower (BOLILLO_BALL_SOURCE).
+  const equipment = createEquipment({ config, db, log, clock: overrides.clock ?? systemClock })
+  // Issue #8: prima, pots, lucky ball (its own seeds from the OS CSPRNG, RNG-28), simultaneous games.
+  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, publish: (e) => { for (const l of listeners) l(e) } })
   const bingo = createBingoService({
     db,
     clock: overrides.clock ?? systemClock,
-    entropy: overrides.entropy ?? osEntropy,
+    entropy: overrides.entropy ?? equipment.entropy,
+    idEntropy: overrides.entropy ?? osEntropy,
+    hooks: [...equipment.hooks, bonus.hooks],
     publish: (e) => { for (const l of listeners) l(e) },
   })
+  const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
   const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
+  // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
+  const cashdesk = createCashdesk({
+    db, clock: overrides.clock ?? systemClock, bingo, keys, config,
+    printers: overrides.printers ?? createPrinterPool(config),
+    publish: (e) => { for (const l of listeners) l(e) },
+  })
+  // Issue #7: instant lottery (raspadita): batches, packs, sales, validation, payout, reconciliation.
+  const instant = createInstantService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, pepper: loadOrCreateInstantPepper(config.dataDir) })
+  // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
+  const lotto = createLottoService({
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir,
+    sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
+  })
   return {
-    config, db, log, bingo, keys, auth, version: '0.1.0',
+    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0',
+    instant, bonus,
+    lotto,
+    equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */
     async verifyJournal() {
@@ -49,7 +79,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await db.close() },
+    async close() { await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>

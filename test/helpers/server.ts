@@ -8,7 +8,8 @@ import type { ServiceOverrides } from '../../server/src/services.ts'
 import { freshPostgresUrl, testPostgresUrl } from './database.ts'
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-test-'))
+  // A restart test passes the first server's dataDir (and port) back in: no fresh directory then.
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'bolillo-test-'))
   return {
     port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
     playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',

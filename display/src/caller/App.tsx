@@ -9,6 +9,7 @@ import { DrawPanel } from './DrawPanel.tsx'
 import { ErrorBanner } from './ErrorBanner.tsx'
 import { Header } from './Header.tsx'
 import { IncidentPanel } from './IncidentPanel.tsx'
+import { LoginPanel } from './LoginPanel.tsx'
 import { MinutesPanel } from './MinutesPanel.tsx'
 import { OpenSessionPanel } from './OpenSessionPanel.tsx'
 import { PrizesPanel } from './PrizesPanel.tsx'
@@ -37,7 +38,8 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
   const sessionId = hall?.openSessionId ?? null
   const ended = !game || game.status === 'finished' || game.status === 'void' || game.sessionId !== sessionId
   let primary
-  if (!hall) primary = null
+  if (store.needLogin.value && !store.principal.value) primary = <LoginPanel store={store} lang={lang} />
+  else if (!hall) primary = null
   else if (!sessionId) primary = <OpenSessionPanel store={store} lang={lang} />
   else if (ended) primary = <AnnouncePanel store={store} lang={lang} sessionId={sessionId} />
   else if (game.status === 'announced' || game.status === 'on_sale') primary = <SalesPanel store={store} game={game} lang={lang} />
@@ -46,7 +48,7 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
 
   const claimsOpen = game !== null && !ended && isLegal(GameAction.Claim, game.status)
   return (
-    <div class="cc" data-testid="caller" data-status={game?.status ?? 'none'}>
+    <div class="cc" data-testid="caller" data-status={game?.status ?? 'none'} data-busy={store.busy.value ?? ''}>
       <Header store={store} game={game} lang={lang} offline={offline} />
       <ErrorBanner store={store} lang={lang} />
       <main class="cc-main">

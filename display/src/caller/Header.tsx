@@ -22,7 +22,15 @@ export function Header({ store, game, lang, offline }: { store: CallerStore; gam
         {game && <span>{t(lang, 'game')}: <strong>nº {game.orderNo}</strong></span>}
       </div>
       <div class={`cc-state cc-state--${game?.status ?? 'none'}`} data-testid="caller-state">{game ? stateWord(game.status, lang) : '—'}</div>
-      <div class={offline ? 'cc-conn cc-conn--off' : 'cc-conn'} data-testid="caller-connection">{offline ? t(lang, 'offline') : t(lang, 'online')}</div>
+      <div class="cc-header__user">
+        {store.principal.value
+          ? <>
+              <span data-testid="caller-user">{store.principal.value.name} <small>({store.principal.value.role})</small></span>
+              <button type="button" class="cc-btn cc-btn--small cc-btn--ghost" data-testid="logout" onClick={() => void store.logout()}>{t(lang, 'logout')}</button>
+            </>
+          : <button type="button" class="cc-btn cc-btn--small cc-btn--ghost" data-testid="login-open" onClick={() => { store.needLogin.value = true }}>{t(lang, 'login')}</button>}
+        <span class={offline ? 'cc-conn cc-conn--off' : 'cc-conn'} data-testid="caller-connection">{offline ? t(lang, 'offline') : t(lang, 'online')}</span>
+      </div>
     </header>
   )
 }

@@ -1,5 +1,4 @@
 import { render } from 'preact'
-import { createApi } from '../lib/api.ts'
 import { langFromSearch } from '../lib/i18n.ts'
 import { createGameFeed } from '../lib/socket.ts'
 import { App } from './App.tsx'
@@ -11,7 +10,7 @@ const hallId = params.get('hall') || 'demo'
 const lang = langFromSearch(location.search)
 document.documentElement.lang = lang
 const feed = createGameFeed({ hallId })
-const store = createCallerStore(createApi(lang), feed, hallId, lang)
-void store.refreshHall()
+const store = createCallerStore(feed, hallId, lang)
+void store.checkLogin().then(() => store.refreshHall())
 
 render(<App store={store} feed={feed} lang={lang} />, document.getElementById('app')!)

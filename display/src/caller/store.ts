@@ -5,7 +5,7 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/app/bingo.ts'
 import type { SessionMinutes } from '../../../server/src/app/minutes.ts'
-import { ApiError, type Api, type CardInfo, type HallInfo, type IncidentKind, type PrizeInfo, type Recount } from '../lib/api.ts'
+import { ApiError, createApi, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../lib/api.ts'
 import type { Lang } from '../lib/i18n.ts'
 import type { GameFeed } from '../lib/socket.ts'
 
@@ -14,12 +14,29 @@ export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boole
 export interface Confirmation { title: string; body: string[]; confirmLabel: string; danger?: boolean; run: () => Promise<void> }
 
 const NAME_KEY = 'bolillo.caller.name'
+// The session token lives for the tab only: closing the console logs out.
+const TOKEN_KEY = 'bolillo.caller.token'
 
 function storedName(): string {
   try { return localStorage.getItem(NAME_KEY) ?? '' } catch { return '' }
 }
+function storedToken(): string | null {
+  try { return sessionStorage.getItem(TOKEN_KEY) } catch { return null }
+}
+function storeToken(token: string | null): void {
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token)
+    else sessionStorage.removeItem(TOKEN_KEY)
+  } catch { /* private mode: log in again after a reload */ }
+}
 
-export function createCallerStore(api: Api, feed: GameFeed, hallId: string, lang: Lang) {
+export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, base = '') {
+  const token = signal<string | null>(storedToken())
+  /** Who is logged in (null: nobody; the server may not ask for anyone when authentication is off). */
+  const principal = signal<Principal | null>(null)
+  /** The server refused an anonymous request: show the login form. */
+  const needLogin = signal(false)
+  const api = createApi(lang, { base, token: () => token.value })
   const hall = signal<HallInfo | null>(null)
   const session = signal<SessionMinutes | null>(null)
   const lastSessionId = signal<string | null>(null)
@@ -39,6 +56,11 @@ export function createCallerStore(api: Api, feed: GameFeed, hallId: string, lang
   const game = (): GameState | null => feed.state.value
 
   function showError(err: unknown) {
+    if (err instanceof ApiError && err.code === 'UNAUTHORIZED') {
+      // An expired or missing session: forget the token and ask for a login.
+      if (token.value) { token.value = null; storeToken(null); principal.value = null }
+      needLogin.value = true
+    }
     if (err instanceof ApiError) error.value = { code: err.code, message: err.message, detail: err.detail }
     else error.value = { code: 'ERROR', message: err instanceof Error ? err.message : String(err) }
   }
@@ -103,7 +125,53 @@ export function createCallerStore(api: Api, feed: GameFeed, hallId: string, lang
 
   function ask(c: Confirmation) { confirmation.value = c }
 
+  async function checkLogin(): Promise<void> {
+    if (!token.value) return
+    try {
+      const me = await api.me()
+      principal.value = me.kind === 'anonymous' ? null : me
+    } catch (err) {
+      showError(err)
+    }
+  }
+
   return {
+    api, token, principal, needLogin, checkLogin,
+    async login(username: string, password: string): Promise<boolean> {
+      try {
+        const r = await api.login(username, password)
+        batch(() => {
+          token.value = r.token
+          principal.value = { kind: 'person', id: r.user.id, name: r.user.displayName, role: r.user.role }
+          needLogin.value = false
+          error.value = null
+          if (!storedName()) operator.value = r.user.displayName
+        })
+        storeToken(r.token)
+        await refreshHall()
+        return true
+      } catch (err) {
+        showError(err)
+        return false
+      }
+    },
+    async logout(): Promise<void> {
+      await api.logout().catch(() => undefined)
+      batch(() => {
+        token.value = null
+        principal.value = null
+        needLogin.value = true
+      })
+      storeToken(null)
+    },
+    async openMinutesPdf(sessionId: string): Promise<void> {
+      try {
+        const blob = await api.minutesPdf(sessionId)
+        window.open(URL.createObjectURL(blob), '_blank', 'noopener')
+      } catch (err) {
+        showError(err)
+      }
+    },
     hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, manualBall, confirmation, prizes,
     minutes, minutesOpen, operator, claimFocus, game,
     refreshHall, refreshPrizes, refreshMinutes, ask, showError,

@@ -7,7 +7,7 @@ import { text, type Lang } from '../lib/i18n.ts'
  * price, the prize amounts in play (prima and jackpots when the state carries them), and the draw commitment.
  */
 export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
-  const { prima, jackpots } = extraPrizes(state)
+  const { prima, jackpots, luckyNumbers } = extraPrizes(state)
   const amount = (cents: number | null) => (cents === null ? '—' : money(cents, state.currency, lang))
   const lineWinners = state.lineClosed ? state.winners.filter((w) => w.kind === 'line').map((w) => w.serial) : []
   return (
@@ -27,12 +27,20 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
           label={text(lang, 'prima')}
           value={money(prima.amountCents, state.currency, lang)}
           testId="prima"
-          note={prima.maxBall !== null ? `${text(lang, 'primaLimit')} ${prima.maxBall}` : undefined}
+          note={prima.active ? (prima.maxBall !== null ? `${text(lang, 'primaLimit')} ${prima.maxBall}` : undefined) : text(lang, 'primaInactive')}
+          done={!prima.active}
         />
       )}
       {jackpots.map((j, i) => (
-        <Tile key={`jp-${i}`} label={j.name || text(lang, 'jackpots')} value={money(j.amountCents, state.currency, lang)} testId="jackpot" note={j.condition ?? undefined} />
+        <Tile
+          key={`jp-${i}`}
+          label={j.name || text(lang, 'jackpots')}
+          value={money(j.amountCents, state.currency, lang)}
+          testId="jackpot"
+          note={[j.condition, j.contributionBp !== null ? `${(j.contributionBp / 100).toLocaleString(lang)} % ${text(lang, 'ofPrice')}` : null].filter(Boolean).join(' · ') || undefined}
+        />
       ))}
+      {luckyNumbers && <Tile label={text(lang, 'luckyBall')} value={luckyNumbers.join(' · ')} testId="lucky-ball" />}
       <div class="hd-tile hd-tile--commit" title={state.commitment}>
         <span class="hd-tile__label">{text(lang, 'commitment')}</span>
         <strong class="hd-tile__value hd-tile__value--mono" data-testid="commitment" title={state.commitment}>{shortCommitment(state.commitment)}</strong>
@@ -49,7 +57,7 @@ function Tile(props: { label: string; value: string; testId: string; note?: stri
     <div class={cls}>
       <span class="hd-tile__label">{props.label}</span>
       <strong class="hd-tile__value" data-testid={props.testId}>{props.value}</strong>
-      {props.note && <span class="hd-tile__note">{props.note}</span>}
+      {props.note && <span class="hd-tile__note" title={props.note}>{props.note}</span>}
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import type { GameState, PublicWinner } from '../../../server/src/app/bingo.ts'
 import { CardGrid } from '../lib/CardGrid.tsx'
-import { money, windowQuestion } from '../lib/format.ts'
+import { bonusesOf, money, windowQuestion } from '../lib/format.ts'
 import { text, type Lang } from '../lib/i18n.ts'
 
 const MAX_CARDS = 4
@@ -43,6 +43,9 @@ export function WinnerPanel({ state, winners, lang }: { state: GameState; winner
                 )}
                 {w.status === 'paid' && <span class="hd-badge hd-badge--paid">{text(lang, 'paid')}</span>}
               </div>
+              {bonusesOf(state, w.cardId, w.kind).map((b, i) => (
+                <div class="hd-winner__bonus" key={i} data-testid="winner-bonus">+ {b.name}: <strong>{money(b.amountCents, state.currency, lang)}</strong></div>
+              ))}
             </div>
           )
         })}

@@ -38,14 +38,28 @@ export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-
 
 export type Recount = { ballsCounted: number; confirmedBy: string }
 
-/** Every call the caller console makes. `base` is '' for same origin. */
-export function createApi(lang: Lang, base = '') {
+export interface Principal { kind: 'person' | 'device' | 'anonymous'; id: string; name: string; role: string }
+export interface LoginResult { token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }
+
+/**
+ * Every call the caller console makes. `base` is '' for same origin; `token` gives the session token of the
+ * person logged in (sent as `Authorization: Bearer`), or null when nobody is (authentication off, or not yet).
+ */
+export function createApi(lang: Lang, options: { base?: string; token?: () => string | null } = {}) {
+  const base = options.base ?? ''
+  const headers = (json: boolean): Record<string, string> => {
+    const h: Record<string, string> = { 'accept-language': lang === 'en' ? 'en' : 'es' }
+    if (json) h['content-type'] = 'application/json'
+    const token = options.token?.()
+    if (token) h.authorization = `Bearer ${token}`
+    return h
+  }
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response
     try {
       res = await fetch(base + path, {
         method,
-        headers: { 'content-type': 'application/json', 'accept-language': lang === 'en' ? 'en' : 'es' },
+        headers: headers(true),
         body: body === undefined ? undefined : JSON.stringify(body),
       })
     } catch (err) {
@@ -68,6 +82,18 @@ export function createApi(lang: Lang, base = '') {
   }
   const enc = encodeURIComponent
   return {
+    login: (username: string, password: string) => request<LoginResult>('POST', '/api/auth/login', { username, password }),
+    logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
+    me: () => request<Principal>('GET', '/api/auth/me'),
+    /** The minutes PDF as a blob (a plain link cannot carry the Authorization header). */
+    async minutesPdf(sessionId: string): Promise<Blob> {
+      const res = await fetch(`${base}/api/sessions/${enc(sessionId)}/minutes.pdf`, { headers: headers(false) })
+      if (!res.ok) {
+        const e = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; detail?: string } } | null
+        throw new ApiError(e?.error?.code ?? `HTTP_${res.status}`, e?.error?.message ?? res.statusText, res.status, e?.error?.detail)
+      }
+      return res.blob()
+    },
     hall: (hallId: string) => request<HallInfo>('GET', `/api/halls/${enc(hallId)}`),
     openSession: (hallId: string, recount: Recount) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount }),
     session: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}`),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
+  bonusesOf, boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
   shortCommitment, stateWord, windowQuestion, winnersOnShow,
 } from './format.ts'
 import { langFromSearch } from './i18n.ts'
@@ -113,11 +113,28 @@ describe('previousBalls', () => {
 })
 
 describe('extraPrizes', () => {
-  it('reads prima and jackpot fields when a later module adds them', () => {
-    expect(extraPrizes({})).toEqual({ prima: null, jackpots: [] })
-    const e = extraPrizes({ prima: { amountCents: 50000, ballLimit: 52 }, jackpots: [{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }, { bogus: 1 }] })
+  it('shows nothing extra for an ordinary game', () => {
+    expect(extraPrizes({})).toEqual({ prima: null, jackpots: [], luckyNumbers: null })
+    expect(extraPrizes({ primaActive: false, primaAmountCents: null, pots: [], luckyBall: null }).prima).toBeNull()
+  })
+
+  it('reads the prima with its ball limit, the pots with their conditions and the lucky numbers (BNG-37, BNG-55)', () => {
+    const e = extraPrizes({
+      primaActive: true, primaAmountCents: 50000, primaBallLimit: 52,
+      pots: [{ id: 'p1', name: 'Pozo', kind: 'progressive', amountCents: 120000, reserveCents: 0, contributionBp: 200, conditions: 'bingo antes de la bola 40', condition: {}, hallIds: [] }],
+      luckyBall: { commitment: 'x', numbers: [7, 44] },
+    })
     expect(e.prima).toEqual({ amountCents: 50000, maxBall: 52, active: true })
-    expect(e.jackpots).toEqual([{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40' }])
+    expect(e.jackpots).toEqual([{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40', contributionBp: 200 }])
+    expect(e.luckyNumbers).toEqual([7, 44])
+  })
+})
+
+describe('bonusesOf', () => {
+  it('lists the bonus prizes a winning card took with that prize', () => {
+    const b = { id: 'b', source: 'prima' as const, name: 'Prima', prizeKind: 'bingo' as const, serial: 'A-1', cardId: 'c1', hallId: 'h', amountCents: 5000, atBall: 40, status: 'awarded' as const }
+    expect(bonusesOf({ bonusWinners: [b, { ...b, cardId: 'c2' }, { ...b, prizeKind: 'line' }] }, 'c1', 'bingo')).toEqual([{ name: 'Prima', amountCents: 5000 }])
+    expect(bonusesOf({}, 'c1', 'bingo')).toEqual([])
   })
 })
 

@@ -96,34 +96,42 @@ export function previousBalls(balls: readonly number[], n = 5): number[] {
   return balls.slice(Math.max(0, balls.length - 1 - n), Math.max(0, balls.length - 1)).reverse()
 }
 
-/** Optional prize fields that later modules add to the state (prima, progressive jackpots; BNG-37, BNG-55, BNG-63). */
+/** The prize fields beyond line and bingo, ready to show (BNG-37 (4)(5), BNG-55, BNG-63, BNG-67). */
 export interface ExtraPrizes {
+  /** Prima de bingo: amount, maximum ball, and whether it is on offer in this game. */
   prima: { amountCents: number; maxBall: number | null; active: boolean } | null
-  jackpots: Array<{ name: string; amountCents: number; condition: string | null }>
+  /** Pots with their public conditions and the share of the card price that funds them (BNG-55). */
+  jackpots: Array<{ name: string; amountCents: number; condition: string | null; contributionBp: number | null }>
+  /** Lucky-ball numbers, once fixed at close of sales (BNG-67). */
+  luckyNumbers: number[] | null
 }
 
 /**
- * Reads prima and jackpot fields if the state carries them. They are not part of GameState yet, so this accepts
- * the shapes a jackpot module is likely to send (`prima: { amountCents, maxBall | ballLimit, active }`,
- * `jackpots: [{ name, amountCents, condition? }]`) and ignores anything else.
+ * Reads the optional issue #8 fields of the state (primaActive, primaAmountCents, primaBallLimit, pots,
+ * luckyBall). Older servers and fixtures leave them out; anything malformed is ignored rather than shown wrong.
  */
-export function extraPrizes(state: object): ExtraPrizes {
-  const s = state as Record<string, unknown>
-  let prima: ExtraPrizes['prima'] = null
-  const p = s.prima as Record<string, unknown> | null | undefined
-  if (p && typeof p === 'object' && typeof p.amountCents === 'number') {
-    const maxBall = typeof p.maxBall === 'number' ? p.maxBall : typeof p.ballLimit === 'number' ? p.ballLimit : null
-    prima = { amountCents: p.amountCents, maxBall, active: p.active !== false }
-  }
+export function extraPrizes(state: Partial<Pick<GameState, 'primaActive' | 'primaAmountCents' | 'primaBallLimit' | 'pots' | 'luckyBall'>>): ExtraPrizes {
+  const prima = typeof state.primaAmountCents === 'number'
+    ? { amountCents: state.primaAmountCents, maxBall: typeof state.primaBallLimit === 'number' ? state.primaBallLimit : null, active: state.primaActive === true }
+    : null
   const jackpots: ExtraPrizes['jackpots'] = []
-  if (Array.isArray(s.jackpots)) {
-    for (const j of s.jackpots as Array<Record<string, unknown>>) {
-      if (j && typeof j.amountCents === 'number') {
-        jackpots.push({ name: typeof j.name === 'string' ? j.name : '', amountCents: j.amountCents, condition: typeof j.condition === 'string' ? j.condition : null })
-      }
+  for (const p of Array.isArray(state.pots) ? state.pots : []) {
+    if (p && typeof p.amountCents === 'number') {
+      jackpots.push({
+        name: typeof p.name === 'string' ? p.name : '',
+        amountCents: p.amountCents,
+        condition: typeof p.conditions === 'string' && p.conditions ? p.conditions : null,
+        contributionBp: typeof p.contributionBp === 'number' ? p.contributionBp : null,
+      })
     }
   }
-  return { prima, jackpots }
+  const numbers = state.luckyBall?.numbers
+  return { prima, jackpots, luckyNumbers: Array.isArray(numbers) && numbers.length > 0 ? numbers : null }
+}
+
+/** Bonus prizes (prima, pots, lucky ball) won by one card with one prize kind, for the winner panel. */
+export function bonusesOf(state: Pick<GameState, 'bonusWinners'>, cardId: string, kind: 'line' | 'bingo'): Array<{ name: string; amountCents: number }> {
+  return (state.bonusWinners ?? []).filter((b) => b.cardId === cardId && b.prizeKind === kind && b.status !== 'void').map((b) => ({ name: b.name, amountCents: b.amountCents }))
 }
 
 /**

@@ -192,7 +192,14 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
     async open() {
       closed = false
       const hello = waitForHello()
-      await openPort()
+      hello.catch(() => undefined)
+      try {
+        await openPort()
+      } catch (err) {
+        // Not there yet (unplugged, wrong path): keep trying in the background.
+        lost('open-failed')
+        throw unavailable(`cannot open ${options.path}: ${(err as Error).message}`)
+      }
       return hello
     },
     start: () => command({ type: 'mix' }),

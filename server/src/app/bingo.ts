@@ -13,6 +13,7 @@ import {
 import { getProfile, minimumCardsToStart, type Profile } from '../domain/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { appendJournal } from './journal.ts'
+import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
 
 export interface Clock { now(): Date }
 export interface EntropySource { randomBytes(n: number): Uint8Array; name: string }
@@ -25,6 +26,8 @@ export interface BingoDeps {
   publish?: (event: BingoEvent) => void
   /** Rules of other modules (device registry, ball sets) run inside the use cases' transactions. */
   hooks?: readonly BingoHooks[]
+  /** Randomness for record ids; defaults to `entropy`. Draw seeds always come from `entropy` (RNG-32). */
+  idEntropy?: EntropySource
 }
 
 /**
@@ -36,6 +39,12 @@ export interface BingoHooks {
   sessionClosing?(tx: Sql, e: { sessionId: string; hallId: string; profile: Profile; recount: { ballsCounted: number; confirmedBy: string } | null; at: string; scope: string }): Promise<void>
   gameAnnounced?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; deviceId: string | null; at: string; scope: string }): Promise<void>
   ballRecording?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; ball: number; seq: number; source: string; deviceId: string | null; at: string; scope: string }): Promise<void>
+  /** Issue #8 (app/bonus.ts): prima, pots, lucky ball, simultaneous games. */
+  cardsSelling?(tx: Sql, e: { game: GameRow; count: number; channel: string }): Promise<void>
+  salesClosed?(tx: Sql, e: { game: GameRow; profile: Profile; at: string; scope: string }): Promise<void>
+  prizeAwarded?(tx: Sql, e: { game: GameRow; profile: Profile; kind: ClaimKind; winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>; balls: number[]; at: string; scope: string }): Promise<void>
+  gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
+  gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
 }
 
 export type BingoEvent =
@@ -63,7 +72,8 @@ export interface SoldCard { id: string; serial: string; seriesCode: string; card
 export interface PublicWinner { kind: ClaimKind; serial: string; cardId: string; rows: number[][]; atBall: number; amountCents: number | null; status: 'verified' | 'awarded' | 'paid' }
 
 /** What every screen may see of a game. Secrets (seed, draw order) are only shown once the game has ended. */
-export interface GameState {
+/** The issue #8 fields (GameExtras) are always filled by the server; optional so older screens and fixtures still type-check. */
+export interface GameState extends Partial<GameExtras> {
   gameId: string; hallId: string; hallName: string; sessionId: string; orderNo: number; status: GameStatus
   profileId: string; currency: string; faceValueCents: number; ballCount: number
   cardsSold: number; totalCents: number; linePoolCents: number | null; bingoPoolCents: number | null
@@ -88,7 +98,7 @@ export function createBingoService(deps: BingoDeps) {
   const publish = (e: BingoEvent) => { try { deps.publish?.(e) } catch { /* a screen must never break a sale */ } }
 
   function newId(prefix: string): string {
-    const bytes = deps.entropy.randomBytes(10)
+    const bytes = (deps.idEntropy ?? deps.entropy).randomBytes(10)
     const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
     let s = ''
     for (const b of bytes) s += alphabet[b % alphabet.length]
@@ -134,9 +144,11 @@ export function createBingoService(deps: BingoDeps) {
   async function cacheFor(tx: Sql, game: GameRow): Promise<GameCache> {
     const hit = caches.get(game.id)
     if (hit) {
-      // Another server node may have drawn a ball or closed the line since: then rebuild from storage.
-      const n = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM balls WHERE game_id = ?', [game.id])
-      if (Number(n?.n ?? 0) === hit.detector.called().length && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
+      // Another server node may have drawn a ball, corrected the last one (same count, another number: BNG-83) or
+      // closed the line since: then rebuild from storage. Only the last ball can ever be corrected.
+      const last = await tx.get<{ seq: number; ball: number }>('SELECT seq, ball FROM balls WHERE game_id = ? ORDER BY seq DESC LIMIT 1', [game.id])
+      const mine = hit.detector.called()
+      if (Number(last?.seq ?? 0) === mine.length && (!last || Number(last.ball) === mine[mine.length - 1]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
       caches.delete(game.id)
     }
     const cards = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [game.id])
@@ -308,16 +320,19 @@ export function createBingoService(deps: BingoDeps) {
       const at = now()
       const orderNo = Number(previous?.n ?? 0) + 1
       const isLast = session.status === 'last_game' ? 1 : 0
+      // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
+      const setRow = await tx.get<{ layout: string }>('SELECT layout FROM master_sets WHERE id = ?', [first.master_set_id])
+      const layout: CardLayout = setRow ? JSON.parse(setRow.layout) : profile.layout
       await tx.run(
         `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, is_last_game, created_at, entropy_source)
          VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [gameId, session.id, hall.id, orderNo, first.face_value_cents, profile.layout.ballCount, JSON.stringify(profile.layout), profile.shares.lineBp, profile.shares.bingoBp, drawSource, commitmentOf(seed), Buffer.from(seed).toString('hex'), isLast, at, entropySource],
+        [gameId, session.id, hall.id, orderNo, first.face_value_cents, layout.ballCount, JSON.stringify(layout), profile.shares.lineBp, profile.shares.bingoBp, drawSource, commitmentOf(seed), Buffer.from(seed).toString('hex'), isLast, at, entropySource],
       )
       await tx.run('INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 1, ?, ?, ?)', [gameId, first.id, start, start - 1, first.card_count])
       if (start !== first.next_card_no) await tx.run('UPDATE series SET next_card_no = ? WHERE id = ?', [start, first.id])
       const rec = await appendJournal(tx, {
         at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
-        payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: profile.layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
+        payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
       })
       for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
       emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })
@@ -334,6 +349,8 @@ export function createBingoService(deps: BingoDeps) {
     const second = await tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, game.hall_id])
     if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
     if (second.id === existing[0].series_id) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
+    const secondSet = await tx.get<{ layout: string }>('SELECT layout FROM master_sets WHERE id = ?', [second.master_set_id])
+    if (secondSet && JSON.stringify(JSON.parse(secondSet.layout)) !== game.layout) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must be printed for the same card layout as the first')
     const max = secondSeriesLimit(
       { faceValueCents: Number(existing[0].face_value_cents), startCardNo: existing[0].start_card_no, masterSetId: existing[0].master_set_id },
       { faceValueCents: Number(second.face_value_cents), nextCardNo: second.next_card_no, cardCount: second.card_count, masterSetId: second.master_set_id },
@@ -382,6 +399,7 @@ export function createBingoService(deps: BingoDeps) {
     if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
     const game = await loadGame(tx, input.gameId)
     assertLegal(GameAction.Sell, game.status, game.id)
+    for (const h of deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
     const series = await gameSeries(tx, game.id)
     const at = now()
     const sold: SoldCard[] = []
@@ -455,6 +473,7 @@ export function createBingoService(deps: BingoDeps) {
         at, type: 'sales.closed', scope: gameScope(game),
         payload: { gameId: game.id, cardsSold: cards.length, faceValueCents: game.face_value_cents, totalCents: pools.totalCents, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents, ranges, salesDigest, externalEntropy: entropy, rule: 'BNG-16' },
       })
+      for (const h of deps.hooks ?? []) await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
       caches.delete(game.id)
       emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })
     })
@@ -593,6 +612,10 @@ export function createBingoService(deps: BingoDeps) {
         at, type: 'prize.awarded', scope: gameScope(game),
         payload: { gameId, kind, poolCents: pool, winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, amountCents: w.amountCents, atBall: w.atBall })), remainderRule: 'equal split, leftover centavos one each to the lowest serials', rule: 'BNG-53' },
       })
+      if (deps.hooks?.length) {
+        const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await calledBalls(tx, gameId)]
+        for (const h of deps.hooks) await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
+      }
       if (finished) {
         const endRec = await appendJournal(tx, { at, type: 'game.finished', scope: gameScope(game), payload: { gameId, balls: await calledBalls(tx, gameId) } })
         emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: endRec.seq, reason: 'finished' })
@@ -669,6 +692,7 @@ export function createBingoService(deps: BingoDeps) {
     await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [game.id])
     await tx.run("UPDATE games SET status = 'void', void_reason = ?, finished_at = ?, window_kind = NULL WHERE id = ?", [reason, at, game.id])
     const rec = await appendJournal(tx, { at, type: 'game.void', scope: gameScope(game), payload: { gameId: game.id, reason, refundedCards: cards.length, refundCents: cards.length * game.face_value_cents, serials: cards.map((c) => c.serial), rule: 'BNG-86' } })
+    for (const h of deps.hooks ?? []) await h.gameVoided?.(tx, { game, at, scope: gameScope(game) })
     caches.delete(game.id)
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'void' })
   }
@@ -794,7 +818,10 @@ export function createBingoService(deps: BingoDeps) {
       winners.push({ kind: c.kind, serial: c.serial, cardId: c.card_id!, rows: JSON.parse(c.numbers ?? '[]'), atBall: Number(c.at_ball), amountCents: p ? Number(p.amount_cents) : null, status: p ? (p.status === 'paid' ? 'paid' : 'awarded') : 'verified' })
     }
     const seqRow = await db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal WHERE scope = ?', [gameScope(game)])
+    let extras: GameExtras = NO_EXTRAS
+    for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
     return {
+      ...extras,
       gameId, hallId: game.hall_id, hallName: hall.name, sessionId: game.session_id, orderNo: game.order_no, status: game.status,
       profileId: hall.profile_id, currency: hall.currency, faceValueCents: game.face_value_cents, ballCount: game.ball_count,
       cardsSold: game.cards_sold, totalCents: game.cards_sold * game.face_value_cents,

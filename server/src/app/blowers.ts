@@ -192,6 +192,12 @@ export function createBlowerControl(opts: BlowerControlOptions) {
     if (g.draw_source !== 'blower' || !g.device_id) throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is not drawn by a blower (it is ${g.draw_source})`, { drawSource: g.draw_source })
     const a = byDevice(g.device_id)
     if (!a) throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not connected`, { deviceId: g.device_id })
+    if (a.refusal && !a.online && a.reader.connected && a.reader.identity) {
+      // Refused at its HELLO; the registry may have been put right since (registered, sealed, reactivated).
+      await new Promise<void>((resolve) => serial(a, async () => {
+        try { await onConnection(a, { connected: true, identity: a.reader.identity, reason: 'recheck' }) } finally { resolve() }
+      }))
+    }
     if (a.refusal && !a.online) throw a.refusal
     if (!a.online || !a.reader.connected) throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not online`, { deviceId: g.device_id })
     await devices.assertUsable(db, g.device_id)

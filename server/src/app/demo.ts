@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Services } from '../services.ts'
+import { seedDemoEquipment } from './equipment.ts'
 
 /** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
 export const DEMO_PASSWORD = 'bolillo-demo'
@@ -39,9 +40,10 @@ export async function seedDemoHall(services: Services, options: { cards?: number
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
+  const blower = await seedDemoEquipment(services, hall.id)
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' } })
   const drawSource = config.ballSource === 'manual' ? 'manual' : 'rng'
-  const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? 'manual' : drawSource })
+  const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], ...('drawSource' in blower ? blower : { drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? 'manual' as const : drawSource }) })
   await bingo.openSales(game.gameId)
   const count = options.cards ?? 40
   if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })

@@ -19,6 +19,7 @@ import { loadSpendableVoucher, markVoucherSpent, type CashdeskDeps, type Voucher
 import { appendJournal } from './journal.ts'
 import type { GameRow } from './bingo.ts'
 import type { Sql } from '../db/database.ts'
+import { cardFromRows, type CardLayout } from '../domain/card.ts'
 import { DomainError } from '../domain/errors.ts'
 import { GameStatus } from '../domain/game.ts'
 import { shareOf } from '../domain/money.ts'
@@ -55,7 +56,8 @@ export interface KioskPurchase {
   amountCents: number
   currency: string
   voucherId: string
-  cards: Array<{ id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; code: string }>
+  /** `rows`: the numbers of each row; `grid`: the same in their columns, 0 = blank (BNG-5). */
+  cards: Array<{ id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; grid: number[][]; code: string }>
   change: VoucherView | null
   print: PrintResult
 }
@@ -146,11 +148,12 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
       )
       const hall = await vouchers.hallFor(tx, game.hall_id)
       const sizes = new Map((await seriesOf(tx, game.id)).map((s) => [s.code, s.cardCount]))
-      const cards = sale.cards.map((c) => ({ ...c, code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey) }))
+      const layout = JSON.parse(game.layout) as CardLayout
+      const cards = sale.cards.map((c) => ({ ...c, grid: cardFromRows(c.rows, layout).grid, code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey) }))
       const docs: PrintDoc[] = cards.map((c) => cardTicket({
         code: c.code, cardId: c.id, hallName: hall.name, sessionId: game.session_id, gameId: game.id, gameNo: Number(game.order_no),
         seriesCode: c.seriesCode, cardNo: c.cardNo, serial: c.serial, cardsInSeries: sizes.get(c.seriesCode) ?? 0,
-        faceValueCents: face, currency: hall.currency, soldAt: at, station: input.kioskId, rows: c.rows, minimumAge: hall.minimumAge,
+        faceValueCents: face, currency: hall.currency, soldAt: at, station: input.kioskId, grid: c.grid, minimumAge: hall.minimumAge,
       }, { paper: printer.paper }))
       if (change) {
         docs.push(voucherTicket({ code: vouchers.codeOf(change.id), voucherId: change.id, hallName: hall.name, amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper }))

@@ -6,8 +6,9 @@ import { DomainError } from '../domain/errors.ts'
 import type { JournalRecord } from '../domain/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from './journal.ts'
+import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
 
-export interface MinutesGame {
+export interface MinutesGame extends MinutesBonusGame {
   orderNo: number
   gameId: string
   /** BNG-73 (2): series in play with the ranges sold. */
@@ -18,7 +19,7 @@ export interface MinutesGame {
   linePoolCents: number
   bingoPoolCents: number
   /** Progressive pots / prima (BNG-73 (5), BNG-64): filled by the jackpot modules; empty otherwise. */
-  jackpots: Array<{ name: string; amountCents: number }>
+  jackpots: MinutesJackpot[]
   linePaidCents: number
   bingoPaidCents: number
   jackpotsPaidCents: number
@@ -55,6 +56,8 @@ export interface SessionMinutes {
   /** First and last journal records the minutes were derived from, so a reader can check them against the chain. */
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
+  /** BNG-61: prima amount changes, with the game number from which each applies (bonus-minutes.ts). */
+  primaChanges: MinutesBonusSession['primaChanges']
   /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27) and device faults, in journal order. */
   equipment: Array<{ at: string; type: string; details: Record<string, unknown> }>
 }
@@ -74,6 +77,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,
     equipment: [],
+    primaChanges: [],
   }
   const game = (payload: unknown) => {
     const g = games.get((payload as { gameId: string }).gameId)
@@ -89,6 +93,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
           linePoolCents: 0, bingoPoolCents: 0, jackpots: [], linePaidCents: 0, bingoPaidCents: 0, jackpotsPaidCents: 0, winners: [],
           ballsDrawn: 0, balls: [], commitment: pl.commitment, salesDigest: null, startedAt: null, firstBallAt: null, endedAt: null,
           status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
+          prima: null, luckyBall: null, halls: null,
         })
         break
       case 'sales.closed': {
@@ -154,6 +159,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         minutes.closeRecount = pl.recount ?? null
         break
       default:
+        // Prima, pots, lucky ball, simultaneous halls (issue #8).
+        applyBonusRecord(r, minutes, game)
         break
     }
   }

@@ -14,8 +14,14 @@ const usage = `Bolillo — uso:
                                             juega una partida completa por RNG y la imprime
   npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
   npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
+  npx bolillo instant generate|verify ...   raspaditas: genera una emisión (npx bolillo instant, issue #7)
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
   npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
+  npx bolillo rng-report [--games N] [--out fichero.bin] [--words-per-game W] [--json]
+                                            sortea N partidas (defecto 10000) con el motor bolillo-draw-v1 y
+                                            semillas de la fuente configurada (BOLILLO_ENTROPY); frecuencias por
+                                            bola y posición con chi-cuadrado y p; --out escribe el flujo HMAC
+                                            (W uint32 por partida, defecto 96) para: dieharder -a -g 201 -f fichero.bin
 `
 
 function flag(args: string[], name: string): boolean {
@@ -87,6 +93,10 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
       return 0
     }
+    case 'instant': {
+      const { runInstantCli } = await import('./instant.ts')
+      return runInstantCli(args)
+    }
     case 'verify-journal': {
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
       const services = await createServices(config)
@@ -101,6 +111,22 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await services.close()
       }
+    }
+    case 'rng-report': {
+      const { runRngReport, formatRngReport } = await import('./rng-report.ts')
+      const { selectEntropy } = await import('../../../hardware/src/select.ts')
+      const games = Number(option(args, '--games') ?? 10_000)
+      const wordsPerGame = Number(option(args, '--words-per-game') ?? 96)
+      if (!Number.isInteger(games) || games < 1 || games > 100_000_000 || !Number.isInteger(wordsPerGame) || wordsPerGame < 1) {
+        process.stderr.write('--games y --words-per-game deben ser enteros positivos\n')
+        return 2
+      }
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      const entropy = selectEntropy(config)
+      const report = runRngReport({ games, entropy, out: option(args, '--out') ?? null, wordsPerGame, onProgress: (n) => process.stderr.write(`  ${n} partidas\r`) })
+      process.stderr.write('\n')
+      process.stdout.write(flag(args, '--json') ? JSON.stringify(report) + '\n' : formatRngReport(report))
+      return 0
     }
     default:
       process.stdout.write(usage)

@@ -45,6 +45,8 @@ export const ErrorCode = {
   TicketVoid: 'TICKET_VOID',
   TicketBlocked: 'TICKET_BLOCKED',
   PayeeIdRequired: 'PAYEE_ID_REQUIRED',
+  // Instant lottery (issue #7): a pre-printed ticket whose pack was never activated on arrival (INS-12).
+  PackNotActivated: 'PACK_NOT_ACTIVATED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -9,6 +9,11 @@ import { isAllowed, permissions, type Permission, type Role } from './permission
 import { ANONYMOUS, type Principal } from '../app/auth.ts'
 import { appendJournal } from '../app/journal.ts'
 import { createRateLimiter } from './rate-limit.ts'
+import { registerCashdeskRoutes } from './cashdesk-routes.ts'
+import { registerEquipmentRoutes } from './equipment-routes.ts'
+import { registerInstantRoutes } from './instant-routes.ts'
+import { registerBonusRoutes } from './bonus-routes.ts'
+import { registerLotteryRoutes } from './lottery-routes.ts'
 
 const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VALIDATION_FAILED: 400, NOT_FOUND: 404, GAME_NOT_FOUND: 404, SESSION_NOT_FOUND: 404, TICKET_NOT_FOUND: 404,
@@ -18,6 +23,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   CONFLICT: 409, DEVICE_UNAVAILABLE: 503, DEVICE_NOT_CERTIFIED: 422, BALL_SET_EXHAUSTED: 409, BALL_SET_REQUIRED: 409, ENTROPY_HEALTH_FAILED: 503, RULE_DISABLED: 422, UNAUTHORIZED: 401, FORBIDDEN: 403, ACCOUNT_LOCKED: 423, RATE_LIMITED: 429,
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
+  PACK_NOT_ACTIVATED: 409,
 }
 
 export function errorBody(c: Context, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', detail: string, details?: unknown) {
@@ -26,7 +32,7 @@ export function errorBody(c: Context, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TO
 }
 
 /** Parses a JSON body against a schema; a bad body is a 400 with the field errors in `details`. */
-async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   let raw: unknown = {}
   const text = await c.req.text()
   if (text.trim()) {
@@ -53,7 +59,7 @@ const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), conf
  * Every route names the permission it needs (permissions.ts). With authentication on, the principal resolved
  * by the /api middleware must hold it: anonymous callers get 401, others 403 (issue 9).
  */
-function needs(permission: Permission) {
+export function needs(permission: Permission) {
   return async (c: Context, next: () => Promise<void>) => {
     c.set('permission' as never, permission as never)
     c.header('X-Bolillo-Permission', `${permission}:${permissions[permission].join('|')}`)
@@ -183,7 +189,7 @@ export function createHttpApp(services: Services) {
 
   // ---- games
   app.post('/api/sessions/:sessionId/games', needs('game.announce'), async (c) => {
-    const b = await body(c, z.object({ seriesIds: z.array(id).min(1).max(2), drawSource: z.enum(['rng', 'manual']).optional() }).strict())
+    const b = await body(c, z.object({ seriesIds: z.array(id).min(1).max(2), drawSource: z.enum(['rng', 'manual', 'blower']).optional(), deviceId: z.string().min(1).max(40).optional() }).strict())
     return c.json(await bingo.announceGame({ sessionId: param(c, 'sessionId'), ...b }), 201)
   })
   app.get('/api/games/:gameId', needs('game.read'), async (c) => c.json(await bingo.getGameState(param(c, 'gameId'))))
@@ -215,7 +221,7 @@ export function createHttpApp(services: Services) {
   app.post('/api/games/:gameId/window/close', needs('game.window'), async (c) => c.json(await bingo.closeWindow(param(c, 'gameId'))))
   app.post('/api/games/:gameId/incidents', needs('game.incident'), async (c) => {
     const b = await body(c, z.object({
-      kind: z.enum(['device-failure-before-first-ball', 'device-failure-after-first-ball', 'ball-irregularity', 'caller-error', 'unresolved-suspension']),
+      kind: z.enum(['device-failure-before-first-ball', 'device-failure-after-first-ball', 'ball-irregularity', 'caller-error', 'unresolved-suspension', 'reader-misread']),
       note: z.string().max(2000).optional(), correctedBall: z.number().int().optional(),
     }).strict())
     return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), ...b }))
@@ -241,6 +247,16 @@ export function createHttpApp(services: Services) {
     return c.json({ records: rows.map((r) => ({ ...r, payload: JSON.parse(String(r.payload)) })) })
   })
   app.get('/api/journal/verify', needs('journal.read'), async (c) => c.json(await services.verifyJournal()))
+
+  // ---- vouchers, kiosk sales, validation and payout (issue #3)
+  registerCashdeskRoutes(app, services)
+  registerEquipmentRoutes(app, services)
+  // ---- instant lottery (issue #7)
+  registerInstantRoutes(app, services)
+  // ---- prima, pots, lucky ball, simultaneous games, other modalities (issue #8)
+  registerBonusRoutes(app, services)
+  // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
+  registerLotteryRoutes(app, services)
 
   return app
 }

@@ -43,6 +43,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   TICKET_VOID: { es: 'La partida fue anulada: este cartón solo da derecho a reembolso.', en: 'The game was voided: this card is only refundable.' },
   TICKET_BLOCKED: { es: 'Este boleto fue denunciado como extraviado o robado.', en: 'This ticket was reported lost or stolen.' },
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
+  PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
 }

@@ -42,6 +42,10 @@ export const permissions = {
   'ticket.pay': [...staff, ...cash],
   'voucher.sell': [...staff, ...cash],
   'voucher.redeem': [Role.Kiosk, ...cash, ...staff],
+  /** §8 lost/stolen reports (LST-4, LST-5). */
+  'ticket.block': [...staff, ...cash],
+  /** GEN-17 records: the responsible officer (director) and auditors; never the cashier who served the player. */
+  'aml.review': [Role.Director, Role.Auditor],
   'device.admin': [Role.Director],
   'minutes.read': [...staff, Role.Auditor],
   'journal.read': [...staff, Role.Auditor],

@@ -5,6 +5,7 @@ import { ANONYMOUS, type Principal } from '../app/auth.ts'
 import { isAllowed, socketPermissions, type Role } from '../http/permissions.ts'
 import type { Services } from '../services.ts'
 import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
+import { attachMultiNode } from './multi-node.ts'
 
 /**
  * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
@@ -12,6 +13,8 @@ import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvent
  */
 export function attachRealtime(http: HttpServer, services: Services) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false })
+  // Issue #8: nodes joined by the PostgreSQL adapter; hall screens follow the simultaneous games their hall plays.
+  const multi = attachMultiNode(io, services)
   const currentGame = async (hallId: string) => (await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId]))?.id ?? null
 
   // Issue 9: a socket authenticates like an HTTP request (handshake auth {authorization: "Bearer ..." | "Device ..."}),
@@ -49,7 +52,7 @@ export function attachRealtime(http: HttpServer, services: Services) {
         const hall = await services.db.get('SELECT id FROM halls WHERE id = ?', [req.hallId])
         if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')
         await socket.join(hallRoom(req.hallId))
-        const gameId = await currentGame(req.hallId)
+        const gameId = (await multi.joinHallGames(socket, req.hallId)) ?? (await currentGame(req.hallId))
         ack?.({ ok: true, data: { hallId: req.hallId, gameId, state: gameId ? await services.bingo.getGameState(gameId) : null } })
       } catch (err) {
         ack?.({ ok: false, error: toError(err) })
@@ -86,7 +89,7 @@ export function attachRealtime(http: HttpServer, services: Services) {
       setImmediate(flush)
     }
   })
-  return { io, close: () => { off(); return new Promise<void>((r) => io.close(() => r())) } }
+  return { io, close: () => { off(); return new Promise<void>((r) => io.close(() => r())).then(() => multi.close()) } }
 }
 
 function toError(err: unknown) {

@@ -1,0 +1,209 @@
+/**
+ * Hall display fan-out: how long after the server calls a ball does every screen have it (BNG-37: the numbers
+ * drawn appear simultaneously on every screen in the hall).
+ *
+ * Starts the real server (HTTP + socket.io, SQLite with the production `synchronous = FULL`), connects
+ * BENCH_DISPLAY_CLIENTS (default 1,000) real socket.io clients over websockets, all watching one game
+ * ('game:watch'), spread over worker threads so that the clients do not share the server's event loop. For each
+ * ball the clock starts just before the in-process `drawNext` call (so it includes the transaction and the
+ * journal write) and stops when a client receives 'ball:drawn'. Both ends read `process.hrtime.bigint()`, the
+ * one monotonic clock every thread of the process shares.
+ *
+ * - display.fanout.p50 / .p99 / .max: ms from the call to receipt, over every (client, ball) pair.
+ * BENCH_DISPLAY_BALLS (default 40) balls are measured after 3 warm-up balls, one every BENCH_DISPLAY_GAP_MS
+ * (default 250 ms), so each ball meets an idle system as in a hall (a real blower calls every few seconds).
+ */
+import { createRequire } from 'node:module'
+import { performance } from 'node:perf_hooks'
+import { Worker } from 'node:worker_threads'
+import type { Database } from '../server/src/db/database.ts'
+import { openDatabase } from '../server/src/services.ts'
+import { startTestServer, testConfig } from '../test/helpers/server.ts'
+
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
+
+const WARMUP_BALLS = 3
+
+/** Runs inside each worker: N socket.io clients that watch the game and time-stamp every ball. */
+const CLIENT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { io } = require(workerData.clientPath)
+const { url, gameId, count } = workerData
+const sockets = []
+const received = [] // flat pairs: ball count, receipt time (ns, monotonic)
+let watching = 0
+let failed = 0
+for (let i = 0; i < count; i++) {
+  const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60000 })
+  s.on('ball:drawn', (e) => { received.push(e.count, Number(process.hrtime.bigint())) })
+  s.once('connect', () => {
+    s.timeout(60000).emit('game:watch', { gameId }, (err, r) => {
+      if (err || !r || !r.ok) failed++
+      else watching++
+      if (watching + failed === count) parentPort.postMessage({ type: 'ready', watching, failed })
+    })
+  })
+  s.once('connect_error', (err) => {
+    failed++
+    if (watching + failed === count) parentPort.postMessage({ type: 'ready', watching, failed, error: String(err && err.message) })
+  })
+  sockets.push(s)
+}
+parentPort.on('message', (m) => {
+  if (m.type === 'report') parentPort.postMessage({ type: 'report', received })
+  if (m.type === 'close') {
+    for (const s of sockets) s.close()
+    parentPort.postMessage({ type: 'closed' })
+  }
+})
+`
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench display] ${message}\n`)
+}
+
+function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { worker.off('message', on); reject(new Error(`worker: no ${type} in ${timeoutMs} ms`)) }, timeoutMs)
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return
+      clearTimeout(timer)
+      worker.off('message', on)
+      resolve(m as T)
+    }
+    worker.on('message', on)
+  })
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const round = (ms: number) => Number(ms.toFixed(3))
+
+export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void> {
+  const clientCount = Number(process.env.BENCH_DISPLAY_CLIENTS ?? 1000)
+  const ballCount = Number(process.env.BENCH_DISPLAY_BALLS ?? 40)
+  const gapMs = Number(process.env.BENCH_DISPLAY_GAP_MS ?? 250)
+  const threads = Math.max(1, Number(process.env.BENCH_DISPLAY_THREADS ?? 2))
+
+  // The storage is wrapped only to take a server-side timestamp the moment a transaction commits: the ball is
+  // published to the screens right after its commit, so that is when the fan-out starts.
+  const config = testConfig({ sqliteSynchronous: 'FULL', logLevel: 'error' })
+  const real = await openDatabase(config)
+  let committedAt = 0
+  const db: Database = Object.assign(Object.create(real) as Database, {
+    transaction: <T>(fn: Parameters<Database['transaction']>[0]) => real.transaction(fn).then((r) => {
+      committedAt = Number(process.hrtime.bigint())
+      return r as T
+    }),
+  })
+  const server = await startTestServer({ ...config }, { db })
+  const workers: Worker[] = []
+  try {
+    const { bingo } = server.services
+    const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000 })
+    const set = await bingo.createMasterSet({ count: 200, seed: 'bench-display' })
+    const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
+    const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
+    const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+    await bingo.openSales(gameId)
+    // Few cards: the line and bingo windows come late, and the bench measures the fan-out, not the detector.
+    await bingo.sell({ gameId, count: 10, channel: 'bench' })
+    await bingo.closeSales({ gameId })
+
+    const clientPath = createRequire(import.meta.url).resolve('socket.io-client')
+    const t0 = performance.now()
+    const per = Math.ceil(clientCount / threads)
+    for (let i = 0; i < threads; i++) {
+      const count = Math.min(per, clientCount - i * per)
+      if (count <= 0) break
+      workers.push(new Worker(CLIENT_WORKER, { eval: true, workerData: { clientPath, url: server.url, gameId, count } }))
+    }
+    const ready = await Promise.all(workers.map((w) => nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')))
+    const watching = ready.reduce((s, r) => s + r.watching, 0)
+    const failed = ready.reduce((s, r) => s + r.failed, 0)
+    log(`${watching} clients watching game ${gameId} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${failed ? `, ${failed} failed (${ready.map((r) => r.error).filter(Boolean).join('; ')})` : ''}`)
+    if (watching !== clientCount) throw new Error(`only ${watching} of ${clientCount} clients are watching`)
+
+    // Ball number (count) -> when the draw was called and when it was committed and published, ns on the
+    // monotonic clock every thread shares.
+    const calledAt = new Map<number, number>()
+    const publishedAt = new Map<number, number>()
+    let drawn = 0
+    while (drawn < WARMUP_BALLS + ballCount) {
+      await sleep(gapMs)
+      const state = await bingo.getGameState(gameId)
+      if (state.status === 'finished' || state.balls.length >= state.ballCount) break
+      if (state.window) {
+        await bingo.closeWindow(gameId)
+        continue
+      }
+      const at = Number(process.hrtime.bigint())
+      const { state: after } = await bingo.drawNext(gameId)
+      drawn++
+      if (drawn > WARMUP_BALLS) {
+        calledAt.set(after.balls.length, at)
+        publishedAt.set(after.balls.length, committedAt)
+      }
+    }
+    await sleep(Math.max(gapMs, 500))
+
+    const reports = await Promise.all(workers.map((w) => {
+      const p = nextMessage<{ received: number[] }>(w, 'report')
+      w.postMessage({ type: 'report' })
+      return p
+    }))
+    const fanout: number[] = []
+    const callToScreen: number[] = []
+    for (const { received } of reports) {
+      for (let i = 0; i < received.length; i += 2) {
+        const called = calledAt.get(received[i])
+        if (called === undefined) continue
+        callToScreen.push((received[i + 1] - called) / 1e6)
+        fanout.push((received[i + 1] - publishedAt.get(received[i])!) / 1e6)
+      }
+    }
+    if (process.env.BENCH_DISPLAY_DEBUG) {
+      const byBall = new Map<number, number[]>()
+      for (const { received } of reports) for (let i = 0; i < received.length; i += 2) {
+        if (!publishedAt.has(received[i])) continue
+        const arr = byBall.get(received[i]) ?? []
+        arr.push((received[i + 1] - publishedAt.get(received[i])!) / 1e6)
+        byBall.set(received[i], arr)
+      }
+      log([...byBall].map(([b, a]) => { a.sort((x, y) => x - y); return `#${b}: ${a[0].toFixed(0)}/${percentile(a, 0.5).toFixed(0)}/${a[a.length - 1].toFixed(0)}` }).join('  '))
+    }
+    const expected = calledAt.size * clientCount
+    if (fanout.length !== expected) throw new Error(`${fanout.length} receipts, expected ${expected} (${calledAt.size} balls x ${clientCount} clients)`)
+    fanout.sort((a, b) => a - b)
+    callToScreen.sort((a, b) => a - b)
+    const commit = [...calledAt].map(([c, t]) => (publishedAt.get(c)! - t) / 1e6).sort((a, b) => a - b)
+    const p50 = percentile(fanout, 0.5)
+    const p99 = percentile(fanout, 0.99)
+    const max = fanout[fanout.length - 1]
+    log(`${calledAt.size} balls x ${clientCount} clients = ${fanout.length} receipts`)
+    log(`fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (target p99 <= 50 ms)`)
+    log(`draw call -> commit (transaction, journal, fsync): p50 ${percentile(commit, 0.5).toFixed(2)} ms, max ${commit[commit.length - 1].toFixed(2)} ms`)
+    log(`draw call -> client: p50 ${percentile(callToScreen, 0.5).toFixed(2)} ms, p99 ${percentile(callToScreen, 0.99).toFixed(2)} ms`)
+    emit({ name: 'display.fanout.p50', value: round(p50), unit: 'ms' })
+    emit({ name: 'display.fanout.p99', value: round(p99), unit: 'ms' })
+    emit({ name: 'display.fanout.max', value: round(max), unit: 'ms' })
+    emit({ name: 'display.call_to_screen.p50', value: round(percentile(callToScreen, 0.5)), unit: 'ms' })
+    emit({ name: 'display.call_to_screen.p99', value: round(percentile(callToScreen, 0.99)), unit: 'ms' })
+    emit({ name: 'display.fanout.clients', value: clientCount, unit: 'clients' })
+  } finally {
+    await Promise.all(workers.map(async (w) => {
+      const closed = nextMessage(w, 'closed', 10_000).catch(() => undefined)
+      w.postMessage({ type: 'close' })
+      await closed
+      await w.terminate()
+    }))
+    await server.cleanup()
+  }
+}

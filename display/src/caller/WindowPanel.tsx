@@ -1,0 +1,44 @@
+import type { GameState } from '../../../server/src/app/bingo.ts'
+import { CardGrid } from '../lib/CardGrid.tsx'
+import { money } from '../lib/format.ts'
+import type { Lang } from '../lib/i18n.ts'
+import type { CallerStore } from './store.ts'
+import { t } from './texts.ts'
+
+/** Confirms the order that closes the "any more?" window: after it nobody may claim that prize (BNG-50). */
+export function askCloseWindow(store: CallerStore, game: GameState, lang: Lang): void {
+  if (!game.window) return
+  const winners = game.winners.filter((w) => w.kind === game.window)
+  const pool = game.window === 'line' ? game.linePoolCents : game.bingoPoolCents
+  store.ask({
+    title: game.window === 'line' ? t(lang, 'anyMoreLine') : t(lang, 'anyMoreBingo'),
+    body: [
+      t(lang, game.window === 'line' ? 'closeWindowConfirmLine' : 'closeWindowConfirmBingo'),
+      `${t(lang, 'winners')}: ${winners.map((w) => w.serial).join(', ')}${pool !== null ? ` · ${money(pool, game.currency, lang)}` : ''}`,
+    ],
+    confirmLabel: t(lang, 'closeWindow'),
+    run: () => store.closeWindow(),
+  })
+}
+
+/** BNG-50: "¿alguna línea más?" with the verified cards, and the order to continue or finish. */
+export function WindowPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
+  const winners = game.winners.filter((w) => w.kind === game.window)
+  const called = new Set(game.balls)
+  return (
+    <div class="cc-panel cc-flow cc-window" data-testid="window-panel">
+      <div class="cc-window__question">{game.window === 'line' ? t(lang, 'anyMoreLine') : t(lang, 'anyMoreBingo')}</div>
+      <div class="cc-window__winners">
+        {winners.map((w) => (
+          <div key={w.cardId} class="cc-window__winner" data-testid="caller-winner" data-serial={w.serial}>
+            <strong>{w.serial}</strong> <span class="cc-muted">{t(lang, 'atBall')} {w.atBall}</span>
+            <CardGrid rows={w.rows} ballCount={game.ballCount} called={called} testId="caller-winner-card" />
+          </div>
+        ))}
+      </div>
+      <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-window" disabled={Boolean(store.busy.value)} onClick={() => askCloseWindow(store, game, lang)}>
+        {t(lang, 'closeWindow')} <kbd>C</kbd>
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,60 @@
+import { formatMoney } from '../../../server/src/domain/money.ts'
+import type { KioskStore } from './store.ts'
+import { TEXTS } from './texts.ts'
+
+/** BNG-11: the game on sale with its series, cards in the series, face value and prizes; or why nothing is on sale. */
+export function HomeScreen(props: { store: KioskStore }) {
+  const { store } = props
+  const T = TEXTS[store.lang.value]
+  const offer = store.offer.value
+  const money = (c: number) => formatMoney(c, offer?.hall.currency ?? 'BOB', store.lang.value)
+  if (!offer || offer.state !== 'on_sale' || !offer.game) {
+    const g = offer?.game
+    const [title, hint] = !offer || offer.state === 'none' ? [T.noGame, T.noGameHint]
+      : offer.state === 'not_open' ? [T.notOpen, g ? `${T.game} ${g.orderNo}` : ''] : [T.closed, g ? T.closedHint(g.orderNo) : '']
+    return (
+      <section class="k-state" data-testid="kiosk-state" data-state={offer?.state ?? 'none'}>
+        <div class="k-state__icon" aria-hidden="true">{offer?.state === 'closed' ? '⏵' : '⏸'}</div>
+        <h1 class="k-state__title">{title}</h1>
+        <p class="k-state__hint">{hint}</p>
+      </section>
+    )
+  }
+  const g = offer.game
+  const pct = (bp: number) => (bp / 100).toLocaleString(store.lang.value)
+  return (
+    <section class="k-home" data-testid="kiosk-home" data-game={g.gameId}>
+      <div class="k-home__game">
+        <span class="k-badge">{store.lang.value === 'en' ? 'ON SALE' : 'EN VENTA'}</span>
+        <h1 class="k-home__title" data-testid="kiosk-game-no">{T.game} {g.orderNo}</h1>
+        {g.isLastGame && <p class="k-home__last">{T.lastGame}</p>}
+      </div>
+      <div class="k-price">
+        <div class="k-price__label">{T.faceValue}</div>
+        <div class="k-price__value" data-testid="kiosk-face-value">{money(g.faceValueCents)}</div>
+      </div>
+      <ul class="k-series">
+        {g.series.map((s) => (
+          <li key={s.code} data-testid={`kiosk-series-${s.code}`}>
+            <strong>{T.series} {s.code}</strong> · {T.cardsInSeries(s.cardCount)} · {T.range(s.nextCardNo, s.lastCardNo)}
+          </li>
+        ))}
+      </ul>
+      <div class="k-prizes">
+        <div class="k-prize">
+          <div class="k-prize__name">{T.line}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-line">{money(g.prizes.lineCents)}</div>
+          <div class="k-prize__note">{T.ofSales(pct(g.prizes.lineBp))}{g.prizes.final ? '' : ` · ${T.now}`}</div>
+        </div>
+        <div class="k-prize k-prize--bingo">
+          <div class="k-prize__name">{T.bingo}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">{money(g.prizes.bingoCents)}</div>
+          <div class="k-prize__note">{T.ofSales(pct(g.prizes.bingoBp))}{g.prizes.final ? '' : ` · ${T.now}`}</div>
+        </div>
+      </div>
+      <p class="k-home__sold">{T.cardsSold}: <strong data-testid="kiosk-cards-sold">{g.cardsSold}</strong></p>
+      <button type="button" class="btn btn--primary btn--huge" data-testid="kiosk-buy" onClick={() => store.start()}>{T.buy}</button>
+      <p class="k-home__hint">{T.buyHint}</p>
+    </section>
+  )
+}

@@ -1,0 +1,22 @@
+import type { KioskStore, Screen } from './store.ts'
+import { TEXTS } from './texts.ts'
+
+/** One big, clear refusal with the way back: voucher, printer, sales or connection problems. */
+export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen, { name: 'problem' }> }) {
+  const { store, screen } = props
+  const T = TEXTS[store.lang.value]
+  const [title, body] = T.problems[screen.problem]
+  const printer = screen.problem.startsWith('printer')
+  return (
+    <section class={printer ? 'k-state k-state--stop k-state--device' : 'k-state k-state--stop'} data-testid="kiosk-problem" data-problem={screen.problem}>
+      <div class="k-state__icon" aria-hidden="true">{printer ? '🖨' : '!'}</div>
+      <h1 class="k-state__title" data-testid="kiosk-problem-title">{title}</h1>
+      <p class="k-state__hint">{body}</p>
+      {screen.keepsCredit && <p class="k-state__credit" data-testid="kiosk-credit-kept">{T.keepCredit}</p>}
+      <div class="k-row">
+        {screen.back === 'count' && <button type="button" class="btn btn--primary btn--wide" data-testid="kiosk-retry" onClick={() => store.back('count')}>{T.tryAgain}</button>}
+        <button type="button" class="btn btn--secondary btn--wide" data-testid="kiosk-back" onClick={() => store.back(screen.back === 'count' ? 'home' : screen.back)}>{T.back}</button>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,26 @@
+import { effect } from '@preact/signals'
+import { render } from 'preact'
+import { createGameFeed } from '../../../display/src/lib/socket.ts'
+import { createCashdeskApi, deviceCredential, type Lang } from '../shared/api.ts'
+import { App } from './App.tsx'
+import { createKioskStore } from './store.ts'
+import './kiosk.css'
+
+// Self-service kiosk: `/kiosk/?hall=demo&kiosk=kiosk-1`, Spanish unless `?lang=en`; `?device=` enrols the kiosk.
+const params = new URLSearchParams(location.search)
+const lang: Lang = params.get('lang') === 'en' ? 'en' : 'es'
+document.documentElement.lang = lang
+const hallId = params.get('hall') || 'demo'
+const store = createKioskStore(
+  createCashdeskApi(() => store.lang.value, { device: deviceCredential(location.search) }),
+  { hallId, kioskId: params.get('kiosk') || 'kiosk-1', lang },
+)
+// The hall feed ('hall:watch'): every change of the hall's game refreshes what the kiosk offers.
+const feed = createGameFeed({ hallId })
+effect(() => {
+  const s = feed.state.value
+  void (s ? `${s.gameId}:${s.status}:${s.cardsSold}` : null)
+  void store.refreshOffer()
+})
+
+render(<App store={store} />, document.getElementById('app')!)

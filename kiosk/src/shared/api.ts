@@ -1,0 +1,64 @@
+/**
+ * The kiosk's and the cashier's calls to the server (same origin). Errors arrive as `{ error: { code, message,
+ * detail, details } }` and become an ApiError (the caller console's class), so screens branch on `code`. The
+ * screen's language goes out as Accept-Language. An enrolled device sends its credential
+ * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser.
+ */
+import type { KioskOffer, KioskPurchase } from '../../../server/src/app/kiosk-sales.ts'
+import type { Payout, TicketStatus } from '../../../server/src/app/payouts.ts'
+import type { CashMovement, VoucherView } from '../../../server/src/app/vouchers.ts'
+import { ApiError } from '../../../display/src/lib/api.ts'
+
+export { ApiError }
+export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement }
+export type Lang = 'es' | 'en'
+
+export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { target: string } }
+export interface PayResult { payout: Payout; receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }
+export interface StationDay { stationId: string; day: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }
+
+const DEVICE_KEY = 'bolillo.device'
+
+/** Keeps `?device=<credential>` for the next loads and returns the stored one. */
+export function deviceCredential(search: string): string | null {
+  const given = new URLSearchParams(search).get('device')
+  try {
+    if (given) localStorage.setItem(DEVICE_KEY, given)
+    return given ?? localStorage.getItem(DEVICE_KEY)
+  } catch {
+    return given
+  }
+}
+
+export function createCashdeskApi(lang: () => Lang, options: { base?: string; device?: string | null } = {}) {
+  const base = options.base ?? ''
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { 'accept-language': lang(), 'content-type': 'application/json' }
+    if (options.device) headers.authorization = `Device ${options.device}`
+    let res: Response
+    try {
+      res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    } catch (err) {
+      throw new ApiError('NETWORK', lang() === 'en' ? 'No connection to the server.' : 'Sin conexión con el servidor.', 0, err instanceof Error ? err.message : String(err))
+    }
+    const parsed = await res.json().catch(() => undefined) as { error?: { code?: string; message?: string; detail?: string; details?: unknown } } | undefined
+    if (parsed?.error) throw new ApiError(parsed.error.code ?? 'ERROR', parsed.error.message ?? 'Error', res.status, parsed.error.detail, parsed.error.details)
+    if (!res.ok || parsed === undefined) throw new ApiError(`HTTP_${res.status}`, res.statusText, res.status)
+    return parsed as T
+  }
+  const enc = encodeURIComponent
+  return {
+    halls: () => request<{ halls: Array<{ id: string; name: string; currency: string }> }>('GET', '/api/halls'),
+    offer: (hallId: string) => request<KioskOffer>('GET', `/api/kiosk/halls/${enc(hallId)}/offer`),
+    checkVoucher: (code: string) => request<VoucherView>('POST', '/api/vouchers/check', { code }),
+    purchase: (input: { voucherCode: string; gameId: string; count: number; kioskId: string }) => request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
+    sellVoucher: (input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string }) => request<VoucherSale>('POST', '/api/vouchers', input),
+    cashOut: (input: { code: string; stationId: string; cashierId: string }) => request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
+    validate: (input: { code: string; stationId: string; cashierId: string }) => request<TicketStatus>('POST', '/api/tickets/validate', input),
+    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) => request<PayResult>('POST', '/api/tickets/pay', input),
+    reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
+    movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
+  }
+}
+
+export type CashdeskApi = ReturnType<typeof createCashdeskApi>

@@ -1,0 +1,43 @@
+/**
+ * The printed ticket of an on-screen (e-instant) sale: the kiosk printer cannot apply a scratch coating (INS-2,
+ * REGULATIONS §6 item 4), so the reveal happens on screen and the paper carries the result and the validation QR
+ * that the cashier scans to pay (INS-10: the ticket is the proof).
+ */
+import { formatMoney } from '../../server/src/domain/money.ts'
+import type { PrintBlock, PrintDoc, Paper } from './ticket-layout.ts'
+
+export interface InstantSaleTicket {
+  gameNo: number
+  name: string
+  serial: string
+  /** Signed QR payload `BLL1.I.<validation code>.<sig>`. */
+  qr: string
+  /** Validation code grouped for typing. */
+  codeText: string
+  priceCents: number
+  prizeCents: number
+  currency: string
+  soldAt: string
+  station: string
+  claimDays: number
+  paymentPlace: string
+}
+
+export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): PrintDoc {
+  const money = (c: number) => formatMoney(c, t.currency, 'es')
+  const blocks: PrintBlock[] = [
+    { type: 'text', text: t.name, align: 'center', size: 'large', bold: true },
+    { type: 'text', text: `Juego instantáneo N.º ${String(t.gameNo).padStart(4, '0')}`, align: 'center' },
+    { type: 'rule', style: 'double' },
+    { type: 'pair', left: 'Boleto', right: t.serial },
+    { type: 'pair', left: 'Precio', right: money(t.priceCents) },
+    { type: 'pair', left: 'Vendido', right: t.soldAt.slice(0, 19).replace('T', ' ') },
+    { type: 'pair', left: 'Terminal', right: t.station },
+    { type: 'rule' },
+    { type: 'text', text: t.prizeCents > 0 ? `PREMIO ${money(t.prizeCents)}` : 'SIN PREMIO', align: 'center', size: 'large', bold: true },
+    { type: 'qr', payload: t.qr },
+    { type: 'text', text: t.codeText, align: 'center' },
+    { type: 'text', text: `Cobro en ${t.paymentPlace}, dentro de ${t.claimDays} días del cierre del juego, solo contra este boleto.`, align: 'center' },
+  ]
+  return { kind: 'instant', name: `instant-${t.serial}`, paper, blocks }
+}

@@ -1,0 +1,394 @@
+/**
+ * Printed documents of the lotteries (issue #6), drawn with pdf-lib: the lotto extracto (official results, LNS-10,
+ * LOT-17), the lotto minutes (acta, LNS-17, §7.11), the lotto receipt (comprobante, LNS-6, §7.10), and for the
+ * numbered-ticket lottery and raffles: the extracto, the minutes, the print-shop sheet of tickets with their
+ * front and back (LOT-15, LOT-16, §7.8) and the thermal-style ticket layout.
+ *
+ * Only the PDF standard fonts are used (WinAnsi): every string goes through `toWinAnsi`. Texts are Spanish, the
+ * language of the regulations and of the public; field names follow the regulation's checklists.
+ */
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import QRCode from 'qrcode'
+import { formatMoney } from '../../server/src/domain/money.ts'
+import { toWinAnsi } from './minutes-pdf.ts'
+
+const A4 = { w: 595.28, h: 841.89 }
+const MARGIN = 48
+const INK = rgb(0.08, 0.08, 0.1)
+const MUTED = rgb(0.38, 0.39, 0.42)
+const BAR = rgb(0.13, 0.2, 0.33)
+const FILL = rgb(0.93, 0.94, 0.96)
+const WHITE = rgb(1, 1, 1)
+
+export function money(cents: number, currency: string): string {
+  try {
+    return formatMoney(cents, currency, 'es')
+  } catch {
+    return `${currency} ${(cents / 100).toFixed(2)}`
+  }
+}
+
+/** dd/mm/yyyy HH:MM as written in the ISO time (its own offset), with the offset. */
+export function formatLocalTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.exec(iso)
+  if (!m) return iso
+  return `${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]} (${m[6] === 'Z' ? 'UTC' : `UTC${m[6]}`})`
+}
+
+type FontKey = 'regular' | 'bold' | 'mono' | 'monoBold'
+
+/** A top-to-bottom writer on A4 pages (or any size) that opens a new page when something does not fit. */
+export class DocWriter {
+  page!: PDFPage
+  y = 0
+  private charset: ReadonlySet<number>
+
+  private constructor(readonly pdf: PDFDocument, readonly fonts: Record<FontKey, PDFFont>, readonly title: string, readonly size: { w: number; h: number }) {
+    this.charset = new Set(fonts.regular.getCharacterSet())
+    this.newPage()
+  }
+
+  static async create(title: string, size = A4): Promise<DocWriter> {
+    const pdf = await PDFDocument.create()
+    pdf.setTitle(title)
+    pdf.setProducer('Bolillo')
+    pdf.setCreator('Bolillo lottery documents')
+    const fonts = {
+      regular: await pdf.embedFont(StandardFonts.Helvetica),
+      bold: await pdf.embedFont(StandardFonts.HelveticaBold),
+      mono: await pdf.embedFont(StandardFonts.Courier),
+      monoBold: await pdf.embedFont(StandardFonts.CourierBold),
+    }
+    return new DocWriter(pdf, fonts, title, size)
+  }
+
+  get width(): number { return this.size.w - 2 * MARGIN }
+
+  clean(text: string): string { return toWinAnsi(text, this.charset) }
+
+  newPage(): void {
+    this.page = this.pdf.addPage([this.size.w, this.size.h])
+    this.y = this.size.h - MARGIN
+  }
+
+  ensure(height: number): void {
+    if (this.y - height < MARGIN + 20) this.newPage()
+  }
+
+  /** Splits text into lines that fit `width` at `size`. */
+  wrap(text: string, width: number, size: number, font: FontKey = 'regular'): string[] {
+    const f = this.fonts[font]
+    const out: string[] = []
+    for (const para of this.clean(text).split('\n')) {
+      let line = ''
+      for (const word of para.split(' ')) {
+        const next = line ? `${line} ${word}` : word
+        if (f.widthOfTextAtSize(next, size) <= width || !line) line = next
+        else { out.push(line); line = word }
+      }
+      out.push(line)
+    }
+    return out
+  }
+
+  text(text: string, opts: { size?: number; font?: FontKey; color?: ReturnType<typeof rgb>; indent?: number; gap?: number; align?: 'left' | 'center' } = {}): void {
+    const size = opts.size ?? 9.5
+    const font = opts.font ?? 'regular'
+    const indent = opts.indent ?? 0
+    for (const line of this.wrap(text, this.width - indent, size, font)) {
+      this.ensure(size * 1.35)
+      const w = this.fonts[font].widthOfTextAtSize(line, size)
+      const x = opts.align === 'center' ? MARGIN + (this.width - w) / 2 : MARGIN + indent
+      this.page.drawText(line, { x, y: this.y - size, size, font: this.fonts[font], color: opts.color ?? INK })
+      this.y -= size * 1.35
+    }
+    this.y -= opts.gap ?? 2
+  }
+
+  heading(text: string, size = 12): void {
+    this.ensure(size * 2.4)
+    this.y -= 6
+    this.page.drawRectangle({ x: MARGIN, y: this.y - size * 1.6, width: this.width, height: size * 1.6, color: BAR })
+    this.page.drawText(this.clean(text), { x: MARGIN + 6, y: this.y - size * 1.2, size, font: this.fonts.bold, color: WHITE })
+    this.y -= size * 1.6 + 6
+  }
+
+  /** Label / value rows in two columns. */
+  pairs(rows: Array<[string, string]>, labelWidth = 170): void {
+    const size = 9
+    for (const [label, value] of rows) {
+      const lines = this.wrap(value || '—', this.width - labelWidth, size)
+      this.ensure(lines.length * size * 1.35 + 2)
+      this.page.drawText(this.clean(label), { x: MARGIN, y: this.y - size, size, font: this.fonts.bold, color: MUTED })
+      for (const l of lines) {
+        this.page.drawText(l, { x: MARGIN + labelWidth, y: this.y - size, size, font: this.fonts.regular, color: INK })
+        this.y -= size * 1.35
+      }
+      this.y -= 1.5
+    }
+    this.y -= 3
+  }
+
+  /** A table with a header row; widths are relative. */
+  table(columns: Array<{ title: string; w: number; align?: 'left' | 'right' }>, rows: string[][], size = 8.5): void {
+    const total = columns.reduce((s, c) => s + c.w, 0)
+    const widths = columns.map((c) => (c.w / total) * this.width)
+    const header = () => {
+      this.ensure(size * 2.2)
+      this.page.drawRectangle({ x: MARGIN, y: this.y - size * 1.7, width: this.width, height: size * 1.7, color: FILL })
+      let x = MARGIN
+      columns.forEach((c, i) => {
+        this.page.drawText(this.clean(c.title), { x: x + 3, y: this.y - size * 1.25, size, font: this.fonts.bold, color: INK })
+        x += widths[i]
+      })
+      this.y -= size * 1.7 + 2
+    }
+    header()
+    for (const row of rows) {
+      const cells = row.map((v, i) => this.wrap(v, widths[i] - 6, size))
+      const h = Math.max(...cells.map((c) => c.length)) * size * 1.3 + 2
+      if (this.y - h < MARGIN + 20) { this.newPage(); header() }
+      let x = MARGIN
+      cells.forEach((lines, i) => {
+        lines.forEach((l, j) => {
+          const w = this.fonts.regular.widthOfTextAtSize(l, size)
+          const tx = columns[i].align === 'right' ? x + widths[i] - 3 - w : x + 3
+          this.page.drawText(l, { x: tx, y: this.y - size - j * size * 1.3, size, font: this.fonts.regular, color: INK })
+        })
+        x += widths[i]
+      })
+      this.y -= h
+      this.page.drawLine({ start: { x: MARGIN, y: this.y + 1 }, end: { x: MARGIN + this.width, y: this.y + 1 }, thickness: 0.3, color: rgb(0.8, 0.8, 0.83) })
+    }
+    this.y -= 6
+  }
+
+  /** Signature lines for the people who sign the minutes. */
+  signatures(people: Array<{ role: string; name: string }>): void {
+    const per = 2
+    const w = this.width / per
+    for (let i = 0; i < people.length; i += per) {
+      this.ensure(70)
+      this.y -= 40
+      people.slice(i, i + per).forEach((p, j) => {
+        const x = MARGIN + j * w + 10
+        this.page.drawLine({ start: { x, y: this.y }, end: { x: x + w - 30, y: this.y }, thickness: 0.6, color: INK })
+        this.page.drawText(this.clean(p.name), { x, y: this.y - 11, size: 8.5, font: this.fonts.bold, color: INK })
+        this.page.drawText(this.clean(p.role), { x, y: this.y - 21, size: 8, font: this.fonts.regular, color: MUTED })
+      })
+      this.y -= 28
+    }
+  }
+
+  /** Draws a QR code of `payload` with its top-left corner at (x, top). */
+  qr(payload: string, x: number, top: number, size: number, page = this.page): void {
+    drawQr(page, payload, x, top, size)
+  }
+
+  async save(): Promise<Uint8Array> {
+    const pages = this.pdf.getPages()
+    pages.forEach((p, i) => {
+      const footer = this.clean(`${this.title} - pagina ${i + 1} de ${pages.length} - Bolillo`)
+      p.drawText(footer, { x: MARGIN, y: 24, size: 7, font: this.fonts.regular, color: MUTED })
+    })
+    return this.pdf.save()
+  }
+}
+
+/** A QR code (error correction M) drawn as black modules, top-left corner at (x, top), `size` points wide. */
+export function drawQr(page: PDFPage, payload: string, x: number, top: number, size: number): void {
+  const qr = QRCode.create(payload, { errorCorrectionLevel: 'M' })
+  const n = qr.modules.size
+  const quiet = 2
+  const cell = size / (n + 2 * quiet)
+  page.drawRectangle({ x, y: top - size, width: size, height: size, color: WHITE })
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (qr.modules.data[r * n + c]) page.drawRectangle({ x: x + (c + quiet) * cell, y: top - (r + quiet + 1) * cell, width: cell + 0.05, height: cell + 0.05, color: INK })
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ lotto
+
+/** The extracto as the lotto service publishes it. */
+export interface LottoExtracto {
+  operator: string; gameName: string; gameCode: string; drawId: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
+  drawMethod: string; drawDevice: string | null; range: number; picks: number; balls: number[]; numbers: number[]
+  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
+  proof: { version: string; commitment: string; seed: string; salesDigest: string | null; externalEntropy: string } | null
+  claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
+}
+
+const two = (n: number) => String(n).padStart(2, '0')
+
+function prizeText(c: LottoExtracto['categories'][number], currency: string): string {
+  if (c.winners === 0) return c.type === 'share' ? `Vacante: ${money(c.carryOutCents, currency)} ${c.carryOutCents ? 'acumulado al proximo sorteo' : ''}`.trim() : 'Sin ganadores'
+  if (c.type === 'goods') return `1 x ${c.goods?.description ?? ''}`
+  return money(c.amountEachCents, currency) + (c.extraCentWinners ? ` (+0,01 a ${c.extraCentWinners})` : '')
+}
+
+/** The lotto extracto (official results) as an A4 PDF (LNS-10, LOT-17). */
+export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Array> {
+  const w = await DocWriter.create(`Extracto ${e.gameName} N.${e.drawNumber}`)
+  w.text(e.operator, { size: 11, font: 'bold', align: 'center' })
+  w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
+  w.text(`${e.gameName} - Sorteo N.º ${e.drawNumber} - Emision ${e.issue}`, { size: 11, align: 'center', gap: 8 })
+  w.heading('Numeros ganadores')
+  w.text(e.numbers.map(two).join('   '), { size: 22, font: 'monoBold', align: 'center', gap: 4 })
+  w.text(`Orden de extraccion: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
+  w.heading('Premios por categoria')
+  w.table(
+    [{ title: 'Categoria', w: 2.4 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Ganadores', w: 1.2, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.8, align: 'right' }],
+    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
+  )
+  w.heading('Datos del sorteo')
+  w.pairs([
+    ['Fecha y hora del sorteo', formatLocalTime(e.drawAt)],
+    ['Lugar', e.drawPlace],
+    ['Medio de extraccion', e.drawMethod === 'rng' ? 'Generador bolillo-draw-v1 (verificable)' : `Bolillero / tombola autorizado: ${e.drawDevice ?? ''}`],
+    ['Rango y seleccion', `${e.picks} numeros del 1 al ${e.range}`],
+    ['Comprobantes habilitados', String(e.receipts)],
+    ['Jugadas', String(e.plays)],
+    ['Recaudacion', money(e.salesCents, e.currency)],
+    ['Fondo de premios', money(e.poolCents, e.currency)],
+    ['Archivo de participacion (SHA-256)', e.participationSha256 ?? '—'],
+  ])
+  if (e.proof) {
+    w.heading('Prueba del sorteo (bolillo-draw-v1)')
+    w.pairs([['Compromiso', e.proof.commitment], ['Semilla', e.proof.seed], ['Resumen de ventas', e.proof.salesDigest ?? '—'], ['Entropia externa', e.proof.externalEntropy || '(vacia)']])
+  }
+  w.heading('Cobro de premios')
+  w.pairs([['Plazo de cobro hasta', `${formatLocalTime(e.claimDeadline)} (minimo 60 dias, LOT-23)`], ['Lugar de pago', e.paymentPlace], ['Reglamento', e.regulationUrl]])
+  w.text(`Regla de redondeo: ${e.remainderRule}`, { size: 7.5, color: MUTED })
+  w.text('Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Especifico son base para el pago de premios (LOT-17).', { size: 8, color: MUTED })
+  w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
+  return w.save()
+}
+
+/** What the lotto minutes hold (see LottoService.acta). */
+export interface LottoActa {
+  drawId: string; status: string
+  background: { operator: string; gameName: string; drawNumber: number; issue: string; authorisationRef: string; range: number; picks: number; drawCount: number; priceCents: number; currency: string; salesStartAt: string; salesCloseAt: string; drawAt: string; drawPlace: string; claimDeadline: string; drawMethod: string; drawDevice: string | null; commitment: string; budgetCents: number; prizePoolBp: number; categories: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number; description?: string } }> }
+  beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
+  draw: { balls: number[]; drawnAt: string | null; seed: string | null } | null
+  results: { numbers: number[]; poolCents: number; reserveCents: number; categories: LottoExtracto['categories']; histogram: number[]; remainderRule: string } | null
+  incidents: Array<{ at: string; note: string }>
+  journal: { records: number; lastSeq: number | null; lastHash: string | null }
+  signatures: Array<{ role: string; name: string }>
+}
+
+function prizeRule(p: { type: string; bp?: number; amountCents?: number; description?: string }, currency: string): string {
+  if (p.type === 'share') return `${((p.bp ?? 0) / 100).toFixed(2)} % del fondo (reparto)`
+  if (p.type === 'fixed') return `${money(p.amountCents ?? 0, currency)} fijo`
+  return `bien: ${p.description ?? ''}`
+}
+
+/** The lotto draw minutes (acta, LNS-17, §7.11) as an A4 PDF. */
+export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
+  const b = a.background
+  const w = await DocWriter.create(`Acta ${b.gameName} N.${b.drawNumber}`)
+  w.text(b.operator, { size: 11, font: 'bold', align: 'center' })
+  w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
+  w.text(`${b.gameName} - Sorteo N.º ${b.drawNumber} - Emision ${b.issue}`, { size: 11, align: 'center', gap: 8 })
+  w.heading('1. Antecedentes')
+  w.pairs([
+    ['Autorizacion AJ', b.authorisationRef], ['Rango / seleccion / extraccion', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
+    ['Precio por jugada', money(b.priceCents, b.currency)], ['Venta', `${formatLocalTime(b.salesStartAt)} a ${formatLocalTime(b.salesCloseAt)}`],
+    ['Sorteo', `${formatLocalTime(b.drawAt)}, ${b.drawPlace}`], ['Medio de extraccion', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v1' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
+    ['Compromiso de semilla', b.commitment], ['Presupuesto general', money(b.budgetCents, b.currency)], ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudacion`],
+    ['Prescripcion', formatLocalTime(b.claimDeadline)],
+  ])
+  w.table([{ title: 'Categoria', w: 2.5 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Premio', w: 3 }], b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]))
+  w.heading('2. Cierre de ventas y participacion (LNS-13, LNS-14, LNS-21)')
+  if (a.beforeDraw) {
+    const d = a.beforeDraw
+    w.pairs([
+      ['Cierre de ventas', formatLocalTime(d.closedAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
+      ['Recaudacion', money(d.salesCents, b.currency)], ['Archivo de participacion SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
+      ['Entropia externa (X)', d.externalEntropy || '(vacia)'],
+    ])
+    w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
+    if (d.excluded.length) w.table([{ title: 'Comprobante', w: 2 }, { title: 'Estado', w: 1 }, { title: 'Observaciones', w: 3 }, { title: 'Reembolso', w: 1.3, align: 'right' }], d.excluded.map((x) => [x.receipt, x.status, x.reason ?? '', money(x.refundCents, b.currency)]))
+  } else w.text('Ventas abiertas.', { color: MUTED })
+  w.heading('3. Sorteo y resultados')
+  if (a.draw) {
+    w.pairs([['Orden de extraccion', a.draw.balls.map(two).join(' - ')], ['Hora', formatLocalTime(a.draw.drawnAt)], ['Semilla revelada', a.draw.seed ?? '—']])
+  }
+  if (a.results) {
+    w.text(`Numeros ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
+    w.table(
+      [{ title: 'Categoria', w: 2.4 }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Premio por jugada', w: 2.4, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }, { title: 'Acumulado', w: 1.5, align: 'right' }],
+      a.results.categories.map((c) => [`${c.name} (${c.code})`, String(c.winners), prizeText(c, b.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency), money(c.carryOutCents, b.currency)]),
+    )
+    w.pairs([['Fondo de premios', money(a.results.poolCents, b.currency)], ['Reserva del operador', money(a.results.reserveCents, b.currency)], ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')]])
+    w.text(`Regla de redondeo: ${a.results.remainderRule}`, { size: 7.5, color: MUTED })
+  } else w.text('Sin liquidar.', { color: MUTED })
+  w.heading('4. Incidencias')
+  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatLocalTime(i.at), i.note]))
+  else w.text('Sin incidencias.')
+  w.heading('5. Diario')
+  w.pairs([['Registros del sorteo', String(a.journal.records)], ['Ultimo registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.heading('6. Firmas de los participantes')
+  w.signatures(a.signatures)
+  return w.save()
+}
+
+/** What a lotto receipt shows (LNS-6, §7.10); the LottoReceipt of the service. */
+export interface LottoReceiptPrint {
+  receiptNumber: string; code: string; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
+  drawNumber: number; issue: string; drawAt: string; draws: Array<{ drawNumber: number; drawAt: string }>; player: { name: string; document: string }
+  boards: Array<{ numbers: number[]; quickPick: boolean }>; soldAt: string; amountCents: number; currency: string; securityWarnings: string[]
+  regulationUrl: string; paymentPlace: string; legend: string
+}
+
+/** The lines of a lotto receipt for an 80 mm thermal roll (48 columns); the QR carries `code`. */
+export function lottoReceiptLines(r: LottoReceiptPrint): string[] {
+  const line = '-'.repeat(48)
+  return [
+    r.operator, `COMPROBANTE ${r.gameName}`, `N.º ${r.receiptNumber}`, line,
+    `Sorteo N.º ${r.drawNumber}  Emision ${r.issue}`, `Fecha del sorteo: ${formatLocalTime(r.drawAt)}`,
+    `Valido para: ${r.draws.map((d) => `N.º ${d.drawNumber}`).join(', ')}`,
+    `Categorias: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`, line,
+    `Jugador: ${r.player.name}`, `Documento: ${r.player.document}`, line,
+    ...r.boards.map((b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automatica)' : ''}`), line,
+    `Emitido: ${formatLocalTime(r.soldAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
+    ...r.securityWarnings, `Reglamento: ${r.regulationUrl}`, `Cobro: ${r.paymentPlace}`, r.legend,
+  ]
+}
+
+/** The receipt as a PDF on an 80 mm roll-sized page, with the signed QR. */
+export async function renderLottoReceiptPdf(r: LottoReceiptPrint): Promise<Uint8Array> {
+  const width = 226.77 // 80 mm
+  const margin = 14
+  const fontSize = 7.5
+  // Courier advances 0.6 em: the roll holds this many characters per line.
+  const columns = Math.floor((width - 2 * margin) / (fontSize * 0.6))
+  const lines = lottoReceiptLines(r).flatMap((l) => wrapColumns(l, columns))
+  const qrSize = 150
+  const w = await DocWriter.create(`Comprobante ${r.receiptNumber}`, { w: width, h: 2 * margin + lines.length * 9.5 + qrSize + 12 })
+  let y = w.size.h - margin
+  for (const l of lines) {
+    w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: w.fonts.mono, color: INK })
+    y -= 9.5
+  }
+  drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
+  return w.pdf.save()
+}
+
+/** Splits text on spaces into lines of at most `columns` characters (longer words are cut). */
+export function wrapColumns(text: string, columns: number): string[] {
+  const out: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    let wd = word
+    while (wd.length > columns) { if (line) { out.push(line); line = '' } out.push(wd.slice(0, columns)); wd = wd.slice(columns) }
+    const next = line ? `${line} ${wd}` : wd
+    if (next.length <= columns) line = next
+    else { out.push(line); line = wd }
+  }
+  out.push(line)
+  return out
+}

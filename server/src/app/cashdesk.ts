@@ -1,0 +1,15 @@
+/**
+ * The money path of issue #3, composed: credit vouchers sold for cash at the cashier (vouchers.ts), cards bought
+ * with them at a kiosk and printed (kiosk-sales.ts), winning cards validated and paid once at the cashier, and
+ * the prize register (payouts.ts).
+ */
+import { createKioskService } from './kiosk-sales.ts'
+import { createPayoutService } from './payouts.ts'
+import { createVoucherService, type CashdeskDeps } from './vouchers.ts'
+
+export function createCashdesk(deps: CashdeskDeps) {
+  const vouchers = createVoucherService(deps)
+  return { vouchers, kiosk: createKioskService(deps, vouchers), payouts: createPayoutService(deps, vouchers), printers: deps.printers }
+}
+
+export type Cashdesk = ReturnType<typeof createCashdesk>

@@ -1,0 +1,75 @@
+/**
+ * The SQLite writer thread of the lotto sale path. It owns a second connection to the same database file (WAL,
+ * the configured `synchronous` level, foreign keys on) and commits one batch of slips per transaction
+ * (`writeSlipBatch`). Moving the commit here keeps its fsync (several milliseconds on real disks with
+ * synchronous = FULL) and the Ed25519 signatures off the HTTP thread, which meanwhile parses the next requests:
+ * group commit with a pipeline. Writers on the two connections are serialised by SQLite's own write lock
+ * (BEGIN IMMEDIATE), and each reads the journal's last record inside its transaction, so the hash chain stays
+ * whole.
+ *
+ * Started through worker-boot.mjs (TypeScript loader); messages: `{ type: 'batch', id, at, slips }` answered by
+ * `{ id, results }` or `{ id, error }`, and `{ type: 'close', id }`.
+ */
+import BetterSqlite3 from 'better-sqlite3'
+import type { KeyObject } from 'node:crypto'
+import { parentPort, workerData } from 'node:worker_threads'
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../domain/errors.ts'
+import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
+import { writeSlipBatch, type SlipToWrite } from './lotto-sale-writer.ts'
+
+const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject }
+const db = new BetterSqlite3(data.file)
+db.pragma('journal_mode = WAL')
+db.pragma(`synchronous = ${data.synchronous}`)
+db.pragma('foreign_keys = ON')
+db.pragma('busy_timeout = 5000')
+
+const statements = new Map<string, BetterSqlite3.Statement>()
+const prepare = (sql: string) => {
+  let st = statements.get(sql)
+  if (!st) {
+    st = db.prepare(sql)
+    statements.set(sql, st)
+  }
+  return st
+}
+const guard = <T>(f: () => T): T => {
+  try {
+    return f()
+  } catch (err) {
+    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw new DomainError('CONFLICT', `constraint violated: ${(err as Error).message}`)
+    throw err
+  }
+}
+const tx: Sql = {
+  async all<T>(sql: string, params: readonly unknown[] = []) { return guard(() => prepare(sql).all(...(params as unknown[])) as T[]) },
+  async get<T>(sql: string, params: readonly unknown[] = []) { return guard(() => prepare(sql).get(...(params as unknown[])) as T | undefined) },
+  async run(sql: string, params: readonly unknown[] = []) { return guard(() => ({ changes: prepare(sql).run(...(params as unknown[])).changes })) },
+}
+const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
+
+type Message = { type: 'batch'; id: number; at: string; slips: SlipToWrite[] } | { type: 'close'; id: number }
+
+let queue: Promise<void> = Promise.resolve()
+parentPort!.on('message', (msg: Message) => {
+  queue = queue.then(() => handle(msg))
+})
+
+async function handle(msg: Message): Promise<void> {
+  if (msg.type === 'close') {
+    db.close()
+    parentPort!.postMessage({ id: msg.id, closed: true })
+    return
+  }
+  try {
+    db.exec('BEGIN IMMEDIATE')
+    const results = await writeSlipBatch(tx, msg.slips, msg.at, sign)
+    db.exec('COMMIT')
+    parentPort!.postMessage({ id: msg.id, results })
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    const e = err as { code?: string; message?: string }
+    parentPort!.postMessage({ id: msg.id, error: { code: err instanceof DomainError ? err.code : 'INTERNAL', message: e.message ?? String(err) } })
+  }
+}

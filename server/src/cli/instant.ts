@@ -1,0 +1,184 @@
+/**
+ * `npx bolillo instant ...`: generate an instant-ticket batch into the database (DATA_DIR or DATABASE_URL) and
+ * write its print files; check a directory of print files against its manifest.
+ */
+import { randomBytes, createHash, verify as verifySignature } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadConfig } from '../config.ts'
+import type { Database } from '../db/database.ts'
+import { migrate } from '../db/migrate.ts'
+import { openSqlite } from '../db/sqlite.ts'
+import { DomainError } from '../domain/errors.ts'
+import { checkDesign, type InstantDesign } from '../domain/instant-design.ts'
+import { encodeTicketCode, publicKeyId, TicketKind } from '../domain/ticket-code.ts'
+import { createInstantService, type PackPrintData } from '../app/instant.ts'
+import { createPrintFiles, packPrintData } from '../app/instant-files.ts'
+import { loadOrCreateInstantPepper } from '../app/instant-pepper.ts'
+import { loadOrCreateKeys } from '../keys.ts'
+
+export const instantUsage = `  npx bolillo instant generate --design <diseño.json> --seed <semilla> --out <dir>
+                 [--sheets none|all|<desde>-<hasta>] [--no-db] [--json]
+                                            genera una emisión de raspaditas: la guarda en la base (DATA_DIR o
+                                            DATABASE_URL) y escribe los ficheros de imprenta y el manifiesto
+                                            (--sheets: PDF de los paquetes indicados; por defecto todos si hay
+                                            10.000 boletos o menos). Sin --seed se toma una del sistema y se
+                                            muestra: guárdela, regenera la emisión bit a bit.
+  npx bolillo instant verify <dir>          comprueba los ficheros de imprenta contra manifest.json y su firma
+`
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+
+/** Progress on stderr: a bar with rate and time left, redrawn in place on a terminal, a line every 5 s otherwise. */
+function progressBar(label: string) {
+  const start = performance.now()
+  let last = 0
+  const tty = process.stderr.isTTY === true
+  const fmt = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`
+  return {
+    update(done: number, total: number, force = false) {
+      const t = performance.now()
+      if (!force && t - last < (tty ? 200 : 5000)) return
+      last = t
+      const elapsed = (t - start) / 1000
+      const rate = done / Math.max(elapsed, 1e-3)
+      const left = rate > 0 ? (total - done) / rate : 0
+      const width = 30
+      const filled = Math.round((done / total) * width)
+      const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${((done / total) * 100).toFixed(1).padStart(5)}%  ${done.toLocaleString('en')}/${total.toLocaleString('en')}  ${Math.round(rate).toLocaleString('en')} tickets/s  ETA ${fmt(left)}`
+      process.stderr.write(tty ? `\r${line}` : `${line}\n`)
+    },
+    done() { if (tty) process.stderr.write('\n') },
+  }
+}
+
+function parseSheets(spec: string | undefined, ticketCount: number, packCount: number): (packNo: number) => boolean {
+  if (spec === undefined) return ticketCount <= 10_000 ? () => true : () => false
+  if (spec === 'none') return () => false
+  if (spec === 'all') return () => true
+  const m = /^(\d+)(?:-(\d+))?$/.exec(spec)
+  if (!m) throw new DomainError('VALIDATION_FAILED', '--sheets must be none, all, N or N-M (pack numbers)')
+  const a = Number(m[1])
+  const b = Number(m[2] ?? m[1])
+  if (a < 1 || b < a || b > packCount) throw new DomainError('VALIDATION_FAILED', `--sheets packs must be within 1..${packCount}`)
+  return (p) => p >= a && p <= b
+}
+
+async function openDb(dataDir: string, databaseUrl: string | null, synchronous: 'FULL' | 'NORMAL'): Promise<Database> {
+  if (databaseUrl) {
+    const { openPostgres } = await import('../db/postgres.ts')
+    return openPostgres(databaseUrl)
+  }
+  return openSqlite(join(dataDir, 'bolillo.sqlite'), { synchronous })
+}
+
+async function generate(args: string[]): Promise<number> {
+  const designFile = option(args, '--design')
+  const out = option(args, '--out')
+  if (!designFile || !out) {
+    process.stderr.write(instantUsage)
+    return 2
+  }
+  let seed = option(args, '--seed')
+  if (!seed) {
+    seed = randomBytes(32).toString('hex')
+    process.stderr.write(`seed (keep it secret and safe: it regenerates the batch bit for bit): ${seed}\n`)
+  }
+  const design = JSON.parse(readFileSync(designFile, 'utf8')) as InstantDesign
+  const checked = checkDesign(design)
+  const json = args.includes('--json')
+  const noDb = args.includes('--no-db')
+  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+  const keys = loadOrCreateKeys(config.dataDir)
+  const files = createPrintFiles({
+    outDir: out, checked, seed, sheetsFor: parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount),
+    signCode: (id) => encodeTicketCode({ kind: TicketKind.instant, id }, keys.privateKey), operatorKey: keys.privateKey, operatorKeyId: publicKeyId(keys.publicKey),
+  })
+  const bar = progressBar(`instant ${String(design.gameNo).padStart(4, '0')}`)
+  const t0 = performance.now()
+  let summary: Record<string, unknown>
+  if (noDb) {
+    let done = 0
+    for (const p of packPrintData(checked, seed)) {
+      await files.onPack(p)
+      done += design.packSize
+      bar.update(done, design.ticketCount)
+    }
+    summary = { gameNo: design.gameNo, ticketCount: design.ticketCount, database: null }
+  } else {
+    const db = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
+    try {
+      await migrate(db)
+      const service = createInstantService({
+        db, keys, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
+        entropy: { name: 'os-csprng', randomBytes: (n) => randomBytes(n) },
+      })
+      const result = await service.generateBatch({
+        design, seed,
+        onPack: (p: PackPrintData) => files.onPack(p),
+        onProgress: (done, total) => bar.update(done, total),
+      })
+      summary = { ...result, database: db.engine }
+    } finally {
+      await db.close()
+    }
+  }
+  bar.update(design.ticketCount, design.ticketCount, true)
+  bar.done()
+  const { manifestPath } = await files.finish({ database: summary.database, batchId: summary.batchId ?? null })
+  const seconds = (performance.now() - t0) / 1000
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
+  const report = { ...summary, seconds: Math.round(seconds * 1000) / 1000, ticketsPerSecond: Math.round(design.ticketCount / seconds), peakRssMb, manifest: manifestPath }
+  if (json) process.stdout.write(JSON.stringify(report) + '\n')
+  else {
+    process.stdout.write(`Emisión ${design.gameNo} "${design.name}": ${design.ticketCount.toLocaleString('es')} boletos en ${checked.packCount.toLocaleString('es')} paquetes, ` +
+      `${seconds.toFixed(1)} s (${report.ticketsPerSecond.toLocaleString('es')} boletos/s), memoria máx. ${peakRssMb} MB\n`)
+    process.stdout.write(`Fondo de premios ${checked.prizeFundCents} (${(checked.payoutShareBp / 100).toFixed(2)} % de las ventas). Manifiesto: ${manifestPath}\n`)
+  }
+  return 0
+}
+
+/** Recomputes the SHA-256 of every file named in a manifest and checks the manifest's signature. */
+function verifyDir(dir: string): number {
+  const text = readFileSync(join(dir, 'manifest.json'), 'utf8')
+  const manifest = JSON.parse(text) as { files: Array<{ name: string; sha256: string; bytes: number }>; operatorKeyId: string }
+  const errors: string[] = []
+  for (const f of manifest.files) {
+    const path = join(dir, f.name)
+    if (!existsSync(path)) { errors.push(`${f.name}: missing`); continue }
+    const hash = createHash('sha256').update(readFileSync(path)).digest('hex')
+    if (hash !== f.sha256) errors.push(`${f.name}: SHA-256 ${hash} differs from the manifest`)
+  }
+  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+  const keys = loadOrCreateKeys(config.dataDir)
+  const sigPath = join(dir, 'manifest.sig')
+  if (!existsSync(sigPath)) errors.push('manifest.sig: missing')
+  else if (!verifySignature(null, Buffer.from(text, 'utf8'), keys.publicKey, Buffer.from(readFileSync(sigPath, 'utf8').trim(), 'base64url'))) {
+    errors.push(`manifest.sig: does not verify with this operator key (${publicKeyId(keys.publicKey)}; manifest names ${manifest.operatorKeyId})`)
+  }
+  if (errors.length) {
+    process.stdout.write(`FAILED:\n  ${errors.join('\n  ')}\n`)
+    return 1
+  }
+  process.stdout.write(`OK: ${manifest.files.length} files match manifest.json, signature verifies\n`)
+  return 0
+}
+
+export async function runInstantCli(args: string[]): Promise<number> {
+  const [sub, ...rest] = args
+  try {
+    if (sub === 'generate') return await generate(rest)
+    if (sub === 'verify' && rest[0]) return verifyDir(rest[0])
+  } catch (err) {
+    if (err instanceof DomainError) {
+      process.stderr.write(`${err.message}\n`)
+      return 1
+    }
+    throw err
+  }
+  process.stderr.write(instantUsage)
+  return 2
+}

@@ -1,0 +1,489 @@
+/**
+ * Hall display and caller console in a real Chromium against the real server (issue #4). Games are run from the
+ * caller console (its buttons and keyboard shortcuts) while a second page, the hall display, is checked after
+ * every step; a third suite kills and restarts the server mid-game and watches the display come back.
+ *
+ * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
+ * is skipped with a message. Builds the screens first when dist/ is missing or older than display/.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GameState } from '../../server/src/app/bingo.ts'
+import { formatMoney } from '../../server/src/domain/money.ts'
+import { startTestServer } from '../helpers/server.ts'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const IN_CI = process.env.CI === 'true'
+const HAVE_BROWSER = existsSync(CHROMIUM)
+const SHOTS = resolve('test-output/screenshots')
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+if (!HAVE_BROWSER && !IN_CI) {
+  console.warn(`[display browser tests] skipped: no Chromium at ${CHROMIUM}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`)
+}
+const suite = HAVE_BROWSER || IN_CI ? describe : describe.skip
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+/** Builds the screens when they are missing (or, on a developer's machine, older than their sources). */
+function ensureBuilt(): void {
+  const built = ['dist/display/index.html', 'dist/caller/index.html'].map((f) => resolve(f))
+  const missing = built.some((f) => !existsSync(f))
+  const stale = !missing && !IN_CI && newestMtime(resolve('display')) > Math.min(...built.map((f) => statSync(f).mtimeMs))
+  if (missing || stale) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
+}
+
+async function launch(): Promise<Browser> {
+  if (!HAVE_BROWSER) throw new Error(`Chromium not found at ${CHROMIUM} (CI=true: the browser tests must run; .ci/run installs it)`)
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true })
+}
+
+/** Spaces of any kind (Intl uses no-break spaces) as plain spaces. */
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
+
+async function textOf(page: Page, testId: string): Promise<string> {
+  return norm(await page.getByTestId(testId).first().textContent({ timeout: 5000 }))
+}
+
+/** Waits until `read()` returns `expected`, then returns; on timeout fails with the last value read. */
+async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let last: T | undefined
+  while (Date.now() < deadline) {
+    try {
+      last = await read()
+      if (JSON.stringify(last) === JSON.stringify(expected)) return
+    } catch {
+      // element not there yet
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  expect.fail(`${what}: expected ${JSON.stringify(expected)}, last saw ${JSON.stringify(last)}`)
+}
+
+const untilText = (page: Page, testId: string, expected: string, timeoutMs?: number) =>
+  until(`[data-testid=${testId}]`, () => textOf(page, testId), expected, timeoutMs)
+
+async function litCount(page: Page): Promise<number> {
+  return Number(await page.getByTestId('board').getAttribute('data-lit', { timeout: 5000 }))
+}
+
+async function stateOf(url: string, gameId: string): Promise<GameState> {
+  return (await (await fetch(`${url}/api/games/${gameId}`)).json()) as GameState
+}
+
+/** The console has no request in flight (it ignores a second action until the first one is answered). */
+async function idle(caller: Page): Promise<void> {
+  await until('console idle', () => caller.getByTestId('caller').getAttribute('data-busy'), '')
+}
+
+/** Nothing focused, so shortcuts reach the console rather than a field. */
+async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+}
+
+/** What the hall must read after every ball: state word, ball, count, lit board cells, last balls. */
+async function expectDisplayShowsBalls(display: Page, balls: number[], state = 'EN JUEGO'): Promise<void> {
+  const n = balls.length
+  await untilText(display, 'extraction-count', String(n))
+  expect(await textOf(display, 'current-ball')).toBe(String(balls[n - 1]))
+  // While a winner is shown the card takes the board's place.
+  if (await display.getByTestId('winner-panel').count() === 0) expect(await litCount(display)).toBe(n)
+  expect(await textOf(display, 'state')).toBe(state)
+  const last = await display.getByTestId('last-ball').allTextContents()
+  expect(last.map(Number)).toEqual(balls.slice(Math.max(0, n - 6), n - 1).reverse())
+}
+
+async function markedCells(page: Page, serial: string): Promise<number> {
+  return page.locator(`[data-testid="winner"][data-serial="${serial}"] [data-marked="true"]`).count()
+}
+
+function calledIn(rows: number[][], balls: number[]): number {
+  const called = new Set(balls)
+  return rows.flat().filter((n) => called.has(n)).length
+}
+
+async function shot(page: Page, name: string, viewport?: { width: number; height: number }): Promise<void> {
+  if (viewport) await page.setViewportSize(viewport)
+  await page.waitForTimeout(400)
+  await page.screenshot({ path: join(SHOTS, name), animations: 'disabled' })
+}
+
+// ------------------------------------------------------------------------------------------------ suites
+
+suite('hall display and caller console: a BO-2025 game run from the console (RNG, automatic claims, login)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let ctx: BrowserContext
+  let display: Page
+  let caller: Page
+  const hallId = 'illimani'
+  const money = (c: number) => norm(formatMoney(c, 'BOB', 'es'))
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    ensureBuilt()
+    browser = await launch()
+    server = await startTestServer({ auth: 'on' })
+    const { bingo, auth } = server.services
+    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
+    await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
+    await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
+    ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+    display = await ctx.newPage()
+    caller = await ctx.newPage()
+    await display.goto(`${server.url}/display/?hall=${hallId}`)
+    await caller.goto(`${server.url}/caller/?hall=${hallId}`)
+  })
+  afterAll(async () => {
+    await ctx?.close()
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it('runs a whole game from the console while the hall display follows every step', { timeout: 240_000 }, async () => {
+    await untilText(display, 'state', 'Esperando la próxima partida')
+
+    // Staff log in (authentication is on), then open the session with the ball recount.
+    await caller.getByTestId('login-open').click()
+    await caller.getByTestId('login-user').fill('jefe')
+    await caller.getByTestId('login-password').fill('jefe-de-mesa-1')
+    await caller.getByTestId('login-submit').click()
+    await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe (floor_manager)')
+    await caller.getByTestId('recount-balls').fill('90')
+    await caller.getByTestId('open-session').click()
+
+    // Announce: the display shows the next game, its price and commitment.
+    await caller.getByTestId('announce').click()
+    await untilText(display, 'state', 'PRÓXIMA PARTIDA')
+    const gameId = (await display.getByTestId('display').getAttribute('data-game'))!
+    let state = await stateOf(server.url, gameId)
+    expect(await textOf(display, 'face-value')).toBe(money(1000))
+    expect(await display.getByTestId('commitment').getAttribute('title')).toBe(state.commitment)
+    expect(await textOf(display, 'commitment-full')).toBe(state.commitment.replace(/(.{8})(?=.)/g, '$1 '))
+
+    await caller.getByTestId('open-sales').click()
+    await untilText(display, 'state', 'EN VENTA')
+
+    // 40 cards at the table from the console, 20 more through a kiosk: the hall sees the count grow.
+    await caller.getByTestId('sell-count').fill('40')
+    await caller.getByTestId('sell').click()
+    await untilText(display, 'cards-sold', '40')
+    await server.services.bingo.sell({ gameId, count: 20, channel: 'kiosk:1' })
+    await untilText(display, 'cards-sold', '60')
+    expect(await textOf(display, 'line-prize')).toBe('—')
+
+    // Close of sales with external entropy, confirmed with Enter: prize amounts appear (BNG-16, BNG-56).
+    await caller.getByTestId('entropy').fill('baliza 2026-11-22 12:00')
+    await caller.getByTestId('close-sales').click()
+    await caller.getByTestId('confirm-dialog').waitFor()
+    await caller.keyboard.press('Enter')
+    await untilText(display, 'state', 'VENTA CERRADA')
+    expect(await textOf(display, 'cards-sold')).toBe('60')
+    expect(await textOf(display, 'line-prize')).toBe(money(6000))
+    expect(await textOf(display, 'bingo-prize')).toBe(money(30600))
+    expect(await textOf(display, 'extraction-count')).toBe('0')
+    expect(await litCount(display)).toBe(0)
+
+    // Draw with Space until the line window opens (the BO-2025 profile claims sold cards itself).
+    await blur(caller)
+    let shotsTaken = false
+    for (let i = 0; i < 90; i++) {
+      const before = state.balls.length
+      await idle(caller)
+      await caller.keyboard.press('Space')
+      await until('ball drawn', async () => (await stateOf(server.url, gameId)).balls.length, before + 1)
+      state = await stateOf(server.url, gameId)
+      const word = state.status === 'line_window' ? 'LÍNEA' : 'EN JUEGO'
+      await expectDisplayShowsBalls(display, state.balls, word)
+      expect(await textOf(display, 'current-ball-words')).toMatch(/^el [a-záéíóú ]+$/)
+      expect(await textOf(caller, 'caller-count')).toBe(String(state.balls.length))
+      if (state.balls.length === 12 && !shotsTaken) {
+        shotsTaken = true
+        await shot(display, 'display-1920x1080.png')
+        await shot(caller, 'caller-1920x1080.png')
+        await shot(display, 'display-3840x2160.png', { width: 3840, height: 2160 })
+        await shot(display, 'display-portrait-1080x1920.png', { width: 1080, height: 1920 })
+        await display.setViewportSize({ width: 1920, height: 1080 })
+      }
+      if (state.status === 'line_window') break
+    }
+    expect(state.status).toBe('line_window')
+
+    // The line: winning cards as 3x9 grids with the called numbers marked, serials, the pool, "¿alguna línea más?".
+    await untilText(display, 'window-question', '¿ALGUNA LÍNEA MÁS?')
+    const lineWinners = state.winners.filter((w) => w.kind === 'line')
+    expect(lineWinners.length).toBeGreaterThan(0)
+    for (const w of lineWinners.slice(0, 4)) {
+      expect(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-serial"]`).textContent()).toBe(w.serial)
+      expect(await markedCells(display, w.serial)).toBe(calledIn(w.rows, state.balls))
+      expect(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] td`).count()).toBe(27)
+      expect(norm(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-prize"]`).textContent())).toBe(money(6000))
+    }
+    await untilText(caller, 'caller-state', 'LÍNEA')
+    await shot(display, 'display-line-1920x1080.png')
+
+    // C closes the window (confirmed with Enter): the line is split, play resumes.
+    await blur(caller)
+    await caller.keyboard.press('c')
+    await caller.getByTestId('confirm-dialog').waitFor()
+    await caller.keyboard.press('Enter')
+    await untilText(display, 'state', 'EN JUEGO')
+    expect(await display.getByTestId('winner-panel').count()).toBe(0)
+    await until('line prizes listed on the console', () => caller.getByTestId('prize').count(), lineWinners.length)
+
+    // On to the bingo.
+    state = await stateOf(server.url, gameId)
+    for (let i = 0; i < 90 && state.status === 'drawing'; i++) {
+      const before = state.balls.length
+      await idle(caller)
+      await caller.keyboard.press('Space')
+      await until('ball drawn', async () => (await stateOf(server.url, gameId)).balls.length, before + 1)
+      state = await stateOf(server.url, gameId)
+      await expectDisplayShowsBalls(display, state.balls, state.status === 'bingo_window' ? 'BINGO' : 'EN JUEGO')
+    }
+    expect(state.status).toBe('bingo_window')
+    await untilText(display, 'window-question', '¿ALGÚN BINGO MÁS?')
+    const bingoWinners = state.winners.filter((w) => w.kind === 'bingo')
+    for (const w of bingoWinners.slice(0, 4)) expect(await markedCells(display, w.serial)).toBe(15)
+    await untilText(caller, 'caller-state', 'BINGO')
+    await shot(display, 'display-bingo-1920x1080.png')
+
+    await caller.getByTestId('close-window').click()
+    await caller.keyboard.press('Enter')
+    await untilText(display, 'state', 'PARTIDA TERMINADA')
+    state = await stateOf(server.url, gameId)
+    for (const w of state.winners.filter((x) => x.kind === 'bingo').slice(0, 4)) {
+      const prize = display.locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-prize"]`)
+      expect(norm(await prize.textContent())).toBe(money(w.amountCents!))
+    }
+
+    // Pay every prize from the console; the hall sees the winners paid.
+    await until('all prizes listed', () => caller.getByTestId('prize').count(), state.winners.length)
+    const payAll = caller.getByTestId('pay-all')
+    if (await payAll.count()) await payAll.click()
+    else await caller.getByTestId('pay').first().click()
+    await until('prizes paid', () => caller.locator('[data-testid="prize"][data-status="paid"]').count(), state.winners.length)
+    await until('paid badge on the display', () => display.locator('.hd-badge--paid').count(), Math.min(4, state.winners.filter((w) => w.kind === 'bingo').length))
+
+    // The running minutes: one game, 60 cards.
+    await blur(caller)
+    await caller.keyboard.press('a')
+    await caller.getByTestId('minutes-table').waitFor()
+    await until('minutes row', () => caller.getByTestId('minutes-row').count(), 1)
+    expect(norm(await caller.getByTestId('minutes-row').first().textContent())).toContain('60')
+    await shot(caller, 'caller-minutes-1920x1080.png')
+    await caller.keyboard.press('Escape')
+    await until('minutes closed', () => caller.getByTestId('minutes').count(), 0)
+  })
+})
+
+suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incidents and session close', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let ctx: BrowserContext
+  let display: Page
+  let caller: Page
+  let gameId: string
+  const hallId = 'altamira'
+  const money = (c: number) => norm(formatMoney(c, 'EUR', 'es'))
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    ensureBuilt()
+    browser = await launch()
+    server = await startTestServer()
+    const { bingo } = server.services
+    await bingo.createHall({ id: hallId, name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 120 })
+    const set = await bingo.createMasterSet({ count: 200, seed: 'browser-display-2' })
+    const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 150 })
+    const session = await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Sala' } })
+    const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' })
+    gameId = game.gameId
+    await bingo.openSales(gameId)
+    await bingo.sell({ gameId, count: 30, channel: 'counter' })
+    await bingo.closeSales({ gameId })
+    ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+    display = await ctx.newPage()
+    caller = await ctx.newPage()
+    await display.goto(`${server.url}/display/?hall=${hallId}`)
+    await caller.goto(`${server.url}/caller/?hall=${hallId}`)
+  })
+  afterAll(async () => {
+    await ctx?.close()
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it('enters balls by keypad, refuses a wrong claim, verifies a line by serial, annuls and closes the session', { timeout: 120_000 }, async () => {
+    const { bingo } = server.services
+    await untilText(display, 'state', 'VENTA CERRADA')
+    expect(await textOf(display, 'cards-sold')).toBe('30')
+    expect(await textOf(display, 'line-prize')).toBe(money(450)) // 10 % of 30 x 1.50
+    await untilText(caller, 'caller-state', 'VENTA CERRADA')
+
+    // The first row of card A-00001, called by typing each number and Enter.
+    const winner = (await bingo.getCard(gameId, 'A-00001'))!
+    const balls = winner.rows[0]
+    await blur(caller)
+    for (let i = 0; i < balls.length; i++) {
+      await caller.keyboard.type(String(balls[i]))
+      await untilText(caller, 'manual-display', String(balls[i]))
+      await caller.keyboard.press('Enter')
+      await expectDisplayShowsBalls(display, balls.slice(0, i + 1))
+      await untilText(caller, 'manual-display', '—')
+      await idle(caller)
+    }
+
+    // A ball already out: the API's refusal in large print.
+    await caller.keyboard.type(String(balls[0]))
+    await caller.keyboard.press('Enter')
+    await untilText(caller, 'error-code', 'BALL_ALREADY_DRAWN')
+    expect(await textOf(caller, 'error-message')).toBe('Esa bola ya salió en esta partida.')
+    await caller.keyboard.press('Escape')
+    await until('error dismissed', () => caller.getByTestId('error-banner').count(), 0)
+
+    // L, a serial that has not won, Enter: refused with the reason, on the console and on the hall display.
+    const called = new Set(balls)
+    let loser = ''
+    for (let n = 2; n <= 30 && !loser; n++) {
+      const serial = `A-${String(n).padStart(5, '0')}`
+      const c = (await bingo.getCard(gameId, serial))!
+      if (!c.rows.some((r) => r.every((x) => called.has(x)))) loser = serial
+    }
+    await caller.keyboard.press('l')
+    await until('serial field focused', () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'claim-serial')
+    await caller.keyboard.type(loser)
+    await caller.keyboard.press('Enter')
+    await untilText(caller, 'claim-verdict', 'SIN PREMIO')
+    expect(await textOf(caller, 'claim-reason')).toBe('ninguna fila completa')
+    expect(await caller.locator('[data-testid="claim-card"] td').count()).toBe(27)
+    await untilText(display, 'claim-rejected', `Cartón ${loser}: SIN PREMIO (ninguna fila completa)`)
+
+    // L, the winning serial, Enter: verified; the hall sees the card-matrix with its five marked numbers (BNG-35).
+    await idle(caller)
+    await caller.keyboard.press('l')
+    await caller.keyboard.type('a-00001')
+    await caller.keyboard.press('Enter')
+    await untilText(caller, 'claim-verdict', 'PREMIADO')
+    expect(await caller.locator('[data-testid="claim-card"] [data-marked="true"]').count()).toBe(5)
+    await untilText(display, 'state', 'LÍNEA')
+    await untilText(display, 'window-question', '¿ALGUNA LÍNEA MÁS?')
+    expect(await markedCells(display, 'A-00001')).toBe(5)
+    expect(norm(await display.locator('[data-testid="winner"][data-serial="A-00001"] [data-testid="winner-prize"]').textContent())).toBe(money(450))
+
+    // A caller's error: the regulation paragraph and its outcome are on screen before confirming (BNG-84).
+    await caller.getByTestId('incident-kind').selectOption('caller-error')
+    expect(await textOf(caller, 'incident-text')).toMatch(/^Prevalecerá siempre el número de la bola extraída/)
+    expect(await textOf(caller, 'incident-outcome')).toContain('prevalece la bola extraída')
+    await caller.getByTestId('incident-note').fill('Se cantó 61 por 16; corregido en el acto')
+    await caller.getByTestId('incident-declare').click()
+    expect(norm(await caller.getByTestId('confirm-dialog').textContent())).toContain('Prevalecerá siempre')
+    await caller.keyboard.press('Enter')
+    await until('dialog closed', () => caller.getByTestId('confirm-dialog').count(), 0)
+
+    // C + Enter: the line is awarded; play resumes.
+    await blur(caller)
+    await caller.keyboard.press('c')
+    await caller.keyboard.press('Enter')
+    await untilText(display, 'state', 'EN JUEGO')
+    expect(norm(await display.locator('.hd-tile--done').textContent())).toContain('A-00001')
+
+    // A ball irregularity annuls the game with a full refund (BNG-82, BNG-86).
+    await caller.getByTestId('incident-kind').selectOption('ball-irregularity')
+    expect(await textOf(caller, 'incident-text')).toContain('bolas duplicadas')
+    await caller.getByTestId('incident-declare').click()
+    await caller.keyboard.press('Enter')
+    await untilText(display, 'state', 'PARTIDA ANULADA')
+    expect(await textOf(display, 'notice')).toContain('Se devuelve el importe íntegro de los cartones')
+    await shot(display, 'display-void-1920x1080.png')
+
+    // English on request.
+    const en = await ctx.newPage()
+    await en.goto(`${server.url}/display/?hall=${hallId}&lang=en`)
+    await untilText(en, 'state', 'GAME ANNULLED')
+    await en.close()
+
+    // Close the session with the final recount (required by this profile, BNG-27); the minutes open.
+    await caller.getByTestId('close-recount-balls').fill('90')
+    await caller.getByTestId('close-session').click()
+    await caller.keyboard.press('Enter')
+    await caller.getByTestId('minutes-table').waitFor()
+    await until('minutes row', () => caller.locator('[data-testid="minutes-row"][data-status="void"]').count(), 1)
+    await untilText(caller, 'caller-session', 'Sin sesión abierta')
+    const m = await server.services.minutes.sessionMinutes((await stateOf(server.url, gameId)).sessionId)
+    expect(m.closedAt).not.toBeNull()
+    expect(m.games[0].incidents.map((i) => i.kind)).toEqual(['caller-error', 'ball-irregularity'])
+  })
+})
+
+suite('hall display across a server restart', () => {
+  let browser: Browser
+  let page: Page
+  const cleanups: Array<() => Promise<void>> = []
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    ensureBuilt()
+    browser = await launch()
+  })
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined)
+    await browser?.close()
+  })
+
+  it('opens mid-game correct at once, shows the cut, and returns to the same balls after the restart', { timeout: 90_000 }, async () => {
+    const first = await startTestServer()
+    let firstClosed = false
+    cleanups.push(async () => { if (!firstClosed) await first.close() })
+    const { bingo } = first.services
+    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100 })
+    const set = await bingo.createMasterSet({ count: 100, seed: 'browser-display-3' })
+    const series = await bingo.createSeries({ hallId: 'restart', code: 'R', masterSetId: set.id, faceValueCents: 2000 })
+    const session = await bingo.openSession({ hallId: 'restart', recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+    const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+    await bingo.openSales(gameId)
+    await bingo.sell({ gameId, count: 15, channel: 'counter' })
+    await bingo.closeSales({ gameId })
+    for (let i = 0; i < 7; i++) await bingo.drawNext(gameId)
+    const before = await bingo.getGameState(gameId)
+
+    page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    // Watched by game id this time.
+    await page.goto(`${first.url}/display/?game=${gameId}`)
+    await expectDisplayShowsBalls(page, before.balls)
+    expect(await textOf(page, 'cards-sold')).toBe('15')
+
+    // The server goes away: the display says so and keeps the last state on screen.
+    await first.close()
+    firstClosed = true
+    await page.getByTestId('offline').waitFor({ timeout: 10_000 })
+    expect(await textOf(page, 'extraction-count')).toBe('7')
+
+    // Same data, same port: the display reconnects, watches again and shows the same game.
+    const second = await startTestServer({ dataDir: first.dataDir, port: first.port, databaseUrl: first.services.config.databaseUrl })
+    cleanups.push(() => second.cleanup())
+    await until('back online', () => page.getByTestId('offline').count(), 0, 20_000)
+    await expectDisplayShowsBalls(page, before.balls)
+    expect(await textOf(page, 'line-prize')).toBe(norm(formatMoney(before.linePoolCents!, 'BOB', 'es')))
+
+    // And it follows the next ball drawn by the new server.
+    await second.services.bingo.drawNext(gameId)
+    const after = await second.services.bingo.getGameState(gameId)
+    expect(after.balls.slice(0, 7)).toEqual(before.balls)
+    await expectDisplayShowsBalls(page, after.balls, after.status === 'line_window' ? 'LÍNEA' : 'EN JUEGO')
+  })
+})
