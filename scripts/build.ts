@@ -9,6 +9,8 @@ import { build } from 'vite'
 const apps = [
   { name: 'kiosk', root: 'kiosk/kiosk' },
   { name: 'cashier', root: 'kiosk/cashier' },
+  { name: 'instant', root: 'kiosk/instant' },
+  { name: 'lotto', root: 'kiosk/lotto' },
   { name: 'display', root: 'display/display' },
   { name: 'caller', root: 'display/caller' },
 ]

@@ -10,7 +10,10 @@
  *
  * Only PDF standard fonts (WinAnsi); every string goes through `winAnsi`.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import {
+  PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, fill, popGraphicsState, pushGraphicsState, rgb, setFillingRgbColor,
+  type PDFFont, type PDFPage,
+} from 'pdf-lib'
 import { formatMoney } from '../../server/src/domain/money.ts'
 import { qrMatrix, qrRuns } from './qr.ts'
 
@@ -64,8 +67,16 @@ export function winAnsi(text: string): string {
   return text.normalize('NFC').replace(/[\u202f\u2009\u2007]/g, ' ').replace(/[^\x20-\x7e\u00a0-\u00ff€]/g, '?')
 }
 
+const moneyText = new Map<string, string>()
 function money(cents: number, currency: string): string {
-  return winAnsi(formatMoney(cents, currency, 'es'))
+  const key = `${currency}${cents}`
+  let text = moneyText.get(key)
+  if (text === undefined) {
+    // Whole amounts without decimals: "Bs 2.000" fits a scratch cell, "Bs 2.000,00" hardly.
+    text = winAnsi(formatMoney(cents, currency, 'es')).replace(/[,.]00(?=\D*$)/, '')
+    moneyText.set(key, text)
+  }
+  return text
 }
 
 // ------------------------------------------------------------------------------------------------ barcodes
@@ -92,12 +103,23 @@ export function itfRuns(digits: string): Array<[boolean, number]> {
   return runs
 }
 
+/** Filled rectangles as one path and one fill: thousands of modules cost one operator each, not a drawing call. */
+function fillRects(page: PDFPage, rects: Array<[number, number, number, number]>): void {
+  const ops: PDFOperator[] = [pushGraphicsState(), setFillingRgbColor(0.08, 0.08, 0.1)]
+  const num = (v: number) => PDFNumber.of(Math.round(v * 1000) / 1000)
+  for (const [x, y, w, h] of rects) ops.push(PDFOperator.of(PDFOperatorNames.AppendRectangle, [num(x), num(y), num(w), num(h)]))
+  ops.push(fill(), popGraphicsState())
+  page.pushOperators(...ops)
+}
+
 function drawItf(page: PDFPage, digits: string, x: number, y: number, narrow: number, height: number): number {
   let cx = x
+  const rects: Array<[number, number, number, number]> = []
   for (const [bar, w] of itfRuns(digits)) {
-    if (bar) page.drawRectangle({ x: cx, y, width: w * narrow, height, color: INK })
+    if (bar) rects.push([cx, y, w * narrow, height])
     cx += w * narrow
   }
+  fillRects(page, rects)
   return cx - x
 }
 
@@ -107,9 +129,7 @@ export function drawQr(page: PDFPage, payload: string, x: number, y: number, siz
   const quiet = 4
   const unit = size / (m.size + 2 * quiet)
   page.drawRectangle({ x, y, width: size, height: size, color: rgb(1, 1, 1) })
-  for (const [r, c, len] of qrRuns(m)) {
-    page.drawRectangle({ x: x + (quiet + c) * unit, y: y + size - (quiet + r + 1) * unit, width: len * unit + 0.01, height: unit + 0.01, color: INK })
-  }
+  fillRects(page, qrRuns(m).map(([r, c, len]) => [x + (quiet + c) * unit, y + size - (quiet + r + 1) * unit, len * unit, unit]))
 }
 
 function dashedBox(page: PDFPage, x: number, y: number, w: number, h: number, label: string, font: PDFFont): void {
@@ -168,7 +188,7 @@ function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: nu
   const vx = x + TW - 8 - 92
   const vy = y + 58
   const vh = playH
-  dashedBox(page, vx, vy, 92, vh, 'ZONA DE RASPADO - validacion', fonts.regular)
+  dashedBox(page, vx, vy, 92, vh, 'ZONA DE RASPADO - validación', fonts.regular)
   drawQr(page, t.validationQr, vx + 8, vy + vh - qrSize - 6, qrSize)
   const groups = t.codeText.split('-')
   page.drawText(winAnsi(groups.slice(0, 3).join('-')), { x: vx + 6, y: vy + 12, size: 6.2, font: fonts.mono, color: INK })
@@ -179,7 +199,7 @@ function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: nu
   const digits = t.serial.replace(/-/g, '')
   drawItf(page, digits, x + 62, y + 20, 0.85, 26)
   page.drawText(winAnsi(`${t.serial}`), { x: x + 62, y: y + 8, size: 8, font: fonts.mono, color: INK })
-  page.drawText(winAnsi(`Juego/Emision N. ${String(g.gameNo).padStart(4, '0')}`), { x: x + TW - 100, y: y + 40, size: 6.5, font: fonts.regular, color: MUTED })
+  page.drawText(winAnsi(`Juego/Emisión N.º ${String(g.gameNo).padStart(4, '0')}`), { x: x + TW - 100, y: y + 40, size: 6.5, font: fonts.regular, color: MUTED })
   page.drawText(winAnsi('Raspe solo las zonas grises.'), { x: x + TW - 100, y: y + 31, size: 6.5, font: fonts.regular, color: MUTED })
   page.drawText(winAnsi('Ver reglamento al dorso.'), { x: x + TW - 100, y: y + 22, size: 6.5, font: fonts.regular, color: MUTED })
 }
@@ -203,21 +223,21 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 function drawBack(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: number, fonts: { bold: PDFFont; regular: PDFFont }): void {
   page.drawRectangle({ x, y, width: TW, height: TH, borderColor: MUTED, borderWidth: 0.4 })
   let cy = y + TH - 12
-  const line = (text: string, size = 6.2, font = fonts.regular) => {
+  const line = (text: string, size = 7.5, font = fonts.regular) => {
     for (const l of wrap(text, font, size, TW - 16)) {
       if (cy < y + 4) return
       page.drawText(l, { x: x + 8, y: cy, size, font, color: INK })
       cy -= size + 1.6
     }
   }
-  line(`${g.name} - Emision N. ${String(g.gameNo).padStart(4, '0')} - Boleto ${t.serial}`, 7, fonts.bold)
-  line('Estructura de premios:', 6.2, fonts.bold)
+  line(`${g.name} - Emisión N.º ${String(g.gameNo).padStart(4, '0')} - Boleto ${t.serial}`, 8.5, fonts.bold)
+  line('Estructura de premios:', 7.5, fonts.bold)
   line(g.tiers.map((tr) => `${money(tr.amountCents, g.currency)} x ${tr.count} (1 en ${Math.round(g.ticketCount / tr.count).toLocaleString('es')})`).join('; '))
-  line(`Como jugar: ${g.instructions}`)
-  line(`Plazo de cobro: ${g.claimDays} dias desde el cierre del juego; despues el premio caduca (INS-10). Premios indivisibles, pagados solo contra presentacion del boleto.`)
+  line(`Cómo jugar: ${g.instructions}`)
+  line(`Plazo de cobro: ${g.claimDays} días desde el cierre del juego; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`)
   line(`Lugar de pago: ${g.paymentPlace}.`)
   line(`Advertencias: ${g.securityWarnings}`)
-  line(`Emite: ${g.issuer}. Precio ${money(g.priceCents, g.currency)}. Codigo de validacion unico por boleto, oculto bajo la capa.`)
+  line(`Emite: ${g.issuer}. Precio ${money(g.priceCents, g.currency)}. Código de validación único por boleto, oculto bajo la capa.`)
 }
 
 /** Renders tickets into sheets: for every 8 tickets a front page, then its back page. */

@@ -200,7 +200,8 @@ export class DocWriter {
 export function drawQr(page: PDFPage, payload: string, x: number, top: number, size: number): void {
   const qr = QRCode.create(payload, { errorCorrectionLevel: 'M' })
   const n = qr.modules.size
-  const quiet = 2
+  // The standard's quiet zone of 4 modules: scanners need it.
+  const quiet = 4
   const cell = size / (n + 2 * quiet)
   page.drawRectangle({ x, y: top - size, width: size, height: size, color: WHITE })
   for (let r = 0; r < n; r++) {
@@ -391,4 +392,190 @@ export function wrapColumns(text: string, columns: number): string[] {
   }
   out.push(line)
   return out
+}
+
+// ------------------------------------------------------------------------------------------------ numbered-ticket lottery
+
+/** One fraction as printed (LOT-15 front, LOT-16 back, §7.8). */
+export interface LotteryTicketPrint {
+  code: string; ticketId: string; institution: string; lotteryName: string; number: string; series: number; fraction: number; fractions: number
+  fractionPriceCents: number; ticketPriceCents: number; currency: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
+  securityMarks: string; authority: string; legend: string
+  prizes: Array<{ name: string; rule: string; amountPerTicketCents: number; amountPerFractionCents: number }>
+  claimDeadline: string; securityWarnings: string[]; winningTickets: number; paymentPlace: string; regulationUrl: string; authorisationRef: string; territory: string | null
+}
+
+/** Front and back of a fraction as lines of an 80 mm thermal roll (48 columns); the QR carries `code`. */
+export function lotteryTicketLines(t: LotteryTicketPrint): { front: string[]; back: string[]; code: string } {
+  const rule = '-'.repeat(48)
+  const front = [
+    t.institution, t.lotteryName, rule,
+    `NUMERO ${t.number}   SERIE ${String(t.series).padStart(2, '0')}   FRACCION ${t.fraction}/${t.fractions}`,
+    `Sorteo N.º ${t.drawNumber}   ${t.issue}`, `Fecha del sorteo: ${formatLocalTime(t.drawAt)}`,
+    `Precio fraccion: ${money(t.fractionPriceCents, t.currency)}`, `Billete entero: ${money(t.ticketPriceCents, t.currency)}`, rule,
+    ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`), rule,
+    `Claves y marcas de seguridad: ${t.securityMarks}`, `[ NO RASPAR ]  Codigo ${t.ticketId}`,
+    `Firma: ${t.authority} (Maxima Autoridad Ejecutiva)`, '[AJ] ' + t.legend,
+  ]
+  const back = [
+    'REGLAMENTO DEL SORTEO (reverso)', `Fracciones por billete: ${t.fractions}`, 'Estructura de premios (por billete / por fraccion):',
+    ...t.prizes.map((p) => `- ${p.name} (${p.rule}): ${money(p.amountPerTicketCents, t.currency)} / ${money(p.amountPerFractionCents, t.currency)}`),
+    `Billetes ganadores: hasta ${t.winningTickets.toLocaleString('es')}`,
+    `Caducidad: los premios se cobran hasta el ${formatLocalTime(t.claimDeadline)} (minimo 60 dias, LOT-23).`,
+    ...t.securityWarnings.map((w) => `! ${w}`), `Pago de premios: ${t.paymentPlace}`, `Emision: ${t.issue}  Autorizacion AJ: ${t.authorisationRef}`,
+    ...(t.territory ? [`Venta autorizada solo en: ${t.territory}`] : []), `Reglamento especifico: ${t.regulationUrl}`,
+  ]
+  return { front, back, code: t.code }
+}
+
+/** One fraction on an 80 mm roll-sized page: front lines, QR, then back lines. */
+export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Uint8Array> {
+  const { front, back } = lotteryTicketLines(t)
+  const width = 226.77
+  const margin = 14
+  const fontSize = 7.5
+  const columns = Math.floor((width - 2 * margin) / (fontSize * 0.6))
+  const f = front.flatMap((l) => wrapColumns(l, columns))
+  const b = ['', '-'.repeat(columns), ...back].flatMap((l) => wrapColumns(l, columns))
+  const qrSize = 140
+  const w = await DocWriter.create(`Billete ${t.ticketId}`, { w: width, h: 2 * margin + (f.length + b.length) * 9.5 + qrSize + 16 })
+  let y = w.size.h - margin
+  const put = (l: string, bold = false) => { w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: bold ? w.fonts.monoBold : w.fonts.mono, color: INK }); y -= 9.5 }
+  f.forEach((l, i) => put(l, i === 3))
+  drawQr(w.page, t.code, (width - qrSize) / 2, y - 4, qrSize)
+  y -= qrSize + 8
+  for (const l of b) put(l)
+  return w.pdf.save()
+}
+
+/**
+ * The print-shop sheet: four fractions per A4 page (fronts), each page followed by a page with their backs in the
+ * same slots, so that a duplex print (long-edge binding) puts every back behind its front (LOT-15, LOT-16).
+ */
+export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicketPrint[]): Promise<Uint8Array> {
+  const w = await DocWriter.create(tickets.length ? `Billetes ${tickets[0].lotteryName} ${tickets[0].number}-${tickets.at(-1)!.number}` : 'Billetes')
+  const perPage = 4
+  const boxH = (A4.h - 2 * MARGIN) / perPage
+  const boxW = A4.w - 2 * MARGIN
+  const { regular, bold, mono, monoBold } = w.fonts
+  const txt = (page: PDFPage, s: string, x: number, y: number, size: number, font: PDFFont, color = INK) => page.drawText(w.clean(s), { x, y, size, font, color })
+  for (let i = 0; i < tickets.length; i += perPage) {
+    const group = tickets.slice(i, i + perPage)
+    const front = i === 0 ? w.page : w.pdf.addPage([A4.w, A4.h])
+    group.forEach((t, k) => {
+      const top = A4.h - MARGIN - k * boxH
+      const x = MARGIN
+      front.drawRectangle({ x, y: top - boxH + 6, width: boxW, height: boxH - 6, borderColor: INK, borderWidth: 0.8 })
+      txt(front, t.institution, x + 10, top - 20, 10, bold)
+      txt(front, t.lotteryName, x + 10, top - 34, 9, regular)
+      txt(front, `Sorteo N.º ${t.drawNumber} - ${t.issue} - ${formatLocalTime(t.drawAt)}`, x + 10, top - 47, 8, regular, MUTED)
+      txt(front, t.number, x + 10, top - 84, 40, monoBold)
+      txt(front, `Serie ${String(t.series).padStart(2, '0')}   Fraccion ${t.fraction} de ${t.fractions}`, x + 10, top - 100, 9, bold)
+      txt(front, `Fraccion ${money(t.fractionPriceCents, t.currency)} - Billete ${money(t.ticketPriceCents, t.currency)}`, x + 10, top - 113, 8.5, regular)
+      t.prizes.slice(0, 2).forEach((p, j) => txt(front, `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`, x + 10, top - 126 - j * 11, 8, regular))
+      txt(front, `Seguridad: ${t.securityMarks}`, x + 10, top - 150, 7, regular, MUTED)
+      front.drawLine({ start: { x: x + 10, y: top - 160 }, end: { x: x + 180, y: top - 160 }, thickness: 0.5, color: INK })
+      txt(front, `${t.authority} - Maxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
+      front.drawRectangle({ x: x + 200, y: top - 110, width: 110, height: 42, color: FILL })
+      txt(front, 'NO RASPAR', x + 222, top - 92, 10, bold, MUTED)
+      txt(front, t.ticketId, x + 200, top - 122, 6.5, mono, MUTED)
+      // The regulator's logo (CFG-39 image) and legend (LOT-15 (11), (12)); the box marks where the logo goes.
+      front.drawRectangle({ x: x + 200, y: top - 160, width: 34, height: 24, borderColor: INK, borderWidth: 0.8 })
+      txt(front, 'AJ', x + 210, top - 153, 11, bold)
+      txt(front, t.legend, x + 240, top - 150, 6.5, regular)
+      drawQr(front, t.code, x + boxW - 130, top - 12, 118)
+    })
+    const back = w.pdf.addPage([A4.w, A4.h])
+    group.forEach((t, k) => {
+      // Full-width slots: turned over its long edge, the k-th back lands behind the k-th front.
+      const top = A4.h - MARGIN - k * boxH
+      const x = MARGIN
+      back.drawRectangle({ x, y: top - boxH + 6, width: boxW, height: boxH - 6, borderColor: MUTED, borderWidth: 0.5 })
+      const lines = lotteryTicketLines(t).back
+      let y = top - 14
+      for (const l of lines) {
+        for (const part of w.wrap(l, boxW - 20, 6.8)) {
+          if (y < top - boxH + 12) break
+          back.drawText(part, { x: x + 10, y, size: 6.8, font: regular, color: INK })
+          y -= 8.4
+        }
+      }
+      txt(back, `${t.number} S${String(t.series).padStart(2, '0')} F${t.fraction}`, x + boxW - 90, top - boxH + 14, 7, mono, MUTED)
+    })
+  }
+  return w.save()
+}
+
+/** The lottery or raffle extracto as the service publishes it. */
+export interface LotteryExtracto {
+  product: string; kind: string; institution: string; name: string; drawId: string; drawNumber: number; issue: string | null; drawAt: string; drawPlace: string
+  drawMethod: string; drawDevice: string | null; series: number; fractions: number; currency: string; winning: Record<string, string>
+  prizes: Array<{ code: string; name: string; rule: string; numbers: string[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; goods: string | null }>
+  ticketsInPlay: number; participationSha256: string | null; lostStolen: Array<{ kind: string; from: string; to: string; seriesFrom: number; seriesTo: number; quantity: number }>
+  proof: { commitment: string; seed: string; salesDigest: string | null; externalEntropy: string } | null
+  claimDeadline: string; paymentPlace: string; legend: string
+}
+
+export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint8Array> {
+  const w = await DocWriter.create(`Extracto ${e.name} N.${e.drawNumber}`)
+  w.text(e.institution, { size: 11, font: 'bold', align: 'center' })
+  w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
+  w.text(`${e.name} - Sorteo N.º ${e.drawNumber}${e.issue ? ` - ${e.issue}` : ''}`, { size: 11, align: 'center', gap: 8 })
+  w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Numeros premiados')
+  for (const p of e.prizes.filter((x) => e.winning[x.code])) w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
+  w.heading('Premios')
+  w.table(
+    [{ title: 'Premio', w: 2.2 }, { title: 'Regla', w: 2.4 }, { title: 'Numeros', w: 2 }, { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fraccion', w: 2.2, align: 'right' }],
+    e.prizes.map((p) => [p.name, p.rule, p.numbers ? p.numbers.join(' ') : `${p.numbersCount} numeros`, p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`]),
+  )
+  w.heading('Datos del sorteo')
+  w.pairs([
+    ['Fecha y lugar', `${formatLocalTime(e.drawAt)}, ${e.drawPlace}`], ['Medio de extraccion', e.drawMethod === 'rng' ? 'Generador bolillo-draw-v1 (verificable)' : `Tombola autorizada: ${e.drawDevice ?? ''}`],
+    ['Billetes en juego', String(e.ticketsInPlay)], ['Series / fracciones', `${e.series} / ${e.fractions}`], ['Participacion (SHA-256)', e.participationSha256 ?? '—'],
+  ])
+  if (e.proof) w.pairs([['Compromiso', e.proof.commitment], ['Semilla', e.proof.seed], ['Resumen de ventas', e.proof.salesDigest ?? '—'], ['Entropia externa', e.proof.externalEntropy || '(vacia)']])
+  if (e.lostStolen.length) {
+    w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
+    w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 1 }, { title: 'Cantidad', w: 1, align: 'right' }], e.lostStolen.map((r) => [r.kind === 'stolen' ? 'robo' : 'extravio', r.from, r.to, `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity)]))
+  }
+  w.heading('Cobro de premios')
+  w.pairs([['Plazo de cobro hasta', `${formatLocalTime(e.claimDeadline)} (minimo 60 dias, LOT-23)`], ['Lugar de pago', e.paymentPlace]])
+  w.text('Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fraccion (LOT-25, LOT-26).', { size: 8, color: MUTED })
+  w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
+  return w.save()
+}
+
+export interface LotteryActa {
+  product: string; drawId: string; status: string; plan: { name: string; drawNumber: number; drawAt: string; drawPlace: string; currency: string; claimDeadline: string; drawMethod: string; authorisationRef?: string | null }
+  liabilityCents: number; ranges: Array<{ kind: string; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; details: { notice?: string; policeReportRef?: string | null; lateReport?: boolean } }>
+  participation: { closedAt: string | null; ticketsInPlay: number; sha256: string; salesDigest: string | null; externalEntropy: string | null } | null
+  drawn: string[]; drawnAt: string | null; seed: string | null; commitment: string
+  result: { winning: Record<string, number>; prizes: Array<{ name: string; rule: string; numbersCount: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>; liabilityCents: number } | null
+  incidents: Array<{ at: string; note: string }>; journal: { records: number; lastSeq: number | null; lastHash: string | null }; signatures: Array<{ role: string; name: string }>
+}
+
+export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> {
+  const p = a.plan
+  const w = await DocWriter.create(`Acta ${p.name} N.${p.drawNumber}`)
+  w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
+  w.text(`${p.name} - Sorteo N.º ${p.drawNumber}`, { size: 11, align: 'center', gap: 8 })
+  w.heading('1. Antecedentes')
+  w.pairs([['Sorteo', `${formatLocalTime(p.drawAt)}, ${p.drawPlace}`], ['Autorizacion', p.authorisationRef ?? '—'], ['Medio de extraccion', p.drawMethod], ['Compromiso de semilla', a.commitment], ['Costo maximo de premios', money(a.liabilityCents, p.currency)], ['Prescripcion', formatLocalTime(p.claimDeadline)]])
+  w.heading('2. Billetes fuera de juego (devoluciones, extravios, robos)')
+  if (a.ranges.length) w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 0.8 }, { title: 'Cantidad', w: 0.9, align: 'right' }, { title: 'Observaciones', w: 3 }],
+    a.ranges.map((r) => [r.kind, String(r.from), String(r.to), `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity), [r.details.notice, r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '', r.details.lateReport ? 'informe a la AJ fuera de plazo' : ''].filter(Boolean).join('; ')]))
+  else w.text('Ninguno.')
+  w.heading('3. Cierre de ventas')
+  if (a.participation) w.pairs([['Cierre', formatLocalTime(a.participation.closedAt)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas', a.participation.salesDigest ?? '—'], ['Entropia externa', a.participation.externalEntropy || '(vacia)']])
+  w.heading('4. Sorteo y resultados')
+  w.pairs([['Numeros extraidos', a.drawn.join(' - ') || '—'], ['Hora', formatLocalTime(a.drawnAt)], ['Semilla revelada', a.seed ?? '—']])
+  if (a.result) w.table([{ title: 'Premio', w: 2 }, { title: 'Regla', w: 2.5 }, { title: 'Numeros', w: 1, align: 'right' }, { title: 'Billetes en juego', w: 1.2, align: 'right' }, { title: 'Importe', w: 1.6, align: 'right' }],
+    a.result.prizes.map((x) => [x.name, x.rule, String(x.numbersCount), String(x.ticketsInPlay), x.goods ?? money(x.liabilityCents, p.currency)]))
+  w.heading('5. Incidencias')
+  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatLocalTime(i.at), i.note]))
+  else w.text('Sin incidencias.')
+  w.pairs([['Registros del diario', String(a.journal.records)], ['Ultimo registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.heading('6. Firmas')
+  w.signatures(a.signatures)
+  return w.save()
 }

@@ -18,6 +18,7 @@ import { createInstantService } from './app/instant.ts'
 import { loadOrCreateInstantPepper } from './app/instant-pepper.ts'
 import { createBonusService } from './app/bonus.ts'
 import { createLottoService } from './app/lotto.ts'
+import { createLotteryService } from './app/lottery.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
@@ -58,10 +59,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir })
   return {
     config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0',
     instant, bonus,
-    lotto,
+    lotto, lottery,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */

@@ -101,7 +101,8 @@ async function expectDisplayShowsBalls(display: Page, balls: number[], state = '
   expect(await textOf(display, 'current-ball')).toBe(String(balls[n - 1]))
   // While a winner is shown the card takes the board's place.
   if (await display.getByTestId('winner-panel').count() === 0) expect(await litCount(display)).toBe(n)
-  expect(await textOf(display, 'state')).toBe(state)
+  // The ball comes first; the full state (a claim window, say) follows it.
+  await untilText(display, 'state', state)
   const last = await display.getByTestId('last-ball').allTextContents()
   expect(last.map(Number)).toEqual(balls.slice(Math.max(0, n - 6), n - 1).reverse())
 }
@@ -178,6 +179,14 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('open-sales').click()
     await untilText(display, 'state', 'EN VENTA')
 
+    // Sound starts off (browsers speak only after a gesture); one click turns the spoken calls on.
+    const sound = display.getByTestId('sound-toggle')
+    if (await sound.count()) {
+      expect(await sound.getAttribute('aria-pressed')).toBe('false')
+      await sound.click()
+      expect(await sound.getAttribute('aria-pressed')).toBe('true')
+    }
+
     // 40 cards at the table from the console, 20 more through a kiosk: the hall sees the count grow.
     await caller.getByTestId('sell-count').fill('40')
     await caller.getByTestId('sell').click()
@@ -218,6 +227,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
         await shot(display, 'display-3840x2160.png', { width: 3840, height: 2160 })
         await shot(display, 'display-portrait-1080x1920.png', { width: 1080, height: 1920 })
         await display.setViewportSize({ width: 1920, height: 1080 })
+        await shot(caller, 'caller-3840x2160.png', { width: 3840, height: 2160 })
+        await caller.setViewportSize({ width: 1920, height: 1080 })
       }
       if (state.status === 'line_window') break
     }
@@ -400,7 +411,9 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await caller.keyboard.press('c')
     await caller.keyboard.press('Enter')
     await untilText(display, 'state', 'EN JUEGO')
-    expect(norm(await display.locator('.hd-tile--done').textContent())).toContain('A-00001')
+    const lineTile = display.locator('.hd-tile', { has: display.getByTestId('line-prize') })
+    expect(await lineTile.getAttribute('class')).toContain('hd-tile--done')
+    expect(norm(await lineTile.textContent())).toContain('A-00001')
 
     // A ball irregularity annuls the game with a full refund (BNG-82, BNG-86).
     await caller.getByTestId('incident-kind').selectOption('ball-irregularity')

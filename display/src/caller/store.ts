@@ -86,7 +86,13 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     try {
       const h = await api.hall(hallId)
       const sessionId = h.openSessionId ?? lastSessionId.value
-      const s = sessionId ? await api.session(sessionId) : null
+      // The session summary is for roles that read the minutes; a caller without that right goes on without it.
+      const s = sessionId
+        ? await api.session(sessionId).catch((err: unknown) => {
+          if (err instanceof ApiError && err.code === 'FORBIDDEN') return null
+          throw err
+        })
+        : null
       batch(() => {
         hall.value = h
         session.value = s

@@ -22,7 +22,7 @@ export function CurrentBall({ state, lang }: { state: GameState; lang: Lang }) {
           : <div class="hd-ball hd-ball--empty" data-testid="current-ball" data-count={0}>{before ? '' : '–'}</div>}
         {ball === null && before && (
           <div class="hd-ball-pre" data-testid="pre-draw">
-            <div class="hd-ball-pre__hint">{text(lang, state.status === 'sales_closed' ? 'salesClosedHint' : 'onSaleHint')}</div>
+            <div class="hd-ball-pre__hint">{text(lang, state.status === 'sales_closed' ? 'salesClosedHint' : state.status === 'announced' ? 'announcedHint' : 'onSaleHint')}</div>
             <div class="hd-ball-pre__price">{money(state.faceValueCents, state.currency, lang)}</div>
           </div>
         )}

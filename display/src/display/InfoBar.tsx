@@ -28,7 +28,8 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
           value={money(prima.amountCents, state.currency, lang)}
           testId="prima"
           note={prima.active ? (prima.maxBall !== null ? `${text(lang, 'primaLimit')} ${prima.maxBall}` : undefined) : text(lang, 'primaInactive')}
-          done={!prima.active}
+          muted={!prima.active}
+          highlight={prima.active}
         />
       )}
       {jackpots.map((j, i) => (
@@ -51,8 +52,8 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
   )
 }
 
-function Tile(props: { label: string; value: string; testId: string; note?: string; highlight?: boolean; done?: boolean }) {
-  const cls = ['hd-tile', props.highlight ? 'hd-tile--highlight' : '', props.done ? 'hd-tile--done' : ''].filter(Boolean).join(' ')
+function Tile(props: { label: string; value: string; testId: string; note?: string; highlight?: boolean; done?: boolean; muted?: boolean }) {
+  const cls = ['hd-tile', props.highlight ? 'hd-tile--highlight' : '', props.done ? 'hd-tile--done' : '', props.muted ? 'hd-tile--muted' : ''].filter(Boolean).join(' ')
   return (
     <div class={cls}>
       <span class="hd-tile__label">{props.label}</span>

@@ -52,6 +52,7 @@ const es = {
   refund: 'Se devuelve el importe íntegro de los cartones',
   suspendedHint: 'Partida suspendida provisionalmente por una incidencia',
   onSaleHint: 'Adquiera sus cartones',
+  announcedHint: 'La venta abre en breve',
   salesClosedHint: 'Comienza la partida',
   // states
   st_announced: 'PRÓXIMA PARTIDA',
@@ -122,6 +123,7 @@ const en: Record<TextKey, string> = {
   refund: 'Cards are refunded in full',
   suspendedHint: 'Game provisionally suspended after an incident',
   onSaleHint: 'Buy your cards now',
+  announcedHint: 'Sales open shortly',
   salesClosedHint: 'The game is about to start',
   st_announced: 'NEXT GAME',
   st_on_sale: 'ON SALE',

@@ -13,12 +13,12 @@ describe('serial blower driver', () => {
     sim?.shutdown()
   })
 
-  async function setup(seed = 'unit', heartbeatTimeoutMs = 400) {
+  async function setup(seed = 'unit', heartbeatTimeoutMs = 2000) {
     sim = createBlowerSimulator({ seed, heartbeatMs: 50, releaseDelayMs: 5, deviceId: 'BLW-T1', sealCode: 'AJ-T1' })
     const binding = createSimBinding()
     binding.attach('sim://t1', sim)
     sim.power()
-    driver = createSerialBlower({ path: 'sim://t1', binding, heartbeatTimeoutMs, commandTimeoutMs: 500, reopenMs: 0 })
+    driver = createSerialBlower({ path: 'sim://t1', binding, heartbeatTimeoutMs, commandTimeoutMs: 2000, reopenMs: 0 })
     const balls: BallRead[] = []
     const faults: DeviceFault[] = []
     const conns: ConnectionChange[] = []
@@ -60,7 +60,7 @@ describe('serial blower driver', () => {
       const { encodeHostCommand } = await import('../protocols/blower-protocol.ts')
       s.receive(encodeHostCommand({ type: 'mix', seq: 1 }))
       for (let i = 0; i < 10; i++) s.receive(encodeHostCommand({ type: 'release', seq: i + 2 }))
-      await new Promise((r) => setTimeout(r, 60))
+      await until(() => s.released.length === 10)
       out.push(...s.released)
       s.shutdown()
       return out
@@ -81,7 +81,7 @@ describe('serial blower driver', () => {
   })
 
   it('surfaces silence as a disconnection and commands as DEVICE_UNAVAILABLE, then comes back', async () => {
-    const { conns, sim, driver } = await setup('unit', 200)
+    const { conns, sim, driver } = await setup('unit', 300)
     sim.disconnect()
     await until(() => conns.some((c) => !c.connected))
     expect(conns.at(-1)).toMatchObject({ connected: false, reason: 'heartbeat-timeout' })
@@ -106,5 +106,20 @@ describe('serial blower driver', () => {
     await driver.release()
     await until(() => balls.length === 4)
     expect(balls[3].ball).toBe(91)
+  })
+})
+
+/** A real blower on a real port, only when opted in: BOLILLO_TEST_SERIAL=/dev/ttyUSB0 (STYLE.md §10). */
+const realPort = process.env.BOLILLO_TEST_SERIAL
+describe.skipIf(!realPort)(`real blower on ${realPort ?? 'BOLILLO_TEST_SERIAL (not set: skipped)'}`, () => {
+  it('identifies itself with a device id and a seal code', async () => {
+    const d = createSerialBlower({ path: realPort!, baudRate: Number(process.env.BOLILLO_TEST_SERIAL_BAUD ?? 9600), reopenMs: 0 })
+    try {
+      const id = await d.open()
+      expect(id.deviceId).toMatch(/\S/)
+      expect(id.sealCode).toMatch(/\S/)
+    } finally {
+      await d.close()
+    }
   })
 })

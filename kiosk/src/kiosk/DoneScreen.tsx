@@ -28,7 +28,9 @@ export function DoneScreen(props: { store: KioskStore; purchase: KioskPurchase }
         {purchase.change ? T.doneChange(money(purchase.change.amountCents)) : T.doneNoChange}
       </p>
       <p class="k-done__hint">{T.doneHint}</p>
-      <button type="button" class="btn btn--primary btn--wide" data-testid="kiosk-finish" onClick={() => store.home()}>{T.finish}</button>
+      <div class="k-done__bar">
+        <button type="button" class="btn btn--primary btn--wide" data-testid="kiosk-finish" onClick={() => store.home()}>{T.finish}</button>
+      </div>
     </section>
   )
 }

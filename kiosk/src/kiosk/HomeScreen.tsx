@@ -22,6 +22,10 @@ export function HomeScreen(props: { store: KioskStore }) {
   }
   const g = offer.game
   const pct = (bp: number) => (bp / 100).toLocaleString(store.lang.value)
+  // Before the first sale the prize is best told as its share of the sales.
+  const byShare = g.cardsSold === 0 && !g.prizes.final
+  const prize = (cents: number, bp: number) => (byShare ? `${pct(bp)} %` : money(cents))
+  const note = (bp: number) => (byShare ? T.ofSalesOnly : `${T.ofSales(pct(bp))}${g.prizes.final ? '' : ` · ${T.now}`}`)
   return (
     <section class="k-home" data-testid="kiosk-home" data-game={g.gameId}>
       <div class="k-home__game">
@@ -43,18 +47,20 @@ export function HomeScreen(props: { store: KioskStore }) {
       <div class="k-prizes">
         <div class="k-prize">
           <div class="k-prize__name">{T.line}</div>
-          <div class="k-prize__amount" data-testid="kiosk-prize-line">{money(g.prizes.lineCents)}</div>
-          <div class="k-prize__note">{T.ofSales(pct(g.prizes.lineBp))}{g.prizes.final ? '' : ` · ${T.now}`}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-line">{prize(g.prizes.lineCents, g.prizes.lineBp)}</div>
+          <div class="k-prize__note">{note(g.prizes.lineBp)}</div>
         </div>
         <div class="k-prize k-prize--bingo">
           <div class="k-prize__name">{T.bingo}</div>
-          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">{money(g.prizes.bingoCents)}</div>
-          <div class="k-prize__note">{T.ofSales(pct(g.prizes.bingoBp))}{g.prizes.final ? '' : ` · ${T.now}`}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">{prize(g.prizes.bingoCents, g.prizes.bingoBp)}</div>
+          <div class="k-prize__note">{note(g.prizes.bingoBp)}</div>
         </div>
       </div>
       <p class="k-home__sold">{T.cardsSold}: <strong data-testid="kiosk-cards-sold">{g.cardsSold}</strong></p>
       <button type="button" class="btn btn--primary btn--huge" data-testid="kiosk-buy" onClick={() => store.start()}>{T.buy}</button>
-      <p class="k-home__hint">{T.buyHint}</p>
+      <ol class="k-steps">
+        {T.steps.map((step, i) => <li key={i}><span class="k-steps__n">{i + 1}</span>{step}</li>)}
+      </ol>
     </section>
   )
 }

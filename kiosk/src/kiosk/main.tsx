@@ -22,5 +22,7 @@ effect(() => {
   void (s ? `${s.gameId}:${s.status}:${s.cardsSold}` : null)
   void store.refreshOffer()
 })
+// And every 15 s, in case the feed is down: the kiosk never keeps selling a game whose sales closed.
+setInterval(() => { if (store.screen.value.name === 'home') void store.refreshOffer() }, 15_000)
 
 render(<App store={store} />, document.getElementById('app')!)

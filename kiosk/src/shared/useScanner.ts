@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks'
-import { createWedgeDetector } from './wedge.ts'
+import { createWedgeDetector, TICKET_CODE_SHAPE } from './wedge.ts'
 
 /**
  * Listens to the whole page for a keyboard-wedge scan while the screen is mounted. When the burst landed in a
@@ -17,7 +17,7 @@ export function useScanner(onScan: (code: string) => void, enabled = true): void
         el.dispatchEvent(new Event('input', { bubbles: true }))
       }
       handler.current(code.trim())
-    })
+    }, { accept: (code) => TICKET_CODE_SHAPE.test(code.trim()) })
     const onKey = (e: KeyboardEvent) => {
       if (detector.key(e.key, e.timeStamp)) e.preventDefault()
     }

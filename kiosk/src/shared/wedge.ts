@@ -1,13 +1,18 @@
 /**
  * Keyboard-wedge scanners type the code they read as a fast burst of keys ending in Enter. This detector tells
  * such a burst from a person typing: every key of the burst must follow the previous one within `maxGapMs`
- * (people type 100-300 ms apart, scanners 1-20 ms), and the burst must be at least `minLength` characters.
+ * (people type 150-300 ms apart, scanners 1-20 ms), the burst must be at least `minLength` characters, and it must
+ * pass `accept` (a whole ticket code): a burst cut by a stall is dropped, never taken for a shorter code.
  */
-export interface WedgeOptions { maxGapMs?: number; minLength?: number }
+export interface WedgeOptions { maxGapMs?: number; minLength?: number; accept?: (code: string) => boolean }
+
+/** A whole signed ticket code (server/src/domain/ticket-code.ts). */
+export const TICKET_CODE_SHAPE = /^BLL1\.[CLTIV]\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{86}$/
 
 export function createWedgeDetector(onScan: (code: string) => void, options: WedgeOptions = {}) {
-  const maxGapMs = options.maxGapMs ?? 60
+  const maxGapMs = options.maxGapMs ?? 100
   const minLength = options.minLength ?? 8
+  const accept = options.accept ?? (() => true)
   let buffer = ''
   let last = -Infinity
   return {
@@ -18,7 +23,7 @@ export function createWedgeDetector(onScan: (code: string) => void, options: Wed
       if (key === 'Enter') {
         const code = buffer
         buffer = ''
-        if (gap <= maxGapMs && code.length >= minLength) {
+        if (gap <= maxGapMs && code.length >= minLength && accept(code)) {
           onScan(code)
           return true
         }

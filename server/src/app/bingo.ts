@@ -151,6 +151,11 @@ export function createBingoService(deps: BingoDeps) {
       if (Number(last?.seq ?? 0) === mine.length && (!last || Number(last.ball) === mine[mine.length - 1]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
       caches.delete(game.id)
     }
+    // Games another node finished or voided never pass through this node's closeWindow: drop their detectors here.
+    if (caches.size > 0) {
+      const ids = [...caches.keys()]
+      for (const e of await tx.all<{ id: string }>(`SELECT id FROM games WHERE status IN ('finished', 'void') AND id IN (${ids.map(() => '?').join(', ')})`, ids)) caches.delete(e.id)
+    }
     const cards = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [game.id])
     cards.sort((a, b) => compareBytes(a.serial, b.serial))
     const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])

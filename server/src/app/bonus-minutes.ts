@@ -39,16 +39,17 @@ export interface MinutesJackpot {
   paidCents?: number
 }
 
+/** The minutes always fill these (null when not used); optional so that older fixtures still type-check. */
 export interface MinutesBonusGame {
-  prima: MinutesPrima | null
+  prima?: MinutesPrima | null
   jackpots: MinutesJackpot[]
   jackpotsPaidCents: number
-  luckyBall: { commitment: string; numbers: number[] | null } | null
-  halls: Array<{ hallId: string; fromCardNo: number; toCardNo: number; cardsSold: number; salesCents: number }> | null
+  luckyBall?: { commitment: string; numbers: number[] | null } | null
+  halls?: Array<{ hallId: string; fromCardNo: number; toCardNo: number; cardsSold: number; salesCents: number }> | null
 }
 
 export interface MinutesBonusSession {
-  primaChanges: Array<{ fromCents: number; toCents: number; fromGameNo: number | null; at: string }>
+  primaChanges?: Array<{ fromCents: number; toCents: number; fromGameNo: number | null; at: string }>
   totals: { prizesPaidCents: number }
 }
 
@@ -97,7 +98,7 @@ export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession,
       return true
     }
     case 'prima.amount_changed':
-      minutes.primaChanges.push({ fromCents: pl.fromCents, toCents: pl.toCents, fromGameNo: pl.fromGameNo ?? null, at: r.at })
+      ;(minutes.primaChanges ??= []).push({ fromCents: pl.fromCents, toCents: pl.toCents, fromGameNo: pl.fromGameNo ?? null, at: r.at })
       return true
     case 'pot.contributed': {
       const j = jackpot(game(pl), pl.potId, pl.name, pl.kind)

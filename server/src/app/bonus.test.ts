@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors.ts'
 import { verifyChain, type JournalRecord } from '../domain/journal-chain.ts'
 import { verifyLuckyProof } from '../domain/pots.ts'
 import { createBingoService, type BingoService, type SoldCard } from './bingo.ts'
-import { createBonusService, type BonusService } from './bonus.ts'
+import { createBonusService } from './bonus.ts'
 import { readJournal } from './journal.ts'
 import { loadSessionMinutes } from './minutes.ts'
 

@@ -128,7 +128,7 @@ describe('ball sets in play', () => {
     expect((await s.ballSets.get(b.id)).gamesPlayed).toBe(1)
 
     const minutes = await s.minutes.sessionMinutes(session.id)
-    expect(minutes.equipment.map((e) => e.type)).toEqual(['ball_set.recount', 'ball_set.limit_warning', 'ball_set.limit_reached', 'ball_set.changed'])
+    expect(minutes.equipment!.map((e) => e.type)).toEqual(['ball_set.recount', 'ball_set.limit_warning', 'ball_set.limit_reached', 'ball_set.changed'])
   })
 
   it('records the recount of the active set at the start and the end of the session (BNG-27)', async () => {
@@ -137,7 +137,7 @@ describe('ball sets in play', () => {
     await s.ballSets.register({ hallId: hall.id, label: 'A' })
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
     await s.bingo.closeSession(session.id, { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' })
-    const recounts = (await s.minutes.sessionMinutes(session.id)).equipment.filter((e) => e.type === 'ball_set.recount')
+    const recounts = (await s.minutes.sessionMinutes(session.id)).equipment!.filter((e) => e.type === 'ball_set.recount')
     expect(recounts.map((r) => r.details.phase)).toEqual(['start', 'end'])
     expect(recounts[1].details).toMatchObject({ label: 'A', ballsCounted: 90, confirmedBy: 'Jefe de Mesa', rule: 'BNG-27' })
   })

@@ -7,7 +7,7 @@
  * | `packs-GGGG.csv` | warehouse | pack number, first and last serial (no prize information) |
  * | `prize-file-GGGG.csv` | restricted: lottery audit only (INS-3) | serial, tier, amount of every winning ticket |
  * | `sheets/pack-PPPPPP.pdf` | secure printer, for the packs asked for | ready-to-print A4 sheets (instant-sheet.ts) |
- * | `manifest.json` | everyone | design, seed commitment, counts, and the SHA-256 and size of every file above |
+ * | `manifest.json` | everyone | design, seed commitment, counts, placement digest, and the SHA-256 and size of every file above |
  * | `manifest.sig` | everyone | Ed25519 signature by the operator key over manifest.json, base64url |
  *
  * The same design and seed (and operator key, for the signed QR payloads in the sheets) give the same files, bit
@@ -31,17 +31,18 @@ class HashedFile {
   private readonly hash = createHash('sha256')
   private readonly stream: WriteStream
   bytes = 0
-  constructor(readonly path: string, readonly name: string) {
+  constructor(readonly path: string, readonly name: string, private readonly ascii = true) {
     this.stream = createWriteStream(path)
   }
   async append(text: string): Promise<void> {
     this.parts.push(text)
     this.pending += text.length
-    if (this.pending >= 1 << 20) await this.flush()
+    if (this.pending >= 1 << 18) await this.flush()
   }
   private async flush(): Promise<void> {
     if (this.parts.length === 0) return
-    const buf = Buffer.from(this.parts.join(''), 'utf8')
+    // The CSV files are ASCII; latin1 is the cheapest exact encoding of ASCII text.
+    const buf = Buffer.from(this.parts.join(''), this.ascii ? 'latin1' : 'utf8')
     this.parts = []
     this.pending = 0
     this.hash.update(buf)
@@ -67,9 +68,12 @@ export interface PrintFilesOptions {
   operatorKeyId: string
 }
 
+export type FileEntry = { name: string; bytes: number; sha256: string; audience: 'printer' | 'warehouse' | 'restricted' }
+
 export interface PrintFiles {
   onPack(pack: PackPrintData): Promise<void>
-  finish(extra: Record<string, unknown>): Promise<{ manifestPath: string; manifest: Record<string, unknown> }>
+  /** Closes the files; returns their names, sizes and SHA-256, and the digest of the placement written. */
+  close(): Promise<{ files: FileEntry[]; placementSha256: string; tierCounts: number[] }>
 }
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0')
@@ -81,7 +85,8 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
   const tickets = new HashedFile(join(o.outDir, `tickets-${g}.csv`), `tickets-${g}.csv`)
   const packs = new HashedFile(join(o.outDir, `packs-${g}.csv`), `packs-${g}.csv`)
   const prizes = new HashedFile(join(o.outDir, `prize-file-${g}.csv`), `prize-file-${g}.csv`)
-  const sheets: Array<{ name: string; bytes: number; sha256: string }> = []
+  const sheets: FileEntry[] = []
+  const placement = createHash('sha256')
   let started = false
   const tierCounts = new Array<number>(d.tiers.length + 1).fill(0)
 
@@ -93,6 +98,7 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
         await packs.append('pack,first_serial,last_serial\n')
         await prizes.append('serial,tier,amount_cents\n')
       }
+      placement.update(p.tiers)
       let out = ''
       let win = ''
       const packText = pad(p.packNo, 6)
@@ -112,50 +118,73 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
           gameNo: d.gameNo, name: d.name, currency: d.currency, priceCents: d.priceCents, playStyle: d.playStyle.type,
           symbolAmountsCents: c.symbolAmountsCents, tiers: d.tiers, ticketCount: d.ticketCount, claimDays: d.claimDays,
           issuer: d.back.issuer, paymentPlace: d.back.paymentPlace, instructions: instructionsFor(c),
-          securityWarnings: d.back.securityWarnings ?? 'Boleto nulo si esta alterado, roto o raspado fuera de las zonas de raspado. El codigo de validacion decide el premio.',
+          securityWarnings: d.back.securityWarnings ?? 'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.',
         }, p.serials.map((serial, i) => ({
           serial, codeText: groupCode(p.codes[i]), inventoryQr: o.signCode(serial), validationQr: o.signCode(p.codes[i]), face: decodeFace(p.faces[i]),
         })))
         mkdirSync(join(o.outDir, 'sheets'), { recursive: true })
         const name = `sheets/pack-${packText}.pdf`
         writeFileSync(join(o.outDir, name), pdf)
-        sheets.push({ name, bytes: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex') })
+        sheets.push({ name, bytes: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex'), audience: 'printer' })
       }
     },
-    async finish(extra) {
-      const files = [
+    async close() {
+      const files: FileEntry[] = [
         { ...(await tickets.close()), audience: 'printer' },
         { ...(await packs.close()), audience: 'warehouse' },
         { ...(await prizes.close()), audience: 'restricted' },
-        ...sheets.map((s) => ({ ...s, audience: 'printer' })),
+        ...sheets,
       ]
-      const manifest = {
-        format: 'bolillo-instant-manifest-v1',
-        algorithm: INSTANT_STREAM_VERSION,
-        gameNo: d.gameNo,
-        name: d.name,
-        seedCommitment: seedCommitment(o.seed),
-        designSha256: createHash('sha256').update(JSON.stringify(d)).digest('hex'),
-        design: d,
-        ticketCount: d.ticketCount,
-        packCount: o.checked.packCount,
-        packSize: d.packSize,
-        tierCounts: tierCounts.slice(1),
-        prizeFundCents: o.checked.prizeFundCents,
-        payoutShareBp: o.checked.payoutShareBp,
-        symbolLetters: Object.fromEntries(o.checked.symbolAmountsCents.map((a, i) => [String.fromCharCode(65 + i), a])),
-        qrFormat: 'BLL1.I.<serial or validation code>.<Ed25519 signature> (README "Ticket codes"); the CSV holds the bare values',
-        operatorKeyId: o.operatorKeyId,
-        files,
-        ...extra,
-      }
-      const text = JSON.stringify(manifest, null, 2) + '\n'
-      const manifestPath = join(o.outDir, 'manifest.json')
-      writeFileSync(manifestPath, text)
-      writeFileSync(join(o.outDir, 'manifest.sig'), sign(null, Buffer.from(text, 'utf8'), o.operatorKey).toString('base64url') + '\n')
-      return { manifestPath, manifest }
+      return { files, placementSha256: placement.digest('hex'), tierCounts: tierCounts.slice(1) }
     },
   }
+}
+
+/** Writes manifest.json (design, seed commitment, counts, every file's SHA-256) and manifest.sig (Ed25519, base64url). */
+export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed: string; files: FileEntry[]; placementSha256: string; tierCounts: number[]; operatorKey: KeyObject; operatorKeyId: string; extra?: Record<string, unknown> }) {
+  const d = o.checked.design
+  const manifest = {
+    format: 'bolillo-instant-manifest-v1',
+    algorithm: INSTANT_STREAM_VERSION,
+    gameNo: d.gameNo,
+    name: d.name,
+    seedCommitment: seedCommitment(o.seed),
+    designSha256: createHash('sha256').update(JSON.stringify(d)).digest('hex'),
+    design: d,
+    ticketCount: d.ticketCount,
+    packCount: o.checked.packCount,
+    packSize: d.packSize,
+    tierCounts: o.tierCounts,
+    placementSha256: o.placementSha256,
+    prizeFundCents: o.checked.prizeFundCents,
+    payoutShareBp: o.checked.payoutShareBp,
+    symbolLetters: Object.fromEntries(o.checked.symbolAmountsCents.map((a, i) => [String.fromCharCode(65 + i), a])),
+    qrFormat: 'BLL1.I.<serial or validation code>.<Ed25519 signature> (README "Ticket codes"); the CSV holds the bare values',
+    operatorKeyId: o.operatorKeyId,
+    files: o.files,
+    ...o.extra,
+  }
+  const text = JSON.stringify(manifest, null, 2) + '\n'
+  const manifestPath = join(o.outDir, 'manifest.json')
+  writeFileSync(manifestPath, text)
+  writeFileSync(join(o.outDir, 'manifest.sig'), sign(null, Buffer.from(text, 'utf8'), o.operatorKey).toString('base64url') + '\n')
+  return { manifestPath, manifest }
+}
+
+/**
+ * Writes the print files of a whole batch from its design and seed alone (no database): the body of the print
+ * worker, and of `--no-db`. `onProgress` gets tickets done.
+ */
+export async function writePrintFiles(o: PrintFilesOptions, onProgress?: (done: number) => void) {
+  const files = createPrintFiles(o)
+  let done = 0
+  for (const p of packPrintData(o.checked, o.seed)) {
+    await files.onPack(p)
+    done += p.tiers.length
+    if (onProgress && done % 50_000 < p.tiers.length) onProgress(done)
+  }
+  onProgress?.(done)
+  return files.close()
 }
 
 /** The print data of every pack, from the design and seed alone (no database): for regeneration and checks. */

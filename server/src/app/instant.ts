@@ -78,6 +78,8 @@ export interface BatchSummary {
   payoutShareBp: number
   designSha256: string
   seedCommitment: string
+  /** SHA-256 of every ticket's tier byte in ticket order: the placement, for checking print files against storage. */
+  placementSha256: string
   journalSeq: number
 }
 
@@ -113,6 +115,7 @@ export interface ValidationResult {
 
 
 const INSERT_ROWS = 500
+const PG_UNNEST_ROWS = 10_000
 /** Tickets per transaction: large on SQLite (one writer, fewer commits), moderate on PostgreSQL. */
 const TX_TICKETS = { sqlite: 1_000_000, postgres: 100_000 } as const
 const MAX_TICKET_ID = 2_147_483_647
@@ -196,54 +199,62 @@ export function createInstantService(deps: InstantDeps) {
     const tierCounts = new Array<number>(d.tiers.length + 1).fill(0)
     const txTickets = TX_TICKETS[db.engine]
     const S = d.packSize
-    const ticketParams: unknown[] = []
-    const packParams: unknown[] = []
     const packStatus = channel === 'electronic' ? 'activated' : 'warehouse'
     const packLocation = channel === 'electronic' ? 'e-instant' : 'warehouse'
+    const tickets = rowWriter('INSERT INTO instant_tickets (id, tier, code_tag)', ['integer', 'integer', 'bigint'])
+    const packs = rowWriter('INSERT INTO instant_packs (batch_id, pack_no, status, location, prize_counts)', ['text', 'integer', 'text', 'text', 'text'])
+    const packIterator = generatePacks(checked, opts.seed)
+    const placement = createHash('sha256')
     let done = 0
     let lastProgress = 0
-
-    const flush = async () => {
-      if (ticketParams.length === 0) return
+    let finished = false
+    // Packs stream through transactions of about txTickets tickets; rows go out one multi-row INSERT at a time,
+    // so nothing but the current statement's parameters is held.
+    while (!finished) {
       await db.transaction(async (tx) => {
-        await insertRows(tx, 'INSERT INTO instant_tickets (id, tier, code_tag) VALUES ', 3, ticketParams)
-        await insertRows(tx, `INSERT INTO instant_packs (batch_id, pack_no, status, location, prize_counts) VALUES `, 5, packParams)
+        let inTx = 0
+        while (inTx < txTickets) {
+          const next = packIterator.next()
+          if (next.done) {
+            finished = true
+            break
+          }
+          const pack: GeneratedPack = next.value
+          placement.update(pack.tiers)
+          const { codes: packCodes, tags } = codes.codesAndTags(pack.firstIndex, S, deps.pepper)
+          const counts = new Array<number>(d.tiers.length).fill(0)
+          const base = batch.first_id + pack.firstIndex
+          for (let i = 0; i < S; i++) {
+            const t = pack.tiers[i]
+            tierCounts[t]++
+            if (t > 0) counts[t - 1]++
+            if (tickets.push3(base + i, t, tags[i])) await tickets.send(tx)
+          }
+          if (packs.push5(batch.id, pack.packNo, packStatus, packLocation, JSON.stringify(counts))) await packs.send(tx)
+          if (opts.onPack) {
+            await opts.onPack({
+              packNo: pack.packNo, firstIndex: pack.firstIndex, tiers: pack.tiers, codes: packCodes,
+              serials: packSerials(d.gameNo, pack.packNo, S), faces: encodedFaces(checked, symbolsKey, pack.firstIndex, pack.tiers),
+            })
+          }
+          done += S
+          inTx += S
+          if (opts.onProgress && done - lastProgress >= 50_000) {
+            lastProgress = done
+            opts.onProgress(done, d.ticketCount)
+          }
+        }
+        await tickets.flush(tx)
+        await packs.flush(tx)
       })
-      ticketParams.length = 0
-      packParams.length = 0
     }
-
-    for (const pack of generatePacks(checked, opts.seed) as Iterable<GeneratedPack>) {
-      const { codes: packCodes, tags } = codes.codesAndTags(pack.firstIndex, S, deps.pepper)
-      const counts = new Array<number>(d.tiers.length).fill(0)
-      const base = batch.first_id + pack.firstIndex
-      for (let i = 0; i < S; i++) {
-        const t = pack.tiers[i]
-        tierCounts[t]++
-        if (t > 0) counts[t - 1]++
-        ticketParams.push(base + i, t, tags[i])
-      }
-      packParams.push(batch.id, pack.packNo, packStatus, packLocation, JSON.stringify(counts))
-      if (opts.onPack) {
-        await opts.onPack({
-          packNo: pack.packNo, firstIndex: pack.firstIndex, tiers: pack.tiers, codes: packCodes,
-          serials: packSerials(d.gameNo, pack.packNo, S), faces: encodedFaces(checked, symbolsKey, pack.firstIndex, pack.tiers),
-        })
-      }
-      done += S
-      if (ticketParams.length >= txTickets * 3) await flush()
-      if (opts.onProgress && done - lastProgress >= 50_000) {
-        lastProgress = done
-        opts.onProgress(done, d.ticketCount)
-      }
-    }
-    await flush()
     opts.onProgress?.(done, d.ticketCount)
 
     // The counts come from the tickets written; a mismatch would be a generator bug, never shipped.
     for (let k = 1; k <= d.tiers.length; k++) {
       if (tierCounts[k] !== d.tiers[k - 1].count) throw new Error(`generator produced ${tierCounts[k]} prizes of tier ${k}, design says ${d.tiers[k - 1].count}`)
     }
+    const placementSha256 = placement.digest('hex')
     const record = await db.transaction(async (tx) => {
       const at2 = now()
       await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ? WHERE id = ?", [at2, batch.id])
@@ -252,31 +263,66 @@ export function createInstantService(deps: InstantDeps) {
         payload: {
           batchId: batch.id, gameNo: d.gameNo, name: d.name, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
           tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, payoutShareBp: checked.payoutShareBp,
-          designSha256, seedCommitment: commitment, algorithm: 'bolillo-instant-v1', pepperId,
+          designSha256, seedCommitment: commitment, placementSha256, algorithm: 'bolillo-instant-v1', pepperId,
         },
       })
     })
     return {
       batchId: batch.id, gameNo: d.gameNo, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
       tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, salesCents: checked.salesCents,
-      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, journalSeq: record.seq,
+      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, placementSha256, journalSeq: record.seq,
     }
   }
 
-  /** Multi-row INSERTs of `width` columns, INSERT_ROWS rows per statement. */
-  async function insertRows(tx: Sql, head: string, width: number, params: unknown[]): Promise<void> {
-    const rows = params.length / width
-    const full = Math.floor(rows / INSERT_ROWS)
+  /**
+   * Buffers rows and sends them in bulk: on SQLite as multi-row INSERTs of INSERT_ROWS rows (one prepared statement,
+   * one reused parameter array); on PostgreSQL as one `INSERT ... SELECT * FROM unnest(array, ...)` per
+   * PG_UNNEST_ROWS rows, one array parameter per column, which PostgreSQL ingests several times faster than
+   * multi-row VALUES. `flush` sends the rest.
+   */
+  function rowWriter(head: string, types: readonly string[]) {
+    const width = types.length
+    const rowsPerSend = db.engine === 'postgres' ? PG_UNNEST_ROWS : INSERT_ROWS
     const row = `(${new Array(width).fill('?').join(', ')})`
-    const sqlFull = head + new Array(INSERT_ROWS).fill(row).join(', ')
-    const chunk = new Array<unknown>(INSERT_ROWS * width)
-    for (let r = 0; r < full; r++) {
-      const o = r * INSERT_ROWS * width
-      for (let i = 0; i < chunk.length; i++) chunk[i] = params[o + i]
-      await tx.run(sqlFull, chunk)
+    const values = (rows: number) => `${head} VALUES ${new Array(rows).fill(row).join(', ')}`
+    const sqlFull = values(INSERT_ROWS)
+    const unnest = `${head} SELECT * FROM unnest(${types.map((t) => `?::${t}[]`).join(', ')})`
+    const params = new Array<unknown>(rowsPerSend * width)
+    let n = 0
+    const send = async (tx: Sql, count: number) => {
+      if (db.engine === 'postgres') {
+        const columns = types.map((_, c) => {
+          const col = new Array<unknown>(count / width)
+          for (let i = c, k = 0; i < count; i += width, k++) col[k] = params[i]
+          return col
+        })
+        await tx.run(unnest, columns)
+      } else {
+        await tx.run(count === params.length ? sqlFull : values(count / width), count === params.length ? params : params.slice(0, count))
+      }
+      n = 0
     }
-    const rest = rows - full * INSERT_ROWS
-    if (rest > 0) await tx.run(head + new Array(rest).fill(row).join(', '), params.slice(full * INSERT_ROWS * width))
+    return {
+      /** Adds a row of 3 values; true when the buffer is full and must be sent. */
+      push3(a: unknown, b: unknown, c: unknown): boolean {
+        params[n++] = a
+        params[n++] = b
+        params[n++] = c
+        return n === params.length
+      },
+      push5(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown): boolean {
+        params[n++] = a
+        params[n++] = b
+        params[n++] = c
+        params[n++] = d
+        params[n++] = e
+        return n === params.length
+      },
+      send: (tx: Sql) => send(tx, params.length),
+      async flush(tx: Sql): Promise<void> {
+        if (n > 0) await send(tx, n)
+      },
+    }
   }
 
   // ---------------------------------------------------------------------------------------------- reading

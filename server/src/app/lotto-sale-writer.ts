@@ -10,7 +10,7 @@
 import type { Sql } from '../db/database.ts'
 import type { ErrorCode } from '../domain/errors.ts'
 import { receiptNumber } from '../domain/lotto.ts'
-import { appendJournalBatch, insertRows } from './journal-batch.ts'
+import { appendJournalBatch, insertRows, type BatchEntry } from './journal-batch.ts'
 
 /** A slip checked by the HTTP thread, waiting for its batch. */
 export interface SlipToWrite {
@@ -35,6 +35,14 @@ export type SlipWriteResult =
 interface DrawWindow { status: string; start: number; close: number; price: number }
 
 const SLIP_COLUMNS = ['id', 'game_code', 'first_draw_no', 'draw_count', 'boards', 'board_count', 'quick_picks', 'amount_cents', 'player_name', 'player_document', 'channel', 'status', 'sold_at'] as const
+
+/** Payload of a `lotto.slip_sold` journal record. */
+export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string }
+
+/** canonicalJson of a {@link SlipSoldPayload}, written out by hand (keys sorted): the sale path journals every slip. */
+export function slipSoldPayloadText(p: SlipSoldPayload): string {
+  return `{"amountCents":${JSON.stringify(p.amountCents)},"boards":${JSON.stringify(p.boards)},"channel":${JSON.stringify(p.channel)},"drawNos":[${JSON.stringify(p.drawNos[0])},${JSON.stringify(p.drawNos[1])}],"quickPicks":${JSON.stringify(p.quickPicks)},"receipt":${JSON.stringify(p.receipt)}}`
+}
 
 /** Counter name of a lotto game's receipt numbers. */
 export const receiptCounter = (gameCode: string) => `lotto:${gameCode}`
@@ -81,7 +89,7 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
   })
 
   const rows: unknown[][] = []
-  const entries: Array<{ at: string; type: string; scope: string; payload: unknown }> = []
+  const entries: BatchEntry[] = []
   const order: number[] = []
   for (const [game, list] of accepted) {
     const name = receiptCounter(game)
@@ -95,10 +103,8 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
       results[i] = { ok: true, receipt, code: sign(receipt), journalSeq: 0 }
       rows.push([receipt, s.gameCode, s.firstDrawNo, s.drawCount, s.boards, s.boardCount, s.quickPicks, s.amountCents, s.playerName, s.playerDocument, s.channel, 'active', at])
       // Player data stay in the sales system (LNS-14): the journal holds the play, not the person.
-      entries.push({
-        at, type: 'lotto.slip_sold', scope: `lotto:${game}/sales`,
-        payload: { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel },
-      })
+      const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel }
+      entries.push({ at, type: 'lotto.slip_sold', scope: `lotto:${game}/sales`, payload, payloadText: slipSoldPayloadText(payload) })
       order.push(i)
     }
   }

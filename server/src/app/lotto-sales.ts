@@ -20,6 +20,8 @@ import { writeSlipBatch, type SlipToWrite, type SlipWriteResult } from './lotto-
 
 export interface SlipWriter {
   readonly kind: 'worker' | 'inline'
+  /** Batches worth sending before the previous ones are answered (the writer thread merges what queues up). */
+  readonly maxInFlight: number
   write(slips: SlipToWrite[], at: string): Promise<SlipWriteResult[]>
   close(): Promise<void>
 }
@@ -29,6 +31,7 @@ export function createInlineSlipWriter(db: Database, privateKey: KeyObject): Sli
   const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, privateKey)
   return {
     kind: 'inline',
+    maxInFlight: 1,
     write: (slips, at) => db.transaction((tx) => writeSlipBatch(tx, slips, at, sign)),
     async close() {},
   }
@@ -43,11 +46,12 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
     const w = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
       workerData: { entry: new URL('./lotto-sale-worker.ts', import.meta.url).href, file: options.file, synchronous: options.synchronous, privateKey: options.privateKey },
     })
-    w.on('message', (m: { id: number; results?: SlipWriteResult[]; error?: { code: string; message: string }; closed?: boolean }) => {
+    w.on('message', (m: { id: number; results?: string; error?: { code: string; message: string }; closed?: boolean }) => {
       const p = pending.get(m.id)
       if (!p) return
       pending.delete(m.id)
-      if (m.results) p.resolve(m.results)
+      if (pending.size === 0) w.unref()
+      if (m.results) p.resolve(JSON.parse(m.results) as SlipWriteResult[])
       else if (m.error) p.reject(m.error.code === 'INTERNAL' ? new Error(m.error.message) : new DomainError(m.error.code as ErrorCode, m.error.message))
       else p.resolve([])
     })
@@ -57,19 +61,20 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
       worker = null
     })
     w.on('exit', () => { worker = null })
-    // Idle, the thread must not keep the process alive; the HTTP server does that.
-    w.unref()
     return w
   }
   const call = <T>(msg: Record<string, unknown>) => new Promise<T>((resolve, reject) => {
     worker ??= start()
     const id = nextId++
+    // A write in flight keeps the process alive; an idle thread must not (the HTTP server does that).
+    if (pending.size === 0) worker.ref()
     pending.set(id, { resolve: resolve as (r: SlipWriteResult[]) => void, reject })
     worker.postMessage({ ...msg, id })
   })
   return {
     kind: 'worker',
-    write: (slips, at) => call<SlipWriteResult[]>({ type: 'batch', at, slips }),
+    maxInFlight: 64,
+    write: (slips, at) => call<SlipWriteResult[]>({ type: 'batch', at, slips: JSON.stringify(slips) }),
     async close() {
       if (!worker) return
       const w = worker
@@ -84,16 +89,20 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
  * The group-commit queue in front of a writer: at most one batch in flight, at most `maxBatch` slips in it.
  * `submit` resolves with the slip's receipt once its batch committed, or rejects with the slip's own refusal.
  */
-export function createSlipQueue(writer: SlipWriter, options: { now: () => string; maxBatch?: number }) {
+export function createSlipQueue(writer: SlipWriter, options: { now: () => string; maxBatch?: number; maxInFlight?: number }) {
   const maxBatch = options.maxBatch ?? 256
+  // The writer thread takes every batch queued on its port into its next transaction, so batches are handed over
+  // as they form (one per event-loop turn) and never wait here for the previous commit; the inline writer gets
+  // one batch at a time, and what arrives meanwhile forms the next.
+  const maxInFlight = options.maxInFlight ?? writer.maxInFlight
   const queue: Array<{ slip: SlipToWrite; resolve: (r: Extract<SlipWriteResult, { ok: true }> & { soldAt: string }) => void; reject: (e: Error) => void }> = []
-  let inFlight = false
+  let inFlight = 0
   let scheduled = false
   let batches = 0
   let written = 0
 
   const schedule = () => {
-    if (inFlight || scheduled || queue.length === 0) return
+    if (inFlight >= maxInFlight || scheduled || queue.length === 0) return
     scheduled = true
     // setImmediate: every request already read from the sockets in this turn joins the batch.
     setImmediate(flush)
@@ -101,8 +110,8 @@ export function createSlipQueue(writer: SlipWriter, options: { now: () => string
 
   async function flush() {
     scheduled = false
-    if (inFlight || queue.length === 0) return
-    inFlight = true
+    if (inFlight >= maxInFlight || queue.length === 0) return
+    inFlight++
     const batch = queue.splice(0, maxBatch)
     const at = options.now()
     try {
@@ -115,7 +124,7 @@ export function createSlipQueue(writer: SlipWriter, options: { now: () => string
     } catch (err) {
       for (const b of batch) b.reject(err as Error)
     } finally {
-      inFlight = false
+      inFlight--
       schedule()
     }
   }
@@ -131,7 +140,7 @@ export function createSlipQueue(writer: SlipWriter, options: { now: () => string
     stats: () => ({ batches, written, queued: queue.length }),
     /** Waits until nothing is queued or in flight. */
     async drain() {
-      while (inFlight || queue.length > 0 || scheduled) await new Promise((r) => setTimeout(r, 2))
+      while (inFlight > 0 || queue.length > 0 || scheduled) await new Promise((r) => setTimeout(r, 2))
     },
   }
 }

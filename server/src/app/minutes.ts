@@ -57,9 +57,9 @@ export interface SessionMinutes {
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
   /** BNG-61: prima amount changes, with the game number from which each applies (bonus-minutes.ts). */
-  primaChanges: MinutesBonusSession['primaChanges']
+  primaChanges?: MinutesBonusSession['primaChanges']
   /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27) and device faults, in journal order. */
-  equipment: Array<{ at: string; type: string; details: Record<string, unknown> }>
+  equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -149,7 +149,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'device.fault':
       case 'device.misread':
         // BNG-25: ball-set changes are recorded in the minutes book; device trouble too.
-        minutes.equipment.push({ at: r.at, type: r.type, details: pl })
+        ;(minutes.equipment ??= []).push({ at: r.at, type: r.type, details: pl })
         break
       case 'session.last_game':
         minutes.lastGameAnnounced = true

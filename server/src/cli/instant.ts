@@ -5,17 +5,21 @@
 import { randomBytes, createHash, verify as verifySignature } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { loadConfig } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { migrate } from '../db/migrate.ts'
 import { openSqlite } from '../db/sqlite.ts'
 import { DomainError } from '../domain/errors.ts'
 import { checkDesign, type InstantDesign } from '../domain/instant-design.ts'
-import { encodeTicketCode, publicKeyId, TicketKind } from '../domain/ticket-code.ts'
-import { createInstantService, type PackPrintData } from '../app/instant.ts'
-import { createPrintFiles, packPrintData } from '../app/instant-files.ts'
+import { publicKeyId } from '../domain/ticket-code.ts'
+import { createInstantService } from '../app/instant.ts'
+import { writeManifest, type FileEntry } from '../app/instant-files.ts'
+import type { PrintWorkerInput } from '../app/instant-print-worker.ts'
 import { loadOrCreateInstantPepper } from '../app/instant-pepper.ts'
 import { loadOrCreateKeys } from '../keys.ts'
+
+type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
 export const instantUsage = `  npx bolillo instant generate --design <diseño.json> --seed <semilla> --out <dir>
                  [--sheets none|all|<desde>-<hasta>] [--no-db] [--json]
@@ -55,16 +59,31 @@ function progressBar(label: string) {
   }
 }
 
-function parseSheets(spec: string | undefined, ticketCount: number, packCount: number): (packNo: number) => boolean {
-  if (spec === undefined) return ticketCount <= 10_000 ? () => true : () => false
-  if (spec === 'none') return () => false
-  if (spec === 'all') return () => true
+/** Packs that get PDF sheets: [from, to] or null. By default all of a small game (10,000 tickets or fewer), none of a big one. */
+function parseSheets(spec: string | undefined, ticketCount: number, packCount: number): [number, number] | null {
+  if (spec === undefined) return ticketCount <= 10_000 ? [1, packCount] : null
+  if (spec === 'none') return null
+  if (spec === 'all') return [1, packCount]
   const m = /^(\d+)(?:-(\d+))?$/.exec(spec)
   if (!m) throw new DomainError('VALIDATION_FAILED', '--sheets must be none, all, N or N-M (pack numbers)')
   const a = Number(m[1])
   const b = Number(m[2] ?? m[1])
   if (a < 1 || b < a || b > packCount) throw new DomainError('VALIDATION_FAILED', `--sheets packs must be within 1..${packCount}`)
-  return (p) => p >= a && p <= b
+  return [a, b]
+}
+
+/** Runs the print-file worker; resolves with its result. */
+function printWorker(input: PrintWorkerInput, onProgress: (done: number) => void): Promise<PrintResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../app/worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('../app/instant-print-worker.ts', import.meta.url).href, input } })
+    let result: PrintResult | null = null
+    worker.on('message', (m: { type: 'progress'; done: number } | { type: 'done'; result: PrintResult }) => {
+      if (m.type === 'progress') onProgress(m.done)
+      else result = m.result
+    })
+    worker.on('error', reject)
+    worker.on('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`print worker exited with code ${code}`))))
+  })
 }
 
 async function openDb(dataDir: string, databaseUrl: string | null, synchronous: 'FULL' | 'NORMAL'): Promise<Database> {
@@ -93,20 +112,18 @@ async function generate(args: string[]): Promise<number> {
   const noDb = args.includes('--no-db')
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
   const keys = loadOrCreateKeys(config.dataDir)
-  const files = createPrintFiles({
-    outDir: out, checked, seed, sheetsFor: parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount),
-    signCode: (id) => encodeTicketCode({ kind: TicketKind.instant, id }, keys.privateKey), operatorKey: keys.privateKey, operatorKeyId: publicKeyId(keys.publicKey),
-  })
+  const sheets = parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount)
+  const operatorKeyId = publicKeyId(keys.publicKey)
   const bar = progressBar(`instant ${String(design.gameNo).padStart(4, '0')}`)
   const t0 = performance.now()
-  let summary: Record<string, unknown>
+  let stored = 0
+  let printed = 0
+  const progress = () => bar.update(noDb ? printed : Math.min(stored, printed), design.ticketCount)
+  // The print files come from a worker thread, the database rows from this one: both derive the batch from the
+  // design and the seed, on two cores; their placement digests must agree.
+  const printing = printWorker({ outDir: out, design, seed, sheets, operatorKeyPem: String(keys.privateKey.export({ type: 'pkcs8', format: 'pem' })), operatorKeyId }, (done) => { printed = done; progress() })
+  let summary: Record<string, unknown> & { placementSha256?: string }
   if (noDb) {
-    let done = 0
-    for (const p of packPrintData(checked, seed)) {
-      await files.onPack(p)
-      done += design.packSize
-      bar.update(done, design.ticketCount)
-    }
     summary = { gameNo: design.gameNo, ticketCount: design.ticketCount, database: null }
   } else {
     const db = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
@@ -116,22 +133,30 @@ async function generate(args: string[]): Promise<number> {
         db, keys, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
         entropy: { name: 'os-csprng', randomBytes: (n) => randomBytes(n) },
       })
-      const result = await service.generateBatch({
-        design, seed,
-        onPack: (p: PackPrintData) => files.onPack(p),
-        onProgress: (done, total) => bar.update(done, total),
-      })
+      const result = await service.generateBatch({ design, seed, onProgress: (done) => { stored = done; progress() } })
       summary = { ...result, database: db.engine }
+    } catch (err) {
+      await printing.catch(() => undefined)
+      throw err
     } finally {
       await db.close()
     }
   }
+  const print = await printing
+  if (summary.placementSha256 !== undefined && summary.placementSha256 !== print.placementSha256) {
+    throw new Error(`the print files (placement ${print.placementSha256}) and the database (placement ${summary.placementSha256}) disagree: do not print`)
+  }
   bar.update(design.ticketCount, design.ticketCount, true)
   bar.done()
-  const { manifestPath } = await files.finish({ database: summary.database, batchId: summary.batchId ?? null })
+  const { manifestPath } = writeManifest({
+    outDir: out, checked, seed, files: print.files, placementSha256: print.placementSha256, tierCounts: print.tierCounts,
+    operatorKey: keys.privateKey, operatorKeyId, extra: { database: summary.database, batchId: summary.batchId ?? null },
+  })
   const seconds = (performance.now() - t0) / 1000
-  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
-  const report = { ...summary, seconds: Math.round(seconds * 1000) / 1000, ticketsPerSecond: Math.round(design.ticketCount / seconds), peakRssMb, manifest: manifestPath }
+  const usage = process.resourceUsage()
+  const peakRssMb = Math.round(usage.maxRSS / 1024)
+  const cpuSeconds = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000) / 1000
+  const report = { ...summary, seconds: Math.round(seconds * 1000) / 1000, ticketsPerSecond: Math.round(design.ticketCount / seconds), cpuSeconds, peakRssMb, manifest: manifestPath }
   if (json) process.stdout.write(JSON.stringify(report) + '\n')
   else {
     process.stdout.write(`Emisión ${design.gameNo} "${design.name}": ${design.ticketCount.toLocaleString('es')} boletos en ${checked.packCount.toLocaleString('es')} paquetes, ` +

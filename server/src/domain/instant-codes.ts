@@ -245,9 +245,16 @@ export function indexBlocks(key: Buffer, from: number, count: number, blocksPerI
   return ecb(key, input)
 }
 
+const ecbCiphers = new WeakMap<Buffer, ReturnType<typeof createCipheriv>>()
+
+/** AES-256-ECB of whole blocks. ECB has no chaining, so one cipher object per key serves every call. */
 function ecb(key: Buffer, input: Buffer): Buffer {
-  const cipher = createCipheriv('aes-256-ecb', key, null)
-  cipher.setAutoPadding(false)
+  let cipher = ecbCiphers.get(key)
+  if (!cipher) {
+    cipher = createCipheriv('aes-256-ecb', key, null)
+    cipher.setAutoPadding(false)
+    ecbCiphers.set(key, cipher)
+  }
   return cipher.update(input)
 }
 

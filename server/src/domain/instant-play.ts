@@ -151,8 +151,7 @@ export function encodedFaces(c: CheckedDesign, symbolsKey: Buffer, from: number,
   for (let i = 0; i < tiers.length; i++) {
     const tier = tiers[i]
     matchThreeCells(m, tier > 0 ? c.tierSymbol[tier] : -1, w.reset(from + i, view, i * BULK_BLOCKS * 16), cells)
-    out[i] = LETTERS[cells[0]] + LETTERS[cells[1]] + LETTERS[cells[2]] + LETTERS[cells[3]] + LETTERS[cells[4]] +
-      LETTERS[cells[5]] + LETTERS[cells[6]] + LETTERS[cells[7]] + LETTERS[cells[8]]
+    out[i] = String.fromCharCode(65 + cells[0], 65 + cells[1], 65 + cells[2], 65 + cells[3], 65 + cells[4], 65 + cells[5], 65 + cells[6], 65 + cells[7], 65 + cells[8])
   }
   return out
 }

@@ -5,14 +5,21 @@
  */
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
+import { DomainError } from '../domain/errors.ts'
 import { layoutForModality, Modality } from '../domain/modalities.ts'
+import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
 import { body, needs } from './app.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const bp = z.number().int().min(0).max(10_000)
-const param = (c: Context, name: string): string => c.req.param(name) ?? ''
+/** A path id; anything else (a NUL byte, a slash, 10 kB) is simply not found, and never reaches the database. */
+const param = (c: Context, name: string): string => {
+  const v = c.req.param(name) ?? ''
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new DomainError('NOT_FOUND', `no ${name} ${JSON.stringify(v.slice(0, 64))}`)
+  return v
+}
 
 const condition = z.union([
   z.object({ prize: z.enum(['line', 'bingo']), scale: z.array(z.object({ withinBalls: z.number().int().min(1).max(255), shareBp: bp }).strict()).min(1).max(20) }).strict(),
@@ -71,6 +78,12 @@ export function registerBonusRoutes(app: Hono, services: Services): void {
   app.post('/api/games/:gameId/halls/:hallId/sales', needs('game.sell'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
     return c.json({ cards: await bonus.sellInHall({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, channel: b.channel }) }, 201)
+  })
+
+  // ---- the nodes this one sees through the socket.io adapter (multi-node deployments on PostgreSQL)
+  app.get('/api/cluster', needs('game.read'), async (c) => {
+    const info = clusterOf(services)
+    return c.json({ engine: services.db.engine, adapter: info?.adapter ?? 'none', nodes: info ? await info.nodes() : 1 })
   })
 
   // ---- master sets of the other modalities (75 balls, bingo plus, derived, fast)

@@ -71,11 +71,16 @@ export function registerCashdeskRoutes(app: Hono, services: Services): void {
     const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
     // Issue #7: instant tickets (kind I, or a typed validation code) are the instant service's.
     if (services.instant.handles(b.code)) return c.json(await services.instant.scan(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
+    // Issue #6: lotto receipts (kind L) and lottery or raffle tickets (kind T) are the lottery services'.
+    if (services.lotto.handles(b.code)) return c.json(await services.lotto.validate(b.code))
+    if (services.lottery.handles(b.code)) return c.json(await services.lottery.validate(b.code))
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
     if (services.instant.handles(b.code)) return c.json({ payout: { kind: 'instant', ...(await services.instant.pay({ ...b, ...actors(c, b) })) } })
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
   })
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {

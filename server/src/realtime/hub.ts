@@ -61,6 +61,9 @@ export function attachRealtime(http: HttpServer, services: Services) {
   })
 
   // Coalesce bursts (a sale of many cards, a ball plus its claims) into one state per game per tick.
+  // After a ball the state waits STATE_AFTER_BALL_MS: the small ball frame reaches every screen first and is not
+  // queued behind a full state per screen (bench/display.ts); the state (claims, windows) follows unnoticeably.
+  const STATE_AFTER_BALL_MS = 40
   const dirty = new Map<string, string>()
   let scheduled = false
   const flush = async () => {
@@ -86,7 +89,8 @@ export function attachRealtime(http: HttpServer, services: Services) {
     dirty.set(e.gameId, e.hallId)
     if (!scheduled) {
       scheduled = true
-      setImmediate(flush)
+      if (e.reason === 'ball') setTimeout(flush, STATE_AFTER_BALL_MS)
+      else setImmediate(flush)
     }
   })
   return { io, close: () => { off(); return new Promise<void>((r) => io.close(() => r())).then(() => multi.close()) } }

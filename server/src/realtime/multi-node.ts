@@ -33,7 +33,6 @@ export function clusterOf(services: object): ClusterInfo | undefined {
 
 const ATTACHMENTS = 'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)'
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function attachMultiNode(io: Server<any, any, any, any>, services: Services) {
   let pool: pg.Pool | null = null
   if (services.config.databaseUrl && services.db.engine === 'postgres') {

@@ -1,0 +1,74 @@
+/**
+ * Instant-lottery batch generation at state-lottery scale (issue #7): 10,000,000 tickets generated from a seed, stored
+ * in SQLite (one lean row per ticket, large transactions) and written as print data (the per-ticket CSV, the pack
+ * list, the restricted prize file and the manifest with their SHA-256). PDF sheets are not rendered here: at about
+ * 10 ms a ticket they are a print-shop job for chosen packs (`--sheets`), not part of generation throughput.
+ *
+ * The generation runs in a child process (`bolillo instant generate ... --json`) so that its peak resident memory
+ * is its own (process.resourceUsage().maxRSS, reported by the child).
+ *
+ * - instant.generate: tickets per second, wall clock of the child process from spawn to exit (startup included).
+ * - instant.generate.seconds: that wall-clock time.
+ * - instant.generate.cpu_seconds: CPU time (user + system) of the child: on a shared machine, the wall clock also
+ *   counts time the child waited for a core.
+ * - instant.generate.peak_rss_mb: the child's peak resident set size.
+ *
+ * Targets: 10,000,000 tickets in <= 30 s with <= 512 MB resident. BENCH_INSTANT_TICKETS overrides the count.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+interface BenchResult { name: string; value: number; unit: string }
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** A design of the shape a state lottery prints: 1 in ~6 wins, pack rules on, 100-ticket books. */
+export function benchDesign(ticketCount: number) {
+  const n = (per10m: number) => Math.max(1, Math.round((per10m * ticketCount) / 10_000_000))
+  return {
+    gameNo: 9001, name: 'Raspa Millonaria (bench)', currency: 'BOB', priceCents: 1000, ticketCount, packSize: 100,
+    playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
+    tiers: [
+      { amountCents: 100_000_000, count: n(2) }, { amountCents: 1_000_000, count: n(50) }, { amountCents: 100_000, count: n(1000) },
+      { amountCents: 10_000, count: n(20_000) }, { amountCents: 5000, count: n(100_000) }, { amountCents: 2000, count: n(500_000) },
+      { amountCents: 1000, count: n(1_000_000) },
+    ],
+    payoutShareBp: { min: 2500, max: 7000 },
+    packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 8 }, topTiers: { minAmountCents: 1_000_000, maxPerPack: 1, notFirstOrLast: true } },
+    claimDays: 90,
+    back: { issuer: 'Lotería Nacional (bench)', paymentPlace: 'cajas autorizadas' },
+  }
+}
+
+export async function benchInstant(emit: (r: BenchResult) => void): Promise<void> {
+  const tickets = Number(process.env.BENCH_INSTANT_TICKETS ?? 10_000_000)
+  const dir = mkdtempSync(join(tmpdir(), 'bolillo-bench-instant-'))
+  try {
+    const designFile = join(dir, 'design.json')
+    writeFileSync(designFile, JSON.stringify(benchDesign(tickets)))
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dir, 'data'), BOLILLO_LOG_LEVEL: 'warn' }
+    delete env.DATABASE_URL
+    process.stderr.write(`[bench instant] generating ${tickets.toLocaleString('en')} tickets into SQLite + print CSV in a child process\n`)
+    const t0 = performance.now()
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'instant', 'generate', '--design', designFile, '--seed', 'bench-instant-seed', '--out', join(dir, 'out'), '--sheets', 'none', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+      let stdout = ''
+      child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+      child.on('error', reject)
+      child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`instant generate exited with ${code}`))))
+    })
+    const wall = (performance.now() - t0) / 1000
+    const report = JSON.parse(out.trim().split('\n').pop()!) as { seconds: number; cpuSeconds: number; peakRssMb: number; ticketCount: number }
+    if (report.ticketCount !== tickets) throw new Error(`generated ${report.ticketCount} tickets, expected ${tickets}`)
+    process.stderr.write(`[bench instant] ${wall.toFixed(1)} s wall (generation ${report.seconds.toFixed(1)} s), ${report.cpuSeconds.toFixed(1)} s CPU, peak RSS ${report.peakRssMb} MB\n`)
+    emit({ name: 'instant.generate', value: Math.round(tickets / wall), unit: 'tickets/s' })
+    emit({ name: 'instant.generate.seconds', value: Math.round(wall * 100) / 100, unit: 's' })
+    emit({ name: 'instant.generate.cpu_seconds', value: report.cpuSeconds, unit: 's' })
+    emit({ name: 'instant.generate.peak_rss_mb', value: report.peakRssMb, unit: 'MB' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
