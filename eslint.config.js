@@ -13,8 +13,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    // Plain JavaScript runs on Node: its globals.
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(['process', 'console', 'Buffer', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'URL', 'fetch', 'AbortController', 'TextEncoder', 'TextDecoder'].map((g) => [g, 'readonly'])),
+    },
   },
   {
     // The domain core stays pure: no database, network, file system or clock (DESIGN.md, STYLE.md §1).

@@ -13,7 +13,8 @@
  *   concurrent sellers. The PostgreSQL figure is skipped with a note when no server answers at
  *   BOLILLO_BENCH_DATABASE_URL (default postgres://bolillo:bolillo@127.0.0.1:5432/postgres).
  *
- * BENCH_MULTI_CARDS overrides the card count, BENCH_MULTI_SALES the number of sales per engine.
+ * BENCH_MULTI_CARDS overrides the card count, BENCH_MULTI_SALES the number of sales per engine, BENCH_MULTI_REPEATS the
+ * plays of each game (3).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -34,7 +35,7 @@ import { createSeededRng } from '../server/src/domain/rng.ts'
 interface BenchResult { name: string; value: number; unit: string }
 
 const GAMES = 5
-const REPEATS = 3
+const REPEATS = Number(process.env.BENCH_MULTI_REPEATS ?? 3)
 const HALLS = 50
 
 function log(message: string): void {

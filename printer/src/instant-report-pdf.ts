@@ -22,7 +22,7 @@ const n = (v: number) => v.toLocaleString('es-ES')
 
 export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
-  doc.setTitle(winAnsi(`Conciliacion juego ${r.gameNo}`))
+  doc.setTitle(winAnsi(`Conciliación juego ${r.gameNo}`))
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
   const regular = await doc.embedFont(StandardFonts.Helvetica)
   let page: PDFPage = doc.addPage([W, H])
@@ -36,9 +36,9 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
     }
   }
 
-  text(`Conciliacion del juego instantaneo N. ${String(r.gameNo).padStart(4, '0')} - ${r.name}`, X, 14, bold)
+  text(`Conciliación del juego instantáneo N.º ${String(r.gameNo).padStart(4, '0')} - ${r.name}`, X, 14, bold)
   y -= 16
-  text(`Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electronico (en pantalla)'} - estado ${r.status} - precio ${money(r.priceCents)} - a fecha ${r.asOf}`, X, 8.5, regular, MUTED)
+  text(`Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electrónico (en pantalla)'} - estado ${r.status} - precio ${money(r.priceCents)} - a fecha ${r.asOf}`, X, 8.5, regular, MUTED)
   y -= 12
   text(`Generado ${r.generatedAt ?? '-'}; cierre ${r.closedAt ?? 'abierto'}; caducidad de premios ${r.claimExpiresAt ?? '-'}`, X, 8.5, regular, MUTED)
   y -= 22
@@ -49,9 +49,9 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
     ['Activados', `${n(r.activated.tickets)} boletos`, `${n(r.activated.packs)} paquetes`],
     ['Extraviados / robados', `${n(r.lostOrStolen.lostTickets)} / ${n(r.lostOrStolen.stolenTickets)} boletos`, 'LST-4, LST-5: sin pago ni canje'],
     ['Vendidos (escaneados / pool)', `${n(r.sold.tickets)} boletos`, money(r.sold.amountCents)],
-    ['Reembolsos por error de impresion', `${n(r.refunds.tickets)} boletos`, money(r.refunds.amountCents)],
-    ['Fondo de premios del diseno', money(r.generated.prizeFundCents), `ventas potenciales ${money(r.generated.salesValueCents)}`],
-    ['Porcentaje de premios', `diseno ${pct(r.payoutShare.designBp)}`, `en juego ${pct(r.payoutShare.inPlayBp)}; pagado/ventas ${pct(r.payoutShare.paidOfSalesBp)}`],
+    ['Reembolsos por error de impresión', `${n(r.refunds.tickets)} boletos`, money(r.refunds.amountCents)],
+    ['Fondo de premios del diseño', money(r.generated.prizeFundCents), `ventas potenciales ${money(r.generated.salesValueCents)}`],
+    ['Porcentaje de premios', `diseño ${pct(r.payoutShare.designBp)}`, `en juego ${pct(r.payoutShare.inPlayBp)}; pagado/ventas ${pct(r.payoutShare.paidOfSalesBp)}`],
   ]
   page.drawRectangle({ x: X - 4, y: y - 4, width: W - 2 * X + 8, height: 16, color: BAR })
   text('Existencias y ventas', X, 10, bold, rgb(1, 1, 1))
@@ -66,7 +66,7 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   y -= 12
   need(40)
   page.drawRectangle({ x: X - 4, y: y - 4, width: W - 2 * X + 8, height: 16, color: BAR })
-  text('Premios por categoria', X, 10, bold, rgb(1, 1, 1))
+  text('Premios por categoría', X, 10, bold, rgb(1, 1, 1))
   y -= 18
   const cols = [X, X + 30, X + 110, X + 165, X + 220, X + 265, X + 345, X + 395]
   const head = ['Cat.', 'Importe', 'Emitidos', 'En juego', 'Pagados', 'Pagado', 'Sin cobrar', 'Caducados']

@@ -21,20 +21,21 @@ const FILL = rgb(0.92, 0.93, 0.95)
 const LABELS = {
   es: {
     title: 'LIBRO DE REGISTRO DE PREMIOS', subtitle: 'Premios pagados (REGULATIONS §7.13)', filter: 'Extracto',
-    cols: ['N.º', 'Fecha y hora', 'Sala · Sesión · Partida', 'Cartón', 'Premio', 'Importe', 'Nombre y apellidos', 'C.I. / Pasaporte', 'Firma del jugador'],
+    cols: ['N.º', 'Fecha y hora', 'Sesión', 'Partida', 'Cartón', 'Premio', 'Importe', 'Nombre y apellidos', 'C.I. / Pasaporte', 'Firma del jugador'],
     kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>, total: 'Total pagado', page: 'Página', of: 'de', none: 'Sin premios pagados en este extracto.',
     table: 'pagado en mesa',
   },
   en: {
     title: 'PRIZE REGISTER', subtitle: 'Prizes paid (REGULATIONS §7.13)', filter: 'Extract',
-    cols: ['No.', 'Date and time', 'Hall · Session · Game', 'Card', 'Prize', 'Amount', 'Name(s)', 'ID / Passport', 'Player signature'],
+    cols: ['No.', 'Date and time', 'Session', 'Game', 'Card', 'Prize', 'Amount', 'Name(s)', 'ID / Passport', 'Player signature'],
     kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>, total: 'Total paid', page: 'Page', of: 'of', none: 'No prizes paid in this extract.',
     table: 'paid at the table',
   },
 } as const
 
 /** Column widths (points), summing to the printable width. */
-const WIDTHS = [28, 78, 130, 62, 78, 70, 130, 90, 103.89]
+const WIDTHS = [26, 80, 70, 44, 60, 70, 66, 170, 90, 93.89]
+const SIGNATURE = WIDTHS.length - 1
 
 export async function renderPrizeRegisterPdf(register: { filter: Record<string, unknown>; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }, lang: 'es' | 'en' = 'es'): Promise<Uint8Array> {
   const L = LABELS[lang]
@@ -59,7 +60,8 @@ export async function renderPrizeRegisterPdf(register: { filter: Record<string, 
     page = pdf.addPage([W, H])
     pages.push(page)
     page.drawText(t(L.title), { x: M, y: H - M - 14, size: 16, font: bold, color: INK })
-    page.drawText(t(L.subtitle), { x: M, y: H - M - 30, size: 9, font, color: MUTED })
+    const halls = [...new Set(register.rows.map((r) => r.hallName))].join(', ')
+    page.drawText(t(halls ? `${L.subtitle} · ${halls}` : L.subtitle), { x: M, y: H - M - 30, size: 9, font, color: MUTED })
     const filter = Object.entries(register.filter).filter(([, v]) => v).map(([k, v]) => `${k}: ${String(v)}`).join('   ')
     if (filter) page.drawText(t(`${L.filter}: ${filter}`), { x: M, y: H - M - 42, size: 8, font, color: MUTED })
     y = H - M - 58
@@ -79,7 +81,8 @@ export async function renderPrizeRegisterPdf(register: { filter: Record<string, 
     const cells = [
       String(r.entry),
       formatStamp(r.paidAt),
-      `${r.hallName} · ${shortId(r.sessionId)} · ${lang === 'es' ? 'Partida' : 'Game'} ${r.gameNo}`,
+      shortId(r.sessionId),
+      String(r.gameNo),
       r.serial,
       r.prizes.map((p) => L.kinds[p.kind] ?? p.kind).join(' + ') + (r.payoutId ? '' : ` (${L.table})`),
       money(r.amountCents, r.currency),
@@ -89,12 +92,12 @@ export async function renderPrizeRegisterPdf(register: { filter: Record<string, 
     ]
     let x = M
     cells.forEach((cell, i) => {
-      const f = i === 3 || i === 5 ? bold : font
+      const f = i === 3 || i === 4 || i === 6 ? bold : font
       page.drawText(fit(cell, f, 8.5, WIDTHS[i] - 6), { x: x + 3, y: top - 12, size: 8.5, font: f, color: INK })
       x += WIDTHS[i]
     })
     // The signature box stays empty: the player signs the printed register (§7.13 point 6).
-    page.drawLine({ start: { x: W - M - WIDTHS[8] + 6, y: top - ROW_H + 7 }, end: { x: W - M - 6, y: top - ROW_H + 7 }, thickness: 0.5, color: RULE })
+    page.drawLine({ start: { x: W - M - WIDTHS[SIGNATURE] + 6, y: top - ROW_H + 7 }, end: { x: W - M - 6, y: top - ROW_H + 7 }, thickness: 0.5, color: RULE })
     y -= ROW_H
     page.drawLine({ start: { x: M, y }, end: { x: W - M, y }, thickness: 0.4, color: RULE })
   }

@@ -287,7 +287,14 @@ export function flowDoc(doc: PrintDoc): FlowLine[] {
         // A blank line above gives room to write; the label and the underline share the line below.
         const label = `${b.label}: `
         out.push({ type: 'feed', lines: 1 })
-        out.push({ type: 'text', text: label + '_'.repeat(Math.max(4, cols - label.length)), align: 'left', size: 'normal', bold: false, invert: false })
+        // Under 20 columns left to write in, the label takes a line of its own above a full-width one.
+        if (cols - label.length < 20) {
+          out.push({ type: 'text', text: label.trim(), align: 'left', size: 'normal', bold: false, invert: false })
+          out.push({ type: 'feed', lines: 1 })
+          out.push({ type: 'text', text: '_'.repeat(cols), align: 'left', size: 'normal', bold: false, invert: false })
+        } else {
+          out.push({ type: 'text', text: label + '_'.repeat(cols - label.length), align: 'left', size: 'normal', bold: false, invert: false })
+        }
         break
       }
       case 'feed':

@@ -89,6 +89,14 @@ async function idle(caller: Page): Promise<void> {
   await until('console idle', () => caller.getByTestId('caller').getAttribute('data-busy'), '')
 }
 
+/** Confirms the open dialog with Enter, as the caller does, once the console can act on it. */
+async function confirmWithEnter(caller: Page): Promise<void> {
+  await caller.getByTestId('confirm-dialog').waitFor()
+  await idle(caller)
+  await caller.keyboard.press('Enter')
+  await until('dialog closed', () => caller.getByTestId('confirm-dialog').count(), 0)
+}
+
 /** Nothing focused, so shortcuts reach the console rather than a field. */
 async function blur(page: Page): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
@@ -198,8 +206,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     // Close of sales with external entropy, confirmed with Enter: prize amounts appear (BNG-16, BNG-56).
     await caller.getByTestId('entropy').fill('baliza 2026-11-22 12:00')
     await caller.getByTestId('close-sales').click()
-    await caller.getByTestId('confirm-dialog').waitFor()
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await untilText(display, 'state', 'VENTA CERRADA')
     expect(await textOf(display, 'cards-sold')).toBe('60')
     expect(await textOf(display, 'line-prize')).toBe(money(6000))
@@ -248,10 +255,10 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await shot(display, 'display-line-1920x1080.png')
 
     // C closes the window (confirmed with Enter): the line is split, play resumes.
+    await idle(caller)
     await blur(caller)
     await caller.keyboard.press('c')
-    await caller.getByTestId('confirm-dialog').waitFor()
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await untilText(display, 'state', 'EN JUEGO')
     expect(await display.getByTestId('winner-panel').count()).toBe(0)
     await until('line prizes listed on the console', () => caller.getByTestId('prize').count(), lineWinners.length)
@@ -274,7 +281,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await shot(display, 'display-bingo-1920x1080.png')
 
     await caller.getByTestId('close-window').click()
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await untilText(display, 'state', 'PARTIDA TERMINADA')
     state = await stateOf(server.url, gameId)
     for (const w of state.winners.filter((x) => x.kind === 'bingo').slice(0, 4)) {
@@ -299,6 +306,13 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await shot(caller, 'caller-minutes-1920x1080.png')
     await caller.keyboard.press('Escape')
     await until('minutes closed', () => caller.getByTestId('minutes').count(), 0)
+
+    // The next game: the hall display switches to it by itself ('hall:game').
+    await caller.getByTestId('announce').click()
+    await untilText(display, 'game-no', '2')
+    await untilText(display, 'state', 'PRÓXIMA PARTIDA')
+    expect(await textOf(display, 'extraction-count')).toBe('0')
+    expect(await litCount(display)).toBe(0)
   })
 })
 
@@ -403,13 +417,13 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await caller.getByTestId('incident-note').fill('Se cantó 61 por 16; corregido en el acto')
     await caller.getByTestId('incident-declare').click()
     expect(norm(await caller.getByTestId('confirm-dialog').textContent())).toContain('Prevalecerá siempre')
-    await caller.keyboard.press('Enter')
-    await until('dialog closed', () => caller.getByTestId('confirm-dialog').count(), 0)
+    await confirmWithEnter(caller)
 
     // C + Enter: the line is awarded; play resumes.
+    await idle(caller)
     await blur(caller)
     await caller.keyboard.press('c')
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await untilText(display, 'state', 'EN JUEGO')
     const lineTile = display.locator('.hd-tile', { has: display.getByTestId('line-prize') })
     expect(await lineTile.getAttribute('class')).toContain('hd-tile--done')
@@ -419,7 +433,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await caller.getByTestId('incident-kind').selectOption('ball-irregularity')
     expect(await textOf(caller, 'incident-text')).toContain('bolas duplicadas')
     await caller.getByTestId('incident-declare').click()
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await untilText(display, 'state', 'PARTIDA ANULADA')
     expect(await textOf(display, 'notice')).toContain('Se devuelve el importe íntegro de los cartones')
     await shot(display, 'display-void-1920x1080.png')
@@ -433,7 +447,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     // Close the session with the final recount (required by this profile, BNG-27); the minutes open.
     await caller.getByTestId('close-recount-balls').fill('90')
     await caller.getByTestId('close-session').click()
-    await caller.keyboard.press('Enter')
+    await confirmWithEnter(caller)
     await caller.getByTestId('minutes-table').waitFor()
     await until('minutes row', () => caller.locator('[data-testid="minutes-row"][data-status="void"]').count(), 1)
     await untilText(caller, 'caller-session', 'Sin sesión abierta')

@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, sellVoucher, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
@@ -157,7 +158,16 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     expect(register.body.rows[0]).toMatchObject({ entry: 1, serial: w.serial, payeeName: 'Juan Pérez Mamani', payeeDocument: 'CI 1234567 LP', gameNo: 1, amountCents: w.amountCents })
     const pdf = await fetch(`${server.url}/api/prize-register.pdf?hallId=${setup.hallId}`)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    const bytes = Buffer.from(await pdf.arrayBuffer())
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+    mkdirSync(resolve('test-output/tickets'), { recursive: true })
+    const file = resolve('test-output/tickets/prize-register.pdf')
+    writeFileSync(file, bytes)
+    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    if (text.status === 0) {
+      // §7.13: game number, winning card, names, identity document, prize, signature column.
+      for (const needle of ['LIBRO DE REGISTRO DE PREMIOS', w.serial, 'Juan Pérez Mamani', 'CI 1234567 LP', 'Firma del jugador']) expect(text.stdout).toContain(needle)
+    }
 
     // Station cash: voucher sales in, payout and refund out.
     const day = (await api(server.url, 'GET', '/api/stations/caja-1/movements')).body

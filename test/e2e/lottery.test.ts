@@ -212,4 +212,25 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect((await validate(codes.get(loser)!)).outcome).toBe('NO_WIN')
     expect((await api(server.url, 'GET', '/api/journal/verify')).body.ok).toBe(true)
   })
+
+  it('runs a free promotional draw among every issued number: an unsold winning number leaves the prize void (PRM-7, PRM-8)', async () => {
+    const plan = rafflePlan({ kind: 'promotional', classification: 'promotional', gameCode: 'PROMO', ticketPriceCents: 0, communicationRef: 'COM-2025-5', drawAmong: 'issued', numbering: { from: 1, to: 20, digits: 2 } })
+    plan.prizes = [{ ...plan.prizes[0], kind: 'cash', valueCents: 50_000, description: 'Vale de 500 EUR', depositPlace: 'Banco Santander, cuenta de depósito' }]
+    const created = await api(server.url, 'POST', '/api/lottery/draws', plan)
+    expect(created.status).toBe(201)
+    const id = created.body.drawId
+    t = Date.parse('2025-06-02T12:00:00+02:00')
+    await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [3, 7, 11] })
+    t = Date.parse('2025-06-23T21:00:00+02:00')
+    expect((await api(server.url, 'POST', `/api/lottery/draws/${id}/close`, {})).body.ticketsInPlay).toBe(3)
+    const drawn = (await api(server.url, 'POST', `/api/lottery/draws/${id}/draw`)).body.drawn[0]
+    const settled = (await api(server.url, 'POST', `/api/lottery/draws/${id}/settle`)).body
+    const proof = (await api(server.url, 'GET', `/api/lottery/draws/${id}/proof`)).body
+    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    expect(proof.ballCount).toBe(20)
+    expect(proof.balls).toEqual([drawn])
+    const sold = [3, 7, 11].includes(drawn)
+    expect(settled.prizes[0].ticketsInPlay).toBe(sold ? 1 : 0)
+    if (!sold) expect(settled.prizes[0].rule).toMatch(/desierto/)
+  })
 })

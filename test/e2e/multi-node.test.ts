@@ -2,7 +2,7 @@ import pg from 'pg'
 import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshPostgresUrl, testPostgresUrl } from '../helpers/database.ts'
-import { api, connect, startTestServer, waitFor } from '../helpers/server.ts'
+import { api, connect, startTestServer } from '../helpers/server.ts'
 
 /**
  * Two server nodes (two createServer instances on their own ports) on one PostgreSQL database, joined by the
@@ -43,6 +43,8 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
   let alto: string
   let gameId: string
   const seen = new Map<Socket, number[]>()
+  /** The newest full state each display got (by seq: states from two nodes may cross). */
+  const newest = new Map<Socket, { seq: number; status: string }>()
   const cards: Array<{ id: string; serial: string; rows: number[][] }> = []
 
   /** A display that records every ball of the game it is shown. */
@@ -50,7 +52,9 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     const s = await connect(node.url)
     sockets.push(s)
     seen.set(s, [])
-    s.on('ball:drawn', (e: { gameId: string; ball: number }) => { if (e.gameId === gameId) seen.get(s)!.push(e.ball) })
+    // Events from two nodes may arrive out of order; a screen places each ball by its extraction count (`count`).
+    s.on('ball:drawn', (e: { gameId: string; ball: number; count: number }) => { if (e.gameId === gameId) seen.get(s)![e.count - 1] = e.ball })
+    s.on('game:state', (x: { gameId: string; seq: number; status: string }) => { if (x.gameId === gameId && x.seq > (newest.get(s)?.seq ?? -1)) newest.set(s, x) })
     const ack = await s.emitWithAck('hall:watch', { hallId })
     expect(ack.ok).toBe(true)
     return { socket: s, ack: ack.data as { gameId: string | null } }
@@ -131,8 +135,10 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
       state = state.window ? r.body : r.body.state
     }
     for (const s of sockets) {
-      if (seen.get(s)!.length < state.balls.length) await waitFor(s, 'game:state', (x: any) => x.gameId === gameId && x.status === 'finished', 15_000)
+      const got = () => seen.get(s)!.filter((b) => b !== undefined).length
+      for (let i = 0; i < 150 && (got() < state.balls.length || newest.get(s)?.status !== 'finished'); i++) await new Promise((r) => setTimeout(r, 100))
       expect(seen.get(s)).toEqual(state.balls)
+      expect(newest.get(s)).toMatchObject({ status: 'finished', seq: state.seq })
     }
     // The winners are the cards complete at the last ball, whichever hall sold them.
     const called = new Set<number>(state.balls)

@@ -18,7 +18,7 @@ export function ConfirmDialog({ store, lang }: { store: CallerStore; lang: Lang 
           <button type="button" class="cc-btn cc-btn--ghost cc-btn--big" data-testid="confirm-cancel" onClick={() => store.cancel()}>
             {t(lang, 'cancel')} <kbd>Esc</kbd>
           </button>
-          <button type="button" ref={ok} class={c.danger ? 'cc-btn cc-btn--danger cc-btn--big' : 'cc-btn cc-btn--primary cc-btn--big'} data-testid="confirm-ok" onClick={() => void store.confirm()}>
+          <button type="button" ref={ok} class={c.danger ? 'cc-btn cc-btn--danger cc-btn--big' : 'cc-btn cc-btn--primary cc-btn--big'} data-testid="confirm-ok" disabled={Boolean(store.busy.value)} onClick={() => void store.confirm()}>
             {c.confirmLabel} <kbd>{t(lang, 'enter')}</kbd>
           </button>
         </div>

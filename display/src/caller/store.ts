@@ -188,7 +188,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     },
     async confirm() {
       const c = confirmation.value
-      if (!c) return
+      // While another request is in flight the dialog stays open: the confirmed action is never dropped.
+      if (!c || busy.value) return
       confirmation.value = null
       await act('confirm', c.run)
     },

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import QRCode from 'qrcode'
 import { formatMoney } from '../../../server/src/domain/money.ts'
+import { planTime } from './slip.ts'
 import type { LottoStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -33,7 +34,7 @@ export function App({ store }: { store: LottoStore }) {
     <div class="lotto">
       <header class="l-header">
         <span class="l-header__title">{d.plan.name}</span>
-        <span>{T.draw(d.plan.drawNumber)} · {new Date(d.plan.drawAt).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' })}</span>
+        <span>{T.draw(d.plan.drawNumber)} · {planTime(d.plan.drawAt)}</span>
       </header>
       {r ? (
         <main class="l-main" data-testid="lotto-receipt">
@@ -42,7 +43,8 @@ export function App({ store }: { store: LottoStore }) {
               <strong>{r.operator}</strong>
               <span>{T.receipt} {T.receiptNo} <span class="l-mono" data-testid="lotto-receipt-number">{r.receiptNumber}</span></span>
               <span>{r.gameName} · {T.draw(r.drawNumber)} · {r.issue}</span>
-              <span>{T.validFor}: {r.draws.map((x) => `N.º ${x.drawNumber}`).join(', ')}</span>
+              <span>{T.drawDate}: {planTime(r.drawAt)}</span>
+              <span>{T.validFor}: {r.draws.map((x) => `N.º ${x.drawNumber} (${planTime(x.drawAt)})`).join(', ')}</span>
               <span>{r.player.name} · {r.player.document}</span>
               <ol class="l-receipt__boards">{r.boards.map((b, i) => <li key={i} class="l-mono">{b.numbers.map(two).join(' ')}{b.quickPick ? ` (${T.quick})` : ''}</li>)}</ol>
               <span>{T.soldAt}: {new Date(r.soldAt).toLocaleString(lang)}</span>

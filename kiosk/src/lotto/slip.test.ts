@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canAddBoard, missing, slipRequest, slipTotalCents, toggleNumber, type Board } from './slip.ts'
+import { canAddBoard, missing, planTime, slipRequest, slipTotalCents, toggleNumber, type Board } from './slip.ts'
 
 const rules = { range: 49, picks: 6, priceCents: 500, maxBoardsPerSlip: 3, maxDrawsPerSlip: 2 }
 
@@ -16,6 +16,9 @@ describe('lotto slip on the touch screen (LNS-2, LNS-21)', () => {
     expect(slipTotalCents(boards, 2, rules)).toBe(2000)
     expect(slipRequest(boards, 2, { name: ' Ana Quispe ', document: '123 LP' }, 'kiosk:1')).toEqual({ boards: [[1, 2, 3, 4, 5, 6]], quickPicks: 1, draws: 2, player: { name: 'Ana Quispe', document: '123 LP' }, channel: 'kiosk:1' })
     expect(canAddBoard([...boards, { kind: 'quick' }], rules)).toBe(false)
+  })
+  it('shows the draw time as the plan writes it', () => {
+    expect(planTime('2025-03-08T20:00:00-04:00')).toBe('08/03/2025 20:00')
   })
   it('says what is missing: a board being filled, any board, or the player data (LNS-6)', () => {
     expect(missing([], [], { name: 'A B', document: '1' })).toBe('boards')

@@ -43,3 +43,9 @@ export function missing(boards: readonly Board[], pending: readonly number[], pl
   if (player.name.trim().split(/\s+/).length < 2 || !player.document.trim()) return 'player'
   return null
 }
+
+/** "08/03/2025 20:00": the date and time as the plan writes them (its own offset), whatever the kiosk's zone. */
+export function planTime(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso)
+  return m ? `${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]}` : iso
+}

@@ -97,9 +97,11 @@ export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession,
       if (p) Object.assign(p, { outcome: 'void', accumulatedCents: pl.accumulatedCents })
       return true
     }
-    case 'prima.amount_changed':
-      ;(minutes.primaChanges ??= []).push({ fromCents: pl.fromCents, toCents: pl.toCents, fromGameNo: pl.fromGameNo ?? null, at: r.at })
+    case 'prima.amount_changed': {
+      minutes.primaChanges ??= []
+      minutes.primaChanges.push({ fromCents: pl.fromCents, toCents: pl.toCents, fromGameNo: pl.fromGameNo ?? null, at: r.at })
       return true
+    }
     case 'pot.contributed': {
       const j = jackpot(game(pl), pl.potId, pl.name, pl.kind)
       j.contributedCents = (j.contributedCents ?? 0) + (pl.contributions as Array<{ mainCents: number; reserveCents: number }>).reduce((t, c) => t + c.mainCents + c.reserveCents, 0)

@@ -840,7 +840,17 @@ export function createInstantService(deps: InstantDeps) {
   }
   async function scan(code: string, who: { stationId?: string; cashierId?: string } = {}) {
     const v = await validate({ code, ...who })
-    return { kind: 'instant' as const, status: SCAN_STATUS[v.outcome], ...v, refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0 }
+    const paid = v.outcome === 'ALREADY_PAID'
+      ? await db.get<{ id: string; paid_at: string; station_id: string; cashier_id: string }>('SELECT id, paid_at, station_id, cashier_id FROM instant_payouts WHERE serial = ? AND game_no = ?', [v.serial, v.gameNo])
+      : undefined
+    // The generic scan's fields (payouts.ts TicketStatus) so that the cashier screen shows an instant ticket too:
+    // no card grid, one prize line, the payee always asked for (INS-5).
+    return {
+      kind: 'instant' as const, status: SCAN_STATUS[v.outcome], ...v, ticketId: v.serial, rows: [] as number[][],
+      prizes: v.tier > 0 ? [{ id: `instant-${v.serial}`, kind: 'instant', amountCents: v.amountCents }] : [],
+      idRequired: true, claimUntil: v.expiresAt ?? '', expiredAt: v.expiresAt ?? '', refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
+      paidAt: paid?.paid_at ?? '', stationId: paid?.station_id ?? null, cashierId: paid?.cashier_id ?? null, payoutId: paid?.id ?? null,
+    }
   }
 
   return {

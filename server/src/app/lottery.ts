@@ -343,7 +343,7 @@ export function createLotteryService(deps: LotteryDeps) {
       const at = now()
       if (Date.parse(at) < Date.parse(plan.salesCloseAt)) throw new DomainError('ILLEGAL_TRANSITION', `sales close at ${plan.salesCloseAt}`)
       const serials = await ticketsInPlay(tx, row, plan)
-      if (isRaffle(plan) && serials.length < plan.prizes.length) throw new DomainError('MINIMUM_PARTICIPATION', `${serials.length} tickets sold for ${plan.prizes.length} prizes`)
+      if (isRaffle(plan) && plan.drawAmong === 'sold' && serials.length < plan.prizes.length) throw new DomainError('MINIMUM_PARTICIPATION', `${serials.length} tickets sold for ${plan.prizes.length} prizes`)
       const dir = join(deps.dataDir, row.product, drawId)
       mkdirSync(dir, { recursive: true })
       const hash = createHash('sha256')
@@ -387,10 +387,11 @@ export function createLotteryService(deps: LotteryDeps) {
       if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)')
       const key = drawKey(Buffer.from(row.seed_hex, 'hex'), row.id, row.sales_digest!, row.external_entropy ?? '')
       let drawn: number[]
-      if (isRaffle(plan)) {
+      if (isRaffle(plan) && plan.drawAmong === 'sold') {
         const serials = await ticketsInPlay(tx, row, plan)
         drawn = pickFromSorted(serials, key, plan.prizes.length).map(Number)
-      } else drawn = shuffleOrder(key, numberCount(plan.numbering)).slice(0, valuesNeeded(plan)).map((v) => plan.numbering.from + v - 1)
+      } else if (isRaffle(plan)) drawn = shuffleOrder(key, numberCount(plan.numbering)).slice(0, plan.prizes.length).map((v) => plan.numbering.from + v - 1)
+      else drawn = shuffleOrder(key, numberCount(plan.numbering)).slice(0, valuesNeeded(plan)).map((v) => plan.numbering.from + v - 1)
       const at = now()
       await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ? WHERE id = ? AND status = 'closed'", [JSON.stringify(drawn), at, drawId])
       await appendJournal(tx, { at, type: `${row.product}.drawn`, scope: scope(row), payload: { drawId, source: 'rng', version: DRAW_PROOF_VERSION, numbers: drawn, seed: row.seed_hex } })
@@ -408,7 +409,7 @@ export function createLotteryService(deps: LotteryDeps) {
       const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
-      if (isRaffle(plan)) {
+      if (isRaffle(plan) && plan.drawAmong === 'sold') {
         const serials = new Set(await ticketsInPlay(tx, row, plan))
         if (!serials.has(formatNumber(number, plan.numbering))) throw new DomainError('VALIDATION_FAILED', `ticket ${number} is not in play: draw again`)
       }
@@ -442,10 +443,13 @@ export function createLotteryService(deps: LotteryDeps) {
       if (isRaffle(plan)) {
         const winning: Record<string, number> = {}
         plan.prizes.forEach((p, i) => { winning[p.code] = drawn[i] })
-        result = {
-          winning, drawn, ticketsInPlay: Number(row.entries_count), liabilityCents: plan.prizes.reduce((s, p) => s + p.valueCents, 0),
-          prizes: plan.prizes.map((p, i) => ({ code: p.code, name: p.name, rule: `ticket drawn #${i + 1}`, numbers: [drawn[i]], numbersCount: 1, amountPerTicketCents: p.kind === 'cash' ? p.valueCents : 0, amountPerFractionCents: p.kind === 'cash' ? p.valueCents : 0, ticketsInPlay: 1, liabilityCents: p.valueCents, goods: p.kind === 'cash' ? null : p.description })),
-        }
+        const sold = new Set(await ticketsInPlay(tx, row, plan))
+        const prizes = plan.prizes.map((p, i) => {
+          // drawAmong 'issued': a number nobody bought leaves its prize void (desierto), kept by the organiser.
+          const inPlay = sold.has(formatNumber(drawn[i], plan.numbering)) ? 1 : 0
+          return { code: p.code, name: p.name, rule: inPlay ? `boleto extraido n.º ${i + 1}` : `boleto extraido n.º ${i + 1}: no vendido, premio desierto`, numbers: [drawn[i]], numbersCount: 1, amountPerTicketCents: p.kind === 'cash' ? p.valueCents : 0, amountPerFractionCents: p.kind === 'cash' ? p.valueCents : 0, ticketsInPlay: inPlay, liabilityCents: inPlay * p.valueCents, goods: p.kind === 'cash' ? null : p.description }
+        })
+        result = { winning, drawn, ticketsInPlay: Number(row.entries_count), liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0), prizes }
       } else {
         const winning = exactWinners(plan, drawn.map((n) => n - plan.numbering.from + 1))
         const numbers = lotteryWinningNumbers(plan, winning)
@@ -476,10 +480,10 @@ export function createLotteryService(deps: LotteryDeps) {
     if (row.status !== 'drawn' && row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
     const serials = await ticketsInPlay(db, row, plan)
     const drawn = JSON.parse(row.balls!) as number[]
-    const raffle = isRaffle(plan)
-    const sorted = raffle ? serials : null
+    // Among the sold tickets: value v is the v-th sold serial; among issued numbers: v is the number from + v - 1.
+    const raffle = isRaffle(plan) && plan.drawAmong === 'sold'
     const ballCount = raffle ? serials.length : numberCount(plan.numbering)
-    const balls = raffle ? drawn.map((n) => sorted!.indexOf(formatNumber(n, plan.numbering)) + 1) : drawn.map((n) => n - plan.numbering.from + 1)
+    const balls = raffle ? drawn.map((n) => serials.indexOf(formatNumber(n, plan.numbering)) + 1) : drawn.map((n) => n - plan.numbering.from + 1)
     return {
       version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!, externalEntropy: row.external_entropy ?? '',
       ballCount, balls, ...(serials.length <= 200_000 ? { soldSerials: serials } : {}),

@@ -8,7 +8,8 @@
  * whole.
  *
  * Started through worker-boot.mjs (TypeScript loader); messages: `{ type: 'batch', id, at, slips }` answered by
- * `{ id, results }` or `{ id, error }`, and `{ type: 'close', id }`.
+ * `{ id, results }` or `{ id, error }`; `{ type: 'reserve', id, gameCode, count }` (a block of receipt numbers,
+ * lotto-receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
  */
 import BetterSqlite3 from 'better-sqlite3'
 import type { KeyObject } from 'node:crypto'
@@ -16,7 +17,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../domain/errors.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
-import { writeSlipBatch, type SlipToWrite } from './lotto-sale-writer.ts'
+import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './lotto-sale-writer.ts'
 
 const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject }
 const db = new BetterSqlite3(data.file)
@@ -50,7 +51,7 @@ const tx: Sql = {
 const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
 
 /** Batches travel as JSON text: one string is far cheaper to pass between threads than a structured clone of objects. */
-type Message = { type: 'batch'; id: number; at: string; slips: string } | { type: 'close'; id: number }
+type Message = { type: 'batch'; id: number; at: string; slips: string } | { type: 'reserve'; id: number; gameCode: string; count: number } | { type: 'close'; id: number }
 
 // Group commit on this side too: every batch that arrived while the previous transaction was committing is
 // taken off the port at once and written in ONE transaction, then each batch gets its own answer.
@@ -80,8 +81,19 @@ async function handle(messages: Message[]): Promise<void> {
     }
   }
   for (const m of messages) {
-    if (m.type !== 'close') continue
-    db.close()
-    parentPort!.postMessage({ id: m.id, closed: true })
+    if (m.type === 'reserve') {
+      try {
+        db.exec('BEGIN IMMEDIATE')
+        const first = await reserveReceipts(tx, m.gameCode, m.count)
+        db.exec('COMMIT')
+        parentPort!.postMessage({ id: m.id, first })
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK')
+        parentPort!.postMessage({ id: m.id, error: { code: 'INTERNAL', message: (err as Error).message } })
+      }
+    } else if (m.type === 'close') {
+      db.close()
+      parentPort!.postMessage({ id: m.id, closed: true })
+    }
   }
 }

@@ -26,6 +26,12 @@ export interface SlipToWrite {
   playerName: string
   playerDocument: string
   channel: string
+  /**
+   * Receipt number and signed code handed out beforehand from a reserved block (writer thread mode, see
+   * lotto-receipts.ts); without them the batch takes numbers from the counter and signs here.
+   */
+  receipt?: string
+  code?: string
 }
 
 export type SlipWriteResult =
@@ -46,6 +52,15 @@ export function slipSoldPayloadText(p: SlipSoldPayload): string {
 
 /** Counter name of a lotto game's receipt numbers. */
 export const receiptCounter = (gameCode: string) => `lotto:${gameCode}`
+
+/** Takes `count` receipt numbers from the game's counter; returns the first. Must run inside a transaction. */
+export async function reserveReceipts(tx: Sql, gameCode: string, count: number): Promise<number> {
+  const name = receiptCounter(gameCode)
+  const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [count, name])
+  if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
+  const last = Number((await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value)
+  return last - count + 1
+}
 
 /**
  * Writes a batch of slips sold at `at` (ISO time). Returns one result per slip, in order. Must run inside a
@@ -92,15 +107,12 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
   const entries: BatchEntry[] = []
   const order: number[] = []
   for (const [game, list] of accepted) {
-    const name = receiptCounter(game)
-    const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [list.length, name])
-    if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
-    const last = Number((await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value)
-    let seq = last - list.length
+    const fresh = list.filter((i) => slips[i].receipt === undefined).length
+    let seq = fresh > 0 ? (await reserveReceipts(tx, game, fresh)) - 1 : 0
     for (const i of list) {
       const s = slips[i]
-      const receipt = receiptNumber(game, ++seq)
-      results[i] = { ok: true, receipt, code: sign(receipt), journalSeq: 0 }
+      const receipt = s.receipt ?? receiptNumber(game, ++seq)
+      results[i] = { ok: true, receipt, code: s.code ?? sign(receipt), journalSeq: 0 }
       rows.push([receipt, s.gameCode, s.firstDrawNo, s.drawCount, s.boards, s.boardCount, s.quickPicks, s.amountCents, s.playerName, s.playerDocument, s.channel, 'active', at])
       // Player data stay in the sales system (LNS-14): the journal holds the play, not the person.
       const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel }

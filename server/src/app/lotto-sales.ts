@@ -23,6 +23,8 @@ export interface SlipWriter {
   /** Batches worth sending before the previous ones are answered (the writer thread merges what queues up). */
   readonly maxInFlight: number
   write(slips: SlipToWrite[], at: string): Promise<SlipWriteResult[]>
+  /** Writer thread only: takes `count` receipt numbers from the game's counter in a transaction of its own. */
+  reserve?(gameCode: string, count: number): Promise<number>
   close(): Promise<void>
 }
 
@@ -46,12 +48,13 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
     const w = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
       workerData: { entry: new URL('./lotto-sale-worker.ts', import.meta.url).href, file: options.file, synchronous: options.synchronous, privateKey: options.privateKey },
     })
-    w.on('message', (m: { id: number; results?: string; error?: { code: string; message: string }; closed?: boolean }) => {
+    w.on('message', (m: { id: number; results?: string; first?: number; error?: { code: string; message: string }; closed?: boolean }) => {
       const p = pending.get(m.id)
       if (!p) return
       pending.delete(m.id)
       if (pending.size === 0) w.unref()
       if (m.results) p.resolve(JSON.parse(m.results) as SlipWriteResult[])
+      else if (m.first !== undefined) (p.resolve as unknown as (n: number) => void)(m.first)
       else if (m.error) p.reject(m.error.code === 'INTERNAL' ? new Error(m.error.message) : new DomainError(m.error.code as ErrorCode, m.error.message))
       else p.resolve([])
     })
@@ -75,6 +78,7 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
     kind: 'worker',
     maxInFlight: 64,
     write: (slips, at) => call<SlipWriteResult[]>({ type: 'batch', at, slips: JSON.stringify(slips) }),
+    reserve: (gameCode, count) => call<number>({ type: 'reserve', gameCode, count }),
     async close() {
       if (!worker) return
       const w = worker

@@ -21,12 +21,13 @@ import { AJ_LEGEND, charityDueBy, isClaimExpired, ValidationOutcome } from '../d
 import { countMatches, formatBoards, PackedPlays, parseBoard, parseStoredBoards, quickPick, recordManualBall, settleLotto, type CategoryResult } from '../domain/lotto.ts'
 import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from '../domain/lotto-plan.ts'
 import type { Rng } from '../domain/rng.ts'
-import { TicketKind, verifyTicketCode } from '../domain/ticket-code.ts'
+import { encodeTicketCode, TicketKind, verifyTicketCode } from '../domain/ticket-code.ts'
 import type { OperatorKeys } from '../keys.ts'
 import type { Clock, EntropySource } from './bingo.ts'
 import { insertRows } from './journal-batch.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { receiptCounter } from './lotto-sale-writer.ts'
+import { createReceiptPool } from './lotto-receipts.ts'
 import { createInlineSlipWriter, createSlipQueue, createWorkerSlipWriter, type SlipWriter } from './lotto-sales.ts'
 
 export interface LottoDeps {
@@ -159,6 +160,8 @@ export function createLottoService(deps: LottoDeps) {
     ? createWorkerSlipWriter({ file: deps.sqliteFile, synchronous: deps.sqliteSynchronous ?? 'FULL', privateKey: deps.keys.privateKey })
     : createInlineSlipWriter(db, deps.keys.privateKey)
   const sales = createSlipQueue(writer, { now: () => now(clock) })
+  // Writer-thread mode: receipt numbers come from reserved blocks, signed ahead on a signer thread (lotto-receipts.ts).
+  const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
   function newId(prefix: string): string {
     const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
@@ -197,7 +200,6 @@ export function createLottoService(deps: LottoDeps) {
     }
     return hit
   }
-  const forget = (row: DrawRow) => { planCache.delete(row.id); planCache.delete(`${row.game_code}#${row.draw_no}`) }
 
   // ------------------------------------------------------------------------------------------ plans
 
@@ -298,9 +300,10 @@ export function createLottoService(deps: LottoDeps) {
     }
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
+    const pre = receipts ? await receipts.take(plan.gameCode) : null
     const done = await sales.submit({
       gameCode: plan.gameCode, firstDrawNo: first.row.draw_no, drawCount, boards: formatBoards(boards), boardCount: boards.length,
-      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel,
+      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel, receipt: pre?.receipt, code: pre?.code,
     })
     return {
       receiptNumber: done.receipt, code: done.code, operator: plan.operator, gameName: plan.name,
@@ -328,7 +331,6 @@ export function createLottoService(deps: LottoDeps) {
       if (d) draws.push(d)
     }
     const plan = draws[0].plan
-    const { encodeTicketCode } = await import('../domain/ticket-code.ts')
     return {
       receiptNumber: s.id, code: encodeTicketCode({ kind: TicketKind.lotto, id: s.id }, deps.keys.privateKey), operator: plan.operator, gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })), drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
@@ -812,7 +814,7 @@ export function createLottoService(deps: LottoDeps) {
     createDraw, getDraw, listDraws, sellSlip, getReceipt, annulSlip, closeSales, participationFile, drawRng, enterBall, getProof, recordIncident,
     settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
-    async close() { await sales.drain(); await writer.close() },
+    async close() { await sales.drain(); await receipts?.close(); await writer.close() },
   }
 }
 

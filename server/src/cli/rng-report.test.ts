@@ -52,4 +52,13 @@ describe('rng-report', () => {
     expect(text).toMatch(/3000 games of 90 balls, seeds from test-entropy/)
     expect(text).toMatch(/chi-square .*df 89, p = /)
   })
+
+  it('calibrates the whole-table statistic: mean (N-1)^2, not N(N-1)', () => {
+    // 100 reports of 500 games of 5 balls: the scaled statistic averages 16 (chi-square, 16 df); the raw sum 20.
+    const stats = Array.from({ length: 100 }, () => runRngReport({ games: 500, ballCount: 5, entropy }).positionSummary.table)
+    const mean = stats.reduce((s, t) => s + t.statistic, 0) / stats.length
+    expect(stats[0].df).toBe(16)
+    expect(Math.abs(mean - 16)).toBeLessThan(3)
+    expect(Math.abs(stats.reduce((s, t) => s + t.rawSum, 0) / stats.length - 20)).toBeLessThan(3.5)
+  })
 })

@@ -43,8 +43,12 @@ export interface RngReport {
     minPValue: number; maxPValue: number; below001: number; below005: number
     /** The per-position p-values should be uniform on [0, 1]. */
     ksUniform: { statistic: number; pValue: number }
-    /** Sum over the whole position x ball table; with both margins fixed it has (N-1)^2 degrees of freedom. */
-    table: { statistic: number; df: number; pValue: number }
+    /**
+     * The whole position x ball table. Each game adds a permutation matrix (every row and every column sums to 1),
+     * so the sum of the per-position statistics is asymptotically N/(N-1) times a chi-square with (N-1)^2 degrees of
+     * freedom; `statistic` is that sum times (N-1)/N.
+     */
+    table: { statistic: number; df: number; pValue: number; rawSum: number }
   }
   raw: { file: string; bytes: number; wordsPerGame: number; dieharder: string } | null
 }
@@ -114,7 +118,8 @@ export function runRngReport(options: RngReportOptions): RngReport {
     const t = chiSquareTest(counts.subarray(p * n, (p + 1) * n), expected)
     return { position: p + 1, statistic: t.statistic, pValue: t.pValue }
   })
-  const tableStatistic = positions.reduce((s, p) => s + p.statistic, 0)
+  const rawSum = positions.reduce((s, p) => s + p.statistic, 0)
+  const tableStatistic = (rawSum * (n - 1)) / n
   const tableDf = (n - 1) * (n - 1)
   const pvals = positions.map((p) => p.pValue)
   let min = { ball: 1, count: first[0] }
@@ -132,7 +137,7 @@ export function runRngReport(options: RngReportOptions): RngReport {
       minPValue: Math.min(...pvals), maxPValue: Math.max(...pvals),
       below001: pvals.filter((p) => p < 0.01).length, below005: pvals.filter((p) => p < 0.05).length,
       ksUniform: ksUniform(pvals),
-      table: { statistic: tableStatistic, df: tableDf, pValue: chiSquarePValue(tableStatistic, tableDf) },
+      table: { statistic: tableStatistic, df: tableDf, pValue: chiSquarePValue(tableStatistic, tableDf), rawSum },
     },
     raw: options.out ? { file: options.out, bytes: written, wordsPerGame, dieharder: `dieharder -a -g 201 -f ${options.out}` } : null,
   }
@@ -150,8 +155,8 @@ export function formatRngReport(r: RngReport): string {
     ``,
     `Each extraction position (chi-square over the ${r.ballCount} balls, df ${r.ballCount - 1}):`,
     `  p-values from ${f(r.positionSummary.minPValue)} to ${f(r.positionSummary.maxPValue)}; ${r.positionSummary.below001} below 0.01 and ${r.positionSummary.below005} below 0.05 (about ${(r.ballCount * 0.01).toFixed(1)} and ${(r.ballCount * 0.05).toFixed(1)} expected)`,
-    `  Kolmogorov-Smirnov of the ${r.ballCount} p-values against uniform: D = ${r.positionSummary.ksUniform.statistic.toFixed(4)}, p = ${f(r.positionSummary.ksUniform.pValue)}`,
-    `  whole position x ball table: chi-square ${r.positionSummary.table.statistic.toFixed(1)}, df ${r.positionSummary.table.df}, p = ${f(r.positionSummary.table.pValue)}`,
+    `  Kolmogorov-Smirnov of the ${r.ballCount} p-values (nearly independent) against uniform: D = ${r.positionSummary.ksUniform.statistic.toFixed(4)}, p = ${f(r.positionSummary.ksUniform.pValue)}`,
+    `  whole position x ball table: chi-square ${r.positionSummary.table.statistic.toFixed(1)} (sum ${r.positionSummary.table.rawSum.toFixed(1)} x ${r.ballCount - 1}/${r.ballCount}), df ${r.positionSummary.table.df}, p = ${f(r.positionSummary.table.pValue)}`,
     `  by position: ${r.positions.map((p) => `${p.position}:${p.pValue.toFixed(3)}`).join(' ')}`,
   ]
   if (r.raw) {

@@ -106,6 +106,11 @@ export interface RafflePlan extends PlanDates {
   communicationRef: string | null
   /** PRM-9: one draw on one date, or successive draws. */
   successive: boolean
+  /**
+   * PRM-1 / PRM-2: the draw is among the tickets sold (default; every prize goes to a buyer), or among every
+   * issued number, a prize whose number was not sold being declared void ("desierto") and kept by the organiser.
+   */
+  drawAmong: 'sold' | 'issued'
   drawPlace: string
   paymentPlace: string
   drawMethod: 'rng' | 'manual'
@@ -126,7 +131,7 @@ export interface RafflePrize {
   invoiceRef: string
 }
 
-export type RafflePlanInput = Omit<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive'> & Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive'>>
+export type RafflePlanInput = Omit<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'> & Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'>>
 
 /** PRM-4: raffles and tombolas of non-profit organisers with prizes up to 1,500 EUR need no authorisation. */
 export const PRM4_EXEMPT_MAX_CENTS = 150_000
@@ -302,7 +307,7 @@ export function parseLotteryPlan(input: LotteryPlanInput): LotteryPlan {
 }
 
 export function normalizeRafflePlan(input: RafflePlanInput): RafflePlan {
-  return { ...input, authorisationRef: input.authorisationRef ?? null, communicationRef: input.communicationRef ?? null, drawDevice: input.drawDevice ?? null, successive: input.successive ?? false }
+  return { ...input, authorisationRef: input.authorisationRef ?? null, communicationRef: input.communicationRef ?? null, drawDevice: input.drawDevice ?? null, successive: input.successive ?? false, drawAmong: input.drawAmong ?? 'sold' }
 }
 
 /** Whether a raffle or tombola is exempt from authorisation (PRM-4). */
@@ -324,6 +329,7 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   requireInt(p.drawNumber, 'drawNumber', 'CFG-44', 1, 99_999_999, problems)
   if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual') problems.push({ field: 'drawMethod', rule: 'CFG-44', message: 'drawMethod must be rng or manual' })
   if (p.drawMethod === 'manual') requireText(p.drawDevice, 'drawDevice', 'CFG-44', problems, 120)
+  if (p.drawAmong !== 'sold' && p.drawAmong !== 'issued') problems.push({ field: 'drawAmong', rule: 'PRM-1', message: 'drawAmong must be sold or issued' })
   const classes = p.kind === 'promotional' ? ['promotional'] : ['benefica', 'utilidad-publica', 'interes-particular']
   if (!classes.includes(p.classification)) problems.push({ field: 'classification', rule: 'PRM-5', message: `classification must be one of ${classes.join(', ')}` })
   checkStaff(p.staff, problems)

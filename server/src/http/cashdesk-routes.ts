@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { DomainError } from '../domain/errors.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from './app.ts'
+import { payInstantAtCashier } from './instant-routes.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
@@ -78,7 +79,7 @@ export function registerCashdeskRoutes(app: Hono, services: Services): void {
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
-    if (services.instant.handles(b.code)) return c.json({ payout: { kind: 'instant', ...(await services.instant.pay({ ...b, ...actors(c, b) })) } })
+    if (services.instant.handles(b.code)) return c.json(await payInstantAtCashier(services, { ...b, ...actors(c, b) }))
     if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))

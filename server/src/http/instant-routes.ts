@@ -9,6 +9,8 @@ import { DomainError } from '../domain/errors.ts'
 import { groupCode } from '../domain/instant-codes.ts'
 import type { InstantDesign } from '../domain/instant-design.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from './app.ts'
 
@@ -120,4 +122,29 @@ export function registerInstantRoutes(app: Hono, services: Services): void {
     const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
     return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"` })
   })
+}
+
+/**
+ * An instant prize paid through the generic cashier route (POST /api/tickets/pay): paid by the instant service,
+ * answered in that route's shape (payout with its prize lines, receipt printed after the commit with the
+ * signature line of the prize register, INS-5, and its preview).
+ */
+export async function payInstantAtCashier(services: Services, input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
+  const p = await services.instant.pay(input)
+  const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
+  const printer = services.cashdesk.printers.forStation(input.stationId)
+  const doc = payoutReceipt({
+    payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
+    serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
+    cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
+  }, { paper: printer.paper })
+  let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+  try {
+    await printer.print([doc], `payout-${p.payoutId}`)
+    receipt = { printed: true }
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err
+    receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
+  }
+  return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
 }

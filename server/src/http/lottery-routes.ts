@@ -225,7 +225,7 @@ const rafflePlan = z.object({
   kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
   classification: z.enum(['benefica', 'utilidad-publica', 'interes-particular', 'promotional']), nonProfit: z.boolean(), numbering, ticketPriceCents: z.number().int(), currency: z.string().max(3),
   prizes: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), description: z.string().max(500), kind: z.enum(['goods', 'service', 'cash']), valueCents: z.number().int(), depositedAt: iso, depositPlace: z.string().max(500), invoiceRef: z.string().max(120) }).strict()).max(100),
-  authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(),
+  authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
 }).strict()
