@@ -36,6 +36,18 @@ export function formatLocalTime(iso: string | null | undefined): string {
   return `${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]} (${m[6] === 'Z' ? 'UTC' : `UTC${m[6]}`})`
 }
 
+/** `iso` shown at the UTC offset written in `ref` (a plan's time): "01/03/2025 12:00 (UTC-04:00)". */
+export function formatInOffsetOf(iso: string | null | undefined, ref: string): string {
+  if (!iso) return '—'
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(ref)
+  const t = Date.parse(iso)
+  if (!m || !Number.isFinite(t)) return formatLocalTime(iso)
+  const minutes = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]))
+  const d = new Date(t + minutes * 60_000)
+  const p2 = (n: number) => String(n).padStart(2, '0')
+  return `${p2(d.getUTCDate())}/${p2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())} (UTC${m[1]}${m[2]}:${m[3]})`
+}
+
 type FontKey = 'regular' | 'bold' | 'mono' | 'monoBold'
 
 /** A top-to-bottom writer on A4 pages (or any size) that opens a new page when something does not fit. */
@@ -307,7 +319,7 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   if (a.beforeDraw) {
     const d = a.beforeDraw
     w.pairs([
-      ['Cierre de ventas', formatLocalTime(d.closedAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
+      ['Cierre de ventas', formatInOffsetOf(d.closedAt, b.drawAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
       ['Recaudacion', money(d.salesCents, b.currency)], ['Archivo de participacion SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
       ['Entropia externa (X)', d.externalEntropy || '(vacia)'],
     ])
@@ -316,7 +328,7 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   } else w.text('Ventas abiertas.', { color: MUTED })
   w.heading('3. Sorteo y resultados')
   if (a.draw) {
-    w.pairs([['Orden de extraccion', a.draw.balls.map(two).join(' - ')], ['Hora', formatLocalTime(a.draw.drawnAt)], ['Semilla revelada', a.draw.seed ?? '—']])
+    w.pairs([['Orden de extraccion', a.draw.balls.map(two).join(' - ')], ['Hora', formatInOffsetOf(a.draw.drawnAt, b.drawAt)], ['Semilla revelada', a.draw.seed ?? '—']])
   }
   if (a.results) {
     w.text(`Numeros ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
@@ -328,7 +340,7 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
     w.text(`Regla de redondeo: ${a.results.remainderRule}`, { size: 7.5, color: MUTED })
   } else w.text('Sin liquidar.', { color: MUTED })
   w.heading('4. Incidencias')
-  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatLocalTime(i.at), i.note]))
+  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatInOffsetOf(i.at, b.drawAt), i.note]))
   else w.text('Sin incidencias.')
   w.heading('5. Diario')
   w.pairs([['Registros del sorteo', String(a.journal.records)], ['Ultimo registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
@@ -346,8 +358,8 @@ export interface LottoReceiptPrint {
 }
 
 /** The lines of a lotto receipt for an 80 mm thermal roll (48 columns); the QR carries `code`. */
-export function lottoReceiptLines(r: LottoReceiptPrint): string[] {
-  const line = '-'.repeat(48)
+export function lottoReceiptLines(r: LottoReceiptPrint, columns = 48): string[] {
+  const line = '-'.repeat(columns)
   return [
     r.operator, `COMPROBANTE ${r.gameName}`, `N.º ${r.receiptNumber}`, line,
     `Sorteo N.º ${r.drawNumber}  Emision ${r.issue}`, `Fecha del sorteo: ${formatLocalTime(r.drawAt)}`,
@@ -355,7 +367,7 @@ export function lottoReceiptLines(r: LottoReceiptPrint): string[] {
     `Categorias: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`, line,
     `Jugador: ${r.player.name}`, `Documento: ${r.player.document}`, line,
     ...r.boards.map((b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automatica)' : ''}`), line,
-    `Emitido: ${formatLocalTime(r.soldAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
+    `Emitido: ${formatInOffsetOf(r.soldAt, r.drawAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
     ...r.securityWarnings, `Reglamento: ${r.regulationUrl}`, `Cobro: ${r.paymentPlace}`, r.legend,
   ]
 }
@@ -367,7 +379,7 @@ export async function renderLottoReceiptPdf(r: LottoReceiptPrint): Promise<Uint8
   const fontSize = 7.5
   // Courier advances 0.6 em: the roll holds this many characters per line.
   const columns = Math.floor((width - 2 * margin) / (fontSize * 0.6))
-  const lines = lottoReceiptLines(r).flatMap((l) => wrapColumns(l, columns))
+  const lines = lottoReceiptLines(r, columns).flatMap((l) => wrapColumns(l, columns))
   const qrSize = 150
   const w = await DocWriter.create(`Comprobante ${r.receiptNumber}`, { w: width, h: 2 * margin + lines.length * 9.5 + qrSize + 12 })
   let y = w.size.h - margin

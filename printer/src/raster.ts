@@ -5,7 +5,7 @@
  * items, so what the player sees on screen and in the PDF is what the printer puts on paper.
  */
 import { qrMatrix, qrRuns, QR_QUIET_ZONE } from './qr.ts'
-import { alignText, CHAR_DOTS, columnsFor, flowDoc, gridCellText, gridGeometry, PAPER, type PrintDoc } from './ticket-layout.ts'
+import { alignText, CHAR_DOTS, columnsFor, DOTS_PER_MM, flowDoc, gridCellText, gridGeometry, PAPER, type PrintDoc } from './ticket-layout.ts'
 
 export type RasterItem =
   | { type: 'text'; x: number; y: number; text: string; scaleX: 1 | 2; scaleY: 1 | 2; bold: boolean; inverted: boolean }
@@ -102,5 +102,5 @@ export function rasterize(doc: PrintDoc): Raster {
       }
     }
   }
-  return { width, height: y + CUT_FEED, paperWidth: PAPER[doc.paper].paperMm * 8, items }
+  return { width, height: y + CUT_FEED, paperWidth: PAPER[doc.paper].paperMm * DOTS_PER_MM, items }
 }

@@ -32,7 +32,7 @@ describe('pay at most once under random interleavings', () => {
     return { gameId, cards: cards.map((c) => ({ id: c.id, code: server.services.cashdesk.payouts.cardCode(c.id), won: winners.has(c.id) })) }
   }
 
-  it('never pays a card twice', async () => {
+  it('never pays a card twice', { timeout: 180_000 }, async () => {
     const { payouts } = server.services.cashdesk
     let paidCards = 0
     const op = fc.record({ kind: fc.constantFrom('validate', 'pay'), card: fc.nat({ max: 11 }), station: fc.constantFrom('caja-1', 'caja-2', 'caja-3') })

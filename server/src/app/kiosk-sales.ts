@@ -14,6 +14,10 @@
  * usual failures (no paper, offline) are refused before any lock is taken, and the print is bounded by
  * BOLILLO_PRINTER_TIMEOUT_MS. If the commit itself failed after a successful print, the printed codes would name
  * ids that do not exist: they validate as invalid and the voucher stays spendable, so no one loses money.
+ *
+ * BNG-14: nothing is reserved; cards are taken in correlative order at the moment of the sale. BNG-15 (the previous
+ * game's cards handed back first) is a hall procedure a kiosk cannot check: each card states the one game it is
+ * valid for, so a card kept from an earlier game can neither play nor win.
  */
 import { loadSpendableVoucher, markVoucherSpent, type CashdeskDeps, type VoucherService, type VoucherView } from './vouchers.ts'
 import { appendJournal } from './journal.ts'
@@ -23,7 +27,6 @@ import { cardFromRows, type CardLayout } from '../domain/card.ts'
 import { DomainError } from '../domain/errors.ts'
 import { GameStatus } from '../domain/game.ts'
 import { shareOf } from '../domain/money.ts'
-import { getProfile } from '../domain/profile.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -78,10 +81,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
 
   /** The hall's current game as the kiosk shows it. */
   async function offer(hallId: string): Promise<KioskOffer> {
-    const hall = await db.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
-    if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    const base = { hall: { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: profile?.minimumAge ?? 18 }, maxCardsPerPurchase: MAX_CARDS_PER_PURCHASE }
+    const base = { hall: await vouchers.hallFor(db, hallId), maxCardsPerPurchase: MAX_CARDS_PER_PURCHASE }
     const game = await db.get<GameRow>("SELECT g.* FROM games g JOIN sessions s ON s.id = g.session_id WHERE g.hall_id = ? AND s.status <> 'closed' ORDER BY g.created_at DESC LIMIT 1", [hallId])
     if (!game) return { ...base, state: 'none', game: null }
     const status = game.status

@@ -24,7 +24,7 @@
  * Personal data of the payee (name, document) is kept in the payouts table, not in the hash-chained journal,
  * which cannot forget; the journal records the payout and whether a payee was identified.
  */
-import type { CashdeskDeps, VoucherService } from './vouchers.ts'
+import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from './journal.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../domain/card.ts'
@@ -33,8 +33,6 @@ import { encodeTicketCode, TicketKind, verifyTicketCode } from '../domain/ticket
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
-
-const DAY_MS = 86_400_000
 
 export interface CardRef {
   kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number

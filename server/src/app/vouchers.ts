@@ -72,7 +72,7 @@ export interface AmlReport {
   rule: 'GEN-17'
 }
 
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 
 export function toVoucherRow(r: VoucherRow): VoucherRow {
   return { ...r, amount_cents: Number(r.amount_cents), small_cents: Number(r.small_cents), other_cents: Number(r.other_cents) }
@@ -116,10 +116,11 @@ export function createVoucherService(deps: CashdeskDeps) {
     return ref.id
   }
 
-  async function hallFor(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; minimumAge: number }> {
-    const hall = await tx.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
+  /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
+  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number }> {
+    const hall = await sql.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    return { id: hall.id, name: hall.name, currency: hall.currency, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
+    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
   }
 
   /**
