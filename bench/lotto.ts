@@ -8,8 +8,10 @@
  * - lotto.sell / lotto.sell.p99: durable slips per second through HTTP, and the 99th percentile latency (ms), with
  *   100 concurrent keep-alive clients (a raw HTTP/1.1 load generator in a child process, bench/lotto-load.mjs)
  *   against the real server (createServer) on SQLite with synchronous = FULL. A slip is acknowledged only after
- *   the transaction holding it has committed (group commit on the SQLite writer thread). Slips hold 1 to 3 boards,
- *   half quick picks, and carry player data. 3 s warm-up, then BENCH_LOTTO_SELL_SECONDS (10) s measured.
+ *   the transaction holding it has committed (group commit on the SQLite writer thread; receipt numbers reserved in
+ *   blocks and signed ahead on a signer thread). Slips hold 1 to 3 boards, half quick picks, and carry player data.
+ *   3 s warm-up, then BENCH_LOTTO_SELL_SECONDS (10) s measured. stderr also shows the CPU time per slip of the
+ *   server process and of the load generator, which bounds the rate on 2 idle cores (the machine is often shared).
  *
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
  */
@@ -113,7 +115,7 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     const serverUs = (cpu.user + cpu.system) / slipsAll
     const clientUs = (result.clientCpuMs * 1000) / result.totalSent
     log(`CPU per slip: server ${serverUs.toFixed(0)} µs (HTTP thread + writer thread), load generator ${clientUs.toFixed(0)} µs; 2 cores bound the rate at ~${Math.round(2e6 / (serverUs + clientUs))} slips/s`)
-    log(`${result.ok} slips in ${result.seconds} s, ${result.errors} errors ${JSON.stringify(result.statuses)}; p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(1)} ms; ${stats.batches} commits, ${(stats.written / Math.max(1, stats.batches)).toFixed(1)} slips per commit (${stats.writer} writer)`)
+    log(`${result.ok} slips in ${result.seconds} s, ${result.errors} errors ${JSON.stringify(result.statuses)}; p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(1)} ms; ${stats.batches} batches to the ${stats.writer} writer, ${(stats.written / Math.max(1, stats.batches)).toFixed(1)} slips each (the writer thread merges the batches queued during a commit)`)
     emit({ name: 'lotto.sell', value: Math.round(result.ok / result.seconds), unit: 'slips/s' })
     emit({ name: 'lotto.sell.p99', value: Number((result.p99 ?? 0).toFixed(1)), unit: 'ms' })
   } finally {

@@ -14,6 +14,12 @@ import { api } from '../helpers/server.ts'
  * time. Every acknowledged sale must be there, no serial twice, the balls the same and in the same order,
  * and the journal must verify. SQLite runs in WAL with synchronous=FULL (the default).
  */
+function isSubsequence(part: number[], whole: number[]): boolean {
+  let i = 0
+  for (const x of whole) if (i < part.length && x === part[i]) i++
+  return i === part.length
+}
+
 const KILLS = Number(process.env.BOLILLO_CRASH_KILLS ?? 20)
 
 describe('crash safety under SIGKILL', () => {
@@ -106,7 +112,9 @@ describe('crash safety under SIGKILL', () => {
       const after = readDb()
       for (const s of acked) expect(after.serials, `acknowledged sale ${s} lost`).toContain(s)
       expect(new Set(after.serials).size).toBe(after.serials.length)
-      expect(after.balls.slice(0, ackedBalls.length)).toEqual(ackedBalls)
+      // A ball committed just before the kill may never have been acknowledged: acknowledged balls must appear
+      // in storage in the same order, with at most such unacknowledged ones between them.
+      expect(isSubsequence(ackedBalls, after.balls), `${ackedBalls} not in ${after.balls}`).toBe(true)
       expect(after.journal.ok, JSON.stringify(after.journal)).toBe(true)
       survived++
       url = await start()
@@ -124,7 +132,7 @@ describe('crash safety under SIGKILL', () => {
     }
     const proof = (await api(url, 'GET', `/api/games/${gameId}/proof`)).body
     expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
-    expect(proof.balls.slice(0, ackedBalls.length)).toEqual(ackedBalls)
+    expect(isSubsequence(ackedBalls, proof.balls)).toBe(true)
     expect(survived).toBe(KILLS)
     expect(acked.size).toBeGreaterThan(0)
     process.stdout.write(`crash test: ${survived} SIGKILLs survived, ${acked.size} acknowledged sales kept, ${ackedBalls.length} acknowledged balls kept\n`)

@@ -247,7 +247,7 @@ export type DeviceMessage =
   | { type: 'nak'; seq: number; cmdSeq: number; reason: string }
 
 const INT_RE = /^(0|[1-9][0-9]{0,8})$/
-const ID_RE = /^[A-Za-z0-9._:/-]{1,40}$/
+const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/
 const intIn = (s: string | undefined, min: number, max: number): number | null => {
   if (s === undefined || !INT_RE.test(s)) return null
   const n = Number(s)

@@ -63,7 +63,10 @@ export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'c
   return problems
 }
 
-const ID_RE = /^[A-Za-z0-9._:/-]{1,40}$/
+const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/
+const checkDate = (v: string | null | undefined) => {
+  if (v && Number.isNaN(Date.parse(v))) throw new DomainError('VALIDATION_FAILED', `certificateExpiresAt must be an ISO date, got ${JSON.stringify(v)}`, { field: 'certificateExpiresAt' })
+}
 const text = (v: string | null | undefined, max = 120) => {
   if (v === undefined || v === null) return null
   const t = v.trim()
@@ -118,8 +121,9 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   }
 
   async function register(input: RegisterDeviceInput): Promise<Device> {
-    if (!ID_RE.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'device id must be 1-40 letters, digits or . _ : / -', { field: 'id' })
+    if (!ID_RE.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'device id must be 1-40 letters, digits or . _ : -', { field: 'id' })
     if (!(Object.values(DeviceKind) as string[]).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
+    checkDate(input.certificateExpiresAt)
     return db.transaction(async (tx) => {
       if (await tx.get('SELECT id FROM devices WHERE id = ?', [input.id])) throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
       if (input.hallId && !(await tx.get('SELECT id FROM halls WHERE id = ?', [input.hallId]))) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
@@ -140,6 +144,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
 
   /** Changes the recorded data of a device (a new seal after an inspection, a renewed certificate...). */
   async function update(id: string, patch: DevicePatch, by: string): Promise<Device> {
+    checkDate(patch.certificateExpiresAt)
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)

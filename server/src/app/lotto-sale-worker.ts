@@ -19,7 +19,7 @@ import { DomainError } from '../domain/errors.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
 import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './lotto-sale-writer.ts'
 
-const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject }
+const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
 const db = new BetterSqlite3(data.file)
 db.pragma('journal_mode = WAL')
 db.pragma(`synchronous = ${data.synchronous}`)
@@ -65,10 +65,18 @@ parentPort!.on('message', (first: Message) => {
   void handle(messages)
 })
 
+/** Waits while the server's main connection has work queued or running (gateMainConnection in lotto-sales.ts). */
+function giveWay(): void {
+  const gate = data.gate
+  if (!gate) return
+  for (let v = Atomics.load(gate, 0); v > 0; v = Atomics.load(gate, 0)) Atomics.wait(gate, 0, v, 5)
+}
+
 async function handle(messages: Message[]): Promise<void> {
   const batches = messages.filter((m): m is Extract<Message, { type: 'batch' }> => m.type === 'batch')
   if (batches.length > 0) {
     try {
+      giveWay()
       db.exec('BEGIN IMMEDIATE')
       const results: string[] = []
       for (const b of batches) results.push(JSON.stringify(await writeSlipBatch(tx, JSON.parse(b.slips) as SlipToWrite[], b.at, sign)))
@@ -83,6 +91,7 @@ async function handle(messages: Message[]): Promise<void> {
   for (const m of messages) {
     if (m.type === 'reserve') {
       try {
+        giveWay()
         db.exec('BEGIN IMMEDIATE')
         const first = await reserveReceipts(tx, m.gameCode, m.count)
         db.exec('COMMIT')

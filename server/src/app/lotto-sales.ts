@@ -13,7 +13,7 @@
  */
 import type { KeyObject } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import type { Database } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import { DomainError, type ErrorCode } from '../domain/errors.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite, type SlipWriteResult } from './lotto-sale-writer.ts'
@@ -39,14 +39,35 @@ export function createInlineSlipWriter(db: Database, privateKey: KeyObject): Sli
   }
 }
 
+/**
+ * Gives the server's own SQLite connection priority over the writer thread: while any transaction or statement
+ * of the main connection is queued or running, the writer thread does not begin a new transaction. Without it a
+ * main-connection write during a sales peak would wait in SQLite's busy handler, which sleeps on the HTTP thread,
+ * while the writer keeps taking the lock back. The gate is a shared counter; `db` is wrapped in place.
+ */
+export function gateMainConnection(db: Database, gate: Int32Array): void {
+  const enter = () => { Atomics.add(gate, 0, 1) }
+  const leave = () => { if (Atomics.sub(gate, 0, 1) === 1) Atomics.notify(gate, 0) }
+  const transaction = db.transaction.bind(db)
+  const run = db.run.bind(db)
+  db.transaction = <T>(fn: (tx: Sql) => Promise<T>) => {
+    enter()
+    return transaction(fn).finally(leave)
+  }
+  db.run = (sql: string, params?: readonly unknown[]) => {
+    enter()
+    return run(sql, params).finally(leave)
+  }
+}
+
 /** Writes each batch on a writer thread with its own connection to the SQLite file. Started on first use. */
-export function createWorkerSlipWriter(options: { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject }): SlipWriter {
+export function createWorkerSlipWriter(options: { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate?: Int32Array }): SlipWriter {
   let worker: Worker | null = null
   let nextId = 1
   const pending = new Map<number, { resolve: (r: SlipWriteResult[]) => void; reject: (e: Error) => void }>()
   const start = () => {
     const w = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./lotto-sale-worker.ts', import.meta.url).href, file: options.file, synchronous: options.synchronous, privateKey: options.privateKey },
+      workerData: { entry: new URL('./lotto-sale-worker.ts', import.meta.url).href, file: options.file, synchronous: options.synchronous, privateKey: options.privateKey, gate: options.gate ?? null },
     })
     w.on('message', (m: { id: number; results?: string; first?: number; error?: { code: string; message: string }; closed?: boolean }) => {
       const p = pending.get(m.id)

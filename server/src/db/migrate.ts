@@ -20,6 +20,8 @@ export async function migrate(db: Database): Promise<string[]> {
     if (applied.has(version)) continue
     const sql = readFileSync(join(migrationsDir, file), 'utf8')
     await db.transaction(async (tx) => {
+      // Another node may have applied it meanwhile (transactions are serialised on both engines).
+      if (await tx.get('SELECT version FROM schema_migrations WHERE version = ?', [version])) return
       for (const statement of splitStatements(sql)) await tx.run(statement)
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [version, file, new Date().toISOString()])
     })

@@ -57,6 +57,8 @@ async function guard<T>(f: () => Promise<T>): Promise<T> {
     const code = (err as { code?: string }).code ?? ''
     // 23xxx: integrity constraint violations (unique, foreign key, check).
     if (code.startsWith('23')) throw new DomainError('CONFLICT', `constraint violated: ${(err as Error).message}`)
+    // 22xxx: data exceptions (a NUL byte in text, a number out of range): bad input, not a server fault.
+    if (code.startsWith('22')) throw new DomainError('VALIDATION_FAILED', 'a value is not acceptable to the database')
     throw err
   }
 }

@@ -5,11 +5,12 @@
  */
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
+import { DomainError } from '../domain/errors.ts'
 import type { Services } from '../services.ts'
 import { body, needs } from './app.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
-const deviceId = z.string().min(1).max(40).regex(/^[A-Za-z0-9._:/-]+$/)
+const deviceId = z.string().min(1).max(40).regex(/^[A-Za-z0-9._:-]+$/)
 const person = z.string().min(1).max(120)
 const optText = (max: number) => z.string().max(max).nullable().optional()
 const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'display'])
@@ -21,7 +22,9 @@ export function registerEquipmentRoutes(app: Hono, services: Services): void {
   // ---- device registry (GEN-6, GEN-7)
   app.get('/api/devices', needs('minutes.read'), async (c) => {
     const k = c.req.query('kind')
-    return c.json({ devices: await devices.list({ hallId: c.req.query('hallId') || undefined, kind: k ? kind.parse(k) : undefined }) })
+    const parsed = k ? kind.safeParse(k) : null
+    if (parsed && !parsed.success) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${k}`, { field: 'kind' })
+    return c.json({ devices: await devices.list({ hallId: c.req.query('hallId') || undefined, kind: parsed?.data }) })
   })
   app.post('/api/devices', needs('device.admin'), async (c) => {
     const b = await body(c, z.object({
