@@ -47,7 +47,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     rngId = rng.body.drawId
   })
 
-  it('prints the print-shop sheet and the thermal ticket with the front and back fields (LOT-15, LOT-16, §7.8)', async () => {
+  it('prints the print-shop sheet and the thermal ticket with the front and back fields (LOT-15, LOT-16, §7.8)', async (ctx) => {
     const sheet = await fetch(`${server.url}/api/lottery/draws/${manualId}/tickets.pdf?from=4210&to=4211`)
     expect(sheet.status).toBe(200)
     const pdf = Buffer.from(await sheet.arrayBuffer())
@@ -59,7 +59,8 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(tooMany.status).toBe(400)
     if (!tools) {
       if (requireTools) throw new Error('pdftotext, pdftoppm and zbarimg are required under CI=true')
-      return
+      console.warn('[lottery e2e] pdftotext/pdftoppm/zbarimg not found: the sheet text and QR checks are skipped (apt-get install poppler-utils zbar-tools)')
+      ctx.skip()
     }
     const file = join(server.dataDir, 'sheet.pdf')
     writeFileSync(file, pdf)

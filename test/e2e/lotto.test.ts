@@ -186,7 +186,7 @@ describe('lotto 6/49 end to end', () => {
     expect(winners[3].length).toBeGreaterThan(100)
   })
 
-  it('publishes the extracto as JSON and as a PDF whose text holds the official results (LNS-10, LOT-17)', async () => {
+  it('publishes the extracto as JSON and as a PDF whose text holds the official results (LNS-10, LOT-17)', async (ctx) => {
     const e = await api(server.url, 'GET', `/api/lotto/draws/${drawId}/extracto`)
     expect(e.body).toMatchObject({ drawNumber: 101, numbers, receipts: 2002, plays: 10_004, claimDeadline: '2025-05-07T23:59:59-04:00' })
     const res = await fetch(`${server.url}/api/lotto/draws/${drawId}/extracto.pdf`)
@@ -195,7 +195,8 @@ describe('lotto 6/49 end to end', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     if (!hasPdftotext) {
       if (requirePdftotext) throw new Error('pdftotext (poppler-utils) is required under CI=true')
-      return
+      console.warn('[lotto e2e] pdftotext not found: the extracto text check is skipped (apt-get install poppler-utils)')
+      ctx.skip()
     }
     const file = join(server.dataDir, 'extracto.pdf')
     writeFileSync(file, pdf)
