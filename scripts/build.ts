@@ -15,8 +15,12 @@ const apps = [
   { name: 'caller', root: 'display/caller' },
 ]
 
+// `--if-missing` (used by `npm start`): build only the screens that have never been built.
+const ifMissing = process.argv.includes('--if-missing')
+
 for (const app of apps) {
   const root = resolve(app.root)
+  if (ifMissing && existsSync(resolve('dist', app.name, 'index.html'))) continue
   if (!existsSync(resolve(root, 'index.html'))) {
     console.log(`skip ${app.name}: ${app.root}/index.html not present`)
     continue
