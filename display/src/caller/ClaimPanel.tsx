@@ -27,6 +27,17 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
   return (
     <div class="cc-panel cc-claim">
       <h2>{t(lang, 'claims')}</h2>
+      {/* BNG-46: play stops while a called card is checked; BNG-49: it resumes when the claim fails. */}
+      {game.status === 'drawing' && (
+        <button type="button" class="cc-btn cc-btn--big" data-testid="claim-stop" disabled={Boolean(store.busy.value)} onClick={() => void store.stopForClaim()}>
+          {t(lang, 'stopForClaim')}
+        </button>
+      )}
+      {game.status === 'checking' && (
+        <button type="button" class="cc-btn cc-btn--big" data-testid="claim-resume" disabled={Boolean(store.busy.value)} onClick={() => void store.resumePlay()}>
+          {t(lang, 'resumePlay')}
+        </button>
+      )}
       <form class="cc-row" onSubmit={submit}>
         <div class="cc-seg" role="radiogroup">
           <button type="button" class={kind === 'line' ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'} data-testid="claim-kind-line" aria-pressed={kind === 'line'} onClick={() => { store.claimKind.value = 'line' }}>

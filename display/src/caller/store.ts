@@ -232,6 +232,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       claimSerial.value = ''
     }),
     closeWindow: () => api.closeWindow(gameId()).then(() => { claimResult.value = null }),
+    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
+    resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
     incident: (kind: IncidentKind, note: string, correctedBall?: number) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall).then(() => undefined),
     resume: () => act('resume', async () => { await api.resume(gameId()) }),
     pay: (prizeId: string) => act('pay', async () => {

@@ -57,6 +57,8 @@ const es = {
   clear: 'Borrar',
   // claims
   claims: 'Comprobar cartón',
+  stopForClaim: '¡HAN CANTADO! PARAR',
+  resumePlay: 'SIN PREMIO: REANUDAR',
   claimLine: 'Línea',
   claimBingo: 'Bingo',
   serial: 'Serie del cartón',
@@ -192,6 +194,8 @@ const en: Record<CallerKey, string> = {
   enter: 'Enter',
   clear: 'Clear',
   claims: 'Check a card',
+  stopForClaim: 'A PLAYER CALLED: STOP',
+  resumePlay: 'NO PRIZE: RESUME',
   claimLine: 'Line',
   claimBingo: 'Bingo',
   serial: 'Card serial',

@@ -111,6 +111,8 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     claim: (gameId: string, kind: 'line' | 'bingo', serial: string) => request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, { kind, serial }),
     card: (gameId: string, serial: string) => request<CardInfo>('GET', `/api/games/${enc(gameId)}/cards/${enc(serial)}`),
     closeWindow: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`),
+    stopForClaim: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/stop`),
+    resumePlay: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/resume`),
     incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number) =>
       request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}) }),
     resume: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`),

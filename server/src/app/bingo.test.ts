@@ -193,6 +193,33 @@ describe('Cantabria profile: claims by the player, silent first wins (BNG-48), b
   })
 })
 
+describe('a player calls: the game stops while the card is checked (BNG-46, BNG-49)', () => {
+  it('refuses a ball while checking, resumes after a failed claim, and opens the window on a good one', async () => {
+    const { bingo, a, session } = await setup('ES-CB-2010')
+    const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
+    await bingo.openSales(g.gameId)
+    const cards = await bingo.sell({ gameId: g.gameId, count: 3, channel: 't' })
+    await bingo.closeSales({ gameId: g.gameId })
+    expect(await code(bingo.stopForClaim(g.gameId))).toBe('ILLEGAL_TRANSITION') // no ball yet
+    const row = cards[0].rows[0]
+    for (const ball of row.slice(0, 4)) await bingo.enterBall(g.gameId, ball)
+    let s = await bingo.stopForClaim(g.gameId)
+    expect(s.status).toBe('checking')
+    expect(await code(bingo.enterBall(g.gameId, row[4]))).toBe('ILLEGAL_TRANSITION')
+    const early = await bingo.claim({ gameId: g.gameId, serial: cards[0].serial, kind: 'line' })
+    expect(early).toMatchObject({ ok: false, reason: 'no_complete_row' })
+    expect(early.state.status).toBe('checking')
+    s = await bingo.resumePlay(g.gameId)
+    expect(s.status).toBe('drawing')
+    await bingo.enterBall(g.gameId, row[4])
+    await bingo.stopForClaim(g.gameId)
+    const good = await bingo.claim({ gameId: g.gameId, serial: cards[0].serial, kind: 'line' })
+    expect(good.ok).toBe(true)
+    expect(good.state.status).toBe('line_window')
+    expect(await code(bingo.resumePlay(g.gameId))).toBe('ILLEGAL_TRANSITION')
+  })
+})
+
 describe('incidents (BNG-80 to BNG-86)', () => {
   it('suspends before the first ball and refunds every card if unresolved', async () => {
     const { bingo, db, a, session } = await setup()

@@ -644,6 +644,11 @@ export function createBingoService(deps: BingoDeps) {
     return getGameState(gameId)
   }
 
+  /** BNG-46: a player called "¡línea!" or "¡bingo!": the caller stops the game while the card is checked. */
+  const stopForClaim = (gameId: string) => simpleTransition(gameId, GameAction.StopForClaim, GameStatus.Checking, 'claim.called', () => ({ rule: 'BNG-46' }))
+  /** BNG-49: the claimed card had no prize (or nobody came forward): play resumes. */
+  const resumePlay = (gameId: string) => simpleTransition(gameId, GameAction.ResumePlay, GameStatus.Drawing, 'play.resumed', () => ({ rule: 'BNG-49' }))
+
   /** Pays an awarded prize once. Paying before verification (no prize yet) is refused. */
   async function payPrize(input: { prizeId: string; paidBy: string }): Promise<PrizeRow> {
     let paid: PrizeRow | undefined
@@ -874,7 +879,7 @@ export function createBingoService(deps: BingoDeps) {
 
   return {
     createHall, createMasterSet, createSeries, openSession, announceLastGame, closeSession,
-    announceGame, addSeries, openSales, sell, sellWithin, closeSales, drawNext, enterBall, claim, closeWindow, payPrize, payAllPrizes,
+    announceGame, addSeries, openSales, sell, sellWithin, closeSales, drawNext, enterBall, claim, closeWindow, stopForClaim, resumePlay, payPrize, payAllPrizes,
     declareIncident, resume, getGameState, getProof, getCard, listPrizes, silentWins, lastSeq: () => lastSeq(db), newId,
     /** Rebuild helpers for tests. */
     cardFromRows,

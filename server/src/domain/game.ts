@@ -10,6 +10,8 @@ export const GameStatus = {
   OnSale: 'on_sale',
   SalesClosed: 'sales_closed',
   Drawing: 'drawing',
+  /** BNG-46: a player has called; play stops while the card is checked. */
+  Checking: 'checking',
   LineWindow: 'line_window',
   BingoWindow: 'bingo_window',
   Finished: 'finished',
@@ -31,6 +33,8 @@ export const GameAction = {
   Annul: 'annul',
   SwitchToManual: 'switch_to_manual',
   CorrectBall: 'correct_ball',
+  StopForClaim: 'stop_for_claim',
+  ResumePlay: 'resume_play',
 } as const
 export type GameAction = (typeof GameAction)[keyof typeof GameAction]
 
@@ -47,15 +51,18 @@ const legal: Record<GameAction, readonly GameStatus[]> = {
   // BNG-75: no ball before the game's data are recorded and announced, i.e. after close of sales.
   [A.Draw]: [S.SalesClosed, S.Drawing],
   // Claims stop the game (BNG-46); more claims are heard during the "¿alguna línea/bingo más?" window (BNG-50).
-  [A.Claim]: [S.Drawing, S.LineWindow, S.BingoWindow],
+  [A.Claim]: [S.Drawing, S.Checking, S.LineWindow, S.BingoWindow],
+  // BNG-46: the caller stops the game when a player calls; BNG-49: play resumes if the claim fails.
+  [A.StopForClaim]: [S.Drawing],
+  [A.ResumePlay]: [S.Checking],
   [A.CloseWindow]: [S.LineWindow, S.BingoWindow],
   // BNG-80: a suspension is only possible before the first ball.
   [A.Suspend]: [S.Announced, S.OnSale, S.SalesClosed],
   [A.Resume]: [S.Suspended],
   // BNG-80/82/83: annulment with refund is possible until the game has finished.
-  [A.Annul]: [S.Announced, S.OnSale, S.SalesClosed, S.Drawing, S.LineWindow, S.BingoWindow, S.Suspended],
+  [A.Annul]: [S.Announced, S.OnSale, S.SalesClosed, S.Drawing, S.Checking, S.LineWindow, S.BingoWindow, S.Suspended],
   // BNG-81: after the first ball a device failure lets the caller continue by hand.
-  [A.SwitchToManual]: [S.Drawing, S.LineWindow],
+  [A.SwitchToManual]: [S.Drawing, S.Checking, S.LineWindow],
   [A.CorrectBall]: [S.Drawing],
 }
 

@@ -226,6 +226,8 @@ export function createHttpApp(services: Services) {
     const r = await bingo.claim({ gameId: param(c, 'gameId'), serial: b.serial, kind: b.kind })
     return c.json(r, r.ok ? 200 : 422)
   })
+  app.post('/api/games/:gameId/claims/stop', needs('game.claim'), async (c) => c.json(await bingo.stopForClaim(param(c, 'gameId'))))
+  app.post('/api/games/:gameId/claims/resume', needs('game.claim'), async (c) => c.json(await bingo.resumePlay(param(c, 'gameId'))))
   app.post('/api/games/:gameId/window/close', needs('game.window'), async (c) => c.json(await bingo.closeWindow(param(c, 'gameId'))))
   app.post('/api/games/:gameId/incidents', needs('game.incident'), async (c) => {
     const b = await body(c, z.object({
