@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { MinutesGame, SessionMinutes } from '../../server/src/app/minutes.ts'
+import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/app/minutes.ts'
 import { formatMoney } from '../../server/src/domain/money.ts'
 import { formatMinutesDate, renderMinutesPdf, toWinAnsi } from './minutes-pdf.ts'
 
@@ -102,6 +102,70 @@ function minutesWith(games: MinutesGame[]): SessionMinutes {
 
 const threeGames = () => minutesWith([game1(), game2(), game3()])
 
+/**
+ * A Cantabria session with everything issue #8 and the equipment records add: game 1 awards the prima at ball 52
+ * after 5 accumulated games, a progressive pot and the lucky ball, and has ball 18 corrected (called 88, 41 prevails);
+ * game 2 is a simultaneous game with the prima not on offer and a new prima amount from it on. Ball set A is
+ * changed for B between the games.
+ */
+const LUCKY = 27
+const CORRECTED = { seq: 18, from: 88, to: 41 }
+function bonusMinutes(): SessionMinutes {
+  const balls = ballOrder(31, 90).filter((b) => b !== CORRECTED.from && b !== CORRECTED.to && b !== LUCKY).slice(0, 49)
+  balls.splice(4, 0, LUCKY)
+  balls.splice(CORRECTED.seq - 1, 0, CORRECTED.to)
+  balls.push(66)
+  const g1: MinutesGame = {
+    ...baseGame(1),
+    series: [{ code: 'A', from: 1, to: 100 }], faceValueCents: 500, cardsSold: 100, totalCents: 50000, linePoolCents: 5000, bingoPoolCents: 25000,
+    linePaidCents: 5000, bingoPaidCents: 25000, jackpotsPaidCents: 5000 + 11500,
+    winners: [
+      { kind: 'line', serial: 'A-00007', amountCents: 5000, atBall: 5 },
+      { kind: 'bingo', serial: 'A-00064', amountCents: 25000, atBall: 52 },
+    ],
+    balls: balls.slice(0, 52), ballsDrawn: 52, startedAt: at(19, 0, 0), firstBallAt: at(19, 0, 30), endedAt: at(19, 18, 0),
+    prima: {
+      active: true, amountCents: 5000, ballLimit: 52, fundAtStartCents: 12000, deductedCents: 3000, accumulatedCents: 15000, awardedCents: 5000,
+      atBall: 52, completedAtBall: 52, accumulatedGames: 5, paidCents: 5000, outcome: 'won', nextBallLimit: 50,
+    },
+    jackpots: [
+      { potId: 'pot_ill', name: 'Pozo Illimani', kind: 'progressive', amountCents: 11500, contributedCents: 2000, awardedCents: 11500, paidCents: 11500 },
+      { potId: 'pot_loca', name: 'Bola loca Pereda', kind: 'lucky', amountCents: 2500, contributedCents: 500, awardedCents: 2500, paidCents: 0 },
+    ],
+    luckyBall: { commitment: hex('9c4e'), numbers: [LUCKY] },
+    incidents: [{ at: at(19, 9, 0), kind: 'reader-misread', outcome: `ball-corrected:${CORRECTED.from}->${CORRECTED.to}`, rule: 'BNG-83', note: 'El lector leyó 88; la bola es el 41.' }],
+  }
+  const g2: MinutesGame = {
+    ...baseGame(2),
+    series: [{ code: 'B', from: 1, to: 80 }], faceValueCents: 500, cardsSold: 80, totalCents: 40000, linePoolCents: 4000, bingoPoolCents: 20000,
+    linePaidCents: 4000, bingoPaidCents: 20000, balls: ballOrder(5, 61), ballsDrawn: 61, startedAt: at(19, 30, 0), firstBallAt: at(19, 30, 20), endedAt: at(19, 50, 0),
+    winners: [{ kind: 'line', serial: 'B-00011', amountCents: 4000, atBall: 20 }, { kind: 'bingo', serial: 'B-00070', amountCents: 20000, atBall: 61 }],
+    prima: {
+      active: false, amountCents: 10000, ballLimit: 50, fundAtStartCents: 10000, deductedCents: 2400, accumulatedCents: 12400, awardedCents: 0,
+      atBall: null, completedAtBall: null, accumulatedGames: null, paidCents: 0, outcome: 'not_offered', nextBallLimit: null,
+    },
+    halls: [
+      { hallId: 'hall_pereda', fromCardNo: 1, toCardNo: 50, cardsSold: 50, salesCents: 25000 },
+      { hallId: 'hall_sardinero', fromCardNo: 51, toCardNo: 80, cardsSold: 30, salesCents: 15000 },
+    ],
+    lastGame: true,
+  }
+  const m = minutesWith([g1, g2])
+  m.profileId = 'ES-CB-2010'
+  m.currency = 'EUR'
+  m.primaChanges = [{ fromCents: 5000, toCents: 10000, fromGameNo: 2, at: at(19, 20, 0) }]
+  m.equipment = [
+    { at: at(18, 55, 3), type: 'ball_set.recount', details: { phase: 'start', ballSetId: 'bs_a', label: 'A', ballCount: 90, ballsCounted: 90, confirmedBy: 'Ana Ruiz', gamesPlayed: 2999, gameLimit: 3000, rule: 'BNG-27' } },
+    { at: at(19, 0, 30), type: 'ball_set.limit_reached', details: { ballSetId: 'bs_a', label: 'A', gamesPlayed: 3000, gameLimit: 3000, reservesLeft: 1, rule: 'BNG-24' } },
+    { at: at(19, 5, 12), type: 'device.misread', details: { gameId: g1.gameId, deviceId: 'BLW-7', readBall: 88, actualBall: 41, confidence: 62, seq: 311, confirmedBy: 'Jefe de Mesa Luis Gómez', rule: 'BNG-83' } },
+    { at: at(19, 9, 0), type: 'ball.corrected', details: { gameId: g1.gameId, seq: CORRECTED.seq, from: CORRECTED.from, to: CORRECTED.to, source: 'manual', kind: 'reader-misread', rule: 'BNG-83' } },
+    { at: at(19, 25, 0), type: 'ball_set.changed', details: { hallId: 'hall_pereda', from: { id: 'bs_a', label: 'A', gamesPlayed: 3000, gameLimit: 3000, to: 'retired' }, to: { id: 'bs_b', label: 'B', gamesPlayed: 0, gameLimit: 3000 }, reason: 'límite de partidas', witnessedBy: 'Director del Bingo Pedro Sáinz', reservesLeft: 0, rule: 'BNG-25' } },
+    { at: at(19, 40, 0), type: 'device.fault', details: { gameId: g2.gameId, deviceId: 'BLW-7', code: 'JAM', detail: 'atasco en el tubo', ballsDrawn: 30 } },
+  ]
+  m.totals.prizesPaidCents += g1.jackpotsPaidCents
+  return m
+}
+
 const hasPdftotext = (() => {
   try {
     execFileSync('which', ['pdftotext'], { stdio: 'ignore' })
@@ -164,6 +228,77 @@ describe('renderMinutesPdf', () => {
     m.currency = ''
     const doc = await PDFDocument.load(await renderMinutesPdf(m, 'en'))
     expect(doc.getPageCount()).toBeGreaterThanOrEqual(1)
+  })
+
+  it('prints the prima, pots, lucky ball, ball sets and corrected balls (pdftotext)', async (ctx) => {
+    if (!hasPdftotext) {
+      if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
+      ctx.skip('pdftotext (poppler-utils) is not installed: text extraction not checked')
+    }
+    const m = bonusMinutes()
+    const bytes = await renderMinutesPdf(m)
+    if (process.env.MINUTES_PDF_OUT) writeFileSync(process.env.MINUTES_PDF_OUT.replace(/\.pdf$/, '') + '-bonus.pdf', bytes)
+    const text = pdfText(bytes, 'bonus-es')
+    const eur = (c: number) => norm(formatMoney(c, 'EUR', 'es'))
+    for (const expected of [
+      // BNG-64: deducted, accumulated, award with balls and accumulated games.
+      'Premios adicionales', 'PRIMA DE BINGO (BNG-57 A BNG-64)', eur(3000), eur(15000), eur(12000), 'Adjudicada', eur(2400), eur(12400), 'No ofrecida',
+      // BNG-61: the new amount with the game number.
+      'Desde esta partida el importe de la prima pasa de', eur(10000), 'PRIMA DE BINGO: CAMBIOS DE IMPORTE',
+      // BNG-73 (5)/(8): pots with contributions, awards and payments.
+      'POZOS (BNG-73 (5) Y (8))', 'Pozo Illimani', 'Progresivo', eur(2000), eur(11500), 'Bola loca Pereda', eur(2500), eur(500),
+      // BNG-67.
+      'BOLA LOCA (BNG-67)', hex('9c4e'), 'número de la bola loca',
+      // BNG-100.
+      'Salas del juego simultáneo (BNG-100)', 'hall_sardinero', eur(15000),
+      // BNG-24, BNG-25, BNG-27, BNG-83.
+      'EQUIPOS Y JUEGO DE BOLAS', 'Director del Bingo Pedro Sáinz', 'límite de partidas', 'Ana Ruiz', 'BLW-7', 'atasco en el tubo', 'Jefe de Mesa Luis Gómez',
+      `cantada ${CORRECTED.from}, prevalece ${CORRECTED.to}`, `Bola corregida: ${CORRECTED.from} por ${CORRECTED.to}`, 'Lectura errónea del lector automático',
+      'bola corregida; tachado, el número cantado (BNG-83)',
+    ]) expect(text).toContain(norm(expected))
+    // Balls drawn when the winning card was completed and accumulated games, as printed in the prima grid.
+    expect(text).toMatch(/BOLAS AL COMPLETAR EL CART[ÓO]N GANADOR/)
+    expect(text).toMatch(/PARTIDAS ACUMULADAS/)
+
+    const en = pdfText(await renderMinutesPdf(m, 'en'), 'bonus-en')
+    for (const expected of ['Additional prizes', 'Accumulated games'.toUpperCase(), 'EQUIPMENT AND BALL SET', `called ${CORRECTED.from}, ${CORRECTED.to} prevails`, 'Ball set changed (BNG-25)', 'From this game the prima amount changes from']) {
+      expect(en).toContain(norm(expected))
+    }
+    // The server's Spanish remainder rule is printed in English; any other rule as it is.
+    expect(en).toContain('the leftover cents go one to each card in ascending serial order')
+    expect(en).not.toContain('céntimos sobrantes')
+    expect(m.remainderRule).toBe(REMAINDER_RULE_ES)
+    m.remainderRule = 'Regla propia de la sala: reparto por jugador.'
+    expect(pdfText(await renderMinutesPdf(m, 'en'), 'own-rule')).toContain('Regla propia de la sala: reparto por jugador.')
+
+    // Without any of it, none of the new blocks appears.
+    const plain = pdfText(await renderMinutesPdf(minutesWith([game1(), game2()])), 'plain')
+    for (const absent of ['Premios adicionales', 'EQUIPOS Y JUEGO DE BOLAS', 'CAMBIOS DE IMPORTE', 'BOLA LOCA']) expect(plain).not.toContain(absent)
+  })
+
+  it('keeps the new blocks inside the margins over many pages (pdftotext -bbox)', async (ctx) => {
+    if (!hasPdftotext) {
+      if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
+      ctx.skip('pdftotext (poppler-utils) is not installed: word positions not checked')
+    }
+    const m = bonusMinutes()
+    m.games = Array.from({ length: 8 }, (_, i) => ({ ...structuredClone(m.games[i % 2]), orderNo: i + 1, gameId: `g_${i + 1}`, lastGame: i === 7 }))
+    m.equipment = Array.from({ length: 6 }, () => m.equipment!).flat()
+    const file = join(dir, 'bbox.pdf')
+    writeFileSync(file, await renderMinutesPdf(m))
+    const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' })
+    const pages = html.split('<page ').slice(1)
+    expect(pages.length).toBeGreaterThan(6)
+    for (const page of pages) {
+      for (const [, x0, y0, x1, y1] of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"/g)) {
+        // Inside the side margins (48 pt); above the content bottom (62 pt) unless it is the footer line.
+        expect(Number(x0)).toBeGreaterThanOrEqual(47)
+        expect(Number(x1)).toBeLessThanOrEqual(595.28 - 47)
+        const inFooter = Number(y0) >= 841.89 - 42
+        expect(inFooter || Number(y1) <= 841.89 - 60).toBe(true)
+        expect(Number(y0)).toBeGreaterThanOrEqual(40)
+      }
+    }
   })
 
   it('formats dates as dd/mm/yyyy HH:MM:SS UTC', () => {

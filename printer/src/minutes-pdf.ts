@@ -3,15 +3,18 @@
  * server/src/app/minutes.ts derives from the hash-chained journal (DESIGN.md "Journal"; BNG-72 to BNG-79).
  *
  * Layout: a session header with the start diligence (ball recount, Jefe de Mesa signature, BNG-73/BNG-78), one
- * block per game with every field BNG-73 and BNG-78 list, the session totals, the remainder rule of the prize
- * split, the journal reference and the closing diligence signed by the Jefe de Mesa and the Director de Bingo.
+ * block per game with every field BNG-73 and BNG-78 list (with, when the game has them, the halls of a simultaneous
+ * game and the additional prizes: prima BNG-64/BNG-61, pots BNG-73 (5)/(8), lucky ball BNG-67), the prima amount
+ * changes and the equipment entries (ball sets BNG-24/25/27, device faults, misreads and corrected balls BNG-83)
+ * when there are any, the session totals, the remainder rule of the prize split, the journal reference and the
+ * closing diligence signed by the Jefe de Mesa and the Director de Bingo.
  *
  * Only the PDF standard fonts are used (Helvetica, Courier), whose encoding is WinAnsi: every string goes through
  * `toWinAnsi`, which keeps Spanish letters and transliterates or replaces anything else, so rendering never throws.
  */
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
 import type { PDFFont, PDFPage, RGB } from 'pdf-lib'
-import type { MinutesGame, SessionMinutes } from '../../server/src/app/minutes.ts'
+import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/app/minutes.ts'
 import { formatMoney } from '../../server/src/domain/money.ts'
 import { getProfile } from '../../server/src/domain/profile.ts'
 
@@ -40,6 +43,7 @@ const BAR_LIGHT = rgb(0.84, 0.87, 0.92)
 const WHITE = rgb(1, 1, 1)
 const LINE_SHADE = rgb(0.8, 0.88, 0.98)
 const BINGO_SHADE = rgb(0.99, 0.85, 0.62)
+const LUCKY_RULE = rgb(0.13, 0.52, 0.3)
 const VOID_FILL = rgb(0.99, 0.93, 0.92)
 const VOID_RULE = rgb(0.72, 0.3, 0.27)
 
@@ -186,6 +190,76 @@ interface Labels {
   outcomes: Record<string, string>
   ballCorrected: (from: string, to: string) => string
   reasons: Record<string, string>
+  /** Prima, pots, lucky ball and simultaneous halls (BNG-64, BNG-61, BNG-67, BNG-73 (5)/(8), BNG-100). */
+  bonus: BonusLabels
+  /** Ball sets, recounts, device faults, misreads and ball corrections (BNG-24, BNG-25, BNG-27, BNG-83). */
+  equipment: EquipmentLabels
+  /** The server's remainder rule (REMAINDER_RULE_ES) in this language. */
+  remainderRuleText: string
+}
+
+interface BonusLabels {
+  title: string
+  prima: string
+  onOffer: string
+  amount: string
+  ballLimit: string
+  fundAtStart: string
+  deducted: string
+  accumulated: string
+  outcome: string
+  outcomes: Record<'won' | 'not_won' | 'not_offered' | 'void' | 'pending' | 'inactive', string>
+  awarded: string
+  completedAtBall: string
+  atBall: string
+  accumulatedGames: string
+  paid: string
+  nextBallLimit: string
+  amountChangedHere: (from: string, to: string) => string
+  primaCell: (accumulated: string) => string
+  pots: string
+  pot: string
+  potKind: string
+  potKinds: Record<string, string>
+  contributed: string
+  potAmount: string
+  potAwarded: string
+  potPaid: string
+  lucky: string
+  luckyNumbers: string
+  luckyPending: string
+  luckyAwarded: string
+  luckyCommitment: string
+  halls: string
+  hallId: string
+  cardRange: string
+  hallSales: string
+  primaChanges: string
+  primaChangesText: string
+  previousAmount: string
+  newAmount: string
+  fromGame: string
+  legendLucky: string
+  legendCorrected: string
+}
+
+interface EquipmentLabels {
+  title: string
+  intro: string
+  game: string
+  event: string
+  detail: string
+  types: Record<string, string>
+  setChanged: (d: { from: string | null; to: string; fromState: string; reason: string; witness: string; reserves: string }) => string
+  setState: (label: string, played: string, limit: string) => string
+  oldTo: Record<string, string>
+  recount: (d: { phase: string; label: string; counted: string; total: string; by: string; played: string; limit: string }) => string
+  limitWarning: (d: { label: string; played: string; limit: string; percent: string; reserves: string }) => string
+  limitReached: (d: { label: string; limit: string; reserves: string }) => string
+  fault: (d: { device: string; code: string; detail: string; balls: string | null; ball: string | null }) => string
+  misread: (d: { device: string; read: string; actual: string; confidence: string; by: string }) => string
+  corrected: (d: { seq: string; from: string; to: string; kind: string; source: string }) => string
+  sources: Record<string, string>
 }
 
 const ES: Labels = {
@@ -296,6 +370,7 @@ const ES: Labels = {
     'ball-irregularity': 'Irregularidad de las bolas',
     'caller-error': 'Error del locutor',
     'unresolved-suspension': 'Suspensión no resuelta',
+    'reader-misread': 'Lectura errónea del lector automático',
   },
   outcomes: {
     suspended: 'Partida suspendida provisionalmente',
@@ -314,6 +389,77 @@ const ES: Labels = {
     window_open_for_line: 'ventana de reclamación abierta para línea',
     window_open_for_bingo: 'ventana de reclamación abierta para bingo',
   },
+  bonus: {
+    title: 'Premios adicionales',
+    prima: 'Prima de bingo (BNG-57 a BNG-64)',
+    onOffer: 'En juego',
+    amount: 'Importe de la prima',
+    ballLimit: 'Bola máxima',
+    fundAtStart: 'Fondo al inicio',
+    deducted: 'Detraído en la partida',
+    accumulated: 'Acumulado',
+    outcome: 'Resultado',
+    outcomes: { won: 'Adjudicada', not_won: 'No adjudicada', not_offered: 'No ofrecida', void: 'Partida anulada: detracción revertida', pending: 'Pendiente', inactive: 'No en juego en esta partida' },
+    awarded: 'Importe adjudicado',
+    completedAtBall: 'Bolas al completar el cartón ganador',
+    atBall: 'Bolas al cantar bingo',
+    accumulatedGames: 'Partidas acumuladas',
+    paid: 'Pagado de la prima',
+    nextBallLimit: 'Bola máxima en la partida siguiente',
+    amountChangedHere: (from, to) => `Desde esta partida el importe de la prima pasa de ${from} a ${to} (BNG-61).`,
+    primaCell: (acc) => `Prima (acumulado): ${acc}`,
+    pots: 'Pozos (BNG-73 (5) y (8))',
+    pot: 'Pozo',
+    potKind: 'Tipo',
+    potKinds: { progressive: 'Progresivo', interconnected: 'Interconectado', lucky: 'Bola loca', prima: 'Prima' },
+    contributed: 'Aportación en la partida',
+    potAmount: 'Importe del pozo',
+    potAwarded: 'Adjudicado',
+    potPaid: 'Pagado',
+    lucky: 'Bola loca (BNG-67)',
+    luckyNumbers: 'Números de la bola loca',
+    luckyPending: 'Sin sortear',
+    luckyAwarded: 'Adjudicado por bola loca',
+    luckyCommitment: 'Compromiso de la bola loca (SHA-256)',
+    halls: 'Salas del juego simultáneo (BNG-100)',
+    hallId: 'Sala',
+    cardRange: 'Cartones',
+    hallSales: 'Recaudación',
+    primaChanges: 'Prima de bingo: cambios de importe',
+    primaChangesText: 'Cambios del importe de la prima elegidos por el Jefe de Sala, con el número de partida desde el que se aplican (BNG-61).',
+    previousAmount: 'Importe anterior',
+    newAmount: 'Importe nuevo',
+    fromGame: 'Desde la partida n.º',
+    legendLucky: 'número de la bola loca',
+    legendCorrected: 'bola corregida; tachado, el número cantado (BNG-83)',
+  },
+  equipment: {
+    title: 'Equipos y juego de bolas',
+    intro: 'Cambios, recuentos y avisos de límite del juego de bolas (BNG-24, BNG-25, BNG-27), fallos y lecturas erróneas de los dispositivos y bolas corregidas (BNG-83), en el orden del diario.',
+    game: 'Partida',
+    event: 'Evento',
+    detail: 'Detalle',
+    types: {
+      'ball_set.changed': 'Cambio de juego de bolas (BNG-25)',
+      'ball_set.recount': 'Recuento de bolas (BNG-27)',
+      'ball_set.limit_warning': 'Aviso de límite de partidas (BNG-24)',
+      'ball_set.limit_reached': 'Límite de partidas alcanzado (BNG-24)',
+      'device.fault': 'Fallo de dispositivo',
+      'device.misread': 'Lectura errónea del lector (BNG-83)',
+      'ball.corrected': 'Bola corregida (BNG-83)',
+    },
+    setChanged: (d) => `${d.from ? `Sale el juego ${d.from} (${d.fromState}); entra` : 'Entra'} el juego ${d.to}. Motivo: ${d.reason}. En presencia de: ${d.witness}. Juegos de reserva disponibles: ${d.reserves}.`,
+    setState: (label, played, limit) => `${label}, ${played} de ${limit} partidas`,
+    oldTo: { reserve: 'pasa a reserva', retired: 'retirado' },
+    recount: (d) => `${d.phase === 'end' ? 'Cierre' : 'Inicio'} de sesión. Juego ${d.label}: ${d.counted} bolas contadas de ${d.total}; confirmado por ${d.by}. Partidas jugadas con el juego: ${d.played} de ${d.limit}.`,
+    limitWarning: (d) => `Juego ${d.label}: ${d.played} de ${d.limit} partidas (aviso al ${d.percent} %). Juegos de reserva disponibles: ${d.reserves}.`,
+    limitReached: (d) => `Juego ${d.label}: alcanzado el límite de ${d.limit} partidas; se cambia antes de la próxima partida con bolas. Juegos de reserva disponibles: ${d.reserves}.`,
+    fault: (d) => `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; bola ${d.ball}` : ''}${d.balls ? `; bolas extraídas: ${d.balls}` : ''}.`,
+    misread: (d) => `El lector ${d.device} leyó ${d.read}; la bola es ${d.actual} (confianza ${d.confidence} %). Confirmado por ${d.by}.`,
+    corrected: (d) => `Bola n.º ${d.seq}: cantada ${d.from}, prevalece ${d.to} (${d.kind}; ${d.source}).`,
+    sources: { manual: 'entrada manual', rng: 'generador aleatorio' },
+  },
+  remainderRuleText: REMAINDER_RULE_ES,
 }
 
 const EN: Labels = {
@@ -424,6 +570,7 @@ const EN: Labels = {
     'ball-irregularity': 'Ball irregularity',
     'caller-error': 'Caller error',
     'unresolved-suspension': 'Unresolved suspension',
+    'reader-misread': 'Automatic reader misread',
   },
   outcomes: {
     suspended: 'Game provisionally suspended',
@@ -442,6 +589,77 @@ const EN: Labels = {
     window_open_for_line: 'claim window open for line',
     window_open_for_bingo: 'claim window open for bingo',
   },
+  bonus: {
+    title: 'Additional prizes',
+    prima: 'Bingo prima (BNG-57 to BNG-64)',
+    onOffer: 'On offer',
+    amount: 'Prima amount',
+    ballLimit: 'Maximum ball',
+    fundAtStart: 'Fund at start',
+    deducted: 'Deducted in this game',
+    accumulated: 'Accumulated',
+    outcome: 'Outcome',
+    outcomes: { won: 'Awarded', not_won: 'Not awarded', not_offered: 'Not offered', void: 'Game void: deduction reversed', pending: 'Pending', inactive: 'Not on offer in this game' },
+    awarded: 'Amount awarded',
+    completedAtBall: 'Balls drawn when the winning card was completed',
+    atBall: 'Balls drawn at the bingo call',
+    accumulatedGames: 'Accumulated games',
+    paid: 'Paid from the prima',
+    nextBallLimit: 'Maximum ball in the next game',
+    amountChangedHere: (from, to) => `From this game the prima amount changes from ${from} to ${to} (BNG-61).`,
+    primaCell: (acc) => `Prima (accumulated): ${acc}`,
+    pots: 'Pots (BNG-73 (5) and (8))',
+    pot: 'Pot',
+    potKind: 'Kind',
+    potKinds: { progressive: 'Progressive', interconnected: 'Interconnected', lucky: 'Lucky ball', prima: 'Prima' },
+    contributed: 'Contribution in this game',
+    potAmount: 'Pot amount',
+    potAwarded: 'Awarded',
+    potPaid: 'Paid',
+    lucky: 'Lucky ball (bola loca, BNG-67)',
+    luckyNumbers: 'Lucky ball numbers',
+    luckyPending: 'Not drawn yet',
+    luckyAwarded: 'Awarded for the lucky ball',
+    luckyCommitment: 'Lucky ball commitment (SHA-256)',
+    halls: 'Halls of the simultaneous game (BNG-100)',
+    hallId: 'Hall',
+    cardRange: 'Cards',
+    hallSales: 'Sales',
+    primaChanges: 'Bingo prima: amount changes',
+    primaChangesText: 'Prima amount changes chosen by the hall manager (Jefe de Sala), with the game number from which each applies (BNG-61).',
+    previousAmount: 'Previous amount',
+    newAmount: 'New amount',
+    fromGame: 'From game no.',
+    legendLucky: 'lucky ball number',
+    legendCorrected: 'corrected ball; struck out, the number called (BNG-83)',
+  },
+  equipment: {
+    title: 'Equipment and ball set',
+    intro: 'Ball-set changes, recounts and game-limit warnings (BNG-24, BNG-25, BNG-27), device faults and misreads, and corrected balls (BNG-83), in journal order.',
+    game: 'Game',
+    event: 'Event',
+    detail: 'Detail',
+    types: {
+      'ball_set.changed': 'Ball set changed (BNG-25)',
+      'ball_set.recount': 'Ball recount (BNG-27)',
+      'ball_set.limit_warning': 'Game-limit warning (BNG-24)',
+      'ball_set.limit_reached': 'Game limit reached (BNG-24)',
+      'device.fault': 'Device fault',
+      'device.misread': 'Reader misread (BNG-83)',
+      'ball.corrected': 'Ball corrected (BNG-83)',
+    },
+    setChanged: (d) => `${d.from ? `Set ${d.from} out (${d.fromState}); set` : 'Set'} ${d.to} in. Reason: ${d.reason}. Witnessed by: ${d.witness}. Reserve sets available: ${d.reserves}.`,
+    setState: (label, played, limit) => `${label}, ${played} of ${limit} games`,
+    oldTo: { reserve: 'back to reserve', retired: 'retired' },
+    recount: (d) => `Session ${d.phase === 'end' ? 'close' : 'start'}. Set ${d.label}: ${d.counted} balls counted of ${d.total}; confirmed by ${d.by}. Games played with the set: ${d.played} of ${d.limit}.`,
+    limitWarning: (d) => `Set ${d.label}: ${d.played} of ${d.limit} games (warning at ${d.percent} %). Reserve sets available: ${d.reserves}.`,
+    limitReached: (d) => `Set ${d.label}: limit of ${d.limit} games reached; it is changed before the next game drawn with balls. Reserve sets available: ${d.reserves}.`,
+    fault: (d) => `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; ball ${d.ball}` : ''}${d.balls ? `; balls drawn: ${d.balls}` : ''}.`,
+    misread: (d) => `Reader ${d.device} read ${d.read}; the ball is ${d.actual} (confidence ${d.confidence} %). Confirmed by ${d.by}.`,
+    corrected: (d) => `Ball no. ${d.seq}: called ${d.from}, ${d.to} prevails (${d.kind}; ${d.source}).`,
+    sources: { manual: 'entered by hand', rng: 'random number generator' },
+  },
+  remainderRuleText: 'Equal split among the winning cards; the leftover cents go one to each card in ascending serial order.',
 }
 
 // ------------------------------------------------------------------------------------------------ formatting
@@ -635,6 +853,14 @@ class Writer {
     this.y -= 13
   }
 
+  /** Caption of a part of a sub-section (the prima, the pots, the lucky ball), with a short rule before it. */
+  minorHeading(title: string, keepWith = 24): void {
+    this.ensure(12 + keepWith)
+    this.hline(MARGIN_X, MARGIN_X + 10, this.y - 6.2, 1.4, BAR)
+    this.text(title.toUpperCase(), MARGIN_X + 14, this.y - 8.2, 'bold', 6.9, BAR)
+    this.y -= 11.5
+  }
+
   /** Lays out boxed form fields: `cols` columns, each row stretched to the full width. */
   private layoutGrid(cells: Cell[], cols: number) {
     const unit = CONTENT_W / cols
@@ -661,10 +887,11 @@ class Writer {
         const font = c.font ?? 'regular'
         const labels = this.wrap(c.label.toUpperCase(), 'bold', GRID_LABEL_SIZE, w - 9)
         const values = (Array.isArray(c.value) ? c.value : [c.value]).flatMap((v) => this.wrap(v, font, size, w - 9))
-        const h = 4 + labels.length * GRID_LABEL_LEAD + 1.5 + values.length * size * 1.28 + 3.5
-        return { w, size, font, labels, values, h }
+        return { w, size, font, labels, values }
       })
-      return { laid, h: Math.max(...laid.map((l) => l.h)) }
+      // Values start under the row's tallest label, so that they line up across the row.
+      const labelLines = Math.max(...laid.map((l) => l.labels.length))
+      return { laid, labelLines, h: Math.max(...laid.map((l) => 4 + labelLines * GRID_LABEL_LEAD + 1.5 + l.values.length * l.size * 1.28 + 3.5)) }
     })
   }
 
@@ -681,7 +908,7 @@ class Writer {
     const rows = this.layoutGrid(cells, cols)
     const total = rows.reduce((s, r) => s + r.h, 0)
     if (total <= KEEP_TOGETHER) this.ensure(total)
-    for (const { laid, h } of rows) {
+    for (const { laid, labelLines, h } of rows) {
       this.ensure(h)
       let x = MARGIN_X
       for (const l of laid) {
@@ -691,7 +918,7 @@ class Writer {
           this.text(t, x + 4.5, base, 'bold', GRID_LABEL_SIZE, MUTED)
           base -= GRID_LABEL_LEAD
         }
-        base = this.y - 4 - l.labels.length * GRID_LABEL_LEAD - 1.5 - l.size * 0.85
+        base = this.y - 4 - labelLines * GRID_LABEL_LEAD - 1.5 - l.size * 0.85
         for (const t of l.values) {
           this.text(t, x + 4.5, base, l.font, l.size, INK)
           base -= l.size * 1.28
@@ -848,9 +1075,49 @@ export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'e
   // ---------------------------------------------------------------- games
   w.heading(L.games, 120)
   if (m.games.length === 0) w.paragraph(L.noGames, { font: 'italic' })
+  const equipment = m.equipment ?? []
+  const primaChanges = m.primaChanges ?? []
   for (const g of m.games) {
-    renderGame(w, L, g, money, int)
+    renderGame(w, L, g, money, int, extrasOf(g, equipment, primaChanges))
     w.space(16)
+  }
+
+  // ---------------------------------------------------------------- prima amount changes (BNG-61)
+  if (primaChanges.length > 0) {
+    w.heading(L.bonus.primaChanges, 70)
+    w.paragraph(L.bonus.primaChangesText, { size: 8.5 })
+    w.space(3)
+    w.table(
+      [
+        { title: L.time, w: 1.6 },
+        { title: L.bonus.previousAmount, w: 1.2, align: 'right' },
+        { title: L.bonus.newAmount, w: 1.2, align: 'right', font: 'bold' },
+        { title: L.bonus.fromGame, w: 1.1, align: 'center', font: 'bold' },
+      ],
+      primaChanges.map((c) => [formatMinutesDate(c.at), money(c.fromCents), money(c.toCents), c.fromGameNo === null ? '—' : int(c.fromGameNo)]),
+    )
+    w.space(14)
+  }
+
+  // ---------------------------------------------------------------- ball sets and devices (BNG-24, BNG-25, BNG-27, BNG-83)
+  if (equipment.length > 0) {
+    const gameNo = new Map(m.games.map((g) => [g.gameId, g.orderNo]))
+    w.heading(L.equipment.title, 80)
+    w.paragraph(L.equipment.intro, { size: 8.5 })
+    w.space(3)
+    w.table(
+      [
+        { title: L.time, w: 1.55 },
+        { title: L.equipment.game, w: 0.6, align: 'center' },
+        { title: L.equipment.event, w: 1.5, font: 'bold' },
+        { title: L.equipment.detail, w: 3.6 },
+      ],
+      equipment.map((e) => {
+        const no = typeof e.details.gameId === 'string' ? gameNo.get(e.details.gameId) : undefined
+        return [formatMinutesDate(e.at), no === undefined ? '—' : int(no), describe(L.equipment.types, e.type), equipmentDetail(L, e, int)]
+      }),
+    )
+    w.space(14)
   }
 
   // ---------------------------------------------------------------- totals, remainder rule, journal
@@ -879,7 +1146,8 @@ export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'e
   w.space(14)
 
   w.heading(L.remainderRule, 30)
-  w.paragraph(m.remainderRule || '—')
+  // The server writes the rule in Spanish; an English copy says it in English.
+  w.paragraph((m.remainderRule === REMAINDER_RULE_ES ? L.remainderRuleText : m.remainderRule) || '—')
   w.space(12)
 
   w.heading(L.journal, 90)
@@ -935,9 +1203,148 @@ function toAscii(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]/g, '?')
 }
 
-function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => string, int: (n: number) => string): void {
+/** What the session carries about one game outside the game itself. */
+interface GameExtras {
+  /** Corrected balls by extraction order, with the number first called (BNG-83). */
+  corrected: Map<number, number>
+  /** Prima amount changes that apply from this game on (BNG-61). */
+  primaChanges: NonNullable<SessionMinutes['primaChanges']>
+}
+
+type EquipmentEntry = NonNullable<SessionMinutes['equipment']>[number]
+
+function extrasOf(g: MinutesGame, equipment: readonly EquipmentEntry[], primaChanges: NonNullable<SessionMinutes['primaChanges']>): GameExtras {
+  const corrected = new Map<number, number>()
+  for (const e of equipment) {
+    if (e.type !== 'ball.corrected' || e.details.gameId !== g.gameId) continue
+    const seq = Number(e.details.seq)
+    const from = Number(e.details.from)
+    // A ball corrected twice keeps the number called first.
+    if (Number.isInteger(seq) && Number.isInteger(from) && !corrected.has(seq)) corrected.set(seq, from)
+  }
+  return { corrected, primaChanges: primaChanges.filter((c) => c.fromGameNo === g.orderNo) }
+}
+
+/** One line of the equipment table, from the journal record's payload (ball-sets.ts, blowers.ts, bingo.ts). */
+function equipmentDetail(L: Labels, e: EquipmentEntry, int: (n: number) => string): string {
+  const E = L.equipment
+  const d = e.details
+  const s = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'number' ? int(v) : String(v))
+  const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null)
+  switch (e.type) {
+    case 'ball_set.changed': {
+      const from = obj(d.from)
+      const to = obj(d.to)
+      return E.setChanged({
+        from: from ? E.setState(s(from.label), s(from.gamesPlayed), s(from.gameLimit)) : null,
+        fromState: from ? describe(E.oldTo, typeof from.to === 'string' ? from.to : null) : '',
+        to: to ? E.setState(s(to.label), s(to.gamesPlayed), s(to.gameLimit)) : '—',
+        reason: s(d.reason), witness: s(d.witnessedBy), reserves: s(d.reservesLeft),
+      })
+    }
+    case 'ball_set.recount':
+      return E.recount({ phase: s(d.phase), label: s(d.label), counted: s(d.ballsCounted), total: s(d.ballCount), by: s(d.confirmedBy), played: s(d.gamesPlayed), limit: s(d.gameLimit) })
+    case 'ball_set.limit_warning':
+      return E.limitWarning({ label: s(d.label), played: s(d.gamesPlayed), limit: s(d.gameLimit), percent: s(d.warnPercent), reserves: s(d.reservesLeft) })
+    case 'ball_set.limit_reached':
+      return E.limitReached({ label: s(d.label), limit: s(d.gameLimit), reserves: s(d.reservesLeft) })
+    case 'device.fault':
+      return E.fault({ device: s(d.deviceId), code: s(d.code), detail: d.detail ? String(d.detail) : '', balls: d.ballsDrawn == null ? null : s(d.ballsDrawn), ball: d.ball == null ? null : s(d.ball) })
+    case 'device.misread':
+      return E.misread({ device: s(d.deviceId), read: s(d.readBall), actual: s(d.actualBall), confidence: s(d.confidence), by: s(d.confirmedBy) })
+    case 'ball.corrected':
+      return E.corrected({ seq: s(d.seq), from: s(d.from), to: s(d.to), kind: describe(L.incidentKinds, typeof d.kind === 'string' ? d.kind : null), source: describe(E.sources, typeof d.source === 'string' ? d.source : null) })
+    default:
+      // A record type this renderer does not know yet: its plain fields, so nothing recorded is left out.
+      return Object.entries(d).filter(([k, v]) => k !== 'gameId' && v !== null && typeof v !== 'object').map(([k, v]) => `${k}: ${s(v)}`).join('; ') || '—'
+  }
+}
+
+/** Additional prizes of one game: prima (BNG-64, BNG-61), pots (BNG-73 (5)/(8)) and lucky ball (BNG-67). */
+function renderBonus(w: Writer, L: Labels, g: MinutesGame, x: GameExtras, money: (c: number) => string, int: (n: number) => string): void {
+  const B = L.bonus
+  const p = g.prima ?? null
+  const lucky = g.luckyBall ?? null
+  if (!p && g.jackpots.length === 0 && !lucky && x.primaChanges.length === 0) return
+  const opt = (v: number | undefined) => (v === undefined ? '—' : money(v))
+  w.space(8)
+  w.subheading(B.title, 60)
+
+  if (p) {
+    const cells: Cell[] = [
+      { label: B.onOffer, value: p.active ? L.yes : L.no, font: 'bold' },
+      { label: B.amount, value: money(p.amountCents) },
+      { label: B.ballLimit, value: int(p.ballLimit) },
+      { label: B.fundAtStart, value: money(p.fundAtStartCents) },
+      { label: B.deducted, value: money(p.deductedCents), font: 'bold' },
+      { label: B.accumulated, value: money(p.accumulatedCents), font: 'bold' },
+    ]
+    const outcome = p.outcome ?? (p.active ? 'pending' : 'inactive')
+    if (outcome === 'won') {
+      const completed = p.completedAtBall ?? p.atBall
+      const balls = completed === null ? '—' : p.atBall !== null && p.atBall !== completed ? `${int(completed)} (${int(p.atBall)})` : int(completed)
+      cells.push(
+        { label: B.outcome, value: B.outcomes.won, font: 'bold' },
+        { label: B.awarded, value: money(p.awardedCents), font: 'bold' },
+        { label: p.atBall !== null && p.atBall !== completed ? `${B.completedAtBall} (${B.atBall.toLowerCase()})` : B.completedAtBall, value: balls, font: 'bold' },
+        { label: B.accumulatedGames, value: p.accumulatedGames === null ? '—' : int(p.accumulatedGames), font: 'bold' },
+        { label: B.paid, value: money(p.paidCents) },
+        { label: B.nextBallLimit, value: p.nextBallLimit === null ? '—' : int(p.nextBallLimit) },
+      )
+    } else if (outcome === 'not_won') {
+      cells.push(
+        { label: B.outcome, value: B.outcomes.not_won, font: 'bold', span: 2 },
+        { label: B.atBall, value: p.atBall === null ? '—' : int(p.atBall), span: 2 },
+        { label: B.nextBallLimit, value: p.nextBallLimit === null ? '—' : int(p.nextBallLimit), span: 2 },
+      )
+    } else if (outcome !== 'inactive') {
+      cells.push({ label: B.outcome, value: B.outcomes[outcome], font: 'bold', span: 6 })
+    }
+    w.minorHeading(B.prima, w.gridHeight(cells, 6))
+    w.grid(cells, 6)
+  }
+  for (const c of x.primaChanges) {
+    w.space(3)
+    w.paragraph(B.amountChangedHere(money(c.fromCents), money(c.toCents)), { font: 'bold', size: 8, color: BAR })
+  }
+
+  if (g.jackpots.length > 0) {
+    w.space(p ? 6 : 0)
+    w.minorHeading(B.pots, 30)
+    w.table(
+      [
+        { title: B.pot, w: 2.1, font: 'bold' },
+        { title: B.potKind, w: 1.1 },
+        { title: B.contributed, w: 1.2, align: 'right' },
+        { title: B.potAmount, w: 1.2, align: 'right' },
+        { title: B.potAwarded, w: 1.2, align: 'right' },
+        { title: B.potPaid, w: 1.1, align: 'right' },
+      ],
+      g.jackpots.map((j) => [j.name, j.kind ? describe(B.potKinds, j.kind) : '—', opt(j.contributedCents), money(j.amountCents), opt(j.awardedCents), opt(j.paidCents)]),
+    )
+  }
+
+  if (lucky) {
+    const luckyPots = g.jackpots.filter((j) => j.kind === 'lucky')
+    const numbers = lucky.numbers === null ? B.luckyPending : lucky.numbers.length === 0 ? '—' : lucky.numbers.map((n) => int(n)).join(' · ')
+    const cells: Cell[] = [
+      { label: B.luckyNumbers, value: numbers, font: lucky.numbers === null ? 'italic' : 'bold', size: lucky.numbers === null ? 9 : 11 },
+      { label: B.luckyAwarded, value: luckyPots.length > 0 ? money(luckyPots.reduce((t, j) => t + (j.awardedCents ?? 0), 0)) : '—' },
+      { label: B.luckyCommitment, value: lucky.commitment || '—', span: 4, font: 'mono', size: 8 },
+    ]
+    w.space(6)
+    w.minorHeading(B.lucky, w.gridHeight(cells, 6))
+    w.grid(cells, 6)
+  }
+}
+
+const GAME_CLOSING_H = 26 + 14
+
+function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => string, int: (n: number) => string, x: GameExtras): void {
   // Sales, prizes and times (BNG-73 (1)-(8), BNG-78 (1)-(5)).
-  const jackpots = g.jackpots.length > 0 ? g.jackpots.map((j) => `${j.name}: ${money(j.amountCents)}`) : [L.noJackpots]
+  const pots = g.jackpots.map((j) => `${j.name}: ${money(j.amountCents)}`)
+  if (g.prima) pots.push(L.bonus.primaCell(money(g.prima.accumulatedCents)))
+  const jackpots = pots.length > 0 ? pots : [L.noJackpots]
   const fields: Cell[] = [
     { label: L.seriesSold, value: g.series.length > 0 ? g.series.map((s) => rangeText(L, s)) : [L.noSeries], span: 4, font: 'bold' },
     { label: L.faceValue, value: money(g.faceValueCents) },
@@ -988,6 +1395,21 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
 
   w.grid(fields)
 
+  // Halls of a simultaneous game (BNG-100), each with its card range and sales.
+  if (g.halls && g.halls.length > 0) {
+    w.space(6)
+    w.subheading(L.bonus.halls)
+    w.table(
+      [
+        { title: L.bonus.hallId, w: 1.8, font: 'bold' },
+        { title: L.bonus.cardRange, w: 1.6, align: 'center' },
+        { title: L.cardsSold, w: 1, align: 'right' },
+        { title: L.bonus.hallSales, w: 1.2, align: 'right' },
+      ],
+      g.halls.map((h) => [h.hallId, `${int(h.fromCardNo)} - ${int(h.toCardNo)}`, int(h.cardsSold), money(h.salesCents)]),
+    )
+  }
+
   // Void: reason and refund, highlighted (BNG-80, BNG-82, BNG-83, BNG-86).
   if (g.status === 'void') {
     w.space(6)
@@ -1025,11 +1447,14 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
     }
   }
 
+  // Prima, pots and lucky ball (BNG-64, BNG-61, BNG-73 (5)/(8), BNG-67).
+  renderBonus(w, L, g, x, money, int)
+
   // Balls in extraction order, numbered, with the winning balls shaded.
   w.space(8)
   w.subheading(L.ballsDrawn(g.ballsDrawn), Math.min(ballGridHeight(g.balls.length), 240))
   if (g.balls.length === 0) w.paragraph(L.noBalls, { font: 'italic', size: 8.5, color: MUTED })
-  else renderBalls(w, L, g)
+  else renderBalls(w, L, g, x)
 
   // Draw commitment and sales digest (bolillo-draw-v1).
   w.space(8)
@@ -1040,7 +1465,8 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
 
   // Incidents (BNG-74, BNG-80 to BNG-86), each signed by the Jefe de Mesa and the Director de Bingo.
   w.space(8)
-  w.subheading(L.incidents)
+  // With nothing after it but the closing signature, keep that signature on the same page as this heading.
+  w.subheading(L.incidents, g.incidents.length === 0 && g.rejectedClaims.length === 0 ? 12 + GAME_CLOSING_H : 30)
   if (g.incidents.length === 0) {
     w.paragraph(L.noIncidents, { font: 'italic', size: 8.5, color: MUTED })
   } else {
@@ -1080,7 +1506,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   }
 
   // Closing entry of the game, signed by the Jefe de Mesa (BNG-73).
-  w.ensure(26 + 14)
+  w.ensure(GAME_CLOSING_H)
   w.space(26)
   const sigW = 170
   const sigX = MARGIN_X + CONTENT_W - sigW
@@ -1095,12 +1521,17 @@ const BALLS_PER_ROW = 20
 const BALL_CELL_H = 19
 const ballGridHeight = (n: number) => (n === 0 ? 14 : Math.ceil(n / BALLS_PER_ROW) * BALL_CELL_H + 13)
 
-function renderBalls(w: Writer, L: Labels, g: MinutesGame): void {
+function renderBalls(w: Writer, L: Labels, g: MinutesGame, extras: GameExtras): void {
   const cellW = CONTENT_W / BALLS_PER_ROW
   const perRow = BALLS_PER_ROW
   const cellH = BALL_CELL_H
   const lineAt = new Set(g.winners.filter((x) => x.kind === 'line').map((x) => x.atBall))
   const bingoAt = new Set(g.winners.filter((x) => x.kind === 'bingo').map((x) => x.atBall))
+  const lucky = new Set(g.luckyBall?.numbers ?? [])
+  const calledAs = (order: number, ball: number) => {
+    const was = extras.corrected.get(order)
+    return was !== undefined && was !== ball ? was : null
+  }
   // Keep the grid (and its legend) on one page when it is not taller than a third of a page.
   const gridH = ballGridHeight(g.balls.length)
   if (gridH < (PAGE_H - MARGIN_TOP - CONTENT_BOTTOM) / 3) w.ensure(gridH)
@@ -1110,22 +1541,45 @@ function renderBalls(w: Writer, L: Labels, g: MinutesGame): void {
     row.forEach((ball, i) => {
       const order = start + i + 1
       const x = MARGIN_X + i * cellW
-      const shade = bingoAt.has(order) ? BINGO_SHADE : lineAt.has(order) ? LINE_SHADE : undefined
+      const was = calledAs(order, ball)
+      const shade = bingoAt.has(order) ? BINGO_SHADE : lineAt.has(order) ? LINE_SHADE : was !== null ? VOID_FILL : undefined
       w.rect(x, w.y, cellW, cellH, shade, RULE, 0.4)
-      w.text(String(order), x + 1.8, w.y - 5.2, 'regular', 4.6, MUTED)
+      // The lucky-ball numbers are framed (BNG-67).
+      if (lucky.has(ball)) w.rect(x + 1.3, w.y - 1.3, cellW - 2.6, cellH - 2.6, undefined, LUCKY_RULE, 1.2)
+      w.text(String(order), x + 2.4, w.y - 6, 'regular', 4.6, MUTED)
+      // A corrected ball shows the number first called, struck out, in the corner (BNG-83).
+      if (was !== null) {
+        const t = String(was)
+        const tw = w.width(t, 'bold', 5.2)
+        const tx = x + cellW - 2.6 - tw
+        w.text(t, tx, w.y - 6.2, 'bold', 5.2, VOID_RULE)
+        w.hline(tx - 0.6, tx + tw + 0.6, w.y - 4.4, 0.6, VOID_RULE)
+      }
       w.textCenter(String(ball), x + cellW / 2 + 1.5, w.y - 14.6, 'bold', 9.5, INK)
     })
     w.y -= cellH
   }
-  if (lineAt.size > 0 || bingoAt.size > 0) {
+  const drawn = new Set(g.balls)
+  const legend = [
+    { label: L.legendLine, show: lineAt.size > 0, fill: LINE_SHADE, border: RULE, width: 0.4 },
+    { label: L.legendBingo, show: bingoAt.size > 0, fill: BINGO_SHADE, border: RULE, width: 0.4 },
+    { label: L.bonus.legendLucky, show: [...lucky].some((n) => drawn.has(n)), fill: undefined, border: LUCKY_RULE, width: 1.2 },
+    { label: L.bonus.legendCorrected, show: g.balls.some((b, i) => calledAs(i + 1, b) !== null), fill: VOID_FILL, border: VOID_RULE, width: 0.4 },
+  ].filter((l) => l.show)
+  if (legend.length > 0) {
     w.ensure(12)
     let x = MARGIN_X
-    const base = w.y - 9
-    for (const [shade, label, show] of [[LINE_SHADE, L.legendLine, lineAt.size > 0], [BINGO_SHADE, L.legendBingo, bingoAt.size > 0]] as const) {
-      if (!show) continue
-      w.rect(x, base + 7, 9, 7, shade, RULE, 0.4)
-      w.text(label, x + 13, base, 'regular', 7, MUTED)
-      x += 13 + w.width(label, 'regular', 7) + 18
+    for (const l of legend) {
+      const itemW = 13 + w.width(l.label, 'regular', 7)
+      if (x > MARGIN_X && x + itemW > MARGIN_X + CONTENT_W) {
+        w.y -= 11
+        w.ensure(12)
+        x = MARGIN_X
+      }
+      const base = w.y - 9
+      w.rect(x, base + 7, 9, 7, l.fill, l.border, l.width)
+      w.text(l.label, x + 13, base, 'regular', 7, MUTED)
+      x += itemW + 18
     }
     w.y -= 13
   }

@@ -1,16 +1,20 @@
 import { formatMoney } from '../../../server/src/domain/money.ts'
 import { useScanner } from '../shared/useScanner.ts'
+import { INSTANT_CODE_SHAPE, TICKET_CODE_SHAPE } from '../shared/wedge.ts'
 import { MovementsPanel } from './MovementsPanel.tsx'
 import { PayPanel } from './PayPanel.tsx'
 import { SellPanel } from './SellPanel.tsx'
 import type { CashierStore, Tab } from './store.ts'
 import { TEXTS } from './texts.ts'
 
+/** A burst the cashier takes for a scan: a signed code, or an instant ticket's validation code read from its barcode. */
+const isCode = (c: string) => TICKET_CODE_SHAPE.test(c) || INSTANT_CODE_SHAPE.test(c)
+
 /** Cashier station: pay prizes, sell vouchers, see the day's cash. A scan anywhere opens the payout panel. */
 export function App(props: { store: CashierStore }) {
   const { store } = props
   const T = TEXTS[store.lang.value]
-  useScanner((code) => void store.scanned(code))
+  useScanner((code) => void store.scanned(code), true, isCode)
   const d = store.day.value
   return (
     <div class="cashier">

@@ -1,23 +1,39 @@
-import { CardGrid } from '../../../display/src/lib/CardGrid.tsx'
+import { useMemo } from 'preact/hooks'
 import { formatMoney } from '../../../server/src/domain/money.ts'
 import { CameraScanner } from '../shared/CameraScanner.tsx'
+import { lotteryReceiptDoc, receiptDataUrl } from './receipt.ts'
 import { StatusBanner } from './StatusBanner.tsx'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'
+import { prizeName, TicketInfo } from './TicketInfo.tsx'
 
-const NONE: ReadonlySet<number> = new Set()
+/** Two words at least: the first and last names the lottery prize registers need (INS-5, LNS-25). */
+const FULL_NAME = /\S+\s+\S+/
 
-/** Scan a card or a voucher, see what it is worth, take the payee's ID where required, pay once, print. */
+/**
+ * Scan any ticket or a voucher, see what it is and what it is worth, take the payee's name and ID where the prize
+ * register needs them, pay once, show the receipt.
+ */
 export function PayPanel(props: { store: CashierStore }) {
   const { store } = props
   const T = TEXTS[store.lang.value]
-  const st = store.status.value
+  const st = store.view.value
   const paid = store.paid.value
+  const party = store.paidParty.value
   const v = store.voucher.value
-  const card = st && st.status !== 'invalid' ? st : null
-  const money = (c: number, cur = store.currency.value) => formatMoney(c, cur, store.lang.value)
-  const winner = st?.status === 'winner' && !paid ? st : null
-  const idMissing = Boolean(winner?.idRequired && (!store.payeeName.value.trim() || !store.payeeDocument.value.trim()))
+  const money = (c: number, cur: string | null = null) => formatMoney(c, cur || store.currency.value, store.lang.value)
+  const payable = st?.payable && !paid ? st : null
+  const name = store.payeeName.value.trim()
+  const doc = store.payeeDocument.value.trim()
+  const idMissing = Boolean(payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))))
+  const prizes = (paid || st?.verdict === 'winner' || st?.verdict === 'paid' || st?.verdict === 'expired') && st ? st.prizes : []
+  const goods = st && (paid || st.verdict === 'winner') ? (paid?.goods ?? st.goods) : []
+  const localReceipt = useMemo(
+    () => (paid && st && party && paid.receipt === 'none' ? receiptDataUrl(lotteryReceiptDoc(paid, st, party, store.lang.value)) : null),
+    [paid, st, party, store.lang.value],
+  )
+  const payLabel = !payable ? '' : payable.verdict === 'refund' ? T.payRefund(money(payable.amountCents ?? 0, payable.currency))
+    : payable.amountCents === 0 && payable.goods.length ? T.payGoods : T.pay(money(payable.amountCents ?? 0, payable.currency))
   return (
     <div class="c-pay">
       <section class="c-scan">
@@ -29,12 +45,7 @@ export function PayPanel(props: { store: CashierStore }) {
           <button type="submit" class="c-btn c-btn--primary" data-testid="cashier-check" disabled={store.busy.value}>{T.check}</button>
         </form>
         <CameraScanner onCode={(c) => void store.scanned(c)} label={T.camera} stopLabel={T.cameraStop} class="camera c-camera" />
-        {card && (
-          <div class="c-cardinfo" data-testid="cashier-card">
-            <div class="c-cardinfo__head"><span>{T.game} {card.gameNo}</span><strong data-testid="cashier-serial">{T.card} {card.serial}</strong></div>
-            <CardGrid rows={card.rows} ballCount={90} called={NONE} testId="cashier-card-grid" />
-          </div>
-        )}
+        {st && <TicketInfo store={store} view={st} />}
       </section>
       <section class="c-result">
         <StatusBanner store={store} />
@@ -43,29 +54,35 @@ export function PayPanel(props: { store: CashierStore }) {
             <strong>{store.error.value.message}</strong>{store.error.value.detail && <span> {store.error.value.detail}</span>}
           </div>
         )}
-        {(winner || (paid && st?.status === 'winner')) && (
-          <ul class="c-prizes">
-            {(paid ? paid.payout.prizes : winner!.prizes).map((p) => <li key={p.id}><span>{T.kinds[p.kind] ?? p.kind}</span><strong>{money(p.amountCents)}</strong></li>)}
+        {(prizes.length > 0 || goods.length > 0) && (
+          <ul class="c-prizes" data-testid="cashier-prizes">
+            {prizes.map((p) => <li key={p.key}><span>{prizeName(T, p)}</span><strong>{p.amountCents > 0 || !p.goods ? money(p.amountCents, st?.currency) : p.goods}</strong></li>)}
+            {prizes.length === 0 && goods.map((g) => <li key={g}><span>{T.goods}</span><strong>{g}</strong></li>)}
           </ul>
         )}
-        {winner && (
+        {payable && (
           <form class="c-payee" onSubmit={(e) => { e.preventDefault(); if (!idMissing) void store.pay() }}>
-            <div class="c-payee__head">{T.payee}{winner.idRequired && <span class="c-tag" data-testid="cashier-id-required">{T.payeeRequired}</span>}</div>
+            <div class="c-payee__head">{T.payee}{payable.payee.required && <span class="c-tag" data-testid="cashier-id-required">{payable.product === 'card' ? T.payeeRequired : T.payeeAlways}</span>}</div>
             <label class="c-field"><span>{T.payeeName}</span>
-              <input class="c-input" data-testid="cashier-payee-name" value={store.payeeName.value} required={winner.idRequired} onInput={(e) => { store.payeeName.value = (e.target as HTMLInputElement).value }} />
+              <input class="c-input" data-testid="cashier-payee-name" value={store.payeeName.value} required={payable.payee.required} autocomplete="off"
+                placeholder={payable.payee.fullName ? T.payeeNameHint : ''} onInput={(e) => { store.payeeName.value = (e.target as HTMLInputElement).value }} />
             </label>
             <label class="c-field"><span>{T.payeeDocument}</span>
-              <input class="c-input" data-testid="cashier-payee-document" value={store.payeeDocument.value} required={winner.idRequired} onInput={(e) => { store.payeeDocument.value = (e.target as HTMLInputElement).value }} />
+              <input class="c-input" data-testid="cashier-payee-document" value={store.payeeDocument.value} required={payable.payee.required} autocomplete="off"
+                onInput={(e) => { store.payeeDocument.value = (e.target as HTMLInputElement).value }} />
             </label>
-            <button type="submit" class="c-btn c-btn--pay" data-testid="cashier-pay" disabled={store.busy.value || idMissing}>{T.pay(money(winner.amountCents, winner.currency))}</button>
+            {payable.payee.fullName && name && !FULL_NAME.test(name) && <p class="c-hint" data-testid="cashier-payee-hint">{T.payeeNameHint}</p>}
+            <button type="submit" class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'} data-testid="cashier-pay" disabled={store.busy.value || idMissing}>{payLabel}</button>
           </form>
         )}
         {paid && (
-          <div class="c-receipt" data-testid="cashier-receipt">
-            {!paid.receipt.printed && <p class="c-error">{T.receiptFailed(paid.receipt.error.message)}</p>}
-            <img src={paid.preview} alt="" class="c-receipt__img" data-testid="cashier-receipt-preview" />
+          <div class="c-receipt" data-testid="cashier-receipt" data-receipt={paid.receipt}>
+            {paid.receipt === 'failed' && <p class="c-error">{T.receiptFailed(paid.printError ?? '')}</p>}
+            <img src={paid.preview ?? localReceipt ?? ''} alt="" class="c-receipt__img" data-testid="cashier-receipt-preview" />
             <div class="c-receipt__actions">
-              <button type="button" class="c-btn" data-testid="cashier-reprint" onClick={() => void store.reprint()}>{T.reprint}</button>
+              {paid.receipt === 'none' && <p class="c-receipt__note" data-testid="cashier-receipt-local">{T.receiptLocal}</p>}
+              {paid.reprint && <button type="button" class="c-btn" data-testid="cashier-reprint" onClick={() => void store.reprint()}>{T.reprint}</button>}
+              {!paid.reprint && paid.receipt !== 'printed' && <button type="button" class="c-btn" data-testid="cashier-print" onClick={() => window.print()}>{T.print}</button>}
               <button type="button" class="c-btn c-btn--primary" data-testid="cashier-next" onClick={() => store.clearScan()}>{T.next}</button>
             </div>
           </div>

@@ -1,48 +1,90 @@
 import { formatMoney } from '../../../server/src/domain/money.ts'
 import { formatStamp } from '../../../printer/src/ticket-layout.ts'
-import type { TicketStatus } from '../shared/api.ts'
+import { productOfCode, type ScanView } from './answer.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
 type Tone = 'ok' | 'bad' | 'warn' | 'info'
+type Texts = (typeof TEXTS)['es']
 
-/** The answer to a scan in one look: a big word, the amount, green for pay, red for refuse, amber for wait (§8). */
+/**
+ * The answer to a scan in one look (§8): what the ticket is, a big word, the amount, and one line of why: green to
+ * pay, amber for a refund or a wait, red to refuse.
+ */
 export function StatusBanner(props: { store: CashierStore }) {
   const { store } = props
   const T = TEXTS[store.lang.value]
   const L = store.lang.value
-  const money = (c: number, cur = store.currency.value) => formatMoney(c, cur, L)
+  const money = (c: number, cur: string | null = null) => formatMoney(c, cur || store.currency.value, L)
   const stamp = (iso: string) => formatStamp(iso)
   let tone: Tone = 'info'
   let title = ''
   let amount: string | null = null
   let note = ''
+  let extra = ''
   let testStatus = ''
+  let kind = ''
   const paid = store.paid.value
   const v = store.voucher.value
-  const st: TicketStatus | null = store.status.value
-  if (paid) {
-    tone = 'ok'; title = T.status.done; amount = money(paid.payout.amountCents, paid.payout.currency); note = T.paidDone; testStatus = 'done'
-  } else if (v) {
+  const st = store.view.value
+  if (v) {
     const cashed = store.cashedOut.value
+    kind = T.products.voucher
     testStatus = `voucher_${v.status}`
     if (cashed !== null) { tone = 'ok'; title = T.status.done; amount = money(cashed, v.currency); note = T.cashedOut(money(cashed, v.currency)) }
     else if (v.status === 'active') { tone = 'info'; title = T.voucher; amount = money(v.amountCents, v.currency); note = T.voucherUntil(stamp(v.expiresAt)) }
     else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStation ?? '', v.spentFor ?? '') : '' }
     else { tone = 'bad'; title = T.voucherExpired; amount = money(v.amountCents, v.currency); note = T.expiredOn(stamp(v.expiresAt)) }
+  } else if (st && paid) {
+    kind = kindLine(T, st, store.code.value)
+    tone = 'ok'; testStatus = 'done'
+    title = paid.refund ? T.status.refunded : T.status.done
+    amount = paid.amountCents === 0 && paid.goods.length ? paid.goods.join(' + ') : money(paid.amountCents, paid.currency)
+    note = paid.refund ? T.refundDone : paid.amountCents === 0 && paid.goods.length ? T.goodsDone : T.paidDone
+    if (st.pendingDraws.length && st.product === 'lotto') extra = T.stillPlays(st.pendingDraws.join(', '))
   } else if (st) {
-    testStatus = st.status
-    switch (st.status) {
-      case 'winner': tone = 'ok'; title = T.status.winner; amount = money(st.amountCents, st.currency); note = T.claimUntil(stamp(st.claimUntil)); break
-      case 'paid': tone = 'bad'; title = T.status.paid; amount = money(st.amountCents, st.currency); note = st.stationId ? T.paidOn(stamp(st.paidAt), st.stationId, st.cashierId ?? '') : T.paidAtTable(stamp(st.paidAt)); break
-      case 'not_winner': tone = 'bad'; title = T.status.not_winner; note = T.notWinnerNote; break
-      case 'expired': tone = 'bad'; title = T.status.expired; amount = money(st.amountCents, st.currency); note = T.expiredOn(stamp(st.expiredAt)); break
-      case 'void': tone = 'bad'; title = T.status.void; note = T.voidNote(money(st.refundCents, st.currency)); break
-      case 'blocked': tone = 'bad'; title = T.status.blocked; note = T.blockedNote(st.reason); break
-      case 'invalid': tone = 'bad'; title = T.status.invalid; note = T.invalidNote[st.reason] ?? st.detail; break
-      case 'pending': tone = 'warn'; title = T.status.pending; note = T.pendingNote(st.gameNo); break
+    kind = kindLine(T, st, store.code.value)
+    testStatus = st.verdict
+    const worth = st.amountCents === null ? null : st.amountCents === 0 && st.goods.length ? st.goods.join(' + ') : money(st.amountCents, st.currency)
+    title = T.status[st.verdict]
+    switch (st.verdict) {
+      case 'winner':
+        tone = 'ok'; amount = worth; note = st.claimUntil ? T.claimUntil(stamp(st.claimUntil)) : ''
+        if (st.pendingDraws.length) extra = T.stillPlays(st.pendingDraws.join(', '))
+        break
+      case 'refund':
+        tone = 'warn'; amount = worth; note = T.refundNote[st.product ?? 'other'] ?? T.refundNote.other
+        break
+      case 'paid': {
+        tone = 'bad'; amount = worth
+        const p = st.paid
+        if (st.refunded) note = T.refundedAlready
+        else if (p?.at && p.stationId) note = T.paidOn(stamp(p.at), p.stationId, p.cashierId ?? '')
+        else if (p?.at && st.product === 'card') note = T.paidAtTable(stamp(p.at))
+        else if (p?.at) note = T.paidWhen(stamp(p.at))
+        else if (st.product === 'lotto' && st.prizes.length) note = T.paidDraws([...new Set(st.prizes.map((x) => (x.label.t === 'category' ? x.label.drawNumber : 0)))].join(', '))
+        else note = T.paidUnknown
+        if (st.refunded && p?.at) extra = T.paidWhen(stamp(p.at))
+        break
+      }
+      case 'expired': tone = 'bad'; amount = worth; note = st.expiredAt ? T.expiredOn(stamp(st.expiredAt)) : T.expiredNote; break
+      case 'not_winner': tone = 'bad'; note = T.notWinnerNote[st.product ?? 'card'] ?? ''; break
+      case 'void':
+        tone = 'bad'
+        note = st.product === 'card' && st.refundCents !== null ? T.voidNote(money(st.refundCents, st.currency)) : T.voidReturned
+        break
+      case 'blocked': tone = 'bad'; amount = T.blockedWord(st.blocked); note = T.blockedNote(st.blocked); break
+      case 'invalid':
+        tone = 'bad'
+        note = st.invalid === 'length' ? T.lengthNote(st.typedLength ?? 0) : (st.invalid && T.invalidNote[st.invalid]) || st.reason || ''
+        break
+      case 'pending':
+        tone = 'warn'
+        note = st.product === 'card' ? T.pendingNote(st.ids.gameNo ?? 0) : T.pendingDraws((st.pendingDraws.length ? st.pendingDraws : st.ids.drawNumbers ?? []).join(', '))
+        break
+      case 'not_activated': tone = 'bad'; note = T.notActivatedNote; break
       default: {
-        const _never: never = st
+        const _never: never = st.verdict
         void _never
       }
     }
@@ -50,10 +92,20 @@ export function StatusBanner(props: { store: CashierStore }) {
     return <div class="c-banner c-banner--idle" data-testid="cashier-status" data-status="idle">{T.waiting}</div>
   }
   return (
-    <div class={`c-banner c-banner--${tone}`} data-testid="cashier-status" data-status={testStatus} role="status">
+    <div class={`c-banner c-banner--${tone}`} data-testid="cashier-status" data-status={testStatus} data-kind={st?.product ?? (v ? 'voucher' : '')} role="status">
+      {kind && <div class="c-banner__kind" data-testid="cashier-kind">{kind}</div>}
       <div class="c-banner__title" data-testid="cashier-status-title">{title}</div>
       {amount && <div class="c-banner__amount" data-testid="cashier-status-amount">{amount}</div>}
       {note && <div class="c-banner__note" data-testid="cashier-status-note">{note}</div>}
+      {extra && <div class="c-banner__note c-banner__note--extra" data-testid="cashier-status-extra">{extra}</div>}
     </div>
   )
+}
+
+/** "RASPADITA · Raspa Test": what the ticket is, in capitals, and its game when known. */
+function kindLine(T: Texts, st: ScanView, code: string): string {
+  const hint = productOfCode(code)
+  const label = st.product ? T.products[st.product] : hint === 'voucher' ? T.products.voucher : T.products.unknown
+  const game = st.verdict === 'invalid' ? null : st.ids.gameName ?? st.ids.gameCode ?? null
+  return game ? `${label.toUpperCase()} · ${game}` : label.toUpperCase()
 }

@@ -1,10 +1,13 @@
 /**
- * The cashier station's state: what was scanned and what it is worth (§8), the payout with the payee's data,
+ * The cashier station's state: what was scanned and what it is worth (§8): a bingo card, an instant ticket, a
+ * lotto receipt, a lottery or raffle ticket (answer.ts), or a credit voucher; the payout with the payee's data,
  * the voucher being sold with the cash counted (GEN-13, GEN-17), and the day's movements of this station.
  */
 import { batch, computed, signal } from '@preact/signals'
-import { ApiError, type CashdeskApi, type Lang, type PayResult, type StationDay, type TicketStatus, type VoucherSale, type VoucherView } from '../shared/api.ts'
+import { ApiError, type CashdeskApi, type Lang, type StationDay, type VoucherSale, type VoucherView } from '../shared/api.ts'
+import { invalidFromError, invalidView, readAnswer, readPayment, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
+import type { ReceiptParty } from './receipt.ts'
 
 export interface ShownError { code: string; message: string; detail?: string }
 export type Tab = 'pay' | 'sell' | 'day'
@@ -21,11 +24,13 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   const error = signal<ShownError | null>(null)
   // pay
   const code = signal('')
-  const status = signal<TicketStatus | null>(null)
+  const view = signal<ScanView | null>(null)
   const voucher = signal<VoucherView | null>(null)
   const payeeName = signal('')
   const payeeDocument = signal('')
-  const paid = signal<PayResult | null>(null)
+  const paid = signal<PaidView | null>(null)
+  /** Who paid whom, for the receipt the screen draws (lotto, lottery). */
+  const paidParty = signal<ReceiptParty | null>(null)
   const cashedOut = signal<number | null>(null)
   // sell
   const notes = signal<Record<number, number>>({})
@@ -59,35 +64,93 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     }
   }
 
-  /** A code from the scanner, the camera or the input: a card is validated, a voucher is looked up. */
+  /**
+   * A code from the scanner, the camera or the input: a voucher is looked up, any other code is validated. A typed
+   * instant validation code is sent in groups of four; one of the wrong length, or the inventory serial typed by
+   * mistake, is refused here without asking the server.
+   */
   async function scanned(text: string): Promise<void> {
-    const c = text.trim()
+    const typed = readTyped(text)
+    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'other' ? typed.code : text.trim()
     if (!c) return
-    batch(() => { tab.value = 'pay'; code.value = c; status.value = null; voucher.value = null; paid.value = null; cashedOut.value = null; payeeName.value = ''; payeeDocument.value = '' })
+    batch(() => { tab.value = 'pay'; code.value = c; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; payeeName.value = ''; payeeDocument.value = ''; error.value = null })
+    if (typed.kind === 'instant_length') { view.value = { ...invalidView('instant', 'length'), typedLength: typed.length }; return }
+    if (typed.kind === 'instant_serial') { view.value = invalidView('instant', 'inventory'); return }
     await run(async () => {
       if (/^BLL1\.V\./.test(c)) {
         try {
           voucher.value = await api.checkVoucher(c)
         } catch (err) {
           // A voucher code that does not verify is shown as any invalid code.
-          if (err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')) status.value = { status: 'invalid', reason: err.code === 'TICKET_NOT_FOUND' ? 'unknown' : 'signature', detail: err.message, ticketId: null }
+          if (err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')) view.value = invalidView(null, err.code === 'TICKET_NOT_FOUND' ? 'unknown' : 'signature', err.message)
           else throw err
         }
-      } else {
-        status.value = await api.validate({ code: c, ...who() })
+        return
       }
+      let v: ScanView
+      try {
+        v = readAnswer(await api.validate({ code: c, ...who() }), c)
+      } catch (err) {
+        // The instant service refuses a forged or mistyped validation code with an error: it is an answer too.
+        const invalid = err instanceof ApiError ? invalidFromError(c, err.code, err.detail) : null
+        if (!invalid) throw err
+        v = invalid
+      }
+      view.value = await withDetails(v)
     })
   }
 
+  /**
+   * What the answer leaves out, asked for once: a lotto game's name (from the receipt), a lottery's name, draw
+   * number and claim deadline, and when, where and by whom a lotto or lottery prize was paid (prize register). A
+   * failure leaves the view as it was.
+   */
+  async function withDetails(v: ScanView): Promise<ScanView> {
+    if (v.verdict === 'invalid') return v
+    const out: ScanView = { ...v, ids: { ...v.ids } }
+    try {
+      if (v.product === 'lotto' && v.ids.receipt) {
+        const slip = await api.lottoSlip(v.ids.receipt)
+        out.ids.gameName = slip.gameName
+        if (!out.ids.drawNumbers?.length) out.ids.drawNumbers = slip.draws.map((d) => d.drawNumber)
+        out.currency ??= slip.currency
+      }
+      if ((v.product === 'lottery' || v.product === 'raffle') && v.ids.drawId) {
+        const d = await api.lotteryDraw(v.ids.drawId)
+        out.ids.gameName = d.plan.name
+        out.ids.drawNumbers = [d.plan.drawNumber]
+        if (v.verdict === 'winner') out.claimUntil = d.plan.claimDeadline
+        if (v.verdict === 'expired') out.expiredAt = d.plan.claimDeadline
+      }
+      if (v.verdict === 'paid' && v.product && v.product !== 'card' && v.product !== 'instant') {
+        const draws = v.product === 'lotto' ? v.ids.paidDrawIds ?? [] : v.ids.drawId ? [v.ids.drawId] : []
+        const ticket = v.ids.receipt
+        const entries = (await Promise.all(draws.map((id) => api.prizeRegister(v.product === 'lotto' ? 'lotto' : 'lottery', id)))).flatMap((r) => r.entries).filter((e) => e.ticketNumber === ticket)
+        const last = entries.sort((a, b) => a.paidAt.localeCompare(b.paidAt)).at(-1)
+        if (last) {
+          out.paid = { at: last.paidAt, stationId: last.stationId, cashierId: last.cashierId }
+          if (out.amountCents === null) out.amountCents = entries.reduce((s, e) => s + e.amountCents, 0)
+        }
+      }
+    } catch { /* the answer alone is shown */ }
+    return out
+  }
+
+  /** Refusals of a payout that another scan explains better (paid meanwhile, expired, blocked ...). */
+  const RESCAN = new Set(['ALREADY_PAID', 'TICKET_EXPIRED', 'TICKET_BLOCKED', 'TICKET_VOID', 'NOT_A_WINNER', 'PRIZE_PENDING', 'PACK_NOT_ACTIVATED'])
+
   async function pay(): Promise<void> {
-    const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: payeeName.value.trim() || undefined, payeeDocument: payeeDocument.value.trim() || undefined }))
-    if (r) { paid.value = r; void refreshDay() }
-    else if (error.value?.code === 'ALREADY_PAID') await scanned(code.value)
+    const scan = view.value
+    if (!scan) return
+    const party: ReceiptParty = { ...who(), payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
+    const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined }))
+    if (r) { batch(() => { paid.value = readPayment(r, scan); paidParty.value = party }); void refreshDay() }
+    else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
   }
 
   async function reprint(): Promise<void> {
     const p = paid.value
-    if (p) await run(() => api.reprint(p.payout.payoutId, options.stationId))
+    if (p?.reprint) await run(() => api.reprint(p.payoutIds[0], options.stationId))
   }
 
   async function cashOut(): Promise<void> {
@@ -106,7 +169,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   function clearScan() {
-    batch(() => { code.value = ''; status.value = null; voucher.value = null; paid.value = null; cashedOut.value = null; error.value = null })
+    batch(() => { code.value = ''; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; error.value = null })
   }
 
   async function refreshDay(): Promise<void> {
@@ -114,7 +177,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   return {
-    lang, currency, hallName, tab, cashier, setCashier, busy, error, code, status, voucher, payeeName, payeeDocument, paid, cashedOut,
+    lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
     scanned, pay, reprint, cashOut, sell, newSale, clearScan, refreshDay,
   }

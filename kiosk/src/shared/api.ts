@@ -4,17 +4,39 @@
  * screen's language goes out as Accept-Language. An enrolled device sends its credential
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser.
  */
+import type { InstantService } from '../../../server/src/app/instant.ts'
 import type { KioskOffer, KioskPurchase } from '../../../server/src/app/kiosk-sales.ts'
+import type { LotteryService, LotteryValidation } from '../../../server/src/app/lottery.ts'
+import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/app/lotto.ts'
 import type { Payout, TicketStatus } from '../../../server/src/app/payouts.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/app/vouchers.ts'
+import type { payInstantAtCashier } from '../../../server/src/http/instant-routes.ts'
 import { ApiError } from '../../../display/src/lib/api.ts'
 
 export { ApiError }
-export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement }
+export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement, LottoValidation, LotteryValidation, LottoReceipt }
 export type Lang = 'es' | 'en'
 
 export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { target: string } }
-export interface PayResult { payout: Payout; receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }
+export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+export interface PayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
+
+/** An instant ticket's answer to the generic scan (instant.ts `scan`). */
+export type InstantScan = Awaited<ReturnType<InstantService['scan']>>
+/**
+ * What POST /api/tickets/validate answers, by the code's kind (cashdesk-routes.ts): a bingo card (or an invalid
+ * code), an instant ticket, a lotto receipt, a lottery or raffle ticket.
+ */
+export type ScanAnswer = TicketStatus | InstantScan | LottoValidation | LotteryValidation
+export type InstantPayResult = Awaited<ReturnType<typeof payInstantAtCashier>>
+export type LottoPayout = Awaited<ReturnType<LottoService['pay']>>
+export type LotteryPayout = Awaited<ReturnType<LotteryService['pay']>>
+/** What POST /api/tickets/pay answers, by kind: lotto and lottery payouts come without a printed receipt. */
+export type PayAnswer = PayResult | InstantPayResult | { payout: { kind: 'lotto' } & LottoPayout } | { payout: { kind: 'lottery' } & LotteryPayout }
+/** One row of the lotto or lottery prize register (what the cashier reads of it: when, where, how much). */
+export interface RegisterEntry { payoutId: string; ticketNumber: string; amountCents: number; currency: string; paidAt: string; stationId: string | null; cashierId: string | null }
+/** The part of a lottery or raffle draw the cashier shows. */
+export interface LotteryDrawInfo { drawId: string; product: 'lottery' | 'raffle'; plan: { name: string; drawNumber: number; claimDeadline: string; currency: string } }
 export interface StationDay { stationId: string; day: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }
 
 const DEVICE_KEY = 'bolillo.device'
@@ -54,8 +76,11 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     purchase: (input: { voucherCode: string; gameId: string; count: number; kioskId: string }) => request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
     sellVoucher: (input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string }) => request<VoucherSale>('POST', '/api/vouchers', input),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) => request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
-    validate: (input: { code: string; stationId: string; cashierId: string }) => request<TicketStatus>('POST', '/api/tickets/validate', input),
-    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) => request<PayResult>('POST', '/api/tickets/pay', input),
+    validate: (input: { code: string; stationId: string; cashierId: string }) => request<ScanAnswer>('POST', '/api/tickets/validate', input),
+    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
+    lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),
+    lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),
+    prizeRegister: (product: 'lotto' | 'lottery', drawId: string) => request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
     reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
   }

@@ -3,11 +3,14 @@ import { createWedgeDetector, TICKET_CODE_SHAPE } from './wedge.ts'
 
 /**
  * Listens to the whole page for a keyboard-wedge scan while the screen is mounted. When the burst landed in a
- * text field (the cashier's inputs), the scanned text is taken back out of it.
+ * text field (the cashier's inputs), the scanned text is taken back out of it. `accept` says which bursts are whole
+ * codes (signed ticket codes by default; the cashier also takes instant validation codes).
  */
-export function useScanner(onScan: (code: string) => void, enabled = true): void {
+export function useScanner(onScan: (code: string) => void, enabled = true, accept: (code: string) => boolean = (c) => TICKET_CODE_SHAPE.test(c)): void {
   const handler = useRef(onScan)
   handler.current = onScan
+  const accepts = useRef(accept)
+  accepts.current = accept
   useEffect(() => {
     if (!enabled) return
     const detector = createWedgeDetector((code) => {
@@ -17,7 +20,7 @@ export function useScanner(onScan: (code: string) => void, enabled = true): void
         el.dispatchEvent(new Event('input', { bubbles: true }))
       }
       handler.current(code.trim())
-    }, { accept: (code) => TICKET_CODE_SHAPE.test(code.trim()) })
+    }, { accept: (code) => accepts.current(code.trim()) })
     const onKey = (e: KeyboardEvent) => {
       if (detector.key(e.key, e.timeStamp)) e.preventDefault()
     }

@@ -9,6 +9,13 @@ export interface WedgeOptions { maxGapMs?: number; minLength?: number; accept?: 
 /** A whole signed ticket code (server/src/domain/ticket-code.ts). */
 export const TICKET_CODE_SHAPE = /^BLL1\.[CLTIV]\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{86}$/
 
+/**
+ * An instant ticket's hidden validation code as printed under the scratch layer and typed or read from its
+ * barcode: the 4-digit game number and 20 more characters, in groups of four with or without dashes
+ * (server/src/domain/instant-codes.ts).
+ */
+export const INSTANT_CODE_SHAPE = /^\d{4}(?:[-\s]?[0-9A-Za-z]{4}){5}$/
+
 export function createWedgeDetector(onScan: (code: string) => void, options: WedgeOptions = {}) {
   const maxGapMs = options.maxGapMs ?? 100
   const minLength = options.minLength ?? 8

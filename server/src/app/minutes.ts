@@ -58,7 +58,7 @@ export interface SessionMinutes {
   remainderRule: string
   /** BNG-61: prima amount changes, with the game number from which each applies (bonus-minutes.ts). */
   primaChanges?: MinutesBonusSession['primaChanges']
-  /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27) and device faults, in journal order. */
+  /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27), device faults and misreads, and ball corrections (BNG-83), in journal order. */
   equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
 }
 
@@ -140,6 +140,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         // BNG-83: the number on the ball prevails; the minutes show it, and the incident keeps both values.
         const g = game(pl)
         if (Number.isInteger(pl.seq) && pl.seq >= 1 && pl.seq <= g.balls.length) g.balls[pl.seq - 1] = pl.to
+        // Both values (called and prevailing) stay in the minutes' equipment entries.
+        ;(minutes.equipment ??= []).push({ at: r.at, type: r.type, details: pl })
         break
       }
       case 'ball_set.changed':
