@@ -97,6 +97,9 @@ describe('instant lottery end to end', () => {
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'ALREADY_PAID').length).toBe(49)
     const after = await post('/api/instant/validate', { code: w.code })
     expect(after.body.outcome).toBe('ALREADY_PAID')
+    // Exactly one cash movement left the drawer, in the payout's own transaction.
+    const moved = await s.services.db.all<{ amount_cents: number; ref_id: string }>("SELECT amount_cents, ref_id FROM cash_movements WHERE kind = 'prize_payout' AND ref_id = ?", [ok[0].body.payoutId ?? ok[0].body.payout?.payoutId ?? ok[0].body.prizes?.[0]?.id])
+    expect(moved.map((m) => Number(m.amount_cents))).toEqual([-(ok[0].body.amountCents ?? ok[0].body.payout?.amountCents)])
   })
 
   it('tells a losing ticket, refuses to pay it, and refuses a counterfeit code', async () => {

@@ -232,6 +232,10 @@ describe('lotto 6/49 end to end', () => {
     const paid = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code, stationId: 'caja-1', cashierId: 'cajero-1', payeeName: 'Juana Flores Mamani', payeeDocument: '3344556 LP' })
     expect(paid.status).toBe(200)
     expect(paid.body.payout).toMatchObject({ kind: 'lotto', outcome: 'WIN', receipt: w.receipt, amountCents: v.body.amountCents })
+    // The cash leaves the station's drawer in the same transaction: the day's balance reconciles.
+    const day = (await api(server.url, 'GET', `/api/stations/caja-1/movements?day=${String(paid.body.payout.paidAt).slice(0, 10)}`)).body
+    expect(day.movements.filter((m: any) => m.kind === 'prize_payout').map((m: any) => m.amountCents)).toEqual(paid.body.payout.payouts.map((p: any) => -p.amountCents))
+    expect(day.outCents).toBe(v.body.amountCents)
     const again = await api(server.url, 'POST', '/api/lotto/tickets/pay', { code: w.code, stationId: 'caja-2', payee: { name: 'Otra Persona', document: '1' } })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('ALREADY_PAID')

@@ -22,6 +22,7 @@ import { getProfile } from '../domain/profile.ts'
 import { encodeTicketCode, parseTicketCode, TicketKind, verifyTicketCode } from '../domain/ticket-code.ts'
 import type { OperatorKeys } from '../keys.ts'
 import type { Clock, EntropySource } from './bingo.ts'
+import type { OnPaid } from './cash.ts'
 import { appendJournal } from './journal.ts'
 
 export interface InstantDeps {
@@ -453,7 +454,7 @@ export function createInstantService(deps: InstantDeps) {
    * (INS-5; UNIQUE per ticket) and the journal record commit together. A second or concurrent payout gets
    * ALREADY_PAID.
    */
-  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string }) {
+  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string; onPaid?: OnPaid }) {
     const payeeName = input.payeeName?.trim() ?? ''
     const payeeDocument = input.payeeDocument?.trim() ?? ''
     if (!/\S+\s+\S+/.test(payeeName) || !payeeDocument) {
@@ -478,6 +479,7 @@ export function createInstantService(deps: InstantDeps) {
         // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
         payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
       })
+      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
       return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
     })
   }

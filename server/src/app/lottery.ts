@@ -28,6 +28,7 @@ import {
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../domain/ticket-code.ts'
 import type { OperatorKeys } from '../keys.ts'
 import type { Clock, EntropySource } from './bingo.ts'
+import type { OnPaid } from './cash.ts'
 import { insertRows } from './journal-batch.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { SIGNED_RECEIPT, type DrawRow, type PayeeData } from './lotto.ts'
@@ -605,7 +606,7 @@ export function createLotteryService(deps: LotteryDeps) {
   }
 
   /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData }) {
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5)', { rule: 'INS-5' })
@@ -630,6 +631,7 @@ export function createLotteryService(deps: LotteryDeps) {
       )
       const row = await loadDraw(tx, v.drawId!)
       await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document } })
+      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
       return { payoutId, outcome: v.outcome, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
     })
   }

@@ -24,6 +24,7 @@ import type { Rng } from '../domain/rng.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../domain/ticket-code.ts'
 import type { OperatorKeys } from '../keys.ts'
 import type { Clock, EntropySource } from './bingo.ts'
+import type { OnPaid } from './cash.ts'
 import { insertRows } from './journal-batch.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { receiptCounter } from './lotto-sale-writer.ts'
@@ -718,7 +719,7 @@ export function createLottoService(deps: LottoDeps) {
    * payout row per draw is inserted (its UNIQUE is the database's own guard); a concurrent second payout finds
    * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
    */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData }) {
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)', { rule: 'INS-5' })
@@ -757,7 +758,9 @@ export function createLottoService(deps: LottoDeps) {
         })
         payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods })
       }
-      return { outcome: v.outcome, receipt: s.id, amountCents: payouts.reduce((x, y) => x + y.amountCents, 0), currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
+      const total = payouts.reduce((x, y) => x + y.amountCents, 0)
+      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: 'prize_payout' })
+      return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
     })
   }
 

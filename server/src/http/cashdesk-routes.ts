@@ -6,6 +6,7 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
+import { cashOut } from '../app/cash.ts'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import { DomainError } from '../domain/errors.ts'
@@ -80,8 +81,10 @@ export function registerCashdeskRoutes(app: Hono, services: Services): void {
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
     if (services.instant.handles(b.code)) return c.json(await payInstantAtCashier(services, { ...b, ...actors(c, b) }))
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...actors(c, b), payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
+    const who = actors(c, b)
+    const onPaid = cashOut(who.stationId, who.cashierId, services.bingo.newId)
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
   })
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {

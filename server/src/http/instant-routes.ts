@@ -3,6 +3,7 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk-routes.ts), which hand kind `I`
  * codes to the same service.
  */
+import { cashOut } from '../app/cash.ts'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import { DomainError } from '../domain/errors.ts'
@@ -107,7 +108,8 @@ export function registerInstantRoutes(app: Hono, services: Services): void {
   })
   app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
-    return c.json(await instant.pay({ ...b, ...actors(c, b) }))
+    const who = actors(c, b)
+    return c.json(await instant.pay({ ...b, ...who, onPaid: cashOut(who.stationId, who.cashierId, services.bingo.newId) }))
   })
   app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
@@ -130,7 +132,7 @@ export function registerInstantRoutes(app: Hono, services: Services): void {
  * signature line of the prize register, INS-5, and its preview).
  */
 export async function payInstantAtCashier(services: Services, input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
-  const p = await services.instant.pay(input)
+  const p = await services.instant.pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, services.bingo.newId) })
   const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
   const printer = services.cashdesk.printers.forStation(input.stationId)
   const doc = payoutReceipt({
