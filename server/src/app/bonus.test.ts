@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -215,6 +219,14 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const proof = await bonus.luckyProof(g.gameId)
     expect(proof.numbers).toEqual([lucky])
     expect(verifyLuckyProof(proof)).toEqual({ ok: true, errors: [] })
+    // Anyone can check it offline with the CLI; a changed number is caught.
+    const dir = mkdtempSync(join(tmpdir(), 'bolillo-lucky-'))
+    const cli = (file: string) => spawnSync(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'verify-lucky', file], { encoding: 'utf8' })
+    writeFileSync(join(dir, 'ok.json'), JSON.stringify(proof))
+    expect(cli(join(dir, 'ok.json'))).toMatchObject({ status: 0, stdout: expect.stringMatching(/^OK: lucky ball/) })
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...proof, numbers: [lucky === 1 ? 2 : 1] }))
+    expect(cli(join(dir, 'bad.json'))).toMatchObject({ status: 1, stdout: expect.stringMatching(/^FAILED/) })
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('shares an interconnected bonus between halls and pays it only within the ball scale (BNG-66)', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../config.ts'
 import { verifyDrawProof } from '../domain/draw-proof.ts'
+import { verifyLuckyProof } from '../domain/pots.ts'
 import { createServices } from '../services.ts'
 import { runDemoGame } from './demo-game.ts'
 import { backupSqlite, restoreSqlite } from './backup.ts'
@@ -14,6 +15,7 @@ const usage = `Bolillo — uso:
                                             juega una partida completa por RNG y la imprime
   npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
   npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
+  npx bolillo verify-lucky <proof.json>     comprueba la bola loca (GET /api/games/:id/lucky-proof)
   npx bolillo instant generate|verify ...   raspaditas: genera una emisión (npx bolillo instant, issue #7)
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
   npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
@@ -75,6 +77,15 @@ async function main(argv: string[]): Promise<number> {
       }
       process.stdout.write(`FAILED: ${result.errors.join('\n        ')}\n`)
       return 1
+    }
+    case 'verify-lucky': {
+      // BNG-67 / RNG-28: the lucky ball comes from its own committed seed, independent of the game's draw.
+      const file = args[0]
+      if (!file) { process.stderr.write('uso: npx bolillo verify-lucky <lucky-proof.json>\n'); return 2 }
+      const proof = JSON.parse(readFileSync(file, 'utf8'))
+      const r = verifyLuckyProof(proof)
+      process.stdout.write(r.ok ? `OK: lucky ball ${proof.numbers?.join(', ')} of game ${proof.gameId} follows from its committed seed\n` : `FAILED: ${r.errors.join('\n        ')}\n`)
+      return r.ok ? 0 : 1
     }
     case 'backup': {
       const target = args[0]
