@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { packPrintData } from '../../server/src/app/instant-files.ts'
 import { groupCode } from '../../server/src/domain/instant-codes.ts'
 import { checkDesign, type InstantDesign } from '../../server/src/domain/instant-design.ts'
@@ -18,13 +19,9 @@ import { api, startTestServer } from '../helpers/server.ts'
  * paid once with a receipt, and the second scan says YA PAGADO with when and where. Screenshots at 1920 x 1080 in
  * test-output/screenshots.
  */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(executablePath)
-if (!haveBrowser && process.env.CI === 'true') throw new Error(`Chromium not found at ${executablePath}: .ci/run installs it (apt-get install chromium)`)
-if (!haveBrowser) console.warn(`browser tests skipped: no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`)
-const suite = haveBrowser ? describe : describe.skip
+const suite = browserSuite
 
-const SHOTS = resolve('test-output/screenshots')
+const SHOTS = SCREENSHOTS
 
 /** A keyboard-wedge scanner: the code as one burst of keydown events, then Enter (see kiosk.test.ts). */
 async function wedgeScan(page: Page, code: string) {
@@ -75,10 +72,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true })
     server = await startTestServer({}, { clock })
     hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50 })).id
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
     await page.goto(`${server.url}/cashier/?hall=${hallId}&station=caja-1`)
     await page.getByTestId('cashier-name').fill('Ana Quispe')

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { evaluateFace } from '../../server/src/domain/instant-play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
@@ -12,11 +13,8 @@ import { api, startTestServer } from '../helpers/server.ts'
  * "scratch all" animation, its result and the validation QR of the printed ticket shown.
  * Screenshots in test-output/screenshots.
  */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(executablePath)
-if (!haveBrowser && process.env.CI === 'true') throw new Error(`Chromium not found at ${executablePath}: .ci/run installs it (apt-get install chromium)`)
-const suite = haveBrowser ? describe : describe.skip
-const SHOTS = resolve('test-output/screenshots')
+const suite = browserSuite
+const SHOTS = SCREENSHOTS
 
 suite('on-screen instant tickets in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -36,7 +34,7 @@ suite('on-screen instant tickets in Chromium', () => {
       back: { issuer: 'Lotería', paymentPlace: 'cajas de la sala' },
     }
     expect((await api(server.url, 'POST', '/api/instant/games', { design, seed: 'browser-instant-seed' })).status).toBe(201)
-    browser = await chromium.launch({ executablePath })
+    browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { createServer as createTcpServer } from 'node:net'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, sellVoucher, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
 
@@ -13,13 +14,9 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, sellVoucher, winningC
  * the second payout; the kiosk shows its refusals (voucher already used, printer offline) with a way back.
  * Screenshots: kiosk at 1080 x 1920, cashier at 1920 x 1080, in test-output/screenshots.
  */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(executablePath)
-if (!haveBrowser && process.env.CI === 'true') throw new Error(`Chromium not found at ${executablePath}: .ci/run installs it (apt-get install chromium)`)
-if (!haveBrowser) console.warn(`browser tests skipped: no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`)
-const suite = haveBrowser ? describe : describe.skip
+const suite = browserSuite
 
-const SHOTS = resolve('test-output/screenshots')
+const SHOTS = SCREENSHOTS
 
 /**
  * A keyboard-wedge scanner: the code as one burst of keydown events, then Enter, dispatched in the page the way
@@ -53,10 +50,7 @@ suite('kiosk and cashier in Chromium', () => {
     await new Promise<void>((r) => probe.close(() => r()))
     server = await startTestServer({ idRequiredPrizeCents: 1, printers: { 'kiosk-2': deadPrinter }, printerTimeoutMs: 1500 })
     setup = await hallWithGameOnSale(server.services, { faceValueCents: 500, name: 'Sala Illimani' })
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    })
+    browser = await launchChromium()
     kiosk = await browser.newPage({ viewport: { width: 1080, height: 1920 } })
     cashier = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
   })
