@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { hasBarcodeDetector, startCameraScan } from './camera.ts'
+import { hasCamera, startCameraScan } from './camera.ts'
 
-/** A button that opens the camera and reads a QR with BarcodeDetector; hidden where the browser has none. */
+/** A button that opens the camera and reads a QR (native detector or jsQR); hidden where there is no camera API. */
 export function CameraScanner(props: { onCode: (code: string) => void; label: string; stopLabel: string; class?: string }) {
   const [open, setOpen] = useState(false)
   const [failed, setFailed] = useState<string | null>(null)
@@ -15,7 +15,7 @@ export function CameraScanner(props: { onCode: (code: string) => void; label: st
       .catch((err: unknown) => { setFailed(err instanceof Error ? err.message : String(err)); setOpen(false) })
     return () => { cancelled = true; stop?.() }
   }, [open])
-  if (!hasBarcodeDetector()) return null
+  if (!hasCamera()) return null
   return (
     <div class={props.class ?? 'camera'}>
       <button type="button" class="btn btn--secondary" data-testid="camera-toggle" onClick={() => { setFailed(null); setOpen(!open) }}>
