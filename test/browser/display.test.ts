@@ -389,7 +389,9 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
       const c = (await bingo.getCard(gameId, serial))!
       if (!c.rows.some((r) => r.every((x) => called.has(x)))) loser = serial
     }
-    await caller.keyboard.press('l')
+    // A player calls: the caller stops the game (BNG-46), the hall sees COMPROBANDO, the serial field takes focus.
+    await caller.getByTestId('claim-stop').click()
+    await untilText(display, 'state', 'COMPROBANDO')
     await until('serial field focused', () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'claim-serial')
     await caller.keyboard.type(loser)
     await caller.keyboard.press('Enter')
@@ -397,6 +399,9 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     expect(await textOf(caller, 'claim-reason')).toBe('ninguna fila completa')
     expect(await caller.locator('[data-testid="claim-card"] td').count()).toBe(27)
     await untilText(display, 'claim-rejected', `Cartón ${loser}: SIN PREMIO (ninguna fila completa)`)
+    // No prize: play resumes (BNG-49).
+    await caller.getByTestId('claim-resume').click()
+    await untilText(display, 'state', 'EN JUEGO')
 
     // L, the winning serial, Enter: verified; the hall sees the card-matrix with its five marked numbers (BNG-35).
     await idle(caller)

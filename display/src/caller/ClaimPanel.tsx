@@ -29,12 +29,12 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
       <h2>{t(lang, 'claims')}</h2>
       {/* BNG-46: play stops while a called card is checked; BNG-49: it resumes when the claim fails. */}
       {game.status === 'drawing' && (
-        <button type="button" class="cc-btn cc-btn--big" data-testid="claim-stop" disabled={Boolean(store.busy.value)} onClick={() => void store.stopForClaim()}>
+        <button type="button" class="cc-btn cc-btn--big cc-claim__stop" data-testid="claim-stop" disabled={Boolean(store.busy.value)} onClick={() => void store.stopForClaim()}>
           {t(lang, 'stopForClaim')}
         </button>
       )}
       {game.status === 'checking' && (
-        <button type="button" class="cc-btn cc-btn--big" data-testid="claim-resume" disabled={Boolean(store.busy.value)} onClick={() => void store.resumePlay()}>
+        <button type="button" class="cc-btn cc-btn--big cc-claim__resume" data-testid="claim-resume" disabled={Boolean(store.busy.value)} onClick={() => void store.resumePlay()}>
           {t(lang, 'resumePlay')}
         </button>
       )}
