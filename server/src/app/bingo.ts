@@ -91,6 +91,33 @@ function emit(tx: Tx, e: BingoEvent) { tx.events.push(e) }
 
 interface GameCache { detector: ReturnType<typeof createDetector>; cards: CardRow[]; rows: number[][][] }
 
+/**
+ * Inserts, as sold, cards `from`..`to` of a series: each card takes the numbers of the same card number of the
+ * series' master set (BNG-13) and the serial `<series>-<number>`. The caller moves the correlative cursor.
+ */
+export async function insertSoldCards(
+  tx: Sql,
+  s: { gameId: string; seriesId: string; seriesCode: string; seriesCardCount: number; masterSetId: string; from: number; to: number; channel: string; at: string },
+  newId: (prefix: string) => string,
+): Promise<SoldCard[]> {
+  const masters = await tx.all<{ card_no: number; numbers: string; card_key: string }>('SELECT card_no, numbers, card_key FROM master_cards WHERE set_id = ? AND card_no >= ? AND card_no <= ? ORDER BY card_no', [s.masterSetId, s.from, s.to])
+  const width = Math.max(5, String(s.seriesCardCount).length)
+  const sold: SoldCard[] = []
+  const chunk = 100
+  for (let i = 0; i < masters.length; i += chunk) {
+    const part = masters.slice(i, i + chunk)
+    const params: unknown[] = []
+    for (const m of part) {
+      const serial = `${s.seriesCode}-${String(m.card_no).padStart(width, '0')}`
+      const id = newId('c')
+      params.push(id, s.gameId, s.seriesId, m.card_no, serial, s.masterSetId, m.card_key, m.numbers, 'sold', s.channel, s.at)
+      sold.push({ id, serial, seriesCode: s.seriesCode, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
+    }
+    await tx.run(`INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, params)
+  }
+  return sold
+}
+
 export function createBingoService(deps: BingoDeps) {
   const { db, clock } = deps
   const caches = new Map<string, GameCache>()
@@ -417,20 +444,7 @@ export function createBingoService(deps: BingoDeps) {
       const available = Math.max(0, limit - from + 1)
       const take = Math.min(available, remaining)
       if (take === 0) continue
-      const masters = await tx.all<{ card_no: number; numbers: string; card_key: string }>('SELECT card_no, numbers, card_key FROM master_cards WHERE set_id = ? AND card_no >= ? AND card_no <= ? ORDER BY card_no', [s.master_set_id, from, from + take - 1])
-      const width = Math.max(5, String(s.card_count).length)
-      const chunk = 100
-      for (let i = 0; i < masters.length; i += chunk) {
-        const part = masters.slice(i, i + chunk)
-        const params: unknown[] = []
-        for (const m of part) {
-          const serial = `${s.code}-${String(m.card_no).padStart(width, '0')}`
-          const id = newId('c')
-          params.push(id, game.id, s.series_id, m.card_no, serial, s.master_set_id, m.card_key, m.numbers, 'sold', input.channel, at)
-          sold.push({ id, serial, seriesCode: s.code, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
-        }
-        await tx.run(`INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, params)
-      }
+      sold.push(...await insertSoldCards(tx, { gameId: game.id, seriesId: s.series_id, seriesCode: s.code, seriesCardCount: s.card_count, masterSetId: s.master_set_id, from, to: from + take - 1, channel: input.channel, at }, newId))
       // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.
       const moved = await tx.run('UPDATE series SET next_card_no = ?, last_sold_at = ? WHERE id = ? AND next_card_no = ?', [from + take, at, s.series_id, from])
       if (moved.changes !== 1) throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)

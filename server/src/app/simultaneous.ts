@@ -9,7 +9,7 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../domain/errors.ts'
 import { GameAction, assertLegal } from '../domain/game.ts'
-import type { GameRow, HallRow, SoldCard } from './bingo.ts'
+import { insertSoldCards, type GameRow, type HallRow, type SoldCard } from './bingo.ts'
 import { appendJournal } from './journal.ts'
 
 export interface GameHallRow { game_id: string; hall_id: string; series_id: string; master_set_id: string; from_card_no: number; to_card_no: number; next_card_no: number; cards_sold: number; joined_at: string }
@@ -70,21 +70,7 @@ export async function sellInHallTx(tx: Sql, input: { gameId: string; hallId: str
   const available = Number(gh.to_card_no) - from + 1
   if (input.count > available) throw new DomainError('SERIES_EXHAUSTED', `only ${available} cards left in hall ${input.hallId}'s range`, { available })
   const to = from + input.count - 1
-  const masters = await tx.all<{ card_no: number; numbers: string; card_key: string }>('SELECT card_no, numbers, card_key FROM master_cards WHERE set_id = ? AND card_no >= ? AND card_no <= ? ORDER BY card_no', [gh.master_set_id, from, to])
-  const width = Math.max(5, String(series.card_count).length)
-  const cards: SoldCard[] = []
-  const chunk = 100
-  for (let i = 0; i < masters.length; i += chunk) {
-    const part = masters.slice(i, i + chunk)
-    const params: unknown[] = []
-    for (const m of part) {
-      const serial = `${series.code}-${String(m.card_no).padStart(width, '0')}`
-      const id = newId('c')
-      params.push(id, game.id, series.id, m.card_no, serial, gh.master_set_id, m.card_key, m.numbers, 'sold', input.channel, at)
-      cards.push({ id, serial, seriesCode: series.code, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
-    }
-    await tx.run(`INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, params)
-  }
+  const cards = await insertSoldCards(tx, { gameId: game.id, seriesId: series.id, seriesCode: series.code, seriesCardCount: series.card_count, masterSetId: gh.master_set_id, from, to, channel: input.channel, at }, newId)
   const moved = await tx.run('UPDATE game_halls SET next_card_no = ?, cards_sold = cards_sold + ? WHERE game_id = ? AND hall_id = ? AND next_card_no = ?', [to + 1, input.count, game.id, input.hallId, from])
   if (moved.changes !== 1) throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
   // The hall's series cursor follows, so its later one-hall games never sell these cards again (BNG-12).
