@@ -11,43 +11,16 @@
  * `{ id, results }` or `{ id, error }`; `{ type: 'reserve', id, gameCode, count }` (a block of receipt numbers,
  * lotto-receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
  */
-import BetterSqlite3 from 'better-sqlite3'
+import { openSqliteConnection, sqlOver } from '../db/sqlite.ts'
 import type { KeyObject } from 'node:crypto'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
-import type { Sql } from '../db/database.ts'
 import { DomainError } from '../domain/errors.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
 import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './lotto-sale-writer.ts'
 
 const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
-const db = new BetterSqlite3(data.file)
-db.pragma('journal_mode = WAL')
-db.pragma(`synchronous = ${data.synchronous}`)
-db.pragma('foreign_keys = ON')
-db.pragma('busy_timeout = 5000')
-
-const statements = new Map<string, BetterSqlite3.Statement>()
-const prepare = (sql: string) => {
-  let st = statements.get(sql)
-  if (!st) {
-    st = db.prepare(sql)
-    statements.set(sql, st)
-  }
-  return st
-}
-const guard = <T>(f: () => T): T => {
-  try {
-    return f()
-  } catch (err) {
-    if (String((err as { code?: string }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw new DomainError('CONFLICT', `constraint violated: ${(err as Error).message}`)
-    throw err
-  }
-}
-const tx: Sql = {
-  async all<T>(sql: string, params: readonly unknown[] = []) { return guard(() => prepare(sql).all(...(params as unknown[])) as T[]) },
-  async get<T>(sql: string, params: readonly unknown[] = []) { return guard(() => prepare(sql).get(...(params as unknown[])) as T | undefined) },
-  async run(sql: string, params: readonly unknown[] = []) { return guard(() => ({ changes: prepare(sql).run(...(params as unknown[])).changes })) },
-}
+const db = openSqliteConnection(data.file, data.synchronous)
+const tx = sqlOver(db)
 const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
 
 /** Batches travel as JSON text: one string is far cheaper to pass between threads than a structured clone of objects. */
@@ -65,7 +38,7 @@ parentPort!.on('message', (first: Message) => {
   void handle(messages)
 })
 
-/** Waits while the server's main connection has work queued or running (gateMainConnection in lotto-sales.ts). */
+/** Waits while the server's main connection has writes queued or running (Database.writerGate, db/sqlite.ts). */
 function giveWay(): void {
   const gate = data.gate
   if (!gate) return

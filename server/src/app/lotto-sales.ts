@@ -13,7 +13,7 @@
  */
 import type { KeyObject } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import type { Database, Sql } from '../db/database.ts'
+import type { Database } from '../db/database.ts'
 import { DomainError, type ErrorCode } from '../domain/errors.ts'
 import { encodeTicketCode, TicketKind } from '../domain/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite, type SlipWriteResult } from './lotto-sale-writer.ts'
@@ -36,27 +36,6 @@ export function createInlineSlipWriter(db: Database, privateKey: KeyObject): Sli
     maxInFlight: 1,
     write: (slips, at) => db.transaction((tx) => writeSlipBatch(tx, slips, at, sign)),
     async close() {},
-  }
-}
-
-/**
- * Gives the server's own SQLite connection priority over the writer thread: while any transaction or statement
- * of the main connection is queued or running, the writer thread does not begin a new transaction. Without it a
- * main-connection write during a sales peak would wait in SQLite's busy handler, which sleeps on the HTTP thread,
- * while the writer keeps taking the lock back. The gate is a shared counter; `db` is wrapped in place.
- */
-export function gateMainConnection(db: Database, gate: Int32Array): void {
-  const enter = () => { Atomics.add(gate, 0, 1) }
-  const leave = () => { if (Atomics.sub(gate, 0, 1) === 1) Atomics.notify(gate, 0) }
-  const transaction = db.transaction.bind(db)
-  const run = db.run.bind(db)
-  db.transaction = <T>(fn: (tx: Sql) => Promise<T>) => {
-    enter()
-    return transaction(fn).finally(leave)
-  }
-  db.run = (sql: string, params?: readonly unknown[]) => {
-    enter()
-    return run(sql, params).finally(leave)
   }
 }
 

@@ -29,7 +29,7 @@ import { insertRows } from './journal-batch.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { receiptCounter } from './lotto-sale-writer.ts'
 import { createReceiptPool } from './lotto-receipts.ts'
-import { createInlineSlipWriter, createSlipQueue, createWorkerSlipWriter, gateMainConnection, type SlipWriter } from './lotto-sales.ts'
+import { createInlineSlipWriter, createSlipQueue, createWorkerSlipWriter, type SlipWriter } from './lotto-sales.ts'
 
 export interface LottoDeps {
   db: Database
@@ -157,8 +157,8 @@ export function createLottoService(deps: LottoDeps) {
   const { db, clock } = deps
   const rng = entropyRng(deps.entropy)
   const planCache = new Map<string, { row: DrawRow; plan: LottoPlan }>()
-  const gate = deps.sqliteFile ? new Int32Array(new SharedArrayBuffer(4)) : null
-  if (gate) gateMainConnection(db, gate)
+  // The writer thread gives way to the server's own SQLite writes (Database.writerGate).
+  const gate = deps.sqliteFile ? db.writerGate ?? null : null
   const writer: SlipWriter = deps.sqliteFile
     ? createWorkerSlipWriter({ file: deps.sqliteFile, synchronous: deps.sqliteSynchronous ?? 'FULL', privateKey: deps.keys.privateKey, gate: gate ?? undefined })
     : createInlineSlipWriter(db, deps.keys.privateKey)

@@ -13,5 +13,10 @@ export interface Database extends Sql {
   readonly engine: 'sqlite' | 'postgres'
   /** Runs `fn` in one serialisable transaction; a throw rolls everything back. Not re-entrant: use the `tx` given. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /**
+   * SQLite only: how many writes of this connection are queued or running (a shared counter). A writer thread
+   * with its own connection to the same file waits while it is above zero, so the server's writes go first.
+   */
+  readonly writerGate?: Int32Array
   close(): Promise<void>
 }
