@@ -183,15 +183,24 @@ export function createBingoService(deps: BingoDeps) {
       const ids = [...caches.keys()]
       for (const e of await tx.all<{ id: string }>(`SELECT id FROM games WHERE status IN ('finished', 'void') AND id IN (${ids.map(() => '?').join(', ')})`, ids)) caches.delete(e.id)
     }
+    return (await rebuildCache(tx, game)).cache
+  }
+
+  /**
+   * Builds a game's detector from storage (sold cards in serial byte order, every ball called so far) and caches
+   * it; also returns what the last ball did, for a correction to re-evaluate it.
+   */
+  async function rebuildCache(tx: Sql, game: GameRow): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
     const cards = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [game.id])
     cards.sort((a, b) => compareBytes(a.serial, b.serial))
     const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
     const detector = createDetector(rows, game.ball_count)
-    for (const ball of await calledBalls(tx, game.id)) detector.call(ball)
+    let last = { lines: [] as number[], bingos: [] as number[] }
+    for (const ball of await calledBalls(tx, game.id)) last = detector.call(ball)
     if (game.line_closed) detector.closeLine()
     const cache = { detector, cards, rows }
     caches.set(game.id, cache)
-    return cache
+    return { cache, last }
   }
 
   async function lastSeq(tx: Sql): Promise<number> {
@@ -794,15 +803,9 @@ export function createBingoService(deps: BingoDeps) {
     await tx.run('DELETE FROM silent_wins WHERE game_id = ? AND at_ball = ?', [game.id, last.seq])
     await recordIncident(tx, game, kind, `ball-corrected:${last.ball}->${ball}`, note)
     await appendJournal(tx, { at: now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: Number(last.seq), from: Number(last.ball), to: ball, source: last.source, kind, rule: 'BNG-83' } })
-    // Re-evaluate the corrected ball: replay every earlier ball, then record who this ball made a winner.
-    caches.delete(game.id)
+    // Re-evaluate the corrected ball: replay every ball, then record who the corrected one made a winner.
     const fresh = await loadGame(tx, game.id)
-    const cards = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold'", [game.id])
-    cards.sort((x, y) => compareBytes(x.serial, y.serial))
-    const detector = createDetector(cards.map((c) => JSON.parse(c.numbers) as number[][]), game.ball_count)
-    const balls = await calledBalls(tx, game.id)
-    let found = { lines: [] as number[], bingos: [] as number[] }
-    for (const b of balls) found = detector.call(b)
+    const { cache: { cards }, last: found } = await rebuildCache(tx, fresh)
     const lineOpen = !fresh.line_closed
     for (const idx of lineOpen ? found.lines : []) await tx.run('INSERT INTO silent_wins (game_id, card_id, kind, at_ball) VALUES (?, ?, ?, ?)', [game.id, cards[idx].id, 'line', last.seq])
     for (const idx of found.bingos) await tx.run('INSERT INTO silent_wins (game_id, card_id, kind, at_ball) VALUES (?, ?, ?, ?)', [game.id, cards[idx].id, 'bingo', last.seq])
