@@ -46,7 +46,7 @@ browserSuite('kiosk camera scan', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bolillo-camera-'))
 
   beforeAll(async () => {
-    ensureBuilt('kiosk')
+    ensureBuilt(['kiosk'])
     server = await startTestServer()
     setup = await hallWithGameOnSale(server.services, { faceValueCents: 500, name: 'Sala Cámara' })
   })

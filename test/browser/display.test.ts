@@ -6,49 +6,21 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/ is missing or older than display/.
  */
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import type { GameState } from '../../server/src/app/bingo.ts'
 import { formatMoney } from '../../server/src/domain/money.ts'
 import { startTestServer } from '../helpers/server.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const IN_CI = process.env.CI === 'true'
-const HAVE_BROWSER = existsSync(CHROMIUM)
-const SHOTS = resolve('test-output/screenshots')
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-
-if (!HAVE_BROWSER && !IN_CI) {
-  console.warn(`[display browser tests] skipped: no Chromium at ${CHROMIUM}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`)
-}
-const suite = HAVE_BROWSER || IN_CI ? describe : describe.skip
+const SHOTS = SCREENSHOTS
+const suite = browserSuite
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-function newestMtime(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)
-  }
-  return newest
-}
-
-/** Builds the screens when they are missing (or, on a developer's machine, older than their sources). */
-function ensureBuilt(): void {
-  const built = ['dist/display/index.html', 'dist/caller/index.html'].map((f) => resolve(f))
-  const missing = built.some((f) => !existsSync(f))
-  const stale = !missing && !IN_CI && newestMtime(resolve('display')) > Math.min(...built.map((f) => statSync(f).mtimeMs))
-  if (missing || stale) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
-}
-
-async function launch(): Promise<Browser> {
-  if (!HAVE_BROWSER) throw new Error(`Chromium not found at ${CHROMIUM} (CI=true: the browser tests must run; .ci/run installs it)`)
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true })
-}
+const launch = launchChromium
 
 /** Spaces of any kind (Intl uses no-break spaces) as plain spaces. */
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -143,7 +115,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    ensureBuilt()
+    ensureBuilt(['display', 'caller'], ['display'])
     browser = await launch()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
@@ -328,7 +300,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    ensureBuilt()
+    ensureBuilt(['display', 'caller'], ['display'])
     browser = await launch()
     server = await startTestServer()
     const { bingo } = server.services
@@ -469,7 +441,7 @@ suite('hall display across a server restart', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    ensureBuilt()
+    ensureBuilt(['display', 'caller'], ['display'])
     browser = await launch()
   })
   afterAll(async () => {

@@ -6,28 +6,15 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/lotto is missing or older than kiosk/.
  */
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const IN_CI = process.env.CI === 'true'
-const HAVE_BROWSER = existsSync(CHROMIUM)
-if (!HAVE_BROWSER && !IN_CI) console.warn(`[lotto kiosk browser test] skipped: no Chromium at ${CHROMIUM}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`)
-const suite = HAVE_BROWSER || IN_CI ? describe : describe.skip
-
-function newestMtime(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)
-  }
-  return newest
-}
+const suite = browserSuite
 
 suite('lotto touch screen', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -35,14 +22,12 @@ suite('lotto touch screen', () => {
   let drawId: string
 
   beforeAll(async () => {
-    const built = resolve('dist/lotto/index.html')
-    if (!existsSync(built) || (!IN_CI && newestMtime(resolve('kiosk')) > statSync(built).mtimeMs)) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
-    if (!HAVE_BROWSER) throw new Error(`Chromium not found at ${CHROMIUM} (CI=true: the browser tests must run)`)
+    ensureBuilt(['lotto'], ['kiosk'])
     const t = Date.parse('2025-03-02T10:00:00-04:00')
     server = await startTestServer({}, { clock: { now: () => new Date(t) } })
     drawId = (await api(server.url, 'POST', '/api/lotto/draws', plan649({ maxDrawsPerSlip: 2 }))).body.drawId
     await api(server.url, 'POST', '/api/lotto/draws', plan649({ drawNumber: 102, maxDrawsPerSlip: 2, salesCloseAt: '2025-03-15T19:00:00-04:00', drawAt: '2025-03-15T20:00:00-04:00', claimDeadline: '2025-05-14T23:59:59-04:00' }))
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'], headless: true })
+    browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { describe } from 'vitest'
 
@@ -24,7 +24,23 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
 }
 
-/** Builds the screens when one of `apps` has no dist/<app>/index.html yet (CI builds them before the tests). */
-export function ensureBuilt(...apps: string[]): void {
-  if (apps.some((a) => !existsSync(resolve('dist', a, 'index.html')))) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+/**
+ * Builds the screens when one of `apps` has no dist/<app>/index.html yet (CI builds them before the tests), or,
+ * on a developer's machine, when a file under `sources` is newer than the build.
+ */
+export function ensureBuilt(apps: string[], sources: string[] = []): void {
+  const built = apps.map((a) => resolve('dist', a, 'index.html'))
+  const missing = built.some((f) => !existsSync(f))
+  const oldest = missing ? 0 : Math.min(...built.map((f) => statSync(f).mtimeMs))
+  const stale = !missing && process.env.CI !== 'true' && sources.some((d) => newestMtime(resolve(d)) > oldest)
+  if (missing || stale) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
 }
