@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
-import { DomainError } from '../domain/errors.ts'
 import { createBingoService, type BingoService } from './bingo.ts'
+import { code } from '../../../test/helpers/error-code.ts'
 
 const dbs: Database[] = []
 afterEach(async () => {
@@ -24,15 +24,6 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
   return { db, bingo, hall, set, a, b, c, session }
 }
 
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p
-    return 'OK'
-  } catch (err) {
-    if (err instanceof DomainError) return err.code
-    throw err
-  }
-}
 
 async function playToEnd(bingo: BingoService, gameId: string) {
   for (let i = 0; i < 300; i++) {

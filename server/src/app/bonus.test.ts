@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
-import { DomainError } from '../domain/errors.ts'
 import { verifyChain, type JournalRecord } from '../domain/journal-chain.ts'
 import { verifyLuckyProof } from '../domain/pots.ts'
 import { createBingoService, type BingoService, type SoldCard } from './bingo.ts'
 import { createBonusService } from './bonus.ts'
 import { readJournal } from './journal.ts'
 import { loadSessionMinutes } from './minutes.ts'
+import { code } from '../../../test/helpers/error-code.ts'
 
 /**
  * Prima, pots and lucky ball through the real bingo service and storage (SQLite here, PostgreSQL in CI), with the
@@ -37,15 +37,6 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   return { db, bingo, bonus, hall, set, series, session }
 }
 
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p
-    return 'OK'
-  } catch (err) {
-    if (err instanceof DomainError) return err.code
-    throw err
-  }
-}
 
 /** Balls so that `card` completes its bingo exactly with ball number `atBall`: fillers first, then its 15 numbers. */
 function ballsForBingoAt(card: SoldCard, atBall: number): number[] {

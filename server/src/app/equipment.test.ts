@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import { testConfig } from '../../../test/helpers/server.ts'
 import type { Database } from '../db/database.ts'
-import { DomainError } from '../domain/errors.ts'
 import { createServices, type Services } from '../services.ts'
 import { effectiveGameLimit, warningThreshold } from './ball-sets.ts'
 import { seedDemoHall } from './demo.ts'
 import { deviceProblems } from './devices.ts'
+import { code } from '../../../test/helpers/error-code.ts'
 
 const open: Array<Services> = []
 const dbs: Database[] = []
@@ -31,15 +31,6 @@ async function hallWithGame(s: Services, profileId = 'BO-2025') {
   return { hall, series }
 }
 
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p
-    return 'OK'
-  } catch (err) {
-    if (err instanceof DomainError) return err.code
-    throw err
-  }
-}
 
 /** Announces a manual game, sells and closes sales; returns its id. */
 async function manualGame(s: Services, sessionId: string, seriesId: string): Promise<string> {

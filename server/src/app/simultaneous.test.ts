@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
-import { DomainError } from '../domain/errors.ts'
 import { createBingoService, type SoldCard } from './bingo.ts'
 import { createBonusService } from './bonus.ts'
 import { loadSessionMinutes } from './minutes.ts'
+import { code } from '../../../test/helpers/error-code.ts'
 
 /** Simultaneous bingo (BNG-100): one game and one draw, cards sold by several halls, none repeated. */
 const dbs: Database[] = []
@@ -13,15 +13,6 @@ afterEach(async () => {
   for (const db of dbs.splice(0)) await db.close()
 })
 
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p
-    return 'OK'
-  } catch (err) {
-    if (err instanceof DomainError) return err.code
-    throw err
-  }
-}
 
 describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
   it('lets each hall sell a disjoint range of one master set into the one game, plays it, and attributes the winners per hall', async () => {
