@@ -31,6 +31,7 @@ import { openSqlite } from '../server/src/db/sqlite.ts'
 import { LAYOUT_90, generateMasterSetPacked } from '../server/src/domain/card.ts'
 import { createDetectorFromPacked, type WinnerDetector } from '../server/src/domain/detector.ts'
 import { createSeededRng } from '../server/src/domain/rng.ts'
+import { ballOrder, mean, p99 } from './stats.ts'
 
 interface BenchResult { name: string; value: number; unit: string }
 
@@ -42,21 +43,7 @@ function log(message: string): void {
   process.stderr.write(`[bench bingo-multi] ${message}\n`)
 }
 const round = (x: number) => Math.round(x * 1000) / 1000
-function p99(samples: number[]): number {
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]
-}
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
 
-function ballOrder(seed: string, ballCount: number): number[] {
-  const rng = createSeededRng(seed)
-  const balls = Array.from({ length: ballCount }, (_, i) => i + 1)
-  for (let j = ballCount - 1; j > 0; j--) {
-    const r = rng.nextInt(j + 1)
-    ;[balls[j], balls[r]] = [balls[r], balls[j]]
-  }
-  return balls
-}
 
 /** 50 disjoint ranges of uneven size covering 0..cardCount-1: the card index -> hall table. */
 function hallRanges(cardCount: number): Uint8Array {

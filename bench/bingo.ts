@@ -20,7 +20,7 @@
 import { performance } from 'node:perf_hooks'
 import { LAYOUT_90, cardFromPacked, generateMasterSet, generateMasterSetPacked, validateCard } from '../server/src/domain/card.ts'
 import { createDetectorFromPacked, createRescanDetectorFromPacked, type BallResult, type BallView, type WinnerDetector } from '../server/src/domain/detector.ts'
-import { createSeededRng } from '../server/src/domain/rng.ts'
+import { ballOrder, mean, p99 } from './stats.ts'
 
 export interface BenchResult {
   name: string
@@ -32,24 +32,8 @@ export interface BenchResult {
 const GAMES = 5
 const REPEATS = 3
 
-function p99(samples: number[]): number {
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]
-}
 
-function mean(samples: number[]): number {
-  return samples.reduce((a, b) => a + b, 0) / samples.length
-}
 
-function ballOrder(seed: string, ballCount: number): number[] {
-  const rng = createSeededRng(seed)
-  const balls = Array.from({ length: ballCount }, (_, i) => i + 1)
-  for (let j = ballCount - 1; j > 0; j--) {
-    const r = rng.nextInt(j + 1)
-    ;[balls[j], balls[r]] = [balls[r], balls[j]]
-  }
-  return balls
-}
 
 /**
  * Plays one game; returns per-ball call() times (ms), how many balls it took to the first bingo, and a digest of
