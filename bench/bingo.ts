@@ -18,8 +18,8 @@
  * BENCH_DEBUG=1 logs every per-ball time of the incremental detector to stderr.
  */
 import { performance } from 'node:perf_hooks'
-import { LAYOUT_90, cardFromPacked, generateMasterSet, generateMasterSetPacked, validateCard } from '../server/src/domain/card.ts'
-import { createDetectorFromPacked, createRescanDetectorFromPacked, type BallResult, type BallView, type WinnerDetector } from '../server/src/domain/detector.ts'
+import { LAYOUT_90, cardFromPacked, generateMasterSet, generateMasterSetPacked, validateCard } from '../server/src/bingo/card.ts'
+import { createDetectorFromPacked, createRescanDetectorFromPacked, type BallResult, type BallView, type WinnerDetector } from '../server/src/bingo/detector.ts'
 import { ballOrder, mean, p99 } from './stats.ts'
 
 export interface BenchResult {

@@ -1,5 +1,5 @@
 /** Helpers shared by the benchmarks (no bench* export: bench/run.ts imports this file and runs nothing from it). */
-import { createSeededRng } from '../server/src/domain/rng.ts'
+import { createSeededRng } from '../server/src/shared/rng.ts'
 
 /** 99th percentile (nearest rank) of samples in any order. */
 export function p99(samples: number[]): number {

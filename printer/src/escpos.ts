@@ -20,7 +20,7 @@ import { constants } from 'node:fs'
 import { access, open } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { BreakLine, CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer'
-import { DomainError } from '../../server/src/domain/errors.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 import { alignText, columnsFor, flowDoc, gridCellText, gridGeometry, PAPER, type FlowLine, type Paper, type PrintDoc } from './ticket-layout.ts'
 
 /** Why a printer cannot print. */

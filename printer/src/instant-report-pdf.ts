@@ -4,8 +4,8 @@
  * expired; misprint refunds; the payout share achieved against the design.
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
-import type { InstantService } from '../../server/src/app/instant.ts'
-import { formatMoney } from '../../server/src/domain/money.ts'
+import type { InstantService } from '../../server/src/instant/service.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 import { winAnsi } from './instant-sheet.ts'
 
 type Reconciliation = Awaited<ReturnType<InstantService['reconciliation']>>

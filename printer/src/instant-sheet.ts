@@ -14,7 +14,7 @@ import {
   PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, fill, popGraphicsState, pushGraphicsState, rgb, setFillingRgbColor,
   type PDFFont, type PDFPage,
 } from 'pdf-lib'
-import { formatMoney } from '../../server/src/domain/money.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 import { qrMatrix, qrRuns } from './qr.ts'
 
 export interface SheetGame {

@@ -3,7 +3,7 @@
  * REGULATIONS §6 item 4), so the reveal happens on screen and the paper carries the result and the validation QR
  * that the cashier scans to pay (INS-10: the ticket is the proof).
  */
-import { formatMoney } from '../../server/src/domain/money.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 import type { PrintBlock, PrintDoc, Paper } from './ticket-layout.ts'
 
 export interface InstantSaleTicket {

@@ -9,7 +9,7 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import QRCode from 'qrcode'
-import { formatMoney } from '../../server/src/domain/money.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 import { toWinAnsi } from './minutes-pdf.ts'
 
 const A4 = { w: 595.28, h: 841.89 }

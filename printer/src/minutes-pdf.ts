@@ -14,9 +14,9 @@
  */
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
 import type { PDFFont, PDFPage, RGB } from 'pdf-lib'
-import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/app/minutes.ts'
-import { formatMoney } from '../../server/src/domain/money.ts'
-import { getProfile } from '../../server/src/domain/profile.ts'
+import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/bingo/minutes.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
+import { getProfile } from '../../server/src/shared/profile.ts'
 
 export type MinutesLang = 'es' | 'en'
 

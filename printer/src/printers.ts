@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DomainError } from '../../server/src/domain/errors.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 import { buildEscPosJob, DevicePrinterTransport, NetworkPrinterTransport, parseTcpTarget, printerUnavailable, type PrinterTransport } from './escpos.ts'
 import { renderTicketsPdf } from './pdf.ts'
 import type { Paper, PrintDoc } from './ticket-layout.ts'

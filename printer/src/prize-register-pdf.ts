@@ -4,8 +4,8 @@
  * and a box for the player's signature as proof of receipt.
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
-import { formatMoney } from '../../server/src/domain/money.ts'
-import type { PrizeRegisterRow } from '../../server/src/app/payouts.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
+import type { PrizeRegisterRow } from '../../server/src/cashdesk/payouts.ts'
 import { toWinAnsi } from './minutes-pdf.ts'
 import { formatStamp, shortId } from './ticket-layout.ts'
 

@@ -10,7 +10,7 @@
  * Paper: 80 mm rolls print 576 dots (72 mm) in 48 columns of font A (12 x 24 dots); 58 mm rolls print 384 dots
  * (48 mm) in 32 columns.
  */
-import { formatMoney } from '../../server/src/domain/money.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 
 export type Paper = '80mm' | '58mm'
 export type Lang = 'es' | 'en'

@@ -1,4 +1,4 @@
-import { getProfile } from './domain/profile.ts'
+import { getProfile } from './shared/profile.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
 export interface Config {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { seedDemoHall } from './app/demo.ts'
+import { seedDemoHall } from './demo.ts'
 import { loadConfig } from './config.ts'
 import { createServer } from './server.ts'
 

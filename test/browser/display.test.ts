@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
-import type { GameState } from '../../server/src/app/bingo.ts'
-import { formatMoney } from '../../server/src/domain/money.ts'
+import type { GameState } from '../../server/src/bingo/service.ts'
+import { formatMoney } from '../../server/src/shared/money.ts'
 import { startTestServer } from '../helpers/server.ts'
 
 const SHOTS = SCREENSHOTS

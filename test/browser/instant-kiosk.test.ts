@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { evaluateFace } from '../../server/src/domain/instant-play.ts'
+import { evaluateFace } from '../../server/src/instant/play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 /**

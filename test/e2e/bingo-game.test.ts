@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Socket } from 'socket.io-client'
-import { verifyDrawProof } from '../../server/src/domain/draw-proof.ts'
+import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
 import { api, connect, startTestServer, waitFor } from '../helpers/server.ts'
 
 /**

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { toRecord } from '../../server/src/app/journal.ts'
-import { verifyDrawProof } from '../../server/src/domain/draw-proof.ts'
-import { verifyChain } from '../../server/src/domain/journal-chain.ts'
+import { toRecord } from '../../server/src/shared/journal.ts'
+import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
+import { verifyChain } from '../../server/src/shared/journal-chain.ts'
 import { api } from '../helpers/server.ts'
 
 /**

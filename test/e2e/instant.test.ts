@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packPrintData } from '../../server/src/app/instant-files.ts'
-import { formatValidationCode, groupCode } from '../../server/src/domain/instant-codes.ts'
-import { checkDesign, type InstantDesign } from '../../server/src/domain/instant-design.ts'
-import { evaluateFace } from '../../server/src/domain/instant-play.ts'
+import { packPrintData } from '../../server/src/instant/files.ts'
+import { formatValidationCode, groupCode } from '../../server/src/instant/codes.ts'
+import { checkDesign, type InstantDesign } from '../../server/src/instant/design.ts'
+import { evaluateFace } from '../../server/src/instant/play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>

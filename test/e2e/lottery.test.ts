@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verifyDrawProof } from '../../server/src/domain/draw-proof.ts'
+import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan } from '../helpers/lottery-plans.ts'
 

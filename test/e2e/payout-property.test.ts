@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DomainError } from '../../server/src/domain/errors.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, type HallSetup } from '../helpers/cashdesk.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { io } from 'socket.io-client'
 import { createHttpApp } from '../../server/src/http/app.ts'
-import { ALL_ROLES, isAllowed, permissions, socketPermissions, type Permission, type Role } from '../../server/src/http/permissions.ts'
+import { ALL_ROLES, isAllowed, permissions, socketPermissions, type Permission, type Role } from '../../server/src/access/permissions.ts'
 import { startTestServer } from '../helpers/server.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError } from '../../server/src/domain/errors.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 
 /** The DomainError code a promise fails with, or 'OK'; any other error is rethrown (a real failure). */
 export async function code(p: Promise<unknown>): Promise<string> {

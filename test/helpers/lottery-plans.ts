@@ -1,5 +1,5 @@
-import type { LotteryPlanInput, RafflePlanInput } from '../../server/src/domain/lottery.ts'
-import type { LottoPlanInput } from '../../server/src/domain/lotto-plan.ts'
+import type { LotteryPlanInput, RafflePlanInput } from '../../server/src/lottery/rules.ts'
+import type { LottoPlanInput } from '../../server/src/lotto/plan.ts'
 
 const staff = { authority: 'Gerente General', director: 'Director del Sorteo', moderator: 'Moderador', notary: 'Notario de Fe Pública N.º 12' }
 

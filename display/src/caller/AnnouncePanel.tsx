@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { getProfile } from '../../../server/src/domain/profile.ts'
-import { money } from '../lib/format.ts'
-import type { Lang } from '../lib/i18n.ts'
+import { getProfile } from '../../../server/src/shared/profile.ts'
+import { money } from '../../../web/format.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

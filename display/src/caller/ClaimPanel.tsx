@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { CardGrid } from '../lib/CardGrid.tsx'
-import { claimReason, markedCount } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { CardGrid } from '../../../web/CardGrid.tsx'
+import { claimReason, markedCount } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

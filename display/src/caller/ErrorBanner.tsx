@@ -1,4 +1,4 @@
-import type { Lang } from '../lib/i18n.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

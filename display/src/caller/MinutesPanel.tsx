@@ -1,6 +1,6 @@
-import type { SessionMinutes } from '../../../server/src/app/minutes.ts'
-import { money } from '../lib/format.ts'
-import type { Lang } from '../lib/i18n.ts'
+import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
+import { money } from '../../../web/format.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

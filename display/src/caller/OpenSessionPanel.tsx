@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { Lang } from '../lib/i18n.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

@@ -1,6 +1,6 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { money } from '../lib/format.ts'
-import type { Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { money } from '../../../web/format.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

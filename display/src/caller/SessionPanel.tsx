@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import type { Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

@@ -1,4 +1,4 @@
-import type { Lang } from '../lib/i18n.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import { t, type CallerKey } from './texts.ts'
 
 /** The keyboard shortcuts, always on screen. */

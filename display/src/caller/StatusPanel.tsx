@@ -1,7 +1,7 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { boardRows, money, shortCommitment } from '../lib/format.ts'
-import type { Lang } from '../lib/i18n.ts'
-import { ballCall } from '../lib/number-words.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { boardRows, money, shortCommitment } from '../../../web/format.ts'
+import type { Lang } from '../../../web/i18n.ts'
+import { ballCall } from '../../../web/number-words.ts'
 import { t } from './texts.ts'
 
 /** What the hall sees, in small: current ball, count, sales, prizes, commitment and the board. */

@@ -1,7 +1,7 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { CardGrid } from '../lib/CardGrid.tsx'
-import { money } from '../lib/format.ts'
-import type { Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { CardGrid } from '../../../web/CardGrid.tsx'
+import { money } from '../../../web/format.ts'
+import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 

@@ -3,11 +3,11 @@
  * Sala reads aloud before acting (BNG-84) and the outcome the server applies (BNG-80 to BNG-83, BNG-86). The
  * outcome of a caller's error depends on the hall's profile (`callerError`), never on the jurisdiction's name.
  */
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { GameAction, isLegal } from '../../../server/src/domain/game.ts'
-import { getProfile } from '../../../server/src/domain/profile.ts'
-import type { IncidentKind } from '../lib/api.ts'
-import type { Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { GameAction, isLegal } from '../../../server/src/bingo/game.ts'
+import { getProfile } from '../../../server/src/shared/profile.ts'
+import type { IncidentKind } from '../../../web/api.ts'
+import type { Lang } from '../../../web/i18n.ts'
 
 export const INCIDENT_KINDS: readonly IncidentKind[] = [
   'device-failure-before-first-ball',

@@ -1,6 +1,6 @@
 import { render } from 'preact'
-import { langFromSearch } from '../lib/i18n.ts'
-import { createGameFeed } from '../lib/socket.ts'
+import { langFromSearch } from '../../../web/i18n.ts'
+import { createGameFeed } from '../../../web/socket.ts'
 import { App } from './App.tsx'
 import { createCallerStore } from './store.ts'
 

@@ -3,11 +3,11 @@
  * caller is typing (claim serial, manual ball, confirmations). Actions call the API and report errors in one place.
  */
 import { batch, signal } from '@preact/signals'
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import type { SessionMinutes } from '../../../server/src/app/minutes.ts'
-import { ApiError, createApi, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../lib/api.ts'
-import type { Lang } from '../lib/i18n.ts'
-import type { GameFeed } from '../lib/socket.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
+import { ApiError, createApi, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../../../web/api.ts'
+import type { Lang } from '../../../web/i18n.ts'
+import type { GameFeed } from '../../../web/socket.ts'
 
 export interface ShownError { code: string; message: string; detail?: string }
 export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boolean; reason?: string; card: CardInfo | null; called: number[] }

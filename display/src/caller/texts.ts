@@ -1,5 +1,5 @@
 /** Caller console texts: Spanish first, English with `?lang=en`. Same keys in both tables. */
-import type { Lang } from '../lib/i18n.ts'
+import type { Lang } from '../../../web/i18n.ts'
 
 const es = {
   title: 'Consola del locutor',

@@ -1,6 +1,6 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { boardRows, claimReason } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { boardRows, claimReason } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 
 /** Every ball of the set (9 rows of 10 for 90) with the called ones lit and the newest one pulsing. */
 export function Board({ state, lang }: { state: GameState; lang: Lang }) {

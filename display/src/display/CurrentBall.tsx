@@ -1,7 +1,7 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { money } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
-import { ballCall } from '../lib/number-words.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { money } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
+import { ballCall } from '../../../web/number-words.ts'
 
 /**
  * The ball just drawn, as large as the screen allows, with its name in words and the explicit count of

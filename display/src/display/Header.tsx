@@ -1,7 +1,7 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { stateWord } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
-import type { Speaker } from '../lib/speech.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { stateWord } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
+import type { Speaker } from '../../../web/speech.ts'
 import { SoundControls } from './SoundControls.tsx'
 
 /** Hall, game number, the state in one big word, and the sound controls. */

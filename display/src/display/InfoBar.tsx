@@ -1,6 +1,6 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { extraPrizes, groupedCommitment, money, shortCommitment } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { extraPrizes, groupedCommitment, money, shortCommitment } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 
 /**
  * What every player must be able to read from the seat (BNG-36, BNG-37, REGULATIONS §7.2): cards sold, card

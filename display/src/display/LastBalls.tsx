@@ -1,5 +1,5 @@
-import { previousBalls } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import { previousBalls } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 
 /** The five balls before the current one, most recent first. */
 export function LastBalls({ balls, lang }: { balls: number[]; lang: Lang }) {

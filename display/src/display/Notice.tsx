@@ -1,6 +1,6 @@
-import type { GameState } from '../../../server/src/app/bingo.ts'
-import { stateWord } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import type { GameState } from '../../../server/src/bingo/service.ts'
+import { stateWord } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 
 const VOID_REASONS: Record<string, { es: string; en: string }> = {
   'ball-irregularity': { es: 'Irregularidad en las bolas o en el extractor', en: 'Irregularity of the balls or the blower' },

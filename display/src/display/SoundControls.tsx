@@ -1,5 +1,5 @@
-import { text, type Lang } from '../lib/i18n.ts'
-import type { Speaker } from '../lib/speech.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
+import type { Speaker } from '../../../web/speech.ts'
 
 /** Sound on/off (a click is the user gesture browsers need before speaking) and the voice for the calls. */
 export function SoundControls({ speaker, lang }: { speaker: Speaker; lang: Lang }) {

@@ -1,7 +1,7 @@
-import type { GameState, PublicWinner } from '../../../server/src/app/bingo.ts'
-import { CardGrid } from '../lib/CardGrid.tsx'
-import { bonusesOf, money, windowQuestion } from '../lib/format.ts'
-import { text, type Lang } from '../lib/i18n.ts'
+import type { GameState, PublicWinner } from '../../../server/src/bingo/service.ts'
+import { CardGrid } from '../../../web/CardGrid.tsx'
+import { bonusesOf, money, windowQuestion } from '../../../web/format.ts'
+import { text, type Lang } from '../../../web/i18n.ts'
 
 const MAX_CARDS = 4
 

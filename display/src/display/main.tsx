@@ -1,9 +1,9 @@
 import { effect } from '@preact/signals'
 import { render } from 'preact'
-import { langFromSearch } from '../lib/i18n.ts'
-import { ballCall } from '../lib/number-words.ts'
-import { createGameFeed, targetFromSearch } from '../lib/socket.ts'
-import { createSpeaker } from '../lib/speech.ts'
+import { langFromSearch } from '../../../web/i18n.ts'
+import { ballCall } from '../../../web/number-words.ts'
+import { createGameFeed, targetFromSearch } from '../../../web/socket.ts'
+import { createSpeaker } from '../../../web/speech.ts'
 import { App } from './App.tsx'
 
 // Hall display: `/display/?hall=demo` (or `?game=<id>`), Spanish unless `?lang=en`.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createSeededRng } from '../../../server/src/domain/rng.ts'
+import { createSeededRng } from '../../../server/src/shared/rng.ts'
 import { adaptiveProportionCutoff, createHealthMonitor, critBinom, logGamma, repetitionCutoff } from './health.ts'
 import { STARTUP_SAMPLES, createHwrngSource } from './hwrng.ts'
 

@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto'
 import { closeSync, openSync, readSync } from 'node:fs'
-import { DomainError } from '../../../server/src/domain/errors.ts'
+import { DomainError } from '../../../server/src/shared/errors.ts'
 import type { RngSource } from '../ports.ts'
 import { createHealthMonitor, type HealthFailure } from './health.ts'
 

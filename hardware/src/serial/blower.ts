@@ -7,7 +7,7 @@
 import { SerialPortStream } from '@serialport/stream'
 import { randomBytes } from 'node:crypto'
 import { SerialPort } from 'serialport'
-import { DomainError } from '../../../server/src/domain/errors.ts'
+import { DomainError } from '../../../server/src/shared/errors.ts'
 import {
   createDeviceDecoder, encodeHostCommand, nextSeq, type BlowerState, type DeviceMessage, type HostCommand, type MessageDecoder,
 } from '../protocols/blower-protocol.ts'

@@ -12,7 +12,7 @@
  * next ball twice, release a duplicate ball, report a ball outside the set, misread the next ball.
  */
 import { SerialPort } from 'serialport'
-import { createSeededRng } from '../../../server/src/domain/rng.ts'
+import { createSeededRng } from '../../../server/src/shared/rng.ts'
 import {
   BlowerState, FaultCode, SimAction, createHostDecoder, encodeDeviceMessage, nextSeq,
   type DeviceMessage, type HostCommand,

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { useScanner } from '../shared/useScanner.ts'
 import { INSTANT_CODE_SHAPE, TICKET_CODE_SHAPE } from '../shared/wedge.ts'
 import { MovementsPanel } from './MovementsPanel.tsx'

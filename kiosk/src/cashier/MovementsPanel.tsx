@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { formatStamp } from '../../../printer/src/ticket-layout.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks'
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { CameraScanner } from '../shared/CameraScanner.tsx'
 import { lotteryReceiptDoc, receiptDataUrl } from './receipt.ts'
 import { StatusBanner } from './StatusBanner.tsx'

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import type { CashierStore } from './store.ts'
 import { NOTES, TEXTS } from './texts.ts'
 

@@ -1,5 +1,5 @@
-import { CardGrid } from '../../../display/src/lib/CardGrid.tsx'
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { CardGrid } from '../../../web/CardGrid.tsx'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import type { PrizeRow, ScanView } from './answer.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'

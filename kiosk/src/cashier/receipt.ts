@@ -3,7 +3,7 @@
  * LOT-25) without printing at the station, so the screen lays the receipt out with the same thermal layout as every
  * other ticket (printer/src/ticket-layout.ts) for the payee to sign, printed from the browser.
  */
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { renderTicketSvg } from '../../../printer/src/preview.ts'
 import { formatStamp, type PrintBlock, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import type { Lang } from '../shared/api.ts'

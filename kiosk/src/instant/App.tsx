@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import QRCode from 'qrcode'
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { ScratchCard } from './ScratchCard.tsx'
 import type { InstantStore } from './store.ts'
 import { TEXTS } from './texts.ts'

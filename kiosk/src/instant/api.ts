@@ -2,8 +2,8 @@
  * Calls of the on-screen instant app (same origin). Errors arrive as `{ error: { code, message, detail } }` and
  * become an ApiError, so screens branch on `code` (RULE_DISABLED: the hall's profile forbids on-screen sales).
  */
-import { ApiError } from '../../../display/src/lib/api.ts'
-import type { TicketFace } from '../../../server/src/domain/instant-play.ts'
+import { ApiError } from '../../../web/api.ts'
+import type { TicketFace } from '../../../server/src/instant/play.ts'
 
 export { ApiError }
 

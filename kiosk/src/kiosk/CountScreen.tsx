@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import type { VoucherView } from '../shared/api.ts'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'

@@ -1,5 +1,5 @@
-import { CardGrid } from '../../../display/src/lib/CardGrid.tsx'
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { CardGrid } from '../../../web/CardGrid.tsx'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import type { KioskPurchase } from '../shared/api.ts'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'

@@ -1,6 +1,6 @@
 import { effect } from '@preact/signals'
 import { render } from 'preact'
-import { createGameFeed } from '../../../display/src/lib/socket.ts'
+import { createGameFeed } from '../../../web/socket.ts'
 import { createCashdeskApi, deviceCredential, type Lang } from '../shared/api.ts'
 import { App } from './App.tsx'
 import { createKioskStore } from './store.ts'

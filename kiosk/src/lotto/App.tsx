@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import QRCode from 'qrcode'
-import { formatMoney } from '../../../server/src/domain/money.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 import { planTime } from './slip.ts'
 import type { LottoStore } from './store.ts'
 import { TEXTS } from './texts.ts'

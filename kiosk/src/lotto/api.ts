@@ -2,9 +2,9 @@
  * Calls of the lotto touch screen (same origin). Errors arrive as `{ error: { code, message, detail } }` and become
  * an ApiError; the screen branches on `code` (SALES_CLOSED, SALES_NOT_OPEN, VALIDATION_FAILED...).
  */
-import { ApiError } from '../../../display/src/lib/api.ts'
-import type { LottoReceipt } from '../../../server/src/app/lotto.ts'
-import type { LottoPlan } from '../../../server/src/domain/lotto-plan.ts'
+import { ApiError } from '../../../web/api.ts'
+import type { LottoReceipt } from '../../../server/src/lotto/service.ts'
+import type { LottoPlan } from '../../../server/src/lotto/plan.ts'
 
 export { ApiError }
 export type { LottoReceipt }

@@ -4,14 +4,14 @@
  * screen's language goes out as Accept-Language. An enrolled device sends its credential
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser.
  */
-import type { InstantService } from '../../../server/src/app/instant.ts'
-import type { KioskOffer, KioskPurchase } from '../../../server/src/app/kiosk-sales.ts'
-import type { LotteryService, LotteryValidation } from '../../../server/src/app/lottery.ts'
-import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/app/lotto.ts'
-import type { Payout, TicketStatus } from '../../../server/src/app/payouts.ts'
-import type { CashMovement, VoucherView } from '../../../server/src/app/vouchers.ts'
-import type { payInstantAtCashier } from '../../../server/src/http/instant-routes.ts'
-import { ApiError } from '../../../display/src/lib/api.ts'
+import type { InstantService } from '../../../server/src/instant/service.ts'
+import type { KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/kiosk-sales.ts'
+import type { LotteryService, LotteryValidation } from '../../../server/src/lottery/service.ts'
+import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
+import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
+import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
+import type { payInstantAtCashier } from '../../../server/src/instant/routes.ts'
+import { ApiError } from '../../../web/api.ts'
 
 export { ApiError }
 export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement, LottoValidation, LotteryValidation, LottoReceipt }

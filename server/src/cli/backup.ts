@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { toRecord } from '../app/journal.ts'
-import { verifyChain } from '../domain/journal-chain.ts'
+import { toRecord } from '../shared/journal.ts'
+import { verifyChain } from '../shared/journal-chain.ts'
 
 /**
  * Consistent copy of a live SQLite database with `VACUUM INTO`: it reads one snapshot inside a single read

@@ -10,14 +10,14 @@ import { loadConfig } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { migrate } from '../db/migrate.ts'
 import { openSqlite } from '../db/sqlite.ts'
-import { DomainError } from '../domain/errors.ts'
-import { checkDesign, type InstantDesign } from '../domain/instant-design.ts'
-import { publicKeyId } from '../domain/ticket-code.ts'
-import { createInstantService } from '../app/instant.ts'
-import { writeManifest, type FileEntry } from '../app/instant-files.ts'
-import type { PrintWorkerInput } from '../app/instant-print-worker.ts'
-import { loadOrCreateInstantPepper } from '../app/instant-pepper.ts'
-import { loadOrCreateKeys } from '../keys.ts'
+import { DomainError } from '../shared/errors.ts'
+import { checkDesign, type InstantDesign } from '../instant/design.ts'
+import { publicKeyId } from '../shared/ticket-code.ts'
+import { createInstantService } from '../instant/service.ts'
+import { writeManifest, type FileEntry } from '../instant/files.ts'
+import type { PrintWorkerInput } from '../instant/print-worker.ts'
+import { loadOrCreateInstantPepper } from '../instant/pepper.ts'
+import { loadOrCreateKeys } from '../shared/keys.ts'
 
 type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
@@ -75,7 +75,7 @@ function parseSheets(spec: string | undefined, ticketCount: number, packCount: n
 /** Runs the print-file worker; resolves with its result. */
 function printWorker(input: PrintWorkerInput, onProgress: (done: number) => void): Promise<PrintResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../app/worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('../app/instant-print-worker.ts', import.meta.url).href, input } })
+    const worker = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('../instant/print-worker.ts', import.meta.url).href, input } })
     let result: PrintResult | null = null
     worker.on('message', (m: { type: 'progress'; done: number } | { type: 'done'; result: PrintResult }) => {
       if (m.type === 'progress') onProgress(m.done)

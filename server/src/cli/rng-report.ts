@@ -13,8 +13,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, writeSync } from 'node:fs'
-import { DrawStream, drawKey, salesDigest, shuffleOrder } from '../domain/draw-proof.ts'
-import { chiSquarePValue, chiSquareTest, ksUniform } from '../domain/statistics.ts'
+import { DrawStream, drawKey, salesDigest, shuffleOrder } from '../shared/draw-proof.ts'
+import { chiSquarePValue, chiSquareTest, ksUniform } from '../equipment/statistics.ts'
 
 export interface RngReportOptions {
   games: number

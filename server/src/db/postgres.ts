@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { DomainError } from '../domain/errors.ts'
+import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql } from './database.ts'
 
 /**

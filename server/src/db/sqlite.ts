@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { DomainError } from '../domain/errors.ts'
+import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql } from './database.ts'
 
 export interface SqliteOptions {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../domain/errors.ts'
+import type { ErrorCode } from '../shared/errors.ts'
 
 /** What people read when something is refused: Spanish first, English second (per Accept-Language). */
 export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', { es: string; en: string }> = {

@@ -1,4 +1,4 @@
-import type { GameState } from '../app/bingo.ts'
+import type { GameState } from '../bingo/service.ts'
 
 /** Server -> screen facts. Every one carries gameId and seq; a screen that sees a gap reloads the state. */
 export interface ServerToClientEvents {

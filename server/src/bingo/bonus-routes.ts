@@ -1,0 +1,98 @@
+/**
+ * HTTP routes of issue #8: prima de bingo (BNG-57 to BNG-64), progressive / interconnected / lucky-ball pots
+ * (BNG-55, BNG-66, BNG-67), bonus prize payment and receipt (BNG-69), simultaneous games (BNG-100) and master sets
+ * of the other modalities (BNG-98, BNG-102, BNG-103). Errors are DomainErrors, turned into JSON by app.ts.
+ */
+import type { Context, Hono } from 'hono'
+import { z } from 'zod'
+import { DomainError } from '../shared/errors.ts'
+import { layoutForModality, Modality } from './modalities.ts'
+import { clusterOf } from '../realtime/multi-node.ts'
+import type { Services } from '../services.ts'
+import { body, needs } from '../http/app.ts'
+
+const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+const bp = z.number().int().min(0).max(10_000)
+/** A path id; anything else (a NUL byte, a slash, 10 kB) is simply not found, and never reaches the database. */
+const param = (c: Context, name: string): string => {
+  const v = c.req.param(name) ?? ''
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new DomainError('NOT_FOUND', `no ${name} ${JSON.stringify(v.slice(0, 64))}`)
+  return v
+}
+
+const condition = z.union([
+  z.object({ prize: z.enum(['line', 'bingo']), scale: z.array(z.object({ withinBalls: z.number().int().min(1).max(255), shareBp: bp }).strict()).min(1).max(20) }).strict(),
+  z.object({ luckyPrizes: z.array(z.enum(['line', 'bingo'])).min(1).max(2), numbers: z.number().int().min(1).max(10) }).strict(),
+])
+
+export function registerBonusRoutes(app: Hono, services: Services): void {
+  const { bonus, bingo } = services
+
+  // ---- prima de bingo (CFG-29)
+  app.get('/api/halls/:hallId/prima', needs('hall.read'), async (c) => {
+    const p = await bonus.getPrima(param(c, 'hallId'))
+    if (!p) return c.json({ hallId: param(c, 'hallId'), prima: null })
+    const { ledger: _ledger, ...view } = p
+    return c.json({ hallId: p.hallId, prima: view })
+  })
+  app.get('/api/halls/:hallId/prima/ledger', needs('minutes.read'), async (c) => c.json({ ledger: await bonus.primaLedger(param(c, 'hallId')) }))
+  app.put('/api/halls/:hallId/prima', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({
+      amountsCents: z.array(cents).min(1).max(20), amountCents: cents.optional(), deductionBp: bp.optional(),
+      baseBallLimit: z.number().int().min(1).max(255).optional(), incrementPerGame: z.number().int().min(0).max(255).optional(), resetAfterAward: z.enum(['base', 'keep']).optional(),
+    }).strict())
+    return c.json(await bonus.configurePrima(param(c, 'hallId'), b))
+  })
+
+  // ---- pots (CFG-28, CFG-30, CFG-31)
+  app.get('/api/pots', needs('game.read'), async (c) => c.json({ pots: await bonus.listPots(c.req.query('hallId') || undefined) }))
+  app.post('/api/pots', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({
+      name: z.string().min(1).max(120), kind: z.enum(['progressive', 'interconnected', 'lucky']), contributionBp: bp, reserveBp: bp.optional(),
+      seedCents: cents.optional(), maxCents: cents.nullable().optional(), condition, hallIds: z.array(id).min(1).max(200),
+    }).strict())
+    return c.json(await bonus.createPot(b), 201)
+  })
+  app.post('/api/pots/:potId/halls', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ hallId: id }).strict())
+    await bonus.addPotHall(param(c, 'potId'), b.hallId)
+    return c.json(await bonus.getPot(param(c, 'potId')), 201)
+  })
+  app.get('/api/pots/:potId', needs('minutes.read'), async (c) => c.json(await bonus.getPot(param(c, 'potId'))))
+
+  // ---- bonus prizes (BNG-69) and the lucky-ball proof (RNG-28)
+  app.get('/api/games/:gameId/bonus-prizes', needs('game.read'), async (c) => c.json({ prizes: await bonus.listBonusPrizes(param(c, 'gameId')) }))
+  app.get('/api/bonus-prizes/:prizeId/receipt', needs('prize.pay'), async (c) => c.json(await bonus.bonusReceipt(param(c, 'prizeId'))))
+  app.post('/api/bonus-prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
+    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict() }).strict())
+    return c.json(await bonus.payBonusPrize({ prizeId: param(c, 'prizeId'), ...b }))
+  })
+  app.get('/api/games/:gameId/lucky-proof', needs('game.read'), async (c) => c.json(await bonus.luckyProof(param(c, 'gameId'))))
+
+  // ---- simultaneous games (BNG-100)
+  app.post('/api/games/:gameId/halls', needs('game.announce'), async (c) => {
+    const b = await body(c, z.object({ hallId: id, seriesId: id, fromCardNo: z.number().int().min(1), toCardNo: z.number().int().min(1) }).strict())
+    return c.json({ halls: await bonus.joinGame({ gameId: param(c, 'gameId'), ...b }) }, 201)
+  })
+  app.post('/api/games/:gameId/halls/:hallId/sales', needs('game.sell'), async (c) => {
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
+    return c.json({ cards: await bonus.sellInHall({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, channel: b.channel }) }, 201)
+  })
+
+  // ---- the nodes this one sees through the socket.io adapter (multi-node deployments on PostgreSQL)
+  app.get('/api/cluster', needs('game.read'), async (c) => {
+    const info = clusterOf(services)
+    return c.json({ engine: services.db.engine, adapter: info?.adapter ?? 'none', nodes: info ? await info.nodes() : 1 })
+  })
+
+  // ---- master sets of the other modalities (75 balls, bingo plus, derived, fast)
+  app.post('/api/master-sets/modality', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({
+      modality: z.enum(Object.values(Modality) as [Modality, ...Modality[]]), count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional(),
+      params: z.object({ ballCount: z.number().int().optional(), rows: z.number().int().optional(), perRow: z.number().int().optional(), columns: z.number().int().optional(), picks: z.number().int().optional() }).strict().optional(),
+    }).strict())
+    const layout = layoutForModality(b.modality, b.params)
+    return c.json({ ...(await bingo.createMasterSet({ count: b.count, seed: b.seed, layout })), modality: b.modality, layout }, 201)
+  })
+}

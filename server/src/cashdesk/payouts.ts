@@ -1,0 +1,326 @@
+/**
+ * Cashier validation and payout of bingo cards by their signed code (REGULATIONS.md §8), and the prize register
+ * (libro de registro de premios, §7.13: INS-5, LNS-25).
+ *
+ * Outcomes of a scan (§8), checked in this order:
+ * - invalid: the signature fails (a code is never trusted otherwise), the code is not a card, or no such card
+ *   was ever sold;
+ * - blocked: reported lost or stolen (LST-4, LST-5: neither paid, refunded nor exchanged);
+ * - void: the game was annulled and its cards refunded (BNG-80 to BNG-83: refund only);
+ * - pending: the game has not finished; prizes are paid at its end (BNG-71);
+ * - not_winner; paid (when, at which station, by whom: ALREADY PAID);
+ * - expired: presented after BOLILLO_PRIZE_CLAIM_DAYS from the end of the game;
+ * - winner: amount and prize ids; `idRequired` from BOLILLO_ID_REQUIRED_PRIZE_CENTS up (GEN-26, §7.13).
+ * Every scan is journaled with the station, the cashier and the time (§8).
+ *
+ * Paying once. The payout re-evaluates the card inside one transaction and moves its prizes from awarded to paid
+ * with a conditional UPDATE (`... AND status = 'awarded'`); the payouts table also holds one row per card at most.
+ * When several stations scan the same card at once, exactly one transaction pays; the others find it paid and
+ * answer 409 ALREADY_PAID. A serialisation conflict (PostgreSQL) is retried, and then finds the card paid.
+ *
+ * The receipt is printed after the commit: paying is a fact whether or not the paper comes out, the lock is not
+ * held while a printer answers, and a failed receipt is reprinted from the payout (the answer says it failed).
+ *
+ * Personal data of the payee (name, document) is kept in the payouts table, not in the hash-chained journal,
+ * which cannot forget; the journal records the payout and whether a payee was identified.
+ */
+import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { Sql } from '../db/database.ts'
+import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { DomainError } from '../shared/errors.ts'
+import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { PrintResult } from '../../../printer/src/printers.ts'
+import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+
+export interface CardRef {
+  kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
+  /** The numbers of each row, and the same in their columns (0 = blank). */
+  rows: number[][]; grid: number[][]
+  gameId: string; gameNo: number; gameStatus: string; sessionId: string; hallId: string; hallName: string; currency: string; faceValueCents: number
+}
+export interface PrizeLine { id: string; kind: string; amountCents: number }
+
+/** The answer to a scan (§8). */
+export type TicketStatus =
+  | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown'; detail: string; ticketId: string | null }
+  | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
+  | (CardRef & { status: 'void'; reason: string | null; refundCents: number })
+  | (CardRef & { status: 'pending' })
+  | (CardRef & { status: 'not_winner' })
+  | (CardRef & { status: 'paid'; paidAt: string; stationId: string | null; cashierId: string | null; payoutId: string | null; amountCents: number; prizes: PrizeLine[] })
+  | (CardRef & { status: 'expired'; expiredAt: string; amountCents: number; prizes: PrizeLine[] })
+  | (CardRef & { status: 'winner'; amountCents: number; prizes: PrizeLine[]; idRequired: boolean; claimUntil: string })
+
+export interface Payout {
+  payoutId: string; ticketId: string; serial: string; gameId: string; gameNo: number; sessionId: string; hallId: string; hallName: string
+  amountCents: number; currency: string; prizes: PrizeLine[]; paidAt: string; stationId: string; cashierId: string
+  payeeName: string | null; payeeDocument: string | null
+}
+
+export interface PrizeRegisterRow {
+  /** Running number of the entry in this extract. */
+  entry: number
+  paidAt: string; hallId: string; hallName: string; sessionId: string; gameId: string; gameNo: number
+  serial: string; ticketId: string; prizes: PrizeLine[]; amountCents: number; currency: string
+  payeeName: string | null; payeeDocument: string | null; stationId: string | null; cashierId: string | null; payoutId: string | null
+}
+
+interface CardJoin {
+  id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
+  order_no: number; game_status: string; finished_at: string | null; void_reason: string | null; session_id: string; hall_id: string
+  face_value_cents: number; hall_name: string; currency: string; layout: string
+}
+interface PrizeRow { id: string; kind: string; amount_cents: number; status: string; paid_at: string | null; paid_by: string | null }
+interface PayoutRow { id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string }
+
+export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService) {
+  const { db, clock, keys, config } = deps
+  const now = () => clock.now().toISOString()
+
+  /** A card's state at `at`, read through `sql` (the caller's transaction when paying). */
+  async function evaluate(sql: Sql, cardId: string, at: string): Promise<TicketStatus> {
+    const c = await sql.get<CardJoin>(
+      `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
+              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`, [cardId],
+    )
+    if (!c) return { status: 'invalid', reason: 'unknown', detail: `card ${cardId} was never sold`, ticketId: cardId }
+    const rows = JSON.parse(c.numbers) as number[][]
+    const ref: CardRef = {
+      kind: 'card', ticketId: c.id, serial: c.serial, seriesCode: c.series_code, cardNo: Number(c.card_no), rows, grid: cardFromRows(rows, JSON.parse(c.layout) as CardLayout).grid,
+      gameId: c.game_id, gameNo: Number(c.order_no), gameStatus: c.game_status, sessionId: c.session_id, hallId: c.hall_id, hallName: c.hall_name,
+      currency: c.currency, faceValueCents: Number(c.face_value_cents),
+    }
+    const blocked = await sql.get<{ reason: string; note: string; created_at: string }>('SELECT reason, note, created_at FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [TicketKind.card, c.id])
+    if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
+    if (c.card_status === 'refunded' || c.game_status === 'void') return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents }
+    if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
+    const prizes = (await sql.all<PrizeRow>("SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id", [c.id]))
+      .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
+    if (prizes.length === 0) return { ...ref, status: 'not_winner' }
+    const lines = (ps: typeof prizes): PrizeLine[] => ps.map((p) => ({ id: p.id, kind: p.kind, amountCents: p.amount_cents }))
+    const sum = (ps: typeof prizes) => ps.reduce((s, p) => s + p.amount_cents, 0)
+    const awarded = prizes.filter((p) => p.status === 'awarded')
+    if (awarded.length === 0) {
+      const payout = await sql.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ?', [c.id])
+      const paidAt = payout?.paid_at ?? prizes.map((p) => p.paid_at ?? '').sort().at(-1) ?? ''
+      return { ...ref, status: 'paid', paidAt, stationId: payout?.station_id ?? null, cashierId: payout?.cashier_id ?? prizes[0].paid_by, payoutId: payout?.id ?? null, amountCents: sum(prizes), prizes: lines(prizes) }
+    }
+    const claimUntil = new Date(Date.parse(c.finished_at ?? at) + config.prizeClaimDays * DAY_MS).toISOString()
+    if (at >= claimUntil) return { ...ref, status: 'expired', expiredAt: claimUntil, amountCents: sum(awarded), prizes: lines(awarded) }
+    const amountCents = sum(awarded)
+    return { ...ref, status: 'winner', amountCents, prizes: lines(awarded), idRequired: amountCents >= config.idRequiredPrizeCents, claimUntil }
+  }
+
+  /** Verifies the code; a bad one is an `invalid` status, never an exception. */
+  function cardIdOf(code: string): { cardId: string } | Extract<TicketStatus, { status: 'invalid' }> {
+    try {
+      const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
+      if (ref.kind !== TicketKind.card) return { status: 'invalid', reason: 'kind', detail: `a ${ref.kind === TicketKind.voucher ? 'credit voucher' : ref.kind} code, not a bingo card`, ticketId: ref.id }
+      return { cardId: ref.id }
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'INVALID_SIGNATURE') return { status: 'invalid', reason: 'signature', detail: err.message, ticketId: null }
+      throw err
+    }
+  }
+
+  /** §8: what a scanned code is worth, journaled with the station and cashier. */
+  async function validate(code: string, who: { stationId?: string; cashierId?: string } = {}): Promise<TicketStatus> {
+    const parsed = cardIdOf(code)
+    return db.transaction(async (tx) => {
+      const at = now()
+      const st = 'cardId' in parsed ? await evaluate(tx, parsed.cardId, at) : parsed
+      const hallId = st.status === 'invalid' ? null : st.hallId
+      await appendJournal(tx, {
+        at, type: 'ticket.validated', scope: hallId ? `hall:${hallId}` : '',
+        payload: { ticketId: st.ticketId, kind: 'card', status: st.status, reason: st.status === 'invalid' ? st.reason : null, stationId: who.stationId ?? null, cashierId: who.cashierId ?? null, rule: '§8' },
+      })
+      return st
+    })
+  }
+
+  function refuse(st: Exclude<TicketStatus, { status: 'winner' }>): never {
+    switch (st.status) {
+      case 'invalid':
+        if (st.reason === 'unknown') throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
+        throw new DomainError('INVALID_SIGNATURE', st.detail, { status: st.status, reason: st.reason })
+      case 'blocked': throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, { status: st.status, reason: st.reason, rule: 'LST-4' })
+      case 'void': throw new DomainError('TICKET_VOID', `game ${st.gameNo} was voided: card ${st.serial} is refundable only`, { status: st.status, refundCents: st.refundCents })
+      case 'pending': throw new DomainError('PRIZE_PENDING', `game ${st.gameNo} is ${st.gameStatus}: prizes are paid when it ends (BNG-71)`, { status: st.status, gameStatus: st.gameStatus, rule: 'BNG-71' })
+      case 'not_winner': throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
+      case 'paid': throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at ${st.paidAt}`, { status: st.status, paidAt: st.paidAt, stationId: st.stationId, cashierId: st.cashierId, payoutId: st.payoutId })
+      case 'expired': throw new DomainError('TICKET_EXPIRED', `the claim period of card ${st.serial} ended at ${st.expiredAt}`, { status: st.status, expiredAt: st.expiredAt })
+      default: {
+        const _never: never = st
+        throw new Error(`unknown status ${JSON.stringify(_never)}`)
+      }
+    }
+  }
+
+  /**
+   * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
+   * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
+   */
+  async function pay(input: { code: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
+    const parsed = cardIdOf(input.code)
+    if (!('cardId' in parsed)) refuse(parsed)
+    const payeeName = input.payeeName?.trim() || null
+    const payeeDocument = input.payeeDocument?.trim() || null
+    let payout: Payout | undefined
+    let lastSeq = 0
+    for (let attempt = 0; !payout; attempt++) {
+      try {
+        payout = await db.transaction(async (tx) => {
+          const at = now()
+          const st = await evaluate(tx, parsed.cardId, at)
+          if (st.status !== 'winner') refuse(st)
+          // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register.
+          if (st.idRequired && (!payeeDocument || !payeeName)) {
+            throw new DomainError('PAYEE_ID_REQUIRED', `a prize of ${st.amountCents} needs the payee's name and identity document`, { amountCents: st.amountCents, thresholdCents: config.idRequiredPrizeCents, fields: ['payeeName', 'payeeDocument'] })
+          }
+          const ids = st.prizes.map((p) => p.id)
+          const paidBy = `${input.cashierId}@${input.stationId}`
+          const r = await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, st.ticketId, ...ids])
+          if (r.changes !== ids.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          const payoutId = deps.bingo.newId('po')
+          await tx.run(
+            'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            [payoutId, st.ticketId, st.gameId, st.hallId, st.amountCents, st.currency, JSON.stringify(ids), input.stationId, input.cashierId, payeeName, payeeDocument, at],
+          )
+          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+          const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
+          for (const p of st.prizes) {
+            const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: 'cash' } })
+            lastSeq = rec.seq
+          }
+          return {
+            payoutId, ticketId: st.ticketId, serial: st.serial, gameId: st.gameId, gameNo: st.gameNo, sessionId: st.sessionId, hallId: st.hallId, hallName: st.hallName,
+            amountCents: st.amountCents, currency: st.currency, prizes: st.prizes, paidAt: at, stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument,
+          }
+        })
+      } catch (err) {
+        // A serialisation conflict between two payouts: the retry finds the card paid and says so.
+        if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 2) continue
+        throw err
+      }
+    }
+    deps.publish?.({ type: 'game:changed', gameId: payout.gameId, hallId: payout.hallId, seq: lastSeq, reason: 'prize_paid' })
+    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper)
+    return { payout, receipt: await printReceipt(payout, input.stationId), preview: ticketPreviewDataUrl(doc) }
+  }
+
+  function receiptDoc(p: Payout, paper: PrintDoc['paper']): PrintDoc {
+    return payoutReceipt({
+      payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
+      prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })), amountCents: p.amountCents, currency: p.currency,
+      paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument,
+    }, { paper })
+  }
+
+  async function printReceipt(p: Payout, stationId: string) {
+    const printer = deps.printers.forStation(stationId)
+    try {
+      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper)], `payout-${p.payoutId}`) }
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      const details = err.details as { reason?: string } | undefined
+      return { printed: false as const, error: { code: err.code, reason: details?.reason ?? null, message: err.message } }
+    }
+  }
+
+  async function loadPayout(payoutId: string): Promise<Payout> {
+    const row = await db.get<PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }>(
+      'SELECT po.*, c.serial, g.order_no, g.session_id, h.name AS hall_name FROM payouts po JOIN cards c ON c.id = po.card_id JOIN games g ON g.id = po.game_id JOIN halls h ON h.id = po.hall_id WHERE po.id = ?', [payoutId],
+    )
+    if (!row) throw new DomainError('NOT_FOUND', `payout ${payoutId} not found`)
+    const ids = JSON.parse(row.prize_ids) as string[]
+    const prizes = await db.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
+    return {
+      payoutId: row.id, ticketId: row.card_id, serial: row.serial, gameId: row.game_id, gameNo: Number(row.order_no), sessionId: row.session_id, hallId: row.hall_id, hallName: row.hall_name,
+      amountCents: Number(row.amount_cents), currency: row.currency, prizes: prizes.map((p) => ({ id: p.id, kind: p.kind, amountCents: Number(p.amount_cents) })),
+      paidAt: row.paid_at, stationId: row.station_id, cashierId: row.cashier_id, payeeName: row.payee_name, payeeDocument: row.payee_document,
+    }
+  }
+
+  /** Prints a payout's receipt again (a failed receipt, or a copy for the file). */
+  async function reprintReceipt(payoutId: string, stationId: string) {
+    const p = await loadPayout(payoutId)
+    const receipt = await printReceipt(p, stationId)
+    if (!receipt.printed) throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
+    return receipt
+  }
+
+  /** The receipt as a PDF. */
+  async function receiptPdf(payoutId: string, paper: PrintDoc['paper'] = '80mm'): Promise<Uint8Array> {
+    const { renderTicketsPdf } = await import('../../../printer/src/pdf.ts')
+    return renderTicketsPdf([receiptDoc(await loadPayout(payoutId), paper)])
+  }
+
+  /** §8 REPORTED LOST/STOLEN: blocks a card by its code, or by game and serial. */
+  async function block(input: { code?: string; gameId?: string; serial?: string; reason: 'lost' | 'stolen'; note?: string; reportedBy: string }): Promise<{ ticketId: string; serial: string; reason: string; reportedAt: string }> {
+    return db.transaction(async (tx) => {
+      let cardId: string | undefined
+      if (input.code) {
+        const parsed = cardIdOf(input.code)
+        if (!('cardId' in parsed)) refuse(parsed)
+        cardId = parsed.cardId
+      } else if (input.gameId && input.serial) {
+        cardId = (await tx.get<{ id: string }>('SELECT id FROM cards WHERE game_id = ? AND serial = ?', [input.gameId, input.serial.trim().toUpperCase()]))?.id
+      }
+      if (!cardId) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+      const card = await tx.get<{ id: string; serial: string; hall_id: string }>('SELECT c.id, c.serial, g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
+      if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
+      const at = now()
+      await tx.run('INSERT INTO blocked_tickets (kind, ticket_id, reason, note, reported_by, created_at) VALUES (?, ?, ?, ?, ?, ?)', [TicketKind.card, card.id, input.reason, input.note ?? '', input.reportedBy, at])
+      await appendJournal(tx, { at, type: 'ticket.blocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, reportedBy: input.reportedBy, rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4' } })
+      return { ticketId: card.id, serial: card.serial, reason: input.reason, reportedAt: at }
+    })
+  }
+
+  /**
+   * The prize register (§7.13): every prize paid, by payout (game number, winning card, payee's names and
+   * identity document, prize) in the order paid; prizes paid at the table (no payout) are listed one by one.
+   */
+  async function prizeRegister(filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string } = {}): Promise<{ filter: typeof filter; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }> {
+    const where: string[] = ["p.status = 'paid'"]
+    const params: unknown[] = []
+    if (filter.hallId) { where.push('g.hall_id = ?'); params.push(filter.hallId) }
+    if (filter.sessionId) { where.push('g.session_id = ?'); params.push(filter.sessionId) }
+    if (filter.gameId) { where.push('g.id = ?'); params.push(filter.gameId) }
+    if (filter.from) { where.push('p.paid_at >= ?'); params.push(filter.from) }
+    if (filter.to) { where.push('p.paid_at < ?'); params.push(filter.to) }
+    const rows = await db.all<{ prize_id: string; kind: string; amount_cents: number; paid_at: string; paid_by: string | null; card_id: string; serial: string; game_id: string; order_no: number; session_id: string; hall_id: string; hall_name: string; currency: string; payout_id: string | null; station_id: string | null; cashier_id: string | null; payee_name: string | null; payee_document: string | null }>(
+      `SELECT p.id AS prize_id, p.kind, p.amount_cents, p.paid_at, p.paid_by, c.id AS card_id, c.serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
+              h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document
+       FROM prizes p JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id
+       LEFT JOIN payouts po ON po.card_id = p.card_id
+       WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
+    )
+    const out: PrizeRegisterRow[] = []
+    const byPayout = new Map<string, PrizeRegisterRow>()
+    for (const r of rows) {
+      const line = { id: r.prize_id, kind: r.kind, amountCents: Number(r.amount_cents) }
+      const ownPayout = r.payout_id !== null && r.paid_by === `${r.cashier_id}@${r.station_id}`
+      const existing = ownPayout ? byPayout.get(r.payout_id!) : undefined
+      if (existing) { existing.prizes.push(line); existing.amountCents += line.amountCents; continue }
+      const row: PrizeRegisterRow = {
+        entry: out.length + 1, paidAt: r.paid_at, hallId: r.hall_id, hallName: r.hall_name, sessionId: r.session_id, gameId: r.game_id, gameNo: Number(r.order_no),
+        serial: r.serial, ticketId: r.card_id, prizes: [line], amountCents: line.amountCents, currency: r.currency,
+        payeeName: ownPayout ? r.payee_name : null, payeeDocument: ownPayout ? r.payee_document : null,
+        stationId: ownPayout ? r.station_id : null, cashierId: ownPayout ? r.cashier_id : r.paid_by, payoutId: ownPayout ? r.payout_id : null,
+      }
+      out.push(row)
+      if (ownPayout) byPayout.set(r.payout_id!, row)
+    }
+    return { filter, rows: out, totalCents: out.reduce((s, r) => s + r.amountCents, 0), currency: out[0]?.currency ?? null }
+  }
+
+  /** The signed code of a sold card (for reprints by staff and tests). */
+  const cardCode = (cardId: string) => encodeTicketCode({ kind: TicketKind.card, id: cardId }, keys.privateKey)
+
+  return { validate, pay, block, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+}
+
+export type PayoutService = ReturnType<typeof createPayoutService>

@@ -1,0 +1,281 @@
+/**
+ * Credit vouchers (vales de crédito): the only way money enters play at a kiosk. A cashier sells a voucher for
+ * cash (GEN-13: cash at cashier stations only; GEN-14: no cash or cards at the kiosk), prints it with the QR of
+ * its signed code (`BLL1.V.<id>.<sig>`), and any kiosk of the hall redeems it. A voucher is spent once: a kiosk
+ * purchase spends all of it and carries the remaining balance on a new "change" voucher. The cashier can refund
+ * an active voucher in cash. Vouchers expire after BOLILLO_VOUCHER_DAYS.
+ *
+ * Every movement is journaled inside its transaction (voucher.sold, voucher.redeemed, voucher.issued,
+ * voucher.cashed_out), and cash in and out of each cashier station is kept in cash_movements.
+ *
+ * GEN-17 (AML small-denomination rule): the cashier records how the voucher was paid, small notes and coins (Bs 10,
+ * Bs 20, coins: CFG-2) against the rest. When the small-denomination cash of the operation, or of the buyer's
+ * day when the buyer's document is recorded (CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of
+ * the UIF threshold, a suspicious-operation record is opened for the responsible officer (FR), who files the ROS
+ * or documents why not (review).
+ */
+import type { BingoEvent, BingoService, Clock } from '../bingo/service.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { Config } from '../config.ts'
+import type { Database, Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { getProfile } from '../shared/profile.ts'
+import { shareOf } from '../shared/money.ts'
+import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { OperatorKeys } from '../shared/keys.ts'
+import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
+import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+
+export interface CashdeskDeps {
+  db: Database
+  clock: Clock
+  bingo: BingoService
+  keys: OperatorKeys
+  config: Pick<Config, 'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'>
+  printers: PrinterPool
+  /** Screens' events, published after the commit. */
+  publish?: (e: BingoEvent) => void
+}
+
+export interface VoucherRow {
+  id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
+  parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
+  small_cents: number; other_cents: number; buyer_document: string | null
+  spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
+}
+
+/** What the kiosk and the cashier see of a voucher. `expired` is an active voucher past its date. */
+export interface VoucherView {
+  id: string
+  code: string
+  hallId: string
+  currency: string
+  amountCents: number
+  status: 'active' | 'spent' | 'expired'
+  origin: 'cashier' | 'change'
+  parentId: string | null
+  issuedAt: string
+  expiresAt: string
+  stationId: string
+  spentAt: string | null
+  spentStation: string | null
+  spentFor: 'purchase' | 'cashout' | null
+}
+
+export interface CashMovement { id: string; at: string; kind: 'voucher_sale' | 'prize_payout' | 'voucher_cashout'; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
+
+export interface AmlReport {
+  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null
+  amountCents: number; smallCents: number; windowSmallCents: number; limitCents: number; thresholdCents: number; sharePercent: number
+  status: 'open' | 'filed' | 'dismissed'; createdAt: string; reviewedAt: string | null; reviewedBy: string | null; reviewNote: string | null
+  rule: 'GEN-17'
+}
+
+export const DAY_MS = 86_400_000
+
+export function toVoucherRow(r: VoucherRow): VoucherRow {
+  return { ...r, amount_cents: Number(r.amount_cents), small_cents: Number(r.small_cents), other_cents: Number(r.other_cents) }
+}
+
+/** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
+export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<VoucherRow> {
+  const row = await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [voucherId])
+  if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
+  const v = toVoucherRow(row)
+  if (v.status !== 'active') throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, { voucherId: v.id, spentAt: v.spent_at, spentFor: v.spent_for, spentStation: v.spent_station })
+  if (nowIso >= v.expires_at) throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, { voucherId: v.id, expiresAt: v.expires_at })
+  return v
+}
+
+/** Marks an active voucher spent; a concurrent spend makes the conditional update miss and the caller roll back. */
+export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<void> {
+  const r = await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, v.id])
+  if (r.changes !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
+}
+
+export function createVoucherService(deps: CashdeskDeps) {
+  const { db, clock, keys, config } = deps
+  const now = () => clock.now().toISOString()
+
+  function view(v: VoucherRow, atIso = now()): VoucherView {
+    return {
+      id: v.id, code: codeOf(v.id), hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
+      status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status, origin: v.origin, parentId: v.parent_id,
+      issuedAt: v.issued_at, expiresAt: v.expires_at, stationId: v.station_id,
+      spentAt: v.spent_at, spentStation: v.spent_station, spentFor: v.spent_for,
+    }
+  }
+
+  const codeOf = (id: string) => encodeTicketCode({ kind: TicketKind.voucher, id }, keys.privateKey)
+
+  /** Verifies a voucher code's signature and kind; returns the voucher id. INVALID_SIGNATURE otherwise. */
+  function voucherIdOf(code: string): string {
+    const ref = verifyTicketCode(code.trim(), keys.publicKey)
+    if (ref.kind !== TicketKind.voucher) throw new DomainError('INVALID_SIGNATURE', 'this code is not a credit voucher', { kind: ref.kind, reason: 'kind' })
+    return ref.id
+  }
+
+  /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
+  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number }> {
+    const hall = await sql.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
+    if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
+  }
+
+  /**
+   * Issues a voucher row and its journal record inside the caller's transaction. Change vouchers get a full
+   * validity period of their own, so that a player is never left with credit that expires at once.
+   */
+  async function issue(tx: Sql, input: { hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string; smallCents: number; otherCents: number; buyerDocument: string | null; at: string }): Promise<VoucherRow> {
+    const id = deps.bingo.newId('v')
+    const expiresAt = new Date(Date.parse(input.at) + config.voucherDays * DAY_MS).toISOString()
+    await tx.run(
+      'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, input.hallId, input.currency, input.amountCents, 'active', input.origin, input.parentId, input.stationId, input.issuedBy, input.at, expiresAt, input.smallCents, input.otherCents, input.buyerDocument],
+    )
+    await appendJournal(tx, {
+      at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
+      payload: { voucherId: id, origin: input.origin, parentId: input.parentId, amountCents: input.amountCents, currency: input.currency, stationId: input.stationId, issuedBy: input.issuedBy, expiresAt },
+    })
+    return toVoucherRow((await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [id]))!)
+  }
+
+  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string }): Promise<void> {
+    await tx.run('INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [deps.bingo.newId('cm'), m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at])
+  }
+
+  /** GEN-17: opens a suspicious-operation record when small-denomination cash goes over the limit. */
+  async function screenForAml(tx: Sql, v: VoucherRow, cashierId: string, at: string): Promise<{ flagged: boolean; reportId: string | null; limitCents: number }> {
+    const limitCents = shareOf(config.amlThresholdCents, config.amlSmallShareBp)
+    let windowSmall = v.small_cents
+    if (v.buyer_document) {
+      // CFG-3: the aggregation window is the buyer's (UTC) day when the buyer's document was recorded.
+      const dayStart = `${at.slice(0, 10)}T00:00:00.000Z`
+      const nextDay = new Date(Date.parse(dayStart) + DAY_MS).toISOString()
+      const r = await tx.get<{ s: number | null }>("SELECT SUM(small_cents) AS s FROM vouchers WHERE buyer_document = ? AND hall_id = ? AND origin = 'cashier' AND issued_at >= ? AND issued_at < ?", [v.buyer_document, v.hall_id, dayStart, nextDay])
+      windowSmall = Number(r?.s ?? 0)
+    }
+    if (windowSmall <= limitCents) return { flagged: false, reportId: null, limitCents }
+    const id = deps.bingo.newId('aml')
+    await tx.run(
+      'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, v.hall_id, v.station_id, cashierId, v.id, v.buyer_document, v.amount_cents, v.small_cents, windowSmall, limitCents, config.amlThresholdCents, config.amlSmallShareBp, 'open', at],
+    )
+    await appendJournal(tx, {
+      at, type: 'aml.flagged', scope: `hall:${v.hall_id}`,
+      payload: { reportId: id, voucherId: v.id, stationId: v.station_id, cashierId, smallCents: v.small_cents, windowSmallCents: windowSmall, limitCents, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, rule: 'GEN-17' },
+    })
+    return { flagged: true, reportId: id, limitCents }
+  }
+
+  /**
+   * Sells a voucher for cash at a cashier station and prints it. The voucher exists only if it was printed: the
+   * print runs inside the transaction, and a printer failure (DEVICE_UNAVAILABLE) rolls the sale back, so the
+   * cashier never takes cash for a voucher the player does not hold.
+   */
+  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
+    const { amountCents, cash } = input
+    for (const [field, v] of [['amountCents', amountCents], ['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
+      if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
+    }
+    if (amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
+    if (cash.smallCents + cash.otherCents !== amountCents) {
+      throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
+    }
+    const printer = deps.printers.forStation(input.stationId)
+    await printer.check()
+    return db.transaction(async (tx) => {
+      const at = now()
+      const hall = await hallFor(tx, input.hallId)
+      const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument: input.buyerDocument?.trim() || null, at })
+      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
+      await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
+      const aml = await screenForAml(tx, v, input.cashierId, at)
+      const doc = voucherTicket({ code: codeOf(v.id), voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper })
+      const print = await printer.print([doc], `voucher-${v.id}`)
+      return { voucher: view(v, at), aml, print, preview: ticketPreviewDataUrl(doc) }
+    })
+  }
+
+  /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
+  async function check(code: string): Promise<VoucherView> {
+    const id = voucherIdOf(code)
+    const row = await db.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [id])
+    if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
+    return view(toVoucherRow(row))
+  }
+
+  /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
+  async function cashOut(input: { code: string; stationId: string; cashierId: string }): Promise<{ voucher: VoucherView; paidCents: number }> {
+    const id = voucherIdOf(input.code)
+    return db.transaction(async (tx) => {
+      const at = now()
+      const v = await loadSpendableVoucher(tx, id, at)
+      await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
+      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
+      await appendJournal(tx, { at, type: 'voucher.cashed_out', scope: `hall:${v.hall_id}`, payload: { voucherId: v.id, amountCents: v.amount_cents, currency: v.currency, stationId: input.stationId, cashierId: input.cashierId } })
+      const spent = toVoucherRow((await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [v.id]))!)
+      return { voucher: view(spent, at), paidCents: v.amount_cents }
+    })
+  }
+
+  /**
+   * The cash movements of a station on one local day (default today), with the totals: what the drawer should
+   * hold beyond its opening float.
+   */
+  async function stationDay(stationId: string, day?: string): Promise<{ stationId: string; day: string; from: string; to: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }> {
+    const ref = day ? new Date(`${day}T12:00:00`) : clock.now()
+    if (Number.isNaN(ref.getTime())) throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
+    const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
+    const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
+    const rows = await db.all<{ id: string; at: string; kind: CashMovement['kind']; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string }>(
+      'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id', [stationId, start.toISOString(), end.toISOString()],
+    )
+    const movements = rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind, amountCents: Number(r.amount_cents), currency: r.currency, refId: r.ref_id, cashierId: r.cashier_id, stationId: r.station_id }))
+    const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
+    const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    return {
+      stationId, day: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`, from: start.toISOString(), to: end.toISOString(),
+      movements, inCents, outCents, balanceCents: inCents - outCents, currency: movements[0]?.currency ?? null,
+    }
+  }
+
+  function toReport(r: Record<string, unknown>): AmlReport {
+    return {
+      id: String(r.id), hallId: String(r.hall_id), stationId: String(r.station_id), cashierId: String(r.cashier_id), voucherId: String(r.voucher_id),
+      buyerDocument: (r.buyer_document as string | null) ?? null, amountCents: Number(r.amount_cents), smallCents: Number(r.small_cents),
+      windowSmallCents: Number(r.window_small_cents), limitCents: Number(r.limit_cents), thresholdCents: Number(r.threshold_cents),
+      sharePercent: Number(r.share_bp) / 100, status: r.status as AmlReport['status'], createdAt: String(r.created_at),
+      reviewedAt: (r.reviewed_at as string | null) ?? null, reviewedBy: (r.reviewed_by as string | null) ?? null, reviewNote: (r.review_note as string | null) ?? null,
+      rule: 'GEN-17',
+    }
+  }
+
+  /** GEN-17 records for the responsible officer, newest first. */
+  async function amlReports(filter: { status?: AmlReport['status'] } = {}): Promise<AmlReport[]> {
+    const rows = filter.status
+      ? await db.all('SELECT * FROM aml_reports WHERE status = ? ORDER BY created_at DESC', [filter.status])
+      : await db.all('SELECT * FROM aml_reports ORDER BY created_at DESC')
+    return rows.map(toReport)
+  }
+
+  /** The officer's decision: ROS filed, or dismissed with the documented analysis that justifies it (GEN-17). */
+  async function reviewAml(id: string, input: { status: 'filed' | 'dismissed'; note: string; officer: string }): Promise<AmlReport> {
+    if (input.status === 'dismissed' && input.note.trim().length < 10) throw new DomainError('VALIDATION_FAILED', 'not filing a ROS needs the documented analysis that justifies it (GEN-17)', { field: 'note', rule: 'GEN-17' })
+    return db.transaction(async (tx) => {
+      const at = now()
+      const r = await tx.run("UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'", [input.status, at, input.officer, input.note, id])
+      const row = await tx.get('SELECT * FROM aml_reports WHERE id = ?', [id])
+      if (!row) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
+      if (r.changes !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
+      await appendJournal(tx, { at, type: 'aml.reviewed', scope: `hall:${String(row.hall_id)}`, payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' } })
+      return toReport(row)
+    })
+  }
+
+  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, hallFor }
+}
+
+export type VoucherService = ReturnType<typeof createVoucherService>

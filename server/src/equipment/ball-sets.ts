@@ -1,0 +1,260 @@
+/**
+ * Ball sets of a hall (BNG-23 to BNG-27): the game counter of each set, its limit, the warning before it and the
+ * block at it, the reserve set, journaled set changes and the recount at session start and end.
+ *
+ * When a game counts: at its first ball drawn from the physical set (a blower or manual game; a game switched to
+ * manual after an RNG failure counts at its first manual ball). A game suspended and refunded before any ball
+ * never touched the balls, so it does not wear the set; one that reached its first ball counts even if it is
+ * later voided, because the balls were used.
+ *
+ * The limit of a set is the lowest of: the profile's `ballSetGameLimit` (BNG-24: 1,000 BO-2025, 3,000 Cantabria),
+ * the operator's limit for the set, and the manufacturer's guaranteed number of games (BNG-26). Reaching
+ * `warnPercent` of it journals a warning (and shows it); reaching it blocks every physical-ball game until the
+ * set is changed for a reserve.
+ *
+ * A hall that has registered no ball set at all is not tracked for manual games (installation mode); blower games
+ * always need an active set, and once a hall registers a set every physical-ball game counts against it.
+ */
+import { DomainError } from '../shared/errors.ts'
+import { getProfile } from '../shared/profile.ts'
+import type { Database, Sql } from '../db/database.ts'
+import type { BingoHooks, Clock } from '../bingo/service.ts'
+import { appendJournal } from '../shared/journal.ts'
+
+export const BallSetStatus = { Active: 'active', Reserve: 'reserve', Retired: 'retired' } as const
+export type BallSetStatus = (typeof BallSetStatus)[keyof typeof BallSetStatus]
+
+export interface BallSet {
+  id: string
+  hallId: string
+  label: string
+  /** BNG-26: approval resolution number of the ball type. */
+  approvalNo: string | null
+  ballCount: number
+  /** BNG-26: number of games the manufacturer guarantees. */
+  guaranteedGames: number | null
+  gameLimit: number
+  warnPercent: number
+  gamesPlayed: number
+  status: BallSetStatus
+  createdAt: string
+  activatedAt: string | null
+  retiredAt: string | null
+  retiredReason: string | null
+  /** Derived. */
+  remaining: number
+  warning: boolean
+  exhausted: boolean
+}
+
+interface BallSetRow {
+  id: string; hall_id: string; label: string; approval_no: string | null; ball_count: number; guaranteed_games: number | null; game_limit: number
+  warn_percent: number; games_played: number; status: BallSetStatus; created_at: string; activated_at: string | null; retired_at: string | null; retired_reason: string | null
+}
+
+/** The game count at which the warning starts: `warnPercent` % of the limit, rounded up, at least 1. */
+export function warningThreshold(gameLimit: number, warnPercent: number): number {
+  return Math.max(1, Math.ceil((gameLimit * warnPercent) / 100))
+}
+
+/**
+ * The limit a set may be given (BNG-24, BNG-26). Throws VALIDATION_FAILED for a requested limit above the
+ * profile's or the manufacturer's number.
+ */
+export function effectiveGameLimit(profileLimit: number, requested: number | null | undefined, guaranteed: number | null | undefined): number {
+  if (requested != null && (!Number.isInteger(requested) || requested < 1)) throw new DomainError('VALIDATION_FAILED', 'gameLimit must be a positive integer', { field: 'gameLimit' })
+  if (guaranteed != null && (!Number.isInteger(guaranteed) || guaranteed < 1)) throw new DomainError('VALIDATION_FAILED', 'guaranteedGames must be a positive integer', { field: 'guaranteedGames' })
+  if (requested != null && requested > profileLimit) throw new DomainError('VALIDATION_FAILED', `a ball set is changed at most every ${profileLimit} games under this profile (BNG-24)`, { field: 'gameLimit', rule: 'BNG-24', max: profileLimit })
+  if (requested != null && guaranteed != null && requested > guaranteed) throw new DomainError('VALIDATION_FAILED', `the manufacturer guarantees ${guaranteed} games (BNG-26)`, { field: 'gameLimit', rule: 'BNG-26', max: guaranteed })
+  return Math.min(profileLimit, requested ?? profileLimit, guaranteed ?? profileLimit)
+}
+
+function toBallSet(r: BallSetRow): BallSet {
+  const gameLimit = Number(r.game_limit)
+  const gamesPlayed = Number(r.games_played)
+  const warnPercent = Number(r.warn_percent)
+  return {
+    id: r.id, hallId: r.hall_id, label: r.label, approvalNo: r.approval_no, ballCount: Number(r.ball_count),
+    guaranteedGames: r.guaranteed_games === null ? null : Number(r.guaranteed_games), gameLimit, warnPercent, gamesPlayed,
+    status: r.status, createdAt: r.created_at, activatedAt: r.activated_at, retiredAt: r.retired_at, retiredReason: r.retired_reason,
+    remaining: Math.max(0, gameLimit - gamesPlayed), warning: gamesPlayed >= warningThreshold(gameLimit, warnPercent), exhausted: gamesPlayed >= gameLimit,
+  }
+}
+
+export function createBallSetService(deps: { db: Database; clock: Clock; newId: () => string }) {
+  const { db, clock } = deps
+  const now = () => clock.now().toISOString()
+
+  async function hallProfile(tx: Sql, hallId: string) {
+    const hall = await tx.get<{ id: string; profile_id: string }>('SELECT id, profile_id FROM halls WHERE id = ?', [hallId])
+    if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+    const profile = getProfile(hall.profile_id)
+    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+    return profile
+  }
+
+  /** Ball-set records go into the open session's minutes when there is one (BNG-25), else to the hall. */
+  async function scopeFor(tx: Sql, hallId: string): Promise<string> {
+    const s = await tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [hallId])
+    return s ? `hall:${hallId}/session:${s.id}` : `hall:${hallId}`
+  }
+
+  async function active(tx: Sql, hallId: string): Promise<BallSet | null> {
+    const r = await tx.get<BallSetRow>("SELECT * FROM ball_sets WHERE hall_id = ? AND status = 'active'", [hallId])
+    return r ? toBallSet(r) : null
+  }
+  async function load(tx: Sql, id: string): Promise<BallSet> {
+    const r = await tx.get<BallSetRow>('SELECT * FROM ball_sets WHERE id = ?', [id])
+    if (!r) throw new DomainError('NOT_FOUND', `ball set ${id} not found`)
+    return toBallSet(r)
+  }
+  async function countSets(tx: Sql, hallId: string): Promise<number> {
+    return Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ?', [hallId]))?.n ?? 0)
+  }
+  async function reservesLeft(tx: Sql, hallId: string): Promise<number> {
+    return Number((await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId]))?.n ?? 0)
+  }
+
+  /** The active set for a physical-ball game, or a refusal (BALL_SET_REQUIRED / BALL_SET_EXHAUSTED); null = untracked hall. */
+  async function usableSet(tx: Sql, hallId: string, drawSource: string): Promise<BallSet | null> {
+    const set = await active(tx, hallId)
+    if (!set) {
+      if (drawSource !== 'blower' && (await countSets(tx, hallId)) === 0) return null
+      throw new DomainError('BALL_SET_REQUIRED', `hall ${hallId} has no active ball set: activate one before drawing balls (BNG-24, BNG-25)`, { hallId, rule: 'BNG-25' })
+    }
+    if (set.exhausted) {
+      throw new DomainError('BALL_SET_EXHAUSTED', `ball set ${set.label} has been used in ${set.gamesPlayed} of its ${set.gameLimit} games: change it for a reserve set (BNG-24)`, { ballSetId: set.id, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, rule: 'BNG-24' })
+    }
+    return set
+  }
+
+  async function register(input: { hallId: string; label: string; approvalNo?: string | null; ballCount?: number; guaranteedGames?: number | null; gameLimit?: number | null; warnPercent?: number; status?: 'active' | 'reserve' }): Promise<BallSet> {
+    const label = input.label?.trim()
+    if (!label || label.length > 40) throw new DomainError('VALIDATION_FAILED', 'label must be 1-40 characters', { field: 'label' })
+    const warnPercent = input.warnPercent ?? 90
+    if (!Number.isInteger(warnPercent) || warnPercent < 1 || warnPercent > 100) throw new DomainError('VALIDATION_FAILED', 'warnPercent must be 1..100', { field: 'warnPercent' })
+    return db.transaction(async (tx) => {
+      const profile = await hallProfile(tx, input.hallId)
+      const ballCount = input.ballCount ?? profile.layout.ballCount
+      if (ballCount !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `this hall plays with ${profile.layout.ballCount} balls (BNG-23)`, { field: 'ballCount', rule: 'BNG-23' })
+      const gameLimit = effectiveGameLimit(profile.ballSetGameLimit, input.gameLimit, input.guaranteedGames)
+      const hasActive = Boolean(await active(tx, input.hallId))
+      const status = input.status ?? (hasActive ? BallSetStatus.Reserve : BallSetStatus.Active)
+      if (status === BallSetStatus.Active && hasActive) throw new DomainError('CONFLICT', 'the hall already has an active ball set: register this one as reserve and change sets (BNG-25)', { rule: 'BNG-25' })
+      if (await tx.get('SELECT id FROM ball_sets WHERE hall_id = ? AND label = ?', [input.hallId, label])) throw new DomainError('CONFLICT', `ball set ${label} already exists in this hall`)
+      const id = deps.newId()
+      const at = now()
+      await tx.run(
+        `INSERT INTO ball_sets (id, hall_id, label, approval_no, ball_count, guaranteed_games, game_limit, warn_percent, games_played, status, created_at, activated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        [id, input.hallId, label, input.approvalNo?.trim() || null, ballCount, input.guaranteedGames ?? null, gameLimit, warnPercent, status, at, status === BallSetStatus.Active ? at : null],
+      )
+      const set = await load(tx, id)
+      await appendJournal(tx, { at, type: 'ball_set.registered', scope: await scopeFor(tx, input.hallId), payload: { ballSet: set, profileLimit: profile.ballSetGameLimit, rule: 'BNG-24' } })
+      return set
+    })
+  }
+
+  /**
+   * BNG-25: changes the active set for a reserve one, in the presence of `witnessedBy` (Bolivia: the Director del
+   * Bingo); recorded in the minutes. The old set is retired, or goes back to reserve with `keepOldAsReserve` when it
+   * still has games left. Refused while a game is being drawn from the physical set.
+   */
+  async function change(input: { hallId: string; toSetId: string; reason: string; witnessedBy: string; keepOldAsReserve?: boolean }): Promise<{ active: BallSet; previous: BallSet | null; reservesLeft: number }> {
+    if (!input.witnessedBy?.trim()) throw new DomainError('VALIDATION_FAILED', 'a ball-set change is witnessed (BNG-25): name the witness', { field: 'witnessedBy' })
+    if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'give the reason for the change', { field: 'reason' })
+    return db.transaction(async (tx) => {
+      await hallProfile(tx, input.hallId)
+      const inPlay = await tx.get<{ id: string }>(
+        `SELECT g.id FROM games g JOIN ball_set_games b ON b.game_id = g.id WHERE g.hall_id = ? AND g.status IN ('drawing', 'line_window', 'bingo_window')`, [input.hallId])
+      if (inPlay) throw new DomainError('ILLEGAL_TRANSITION', `game ${inPlay.id} is being drawn from the current set: change sets between games`, { gameId: inPlay.id })
+      const to = await load(tx, input.toSetId)
+      if (to.hallId !== input.hallId) throw new DomainError('NOT_FOUND', `ball set ${input.toSetId} is not in hall ${input.hallId}`)
+      if (to.status !== BallSetStatus.Reserve) throw new DomainError('ILLEGAL_TRANSITION', `ball set ${to.label} is ${to.status}, not in reserve`)
+      if (to.exhausted) throw new DomainError('BALL_SET_EXHAUSTED', `ball set ${to.label} has no games left`, { ballSetId: to.id })
+      const previous = await active(tx, input.hallId)
+      const at = now()
+      if (previous) {
+        const back = input.keepOldAsReserve && !previous.exhausted
+        await tx.run('UPDATE ball_sets SET status = ?, retired_at = ?, retired_reason = ? WHERE id = ?', [back ? 'reserve' : 'retired', back ? null : at, back ? null : input.reason.trim().slice(0, 500), previous.id])
+      }
+      await tx.run("UPDATE ball_sets SET status = 'active', activated_at = ? WHERE id = ?", [at, to.id])
+      const left = await reservesLeft(tx, input.hallId)
+      const fresh = await load(tx, to.id)
+      await appendJournal(tx, {
+        at, type: 'ball_set.changed', scope: await scopeFor(tx, input.hallId),
+        payload: {
+          hallId: input.hallId, from: previous ? { id: previous.id, label: previous.label, gamesPlayed: previous.gamesPlayed, gameLimit: previous.gameLimit, to: input.keepOldAsReserve && !previous.exhausted ? 'reserve' : 'retired' } : null,
+          to: { id: fresh.id, label: fresh.label, gamesPlayed: fresh.gamesPlayed, gameLimit: fresh.gameLimit },
+          reason: input.reason.trim().slice(0, 500), witnessedBy: input.witnessedBy.trim().slice(0, 120), reservesLeft: left, rule: 'BNG-25',
+        },
+      })
+      return { active: fresh, previous: previous ? await load(tx, previous.id) : null, reservesLeft: left }
+    })
+  }
+
+  /** Takes a set out of use for good (a ball found damaged, BNG-24). The active set is replaced with `change`. */
+  async function retire(input: { setId: string; reason: string; by: string }): Promise<BallSet> {
+    return db.transaction(async (tx) => {
+      const set = await load(tx, input.setId)
+      if (set.status !== BallSetStatus.Reserve) throw new DomainError('ILLEGAL_TRANSITION', `only a reserve set is retired directly; change the active set for a reserve first (it is ${set.status})`)
+      const at = now()
+      await tx.run("UPDATE ball_sets SET status = 'retired', retired_at = ?, retired_reason = ? WHERE id = ?", [at, input.reason.trim().slice(0, 500), set.id])
+      await appendJournal(tx, { at, type: 'ball_set.retired', scope: await scopeFor(tx, set.hallId), payload: { ballSetId: set.id, label: set.label, gamesPlayed: set.gamesPlayed, reason: input.reason, by: input.by } })
+      return load(tx, set.id)
+    })
+  }
+
+  async function list(hallId: string): Promise<{ sets: BallSet[]; active: BallSet | null; reservesLeft: number; warnings: string[] }> {
+    const sets = (await db.all<BallSetRow>('SELECT * FROM ball_sets WHERE hall_id = ? ORDER BY created_at, label', [hallId])).map(toBallSet)
+    const current = sets.find((s) => s.status === BallSetStatus.Active) ?? null
+    const left = sets.filter((s) => s.status === BallSetStatus.Reserve && !s.exhausted).length
+    const warnings: string[] = []
+    if (current?.exhausted) warnings.push('active-set-exhausted')
+    else if (current?.warning) warnings.push('active-set-near-limit')
+    if (sets.length > 0 && !current) warnings.push('no-active-set')
+    if (sets.length > 0 && left === 0) warnings.push('no-reserve-set')
+    return { sets, active: current, reservesLeft: left, warnings }
+  }
+
+  const bingoHooks: BingoHooks = {
+    async sessionOpened(tx, e) {
+      const set = await active(tx, e.hallId)
+      if (!set) return
+      if (e.recount.ballsCounted !== set.ballCount) throw new DomainError('VALIDATION_FAILED', `ball set ${set.label} has ${set.ballCount} balls; the recount found ${e.recount.ballsCounted} (BNG-27)`, { rule: 'BNG-27' })
+      await appendJournal(tx, { at: e.at, type: 'ball_set.recount', scope: e.scope, payload: { phase: 'start', sessionId: e.sessionId, ballSetId: set.id, label: set.label, ballCount: set.ballCount, ...e.recount, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-27' } })
+    },
+    async sessionClosing(tx, e) {
+      const set = await active(tx, e.hallId)
+      if (!set || !e.recount) return
+      if (e.recount.ballsCounted !== set.ballCount) throw new DomainError('VALIDATION_FAILED', `ball set ${set.label} has ${set.ballCount} balls; the recount found ${e.recount.ballsCounted} (BNG-27)`, { rule: 'BNG-27' })
+      await appendJournal(tx, { at: e.at, type: 'ball_set.recount', scope: e.scope, payload: { phase: 'end', sessionId: e.sessionId, ballSetId: set.id, label: set.label, ballCount: set.ballCount, ...e.recount, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, rule: 'BNG-27' } })
+    },
+    async gameAnnounced(tx, e) {
+      // Refuse early: a physical-ball game could not reach its first ball with this set.
+      if (e.drawSource !== 'rng') await usableSet(tx, e.hallId, e.drawSource)
+    },
+    async ballRecording(tx, e) {
+      if (e.source === 'rng') return
+      if (await tx.get('SELECT game_id FROM ball_set_games WHERE game_id = ?', [e.gameId])) return
+      const set = await usableSet(tx, e.hallId, e.drawSource)
+      if (!set) return
+      const gameNo = set.gamesPlayed + 1
+      const moved = await tx.run('UPDATE ball_sets SET games_played = ? WHERE id = ? AND games_played = ?', [gameNo, set.id, set.gamesPlayed])
+      if (moved.changes !== 1) throw new DomainError('CONFLICT', `ball set ${set.label} counter moved`)
+      await tx.run('INSERT INTO ball_set_games (game_id, ball_set_id, game_no, counted_at) VALUES (?, ?, ?, ?)', [e.gameId, set.id, gameNo, e.at])
+      const sessionScope = `hall:${e.hallId}/session:${e.sessionId}`
+      await appendJournal(tx, { at: e.at, type: 'ball_set.game_counted', scope: e.scope, payload: { gameId: e.gameId, ballSetId: set.id, label: set.label, gameNo, gameLimit: set.gameLimit, rule: 'BNG-24' } })
+      const threshold = warningThreshold(set.gameLimit, set.warnPercent)
+      if (gameNo === set.gameLimit) {
+        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_reached', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-24' } })
+      } else if (gameNo === threshold) {
+        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_warning', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, warnPercent: set.warnPercent, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-24' } })
+      }
+    },
+  }
+
+  return { register, change, retire, list, get: (id: string) => load(db, id), active: (hallId: string) => active(db, hallId), bingoHooks }
+}
+
+export type BallSetService = ReturnType<typeof createBallSetService>

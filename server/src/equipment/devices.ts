@@ -1,0 +1,269 @@
+/**
+ * Device registry: every gaming device (GEN-6) with the regulator's security seal code (GEN-7) and its compliance
+ * certificate or type approval (BNG-30, BNG-31, RNG-24). A device that is not sealed, not certified (or whose
+ * certificate has expired) or not active cannot be brought online nor take part in a game: DEVICE_NOT_CERTIFIED.
+ * Every change is journaled.
+ */
+import { DomainError } from '../shared/errors.ts'
+import type { Database, Sql } from '../db/database.ts'
+import type { BingoHooks, Clock } from '../bingo/service.ts'
+import { appendJournal } from '../shared/journal.ts'
+
+export const DeviceKind = { Blower: 'blower', BallReader: 'ball_reader', Rng: 'rng', Printer: 'printer', Kiosk: 'kiosk', Display: 'display' } as const
+export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
+export const DeviceStatus = { Active: 'active', Suspended: 'suspended', Retired: 'retired' } as const
+export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus]
+
+export interface Device {
+  id: string
+  hallId: string | null
+  kind: DeviceKind
+  name: string
+  manufacturer: string | null
+  model: string | null
+  serialNo: string | null
+  /** GEN-7: the regulator's security seal identification code. */
+  sealCode: string | null
+  /** BNG-30 / RNG-24: compliance certificate (Bolivia) or type-approval resolution (Cantabria). */
+  certificateId: string | null
+  certificateExpiresAt: string | null
+  /** A ball reader built into a blower names the blower here. */
+  parentId: string | null
+  status: DeviceStatus
+  firmware: string | null
+  lastSeenAt: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+interface DeviceRow {
+  id: string; hall_id: string | null; kind: DeviceKind; name: string; manufacturer: string | null; model: string | null; serial_no: string | null
+  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; parent_id: string | null; status: DeviceStatus
+  firmware: string | null; last_seen_at: string | null; created_at: string; updated_at: string
+}
+
+function toDevice(r: DeviceRow): Device {
+  return {
+    id: r.id, hallId: r.hall_id, kind: r.kind, name: r.name, manufacturer: r.manufacturer, model: r.model, serialNo: r.serial_no,
+    sealCode: r.seal_code, certificateId: r.certificate_id, certificateExpiresAt: r.certificate_expires_at, parentId: r.parent_id,
+    status: r.status, firmware: r.firmware, lastSeenAt: r.last_seen_at, createdAt: r.created_at, updatedAt: r.updated_at,
+  }
+}
+
+/**
+ * Why a device may not take part in play at `now` (empty when it may). Pure: the reasons are stable words that
+ * the refusal carries in its details.
+ */
+export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'certificateExpiresAt' | 'status'>, now: Date): string[] {
+  const problems: string[] = []
+  if (!d.sealCode?.trim()) problems.push('no-seal-code')
+  if (!d.certificateId?.trim()) problems.push('no-certificate')
+  else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime()) problems.push('certificate-expired')
+  if (d.status !== DeviceStatus.Active) problems.push(`status-${d.status}`)
+  return problems
+}
+
+const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/
+const checkDate = (v: string | null | undefined) => {
+  if (v && Number.isNaN(Date.parse(v))) throw new DomainError('VALIDATION_FAILED', `certificateExpiresAt must be an ISO date, got ${JSON.stringify(v)}`, { field: 'certificateExpiresAt' })
+}
+const text = (v: string | null | undefined, max = 120) => {
+  if (v === undefined || v === null) return null
+  const t = v.trim()
+  if (t.length > max) throw new DomainError('VALIDATION_FAILED', `text longer than ${max} characters`)
+  return t === '' ? null : t
+}
+
+export interface RegisterDeviceInput {
+  id: string
+  kind: DeviceKind
+  name: string
+  hallId?: string | null
+  manufacturer?: string | null
+  model?: string | null
+  serialNo?: string | null
+  sealCode?: string | null
+  certificateId?: string | null
+  certificateExpiresAt?: string | null
+  parentId?: string | null
+  firmware?: string | null
+}
+
+export type DevicePatch = Partial<Omit<RegisterDeviceInput, 'id' | 'kind'>>
+
+export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps
+  const now = () => clock.now().toISOString()
+  const scopeOf = (d: { hallId: string | null; id: string }) => (d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`)
+
+  async function load(tx: Sql, id: string): Promise<Device> {
+    const row = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [id])
+    if (!row) throw new DomainError('NOT_FOUND', `device ${id} is not registered`, { deviceId: id })
+    return toDevice(row)
+  }
+
+  /** Throws DEVICE_NOT_CERTIFIED unless the device (and any reader built into it) may take part in play now. */
+  async function assertUsable(tx: Sql, id: string, expect: { kinds?: readonly DeviceKind[]; hallId?: string } = {}): Promise<Device> {
+    const row = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [id])
+    if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} is not in the device registry (GEN-7)`, { deviceId: id, problems: ['not-registered'], rule: 'GEN-7' })
+    const d = toDevice(row)
+    if (expect.kinds && !expect.kinds.includes(d.kind)) throw new DomainError('VALIDATION_FAILED', `device ${id} is a ${d.kind}, not a ${expect.kinds.join(' or ')}`, { deviceId: id })
+    if (expect.hallId && d.hallId && d.hallId !== expect.hallId) throw new DomainError('VALIDATION_FAILED', `device ${id} belongs to hall ${d.hallId}`, { deviceId: id })
+    const at = clock.now()
+    const problems = deviceProblems(d, at)
+    if (problems.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`, { deviceId: id, problems, rule: 'GEN-7' })
+    const parts = (await tx.all<DeviceRow>("SELECT * FROM devices WHERE parent_id = ? AND status <> 'retired'", [id])).map(toDevice)
+    for (const p of parts) {
+      const pp = deviceProblems(p, at)
+      if (pp.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`, { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' })
+    }
+    return d
+  }
+
+  async function register(input: RegisterDeviceInput): Promise<Device> {
+    if (!ID_RE.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'device id must be 1-40 letters, digits or . _ : -', { field: 'id' })
+    if (!(Object.values(DeviceKind) as string[]).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
+    checkDate(input.certificateExpiresAt)
+    return db.transaction(async (tx) => {
+      if (await tx.get('SELECT id FROM devices WHERE id = ?', [input.id])) throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
+      if (input.hallId && !(await tx.get('SELECT id FROM halls WHERE id = ?', [input.hallId]))) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
+      if (input.parentId) await load(tx, input.parentId)
+      const sealCode = text(input.sealCode, 40)
+      if (sealCode && (await tx.get('SELECT id FROM devices WHERE seal_code = ?', [sealCode]))) throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
+      const at = now()
+      await tx.run(
+        `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, parent_id, status, firmware, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+        [input.id, input.hallId ?? null, input.kind, text(input.name) ?? input.id, text(input.manufacturer), text(input.model), text(input.serialNo), sealCode, text(input.certificateId), text(input.certificateExpiresAt, 40), input.parentId ?? null, text(input.firmware, 40), at, at],
+      )
+      const d = await load(tx, input.id)
+      await appendJournal(tx, { at, type: 'device.registered', scope: scopeOf(d), payload: { device: d, problems: deviceProblems(d, clock.now()), rule: 'GEN-7' } })
+      return d
+    })
+  }
+
+  /** Changes the recorded data of a device (a new seal after an inspection, a renewed certificate...). */
+  async function update(id: string, patch: DevicePatch, by: string): Promise<Device> {
+    checkDate(patch.certificateExpiresAt)
+    return db.transaction(async (tx) => {
+      const before = await load(tx, id)
+      if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
+      const columns: Record<keyof DevicePatch, string> = {
+        name: 'name', hallId: 'hall_id', manufacturer: 'manufacturer', model: 'model', serialNo: 'serial_no', sealCode: 'seal_code',
+        certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', parentId: 'parent_id', firmware: 'firmware',
+      }
+      const changes: Record<string, { from: unknown; to: unknown }> = {}
+      for (const [key, column] of Object.entries(columns) as Array<[keyof DevicePatch, string]>) {
+        if (!(key in patch)) continue
+        const value = key === 'hallId' || key === 'parentId' ? (patch[key] ?? null) : text(patch[key] as string | null, key === 'name' ? 120 : 40)
+        if (value === before[key]) continue
+        if (key === 'sealCode' && value && (await tx.get('SELECT id FROM devices WHERE seal_code = ? AND id <> ?', [value, id]))) throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
+        if (key === 'parentId' && value) await load(tx, String(value))
+        await tx.run(`UPDATE devices SET ${column} = ? WHERE id = ?`, [value, id])
+        changes[key] = { from: before[key], to: value }
+      }
+      if (Object.keys(changes).length === 0) return before
+      const at = now()
+      await tx.run('UPDATE devices SET updated_at = ? WHERE id = ?', [at, id])
+      const after = await load(tx, id)
+      await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(after), payload: { deviceId: id, by, changes, problems: deviceProblems(after, clock.now()), rule: 'GEN-7' } })
+      return after
+    })
+  }
+
+  /** Active <-> suspended; retired is final (GEN-7: a device found without a seal is removed until regularised). */
+  async function setStatus(id: string, status: DeviceStatus, reason: string, by: string): Promise<Device> {
+    if (!(Object.values(DeviceStatus) as string[]).includes(status)) throw new DomainError('VALIDATION_FAILED', `unknown status ${status}`, { field: 'status' })
+    return db.transaction(async (tx) => {
+      const before = await load(tx, id)
+      if (before.status === status) return before
+      if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
+      const at = now()
+      await tx.run('UPDATE devices SET status = ?, updated_at = ? WHERE id = ?', [status, at, id])
+      const after = await load(tx, id)
+      await appendJournal(tx, { at, type: 'device.status_changed', scope: scopeOf(after), payload: { deviceId: id, from: before.status, to: status, reason: reason.slice(0, 500), by } })
+      return after
+    })
+  }
+
+  /**
+   * A device says who it is (HELLO): it comes online only if it is registered, usable, and shows the seal code on
+   * record (GEN-7: "refuse to bring online a device that has no recorded seal code"). Journaled either way.
+   */
+  async function bringOnline(hello: { deviceId: string; sealCode: string; firmware: string; port: string }): Promise<{ ok: true; device: Device } | { ok: false; error: DomainError }> {
+    return db.transaction(async (tx) => {
+      const at = now()
+      try {
+        const d = await assertUsable(tx, hello.deviceId, { kinds: [DeviceKind.Blower, DeviceKind.BallReader] })
+        if (d.sealCode !== hello.sealCode) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${d.id} reports seal ${hello.sealCode || '(none)'}, the registry has ${d.sealCode} (GEN-7)`, { deviceId: d.id, problems: ['seal-mismatch'], rule: 'GEN-7' })
+        await tx.run('UPDATE devices SET last_seen_at = ?, firmware = ? WHERE id = ?', [at, hello.firmware, d.id])
+        if (d.firmware !== hello.firmware) {
+          await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(d), payload: { deviceId: d.id, by: 'device', changes: { firmware: { from: d.firmware, to: hello.firmware } } } })
+        }
+        await appendJournal(tx, { at, type: 'device.online', scope: scopeOf(d), payload: { deviceId: d.id, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port } })
+        return { ok: true as const, device: { ...d, firmware: hello.firmware, lastSeenAt: at } }
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err
+        const known = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [hello.deviceId])
+        await appendJournal(tx, {
+          at, type: 'device.refused', scope: known ? scopeOf(toDevice(known)) : `device:${hello.deviceId}`,
+          payload: { deviceId: hello.deviceId, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port, code: err.code, reason: err.message, details: err.details },
+        })
+        return { ok: false as const, error: err }
+      }
+    })
+  }
+
+  async function recordOffline(deviceId: string, reason: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const d = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [deviceId])
+      await appendJournal(tx, { at: now(), type: 'device.offline', scope: d ? scopeOf(toDevice(d)) : `device:${deviceId}`, payload: { deviceId, reason } })
+    })
+  }
+
+  /** The blower a game was announced with, if any. */
+  async function gameBlower(tx: Sql, gameId: string): Promise<{ device_id: string; seal_code: string } | undefined> {
+    return tx.get<{ device_id: string; seal_code: string }>("SELECT device_id, seal_code FROM game_devices WHERE game_id = ? AND role = 'blower'", [gameId])
+  }
+
+  const bingoHooks: BingoHooks = {
+    async gameAnnounced(tx, e) {
+      if (e.drawSource === 'blower' && !e.deviceId) throw new DomainError('VALIDATION_FAILED', 'a blower game names its blower (deviceId)', { field: 'deviceId' })
+      if (!e.deviceId) return
+      const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]
+      const d = await assertUsable(tx, e.deviceId, { kinds, hallId: e.hallId })
+      const role = e.drawSource === 'rng' ? 'rng' : 'blower'
+      await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, assigned_at) VALUES (?, ?, ?, ?, ?, ?)', [e.gameId, d.id, role, d.sealCode, d.certificateId, e.at])
+      await appendJournal(tx, { at: e.at, type: 'game.device_assigned', scope: e.scope, payload: { gameId: e.gameId, deviceId: d.id, role, kind: d.kind, sealCode: d.sealCode, certificateId: d.certificateId, rule: 'GEN-7' } })
+    },
+    async ballRecording(tx, e) {
+      if (e.source === 'blower') {
+        const assigned = await gameBlower(tx, e.gameId)
+        if (!assigned || e.deviceId !== assigned.device_id) {
+          throw new DomainError('ILLEGAL_TRANSITION', `the balls of game ${e.gameId} come from blower ${assigned?.device_id ?? '(none)'}; after a device failure continue by hand (BNG-81)`, { rule: 'BNG-81', deviceId: e.deviceId })
+        }
+        await assertUsable(tx, assigned.device_id)
+      } else if (e.deviceId) {
+        await assertUsable(tx, e.deviceId)
+      }
+    },
+  }
+
+  return {
+    register, update, setStatus, bringOnline, recordOffline, assertUsable, gameBlower, bingoHooks,
+    async get(id: string): Promise<Device & { problems: string[] }> {
+      const d = await load(db, id)
+      return { ...d, problems: deviceProblems(d, clock.now()) }
+    },
+    async list(filter: { hallId?: string; kind?: DeviceKind } = {}): Promise<Array<Device & { problems: string[] }>> {
+      const where: string[] = []
+      const params: unknown[] = []
+      if (filter.hallId) { where.push('(hall_id = ? OR hall_id IS NULL)'); params.push(filter.hallId) }
+      if (filter.kind) { where.push('kind = ?'); params.push(filter.kind) }
+      const rows = await db.all<DeviceRow>(`SELECT * FROM devices${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY kind, id`, params)
+      return rows.map(toDevice).map((d) => ({ ...d, problems: deviceProblems(d, clock.now()) }))
+    },
+  }
+}
+
+export type DeviceRegistry = ReturnType<typeof createDeviceRegistry>

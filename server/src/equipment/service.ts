@@ -1,0 +1,81 @@
+/**
+ * Composition of issue #5 for services.ts: the entropy source of draw seeds, the device registry, ball sets (their
+ * rules run inside the bingo use cases as hooks) and the blower chosen by configuration.
+ */
+import { selectBlower, selectEntropy, type SelectedBlower } from '../../../hardware/src/select.ts'
+import type { Config } from '../config.ts'
+import type { Database } from '../db/database.ts'
+import type { Logger } from '../log.ts'
+import { createBallSetService } from './ball-sets.ts'
+import type { BingoHooks, BingoService, Clock, EntropySource } from '../bingo/service.ts'
+import { createBlowerControl, type BlowerControl } from './blowers.ts'
+import { createDeviceRegistry } from './devices.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { randomBytes } from 'node:crypto'
+
+export function createEquipment(deps: { config: Config; db: Database; clock: Clock; log: Logger }) {
+  const { config, db, clock, log } = deps
+  const entropy = selectEntropy(config, {
+    onFailure: (reason) => {
+      log.error(`entropy source failed its health tests: ${reason}`)
+      // Journaled after the fact: the failing call is synchronous and may be inside a transaction.
+      setImmediate(() => {
+        db.transaction((tx) => appendJournal(tx, { at: clock.now().toISOString(), type: 'entropy.failure', scope: 'entropy', payload: { source: config.hwrngPath, reason, fallback: config.entropyFallback ?? false, rule: 'RNG-32' } }))
+          .catch((err) => log.error('could not journal the entropy failure', err))
+      })
+    },
+  })
+  const devices = createDeviceRegistry({ db, clock })
+  const ballSets = createBallSetService({ db, clock, newId: () => `bs_${randomBytes(8).toString('hex')}` })
+  const hooks: BingoHooks[] = [devices.bingoHooks, ballSets.bingoHooks]
+  let blowers: BlowerControl | null = null
+  let selected: SelectedBlower | null = null
+
+  return {
+    /** Seeds come from here; its `name` is stated in every proof. */
+    entropy: entropy as EntropySource,
+    devices,
+    ballSets,
+    hooks,
+    /** The blower control; attaches and opens the configured blower (a missing device is logged, not fatal). */
+    async startBlowers(bingo: BingoService): Promise<BlowerControl> {
+      blowers = createBlowerControl({ db, bingo, devices, clock, log, minConfidence: config.readerMinConfidence })
+      selected = selectBlower(config)
+      if (selected) {
+        blowers.attach(selected.reader)
+        try {
+          await selected.open()
+        } catch (err) {
+          log.warn(`blower on ${selected.reader.label} did not answer: ${(err as Error).message}`)
+        }
+      }
+      return blowers
+    },
+    /** The simulator behind BOLILLO_BALL_SOURCE=sim, for the demo. */
+    get simulator() { return selected?.simulator ?? null },
+    async close(): Promise<void> {
+      await selected?.close()
+      await blowers?.close()
+      ;(entropy as { close?(): void }).close?.()
+    },
+  }
+}
+
+export type Equipment = ReturnType<typeof createEquipment>
+
+/**
+ * Demo hall equipment (issue #5): an active ball set and a reserve one (BNG-25) and, with
+ * BOLILLO_BALL_SOURCE=sim, the simulated blower registered with its seal and certificate. Returns the draw source
+ * the demo game should use when it is the blower.
+ */
+export async function seedDemoEquipment(
+  services: { config: Config; devices: ReturnType<typeof createDeviceRegistry>; ballSets: ReturnType<typeof createBallSetService> },
+  hallId: string,
+): Promise<{ drawSource: 'blower'; deviceId: string } | Record<string, never>> {
+  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', status: 'active' })
+  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', status: 'reserve' })
+  if (services.config.ballSource !== 'sim') return {}
+  const { SIM_BLOWER } = await import('../../../hardware/src/select.ts')
+  await services.devices.register({ id: SIM_BLOWER.deviceId, kind: 'blower', name: 'Extractor neumático (simulado)', hallId, manufacturer: 'Bolillo', model: 'simulator', sealCode: SIM_BLOWER.sealCode, certificateId: 'SIM-CERT-DEMO' })
+  return { drawSource: 'blower', deviceId: SIM_BLOWER.deviceId }
+}

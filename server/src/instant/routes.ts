@@ -1,0 +1,152 @@
+/**
+ * HTTP routes of the instant lottery (issue #7), under /api/instant. Cashier scans of instant tickets also arrive
+ * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk-routes.ts), which hand kind `I`
+ * codes to the same service.
+ */
+import { cashOut } from '../cashdesk/cash.ts'
+import type { Context, Hono } from 'hono'
+import { z } from 'zod'
+import { DomainError } from '../shared/errors.ts'
+import { groupCode } from './codes.ts'
+import type { InstantDesign } from './design.ts'
+import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
+import type { Services } from '../services.ts'
+import { body, needs, principalOf } from '../http/app.ts'
+
+const code = z.string().min(1).max(400)
+const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
+const person = z.string().min(1).max(120)
+const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const place = z.string().min(1).max(80).regex(/^[A-Za-z0-9_.:@ -]+$/)
+const misprint = z.enum(['illegible', 'printing-defect', 'wrong-symbols', 'contradicted-by-control-number', 'serial-mismatch'])
+
+function gameNoOf(c: Context): number {
+  const n = Number(c.req.param('gameNo'))
+  if (!Number.isInteger(n) || n < 1 || n > 9999) throw new DomainError('VALIDATION_FAILED', 'game number must be 1..9999')
+  return n
+}
+
+/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
+function actors(c: Context, claimed: { stationId: string; cashierId?: string }) {
+  const who = principalOf(c)
+  return {
+    stationId: who.kind === 'device' ? who.id : claimed.stationId,
+    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
+  }
+}
+
+export function registerInstantRoutes(app: Hono, services: Services): void {
+  const instant = services.instant
+
+  app.get('/api/instant/games', needs('hall.read'), async (c) => c.json({ games: await instant.listGames() }))
+  app.get('/api/instant/games/:gameNo', needs('hall.read'), async (c) => c.json(await instant.getGame(gameNoOf(c))))
+
+  // Generation over HTTP is for small games (tests, e-instant pools); big print runs use `npx bolillo instant generate`.
+  app.post('/api/instant/games', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ design: z.record(z.string(), z.unknown()), seed: z.string().min(8).max(256) }).strict())
+    const ticketCount = Number((b.design as { ticketCount?: unknown }).ticketCount)
+    if (ticketCount > 1_000_000) throw new DomainError('VALIDATION_FAILED', 'over HTTP at most 1,000,000 tickets: use npx bolillo instant generate')
+    return c.json(await instant.generateBatch({ design: b.design as unknown as InstantDesign, seed: b.seed }), 201)
+  })
+  app.post('/api/instant/games/:gameNo/close', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ by: person }).strict())
+    return c.json(await instant.closeGame({ gameNo: gameNoOf(c), by: b.by }))
+  })
+
+  // ---- inventory
+  app.post('/api/instant/games/:gameNo/packs/ship', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ fromPack: z.number().int().min(1), toPack: z.number().int().min(1), destination: place, by: person }).strict())
+    return c.json(await instant.shipPacks({ gameNo: gameNoOf(c), ...b }))
+  })
+  app.post('/api/instant/packs/activate', needs('lottery.sell'), async (c) => {
+    const b = await body(c, z.object({ code: code.optional(), gameNo: z.number().int().optional(), packNo: z.number().int().optional(), location: place, by: person }).strict())
+    return c.json(await instant.activatePack(b))
+  })
+  app.post('/api/instant/games/:gameNo/reports', needs('ticket.block'), async (c) => {
+    const b = await body(c, z.object({
+      kind: z.enum(['lost', 'stolen']), fromSerial: z.string().max(20).optional(), toSerial: z.string().max(20).optional(),
+      fromPack: z.number().int().optional(), toPack: z.number().int().optional(), discoveredAt: z.string().min(10).max(40),
+      regulatorReportedAt: z.string().max(40).optional(), policeReportRef: z.string().max(120).optional(), remedy: z.string().max(400).optional(),
+      note: z.string().max(2000).optional(), by: person,
+    }).strict())
+    return c.json(await instant.reportLostOrStolen({ gameNo: gameNoOf(c), ...b }), 201)
+  })
+  app.get('/api/instant/games/:gameNo/notice', needs('hall.read'), async (c) => c.json(await instant.publicNotice(gameNoOf(c))))
+
+  // ---- sales
+  app.post('/api/instant/sales', needs('lottery.sell'), async (c) => {
+    const b = await body(c, z.object({ code, stationId: station, hallId: id.optional() }).strict())
+    return c.json(await instant.sellPrinted({ ...b, stationId: actors(c, b).stationId }), 201)
+  })
+  app.post('/api/instant/halls/:hallId/electronic', needs('lottery.sell'), async (c) => {
+    const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station }).strict())
+    const stationId = actors(c, b).stationId
+    const sale = await instant.sellElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId })
+    // Printed after the commit: the sale is a fact whether or not the paper comes out (reprint from the journal).
+    const printer = services.cashdesk.printers.forStation(stationId)
+    const doc = instantSaleTicket({ ...sale, qr: sale.qr, codeText: groupCode(sale.validationCode), prizeCents: sale.prizeCents, station: stationId }, printer.paper)
+    let receipt: { printed: boolean; files?: string[]; error?: string }
+    try {
+      receipt = { printed: true, files: (await printer.print([doc], `instant-${sale.serial}`)).files }
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      receipt = { printed: false, error: err.message }
+    }
+    return c.json({ ...sale, receipt }, 201)
+  })
+  app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person }).strict())
+    return c.json(await instant.configureHall({ hallId: c.req.param('hallId') ?? '', ...b }))
+  })
+
+  // ---- cashier
+  app.post('/api/instant/validate', needs('ticket.validate'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station.optional(), cashierId: person.optional() }).strict())
+    return c.json(await instant.validate({ ...b, ...(b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}) }))
+  })
+  app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
+    const who = actors(c, b)
+    return c.json(await instant.pay({ ...b, ...who, onPaid: cashOut(who.stationId, who.cashierId, services.bingo.newId) }))
+  })
+  app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
+    return c.json(await instant.refund({ ...b, ...actors(c, b) }))
+  })
+
+  // ---- registers and reports
+  app.get('/api/instant/games/:gameNo/register', needs('minutes.read'), async (c) => c.json(await instant.prizeRegister(gameNoOf(c))))
+  app.get('/api/instant/games/:gameNo/reconciliation', needs('report.read'), async (c) => c.json(await instant.reconciliation(gameNoOf(c))))
+  app.get('/api/instant/games/:gameNo/reconciliation.pdf', needs('report.read'), async (c) => {
+    const { renderReconciliationPdf } = await import('../../../printer/src/instant-report-pdf.ts')
+    const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
+    return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"` })
+  })
+}
+
+/**
+ * An instant prize paid through the generic cashier route (POST /api/tickets/pay): paid by the instant service,
+ * answered in that route's shape (payout with its prize lines, receipt printed after the commit with the
+ * signature line of the prize register, INS-5, and its preview).
+ */
+export async function payInstantAtCashier(services: Services, input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
+  const p = await services.instant.pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, services.bingo.newId) })
+  const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
+  const printer = services.cashdesk.printers.forStation(input.stationId)
+  const doc = payoutReceipt({
+    payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
+    serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
+    cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
+  }, { paper: printer.paper })
+  let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+  try {
+    await printer.print([doc], `payout-${p.payoutId}`)
+    receipt = { printed: true }
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err
+    receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
+  }
+  return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
+}

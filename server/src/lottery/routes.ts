@@ -1,0 +1,243 @@
+/**
+ * HTTP routes of issue #6: lotto under /api/lotto, numbered-ticket lotteries and raffles under /api/lottery.
+ * Cashier scans of lotto receipts (kind `L`) and lottery/raffle tickets (kind `T`) also arrive through the generic
+ * POST /api/tickets/validate and /api/tickets/pay (cashdesk-routes.ts), which hand those kinds to these services.
+ *
+ * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17),
+ * proofs, and the public list of lost or stolen ranges (LST-3).
+ */
+import type { Context, Hono } from 'hono'
+import { z } from 'zod'
+import { DomainError } from '../shared/errors.ts'
+import type { Services } from '../services.ts'
+import { body, needs, principalOf } from '../http/app.ts'
+
+const text = (max = 500) => z.string().min(1).max(max)
+const iso = z.string().min(16).max(40)
+const code = z.string().min(1).max(400)
+const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
+const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
+const payee = z.object({ name: text(120), document: text(40), signatureRef: text(200).optional() }).strict()
+
+const lottoPrize = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('share'), bp: z.number().int() }).strict(),
+  z.object({ type: z.literal('fixed'), amountCents: z.number().int() }).strict(),
+  z.object({ type: z.literal('goods'), description: z.string().max(500), unitValueCents: z.number().int(), invoiceRef: z.string().max(120) }).strict(),
+])
+/** Shape only: the rules (LOT-5, LOT-23...) are checked by the domain, which names every problem at once. */
+const lottoPlan = z.object({
+  operator: z.string().max(500), gameCode: z.string().max(16), name: z.string().max(500), drawNumber: z.number().int(), issue: z.string().max(40),
+  range: z.number().int(), picks: z.number().int(), drawCount: z.number().int().optional(), priceCents: z.number().int(), currency: z.string().max(3),
+  maxBoardsPerSlip: z.number().int().optional(), maxDrawsPerSlip: z.number().int().optional(), prizePoolBp: z.number().int(),
+  unwonShares: z.enum(['rollover', 'operator']).optional(),
+  categories: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), matches: z.number().int(), prize: lottoPrize }).strict()).max(20),
+  budgetCents: z.number().int(), expectedPlays: z.number().int().nullable().optional(), salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso,
+  drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500), authorisationRef: z.string().max(120),
+  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(),
+  licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
+  staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+}).strict()
+
+const slip = z.object({
+  boards: z.array(z.array(z.number().int()).max(128)).max(100).optional(),
+  quickPicks: z.number().int().min(0).max(100).optional(),
+  draws: z.number().int().min(1).max(52).optional(),
+  player: z.object({ name: text(120), document: text(40) }).strict(),
+  channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
+}).strict()
+
+function pdf(c: Context, bytes: Uint8Array, filename: string) {
+  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
+}
+function csv(c: Context, bytes: Buffer, filename: string) {
+  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
+}
+const p = (c: Context, name: string) => c.req.param(name) ?? ''
+
+/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
+function actors(c: Context, claimed: { stationId: string; cashierId?: string }) {
+  const who = principalOf(c)
+  return {
+    stationId: who.kind === 'device' ? who.id : claimed.stationId,
+    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
+  }
+}
+
+export function registerLotteryRoutes(app: Hono, services: Services): void {
+  const lotto = services.lotto
+
+  // ---- lotto: plans
+  app.post('/api/lotto/draws', needs('lottery.admin'), async (c) => c.json(await lotto.createDraw(await body(c, lottoPlan)), 201))
+  app.get('/api/lotto/draws', needs('game.read'), async (c) => c.json({ draws: await lotto.listDraws(c.req.query('game') || undefined) }))
+  app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
+
+  // ---- lotto: sales
+  app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
+    const b = await body(c, slip)
+    return c.json(await lotto.sellSlip({ drawId: p(c, 'drawId'), ...b }), 201)
+  })
+  app.get('/api/lotto/slips/:receipt', needs('ticket.validate'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'))))
+  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lottery.sell'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt')), `comprobante-${p(c, 'receipt')}.pdf`))
+  app.post('/api/lotto/slips/:receipt/annul', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ reason: text(500) }).strict())
+    await lotto.annulSlip(p(c, 'receipt'), b.reason)
+    return c.json({ ok: true })
+  })
+
+  // ---- lotto: close of sales, participation, draw, settlement
+  app.post('/api/lotto/draws/:drawId/close', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ externalEntropy: z.string().max(1024).optional(), entropySource: z.string().max(500).optional(), earlyReason: z.string().max(500).optional() }).strict())
+    return c.json(await lotto.closeSales(p(c, 'drawId'), b))
+  })
+  app.get('/api/lotto/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
+  app.get('/api/lotto/draws/:drawId/excluded', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId'), 'excluded'), `excluidas-${p(c, 'drawId')}.csv`))
+  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'))))
+  app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
+    return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))
+  })
+  app.post('/api/lotto/draws/:drawId/incidents', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ note: text(2000) }).strict())
+    await lotto.recordIncident(p(c, 'drawId'), b.note)
+    return c.json({ ok: true }, 201)
+  })
+  app.post('/api/lotto/draws/:drawId/settle', needs('lottery.draw'), async (c) => c.json(await lotto.settle(p(c, 'drawId'))))
+  app.get('/api/lotto/draws/:drawId/proof', needs('game.read'), async (c) => c.json(await lotto.getProof(p(c, 'drawId'))))
+  app.get('/api/lotto/draws/:drawId/extracto', needs('game.read'), async (c) => c.json(await lotto.extracto(p(c, 'drawId'))))
+  app.get('/api/lotto/draws/:drawId/extracto.pdf', needs('game.read'), async (c) => pdf(c, await lotto.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`))
+  app.get('/api/lotto/draws/:drawId/acta', needs('minutes.read'), async (c) => c.json(await lotto.acta(p(c, 'drawId'))))
+  app.get('/api/lotto/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) => pdf(c, await lotto.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`))
+
+  // ---- lotto: cashier, claim period, prize register
+  app.post('/api/lotto/tickets/validate', needs('ticket.validate'), async (c) => {
+    const b = await body(c, z.object({ code }).strict())
+    return c.json(await lotto.validate(b.code))
+  })
+  app.post('/api/lotto/tickets/pay', needs('ticket.pay'), async (c) => {
+    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee }).strict())
+    return c.json(await lotto.pay({ code: b.code, payee: b.payee, ...actors(c, b) }))
+  })
+  app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lotto.unclaimed(p(c, 'drawId'))))
+  app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
+    return c.json(await lotto.disposeUnclaimed(p(c, 'drawId'), b), 201)
+  })
+  app.get('/api/lotto/prize-register', needs('report.read'), async (c) => c.json({ entries: await lotto.prizeRegister(c.req.query('drawId') || undefined) }))
+
+  // ---- numbered-ticket lotteries and raffles
+  const lottery = services.lottery
+  app.post('/api/lottery/draws', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ kind: z.string().max(20) }).passthrough())
+    const plan = ['raffle', 'tombola', 'promotional'].includes(b.kind) ? await lottery.createRaffle(await bodyAgain(c, rafflePlan)) : await lottery.createLottery(await bodyAgain(c, lotteryPlan))
+    return c.json(plan, 201)
+  })
+  app.get('/api/lottery/draws', needs('game.read'), async (c) => {
+    const product = c.req.query('product')
+    return c.json({ draws: await lottery.listDraws(product === 'lottery' || product === 'raffle' ? product : undefined) })
+  })
+  app.get('/api/lottery/draws/:drawId', needs('game.read'), async (c) => c.json(await lottery.getDraw(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/tickets.pdf', needs('lottery.admin'), async (c) => {
+    const q = query(c, printQuery)
+    return pdf(c, await lottery.ticketsPdf(p(c, 'drawId'), q), `billetes-${p(c, 'drawId')}-${q.from}-${q.to}.pdf`)
+  })
+  app.get('/api/lottery/draws/:drawId/tickets', needs('lottery.admin'), async (c) => c.json({ tickets: await lottery.printData(p(c, 'drawId'), query(c, printQuery)) }))
+  app.get('/api/lottery/draws/:drawId/tickets/:number/:series/:fraction', needs('lottery.sell'), async (c) => {
+    const [n, s, f] = ['number', 'series', 'fraction'].map((k) => Number(p(c, k)))
+    return c.json(await lottery.thermalTicket(p(c, 'drawId'), n, s, f))
+  })
+  app.get('/api/lottery/draws/:drawId/tickets/:number/:series/:fraction/ticket.pdf', needs('lottery.sell'), async (c) => {
+    const [n, s, f] = ['number', 'series', 'fraction'].map((k) => Number(p(c, k)))
+    return pdf(c, await lottery.thermalTicketPdf(p(c, 'drawId'), n, s, f), `billete-${n}-${s}-${f}.pdf`)
+  })
+  app.post('/api/lottery/draws/:drawId/returns', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(), note: z.string().max(500).optional() }).strict())
+    return c.json(await lottery.recordReturn(p(c, 'drawId'), b), 201)
+  })
+  app.post('/api/lottery/draws/:drawId/lost-stolen', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({
+      kind: z.enum(['lost', 'stolen']), from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(),
+      discoveredAt: iso, reportedToAjAt: iso, distributed: z.boolean(), policeReportRef: z.string().max(200).nullable().optional(),
+      remedy: z.enum(['new-numbering', 'full-reprint', 'renunciation', 'new-draw-date', 'none']), notice: text(2000),
+    }).strict())
+    return c.json(await lottery.reportLostStolen(p(c, 'drawId'), b), 201)
+  })
+  app.get('/api/lottery/draws/:drawId/lost-stolen', needs('game.read'), async (c) => c.json(await lottery.lostStolenNotice(p(c, 'drawId'))))
+  app.post('/api/lottery/draws/:drawId/tickets', needs('lottery.sell'), async (c) => {
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000).optional(), numbers: z.array(z.number().int()).max(1000).optional(), buyerName: z.string().max(120).optional(), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
+    return c.json(await lottery.sellRaffleTickets(p(c, 'drawId'), b), 201)
+  })
+  app.post('/api/lottery/draws/:drawId/close', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ externalEntropy: z.string().max(1024).optional(), entropySource: z.string().max(500).optional() }).strict())
+    return c.json(await lottery.closeSales(p(c, 'drawId'), b))
+  })
+  app.get('/api/lottery/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lottery.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
+  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'))))
+  app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
+    return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))
+  })
+  app.post('/api/lottery/draws/:drawId/incidents', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ note: text(2000) }).strict())
+    await lottery.recordIncident(p(c, 'drawId'), b.note)
+    return c.json({ ok: true }, 201)
+  })
+  app.post('/api/lottery/draws/:drawId/settle', needs('lottery.draw'), async (c) => c.json(await lottery.settle(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/proof', needs('game.read'), async (c) => c.json(await lottery.getProof(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/extracto', needs('game.read'), async (c) => c.json(await lottery.extracto(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/extracto.pdf', needs('game.read'), async (c) => pdf(c, await lottery.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`))
+  app.get('/api/lottery/draws/:drawId/acta', needs('minutes.read'), async (c) => c.json(await lottery.acta(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) => pdf(c, await lottery.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`))
+  app.post('/api/lottery/tickets/validate', needs('ticket.validate'), async (c) => {
+    const b = await body(c, z.object({ code }).strict())
+    return c.json(await lottery.validate(b.code))
+  })
+  app.post('/api/lottery/tickets/pay', needs('ticket.pay'), async (c) => {
+    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee }).strict())
+    return c.json(await lottery.pay({ code: b.code, payee: b.payee, ...actors(c, b) }))
+  })
+  app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lottery.unclaimed(p(c, 'drawId'))))
+  app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
+    return c.json(await lottery.disposeUnclaimed(p(c, 'drawId'), b), 201)
+  })
+  app.get('/api/lottery/prize-register', needs('report.read'), async (c) => c.json({ entries: await lottery.prizeRegister(c.req.query('drawId') || undefined) }))
+}
+
+const numbering = z.object({ from: z.number().int(), to: z.number().int(), digits: z.number().int() }).strict()
+const lotteryPlan = z.object({
+  kind: z.enum(['traditional', 'popular', 'regional']), institution: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
+  issue: z.string().max(40), numbering, series: z.number().int(), fractions: z.number().int(), ticketPriceCents: z.number().int(), currency: z.string().max(3),
+  licensedMaxTickets: z.number().int(), budgetCents: z.number().int(),
+  prizes: z.array(z.object({
+    code: z.string().max(8), name: z.string().max(80), amountCents: z.number().int(),
+    rule: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('exact') }).strict(),
+      z.object({ type: z.literal('approximation'), of: z.string().max(8), distance: z.number().int() }).strict(),
+      z.object({ type: z.literal('ending'), of: z.string().max(8), digits: z.number().int() }).strict(),
+      z.object({ type: z.literal('beginning'), of: z.string().max(8), digits: z.number().int() }).strict(),
+    ]),
+  }).strict()).max(50),
+  salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
+  authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
+  staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+}).strict()
+const rafflePlan = z.object({
+  kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
+  classification: z.enum(['benefica', 'utilidad-publica', 'interes-particular', 'promotional']), nonProfit: z.boolean(), numbering, ticketPriceCents: z.number().int(), currency: z.string().max(3),
+  prizes: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), description: z.string().max(500), kind: z.enum(['goods', 'service', 'cash']), valueCents: z.number().int(), depositedAt: iso, depositPlace: z.string().max(500), invoiceRef: z.string().max(120) }).strict()).max(100),
+  authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
+  salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
+  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
+}).strict()
+const printQuery = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int(), seriesFrom: z.coerce.number().int().optional(), seriesTo: z.coerce.number().int().optional() })
+
+/** The body again, for a second schema: hono caches the text it read. */
+async function bodyAgain<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  return body(c, schema)
+}
+
+function query<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(c.req.query())
+  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+  return parsed.data
+}

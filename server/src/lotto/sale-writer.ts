@@ -1,0 +1,128 @@
+/**
+ * The durable part of a lotto sale, for a whole batch of slips in ONE transaction (group commit): re-check that
+ * every draw a slip is for is still on sale at the sale time (the server's clock, LNS-13), hand out receipt
+ * numbers from the game's counter, sign each receipt's code (kind `L`), insert the slips and journal every sale.
+ *
+ * It runs on any `Sql` port: inside `db.transaction` (PostgreSQL, or SQLite without the writer thread), or on the
+ * SQLite writer thread (lotto-sale-worker.ts), where the commit's fsync does not block the HTTP thread. A slip
+ * refused here (sales closed meanwhile) is answered on its own; the others of the batch still commit.
+ */
+import type { Sql } from '../db/database.ts'
+import type { ErrorCode } from '../shared/errors.ts'
+import { receiptNumber } from './rules.ts'
+import { appendJournalBatch, insertRows, type BatchEntry } from '../shared/journal-batch.ts'
+
+/** A slip checked by the HTTP thread, waiting for its batch. */
+export interface SlipToWrite {
+  gameCode: string
+  firstDrawNo: number
+  drawCount: number
+  /** formatBoards() text. */
+  boards: string
+  boardCount: number
+  /** One character per board: "1" quick pick, "0" chosen by the player. */
+  quickPicks: string
+  amountCents: number
+  playerName: string
+  playerDocument: string
+  channel: string
+  /**
+   * Receipt number and signed code handed out beforehand from a reserved block (writer thread mode, see
+   * lotto-receipts.ts); without them the batch takes numbers from the counter and signs here.
+   */
+  receipt?: string
+  code?: string
+}
+
+export type SlipWriteResult =
+  | { ok: true; receipt: string; code: string; journalSeq: number }
+  | { ok: false; code: ErrorCode; message: string }
+
+interface DrawWindow { status: string; start: number; close: number; price: number }
+
+const SLIP_COLUMNS = ['id', 'game_code', 'first_draw_no', 'draw_count', 'boards', 'board_count', 'quick_picks', 'amount_cents', 'player_name', 'player_document', 'channel', 'status', 'sold_at'] as const
+
+/** Payload of a `lotto.slip_sold` journal record. */
+export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string }
+
+/** canonicalJson of a {@link SlipSoldPayload}, written out by hand (keys sorted): the sale path journals every slip. */
+export function slipSoldPayloadText(p: SlipSoldPayload): string {
+  return `{"amountCents":${JSON.stringify(p.amountCents)},"boards":${JSON.stringify(p.boards)},"channel":${JSON.stringify(p.channel)},"drawNos":[${JSON.stringify(p.drawNos[0])},${JSON.stringify(p.drawNos[1])}],"quickPicks":${JSON.stringify(p.quickPicks)},"receipt":${JSON.stringify(p.receipt)}}`
+}
+
+/** Counter name of a lotto game's receipt numbers. */
+export const receiptCounter = (gameCode: string) => `lotto:${gameCode}`
+
+/** Takes `count` receipt numbers from the game's counter; returns the first. Must run inside a transaction. */
+export async function reserveReceipts(tx: Sql, gameCode: string, count: number): Promise<number> {
+  const name = receiptCounter(gameCode)
+  const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [count, name])
+  if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
+  const last = Number((await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value)
+  return last - count + 1
+}
+
+/**
+ * Writes a batch of slips sold at `at` (ISO time). Returns one result per slip, in order. Must run inside a
+ * transaction: the counter, the slips and the journal records commit or vanish together.
+ */
+export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at: string, sign: (receipt: string) => string): Promise<SlipWriteResult[]> {
+  const atMs = Date.parse(at)
+  const results: SlipWriteResult[] = new Array(slips.length)
+  // The draws of every game in the batch, read once.
+  const windows = new Map<string, Map<number, DrawWindow>>()
+  const byGame = new Map<string, { min: number; max: number }>()
+  for (const s of slips) {
+    const r = byGame.get(s.gameCode) ?? { min: s.firstDrawNo, max: s.firstDrawNo + s.drawCount - 1 }
+    r.min = Math.min(r.min, s.firstDrawNo)
+    r.max = Math.max(r.max, s.firstDrawNo + s.drawCount - 1)
+    byGame.set(s.gameCode, r)
+  }
+  for (const [game, r] of byGame) {
+    const rows = await tx.all<{ draw_no: number; status: string; sales_start_at: string; sales_close_at: string; price_cents: number }>(
+      "SELECT draw_no, status, sales_start_at, sales_close_at, price_cents FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no >= ? AND draw_no <= ?",
+      [game, r.min, r.max],
+    )
+    windows.set(game, new Map(rows.map((d) => [Number(d.draw_no), { status: d.status, start: Date.parse(d.sales_start_at), close: Date.parse(d.sales_close_at), price: Number(d.price_cents) }])))
+  }
+
+  const accepted = new Map<string, number[]>()
+  slips.forEach((s, i) => {
+    const draws = windows.get(s.gameCode)!
+    let amount = 0
+    for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+      const d = draws.get(n)
+      if (!d) { results[i] = { ok: false, code: 'NOT_FOUND', message: `draw ${n} of ${s.gameCode} is not planned` }; return }
+      if (atMs < d.start) { results[i] = { ok: false, code: 'SALES_NOT_OPEN', message: `sales of draw ${n} have not started` }; return }
+      if (d.status !== 'open' || atMs >= d.close) { results[i] = { ok: false, code: 'SALES_CLOSED', message: `sales of draw ${n} are closed (LNS-13)` }; return }
+      amount += d.price * s.boardCount
+    }
+    if (amount !== s.amountCents) { results[i] = { ok: false, code: 'CONFLICT', message: 'the price of a draw changed during the sale' }; return }
+    const list = accepted.get(s.gameCode) ?? []
+    list.push(i)
+    accepted.set(s.gameCode, list)
+  })
+
+  const rows: unknown[][] = []
+  const entries: BatchEntry[] = []
+  const order: number[] = []
+  for (const [game, list] of accepted) {
+    const fresh = list.filter((i) => slips[i].receipt === undefined).length
+    let seq = fresh > 0 ? (await reserveReceipts(tx, game, fresh)) - 1 : 0
+    for (const i of list) {
+      const s = slips[i]
+      const receipt = s.receipt ?? receiptNumber(game, ++seq)
+      results[i] = { ok: true, receipt, code: s.code ?? sign(receipt), journalSeq: 0 }
+      rows.push([receipt, s.gameCode, s.firstDrawNo, s.drawCount, s.boards, s.boardCount, s.quickPicks, s.amountCents, s.playerName, s.playerDocument, s.channel, 'active', at])
+      // Player data stay in the sales system (LNS-14): the journal holds the play, not the person.
+      const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel }
+      entries.push({ at, type: 'lotto.slip_sold', scope: `lotto:${game}/sales`, payload, payloadText: slipSoldPayloadText(payload) })
+      order.push(i)
+    }
+  }
+  if (rows.length === 0) return results
+  await insertRows(tx, 'lotto_slips', SLIP_COLUMNS, rows)
+  const records = await appendJournalBatch(tx, entries)
+  order.forEach((i, k) => { (results[i] as { journalSeq: number }).journalSeq = records[k].seq })
+  return results
+}

@@ -1,0 +1,66 @@
+/**
+ * Appends many records to the hash-chained journal in one go, inside the caller's transaction: one read of the
+ * last record, the chain computed in memory, then multi-row INSERTs. The records are exactly those
+ * `appendJournal` would write one by one (same seq, prevHash and hash: see `hashRecord` in journal-chain.ts), so
+ * `verify-journal` cannot tell the difference; the group-committed lotto sale path uses it to journal every slip
+ * of a batch.
+ *
+ * For speed the record's canonical JSON is assembled from the payload's canonical JSON (keys in the order
+ * at, payload, prevHash, scope, seq, type), and that same payload text is what is stored. A caller may pass the
+ * payload's canonical JSON ready-made (`payloadText`); journal-batch.test.ts checks both against `hashRecord`.
+ */
+import { createHash } from 'node:crypto'
+import type { Sql } from '../db/database.ts'
+import { DomainError } from './errors.ts'
+import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
+
+/** Rows per INSERT statement: a few fixed sizes keep the prepared-statement cache small. */
+const CHUNKS = [64, 16, 4, 1] as const
+
+/** Inserts `rows` (each `columns.length` values) into `table` with as few statements as the chunk sizes allow. */
+export async function insertRows(tx: Sql, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  let i = 0
+  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `
+  const tuple = `(${columns.map(() => '?').join(', ')})`
+  while (i < rows.length) {
+    const size = CHUNKS.find((c) => c <= rows.length - i) ?? 1
+    const params: unknown[] = []
+    for (let j = i; j < i + size; j++) for (const v of rows[j]) params.push(v)
+    await tx.run(head + Array.from({ length: size }, () => tuple).join(', '), params)
+    i += size
+  }
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** A journal entry, optionally with its payload's canonical JSON already computed. */
+export type BatchEntry = JournalEntry & { payloadText?: string }
+
+/** The hash of a record from its parts, `payloadText` being canonicalJson(payload). Equals `hashRecord`. */
+export function hashRecordText(r: { seq: number; at: string; type: string; scope: string; prevHash: string }, payloadText: string): string {
+  const text = `{"at":${JSON.stringify(r.at)},"payload":${payloadText},"prevHash":${JSON.stringify(r.prevHash)},"scope":${JSON.stringify(r.scope)},"seq":${JSON.stringify(r.seq)},"type":${JSON.stringify(r.type)}}`
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** Appends `entries` in order; returns the seq and hash of each. */
+export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]): Promise<Array<{ seq: number; hash: string }>> {
+  if (entries.length === 0) return []
+  // Only seq and hash of the previous record enter the chain: the payload is not read back.
+  const last = await tx.get<{ seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1')
+  let seq = last ? Number(last.seq) : 0
+  let prevHash = last ? last.hash : GENESIS_HASH
+  const rows: unknown[][] = []
+  const out: Array<{ seq: number; hash: string }> = []
+  for (const e of entries) {
+    if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at))) throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
+    if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string') throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
+    const payloadText = e.payloadText ?? canonicalJson(e.payload)
+    seq++
+    const hash = hashRecordText({ seq, at: e.at, type: e.type, scope: e.scope, prevHash }, payloadText)
+    rows.push([seq, e.at, e.type, e.scope, payloadText, prevHash, hash])
+    out.push({ seq, hash })
+    prevHash = hash
+  }
+  await insertRows(tx, 'journal', ['seq', 'at', 'type', 'scope', 'payload', 'prev_hash', 'hash'], rows)
+  return out
+}
