@@ -3,7 +3,7 @@
  * (BNG-55, BNG-66, BNG-67), bonus prize payment and receipt (BNG-69), simultaneous games (BNG-100) and master sets
  * of the other modalities (BNG-98, BNG-102, BNG-103). Errors are DomainErrors, turned into JSON by app.ts.
  */
-import type { Context, Hono } from 'hono'
+import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { layoutForModality, Modality } from './modalities.ts'
@@ -15,7 +15,7 @@ const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const bp = z.number().int().min(0).max(10_000)
 /** A path id; anything else (a NUL byte, a slash, 10 kB) is simply not found, and never reaches the database. */
-const param = (c: Context, name: string): string => {
+const param = (c: AppContext, name: string): string => {
   const v = c.req.param(name) ?? ''
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) throw new DomainError('NOT_FOUND', `no ${name} ${JSON.stringify(v.slice(0, 64))}`)
   return v
@@ -26,7 +26,7 @@ const condition = z.union([
   z.object({ luckyPrizes: z.array(z.enum(['line', 'bingo'])).min(1).max(2), numbers: z.number().int().min(1).max(10) }).strict(),
 ])
 
-export function registerBonusRoutes(app: Hono, services: Services): void {
+export function registerBonusRoutes(app: App, services: Services): void {
   const { bonus, bingo } = services
 
   // ---- prima de bingo (CFG-29)

@@ -7,7 +7,7 @@
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
 import { cashOut } from './cash.ts'
-import type { Context, Hono } from 'hono'
+import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -22,7 +22,7 @@ const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 
 /** Station and cashier as the request proves them (see the top of this file). */
-function actors(c: Context, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
+function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
   const who = principalOf(c)
   return {
     stationId: who.kind === 'device' ? who.id : claimed.stationId,
@@ -30,17 +30,17 @@ function actors(c: Context, claimed: { stationId: string; cashierId?: string }):
   }
 }
 
-function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+function queryOf<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query())
   if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
   return parsed.data
 }
 
-function pdf(c: Context, bytes: Uint8Array, filename: string) {
+function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
 }
 
-export function registerCashdeskRoutes(app: Hono, services: Services): void {
+export function registerCashdeskRoutes(app: App, services: Services): void {
   const { vouchers, kiosk, payouts } = services.cashdesk
 
   // ---- kiosk

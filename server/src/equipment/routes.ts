@@ -3,7 +3,7 @@
  * (release next ball, confirm a low-confidence read) and the entropy source's health. Errors are DomainErrors,
  * turned into localized JSON by app.ts.
  */
-import type { Context, Hono } from 'hono'
+import { param, type App } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -14,9 +14,8 @@ const deviceId = z.string().min(1).max(40).regex(/^[A-Za-z0-9._:-]+$/)
 const person = z.string().min(1).max(120)
 const optText = (max: number) => z.string().max(max).nullable().optional()
 const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'display'])
-const param = (c: Context, name: string): string => c.req.param(name) ?? ''
 
-export function registerEquipmentRoutes(app: Hono, services: Services): void {
+export function registerEquipmentRoutes(app: App, services: Services): void {
   const { devices, ballSets, blowers } = services
 
   // ---- device registry (GEN-6, GEN-7)

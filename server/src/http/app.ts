@@ -1,4 +1,5 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
+import { param, type AppContext, type AppEnv } from './context.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
@@ -26,13 +27,13 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   PACK_NOT_ACTIVATED: 409,
 }
 
-export function errorBody(c: Context, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', detail: string, details?: unknown) {
+export function errorBody(c: AppContext, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', detail: string, details?: unknown) {
   const lang = pickLang(c.req.header('accept-language'))
   return { error: { code, message: messages[code][lang], detail, details } }
 }
 
 /** Parses a JSON body against a schema; a bad body is a 400 with the field errors in `details`. */
-export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function body<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {
   let raw: unknown = {}
   const text = await c.req.text()
   if (text.trim()) {
@@ -49,8 +50,6 @@ export async function body<T extends z.ZodType>(c: Context, schema: T): Promise<
   return parsed.data
 }
 
-/** A path parameter; Hono types it as optional once middleware sits in front of the handler. */
-const param = (c: Context, name: string): string => c.req.param(name) ?? ''
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120) }).strict()
@@ -60,11 +59,11 @@ const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), conf
  * by the /api middleware must hold it: anonymous callers get 401, others 403 (issue 9).
  */
 export function needs(permission: Permission) {
-  return async (c: Context, next: () => Promise<void>) => {
-    c.set('permission' as never, permission as never)
+  return async (c: AppContext, next: () => Promise<void>) => {
+    c.set('permission', permission)
     c.header('X-Bolillo-Permission', `${permission}:${permissions[permission].join('|')}`)
-    if (c.get('authOn' as never)) {
-      const who = (c.get('principal' as never) as Principal | undefined) ?? ANONYMOUS
+    if (c.get('authOn')) {
+      const who = c.get('principal') ?? ANONYMOUS
       if (!isAllowed(permission, who.role as Role)) {
         if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
         throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
@@ -75,8 +74,8 @@ export function needs(permission: Permission) {
 }
 
 /** The person or device making the request (anonymous when authentication is off or absent). */
-export function principalOf(c: Context): Principal {
-  return (c.get('principal' as never) as Principal | undefined) ?? ANONYMOUS
+export function principalOf(c: AppContext): Principal {
+  return c.get('principal') ?? ANONYMOUS
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
@@ -84,7 +83,7 @@ const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCO
 
 export function createHttpApp(services: Services) {
   const { bingo, config } = services
-  const app = new Hono()
+  const app = new Hono<AppEnv>()
 
   const limitBody = bodyLimit({ maxSize: 256 * 1024, onError: (c) => c.json(errorBody(c, 'PAYLOAD_TOO_LARGE', 'body over 256 KiB'), 413) })
   // With a Content-Length the limit is checked on the header alone: hono's bodyLimit reads c.req.raw.body, which
@@ -99,9 +98,9 @@ export function createHttpApp(services: Services) {
   const limiter = createRateLimiter(config.rateLimitPerMinute)
   app.use('/api/*', async (c, next) => {
     const authOn = config.auth === 'on'
-    c.set('authOn' as never, authOn as never)
+    c.set('authOn', authOn)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
-    c.set('principal' as never, principal as never)
+    c.set('principal', principal)
     // Per person or device; anonymous callers share a bucket per remote address.
     const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
     if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)

@@ -4,7 +4,7 @@
  * codes to the same service.
  */
 import { cashOut } from '../cashdesk/cash.ts'
-import type { Context, Hono } from 'hono'
+import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { groupCode } from './codes.ts'
@@ -22,14 +22,14 @@ const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const place = z.string().min(1).max(80).regex(/^[A-Za-z0-9_.:@ -]+$/)
 const misprint = z.enum(['illegible', 'printing-defect', 'wrong-symbols', 'contradicted-by-control-number', 'serial-mismatch'])
 
-function gameNoOf(c: Context): number {
+function gameNoOf(c: AppContext): number {
   const n = Number(c.req.param('gameNo'))
   if (!Number.isInteger(n) || n < 1 || n > 9999) throw new DomainError('VALIDATION_FAILED', 'game number must be 1..9999')
   return n
 }
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-function actors(c: Context, claimed: { stationId: string; cashierId?: string }) {
+function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
   const who = principalOf(c)
   return {
     stationId: who.kind === 'device' ? who.id : claimed.stationId,
@@ -37,7 +37,7 @@ function actors(c: Context, claimed: { stationId: string; cashierId?: string }) 
   }
 }
 
-export function registerInstantRoutes(app: Hono, services: Services): void {
+export function registerInstantRoutes(app: App, services: Services): void {
   const instant = services.instant
 
   app.get('/api/instant/games', needs('hall.read'), async (c) => c.json({ games: await instant.listGames() }))

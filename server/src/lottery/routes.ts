@@ -6,7 +6,7 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17),
  * proofs, and the public list of lost or stolen ranges (LST-3).
  */
-import type { Context, Hono } from 'hono'
+import { param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -46,16 +46,15 @@ const slip = z.object({
   channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
 }).strict()
 
-function pdf(c: Context, bytes: Uint8Array, filename: string) {
+function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
 }
-function csv(c: Context, bytes: Buffer, filename: string) {
+function csv(c: AppContext, bytes: Buffer, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
 }
-const p = (c: Context, name: string) => c.req.param(name) ?? ''
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-function actors(c: Context, claimed: { stationId: string; cashierId?: string }) {
+function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
   const who = principalOf(c)
   return {
     stationId: who.kind === 'device' ? who.id : claimed.stationId,
@@ -63,7 +62,7 @@ function actors(c: Context, claimed: { stationId: string; cashierId?: string }) 
   }
 }
 
-export function registerLotteryRoutes(app: Hono, services: Services): void {
+export function registerLotteryRoutes(app: App, services: Services): void {
   const lotto = services.lotto
 
   // ---- lotto: plans
@@ -232,11 +231,11 @@ const rafflePlan = z.object({
 const printQuery = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int(), seriesFrom: z.coerce.number().int().optional(), seriesTo: z.coerce.number().int().optional() })
 
 /** The body again, for a second schema: hono caches the text it read. */
-async function bodyAgain<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+async function bodyAgain<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {
   return body(c, schema)
 }
 
-function query<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+function query<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query())
   if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
   return parsed.data
