@@ -9,6 +9,7 @@ import { isAllowed, permissions, type Permission, type Role } from './permission
 import { ANONYMOUS, type Principal } from '../app/auth.ts'
 import { appendJournal } from '../app/journal.ts'
 import { createRateLimiter } from './rate-limit.ts'
+import { runtime } from '../shared/runtime.ts'
 import { registerCashdeskRoutes } from './cashdesk-routes.ts'
 import { registerEquipmentRoutes } from './equipment-routes.ts'
 import { registerInstantRoutes } from './instant-routes.ts'
@@ -124,7 +125,7 @@ export function createHttpApp(services: Services) {
 
   app.get('/api/health', async (c) => {
     await services.db.get('SELECT 1 AS ok')
-    return c.json({ ok: true, engine: services.db.engine, profile: config.profileId, version: services.version })
+    return c.json({ ok: true, engine: services.db.engine, runtime, profile: config.profileId, version: services.version })
   })
 
   app.get('/api/keys', (c) => c.json(services.keys.publicInfo()))
