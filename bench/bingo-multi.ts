@@ -27,7 +27,7 @@ import { createBonusService } from '../server/src/bingo/bonus-service.ts'
 import type { Database } from '../server/src/db/database.ts'
 import { migrate } from '../server/src/db/migrate.ts'
 import { openPostgres } from '../server/src/db/postgres.ts'
-import { openSqlite } from '../server/src/db/sqlite.ts'
+import { openSqlite } from '../server/src/db/sqlite-runtime.ts'
 import { LAYOUT_90, generateMasterSetPacked } from '../server/src/bingo/card.ts'
 import { createDetectorFromPacked, type WinnerDetector } from '../server/src/bingo/detector.ts'
 import { createSeededRng } from '../server/src/shared/rng.ts'
@@ -151,11 +151,12 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
   return sold / seconds
 }
 
-async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
+/** bingo.sell.sqlite alone; bench/bun.ts also runs it under Bun. */
+export async function sellSqlite(emit: (r: BenchResult) => void): Promise<void> {
   const sales = Number(process.env.BENCH_MULTI_SALES ?? 2000)
   const dir = mkdtempSync(join(tmpdir(), 'bolillo-bench-'))
   try {
-    const db = openSqlite(join(dir, 'bench.sqlite'), { synchronous: 'FULL' })
+    const db = await openSqlite(join(dir, 'bench.sqlite'), { synchronous: 'FULL' })
     try {
       const rate = await salesPerSecond(db, sales)
       emit({ name: 'bingo.sell.sqlite', value: Math.round(rate), unit: 'cards/s' })
@@ -166,7 +167,11 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
 
+async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
+  await sellSqlite(emit)
+  const sales = Number(process.env.BENCH_MULTI_SALES ?? 2000)
   const adminUrl = process.env.BOLILLO_BENCH_DATABASE_URL || 'postgres://bolillo:bolillo@127.0.0.1:5432/postgres'
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 })
   try {

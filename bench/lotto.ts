@@ -15,7 +15,7 @@
  *
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
  */
-import { fork } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,7 +104,8 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     const before = server.services.lotto.saleStats().written
     const cpu0 = process.cpuUsage()
     const result = await new Promise<{ ok: number; errors: number; statuses: Record<string, number>; seconds: number; p50: number; p99: number; max: number; clientCpuMs: number; totalSent: number }>((resolve, reject) => {
-      const child = fork(loader, [url.hostname, url.port, `/api/lotto/draws/${drawId}/slips`, String(concurrency), '3000', String(seconds * 1000), JSON.stringify(bodies)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+      // The load generator runs on Node also when this server runs on Bun (bench/bun.ts), so both figures compare servers.
+      const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, url.hostname, url.port, `/api/lotto/draws/${drawId}/slips`, String(concurrency), '3000', String(seconds * 1000), JSON.stringify(bodies)], { stdio: ['ignore', 'pipe', 'inherit'] })
       let text = ''
       child.stdout!.on('data', (c) => { text += c })
       child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`))))
@@ -123,6 +124,9 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
+
+/** lotto.sell alone, for bench/bun.ts. */
+export { benchSell as sellLotto }
 
 export async function benchLotto(emit: (r: BenchResult) => void): Promise<void> {
   await benchSettle(emit)

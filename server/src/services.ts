@@ -9,7 +9,7 @@ import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
-import { openSqlite } from './db/sqlite.ts'
+import { openSqlite } from './db/sqlite-runtime.ts'
 import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
 import { loadOrCreateKeys, type OperatorKeys } from './shared/keys.ts'
 import { createLogger, type Logger } from './log.ts'

@@ -35,7 +35,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
       selling = false
       await seller
       expect(result.journalRecords).toBeGreaterThan(5)
-      expect(checkDatabaseFile(file).journalRecords).toBe(result.journalRecords)
+      expect((await checkDatabaseFile(file)).journalRecords).toBe(result.journalRecords)
 
       const target = join(restoreDir, 'data')
       const bin = join(process.cwd(), 'bin', 'bolillo.mjs')

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { checkDemo, type DemoOutput } from '../helpers/demo-checker.ts'
 
 const run = promisify(execFile)
@@ -66,7 +66,7 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     expect(ok.code, ok.stdout + ok.stderr).toBe(0)
     expect(ok.stdout).toMatch(/^OK: journal of \d+ records/)
     // An attacker with file access drops the append-only trigger and edits a ball record.
-    const db = new Database(join(dir, 'bolillo.sqlite'))
+    const db = await openSqliteConnection(join(dir, 'bolillo.sqlite'))
     const row = db.prepare("SELECT seq, payload FROM journal WHERE type = 'ball.called' ORDER BY seq LIMIT 1 OFFSET 3").get() as { seq: number; payload: string }
     expect(() => db.prepare('UPDATE journal SET payload = ? WHERE seq = ?').run('{}', row.seq)).toThrow(/append-only/)
     db.exec('DROP TRIGGER journal_no_update')

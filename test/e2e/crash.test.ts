@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { toRecord } from '../../server/src/shared/journal.ts'
+import { openSqliteReadonly } from '../../server/src/db/sqlite-runtime.ts'
 import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
 import { verifyChain } from '../../server/src/shared/journal-chain.ts'
 import { api } from '../helpers/server.ts'
@@ -54,8 +54,8 @@ describe('crash safety under SIGKILL', () => {
     })
   }
 
-  function readDb() {
-    const db = new Database(join(dataDir, 'bolillo.sqlite'), { readonly: true })
+  async function readDb() {
+    const db = await openSqliteReadonly(join(dataDir, 'bolillo.sqlite'))
     try {
       const serials = (db.prepare('SELECT serial FROM cards').all() as Array<{ serial: string }>).map((r) => r.serial)
       const balls = (db.prepare('SELECT ball FROM balls ORDER BY seq').all() as Array<{ ball: number }>).map((r) => r.ball)
@@ -109,7 +109,7 @@ describe('crash safety under SIGKILL', () => {
       stop = true
       await Promise.all(workers)
 
-      const after = readDb()
+      const after = await readDb()
       for (const s of acked) expect(after.serials, `acknowledged sale ${s} lost`).toContain(s)
       expect(new Set(after.serials).size).toBe(after.serials.length)
       // A ball committed just before the kill may never have been acknowledged: acknowledged balls must appear

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Database } from '../../server/src/db/database.ts'
 import { migrate } from '../../server/src/db/migrate.ts'
 import { openPostgres } from '../../server/src/db/postgres.ts'
-import { openSqlite } from '../../server/src/db/sqlite.ts'
+import { openSqlite } from '../../server/src/db/sqlite-runtime.ts'
 
 /**
  * The storage suites run against both engines: SQLite by default, PostgreSQL when
@@ -30,7 +30,7 @@ export async function freshPostgresUrl(adminUrl = testPostgresUrl!): Promise<str
 }
 
 export async function openTestDatabase(): Promise<Database> {
-  const db = testPostgresUrl ? openPostgres(await freshPostgresUrl()) : openSqlite(join(mkdtempSync(join(tmpdir(), 'bolillo-db-')), 'db.sqlite'), { synchronous: 'NORMAL' })
+  const db = testPostgresUrl ? openPostgres(await freshPostgresUrl()) : await openSqlite(join(mkdtempSync(join(tmpdir(), 'bolillo-db-')), 'db.sqlite'), { synchronous: 'NORMAL' })
   await migrate(db)
   return db
 }

@@ -148,6 +148,8 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
   }
 
   async function openPort(): Promise<void> {
+    // serialport's native poller (libuv uv_poll) is missing in Bun, whose process would abort: refuse instead.
+    if (!options.binding && process.versions.bun) throw new Error('a serial blower needs the server on Node: Bun cannot run the serialport driver')
     const p: PortLike = options.binding
       ? new SerialPortStream({ binding: options.binding as never, path: options.path, baudRate, autoOpen: false })
       : new SerialPort({ path: options.path, baudRate, autoOpen: false })

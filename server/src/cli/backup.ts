@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { openSqliteReadonly } from '../db/sqlite-runtime.ts'
 import { toRecord } from '../shared/journal.ts'
 import { verifyChain } from '../shared/journal-chain.ts'
 
@@ -14,13 +14,13 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
   const source = join(dataDir, 'bolillo.sqlite')
   if (!existsSync(source)) throw new Error(`no database at ${source}`)
   mkdirSync(dirname(target), { recursive: true })
-  const db = new Database(source, { readonly: true, fileMustExist: true })
+  const db = await openSqliteReadonly(source)
   try {
     if (existsSync(target)) throw new Error(`${target} already exists`)
     db.prepare('VACUUM INTO ?').run(target)
-    const check = checkDatabaseFile(target)
-    const copy = new Database(target, { readonly: true })
-    const pages = Number(copy.pragma('page_count', { simple: true }))
+    const check = await checkDatabaseFile(target)
+    const copy = await openSqliteReadonly(target)
+    const pages = Number((copy.prepare('PRAGMA page_count').get() as { page_count: number }).page_count)
     copy.close()
     return { pages, journalRecords: check.journalRecords }
   } finally {
@@ -29,10 +29,10 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
 }
 
 /** Integrity check plus journal verification of a database file; throws if either fails. */
-export function checkDatabaseFile(file: string): { journalRecords: number } {
-  const db = new Database(file, { readonly: true, fileMustExist: true })
+export async function checkDatabaseFile(file: string): Promise<{ journalRecords: number }> {
+  const db = await openSqliteReadonly(file)
   try {
-    const integrity = db.pragma('integrity_check', { simple: true })
+    const integrity = (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check
     if (integrity !== 'ok') throw new Error(`integrity check failed: ${integrity}`)
     const chain = verifyChain((db.prepare('SELECT * FROM journal ORDER BY seq').all() as any[]).map(toRecord))
     if (!chain.ok) throw new Error(`journal does not verify at record #${chain.badSeq}: ${chain.reason}`)
@@ -43,8 +43,8 @@ export function checkDatabaseFile(file: string): { journalRecords: number } {
 }
 
 /** Restores a backup into DATA_DIR (the server must be stopped). Refuses to overwrite without `force`. */
-export function restoreSqlite(backup: string, dataDir: string, force: boolean): { journalRecords: number } {
-  const check = checkDatabaseFile(backup)
+export async function restoreSqlite(backup: string, dataDir: string, force: boolean): Promise<{ journalRecords: number }> {
+  const check = await checkDatabaseFile(backup)
   const target = join(dataDir, 'bolillo.sqlite')
   if (existsSync(target) && !force) throw new Error(`${target} exists: stop the server and pass --force to replace it`)
   mkdirSync(dataDir, { recursive: true })

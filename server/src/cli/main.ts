@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
       const source = args[0]
       if (!source) { process.stderr.write('uso: npx bolillo restore <fichero.sqlite> [--force]\n'); return 2 }
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
-      const r = restoreSqlite(source, config.dataDir, flag(args, '--force'))
+      const r = await restoreSqlite(source, config.dataDir, flag(args, '--force'))
       process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
       return 0
     }

@@ -10,6 +10,7 @@ import { isAllowed, permissions, type Permission, type Role } from '../access/pe
 import { ANONYMOUS, type Principal } from '../access/service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { createRateLimiter } from './rate-limit.ts'
+import { runtime } from '../shared/runtime.ts'
 import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
@@ -123,7 +124,7 @@ export function createHttpApp(services: Services) {
 
   app.get('/api/health', async (c) => {
     await services.db.get('SELECT 1 AS ok')
-    return c.json({ ok: true, engine: services.db.engine, profile: config.profileId, version: services.version })
+    return c.json({ ok: true, engine: services.db.engine, runtime, profile: config.profileId, version: services.version })
   })
 
   app.get('/api/keys', (c) => c.json(services.keys.publicInfo()))

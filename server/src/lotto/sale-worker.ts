@@ -11,7 +11,7 @@
  * `{ id, results }` or `{ id, error }`; `{ type: 'reserve', id, gameCode, count }` (a block of receipt numbers,
  * lotto-receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
  */
-import { openSqliteConnection, sqlOver } from '../db/sqlite.ts'
+import { openSqliteConnection, sqlOver } from '../db/sqlite-runtime.ts'
 import type { KeyObject } from 'node:crypto'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { DomainError } from '../shared/errors.ts'
@@ -19,7 +19,7 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
 
 const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
-const db = openSqliteConnection(data.file, data.synchronous)
+const db = await openSqliteConnection(data.file, data.synchronous)
 const tx = sqlOver(db)
 const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
 
@@ -38,7 +38,7 @@ parentPort!.on('message', (first: Message) => {
   void handle(messages)
 })
 
-/** Waits while the server's main connection has writes queued or running (Database.writerGate, db/sqlite.ts). */
+/** Waits while the server's main connection has writes queued or running (Database.writerGate, db/sqlite-shared.ts). */
 function giveWay(): void {
   const gate = data.gate
   if (!gate) return

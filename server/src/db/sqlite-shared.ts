@@ -1,0 +1,134 @@
+/**
+ * The engine-neutral half of the SQLite storage: connection set-up (pragmas), the statement cache, the mapping of
+ * constraint violations to CONFLICT, the writer gate and the transaction queue. The two drivers, better-sqlite3
+ * under Node (sqlite.ts) and `bun:sqlite` under Bun (sqlite-bun.ts), only open a file; sqlite-runtime.ts picks one.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { DomainError } from '../shared/errors.ts'
+import type { Database, Sql } from './database.ts'
+
+export type Synchronous = 'FULL' | 'NORMAL'
+
+export interface SqliteOptions {
+  /** `synchronous` level: FULL makes a committed sale survive power loss in WAL mode (stated in README). */
+  synchronous?: Synchronous
+}
+
+/** The part of a driver's statement we use; both drivers' statements have it as they are. */
+export interface SqliteStatement {
+  all(...params: unknown[]): unknown[]
+  /** better-sqlite3 answers `undefined` when there is no row, bun:sqlite `null`. */
+  get(...params: unknown[]): unknown
+  run(...params: unknown[]): { changes: number }
+}
+
+/** The part of a driver's connection we use; both drivers' connection objects have it as they are. */
+export interface SqliteConnection {
+  exec(sql: string): unknown
+  prepare(sql: string): SqliteStatement
+  readonly inTransaction: boolean
+  close(): void
+}
+
+export type SqliteDriver = 'better-sqlite3' | 'bun:sqlite'
+
+/** What an engine module exports: its name and how it opens a file. */
+export interface SqliteEngine {
+  readonly driver: SqliteDriver
+  connect(file: string, options?: { readonly?: boolean }): SqliteConnection
+}
+
+/** Every connection's settings, in order: WAL, the `synchronous` level, foreign keys on, a busy timeout. */
+export function connectionPragmas(synchronous: Synchronous): string[] {
+  return ['journal_mode = WAL', `synchronous = ${synchronous}`, 'foreign_keys = ON', 'busy_timeout = 5000']
+}
+
+/** Opens one read-write connection to `file` (creating its folder) with {@link connectionPragmas}. */
+export function openConnection(engine: SqliteEngine, file: string, synchronous: Synchronous = 'FULL'): SqliteConnection {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = engine.connect(file)
+  for (const pragma of connectionPragmas(synchronous)) db.exec(`PRAGMA ${pragma}`)
+  return db
+}
+
+/** The Sql port over a connection: statements prepared once, constraint violations as CONFLICT. */
+export function sqlOver(db: SqliteConnection): Sql {
+  const statements = new Map<string, SqliteStatement>()
+  const prepare = (sql: string) => {
+    let st = statements.get(sql)
+    if (!st) {
+      st = db.prepare(sql)
+      statements.set(sql, st)
+    }
+    return st
+  }
+  return {
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      return guard(() => prepare(sql).all(...params) as T[])
+    },
+    async get<T>(sql: string, params: readonly unknown[] = []) {
+      return guard(() => (prepare(sql).get(...params) ?? undefined) as T | undefined)
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      return guard(() => ({ changes: prepare(sql).run(...params).changes }))
+    },
+  }
+}
+
+/** The Database port over a connection opened with {@link openConnection}. */
+export function sqliteDatabase(db: SqliteConnection): Database {
+  const direct = sqlOver(db)
+  // Counts this connection's writes queued or running, so that a writer thread with its own connection to the
+  // same file gives way to them (see Database.writerGate) instead of making them wait in SQLite's busy handler.
+  const writerGate = new Int32Array(new SharedArrayBuffer(4))
+  const gated = <T>(p: () => Promise<T>): Promise<T> => {
+    Atomics.add(writerGate, 0, 1)
+    return p().finally(() => { if (Atomics.sub(writerGate, 0, 1) === 1) Atomics.notify(writerGate, 0) })
+  }
+  // Both drivers are synchronous but our port is async: transactions are queued so that two of them
+  // never interleave on the one connection.
+  let queue: Promise<unknown> = Promise.resolve()
+  return {
+    engine: 'sqlite',
+    ...direct,
+    writerGate,
+    run: (sql, params) => gated(() => direct.run(sql, params)),
+    transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      return gated(() => transaction(fn))
+    },
+    async close() {
+      await queue
+      db.close()
+    },
+  }
+  function transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const run = async () => {
+      db.exec('BEGIN IMMEDIATE')
+      try {
+        const result = await fn(direct)
+        db.exec('COMMIT')
+        return result
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK')
+        throw err
+      }
+    }
+    const next = queue.then(run, run)
+    queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+/** Both drivers name SQLite's extended result code in `err.code` (SQLITE_CONSTRAINT_UNIQUE, ..._TRIGGER, ...). */
+function guard<T>(f: () => T): T {
+  try {
+    return f()
+  } catch (err) {
+    const code = (err as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
+      throw new DomainError('CONFLICT', `constraint violated: ${(err as Error).message}`)
+    }
+    throw err
+  }
+}

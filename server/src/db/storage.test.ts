@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
+import { code } from '../../../test/helpers/error-code.ts'
+import { runtime } from '../shared/runtime.ts'
+import type { Database } from './database.ts'
+import { migrate } from './migrate.ts'
+import { openSqlite, openSqliteConnection, openSqliteReadonly, sqliteEngine } from './sqlite-runtime.ts'
+
+/**
+ * The storage port's contract, on whichever engine this run has: better-sqlite3 under Node, bun:sqlite under Bun
+ * (`npm run test:bun`), PostgreSQL when BOLILLO_TEST_DATABASE_URL is set.
+ */
+describe(`storage port (${testPostgresUrl ? 'postgres' : `sqlite on ${runtime}`})`, () => {
+  let db: Database
+  beforeAll(async () => {
+    db = await openTestDatabase()
+    await db.run('CREATE TABLE t_parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, n INTEGER NOT NULL CHECK (n > 0))')
+    await db.run('CREATE TABLE t_child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES t_parent (id))')
+  })
+  afterAll(async () => { await db.close() })
+
+  it('has every migration applied once: a second run applies none', async () => {
+    const versions = (await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version))
+    expect(versions.length).toBeGreaterThanOrEqual(8)
+    expect(versions).toEqual([...versions].sort((a, b) => a - b))
+    expect(await migrate(db)).toEqual([])
+  })
+
+  it('answers rows, undefined for no row, and the number of rows changed', async () => {
+    expect(await db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?), (?, ?, ?)', [1, 'uno', 1, 2, 'dos', 2])).toEqual({ changes: 2 })
+    expect(await db.get('SELECT name FROM t_parent WHERE id = ?', [2])).toEqual({ name: 'dos' })
+    expect(await db.get('SELECT name FROM t_parent WHERE id = ?', [99])).toBeUndefined()
+    expect((await db.all<{ id: number }>('SELECT id FROM t_parent ORDER BY id')).map((r) => Number(r.id))).toEqual([1, 2])
+    expect(await db.run('UPDATE t_parent SET n = n + 1 WHERE id > ?', [0])).toEqual({ changes: 2 })
+  })
+
+  it('reports unique, check, not-null and foreign-key violations as CONFLICT, inside a transaction too', async () => {
+    expect(await code(db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [3, 'uno', 1]))).toBe('CONFLICT')
+    expect(await code(db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [3, 'tres', 0]))).toBe('CONFLICT')
+    expect(await code(db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [3, null, 1]))).toBe('CONFLICT')
+    expect(await code(db.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [1, 42]))).toBe('CONFLICT')
+    expect(await code(db.transaction((tx) => tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [1, 42])))).toBe('CONFLICT')
+    // Other errors are not dressed up as domain errors.
+    await expect(db.get('SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/)
+  })
+
+  it('rolls a failed transaction back whole and commits a good one', async () => {
+    await expect(db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [10, 'diez', 1])
+      await tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [10, 10])
+      throw new Error('change of mind')
+    })).rejects.toThrow('change of mind')
+    expect(await db.get('SELECT id FROM t_parent WHERE id = ?', [10])).toBeUndefined()
+    expect(await db.get('SELECT id FROM t_child WHERE id = ?', [10])).toBeUndefined()
+    const out = await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [11, 'once', 1])
+      return (await tx.get<{ name: string }>('SELECT name FROM t_parent WHERE id = ?', [11]))!.name
+    })
+    expect(out).toBe('once')
+    expect(await db.get('SELECT name FROM t_parent WHERE id = ?', [11])).toEqual({ name: 'once' })
+  })
+
+  it('never interleaves two transactions: concurrent read-modify-write loses no update', async () => {
+    await db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [20, 'contador', 1])
+    await Promise.all(Array.from({ length: 20 }, () => db.transaction(async (tx) => {
+      const { n } = (await tx.get<{ n: number }>('SELECT n FROM t_parent WHERE id = ?', [20]))!
+      await new Promise((r) => setTimeout(r, 1))
+      await tx.run('UPDATE t_parent SET n = ? WHERE id = ?', [Number(n) + 1, 20])
+    })))
+    expect(Number((await db.get<{ n: number }>('SELECT n FROM t_parent WHERE id = ?', [20]))!.n)).toBe(21)
+  })
+})
+
+describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bolillo-sqlite-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('is the driver of the runtime', async () => {
+    expect((await sqliteEngine()).driver).toBe(runtime === 'bun' ? 'bun:sqlite' : 'better-sqlite3')
+  })
+
+  it('opens every connection in WAL with the asked synchronous level, foreign keys on and a busy timeout', async () => {
+    for (const [level, value] of [['FULL', 2], ['NORMAL', 1]] as const) {
+      const conn = await openSqliteConnection(join(dir, `pragmas-${level}.sqlite`), level)
+      try {
+        expect(conn.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
+        expect(conn.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: value })
+        expect(conn.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
+        expect(conn.prepare('PRAGMA busy_timeout').get()).toEqual({ timeout: 5000 })
+      } finally {
+        conn.close()
+      }
+    }
+  })
+
+  it('keeps the journal append-only: the trigger refuses an update as CONFLICT', async () => {
+    const db = await openSqlite(join(dir, 'journal.sqlite'))
+    try {
+      await migrate(db)
+      await db.run("INSERT INTO journal (seq, at, type, scope, payload, prev_hash, hash) VALUES (1, '2026-01-01T00:00:00Z', 't', 's', '{}', 'x', 'y')")
+      expect(await code(db.run("UPDATE journal SET payload = '[]' WHERE seq = 1"))).toBe('CONFLICT')
+      expect(await code(db.run('DELETE FROM journal'))).toBe('CONFLICT')
+      expect(await db.get('SELECT payload FROM journal WHERE seq = 1')).toEqual({ payload: '{}' })
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('counts queued and running writes on the writer gate, and a second connection sees only committed rows', async () => {
+    const file = join(dir, 'gate.sqlite')
+    const db = await openSqlite(file, { synchronous: 'NORMAL' })
+    const other = await openSqliteConnection(file, 'NORMAL')
+    try {
+      const gate = db.writerGate!
+      await db.run('CREATE TABLE g (id INTEGER PRIMARY KEY)')
+      expect(Atomics.load(gate, 0)).toBe(0)
+      let release!: () => void
+      const held = new Promise<void>((r) => { release = r })
+      const first = db.transaction(async (tx) => { await tx.run('INSERT INTO g (id) VALUES (1)'); await held })
+      const second = db.transaction((tx) => tx.run('INSERT INTO g (id) VALUES (2)'))
+      await new Promise((r) => setTimeout(r, 10))
+      expect(Atomics.load(gate, 0)).toBe(2)
+      expect(other.prepare('SELECT COUNT(*) AS n FROM g').get()).toEqual({ n: 0 })
+      // The writer lock is taken: the other connection cannot start writing until the holder commits.
+      other.exec('PRAGMA busy_timeout = 0')
+      expect(() => other.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i)
+      release()
+      await Promise.all([first, second])
+      expect(Atomics.load(gate, 0)).toBe(0)
+      expect(other.prepare('SELECT COUNT(*) AS n FROM g').get()).toEqual({ n: 2 })
+    } finally {
+      other.close()
+      await db.close()
+    }
+  })
+
+  it('opens a file read-only for checks: reads work, writes are refused', async () => {
+    const file = join(dir, 'ro.sqlite')
+    const db = await openSqlite(file)
+    await db.run('CREATE TABLE r (v TEXT)')
+    await db.run("INSERT INTO r (v) VALUES ('x')")
+    await db.close()
+    const ro = await openSqliteReadonly(file)
+    try {
+      expect(ro.prepare('SELECT v FROM r').all()).toEqual([{ v: 'x' }])
+      expect(() => ro.prepare("INSERT INTO r (v) VALUES ('y')").run()).toThrow(/readonly|read-only/i)
+    } finally {
+      ro.close()
+    }
+  })
+})
