@@ -32,4 +32,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The shared kernel is pure too, except the modules that exist to do I/O.
+    files: ['server/src/shared/**/*.ts'],
+    ignores: ['server/src/shared/**/*.test.ts', 'server/src/shared/beacon-relay.ts', 'server/src/shared/sealing-key-file.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:os', 'node:child_process'], message: 'The shared kernel is pure: no I/O.' },
+      ] }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Time arrives as a value.' }],
+    },
+  },
 )
