@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../config.ts'
-import { verifyDrawProof } from '../domain/draw-proof.ts'
+import { formatProofVerification, verifyProof } from '../shared/draw-proof-v2.ts'
 import { verifyLuckyProof } from '../domain/pots.ts'
 import { createServices } from '../services.ts'
 import { runDemoGame } from './demo-game.ts'
@@ -13,7 +13,7 @@ const usage = `Bolillo — uso:
   npx bolillo start                         arranca el servidor (igual que npm start)
   npx bolillo demo [--cards N] [--json] [--with-cards] [--entropy X]
                                             juega una partida completa por RNG y la imprime
-  npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
+  npx bolillo verify-draw <proof.json>      comprueba la prueba de una partida (bolillo-draw-v2 o v1), sin red
   npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
   npx bolillo verify-lucky <proof.json>     comprueba la bola loca (GET /api/games/:id/lucky-proof)
   npx bolillo instant generate|verify ...   raspaditas: genera una emisión (npx bolillo instant, issue #7)
@@ -70,13 +70,9 @@ async function main(argv: string[]): Promise<number> {
         return 2
       }
       const proof = JSON.parse(readFileSync(file, 'utf8'))
-      const result = verifyDrawProof(proof)
-      if (result.ok) {
-        process.stdout.write(`OK: the ${proof.balls?.length ?? 0} balls of game ${proof.gameId} follow from the committed seed (bolillo-draw-v1)\n`)
-        return 0
-      }
-      process.stdout.write(`FAILED: ${result.errors.join('\n        ')}\n`)
-      return 1
+      const result = verifyProof(proof)
+      process.stdout.write(formatProofVerification(result, proof))
+      return result.ok ? 0 : 1
     }
     case 'verify-lucky': {
       // BNG-67 / RNG-28: the lucky ball comes from its own committed seed, independent of the game's draw.
