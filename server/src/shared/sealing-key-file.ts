@@ -56,7 +56,12 @@ export function loadSealingKey(options: {
   const bytes = (options.entropy ?? randomBytes)(SEALING_KEY_BYTES)
   const key = sealingKeyFromBytes(bytes)
   // "wx": never overwrite a key another process wrote in the meantime.
-  writeFileSync(file, `${key.bytes.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+  try {
+    writeFileSync(file, `${key.bytes.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return loadSealingKey({ ...options, entropy: undefined })
+    throw e
+  }
   if (process.platform !== 'win32') chmodSync(file, 0o600)
   return { key, source: 'created', file }
 }
