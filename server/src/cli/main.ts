@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../config.ts'
-import { verifyDrawProof } from '../shared/draw-proof.ts'
+import { formatProofVerification, verifyProof } from '../shared/draw-proof-v2.ts'
 import { verifyLuckyProof } from '../bingo/pots.ts'
 import { createServices } from '../services.ts'
 import { runDemoGame } from './demo-game.ts'
@@ -13,8 +13,10 @@ const usage = `Bolillo — uso:
   npx bolillo start                         arranca el servidor (igual que npm start)
   npx bolillo demo [--cards N] [--json] [--with-cards] [--entropy X]
                                             juega una partida completa por RNG y la imprime
-  npx bolillo verify-draw <proof.json>      comprueba la prueba bolillo-draw-v1 de una partida
-  npx bolillo verify-journal                recalcula la cadena de hashes del diario (DATA_DIR)
+  npx bolillo verify-draw <proof.json>      comprueba la prueba de una partida (bolillo-draw-v2 o v1), sin red
+  npx bolillo verify-journal [--checkpoints F [--public-key PEM]]
+                                            recalcula la cadena de hashes del diario (DATA_DIR) y, con F,
+                                            comprueba los puntos de control firmados que alguien conserva
   npx bolillo verify-lucky <proof.json>     comprueba la bola loca (GET /api/games/:id/lucky-proof)
   npx bolillo instant generate|verify ...   raspaditas: genera una emisión (npx bolillo instant, issue #7)
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
@@ -32,6 +34,24 @@ function flag(args: string[], name: string): boolean {
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name)
   return i >= 0 ? args[i + 1] : undefined
+}
+
+/** `verify-journal --checkpoints F`: the chain plus every signed checkpoint in F (DESIGN.md "Journal"). */
+async function verifyJournalCheckpoints(services: Awaited<ReturnType<typeof createServices>>, file: string, publicKeyFile: string | undefined): Promise<number> {
+  const { readJournal } = await import('../shared/journal.ts')
+  const { parseCheckpoints, verifyCheckpoints } = await import('../shared/checkpoints.ts')
+  const checkpoints = parseCheckpoints(readFileSync(file, 'utf8'))
+  const records = []
+  for await (const r of readJournal(services.db)) records.push(r)
+  const publicKey = publicKeyFile ? readFileSync(publicKeyFile, 'utf8') : services.keys.publicKey
+  const report = verifyCheckpoints(records, checkpoints, publicKey)
+  if (report.ok) {
+    process.stdout.write(`OK: journal of ${records.length} records verifies and matches all ${report.matched} checkpoints\n`)
+    return 0
+  }
+  if (!report.chain.ok) process.stdout.write(`FAILED at record #${report.chain.badSeq}: ${report.chain.reason}\n`)
+  for (const p of report.problems) process.stdout.write(`FAILED checkpoint of record #${p.seq}: ${p.reason}\n`)
+  return 1
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -70,13 +90,9 @@ async function main(argv: string[]): Promise<number> {
         return 2
       }
       const proof = JSON.parse(readFileSync(file, 'utf8'))
-      const result = verifyDrawProof(proof)
-      if (result.ok) {
-        process.stdout.write(`OK: the ${proof.balls?.length ?? 0} balls of game ${proof.gameId} follow from the committed seed (bolillo-draw-v1)\n`)
-        return 0
-      }
-      process.stdout.write(`FAILED: ${result.errors.join('\n        ')}\n`)
-      return 1
+      const result = verifyProof(proof)
+      process.stdout.write(formatProofVerification(result, proof))
+      return result.ok ? 0 : 1
     }
     case 'verify-lucky': {
       // BNG-67 / RNG-28: the lucky ball comes from its own committed seed, independent of the game's draw.
@@ -112,6 +128,8 @@ async function main(argv: string[]): Promise<number> {
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
       const services = await createServices(config)
       try {
+        const checkpointFile = option(args, '--checkpoints')
+        if (checkpointFile) return await verifyJournalCheckpoints(services, checkpointFile, option(args, '--public-key'))
         const result = await services.verifyJournal()
         if (result.ok) {
           process.stdout.write(`OK: journal of ${result.count} records verifies (hash chain intact)\n`)
