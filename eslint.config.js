@@ -32,6 +32,23 @@ export default tseslint.config(
     },
   },
   {
+    // The two screen roots share only web/ (DESIGN.md "Layout"): neither reaches into the other.
+    files: ['kiosk/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+display(/|$)', message: 'kiosk/ does not import display/: move what both need to web/.' },
+      ] }],
+    },
+  },
+  {
+    files: ['display/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+kiosk(/|$)', message: 'display/ does not import kiosk/: move what both need to web/.' },
+      ] }],
+    },
+  },
+  {
     // Rule modules stay pure: no database, network, file system or clock (DESIGN.md, STYLE.md §1).
     files: pureFiles,
     // The sealing test also checks the key file's modes on disk (sealing-key-file.ts).

@@ -1,24 +1,13 @@
 /**
- * The caller API over fetch (same origin). Errors arrive as `{ error: { code, message, detail } }` (STYLE.md §4)
- * and become an `ApiError`; clients branch on `code`. The screen's language goes out as Accept-Language so the
- * server answers in it.
+ * The caller API (same origin). Requests, errors (`ApiError`, branch on `code`) and the Accept-Language header
+ * come from http.ts, shared with the kiosk screens.
  */
 import type { GameState } from '../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
+import { ApiError, createRequest } from './http.ts'
 import type { Lang } from './i18n.ts'
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly detail?: string,
-    readonly details?: unknown,
-  ) {
-    super(message)
-    this.name = 'ApiError'
-  }
-}
+export { ApiError }
 
 export interface HallInfo {
   hall: { id: string; name: string; profileId: string; currency: string; playingPositions: number }
@@ -47,53 +36,14 @@ export interface LoginResult { token: string; expiresAt: string; user: { id: str
  */
 export function createApi(lang: Lang, options: { base?: string; token?: () => string | null } = {}) {
   const base = options.base ?? ''
-  const headers = (json: boolean): Record<string, string> => {
-    const h: Record<string, string> = { 'accept-language': lang === 'en' ? 'en' : 'es' }
-    if (json) h['content-type'] = 'application/json'
-    const token = options.token?.()
-    if (token) h.authorization = `Bearer ${token}`
-    return h
-  }
-  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response
-    try {
-      res = await fetch(base + path, {
-        method,
-        headers: headers(true),
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    } catch (err) {
-      throw new ApiError('NETWORK', lang === 'en' ? 'No connection to the server.' : 'Sin conexión con el servidor.', 0, err instanceof Error ? err.message : String(err))
-    }
-    const raw = await res.text()
-    let parsed: any = undefined
-    try {
-      parsed = raw ? JSON.parse(raw) : undefined
-    } catch {
-      throw new ApiError('BAD_RESPONSE', lang === 'en' ? 'Unexpected answer from the server.' : 'Respuesta inesperada del servidor.', res.status, raw.slice(0, 200))
-    }
-    if (parsed && typeof parsed === 'object' && parsed.error) {
-      const e = parsed.error as { code?: string; message?: string; detail?: string; details?: unknown }
-      throw new ApiError(e.code ?? 'ERROR', e.message ?? 'Error', res.status, e.detail, e.details)
-    }
-    // A rejected claim is a 422 with a result body, not an error: the caller reads `ok` and `reason`.
-    if (!res.ok && !(parsed && typeof parsed === 'object' && 'ok' in parsed)) throw new ApiError('HTTP_' + res.status, res.statusText, res.status)
-    return parsed as T
-  }
+  const request = createRequest({ lang: () => lang, base, token: options.token })
   const enc = encodeURIComponent
   return {
     login: (username: string, password: string) => request<LoginResult>('POST', '/api/auth/login', { username, password }),
     logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
     me: () => request<Principal>('GET', '/api/auth/me'),
     /** The minutes PDF as a blob (a plain link cannot carry the Authorization header). */
-    async minutesPdf(sessionId: string): Promise<Blob> {
-      const res = await fetch(`${base}/api/sessions/${enc(sessionId)}/minutes.pdf`, { headers: headers(false) })
-      if (!res.ok) {
-        const e = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; detail?: string } } | null
-        throw new ApiError(e?.error?.code ?? `HTTP_${res.status}`, e?.error?.message ?? res.statusText, res.status, e?.error?.detail)
-      }
-      return res.blob()
-    },
+    minutesPdf: (sessionId: string) => request.blob(`/api/sessions/${enc(sessionId)}/minutes.pdf`),
     hall: (hallId: string) => request<HallInfo>('GET', `/api/halls/${enc(hallId)}`),
     openSession: (hallId: string, recount: Recount) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount }),
     session: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}`),

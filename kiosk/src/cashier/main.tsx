@@ -1,5 +1,6 @@
 import { render } from 'preact'
-import { createCashdeskApi, deviceCredential, type Lang } from '../shared/api.ts'
+import { deviceCredential } from '../../../web/device.ts'
+import { createCashdeskApi, type Lang } from '../shared/api.ts'
 import { App } from './App.tsx'
 import { createCashierStore } from './store.ts'
 import './cashier.css'

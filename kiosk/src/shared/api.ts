@@ -1,8 +1,7 @@
 /**
- * The kiosk's and the cashier's calls to the server (same origin). Errors arrive as `{ error: { code, message,
- * detail, details } }` and become an ApiError (the caller console's class), so screens branch on `code`. The
- * screen's language goes out as Accept-Language. An enrolled device sends its credential
- * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser.
+ * The kiosk's and the cashier's calls to the server (same origin), through the screens' shared request function
+ * (web/http.ts: ApiError by `code`, Accept-Language). An enrolled device sends its credential
+ * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
  */
 import type { InstantService } from '../../../server/src/instant/service.ts'
 import type { KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/kiosk-sales.ts'
@@ -11,7 +10,7 @@ import type { LottoReceipt, LottoService, LottoValidation } from '../../../serve
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import type { payInstantAtCashier } from '../../../server/src/instant/routes.ts'
-import { ApiError } from '../../../web/api.ts'
+import { ApiError, createRequest } from '../../../web/http.ts'
 
 export { ApiError }
 export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement, LottoValidation, LotteryValidation, LottoReceipt }
@@ -39,35 +38,8 @@ export interface RegisterEntry { payoutId: string; ticketNumber: string; amountC
 export interface LotteryDrawInfo { drawId: string; product: 'lottery' | 'raffle'; plan: { name: string; drawNumber: number; claimDeadline: string; currency: string } }
 export interface StationDay { stationId: string; day: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }
 
-const DEVICE_KEY = 'bolillo.device'
-
-/** Keeps `?device=<credential>` for the next loads and returns the stored one. */
-export function deviceCredential(search: string): string | null {
-  const given = new URLSearchParams(search).get('device')
-  try {
-    if (given) localStorage.setItem(DEVICE_KEY, given)
-    return given ?? localStorage.getItem(DEVICE_KEY)
-  } catch {
-    return given
-  }
-}
-
 export function createCashdeskApi(lang: () => Lang, options: { base?: string; device?: string | null } = {}) {
-  const base = options.base ?? ''
-  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { 'accept-language': lang(), 'content-type': 'application/json' }
-    if (options.device) headers.authorization = `Device ${options.device}`
-    let res: Response
-    try {
-      res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    } catch (err) {
-      throw new ApiError('NETWORK', lang() === 'en' ? 'No connection to the server.' : 'Sin conexión con el servidor.', 0, err instanceof Error ? err.message : String(err))
-    }
-    const parsed = await res.json().catch(() => undefined) as { error?: { code?: string; message?: string; detail?: string; details?: unknown } } | undefined
-    if (parsed?.error) throw new ApiError(parsed.error.code ?? 'ERROR', parsed.error.message ?? 'Error', res.status, parsed.error.detail, parsed.error.details)
-    if (!res.ok || parsed === undefined) throw new ApiError(`HTTP_${res.status}`, res.statusText, res.status)
-    return parsed as T
-  }
+  const request = createRequest({ lang, base: options.base, device: options.device })
   const enc = encodeURIComponent
   return {
     halls: () => request<{ halls: Array<{ id: string; name: string; currency: string }> }>('GET', '/api/halls'),

@@ -1,0 +1,89 @@
+/**
+ * Guards of the server's layout (DESIGN.md "Layout", issue 12): SQL lives only in each line's store.ts and in
+ * db/; a line's routes never import another line's routes; the old app/ and domain/ folders stay gone.
+ * Each failure lists file:line, so the fix starts from the message.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '..')
+const serverSrc = join(root, 'server', 'src')
+
+/** server/src/**\/*.ts without the tests. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+function parse(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest)
+}
+
+/** file:line of a node, or of the character `skip` characters into it. */
+function where(source: ts.SourceFile, node: ts.Node, skip = 0): string {
+  const { line } = source.getLineAndCharacterOfPosition(node.getStart(source) + skip)
+  return `${relative(root, source.fileName).split(sep).join('/')}:${line + 1}`
+}
+
+const SQL_START = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|PRAGMA)\s/i
+
+/** Every string or template literal (in quotes or backticks) that starts like an SQL statement, as file:line. */
+function sqlLiterals(source: ts.SourceFile): string[] {
+  const found: string[] = []
+  const visit = (node: ts.Node): void => {
+    // A template with substitutions starts with its head; the other literal kinds carry their whole text.
+    const text = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : ts.isTemplateExpression(node) ? node.head.text : undefined
+    if (text !== undefined && SQL_START.test(text)) {
+      // The line of the keyword itself: a backtick statement often starts on the line after its quote.
+      const keyword = where(source, node, 1 + text.length - text.trimStart().length)
+      found.push(`${keyword}  ${text.trim().split('\n')[0].slice(0, 60)}`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+/** Every module a file imports or re-exports (static or dynamic), with where. */
+function imports(source: ts.SourceFile): Array<{ specifier: string; at: string }> {
+  const found: Array<{ specifier: string; at: string }> = []
+  const visit = (node: ts.Node): void => {
+    const specifier = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) ? node.moduleSpecifier
+      : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined
+    if (specifier && ts.isStringLiteral(specifier)) found.push({ specifier: specifier.text, at: where(source, node) })
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+const isRoutesFile = (path: string) => /(^|-)routes(\.ts)?$/.test(basename(path))
+
+describe('server layout', () => {
+  it('keeps SQL in store.ts files and db/ only', () => {
+    const db = join(serverSrc, 'db') + sep
+    const offenders = sourceFiles(serverSrc)
+      .filter((file) => basename(file) !== 'store.ts' && !file.startsWith(db))
+      .flatMap((file) => sqlLiterals(parse(file)))
+    expect(offenders, `SQL outside store.ts and db/:\n${offenders.join('\n')}`).toEqual([])
+  })
+
+  it("never lets a line's routes import another line's routes", () => {
+    const lines = readdirSync(serverSrc, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(serverSrc, e.name))
+    const offenders = lines
+      .flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && isRoutesFile(name)).map((name) => join(dir, name)))
+      .flatMap((file) => imports(parse(file))
+        .filter(({ specifier }) => specifier.startsWith('.') && isRoutesFile(specifier) && dirname(resolve(dirname(file), specifier)) !== dirname(file))
+        .map(({ specifier, at }) => `${at}  imports ${specifier}`))
+    expect(offenders, `routes importing another line's routes:\n${offenders.join('\n')}`).toEqual([])
+  })
+
+  it('has no server/src/app or server/src/domain any more', () => {
+    expect(['app', 'domain'].filter((name) => existsSync(join(serverSrc, name)))).toEqual([])
+  })
+})
