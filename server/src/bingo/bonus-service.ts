@@ -191,6 +191,12 @@ export function createBonusService(deps: BonusDeps) {
     return row ? { ...viewOf(row), ledger: await primaLedgerEntries(db, hallId) } : null
   }
 
+  /** A hall's prima as the API shows it, without its ledger; null where the hall has none. */
+  async function primaOfHall(hallId: string): Promise<{ hallId: string; prima: PrimaView | null }> {
+    const row = await primaByHall(db, hallId)
+    return { hallId, prima: row ? viewOf(row) : null }
+  }
+
   // ------------------------------------------------------------------------------------------------ pots
 
   async function createPot(input: CreatePotInput): Promise<PotRow & { amountCents: number }> {
@@ -199,8 +205,10 @@ export function createBonusService(deps: BonusDeps) {
     return { ...pot, amountCents: (await potBalance(db, id)).mainCents }
   }
 
-  async function addPotHall(potId: string, hallId: string): Promise<void> {
+  /** An interconnected pot gains a hall (RNG-16); returns the pot as it is after the commit. */
+  async function addPotHall(potId: string, hallId: string): Promise<Awaited<ReturnType<typeof getPot>>> {
     await tx((sql) => addPotHallTx(sql, potId, hallId, now()))
+    return getPot(potId)
   }
 
   async function listPots(hallId?: string) {
@@ -312,7 +320,7 @@ export function createBonusService(deps: BonusDeps) {
 
   return {
     hooks,
-    configurePrima, getPrima, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
+    configurePrima, getPrima, primaOfHall, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
     createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedgerEntries(db, potId),
     payBonusPrize, listBonusPrizes, bonusReceipt, luckyProof,
     joinGame, sellInHall, hallOfCards,
