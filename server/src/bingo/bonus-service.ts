@@ -25,7 +25,7 @@ import {
 import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
 import {
   activeSimultaneousGamesOfHall, appendPotLedgerEntry, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
-  bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, hallOfCardInGame, insertBonusPrize as insertBonusPrizeRow,
+  bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, simultaneousHallOfCard, insertBonusPrize as insertBonusPrizeRow,
   luckyCommitmentOfGame, luckyDrawByGame, luckyNumbersOfGame, markBonusPrizePaid, potBalance, potById, potGamesSinceLastAward, potLedgerEntries, primaByHall,
   primaGameById, primaLedgerEntries, unpaidPotPrizesOfGame, verifiedWinnerHallsOfGame, voidBonusPrizesOfGame, type PotRow, type PrimaLedgerEntry,
 } from './store.ts'
@@ -312,7 +312,7 @@ export function createBonusService(deps: BonusDeps) {
   async function hallOfCards(gameId: string, cardIds: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>()
     for (const id of cardIds) {
-      const hallId = await hallOfCardInGame(db, id, gameId)
+      const hallId = await simultaneousHallOfCard(db, id, gameId)
       if (hallId !== undefined) out.set(id, hallId)
     }
     return out

@@ -12,7 +12,7 @@ import { GameAction, assertLegal } from './game.ts'
 import { insertSoldCards, type GameRow, type SoldCard } from './service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  addSimultaneousCardsSold, advanceGameHallCursor, advanceSeriesCursorTo, gameHallOf, gameHallsCardsSold, gameHallsOfGame, insertGameHall, overlappingGameHall,
+  addSimultaneousCardsSold, advanceGameHallCursor, advanceSeriesCursorForHallSale, gameHallOf, gameHallsCardsSold, gameHallsOfGame, insertGameHall, overlappingGameHall,
   simultaneousFirstSeries, bonusGameById, simultaneousHallById, simultaneousSeriesById, simultaneousSeriesOfHall,
 } from './store.ts'
 
@@ -70,7 +70,7 @@ export async function sellInHallTx(tx: Sql, input: { gameId: string; hallId: str
   const cards = await insertSoldCards(tx, { gameId: game.id, seriesId: series.id, seriesCode: series.code, seriesCardCount: series.card_count, masterSetId: gh.master_set_id, from, to, channel: input.channel, at }, newId)
   if (!(await advanceGameHallCursor(tx, game.id, input.hallId, from, input.count))) throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
   // The hall's series cursor follows, so its later one-hall games never sell these cards again (BNG-12).
-  await advanceSeriesCursorTo(tx, series.id, to + 1, at)
+  await advanceSeriesCursorForHallSale(tx, series.id, to + 1, at)
   await addSimultaneousCardsSold(tx, game.id, input.count)
   await appendJournal(tx, {
     at, type: 'cards.sold', scope: gameScope(game),

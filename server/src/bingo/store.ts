@@ -299,7 +299,7 @@ export async function advanceGameHallCursor(tx: Sql, gameId: string, hallId: str
 }
 
 /** The series cursor never goes back: it follows the highest card sold (BNG-12). */
-export async function advanceSeriesCursorTo(tx: Sql, seriesId: string, nextCardNo: number, at: string): Promise<void> {
+export async function advanceSeriesCursorForHallSale(tx: Sql, seriesId: string, nextCardNo: number, at: string): Promise<void> {
   await tx.run('UPDATE series SET last_sold_at = ?, next_card_no = CASE WHEN next_card_no < ? THEN ? ELSE next_card_no END WHERE id = ?', [at, nextCardNo, nextCardNo, seriesId])
 }
 
@@ -327,7 +327,7 @@ export function verifiedWinnerHallsOfGame(tx: Sql, gameId: string): Promise<Arra
 }
 
 /** The hall that sold a card of the game, if the card belongs to it. */
-export async function hallOfCardInGame(tx: Sql, cardId: string, gameId: string): Promise<string | undefined> {
+export async function simultaneousHallOfCard(tx: Sql, cardId: string, gameId: string): Promise<string | undefined> {
   return (await tx.get<{ hall_id: string }>('SELECT s.hall_id FROM cards c JOIN series s ON s.id = c.series_id WHERE c.id = ? AND c.game_id = ?', [cardId, gameId]))?.hall_id
 }
 
