@@ -1,7 +1,8 @@
 /**
  * HTTP routes of issue #8: prima de bingo (BNG-57 to BNG-64), progressive / interconnected / lucky-ball pots
  * (BNG-55, BNG-66, BNG-67), bonus prize payment and receipt (BNG-69), simultaneous games (BNG-100) and master sets
- * of the other modalities (BNG-98, BNG-102, BNG-103). Errors are DomainErrors, turned into JSON by app.ts.
+ * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
+ * are DomainErrors, turned into JSON by app.ts.
  */
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
@@ -30,12 +31,7 @@ export function registerBonusRoutes(app: App, services: Services): void {
   const { bonus, bingo } = services
 
   // ---- prima de bingo (CFG-29)
-  app.get('/api/halls/:hallId/prima', needs('hall.read'), async (c) => {
-    const p = await bonus.getPrima(param(c, 'hallId'))
-    if (!p) return c.json({ hallId: param(c, 'hallId'), prima: null })
-    const { ledger: _ledger, ...view } = p
-    return c.json({ hallId: p.hallId, prima: view })
-  })
+  app.get('/api/halls/:hallId/prima', needs('hall.read'), async (c) => c.json(await bonus.primaOfHall(param(c, 'hallId'))))
   app.get('/api/halls/:hallId/prima/ledger', needs('minutes.read'), async (c) => c.json({ ledger: await bonus.primaLedger(param(c, 'hallId')) }))
   app.put('/api/halls/:hallId/prima', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({
@@ -56,8 +52,7 @@ export function registerBonusRoutes(app: App, services: Services): void {
   })
   app.post('/api/pots/:potId/halls', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ hallId: id }).strict())
-    await bonus.addPotHall(param(c, 'potId'), b.hallId)
-    return c.json(await bonus.getPot(param(c, 'potId')), 201)
+    return c.json(await bonus.addPotHall(param(c, 'potId'), b.hallId), 201)
   })
   app.get('/api/pots/:potId', needs('minutes.read'), async (c) => c.json(await bonus.getPot(param(c, 'potId'))))
 

@@ -1,7 +1,7 @@
 /**
- * Issue #8: prizes beyond one hall's line and bingo, and games beyond one hall. Prima de bingo (app/prima.ts),
- * progressive / interconnected / lucky-ball pots (app/pots.ts), simultaneous games (app/simultaneous.ts), bonus
- * prize payment with the payee's identity, and what the game state shows of all of them.
+ * Issue #8: prizes beyond one hall's line and bingo, and games beyond one hall. Prima de bingo (prima-service.ts),
+ * progressive / interconnected / lucky-ball pots (pots-service.ts), simultaneous games (simultaneous-service.ts),
+ * bonus prize payment with the payee's identity, and what the game state shows of all of them. Their SQL is store.ts.
  *
  * The bingo service calls `hooks` inside its own transactions (announce, sell, close of sales, prize awarded, void,
  * state), so every movement commits or rolls back with the game event that caused it and is journaled in the same
@@ -17,14 +17,18 @@ import type { BingoEvent, BingoHooks, Clock, EntropySource, GameRow, SoldCard } 
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  addPotHallTx, awardPots, balanceOf, contributeToPots, createPotTx, drawLucky, ensureLuckyDraw, potLedger, potLedgerAppend, potViews, reversePots,
-  type CreatePotInput, type PotAward, type PotRow, type PotWinner,
+  addPotHallTx, awardPots, contributeToPots, createPotTx, drawLucky, ensureLuckyDraw, potViews, reversePots, type CreatePotInput, type PotAward, type PotWinner,
 } from './pots-service.ts'
 import {
-  announcePrima, configurePrimaTx, deductPrima, loadPrima, primaLedger, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima,
-  type PrimaConfig, type PrimaView,
+  announcePrima, configurePrimaTx, deductPrima, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima, type PrimaConfig, type PrimaView,
 } from './prima-service.ts'
-import { activeGamesOfHall, gameHalls, gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
+import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
+import {
+  activeSimultaneousGamesOfHall, appendPotLedgerEntry, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
+  bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, simultaneousHallOfCard, insertBonusPrize as insertBonusPrizeRow,
+  luckyCommitmentOfGame, luckyDrawByGame, luckyNumbersOfGame, markBonusPrizePaid, potBalance, potById, potGamesSinceLastAward, potLedgerEntries, primaByHall,
+  primaGameById, primaLedgerEntries, unpaidPotPrizesOfGame, verifiedWinnerHallsOfGame, voidBonusPrizesOfGame, type PotRow, type PrimaLedgerEntry,
+} from './store.ts'
 
 export interface BonusDeps {
   db: Database
@@ -32,12 +36,6 @@ export interface BonusDeps {
   entropy: EntropySource
   /** Called after each commit, like the bingo service's publish. */
   publish?: (event: BingoEvent) => void
-}
-
-interface BonusPrizeRow {
-  id: string; game_id: string; card_id: string; hall_id: string; source: BonusWinnerView['source']; pot_id: string; name: string; prize_kind: ClaimKind
-  amount_cents: number; at_ball: number; completed_at_ball: number | null; accumulated_games: number | null; status: 'awarded' | 'paid' | 'void'
-  awarded_at: string; paid_at: string | null; paid_by: string | null; payee_name: string | null; payee_document: string | null
 }
 
 export interface BonusReceipt {
@@ -69,12 +67,8 @@ export function createBonusService(deps: BonusDeps) {
     return result
   }
 
-  async function lastSeq(sql: Sql): Promise<number> {
-    return Number((await sql.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal'))?.seq ?? 0)
-  }
-
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
-    const hall = await sql.get<{ profile_id: string; settings: string }>('SELECT profile_id, settings FROM halls WHERE id = ?', [hallId])
+    const hall = await bonusHallProfile(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
     if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
@@ -86,7 +80,7 @@ export function createBonusService(deps: BonusDeps) {
   async function winnersWithHalls(sql: Sql, winners: ReadonlyArray<{ serial: string; cardId: string; atBall: number }>, balls: readonly number[], kind: ClaimKind): Promise<PotWinner[]> {
     const out: PotWinner[] = []
     for (const w of winners) {
-      const c = await sql.get<{ numbers: string; hall_id: string }>('SELECT c.numbers, s.hall_id FROM cards c JOIN series s ON s.id = c.series_id WHERE c.id = ?', [w.cardId])
+      const c = await bonusCardNumbersAndHall(sql, w.cardId)
       const rows = JSON.parse(c?.numbers ?? '[]') as number[][]
       const done = completingBall(rows, balls.slice(0, w.atBall), kind)
       out.push({ serial: w.serial, cardId: w.cardId, hallId: c?.hall_id ?? '', atBall: w.atBall, rows, completingBall: done?.ball ?? null, completedAtBall: done?.atBall ?? null })
@@ -95,17 +89,14 @@ export function createBonusService(deps: BonusDeps) {
   }
 
   async function insertBonusPrize(sql: Sql, p: { gameId: string; cardId: string; hallId: string; source: BonusWinnerView['source']; potId: string; name: string; prizeKind: ClaimKind; amountCents: number; atBall: number; completedAtBall: number | null; accumulatedGames: number | null; at: string }): Promise<void> {
-    await sql.run(
-      'INSERT INTO bonus_prizes (id, game_id, card_id, hall_id, source, pot_id, name, prize_kind, amount_cents, at_ball, completed_at_ball, accumulated_games, status, awarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [newId('bz'), p.gameId, p.cardId, p.hallId, p.source, p.potId, p.name, p.prizeKind, p.amountCents, p.atBall, p.completedAtBall, p.accumulatedGames, 'awarded', p.at],
-    )
+    await insertBonusPrizeRow(sql, { id: newId('bz'), ...p })
   }
 
   async function recordPotAwards(sql: Sql, gameId: string, awards: PotAward[], at: string): Promise<void> {
     for (const a of awards) {
-      const cycle = await sql.get<{ n: number }>("SELECT COUNT(DISTINCT game_id) AS n FROM pot_ledger WHERE pot_id = ? AND kind = 'contribution' AND entry_no > COALESCE((SELECT MAX(entry_no) FROM pot_ledger WHERE pot_id = ? AND kind = 'award' AND game_id <> ?), 0)", [a.potId, a.potId, gameId])
+      const accumulatedGames = await potGamesSinceLastAward(sql, a.potId, gameId)
       for (const w of a.winners) {
-        await insertBonusPrize(sql, { gameId, cardId: w.cardId, hallId: w.hallId, source: a.kind, potId: a.potId, name: a.name, prizeKind: a.prizeKind, amountCents: w.amountCents, atBall: w.atBall, completedAtBall: w.completedAtBall, accumulatedGames: Number(cycle?.n ?? 0), at })
+        await insertBonusPrize(sql, { gameId, cardId: w.cardId, hallId: w.hallId, source: a.kind, potId: a.potId, name: a.name, prizeKind: a.prizeKind, amountCents: w.amountCents, atBall: w.atBall, completedAtBall: w.completedAtBall, accumulatedGames, at })
       }
     }
   }
@@ -119,7 +110,7 @@ export function createBonusService(deps: BonusDeps) {
     },
 
     async cardsSelling(sql, e) {
-      const halls = await gameHalls(sql, e.game.id)
+      const halls = await gameHallsOfGame(sql, e.game.id)
       if (halls.length > 0) {
         throw new DomainError('ILLEGAL_TRANSITION', `game ${e.game.id} is simultaneous: each hall sells its own range (POST /api/games/${e.game.id}/halls/{hallId}/sales)`, { rule: 'BNG-100' })
       }
@@ -128,7 +119,7 @@ export function createBonusService(deps: BonusDeps) {
     async salesClosed(sql, e) {
       const sales = await hallSales(sql, e.game)
       if (sales[0]?.simultaneous) {
-        const halls = await gameHalls(sql, e.game.id)
+        const halls = await gameHallsOfGame(sql, e.game.id)
         await appendJournal(sql, {
           at: e.at, type: 'simultaneous.sales_closed', scope: e.scope,
           payload: { gameId: e.game.id, halls: halls.map((h) => ({ hallId: h.hall_id, fromCardNo: Number(h.from_card_no), toCardNo: Number(h.next_card_no) - 1, cardsSold: Number(h.cards_sold), salesCents: Number(h.cards_sold) * e.game.face_value_cents })), rule: 'BNG-100' },
@@ -153,15 +144,15 @@ export function createBonusService(deps: BonusDeps) {
           }
         }
       }
-      const lucky = await sql.get<{ numbers: string | null }>('SELECT numbers FROM lucky_draws WHERE game_id = ?', [e.game.id])
-      const awards = await awardPots(sql, { gameId: e.game.id, kind: e.kind, winners, luckyNumbers: lucky?.numbers ? JSON.parse(lucky.numbers) : null, at: e.at, scope: e.scope })
+      const luckyNumbers = await luckyNumbersOfGame(sql, e.game.id)
+      const awards = await awardPots(sql, { gameId: e.game.id, kind: e.kind, winners, luckyNumbers, at: e.at, scope: e.scope })
       await recordPotAwards(sql, e.game.id, awards, e.at)
     },
 
     async gameVoided(sql, e) {
       await reversePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hall_id, at: e.at, scope: e.scope })
-      const open = await sql.all<{ pot_id: string; prize_kind: string; amount_cents: number }>("SELECT pot_id, prize_kind, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded' AND source <> 'prima'", [e.game.id])
-      await sql.run("UPDATE bonus_prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [e.game.id])
+      const open = await unpaidPotPrizesOfGame(sql, e.game.id)
+      await voidBonusPrizesOfGame(sql, e.game.id)
       await reversePots(sql, { gameId: e.game.id, voidedAwards: open.map((o) => ({ potId: o.pot_id, prizeKind: o.prize_kind, amountCents: Number(o.amount_cents) })), at: e.at, scope: e.scope })
     },
 
@@ -172,22 +163,19 @@ export function createBonusService(deps: BonusDeps) {
 
   async function gameExtras(sql: Sql, game: GameRow): Promise<Partial<GameExtras>> {
     const out: Partial<GameExtras> = {}
-    const prima = await sql.get<{ active: number; amount_cents: number; ball_limit: number; fund_at_start_cents: number }>('SELECT * FROM prima_games WHERE game_id = ?', [game.id])
+    const prima = await primaGameById(sql, game.id)
     if (prima) Object.assign(out, { primaActive: Boolean(Number(prima.active)), primaAmountCents: Number(prima.amount_cents), primaBallLimit: Number(prima.ball_limit), primaFundCents: Number(prima.fund_at_start_cents) })
-    const halls = await sql.all<{ hall_id: string; name: string; code: string; from_card_no: number; to_card_no: number; cards_sold: number }>(
-      'SELECT gh.hall_id, h.name, s.code, gh.from_card_no, gh.to_card_no, gh.cards_sold FROM game_halls gh JOIN halls h ON h.id = gh.hall_id JOIN series s ON s.id = gh.series_id WHERE gh.game_id = ? ORDER BY gh.from_card_no',
-      [game.id],
-    )
+    const halls = await gameHallViews(sql, game.id)
     const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hall_id]
     out.pots = await potViews(sql, hallIds)
-    const lucky = await sql.get<{ commitment: string; numbers: string | null }>('SELECT commitment, numbers FROM lucky_draws WHERE game_id = ?', [game.id])
+    const lucky = await luckyCommitmentOfGame(sql, game.id)
     if (lucky) out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers ? JSON.parse(lucky.numbers) : null }
     if (halls.length) {
       out.halls = halls.map((h) => ({ hallId: h.hall_id, hallName: h.name, seriesCode: h.code, fromCardNo: Number(h.from_card_no), toCardNo: Number(h.to_card_no), cardsSold: Number(h.cards_sold) }))
-      const w = await sql.all<{ card_id: string; serial: string; hall_id: string }>("SELECT DISTINCT cl.card_id, cl.serial, s.hall_id FROM claims cl JOIN cards c ON c.id = cl.card_id JOIN series s ON s.id = c.series_id WHERE cl.game_id = ? AND cl.status = 'verified' ORDER BY cl.serial", [game.id])
+      const w = await verifiedWinnerHallsOfGame(sql, game.id)
       out.winnerHalls = w.map((r) => ({ cardId: r.card_id, serial: r.serial, hallId: r.hall_id }))
     }
-    const bonus = await sql.all<BonusPrizeRow & { serial: string }>('SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.game_id = ? ORDER BY b.source, c.serial', [game.id])
+    const bonus = await bonusPrizesOfGame(sql, game.id)
     out.bonusWinners = bonus.map((b) => ({ id: b.id, source: b.source, name: b.name, prizeKind: b.prize_kind, serial: b.serial, cardId: b.card_id, hallId: b.hall_id, amountCents: Number(b.amount_cents), atBall: Number(b.at_ball), status: b.status }))
     return out
   }
@@ -198,9 +186,15 @@ export function createBonusService(deps: BonusDeps) {
     return tx(async (sql) => viewOf(await configurePrimaTx(sql, hallId, await profileOf(sql, hallId), cfg, now())))
   }
 
-  async function getPrima(hallId: string): Promise<(PrimaView & { ledger: Awaited<ReturnType<typeof primaLedger>> }) | null> {
-    const row = await loadPrima(db, hallId)
-    return row ? { ...viewOf(row), ledger: await primaLedger(db, hallId) } : null
+  async function getPrima(hallId: string): Promise<(PrimaView & { ledger: PrimaLedgerEntry[] }) | null> {
+    const row = await primaByHall(db, hallId)
+    return row ? { ...viewOf(row), ledger: await primaLedgerEntries(db, hallId) } : null
+  }
+
+  /** A hall's prima as the API shows it, without its ledger; null where the hall has none. */
+  async function primaOfHall(hallId: string): Promise<{ hallId: string; prima: PrimaView | null }> {
+    const row = await primaByHall(db, hallId)
+    return { hallId, prima: row ? viewOf(row) : null }
   }
 
   // ------------------------------------------------------------------------------------------------ pots
@@ -208,28 +202,29 @@ export function createBonusService(deps: BonusDeps) {
   async function createPot(input: CreatePotInput): Promise<PotRow & { amountCents: number }> {
     const id = newId('pot')
     const pot = await tx((sql) => createPotTx(sql, id, input, now()))
-    return { ...pot, amountCents: (await balanceOf(db, id)).mainCents }
+    return { ...pot, amountCents: (await potBalance(db, id)).mainCents }
   }
 
-  async function addPotHall(potId: string, hallId: string): Promise<void> {
+  /** An interconnected pot gains a hall (RNG-16); returns the pot as it is after the commit. */
+  async function addPotHall(potId: string, hallId: string): Promise<Awaited<ReturnType<typeof getPot>>> {
     await tx((sql) => addPotHallTx(sql, potId, hallId, now()))
+    return getPot(potId)
   }
 
   async function listPots(hallId?: string) {
     if (hallId) return potViews(db, [hallId])
-    const all = await db.all<{ hall_id: string }>('SELECT DISTINCT hall_id FROM pot_halls')
-    return potViews(db, all.map((r) => r.hall_id))
+    return potViews(db, await hallIdsWithPots(db))
   }
 
   async function getPot(potId: string) {
-    const pot = await db.get<PotRow>('SELECT * FROM pots WHERE id = ?', [potId])
+    const pot = await potById(db, potId)
     if (!pot) throw new DomainError('NOT_FOUND', `pot ${potId} not found`)
-    const halls = await db.all<{ hall_id: string }>('SELECT hall_id FROM pot_halls WHERE pot_id = ? ORDER BY hall_id', [potId])
-    const b = await balanceOf(db, potId)
+    const hallIds = await hallIdsOfPot(db, potId)
+    const b = await potBalance(db, potId)
     return {
       id: pot.id, name: pot.name, kind: pot.kind as PotKind, currency: pot.currency, contributionBp: Number(pot.contribution_bp), reserveBp: Number(pot.reserve_bp),
       seedCents: Number(pot.seed_cents), maxCents: pot.max_cents === null ? null : Number(pot.max_cents), condition: JSON.parse(pot.conditions), conditions: pot.public_text,
-      status: pot.status, hallIds: halls.map((h) => h.hall_id), amountCents: b.mainCents, reserveCents: b.reserveCents, ledger: await potLedger(db, potId),
+      status: pot.status, hallIds, amountCents: b.mainCents, reserveCents: b.reserveCents, ledger: await potLedgerEntries(db, potId),
     }
   }
 
@@ -244,15 +239,14 @@ export function createBonusService(deps: BonusDeps) {
     const document = input.payee?.document?.trim() ?? ''
     if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55' })
     await tx(async (sql, events) => {
-      const p = await sql.get<BonusPrizeRow & { serial: string }>('SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.id = ?', [input.prizeId])
+      const p = await bonusPrizeById(sql, input.prizeId)
       if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
       if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
       const at = now()
-      const r = await sql.run("UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ? WHERE id = ? AND status = 'awarded'", [at, input.paidBy, name, document, p.id])
-      if (r.changes !== 1) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
+      if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
       const game = await loadGameRow(sql, p.game_id)
       if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
-      else await potLedgerAppend(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
+      else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
       const rec = await appendJournal(sql, {
         at, type: 'bonus.paid', scope: gameScope(game),
         payload: { gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games), paidBy: input.paidBy, payee: { name, document }, rule: 'BNG-69' },
@@ -263,18 +257,15 @@ export function createBonusService(deps: BonusDeps) {
   }
 
   async function listBonusPrizes(gameId: string): Promise<Array<BonusWinnerView & { accumulatedGames: number | null; completedAtBall: number | null }>> {
-    const rows = await db.all<BonusPrizeRow & { serial: string }>('SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.game_id = ? ORDER BY b.source, c.serial', [gameId])
+    const rows = await bonusPrizesOfGame(db, gameId)
     return rows.map((b) => ({ id: b.id, source: b.source, name: b.name, prizeKind: b.prize_kind, serial: b.serial, cardId: b.card_id, hallId: b.hall_id, amountCents: Number(b.amount_cents), atBall: Number(b.at_ball), status: b.status, accumulatedGames: b.accumulated_games === null ? null : Number(b.accumulated_games), completedAtBall: b.completed_at_ball === null ? null : Number(b.completed_at_ball) }))
   }
 
   /** BNG-69: the receipt, with the accumulated games, the amount, the extraction order and the card's series. */
   async function bonusReceipt(prizeId: string): Promise<BonusReceipt> {
-    const p = await db.get<BonusPrizeRow & { serial: string; card_no: number; numbers: string; code: string; currency: string; order_no: number }>(
-      'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
-      [prizeId],
-    )
+    const p = await bonusPrizeReceiptRow(db, prizeId)
     if (!p) throw new DomainError('NOT_FOUND', `bonus prize ${prizeId} not found`)
-    const balls = (await db.all<{ ball: number }>('SELECT ball FROM balls WHERE game_id = ? ORDER BY seq', [p.game_id])).map((b) => Number(b.ball))
+    const balls = await bonusReceiptBalls(db, p.game_id)
     return {
       prizeId: p.id, source: p.source, name: p.name, amountCents: Number(p.amount_cents), currency: p.currency, accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
       gameId: p.game_id, gameOrderNo: Number(p.order_no), hallId: p.hall_id, serial: p.serial, seriesCode: p.code, cardNo: Number(p.card_no), rows: JSON.parse(p.numbers),
@@ -287,7 +278,7 @@ export function createBonusService(deps: BonusDeps) {
   async function luckyProof(gameId: string) {
     const game = await loadGameRow(db, gameId)
     if (game.status !== 'finished' && game.status !== 'void') throw new DomainError('ILLEGAL_TRANSITION', `the lucky-ball proof of game ${gameId} is published when the game ends (it is ${game.status})`)
-    const row = await db.get<{ commitment: string; seed_hex: string; number_count: number; numbers: string | null }>('SELECT * FROM lucky_draws WHERE game_id = ?', [gameId])
+    const row = await luckyDrawByGame(db, gameId)
     if (!row) throw new DomainError('NOT_FOUND', `game ${gameId} had no lucky ball`)
     return { version: 'bolillo-lucky-v1', gameId, commitment: row.commitment, seed: row.seed_hex, salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count, count: Number(row.number_count), numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [] }
   }
@@ -300,7 +291,7 @@ export function createBonusService(deps: BonusDeps) {
       const g = await joinGameTx(sql, input, at)
       await withdrawPrima(sql, { gameId: g.id, at, scope: gameScope(g), reason: 'simultaneous game (BNG-100): the halls play the central prizes' })
       await ensureLuckyDraw(sql, { gameId: g.id, hallIds: [input.hallId], seed: () => deps.entropy.randomBytes(32), at, scope: gameScope(g) })
-      events.push({ type: 'game:changed', gameId: g.id, hallId: g.hall_id, seq: await lastSeq(sql), reason: 'hall_joined' })
+      events.push({ type: 'game:changed', gameId: g.id, hallId: g.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'hall_joined' })
       return g
     })
     for (const l of joinedListeners) {
@@ -312,7 +303,7 @@ export function createBonusService(deps: BonusDeps) {
   async function sellInHall(input: { gameId: string; hallId: string; count: number; channel: string }): Promise<SoldCard[]> {
     return tx(async (sql, events) => {
       const { game, cards } = await sellInHallTx(sql, input, newId, now())
-      events.push({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await lastSeq(sql), reason: 'cards_sold' })
+      events.push({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'cards_sold' })
       return cards
     })
   }
@@ -321,20 +312,20 @@ export function createBonusService(deps: BonusDeps) {
   async function hallOfCards(gameId: string, cardIds: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>()
     for (const id of cardIds) {
-      const r = await db.get<{ hall_id: string }>('SELECT s.hall_id FROM cards c JOIN series s ON s.id = c.series_id WHERE c.id = ? AND c.game_id = ?', [id, gameId])
-      if (r) out.set(id, r.hall_id)
+      const hallId = await simultaneousHallOfCard(db, id, gameId)
+      if (hallId !== undefined) out.set(id, hallId)
     }
     return out
   }
 
   return {
     hooks,
-    configurePrima, getPrima, primaLedger: (hallId: string) => primaLedger(db, hallId),
-    createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedger(db, potId),
+    configurePrima, getPrima, primaOfHall, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
+    createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedgerEntries(db, potId),
     payBonusPrize, listBonusPrizes, bonusReceipt, luckyProof,
     joinGame, sellInHall, hallOfCards,
-    activeGamesOfHall: (hallId: string) => activeGamesOfHall(db, hallId),
-    gameHalls: async (gameId: string) => (await gameHalls(db, gameId)).map((h) => h.hall_id),
+    activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
+    gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),
     /** Called on the node that committed a join, so that it can put the hall's screens in the game's room. */
     onHallJoined(l: (e: { gameId: string; hallId: string }) => void) { joinedListeners.add(l); return () => joinedListeners.delete(l) },
     gameExtras: (game: GameRow) => gameExtras(db, game),

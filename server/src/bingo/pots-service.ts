@@ -1,41 +1,23 @@
 /**
- * Pot storage: progressive jackpots, interconnected bonuses and lucky-ball prizes (BNG-55, BNG-66, BNG-67,
- * RNG-15 to RNG-22, RNG-28). Definition and halls, the ledger of every movement (RNG-18), contributions at close of
- * sales, awards when a line or bingo is awarded, the lucky-ball draw. The rules are domain/pots.ts.
+ * Pots: progressive jackpots, interconnected bonuses and lucky-ball prizes (BNG-55, BNG-66, BNG-67, RNG-15 to
+ * RNG-22, RNG-28). Definition and halls, the ledger of every movement (RNG-18), contributions at close of sales,
+ * awards when a line or bingo is awarded, the lucky-ball draw. The rules are pots.ts; the SQL is store.ts.
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
   luckyCommitment, luckyNumbers, potConditionText, potContribution, scaleAward, splitAward, validatePotDefinition,
-  type PotBalance, type PotCondition, type PotDefinition, type PotKind, type PrizeKind,
+  type PotCondition, type PotDefinition, type PotKind, type PrizeKind,
 } from './pots.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { PotView } from './game-extras.ts'
-
-export interface PotRow {
-  id: string; name: string; kind: PotKind; currency: string; contribution_bp: number; reserve_bp: number; seed_cents: number; max_cents: number | null
-  conditions: string; public_text: string; status: string; entries: number; created_at: string
-}
-
-export type LedgerKind = 'seed' | 'contribution' | 'award' | 'reserve_transfer' | 'payment' | 'reversal' | 'award_reversal'
+import {
+  activePotsOfHalls, appendPotLedgerEntry, insertLuckyDraw, insertPot, insertPotHall, luckyDrawByGame, luckyNumberCount, potBalance, potById,
+  potCandidateHall, potContributionsOfGame, potJoiningHall, raiseLuckyNumberCount, setLuckyNumbers, type PotRow,
+} from './store.ts'
 
 export function definitionOf(p: PotRow): PotDefinition {
   return { kind: p.kind, contributionBp: Number(p.contribution_bp), reserveBp: Number(p.reserve_bp), seedCents: Number(p.seed_cents), maxCents: p.max_cents === null ? null : Number(p.max_cents), condition: JSON.parse(p.conditions) as PotCondition }
-}
-
-export async function balanceOf(tx: Sql, potId: string): Promise<PotBalance> {
-  const r = await tx.get<{ m: number | string | null; r: number | string | null }>('SELECT SUM(main_cents) AS m, SUM(reserve_cents) AS r FROM pot_ledger WHERE pot_id = ?', [potId])
-  return { mainCents: Number(r?.m ?? 0), reserveCents: Number(r?.r ?? 0) }
-}
-
-/** Appends one movement (entry numbers 1, 2, 3, ... per pot). */
-export async function potLedgerAppend(tx: Sql, potId: string, e: { kind: LedgerKind; gameId?: string; hallId?: string; prizeId?: string; mainCents: number; reserveCents: number; detail?: unknown; at: string }): Promise<void> {
-  const row = await tx.get<{ entries: number }>('SELECT entries FROM pots WHERE id = ?', [potId])
-  const entryNo = Number(row?.entries ?? 0) + 1
-  await tx.run('INSERT INTO pot_ledger (pot_id, entry_no, kind, game_id, hall_id, prize_id, main_cents, reserve_cents, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-    potId, entryNo, e.kind, e.gameId ?? '', e.hallId ?? '', e.prizeId ?? '', e.mainCents, e.reserveCents, JSON.stringify(e.detail ?? {}), e.at,
-  ])
-  await tx.run('UPDATE pots SET entries = ? WHERE id = ?', [entryNo, potId])
 }
 
 export interface CreatePotInput {
@@ -55,53 +37,34 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
   if (input.kind !== 'interconnected' && input.hallIds.length > 1) throw new DomainError('VALIDATION_FAILED', 'only an interconnected pot is shared by several halls (BNG-66)', { field: 'hallIds' })
   const halls = [] as Array<{ id: string; currency: string }>
   for (const h of new Set(input.hallIds)) {
-    const hall = await tx.get<{ id: string; currency: string }>('SELECT id, currency FROM halls WHERE id = ?', [h])
+    const hall = await potCandidateHall(tx, h)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${h} not found`, { hallId: h })
     halls.push(hall)
   }
   if (new Set(halls.map((h) => h.currency)).size !== 1) throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   const text = potConditionText(def, halls[0].currency)
-  await tx.run('INSERT INTO pots (id, name, kind, currency, contribution_bp, reserve_bp, seed_cents, max_cents, conditions, public_text, status, entries, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)', [
-    id, input.name, def.kind, halls[0].currency, def.contributionBp, def.reserveBp, def.seedCents, def.maxCents, JSON.stringify(def.condition), text, 'active', at,
-  ])
-  for (const h of halls) await tx.run('INSERT INTO pot_halls (pot_id, hall_id, joined_at) VALUES (?, ?, ?)', [id, h.id, at])
-  if (def.seedCents > 0) await potLedgerAppend(tx, id, { kind: 'seed', mainCents: def.seedCents, reserveCents: 0, detail: { rule: 'RNG-21' }, at })
+  await insertPot(tx, { id, name: input.name, kind: def.kind, currency: halls[0].currency, contributionBp: def.contributionBp, reserveBp: def.reserveBp, seedCents: def.seedCents, maxCents: def.maxCents, conditionJson: JSON.stringify(def.condition), publicText: text, status: 'active', at })
+  for (const h of halls) await insertPotHall(tx, id, h.id, at)
+  if (def.seedCents > 0) await appendPotLedgerEntry(tx, id, { kind: 'seed', mainCents: def.seedCents, reserveCents: 0, detail: { rule: 'RNG-21' }, at })
   await appendJournal(tx, { at, type: 'pot.created', scope: `pot:${id}`, payload: { potId: id, name: input.name, ...def, publicText: text, hallIds: halls.map((h) => h.id), currency: halls[0].currency, rule: input.kind === 'progressive' ? 'BNG-55' : input.kind === 'interconnected' ? 'BNG-66' : 'BNG-67' } })
-  return (await tx.get<PotRow>('SELECT * FROM pots WHERE id = ?', [id]))!
+  return (await potById(tx, id))!
 }
 
 export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: string): Promise<void> {
-  const pot = await tx.get<PotRow>('SELECT * FROM pots WHERE id = ?', [potId])
+  const pot = await potById(tx, potId)
   if (!pot) throw new DomainError('NOT_FOUND', `pot ${potId} not found`)
   if (pot.kind !== 'interconnected') throw new DomainError('VALIDATION_FAILED', 'only an interconnected pot is shared by several halls (BNG-66)')
-  const hall = await tx.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId])
+  const hall = await potJoiningHall(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`)
   if (hall.currency !== pot.currency) throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  await tx.run('INSERT INTO pot_halls (pot_id, hall_id, joined_at) VALUES (?, ?, ?)', [potId, hallId, at])
+  await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, { at, type: 'pot.hall_joined', scope: `pot:${potId}`, payload: { potId, hallId, rule: 'RNG-16' } })
-}
-
-/** Active pots that any of `hallIds` takes part in, with their halls. */
-export async function potsOfHalls(tx: Sql, hallIds: readonly string[]): Promise<Array<PotRow & { hallIds: string[] }>> {
-  if (hallIds.length === 0) return []
-  const rows = await tx.all<PotRow & { hall_id: string }>(
-    `SELECT p.*, ph.hall_id FROM pots p JOIN pot_halls ph ON ph.pot_id = p.id WHERE p.status = 'active' AND p.id IN (SELECT pot_id FROM pot_halls WHERE hall_id IN (${hallIds.map(() => '?').join(', ')})) ORDER BY p.created_at, p.id, ph.hall_id`,
-    [...hallIds],
-  )
-  const out = new Map<string, PotRow & { hallIds: string[] }>()
-  for (const r of rows) {
-    const { hall_id, ...pot } = r
-    const p = out.get(pot.id) ?? { ...pot, hallIds: [] }
-    p.hallIds.push(hall_id)
-    out.set(pot.id, p)
-  }
-  return [...out.values()]
 }
 
 export async function potViews(tx: Sql, hallIds: readonly string[]): Promise<PotView[]> {
   const out: PotView[] = []
-  for (const p of await potsOfHalls(tx, hallIds)) {
-    const b = await balanceOf(tx, p.id)
+  for (const p of await activePotsOfHalls(tx, hallIds)) {
+    const b = await potBalance(tx, p.id)
     out.push({ id: p.id, name: p.name, kind: p.kind, amountCents: b.mainCents, reserveCents: b.reserveCents, contributionBp: Number(p.contribution_bp), conditions: p.public_text, condition: JSON.parse(p.conditions), hallIds: p.hallIds })
   }
   return out
@@ -109,17 +72,17 @@ export async function potViews(tx: Sql, hallIds: readonly string[]): Promise<Pot
 
 /** BNG-55, BNG-66, BNG-67: each hall's sales in the game fund the pots it takes part in. */
 export async function contributeToPots(tx: Sql, e: { gameId: string; sales: Array<{ hallId: string; salesCents: number }>; at: string; scope: string }): Promise<void> {
-  for (const pot of await potsOfHalls(tx, e.sales.map((s) => s.hallId))) {
+  for (const pot of await activePotsOfHalls(tx, e.sales.map((s) => s.hallId))) {
     const def = definitionOf(pot)
     const parts: Array<{ hallId: string; salesCents: number; mainCents: number; reserveCents: number }> = []
     for (const s of e.sales) {
       if (!pot.hallIds.includes(s.hallId) || s.salesCents <= 0) continue
-      const c = potContribution(s.salesCents, await balanceOf(tx, pot.id), def)
-      await potLedgerAppend(tx, pot.id, { kind: 'contribution', gameId: e.gameId, hallId: s.hallId, mainCents: c.mainCents, reserveCents: c.reserveCents, detail: { salesCents: s.salesCents, contributionBp: def.contributionBp }, at: e.at })
+      const c = potContribution(s.salesCents, await potBalance(tx, pot.id), def)
+      await appendPotLedgerEntry(tx, pot.id, { kind: 'contribution', gameId: e.gameId, hallId: s.hallId, mainCents: c.mainCents, reserveCents: c.reserveCents, detail: { salesCents: s.salesCents, contributionBp: def.contributionBp }, at: e.at })
       parts.push({ hallId: s.hallId, salesCents: s.salesCents, ...c })
     }
     if (parts.length === 0) continue
-    const b = await balanceOf(tx, pot.id)
+    const b = await potBalance(tx, pot.id)
     await appendJournal(tx, { at: e.at, type: 'pot.contributed', scope: e.scope, payload: { gameId: e.gameId, potId: pot.id, name: pot.name, kind: pot.kind, contributions: parts, amountCents: b.mainCents, reserveCents: b.reserveCents, rule: 'RNG-18' } })
   }
 }
@@ -133,11 +96,11 @@ export interface PotAward { potId: string; name: string; kind: PotKind; prizeKin
  */
 export async function awardPots(tx: Sql, e: { gameId: string; kind: PrizeKind; winners: PotWinner[]; luckyNumbers: number[] | null; at: string; scope: string }): Promise<PotAward[]> {
   const awards: PotAward[] = []
-  for (const pot of await potsOfHalls(tx, [...new Set(e.winners.map((w) => w.hallId))])) {
+  for (const pot of await activePotsOfHalls(tx, [...new Set(e.winners.map((w) => w.hallId))])) {
     const c = JSON.parse(pot.conditions) as PotCondition
     const eligible = e.winners.filter((w) => pot.hallIds.includes(w.hallId))
     if (eligible.length === 0) continue
-    const balance = await balanceOf(tx, pot.id)
+    const balance = await potBalance(tx, pot.id)
     let amount = 0
     let takers: PotWinner[] = []
     let detail: Record<string, unknown> = {}
@@ -160,13 +123,13 @@ export async function awardPots(tx: Sql, e: { gameId: string; kind: PrizeKind; w
     if (takers.length === 0 || amount <= 0) continue
     const split = splitAward(amount, takers)
     const key = pot.kind === 'lucky' ? e.kind : ''
-    await potLedgerAppend(tx, pot.id, { kind: 'award', gameId: e.gameId, prizeId: key, mainCents: -amount, reserveCents: 0, detail: { ...detail, winners: split.map((w) => ({ serial: w.serial, amountCents: w.amountCents })) }, at: e.at })
-    const after = await balanceOf(tx, pot.id)
+    await appendPotLedgerEntry(tx, pot.id, { kind: 'award', gameId: e.gameId, prizeId: key, mainCents: -amount, reserveCents: 0, detail: { ...detail, winners: split.map((w) => ({ serial: w.serial, amountCents: w.amountCents })) }, at: e.at })
+    const after = await potBalance(tx, pot.id)
     if (after.reserveCents > 0) {
       // RNG-21: the reserve starts the next cycle of the main pot.
-      await potLedgerAppend(tx, pot.id, { kind: 'reserve_transfer', gameId: e.gameId, prizeId: key, mainCents: after.reserveCents, reserveCents: -after.reserveCents, at: e.at })
+      await appendPotLedgerEntry(tx, pot.id, { kind: 'reserve_transfer', gameId: e.gameId, prizeId: key, mainCents: after.reserveCents, reserveCents: -after.reserveCents, at: e.at })
     }
-    const now = await balanceOf(tx, pot.id)
+    const now = await potBalance(tx, pot.id)
     const atBall = Math.min(...takers.map((w) => w.atBall))
     await appendJournal(tx, {
       at: e.at, type: 'pot.awarded', scope: e.scope,
@@ -179,22 +142,17 @@ export async function awardPots(tx: Sql, e: { gameId: string; kind: PrizeKind; w
 
 /** A void game: its contributions leave the pots again, and awards not yet paid go back into the main pot. */
 export async function reversePots(tx: Sql, e: { gameId: string; voidedAwards: Array<{ potId: string; prizeKind: string; amountCents: number }>; at: string; scope: string }): Promise<void> {
-  const rows = await tx.all<{ pot_id: string; hall_id: string; main_cents: number; reserve_cents: number }>("SELECT pot_id, hall_id, main_cents, reserve_cents FROM pot_ledger WHERE game_id = ? AND kind = 'contribution'", [e.gameId])
+  const rows = await potContributionsOfGame(tx, e.gameId)
   for (const r of rows) {
-    await potLedgerAppend(tx, r.pot_id, { kind: 'reversal', gameId: e.gameId, hallId: r.hall_id, mainCents: -Number(r.main_cents), reserveCents: -Number(r.reserve_cents), detail: { reason: 'game void, cards refunded', rule: 'BNG-86' }, at: e.at })
+    await appendPotLedgerEntry(tx, r.pot_id, { kind: 'reversal', gameId: e.gameId, hallId: r.hall_id, mainCents: -Number(r.main_cents), reserveCents: -Number(r.reserve_cents), detail: { reason: 'game void, cards refunded', rule: 'BNG-86' }, at: e.at })
   }
   const back = new Map<string, number>()
   for (const a of e.voidedAwards) back.set(`${a.potId}|${a.prizeKind}`, (back.get(`${a.potId}|${a.prizeKind}`) ?? 0) + a.amountCents)
   for (const [key, cents] of back) {
     const [potId, prizeKind] = key.split('|')
-    await potLedgerAppend(tx, potId, { kind: 'award_reversal', gameId: e.gameId, prizeId: prizeKind, mainCents: cents, reserveCents: 0, detail: { reason: 'game void before payment' }, at: e.at })
+    await appendPotLedgerEntry(tx, potId, { kind: 'award_reversal', gameId: e.gameId, prizeId: prizeKind, mainCents: cents, reserveCents: 0, detail: { reason: 'game void before payment' }, at: e.at })
   }
   if (rows.length || back.size) await appendJournal(tx, { at: e.at, type: 'pot.reversed', scope: e.scope, payload: { gameId: e.gameId, contributions: rows.map((r) => ({ potId: r.pot_id, hallId: r.hall_id, mainCents: Number(r.main_cents), reserveCents: Number(r.reserve_cents) })), awards: e.voidedAwards, rule: 'BNG-86' } })
-}
-
-export async function potLedger(db: Sql, potId: string): Promise<Array<{ entryNo: number; kind: string; gameId: string | null; hallId: string | null; prizeId: string | null; mainCents: number; reserveCents: number; detail: unknown; at: string }>> {
-  const rows = await db.all<{ entry_no: number; kind: string; game_id: string; hall_id: string; prize_id: string; main_cents: number; reserve_cents: number; detail: string; created_at: string }>('SELECT * FROM pot_ledger WHERE pot_id = ? ORDER BY entry_no', [potId])
-  return rows.map((r) => ({ entryNo: Number(r.entry_no), kind: r.kind, gameId: r.game_id || null, hallId: r.hall_id || null, prizeId: r.prize_id || null, mainCents: Number(r.main_cents), reserveCents: Number(r.reserve_cents), detail: JSON.parse(r.detail), at: r.created_at }))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -202,27 +160,27 @@ export async function potLedger(db: Sql, potId: string): Promise<Array<{ entryNo
 
 /** Creates the game's lucky-ball draw if one of `hallIds` has a lucky-ball pot and the game has none yet. */
 export async function ensureLuckyDraw(tx: Sql, e: { gameId: string; hallIds: string[]; seed: () => Uint8Array; at: string; scope: string }): Promise<void> {
-  const lucky = (await potsOfHalls(tx, e.hallIds)).filter((p) => p.kind === 'lucky')
+  const lucky = (await activePotsOfHalls(tx, e.hallIds)).filter((p) => p.kind === 'lucky')
   if (lucky.length === 0) return
   const count = Math.max(...lucky.map((p) => (JSON.parse(p.conditions) as { numbers: number }).numbers))
-  const existing = await tx.get<{ number_count: number }>('SELECT number_count FROM lucky_draws WHERE game_id = ?', [e.gameId])
-  if (existing) {
-    if (Number(existing.number_count) < count) await tx.run('UPDATE lucky_draws SET number_count = ? WHERE game_id = ? AND numbers IS NULL', [count, e.gameId])
+  const existing = await luckyNumberCount(tx, e.gameId)
+  if (existing !== undefined) {
+    if (existing < count) await raiseLuckyNumberCount(tx, e.gameId, count)
     return
   }
   const seed = e.seed()
   const commitment = luckyCommitment(seed)
-  await tx.run('INSERT INTO lucky_draws (game_id, commitment, seed_hex, number_count, created_at) VALUES (?, ?, ?, ?, ?)', [e.gameId, commitment, Buffer.from(seed).toString('hex'), count, e.at])
+  await insertLuckyDraw(tx, { gameId: e.gameId, commitment, seedHex: Buffer.from(seed).toString('hex'), count, at: e.at })
   await appendJournal(tx, { at: e.at, type: 'lucky.committed', scope: e.scope, payload: { gameId: e.gameId, commitment, count, version: 'bolillo-lucky-v1', rule: 'RNG-28' } })
 }
 
 /** At close of sales, before the first ball: the lucky numbers are fixed and shown (BNG-67). */
 export async function drawLucky(tx: Sql, e: { gameId: string; salesDigest: string; externalEntropy: string; ballCount: number; at: string; scope: string }): Promise<number[] | null> {
-  const row = await tx.get<{ seed_hex: string; number_count: number; numbers: string | null; commitment: string }>('SELECT * FROM lucky_draws WHERE game_id = ?', [e.gameId])
+  const row = await luckyDrawByGame(tx, e.gameId)
   if (!row) return null
   if (row.numbers) return JSON.parse(row.numbers)
   const numbers = luckyNumbers(Buffer.from(row.seed_hex, 'hex'), e.gameId, e.salesDigest, e.externalEntropy, e.ballCount, Number(row.number_count))
-  await tx.run('UPDATE lucky_draws SET numbers = ?, drawn_at = ? WHERE game_id = ?', [JSON.stringify(numbers), e.at, e.gameId])
+  await setLuckyNumbers(tx, e.gameId, numbers, e.at)
   await appendJournal(tx, { at: e.at, type: 'lucky.drawn', scope: e.scope, payload: { gameId: e.gameId, numbers, commitment: row.commitment, rule: 'BNG-67' } })
   return numbers
 }

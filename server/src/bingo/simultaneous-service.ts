@@ -9,21 +9,19 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, assertLegal } from './game.ts'
-import { insertSoldCards, type GameRow, type HallRow, type SoldCard } from './service.ts'
+import { insertSoldCards, type GameRow, type SoldCard } from './service.ts'
 import { appendJournal } from '../shared/journal.ts'
-
-export interface GameHallRow { game_id: string; hall_id: string; series_id: string; master_set_id: string; from_card_no: number; to_card_no: number; next_card_no: number; cards_sold: number; joined_at: string }
+import {
+  addSimultaneousCardsSold, advanceGameHallCursor, advanceSeriesCursorForHallSale, gameHallOf, gameHallsCardsSold, gameHallsOfGame, insertGameHall, overlappingGameHall,
+  simultaneousFirstSeries, bonusGameById, simultaneousHallById, simultaneousSeriesById, simultaneousSeriesOfHall,
+} from './store.ts'
 
 export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 
 export async function loadGameRow(tx: Sql, gameId: string): Promise<GameRow> {
-  const g = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  const g = await bonusGameById<GameRow>(tx, gameId)
   if (!g) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
   return { ...g, face_value_cents: Number(g.face_value_cents), cards_sold: Number(g.cards_sold), ball_count: Number(g.ball_count) }
-}
-
-export async function gameHalls(tx: Sql, gameId: string): Promise<GameHallRow[]> {
-  return tx.all<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? ORDER BY from_card_no, hall_id', [gameId])
 }
 
 export interface JoinInput { gameId: string; hallId: string; seriesId: string; fromCardNo: number; toCardNo: number }
@@ -32,15 +30,15 @@ export interface JoinInput { gameId: string; hallId: string; seriesId: string; f
 export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise<GameRow> {
   const game = await loadGameRow(tx, input.gameId)
   if (game.status !== 'announced' && game.status !== 'on_sale') throw new DomainError('ILLEGAL_TRANSITION', `halls join a simultaneous game before its sales close (it is ${game.status})`)
-  const first = await tx.get<{ master_set_id: string; face_value_cents: number }>('SELECT s.master_set_id, s.face_value_cents FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? AND gs.position = 1', [game.id])
+  const first = await simultaneousFirstSeries(tx, game.id)
   if (!first) throw new DomainError('VALIDATION_FAILED', `game ${game.id} has no series`)
-  const host = (await tx.get<HallRow>('SELECT * FROM halls WHERE id = ?', [game.hall_id]))!
-  const hall = await tx.get<HallRow>('SELECT * FROM halls WHERE id = ?', [input.hallId])
+  const host = (await simultaneousHallById(tx, game.hall_id))!
+  const hall = await simultaneousHallById(tx, input.hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
   if (hall.profile_id !== host.profile_id || hall.currency !== host.currency) {
     throw new DomainError('VALIDATION_FAILED', 'every hall of a simultaneous game plays under the central hall\'s profile and currency (BNG-100)', { rule: 'BNG-100' })
   }
-  const series = await tx.get<{ id: string; code: string; master_set_id: string; face_value_cents: number; card_count: number; next_card_no: number }>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [input.seriesId, hall.id])
+  const series = await simultaneousSeriesOfHall(tx, input.seriesId, hall.id)
   if (!series) throw new DomainError('NOT_FOUND', `series ${input.seriesId} not found in hall ${hall.id}`)
   if (series.master_set_id !== first.master_set_id) throw new DomainError('SERIES_RULE_VIOLATED', 'every hall sells from the game\'s master set, so no card repeats across halls (BNG-100)', { rule: 'BNG-100' })
   if (Number(series.face_value_cents) !== Number(first.face_value_cents)) throw new DomainError('SERIES_RULE_VIOLATED', 'one game, one face value: the series must have the game\'s face value', { rule: 'BNG-100' })
@@ -49,11 +47,10 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
     throw new DomainError('VALIDATION_FAILED', `the range must satisfy 1 <= from <= to <= ${series.card_count}`, { field: 'fromCardNo' })
   }
   if (from < Number(series.next_card_no)) throw new DomainError('SERIES_RULE_VIOLATED', `series ${series.code} has already sold up to card ${Number(series.next_card_no) - 1} (BNG-12)`, { rule: 'BNG-12' })
-  const soldElsewhere = await tx.get<{ n: number | string | null }>('SELECT SUM(cards_sold) AS n FROM game_halls WHERE game_id = ?', [game.id])
-  if (game.cards_sold !== Number(soldElsewhere?.n ?? 0)) throw new DomainError('ILLEGAL_TRANSITION', 'the game already sold cards as a one-hall game; halls join before the first sale')
-  const clash = await tx.get<{ hall_id: string; from_card_no: number; to_card_no: number }>('SELECT hall_id, from_card_no, to_card_no FROM game_halls WHERE game_id = ? AND master_set_id = ? AND NOT (to_card_no < ? OR from_card_no > ?)', [game.id, series.master_set_id, from, to])
+  if (game.cards_sold !== await gameHallsCardsSold(tx, game.id)) throw new DomainError('ILLEGAL_TRANSITION', 'the game already sold cards as a one-hall game; halls join before the first sale')
+  const clash = await overlappingGameHall(tx, game.id, series.master_set_id, from, to)
   if (clash) throw new DomainError('SERIES_RULE_VIOLATED', `cards ${from}-${to} overlap hall ${clash.hall_id}'s ${clash.from_card_no}-${clash.to_card_no} (BNG-100: no card repeats)`, { rule: 'BNG-100', hallId: clash.hall_id })
-  await tx.run('INSERT INTO game_halls (game_id, hall_id, series_id, master_set_id, from_card_no, to_card_no, next_card_no, cards_sold, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)', [game.id, hall.id, series.id, series.master_set_id, from, to, from, at])
+  await insertGameHall(tx, { gameId: game.id, hallId: hall.id, seriesId: series.id, masterSetId: series.master_set_id, from, to, at })
   await appendJournal(tx, { at, type: 'simultaneous.hall_joined', scope: gameScope(game), payload: { gameId: game.id, hallId: hall.id, hallName: hall.name, series: series.code, fromCardNo: from, toCardNo: to, rule: 'BNG-100' } })
   return game
 }
@@ -63,19 +60,18 @@ export async function sellInHallTx(tx: Sql, input: { gameId: string; hallId: str
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
   const game = await loadGameRow(tx, input.gameId)
   assertLegal(GameAction.Sell, game.status, game.id)
-  const gh = await tx.get<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? AND hall_id = ?', [game.id, input.hallId])
+  const gh = await gameHallOf(tx, game.id, input.hallId)
   if (!gh) throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })
-  const series = (await tx.get<{ id: string; code: string; card_count: number }>('SELECT id, code, card_count FROM series WHERE id = ?', [gh.series_id]))!
+  const series = (await simultaneousSeriesById(tx, gh.series_id))!
   const from = Number(gh.next_card_no)
   const available = Number(gh.to_card_no) - from + 1
   if (input.count > available) throw new DomainError('SERIES_EXHAUSTED', `only ${available} cards left in hall ${input.hallId}'s range`, { available })
   const to = from + input.count - 1
   const cards = await insertSoldCards(tx, { gameId: game.id, seriesId: series.id, seriesCode: series.code, seriesCardCount: series.card_count, masterSetId: gh.master_set_id, from, to, channel: input.channel, at }, newId)
-  const moved = await tx.run('UPDATE game_halls SET next_card_no = ?, cards_sold = cards_sold + ? WHERE game_id = ? AND hall_id = ? AND next_card_no = ?', [to + 1, input.count, game.id, input.hallId, from])
-  if (moved.changes !== 1) throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
+  if (!(await advanceGameHallCursor(tx, game.id, input.hallId, from, input.count))) throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
   // The hall's series cursor follows, so its later one-hall games never sell these cards again (BNG-12).
-  await tx.run('UPDATE series SET last_sold_at = ?, next_card_no = CASE WHEN next_card_no < ? THEN ? ELSE next_card_no END WHERE id = ?', [at, to + 1, to + 1, series.id])
-  await tx.run('UPDATE games SET cards_sold = cards_sold + ? WHERE id = ?', [input.count, game.id])
+  await advanceSeriesCursorForHallSale(tx, series.id, to + 1, at)
+  await addSimultaneousCardsSold(tx, game.id, input.count)
   await appendJournal(tx, {
     at, type: 'cards.sold', scope: gameScope(game),
     payload: { gameId: game.id, hallId: input.hallId, channel: input.channel, count: cards.length, amountCents: cards.length * game.face_value_cents, serials: cards.map((c) => c.serial), cardIds: cards.map((c) => c.id) },
@@ -85,13 +81,7 @@ export async function sellInHallTx(tx: Sql, input: { gameId: string; hallId: str
 
 /** The halls of a game and their sales; a one-hall game has none. */
 export async function hallSales(tx: Sql, game: GameRow): Promise<Array<{ hallId: string; cardsSold: number; salesCents: number; simultaneous: boolean }>> {
-  const halls = await gameHalls(tx, game.id)
+  const halls = await gameHallsOfGame(tx, game.id)
   if (halls.length === 0) return [{ hallId: game.hall_id, cardsSold: game.cards_sold, salesCents: game.cards_sold * game.face_value_cents, simultaneous: false }]
   return halls.map((h) => ({ hallId: h.hall_id, cardsSold: Number(h.cards_sold), salesCents: Number(h.cards_sold) * game.face_value_cents, simultaneous: true }))
-}
-
-/** Games not yet ended that `hallId` plays as a participating hall. */
-export async function activeGamesOfHall(db: Sql, hallId: string): Promise<string[]> {
-  const rows = await db.all<{ id: string }>("SELECT g.id FROM game_halls gh JOIN games g ON g.id = gh.game_id WHERE gh.hall_id = ? AND g.status NOT IN ('finished', 'void') ORDER BY g.created_at", [hallId])
-  return rows.map((r) => r.id)
 }
