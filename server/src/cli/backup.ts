@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { allJournalRows, vacuumInto } from '../db/backup.ts'
 import { toRecord } from '../shared/journal.ts'
 import { verifyChain } from '../shared/journal-chain.ts'
 
@@ -17,7 +18,7 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
   const db = new Database(source, { readonly: true, fileMustExist: true })
   try {
     if (existsSync(target)) throw new Error(`${target} already exists`)
-    db.prepare('VACUUM INTO ?').run(target)
+    vacuumInto(db, target)
     const check = checkDatabaseFile(target)
     const copy = new Database(target, { readonly: true })
     const pages = Number(copy.pragma('page_count', { simple: true }))
@@ -34,7 +35,7 @@ export function checkDatabaseFile(file: string): { journalRecords: number } {
   try {
     const integrity = db.pragma('integrity_check', { simple: true })
     if (integrity !== 'ok') throw new Error(`integrity check failed: ${integrity}`)
-    const chain = verifyChain((db.prepare('SELECT * FROM journal ORDER BY seq').all() as any[]).map(toRecord))
+    const chain = verifyChain(allJournalRows(db).map(toRecord))
     if (!chain.ok) throw new Error(`journal does not verify at record #${chain.badSeq}: ${chain.reason}`)
     return { journalRecords: chain.count }
   } finally {
