@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Services } from './services.ts'
 import { seedDemoEquipment } from './equipment/service.ts'
+import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 
 /** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
 export const DEMO_PASSWORD = 'bolillo-demo'
@@ -29,10 +30,10 @@ async function seedDemoCredentials(services: Services, hallId: string) {
  * a master set with two series, an open session and a game on sale with some cards sold.
  */
 export async function seedDemoHall(services: Services, options: { cards?: number } = {}): Promise<{ hallId: string; sessionId: string; gameId: string }> {
-  const existing = await services.db.get<{ id: string }>('SELECT id FROM halls ORDER BY created_at LIMIT 1')
+  const existing = await oldestHall(services.db)
   if (existing) {
-    const session = await services.db.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [existing.id])
-    const game = await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [existing.id])
+    const session = await openSessionOfHall(services.db, existing.id)
+    const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
   }
   const { bingo, config } = services

@@ -9,6 +9,10 @@ import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../bingo/service.ts'
+import {
+  clearLoginFailures, deviceCredentialById, deviceSecretHash, insertDeviceCredential, insertToken, insertUser, revokeDeviceCredential,
+  revokeToken, revokeTokensOfDevice, setLoginFailures, tokenByHash, userById, userByUsername,
+} from './store.ts'
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
 
@@ -63,7 +67,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const hash = await hashPassword(input.password)
     const id = newId('u')
     await db.transaction(async (tx) => {
-      await tx.run('INSERT INTO users (id, username, display_name, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, input.username, input.displayName, input.role, hash, now().toISOString()])
+      await insertUser(tx, { id, username: input.username, displayName: input.displayName, role: input.role, passwordHash: hash, createdAt: now().toISOString() })
       await appendJournal(tx, { at: now().toISOString(), type: 'user.created', scope: '', payload: { userId: id, username: input.username, role: input.role } })
     })
     return { id, username: input.username, role: input.role }
@@ -72,13 +76,13 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function issueToken(owner: { userId?: string; deviceId?: string }, ms: number): Promise<{ token: string; expiresAt: string }> {
     const token = randomBytes(32).toString('base64url')
     const expiresAt = new Date(now().getTime() + ms).toISOString()
-    await db.run('INSERT INTO auth_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [sha256(token), owner.userId ?? null, owner.deviceId ?? null, now().toISOString(), expiresAt])
+    await insertToken(db, { tokenHash: sha256(token), userId: owner.userId ?? null, deviceId: owner.deviceId ?? null, createdAt: now().toISOString(), expiresAt })
     return { token, expiresAt }
   }
 
   /** Password login. Locks the account after `maxFailures` failures in a row (journaled). */
   async function login(username: string, password: string): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }> {
-    const user = await db.get<{ id: string; role: string; display_name: string; password_hash: string; failed_attempts: number; locked_until: string | null; disabled: number }>('SELECT * FROM users WHERE username = ?', [username])
+    const user = await userByUsername(db, username)
     // Same work whether or not the user exists, so timing does not reveal usernames.
     const ok = await checkPassword(password, user?.password_hash ?? (await dummyHash()))
     if (!user || user.disabled) throw new DomainError('UNAUTHORIZED', 'wrong username or password')
@@ -87,12 +91,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       const failures = Number(user.failed_attempts) + 1
       const lock = failures >= maxFailures ? new Date(now().getTime() + lockoutMs).toISOString() : null
       await db.transaction(async (tx) => {
-        await tx.run('UPDATE users SET failed_attempts = ?, locked_until = ? WHERE id = ?', [lock ? 0 : failures, lock, user.id])
+        await setLoginFailures(tx, user.id, lock ? 0 : failures, lock)
         if (lock) await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until: lock, failures } })
       })
       throw new DomainError('UNAUTHORIZED', 'wrong username or password')
     }
-    await db.run('UPDATE users SET failed_attempts = 0, locked_until = NULL WHERE id = ?', [user.id])
+    await clearLoginFailures(db, user.id)
     const t = await issueToken({ userId: user.id }, sessionMs)
     return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name } }
   }
@@ -104,7 +108,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   async function logout(token: string) {
-    await db.run('UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ?', [now().toISOString(), sha256(token)])
+    await revokeToken(db, sha256(token), now().toISOString())
   }
 
   /** Enrols a device; the secret is shown once and stored only as a hash. */
@@ -113,7 +117,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const id = newId('dev')
     const secret = randomBytes(24).toString('base64url')
     await db.transaction(async (tx) => {
-      await tx.run('INSERT INTO device_credentials (id, kind, name, hall_id, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, input.kind, input.name, input.hallId ?? null, sha256(secret), now().toISOString()])
+      await insertDeviceCredential(tx, { id, kind: input.kind, name: input.name, hallId: input.hallId ?? null, secretHash: sha256(secret), createdAt: now().toISOString() })
       await appendJournal(tx, { at: now().toISOString(), type: 'device.enrolled', scope: input.hallId ? `hall:${input.hallId}` : '', payload: { deviceId: id, kind: input.kind, name: input.name } })
     })
     return { id, secret, credential: `${id}.${secret}` }
@@ -121,9 +125,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
 
   async function revokeDevice(deviceId: string) {
     await db.transaction(async (tx) => {
-      const r = await tx.run('UPDATE device_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now().toISOString(), deviceId])
-      if (r.changes !== 1) throw new DomainError('NOT_FOUND', `no active device ${deviceId}`)
-      await tx.run('UPDATE auth_tokens SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL', [now().toISOString(), deviceId])
+      if (!(await revokeDeviceCredential(tx, deviceId, now().toISOString()))) throw new DomainError('NOT_FOUND', `no active device ${deviceId}`)
+      await revokeTokensOfDevice(tx, deviceId, now().toISOString())
       await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId } })
     })
   }
@@ -137,10 +140,10 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const [scheme, value] = header.trim().split(/\s+/, 2)
     if (!value) throw new DomainError('UNAUTHORIZED', 'malformed Authorization header')
     if (/^bearer$/i.test(scheme)) {
-      const row = await db.get<{ user_id: string | null; device_id: string | null; expires_at: string; revoked_at: string | null }>('SELECT user_id, device_id, expires_at, revoked_at FROM auth_tokens WHERE token_hash = ?', [sha256(value)])
+      const row = await tokenByHash(db, sha256(value))
       if (!row || row.revoked_at || Date.parse(row.expires_at) <= now().getTime()) throw new DomainError('UNAUTHORIZED', 'session expired or unknown')
       if (row.user_id) {
-        const u = await db.get<{ id: string; role: PersonRole; display_name: string; disabled: number }>('SELECT id, role, display_name, disabled FROM users WHERE id = ?', [row.user_id])
+        const u = await userById(db, row.user_id)
         if (!u || u.disabled) throw new DomainError('UNAUTHORIZED', 'user disabled')
         return { kind: 'person', id: u.id, name: u.display_name, role: u.role }
       }
@@ -150,7 +153,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       const dot = value.indexOf('.')
       if (dot < 1) throw new DomainError('UNAUTHORIZED', 'malformed device credential')
       const id = value.slice(0, dot)
-      const d = await db.get<{ secret_hash: string }>('SELECT secret_hash FROM device_credentials WHERE id = ?', [id])
+      const d = await deviceSecretHash(db, id)
       const given = Buffer.from(sha256(value.slice(dot + 1)))
       if (!d || !timingSafeEqual(given, Buffer.from(d.secret_hash))) throw new DomainError('UNAUTHORIZED', 'unknown device credential')
       return deviceById(id)
@@ -159,7 +162,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   async function deviceById(id: string): Promise<Principal> {
-    const d = await db.get<{ id: string; kind: DeviceKind; name: string; revoked_at: string | null }>('SELECT id, kind, name, revoked_at FROM device_credentials WHERE id = ?', [id])
+    const d = await deviceCredentialById(db, id)
     if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
     return { kind: 'device', id: d.id, name: d.name, role: d.kind }
   }

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { openSqliteReadonly } from '../db/sqlite-runtime.ts'
+import { allJournalRows, integrityCheck, pageCount, vacuumInto } from '../db/backup.ts'
 import { toRecord } from '../shared/journal.ts'
 import { verifyChain } from '../shared/journal-chain.ts'
 
@@ -17,10 +18,10 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
   const db = await openSqliteReadonly(source)
   try {
     if (existsSync(target)) throw new Error(`${target} already exists`)
-    db.prepare('VACUUM INTO ?').run(target)
+    vacuumInto(db, target)
     const check = await checkDatabaseFile(target)
     const copy = await openSqliteReadonly(target)
-    const pages = Number((copy.prepare('PRAGMA page_count').get() as { page_count: number }).page_count)
+    const pages = pageCount(copy)
     copy.close()
     return { pages, journalRecords: check.journalRecords }
   } finally {
@@ -32,9 +33,9 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
 export async function checkDatabaseFile(file: string): Promise<{ journalRecords: number }> {
   const db = await openSqliteReadonly(file)
   try {
-    const integrity = (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check
+    const integrity = integrityCheck(db)
     if (integrity !== 'ok') throw new Error(`integrity check failed: ${integrity}`)
-    const chain = verifyChain((db.prepare('SELECT * FROM journal ORDER BY seq').all() as any[]).map(toRecord))
+    const chain = verifyChain(allJournalRows(db).map(toRecord))
     if (!chain.ok) throw new Error(`journal does not verify at record #${chain.badSeq}: ${chain.reason}`)
     return { journalRecords: chain.count }
   } finally {

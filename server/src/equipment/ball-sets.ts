@@ -20,6 +20,11 @@ import { getProfile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks, Clock } from '../bingo/service.ts'
 import { appendJournal } from '../shared/journal.ts'
+import {
+  activateBallSet, activeBallSet, advanceBallSetCounter, ballSetById, ballSetsOfHall, countBallSets, countUsableReserves, gameDrawingFromBallSet,
+  hallProfileId, insertBallSet, insertBallSetGame, isBallSetLabelTaken, isGameCounted, openSessionOfHall, retireBallSet, setBallSetStatus,
+  type BallSetRow,
+} from './store.ts'
 
 export const BallSetStatus = { Active: 'active', Reserve: 'reserve', Retired: 'retired' } as const
 export type BallSetStatus = (typeof BallSetStatus)[keyof typeof BallSetStatus]
@@ -45,11 +50,6 @@ export interface BallSet {
   remaining: number
   warning: boolean
   exhausted: boolean
-}
-
-interface BallSetRow {
-  id: string; hall_id: string; label: string; approval_no: string | null; ball_count: number; guaranteed_games: number | null; game_limit: number
-  warn_percent: number; games_played: number; status: BallSetStatus; created_at: string; activated_at: string | null; retired_at: string | null; retired_reason: string | null
 }
 
 /** The game count at which the warning starts: `warnPercent` % of the limit, rounded up, at least 1. */
@@ -86,7 +86,7 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
   const now = () => clock.now().toISOString()
 
   async function hallProfile(tx: Sql, hallId: string) {
-    const hall = await tx.get<{ id: string; profile_id: string }>('SELECT id, profile_id FROM halls WHERE id = ?', [hallId])
+    const hall = await hallProfileId(tx, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
     if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
@@ -95,31 +95,25 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
 
   /** Ball-set records go into the open session's minutes when there is one (BNG-25), else to the hall. */
   async function scopeFor(tx: Sql, hallId: string): Promise<string> {
-    const s = await tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [hallId])
+    const s = await openSessionOfHall(tx, hallId)
     return s ? `hall:${hallId}/session:${s.id}` : `hall:${hallId}`
   }
 
   async function active(tx: Sql, hallId: string): Promise<BallSet | null> {
-    const r = await tx.get<BallSetRow>("SELECT * FROM ball_sets WHERE hall_id = ? AND status = 'active'", [hallId])
+    const r = await activeBallSet(tx, hallId)
     return r ? toBallSet(r) : null
   }
   async function load(tx: Sql, id: string): Promise<BallSet> {
-    const r = await tx.get<BallSetRow>('SELECT * FROM ball_sets WHERE id = ?', [id])
+    const r = await ballSetById(tx, id)
     if (!r) throw new DomainError('NOT_FOUND', `ball set ${id} not found`)
     return toBallSet(r)
-  }
-  async function countSets(tx: Sql, hallId: string): Promise<number> {
-    return Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ?', [hallId]))?.n ?? 0)
-  }
-  async function reservesLeft(tx: Sql, hallId: string): Promise<number> {
-    return Number((await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId]))?.n ?? 0)
   }
 
   /** The active set for a physical-ball game, or a refusal (BALL_SET_REQUIRED / BALL_SET_EXHAUSTED); null = untracked hall. */
   async function usableSet(tx: Sql, hallId: string, drawSource: string): Promise<BallSet | null> {
     const set = await active(tx, hallId)
     if (!set) {
-      if (drawSource !== 'blower' && (await countSets(tx, hallId)) === 0) return null
+      if (drawSource !== 'blower' && (await countBallSets(tx, hallId)) === 0) return null
       throw new DomainError('BALL_SET_REQUIRED', `hall ${hallId} has no active ball set: activate one before drawing balls (BNG-24, BNG-25)`, { hallId, rule: 'BNG-25' })
     }
     if (set.exhausted) {
@@ -141,14 +135,13 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
       const hasActive = Boolean(await active(tx, input.hallId))
       const status = input.status ?? (hasActive ? BallSetStatus.Reserve : BallSetStatus.Active)
       if (status === BallSetStatus.Active && hasActive) throw new DomainError('CONFLICT', 'the hall already has an active ball set: register this one as reserve and change sets (BNG-25)', { rule: 'BNG-25' })
-      if (await tx.get('SELECT id FROM ball_sets WHERE hall_id = ? AND label = ?', [input.hallId, label])) throw new DomainError('CONFLICT', `ball set ${label} already exists in this hall`)
+      if (await isBallSetLabelTaken(tx, input.hallId, label)) throw new DomainError('CONFLICT', `ball set ${label} already exists in this hall`)
       const id = deps.newId()
       const at = now()
-      await tx.run(
-        `INSERT INTO ball_sets (id, hall_id, label, approval_no, ball_count, guaranteed_games, game_limit, warn_percent, games_played, status, created_at, activated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-        [id, input.hallId, label, input.approvalNo?.trim() || null, ballCount, input.guaranteedGames ?? null, gameLimit, warnPercent, status, at, status === BallSetStatus.Active ? at : null],
-      )
+      await insertBallSet(tx, {
+        id, hall_id: input.hallId, label, approval_no: input.approvalNo?.trim() || null, ball_count: ballCount, guaranteed_games: input.guaranteedGames ?? null,
+        game_limit: gameLimit, warn_percent: warnPercent, status, created_at: at, activated_at: status === BallSetStatus.Active ? at : null,
+      })
       const set = await load(tx, id)
       await appendJournal(tx, { at, type: 'ball_set.registered', scope: await scopeFor(tx, input.hallId), payload: { ballSet: set, profileLimit: profile.ballSetGameLimit, rule: 'BNG-24' } })
       return set
@@ -165,8 +158,7 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
     if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'give the reason for the change', { field: 'reason' })
     return db.transaction(async (tx) => {
       await hallProfile(tx, input.hallId)
-      const inPlay = await tx.get<{ id: string }>(
-        `SELECT g.id FROM games g JOIN ball_set_games b ON b.game_id = g.id WHERE g.hall_id = ? AND g.status IN ('drawing', 'line_window', 'bingo_window')`, [input.hallId])
+      const inPlay = await gameDrawingFromBallSet(tx, input.hallId)
       if (inPlay) throw new DomainError('ILLEGAL_TRANSITION', `game ${inPlay.id} is being drawn from the current set: change sets between games`, { gameId: inPlay.id })
       const to = await load(tx, input.toSetId)
       if (to.hallId !== input.hallId) throw new DomainError('NOT_FOUND', `ball set ${input.toSetId} is not in hall ${input.hallId}`)
@@ -176,10 +168,10 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
       const at = now()
       if (previous) {
         const back = input.keepOldAsReserve && !previous.exhausted
-        await tx.run('UPDATE ball_sets SET status = ?, retired_at = ?, retired_reason = ? WHERE id = ?', [back ? 'reserve' : 'retired', back ? null : at, back ? null : input.reason.trim().slice(0, 500), previous.id])
+        await setBallSetStatus(tx, previous.id, back ? 'reserve' : 'retired', back ? null : at, back ? null : input.reason.trim().slice(0, 500))
       }
-      await tx.run("UPDATE ball_sets SET status = 'active', activated_at = ? WHERE id = ?", [at, to.id])
-      const left = await reservesLeft(tx, input.hallId)
+      await activateBallSet(tx, to.id, at)
+      const left = await countUsableReserves(tx, input.hallId)
       const fresh = await load(tx, to.id)
       await appendJournal(tx, {
         at, type: 'ball_set.changed', scope: await scopeFor(tx, input.hallId),
@@ -199,14 +191,14 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
       const set = await load(tx, input.setId)
       if (set.status !== BallSetStatus.Reserve) throw new DomainError('ILLEGAL_TRANSITION', `only a reserve set is retired directly; change the active set for a reserve first (it is ${set.status})`)
       const at = now()
-      await tx.run("UPDATE ball_sets SET status = 'retired', retired_at = ?, retired_reason = ? WHERE id = ?", [at, input.reason.trim().slice(0, 500), set.id])
+      await retireBallSet(tx, set.id, at, input.reason.trim().slice(0, 500))
       await appendJournal(tx, { at, type: 'ball_set.retired', scope: await scopeFor(tx, set.hallId), payload: { ballSetId: set.id, label: set.label, gamesPlayed: set.gamesPlayed, reason: input.reason, by: input.by } })
       return load(tx, set.id)
     })
   }
 
   async function list(hallId: string): Promise<{ sets: BallSet[]; active: BallSet | null; reservesLeft: number; warnings: string[] }> {
-    const sets = (await db.all<BallSetRow>('SELECT * FROM ball_sets WHERE hall_id = ? ORDER BY created_at, label', [hallId])).map(toBallSet)
+    const sets = (await ballSetsOfHall(db, hallId)).map(toBallSet)
     const current = sets.find((s) => s.status === BallSetStatus.Active) ?? null
     const left = sets.filter((s) => s.status === BallSetStatus.Reserve && !s.exhausted).length
     const warnings: string[] = []
@@ -222,7 +214,7 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
       const set = await active(tx, e.hallId)
       if (!set) return
       if (e.recount.ballsCounted !== set.ballCount) throw new DomainError('VALIDATION_FAILED', `ball set ${set.label} has ${set.ballCount} balls; the recount found ${e.recount.ballsCounted} (BNG-27)`, { rule: 'BNG-27' })
-      await appendJournal(tx, { at: e.at, type: 'ball_set.recount', scope: e.scope, payload: { phase: 'start', sessionId: e.sessionId, ballSetId: set.id, label: set.label, ballCount: set.ballCount, ...e.recount, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-27' } })
+      await appendJournal(tx, { at: e.at, type: 'ball_set.recount', scope: e.scope, payload: { phase: 'start', sessionId: e.sessionId, ballSetId: set.id, label: set.label, ballCount: set.ballCount, ...e.recount, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, reservesLeft: await countUsableReserves(tx, e.hallId), rule: 'BNG-27' } })
     },
     async sessionClosing(tx, e) {
       const set = await active(tx, e.hallId)
@@ -236,20 +228,19 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
     },
     async ballRecording(tx, e) {
       if (e.source === 'rng') return
-      if (await tx.get('SELECT game_id FROM ball_set_games WHERE game_id = ?', [e.gameId])) return
+      if (await isGameCounted(tx, e.gameId)) return
       const set = await usableSet(tx, e.hallId, e.drawSource)
       if (!set) return
       const gameNo = set.gamesPlayed + 1
-      const moved = await tx.run('UPDATE ball_sets SET games_played = ? WHERE id = ? AND games_played = ?', [gameNo, set.id, set.gamesPlayed])
-      if (moved.changes !== 1) throw new DomainError('CONFLICT', `ball set ${set.label} counter moved`)
-      await tx.run('INSERT INTO ball_set_games (game_id, ball_set_id, game_no, counted_at) VALUES (?, ?, ?, ?)', [e.gameId, set.id, gameNo, e.at])
+      if (!(await advanceBallSetCounter(tx, set.id, set.gamesPlayed, gameNo))) throw new DomainError('CONFLICT', `ball set ${set.label} counter moved`)
+      await insertBallSetGame(tx, { gameId: e.gameId, ballSetId: set.id, gameNo, countedAt: e.at })
       const sessionScope = `hall:${e.hallId}/session:${e.sessionId}`
       await appendJournal(tx, { at: e.at, type: 'ball_set.game_counted', scope: e.scope, payload: { gameId: e.gameId, ballSetId: set.id, label: set.label, gameNo, gameLimit: set.gameLimit, rule: 'BNG-24' } })
       const threshold = warningThreshold(set.gameLimit, set.warnPercent)
       if (gameNo === set.gameLimit) {
-        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_reached', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-24' } })
+        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_reached', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, reservesLeft: await countUsableReserves(tx, e.hallId), rule: 'BNG-24' } })
       } else if (gameNo === threshold) {
-        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_warning', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, warnPercent: set.warnPercent, reservesLeft: await reservesLeft(tx, e.hallId), rule: 'BNG-24' } })
+        await appendJournal(tx, { at: e.at, type: 'ball_set.limit_warning', scope: sessionScope, payload: { ballSetId: set.id, label: set.label, gamesPlayed: gameNo, gameLimit: set.gameLimit, warnPercent: set.warnPercent, reservesLeft: await countUsableReserves(tx, e.hallId), rule: 'BNG-24' } })
       }
     },
   }

@@ -19,6 +19,7 @@ import type { Logger } from '../log.ts'
 import type { BingoService, Clock, GameState } from '../bingo/service.ts'
 import type { DeviceRegistry } from './devices.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { gameWithBlower, unfinishedGameOfBlower, type BlowerGameRow } from './store.ts'
 
 export interface BlowerControlOptions {
   db: Database
@@ -47,7 +48,7 @@ interface Attached {
   offs: Unsubscribe[]
 }
 
-interface GameLink { id: string; hall_id: string; session_id: string; status: string; draw_source: string; device_id: string }
+type GameLink = BlowerGameRow
 
 const DRAWABLE = ['sales_closed', 'drawing']
 const PRE_FIRST_BALL = ['announced', 'on_sale', 'sales_closed']
@@ -71,14 +72,11 @@ export function createBlowerControl(opts: BlowerControlOptions) {
 
   /** The unfinished game announced with this blower, if any. */
   async function gameOf(deviceId: string): Promise<GameLink | undefined> {
-    return db.get<GameLink>(
-      `SELECT g.id, g.hall_id, g.session_id, g.status, g.draw_source, d.device_id FROM games g JOIN game_devices d ON d.game_id = g.id AND d.role = 'blower'
-       WHERE d.device_id = ? AND g.draw_source = 'blower' AND g.status NOT IN ('finished', 'void') ORDER BY g.created_at DESC LIMIT 1`, [deviceId])
+    return unfinishedGameOfBlower(db, deviceId)
   }
 
   async function gameLink(gameId: string): Promise<GameLink> {
-    const g = await db.get<GameLink>(
-      `SELECT g.id, g.hall_id, g.session_id, g.status, g.draw_source, d.device_id FROM games g LEFT JOIN game_devices d ON d.game_id = g.id AND d.role = 'blower' WHERE g.id = ?`, [gameId])
+    const g = await gameWithBlower(db, gameId)
     if (!g) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
     return g
   }

@@ -8,6 +8,10 @@ import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks, Clock } from '../bingo/service.ts'
 import { appendJournal } from '../shared/journal.ts'
+import {
+  activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
+  isSealCodeTaken, listDevices, markDeviceSeen, setDeviceField, setDeviceStatus, touchDevice, type DeviceRow,
+} from './store.ts'
 
 export const DeviceKind = { Blower: 'blower', BallReader: 'ball_reader', Rng: 'rng', Printer: 'printer', Kiosk: 'kiosk', Display: 'display' } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
@@ -34,12 +38,6 @@ export interface Device {
   lastSeenAt: string | null
   createdAt: string
   updatedAt: string
-}
-
-interface DeviceRow {
-  id: string; hall_id: string | null; kind: DeviceKind; name: string; manufacturer: string | null; model: string | null; serial_no: string | null
-  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; parent_id: string | null; status: DeviceStatus
-  firmware: string | null; last_seen_at: string | null; created_at: string; updated_at: string
 }
 
 function toDevice(r: DeviceRow): Device {
@@ -97,14 +95,14 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   const scopeOf = (d: { hallId: string | null; id: string }) => (d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`)
 
   async function load(tx: Sql, id: string): Promise<Device> {
-    const row = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [id])
+    const row = await deviceById(tx, id)
     if (!row) throw new DomainError('NOT_FOUND', `device ${id} is not registered`, { deviceId: id })
     return toDevice(row)
   }
 
   /** Throws DEVICE_NOT_CERTIFIED unless the device (and any reader built into it) may take part in play now. */
   async function assertUsable(tx: Sql, id: string, expect: { kinds?: readonly DeviceKind[]; hallId?: string } = {}): Promise<Device> {
-    const row = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [id])
+    const row = await deviceById(tx, id)
     if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} is not in the device registry (GEN-7)`, { deviceId: id, problems: ['not-registered'], rule: 'GEN-7' })
     const d = toDevice(row)
     if (expect.kinds && !expect.kinds.includes(d.kind)) throw new DomainError('VALIDATION_FAILED', `device ${id} is a ${d.kind}, not a ${expect.kinds.join(' or ')}`, { deviceId: id })
@@ -112,7 +110,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
     const at = clock.now()
     const problems = deviceProblems(d, at)
     if (problems.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`, { deviceId: id, problems, rule: 'GEN-7' })
-    const parts = (await tx.all<DeviceRow>("SELECT * FROM devices WHERE parent_id = ? AND status <> 'retired'", [id])).map(toDevice)
+    const parts = (await activePartsOf(tx, id)).map(toDevice)
     for (const p of parts) {
       const pp = deviceProblems(p, at)
       if (pp.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`, { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' })
@@ -125,17 +123,17 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
     if (!(Object.values(DeviceKind) as string[]).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
     checkDate(input.certificateExpiresAt)
     return db.transaction(async (tx) => {
-      if (await tx.get('SELECT id FROM devices WHERE id = ?', [input.id])) throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
-      if (input.hallId && !(await tx.get('SELECT id FROM halls WHERE id = ?', [input.hallId]))) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
+      if (await isDeviceRegistered(tx, input.id)) throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
+      if (input.hallId && !(await isHallRegistered(tx, input.hallId))) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
       if (input.parentId) await load(tx, input.parentId)
       const sealCode = text(input.sealCode, 40)
-      if (sealCode && (await tx.get('SELECT id FROM devices WHERE seal_code = ?', [sealCode]))) throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
+      if (sealCode && (await isSealCodeTaken(tx, sealCode))) throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
       const at = now()
-      await tx.run(
-        `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, parent_id, status, firmware, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-        [input.id, input.hallId ?? null, input.kind, text(input.name) ?? input.id, text(input.manufacturer), text(input.model), text(input.serialNo), sealCode, text(input.certificateId), text(input.certificateExpiresAt, 40), input.parentId ?? null, text(input.firmware, 40), at, at],
-      )
+      await insertDevice(tx, {
+        id: input.id, hall_id: input.hallId ?? null, kind: input.kind, name: text(input.name) ?? input.id, manufacturer: text(input.manufacturer), model: text(input.model),
+        serial_no: text(input.serialNo), seal_code: sealCode, certificate_id: text(input.certificateId), certificate_expires_at: text(input.certificateExpiresAt, 40),
+        parent_id: input.parentId ?? null, firmware: text(input.firmware, 40), created_at: at, updated_at: at,
+      })
       const d = await load(tx, input.id)
       await appendJournal(tx, { at, type: 'device.registered', scope: scopeOf(d), payload: { device: d, problems: deviceProblems(d, clock.now()), rule: 'GEN-7' } })
       return d
@@ -148,23 +146,19 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
-      const columns: Record<keyof DevicePatch, string> = {
-        name: 'name', hallId: 'hall_id', manufacturer: 'manufacturer', model: 'model', serialNo: 'serial_no', sealCode: 'seal_code',
-        certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', parentId: 'parent_id', firmware: 'firmware',
-      }
       const changes: Record<string, { from: unknown; to: unknown }> = {}
-      for (const [key, column] of Object.entries(columns) as Array<[keyof DevicePatch, string]>) {
+      for (const key of DEVICE_PATCH_FIELDS) {
         if (!(key in patch)) continue
         const value = key === 'hallId' || key === 'parentId' ? (patch[key] ?? null) : text(patch[key] as string | null, key === 'name' ? 120 : 40)
         if (value === before[key]) continue
-        if (key === 'sealCode' && value && (await tx.get('SELECT id FROM devices WHERE seal_code = ? AND id <> ?', [value, id]))) throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
+        if (key === 'sealCode' && value && (await isSealCodeTaken(tx, String(value), id))) throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
         if (key === 'parentId' && value) await load(tx, String(value))
-        await tx.run(`UPDATE devices SET ${column} = ? WHERE id = ?`, [value, id])
+        await setDeviceField(tx, id, key, value)
         changes[key] = { from: before[key], to: value }
       }
       if (Object.keys(changes).length === 0) return before
       const at = now()
-      await tx.run('UPDATE devices SET updated_at = ? WHERE id = ?', [at, id])
+      await touchDevice(tx, id, at)
       const after = await load(tx, id)
       await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(after), payload: { deviceId: id, by, changes, problems: deviceProblems(after, clock.now()), rule: 'GEN-7' } })
       return after
@@ -179,7 +173,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       if (before.status === status) return before
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
       const at = now()
-      await tx.run('UPDATE devices SET status = ?, updated_at = ? WHERE id = ?', [status, at, id])
+      await setDeviceStatus(tx, id, status, at)
       const after = await load(tx, id)
       await appendJournal(tx, { at, type: 'device.status_changed', scope: scopeOf(after), payload: { deviceId: id, from: before.status, to: status, reason: reason.slice(0, 500), by } })
       return after
@@ -196,7 +190,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       try {
         const d = await assertUsable(tx, hello.deviceId, { kinds: [DeviceKind.Blower, DeviceKind.BallReader] })
         if (d.sealCode !== hello.sealCode) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${d.id} reports seal ${hello.sealCode || '(none)'}, the registry has ${d.sealCode} (GEN-7)`, { deviceId: d.id, problems: ['seal-mismatch'], rule: 'GEN-7' })
-        await tx.run('UPDATE devices SET last_seen_at = ?, firmware = ? WHERE id = ?', [at, hello.firmware, d.id])
+        await markDeviceSeen(tx, d.id, at, hello.firmware)
         if (d.firmware !== hello.firmware) {
           await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(d), payload: { deviceId: d.id, by: 'device', changes: { firmware: { from: d.firmware, to: hello.firmware } } } })
         }
@@ -204,7 +198,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
         return { ok: true as const, device: { ...d, firmware: hello.firmware, lastSeenAt: at } }
       } catch (err) {
         if (!(err instanceof DomainError)) throw err
-        const known = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [hello.deviceId])
+        const known = await deviceById(tx, hello.deviceId)
         await appendJournal(tx, {
           at, type: 'device.refused', scope: known ? scopeOf(toDevice(known)) : `device:${hello.deviceId}`,
           payload: { deviceId: hello.deviceId, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port, code: err.code, reason: err.message, details: err.details },
@@ -216,15 +210,13 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
 
   async function recordOffline(deviceId: string, reason: string): Promise<void> {
     await db.transaction(async (tx) => {
-      const d = await tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [deviceId])
+      const d = await deviceById(tx, deviceId)
       await appendJournal(tx, { at: now(), type: 'device.offline', scope: d ? scopeOf(toDevice(d)) : `device:${deviceId}`, payload: { deviceId, reason } })
     })
   }
 
   /** The blower a game was announced with, if any. */
-  async function gameBlower(tx: Sql, gameId: string): Promise<{ device_id: string; seal_code: string } | undefined> {
-    return tx.get<{ device_id: string; seal_code: string }>("SELECT device_id, seal_code FROM game_devices WHERE game_id = ? AND role = 'blower'", [gameId])
-  }
+  const gameBlower = blowerOfGame
 
   const bingoHooks: BingoHooks = {
     async gameAnnounced(tx, e) {
@@ -233,7 +225,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]
       const d = await assertUsable(tx, e.deviceId, { kinds, hallId: e.hallId })
       const role = e.drawSource === 'rng' ? 'rng' : 'blower'
-      await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, assigned_at) VALUES (?, ?, ?, ?, ?, ?)', [e.gameId, d.id, role, d.sealCode, d.certificateId, e.at])
+      await insertGameDevice(tx, { gameId: e.gameId, deviceId: d.id, role, sealCode: d.sealCode, certificateId: d.certificateId, assignedAt: e.at })
       await appendJournal(tx, { at: e.at, type: 'game.device_assigned', scope: e.scope, payload: { gameId: e.gameId, deviceId: d.id, role, kind: d.kind, sealCode: d.sealCode, certificateId: d.certificateId, rule: 'GEN-7' } })
     },
     async ballRecording(tx, e) {
@@ -256,11 +248,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       return { ...d, problems: deviceProblems(d, clock.now()) }
     },
     async list(filter: { hallId?: string; kind?: DeviceKind } = {}): Promise<Array<Device & { problems: string[] }>> {
-      const where: string[] = []
-      const params: unknown[] = []
-      if (filter.hallId) { where.push('(hall_id = ? OR hall_id IS NULL)'); params.push(filter.hallId) }
-      if (filter.kind) { where.push('kind = ?'); params.push(filter.kind) }
-      const rows = await db.all<DeviceRow>(`SELECT * FROM devices${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY kind, id`, params)
+      const rows = await listDevices(db, filter)
       return rows.map(toDevice).map((d) => ({ ...d, problems: deviceProblems(d, clock.now()) }))
     },
   }

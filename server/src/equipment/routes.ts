@@ -84,8 +84,5 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   })
 
   // ---- entropy source of the draw seeds (RNG-32)
-  app.get('/api/entropy', needs('journal.read'), (c) => {
-    const e = services.equipment.entropy as { name: string; failure?: string | null; cutoffs?: unknown }
-    return c.json({ source: e.name, failure: e.failure ?? null, healthTests: e.cutoffs ?? null, configured: services.config.entropy ?? 'os', fallback: services.config.entropyFallback ?? false })
-  })
+  app.get('/api/entropy', needs('journal.read'), (c) => c.json(services.equipment.entropyStatus()))
 }

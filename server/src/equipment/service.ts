@@ -51,6 +51,11 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
       }
       return blowers
     },
+    /** The entropy source's name and health (RNG-32), with the configured source and fallback. */
+    entropyStatus() {
+      const e = entropy as { name: string; failure?: string | null; cutoffs?: unknown }
+      return { source: e.name, failure: e.failure ?? null, healthTests: e.cutoffs ?? null, configured: config.entropy ?? 'os', fallback: config.entropyFallback ?? false }
+    },
     /** The simulator behind BOLILLO_BALL_SOURCE=sim, for the demo. */
     get simulator() { return selected?.simulator ?? null },
     async close(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Appends many records to the hash-chained journal in one go, inside the caller's transaction: one read of the
- * last record, the chain computed in memory, then multi-row INSERTs. The records are exactly those
+ * last record, the chain computed in memory, then multi-row INSERTs (store.ts). The records are exactly those
  * `appendJournal` would write one by one (same seq, prevHash and hash: see `hashRecord` in journal-chain.ts), so
  * `verify-journal` cannot tell the difference; the group-committed lotto sale path uses it to journal every slip
  * of a batch.
@@ -13,23 +13,10 @@ import { createHash } from 'node:crypto'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
 import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
+import { insertJournalRows, insertRows, lastJournalLink } from './store.ts'
 
-/** Rows per INSERT statement: a few fixed sizes keep the prepared-statement cache small. */
-const CHUNKS = [64, 16, 4, 1] as const
-
-/** Inserts `rows` (each `columns.length` values) into `table` with as few statements as the chunk sizes allow. */
-export async function insertRows(tx: Sql, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
-  let i = 0
-  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `
-  const tuple = `(${columns.map(() => '?').join(', ')})`
-  while (i < rows.length) {
-    const size = CHUNKS.find((c) => c <= rows.length - i) ?? 1
-    const params: unknown[] = []
-    for (let j = i; j < i + size; j++) for (const v of rows[j]) params.push(v)
-    await tx.run(head + Array.from({ length: size }, () => tuple).join(', '), params)
-    i += size
-  }
-}
+// The SQL lives in store.ts; insertRows stays importable from here for the sale paths that use it.
+export { insertRows }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -46,7 +33,7 @@ export function hashRecordText(r: { seq: number; at: string; type: string; scope
 export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return []
   // Only seq and hash of the previous record enter the chain: the payload is not read back.
-  const last = await tx.get<{ seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1')
+  const last = await lastJournalLink(tx)
   let seq = last ? Number(last.seq) : 0
   let prevHash = last ? last.hash : GENESIS_HASH
   const rows: unknown[][] = []
@@ -61,6 +48,6 @@ export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]
     out.push({ seq, hash })
     prevHash = hash
   }
-  await insertRows(tx, 'journal', ['seq', 'at', 'type', 'scope', 'payload', 'prev_hash', 'hash'], rows)
+  await insertJournalRows(tx, rows)
   return out
 }
