@@ -6,6 +6,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
+import { hallCurrency, sessionHallId } from './store.ts'
 import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
 
 export interface MinutesGame extends MinutesBonusGame {
@@ -175,12 +176,11 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
 }
 
 export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<SessionMinutes> {
-  const session = await db.get<{ hall_id: string }>('SELECT hall_id FROM sessions WHERE id = ?', [sessionId])
-  if (!session) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`)
+  const hallId = await sessionHallId(db, sessionId)
+  if (hallId === undefined) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`)
   const records: JournalRecord[] = []
-  for await (const r of readJournal(db, { scopePrefix: `hall:${session.hall_id}/session:${sessionId}` })) records.push(r)
+  for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
-  const hall = await db.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [session.hall_id])
-  m.currency = hall?.currency ?? ''
+  m.currency = (await hallCurrency(db, hallId)) ?? ''
   return m
 }

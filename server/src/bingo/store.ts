@@ -1,9 +1,432 @@
+/**
+ * The bingo line's SQL, and only its SQL: named functions that take a transaction or connection (`Sql`) first
+ * and return plain rows. The statements are written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ */
+import type { Sql } from '../db/database.ts'
+import type { ClaimKind, GameStatus } from './game.ts'
+
+// Halls, series, sessions, games, cards, balls, claims, prizes (service.ts and its topics)
+
+export interface HallRow { id: string; name: string; profile_id: string; currency: string; playing_positions: number; settings: string; created_at: string }
+export interface SeriesRow { id: string; hall_id: string; code: string; master_set_id: string; card_count: number; face_value_cents: number; next_card_no: number; last_sold_at: string | null }
+export interface SessionRow { id: string; hall_id: string; status: string; last_game_announced: number; opened_at: string; closed_at: string | null; open_recount: string | null; close_recount: string | null }
+export interface GameRow {
+  id: string; session_id: string; hall_id: string; order_no: number; status: GameStatus; suspended_from: GameStatus | null
+  face_value_cents: number; ball_count: number; layout: string; line_bp: number; bingo_bp: number; draw_source: string
+  commitment: string; seed_hex: string; sales_digest: string | null; external_entropy: string | null; draw_order: string | null
+  cards_sold: number; line_pool_cents: number | null; bingo_pool_cents: number | null; line_closed: number; window_kind: ClaimKind | null
+  is_last_game: number; created_at: string; sales_opened_at: string | null; sales_closed_at: string | null; first_ball_at: string | null
+  finished_at: string | null; void_reason: string | null; entropy_source?: string | null
+}
+export interface GameSeriesRow { game_id: string; series_id: string; position: number; start_card_no: number; end_card_no: number; max_card_no: number; code: string; face_value_cents: number; master_set_id: string; card_count: number; next_card_no: number }
+export interface CardRow { id: string; game_id: string; series_id: string; card_no: number; serial: string; numbers: string; status: string; channel: string; sold_at: string }
+export interface ClaimRow { id: string; game_id: string; card_id: string | null; serial: string; kind: ClaimKind; at_ball: number; status: string; reason: string | null; automatic: number; created_at: string }
+export interface PrizeRow { id: string; game_id: string; card_id: string; kind: ClaimKind; amount_cents: number; at_ball: number; status: string; awarded_at: string; paid_at: string | null; paid_by: string | null }
+/** A hall as the API lists it (camelCase columns). */
+export interface HallSummary { id: string; name: string; profileId: string; currency: string; playingPositions: number }
+/** A series as a hall's page lists it (camelCase columns). */
+export interface HallSeriesSummary { id: string; code: string; cardCount: number; faceValueCents: number; nextCardNo: number }
+
+// ---- halls
+
+export function hallById(sql: Sql, hallId: string): Promise<HallRow | undefined> {
+  return sql.get<HallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+}
+
+export async function hallExists(sql: Sql, hallId: string): Promise<boolean> {
+  return (await sql.get('SELECT id FROM halls WHERE id = ?', [hallId])) !== undefined
+}
+
+export async function hallCurrency(sql: Sql, hallId: string): Promise<string | undefined> {
+  return (await sql.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId]))?.currency
+}
+
+export async function insertHall(tx: Sql, h: { id: string; name: string; profileId: string; currency: string; playingPositions: number; settings: string; at: string }): Promise<void> {
+  await tx.run('INSERT INTO halls (id, name, profile_id, currency, playing_positions, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [h.id, h.name, h.profileId, h.currency, h.playingPositions, h.settings, h.at])
+}
+
+export function hallSummaries(sql: Sql): Promise<HallSummary[]> {
+  return sql.all<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions" FROM halls ORDER BY created_at')
+}
+
+export function hallSummary(sql: Sql, hallId: string): Promise<HallSummary | undefined> {
+  return sql.get<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions" FROM halls WHERE id = ?', [hallId])
+}
+
+export function seriesSummariesOfHall(sql: Sql, hallId: string): Promise<HallSeriesSummary[]> {
+  return sql.all<HallSeriesSummary>('SELECT id, code, card_count AS "cardCount", face_value_cents AS "faceValueCents", next_card_no AS "nextCardNo" FROM series WHERE hall_id = ? ORDER BY code', [hallId])
+}
+
+/** The newest session of a hall that is not closed. */
+export async function latestOpenSessionIdOfHall(sql: Sql, hallId: string): Promise<string | undefined> {
+  return (await sql.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [hallId]))?.id
+}
+
+/** The hall's newest game, whatever its status. */
+export async function latestGameIdOfHall(sql: Sql, hallId: string): Promise<string | undefined> {
+  return (await sql.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId]))?.id
+}
+
+// ---- master sets
+
+export async function insertMasterSet(tx: Sql, s: { id: string; seed: string; cardCount: number; layout: string; at: string }): Promise<void> {
+  await tx.run('INSERT INTO master_sets (id, seed, card_count, layout, created_at) VALUES (?, ?, ?, ?, ?)', [s.id, s.seed, s.cardCount, s.layout, s.at])
+}
+
+/** Inserts a master set's cards, 200 to a statement. */
+export async function insertMasterCards(tx: Sql, setId: string, cards: ReadonlyArray<{ cardNo: number; numbers: string; cardKey: string }>): Promise<void> {
+  const chunk = 200
+  for (let i = 0; i < cards.length; i += chunk) {
+    const part = cards.slice(i, i + chunk)
+    const params: unknown[] = []
+    for (const c of part) params.push(setId, c.cardNo, c.numbers, c.cardKey)
+    await tx.run(`INSERT INTO master_cards (set_id, card_no, numbers, card_key) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')}`, params)
+  }
+}
+
+export async function masterSetCardCount(tx: Sql, setId: string): Promise<number | undefined> {
+  return (await tx.get<{ card_count: number }>('SELECT card_count FROM master_sets WHERE id = ?', [setId]))?.card_count
+}
+
+/** The set's card layout as stored (JSON text). */
+export async function masterSetLayout(tx: Sql, setId: string): Promise<string | undefined> {
+  return (await tx.get<{ layout: string }>('SELECT layout FROM master_sets WHERE id = ?', [setId]))?.layout
+}
+
+export function masterCardsInRange(tx: Sql, setId: string, from: number, to: number): Promise<Array<{ card_no: number; numbers: string; card_key: string }>> {
+  return tx.all<{ card_no: number; numbers: string; card_key: string }>('SELECT card_no, numbers, card_key FROM master_cards WHERE set_id = ? AND card_no >= ? AND card_no <= ? ORDER BY card_no', [setId, from, to])
+}
+
+// ---- series
+
+export async function insertSeries(tx: Sql, s: { id: string; hallId: string; code: string; masterSetId: string; cardCount: number; faceValueCents: number; at: string }): Promise<void> {
+  await tx.run('INSERT INTO series (id, hall_id, code, master_set_id, card_count, face_value_cents, next_card_no, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)', [s.id, s.hallId, s.code, s.masterSetId, s.cardCount, s.faceValueCents, s.at])
+}
+
+export function seriesById(tx: Sql, seriesId: string): Promise<SeriesRow | undefined> {
+  return tx.get<SeriesRow>('SELECT * FROM series WHERE id = ?', [seriesId])
+}
+
+export function seriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise<SeriesRow | undefined> {
+  return tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+}
+
+export async function seriesCode(sql: Sql, seriesId: string): Promise<string | undefined> {
+  return (await sql.get<{ code: string }>('SELECT code FROM series WHERE id = ?', [seriesId]))?.code
+}
+
+export async function setSeriesCursor(tx: Sql, seriesId: string, nextCardNo: number): Promise<void> {
+  await tx.run('UPDATE series SET next_card_no = ? WHERE id = ?', [nextCardNo, seriesId])
+}
+
+/** Moves the cursor from `from` to `to` only if it still stands at `from`; returns whether it moved. */
+export async function advanceSeriesCursor(tx: Sql, seriesId: string, from: number, to: number, at: string): Promise<boolean> {
+  const moved = await tx.run('UPDATE series SET next_card_no = ?, last_sold_at = ? WHERE id = ? AND next_card_no = ?', [to, at, seriesId, from])
+  return moved.changes === 1
+}
+
+// ---- sessions
+
+export function sessionById(tx: Sql, sessionId: string): Promise<SessionRow | undefined> {
+  return tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+}
+
+export async function sessionHallId(sql: Sql, sessionId: string): Promise<string | undefined> {
+  return (await sql.get<{ hall_id: string }>('SELECT hall_id FROM sessions WHERE id = ?', [sessionId]))?.hall_id
+}
+
+export async function openSessionIdOfHall(tx: Sql, hallId: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed'", [hallId]))?.id
+}
+
+export async function insertSession(tx: Sql, s: { id: string; hallId: string; at: string; openRecount: string }): Promise<void> {
+  await tx.run('INSERT INTO sessions (id, hall_id, status, opened_at, open_recount) VALUES (?, ?, ?, ?, ?)', [s.id, s.hallId, 'open', s.at, s.openRecount])
+}
+
+export async function markLastGameAnnounced(tx: Sql, sessionId: string): Promise<void> {
+  await tx.run("UPDATE sessions SET status = 'last_game', last_game_announced = 1 WHERE id = ?", [sessionId])
+}
+
+export async function markSessionClosed(tx: Sql, sessionId: string, at: string, closeRecount: string | null): Promise<void> {
+  await tx.run("UPDATE sessions SET status = 'closed', closed_at = ?, close_recount = ? WHERE id = ?", [at, closeRecount, sessionId])
+}
+
+// ---- games
+
+/** A game with its money columns as numbers (PostgreSQL returns BIGINT as text). */
+export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
+  const game = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  if (!game) return undefined
+  return { ...game, face_value_cents: Number(game.face_value_cents), line_pool_cents: game.line_pool_cents === null ? null : Number(game.line_pool_cents), bingo_pool_cents: game.bingo_pool_cents === null ? null : Number(game.bingo_pool_cents) }
+}
+
+/** A game of the session that has neither finished nor been voided. */
+export function unfinishedGameOfSession(tx: Sql, sessionId: string): Promise<{ id: string; status: string } | undefined> {
+  return tx.get<{ id: string; status: string }>("SELECT id, status FROM games WHERE session_id = ? AND status NOT IN ('finished', 'void')", [sessionId])
+}
+
+/** How many games the session has, and whether one of them was announced as the last. */
+export async function sessionGameCount(tx: Sql, sessionId: string): Promise<{ count: number; lastAnnounced: boolean }> {
+  const r = await tx.get<{ n: number; last: number }>('SELECT COUNT(*) AS n, MAX(is_last_game) AS last FROM games WHERE session_id = ?', [sessionId])
+  return { count: Number(r?.n ?? 0), lastAnnounced: Number(r?.last ?? 0) === 1 }
+}
+
+/** Of the given games, those finished or voided. */
+export async function endedGameIds(tx: Sql, gameIds: readonly string[]): Promise<string[]> {
+  return (await tx.all<{ id: string }>(`SELECT id FROM games WHERE status IN ('finished', 'void') AND id IN (${gameIds.map(() => '?').join(', ')})`, gameIds)).map((r) => r.id)
+}
+
+export async function insertGame(tx: Sql, g: {
+  id: string; sessionId: string; hallId: string; orderNo: number; faceValueCents: number; ballCount: number; layout: string; lineBp: number; bingoBp: number
+  drawSource: string; commitment: string; seedHex: string; isLastGame: number; at: string; entropySource: string
+}): Promise<void> {
+  await tx.run(
+    `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, is_last_game, created_at, entropy_source)
+         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [g.id, g.sessionId, g.hallId, g.orderNo, g.faceValueCents, g.ballCount, g.layout, g.lineBp, g.bingoBp, g.drawSource, g.commitment, g.seedHex, g.isLastGame, g.at, g.entropySource],
+  )
+}
+
+export function gameSeries(tx: Sql, gameId: string): Promise<GameSeriesRow[]> {
+  return tx.all<GameSeriesRow>(
+    `SELECT gs.*, s.code, s.face_value_cents, s.master_set_id, s.card_count, s.next_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position`,
+    [gameId],
+  )
+}
+
+/** The game's first series: sold from `startCardNo`, nothing sold yet. */
+export async function insertFirstGameSeries(tx: Sql, gameId: string, seriesId: string, startCardNo: number, maxCardNo: number): Promise<void> {
+  await tx.run('INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 1, ?, ?, ?)', [gameId, seriesId, startCardNo, startCardNo - 1, maxCardNo])
+}
+
+/** The game's second series (BNG-13): sold from card 1 up to `maxCardNo`. */
+export async function insertSecondGameSeries(tx: Sql, gameId: string, seriesId: string, maxCardNo: number): Promise<void> {
+  await tx.run('INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 2, 1, 0, ?)', [gameId, seriesId, maxCardNo])
+}
+
+export async function setGameSeriesEnd(tx: Sql, gameId: string, seriesId: string, endCardNo: number): Promise<void> {
+  await tx.run('UPDATE game_series SET end_card_no = ? WHERE game_id = ? AND series_id = ?', [endCardNo, gameId, seriesId])
+}
+
+export async function setGameStatus(tx: Sql, gameId: string, status: GameStatus): Promise<void> {
+  await tx.run('UPDATE games SET status = ? WHERE id = ?', [status, gameId])
+}
+
+export async function setGameStatusSalesOpened(tx: Sql, gameId: string, status: GameStatus, at: string): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, sales_opened_at = ? WHERE id = ?', [status, at, gameId])
+}
+
+export async function addCardsSold(tx: Sql, gameId: string, count: number): Promise<void> {
+  await tx.run('UPDATE games SET cards_sold = cards_sold + ? WHERE id = ?', [count, gameId])
+}
+
+export async function markSalesClosed(tx: Sql, gameId: string, c: { at: string; salesDigest: string; externalEntropy: string; drawOrder: string; cardsSold: number; linePoolCents: number; bingoPoolCents: number }): Promise<void> {
+  await tx.run(
+    "UPDATE games SET status = 'sales_closed', sales_closed_at = ?, sales_digest = ?, external_entropy = ?, draw_order = ?, cards_sold = ?, line_pool_cents = ?, bingo_pool_cents = ? WHERE id = ?",
+    [c.at, c.salesDigest, c.externalEntropy, c.drawOrder, c.cardsSold, c.linePoolCents, c.bingoPoolCents, gameId],
+  )
+}
+
+export async function markFirstBall(tx: Sql, gameId: string, at: string): Promise<void> {
+  await tx.run("UPDATE games SET status = 'drawing', first_ball_at = ? WHERE id = ?", [at, gameId])
+}
+
+export async function openClaimWindow(tx: Sql, gameId: string, status: GameStatus, kind: ClaimKind): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, window_kind = ? WHERE id = ?', [status, kind, gameId])
+}
+
+export async function closeClaimWindow(tx: Sql, gameId: string, c: { status: GameStatus; lineClosed: number; finishedAt: string | null }): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, window_kind = NULL, line_closed = ?, finished_at = ? WHERE id = ?', [c.status, c.lineClosed, c.finishedAt, gameId])
+}
+
+export async function markGameVoid(tx: Sql, gameId: string, reason: string, at: string): Promise<void> {
+  await tx.run("UPDATE games SET status = 'void', void_reason = ?, finished_at = ?, window_kind = NULL WHERE id = ?", [reason, at, gameId])
+}
+
+export async function markGameSuspended(tx: Sql, gameId: string, from: GameStatus): Promise<void> {
+  await tx.run("UPDATE games SET status = 'suspended', suspended_from = ? WHERE id = ?", [from, gameId])
+}
+
+export async function markGameResumed(tx: Sql, gameId: string, status: GameStatus): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, suspended_from = NULL WHERE id = ?', [status, gameId])
+}
+
+export async function switchGameToManual(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE games SET draw_source = 'manual' WHERE id = ?", [gameId])
+}
+
+// ---- cards
+
+/** Inserts sold cards, 100 to a statement. */
+export async function insertCards(tx: Sql, cards: ReadonlyArray<{ id: string; gameId: string; seriesId: string; cardNo: number; serial: string; masterSetId: string; cardKey: string; numbers: string; status: string; channel: string; soldAt: string }>): Promise<void> {
+  const chunk = 100
+  for (let i = 0; i < cards.length; i += chunk) {
+    const part = cards.slice(i, i + chunk)
+    const params: unknown[] = []
+    for (const c of part) params.push(c.id, c.gameId, c.seriesId, c.cardNo, c.serial, c.masterSetId, c.cardKey, c.numbers, c.status, c.channel, c.soldAt)
+    await tx.run(`INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, params)
+  }
+}
+
+/** Serials of the cards still sold (not refunded) in a game, in storage order. */
+export async function soldSerials(tx: Sql, gameId: string): Promise<string[]> {
+  return (await tx.all<{ serial: string }>("SELECT serial FROM cards WHERE game_id = ? AND status = 'sold'", [gameId])).map((r) => r.serial)
+}
+
+export function soldCardsBySerial(tx: Sql, gameId: string): Promise<CardRow[]> {
+  return tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [gameId])
+}
+
+export function soldCardRefs(tx: Sql, gameId: string): Promise<Array<{ id: string; serial: string }>> {
+  return tx.all<{ id: string; serial: string }>("SELECT id, serial FROM cards WHERE game_id = ? AND status = 'sold'", [gameId])
+}
+
+export async function refundSoldCards(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE cards SET status = 'refunded' WHERE game_id = ? AND status = 'sold'", [gameId])
+}
+
+/** Serials of every card the game ever sold (refunded ones included): the draw proof's sales list. */
+export async function issuedSerials(sql: Sql, gameId: string): Promise<string[]> {
+  return (await sql.all<{ serial: string }>("SELECT serial FROM cards WHERE game_id = ? AND status IN ('sold', 'refunded')", [gameId])).map((r) => r.serial)
+}
+
+export function cardOfGameById(tx: Sql, gameId: string, cardId: string): Promise<CardRow | undefined> {
+  return tx.get<CardRow>('SELECT * FROM cards WHERE id = ? AND game_id = ?', [cardId, gameId])
+}
+
+export function cardOfGameBySerial(tx: Sql, gameId: string, serial: string): Promise<CardRow | undefined> {
+  return tx.get<CardRow>('SELECT * FROM cards WHERE serial = ? AND game_id = ?', [serial, gameId])
+}
+
+export async function cardSerial(tx: Sql, cardId: string): Promise<string | undefined> {
+  return (await tx.get<{ serial: string }>('SELECT serial FROM cards WHERE id = ?', [cardId]))?.serial
+}
+
+// ---- balls
+
+export async function calledBalls(tx: Sql, gameId: string): Promise<number[]> {
+  return (await tx.all<{ ball: number }>('SELECT ball FROM balls WHERE game_id = ? ORDER BY seq', [gameId])).map((r) => Number(r.ball))
+}
+
+export function calledBallsWithSource(sql: Sql, gameId: string): Promise<Array<{ ball: number; source: string }>> {
+  return sql.all<{ ball: number; source: string }>('SELECT ball, source FROM balls WHERE game_id = ? ORDER BY seq', [gameId])
+}
+
+/** The last ball called in a game, with where it came from (rng, manual, blower). */
+export async function lastBall(tx: Sql, gameId: string): Promise<{ seq: number; ball: number; source: string } | undefined> {
+  const r = await tx.get<{ seq: number; ball: number; source: string }>('SELECT seq, ball, source FROM balls WHERE game_id = ? ORDER BY seq DESC LIMIT 1', [gameId])
+  return r && { seq: Number(r.seq), ball: Number(r.ball), source: r.source }
+}
+
+export async function isBallCalled(tx: Sql, gameId: string, ball: number): Promise<boolean> {
+  return (await tx.get('SELECT 1 AS x FROM balls WHERE game_id = ? AND ball = ?', [gameId, ball])) !== undefined
+}
+
+export async function insertBall(tx: Sql, b: { gameId: string; seq: number; ball: number; source: string; deviceId: string | null; at: string }): Promise<void> {
+  await tx.run('INSERT INTO balls (game_id, seq, ball, source, device_id, called_at) VALUES (?, ?, ?, ?, ?, ?)', [b.gameId, b.seq, b.ball, b.source, b.deviceId, b.at])
+}
+
+export async function replaceBall(tx: Sql, gameId: string, seq: number, ball: number): Promise<void> {
+  await tx.run('UPDATE balls SET ball = ? WHERE game_id = ? AND seq = ?', [ball, gameId, seq])
+}
+
+// ---- silent wins (BNG-48: undeclared winners, kept for the minutes)
+
+export async function insertSilentWin(tx: Sql, gameId: string, cardId: string, kind: ClaimKind, atBall: number): Promise<void> {
+  await tx.run('INSERT INTO silent_wins (game_id, card_id, kind, at_ball) VALUES (?, ?, ?, ?)', [gameId, cardId, kind, atBall])
+}
+
+export async function deleteSilentWinsAt(tx: Sql, gameId: string, atBall: number): Promise<void> {
+  await tx.run('DELETE FROM silent_wins WHERE game_id = ? AND at_ball = ?', [gameId, atBall])
+}
+
+export async function silentWinsOfGame(sql: Sql, gameId: string): Promise<Array<{ serial: string; kind: ClaimKind; atBall: number }>> {
+  const rows = await sql.all<{ serial: string; kind: ClaimKind; at_ball: number }>('SELECT c.serial, s.kind, s.at_ball FROM silent_wins s JOIN cards c ON c.id = s.card_id WHERE s.game_id = ? ORDER BY s.at_ball, c.serial', [gameId])
+  return rows.map((r) => ({ serial: r.serial, kind: r.kind, atBall: Number(r.at_ball) }))
+}
+
+// ---- claims
+
+export async function verifiedClaimIdOfCard(tx: Sql, gameId: string, cardId: string, kind: ClaimKind): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>("SELECT id FROM claims WHERE game_id = ? AND card_id = ? AND kind = ? AND status = 'verified'", [gameId, cardId, kind]))?.id
+}
+
+export async function insertClaim(tx: Sql, c: { id: string; gameId: string; cardId: string; serial: string; kind: ClaimKind; atBall: number; status: 'verified' | 'rejected'; reason: string | null; automatic: number; at: string }): Promise<void> {
+  await tx.run('INSERT INTO claims (id, game_id, card_id, serial, kind, at_ball, status, reason, automatic, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [c.id, c.gameId, c.cardId, c.serial, c.kind, c.atBall, c.status, c.reason, c.automatic, c.at])
+}
+
+export function verifiedClaimsOfKind(tx: Sql, gameId: string, kind: ClaimKind): Promise<ClaimRow[]> {
+  return tx.all<ClaimRow>("SELECT * FROM claims WHERE game_id = ? AND kind = ? AND status = 'verified' ORDER BY created_at", [gameId, kind])
+}
+
+export async function verifiedClaimCountFrom(tx: Sql, gameId: string, atBall: number): Promise<number> {
+  const r = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM claims WHERE game_id = ? AND status = 'verified' AND at_ball >= ?", [gameId, atBall])
+  return Number(r?.n ?? 0)
+}
+
+/** Every claim of a game with the numbers of its card, oldest first. */
+export function claimsWithNumbers(sql: Sql, gameId: string): Promise<Array<ClaimRow & { numbers: string | null }>> {
+  return sql.all<ClaimRow & { numbers: string | null }>('SELECT cl.*, c.numbers FROM claims cl LEFT JOIN cards c ON c.id = cl.card_id WHERE cl.game_id = ? ORDER BY cl.created_at', [gameId])
+}
+
+// ---- prizes
+
+export async function insertPrize(tx: Sql, p: { id: string; gameId: string; cardId: string; kind: ClaimKind; amountCents: number; atBall: number; at: string }): Promise<void> {
+  await tx.run('INSERT INTO prizes (id, game_id, card_id, kind, amount_cents, at_ball, status, awarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [p.id, p.gameId, p.cardId, p.kind, p.amountCents, p.atBall, 'awarded', p.at])
+}
+
+export function prizeById(tx: Sql, prizeId: string): Promise<PrizeRow | undefined> {
+  return tx.get<PrizeRow>('SELECT * FROM prizes WHERE id = ?', [prizeId])
+}
+
+/** Marks an awarded prize paid; false when it was not awarded (already paid or void). */
+export async function markPrizePaid(tx: Sql, prizeId: string, at: string, paidBy: string): Promise<boolean> {
+  const r = await tx.run("UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE id = ? AND status = 'awarded'", [at, paidBy, prizeId])
+  return r.changes === 1
+}
+
+export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[]> {
+  return (await sql.all<{ id: string }>("SELECT id FROM prizes WHERE game_id = ? AND status = 'awarded'", [gameId])).map((r) => r.id)
+}
+
+export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
+}
+
+export function prizesOfGame(sql: Sql, gameId: string): Promise<PrizeRow[]> {
+  return sql.all<PrizeRow>('SELECT * FROM prizes WHERE game_id = ?', [gameId])
+}
+
+export function prizesWithSerials(sql: Sql, gameId: string): Promise<Array<PrizeRow & { serial: string }>> {
+  return sql.all<PrizeRow & { serial: string }>('SELECT p.*, c.serial FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.kind DESC, c.serial', [gameId])
+}
+
+// ---- incidents
+
+export async function insertIncident(tx: Sql, i: { id: string; sessionId: string; gameId: string; kind: string; outcome: string; note: string; rule: string; at: string }): Promise<void> {
+  await tx.run('INSERT INTO incidents (id, session_id, game_id, kind, outcome, note, rule, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [i.id, i.sessionId, i.gameId, i.kind, i.outcome, i.note, i.rule, i.at])
+}
+
+// ---- journal positions
+
+/** The journal's last sequence number (0 when empty). */
+export async function lastJournalSeq(tx: Sql): Promise<number> {
+  const r = await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal')
+  return Number(r?.seq ?? 0)
+}
+
+/** The last sequence number of one scope's records (0 when none). */
+export async function lastJournalSeqOfScope(sql: Sql, scope: string): Promise<number> {
+  const r = await sql.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal WHERE scope = ?', [scope])
+  return Number(r?.seq ?? 0)
+}
+
 // Prima, pots, lucky ball, simultaneous games (bonus-service.ts, prima-service.ts, pots-service.ts, simultaneous-service.ts)
 //
 // The SQL of issue #8. Every function takes the transaction (or connection) it runs in; statement texts are kept
 // as they were, since the SQLite engine caches prepared statements by text. Rows of the core bingo tables (games,
 // halls) are typed by the caller, so that this section does not depend on the core section's row types.
-import type { Sql } from '../db/database.ts'
 
 type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
 

@@ -15,7 +15,6 @@ export function attachRealtime(http: HttpServer, services: Services) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false })
   // Issue #8: nodes joined by the PostgreSQL adapter; hall screens follow the simultaneous games their hall plays.
   const multi = attachMultiNode(io, services)
-  const currentGame = async (hallId: string) => (await services.db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId]))?.id ?? null
 
   // Issue 9: a socket authenticates like an HTTP request (handshake auth {authorization: "Bearer ..." | "Device ..."}),
   // and every event goes through the permission table.
@@ -49,10 +48,9 @@ export function attachRealtime(http: HttpServer, services: Services) {
       try {
         allow(socket, 'hall:watch')
         if (typeof req?.hallId !== 'string') throw new DomainError('VALIDATION_FAILED', 'hallId required')
-        const hall = await services.db.get('SELECT id FROM halls WHERE id = ?', [req.hallId])
-        if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')
+        if (!(await services.bingo.hallExists(req.hallId))) throw new DomainError('NOT_FOUND', 'hall not found')
         await socket.join(hallRoom(req.hallId))
-        const gameId = (await multi.joinHallGames(socket, req.hallId)) ?? (await currentGame(req.hallId))
+        const gameId = (await multi.joinHallGames(socket, req.hallId)) ?? (await services.bingo.currentGameOfHall(req.hallId))
         ack?.({ ok: true, data: { hallId: req.hallId, gameId, state: gameId ? await services.bingo.getGameState(gameId) : null } })
       } catch (err) {
         ack?.({ ok: false, error: toError(err) })

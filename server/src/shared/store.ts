@@ -70,3 +70,11 @@ export function openSessionOfHall(db: Sql, hallId: string): Promise<{ id: string
 export function latestGameOfHall(db: Sql, hallId: string): Promise<{ id: string } | undefined> {
   return db.get<{ id: string }>('SELECT id FROM games WHERE hall_id = ? ORDER BY created_at DESC LIMIT 1', [hallId])
 }
+
+// Journal pages for the HTTP edge (http/app.ts)
+
+/** Up to `limit` journal records after sequence number `from`, in order, with their payloads parsed. */
+export async function journalPage(sql: Sql, from: number, limit: number): Promise<Array<Record<string, unknown> & { payload: unknown }>> {
+  const rows = await sql.all<Record<string, unknown>>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [from, limit])
+  return rows.map((r) => ({ ...r, payload: JSON.parse(String(r.payload)) }))
+}

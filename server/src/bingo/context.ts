@@ -1,0 +1,134 @@
+/**
+ * What every bingo use case shares: the dependencies, the transaction runner that publishes events after the
+ * commit, record ids, the loading of halls, sessions and games with their not-found errors, and the per-game
+ * detector cache. Built once per service by `createBingoService` (service.ts).
+ */
+import { createDetector } from './detector.ts'
+import { DomainError } from '../shared/errors.ts'
+import { compareBytes } from './game.ts'
+import { getProfile, type Profile } from '../shared/profile.ts'
+import type { Database, Sql } from '../db/database.ts'
+import type { BingoDeps, BingoEvent } from './service.ts'
+import * as store from './store.ts'
+import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
+
+/** A use case's transaction: the events it collects are published once it has committed. */
+export type Tx = Sql & { events: BingoEvent[] }
+export function emit(tx: Tx, e: BingoEvent) { tx.events.push(e) }
+
+export interface GameCache { detector: ReturnType<typeof createDetector>; cards: CardRow[]; rows: number[][][] }
+
+export interface BingoContext {
+  deps: BingoDeps
+  db: Database
+  /** Detectors of the games in play on this node, rebuilt from storage when stale. */
+  caches: Map<string, GameCache>
+  /** The clock's time, ISO 8601. */
+  now(): string
+  newId(prefix: string): string
+  publish(e: BingoEvent): void
+  /** Runs a use case in one transaction; its events are published only once it has committed. */
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /** Like `tx`, and drops the game's detector if the transaction fails. */
+  gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
+}
+
+export function createBingoContext(deps: BingoDeps): BingoContext {
+  const { db, clock } = deps
+  const caches = new Map<string, GameCache>()
+  const publish = (e: BingoEvent) => { try { deps.publish?.(e) } catch { /* a screen must never break a sale */ } }
+
+  function newId(prefix: string): string {
+    const bytes = (deps.idEntropy ?? deps.entropy).randomBytes(10)
+    const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
+    let s = ''
+    for (const b of bytes) s += alphabet[b % alphabet.length]
+    return `${prefix}_${s}`
+  }
+
+  async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const events: BingoEvent[] = []
+    const result = await db.transaction((inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }))
+    for (const e of events) publish(e)
+    return result
+  }
+
+  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await tx(fn)
+    } catch (err) {
+      caches.delete(gameId)
+      throw err
+    }
+  }
+
+  return { deps, db, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
+}
+
+export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
+export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
+
+/** A hall and its profile, with the hall's own prize shares over the profile's. */
+export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
+  const hall = await store.hallById(tx, hallId)
+  if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+  const profile = getProfile(hall.profile_id)
+  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
+  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } } }
+}
+
+export async function loadGame(tx: Sql, gameId: string): Promise<GameRow> {
+  const game = await store.gameById(tx, gameId)
+  if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
+  return game
+}
+
+export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRow> {
+  const s = await store.sessionById(tx, sessionId)
+  if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`, { sessionId })
+  return s
+}
+
+/** A card of the game by id or by serial (as typed: trimmed, upper case). */
+export async function findCard(tx: Sql, gameId: string, ref: { serial?: string; cardId?: string }): Promise<CardRow | undefined> {
+  if (ref.cardId) return store.cardOfGameById(tx, gameId, ref.cardId)
+  if (ref.serial) return store.cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
+  return undefined
+}
+
+/** The in-memory detector of a game in play, rebuilt from storage after a restart. */
+export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promise<GameCache> {
+  const { caches } = ctx
+  const hit = caches.get(game.id)
+  if (hit) {
+    // Another server node may have drawn a ball, corrected the last one (same count, another number: BNG-83) or
+    // closed the line since: then rebuild from storage. Only the last ball can ever be corrected.
+    const last = await store.lastBall(tx, game.id)
+    const mine = hit.detector.called()
+    if ((last?.seq ?? 0) === mine.length && (!last || last.ball === mine[mine.length - 1]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
+    caches.delete(game.id)
+  }
+  // Games another node finished or voided never pass through this node's closeWindow: drop their detectors here.
+  if (caches.size > 0) {
+    for (const id of await store.endedGameIds(tx, [...caches.keys()])) caches.delete(id)
+  }
+  return (await rebuildCache(ctx, tx, game)).cache
+}
+
+/**
+ * Builds a game's detector from storage (sold cards in serial byte order, every ball called so far) and caches
+ * it; also returns what the last ball did, for a correction to re-evaluate it.
+ */
+export async function rebuildCache(ctx: BingoContext, tx: Sql, game: GameRow): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
+  const cards = await store.soldCardsBySerial(tx, game.id)
+  cards.sort((a, b) => compareBytes(a.serial, b.serial))
+  const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
+  const detector = createDetector(rows, game.ball_count)
+  let last = { lines: [] as number[], bingos: [] as number[] }
+  for (const ball of await store.calledBalls(tx, game.id)) last = detector.call(ball)
+  if (game.line_closed) detector.closeLine()
+  const cache = { detector, cards, rows }
+  ctx.caches.set(game.id, cache)
+  return { cache, last }
+}

@@ -1,0 +1,75 @@
+/**
+ * The draw: the next ball from the game's proof stream (RNG), or a ball read from a blower or entered by hand
+ * (BNG-81); each ball runs the detector, which claims for electronic cards (BNG-101) or records silent wins (BNG-48).
+ */
+import { DomainError } from '../shared/errors.ts'
+import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { cacheFor, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
+import { registerClaim } from './claims.ts'
+import { getGameState } from './game-state.ts'
+import * as store from './store.ts'
+import type { GameRow } from './store.ts'
+import type { GameState } from './service.ts'
+
+/** Draws the next ball from the game's proof stream (RNG source). */
+export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ ball: number; state: GameState }> {
+  let ball = 0
+  await ctx.gameTx(gameId, async (tx) => {
+    const game = await loadGame(tx, gameId)
+    assertLegal(GameAction.Draw, game.status, gameId)
+    if (game.draw_source !== 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by hand (${game.draw_source}): enter the ball read from the blower`)
+    const order = JSON.parse(game.draw_order!) as number[]
+    const called = await store.calledBalls(tx, gameId)
+    if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
+    ball = order[called.length]
+    await recordBall(ctx, tx, game, ball, 'rng', null)
+  })
+  return { ball, state: await getGameState(ctx, gameId) }
+}
+
+/** Records a ball read from a manual blower or entered by the caller after a device failure (BNG-81). */
+export async function enterBall(ctx: BingoContext, gameId: string, ball: number, deviceId: string | null = null): Promise<GameState> {
+  await ctx.gameTx(gameId, async (tx) => {
+    const game = await loadGame(tx, gameId)
+    assertLegal(GameAction.Draw, game.status, gameId)
+    if (game.draw_source === 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by the RNG; declare a device failure to continue by hand (BNG-81)`, { rule: 'BNG-81' })
+    await recordBall(ctx, tx, game, ball, game.draw_source, deviceId)
+  })
+  return getGameState(ctx, gameId)
+}
+
+async function recordBall(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, source: string, deviceId: string | null): Promise<void> {
+  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count) throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`, { ball })
+  const called = await store.calledBalls(tx, game.id)
+  if (called.includes(ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
+  const { profile } = await hallOf(tx, game.hall_id)
+  const cache = await cacheFor(ctx, tx, game)
+  const at = ctx.now()
+  const seq = called.length + 1
+  for (const h of ctx.deps.hooks ?? []) await h.ballRecording?.(tx, { gameId: game.id, sessionId: game.session_id, hallId: game.hall_id, profile, drawSource: game.draw_source, ball, seq, source, deviceId, at, scope: gameScope(game) })
+  await store.insertBall(tx, { gameId: game.id, seq, ball, source, deviceId, at })
+  if (seq === 1) await store.markFirstBall(tx, game.id, at)
+  const rec = await appendJournal(tx, { at, type: 'ball.called', scope: gameScope(game), payload: { gameId: game.id, seq, ball, source, deviceId } })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'ball', ball, count: seq })
+  const found = cache.detector.call(ball)
+  const calledSet = new Set([...called, ball])
+  const lineOpen = !game.line_closed
+  if (profile.autoClaimSoldCards) {
+    // Electronic cards are claimed by the system the moment they win (BNG-101); the line comes first.
+    if (lineOpen && found.lines.length > 0) {
+      for (const idx of found.lines) await registerClaim(ctx, tx, { ...game, status: 'drawing' as GameStatus }, cache.cards[idx], 'line', seq, calledSet, true)
+    } else if (found.bingos.length > 0) {
+      for (const idx of found.bingos) await registerClaim(ctx, tx, { ...game, status: 'drawing' as GameStatus }, cache.cards[idx], 'bingo', seq, calledSet, true)
+    }
+  } else {
+    // BNG-48: nobody may learn of an undeclared winner; the first win is only recorded for the minutes.
+    const silent: Array<[number, ClaimKind]> = [
+      ...(lineOpen ? found.lines.map((i) => [i, 'line'] as [number, ClaimKind]) : []),
+      ...found.bingos.map((i) => [i, 'bingo'] as [number, ClaimKind]),
+    ]
+    for (const [idx, kind] of silent) {
+      await store.insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
+    }
+  }
+}

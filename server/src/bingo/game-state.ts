@@ -1,0 +1,83 @@
+/**
+ * Reads of a game outside any transaction: the state every screen shows, the draw proof once the game has
+ * ended, a card, the prizes and the undeclared wins kept for the minutes.
+ */
+import type { DrawProof } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import { GameStatus, compareBytes, type ClaimKind } from './game.ts'
+import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
+import { findCard, gameScope, loadGame, type BingoContext } from './context.ts'
+import * as store from './store.ts'
+import type { PrizeRow } from './store.ts'
+import type { GameState, PublicWinner, SoldCard } from './service.ts'
+
+const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
+
+export async function getGameState(ctx: BingoContext, gameId: string): Promise<GameState> {
+  const { db, deps } = ctx
+  const game = await loadGame(db, gameId)
+  const hall = (await store.hallById(db, game.hall_id))!
+  const balls = await store.calledBalls(db, gameId)
+  const series = await store.gameSeries(db, gameId)
+  const claims = await store.claimsWithNumbers(db, gameId)
+  const prizes = await store.prizesOfGame(db, gameId)
+  const prizeOf = new Map(prizes.map((p) => [`${p.card_id}:${p.kind}`, p]))
+  const winners: PublicWinner[] = []
+  const seen = new Set<string>()
+  for (const c of claims) {
+    if (c.status !== 'verified') continue
+    const key = `${c.card_id}:${c.kind}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const p = prizeOf.get(key)
+    winners.push({ kind: c.kind, serial: c.serial, cardId: c.card_id!, rows: JSON.parse(c.numbers ?? '[]'), atBall: Number(c.at_ball), amountCents: p ? Number(p.amount_cents) : null, status: p ? (p.status === 'paid' ? 'paid' : 'awarded') : 'verified' })
+  }
+  const seq = await store.lastJournalSeqOfScope(db, gameScope(game))
+  let extras: GameExtras = NO_EXTRAS
+  for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
+  return {
+    ...extras,
+    gameId, hallId: game.hall_id, hallName: hall.name, sessionId: game.session_id, orderNo: game.order_no, status: game.status,
+    profileId: hall.profile_id, currency: hall.currency, faceValueCents: game.face_value_cents, ballCount: game.ball_count,
+    cardsSold: game.cards_sold, totalCents: game.cards_sold * game.face_value_cents,
+    linePoolCents: game.line_pool_cents, bingoPoolCents: game.bingo_pool_cents,
+    lineClosed: Boolean(game.line_closed), window: game.window_kind, drawSource: game.draw_source, commitment: game.commitment,
+    balls, lastBall: balls.length ? balls[balls.length - 1] : null,
+    series: series.map((s) => ({ code: s.code, position: s.position, from: s.start_card_no, to: s.end_card_no, maxCardNo: s.max_card_no, cardCount: s.card_count })),
+    winners,
+    rejectedClaims: claims.filter((c) => c.status === 'rejected').map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: Number(c.at_ball) })),
+    isLastGame: Boolean(game.is_last_game), voidReason: game.void_reason, seq,
+    times: { createdAt: game.created_at, salesOpenedAt: game.sales_opened_at, salesClosedAt: game.sales_closed_at, firstBallAt: game.first_ball_at, finishedAt: game.finished_at },
+  }
+}
+
+/** DESIGN.md draw proof: only once the game has ended, so the seed is never revealed while it matters. */
+export async function getProof(ctx: BingoContext, gameId: string): Promise<DrawProof & { status: string; drawSources: string[] }> {
+  const { db, deps } = ctx
+  const game = await loadGame(db, gameId)
+  if (!ENDED.includes(game.status)) throw new DomainError('ILLEGAL_TRANSITION', `the proof of game ${gameId} is published when the game ends (it is ${game.status})`)
+  const balls = await store.calledBallsWithSource(db, gameId)
+  const serials = (await store.issuedSerials(db, gameId)).sort(compareBytes)
+  const rngBalls = balls.filter((b) => b.source === 'rng').map((b) => Number(b.ball))
+  return {
+    version: 'bolillo-draw-v1', gameId, commitment: game.commitment, seed: game.seed_hex,
+    salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count,
+    balls: rngBalls, soldSerials: serials, entropySource: game.entropy_source ?? deps.entropy.name,
+    status: game.status, drawSources: [...new Set(balls.map((b) => b.source))],
+  }
+}
+
+export async function getCard(ctx: BingoContext, gameId: string, serial: string): Promise<(SoldCard & { status: string; gameId: string }) | undefined> {
+  const card = await findCard(ctx.db, gameId, { serial })
+  if (!card) return undefined
+  const code = await store.seriesCode(ctx.db, card.series_id)
+  return { id: card.id, serial: card.serial, seriesCode: code ?? '', cardNo: Number(card.card_no), rows: JSON.parse(card.numbers), status: card.status, gameId }
+}
+
+export function listPrizes(ctx: BingoContext, gameId: string): Promise<Array<PrizeRow & { serial: string }>> {
+  return store.prizesWithSerials(ctx.db, gameId)
+}
+
+export function silentWins(ctx: BingoContext, gameId: string): Promise<Array<{ serial: string; kind: ClaimKind; atBall: number }>> {
+  return store.silentWinsOfGame(ctx.db, gameId)
+}

@@ -1,0 +1,220 @@
+/**
+ * A game from its announcement to the close of sales: series in play (BNG-11 to BNG-13), correlative card sales
+ * (BNG-12 to BNG-14), the minimum participation and the draw key fixed at the close (BNG-16, BNG-17, BNG-21).
+ */
+import type { CardLayout } from './card.ts'
+import { commitmentOf, drawOrder } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } from './game.ts'
+import { minimumCardsToStart } from '../shared/profile.ts'
+import type { Sql } from '../db/database.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { emit, gameScope, hallOf, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
+import { getGameState } from './game-state.ts'
+import * as store from './store.ts'
+import type { GameRow } from './store.ts'
+import type { GameState, SoldCard } from './service.ts'
+
+/**
+ * Inserts, as sold, cards `from`..`to` of a series: each card takes the numbers of the same card number of the
+ * series' master set (BNG-13) and the serial `<series>-<number>`. The caller moves the correlative cursor.
+ */
+export async function insertSoldCards(
+  tx: Sql,
+  s: { gameId: string; seriesId: string; seriesCode: string; seriesCardCount: number; masterSetId: string; from: number; to: number; channel: string; at: string },
+  newId: (prefix: string) => string,
+): Promise<SoldCard[]> {
+  const masters = await store.masterCardsInRange(tx, s.masterSetId, s.from, s.to)
+  const width = Math.max(5, String(s.seriesCardCount).length)
+  const sold: SoldCard[] = []
+  const rows: Parameters<typeof store.insertCards>[1][number][] = []
+  for (const m of masters) {
+    const serial = `${s.seriesCode}-${String(m.card_no).padStart(width, '0')}`
+    const id = newId('c')
+    rows.push({ id, gameId: s.gameId, seriesId: s.seriesId, cardNo: m.card_no, serial, masterSetId: s.masterSetId, cardKey: m.card_key, numbers: m.numbers, status: 'sold', channel: s.channel, soldAt: s.at })
+    sold.push({ id, serial, seriesCode: s.seriesCode, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
+  }
+  await store.insertCards(tx, rows)
+  return sold
+}
+
+/** BNG-11: announce a game with its series, card count and face value. */
+export async function announceGame(ctx: BingoContext, input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' | 'blower'; deviceId?: string }): Promise<GameState> {
+  const { deps } = ctx
+  if (input.seriesIds.length < 1 || input.seriesIds.length > 2) throw new DomainError('VALIDATION_FAILED', 'a game is sold from one series, or two under BNG-13', { field: 'seriesIds' })
+  const gameId = ctx.newId('g')
+  await ctx.gameTx(gameId, async (tx) => {
+    const session = await loadSession(tx, input.sessionId)
+    if (session.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${session.id} is closed`)
+    const { hall, profile } = await hallOf(tx, session.hall_id)
+    const running = await store.unfinishedGameOfSession(tx, session.id)
+    if (running) throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
+    const previous = await store.sessionGameCount(tx, session.id)
+    if (previous.lastAnnounced) throw new DomainError('ILLEGAL_TRANSITION', 'the last game of the session has been played (BNG-43)', { rule: 'BNG-43' })
+    const drawSource = input.drawSource ?? 'rng'
+    if (drawSource === 'rng' && !profile.softwareDrawAllowed) {
+      throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow software draws (BNG-1)`, { rule: 'BNG-1' })
+    }
+    const first = await store.seriesOfHall(tx, input.seriesIds[0], hall.id)
+    if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
+    // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day.
+    let start = first.next_card_no
+    if (profile.seriesCursorCarry === 'same-or-previous-day' && first.last_sold_at) {
+      const ageDays = (deps.clock.now().getTime() - Date.parse(first.last_sold_at.slice(0, 10))) / 86_400_000
+      if (ageDays >= 2) start = 1
+    }
+    if (start > first.card_count) throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
+    const seed = deps.entropy.randomBytes(32)
+    // RNG-32: the source that produced this seed (it may fall back) is stated in the game's proof.
+    const entropySource = deps.entropy.name
+    const at = ctx.now()
+    const orderNo = previous.count + 1
+    const isLast = session.status === 'last_game' ? 1 : 0
+    // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
+    const setLayout = await store.masterSetLayout(tx, first.master_set_id)
+    const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
+    await store.insertGame(tx, {
+      id: gameId, sessionId: session.id, hallId: hall.id, orderNo, faceValueCents: first.face_value_cents, ballCount: layout.ballCount, layout: JSON.stringify(layout),
+      lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, drawSource, commitment: commitmentOf(seed), seedHex: Buffer.from(seed).toString('hex'), isLastGame: isLast, at, entropySource,
+    })
+    await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
+    if (start !== first.next_card_no) await store.setSeriesCursor(tx, first.id, start)
+    const rec = await appendJournal(tx, {
+      at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
+      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
+    })
+    for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
+    emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })
+    if (input.seriesIds[1]) await addSeriesTx(ctx, tx, gameId, input.seriesIds[1])
+  })
+  return getGameState(ctx, gameId)
+}
+
+async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: string): Promise<void> {
+  const game = await loadGame(tx, gameId)
+  assertLegal(GameAction.AddSeries, game.status, gameId)
+  const existing = await store.gameSeries(tx, gameId)
+  if (existing.length >= 2) throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
+  const second = await store.seriesOfHall(tx, seriesId, game.hall_id)
+  if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
+  if (second.id === existing[0].series_id) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
+  const secondLayout = await store.masterSetLayout(tx, second.master_set_id)
+  if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must be printed for the same card layout as the first')
+  const max = secondSeriesLimit(
+    { faceValueCents: Number(existing[0].face_value_cents), startCardNo: existing[0].start_card_no, masterSetId: existing[0].master_set_id },
+    { faceValueCents: Number(second.face_value_cents), nextCardNo: second.next_card_no, cardCount: second.card_count, masterSetId: second.master_set_id },
+  )
+  await store.insertSecondGameSeries(tx, gameId, second.id, max)
+  const rec = await appendJournal(tx, { at: ctx.now(), type: 'game.series_added', scope: gameScope(game), payload: { gameId, series: second.code, startCardNo: 1, maxCardNo: max, rule: 'BNG-13' } })
+  emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'series_added' })
+}
+
+export async function addSeries(ctx: BingoContext, gameId: string, seriesId: string): Promise<GameState> {
+  await ctx.gameTx(gameId, (tx) => addSeriesTx(ctx, tx, gameId, seriesId))
+  return getGameState(ctx, gameId)
+}
+
+/**
+ * A status change with nothing else to it but its journal record. `setStatus` writes it (and may stamp a time).
+ */
+export async function simpleTransition(
+  ctx: BingoContext, gameId: string, action: GameAction, to: GameStatus, type: string,
+  extra: (g: GameRow) => Record<string, unknown> = () => ({}),
+  setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) => store.setGameStatus(tx, id, status),
+): Promise<GameState> {
+  await ctx.gameTx(gameId, async (tx) => {
+    const game = await loadGame(tx, gameId)
+    assertLegal(action, game.status, gameId)
+    const at = ctx.now()
+    await setStatus(tx, gameId, to, at)
+    const rec = await appendJournal(tx, { at, type, scope: gameScope(game), payload: { gameId, from: game.status, to, ...extra(game) } })
+    emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: type })
+  })
+  return getGameState(ctx, gameId)
+}
+
+export const openSales = (ctx: BingoContext, gameId: string) => simpleTransition(ctx, gameId, GameAction.OpenSales, GameStatus.OnSale, 'sales.opened', () => ({}), store.setGameStatusSalesOpened)
+
+/** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */
+export async function sell(ctx: BingoContext, input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
+  return ctx.gameTx(input.gameId, (tx) => sellTx(ctx, tx, input))
+}
+
+/**
+ * The same sale inside a caller's transaction: a kiosk purchase paid with a voucher, which also spends the
+ * voucher and prints the cards before it commits. Call `publish()` once that transaction has committed, so
+ * that no screen ever sees a sale that was rolled back.
+ */
+export async function sellWithin(ctx: BingoContext, sql: Sql, input: { gameId: string; count: number; channel: string }): Promise<{ cards: SoldCard[]; publish(): void }> {
+  const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
+  const cards = await sellTx(ctx, inner, input)
+  return { cards, publish: () => { for (const e of inner.events) ctx.publish(e) } }
+}
+
+async function sellTx(ctx: BingoContext, tx: Tx, input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
+  const game = await loadGame(tx, input.gameId)
+  assertLegal(GameAction.Sell, game.status, game.id)
+  for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
+  const series = await store.gameSeries(tx, game.id)
+  const at = ctx.now()
+  const sold: SoldCard[] = []
+  let remaining = input.count
+  for (const s of series) {
+    if (remaining === 0) break
+    // The first series sells from its cursor; the second from 1 up to its BNG-13 limit.
+    const from = s.next_card_no
+    const limit = s.position === 1 ? s.card_count : s.max_card_no
+    const available = Math.max(0, limit - from + 1)
+    const take = Math.min(available, remaining)
+    if (take === 0) continue
+    sold.push(...await insertSoldCards(tx, { gameId: game.id, seriesId: s.series_id, seriesCode: s.code, seriesCardCount: s.card_count, masterSetId: s.master_set_id, from, to: from + take - 1, channel: input.channel, at }, ctx.newId))
+    // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.
+    if (!(await store.advanceSeriesCursor(tx, s.series_id, from, from + take, at))) throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
+    await store.setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+    remaining -= take
+  }
+  if (remaining > 0) {
+    throw new DomainError('SERIES_EXHAUSTED', `only ${input.count - remaining} cards left on sale for this game`, { available: input.count - remaining })
+  }
+  await store.addCardsSold(tx, game.id, sold.length)
+  const rec = await appendJournal(tx, {
+    at, type: 'cards.sold', scope: gameScope(game),
+    payload: { gameId: game.id, channel: input.channel, count: sold.length, amountCents: sold.length * game.face_value_cents, serials: sold.map((c) => c.serial), cardIds: sold.map((c) => c.id) },
+  })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'cards_sold' })
+  return sold
+}
+
+/**
+ * BNG-16/17/21: closes sales, checks the minimum participation, fixes the sales digest and the draw key
+ * (bolillo-draw-v1) and announces cards sold and prize amounts.
+ */
+export async function closeSales(ctx: BingoContext, input: { gameId: string; externalEntropy?: string }): Promise<GameState> {
+  const entropy = input.externalEntropy ?? ''
+  if (entropy.length > 1024) throw new DomainError('VALIDATION_FAILED', 'external entropy is at most 1024 characters', { field: 'externalEntropy' })
+  await ctx.gameTx(input.gameId, async (tx) => {
+    const game = await loadGame(tx, input.gameId)
+    assertLegal(GameAction.CloseSales, game.status, game.id)
+    const { hall, profile } = await hallOf(tx, game.hall_id)
+    const serials = await store.soldSerials(tx, game.id)
+    const minimum = minimumCardsToStart(profile, hall.playing_positions)
+    if (serials.length < minimum) {
+      throw new DomainError('MINIMUM_PARTICIPATION', `${serials.length} cards sold, the game needs at least ${minimum} (BNG-21)`, { sold: serials.length, minimum, rule: 'BNG-21' })
+    }
+    const { salesDigest, order } = drawOrder({ seed: Buffer.from(game.seed_hex, 'hex'), gameId: game.id, serials, externalEntropy: entropy, ballCount: game.ball_count })
+    const pools = prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
+    const at = ctx.now()
+    await store.markSalesClosed(tx, game.id, { at, salesDigest, externalEntropy: entropy, drawOrder: JSON.stringify(order), cardsSold: serials.length, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents })
+    const series = await store.gameSeries(tx, game.id)
+    const ranges = series.filter((s) => s.end_card_no >= s.start_card_no).map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
+    const rec = await appendJournal(tx, {
+      at, type: 'sales.closed', scope: gameScope(game),
+      payload: { gameId: game.id, cardsSold: serials.length, faceValueCents: game.face_value_cents, totalCents: pools.totalCents, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents, ranges, salesDigest, externalEntropy: entropy, rule: 'BNG-16' },
+    })
+    for (const h of ctx.deps.hooks ?? []) await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
+    ctx.caches.delete(game.id)
+    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })
+  })
+  return getGameState(ctx, input.gameId)
+}

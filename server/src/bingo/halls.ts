@@ -1,0 +1,133 @@
+/**
+ * Halls, master card sets, series and sessions: what must exist before a game is announced. Each use case is
+ * one transaction with its journal records.
+ */
+import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
+import { DomainError } from '../shared/errors.ts'
+import { getProfile, type Profile } from '../shared/profile.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { emit, hallOf, loadSession, sessionScope, type BingoContext } from './context.ts'
+import * as store from './store.ts'
+import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
+
+type Recount = { ballsCounted: number; confirmedBy: string }
+
+export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<Profile['shares']>; id?: string }): Promise<HallRow> {
+  const profile = getProfile(input.profileId)
+  if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
+  const id = input.id ?? ctx.newId('hall')
+  return ctx.tx(async (tx) => {
+    const at = ctx.now()
+    const settings = JSON.stringify({ shares: input.shares ?? {} })
+    await store.insertHall(tx, { id, name: input.name, profileId: profile.id, currency: profile.currency, playingPositions: input.playingPositions, settings, at })
+    await appendJournal(tx, { at, type: 'hall.created', scope: `hall:${id}`, payload: { hallId: id, name: input.name, profileId: profile.id, playingPositions: input.playingPositions, shares: input.shares ?? {} } })
+    return (await store.hallById(tx, id))!
+  })
+}
+
+/** Generates a master card set once from a recorded seed and stores it (BNG-13). */
+export async function createMasterSet(ctx: BingoContext, input: { count: number; seed?: string; layout?: CardLayout }): Promise<{ id: string; seed: string; count: number }> {
+  const seed = input.seed ?? Buffer.from(ctx.deps.entropy.randomBytes(16)).toString('hex')
+  const layout = input.layout ?? getProfile('BO-2025')!.layout
+  const cards = generateMasterSet(seed, input.count, layout)
+  const id = ctx.newId('set')
+  await ctx.tx(async (tx) => {
+    const at = ctx.now()
+    await store.insertMasterSet(tx, { id, seed, cardCount: input.count, layout: JSON.stringify(layout), at })
+    await store.insertMasterCards(tx, id, cards.map((card, i) => ({ cardNo: i + 1, numbers: JSON.stringify(cardRows(card)), cardKey: cardKey(card) })))
+    await appendJournal(tx, { at, type: 'master_set.created', scope: '', payload: { masterSetId: id, seed, count: input.count, layout } })
+  })
+  return { id, seed, count: input.count }
+}
+
+export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number }): Promise<SeriesRow> {
+  if (!/^[A-Z0-9]{1,8}$/.test(input.code)) throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
+  if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0) throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', { field: 'faceValueCents' })
+  return ctx.tx(async (tx) => {
+    await hallOf(tx, input.hallId)
+    const cardCount = await store.masterSetCardCount(tx, input.masterSetId)
+    if (cardCount === undefined) throw new DomainError('NOT_FOUND', `master set ${input.masterSetId} not found`)
+    const id = ctx.newId('ser')
+    const at = ctx.now()
+    await store.insertSeries(tx, { id, hallId: input.hallId, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents, at })
+    await appendJournal(tx, { at, type: 'series.created', scope: `hall:${input.hallId}`, payload: { seriesId: id, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents } })
+    return (await store.seriesById(tx, id))!
+  })
+}
+
+// ---------------------------------------------------------------- sessions
+
+export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount }): Promise<SessionRow> {
+  return ctx.tx(async (tx) => {
+    const { hall, profile } = await hallOf(tx, input.hallId)
+    const open = await store.openSessionIdOfHall(tx, hall.id)
+    if (open) throw new DomainError('CONFLICT', `hall ${hall.id} already has open session ${open}`, { sessionId: open })
+    // BNG-27 / BNG-41: the ball count is verified before the session.
+    if (input.recount.ballsCounted !== profile.layout.ballCount) {
+      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+    }
+    const id = ctx.newId('ses')
+    const at = ctx.now()
+    await store.insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
+    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount } })
+    for (const h of ctx.deps.hooks ?? []) await h.sessionOpened?.(tx, { sessionId: id, hallId: hall.id, profile, recount: input.recount, at, scope: `hall:${hall.id}/session:${id}` })
+    emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
+    return (await store.sessionById(tx, id))!
+  })
+}
+
+export async function announceLastGame(ctx: BingoContext, sessionId: string): Promise<void> {
+  await ctx.tx(async (tx) => {
+    const s = await loadSession(tx, sessionId)
+    if (s.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is ${s.status}`)
+    await store.markLastGameAnnounced(tx, sessionId)
+    // BNG-43: the next game announced is the last one; no game may follow it.
+    const rec = await appendJournal(tx, { at: ctx.now(), type: 'session.last_game', scope: sessionScope(s), payload: { sessionId } })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'last_game' })
+  })
+}
+
+export async function closeSession(ctx: BingoContext, sessionId: string, recount: Recount | null): Promise<void> {
+  await ctx.tx(async (tx) => {
+    const s = await loadSession(tx, sessionId)
+    if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
+    const { profile } = await hallOf(tx, s.hall_id)
+    const running = await store.unfinishedGameOfSession(tx, sessionId)
+    if (running) throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} is still ${running.status}`, { gameId: running.id })
+    // BNG-27 (Cantabria): recount at the end of the session as well.
+    if (profile.ballRecount === 'start-and-end') {
+      if (!recount) throw new DomainError('VALIDATION_FAILED', 'this profile requires a ball recount to close the session (BNG-27)', { rule: 'BNG-27' })
+      if (recount.ballsCounted !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+    }
+    const at = ctx.now()
+    for (const h of ctx.deps.hooks ?? []) await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
+    await store.markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
+    const rec = await appendJournal(tx, { at, type: 'session.closed', scope: sessionScope(s), payload: { sessionId, recount } })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
+  })
+}
+
+// ---------------------------------------------------------------- reads
+
+export function listHalls(ctx: BingoContext): Promise<HallSummary[]> {
+  return store.hallSummaries(ctx.db)
+}
+
+/** A hall with its open session, its newest game and its series, as the hall's page shows them. */
+export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{ hall: HallSummary; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[] }> {
+  const hall = await store.hallSummary(ctx.db, hallId)
+  if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')
+  const session = await store.latestOpenSessionIdOfHall(ctx.db, hall.id)
+  const game = await store.latestGameIdOfHall(ctx.db, hall.id)
+  const series = await store.seriesSummariesOfHall(ctx.db, hall.id)
+  return { hall, openSessionId: session ?? null, currentGameId: game ?? null, series }
+}
+
+export function hallExists(ctx: BingoContext, hallId: string): Promise<boolean> {
+  return store.hallExists(ctx.db, hallId)
+}
+
+/** The hall's newest game (whatever its status), or null. */
+export async function currentGameOfHall(ctx: BingoContext, hallId: string): Promise<string | null> {
+  return (await store.latestGameIdOfHall(ctx.db, hallId)) ?? null
+}
