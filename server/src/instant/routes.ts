@@ -1,17 +1,14 @@
 /**
  * HTTP routes of the instant lottery (issue #7), under /api/instant. Cashier scans of instant tickets also arrive
- * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk-routes.ts), which hand kind `I`
+ * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { cashOut } from '../cashdesk/cash.ts'
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { groupCode } from './codes.ts'
 import type { InstantDesign } from './design.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
-import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
-import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from '../http/app.ts'
 
@@ -109,7 +106,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
     const who = actors(c, b)
-    return c.json(await instant.pay({ ...b, ...who, onPaid: cashOut(who.stationId, who.cashierId, services.bingo.newId) }))
+    return c.json(await instant.payInCash({ ...b, ...who }))
   })
   app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
@@ -124,29 +121,4 @@ export function registerInstantRoutes(app: App, services: Services): void {
     const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
     return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"` })
   })
-}
-
-/**
- * An instant prize paid through the generic cashier route (POST /api/tickets/pay): paid by the instant service,
- * answered in that route's shape (payout with its prize lines, receipt printed after the commit with the
- * signature line of the prize register, INS-5, and its preview).
- */
-export async function payInstantAtCashier(services: Services, input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
-  const p = await services.instant.pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, services.bingo.newId) })
-  const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
-  const printer = services.cashdesk.printers.forStation(input.stationId)
-  const doc = payoutReceipt({
-    payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
-    serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
-    cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
-  }, { paper: printer.paper })
-  let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
-  try {
-    await printer.print([doc], `payout-${p.payoutId}`)
-    receipt = { printed: true }
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err
-    receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
-  }
-  return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
 }
