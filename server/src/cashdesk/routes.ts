@@ -6,7 +6,6 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { cashOut } from './cash.ts'
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
@@ -81,7 +80,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
     if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...actors(c, b) }))
     const who = actors(c, b)
-    const onPaid = cashOut(who.stationId, who.cashierId, services.bingo.newId)
+    const onPaid = services.cashdesk.cashOut(who.stationId, who.cashierId)
     if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
