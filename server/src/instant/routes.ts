@@ -6,9 +6,7 @@
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { groupCode } from './codes.ts'
 import type { InstantDesign } from './design.ts'
-import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from '../http/app.ts'
 
@@ -80,18 +78,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.post('/api/instant/halls/:hallId/electronic', needs('lottery.sell'), async (c) => {
     const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station }).strict())
     const stationId = actors(c, b).stationId
-    const sale = await instant.sellElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId })
-    // Printed after the commit: the sale is a fact whether or not the paper comes out (reprint from the journal).
-    const printer = services.cashdesk.printers.forStation(stationId)
-    const doc = instantSaleTicket({ ...sale, qr: sale.qr, codeText: groupCode(sale.validationCode), prizeCents: sale.prizeCents, station: stationId }, printer.paper)
-    let receipt: { printed: boolean; files?: string[]; error?: string }
-    try {
-      receipt = { printed: true, files: (await printer.print([doc], `instant-${sale.serial}`)).files }
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err
-      receipt = { printed: false, error: err.message }
-    }
-    return c.json({ ...sale, receipt }, 201)
+    return c.json(await instant.sellElectronicAndPrint({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId }), 201)
   })
   app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person }).strict())

@@ -4,11 +4,12 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import { codeTag, formatValidationCode } from './codes.ts'
+import { codeTag, formatValidationCode, groupCode } from './codes.ts'
 import { evaluateFace, ticketFace } from './play.ts'
 import { getProfile } from '../shared/profile.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
 import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketTier } from './store.ts'
 
@@ -96,5 +97,22 @@ export function createSaleUseCases(ctx: InstantContext) {
     })
   }
 
-  return { sellPrinted, configureHall, sellElectronic }
+  /** sellElectronic, then the ticket printed at the station; a failed print is reported in `receipt`, the sale stands. */
+  async function sellElectronicAndPrint(input: { hallId: string; gameNo: number; stationId: string }) {
+    if (!deps.printers) throw new Error('sellElectronicAndPrint needs the printers')
+    const sale = await sellElectronic(input)
+    // Printed after the commit: the sale is a fact whether or not the paper comes out (reprint from the journal).
+    const printer = deps.printers.forStation(input.stationId)
+    const doc = instantSaleTicket({ ...sale, qr: sale.qr, codeText: groupCode(sale.validationCode), prizeCents: sale.prizeCents, station: input.stationId }, printer.paper)
+    let receipt: { printed: boolean; files?: string[]; error?: string }
+    try {
+      receipt = { printed: true, files: (await printer.print([doc], `instant-${sale.serial}`)).files }
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      receipt = { printed: false, error: err.message }
+    }
+    return { ...sale, receipt }
+  }
+
+  return { sellPrinted, configureHall, sellElectronic, sellElectronicAndPrint }
 }
