@@ -9,7 +9,6 @@ import type { LotteryService, LotteryValidation } from '../../../server/src/lott
 import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
-import type { payInstantAtCashier } from '../../../server/src/instant/routes.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 
 export { ApiError }
@@ -27,7 +26,7 @@ export type InstantScan = Awaited<ReturnType<InstantService['scan']>>
  * code), an instant ticket, a lotto receipt, a lottery or raffle ticket.
  */
 export type ScanAnswer = TicketStatus | InstantScan | LottoValidation | LotteryValidation
-export type InstantPayResult = Awaited<ReturnType<typeof payInstantAtCashier>>
+export type InstantPayResult = Awaited<ReturnType<InstantService['payAtCashier']>>
 export type LottoPayout = Awaited<ReturnType<LottoService['pay']>>
 export type LotteryPayout = Awaited<ReturnType<LotteryService['pay']>>
 /** What POST /api/tickets/pay answers, by kind: lotto and lottery payouts come without a printed receipt. */

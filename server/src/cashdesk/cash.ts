@@ -1,4 +1,5 @@
 import type { Sql } from '../db/database.ts'
+import { hallOfStation, insertCashMovement } from './store.ts'
 
 /**
  * Called by a payout inside its own transaction, so that the cash leaving the station's drawer is recorded
@@ -10,9 +11,7 @@ export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; re
 export function cashOut(stationId: string, cashierId: string, newId: (prefix: string) => string): OnPaid {
   return async (tx, paid) => {
     if (paid.amountCents <= 0) return // goods prizes move no cash
-    const station = await tx.get<{ hall_id: string | null }>('SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
-    await tx.run('INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      newId('cm'), station?.hall_id ?? '', stationId, cashierId, paid.kind, -paid.amountCents, paid.currency, paid.refId, paid.at,
-    ])
+    const hallId = await hallOfStation(tx, stationId)
+    await insertCashMovement(tx, { id: newId('cm'), hallId: hallId ?? '', stationId, cashierId, kind: paid.kind, amountCents: -paid.amountCents, currency: paid.currency, refId: paid.refId, at: paid.at })
   }
 }

@@ -21,7 +21,6 @@
  */
 import { loadSpendableVoucher, markVoucherSpent, type CashdeskDeps, type VoucherService, type VoucherView } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { GameRow } from '../bingo/service.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -30,6 +29,7 @@ import { shareOf } from '../shared/money.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { currentGameOfHall, gameById, insertKioskPurchase, seriesOfGame } from './store.ts'
 
 /** Most cards one kiosk purchase may buy (CFG-16 leaves the per-player maximum to the operator). */
 export const MAX_CARDS_PER_PURCHASE = 50
@@ -70,9 +70,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
   const now = () => clock.now().toISOString()
 
   async function seriesOf(tx: Sql, gameId: string) {
-    const rows = await tx.all<{ code: string; position: number; card_count: number; next_card_no: number; max_card_no: number }>(
-      'SELECT s.code, gs.position, s.card_count, s.next_card_no, gs.max_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position', [gameId],
-    )
+    const rows = await seriesOfGame(tx, gameId)
     return rows.map((r) => {
       const last = Number(r.position) === 1 ? Number(r.card_count) : Number(r.max_card_no)
       return { code: r.code, position: Number(r.position), cardCount: Number(r.card_count), nextCardNo: Number(r.next_card_no), lastCardNo: last, available: Math.max(0, last - Number(r.next_card_no) + 1) }
@@ -82,7 +80,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
   /** The hall's current game as the kiosk shows it. */
   async function offer(hallId: string): Promise<KioskOffer> {
     const base = { hall: await vouchers.hallFor(db, hallId), maxCardsPerPurchase: MAX_CARDS_PER_PURCHASE }
-    const game = await db.get<GameRow>("SELECT g.* FROM games g JOIN sessions s ON s.id = g.session_id WHERE g.hall_id = ? AND s.status <> 'closed' ORDER BY g.created_at DESC LIMIT 1", [hallId])
+    const game = await currentGameOfHall(db, hallId)
     if (!game) return { ...base, state: 'none', game: null }
     const status = game.status
     const state: KioskOffer['state'] = status === GameStatus.OnSale ? 'on_sale' : status === GameStatus.Announced ? 'not_open'
@@ -122,7 +120,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
     const result = await db.transaction(async (tx): Promise<KioskPurchase> => {
       const at = now()
       const v = await loadSpendableVoucher(tx, voucherId, at)
-      const game = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [input.gameId])
+      const game = await gameById(tx, input.gameId)
       if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
       if (game.hall_id !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
       const face = Number(game.face_value_cents)
@@ -142,10 +140,10 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
       const change = changeCents > 0
         ? await vouchers.issue(tx, { hallId: v.hall_id, currency: v.currency, amountCents: changeCents, origin: 'change', parentId: v.id, stationId: input.kioskId, issuedBy: input.kioskId, smallCents: 0, otherCents: 0, buyerDocument: v.buyer_document, at })
         : null
-      await tx.run(
-        'INSERT INTO kiosk_purchases (id, kiosk_id, hall_id, game_id, voucher_id, change_voucher_id, card_count, amount_cents, card_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [purchaseId, input.kioskId, v.hall_id, game.id, v.id, change?.id ?? null, sale.cards.length, costCents, JSON.stringify(sale.cards.map((c) => c.id)), at],
-      )
+      await insertKioskPurchase(tx, {
+        id: purchaseId, kioskId: input.kioskId, hallId: v.hall_id, gameId: game.id, voucherId: v.id, changeVoucherId: change?.id ?? null,
+        cardCount: sale.cards.length, amountCents: costCents, cardIds: sale.cards.map((c) => c.id), createdAt: at,
+      })
       const hall = await vouchers.hallFor(tx, game.hall_id)
       const sizes = new Map((await seriesOf(tx, game.id)).map((s) => [s.code, s.cardCount]))
       const layout = JSON.parse(game.layout) as CardLayout

@@ -33,6 +33,9 @@ import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import {
+  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
+} from './store.ts'
 
 export interface CardRef {
   kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
@@ -67,25 +70,13 @@ export interface PrizeRegisterRow {
   payeeName: string | null; payeeDocument: string | null; stationId: string | null; cashierId: string | null; payoutId: string | null
 }
 
-interface CardJoin {
-  id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
-  order_no: number; game_status: string; finished_at: string | null; void_reason: string | null; session_id: string; hall_id: string
-  face_value_cents: number; hall_name: string; currency: string; layout: string
-}
-interface PrizeRow { id: string; kind: string; amount_cents: number; status: string; paid_at: string | null; paid_by: string | null }
-interface PayoutRow { id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string }
-
 export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService) {
   const { db, clock, keys, config } = deps
   const now = () => clock.now().toISOString()
 
   /** A card's state at `at`, read through `sql` (the caller's transaction when paying). */
   async function evaluate(sql: Sql, cardId: string, at: string): Promise<TicketStatus> {
-    const c = await sql.get<CardJoin>(
-      `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
-              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`, [cardId],
-    )
+    const c = await cardJoin(sql, cardId)
     if (!c) return { status: 'invalid', reason: 'unknown', detail: `card ${cardId} was never sold`, ticketId: cardId }
     const rows = JSON.parse(c.numbers) as number[][]
     const ref: CardRef = {
@@ -93,18 +84,17 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       gameId: c.game_id, gameNo: Number(c.order_no), gameStatus: c.game_status, sessionId: c.session_id, hallId: c.hall_id, hallName: c.hall_name,
       currency: c.currency, faceValueCents: Number(c.face_value_cents),
     }
-    const blocked = await sql.get<{ reason: string; note: string; created_at: string }>('SELECT reason, note, created_at FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [TicketKind.card, c.id])
+    const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
     if (c.card_status === 'refunded' || c.game_status === 'void') return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents }
     if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
-    const prizes = (await sql.all<PrizeRow>("SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id", [c.id]))
-      .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
+    const prizes = await prizesOfCard(sql, c.id)
     if (prizes.length === 0) return { ...ref, status: 'not_winner' }
     const lines = (ps: typeof prizes): PrizeLine[] => ps.map((p) => ({ id: p.id, kind: p.kind, amountCents: p.amount_cents }))
     const sum = (ps: typeof prizes) => ps.reduce((s, p) => s + p.amount_cents, 0)
     const awarded = prizes.filter((p) => p.status === 'awarded')
     if (awarded.length === 0) {
-      const payout = await sql.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ?', [c.id])
+      const payout = await payoutOfCard(sql, c.id)
       const paidAt = payout?.paid_at ?? prizes.map((p) => p.paid_at ?? '').sort().at(-1) ?? ''
       return { ...ref, status: 'paid', paidAt, stationId: payout?.station_id ?? null, cashierId: payout?.cashier_id ?? prizes[0].paid_by, payoutId: payout?.id ?? null, amountCents: sum(prizes), prizes: lines(prizes) }
     }
@@ -182,13 +172,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           }
           const ids = st.prizes.map((p) => p.id)
           const paidBy = `${input.cashierId}@${input.stationId}`
-          const r = await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, st.ticketId, ...ids])
-          if (r.changes !== ids.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          if ((await markPrizesPaid(tx, st.ticketId, ids, at, paidBy)) !== ids.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
           const payoutId = deps.bingo.newId('po')
-          await tx.run(
-            'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            [payoutId, st.ticketId, st.gameId, st.hallId, st.amountCents, st.currency, JSON.stringify(ids), input.stationId, input.cashierId, payeeName, payeeDocument, at],
-          )
+          await insertPayout(tx, {
+            id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,
+            stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at,
+          })
           await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
           for (const p of st.prizes) {
@@ -231,12 +220,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   async function loadPayout(payoutId: string): Promise<Payout> {
-    const row = await db.get<PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }>(
-      'SELECT po.*, c.serial, g.order_no, g.session_id, h.name AS hall_name FROM payouts po JOIN cards c ON c.id = po.card_id JOIN games g ON g.id = po.game_id JOIN halls h ON h.id = po.hall_id WHERE po.id = ?', [payoutId],
-    )
+    const row = await payoutJoin(db, payoutId)
     if (!row) throw new DomainError('NOT_FOUND', `payout ${payoutId} not found`)
     const ids = JSON.parse(row.prize_ids) as string[]
-    const prizes = await db.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
+    const prizes = await prizesByIds(db, ids)
     return {
       payoutId: row.id, ticketId: row.card_id, serial: row.serial, gameId: row.game_id, gameNo: Number(row.order_no), sessionId: row.session_id, hallId: row.hall_id, hallName: row.hall_name,
       amountCents: Number(row.amount_cents), currency: row.currency, prizes: prizes.map((p) => ({ id: p.id, kind: p.kind, amountCents: Number(p.amount_cents) })),
@@ -267,13 +254,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         if (!('cardId' in parsed)) refuse(parsed)
         cardId = parsed.cardId
       } else if (input.gameId && input.serial) {
-        cardId = (await tx.get<{ id: string }>('SELECT id FROM cards WHERE game_id = ? AND serial = ?', [input.gameId, input.serial.trim().toUpperCase()]))?.id
+        cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
       }
       if (!cardId) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-      const card = await tx.get<{ id: string; serial: string; hall_id: string }>('SELECT c.id, c.serial, g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
+      const card = await cardWithHall(tx, cardId)
       if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
       const at = now()
-      await tx.run('INSERT INTO blocked_tickets (kind, ticket_id, reason, note, reported_by, created_at) VALUES (?, ?, ?, ?, ?, ?)', [TicketKind.card, card.id, input.reason, input.note ?? '', input.reportedBy, at])
+      await insertBlockedTicket(tx, { kind: TicketKind.card, ticketId: card.id, reason: input.reason, note: input.note ?? '', reportedBy: input.reportedBy, createdAt: at })
       await appendJournal(tx, { at, type: 'ticket.blocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, reportedBy: input.reportedBy, rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4' } })
       return { ticketId: card.id, serial: card.serial, reason: input.reason, reportedAt: at }
     })
@@ -284,20 +271,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * identity document, prize) in the order paid; prizes paid at the table (no payout) are listed one by one.
    */
   async function prizeRegister(filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string } = {}): Promise<{ filter: typeof filter; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }> {
-    const where: string[] = ["p.status = 'paid'"]
-    const params: unknown[] = []
-    if (filter.hallId) { where.push('g.hall_id = ?'); params.push(filter.hallId) }
-    if (filter.sessionId) { where.push('g.session_id = ?'); params.push(filter.sessionId) }
-    if (filter.gameId) { where.push('g.id = ?'); params.push(filter.gameId) }
-    if (filter.from) { where.push('p.paid_at >= ?'); params.push(filter.from) }
-    if (filter.to) { where.push('p.paid_at < ?'); params.push(filter.to) }
-    const rows = await db.all<{ prize_id: string; kind: string; amount_cents: number; paid_at: string; paid_by: string | null; card_id: string; serial: string; game_id: string; order_no: number; session_id: string; hall_id: string; hall_name: string; currency: string; payout_id: string | null; station_id: string | null; cashier_id: string | null; payee_name: string | null; payee_document: string | null }>(
-      `SELECT p.id AS prize_id, p.kind, p.amount_cents, p.paid_at, p.paid_by, c.id AS card_id, c.serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
-              h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document
-       FROM prizes p JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id
-       LEFT JOIN payouts po ON po.card_id = p.card_id
-       WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
-    )
+    const rows = await paidPrizeRows(db, filter)
     const out: PrizeRegisterRow[] = []
     const byPayout = new Map<string, PrizeRegisterRow>()
     for (const r of rows) {

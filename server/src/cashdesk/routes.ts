@@ -6,13 +6,11 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { cashOut } from './cash.ts'
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from '../http/app.ts'
-import { payInstantAtCashier } from '../instant/routes.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
@@ -80,9 +78,9 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
-    if (services.instant.handles(b.code)) return c.json(await payInstantAtCashier(services, { ...b, ...actors(c, b) }))
+    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...actors(c, b) }))
     const who = actors(c, b)
-    const onPaid = cashOut(who.stationId, who.cashierId, services.bingo.newId)
+    const onPaid = services.cashdesk.cashOut(who.stationId, who.cashierId)
     if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))

@@ -26,6 +26,10 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import {
+  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, reviewAmlReportRow,
+  smallCashOfBuyer, voucherById, type VoucherRow,
+} from './store.ts'
 
 export interface CashdeskDeps {
   db: Database
@@ -38,12 +42,7 @@ export interface CashdeskDeps {
   publish?: (e: BingoEvent) => void
 }
 
-export interface VoucherRow {
-  id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
-  parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
-  small_cents: number; other_cents: number; buyer_document: string | null
-  spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
-}
+export type { VoucherRow } from './store.ts'
 
 /** What the kiosk and the cashier see of a voucher. `expired` is an active voucher past its date. */
 export interface VoucherView {
@@ -74,15 +73,10 @@ export interface AmlReport {
 
 export const DAY_MS = 86_400_000
 
-export function toVoucherRow(r: VoucherRow): VoucherRow {
-  return { ...r, amount_cents: Number(r.amount_cents), small_cents: Number(r.small_cents), other_cents: Number(r.other_cents) }
-}
-
 /** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
 export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<VoucherRow> {
-  const row = await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [voucherId])
-  if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
-  const v = toVoucherRow(row)
+  const v = await voucherById(tx, voucherId)
+  if (!v) throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
   if (v.status !== 'active') throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, { voucherId: v.id, spentAt: v.spent_at, spentFor: v.spent_for, spentStation: v.spent_station })
   if (nowIso >= v.expires_at) throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, { voucherId: v.id, expiresAt: v.expires_at })
   return v
@@ -90,8 +84,7 @@ export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: s
 
 /** Marks an active voucher spent; a concurrent spend makes the conditional update miss and the caller roll back. */
 export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<void> {
-  const r = await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, v.id])
-  if (r.changes !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
+  if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
 }
 
 export function createVoucherService(deps: CashdeskDeps) {
@@ -118,7 +111,7 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
   async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number }> {
-    const hall = await sql.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
+    const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
   }
@@ -130,19 +123,19 @@ export function createVoucherService(deps: CashdeskDeps) {
   async function issue(tx: Sql, input: { hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string; smallCents: number; otherCents: number; buyerDocument: string | null; at: string }): Promise<VoucherRow> {
     const id = deps.bingo.newId('v')
     const expiresAt = new Date(Date.parse(input.at) + config.voucherDays * DAY_MS).toISOString()
-    await tx.run(
-      'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [id, input.hallId, input.currency, input.amountCents, 'active', input.origin, input.parentId, input.stationId, input.issuedBy, input.at, expiresAt, input.smallCents, input.otherCents, input.buyerDocument],
-    )
+    await insertVoucher(tx, {
+      id, hallId: input.hallId, currency: input.currency, amountCents: input.amountCents, origin: input.origin, parentId: input.parentId, stationId: input.stationId,
+      issuedBy: input.issuedBy, issuedAt: input.at, expiresAt, smallCents: input.smallCents, otherCents: input.otherCents, buyerDocument: input.buyerDocument,
+    })
     await appendJournal(tx, {
       at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
       payload: { voucherId: id, origin: input.origin, parentId: input.parentId, amountCents: input.amountCents, currency: input.currency, stationId: input.stationId, issuedBy: input.issuedBy, expiresAt },
     })
-    return toVoucherRow((await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [id]))!)
+    return (await voucherById(tx, id))!
   }
 
   async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string }): Promise<void> {
-    await tx.run('INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [deps.bingo.newId('cm'), m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at])
+    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at })
   }
 
   /** GEN-17: opens a suspicious-operation record when small-denomination cash goes over the limit. */
@@ -153,15 +146,14 @@ export function createVoucherService(deps: CashdeskDeps) {
       // CFG-3: the aggregation window is the buyer's (UTC) day when the buyer's document was recorded.
       const dayStart = `${at.slice(0, 10)}T00:00:00.000Z`
       const nextDay = new Date(Date.parse(dayStart) + DAY_MS).toISOString()
-      const r = await tx.get<{ s: number | null }>("SELECT SUM(small_cents) AS s FROM vouchers WHERE buyer_document = ? AND hall_id = ? AND origin = 'cashier' AND issued_at >= ? AND issued_at < ?", [v.buyer_document, v.hall_id, dayStart, nextDay])
-      windowSmall = Number(r?.s ?? 0)
+      windowSmall = await smallCashOfBuyer(tx, v.buyer_document, v.hall_id, dayStart, nextDay)
     }
     if (windowSmall <= limitCents) return { flagged: false, reportId: null, limitCents }
     const id = deps.bingo.newId('aml')
-    await tx.run(
-      'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [id, v.hall_id, v.station_id, cashierId, v.id, v.buyer_document, v.amount_cents, v.small_cents, windowSmall, limitCents, config.amlThresholdCents, config.amlSmallShareBp, 'open', at],
-    )
+    await insertAmlReport(tx, {
+      id, hallId: v.hall_id, stationId: v.station_id, cashierId, voucherId: v.id, buyerDocument: v.buyer_document, amountCents: v.amount_cents, smallCents: v.small_cents,
+      windowSmallCents: windowSmall, limitCents, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, createdAt: at,
+    })
     await appendJournal(tx, {
       at, type: 'aml.flagged', scope: `hall:${v.hall_id}`,
       payload: { reportId: id, voucherId: v.id, stationId: v.station_id, cashierId, smallCents: v.small_cents, windowSmallCents: windowSmall, limitCents, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, rule: 'GEN-17' },
@@ -201,9 +193,9 @@ export function createVoucherService(deps: CashdeskDeps) {
   /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
   async function check(code: string): Promise<VoucherView> {
     const id = voucherIdOf(code)
-    const row = await db.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [id])
+    const row = await voucherById(db, id)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
-    return view(toVoucherRow(row))
+    return view(row)
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
@@ -215,7 +207,7 @@ export function createVoucherService(deps: CashdeskDeps) {
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
       await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.cashed_out', scope: `hall:${v.hall_id}`, payload: { voucherId: v.id, amountCents: v.amount_cents, currency: v.currency, stationId: input.stationId, cashierId: input.cashierId } })
-      const spent = toVoucherRow((await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [v.id]))!)
+      const spent = (await voucherById(tx, v.id))!
       return { voucher: view(spent, at), paidCents: v.amount_cents }
     })
   }
@@ -229,9 +221,7 @@ export function createVoucherService(deps: CashdeskDeps) {
     if (Number.isNaN(ref.getTime())) throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
     const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
     const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
-    const rows = await db.all<{ id: string; at: string; kind: CashMovement['kind']; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string }>(
-      'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id', [stationId, start.toISOString(), end.toISOString()],
-    )
+    const rows = await cashMovementsOfStation(db, stationId, start.toISOString(), end.toISOString())
     const movements = rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind, amountCents: Number(r.amount_cents), currency: r.currency, refId: r.ref_id, cashierId: r.cashier_id, stationId: r.station_id }))
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
@@ -255,9 +245,7 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   /** GEN-17 records for the responsible officer, newest first. */
   async function amlReports(filter: { status?: AmlReport['status'] } = {}): Promise<AmlReport[]> {
-    const rows = filter.status
-      ? await db.all('SELECT * FROM aml_reports WHERE status = ? ORDER BY created_at DESC', [filter.status])
-      : await db.all('SELECT * FROM aml_reports ORDER BY created_at DESC')
+    const rows = await amlReportRows(db, filter.status)
     return rows.map(toReport)
   }
 
@@ -266,10 +254,10 @@ export function createVoucherService(deps: CashdeskDeps) {
     if (input.status === 'dismissed' && input.note.trim().length < 10) throw new DomainError('VALIDATION_FAILED', 'not filing a ROS needs the documented analysis that justifies it (GEN-17)', { field: 'note', rule: 'GEN-17' })
     return db.transaction(async (tx) => {
       const at = now()
-      const r = await tx.run("UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'", [input.status, at, input.officer, input.note, id])
-      const row = await tx.get('SELECT * FROM aml_reports WHERE id = ?', [id])
+      const changed = await reviewAmlReportRow(tx, id, { status: input.status, at, officer: input.officer, note: input.note })
+      const row = await amlReportRow(tx, id)
       if (!row) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
-      if (r.changes !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
+      if (changed !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
       await appendJournal(tx, { at, type: 'aml.reviewed', scope: `hall:${String(row.hall_id)}`, payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' } })
       return toReport(row)
     })

@@ -22,7 +22,7 @@ import { createCodeBatch, deriveKey, groupCode, packSerials, seedCommitment, INS
 import { generatePacks } from './generate.ts'
 import { decodeFace, encodedFaces } from './play.ts'
 import { instructionsFor } from './design.ts'
-import type { PackPrintData } from './service.ts'
+import type { PackPrintData } from './games.ts'
 
 /** A file written in large chunks, hashed on the way, with back-pressure. */
 class HashedFile {

@@ -1,17 +1,12 @@
 /**
  * HTTP routes of the instant lottery (issue #7), under /api/instant. Cashier scans of instant tickets also arrive
- * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk-routes.ts), which hand kind `I`
+ * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { cashOut } from '../cashdesk/cash.ts'
 import type { App, AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { groupCode } from './codes.ts'
 import type { InstantDesign } from './design.ts'
-import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
-import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
-import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import type { Services } from '../services.ts'
 import { body, needs, principalOf } from '../http/app.ts'
 
@@ -83,18 +78,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.post('/api/instant/halls/:hallId/electronic', needs('lottery.sell'), async (c) => {
     const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station }).strict())
     const stationId = actors(c, b).stationId
-    const sale = await instant.sellElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId })
-    // Printed after the commit: the sale is a fact whether or not the paper comes out (reprint from the journal).
-    const printer = services.cashdesk.printers.forStation(stationId)
-    const doc = instantSaleTicket({ ...sale, qr: sale.qr, codeText: groupCode(sale.validationCode), prizeCents: sale.prizeCents, station: stationId }, printer.paper)
-    let receipt: { printed: boolean; files?: string[]; error?: string }
-    try {
-      receipt = { printed: true, files: (await printer.print([doc], `instant-${sale.serial}`)).files }
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err
-      receipt = { printed: false, error: err.message }
-    }
-    return c.json({ ...sale, receipt }, 201)
+    return c.json(await instant.sellElectronicAndPrint({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId }), 201)
   })
   app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person }).strict())
@@ -109,7 +93,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
     const who = actors(c, b)
-    return c.json(await instant.pay({ ...b, ...who, onPaid: cashOut(who.stationId, who.cashierId, services.bingo.newId) }))
+    return c.json(await instant.payInCash({ ...b, ...who }))
   })
   app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
@@ -124,29 +108,4 @@ export function registerInstantRoutes(app: App, services: Services): void {
     const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
     return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"` })
   })
-}
-
-/**
- * An instant prize paid through the generic cashier route (POST /api/tickets/pay): paid by the instant service,
- * answered in that route's shape (payout with its prize lines, receipt printed after the commit with the
- * signature line of the prize register, INS-5, and its preview).
- */
-export async function payInstantAtCashier(services: Services, input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
-  const p = await services.instant.pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, services.bingo.newId) })
-  const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
-  const printer = services.cashdesk.printers.forStation(input.stationId)
-  const doc = payoutReceipt({
-    payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
-    serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
-    cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
-  }, { paper: printer.paper })
-  let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
-  try {
-    await printer.print([doc], `payout-${p.payoutId}`)
-    receipt = { printed: true }
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err
-    receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
-  }
-  return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
 }

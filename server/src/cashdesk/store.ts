@@ -1,0 +1,225 @@
+/**
+ * The cash desk's SQL, and only that: vouchers, cash movements, AML records, kiosk purchases, card payouts, blocked
+ * tickets, and what the cashier reads of halls, games, series, cards and prizes. Each function takes the caller's
+ * transaction or connection first and returns plain objects.
+ */
+import type { Sql } from '../db/database.ts'
+import type { GameRow } from '../bingo/service.ts'
+
+export interface VoucherRow {
+  id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
+  parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
+  small_cents: number; other_cents: number; buyer_document: string | null
+  spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
+}
+
+export interface CashMovementRow { id: string; at: string; kind: 'voucher_sale' | 'prize_payout' | 'voucher_cashout'; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string }
+
+export interface CardJoin {
+  id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
+  order_no: number; game_status: string; finished_at: string | null; void_reason: string | null; session_id: string; hall_id: string
+  face_value_cents: number; hall_name: string; currency: string; layout: string
+}
+export interface PrizeRow { id: string; kind: string; amount_cents: number; status: string; paid_at: string | null; paid_by: string | null }
+export interface PayoutRow { id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string }
+
+export interface PrizeRegisterJoin {
+  prize_id: string; kind: string; amount_cents: number; paid_at: string; paid_by: string | null; card_id: string; serial: string; game_id: string; order_no: number
+  session_id: string; hall_id: string; hall_name: string; currency: string; payout_id: string | null; station_id: string | null; cashier_id: string | null
+  payee_name: string | null; payee_document: string | null
+}
+
+export interface SeriesOfGameRow { code: string; position: number; card_count: number; next_card_no: number; max_card_no: number }
+
+/** PostgreSQL returns BIGINT columns as strings. */
+export function toVoucherRow(r: VoucherRow): VoucherRow {
+  return { ...r, amount_cents: Number(r.amount_cents), small_cents: Number(r.small_cents), other_cents: Number(r.other_cents) }
+}
+
+// ------------------------------------------------------------------------------------------------ halls, games, series
+
+export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string } | undefined> {
+  return tx.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
+}
+
+/** The hall of an enrolled station, if it has one. */
+export async function hallOfStation(tx: Sql, stationId: string): Promise<string | null | undefined> {
+  const station = await tx.get<{ hall_id: string | null }>('SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
+  return station?.hall_id
+}
+
+/** The newest game of the hall in a session that is not closed. */
+export async function currentGameOfHall(tx: Sql, hallId: string): Promise<GameRow | undefined> {
+  return tx.get<GameRow>("SELECT g.* FROM games g JOIN sessions s ON s.id = g.session_id WHERE g.hall_id = ? AND s.status <> 'closed' ORDER BY g.created_at DESC LIMIT 1", [hallId])
+}
+
+export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
+  return tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+}
+
+export async function seriesOfGame(tx: Sql, gameId: string): Promise<SeriesOfGameRow[]> {
+  return tx.all<SeriesOfGameRow>(
+    'SELECT s.code, gs.position, s.card_count, s.next_card_no, gs.max_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position', [gameId],
+  )
+}
+
+// ------------------------------------------------------------------------------------------------ vouchers
+
+export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRow | undefined> {
+  const row = await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [voucherId])
+  return row && toVoucherRow(row)
+}
+
+export async function insertVoucher(tx: Sql, v: {
+  id: string; hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string
+  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument],
+  )
+}
+
+/** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */
+export async function markVoucherSpentRow(tx: Sql, voucherId: string, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<number> {
+  return (await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, voucherId])).changes
+}
+
+/** Small-denomination cash of a buyer's cashier vouchers in a hall, issued in [from, to). */
+export async function smallCashOfBuyer(tx: Sql, buyerDocument: string, hallId: string, from: string, to: string): Promise<number> {
+  const r = await tx.get<{ s: number | null }>("SELECT SUM(small_cents) AS s FROM vouchers WHERE buyer_document = ? AND hall_id = ? AND origin = 'cashier' AND issued_at >= ? AND issued_at < ?", [buyerDocument, hallId, from, to])
+  return Number(r?.s ?? 0)
+}
+
+// ------------------------------------------------------------------------------------------------ cash movements
+
+export async function insertCashMovement(tx: Sql, m: { id: string; hallId: string; stationId: string; cashierId: string; kind: string; amountCents: number; currency: string; refId: string; at: string }): Promise<void> {
+  await tx.run('INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [m.id, m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at])
+}
+
+/** A station's movements in [from, to), in time order. */
+export async function cashMovementsOfStation(tx: Sql, stationId: string, from: string, to: string): Promise<CashMovementRow[]> {
+  return tx.all<CashMovementRow>(
+    'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id', [stationId, from, to],
+  )
+}
+
+// ------------------------------------------------------------------------------------------------ AML records (GEN-17)
+
+export async function insertAmlReport(tx: Sql, r: {
+  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null; amountCents: number; smallCents: number
+  windowSmallCents: number; limitCents: number; thresholdCents: number; shareBp: number; createdAt: string
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [r.id, r.hallId, r.stationId, r.cashierId, r.voucherId, r.buyerDocument, r.amountCents, r.smallCents, r.windowSmallCents, r.limitCents, r.thresholdCents, r.shareBp, 'open', r.createdAt],
+  )
+}
+
+/** AML records, newest first, optionally of one status. */
+export async function amlReportRows(tx: Sql, status?: string): Promise<Array<Record<string, unknown>>> {
+  return status
+    ? tx.all('SELECT * FROM aml_reports WHERE status = ? ORDER BY created_at DESC', [status])
+    : tx.all('SELECT * FROM aml_reports ORDER BY created_at DESC')
+}
+
+export async function amlReportRow(tx: Sql, id: string): Promise<Record<string, unknown> | undefined> {
+  return tx.get('SELECT * FROM aml_reports WHERE id = ?', [id])
+}
+
+/** Open to reviewed; the number of rows changed (0: reviewed already, or no such record). */
+export async function reviewAmlReportRow(tx: Sql, id: string, review: { status: string; at: string; officer: string; note: string }): Promise<number> {
+  return (await tx.run("UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'", [review.status, review.at, review.officer, review.note, id])).changes
+}
+
+// ------------------------------------------------------------------------------------------------ kiosk purchases
+
+export async function insertKioskPurchase(tx: Sql, p: {
+  id: string; kioskId: string; hallId: string; gameId: string; voucherId: string; changeVoucherId: string | null; cardCount: number; amountCents: number; cardIds: string[]; createdAt: string
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO kiosk_purchases (id, kiosk_id, hall_id, game_id, voucher_id, change_voucher_id, card_count, amount_cents, card_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [p.id, p.kioskId, p.hallId, p.gameId, p.voucherId, p.changeVoucherId, p.cardCount, p.amountCents, JSON.stringify(p.cardIds), p.createdAt],
+  )
+}
+
+// ------------------------------------------------------------------------------------------------ cards, prizes, payouts
+
+/** A sold card with its series, game and hall. */
+export async function cardJoin(tx: Sql, cardId: string): Promise<CardJoin | undefined> {
+  return tx.get<CardJoin>(
+    `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
+              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`, [cardId],
+  )
+}
+
+export async function cardIdBySerial(tx: Sql, gameId: string, serial: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>('SELECT id FROM cards WHERE game_id = ? AND serial = ?', [gameId, serial]))?.id
+}
+
+export async function cardWithHall(tx: Sql, cardId: string): Promise<{ id: string; serial: string; hall_id: string } | undefined> {
+  return tx.get<{ id: string; serial: string; hall_id: string }>('SELECT c.id, c.serial, g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
+}
+
+export async function blockedTicket(tx: Sql, kind: string, ticketId: string): Promise<{ reason: string; note: string; created_at: string } | undefined> {
+  return tx.get<{ reason: string; note: string; created_at: string }>('SELECT reason, note, created_at FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])
+}
+
+export async function insertBlockedTicket(tx: Sql, b: { kind: string; ticketId: string; reason: string; note: string; reportedBy: string; createdAt: string }): Promise<void> {
+  await tx.run('INSERT INTO blocked_tickets (kind, ticket_id, reason, note, reported_by, created_at) VALUES (?, ?, ?, ?, ?, ?)', [b.kind, b.ticketId, b.reason, b.note, b.reportedBy, b.createdAt])
+}
+
+/** A card's prizes awarded or paid, the bingo before the line. */
+export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]> {
+  return (await tx.all<PrizeRow>("SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id", [cardId]))
+    .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
+}
+
+export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number }>> {
+  return tx.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
+}
+
+/** Awarded prizes of the card among `ids` to paid; the number changed (fewer than ids: paid elsewhere meanwhile). */
+export async function markPrizesPaid(tx: Sql, cardId: string, ids: string[], at: string, paidBy: string): Promise<number> {
+  return (await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, cardId, ...ids])).changes
+}
+
+export async function payoutOfCard(tx: Sql, cardId: string): Promise<PayoutRow | undefined> {
+  return tx.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ?', [cardId])
+}
+
+export async function insertPayout(tx: Sql, p: {
+  id: string; cardId: string; gameId: string; hallId: string; amountCents: number; currency: string; prizeIds: string[]; stationId: string; cashierId: string
+  payeeName: string | null; payeeDocument: string | null; paidAt: string
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [p.id, p.cardId, p.gameId, p.hallId, p.amountCents, p.currency, JSON.stringify(p.prizeIds), p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.paidAt],
+  )
+}
+
+/** A payout with its card's serial, game number, session and hall name. */
+export async function payoutJoin(tx: Sql, payoutId: string): Promise<(PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }) | undefined> {
+  return tx.get<PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }>(
+    'SELECT po.*, c.serial, g.order_no, g.session_id, h.name AS hall_name FROM payouts po JOIN cards c ON c.id = po.card_id JOIN games g ON g.id = po.game_id JOIN halls h ON h.id = po.hall_id WHERE po.id = ?', [payoutId],
+  )
+}
+
+/** Every paid prize matching the filter, with its card, game, hall and payout, in the order paid. */
+export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string }): Promise<PrizeRegisterJoin[]> {
+  const where: string[] = ["p.status = 'paid'"]
+  const params: unknown[] = []
+  if (filter.hallId) { where.push('g.hall_id = ?'); params.push(filter.hallId) }
+  if (filter.sessionId) { where.push('g.session_id = ?'); params.push(filter.sessionId) }
+  if (filter.gameId) { where.push('g.id = ?'); params.push(filter.gameId) }
+  if (filter.from) { where.push('p.paid_at >= ?'); params.push(filter.from) }
+  if (filter.to) { where.push('p.paid_at < ?'); params.push(filter.to) }
+  return tx.all<PrizeRegisterJoin>(
+    `SELECT p.id AS prize_id, p.kind, p.amount_cents, p.paid_at, p.paid_by, c.id AS card_id, c.serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
+              h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document
+       FROM prizes p JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id
+       LEFT JOIN payouts po ON po.card_id = p.card_id
+       WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
+  )
+}

@@ -1,0 +1,196 @@
+/**
+ * Validation, payout and misprint refund of instant tickets at the cashier: the §8 outcome of a ticket by its
+ * hidden validation code, paying a prize once (INS-11, INS-12) with the prize register (INS-5), refunding
+ * misprints (INS-9), and the generic cashier scan and payout (POST /api/tickets/validate and /pay).
+ *
+ * A ticket's validation outcome follows REGULATIONS §8: WIN, NO_WIN, REFUND_ONLY, ALREADY_PAID, EXPIRED,
+ * REPORTED_LOST_STOLEN, NOT_ACTIVATED.
+ */
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { ticketFace, type TicketFace } from './play.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { cashOut, type OnPaid } from '../cashdesk/cash.ts'
+import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import type { InstantContext, ResolvedTicket } from './context.ts'
+import { insertPrizePayout, insertRefundPayout, payoutOfSerial, settleTicket, TicketState } from './store.ts'
+
+export type ValidationOutcome = 'WIN' | 'NO_WIN' | 'REFUND_ONLY' | 'ALREADY_PAID' | 'EXPIRED' | 'REPORTED_LOST_STOLEN' | 'NOT_ACTIVATED'
+
+export interface ValidationResult {
+  outcome: ValidationOutcome
+  /** Why, for REFUND_ONLY, NOT_ACTIVATED, EXPIRED and the like. */
+  reason: string | null
+  gameNo: number
+  gameName: string
+  serial: string
+  tier: number
+  amountCents: number
+  priceCents: number
+  currency: string
+  /** What the ticket must show under the scratch layer: a face that differs is a misprint (INS-9). */
+  face: TicketFace
+  symbolAmountsCents: number[]
+  expiresAt: string | null
+}
+
+const refusal: Record<Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>, 'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID'> = {
+  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED', NOT_ACTIVATED: 'PACK_NOT_ACTIVATED', ALREADY_PAID: 'ALREADY_PAID', EXPIRED: 'TICKET_EXPIRED', REFUND_ONLY: 'TICKET_VOID',
+}
+
+/** §8 outcome in the words of the generic cashier scan (payouts.ts TicketStatus), plus the instant details. */
+const SCAN_STATUS: Record<ValidationOutcome, string> = {
+  WIN: 'winner', NO_WIN: 'not_winner', ALREADY_PAID: 'paid', EXPIRED: 'expired', REPORTED_LOST_STOLEN: 'blocked', REFUND_ONLY: 'void', NOT_ACTIVATED: 'not_activated',
+}
+
+function expiresAt(t: ResolvedTicket): string | null {
+  if (!t.batch.closed_at) return null
+  return new Date(Date.parse(t.batch.closed_at) + t.design.design.claimDays * 86_400_000).toISOString()
+}
+
+export function createClaimUseCases(ctx: InstantContext) {
+  const { db, deps, now, scopeOf } = ctx
+
+  async function outcomeOf(tx: Sql, t: ResolvedTicket, inventoryCode?: string): Promise<ValidationResult> {
+    const amount = t.tier > 0 ? t.design.design.tiers[t.tier - 1].amountCents : 0
+    const face = ticketFace(t.design, Buffer.from(t.batch.symbols_key, 'hex'), t.index, t.tier)
+    const base = {
+      gameNo: t.batch.game_no, gameName: t.batch.name, serial: t.serial, tier: t.tier, amountCents: amount,
+      priceCents: t.batch.price_cents, currency: t.batch.currency, face, symbolAmountsCents: t.design.symbolAmountsCents, expiresAt: expiresAt(t),
+    }
+    const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({ outcome, reason, ...base })
+    const blocked = await ctx.blockedBy(tx, t)
+    if (blocked) return result('REPORTED_LOST_STOLEN', `in a range reported ${blocked.kind} (report ${blocked.id}): no payment, refund or exchange (LST-4, LST-5)`)
+    if (t.batch.channel === 'printed' && t.packStatus !== 'activated') return result('NOT_ACTIVATED', `pack ${t.packNo} is ${t.packStatus}, not activated: its tickets were never on sale (INS-12)`)
+    if (t.batch.channel === 'electronic' && t.status === TicketState.InStock) return result('NOT_ACTIVATED', 'this electronic ticket was never sold')
+    if (t.status === TicketState.Paid) return result('ALREADY_PAID', 'the prize of this ticket was already paid')
+    if (t.status === TicketState.Refunded) return result('ALREADY_PAID', 'this ticket was already refunded as a misprint')
+    const exp = base.expiresAt
+    if (exp && now() > exp) return result('EXPIRED', `the claim period ended on ${exp} (INS-10)`)
+    if (inventoryCode !== undefined && inventoryCode !== '') {
+      const outside = await ctx.byInventoryCode(tx, inventoryCode).catch(() => null)
+      if (!outside || outside.ticketId !== t.ticketId) return result('REFUND_ONLY', `the inventory code outside (${outside?.serial ?? 'unreadable'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`)
+    }
+    return result(t.tier > 0 ? 'WIN' : 'NO_WIN', null)
+  }
+
+  /** A ticket's worth at the cashier (REGULATIONS §8), journaled with the station and cashier; changes nothing else. */
+  async function validate(input: { code: string; inventoryCode?: string; stationId?: string; cashierId?: string }): Promise<ValidationResult> {
+    return db.transaction(async (tx) => {
+      const v = await outcomeOf(tx, await ctx.byValidationCode(tx, input.code), input.inventoryCode)
+      await appendJournal(tx, { at: now(), type: 'instant.ticket_validated', scope: `instant:${v.gameNo}`, payload: { gameNo: v.gameNo, serial: v.serial, outcome: v.outcome, stationId: input.stationId ?? null, cashierId: input.cashierId ?? null, rule: '§8' } })
+      return v
+    })
+  }
+
+  /**
+   * Pays a winning ticket once (INS-11, INS-12): the conditional update on its state, the prize register row
+   * (INS-5; UNIQUE per ticket) and the journal record commit together. A second or concurrent payout gets
+   * ALREADY_PAID.
+   */
+  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string; onPaid?: OnPaid }) {
+    const payeeName = input.payeeName?.trim() ?? ''
+    const payeeDocument = input.payeeDocument?.trim() ?? ''
+    if (!/\S+\s+\S+/.test(payeeName) || !payeeDocument) {
+      throw new DomainError('PAYEE_ID_REQUIRED', "the prize register needs the payee's first and last names and identity document (INS-5)", { rule: 'INS-5', fields: ['payeeName', 'payeeDocument'] })
+    }
+    return db.transaction(async (tx) => {
+      const t = await ctx.byValidationCode(tx, input.code)
+      const v = await outcomeOf(tx, t, input.inventoryCode)
+      if (v.outcome === 'NO_WIN') throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, { outcome: v.outcome })
+      if (v.outcome !== 'WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })
+      const at = now()
+      const id = ctx.newId('inp')
+      await insertPrizePayout(tx, {
+        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency,
+        stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, signatureRef: input.signatureRef ?? 'signed-slip', paidAt: at,
+      })
+      const rec = await appendJournal(tx, {
+        at, type: 'instant.prize_paid', scope: scopeOf(t.batch),
+        // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
+        payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
+      })
+      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
+      return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
+    })
+  }
+
+  /** `pay` in cash at a cashier station: the prize leaves the station's drawer in the same transaction. */
+  async function payInCash(input: Omit<Parameters<typeof pay>[0], 'onPaid'>) {
+    // Cash movement ids come from the same entropy and alphabet as the bingo service's newId.
+    return pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, ctx.newId) })
+  }
+
+  /**
+   * An instant prize paid through the generic cashier route (POST /api/tickets/pay): paid in cash, answered in that
+   * route's shape (payout with its prize lines, receipt printed after the commit with the signature line of the
+   * prize register, INS-5, and its preview).
+   */
+  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
+    if (!deps.printers) throw new Error('payAtCashier needs the printers')
+    const p = await payInCash(input)
+    const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
+    const printer = deps.printers.forStation(input.stationId)
+    const doc = payoutReceipt({
+      payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
+      serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
+      cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
+    }, { paper: printer.paper })
+    let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+    try {
+      await printer.print([doc], `payout-${p.payoutId}`)
+      receipt = { printed: true }
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
+    }
+    return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
+  }
+
+  /**
+   * Misprint handling (INS-9): an illegible or defective play area, symbols other than programmed, an apparent win
+   * contradicted by the control number, or a hidden code that is not the ticket's: the price is refunded, once, and
+   * the ticket can no longer be paid. Lost, stolen, unactivated or expired tickets are refused as for a payout.
+   */
+  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string }) {
+    return db.transaction(async (tx) => {
+      const t = await ctx.byValidationCode(tx, input.code)
+      const v = await outcomeOf(tx, t, input.inventoryCode)
+      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
+      const at = now()
+      const id = ctx.newId('inp')
+      const reason = input.note ? `${input.reason}: ${input.note}` : input.reason
+      await insertRefundPayout(tx, {
+        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: t.batch.price_cents, currency: t.batch.currency,
+        reason, stationId: input.stationId, cashierId: input.cashierId, paidAt: at,
+      })
+      const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId } })
+      return { payoutId: id, serial: t.serial, amountCents: t.batch.price_cents, currency: t.batch.currency, reason, journalSeq: rec.seq }
+    })
+  }
+
+  /** True when a scanned or typed code is an instant ticket's: a kind `I` QR or a bare validation code. */
+  function handles(text: string): boolean {
+    const t = String(text ?? '').trim()
+    if (t.startsWith('BLL1.I.')) return true
+    return /^\d{4}[0-9A-Za-z]{20}$/.test(t.replace(/[\s-]/g, ''))
+  }
+
+  async function scan(code: string, who: { stationId?: string; cashierId?: string } = {}) {
+    const v = await validate({ code, ...who })
+    const paid = v.outcome === 'ALREADY_PAID' ? await payoutOfSerial(db, v.serial, v.gameNo) : undefined
+    // The generic scan's fields (payouts.ts TicketStatus) so that the cashier screen shows an instant ticket too:
+    // no card grid, one prize line, the payee always asked for (INS-5).
+    return {
+      kind: 'instant' as const, status: SCAN_STATUS[v.outcome], ...v, ticketId: v.serial, rows: [] as number[][],
+      prizes: v.tier > 0 ? [{ id: `instant-${v.serial}`, kind: 'instant', amountCents: v.amountCents }] : [],
+      idRequired: true, claimUntil: v.expiresAt ?? '', expiredAt: v.expiresAt ?? '', refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
+      paidAt: paid?.paid_at ?? '', stationId: paid?.station_id ?? null, cashierId: paid?.cashier_id ?? null, payoutId: paid?.id ?? null,
+    }
+  }
+
+  return { handles, scan, validate, pay, payInCash, payAtCashier, refund }
+}

@@ -1,0 +1,137 @@
+/**
+ * What the instant use cases share: dependencies, ids, the batch of a game, and resolving a scanned or typed code
+ * to its ticket (inventory code outside, validation code under the scratch layer).
+ */
+import { createHash } from 'node:crypto'
+import type { Database, Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { checkDesign, type CheckedDesign, type InstantDesign } from './design.ts'
+import { codeTag, formatSerial, looksLikeSerial, parseSerial, parseValidationCode, VALIDATION_CODE_LENGTH } from './codes.ts'
+import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { OperatorKeys } from '../shared/keys.ts'
+import type { Clock, EntropySource } from '../bingo/service.ts'
+import type { PrinterPool } from '../../../printer/src/printers.ts'
+import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketTierAndStatus, type BatchRow } from './store.ts'
+
+export interface InstantDeps {
+  db: Database
+  clock: Clock
+  entropy: EntropySource
+  keys: OperatorKeys
+  /** 32-byte key that tags validation codes (codeTag); kept beside the operator key, never in the database. */
+  pepper: Buffer
+  /** The stations' printers, for receipts printed by a use case (payAtCashier); the CLI has none. */
+  printers?: PrinterPool
+}
+
+export interface ResolvedTicket {
+  batch: BatchRow
+  design: CheckedDesign
+  index: number
+  ticketId: number
+  serial: string
+  tier: number
+  status: number
+  packNo: number
+  packStatus: string
+  packLocation: string | null
+}
+
+export function createInstantContext(deps: InstantDeps) {
+  const { db, clock, keys } = deps
+  const now = () => clock.now().toISOString()
+  const pepperId = createHash('sha256').update(deps.pepper).digest('hex').slice(0, 16)
+  const designs = new Map<string, CheckedDesign>()
+
+  function newId(prefix: string): string {
+    const bytes = deps.entropy.randomBytes(10)
+    const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
+    let s = ''
+    for (const b of bytes) s += alphabet[b % alphabet.length]
+    return `${prefix}_${s}`
+  }
+
+  function checkedOf(batch: BatchRow): CheckedDesign {
+    let c = designs.get(batch.id)
+    if (!c) {
+      c = checkDesign(JSON.parse(batch.design) as InstantDesign)
+      designs.set(batch.id, c)
+    }
+    return c
+  }
+
+  async function batchByGame(tx: Sql, gameNo: number): Promise<BatchRow> {
+    const row = await batchOfGame(tx, gameNo)
+    if (!row) throw new DomainError('NOT_FOUND', `instant game ${gameNo} not found`, { gameNo })
+    if (row.status === 'generating') throw new DomainError('CONFLICT', `instant game ${gameNo} is still being generated`, { gameNo })
+    return row
+  }
+
+  const scopeOf = (b: { game_no: number }) => `instant:${b.game_no}`
+
+  function serialOfIndex(b: BatchRow, index: number): string {
+    return formatSerial({ gameNo: b.game_no, packNo: Math.floor(index / b.pack_size) + 1, position: index % b.pack_size })
+  }
+
+  /** Accepts a signed QR payload (`BLL1.I.<id>.<sig>`) or the bare id, and returns the id. */
+  function unwrap(text: string): string {
+    const t = String(text ?? '').trim()
+    if (t.startsWith('BLL')) {
+      const ref = verifyTicketCode(t, keys.publicKey)
+      if (ref.kind !== TicketKind.instant) throw new DomainError('VALIDATION_FAILED', `this code is not an instant ticket (kind ${ref.kind})`)
+      return ref.id
+    }
+    return t
+  }
+
+  async function locate(tx: Sql, gameNo: number, index: number): Promise<ResolvedTicket> {
+    const batch = await batchByGame(tx, gameNo)
+    if (index < 0 || index >= batch.ticket_count) throw new DomainError('TICKET_NOT_FOUND', `game ${gameNo} has no ticket ${index}`)
+    const ticketId = batch.first_id + index
+    const row = await ticketTierAndStatus(tx, ticketId)
+    if (!row) throw new DomainError('TICKET_NOT_FOUND', `ticket ${index} of game ${gameNo} is not stored`)
+    const packNo = Math.floor(index / batch.pack_size) + 1
+    const pack = await packOf(tx, batch.id, packNo)
+    return {
+      batch, design: checkedOf(batch), index, ticketId, tier: Number(row.tier), status: Number(row.status), packNo,
+      serial: formatSerial({ gameNo, packNo, position: index % batch.pack_size }), packStatus: pack?.status ?? 'warehouse', packLocation: pack?.location ?? null,
+    }
+  }
+
+  /** The ticket behind an inventory code (outside: serial or its signed QR). */
+  async function byInventoryCode(tx: Sql, text: string): Promise<ResolvedTicket> {
+    const id = unwrap(text)
+    if (!looksLikeSerial(id)) {
+      if (id.replace(/[\s-]/g, '').length === VALIDATION_CODE_LENGTH) throw new DomainError('VALIDATION_FAILED', 'this is the hidden validation code; scan the inventory code printed outside')
+      throw new DomainError('VALIDATION_FAILED', 'not an instant-ticket inventory code')
+    }
+    const s = parseSerial(id)
+    const batch = await batchByGame(tx, s.gameNo)
+    if (s.packNo < 1 || s.packNo > batch.pack_count || s.position >= batch.pack_size) throw new DomainError('TICKET_NOT_FOUND', `game ${s.gameNo} has no ticket ${id}`)
+    return locate(tx, s.gameNo, (s.packNo - 1) * batch.pack_size + s.position)
+  }
+
+  /** The ticket behind a hidden validation code (typed, or its signed QR); a code that is not the ticket's is refused. */
+  async function byValidationCode(tx: Sql, text: string): Promise<ResolvedTicket> {
+    const id = unwrap(text)
+    if (looksLikeSerial(id)) throw new DomainError('VALIDATION_FAILED', 'this is the inventory code; scan or type the validation code under the scratch layer (INS-9)')
+    const parsed = parseValidationCode(id)
+    const t = await locate(tx, parsed.gameNo, parsed.index)
+    if (t.batch.pepper_id !== pepperId) {
+      throw new DomainError('DEVICE_UNAVAILABLE', `game ${parsed.gameNo} was generated with instant-code key ${t.batch.pepper_id}; this server holds ${pepperId}`)
+    }
+    if ((await ticketCodeTag(tx, t.ticketId)) !== codeTag(deps.pepper, parsed.code)) {
+      throw new DomainError('INVALID_SIGNATURE', 'this validation code belongs to no ticket: counterfeit or mistyped (INS-12)', { gameNo: parsed.gameNo })
+    }
+    return t
+  }
+
+  /** The lost-or-stolen report that covers the ticket, if any (LST-4, LST-5). */
+  function blockedBy(tx: Sql, t: ResolvedTicket): Promise<{ kind: string; id: string } | undefined> {
+    return reportCovering(tx, t.batch.id, t.index)
+  }
+
+  return { deps, db, keys, now, pepperId, newId, checkedOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy }
+}
+
+export type InstantContext = ReturnType<typeof createInstantContext>

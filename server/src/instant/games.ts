@@ -1,0 +1,212 @@
+/**
+ * Design and generation of instant games: generate a batch into storage (streamed, batched inserts), list and
+ * read games, close a game's sales, and the derived print data of one ticket.
+ */
+import { createHash } from 'node:crypto'
+import { DomainError } from '../shared/errors.ts'
+import { checkDesign, type InstantDesign } from './design.ts'
+import { createCodeBatch, deriveKey, formatSerial, packSerials, seedCommitment } from './codes.ts'
+import { generatePacks, type GeneratedPack } from './generate.ts'
+import { encodedFaces, ticketFace } from './play.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { InstantContext } from './context.ts'
+import { batchById, batchOfGame, deleteBatch, insertBatch, listedBatches, markBatchClosed, markBatchReady, packWriter, ticketIdsEnd, ticketWriter, type BatchRow } from './store.ts'
+
+/** What the print files need of each pack (computed only when asked for). */
+export interface PackPrintData {
+  packNo: number
+  firstIndex: number
+  serials: string[]
+  codes: string[]
+  /** encodeFace() of each ticket. */
+  faces: string[]
+  tiers: Uint8Array
+}
+
+export interface GenerateOptions {
+  design: InstantDesign
+  seed: string
+  /** Receives each pack's print data, in order; awaited (back-pressure). */
+  onPack?: (pack: PackPrintData) => void | Promise<void>
+  /** Called every few packs with tickets done so far. */
+  onProgress?: (done: number, total: number) => void
+}
+
+export interface BatchSummary {
+  batchId: string
+  gameNo: number
+  channel: 'printed' | 'electronic'
+  ticketCount: number
+  packCount: number
+  packSize: number
+  tierCounts: number[]
+  prizeFundCents: number
+  salesCents: number
+  payoutShareBp: number
+  designSha256: string
+  seedCommitment: string
+  /** SHA-256 of every ticket's tier byte in ticket order: the placement, for checking print files against storage. */
+  placementSha256: string
+  journalSeq: number
+}
+
+/** Tickets per transaction: large on SQLite (one writer, fewer commits), moderate on PostgreSQL. */
+const TX_TICKETS = { sqlite: 1_000_000, postgres: 100_000 } as const
+const MAX_TICKET_ID = 2_147_483_647
+
+export function createGameUseCases(ctx: InstantContext) {
+  const { db, deps, now, pepperId, checkedOf, batchByGame, scopeOf } = ctx
+
+  /**
+   * Generates a batch into storage, streaming: packs are placed, coded and inserted in large transactions and
+   * never all held. The batch row is `generating` until the last ticket is in, then `ready` with one journal
+   * record. Generating a game number that was left `generating` (a crash) starts it again from scratch.
+   */
+  async function generateBatch(opts: GenerateOptions): Promise<BatchSummary> {
+    const checked = checkDesign(opts.design)
+    const d = checked.design
+    if (typeof opts.seed !== 'string' || opts.seed.length < 8) throw new DomainError('VALIDATION_FAILED', 'the batch seed must be at least 8 characters (use 64 hex characters from a CSPRNG)')
+    const designJson = JSON.stringify(d)
+    const designSha256 = createHash('sha256').update(designJson).digest('hex')
+    const commitment = seedCommitment(opts.seed)
+    const channel = d.channel ?? 'printed'
+    const symbolsKey = deriveKey(opts.seed, d.gameNo, 'symbols')
+    const at = now()
+
+    const batch = await db.transaction(async (tx) => {
+      const existing = await batchOfGame(tx, d.gameNo)
+      if (existing && existing.status !== 'generating') throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
+      if (existing) await deleteBatch(tx, existing)
+      const firstId = Math.max(1, Number((await ticketIdsEnd(tx)) ?? 1))
+      if (firstId + d.ticketCount - 1 > MAX_TICKET_ID) throw new DomainError('VALIDATION_FAILED', `the ticket table is full: ${d.ticketCount} more tickets would pass id ${MAX_TICKET_ID}`)
+      const id = ctx.newId('inb')
+      await insertBatch(tx, {
+        id, gameNo: d.gameNo, name: d.name, channel, currency: d.currency, priceCents: d.priceCents, ticketCount: d.ticketCount, packSize: d.packSize,
+        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, symbolsKey: symbolsKey.toString('hex'), pepperId, createdAt: at,
+      })
+      return (await batchById(tx, id))!
+    })
+
+    const codes = createCodeBatch(deriveKey(opts.seed, d.gameNo, 'code'), d.gameNo)
+    const tierCounts = new Array<number>(d.tiers.length + 1).fill(0)
+    const txTickets = TX_TICKETS[db.engine]
+    const S = d.packSize
+    const packStatus = channel === 'electronic' ? 'activated' : 'warehouse'
+    const packLocation = channel === 'electronic' ? 'e-instant' : 'warehouse'
+    const tickets = ticketWriter(db.engine)
+    const packs = packWriter(db.engine)
+    const packIterator = generatePacks(checked, opts.seed)
+    const placement = createHash('sha256')
+    let done = 0
+    let lastProgress = 0
+    let finished = false
+    // Packs stream through transactions of about txTickets tickets; rows go out one multi-row INSERT at a time,
+    // so nothing but the current statement's parameters is held.
+    while (!finished) {
+      await db.transaction(async (tx) => {
+        let inTx = 0
+        while (inTx < txTickets) {
+          const next = packIterator.next()
+          if (next.done) {
+            finished = true
+            break
+          }
+          const pack: GeneratedPack = next.value
+          placement.update(pack.tiers)
+          const { codes: packCodes, tags } = codes.codesAndTags(pack.firstIndex, S, deps.pepper)
+          const counts = new Array<number>(d.tiers.length).fill(0)
+          const base = batch.first_id + pack.firstIndex
+          for (let i = 0; i < S; i++) {
+            const t = pack.tiers[i]
+            tierCounts[t]++
+            if (t > 0) counts[t - 1]++
+            if (tickets.push3(base + i, t, tags[i])) await tickets.send(tx)
+          }
+          if (packs.push5(batch.id, pack.packNo, packStatus, packLocation, JSON.stringify(counts))) await packs.send(tx)
+          if (opts.onPack) {
+            await opts.onPack({
+              packNo: pack.packNo, firstIndex: pack.firstIndex, tiers: pack.tiers, codes: packCodes,
+              serials: packSerials(d.gameNo, pack.packNo, S), faces: encodedFaces(checked, symbolsKey, pack.firstIndex, pack.tiers),
+            })
+          }
+          done += S
+          inTx += S
+          if (opts.onProgress && done - lastProgress >= 50_000) {
+            lastProgress = done
+            opts.onProgress(done, d.ticketCount)
+          }
+        }
+        await tickets.flush(tx)
+        await packs.flush(tx)
+      })
+    }
+    opts.onProgress?.(done, d.ticketCount)
+
+    // The counts come from the tickets written; a mismatch would be a generator bug, never shipped.
+    for (let k = 1; k <= d.tiers.length; k++) {
+      if (tierCounts[k] !== d.tiers[k - 1].count) throw new Error(`generator produced ${tierCounts[k]} prizes of tier ${k}, design says ${d.tiers[k - 1].count}`)
+    }
+    const placementSha256 = placement.digest('hex')
+    const record = await db.transaction(async (tx) => {
+      const at2 = now()
+      await markBatchReady(tx, batch.id, at2)
+      return appendJournal(tx, {
+        at: at2, type: 'instant.batch_generated', scope: scopeOf(batch),
+        payload: {
+          batchId: batch.id, gameNo: d.gameNo, name: d.name, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
+          tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, payoutShareBp: checked.payoutShareBp,
+          designSha256, seedCommitment: commitment, placementSha256, algorithm: 'bolillo-instant-v1', pepperId,
+        },
+      })
+    })
+    return {
+      batchId: batch.id, gameNo: d.gameNo, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
+      tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, salesCents: checked.salesCents,
+      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, placementSha256, journalSeq: record.seq,
+    }
+  }
+
+  async function listGames() {
+    return (await listedBatches(db)).map(gameInfo)
+  }
+
+  function gameInfo(b: BatchRow) {
+    const c = checkedOf(b)
+    return {
+      gameNo: b.game_no, name: b.name, channel: b.channel, status: b.status, currency: b.currency, priceCents: b.price_cents,
+      ticketCount: b.ticket_count, packSize: b.pack_size, packCount: b.pack_count, playStyle: c.design.playStyle.type,
+      symbolAmountsCents: c.symbolAmountsCents, tiers: c.design.tiers.map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count })),
+      payoutShareBp: c.payoutShareBp, claimDays: c.design.claimDays, seedCommitment: b.seed_commitment, designSha256: b.design_sha256,
+      generatedAt: b.generated_at, closedAt: b.closed_at, soldElectronic: b.channel === 'electronic' ? b.next_sale_index : undefined,
+    }
+  }
+
+  async function getGame(gameNo: number) {
+    return gameInfo(await batchByGame(db, gameNo))
+  }
+
+  /** Stops sales; the claim period (design claimDays) runs from now (INS-10). */
+  async function closeGame(input: { gameNo: number; by: string }) {
+    return db.transaction(async (tx) => {
+      const b = await batchByGame(tx, input.gameNo)
+      if (b.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `instant game ${b.game_no} is already closed`)
+      const at = now()
+      await markBatchClosed(tx, b.id, at)
+      const rec = await appendJournal(tx, { at, type: 'instant.game_closed', scope: scopeOf(b), payload: { gameNo: b.game_no, by: input.by, claimDays: checkedOf(b).design.claimDays } })
+      return { gameNo: b.game_no, closedAt: at, journalSeq: rec.seq }
+    })
+  }
+
+  /** The derived data of one ticket for the print sheet or an audit: serial, code, face (needs the seed). */
+  function ticketPrintData(design: InstantDesign, seed: string, index: number, tier: number) {
+    const c = checkDesign(design)
+    const packNo = Math.floor(index / design.packSize) + 1
+    return {
+      serial: formatSerial({ gameNo: design.gameNo, packNo, position: index % design.packSize }),
+      code: createCodeBatch(deriveKey(seed, design.gameNo, 'code'), design.gameNo).codes(index, 1)[0],
+      face: ticketFace(c, deriveKey(seed, design.gameNo, 'symbols'), index, tier),
+    }
+  }
+
+  return { generateBatch, listGames, getGame, closeGame, ticketPrintData }
+}

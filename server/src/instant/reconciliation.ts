@@ -1,0 +1,104 @@
+/** Registers and reports of an instant game: the prize register (INS-5) and the reconciliation. */
+import type { InstantContext } from './context.ts'
+import { packsOfBatch, payoutsOfBatch, payoutTotals, reportedTicketsByKind, salesTotal, soldWinnersByTier } from './store.ts'
+
+export function createReconciliationUseCases(ctx: InstantContext) {
+  const { db, now, batchByGame, checkedOf } = ctx
+
+  /** Prize register (INS-5, §7.13): game, ticket, payee names and document, prize, signature reference. */
+  async function prizeRegister(gameNo: number) {
+    const b = await batchByGame(db, gameNo)
+    const rows = await payoutsOfBatch(db, b.id)
+    return {
+      gameNo: b.game_no, name: b.name, currency: b.currency,
+      entries: rows.map((r) => ({
+        payoutId: r.id, kind: r.kind, serial: r.serial, tier: Number(r.tier), amountCents: Number(r.amount_cents), reason: r.reason ?? null,
+        payee: r.kind === 'prize' ? { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref } : null,
+        stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+      })),
+    }
+  }
+
+  /**
+   * Reconciliation of a game: generated, distributed, activated, lost or stolen, sold, prizes paid and unpaid per
+   * tier (in play, expired, never in play), refunds, and the payout share achieved.
+   */
+  async function reconciliation(gameNo: number) {
+    const b = await batchByGame(db, gameNo)
+    const c = checkedOf(b)
+    const d = c.design
+    const T = d.tiers.length
+    const packs = await packsOfBatch(db, b.id)
+    const packStatus: Record<string, number> = {}
+    const inPlay = new Array<number>(T).fill(0)
+    for (const p of packs) {
+      packStatus[p.status] = (packStatus[p.status] ?? 0) + 1
+      if (b.channel === 'printed' && p.status === 'activated') {
+        const counts = JSON.parse(p.prize_counts) as number[]
+        for (let k = 0; k < T; k++) inPlay[k] += counts[k]
+      }
+    }
+    if (b.channel === 'electronic') {
+      for (const r of await soldWinnersByTier(db, b)) inPlay[r.tier - 1] = r.n
+    }
+    const paidRows = await payoutTotals(db, b.id)
+    const paid = new Array<number>(T).fill(0)
+    const paidCents = new Array<number>(T).fill(0)
+    let refunds = 0
+    let refundCents = 0
+    const refundedWinners = new Array<number>(T).fill(0)
+    for (const r of paidRows) {
+      if (r.kind === 'prize') {
+        paid[r.tier - 1] += r.n
+        paidCents[r.tier - 1] += r.cents
+      } else {
+        refunds += r.n
+        refundCents += r.cents
+        if (r.tier > 0) refundedWinners[r.tier - 1] += r.n
+      }
+    }
+    const sold = await salesTotal(db, b.id)
+    const reported = await reportedTicketsByKind(db, b.id)
+    const expiry = b.closed_at ? new Date(Date.parse(b.closed_at) + d.claimDays * 86_400_000).toISOString() : null
+    const expired = expiry !== null && now() > expiry
+    const packsOf = (s: string) => packStatus[s] ?? 0
+    const activatedPacks = b.channel === 'electronic' ? b.pack_count : packsOf('activated')
+    const distributedPacks = b.channel === 'electronic' ? b.pack_count : b.pack_count - packsOf('warehouse')
+    const soldTickets = sold.tickets
+    const soldCents = sold.cents
+    // Value of the stock in play: activated pre-printed packs, or electronic tickets sold.
+    const inPlayTickets = b.channel === 'electronic' ? soldTickets : activatedPacks * b.pack_size
+    const inPlayFund = inPlay.reduce((s, n, k) => s + n * d.tiers[k].amountCents, 0)
+    const totalPaid = paidCents.reduce((a, x) => a + x, 0)
+    const salesBase = Math.max(soldCents, b.channel === 'printed' ? inPlayTickets * b.price_cents : 0)
+    return {
+      gameNo: b.game_no, name: b.name, channel: b.channel, status: b.status, currency: b.currency, priceCents: b.price_cents,
+      generatedAt: b.generated_at, closedAt: b.closed_at, claimExpiresAt: expiry, asOf: now(),
+      generated: { tickets: b.ticket_count, packs: b.pack_count, packSize: b.pack_size, prizeFundCents: c.prizeFundCents, salesValueCents: c.salesCents },
+      distributed: { packs: distributedPacks, tickets: distributedPacks * b.pack_size },
+      activated: { packs: activatedPacks, tickets: activatedPacks * b.pack_size },
+      packsByStatus: packStatus,
+      lostOrStolen: { lostTickets: Number(reported.find((r) => r.kind === 'lost')?.n ?? 0), stolenTickets: Number(reported.find((r) => r.kind === 'stolen')?.n ?? 0) },
+      sold: { tickets: soldTickets, amountCents: soldCents, note: b.channel === 'printed' ? 'tickets scanned at a kiosk or cashier; stock of activated packs sold without a scanner is counted in activated' : 'electronic pool' },
+      tiers: d.tiers.map((t, k) => {
+        const unpaidInPlay = Math.max(0, inPlay[k] - paid[k] - refundedWinners[k])
+        return {
+          tier: k + 1, amountCents: t.amountCents, generated: t.count, inPlay: inPlay[k], notInPlay: t.count - inPlay[k],
+          paid: paid[k], paidCents: paidCents[k], refundedAsMisprint: refundedWinners[k],
+          unpaid: expired ? 0 : unpaidInPlay, unpaidCents: expired ? 0 : unpaidInPlay * t.amountCents,
+          expired: expired ? unpaidInPlay : 0, expiredCents: expired ? unpaidInPlay * t.amountCents : 0,
+        }
+      }),
+      refunds: { tickets: refunds, amountCents: refundCents },
+      payoutShare: {
+        designBp: c.payoutShareBp,
+        inPlayBp: inPlayTickets > 0 ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents)) : null,
+        paidOfSalesBp: salesBase > 0 ? Math.floor((totalPaid * 10_000) / salesBase) : null,
+        salesBaseCents: salesBase,
+        paidCents: totalPaid,
+      },
+    }
+  }
+
+  return { prizeRegister, reconciliation }
+}

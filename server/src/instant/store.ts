@@ -1,0 +1,301 @@
+/**
+ * The instant lottery's SQL, and only that: batches, tickets, packs, sales, payouts and lost-or-stolen reports
+ * (instant_* tables), and the instant settings of a hall. Each function takes the caller's transaction or
+ * connection first; rows come out as plain objects with numbers as numbers.
+ */
+import type { Sql } from '../db/database.ts'
+
+/** Ticket states in instant_tickets.status. */
+export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3 } as const
+
+export interface BatchRow {
+  id: string; game_no: number; name: string; channel: 'printed' | 'electronic'; currency: string; price_cents: number
+  ticket_count: number; pack_size: number; pack_count: number; first_id: number; design: string; design_sha256: string
+  seed_commitment: string; symbols_key: string; pepper_id: string; status: 'generating' | 'ready' | 'closed'
+  next_sale_index: number; created_at: string; generated_at: string | null; closed_at: string | null
+}
+
+export interface PackRow { status: string; location: string | null }
+
+export interface ReportRow { kind: string; first_index: number; last_index: number; ticket_count: number; discovered_at: string; created_at: string }
+
+export interface HallRow { id: string; profile_id: string; settings: string }
+
+/** PostgreSQL returns BIGINT and some INTEGER columns as strings. */
+function toBatchRow(row: BatchRow): BatchRow {
+  return { ...row, game_no: Number(row.game_no), price_cents: Number(row.price_cents), ticket_count: Number(row.ticket_count), pack_size: Number(row.pack_size), pack_count: Number(row.pack_count), first_id: Number(row.first_id), next_sale_index: Number(row.next_sale_index) }
+}
+
+// ------------------------------------------------------------------------------------------------ batches
+
+export async function batchOfGame(tx: Sql, gameNo: number): Promise<BatchRow | undefined> {
+  const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE game_no = ?', [gameNo])
+  return row && toBatchRow(row)
+}
+
+export async function batchById(tx: Sql, id: string): Promise<BatchRow | undefined> {
+  const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE id = ?', [id])
+  return row && toBatchRow(row)
+}
+
+/** Every batch but those still being generated, by game number. */
+export async function listedBatches(tx: Sql): Promise<BatchRow[]> {
+  const rows = await tx.all<BatchRow>("SELECT * FROM instant_batches WHERE status <> 'generating' ORDER BY game_no")
+  return rows.map(toBatchRow)
+}
+
+/** Removes a batch with its tickets and packs (a generation left half-written). */
+export async function deleteBatch(tx: Sql, b: BatchRow): Promise<void> {
+  await tx.run('DELETE FROM instant_tickets WHERE id >= ? AND id < ?', [b.first_id, b.first_id + b.ticket_count])
+  await tx.run('DELETE FROM instant_packs WHERE batch_id = ?', [b.id])
+  await tx.run('DELETE FROM instant_batches WHERE id = ?', [b.id])
+}
+
+/** One past the last ticket id any batch uses, or null when there is no batch. */
+export async function ticketIdsEnd(tx: Sql): Promise<number | null> {
+  const last = await tx.get<{ end: number | null }>('SELECT MAX(first_id + ticket_count) AS "end" FROM instant_batches')
+  return last?.end ?? null
+}
+
+export async function insertBatch(tx: Sql, b: {
+  id: string; gameNo: number; name: string; channel: string; currency: string; priceCents: number; ticketCount: number; packSize: number; packCount: number
+  firstId: number; design: string; designSha256: string; seedCommitment: string; symbolsKey: string; pepperId: string; createdAt: string
+}): Promise<void> {
+  await tx.run(
+    `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, symbols_key, pepper_id, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?)`,
+    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.symbolsKey, b.pepperId, b.createdAt],
+  )
+}
+
+export async function markBatchReady(tx: Sql, batchId: string, at: string): Promise<void> {
+  await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ? WHERE id = ?", [at, batchId])
+}
+
+export async function markBatchClosed(tx: Sql, batchId: string, at: string): Promise<void> {
+  await tx.run("UPDATE instant_batches SET status = 'closed', closed_at = ? WHERE id = ?", [at, batchId])
+}
+
+/** Moves the electronic pool's cursor from `index` to the next ticket; 0 changes when another sale moved it first. */
+export async function advanceSaleIndex(tx: Sql, batchId: string, index: number): Promise<number> {
+  return (await tx.run('UPDATE instant_batches SET next_sale_index = ? WHERE id = ? AND next_sale_index = ?', [index + 1, batchId, index])).changes
+}
+
+// ------------------------------------------------------------------------------------------------ bulk rows
+
+const INSERT_ROWS = 500
+const PG_UNNEST_ROWS = 10_000
+
+/**
+ * Buffers rows and sends them in bulk: on SQLite as multi-row INSERTs of INSERT_ROWS rows (one prepared statement,
+ * one reused parameter array); on PostgreSQL as one `INSERT ... SELECT * FROM unnest(array, ...)` per
+ * PG_UNNEST_ROWS rows, one array parameter per column, which PostgreSQL ingests several times faster than
+ * multi-row VALUES. `flush` sends the rest.
+ */
+function rowWriter(engine: 'sqlite' | 'postgres', head: string, types: readonly string[]) {
+  const width = types.length
+  const rowsPerSend = engine === 'postgres' ? PG_UNNEST_ROWS : INSERT_ROWS
+  const row = `(${new Array(width).fill('?').join(', ')})`
+  const values = (rows: number) => `${head} VALUES ${new Array(rows).fill(row).join(', ')}`
+  const sqlFull = values(INSERT_ROWS)
+  const unnest = `${head} SELECT * FROM unnest(${types.map((t) => `?::${t}[]`).join(', ')})`
+  const params = new Array<unknown>(rowsPerSend * width)
+  let n = 0
+  const send = async (tx: Sql, count: number) => {
+    if (engine === 'postgres') {
+      const columns = types.map((_, c) => {
+        const col = new Array<unknown>(count / width)
+        for (let i = c, k = 0; i < count; i += width, k++) col[k] = params[i]
+        return col
+      })
+      await tx.run(unnest, columns)
+    } else {
+      await tx.run(count === params.length ? sqlFull : values(count / width), count === params.length ? params : params.slice(0, count))
+    }
+    n = 0
+  }
+  return {
+    /** Adds a row of 3 values; true when the buffer is full and must be sent. */
+    push3(a: unknown, b: unknown, c: unknown): boolean {
+      params[n++] = a
+      params[n++] = b
+      params[n++] = c
+      return n === params.length
+    },
+    push5(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown): boolean {
+      params[n++] = a
+      params[n++] = b
+      params[n++] = c
+      params[n++] = d
+      params[n++] = e
+      return n === params.length
+    },
+    send: (tx: Sql) => send(tx, params.length),
+    async flush(tx: Sql): Promise<void> {
+      if (n > 0) await send(tx, n)
+    },
+  }
+}
+
+/** Bulk writer of instant_tickets rows: push3(id, tier, codeTag). */
+export const ticketWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_tickets (id, tier, code_tag)', ['integer', 'integer', 'bigint'])
+
+/** Bulk writer of instant_packs rows: push5(batchId, packNo, status, location, prizeCountsJson). */
+export const packWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_packs (batch_id, pack_no, status, location, prize_counts)', ['text', 'integer', 'text', 'text', 'text'])
+
+// ------------------------------------------------------------------------------------------------ tickets
+
+export async function ticketTierAndStatus(tx: Sql, ticketId: number): Promise<{ tier: number; status: number } | undefined> {
+  return tx.get<{ tier: number; status: number }>('SELECT tier, status FROM instant_tickets WHERE id = ?', [ticketId])
+}
+
+export async function ticketTier(tx: Sql, ticketId: number): Promise<number> {
+  const row = await tx.get<{ tier: number }>('SELECT tier FROM instant_tickets WHERE id = ?', [ticketId])
+  return Number(row?.tier ?? 0)
+}
+
+export async function ticketCodeTag(tx: Sql, ticketId: number): Promise<number> {
+  const row = await tx.get<{ code_tag: number }>('SELECT code_tag FROM instant_tickets WHERE id = ?', [ticketId])
+  return Number(row?.code_tag)
+}
+
+/** In stock to sold; the number of rows changed (0: not in stock). */
+export async function markTicketSold(tx: Sql, ticketId: number): Promise<number> {
+  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [TicketState.Sold, ticketId, TicketState.InStock])).changes
+}
+
+/** In stock to sold with the tag of the validation code issued at the sale (electronic tickets). */
+export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTag: number): Promise<number> {
+  return (await tx.run('UPDATE instant_tickets SET status = ?, code_tag = ? WHERE id = ? AND status = ?', [TicketState.Sold, codeTag, ticketId, TicketState.InStock])).changes
+}
+
+/** In stock or sold to paid, or to refunded; the number of rows changed (0: paid or refunded already). */
+export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketState.Paid | typeof TicketState.Refunded): Promise<number> {
+  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status IN (?, ?)', [to, ticketId, TicketState.InStock, TicketState.Sold])).changes
+}
+
+/** Sold electronic tickets that win, counted by tier. */
+export async function soldWinnersByTier(tx: Sql, b: BatchRow): Promise<Array<{ tier: number; n: number }>> {
+  const rows = await tx.all<{ tier: number; n: number }>('SELECT tier, COUNT(*) AS n FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0 AND tier > 0 GROUP BY tier', [b.first_id, b.first_id + b.ticket_count])
+  return rows.map((r) => ({ tier: Number(r.tier), n: Number(r.n) }))
+}
+
+// ------------------------------------------------------------------------------------------------ packs
+
+export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<PackRow | undefined> {
+  return tx.get<PackRow>('SELECT status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?', [batchId, packNo])
+}
+
+export async function packsOfBatch(tx: Sql, batchId: string): Promise<Array<{ status: string; prize_counts: string }>> {
+  return tx.all<{ status: string; prize_counts: string }>('SELECT status, prize_counts FROM instant_packs WHERE batch_id = ?', [batchId])
+}
+
+/** The first pack of the range that is not in the warehouse. */
+export async function firstPackOutOfWarehouse(tx: Sql, batchId: string, fromPack: number, toPack: number): Promise<{ pack_no: number; status: string } | undefined> {
+  return tx.get<{ pack_no: number; status: string }>("SELECT pack_no, status FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse' ORDER BY pack_no LIMIT 1", [batchId, fromPack, toPack])
+}
+
+/** Warehouse packs of the range to shipped; the number shipped. */
+export async function shipPackRange(tx: Sql, batchId: string, fromPack: number, toPack: number, destination: string, at: string): Promise<number> {
+  return (await tx.run("UPDATE instant_packs SET status = 'shipped', location = ?, shipped_at = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status = 'warehouse'", [destination, at, batchId, fromPack, toPack])).changes
+}
+
+/** A shipped pack to activated; the number of rows changed (0: it changed meanwhile). */
+export async function markPackActivated(tx: Sql, batchId: string, packNo: number, at: string, by: string): Promise<number> {
+  return (await tx.run("UPDATE instant_packs SET status = 'activated', activated_at = ?, activated_by = ? WHERE batch_id = ? AND pack_no = ? AND status = 'shipped'", [at, by, batchId, packNo])).changes
+}
+
+export async function countPacksOutOfWarehouse(tx: Sql, batchId: string, fromPack: number, toPack: number): Promise<number> {
+  const row = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse'", [batchId, fromPack, toPack])
+  return Number(row?.n ?? 0)
+}
+
+export async function setPackRangeStatus(tx: Sql, batchId: string, fromPack: number, toPack: number, status: string): Promise<void> {
+  await tx.run('UPDATE instant_packs SET status = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ?', [status, batchId, fromPack, toPack])
+}
+
+// ------------------------------------------------------------------------------------------------ lost or stolen reports
+
+/** A report whose range holds the ticket, if any. */
+export async function reportCovering(tx: Sql, batchId: string, index: number): Promise<{ kind: string; id: string } | undefined> {
+  return tx.get<{ kind: string; id: string }>('SELECT kind, id FROM instant_reports WHERE batch_id = ? AND first_index <= ? AND last_index >= ? LIMIT 1', [batchId, index, index])
+}
+
+export async function insertReport(tx: Sql, r: {
+  id: string; batchId: string; kind: string; firstIndex: number; lastIndex: number; stage: string; discoveredAt: string
+  regulatorReportedAt: string | null; policeReportRef: string | null; remedy: string | null; note: string; reportedBy: string; createdAt: string
+}): Promise<void> {
+  await tx.run(
+    `INSERT INTO instant_reports (id, batch_id, kind, first_index, last_index, ticket_count, stage, discovered_at, regulator_reported_at, police_report_ref, remedy, note, reported_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [r.id, r.batchId, r.kind, r.firstIndex, r.lastIndex, r.lastIndex - r.firstIndex + 1, r.stage, r.discoveredAt, r.regulatorReportedAt, r.policeReportRef, r.remedy, r.note, r.reportedBy, r.createdAt],
+  )
+}
+
+export async function reportsOfBatch(tx: Sql, batchId: string): Promise<ReportRow[]> {
+  return tx.all<ReportRow>('SELECT kind, first_index, last_index, ticket_count, discovered_at, created_at FROM instant_reports WHERE batch_id = ? ORDER BY first_index', [batchId])
+}
+
+/** Tickets reported, by kind (lost, stolen). */
+export async function reportedTicketsByKind(tx: Sql, batchId: string): Promise<Array<{ kind: string; n: number }>> {
+  return tx.all<{ kind: string; n: number }>('SELECT kind, SUM(ticket_count) AS n FROM instant_reports WHERE batch_id = ? GROUP BY kind', [batchId])
+}
+
+// ------------------------------------------------------------------------------------------------ sales
+
+export async function insertSale(tx: Sql, s: { ticketId: number; batchId: string; channel: 'printed' | 'electronic'; hallId: string | null; stationId: string; priceCents: number; soldAt: string }): Promise<void> {
+  await tx.run('INSERT INTO instant_sales (ticket_id, batch_id, channel, hall_id, station_id, price_cents, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [s.ticketId, s.batchId, s.channel, s.hallId, s.stationId, s.priceCents, s.soldAt])
+}
+
+export async function salesTotal(tx: Sql, batchId: string): Promise<{ tickets: number; cents: number }> {
+  const sold = await tx.get<{ n: number; cents: number | null }>('SELECT COUNT(*) AS n, SUM(price_cents) AS cents FROM instant_sales WHERE batch_id = ?', [batchId])
+  return { tickets: Number(sold?.n ?? 0), cents: Number(sold?.cents ?? 0) }
+}
+
+// ------------------------------------------------------------------------------------------------ payouts (the prize register)
+
+export async function insertPrizePayout(tx: Sql, p: {
+  id: string; ticketId: number; batchId: string; gameNo: number; serial: string; tier: number; amountCents: number; currency: string
+  stationId: string; cashierId: string; payeeName: string; payeeDocument: string; signatureRef: string; paidAt: string
+}): Promise<void> {
+  await tx.run(
+    `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
+         VALUES (?, ?, ?, ?, ?, 'prize', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [p.id, p.ticketId, p.batchId, p.gameNo, p.serial, p.tier, p.amountCents, p.currency, p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.signatureRef, p.paidAt],
+  )
+}
+
+export async function insertRefundPayout(tx: Sql, p: {
+  id: string; ticketId: number; batchId: string; gameNo: number; serial: string; tier: number; amountCents: number; currency: string
+  reason: string; stationId: string; cashierId: string; paidAt: string
+}): Promise<void> {
+  await tx.run(
+    `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, reason, station_id, cashier_id, paid_at)
+         VALUES (?, ?, ?, ?, ?, 'refund', ?, ?, ?, ?, ?, ?, ?)`,
+    [p.id, p.ticketId, p.batchId, p.gameNo, p.serial, p.tier, p.amountCents, p.currency, p.reason, p.stationId, p.cashierId, p.paidAt],
+  )
+}
+
+export async function payoutsOfBatch(tx: Sql, batchId: string): Promise<Array<Record<string, unknown>>> {
+  return tx.all<Record<string, unknown>>('SELECT * FROM instant_payouts WHERE batch_id = ? ORDER BY paid_at, id', [batchId])
+}
+
+export async function payoutOfSerial(tx: Sql, serial: string, gameNo: number): Promise<{ id: string; paid_at: string; station_id: string; cashier_id: string } | undefined> {
+  return tx.get<{ id: string; paid_at: string; station_id: string; cashier_id: string }>('SELECT id, paid_at, station_id, cashier_id FROM instant_payouts WHERE serial = ? AND game_no = ?', [serial, gameNo])
+}
+
+/** Payouts counted and summed by kind (prize, refund) and tier. */
+export async function payoutTotals(tx: Sql, batchId: string): Promise<Array<{ kind: string; tier: number; n: number; cents: number }>> {
+  const rows = await tx.all<{ kind: string; tier: number; n: number; cents: number }>('SELECT kind, tier, COUNT(*) AS n, SUM(amount_cents) AS cents FROM instant_payouts WHERE batch_id = ? GROUP BY kind, tier', [batchId])
+  return rows.map((r) => ({ kind: r.kind, tier: Number(r.tier), n: Number(r.n), cents: Number(r.cents) }))
+}
+
+// ------------------------------------------------------------------------------------------------ halls
+
+export async function hallById(tx: Sql, hallId: string): Promise<HallRow | undefined> {
+  return tx.get<HallRow>('SELECT id, profile_id, settings FROM halls WHERE id = ?', [hallId])
+}
+
+export async function setHallSettings(tx: Sql, hallId: string, settingsJson: string): Promise<void> {
+  await tx.run('UPDATE halls SET settings = ? WHERE id = ?', [settingsJson, hallId])
+}
