@@ -37,6 +37,16 @@ export interface Config {
   amlSmallShareBp: number
   idRequiredPrizeCents: number
   prizeClaimDays: number
+  /**
+   * Draw beacon (bolillo-draw-v2, DESIGN.md): drand quicknet relays tried in order (BOLILLO_BEACON_RELAYS, comma
+   * separated base URLs), how long one may take, and whether a hall that reaches none may use the labelled local
+   * demo beacon (BOLILLO_DEMO_BEACON; on by default only for the demo hall). Optional in literals.
+   */
+  beaconRelays?: readonly string[]
+  beaconTimeoutMs?: number
+  demoBeacon?: boolean
+  /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
+  sealingKey?: string | null
 }
 
 /**
@@ -103,6 +113,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     entropyFallback: oneOf('BOLILLO_ENTROPY_FALLBACK', 'false', ['true', 'false'] as const) === 'true',
     logLevel: oneOf('BOLILLO_LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     seedDemo: oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true',
+    beaconRelays: beaconRelays(env.BOLILLO_BEACON_RELAYS, errors),
+    beaconTimeoutMs: int('BOLILLO_BEACON_TIMEOUT_MS', 3000, 100, 60_000),
+    demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
+    sealingKey: env.BOLILLO_SEALING_KEY || null,
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
@@ -158,4 +172,11 @@ function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<
     out[station] = printerTarget(`BOLILLO_PRINTERS[${station}]`, item.slice(at + 1), errors)
   }
   return Object.freeze(out)
+}
+
+function beaconRelays(raw: string | undefined, errors: string[]): readonly string[] {
+  if (!raw) return []
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  for (const url of list) if (!/^https?:\/\/[^\s]+$/.test(url)) errors.push(`BOLILLO_BEACON_RELAYS: "${url}" is not an http(s) URL`)
+  return list.map((u) => u.replace(/\/+$/, ''))
 }

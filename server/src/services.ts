@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { createBingoService, type BingoEvent, type Clock, type EntropySource } from './bingo/service.ts'
-import { readJournal } from './shared/journal.ts'
+import { appendJournal, readJournal } from './shared/journal.ts'
+import { secureDataDir } from './shared/data-dir.ts'
+import { createSealer, parseSealingKey, type Sealer } from './shared/sealing.ts'
+import { loadSealingKey } from './shared/sealing-key-file.ts'
+import { createBeaconSource, loadOrCreateDemoBeacon, type BeaconSource } from './shared/beacon-source.ts'
 import { loadSessionMinutes } from './bingo/minutes.ts'
 import { createAuthService } from './access/service.ts'
 import { createCashdesk } from './cashdesk/service.ts'
@@ -23,13 +27,29 @@ import { createLotteryService } from './lottery/service.ts'
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
 
-export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?: Logger; db?: Database; keys?: OperatorKeys; printers?: PrinterPool }
+export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?: Logger; db?: Database; keys?: OperatorKeys; printers?: PrinterPool; sealer?: Sealer; beacon?: BeaconSource }
 
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const log = overrides.log ?? createLogger(config.logLevel)
+  // Before anything is written: DATA_DIR and all it holds are the server user's alone (DESIGN.md "Sealed secrets").
+  secureDataDir(config.dataDir)
   const db = overrides.db ?? (await openDatabase(config))
   await migrate(db)
+  // Seeds, draw orders and prize files are sealed under a key kept out of the database.
+  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir }).key)
+  // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
+  const beacon = overrides.beacon ?? createBeaconSource({
+    relays: config.beaconRelays ?? [],
+    timeoutMs: config.beaconTimeoutMs,
+    demo: (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
+    onRefused: (r) => {
+      const at = (overrides.clock ?? systemClock).now().toISOString()
+      db.transaction((tx) => appendJournal(tx, { at, type: 'beacon.refused', scope: '', payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } } }))
+        .catch((e) => log.warn('could not journal a refused beacon value', e))
+    },
+    onRelayFailure: (f) => log.warn(`beacon relay ${f.relay} failed for round ${f.round}: ${f.reason}`),
+  })
   const listeners = new Set<(e: BingoEvent) => void>()
   // Issue #5: seed entropy source (BOLILLO_ENTROPY), device registry, ball sets, blower (BOLILLO_BALL_SOURCE).
   const equipment = createEquipment({ config, db, log, clock: overrides.clock ?? systemClock })
@@ -61,7 +81,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir })
   return {
-    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0',
+    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon,
     instant, bonus,
     lotto, lottery,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,

@@ -25,6 +25,8 @@ export const ErrorCode = {
   InvalidSignature: 'INVALID_SIGNATURE',
   Conflict: 'CONFLICT',
   DeviceUnavailable: 'DEVICE_UNAVAILABLE',
+  /** bolillo-draw-v2: the beacon round fixed at close is not published yet; the draw waits for it. */
+  BeaconPending: 'BEACON_PENDING',
   // Certified devices, ball sets and entropy (GEN-7, BNG-24..27, RNG-32).
   DeviceNotCertified: 'DEVICE_NOT_CERTIFIED',
   BallSetExhausted: 'BALL_SET_EXHAUSTED',

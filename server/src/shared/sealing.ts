@@ -109,3 +109,20 @@ function aad(keyId: string, context: string): Buffer {
 function b64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64url')
 }
+
+/** A sealing key bound once, handed to the use cases that keep secrets (seeds, draw orders, prize files). */
+export interface Sealer {
+  readonly keyId: string
+  seal(plaintext: Uint8Array | string, context: string): string
+  open(sealed: string, context: string): Buffer
+  openText(sealed: string, context: string): string
+}
+
+export function createSealer(key: SealingKey): Sealer {
+  return {
+    keyId: key.id,
+    seal: (plaintext, context) => seal(key, plaintext, context),
+    open: (sealed, context) => openSealed(key, sealed, context),
+    openText: (sealed, context) => openSealedText(key, sealed, context),
+  }
+}
