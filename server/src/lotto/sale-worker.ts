@@ -16,7 +16,8 @@ import type { KeyObject } from 'node:crypto'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { DomainError } from '../shared/errors.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
-import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { reserveReceipts } from './store.ts'
 
 const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
 const db = openSqliteConnection(data.file, data.synchronous)
