@@ -9,7 +9,7 @@
  *
  * Started through worker-boot.mjs (TypeScript loader); messages: `{ type: 'batch', id, at, slips }` answered by
  * `{ id, results }` or `{ id, error }`; `{ type: 'reserve', id, gameCode, count }` (a block of receipt numbers,
- * lotto-receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
+ * receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
  */
 import { openSqliteConnection, sqlOver } from '../db/sqlite.ts'
 import type { KeyObject } from 'node:crypto'

@@ -4,7 +4,7 @@
  * numbers from the game's counter, sign each receipt's code (kind `L`), insert the slips and journal every sale.
  *
  * It runs on any `Sql` port: inside `db.transaction` (PostgreSQL, or SQLite without the writer thread), or on the
- * SQLite writer thread (lotto-sale-worker.ts), where the commit's fsync does not block the HTTP thread. A slip
+ * SQLite writer thread (sale-worker.ts), where the commit's fsync does not block the HTTP thread. A slip
  * refused here (sales closed meanwhile) is answered on its own; the others of the batch still commit.
  */
 import type { Sql } from '../db/database.ts'
@@ -29,7 +29,7 @@ export interface SlipToWrite {
   channel: string
   /**
    * Receipt number and signed code handed out beforehand from a reserved block (writer thread mode, see
-   * lotto-receipts.ts); without them the batch takes numbers from the counter and signs here.
+   * receipts.ts); without them the batch takes numbers from the counter and signs here.
    */
   receipt?: string
   code?: string

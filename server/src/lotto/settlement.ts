@@ -32,7 +32,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
 
   /**
    * Settles a drawn draw (LNS-16 step 4): every participating play is matched against the numbers drawn, the
-   * winners of each category and their amounts are fixed (remainder rule: domain/lotto.ts) and stored, and the
+   * winners of each category and their amounts are fixed (remainder rule: rules.ts) and stored, and the
    * result is journaled. The game's previous draw must be settled first (its unwon pari-mutuel money may roll over).
    */
   async function settle(drawId: string): Promise<LottoResult> {
