@@ -15,6 +15,7 @@ import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
 import { registerBonusRoutes } from '../bingo/bonus-routes.ts'
+import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
@@ -150,6 +151,7 @@ export function createHttpApp(services: Services) {
   // ---- prima, pots, lucky ball, simultaneous games, other modalities (issue #8)
   registerBonusRoutes(app, services)
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
+  registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)
 
   return app

@@ -9,14 +9,15 @@
  *
  * Started through worker-boot.mjs (TypeScript loader); messages: `{ type: 'batch', id, at, slips }` answered by
  * `{ id, results }` or `{ id, error }`; `{ type: 'reserve', id, gameCode, count }` (a block of receipt numbers,
- * lotto-receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
+ * receipts.ts) answered by `{ id, first }`; and `{ type: 'close', id }`.
  */
 import { openSqliteConnection, sqlOver } from '../db/sqlite-runtime.ts'
 import type { KeyObject } from 'node:crypto'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { DomainError } from '../shared/errors.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
-import { reserveReceipts, writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { reserveReceipts } from './store.ts'
 
 const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
 const db = await openSqliteConnection(data.file, data.synchronous)

@@ -4,13 +4,14 @@
  * numbers from the game's counter, sign each receipt's code (kind `L`), insert the slips and journal every sale.
  *
  * It runs on any `Sql` port: inside `db.transaction` (PostgreSQL, or SQLite without the writer thread), or on the
- * SQLite writer thread (lotto-sale-worker.ts), where the commit's fsync does not block the HTTP thread. A slip
+ * SQLite writer thread (sale-worker.ts), where the commit's fsync does not block the HTTP thread. A slip
  * refused here (sales closed meanwhile) is answered on its own; the others of the batch still commit.
  */
 import type { Sql } from '../db/database.ts'
 import type { ErrorCode } from '../shared/errors.ts'
 import { receiptNumber } from './rules.ts'
-import { appendJournalBatch, insertRows, type BatchEntry } from '../shared/journal-batch.ts'
+import { appendJournalBatch, type BatchEntry } from '../shared/journal-batch.ts'
+import { drawWindows, insertSlips, reserveReceipts } from './store.ts'
 
 /** A slip checked by the HTTP thread, waiting for its batch. */
 export interface SlipToWrite {
@@ -28,7 +29,7 @@ export interface SlipToWrite {
   channel: string
   /**
    * Receipt number and signed code handed out beforehand from a reserved block (writer thread mode, see
-   * lotto-receipts.ts); without them the batch takes numbers from the counter and signs here.
+   * receipts.ts); without them the batch takes numbers from the counter and signs here.
    */
   receipt?: string
   code?: string
@@ -40,26 +41,12 @@ export type SlipWriteResult =
 
 interface DrawWindow { status: string; start: number; close: number; price: number }
 
-const SLIP_COLUMNS = ['id', 'game_code', 'first_draw_no', 'draw_count', 'boards', 'board_count', 'quick_picks', 'amount_cents', 'player_name', 'player_document', 'channel', 'status', 'sold_at'] as const
-
 /** Payload of a `lotto.slip_sold` journal record. */
 export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string }
 
 /** canonicalJson of a {@link SlipSoldPayload}, written out by hand (keys sorted): the sale path journals every slip. */
 export function slipSoldPayloadText(p: SlipSoldPayload): string {
   return `{"amountCents":${JSON.stringify(p.amountCents)},"boards":${JSON.stringify(p.boards)},"channel":${JSON.stringify(p.channel)},"drawNos":[${JSON.stringify(p.drawNos[0])},${JSON.stringify(p.drawNos[1])}],"quickPicks":${JSON.stringify(p.quickPicks)},"receipt":${JSON.stringify(p.receipt)}}`
-}
-
-/** Counter name of a lotto game's receipt numbers. */
-export const receiptCounter = (gameCode: string) => `lotto:${gameCode}`
-
-/** Takes `count` receipt numbers from the game's counter; returns the first. Must run inside a transaction. */
-export async function reserveReceipts(tx: Sql, gameCode: string, count: number): Promise<number> {
-  const name = receiptCounter(gameCode)
-  const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [count, name])
-  if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
-  const last = Number((await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value)
-  return last - count + 1
 }
 
 /**
@@ -79,10 +66,7 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
     byGame.set(s.gameCode, r)
   }
   for (const [game, r] of byGame) {
-    const rows = await tx.all<{ draw_no: number; status: string; sales_start_at: string; sales_close_at: string; price_cents: number }>(
-      "SELECT draw_no, status, sales_start_at, sales_close_at, price_cents FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no >= ? AND draw_no <= ?",
-      [game, r.min, r.max],
-    )
+    const rows = await drawWindows(tx, game, r.min, r.max)
     windows.set(game, new Map(rows.map((d) => [Number(d.draw_no), { status: d.status, start: Date.parse(d.sales_start_at), close: Date.parse(d.sales_close_at), price: Number(d.price_cents) }])))
   }
 
@@ -121,7 +105,7 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
     }
   }
   if (rows.length === 0) return results
-  await insertRows(tx, 'lotto_slips', SLIP_COLUMNS, rows)
+  await insertSlips(tx, rows)
   const records = await appendJournalBatch(tx, entries)
   order.forEach((i, k) => { (results[i] as { journalSeq: number }).journalSeq = records[k].seq })
   return results

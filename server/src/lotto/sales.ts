@@ -6,7 +6,7 @@
  * at once (no timer delays it).
  *
  * Two writers implement the same contract:
- * - the SQLite writer thread (lotto-sale-worker.ts), for a file database: the fsync and the signatures leave the
+ * - the SQLite writer thread (sale-worker.ts), for a file database: the fsync and the signatures leave the
  *   HTTP thread;
  * - an inline writer on the storage port (`db.transaction`), for PostgreSQL (whose commit does not block Node)
  *   and for databases opened elsewhere.

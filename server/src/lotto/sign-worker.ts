@@ -1,5 +1,5 @@
 /**
- * Signer thread of the lotto sale path (lotto-receipts.ts): signs the codes of a block of reserved receipt numbers
+ * Signer thread of the lotto sale path (receipts.ts): signs the codes of a block of reserved receipt numbers
  * (`BLL1.L.<receipt>.<Ed25519 signature>`) ahead of the sales that will use them, so that the ~30 µs signature
  * leaves both the HTTP thread and the SQLite writer thread. Messages `{ id, receipts: JSON string[] }` are answered
  * by `{ id, codes: JSON string[] }`.

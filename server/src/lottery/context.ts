@@ -1,0 +1,88 @@
+/**
+ * What the lottery and raffle use cases (issue.ts, draws.ts, settlement.ts, payouts.ts) share: the dependencies,
+ * ids, signed codes, draw lookups, the ranges out of play and the tickets in play.
+ */
+import type { Database, Sql } from '../db/database.ts'
+import { sortByBytes } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import type { OperatorKeys } from '../shared/keys.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
+import type { Clock, EntropySource } from '../bingo/service.ts'
+import type { DrawRow } from '../lotto/store.ts'
+import { numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
+import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
+
+export interface LotteryDeps { db: Database; clock: Clock; entropy: EntropySource; keys: OperatorKeys; dataDir: string }
+
+/** Most whole tickets (numbers x series) an issue may put in play: the participation list is built in memory. */
+export const MAX_TICKETS_IN_PLAY = 4_000_000
+
+export type Plan = LotteryPlan | RafflePlan
+export const isRaffle = (p: Plan): p is RafflePlan => p.kind === 'raffle' || p.kind === 'tombola' || p.kind === 'promotional'
+
+/** A range taken out of play (LST-7, §7.14). */
+export interface TicketRange {
+  id: string; kind: 'returned' | 'lost' | 'stolen'; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; createdAt: string
+  details: { discoveredAt?: string; reportedToAjAt?: string; distributed?: boolean; policeReportRef?: string | null; remedy?: string; notice?: string; lateReport?: boolean; note?: string }
+}
+
+export const inRange = (rs: readonly TicketRange[], number: number, series: number) => rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
+
+/** A prize rule as printed on the ticket and in the results. */
+export function describeRule(r: LotteryPlan['prizes'][number]['rule'], plan: LotteryPlan): string {
+  switch (r.type) {
+    case 'exact': return 'numero exacto'
+    case 'approximation': return `aproximacion +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'ending': return `terminacion de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'beginning': return `comienzo de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+  }
+}
+
+export type LotteryContext = ReturnType<typeof createLotteryContext>
+
+export function createLotteryContext(deps: LotteryDeps) {
+  const { db, clock } = deps
+
+  async function loadDraw(tx: Sql, drawId: string): Promise<LotteryDrawRow> {
+    const row = await lotteryDrawById(tx, drawId)
+    if (!row) throw new DomainError('NOT_FOUND', `draw ${drawId} not found`, { drawId })
+    return row
+  }
+
+  async function ranges(tx: Sql, drawId: string, kinds: ReadonlyArray<TicketRange['kind']> = ['returned', 'lost', 'stolen']): Promise<TicketRange[]> {
+    const rows = await rangesOfDraw(tx, drawId, kinds)
+    return rows.map((r) => ({ id: r.id, kind: r.kind, from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), quantity: Number(r.quantity), createdAt: r.created_at, details: JSON.parse(r.details) }))
+  }
+
+  return {
+    deps, db, clock,
+    now: () => clock.now().toISOString(),
+    newId(prefix: string): string {
+      const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
+      let s = ''
+      for (const b of deps.entropy.randomBytes(10)) s += alphabet[b % alphabet.length]
+      return `${prefix}_${s}`
+    },
+    /** Journal scope of a draw's records (the minutes read them back by this prefix). */
+    scope: (r: { product: string; game_code: string; id: string }) => `${r.product}:${r.game_code}/draw:${r.id}`,
+    sign: (id: string) => encodeTicketCode({ kind: TicketKind.lottery, id }, deps.keys.privateKey),
+    planOf: (r: DrawRow) => JSON.parse(r.plan) as Plan,
+    loadDraw,
+    ranges,
+
+    /** The whole tickets in play, sorted by bytes: lottery = issued - returned - lost/stolen; raffle = sold - lost/stolen. */
+    async ticketsInPlay(tx: Sql, row: DrawRow, plan: Plan): Promise<string[]> {
+      const out = await ranges(tx, row.id)
+      if (isRaffle(plan)) {
+        const sold = await soldTickets(tx, row.id)
+        return sortByBytes(sold.filter((s) => !inRange(out, Number(s.number), 1)).map((s) => s.serial))
+      }
+      const total = numberCount(plan.numbering) * plan.series
+      if (total > MAX_TICKETS_IN_PLAY) throw new DomainError('VALIDATION_FAILED', `${total} tickets are more than this server puts in one participation list (${MAX_TICKETS_IN_PLAY})`)
+      const list: string[] = []
+      for (let n = plan.numbering.from; n <= plan.numbering.to; n++) for (let s = 1; s <= plan.series; s++) if (!inRange(out, n, s)) list.push(ticketSerial(n, s, plan.numbering))
+      // Zero-padded serials of equal width: numeric order is byte order.
+      return list
+    },
+  }
+}

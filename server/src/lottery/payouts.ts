@@ -1,0 +1,146 @@
+/**
+ * Validation and payout of lottery fractions and raffle tickets (REGULATIONS.md §8, LOT-25, LOT-26): void when the
+ * code's signature fails (LOT-8), blocked when reported lost or stolen (LST-4, LST-5), one payout per fraction
+ * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
+ */
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { OnPaid } from '../cashdesk/cash.ts'
+import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
+import { inRange, isRaffle, type LotteryContext } from './context.ts'
+import { lotteryPrizesFor, type WonPrize } from './rules.ts'
+import type { LotteryResult } from './settlement.ts'
+import { insertLotteryPayout, isNumberSold, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
+
+export interface LotteryValidation {
+  outcome: ValidationOutcome; kind: 'lottery' | 'raffle'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
+  reason: string; prizes: WonPrize[]; drawId: string | null; number: string | null; series: number | null; fraction: number | null
+}
+
+export function createPayoutUseCases(ctx: LotteryContext) {
+  const { db, deps, now, newId, scope, planOf, loadDraw, ranges } = ctx
+
+  /** §8 for a lottery fraction or raffle ticket: VOID if the signature fails (LOT-8), REPORTED LOST/STOLEN, ... */
+  async function validate(code: string, tx: Sql = db): Promise<LotteryValidation> {
+    const base = { amountCents: 0, goods: [] as string[], currency: null as string | null, prizes: [] as WonPrize[], drawId: null as string | null, number: null as string | null, series: null as number | null, fraction: null as number | null }
+    let id: string
+    try {
+      const ref = verifyTicketCode(code, deps.keys.publicKey)
+      if (ref.kind !== TicketKind.lottery) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lottery ticket' }
+      id = ref.id
+    } catch (e) {
+      return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: null, reason: `altered or forged ticket: ${(e as Error).message} (LOT-8)` }
+    }
+    const parts = id.split('-')
+    const row = await lotteryDrawRow(tx, parts[0])
+    if (!row) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: id, reason: 'no such draw' }
+    const plan = planOf(row)
+    const kind = row.product
+    const number = Number(parts[1])
+    const series = isRaffle(plan) ? 1 : Number(parts[2])
+    const fraction = isRaffle(plan) ? 1 : Number(parts[3])
+    const shape = isRaffle(plan) ? parts.length === 2 : parts.length === 4 && series >= 1 && series <= plan.series && fraction >= 1 && fraction <= plan.fractions
+    const r0 = { ...base, kind, ticketId: id, drawId: row.id, currency: plan.currency, number: parts[1] ?? null, series, fraction }
+    if (!shape || !Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) return { ...r0, outcome: ValidationOutcome.Void, reason: 'not a ticket of this issue' }
+    const rs = await ranges(tx, row.id)
+    const hit = inRange(rs, number, series)
+    if (hit && hit.kind !== 'returned') return { ...r0, outcome: ValidationOutcome.ReportedLostStolen, reason: `number reported ${hit.kind}: no payment, refund or exchange (${hit.kind === 'stolen' ? 'LST-5' : 'LST-4'})` }
+    if (hit) return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold before the draw: not in play' }
+    if (isRaffle(plan)) {
+      if (!(await isNumberSold(tx, row.id, number))) return { ...r0, outcome: ValidationOutcome.Void, reason: 'this ticket was never sold (LOT-8)' }
+    }
+    if (row.status !== 'settled') return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
+    const result = JSON.parse(row.result!) as LotteryResult
+    let prizes: WonPrize[]
+    let goods: string[] = []
+    if (isRaffle(plan)) {
+      const won = plan.prizes.filter((p) => result.winning[p.code] === number)
+      prizes = won.map((p) => ({ code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 }))
+      goods = won.filter((p) => p.kind !== 'cash').map((p) => `${p.name}: ${p.description}`)
+    } else {
+      prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({ ...p, amountCents: p.amountCents / plan.fractions }))
+    }
+    const amountCents = prizes.reduce((s, p) => s + p.amountCents, 0)
+    const r = { ...r0, prizes, amountCents, goods }
+    if (prizes.length === 0) return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
+    const paidAt = await paidAtOf(tx, row.id, id)
+    if (paidAt !== undefined) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${paidAt}` }
+    if (isClaimExpired(plan.claimDeadline, now())) return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
+    return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
+  }
+
+  /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
+    const p = input.payee
+    if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
+      throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5)', { rule: 'INS-5' })
+    }
+    return db.transaction(async (tx) => {
+      const v = await validate(input.code, tx)
+      switch (v.outcome) {
+        case 'VOID': throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
+        case 'REPORTED_LOST_STOLEN': throw new DomainError('TICKET_BLOCKED', v.reason, { outcome: v.outcome })
+        case 'ALREADY_PAID': throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
+        case 'EXPIRED': throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
+        case 'PENDING': throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
+        case 'NO_WIN': throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
+        default: break
+      }
+      const at = now()
+      const payoutId = newId('lpay')
+      await insertLotteryPayout(tx, {
+        id: payoutId, drawId: v.drawId, product: v.kind, ticketId: v.ticketId, amountCents: v.amountCents, goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
+        prizesJson: JSON.stringify(v.prizes), currency: v.currency, stationId: input.stationId, cashierId: input.cashierId, payeeName: p.name.trim(), payeeDocument: p.document.trim(),
+        signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
+      })
+      const row = await loadDraw(tx, v.drawId!)
+      await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document } })
+      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
+      return { payoutId, outcome: v.outcome, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
+    })
+  }
+
+  /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */
+  async function unclaimed(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the draw is not settled')
+    const plan = planOf(row)
+    const result = JSON.parse(row.result!) as LotteryResult
+    const paid = await payoutTotals(db, drawId)
+    const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
+    const at = now()
+    return {
+      drawId, product: row.product, claimDeadline: plan.claimDeadline, prescribed: isClaimExpired(plan.claimDeadline, at), charityDueBy: charityDueBy(plan.claimDeadline), asOf: at,
+      currency: plan.currency, prizesInPlayCents: cashLiability, paidCents: paid.totalCents, payouts: paid.count,
+      unclaimedCents: cashLiability - paid.totalCents,
+      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).', disposal: row.disposal ? JSON.parse(row.disposal) : null, rule: 'LOT-24',
+    }
+  }
+
+  async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
+    const report = await unclaimed(drawId)
+    if (!report.prescribed) throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
+    const at = now()
+    const disposal = { destination: input.destination, reference: input.reference, amountCents: report.unclaimedCents, recordedAt: at, dueBy: report.charityDueBy, late: Date.parse(at) > Date.parse(report.charityDueBy) }
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal)))) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+      await appendJournal(tx, { at, type: `${row.product}.unclaimed_disposed`, scope: scope(row), payload: { drawId, ...disposal, rule: 'LOT-24' } })
+    })
+    return disposal
+  }
+
+  async function prizeRegister(drawId?: string) {
+    const rows = await lotteryPayouts(db, drawId)
+    return rows.map((r) => ({
+      payoutId: r.id, product: r.product, drawNumber: Number(r.draw_no), ticketNumber: r.ticket_id, amountCents: Number(r.amount_cents), currency: r.currency,
+      goods: r.goods ? JSON.parse(String(r.goods)) : [], prizes: JSON.parse(String(r.prizes)), payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+    }))
+  }
+
+  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister }
+}

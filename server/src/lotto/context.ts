@@ -1,0 +1,89 @@
+/**
+ * What the lotto use cases (draws.ts, slips.ts, settlement.ts, payouts.ts) share: the dependencies, ids, the
+ * server's clock, draw lookups and the cache of draw plans.
+ */
+import type { Database, Sql } from '../db/database.ts'
+import { sortByBytes } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import type { OperatorKeys } from '../shared/keys.ts'
+import type { Clock, EntropySource } from '../bingo/service.ts'
+import type { LottoPlan } from './plan.ts'
+import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
+
+export interface LottoDeps {
+  db: Database
+  clock: Clock
+  entropy: EntropySource
+  keys: OperatorKeys
+  /** Participation files and excluded-play lists are written under DATA_DIR/lotto/<drawId>/. */
+  dataDir: string
+  /** The SQLite file, when the database is one: sales are then committed on a writer thread. */
+  sqliteFile?: string | null
+  sqliteSynchronous?: 'FULL' | 'NORMAL'
+}
+
+/** A draw row with its parsed plan. */
+export interface PlannedDraw { row: DrawRow; plan: LottoPlan }
+
+export type LottoContext = ReturnType<typeof createLottoContext>
+
+export function createLottoContext(deps: LottoDeps) {
+  const { db, clock } = deps
+  const planCache = new Map<string, PlannedDraw>()
+  const planOf = (row: DrawRow) => JSON.parse(row.plan) as LottoPlan
+
+  async function loadDraw(tx: Sql, drawId: string): Promise<DrawRow> {
+    const row = await lottoDrawById(tx, drawId)
+    if (!row) throw new DomainError('NOT_FOUND', `lotto draw ${drawId} not found`, { drawId })
+    return row
+  }
+
+  return {
+    deps, db, clock,
+    now: () => clock.now().toISOString(),
+    newId(prefix: string): string {
+      const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
+      let s = ''
+      for (const b of deps.entropy.randomBytes(10)) s += alphabet[b % alphabet.length]
+      return `${prefix}_${s}`
+    },
+    /** Journal scope of a draw's records (the minutes read them back by this prefix). */
+    drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
+    planOf,
+    loadDraw,
+
+    /** Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. */
+    async cached(drawId: string): Promise<PlannedDraw> {
+      let hit = planCache.get(drawId)
+      if (!hit) {
+        const row = await loadDraw(db, drawId)
+        hit = { row, plan: planOf(row) }
+        planCache.set(drawId, hit)
+      }
+      return hit
+    },
+    async cachedByNumber(gameCode: string, drawNo: number): Promise<PlannedDraw | null> {
+      const key = `${gameCode}#${drawNo}`
+      let hit = planCache.get(key)
+      if (!hit) {
+        const row = await lottoDrawByNumber(db, gameCode, drawNo)
+        if (!row) return null
+        hit = { row, plan: planOf(row) }
+        planCache.set(key, hit)
+        planCache.set(row.id, hit)
+      }
+      return hit
+    },
+    /** Drops a draw's cached row after its status changed. */
+    forget(drawId: string): void {
+      planCache.delete(drawId)
+    },
+
+    /** Slips covering a draw, in canonical order (receipt number by bytes). */
+    async slipsOfDraw(tx: Sql, row: DrawRow, status: 'active' | 'inactive'): Promise<SlipRow[]> {
+      const rows = await slipsCoveringDraw(tx, row.game_code, row.draw_no, status)
+      const order = new Map(sortByBytes(rows.map((r) => r.id)).map((id, i) => [id, i]))
+      return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+    },
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Lotto plans and draws: planning a draw (LOT-3, LOT-5), the close of sales with the participation file and the
+ * excluded/annulled list (LNS-13, LNS-14, LNS-21), the draw itself (bolillo-draw-v1 RNG or balls from an
+ * authorised blower, LNS-8, LNS-16), its proof and incidents. One transaction per use case.
+ */
+import { createHash } from 'node:crypto'
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { commitmentOf, drawKey, DRAW_PROOF_VERSION, salesDigest, shuffleOrder, sortByBytes, type DrawProof } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { LottoContext } from './context.ts'
+import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from './plan.ts'
+import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
+import type { LottoResult } from './settlement.ts'
+import {
+  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, markLottoDrawClosed, markLottoDrawn, recordLottoBalls, type DrawRow, type SlipRow,
+} from './store.ts'
+
+/** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
+export interface DrawView {
+  drawId: string; product: 'lotto'; status: DrawRow['status']; plan: LottoPlan; commitment: string
+  seed: string | null; salesDigest: string | null; externalEntropy: string | null
+  participation: { sha256: string; receipts: number; plays: number; salesCents: number; closedAt: string } | null
+  balls: number[]; numbers: number[]; result: LottoResult | null
+  times: { createdAt: string; closedAt: string | null; drawnAt: string | null; settledAt: string | null }
+}
+
+export function createDrawUseCases(ctx: LottoContext) {
+  const { db, deps, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
+
+  /** Plans a draw (LOT-3, LOT-5): validates the plan, takes the seed and publishes its commitment. */
+  async function createDraw(input: LottoPlanInput): Promise<DrawView> {
+    const plan = parseLottoPlan(input)
+    const id = newId('ldr')
+    const seed = deps.entropy.randomBytes(32)
+    const commitment = commitmentOf(seed)
+    await db.transaction(async (tx) => {
+      // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
+      const sibling = await lastPlanOfGame(tx, plan.gameCode)
+      if (sibling) {
+        const s = JSON.parse(sibling) as LottoPlan
+        for (const f of ['range', 'picks', 'drawCount', 'currency'] as const) {
+          if (s[f] !== plan[f]) throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, { problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }] })
+        }
+      }
+      const at = now()
+      await insertLottoDraw(tx, {
+        id, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents: plan.priceCents, salesStartAt: plan.salesStartAt,
+        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedHex: Buffer.from(seed).toString('hex'), createdAt: at,
+      })
+      await ensureReceiptCounter(tx, plan.gameCode)
+      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment } })
+    })
+    return getDraw(id)
+  }
+
+  function toView(row: DrawRow): DrawView {
+    const plan = planOf(row)
+    const balls = row.balls ? (JSON.parse(row.balls) as number[]) : []
+    const complete = balls.length === plan.drawCount
+    return {
+      drawId: row.id, product: 'lotto', status: row.status, plan, commitment: row.commitment,
+      seed: complete && plan.drawMethod === 'rng' ? row.seed_hex : null,
+      salesDigest: row.sales_digest, externalEntropy: row.external_entropy,
+      participation: row.participation_sha256 ? { sha256: row.participation_sha256, receipts: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at! } : null,
+      balls, numbers: complete ? [...balls].sort((a, b) => a - b) : [],
+      result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
+      times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
+    }
+  }
+
+  async function getDraw(drawId: string): Promise<DrawView> {
+    return toView(await loadDraw(db, drawId))
+  }
+
+  async function listDraws(gameCode?: string): Promise<DrawView[]> {
+    return (await lottoDraws(db, gameCode)).map(toView)
+  }
+
+  // ------------------------------------------------------------------------------------------ close of sales
+
+  const drawDir = (drawId: string) => join(deps.dataDir, 'lotto', drawId)
+
+  /**
+   * Closes the sales of a draw (LNS-13): from the plan's close time on (the server's clock), or earlier with a
+   * recorded reason. Immediately writes the participation file (every accepted play with its receipt number,
+   * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR, fixes the sales digest over the receipt numbers
+   * and the external entropy (bolillo-draw-v1 step 2), and journals the files' SHA-256 before any ball is drawn.
+   */
+  async function closeSales(drawId: string, input: { externalEntropy?: string; entropySource?: string; earlyReason?: string } = {}) {
+    const result = await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `sales of draw ${drawId} are already ${row.status}`)
+      const plan = planOf(row)
+      const at = now()
+      const early = Date.parse(at) < Date.parse(plan.salesCloseAt)
+      if (early && !input.earlyReason?.trim()) throw new DomainError('ILLEGAL_TRANSITION', `sales close at ${plan.salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`)
+      // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
+      const active = await slipsOfDraw(tx, row, 'active')
+      const participating: SlipRow[] = []
+      for (const s of active) {
+        let reason: string | null = null
+        try {
+          const boards = parseStoredBoards(s.boards)
+          if (boards.length !== s.board_count) reason = 'board count differs from the registration'
+          for (const b of boards) parseBoard(b, plan.range, plan.picks)
+        } catch (e) {
+          reason = (e as Error).message
+        }
+        if (reason) {
+          await excludeSlip(tx, s.id, reason, at)
+          await appendJournal(tx, { at, type: 'lotto.slip_excluded', scope: drawScope(row), payload: { receipt: s.id, reason, rule: 'LNS-21' } })
+        } else participating.push(s)
+      }
+      const inactive = await slipsOfDraw(tx, row, 'inactive')
+      const dir = drawDir(drawId)
+      mkdirSync(dir, { recursive: true })
+      let plays = 0
+      const part = writeHashed(join(dir, 'participation.csv'), (out) => {
+        out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
+        out(`# sorteo ${plan.name} N.${plan.drawNumber} emision ${plan.issue} draw ${drawId}\n`)
+        out(`# cierre de ventas / close of sales ${at}\n`)
+        out('comprobante;jugada;numeros;automatica\n')
+        for (const s of participating) {
+          const boards = parseStoredBoards(s.boards)
+          boards.forEach((b, i) => {
+            out(`${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quick_picks[i] === '1' ? 'S' : 'N'}\n`)
+            plays++
+          })
+        }
+        out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
+      })
+      const excludedRows = inactive.map((s) => ({ receipt: s.id, status: s.status, reason: s.status_reason ?? '', at: s.status_at, refundCents: s.amount_cents }))
+      const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
+        out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
+        out('comprobante;estado;motivo;reembolso_centavos\n')
+        for (const e of excludedRows) out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
+      })
+      const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
+      const digest = salesDigest(participating.map((s) => s.id))
+      const entropy = input.externalEntropy ?? ''
+      await markLottoDrawClosed(tx, drawId, { at, salesDigest: digest, externalEntropy: entropy, participationSha256: part.sha256, participationFile: 'participation.csv', entries: participating.length, plays, salesCents })
+      await appendJournal(tx, {
+        at, type: 'lotto.sales_closed', scope: drawScope(row),
+        payload: {
+          drawId, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, participationBytes: part.bytes,
+          excludedSha256: excl.sha256, excluded: excludedRows.length, salesDigest: digest, externalEntropy: entropy, entropySource: input.entropySource ?? null,
+          early: early ? input.earlyReason : null, rule: 'LNS-13',
+        },
+      })
+      return { drawId, closedAt: at, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, excludedSha256: excl.sha256, excluded: excludedRows, salesDigest: digest }
+    })
+    forget(drawId)
+    return result
+  }
+
+  /** Streams lines into a file and its SHA-256 at once (a participation file can be large). */
+  function writeHashed(file: string, body: (out: (line: string) => void) => void): { sha256: string; bytes: number } {
+    const hash = createHash('sha256')
+    const fd = openSync(file, 'w')
+    let bytes = 0
+    let chunk: string[] = []
+    const flush = () => {
+      const buf = Buffer.from(chunk.join(''), 'utf8')
+      hash.update(buf)
+      writeSync(fd, buf)
+      bytes += buf.length
+      chunk = []
+    }
+    try {
+      body((line) => { chunk.push(line); if (chunk.length >= 8192) flush() })
+      flush()
+    } finally {
+      closeSync(fd)
+    }
+    return { sha256: hash.digest('hex'), bytes }
+  }
+
+  /** The published participation file (LNS-14) or excluded list; its SHA-256 is in the journal and the minutes. */
+  async function participationFile(drawId: string, which: 'participation' | 'excluded' = 'participation'): Promise<Buffer> {
+    const row = await loadDraw(db, drawId)
+    if (!row.participation_sha256) throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
+    return readFileSync(join(drawDir(drawId), `${which}.csv`))
+  }
+
+  // ------------------------------------------------------------------------------------------ the draw
+
+  /** RNG draw (bolillo-draw-v1): the first `drawCount` values of the extraction order of balls 1..range. */
+  async function drawRng(drawId: string): Promise<DrawView> {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; sales must be closed first (LNS-13)`)
+      if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)')
+      const key = drawKey(Buffer.from(row.seed_hex, 'hex'), row.id, row.sales_digest!, row.external_entropy ?? '')
+      const balls = shuffleOrder(key, plan.range).slice(0, plan.drawCount)
+      const at = now()
+      await markLottoDrawn(tx, drawId, JSON.stringify(balls), at)
+      await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'rng', version: DRAW_PROOF_VERSION, balls, numbers: [...balls].sort((a, b) => a - b), seed: row.seed_hex } })
+    })
+    return getDraw(drawId)
+  }
+
+  /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
+  async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; balls are entered after the close of sales`)
+      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v1 RNG')
+      const balls = recordManualBall(row.balls ? JSON.parse(row.balls) : [], ball, plan.range, plan.drawCount)
+      const at = now()
+      const complete = balls.length === plan.drawCount
+      await recordLottoBalls(tx, drawId, JSON.stringify(balls), complete ? at : null)
+      await appendJournal(tx, { at, type: 'lotto.ball_drawn', scope: drawScope(row), payload: { drawId, seq: balls.length, ball, source: 'manual', device: deviceId ?? plan.drawDevice } })
+      if (complete) await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'manual', device: deviceId ?? plan.drawDevice, balls, numbers: [...balls].sort((a, b) => a - b) } })
+    })
+    return getDraw(drawId)
+  }
+
+  /** The published bolillo-draw-v1 proof, once drawn (soldSerials = the receipt numbers of the draw). */
+  async function getProof(drawId: string): Promise<DrawProof & { numbers: number[]; note: string }> {
+    const row = await loadDraw(db, drawId)
+    const plan = planOf(row)
+    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'a blower draw has no RNG proof; its balls are in the minutes')
+    if (!row.balls || JSON.parse(row.balls).length !== plan.drawCount) throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
+    const receipts = (await slipsOfDraw(db, row, 'active')).map((s) => s.id)
+    const balls = JSON.parse(row.balls) as number[]
+    return {
+      version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!,
+      externalEntropy: row.external_entropy ?? '', ballCount: plan.range, balls, soldSerials: sortByBytes(receipts),
+      numbers: [...balls].sort((a, b) => a - b), note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}`,
+    }
+  }
+
+  async function recordIncident(drawId: string, note: string): Promise<void> {
+    if (!note.trim()) throw new DomainError('VALIDATION_FAILED', 'an incident needs its description')
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      await appendJournal(tx, { at: now(), type: 'lotto.incident', scope: drawScope(row), payload: { drawId, note, status: row.status, rule: 'LNS-17' } })
+    })
+  }
+
+
+  return { createDraw, getDraw, listDraws, closeSales, participationFile, drawRng, enterBall, getProof, recordIncident }
+}

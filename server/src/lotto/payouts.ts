@@ -1,0 +1,193 @@
+/**
+ * Lotto validation and payout at the cashier (REGULATIONS.md §8, LNS-24, LNS-25): one payout per prize, with the
+ * prize register; and the claim period: unclaimed prizes for charity after prescription (LOT-23, LOT-24).
+ */
+import { DomainError } from '../shared/errors.ts'
+import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { Sql } from '../db/database.ts'
+import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { OnPaid } from '../cashdesk/cash.ts'
+import type { LottoContext } from './context.ts'
+import type { LottoReceipt } from './slips.ts'
+import {
+  hasPayout, insertLottoPayout, lottoDrawByNumber, lottoDrawIdByNumber, lottoPayouts, markWinsPaid, recordDisposal, slipById, unpaidWins, winsOfSlip, type SlipRow,
+} from './store.ts'
+
+/**
+ * Prize-register data of the person paid (INS-5, LNS-25, §7.13): first and last names, identity document, and how
+ * the signature was taken (e.g. "firma en recibo impreso", or the id of a signature-pad image).
+ */
+export interface PayeeData { name: string; document: string; signatureRef?: string }
+
+/** Default signature reference: the payee signs the printed payout receipt, kept with the register. */
+export const SIGNED_RECEIPT = 'firma en recibo impreso'
+
+export interface DrawClaim {
+  drawId: string; drawNumber: number; status: 'pending' | 'no_win' | 'win' | 'paid' | 'expired'
+  amountCents: number; goods: string[]; prizes: Array<{ board: number; category: string; name: string; matches: number; amountCents: number; goods: string | null }>
+  claimDeadline: string
+}
+export interface LottoValidation {
+  outcome: ValidationOutcome; kind: 'lotto'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
+  reason: string; draws: DrawClaim[]; receipt: LottoReceipt | null
+}
+
+export function createPayoutUseCases(ctx: LottoContext) {
+  const { db, deps, now, newId, drawScope, planOf, loadDraw, cachedByNumber } = ctx
+
+  async function claimsOf(tx: Sql, s: SlipRow, at: string): Promise<DrawClaim[]> {
+    const out: DrawClaim[] = []
+    for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
+      const d = await lottoDrawByNumber(tx, s.game_code, n)
+      if (!d) continue
+      const plan = planOf(d)
+      const c: DrawClaim = { drawId: d.id, drawNumber: Number(d.draw_no), status: 'pending', amountCents: 0, goods: [], prizes: [], claimDeadline: d.claim_deadline }
+      if (d.status === 'settled') {
+        const wins = await winsOfSlip(tx, d.id, s.id)
+        c.prizes = wins.map((w) => ({ board: Number(w.board), category: w.category, name: plan.categories.find((x) => x.code === w.category)?.name ?? w.category, matches: Number(w.matches), amountCents: Number(w.amount_cents), goods: w.goods }))
+        c.amountCents = c.prizes.reduce((t, p) => t + p.amountCents, 0)
+        c.goods = c.prizes.filter((p) => p.goods).map((p) => p.goods!)
+        if (wins.length === 0) c.status = 'no_win'
+        else if (wins.some((w) => w.paid_at)) c.status = 'paid'
+        else if (isClaimExpired(d.claim_deadline, at)) c.status = 'expired'
+        else c.status = 'win'
+      } else if (d.status === 'cancelled') c.status = 'no_win'
+      out.push(c)
+    }
+    return out
+  }
+
+  /**
+   * What a cashier's scan of a receipt answers (REGULATIONS.md §8): a code whose signature fails, or that the
+   * sales system does not know, is VOID (LOT-8); an annulled or excluded slip is REFUND ONLY (LNS-21); otherwise
+   * WIN with the total payable now, PENDING while a draw is not settled, ALREADY PAID, EXPIRED after the claim
+   * deadline (LOT-23), or NO WIN.
+   */
+  async function validate(code: string, tx: Sql = db): Promise<LottoValidation> {
+    const base = { kind: 'lotto' as const, amountCents: 0, goods: [] as string[], currency: null as string | null, draws: [] as DrawClaim[], receipt: null as LottoReceipt | null }
+    let id: string
+    try {
+      const ref = verifyTicketCode(code, deps.keys.publicKey)
+      if (ref.kind !== TicketKind.lotto) return { ...base, outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lotto receipt' }
+      id = ref.id
+    } catch (e) {
+      return { ...base, outcome: ValidationOutcome.Void, ticketId: null, reason: `altered or forged receipt: ${(e as Error).message} (LOT-8)` }
+    }
+    const s = await slipById(tx, id)
+    if (!s) return { ...base, outcome: ValidationOutcome.Void, ticketId: id, reason: 'the receipt is not registered in the sales system (LOT-8)' }
+    const at = now()
+    const receipt = { ...base, ticketId: id, currency: (await cachedByNumber(s.game_code, s.first_draw_no))?.plan.currency ?? null }
+    if (s.status !== 'active') {
+      if (await hasPayout(tx, id)) return { ...receipt, outcome: ValidationOutcome.AlreadyPaid, reason: 'the refund was already paid' }
+      return { ...receipt, outcome: ValidationOutcome.RefundOnly, amountCents: s.amount_cents, reason: `${s.status}: ${s.status_reason ?? ''} — refund of the price only (LNS-21)` }
+    }
+    const draws = await claimsOf(tx, s, at)
+    const payable = draws.filter((d) => d.status === 'win')
+    const amountCents = payable.reduce((t, d) => t + d.amountCents, 0)
+    const goods = payable.flatMap((d) => d.goods)
+    const r = { ...receipt, draws, amountCents, goods }
+    if (payable.length > 0) return { ...r, outcome: ValidationOutcome.Win, reason: `prize in draw(s) ${payable.map((d) => d.drawNumber).join(', ')}` }
+    if (draws.some((d) => d.status === 'pending')) return { ...r, outcome: ValidationOutcome.Pending, reason: 'a draw of this receipt is not settled yet' }
+    if (draws.some((d) => d.status === 'paid')) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the prize was already paid', amountCents: 0 }
+    if (draws.some((d) => d.status === 'expired')) return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)', amountCents: 0 }
+    return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
+  }
+
+  /**
+   * Pays what a receipt has won, once (LOT-26: only against the receipt; LNS-25: prize register). In one
+   * transaction: the validation is repeated, each winning row is marked paid by a conditional update, and one
+   * payout row per draw is inserted (its UNIQUE is the database's own guard); a concurrent second payout finds
+   * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
+   */
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
+    const p = input.payee
+    if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
+      throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)', { rule: 'INS-5' })
+    }
+    return db.transaction(async (tx) => {
+      const v = await validate(input.code, tx)
+      switch (v.outcome) {
+        case 'VOID': throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
+        case 'ALREADY_PAID': throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
+        case 'EXPIRED': throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
+        case 'PENDING': throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
+        case 'NO_WIN': throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
+        default: break
+      }
+      const at = now()
+      const s = (await slipById(tx, v.ticketId!))!
+      const payouts: Array<{ payoutId: string; drawId: string; amountCents: number; goods: string[] }> = []
+      const targets = v.outcome === 'REFUND_ONLY'
+        ? [{ drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!, amountCents: v.amountCents, goods: [] as string[], prizes: [{ refund: true }] as unknown[] }]
+        : v.draws.filter((d) => d.status === 'win').map((d) => ({ drawId: d.drawId, amountCents: d.amountCents, goods: d.goods, prizes: d.prizes as unknown[] }))
+      for (const t of targets) {
+        if (v.outcome === 'WIN') {
+          const rows = v.draws.find((d) => d.drawId === t.drawId)!.prizes.length
+          if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows) throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
+        }
+        const payoutId = newId('lpay')
+        await insertLottoPayout(tx, {
+          id: payoutId, drawId: t.drawId, ticketId: s.id, amountCents: t.amountCents, goodsJson: t.goods.length ? JSON.stringify(t.goods) : null, prizesJson: JSON.stringify(t.prizes),
+          currency: v.currency ?? '', stationId: input.stationId, cashierId: input.cashierId, payeeName: p.name.trim(), payeeDocument: p.document.trim(),
+          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
+        })
+        await appendJournal(tx, {
+          at, type: v.outcome === 'WIN' ? 'lotto.prize_paid' : 'lotto.refund_paid', scope: `lotto:${s.game_code}/payouts`,
+          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document },
+        })
+        payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods })
+      }
+      const total = payouts.reduce((x, y) => x + y.amountCents, 0)
+      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: 'prize_payout' })
+      return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
+    })
+  }
+
+  // ---- claim period
+
+  /**
+   * LOT-24: after prescription, the prizes nobody claimed, their total and the date by which they must have gone
+   * to charity and health purposes (prescription + 10 days).
+   */
+  async function unclaimed(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the draw is not settled')
+    const at = now()
+    const prescribed = isClaimExpired(row.claim_deadline, at)
+    const items = await unpaidWins(db, drawId)
+    return {
+      drawId, product: 'lotto' as const, claimDeadline: row.claim_deadline, prescribed, charityDueBy: charityDueBy(row.claim_deadline), asOf: at,
+      currency: row.currency, unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0), unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
+      count: items.length, items: items.map((i) => ({ ticketId: i.receipt, board: Number(i.board), category: i.category, amountCents: Number(i.amount_cents), goods: i.goods })),
+      disposal: row.disposal ? JSON.parse(row.disposal) : null, rule: 'LOT-24',
+    }
+  }
+
+  /** Records that the unclaimed prizes went to charity and health (LOT-24); late when after prescription + 10 days. */
+  async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
+    const report = await unclaimed(drawId)
+    if (!report.prescribed) throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
+    if (report.disposal) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+    const at = now()
+    const disposal = { destination: input.destination, reference: input.reference, amountCents: report.unclaimedCents, goods: report.unclaimedGoods, recordedAt: at, dueBy: report.charityDueBy, late: Date.parse(at) > Date.parse(report.charityDueBy) }
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal)))) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+      await appendJournal(tx, { at, type: 'lotto.unclaimed_disposed', scope: drawScope(row), payload: { drawId, ...disposal, rule: 'LOT-24' } })
+    })
+    return disposal
+  }
+
+  /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the lotto. */
+  async function prizeRegister(drawId?: string) {
+    const rows = await lottoPayouts(db, drawId)
+    return rows.map((r) => ({
+      payoutId: r.id, gameCode: r.game_code, drawNumber: Number(r.draw_no), ticketNumber: r.ticket_id, amountCents: Number(r.amount_cents), currency: r.currency,
+      goods: r.goods ? JSON.parse(String(r.goods)) : [], prizes: JSON.parse(String(r.prizes)), payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+    }))
+  }
+
+  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister }
+}

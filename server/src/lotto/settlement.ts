@@ -1,0 +1,142 @@
+/**
+ * Lotto settlement (LNS-16 step 4; the remainder rule in rules.ts), the extracto (LNS-10, LOT-17) and the draw
+ * minutes (LNS-17), with their PDFs.
+ */
+import { DRAW_PROOF_VERSION } from '../shared/draw-proof.ts'
+import { DomainError } from '../shared/errors.ts'
+import { AJ_LEGEND } from '../shared/lottery-common.ts'
+import { appendJournal, readJournal } from '../shared/journal.ts'
+import type { LottoContext } from './context.ts'
+import { countMatches, PackedPlays, parseStoredBoards, settleLotto, type CategoryResult } from './rules.ts'
+import { insertWins, markLottoSettled, previousLottoDraw } from './store.ts'
+
+/** The stored result of a settled draw. */
+export interface LottoResult {
+  numbers: number[]
+  salesCents: number
+  poolCents: number
+  reserveCents: number
+  categories: CategoryResult[]
+  histogram: number[]
+  plays: number
+  receipts: number
+  remainderRule: string
+}
+
+/** Stated in the extracto and the minutes (CFG-26, DESIGN.md "Money"). */
+export const LOTTO_REMAINDER_RULE =
+  'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior; si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus its carry-over; when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
+
+export function createSettlementUseCases(ctx: LottoContext) {
+  const { db, now, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
+
+  /**
+   * Settles a drawn draw (LNS-16 step 4): every participating play is matched against the numbers drawn, the
+   * winners of each category and their amounts are fixed (remainder rule: rules.ts) and stored, and the
+   * result is journaled. The game's previous draw must be settled first (its unwon pari-mutuel money may roll over).
+   */
+  async function settle(drawId: string): Promise<LottoResult> {
+    const result = await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (row.status !== 'drawn') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
+      const prev = await previousLottoDraw(tx, row.game_code, row.draw_no)
+      if (prev && prev.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
+      const carryIn: Record<string, number> = {}
+      if (prev?.result) for (const c of (JSON.parse(prev.result) as LottoResult).categories) if (c.carryOutCents > 0) carryIn[c.code] = c.carryOutCents
+      const slips = await slipsOfDraw(tx, row, 'active')
+      const packed = new PackedPlays(plan.range, Math.max(1, Number(row.plays_count ?? 1)))
+      const playRef: Array<[number, number]> = []
+      slips.forEach((s, si) => parseStoredBoards(s.boards).forEach((b, bi) => { packed.push(b); playRef.push([si, bi]) }))
+      const balls = JSON.parse(row.balls!) as number[]
+      const matches = countMatches(packed.masks, packed.words, packed.count, balls)
+      const s = settleLotto({ plan, salesCents: Number(row.sales_cents ?? 0), carryInCents: carryIn, matches })
+      const rows: unknown[][] = []
+      for (let k = 0; k < s.winners.play.length; k++) {
+        const [si, bi] = playRef[s.winners.play[k]]
+        const cat = s.categories[s.winners.category[k]]
+        rows.push([drawId, slips[si].id, bi + 1, cat.code, cat.matches, s.winners.amountCents[k], cat.goods ? cat.goods.description : null])
+      }
+      await insertWins(tx, rows)
+      const result: LottoResult = {
+        numbers: [...balls].sort((a, b) => a - b), salesCents: s.salesCents, poolCents: s.poolCents, reserveCents: s.reserveCents,
+        categories: s.categories, histogram: s.histogram, plays: packed.count, receipts: slips.length, remainderRule: LOTTO_REMAINDER_RULE,
+      }
+      const at = now()
+      await markLottoSettled(tx, drawId, JSON.stringify(result), at)
+      await appendJournal(tx, {
+        at, type: 'lotto.settled', scope: drawScope(row),
+        payload: { drawId, numbers: result.numbers, poolCents: s.poolCents, reserveCents: s.reserveCents, carryIn, categories: s.categories.map((c) => ({ code: c.code, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, retainedCents: c.retainedCents })), winningPlays: rows.length },
+      })
+      return result
+    })
+    forget(drawId)
+    return result
+  }
+
+  // ------------------------------------------------------------------------------------------ extracto and minutes
+
+  /** The extracto (official results, LNS-10, LOT-17): the only basis for paying prizes. */
+  async function extracto(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
+    const plan = planOf(row)
+    const result = JSON.parse(row.result!) as LottoResult
+    return {
+      title: 'Extracto oficial de resultados', product: 'lotto' as const, operator: plan.operator, gameName: plan.name, gameCode: plan.gameCode,
+      drawId, drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt, drawPlace: plan.drawPlace, drawMethod: plan.drawMethod, drawDevice: plan.drawDevice,
+      range: plan.range, picks: plan.picks, balls: JSON.parse(row.balls!) as number[], numbers: result.numbers,
+      categories: result.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches, type: c.type, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, goods: c.goods })),
+      receipts: result.receipts, plays: result.plays, salesCents: result.salesCents, poolCents: result.poolCents, currency: plan.currency,
+      participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? { version: DRAW_PROOF_VERSION, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest, externalEntropy: row.external_entropy ?? '' } : null,
+      claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, regulationUrl: plan.regulationUrl, remainderRule: result.remainderRule,
+      legend: AJ_LEGEND, publishedAt: row.settled_at,
+    }
+  }
+
+  /** The draw minutes (acta, LNS-17, §7.11), derived from the plan, the draw row and the draw's journal records. */
+  async function acta(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    const plan = planOf(row)
+    const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
+    for await (const r of readJournal(db, { scopePrefix: drawScope(row) })) events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    const inactive = row.participation_sha256 ? await slipsOfDraw(db, row, 'inactive') : []
+    const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
+    return {
+      title: 'Acta del sorteo', product: 'lotto' as const, drawId, status: row.status,
+      background: {
+        operator: plan.operator, gameName: plan.name, drawNumber: plan.drawNumber, issue: plan.issue, authorisationRef: plan.authorisationRef,
+        range: plan.range, picks: plan.picks, drawCount: plan.drawCount, priceCents: plan.priceCents, currency: plan.currency,
+        salesStartAt: plan.salesStartAt, salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, drawPlace: plan.drawPlace, claimDeadline: plan.claimDeadline,
+        drawMethod: plan.drawMethod, drawDevice: plan.drawDevice, commitment: row.commitment, budgetCents: plan.budgetCents, prizePoolBp: plan.prizePoolBp,
+        categories: plan.categories,
+      },
+      beforeDraw: row.participation_sha256 ? {
+        closedAt: row.closed_at, receiptsEnabled: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents),
+        participationSha256: row.participation_sha256, salesDigest: row.sales_digest, externalEntropy: row.external_entropy,
+        excluded: inactive.map((s) => ({ receipt: s.id, status: s.status, reason: s.status_reason, refundCents: s.amount_cents })),
+      } : null,
+      draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: row.status === 'drawn' || row.status === 'settled' ? row.seed_hex : null } : null,
+      results: result ? { numbers: result.numbers, poolCents: result.poolCents, reserveCents: result.reserveCents, categories: result.categories, histogram: result.histogram, remainderRule: result.remainderRule } : null,
+      incidents: events.filter((e) => e.type === 'lotto.incident').map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
+      signatures: [
+        { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
+        { role: 'Director del Sorteo', name: plan.staff.director },
+        { role: 'Moderador', name: plan.staff.moderator },
+        { role: 'Notario de Fe Pública', name: plan.staff.notary },
+      ],
+    }
+  }
+
+  async function extractoPdf(drawId: string): Promise<Uint8Array> {
+    const { renderLottoExtractoPdf } = await import('../../../printer/src/lottery-pdf.ts')
+    return renderLottoExtractoPdf(await extracto(drawId))
+  }
+  async function actaPdf(drawId: string): Promise<Uint8Array> {
+    const { renderLottoActaPdf } = await import('../../../printer/src/lottery-pdf.ts')
+    return renderLottoActaPdf(await acta(drawId))
+  }
+
+  return { settle, extracto, acta, extractoPdf, actaPdf }
+}

@@ -1,0 +1,176 @@
+/**
+ * Lotto sales: selling a slip (LNS-2, LNS-6, LNS-13, LNS-15), its receipt rebuilt for reprints and the cashier,
+ * and annulment before the close of sales (LNS-21). The sale itself is group-committed (sales.ts).
+ */
+import { DomainError } from '../shared/errors.ts'
+import { AJ_LEGEND } from '../shared/lottery-common.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { Rng } from '../shared/rng.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
+import type { EntropySource } from '../bingo/service.ts'
+import type { LottoContext, PlannedDraw } from './context.ts'
+import type { ReceiptPool } from './receipts.ts'
+import { formatBoards, parseBoard, parseStoredBoards, quickPick } from './rules.ts'
+import type { createSlipQueue } from './sales.ts'
+import { annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
+
+export interface SlipInput {
+  drawId: string
+  /** Boards chosen by the player. */
+  boards?: number[][]
+  /** Boards the system chooses (quick pick, LNS-2). */
+  quickPicks?: number
+  /** Consecutive draws the slip is valid for, from `drawId` (LNS-5 (3), CFG-41). */
+  draws?: number
+  /** LNS-6 (5): player data are mandatory. */
+  player: { name: string; document: string }
+  channel: string
+}
+
+/** The receipt (comprobante) with every field LNS-6 lists (§7.10) and the signed QR payload. */
+export interface LottoReceipt {
+  receiptNumber: string
+  /** QR payload: `BLL1.L.<receipt>.<Ed25519 signature>` (DESIGN.md "Ticket codes"). */
+  code: string
+  operator: string
+  gameName: string
+  /** LNS-6 (2): the category fantasy names. */
+  categories: Array<{ code: string; name: string; matches: number }>
+  drawNumber: number
+  issue: string
+  drawAt: string
+  /** LNS-6 (9): every draw the slip is valid for. */
+  draws: Array<{ drawId: string; drawNumber: number; issue: string; drawAt: string; claimDeadline: string }>
+  player: { name: string; document: string }
+  boards: Array<{ numbers: number[]; quickPick: boolean }>
+  soldAt: string
+  amountCents: number
+  currency: string
+  channel: string
+  status: 'active' | 'annulled' | 'excluded'
+  securityWarnings: string[]
+  regulationUrl: string
+  paymentPlace: string
+  legend: string
+}
+
+/** A CSPRNG-backed Rng for quick picks (LNS-2). */
+function entropyRng(entropy: EntropySource): Rng {
+  let buf: Uint8Array = new Uint8Array(0)
+  let off = 0
+  const next32 = () => {
+    if (off + 4 > buf.length) { buf = entropy.randomBytes(4096); off = 0 }
+    const v = ((buf[off] << 24) | (buf[off + 1] << 16) | (buf[off + 2] << 8) | buf[off + 3]) >>> 0
+    off += 4
+    return v
+  }
+  return {
+    nextInt(max: number) {
+      const limit = 2 ** 32 - (2 ** 32 % max)
+      for (;;) { const u = next32(); if (u < limit) return u % max }
+    },
+  }
+}
+
+/**
+ * @param sales the group-commit queue the slips go through.
+ * @param receipts receipt numbers signed ahead (writer-thread mode), or null to number and sign at commit.
+ */
+export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof createSlipQueue>, receipts: ReceiptPool | null) {
+  const { db, clock, deps, now, cached, cachedByNumber } = ctx
+  const rng = entropyRng(deps.entropy)
+
+  /**
+   * Sells one slip (LNS-2, LNS-6, LNS-15): checks the boards (LNS-21), picks quick picks, and checks the
+   * sales window of every draw against the server's clock (LNS-13); the slip is then group-committed and its
+   * receipt returned only after the commit.
+   */
+  async function sellSlip(input: SlipInput): Promise<LottoReceipt> {
+    const first = await cached(input.drawId)
+    const plan = first.plan
+    const drawCount = input.draws ?? 1
+    const chosen = input.boards ?? []
+    const qp = input.quickPicks ?? 0
+    if (!Number.isInteger(drawCount) || drawCount < 1 || drawCount > plan.maxDrawsPerSlip) {
+      throw new DomainError('VALIDATION_FAILED', `a slip is valid for 1 to ${plan.maxDrawsPerSlip} consecutive draws`, { field: 'draws' })
+    }
+    if (!Number.isInteger(qp) || qp < 0 || chosen.length + qp < 1 || chosen.length + qp > plan.maxBoardsPerSlip) {
+      throw new DomainError('VALIDATION_FAILED', `a slip holds 1 to ${plan.maxBoardsPerSlip} boards`, { field: 'boards' })
+    }
+    const name = input.player?.name?.trim() ?? ''
+    const document = input.player?.document?.trim() ?? ''
+    if (!name || !document) throw new DomainError('VALIDATION_FAILED', 'the player name and identity document are required on the receipt (LNS-6)', { rule: 'LNS-6' })
+    const boards = chosen.map((b) => parseBoard(b, plan.range, plan.picks))
+    for (let i = 0; i < qp; i++) boards.push(quickPick(rng, plan.range, plan.picks))
+    const t = clock.now().getTime()
+    const draws: PlannedDraw[] = []
+    for (let n = first.row.draw_no; n < first.row.draw_no + drawCount; n++) {
+      const d = n === first.row.draw_no ? first : await cachedByNumber(plan.gameCode, n)
+      if (!d) throw new DomainError('NOT_FOUND', `draw ${n} of ${plan.gameCode} is not planned yet: the slip cannot cover ${drawCount} draws`, { drawNo: n })
+      if (t < Date.parse(d.plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales of draw ${n} start at ${d.plan.salesStartAt}`)
+      if (t >= Date.parse(d.plan.salesCloseAt)) throw new DomainError('SALES_CLOSED', `sales of draw ${n} closed at ${d.plan.salesCloseAt} (LNS-13)`, { rule: 'LNS-13' })
+      draws.push(d)
+    }
+    const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)
+    const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
+    const pre = receipts ? await receipts.take(plan.gameCode) : null
+    const done = await sales.submit({
+      gameCode: plan.gameCode, firstDrawNo: first.row.draw_no, drawCount, boards: formatBoards(boards), boardCount: boards.length,
+      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel, receipt: pre?.receipt, code: pre?.code,
+    })
+    return {
+      receiptNumber: done.receipt, code: done.code, operator: plan.operator, gameName: plan.name,
+      categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
+      drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
+      draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
+      player: { name, document }, boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
+      soldAt: done.soldAt, amountCents, currency: plan.currency, channel: input.channel, status: 'active',
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
+    }
+  }
+
+  /** The receipt of a sold slip, rebuilt from the sales system (for reprints and the cashier). */
+  async function getReceipt(receipt: string): Promise<LottoReceipt> {
+    const s = await slipById(db, receipt)
+    if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
+    const draws: PlannedDraw[] = []
+    for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
+      const d = await cachedByNumber(s.game_code, n)
+      if (d) draws.push(d)
+    }
+    const plan = draws[0].plan
+    return {
+      receiptNumber: s.id, code: encodeTicketCode({ kind: TicketKind.lotto, id: s.id }, deps.keys.privateKey), operator: plan.operator, gameName: plan.name,
+      categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })), drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
+      draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
+      player: { name: s.player_name, document: s.player_document },
+      boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
+      soldAt: s.sold_at, amountCents: s.amount_cents, currency: plan.currency, channel: s.channel, status: s.status,
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
+    }
+  }
+
+  /**
+   * Annuls a slip before the close of sales of its first draw (LNS-21): it is listed among the annulled plays
+   * with the reason, takes part in no draw, and entitles the holder only to a refund of its price.
+   */
+  async function annulSlip(receipt: string, reason: string): Promise<void> {
+    if (!reason.trim()) throw new DomainError('VALIDATION_FAILED', 'an annulment needs its reason (LNS-21)')
+    await db.transaction(async (tx) => {
+      const s = await slipById(tx, receipt)
+      if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
+      const d = await lottoDrawByNumber(tx, s.game_code, s.first_draw_no)
+      if (!d || d.status !== 'open') throw new DomainError('SALES_CLOSED', 'a slip can only be annulled before the close of sales (LNS-21)')
+      const at = now()
+      if (!(await annulSlipRow(tx, receipt, reason, at))) throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
+      await appendJournal(tx, { at, type: 'lotto.slip_annulled', scope: `lotto:${s.game_code}/sales`, payload: { receipt, reason, rule: 'LNS-21' } })
+    })
+  }
+
+  async function receiptPdf(receipt: string): Promise<Uint8Array> {
+    const { renderLottoReceiptPdf } = await import('../../../printer/src/lottery-pdf.ts')
+    return renderLottoReceiptPdf(await getReceipt(receipt))
+  }
+
+  return { sellSlip, getReceipt, annulSlip, receiptPdf }
+}
