@@ -17,6 +17,7 @@ import pg from 'pg'
 import type { Server, Socket } from 'socket.io'
 import type { Services } from '../services.ts'
 import { gameRoom, hallRoom } from './events.ts'
+import { SOCKET_IO_ATTACHMENTS_DDL } from '../db/postgres.ts'
 
 export interface ClusterInfo {
   adapter: 'postgres' | 'memory'
@@ -31,15 +32,13 @@ export function clusterOf(services: object): ClusterInfo | undefined {
   return clusters.get(services)
 }
 
-const ATTACHMENTS = 'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)'
-
 export function attachMultiNode(io: Server<any, any, any, any>, services: Services) {
   let pool: pg.Pool | null = null
   if (services.config.databaseUrl && services.db.engine === 'postgres') {
     pool = new pg.Pool({ connectionString: services.config.databaseUrl, max: 4 })
     pool.on('error', (err) => services.log.warn('socket.io adapter connection error', err))
     // The adapter's table for large payloads; two nodes starting together may race on it, which is harmless.
-    pool.query(ATTACHMENTS).catch((err: { code?: string }) => {
+    pool.query(SOCKET_IO_ATTACHMENTS_DDL).catch((err: { code?: string }) => {
       if (err.code !== '23505' && err.code !== '42P07') services.log.warn('could not create socket_io_attachments', err)
     })
     io.adapter(createAdapter(pool, { heartbeatInterval: 2_000, heartbeatTimeout: 7_000, errorHandler: (err) => services.log.warn('socket.io adapter error', err) }))
