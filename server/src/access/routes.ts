@@ -3,8 +3,7 @@
  * Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { param, type App } from '../http/context.ts'
-import { body, needs, principalOf } from '../http/app.ts'
+import { body, needs, principalOf, param, type App } from '../http/context.ts'
 import type { Services } from '../services.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)

@@ -4,13 +4,12 @@
  * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
  * are DomainErrors, turned into JSON by app.ts.
  */
-import type { App, AppContext } from '../http/context.ts'
+import { body, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
-import { body, needs } from '../http/app.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)

@@ -3,8 +3,7 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { param, type App } from '../http/context.ts'
-import { body, needs } from '../http/app.ts'
+import { body, needs, param, type App } from '../http/context.ts'
 import { pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'

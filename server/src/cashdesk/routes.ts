@@ -6,11 +6,10 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import type { App, AppContext } from '../http/context.ts'
+import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import { body, needs, principalOf } from '../http/app.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)

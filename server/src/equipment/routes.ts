@@ -3,11 +3,10 @@
  * (release next ball, confirm a low-confidence read) and the entropy source's health. Errors are DomainErrors,
  * turned into localized JSON by app.ts.
  */
-import { param, type App } from '../http/context.ts'
+import { body, needs, param, type App } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import { body, needs } from '../http/app.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const deviceId = z.string().min(1).max(40).regex(/^[A-Za-z0-9._:-]+$/)

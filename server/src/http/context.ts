@@ -1,6 +1,9 @@
 import type { Context, Hono } from 'hono'
-import type { Permission } from '../access/permissions.ts'
-import type { Principal } from '../access/service.ts'
+import type { z } from 'zod'
+import { DomainError, type ErrorCode } from '../shared/errors.ts'
+import { messages, pickLang } from './messages.ts'
+import { isAllowed, permissions, type Permission, type Role } from '../access/permissions.ts'
+import { ANONYMOUS, type Principal } from '../access/service.ts'
 
 /** What the /api middleware puts on every request's context (http/app.ts), typed for every route file. */
 export interface AppEnv {
@@ -18,3 +21,52 @@ export type App = Hono<AppEnv>
 
 /** A path parameter; Hono types it as optional once middleware sits in front of the handler. */
 export const param = (c: AppContext, name: string): string => c.req.param(name) ?? ''
+
+// What every route file uses: error bodies, body validation, the permission gate, the caller's identity.
+
+export function errorBody(c: AppContext, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', detail: string, details?: unknown) {
+  const lang = pickLang(c.req.header('accept-language'))
+  return { error: { code, message: messages[code][lang], detail, details } }
+}
+
+/** Parses a JSON body against a schema; a bad body is a 400 with the field errors in `details`. */
+export async function body<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {
+  let raw: unknown = {}
+  const text = await c.req.text()
+  if (text.trim()) {
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      throw new DomainError('VALIDATION_FAILED', 'the body is not valid JSON')
+    }
+  }
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success) {
+    throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+  }
+  return parsed.data
+}
+
+/**
+ * Every route names the permission it needs (permissions.ts). With authentication on, the principal resolved
+ * by the /api middleware must hold it: anonymous callers get 401, others 403 (issue 9).
+ */
+export function needs(permission: Permission) {
+  return async (c: AppContext, next: () => Promise<void>) => {
+    c.set('permission', permission)
+    c.header('X-Bolillo-Permission', `${permission}:${permissions[permission].join('|')}`)
+    if (c.get('authOn')) {
+      const who = c.get('principal') ?? ANONYMOUS
+      if (!isAllowed(permission, who.role as Role)) {
+        if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
+        throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
+      }
+    }
+    await next()
+  }
+}
+
+/** The person or device making the request (anonymous when authentication is off or absent). */
+export function principalOf(c: AppContext): Principal {
+  return c.get('principal') ?? ANONYMOUS
+}

@@ -3,12 +3,11 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import type { App, AppContext } from '../http/context.ts'
+import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
 import type { Services } from '../services.ts'
-import { body, needs, principalOf } from '../http/app.ts'
 
 const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)

@@ -6,11 +6,10 @@
  * Public (game.read): plans, participation files, extractos (LOT-17), proofs, and the public list of lost or
  * stolen ranges (LST-3).
  */
-import { param as p, type App, type AppContext } from '../http/context.ts'
+import { body, needs, principalOf, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import { body, needs, principalOf } from '../http/app.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)

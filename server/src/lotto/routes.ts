@@ -6,10 +6,9 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { param as p, type App, type AppContext } from '../http/context.ts'
+import { body, needs, principalOf, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
-import { body, needs, principalOf } from '../http/app.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
