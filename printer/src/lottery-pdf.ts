@@ -225,13 +225,36 @@ export function drawQr(page: PDFPage, payload: string, x: number, top: number, s
 
 // ------------------------------------------------------------------------------------------------ lotto
 
+/** A draw's proof values as the documents print them (bolillo-draw-v2; a draw made before v2 has its v1 entropy). */
+export interface ProofFacts {
+  version: string; commitment: string; seed: string; salesDigest: string | null
+  beacon: { scheme: string; round: number; signature: string; randomness: string; demo: boolean } | null
+  beaconRound: number | null; externalEntropy: string | null
+}
+
+/** The beacon lines: a demo beacon says so in plain words (DESIGN.md point 9). */
+function beaconPairs(p: { beacon: ProofFacts['beacon']; beaconRound: number | null; externalEntropy: string | null }): Array<[string, string]> {
+  if (p.beacon) {
+    return [
+      [p.beacon.demo ? 'Baliza de DEMOSTRACION' : 'Baliza publica', p.beacon.demo ? `ronda ${p.beacon.round}: baliza local de demostracion, NO es una baliza publica` : `drand quicknet, ronda ${p.beacon.round}, firma BLS verificada`],
+      ['Aleatoriedad de la baliza (X)', p.beacon.randomness],
+    ]
+  }
+  if (p.externalEntropy !== null) return [['Entropia externa (v1)', p.externalEntropy || '(vacia)']]
+  return p.beaconRound !== null ? [['Ronda de baliza esperada (R)', String(p.beaconRound)]] : []
+}
+
+function proofPairs(p: ProofFacts): Array<[string, string]> {
+  return [['Compromiso', p.commitment], ['Semilla', p.seed || '(sellada hasta el sorteo)'], ['Resumen de ventas (D)', p.salesDigest ?? '—'], ...beaconPairs(p)]
+}
+
 /** The extracto as the lotto service publishes it. */
 export interface LottoExtracto {
   operator: string; gameName: string; gameCode: string; drawId: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
   drawMethod: string; drawDevice: string | null; range: number; picks: number; balls: number[]; numbers: number[]
   categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
   receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
-  proof: { version: string; commitment: string; seed: string; salesDigest: string | null; externalEntropy: string } | null
+  proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
 }
 
@@ -261,7 +284,7 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
   w.pairs([
     ['Fecha y hora del sorteo', formatLocalTime(e.drawAt)],
     ['Lugar', e.drawPlace],
-    ['Medio de extraccion', e.drawMethod === 'rng' ? 'Generador bolillo-draw-v1 (verificable)' : `Bolillero / tombola autorizado: ${e.drawDevice ?? ''}`],
+    ['Medio de extraccion', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Bolillero / tombola autorizado: ${e.drawDevice ?? ''}`],
     ['Rango y seleccion', `${e.picks} numeros del 1 al ${e.range}`],
     ['Comprobantes habilitados', String(e.receipts)],
     ['Jugadas', String(e.plays)],
@@ -270,8 +293,8 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
     ['Archivo de participacion (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) {
-    w.heading('Prueba del sorteo (bolillo-draw-v1)')
-    w.pairs([['Compromiso', e.proof.commitment], ['Semilla', e.proof.seed], ['Resumen de ventas', e.proof.salesDigest ?? '—'], ['Entropia externa', e.proof.externalEntropy || '(vacia)']])
+    w.heading(`Prueba del sorteo (${e.proof.version})`)
+    w.pairs(proofPairs(e.proof))
   }
   w.heading('Cobro de premios')
   w.pairs([['Plazo de cobro hasta', `${formatLocalTime(e.claimDeadline)} (minimo 60 dias, LOT-23)`], ['Lugar de pago', e.paymentPlace], ['Reglamento', e.regulationUrl]])
@@ -285,7 +308,7 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
 export interface LottoActa {
   drawId: string; status: string
   background: { operator: string; gameName: string; drawNumber: number; issue: string; authorisationRef: string; range: number; picks: number; drawCount: number; priceCents: number; currency: string; salesStartAt: string; salesCloseAt: string; drawAt: string; drawPlace: string; claimDeadline: string; drawMethod: string; drawDevice: string | null; commitment: string; budgetCents: number; prizePoolBp: number; categories: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number; description?: string } }> }
-  beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
+  beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
   draw: { balls: number[]; drawnAt: string | null; seed: string | null } | null
   results: { numbers: number[]; poolCents: number; reserveCents: number; categories: LottoExtracto['categories']; histogram: number[]; remainderRule: string } | null
   incidents: Array<{ at: string; note: string }>
@@ -310,7 +333,7 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   w.pairs([
     ['Autorizacion AJ', b.authorisationRef], ['Rango / seleccion / extraccion', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
     ['Precio por jugada', money(b.priceCents, b.currency)], ['Venta', `${formatLocalTime(b.salesStartAt)} a ${formatLocalTime(b.salesCloseAt)}`],
-    ['Sorteo', `${formatLocalTime(b.drawAt)}, ${b.drawPlace}`], ['Medio de extraccion', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v1' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
+    ['Sorteo', `${formatLocalTime(b.drawAt)}, ${b.drawPlace}`], ['Medio de extraccion', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza publica' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
     ['Compromiso de semilla', b.commitment], ['Presupuesto general', money(b.budgetCents, b.currency)], ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudacion`],
     ['Prescripcion', formatLocalTime(b.claimDeadline)],
   ])
@@ -321,7 +344,7 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
     w.pairs([
       ['Cierre de ventas', formatInOffsetOf(d.closedAt, b.drawAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
       ['Recaudacion', money(d.salesCents, b.currency)], ['Archivo de participacion SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
-      ['Entropia externa (X)', d.externalEntropy || '(vacia)'],
+      ...beaconPairs(d),
     ])
     w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
     if (d.excluded.length) w.table([{ title: 'Comprobante', w: 2 }, { title: 'Estado', w: 1 }, { title: 'Observaciones', w: 3 }, { title: 'Reembolso', w: 1.3, align: 'right' }], d.excluded.map((x) => [x.receipt, x.status, x.reason ?? '', money(x.refundCents, b.currency)]))
@@ -524,7 +547,7 @@ export interface LotteryExtracto {
   drawMethod: string; drawDevice: string | null; series: number; fractions: number; currency: string; winning: Record<string, string>
   prizes: Array<{ code: string; name: string; rule: string; numbers: string[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; goods: string | null }>
   ticketsInPlay: number; participationSha256: string | null; lostStolen: Array<{ kind: string; from: string; to: string; seriesFrom: number; seriesTo: number; quantity: number }>
-  proof: { commitment: string; seed: string; salesDigest: string | null; externalEntropy: string } | null
+  proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; legend: string
 }
 
@@ -542,10 +565,10 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
   )
   w.heading('Datos del sorteo')
   w.pairs([
-    ['Fecha y lugar', `${formatLocalTime(e.drawAt)}, ${e.drawPlace}`], ['Medio de extraccion', e.drawMethod === 'rng' ? 'Generador bolillo-draw-v1 (verificable)' : `Tombola autorizada: ${e.drawDevice ?? ''}`],
+    ['Fecha y lugar', `${formatLocalTime(e.drawAt)}, ${e.drawPlace}`], ['Medio de extraccion', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Tombola autorizada: ${e.drawDevice ?? ''}`],
     ['Billetes en juego', String(e.ticketsInPlay)], ['Series / fracciones', `${e.series} / ${e.fractions}`], ['Participacion (SHA-256)', e.participationSha256 ?? '—'],
   ])
-  if (e.proof) w.pairs([['Compromiso', e.proof.commitment], ['Semilla', e.proof.seed], ['Resumen de ventas', e.proof.salesDigest ?? '—'], ['Entropia externa', e.proof.externalEntropy || '(vacia)']])
+  if (e.proof) w.pairs(proofPairs(e.proof))
   if (e.lostStolen.length) {
     w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
     w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 1 }, { title: 'Cantidad', w: 1, align: 'right' }], e.lostStolen.map((r) => [r.kind === 'stolen' ? 'robo' : 'extravio', r.from, r.to, `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity)]))
@@ -560,7 +583,7 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
 export interface LotteryActa {
   product: string; drawId: string; status: string; plan: { name: string; drawNumber: number; drawAt: string; drawPlace: string; currency: string; claimDeadline: string; drawMethod: string; authorisationRef?: string | null }
   liabilityCents: number; ranges: Array<{ kind: string; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; details: { notice?: string; policeReportRef?: string | null; lateReport?: boolean } }>
-  participation: { closedAt: string | null; ticketsInPlay: number; sha256: string; salesDigest: string | null; externalEntropy: string | null } | null
+  participation: { closedAt: string | null; ticketsInPlay: number; sha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null } | null
   drawn: string[]; drawnAt: string | null; seed: string | null; commitment: string
   result: { winning: Record<string, number>; prizes: Array<{ name: string; rule: string; numbersCount: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>; liabilityCents: number } | null
   incidents: Array<{ at: string; note: string }>; journal: { records: number; lastSeq: number | null; lastHash: string | null }; signatures: Array<{ role: string; name: string }>
@@ -578,7 +601,7 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
     a.ranges.map((r) => [r.kind, String(r.from), String(r.to), `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity), [r.details.notice, r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '', r.details.lateReport ? 'informe a la AJ fuera de plazo' : ''].filter(Boolean).join('; ')]))
   else w.text('Ninguno.')
   w.heading('3. Cierre de ventas')
-  if (a.participation) w.pairs([['Cierre', formatLocalTime(a.participation.closedAt)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas', a.participation.salesDigest ?? '—'], ['Entropia externa', a.participation.externalEntropy || '(vacia)']])
+  if (a.participation) w.pairs([['Cierre', formatLocalTime(a.participation.closedAt)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'], ...beaconPairs(a.participation)])
   w.heading('4. Sorteo y resultados')
   w.pairs([['Numeros extraidos', a.drawn.join(' - ') || '—'], ['Hora', formatLocalTime(a.drawnAt)], ['Semilla revelada', a.seed ?? '—']])
   if (a.result) w.table([{ title: 'Premio', w: 2 }, { title: 'Regla', w: 2.5 }, { title: 'Numeros', w: 1, align: 'right' }, { title: 'Billetes en juego', w: 1.2, align: 'right' }, { title: 'Importe', w: 1.6, align: 'right' }],

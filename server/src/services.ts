@@ -75,11 +75,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #7: instant lottery (raspadita): batches, packs, sales, validation, payout, reconciliation.
   const instant = createInstantService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
+  // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
+  const seedEntropy = overrides.entropy ?? equipment.entropy
   const lotto = createLottoService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir,
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, dataDir: config.dataDir })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
   return {
     config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon,
     instant, bonus,

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
+import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan } from '../helpers/lottery-plans.ts'
 
@@ -157,12 +157,18 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   })
 
   it('draws the RNG lottery among the M issued numbers with a verifiable proof', async () => {
-    await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, { externalEntropy: 'notario: 3 6 1 5' })
+    // bolillo-draw-v2: a notary's dice are not entropy any more; the beacon round fixed by the close is.
+    const typed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, { externalEntropy: 'notario: 3 6 1 5' })
+    expect(typed.status).toBe(400)
+    expect(typed.body.error.detail).toMatch(/externalEntropy is no longer accepted/)
+    const closed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, {})
+    expect(closed.status).toBe(200)
     const drawn = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/draw`)
     expect(drawn.body.drawn).toHaveLength(2)
     await api(server.url, 'POST', `/api/lottery/draws/${rngId}/settle`)
     const proof = (await api(server.url, 'GET', `/api/lottery/draws/${rngId}/proof`)).body
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', demoBeacon: true, errors: [] })
+    expect(proof).toMatchObject({ gameId: rngId, salesDigest: closed.body.salesDigest, beacon: { round: closed.body.beaconRound } })
     expect(proof.ballCount).toBe(1000)
     expect(proof.balls.map((v: number) => v - 1)).toEqual(drawn.body.drawn)
     const winner = await validate(await codeOf(rngId, drawn.body.drawn[0], 1))
@@ -195,13 +201,14 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const codes = new Map<string, string>([...first.body.tickets, ...chosen.body.tickets].map((x: any) => [x.number, x.code]))
     expect((await validate(codes.get('001')!)).outcome).toBe('PENDING')
     t = Date.parse('2025-06-23T21:00:00+02:00')
-    const closed = await api(server.url, 'POST', `/api/lottery/draws/${id}/close`, { externalEntropy: 'dados del notario 4-2-6' })
+    const closed = await api(server.url, 'POST', `/api/lottery/draws/${id}/close`, {})
     expect(closed.body.ticketsInPlay).toBe(32)
     const drawn = await api(server.url, 'POST', `/api/lottery/draws/${id}/draw`)
     const settled = await api(server.url, 'POST', `/api/lottery/draws/${id}/settle`)
     const proof = (await api(server.url, 'GET', `/api/lottery/draws/${id}/proof`)).body
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', errors: [] })
     expect(proof.soldSerials).toHaveLength(32)
+    expect(proof.salesDigest).toBe(closed.body.salesDigest)
     expect(proof.balls.map((v: number) => Number(proof.soldSerials[v - 1]))).toEqual(drawn.body.drawn)
     const winner = String(settled.body.winning.R1).padStart(3, '0')
     const v = await validate(codes.get(winner)!)
@@ -227,7 +234,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const drawn = (await api(server.url, 'POST', `/api/lottery/draws/${id}/draw`)).body.drawn[0]
     const settled = (await api(server.url, 'POST', `/api/lottery/draws/${id}/settle`)).body
     const proof = (await api(server.url, 'GET', `/api/lottery/draws/${id}/proof`)).body
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', errors: [] })
     expect(proof.ballCount).toBe(20)
     expect(proof.balls).toEqual([drawn])
     const sold = [3, 7, 11].includes(drawn)

@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { drawKey, shuffleOrder, verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
+import { shuffleOrder } from '../../server/src/shared/draw-proof.ts'
+import { drawKeyV2, verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
+import { drawRoundFor } from '../../server/src/shared/beacon.ts'
 import { quickPick } from '../../server/src/lotto/rules.ts'
 import { createSeededRng } from '../../server/src/shared/rng.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -13,7 +15,7 @@ import { plan649 } from '../helpers/lottery-plans.ts'
 /**
  * Issue #6, lotto from plan to paid prize over real HTTP (LOT-5, LNS-1 to LNS-25, LOT-23, LOT-24, §8): a 6-of-49
  * plan, 10,000 plays bought through the API in slips of 5 boards, sales closed by the server's clock, the
- * participation file hashed and journaled, the RNG draw with its proof, settlement checked against a recount,
+ * participation file hashed and journaled, the RNG draw with its bolillo-draw-v2 proof (the demo beacon here: no relay), settlement checked against a recount,
  * the extracto PDF read back with pdftotext, a winner paid once at the cashier, and the claim period.
  */
 const hasPdftotext = spawnSync('pdftotext', ['-v']).error === undefined
@@ -114,8 +116,14 @@ describe('lotto 6/49 end to end', () => {
     const late = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { quickPicks: 1, player: { name: 'Tarde Tarde', document: '1' } })
     expect(late.status).toBe(409)
     expect(late.body.error.code).toBe('SALES_CLOSED')
-    const closed = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, { externalEntropy: 'beacon round 4242', entropySource: 'public beacon' })
+    // bolillo-draw-v2: nobody supplies entropy at the close.
+    const typed = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, { externalEntropy: 'beacon round 4242', entropySource: 'public beacon' })
+    expect(typed.status).toBe(400)
+    expect(typed.body.error.detail).toMatch(/externalEntropy is no longer accepted/)
+    const closed = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, {})
     expect(closed.status).toBe(200)
+    // D, t and R are fixed at the close: R is the second beacon round after it.
+    expect(closed.body).toMatchObject({ closedAtUnix: Math.floor(t / 1000), beaconRound: drawRoundFor(Math.floor(t / 1000)) })
     // 10,000 + 2 (one slip) + 2 (two-draw slip); the annulled slip takes no part.
     expect(closed.body).toMatchObject({ receipts: 2002, plays: 10_004, salesCents: 10_004 * 500 })
     expect(closed.body.excluded).toEqual([expect.objectContaining({ receipt: annulled.receipt, status: 'annulled', reason: 'Error de impresión en terminal 3', refundCents: 500 })])
@@ -139,22 +147,25 @@ describe('lotto 6/49 end to end', () => {
     expect(journal.status).toBe(200)
     expect(all.filter((r) => r.type === 'lotto.slip_sold').length).toBe(2003)
     const rec = all.find((r) => r.type === 'lotto.sales_closed')
-    expect(rec.payload).toMatchObject({ participationSha256: closed.body.participationSha256, receipts: 2002, plays: 10_004, rule: 'LNS-13' })
+    expect(rec.payload).toMatchObject({ participationSha256: closed.body.participationSha256, receipts: 2002, plays: 10_004, rule: 'LNS-13', salesDigest: closed.body.salesDigest, beaconRound: closed.body.beaconRound, closedAt: '2025-03-08T23:00:00Z' })
     // The closed draw shows the file's hash; its seed is still secret.
     const view = await api(server.url, 'GET', `/api/lotto/draws/${drawId}`)
-    expect(view.body).toMatchObject({ status: 'closed', seed: null, participation: { sha256: closed.body.participationSha256 } })
+    expect(view.body).toMatchObject({ status: 'closed', seed: null, participation: { sha256: closed.body.participationSha256 }, close: { beaconRound: closed.body.beaconRound }, beacon: null })
   })
 
-  it('draws six numbers with a verifiable bolillo-draw-v1 proof: the first k of the order (LNS-16)', async () => {
+  it('draws six numbers with a verifiable bolillo-draw-v2 proof: the first k of the order (LNS-16)', async () => {
     t = Date.parse('2025-03-08T20:00:00-04:00')
     const drawn = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/draw`)
     expect(drawn.status).toBe(200)
     expect(drawn.body.balls).toHaveLength(6)
     numbers = drawn.body.numbers
     const proof = (await api(server.url, 'GET', `/api/lotto/draws/${drawId}/proof`)).body
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    // No relay is configured in this hall: the labelled demo beacon, and the verifier says so.
+    expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', demoBeacon: true, errors: [] })
+    expect(proof).toMatchObject({ version: 'bolillo-draw-v2', gameId: drawId, ballCount: 49, closedAt: '2025-03-08T23:00:00Z', beacon: { scheme: 'demo' } })
+    expect(proof.beacon.round).toBe(drawRoundFor(Date.parse('2025-03-08T23:00:00Z') / 1000))
     expect(proof.soldSerials).toHaveLength(2002)
-    const key = drawKey(Buffer.from(proof.seed, 'hex'), drawId, proof.salesDigest, 'beacon round 4242')
+    const key = drawKeyV2(Buffer.from(proof.seed, 'hex'), drawId, proof.salesDigest, proof.beacon.round, proof.beacon.randomness)
     expect(shuffleOrder(key, 49).slice(0, 6)).toEqual(drawn.body.balls)
     const proofFile = join(server.dataDir, 'proof.json')
     writeFileSync(proofFile, JSON.stringify(proof))

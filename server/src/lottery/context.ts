@@ -6,13 +6,25 @@ import type { Database, Sql } from '../db/database.ts'
 import { sortByBytes } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
+import type { BeaconSource } from '../shared/beacon-source.ts'
+import type { Sealer } from '../shared/sealing.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { DrawRow } from '../lotto/store.ts'
 import { numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
 import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
 
-export interface LotteryDeps { db: Database; clock: Clock; entropy: EntropySource; keys: OperatorKeys; dataDir: string }
+export interface LotteryDeps {
+  db: Database; clock: Clock; keys: OperatorKeys; dataDir: string
+  /** Ids. */
+  entropy: EntropySource
+  /** Draw seeds: the health-tested source (RNG-32, equipment.entropy). */
+  seedEntropy: EntropySource
+  /** Seeds are kept sealed until the draw has ended (DESIGN.md "Sealed secrets"). */
+  sealer: Sealer
+  /** bolillo-draw-v2's public randomness: relays, a typed signature, or the labelled demo beacon. */
+  beacon: BeaconSource
+}
 
 /** Most whole tickets (numbers x series) an issue may put in play: the participation list is built in memory. */
 export const MAX_TICKETS_IN_PLAY = 4_000_000
@@ -23,6 +35,8 @@ export const isRaffle = (p: Plan): p is RafflePlan => p.kind === 'raffle' || p.k
 /** A range taken out of play (LST-7, §7.14). */
 export interface TicketRange {
   id: string; kind: 'returned' | 'lost' | 'stolen'; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; createdAt: string
+  /** Reported after the close of sales: blocked from payment, but the draw's list (and D) stay as closed. */
+  afterClose: boolean
   details: { discoveredAt?: string; reportedToAjAt?: string; distributed?: boolean; policeReportRef?: string | null; remedy?: string; notice?: string; lateReport?: boolean; note?: string }
 }
 
@@ -51,7 +65,7 @@ export function createLotteryContext(deps: LotteryDeps) {
 
   async function ranges(tx: Sql, drawId: string, kinds: ReadonlyArray<TicketRange['kind']> = ['returned', 'lost', 'stolen']): Promise<TicketRange[]> {
     const rows = await rangesOfDraw(tx, drawId, kinds)
-    return rows.map((r) => ({ id: r.id, kind: r.kind, from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), quantity: Number(r.quantity), createdAt: r.created_at, details: JSON.parse(r.details) }))
+    return rows.map((r) => ({ id: r.id, kind: r.kind, from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), quantity: Number(r.quantity), createdAt: r.created_at, afterClose: Number(r.after_close) === 1, details: JSON.parse(r.details) }))
   }
 
   return {
@@ -70,9 +84,13 @@ export function createLotteryContext(deps: LotteryDeps) {
     loadDraw,
     ranges,
 
-    /** The whole tickets in play, sorted by bytes: lottery = issued - returned - lost/stolen; raffle = sold - lost/stolen. */
+    /**
+     * The whole tickets in play as fixed at the close of sales, sorted by bytes: lottery = issued - returned -
+     * lost/stolen; raffle = sold - lost/stolen. A range reported after the close does not take a ticket out of the
+     * draw's list: its D is fixed (bolillo-draw-v2 step 2); the ticket is only blocked from payment (LST-4).
+     */
     async ticketsInPlay(tx: Sql, row: DrawRow, plan: Plan): Promise<string[]> {
-      const out = await ranges(tx, row.id)
+      const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose)
       if (isRaffle(plan)) {
         const sold = await soldTickets(tx, row.id)
         return sortByBytes(sold.filter((s) => !inRange(out, Number(s.number), 1)).map((s) => s.serial))

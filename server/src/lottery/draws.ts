@@ -1,25 +1,33 @@
 /**
  * Raffle and tombola ticket sales (PRM-1, PRM-2), the close of sales with the participation file, the draw
- * (bolillo-draw-v1 among the M issued numbers or the tickets in play, or numbers entered from an authorised
+ * (bolillo-draw-v2 among the M issued numbers or the tickets in play, or numbers entered from an authorised
  * tómbola, LOT-18), its proof and incidents.
+ *
+ * bolillo-draw-v2 (DESIGN.md): the seed is stored only sealed until the draw has ended; the close fixes D, t and
+ * R; the draw waits for beacon round R (a relay, or a signature typed in by staff); no person supplies entropy.
  */
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { drawKey, DRAW_PROOF_VERSION, pickFromSorted, salesDigest, shuffleOrder, type DrawProof } from '../shared/draw-proof.ts'
+import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
+import { buildDrawProofV2, drawOrderV2, DRAW_PROOF_V2, unixSecondsOf, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
+import type { BeaconValue } from '../shared/beacon-source.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, parseBeacon, seedContext, seedOf, type Actor } from '../shared/lottery-draw-v2.ts'
+import type { LotteryDrawRow } from './store.ts'
 import { inRange, isRaffle, type LotteryContext, type Plan } from './context.ts'
 import { formatNumber, numberCount, raffleTicketId } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { insertSales, markLotteryDrawClosed, markLotteryDrawn, recordLotteryNumbers, soldNumbers } from './store.ts'
+import { insertSales, markLotteryDrawClosed, markLotteryDrawn, recordLotteryBeacon, recordLotteryNumbers, soldNumbers } from './store.ts'
 
 /** How many values the draw needs: one per exact prize (lottery) or per prize (raffle). */
 const valuesNeeded = (plan: Plan) => (isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length)
 
 /** @param getDraw the draw as anyone may see it (issue.ts), answered after a draw. */
 export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (drawId: string) => Promise<DrawView>) {
-  const { db, deps, now, scope, sign, planOf, loadDraw, ranges, ticketsInPlay } = ctx
+  const { db, deps, clock, now, scope, sign, planOf, loadDraw, ranges, ticketsInPlay } = ctx
+  const sealedSeed = (drawId: string) => seedContext('lottery', drawId)
 
   /** Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones. */
   async function sellRaffleTickets(drawId: string, input: { count?: number; numbers?: number[]; buyerName?: string; channel: string }) {
@@ -59,9 +67,10 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
 
   /**
    * Closes sales: fixes the tickets in play (after returns and lost/stolen reports), writes them to the
-   * participation file with its SHA-256, and fixes the sales digest and external entropy of the draw.
+   * participation file with its SHA-256, and fixes the sales digest D, the close time t and the beacon round R
+   * (bolillo-draw-v2 step 2), journaled before anything else happens.
    */
-  async function closeSales(drawId: string, input: { externalEntropy?: string; entropySource?: string } = {}) {
+  async function closeSales(drawId: string, actor: Actor | null = null) {
     return db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}`)
@@ -84,10 +93,13 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const sha = hash.digest('hex')
       const digest = salesDigest(serials)
       const salesCents = isRaffle(plan) ? serials.length * plan.ticketPriceCents : serials.length * plan.ticketPriceCents
-      const entropy = input.externalEntropy ?? ''
-      await markLotteryDrawClosed(tx, drawId, { at, salesDigest: digest, externalEntropy: entropy, participationSha256: sha, ticketsInPlay: serials.length, salesCents })
-      await appendJournal(tx, { at, type: `${row.product}.sales_closed`, scope: scope(row), payload: { drawId, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest, externalEntropy: entropy, entropySource: input.entropySource ?? null } })
-      return { drawId, closedAt: at, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest }
+      const facts = closeFacts(at)
+      await markLotteryDrawClosed(tx, drawId, { at, salesDigest: digest, beaconRound: facts.beaconRound, participationSha256: sha, ticketsInPlay: serials.length, salesCents })
+      await appendJournal(tx, {
+        at, type: `${row.product}.sales_closed`, scope: scope(row),
+        payload: { drawId, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, actor },
+      })
+      return { drawId, closedAt: at, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest }
     })
   }
 
@@ -97,26 +109,76 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     return readFileSync(join(deps.dataDir, row.product, drawId, 'participation.csv'))
   }
 
+  /** A closed RNG draw, or the reason it cannot take a beacon or be drawn. */
+  function assertRngClosed(row: LotteryDrawRow): Plan {
+    const plan = planOf(row)
+    if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${row.id} is ${row.status}; close the sales first`)
+    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)')
+    return plan
+  }
+
   /**
-   * RNG draw (bolillo-draw-v1). Lottery: N = M issued numbers, the first value wins the first exact prize, and so
-   * on; raffle: a draw among the M tickets in play (pickFromSorted), the first drawn wins the first prize.
+   * Beacon round R's signature typed in by staff from any public source (DESIGN.md point 3): verified against the
+   * quicknet key and kept for the draw. A wrong one is refused (INVALID_SIGNATURE) and journaled with who typed it.
    */
-  async function drawRng(drawId: string) {
+  async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null) {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    const round = beaconRoundOf(pre)
+    let value: BeaconValue
+    try {
+      value = deps.beacon.acceptTyped(round, signature)
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
+        await db.transaction((tx) => appendJournal(tx, {
+          at: now(), type: `${pre.product}.beacon_refused`, scope: scope(pre), payload: { drawId, round, signature: String(signature).slice(0, 200), reason: e.message, source: 'staff', actor },
+        }))
+      }
+      throw e
+    }
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; close the sales first`)
-      if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)')
-      const key = drawKey(Buffer.from(row.seed_hex, 'hex'), row.id, row.sales_digest!, row.external_entropy ?? '')
-      let drawn: number[]
-      if (isRaffle(plan) && plan.drawAmong === 'sold') {
-        const serials = await ticketsInPlay(tx, row, plan)
-        drawn = pickFromSorted(serials, key, plan.prizes.length).map(Number)
-      } else if (isRaffle(plan)) drawn = shuffleOrder(key, numberCount(plan.numbering)).slice(0, plan.prizes.length).map((v) => plan.numbering.from + v - 1)
-      else drawn = shuffleOrder(key, numberCount(plan.numbering)).slice(0, valuesNeeded(plan)).map((v) => plan.numbering.from + v - 1)
+      assertRngClosed(row)
+      if (!(await recordLotteryBeacon(tx, drawId, JSON.stringify(value)))) throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
+      await appendJournal(tx, { at: now(), type: `${row.product}.beacon_recorded`, scope: scope(row), payload: { drawId, ...beaconSummary(value), actor } })
+    })
+    return getDraw(drawId)
+  }
+
+  /** The extraction order of a closed draw over the list fixed at its close; D must be the one fixed then. */
+  async function orderOf(tx: Parameters<typeof ticketsInPlay>[0], row: LotteryDrawRow, plan: Plan, value: BeaconValue, seed: Uint8Array) {
+    const serials = await ticketsInPlay(tx, row, plan)
+    // Among the sold tickets: N = M tickets in play (value v = the v-th of the sorted list); among issued numbers: N = the numbering.
+    const raffle = isRaffle(plan) && plan.drawAmong === 'sold'
+    const ballCount = raffle ? serials.length : numberCount(plan.numbering)
+    const input = { seed, gameId: row.id, serials, closedAt: unixSecondsOf(row.closed_at!), beaconKey: beaconKeyOf(value), beacon: value, ballCount }
+    const { salesDigest: digest, order } = drawOrderV2(input)
+    if (digest !== row.sales_digest) throw new DomainError('CONFLICT', `the tickets in play of draw ${row.id} no longer give the sales digest fixed at the close of sales`)
+    const drawn = order.slice(0, valuesNeeded(plan)).map((v) => (raffle ? Number(serials[v - 1]) : plan.numbering.from + v - 1))
+    return { serials, raffle, ballCount, input, drawn }
+  }
+
+  /**
+   * RNG draw (bolillo-draw-v2): waits for beacon round R (BEACON_PENDING until it is published). Lottery: N = M
+   * issued numbers, the first value wins the first exact prize, and so on; raffle: a draw among the M tickets in
+   * play at the close, the first drawn wins the first prize (DESIGN.md v1 step 6).
+   */
+  async function drawRng(drawId: string, actor: Actor | null = null) {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    const round = beaconRoundOf(pre)
+    // Network outside the transaction; a value typed in meanwhile is used first.
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = assertRngClosed(row)
+      const value = parseBeacon(row.beacon) ?? fetched
+      const seed = seedOf(deps.sealer, sealedSeed(row.id), row)
+      const { drawn } = await orderOf(tx, row, plan, value, seed)
       const at = now()
-      await markLotteryDrawn(tx, drawId, JSON.stringify(drawn), at)
-      await appendJournal(tx, { at, type: `${row.product}.drawn`, scope: scope(row), payload: { drawId, source: 'rng', version: DRAW_PROOF_VERSION, numbers: drawn, seed: row.seed_hex } })
+      const seedHex = seed.toString('hex')
+      await markLotteryDrawn(tx, drawId, { drawnJson: JSON.stringify(drawn), at, beaconJson: JSON.stringify(value), seedHex })
+      await appendJournal(tx, { at, type: `${row.product}.drawn`, scope: scope(row), payload: { drawId, source: 'rng', version: DRAW_PROOF_V2, beacon: beaconSummary(value), numbers: drawn, seed: seedHex, actor } })
     })
     return getDraw(drawId)
   }
@@ -127,7 +189,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}`)
-      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v1 RNG')
+      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
@@ -144,24 +206,35 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     return getDraw(drawId)
   }
 
-  async function getProof(drawId: string): Promise<DrawProof & { items: unknown; winning: Record<string, number> | null; note: string }> {
+  /**
+   * The published proof, once drawn: bolillo-draw-v2 with the draw id as gameId, over the list fixed at the close
+   * (soldSerials, when at most 200,000). A draw made before v2 keeps its v1 proof.
+   */
+  async function getProof(drawId: string): Promise<(DrawProofV2 | DrawProof) & { items: unknown; winning: Record<string, number> | null; note: string }> {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'a tómbola draw has no RNG proof; its numbers are in the minutes')
     if (row.status !== 'drawn' && row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
     const serials = await ticketsInPlay(db, row, plan)
     const drawn = JSON.parse(row.balls!) as number[]
-    // Among the sold tickets: value v is the v-th sold serial; among issued numbers: v is the number from + v - 1.
     const raffle = isRaffle(plan) && plan.drawAmong === 'sold'
-    const ballCount = raffle ? serials.length : numberCount(plan.numbering)
-    const balls = raffle ? drawn.map((n) => serials.indexOf(formatNumber(n, plan.numbering)) + 1) : drawn.map((n) => n - plan.numbering.from + 1)
-    return {
-      version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!, externalEntropy: row.external_entropy ?? '',
-      ballCount, balls, ...(serials.length <= 200_000 ? { soldSerials: serials } : {}),
-      items: raffle ? { list: 'soldSerials (tickets in play, sorted by bytes)' } : { numbering: plan.numbering, mapping: 'value v -> number from + v - 1 (the v-th of the sorted zero-padded numbers)' },
+    const extra = {
+      items: raffle ? { list: 'soldSerials (tickets in play at the close of sales, sorted by bytes)' } : { numbering: plan.numbering, mapping: 'value v -> number from + v - 1 (the v-th of the sorted zero-padded numbers)' },
       winning: row.result ? (JSON.parse(row.result) as LotteryResult).winning : null,
       note: raffle ? 'draw among M tickets in play: value v is the v-th ticket of the sorted list; the first drawn wins the first prize' : 'draw among M issued numbers: the first value wins the first exact prize, and so on',
     }
+    const value = parseBeacon(row.beacon)
+    const includeSerials = serials.length <= 200_000
+    if (!value) {
+      // Drawn before v2: its v1 proof.
+      const ballCount = raffle ? serials.length : numberCount(plan.numbering)
+      const balls = raffle ? drawn.map((n) => serials.indexOf(formatNumber(n, plan.numbering)) + 1) : drawn.map((n) => n - plan.numbering.from + 1)
+      return { version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!, externalEntropy: row.external_entropy ?? '', ballCount, balls, ...(includeSerials ? { soldSerials: serials } : {}), ...extra }
+    }
+    const { input, drawn: again } = await orderOf(db, row, plan, value, Buffer.from(row.seed_hex, 'hex'))
+    if (again.some((n, i) => n !== drawn[i])) throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
+    const proof = buildDrawProofV2({ ...input, calledCount: valuesNeeded(plan), includeSerials })
+    return { ...proof, ...extra }
   }
 
   async function recordIncident(drawId: string, note: string): Promise<void> {
@@ -172,5 +245,5 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     })
   }
 
-  return { sellRaffleTickets, closeSales, participationFile, drawRng, enterNumber, getProof, recordIncident }
+  return { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, getProof, recordIncident }
 }

@@ -3,8 +3,8 @@
  * anyone may see it, printing fractions for the print shop and the thermal layout (LOT-15, LOT-16), unsold tickets
  * returned, and ranges reported lost or stolen with their public notice (LST-1 to LST-7).
  */
-import { commitmentOf } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
+import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
 import { AJ_LEGEND, type PlanProblem } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
@@ -34,15 +34,15 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   async function create(product: 'lottery' | 'raffle', plan: Plan, priceCents: number) {
     const id = newId(product === 'lottery' ? 'ltr' : 'rfl')
-    const seed = deps.entropy.randomBytes(32)
-    const commitment = commitmentOf(seed)
+    // RNG-32: from the health-tested source, sealed at once (DESIGN.md "Sealed secrets").
+    const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, seedContext('lottery', id))
     const at = now()
     await db.transaction(async (tx) => {
       await insertLotteryDraw(tx, {
         id, product, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents, salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedHex: Buffer.from(seed).toString('hex'), createdAt: at,
+        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
       })
-      await appendJournal(tx, { at, type: `${product}.draw_planned`, scope: `${product}:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment } })
+      await appendJournal(tx, { at, type: `${product}.draw_planned`, scope: `${product}:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
     })
     return getDraw(id)
   }
@@ -67,7 +67,10 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const complete = row.status === 'drawn' || row.status === 'settled'
     return {
       drawId: row.id, product: row.product, status: row.status, plan, commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' ? row.seed_hex : null, salesDigest: row.sales_digest, externalEntropy: row.external_entropy,
+      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null, salesDigest: row.sales_digest,
+      // Fixed at the close of sales (t, and the beacon round R the draw waits for), and the verified beacon.
+      close: row.closed_at && plan.drawMethod === 'rng' ? { closedAt: closeFacts(row.closed_at).closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: closeFacts(row.closed_at).beaconPublishedAt } : null,
+      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
       participation: row.participation_sha256 ? { sha256: row.participation_sha256, ticketsInPlay: Number(row.entries_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at } : null,
       drawn, result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
@@ -185,9 +188,11 @@ export function createIssueUseCases(ctx: LotteryContext) {
       const id = newId('rng')
       const at = now()
       const quantity = (input.to - input.from + 1) * (sTo - sFrom + 1)
-      await insertRange(tx, { id, drawId, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, detailsJson: JSON.stringify(details), createdAt: at })
-      await appendJournal(tx, { at, type: `lottery.range_${kind}`, scope: scope(row), payload: { drawId, rangeId: id, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, ...details, rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2' } })
-      return { id, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, createdAt: at, details }
+      // After the close the range is blocked from payment only: the draw keeps the list its D was fixed on.
+      const afterClose = row.status !== 'open'
+      await insertRange(tx, { id, drawId, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, detailsJson: JSON.stringify(details), createdAt: at, afterClose })
+      await appendJournal(tx, { at, type: `lottery.range_${kind}`, scope: scope(row), payload: { drawId, rangeId: id, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, ...details, afterClose, rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2' } })
+      return { id, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, createdAt: at, afterClose, details }
     })
   }
 

@@ -10,6 +10,7 @@ import { body, needs, principalOf, param as p, type App, type AppContext } from 
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
+import { refusePersonEntropy, type Actor } from '../shared/lottery-draw-v2.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -23,6 +24,12 @@ function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
 }
 function csv(c: AppContext, bytes: Buffer, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
+}
+
+/** The authenticated principal, for the journal (never a name from the body). */
+function actorOf(c: AppContext): Actor {
+  const who = principalOf(c)
+  return { kind: who.kind, id: who.id, role: who.role }
 }
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
@@ -77,12 +84,19 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000).optional(), numbers: z.array(z.number().int()).max(1000).optional(), buyerName: z.string().max(120).optional(), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
     return c.json(await lottery.sellRaffleTickets(p(c, 'drawId'), b), 201)
   })
+  // bolillo-draw-v2: no entropy from any person; a body that still sends one is refused by name.
   app.post('/api/lottery/draws/:drawId/close', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ externalEntropy: z.string().max(1024).optional(), entropySource: z.string().max(500).optional() }).strict())
-    return c.json(await lottery.closeSales(p(c, 'drawId'), b))
+    const b = await body(c, z.object({ externalEntropy: z.unknown().optional(), entropySource: z.unknown().optional() }).strict())
+    refusePersonEntropy(b)
+    return c.json(await lottery.closeSales(p(c, 'drawId'), actorOf(c)))
   })
   app.get('/api/lottery/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lottery.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
-  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'))))
+  // Beacon round R typed in by staff from any public source (whoever may run the draw).
+  app.post('/api/lottery/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
+    return c.json(await lottery.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
+  })
+  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))))
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))

@@ -6,7 +6,7 @@
  * a thermal layout with the front and back the regulation lists (LOT-15, LOT-16) -> unsold tickets returned, and
  * ranges reported lost or stolen, blocked from payment and listed publicly (LST-1 to LST-7) -> close of sales:
  * the tickets in play, their sales digest and a participation file -> the draw: each exact prize's number drawn
- * among the M issued numbers (bolillo-draw-v1, N = M, value v = the v-th number of the sorted list), or entered
+ * among the M issued numbers (bolillo-draw-v2, N = M, value v = the v-th number of the sorted list), or entered
  * from an authorised tómbola (LOT-18) -> approximations and terminations (domain/lottery.ts) -> extracto and
  * minutes -> validation and one payout per fraction (LOT-25, LOT-26), void when the code's signature fails
  * (LOT-8) -> unclaimed prizes for charity (LOT-24).
@@ -32,7 +32,7 @@ export type { LotteryResult } from './settlement.ts'
 export function createLotteryService(deps: LotteryDeps) {
   const ctx = createLotteryContext(deps)
   const { createLottery, createRaffle, getDraw, listDraws, printData, ticketsPdf, thermalTicket, thermalTicketPdf, recordReturn, reportLostStolen, lostStolenNotice } = createIssueUseCases(ctx)
-  const { sellRaffleTickets, closeSales, participationFile, drawRng, enterNumber, getProof, recordIncident } = createDrawUseCases(ctx, getDraw)
+  const { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, getProof, recordIncident } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
 
@@ -40,7 +40,7 @@ export function createLotteryService(deps: LotteryDeps) {
     /** Whether a scanned code is a lottery or raffle ticket (kind `T`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.T.'),
     createLottery, createRaffle, getDraw, listDraws, printData, ticketsPdf, thermalTicket, thermalTicketPdf, recordReturn, reportLostStolen, lostStolenNotice,
-    sellRaffleTickets, closeSales, participationFile, drawRng, enterNumber, settle, getProof, recordIncident, extracto, acta, extractoPdf, actaPdf,
+    sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, settle, getProof, recordIncident, extracto, acta, extractoPdf, actaPdf,
     validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
   }
 }

@@ -2,10 +2,10 @@
  * Settlement of a lottery or raffle draw (the winning numbers, approximations and terminations of rules.ts, and
  * what the tickets in play may claim), its extracto and its minutes, with their PDFs.
  */
-import { DRAW_PROOF_VERSION } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import { describeRule, inRange, isRaffle, type LotteryContext } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
 import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryWinningNumbers } from './rules.ts'
@@ -83,7 +83,7 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
       winning: Object.fromEntries(Object.entries(result.winning).map(([k, v]) => [k, formatNumber(v, plan.numbering)])),
       prizes: result.prizes.map((p) => ({ ...p, numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null })),
       ticketsInPlay: result.ticketsInPlay, participationSha256: row.participation_sha256, lostStolen: blocked.ranges,
-      proof: plan.drawMethod === 'rng' ? { version: DRAW_PROOF_VERSION, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest, externalEntropy: row.external_entropy ?? '' } : null,
+      proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, publishedAt: row.settled_at,
     }
   }
@@ -94,12 +94,16 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
     const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
     for await (const r of readJournal(db, { scopePrefix: scope(row) })) events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
     const rs = await ranges(db, drawId)
+    const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
       title: 'Acta del sorteo', product: row.product, drawId, status: row.status, plan,
       liabilityCents: isRaffle(plan) ? plan.prizes.reduce((s, p) => s + p.valueCents, 0) : lotteryLiabilityCents(plan),
-      ranges: rs, participation: row.participation_sha256 ? { closedAt: row.closed_at, ticketsInPlay: Number(row.entries_count), sha256: row.participation_sha256, salesDigest: row.sales_digest, externalEntropy: row.external_entropy } : null,
+      ranges: rs, participation: row.participation_sha256 ? {
+        closedAt: row.closed_at, ticketsInPlay: Number(row.entries_count), sha256: row.participation_sha256, salesDigest: row.sales_digest,
+        beaconRound: facts?.beaconRound ?? null, beacon: facts?.beacon ?? null, externalEntropy: facts?.externalEntropy ?? null,
+      } : null,
       drawn: row.balls ? (JSON.parse(row.balls) as number[]).map((n) => formatNumber(n, plan.numbering)) : [], drawnAt: row.drawn_at,
-      seed: row.status === 'drawn' || row.status === 'settled' ? row.seed_hex : null, commitment: row.commitment,
+      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null, commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       incidents: events.filter((e) => e.type.endsWith('.incident')).map((e) => ({ at: e.at, note: String(e.payload.note) })),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },

@@ -10,7 +10,7 @@ import type { DrawRow } from '../lotto/store.ts'
 /** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
 export type LotteryDrawRow = DrawRow & { product: 'lottery' | 'raffle' }
 
-export interface RangeRow { id: string; kind: 'returned' | 'lost' | 'stolen'; from_number: number; to_number: number; series_from: number; series_to: number; quantity: number; details: string; created_at: string }
+export interface RangeRow { id: string; kind: 'returned' | 'lost' | 'stolen'; from_number: number; to_number: number; series_from: number; series_to: number; quantity: number; details: string; created_at: string; after_close: number }
 
 // ------------------------------------------------------------------------------------------ draws
 
@@ -21,7 +21,7 @@ export function lotteryDrawRow(tx: Sql, drawId: string): Promise<LotteryDrawRow 
 
 export async function lotteryDrawById(tx: Sql, drawId: string): Promise<LotteryDrawRow | undefined> {
   const row = await lotteryDrawRow(tx, drawId)
-  return row ? { ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents) } : undefined
+  return row ? { ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents), beacon_round: row.beacon_round === null ? null : Number(row.beacon_round) } : undefined
 }
 
 /** Ids of the draws of one product, or of both, by creation time. */
@@ -32,27 +32,32 @@ export async function lotteryDrawIds(tx: Sql, product?: 'lottery' | 'raffle'): P
 
 export interface NewLotteryDraw {
   id: string; product: 'lottery' | 'raffle'; gameCode: string; drawNo: number; planJson: string; currency: string; priceCents: number; salesStartAt: string
-  salesCloseAt: string; drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedHex: string; createdAt: string
+  salesCloseAt: string; drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedSealed: string; entropySource: string; createdAt: string
 }
 
-/** A planned draw, open for sales. */
+/** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
 export async function insertLotteryDraw(tx: Sql, d: NewLotteryDraw): Promise<void> {
   await tx.run(
-    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, created_at)
-         VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [d.id, d.product, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedHex, d.createdAt],
+    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
+         VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
+    [d.id, d.product, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedSealed, d.entropySource, d.createdAt],
   )
 }
 
-/** Fixes the close of sales of an open draw. */
-export async function markLotteryDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; externalEntropy: string; participationSha256: string; ticketsInPlay: number; salesCents: number }): Promise<void> {
-  await tx.run(`UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, external_entropy = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.externalEntropy, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId])
+/** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
+export async function markLotteryDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; beaconRound: number; participationSha256: string; ticketsInPlay: number; salesCents: number }): Promise<void> {
+  await tx.run(`UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
+    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId])
 }
 
-/** Stores every value of a closed draw at once and marks it drawn. */
-export async function markLotteryDrawn(tx: Sql, drawId: string, drawnJson: string, at: string): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ? WHERE id = ? AND status = 'closed'", [drawnJson, at, drawId])
+/** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
+export async function recordLotteryBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [beaconJson, drawId])).changes === 1
+}
+
+/** Stores every value of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
+export async function markLotteryDrawn(tx: Sql, drawId: string, d: { drawnJson: string; at: string; beaconJson: string; seedHex: string }): Promise<void> {
+  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'", [d.drawnJson, d.at, d.beaconJson, d.seedHex, drawId])
 }
 
 /** Stores the numbers entered so far; with `drawnAt` the draw is complete and marked drawn. */
@@ -78,9 +83,9 @@ export function rangesOfDraw(tx: Sql, drawId: string, kinds: ReadonlyArray<Range
   return tx.all<RangeRow>(`SELECT * FROM lottery_ranges WHERE draw_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at, id`, [drawId, ...kinds])
 }
 
-export async function insertRange(tx: Sql, r: { id: string; drawId: string; kind: RangeRow['kind']; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; detailsJson: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO lottery_ranges (id, draw_id, kind, from_number, to_number, series_from, series_to, quantity, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.drawId, r.kind, r.from, r.to, r.seriesFrom, r.seriesTo, r.quantity, r.detailsJson, r.createdAt])
+export async function insertRange(tx: Sql, r: { id: string; drawId: string; kind: RangeRow['kind']; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; detailsJson: string; createdAt: string; afterClose: boolean }): Promise<void> {
+  await tx.run('INSERT INTO lottery_ranges (id, draw_id, kind, from_number, to_number, series_from, series_to, quantity, details, created_at, after_close) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [r.id, r.drawId, r.kind, r.from, r.to, r.seriesFrom, r.seriesTo, r.quantity, r.detailsJson, r.createdAt, r.afterClose ? 1 : 0])
 }
 
 // ------------------------------------------------------------------------------------------ raffle tickets sold

@@ -6,6 +6,8 @@ import type { Database, Sql } from '../db/database.ts'
 import { sortByBytes } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
+import type { BeaconSource } from '../shared/beacon-source.ts'
+import type { Sealer } from '../shared/sealing.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
@@ -13,7 +15,14 @@ import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type
 export interface LottoDeps {
   db: Database
   clock: Clock
+  /** Ids and quick picks. */
   entropy: EntropySource
+  /** Draw seeds: the health-tested source (RNG-32, equipment.entropy). */
+  seedEntropy: EntropySource
+  /** Seeds are kept sealed until the draw has ended (DESIGN.md "Sealed secrets"). */
+  sealer: Sealer
+  /** bolillo-draw-v2's public randomness: relays, a typed signature, or the labelled demo beacon. */
+  beacon: BeaconSource
   keys: OperatorKeys
   /** Participation files and excluded-play lists are written under DATA_DIR/lotto/<drawId>/. */
   dataDir: string

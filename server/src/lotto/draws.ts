@@ -1,40 +1,56 @@
 /**
  * Lotto plans and draws: planning a draw (LOT-3, LOT-5), the close of sales with the participation file and the
- * excluded/annulled list (LNS-13, LNS-14, LNS-21), the draw itself (bolillo-draw-v1 RNG or balls from an
+ * excluded/annulled list (LNS-13, LNS-14, LNS-21), the draw itself (bolillo-draw-v2 RNG or balls from an
  * authorised blower, LNS-8, LNS-16), its proof and incidents. One transaction per use case.
+ *
+ * bolillo-draw-v2 (DESIGN.md): the seed comes from the health-tested source and is stored only sealed until the
+ * draw has ended; the close fixes D, t and R; the draw waits for beacon round R (a relay, or a signature typed in
+ * by staff), and no person supplies any entropy.
  */
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { commitmentOf, drawKey, DRAW_PROOF_VERSION, salesDigest, shuffleOrder, sortByBytes, type DrawProof } from '../shared/draw-proof.ts'
+import { DRAW_PROOF_VERSION, salesDigest, sortByBytes, type DrawProof } from '../shared/draw-proof.ts'
+import { buildDrawProofV2, drawOrderV2, DRAW_PROOF_V2, unixSecondsOf, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import {
+  beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext, seedOf, type Actor,
+} from '../shared/lottery-draw-v2.ts'
+import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
 import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
-  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, markLottoDrawClosed, markLottoDrawn, recordLottoBalls, type DrawRow, type SlipRow,
+  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
 } from './store.ts'
 
 /** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
 export interface DrawView {
   drawId: string; product: 'lotto'; status: DrawRow['status']; plan: LottoPlan; commitment: string
-  seed: string | null; salesDigest: string | null; externalEntropy: string | null
+  seed: string | null; salesDigest: string | null
+  /** Fixed at the close of sales: t (whole seconds) and the beacon round R the draw waits for. */
+  close: { closedAt: string; beaconRound: number; beaconPublishedAt: string } | null
+  /** The verified beacon round, once obtained or typed in. */
+  beacon: ReturnType<typeof beaconSummary> | null
   participation: { sha256: string; receipts: number; plays: number; salesCents: number; closedAt: string } | null
   balls: number[]; numbers: number[]; result: LottoResult | null
   times: { createdAt: string; closedAt: string | null; drawnAt: string | null; settledAt: string | null }
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
-  const { db, deps, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
+  const { db, deps, clock, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
+  const sealedSeed = (drawId: string) => seedContext('lotto', drawId)
 
-  /** Plans a draw (LOT-3, LOT-5): validates the plan, takes the seed and publishes its commitment. */
+  /**
+   * Plans a draw (LOT-3, LOT-5): validates the plan, takes the seed from the health-tested source (RNG-32), seals
+   * it at once and publishes its commitment.
+   */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
     const plan = parseLottoPlan(input)
     const id = newId('ldr')
-    const seed = deps.entropy.randomBytes(32)
-    const commitment = commitmentOf(seed)
+    const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
     await db.transaction(async (tx) => {
       // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
       const sibling = await lastPlanOfGame(tx, plan.gameCode)
@@ -47,10 +63,10 @@ export function createDrawUseCases(ctx: LottoContext) {
       const at = now()
       await insertLottoDraw(tx, {
         id, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents: plan.priceCents, salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedHex: Buffer.from(seed).toString('hex'), createdAt: at,
+        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
       })
       await ensureReceiptCounter(tx, plan.gameCode)
-      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment } })
+      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
     })
     return getDraw(id)
   }
@@ -61,13 +77,20 @@ export function createDrawUseCases(ctx: LottoContext) {
     const complete = balls.length === plan.drawCount
     return {
       drawId: row.id, product: 'lotto', status: row.status, plan, commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' ? row.seed_hex : null,
-      salesDigest: row.sales_digest, externalEntropy: row.external_entropy,
+      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null,
+      salesDigest: row.sales_digest,
+      close: row.closed_at && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
+      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
       participation: row.participation_sha256 ? { sha256: row.participation_sha256, receipts: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at! } : null,
       balls, numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
     }
+  }
+
+  function closeFactsOf(row: DrawRow) {
+    const f = closeFacts(row.closed_at!)
+    return { closedAt: f.closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: f.beaconPublishedAt }
   }
 
   async function getDraw(drawId: string): Promise<DrawView> {
@@ -85,10 +108,11 @@ export function createDrawUseCases(ctx: LottoContext) {
   /**
    * Closes the sales of a draw (LNS-13): from the plan's close time on (the server's clock), or earlier with a
    * recorded reason. Immediately writes the participation file (every accepted play with its receipt number,
-   * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR, fixes the sales digest over the receipt numbers
-   * and the external entropy (bolillo-draw-v1 step 2), and journals the files' SHA-256 before any ball is drawn.
+   * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR, fixes the sales digest D over the receipt numbers,
+   * the close time t and the beacon round R (bolillo-draw-v2 step 2), and journals them with the files' SHA-256
+   * before any ball is drawn. Nothing after this changes D: a slip is annulled only while all its draws are open.
    */
-  async function closeSales(drawId: string, input: { externalEntropy?: string; entropySource?: string; earlyReason?: string } = {}) {
+  async function closeSales(drawId: string, input: { earlyReason?: string } = {}, actor: Actor | null = null) {
     const result = await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `sales of draw ${drawId} are already ${row.status}`)
@@ -139,17 +163,17 @@ export function createDrawUseCases(ctx: LottoContext) {
       })
       const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
       const digest = salesDigest(participating.map((s) => s.id))
-      const entropy = input.externalEntropy ?? ''
-      await markLottoDrawClosed(tx, drawId, { at, salesDigest: digest, externalEntropy: entropy, participationSha256: part.sha256, participationFile: 'participation.csv', entries: participating.length, plays, salesCents })
+      const facts = closeFacts(at)
+      await markLottoDrawClosed(tx, drawId, { at, salesDigest: digest, beaconRound: facts.beaconRound, participationSha256: part.sha256, participationFile: 'participation.csv', entries: participating.length, plays, salesCents })
       await appendJournal(tx, {
         at, type: 'lotto.sales_closed', scope: drawScope(row),
         payload: {
           drawId, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, participationBytes: part.bytes,
-          excludedSha256: excl.sha256, excluded: excludedRows.length, salesDigest: digest, externalEntropy: entropy, entropySource: input.entropySource ?? null,
-          early: early ? input.earlyReason : null, rule: 'LNS-13',
+          excludedSha256: excl.sha256, excluded: excludedRows.length, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix,
+          beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, early: early ? input.earlyReason : null, actor, rule: 'LNS-13',
         },
       })
-      return { drawId, closedAt: at, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, excludedSha256: excl.sha256, excluded: excludedRows, salesDigest: digest }
+      return { drawId, closedAt: at, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, excludedSha256: excl.sha256, excluded: excludedRows, salesDigest: digest }
     })
     forget(drawId)
     return result
@@ -186,19 +210,72 @@ export function createDrawUseCases(ctx: LottoContext) {
 
   // ------------------------------------------------------------------------------------------ the draw
 
-  /** RNG draw (bolillo-draw-v1): the first `drawCount` values of the extraction order of balls 1..range. */
-  async function drawRng(drawId: string): Promise<DrawView> {
+  /** A closed RNG draw, or the reason it cannot take a beacon or be drawn. */
+  function assertRngClosed(row: DrawRow): LottoPlan {
+    const plan = planOf(row)
+    if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`)
+    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)')
+    return plan
+  }
+
+  /**
+   * Beacon round R's signature typed in by staff from any public source (DESIGN.md point 3): verified against the
+   * quicknet key and kept for the draw. A wrong one is refused (INVALID_SIGNATURE) and journaled with who typed it.
+   */
+  async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null): Promise<DrawView> {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    const round = beaconRoundOf(pre)
+    let value: BeaconValue
+    try {
+      value = deps.beacon.acceptTyped(round, signature)
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
+        await db.transaction((tx) => appendJournal(tx, {
+          at: now(), type: 'lotto.beacon_refused', scope: drawScope(pre), payload: { drawId, round, signature: String(signature).slice(0, 200), reason: e.message, source: 'staff', actor },
+        }))
+      }
+      throw e
+    }
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; sales must be closed first (LNS-13)`)
-      if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)')
-      const key = drawKey(Buffer.from(row.seed_hex, 'hex'), row.id, row.sales_digest!, row.external_entropy ?? '')
-      const balls = shuffleOrder(key, plan.range).slice(0, plan.drawCount)
-      const at = now()
-      await markLottoDrawn(tx, drawId, JSON.stringify(balls), at)
-      await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'rng', version: DRAW_PROOF_VERSION, balls, numbers: [...balls].sort((a, b) => a - b), seed: row.seed_hex } })
+      assertRngClosed(row)
+      if (!(await recordDrawBeacon(tx, drawId, JSON.stringify(value)))) throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
+      await appendJournal(tx, { at: now(), type: 'lotto.beacon_recorded', scope: drawScope(row), payload: { drawId, ...beaconSummary(value), actor } })
     })
+    forget(drawId)
+    return getDraw(drawId)
+  }
+
+  /**
+   * RNG draw (bolillo-draw-v2): waits for beacon round R (BEACON_PENDING until it is published), then takes the
+   * first `drawCount` values of the extraction order of balls 1..range. The slips in play must still give the D
+   * fixed at the close.
+   */
+  async function drawRng(drawId: string, actor: Actor | null = null): Promise<DrawView> {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    const round = beaconRoundOf(pre)
+    // Network outside the transaction; a value typed in meanwhile is used first.
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = assertRngClosed(row)
+      const value = parseBeacon(row.beacon) ?? fetched
+      const seed = seedOf(deps.sealer, sealedSeed(row.id), row)
+      const serials = (await slipsOfDraw(tx, row, 'active')).map((s) => s.id)
+      const { salesDigest: digest, order } = drawOrderV2({ seed, gameId: row.id, serials, closedAt: unixSecondsOf(row.closed_at!), beaconKey: beaconKeyOf(value), beacon: value, ballCount: plan.range })
+      if (digest !== row.sales_digest) throw new DomainError('CONFLICT', `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`)
+      const balls = order.slice(0, plan.drawCount)
+      const at = now()
+      const seedHex = seed.toString('hex')
+      await markLottoDrawn(tx, drawId, { ballsJson: JSON.stringify(balls), at, beaconJson: JSON.stringify(value), seedHex })
+      await appendJournal(tx, {
+        at, type: 'lotto.drawn', scope: drawScope(row),
+        payload: { drawId, source: 'rng', version: DRAW_PROOF_V2, beacon: beaconSummary(value), balls, numbers: [...balls].sort((a, b) => a - b), seed: seedHex, actor },
+      })
+    })
+    forget(drawId)
     return getDraw(drawId)
   }
 
@@ -208,7 +285,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; balls are entered after the close of sales`)
-      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v1 RNG')
+      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       const balls = recordManualBall(row.balls ? JSON.parse(row.balls) : [], ball, plan.range, plan.drawCount)
       const at = now()
       const complete = balls.length === plan.drawCount
@@ -219,19 +296,31 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  /** The published bolillo-draw-v1 proof, once drawn (soldSerials = the receipt numbers of the draw). */
-  async function getProof(drawId: string): Promise<DrawProof & { numbers: number[]; note: string }> {
+  /**
+   * The published proof, once drawn: bolillo-draw-v2 with the draw id as gameId, the first k balls of the order
+   * and soldSerials = the receipt numbers in play. A draw made before v2 keeps its v1 proof.
+   */
+  async function getProof(drawId: string): Promise<(DrawProofV2 | DrawProof) & { numbers: number[]; note: string }> {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'a blower draw has no RNG proof; its balls are in the minutes')
     if (!row.balls || JSON.parse(row.balls).length !== plan.drawCount) throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
     const receipts = (await slipsOfDraw(db, row, 'active')).map((s) => s.id)
     const balls = JSON.parse(row.balls) as number[]
-    return {
-      version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!,
-      externalEntropy: row.external_entropy ?? '', ballCount: plan.range, balls, soldSerials: sortByBytes(receipts),
-      numbers: [...balls].sort((a, b) => a - b), note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}`,
+    const extra = { numbers: [...balls].sort((a, b) => a - b), note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}` }
+    const value = parseBeacon(row.beacon)
+    if (!value) {
+      return {
+        version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!,
+        externalEntropy: row.external_entropy ?? '', ballCount: plan.range, balls, soldSerials: sortByBytes(receipts), ...extra,
+      }
     }
+    const proof = buildDrawProofV2({
+      seed: Buffer.from(row.seed_hex, 'hex'), gameId: row.id, serials: receipts, closedAt: unixSecondsOf(row.closed_at!), beaconKey: beaconKeyOf(value), beacon: value,
+      ballCount: plan.range, calledCount: plan.drawCount,
+    })
+    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => b !== balls[i])) throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
+    return { ...proof, ...extra }
   }
 
   async function recordIncident(drawId: string, note: string): Promise<void> {
@@ -243,5 +332,5 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
 
-  return { createDraw, getDraw, listDraws, closeSales, participationFile, drawRng, enterBall, getProof, recordIncident }
+  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident }
 }

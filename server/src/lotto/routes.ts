@@ -9,6 +9,7 @@
 import { body, needs, principalOf, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
+import { refusePersonEntropy, type Actor } from '../shared/lottery-draw-v2.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -51,6 +52,12 @@ function csv(c: AppContext, bytes: Buffer, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
 }
 
+/** The authenticated principal, for the journal (never a name from the body). */
+function actorOf(c: AppContext): Actor {
+  const who = principalOf(c)
+  return { kind: who.kind, id: who.id, role: who.role }
+}
+
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
 function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
   const who = principalOf(c)
@@ -82,13 +89,20 @@ export function registerLottoRoutes(app: App, services: Services): void {
   })
 
   // ---- lotto: close of sales, participation, draw, settlement
+  // bolillo-draw-v2: no entropy from any person; a body that still sends one is refused by name.
   app.post('/api/lotto/draws/:drawId/close', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ externalEntropy: z.string().max(1024).optional(), entropySource: z.string().max(500).optional(), earlyReason: z.string().max(500).optional() }).strict())
-    return c.json(await lotto.closeSales(p(c, 'drawId'), b))
+    const b = await body(c, z.object({ externalEntropy: z.unknown().optional(), entropySource: z.unknown().optional(), earlyReason: z.string().max(500).optional() }).strict())
+    refusePersonEntropy(b)
+    return c.json(await lotto.closeSales(p(c, 'drawId'), { earlyReason: b.earlyReason }, actorOf(c)))
   })
   app.get('/api/lotto/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
   app.get('/api/lotto/draws/:drawId/excluded', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId'), 'excluded'), `excluidas-${p(c, 'drawId')}.csv`))
-  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'))))
+  // Beacon round R typed in by staff from any public source (whoever may run the draw).
+  app.post('/api/lotto/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
+    return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
+  })
+  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))))
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))

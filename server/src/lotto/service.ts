@@ -3,8 +3,8 @@
  *
  * plan (LOT-5) -> sales of slips with several boards, quick picks and consecutive draws, closed by the server's
  * clock at the plan's time (LNS-13) -> participation file and excluded/annulled list, hashed, published and
- * journaled before the draw (LNS-13, LNS-14, LNS-21) -> the draw: bolillo-draw-v1 RNG (salesDigest over the
- * receipt numbers; the first k of the order) or balls entered from an authorised blower or tómbola (LNS-8,
+ * journaled before the draw (LNS-13, LNS-14, LNS-21) -> the draw: bolillo-draw-v2 RNG (salesDigest over the
+ * receipt numbers, beacon round R fixed by the close; the first k of the order) or balls entered from an authorised blower or tómbola (LNS-8,
  * LNS-16) -> settlement (LNS-16 step 4; the remainder rule in rules.ts) -> extracto and minutes (LNS-10,
  * LNS-17) -> validation and one payout per prize at the cashier, with the prize register (LNS-24, LNS-25, §8)
  * -> the unclaimed-prize report for charity after prescription (LOT-24).
@@ -40,7 +40,7 @@ export function createLottoService(deps: LottoDeps) {
   // Writer-thread mode: receipt numbers come from reserved blocks, signed ahead on a signer thread (receipts.ts).
   const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
-  const { createDraw, getDraw, listDraws, closeSales, participationFile, drawRng, enterBall, getProof, recordIncident } = createDrawUseCases(ctx)
+  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident } = createDrawUseCases(ctx)
   const { sellSlip, getReceipt, annulSlip, receiptPdf } = createSlipUseCases(ctx, sales, receipts)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
@@ -48,7 +48,7 @@ export function createLottoService(deps: LottoDeps) {
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.L.'),
-    createDraw, getDraw, listDraws, sellSlip, getReceipt, annulSlip, closeSales, participationFile, drawRng, enterBall, getProof, recordIncident,
+    createDraw, getDraw, listDraws, sellSlip, getReceipt, annulSlip, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident,
     settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
     async close() { await sales.drain(); await receipts?.close(); await writer.close() },

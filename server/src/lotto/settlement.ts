@@ -2,10 +2,10 @@
  * Lotto settlement (LNS-16 step 4; the remainder rule in rules.ts), the extracto (LNS-10, LOT-17) and the draw
  * minutes (LNS-17), with their PDFs.
  */
-import { DRAW_PROOF_VERSION } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import { countMatches, PackedPlays, parseStoredBoards, settleLotto, type CategoryResult } from './rules.ts'
 import { insertWins, markLottoSettled, previousLottoDraw } from './store.ts'
@@ -88,7 +88,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
       range: plan.range, picks: plan.picks, balls: JSON.parse(row.balls!) as number[], numbers: result.numbers,
       categories: result.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches, type: c.type, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, goods: c.goods })),
       receipts: result.receipts, plays: result.plays, salesCents: result.salesCents, poolCents: result.poolCents, currency: plan.currency,
-      participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? { version: DRAW_PROOF_VERSION, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest, externalEntropy: row.external_entropy ?? '' } : null,
+      participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, regulationUrl: plan.regulationUrl, remainderRule: result.remainderRule,
       legend: AJ_LEGEND, publishedAt: row.settled_at,
     }
@@ -102,6 +102,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
     for await (const r of readJournal(db, { scopePrefix: drawScope(row) })) events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
     const inactive = row.participation_sha256 ? await slipsOfDraw(db, row, 'inactive') : []
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
+    const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
       title: 'Acta del sorteo', product: 'lotto' as const, drawId, status: row.status,
       background: {
@@ -113,10 +114,11 @@ export function createSettlementUseCases(ctx: LottoContext) {
       },
       beforeDraw: row.participation_sha256 ? {
         closedAt: row.closed_at, receiptsEnabled: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents),
-        participationSha256: row.participation_sha256, salesDigest: row.sales_digest, externalEntropy: row.external_entropy,
+        participationSha256: row.participation_sha256, salesDigest: row.sales_digest,
+        beaconRound: facts?.beaconRound ?? null, beacon: facts?.beacon ?? null, externalEntropy: facts?.externalEntropy ?? null,
         excluded: inactive.map((s) => ({ receipt: s.id, status: s.status, reason: s.status_reason, refundCents: s.amount_cents })),
       } : null,
-      draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: row.status === 'drawn' || row.status === 'settled' ? row.seed_hex : null } : null,
+      draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null } : null,
       results: result ? { numbers: result.numbers, poolCents: result.poolCents, reserveCents: result.reserveCents, categories: result.categories, histogram: result.histogram, remainderRule: result.remainderRule } : null,
       incidents: events.filter((e) => e.type === 'lotto.incident').map((e) => ({ at: e.at, note: String(e.payload.note) })),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },

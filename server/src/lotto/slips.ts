@@ -151,16 +151,19 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
   }
 
   /**
-   * Annuls a slip before the close of sales of its first draw (LNS-21): it is listed among the annulled plays
-   * with the reason, takes part in no draw, and entitles the holder only to a refund of its price.
+   * Annuls a slip before the close of sales (LNS-21): it is listed among the annulled plays with the reason, takes
+   * part in no draw, and entitles the holder only to a refund of its price. Every draw it covers must still be
+   * open: after a close its receipt is in that draw's sales digest D, which nothing changes (bolillo-draw-v2 step 2).
    */
   async function annulSlip(receipt: string, reason: string): Promise<void> {
     if (!reason.trim()) throw new DomainError('VALIDATION_FAILED', 'an annulment needs its reason (LNS-21)')
     await db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
-      const d = await lottoDrawByNumber(tx, s.game_code, s.first_draw_no)
-      if (!d || d.status !== 'open') throw new DomainError('SALES_CLOSED', 'a slip can only be annulled before the close of sales (LNS-21)')
+      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
+        const d = await lottoDrawByNumber(tx, s.game_code, n)
+        if (!d || d.status !== 'open') throw new DomainError('SALES_CLOSED', `a slip can only be annulled before the close of sales of every draw it covers (LNS-21): draw ${n} is ${d?.status ?? 'not planned'}`)
+      }
       const at = now()
       if (!(await annulSlipRow(tx, receipt, reason, at))) throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
       await appendJournal(tx, { at, type: 'lotto.slip_annulled', scope: `lotto:${s.game_code}/sales`, payload: { receipt, reason, rule: 'LNS-21' } })

@@ -11,7 +11,9 @@ import { insertRows } from '../shared/journal-batch.ts'
 export interface DrawRow {
   id: string; product: string; game_code: string; draw_no: number; plan: string; status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
   currency: string; price_cents: number; sales_start_at: string; sales_close_at: string; draw_at: string; claim_deadline: string; draw_method: string
-  commitment: string; seed_hex: string; sales_digest: string | null; external_entropy: string | null; participation_sha256: string | null
+  /** '' until the draw has ended for a v2 draw (the seed is then only in seed_sealed); the revealed seed after. */
+  commitment: string; seed_hex: string; seed_sealed: string | null; entropy_source: string | null; beacon_round: number | null; beacon: string | null
+  sales_digest: string | null; external_entropy: string | null; participation_sha256: string | null
   participation_file: string | null; entries_count: number | null; plays_count: number | null; sales_cents: number | null; balls: string | null
   result: string | null; disposal: string | null; created_at: string; closed_at: string | null; drawn_at: string | null; settled_at: string | null
 }
@@ -31,7 +33,10 @@ export interface DrawWindowRow { draw_no: number; status: string; sales_start_at
 
 // ------------------------------------------------------------------------------------------ draws
 
-const toDraw = (row: DrawRow): DrawRow => ({ ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents), sales_cents: row.sales_cents === null ? null : Number(row.sales_cents) })
+const toDraw = (row: DrawRow): DrawRow => ({
+  ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents), sales_cents: row.sales_cents === null ? null : Number(row.sales_cents),
+  beacon_round: row.beacon_round === null || row.beacon_round === undefined ? null : Number(row.beacon_round),
+})
 
 export async function lottoDrawById(tx: Sql, drawId: string): Promise<DrawRow | undefined> {
   const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product = 'lotto'", [drawId])
@@ -69,29 +74,34 @@ export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: numbe
 
 export interface NewLottoDraw {
   id: string; gameCode: string; drawNo: number; planJson: string; currency: string; priceCents: number; salesStartAt: string; salesCloseAt: string
-  drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedHex: string; createdAt: string
+  drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedSealed: string; entropySource: string; createdAt: string
 }
 
-/** A planned draw, open for sales. */
+/** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
 export async function insertLottoDraw(tx: Sql, d: NewLottoDraw): Promise<void> {
   await tx.run(
-    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, created_at)
-         VALUES (?, 'lotto', ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [d.id, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedHex, d.createdAt],
+    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
+         VALUES (?, 'lotto', ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
+    [d.id, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedSealed, d.entropySource, d.createdAt],
   )
 }
 
-/** Fixes the close of sales of an open draw. */
-export async function markLottoDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; externalEntropy: string; participationSha256: string; participationFile: string; entries: number; plays: number; salesCents: number }): Promise<void> {
+/** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
+export async function markLottoDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; beaconRound: number; participationSha256: string; participationFile: string; entries: number; plays: number; salesCents: number }): Promise<void> {
   await tx.run(
-    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, external_entropy = ?, participation_sha256 = ?, participation_file = ?, entries_count = ?, plays_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.externalEntropy, c.participationSha256, c.participationFile, c.entries, c.plays, c.salesCents, drawId],
+    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = ?, entries_count = ?, plays_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
+    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.participationFile, c.entries, c.plays, c.salesCents, drawId],
   )
 }
 
-/** Stores every ball of a closed draw at once and marks it drawn. */
-export async function markLottoDrawn(tx: Sql, drawId: string, ballsJson: string, at: string): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ? WHERE id = ? AND status = 'closed'", [ballsJson, at, drawId])
+/** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
+export async function recordDrawBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [beaconJson, drawId])).changes === 1
+}
+
+/** Stores every ball of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
+export async function markLottoDrawn(tx: Sql, drawId: string, d: { ballsJson: string; at: string; beaconJson: string | null; seedHex: string }): Promise<void> {
+  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'", [d.ballsJson, d.at, d.beaconJson, d.seedHex, drawId])
 }
 
 /** Stores the balls entered so far; with `drawnAt` the draw is complete and marked drawn. */
