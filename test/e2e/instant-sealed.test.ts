@@ -8,6 +8,7 @@
  * column that gives the winning tickets' prizes. The ground truth is regenerated from the sealed seed, opened here
  * with the server's sealer. The ticket paid is left out: a paid prize is on the prize register (INS-5) by rule.
  */
+import { createHash } from 'node:crypto'
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -123,5 +124,36 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
       ...files.flatMap((f) => findTierColumns(f, known)),
     ]
     expect(findings).toEqual([])
+  })
+})
+
+describe('opening an instant batch seed (INS-3 audit)', () => {
+  it('is for the auditor only, needs a reason, and the journal names the person from the session, not the body', async () => {
+    const s = await startTestServer({ auth: 'on' })
+    try {
+      const { auth } = s.services
+      const bearer: Record<string, string> = {}
+      for (const role of ['director', 'auditor'] as const) {
+        await auth.createUser({ username: `u-${role}`, displayName: role, role, password: 'correct horse battery' })
+        bearer[role] = `Bearer ${(await auth.login(`u-${role}`, 'correct horse battery')).token}`
+      }
+      const as = (role: string) => ({ authorization: bearer[role] })
+      const typed = await api(s.url, 'POST', '/api/instant/games', { design: printed, seed: 'f'.repeat(64) }, as('director'))
+      expect(typed.status).toBe(400)
+      expect(typed.body.error.code).toBe('TYPED_SEED_REFUSED')
+      const made = await api(s.url, 'POST', '/api/instant/games', { design: printed }, as('director'))
+      expect(made.status).toBe(201)
+      // The director who runs the sale cannot read the seed that says which tickets win.
+      expect((await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'curiosidad' }, as('director'))).status).toBe(403)
+      expect((await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', {}, as('auditor'))).status).toBe(400)
+      const r = await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'certificación INS-3' }, as('auditor'))
+      expect(r.status).toBe(200)
+      expect(createHash('sha256').update(Buffer.from(r.body.seedHex, 'hex')).digest('hex')).toBe(made.body.seedCommitment)
+      const rec = await s.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.seed_exported'")
+      const auditorId = (await s.services.db.get<{ id: string }>("SELECT id FROM users WHERE username = 'u-auditor'"))?.id
+      expect(JSON.parse(rec!.payload).by).toMatchObject({ kind: 'person', id: auditorId })
+    } finally {
+      await s.cleanup()
+    }
   })
 })
