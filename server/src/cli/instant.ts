@@ -24,6 +24,7 @@ import { selectEntropy } from '../../../hardware/src/select.ts'
 import { SEED_BYTES, seedCommitment } from '../instant/codes.ts'
 import { sealContext } from '../instant/context.ts'
 import { typedSeedRefused } from '../instant/games.ts'
+import { messages } from '../http/messages.ts'
 
 type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
@@ -228,8 +229,9 @@ export async function runInstantCli(args: string[]): Promise<number> {
     if (sub === 'verify' && rest[0]) return verifyDir(rest[0])
   } catch (err) {
     if (err instanceof DomainError) {
-      process.stderr.write(`${err.message}\n`)
-      return 1
+      // Spanish first, as on the screens, then the detail.
+      process.stderr.write(err.code === 'TYPED_SEED_REFUSED' ? `${messages.TYPED_SEED_REFUSED.es}\n${messages.TYPED_SEED_REFUSED.en}\n` : `${err.message}\n`)
+      return err.code === 'TYPED_SEED_REFUSED' ? 2 : 1
     }
     throw err
   }
