@@ -14,12 +14,31 @@
  * - instant.generate.peak_rss_mb: the child's peak resident set size.
  *
  * Targets: 10,000,000 tickets in <= 30 s with <= 512 MB resident. BENCH_INSTANT_TICKETS overrides the count.
+ *
+ * Then validation on that same database (issue 15: the prize file is sealed; a ticket's tier is opened from its
+ * prize tag inside the use case), in this process, through InstantService.validate (one transaction with its
+ * journal record, as the cashier route runs it), on tickets of 100 packs spread over the batch, shipped and
+ * activated first:
+ * - instant.validate.warm: validations per second, one after another, on one service whose batch keys are open;
+ *   instant.validate.warm.p99_ms: their 99th percentile.
+ * - instant.validate.cold: the first validation of a fresh service (design checked and batch keys unsealed on the
+ *   way), as validations per second; instant.validate.cold.p99_ms: their 99th percentile.
+ * BENCH_INSTANT_VALIDATIONS sets how many warm validations (default 5000; cold ones are a tenth).
  */
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { openSqlite } from '../server/src/db/sqlite-runtime.ts'
+import { createCodeBatch, deriveKey } from '../server/src/instant/codes.ts'
+import { loadOrCreateInstantPepper } from '../server/src/instant/pepper.ts'
+import { createInstantService } from '../server/src/instant/service.ts'
+import { loadOrCreateKeys } from '../server/src/shared/keys.ts'
+import { createSealer } from '../server/src/shared/sealing.ts'
+import { loadSealingKey } from '../server/src/shared/sealing-key-file.ts'
+import { mean, p99 } from './stats.ts'
 
 interface BenchResult { name: string; value: number; unit: string }
 
@@ -54,7 +73,7 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
     process.stderr.write(`[bench instant] generating ${tickets.toLocaleString('en')} tickets into SQLite + print CSV in a child process\n`)
     const t0 = performance.now()
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'instant', 'generate', '--design', designFile, '--seed', 'bench-instant-seed', '--out', join(dir, 'out'), '--sheets', 'none', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'instant', 'generate', '--design', designFile, '--out', join(dir, 'out'), '--sheets', 'none', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
       let stdout = ''
       child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
       child.on('error', reject)
@@ -68,7 +87,60 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
     emit({ name: 'instant.generate.seconds', value: Math.round(wall * 100) / 100, unit: 's' })
     emit({ name: 'instant.generate.cpu_seconds', value: report.cpuSeconds, unit: 's' })
     emit({ name: 'instant.generate.peak_rss_mb', value: report.peakRssMb, unit: 'MB' })
+    await benchValidation(join(dir, 'data'), benchDesign(tickets), emit)
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Validation through the service on the batch just generated into `dataDir` (see the header). */
+async function benchValidation(dataDir: string, design: ReturnType<typeof benchDesign>, emit: (r: BenchResult) => void): Promise<void> {
+  const warmCount = Number(process.env.BENCH_INSTANT_VALIDATIONS ?? 5000)
+  const coldCount = Math.max(20, Math.round(warmCount / 10))
+  const db = await openSqlite(join(dataDir, 'bolillo.sqlite'), { synchronous: 'NORMAL' })
+  try {
+    const deps = {
+      db, clock: { now: () => new Date() }, entropy: { name: 'os-csprng', randomBytes: (n: number) => randomBytes(n) },
+      keys: loadOrCreateKeys(dataDir), sealer: createSealer(loadSealingKey({ dataDir }).key), pepper: loadOrCreateInstantPepper(dataDir),
+    }
+    const admin = createInstantService(deps)
+    const by = { kind: 'bench', id: 'bench' }
+    // The bench plays the auditor: the codes under the scratch layer come from the opened seed.
+    const seed = Buffer.from((await admin.exportSeed({ gameNo: design.gameNo, reason: 'bench', by })).seedHex, 'hex')
+    const codeBatch = createCodeBatch(deriveKey(seed, design.gameNo, 'code'), design.gameNo)
+    const packCount = design.ticketCount / design.packSize
+    const codes: string[] = []
+    for (let i = 0; i < 100; i++) {
+      const packNo = 1 + Math.floor((i * packCount) / 100)
+      await admin.shipPacks({ gameNo: design.gameNo, fromPack: packNo, toPack: packNo, destination: 'bench', by: 'bench' })
+      await admin.activatePack({ gameNo: design.gameNo, packNo, location: 'bench', by: 'bench' })
+      codes.push(...codeBatch.codes((packNo - 1) * design.packSize, design.packSize))
+    }
+    const code = (i: number) => codes[(i * 7919) % codes.length]
+
+    const warm = createInstantService(deps)
+    await warm.validate({ code: code(0) })
+    const warmMs: number[] = []
+    const w0 = performance.now()
+    for (let i = 1; i <= warmCount; i++) {
+      const t = performance.now()
+      await warm.validate({ code: code(i), stationId: 'bench', cashierId: 'bench' })
+      warmMs.push(performance.now() - t)
+    }
+    const warmSeconds = (performance.now() - w0) / 1000
+
+    const coldMs: number[] = []
+    for (let i = 0; i < coldCount; i++) {
+      const t = performance.now()
+      await createInstantService(deps).validate({ code: code(warmCount + 1 + i), stationId: 'bench', cashierId: 'bench' })
+      coldMs.push(performance.now() - t)
+    }
+    process.stderr.write(`[bench instant] validation on ${design.ticketCount.toLocaleString('en')} tickets: warm ${warmCount} in ${warmSeconds.toFixed(2)} s (p99 ${p99(warmMs).toFixed(3)} ms), cold ${coldCount} mean ${mean(coldMs).toFixed(3)} ms (p99 ${p99(coldMs).toFixed(3)} ms)\n`)
+    emit({ name: 'instant.validate.warm', value: Math.round(warmCount / warmSeconds), unit: 'validations/s' })
+    emit({ name: 'instant.validate.warm.p99_ms', value: Math.round(p99(warmMs) * 1000) / 1000, unit: 'ms' })
+    emit({ name: 'instant.validate.cold', value: Math.round(1000 / mean(coldMs)), unit: 'validations/s' })
+    emit({ name: 'instant.validate.cold.p99_ms', value: Math.round(p99(coldMs) * 1000) / 1000, unit: 'ms' })
+  } finally {
+    await db.close()
   }
 }

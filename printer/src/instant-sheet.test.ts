@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { generateKeyPairSync } from 'node:crypto'
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,7 +36,7 @@ describe('instant print sheet', () => {
     expect(tools, 'pdftoppm and zbarimg are required under CI=true (.ci/run installs poppler-utils and zbar-tools)').toBe(true)
     const { privateKey, publicKey } = generateKeyPairSync('ed25519')
     const c = checkDesign(design)
-    const pack = packPrintData(c, 'sheet-test-seed').next().value as PackPrintData
+    const pack = packPrintData(c, createHash('sha256').update('sheet-test-seed').digest()).next().value as PackPrintData
     const tickets = pack.serials.slice(0, TICKETS_PER_PAGE).map((serial, i) => ({
       serial, codeText: groupCode(pack.codes[i]), face: decodeFace(pack.faces[i]),
       inventoryQr: encodeTicketCode({ kind: TicketKind.instant, id: serial }, privateKey),

@@ -73,7 +73,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publish: (e) => { for (const l of listeners) l(e) },
   })
   // Issue #7: instant lottery (raspadita): batches, packs, sales, validation, payout, reconciliation.
-  const instant = createInstantService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, keys, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers })
+  // Batch seeds from the health-tested source of draw seeds (RNG-27, RNG-32), sealed with the prize file.
+  const instant = createInstantService({
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? equipment.entropy, idEntropy: overrides.entropy ?? osEntropy,
+    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers,
+  })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
   const seedEntropy = overrides.entropy ?? equipment.entropy

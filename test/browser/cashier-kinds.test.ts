@@ -39,7 +39,6 @@ const imageLoaded = (page: Page) => page.waitForFunction(() => {
 })
 
 // A small pre-printed instant game (test/e2e/instant.test.ts): 10 packs of 50.
-const seed = 'browser-cashier-instant-0001'
 const design: InstantDesign = {
   gameNo: 812, name: 'Raspa Illimani', currency: 'BOB', priceCents: 1000, ticketCount: 500, packSize: 50,
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
@@ -48,10 +47,13 @@ const design: InstantDesign = {
   packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 }, topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true } },
   claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
-const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, code: p.codes[i], tier: p.tiers[i] })))
-/** The best prize of pack 1. */
-const instantWinner = tickets.filter((t) => t.pack === 1 && t.tier > 0).sort((a, b) => a.tier - b.tier)[0]
-const instantAmount = design.tiers[instantWinner.tier - 1].amountCents
+/** The best prize of pack 1, found from the batch's seed as an auditor opens it (the server takes the seed itself). */
+function bestOfPack1(seed: Buffer) {
+  const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, code: p.codes[i], tier: p.tiers[i] })))
+  return tickets.filter((t) => t.pack === 1 && t.tier > 0).sort((a, b) => a.tier - b.tier)[0]
+}
+let instantWinner: ReturnType<typeof bestOfPack1>
+let instantAmount = 0
 
 suite('the cashier pays every kind of ticket, in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -84,7 +86,10 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
 
   it('pays a winning instant ticket by its typed validation code once, with the payee in the register (INS-5, INS-11)', async () => {
     // The game generated, pack 1 shipped to the hall and activated there, the winning ticket sold by its inventory code.
-    await post('/api/instant/games', { design, seed }, 201)
+    await post('/api/instant/games', { design }, 201)
+    const { seedHex } = await server.services.instant.exportSeed({ gameNo: design.gameNo, reason: 'prueba del cajero', by: { kind: 'person', id: 'auditora' } })
+    instantWinner = bestOfPack1(Buffer.from(seedHex, 'hex'))
+    instantAmount = design.tiers[instantWinner.tier - 1].amountCents
     await post(`/api/instant/games/${design.gameNo}/packs/ship`, { fromPack: 1, toPack: 1, destination: 'caja-1', by: 'almacen' })
     await post('/api/instant/packs/activate', { gameNo: design.gameNo, packNo: 1, location: 'caja-1', by: 'caja-1' })
     await post('/api/instant/sales', { code: server.services.instant.signCode(instantWinner.serial), stationId: 'caja-1', hallId }, 201)

@@ -4,6 +4,7 @@
  * refusals for unactivated, lost and stolen stock and counterfeit codes, a misprint refunded, the on-screen sale
  * refused by the profile and allowed by a hall override, the prize register and the reconciliation.
  */
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packPrintData } from '../../server/src/instant/files.ts'
@@ -14,7 +15,6 @@ import { api, startTestServer } from '../helpers/server.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 
-const seed = 'e2e-instant-seed-0001'
 const design: InstantDesign = {
   gameNo: 777, name: 'Raspa Test', currency: 'BOB', priceCents: 1000, ticketCount: 500, packSize: 50,
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
@@ -25,14 +25,18 @@ const design: InstantDesign = {
 }
 const electronic: InstantDesign = { ...design, gameNo: 778, name: 'Raspa en pantalla', channel: 'electronic', ticketCount: 100, tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 20 }], packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, payoutShareBp: { min: 0, max: 10_000 } }
 
-/** Every ticket of the game as the print file has it: serial, hidden code, tier. */
-const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })))
+type Ticket = { serial: string; pack: number; position: number; code: string; tier: number }
+/** Every ticket of the game as the print file has it (serial, hidden code, tier), regenerated from the seed an auditor opened. */
+let tickets: Ticket[] = []
+const ticketsOf = (d: InstantDesign, seed: Buffer): Ticket[] => [...packPrintData(checkDesign(d), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })))
 const inPack = (pack: number, winner: boolean, skip = 0) => tickets.filter((t) => t.pack === pack && (t.tier > 0) === winner)[skip]
 
 describe('instant lottery end to end', () => {
   let s: Server
   let hallId: string
-  const post = (path: string, body: unknown) => api(s.url, 'POST', path, body)
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => api(s.url, 'POST', path, body, headers)
+  /** INS-3 audit: the sealed seed, opened by the audit route. */
+  const auditSeed = async (gameNo: number) => Buffer.from((await post(`/api/instant/games/${gameNo}/audit/seed`, { reason: 'auditoría de pruebas' })).body.seedHex, 'hex')
   const payee = { stationId: 'caja-1', cashierId: 'cajera-ana', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' }
 
   beforeAll(async () => {
@@ -42,15 +46,31 @@ describe('instant lottery end to end', () => {
   afterAll(async () => { await s?.cleanup() })
 
   it('generates the game with the design counts and refuses a design that cannot be met', async () => {
-    const bad = await post('/api/instant/games', { design: { ...design, gameNo: 779, ticketCount: 510 }, seed })
+    const bad = await post('/api/instant/games', { design: { ...design, gameNo: 779, ticketCount: 510 } })
     expect(bad.status).toBe(400)
     expect(bad.body.error.detail).toMatch(/not a whole number of packs/)
-    const r = await post('/api/instant/games', { design, seed })
+    const r = await post('/api/instant/games', { design })
     expect(r.status).toBe(201)
     expect(r.body.tierCounts).toEqual([1, 10, 50, 80])
     expect(r.body.packCount).toBe(10)
-    const again = await post('/api/instant/games', { design, seed })
+    expect(r.body.seedCommitment).toMatch(/^[0-9a-f]{64}$/)
+    const again = await post('/api/instant/games', { design })
     expect(again.status).toBe(409)
+    tickets = ticketsOf(design, await auditSeed(777))
+    expect(createHash('sha256').update(await auditSeed(777)).digest('hex')).toBe(r.body.seedCommitment)
+    expect(tickets.filter((t) => t.tier > 0).length).toBe(141)
+  })
+
+  it('refuses a typed seed with a clear message in Spanish and English, and stores nothing', async () => {
+    for (const seed of ['e2e-instant-seed-0001', 'a'.repeat(64), '']) {
+      const es = await post('/api/instant/games', { design: { ...design, gameNo: 780 }, seed })
+      expect(es.status).toBe(400)
+      expect(es.body.error.code).toBe('TYPED_SEED_REFUSED')
+      expect(es.body.error.message).toMatch(/nadie la escribe/)
+      const en = await post('/api/instant/games', { design: { ...design, gameNo: 780 }, seed }, { 'accept-language': 'en' })
+      expect(en.body.error.message).toMatch(/nobody types it/)
+    }
+    expect((await api(s.url, 'GET', '/api/instant/games/780')).status).toBe(404)
   })
 
   it('ships packs and activates them only on arrival where they were sent', async () => {
@@ -159,14 +179,14 @@ describe('instant lottery end to end', () => {
   })
 
   it('refuses the on-screen sale where the profile forbids it, and sells from the pool with a hall override', async () => {
-    expect((await post('/api/instant/games', { design: electronic, seed })).status).toBe(201)
+    expect((await post('/api/instant/games', { design: electronic })).status).toBe(201)
     const refused = await post(`/api/instant/halls/${hallId}/electronic`, { gameNo: 778, stationId: 'kiosk-1' })
     expect(refused.status).toBe(422)
     expect(refused.body.error.code).toBe('RULE_DISABLED')
     expect(refused.body.error.detail).toMatch(/INS-15/)
     expect((await post(`/api/instant/halls/${hallId}/settings`, { electronicInstantAllowed: true, by: 'director' })).status).toBe(400)
     expect((await post(`/api/instant/halls/${hallId}/settings`, { electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'director' })).status).toBe(200)
-    const tiers = [...packPrintData(checkDesign(electronic), seed)].flatMap((p) => [...p.tiers])
+    const tiers = [...packPrintData(checkDesign(electronic), await auditSeed(778))].flatMap((p) => [...p.tiers])
     for (let i = 0; i < 3; i++) {
       const sale = await post(`/api/instant/halls/${hallId}/electronic`, { gameNo: 778, stationId: 'kiosk-1' })
       expect(sale.status).toBe(201)

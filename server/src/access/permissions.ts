@@ -51,6 +51,8 @@ export const permissions = {
   'journal.read': [...staff, Role.Auditor],
   'report.read': [...staff, Role.Auditor, ...cash],
   'lottery.admin': [Role.Director],
+  /** INS-3: opening an instant batch's sealed seed for an audit. Not the director who runs the sale. */
+  'instant.audit': [Role.Auditor],
   'lottery.sell': [Role.Kiosk, ...cash, ...staff],
   'lottery.draw': staff,
 } as const satisfies Record<string, readonly Role[]>

@@ -2,9 +2,9 @@
  * `npx bolillo instant ...`: generate an instant-ticket batch into the database (DATA_DIR or DATABASE_URL) and
  * write its print files; check a directory of print files against its manifest.
  */
-import { randomBytes, createHash, verify as verifySignature } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash, verify as verifySignature } from 'node:crypto'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { join, resolve, sep } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { loadConfig } from '../config.ts'
 import type { Database } from '../db/database.ts'
@@ -18,16 +18,24 @@ import { writeManifest, type FileEntry } from '../instant/files.ts'
 import type { PrintWorkerInput } from '../instant/print-worker.ts'
 import { loadOrCreateInstantPepper } from '../instant/pepper.ts'
 import { loadOrCreateKeys } from '../shared/keys.ts'
+import { createSealer, parseSealingKey } from '../shared/sealing.ts'
+import { loadSealingKey } from '../shared/sealing-key-file.ts'
+import { selectEntropy } from '../../../hardware/src/select.ts'
+import { SEED_BYTES, seedCommitment } from '../instant/codes.ts'
+import { sealContext } from '../instant/context.ts'
+import { typedSeedRefused } from '../instant/games.ts'
+import { messages } from '../http/messages.ts'
 
 type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
-export const instantUsage = `  npx bolillo instant generate --design <diseño.json> --seed <semilla> --out <dir>
+export const instantUsage = `  npx bolillo instant generate --design <diseño.json> --out <dir>
                  [--sheets none|all|<desde>-<hasta>] [--no-db] [--json]
                                             genera una emisión de raspaditas: la guarda en la base (DATA_DIR o
                                             DATABASE_URL) y escribe los ficheros de imprenta y el manifiesto
                                             (--sheets: PDF de los paquetes indicados; por defecto todos si hay
-                                            10.000 boletos o menos). Sin --seed se toma una del sistema y se
-                                            muestra: guárdela, regenera la emisión bit a bit.
+                                            10.000 boletos o menos). La semilla (256 bits) la toma el servidor
+                                            de su fuente de entropía y la guarda sellada; nadie la escribe ni la
+                                            ve (la abre un auditor autorizado). --out no puede estar en DATA_DIR.
   npx bolillo instant verify <dir>          comprueba los ficheros de imprenta contra manifest.json y su firma
 `
 
@@ -95,23 +103,25 @@ async function openDb(dataDir: string, databaseUrl: string | null, synchronous: 
 }
 
 async function generate(args: string[]): Promise<number> {
+  if (args.some((a) => a === '--seed' || a.startsWith('--seed='))) throw typedSeedRefused()
   const designFile = option(args, '--design')
   const out = option(args, '--out')
   if (!designFile || !out) {
     process.stderr.write(instantUsage)
     return 2
   }
-  let seed = option(args, '--seed')
-  if (!seed) {
-    seed = randomBytes(32).toString('hex')
-    process.stderr.write(`seed (keep it secret and safe: it regenerates the batch bit for bit): ${seed}\n`)
-  }
   const design = JSON.parse(readFileSync(designFile, 'utf8')) as InstantDesign
   const checked = checkDesign(design)
   const json = args.includes('--json')
   const noDb = args.includes('--no-db')
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+  // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
+  // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
+  if (inside(resolve(out), resolve(config.dataDir))) throw new DomainError('VALIDATION_FAILED', `--out ${out} is inside DATA_DIR (${config.dataDir}): write the print files elsewhere`)
   const keys = loadOrCreateKeys(config.dataDir)
+  const sealer = createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir }).key)
+  // The health-tested source of draw seeds (BOLILLO_ENTROPY, RNG-32), as the server uses.
+  const entropy = selectEntropy(config, { onFailure: (reason) => process.stderr.write(`entropy source failed its health tests: ${reason}\n`) })
   const sheets = parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount)
   const operatorKeyId = publicKeyId(keys.publicKey)
   const bar = progressBar(`instant ${String(design.gameNo).padStart(4, '0')}`)
@@ -120,37 +130,50 @@ async function generate(args: string[]): Promise<number> {
   let printed = 0
   const progress = () => bar.update(noDb ? printed : Math.min(stored, printed), design.ticketCount)
   // The print files come from a worker thread, the database rows from this one: both derive the batch from the
-  // design and the seed, on two cores; their placement digests must agree.
-  const printing = printWorker({ outDir: out, design, seed, sheets, operatorKeyPem: String(keys.privateKey.export({ type: 'pkcs8', format: 'pem' })), operatorKeyId }, (done) => { printed = done; progress() })
+  // design and the seed (handed to the worker in memory), on two cores; their placement digests must agree.
+  let seed: Uint8Array | null = null
+  let printing: Promise<PrintResult> | null = null
+  const startPrinting = (s: Uint8Array) => {
+    seed = s
+    printing = printWorker({ outDir: out, design, seed: s, sheets, operatorKeyPem: String(keys.privateKey.export({ type: 'pkcs8', format: 'pem' })), operatorKeyId }, (done) => { printed = done; progress() })
+    printing.catch(() => undefined)
+  }
   let summary: Record<string, unknown> & { placementSha256?: string }
   if (noDb) {
-    summary = { gameNo: design.gameNo, ticketCount: design.ticketCount, database: null }
+    // No database to keep the sealed seed: the manifest carries it, sealed (only the sealing key opens it).
+    const s = Buffer.from(entropy.randomBytes(SEED_BYTES))
+    if (s.length !== SEED_BYTES) throw new DomainError('ENTROPY_HEALTH_FAILED', `the entropy source gave ${s.length} bytes`)
+    startPrinting(s)
+    const commitment = seedCommitment(s)
+    summary = { gameNo: design.gameNo, ticketCount: design.ticketCount, database: null, seedCommitment: commitment, sealedSeed: sealer.seal(s, sealContext('seed', design.gameNo, commitment)), sealingKeyId: sealer.keyId }
   } else {
     const db = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
     try {
       await migrate(db)
       const service = createInstantService({
-        db, keys, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
-        entropy: { name: 'os-csprng', randomBytes: (n) => randomBytes(n) },
+        db, keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
+        entropy: { name: entropy.name, randomBytes: (n) => entropy.randomBytes(n) },
       })
-      const result = await service.generateBatch({ design, seed, onProgress: (done) => { stored = done; progress() } })
+      const result = await service.generateBatch({ design, onSeed: startPrinting, onProgress: (done) => { stored = done; progress() }, by: { kind: 'cli', id: process.env.USER ?? 'cli' } })
       summary = { ...result, database: db.engine }
     } catch (err) {
-      await printing.catch(() => undefined)
+      await (printing as Promise<PrintResult> | null)?.catch(() => undefined)
       throw err
     } finally {
       await db.close()
+      ;(entropy as { close?(): void }).close?.()
     }
   }
-  const print = await printing
+  if (!printing || !seed) throw new Error('the batch seed was never fixed')
+  const print = await (printing as Promise<PrintResult>)
   if (summary.placementSha256 !== undefined && summary.placementSha256 !== print.placementSha256) {
     throw new Error(`the print files (placement ${print.placementSha256}) and the database (placement ${summary.placementSha256}) disagree: do not print`)
   }
   bar.update(design.ticketCount, design.ticketCount, true)
   bar.done()
   const { manifestPath } = writeManifest({
-    outDir: out, checked, seed, files: print.files, placementSha256: print.placementSha256, tierCounts: print.tierCounts,
-    operatorKey: keys.privateKey, operatorKeyId, extra: { database: summary.database, batchId: summary.batchId ?? null },
+    outDir: out, checked, seed: seed as Uint8Array, files: print.files, placementSha256: print.placementSha256, tierCounts: print.tierCounts,
+    operatorKey: keys.privateKey, operatorKeyId, extra: { database: summary.database, batchId: summary.batchId ?? null, ...(summary.sealedSeed ? { sealedSeed: summary.sealedSeed, sealingKeyId: summary.sealingKeyId } : {}) },
   })
   const seconds = (performance.now() - t0) / 1000
   const usage = process.resourceUsage()
@@ -164,6 +187,13 @@ async function generate(args: string[]): Promise<number> {
     process.stdout.write(`Fondo de premios ${checked.prizeFundCents} (${(checked.payoutShareBp / 100).toFixed(2)} % de las ventas). Manifiesto: ${manifestPath}\n`)
   }
   return 0
+}
+
+function inside(path: string, dir: string): boolean {
+  const real = (p: string) => { try { return realpathSync(p) } catch { return p } }
+  const a = real(path)
+  const b = real(dir)
+  return a === b || a.startsWith(b.endsWith(sep) ? b : b + sep)
 }
 
 /** Recomputes the SHA-256 of every file named in a manifest and checks the manifest's signature. */
@@ -199,8 +229,9 @@ export async function runInstantCli(args: string[]): Promise<number> {
     if (sub === 'verify' && rest[0]) return verifyDir(rest[0])
   } catch (err) {
     if (err instanceof DomainError) {
-      process.stderr.write(`${err.message}\n`)
-      return 1
+      // Spanish first, as on the screens, then the detail.
+      process.stderr.write(err.code === 'TYPED_SEED_REFUSED' ? `${messages.TYPED_SEED_REFUSED.es}\n${messages.TYPED_SEED_REFUSED.en}\n` : `${err.message}\n`)
+      return err.code === 'TYPED_SEED_REFUSED' ? 2 : 1
     }
     throw err
   }

@@ -24,6 +24,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   ALREADY_PAID: { es: 'Este premio ya fue pagado.', en: 'This prize was already paid.' },
   INVALID_SIGNATURE: { es: 'Código no válido: la firma no coincide.', en: 'Invalid code: the signature does not match.' },
   CONFLICT: { es: 'Otra operación cambió estos datos a la vez; inténtelo de nuevo.', en: 'Another operation changed this at the same time; try again.' },
+  TYPED_SEED_REFUSED: { es: 'La semilla de una emisión de raspaditas la toma el servidor de su fuente de entropía: nadie la escribe. Quite «seed» de la petición o la opción --seed de la orden.', en: "An instant batch's seed is taken by the server from its entropy source: nobody types it. Remove \"seed\" from the request, or --seed from the command." },
   BEACON_PENDING: { es: 'Esperando la ronda del faro público de aleatoriedad: el sorteo empieza en cuanto se publique.', en: 'Waiting for the public randomness beacon round: the draw starts as soon as it is published.' },
   DEVICE_UNAVAILABLE: { es: 'El dispositivo no está disponible.', en: 'The device is unavailable.' },
   DEVICE_NOT_CERTIFIED: { es: 'El dispositivo no está registrado, precintado y certificado, o no está activo: no puede usarse en el juego.', en: 'The device is not registered, sealed and certified, or not active: it cannot be used in play.' },

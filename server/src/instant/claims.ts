@@ -52,11 +52,13 @@ function expiresAt(t: ResolvedTicket): string | null {
 export function createClaimUseCases(ctx: InstantContext) {
   const { db, deps, now, scopeOf } = ctx
 
+  /** The §8 outcome; the ticket's tier is opened from its sealed tag here, inside the validation use case only. */
   async function outcomeOf(tx: Sql, t: ResolvedTicket, inventoryCode?: string): Promise<ValidationResult> {
-    const amount = t.tier > 0 ? t.design.design.tiers[t.tier - 1].amountCents : 0
-    const face = ticketFace(t.design, Buffer.from(t.batch.symbols_key, 'hex'), t.index, t.tier)
+    const tier = ctx.tierOf(t)
+    const amount = tier > 0 ? t.design.design.tiers[tier - 1].amountCents : 0
+    const face = ticketFace(t.design, ctx.keysOf(t.batch).symbolsKey, t.index, tier)
     const base = {
-      gameNo: t.batch.game_no, gameName: t.batch.name, serial: t.serial, tier: t.tier, amountCents: amount,
+      gameNo: t.batch.game_no, gameName: t.batch.name, serial: t.serial, tier, amountCents: amount,
       priceCents: t.batch.price_cents, currency: t.batch.currency, face, symbolAmountsCents: t.design.symbolAmountsCents, expiresAt: expiresAt(t),
     }
     const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({ outcome, reason, ...base })
@@ -72,7 +74,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       const outside = await ctx.byInventoryCode(tx, inventoryCode).catch(() => null)
       if (!outside || outside.ticketId !== t.ticketId) return result('REFUND_ONLY', `the inventory code outside (${outside?.serial ?? 'unreadable'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`)
     }
-    return result(t.tier > 0 ? 'WIN' : 'NO_WIN', null)
+    return result(tier > 0 ? 'WIN' : 'NO_WIN', null)
   }
 
   /** A ticket's worth at the cashier (REGULATIONS §8), journaled with the station and cashier; changes nothing else. */
@@ -104,16 +106,17 @@ export function createClaimUseCases(ctx: InstantContext) {
       const at = now()
       const id = ctx.newId('inp')
       await insertPrizePayout(tx, {
-        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency,
+        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency,
         stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, signatureRef: input.signatureRef ?? 'signed-slip', paidAt: at,
       })
       const rec = await appendJournal(tx, {
         at, type: 'instant.prize_paid', scope: scopeOf(t.batch),
         // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
-        payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
+        // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
+        payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
       })
       await input.onPaid?.(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
-      return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: t.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
+      return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
     })
   }
 
@@ -164,7 +167,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       const id = ctx.newId('inp')
       const reason = input.note ? `${input.reason}: ${input.note}` : input.reason
       await insertRefundPayout(tx, {
-        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: t.tier, amountCents: t.batch.price_cents, currency: t.batch.currency,
+        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: t.batch.price_cents, currency: t.batch.currency,
         reason, stationId: input.stationId, cashierId: input.cashierId, paidAt: at,
       })
       const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId } })

@@ -23,21 +23,33 @@
  * which the server never stores. The server stores only a 52-bit keyed tag of the code ({@link codeTag}: AES-256
  * under a pepper key kept beside the operator key), so a copy of the database does not reveal any code either.
  *
- * ## Keys and streams (`bolillo-instant-v1`)
+ * ## Keys and streams (`bolillo-instant-v2`)
  *
- * From the batch seed S (UTF-8 text, kept by the operator) and the game number G:
- * `key(label) = HMAC-SHA256(key = S, message = "bolillo-instant-v1|" + label + "|" + G)` for the labels
- * `placement`, `code` and `symbols`. The placement stream is AES-256-CTR under key(placement) with a zero IV,
- * read as consecutive big-endian uint32; per-ticket values are AES-256 blocks of (uint64be(index) ‖ uint64be(j)).
+ * The batch seed S is 32 bytes from the server's health-tested entropy source (RNG-27, RNG-32); nobody types it.
+ * Its public commitment is `C = hex(SHA-256(S))`: with 2^256 possible seeds it cannot be brute-forced. S is stored
+ * only sealed (DESIGN.md "Sealed secrets") and opened for an authorised audit. From S and the game number G:
+ * `key(label) = HMAC-SHA256(key = S, message = "bolillo-instant-v2|" + label + "|" + G)` for the labels
+ * `placement`, `code`, `symbols` and `prize`. The placement stream is AES-256-CTR under key(placement) with a zero
+ * IV, read as consecutive big-endian uint32; per-ticket values are AES-256 blocks of (uint64be(index) ‖ uint64be(j)).
  * AES-CTR is the NIST SP 800-90A CTR_DRBG construction without reseeding; anyone holding S can regenerate the
  * batch bit for bit.
+ *
+ * ## Prize tag (what the database holds of a ticket's prize)
+ *
+ * `prizeTag = first 48 bits of AES-256(key(prize), uint32be(G) ‖ uint32be(index) ‖ uint32be(tier) ‖ "tier")`.
+ * Without key(prize) it is a pseudorandom number that says nothing of the tier; with it, the tier is the one of
+ * 0..n whose tag matches (n + 1 block encryptions), and a tag that matches none was altered. Bound to the game and
+ * the index, a tag copied onto another ticket does not open either.
  *
  * Pure: deterministic functions of their inputs (node:crypto is used only as a cipher library).
  */
 import { createCipheriv, createHmac, hash } from 'node:crypto'
 import { DomainError } from '../shared/errors.ts'
 
-export const INSTANT_STREAM_VERSION = 'bolillo-instant-v1'
+export const INSTANT_STREAM_VERSION = 'bolillo-instant-v2'
+
+/** Bytes of a batch seed. */
+export const SEED_BYTES = 32
 
 // ------------------------------------------------------------------------------------------------ serial
 
@@ -176,15 +188,57 @@ export function parseValidationCode(text: string): ParsedValidationCode {
 
 // ------------------------------------------------------------------------------------------------ keys and streams
 
-/** Derives the 32-byte key of `label` for game `gameNo` from the batch seed. */
-export function deriveKey(seed: string, gameNo: number, label: 'placement' | 'code' | 'symbols'): Buffer {
-  if (typeof seed !== 'string' || seed.length === 0) throw new DomainError('VALIDATION_FAILED', 'the batch seed must be a non-empty string')
-  return createHmac('sha256', Buffer.from(seed, 'utf8')).update(`${INSTANT_STREAM_VERSION}|${label}|${gameNo}`).digest()
+/** Derives the 32-byte key of `label` for game `gameNo` from the 32-byte batch seed. */
+export function deriveKey(seed: Uint8Array, gameNo: number, label: 'placement' | 'code' | 'symbols' | 'prize'): Buffer {
+  if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES) throw new DomainError('VALIDATION_FAILED', `the batch seed must be ${SEED_BYTES} bytes from the entropy source`)
+  return createHmac('sha256', seed).update(`${INSTANT_STREAM_VERSION}|${label}|${gameNo}`).digest()
 }
 
-/** SHA-256 of the seed text, hex: recorded and published instead of the seed. */
-export function seedCommitment(seed: string): string {
-  return hash('sha256', `${INSTANT_STREAM_VERSION}|seed|${seed}`, 'hex')
+/** hex(SHA-256(seed)): recorded and published instead of the seed. */
+export function seedCommitment(seed: Uint8Array): string {
+  return hash('sha256', seed, 'hex')
+}
+
+const TIER_MARK = 0x74696572 // "tier"
+const TAG_HI = 65536 // 48-bit tags: 32 high bits x 2^16 + 16 low bits
+
+function prizeBlocks(prizeKey: Buffer, gameNo: number, indexes: ArrayLike<number>, tiers: ArrayLike<number> | number): Buffer {
+  const input = Buffer.alloc(indexes.length * 16)
+  for (let i = 0, o = 0; i < indexes.length; i++, o += 16) {
+    input.writeUInt32BE(gameNo, o)
+    input.writeUInt32BE(indexes[i], o + 4)
+    input.writeUInt32BE(typeof tiers === 'number' ? tiers : tiers[i], o + 8)
+    input.writeUInt32BE(TIER_MARK, o + 12)
+  }
+  return ecb(prizeKey, input)
+}
+
+const tagAt = (out: Buffer, i: number) => out.readUInt32BE(i * 16) * TAG_HI + out.readUInt16BE(i * 16 + 4)
+
+/** Prize tags of tickets [from, from + tiers.length), one cipher call. */
+export function prizeTags(prizeKey: Buffer, gameNo: number, from: number, tiers: ArrayLike<number>): number[] {
+  const indexes = new Array<number>(tiers.length)
+  for (let i = 0; i < tiers.length; i++) indexes[i] = from + i
+  const out = prizeBlocks(prizeKey, gameNo, indexes, tiers)
+  const tags = new Array<number>(tiers.length)
+  for (let i = 0; i < tiers.length; i++) tags[i] = tagAt(out, i)
+  return tags
+}
+
+/**
+ * The tiers behind prize tags (tier 0..tierCount), or -1 where a tag matches no tier (altered). Tier by tier over
+ * the tickets not yet matched, one cipher call per round: most tickets lose and match in the first round.
+ */
+export function openPrizeTags(prizeKey: Buffer, gameNo: number, indexes: ArrayLike<number>, tags: ArrayLike<number>, tierCount: number): Int16Array {
+  const tiers = new Int16Array(indexes.length).fill(-1)
+  let open = Array.from({ length: indexes.length }, (_, i) => i)
+  for (let t = 0; t <= tierCount && open.length > 0; t++) {
+    const out = prizeBlocks(prizeKey, gameNo, open.map((i) => indexes[i]), t)
+    const still: number[] = []
+    open.forEach((i, k) => (tagAt(out, k) === Number(tags[i]) ? (tiers[i] = t) : still.push(i)))
+    open = still
+  }
+  return tiers
 }
 
 /** A sequential stream of uint32 from AES-256-CTR, with unbiased bounded integers. */

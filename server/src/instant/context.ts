@@ -6,18 +6,24 @@ import { createHash } from 'node:crypto'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { checkDesign, type CheckedDesign, type InstantDesign } from './design.ts'
-import { codeTag, formatSerial, looksLikeSerial, parseSerial, parseValidationCode, VALIDATION_CODE_LENGTH } from './codes.ts'
+import { codeTag, formatSerial, looksLikeSerial, openPrizeTags, parseSerial, parseValidationCode, VALIDATION_CODE_LENGTH } from './codes.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
-import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketTierAndStatus, type BatchRow } from './store.ts'
+import { SealingError, type Sealer } from '../shared/sealing.ts'
+import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketPrizeTagAndStatus, type BatchRow } from './store.ts'
 
 export interface InstantDeps {
   db: Database
   clock: Clock
+  /** Batch seeds and electronic validation codes: the health-tested entropy source (RNG-27, RNG-32). */
   entropy: EntropySource
+  /** Record ids; defaults to `entropy`. */
+  idEntropy?: EntropySource
   keys: OperatorKeys
+  /** Seals the batch seed, keys and pack prize counts (DESIGN.md "Sealed secrets"); the key is not in the database. */
+  sealer: Sealer
   /** 32-byte key that tags validation codes (codeTag); kept beside the operator key, never in the database. */
   pepper: Buffer
   /** The stations' printers, for receipts printed by a use case (payAtCashier); the CLI has none. */
@@ -30,7 +36,8 @@ export interface ResolvedTicket {
   index: number
   ticketId: number
   serial: string
-  tier: number
+  /** The stored prize tag; the tier is opened from it only where a use case needs it ({@link InstantContext.tierOf}). */
+  prizeTag: number
   status: number
   packNo: number
   packStatus: string
@@ -42,9 +49,10 @@ export function createInstantContext(deps: InstantDeps) {
   const now = () => clock.now().toISOString()
   const pepperId = createHash('sha256').update(deps.pepper).digest('hex').slice(0, 16)
   const designs = new Map<string, CheckedDesign>()
+  const batchKeys = new Map<string, BatchKeys>()
 
   function newId(prefix: string): string {
-    const bytes = deps.entropy.randomBytes(10)
+    const bytes = (deps.idEntropy ?? deps.entropy).randomBytes(10)
     const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
     let s = ''
     for (const b of bytes) s += alphabet[b % alphabet.length]
@@ -58,6 +66,39 @@ export function createInstantContext(deps: InstantDeps) {
       designs.set(batch.id, c)
     }
     return c
+  }
+
+  /** Opens one of a batch's sealed values; a wrong or missing sealing key is the server's fault, not the ticket's. */
+  function openSealed(batch: BatchRow, what: 'seed' | 'keys' | 'pack-prizes', sealed: string | null): Buffer {
+    if (!sealed) throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed ${what}`, { gameNo: batch.game_no })
+    try {
+      return deps.sealer.open(sealed, sealContext(what, batch.game_no, batch.seed_commitment))
+    } catch (err) {
+      if (!(err instanceof SealingError)) throw err
+      throw new DomainError('DEVICE_UNAVAILABLE', `instant game ${batch.game_no}: ${err.message}`, { gameNo: batch.game_no, sealingKeyId: deps.sealer.keyId })
+    }
+  }
+
+  /**
+   * The batch's prize and symbols keys, opened from their sealed form on first use and kept in this process's
+   * memory only (validation stays fast); never written anywhere in clear.
+   */
+  function keysOf(batch: BatchRow): BatchKeys {
+    let k = batchKeys.get(batch.id)
+    if (!k) {
+      if (!batch.keys_sealed) throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed keys`, { gameNo: batch.game_no })
+      const bytes = openSealed(batch, 'keys', batch.keys_sealed)
+      k = { prizeKey: bytes.subarray(0, 32), symbolsKey: bytes.subarray(32, 64) }
+      batchKeys.set(batch.id, k)
+    }
+    return k
+  }
+
+  /** The prize tier of a ticket, opened from its tag; an altered tag is refused, never read as a loser. */
+  function tierOf(t: { batch: BatchRow; design: CheckedDesign; index: number; prizeTag: number }): number {
+    const tier = openPrizeTags(keysOf(t.batch).prizeKey, t.batch.game_no, [t.index], [t.prizeTag], t.design.design.tiers.length)[0]
+    if (tier < 0) throw new DomainError('INVALID_SIGNATURE', `the stored prize tag of a ticket of game ${t.batch.game_no} does not open: the ticket row was altered`, { gameNo: t.batch.game_no })
+    return tier
   }
 
   async function batchByGame(tx: Sql, gameNo: number): Promise<BatchRow> {
@@ -88,12 +129,12 @@ export function createInstantContext(deps: InstantDeps) {
     const batch = await batchByGame(tx, gameNo)
     if (index < 0 || index >= batch.ticket_count) throw new DomainError('TICKET_NOT_FOUND', `game ${gameNo} has no ticket ${index}`)
     const ticketId = batch.first_id + index
-    const row = await ticketTierAndStatus(tx, ticketId)
+    const row = await ticketPrizeTagAndStatus(tx, ticketId)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `ticket ${index} of game ${gameNo} is not stored`)
     const packNo = Math.floor(index / batch.pack_size) + 1
     const pack = await packOf(tx, batch.id, packNo)
     return {
-      batch, design: checkedOf(batch), index, ticketId, tier: Number(row.tier), status: Number(row.status), packNo,
+      batch, design: checkedOf(batch), index, ticketId, prizeTag: row.prizeTag, status: row.status, packNo,
       serial: formatSerial({ gameNo, packNo, position: index % batch.pack_size }), packStatus: pack?.status ?? 'warehouse', packLocation: pack?.location ?? null,
     }
   }
@@ -131,7 +172,17 @@ export function createInstantContext(deps: InstantDeps) {
     return reportCovering(tx, t.batch.id, t.index)
   }
 
-  return { deps, db, keys, now, pepperId, newId, checkedOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy }
+  return { deps, db, keys, now, pepperId, newId, checkedOf, openSealed, keysOf, tierOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy }
+}
+
+export interface BatchKeys { prizeKey: Buffer; symbolsKey: Buffer }
+
+/**
+ * Sealing context of a batch's secrets: what, game number and seed commitment, so that a sealed value copied to
+ * another batch or purpose does not open (shared/sealing.ts).
+ */
+export function sealContext(what: 'seed' | 'keys' | 'pack-prizes', gameNo: number, commitment: string): string {
+  return `instant-${what}|${gameNo}|${commitment}`
 }
 
 export type InstantContext = ReturnType<typeof createInstantContext>

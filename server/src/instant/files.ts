@@ -59,7 +59,7 @@ class HashedFile {
 export interface PrintFilesOptions {
   outDir: string
   checked: CheckedDesign
-  seed: string
+  seed: Uint8Array
   /** Which packs get PDF sheets. */
   sheetsFor: (packNo: number) => boolean
   /** Signs a QR payload id (serial or validation code) as `BLL1.I.<id>.<sig>`. */
@@ -141,7 +141,7 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
 }
 
 /** Writes manifest.json (design, seed commitment, counts, every file's SHA-256) and manifest.sig (Ed25519, base64url). */
-export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed: string; files: FileEntry[]; placementSha256: string; tierCounts: number[]; operatorKey: KeyObject; operatorKeyId: string; extra?: Record<string, unknown> }) {
+export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed: Uint8Array; files: FileEntry[]; placementSha256: string; tierCounts: number[]; operatorKey: KeyObject; operatorKeyId: string; extra?: Record<string, unknown> }) {
   const d = o.checked.design
   const manifest = {
     format: 'bolillo-instant-manifest-v1',
@@ -188,7 +188,7 @@ export async function writePrintFiles(o: PrintFilesOptions, onProgress?: (done: 
 }
 
 /** The print data of every pack, from the design and seed alone (no database): for regeneration and checks. */
-export function* packPrintData(checked: CheckedDesign, seed: string): Generator<PackPrintData> {
+export function* packPrintData(checked: CheckedDesign, seed: Uint8Array): Generator<PackPrintData> {
   const d = checked.design
   const codes = createCodeBatch(deriveKey(seed, d.gameNo, 'code'), d.gameNo)
   const symbolsKey = deriveKey(seed, d.gameNo, 'symbols')

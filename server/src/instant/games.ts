@@ -3,13 +3,14 @@
  * read games, close a game's sales, and the derived print data of one ticket.
  */
 import { createHash } from 'node:crypto'
+import { deflateSync } from 'node:zlib'
 import { DomainError } from '../shared/errors.ts'
 import { checkDesign, type InstantDesign } from './design.ts'
-import { createCodeBatch, deriveKey, formatSerial, packSerials, seedCommitment } from './codes.ts'
+import { createCodeBatch, deriveKey, formatSerial, INSTANT_STREAM_VERSION, packSerials, prizeTags, SEED_BYTES, seedCommitment } from './codes.ts'
 import { generatePacks, type GeneratedPack } from './generate.ts'
 import { encodedFaces, ticketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { InstantContext } from './context.ts'
+import { sealContext, type InstantContext } from './context.ts'
 import { batchById, batchOfGame, deleteBatch, insertBatch, listedBatches, markBatchClosed, markBatchReady, packWriter, ticketIdsEnd, ticketWriter, type BatchRow } from './store.ts'
 
 /** What the print files need of each pack (computed only when asked for). */
@@ -25,7 +26,14 @@ export interface PackPrintData {
 
 export interface GenerateOptions {
   design: InstantDesign
-  seed: string
+  /**
+   * Called once with the batch's seed, after it is sealed and before the tickets stream, for the print run (the
+   * CLI's print files derive codes and faces from it, in memory). The seed itself comes from the entropy source:
+   * there is no option to give one (DESIGN.md "Sealed secrets").
+   */
+  onSeed?: (seed: Uint8Array, commitment: string) => void | Promise<void>
+  /** Who asked for the batch (route principal), for the journal. */
+  by?: { kind: string; id: string; deviceId?: string | null }
   /** Receives each pack's print data, in order; awaited (back-pressure). */
   onPack?: (pack: PackPrintData) => void | Promise<void>
   /** Called every few packs with tickets done so far. */
@@ -59,43 +67,54 @@ export function createGameUseCases(ctx: InstantContext) {
 
   /**
    * Generates a batch into storage, streaming: packs are placed, coded and inserted in large transactions and
-   * never all held. The batch row is `generating` until the last ticket is in, then `ready` with one journal
-   * record. Generating a game number that was left `generating` (a crash) starts it again from scratch.
+   * never all held. The seed is 32 bytes from the entropy source, sealed at once with the keys derived from it
+   * (RNG-27, DESIGN.md "Sealed secrets"); tickets hold prize tags, never tiers. The batch row is `generating` until
+   * the last ticket is in, then `ready` with the sealed pack prize counts and one journal record. A game number left
+   * `generating` (a crash) is generated again from scratch with the seed it was given, so a crash cannot re-roll
+   * the placement (and print files already written stay right).
    */
   async function generateBatch(opts: GenerateOptions): Promise<BatchSummary> {
+    if ((opts as { seed?: unknown }).seed !== undefined) throw typedSeedRefused()
     const checked = checkDesign(opts.design)
     const d = checked.design
-    if (typeof opts.seed !== 'string' || opts.seed.length < 8) throw new DomainError('VALIDATION_FAILED', 'the batch seed must be at least 8 characters (use 64 hex characters from a CSPRNG)')
     const designJson = JSON.stringify(d)
     const designSha256 = createHash('sha256').update(designJson).digest('hex')
-    const commitment = seedCommitment(opts.seed)
     const channel = d.channel ?? 'printed'
-    const symbolsKey = deriveKey(opts.seed, d.gameNo, 'symbols')
     const at = now()
 
-    const batch = await db.transaction(async (tx) => {
+    const { batch, seed } = await db.transaction(async (tx) => {
       const existing = await batchOfGame(tx, d.gameNo)
       if (existing && existing.status !== 'generating') throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
+      const seed = existing?.seed_sealed ? ctx.openSealed(existing, 'seed', existing.seed_sealed) : freshSeed()
       if (existing) await deleteBatch(tx, existing)
       const firstId = Math.max(1, Number((await ticketIdsEnd(tx)) ?? 1))
       if (firstId + d.ticketCount - 1 > MAX_TICKET_ID) throw new DomainError('VALIDATION_FAILED', `the ticket table is full: ${d.ticketCount} more tickets would pass id ${MAX_TICKET_ID}`)
       const id = ctx.newId('inb')
+      const commitment = seedCommitment(seed)
+      const keys = Buffer.concat([deriveKey(seed, d.gameNo, 'prize'), deriveKey(seed, d.gameNo, 'symbols')])
       await insertBatch(tx, {
         id, gameNo: d.gameNo, name: d.name, channel, currency: d.currency, priceCents: d.priceCents, ticketCount: d.ticketCount, packSize: d.packSize,
-        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, symbolsKey: symbolsKey.toString('hex'), pepperId, createdAt: at,
+        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, pepperId, createdAt: at,
+        seedSealed: deps.sealer.seal(seed, sealContext('seed', d.gameNo, commitment)), keysSealed: deps.sealer.seal(keys, sealContext('keys', d.gameNo, commitment)),
       })
-      return (await batchById(tx, id))!
+      return { batch: (await batchById(tx, id))!, seed }
     })
+    const commitment = batch.seed_commitment
+    await opts.onSeed?.(seed, commitment)
+    const { prizeKey, symbolsKey } = ctx.keysOf(batch)
 
-    const codes = createCodeBatch(deriveKey(opts.seed, d.gameNo, 'code'), d.gameNo)
-    const tierCounts = new Array<number>(d.tiers.length + 1).fill(0)
+    const codes = createCodeBatch(deriveKey(seed, d.gameNo, 'code'), d.gameNo)
+    const T = d.tiers.length
+    // Prize counts of each pack, uint16 big-endian by pack then tier: sealed whole once the batch is complete.
+    const packPrizes = Buffer.alloc(checked.packCount * T * 2)
+    const tierCounts = new Array<number>(T + 1).fill(0)
     const txTickets = TX_TICKETS[db.engine]
     const S = d.packSize
     const packStatus = channel === 'electronic' ? 'activated' : 'warehouse'
     const packLocation = channel === 'electronic' ? 'e-instant' : 'warehouse'
     const tickets = ticketWriter(db.engine)
     const packs = packWriter(db.engine)
-    const packIterator = generatePacks(checked, opts.seed)
+    const packIterator = generatePacks(checked, seed)
     const placement = createHash('sha256')
     let done = 0
     let lastProgress = 0
@@ -114,15 +133,16 @@ export function createGameUseCases(ctx: InstantContext) {
           const pack: GeneratedPack = next.value
           placement.update(pack.tiers)
           const { codes: packCodes, tags } = codes.codesAndTags(pack.firstIndex, S, deps.pepper)
-          const counts = new Array<number>(d.tiers.length).fill(0)
+          const prizes = prizeTags(prizeKey, d.gameNo, pack.firstIndex, pack.tiers)
           const base = batch.first_id + pack.firstIndex
+          const countsAt = (pack.packNo - 1) * T * 2 - 2
           for (let i = 0; i < S; i++) {
             const t = pack.tiers[i]
             tierCounts[t]++
-            if (t > 0) counts[t - 1]++
-            if (tickets.push3(base + i, t, tags[i])) await tickets.send(tx)
+            if (t > 0) packPrizes.writeUInt16BE(packPrizes.readUInt16BE(countsAt + t * 2) + 1, countsAt + t * 2)
+            if (tickets.push3(base + i, prizes[i], tags[i])) await tickets.send(tx)
           }
-          if (packs.push5(batch.id, pack.packNo, packStatus, packLocation, JSON.stringify(counts))) await packs.send(tx)
+          if (packs.push4(batch.id, pack.packNo, packStatus, packLocation)) await packs.send(tx)
           if (opts.onPack) {
             await opts.onPack({
               packNo: pack.packNo, firstIndex: pack.firstIndex, tiers: pack.tiers, codes: packCodes,
@@ -147,15 +167,17 @@ export function createGameUseCases(ctx: InstantContext) {
       if (tierCounts[k] !== d.tiers[k - 1].count) throw new Error(`generator produced ${tierCounts[k]} prizes of tier ${k}, design says ${d.tiers[k - 1].count}`)
     }
     const placementSha256 = placement.digest('hex')
+    const packPrizesSealed = deps.sealer.seal(deflateSync(packPrizes), sealContext('pack-prizes', d.gameNo, commitment))
     const record = await db.transaction(async (tx) => {
       const at2 = now()
-      await markBatchReady(tx, batch.id, at2)
+      await markBatchReady(tx, batch.id, packPrizesSealed, at2)
       return appendJournal(tx, {
         at: at2, type: 'instant.batch_generated', scope: scopeOf(batch),
         payload: {
           batchId: batch.id, gameNo: d.gameNo, name: d.name, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
           tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, payoutShareBp: checked.payoutShareBp,
-          designSha256, seedCommitment: commitment, placementSha256, algorithm: 'bolillo-instant-v1', pepperId,
+          designSha256, seedCommitment: commitment, placementSha256, algorithm: INSTANT_STREAM_VERSION, pepperId,
+          seedSource: deps.entropy.name, sealingKeyId: deps.sealer.keyId, by: opts.by ?? null, rule: 'RNG-27',
         },
       })
     })
@@ -197,8 +219,31 @@ export function createGameUseCases(ctx: InstantContext) {
     })
   }
 
+  /** A fresh 32-byte seed from the entropy source (RNG-27); refused if the source hands back anything else. */
+  function freshSeed(): Buffer {
+    const seed = Buffer.from(deps.entropy.randomBytes(SEED_BYTES))
+    if (seed.length !== SEED_BYTES) throw new DomainError('ENTROPY_HEALTH_FAILED', `the entropy source ${deps.entropy.name} gave ${seed.length} bytes, not ${SEED_BYTES}`)
+    return seed
+  }
+
+  /**
+   * Authorised audit (INS-3: reproducible generation under audit, restricted access to the prize file): opens the
+   * sealed seed so that an auditor can regenerate the batch bit for bit and check the commitment. Journaled with
+   * the person and device, and the reason. Only the route's auditor permission reaches it.
+   */
+  async function exportSeed(input: { gameNo: number; reason: string; by: { kind: string; id: string; deviceId?: string | null } }) {
+    if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'opening a batch seed needs the reason of the audit', { field: 'reason' })
+    return db.transaction(async (tx) => {
+      const b = await batchByGame(tx, input.gameNo)
+      const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
+      const at = now()
+      const rec = await appendJournal(tx, { at, type: 'instant.seed_exported', scope: scopeOf(b), payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason: input.reason.trim(), by: input.by, rule: 'INS-3' } })
+      return { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq }
+    })
+  }
+
   /** The derived data of one ticket for the print sheet or an audit: serial, code, face (needs the seed). */
-  function ticketPrintData(design: InstantDesign, seed: string, index: number, tier: number) {
+  function ticketPrintData(design: InstantDesign, seed: Uint8Array, index: number, tier: number) {
     const c = checkDesign(design)
     const packNo = Math.floor(index / design.packSize) + 1
     return {
@@ -208,5 +253,10 @@ export function createGameUseCases(ctx: InstantContext) {
     }
   }
 
-  return { generateBatch, listGames, getGame, closeGame, ticketPrintData }
+  return { generateBatch, listGames, getGame, closeGame, ticketPrintData, exportSeed }
+}
+
+/** A seed given by a person is refused: it comes from the entropy source (DESIGN.md "Sealed secrets"). */
+export function typedSeedRefused(): DomainError {
+  return new DomainError('TYPED_SEED_REFUSED', "an instant batch's seed is taken from the server's entropy source; nobody types it: remove the seed", { field: 'seed' })
 }

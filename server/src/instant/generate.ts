@@ -1,6 +1,6 @@
 /**
  * Streams the prize placement of an instant-ticket batch, pack by pack, with exact tier counts and every pack
- * rule met, from the batch seed (bolillo-instant-v1). Memory is O(tiers + packSize): no pack is kept after it has
+ * rule met, from the batch seed (bolillo-instant-v2). Memory is O(tiers + packSize): no pack is kept after it has
  * been yielded, so 10 million tickets cost the same memory as ten thousand.
  *
  * ## Placement algorithm (reproducible from the seed; every draw reads the placement stream U in this order)
@@ -62,7 +62,7 @@ class Pool {
 /**
  * Yields the batch's packs in order. Deterministic: the same design and seed give the same packs.
  */
-export function* generatePacks(c: CheckedDesign, seed: string): Generator<GeneratedPack> {
+export function* generatePacks(c: CheckedDesign, seed: Uint8Array): Generator<GeneratedPack> {
   const d = c.design
   const u = createCtrStream(deriveKey(seed, d.gameNo, 'placement'))
   const tierCount = d.tiers.length

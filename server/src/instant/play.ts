@@ -1,7 +1,7 @@
 /**
  * What a ticket shows under the scratch layer (its "face"), derived from the batch's symbols key, the ticket index
  * and its prize tier, so that a face is never stored: the print file, the kiosk's on-screen reveal and a cashier's
- * misprint check all derive the same face from the same inputs (bolillo-instant-v1, instant-codes.ts).
+ * misprint check all derive the same face from the same inputs (bolillo-instant-v2, codes.ts).
  *
  * Symbols are indexes into the design's ascending list of amounts (letter A = the smallest amount).
  *

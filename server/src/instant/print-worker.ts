@@ -12,7 +12,8 @@ import { writePrintFiles } from './files.ts'
 export interface PrintWorkerInput {
   outDir: string
   design: InstantDesign
-  seed: string
+  /** The batch seed, handed over in memory only. */
+  seed: Uint8Array
   /** Pack range with PDF sheets, [from, to], or null. */
   sheets: [number, number] | null
   operatorKeyPem: string
@@ -22,7 +23,7 @@ export interface PrintWorkerInput {
 const input = workerData.input as PrintWorkerInput
 const key = createPrivateKey(input.operatorKeyPem)
 const result = await writePrintFiles({
-  outDir: input.outDir, checked: checkDesign(input.design), seed: input.seed,
+  outDir: input.outDir, checked: checkDesign(input.design), seed: Buffer.from(input.seed),
   sheetsFor: (p) => input.sheets !== null && p >= input.sheets[0] && p <= input.sheets[1],
   signCode: (id) => encodeTicketCode({ kind: TicketKind.instant, id }, key), operatorKey: key, operatorKeyId: input.operatorKeyId,
 }, (done) => parentPort!.postMessage({ type: 'progress', done }))

@@ -1,9 +1,34 @@
 /** Registers and reports of an instant game: the prize register (INS-5) and the reconciliation. */
+import { inflateSync } from 'node:zlib'
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { openPrizeTags } from './codes.ts'
 import type { InstantContext } from './context.ts'
-import { packsOfBatch, payoutsOfBatch, payoutTotals, reportedTicketsByKind, salesTotal, soldWinnersByTier } from './store.ts'
+import { packsOfBatch, payoutsOfBatch, payoutTotals, reportedTicketsByKind, salesTotal, soldPrizeTags, type BatchRow } from './store.ts'
 
 export function createReconciliationUseCases(ctx: InstantContext) {
   const { db, now, batchByGame, checkedOf } = ctx
+
+  /**
+   * Prizes in play by tier, opened inside this use case only: for pre-printed stock the sealed pack prize counts of
+   * the activated packs; for an electronic pool the prize tags of the tickets sold.
+   */
+  async function prizesInPlay(tx: Sql, b: BatchRow, activatedPacks: number[]): Promise<number[]> {
+    const T = checkedOf(b).design.tiers.length
+    const inPlay = new Array<number>(T).fill(0)
+    if (b.channel === 'printed') {
+      const counts = inflateSync(ctx.openSealed(b, 'pack-prizes', b.pack_prizes_sealed))
+      for (const p of activatedPacks) for (let k = 0; k < T; k++) inPlay[k] += counts.readUInt16BE(((p - 1) * T + k) * 2)
+      return inPlay
+    }
+    const sold = await soldPrizeTags(tx, b)
+    const tiers = openPrizeTags(ctx.keysOf(b).prizeKey, b.game_no, sold.map((r) => r.id - b.first_id), sold.map((r) => r.prizeTag), T)
+    for (const t of tiers) {
+      if (t < 0) throw new DomainError('INVALID_SIGNATURE', `a stored prize tag of game ${b.game_no} does not open: a ticket row was altered`, { gameNo: b.game_no })
+      if (t > 0) inPlay[t - 1]++
+    }
+    return inPlay
+  }
 
   /** Prize register (INS-5, §7.13): game, ticket, payee names and document, prize, signature reference. */
   async function prizeRegister(gameNo: number) {
@@ -30,17 +55,8 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const T = d.tiers.length
     const packs = await packsOfBatch(db, b.id)
     const packStatus: Record<string, number> = {}
-    const inPlay = new Array<number>(T).fill(0)
-    for (const p of packs) {
-      packStatus[p.status] = (packStatus[p.status] ?? 0) + 1
-      if (b.channel === 'printed' && p.status === 'activated') {
-        const counts = JSON.parse(p.prize_counts) as number[]
-        for (let k = 0; k < T; k++) inPlay[k] += counts[k]
-      }
-    }
-    if (b.channel === 'electronic') {
-      for (const r of await soldWinnersByTier(db, b)) inPlay[r.tier - 1] = r.n
-    }
+    for (const p of packs) packStatus[p.status] = (packStatus[p.status] ?? 0) + 1
+    const inPlay = await prizesInPlay(db, b, packs.filter((p) => p.status === 'activated').map((p) => p.pack_no))
     const paidRows = await payoutTotals(db, b.id)
     const paid = new Array<number>(T).fill(0)
     const paidCents = new Array<number>(T).fill(0)

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
 import type { Services } from '../services.ts'
+import { typedSeedRefused } from './games.ts'
 
 const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
@@ -38,11 +39,20 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.get('/api/instant/games/:gameNo', needs('hall.read'), async (c) => c.json(await instant.getGame(gameNoOf(c))))
 
   // Generation over HTTP is for small games (tests, e-instant pools); big print runs use `npx bolillo instant generate`.
+  // The seed comes from the entropy source: a body that still carries one is refused by name, not ignored.
   app.post('/api/instant/games', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ design: z.record(z.string(), z.unknown()), seed: z.string().min(8).max(256) }).strict())
+    const b = await body(c, z.object({ design: z.record(z.string(), z.unknown()), seed: z.unknown().optional() }).strict())
+    if (b.seed !== undefined) throw typedSeedRefused()
     const ticketCount = Number((b.design as { ticketCount?: unknown }).ticketCount)
     if (ticketCount > 1_000_000) throw new DomainError('VALIDATION_FAILED', 'over HTTP at most 1,000,000 tickets: use npx bolillo instant generate')
-    return c.json(await instant.generateBatch({ design: b.design as unknown as InstantDesign, seed: b.seed }), 201)
+    const who = principalOf(c)
+    return c.json(await instant.generateBatch({ design: b.design as unknown as InstantDesign, by: { kind: who.kind, id: who.id } }), 201)
+  })
+  // INS-3: an auditor opens a batch's sealed seed to regenerate it bit for bit; journaled with who and why.
+  app.post('/api/instant/games/:gameNo/audit/seed', needs('instant.audit'), async (c) => {
+    const b = await body(c, z.object({ reason: z.string().min(3).max(400) }).strict())
+    const who = principalOf(c)
+    return c.json(await instant.exportSeed({ gameNo: gameNoOf(c), reason: b.reason, by: { kind: who.kind, id: who.id } }))
   })
   app.post('/api/instant/games/:gameNo/close', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ by: person }).strict())

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DomainError } from '../shared/errors.ts'
 import { checkDesign, type InstantDesign } from './design.ts'
 import {
-  codeTag, createCodeBatch, deriveKey, formatSerial, groupCode, packSerials, parseSerial, parseValidationCode, validationCodes,
+  codeTag, createCodeBatch, deriveKey, formatSerial, groupCode, openPrizeTags, packSerials, parseSerial, parseValidationCode, prizeTags, seedCommitment, validationCodes,
 } from './codes.ts'
 import { generatePacks, packRuleViolation } from './generate.ts'
 import { decodeFace, encodedFaces, encodeFace, evaluateFace, ticketFace, ticketFaces } from './play.ts'
@@ -21,6 +22,9 @@ const base: InstantDesign = {
   back: { issuer: 'Lotería', paymentPlace: 'cajas' },
 }
 
+/** A fixed 32-byte seed named by a text, for tests (a real one comes from the entropy source). */
+const seedOf = (text: string) => createHash('sha256').update(text).digest()
+
 function refusal(d: InstantDesign): string {
   try {
     checkDesign(d)
@@ -33,7 +37,7 @@ function refusal(d: InstantDesign): string {
 }
 
 /** Everything a batch is made of, for comparing two generations. */
-function materialise(d: InstantDesign, seed: string) {
+function materialise(d: InstantDesign, seed: Uint8Array) {
   const c = checkDesign(d)
   const codes = createCodeBatch(deriveKey(seed, d.gameNo, 'code'), d.gameNo)
   const symbolsKey = deriveKey(seed, d.gameNo, 'symbols')
@@ -88,7 +92,7 @@ const designs = fc.record({
 
 describe('instant batch generation (property)', () => {
   it('has exact tier counts, meets every pack rule, unique serials and codes, faces that match the tier, and is reproducible', () => {
-    fc.assert(fc.property(designs, fc.string({ minLength: 8, maxLength: 20 }), (design, seed) => {
+    fc.assert(fc.property(designs, fc.uint8Array({ minLength: 32, maxLength: 32 }), (design, seed) => {
       let c
       try {
         c = checkDesign(design)
@@ -124,14 +128,14 @@ describe('instant batch generation (property)', () => {
   })
 
   it('gives a different batch for a different seed', () => {
-    const a = materialise(base, 'seed-one-1')
-    const b = materialise(base, 'seed-two-2')
+    const a = materialise(base, seedOf('seed-one-1'))
+    const b = materialise(base, seedOf('seed-two-2'))
     expect(a.packs.map((p) => p.tiers)).not.toEqual(b.packs.map((p) => p.tiers))
     expect(a.packs[0].codes[0]).not.toBe(b.packs[0].codes[0])
   })
 
   it('places top prizes only inside packs and at most one per pack', () => {
-    const { c, packs } = materialise({ ...base, tiers: [{ amountCents: 20_000, count: 40 }, ...base.tiers.slice(2)], payoutShareBp: { min: 0, max: 10_000 } }, 'crowded-top')
+    const { c, packs } = materialise({ ...base, tiers: [{ amountCents: 20_000, count: 40 }, ...base.tiers.slice(2)], payoutShareBp: { min: 0, max: 10_000 } }, seedOf('crowded-top'))
     for (const p of packs) {
       const tops = p.tiers.map((t, i) => (c.topTiers.includes(t) ? i : -1)).filter((i) => i >= 0)
       expect(tops.length).toBe(1)
@@ -144,7 +148,7 @@ describe('instant batch generation (property)', () => {
     const d: InstantDesign = { ...base, playStyle: { type: 'match-three', decoyAmountsCents: [100, 200, 300] }, priceCents: 2000, ticketCount: 20_000, packSize: 20, tiers: [{ amountCents: 20_000, count: 1000 }, { amountCents: 1000, count: 5000 }], packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 2 }, topTiers: { minAmountCents: 20_000, maxPerPack: 1, notFirstOrLast: true } }, payoutShareBp: { min: 0, max: 10_000 } }
     const c = checkDesign(d)
     const byPosition = new Array<number>(20).fill(0)
-    for (const p of generatePacks(c, 'spread')) p.tiers.forEach((t, i) => { if (t === 1) byPosition[i]++ })
+    for (const p of generatePacks(c, seedOf('spread'))) p.tiers.forEach((t, i) => { if (t === 1) byPosition[i]++ })
     expect(byPosition[0]).toBe(0)
     expect(byPosition[19]).toBe(0)
     // 1000 prizes over 18 positions: about 55.6 each; a chi-square with 17 degrees of freedom stays under 40.8 (p = 0.001).
@@ -207,7 +211,7 @@ describe('serials and validation codes', () => {
   })
 
   it('parses typed codes (dashes, lower case, I/L/O) and catches one wrong character or an adjacent swap', () => {
-    const key = deriveKey('a seed of mine', 101, 'code')
+    const key = deriveKey(seedOf('a seed of mine'), 101, 'code')
     fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 30 - 1 }), fc.integer({ min: 4, max: 23 }), fc.integer({ min: 1, max: 31 }), (index, at, delta) => {
       const code = validationCodes(key, 101, index, 1)[0]
       expect(parseValidationCode(groupCode(code).toLowerCase())).toEqual({ code, gameNo: 101, index })
@@ -223,7 +227,7 @@ describe('serials and validation codes', () => {
   })
 
   it('tags a code with the pepper so that the stored tag reveals nothing without it', () => {
-    const key = deriveKey('a seed of mine', 101, 'code')
+    const key = deriveKey(seedOf('a seed of mine'), 101, 'code')
     const pepper = Buffer.alloc(32, 7)
     const batch = createCodeBatch(key, 101).codesAndTags(40, 10, pepper)
     batch.codes.forEach((c, i) => {
@@ -233,9 +237,30 @@ describe('serials and validation codes', () => {
     expect(codeTag(Buffer.alloc(32, 8), batch.codes[0])).not.toBe(batch.tags[0])
   })
 
+  it('commits to the 32-byte seed with plain SHA-256 and refuses a seed that is not 32 bytes', () => {
+    const seed = seedOf('commitment')
+    expect(seedCommitment(seed)).toBe(createHash('sha256').update(seed).digest('hex'))
+    expect(() => deriveKey(Buffer.from('a typed seed of some length'), 101, 'code')).toThrow(DomainError)
+    expect(() => deriveKey('0'.repeat(64) as unknown as Uint8Array, 101, 'code')).toThrow(DomainError)
+  })
+
+  it('opens every prize tag to its tier, and no tag when altered, moved to another ticket or opened with another key', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 2 ** 30 - 100 }), (seed, tiers, from) => {
+      const key = deriveKey(seed, 4321, 'prize')
+      const tags = prizeTags(key, 4321, from, tiers)
+      const indexes = tiers.map((_, i) => from + i)
+      expect([...openPrizeTags(key, 4321, indexes, tags, 7)]).toEqual(tiers)
+      tags.forEach((t) => expect(Number.isSafeInteger(t) && t >= 0 && t < 2 ** 48).toBe(true))
+      // Altered by one bit, copied to the next ticket, or opened under another game's key: no tier at all.
+      expect(openPrizeTags(key, 4321, [from], [tags[0] % 2 ? tags[0] - 1 : tags[0] + 1], 7)[0]).toBe(-1)
+      expect(openPrizeTags(key, 4321, [from + tiers.length], [tags[0]], 7)[0]).toBe(-1)
+      expect(openPrizeTags(deriveKey(seed, 4322, 'prize'), 4321, [from], [tags[0]], 7)[0]).toBe(-1)
+    }), { numRuns: 200 })
+  })
+
   it('derives the same face one by one as in bulk, and encodes it losslessly', () => {
     const c = checkDesign(base)
-    const key = deriveKey('faces', 101, 'symbols')
+    const key = deriveKey(seedOf('faces'), 101, 'symbols')
     const tiers = [0, 1, 2, 0, 5, 4, 0, 3]
     const bulk = ticketFaces(c, key, 1000, tiers)
     tiers.forEach((t, i) => {

@@ -11,7 +11,7 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
-import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketTier } from './store.ts'
+import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketPrizeTagAndStatus } from './store.ts'
 
 interface InstantHallSettings { electronicInstantAllowed?: boolean; authorisationRef?: string }
 
@@ -83,10 +83,11 @@ export function createSaleUseCases(ctx: InstantContext) {
       const at = now()
       await insertSale(tx, { ticketId, batchId: b.id, channel: 'electronic', hallId: input.hallId, stationId: input.stationId, priceCents: b.price_cents, soldAt: at })
       const c = checkedOf(b)
-      const tier = await ticketTier(tx, ticketId)
+      // The buyer sees the face now (the on-screen scratch): the tier is opened for this ticket, in this sale only.
+      const tier = ctx.tierOf({ batch: b, design: c, index, prizeTag: (await ticketPrizeTagAndStatus(tx, ticketId))!.prizeTag })
       const serial = serialOfIndex(b, index)
       const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(b), payload: { gameNo: b.game_no, serial, channel: 'electronic', stationId: input.stationId, hallId: input.hallId, priceCents: b.price_cents } })
-      const face = ticketFace(c, Buffer.from(b.symbols_key, 'hex'), index, tier)
+      const face = ticketFace(c, ctx.keysOf(b).symbolsKey, index, tier)
       return {
         gameNo: b.game_no, name: b.name, serial, priceCents: b.price_cents, currency: b.currency, soldAt: at,
         playStyle: c.design.playStyle.type, face, symbolAmountsCents: c.symbolAmountsCents,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
@@ -6,6 +6,8 @@ import { checkDesign, type InstantDesign } from './design.ts'
 import { fromPrivateKey } from '../shared/keys.ts'
 import { createInstantService, type InstantService } from './service.ts'
 import { packPrintData } from './files.ts'
+import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
+import { sealContext } from './context.ts'
 
 /** Service tests on SQLite, and on PostgreSQL with BOLILLO_TEST_DATABASE_URL: claim period, reconciliation, regeneration after a crash. */
 const design: InstantDesign = {
@@ -16,12 +18,16 @@ const design: InstantDesign = {
   packRules: { lowTiers: { maxAmountCents: 400, minPerPack: 6 }, topTiers: { minAmountCents: 2000, maxPerPack: 1, notFirstOrLast: true } },
   claimDays: 30, back: { issuer: 'Loterías de prueba', paymentPlace: 'puntos de venta' },
 }
-const seed = 'service-test-seed'
-const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.codes.map((code, i) => ({ code, tier: p.tiers[i], pack: p.packNo, serial: p.serials[i] })))
+type Ticket = { code: string; tier: number; pack: number; serial: string }
+/** Every ticket of a batch as an auditor regenerates it from the opened seed. */
+const ticketsOf = (d: InstantDesign, seed: Uint8Array): Ticket[] => [...packPrintData(checkDesign(d), seed)].flatMap((p) => p.codes.map((code, i) => ({ code, tier: p.tiers[i], pack: p.packNo, serial: p.serials[i] })))
+const auditor = { kind: 'person', id: 'auditora-1' }
 
 describe('instant service', () => {
   let db: Database
   let service: InstantService
+  let tickets: Ticket[] = []
+  const sealer = createSealer(sealingKeyFromBytes(randomBytes(32)))
   let now = new Date('2026-03-01T10:00:00Z')
   const payee = { stationId: 'caja-1', cashierId: 'c1', payeeName: 'Ana Pérez', payeeDocument: '12345678Z' }
 
@@ -29,17 +35,21 @@ describe('instant service', () => {
     db = await openTestDatabase()
     service = createInstantService({
       db, clock: { now: () => now }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) },
-      keys: fromPrivateKey(generateKeyPairSync('ed25519').privateKey), pepper: randomBytes(32),
+      keys: fromPrivateKey(generateKeyPairSync('ed25519').privateKey), pepper: randomBytes(32), sealer,
     })
   })
   afterAll(async () => { await db?.close() })
 
   it('regenerates a game left half-written by a crash, with the same placement', async () => {
     // A crash after the batch row and some tickets: the row stays `generating`.
-    const first = await service.generateBatch({ design, seed })
+    const first = await service.generateBatch({ design })
     await db.run("UPDATE instant_batches SET status = 'generating' WHERE game_no = ?", [55])
-    const again = await service.generateBatch({ design, seed })
+    // Redone with the seed it was given (sealed in the half-written row): a crash cannot re-roll the placement.
+    const again = await service.generateBatch({ design })
     expect(again.placementSha256).toBe(first.placementSha256)
+    expect(again.seedCommitment).toBe(first.seedCommitment)
+    const opened = await service.exportSeed({ gameNo: 55, reason: 'auditoría de la emisión', by: auditor })
+    tickets = ticketsOf(design, Buffer.from(opened.seedHex, 'hex'))
     expect(again.tierCounts).toEqual([3, 30, 60])
     const n = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM instant_tickets')
     expect(Number(n?.n)).toBe(300)
@@ -64,6 +74,58 @@ describe('instant service', () => {
     expect(rec.tiers.reduce((s, t) => s + t.paid, 0)).toBe(1)
     expect(rec.activated.tickets).toBe(300)
     expect(rec.payoutShare.inPlayBp).toBe(checkDesign(design).payoutShareBp)
+  })
+
+  it('takes a fresh 256-bit seed from the entropy source for every batch, refuses a typed one, and commits with SHA-256 of the sealed seed', async () => {
+    await expect(service.generateBatch({ design: { ...design, gameNo: 56 }, seed: 'a-seed-i-chose' } as never)).rejects.toMatchObject({ code: 'TYPED_SEED_REFUSED' })
+    expect(await service.getGame(56).catch((e) => e.code)).toBe('NOT_FOUND')
+    const a = await service.generateBatch({ design: { ...design, gameNo: 56 } })
+    const b = await service.generateBatch({ design: { ...design, gameNo: 57 } })
+    expect(a.seedCommitment).not.toBe(b.seedCommitment)
+    for (const [gameNo, summary] of [[56, a], [57, b]] as const) {
+      const row = await db.get<{ seed_sealed: string; seed_commitment: string }>('SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?', [gameNo])
+      const seed = sealer.open(row!.seed_sealed, sealContext('seed', gameNo, row!.seed_commitment))
+      expect(seed.length).toBe(32)
+      expect(summary.seedCommitment).toBe(createHash('sha256').update(seed).digest('hex'))
+      expect(row!.seed_sealed).not.toContain(seed.toString('hex'))
+    }
+    // The export names who opened it and why, in the journal; the placement regenerates from it.
+    const opened = await service.exportSeed({ gameNo: 56, reason: 'certificación INS-3', by: auditor })
+    expect(createHash('sha256').update(Buffer.from(opened.seedHex, 'hex')).digest('hex')).toBe(a.seedCommitment)
+    const rec = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.seed_exported' ORDER BY seq DESC LIMIT 1")
+    expect(JSON.parse(rec!.payload)).toMatchObject({ gameNo: 56, by: auditor, reason: 'certificación INS-3' })
+    expect(rec!.payload).not.toContain(opened.seedHex)
+    await expect(service.exportSeed({ gameNo: 56, reason: ' ', by: auditor })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+  })
+
+  it('validates and pays a winner, tells a loser, never pays a ticket never sold, and refuses an altered prize tag', async () => {
+    const d: InstantDesign = { ...design, gameNo: 58 }
+    await service.generateBatch({ design: d })
+    const all = ticketsOf(d, Buffer.from((await service.exportSeed({ gameNo: 58, reason: 'prueba', by: auditor })).seedHex, 'hex'))
+    await service.shipPacks({ gameNo: 58, fromPack: 1, toPack: 1, destination: 'estanco-7', by: 'almacen' })
+    await service.activatePack({ gameNo: 58, packNo: 1, location: 'estanco-7', by: 'estanco-7' })
+    const winner = all.find((t) => t.pack === 1 && t.tier > 0)!
+    const loser = all.find((t) => t.pack === 1 && t.tier === 0)!
+    await service.sellPrinted({ code: winner.serial, stationId: 'estanco-7' })
+    await service.sellPrinted({ code: loser.serial, stationId: 'estanco-7' })
+    const v = await service.validate({ code: winner.code })
+    expect(v).toMatchObject({ outcome: 'WIN', tier: winner.tier, amountCents: d.tiers[winner.tier - 1].amountCents })
+    expect((await service.validate({ code: loser.code })).outcome).toBe('NO_WIN')
+    await expect(service.pay({ code: loser.code, ...payee })).rejects.toMatchObject({ code: 'NOT_A_WINNER' })
+    const paid = await service.pay({ code: winner.code, ...payee })
+    expect(paid).toMatchObject({ tier: winner.tier, amountCents: d.tiers[winner.tier - 1].amountCents })
+    await expect(service.pay({ code: winner.code, ...payee })).rejects.toMatchObject({ code: 'ALREADY_PAID' })
+    // A winner in a pack still in the warehouse was never on sale: not paid.
+    const unsold = all.find((t) => t.pack === 2 && t.tier > 0)!
+    expect((await service.validate({ code: unsold.code })).outcome).toBe('NOT_ACTIVATED')
+    await expect(service.pay({ code: unsold.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    // Someone with write access to the table moves a winner's prize tag onto a sold loser: it opens to nothing.
+    const loser2 = all.find((t) => t.pack === 1 && t.tier === 0 && t.serial !== loser.serial)!
+    const firstId = Number((await db.get<{ first_id: number }>('SELECT first_id FROM instant_batches WHERE game_no = 58'))!.first_id)
+    const idOf = (t: Ticket) => firstId + all.indexOf(t)
+    const tag = await db.get<{ prize_tag: number }>('SELECT prize_tag FROM instant_tickets WHERE id = ?', [idOf(winner)])
+    await db.run('UPDATE instant_tickets SET prize_tag = ? WHERE id = ?', [tag!.prize_tag, idOf(loser2)])
+    await expect(service.pay({ code: loser2.code, ...payee })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' })
   })
 
   it('refuses sales once the game is closed', async () => {

@@ -9,7 +9,9 @@
  * - reconciliation.ts: the prize register (INS-5) and the reconciliation of a game.
  * Their SQL is in store.ts, what they share (ids, batches, resolving codes) in context.ts.
  *
- * Every state change is one transaction with its journal record.
+ * Every state change is one transaction with its journal record. The prize file (which ticket wins what, pack prize
+ * counts, symbol keys) and the batch seed are stored sealed (DESIGN.md "Sealed secrets"): tickets hold prize tags,
+ * and the tier is opened only inside validation, payout, the on-screen sale and the reconciliation.
  */
 import { encodeTicketCode, parseTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { createInstantContext, type InstantDeps } from './context.ts'
@@ -21,6 +23,7 @@ import { createReconciliationUseCases } from './reconciliation.ts'
 
 export type { InstantDeps, ResolvedTicket } from './context.ts'
 export type { BatchSummary, GenerateOptions, PackPrintData } from './games.ts'
+export { typedSeedRefused } from './games.ts'
 export type { ValidationOutcome, ValidationResult } from './claims.ts'
 export { TicketState, type BatchRow } from './store.ts'
 
@@ -38,7 +41,7 @@ export function createInstantService(deps: InstantDeps) {
     validate: claims.validate, pay: claims.pay, payInCash: claims.payInCash, payAtCashier: claims.payAtCashier, refund: claims.refund,
     shipPacks: inventory.shipPacks, activatePack: inventory.activatePack, reportLostOrStolen: inventory.reportLostOrStolen, publicNotice: inventory.publicNotice,
     sellPrinted: sales.sellPrinted, sellElectronic: sales.sellElectronic, sellElectronicAndPrint: sales.sellElectronicAndPrint, configureHall: sales.configureHall,
-    closeGame: games.closeGame, prizeRegister: reports.prizeRegister, reconciliation: reports.reconciliation, ticketPrintData: games.ticketPrintData,
+    closeGame: games.closeGame, exportSeed: games.exportSeed, prizeRegister: reports.prizeRegister, reconciliation: reports.reconciliation, ticketPrintData: games.ticketPrintData,
     pepperId: ctx.pepperId,
     /** The operator's signed QR payload of an instant-ticket id (serial or validation code). */
     signCode: (id: string) => encodeTicketCode({ kind: TicketKind.instant, id }, deps.keys.privateKey),

@@ -11,8 +11,10 @@ export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3 } as cons
 export interface BatchRow {
   id: string; game_no: number; name: string; channel: 'printed' | 'electronic'; currency: string; price_cents: number
   ticket_count: number; pack_size: number; pack_count: number; first_id: number; design: string; design_sha256: string
-  seed_commitment: string; symbols_key: string; pepper_id: string; status: 'generating' | 'ready' | 'closed'
+  seed_commitment: string; pepper_id: string; status: 'generating' | 'ready' | 'closed'
   next_sale_index: number; created_at: string; generated_at: string | null; closed_at: string | null
+  /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
+  seed_sealed: string | null; keys_sealed: string | null; pack_prizes_sealed: string | null
 }
 
 export interface PackRow { status: string; location: string | null }
@@ -59,17 +61,18 @@ export async function ticketIdsEnd(tx: Sql): Promise<number | null> {
 
 export async function insertBatch(tx: Sql, b: {
   id: string; gameNo: number; name: string; channel: string; currency: string; priceCents: number; ticketCount: number; packSize: number; packCount: number
-  firstId: number; design: string; designSha256: string; seedCommitment: string; symbolsKey: string; pepperId: string; createdAt: string
+  firstId: number; design: string; designSha256: string; seedCommitment: string; seedSealed: string; keysSealed: string; pepperId: string; createdAt: string
 }): Promise<void> {
   await tx.run(
-    `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, symbols_key, pepper_id, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?)`,
-    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.symbolsKey, b.pepperId, b.createdAt],
+    `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, seed_sealed, keys_sealed, pepper_id, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?)`,
+    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.seedSealed, b.keysSealed, b.pepperId, b.createdAt],
   )
 }
 
-export async function markBatchReady(tx: Sql, batchId: string, at: string): Promise<void> {
-  await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ? WHERE id = ?", [at, batchId])
+/** The batch is complete: its sealed pack prize counts go in with the `ready` status. */
+export async function markBatchReady(tx: Sql, batchId: string, packPrizesSealed: string, at: string): Promise<void> {
+  await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ?, pack_prizes_sealed = ? WHERE id = ?", [at, packPrizesSealed, batchId])
 }
 
 export async function markBatchClosed(tx: Sql, batchId: string, at: string): Promise<void> {
@@ -122,12 +125,11 @@ function rowWriter(engine: 'sqlite' | 'postgres', head: string, types: readonly 
       params[n++] = c
       return n === params.length
     },
-    push5(a: unknown, b: unknown, c: unknown, d: unknown, e: unknown): boolean {
+    push4(a: unknown, b: unknown, c: unknown, d: unknown): boolean {
       params[n++] = a
       params[n++] = b
       params[n++] = c
       params[n++] = d
-      params[n++] = e
       return n === params.length
     },
     send: (tx: Sql) => send(tx, params.length),
@@ -137,21 +139,17 @@ function rowWriter(engine: 'sqlite' | 'postgres', head: string, types: readonly 
   }
 }
 
-/** Bulk writer of instant_tickets rows: push3(id, tier, codeTag). */
-export const ticketWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_tickets (id, tier, code_tag)', ['integer', 'integer', 'bigint'])
+/** Bulk writer of instant_tickets rows: push3(id, prizeTag, codeTag). The tier itself is never written. */
+export const ticketWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_tickets (id, prize_tag, code_tag)', ['integer', 'bigint', 'bigint'])
 
-/** Bulk writer of instant_packs rows: push5(batchId, packNo, status, location, prizeCountsJson). */
-export const packWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_packs (batch_id, pack_no, status, location, prize_counts)', ['text', 'integer', 'text', 'text', 'text'])
+/** Bulk writer of instant_packs rows: push4(batchId, packNo, status, location). */
+export const packWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_packs (batch_id, pack_no, status, location)', ['text', 'integer', 'text', 'text'])
 
 // ------------------------------------------------------------------------------------------------ tickets
 
-export async function ticketTierAndStatus(tx: Sql, ticketId: number): Promise<{ tier: number; status: number } | undefined> {
-  return tx.get<{ tier: number; status: number }>('SELECT tier, status FROM instant_tickets WHERE id = ?', [ticketId])
-}
-
-export async function ticketTier(tx: Sql, ticketId: number): Promise<number> {
-  const row = await tx.get<{ tier: number }>('SELECT tier FROM instant_tickets WHERE id = ?', [ticketId])
-  return Number(row?.tier ?? 0)
+export async function ticketPrizeTagAndStatus(tx: Sql, ticketId: number): Promise<{ prizeTag: number; status: number } | undefined> {
+  const row = await tx.get<{ prize_tag: number; status: number }>('SELECT prize_tag, status FROM instant_tickets WHERE id = ?', [ticketId])
+  return row && { prizeTag: Number(row.prize_tag), status: Number(row.status) }
 }
 
 export async function ticketCodeTag(tx: Sql, ticketId: number): Promise<number> {
@@ -174,10 +172,10 @@ export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketS
   return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status IN (?, ?)', [to, ticketId, TicketState.InStock, TicketState.Sold])).changes
 }
 
-/** Sold electronic tickets that win, counted by tier. */
-export async function soldWinnersByTier(tx: Sql, b: BatchRow): Promise<Array<{ tier: number; n: number }>> {
-  const rows = await tx.all<{ tier: number; n: number }>('SELECT tier, COUNT(*) AS n FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0 AND tier > 0 GROUP BY tier', [b.first_id, b.first_id + b.ticket_count])
-  return rows.map((r) => ({ tier: Number(r.tier), n: Number(r.n) }))
+/** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */
+export async function soldPrizeTags(tx: Sql, b: BatchRow): Promise<Array<{ id: number; prizeTag: number }>> {
+  const rows = await tx.all<{ id: number; prize_tag: number }>('SELECT id, prize_tag FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0', [b.first_id, b.first_id + b.ticket_count])
+  return rows.map((r) => ({ id: Number(r.id), prizeTag: Number(r.prize_tag) }))
 }
 
 // ------------------------------------------------------------------------------------------------ packs
@@ -186,8 +184,9 @@ export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<
   return tx.get<PackRow>('SELECT status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?', [batchId, packNo])
 }
 
-export async function packsOfBatch(tx: Sql, batchId: string): Promise<Array<{ status: string; prize_counts: string }>> {
-  return tx.all<{ status: string; prize_counts: string }>('SELECT status, prize_counts FROM instant_packs WHERE batch_id = ?', [batchId])
+export async function packsOfBatch(tx: Sql, batchId: string): Promise<Array<{ pack_no: number; status: string }>> {
+  const rows = await tx.all<{ pack_no: number; status: string }>('SELECT pack_no, status FROM instant_packs WHERE batch_id = ?', [batchId])
+  return rows.map((r) => ({ pack_no: Number(r.pack_no), status: r.status }))
 }
 
 /** The first pack of the range that is not in the warehouse. */

@@ -49,6 +49,8 @@ export const ErrorCode = {
   PayeeIdRequired: 'PAYEE_ID_REQUIRED',
   // Instant lottery (issue #7): a pre-printed ticket whose pack was never activated on arrival (INS-12).
   PackNotActivated: 'PACK_NOT_ACTIVATED',
+  /** Issue 15: an instant batch's seed comes from the entropy source; a seed sent by a person is refused. */
+  TypedSeedRefused: 'TYPED_SEED_REFUSED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -1,0 +1,130 @@
+/**
+ * Looks for secrets in clear in every file under a directory (DESIGN.md "Sealed secrets"): given what the secrets
+ * are (from the sealed values, opened by the test), it reports every place where one shows, in three ways:
+ *
+ * - byte needles: a secret's raw bytes, hex (both cases), base64 and base64url, and prize-file texts (a pack's prize
+ *   counts or tiers as JSON), anywhere in any file: database, WAL, SHM, prints, backups, logs;
+ * - a ticket's tier or prize amount beside its serial in any text: the JSON object or CSV line holding the serial
+ *   (`"tier":3`, `"amountCents":5000`, `serial,3,5000`);
+ * - in every SQLite file (a copy opened read-only, with its WAL): any column that, keyed by ticket id or serial in
+ *   another column of the same table, reproduces the tier or prize amount of the winning tickets.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+
+export interface Needle { what: string; bytes: Buffer }
+export interface KnownTicket { id: number; serial: string; tier: number; amountCents: number }
+
+export function filesUnder(dir: string): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const st = statSync(path)
+    if (st.isDirectory()) out.push(...filesUnder(path))
+    else if (st.isFile()) out.push(path)
+  }
+  return out
+}
+
+/** A secret in every spelling it could be stored in. */
+export function secretNeedles(what: string, secret: Uint8Array): Needle[] {
+  const b = Buffer.from(secret)
+  const spellings = [b, Buffer.from(b.toString('hex')), Buffer.from(b.toString('hex').toUpperCase()), Buffer.from(b.toString('base64')), Buffer.from(b.toString('base64url'))]
+  return spellings.map((bytes, i) => ({ what: `${what} (${['raw bytes', 'hex', 'HEX', 'base64', 'base64url'][i]})`, bytes }))
+}
+
+export function textNeedle(what: string, text: string): Needle {
+  return { what, bytes: Buffer.from(text, 'utf8') }
+}
+
+/** Every needle found in every file: `file: what`. */
+export function findNeedles(files: string[], needles: Needle[]): string[] {
+  const found: string[] = []
+  for (const file of files) {
+    const data = readFileSync(file)
+    for (const n of needles) if (n.bytes.length > 0 && data.includes(n.bytes)) found.push(`${file}: ${n.what}`)
+  }
+  return found
+}
+
+const SERIAL = /\d{4}-\d{6}-\d{3}-\d/g
+
+/** A ticket's tier or amount in the same JSON object or CSV line as its serial, in any file read as text. */
+export function findTierBesideSerial(files: string[], tickets: Map<string, KnownTicket>): string[] {
+  const found: string[] = []
+  for (const file of files) {
+    const text = readFileSync(file).toString('latin1')
+    for (const m of text.matchAll(SERIAL)) {
+      const t = tickets.get(m[0])
+      if (!t) continue
+      // The enclosing record: back to the last `{` or line start, on to the next `}` or line end.
+      const bound = /[{}\n\r\0]/
+      let a = m.index!
+      while (a > 0 && !bound.test(text[a - 1]) && m.index! - a < 2000) a--
+      let z = m.index! + m[0].length
+      while (z < text.length && !bound.test(text[z]) && z - m.index! < 2000) z++
+      const record = text.slice(a, z)
+      const patterns = [new RegExp(`"tier"\\s*:\\s*${t.tier}(?!\\d)`), new RegExp(`${m[0]},${t.tier},${t.amountCents}(?!\\d)`)]
+      if (t.amountCents > 0) patterns.push(new RegExp(`"(amountCents|prizeCents|amount_cents)"\\s*:\\s*${t.amountCents}(?!\\d)`))
+      if (patterns.some((p) => p.test(record))) found.push(`${file}: tier ${t.tier} of ${t.serial} beside its serial: ${JSON.stringify(record.slice(0, 200))}`)
+    }
+  }
+  return found
+}
+
+/** Columns of any table in a SQLite file that reproduce the winning tickets' tiers or amounts. */
+export function findTierColumns(file: string, tickets: KnownTicket[]): string[] {
+  const header = readFileSync(file).subarray(0, 16).toString('latin1')
+  if (header !== 'SQLite format 3\0') return []
+  const dir = mkdtempSync(join(tmpdir(), 'bolillo-scan-'))
+  try {
+    // A copy with its WAL, so that what the WAL holds is read too, without touching the original.
+    const copy = join(dir, 'copy.sqlite')
+    copyFileSync(file, copy)
+    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`)
+    const db = new Database(copy, { readonly: false })
+    try {
+      const byId = new Map(tickets.map((t) => [t.id, t]))
+      const bySerial = new Map(tickets.map((t) => [t.serial, t]))
+      const found: string[] = []
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+      for (const { name } of tables) {
+        const rows = db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]
+        const columns = (db.prepare(`SELECT * FROM "${name}" LIMIT 0`).columns()).map((c) => c.name)
+        if (name === 'sqlite_sequence' || rows.length === 0) continue
+        // The rowid counts as a key column too (INTEGER PRIMARY KEY aliases it).
+        const keyed = db.prepare(`SELECT rowid FROM "${name}"`).raw().all() as unknown[][]
+        const keys = [...columns.map((c, i) => ({ label: c, at: (r: unknown[], _k: number) => r[i] })), { label: 'rowid', at: (_r: unknown[], k: number) => keyed[k]?.[0] }]
+        for (const key of keys) {
+          for (let v = 0; v < columns.length; v++) {
+            if (columns[v] === key.label) continue
+            let winners = 0
+            let agree = 0
+            const tiers = new Set<number>()
+            rows.forEach((r, k) => {
+              const kv = key.at(r, k)
+              const t = typeof kv === 'number' || typeof kv === 'bigint' ? byId.get(Number(kv)) : typeof kv === 'string' ? bySerial.get(kv) : undefined
+              if (!t || t.tier === 0) return
+              winners++
+              const value = r[v]
+              if (typeof value === 'number' || typeof value === 'bigint') {
+                if (Number(value) === t.tier || Number(value) === t.amountCents) {
+                  agree++
+                  tiers.add(t.tier)
+                }
+              }
+            })
+            if (winners >= 10 && agree >= 0.95 * winners && tiers.size >= 2) found.push(`${file}: ${name}.${columns[v]} keyed by ${key.label} gives the prize of ${agree} of ${winners} winning tickets`)
+          }
+        }
+      }
+      return found
+    } finally {
+      db.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
