@@ -120,17 +120,19 @@ export function drawOrderOf(ctx: BingoContext, game: GameRow, cache: GameCache):
 }
 
 /**
- * After a close of sales: fetch round R as soon as it is published (and retry a little), so the hall sees the
- * beacon value before the first ball. Best effort: the draw button obtains it anyway.
+ * After a close of sales: fetch round R as soon as it can be had (at once from a demo beacon, at its publication
+ * from relays), so the hall sees the beacon value before the first ball. Best effort: the draw obtains it anyway.
  */
 export function scheduleBeacon(ctx: BingoContext, gameId: string, round: number): void {
   let attempts = 0
   const attempt = () => {
     attempts++
     ensureBeacon(ctx, gameId).catch((e) => {
-      if (e instanceof DomainError && (e.code === 'BEACON_PENDING' || e.code === 'DEVICE_UNAVAILABLE') && attempts < 20) later(2000)
+      if (!(e instanceof DomainError) || attempts >= 20) return
+      if (e.code === 'BEACON_PENDING') later(Math.max(0, roundTime(round) * 1000 - ctx.deps.clock.now().getTime()) + 250)
+      else if (e.code === 'DEVICE_UNAVAILABLE') later(2000)
     })
   }
   const later = (ms: number) => { setTimeout(attempt, ms).unref?.() }
-  later(Math.max(0, roundTime(round) * 1000 - ctx.deps.clock.now().getTime()) + 250)
+  later(0)
 }
