@@ -11,6 +11,7 @@ import { buildDrawProof, drawOrder, salesDigest, verifyDrawProof } from '../shar
 import { verifyProof } from '../shared/draw-proof-v2.ts'
 import { readJournal } from '../shared/journal.ts'
 import { createBingoService } from './service.ts'
+import { loadSessionMinutes } from './minutes.ts'
 
 /**
  * bolillo-draw-v2 for bingo games through the real service and storage (DESIGN.md "Draw proof bolillo-draw-v2",
@@ -130,7 +131,7 @@ describe('bolillo-draw-v2 bingo game', () => {
   })
 
   it('refuses the proof while the game is on, and tells a demo beacon plainly', async () => {
-    const { bingo, series, session } = await setup()
+    const { db, bingo, series, session } = await setup()
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
     await bingo.openSales(g.gameId)
     await bingo.sell({ gameId: g.gameId, count: 40, channel: 't' })
@@ -145,6 +146,9 @@ describe('bolillo-draw-v2 bingo game', () => {
     const v = verifyProof(proof)
     expect(v).toMatchObject({ ok: true, demoBeacon: true })
     expect(v.notices.map((n) => n.es).join(' ')).toMatch(/DEMOSTRACIÓN/)
+    // The minutes carry the round and say it was the demo beacon (DESIGN.md point 9).
+    const minutes = await loadSessionMinutes(db, session.id)
+    expect(minutes.games[0].beacon).toEqual({ round: proof.beacon.round, closedAt: proof.closedAt, randomness: proof.beacon.randomness, scheme: 'demo', demo: true })
   })
 
   it('a typed signature for a round the game does not use is refused, whatever its form', async () => {
