@@ -82,8 +82,12 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
     // The balls as called, so that verify-draw checks what the hall saw, not what the order says.
     return { ...proof, balls: rngBalls, ...extras }
   }
+  if (game.seed_sealed) {
+    // Announced under v2 but ended before its close of sales: no draw took place; the seed is shown against C.
+    return { version: 'bolillo-draw-v2', gameId, commitment: game.commitment, seed: seedOf(ctx, game).toString('hex'), salesDigest: null, closedAt: null, beacon: null, ballCount: game.ball_count, balls: [], ...extras } as unknown as DrawProofV2 & ProofExtras
+  }
   return {
-    version: 'bolillo-draw-v1', gameId, commitment: game.commitment, seed: game.seed_sealed ? seedOf(ctx, game).toString('hex') : game.seed_hex,
+    version: 'bolillo-draw-v1', gameId, commitment: game.commitment, seed: game.seed_hex,
     salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count,
     balls: rngBalls, soldSerials: serials, ...extras,
   }
