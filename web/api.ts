@@ -55,7 +55,9 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     game: (gameId: string) => request<GameState>('GET', `/api/games/${enc(gameId)}`),
     openSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/open`),
     sell: (gameId: string, count: number, channel = 'caller') => request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, { count, channel }),
-    closeSales: (gameId: string, externalEntropy?: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, externalEntropy ? { externalEntropy } : {}),
+    closeSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, {}),
+    /** bolillo-draw-v2: a round's signature typed in by staff, or (without one) fetch the round from the relays now. */
+    beacon: (gameId: string, signature?: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/beacon`, signature ? { signature } : {}),
     draw: (gameId: string) => request<{ ball: number; state: GameState }>('POST', `/api/games/${enc(gameId)}/draw`),
     enterBall: (gameId: string, ball: number) => request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
     claim: (gameId: string, kind: 'line' | 'bingo', serial: string) => request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, { kind, serial }),

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import {
-  bonusesOf, boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
+  beaconInfo, beaconWaiting, bonusesOf, boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
   shortCommitment, stateWord, windowQuestion, winnersOnShow,
 } from './format.ts'
 import { langFromSearch } from './i18n.ts'
+
+describe('beacon line (bolillo-draw-v2)', () => {
+  const base = { round: 657413, publishedAt: '2023-09-15T11:00:03Z', scheme: 'drand-quicknet' as const, demo: false }
+  it('shows the round awaited, then the round and its randomness, and names a demo beacon plainly', () => {
+    expect(beaconInfo({ beacon: null }, 'es')).toBeNull()
+    expect(beaconInfo({ beacon: { ...base, status: 'awaiting' } }, 'es')).toEqual({ label: 'Ronda del faro', value: '657413', note: 'esperando su publicación', demo: false, verified: false })
+    const verified = { ...base, status: 'verified' as const, randomness: 'fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587' }
+    expect(beaconInfo({ beacon: verified }, 'es')).toMatchObject({ label: 'Ronda del faro 657413', value: 'fc18 73a1 3f35 45ae…', note: 'faro público drand', verified: true })
+    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'es')!.note).toBe('FARO DE DEMOSTRACIÓN (no público)')
+    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'en')!.note).toBe('DEMO BEACON (not public)')
+    expect(beaconWaiting(657413, 'es')).toBe('Esperando la ronda 657413 del faro público…')
+  })
+})
 
 describe('stateWord', () => {
   it('names every game state in big Spanish words', () => {

@@ -36,6 +36,29 @@ export function shortCommitment(hex: string): string {
   return `${group(clean.slice(0, 8))} … ${group(clean.slice(-8))}`
 }
 
+/** The beacon's randomness as the hall reads it: its first 16 hex characters, in groups of four, then "…". */
+export function shortRandomness(hex: string): string {
+  return `${hex.trim().toLowerCase().slice(0, 16).replace(/(.{4})(?=.)/g, '$1 ')}…`
+}
+
+/**
+ * The beacon line of a game after its close (bolillo-draw-v2): the round awaited, or the round with its randomness
+ * once verified, and whether it is the labelled demo beacon. Null before the close and for v1 games.
+ */
+export function beaconInfo(state: Pick<GameState, 'beacon'>, lang: Lang): { label: string; value: string; note: string; demo: boolean; verified: boolean } | null {
+  const b = state.beacon
+  if (!b) return null
+  if (b.status !== 'verified' || !b.randomness) {
+    return { label: text(lang, 'beaconRound'), value: String(b.round), note: text(lang, 'beaconAwaiting'), demo: b.demo, verified: false }
+  }
+  return { label: `${text(lang, 'beaconRound')} ${b.round}`, value: shortRandomness(b.randomness), note: b.demo ? text(lang, 'beaconDemo') : text(lang, 'beaconPublic'), demo: b.demo, verified: true }
+}
+
+/** "Esperando la ronda N del faro público…" */
+export function beaconWaiting(round: number, lang: Lang): string {
+  return text(lang, 'beaconWaiting').replace('{round}', String(round))
+}
+
 /** The full commitment in groups of eight, so it wraps cleanly on a small line. */
 export function groupedCommitment(hex: string): string {
   return hex.trim().toLowerCase().replace(/(.{8})(?=.)/g, '$1 ')

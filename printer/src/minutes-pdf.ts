@@ -150,6 +150,10 @@ interface Labels {
   legendBingo: string
   commitment: string
   salesDigest: string
+  beaconRound: string
+  beaconRandomness: string
+  beaconPending: string
+  beaconDemo: string
   voidBox: (reason: string, refund: string) => string
   incidents: string
   noIncidents: string
@@ -328,6 +332,10 @@ const ES: Labels = {
   legendBingo: 'bola con la que se cantó bingo',
   commitment: 'Compromiso del sorteo (SHA-256)',
   salesDigest: 'Resumen de ventas (SHA-256)',
+  beaconRound: 'Ronda del faro público (fijada por el cierre de venta)',
+  beaconRandomness: 'Aleatoriedad del faro (SHA-256 de la firma)',
+  beaconPending: 'pendiente',
+  beaconDemo: 'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
   voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
   incidents: 'Incidencias',
   noIncidents: 'Sin incidencias.',
@@ -528,6 +536,10 @@ const EN: Labels = {
   legendBingo: 'ball that completed the bingo',
   commitment: 'Draw commitment (SHA-256)',
   salesDigest: 'Sales digest (SHA-256)',
+  beaconRound: 'Public beacon round (fixed by the close of sales)',
+  beaconRandomness: 'Beacon randomness (SHA-256 of the signature)',
+  beaconPending: 'pending',
+  beaconDemo: 'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
   incidents: 'Incidents',
   noIncidents: 'No incidents.',
@@ -1462,6 +1474,14 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
     { label: L.commitment, value: g.commitment || '—', span: 4, font: 'mono', size: 8 },
     { label: L.salesDigest, value: g.salesDigest || '—', span: 4, font: 'mono', size: 8 },
   ])
+  // bolillo-draw-v2: the beacon round and its randomness; a demo beacon is said in plain words (DESIGN.md point 9).
+  if (g.beacon) {
+    w.grid([
+      { label: L.beaconRound, value: `${g.beacon.round}${g.beacon.scheme === 'drand-quicknet' ? ' · drand quicknet' : ''}`, span: 4 },
+      { label: L.beaconRandomness, value: g.beacon.randomness ?? L.beaconPending, span: 4, font: 'mono', size: 8 },
+    ])
+    if (g.beacon.demo) w.paragraph(L.beaconDemo, { font: 'bold', size: 9, color: rgb(0.75, 0.35, 0) })
+  }
 
   // Incidents (BNG-74, BNG-80 to BNG-86), each signed by the Jefe de Mesa and the Director de Bingo.
   w.space(8)

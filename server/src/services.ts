@@ -62,6 +62,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     idEntropy: overrides.entropy ?? osEntropy,
     hooks: [...equipment.hooks, bonus.hooks],
     publish: (e) => { for (const l of listeners) l(e) },
+    sealer, beacon, autoBeacon: true,
   })
   const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)

@@ -175,8 +175,9 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await untilText(display, 'cards-sold', '60')
     expect(await textOf(display, 'line-prize')).toBe('—')
 
-    // Close of sales with external entropy, confirmed with Enter: prize amounts appear (BNG-16, BNG-56).
-    await caller.getByTestId('entropy').fill('baliza 2026-11-22 12:00')
+    // Close of sales, confirmed with Enter: prize amounts appear (BNG-16, BNG-56). Nobody types entropy any more: the
+    // close fixes the public beacon round (bolillo-draw-v2), which the hall and the console show.
+    expect(await caller.getByTestId('entropy').count()).toBe(0)
     await caller.getByTestId('close-sales').click()
     await confirmWithEnter(caller)
     await untilText(display, 'state', 'VENTA CERRADA')
@@ -185,6 +186,16 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     expect(await textOf(display, 'bingo-prize')).toBe(money(30600))
     expect(await textOf(display, 'extraction-count')).toBe('0')
     expect(await litCount(display)).toBe(0)
+    const closedState = await stateOf(server.url, gameId)
+    expect(closedState.beacon!.round).toBeGreaterThan(0)
+    expect(await display.getByTestId('beacon').count()).toBe(1)
+    // The test hall reaches no relay: the labelled demo beacon signs round R, and both screens say so plainly.
+    await until('beacon verified', async () => (await stateOf(server.url, gameId)).beacon!.status, 'verified')
+    const verified = (await stateOf(server.url, gameId)).beacon!
+    await untilText(display, 'beacon-label', `Ronda del faro ${verified.round}`)
+    await untilText(display, 'beacon-value', `${verified.randomness!.slice(0, 16).replace(/(.{4})(?=.)/g, '$1 ')}…`)
+    expect(await textOf(display, 'beacon-note')).toBe('FARO DE DEMOSTRACIÓN (no público)')
+    await untilText(caller, 'caller-beacon-note', 'FARO DE DEMOSTRACIÓN (no público)')
 
     // Draw with Space until the line window opens (the BO-2025 profile claims sold cards itself).
     await blur(caller)
@@ -285,6 +296,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await untilText(display, 'state', 'PRÓXIMA PARTIDA')
     expect(await textOf(display, 'extraction-count')).toBe('0')
     expect(await litCount(display)).toBe(0)
+    // The new game has no beacon round until its own close of sales.
+    expect(await display.getByTestId('beacon').count()).toBe(0)
   })
 })
 

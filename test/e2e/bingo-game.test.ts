@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Socket } from 'socket.io-client'
-import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
+import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, connect, startTestServer, waitFor } from '../helpers/server.ts'
 
 /**
@@ -74,8 +74,19 @@ describe('a whole bingo game over HTTP and socket.io', () => {
   })
 
   it('closes sales, announces the pools, and refuses a sale after close (BNG-16, BNG-56)', async () => {
-    const closed = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, { externalEntropy: 'beacon 42' })
+    // bolillo-draw-v2: nobody supplies entropy; an old client that still sends it is told so, in its language.
+    const withEntropy = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, { externalEntropy: 'beacon 42' })
+    expect(withEntropy.status).toBe(400)
+    expect(withEntropy.body.error.code).toBe('VALIDATION_FAILED')
+    expect(withEntropy.body.error.details).toMatchObject({ field: 'externalEntropy', reason: expect.stringMatching(/faro público/) })
+    const withEntropyEn = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, { externalEntropy: '' }, { 'accept-language': 'en' })
+    expect(withEntropyEn.status).toBe(400)
+    expect(withEntropyEn.body.error.details.reason).toMatch(/public randomness beacon/)
+    expect((await api(server.url, 'GET', `/api/games/${gameId}`)).body.status).toBe('on_sale')
+    const closed = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {})
     expect(closed.status).toBe(200)
+    expect(closed.body.beacon).toMatchObject({ round: expect.any(Number), status: expect.stringMatching(/^(awaiting|verified)$/) })
+    expect(closed.body.salesDigest).toMatch(/^[0-9a-f]{64}$/)
     expect(closed.body.cardsSold).toBe(200)
     expect(closed.body.linePoolCents).toBe(20_000) // 10 % of 200 x 10.00
     expect(closed.body.bingoPoolCents).toBe(102_000) // 51 %
@@ -123,9 +134,11 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     expect(unknown.body.error.code).toBe('NOT_VERIFIED')
 
     const proof = (await api(server.url, 'GET', `/api/games/${gameId}/proof`)).body
-    expect(proof.version).toBe('bolillo-draw-v1')
-    expect(proof.externalEntropy).toBe('beacon 42')
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    // The test hall reaches no relay: the labelled demo beacon (DESIGN.md bolillo-draw-v2 point 9).
+    expect(proof.version).toBe('bolillo-draw-v2')
+    expect(proof).not.toHaveProperty('externalEntropy')
+    expect(proof.beacon).toMatchObject({ scheme: 'demo', publicKey: expect.stringMatching(/^[0-9a-f]{192}$/) })
+    expect(verifyProof(proof)).toMatchObject({ ok: true, errors: [], demoBeacon: true })
 
     const minutes = (await api(server.url, 'GET', `/api/sessions/${sessionId}/minutes`)).body
     expect(minutes.games[0].cardsSold).toBe(200)

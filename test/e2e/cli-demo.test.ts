@@ -8,6 +8,12 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { checkDemo, type DemoOutput } from '../helpers/demo-checker.ts'
 
 const run = promisify(execFile)
+/** DESIGN.md's published quicknet test vector. */
+const VECTOR = {
+  round: 657413,
+  signature: 'b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b',
+  randomness: 'fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587',
+}
 const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
 
 async function bolillo(args: string[], env: Record<string, string> = {}) {
@@ -46,12 +52,16 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     expect(checkDemo(centavo)).not.toEqual([])
   })
 
-  it('verify-draw accepts the published proof and rejects a tampered one', async () => {
+  it('verify-draw accepts the published proof, says plainly it used the demo beacon, and rejects a tampered one', async () => {
+    expect(demo.proof.version).toBe('bolillo-draw-v2')
+    expect(demo.proof.beacon.scheme).toBe('demo')
     const good = join(dir, 'proof.json')
     writeFileSync(good, JSON.stringify(demo.proof))
     const ok = await bolillo(['verify-draw', good])
     expect(ok.code).toBe(0)
     expect(ok.stdout).toMatch(/^OK/)
+    expect(ok.stdout).toMatch(/DEMO beacon round \d+ \(NOT public randomness\)/)
+    expect(ok.stdout).toMatch(/AVISO: BALIZA DE DEMOSTRACIÓN/)
     const bad = join(dir, 'bad-proof.json')
     const tampered = structuredClone(demo.proof)
     tampered.balls[5] = tampered.balls[5] === 1 ? 2 : 1
@@ -60,6 +70,43 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     expect(ko.code).toBe(1)
     expect(ko.stdout).toMatch(/ball #6/)
   })
+
+  it('with --beacon-file holding quicknet round 657413, prints a v2 proof that verifies; one changed character of the signature fails', async () => {
+    const file = join(dir, 'rounds.jsonl')
+    writeFileSync(file, JSON.stringify({ round: VECTOR.round, signature: VECTOR.signature }) + '\n')
+    const r = await bolillo(['demo', '--cards', '2000', '--json', '--with-cards', '--beacon-file', file], { DATA_DIR: join(dir, 'beacon-file') })
+    expect(r.code, r.stderr).toBe(0)
+    const out: DemoOutput = JSON.parse(r.stdout)
+    expect(out.proof.beacon).toEqual({ scheme: 'drand-quicknet', chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971', ...VECTOR })
+    expect(checkDemo(out)).toEqual([])
+    const proofFile = join(dir, 'proof-657413.json')
+    writeFileSync(proofFile, JSON.stringify(out.proof))
+    const ok = await bolillo(['verify-draw', proofFile])
+    expect(ok.code, ok.stdout).toBe(0)
+    expect(ok.stdout).toMatch(/drand quicknet round 657413, BLS signature verified/)
+    expect(ok.stdout).not.toMatch(/DEMO/)
+
+    const forged = structuredClone(out.proof)
+    forged.beacon.signature = VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
+    const forgedFile = join(dir, 'proof-forged.json')
+    writeFileSync(forgedFile, JSON.stringify(forged))
+    const ko = await bolillo(['verify-draw', forgedFile])
+    expect(ko.code).toBe(1)
+    expect(ko.stdout).toMatch(/^FAILED/)
+    expect(ko.stdout).toMatch(/BLS signature of round 657413 is not valid/)
+    expect(checkDemo({ ...out, proof: forged })).toContain('beacon signature does not verify')
+  }, 180_000)
+
+  it('a beacon file whose signature does not verify stops the demo before any ball, and --entropy is gone', async () => {
+    const file = join(dir, 'bad-rounds.jsonl')
+    writeFileSync(file, JSON.stringify({ round: VECTOR.round, signature: VECTOR.signature.replace(/^b7/, 'b8') }) + '\n')
+    const r = await bolillo(['demo', '--cards', '100', '--json', '--beacon-file', file], { DATA_DIR: join(dir, 'bad-beacon-file') })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    const entropy = await bolillo(['demo', '--cards', '100', '--entropy', 'dados'])
+    expect(entropy.code).toBe(2)
+    expect(entropy.stderr).toMatch(/nadie aporta entropía/)
+  }, 60_000)
 
   it('verify-journal passes on the demo database and names the record when a row is altered', async () => {
     const ok = await bolillo(['verify-journal'], { DATA_DIR: dir })

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { toRecord } from '../../server/src/shared/journal.ts'
 import { openSqliteReadonly } from '../../server/src/db/sqlite-runtime.ts'
-import { verifyDrawProof } from '../../server/src/shared/draw-proof.ts'
+import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { verifyChain } from '../../server/src/shared/journal-chain.ts'
 import { api } from '../helpers/server.ts'
 
@@ -32,7 +32,9 @@ describe('crash safety under SIGKILL', () => {
 
   async function start(): Promise<string> {
     child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
+        // No network here: the draw uses the labelled demo beacon (bolillo-draw-v2 point 9).
+        BOLILLO_DEMO_BEACON: 'true', BOLILLO_BEACON_RELAYS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     return new Promise((resolve, reject) => {
@@ -131,7 +133,9 @@ describe('crash safety under SIGKILL', () => {
       else await api(url, 'POST', `/api/games/${gameId}/draw`)
     }
     const proof = (await api(url, 'GET', `/api/games/${gameId}/proof`)).body
-    expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+    // bolillo-draw-v2 (issue 15): the restarted server opened the sealed seed and order with the key under DATA_DIR.
+    expect(proof.version).toBe('bolillo-draw-v2')
+    expect(verifyProof(proof)).toMatchObject({ ok: true, errors: [] })
     expect(isSubsequence(ackedBalls, proof.balls)).toBe(true)
     expect(survived).toBe(KILLS)
     expect(acked.size).toBeGreaterThan(0)

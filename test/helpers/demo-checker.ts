@@ -1,11 +1,22 @@
 import { createHash, createHmac } from 'node:crypto'
+import { bls12_381 } from '@noble/curves/bls12-381.js'
 
 /**
  * An independent checker of `npx bolillo demo --json --with-cards` output, written from DESIGN.md alone
- * (it imports nothing from the server): the proof reproduces the balls, the winners are exactly the cards
- * that completed a row (line) or the card (bingo) at the first ball where any did, and the amounts sum
- * exactly to the pools.
+ * (it imports nothing from the server): the bolillo-draw-v2 proof's beacon round follows from the close time, its
+ * BLS signature verifies (quicknet's published key, or the demo beacon's own key), the proof reproduces the balls,
+ * the winners are exactly the cards that completed a row (line) or the card (bingo) at the first ball where any
+ * did, and the amounts sum exactly to the pools.
  */
+const QUICKNET = {
+  chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+  genesis: 1692803367,
+  publicKey: '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
+}
+const DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_'
+
+export interface DemoBeacon { scheme: string; chainHash: string; round: number; signature: string; randomness: string; publicKey?: string }
+
 export interface DemoOutput {
   gameId: string
   cardsSold: number
@@ -13,7 +24,7 @@ export interface DemoOutput {
   linePool: number
   bingoPool: number
   balls: number[]
-  proof: { version: string; gameId: string; commitment: string; seed: string; salesDigest: string; externalEntropy: string; ballCount: number; balls: number[] }
+  proof: { version: string; gameId: string; commitment: string; seed: string; salesDigest: string; closedAt: string; beacon: DemoBeacon; ballCount: number; balls: number[] }
   winners: Array<{ kind: 'line' | 'bingo'; serial: string; numbers: number[][]; atBall: number; amount: number }>
   cards: Array<{ serial: string; numbers: number[][] }>
 }
@@ -27,7 +38,23 @@ export function checkDemo(out: DemoOutput): string[] {
   const serials = out.cards.map((c) => c.serial).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
   const digest = sha(serials.join('\n'))
   if (digest !== p.salesDigest) problems.push('sales digest does not match the sold cards')
-  const key = createHmac('sha256', seed).update(Buffer.from(`bolillo-draw-v1|${out.gameId}|${digest}|${p.externalEntropy}`, 'utf8')).digest()
+  if (p.version !== 'bolillo-draw-v2') problems.push(`proof version is ${p.version}, not bolillo-draw-v2`)
+  // The beacon round: the second after the one running at the close (whole Unix seconds, UTC).
+  const t = Math.floor(Date.parse(p.closedAt) / 1000)
+  if (!/Z$/.test(p.closedAt) || p.beacon.round !== Math.floor((t - QUICKNET.genesis) / 3) + 1 + 2) problems.push('beacon round does not follow from closedAt')
+  const publicKey = p.beacon.scheme === 'drand-quicknet' ? QUICKNET.publicKey : p.beacon.publicKey ?? ''
+  if (p.beacon.scheme === 'drand-quicknet' && p.beacon.chainHash !== QUICKNET.chainHash) problems.push('not the quicknet chain')
+  if (p.beacon.scheme === 'demo' && p.beacon.chainHash !== sha(`bolillo-demo-beacon|${publicKey}`)) problems.push('demo chain hash does not match its key')
+  const message = Buffer.alloc(8)
+  message.writeBigUInt64BE(BigInt(p.beacon.round))
+  let signed = false
+  try {
+    const sigs = bls12_381.shortSignatures
+    signed = sigs.verify(Buffer.from(p.beacon.signature, 'hex'), sigs.hash(createHash('sha256').update(message).digest(), DST), Buffer.from(publicKey, 'hex'))
+  } catch { signed = false }
+  if (!signed) problems.push('beacon signature does not verify')
+  if (sha(Buffer.from(p.beacon.signature, 'hex')) !== p.beacon.randomness) problems.push('beacon randomness is not SHA-256 of the signature')
+  const key = createHmac('sha256', seed).update(Buffer.from(`bolillo-draw-v2|${out.gameId}|${digest}|${p.beacon.round}|${p.beacon.randomness}`, 'utf8')).digest()
   // Stream of HMAC blocks read as big-endian uint32.
   let block = 0
   let buf = Buffer.alloc(0)

@@ -3,6 +3,27 @@ import { GameAction, isLegal } from '../../../server/src/bingo/game.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
+import { beaconWaiting } from '../../../web/format.ts'
+import { useState } from 'preact/hooks'
+
+/** DESIGN.md bolillo-draw-v2 point 3: staff type the round's published signature; the server verifies it. */
+function BeaconSignatureForm({ store, lang, busy }: { store: CallerStore; lang: Lang; busy: boolean }) {
+  const [signature, setSignature] = useState('')
+  const submit = (e: Event) => {
+    e.preventDefault()
+    if (signature.trim()) void store.typeBeacon(signature).then((ok) => { if (ok) setSignature('') })
+  }
+  return (
+    <form class="cc-field cc-beacon-form" onSubmit={submit}>
+      <span>{t(lang, 'beaconSignature')}</span>
+      <div class="cc-row">
+        <input type="text" maxLength={400} spellcheck={false} autocomplete="off" value={signature} data-testid="beacon-signature" placeholder="b713718a…" onInput={(e) => setSignature((e.target as HTMLInputElement).value)} />
+        <button type="submit" class="cc-btn" data-testid="beacon-submit" disabled={busy || !signature.trim()}>{t(lang, 'beaconCheck')}</button>
+      </div>
+      <small class="cc-muted">{t(lang, 'beaconSignatureHelp')}</small>
+    </form>
+  )
+}
 
 /** Next ball: one big button for the RNG, or the keypad for a ball read from a manual blower (BNG-81). */
 export function DrawPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
@@ -17,11 +38,14 @@ export function DrawPanel({ store, game, lang }: { store: CallerStore; game: Gam
   }
   const canDraw = isLegal(GameAction.Draw, game.status)
   if (game.drawSource === 'rng') {
+    // bolillo-draw-v2: no ball before round R is verified; pressing asks the server, which answers once it is out.
+    const awaiting = game.beacon?.status === 'awaiting' ? game.beacon : null
     return (
       <div class="cc-panel cc-flow">
-        <button type="button" class="cc-btn cc-btn--primary cc-btn--draw" data-testid="draw-next" disabled={!canDraw || busy} onClick={() => void store.draw()}>
-          {t(lang, 'drawNext')} <kbd>{t(lang, 'kSpace')}</kbd>
+        <button type="button" class={`cc-btn cc-btn--primary cc-btn--draw${awaiting ? ' cc-btn--waiting' : ''}`} data-testid="draw-next" data-beacon={awaiting ? 'awaiting' : undefined} disabled={!canDraw || busy} onClick={() => void store.draw()}>
+          {awaiting ? beaconWaiting(awaiting.round, lang) : t(lang, 'drawNext')} <kbd>{t(lang, 'kSpace')}</kbd>
         </button>
+        {awaiting && <BeaconSignatureForm store={store} lang={lang} busy={busy} />}
       </div>
     )
   }

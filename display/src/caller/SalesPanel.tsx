@@ -4,10 +4,9 @@ import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
-/** Open sales, sell at the table, close sales with optional external entropy (BNG-16, DESIGN.md draw proof). */
+/** Open sales, sell at the table, close sales (BNG-16); the close fixes the beacon round (DESIGN.md bolillo-draw-v2). */
 export function SalesPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
   const [count, setCount] = useState('10')
-  const [entropy, setEntropy] = useState('')
   const busy = Boolean(store.busy.value)
   if (game.status === 'announced') {
     return (
@@ -24,9 +23,9 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
   }
   const close = () => store.ask({
     title: t(lang, 'closeSales'),
-    body: [t(lang, 'closeSalesConfirm'), `${t(lang, 'cardsSold')}: ${game.cardsSold}`, ...(entropy.trim() ? [`${t(lang, 'externalEntropy')}: «${entropy.trim()}»`] : [])],
+    body: [t(lang, 'closeSalesConfirm'), `${t(lang, 'cardsSold')}: ${game.cardsSold}`],
     confirmLabel: t(lang, 'closeSales'),
-    run: () => store.closeSales(entropy),
+    run: () => store.closeSales(),
   })
   return (
     <div class="cc-panel cc-flow">
@@ -39,11 +38,7 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
         <button type="submit" class="cc-btn cc-btn--big" data-testid="sell" disabled={busy}>{t(lang, 'sell')}</button>
         <div class="cc-bigstat"><span>{t(lang, 'cardsSold')}</span><strong>{game.cardsSold}</strong></div>
       </form>
-      <label class="cc-field">
-        <span>{t(lang, 'externalEntropy')}</span>
-        <input type="text" maxLength={1024} value={entropy} data-testid="entropy" placeholder="…" onInput={(e) => setEntropy((e.target as HTMLInputElement).value)} />
-        <small class="cc-muted">{t(lang, 'externalEntropyHelp')}</small>
-      </label>
+      <small class="cc-muted" data-testid="close-sales-beacon">{t(lang, 'closeSalesBeacon')}</small>
       <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-sales" disabled={busy} onClick={close}>{t(lang, 'closeSales')}</button>
     </div>
   )

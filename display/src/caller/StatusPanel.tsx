@@ -1,5 +1,5 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
-import { boardRows, money, shortCommitment } from '../../../web/format.ts'
+import { beaconInfo, boardRows, money, shortCommitment } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { ballCall } from '../../../web/number-words.ts'
 import { t } from './texts.ts'
@@ -9,6 +9,7 @@ export function StatusPanel({ game, lang }: { game: GameState | null; lang: Lang
   if (!game) return <section class="cc-col cc-col--status"><div class="cc-panel cc-muted">{t(lang, 'noGame')}</div></section>
   const called = new Set(game.balls)
   const amount = (c: number | null) => (c === null ? '—' : money(c, game.currency, lang))
+  const beacon = beaconInfo(game, lang)
   return (
     <section class="cc-col cc-col--status">
       <div class="cc-panel cc-ballbox">
@@ -25,6 +26,13 @@ export function StatusPanel({ game, lang }: { game: GameState | null; lang: Lang
         <div><span>{t(lang, 'linePrize')}</span><strong data-testid="caller-line-prize">{amount(game.linePoolCents)}</strong></div>
         <div><span>{t(lang, 'bingoPrize')}</span><strong data-testid="caller-bingo-prize">{amount(game.bingoPoolCents)}</strong></div>
         <div class="cc-facts__wide" title={game.commitment}><span>{t(lang, 'commitment')}</span><code>{shortCommitment(game.commitment)}</code></div>
+        {beacon && (
+          <div class={`cc-facts__wide${beacon.demo ? ' cc-beacon--demo' : ''}`} data-testid="caller-beacon" data-status={game.beacon!.status} title={game.beacon!.randomness ?? ''}>
+            <span>{beacon.label}</span>
+            <code data-testid="caller-beacon-value">{beacon.value}</code>
+            <small data-testid="caller-beacon-note">{beacon.note}</small>
+          </div>
+        )}
         {game.series.length > 0 && (
           <div class="cc-facts__wide"><span>{t(lang, 'series')}</span><strong>{game.series.map((s) => s.to >= s.from ? `${s.code} ${s.from}–${s.to}` : `${s.code} (${s.from}…)`).join(' · ')}</strong></div>
         )}

@@ -211,7 +211,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       }),
     openSales: () => act('openSales', async () => { await api.openSales(gameId()) }),
     sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }),
-    closeSales: (entropy: string) => api.closeSales(gameId(), entropy.trim() || undefined).then(() => undefined),
+    closeSales: () => api.closeSales(gameId()).then(() => undefined),
+    typeBeacon: (signature: string) => act('beacon', async () => { await api.beacon(gameId(), signature.trim()) }),
     draw: () => act('draw', async () => { await api.draw(gameId()) }),
     enterBall: () => {
       const n = Number(manualBall.value)

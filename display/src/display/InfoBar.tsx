@@ -1,5 +1,5 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
-import { extraPrizes, groupedCommitment, money, shortCommitment } from '../../../web/format.ts'
+import { beaconInfo, extraPrizes, groupedCommitment, money, shortCommitment } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
 
 /**
@@ -9,6 +9,7 @@ import { text, type Lang } from '../../../web/i18n.ts'
 export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
   const { prima, jackpots, luckyNumbers } = extraPrizes(state)
   const amount = (cents: number | null) => (cents === null ? '—' : money(cents, state.currency, lang))
+  const beacon = beaconInfo(state, lang)
   const lineWinners = state.lineClosed ? state.winners.filter((w) => w.kind === 'line').map((w) => w.serial) : []
   return (
     <footer class="hd-info">
@@ -48,6 +49,14 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
         <span class="hd-tile__full" data-testid="commitment-full">{groupedCommitment(state.commitment)}</span>
         <span class="hd-tile__note">{text(lang, 'draw')}: {text(lang, state.drawSource === 'rng' ? 'drawRng' : 'drawManual')}</span>
       </div>
+      {beacon && (
+        // bolillo-draw-v2: the round fixed by the close, then its randomness; a demo beacon says so plainly (point 9).
+        <div class={`hd-tile hd-tile--beacon${beacon.demo ? ' hd-tile--demo' : ''}`} data-testid="beacon" data-status={state.beacon!.status} title={state.beacon!.randomness ?? ''}>
+          <span class="hd-tile__label" data-testid="beacon-label">{beacon.label}</span>
+          <strong class="hd-tile__value hd-tile__value--mono" data-testid="beacon-value">{beacon.value}</strong>
+          <span class="hd-tile__note" data-testid="beacon-note">{beacon.note}</span>
+        </div>
+      )}
     </footer>
   )
 }

@@ -3,7 +3,11 @@
  * commit, record ids, the loading of halls, sessions and games with their not-found errors, and the per-game
  * detector cache. Built once per service by `createBingoService` (service.ts).
  */
+import { randomBytes } from 'node:crypto'
 import { createDetector } from './detector.ts'
+import { createSealer, sealingKeyFromBytes, type Sealer } from '../shared/sealing.ts'
+import { createBeaconSource, type BeaconSource } from '../shared/beacon-source.ts'
+import { createDemoBeacon, demoSecretKeyFrom } from '../shared/beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { compareBytes } from './game.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
@@ -16,11 +20,16 @@ import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 export type Tx = Sql & { events: BingoEvent[] }
 export function emit(tx: Tx, e: BingoEvent) { tx.events.push(e) }
 
-export interface GameCache { detector: ReturnType<typeof createDetector>; cards: CardRow[]; rows: number[][][] }
+/** `order`: the draw order, opened from its sealed form on the first ball this node draws (kept in memory only). */
+export interface GameCache { detector: ReturnType<typeof createDetector>; cards: CardRow[]; rows: number[][][]; order?: number[] }
 
 export interface BingoContext {
   deps: BingoDeps
   db: Database
+  /** Seals seeds and draw orders (DESIGN.md "Sealed secrets"). */
+  sealer: Sealer
+  /** Where the beacon round of a v2 draw comes from (DESIGN.md bolillo-draw-v2, point 3). */
+  beacon: BeaconSource
   /** Detectors of the games in play on this node, rebuilt from storage when stale. */
   caches: Map<string, GameCache>
   /** The clock's time, ISO 8601. */
@@ -62,7 +71,10 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     }
   }
 
-  return { deps, db, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
+  // Composed without them (unit tests, tools): a key that lives as long as this service, and the labelled demo beacon.
+  const sealer = deps.sealer ?? createSealer(sealingKeyFromBytes(randomBytes(32)))
+  const beacon = deps.beacon ?? createBeaconSource({ relays: [], demo: createDemoBeacon(demoSecretKeyFrom(randomBytes(48))) })
+  return { deps, db, sealer, beacon, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
 }
 
 export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`

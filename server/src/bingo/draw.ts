@@ -7,19 +7,27 @@ import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { cacheFor, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
 import { registerClaim } from './claims.ts'
+import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
 import type { GameState } from './service.ts'
 
-/** Draws the next ball from the game's proof stream (RNG source). */
+/**
+ * Draws the next ball from the game's proof stream (RNG source). Under bolillo-draw-v2 no ball is drawn before beacon
+ * round R is verified (DESIGN.md point 3): the first draw obtains it, or answers BEACON_PENDING until it is published.
+ */
 export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ ball: number; state: GameState }> {
   let ball = 0
+  const before = await loadGame(ctx.db, gameId)
+  assertLegal(GameAction.Draw, before.status, gameId)
+  if (before.draw_source !== 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by hand (${before.draw_source}): enter the ball read from the blower`)
+  if (isV2(before) && !before.beacon_randomness) await ensureBeacon(ctx, gameId)
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
     if (game.draw_source !== 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by hand (${game.draw_source}): enter the ball read from the blower`)
-    const order = JSON.parse(game.draw_order!) as number[]
+    const order = isV2(game) ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game)) : JSON.parse(game.draw_order!) as number[]
     const called = await store.calledBalls(tx, gameId)
     if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
     ball = order[called.length]

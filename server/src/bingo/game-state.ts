@@ -3,6 +3,8 @@
  * ended, a card, the prizes and the undeclared wins kept for the minutes.
  */
 import type { DrawProof } from '../shared/draw-proof.ts'
+import { buildDrawProofV2, isoOfUnixSeconds, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
+import { beaconKeyOf, beaconStateOf, ensureBeacon, isV2, seedOf } from './draw-beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameStatus, compareBytes, type ClaimKind } from './game.ts'
 import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
@@ -47,23 +49,47 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     winners,
     rejectedClaims: claims.filter((c) => c.status === 'rejected').map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: Number(c.at_ball) })),
     isLastGame: Boolean(game.is_last_game), voidReason: game.void_reason, seq,
+    salesDigest: game.sales_digest, closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closed_at_unix)) : null,
+    beacon: beaconStateOf(game),
     times: { createdAt: game.created_at, salesOpenedAt: game.sales_opened_at, salesClosedAt: game.sales_closed_at, firstBallAt: game.first_ball_at, finishedAt: game.finished_at },
   }
 }
 
-/** DESIGN.md draw proof: only once the game has ended, so the seed is never revealed while it matters. */
-export async function getProof(ctx: BingoContext, gameId: string): Promise<DrawProof & { status: string; drawSources: string[] }> {
+type ProofExtras = { status: string; drawSources: string[]; entropySource: string }
+
+/**
+ * DESIGN.md draw proof: only once the game has ended, so the seed is never revealed while it matters. A game closed
+ * under bolillo-draw-v2 gets the v2 proof (point 6); a game closed under v1 keeps its v1 proof.
+ */
+export async function getProof(ctx: BingoContext, gameId: string): Promise<(DrawProofV2 | DrawProof) & ProofExtras> {
   const { db, deps } = ctx
-  const game = await loadGame(db, gameId)
+  let game = await loadGame(db, gameId)
   if (!ENDED.includes(game.status)) throw new DomainError('ILLEGAL_TRANSITION', `the proof of game ${gameId} is published when the game ends (it is ${game.status})`)
   const balls = await store.calledBallsWithSource(db, gameId)
   const serials = (await store.issuedSerials(db, gameId)).sort(compareBytes)
   const rngBalls = balls.filter((b) => b.source === 'rng').map((b) => Number(b.ball))
+  const extras: ProofExtras = { entropySource: game.entropy_source ?? deps.entropy.name, status: game.status, drawSources: [...new Set(balls.map((b) => b.source))] }
+  if (isV2(game)) {
+    // A game that ended before its first ball (void, or drawn by hand) still gets its round, so the proof is complete.
+    if (!game.beacon_randomness) {
+      await ensureBeacon(ctx, gameId)
+      game = await loadGame(db, gameId)
+    }
+    const proof = buildDrawProofV2({
+      seed: seedOf(ctx, game), gameId, serials, closedAt: Number(game.closed_at_unix), beaconKey: beaconKeyOf(game),
+      beacon: { round: Number(game.beacon_round), signature: game.beacon_signature!, randomness: game.beacon_randomness! }, ballCount: game.ball_count, calledCount: 0,
+    })
+    // The balls as called, so that verify-draw checks what the hall saw, not what the order says.
+    return { ...proof, balls: rngBalls, ...extras }
+  }
+  if (game.seed_sealed) {
+    // Announced under v2 but ended before its close of sales: no draw took place; the seed is shown against C.
+    return { version: 'bolillo-draw-v2', gameId, commitment: game.commitment, seed: seedOf(ctx, game).toString('hex'), salesDigest: null, closedAt: null, beacon: null, ballCount: game.ball_count, balls: [], ...extras } as unknown as DrawProofV2 & ProofExtras
+  }
   return {
     version: 'bolillo-draw-v1', gameId, commitment: game.commitment, seed: game.seed_hex,
     salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count,
-    balls: rngBalls, soldSerials: serials, entropySource: game.entropy_source ?? deps.entropy.name,
-    status: game.status, drawSources: [...new Set(balls.map((b) => b.source))],
+    balls: rngBalls, soldSerials: serials, ...extras,
   }
 }
 

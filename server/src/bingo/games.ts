@@ -3,7 +3,10 @@
  * (BNG-12 to BNG-14), the minimum participation and the draw key fixed at the close (BNG-16, BNG-17, BNG-21).
  */
 import type { CardLayout } from './card.ts'
-import { commitmentOf, drawOrder } from '../shared/draw-proof.ts'
+import { commitmentOf, salesDigest as digestOf } from '../shared/draw-proof.ts'
+import { drawRoundFor, roundTime } from '../shared/beacon.ts'
+import { isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
+import { scheduleBeacon, seedContext } from './draw-beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } from './game.ts'
 import { minimumCardsToStart } from '../shared/profile.ts'
@@ -64,7 +67,10 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
       if (ageDays >= 2) start = 1
     }
     if (start > first.card_count) throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
+    // DESIGN.md bolillo-draw-v2 point 1: S from the health-tested source, sealed at once; only C is ever in clear.
     const seed = deps.entropy.randomBytes(32)
+    const seedSealed = ctx.sealer.seal(seed, seedContext(gameId))
+    const commitment = commitmentOf(seed)
     // RNG-32: the source that produced this seed (it may fall back) is stated in the game's proof.
     const entropySource = deps.entropy.name
     const at = ctx.now()
@@ -75,13 +81,13 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
     await store.insertGame(tx, {
       id: gameId, sessionId: session.id, hallId: hall.id, orderNo, faceValueCents: first.face_value_cents, ballCount: layout.ballCount, layout: JSON.stringify(layout),
-      lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, drawSource, commitment: commitmentOf(seed), seedHex: Buffer.from(seed).toString('hex'), isLastGame: isLast, at, entropySource,
+      lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, drawSource, commitment, seedSealed, isLastGame: isLast, at, entropySource,
     })
     await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
     if (start !== first.next_card_no) await store.setSeriesCursor(tx, first.id, start)
     const rec = await appendJournal(tx, {
       at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
-      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment: commitmentOf(seed), ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
+      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment, ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
     })
     for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
     emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })
@@ -187,12 +193,12 @@ async function sellTx(ctx: BingoContext, tx: Tx, input: { gameId: string; count:
 }
 
 /**
- * BNG-16/17/21: closes sales, checks the minimum participation, fixes the sales digest and the draw key
- * (bolillo-draw-v1) and announces cards sold and prize amounts.
+ * BNG-16/17/21: closes sales, checks the minimum participation and announces cards sold and prize amounts. Under
+ * bolillo-draw-v2 (DESIGN.md point 2) it fixes the sales digest D, the close time t (whole Unix seconds) and the
+ * beacon round R, and journals them before anything else; nobody supplies entropy and no order exists yet.
  */
-export async function closeSales(ctx: BingoContext, input: { gameId: string; externalEntropy?: string }): Promise<GameState> {
-  const entropy = input.externalEntropy ?? ''
-  if (entropy.length > 1024) throw new DomainError('VALIDATION_FAILED', 'external entropy is at most 1024 characters', { field: 'externalEntropy' })
+export async function closeSales(ctx: BingoContext, input: { gameId: string }): Promise<GameState> {
+  let round = 0
   await ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
     assertLegal(GameAction.CloseSales, game.status, game.id)
@@ -202,19 +208,25 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string; ext
     if (serials.length < minimum) {
       throw new DomainError('MINIMUM_PARTICIPATION', `${serials.length} cards sold, the game needs at least ${minimum} (BNG-21)`, { sold: serials.length, minimum, rule: 'BNG-21' })
     }
-    const { salesDigest, order } = drawOrder({ seed: Buffer.from(game.seed_hex, 'hex'), gameId: game.id, serials, externalEntropy: entropy, ballCount: game.ball_count })
+    const salesDigest = digestOf(serials)
     const pools = prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
     const at = ctx.now()
-    await store.markSalesClosed(tx, game.id, { at, salesDigest, externalEntropy: entropy, drawOrder: JSON.stringify(order), cardsSold: serials.length, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents })
+    const closedAtUnix = Math.floor(Date.parse(at) / 1000)
+    round = drawRoundFor(closedAtUnix)
+    await store.markSalesClosed(tx, game.id, { at, closedAtUnix, beaconRound: round, salesDigest, cardsSold: serials.length, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents })
     const series = await store.gameSeries(tx, game.id)
     const ranges = series.filter((s) => s.end_card_no >= s.start_card_no).map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
     const rec = await appendJournal(tx, {
       at, type: 'sales.closed', scope: gameScope(game),
-      payload: { gameId: game.id, cardsSold: serials.length, faceValueCents: game.face_value_cents, totalCents: pools.totalCents, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents, ranges, salesDigest, externalEntropy: entropy, rule: 'BNG-16' },
+      payload: {
+        gameId: game.id, cardsSold: serials.length, faceValueCents: game.face_value_cents, totalCents: pools.totalCents, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents, ranges,
+        salesDigest, closedAt: isoOfUnixSeconds(closedAtUnix), closedAtUnix, beaconRound: round, beaconPublishedAt: isoOfUnixSeconds(roundTime(round)), drawVersion: 'bolillo-draw-v2', rule: 'BNG-16',
+      },
     })
     for (const h of ctx.deps.hooks ?? []) await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
     ctx.caches.delete(game.id)
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })
   })
+  if (ctx.deps.autoBeacon) scheduleBeacon(ctx, input.gameId, round)
   return getGameState(ctx, input.gameId)
 }

@@ -30,6 +30,8 @@ export interface MinutesGame extends MinutesBonusGame {
   balls: number[]
   commitment: string
   salesDigest: string | null
+  /** bolillo-draw-v2: the beacon round fixed at the close and, once verified, its randomness; `demo` said plainly (point 9). */
+  beacon?: { round: number; closedAt: string | null; randomness: string | null; scheme: string | null; demo: boolean } | null
   startedAt: string | null
   firstBallAt: string | null
   endedAt: string | null
@@ -100,6 +102,12 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'sales.closed': {
         const g = game(pl)
         Object.assign(g, { series: (pl.ranges as Array<{ series: string; from: number; to: number }>).map((r) => ({ code: r.series, from: r.from, to: r.to })), cardsSold: pl.cardsSold, totalCents: pl.totalCents, linePoolCents: pl.linePoolCents, bingoPoolCents: pl.bingoPoolCents, salesDigest: pl.salesDigest, startedAt: r.at })
+        if (pl.beaconRound) g.beacon = { round: pl.beaconRound, closedAt: pl.closedAt ?? null, randomness: null, scheme: null, demo: false }
+        break
+      }
+      case 'game.beacon': {
+        const g = game(pl)
+        g.beacon = { round: pl.round, closedAt: g.beacon?.closedAt ?? null, randomness: pl.randomness, scheme: pl.scheme, demo: pl.scheme === 'demo' }
         break
       }
       case 'ball.called': {

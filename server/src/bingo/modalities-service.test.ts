@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
-import { verifyDrawProof } from '../shared/draw-proof.ts'
+import { verifyProof } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { layoutForModality, type Modality } from './modalities.ts'
 import { createBingoService, type SoldCard } from './service.ts'
@@ -78,7 +78,9 @@ describe('modalities play to the end with the right winners', () => {
       expect(bingos.reduce((t, w) => t + w.amountCents!, 0)).toBe(s.bingoPoolCents)
       const proof = await bingo.getProof(g.gameId)
       expect(proof.ballCount).toBe(c.ballCount)
-      expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
+      // bolillo-draw-v2 with the service's demo beacon (issue 15): it verifies, and says it is a demo beacon.
+      expect(proof.version).toBe('bolillo-draw-v2')
+      expect(verifyProof(proof)).toMatchObject({ ok: true, errors: [], demoBeacon: true })
     })
   }
 

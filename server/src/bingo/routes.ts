@@ -3,8 +3,8 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { body, needs, param, type App } from '../http/context.ts'
-import { pickLang } from '../http/messages.ts'
+import { body, needs, param, principalOf, type App } from '../http/context.ts'
+import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 
@@ -61,8 +61,19 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.post('/api/games/:gameId/sales/open', needs('game.sales'), async (c) => c.json(await bingo.openSales(param(c, 'gameId'))))
   app.post('/api/games/:gameId/sales/close', needs('game.sales'), async (c) => {
-    const b = await body(c, z.object({ externalEntropy: z.string().max(1024).optional() }).strict())
-    return c.json(await bingo.closeSales({ gameId: param(c, 'gameId'), externalEntropy: b.externalEntropy }))
+    const b = await body(c, z.object({ externalEntropy: z.unknown().optional() }).strict())
+    // bolillo-draw-v2: no person supplies entropy; an old client that still sends it is told so plainly.
+    if (b.externalEntropy !== undefined) {
+      throw new DomainError('VALIDATION_FAILED', 'externalEntropy is no longer accepted: the draw uses the public beacon round fixed by the close time', { field: 'externalEntropy', reason: fieldReasons.externalEntropy[pickLang(c.req.header('accept-language'))] })
+    }
+    return c.json(await bingo.closeSales({ gameId: param(c, 'gameId') }))
+  })
+  // DESIGN.md bolillo-draw-v2 point 3: round R typed in by staff from any public source, or fetched now from the relays.
+  app.post('/api/games/:gameId/beacon', needs('game.draw'), async (c) => {
+    const b = await body(c, z.object({ signature: z.string().min(1).max(400).optional() }).strict())
+    const who = principalOf(c)
+    if (b.signature === undefined) return c.json(await bingo.obtainBeacon(param(c, 'gameId')))
+    return c.json(await bingo.acceptTypedBeacon({ gameId: param(c, 'gameId'), signature: b.signature, actor: { kind: who.kind, id: who.id, name: who.name, role: String(who.role) } }))
   })
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())

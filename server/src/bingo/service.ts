@@ -18,7 +18,11 @@ import * as draw from './draw.ts'
 import * as claims from './claims.ts'
 import * as incidents from './incidents.ts'
 import * as reads from './game-state.ts'
+import * as beacon from './draw-beacon.ts'
 import { lastJournalSeq, type GameRow } from './store.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import type { BeaconSource, BeaconValue } from '../shared/beacon-source.ts'
+import type { BeaconScheme } from '../shared/beacon.ts'
 
 export type { GameRow, HallRow } from './store.ts'
 export { insertSoldCards } from './games.ts'
@@ -36,6 +40,12 @@ export interface BingoDeps {
   hooks?: readonly BingoHooks[]
   /** Randomness for record ids; defaults to `entropy`. Draw seeds always come from `entropy` (RNG-32). */
   idEntropy?: EntropySource
+  /** Seals seeds and draw orders; services.ts passes the one under the operator's sealing key. */
+  sealer?: Sealer
+  /** bolillo-draw-v2's beacon; services.ts passes the configured relays (and the demo hall's demo beacon). */
+  beacon?: BeaconSource
+  /** Fetch the beacon round as soon as it is published after a close of sales, so the hall sees it before the first ball. */
+  autoBeacon?: boolean
 }
 
 /**
@@ -53,6 +63,8 @@ export interface BingoHooks {
   prizeAwarded?(tx: Sql, e: { game: GameRow; profile: Profile; kind: ClaimKind; winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>; balls: number[]; at: string; scope: string }): Promise<void>
   gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
   gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
+  /** bolillo-draw-v2: round R of a game is verified and its order fixed (a v2 lucky ball draws from here). */
+  beaconVerified?(tx: Sql, e: { game: GameRow; beacon: BeaconValue; at: string; scope: string }): Promise<void>
 }
 
 export type BingoEvent =
@@ -60,6 +72,15 @@ export type BingoEvent =
   | { type: 'session:changed'; sessionId: string; hallId: string; seq: number; reason: string }
 
 export interface SoldCard { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][] }
+
+/**
+ * The beacon round of a v2 draw as the hall sees it (DESIGN.md bolillo-draw-v2 points 2, 3 and 9): from the close of
+ * sales, the round awaited and when it is published; once verified, its randomness. `demo`: the local demo beacon.
+ */
+export interface BeaconState { round: number; publishedAt: string; status: 'awaiting' | 'verified'; randomness?: string; scheme: BeaconScheme; demo: boolean }
+
+/** Who caused a journal record, from the authenticated request (never from a body). */
+export interface Actor { kind: string; id: string; name: string; role: string }
 
 export interface PublicWinner { kind: ClaimKind; serial: string; cardId: string; rows: number[][]; atBall: number; amountCents: number | null; status: 'verified' | 'awarded' | 'paid' }
 
@@ -73,6 +94,9 @@ export interface GameState extends Partial<GameExtras> {
   balls: number[]; lastBall: number | null; series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
   winners: PublicWinner[]; rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean; voidReason: string | null; seq: number
+  /** Fixed at the close of sales (v2): the sales digest D, the close time t and the beacon round R. */
+  salesDigest?: string | null; closedAt?: string | null
+  beacon?: BeaconState | null
   times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
 }
 
@@ -91,7 +115,11 @@ export function createBingoService(deps: BingoDeps) {
     openSales: (gameId: string) => games.openSales(ctx, gameId),
     sell: (input: { gameId: string; count: number; channel: string }) => games.sell(ctx, input),
     sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string }) => games.sellWithin(ctx, sql, input),
-    closeSales: (input: { gameId: string; externalEntropy?: string }) => games.closeSales(ctx, input),
+    closeSales: (input: { gameId: string }) => games.closeSales(ctx, input),
+    /** Obtains and verifies the game's beacon round now (relays or demo beacon). @throws BEACON_PENDING before it is published. */
+    obtainBeacon: (gameId: string) => beacon.ensureBeacon(ctx, gameId).then(() => reads.getGameState(ctx, gameId)),
+    /** A quicknet signature typed in by staff for the game's round. @throws INVALID_SIGNATURE (journaled). */
+    acceptTypedBeacon: (input: { gameId: string; signature: string; actor: Actor }) => beacon.acceptTypedBeacon(ctx, input),
     drawNext: (gameId: string) => draw.drawNext(ctx, gameId),
     enterBall: (gameId: string, ball: number, deviceId: string | null = null) => draw.enterBall(ctx, gameId, ball, deviceId),
     claim: (input: Parameters<typeof claims.claim>[1]) => claims.claim(ctx, input),

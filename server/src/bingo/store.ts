@@ -18,6 +18,10 @@ export interface GameRow {
   cards_sold: number; line_pool_cents: number | null; bingo_pool_cents: number | null; line_closed: number; window_kind: ClaimKind | null
   is_last_game: number; created_at: string; sales_opened_at: string | null; sales_closed_at: string | null; first_ball_at: string | null
   finished_at: string | null; void_reason: string | null; entropy_source?: string | null
+  /** bolillo-draw-v2 (migration 0009): sealed seed and order, close time and the verified beacon round. */
+  seed_sealed?: string | null; draw_order_sealed?: string | null; closed_at_unix?: number | null
+  beacon_round?: number | null; beacon_signature?: string | null; beacon_randomness?: string | null; beacon_scheme?: string | null
+  beacon_chain_hash?: string | null; beacon_public_key?: string | null; beacon_source?: string | null; beacon_verified_at?: string | null
 }
 export interface GameSeriesRow { game_id: string; series_id: string; position: number; start_card_no: number; end_card_no: number; max_card_no: number; code: string; face_value_cents: number; master_set_id: string; card_count: number; next_card_no: number }
 export interface CardRow { id: string; game_id: string; series_id: string; card_no: number; serial: string; numbers: string; status: string; channel: string; sold_at: string }
@@ -179,12 +183,13 @@ export async function endedGameIds(tx: Sql, gameIds: readonly string[]): Promise
 
 export async function insertGame(tx: Sql, g: {
   id: string; sessionId: string; hallId: string; orderNo: number; faceValueCents: number; ballCount: number; layout: string; lineBp: number; bingoBp: number
-  drawSource: string; commitment: string; seedHex: string; isLastGame: number; at: string; entropySource: string
+  drawSource: string; commitment: string; seedSealed: string; isLastGame: number; at: string; entropySource: string
 }): Promise<void> {
+  // seed_hex is NOT NULL from v1 and stays empty: the seed is only ever stored sealed (DESIGN.md "Sealed secrets").
   await tx.run(
-    `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, is_last_game, created_at, entropy_source)
-         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [g.id, g.sessionId, g.hallId, g.orderNo, g.faceValueCents, g.ballCount, g.layout, g.lineBp, g.bingoBp, g.drawSource, g.commitment, g.seedHex, g.isLastGame, g.at, g.entropySource],
+    `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, seed_sealed, is_last_game, created_at, entropy_source)
+         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+    [g.id, g.sessionId, g.hallId, g.orderNo, g.faceValueCents, g.ballCount, g.layout, g.lineBp, g.bingoBp, g.drawSource, g.commitment, g.seedSealed, g.isLastGame, g.at, g.entropySource],
   )
 }
 
@@ -221,11 +226,21 @@ export async function addCardsSold(tx: Sql, gameId: string, count: number): Prom
   await tx.run('UPDATE games SET cards_sold = cards_sold + ? WHERE id = ?', [count, gameId])
 }
 
-export async function markSalesClosed(tx: Sql, gameId: string, c: { at: string; salesDigest: string; externalEntropy: string; drawOrder: string; cardsSold: number; linePoolCents: number; bingoPoolCents: number }): Promise<void> {
+/** v2 close: the digest, the close time and the beacon round are fixed; no order exists until the beacon is verified. */
+export async function markSalesClosed(tx: Sql, gameId: string, c: { at: string; closedAtUnix: number; beaconRound: number; salesDigest: string; cardsSold: number; linePoolCents: number; bingoPoolCents: number }): Promise<void> {
   await tx.run(
-    "UPDATE games SET status = 'sales_closed', sales_closed_at = ?, sales_digest = ?, external_entropy = ?, draw_order = ?, cards_sold = ?, line_pool_cents = ?, bingo_pool_cents = ? WHERE id = ?",
-    [c.at, c.salesDigest, c.externalEntropy, c.drawOrder, c.cardsSold, c.linePoolCents, c.bingoPoolCents, gameId],
+    "UPDATE games SET status = 'sales_closed', sales_closed_at = ?, closed_at_unix = ?, beacon_round = ?, sales_digest = ?, external_entropy = NULL, draw_order = NULL, cards_sold = ?, line_pool_cents = ?, bingo_pool_cents = ? WHERE id = ?",
+    [c.at, c.closedAtUnix, c.beaconRound, c.salesDigest, c.cardsSold, c.linePoolCents, c.bingoPoolCents, gameId],
   )
+}
+
+/** Stores the verified beacon round and the sealed draw order, once: false when another request stored it first. */
+export async function setGameBeacon(tx: Sql, gameId: string, b: { round: number; signature: string; randomness: string; scheme: string; chainHash: string; publicKey: string | null; source: string; drawOrderSealed: string; at: string }): Promise<boolean> {
+  const r = await tx.run(
+    'UPDATE games SET beacon_signature = ?, beacon_randomness = ?, beacon_scheme = ?, beacon_chain_hash = ?, beacon_public_key = ?, beacon_source = ?, draw_order_sealed = ?, beacon_verified_at = ? WHERE id = ? AND beacon_round = ? AND beacon_randomness IS NULL',
+    [b.signature, b.randomness, b.scheme, b.chainHash, b.publicKey, b.source, b.drawOrderSealed, b.at, gameId, b.round],
+  )
+  return r.changes === 1
 }
 
 export async function markFirstBall(tx: Sql, gameId: string, at: string): Promise<void> {

@@ -18,9 +18,10 @@ export interface DemoResult {
 /**
  * Plays one whole RNG game headless through the same services the server uses: hall, master set, series,
  * session, sale, close of sales, draw until bingo, "any more?" windows closed, prizes paid, session closed.
- * Prize shares are the hall profile's (BO-2025 ships Cantabria's 10 % line / 51 % bingo).
+ * Prize shares are the hall profile's (BO-2025 ships Cantabria's 10 % line / 51 % bingo). The proof is
+ * bolillo-draw-v2, with the demo beacon unless the services were given published rounds (`--beacon-file`).
  */
-export async function runDemoGame(services: Services, options: { cards: number; externalEntropy?: string; withCards?: boolean; faceValueCents?: number }): Promise<DemoResult> {
+export async function runDemoGame(services: Services, options: { cards: number; withCards?: boolean; faceValueCents?: number; afterClose?: () => void }): Promise<DemoResult> {
   const { bingo } = services
   const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards) })
   const set = await bingo.createMasterSet({ count: options.cards })
@@ -34,7 +35,9 @@ export async function runDemoGame(services: Services, options: { cards: number; 
     const cards = await bingo.sell({ gameId, count: Math.min(left, 10_000), channel: 'demo' })
     for (const c of cards) sold.push({ serial: c.serial, numbers: c.rows })
   }
-  await bingo.closeSales({ gameId, externalEntropy: options.externalEntropy ?? '' })
+  // bolillo-draw-v2: the close fixes the beacon round; the first draw waits for it (or the demo beacon signs it).
+  await bingo.closeSales({ gameId })
+  options.afterClose?.()
   for (let guard = 0; guard < 400; guard++) {
     const state = await bingo.getGameState(gameId)
     if (state.status === 'finished' || state.status === 'void') break

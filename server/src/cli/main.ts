@@ -7,12 +7,15 @@ import { formatProofVerification, verifyProof } from '../shared/draw-proof-v2.ts
 import { verifyLuckyProof } from '../bingo/pots.ts'
 import { createServices } from '../services.ts'
 import { runDemoGame } from './demo-game.ts'
+import { beaconFileClock, fileBeaconSource, readBeaconFile } from './beacon-file.ts'
 import { backupSqlite, restoreSqlite } from './backup.ts'
 
 const usage = `Bolillo — uso:
   npx bolillo start                         arranca el servidor (igual que npm start)
-  npx bolillo demo [--cards N] [--json] [--with-cards] [--entropy X]
-                                            juega una partida completa por RNG y la imprime
+  npx bolillo demo [--cards N] [--json] [--with-cards] [--beacon-file F]
+                                            juega una partida completa por RNG y la imprime; con F (líneas JSON
+                                            {"round","signature"} de rondas publicadas de drand quicknet) usa la
+                                            primera ronda de F como faro, sin red; sin F, el faro de demostración
   npx bolillo verify-draw <proof.json>      comprueba la prueba de una partida (bolillo-draw-v2 o v1), sin red
   npx bolillo verify-journal [--checkpoints F [--public-key PEM]]
                                             recalcula la cadena de hashes del diario (DATA_DIR) y, con F,
@@ -66,12 +69,23 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write('--cards debe ser un entero entre 1 y 1000000\n')
         return 2
       }
+      if (flag(args, '--entropy')) {
+        process.stderr.write('--entropy ya no existe: nadie aporta entropía al sorteo (bolillo-draw-v2); use --beacon-file F con rondas publicadas del faro\n')
+        return 2
+      }
       const env = { ...process.env }
       const dataDir = env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bolillo-demo-'))
-      const config = loadConfig({ ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
-      const services = await createServices(config)
+      // Without a beacon file the demo plays offline with the labelled demo beacon (DESIGN.md point 9).
+      const config = loadConfig({ BOLILLO_DEMO_BEACON: 'true', ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+      const beaconFile = option(args, '--beacon-file')
+      let fromFile: { clock: ReturnType<typeof beaconFileClock>; beacon: ReturnType<typeof fileBeaconSource> } | null = null
+      if (beaconFile) {
+        const rounds = readBeaconFile(beaconFile)
+        fromFile = { clock: beaconFileClock(rounds[0].round), beacon: fileBeaconSource(rounds, beaconFile) }
+      }
+      const services = await createServices(config, fromFile ? { clock: fromFile.clock, beacon: fromFile.beacon } : {})
       try {
-        const result = await runDemoGame(services, { cards, externalEntropy: option(args, '--entropy') ?? '', withCards: flag(args, '--with-cards') })
+        const result = await runDemoGame(services, { cards, withCards: flag(args, '--with-cards'), afterClose: () => fromFile?.clock.publish() })
         if (flag(args, '--json')) process.stdout.write(JSON.stringify({ ...result, dataDir }) + '\n')
         else {
           process.stdout.write(`Partida ${result.gameId}: ${result.cardsSold} cartones, ${result.balls.length} bolas\n`)

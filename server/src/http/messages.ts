@@ -50,6 +50,15 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
 }
 
+/** Why a particular field is refused, in both languages (sent in `details.reason`). */
+export const fieldReasons = {
+  // Issue 15 / DESIGN.md bolillo-draw-v2 point 2: no person supplies entropy to a draw.
+  externalEntropy: {
+    es: 'Ya no se aporta entropía al cerrar la venta: el sorteo usa la ronda del faro público de aleatoriedad que fija la hora de cierre (bolillo-draw-v2).',
+    en: 'No entropy is supplied at the close of sales any more: the draw uses the public randomness beacon round fixed by the close time (bolillo-draw-v2).',
+  },
+} as const
+
 export type Lang = 'es' | 'en'
 
 /** Picks es or en from an Accept-Language header; Spanish is the default. */
