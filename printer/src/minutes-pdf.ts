@@ -151,6 +151,8 @@ interface Labels {
   commitment: string
   salesDigest: string
   voidBox: (reason: string, refund: string) => string
+  /** Issue 15 point 4: the two people who annulled the game and their reason. */
+  annulledBy: (requestedBy: string, confirmedBy: string, reason: string) => string
   incidents: string
   noIncidents: string
   time: string
@@ -329,6 +331,7 @@ const ES: Labels = {
   commitment: 'Compromiso del sorteo (SHA-256)',
   salesDigest: 'Resumen de ventas (SHA-256)',
   voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
+  annulledBy: (by, confirmed, reason) => `Anulada por ${by}, confirmada por ${confirmed}, motivo: ${reason}`,
   incidents: 'Incidencias',
   noIncidents: 'Sin incidencias.',
   time: 'Fecha y hora',
@@ -529,6 +532,7 @@ const EN: Labels = {
   commitment: 'Draw commitment (SHA-256)',
   salesDigest: 'Sales digest (SHA-256)',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
+  annulledBy: (by, confirmed, reason) => `Annulled by ${by}, confirmed by ${confirmed}, reason: ${reason}`,
   incidents: 'Incidents',
   noIncidents: 'No incidents.',
   time: 'Date and time',
@@ -1414,6 +1418,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   if (g.status === 'void') {
     w.space(6)
     const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
+    if (g.annulment) lines.push(...w.wrap(L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason), 'bold', 8.5, CONTENT_W - 16))
     const h = 8 + lines.length * 11
     w.ensure(h)
     w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)

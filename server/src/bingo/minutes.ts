@@ -37,6 +37,8 @@ export interface MinutesGame extends MinutesBonusGame {
   voidReason: string | null
   refundCents: number
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string }>
+  /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
+  annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
   lastGame: boolean
 }
@@ -53,7 +55,7 @@ export interface SessionMinutes {
   closeRecount: { ballsCounted: number; confirmedBy: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
-  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number }
+  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number; annulledGames?: number }
   /** First and last journal records the minutes were derived from, so a reader can check them against the chain. */
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
@@ -74,7 +76,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
   const minutes: SessionMinutes = {
     sessionId: p.sessionId, hallId: p.hallId, hallName: p.hallName, profileId: p.profileId, currency: '',
     openedAt: opened.at, closedAt: null, openRecount: p.recount, closeRecount: null, lastGameAnnounced: false, games: [],
-    totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0 },
+    totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,
     equipment: [],
@@ -93,7 +95,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
           orderNo: pl.orderNo, gameId: pl.gameId, series: [], faceValueCents: pl.faceValueCents, cardsSold: 0, totalCents: 0,
           linePoolCents: 0, bingoPoolCents: 0, jackpots: [], linePaidCents: 0, bingoPaidCents: 0, jackpotsPaidCents: 0, winners: [],
           ballsDrawn: 0, balls: [], commitment: pl.commitment, salesDigest: null, startedAt: null, firstBallAt: null, endedAt: null,
-          status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
+          status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], annulment: null, rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
           prima: null, luckyBall: null, halls: null,
         })
         break
@@ -131,7 +133,9 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'game.void': {
         const g = game(pl)
         Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents })
+        if (pl.annulledBy && pl.confirmedBy) g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
         minutes.totals.refundCents += pl.refundCents
+        minutes.totals.annulledGames = (minutes.totals.annulledGames ?? 0) + 1
         break
       }
       case 'incident':

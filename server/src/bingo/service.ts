@@ -73,6 +73,8 @@ export interface GameState extends Partial<GameExtras> {
   balls: number[]; lastBall: number | null; series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
   winners: PublicWinner[]; rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean; voidReason: string | null; seq: number
+  /** Issue 15 point 4: a game annulled by two people shows the hall their reason (the names stay in the minutes). */
+  annulment?: { reason: string; at: string } | null
   times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
 }
 

@@ -812,3 +812,16 @@ export function bonusPrizeReceiptRow(tx: Sql, prizeId: string): Promise<BonusPri
 export async function bonusReceiptBalls(tx: Sql, gameId: string): Promise<number[]> {
   return (await tx.all<{ ball: number }>('SELECT ball FROM balls WHERE game_id = ? ORDER BY seq', [gameId])).map((b) => Number(b.ball))
 }
+
+// ---- annulments by two people (incidents.ts; issue 15 point 4)
+
+export interface AnnulmentRow { game_id: string; reason: string; requested_by_id: string; requested_by_name: string; confirmed_by_id: string; confirmed_by_name: string; created_at: string }
+
+export async function insertAnnulment(tx: Sql, a: { gameId: string; reason: string; requestedBy: { id: string; name: string }; confirmedBy: { id: string; name: string }; at: string }): Promise<void> {
+  await tx.run('INSERT INTO game_annulments (game_id, reason, requested_by_id, requested_by_name, confirmed_by_id, confirmed_by_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [a.gameId, a.reason, a.requestedBy.id, a.requestedBy.name, a.confirmedBy.id, a.confirmedBy.name, a.at])
+}
+
+export function annulmentOfGame(sql: Sql, gameId: string): Promise<AnnulmentRow | undefined> {
+  return sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
+}

@@ -49,6 +49,10 @@ export const ErrorCode = {
   PayeeIdRequired: 'PAYEE_ID_REQUIRED',
   // Instant lottery (issue #7): a pre-printed ticket whose pack was never activated on arrival (INS-12).
   PackNotActivated: 'PACK_NOT_ACTIVATED',
+  // Issue 15 point 4: a ball typed by hand into an RNG game (its balls come only from the committed order).
+  RngNoManualBall: 'RNG_NO_MANUAL_BALL',
+  // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
+  SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
