@@ -174,6 +174,14 @@ interface Labels {
   remainderRule: string
   journal: string
   journalText: (records: number, first: number, last: number) => string
+  /** Issue 15 point 5: signed journal checkpoints (DESIGN.md "Journal"). */
+  checkpoints: string
+  checkpointsText: string
+  noCheckpoints: string
+  checkpointSeq: string
+  checkpointHash: string
+  checkpointSignature: string
+  checkpointReasons: Record<string, string>
   records: string
   firstSeq: string
   lastSeq: string
@@ -352,6 +360,13 @@ const ES: Labels = {
   refunds: 'Devoluciones',
   remainderRule: 'Regla de reparto de restos',
   journal: 'Referencia al diario',
+  checkpoints: 'Puntos de control firmados del diario',
+  checkpointsText: 'El servidor firma (Ed25519, clave del operador) el número y el hash del último registro al cerrar cada venta, al terminar cada partida y cada pocos minutos. Quien conserve esta lista (o GET /api/journal/checkpoints) detecta cualquier registro reescrito: npx bolillo verify-journal --checkpoints <fichero>.',
+  noCheckpoints: 'Sin puntos de control en esta sesión.',
+  checkpointSeq: 'Registro n.º',
+  checkpointHash: 'Hash del registro',
+  checkpointSignature: 'Firma (abreviada)',
+  checkpointReasons: { 'game-ended': 'Fin de partida', 'sales-closed': 'Cierre de venta', timer: 'Periódico', 'session-closed': 'Cierre de sesión' },
   journalText: (records, first, last) => `Esta acta se deriva del diario de eventos encadenado por hash, sin registros aparte: ${records} registros, del n.º ${first} al n.º ${last}. Cualquier lector puede comprobar la cadena (npx bolillo verify-journal) y cotejar el hash del último registro.`,
   records: 'Registros',
   firstSeq: 'Primer registro',
@@ -553,6 +568,13 @@ const EN: Labels = {
   refunds: 'Refunds',
   remainderRule: 'Remainder rule of the prize split',
   journal: 'Journal reference',
+  checkpoints: 'Signed journal checkpoints',
+  checkpointsText: 'The server signs (Ed25519, operator key) the number and hash of the last record at every sales close, every game end and every few minutes. Whoever keeps this list (or GET /api/journal/checkpoints) detects any rewritten record: npx bolillo verify-journal --checkpoints <file>.',
+  noCheckpoints: 'No checkpoints in this session.',
+  checkpointSeq: 'Record no.',
+  checkpointHash: 'Record hash',
+  checkpointSignature: 'Signature (shortened)',
+  checkpointReasons: { 'game-ended': 'Game end', 'sales-closed': 'Sales close', timer: 'Periodic', 'session-closed': 'Session close' },
   journalText: (records, first, last) => `These minutes are derived from the hash-chained event journal and kept nowhere else: ${records} records, from no. ${first} to no. ${last}. Any reader can check the chain (npx bolillo verify-journal) and compare the hash of the last record.`,
   records: 'Records',
   firstSeq: 'First record',
@@ -1164,6 +1186,27 @@ export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'e
     { label: L.session, value: m.sessionId },
     { label: L.lastHash, value: m.journal.lastHash || '—', span: 4, font: 'mono', size: 8.5 },
   ])
+  w.space(14)
+
+  // Signed checkpoints (issue 15 point 5): seq, head hash, time and the signature, shortened to fit one line.
+  w.heading(L.checkpoints, 70)
+  w.paragraph(L.checkpointsText, { size: 8.5 })
+  w.space(4)
+  const cps = m.checkpoints ?? []
+  if (cps.length === 0) w.paragraph(L.noCheckpoints, { font: 'italic', size: 8.5, color: MUTED })
+  else {
+    const short = (t: string, head: number, tail: number) => (t.length > head + tail + 1 ? `${t.slice(0, head)}…${t.slice(-tail)}` : t)
+    w.table(
+      [
+        { title: L.checkpointSeq, w: 0.8, align: 'right', font: 'bold' },
+        { title: L.time, w: 1.3 },
+        { title: L.reason, w: 1 },
+        { title: L.checkpointHash, w: 2.4, font: 'mono' },
+        { title: L.checkpointSignature, w: 1.9, font: 'mono' },
+      ],
+      cps.map((c) => [String(c.seq), formatMinutesDate(c.at), describe(L.checkpointReasons, c.reason), short(c.hash, 16, 8), `${c.keyId} ${short(c.signature, 8, 6)}`]),
+    )
+  }
   w.space(14)
 
   // ---------------------------------------------------------------- closing diligence and signatures

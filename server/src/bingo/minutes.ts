@@ -7,6 +7,8 @@ import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
 import { hallCurrency, sessionHallId } from './store.ts'
+import { checkpointRowsBetween } from '../shared/store.ts'
+import { toCheckpoint } from '../shared/checkpoint-service.ts'
 import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
 
 export interface MinutesGame extends MinutesBonusGame {
@@ -63,6 +65,8 @@ export interface SessionMinutes {
   primaChanges?: MinutesBonusSession['primaChanges']
   /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27), device faults and misreads, and ball corrections (BNG-83), in journal order. */
   equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
+  /** Signed journal checkpoints of the session, and the first one after its close (DESIGN.md "Journal"). */
+  checkpoints?: Array<{ seq: number; hash: string; at: string; keyId: string; signature: string; reason: string }>
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -186,5 +190,10 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
   m.currency = (await hallCurrency(db, hallId)) ?? ''
+  // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
+  const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
+  const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1
+  m.checkpoints = (m.closedAt ? signed.slice(0, after < 0 ? signed.length : after + 1) : signed)
+    .map((c) => ({ seq: c.seq, hash: c.hash, at: c.at, keyId: c.keyId, signature: c.signature, reason: c.reason }))
   return m
 }

@@ -141,6 +141,12 @@ export function createHttpApp(services: Services) {
     return c.json({ records: await journalPage(services.db, from, limit) })
   })
   app.get('/api/journal/verify', needs('journal.read'), async (c) => c.json(await services.verifyJournal()))
+  // Issue 15 point 5: the signed checkpoints as JSON lines, a file a regulator keeps for `verify-journal --checkpoints`.
+  app.get('/api/journal/checkpoints', needs('journal.read'), async (c) => {
+    const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
+    const lines = (await services.checkpoints.list(after)).map((cp) => JSON.stringify(cp)).join('\n')
+    return c.body(lines ? `${lines}\n` : '', 200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'inline; filename="checkpoints.jsonl"' })
+  })
 
   // ---- vouchers, kiosk sales, validation and payout (issue #3)
   registerCashdeskRoutes(app, services)
