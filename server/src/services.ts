@@ -57,7 +57,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #5: seed entropy source (BOLILLO_ENTROPY), device registry, ball sets, blower (BOLILLO_BALL_SOURCE).
   const equipment = createEquipment({ config, db, log, clock: overrides.clock ?? systemClock })
   // Issue #8: prima, pots, lucky ball (its own seeds from the OS CSPRNG, RNG-28), simultaneous games.
-  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, publish: (e) => { for (const l of listeners) l(e) } })
+  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, sealer, publish: (e) => { for (const l of listeners) l(e) } })
   const bingo = createBingoService({
     db,
     clock: overrides.clock ?? systemClock,

@@ -9,6 +9,7 @@
 import { cardFromRows, type CardLayout } from './card.ts'
 import type { GameStatus, ClaimKind } from './game.ts'
 import type { Profile } from '../shared/profile.ts'
+import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { GameExtras } from './game-extras.ts'
 import { createBingoContext } from './context.ts'
@@ -52,6 +53,11 @@ export interface BingoHooks {
   salesClosed?(tx: Sql, e: { game: GameRow; profile: Profile; at: string; scope: string }): Promise<void>
   prizeAwarded?(tx: Sql, e: { game: GameRow; profile: Profile; kind: ClaimKind; winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>; balls: number[]; at: string; scope: string }): Promise<void>
   gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
+  /**
+   * bolillo-draw-v2: the game's beacon round has been obtained and verified after close of sales (DESIGN.md draw v2
+   * point 3). The lucky ball is fixed here (bonus-service.ts). Called by the v2 draw, inside its transaction.
+   */
+  onBeacon?(tx: Sql, game: GameRow, beacon: BeaconValue): Promise<void>
   gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
 }
 

@@ -20,3 +20,9 @@ CREATE TABLE journal_checkpoints (
 );
 
 CREATE INDEX journal_checkpoints_at ON journal_checkpoints (at);
+
+-- Issue 15 point 2 (DESIGN.md "Sealed secrets"): a lucky-ball seed is kept sealed (context `lucky-seed|<gameId>`);
+-- seed_hex stays only for rows written before (empty for new ones). A v2 draw records the beacon round it used.
+ALTER TABLE lucky_draws ADD COLUMN seed_sealed TEXT;
+ALTER TABLE lucky_draws ADD COLUMN version TEXT;
+ALTER TABLE lucky_draws ADD COLUMN beacon TEXT;
