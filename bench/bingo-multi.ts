@@ -32,6 +32,7 @@ import { LAYOUT_90, generateMasterSetPacked } from '../server/src/bingo/card.ts'
 import { createDetectorFromPacked, type WinnerDetector } from '../server/src/bingo/detector.ts'
 import { createSeededRng } from '../server/src/shared/rng.ts'
 import { ballOrder, mean, p99 } from './stats.ts'
+import { createSealer, sealingKeyFromBytes } from '../server/src/shared/sealing.ts'
 
 interface BenchResult { name: string; value: number; unit: string }
 
@@ -129,7 +130,7 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
   await migrate(db)
   const clock = { now: () => new Date() }
   const entropy = { name: 'bench', randomBytes: (n: number) => randomBytes(n) }
-  const bonus = createBonusService({ db, clock, entropy })
+  const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
   const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000 })
   const set = await bingo.createMasterSet({ count: sales + 10, seed: 'bench-sell' })

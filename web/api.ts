@@ -23,6 +23,8 @@ export interface PrizeInfo {
 
 export interface CardInfo { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; status: string; gameId: string }
 
+/** Issue 15 point 4: an annulment's reason and the second person's confirmation. */
+export interface Annul { reason: string; confirm: { username: string; password: string } }
 export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-after-first-ball' | 'ball-irregularity' | 'caller-error' | 'unresolved-suspension'
 
 export type Recount = { ballsCounted: number; confirmedBy: string }
@@ -65,8 +67,8 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     closeWindow: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`),
     stopForClaim: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/stop`),
     resumePlay: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/resume`),
-    incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number) =>
-      request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}) }),
+    incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number, annul?: Annul) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}), ...(annul ?? {}) }),
     resume: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`),
     prizes: (gameId: string) => request<{ prizes: PrizeInfo[] }>('GET', `/api/games/${enc(gameId)}/prizes`),
     pay: (prizeId: string, paidBy: string) => request<PrizeInfo>('POST', `/api/prizes/${enc(prizeId)}/pay`, { paidBy }),

@@ -155,6 +155,8 @@ interface Labels {
   beaconPending: string
   beaconDemo: string
   voidBox: (reason: string, refund: string) => string
+  /** Issue 15 point 4: the two people who annulled the game and their reason. */
+  annulledBy: (requestedBy: string, confirmedBy: string, reason: string) => string
   incidents: string
   noIncidents: string
   time: string
@@ -176,6 +178,14 @@ interface Labels {
   remainderRule: string
   journal: string
   journalText: (records: number, first: number, last: number) => string
+  /** Issue 15 point 5: signed journal checkpoints (DESIGN.md "Journal"). */
+  checkpoints: string
+  checkpointsText: string
+  noCheckpoints: string
+  checkpointSeq: string
+  checkpointHash: string
+  checkpointSignature: string
+  checkpointReasons: Record<string, string>
   records: string
   firstSeq: string
   lastSeq: string
@@ -337,6 +347,7 @@ const ES: Labels = {
   beaconPending: 'pendiente',
   beaconDemo: 'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
   voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
+  annulledBy: (by, confirmed, reason) => `Anulada por ${by}, confirmada por ${confirmed}, motivo: ${reason}`,
   incidents: 'Incidencias',
   noIncidents: 'Sin incidencias.',
   time: 'Fecha y hora',
@@ -357,6 +368,13 @@ const ES: Labels = {
   refunds: 'Devoluciones',
   remainderRule: 'Regla de reparto de restos',
   journal: 'Referencia al diario',
+  checkpoints: 'Puntos de control firmados del diario',
+  checkpointsText: 'El servidor firma (Ed25519, clave del operador) el número y el hash del último registro al cerrar cada venta, al terminar cada partida y cada pocos minutos. Quien conserve esta lista (o GET /api/journal/checkpoints) detecta cualquier registro reescrito: npx bolillo verify-journal --checkpoints <fichero>.',
+  noCheckpoints: 'Sin puntos de control en esta sesión.',
+  checkpointSeq: 'Registro n.º',
+  checkpointHash: 'Hash del registro',
+  checkpointSignature: 'Firma (abreviada)',
+  checkpointReasons: { 'game-ended': 'Fin de partida', 'sales-closed': 'Cierre de venta', timer: 'Periódico', 'session-closed': 'Cierre de sesión' },
   journalText: (records, first, last) => `Esta acta se deriva del diario de eventos encadenado por hash, sin registros aparte: ${records} registros, del n.º ${first} al n.º ${last}. Cualquier lector puede comprobar la cadena (npx bolillo verify-journal) y cotejar el hash del último registro.`,
   records: 'Registros',
   firstSeq: 'Primer registro',
@@ -541,6 +559,7 @@ const EN: Labels = {
   beaconPending: 'pending',
   beaconDemo: 'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
+  annulledBy: (by, confirmed, reason) => `Annulled by ${by}, confirmed by ${confirmed}, reason: ${reason}`,
   incidents: 'Incidents',
   noIncidents: 'No incidents.',
   time: 'Date and time',
@@ -561,6 +580,13 @@ const EN: Labels = {
   refunds: 'Refunds',
   remainderRule: 'Remainder rule of the prize split',
   journal: 'Journal reference',
+  checkpoints: 'Signed journal checkpoints',
+  checkpointsText: 'The server signs (Ed25519, operator key) the number and hash of the last record at every sales close, every game end and every few minutes. Whoever keeps this list (or GET /api/journal/checkpoints) detects any rewritten record: npx bolillo verify-journal --checkpoints <file>.',
+  noCheckpoints: 'No checkpoints in this session.',
+  checkpointSeq: 'Record no.',
+  checkpointHash: 'Record hash',
+  checkpointSignature: 'Signature (shortened)',
+  checkpointReasons: { 'game-ended': 'Game end', 'sales-closed': 'Sales close', timer: 'Periodic', 'session-closed': 'Session close' },
   journalText: (records, first, last) => `These minutes are derived from the hash-chained event journal and kept nowhere else: ${records} records, from no. ${first} to no. ${last}. Any reader can check the chain (npx bolillo verify-journal) and compare the hash of the last record.`,
   records: 'Records',
   firstSeq: 'First record',
@@ -1174,6 +1200,27 @@ export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'e
   ])
   w.space(14)
 
+  // Signed checkpoints (issue 15 point 5): seq, head hash, time and the signature, shortened to fit one line.
+  w.heading(L.checkpoints, 70)
+  w.paragraph(L.checkpointsText, { size: 8.5 })
+  w.space(4)
+  const cps = m.checkpoints ?? []
+  if (cps.length === 0) w.paragraph(L.noCheckpoints, { font: 'italic', size: 8.5, color: MUTED })
+  else {
+    const short = (t: string, head: number, tail: number) => (t.length > head + tail + 1 ? `${t.slice(0, head)}…${t.slice(-tail)}` : t)
+    w.table(
+      [
+        { title: L.checkpointSeq, w: 0.8, align: 'right', font: 'bold' },
+        { title: L.time, w: 1.3 },
+        { title: L.reason, w: 1 },
+        { title: L.checkpointHash, w: 2.4, font: 'mono' },
+        { title: L.checkpointSignature, w: 1.9, font: 'mono' },
+      ],
+      cps.map((c) => [String(c.seq), formatMinutesDate(c.at), describe(L.checkpointReasons, c.reason), short(c.hash, 16, 8), `${c.keyId} ${short(c.signature, 8, 6)}`]),
+    )
+  }
+  w.space(14)
+
   // ---------------------------------------------------------------- closing diligence and signatures
   w.heading(L.closingDiligence, 110)
   w.paragraph(m.closedAt ? L.closingText(formatMinutesDate(m.closedAt)) : L.closingOpenText)
@@ -1426,6 +1473,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   if (g.status === 'void') {
     w.space(6)
     const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
+    if (g.annulment) lines.push(...w.wrap(L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason), 'bold', 8.5, CONTENT_W - 16))
     const h = 8 + lines.length * 11
     w.ensure(h)
     w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)

@@ -44,6 +44,8 @@ export interface Config {
    */
   beaconRelays?: readonly string[]
   beaconTimeoutMs?: number
+  /** Issue 15 point 5: how often the journal head is signed besides game ends and sales closes (0: never by timer). */
+  checkpointIntervalMs?: number
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
@@ -115,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true',
     beaconRelays: beaconRelays(env.BOLILLO_BEACON_RELAYS, errors),
     beaconTimeoutMs: int('BOLILLO_BEACON_TIMEOUT_MS', 3000, 100, 60_000),
+    checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),

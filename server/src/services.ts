@@ -7,6 +7,9 @@ import { createSealer, parseSealingKey, type Sealer } from './shared/sealing.ts'
 import { loadSealingKey } from './shared/sealing-key-file.ts'
 import { createBeaconSource, loadOrCreateDemoBeacon, type BeaconSource } from './shared/beacon-source.ts'
 import { loadSessionMinutes } from './bingo/minutes.ts'
+import { gameScope } from './bingo/context.ts'
+import { gameById } from './bingo/store.ts'
+import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
@@ -54,7 +57,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #5: seed entropy source (BOLILLO_ENTROPY), device registry, ball sets, blower (BOLILLO_BALL_SOURCE).
   const equipment = createEquipment({ config, db, log, clock: overrides.clock ?? systemClock })
   // Issue #8: prima, pots, lucky ball (its own seeds from the OS CSPRNG, RNG-28), simultaneous games.
-  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, publish: (e) => { for (const l of listeners) l(e) } })
+  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, sealer, publish: (e) => { for (const l of listeners) l(e) } })
   const bingo = createBingoService({
     db,
     clock: overrides.clock ?? systemClock,
@@ -87,8 +90,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
+  // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
+  const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
+  listeners.add((e) => {
+    const reason = e.type === 'game:changed'
+      ? (e.reason === 'finished' || e.reason === 'void' ? 'game-ended' : e.reason === 'sales_closed' ? 'sales-closed' : null)
+      : e.reason === 'closed' ? 'session-closed' : null
+    if (!reason) return
+    // Journaled under the game's (or session's) scope, so the session's minutes carry it.
+    const scope = e.type === 'game:changed' ? async () => { const g = await gameById(db, e.gameId); return g ? gameScope(g) : '' } : `hall:${e.hallId}/session:${e.sessionId}`
+    checkpoints.checkpoint(reason, scope).catch((err) => log.warn('could not sign a journal checkpoint', err))
+  })
+  checkpoints.start()
   return {
-    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon,
+    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     instant, bonus,
     lotto, lottery,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
@@ -108,7 +123,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await lotto.close(); await equipment.close(); await db.close() },
+    async close() { await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>

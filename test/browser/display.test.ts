@@ -318,6 +318,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     server = await startTestServer()
     const { bingo } = server.services
     await bingo.createHall({ id: hallId, name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 120 })
+    await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: 'correct horse battery' })
     const set = await bingo.createMasterSet({ count: 200, seed: 'browser-display-2' })
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 150 })
     const session = await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Sala' } })
@@ -422,10 +423,17 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     // A ball irregularity annuls the game with a full refund (BNG-82, BNG-86).
     await caller.getByTestId('incident-kind').selectOption('ball-irregularity')
     expect(await textOf(caller, 'incident-text')).toContain('bolas duplicadas')
+    // Issue 15 point 4: no annulment without a reason and a second person's username and password.
+    expect(await caller.getByTestId('incident-declare').isDisabled()).toBe(true)
+    await caller.getByTestId('annul-reason').fill('Falta la bola 33 en el bombo')
+    await caller.getByTestId('annul-user').fill('jefa')
+    await caller.getByTestId('annul-password').fill('correct horse battery')
     await caller.getByTestId('incident-declare').click()
     await confirmWithEnter(caller)
     await untilText(display, 'state', 'PARTIDA ANULADA')
     expect(await textOf(display, 'notice')).toContain('Se devuelve el importe íntegro de los cartones')
+    expect(await textOf(display, 'annul-reason')).toContain('Falta la bola 33 en el bombo')
+    expect(await caller.getByTestId('annul-password').count()).toBe(0)
     await shot(display, 'display-void-1920x1080.png')
 
     // English on request.
@@ -444,6 +452,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     const m = await server.services.minutes.sessionMinutes((await stateOf(server.url, gameId)).sessionId)
     expect(m.closedAt).not.toBeNull()
     expect(m.games[0].incidents.map((i) => i.kind)).toEqual(['caller-error', 'ball-irregularity'])
+    expect(m.games[0].annulment).toMatchObject({ confirmedBy: 'Marta Quispe', reason: 'Falta la bola 33 en el bombo' })
   })
 })
 

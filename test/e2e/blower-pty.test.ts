@@ -194,7 +194,11 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     const release = await post(`/api/games/${gameId}/blower/release`)
     expect(release.body.error.code).toBe('ILLEGAL_TRANSITION')
 
-    const refund = await post(`/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', note: 'el técnico no llegó' })
+    // Issue 15 point 4: the refund annuls the game, so a second person confirms it with a reason.
+    await server.services.auth.createUser({ username: 'jefa-sala', displayName: 'Jefa de sala', role: 'director', password: 'correct horse battery' })
+    const alone = await post(`/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', note: 'el técnico no llegó' })
+    expect(alone.body.error.code).toBe('SECOND_PERSON_REQUIRED')
+    const refund = await post(`/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', note: 'el técnico no llegó', reason: 'El bombo no se pudo reparar', confirm: { username: 'jefa-sala', password: 'correct horse battery' } })
     expect(refund.status).toBe(200)
     expect(refund.body).toMatchObject({ status: 'void', voidReason: 'unresolved-suspension' })
     const voided = (await gameRecords(gameId, 'game.void'))[0]

@@ -15,21 +15,38 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
   const [chosen, setChosen] = useState<IncidentKind | null>(null)
   const [note, setNote] = useState('')
   const [corrected, setCorrected] = useState('')
+  const [reason, setReason] = useState('')
+  const [secondUser, setSecondUser] = useState('')
+  const [secondPassword, setSecondPassword] = useState('')
   const kind = chosen && isIncidentAvailable(chosen, game) ? chosen : firstAvailable
-  const rule = incidentRule(kind, game.profileId)
+  const rule = incidentRule(kind, game.profileId, game.drawSource)
   const available = isIncidentAvailable(kind, game)
   const canCorrect = kind === 'caller-error' && !rule.voids && game.drawSource !== 'rng'
+  // Issue 15 point 4: an annulment needs a reason and a second person's username and password.
+  const annulReady = !rule.voids || (reason.trim().length >= 5 && reason.trim().length <= 500 && secondUser.trim() !== '' && secondPassword !== '')
   const declare = () => {
     const ball = canCorrect && corrected ? Number(corrected) : undefined
+    const annul = rule.voids ? { reason: reason.trim(), confirm: { username: secondUser.trim(), password: secondPassword } } : undefined
     store.ask({
       title: `${say(rule.title, lang)} (${rule.rule})`,
-      body: [say(rule.paragraph, lang), `${t(lang, 'outcome')}: ${say(rule.outcome, lang)}`, ...(note.trim() ? [`${t(lang, 'note')}: ${note.trim()}`] : [])],
+      body: [
+        say(rule.paragraph, lang), `${t(lang, 'outcome')}: ${say(rule.outcome, lang)}`,
+        ...(annul ? [`${t(lang, 'annulReason')}: ${annul.reason}`, `${t(lang, 'secondUser')}: ${annul.confirm.username}`] : []),
+        ...(note.trim() ? [`${t(lang, 'note')}: ${note.trim()}`] : []),
+      ],
       confirmLabel: t(lang, 'declare'),
       danger: rule.voids,
       run: async () => {
-        await store.incident(kind, note, ball)
+        try {
+          await store.incident(kind, note, ball, annul)
+        } finally {
+          // The second person's password never stays on screen, accepted or not.
+          setSecondPassword('')
+        }
         setNote('')
         setCorrected('')
+        setReason('')
+        setSecondUser('')
       },
     })
   }
@@ -40,7 +57,7 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
         <span>{t(lang, 'incidentKind')}</span>
         <select value={kind} data-testid="incident-kind" onChange={(e) => setChosen((e.target as HTMLSelectElement).value as IncidentKind)}>
           {INCIDENT_KINDS.map((k) => {
-            const r = incidentRule(k, game.profileId)
+            const r = incidentRule(k, game.profileId, game.drawSource)
             const ok = isIncidentAvailable(k, game)
             return <option key={k} value={k} disabled={!ok}>{r.rule} · {say(r.title, lang)}{ok ? '' : ` (${t(lang, 'notNow')})`}</option>
           })}
@@ -61,7 +78,25 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
           <input type="number" min={1} max={game.ballCount} value={corrected} data-testid="incident-ball" onInput={(e) => setCorrected((e.target as HTMLInputElement).value)} />
         </label>
       )}
-      <button type="button" class={rule.voids ? 'cc-btn cc-btn--danger' : 'cc-btn'} data-testid="incident-declare" disabled={!available || Boolean(store.busy.value)} onClick={declare}>
+      {rule.voids && (
+        <fieldset class="cc-field cc-annul" data-testid="annul-fields">
+          <legend>{t(lang, 'secondPerson')}</legend>
+          <label class="cc-field">
+            <span>{t(lang, 'annulReason')}</span>
+            <textarea rows={2} minLength={5} maxLength={500} value={reason} data-testid="annul-reason" onInput={(e) => setReason((e.target as HTMLTextAreaElement).value)} />
+          </label>
+          <label class="cc-field">
+            <span>{t(lang, 'secondUser')}</span>
+            <input type="text" autocomplete="off" value={secondUser} data-testid="annul-user" onInput={(e) => setSecondUser((e.target as HTMLInputElement).value)} />
+          </label>
+          <label class="cc-field">
+            <span>{t(lang, 'secondPassword')}</span>
+            <input type="password" autocomplete="off" value={secondPassword} data-testid="annul-password" onInput={(e) => setSecondPassword((e.target as HTMLInputElement).value)} />
+          </label>
+          {!annulReady && <div class="cc-hint">{t(lang, 'annulNeedsTwo')}</div>}
+        </fieldset>
+      )}
+      <button type="button" class={rule.voids ? 'cc-btn cc-btn--danger' : 'cc-btn'} data-testid="incident-declare" disabled={!available || !annulReady || Boolean(store.busy.value)} onClick={declare}>
         {t(lang, 'declare')}
       </button>
     </div>

@@ -31,6 +31,11 @@ describe('incident rules (BNG-80 to BNG-84)', () => {
     expect(isIncidentAvailable('unresolved-suspension', { ...before, status: 'suspended' })).toBe(true)
   })
 
+  it('tells the table that an RNG game resumes its committed order after a failure, and a blower game goes manual (BNG-81, issue 15)', () => {
+    expect(incidentRule('device-failure-after-first-ball', 'BO-2025', 'rng').outcome.es).toMatch(/orden de extracción comprometido/)
+    expect(incidentRule('device-failure-after-first-ball', 'BO-2025', 'blower').outcome.es).toMatch(/a mano/)
+  })
+
   it('offers nothing once the game has finished', () => {
     const done = { status: 'finished' as const, balls: [1, 2, 3], profileId: 'ES-CB-2010' }
     for (const kind of INCIDENT_KINDS) expect(isIncidentAvailable(kind, done)).toBe(false)

@@ -90,8 +90,21 @@ const CALLER_ERROR_BALL_PREVAILS: IncidentRule = {
   outcome: { es: 'Se CORRIGE el canto: prevalece la bola extraída y la partida continúa.', en: 'The call is CORRECTED: the drawn ball prevails and the game continues.' },
 }
 
-/** The rule shown for `kind` in a hall with profile `profileId`. */
-export function incidentRule(kind: IncidentKind, profileId: string): IncidentRule {
+/**
+ * Issue 15 point 4: in an RNG game the server is the device; after a failure it resumes the committed order and
+ * nobody enters balls by hand (BNG-81's manual extraction is for blower games).
+ */
+const DEVICE_FAILURE_RNG: IncidentRule = {
+  ...RULES['device-failure-after-first-ball'],
+  outcome: {
+    es: 'La partida SIGUE con el orden de extracción comprometido del generador aleatorio: nadie introduce bolas a mano.',
+    en: 'The game CONTINUES with the random generator\'s committed draw order: nobody enters balls by hand.',
+  },
+}
+
+/** The rule shown for `kind` in a hall with profile `profileId`, for a game drawn from `drawSource`. */
+export function incidentRule(kind: IncidentKind, profileId: string, drawSource?: string): IncidentRule {
+  if (kind === 'device-failure-after-first-ball' && drawSource === 'rng') return DEVICE_FAILURE_RNG
   if (kind !== 'caller-error') return RULES[kind]
   return getProfile(profileId)?.callerError === 'ball-prevails' ? CALLER_ERROR_BALL_PREVAILS : CALLER_ERROR_ANNUL
 }

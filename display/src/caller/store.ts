@@ -5,7 +5,7 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { ApiError, createApi, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../../../web/api.ts'
+import { ApiError, createApi, type Annul, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { GameFeed } from '../../../web/socket.ts'
 
@@ -235,7 +235,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     closeWindow: () => api.closeWindow(gameId()).then(() => { claimResult.value = null }),
     stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
-    incident: (kind: IncidentKind, note: string, correctedBall?: number) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall).then(() => undefined),
+    incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul).then(() => undefined),
     resume: () => act('resume', async () => { await api.resume(gameId()) }),
     pay: (prizeId: string) => act('pay', async () => {
       await api.pay(prizeId, operator.value.trim() || 'Jefe de Mesa')

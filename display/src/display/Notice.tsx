@@ -17,6 +17,8 @@ export function Notice({ state, lang }: { state: GameState; lang: Lang }) {
       {state.status === 'void'
         ? <>
             {reason && <div class="hd-notice__reason">{text(lang, 'voidReason')}: {reason}</div>}
+            {/* Issue 15 point 4: the reason the two people gave when they annulled it. */}
+            {state.annulment && <div class="hd-notice__reason" data-testid="annul-reason">{state.annulment.reason}</div>}
             <div class="hd-notice__text">{text(lang, 'refund')}</div>
           </>
         : <div class="hd-notice__text">{text(lang, 'suspendedHint')}</div>}

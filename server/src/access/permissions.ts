@@ -37,6 +37,8 @@ export const permissions = {
   'game.claim': table,
   'game.window': staff,
   'game.incident': staff,
+  /** Issue 15 point 4: the second person who confirms an annulment (checked on that person, not the caller). */
+  'game.annul.confirm': staff,
   'prize.pay': [...staff, ...cash],
   'ticket.validate': [...staff, ...cash, Role.Kiosk, Role.Auditor],
   'ticket.pay': [...staff, ...cash],

@@ -88,17 +88,41 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     if (!user || user.disabled) throw new DomainError('UNAUTHORIZED', 'wrong username or password')
     if (user.locked_until && Date.parse(user.locked_until) > now().getTime()) throw new DomainError('ACCOUNT_LOCKED', `account locked until ${user.locked_until}`, { lockedUntil: user.locked_until })
     if (!ok) {
-      const failures = Number(user.failed_attempts) + 1
-      const lock = failures >= maxFailures ? new Date(now().getTime() + lockoutMs).toISOString() : null
-      await db.transaction(async (tx) => {
-        await setLoginFailures(tx, user.id, lock ? 0 : failures, lock)
-        if (lock) await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until: lock, failures } })
-      })
+      await countFailure(user, username)
       throw new DomainError('UNAUTHORIZED', 'wrong username or password')
     }
     await clearLoginFailures(db, user.id)
     const t = await issueToken({ userId: user.id }, sessionMs)
     return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name } }
+  }
+
+  /** A wrong password counts towards the lockout, whether typed at the login or as a second person. */
+  async function countFailure(user: { id: string; failed_attempts: number }, username: string): Promise<void> {
+    const failures = Number(user.failed_attempts) + 1
+    const lock = failures >= maxFailures ? new Date(now().getTime() + lockoutMs).toISOString() : null
+    await db.transaction(async (tx) => {
+      await setLoginFailures(tx, user.id, lock ? 0 : failures, lock)
+      if (lock) await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until: lock, failures } })
+    })
+  }
+
+  /**
+   * Issue 15 point 4: a second person confirms an action at the requester's console with their own username and
+   * password (same checks and lockout as a login, no session issued). Returns who they are; the caller decides
+   * whether their role may confirm and that they are not the requester.
+   */
+  async function confirmPerson(username: string, password: string): Promise<Principal & { username: string }> {
+    const refuse = (why: string) => new DomainError('SECOND_PERSON_REQUIRED', why, { field: 'confirm' })
+    const user = await userByUsername(db, username)
+    const ok = await checkPassword(password, user?.password_hash ?? (await dummyHash()))
+    if (!user || user.disabled) throw refuse('the second person\'s username or password is wrong')
+    if (user.locked_until && Date.parse(user.locked_until) > now().getTime()) throw refuse(`the second person's account is locked until ${user.locked_until}`)
+    if (!ok) {
+      await countFailure(user, username)
+      throw refuse('the second person\'s username or password is wrong')
+    }
+    await clearLoginFailures(db, user.id)
+    return { kind: 'person', id: user.id, name: user.display_name, role: user.role as PersonRole, username }
   }
 
   let dummy: string | null = null
@@ -167,7 +191,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return { kind: 'device', id: d.id, name: d.name, role: d.kind }
   }
 
-  return { createUser, login, logout, enrolDevice, revokeDevice, authenticate }
+  return { createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate }
 }
 
 export type AuthService = ReturnType<typeof createAuthService>

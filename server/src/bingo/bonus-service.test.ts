@@ -13,6 +13,7 @@ import { createBonusService } from './bonus-service.ts'
 import { readJournal } from '../shared/journal.ts'
 import { loadSessionMinutes } from './minutes.ts'
 import { code } from '../../../test/helpers/error-code.ts'
+import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
 
 /**
  * Prima, pots and lucky ball through the real bingo service and storage (SQLite here, PostgreSQL in CI), with the
@@ -28,7 +29,7 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   dbs.push(db)
   const clock = { now: () => new Date('2026-11-21T20:00:00Z') }
   const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
-  const bonus = createBonusService({ db, clock, entropy })
+  const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
   const hall = await bingo.createHall({ name: 'Sala Pereda', profileId, playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: 1200, seed: 'bonus-test' })
@@ -189,7 +190,9 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     expect(g.luckyBall!.commitment).not.toBe(g.commitment)
     await bingo.openSales(g.gameId)
     const cards = await bingo.sell({ gameId: g.gameId, count: 100, channel: 't' })
-    const closed = await bingo.closeSales({ gameId: g.gameId })
+    await bingo.closeSales({ gameId: g.gameId })
+    // bolillo-lucky-v2: the lucky number is fixed once the game's beacon round is verified, before the first ball.
+    const closed = await bingo.obtainBeacon(g.gameId)
     const [lucky] = closed.luckyBall!.numbers!
     // A sold card with the lucky number in a row: call the row's other numbers first, the lucky number last.
     const card = cards.find((c) => c.rows.some((r) => r.includes(lucky)))!

@@ -16,8 +16,11 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { BingoEvent, BingoHooks, Clock, EntropySource, GameRow, SoldCard } from './service.ts'
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
 import { appendJournal } from '../shared/journal.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import { QUICKNET_KEY, drawRoundFor, verifyBeaconSignature, type BeaconKey } from '../shared/beacon.ts'
+import { LUCKY_BALL_V2, LUCKY_BALL_VERSION, type LuckyProof, type LuckyProofV2 } from './pots.ts'
 import {
-  addPotHallTx, awardPots, contributeToPots, createPotTx, drawLucky, ensureLuckyDraw, potViews, reversePots, type CreatePotInput, type PotAward, type PotWinner,
+  addPotHallTx, awardPots, contributeToPots, createPotTx, drawLucky, drawLuckyV2, ensureLuckyDraw, potViews, reversePots, type CreatePotInput, type LuckySeedVault, type PotAward, type PotWinner,
 } from './pots-service.ts'
 import {
   announcePrima, configurePrimaTx, deductPrima, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima, type PrimaConfig, type PrimaView,
@@ -34,6 +37,8 @@ export interface BonusDeps {
   db: Database
   clock: Clock
   entropy: EntropySource
+  /** Lucky-ball seeds are kept sealed under the sealing key (DESIGN.md "Sealed secrets"). */
+  sealer: Sealer
   /** Called after each commit, like the bingo service's publish. */
   publish?: (event: BingoEvent) => void
 }
@@ -43,6 +48,12 @@ export interface BonusReceipt {
   prizeId: string; source: string; name: string; amountCents: number; currency: string; accumulatedGames: number | null
   gameId: string; gameOrderNo: number; hallId: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]
   atBall: number; completedAtBall: number | null; balls: number[]; status: string; paidAt: string | null; payee: { name: string; document: string } | null
+}
+
+/** A bolillo-draw-v2 game: its row carries the beacon round fixed at close of sales (games.beacon_round, issue 15). */
+function isV2Game(game: GameRow): boolean {
+  const round = (game as { beacon_round?: number | null }).beacon_round
+  return round !== undefined && round !== null
 }
 
 export function createBonusService(deps: BonusDeps) {
@@ -57,6 +68,13 @@ export function createBonusService(deps: BonusDeps) {
     let s = ''
     for (const b of bytes) s += alphabet[b % alphabet.length]
     return `${prefix}_${s}`
+  }
+
+  // A lucky seed is bound to its game: a sealed value copied to another game's row does not open.
+  const vault: LuckySeedVault = {
+    seal: (seed, gameId) => deps.sealer.seal(seed, `lucky-seed|${gameId}`),
+    // Rows written before sealing keep their seed in `seed_hex` (old data still verifies).
+    open: (row) => (row.seed_sealed ? deps.sealer.open(row.seed_sealed, `lucky-seed|${row.game_id}`) : Buffer.from(row.seed_hex, 'hex')),
   }
 
   /** One transaction; `game:changed` events go out after the commit. */
@@ -106,7 +124,7 @@ export function createBonusService(deps: BonusDeps) {
   const hooks: BingoHooks = {
     async gameAnnounced(sql, e) {
       await announcePrima(sql, { gameId: e.gameId, hallId: e.hallId, profile: e.profile, at: e.at, scope: e.scope })
-      await ensureLuckyDraw(sql, { gameId: e.gameId, hallIds: [e.hallId], seed: () => deps.entropy.randomBytes(32), at: e.at, scope: e.scope })
+      await ensureLuckyDraw(sql, { gameId: e.gameId, hallIds: [e.hallId], seed: () => deps.entropy.randomBytes(32), vault, at: e.at, scope: e.scope })
     },
 
     async cardsSelling(sql, e) {
@@ -128,7 +146,25 @@ export function createBonusService(deps: BonusDeps) {
         await deductPrima(sql, { gameId: e.game.id, hallId: e.game.hall_id, cardsSold: e.game.cards_sold, faceValueCents: e.game.face_value_cents, at: e.at, scope: e.scope })
       }
       await contributeToPots(sql, { gameId: e.game.id, sales: sales.map((s) => ({ hallId: s.hallId, salesCents: s.salesCents })), at: e.at, scope: e.scope })
-      await drawLucky(sql, { gameId: e.game.id, salesDigest: e.game.sales_digest ?? '', externalEntropy: e.game.external_entropy ?? '', ballCount: e.game.ball_count, at: e.at, scope: e.scope })
+      // A bolillo-draw-v2 game (its row carries the beacon round fixed at close) waits for `beaconVerified`: no lucky
+      // number before the beacon is verified (DESIGN.md draw v2 point 3). A game without a beacon draws v1 now.
+      if (!isV2Game(e.game)) await drawLucky(sql, { gameId: e.game.id, salesDigest: e.game.sales_digest ?? '', externalEntropy: e.game.external_entropy ?? '', ballCount: e.game.ball_count, vault, at: e.at, scope: e.scope })
+    },
+
+    /**
+     * The game's beacon round `R` has been obtained and verified (called by the v2 draw after close of sales): the
+     * lucky numbers are fixed now with bolillo-lucky-v2. The round must be the one the close time fixes, and its
+     * signature is checked again here, so that a wrong value cannot fix them.
+     */
+    async beaconVerified(sql, { game, beacon }) {
+      if (!game.sales_closed_at || !game.sales_digest) throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id}: no beacon before the close of sales`, { rule: 'RNG-28' })
+      const expected = (game as { beacon_round?: number | null }).beacon_round ?? drawRoundFor(Math.floor(Date.parse(game.sales_closed_at) / 1000))
+      if (Number(expected) !== beacon.round) throw new DomainError('INVALID_SIGNATURE', `game ${game.id} draws with beacon round ${expected}, not ${beacon.round}`, { rule: 'RNG-28' })
+      const key: BeaconKey = beacon.scheme === 'demo' ? { scheme: 'demo', chainHash: beacon.chainHash, publicKey: beacon.publicKey ?? '' } : QUICKNET_KEY
+      const check = verifyBeaconSignature(key, beacon.round, beacon.signature)
+      if (!check.ok || check.round.randomness !== beacon.randomness) throw new DomainError('INVALID_SIGNATURE', `beacon round ${beacon.round} does not verify: ${check.ok ? 'wrong randomness' : check.reason}`, { rule: 'RNG-28' })
+      const numbers = await drawLuckyV2(sql, { gameId: game.id, salesDigest: game.sales_digest, beacon, ballCount: game.ball_count, vault, at: deps.clock.now().toISOString(), scope: gameScope(game) })
+      if (numbers) publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'lucky_drawn' })
     },
 
     async prizeAwarded(sql, e) {
@@ -274,13 +310,18 @@ export function createBonusService(deps: BonusDeps) {
     }
   }
 
-  /** RNG-28: the lucky-ball proof, published once the game has ended (like the draw proof). */
-  async function luckyProof(gameId: string) {
+  /** RNG-28: the lucky-ball proof, published once the game has ended (like the draw proof); the seed is opened only here. */
+  async function luckyProof(gameId: string): Promise<LuckyProof | LuckyProofV2> {
     const game = await loadGameRow(db, gameId)
     if (game.status !== 'finished' && game.status !== 'void') throw new DomainError('ILLEGAL_TRANSITION', `the lucky-ball proof of game ${gameId} is published when the game ends (it is ${game.status})`)
     const row = await luckyDrawByGame(db, gameId)
     if (!row) throw new DomainError('NOT_FOUND', `game ${gameId} had no lucky ball`)
-    return { version: 'bolillo-lucky-v1', gameId, commitment: row.commitment, seed: row.seed_hex, salesDigest: game.sales_digest ?? '', externalEntropy: game.external_entropy ?? '', ballCount: game.ball_count, count: Number(row.number_count), numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [] }
+    const seed = Buffer.from(vault.open(row)).toString('hex')
+    const common = { gameId, commitment: row.commitment, seed, salesDigest: game.sales_digest ?? '', ballCount: game.ball_count, count: Number(row.number_count), numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [] }
+    if (row.version === LUCKY_BALL_V2 && row.beacon) {
+      return { version: LUCKY_BALL_V2, ...common, closedAt: new Date(Math.floor(Date.parse(game.sales_closed_at ?? '') / 1000) * 1000).toISOString(), beacon: JSON.parse(row.beacon) as LuckyProofV2['beacon'] }
+    }
+    return { version: LUCKY_BALL_VERSION, ...common, externalEntropy: game.external_entropy ?? '' }
   }
 
   // ------------------------------------------------------------------------------------------------ simultaneous
@@ -290,7 +331,7 @@ export function createBonusService(deps: BonusDeps) {
       const at = now()
       const g = await joinGameTx(sql, input, at)
       await withdrawPrima(sql, { gameId: g.id, at, scope: gameScope(g), reason: 'simultaneous game (BNG-100): the halls play the central prizes' })
-      await ensureLuckyDraw(sql, { gameId: g.id, hallIds: [input.hallId], seed: () => deps.entropy.randomBytes(32), at, scope: gameScope(g) })
+      await ensureLuckyDraw(sql, { gameId: g.id, hallIds: [input.hallId], seed: () => deps.entropy.randomBytes(32), vault, at, scope: gameScope(g) })
       events.push({ type: 'game:changed', gameId: g.id, hallId: g.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'hall_joined' })
       return g
     })

@@ -41,7 +41,8 @@ export async function enterBall(ctx: BingoContext, gameId: string, ball: number,
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
-    if (game.draw_source === 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by the RNG; declare a device failure to continue by hand (BNG-81)`, { rule: 'BNG-81' })
+    // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
+    if (game.draw_source === 'rng') throw new DomainError('RNG_NO_MANUAL_BALL', `game ${gameId} is drawn by the RNG: its balls come only from the committed order`, { rule: 'BNG-81' })
     await recordBall(ctx, tx, game, ball, game.draw_source, deviceId)
   })
   return getGameState(ctx, gameId)

@@ -35,6 +35,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     winners.push({ kind: c.kind, serial: c.serial, cardId: c.card_id!, rows: JSON.parse(c.numbers ?? '[]'), atBall: Number(c.at_ball), amountCents: p ? Number(p.amount_cents) : null, status: p ? (p.status === 'paid' ? 'paid' : 'awarded') : 'verified' })
   }
   const seq = await store.lastJournalSeqOfScope(db, gameScope(game))
+  const annulled = game.status === GameStatus.Void ? await store.annulmentOfGame(db, gameId) : undefined
   let extras: GameExtras = NO_EXTRAS
   for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
   return {
@@ -51,6 +52,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     isLastGame: Boolean(game.is_last_game), voidReason: game.void_reason, seq,
     salesDigest: game.sales_digest, closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closed_at_unix)) : null,
     beacon: beaconStateOf(game),
+    annulment: annulled ? { reason: annulled.reason, at: annulled.created_at } : null,
     times: { createdAt: game.created_at, salesOpenedAt: game.sales_opened_at, salesClosedAt: game.sales_closed_at, firstBallAt: game.first_ball_at, finishedAt: game.finished_at },
   }
 }

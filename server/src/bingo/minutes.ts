@@ -7,6 +7,8 @@ import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
 import { hallCurrency, sessionHallId } from './store.ts'
+import { checkpointRowsBetween } from '../shared/store.ts'
+import { toCheckpoint } from '../shared/checkpoint-service.ts'
 import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
 
 export interface MinutesGame extends MinutesBonusGame {
@@ -39,6 +41,8 @@ export interface MinutesGame extends MinutesBonusGame {
   voidReason: string | null
   refundCents: number
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string }>
+  /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
+  annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
   lastGame: boolean
 }
@@ -55,7 +59,7 @@ export interface SessionMinutes {
   closeRecount: { ballsCounted: number; confirmedBy: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
-  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number }
+  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number; annulledGames?: number }
   /** First and last journal records the minutes were derived from, so a reader can check them against the chain. */
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
@@ -63,6 +67,8 @@ export interface SessionMinutes {
   primaChanges?: MinutesBonusSession['primaChanges']
   /** Ball-set changes, recounts and limit warnings (BNG-25, BNG-27), device faults and misreads, and ball corrections (BNG-83), in journal order. */
   equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
+  /** Signed journal checkpoints of the session, and the first one after its close (DESIGN.md "Journal"). */
+  checkpoints?: Array<{ seq: number; hash: string; at: string; keyId: string; signature: string; reason: string }>
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -76,7 +82,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
   const minutes: SessionMinutes = {
     sessionId: p.sessionId, hallId: p.hallId, hallName: p.hallName, profileId: p.profileId, currency: '',
     openedAt: opened.at, closedAt: null, openRecount: p.recount, closeRecount: null, lastGameAnnounced: false, games: [],
-    totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0 },
+    totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,
     equipment: [],
@@ -95,7 +101,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
           orderNo: pl.orderNo, gameId: pl.gameId, series: [], faceValueCents: pl.faceValueCents, cardsSold: 0, totalCents: 0,
           linePoolCents: 0, bingoPoolCents: 0, jackpots: [], linePaidCents: 0, bingoPaidCents: 0, jackpotsPaidCents: 0, winners: [],
           ballsDrawn: 0, balls: [], commitment: pl.commitment, salesDigest: null, startedAt: null, firstBallAt: null, endedAt: null,
-          status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
+          status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], annulment: null, rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
           prima: null, luckyBall: null, halls: null,
         })
         break
@@ -139,7 +145,9 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'game.void': {
         const g = game(pl)
         Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents })
+        if (pl.annulledBy && pl.confirmedBy) g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
         minutes.totals.refundCents += pl.refundCents
+        minutes.totals.annulledGames = (minutes.totals.annulledGames ?? 0) + 1
         break
       }
       case 'incident':
@@ -190,5 +198,10 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
   m.currency = (await hallCurrency(db, hallId)) ?? ''
+  // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
+  const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
+  const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1
+  m.checkpoints = (m.closedAt ? signed.slice(0, after < 0 ? signed.length : after + 1) : signed)
+    .map((c) => ({ seq: c.seq, hash: c.hash, at: c.at, keyId: c.keyId, signature: c.signature, reason: c.reason }))
   return m
 }

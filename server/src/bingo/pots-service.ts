@@ -5,15 +5,17 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { luckyNumbersV2 } from '../shared/draw-proof-v2.ts'
+import type { BeaconValue } from '../shared/beacon-source.ts'
 import {
-  luckyCommitment, luckyNumbers, potConditionText, potContribution, scaleAward, splitAward, validatePotDefinition,
+  LUCKY_BALL_V2, LUCKY_BALL_VERSION, luckyCommitment, luckyNumbers, potConditionText, potContribution, scaleAward, splitAward, validatePotDefinition,
   type PotCondition, type PotDefinition, type PotKind, type PrizeKind,
 } from './pots.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { PotView } from './game-extras.ts'
 import {
   activePotsOfHalls, appendPotLedgerEntry, insertLuckyDraw, insertPot, insertPotHall, luckyDrawByGame, luckyNumberCount, potBalance, potById,
-  potCandidateHall, potContributionsOfGame, potJoiningHall, raiseLuckyNumberCount, setLuckyNumbers, type PotRow,
+  potCandidateHall, potContributionsOfGame, potJoiningHall, raiseLuckyNumberCount, setLuckyNumbers, type LuckyDrawRow, type PotRow,
 } from './store.ts'
 
 export function definitionOf(p: PotRow): PotDefinition {
@@ -156,10 +158,13 @@ export async function reversePots(tx: Sql, e: { gameId: string; voidedAwards: Ar
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Lucky ball (RNG-28): its own seed, committed when the game is announced, drawn at close of sales.
+// Lucky ball (RNG-28): its own seed, committed when the game is announced, drawn once the draw's inputs are fixed.
+
+/** Seals and opens a lucky-ball seed under the sealing key (DESIGN.md "Sealed secrets"; context `lucky-seed|<gameId>`). */
+export interface LuckySeedVault { seal(seed: Uint8Array, gameId: string): string; open(row: LuckyDrawRow): Uint8Array }
 
 /** Creates the game's lucky-ball draw if one of `hallIds` has a lucky-ball pot and the game has none yet. */
-export async function ensureLuckyDraw(tx: Sql, e: { gameId: string; hallIds: string[]; seed: () => Uint8Array; at: string; scope: string }): Promise<void> {
+export async function ensureLuckyDraw(tx: Sql, e: { gameId: string; hallIds: string[]; seed: () => Uint8Array; vault: LuckySeedVault; at: string; scope: string }): Promise<void> {
   const lucky = (await activePotsOfHalls(tx, e.hallIds)).filter((p) => p.kind === 'lucky')
   if (lucky.length === 0) return
   const count = Math.max(...lucky.map((p) => (JSON.parse(p.conditions) as { numbers: number }).numbers))
@@ -170,17 +175,34 @@ export async function ensureLuckyDraw(tx: Sql, e: { gameId: string; hallIds: str
   }
   const seed = e.seed()
   const commitment = luckyCommitment(seed)
-  await insertLuckyDraw(tx, { gameId: e.gameId, commitment, seedHex: Buffer.from(seed).toString('hex'), count, at: e.at })
-  await appendJournal(tx, { at: e.at, type: 'lucky.committed', scope: e.scope, payload: { gameId: e.gameId, commitment, count, version: 'bolillo-lucky-v1', rule: 'RNG-28' } })
+  // The seed is never written in clear: only sealed, opened again at the draw and for the proof once the game ends.
+  await insertLuckyDraw(tx, { gameId: e.gameId, commitment, seedSealed: e.vault.seal(seed, e.gameId), count, at: e.at })
+  await appendJournal(tx, { at: e.at, type: 'lucky.committed', scope: e.scope, payload: { gameId: e.gameId, commitment, count, rule: 'RNG-28' } })
 }
 
-/** At close of sales, before the first ball: the lucky numbers are fixed and shown (BNG-67). */
-export async function drawLucky(tx: Sql, e: { gameId: string; salesDigest: string; externalEntropy: string; ballCount: number; at: string; scope: string }): Promise<number[] | null> {
+/** bolillo-lucky-v1, at close of sales (games whose draw has no beacon): the lucky numbers are fixed and shown (BNG-67). */
+export async function drawLucky(tx: Sql, e: { gameId: string; salesDigest: string; externalEntropy: string; ballCount: number; vault: LuckySeedVault; at: string; scope: string }): Promise<number[] | null> {
   const row = await luckyDrawByGame(tx, e.gameId)
   if (!row) return null
   if (row.numbers) return JSON.parse(row.numbers)
-  const numbers = luckyNumbers(Buffer.from(row.seed_hex, 'hex'), e.gameId, e.salesDigest, e.externalEntropy, e.ballCount, Number(row.number_count))
-  await setLuckyNumbers(tx, e.gameId, numbers, e.at)
-  await appendJournal(tx, { at: e.at, type: 'lucky.drawn', scope: e.scope, payload: { gameId: e.gameId, numbers, commitment: row.commitment, rule: 'BNG-67' } })
+  const numbers = luckyNumbers(e.vault.open(row), e.gameId, e.salesDigest, e.externalEntropy, e.ballCount, Number(row.number_count))
+  await setLuckyNumbers(tx, e.gameId, numbers, e.at, LUCKY_BALL_VERSION)
+  await appendJournal(tx, { at: e.at, type: 'lucky.drawn', scope: e.scope, payload: { gameId: e.gameId, numbers, commitment: row.commitment, version: LUCKY_BALL_VERSION, rule: 'BNG-67' } })
+  return numbers
+}
+
+/**
+ * bolillo-lucky-v2 (DESIGN.md draw v2 point 4): once the game's beacon round `R` is verified, the lucky numbers are
+ * the v2 shuffle under the prefix "bolillo-lucky-v2|" with the lucky seed; none is fixed before (point 3).
+ */
+export async function drawLuckyV2(tx: Sql, e: { gameId: string; salesDigest: string; beacon: BeaconValue; ballCount: number; vault: LuckySeedVault; at: string; scope: string }): Promise<number[] | null> {
+  const row = await luckyDrawByGame(tx, e.gameId)
+  if (!row) return null
+  if (row.numbers) return JSON.parse(row.numbers)
+  const b = e.beacon
+  const numbers = luckyNumbersV2(e.vault.open(row), e.gameId, e.salesDigest, { round: b.round, signature: b.signature, randomness: b.randomness }, e.ballCount, Number(row.number_count))
+  const beacon = { scheme: b.scheme, chainHash: b.chainHash, round: b.round, signature: b.signature, randomness: b.randomness, ...(b.publicKey ? { publicKey: b.publicKey } : {}) }
+  await setLuckyNumbers(tx, e.gameId, numbers, e.at, LUCKY_BALL_V2, JSON.stringify(beacon))
+  await appendJournal(tx, { at: e.at, type: 'lucky.drawn', scope: e.scope, payload: { gameId: e.gameId, numbers, commitment: row.commitment, version: LUCKY_BALL_V2, round: b.round, randomness: b.randomness, demo: b.scheme === 'demo', rule: 'BNG-67' } })
   return numbers
 }

@@ -18,6 +18,8 @@
 import { createHash, createHmac } from 'node:crypto'
 import { DomainError } from '../shared/errors.ts'
 import { shuffleOrder } from '../shared/draw-proof.ts'
+import { LUCKY_V2, luckyNumbersV2 } from '../shared/draw-proof-v2.ts'
+import { QUICKNET_KEY, drawRoundFor, randomnessOf, verifyBeaconSignature, type BeaconKey } from '../shared/beacon.ts'
 import { compareBytes } from './game.ts'
 import { shareOf, splitEvenly, type Cents } from '../shared/money.ts'
 
@@ -179,10 +181,47 @@ export function luckyCommitment(seed: Uint8Array): string {
   return createHash('sha256').update(seed).digest('hex')
 }
 
+/** bolillo-lucky-v2 (DESIGN.md draw v2 point 4): the v2 key with the prefix "bolillo-lucky-v2|" and the game's beacon round. */
+export const LUCKY_BALL_V2: typeof LUCKY_V2 = LUCKY_V2
+
 export interface LuckyProof { version: string; gameId: string; commitment: string; seed: string; salesDigest: string; externalEntropy: string; ballCount: number; count: number; numbers: number[] }
 
-/** Checks a published lucky-ball proof: the seed matches the commitment and yields the numbers. */
-export function verifyLuckyProof(p: LuckyProof): { ok: boolean; errors: string[] } {
+/** A v2 lucky-ball proof: the game's close of sales and the beacon round that follows from it. */
+export interface LuckyProofV2 {
+  version: typeof LUCKY_BALL_V2; gameId: string; commitment: string; seed: string; salesDigest: string; closedAt: string
+  beacon: { scheme: 'drand-quicknet' | 'demo'; chainHash: string; round: number; signature: string; randomness: string; publicKey?: string }
+  ballCount: number; count: number; numbers: number[]
+}
+
+/** Checks a v2 lucky-ball proof offline: commitment, round from `closedAt`, the beacon's BLS signature and randomness, numbers. */
+function verifyLuckyProofV2(p: LuckyProofV2): { ok: boolean; errors: string[] } {
+  const errors: string[] = []
+  try {
+    const seed = Buffer.from(p.seed, 'hex')
+    if (luckyCommitment(seed) !== p.commitment) errors.push('the seed does not match the commitment')
+    const b = p.beacon
+    const closed = Math.floor(Date.parse(p.closedAt) / 1000)
+    if (!Number.isFinite(closed) || drawRoundFor(closed) !== b.round) errors.push(`the beacon round should be ${Number.isFinite(closed) ? drawRoundFor(closed) : '?'} for a close at ${p.closedAt}, not ${b.round}`)
+    const key: BeaconKey = b.scheme === 'demo' ? { scheme: 'demo', chainHash: b.chainHash, publicKey: b.publicKey ?? '' } : QUICKNET_KEY
+    if (b.scheme !== 'demo' && b.chainHash !== QUICKNET_KEY.chainHash) errors.push('the beacon is not drand quicknet')
+    const check = verifyBeaconSignature(key, b.round, b.signature)
+    if (!check.ok) errors.push(`beacon signature: ${check.reason}`)
+    if (randomnessOf(b.signature) !== b.randomness) errors.push('the beacon randomness is not SHA-256 of its signature')
+    const numbers = luckyNumbersV2(seed, p.gameId, p.salesDigest, { round: b.round, signature: b.signature, randomness: b.randomness }, p.ballCount, p.count)
+    if (JSON.stringify(numbers) !== JSON.stringify(p.numbers)) errors.push(`the numbers should be ${numbers.join(', ')}`)
+  } catch (err) {
+    errors.push(err instanceof Error ? err.message : String(err))
+  }
+  return { ok: errors.length === 0, errors }
+}
+
+/** Checks a published lucky-ball proof (v1 or v2): the seed matches the commitment and yields the numbers. */
+export function verifyLuckyProof(p: LuckyProof | LuckyProofV2): { ok: boolean; errors: string[] } {
+  if (p.version === LUCKY_BALL_V2) return verifyLuckyProofV2(p as LuckyProofV2)
+  return verifyLuckyProofV1(p as LuckyProof)
+}
+
+function verifyLuckyProofV1(p: LuckyProof): { ok: boolean; errors: string[] } {
   const errors: string[] = []
   try {
     const seed = Buffer.from(p.seed, 'hex')

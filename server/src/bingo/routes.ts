@@ -97,8 +97,16 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({
       kind: z.enum(['device-failure-before-first-ball', 'device-failure-after-first-ball', 'ball-irregularity', 'caller-error', 'unresolved-suspension', 'reader-misread']),
       note: z.string().max(2000).optional(), correctedBall: z.number().int().optional(),
+      // Issue 15 point 4: an annulment carries its reason and a second person's confirmation.
+      reason: z.string().max(500).optional(),
+      confirm: z.object({ username: z.string().min(1).max(120), password: z.string().min(1).max(200) }).strict().optional(),
     }).strict())
-    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), ...b }))
+    const who = principalOf(c)
+    const by = { kind: who.kind, id: who.id, name: who.name, role: who.role }
+    // The password is checked here, at the door; whether the incident annuls and who may confirm is the use case's.
+    const confirmedBy = b.confirm ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password) : undefined
+    const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
+    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, annulment }))
   })
   app.post('/api/games/:gameId/resume', needs('game.incident'), async (c) => c.json(await bingo.resume(param(c, 'gameId'))))
   app.get('/api/games/:gameId/proof', needs('game.read'), async (c) => c.json(await bingo.getProof(param(c, 'gameId'))))

@@ -5,6 +5,7 @@ import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
 import { createBingoService, type BingoService } from './service.ts'
 import { code } from '../../../test/helpers/error-code.ts'
+import { verifyProof } from '../shared/draw-proof-v2.ts'
 
 const dbs: Database[] = []
 afterEach(async () => {
@@ -231,20 +232,43 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     expect(JSON.parse(voided!.payload)).toMatchObject({ refundedCards: 25, refundCents: 25 * 500 })
   })
 
-  it('continues by hand with the remaining balls after a failure past the first ball (BNG-81)', async () => {
-    const { bingo, a, session } = await setup()
+  it('resumes the committed order after a failure past the first ball in an RNG game, and takes no ball by hand (BNG-81, issue 15)', async () => {
+    const { bingo, a, session, db } = await setup()
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
     await bingo.openSales(g.gameId)
     await bingo.sell({ gameId: g.gameId, count: 15, channel: 't' })
     await bingo.closeSales({ gameId: g.gameId })
     expect(await code(bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball' }))).toBe('ILLEGAL_TRANSITION')
     const { ball } = await bingo.drawNext(g.gameId)
+    const s = await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball', note: 'se colgó la pantalla del bombo' })
+    expect(s.drawSource).toBe('rng')
+    expect(s.status).toBe('drawing')
+    // The lever of the review: a chosen ball typed in after the "failure" is refused, whatever it is.
+    const next = ball === 90 ? 1 : ball + 1
+    expect(await code(bingo.enterBall(g.gameId, next))).toBe('RNG_NO_MANUAL_BALL')
+    const incident = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'incident'")
+    expect(JSON.parse(incident!.payload)).toMatchObject({ kind: 'device-failure-after-first-ball', outcome: 'resume-committed-order', rule: 'BNG-81' })
+    const end = await playToEnd(bingo, g.gameId)
+    const proof = await bingo.getProof(g.gameId)
+    expect(proof.drawSources).toEqual(['rng'])
+    expect(proof.balls).toEqual(end.balls)
+    // Every ball, before and after the incident, is the committed order's (the proof recomputes it).
+    expect(verifyProof(proof as never).ok).toBe(true)
+  })
+
+  it('continues by hand with the remaining balls after a failure past the first ball in a blower game (BNG-81)', async () => {
+    const { bingo, a, session } = await setup()
+    const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'blower' })
+    await bingo.openSales(g.gameId)
+    await bingo.sell({ gameId: g.gameId, count: 15, channel: 't' })
+    await bingo.closeSales({ gameId: g.gameId })
+    const s0 = await bingo.enterBall(g.gameId, 7)
+    expect(s0.balls).toEqual([7])
     const s = await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball', note: 'se cortó la luz del bombo' })
     expect(s.drawSource).toBe('manual')
     expect(await code(bingo.drawNext(g.gameId))).toBe('ILLEGAL_TRANSITION')
-    expect(await code(bingo.enterBall(g.gameId, ball))).toBe('BALL_ALREADY_DRAWN')
-    const next = ball === 90 ? 1 : ball + 1
-    expect((await bingo.enterBall(g.gameId, next)).balls).toEqual([ball, next])
+    expect(await code(bingo.enterBall(g.gameId, 7))).toBe('BALL_ALREADY_DRAWN')
+    expect((await bingo.enterBall(g.gameId, 8)).balls).toEqual([7, 8])
   })
 
   it('annuls and refunds on a caller error under the Bolivian profile (BNG-83)', async () => {

@@ -63,7 +63,10 @@ export interface BingoHooks {
   prizeAwarded?(tx: Sql, e: { game: GameRow; profile: Profile; kind: ClaimKind; winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>; balls: number[]; at: string; scope: string }): Promise<void>
   gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
   gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
-  /** bolillo-draw-v2: round R of a game is verified and its order fixed (a v2 lucky ball draws from here). */
+  /**
+   * bolillo-draw-v2: round R of a game is verified and its order fixed (DESIGN.md draw v2 point 3), inside the
+   * draw's transaction. The v2 lucky ball is fixed here (bonus-service.ts).
+   */
   beaconVerified?(tx: Sql, e: { game: GameRow; beacon: BeaconValue; at: string; scope: string }): Promise<void>
 }
 
@@ -97,6 +100,8 @@ export interface GameState extends Partial<GameExtras> {
   /** Fixed at the close of sales (v2): the sales digest D, the close time t and the beacon round R. */
   salesDigest?: string | null; closedAt?: string | null
   beacon?: BeaconState | null
+  /** Issue 15 point 4: a game annulled by two people shows the hall their reason (the names stay in the minutes). */
+  annulment?: { reason: string; at: string } | null
   times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
 }
 

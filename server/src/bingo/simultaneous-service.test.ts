@@ -6,6 +6,7 @@ import { createBingoService, type SoldCard } from './service.ts'
 import { createBonusService } from './bonus-service.ts'
 import { loadSessionMinutes } from './minutes.ts'
 import { code } from '../../../test/helpers/error-code.ts'
+import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
 
 /** Simultaneous bingo (BNG-100): one game and one draw, cards sold by several halls, none repeated. */
 const dbs: Database[] = []
@@ -20,7 +21,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
     dbs.push(db)
     const clock = { now: () => new Date('2026-11-21T20:00:00Z') }
     const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
-    const bonus = createBonusService({ db, clock, entropy })
+    const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
     const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
     const set = await bingo.createMasterSet({ count: 3000, seed: 'simultaneous' })
     const otherSet = await bingo.createMasterSet({ count: 100, seed: 'other' })

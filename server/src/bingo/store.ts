@@ -454,7 +454,11 @@ export type PotLedgerKind = 'seed' | 'contribution' | 'award' | 'reserve_transfe
 
 export interface PotLedgerEntry { entryNo: number; kind: string; gameId: string | null; hallId: string | null; prizeId: string | null; mainCents: number; reserveCents: number; detail: unknown; at: string }
 
-export interface LuckyDrawRow { game_id: string; commitment: string; seed_hex: string; number_count: number; numbers: string | null; created_at: string; drawn_at: string | null }
+export interface LuckyDrawRow {
+  game_id: string; commitment: string; seed_hex: string; number_count: number; numbers: string | null; created_at: string; drawn_at: string | null
+  /** Issue 15: the sealed seed (older rows have it in `seed_hex`), the derivation used and, for v2, the beacon round (JSON). */
+  seed_sealed?: string | null; version?: string | null; beacon?: string | null
+}
 
 export interface PrimaRow {
   hall_id: string; amounts: string; amount_cents: number; deduction_bp: number; min_amount_cents: number; max_amount_cents: number
@@ -577,12 +581,13 @@ export async function raiseLuckyNumberCount(tx: Sql, gameId: string, count: numb
   await tx.run('UPDATE lucky_draws SET number_count = ? WHERE game_id = ? AND numbers IS NULL', [count, gameId])
 }
 
-export async function insertLuckyDraw(tx: Sql, d: { gameId: string; commitment: string; seedHex: string; count: number; at: string }): Promise<void> {
-  await tx.run('INSERT INTO lucky_draws (game_id, commitment, seed_hex, number_count, created_at) VALUES (?, ?, ?, ?, ?)', [d.gameId, d.commitment, d.seedHex, d.count, d.at])
+/** A new lucky-ball draw: its seed only sealed (`seed_hex` is left empty). */
+export async function insertLuckyDraw(tx: Sql, d: { gameId: string; commitment: string; seedSealed: string; count: number; at: string }): Promise<void> {
+  await tx.run("INSERT INTO lucky_draws (game_id, commitment, seed_hex, seed_sealed, number_count, created_at) VALUES (?, ?, '', ?, ?, ?)", [d.gameId, d.commitment, d.seedSealed, d.count, d.at])
 }
 
-export async function setLuckyNumbers(tx: Sql, gameId: string, numbers: number[], at: string): Promise<void> {
-  await tx.run('UPDATE lucky_draws SET numbers = ?, drawn_at = ? WHERE game_id = ?', [JSON.stringify(numbers), at, gameId])
+export async function setLuckyNumbers(tx: Sql, gameId: string, numbers: number[], at: string, version: string, beacon: string | null = null): Promise<void> {
+  await tx.run('UPDATE lucky_draws SET numbers = ?, drawn_at = ?, version = ?, beacon = ? WHERE game_id = ?', [JSON.stringify(numbers), at, version, beacon, gameId])
 }
 
 /** The game's drawn lucky numbers; null before close of sales or without a lucky ball. */
@@ -826,4 +831,17 @@ export function bonusPrizeReceiptRow(tx: Sql, prizeId: string): Promise<BonusPri
 /** The balls of a game in draw order, for a bonus receipt. */
 export async function bonusReceiptBalls(tx: Sql, gameId: string): Promise<number[]> {
   return (await tx.all<{ ball: number }>('SELECT ball FROM balls WHERE game_id = ? ORDER BY seq', [gameId])).map((b) => Number(b.ball))
+}
+
+// ---- annulments by two people (incidents.ts; issue 15 point 4)
+
+export interface AnnulmentRow { game_id: string; reason: string; requested_by_id: string; requested_by_name: string; confirmed_by_id: string; confirmed_by_name: string; created_at: string }
+
+export async function insertAnnulment(tx: Sql, a: { gameId: string; reason: string; requestedBy: { id: string; name: string }; confirmedBy: { id: string; name: string }; at: string }): Promise<void> {
+  await tx.run('INSERT INTO game_annulments (game_id, reason, requested_by_id, requested_by_name, confirmed_by_id, confirmed_by_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [a.gameId, a.reason, a.requestedBy.id, a.requestedBy.name, a.confirmedBy.id, a.confirmedBy.name, a.at])
+}
+
+export function annulmentOfGame(sql: Sql, gameId: string): Promise<AnnulmentRow | undefined> {
+  return sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
 }

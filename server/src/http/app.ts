@@ -27,11 +27,11 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   CONFLICT: 409, BEACON_PENDING: 409, DEVICE_UNAVAILABLE: 503, DEVICE_NOT_CERTIFIED: 422, BALL_SET_EXHAUSTED: 409, BALL_SET_REQUIRED: 409, ENTROPY_HEALTH_FAILED: 503, RULE_DISABLED: 422, UNAUTHORIZED: 401, FORBIDDEN: 403, ACCOUNT_LOCKED: 423, RATE_LIMITED: 429,
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
-  PACK_NOT_ACTIVATED: 409,
+  PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED'])
 
 export function createHttpApp(services: Services) {
   const { config } = services
@@ -92,6 +92,12 @@ export function createHttpApp(services: Services) {
     return c.json({ records: await journalPage(services.db, from, limit) })
   })
   app.get('/api/journal/verify', needs('journal.read'), async (c) => c.json(await services.verifyJournal()))
+  // Issue 15 point 5: the signed checkpoints as JSON lines, a file a regulator keeps for `verify-journal --checkpoints`.
+  app.get('/api/journal/checkpoints', needs('journal.read'), async (c) => {
+    const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
+    const lines = (await services.checkpoints.list(after)).map((cp) => JSON.stringify(cp)).join('\n')
+    return c.body(lines ? `${lines}\n` : '', 200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'inline; filename="checkpoints.jsonl"' })
+  })
 
   // ---- vouchers, kiosk sales, validation and payout (issue #3)
   registerCashdeskRoutes(app, services)

@@ -51,6 +51,10 @@ export const ErrorCode = {
   PackNotActivated: 'PACK_NOT_ACTIVATED',
   /** Issue 15: an instant batch's seed comes from the entropy source; a seed sent by a person is refused. */
   TypedSeedRefused: 'TYPED_SEED_REFUSED',
+  // Issue 15 point 4: a ball typed by hand into an RNG game (its balls come only from the committed order).
+  RngNoManualBall: 'RNG_NO_MANUAL_BALL',
+  // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
+  SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -78,3 +78,29 @@ export async function journalPage(sql: Sql, from: number, limit: number): Promis
   const rows = await sql.all<Record<string, unknown>>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [from, limit])
   return rows.map((r) => ({ ...r, payload: JSON.parse(String(r.payload)) }))
 }
+
+// Signed journal checkpoints (checkpoint-service.ts; DESIGN.md "Journal")
+
+export interface CheckpointRow { seq: number; hash: string; at: string; key_id: string; signature: string; reason: string }
+
+/** Stores a checkpoint; a second one of the same head is not stored again. */
+export async function insertCheckpoint(tx: Sql, c: CheckpointRow): Promise<boolean> {
+  const seen = await tx.get('SELECT seq FROM journal_checkpoints WHERE seq = ?', [c.seq])
+  if (seen) return false
+  await tx.run('INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason) VALUES (?, ?, ?, ?, ?, ?)', [c.seq, c.hash, c.at, c.key_id, c.signature, c.reason])
+  return true
+}
+
+export function lastCheckpointRow(sql: Sql): Promise<CheckpointRow | undefined> {
+  return sql.get<CheckpointRow>('SELECT * FROM journal_checkpoints ORDER BY seq DESC LIMIT 1')
+}
+
+/** Checkpoints in seq order, after `after`, at most `limit`. */
+export function checkpointRows(sql: Sql, after: number, limit: number): Promise<CheckpointRow[]> {
+  return sql.all<CheckpointRow>('SELECT * FROM journal_checkpoints WHERE seq > ? ORDER BY seq LIMIT ?', [after, limit])
+}
+
+/** Checkpoints signed between two instants (ISO 8601, inclusive), in seq order. */
+export function checkpointRowsBetween(sql: Sql, from: string, to: string): Promise<CheckpointRow[]> {
+  return sql.all<CheckpointRow>('SELECT * FROM journal_checkpoints WHERE at >= ? AND at <= ? ORDER BY seq', [from, to])
+}
