@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import Database from 'better-sqlite3'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hashRecord } from '../../server/src/shared/journal-chain.ts'
 import { parseCheckpoints, verifyCheckpointSignature } from '../../server/src/shared/checkpoints.ts'
@@ -86,7 +86,7 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     expect((await bolillo(['verify-journal', '--checkpoints', file], env)).code).toBe(0)
 
     // The attacker: write access to the SQLite file, the append-only triggers dropped, the tail rewritten.
-    const db = new Database(join(server.dataDir, 'bolillo.sqlite'))
+    const db = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
     db.exec('DROP TRIGGER journal_no_update')
     const rows = db.prepare('SELECT * FROM journal ORDER BY seq').all() as Array<{ seq: number; at: string; type: string; scope: string; payload: string; prev_hash: string; hash: string }>
     expect(rows.length).toBeGreaterThan(110)

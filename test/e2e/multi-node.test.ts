@@ -141,7 +141,15 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
       const got = () => seen.get(s)!.filter((b) => b !== undefined).length
       for (let i = 0; i < 150 && (got() < state.balls.length || newest.get(s)?.status !== 'finished'); i++) await new Promise((r) => setTimeout(r, 100))
       expect(seen.get(s)).toEqual(state.balls)
-      expect(newest.get(s)).toMatchObject({ status: 'finished', seq: state.seq })
+      // The signed checkpoint at the game's end (issue 15 point 5) moves the game's journal head once more, just
+      // after the last draw answers: every display must end on the server's final state, whenever that lands.
+      let final: any = (await api(a.url, 'GET', `/api/games/${gameId}`)).body
+      for (let i = 0; i < 50 && newest.get(s)?.seq !== final.seq; i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        final = (await api(a.url, 'GET', `/api/games/${gameId}`)).body
+      }
+      expect(final.seq).toBeGreaterThanOrEqual(state.seq)
+      expect(newest.get(s)).toMatchObject({ status: 'finished', seq: final.seq })
     }
     // The winners are the cards complete at the last ball, whichever hall sold them.
     const called = new Set<number>(state.balls)

@@ -12,7 +12,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 
 export interface Needle { what: string; bytes: Buffer }
 export interface KnownTicket { id: number; serial: string; tier: number; amountCents: number }
@@ -75,7 +75,7 @@ export function findTierBesideSerial(files: string[], tickets: Map<string, Known
 }
 
 /** Columns of any table in a SQLite file that reproduce the winning tickets' tiers or amounts. */
-export function findTierColumns(file: string, tickets: KnownTicket[]): string[] {
+export async function findTierColumns(file: string, tickets: KnownTicket[]): Promise<string[]> {
   const header = readFileSync(file).subarray(0, 16).toString('latin1')
   if (header !== 'SQLite format 3\0') return []
   const dir = mkdtempSync(join(tmpdir(), 'bolillo-scan-'))
@@ -84,18 +84,21 @@ export function findTierColumns(file: string, tickets: KnownTicket[]): string[] 
     const copy = join(dir, 'copy.sqlite')
     copyFileSync(file, copy)
     if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`)
-    const db = new Database(copy, { readonly: false })
+    // This runtime's driver (better-sqlite3 on Node, bun:sqlite on Bun).
+    const db = await openSqliteConnection(copy)
     try {
       const byId = new Map(tickets.map((t) => [t.id, t]))
       const bySerial = new Map(tickets.map((t) => [t.serial, t]))
       const found: string[] = []
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
       for (const { name } of tables) {
-        const rows = db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]
-        const columns = (db.prepare(`SELECT * FROM "${name}" LIMIT 0`).columns()).map((c) => c.name)
-        if (name === 'sqlite_sequence' || rows.length === 0) continue
+        if (name === 'sqlite_sequence') continue
         // The rowid counts as a key column too (INTEGER PRIMARY KEY aliases it).
-        const keyed = db.prepare(`SELECT rowid FROM "${name}"`).raw().all() as unknown[][]
+        const objects = db.prepare(`SELECT rowid AS "__scan_rowid", * FROM "${name}"`).all() as Array<Record<string, unknown>>
+        if (objects.length === 0) continue
+        const columns = Object.keys(objects[0]).filter((c) => c !== '__scan_rowid')
+        const rows = objects.map((o) => columns.map((c) => o[c]))
+        const keyed = objects.map((o) => [o.__scan_rowid])
         const keys = [...columns.map((c, i) => ({ label: c, at: (r: unknown[], _k: number) => r[i] })), { label: 'rowid', at: (_r: unknown[], k: number) => keyed[k]?.[0] }]
         for (const key of keys) {
           for (let v = 0; v < columns.length; v++) {
