@@ -6,7 +6,7 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -18,23 +18,10 @@ const person = z.string().min(1).max(120)
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 
-/** Station and cashier as the request proves them (see the top of this file). */
-function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
-  const who = principalOf(c)
-  return {
-    stationId: who.kind === 'device' ? who.id : claimed.stationId,
-    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
-  }
-}
-
 function queryOf<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query())
   if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
   return parsed.data
-}
-
-function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
 }
 
 export function registerCashdeskRoutes(app: App, services: Services): void {

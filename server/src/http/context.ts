@@ -70,3 +70,28 @@ export function needs(permission: Permission) {
 export function principalOf(c: AppContext): Principal {
   return c.get('principal') ?? ANONYMOUS
 }
+
+/** The authenticated principal as a journal record's actor (never a name from the body). */
+export function actorOf(c: AppContext): { kind: string; id: string; role: string } {
+  const who = principalOf(c)
+  return { kind: who.kind, id: who.id, role: who.role }
+}
+
+/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
+export function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
+  const who = principalOf(c)
+  return {
+    stationId: who.kind === 'device' ? who.id : claimed.stationId,
+    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
+  }
+}
+
+/** A PDF answered inline under `filename`. */
+export function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
+  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
+}
+
+/** A CSV file answered inline under `filename`. */
+export function csv(c: AppContext, bytes: Buffer, filename: string) {
+  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
+}

@@ -3,7 +3,7 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
+import { actors, body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
@@ -21,15 +21,6 @@ function gameNoOf(c: AppContext): number {
   const n = Number(c.req.param('gameNo'))
   if (!Number.isInteger(n) || n < 1 || n > 9999) throw new DomainError('VALIDATION_FAILED', 'game number must be 1..9999')
   return n
-}
-
-/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
-  const who = principalOf(c)
-  return {
-    stationId: who.kind === 'device' ? who.id : claimed.stationId,
-    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
-  }
 }
 
 export function registerInstantRoutes(app: App, services: Services): void {

@@ -6,11 +6,11 @@
  * Public (game.read): plans, participation files, extractos (LOT-17), proofs, and the public list of lost or
  * stolen ranges (LST-3).
  */
-import { body, needs, principalOf, param as p, type App, type AppContext } from '../http/context.ts'
+import { pdf, csv, actorOf, actors, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import { refusePersonEntropy, type Actor } from '../shared/lottery-draw-v2.ts'
+import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -18,28 +18,6 @@ const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
 const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
 const payee = z.object({ name: text(120), document: text(40), signatureRef: text(200).optional() }).strict()
-
-function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
-}
-function csv(c: AppContext, bytes: Buffer, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
-}
-
-/** The authenticated principal, for the journal (never a name from the body). */
-function actorOf(c: AppContext): Actor {
-  const who = principalOf(c)
-  return { kind: who.kind, id: who.id, role: who.role }
-}
-
-/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
-  const who = principalOf(c)
-  return {
-    stationId: who.kind === 'device' ? who.id : claimed.stationId,
-    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
-  }
-}
 
 export function registerLotteryRoutes(app: App, services: Services): void {
   // ---- numbered-ticket lotteries and raffles

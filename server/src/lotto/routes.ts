@@ -6,10 +6,10 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { body, needs, principalOf, param as p, type App, type AppContext } from '../http/context.ts'
+import { pdf, csv, actorOf, actors, body, needs, param as p, type App } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
-import { refusePersonEntropy, type Actor } from '../shared/lottery-draw-v2.ts'
+import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -44,28 +44,6 @@ const slip = z.object({
   player: z.object({ name: text(120), document: text(40) }).strict(),
   channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
 }).strict()
-
-function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
-}
-function csv(c: AppContext, bytes: Buffer, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
-}
-
-/** The authenticated principal, for the journal (never a name from the body). */
-function actorOf(c: AppContext): Actor {
-  const who = principalOf(c)
-  return { kind: who.kind, id: who.id, role: who.role }
-}
-
-/** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }) {
-  const who = principalOf(c)
-  return {
-    stationId: who.kind === 'device' ? who.id : claimed.stationId,
-    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
-  }
-}
 
 export function registerLottoRoutes(app: App, services: Services): void {
   const lotto = services.lotto
