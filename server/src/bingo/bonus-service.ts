@@ -8,6 +8,7 @@
  * hash chain. The use cases here that are not part of a game step (configuring, joining, selling in a hall, paying)
  * run their own transactions and publish the same `game:changed` events after the commit.
  */
+import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { ClaimKind } from './game.ts'
@@ -63,11 +64,7 @@ export function createBonusService(deps: BonusDeps) {
   const joinedListeners = new Set<(e: { gameId: string; hallId: string }) => void>()
 
   function newId(prefix: string): string {
-    const bytes = deps.entropy.randomBytes(10)
-    const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
-    let s = ''
-    for (const b of bytes) s += alphabet[b % alphabet.length]
-    return `${prefix}_${s}`
+    return recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES))
   }
 
   // A lucky seed is bound to its game: a sealed value copied to another game's row does not open.

@@ -3,6 +3,7 @@
  * commit, record ids, the loading of halls, sessions and games with their not-found errors, and the per-game
  * detector cache. Built once per service by `createBingoService` (service.ts).
  */
+import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import { randomBytes } from 'node:crypto'
 import { createDetector } from './detector.ts'
 import { createSealer, sealingKeyFromBytes, type Sealer } from '../shared/sealing.ts'
@@ -48,11 +49,7 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
   const publish = (e: BingoEvent) => { try { deps.publish?.(e) } catch { /* a screen must never break a sale */ } }
 
   function newId(prefix: string): string {
-    const bytes = (deps.idEntropy ?? deps.entropy).randomBytes(10)
-    const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
-    let s = ''
-    for (const b of bytes) s += alphabet[b % alphabet.length]
-    return `${prefix}_${s}`
+    return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
   async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {

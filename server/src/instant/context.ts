@@ -2,6 +2,7 @@
  * What the instant use cases share: dependencies, ids, the batch of a game, and resolving a scanned or typed code
  * to its ticket (inventory code outside, validation code under the scratch layer).
  */
+import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import { createHash } from 'node:crypto'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -52,11 +53,7 @@ export function createInstantContext(deps: InstantDeps) {
   const batchKeys = new Map<string, BatchKeys>()
 
   function newId(prefix: string): string {
-    const bytes = (deps.idEntropy ?? deps.entropy).randomBytes(10)
-    const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
-    let s = ''
-    for (const b of bytes) s += alphabet[b % alphabet.length]
-    return `${prefix}_${s}`
+    return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
   function checkedOf(batch: BatchRow): CheckedDesign {

@@ -2,6 +2,7 @@
  * What the lottery and raffle use cases (issue.ts, draws.ts, settlement.ts, payouts.ts) share: the dependencies,
  * ids, signed codes, draw lookups, the ranges out of play and the tickets in play.
  */
+import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { sortByBytes } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -71,12 +72,7 @@ export function createLotteryContext(deps: LotteryDeps) {
   return {
     deps, db, clock,
     now: () => clock.now().toISOString(),
-    newId(prefix: string): string {
-      const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
-      let s = ''
-      for (const b of deps.entropy.randomBytes(10)) s += alphabet[b % alphabet.length]
-      return `${prefix}_${s}`
-    },
+    newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
     scope: (r: { product: string; game_code: string; id: string }) => `${r.product}:${r.game_code}/draw:${r.id}`,
     sign: (id: string) => encodeTicketCode({ kind: TicketKind.lottery, id }, deps.keys.privateKey),

@@ -2,6 +2,7 @@
  * What the lotto use cases (draws.ts, slips.ts, settlement.ts, payouts.ts) share: the dependencies, ids, the
  * server's clock, draw lookups and the cache of draw plans.
  */
+import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { sortByBytes } from '../shared/draw-proof.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -50,12 +51,7 @@ export function createLottoContext(deps: LottoDeps) {
   return {
     deps, db, clock,
     now: () => clock.now().toISOString(),
-    newId(prefix: string): string {
-      const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
-      let s = ''
-      for (const b of deps.entropy.randomBytes(10)) s += alphabet[b % alphabet.length]
-      return `${prefix}_${s}`
-    },
+    newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
     drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
     planOf,
