@@ -13,7 +13,8 @@ const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 export function registerAccessRoutes(app: App, services: Services) {
   app.post('/api/auth/login', async (c) => {
     const b = await body(c, z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).strict())
-    return c.json(await services.auth.login(b.username, b.password))
+    // Sent with an enrolled station's `Authorization: Device ...`, the session is bound to that station.
+    return c.json(await services.auth.login(b.username, b.password, principalOf(c).device))
   })
   app.post('/api/auth/logout', async (c) => {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]

@@ -47,7 +47,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
   PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
-  SECOND_PERSON_REQUIRED: { es: 'Para anular la partida hace falta un motivo y la confirmación de una segunda persona (jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'Annulling the game needs a reason and the confirmation of a second person (floor manager or director), other than the requester, with their username and password.' },
+  SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
 }
