@@ -55,6 +55,7 @@ export function createHttpApp(services: Services) {
     c.set('authOn', authOn)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
+    c.set('confirmPerson', services.auth.confirmPerson)
     // Per person or device; anonymous callers share a bucket per remote address.
     const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
     if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
