@@ -8,7 +8,6 @@
  */
 import { pdf, csv, actorOf, actors, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
-import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 
