@@ -11,7 +11,6 @@ import { createBeaconSource, type BeaconSource } from '../shared/beacon-source.t
 import { createDemoBeacon, demoSecretKeyFrom } from '../shared/beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { compareBytes } from './game.ts'
-import { isTimeZone } from '../shared/time-zone.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './service.ts'
@@ -86,13 +85,7 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
   const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']>; timeZone?: string }
   // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
-  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) }, timeZone: hallTimeZone(hall) } }
-}
-
-/** Issue 17: the wall clock of a hall: its own setting, else its profile's zone, else UTC. */
-export function hallTimeZone(hall: { profile_id: string; settings: string }): string {
-  const own = (JSON.parse(hall.settings || '{}') as { timeZone?: unknown }).timeZone
-  return isTimeZone(own) ? own : getProfile(hall.profile_id)?.timeZone ?? 'UTC'
+  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) }, timeZone: hallTimeZone(hall, profile) } }
 }
 
 /**

@@ -125,7 +125,7 @@ export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string
     else settings.timeZone = input.timeZone
     const json = JSON.stringify(settings)
     await store.updateHallSettings(tx, hall.id, json)
-    const timeZone = hallTimeZone({ profile_id: hall.profile_id, settings: json })
+    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
     await appendJournal(tx, { at: ctx.now(), type: 'hall.time_zone_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, timeZone, own: input.timeZone, actor: input.by } })
     return { hallId: hall.id, timeZone }
   })
@@ -134,7 +134,9 @@ export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string
 /** A hall as listed, with its wall-clock zone instead of its raw settings. */
 function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
   const { settings, ...rest } = h
-  return { ...rest, timeZone: hallTimeZone({ profile_id: h.profileId, settings: settings ?? '{}' }) }
+  const profile = getProfile(h.profileId)
+  const own = (JSON.parse(settings ?? '{}') as { timeZone?: unknown }).timeZone
+  return { ...rest, timeZone: typeof own === 'string' && own ? own : profile?.timeZone ?? 'UTC' }
 }
 
 // ---------------------------------------------------------------- reads

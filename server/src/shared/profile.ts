@@ -58,8 +58,6 @@ export interface Profile {
   splitBasis: 'card'
   /** INS-15/16: on-screen electronic instant lottery sale. */
   electronicInstantAllowed: boolean
-  /** Issue 17: the IANA zone of the wall clock halls under this profile print and show, unless a hall sets its own. */
-  timeZone: string
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
@@ -87,7 +85,6 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
-  timeZone: 'America/La_Paz',
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -112,7 +109,6 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
-  timeZone: 'Europe/Madrid',
 }) as Profile
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
