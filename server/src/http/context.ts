@@ -14,6 +14,12 @@ export interface AppEnv {
     principal: Principal
     /** The permission the matched route needs (access/permissions.ts). */
     permission: Permission
+    /** Issue 14 point 4: the client's address (X-Forwarded-For only from trusted proxies). */
+    address: string
+    /** The username a login named, for the aggregated refusal record. */
+    loginName?: string
+    /** Issue 14 point 1: refuses a request that names something of a hall the principal does not hold. */
+    hallGuard?: (c: AppContext) => Promise<void>
   }
 }
 export type AppContext = Context<AppEnv>
@@ -61,6 +67,8 @@ export function needs(permission: Permission) {
         if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
         throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
       }
+      // Issue 14 point 1: and only on things of their own halls (what anyone may read is not a hall's secret).
+      if (!isAllowed(permission, 'public' as Role)) await c.get('hallGuard')?.(c)
     }
     await next()
   }
@@ -72,9 +80,9 @@ export function principalOf(c: AppContext): Principal {
 }
 
 /** The authenticated principal as a journal record's actor (never a name from the body). */
-export function actorOf(c: AppContext): { kind: string; id: string; role: string } {
+export function actorOf(c: AppContext): { kind: string; id: string; name: string; role: string } {
   const who = principalOf(c)
-  return { kind: who.kind, id: who.id, role: who.role }
+  return { kind: who.kind, id: who.id, name: who.name, role: who.role }
 }
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
