@@ -5,6 +5,8 @@
 import { z } from 'zod'
 import { body, needs, principalOf, param, type App, type AppContext } from '../http/context.ts'
 import { DomainError } from '../shared/errors.ts'
+import { pickLang } from '../http/messages.ts'
+import { describePrincipal } from './me.ts'
 import type { Services } from '../services.ts'
 import { holdsHall, PersonRole } from './service.ts'
 
@@ -26,7 +28,8 @@ export function registerAccessRoutes(app: App, services: Services) {
   app.post('/api/auth/login', async (c) => {
     const b = await body(c, z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).strict())
     c.set('loginName', b.username)
-    return c.json(await auth.login(b.username, b.password))
+    // Sent with an enrolled station's `Authorization: Device ...`, the session is bound to that station.
+    return c.json(await auth.login(b.username, b.password, principalOf(c).device))
   })
   app.post('/api/auth/logout', async (c) => {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]
@@ -34,6 +37,8 @@ export function registerAccessRoutes(app: App, services: Services) {
     return c.json({ ok: true })
   })
   app.get('/api/auth/me', (c) => c.json(principalOf(c)))
+  // Issue 14 point 7: who am I, in words, with my permissions, so screens show only what my role may do.
+  app.get('/api/me', (c) => c.json(describePrincipal(principalOf(c), c.get('authOn'), pickLang(c.req.header('accept-language')))))
   // Issue 14 point 5: a person changes their own password (the current one checked like a login).
   app.post('/api/auth/password', async (c) => {
     const who = principalOf(c)

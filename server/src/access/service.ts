@@ -26,6 +26,14 @@ export type PersonRole = (typeof PersonRole)[keyof typeof PersonRole]
 export const DeviceKind = { Kiosk: 'kiosk', CashierStation: 'cashier_station', Display: 'display' } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
 
+/** The enrolled device a request comes from: the device itself, or the station a person logged in at. */
+export interface DeviceRef {
+  id: string
+  name: string
+  kind: DeviceKind
+  hallId: string | null
+}
+
 export interface Principal {
   kind: 'person' | 'device' | 'anonymous'
   id: string
@@ -35,6 +43,8 @@ export interface Principal {
   halls?: '*' | readonly string[]
   /** Issue 14 point 5: a person who must choose a new password before doing anything else. */
   mustChangePassword?: boolean
+  /** Set for a device credential and for a person whose session was opened on an enrolled device. */
+  device?: DeviceRef
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: 'anonymous', name: 'anonymous', role: 'public', halls: Object.freeze([]) as readonly string[] })
@@ -247,11 +257,18 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     }
   }
 
-  /** Password login. Locks the account after `maxFailures` failures in a row (journaled). */
-  async function login(username: string, password: string): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string; mustChangePassword: boolean } }> {
+  /**
+   * Password login (verifyPassword: lockout). A login sent with an enrolled device's credential opens a session
+   * bound to that device: every request with the token then names the station it comes from (a cashier's drawer
+   * is the station's, DESIGN.md "Money and people").
+   */
+  async function login(username: string, password: string, at?: DeviceRef): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string; mustChangePassword: boolean }; device?: DeviceRef }> {
     const user = await verifyPassword(username, password)
-    const t = await issueToken({ userId: user.id }, sessionMs)
-    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name, mustChangePassword: Number(user.must_change_password) === 1 } }
+    // Issue 14 point 1: a person logs in only at a station of one of their halls.
+    if (at?.hallId && !holdsHall({ ...ANONYMOUS, halls: await hallsOf(user) }, at.hallId)) throw new DomainError('WRONG_HALL', `this station belongs to hall ${at.hallId}`)
+    const t = await issueToken({ userId: user.id, deviceId: at?.id }, sessionMs)
+    if (at) await db.transaction((tx) => appendJournal(tx, { at: now().toISOString(), type: 'user.login', scope: '', payload: { userId: user.id, username, deviceId: at.id } }))
+    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name, mustChangePassword: Number(user.must_change_password) === 1 }, ...(at ? { device: at } : {}) }
   }
 
   /**
@@ -314,7 +331,9 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (row.user_id) {
         const u = await userById(db, row.user_id)
         if (!u || u.disabled) throw new DomainError('UNAUTHORIZED', 'user disabled')
-        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, halls: await hallsOf(u), ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}) }
+        // A session opened at a station lasts only as long as the station's enrolment, and acts in its hall only.
+        const device = row.device_id ? (await deviceById(row.device_id)).device : undefined
+        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, halls: await hallsOf(u), ...(device ? { device } : {}), ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}) }
       }
       return deviceById(row.device_id!)
     }
@@ -334,7 +353,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const d = await deviceCredentialById(db, id)
     if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
     // A device enrolled before halls were tracked (service callers that named none) is not bound to one.
-    return { kind: 'device', id: d.id, name: d.name, role: d.kind, halls: d.hall_id ? [d.hall_id] : '*' }
+    return { kind: 'device', id: d.id, name: d.name, role: d.kind, halls: d.hall_id ? [d.hall_id] : '*', device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null } }
   }
 
   return {
