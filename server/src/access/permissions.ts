@@ -57,6 +57,8 @@ export const permissions = {
   'instant.audit': [Role.Auditor],
   'lottery.sell': [Role.Kiosk, ...cash, ...staff],
   'lottery.draw': staff,
+  /** Issue 18 (BNG-52, CFG-17, BNG-102): a hall's Plan de Apuestas, licence options and derived bingo versions. */
+  'hall.rules': [Role.Director],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

@@ -15,6 +15,7 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './service.ts'
 import * as store from './store.ts'
+import { hallProfile } from './betting-plan.ts'
 import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
@@ -77,14 +78,13 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
 
-/** A hall and its profile, with the hall's own prize shares over the profile's. */
+/** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
 export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
   const hall = await store.hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   const profile = getProfile(hall.profile_id)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
-  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
-  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } } }
+  return { hall, profile: hallProfile(profile, hall.settings) }
 }
 
 /**
