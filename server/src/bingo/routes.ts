@@ -24,7 +24,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await bingo.listHalls() }))
   app.get('/api/halls/:hallId', needs('hall.read'), async (c) => c.json(await bingo.getHallOverview(param(c, 'hallId'))))
   app.post('/api/halls', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), bettingPlan: bettingPlan.optional() }).strict())
+    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional(), bettingPlan: bettingPlan.optional() }).strict())
     return c.json(await bingo.createHall({ ...b, by: actorOf(c) }), 201)
   })
   // Issue 18: the rules a hall plays under and every version of its plans (BNG-52, CFG-17, CFG-24/25, BNG-102).
@@ -45,6 +45,11 @@ export function registerBingoRoutes(app: App, services: Services) {
       window: z.object({ games: z.number().int().min(1).max(100_000).optional(), hours: z.number().int().min(1).max(8760).optional() }).strict().optional(),
     }).strict())
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
+  })
+  // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
+  app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
+    return c.json(await bingo.setHallTimeZone({ hallId: param(c, 'hallId'), timeZone: b.timeZone, by: actorOf(c) }))
   })
   app.post('/api/master-sets', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict())

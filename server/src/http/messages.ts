@@ -57,6 +57,10 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
+  // Issue 14
+  WRONG_HALL: { es: 'Eso pertenece a otra sala: no puede actuar sobre ella.', en: 'That belongs to another hall: you cannot act on it.' },
+  PASSWORD_CHANGE_REQUIRED: { es: 'Debe cambiar su contraseña antes de continuar.', en: 'You must change your password before continuing.' },
+  PLAYER_EXCLUDED: { es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.', en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.' },
 }
 
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */
