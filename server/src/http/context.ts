@@ -154,3 +154,28 @@ export function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
 export function csv(c: AppContext, bytes: Buffer, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
 }
+
+/**
+ * Issue 14 point 2: the name a record gives for who acted. With authentication on it is the authenticated
+ * person's (and the one who authorised them), never the request body's; a body name is only read when
+ * authentication is off (local experiments and old tests), and then it is required.
+ */
+export function nameOf(c: AppContext, claimed?: string, field = 'by'): string {
+  if (!c.get('authOn')) {
+    if (!claimed) throw new DomainError('VALIDATION_FAILED', `${field} is required when authentication is off`, { field })
+    return claimed
+  }
+  const who = principalOf(c)
+  const by = c.get('authorisedBy')
+  return by ? `${who.name} (autorizó ${by.name})` : who.name
+}
+
+/**
+ * Issue 14 point 2: the witness of an action a rule wants two people for (BNG-25/27 ball-set changes and
+ * recounts, BNG-74 incident entries): with authentication on, the second person who typed their own credential
+ * on the same screen (secondPerson); the body's name only with authentication off.
+ */
+export async function witnessOf(c: AppContext, permission: Permission, claimed?: string, field = 'witnessedBy'): Promise<string> {
+  if (!c.get('authOn')) return nameOf(c, claimed, field)
+  return (await secondPerson(c, permission)).name
+}
