@@ -18,6 +18,8 @@ export interface AppEnv {
     address: string
     /** The username a login named, for the aggregated refusal record. */
     loginName?: string
+    /** Issue 14 point 8: refuses a sale or payout to a player on the exclusion list (GEN-23, GEN-27). */
+    admission?: (c: AppContext) => Promise<void>
     /** Issue 14 point 1: refuses a request that names something of a hall the principal does not hold. */
     hallGuard?: (c: AppContext) => Promise<void>
     /** Checks another person's username and password (auth.confirmPerson: same lockout as a login). */
@@ -79,6 +81,7 @@ export function needs(permission: Permission) {
       // Issue 14 point 1: and only on things of their own halls (what anyone may read is not a hall's secret).
       if (!isAllowed(permission, 'public' as Role)) await c.get('hallGuard')?.(c)
     }
+    await c.get('admission')?.(c)
     await next()
   }
 }
