@@ -26,6 +26,7 @@ import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createLottoService } from './lotto/service.ts'
 import { createLotteryService } from './lottery/service.ts'
+import { getProfile } from './shared/profile.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
@@ -88,8 +89,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const lotto = createLottoService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
+    timeZone: getProfile(config.profileId)?.timeZone,
   })
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, timeZone: getProfile(config.profileId)?.timeZone })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {

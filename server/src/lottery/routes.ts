@@ -123,6 +123,7 @@ const lotteryPlan = z.object({
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
   authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
   staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 const rafflePlan = z.object({
   kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
@@ -131,6 +132,7 @@ const rafflePlan = z.object({
   authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
+  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 const printQuery = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int(), seriesFrom: z.coerce.number().int().optional(), seriesTo: z.coerce.number().int().optional() })
 
