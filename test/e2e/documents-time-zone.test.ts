@@ -68,8 +68,8 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
     expect(sold.status).toBe(201)
     expect(sold.body.timeZone).toBe('America/La_Paz')
     receipt = sold.body
-    const pdf = await fetch(`${server.url}/api/lotto/slips/${receipt.receiptNumber}/receipt.pdf`, { headers: as.kiosk })
-    expect(pdf.status).toBe(200)
+    const pdf = await fetch(`${server.url}/api/lotto/slips/${receipt.receiptNumber}/receipt.pdf`, { headers: as.jefa })
+    expect(pdf.status, await pdf.clone().text()).toBe(200)
     const file = join(server.dataDir, 'comprobante.pdf')
     writeFileSync(file, Buffer.from(await pdf.arrayBuffer()))
     if (!havePoppler) return
