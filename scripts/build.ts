@@ -13,6 +13,8 @@ const apps = [
   { name: 'lotto', root: 'kiosk/lotto' },
   { name: 'display', root: 'display/display' },
   { name: 'caller', root: 'display/caller' },
+  // Issue 17: the back office.
+  { name: 'admin', root: 'admin' },
 ]
 
 // `--if-missing` (used by `npm start`): build only the screens that have never been built.

@@ -6,7 +6,7 @@ const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
 
 /** Serves the built screens (dist/<app>) at /kiosk, /cashier, /display and /caller. */
 export function mountScreens(app: App, distDir = resolve('dist')) {
-  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto'] as const
+  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto', 'admin'] as const
   app.get('/', (c) => c.html(`<!doctype html><html lang="es"><meta charset="utf-8"><title>Bolillo</title>
 <body style="font:20px system-ui;background:#0b1020;color:#fff;padding:2rem"><h1>Bolillo</h1><ul>
 ${apps.map((a) => `<li><a style="color:#ffd54a" href="/${a}/">/${a}</a></li>`).join('')}
