@@ -32,6 +32,12 @@ export const SECTIONS: SectionDef[] = [
   { key: 'reports', title: 's_reports', group: 'g_control', needs: ['minutes.read'], view: ReportsSection },
 ]
 
+/** The role in the screen's language: our own words for the roles we know, the server's label for newer ones. */
+function roleName(person: { role: string; roleLabel?: string }): string {
+  const ours = named(lang.value, 'role', person.role, 'role_other')
+  return ours === tx('role_other') && person.roleLabel ? person.roleLabel : ours
+}
+
 function useHash(): string {
   const [hash, setHash] = useState(location.hash)
   useEffect(() => {
@@ -117,7 +123,7 @@ export function App() {
         <header class="top">
           <h1 data-testid="section-title">{current ? tx(current.title) : tx('brand')}</h1>
           <div class="who" data-testid="who">
-            <span>{tx('loggedAs')} <strong>{person.name}</strong> · {named(lang.value, 'role', person.role, 'role_other')}</span>
+            <span>{tx('loggedAs')} <strong>{person.name}</strong> · {roleName(person)}</span>
             <LangSwitch />
             <button data-testid="logout" onClick={() => void logout()}>{tx('logout')}</button>
           </div>

@@ -24,7 +24,9 @@ export function Chart(props: { type: 'bar' | 'line'; labels: string[]; series: S
         labels: props.labels,
         datasets: props.series.map((s) => ({
           type: s.type ?? props.type, label: s.label, data: s.data, backgroundColor: s.color, borderColor: s.color,
-          borderWidth: (s.type ?? props.type) === 'line' ? 2 : 0, borderDash: s.dashed ? [6, 4] : undefined, pointRadius: 2,
+          borderWidth: (s.type ?? props.type) === 'line' ? 2 : 0, borderDash: s.dashed ? [6, 4] : undefined, pointRadius: 4, maxBarThickness: 90,
+          // Stacked bars add up; a line (prizes, the plan) stands on its own.
+          ...(props.stacked ? { stack: (s.type ?? props.type) === 'line' ? 'line' : 'bars' } : {}),
         })) as never,
       },
       options: {

@@ -11,7 +11,7 @@ import { isAllowed, permissions, type Permission, type Role } from '../../server
 const TOKEN_KEY = 'bolillo.admin.token'
 const LANG_KEY = 'bolillo.admin.lang'
 
-export interface Me { id: string; name: string; role: string; permissions: Set<string> }
+export interface Me { id: string; name: string; role: string; roleLabel?: string; permissions: Set<string> }
 
 function load(key: string): string | null {
   try {
@@ -55,7 +55,7 @@ export function permissionsOfRole(role: string): Set<string> {
   }))
 }
 
-type MeAnswer = { id?: string; name?: string; displayName?: string; role?: string; permissions?: string[]; user?: { id: string; displayName?: string; role: string } }
+type MeAnswer = { id?: string; name?: string; roleLabel?: string; displayName?: string; role?: string; permissions?: string[]; user?: { id: string; displayName?: string; role: string } }
 
 /** Who the token belongs to: `/api/me` (with permissions) if the server has it, `/api/auth/me` otherwise. */
 export async function loadMe(): Promise<Me | null> {
@@ -69,7 +69,7 @@ export async function loadMe(): Promise<Me | null> {
   const role = answer.role ?? answer.user?.role ?? ''
   if (!role || role === 'public' || (answer as { kind?: string }).kind === 'anonymous') return null
   const perms = Array.isArray(answer.permissions) ? new Set(answer.permissions) : permissionsOfRole(role)
-  return { id: answer.id ?? answer.user?.id ?? '', name: answer.name ?? answer.displayName ?? answer.user?.displayName ?? '', role, permissions: perms }
+  return { id: answer.id ?? answer.user?.id ?? '', name: answer.name ?? answer.displayName ?? answer.user?.displayName ?? '', role, roleLabel: answer.roleLabel, permissions: perms }
 }
 
 export async function login(username: string, password: string) {

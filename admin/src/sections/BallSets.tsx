@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import { api, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
+import { localeOf } from '../../../web/i18n.ts'
 import { Chart, COLORS } from '../Chart.tsx'
 import { Field, Input, Loading, Panel, Table, num, tx, useAction, useLoad, when } from '../ui.tsx'
 import { HallPicker, useHalls } from './Halls.tsx'
@@ -17,7 +18,7 @@ export function FrequencyChart(props: { f: Frequencies }) {
   const labels = f.counts.map((_, i) => String(i + 1))
   return (
     <>
-      <p class="muted" data-testid="frequency-hint">{tx('frequencyHint', { games: num(f.games), balls: num(f.balls), p: f.chiSquare ? f.chiSquare.pValue.toFixed(3) : '—' })}</p>
+      <p class="muted" data-testid="frequency-hint">{tx('frequencyHint', { games: num(f.games), balls: num(f.balls), p: f.chiSquare ? f.chiSquare.pValue.toLocaleString(localeOf(lang.value), { minimumFractionDigits: 3, maximumFractionDigits: 3 }) : '—' })}</p>
       <Chart testId="frequency-chart" title={`${tx('frequencies')} · ${f.label}`} type="bar" labels={labels} height={300} format={(v) => num(Math.round(v * 10) / 10)}
         series={[
           { label: tx('times'), data: f.counts, color: COLORS.sales },

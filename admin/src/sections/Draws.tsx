@@ -96,10 +96,10 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
         </dl>
       </div>
       {p.categories && (
-        <Table head={[tx('category'), tx('numbers'), tx('prizePool')]}
+        <Table head={[tx('category'), tx('matches'), tx('prize')]}
           rows={p.categories.map((c) => [c.name, num(c.matches), c.prize.type === 'share' ? percent(c.prize.bp) : money(c.prize.amountCents, p.currency)])} />
       )}
-      {drawn.length > 0 && <p class="balls" data-testid="drawn">{drawn.map((n) => <span class="ball" key={n}>{n}</span>)}</p>}
+      {drawn.length > 0 && draw.status !== 'settled' && <p class="balls" data-testid="drawn">{drawn.map((n) => <span class="ball" key={n}>{n}</span>)}</p>}
       {can('lottery.draw') && (
         <div class="steps" data-testid="draw-steps">
           {draw.status === 'open' && (

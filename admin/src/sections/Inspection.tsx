@@ -75,7 +75,7 @@ function ProofView(props: { gameId: string }) {
       <dl>
         <dt>SHA-256</dt><dd class="mono">{p.commitment?.slice(0, 32)}…</dd>
         {p.beacon && <><dt>{tx('beaconRound')}</dt><dd>{num(p.beacon.round)}</dd></>}
-        <dt>{tx('numbers')}</dt><dd>{(p.balls ?? []).join(' · ') || '—'}</dd>
+        <dt>{tx('drawOrder')}</dt><dd>{(p.balls ?? []).join(' · ') || '—'}</dd>
       </dl>
       {p.seed && <Notice kind="ok">{tx('proofOk')}</Notice>}
     </div>
@@ -95,7 +95,7 @@ function SessionMinutes(props: { sessionId: string }) {
         <button onClick={() => void pdf.run()} data-testid="minutes-pdf">{tx('pdf')}</button>
       </div>
       {pdf.error && pdf.feedback}
-      <Table testId="minutes-games" head={[tx('gameNo'), tx('cards'), tx('sales'), tx('lineShare'), tx('bingoShare'), tx('ball'), '']}
+      <Table testId="minutes-games" head={[tx('bingoGameNo'), tx('cards'), tx('sales'), tx('linePaid'), tx('bingoPaid'), tx('ballsDrawn'), '']}
         rows={m.games.map((g) => [num(g.orderNo), num(g.cardsSold), money(g.totalCents, m.currency), money(g.linePaidCents, m.currency), money(g.bingoPaidCents, m.currency), num(g.ballsDrawn),
           <button data-testid="show-proof" onClick={() => setGame(g.gameId)}>{tx('proof')}</button>])} />
       <p>{tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)} · {tx('prizes')} {money(m.totals.prizesPaidCents, m.currency)}</p>
@@ -126,7 +126,7 @@ function Registers() {
   const reg = useLoad(async () => {
     if (which === 'bingo') {
       const r = await api<{ rows: Array<{ paidAt: string; hallName: string; gameNo: number; serial: string; amountCents: number; currency: string; payeeName: string | null }>; totalCents: number; currency: string | null }>('GET', '/api/prize-register')
-      return { rows: r.rows.map((x) => [when(x.paidAt), `${x.hallName} · ${tx('gameNo')} ${x.gameNo}`, x.serial, money(x.amountCents, x.currency), x.payeeName ?? '—']), total: money(r.totalCents, r.currency ?? 'BOB') }
+      return { rows: r.rows.map((x) => [when(x.paidAt), `${x.hallName} · ${tx('bingoGameNo')} ${x.gameNo}`, x.serial, money(x.amountCents, x.currency), x.payeeName ?? '—']), total: money(r.totalCents, r.currency ?? 'BOB') }
     }
     const path = which === 'lotto' ? '/api/lotto/prize-register' : '/api/lottery/prize-register'
     const r = await api<{ entries: Array<{ paidAt: string; gameCode?: string; drawNumber: number; ticketNumber: string; amountCents: number; currency: string; payee?: { name: string } }> }>('GET', path)

@@ -48,8 +48,8 @@ export function ProgressBar(props: { p: Progress }) {
 interface Tier { amount: string; count: string }
 
 function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
-  const [f, setF] = useState({ gameNo: String(props.nextGameNo), name: '', price: '10', tickets: '200000', packSize: '100', min: '45', max: '70', issuer: '', paymentPlace: '', claimDays: '90' })
-  const [tiers, setTiers] = useState<Tier[]>([{ amount: '5000', count: '20' }, { amount: '500', count: '2000' }, { amount: '50', count: '20000' }, { amount: '20', count: '20000' }, { amount: '10', count: '30000' }])
+  const [f, setF] = useState({ gameNo: String(props.nextGameNo), name: '', price: '10', tickets: '300000', packSize: '100', min: '45', max: '70', issuer: '', paymentPlace: '', claimDays: '90' })
+  const [tiers, setTiers] = useState<Tier[]>([{ amount: '5000', count: '20' }, { amount: '500', count: '400' }, { amount: '50', count: '8000' }, { amount: '20', count: '20000' }, { amount: '10', count: '60000' }])
   const [progress, setProgress] = useState<Progress | null>(null)
   const [error, setError] = useState<string | null>(null)
   const timer = useRef<ReturnType<typeof setInterval> | null>(null)
@@ -62,10 +62,13 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
     back: { issuer: f.issuer.trim(), paymentPlace: f.paymentPlace.trim() },
   }
   let preview: ReturnType<typeof checkDesign> | null = null
+  let refusal: string | null = null
   try {
     preview = checkDesign(design)
-  } catch {
-    preview = null
+  } catch (err) {
+    // The rule the design breaks, in words (the domain's own message is for logs).
+    const field = (err as { details?: { field?: string } }).details?.field ?? ''
+    refusal = field === 'payoutShareBp' ? tx('designPayoutOut') : field.startsWith('tiers') ? tx('designTiersBad') : tx('designBad')
   }
   async function generate(e: Event) {
     e.preventDefault()
@@ -118,6 +121,7 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
         </table>
         <div class="inline">
           <button type="button" onClick={() => setTiers((x) => [...x, { amount: '1', count: '1' }])}>{tx('addTier')}</button>
+          {refusal && <Notice kind="error" testId="design-refused">{refusal}</Notice>}
           {preview && <span data-testid="design-preview">{tx('prizeFund')}: <strong>{money(preview.prizeFundCents)}</strong> · {tx('payoutShare')}: <strong>{percent(preview.payoutShareBp)}</strong> · {tx('packs')}: {num(preview.packCount)}</span>}
           <button type="submit" class="primary" data-testid="generate" disabled={running || !preview}>{tx('generate')}</button>
         </div>
@@ -170,8 +174,8 @@ function GameDetail(props: { game: Game; onChange: () => void }) {
           <>
             <dl data-testid="reconciliation-figures">
               <dt>{tx('ticketCount')}</dt><dd>{num(r.generated.tickets)} · {num(r.generated.packs)} {tx('packs').toLowerCase()}</dd>
-              <dt>{tx('shipPacks')}</dt><dd>{num(r.distributed.packs)}</dd>
-              <dt>{tx('activatePack')}</dt><dd>{num(r.activated.packs)}</dd>
+              <dt>{tx('packsShipped')}</dt><dd>{num(r.distributed.packs)}</dd>
+              <dt>{tx('packsActivated')}</dt><dd>{num(r.activated.packs)}</dd>
               <dt>{tx('sold')}</dt><dd>{num(r.sold.tickets)} · {money(r.sold.amountCents, r.currency)}</dd>
               <dt>{tx('paid')}</dt><dd>{money(r.payoutShare.paidCents, r.currency)}</dd>
               <dt>{tx('refunded')}</dt><dd>{num(r.refunds.tickets)} · {money(r.refunds.amountCents, r.currency)}</dd>

@@ -45,7 +45,7 @@ function SalesCharts(props: { report: SalesReport }) {
       </div>
       <h3>{tx('byGame')}</h3>
       <Table testId="by-game" head={[tx('date'), tx('game'), tx('sales'), tx('prizes'), tx('payoutShare'), tx('planned')]}
-        rows={r.games.map((g) => [day(`${g.firstDay}T12:00:00Z`), `${productName(g.product)} · ${g.label}${g.gameNo !== null ? ` · ${tx('gameNo')} ${g.gameNo}` : ''}`, m(g.salesCents), m(g.prizesCents), percent(g.payoutBp), percent(g.planBp)])} />
+        rows={r.games.map((g) => [day(`${g.firstDay}T12:00:00Z`), `${productName(g.product)} · ${g.label}${g.gameNo !== null ? ` · ${tx(g.product === 'bingo' ? 'bingoGameNo' : g.product === 'instant' ? 'gameNo' : 'drawNo')} ${g.gameNo}` : ''}`, m(g.salesCents), m(g.prizesCents), percent(g.payoutBp), percent(g.planBp)])} />
     </>
   )
 }

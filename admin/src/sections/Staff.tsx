@@ -75,7 +75,7 @@ function Stations() {
       <form class="inline" data-testid="enrol-device" onSubmit={(e) => { e.preventDefault(); void enrol.run() }}>
         <Field label={tx('deviceKind')}><Select testId="device-kind" value={kind} onValue={setKind} options={STATION_KINDS.map((k): [string, string] => [k, named(lang.value, 'kind', k, 'role_other')])} /></Field>
         <Field label={tx('name')}><Input name="deviceName" value={name} onValue={setName} /></Field>
-        <Field label={tx('hall')}><Select value={hallId} onValue={setHallId} options={(halls.data ?? []).map((h): [string, string] => [h.id, h.name])} /></Field>
+        <Field label={tx('hall')}><Select value={hallId || halls.data?.[0]?.id || ''} onValue={setHallId} options={(halls.data ?? []).map((h): [string, string] => [h.id, h.name])} /></Field>
         <button type="submit" class="primary" disabled={enrol.busy || !name.trim()}>{tx('enrolDevice')}</button>
       </form>
       {enrol.feedback}

@@ -15,6 +15,8 @@ import { typedSeedRefused } from './games.ts'
 
 interface Job { gameNo: number; status: 'running' | 'done' | 'failed'; done: number; total: number; startedAt: string; updatedAt: string; code?: string; message?: { es: string; en: string } }
 
+const GAME_EXISTS = { es: 'Ya existe un juego de raspadita con ese número.', en: 'An instant game with that number already exists.' }
+
 /** Progress steps: about 200 updates per game, at least one per 1,000 tickets. */
 const stepOf = (total: number) => Math.max(1_000, Math.floor(total / 200))
 
@@ -59,7 +61,8 @@ export function registerInstantGenerationRoutes(app: App, services: Services): v
       job.updatedAt = new Date().toISOString()
       const code = err instanceof DomainError ? err.code : 'INTERNAL'
       job.code = code
-      job.message = messages[code as keyof typeof messages] ?? messages.INTERNAL
+      // A batch of that number already there is the usual CONFLICT here: said as such, not as a race.
+      job.message = code === 'CONFLICT' ? GAME_EXISTS : messages[code as keyof typeof messages] ?? messages.INTERNAL
       if (!(err instanceof DomainError)) services.log.error('instant generation failed', err)
     })
     return c.json({ gameNo, status: 'running', total }, 202)
