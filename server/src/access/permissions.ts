@@ -57,6 +57,9 @@ export const permissions = {
   'instant.audit': [Role.Auditor],
   'lottery.sell': [Role.Kiosk, ...cash, ...staff],
   'lottery.draw': staff,
+  // Issue 13 point 4 (lottery helper): looking a lotto slip up by its receipt number (no bearer code ever; the
+  // player's document only to roles holding ticket.pay). Not a kiosk: it has no business reading another player's slip.
+  'lotto.slip.read': [...staff, ...cash, Role.Auditor],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 
