@@ -17,7 +17,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
     { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
   ] as const
-  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD })
+  // Marked as demo accounts: outside the demo their published password must be changed first (issue 14 point 5).
+  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD, demo: true, halls: u.role === 'director' ? '*' : [hallId] })
   const devices = []
   for (const d of [{ kind: 'kiosk', name: 'Kiosco 1' }, { kind: 'cashier_station', name: 'Caja 1' }, { kind: 'display', name: 'Pantalla sala' }] as const) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
