@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks'
 import type { FunctionComponent } from 'preact'
-import { can, lang, loadMe, login, logout, me, setLang, token } from './session.ts'
+import { can, changePassword, lang, loadMe, login, logout, me, mustChangePassword, setLang, token } from './session.ts'
 import { named, type AdminTextKey } from './texts.ts'
 import { Field, Input, Notice, errorText, tx } from './ui.tsx'
 import { HallsSection } from './sections/Halls.tsx'
@@ -27,7 +27,7 @@ export const SECTIONS: SectionDef[] = [
   { key: 'bonus', title: 's_bonus', group: 'g_director', needs: ['hall.admin'], view: BonusSection },
   { key: 'draws', title: 's_draws', group: 'g_lottery', needs: ['lottery.admin', 'lottery.draw'], view: DrawsSection },
   { key: 'instant', title: 's_instant', group: 'g_lottery', needs: ['lottery.admin'], view: InstantSection },
-  { key: 'aml', title: 's_aml', group: 'g_control', needs: ['aml.review'], view: AmlSection },
+  { key: 'aml', title: 's_aml', group: 'g_control', needs: ['aml.review', 'aml.decide'], view: AmlSection },
   { key: 'inspection', title: 's_inspection', group: 'g_control', needs: ['journal.read', 'minutes.read'], view: InspectionSection },
   { key: 'reports', title: 's_reports', group: 'g_control', needs: ['minutes.read'], view: ReportsSection },
 ]
@@ -69,7 +69,7 @@ function Login() {
     setError(null)
     try {
       await login(username.trim(), password)
-      if (!me.value) setError(tx('noSection'))
+      if (!me.value && !mustChangePassword.value) setError(tx('noSection'))
     } catch (err) {
       setError(errorText(err))
     } finally {
@@ -90,6 +90,37 @@ function Login() {
   )
 }
 
+/** A password someone else set is replaced by the person's own before anything else (issue 14 point 5). */
+function ChangePassword() {
+  const [current, setCurrent] = useState('')
+  const [next, setNext] = useState('')
+  const [again, setAgain] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  async function submit(e: Event) {
+    e.preventDefault()
+    setError(null)
+    if (next !== again) return setError(tx('passwordsDiffer'))
+    try {
+      await changePassword(current, next)
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  return (
+    <main class="login">
+      <form onSubmit={submit} data-testid="change-password">
+        <div class="login-head"><h1>{tx('newPasswordTitle')}</h1><LangSwitch /></div>
+        <p class="muted">{tx('newPasswordHint')}</p>
+        <Field label={tx('currentPassword')}><Input name="current" type="password" autocomplete="current-password" value={current} onValue={setCurrent} /></Field>
+        <Field label={tx('newPassword')}><Input name="next" type="password" autocomplete="new-password" value={next} onValue={setNext} /></Field>
+        <Field label={tx('repeatPassword')}><Input name="again" type="password" autocomplete="new-password" value={again} onValue={setAgain} /></Field>
+        <button class="primary" type="submit" disabled={!current || next.length < 8}>{tx('save')}</button>
+        {error && <Notice kind="error" testId="password-error">{error}</Notice>}
+      </form>
+    </main>
+  )
+}
+
 export function App() {
   const [checked, setChecked] = useState(false)
   const route = useHash()
@@ -101,6 +132,7 @@ export function App() {
   useEffect(() => { document.title = tx('title') }, [lang.value])
   if (!checked) return <p class="muted">{tx('loading')}</p>
   const person = me.value
+  if (token.value && mustChangePassword.value) return <ChangePassword />
   if (!token.value || !person) return <Login />
   const mine = SECTIONS.filter((s) => can(...s.needs))
   const current = mine.find((s) => s.key === route) ?? mine[0]

@@ -72,10 +72,20 @@ export async function loadMe(): Promise<Me | null> {
   return { id: answer.id ?? answer.user?.id ?? '', name: answer.name ?? answer.displayName ?? answer.user?.displayName ?? '', role, roleLabel: answer.roleLabel, permissions: perms }
 }
 
+/** Set when the person must choose a new password before anything else (a password someone else set). */
+export const mustChangePassword = signal(false)
+
 export async function login(username: string, password: string) {
-  const r = await api<{ token: string }>('POST', '/api/auth/login', { username, password })
+  const r = await api<{ token: string; user?: { mustChangePassword?: boolean } }>('POST', '/api/auth/login', { username, password })
   token.value = r.token
   store('session', TOKEN_KEY, r.token)
+  mustChangePassword.value = Boolean(r.user?.mustChangePassword)
+  if (!mustChangePassword.value) me.value = await loadMe()
+}
+
+export async function changePassword(current: string, next: string) {
+  await api('POST', '/api/auth/password', { current, password: next })
+  mustChangePassword.value = false
   me.value = await loadMe()
 }
 

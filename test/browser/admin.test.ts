@@ -73,7 +73,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000 })
     const { auth } = server.services
     const people = [
-      ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['inspector', 'Carmen Rojas', 'auditor'], ['cajera', 'Rosa Vargas', 'cashier'],
+      ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['operador', 'Jorge Condori', 'lottery_operator'],
+      ['oficial', 'Sofía Mendoza', 'aml_officer'], ['inspector', 'Carmen Rojas', 'inspector'], ['cajera', 'Rosa Vargas', 'cashier'],
     ] as const
     for (const [username, displayName, role] of people) {
       const u = await auth.createUser({ username, displayName, role, password: PASSWORD })
@@ -161,10 +162,24 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await director.close()
     const inspector = await open('inspector')
     expect(await navOf(inspector)).toEqual(['aml', 'inspection', 'reports'])
+    expect(await textOf(inspector, 'who')).toContain('Carmen Rojas · Inspector')
     await inspector.close()
-    const operator = await open('mesa')
-    expect(await navOf(operator)).toEqual(['draws', 'inspection', 'reports'])
+    const operator = await open('operador')
+    expect(await navOf(operator)).toEqual(['draws', 'instant'])
+    expect(await textOf(operator, 'who')).toContain('Operador de loterías')
     await operator.close()
+    const officer = await open('oficial')
+    expect(await navOf(officer)).toEqual(['aml', 'inspection'])
+    await officer.close()
+    // A cashier has no back-office section: told so in words.
+    const cashier = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    await cashier.goto(`${server.url}/admin/`)
+    await cashier.fill('input[name=username]', 'cajera')
+    await cashier.fill('input[name=password]', PASSWORD)
+    await cashier.click('[data-testid=login] button[type=submit]')
+    await cashier.getByText('Su función no tiene secciones en la administración.', { exact: false }).waitFor()
+    await noLeaks(cashier)
+    await cashier.close()
   })
 
   it('director: creates a hall, a master set and a series, and sees the profile\'s prize shares (BNG-56)', async () => {
@@ -192,13 +207,30 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   it('director: creates a person and enrols a kiosk, then revokes it; the revoked credential is refused', async () => {
     const page = await open('jefa')
     await go(page, 'staff')
+    await page.getByTestId('people-table').getByText('Jorge Condori').waitFor()
     await page.fill('input[name=displayName]', 'Pedro Flores')
-    await page.fill('input[name=newUsername]', 'locutor1')
-    await page.selectOption('[data-testid=person-role]', 'caller')
-    await page.fill('input[name=newPassword]', 'clave del locutor')
+    await page.fill('input[name=newUsername]', 'operador2')
+    await page.selectOption('[data-testid=person-role]', 'lottery_operator')
+    await page.fill('input[name=newPassword]', 'clave puesta por la jefa')
     await page.click('[data-testid=new-person] button[type=submit]')
-    await page.getByTestId('people').getByText('Persona creada: Pedro Flores (Locutor).').waitFor()
-    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'locutor1', password: 'clave del locutor' })).status).toBe(200)
+    await page.getByTestId('people').getByText('Persona creada: Pedro Flores (Operador de loterías).').waitFor()
+    await page.getByTestId('people-table').getByText('Pedro Flores').waitFor()
+    // The new person's first login asks for a password of their own before any section.
+    const first = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    await first.goto(`${server.url}/admin/`)
+    await first.fill('input[name=username]', 'operador2')
+    await first.fill('input[name=password]', 'clave puesta por la jefa')
+    await first.click('[data-testid=login] button[type=submit]')
+    await first.getByTestId('change-password').waitFor()
+    await noLeaks(first)
+    await shot(first, 'first-login-password')
+    await first.fill('input[name=current]', 'clave puesta por la jefa')
+    await first.fill('input[name=next]', 'mi clave propia 2026')
+    await first.fill('input[name=again]', 'mi clave propia 2026')
+    await first.click('[data-testid=change-password] button[type=submit]')
+    await first.getByTestId('nav-draws').waitFor()
+    await first.close()
+    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'operador2', password: 'mi clave propia 2026' })).status).toBe(200)
     await page.fill('input[name=deviceName]', 'Quiosco de la entrada')
     await page.click('[data-testid=enrol-device] button[type=submit]')
     const link = await page.getByTestId('enrol-link').getAttribute('href')
@@ -251,7 +283,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   })
 
   it('lottery operator: closes a lotto draw early with a reason, draws it from the beacon, settles it and reads the extracto (LNS-13, LOT-17)', async () => {
-    const page = await open('mesa')
+    const page = await open('operador')
     await go(page, 'draws')
     await page.getByTestId('draws-table').getByText('Loto 6/49').waitFor()
     expect(await textOf(page, 'draw-status')).toBe('en venta')
@@ -274,12 +306,12 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await page.getByTestId('drawn').locator('.ball').count()).toBe(6)
     await page.click('[data-testid=settle]')
     await page.getByTestId('extracto').waitFor()
-    const drawn = (await call('mesa', 'GET', `/api/lotto/draws/${lottoDrawId}`)).numbers as number[]
+    const drawn = (await call('operador', 'GET', `/api/lotto/draws/${lottoDrawId}`)).numbers as number[]
     expect(await textOf(page, 'winning-numbers')).toBe(drawn.join(''))
     expect(await textOf(page, 'extracto')).toContain('Premio Mayor')
     await noLeaks(page)
     await shot(page, 'operator-lotto-extracto')
-    const pdf = await fetch(`${server.url}/api/lotto/draws/${lottoDrawId}/extracto.pdf`, { headers: as('mesa') })
+    const pdf = await fetch(`${server.url}/api/lotto/draws/${lottoDrawId}/extracto.pdf`, { headers: as('operador') })
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     await page.close()
@@ -345,8 +377,13 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.close()
   }, 180_000)
 
-  it('AML officer: reviews the held voucher sale and files it; the journal names the officer who logged in (GEN-17)', async () => {
-    const page = await open('inspector')
+  it('AML officer: reviews the held voucher sale and files it; the inspector sees it read only (GEN-17, GEN-9)', async () => {
+    const reader = await open('inspector')
+    await go(reader, 'aml')
+    await reader.getByTestId('aml-table').getByText('CI 4455667').waitFor()
+    expect(await reader.getByTestId('aml-file').count()).toBe(0)
+    await reader.close()
+    const page = await open('oficial')
     await go(page, 'aml')
     await page.getByTestId('aml-table').getByText('CI 4455667').waitFor()
     await noLeaks(page)
@@ -356,7 +393,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.getByTestId('aml-table').getByText('No hay operaciones por revisar.').waitFor()
     const filed = (await call('inspector', 'GET', '/api/aml/reports?status=filed')).reports
     expect(filed).toHaveLength(1)
-    expect(filed[0].reviewedBy).toBe('Carmen Rojas')
+    expect(filed[0].reviewedBy).toBe('Sofía Mendoza')
     await page.close()
   })
 

@@ -3,7 +3,7 @@
  * dismiss it with the documented analysis that justifies not filing.
  */
 import { useState } from 'preact/hooks'
-import { api, lang, me } from '../session.ts'
+import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
 import { Field, Loading, Panel, Select, Table, money, percent, tx, useAction, useLoad, when } from '../ui.tsx'
 import { useHalls } from './Halls.tsx'
@@ -48,7 +48,7 @@ export function AmlSection() {
             return [
               when(r.createdAt), hallOf(r.hallId)?.name ?? '—', money(r.amountCents, currency), `${money(r.smallCents, currency)} (${percent(r.sharePercent * 100)})`,
               money(r.thresholdCents, currency), r.buyerDocument ?? '—', <span class={`tag ${r.status === 'open' ? 'warn' : 'good'}`}>{named(lang.value, 'aml', r.status, 'ds_other')}</span>,
-              r.status === 'open' ? <Review report={r} currency={currency} onDone={reports.reload} /> : <span>{tx('reviewedBy')} {r.reviewedBy} · {when(r.reviewedAt)}<br />{r.reviewNote}</span>,
+              r.status === 'open' ? (can('aml.decide') ? <Review report={r} currency={currency} onDone={reports.reload} /> : '') : <span>{tx('reviewedBy')} {r.reviewedBy} · {when(r.reviewedAt)}<br />{r.reviewNote}</span>,
             ]
           })} />
       </Panel>

@@ -4,28 +4,30 @@
  * sets the station up.
  */
 import { useState } from 'preact/hooks'
-import { api, can, lang } from '../session.ts'
+import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
 import { Field, Input, Notice, Panel, Select, Table, tx, useAction, useLoad } from '../ui.tsx'
 import { useHalls } from './Halls.tsx'
 
-const PERSON_ROLES = ['director', 'floor_manager', 'caller', 'cashier', 'auditor'] as const
+/** The people's roles of access/permissions.ts (BNG-94, BNG-96, GEN-9). */
+const PERSON_ROLES = ['director', 'hall_manager', 'floor_manager', 'table_cashier', 'caller', 'cashier', 'aml_officer', 'lottery_operator', 'inspector', 'auditor'] as const
 const STATION_KINDS = ['kiosk', 'cashier_station', 'display'] as const
 /** The screen each kind of station opens. */
 const SCREEN: Record<string, string> = { kiosk: 'kiosk', cashier_station: 'cashier', display: 'display' }
 
 interface Enrolled { id: string; name: string; kind: string; hallId?: string; link: string; revoked: boolean }
-interface Person { id?: string; username: string; displayName: string; role: string; status?: string }
+interface Person { id: string; username: string; displayName: string; role: string; disabled?: boolean; lockedUntil?: string | null; halls?: '*' | string[] }
 
 function People() {
-  // The people list is the access line's; until it is there, the form still works and says so.
-  const list = useLoad(() => api<{ users?: Person[]; people?: Person[] }>('GET', '/api/auth/users').then((r) => r.users ?? r.people ?? null).catch(() => null))
+  const list = useLoad(() => api<{ users?: Person[] }>('GET', '/api/auth/users').then((r) => r.users ?? null).catch(() => null))
+  const halls = useHalls()
   const [username, setUsername] = useState('')
   const [displayName, setDisplayName] = useState('')
   const [role, setRole] = useState<string>('cashier')
+  const [hall, setHall] = useState('*')
   const [password, setPassword] = useState('')
   const create = useAction(async () => {
-    await api('POST', '/api/auth/users', { username: username.trim(), displayName: displayName.trim(), role, password })
+    await api('POST', '/api/auth/users', { username: username.trim(), displayName: displayName.trim(), role, password, halls: hall === '*' ? '*' : [hall] })
     const said = tx('personCreated', { name: displayName.trim(), role: named(lang.value, 'role', role, 'role_other') })
     setUsername('')
     setDisplayName('')
@@ -33,16 +35,30 @@ function People() {
     list.reload()
     return said
   })
+  const act = useAction(async (p: Person, what: 'disable' | 'enable' | 'unlock') => {
+    await api('POST', `/api/auth/users/${encodeURIComponent(p.id)}/${what}`)
+    list.reload()
+  })
+  const hallNames = (h: Person['halls']) => (h === '*' || h === undefined ? tx('allHalls') : h.map((id) => halls.data?.find((x) => x.id === id)?.name ?? '—').join(', '))
   return (
-    <Panel title={tx('people')} testId="people">
+    <Panel title={tx('people')} testId="people" wide>
       {list.data ? (
-        <Table testId="people-table" head={[tx('fullName'), tx('username'), tx('role')]}
-          rows={list.data.map((p) => [p.displayName, p.username, named(lang.value, 'role', p.role, 'role_other')])} />
+        <Table testId="people-table" head={[tx('fullName'), tx('username'), tx('role'), tx('halls'), tx('status'), '']}
+          rows={list.data.map((p) => [
+            p.displayName, p.username, named(lang.value, 'role', p.role, 'role_other'), hallNames(p.halls),
+            p.disabled ? <span class="tag bad">{tx('disabled')}</span> : p.lockedUntil ? <span class="tag warn">{tx('locked')}</span> : <span class="tag good">{tx('active')}</span>,
+            <div class="inline">
+              {p.lockedUntil && <button onClick={() => void act.run(p, 'unlock')}>{tx('unlock')}</button>}
+              {p.displayName !== me.value?.name && <button onClick={() => void act.run(p, p.disabled ? 'enable' : 'disable')}>{tx(p.disabled ? 'enable' : 'disable')}</button>}
+            </div>,
+          ])} />
       ) : <p class="muted">{tx('noPeopleList')}</p>}
+      {act.feedback}
       <form class="inline" data-testid="new-person" onSubmit={(e) => { e.preventDefault(); void create.run() }}>
         <Field label={tx('fullName')}><Input name="displayName" value={displayName} onValue={setDisplayName} /></Field>
         <Field label={tx('username')}><Input name="newUsername" autocomplete="off" value={username} onValue={setUsername} /></Field>
         <Field label={tx('role')}><Select testId="person-role" value={role} onValue={setRole} options={PERSON_ROLES.map((r): [string, string] => [r, named(lang.value, 'role', r, 'role_other')])} /></Field>
+        <Field label={tx('halls')}><Select testId="person-hall" value={hall} onValue={setHall} options={[['*', tx('allHalls')], ...(halls.data ?? []).map((h): [string, string] => [h.id, h.name])]} /></Field>
         <Field label={tx('password')}><Input name="newPassword" type="password" autocomplete="new-password" value={password} onValue={setPassword} /></Field>
         <button type="submit" class="primary" disabled={create.busy || !username.trim() || !displayName.trim() || password.length < 8}>{tx('newPerson')}</button>
       </form>
