@@ -98,7 +98,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await playGame(session.id, series.id, 'manual', 7)
     await playGame(session.id, series.id, 'manual', 11)
     // A lotto draw on sale now (closing it before its time needs a reason, LNS-13), with slips sold.
-    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(60 * 24 * HOUR) }))
+    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
     lottoDrawId = lotto.drawId
     ids.push(lottoDrawId)
     for (let i = 0; i < 5; i++) await call('jefa', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, { quickPicks: 4, player: { name: `Jugador ${i}`, document: `CI 100${i}` } })

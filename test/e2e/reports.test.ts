@@ -47,7 +47,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
       if (s.window) await call('mesa', 'POST', `/api/games/${g.gameId}/window/close`)
       else await call('mesa', 'POST', `/api/games/${g.gameId}/balls`, { ball: ++ball })
     }
-    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(60 * 24 * HOUR) }))
+    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
     await call('jefa', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, { quickPicks: 3, player: { name: 'Ana Choque', document: 'CI 1' } })
   }, 120_000)
   afterAll(async () => server?.cleanup())

@@ -152,6 +152,13 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   )
 }
 
+/** LOT-23: prizes are claimed for at least 60 full days after the draw: to the end of the 61st day (UTC). */
+function claimDeadlineAfter(drawAt: Date): string {
+  const end = new Date(drawAt.getTime() + 61 * 86_400_000)
+  end.setUTCHours(23, 59, 59, 0)
+  return end.toISOString()
+}
+
 const isoIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16)
 
 function NewLottoPlan(props: { onCreated: () => void }) {
@@ -173,7 +180,7 @@ function NewLottoPlan(props: { onCreated: () => void }) {
         { code: `C${picks - 2}`, name: lang.value === 'en' ? 'Refund' : 'Reintegro', matches: picks - 2, prize: { type: 'fixed', amountCents: cents(f.price) } },
       ],
       budgetCents: 10_000_000, salesStartAt: new Date().toISOString(), salesCloseAt: new Date(f.salesCloseAt).toISOString(), drawAt: drawAt.toISOString(),
-      claimDeadline: new Date(drawAt.getTime() + 60 * 86_400_000).toISOString(), drawPlace: f.drawPlace, paymentPlace: f.paymentPlace, regulationUrl: f.regulationUrl,
+      claimDeadline: claimDeadlineAfter(drawAt), drawPlace: f.drawPlace, paymentPlace: f.paymentPlace, regulationUrl: f.regulationUrl,
       authorisationRef: f.authorisationRef, drawMethod: 'rng', staff: { authority: f.authority, director: f.director, moderator: f.moderator, notary: f.notary },
     })
     props.onCreated()
