@@ -70,7 +70,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   beforeAll(async () => {
     ensureBuilt(['admin'], ['admin', 'web'])
     mkdirSync(SHOTS, { recursive: true })
-    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000 })
+    // The licence's AJ authorisation of RNG lottery draws (RNG-26, LNS-7): without it lotto is drawn by hand.
+    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' })
     const { auth } = server.services
     const people = [
       ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['operador', 'Jorge Condori', 'lottery_operator'],
@@ -82,7 +83,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
     // A hall with an active ball set, a series and two bingo games played to the end.
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })
     hallId = hall.id
     ids.push(hallId)
     const set = await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas A', approvalNo: 'AJ-BOL-77', gameLimit: 1000, status: 'active' })
@@ -182,7 +183,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await cashier.close()
   })
 
-  it('director: creates a hall, a master set and a series, and sees the profile\'s prize shares (BNG-56)', async () => {
+  it('director: creates a hall, a master set and a series, and registers its Plan de Apuestas with the authority\'s reference (BNG-52)', async () => {
     const page = await open('jefa')
     await go(page, 'halls')
     await page.getByTestId('halls-table').waitFor()
@@ -198,7 +199,14 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=price]', '2,50')
     await page.click('[data-testid=new-series] button[type=submit]')
     await page.getByTestId('series-table').getByText('Bs 2,50').waitFor()
-    expect(await textOf(page, 'prize-shares')).toMatch(/Fondo de premios\s*67 %.*Línea\s*10 %.*Bingo\s*51 %/)
+    // BNG-52: a Bolivian hall has no shares until its Plan de Apuestas is registered with the authority's reference.
+    await page.getByTestId('prize-shares').getByText('Sin Plan de Apuestas aprobado', { exact: false }).waitFor()
+    await page.fill('input[name=planRef]', 'AJ-RA-2026-0042')
+    await page.fill('input[name=planLine]', '12')
+    await page.fill('input[name=planBingo]', '50')
+    await page.click('[data-testid=betting-plan] button[type=submit]')
+    await page.getByTestId('prize-shares').getByText('Plan de Apuestas aprobado · AJ-RA-2026-0042').waitFor()
+    expect(await textOf(page, 'prize-shares')).toMatch(/Fondo de premios\s*62 %.*Línea\s*12 %.*Bingo\s*50 %/)
     await noLeaks(page)
     await shot(page, 'director-halls')
     await page.close()

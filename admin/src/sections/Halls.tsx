@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { PROFILES } from '../../../server/src/shared/profile.ts'
-import { api } from '../session.ts'
+import { api, can } from '../session.ts'
 import { Field, Input, Loading, Notice, Panel, Select, Table, cents, money, num, percent, tx, useAction, useLoad, when } from '../ui.tsx'
 
 export interface Hall { id: string; name: string; profileId: string; currency: string; playingPositions: number }
@@ -26,20 +26,47 @@ export function HallPicker(props: { halls: Hall[]; value: string; onValue: (id: 
   )
 }
 
-function Shares(props: { hall: Hall }) {
-  const profile = PROFILES[props.hall.profileId]
-  if (!profile) return null
-  const s = profile.shares
+interface Shares { poolBp: number; lineBp: number; bingoBp: number; primaBp: number }
+interface HallRules { shares: Shares | null; bettingPlan: { authorisationRef: string; shares: Shares } | null; plans?: Array<{ kind: string; version: number; authorisationRef: string; createdAt: string }> }
+
+/** The hall's prize shares: its approved Plan de Apuestas (BNG-52) where it has one, else the regulation's (BNG-56). */
+function SharesPanel(props: { hall: Hall }) {
+  const enc = encodeURIComponent(props.hall.id)
+  const rules = useLoad(() => api<HallRules>('GET', `/api/halls/${enc}/rules`).catch(() => ({ shares: PROFILES[props.hall.profileId]?.shares ?? null, bettingPlan: null }) as HallRules), [props.hall.id])
+  const [ref, setRef] = useState('')
+  const [line, setLine] = useState('10')
+  const [bingo, setBingo] = useState('51')
+  const save = useAction(async () => {
+    const lineBp = Math.round(Number(line.replace(',', '.')) * 100)
+    const bingoBp = Math.round(Number(bingo.replace(',', '.')) * 100)
+    await api('PUT', `/api/halls/${enc}/betting-plan`, { authorisationRef: ref.trim(), shares: { poolBp: lineBp + bingoBp, lineBp, bingoBp, primaBp: 0 } })
+    setRef('')
+    rules.reload()
+  })
+  if (!rules.data) return <Loading error={rules.error} />
+  const plan = rules.data.bettingPlan
+  const s = plan?.shares ?? rules.data.shares
   return (
     <div class="shares" data-testid="prize-shares">
       <h3>{tx('shares')}</h3>
-      <dl>
-        <dt>{tx('poolShare')}</dt><dd>{percent(s.poolBp)} {tx('ofSales')}</dd>
-        <dt>{tx('lineShare')}</dt><dd>{percent(s.lineBp)}</dd>
-        <dt>{tx('bingoShare')}</dt><dd>{percent(s.bingoBp)}</dd>
-        <dt>{tx('primaShare')}</dt><dd>{percent(s.primaBp)}</dd>
-        <dt>{tx('shareSource')}</dt><dd>{tx('shareFromProfile')}</dd>
-      </dl>
+      {s ? (
+        <dl>
+          <dt>{tx('poolShare')}</dt><dd>{percent(s.poolBp)} {tx('ofSales')}</dd>
+          <dt>{tx('lineShare')}</dt><dd>{percent(s.lineBp)}</dd>
+          <dt>{tx('bingoShare')}</dt><dd>{percent(s.bingoBp)}</dd>
+          <dt>{tx('primaShare')}</dt><dd>{percent(s.primaBp)}</dd>
+          <dt>{tx('shareSource')}</dt><dd>{plan ? `${tx('shareFromPlan')} · ${plan.authorisationRef}` : tx('shareFromProfile')}</dd>
+        </dl>
+      ) : <Notice kind="error">{tx('noBettingPlan')}</Notice>}
+      {can('hall.rules') && (
+        <form class="inline" data-testid="betting-plan" onSubmit={(e) => { e.preventDefault(); void save.run() }}>
+          <Field label={tx('authorisationRef')}><Input name="planRef" value={ref} onValue={setRef} /></Field>
+          <Field label={`${tx('lineShare')} (%)`}><Input name="planLine" inputMode="decimal" value={line} onValue={setLine} /></Field>
+          <Field label={`${tx('bingoShare')} (%)`}><Input name="planBingo" inputMode="decimal" value={bingo} onValue={setBingo} /></Field>
+          <button type="submit" class="primary" disabled={save.busy || !ref.trim()}>{tx('saveBettingPlan')}</button>
+        </form>
+      )}
+      {save.feedback}
     </div>
   )
 }
@@ -67,7 +94,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
             <dt>{tx('status')}</dt><dd>{openSessionId ? tx('openSession') : tx('noOpenSession')}</dd>
           </dl>
         </div>
-        <Shares hall={hall} />
+        <SharesPanel hall={hall} />
       </div>
       <h3>{tx('series')}</h3>
       <Table testId="series-table" head={[tx('seriesCode'), tx('cards'), tx('faceValue'), tx('nextCard')]}
