@@ -57,6 +57,11 @@ export const permissions = {
   'instant.audit': [Role.Auditor],
   'lottery.sell': [Role.Kiosk, ...cash, ...staff],
   'lottery.draw': staff,
+  // Issue 13 points 5-7 (cashier): a person opens and closes a shift at a station; refunds at a till or, onto a
+  // voucher only, at a kiosk; a misprint refund is approved by a second person of the floor staff (INS-9).
+  'shift.open': [...staff, Role.Cashier],
+  'ticket.refund': [...staff, ...cash, Role.Kiosk],
+  'refund.approve': staff,
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

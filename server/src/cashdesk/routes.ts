@@ -6,10 +6,11 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, needs, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
+import { registerShiftRoutes, tillOf } from './shift-routes.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
@@ -39,17 +40,18 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   app.post('/api/vouchers', needs('voucher.sell'), async (c) => {
     const b = await body(c, z.object({
       hallId: id, amountCents: cents.min(1), cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
-      stationId: station, cashierId: person, buyerDocument: z.string().max(40).optional(),
+      stationId: station.optional(), cashierId: person.optional(), buyerDocument: z.string().max(40).optional(),
     }).strict())
-    return c.json(await vouchers.sell({ ...b, ...actors(c, b) }), 201)
+    // Issue 13 point 5: the cash goes into the drawer of the person's open shift at this station.
+    return c.json(await vouchers.sell({ ...b, ...(await tillOf(c, services, b)) }), 201)
   })
   app.post('/api/vouchers/check', needs('voucher.redeem'), async (c) => {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await vouchers.check(b.code))
   })
   app.post('/api/vouchers/cashout', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: person }).strict())
-    return c.json(await vouchers.cashOut({ code: b.code, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
+    return c.json(await vouchers.cashOut({ code: b.code, ...(await tillOf(c, services, b)) }))
   })
 
   // ---- tickets: validation, payout, lost/stolen
@@ -63,13 +65,15 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
-    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...actors(c, b) }))
-    const who = actors(c, b)
-    const onPaid = services.cashdesk.cashOut(who.stationId, who.cashierId)
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
-    return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
+    // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
+    const till = await tillOf(c, services, b)
+    const who = { stationId: till.stationId, cashierId: till.cashierId }
+    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
+    const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee })) } })
+    return c.json(await payouts.pay({ ...b, ...till }))
   })
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {
     const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportedBy: person }).strict())
@@ -106,7 +110,12 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json({ reports: await vouchers.amlReports(q) })
   })
   app.post('/api/aml/reports/:reportId/review', needs('aml.review'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person }).strict())
-    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', b))
+    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
+    // GEN-9/GEN-17: the officer is the authenticated person; a name in the body counts only with authentication off.
+    const who = principalOf(c)
+    const officer = c.get('authOn') ? `${who.name} (${who.id})` : b.officer ?? 'unknown'
+    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer }))
   })
+
+  registerShiftRoutes(app, services)
 }
