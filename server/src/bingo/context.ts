@@ -87,6 +87,15 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
   return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } } }
 }
 
+/**
+ * The hall's IANA time zone: its own setting (`settings.timeZone`) if it has one, else its profile's default
+ * (America/La_Paz, Europe/Madrid). Calendar-day rules (BNG-12) count the hall's days, not UTC's.
+ */
+export function hallTimeZone(hall: HallRow, profile: Profile): string {
+  const settings = JSON.parse(hall.settings) as { timeZone?: unknown }
+  return typeof settings.timeZone === 'string' && settings.timeZone ? settings.timeZone : profile.timeZone
+}
+
 export async function loadGame(tx: Sql, gameId: string): Promise<GameRow> {
   const game = await store.gameById(tx, gameId)
   if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })

@@ -120,10 +120,6 @@ export async function seriesCode(sql: Sql, seriesId: string): Promise<string | u
   return (await sql.get<{ code: string }>('SELECT code FROM series WHERE id = ?', [seriesId]))?.code
 }
 
-export async function setSeriesCursor(tx: Sql, seriesId: string, nextCardNo: number): Promise<void> {
-  await tx.run('UPDATE series SET next_card_no = ? WHERE id = ?', [nextCardNo, seriesId])
-}
-
 /** Moves the cursor from `from` to `to` only if it still stands at `from`; returns whether it moved. */
 export async function advanceSeriesCursor(tx: Sql, seriesId: string, from: number, to: number, at: string): Promise<boolean> {
   const moved = await tx.run('UPDATE series SET next_card_no = ?, last_sold_at = ? WHERE id = ? AND next_card_no = ?', [to, at, seriesId, from])

@@ -31,6 +31,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 13 points 5-8 (cashier)
   STATION_REQUIRED: 403, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
   NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422,
+  // Issue 18 (bingo rules)
+  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409,
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
@@ -56,6 +58,7 @@ export function createHttpApp(services: Services) {
     c.set('authOn', authOn)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
+    c.set('confirmPerson', services.auth.confirmPerson)
     // Per person or device; anonymous callers share a bucket per remote address.
     const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
     if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)

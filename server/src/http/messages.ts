@@ -47,7 +47,6 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
   PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
-  SECOND_PERSON_REQUIRED: { es: 'Para anular la partida hace falta un motivo y la confirmación de una segunda persona (jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'Annulling the game needs a reason and the confirmation of a second person (floor manager or director), other than the requester, with their username and password.' },
   // Issue 13 points 5-8 (cashier)
   STATION_REQUIRED: { es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.', en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.' },
   SHIFT_NOT_OPEN: { es: 'No hay un turno abierto de esta persona en esta caja: abra el turno con el fondo contado.', en: "There is no open shift of this person at this station: open the shift with the counted float." },
@@ -58,6 +57,13 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   ALREADY_REFUNDED: { es: 'Este cartón o boleto ya fue reembolsado.', en: 'This card or ticket was already refunded.' },
   AML_REVIEW_PENDING: { es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.', en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.' },
   BUYER_ID_REQUIRED: { es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.', en: "For this amount in small notes the buyer's identity document must be recorded." },
+  SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
+  // Issue 18 (bingo rules)
+  SERIES_LAPSED: { es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.', en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.' },
+  PRIZE_SHARES_INVALID: { es: 'Los porcentajes de premios, pozos y comisión no son válidos: su suma no puede pasar del 100 % y deben coincidir con el Plan de Apuestas autorizado.', en: 'The prize, pot and commission percentages are not valid: they cannot add up to more than 100 % and must match the authorised betting plan.' },
+  PRIZES_UNPAID: { es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.', en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.' },
+  RESERVE_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.', en: 'The hall has no complete reserve ball set on record: play cannot start.' },
+  CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
 }

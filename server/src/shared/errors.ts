@@ -65,6 +65,13 @@ export const ErrorCode = {
   AlreadyRefunded: 'ALREADY_REFUNDED',
   AmlReviewPending: 'AML_REVIEW_PENDING',
   BuyerIdRequired: 'BUYER_ID_REQUIRED',
+  // Issue 18 (bingo rules): a lapsed series (BNG-12), prize shares over 100 % (BNG-52), prizes of the last game
+  // unpaid (BNG-71), no reserve ball set (BNG-25), a wrong ball found after the award (BNG-83).
+  SeriesLapsed: 'SERIES_LAPSED',
+  PrizeSharesInvalid: 'PRIZE_SHARES_INVALID',
+  PrizesUnpaid: 'PRIZES_UNPAID',
+  ReserveSetRequired: 'RESERVE_SET_REQUIRED',
+  CorrectionTooLate: 'CORRECTION_TOO_LATE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
