@@ -35,7 +35,7 @@ import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
-  refundOfTicket,
+  prizeCardRow, refundOfTicket,
 } from './store.ts'
 
 export interface CardRef {
@@ -205,6 +205,21 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return { payout, receipt: await printReceipt(payout, input.stationId), preview: ticketPreviewDataUrl(doc) }
   }
 
+  /**
+   * The table pays through the same path as the cashier (issue 13 point 6): a prize id alone pays nothing; the
+   * winning card's signed code must be presented (BNG-71: against delivery of the card), it must be that prize's
+   * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
+   */
+  async function payAtTable(input: { prizeId: string; code?: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }) {
+    const prize = await prizeCardRow(db, input.prizeId)
+    if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
+    if (!input.code?.trim()) throw new DomainError('CODE_REQUIRED', `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`, { field: 'code', rule: 'BNG-71' })
+    const parsed = cardIdOf(input.code)
+    if (!('cardId' in parsed)) refuse(parsed)
+    if (parsed.cardId !== prize.card_id) throw new DomainError('CODE_REQUIRED', `the code presented is not the card of prize ${input.prizeId}`, { field: 'code', reason: 'other_card' })
+    return pay({ ...input, code: input.code })
+  }
+
   function receiptDoc(p: Payout, paper: PrintDoc['paper']): PrintDoc {
     return payoutReceipt({
       payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
@@ -299,7 +314,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** The signed code of a sold card (for reprints by staff and tests). */
   const cardCode = (cardId: string) => encodeTicketCode({ kind: TicketKind.card, id: cardId }, keys.privateKey)
 
-  return { validate, pay, block, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+  return { validate, pay, payAtTable, block, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>

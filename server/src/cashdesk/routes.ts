@@ -10,7 +10,8 @@ import { pdf, actors, body, needs, principalOf, type App, type AppContext } from
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import { registerShiftRoutes, tillOf } from './shift-routes.ts'
+import { registerShiftRoutes } from './shift-routes.ts'
+import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)

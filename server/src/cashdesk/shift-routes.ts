@@ -1,49 +1,15 @@
 /**
- * HTTP routes of cashier shifts and card refunds (issue 13 points 5 and 7), and the one place a request's till is
- * worked out: with authentication on, the station is the enrolled device the person logged in at
- * (`principal.device`) and the person is the logged-in one; names and stations in a body are ignored. With
- * authentication off (older tests only) the body's station and cashier are taken as before, with no shift.
+ * HTTP routes of cashier shifts and card refunds (issue 13 points 5 and 7). The till of a request is http/till.ts's.
  */
 import { z } from 'zod'
-import { body, needs, param, pdf, principalOf, type App, type AppContext } from '../http/context.ts'
+import { body, needs, param, pdf, principalOf, type App } from '../http/context.ts'
 import { pickLang } from '../http/messages.ts'
-import type { Principal } from '../access/service.ts'
+import { refundActor, stationPersonOf, tillOf, type WithDevice } from '../http/till.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
-import type { StationPerson, Till } from './shifts.ts'
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
-
-/** The enrolled device a request comes from (the station), when the principal carries one. */
-type WithDevice = Principal & { device?: { id: string; name: string; kind: string; hallId: string | null } }
-
-/** The station and the person at it; STATION_REQUIRED unless a person is logged in at an enrolled station. */
-export function stationPersonOf(c: AppContext): StationPerson {
-  const who: WithDevice = principalOf(c)
-  if (who.kind !== 'person' || !who.device) {
-    throw new DomainError('STATION_REQUIRED', who.kind === 'device'
-      ? 'a station alone moves no cash: a person logs in at it and opens a shift'
-      : 'cash moves only at an enrolled cashier station: log in at the station', { principal: who.kind })
-  }
-  return { station: who.device, person: { id: who.id, name: who.name, role: String(who.role) } }
-}
-
-/**
- * Where a request's cash moves. Authentication on: the person's open shift at the station (STATION_REQUIRED,
- * SHIFT_NOT_OPEN otherwise). Off: the claimed station and cashier, no shift.
- */
-export async function tillOf(c: AppContext, services: Services, claimed: { stationId?: string; cashierId?: string }): Promise<Till> {
-  if (c.get('authOn')) return services.cashdesk.shifts.till(stationPersonOf(c))
-  if (!claimed.stationId) throw new DomainError('VALIDATION_FAILED', 'stationId is required', { field: 'stationId' })
-  return { stationId: claimed.stationId, cashierId: claimed.cashierId ?? claimed.stationId, shiftId: null }
-}
-
-/** The authenticated actor for a journal record (never a name from the body). */
-export function refundActor(c: AppContext): { kind: string; id: string; name: string; role: string } {
-  const who = principalOf(c)
-  return { kind: who.kind, id: who.id, name: who.name, role: String(who.role) }
-}
 
 export function registerShiftRoutes(app: App, services: Services): void {
   const { shifts, refunds } = services.cashdesk

@@ -182,6 +182,11 @@ export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]>
     .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
 }
 
+/** A bingo prize's card and game (the table pays it only against that card's code). */
+export async function prizeCardRow(tx: Sql, prizeId: string): Promise<{ id: string; card_id: string; game_id: string; status: string } | undefined> {
+  return tx.get<{ id: string; card_id: string; game_id: string; status: string }>('SELECT id, card_id, game_id, status FROM prizes WHERE id = ?', [prizeId])
+}
+
 export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number }>> {
   return tx.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
 }
