@@ -9,7 +9,7 @@ const pureModules = {
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],
   equipment: ['statistics'],
-  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common'],
+  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone'],
 }
 const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) => names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]))
 

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import type { Config } from './config.ts'
 import { createHttpApp } from './http/app.ts'
 import { mountScreens } from './http/screens.ts'
+import { mountLauncher } from './http/launcher.ts'
+import { resolve } from 'node:path'
 import { attachRealtime } from './realtime/hub.ts'
 import { createServices, type ServiceOverrides, type Services } from './services.ts'
 
@@ -18,10 +20,16 @@ export interface RunningServer {
 export async function createServer(config: Config, overrides: ServiceOverrides = {}): Promise<RunningServer> {
   const services = await createServices(config, overrides)
   const app = createHttpApp(services)
+  mountLauncher(app, services, resolve('dist'))
   mountScreens(app)
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
   })
+  // Kiosks and cashier stations reuse their connections: keep an idle one open longer than a client would, so
+  // the server never closes a socket at the instant a client sends its next request on it (ECONNRESET on a
+  // loaded host). Node's default is 5 s, just above undici's 4 s.
+  ;(server as HttpServer).keepAliveTimeout = 65_000
+  ;(server as HttpServer).headersTimeout = 66_000
   const realtime = attachRealtime(server as HttpServer, services)
   const port = (server.address() as AddressInfo).port
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host

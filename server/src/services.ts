@@ -11,6 +11,7 @@ import { gameScope } from './bingo/context.ts'
 import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
+import { createRefusalLog } from './access/refusals.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
@@ -70,6 +71,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
   const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
+  // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
+  const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
     db, clock: overrides.clock ?? systemClock, bingo, keys, config,
@@ -103,7 +106,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   checkpoints.start()
   return {
-    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    config, db, log, bingo, keys, auth, refusals, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
+    clock: overrides.clock ?? systemClock,
     instant, bonus,
     lotto, lottery,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
@@ -123,7 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
+    async close() { await refusals.stop(); await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>

@@ -1,5 +1,5 @@
 /**
- * A hall run as it ships (authentication on): people with passwords, two cashier stations and a kiosk enrolled in
+ * A hall run as it ships (authentication on): people with passwords (the AML officer among them), two cashier stations and a kiosk enrolled in
  * the hall, each cashier logged in at a station (a session bound to it), and calls made with those credentials.
  * Used by the cashier shift, payout and refund suites (issue 13 points 5 to 8).
  */
@@ -25,7 +25,7 @@ export async function cashierHall(url: string, services: Services, options: { fa
   const { auth } = services
   const people = [
     ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['mesa2', 'Ana Choque', 'floor_manager'],
-    ['cajera', 'Rosa Vargas', 'cashier'], ['cajero', 'Jorge Paz', 'cashier'], ['oficial', 'Elena Ríos', 'auditor'],
+    ['cajera', 'Rosa Vargas', 'cashier'], ['cajero', 'Jorge Paz', 'cashier'], ['oficial', 'Elena Ríos', 'aml_officer'],
   ] as const
   const tokens = new Map<string, string>()
   for (const [username, displayName, role] of people) {

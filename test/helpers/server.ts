@@ -13,7 +13,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
     playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',
-    auth: 'off', rateLimitPerMinute: 1_000_000,
+    auth: 'off', rateLimitPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000,
     ...TICKET_DEFAULTS,
     ...overrides,
   }

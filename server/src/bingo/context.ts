@@ -83,8 +83,9 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   const profile = getProfile(hall.profile_id)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
-  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
-  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } } }
+  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']>; timeZone?: string }
+  // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
+  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) }, timeZone: hallTimeZone(hall, profile) } }
 }
 
 /**

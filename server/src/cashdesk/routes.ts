@@ -110,7 +110,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
     return c.json({ reports: await vouchers.amlReports(q) })
   })
-  app.post('/api/aml/reports/:reportId/review', needs('aml.review'), async (c) => {
+  app.post('/api/aml/reports/:reportId/review', needs('aml.decide'), async (c) => {
     const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
     // GEN-9/GEN-17: the officer is the authenticated person; a name in the body counts only with authentication off.
     const who = principalOf(c)

@@ -66,6 +66,10 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
+  // Issue 14
+  WRONG_HALL: { es: 'Eso pertenece a otra sala: no puede actuar sobre ella.', en: 'That belongs to another hall: you cannot act on it.' },
+  PASSWORD_CHANGE_REQUIRED: { es: 'Debe cambiar su contraseña antes de continuar.', en: 'You must change your password before continuing.' },
+  PLAYER_EXCLUDED: { es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.', en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.' },
 }
 
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */

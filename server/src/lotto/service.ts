@@ -25,7 +25,7 @@ export type { LottoDeps } from './context.ts'
 export type { DrawView } from './draws.ts'
 export { SIGNED_RECEIPT, type DrawClaim, type LottoValidation, type PayeeData } from './payouts.ts'
 export { LOTTO_REMAINDER_RULE, type LottoResult } from './settlement.ts'
-export type { LottoReceipt, SlipInput } from './slips.ts'
+export type { LottoReceipt, LottoReceiptView, SlipInput } from './slips.ts'
 export type { DrawRow } from './store.ts'
 
 export function createLottoService(deps: LottoDeps) {

@@ -6,7 +6,6 @@ import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Rng } from '../shared/rng.ts'
-import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { EntropySource } from '../bingo/service.ts'
 import type { LottoContext, PlannedDraw } from './context.ts'
 import type { ReceiptPool } from './receipts.ts'
@@ -53,6 +52,9 @@ export interface LottoReceipt {
   paymentPlace: string
   legend: string
 }
+
+/** A receipt looked up by its number: no bearer code, and the document only for those who pay prizes (issue 13 point 4). */
+export type LottoReceiptView = Omit<LottoReceipt, 'code' | 'player'> & { player: { name: string; document: string | null } }
 
 /** A CSPRNG-backed Rng for quick picks (LNS-2). */
 function entropyRng(entropy: EntropySource): Rng {
@@ -129,8 +131,12 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
   }
 
-  /** The receipt of a sold slip, rebuilt from the sales system (for reprints and the cashier). */
-  async function getReceipt(receipt: string): Promise<LottoReceipt> {
+  /**
+   * The receipt of a sold slip, rebuilt from the sales system (for the cashier's details and copies). Issue 13
+   * point 4: a lookup by receipt number never returns the bearer code (only the sale that printed the slip does),
+   * and the player's identity document only to someone who pays prizes (`showDocument`); others get null.
+   */
+  async function getReceipt(receipt: string, opts: { showDocument: boolean }): Promise<LottoReceiptView> {
     const s = await slipById(db, receipt)
     if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
     const draws: PlannedDraw[] = []
@@ -140,10 +146,10 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
     const plan = draws[0].plan
     return {
-      receiptNumber: s.id, code: encodeTicketCode({ kind: TicketKind.lotto, id: s.id }, deps.keys.privateKey), operator: plan.operator, gameName: plan.name,
+      receiptNumber: s.id, operator: plan.operator, gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })), drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
       draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
-      player: { name: s.player_name, document: s.player_document },
+      player: { name: s.player_name, document: opts.showDocument ? s.player_document : null },
       boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
       soldAt: s.sold_at, amountCents: s.amount_cents, currency: plan.currency, channel: s.channel, status: s.status,
       securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
@@ -170,9 +176,11 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     })
   }
 
-  async function receiptPdf(receipt: string): Promise<Uint8Array> {
+  /** A copy of the receipt: marked as a copy, without the bearer QR (issue 13 point 4), so it cannot be cashed. */
+  async function receiptPdf(receipt: string, opts: { showDocument: boolean }): Promise<Uint8Array> {
     const { renderLottoReceiptPdf } = await import('../../../printer/src/lottery-pdf.ts')
-    return renderLottoReceiptPdf(await getReceipt(receipt))
+    const r = await getReceipt(receipt, opts)
+    return renderLottoReceiptPdf({ ...r, code: null, player: { name: r.player.name, document: r.player.document ?? '(reservado)' } })
   }
 
   return { sellSlip, getReceipt, annulSlip, receiptPdf }

@@ -65,6 +65,10 @@ export const ErrorCode = {
   AlreadyRefunded: 'ALREADY_REFUNDED',
   AmlReviewPending: 'AML_REVIEW_PENDING',
   BuyerIdRequired: 'BUYER_ID_REQUIRED',
+  // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
+  WrongHall: 'WRONG_HALL',
+  PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
+  PlayerExcluded: 'PLAYER_EXCLUDED',
   // Issue 18 (bingo rules): a lapsed series (BNG-12), prize shares over 100 % (BNG-52), prizes of the last game
   // unpaid (BNG-71), no reserve ball set (BNG-25), a wrong ball found after the award (BNG-83).
   SeriesLapsed: 'SERIES_LAPSED',
