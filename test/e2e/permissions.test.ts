@@ -62,6 +62,46 @@ describe('permission table on every route and socket event', () => {
     expect(checked).toBeGreaterThan(200)
   })
 
+  it('refuses every role of hall A on every route naming a hall, session or game of hall B (issue 14 point 1)', async () => {
+    const { bingo, auth } = server.services
+    await bingo.createHall({ id: 'hall-a', name: 'Sala A', profileId: 'BO-2025', playingPositions: 100 })
+    await bingo.createHall({ id: 'hall-b', name: 'Sala B', profileId: 'BO-2025', playingPositions: 100 })
+    const set = await bingo.createMasterSet({ count: 100, seed: 'two halls' })
+    const series = await bingo.createSeries({ hallId: 'hall-b', code: 'A', masterSetId: set.id, faceValueCents: 500 })
+    const session = await bingo.openSession({ hallId: 'hall-b', recount: { ballsCounted: 90, confirmedBy: 'setup' } })
+    const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'rng' })
+    const ofHallA = new Map<Role, string>()
+    for (const role of ALL_ROLES) {
+      if (role === 'public') continue
+      if (['kiosk', 'cashier_station', 'display'].includes(role)) {
+        ofHallA.set(role, `Device ${(await auth.enrolDevice({ kind: role as 'kiosk', name: `${role} A`, hallId: 'hall-a' })).credential}`)
+      } else {
+        await auth.createUser({ username: `a-${role}`, displayName: `${role} A`, role: role as 'cashier', password: 'correct horse battery', halls: ['hall-a'] })
+        ofHallA.set(role, `Bearer ${(await auth.login(`a-${role}`, 'correct horse battery')).token}`)
+      }
+    }
+    const app = createHttpApp(server.services)
+    let refused = 0
+    const seen = new Set<string>()
+    for (const route of app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && /:(hallId|sessionId|gameId)\b/.test(r.path))) {
+      const key = `${route.method} ${route.path}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      const path = route.path.replace(':hallId', 'hall-b').replace(':sessionId', session.id).replace(':gameId', game.gameId).replace(/:[A-Za-z]+/g, 'x_unknown')
+      const probe = await app.request(path, { method: route.method, headers: { 'content-type': 'application/json', authorization: credentials.get('director')! }, body: route.method === 'GET' ? undefined : '{}' })
+      const permission = probe.headers.get('x-bolillo-permission')?.split(':')[0] as Permission | undefined
+      if (!permission || isAllowed(permission, 'public')) continue
+      for (const [role, credential] of ofHallA) {
+        if (!isAllowed(permission, role)) continue
+        const res = await app.request(path, { method: route.method, headers: { 'content-type': 'application/json', authorization: credential }, body: route.method === 'GET' ? undefined : '{}' })
+        const answer = res.status === 403 ? ((await res.json()) as any).error.code : res.status
+        expect(answer, `${role} of hall A on ${key} (${permission})`).toBe('WRONG_HALL')
+        refused++
+      }
+    }
+    expect(refused).toBeGreaterThan(60)
+  })
+
   it('journals every refused attempt with who and where', async () => {
     const before = Number((await server.services.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM journal WHERE type = 'access.refused'"))!.n)
     const res = await fetch(`${server.url}/api/halls`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: credentials.get('cashier')! }, body: '{}' })

@@ -50,7 +50,7 @@ function loginName(c: { req: { path: string }; get: (k: 'loginName') => string |
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
 
 export function createHttpApp(services: Services) {
   const { config } = services

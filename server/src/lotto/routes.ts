@@ -68,6 +68,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
   // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.
   app.get('/api/lotto/slips/:receipt', needs('lotto.slip.read'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'), { showDocument: paysPrizes(c) })))
   app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lotto.slip.read'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt'), { showDocument: paysPrizes(c) }), `comprobante-copia-${p(c, 'receipt')}.pdf`))
+  // LNS-20: player data amended before the draw, with the supporting document; validated by the operator's staff.
+  app.post('/api/lotto/slips/:receipt/player', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ name: text(120), document: text(40), evidenceRef: text(200), reason: text(500) }).strict())
+    return c.json(await lotto.amendPlayer(p(c, 'receipt'), b, actorOf(c)))
+  })
   app.post('/api/lotto/slips/:receipt/annul', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ reason: text(500) }).strict())
     await lotto.annulSlip(p(c, 'receipt'), b.reason)

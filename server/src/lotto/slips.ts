@@ -11,7 +11,7 @@ import type { LottoContext, PlannedDraw } from './context.ts'
 import type { ReceiptPool } from './receipts.ts'
 import { formatBoards, parseBoard, parseStoredBoards, quickPick } from './rules.ts'
 import type { createSlipQueue } from './sales.ts'
-import { annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
+import { amendSlipPlayer, annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
 
 export interface SlipInput {
   drawId: string
@@ -176,6 +176,34 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     })
   }
 
+  /**
+   * LNS-20: the player's data on a receipt amended before the draw, justified with supporting documents and validated
+   * by the operator (the authenticated person who records it). The numbers never change; every draw the slip covers
+   * must not have been drawn yet. The journal keeps the data before and after, the evidence and who validated it.
+   */
+  async function amendPlayer(receipt: string, input: { name: string; document: string; evidenceRef: string; reason: string }, actor: { kind: string; id: string; role: string }) {
+    const name = input.name?.trim() ?? ''
+    const document = input.document?.trim() ?? ''
+    if (!name || !document) throw new DomainError('VALIDATION_FAILED', 'the player name and identity document are required on the receipt (LNS-6)', { rule: 'LNS-6' })
+    if (!input.evidenceRef?.trim() || !input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'an amendment is justified with its supporting document and reason (LNS-20)', { rule: 'LNS-20' })
+    return db.transaction(async (tx) => {
+      const s = await slipById(tx, receipt)
+      if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
+      if (s.status !== 'active') throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
+      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
+        const d = await lottoDrawByNumber(tx, s.game_code, n)
+        if (d && d.status !== 'open' && d.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `player data are amended before the draw (LNS-20): draw ${n} is ${d.status}`, { rule: 'LNS-20' })
+      }
+      const at = now()
+      if (!(await amendSlipPlayer(tx, receipt, name, document))) throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
+      await appendJournal(tx, {
+        at, type: 'lotto.player_amended', scope: `lotto:${s.game_code}/sales`,
+        payload: { receipt, before: { name: s.player_name, document: s.player_document }, after: { name, document }, evidenceRef: input.evidenceRef.trim(), reason: input.reason.trim(), validatedBy: actor, rule: 'LNS-20' },
+      })
+      return { receipt, player: { name, document }, amendedAt: at }
+    })
+  }
+
   /** A copy of the receipt: marked as a copy, without the bearer QR (issue 13 point 4), so it cannot be cashed. */
   async function receiptPdf(receipt: string, opts: { showDocument: boolean }): Promise<Uint8Array> {
     const { renderLottoReceiptPdf } = await import('../../../printer/src/lottery-pdf.ts')
@@ -183,5 +211,5 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     return renderLottoReceiptPdf({ ...r, code: null, player: { name: r.player.name, document: r.player.document ?? '(reservado)' } })
   }
 
-  return { sellSlip, getReceipt, annulSlip, receiptPdf }
+  return { sellSlip, getReceipt, annulSlip, receiptPdf, amendPlayer }
 }

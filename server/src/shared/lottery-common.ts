@@ -46,6 +46,17 @@ export function addDays(iso: string, days: number): string {
   return ymd + iso.slice(10)
 }
 
+/**
+ * LOT-23 / LNS-24: the last second of the `days`-th calendar day after the draw date, in the draw time's own offset:
+ * the earliest claim deadline that leaves `days` full days to claim.
+ */
+export function claimPeriodEnd(drawAt: string, days: number): string {
+  const m = ISO_TIME.exec(drawAt)
+  if (!m) throw new DomainError('VALIDATION_FAILED', `not an ISO time with offset: ${JSON.stringify(drawAt)}`)
+  const at2359 = `${drawAt.slice(0, 10)}T23:59:59${m[6]}`
+  return addDays(at2359, days)
+}
+
 /** Last moment a prize can be paid: the plan's claim deadline (prescription date). */
 export function isClaimExpired(claimDeadline: string, nowIso: string): boolean {
   return Date.parse(nowIso) > Date.parse(claimDeadline)
@@ -83,9 +94,12 @@ export function checkPlanDates(p: PlanDates, problems: PlanProblem[], minClaimDa
   if (t('drawAt') < t('salesStartAt')) problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
   if (t('salesCloseAt') <= t('salesStartAt')) problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
   if (t('salesCloseAt') > t('drawAt')) problems.push({ field: 'salesCloseAt', rule: 'LNS-13', message: 'sales must close before the draw' })
-  const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
-  if (days < minClaimDays) {
-    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period is ${days} calendar days from the draw date; at least ${minClaimDays} are required` })
+  // LOT-23 / LNS-24: 60 FULL calendar days after the draw date, so the deadline is no earlier than the last second of
+  // the 60th day (in the plan's own offset); a deadline at 00:00 of day 60 would give 59 days and a few hours.
+  const end = claimPeriodEnd(p.drawAt, minClaimDays)
+  if (Date.parse(p.claimDeadline) < Date.parse(end)) {
+    const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
+    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period ends ${p.claimDeadline}, ${days} calendar days from the draw date; ${minClaimDays} full days end no earlier than ${end}` })
   }
 }
 
