@@ -120,7 +120,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     browser = await launch()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
@@ -481,7 +481,7 @@ suite('hall display across a server restart', () => {
     let firstClosed = false
     cleanups.push(async () => { if (!firstClosed) await first.close() })
     const { bingo } = first.services
-    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100 })
+    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 100, seed: 'browser-display-3' })
     const series = await bingo.createSeries({ hallId: 'restart', code: 'R', masterSetId: set.id, faceValueCents: 2000 })
     const session = await bingo.openSession({ hallId: 'restart', recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })

@@ -51,7 +51,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     browser = await launchChromium()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 200 })
+    await bingo.createHall({ id: hallId, name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 200, seed: 'inspector-screen' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'auditor'], ['pedro', 'Pedro Flores', 'caller']] as const) {

@@ -17,7 +17,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth: access } = server.services
-    for (const id of [ids.hallA, ids.hallB]) await bingo.createHall({ id, name: `Sala ${id}`, profileId: 'BO-2025', playingPositions: 200 })
+    for (const id of [ids.hallA, ids.hallB]) await bingo.createHall({ id, name: `Sala ${id}`, profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 600, seed: 'halls' })
     for (const [hall, key] of [[ids.hallA, 'A'], [ids.hallB, 'B']] as const) {
       const series = await bingo.createSeries({ hallId: hall, code: 'A', masterSetId: set.id, faceValueCents: 500 })

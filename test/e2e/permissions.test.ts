@@ -64,8 +64,8 @@ describe('permission table on every route and socket event', () => {
 
   it('refuses every role of hall A on every route naming a hall, session or game of hall B (issue 14 point 1)', async () => {
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: 'hall-a', name: 'Sala A', profileId: 'BO-2025', playingPositions: 100 })
-    await bingo.createHall({ id: 'hall-b', name: 'Sala B', profileId: 'BO-2025', playingPositions: 100 })
+    await bingo.createHall({ id: 'hall-a', name: 'Sala A', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await bingo.createHall({ id: 'hall-b', name: 'Sala B', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 100, seed: 'two halls' })
     const series = await bingo.createSeries({ hallId: 'hall-b', code: 'A', masterSetId: set.id, faceValueCents: 500 })
     const session = await bingo.openSession({ hallId: 'hall-b', recount: { ballsCounted: 90, confirmedBy: 'setup' } })

@@ -87,6 +87,8 @@ export const permissions = {
   // Issue 13 point 4 (lottery helper): looking a lotto slip up by its receipt number (no bearer code ever; the
   // player's document only to roles holding ticket.pay). Not a kiosk: it has no business reading another player's slip.
   'lotto.slip.read': [...staff, ...cash, ...readers, Role.LotteryOperator],
+  /** Issue 18 (BNG-52, CFG-17, BNG-102): a hall's Plan de Apuestas, licence options and derived bingo versions. */
+  'hall.rules': [Role.Director],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

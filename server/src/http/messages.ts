@@ -64,6 +64,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PRIZES_UNPAID: { es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.', en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.' },
   RESERVE_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.', en: 'The hall has no complete reserve ball set on record: play cannot start.' },
   CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
+  BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
   // Issue 14

@@ -76,6 +76,7 @@ export const ErrorCode = {
   PrizesUnpaid: 'PRIZES_UNPAID',
   ReserveSetRequired: 'RESERVE_SET_REQUIRED',
   CorrectionTooLate: 'CORRECTION_TOO_LATE',
+  BettingPlanRequired: 'BETTING_PLAN_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
