@@ -26,6 +26,7 @@ import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createLottoService } from './lotto/service.ts'
+import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
@@ -88,11 +89,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
   const seedEntropy = overrides.entropy ?? equipment.entropy
+  // Issue 18, RNG-26: software lotto/lottery draws only where the profile or the licence's AJ authorisation allows them.
+  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
   const lotto = createLottoService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {
