@@ -342,3 +342,8 @@ export async function openAmlReportsOn(tx: Sql, voucherIds: string[]): Promise<A
   if (voucherIds.length === 0) return []
   return tx.all<{ id: string; voucher_id: string }>(`SELECT id, voucher_id FROM aml_reports WHERE status = 'open' AND voucher_id IN (${voucherIds.map(() => '?').join(', ')})`, voucherIds)
 }
+
+/** Issue 14 point 6: lifts a block; false when the ticket was not blocked. */
+export async function deleteBlockedTicket(tx: Sql, kind: string, ticketId: string): Promise<boolean> {
+  return (await tx.run('DELETE FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])).changes === 1
+}
