@@ -38,6 +38,9 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
   // Issue 18 (lottery helper): LOT-21 / LNS-22.
   DRAW_NOT_DUE: 409,
+  // Issue 13 points 5-8 (cashier)
+  STATION_REQUIRED: 409, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
+  NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422,
   // Issue 18 (bingo rules)
   SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
   // Issue 14
@@ -53,7 +56,7 @@ function loginName(c: { req: { path: string }; get: (k: 'loginName') => string |
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
 
 export function createHttpApp(services: Services) {
   const { config } = services

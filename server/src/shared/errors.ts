@@ -57,6 +57,16 @@ export const ErrorCode = {
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
   /** Issue 18 (lottery helper), LOT-21 / LNS-22: a lotto or lottery draw on a day other than its (postponed) date. */
   DrawNotDue: 'DRAW_NOT_DUE',
+  // Issue 13 points 5-8 (cashier): shifts, payouts against the signed code, refunds once, AML hold.
+  StationRequired: 'STATION_REQUIRED',
+  ShiftNotOpen: 'SHIFT_NOT_OPEN',
+  ShiftAlreadyOpen: 'SHIFT_ALREADY_OPEN',
+  CodeRequired: 'CODE_REQUIRED',
+  AnnulAfterPayout: 'ANNUL_AFTER_PAYOUT',
+  NotRefundable: 'NOT_REFUNDABLE',
+  AlreadyRefunded: 'ALREADY_REFUNDED',
+  AmlReviewPending: 'AML_REVIEW_PENDING',
+  BuyerIdRequired: 'BUYER_ID_REQUIRED',
   // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
