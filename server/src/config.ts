@@ -54,6 +54,13 @@ export interface Config {
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
+  /**
+   * Issue 18, RNG-26 (lottery helper): the AJ authorisation that accepts an RNG as a lotto/lottery extraction device
+   * (BOLILLO_LOTTERY_RNG_AUTHORISATION). Without it, and without the profile's softwareLotteryDrawAllowed, lotto and
+   * numbered-lottery plans draw with an authorised tómbola only. Default: none, except the demo hall's labelled
+   * "DEMO (sin autorización real)".
+   */
+  lotteryRngAuthorisation?: string | null
 }
 
 /**
@@ -126,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
+    lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),

@@ -12,6 +12,7 @@ import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
+import { createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
@@ -26,6 +27,7 @@ import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createLottoService } from './lotto/service.ts'
+import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
@@ -72,6 +74,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
   const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
+  // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
+  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
   const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
@@ -88,11 +92,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
   const seedEntropy = overrides.entropy ?? equipment.entropy
+  // Issue 18, RNG-26: software lotto/lottery draws only where the profile or the licence's AJ authorisation allows them.
+  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
   const lotto = createLottoService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {
@@ -106,7 +112,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   checkpoints.start()
   return {
-    config, db, log, bingo, keys, auth, refusals, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
     instant, bonus,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649 } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 18, lotto and lottery rules over real HTTP with authentication on, real people and enrolled devices.
  * LNS-20: player data amended before the draw, justified and validated, numbers unchanged.
+ * RNG-26 / LNS-7: this server runs the shipped BO-2025 profile with no AJ authorisation of an RNG: software draws refused.
  */
 const PASSWORD = 'correct horse battery'
 
@@ -19,13 +20,26 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' }, { clock })
+    server = await startTestServer({ auth: 'on', lotteryRngAuthorisation: null }, { clock })
     const people = [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
     for (const [username, displayName, role] of people) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
     await login()
     auth.set('kiosco', `Device ${(await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1' })).credential}`)
   })
   afterAll(async () => server?.cleanup())
+
+  it('RNG-26 / LNS-8 / LOT-18: without the AJ authorisation of an RNG, lotto and lottery plans drawn by software are refused (422); a tómbola plan is accepted', async () => {
+    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTRNG', drawMethod: 'rng' }))
+    expect(lotto.status).toBe(422)
+    expect(lotto.body.error.code).toBe('RULE_DISABLED')
+    expect(lotto.body.error.detail).toMatch(/RNG-26/)
+    expect(lotto.body.error.message).not.toMatch(/RULE_DISABLED|rng/)
+    const lottery = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRRNG', drawMethod: 'rng' }))
+    expect(lottery.status).toBe(422)
+    expect(lottery.body.error.detail).toMatch(/RNG-26/)
+    const manual = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRTOMB', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' }))
+    expect(manual.status).toBe(201)
+  })
 
   describe('LNS-20: amendment of player data before the draw', () => {
     let drawId = ''

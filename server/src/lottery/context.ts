@@ -10,6 +10,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
+import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { DrawRow } from '../lotto/store.ts'
@@ -25,6 +26,8 @@ export interface LotteryDeps {
   /** Seeds are kept sealed until the draw has ended (DESIGN.md "Sealed secrets"). */
   sealer: Sealer
   /** bolillo-draw-v2's public randomness: relays, a typed signature, or the labelled demo beacon. */
+  /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
+  softwareDraw: SoftwareDrawPolicy
   beacon: BeaconSource
 }
 

@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
-import { AJ_LEGEND, type PlanProblem } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, checkSoftwareDraw, type PlanProblem } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
 import { describeRule, fractionCodeId, inRange, isRaffle, issueSecretContext, type LotteryContext, type Plan, type TicketRange } from './context.ts'
@@ -61,6 +61,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
     const plan = parseLotteryPlan(input)
+    // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
+    checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     return create('lottery', plan, plan.ticketPriceCents)
   }
 

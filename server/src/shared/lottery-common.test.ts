@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addDays, checkPlanDates, claimPeriodEnd, type PlanProblem } from './lottery-common.ts'
+import { addDays, checkPlanDates, checkSoftwareDraw, claimPeriodEnd, type PlanProblem } from './lottery-common.ts'
+import { PROFILES } from './profile.ts'
 
 const plan = (drawAt: string, claimDeadline: string) => ({ salesStartAt: '2025-02-01T08:00:00-04:00', salesCloseAt: drawAt, drawAt, claimDeadline })
 const problemsOf = (p: ReturnType<typeof plan>) => { const out: PlanProblem[] = []; checkPlanDates(p, out); return out }
@@ -30,5 +31,16 @@ describe('LOT-23 / LNS-24: 60 FULL calendar days from the draw date', () => {
 
   it('addDays keeps the time of day and the offset', () => {
     expect(addDays('2025-12-31T23:59:59-04:00', 60)).toBe('2026-03-01T23:59:59-04:00')
+  })
+})
+
+describe('RNG-26 / LNS-7: software lotto and lottery draws behind a profile switch', () => {
+  it('RNG-26: both shipped profiles draw by tómbola unless the licence names the AJ authorisation of the RNG', () => {
+    for (const p of Object.values(PROFILES)) expect(p.softwareLotteryDrawAllowed, p.id).toBe(false)
+    expect(() => checkSoftwareDraw('rng', { profileAllows: false, authorisationRef: null })).toThrow(/RNG-26/)
+    expect(() => checkSoftwareDraw('rng', { profileAllows: false, authorisationRef: '  ' })).toThrow(/RNG-26/)
+    expect(checkSoftwareDraw('rng', { profileAllows: false, authorisationRef: 'AJ-RA-2026-0012' })).toBe('AJ-RA-2026-0012')
+    expect(checkSoftwareDraw('rng', { profileAllows: true, authorisationRef: null })).toBeNull()
+    expect(checkSoftwareDraw('manual', { profileAllows: false, authorisationRef: null })).toBeNull()
   })
 })

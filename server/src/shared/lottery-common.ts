@@ -146,3 +146,22 @@ export type ValidationOutcome = (typeof ValidationOutcome)[keyof typeof Validati
 
 /** Legend LOT-15 (11, 12) and LNS-5 (10) require on tickets and slips. */
 export const AJ_LEGEND = 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos'
+
+/** RNG-26: whether software (RNG) lotto and lottery draws may be planned, and under which licence reference. */
+export interface SoftwareDrawPolicy {
+  /** The profile allows them without a reference (softwareLotteryDrawAllowed). */
+  profileAllows: boolean
+  /** The AJ authorisation that accepts an RNG as an extraction device "u otro similar" (configuration), or null. */
+  authorisationRef: string | null
+}
+
+/**
+ * RNG-26 / LNS-7 / LOT-18: a draw plan with `drawMethod: 'rng'` is refused unless the profile allows software draws or
+ * the licence names the AJ authorisation of the RNG; returns the reference the draw is planned under.
+ */
+export function checkSoftwareDraw(drawMethod: string, policy: SoftwareDrawPolicy): string | null {
+  if (drawMethod !== 'rng') return null
+  if (policy.authorisationRef?.trim()) return policy.authorisationRef.trim()
+  if (policy.profileAllows) return null
+  throw new DomainError('RULE_DISABLED', 'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)', { rule: 'RNG-26' })
+}

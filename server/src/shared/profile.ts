@@ -77,6 +77,14 @@ export interface Profile {
   splitBasis: 'card'
   /** INS-15/16: on-screen electronic instant lottery sale. */
   electronicInstantAllowed: boolean
+  /**
+   * RNG-26 / LNS-7 / LOT-18 (issue 18, lottery helper): lotto and numbered-lottery draws by software without a
+   * licence reference. false in both shipped profiles: the 2025 Bolivian text names only tómbolas, balotas, peceras "u
+   * otro similar" authorised by the AJ and reserves electronic lottery for its own regulation (INS-16), and decree
+   * 6/2010 says nothing of software lottery draws. A licence whose AJ authorisation accepts an RNG as such a device
+   * names it in configuration (BOLILLO_LOTTERY_RNG_AUTHORISATION), and RNG draws are then allowed under that reference.
+   */
+  softwareLotteryDrawAllowed: boolean
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
@@ -106,6 +114,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
+  softwareLotteryDrawAllowed: false,
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -133,6 +142,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
+  softwareLotteryDrawAllowed: false,
 }) as Profile
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
