@@ -35,7 +35,7 @@ import { currentGameOfHall, gameById, insertKioskPurchase, seriesOfGame } from '
 export const MAX_CARDS_PER_PURCHASE = 50
 
 export interface KioskOffer {
-  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number }
+  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }
   /** on_sale: cards can be bought; not_open: announced, sales not open yet; closed: the game is in play; none. */
   state: 'on_sale' | 'not_open' | 'closed' | 'none'
   game: null | {
@@ -152,9 +152,9 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
         code: c.code, cardId: c.id, hallName: hall.name, sessionId: game.session_id, gameId: game.id, gameNo: Number(game.order_no),
         seriesCode: c.seriesCode, cardNo: c.cardNo, serial: c.serial, cardsInSeries: sizes.get(c.seriesCode) ?? 0,
         faceValueCents: face, currency: hall.currency, soldAt: at, station: input.kioskId, grid: c.grid, minimumAge: hall.minimumAge,
-      }, { paper: printer.paper }))
+      }, { paper: printer.paper, timeZone: hall.timeZone }))
       if (change) {
-        docs.push(voucherTicket({ code: vouchers.codeOf(change.id), voucherId: change.id, hallName: hall.name, amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper }))
+        docs.push(voucherTicket({ code: vouchers.codeOf(change.id), voucherId: change.id, hallName: hall.name, amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone }))
       }
       // Printed before the commit: a printer failure throws DEVICE_UNAVAILABLE and rolls all of the above back.
       const print = await printer.print(docs, `kiosk-${purchaseId}`)
