@@ -12,6 +12,7 @@ import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createCashdesk } from './cashdesk/service.ts'
+import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -89,6 +90,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
   })
+  // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
+  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
@@ -105,7 +108,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   return {
     config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     instant, bonus,
-    lotto, lottery,
+    lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */

@@ -28,6 +28,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
+  // Issue 13 (money-kiosk)
+  KIOSK_VOUCHER_ONLY: 403, STATION_REQUIRED: 403,
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */

@@ -48,6 +48,9 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
   SECOND_PERSON_REQUIRED: { es: 'Para anular la partida hace falta un motivo y la confirmación de una segunda persona (jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'Annulling the game needs a reason and the confirmation of a second person (floor manager or director), other than the requester, with their username and password.' },
+  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
+  KIOSK_VOUCHER_ONLY: { es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.', en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.' },
+  STATION_REQUIRED: { es: 'Esta venta cobra en efectivo en la caja de un puesto registrado: inicie sesión en un puesto de la sala.', en: 'This sale takes cash into the drawer of an enrolled station: log in at a station of the hall.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
 }

@@ -10,6 +10,7 @@ import { pdf, csv, actorOf, actors, body, needs, param as p, type App } from '..
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
+import { counterStation } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -54,9 +55,12 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
 
   // ---- lotto: sales
+  // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
+  // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
-    const b = await body(c, slip)
-    return c.json(await lotto.sellSlip({ drawId: p(c, 'drawId'), ...b }), 201)
+    const { stationId: claimed, ...b } = await body(c, slip.extend({ stationId: station.optional() }))
+    const who = counterStation(c, claimed)
+    return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
   })
   app.get('/api/lotto/slips/:receipt', needs('ticket.validate'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'))))
   app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lottery.sell'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt')), `comprobante-${p(c, 'receipt')}.pdf`))

@@ -55,6 +55,11 @@ export const ErrorCode = {
   RngNoManualBall: 'RNG_NO_MANUAL_BALL',
   // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
+  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
+  /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
+  KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
+  /** A counter sale takes cash into a station's drawer: the request must come from an enrolled station. */
+  StationRequired: 'STATION_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
