@@ -4,12 +4,12 @@ import tseslint from 'typescript-eslint'
 // The pure rule modules of each product line and the kernel (DESIGN.md "Layout"): no database, network, file
 // system or clock. Their tests sit beside them and follow the same rule.
 const pureModules = {
-  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima'],
+  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima', 'series-cursor'],
   lotto: ['plan', 'rules'],
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],
   equipment: ['statistics'],
-  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common'],
+  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone'],
 }
 const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) => names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]))
 

@@ -3,6 +3,9 @@ import { join } from 'node:path'
 import type { Services } from './services.ts'
 import { seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
+import { getProfile } from './shared/profile.ts'
+import { isoInZone } from './shared/time-zone.ts'
+import type { InstantDesign } from './instant/design.ts'
 
 /** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
 export const DEMO_PASSWORD = 'bolillo-demo'
@@ -23,6 +26,7 @@ async function seedDemoCredentials(services: Services, hallId: string) {
   const file = join(services.config.dataDir, 'demo-credentials.json')
   writeFileSync(file, JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2), { mode: 0o600 })
   services.log.info(`demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`)
+  return devices
 }
 
 /**
@@ -48,6 +52,76 @@ export async function seedDemoHall(services: Services, options: { cards?: number
   await bingo.openSales(game.gameId)
   const count = options.cards ?? 40
   if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })
-  await seedDemoCredentials(services, hall.id)
+  const devices = await seedDemoCredentials(services, hall.id)
+  await seedDemoLotteries(services, hall.id, devices)
   return { hallId: hall.id, sessionId: session.id, gameId: game.gameId }
+}
+
+// ---------------------------------------------------------------- issue 17: every product line in the demo
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+
+/**
+ * Issue 17: the demo sells every product line from the first start: a lotto draw on sale now, a numbered lottery
+ * issue on sale, and two instant games: a pre-printed one whose first packs are shipped to the demo kiosk and
+ * cashier and activated there, and an on-screen one for the instant kiosk. Times are written in the hall's zone;
+ * the hall's on-screen instant sales are switched on with a reference that says plainly it is a demonstration.
+ */
+async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string }>): Promise<void> {
+  const { config } = services
+  const profile = getProfile(config.profileId)!
+  const tz = profile.timeZone
+  const now = services.clock.now().getTime()
+  const at = (ms: number) => isoInZone(Math.floor(ms / HOUR_MS) * HOUR_MS, tz)
+  const operator = config.profileId === 'ES-CB-2010' ? 'Loterías de Demostración de Cantabria' : 'Lotería de Demostración de Bolivia'
+  const place = config.profileId === 'ES-CB-2010' ? 'Santander' : 'La Paz'
+  const staff = { authority: 'Gerencia (demostración)', director: 'Directora del sorteo (demostración)', moderator: 'Moderador (demostración)', notary: 'Notaría de demostración' }
+  const common = {
+    salesStartAt: at(now - HOUR_MS), salesCloseAt: at(now + 3 * DAY_MS), drawAt: at(now + 3 * DAY_MS + HOUR_MS), claimDeadline: at(now + 93 * DAY_MS),
+    drawPlace: `Salón de sorteos, ${place}`, paymentPlace: `Cajas de ${config.hallName}`, regulationUrl: 'https://bolillo.example/demo/reglamento',
+    authorisationRef: 'DEMO (sin autorización real)', drawMethod: 'rng' as const, staff, timeZone: tz,
+  }
+  await services.lotto.createDraw({
+    ...common, operator, gameCode: 'LOTODEMO', name: 'Loto 6/49 de demostración', drawNumber: 1, issue: 'DEMO-1', range: 49, picks: 6,
+    priceCents: 500, currency: profile.currency, prizePoolBp: 5000, budgetCents: 5_000_000,
+    categories: [
+      { code: 'C6', name: 'Premio Mayor', matches: 6, prize: { type: 'share', bp: 6000 } },
+      { code: 'C5', name: 'Cinco aciertos', matches: 5, prize: { type: 'share', bp: 2500 } },
+      { code: 'C4', name: 'Cuatro aciertos', matches: 4, prize: { type: 'share', bp: 1500 } },
+      { code: 'C3', name: 'Reintegro', matches: 3, prize: { type: 'fixed', amountCents: 1000 } },
+    ],
+  })
+  // A numbered lottery issue the current way (plan, print data on demand); distribution to stations is not seeded here.
+  await services.lottery.createLottery({
+    ...common, kind: 'traditional', institution: operator, name: 'Sorteo de demostración', gameCode: 'LOTDEMO', drawNumber: 1, issue: 'Emisión DEMO-1',
+    numbering: { from: 0, to: 9_999, digits: 4 }, series: 1, fractions: 10, ticketPriceCents: 2_000, currency: profile.currency, licensedMaxTickets: 10_000,
+    prizes: [
+      { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 5_000_000 },
+      { code: 'A1', name: 'Aproximación al Primer Premio', rule: { type: 'approximation', of: 'P1', distance: 1 }, amountCents: 200_000 },
+      { code: 'T1', name: 'Reintegro (última cifra)', rule: { type: 'ending', of: 'P1', digits: 1 }, amountCents: 2_000 },
+    ],
+    budgetCents: 10_000_000, securityMarks: 'Impresión de demostración: sin marcas de seguridad',
+  })
+  const back = { issuer: operator, paymentPlace: `Cajas de ${config.hallName}` }
+  const printed: InstantDesign = {
+    gameNo: 101, name: 'Raspa y Gana (demostración)', currency: profile.currency, priceCents: 1000, ticketCount: 500, packSize: 50,
+    playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
+    tiers: [{ amountCents: 50_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
+    payoutShareBp: { min: 5000, max: 8000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, claimDays: 60, back,
+  }
+  const by = { kind: 'system', id: 'demo' }
+  await services.instant.generateBatch({ design: printed, by })
+  // The first packs go to the demo kiosk and the demo cashier, and are activated on arrival there.
+  const stations = devices.filter((d) => d.kind === 'kiosk' || d.kind === 'cashier_station')
+  for (const [i, d] of stations.entries()) {
+    await services.instant.shipPacks({ gameNo: printed.gameNo, fromPack: i + 1, toPack: i + 1, destination: d.name, by: 'Almacén (demostración)' })
+    await services.instant.activatePack({ gameNo: printed.gameNo, packNo: i + 1, location: d.name, by: d.name })
+  }
+  await services.instant.generateBatch({
+    design: { ...printed, gameNo: 102, name: 'Raspa en pantalla (demostración)', channel: 'electronic', ticketCount: 200, packSize: 50,
+      tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 20 }, { amountCents: 1000, count: 40 }], packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, payoutShareBp: { min: 0, max: 10_000 } },
+    by,
+  })
+  await services.instant.configureHall({ hallId, electronicInstantAllowed: true, authorisationRef: 'DEMO (sin autorización real)', by: 'demo' })
 }

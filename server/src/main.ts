@@ -22,7 +22,7 @@ async function main() {
     }
   }
   log.info(`Bolillo listening on ${server.url} (storage ${server.services.db.engine}, profile ${config.profileId})`)
-  process.stdout.write(`\n  Bolillo en ${server.url}\n  Sala:   ${server.url}/display/?hall=demo\n  Locutor: ${server.url}/caller/?hall=demo\n${deviceLinks}  Salud:  ${server.url}/api/health\n\n`)
+  process.stdout.write(`\n  Bolillo en ${server.url}\n  Inicio: ${server.url}/ (todas las pantallas)\n  Sala:   ${server.url}/display/?hall=demo\n  Locutor: ${server.url}/caller/?hall=demo\n${deviceLinks}  Salud:  ${server.url}/api/health\n\n`)
   let closing = false
   const stop = async () => {
     if (closing) return

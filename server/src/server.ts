@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import type { Config } from './config.ts'
 import { createHttpApp } from './http/app.ts'
 import { mountScreens } from './http/screens.ts'
+import { mountLauncher } from './http/launcher.ts'
+import { resolve } from 'node:path'
 import { attachRealtime } from './realtime/hub.ts'
 import { createServices, type ServiceOverrides, type Services } from './services.ts'
 
@@ -18,6 +20,7 @@ export interface RunningServer {
 export async function createServer(config: Config, overrides: ServiceOverrides = {}): Promise<RunningServer> {
   const services = await createServices(config, overrides)
   const app = createHttpApp(services)
+  mountLauncher(app, services, resolve('dist'))
   mountScreens(app)
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))

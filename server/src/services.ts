@@ -107,6 +107,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   checkpoints.start()
   return {
     config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
+    clock: overrides.clock ?? systemClock,
     instant, bonus,
     lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,

@@ -139,7 +139,7 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     expect(refused.status).toBe(422)
     expect(refused.body.error.code).toBe('INVALID_SIGNATURE')
     const rows = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.beacon_refused'")
-    expect(rows.map((r) => JSON.parse(r.payload))).toEqual([expect.objectContaining({ drawId, round: VECTOR.round, signature: wrong, source: 'staff', actor: { kind: 'person', id: directorId, role: 'director' } })])
+    expect(rows.map((r) => JSON.parse(r.payload))).toEqual([expect.objectContaining({ drawId, round: VECTOR.round, signature: wrong, source: 'staff', actor: expect.objectContaining({ kind: 'person', id: directorId, role: 'director' }) })])
     expect((await call('GET', `/api/lotto/draws/${drawId}`)).body).toMatchObject({ status: 'closed', beacon: null, close: { beaconRound: VECTOR.round } })
   })
 

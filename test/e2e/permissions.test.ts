@@ -7,7 +7,7 @@ import { startTestServer } from '../helpers/server.ts'
 /**
  * Issue 9: every HTTP route and every socket event, called with every role, against the permission table.
  */
-const PUBLIC_WITHOUT_PERMISSION = new Set(['GET /api/health', 'GET /api/keys', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/me'])
+const PUBLIC_WITHOUT_PERMISSION = new Set(['GET /api/health', 'GET /api/keys', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/me'])
 
 describe('permission table on every route and socket event', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>

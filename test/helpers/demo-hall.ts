@@ -44,4 +44,45 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
   const creds = JSON.parse(readFileSync(`${dataDir}/demo-credentials.json`, 'utf8'))
   const kiosk = { authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'kiosk').credential}` }
   expect((await api(url, 'POST', `/api/games/${gameId}/draw`, undefined, kiosk)).status).toBe(403)
+
+  await checkDemoProductLines(url, creds)
+}
+
+/**
+ * Issue 17 point 3: a fresh demo sells every product line (a lotto draw on sale now, a numbered lottery issue, an
+ * instant game whose packs are activated at the demo kiosk and cashier, an on-screen one), and `/` is a launcher
+ * that opens the kiosk, the cashier and the display as the demo's enrolled devices.
+ */
+export async function checkDemoProductLines(url: string, creds: { devices: Array<{ kind: string; name: string; credential: string }> }): Promise<void> {
+  const lotto = (await api(url, 'GET', '/api/lotto/draws')).body.draws
+  expect(lotto.length).toBeGreaterThan(0)
+  const onSale = lotto.find((d: any) => d.status === 'open' && Date.parse(d.plan.salesStartAt) <= Date.now() && Date.now() < Date.parse(d.plan.salesCloseAt))
+  expect(onSale, 'a lotto draw on sale now').toBeTruthy()
+  // Written in the hall's zone (La Paz under the default profile), not UTC.
+  expect(onSale.plan.drawAt).toMatch(/-04:00$/)
+  const lottery = (await api(url, 'GET', '/api/lottery/draws')).body.draws
+  expect(lottery.filter((d: any) => d.product === 'lottery' && d.status === 'open').length).toBeGreaterThan(0)
+  const games = (await api(url, 'GET', '/api/instant/games')).body.games
+  expect(games.map((g: any) => g.channel).sort()).toEqual(['electronic', 'printed'])
+
+  const device = (kind: string) => creds.devices.find((d) => d.kind === kind)!
+  // The kiosk sells a lotto slip (no draw refused as "nothing on sale") and an on-screen instant ticket.
+  const asKiosk = { authorization: `Device ${device('kiosk').credential}` }
+  const slip = await api(url, 'POST', `/api/lotto/draws/${onSale.drawId}/slips`, { quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' }, channel: 'kiosk:1' }, asKiosk)
+  expect(slip.status, JSON.stringify(slip.body)).toBe(201)
+  const electronic = games.find((g: any) => g.channel === 'electronic')
+  const sold = await api(url, 'POST', '/api/instant/halls/demo/electronic', { gameNo: electronic.gameNo, stationId: 'kiosk-1' }, asKiosk)
+  expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+
+  const page = await fetch(url + '/')
+  expect(page.status).toBe(200)
+  const html = await page.text()
+  expect(html).toContain('<html lang="es">')
+  for (const name of ['Quiosco de venta', 'Caja', 'Pantalla de sala', 'Consola del locutor', 'Lotto', 'Raspadita en pantalla']) expect(html).toContain(name)
+  const href = (id: string) => new URLSearchParams((new RegExp(`href="([^"]+)" data-testid="launch-${id}"`).exec(html)?.[1] ?? '').replace(/&amp;/g, '&').split('?')[1] ?? '')
+  expect(href('kiosk').get('device')).toBe(device('kiosk').credential)
+  expect(href('cashier').get('device')).toBe(device('cashier_station').credential)
+  expect(href('display').get('device')).toBe(device('display').credential)
+  expect(href('caller').get('device')).toBeNull()
+  expect(html).not.toMatch(/device-failure|game\.read|hall\.admin/)
 }

@@ -21,11 +21,21 @@ export type PersonRole = (typeof PersonRole)[keyof typeof PersonRole]
 export const DeviceKind = { Kiosk: 'kiosk', CashierStation: 'cashier_station', Display: 'display' } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
 
+/** The enrolled device a request comes from: the device itself, or the station a person logged in at. */
+export interface DeviceRef {
+  id: string
+  name: string
+  kind: DeviceKind
+  hallId: string | null
+}
+
 export interface Principal {
   kind: 'person' | 'device' | 'anonymous'
   id: string
   name: string
   role: PersonRole | DeviceKind | 'public'
+  /** Set for a device credential and for a person whose session was opened on an enrolled device. */
+  device?: DeviceRef
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: 'anonymous', name: 'anonymous', role: 'public' })
@@ -80,8 +90,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return { token, expiresAt }
   }
 
-  /** Password login. Locks the account after `maxFailures` failures in a row (journaled). */
-  async function login(username: string, password: string): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }> {
+  /**
+   * Password login. Locks the account after `maxFailures` failures in a row (journaled). A login sent with an
+   * enrolled device's credential opens a session bound to that device: every request with the token then names
+   * the station it comes from (a cashier's drawer is the station's, DESIGN.md "Money and people").
+   */
+  async function login(username: string, password: string, at?: DeviceRef): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string }; device?: DeviceRef }> {
     const user = await userByUsername(db, username)
     // Same work whether or not the user exists, so timing does not reveal usernames.
     const ok = await checkPassword(password, user?.password_hash ?? (await dummyHash()))
@@ -92,8 +106,9 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       throw new DomainError('UNAUTHORIZED', 'wrong username or password')
     }
     await clearLoginFailures(db, user.id)
-    const t = await issueToken({ userId: user.id }, sessionMs)
-    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name } }
+    const t = await issueToken({ userId: user.id, deviceId: at?.id }, sessionMs)
+    if (at) await db.transaction((tx) => appendJournal(tx, { at: now().toISOString(), type: 'user.login', scope: '', payload: { userId: user.id, username, deviceId: at.id } }))
+    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name }, ...(at ? { device: at } : {}) }
   }
 
   /** A wrong password counts towards the lockout, whether typed at the login or as a second person. */
@@ -169,7 +184,9 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (row.user_id) {
         const u = await userById(db, row.user_id)
         if (!u || u.disabled) throw new DomainError('UNAUTHORIZED', 'user disabled')
-        return { kind: 'person', id: u.id, name: u.display_name, role: u.role }
+        // A session opened at a station lasts only as long as the station's enrolment.
+        const device = row.device_id ? (await deviceById(row.device_id)).device : undefined
+        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, ...(device ? { device } : {}) }
       }
       return deviceById(row.device_id!)
     }
@@ -188,7 +205,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function deviceById(id: string): Promise<Principal> {
     const d = await deviceCredentialById(db, id)
     if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
-    return { kind: 'device', id: d.id, name: d.name, role: d.kind }
+    return { kind: 'device', id: d.id, name: d.name, role: d.kind, device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null } }
   }
 
   return { createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate }

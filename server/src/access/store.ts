@@ -7,7 +7,7 @@ import type { DeviceKind, PersonRole } from './service.ts'
 
 export interface UserRow { id: string; role: string; display_name: string; password_hash: string; failed_attempts: number; locked_until: string | null; disabled: number }
 export interface TokenRow { user_id: string | null; device_id: string | null; expires_at: string; revoked_at: string | null }
-export interface DeviceCredentialRow { id: string; kind: DeviceKind; name: string; revoked_at: string | null }
+export interface DeviceCredentialRow { id: string; kind: DeviceKind; name: string; hall_id: string | null; revoked_at: string | null }
 
 // People
 
@@ -67,5 +67,5 @@ export function deviceSecretHash(db: Sql, deviceId: string): Promise<{ secret_ha
 }
 
 export function deviceCredentialById(db: Sql, deviceId: string): Promise<DeviceCredentialRow | undefined> {
-  return db.get<DeviceCredentialRow>('SELECT id, kind, name, revoked_at FROM device_credentials WHERE id = ?', [deviceId])
+  return db.get<DeviceCredentialRow>('SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?', [deviceId])
 }

@@ -83,8 +83,18 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   const profile = getProfile(hall.profile_id)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
-  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
-  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } } }
+  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']>; timeZone?: string }
+  // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
+  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) }, timeZone: hallTimeZone(hall, profile) } }
+}
+
+/**
+ * The hall's IANA time zone: its own setting (`settings.timeZone`) if it has one, else its profile's default
+ * (America/La_Paz, Europe/Madrid). Calendar-day rules (BNG-12) count the hall's days, not UTC's.
+ */
+export function hallTimeZone(hall: HallRow, profile: Profile): string {
+  const settings = JSON.parse(hall.settings) as { timeZone?: unknown }
+  return typeof settings.timeZone === 'string' && settings.timeZone ? settings.timeZone : profile.timeZone
 }
 
 export async function loadGame(tx: Sql, gameId: string): Promise<GameRow> {

@@ -12,7 +12,8 @@ import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } fr
 import { minimumCardsToStart } from '../shared/profile.ts'
 import type { Sql } from '../db/database.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { emit, gameScope, hallOf, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
+import { emit, gameScope, hallOf, hallTimeZone, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
+import { seriesStart } from './series-cursor.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
@@ -60,12 +61,13 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     }
     const first = await store.seriesOfHall(tx, input.seriesIds[0], hall.id)
     if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
-    // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day.
-    let start = first.next_card_no
-    if (profile.seriesCursorCarry === 'same-or-previous-day' && first.last_sold_at) {
-      const ageDays = (deps.clock.now().getTime() - Date.parse(first.last_sold_at.slice(0, 10))) / 86_400_000
-      if (ageDays >= 2) start = 1
+    // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
+    // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
+    const where = seriesStart({ nextCardNo: first.next_card_no, lastSoldAt: first.last_sold_at, now: deps.clock.now(), carry: profile.seriesCursorCarry, timeZone: hallTimeZone(hall, profile) })
+    if (where.kind === 'lapsed') {
+      throw new DomainError('SERIES_LAPSED', `series ${first.code} last sold on ${where.lastSaleDay}, ${where.idleDays} days before ${where.today}: put a new series on sale (BNG-12)`, { series: first.code, lastSaleDay: where.lastSaleDay, today: where.today, rule: 'BNG-12' })
     }
+    const start = where.startCardNo
     if (start > first.card_count) throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
     // DESIGN.md bolillo-draw-v2 point 1: S from the health-tested source, sealed at once; only C is ever in clear.
     const seed = deps.entropy.randomBytes(32)
@@ -84,7 +86,6 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
       lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, drawSource, commitment, seedSealed, isLastGame: isLast, at, entropySource,
     })
     await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
-    if (start !== first.next_card_no) await store.setSeriesCursor(tx, first.id, start)
     const rec = await appendJournal(tx, {
       at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
       payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment, ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },

@@ -6,19 +6,21 @@ import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { emit, hallOf, loadSession, sessionScope, type BingoContext } from './context.ts'
+import { isTimeZone } from '../shared/time-zone.ts'
+import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext } from './context.ts'
 import * as store from './store.ts'
 import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
 
 type Recount = { ballsCounted: number; confirmedBy: string }
 
-export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<Profile['shares']>; id?: string }): Promise<HallRow> {
+export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<Profile['shares']>; id?: string; timeZone?: string }): Promise<HallRow> {
   const profile = getProfile(input.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
-    const settings = JSON.stringify({ shares: input.shares ?? {} })
+    const settings = JSON.stringify({ shares: input.shares ?? {}, ...(input.timeZone ? { timeZone: input.timeZone } : {}) })
     await store.insertHall(tx, { id, name: input.name, profileId: profile.id, currency: profile.currency, playingPositions: input.playingPositions, settings, at })
     await appendJournal(tx, { at, type: 'hall.created', scope: `hall:${id}`, payload: { hallId: id, name: input.name, profileId: profile.id, playingPositions: input.playingPositions, shares: input.shares ?? {} } })
     return (await store.hallById(tx, id))!
@@ -107,16 +109,47 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
   })
 }
 
+// ---------------------------------------------------------------- time zone (issue 17)
+
+function unknownZone(tz: string): DomainError {
+  return new DomainError('VALIDATION_FAILED', `unknown time zone "${tz}": use an IANA name such as America/La_Paz or Europe/Madrid`, { field: 'timeZone' })
+}
+
+/** Sets (or, with null, clears back to the profile's) the zone of the hall's wall clock; journaled. */
+export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string; timeZone: string | null; by: unknown }): Promise<{ hallId: string; timeZone: string }> {
+  if (input.timeZone !== null && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
+  return ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
+    if (input.timeZone === null) delete settings.timeZone
+    else settings.timeZone = input.timeZone
+    const json = JSON.stringify(settings)
+    await store.updateHallSettings(tx, hall.id, json)
+    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
+    await appendJournal(tx, { at: ctx.now(), type: 'hall.time_zone_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, timeZone, own: input.timeZone, actor: input.by } })
+    return { hallId: hall.id, timeZone }
+  })
+}
+
+/** A hall as listed, with its wall-clock zone instead of its raw settings. */
+function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
+  const { settings, ...rest } = h
+  const profile = getProfile(h.profileId)
+  const own = (JSON.parse(settings ?? '{}') as { timeZone?: unknown }).timeZone
+  return { ...rest, timeZone: typeof own === 'string' && own ? own : profile?.timeZone ?? 'UTC' }
+}
+
 // ---------------------------------------------------------------- reads
 
-export function listHalls(ctx: BingoContext): Promise<HallSummary[]> {
-  return store.hallSummaries(ctx.db)
+export async function listHalls(ctx: BingoContext): Promise<Array<HallSummary & { timeZone: string }>> {
+  return (await store.hallSummaries(ctx.db)).map(summaryOf)
 }
 
 /** A hall with its open session, its newest game and its series, as the hall's page shows them. */
-export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{ hall: HallSummary; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[] }> {
-  const hall = await store.hallSummary(ctx.db, hallId)
-  if (!hall) throw new DomainError('NOT_FOUND', 'hall not found')
+export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{ hall: HallSummary & { timeZone: string }; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[] }> {
+  const row = await store.hallSummary(ctx.db, hallId)
+  if (!row) throw new DomainError('NOT_FOUND', 'hall not found')
+  const hall = summaryOf(row)
   const session = await store.latestOpenSessionIdOfHall(ctx.db, hall.id)
   const game = await store.latestGameIdOfHall(ctx.db, hall.id)
   const series = await store.seriesSummariesOfHall(ctx.db, hall.id)

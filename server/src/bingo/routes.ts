@@ -3,7 +3,7 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { body, needs, param, principalOf, type App } from '../http/context.ts'
+import { actorOf, body, needs, param, principalOf, type App } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import { counterStation } from '../http/station.ts'
@@ -18,8 +18,13 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await bingo.listHalls() }))
   app.get('/api/halls/:hallId', needs('hall.read'), async (c) => c.json(await bingo.getHallOverview(param(c, 'hallId'))))
   app.post('/api/halls', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional() }).strict())
+    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional() }).strict())
     return c.json(await bingo.createHall(b), 201)
+  })
+  // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
+  app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
+    return c.json(await bingo.setHallTimeZone({ hallId: param(c, 'hallId'), timeZone: b.timeZone, by: actorOf(c) }))
   })
   app.post('/api/master-sets', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict())

@@ -145,6 +145,7 @@ export function createBingoService(deps: BingoDeps) {
     /** Halls as the API lists them, a hall's page, and what a hall screen needs to start watching. */
     listHalls: () => halls.listHalls(ctx),
     getHallOverview: (hallId: string) => halls.getHallOverview(ctx, hallId),
+    setHallTimeZone: (input: Parameters<typeof halls.setHallTimeZone>[1]) => halls.setHallTimeZone(ctx, input),
     hallExists: (hallId: string) => halls.hallExists(ctx, hallId),
     currentGameOfHall: (hallId: string) => halls.currentGameOfHall(ctx, hallId),
     /** Rebuild helpers for tests. */

@@ -28,7 +28,7 @@ export interface CardRow { id: string; game_id: string; series_id: string; card_
 export interface ClaimRow { id: string; game_id: string; card_id: string | null; serial: string; kind: ClaimKind; at_ball: number; status: string; reason: string | null; automatic: number; created_at: string }
 export interface PrizeRow { id: string; game_id: string; card_id: string; kind: ClaimKind; amount_cents: number; at_ball: number; status: string; awarded_at: string; paid_at: string | null; paid_by: string | null }
 /** A hall as the API lists it (camelCase columns). */
-export interface HallSummary { id: string; name: string; profileId: string; currency: string; playingPositions: number }
+export interface HallSummary { id: string; name: string; profileId: string; currency: string; playingPositions: number; settings?: string }
 /** A series as a hall's page lists it (camelCase columns). */
 export interface HallSeriesSummary { id: string; code: string; cardCount: number; faceValueCents: number; nextCardNo: number }
 
@@ -51,11 +51,16 @@ export async function insertHall(tx: Sql, h: { id: string; name: string; profile
 }
 
 export function hallSummaries(sql: Sql): Promise<HallSummary[]> {
-  return sql.all<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions" FROM halls ORDER BY created_at')
+  return sql.all<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions", settings FROM halls ORDER BY created_at')
 }
 
 export function hallSummary(sql: Sql, hallId: string): Promise<HallSummary | undefined> {
-  return sql.get<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions" FROM halls WHERE id = ?', [hallId])
+  return sql.get<HallSummary>('SELECT id, name, profile_id AS "profileId", currency, playing_positions AS "playingPositions", settings FROM halls WHERE id = ?', [hallId])
+}
+
+/** Issue 17: replaces a hall's settings document (time zone, shares, instant sales). */
+export async function updateHallSettings(tx: Sql, hallId: string, settingsJson: string): Promise<void> {
+  await tx.run('UPDATE halls SET settings = ? WHERE id = ?', [settingsJson, hallId])
 }
 
 export function seriesSummariesOfHall(sql: Sql, hallId: string): Promise<HallSeriesSummary[]> {
@@ -118,10 +123,6 @@ export function seriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise
 
 export async function seriesCode(sql: Sql, seriesId: string): Promise<string | undefined> {
   return (await sql.get<{ code: string }>('SELECT code FROM series WHERE id = ?', [seriesId]))?.code
-}
-
-export async function setSeriesCursor(tx: Sql, seriesId: string, nextCardNo: number): Promise<void> {
-  await tx.run('UPDATE series SET next_card_no = ? WHERE id = ?', [nextCardNo, seriesId])
 }
 
 /** Moves the cursor from `from` to `to` only if it still stands at `from`; returns whether it moved. */

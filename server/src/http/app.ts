@@ -28,6 +28,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
+  // Issue 18 (bingo rules)
+  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409,
   // Issue 13 (money-kiosk)
   KIOSK_VOUCHER_ONLY: 403, STATION_REQUIRED: 403,
 }
@@ -55,6 +57,7 @@ export function createHttpApp(services: Services) {
     c.set('authOn', authOn)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
+    c.set('confirmPerson', services.auth.confirmPerson)
     // Per person or device; anonymous callers share a bucket per remote address.
     const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
     if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)

@@ -14,6 +14,10 @@ export interface AppEnv {
     principal: Principal
     /** The permission the matched route needs (access/permissions.ts). */
     permission: Permission
+    /** Checks another person's username and password (auth.confirmPerson: same lockout as a login). */
+    confirmPerson: (username: string, password: string) => Promise<Principal & { username: string }>
+    /** A person holding the route's permission who authorised a principal lacking it (X-Bolillo-Second-Person). */
+    authorisedBy?: Principal
   }
 }
 export type AppContext = Context<AppEnv>
@@ -59,11 +63,44 @@ export function needs(permission: Permission) {
       const who = c.get('principal') ?? ANONYMOUS
       if (!isAllowed(permission, who.role as Role)) {
         if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
-        throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
+        // A jefe may authorise this one action on the console of someone who lacks the permission, with her own
+        // credential, without logging him out (issue 14 point 7); both are journaled (actorOf).
+        const second = await secondPersonFromHeader(c)
+        if (!second) throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
+        if (!isAllowed(permission, second.role as Role)) throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, { permission, role: second.role })
+        c.set('authorisedBy', second)
       }
     }
     await next()
   }
+}
+
+export const SECOND_PERSON_HEADER = 'x-bolillo-second-person'
+
+/** The person named by the X-Bolillo-Second-Person header (base64 of "username:password"), checked; or null. */
+async function secondPersonFromHeader(c: AppContext): Promise<Principal | null> {
+  const raw = c.req.header(SECOND_PERSON_HEADER)
+  if (!raw) return null
+  const text = Buffer.from(raw.trim(), 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  if (colon < 1) throw new DomainError('SECOND_PERSON_REQUIRED', 'malformed second-person credential', { field: 'secondPerson' })
+  const { username: _username, ...person } = await c.get('confirmPerson')(text.slice(0, colon), text.slice(colon + 1))
+  return person
+}
+
+/**
+ * The second of two people an action needs (BNG-74 incidents, BNG-25/27 witnessed recounts, misprint refunds,
+ * unblocking, annulment): a person other than the requester, holding `permission`, who typed their own
+ * credential on the same screen. Refused with SECOND_PERSON_REQUIRED when missing, wrong or the same person.
+ */
+export async function secondPerson(c: AppContext, permission: Permission): Promise<Principal> {
+  const refuse = (why: string) => new DomainError('SECOND_PERSON_REQUIRED', why, { field: 'secondPerson', permission })
+  const second = await secondPersonFromHeader(c)
+  if (!second) throw refuse('this action needs a second person\'s confirmation')
+  const who = principalOf(c)
+  if (who.kind === 'person' && who.id === second.id) throw refuse('the second person must be someone other than the requester')
+  if (!isAllowed(permission, second.role as Role)) throw refuse(`${second.role} may not confirm ${permission}`)
+  return second
 }
 
 /** The person or device making the request (anonymous when authentication is off or absent). */
@@ -71,17 +108,31 @@ export function principalOf(c: AppContext): Principal {
   return c.get('principal') ?? ANONYMOUS
 }
 
+export interface Actor {
+  kind: string
+  id: string
+  name: string
+  role: string
+  device?: { id: string; name: string }
+  authorisedBy?: { id: string; name: string; role: string }
+}
+
 /** The authenticated principal as a journal record's actor (never a name from the body). */
-export function actorOf(c: AppContext): { kind: string; id: string; role: string } {
+export function actorOf(c: AppContext): Actor {
   const who = principalOf(c)
-  return { kind: who.kind, id: who.id, role: who.role }
+  const by = c.get('authorisedBy')
+  return {
+    kind: who.kind, id: who.id, name: who.name, role: who.role,
+    ...(who.device && who.kind === 'person' ? { device: { id: who.device.id, name: who.device.name } } : {}),
+    ...(by ? { authorisedBy: { id: by.id, name: by.name, role: by.role } } : {}),
+  }
 }
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
 export function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
   const who = principalOf(c)
   return {
-    stationId: who.kind === 'device' ? who.id : claimed.stationId,
+    stationId: who.device?.id ?? claimed.stationId,
     cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
   }
 }

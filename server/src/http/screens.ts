@@ -4,13 +4,9 @@ import { extname, join, normalize, resolve } from 'node:path'
 
 const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2' }
 
-/** Serves the built screens (dist/<app>) at /kiosk, /cashier, /display and /caller. */
+/** Serves the built screens (dist/<app>) at /kiosk, /cashier, /display and /caller; `/` is the launcher (launcher.ts). */
 export function mountScreens(app: App, distDir = resolve('dist')) {
   const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto'] as const
-  app.get('/', (c) => c.html(`<!doctype html><html lang="es"><meta charset="utf-8"><title>Bolillo</title>
-<body style="font:20px system-ui;background:#0b1020;color:#fff;padding:2rem"><h1>Bolillo</h1><ul>
-${apps.map((a) => `<li><a style="color:#ffd54a" href="/${a}/">/${a}</a></li>`).join('')}
-<li><a style="color:#ffd54a" href="/api/health">/api/health</a></li></ul></body></html>`))
   for (const name of apps) {
     const root = join(distDir, name)
     app.get(`/${name}`, (c) => c.redirect(`/${name}/`))

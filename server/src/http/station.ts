@@ -13,8 +13,8 @@ export function counterStation(c: AppContext, claimed?: string): { stationId: st
     if (who.role === 'kiosk') throw kioskOnly()
     return { stationId: who.id, soldBy: who.id }
   }
-  // The integrator's contract: a person logged in at an enrolled station carries it as `device`.
-  const device = (who as { device?: { id: string; kind: string } }).device
+  // A person whose session was opened at an enrolled station carries it as `device`.
+  const device = who.device
   if (who.kind === 'person' && device) {
     if (device.kind === 'kiosk') throw kioskOnly()
     return { stationId: device.id, soldBy: who.id }
@@ -28,7 +28,6 @@ export function counterStation(c: AppContext, claimed?: string): { stationId: st
 export function kioskStation(c: AppContext, claimed: string): string {
   const who = principalOf(c)
   if (who.kind === 'device') return who.id
-  const device = (who as { device?: { id: string } }).device
-  if (device) return device.id
+  if (who.device) return who.device.id
   return claimed
 }

@@ -46,6 +46,8 @@ export interface Profile {
   cardTransferAllowed: boolean
   /** BNG-12: the correlative cursor of a series carries over from any earlier game, or only from the same or previous day. */
   seriesCursorCarry: 'any-previous-game' | 'same-or-previous-day'
+  /** IANA time zone of a hall that sets none of its own (hall setting `timeZone`): days of BNG-12 are its days. */
+  timeZone: string
   /** BNG-57..64: prima de bingo. */
   prima: { enabled: boolean; baseBallLimit: number; incrementPerGame: number; amountsCents: number[] }
   /** CFG-5. */
@@ -77,6 +79,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   callerError: 'annul',
   cardTransferAllowed: false,
   seriesCursorCarry: 'any-previous-game',
+  timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
   minimumAge: 18,
   retentionDays: 183,
@@ -100,6 +103,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   callerError: 'ball-prevails',
   cardTransferAllowed: true,
   seriesCursorCarry: 'same-or-previous-day',
+  timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
   minimumAge: 18,
   retentionDays: 183,

@@ -1,0 +1,48 @@
+/**
+ * `GET /api/me` (issue 14 point 7): who is asking and what they may do, so a screen shows only the actions of the
+ * role logged in. The permission list comes from the same table `needs()` checks (permissions.ts); a screen that
+ * hides a button still gets a refusal from the server if it sends the request anyway.
+ */
+import { isAllowed, permissions, type Permission, type Role } from './permissions.ts'
+import type { Principal } from './service.ts'
+import { roleLabel } from './role-labels.ts'
+
+export interface Me {
+  kind: Principal['kind']
+  /** The person's display name or the device's name; never shown as an id. */
+  name: string
+  role: string
+  /** The role as people call it, in the request's language. */
+  roleLabel: string
+  /** The enrolled station this request comes through (the device itself, or the station a person logged in at). */
+  station: { name: string; kind: string; hallId: string | null } | null
+  /** Halls this principal acts in, when known; null when not scoped (authentication off, or no hall data). */
+  halls: string[] | null
+  /** Whether the server checks permissions at all: with authentication off every action is open. */
+  authOn: boolean
+  permissions: Permission[]
+}
+
+/** Every permission `role` holds; with authentication off, all of them (needs() lets everything through then). */
+export function permissionsOf(role: string, authOn: boolean): Permission[] {
+  const all = Object.keys(permissions) as Permission[]
+  return authOn ? all.filter((p) => isAllowed(p, role as Role)) : all
+}
+
+export function describePrincipal(who: Principal, authOn: boolean, lang: 'es' | 'en'): Me {
+  const extra = who as Principal & { device?: { name: string; kind: string; hallId?: string | null }; halls?: readonly string[]; hallId?: string | null }
+  const station = extra.device
+    ? { name: extra.device.name, kind: extra.device.kind, hallId: extra.device.hallId ?? null }
+    : who.kind === 'device' ? { name: who.name, kind: who.role, hallId: extra.hallId ?? null } : null
+  const halls = extra.halls ? [...extra.halls] : extra.hallId ? [extra.hallId] : null
+  return {
+    kind: who.kind,
+    name: who.kind === 'anonymous' ? roleLabel('public', lang) : who.name,
+    role: who.role,
+    roleLabel: roleLabel(who.role, lang),
+    station,
+    halls,
+    authOn,
+    permissions: permissionsOf(who.role, authOn),
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * What a role is called on screen (BNG-94, BNG-96): Spanish first, English second. Screens show these, never the
+ * role code. A role missing here shows as generic staff, and role-labels.test.ts fails until it is named.
+ */
+export const roleLabels: Record<string, { es: string; en: string }> = {
+  director: { es: 'Director de Bingo', en: 'Bingo director' },
+  floor_manager: { es: 'Jefe de Mesa', en: 'Floor manager' },
+  caller: { es: 'Locutor', en: 'Caller' },
+  cashier: { es: 'Cajero', en: 'Cashier' },
+  auditor: { es: 'Inspector (solo lectura)', en: 'Inspector (read only)' },
+  kiosk: { es: 'Quiosco', en: 'Kiosk' },
+  cashier_station: { es: 'Estación de caja', en: 'Cashier station' },
+  display: { es: 'Pantalla de sala', en: 'Hall display' },
+  public: { es: 'Sin identificar', en: 'Not identified' },
+}
+
+const unknownRole = { es: 'Personal', en: 'Staff' }
+
+export function roleLabel(role: string, lang: 'es' | 'en'): string {
+  return (roleLabels[role] ?? unknownRole)[lang]
+}
