@@ -289,18 +289,18 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return result
   }
 
-  /** A lotto slip sold at a counter: cash into the drawer, the receipt printed (LNS-6), all or nothing. */
+  /**
+   * A lotto slip sold at a counter: the cash into the drawer in the slip's transaction. The counter prints the
+   * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
+   */
   async function counterSlip(input: Counter & { slip: SlipInput }) {
-    const printer = printers.forStation(input.stationId)
-    await printer.check()
     return db.transaction(async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
       await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, at, currency: receipt.currency, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
-      const print = await printer.print([slipDoc(receipt, input.stationId, printer)], `lotto-${receipt.receiptNumber}`)
-      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const }, print }
+      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const } }
     })
   }
 
