@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 // The pure rule modules of each product line and the kernel (DESIGN.md "Layout"): no database, network, file
 // system or clock. Their tests sit beside them and follow the same rule.
 const pureModules = {
-  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima', 'series-cursor'],
+  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima', 'series-cursor', 'betting-plan'],
   lotto: ['plan', 'rules'],
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],

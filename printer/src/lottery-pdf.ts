@@ -374,7 +374,8 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
 
 /** What a lotto receipt shows (LNS-6, §7.10); the LottoReceipt of the service. */
 export interface LottoReceiptPrint {
-  receiptNumber: string; code: string; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
+  /** The bearer QR payload; null for a copy (issue 13 point 4), which is printed without it. */
+  receiptNumber: string; code: string | null; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
   drawNumber: number; issue: string; drawAt: string; draws: Array<{ drawNumber: number; drawAt: string }>; player: { name: string; document: string }
   boards: Array<{ numbers: number[]; quickPick: boolean }>; soldAt: string; amountCents: number; currency: string; securityWarnings: string[]
   regulationUrl: string; paymentPlace: string; legend: string
@@ -410,7 +411,8 @@ export async function renderLottoReceiptPdf(r: LottoReceiptPrint): Promise<Uint8
     w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: w.fonts.mono, color: INK })
     y -= 9.5
   }
-  drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
+  if (r.code) drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
+  else w.page.drawText('COPIA - NO VALIDA PARA EL COBRO', { x: margin, y: y - 20, size: 9, font: w.fonts.mono, color: INK })
   return w.pdf.save()
 }
 

@@ -27,6 +27,11 @@ export interface Config {
   auth: 'on' | 'off'
   /** Requests per minute per person, device or (anonymous) address. */
   rateLimitPerMinute: number
+  // Issue 14 point 4: limits before authentication, and whose X-Forwarded-For is believed.
+  /** Refused credentials (bad logins, bad tokens) per minute per client address before it is turned away. */
+  authFailuresPerMinute?: number
+  /** Addresses (or IPv4 CIDR blocks) of reverse proxies whose X-Forwarded-For names the client (BOLILLO_TRUSTED_PROXIES). */
+  trustedProxies?: readonly string[]
   /** Credit vouchers, kiosk printing and prize payout (issue #3); defaults in TICKET_DEFAULTS. */
   voucherDays: number
   printer: string
@@ -49,6 +54,13 @@ export interface Config {
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
+  /**
+   * Issue 18, RNG-26 (lottery helper): the AJ authorisation that accepts an RNG as a lotto/lottery extraction device
+   * (BOLILLO_LOTTERY_RNG_AUTHORISATION). Without it, and without the profile's softwareLotteryDrawAllowed, lotto and
+   * numbered-lottery plans draw with an authorised tómbola only. Default: none, except the demo hall's labelled
+   * "DEMO (sin autorización real)".
+   */
+  lotteryRngAuthorisation?: string | null
 }
 
 /**
@@ -99,7 +111,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) errors.push('DATABASE_URL must be a postgres:// URL')
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
-    host: env.HOST || '0.0.0.0',
+    // Issue 14 point 5: the demo hall (published passwords) listens on this machine only unless HOST says otherwise.
+    host: env.HOST || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? '127.0.0.1' : '0.0.0.0'),
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
     profileId,
@@ -121,9 +134,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
+    lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    authFailuresPerMinute: int('BOLILLO_AUTH_FAILURES_PER_MINUTE', 30, 1, 10_000_000),
+    trustedProxies: trustedProxies(env.BOLILLO_TRUSTED_PROXIES, errors),
     voucherDays: int('BOLILLO_VOUCHER_DAYS', TICKET_DEFAULTS.voucherDays, 1, 3660),
     printer: printerTarget('BOLILLO_PRINTER', env.BOLILLO_PRINTER, errors),
     printers: printerMap(env.BOLILLO_PRINTERS, errors),
@@ -176,6 +192,13 @@ function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<
     out[station] = printerTarget(`BOLILLO_PRINTERS[${station}]`, item.slice(at + 1), errors)
   }
   return Object.freeze(out)
+}
+
+/** BOLILLO_TRUSTED_PROXIES=`10.0.0.2,10.1.0.0/16,::1`: exact addresses or IPv4 CIDR blocks. */
+function trustedProxies(raw: string | undefined, errors: string[]): readonly string[] {
+  const list = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  for (const p of list) if (!/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+)$/.test(p)) errors.push(`BOLILLO_TRUSTED_PROXIES: "${p}" is not an address or IPv4 CIDR block`)
+  return Object.freeze(list)
 }
 
 function beaconRelays(raw: string | undefined, errors: string[]): readonly string[] {

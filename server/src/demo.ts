@@ -4,6 +4,7 @@ import type { Services } from './services.ts'
 import { seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
+import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
 import { isoInZone } from './shared/time-zone.ts'
 import type { InstantDesign } from './instant/design.ts'
 
@@ -17,7 +18,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
     { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
   ] as const
-  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD })
+  // Marked as demo accounts: outside the demo their published password must be changed first (issue 14 point 5).
+  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD, demo: true, halls: u.role === 'director' ? '*' : [hallId] })
   const devices = []
   for (const d of [{ kind: 'kiosk', name: 'Kiosco 1' }, { kind: 'cashier_station', name: 'Caja 1' }, { kind: 'display', name: 'Pantalla sala' }] as const) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
@@ -41,7 +43,8 @@ export async function seedDemoHall(services: Services, options: { cards?: number
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
   }
   const { bingo, config } = services
-  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions })
+  // BNG-52: a Bolivian hall plays only with its AJ-approved Plan de Apuestas; the demo's is labelled as a demo.
+  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions, bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN })
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })

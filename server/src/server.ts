@@ -25,6 +25,11 @@ export async function createServer(config: Config, overrides: ServiceOverrides =
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
   })
+  // Kiosks and cashier stations reuse their connections: keep an idle one open longer than a client would, so
+  // the server never closes a socket at the instant a client sends its next request on it (ECONNRESET on a
+  // loaded host). Node's default is 5 s, just above undici's 4 s.
+  ;(server as HttpServer).keepAliveTimeout = 65_000
+  ;(server as HttpServer).headersTimeout = 66_000
   const realtime = attachRealtime(server as HttpServer, services)
   const port = (server.address() as AddressInfo).port
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host

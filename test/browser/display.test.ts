@@ -120,7 +120,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     browser = await launch()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
@@ -144,7 +144,9 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('login-user').fill('jefe')
     await caller.getByTestId('login-password').fill('jefe-de-mesa-1')
     await caller.getByTestId('login-submit').click()
-    await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe (floor_manager)')
+    // Issue 14 point 7: the role in words, never its code.
+    await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe Jefe de Mesa')
+    expect(await textOf(caller, 'caller-role')).toBe('Jefe de Mesa')
     await caller.getByTestId('recount-balls').fill('90')
     await caller.getByTestId('open-session').click()
 
@@ -363,8 +365,9 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     // A ball already out: the API's refusal in large print.
     await caller.keyboard.type(String(balls[0]))
     await caller.keyboard.press('Enter')
-    await untilText(caller, 'error-code', 'BALL_ALREADY_DRAWN')
-    expect(await textOf(caller, 'error-message')).toBe('Esa bola ya salió en esta partida.')
+    await untilText(caller, 'error-message', 'Esa bola ya salió en esta partida.')
+    // Issue 14 point 7: the message in Spanish, never the code.
+    expect(await textOf(caller, 'error-banner')).not.toContain('BALL_ALREADY_DRAWN')
     await caller.keyboard.press('Escape')
     await until('error dismissed', () => caller.getByTestId('error-banner').count(), 0)
 
@@ -478,7 +481,7 @@ suite('hall display across a server restart', () => {
     let firstClosed = false
     cleanups.push(async () => { if (!firstClosed) await first.close() })
     const { bingo } = first.services
-    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100 })
+    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 100, seed: 'browser-display-3' })
     const series = await bingo.createSeries({ hallId: 'restart', code: 'R', masterSetId: set.id, faceValueCents: 2000 })
     const session = await bingo.openSession({ hallId: 'restart', recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })

@@ -19,7 +19,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
     const server = await startTestServer({ printer: 'discard' }) // sales during the copy: their tickets are not what this test is about
     try {
       const { bingo } = server.services
-      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100 })
+      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
       const set = await bingo.createMasterSet({ count: 30_000 })
       const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 100 })
       const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

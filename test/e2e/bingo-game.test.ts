@@ -17,7 +17,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   beforeAll(async () => {
     server = await startTestServer()
-    const hall = await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
+    const hall = await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     hallId = hall.id
     socket = await connect(server.url)
     socket.on('ball:drawn', (e: { gameId: string; ball: number }) => { if (e.gameId === gameId) ballsSeen.push(e.ball) })

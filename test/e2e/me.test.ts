@@ -57,6 +57,14 @@ describe('GET /api/me with authentication on', () => {
     for (const who of ['pedro', 'kiosk']) expect(JSON.stringify((await me(who)).body)).not.toMatch(/"id"|u_[0-9a-f]{16}|dev_[0-9a-f]{16}/)
   })
 
+  it('names the station a person logged in at (the session is bound to the enrolled device)', async () => {
+    const station = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 2' })
+    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'rosa', password: PASSWORD }, { authorization: `Device ${station.credential}` })
+    expect(login.status).toBe(200)
+    const r = await api(server.url, 'GET', '/api/me', undefined, { authorization: `Bearer ${login.body.token}` })
+    expect(r.body).toMatchObject({ kind: 'person', name: 'Rosa Vargas', roleLabel: 'Cajero', station: { name: 'Caja 2', kind: 'cashier_station' } })
+  })
+
   it('answers in the request\'s language and refuses a bad token with a message, not a code', async () => {
     const r = await api(server.url, 'GET', '/api/me', undefined, { authorization: 'Bearer nope', 'accept-language': 'en' })
     expect(r.status).toBe(401)

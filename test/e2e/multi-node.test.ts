@@ -83,8 +83,8 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
   })
 
   it('sets up a central hall on node A and a hall on node B, and both join one game with disjoint card ranges', async () => {
-    central = (await api(a.url, 'POST', '/api/halls', { name: 'Central La Paz', profileId: 'BO-2025', playingPositions: 100 })).body.id
-    alto = (await api(b.url, 'POST', '/api/halls', { name: 'Sala El Alto', profileId: 'BO-2025', playingPositions: 100 })).body.id
+    central = (await api(a.url, 'POST', '/api/halls', { name: 'Central La Paz', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body.id
+    alto = (await api(b.url, 'POST', '/api/halls', { name: 'Sala El Alto', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body.id
     const set = (await api(a.url, 'POST', '/api/master-sets', { count: 2000, seed: 'multi-node' })).body
     const sa = (await api(a.url, 'POST', `/api/halls/${central}/series`, { code: 'A', masterSetId: set.id, faceValueCents: 1000 })).body
     const sb = (await api(b.url, 'POST', `/api/halls/${alto}/series`, { code: 'B', masterSetId: set.id, faceValueCents: 1000 })).body

@@ -9,7 +9,7 @@ describe('races', () => {
 
   async function gameOnSale(cards: number) {
     const { bingo } = server.services
-    const hall = await bingo.createHall({ name: 'Sala carrera', profileId: 'BO-2025', playingPositions: 100 })
+    const hall = await bingo.createHall({ name: 'Sala carrera', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: cards })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'R', masterSetId: set.id, faceValueCents: 200 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

@@ -40,7 +40,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })
     cashDesk = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: hall.body.id })).credential
     const set = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'levers' })
     const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })

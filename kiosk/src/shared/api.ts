@@ -6,7 +6,7 @@
 import type { InstantService } from '../../../server/src/instant/service.ts'
 import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
 import type { LotteryService, LotteryValidation } from '../../../server/src/lottery/service.ts'
-import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
+import type { LottoReceiptView as LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'

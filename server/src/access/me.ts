@@ -30,11 +30,10 @@ export function permissionsOf(role: string, authOn: boolean): Permission[] {
 }
 
 export function describePrincipal(who: Principal, authOn: boolean, lang: 'es' | 'en'): Me {
-  const extra = who as Principal & { device?: { name: string; kind: string; hallId?: string | null }; halls?: readonly string[]; hallId?: string | null }
-  const station = extra.device
-    ? { name: extra.device.name, kind: extra.device.kind, hallId: extra.device.hallId ?? null }
-    : who.kind === 'device' ? { name: who.name, kind: who.role, hallId: extra.hallId ?? null } : null
-  const halls = extra.halls ? [...extra.halls] : extra.hallId ? [extra.hallId] : null
+  // Halls arrive with hall scoping (issue 14 point 1); until a principal carries them, the station's hall is all we know.
+  const scoped = who as Principal & { halls?: readonly string[] }
+  const station = who.device ? { name: who.device.name, kind: who.device.kind, hallId: who.device.hallId ?? null } : null
+  const halls = scoped.halls ? [...scoped.halls] : station?.hallId ? [station.hallId] : null
   return {
     kind: who.kind,
     name: who.kind === 'anonymous' ? roleLabel('public', lang) : who.name,

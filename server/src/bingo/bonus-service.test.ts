@@ -31,7 +31,7 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
   const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Pereda', profileId, playingPositions: 100 })
+  const hall = await bingo.createHall({ name: 'Sala Pereda', profileId, playingPositions: 100, ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}) })
   const set = await bingo.createMasterSet({ count: 1200, seed: 'bonus-test' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -238,5 +238,22 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const detail = await bonus.getPot(pot.id)
     expect(detail.ledger.filter((l) => l.kind === 'contribution').map((l) => [l.hallId, l.mainCents])).toEqual([[hall.id, 1_500], [other.id, 1_500]])
     expect((await journalOk(db)).ok).toBe(true)
+  })
+})
+
+describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
+  const codeOf = async (p: Promise<unknown>) => p.then(() => 'OK', (err: { code?: string; details?: { rule?: string } }) => `${err.code}:${err.details?.rule}`)
+  it('refuses a progressive pot and seed money in a Cantabrian hall, keeps interconnected bingo and bola loca without seed', async () => {
+    const { bingo, bonus, hall } = await setup('ES-CB-2010')
+    const scale = { prize: 'bingo' as const, scale: [{ withinBalls: 40, shareBp: 10_000 }] }
+    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    expect(await codeOf(bonus.createPot({ name: 'Inter', kind: 'interconnected', contributionBp: 300, seedCents: 5_000, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    const inter = await bonus.createPot({ name: 'Interconectado', kind: 'interconnected', contributionBp: 300, condition: scale, hallIds: [hall.id] })
+    expect(inter.amountCents).toBe(0)
+    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('OK')
+    // A Bolivian hall may run a progressive pot with seed money (BNG-55).
+    const bo = await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
+    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, seedCents: 10_000, condition: scale, hallIds: [bo.id] }))).toBe('OK')
   })
 })

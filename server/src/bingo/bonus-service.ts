@@ -14,6 +14,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { ClaimKind } from './game.ts'
 import { completingBall, type PotKind } from './pots.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
+import { hallProfile } from './betting-plan.ts'
 import type { BingoEvent, BingoHooks, Clock, EntropySource, GameRow, SoldCard } from './service.ts'
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -87,8 +88,7 @@ export function createBonusService(deps: BonusDeps) {
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
     if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
-    const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
-    return { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } }
+    return hallProfile(profile, hall.settings)
   }
 
   /** Winning cards with the hall that sold them, their numbers and the ball that completed them. */

@@ -10,6 +10,13 @@ import { counterStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const bp = z.number().int().min(0).max(10_000)
+/** BNG-52: a Plan de Apuestas version: prize shares, pot increments and commission, in basis points of the total collected. */
+const bettingPlan = z.object({
+  authorisationRef: z.string().min(1).max(120),
+  shares: z.object({ poolBp: bp, lineBp: bp, bingoBp: bp, primaBp: bp }).strict(),
+  potsBp: bp.default(0), commissionBp: bp.default(0),
+}).strict()
 const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120) }).strict()
 
 export function registerBingoRoutes(app: App, services: Services) {
@@ -18,8 +25,27 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await bingo.listHalls() }))
   app.get('/api/halls/:hallId', needs('hall.read'), async (c) => c.json(await bingo.getHallOverview(param(c, 'hallId'))))
   app.post('/api/halls', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional() }).strict())
-    return c.json(await bingo.createHall(b), 201)
+    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional(), bettingPlan: bettingPlan.optional() }).strict())
+    return c.json(await bingo.createHall({ ...b, by: actorOf(c) }), 201)
+  })
+  // Issue 18: the rules a hall plays under and every version of its plans (BNG-52, CFG-17, CFG-24/25, BNG-102).
+  app.get('/api/halls/:hallId/rules', needs('minutes.read'), async (c) => c.json(await bingo.hallRules(param(c, 'hallId'))))
+  app.put('/api/halls/:hallId/betting-plan', needs('hall.rules'), async (c) => {
+    const plan = await body(c, bettingPlan)
+    return c.json(await bingo.setBettingPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
+  })
+  app.put('/api/halls/:hallId/licence', needs('hall.rules'), async (c) => {
+    const terms = await body(c, z.object({ authorisationRef: z.string().min(1).max(120), minimumBasis: z.enum(['cards', 'positions']), playingPositions: z.number().int().min(1).max(100_000) }).strict())
+    return c.json(await bingo.setLicenceTerms({ hallId: param(c, 'hallId'), terms, by: actorOf(c) }))
+  })
+  app.put('/api/halls/:hallId/derived-plan', needs('hall.rules'), async (c) => {
+    const plan = await body(c, z.object({
+      authorisationRef: z.string().min(1).max(120), version: z.enum(['instant', 'deferred']), ballCount: z.number().int(), rows: z.number().int().min(1).max(5), perRow: z.number().int().min(1).max(18),
+      prizePercentBp: z.number().int().min(0).max(10_000),
+      prizes: z.array(z.object({ name: z.string().min(1).max(60), combination: z.string().min(1).max(120), shareBp: z.number().int().min(0).max(10_000), fixedCents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(), stakeMultiple: z.number().int().positive().max(100_000).optional() }).strict()).min(1).max(20),
+      window: z.object({ games: z.number().int().min(1).max(100_000).optional(), hours: z.number().int().min(1).max(8760).optional() }).strict().optional(),
+    }).strict())
+    return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {

@@ -148,6 +148,11 @@ export function createBingoService(deps: BingoDeps) {
     setHallTimeZone: (input: Parameters<typeof halls.setHallTimeZone>[1]) => halls.setHallTimeZone(ctx, input),
     hallExists: (hallId: string) => halls.hallExists(ctx, hallId),
     currentGameOfHall: (hallId: string) => halls.currentGameOfHall(ctx, hallId),
+    // Issue 18: the hall's Plan de Apuestas, licence options and derived bingo versions (BNG-52, CFG-17, BNG-102).
+    hallRules: (hallId: string) => halls.hallRules(ctx, hallId),
+    setBettingPlan: (input: Parameters<typeof halls.setBettingPlan>[1]) => halls.setBettingPlan(ctx, input),
+    setLicenceTerms: (input: Parameters<typeof halls.setLicenceTerms>[1]) => halls.setLicenceTerms(ctx, input),
+    setDerivedPlan: (input: Parameters<typeof halls.setDerivedPlan>[1]) => halls.setDerivedPlan(ctx, input),
     /** Rebuild helpers for tests. */
     cardFromRows,
   }

@@ -507,13 +507,13 @@ export async function potLedgerEntries(tx: Sql, potId: string): Promise<PotLedge
 }
 
 /** A hall a new pot is created for, with its currency. */
-export function potCandidateHall(tx: Sql, hallId: string): Promise<{ id: string; currency: string } | undefined> {
-  return tx.get<{ id: string; currency: string }>('SELECT id, currency FROM halls WHERE id = ?', [hallId])
+export function potCandidateHall(tx: Sql, hallId: string): Promise<{ id: string; currency: string; profile_id: string } | undefined> {
+  return tx.get<{ id: string; currency: string; profile_id: string }>('SELECT id, currency, profile_id FROM halls WHERE id = ?', [hallId])
 }
 
 /** The currency of a hall joining an existing pot. */
-export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string } | undefined> {
-  return tx.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId])
+export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string; profile_id: string } | undefined> {
+  return tx.get<{ currency: string; profile_id: string }>('SELECT currency, profile_id FROM halls WHERE id = ?', [hallId])
 }
 
 export async function insertPot(tx: Sql, p: { id: string; name: string; kind: string; currency: string; contributionBp: number; reserveBp: number; seedCents: number; maxCents: number | null; conditionJson: string; publicText: string; status: string; at: string }): Promise<void> {
@@ -845,4 +845,29 @@ export async function insertAnnulment(tx: Sql, a: { gameId: string; reason: stri
 
 export function annulmentOfGame(sql: Sql, gameId: string): Promise<AnnulmentRow | undefined> {
   return sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
+}
+
+// ---------------------------------------------------------------- hall plans (issue 18: BNG-52, CFG-17, CFG-34)
+
+export interface HallPlanRow { id: string; hall_id: string; kind: string; version: number; authorisation_ref: string | null; body: string; created_at: string; created_by: string }
+
+export async function latestHallPlanVersion(sql: Sql, hallId: string, kind: string): Promise<number> {
+  const r = await sql.get<{ v: number | null }>('SELECT MAX(version) AS v FROM hall_plans WHERE hall_id = ? AND kind = ?', [hallId, kind])
+  return Number(r?.v ?? 0)
+}
+
+export async function insertHallPlan(tx: Sql, p: { id: string; hallId: string; kind: string; version: number; authorisationRef: string | null; body: string; at: string; createdBy: string }): Promise<void> {
+  await tx.run('INSERT INTO hall_plans (id, hall_id, kind, version, authorisation_ref, body, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [p.id, p.hallId, p.kind, p.version, p.authorisationRef, p.body, p.at, p.createdBy])
+}
+
+export function hallPlans(sql: Sql, hallId: string): Promise<HallPlanRow[]> {
+  return sql.all<HallPlanRow>('SELECT * FROM hall_plans WHERE hall_id = ? ORDER BY kind, version', [hallId])
+}
+
+export async function setHallSettings(tx: Sql, hallId: string, settings: string): Promise<void> {
+  await tx.run('UPDATE halls SET settings = ? WHERE id = ?', [settings, hallId])
+}
+
+export async function setHallPlayingPositions(tx: Sql, hallId: string, positions: number): Promise<void> {
+  await tx.run('UPDATE halls SET playing_positions = ? WHERE id = ?', [positions, hallId])
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import { errorBody, needs, principalOf, type AppEnv } from './context.ts'
+import { actorOf, errorBody, needs, principalOf, type AppContext, type AppEnv } from './context.ts'
+import { assertSameHall, namedResources } from '../access/halls.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
@@ -7,6 +8,9 @@ import type { Services } from '../services.ts'
 import { ANONYMOUS } from '../access/service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { createRateLimiter } from './rate-limit.ts'
+import { clientAddress } from './client-address.ts'
+import { runAs } from '../shared/request-context.ts'
+import { LOGIN_REFUSED } from '../access/service.ts'
 import { runtime } from '../shared/runtime.ts'
 import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
@@ -29,13 +33,23 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
   // Issue 18 (bingo rules)
-  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409,
+  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
+  // Issue 14
+  WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403,
   // Issue 13 (money-kiosk)
   KIOSK_VOUCHER_ONLY: 403, STATION_REQUIRED: 403,
 }
 
+/** Where a person who must change their password may still go (issue 14 point 5). */
+const PASSWORD_CHANGE_PATHS: ReadonlySet<string> = new Set(['/api/auth/password', '/api/auth/logout', '/api/auth/me', '/api/me', '/api/health'])
+
+/** The username a refused login named (the body was read by the route; hono keeps it). */
+function loginName(c: { req: { path: string }; get: (k: 'loginName') => string | undefined }): string | undefined {
+  return c.req.path === '/api/auth/login' ? c.get('loginName') : undefined
+}
+
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED'])
 
 export function createHttpApp(services: Services) {
   const { config } = services
@@ -52,25 +66,57 @@ export function createHttpApp(services: Services) {
   })
 
   const limiter = createRateLimiter(config.rateLimitPerMinute)
+  // Issue 14 point 4: a budget per client address before any credential is looked at, and a small one for
+  // refused credentials, so neither guessing nor flooding costs the server a password hash or a journal row each.
+  const addressLimiter = createRateLimiter(config.rateLimitPerMinute)
+  const refusedCredentials = createRateLimiter(config.authFailuresPerMinute ?? 30)
   app.use('/api/*', async (c, next) => {
+    const address = clientAddress((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress, c.req.header('x-forwarded-for'), config.trustedProxies ?? [])
+    c.set('address', address)
+    if (!addressLimiter.take(`ip:${address}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute from this address`)
+    if (!refusedCredentials.has(address)) throw new DomainError('RATE_LIMITED', 'too many refused credentials from this address; wait a minute')
     const authOn = config.auth === 'on'
     c.set('authOn', authOn)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
     c.set('confirmPerson', services.auth.confirmPerson)
-    // Per person or device; anonymous callers share a bucket per remote address.
-    const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
-    if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
-    await next()
+    c.set('hallGuard', guardHalls)
+    // Per person or device; anonymous callers share their address's bucket above.
+    if (principal.kind !== 'anonymous' && !limiter.take(`${principal.kind}:${principal.id}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
+    // Issue 14 point 5: a person whose password must change can only change it (or look at who they are, or leave).
+    if (principal.mustChangePassword && !PASSWORD_CHANGE_PATHS.has(c.req.path)) throw new DomainError('PASSWORD_CHANGE_REQUIRED', 'change your password first (POST /api/auth/password)')
+    // Issue 14 point 2: every journal record written while serving this request names its actor.
+    if (!authOn) return next()
+    return runAs(() => actorOf(c), next)
   })
+
+  /** Issue 14 point 1: the ids in the path, the query and the JSON body, each resolved to its halls. */
+  async function guardHalls(c: AppContext): Promise<void> {
+    let parsed: unknown = null
+    if (c.req.method !== 'GET' && (c.req.header('content-type') ?? '').includes('json')) {
+      try { parsed = JSON.parse(await c.req.text()) } catch { parsed = null } // body() answers the bad JSON
+    }
+    const named = namedResources({ ...c.req.query(), ...c.req.param() }, parsed)
+    if (named.length) await assertSameHall(services.db, principalOf(c), named)
+  }
 
   app.onError(async (err, c) => {
     if (err instanceof DomainError && AUDITED.has(err.code)) {
       const who = principalOf(c)
-      await services.db.transaction((tx) => appendJournal(tx, {
-        at: new Date().toISOString(), type: 'access.refused', scope: '',
-        payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, role: who.role }, reason: err.message },
-      })).catch((e) => services.log.warn('could not journal a refusal', e))
+      const address = c.get('address') ?? 'local'
+      // A refused credential (bad login, unknown token) spends the address's small budget; a missing one does not.
+      const badCredential = err.code === 'UNAUTHORIZED' && !(err.details && typeof err.details === 'object' && 'permission' in err.details)
+      if (badCredential) refusedCredentials.take(address)
+      if (who.kind === 'anonymous') {
+        // Issue 14 point 4: anonymous refusals are counted and journaled as one summary a minute, not a row each.
+        const username = err.message === LOGIN_REFUSED ? loginName(c) : undefined
+        services.refusals.count({ code: err.code, method: c.req.method, route: c.req.routePath.includes('*') ? c.req.path.slice(0, 80) : c.req.routePath, address, username })
+      } else {
+        await services.db.transaction((tx) => appendJournal(tx, {
+          at: new Date().toISOString(), type: 'access.refused', scope: '',
+          payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, name: who.name, role: who.role }, address, reason: err.message },
+        })).catch((e) => services.log.warn('could not journal a refusal', e))
+      }
     }
     if (err instanceof DomainError) return c.json(errorBody(c, err.code, err.message, err.details), statusByCode[err.code] ?? 400)
     services.log.error('unexpected error', err)

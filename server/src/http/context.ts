@@ -14,6 +14,12 @@ export interface AppEnv {
     principal: Principal
     /** The permission the matched route needs (access/permissions.ts). */
     permission: Permission
+    /** Issue 14 point 4: the client's address (X-Forwarded-For only from trusted proxies). */
+    address: string
+    /** The username a login named, for the aggregated refusal record. */
+    loginName?: string
+    /** Issue 14 point 1: refuses a request that names something of a hall the principal does not hold. */
+    hallGuard?: (c: AppContext) => Promise<void>
     /** Checks another person's username and password (auth.confirmPerson: same lockout as a login). */
     confirmPerson: (username: string, password: string) => Promise<Principal & { username: string }>
     /** A person holding the route's permission who authorised a principal lacking it (X-Bolillo-Second-Person). */
@@ -70,6 +76,8 @@ export function needs(permission: Permission) {
         if (!isAllowed(permission, second.role as Role)) throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, { permission, role: second.role })
         c.set('authorisedBy', second)
       }
+      // Issue 14 point 1: and only on things of their own halls (what anyone may read is not a hall's secret).
+      if (!isAllowed(permission, 'public' as Role)) await c.get('hallGuard')?.(c)
     }
     await next()
   }

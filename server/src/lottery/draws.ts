@@ -19,7 +19,7 @@ import type { LotteryDrawRow } from './store.ts'
 import { inRange, isRaffle, type LotteryContext, type Plan } from './context.ts'
 import { formatNumber, numberCount, raffleTicketId } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { insertSales, markLotteryDrawClosed, markLotteryDrawn, recordLotteryBeacon, recordLotteryNumbers, soldNumbers } from './store.ts'
+import { insertSales, markLotteryDrawClosed, markLotteryDrawn, recordLotteryBeacon, recordLotteryNumbers, registerCounts, soldNumbers } from './store.ts'
 
 /** How many values the draw needs: one per exact prize (lottery) or per prize (raffle). */
 const valuesNeeded = (plan: Plan) => (isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length)
@@ -95,9 +95,11 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const salesCents = isRaffle(plan) ? serials.length * plan.ticketPriceCents : serials.length * plan.ticketPriceCents
       const facts = closeFacts(at)
       await markLotteryDrawClosed(tx, drawId, { at, salesDigest: digest, beaconRound: facts.beaconRound, participationSha256: sha, ticketsInPlay: serials.length, salesCents })
+      // Issue 13 point 3: the issue register as it stands at the close (fractions by seller and state), journaled.
+      const register = isRaffle(plan) ? null : (await registerCounts(tx, drawId)).map((r) => ({ sellerId: r.seller_id, status: r.status, fractions: r.n }))
       await appendJournal(tx, {
         at, type: `${row.product}.sales_closed`, scope: scope(row),
-        payload: { drawId, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, actor },
+        payload: { drawId, ticketsInPlay: serials.length, register, participationSha256: sha, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, actor },
       })
       return { drawId, closedAt: at, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest }
     })

@@ -140,3 +140,81 @@ export function lotteryPayouts(tx: Sql, drawId?: string): Promise<Array<Record<s
     drawId ? [drawId] : [],
   )
 }
+
+// ------------------------------------------------------------------------------------------ issue register (issue 13 point 3)
+
+/** A printed fraction in the register: its current print run and where the paper is. */
+export interface FractionRow { number: number; series: number; fraction: number; run_no: number; status: 'printed' | 'distributed' | 'returned'; seller_id: string | null; seller_name: string | null; distributed_at: string | null; returned_at: string | null }
+
+/** A block of the issue: numbers from..to of series seriesFrom..seriesTo, fractions fractionFrom..fractionTo. */
+export interface FractionBlock { from: number; to: number; seriesFrom: number; seriesTo: number; fractionFrom: number; fractionTo: number }
+
+const BLOCK = 'draw_id = ? AND number BETWEEN ? AND ? AND series BETWEEN ? AND ? AND fraction BETWEEN ? AND ?'
+const blockArgs = (drawId: string, b: FractionBlock) => [drawId, b.from, b.to, b.seriesFrom, b.seriesTo, b.fractionFrom, b.fractionTo]
+
+/** The sealed per-issue secret that keys the fraction tags, if the draw has one. */
+export async function issueSecretOf(tx: Sql, drawId: string): Promise<string | null> {
+  return (await tx.get<{ issue_secret_sealed: string | null }>('SELECT issue_secret_sealed FROM lottery_draws WHERE id = ?', [drawId]))?.issue_secret_sealed ?? null
+}
+
+/** Keeps the sealed per-issue secret once; false when the draw already has one. */
+export async function setIssueSecret(tx: Sql, drawId: string, sealed: string): Promise<boolean> {
+  return (await tx.run('UPDATE lottery_draws SET issue_secret_sealed = ? WHERE id = ? AND issue_secret_sealed IS NULL', [sealed, drawId])).changes === 1
+}
+
+export async function lastPrintRunNo(tx: Sql, drawId: string): Promise<number> {
+  return Number((await tx.get<{ n: number | null }>('SELECT MAX(run_no) AS n FROM lottery_print_runs WHERE draw_id = ?', [drawId]))?.n ?? 0)
+}
+
+export async function insertPrintRun(tx: Sql, r: { id: string; drawId: string; runNo: number; from: number; to: number; seriesFrom: number; seriesTo: number; fractions: number; reprinted: number; reason: string | null; actorJson: string; createdAt: string }): Promise<void> {
+  await tx.run('INSERT INTO lottery_print_runs (id, draw_id, run_no, from_number, to_number, series_from, series_to, fractions_count, reprinted_count, reason, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [r.id, r.drawId, r.runNo, r.from, r.to, r.seriesFrom, r.seriesTo, r.fractions, r.reprinted, r.reason, r.actorJson, r.createdAt])
+}
+
+export function printRunsOf(tx: Sql, drawId: string): Promise<Array<{ id: string; run_no: number; from_number: number; to_number: number; series_from: number; series_to: number; fractions_count: number; reprinted_count: number; reason: string | null; actor: string; created_at: string }>> {
+  return tx.all('SELECT * FROM lottery_print_runs WHERE draw_id = ? ORDER BY run_no', [drawId])
+}
+
+/** The register rows of a block, by series, number, fraction. */
+export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Promise<FractionRow[]> {
+  const rows = await tx.all<FractionRow>(`SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`, blockArgs(drawId, b))
+  return rows.map((r) => ({ ...r, number: Number(r.number), series: Number(r.series), fraction: Number(r.fraction), run_no: Number(r.run_no) }))
+}
+
+export async function fractionOf(tx: Sql, drawId: string, number: number, series: number, fraction: number): Promise<FractionRow | undefined> {
+  const r = await tx.get<FractionRow>('SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?', [drawId, number, series, fraction])
+  return r ? { ...r, run_no: Number(r.run_no) } : undefined
+}
+
+/** Registers newly printed fractions, each row (draw_id, number, series, fraction, run_no, status). */
+export function insertFractions(tx: Sql, rows: readonly unknown[][]): Promise<void> {
+  return insertRows(tx, 'lottery_fractions', ['draw_id', 'number', 'series', 'fraction', 'run_no', 'status'], rows)
+}
+
+/** A reprint: every already printed, not returned fraction of the block gets the new run (its earlier code is void). */
+export async function reprintFractions(tx: Sql, drawId: string, b: FractionBlock, runNo: number): Promise<number> {
+  return (await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status <> 'returned'`, [runNo, ...blockArgs(drawId, b)])).changes
+}
+
+/** Hands the printed, undistributed fractions of a block to a seller; returns how many. */
+export async function distributeFractions(tx: Sql, drawId: string, b: FractionBlock, seller: { id: string; name: string }, at: string): Promise<number> {
+  return (await tx.run(`UPDATE lottery_fractions SET status = 'distributed', seller_id = ?, seller_name = ?, distributed_at = ? WHERE ${BLOCK} AND status = 'printed'`, [seller.id, seller.name, at, ...blockArgs(drawId, b)])).changes
+}
+
+/** Marks the printed or distributed fractions of a block returned (of one seller when `sellerId` is given). */
+export async function returnFractions(tx: Sql, drawId: string, b: FractionBlock, at: string, sellerId?: string): Promise<number> {
+  return (await tx.run(`UPDATE lottery_fractions SET status = 'returned', returned_at = ? WHERE ${BLOCK} AND status IN ('printed', 'distributed')${sellerId ? ' AND seller_id = ?' : ''}`,
+    [at, ...blockArgs(drawId, b), ...(sellerId ? [sellerId] : [])])).changes
+}
+
+/** Counts of the register by seller and state (a fraction returned keeps the seller it was distributed to). */
+export async function registerCounts(tx: Sql, drawId: string): Promise<Array<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>> {
+  const rows = await tx.all<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>(
+    'SELECT seller_id, seller_name, status, COUNT(*) AS n FROM lottery_fractions WHERE draw_id = ? GROUP BY seller_id, seller_name, status ORDER BY seller_id, status', [drawId])
+  return rows.map((r) => ({ ...r, n: Number(r.n) }))
+}
+
+/** An enrolled, not revoked kiosk or cashier station that may receive fractions to sell. */
+export function activeSellerDevice(tx: Sql, deviceId: string): Promise<{ id: string; name: string; kind: string } | undefined> {
+  return tx.get("SELECT id, name, kind FROM device_credentials WHERE id = ? AND revoked_at IS NULL AND kind IN ('kiosk', 'cashier_station')", [deviceId])
+}

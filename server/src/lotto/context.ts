@@ -9,6 +9,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
+import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
@@ -28,6 +29,8 @@ export interface LottoDeps {
   /** Participation files and excluded-play lists are written under DATA_DIR/lotto/<drawId>/. */
   dataDir: string
   /** The SQLite file, when the database is one: sales are then committed on a writer thread. */
+  /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
+  softwareDraw: SoftwareDrawPolicy
   sqliteFile?: string | null
   sqliteSynchronous?: 'FULL' | 'NORMAL'
 }

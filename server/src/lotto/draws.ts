@@ -20,6 +20,7 @@ import {
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
 import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from './plan.ts'
+import { checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
@@ -49,6 +50,8 @@ export function createDrawUseCases(ctx: LottoContext) {
    */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
     const plan = parseLottoPlan(input)
+    // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
+    const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = newId('ldr')
     const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
     await db.transaction(async (tx) => {
@@ -66,7 +69,7 @@ export function createDrawUseCases(ctx: LottoContext) {
         salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
       })
       await ensureReceiptCounter(tx, plan.gameCode)
-      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
+      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source, rngAuthorisation } })
     })
     return getDraw(id)
   }

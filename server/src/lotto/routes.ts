@@ -6,7 +6,8 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { pdf, csv, actorOf, actors, body, needs, param as p, type App } from '../http/context.ts'
+import { pdf, csv, actorOf, actors, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
+import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
@@ -46,6 +47,11 @@ const slip = z.object({
   channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
 }).strict()
 
+/** Whether the caller's role pays prizes (and so may see a player's identity document, GEN-16). */
+function paysPrizes(c: AppContext): boolean {
+  return !c.get('authOn') || isAllowed('ticket.pay', principalOf(c).role as Role)
+}
+
 export function registerLottoRoutes(app: App, services: Services): void {
   const lotto = services.lotto
 
@@ -62,8 +68,15 @@ export function registerLottoRoutes(app: App, services: Services): void {
     const who = counterStation(c, claimed)
     return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
   })
-  app.get('/api/lotto/slips/:receipt', needs('ticket.validate'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'))))
-  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lottery.sell'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt')), `comprobante-${p(c, 'receipt')}.pdf`))
+  // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for
+  // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.
+  app.get('/api/lotto/slips/:receipt', needs('lotto.slip.read'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'), { showDocument: paysPrizes(c) })))
+  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lotto.slip.read'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt'), { showDocument: paysPrizes(c) }), `comprobante-copia-${p(c, 'receipt')}.pdf`))
+  // LNS-20: player data amended before the draw, with the supporting document; validated by the operator's staff.
+  app.post('/api/lotto/slips/:receipt/player', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ name: text(120), document: text(40), evidenceRef: text(200), reason: text(500) }).strict())
+    return c.json(await lotto.amendPlayer(p(c, 'receipt'), b, actorOf(c)))
+  })
   app.post('/api/lotto/slips/:receipt/annul', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ reason: text(500) }).strict())
     await lotto.annulSlip(p(c, 'receipt'), b.reason)

@@ -176,6 +176,11 @@ export async function annulSlipRow(tx: Sql, receipt: string, reason: string, at:
   return r.changes === 1
 }
 
+/** LNS-20: the player data of an active slip, amended; false when the slip is not active. */
+export async function amendSlipPlayer(tx: Sql, receipt: string, name: string, document: string): Promise<boolean> {
+  return (await tx.run("UPDATE lotto_slips SET player_name = ?, player_document = ? WHERE id = ? AND status = 'active'", [name, document, receipt])).changes === 1
+}
+
 export async function excludeSlip(tx: Sql, receipt: string, reason: string, at: string): Promise<void> {
   await tx.run("UPDATE lotto_slips SET status = 'excluded', status_reason = ?, status_at = ? WHERE id = ?", [reason, at, receipt])
 }

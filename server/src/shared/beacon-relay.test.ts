@@ -32,7 +32,8 @@ async function relay(behaviour: Behaviour): Promise<string> {
     if (behaviour === 'down') { res.writeHead(503).end('unavailable'); return }
     if (!body) { res.writeHead(404).end('{}'); return }
     const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    if (behaviour === 'late') setTimeout(send, 5000)
+    // Far longer than any loaded test host could take for the rest: waiting for it would show.
+    if (behaviour === 'late') setTimeout(send, 45_000).unref()
     else send()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -60,7 +61,7 @@ describe('beacon relay client over real HTTP', () => {
     const { c, refused, failures } = client(QUICKNET_KEY, ['late', 'wrong-signature', 'good'])
     const started = performance.now()
     const r = await c.fetchRound(VECTOR.round)
-    expect(performance.now() - started).toBeLessThan(4000)
+    expect(performance.now() - started).toBeLessThan(30_000)
     expect(r).toEqual({ ...VECTOR, source: urls.good, demo: false })
     expect(refused).toHaveLength(1)
     expect(refused[0]).toMatchObject({ source: 'relay', relay: urls['wrong-signature'], round: VECTOR.round, reason: expect.stringContaining('does not verify') })

@@ -55,6 +55,10 @@ export const ErrorCode = {
   RngNoManualBall: 'RNG_NO_MANUAL_BALL',
   // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
+  // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
+  WrongHall: 'WRONG_HALL',
+  PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
+  PlayerExcluded: 'PLAYER_EXCLUDED',
   // Issue 18 (bingo rules): a lapsed series (BNG-12), prize shares over 100 % (BNG-52), prizes of the last game
   // unpaid (BNG-71), no reserve ball set (BNG-25), a wrong ball found after the award (BNG-83).
   SeriesLapsed: 'SERIES_LAPSED',
@@ -62,6 +66,7 @@ export const ErrorCode = {
   PrizesUnpaid: 'PRIZES_UNPAID',
   ReserveSetRequired: 'RESERVE_SET_REQUIRED',
   CorrectionTooLate: 'CORRECTION_TOO_LATE',
+  BettingPlanRequired: 'BETTING_PLAN_REQUIRED',
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
   /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
   KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',

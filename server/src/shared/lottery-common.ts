@@ -46,6 +46,17 @@ export function addDays(iso: string, days: number): string {
   return ymd + iso.slice(10)
 }
 
+/**
+ * LOT-23 / LNS-24: the last second of the `days`-th calendar day after the draw date, in the draw time's own offset:
+ * the earliest claim deadline that leaves `days` full days to claim.
+ */
+export function claimPeriodEnd(drawAt: string, days: number): string {
+  const m = ISO_TIME.exec(drawAt)
+  if (!m) throw new DomainError('VALIDATION_FAILED', `not an ISO time with offset: ${JSON.stringify(drawAt)}`)
+  const at2359 = `${drawAt.slice(0, 10)}T23:59:59${m[6]}`
+  return addDays(at2359, days)
+}
+
 /** Last moment a prize can be paid: the plan's claim deadline (prescription date). */
 export function isClaimExpired(claimDeadline: string, nowIso: string): boolean {
   return Date.parse(nowIso) > Date.parse(claimDeadline)
@@ -83,9 +94,12 @@ export function checkPlanDates(p: PlanDates, problems: PlanProblem[], minClaimDa
   if (t('drawAt') < t('salesStartAt')) problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
   if (t('salesCloseAt') <= t('salesStartAt')) problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
   if (t('salesCloseAt') > t('drawAt')) problems.push({ field: 'salesCloseAt', rule: 'LNS-13', message: 'sales must close before the draw' })
-  const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
-  if (days < minClaimDays) {
-    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period is ${days} calendar days from the draw date; at least ${minClaimDays} are required` })
+  // LOT-23 / LNS-24: 60 FULL calendar days after the draw date, so the deadline is no earlier than the last second of
+  // the 60th day (in the plan's own offset); a deadline at 00:00 of day 60 would give 59 days and a few hours.
+  const end = claimPeriodEnd(p.drawAt, minClaimDays)
+  if (Date.parse(p.claimDeadline) < Date.parse(end)) {
+    const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
+    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period ends ${p.claimDeadline}, ${days} calendar days from the draw date; ${minClaimDays} full days end no earlier than ${end}` })
   }
 }
 
@@ -132,3 +146,22 @@ export type ValidationOutcome = (typeof ValidationOutcome)[keyof typeof Validati
 
 /** Legend LOT-15 (11, 12) and LNS-5 (10) require on tickets and slips. */
 export const AJ_LEGEND = 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos'
+
+/** RNG-26: whether software (RNG) lotto and lottery draws may be planned, and under which licence reference. */
+export interface SoftwareDrawPolicy {
+  /** The profile allows them without a reference (softwareLotteryDrawAllowed). */
+  profileAllows: boolean
+  /** The AJ authorisation that accepts an RNG as an extraction device "u otro similar" (configuration), or null. */
+  authorisationRef: string | null
+}
+
+/**
+ * RNG-26 / LNS-7 / LOT-18: a draw plan with `drawMethod: 'rng'` is refused unless the profile allows software draws or
+ * the licence names the AJ authorisation of the RNG; returns the reference the draw is planned under.
+ */
+export function checkSoftwareDraw(drawMethod: string, policy: SoftwareDrawPolicy): string | null {
+  if (drawMethod !== 'rng') return null
+  if (policy.authorisationRef?.trim()) return policy.authorisationRef.trim()
+  if (policy.profileAllows) return null
+  throw new DomainError('RULE_DISABLED', 'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)', { rule: 'RNG-26' })
+}

@@ -1,0 +1,120 @@
+/**
+ * A hall's Plan de Apuestas and licence options (BNG-52, BNG-56, BNG-21, CFG-17, CFG-24, CFG-25). Pure.
+ *
+ * Bolivia (002 §6.1.8.3): from the total collected, the percentages for prizes, progressive-pot increments and
+ * the hall's commission are applied "with prior AJ authorisation"; they form part of the operator's Plan de
+ * Apuestas and the text fixes no values. So a Bolivian hall has no shares until its plan is recorded with the
+ * AJ's reference, and no game is announced before. Cantabria (004 Bingo V.1, V.2.a): 67 % = line 10 % + bingo
+ * 51 % + prima 6 %, changed only by a Consejería resolution (whose reference the new version carries).
+ * Every version must keep prizes, pots and commission within 100 % of the total collected.
+ */
+import { DomainError } from '../shared/errors.ts'
+import type { PrizeShares, Profile } from '../shared/profile.ts'
+
+const BP_MAX = 10_000
+
+export interface BettingPlan {
+  /** Reference of the authority's approval: AJ resolution (BO) or Consejería resolution (ES). */
+  authorisationRef: string
+  shares: PrizeShares
+  /** BNG-52 / BNG-55: progressive-pot increments, basis points of the total collected. */
+  potsBp: number
+  /** CFG-25: the hall's commission, basis points of the total collected. */
+  commissionBp: number
+}
+
+/** Licence options the decree leaves to the licence (CFG-17). */
+export interface LicenceTerms {
+  /** Reference of the resolution granting the hall's operating licence. */
+  authorisationRef: string
+  /** BNG-21: a game needs 10 cards, or 10 % of the hall's playing positions, as the licence says. */
+  minimumBasis: 'cards' | 'positions'
+  /** Playing positions the licence provides for the hall (the base of the 10 %). */
+  playingPositions: number
+}
+
+function refOf(ref: string, problems: string[]): string {
+  const r = ref.trim()
+  if (r.length < 3 || r.length > 120) problems.push('the authorisation reference has 3 to 120 characters')
+  return r
+}
+
+function bpOk(name: string, v: number, problems: string[]) {
+  if (!Number.isInteger(v) || v < 0 || v > BP_MAX) problems.push(`${name} must be 0..10000 basis points`)
+}
+
+/**
+ * Checks a new Plan de Apuestas version against the hall's profile. Returns it normalised, or throws
+ * PRIZE_SHARES_INVALID with every problem found (BNG-52: within 100 %; BNG-56 / BNG-58 structure).
+ */
+export function checkBettingPlan(profile: Profile, plan: BettingPlan): BettingPlan {
+  const problems: string[] = []
+  const authorisationRef = refOf(plan.authorisationRef, problems)
+  const { poolBp, lineBp, bingoBp, primaBp } = plan.shares
+  for (const [k, v] of Object.entries({ poolBp, lineBp, bingoBp, primaBp, potsBp: plan.potsBp, commissionBp: plan.commissionBp })) bpOk(k, v, problems)
+  if (problems.length === 0) {
+    // The pool is every prize of the game: line, bingo and the prima's deduction (67 = 10 + 51 + 6 in Cantabria).
+    if (lineBp + bingoBp + primaBp > poolBp) problems.push(`line ${lineBp} + bingo ${bingoBp} + prima ${primaBp} exceed the prize pool ${poolBp}`)
+    if (bingoBp === 0) problems.push('the bingo prize cannot be 0')
+    if (primaBp > 0 && !profile.prima.enabled) problems.push('this profile has no prima de bingo (BNG-57): prima must be 0')
+    const total = poolBp + plan.potsBp + plan.commissionBp
+    if (total > BP_MAX) problems.push(`prizes ${poolBp} + pots ${plan.potsBp} + commission ${plan.commissionBp} = ${total} basis points, over 100 %`)
+  }
+  if (problems.length) throw new DomainError('PRIZE_SHARES_INVALID', `invalid Plan de Apuestas: ${problems.join('; ')} (BNG-52)`, { problems, rule: 'BNG-52' })
+  return { authorisationRef, shares: { poolBp, lineBp, bingoBp, primaBp }, potsBp: plan.potsBp, commissionBp: plan.commissionBp }
+}
+
+/** Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose. */
+export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): LicenceTerms {
+  if (!profile.minimumParticipation) throw new DomainError('RULE_DISABLED', `profile ${profile.id} sets no minimum participation to choose (BNG-21)`, { rule: 'BNG-21' })
+  const problems: string[] = []
+  const authorisationRef = refOf(terms.authorisationRef, problems)
+  if (terms.minimumBasis !== 'cards' && terms.minimumBasis !== 'positions') problems.push('minimumBasis is cards or positions')
+  if (!Number.isInteger(terms.playingPositions) || terms.playingPositions < 1 || terms.playingPositions > 100_000) problems.push('playingPositions must be 1..100000')
+  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid licence terms: ${problems.join('; ')}`, { problems, rule: 'CFG-17' })
+  return { authorisationRef, minimumBasis: terms.minimumBasis, playingPositions: terms.playingPositions }
+}
+
+/** What a hall's settings say about its rules (the copy of the plans in force; older halls carry only `shares`). */
+export interface HallRuleSettings {
+  shares?: Partial<PrizeShares>
+  bettingPlan?: { version: number; authorisationRef: string; potsBp: number; commissionBp: number }
+  licence?: { version: number; authorisationRef: string; minimumBasis: 'cards' | 'positions' }
+  timeZone?: string
+}
+
+/**
+ * The shares a hall plays with: its own complete set, or its own over the profile's defaults, or none (a
+ * Bolivian hall with no Plan de Apuestas yet: BNG-52).
+ */
+export function effectiveShares(profile: Profile, settings: HallRuleSettings): PrizeShares | null {
+  const own = settings.shares ?? {}
+  const complete = own.poolBp !== undefined && own.lineBp !== undefined && own.bingoBp !== undefined && own.primaBp !== undefined
+  if (complete) return { poolBp: own.poolBp!, lineBp: own.lineBp!, bingoBp: own.bingoBp!, primaBp: own.primaBp! }
+  if (!profile.shares) return null
+  return { ...profile.shares, ...own }
+}
+
+/** The hall's minimum participation rule: the profile's, with the basis its licence chose (CFG-17). */
+export function effectiveMinimum(profile: Profile, settings: HallRuleSettings): Profile['minimumParticipation'] {
+  const base = profile.minimumParticipation
+  if (!base) return null
+  return settings.licence ? { ...base, basis: settings.licence.minimumBasis } : base
+}
+
+/**
+ * The profile as a hall plays it: the shares of its Plan de Apuestas (BNG-52; none for a Bolivian hall without
+ * one) and the minimum-participation basis its licence chose (CFG-17).
+ */
+export function hallProfile(profile: Profile, settingsJson: string): Profile {
+  const settings = JSON.parse(settingsJson) as HallRuleSettings
+  return { ...profile, shares: effectiveShares(profile, settings), minimumParticipation: effectiveMinimum(profile, settings) }
+}
+
+/** The demo's Plan de Apuestas: labelled as such, never an authority's reference (demo.ts, cli demo-game). */
+export const DEMO_BETTING_PLAN: BettingPlan = Object.freeze({
+  authorisationRef: 'DEMO — sin resolución de la AJ',
+  shares: Object.freeze({ poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }),
+  potsBp: 0,
+  commissionBp: 0,
+}) as BettingPlan

@@ -1,0 +1,184 @@
+/**
+ * Issue 14 point 7 in a real Chromium, authentication on, real people: the caller console follows the role logged
+ * in. A locutor sees his own actions (sales, draw, claims) and, marked, the jefe's actions a jefe authorises on
+ * his console with her own username and password without logging him out; the journal names both. An inspector
+ * (auditor) gets a read-only console: no announce, draw or pay buttons. No screen shows a code, permission or id.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page, Response } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { GameState } from '../../server/src/bingo/service.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { screenLeaks as leaks } from '../helpers/screen-text.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+
+const PASSWORD = 'correct horse battery'
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
+
+async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let last: T | undefined
+  while (Date.now() < deadline) {
+    try {
+      last = await read()
+      if (JSON.stringify(last) === JSON.stringify(expected)) return
+    } catch { /* not there yet */ }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  expect.fail(`${what}: expected ${JSON.stringify(expected)}, last saw ${JSON.stringify(last)}`)
+}
+const textOf = async (page: Page, id: string) => norm(await page.getByTestId(id).first().textContent({ timeout: 5000 }))
+const untilText = (page: Page, id: string, expected: string) => until(`[data-testid=${id}]`, () => textOf(page, id), expected)
+const idle = (page: Page) => until('console idle', () => page.getByTestId('caller').getAttribute('data-busy'), '')
+const shot = async (page: Page, name: string) => {
+  await page.waitForTimeout(300)
+  await page.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled' })
+}
+
+browserSuite('caller console by role (issue 14 point 7)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  const hallId = 'uyuni'
+  const tokens = new Map<string, string>()
+  const as = (who: string) => ({ authorization: `Bearer ${tokens.get(who)}` })
+  const stateOf = async (gameId: string) => (await api<GameState>(server.url, 'GET', `/api/games/${gameId}`)).body
+
+  async function login(page: Page, username: string): Promise<void> {
+    await page.getByTestId('login-user').fill(username)
+    await page.getByTestId('login-password').fill(PASSWORD)
+    await page.getByTestId('login-submit').click()
+    await page.getByTestId('caller-role').waitFor()
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    ensureBuilt(['caller'], ['display', 'web'])
+    browser = await launchChromium()
+    server = await startTestServer({ auth: 'on' })
+    const { bingo, auth } = server.services
+    await bingo.createHall({ id: hallId, name: 'Sala Uyuni', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const set = await bingo.createMasterSet({ count: 300, seed: 'caller-roles' })
+    await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
+    for (const [username, displayName, role] of [['pedro', 'Pedro Flores', 'caller'], ['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'auditor']] as const) {
+      await auth.createUser({ username, displayName, role, password: PASSWORD })
+      tokens.set(username, (await auth.login(username, PASSWORD)).token)
+    }
+    // The jefe opened the session from her own console; the locutor takes over the game at his.
+    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Marta Quispe' } }, as('marta'))
+    expect(session.status).toBe(201)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it('a locutor sees only his actions; the jefe authorises closing the window on his console with her password', { timeout: 240_000 }, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+    const page = await ctx.newPage()
+    // Every refusal the console runs into while the locutor works (it must not poll what he may not read).
+    const refused: string[] = []
+    page.on('response', (r: Response) => { if (r.status() === 401 || r.status() === 403) refused.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`) })
+    await page.goto(`${server.url}/caller/?hall=${hallId}`)
+    // Authentication on and nobody logged in: the console asks for a login straight away.
+    await page.getByTestId('login').waitFor()
+    await login(page, 'pedro')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    expect(await textOf(page, 'caller-session')).toBe('abierta')
+
+    // No game yet: announcing is the jefe's (marked), the minutes are not offered at all.
+    await page.getByTestId('announce').waitFor()
+    expect(await textOf(page, 'announce')).toContain('Autoriza el jefe')
+    expect(await page.getByTestId('show-minutes').count()).toBe(0)
+    expect(await page.getByTestId('minutes-pdf').count()).toBe(0)
+    // The jefe announces on his console: her password, his session untouched.
+    await page.getByTestId('announce').click()
+    await page.getByTestId('authorise').waitFor()
+    await page.getByTestId('authorise-user').fill('marta')
+    await page.getByTestId('authorise-password').fill(PASSWORD)
+    await page.getByTestId('confirm-ok').click()
+    await page.getByTestId('open-sales').waitFor()
+    const gameId = (await api<{ currentGameId: string }>(server.url, 'GET', `/api/halls/${hallId}`)).body.currentGameId
+
+    // His own actions, unmarked: open sales, sell at the table, close sales, draw.
+    expect(await textOf(page, 'open-sales')).not.toContain('Autoriza el jefe')
+    await page.getByTestId('open-sales').click()
+    await page.getByTestId('sell-count').fill('40')
+    await page.getByTestId('sell').click()
+    await until('sold', async () => (await stateOf(gameId)).cardsSold, 40)
+    await page.getByTestId('close-sales').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    expect(await page.getByTestId('authorise').count()).toBe(0)
+    await page.getByTestId('confirm-ok').click()
+    await until('beacon verified', async () => (await stateOf(gameId)).beacon?.status, 'verified', 20_000)
+
+    let state = await stateOf(gameId)
+    for (let i = 0; i < 90 && state.status !== 'line_window'; i++) {
+      await idle(page)
+      await page.getByTestId('draw-next').click()
+      await until('ball drawn', async () => (await stateOf(gameId)).balls.length, state.balls.length + 1)
+      state = await stateOf(gameId)
+    }
+    expect(state.status).toBe('line_window')
+
+    // Everything on screen is either his own or marked for the jefe; the jefe-only ones are exactly those marked.
+    await page.getByTestId('close-window').waitFor()
+    expect(await textOf(page, 'close-window')).toContain('Autoriza el jefe')
+    expect(await textOf(page, 'incident-declare')).toContain('Autoriza el jefe')
+    expect(await page.getByTestId('claim-submit').count()).toBe(1)
+    expect(await textOf(page, 'claim-submit')).not.toContain('Autoriza el jefe')
+    expect(await page.getByTestId('shortcuts').textContent()).not.toContain('acta')
+    expect(leaks(norm(await page.locator('body').textContent()))).toEqual([])
+
+    // She types a wrong password first: refused in Spanish inside the dialog, nothing changes, he stays logged in.
+    await page.getByTestId('close-window').click()
+    await page.getByTestId('authorise').waitFor()
+    await page.getByTestId('authorise-user').fill('marta')
+    await page.getByTestId('authorise-password').fill('not her password')
+    await page.getByTestId('confirm-ok').click()
+    await page.getByTestId('authorise-error').waitFor()
+    const refusal = await textOf(page, 'authorise-error')
+    expect(refusal).toMatch(/segunda persona/)
+    expect(leaks(refusal)).toEqual([])
+    expect(await page.getByTestId('authorise-password').inputValue()).toBe('')
+    expect((await stateOf(gameId)).status).toBe('line_window')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    await shot(page, 'caller-locutor-authorise-1920x1080.png')
+
+    // Her own password: the window closes, the line is split, and the locutor is still the one logged in.
+    await page.getByTestId('authorise-password').fill(PASSWORD)
+    await page.getByTestId('confirm-ok').click()
+    await until('dialog closed', () => page.getByTestId('confirm-dialog').count(), 0)
+    await until('play resumed', async () => (await stateOf(gameId)).status, 'drawing')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    await page.getByTestId('draw-next').waitFor()
+    await until('line prize listed', async () => (await page.getByTestId('prize').count()) > 0, true)
+    // Paying is the jefe's on this console too: marked, never a plain button.
+    expect(await textOf(page, 'pay')).toContain('Autoriza el jefe')
+    await shot(page, 'caller-locutor-1920x1080.png')
+
+    // The only refusal he met is her mistyped password: nothing polled behind his back.
+    expect(refused).toEqual([`403 POST /api/games/${gameId}/window/close`])
+    await ctx.close()
+  })
+
+  it('an inspector gets a read-only console: minutes, but no announce, draw, claim, incident or pay', { timeout: 60_000 }, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+    const page = await ctx.newPage()
+    await page.goto(`${server.url}/caller/?hall=${hallId}`)
+    await page.getByTestId('login').waitFor()
+    await login(page, 'ines')
+    await untilText(page, 'caller-role', 'Inspector (solo lectura)')
+    await page.getByTestId('session').waitFor()
+    for (const id of ['announce', 'draw-next', 'claim-submit', 'incident-declare', 'pay', 'pay-all', 'close-window', 'open-sales', 'sell', 'close-session', 'last-game', 'needs-jefe', 'paid-by']) {
+      expect(await page.getByTestId(id).count(), id).toBe(0)
+    }
+    expect(await page.getByTestId('show-minutes').count()).toBe(1)
+    await page.getByTestId('show-minutes').click()
+    await page.getByTestId('minutes-table').waitFor()
+    expect(leaks(norm(await page.locator('body').textContent()))).toEqual([])
+    await page.getByTestId('minutes-close').click()
+    await shot(page, 'caller-inspector-1920x1080.png')
+    await ctx.close()
+  })
+})
