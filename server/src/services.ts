@@ -12,6 +12,7 @@ import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
+import { createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
@@ -74,6 +75,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
   const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
+  // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
+  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
   const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
@@ -112,7 +115,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   checkpoints.start()
   return {
-    config, db, log, bingo, keys, auth, refusals, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
     instant, bonus,

@@ -67,6 +67,8 @@ export const permissions = {
   'aml.review': [Role.Director, Role.AmlOfficer, ...readers],
   /** GEN-9: only the responsible officer (or the director standing in) files or dismisses a report. */
   'aml.decide': [Role.AmlOfficer, Role.Director],
+  /** BNG-25/27 (BNG-94): the second person present at a ball-set change or a manual recount. */
+  'ball-set.witness': [Role.Director, Role.HallManager],
   /** GEN-23/25/27: the exclusion list of self-excluded and prohibited players. */
   'players.read': [...staff, ...cash, Role.AmlOfficer, ...readers],
   'players.exclude': [Role.Director, Role.HallManager, Role.AmlOfficer],

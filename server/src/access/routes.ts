@@ -3,7 +3,7 @@
  * passwords, lockouts) and enrolled devices. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { body, needs, principalOf, param, type App, type AppContext } from '../http/context.ts'
+import { body, nameOf, needs, principalOf, param, type App, type AppContext } from '../http/context.ts'
 import { DomainError } from '../shared/errors.ts'
 import { pickLang } from '../http/messages.ts'
 import { describePrincipal } from './me.ts'
@@ -71,6 +71,17 @@ export function registerAccessRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ password }).strict())
     return c.json(await auth.changePassword(param(c, 'userId'), { next: b.password, resetBy: principalOf(c) }))
   })
+
+  // Issue 14 point 8 (GEN-23, GEN-25, GEN-27): the exclusion list of self-excluded and prohibited players.
+  app.get('/api/players/exclusions', needs('players.read'), async (c) => c.json({ exclusions: await services.players.list() }))
+  app.post('/api/players/exclusions', needs('players.exclude'), async (c) => {
+    const b = await body(c, z.object({
+      document: z.string().min(4).max(40), name: z.string().min(1).max(120), kind: z.enum(['self_excluded', 'prohibited']),
+      reason: z.string().min(3).max(500), hallId: id.nullable().optional(), until: z.string().datetime({ offset: true }).nullable().optional(),
+    }).strict())
+    return c.json(await services.players.exclude(b, nameOf(c, 'sin autenticación')), 201)
+  })
+  app.post('/api/players/exclusions/:exclusionId/lift', needs('players.exclude'), async (c) => c.json(await services.players.lift(param(c, 'exclusionId'), nameOf(c, 'sin autenticación'))))
 
   app.post('/api/auth/devices', needs('device.admin'), async (c) => {
     // Issue 14 point 1: every device belongs to a hall that exists (and that the director holds).

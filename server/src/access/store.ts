@@ -175,3 +175,25 @@ export async function hallsOfPerson(db: Sql, userId: string): Promise<'*' | stri
   if (!u) return []
   return Number(u.all_halls) === 1 ? '*' : hallsOfUser(db, userId)
 }
+
+// Player exclusions (issue 14 point 8; GEN-23, GEN-25, GEN-27)
+
+export interface ExclusionRow { id: string; document: string; name: string; kind: string; reason: string; hall_id: string | null; until_at: string | null; created_by: string; created_at: string; lifted_at: string | null }
+
+export async function insertExclusion(tx: Sql, e: { id: string; document: string; name: string; kind: string; reason: string; hallId: string | null; untilAt: string | null; createdBy: string; createdAt: string }): Promise<void> {
+  await tx.run('INSERT INTO player_exclusions (id, document, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [e.id, e.document, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt])
+}
+
+/** The exclusions in force for a document at `now` (in a hall, or in every hall). */
+export function exclusionsInForce(db: Sql, document: string, now: string): Promise<ExclusionRow[]> {
+  return db.all<ExclusionRow>('SELECT * FROM player_exclusions WHERE document = ? AND lifted_at IS NULL AND (until_at IS NULL OR until_at > ?) ORDER BY created_at', [document, now])
+}
+
+export function listExclusions(db: Sql): Promise<ExclusionRow[]> {
+  return db.all<ExclusionRow>('SELECT * FROM player_exclusions ORDER BY created_at DESC LIMIT 1000')
+}
+
+export async function liftExclusion(tx: Sql, id: string, by: string, at: string): Promise<boolean> {
+  return (await tx.run('UPDATE player_exclusions SET lifted_at = ?, lifted_by = ? WHERE id = ? AND lifted_at IS NULL', [at, by, id])).changes === 1
+}

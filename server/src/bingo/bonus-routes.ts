@@ -4,7 +4,7 @@
  * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
  * are DomainErrors, turned into JSON by app.ts.
  */
-import { body, needs, type App, type AppContext } from '../http/context.ts'
+import { body, nameOf, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { counterStation } from '../http/station.ts'
@@ -60,8 +60,8 @@ export function registerBonusRoutes(app: App, services: Services): void {
   app.get('/api/games/:gameId/bonus-prizes', needs('game.read'), async (c) => c.json({ prizes: await bonus.listBonusPrizes(param(c, 'gameId')) }))
   app.get('/api/bonus-prizes/:prizeId/receipt', needs('prize.pay'), async (c) => c.json(await bonus.bonusReceipt(param(c, 'prizeId'))))
   app.post('/api/bonus-prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict() }).strict())
-    return c.json(await bonus.payBonusPrize({ prizeId: param(c, 'prizeId'), ...b }))
+    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120).optional(), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict() }).strict())
+    return c.json(await bonus.payBonusPrize({ prizeId: param(c, 'prizeId'), ...b, paidBy: nameOf(c, b.paidBy, 'paidBy') }))
   })
   app.get('/api/games/:gameId/lucky-proof', needs('game.read'), async (c) => c.json(await bonus.luckyProof(param(c, 'gameId'))))
 

@@ -3,13 +3,22 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { actorOf, body, needs, param, principalOf, type App } from '../http/context.ts'
+import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER, witnessOf, type App, type AppContext } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import { counterStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+/**
+ * Issue 14 point 2 (BNG-25/27): who confirmed a recount is never the body's text when authentication is on: the
+ * second person who typed their credential (X-Bolillo-Second-Person) when there is one, else the requester.
+ */
+async function recountOf(c: AppContext, r: { ballsCounted: number; confirmedBy: string }) {
+  if (!c.get('authOn')) return r
+  return { ballsCounted: r.ballsCounted, confirmedBy: c.req.header(SECOND_PERSON_HEADER) ? await witnessOf(c, 'ball-set.witness') : nameOf(c) }
+}
+
 const bp = z.number().int().min(0).max(10_000)
 /** BNG-52: a Plan de Apuestas version: prize shares, pot increments and commission, in basis points of the total collected. */
 const bettingPlan = z.object({
@@ -62,7 +71,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     const b = await body(c, z.object({ recount }).strict())
-    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: b.recount }), 201)
+    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount) }), 201)
   })
   app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))))
   app.post('/api/sessions/:sessionId/last-game', needs('session.close'), async (c) => {
@@ -71,7 +80,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.post('/api/sessions/:sessionId/close', needs('session.close'), async (c) => {
     const b = await body(c, z.object({ recount: recount.optional() }).strict())
-    await bingo.closeSession(param(c, 'sessionId'), b.recount ?? null)
+    await bingo.closeSession(param(c, 'sessionId'), b.recount ? await recountOf(c, b.recount) : null)
     return c.json({ ok: true })
   })
   app.get('/api/sessions/:sessionId/minutes', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionMinutes(param(c, 'sessionId'))))
@@ -152,7 +161,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) => c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }))
   app.post('/api/prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120) }).strict())
-    return c.json(await bingo.payPrize({ prizeId: param(c, 'prizeId'), paidBy: b.paidBy }))
+    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120).optional() }).strict())
+    return c.json(await bingo.payPrize({ prizeId: param(c, 'prizeId'), paidBy: nameOf(c, b.paidBy, 'paidBy') }))
   })
 }

@@ -34,7 +34,7 @@ import type { PrintResult } from '../../../printer/src/printers.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
+  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
 } from './store.ts'
 
 export interface CardRef {
@@ -294,7 +294,30 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** The signed code of a sold card (for reprints by staff and tests). */
   const cardCode = (cardId: string) => encodeTicketCode({ kind: TicketKind.card, id: cardId }, keys.privateKey)
 
-  return { validate, pay, block, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+  /**
+   * Issue 14 point 6: a director reverses a block (a lost card found, a report withdrawn), confirmed by a second
+   * person; both names and the reason are journaled, and the card can be paid again.
+   */
+  async function unblock(input: { code?: string; gameId?: string; serial?: string; reason: string; by: string; witness: string }): Promise<{ ticketId: string; serial: string; unblockedAt: string }> {
+    return db.transaction(async (tx) => {
+      let cardId: string | undefined
+      if (input.code) {
+        const parsed = cardIdOf(input.code)
+        if (!('cardId' in parsed)) refuse(parsed)
+        cardId = parsed.cardId
+      } else if (input.gameId && input.serial) {
+        cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
+      }
+      const card = cardId ? await cardWithHall(tx, cardId) : undefined
+      if (!card) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+      if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id))) throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
+      const at = now()
+      await appendJournal(tx, { at, type: 'ticket.unblocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, by: input.by, witness: input.witness } })
+      return { ticketId: card.id, serial: card.serial, unblockedAt: at }
+    })
+  }
+
+  return { validate, pay, block, unblock, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>

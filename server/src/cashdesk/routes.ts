@@ -6,7 +6,7 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, needs, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, nameOf, needs, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { kioskStation } from '../http/station.ts'
@@ -85,9 +85,18 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
     return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
   })
+  // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
+  // documented report (a police or regulator reference); a director reverses it with a second person.
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportedBy: person }).strict())
-    return c.json(await payouts.block(b), 201)
+    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportRef: z.string().min(3).max(120).optional(), reportedBy: person.optional() }).strict())
+    if (!b.code && !b.reportRef) throw new DomainError('VALIDATION_FAILED', 'without the card\'s code a block needs a documented report (reportRef)', { field: 'reportRef' })
+    const note = b.reportRef ? `${b.reportRef}${b.note ? ` · ${b.note}` : ''}` : b.note
+    return c.json(await payouts.block({ ...b, note, reportedBy: nameOf(c, b.reportedBy, 'reportedBy') }), 201)
+  })
+  app.post('/api/tickets/unblock', needs('ticket.unblock'), async (c) => {
+    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.string().min(3).max(500) }).strict())
+    const witness = c.get('authOn') ? (await secondPerson(c, 'ticket.block')).name : 'sin autenticación'
+    return c.json(await payouts.unblock({ ...b, by: nameOf(c, 'sin autenticación'), witness }))
   })
   app.get('/api/payouts/:payoutId', needs('report.read'), async (c) => c.json(await payouts.loadPayout(c.req.param('payoutId') ?? '')))
   app.get('/api/payouts/:payoutId/receipt.pdf', needs('report.read'), async (c) => {
@@ -119,8 +128,9 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
     return c.json({ reports: await vouchers.amlReports(q) })
   })
-  app.post('/api/aml/reports/:reportId/review', needs('aml.review'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person }).strict())
-    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', b))
+  // GEN-9: only the responsible officer (or the director) files or dismisses, under their own name (issue 14 point 2).
+  app.post('/api/aml/reports/:reportId/review', needs('aml.decide'), async (c) => {
+    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
+    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer: nameOf(c, b.officer, 'officer') }))
   })
 }

@@ -245,3 +245,8 @@ export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionI
        WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
   )
 }
+
+/** Issue 14 point 6: lifts a block; false when the ticket was not blocked. */
+export async function deleteBlockedTicket(tx: Sql, kind: string, ticketId: string): Promise<boolean> {
+  return (await tx.run('DELETE FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])).changes === 1
+}

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { actorOf, errorBody, needs, principalOf, type AppContext, type AppEnv } from './context.ts'
 import { assertSameHall, namedResources } from '../access/halls.ts'
+import { documentsIn } from '../access/players.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
@@ -77,6 +78,7 @@ export function createHttpApp(services: Services) {
     if (!refusedCredentials.has(address)) throw new DomainError('RATE_LIMITED', 'too many refused credentials from this address; wait a minute')
     const authOn = config.auth === 'on'
     c.set('authOn', authOn)
+    c.set('admission', checkAdmission)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
     c.set('confirmPerson', services.auth.confirmPerson)
@@ -90,12 +92,24 @@ export function createHttpApp(services: Services) {
     return runAs(() => actorOf(c), next)
   })
 
+  /** The request's JSON body, or null (body() answers a bad one). */
+  async function jsonOf(c: AppContext): Promise<unknown> {
+    if (c.req.method === 'GET' || !(c.req.header('content-type') ?? '').includes('json')) return null
+    try { return JSON.parse(await c.req.text()) } catch { return null }
+  }
+
+  /** Issue 14 point 8: every identity document a sale or payout presents is checked against the exclusion list. */
+  async function checkAdmission(c: AppContext): Promise<void> {
+    if (c.req.path.startsWith('/api/players/')) return
+    const parsed = await jsonOf(c)
+    const documents = documentsIn(parsed)
+    const bodyHall = parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string' ? (parsed as { hallId: string }).hallId : undefined
+    if (documents.length) await services.players.assertAdmitted(documents, c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null)
+  }
+
   /** Issue 14 point 1: the ids in the path, the query and the JSON body, each resolved to its halls. */
   async function guardHalls(c: AppContext): Promise<void> {
-    let parsed: unknown = null
-    if (c.req.method !== 'GET' && (c.req.header('content-type') ?? '').includes('json')) {
-      try { parsed = JSON.parse(await c.req.text()) } catch { parsed = null } // body() answers the bad JSON
-    }
+    const parsed = await jsonOf(c)
     const named = namedResources({ ...c.req.query(), ...c.req.param() }, parsed)
     if (named.length) await assertSameHall(services.db, principalOf(c), named)
   }

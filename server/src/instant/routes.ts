@@ -3,7 +3,7 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { actors, body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
+import { actors, body, nameOf, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
@@ -47,27 +47,27 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await instant.exportSeed({ gameNo: gameNoOf(c), reason: b.reason, by: { kind: who.kind, id: who.id } }))
   })
   app.post('/api/instant/games/:gameNo/close', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ by: person }).strict())
-    return c.json(await instant.closeGame({ gameNo: gameNoOf(c), by: b.by }))
+    const b = await body(c, z.object({ by: person.optional() }).strict())
+    return c.json(await instant.closeGame({ gameNo: gameNoOf(c), by: nameOf(c, b.by) }))
   })
 
   // ---- inventory
   app.post('/api/instant/games/:gameNo/packs/ship', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ fromPack: z.number().int().min(1), toPack: z.number().int().min(1), destination: place, by: person }).strict())
-    return c.json(await instant.shipPacks({ gameNo: gameNoOf(c), ...b }))
+    const b = await body(c, z.object({ fromPack: z.number().int().min(1), toPack: z.number().int().min(1), destination: place, by: person.optional() }).strict())
+    return c.json(await instant.shipPacks({ gameNo: gameNoOf(c), ...b, by: nameOf(c, b.by) }))
   })
   app.post('/api/instant/packs/activate', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameNo: z.number().int().optional(), packNo: z.number().int().optional(), location: place, by: person }).strict())
-    return c.json(await instant.activatePack(b))
+    const b = await body(c, z.object({ code: code.optional(), gameNo: z.number().int().optional(), packNo: z.number().int().optional(), location: place, by: person.optional() }).strict())
+    return c.json(await instant.activatePack({ ...b, by: nameOf(c, b.by) }))
   })
   app.post('/api/instant/games/:gameNo/reports', needs('ticket.block'), async (c) => {
     const b = await body(c, z.object({
       kind: z.enum(['lost', 'stolen']), fromSerial: z.string().max(20).optional(), toSerial: z.string().max(20).optional(),
       fromPack: z.number().int().optional(), toPack: z.number().int().optional(), discoveredAt: z.string().min(10).max(40),
       regulatorReportedAt: z.string().max(40).optional(), policeReportRef: z.string().max(120).optional(), remedy: z.string().max(400).optional(),
-      note: z.string().max(2000).optional(), by: person,
+      note: z.string().max(2000).optional(), by: person.optional(),
     }).strict())
-    return c.json(await instant.reportLostOrStolen({ gameNo: gameNoOf(c), ...b }), 201)
+    return c.json(await instant.reportLostOrStolen({ gameNo: gameNoOf(c), ...b, by: nameOf(c, b.by) }), 201)
   })
   app.get('/api/instant/games/:gameNo/notice', needs('hall.read'), async (c) => c.json(await instant.publicNotice(gameNoOf(c))))
 
@@ -83,8 +83,8 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await services.paidSales.counterInstantElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, ...counterStation(c, b.stationId) }), 201)
   })
   app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person }).strict())
-    return c.json(await instant.configureHall({ hallId: c.req.param('hallId') ?? '', ...b }))
+    const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person.optional() }).strict())
+    return c.json(await instant.configureHall({ hallId: c.req.param('hallId') ?? '', ...b, by: nameOf(c, b.by) }))
   })
 
   // ---- cashier

@@ -1,0 +1,71 @@
+/**
+ * Player admission (issue 14 point 8; GEN-23, GEN-25, GEN-27, GEN-16): the list of self-excluded and prohibited
+ * players, and the check made wherever a player's identity document is presented (a voucher sold above the ID
+ * threshold, a named lotto slip, a payout asking for an ID). The check runs at the permission gate on the
+ * request's document fields, so no sale or payout use case has to remember it.
+ */
+import { randomBytes } from 'node:crypto'
+import type { Database } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { appendJournal } from '../shared/journal.ts'
+import type { Clock } from '../bingo/service.ts'
+import { exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
+
+/** One spelling per document: upper case without spaces, dots or dashes ("12.345.678-LP" is "12345678LP"). */
+export function normaliseDocument(document: string): string {
+  return document.toUpperCase().replace(/[\s.\-/]/g, '')
+}
+
+/** The identity documents a request body carries, wherever the sale and payout routes put them. */
+export function documentsIn(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return []
+  const b = body as Record<string, unknown>
+  const out: unknown[] = [b.buyerDocument, b.payeeDocument, b.playerDocument]
+  for (const k of ['player', 'payee', 'buyer']) {
+    const o = b[k]
+    if (o && typeof o === 'object') out.push((o as Record<string, unknown>).document)
+  }
+  return out.filter((d): d is string => typeof d === 'string' && d.trim().length > 0).map(normaliseDocument)
+}
+
+export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
+  const { db, clock } = deps
+  const now = () => clock.now().toISOString()
+
+  async function exclude(input: { document: string; name: string; kind: 'self_excluded' | 'prohibited'; reason: string; hallId?: string | null; until?: string | null }, by: string) {
+    const id = `px_${randomBytes(8).toString('hex')}`
+    const document = normaliseDocument(input.document)
+    if (document.length < 4) throw new DomainError('VALIDATION_FAILED', 'an identity document has at least 4 characters', { field: 'document' })
+    await db.transaction(async (tx) => {
+      await insertExclusion(tx, { id, document, name: input.name, kind: input.kind, reason: input.reason, hallId: input.hallId ?? null, untilAt: input.until ?? null, createdBy: by, createdAt: now() })
+      // The journal keeps the fact, not the document (player data stay in the admission list, LNS-14 by analogy).
+      await appendJournal(tx, { at: now(), type: 'player.excluded', scope: input.hallId ? `hall:${input.hallId}` : '', payload: { exclusionId: id, kind: input.kind, until: input.until ?? null, by, rule: 'GEN-27' } })
+    })
+    return { id, document, kind: input.kind }
+  }
+
+  async function lift(id: string, by: string) {
+    await db.transaction(async (tx) => {
+      if (!(await liftExclusion(tx, id, by, now()))) throw new DomainError('NOT_FOUND', `no exclusion ${id} in force`)
+      await appendJournal(tx, { at: now(), type: 'player.exclusion-lifted', scope: '', payload: { exclusionId: id, by } })
+    })
+    return { id, lifted: true }
+  }
+
+  /** Refuses with PLAYER_EXCLUDED when any of `documents` is excluded in `hallId` (or everywhere). */
+  async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
+    for (const document of documents) {
+      const found = (await exclusionsInForce(db, document, now())).filter((e) => !e.hall_id || !hallId || e.hall_id === hallId)
+      if (found.length) {
+        await db.transaction((tx) => appendJournal(tx, { at: now(), type: 'player.refused', scope: hallId ? `hall:${hallId}` : '', payload: { exclusionId: found[0].id, kind: found[0].kind, rule: 'GEN-23' } }))
+        throw new DomainError('PLAYER_EXCLUDED', `the player is on the exclusion list (${found[0].kind})`, { kind: found[0].kind })
+      }
+    }
+  }
+
+  async function list() {
+    return (await listExclusions(db)).map((e) => ({ id: e.id, document: e.document, name: e.name, kind: e.kind, reason: e.reason, hallId: e.hall_id, until: e.until_at, createdBy: e.created_by, createdAt: e.created_at, liftedAt: e.lifted_at }))
+  }
+
+  return { exclude, lift, assertAdmitted, list }
+}

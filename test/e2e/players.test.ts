@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+
+/**
+ * Issue 14 point 8 over real HTTP with authentication on: self-excluded and prohibited players (GEN-23, GEN-27),
+ * found by their identity document however it is spelled, are refused at a voucher sale above the ID threshold,
+ * a named lotto slip sale and a payout that asks for an ID; lifting the exclusion admits them again.
+ */
+const PASSWORD = 'correct horse battery'
+
+describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let setup: HallSetup
+  const tokens = new Map<string, string>()
+  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
+  let exclusionId = ''
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' })
+    setup = await hallWithGameOnSale(server.services)
+    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['oficial', 'Ana Choque', 'aml_officer']] as const) {
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD, halls: [setup.hallId] })
+      tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
+    }
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('lets the AML officer or director list a player, and not a cashier', async () => {
+    const entry = { document: '12.345.678-LP', name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada en sala' }
+    expect((await call('cajera', 'POST', '/api/players/exclusions', entry)).status).toBe(403)
+    const r = await call('oficial', 'POST', '/api/players/exclusions', entry)
+    expect(r.status).toBe(201)
+    expect(r.body.document).toBe('12345678LP')
+    exclusionId = r.body.id
+  })
+
+  it('refuses the excluded player at a voucher sale, a named lotto slip and a payout, in Spanish (GEN-23, GEN-27)', async () => {
+    const sale = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '12345678 lp' })
+    expect([sale.status, sale.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
+    expect(sale.body.error.message).toMatch(/excluida del juego/)
+    const slip = await call('cajera', 'POST', '/api/lotto/draws/any/slips', { player: { name: 'Juan Pérez', document: '12345678-LP' } })
+    expect([slip.status, slip.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
+    const payout = await call('cajera', 'POST', '/api/tickets/pay', { code: 'BLL1.C.x.y', stationId: 'caja-1', cashierId: 'x', payeeDocument: '12345678LP', payeeName: 'Juan Pérez' })
+    expect([payout.status, payout.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
+    const refused = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'player.refused'")
+    expect(refused.length).toBe(3)
+    // The journal keeps the refusal and who served, not the player's document.
+    expect(refused.map((r) => r.payload).join()).not.toContain('12345678')
+    expect(JSON.parse(refused[0].payload).actor).toMatchObject({ name: 'Rosa Vargas' })
+    // Another player is served.
+    const other = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '7654321 LP' })
+    expect(other.status).toBe(201)
+  })
+
+  it('admits the player again once the exclusion is lifted (journaled)', async () => {
+    expect((await call('jefa', 'POST', `/api/players/exclusions/${exclusionId}/lift`)).status).toBe(200)
+    const sale = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '12345678LP' })
+    expect(sale.status).toBe(201)
+    expect(await server.services.db.get("SELECT 1 AS x FROM journal WHERE type = 'player.exclusion-lifted'")).toBeTruthy()
+  })
+})
