@@ -17,6 +17,7 @@ import type { PDFFont, PDFPage, RGB } from 'pdf-lib'
 import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/bingo/minutes.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { getProfile } from '../../server/src/shared/profile.ts'
+import { isoInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 
 export type MinutesLang = 'es' | 'en'
 
@@ -97,6 +98,7 @@ interface Labels {
   closed: string
   stillOpen: string
   currency: string
+  timeZone: string
   lastGameAnnounced: string
   yes: string
   no: string
@@ -289,6 +291,7 @@ const ES: Labels = {
   closed: 'Cierre',
   stillOpen: 'Sesión abierta',
   currency: 'Moneda',
+  timeZone: 'Hora de la sala',
   lastGameAnnounced: 'Último juego anunciado',
   yes: 'Sí',
   no: 'No',
@@ -501,6 +504,7 @@ const EN: Labels = {
   closed: 'Closed',
   stillOpen: 'Session open',
   currency: 'Currency',
+  timeZone: 'Hall time',
   lastGameAnnounced: 'Last game announced',
   yes: 'Yes',
   no: 'No',
@@ -704,12 +708,30 @@ const EN: Labels = {
 
 const pad2 = (n: number) => String(n).padStart(2, '0')
 
-/** dd/mm/yyyy HH:MM:SS UTC; "—" when absent; the raw text when it is not a date. */
+/**
+ * dd/mm/yyyy HH:MM:SS; "—" when absent; the raw text when it is not a date. A time written with an offset
+ * (the hall's wall clock, issue 17: see {@link minutesOnHallClock}) is shown as written; a UTC one says "UTC".
+ */
 export function formatMinutesDate(iso: string | null | undefined): string {
   if (!iso) return '—'
+  const local = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?[+-]\d{2}:\d{2}$/.exec(iso)
+  if (local) return `${local[3]}/${local[2]}/${local[1]} ${local[4]}:${local[5]}:${local[6]}`
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   return `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} UTC`
+}
+
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
+
+/**
+ * Issue 17: the minutes with every UTC instant rewritten on the hall's wall clock (ISO with the zone's offset), so
+ * every table prints the hall's time. Hashes, ids and other strings are left alone.
+ */
+export function minutesOnHallClock<T>(value: T, timeZone: string): T {
+  if (typeof value === 'string') return (UTC_INSTANT.test(value) ? isoInZone(Date.parse(value), timeZone) : value) as T
+  if (Array.isArray(value)) return value.map((v) => minutesOnHallClock(v, timeZone)) as T
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, minutesOnHallClock(v, timeZone)])) as T
+  return value
 }
 
 function moneyFormatter(currency: string, lang: MinutesLang): (cents: number) => string {
@@ -1033,8 +1055,10 @@ class Writer {
  * Renders the session minutes as an A4 portrait PDF: Spanish by default, English labels with lang 'en'.
  * Amounts use formatMoney with the hall's currency (BOB when the model carries none).
  */
-export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'es'): Promise<Uint8Array> {
+export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLang = 'es'): Promise<Uint8Array> {
   const L = lang === 'en' ? EN : ES
+  const zone = minutes.timeZone ?? getProfile(minutes.profileId)?.timeZone ?? 'UTC'
+  const m = minutesOnHallClock(minutes, zone)
   const money = moneyFormatter(m.currency || 'BOB', lang)
   const int = (n: number) => new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'es-BO', { maximumFractionDigits: 0 }).format(n)
 
@@ -1082,6 +1106,7 @@ export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'e
     { label: L.opened, value: formatMinutesDate(m.openedAt) },
     { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
     { label: L.currency, value: m.currency || 'BOB' },
+    { label: L.timeZone, value: zoneLabel(Date.parse(minutes.openedAt), zone) },
     { label: L.lastGameAnnounced, value: m.lastGameAnnounced ? L.yes : L.no },
   ])
   w.space(14)

@@ -67,11 +67,11 @@ const DAY_MS = 24 * HOUR_MS
 
 /**
  * Issue 17: the demo sells every product line from the first start: a lotto draw on sale now, a numbered lottery
- * issue on sale, and two instant games: a pre-printed one whose first packs are shipped to the demo kiosk and
+ * issue printed and distributed to the demo kiosk and cashier, and two instant games: a pre-printed one whose first packs are shipped to the demo kiosk and
  * cashier and activated there, and an on-screen one for the instant kiosk. Times are written in the hall's zone;
  * the hall's on-screen instant sales are switched on with a reference that says plainly it is a demonstration.
  */
-async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string }>): Promise<void> {
+async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string; credential: string }>): Promise<void> {
   const { config } = services
   const profile = getProfile(config.profileId)!
   const tz = profile.timeZone
@@ -95,8 +95,7 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
       { code: 'C3', name: 'Reintegro', matches: 3, prize: { type: 'fixed', amountCents: 1000 } },
     ],
   })
-  // A numbered lottery issue the current way (plan, print data on demand); distribution to stations is not seeded here.
-  await services.lottery.createLottery({
+  const issue = await services.lottery.createLottery({
     ...common, kind: 'traditional', institution: operator, name: 'Sorteo de demostración', gameCode: 'LOTDEMO', drawNumber: 1, issue: 'Emisión DEMO-1',
     numbering: { from: 0, to: 9_999, digits: 4 }, series: 1, fractions: 10, ticketPriceCents: 2_000, currency: profile.currency, licensedMaxTickets: 10_000,
     prizes: [
@@ -106,6 +105,15 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     ],
     budgetCents: 10_000_000, securityMarks: 'Impresión de demostración: sin marcas de seguridad',
   })
+  // The issue register: numbers 0000-0009 printed, the first half distributed to the demo kiosk, the rest to the
+  // demo cashier (each station sells only what it was given).
+  const system = { kind: 'system', id: 'demo', role: 'system', name: 'Demostración' }
+  await services.lottery.printRun(issue.drawId, { from: 0, to: 9, seriesFrom: 1, seriesTo: 1 }, system)
+  const idOf = (kind: string) => devices.find((d) => d.kind === kind)?.credential.split('.')[0]
+  for (const [kind, from, to] of [['kiosk', 0, 4], ['cashier_station', 5, 9]] as const) {
+    const sellerId = idOf(kind)
+    if (sellerId) await services.lottery.distribute(issue.drawId, { from, to, seriesFrom: 1, seriesTo: 1, sellerId }, system)
+  }
   const back = { issuer: operator, paymentPlace: `Cajas de ${config.hallName}` }
   const printed: InstantDesign = {
     gameNo: 101, name: 'Raspa y Gana (demostración)', currency: profile.currency, priceCents: 1000, ticketCount: 500, packSize: 50,

@@ -6,7 +6,9 @@ import { DomainError } from '../shared/errors.ts'
 import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
-import { hallCurrency, sessionHallId } from './store.ts'
+import { hallCurrency, hallProfileSettings, sessionHallId } from './store.ts'
+import { hallZoneOf } from '../shared/time-zone.ts'
+import { getProfile } from '../shared/profile.ts'
 import { checkpointRowsBetween } from '../shared/store.ts'
 import { toCheckpoint } from '../shared/checkpoint-service.ts'
 import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
@@ -69,6 +71,8 @@ export interface SessionMinutes {
   equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
   /** Signed journal checkpoints of the session, and the first one after its close (DESIGN.md "Journal"). */
   checkpoints?: Array<{ seq: number; hash: string; at: string; keyId: string; signature: string; reason: string }>
+  /** Issue 17: the hall's IANA zone; every time in the minutes is on its wall clock. */
+  timeZone?: string
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -198,6 +202,9 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
   m.currency = (await hallCurrency(db, hallId)) ?? ''
+  // Issue 17: the minutes speak the hall's wall clock.
+  const hall = await hallProfileSettings(db, hallId)
+  m.timeZone = hallZoneOf(hall?.settings, getProfile(hall?.profile_id ?? m.profileId)?.timeZone ?? 'UTC')
   // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
   const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
   const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1

@@ -42,6 +42,11 @@ export async function hallExists(sql: Sql, hallId: string): Promise<boolean> {
   return (await sql.get('SELECT id FROM halls WHERE id = ?', [hallId])) !== undefined
 }
 
+/** Issue 17: a hall's profile and settings, for the zone its minutes print. */
+export function hallProfileSettings(sql: Sql, hallId: string): Promise<{ profile_id: string; settings: string } | undefined> {
+  return sql.get<{ profile_id: string; settings: string }>('SELECT profile_id, settings FROM halls WHERE id = ?', [hallId])
+}
+
 export async function hallCurrency(sql: Sql, hallId: string): Promise<string | undefined> {
   return (await sql.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId]))?.currency
 }

@@ -29,7 +29,7 @@ import { currentGameOfHall, seriesOfGame } from './store.ts'
 export const MAX_CARDS_PER_PURCHASE = 50
 
 export interface KioskOffer {
-  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number }
+  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }
   /** on_sale: cards can be bought; not_open: announced, sales not open yet; closed: the game is in play; none. */
   state: 'on_sale' | 'not_open' | 'closed' | 'none'
   game: null | {

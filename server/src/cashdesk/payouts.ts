@@ -196,22 +196,24 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       }
     }
     deps.publish?.({ type: 'game:changed', gameId: payout.gameId, hallId: payout.hallId, seq: lastSeq, reason: 'prize_paid' })
-    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper)
-    return { payout, receipt: await printReceipt(payout, input.stationId), preview: ticketPreviewDataUrl(doc) }
+    // Issue 17: the receipt prints the hall's wall-clock time.
+    const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
+    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
+    return { payout, receipt: await printReceipt(payout, input.stationId, timeZone), preview: ticketPreviewDataUrl(doc) }
   }
 
-  function receiptDoc(p: Payout, paper: PrintDoc['paper']): PrintDoc {
+  function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): PrintDoc {
     return payoutReceipt({
       payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
       prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })), amountCents: p.amountCents, currency: p.currency,
       paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument,
-    }, { paper })
+    }, { paper, timeZone })
   }
 
-  async function printReceipt(p: Payout, stationId: string) {
+  async function printReceipt(p: Payout, stationId: string, timeZone: string) {
     const printer = deps.printers.forStation(stationId)
     try {
-      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper)], `payout-${p.payoutId}`) }
+      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`) }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
       const details = err.details as { reason?: string } | undefined
@@ -234,7 +236,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** Prints a payout's receipt again (a failed receipt, or a copy for the file). */
   async function reprintReceipt(payoutId: string, stationId: string) {
     const p = await loadPayout(payoutId)
-    const receipt = await printReceipt(p, stationId)
+    const receipt = await printReceipt(p, stationId, (await vouchers.hallFor(db, p.hallId)).timeZone)
     if (!receipt.printed) throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
     return receipt
   }
@@ -242,7 +244,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** The receipt as a PDF. */
   async function receiptPdf(payoutId: string, paper: PrintDoc['paper'] = '80mm'): Promise<Uint8Array> {
     const { renderTicketsPdf } = await import('../../../printer/src/pdf.ts')
-    return renderTicketsPdf([receiptDoc(await loadPayout(payoutId), paper)])
+    const p = await loadPayout(payoutId)
+    return renderTicketsPdf([receiptDoc(p, paper, (await vouchers.hallFor(db, p.hallId)).timeZone)])
   }
 
   /** §8 REPORTED LOST/STOLEN: blocks a card by its code, or by game and serial. */

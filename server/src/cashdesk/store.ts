@@ -38,8 +38,8 @@ export function toVoucherRow(r: VoucherRow): VoucherRow {
 
 // ------------------------------------------------------------------------------------------------ halls, games, series
 
-export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string } | undefined> {
-  return tx.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
+export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string; settings: string } | undefined> {
+  return tx.get<{ id: string; name: string; currency: string; profile_id: string; settings: string }>('SELECT id, name, currency, profile_id, settings FROM halls WHERE id = ?', [hallId])
 }
 
 /** The hall of an enrolled station, if it has one. */

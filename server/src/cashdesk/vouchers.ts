@@ -20,6 +20,7 @@ import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
+import { hallZoneOf } from '../shared/time-zone.ts'
 import { shareOf } from '../shared/money.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
@@ -127,10 +128,13 @@ export function createVoucherService(deps: CashdeskDeps) {
   }
 
   /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
-  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number }> {
+  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
+    const profile = getProfile(hall.profile_id)
+    // Issue 17: tickets print the hall's wall-clock time, not the server's UTC.
+    const timeZone = hallZoneOf(hall.settings, profile?.timeZone ?? 'UTC')
+    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: profile?.minimumAge ?? 18, timeZone }
   }
 
   /**
@@ -202,7 +206,7 @@ export function createVoucherService(deps: CashdeskDeps) {
       await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
-      const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper })
+      const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
       const print = await printer.print([doc], `voucher-${v.id}`)
       return { voucher: view(v, at), aml, print, preview: ticketPreviewDataUrl(doc) }
     })

@@ -21,6 +21,9 @@ import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
+// Issue 17: the back office's reports and the instant generation's live progress.
+import { registerReportsRoutes } from '../reports/routes.ts'
+import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
 import { journalPage } from '../shared/store.ts'
 import { ping } from '../db/health.ts'
 
@@ -174,6 +177,9 @@ export function createHttpApp(services: Services) {
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)
+  // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
+  registerReportsRoutes(app, services)
+  registerInstantGenerationRoutes(app, services)
 
   return app
 }

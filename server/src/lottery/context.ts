@@ -19,6 +19,8 @@ import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from 
 
 export interface LotteryDeps {
   db: Database; clock: Clock; keys: OperatorKeys; dataDir: string
+  /** Issue 17: the operator's profile zone, for plans that name none. */
+  timeZone?: string
   /** Ids. */
   entropy: EntropySource
   /** Draw seeds: the health-tested source (RNG-32, equipment.entropy). */
@@ -112,6 +114,8 @@ export function createLotteryContext(deps: LotteryDeps) {
     scope: (r: { product: string; game_code: string; id: string }) => `${r.product}:${r.game_code}/draw:${r.id}`,
     sign: (id: string) => encodeTicketCode({ kind: TicketKind.lottery, id }, deps.keys.privateKey),
     planOf: (r: DrawRow) => JSON.parse(r.plan) as Plan,
+    /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
+    zoneOf: (plan: { timeZone?: string | null }): string | null => plan.timeZone ?? deps.timeZone ?? null,
     loadDraw,
     ranges,
 

@@ -107,7 +107,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
       drawAt: plan.drawAt, drawPlace: plan.drawPlace, securityMarks: plan.securityMarks, authority: plan.staff.authority, legend: AJ_LEGEND,
       prizes: plan.prizes.map((p) => ({ name: p.name, rule: describeRule(p.rule, plan), amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions })),
       claimDeadline: plan.claimDeadline, securityWarnings: plan.securityWarnings, winningTickets: winningTicketCount(plan), paymentPlace: plan.paymentPlace,
-      regulationUrl: plan.regulationUrl, authorisationRef: plan.authorisationRef, territory: plan.territory,
+      regulationUrl: plan.regulationUrl, authorisationRef: plan.authorisationRef, territory: plan.territory, timeZone: ctx.zoneOf(plan),
     }
   }
 

@@ -125,6 +125,7 @@ const lotteryPlan = z.object({
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
   authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
   staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 const rafflePlan = z.object({
   kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
@@ -133,6 +134,7 @@ const rafflePlan = z.object({
   authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
+  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 const block = z.object({ from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(), fractionFrom: z.number().int().optional(), fractionTo: z.number().int().optional() })
 

@@ -33,6 +33,8 @@ export interface LottoDeps {
   softwareDraw: SoftwareDrawPolicy
   sqliteFile?: string | null
   sqliteSynchronous?: 'FULL' | 'NORMAL'
+  /** Issue 17: the operator's profile zone, for plans that name none. */
+  timeZone?: string
 }
 
 /** A draw row with its parsed plan. */
@@ -44,6 +46,8 @@ export function createLottoContext(deps: LottoDeps) {
   const { db, clock } = deps
   const planCache = new Map<string, PlannedDraw>()
   const planOf = (row: DrawRow) => JSON.parse(row.plan) as LottoPlan
+  /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
+  const zoneOf = (plan: LottoPlan): string | null => plan.timeZone ?? deps.timeZone ?? null
 
   async function loadDraw(tx: Sql, drawId: string): Promise<DrawRow> {
     const row = await lottoDrawById(tx, drawId)
@@ -57,7 +61,7 @@ export function createLottoContext(deps: LottoDeps) {
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
     drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
-    planOf,
+    planOf, zoneOf,
     loadDraw,
 
     /** Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. */

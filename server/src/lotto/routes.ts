@@ -37,6 +37,7 @@ const lottoPlan = z.object({
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(),
   licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
   staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 
 const slip = z.object({

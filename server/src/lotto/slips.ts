@@ -54,6 +54,8 @@ export interface LottoReceipt {
   regulationUrl: string
   paymentPlace: string
   legend: string
+  /** Issue 17: the wall clock the receipt's times are shown and printed on. */
+  timeZone: string | null
 }
 
 /** A receipt looked up by its number: no bearer code, and the document only for those who pay prizes (issue 13 point 4). */
@@ -128,7 +130,7 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
       player: { name, document }, boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
       soldAt: done.soldAt, amountCents, currency: plan.currency, channel: input.channel, status: 'active',
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
     })
     return { slip, receiptOf, amountCents, currency: plan.currency }
   }
@@ -177,7 +179,7 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       player: { name: s.player_name, document: opts.showDocument ? s.player_document : null },
       boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
       soldAt: s.sold_at, amountCents: s.amount_cents, currency: plan.currency, channel: s.channel, status: s.status,
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
     }
   }
 

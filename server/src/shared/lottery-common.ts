@@ -5,6 +5,7 @@
  *
  * Pure: times arrive as ISO 8601 strings; nothing here reads a clock.
  */
+import { isTimeZone } from './time-zone.ts'
 import { DomainError } from './errors.ts'
 
 /** LOT-23 / LNS-24: prizes may be claimed for at least 60 calendar days from the draw date (CFG-40). */
@@ -73,6 +74,11 @@ export interface PlanDates {
   salesCloseAt: string
   drawAt: string
   claimDeadline: string
+  /**
+   * Issue 17: the IANA zone whose wall clock receipts, tickets, the extracto and the minutes print (the draw's hall
+   * or the operator's); the operator's profile zone when absent.
+   */
+  timeZone?: string | null
 }
 
 /**
@@ -90,6 +96,9 @@ export function checkPlanDates(p: PlanDates, problems: PlanProblem[], minClaimDa
     }
   }
   if (!ok) return
+  if (p.timeZone !== undefined && p.timeZone !== null && !isTimeZone(p.timeZone)) {
+    problems.push({ field: 'timeZone', rule: 'LOT-4', message: `timeZone must be an IANA time zone such as America/La_Paz or Europe/Madrid, got ${JSON.stringify(p.timeZone)}` })
+  }
   const t = (f: (typeof fields)[number]) => Date.parse(p[f])
   if (t('drawAt') < t('salesStartAt')) problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
   if (t('salesCloseAt') <= t('salesStartAt')) problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
