@@ -64,16 +64,16 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     const slip = await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asDirector())
     const ticket = await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asDirector())
     for (const r of [cards, slip, ticket]) {
-      expect(r.status).toBe(403)
+      expect(r.status).toBe(409)
       expect(r.body.error.code).toBe('STATION_REQUIRED')
-      expect(r.body.error.message).toMatch(/^Esta venta cobra en efectivo en la caja de un puesto registrado/)
+      expect(r.body.error.message).toMatch(/^El dinero se mueve solo en una caja registrada/)
     }
     expect({ cards: await cardsSold(), slips: await slipsSold(), instant: await instantSold() }).toEqual(before)
   })
 
   it('refuses a station named in the body: the drawer is the one the request proves', async () => {
     const r = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 1, stationId: hall.station.id }, asDirector())
-    expect(r.status).toBe(403)
+    expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('STATION_REQUIRED')
   })
 

@@ -411,6 +411,13 @@ export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[
   return (await sql.all<{ id: string }>("SELECT id FROM prizes WHERE game_id = ? AND status = 'awarded'", [gameId])).map((r) => r.id)
 }
 
+/** Prizes (and bonus prizes) of a game already paid: an annulment after a payout is refused (issue 13 point 6). */
+export async function paidPrizeCount(tx: Sql, gameId: string): Promise<number> {
+  const a = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM prizes WHERE game_id = ? AND status = 'paid'", [gameId])
+  const b = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM bonus_prizes WHERE game_id = ? AND status = 'paid'", [gameId])
+  return Number(a?.n ?? 0) + Number(b?.n ?? 0)
+}
+
 export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {
   await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
