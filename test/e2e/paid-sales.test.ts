@@ -26,6 +26,8 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
+    // The cashier sells the vouchers from her open shift at the station (the cash desk's rule).
+    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, asCashier())).status).toBe(201)
   })
   afterAll(async () => server?.cleanup())
 
@@ -83,7 +85,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     expect(none.status).toBe(400)
     expect(none.body.error.code).toBe('VALIDATION_FAILED')
     expect(none.body.error.message).toBe('Los datos enviados no son válidos.')
-    const small = await sellVoucher(server.url, hall.hallId, 1000, {}, asStation())
+    const small = await sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())
     // Bs 10: a card (Bs 5) and a slip (Bs 5) fit, the e-instant ticket (Bs 10) does not: all or nothing.
     const over = await api(server.url, 'POST', '/api/kiosk/purchases', {
       voucherCode: small.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 }, slips: [{ drawId: hall.drawId, quickPicks: 1, player }], instant: { gameNo: hall.gameNo, count: 1 },
@@ -98,7 +100,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   // ---- the paid paths
 
   it('one voucher buys a card, a lotto slip and an e-instant ticket at the kiosk, each paid by that voucher (GEN-13, LNS-6)', async () => {
-    const voucher = await sellVoucher(server.url, hall.hallId, 5000, {}, asStation())
+    const voucher = await sellVoucher(server.url, hall.hallId, 5000, {}, asCashier())
     const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
       voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 },
       slips: [{ drawId: hall.drawId, boards: [[3, 11, 19, 27, 35, 43]], quickPicks: 1, player }], instant: { gameNo: hall.gameNo, count: 1 },
@@ -121,7 +123,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   })
 
   it('buys with a voucher typed by its short code, and refuses a short code nobody holds (TICKET_NOT_FOUND)', async () => {
-    const voucher = await sellVoucher(server.url, hall.hallId, 500, {}, asStation())
+    const voucher = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
     expect(voucher.shortCode).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/)
     const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.shortCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
     expect(r.status, JSON.stringify(r.body)).toBe(201)
