@@ -43,7 +43,7 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
     browser = await launchChromium()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 100 })
+    await bingo.createHall({ id: hallId, name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     displayCredential = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla de la sala', hallId })).credential
     const revoked = await auth.enrolDevice({ kind: 'kiosk', name: 'Quiosco retirado', hallId })
     await auth.revokeDevice(revoked.id)

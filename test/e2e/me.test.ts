@@ -66,7 +66,7 @@ describe('GET /api/me with authentication on', () => {
   })
 
   it('names the halls a person acts in (issue 14 point 1): every hall for a director of all, the hall\'s name for a scoped person', async () => {
-    await server.services.bingo.createHall({ id: 'illimani', name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
+    await server.services.bingo.createHall({ id: 'illimani', name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     await server.services.auth.createUser({ username: 'tito', displayName: 'Tito Mamani', role: 'caller', password: PASSWORD, halls: ['illimani'] })
     const token = (await server.services.auth.login('tito', PASSWORD)).token
     const r = await api(server.url, 'GET', '/api/me', undefined, { authorization: `Bearer ${token}` })

@@ -883,3 +883,14 @@ export async function setHallSettings(tx: Sql, hallId: string, settings: string)
 export async function setHallPlayingPositions(tx: Sql, hallId: string, positions: number): Promise<void> {
   await tx.run('UPDATE halls SET playing_positions = ? WHERE id = ?', [positions, hallId])
 }
+
+/** BNG-71: prizes (ordinary and bonus) awarded in a hall's finished games and not yet paid. */
+export async function unpaidPrizesOfHall(sql: Sql, hallId: string): Promise<{ count: number; amountCents: number; gameIds: string[] }> {
+  const rows = await sql.all<{ game_id: string; amount_cents: number }>(
+    `SELECT p.game_id, p.amount_cents FROM prizes p JOIN games g ON g.id = p.game_id WHERE g.hall_id = ? AND g.status = 'finished' AND p.status = 'awarded'
+     UNION ALL
+     SELECT b.game_id, b.amount_cents FROM bonus_prizes b JOIN games g ON g.id = b.game_id WHERE b.hall_id = ? AND g.status = 'finished' AND b.status = 'awarded'`,
+    [hallId, hallId],
+  )
+  return { count: rows.length, amountCents: rows.reduce((t, r) => t + Number(r.amount_cents), 0), gameIds: [...new Set(rows.map((r) => r.game_id))] }
+}
