@@ -45,6 +45,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
   // Issue 14
   WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403,
+  // Issue 13 (money-kiosk)
+  KIOSK_VOUCHER_ONLY: 403,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */

@@ -79,6 +79,9 @@ export const ErrorCode = {
   ReserveSetRequired: 'RESERVE_SET_REQUIRED',
   CorrectionTooLate: 'CORRECTION_TOO_LATE',
   BettingPlanRequired: 'BETTING_PLAN_REQUIRED',
+  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
+  /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
+  KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
