@@ -2,6 +2,11 @@
 import type { Lang } from '../shared/api.ts'
 
 const es = {
+  shift: {
+    login: 'Iniciar sesión en esta caja', user: 'Usuario', password: 'Contraseña', enter: 'ENTRAR', logout: 'Salir',
+    noShift: 'Sin turno abierto', float: 'Fondo contado', open: 'ABRIR TURNO', openSince: 'Turno abierto desde',
+    counted: 'Efectivo contado (arqueo)', note: 'Nota (si no cuadra)', close: 'CERRAR TURNO',
+  },
   station: 'Caja',
   cashier: 'Cajero',
   balance: 'Saldo de caja hoy',
@@ -98,6 +103,11 @@ const es = {
 type Texts = typeof es
 
 const en: Texts = {
+  shift: {
+    login: 'Log in at this station', user: 'Username', password: 'Password', enter: 'LOG IN', logout: 'Log out',
+    noShift: 'No shift open', float: 'Counted float', open: 'OPEN SHIFT', openSince: 'Shift open since',
+    counted: 'Counted cash (drawer count)', note: 'Note (if it does not balance)', close: 'CLOSE SHIFT',
+  },
   station: 'Cash desk',
   cashier: 'Cashier',
   balance: "Today's cash balance",
