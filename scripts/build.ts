@@ -15,6 +15,8 @@ const apps = [
   { name: 'caller', root: 'display/caller' },
   // Issue 14 point 7: the inspector's read-only screen.
   { name: 'inspector', root: 'display/inspector' },
+  // Issue 17: the back office.
+  { name: 'admin', root: 'admin' },
 ]
 
 // `--if-missing` (used by `npm start`): build only the screens that have never been built.

@@ -157,6 +157,8 @@ interface Labels {
   beaconPending: string
   beaconDemo: string
   voidBox: (reason: string, refund: string) => string
+  /** Issue 13 point 7: how many of the void game's cards were refunded, and for how much. */
+  refundsPaid: (cards: number, of: number, amount: string) => string
   /** Issue 15 point 4: the two people who annulled the game and their reason. */
   annulledBy: (requestedBy: string, confirmedBy: string, reason: string) => string
   incidents: string
@@ -350,6 +352,7 @@ const ES: Labels = {
   beaconPending: 'pendiente',
   beaconDemo: 'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
   voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
+  refundsPaid: (cards, of, amount) => `Cartones reembolsados: ${cards} de ${of}, por ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Anulada por ${by}, confirmada por ${confirmed}, motivo: ${reason}`,
   incidents: 'Incidencias',
   noIncidents: 'Sin incidencias.',
@@ -563,6 +566,7 @@ const EN: Labels = {
   beaconPending: 'pending',
   beaconDemo: 'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
+  refundsPaid: (cards, of, amount) => `Cards refunded: ${cards} of ${of}, for ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Annulled by ${by}, confirmed by ${confirmed}, reason: ${reason}`,
   incidents: 'Incidents',
   noIncidents: 'No incidents.',
@@ -1499,6 +1503,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
     w.space(6)
     const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
     if (g.annulment) lines.push(...w.wrap(L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason), 'bold', 8.5, CONTENT_W - 16))
+    if (g.refundsPaid) lines.push(...w.wrap(L.refundsPaid(g.refundsPaid.cards, g.refundCards ?? g.cardsSold, money(g.refundsPaid.amountCents)), 'bold', 8.5, CONTENT_W - 16))
     const h = 8 + lines.length * 11
     w.ensure(h)
     w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)

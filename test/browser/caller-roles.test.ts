@@ -2,7 +2,7 @@
  * Issue 14 point 7 in a real Chromium, authentication on, real people: the caller console follows the role logged
  * in. A locutor sees his own actions (sales, draw, claims) and, marked, the jefe's actions a jefe authorises on
  * his console with her own username and password without logging him out; the journal names both. An inspector
- * (auditor) gets a read-only console: no announce, draw or pay buttons. No screen shows a code, permission or id.
+ * (the regulator's inspector) gets a read-only console: no announce, draw or pay buttons. No screen shows a code, permission or id.
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -60,7 +60,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await bingo.createHall({ id: hallId, name: 'Sala Uyuni', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 300, seed: 'caller-roles' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    for (const [username, displayName, role] of [['pedro', 'Pedro Flores', 'caller'], ['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'auditor']] as const) {
+    for (const [username, displayName, role] of [['pedro', 'Pedro Flores', 'caller'], ['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector']] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
@@ -73,7 +73,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await server?.cleanup()
   })
 
-  it('a locutor sees only his actions; the jefe authorises closing the window on his console with her password', { timeout: 240_000 }, async () => {
+  it('a locutor sees only his actions; the jefe authorises closing the window on his console with her password; the journal names both', { timeout: 240_000 }, async () => {
     const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     const page = await ctx.newPage()
     // Every refusal the console runs into while the locutor works (it must not poll what he may not read).
@@ -156,6 +156,17 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     // Paying is the jefe's on this console too: marked, never a plain button.
     expect(await textOf(page, 'pay')).toContain('Autoriza el jefe')
     await shot(page, 'caller-locutor-1920x1080.png')
+
+    // The journal names both: the locutor who acted and the jefe who authorised.
+    const records = (await api(server.url, 'GET', '/api/journal?limit=1000', undefined, as('ines'))).body.records as Array<{ type: string; payload: any }>
+    const awarded = records.find((r) => r.type === 'prize.awarded' && r.payload.gameId === gameId && r.payload.kind === 'line')!
+    expect(awarded.payload.actor).toMatchObject({ name: 'Pedro Flores', role: 'caller', authorisedBy: { name: 'Marta Quispe', role: 'floor_manager' } })
+    const announced = records.find((r) => r.type === 'game.announced' && r.payload.gameId === gameId)!
+    expect(announced.payload.actor).toMatchObject({ name: 'Pedro Flores', role: 'caller', authorisedBy: { name: 'Marta Quispe', role: 'floor_manager' } })
+    // His own draws name him alone.
+    const called = records.find((r) => r.type === 'ball.called' && r.payload.gameId === gameId)!
+    expect(called.payload.actor).toMatchObject({ name: 'Pedro Flores', role: 'caller' })
+    expect(called.payload.actor.authorisedBy).toBeUndefined()
 
     // The only refusal he met is her mistyped password: nothing polled behind his back.
     expect(refused).toEqual([`403 POST /api/games/${gameId}/window/close`])

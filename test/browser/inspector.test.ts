@@ -1,6 +1,6 @@
 /**
  * Issue 14 point 7: the inspector's read-only screen (/inspector/) in a real Chromium, authentication on, real
- * people. After a whole game played and paid, the inspector (auditor) verifies the journal's chain, sees the
+ * people. After a whole game played and paid, the inspector (BNG-97 view-only inspector) verifies the journal's chain, sees the
  * signed checkpoints, the session minutes with the game's draw proof, and the prize register; the screen only
  * reads (every request a GET, besides her login), and shows names, never codes or ids. A locutor is turned away.
  */
@@ -54,7 +54,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     await bingo.createHall({ id: hallId, name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 200, seed: 'inspector-screen' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'auditor'], ['pedro', 'Pedro Flores', 'caller']] as const) {
+    for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector'], ['pedro', 'Pedro Flores', 'caller']] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }

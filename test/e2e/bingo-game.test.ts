@@ -125,12 +125,16 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   it('pays each prize once, publishes a proof that verifies, and the minutes and journal hold', async () => {
     const prizes = (await api(server.url, 'GET', `/api/games/${gameId}/prizes`)).body.prizes
-    const paid = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1' })
+    // Issue 13 point 6: the table pays only against the winning card's signed code.
+    const code = server.services.cashdesk.payouts.cardCode(prizes[0].card_id)
+    const noCode = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1' })
+    expect(noCode.body.error.code).toBe('CODE_REQUIRED')
+    const paid = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1', code })
     expect(paid.status).toBe(200)
-    const again = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-2' })
+    const again = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-2', code })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('ALREADY_PAID')
-    const unknown = await api(server.url, 'POST', '/api/prizes/pz_nothere/pay', { paidBy: 'cajero-1' })
+    const unknown = await api(server.url, 'POST', '/api/prizes/pz_nothere/pay', { paidBy: 'cajero-1', code })
     expect(unknown.body.error.code).toBe('NOT_VERIFIED')
 
     const proof = (await api(server.url, 'GET', `/api/games/${gameId}/proof`)).body

@@ -32,7 +32,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       await auth.createUser({ username, displayName: username, role, password: PASSWORD })
       as[username] = { authorization: `Bearer ${(await auth.login(username, PASSWORD)).token}` }
     }
-    await server.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100 })
+    await server.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     await server.services.bingo.createHall({ id: 'santander', name: 'Sala Santander', profileId: 'ES-CB-2010', playingPositions: 100 })
     const kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: 'lapaz' })
     as.kiosk = { authorization: `Device ${kiosk.credential}` }

@@ -91,6 +91,11 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
       expect(r.status).toBe(201)
       receipts.push(r.body.receiptNumber)
     }
+    // Issue 14 point 2: the seller is named on every slip record, though slips are written on the writer thread.
+    const sold = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.slip_sold'")
+    expect(sold).toHaveLength(25)
+    for (const r of sold) expect(JSON.parse(r.payload).actor).toMatchObject({ kind: 'person', id: directorId, name: 'Directora del sorteo' })
+    expect((await server.services.verifyJournal()).ok).toBe(true)
   })
 
   it('closes sales fixing D, t and R = 657413, with no entropy from anyone (DESIGN.md step 2)', async () => {

@@ -162,10 +162,10 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     const prizes = (await api(a.url, 'GET', `/api/games/${gameId}/prizes`)).body.prizes
     const prize = prizes.find((p: any) => p.kind === 'bingo')
     const [ra, rb] = await Promise.all([
-      api(a.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-central' }),
-      api(b.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-alto' }),
+      api(a.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-central', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP', code: a.services.cashdesk.payouts.cardCode(prize.card_id) }),
+      api(b.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-alto', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP', code: b.services.cashdesk.payouts.cardCode(prize.card_id) }),
     ])
-    expect([ra.status, rb.status].sort()).toEqual([200, 409])
+    expect([ra.status, rb.status].sort(), JSON.stringify([ra.body, rb.body])).toEqual([200, 409])
     expect([ra, rb].find((r) => r.status === 409)!.body.error.code).toBe('ALREADY_PAID')
     const paid = await api(b.url, 'GET', `/api/games/${gameId}/prizes`)
     expect(paid.body.prizes.find((p: any) => p.id === prize.id).status).toBe('paid')

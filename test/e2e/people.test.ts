@@ -22,7 +22,7 @@ describe('people: passwords, disabling, sessions (issue 14 point 5)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
-    await server.services.bingo.createHall({ id: 'sala', name: 'Sala', profileId: 'BO-2025', playingPositions: 100 })
+    await server.services.bingo.createHall({ id: 'sala', name: 'Sala', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
     director = (await server.services.auth.login('jefa', PASSWORD)).token
   })

@@ -46,7 +46,8 @@ describe('races', () => {
     }
     const prizes = await bingo.listPrizes(game.gameId)
     const prize = prizes[0]
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}` })))
+    const code = server.services.cashdesk.payouts.cardCode(prize.card_id)
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}`, code })))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'ALREADY_PAID')).toHaveLength(49)
     const paidRecords = await server.services.db.all("SELECT payload FROM journal WHERE type = 'prize.paid'")

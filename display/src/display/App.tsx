@@ -28,7 +28,6 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
         <div class="hd-waiting">
           <div class="hd-waiting__logo">BOLILLO</div>
           <div class="hd-waiting__text" data-testid="state">{error ? text(lang, 'notFound') : text(lang, 'waitingGame')}</div>
-          {error && <div class="hd-waiting__detail">{error.message}</div>}
         </div>
         {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
       </div>

@@ -51,7 +51,8 @@ export function PayPanel(props: { store: CashierStore }) {
         <StatusBanner store={store} />
         {store.error.value && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>
-            <strong>{store.error.value.message}</strong>{store.error.value.detail && <span> {store.error.value.detail}</span>}
+            {/* Issue 14 point 7: the server's message in the screen's language; its code and English detail stay off screen. */}
+            <strong>{store.error.value.message}</strong>
           </div>
         )}
         {(prizes.length > 0 || goods.length > 0) && (

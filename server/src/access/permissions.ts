@@ -79,6 +79,11 @@ export const permissions = {
   'lottery.admin': [Role.Director, Role.LotteryOperator],
   /** INS-3: opening an instant batch's sealed seed for an audit. Not the director who runs the sale. */
   'instant.audit': [Role.Auditor],
+  // Issue 13 points 5-7 (cashier): a person opens and closes a shift at a station; refunds at a till or, onto a
+  // voucher only, at a kiosk; a misprint refund is approved by a second person of the floor staff (INS-9).
+  'shift.open': [...staff, Role.Cashier],
+  'ticket.refund': [...staff, ...cash, Role.Kiosk],
+  'refund.approve': staff,
   'lottery.sell': [Role.Kiosk, ...cash, ...staff, Role.LotteryOperator],
   'lottery.draw': [...staff, ...lotteryStaff],
   // Issue 13 point 4 (lottery helper): looking a lotto slip up by its receipt number (no bearer code ever; the

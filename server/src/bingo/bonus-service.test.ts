@@ -57,6 +57,8 @@ async function manualGame(bingo: BingoService, sessionId: string, seriesId: stri
   expect(claim.ok).toBe(true)
   const end = await bingo.closeWindow(g.gameId)
   expect(end.status).toBe('finished')
+  // BNG-71 (Cantabria): the game's prizes are paid before the next one is announced.
+  await bingo.payAllPrizes(g.gameId, 'cajero')
   return { announced: g, end, cards }
 }
 
@@ -90,6 +92,14 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     const g5 = await manualGame(bingo, session.id, series.id, 52)
     expect(g5.announced).toMatchObject({ primaActive: true, primaBallLimit: 52 })
     expect(g5.end.bonusWinners).toMatchObject([{ source: 'prima', serial: g5.cards[0].serial, amountCents: 5_000, atBall: 52, status: 'awarded' }])
+    // BNG-71 (Cantabria): no next game while the prima is unpaid.
+    expect(await code(bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('PRIZES_UNPAID')    // Paid once, against the payee's identity (BNG-69 receipt with the accumulated games).
+    const prizeId = g5.end.bonusWinners![0].id
+    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
+    const receipt = await bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
+    expect(receipt).toMatchObject({ source: 'prima', amountCents: 5_000, accumulatedGames: 5, serial: g5.cards[0].serial, status: 'paid', completedAtBall: 52 })
+    expect(receipt.balls).toHaveLength(52)
+    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
     // Reset to the base after the award; continued funding left 5 x 30.00 - 50.00 = 100.00, so it is on offer again.
     const g6 = await manualGame(bingo, session.id, series.id, 80)
     expect(g6.announced).toMatchObject({ primaActive: true, primaBallLimit: 50, primaFundCents: 10_000 })
@@ -97,17 +107,10 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     const after = await bonus.getPrima(hall.id)
     expect(after!.state).toMatchObject({ fundCents: 13_000, ballLimit: 51, cycleGames: 1, unwonGames: 1 })
     expect(after!.ledger.map((l) => [l.kind, l.amountCents])).toEqual([
-      ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['award', -5_000], ['deduction', 3_000],
+      ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['award', -5_000], ['payment', 0], ['deduction', 3_000],
     ])
     expect(after!.ledger.at(-1)!.fundAfterCents).toBe(after!.state.fundCents)
 
-    // Paid once, against the payee's identity (BNG-69 receipt with the accumulated games).
-    const prizeId = g5.end.bonusWinners![0].id
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
-    const receipt = await bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
-    expect(receipt).toMatchObject({ source: 'prima', amountCents: 5_000, accumulatedGames: 5, serial: g5.cards[0].serial, status: 'paid', completedAtBall: 52 })
-    expect(receipt.balls).toHaveLength(52)
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
 
     // BNG-64 in the minutes: deducted per game, accumulated, balls at the award, accumulated games.
     const minutes = await loadSessionMinutes(db, session.id)
@@ -128,6 +131,7 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     await manualGame(bingo, session.id, series.id, 40)
     const g3 = await manualGame(bingo, session.id, series.id, 40) // on offer (60.00 >= 50.00), won at ball 40
     expect(g3.end.bonusWinners?.[0]).toMatchObject({ source: 'prima', amountCents: 5_000 })
+    await bonus.payBonusPrize({ prizeId: g3.end.bonusWinners![0].id, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
     await bonus.configurePrima(hall.id, { amountsCents: [5_000, 10_000], amountCents: 10_000 })
     const g4 = await manualGame(bingo, session.id, series.id, 40)
     expect(g4.announced).toMatchObject({ primaAmountCents: 10_000, primaActive: false, primaFundCents: 4_000 })

@@ -58,6 +58,11 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     // BNG-52: no game without the prize shares of an approved Plan de Apuestas (Bolivia fixes none by default).
     const shares = profile.shares
     if (!shares) throw new DomainError('BETTING_PLAN_REQUIRED', `hall ${hall.id} has no Plan de Apuestas with its prize shares (BNG-52)`, { hallId: hall.id, rule: 'BNG-52' })
+    // BNG-71: where prizes are paid before the next game starts, no game is announced while one is unpaid.
+    if (profile.prizesPaidBeforeNextGame) {
+      const unpaid = await store.unpaidPrizesOfHall(tx, hall.id)
+      if (unpaid.count > 0) throw new DomainError('PRIZES_UNPAID', `${unpaid.count} prizes (${unpaid.amountCents} cents) of game ${unpaid.gameIds.join(', ')} are unpaid: pay them before the next game (BNG-71)`, { ...unpaid, rule: 'BNG-71' })
+    }
     const drawSource = input.drawSource ?? 'rng'
     if (drawSource === 'rng' && !profile.softwareDrawAllowed) {
       throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow software draws (BNG-1)`, { rule: 'BNG-1' })

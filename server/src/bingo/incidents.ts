@@ -68,6 +68,11 @@ async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: In
 /** Voids the game and refunds every sold card at full price (BNG-80, BNG-82, BNG-83, BNG-86). */
 async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, annulment: SignedAnnulment | null = null): Promise<void> {
   assertLegal(GameAction.Annul, game.status, game.id)
+  // Issue 13 point 6, BNG-51: once a prize of the game is paid the game is not annulled (refused, not reversed):
+  // the cash is in a player's hand, a reversal in the minutes would not bring it back, and refunding every card
+  // on top would pay the same card twice. Prizes are paid only after the game ends, so this is a last guard.
+  const paid = await store.paidPrizeCount(tx, game.id)
+  if (paid > 0) throw new DomainError('ANNUL_AFTER_PAYOUT', `${paid} prize(s) of game ${game.order_no} were already paid: it cannot be annulled (BNG-51)`, { paidPrizes: paid, rule: 'BNG-51' })
   const at = ctx.now()
   const cards = await store.soldCardRefs(tx, game.id)
   await store.refundSoldCards(tx, game.id)

@@ -42,6 +42,9 @@ export interface MinutesGame extends MinutesBonusGame {
   status: 'finished' | 'void' | 'in_progress'
   voidReason: string | null
   refundCents: number
+  /** Issue 13 point 7 (BNG-86): the void game's cards to refund, and the refunds paid so far (count and amount). */
+  refundCards?: number
+  refundsPaid?: { cards: number; amountCents: number }
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
@@ -143,12 +146,21 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         minutes.totals.prizesPaidCents += pl.amountCents
         break
       }
+      case 'refund.paid': {
+        // Issue 13 point 7: each card refund paid at a cashier or onto a voucher, counted for the minutes.
+        if (pl.product !== 'card') break
+        const g = game(pl)
+        const paid = (g.refundsPaid ??= { cards: 0, amountCents: 0 })
+        paid.cards++
+        paid.amountCents += pl.amountCents
+        break
+      }
       case 'game.finished':
         Object.assign(game(pl), { status: 'finished', endedAt: r.at })
         break
       case 'game.void': {
         const g = game(pl)
-        Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents })
+        Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents, refundCards: pl.refundedCards, refundsPaid: g.refundsPaid ?? { cards: 0, amountCents: 0 } })
         if (pl.annulledBy && pl.confirmedBy) g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
         minutes.totals.refundCents += pl.refundCents
         minutes.totals.annulledGames = (minutes.totals.annulledGames ?? 0) + 1

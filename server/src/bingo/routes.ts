@@ -7,6 +7,7 @@ import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER,
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
+import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 /**
@@ -156,8 +157,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(card)
   })
   app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) => c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }))
+  // Issue 13 point 6: the table pays through the cashier's path: against the card's signed code, after the game's
+  // prize window has closed, out of the drawer of the person's open shift at the table's station.
   app.post('/api/prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120).optional() }).strict())
-    return c.json(await bingo.payPrize({ prizeId: param(c, 'prizeId'), paidBy: nameOf(c, b.paidBy, 'paidBy') }))
+    const b = await body(c, z.object({ code: z.string().min(1).max(400).optional(), paidBy: z.string().min(1).max(120).optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional() }).strict())
+    const till = await tillOf(c, services, { stationId: 'mesa', cashierId: b.paidBy })
+    return c.json(await services.cashdesk.payouts.payAtTable({ prizeId: param(c, 'prizeId'), code: b.code, ...till, payeeName: b.payeeName, payeeDocument: b.payeeDocument }))
   })
 }

@@ -411,6 +411,13 @@ export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[
   return (await sql.all<{ id: string }>("SELECT id FROM prizes WHERE game_id = ? AND status = 'awarded'", [gameId])).map((r) => r.id)
 }
 
+/** Prizes (and bonus prizes) of a game already paid: an annulment after a payout is refused (issue 13 point 6). */
+export async function paidPrizeCount(tx: Sql, gameId: string): Promise<number> {
+  const a = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM prizes WHERE game_id = ? AND status = 'paid'", [gameId])
+  const b = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM bonus_prizes WHERE game_id = ? AND status = 'paid'", [gameId])
+  return Number(a?.n ?? 0) + Number(b?.n ?? 0)
+}
+
 export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {
   await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
@@ -880,4 +887,15 @@ export async function setHallSettings(tx: Sql, hallId: string, settings: string)
 
 export async function setHallPlayingPositions(tx: Sql, hallId: string, positions: number): Promise<void> {
   await tx.run('UPDATE halls SET playing_positions = ? WHERE id = ?', [positions, hallId])
+}
+
+/** BNG-71: prizes (ordinary and bonus) awarded in a hall's finished games and not yet paid. */
+export async function unpaidPrizesOfHall(sql: Sql, hallId: string): Promise<{ count: number; amountCents: number; gameIds: string[] }> {
+  const rows = await sql.all<{ game_id: string; amount_cents: number }>(
+    `SELECT p.game_id, p.amount_cents FROM prizes p JOIN games g ON g.id = p.game_id WHERE g.hall_id = ? AND g.status = 'finished' AND p.status = 'awarded'
+     UNION ALL
+     SELECT b.game_id, b.amount_cents FROM bonus_prizes b JOIN games g ON g.id = b.game_id WHERE b.hall_id = ? AND g.status = 'finished' AND b.status = 'awarded'`,
+    [hallId, hallId],
+  )
+  return { count: rows.length, amountCents: rows.reduce((t, r) => t + Number(r.amount_cents), 0), gameIds: [...new Set(rows.map((r) => r.game_id))] }
 }

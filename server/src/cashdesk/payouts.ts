@@ -35,6 +35,7 @@ import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
+  prizeCardRow, refundOfTicket,
 } from './store.ts'
 
 export interface CardRef {
@@ -49,7 +50,7 @@ export interface PrizeLine { id: string; kind: string; amountCents: number }
 export type TicketStatus =
   | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown'; detail: string; ticketId: string | null }
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
-  | (CardRef & { status: 'void'; reason: string | null; refundCents: number })
+  | (CardRef & { status: 'void'; reason: string | null; refundCents: number; refunded: null | { at: string; method: string; stationId: string; refundId: string } })
   | (CardRef & { status: 'pending' })
   | (CardRef & { status: 'not_winner' })
   | (CardRef & { status: 'paid'; paidAt: string; stationId: string | null; cashierId: string | null; payoutId: string | null; amountCents: number; prizes: PrizeLine[] })
@@ -86,7 +87,11 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
-    if (c.card_status === 'refunded' || c.game_status === 'void') return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents }
+    if (c.card_status === 'refunded' || c.game_status === 'void') {
+      // BNG-86: refundable once; the refund register says whether it was (issue 13 point 7).
+      const r = await refundOfTicket(sql, 'card', c.id)
+      return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents, refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null }
+    }
     if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
     const prizes = await prizesOfCard(sql, c.id)
     if (prizes.length === 0) return { ...ref, status: 'not_winner' }
@@ -153,7 +158,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
    * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
    */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
+  async function pay(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
     const payeeName = input.payeeName?.trim() || null
@@ -178,7 +183,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,
             stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at,
           })
-          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
           for (const p of st.prizes) {
             const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: 'cash' } })
@@ -200,6 +205,21 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
     const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
     return { payout, receipt: await printReceipt(payout, input.stationId, timeZone), preview: ticketPreviewDataUrl(doc) }
+  }
+
+  /**
+   * The table pays through the same path as the cashier (issue 13 point 6): a prize id alone pays nothing; the
+   * winning card's signed code must be presented (BNG-71: against delivery of the card), it must be that prize's
+   * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
+   */
+  async function payAtTable(input: { prizeId: string; code?: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }) {
+    const prize = await prizeCardRow(db, input.prizeId)
+    if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
+    if (!input.code?.trim()) throw new DomainError('CODE_REQUIRED', `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`, { field: 'code', rule: 'BNG-71' })
+    const parsed = cardIdOf(input.code)
+    if (!('cardId' in parsed)) refuse(parsed)
+    if (parsed.cardId !== prize.card_id) throw new DomainError('CODE_REQUIRED', `the code presented is not the card of prize ${input.prizeId}`, { field: 'code', reason: 'other_card' })
+    return pay({ ...input, code: input.code })
   }
 
   function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): PrintDoc {
@@ -320,7 +340,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     })
   }
 
-  return { validate, pay, block, unblock, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+  return { validate, pay, payAtTable, block, unblock, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>

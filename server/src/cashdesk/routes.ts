@@ -10,6 +10,8 @@ import { pdf, actors, body, nameOf, needs, secondPerson, type App, type AppConte
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
+import { registerShiftRoutes } from './shift-routes.ts'
+import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
@@ -39,17 +41,18 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   app.post('/api/vouchers', needs('voucher.sell'), async (c) => {
     const b = await body(c, z.object({
       hallId: id, amountCents: cents.min(1), cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
-      stationId: station, cashierId: person, buyerDocument: z.string().max(40).optional(),
+      stationId: station.optional(), cashierId: person.optional(), buyerDocument: z.string().max(40).optional(),
     }).strict())
-    return c.json(await vouchers.sell({ ...b, ...actors(c, b) }), 201)
+    // Issue 13 point 5: the cash goes into the drawer of the person's open shift at this station.
+    return c.json(await vouchers.sell({ ...b, ...(await tillOf(c, services, b)) }), 201)
   })
   app.post('/api/vouchers/check', needs('voucher.redeem'), async (c) => {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await vouchers.check(b.code))
   })
   app.post('/api/vouchers/cashout', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: person }).strict())
-    return c.json(await vouchers.cashOut({ code: b.code, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
+    return c.json(await vouchers.cashOut({ code: b.code, ...(await tillOf(c, services, b)) }))
   })
 
   // ---- tickets: validation, payout, lost/stolen
@@ -63,13 +66,15 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
-    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...actors(c, b) }))
-    const who = actors(c, b)
-    const onPaid = services.cashdesk.cashOut(who.stationId, who.cashierId)
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
-    return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
+    // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
+    const till = await tillOf(c, services, b)
+    const who = { stationId: till.stationId, cashierId: till.cashierId }
+    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
+    const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee })) } })
+    return c.json(await payouts.pay({ ...b, ...till }))
   })
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
   // documented report (a police or regulator reference); a director reverses it with a second person.
@@ -119,4 +124,6 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
     return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer: nameOf(c, b.officer, 'officer') }))
   })
+
+  registerShiftRoutes(app, services)
 }

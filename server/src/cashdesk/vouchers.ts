@@ -28,9 +28,10 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, reviewAmlReportRow,
+  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
   smallCashOfBuyer, voucherById, type VoucherRow,
 } from './store.ts'
+import { assertShiftOpen } from './shifts.ts'
 
 export interface CashdeskDeps {
   db: Database
@@ -63,7 +64,8 @@ export interface VoucherView {
   spentFor: 'purchase' | 'cashout' | null
 }
 
-export interface CashMovement { id: string; at: string; kind: 'voucher_sale' | 'prize_payout' | 'voucher_cashout'; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
+/** A drawer movement. Kinds: voucher_sale, voucher_cashout, prize_payout, refund (and the sales other lines file). */
+export interface CashMovement { id: string; at: string; kind: string; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
 
 export interface AmlReport {
   id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null
@@ -138,8 +140,13 @@ export function createVoucherService(deps: CashdeskDeps) {
     return (await voucherById(tx, id))!
   }
 
-  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string }): Promise<void> {
-    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at })
+  /**
+   * Files cash in (positive) or out (negative) of a station's drawer, under its open shift (issue 13 point 5): the
+   * shift is checked again here, inside the movement's transaction, so that a close at the same moment wins.
+   */
+  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string }): Promise<void> {
+    await assertShiftOpen(tx, m.shiftId ?? null)
+    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at, shiftId: m.shiftId ?? null, product: m.product ?? null })
   }
 
   /** GEN-17: opens a suspicious-operation record when small-denomination cash goes over the limit. */
@@ -170,7 +177,7 @@ export function createVoucherService(deps: CashdeskDeps) {
    * print runs inside the transaction, and a printer failure (DEVICE_UNAVAILABLE) rolls the sale back, so the
    * cashier never takes cash for a voucher the player does not hold.
    */
-  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
+  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
     const { amountCents, cash } = input
     for (const [field, v] of [['amountCents', amountCents], ['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
       if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
@@ -179,13 +186,19 @@ export function createVoucherService(deps: CashdeskDeps) {
     if (cash.smallCents + cash.otherCents !== amountCents) {
       throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
     }
+    // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
+    // that the officer's record names the person and the buyer's day adds up (CFG-3).
+    const limitCents = shareOf(config.amlThresholdCents, config.amlSmallShareBp)
+    if (cash.smallCents > limitCents && !input.buyerDocument?.trim()) {
+      throw new DomainError('BUYER_ID_REQUIRED', `${cash.smallCents} in small notes is over the GEN-17 limit of ${limitCents}: the buyer's identity document is recorded first`, { field: 'buyerDocument', limitCents, rule: 'GEN-17' })
+    }
     const printer = deps.printers.forStation(input.stationId)
     await printer.check()
     return db.transaction(async (tx) => {
       const at = now()
       const hall = await hallFor(tx, input.hallId)
       const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument: input.buyerDocument?.trim() || null, at })
-      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
+      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
       const doc = voucherTicket({ code: codeOf(v.id), voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
@@ -203,13 +216,21 @@ export function createVoucherService(deps: CashdeskDeps) {
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
-  async function cashOut(input: { code: string; stationId: string; cashierId: string }): Promise<{ voucher: VoucherView; paidCents: number }> {
+  async function cashOut(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null }): Promise<{ voucher: VoucherView; paidCents: number }> {
     const id = voucherIdOf(input.code)
     return db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, id, at)
+      // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
+      // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
+      const chain = [v.id]
+      for (let p = v.parent_id; p && chain.length < 100; p = (await voucherById(tx, p))?.parent_id ?? null) chain.push(p)
+      const held = await openAmlReportsOn(tx, chain)
+      if (held.length > 0) {
+        throw new DomainError('AML_REVIEW_PENDING', `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`, { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' })
+      }
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
-      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
+      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.cashed_out', scope: `hall:${v.hall_id}`, payload: { voucherId: v.id, amountCents: v.amount_cents, currency: v.currency, stationId: input.stationId, cashierId: input.cashierId } })
       const spent = (await voucherById(tx, v.id))!
       return { voucher: view(spent, at), paidCents: v.amount_cents }

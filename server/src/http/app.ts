@@ -21,6 +21,9 @@ import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
+// Issue 17: the back office's reports and the instant generation's live progress.
+import { registerReportsRoutes } from '../reports/routes.ts'
+import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
 import { journalPage } from '../shared/store.ts'
 import { ping } from '../db/health.ts'
 
@@ -33,6 +36,9 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
+  // Issue 13 points 5-8 (cashier)
+  STATION_REQUIRED: 409, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
+  NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422,
   // Issue 18 (bingo rules)
   SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
   // Issue 14
@@ -48,7 +54,7 @@ function loginName(c: { req: { path: string }; get: (k: 'loginName') => string |
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
 
 export function createHttpApp(services: Services) {
   const { config } = services
@@ -172,6 +178,9 @@ export function createHttpApp(services: Services) {
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)
+  // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
+  registerReportsRoutes(app, services)
+  registerInstantGenerationRoutes(app, services)
 
   return app
 }

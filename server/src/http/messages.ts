@@ -47,6 +47,16 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
   PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
+  // Issue 13 points 5-8 (cashier)
+  STATION_REQUIRED: { es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.', en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.' },
+  SHIFT_NOT_OPEN: { es: 'No hay un turno abierto de esta persona en esta caja: abra el turno con el fondo contado.', en: "There is no open shift of this person at this station: open the shift with the counted float." },
+  SHIFT_ALREADY_OPEN: { es: 'Esta caja ya tiene un turno abierto: ciérrelo con el arqueo antes de abrir otro.', en: 'This station already has an open shift: close it with its count before opening another.' },
+  CODE_REQUIRED: { es: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.', en: "A prize is paid only against the signed code of that very card or ticket." },
+  ANNUL_AFTER_PAYOUT: { es: 'No se puede anular: ya se pagaron premios de esta partida.', en: 'It cannot be annulled: prizes of this game have already been paid.' },
+  NOT_REFUNDABLE: { es: 'Este cartón o boleto no tiene derecho a devolución.', en: 'This card or ticket is not entitled to a refund.' },
+  ALREADY_REFUNDED: { es: 'Este cartón o boleto ya fue reembolsado.', en: 'This card or ticket was already refunded.' },
+  AML_REVIEW_PENDING: { es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.', en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.' },
+  BUYER_ID_REQUIRED: { es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.', en: "For this amount in small notes the buyer's identity document must be recorded." },
   SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
   // Issue 18 (bingo rules)
   SERIES_LAPSED: { es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.', en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.' },

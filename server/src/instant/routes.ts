@@ -3,7 +3,8 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { actors, body, nameOf, needs, principalOf, type App, type AppContext } from '../http/context.ts'
+import { actors, body, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { tillOf } from '../http/till.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
@@ -91,13 +92,20 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await instant.validate({ ...b, ...(b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}) }))
   })
   app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
-    const who = actors(c, b)
-    return c.json(await instant.payInCash({ ...b, ...who }))
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station.optional(), cashierId: person.optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
+    // Issue 13 point 5: out of the drawer of the person's open shift at this station.
+    const till = await tillOf(c, services, b)
+    return c.json(await instant.pay({ ...b, stationId: till.stationId, cashierId: till.cashierId, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
   })
-  app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
-    return c.json(await instant.refund({ ...b, ...actors(c, b) }))
+  // Issue 13 point 7, INS-9: a misprinted printed ticket's price is refunded once, out of the till's drawer, with
+  // a second person of the floor staff approving on the same screen (X-Bolillo-Second-Person).
+  app.post('/api/instant/refund', needs('ticket.refund'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station.optional(), cashierId: person.optional() }).strict())
+    const approver = c.get('authOn') ? await secondPerson(c, 'refund.approve') : null
+    const till = await tillOf(c, services, b)
+    const approvedBy = approver ? { id: approver.id, name: approver.name, role: String(approver.role) } : null
+    const onPaid = services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' })
+    return c.json(await instant.refund({ ...b, stationId: till.stationId, cashierId: till.cashierId, approvedBy, onPaid }))
   })
 
   // ---- registers and reports

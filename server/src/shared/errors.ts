@@ -55,6 +55,16 @@ export const ErrorCode = {
   RngNoManualBall: 'RNG_NO_MANUAL_BALL',
   // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
+  // Issue 13 points 5-8 (cashier): shifts, payouts against the signed code, refunds once, AML hold.
+  StationRequired: 'STATION_REQUIRED',
+  ShiftNotOpen: 'SHIFT_NOT_OPEN',
+  ShiftAlreadyOpen: 'SHIFT_ALREADY_OPEN',
+  CodeRequired: 'CODE_REQUIRED',
+  AnnulAfterPayout: 'ANNUL_AFTER_PAYOUT',
+  NotRefundable: 'NOT_REFUNDABLE',
+  AlreadyRefunded: 'ALREADY_REFUNDED',
+  AmlReviewPending: 'AML_REVIEW_PENDING',
+  BuyerIdRequired: 'BUYER_ID_REQUIRED',
   // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',

@@ -64,6 +64,11 @@ export interface Profile {
    * the decree leaves to the Consejería: default 6700 (the ordinary bingo's 67 %) until its resolution says otherwise.
    */
   derivedBingo: { allowed: boolean; minimumPrizeBp: number }
+  /**
+   * BNG-71 (Cantabria, 004 Bingo V.3): prizes are paid at the end of each game, always before the next one starts.
+   * The Bolivian texts set no such order (prizes are paid against the card within the claim period): off there.
+   */
+  prizesPaidBeforeNextGame: boolean
   /** CFG-5. */
   minimumAge: number
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
@@ -104,6 +109,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
   extraPrizes: { progressivePots: true, seedMoney: true },
   derivedBingo: { allowed: false, minimumPrizeBp: 0 },
+  prizesPaidBeforeNextGame: false,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
@@ -131,6 +137,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
+  prizesPaidBeforeNextGame: true,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',

@@ -1,0 +1,173 @@
+/**
+ * Inspector (read only): the journal's chain checked end to end and its signed checkpoints (DESIGN.md "Journal"),
+ * session minutes (BNG-73) with each game's draw proof, and the prize registers of every product (BNG-87, LOT-19).
+ * Nothing here changes anything: every call is a GET.
+ */
+import { useState } from 'preact/hooks'
+import { api, can, lang } from '../session.ts'
+import { journalTypeName } from '../texts.ts'
+import { Loading, Notice, Panel, Select, Table, money, num, openPdf, tx, useAction, useLoad, when } from '../ui.tsx'
+
+interface JournalRecord { seq: number; at: string; type: string; scope: string; payload: Record<string, unknown> }
+interface Verification { ok: boolean; count: number; badSeq?: number }
+interface Minutes {
+  sessionId: string; hallName: string; currency: string; openedAt: string; closedAt: string | null
+  games: Array<{ orderNo: number; gameId: string; cardsSold: number; totalCents: number; linePaidCents: number; bingoPaidCents: number; ballsDrawn: number; status?: string }>
+  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number }
+  journal: { firstSeq: number; lastSeq: number; records: number }
+}
+interface Proof { version?: string; commitment?: string; seed?: string | null; balls?: number[]; beacon?: { round: number; scheme: string } | null; drawSources?: string[] }
+
+/** Who a record names: the authenticated actor's name, never an id. */
+function whoOf(p: Record<string, unknown>): string {
+  const actor = (p.actor ?? p.by ?? p.officer ?? p.cashier) as unknown
+  if (actor && typeof actor === 'object' && typeof (actor as { name?: unknown }).name === 'string') return (actor as { name: string }).name
+  return '—'
+}
+
+async function journalAll(): Promise<JournalRecord[]> {
+  const out: JournalRecord[] = []
+  for (let from = 0; out.length < 20_000; ) {
+    const page = (await api<{ records: JournalRecord[] }>('GET', `/api/journal?from=${from}&limit=1000`)).records
+    out.push(...page)
+    if (page.length < 1000) break
+    from = page[page.length - 1].seq + 1
+  }
+  return out
+}
+
+function Integrity() {
+  const [result, setResult] = useState<Verification | null>(null)
+  const verify = useAction(async () => { setResult(await api<Verification>('GET', '/api/journal/verify')) })
+  const checkpoints = useLoad(async () => {
+    const res = await api.blob('/api/journal/checkpoints')
+    return (await res.text()).split('\n').filter(Boolean).length
+  })
+  const download = useAction(async () => {
+    const blob = await api.blob('/api/journal/checkpoints')
+    const a = document.createElement('a')
+    a.href = URL.createObjectURL(blob)
+    a.download = 'checkpoints.jsonl'
+    a.click()
+  })
+  return (
+    <Panel title={tx('journal')} testId="integrity" actions={<span class="tag">{tx('readOnly')}</span>}>
+      <div class="inline">
+        <button class="primary" data-testid="verify-journal" disabled={verify.busy} onClick={() => void verify.run()}>{tx('verifyJournal')}</button>
+        <button disabled={download.busy} onClick={() => void download.run()}>{tx('downloadCheckpoints')}</button>
+      </div>
+      {result && (result.ok
+        ? <Notice kind="ok" testId="journal-ok">{tx('journalOk', { n: num(result.count) })}</Notice>
+        : <Notice kind="error" testId="journal-bad">{tx('journalBad', { seq: num(result.badSeq ?? 0) })}</Notice>)}
+      {verify.error && verify.feedback}
+      <p data-testid="checkpoint-count">{checkpoints.data !== null ? tx('checkpointCount', { n: num(checkpoints.data) }) : tx('loading')}</p>
+    </Panel>
+  )
+}
+
+function ProofView(props: { gameId: string }) {
+  const proof = useLoad(() => api<Proof>('GET', `/api/games/${encodeURIComponent(props.gameId)}/proof`), [props.gameId])
+  if (!proof.data) return <Loading error={proof.error} />
+  const p = proof.data
+  return (
+    <div class="proof" data-testid="proof">
+      <h3>{tx('proof')}</h3>
+      <dl>
+        <dt>SHA-256</dt><dd class="mono">{p.commitment?.slice(0, 32)}…</dd>
+        {p.beacon && <><dt>{tx('beaconRound')}</dt><dd>{num(p.beacon.round)}</dd></>}
+        <dt>{tx('drawOrder')}</dt><dd>{(p.balls ?? []).join(' · ') || '—'}</dd>
+      </dl>
+      {p.seed && <Notice kind="ok">{tx('proofOk')}</Notice>}
+    </div>
+  )
+}
+
+function SessionMinutes(props: { sessionId: string }) {
+  const minutes = useLoad(() => api<Minutes>('GET', `/api/sessions/${encodeURIComponent(props.sessionId)}/minutes`), [props.sessionId])
+  const [game, setGame] = useState('')
+  const pdf = useAction(async () => { await openPdf(`/api/sessions/${encodeURIComponent(props.sessionId)}/minutes.pdf`, api) })
+  if (!minutes.data) return <Loading error={minutes.error} />
+  const m = minutes.data
+  return (
+    <div data-testid="minutes">
+      <div class="inline">
+        <strong>{m.hallName}</strong> · {when(m.openedAt)} – {when(m.closedAt)}
+        <button onClick={() => void pdf.run()} data-testid="minutes-pdf">{tx('pdf')}</button>
+      </div>
+      {pdf.error && pdf.feedback}
+      <Table testId="minutes-games" head={[tx('bingoGameNo'), tx('cards'), tx('sales'), tx('linePaid'), tx('bingoPaid'), tx('ballsDrawn'), '']}
+        rows={m.games.map((g) => [num(g.orderNo), num(g.cardsSold), money(g.totalCents, m.currency), money(g.linePaidCents, m.currency), money(g.bingoPaidCents, m.currency), num(g.ballsDrawn),
+          <button data-testid="show-proof" onClick={() => setGame(g.gameId)}>{tx('proof')}</button>])} />
+      <p>{tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)} · {tx('prizes')} {money(m.totals.prizesPaidCents, m.currency)}</p>
+      {game && <ProofView key={game} gameId={game} />}
+    </div>
+  )
+}
+
+function Minutes(props: { records: JournalRecord[] }) {
+  const sessions = props.records.filter((r) => r.type === 'session.opened').reverse()
+  const [sessionId, setSessionId] = useState('')
+  const current = sessionId || String(sessions[0]?.payload.sessionId ?? '')
+  return (
+    <Panel title={tx('minutes')} testId="sessions" wide>
+      {sessions.length === 0 ? <p class="muted">{tx('nothing')}</p> : (
+        <>
+          <Select testId="session-picker" value={current} onValue={setSessionId}
+            options={sessions.map((r): [string, string] => [String(r.payload.sessionId), `${String(r.payload.hallName ?? '')} · ${tx('sessionOf', { date: when(r.at) })}`])} />
+          {current && <SessionMinutes key={current} sessionId={current} />}
+        </>
+      )}
+    </Panel>
+  )
+}
+
+function Registers() {
+  const [which, setWhich] = useState<'bingo' | 'lotto' | 'lottery'>('bingo')
+  const reg = useLoad(async () => {
+    if (which === 'bingo') {
+      const r = await api<{ rows: Array<{ paidAt: string; hallName: string; gameNo: number; serial: string; amountCents: number; currency: string; payeeName: string | null }>; totalCents: number; currency: string | null }>('GET', '/api/prize-register')
+      return { rows: r.rows.map((x) => [when(x.paidAt), `${x.hallName} · ${tx('bingoGameNo')} ${x.gameNo}`, x.serial, money(x.amountCents, x.currency), x.payeeName ?? '—']), total: money(r.totalCents, r.currency ?? 'BOB') }
+    }
+    const path = which === 'lotto' ? '/api/lotto/prize-register' : '/api/lottery/prize-register'
+    const r = await api<{ entries: Array<{ paidAt: string; gameCode?: string; drawNumber: number; ticketNumber: string; amountCents: number; currency: string; payee?: { name: string } }> }>('GET', path)
+    const total = r.entries.reduce((s, e) => s + e.amountCents, 0)
+    return { rows: r.entries.map((x) => [when(x.paidAt), `${tx('drawNo')} ${x.drawNumber}`, x.ticketNumber, money(x.amountCents, x.currency), x.payee?.name ?? '—']), total: money(total, r.entries[0]?.currency ?? 'BOB') }
+  }, [which])
+  const pdf = useAction(async () => { await openPdf(`/api/prize-register.pdf?lang=${lang.value}`, api) })
+  return (
+    <Panel title={tx('prizeRegisters')} testId="registers" wide actions={
+      <>
+        <Select testId="register-picker" value={which} onValue={(v) => setWhich(v as typeof which)} options={(['bingo', 'lotto', 'lottery'] as const).map((k): [string, string] => [k, tx(`register_${k}` as const)])} />
+        {which === 'bingo' && <button onClick={() => void pdf.run()}>{tx('pdf')}</button>}
+      </>
+    }>
+      {!reg.data ? <Loading error={reg.error} /> : (
+        <>
+          <Table testId="register-table" head={[tx('when'), tx('game'), tx('record'), tx('amount'), tx('payee')]} rows={reg.data.rows} />
+          <p>{tx('entries', { n: num(reg.data.rows.length) })} · {tx('total')} {reg.data.total}</p>
+        </>
+      )}
+    </Panel>
+  )
+}
+
+function RecentJournal(props: { records: JournalRecord[] }) {
+  const recent = props.records.slice(-25).reverse()
+  return (
+    <Panel title={tx('journal')} testId="journal-recent" wide>
+      <Table head={[tx('record'), tx('when'), tx('what'), tx('who')]} rows={recent.map((r) => [num(r.seq), when(r.at), journalTypeName(lang.value, r.type), whoOf(r.payload)])} />
+    </Panel>
+  )
+}
+
+export function InspectionSection() {
+  const journal = useLoad(() => (can('journal.read') ? journalAll() : Promise.resolve([] as JournalRecord[])))
+  return (
+    <div class="grid">
+      {can('journal.read') && <Integrity />}
+      {can('minutes.read') && <Registers />}
+      {journal.data ? <><Minutes records={journal.data} /><RecentJournal records={journal.data} /></> : <Loading error={journal.error} />}
+    </div>
+  )
+}
+

@@ -1,0 +1,132 @@
+/**
+ * Small building blocks of the back office: panels, fields, tables, an action button that shows the server's
+ * message (in the screen's language, never its code) and a loader hook.
+ */
+import type { ComponentChildren, JSX } from 'preact'
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import { money as formatMoney } from '../../web/format.ts'
+import { localeOf } from '../../web/i18n.ts'
+import { ApiError } from '../../web/http.ts'
+import { lang } from './session.ts'
+import { t, type AdminTextKey } from './texts.ts'
+
+export const tx = (key: AdminTextKey, vars?: Record<string, string | number>) => t(lang.value, key, vars)
+
+export function money(cents: number | null | undefined, currency = 'BOB'): string {
+  return cents === null || cents === undefined ? '—' : formatMoney(Number(cents), currency, lang.value)
+}
+export function percent(bp: number | null | undefined): string {
+  return bp === null || bp === undefined ? '—' : `${(bp / 100).toLocaleString(localeOf(lang.value), { maximumFractionDigits: 2 })} %`
+}
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(localeOf(lang.value), { dateStyle: 'short', timeStyle: 'short' })
+}
+export function day(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(localeOf(lang.value), { dateStyle: 'medium' })
+}
+export function num(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : Number(n).toLocaleString(localeOf(lang.value))
+}
+
+/** What a person reads when a call fails: the server's localized message, never its code. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.message
+  return lang.value === 'en' ? 'Something went wrong.' : 'Algo salió mal.'
+}
+
+export function Panel(props: { title: string; children: ComponentChildren; actions?: ComponentChildren; testId?: string; wide?: boolean }) {
+  return (
+    <section class={`panel${props.wide ? ' wide' : ''}`} data-testid={props.testId}>
+      <header><h2>{props.title}</h2>{props.actions && <div class="actions">{props.actions}</div>}</header>
+      <div class="panel-body">{props.children}</div>
+    </section>
+  )
+}
+
+export function Field(props: { label: string; children: ComponentChildren; wide?: boolean }) {
+  return <label class={`field${props.wide ? ' wide' : ''}`}><span>{props.label}</span>{props.children}</label>
+}
+
+export function Input(props: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'value'> & { value: string | number; onValue: (v: string) => void }) {
+  const { onValue, ...rest } = props
+  return <input {...rest} value={props.value} onInput={(e) => onValue((e.target as HTMLInputElement).value)} />
+}
+
+export function Select(props: { value: string; onValue: (v: string) => void; options: Array<[string, string]>; testId?: string }) {
+  return (
+    <select value={props.value} data-testid={props.testId} onChange={(e) => props.onValue((e.target as HTMLSelectElement).value)}>
+      {props.options.map(([v, label]) => <option value={v} key={v}>{label}</option>)}
+    </select>
+  )
+}
+
+export function Notice(props: { kind: 'ok' | 'error' | 'info'; children: ComponentChildren; testId?: string }) {
+  return <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'} data-testid={props.testId}>{props.children}</p>
+}
+
+/** A form's submit: runs `action`, shows the server's message on failure and `done` on success. */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<string | void>) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [ok, setOk] = useState<string | null>(null)
+  const run = useCallback(async (...args: A) => {
+    setBusy(true)
+    setError(null)
+    setOk(null)
+    try {
+      const said = await action(...args)
+      setOk(said ?? tx('done'))
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }, [action])
+  const feedback = <>{error && <Notice kind="error" testId="error">{error}</Notice>}{ok && <Notice kind="ok" testId="ok">{ok}</Notice>}</>
+  return { run, busy, error, ok, feedback }
+}
+
+/** Loads with `fn` whenever `deps` change; `reload()` loads again. */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
+  const [data, setData] = useState<T | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [n, setN] = useState(0)
+  useEffect(() => {
+    let live = true
+    setError(null)
+    fn().then((d) => { if (live) setData(d) }, (err) => { if (live) setError(errorText(err)) })
+    return () => { live = false }
+  }, [...deps, n, lang.value])
+  return { data, error, reload: () => setN((x) => x + 1) }
+}
+
+export function Loading(props: { error: string | null }) {
+  return props.error ? <Notice kind="error">{props.error}</Notice> : <p class="muted">{tx('loading')}</p>
+}
+
+export function Table(props: { head: string[]; rows: ComponentChildren[][]; testId?: string; empty?: string }) {
+  if (props.rows.length === 0) return <p class="muted" data-testid={props.testId}>{props.empty ?? tx('nothing')}</p>
+  return (
+    <table data-testid={props.testId}>
+      <thead><tr>{props.head.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+      <tbody>{props.rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
+    </table>
+  )
+}
+
+/** Opens a PDF fetched with the Authorization header (a plain link cannot carry it). */
+export async function openPdf(path: string, request: { blob(path: string): Promise<Blob> }) {
+  const blob = await request.blob(path)
+  const url = URL.createObjectURL(blob)
+  window.open(url, '_blank')
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+export function cents(value: string): number {
+  const n = Number(value.replace(',', '.'))
+  return Number.isFinite(n) ? Math.round(n * 100) : 0
+}

@@ -1,0 +1,122 @@
+/**
+ * Refunds of bingo cards (issue 13 point 7; BNG-80 to BNG-83, BNG-86; REGULATIONS §8 REFUND ONLY). A card of a
+ * voided or annulled game is refunded its full price once, against its signed code: in cash out of the drawer of
+ * the cashier station that pays it (filed under the open shift), or, for a card bought at a kiosk with a voucher,
+ * onto a new credit voucher (at the cashier or at a kiosk, printed). The refund row is UNIQUE per ticket (the
+ * database's own guard against a second refund), and it is journaled with the authenticated actor inside the same
+ * transaction; the minutes count the refunds of each game from those records.
+ *
+ * Annulled lotto slips are refunded through the lotto payout (REFUND_ONLY, cash movement kind `refund`) and
+ * misprinted instant tickets through the instant refund (INS-9, with a second person); both move cash through the
+ * same drawer.
+ */
+import { appendJournal } from '../shared/journal.ts'
+import { DomainError } from '../shared/errors.ts'
+import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import type { PrintResult } from '../../../printer/src/printers.ts'
+import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
+import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
+import type { Till } from './shifts.ts'
+import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
+import { blockedTicket, cardJoin, insertRefund, kioskPurchaseOfCard, refundOfTicket, refundsOfGame, type RefundRow } from './store.ts'
+
+export interface RefundActor { kind: string; id: string; name: string; role: string }
+
+export interface CardRefund {
+  refundId: string; product: 'card'; ticketId: string; serial: string; gameId: string; gameNo: number; hallId: string
+  amountCents: number; currency: string; method: 'cash' | 'voucher'; voucher: VoucherView | null; refundedAt: string
+  stationId: string; cashierId: string; shiftId: string | null; print: PrintResult | null; preview: string | null
+}
+
+export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService) {
+  const { db, clock, keys } = deps
+  const now = () => clock.now().toISOString()
+
+  function cardIdOf(code: string): string {
+    const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
+    if (ref.kind !== TicketKind.card) throw new DomainError('NOT_REFUNDABLE', 'only a bingo card is refunded here: lotto slips and instant tickets have their own refund', { kind: ref.kind })
+    return ref.id
+  }
+
+  /**
+   * Refunds a voided game's card once. `to: 'cash'` pays it out of the till's drawer; `to: 'voucher'` (kiosk buyers
+   * only) issues and prints a new voucher for the price, moving no cash. Errors: INVALID_SIGNATURE,
+   * TICKET_NOT_FOUND, TICKET_BLOCKED, NOT_REFUNDABLE (the game was not voided; or a voucher refund of a card not
+   * bought with a voucher), ALREADY_REFUNDED (here, elsewhere, or at the same moment).
+   */
+  async function refundCard(input: { code: string; to: 'cash' | 'voucher'; till: Till; actor: RefundActor }): Promise<CardRefund> {
+    const cardId = cardIdOf(input.code)
+    const printer = input.to === 'voucher' ? deps.printers.forStation(input.till.stationId) : null
+    if (printer) await printer.check()
+    let preview: string | null = null
+    const result = await db.transaction(async (tx): Promise<CardRefund> => {
+      const c = await cardJoin(tx, cardId)
+      if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
+      const blocked = await blockedTicket(tx, TicketKind.card, c.id)
+      if (blocked) throw new DomainError('TICKET_BLOCKED', `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`, { rule: 'LST-4' })
+      // BNG-86: only the cards of a voided or annulled game are refunded, at full price.
+      if (c.game_status !== 'void') throw new DomainError('NOT_REFUNDABLE', `game ${c.order_no} is ${c.game_status}: only a voided or annulled game's cards are refunded (BNG-86)`, { gameStatus: c.game_status, rule: 'BNG-86' })
+      const done = await refundOfTicket(tx, 'card', c.id)
+      if (done) throw alreadyRefunded(done)
+      const at = now()
+      const amountCents = Number(c.face_value_cents)
+      const refundId = deps.bingo.newId('rf')
+      let voucher: VoucherView | null = null
+      if (input.to === 'voucher') {
+        const bought = await kioskPurchaseOfCard(tx, c.game_id, c.id)
+        if (!bought) throw new DomainError('NOT_REFUNDABLE', `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`, { field: 'to' })
+        // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
+        const v = await vouchers.issue(tx, { hallId: c.hall_id, currency: c.currency, amountCents, origin: 'change', parentId: bought.voucher_id, stationId: input.till.stationId, issuedBy: input.actor.id, smallCents: 0, otherCents: 0, buyerDocument: null, at })
+        voucher = vouchers.view(v, at)
+      } else {
+        await vouchers.movement(tx, { hallId: c.hall_id, stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, product: 'card', kind: 'refund', amountCents: -amountCents, currency: c.currency, refId: refundId, at })
+      }
+      try {
+        await insertRefund(tx, {
+          id: refundId, product: 'card', ticketId: c.id, hallId: c.hall_id, gameRef: c.game_id, amountCents, currency: c.currency, method: input.to, voucherId: voucher?.id ?? null,
+          stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, approvedBy: null, approvedByName: null, reason: c.void_reason ?? 'void', at,
+        })
+      } catch (err) {
+        // Two stations refunding the same card at the same moment: the UNIQUE refuses the second.
+        if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new DomainError('ALREADY_REFUNDED', `card ${c.serial} was refunded at the same moment elsewhere`, {})
+        throw err
+      }
+      await appendJournal(tx, {
+        at, type: 'refund.paid', scope: `hall:${c.hall_id}/session:${c.session_id}/game:${c.game_id}`,
+        payload: { refundId, product: 'card', ticketId: c.id, serial: c.serial, gameId: c.game_id, amountCents, currency: c.currency, method: input.to, voucherId: voucher?.id ?? null, stationId: input.till.stationId, shiftId: input.till.shiftId, actor: input.actor, rule: 'BNG-86' },
+      })
+      const out: CardRefund = {
+        refundId, product: 'card', ticketId: c.id, serial: c.serial, gameId: c.game_id, gameNo: Number(c.order_no), hallId: c.hall_id, amountCents, currency: c.currency,
+        method: input.to, voucher, refundedAt: at, stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, print: null, preview: null,
+      }
+      if (voucher && printer) {
+        // The voucher exists only if it was printed (as a sold voucher): printed before the commit.
+        const hall = await vouchers.hallFor(tx, c.hall_id)
+        const doc = voucherTicket({ code: voucher.code, voucherId: voucher.id, hallName: hall.name, amountCents, currency: c.currency, issuedAt: voucher.issuedAt, expiresAt: voucher.expiresAt, station: input.till.stationId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper })
+        out.print = await printer.print([doc], `refund-${refundId}`)
+        preview = ticketPreviewDataUrl(doc)
+      }
+      return out
+    })
+    return { ...result, preview }
+  }
+
+  function alreadyRefunded(r: RefundRow): DomainError {
+    return new DomainError('ALREADY_REFUNDED', `ticket ${r.ticket_id} was refunded at ${r.refunded_at}`, { refundedAt: r.refunded_at, stationId: r.station_id, method: r.method, refundId: r.id })
+  }
+
+  /** A card's refund, if it was refunded (for the scan at the cashier). */
+  async function refundOfCard(cardId: string): Promise<RefundRow | undefined> {
+    return refundOfTicket(db, 'card', cardId)
+  }
+
+  /** How many of a game's cards were refunded and for how much (the minutes). */
+  async function ofGame(gameId: string): Promise<{ count: number; amountCents: number }> {
+    const r = await refundsOfGame(db, 'card', gameId)
+    return { count: r.n, amountCents: r.cents }
+  }
+
+  return { refundCard, refundOfCard, ofGame }
+}
+
+export type RefundService = ReturnType<typeof createRefundService>

@@ -1,0 +1,189 @@
+/**
+ * Cashier shifts (issue 13 point 5; DESIGN.md "Money and people"). A drawer is one person's at one enrolled
+ * station: the person logs in at the station (a session bound to the device), counts the float and opens a shift;
+ * every cash movement of the station is then filed under that shift, with the station's device id as its one
+ * station identity (movements, balance and report all read the same id); at the end the person counts the drawer
+ * (arqueo) and closes the shift, and the report lists every movement by product and the difference to the
+ * centavo between what was counted and what the movements say the drawer should hold.
+ *
+ * With authentication on, cash moves only inside an open shift of the person logged in at that station
+ * (`till`): a bare device credential, another person's shift, or no shift at all is refused before anything
+ * changes, and the movement itself checks again inside its transaction that the shift is still open.
+ */
+import { appendJournal } from '../shared/journal.ts'
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import type { CashdeskDeps, VoucherService } from './vouchers.ts'
+import {
+  cashMovementsOfShift, closeShiftRow, deviceRow, insertShift, openShiftOfStation, shiftById, shiftsOf, sumOfShift, type CashMovementRow, type ShiftRow,
+} from './store.ts'
+
+/** Where cash moves: the station (device id), the person, and the open shift (null only with authentication off). */
+export interface Till { stationId: string; cashierId: string; shiftId: string | null }
+
+/** The station a request comes from and the person at it (from the authenticated principal, never the body). */
+export interface StationPerson {
+  station: { id: string; name: string; kind: string; hallId: string | null }
+  person: { id: string; name: string; role: string }
+}
+
+export interface ShiftLine { product: string; kind: string; count: number; inCents: number; outCents: number }
+
+export interface ShiftReport {
+  shiftId: string; status: 'open' | 'closed'; hallId: string; hallName: string; currency: string
+  station: { id: string; name: string }; cashier: { id: string; name: string }
+  openedAt: string; closedAt: string | null
+  floatCents: number
+  /** Every movement, in time order. */
+  movements: Array<{ id: string; at: string; product: string; kind: string; amountCents: number; refId: string }>
+  /** The movements summed by product and kind (vouchers sold and cashed, prizes paid, refunds). */
+  lines: ShiftLine[]
+  inCents: number; outCents: number
+  /** Float plus every movement: what the drawer should hold. */
+  expectedCents: number
+  countedCents: number | null
+  /** Counted minus expected, to the centavo (negative: the drawer is short). */
+  differenceCents: number | null
+  note: string | null
+}
+
+/** Inside a movement's transaction: the shift must still be open (a close at the same moment wins). */
+export async function assertShiftOpen(tx: Sql, shiftId: string | null): Promise<void> {
+  if (shiftId === null) return
+  const s = await shiftById(tx, shiftId)
+  if (!s || s.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
+}
+
+/** The product a movement concerns: stored since shifts, else read from its kind (movements filed before). */
+function productOf(m: CashMovementRow): string {
+  if (m.product) return m.product
+  if (m.kind.startsWith('voucher')) return 'voucher'
+  return 'card'
+}
+
+export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService) {
+  const { db, clock } = deps
+  const now = () => clock.now().toISOString()
+
+  function assertStation(sp: StationPerson): void {
+    if (sp.station.kind !== 'cashier_station') {
+      throw new DomainError('STATION_REQUIRED', `a drawer is kept at an enrolled cashier station, not at a ${sp.station.kind}`, { kind: sp.station.kind })
+    }
+    if (!sp.station.hallId) throw new DomainError('STATION_REQUIRED', `station ${sp.station.name} belongs to no hall`, { stationId: sp.station.id })
+  }
+
+  /** Opens the person's shift at the station with the float counted into the drawer. */
+  async function open(sp: StationPerson, input: { floatCents: number }): Promise<ShiftReport> {
+    assertStation(sp)
+    if (!Number.isSafeInteger(input.floatCents) || input.floatCents < 0) throw new DomainError('VALIDATION_FAILED', 'the float is a whole number of centavos, zero or more', { field: 'floatCents' })
+    const id = await db.transaction(async (tx) => {
+      const at = now()
+      const device = await deviceRow(tx, sp.station.id)
+      if (!device || device.revoked_at) throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
+      const current = await openShiftOfStation(tx, sp.station.id)
+      if (current) {
+        throw new DomainError('SHIFT_ALREADY_OPEN', `station ${sp.station.name} has an open shift of ${current.cashier_name} since ${current.opened_at}: it is closed with its count first`, { shiftId: current.id, cashierName: current.cashier_name, openedAt: current.opened_at })
+      }
+      const hall = await vouchers.hallFor(tx, sp.station.hallId!)
+      const shiftId = deps.bingo.newId('sh')
+      await insertShift(tx, { id: shiftId, hallId: hall.id, stationId: sp.station.id, stationName: sp.station.name, cashierId: sp.person.id, cashierName: sp.person.name, currency: hall.currency, floatCents: input.floatCents, openedAt: at })
+      await appendJournal(tx, {
+        at, type: 'shift.opened', scope: `hall:${hall.id}`,
+        payload: { shiftId, stationId: sp.station.id, stationName: sp.station.name, actor: { kind: 'person', ...sp.person }, floatCents: input.floatCents, currency: hall.currency },
+      })
+      return shiftId
+    }).catch((err: unknown) => {
+      // Two openings at the same moment: the partial UNIQUE index refuses the second.
+      if (err instanceof DomainError) throw err
+      if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new DomainError('SHIFT_ALREADY_OPEN', `station ${sp.station.name} has an open shift`, {})
+      throw err
+    })
+    return report(id)
+  }
+
+  /**
+   * The till of a request with authentication on: the person's open shift at the station. Refused when the
+   * station has no open shift, or the open shift is another person's.
+   */
+  async function till(sp: StationPerson, sql: Sql = db): Promise<Till> {
+    assertStation(sp)
+    const shift = await openShiftOfStation(sql, sp.station.id)
+    if (!shift) throw new DomainError('SHIFT_NOT_OPEN', `no shift is open at ${sp.station.name}: open one with the counted float first`, { stationId: sp.station.id })
+    if (shift.cashier_id !== sp.person.id) {
+      throw new DomainError('SHIFT_NOT_OPEN', `the open shift at ${sp.station.name} is ${shift.cashier_name}'s: only that person moves its cash`, { stationId: sp.station.id, cashierName: shift.cashier_name })
+    }
+    return { stationId: sp.station.id, cashierId: sp.person.id, shiftId: shift.id }
+  }
+
+  async function current(sp: StationPerson): Promise<ShiftReport | null> {
+    const s = await openShiftOfStation(db, sp.station.id)
+    return s ? report(s.id) : null
+  }
+
+  /** Closes the person's own open shift with the drawer counted (arqueo); the difference is to the centavo. */
+  async function close(sp: StationPerson, input: { countedCents: number; note?: string | null }): Promise<ShiftReport> {
+    if (!Number.isSafeInteger(input.countedCents) || input.countedCents < 0) throw new DomainError('VALIDATION_FAILED', 'the count is a whole number of centavos, zero or more', { field: 'countedCents' })
+    const shiftId = await db.transaction(async (tx) => {
+      const { shiftId } = await till(sp, tx)
+      const shift = (await shiftById(tx, shiftId!))!
+      const at = now()
+      const expectedCents = shift.float_cents + (await sumOfShift(tx, shift.id))
+      const differenceCents = input.countedCents - expectedCents
+      const note = input.note?.trim() || null
+      if (differenceCents !== 0 && !note) {
+        throw new DomainError('VALIDATION_FAILED', `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: say why in a note`, { field: 'note', differenceCents })
+      }
+      if ((await closeShiftRow(tx, shift.id, { at, expectedCents, countedCents: input.countedCents, differenceCents, note })) !== 1) {
+        throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId: shift.id })
+      }
+      await appendJournal(tx, {
+        at, type: 'shift.closed', scope: `hall:${shift.hall_id}`,
+        payload: { shiftId: shift.id, stationId: shift.station_id, actor: { kind: 'person', ...sp.person }, floatCents: shift.float_cents, expectedCents, countedCents: input.countedCents, differenceCents, note },
+      })
+      return shift.id
+    })
+    return report(shiftId)
+  }
+
+  /** The shift report: float, every movement by product, expected, counted and the difference. */
+  async function report(shiftId: string): Promise<ShiftReport> {
+    const s = await shiftById(db, shiftId)
+    if (!s) throw new DomainError('NOT_FOUND', `shift ${shiftId} not found`)
+    const rows = await cashMovementsOfShift(db, s.id)
+    const movements = rows.map((m) => ({ id: m.id, at: m.at, product: productOf(m), kind: m.kind, amountCents: m.amount_cents, refId: m.ref_id }))
+    const byKey = new Map<string, ShiftLine>()
+    for (const m of movements) {
+      const key = `${m.product}|${m.kind}`
+      const line = byKey.get(key) ?? { product: m.product, kind: m.kind, count: 0, inCents: 0, outCents: 0 }
+      line.count++
+      if (m.amountCents > 0) line.inCents += m.amountCents
+      else line.outCents -= m.amountCents
+      byKey.set(key, line)
+    }
+    const lines = [...byKey.values()].sort((a, b) => a.product.localeCompare(b.product) || a.kind.localeCompare(b.kind))
+    const inCents = lines.reduce((t, l) => t + l.inCents, 0)
+    const outCents = lines.reduce((t, l) => t + l.outCents, 0)
+    const expectedCents = s.float_cents + inCents - outCents
+    const hall = await vouchers.hallFor(db, s.hall_id)
+    return {
+      shiftId: s.id, status: s.status, hallId: s.hall_id, hallName: hall.name, currency: s.currency,
+      station: { id: s.station_id, name: s.station_name }, cashier: { id: s.cashier_id, name: s.cashier_name },
+      openedAt: s.opened_at, closedAt: s.closed_at, floatCents: s.float_cents, movements, lines, inCents, outCents,
+      expectedCents: s.status === 'closed' ? s.expected_cents! : expectedCents,
+      countedCents: s.counted_cents, differenceCents: s.difference_cents, note: s.close_note,
+    }
+  }
+
+  async function list(filter: { stationId?: string; hallId?: string; limit?: number } = {}): Promise<ShiftRow[]> {
+    return shiftsOf(db, { ...filter, limit: filter.limit ?? 50 })
+  }
+
+  async function reportPdf(shiftId: string, lang: 'es' | 'en'): Promise<Uint8Array> {
+    const { renderShiftReportPdf } = await import('../../../printer/src/shift-report-pdf.ts')
+    return renderShiftReportPdf(await report(shiftId), lang)
+  }
+
+  return { open, till, current, close, report, list, reportPdf }
+}
+
+export type ShiftService = ReturnType<typeof createShiftService>
