@@ -67,7 +67,8 @@ export interface Config {
  * Defaults of the voucher, printer and payout settings (README "Configuration"):
  * - BOLILLO_VOUCHER_DAYS: a credit voucher can be spent for this many days after it is issued.
  * - BOLILLO_PRINTER: `file` (raw job and PDF into DATA_DIR/prints), `tcp://host:port` (ESC/POS over the network),
- *   or a device path such as `/dev/usb/lp0`; BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
+ *   or a device path such as `/dev/usb/lp0`, or `discard` (load and crash tests only: the job is laid out and
+ *   dropped, nothing is written); BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
  * - BOLILLO_PRINTER_PAPER: `80mm` (48 columns) or `58mm` (32 columns). BOLILLO_PRINTER_TIMEOUT_MS bounds a print.
  * - BOLILLO_AML_UIF_THRESHOLD_CENTS and BOLILLO_AML_SMALL_SHARE_PERCENT (GEN-17, CFG-3): a purchase paid with more
  *   small-denomination cash than this share of the UIF threshold raises a suspicious-operation record. The
@@ -176,7 +177,7 @@ function num(name: string, fallback: number, min: number, max: number, errors: s
 /** A printer target: `file`, `tcp://host[:port]` or an absolute device path. */
 function printerTarget(name: string, raw: string | undefined, errors: string[]): string {
   if (raw === undefined || raw === '') return TICKET_DEFAULTS.printer
-  if (raw === 'file' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
+  if (raw === 'file' || raw === 'discard' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
   errors.push(`${name} must be file, tcp://host:port or a device path such as /dev/usb/lp0 (got "${raw}")`)
   return TICKET_DEFAULTS.printer
 }

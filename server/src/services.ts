@@ -14,6 +14,7 @@ import { createAuthService } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
 import { createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
+import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -99,6 +100,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
     timeZone: getProfile(config.profileId)?.timeZone,
   })
+  // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
+  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
@@ -117,7 +120,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
     instant, bonus,
-    lotto, lottery,
+    lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */

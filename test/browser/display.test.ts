@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import type { GameState } from '../../server/src/bingo/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { api, startTestServer } from '../helpers/server.ts'
 
 const SHOTS = SCREENSHOTS
 const suite = browserSuite
@@ -275,11 +275,17 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       expect(norm(await prize.textContent())).toBe(money(w.amountCents!))
     }
 
-    // Pay every prize from the console; the hall sees the winners paid.
+    // Pay every prize against its card's code at the table's station, out of the jefe's open shift (issue 13
+    // point 6: a prize id alone pays nothing); the console and the hall see the winners paid.
     await until('all prizes listed', () => caller.getByTestId('prize').count(), state.winners.length)
-    const payAll = caller.getByTestId('pay-all')
-    if (await payAll.count()) await payAll.click()
-    else await caller.getByTestId('pay').first().click()
+    const table = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa', hallId })
+    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'jefe', password: 'jefe-de-mesa-1' }, { authorization: `Device ${table.credential}` })
+    const atTable = { authorization: `Bearer ${login.body.token}` }
+    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, atTable)).status).toBe(201)
+    for (const cardId of new Set(state.winners.map((w) => w.cardId))) {
+      const r = await api(server.url, 'POST', '/api/tickets/pay', { code: server.services.cashdesk.payouts.cardCode(cardId), payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' }, atTable)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+    }
     await until('prizes paid', () => caller.locator('[data-testid="prize"][data-status="paid"]').count(), state.winners.length)
     await until('paid badge on the display', () => display.locator('.hd-badge--paid').count(), Math.min(4, state.winners.filter((w) => w.kind === 'bingo').length))
 

@@ -65,9 +65,13 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     const early = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {})
     expect(early.status).toBe(422)
     expect(early.body.error.code).toBe('MINIMUM_PARTICIPATION')
-    const more = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 196, channel: 'kiosk:1' })
-    expect(more.body.cards[0].serial).toBe('A-00005')
-    expect(more.body.cards.at(-1).serial).toBe('A-00200')
+    // Issue 13: a counter sale takes its cash into the station's drawer and prints the cards.
+    expect(first.body).toMatchObject({ amountCents: 4 * 1000, stationId: 'counter' })
+    expect(first.body.print.files.length).toBeGreaterThan(0)
+    // The rest in bulk through the use case: printing 196 cards is not what this test is about.
+    const more = await server.services.bingo.sell({ gameId, count: 196, channel: 'counter' })
+    expect(more[0].serial).toBe('A-00005')
+    expect(more.at(-1)!.serial).toBe('A-00200')
     const bad = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 'many' })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details.issues[0].path).toBe('count')

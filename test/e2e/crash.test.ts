@@ -32,7 +32,7 @@ describe('crash safety under SIGKILL', () => {
 
   async function start(): Promise<string> {
     child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_PRINTER: 'discard', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
         // No network here: the draw uses the labelled demo beacon (bolillo-draw-v2 point 9).
         BOLILLO_DEMO_BEACON: 'true', BOLILLO_BEACON_RELAYS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -54,9 +54,11 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
   const receipts: string[] = []
   const call = (method: string, path: string, body?: unknown) => api(server.url, method, path, body, auth)
   // Sessions follow the server's clock: moving it by hours means logging in again.
+  // Issue 13: she logs in at an enrolled cash desk, whose drawer takes the cash of the slips she sells.
+  let desk: { id: string; name: string; kind: 'cashier_station'; hallId: null } | undefined
   const at = async (ms: number) => {
     t = ms
-    auth = { authorization: `Bearer ${(await server.services.auth.login('directora', 'correct horse battery')).token}` }
+    auth = { authorization: `Bearer ${(await server.services.auth.login('directora', 'correct horse battery', desk)).token}` }
   }
 
   beforeAll(async () => {
@@ -71,6 +73,7 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     server = await startTestServer({ auth: 'on', databaseUrl: null, beaconRelays: [relayUrl], beaconTimeoutMs: 2000, demoBeacon: false }, { clock: { now: () => new Date(t) }, sealer })
     const user = await server.services.auth.createUser({ username: 'directora', displayName: 'Directora del sorteo', role: 'director', password: 'correct horse battery' })
     directorId = user.id
+    desk = { id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos' })).id, name: 'Caja sorteos', kind: 'cashier_station', hallId: null }
     await at(t)
   })
   afterAll(async () => {

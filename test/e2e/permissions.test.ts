@@ -147,7 +147,7 @@ describe('permission table on every route and socket event', () => {
   })
 
   it('stops a revoked device at once', async () => {
-    const d = await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'kiosk to revoke' })
+    const d = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'station to revoke' })
     const call = () => fetch(`${server.url}/api/games/x_unknown/sales`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Device ${d.credential}` }, body: JSON.stringify({ count: 1 }) })
     expect((await call()).status).toBe(404)
     const revoke = await fetch(`${server.url}/api/auth/devices/${d.id}/revoke`, { method: 'POST', headers: { authorization: credentials.get('director')! } })

@@ -38,8 +38,8 @@ export async function playToTheEnd(services: Services, gameId: string): Promise<
 }
 
 /** Sells a voucher at the cashier over HTTP, paid in large notes. */
-export async function sellVoucher(url: string, hallId: string, amountCents: number, extra: Record<string, unknown> = {}): Promise<{ id: string; code: string; amountCents: number }> {
-  const r = await api(url, 'POST', '/api/vouchers', { hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents }, stationId: 'caja-1', cashierId: 'Ana Quispe', ...extra })
+export async function sellVoucher(url: string, hallId: string, amountCents: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ id: string; code: string; shortCode: string; amountCents: number }> {
+  const r = await api(url, 'POST', '/api/vouchers', { hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents }, stationId: 'caja-1', cashierId: 'Ana Quispe', ...extra }, headers)
   if (r.status !== 201) throw new Error(`voucher sale failed: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body.voucher
 }

@@ -4,7 +4,7 @@
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
  */
 import type { InstantService } from '../../../server/src/instant/service.ts'
-import type { KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/kiosk-sales.ts'
+import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
 import type { LotteryService, LotteryValidation } from '../../../server/src/lottery/service.ts'
 import type { LottoReceiptView as LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'

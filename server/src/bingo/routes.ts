@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER, witnessOf, type App, type AppContext } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
+import { counterStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 
@@ -116,10 +117,13 @@ export function registerBingoRoutes(app: App, services: Services) {
     if (b.signature === undefined) return c.json(await bingo.obtainBeacon(param(c, 'gameId')))
     return c.json(await bingo.acceptTypedBeacon({ gameId: param(c, 'gameId'), signature: b.signature, actor: { kind: who.kind, id: who.id, name: who.name, role: String(who.role) } }))
   })
+  // Issue 13: a counter sale (cashier station, the caller's table) takes the cash into the station's drawer and
+  // prints the cards, all or nothing; a kiosk sells only against a voucher (POST /api/kiosk/purchases).
+  // `channel` is still accepted from older clients and ignored: the channel is the station that took the cash.
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
-    const cards = await bingo.sell({ gameId: param(c, 'gameId'), count: b.count, channel: b.channel })
-    return c.json({ cards }, 201)
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
+    const station = counterStation(c, b.stationId)
+    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, ...station }), 201)
   })
   app.post('/api/games/:gameId/draw', needs('game.draw'), async (c) => c.json(await bingo.drawNext(param(c, 'gameId'))))
   app.post('/api/games/:gameId/balls', needs('game.draw'), async (c) => {

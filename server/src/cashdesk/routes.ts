@@ -9,6 +9,7 @@
 import { pdf, actors, body, nameOf, needs, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
+import { kioskStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { registerShiftRoutes } from './shift-routes.ts'
 import { tillOf } from '../http/till.ts'
@@ -27,14 +28,27 @@ function queryOf<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
 }
 
 export function registerCashdeskRoutes(app: App, services: Services): void {
-  const { vouchers, kiosk, payouts } = services.cashdesk
+  const { vouchers, payouts } = services.cashdesk
 
-  // ---- kiosk
-  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) => c.json(await kiosk.offer(c.req.param('hallId') ?? '')))
+  // ---- kiosk (issue 13: one voucher buys cards, lotto slips and e-instant tickets, all or nothing with printing)
+  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) => c.json(await services.paidSales.offer(c.req.param('hallId') ?? '')))
+  const board = z.array(z.number().int()).max(128)
+  const kioskSlip = z.object({
+    drawId: id, boards: z.array(board).max(100).optional(), quickPicks: z.number().int().min(0).max(100).optional(), draws: z.number().int().min(1).max(52).optional(),
+    player: z.object({ name: person, document: z.string().min(1).max(40) }).strict(),
+  }).strict()
   app.post('/api/kiosk/purchases', needs('voucher.redeem'), async (c) => {
-    const b = await body(c, z.object({ voucherCode: code, gameId: id, count: z.number().int().min(1).max(1000), kioskId: station, ageConfirmed: z.literal(true) }).strict())
-    const { stationId } = actors(c, { stationId: b.kioskId })
-    return c.json(await kiosk.purchase({ ...b, kioskId: stationId }), 201)
+    const b = await body(c, z.object({
+      voucherCode: code, kioskId: station.optional(), ageConfirmed: z.literal(true),
+      // Cards: `gameId` and `count` (as before), or `cards`.
+      gameId: id.optional(), count: z.number().int().min(1).max(1000).optional(),
+      cards: z.object({ gameId: id, count: z.number().int().min(1).max(1000) }).strict().optional(),
+      slips: z.array(kioskSlip).max(20).optional(),
+      instant: z.object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) }).strict().optional(),
+    }).strict())
+    const cards = b.cards ?? (b.gameId ? { gameId: b.gameId, count: b.count ?? 1 } : undefined)
+    const kioskId = kioskStation(c, b.kioskId ?? 'kiosk-1')
+    return c.json(await services.paidSales.kioskPurchase({ voucherCode: b.voucherCode, kioskId, ageConfirmed: b.ageConfirmed, cards, slips: b.slips, instant: b.instant }), 201)
   })
 
   // ---- vouchers

@@ -9,7 +9,7 @@ import type { GameRow } from '../bingo/service.ts'
 export interface VoucherRow {
   id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
   parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
-  small_cents: number; other_cents: number; buyer_document: string | null
+  small_cents: number; other_cents: number; buyer_document: string | null; short_code: string | null
   spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
 }
 
@@ -75,12 +75,34 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRo
 
 export async function insertVoucher(tx: Sql, v: {
   id: string; hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string
-  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null
+  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null; shortCode: string
 }): Promise<void> {
   await tx.run(
-    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument],
+    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCode],
   )
+}
+
+/** Issue 13: the voucher typed at a kiosk by its short code. */
+export async function voucherIdByShortCode(tx: Sql, shortCode: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>('SELECT id FROM vouchers WHERE short_code = ?', [shortCode]))?.id
+}
+
+/** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */
+export async function insertSalePayment(tx: Sql, p: {
+  id: string; hallId: string; stationId: string; soldBy: string; product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number; currency: string
+  paidBy: 'voucher' | 'cash'; paymentRef: string; at: string
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO sale_payments (id, hall_id, station_id, sold_by, product, ref_id, amount_cents, currency, paid_by, payment_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [p.id, p.hallId, p.stationId, p.soldBy, p.product, p.refId, p.amountCents, p.currency, p.paidBy, p.paymentRef, p.at],
+  )
+}
+
+/** Issue 13: the payments recorded against one voucher or cash movement. */
+export async function salePaymentsOf(tx: Sql, paymentRef: string): Promise<Array<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>> {
+  return (await tx.all<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>('SELECT product, ref_id, amount_cents, paid_by FROM sale_payments WHERE payment_ref = ? ORDER BY product, ref_id', [paymentRef]))
+    .map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
 }
 
 /** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */

@@ -29,9 +29,11 @@ import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  smallCashOfBuyer, voucherById, type VoucherRow,
+  smallCashOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shifts.ts'
+import { randomBytes } from 'node:crypto'
+import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
 export interface CashdeskDeps {
   db: Database
@@ -50,6 +52,8 @@ export type { VoucherRow } from './store.ts'
 export interface VoucherView {
   id: string
   code: string
+  /** Issue 13: the code a player can type at a kiosk ("7KQM-2XRD-9HFA"); null for vouchers issued before it. */
+  shortCode: string | null
   hallId: string
   currency: string
   amountCents: number
@@ -96,7 +100,7 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   function view(v: VoucherRow, atIso = now()): VoucherView {
     return {
-      id: v.id, code: codeOf(v.id), hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
+      id: v.id, code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : null, hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
       status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status, origin: v.origin, parentId: v.parent_id,
       issuedAt: v.issued_at, expiresAt: v.expires_at, stationId: v.station_id,
       spentAt: v.spent_at, spentStation: v.spent_station, spentFor: v.spent_for,
@@ -110,6 +114,19 @@ export function createVoucherService(deps: CashdeskDeps) {
     const ref = verifyTicketCode(code.trim(), keys.publicKey)
     if (ref.kind !== TicketKind.voucher) throw new DomainError('INVALID_SIGNATURE', 'this code is not a credit voucher', { kind: ref.kind, reason: 'kind' })
     return ref.id
+  }
+
+  /**
+   * The voucher a kiosk was given: its signed QR code (`BLL1.V.…`, verified), or its short code typed by hand
+   * (issue 13). INVALID_SIGNATURE for a bad signed code, TICKET_NOT_FOUND for a short code no voucher has.
+   */
+  async function resolveVoucherId(sql: Sql, code: string): Promise<string> {
+    const typed = code.trim()
+    if (typed.startsWith('BLL1.')) return voucherIdOf(typed)
+    const short = normalizeShortCode(typed)
+    const id = short ? await voucherIdByShortCode(sql, short) : undefined
+    if (!id) throw new DomainError('TICKET_NOT_FOUND', 'no voucher has this short code', { reason: 'unknown' })
+    return id
   }
 
   /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
@@ -132,6 +149,7 @@ export function createVoucherService(deps: CashdeskDeps) {
     await insertVoucher(tx, {
       id, hallId: input.hallId, currency: input.currency, amountCents: input.amountCents, origin: input.origin, parentId: input.parentId, stationId: input.stationId,
       issuedBy: input.issuedBy, issuedAt: input.at, expiresAt, smallCents: input.smallCents, otherCents: input.otherCents, buyerDocument: input.buyerDocument,
+      shortCode: shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH)),
     })
     await appendJournal(tx, {
       at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
@@ -201,7 +219,7 @@ export function createVoucherService(deps: CashdeskDeps) {
       await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
-      const doc = voucherTicket({ code: codeOf(v.id), voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
+      const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
       const print = await printer.print([doc], `voucher-${v.id}`)
       return { voucher: view(v, at), aml, print, preview: ticketPreviewDataUrl(doc) }
     })
@@ -209,7 +227,7 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
   async function check(code: string): Promise<VoucherView> {
-    const id = voucherIdOf(code)
+    const id = await resolveVoucherId(db, code)
     const row = await voucherById(db, id)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
     return view(row)
@@ -288,7 +306,7 @@ export function createVoucherService(deps: CashdeskDeps) {
     })
   }
 
-  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, hallFor }
+  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, resolveVoucherId, hallFor }
 }
 
 export type VoucherService = ReturnType<typeof createVoucherService>

@@ -58,6 +58,8 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   AML_REVIEW_PENDING: { es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.', en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.' },
   BUYER_ID_REQUIRED: { es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.', en: "For this amount in small notes the buyer's identity document must be recorded." },
   SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
+  // Issue 18 (lottery helper): LOT-21 / LNS-22.
+  DRAW_NOT_DUE: { es: 'Este sorteo no se realiza hoy: se sortea en la fecha de su plan o en la nueva fecha de un aplazamiento autorizado.', en: 'This draw does not take place today: it is drawn on its plan date or on the new date of an authorised postponement.' },
   // Issue 18 (bingo rules)
   SERIES_LAPSED: { es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.', en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.' },
   PRIZE_SHARES_INVALID: { es: 'Los porcentajes de premios, pozos y comisión no son válidos: su suma no puede pasar del 100 % y deben coincidir con el Plan de Apuestas autorizado.', en: 'The prize, pot and commission percentages are not valid: they cannot add up to more than 100 % and must match the authorised betting plan.' },
@@ -65,6 +67,8 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   RESERVE_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.', en: 'The hall has no complete reserve ball set on record: play cannot start.' },
   CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
   BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
+  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
+  KIOSK_VOUCHER_ONLY: { es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.', en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
   // Issue 14

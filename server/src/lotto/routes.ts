@@ -11,6 +11,7 @@ import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
+import { counterStation } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -61,9 +62,12 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
 
   // ---- lotto: sales
+  // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
+  // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
-    const b = await body(c, slip)
-    return c.json(await lotto.sellSlip({ drawId: p(c, 'drawId'), ...b }), 201)
+    const { stationId: claimed, ...b } = await body(c, slip.extend({ stationId: station.optional() }))
+    const who = counterStation(c, claimed)
+    return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
   })
   // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for
   // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.
@@ -95,6 +99,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
     return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
   app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))))
+  // LNS-22 (as LOT-21): an authorised postponement (director), with the AJ authorisation reference and the reason.
+  app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
+    return c.json(await lotto.postpone(p(c, 'drawId'), b, actorOf(c)))
+  })
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))

@@ -11,6 +11,9 @@ import type { LottoContext, PlannedDraw } from './context.ts'
 import type { ReceiptPool } from './receipts.ts'
 import { formatBoards, parseBoard, parseStoredBoards, quickPick } from './rules.ts'
 import type { createSlipQueue } from './sales.ts'
+import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
+import type { Sql } from '../db/database.ts'
 import { amendSlipPlayer, annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
 
 export interface SlipInput {
@@ -85,11 +88,10 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
   const rng = entropyRng(deps.entropy)
 
   /**
-   * Sells one slip (LNS-2, LNS-6, LNS-15): checks the boards (LNS-21), picks quick picks, and checks the
-   * sales window of every draw against the server's clock (LNS-13); the slip is then group-committed and its
-   * receipt returned only after the commit.
+   * Checks a slip (LNS-21 boards, LNS-6 player data, LNS-13 sales window of every draw against the server's clock)
+   * and picks its quick picks (LNS-2): what is left is to number, sign and write it.
    */
-  async function sellSlip(input: SlipInput): Promise<LottoReceipt> {
+  async function prepareSlip(input: SlipInput) {
     const first = await cached(input.drawId)
     const plan = first.plan
     const drawCount = input.draws ?? 1
@@ -117,12 +119,11 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
-    const pre = receipts ? await receipts.take(plan.gameCode) : null
-    const done = await sales.submit({
+    const slip: SlipToWrite = {
       gameCode: plan.gameCode, firstDrawNo: first.row.draw_no, drawCount, boards: formatBoards(boards), boardCount: boards.length,
-      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel, receipt: pre?.receipt, code: pre?.code,
-    })
-    return {
+      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel,
+    }
+    const receiptOf = (done: { receipt: string; code: string; soldAt: string }): LottoReceipt => ({
       receiptNumber: done.receipt, code: done.code, operator: plan.operator, gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
       drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
@@ -130,7 +131,31 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       player: { name, document }, boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
       soldAt: done.soldAt, amountCents, currency: plan.currency, channel: input.channel, status: 'active',
       securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
-    }
+    })
+    return { slip, receiptOf, amountCents, currency: plan.currency }
+  }
+
+  /**
+   * Sells one slip (LNS-2, LNS-6, LNS-15) through the group-commit queue; its receipt is returned only after the
+   * commit. Issue 13: no HTTP route calls this any more without a payment; the paid paths use sellSlipWithin.
+   */
+  async function sellSlip(input: SlipInput): Promise<LottoReceipt> {
+    const { slip, receiptOf } = await prepareSlip(input)
+    const pre = receipts ? await receipts.take(slip.gameCode) : null
+    const done = await sales.submit({ ...slip, receipt: pre?.receipt, code: pre?.code })
+    return receiptOf(done)
+  }
+
+  /**
+   * The same sale inside a caller's transaction (issue 13): a kiosk purchase paid with a voucher, or a counter sale
+   * with the cash taken into the station's drawer, which also prints the receipt before it commits. The receipt
+   * number comes from the game's counter in this transaction, so it commits or vanishes with the payment.
+   */
+  async function sellSlipWithin(tx: Sql, input: SlipInput, at: string): Promise<LottoReceipt> {
+    const { slip, receiptOf } = await prepareSlip(input)
+    const [r] = await writeSlipBatch(tx, [slip], at, (receipt) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey))
+    if (!r.ok) throw new DomainError(r.code, r.message)
+    return receiptOf({ receipt: r.receipt, code: r.code, soldAt: at })
   }
 
   /**
@@ -213,5 +238,5 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     return renderLottoReceiptPdf({ ...r, code: null, player: { name: r.player.name, document: r.player.document ?? '(reservado)' } })
   }
 
-  return { sellSlip, getReceipt, annulSlip, receiptPdf, amendPlayer }
+  return { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer }
 }

@@ -1,0 +1,334 @@
+/**
+ * Issue 13: nothing of value without a recorded payment (DESIGN.md "Money and people"). Every card, lotto slip and
+ * instant ticket is sold here, against one of two payments, in the same transaction as its issue:
+ *
+ * - at a kiosk, a credit voucher (GEN-13, GEN-14: the kiosk takes no cash). One voucher buys a basket of cartones,
+ *   boletos (lotto slips, quick pick or chosen numbers) and raspaditas (e-instant, where the hall's profile allows
+ *   them, INS-15). The voucher is spent and its change voucher issued in the transaction that issues the items;
+ * - at a counter (cashier station, the caller's table), cash taken into that station's drawer (a `counter_sale`
+ *   cash movement of the exact price).
+ *
+ * Each item gets a `sale_payments` row naming its payment. All or nothing with the printer: the tickets (each with
+ * the QR of its signed code; the lotto receipt with every LNS-6 field), then the change voucher, are printed INSIDE
+ * the transaction, before the commit (see kiosk-sales.ts for why): a printer that fails rolls back the items, the
+ * payment and the cash movement alike, so the player keeps his voucher (or the cashier hands the cash back) and
+ * nothing counts as sold.
+ */
+import type { Database, Sql } from '../db/database.ts'
+import type { BingoService, Clock, SoldCard } from '../bingo/service.ts'
+import type { BonusService } from '../bingo/bonus-service.ts'
+import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
+import type { InstantService } from '../instant/service.ts'
+import type { OperatorKeys } from '../shared/keys.ts'
+import type { PrinterPool, PrintResult, TicketPrinter } from '../../../printer/src/printers.ts'
+import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { lottoReceiptTicket } from '../../../printer/src/lotto-ticket.ts'
+import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
+import { groupCode } from '../instant/codes.ts'
+import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { DomainError } from '../shared/errors.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
+import { formatShortCode } from './short-code.ts'
+import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
+import { MAX_CARDS_PER_PURCHASE, type KioskOffer, type KioskService } from './kiosk-sales.ts'
+import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame } from './store.ts'
+
+export interface PaidSalesDeps {
+  db: Database
+  clock: Clock
+  keys: OperatorKeys
+  bingo: BingoService
+  bonus: BonusService
+  lotto: LottoService
+  instant: InstantService
+  vouchers: VoucherService
+  kiosk: KioskService
+  printers: PrinterPool
+}
+
+/** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
+export interface PrintedCard { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; grid: number[][]; code: string }
+
+type InstantSale = Awaited<ReturnType<InstantService['sellElectronicWithin']>>
+
+/** What the kiosk shows: the bingo game on sale, the lotto draw on sale, the hall's e-instant games. */
+export interface KioskFullOffer extends KioskOffer {
+  lotto: null | { drawId: string; name: string; drawNumber: number; drawAt: string; range: number; picks: number; priceCents: number; currency: string; maxBoardsPerSlip: number; maxDrawsPerSlip: number; categories: Array<{ code: string; name: string; matches: number }> }
+  /** Empty where the hall's profile does not allow on-screen instant sales (INS-15). */
+  instant: Array<{ gameNo: number; name: string; priceCents: number; currency: string; playStyle: string; tiers: Array<{ tier: number; amountCents: number; count: number }>; ticketCount: number; claimDays: number }>
+  instantAllowed: boolean
+}
+
+export interface KioskBasket {
+  voucherCode: string
+  kioskId: string
+  ageConfirmed: boolean
+  cards?: { gameId: string; count: number }
+  slips?: Array<Omit<SlipInput, 'channel'>>
+  instant?: { gameNo: number; count: number }
+}
+
+export interface KioskPurchase {
+  purchaseId: string
+  kioskId: string
+  /** The bingo game of the cards, when cards were bought. */
+  gameId: string | null
+  gameNo: number | null
+  /** Cards bought. */
+  count: number
+  cards: PrintedCard[]
+  slips: LottoReceipt[]
+  instant: InstantSale[]
+  /** What the basket cost in all. */
+  amountCents: number
+  currency: string
+  voucherId: string
+  change: VoucherView | null
+  print: PrintResult
+}
+
+/** Most lotto slips and instant tickets in one kiosk purchase. */
+export const MAX_SLIPS_PER_PURCHASE = 10
+export const MAX_INSTANT_PER_PURCHASE = 20
+
+export function createPaidSales(deps: PaidSalesDeps) {
+  const { db, clock, keys, bingo, bonus, lotto, instant, vouchers, printers } = deps
+  const now = () => clock.now().toISOString()
+  const newId = (p: string) => bingo.newId(p)
+
+  async function offer(hallId: string): Promise<KioskFullOffer> {
+    const base = await deps.kiosk.offer(hallId)
+    const t = clock.now().getTime()
+    const draw = (await lotto.listDraws()).find((d) => d.status === 'open' && Date.parse(d.plan.salesStartAt) <= t && t < Date.parse(d.plan.salesCloseAt))
+    const instantAllowed = await instant.electronicAllowed(hallId)
+    const games = instantAllowed ? (await instant.listGames()).filter((g) => g.channel === 'electronic' && g.status === 'ready' && (g.soldElectronic ?? 0) < g.ticketCount) : []
+    return {
+      ...base, instantAllowed,
+      lotto: draw ? {
+        drawId: draw.drawId, name: draw.plan.name, drawNumber: draw.plan.drawNumber, drawAt: draw.plan.drawAt, range: draw.plan.range, picks: draw.plan.picks,
+        priceCents: draw.plan.priceCents, currency: draw.plan.currency, maxBoardsPerSlip: draw.plan.maxBoardsPerSlip, maxDrawsPerSlip: draw.plan.maxDrawsPerSlip,
+        categories: draw.plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
+      } : null,
+      instant: games.map((g) => ({ gameNo: g.gameNo, name: g.name, priceCents: g.priceCents, currency: g.currency, playStyle: g.playStyle, tiers: g.tiers, ticketCount: g.ticketCount, claimDays: g.claimDays })),
+    }
+  }
+
+  /** The printed cards of a sale and their documents (BNG-5..7 layout, QR of the signed code). */
+  async function cardsToPrint(tx: Sql, gameId: string, sold: SoldCard[], input: { hallId: string; station: string; at: string; printer: TicketPrinter }): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
+    const game = (await gameById(tx, gameId))!
+    const hall = await vouchers.hallFor(tx, input.hallId)
+    const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
+    const layout = JSON.parse(game.layout) as CardLayout
+    const face = Number(game.face_value_cents)
+    const cards = sold.map((c) => ({ ...c, grid: cardFromRows(c.rows, layout).grid, code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey) }))
+    const docs = cards.map((c) => cardTicket({
+      code: c.code, cardId: c.id, hallName: hall.name, sessionId: game.session_id, gameId: game.id, gameNo: Number(game.order_no),
+      seriesCode: c.seriesCode, cardNo: c.cardNo, serial: c.serial, cardsInSeries: sizes.get(c.seriesCode) ?? 0,
+      faceValueCents: face, currency: hall.currency, soldAt: input.at, station: input.station, grid: c.grid, minimumAge: hall.minimumAge,
+    }, { paper: input.printer.paper }))
+    return { cards, docs, faceValueCents: face, gameNo: Number(game.order_no) }
+  }
+
+  const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter) => lottoReceiptTicket({ ...r, station }, { paper: printer.paper })
+  const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter) => instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper)
+
+  // ------------------------------------------------------------------------------------------------ kiosk
+
+  /**
+   * One voucher buys a basket of cards, slips and e-instant tickets at a kiosk; see the top of this file. Errors:
+   * INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher), VOUCHER_SPENT, VOUCHER_EXPIRED,
+   * VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED, RULE_DISABLED (no e-instant in this
+   * hall), DEVICE_UNAVAILABLE (printer; nothing was sold, the voucher keeps its credit).
+   */
+  async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
+    if (input.ageConfirmed !== true) throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', { field: 'ageConfirmed', rule: 'CFG-5' })
+    const cardCount = input.cards?.count ?? 0
+    const slips = input.slips ?? []
+    const instantCount = input.instant?.count ?? 0
+    if (input.cards && (!Number.isInteger(cardCount) || cardCount < 1 || cardCount > MAX_CARDS_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `count must be 1..${MAX_CARDS_PER_PURCHASE}`, { field: 'count' })
+    if (slips.length > MAX_SLIPS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, { field: 'slips' })
+    if (input.instant && (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, { field: 'instant.count' })
+    if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
+    const printer = printers.forStation(input.kioskId)
+    await printer.check()
+    const publish: Array<() => void> = []
+    const result = await db.transaction(async (tx): Promise<KioskPurchase> => {
+      const at = now()
+      const voucherId = await vouchers.resolveVoucherId(tx, input.voucherCode)
+      const v = await loadSpendableVoucher(tx, voucherId, at)
+      // A kiosk enrolled in a hall takes only that hall's vouchers.
+      const kioskHall = await hallOfStation(tx, input.kioskId)
+      if (kioskHall && kioskHall !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
+      const hall = await vouchers.hallFor(tx, v.hall_id)
+      const purchaseId = newId('kp')
+      const docs: PrintDoc[] = []
+      const paid: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number; currency: string }> = []
+      let cards: PrintedCard[] = []
+      let gameNo: number | null = null
+      if (input.cards) {
+        const game = await gameById(tx, input.cards.gameId)
+        if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.cards.gameId} not found`, { gameId: input.cards.gameId })
+        if (game.hall_id !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
+        const face = Number(game.face_value_cents)
+        // Refused before any card is taken, with how many the voucher can buy.
+        if (cardCount * face > v.amount_cents) throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, ${cardCount} cards cost ${cardCount * face}`, { amountCents: v.amount_cents, costCents: cardCount * face, maxCards: Math.floor(v.amount_cents / face) })
+        // BNG-12/13: correlative sale through the bingo service, inside this transaction.
+        const sale = await bingo.sellWithin(tx, { gameId: game.id, count: cardCount, channel: `kiosk:${input.kioskId}` })
+        publish.push(sale.publish)
+        const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId: v.hall_id, station: input.kioskId, at, printer })
+        cards = printed.cards
+        gameNo = printed.gameNo
+        docs.push(...printed.docs)
+        for (const c of cards) paid.push({ product: 'card', refId: c.id, amountCents: face, currency: hall.currency })
+      }
+      const slipReceipts: LottoReceipt[] = []
+      for (const s of slips) {
+        const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
+        slipReceipts.push(r)
+        docs.push(slipDoc(r, input.kioskId, printer))
+        paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
+      }
+      const instantSales: InstantSale[] = []
+      for (let i = 0; i < instantCount; i++) {
+        const s = await instant.sellElectronicWithin(tx, { hallId: v.hall_id, gameNo: input.instant!.gameNo, stationId: input.kioskId })
+        instantSales.push(s)
+        docs.push(instantDoc(s, input.kioskId, printer))
+        paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
+      }
+      for (const p of paid) {
+        if (p.currency !== v.currency) throw new DomainError('VALIDATION_FAILED', `a ${v.currency} voucher cannot pay for ${p.currency} items`, { field: 'voucherCode' })
+      }
+      const costCents = paid.reduce((s, p) => s + p.amountCents, 0)
+      if (costCents > v.amount_cents) throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, the purchase costs ${costCents}`, { amountCents: v.amount_cents, costCents })
+      const changeCents = v.amount_cents - costCents
+      await markVoucherSpent(tx, v, { at, station: input.kioskId, for: 'purchase', ref: purchaseId })
+      for (const p of paid) {
+        await insertSalePayment(tx, { id: newId('sp'), hallId: v.hall_id, stationId: input.kioskId, soldBy: input.kioskId, ...p, paidBy: 'voucher', paymentRef: v.id, at })
+      }
+      await appendJournal(tx, {
+        at, type: 'voucher.redeemed', scope: `hall:${v.hall_id}`,
+        payload: {
+          voucherId: v.id, purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, amountCents: v.amount_cents, costCents, changeCents,
+          cardIds: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), ageConfirmed: true,
+        },
+      })
+      const change = changeCents > 0
+        ? await vouchers.issue(tx, { hallId: v.hall_id, currency: v.currency, amountCents: changeCents, origin: 'change', parentId: v.id, stationId: input.kioskId, issuedBy: input.kioskId, smallCents: 0, otherCents: 0, buyerDocument: v.buyer_document, at })
+        : null
+      if (input.cards) {
+        await insertKioskPurchase(tx, {
+          id: purchaseId, kioskId: input.kioskId, hallId: v.hall_id, gameId: input.cards.gameId, voucherId: v.id, changeVoucherId: change?.id ?? null,
+          cardCount: cards.length, amountCents: costCents, cardIds: cards.map((c) => c.id), createdAt: at,
+        })
+      }
+      if (change) {
+        docs.push(voucherTicket({
+          code: vouchers.codeOf(change.id), shortCode: change.short_code ? formatShortCode(change.short_code) : undefined, voucherId: change.id, hallName: hall.name,
+          amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge,
+        }, { paper: printer.paper }))
+      }
+      // Printed before the commit: a printer failure throws DEVICE_UNAVAILABLE and rolls all of the above back.
+      const print = await printer.print(docs, `kiosk-${purchaseId}`)
+      return {
+        purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, gameNo, count: cards.length, cards, slips: slipReceipts, instant: instantSales,
+        amountCents: costCents, currency: hall.currency, voucherId: v.id, change: change ? vouchers.view(change, at) : null, print,
+      }
+    })
+    for (const p of publish) p()
+    return result
+  }
+
+  // ------------------------------------------------------------------------------------------------ counter
+
+  /**
+   * Records the cash of a counter sale in the station's drawer and names it as the payment of each item, inside the
+   * sale's transaction (issue 13).
+   */
+  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number }> }): Promise<number> {
+    const amountCents = sale.items.reduce((s, i) => s + i.amountCents, 0)
+    const movementId = newId('cm')
+    await insertCashMovement(tx, { id: movementId, hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, kind: 'counter_sale', amountCents, currency: sale.currency, refId: sale.saleId, at: sale.at })
+    for (const i of sale.items) {
+      await insertSalePayment(tx, { id: newId('sp'), hallId: sale.hallId, stationId: sale.stationId, soldBy: sale.soldBy, ...i, currency: sale.currency, paidBy: 'cash', paymentRef: movementId, at: sale.at })
+    }
+    await appendJournal(tx, {
+      at: sale.at, type: 'sale.cash_taken', scope: `hall:${sale.hallId}`,
+      payload: { saleId: sale.saleId, movementId, stationId: sale.stationId, soldBy: sale.soldBy, amountCents, currency: sale.currency, items: sale.items.map((i) => `${i.product}:${i.refId}`) },
+    })
+    return amountCents
+  }
+
+  interface Counter { stationId: string; soldBy: string }
+
+  /**
+   * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer and the
+   * cards are printed on its printer, all or nothing. `hallId`: a simultaneous game's hall range (BNG-100).
+   */
+  async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string }) {
+    const printer = printers.forStation(input.stationId)
+    await printer.check()
+    let publish = () => {}
+    const result = await db.transaction(async (tx) => {
+      const at = now()
+      const channel = `counter:${input.stationId}`.slice(0, 40)
+      const sale = input.hallId
+        ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
+        : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel })
+      publish = sale.publish
+      const game = (await gameById(tx, input.gameId))!
+      const hallId = input.hallId ?? game.hall_id
+      const hall = await vouchers.hallFor(tx, hallId)
+      const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
+      const saleId = newId('cs')
+      const amountCents = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, at, currency: hall.currency, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
+      const print = await printer.print(printed.docs, `counter-${saleId}`)
+      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, print }
+    })
+    publish()
+    return result
+  }
+
+  /**
+   * A lotto slip sold at a counter: the cash into the drawer in the slip's transaction. The counter prints the
+   * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
+   */
+  async function counterSlip(input: Counter & { slip: SlipInput }) {
+    return db.transaction(async (tx) => {
+      const at = now()
+      const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
+      const saleId = newId('cs')
+      const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
+      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, at, currency: receipt.currency, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
+      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const } }
+    })
+  }
+
+  /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
+  async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
+    return db.transaction(async (tx) => {
+      const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
+      const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
+      const saleId = newId('cs')
+      await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
+    })
+  }
+
+  /** An e-instant ticket sold at a counter: cash into the drawer, the ticket printed with its QR, all or nothing. */
+  async function counterInstantElectronic(input: Counter & { hallId: string; gameNo: number }) {
+    const printer = printers.forStation(input.stationId)
+    await printer.check()
+    return db.transaction(async (tx) => {
+      const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
+      const saleId = newId('cs')
+      await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      const print = await printer.print([instantDoc(sale, input.stationId, printer)], `instant-${sale.serial}`)
+      return { ...sale, receipt: { printed: true, files: print.files }, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
+    })
+  }
+
+  return { offer, kioskPurchase, counterCards, counterSlip, counterInstantPrinted, counterInstantElectronic }
+}
+
+export type PaidSales = ReturnType<typeof createPaidSales>
