@@ -5,6 +5,7 @@ import { lotteryPlan, plan649 } from '../helpers/lottery-plans.ts'
 /**
  * Issue 18, lotto and lottery rules over real HTTP with authentication on, real people and enrolled devices.
  * LNS-20: player data amended before the draw, justified and validated, numbers unchanged.
+ * LOT-21 / LNS-22: draws only on their (postponed) date; a postponement needs the AJ authorisation reference.
  * RNG-26 / LNS-7: this server runs the shipped BO-2025 profile with no AJ authorisation of an RNG: software draws refused.
  */
 const PASSWORD = 'correct horse battery'
@@ -39,6 +40,37 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
     expect(lottery.body.error.detail).toMatch(/RNG-26/)
     const manual = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRTOMB', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' }))
     expect(manual.status).toBe(201)
+  })
+
+  let lateLotto = ''
+
+  it('LOT-21: a lottery draw postponed with the AJ authorisation is not drawn on its old date (409), and is on the new one; the claim period moves with it', async () => {
+    const created = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRPOST', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042', prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }] }))
+    expect(created.status).toBe(201)
+    const id = created.body.drawId
+    const late = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTLATE', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0007' }))
+    lateLotto = late.body.drawId
+    const body = { drawAt: '2025-03-05T18:00:00-04:00', authorisationRef: 'AJ-RA-2025-0311', reason: 'Feriado departamental' }
+    const noRef = await call('jefa', 'POST', `/api/lottery/draws/${id}/postpone`, { ...body, authorisationRef: '' })
+    expect(noRef.status).toBe(400)
+    for (const who of ['mesa', 'cajera', 'kiosco']) expect((await call(who, 'POST', `/api/lottery/draws/${id}/postpone`, body)).status, who).toBe(403)
+    const past = await call('jefa', 'POST', `/api/lottery/draws/${id}/postpone`, { ...body, drawAt: '2025-02-20T18:00:00-04:00' })
+    expect(past.status).toBe(400)
+    expect(past.body.error.details.problems[0].rule).toBe('LOT-21')
+    const moved = await call('jefa', 'POST', `/api/lottery/draws/${id}/postpone`, body)
+    expect(moved.status).toBe(200)
+    expect(moved.body.plan).toMatchObject({ drawAt: '2025-03-05T18:00:00-04:00', claimDeadline: '2025-05-04T23:59:59-04:00' })
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${id}/close`, {})).status).toBe(200)
+    const early = await call('jefa', 'POST', `/api/lottery/draws/${id}/numbers`, { number: 7 })
+    expect(early.status).toBe(409)
+    expect(early.body.error.code).toBe('DRAW_NOT_DUE')
+    expect(early.body.error.message).toMatch(/no se realiza hoy/)
+    t = Date.parse('2025-03-05T18:30:00-04:00')
+    await login()
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${id}/numbers`, { number: 7 })).body.status).toBe('drawn')
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${id}/postpone`, { ...body, drawAt: '2025-03-20T18:00:00-04:00' })).status).toBe(409)
+    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
+    expect(journal.find((r) => r.type === 'lottery.draw_postponed')!.payload).toMatchObject({ authorisationRef: 'AJ-RA-2025-0311', rule: 'LOT-21', actor: { kind: 'person', role: 'director' } })
   })
 
   describe('LNS-20: amendment of player data before the draw', () => {
@@ -82,5 +114,15 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       expect(late.status).toBe(409)
       expect(late.body.error.detail).toMatch(/LNS-20/)
     })
+  })
+
+  it('LNS-22: a lotto draw whose date has passed without a postponement is not drawn (409)', async () => {
+    t = Date.parse('2025-03-09T10:00:00-04:00')
+    await login()
+    expect((await call('jefa', 'POST', `/api/lotto/draws/${lateLotto}/close`, {})).status).toBe(200)
+    const r = await call('jefa', 'POST', `/api/lotto/draws/${lateLotto}/balls`, { ball: 1 })
+    expect(r.status).toBe(409)
+    expect(r.body.error.code).toBe('DRAW_NOT_DUE')
+    expect(r.body.error.detail).toMatch(/has passed/)
   })
 })

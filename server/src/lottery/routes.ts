@@ -77,6 +77,11 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     return c.json(await lottery.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
   app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))))
+  // LOT-21: an authorised postponement (director), with the AJ authorisation reference and the reason.
+  app.post('/api/lottery/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
+    return c.json(await lottery.postpone(p(c, 'drawId'), b, actorOf(c)))
+  })
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))

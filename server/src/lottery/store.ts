@@ -218,3 +218,8 @@ export async function registerCounts(tx: Sql, drawId: string): Promise<Array<{ s
 export function activeSellerDevice(tx: Sql, deviceId: string): Promise<{ id: string; name: string; kind: string } | undefined> {
   return tx.get("SELECT id, name, kind FROM device_credentials WHERE id = ? AND revoked_at IS NULL AND kind IN ('kiosk', 'cashier_station')", [deviceId])
 }
+
+/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
+export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1
+}

@@ -89,6 +89,8 @@ export function createLottoContext(deps: LottoDeps) {
     /** Drops a draw's cached row after its status changed. */
     forget(drawId: string): void {
       planCache.delete(drawId)
+      // Also under its game and number (cachedByNumber): a postponement changes the plan itself.
+      for (const [key, hit] of planCache) if (hit.row.id === drawId) planCache.delete(key)
     },
 
     /** Slips covering a draw, in canonical order (receipt number by bytes). */

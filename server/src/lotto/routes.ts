@@ -99,6 +99,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
     return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
   app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))))
+  // LNS-22 (as LOT-21): an authorised postponement (director), with the AJ authorisation reference and the reason.
+  app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
+    return c.json(await lotto.postpone(p(c, 'drawId'), b, actorOf(c)))
+  })
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))

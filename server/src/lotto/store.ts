@@ -230,3 +230,8 @@ export function lottoPayouts(tx: Sql, drawId?: string): Promise<Array<Record<str
     drawId ? [drawId] : [],
   )
 }
+
+/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
+export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1
+}

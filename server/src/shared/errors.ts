@@ -55,6 +55,8 @@ export const ErrorCode = {
   RngNoManualBall: 'RNG_NO_MANUAL_BALL',
   // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
+  /** Issue 18 (lottery helper), LOT-21 / LNS-22: a lotto or lottery draw on a day other than its (postponed) date. */
+  DrawNotDue: 'DRAW_NOT_DUE',
   // Issue 13 points 5-8 (cashier): shifts, payouts against the signed code, refunds once, AML hold.
   StationRequired: 'STATION_REQUIRED',
   ShiftNotOpen: 'SHIFT_NOT_OPEN',

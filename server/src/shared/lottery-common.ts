@@ -174,3 +174,42 @@ export function checkSoftwareDraw(drawMethod: string, policy: SoftwareDrawPolicy
   if (policy.profileAllows) return null
   throw new DomainError('RULE_DISABLED', 'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)', { rule: 'RNG-26' })
 }
+
+/** The calendar day (days since 1970-01-01) of instant `nowIso` in the UTC offset written in `ref`. */
+function dayInOffsetOf(nowIso: string, ref: string): number {
+  const m = ISO_TIME.exec(ref)
+  if (!m) throw new DomainError('VALIDATION_FAILED', `not an ISO time with offset: ${JSON.stringify(ref)}`)
+  const off = m[6] === 'Z' ? 0 : (m[6][0] === '-' ? -1 : 1) * (Number(m[6].slice(1, 3)) * 60 + Number(m[6].slice(4, 6)))
+  return Math.floor((Date.parse(nowIso) + off * 60_000) / 86_400_000)
+}
+
+/**
+ * LOT-21 / LNS-22: a draw takes place on the date its plan sets (in the plan's own offset), or on the date of an
+ * authorised postponement, which changes the plan's drawAt. Drawing on any other day is refused.
+ */
+export function assertDrawDate(drawAt: string, nowIso: string): void {
+  const today = dayInOffsetOf(nowIso, drawAt)
+  const due = calendarDay(drawAt)
+  if (today !== due) {
+    throw new DomainError('DRAW_NOT_DUE', `the draw takes place on ${drawAt.slice(0, 10)}${today < due ? '' : ', which has passed: an authorised postponement sets a new date'} (LOT-21, LNS-22)`, { rule: 'LOT-21', drawAt })
+  }
+}
+
+/**
+ * LOT-21 / LNS-22: the dates of a plan after an authorised postponement: the new draw date must be a real time after
+ * now and not before the close of sales, and the claim deadline moves so that the 60 full days still run from the
+ * new draw date (LOT-23); an AJ authorisation reference and a reason are required.
+ */
+export function postponedDates(plan: PlanDates, input: { drawAt: string; authorisationRef: string; reason: string }, nowIso: string, minClaimDays = MIN_CLAIM_DAYS): { drawAt: string; claimDeadline: string } {
+  const problems: PlanProblem[] = []
+  if (!input.authorisationRef?.trim()) problems.push({ field: 'authorisationRef', rule: 'LOT-21', message: 'a postponement needs the AJ authorisation reference' })
+  if (!input.reason?.trim()) problems.push({ field: 'reason', rule: 'LOT-21', message: 'a postponement states its justified reason' })
+  if (!isIsoTime(input.drawAt)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'drawAt must be an ISO 8601 time with an offset' })
+  else {
+    if (Date.parse(input.drawAt) <= Date.parse(nowIso)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'the new draw date is in the past' })
+    if (Date.parse(input.drawAt) < Date.parse(plan.salesCloseAt)) problems.push({ field: 'drawAt', rule: 'LNS-13', message: 'the new draw date is before the close of sales' })
+  }
+  assertNoProblems(problems, 'postponement')
+  const end = claimPeriodEnd(input.drawAt, minClaimDays)
+  return { drawAt: input.drawAt, claimDeadline: Date.parse(plan.claimDeadline) >= Date.parse(end) ? plan.claimDeadline : end }
+}
