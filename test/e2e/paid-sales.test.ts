@@ -14,7 +14,6 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   let hall: PaidHall
   const es = { 'accept-language': 'es' }
   const asKiosk = () => ({ ...es, authorization: `Device ${hall.kiosk.credential}` })
-  const asStation = () => ({ ...es, authorization: `Device ${hall.station.credential}` })
   const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
   const asDirector = () => ({ ...es, authorization: `Bearer ${hall.directorToken}` })
   const cardsSold = async () => (await server.services.bingo.getGameState(hall.gameId)).cardsSold

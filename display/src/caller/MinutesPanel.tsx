@@ -1,4 +1,5 @@
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { IncidentKind } from '../../../web/api.ts'
@@ -36,7 +37,8 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
 
 function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
   const cur = (c: number) => money(c, m.currency || 'BOB', lang)
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES') : '—')
+  // Issue 17: the hall's wall clock, not the browser's.
+  const when = (iso: string | null) => (iso ? (m.timeZone ? formatInZone(iso, m.timeZone, 'seconds') : new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')) : '—')
   const status = (s: SessionMinutes['games'][number]['status']) => t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
   const incidents = m.games.flatMap((g) => g.incidents.map((i) => ({ ...i, orderNo: g.orderNo })))
   // Incident kinds and void reasons are codes: the screen shows the regulation's words for them (issue 14 point 7).

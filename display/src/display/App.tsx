@@ -9,6 +9,7 @@ import { Header } from './Header.tsx'
 import { InfoBar } from './InfoBar.tsx'
 import { LastBalls } from './LastBalls.tsx'
 import { Notice } from './Notice.tsx'
+import { IncidentBanner } from './IncidentBanner.tsx'
 import { WinnerPanel } from './WinnerPanel.tsx'
 import './display.css'
 
@@ -51,6 +52,7 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
               : <Board state={state} lang={lang} />}
         </section>
       </main>
+      <IncidentBanner state={state} lang={lang} />
       <InfoBar state={state} lang={lang} />
       {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
     </div>

@@ -59,7 +59,10 @@ function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment
 async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, by: Actor = SYSTEM_ACTOR, annulment: SignedAnnulment | null = null): Promise<void> {
   const at = ctx.now()
   await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at })
-  await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(annulment ?? {}) } })
+  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(annulment ?? {}) } })
+  // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
+  ctx.caches.delete(game.id)
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
 }
 
 /** Voids the game and refunds every sold card at full price (BNG-80, BNG-82, BNG-83, BNG-86). */

@@ -102,6 +102,8 @@ export interface GameState extends Partial<GameExtras> {
   beacon?: BeaconState | null
   /** Issue 15 point 4: a game annulled by two people shows the hall their reason (the names stay in the minutes). */
   annulment?: { reason: string; at: string } | null
+  /** Issue 17: the game's newest incident (what happened and how the game goes on), shown on every screen. */
+  incident?: { at: string; kind: string; outcome: string; note: string; rule: string } | null
   times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
 }
 

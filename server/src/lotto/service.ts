@@ -41,8 +41,6 @@ export function createLottoService(deps: LottoDeps) {
   const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
   const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident } = createDrawUseCases(ctx)
-  const { sellSlip, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(ctx, sales, receipts)
-  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident } = createDrawUseCases(ctx)
   const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(ctx, sales, receipts)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
@@ -50,8 +48,7 @@ export function createLottoService(deps: LottoDeps) {
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.L.'),
-    createDraw, getDraw, listDraws, sellSlip, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident,
-    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident,
+    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident,
     settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
     async close() { await sales.drain(); await receipts?.close(); await writer.close() },

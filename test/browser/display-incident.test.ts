@@ -1,0 +1,74 @@
+/**
+ * Issue 17 point 5 in a real Chromium over a real socket.io connection, authentication on: the hall display
+ * follows an incident without a reload. The floor manager declares a device failure before the first ball
+ * (BNG-80) over HTTP; the open display page shows what happened and how the game goes on, in Spanish, with no
+ * raw id, and the awarded-prize tiles are never struck through.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
+
+const PASSWORD = 'clave-de-pruebas-17'
+
+browserSuite('hall display follows an incident without a reload (issue 17)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let gameId: string
+  let displayCred: string
+  let jefe: Record<string, string>
+
+  beforeAll(async () => {
+    ensureBuilt(['display'], ['display/src', 'web'])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    server = await startTestServer({ auth: 'on' })
+    const { bingo, auth } = server.services
+    const hall = await bingo.createHall({ id: 'sala', name: 'Sala de pruebas', profileId: 'BO-2025', playingPositions: 100, bettingPlan: DEMO_BETTING_PLAN })
+    const set = await bingo.createMasterSet({ count: 200, seed: 'incident-display' })
+    const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
+    const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })
+    const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
+    gameId = game.gameId
+    await bingo.openSales(gameId)
+    await bingo.sell({ gameId, count: 20, channel: 'demo' })
+    displayCred = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId: hall.id })).credential
+    await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
+    jefe = { authorization: `Bearer ${(await auth.login('jefa', PASSWORD)).token}` }
+    browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it('shows what happened and how the game goes on as soon as the incident is recorded (BNG-80)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    let loads = 0
+    page.on('load', () => { loads++ })
+    await page.goto(`${server.url}/display/?hall=sala&device=${displayCred}`)
+    await expect.poll(() => page.getByTestId('display').getAttribute('data-status'), { timeout: 15_000 }).toBe('on_sale')
+    expect(await page.getByTestId('incident').count()).toBe(0)
+    const loadsBefore = loads
+
+    const r = await api(server.url, 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El extractor no arranca' }, jefe)
+    expect(r.status, JSON.stringify(r.body)).toBeLessThan(300)
+
+    await expect.poll(() => page.getByTestId('display').getAttribute('data-status'), { timeout: 10_000 }).toBe('suspended')
+    const notice = (await page.getByTestId('notice').textContent()) ?? ''
+    expect(notice).toMatch(/suspendida/i)
+    expect(notice).toContain('Conserve sus cartones')
+    expect(notice).not.toMatch(/device-failure|suspended\b/)
+    expect(loads).toBe(loadsBefore)
+    await page.screenshot({ path: join(SCREENSHOTS, 'display-incident-landscape.png') })
+
+    await page.setViewportSize({ width: 1080, height: 1920 })
+    await page.screenshot({ path: join(SCREENSHOTS, 'display-incident-portrait.png') })
+    // An awarded prize is never shown struck through.
+    const decoration = await page.evaluate(() => [...document.querySelectorAll('.hd-tile__value')].map((e) => getComputedStyle(e).textDecorationLine))
+    expect(decoration).not.toContain('line-through')
+    await page.close()
+  }, 60_000)
+})
