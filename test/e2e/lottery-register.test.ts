@@ -25,17 +25,27 @@ describe('numbered lottery issue register: codes only from print runs, payable o
 
   const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
   const pay = (who: string, code: string) => call(who, 'POST', '/api/tickets/pay', { code, stationId: 'ignorada', cashierId: 'ignorado', payeeName: 'Juana Flores Quispe', payeeDocument: '3344556 LP' })
+  /** Prizes are paid by a cashier logged in at an enrolled station with an open shift (issue 13 point 5). */
+  async function cashierAt(station: 'cajaA' | 'cajaB', username: string) {
+    const login = await api(server.url, 'POST', '/api/auth/login', { username, password: PASSWORD }, { authorization: auth.get(station)! })
+    expect(login.status).toBe(200)
+    auth.set(`${username}@${station}`, `Bearer ${login.body.token}`)
+    const shift = await call(`${username}@${station}`, 'POST', '/api/shifts', { floatCents: 5_000_000 })
+    expect(shift.status).toBe(201)
+  }
   const codeOf = (n: number, f: number) => codes.get(`${n}/${f}`)!
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    const people = [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
+    const people = [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['cajero', 'Juan Condori', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
     for (const [username, displayName, role] of people) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     }
+    const hall = await api(server.url, 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 }, { authorization: auth.get('jefa')! })
+    expect(hall.status).toBe(201)
     for (const [name, kind] of [['kiosco', 'kiosk'], ['cajaA', 'cashier_station'], ['cajaB', 'cashier_station']] as const) {
-      const d = await server.services.auth.enrolDevice({ kind, name: name === 'cajaA' ? sellerA.name : name === 'cajaB' ? sellerB.name : 'Kiosco 1' })
+      const d = await server.services.auth.enrolDevice({ kind, name: name === 'cajaA' ? sellerA.name : name === 'cajaB' ? sellerB.name : 'Kiosco 1', hallId: hall.body.id })
       auth.set(name, `Device ${d.credential}`)
       if (name === 'cajaA') sellerA = { ...sellerA, id: d.id }
       if (name === 'cajaB') sellerB = { ...sellerB, id: d.id }
@@ -139,23 +149,25 @@ describe('numbered lottery issue register: codes only from print runs, payable o
   })
 
   it('LOT-26 / LST-4: a reprinted-away code, a returned fraction and an undistributed fraction are refused at the cashier (409), a distributed one is paid once', async () => {
-    const old = await pay('cajaA', firstCodeOf3)
+    await cashierAt('cajaA', 'cajera')
+    await cashierAt('cajaB', 'cajero')
+    const old = await pay('cajera@cajaA', firstCodeOf3)
     expect(old.status).toBe(409)
     expect(old.body.error.code).toBe('TICKET_VOID')
     expect(old.body.error.detail).toMatch(/reprinted/)
-    const returned = await pay('cajaA', codeOf(4, 2))
+    const returned = await pay('cajera@cajaA', codeOf(4, 2))
     expect(returned.status).toBe(409)
     expect(returned.body.error.detail).toMatch(/returned/)
-    const undistributed = await pay('cajaB', codeOf(7, 1))
+    const undistributed = await pay('cajero@cajaB', codeOf(7, 1))
     expect(undistributed.status).toBe(409)
     expect(undistributed.body.error.detail).toMatch(/never distributed/)
     const v = await call('cajaA', 'POST', '/api/tickets/validate', { code: codeOf(3, 1) })
     expect(v.body).toMatchObject({ outcome: 'WIN', amountCents: 500_000 })
-    const paid = await pay('cajaA', codeOf(3, 1))
+    const paid = await pay('cajera@cajaA', codeOf(3, 1))
     expect(paid.status).toBe(200)
     expect(paid.body.payout).toMatchObject({ kind: 'lottery', amountCents: 500_000 })
-    expect((await pay('cajaB', codeOf(3, 1))).body.error.code).toBe('ALREADY_PAID')
-    expect((await pay('cajaB', codeOf(4, 1))).status).toBe(200)
+    expect((await pay('cajero@cajaB', codeOf(3, 1))).body.error.code).toBe('ALREADY_PAID')
+    expect((await pay('cajero@cajaB', codeOf(4, 1))).status).toBe(200)
     // A kiosk does not pay prizes at all.
     expect((await pay('kiosco', codeOf(3, 2))).status).toBe(403)
   })
@@ -164,12 +176,12 @@ describe('numbered lottery issue register: codes only from print runs, payable o
     const real = codeOf(3, 2).split('.')[2]
     const guessed = real.replace(/-[0-9a-f]{16}$/, '-0123456789abcdef')
     const forged = encodeTicketCode({ kind: TicketKind.lottery, id: guessed }, server.services.keys.privateKey)
-    const r = await pay('cajaA', forged)
+    const r = await pay('cajera@cajaA', forged)
     expect(r.status).toBe(422)
     expect(r.body.error.code).toBe('INVALID_SIGNATURE')
     expect(r.body.error.detail).toMatch(/issue tag/)
     // Nor does the old form without a print run (what the removed route handed out) pay.
     const bare = encodeTicketCode({ kind: TicketKind.lottery, id: real.replace(/-r\d+-[0-9a-f]{16}$/, '') }, server.services.keys.privateKey)
-    expect((await pay('cajaA', bare)).status).toBe(409)
+    expect((await pay('cajera@cajaA', bare)).status).toBe(409)
   })
 })
