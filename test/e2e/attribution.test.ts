@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+import { openTill, type Till } from '../helpers/till.ts'
 
 /**
  * Issue 14 points 2, 3 and 6 over real HTTP with authentication on: journal records name the authenticated
@@ -14,6 +15,7 @@ const secondPerson = (username: string, password = PASSWORD) => ({ 'x-bolillo-se
 describe('attribution, roles and blocking (issue 14 points 2, 3, 6)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let setup: HallSetup
+  let till: Till
   const tokens = new Map<string, string>()
   const call = (who: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es', ...headers })
@@ -30,15 +32,21 @@ describe('attribution, roles and blocking (issue 14 points 2, 3, 6)', () => {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD, halls: [setup.hallId] })
       tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
     }
+    // The cashier sells at her enrolled station, in her open shift (issue 13 point 5).
+    till = await openTill(server.url, server.services, { hallId: setup.hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1' })
   })
   afterAll(async () => server?.cleanup())
 
   it('names the authenticated cashier on every record, whatever the body claims (issue 14 point 2)', async () => {
-    const sale = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2000, cash: { smallCents: 2000, otherCents: 0 }, stationId: 'caja-1', cashierId: 'Directora de Bingo' })
-    expect(sale.status).toBe(201)
+    const sale = await api(server.url, 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2000, cash: { smallCents: 2000, otherCents: 0 }, stationId: 'caja-9', cashierId: 'Directora de Bingo', buyerDocument: '4455667 LP' }, till.headers)
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201)
     const [sold] = await journal('voucher.sold')
     expect(sold.actor).toMatchObject({ kind: 'person', name: 'Rosa Vargas', role: 'cashier' })
     expect(JSON.stringify(sold)).not.toContain('Directora de Bingo')
+    // The drawer is the station she logged in at, not the one the body names.
+    expect(JSON.stringify(sold)).not.toContain('caja-9')
+    const moved = await server.services.db.all<{ station_id: string; shift_id: string }>("SELECT station_id, shift_id FROM cash_movements WHERE kind LIKE 'voucher%'")
+    expect(moved).toEqual([{ station_id: till.station.id, shift_id: till.shiftId }])
   })
 
   it('lets the AML officer decide a report under her own name, and refuses the read-only auditor (GEN-9, GEN-17)', async () => {

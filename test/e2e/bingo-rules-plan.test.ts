@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gameOnSale, hallWithSeries, openSession, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import { api } from '../helpers/server.ts'
 
 /**
  * BNG-52 / CFG-24 / CFG-25, CFG-17 and BNG-102 over real HTTP with authentication on: a hall's Plan de Apuestas
@@ -68,7 +69,7 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
     const refused = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     expect(refused.status).toBe(422)
     expect(refused.body.error).toMatchObject({ code: 'MINIMUM_PARTICIPATION', details: { minimum: 25, sold: 24 } })
-    expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/sales`, { count: 1 })).status).toBe(201)
+    expect((await api(s.server.url, 'POST', `/api/games/${g.gameId}/sales`, { count: 1 }, (await s.till(bo.hallId)).headers)).status).toBe(201)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
   })
 

@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTill, type Till } from '../helpers/till.ts'
 import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -24,6 +25,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
   const as: Record<string, Record<string, string>> = {}
   let drawId: string
   let receipt: { receiptNumber: string; soldAt: string }
+  let till: Till
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
@@ -34,8 +36,8 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
     }
     await server.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     await server.services.bingo.createHall({ id: 'santander', name: 'Sala Santander', profileId: 'ES-CB-2010', playingPositions: 100 })
-    const kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: 'lapaz' })
-    as.kiosk = { authorization: `Device ${kiosk.credential}` }
+    // Issue 13: a counter sells slips for cash into the drawer of a shift open at an enrolled station.
+    till = await openTill(server.url, server.services, { hallId: 'lapaz', username: 'jefa', password: PASSWORD, stationName: 'Caja 1' })
     mkdirSync(SHOTS, { recursive: true })
   })
   afterAll(async () => { await server?.cleanup() })
@@ -64,8 +66,9 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
 
   it('prints the receipt\'s sale time on the draw\'s wall clock, beside the draw time on the same clock (issue 17 point 4)', async () => {
     t = Date.parse('2025-03-02T02:47:00Z') // 22:47 on 1 March in La Paz
-    const sold = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' }, channel: 'kiosk:1' }, as.kiosk)
-    expect(sold.status).toBe(201)
+    await till.relogin()
+    const sold = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' } }, till.headers)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     expect(sold.body.timeZone).toBe('America/La_Paz')
     receipt = sold.body
     const pdf = await fetch(`${server.url}/api/lotto/slips/${receipt.receiptNumber}/receipt.pdf`, { headers: as.jefa })

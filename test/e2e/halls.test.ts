@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 
 /**
  * Issue 14 point 1, over real HTTP with authentication on: people and devices of hall A act on hall A only
@@ -10,7 +11,7 @@ const PASSWORD = 'correct horse battery'
 describe('hall scoping of people and devices (issue 14 point 1)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   const auth = new Map<string, string>()
-  const ids = { hallA: 'sala-a', hallB: 'sala-b', sessionB: '', gameA: '', gameB: '', seriesA: '', seriesB: '', voucherB: '' }
+  const ids = { hallA: 'sala-a', hallB: 'sala-b', sessionB: '', gameA: '', gameB: '', seriesA: '', seriesB: '', voucherB: '', shiftB: '' }
   const as = (who: string) => ({ authorization: auth.get(who)!, 'accept-language': 'es' })
   const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, as(who))
 
@@ -40,6 +41,12 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     for (const [name, kind, hallId] of [['kiosco-a', 'kiosk', ids.hallA], ['caja-a', 'cashier_station', ids.hallA]] as const) {
       auth.set(name, `Device ${(await access.enrolDevice({ kind, name, hallId })).credential}`)
     }
+    // The cashiers work logged in at a station of their hall, each with her shift open (issue 13 point 5).
+    for (const [username, hallId] of [['cajera-a', ids.hallA], ['cajera-b', ids.hallB]] as const) {
+      const till = await openTill(server.url, server.services, { hallId, username, password: PASSWORD, stationName: `Caja de ${username}` })
+      auth.set(username, `Bearer ${till.token}`)
+      if (hallId === ids.hallB) ids.shiftB = till.shiftId
+    }
     const v = await call('cajera-b', 'POST', '/api/vouchers', { hallId: ids.hallB, amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 }, stationId: 'caja-b', cashierId: 'x' })
     expect(v.status).toBe(201)
     ids.voucherB = v.body.voucher.code
@@ -62,6 +69,10 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
       ['dir-a', 'POST', '/api/auth/devices', { kind: 'kiosk', name: 'Kiosco intruso', hallId: ids.hallB }],
       ['dir-a', 'POST', '/api/auth/users', { username: 'nuevo', displayName: 'Nuevo', role: 'cashier', password: PASSWORD, halls: [ids.hallB] }],
       ['dir-a', 'GET', `/api/prize-register?hallId=${ids.hallB}`],
+      // Another hall's drawer: its shift report, and its list of shifts (issue 13 point 5).
+      ['cajera-a', 'GET', `/api/shifts/${ids.shiftB}`],
+      ['dir-a', 'GET', `/api/shifts/${ids.shiftB}/report.pdf`],
+      ['dir-a', 'GET', `/api/shifts?hallId=${ids.hallB}`],
     ]
     const before = await server.services.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cards')
     for (const [who, method, path, body] of cross) {
@@ -73,9 +84,14 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     expect(await server.services.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cards')).toEqual(before)
     // The same people act in their own hall.
     expect((await call('cajera-a', 'POST', `/api/games/${ids.gameA}/sales`, { count: 1 })).status).toBe(201)
-    expect((await call('caja-a', 'POST', `/api/games/${ids.gameA}/sales`, { count: 1 })).status).toBe(201)
-    // Past the hall check (two cards are below the minimum participation, BNG-15).
+    // A station's own credential, with nobody logged in at it, moves no cash (issue 13 point 5).
+    const alone = await call('caja-a', 'POST', `/api/games/${ids.gameA}/sales`, { count: 1 })
+    expect([alone.status, alone.body.error.code]).toEqual([409, 'STATION_REQUIRED'])
+    // Past the hall check (one card is below the minimum participation, BNG-15).
     expect((await call('jefe-a', 'POST', `/api/games/${ids.gameA}/sales/close`, {})).body.error.code).toBe('MINIMUM_PARTICIPATION')
+    // Her own hall's shifts only, with no hall named.
+    const mine = await call('cajera-a', 'GET', '/api/shifts')
+    expect(mine.body.shifts.map((x: { hall_id?: string; hallId?: string }) => x.hall_id ?? x.hallId)).toEqual([ids.hallA])
     // A director of every hall acts in both.
     expect((await call('jefa', 'GET', `/api/sessions/${ids.sessionB}/minutes`)).status).toBe(200)
   })

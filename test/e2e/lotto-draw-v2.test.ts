@@ -55,7 +55,7 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
   const call = (method: string, path: string, body?: unknown) => api(server.url, method, path, body, auth)
   // Sessions follow the server's clock: moving it by hours means logging in again.
   // Issue 13: she logs in at an enrolled cash desk, whose drawer takes the cash of the slips she sells.
-  let desk: { id: string; name: string; kind: 'cashier_station'; hallId: null } | undefined
+  let desk: { id: string; name: string; kind: 'cashier_station'; hallId: string } | undefined
   const at = async (ms: number) => {
     t = ms
     auth = { authorization: `Bearer ${(await server.services.auth.login('directora', 'correct horse battery', desk)).token}` }
@@ -73,8 +73,11 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     server = await startTestServer({ auth: 'on', databaseUrl: null, beaconRelays: [relayUrl], beaconTimeoutMs: 2000, demoBeacon: false }, { clock: { now: () => new Date(t) }, sealer })
     const user = await server.services.auth.createUser({ username: 'directora', displayName: 'Directora del sorteo', role: 'director', password: 'correct horse battery' })
     directorId = user.id
-    desk = { id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos' })).id, name: 'Caja sorteos', kind: 'cashier_station', hallId: null }
+    await server.services.bingo.createHall({ id: 'sorteos', name: 'Sala de sorteos', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    desk = { id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos', hallId: 'sorteos' })).id, name: 'Caja sorteos', kind: 'cashier_station', hallId: 'sorteos' }
     await at(t)
+    // Her shift at the desk, with an empty float: the slips' cash is its movements.
+    expect((await call('POST', '/api/shifts', { floatCents: 0 })).status).toBe(201)
   })
   afterAll(async () => {
     await server?.cleanup()

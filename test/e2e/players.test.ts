@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+import { openTill } from '../helpers/till.ts'
 
 /**
  * Issue 14 point 8 over real HTTP with authentication on: self-excluded and prohibited players (GEN-23, GEN-27),
@@ -23,6 +24,8 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD, halls: [setup.hallId] })
       tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
     }
+    // The cashier works logged in at her enrolled station with her shift open (issue 13 point 5).
+    tokens.set('cajera', (await openTill(server.url, server.services, { hallId: setup.hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1' })).token)
   })
   afterAll(async () => server?.cleanup())
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 
 /**
  * The back office's server side (issue 17), over real HTTP with authentication on and real people: the sales and
@@ -38,7 +39,9 @@ describe('back-office reports and generation progress (issue 17)', () => {
     // One game with balls typed in from the blower (counted against the ball set), played to its end.
     const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)
-    await call('mesa', 'POST', `/api/games/${g.gameId}/sales`, { count: 40 })
+    // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
+    tokens.set('mesa@mesa1', (await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD })).token)
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 40 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     let ball = 0
     for (let i = 0; i < 300; i++) {
@@ -48,7 +51,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
       else await call('mesa', 'POST', `/api/games/${g.gameId}/balls`, { ball: ++ball })
     }
     const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
-    await call('jefa', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, { quickPicks: 3, player: { name: 'Ana Choque', document: 'CI 1' } })
+    await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, { quickPicks: 3, player: { name: 'Ana Choque', document: 'CI 1' } })
   }, 120_000)
   afterAll(async () => server?.cleanup())
 

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import { api, startTestServer } from './server.ts'
+import { openTill, type Till } from './till.ts'
 
 /**
  * A server with authentication on, real people (one per role) and a clock the test moves: the set-up of the
@@ -18,12 +19,23 @@ export async function startRulesServer(startAt: string) {
   const server = await startTestServer({ auth: 'on' }, { clock })
   const tokens = new Map<string, string>()
   for (const [username, displayName, role] of PEOPLE) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
-  const login = async () => { for (const [u] of PEOPLE) tokens.set(u, (await server.services.auth.login(u, PASSWORD)).token) }
+  // Issue 13: the jefe de mesa sells at the table's enrolled station, in her open shift (one per hall).
+  const tills = new Map<string, Till>()
+  const login = async () => {
+    for (const [u] of PEOPLE) tokens.set(u, (await server.services.auth.login(u, PASSWORD)).token)
+    for (const t of tills.values()) await t.relogin()
+  }
   await login()
   const headers = (who: Who) => ({ authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
   const call = (who: Who, method: string, path: string, body?: unknown) => api(server.url, method, path, body, headers(who))
   return {
     server, call, headers,
+    /** The table station of `hallId` with mesa1 logged in at it and her shift open. */
+    async till(hallId: string): Promise<Till> {
+      let t = tills.get(hallId)
+      if (!t) { t = await openTill(server.url, server.services, { hallId, username: 'mesa1', password: PASSWORD }); tills.set(hallId, t) }
+      return t
+    },
     /** Moves the clock to `iso` and logs everyone in again (a session expires with the clock). */
     async at(iso: string) { t = Date.parse(iso); await login() },
     now: () => new Date(t),
@@ -58,7 +70,8 @@ export async function gameOnSale(s: RulesServer, sessionId: string, seriesIds: s
   expect(g.status, JSON.stringify(g.body)).toBe(201)
   const gameId = g.body.gameId as string
   expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-  const sold = await s.call('locutor', 'POST', `/api/games/${gameId}/sales`, { count: cards })
+  const hallId = (await s.call('mesa1', 'GET', `/api/games/${gameId}`)).body.hallId as string
+  const sold = await api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, (await s.till(hallId)).headers)
   expect(sold.status, JSON.stringify(sold.body)).toBe(201)
   return { gameId, serials: sold.body.cards.map((c: { serial: string }) => c.serial) }
 }

@@ -73,13 +73,24 @@ export async function checkDemoProductLines(url: string, creds: { devices: Array
   expect(games.map((g: any) => g.channel).sort()).toEqual(['electronic', 'printed'])
 
   const device = (kind: string) => creds.devices.find((d) => d.kind === kind)!
-  // The kiosk sells a lotto slip (no draw refused as "nothing on sale") and an on-screen instant ticket.
-  const asKiosk = { authorization: `Device ${device('kiosk').credential}` }
-  const slip = await api(url, 'POST', `/api/lotto/draws/${onSale.drawId}/slips`, { quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' }, channel: 'kiosk:1' }, asKiosk)
-  expect(slip.status, JSON.stringify(slip.body)).toBe(201)
+  // The demo cashier logs in at the demo's Caja 1, opens her shift and sells a credit voucher; the kiosk spends it
+  // on a lotto slip and an on-screen instant ticket (no draw refused as "nothing on sale"; issue 13: no value
+  // without a payment, so the kiosk sells only against a voucher).
+  const login = await api(url, 'POST', '/api/auth/login', { username: 'cajero', password: 'bolillo-demo' }, { authorization: `Device ${device('cashier_station').credential}` })
+  expect(login.status, JSON.stringify(login.body)).toBe(200)
+  const asCashier = { authorization: `Bearer ${login.body.token}` }
+  expect((await api(url, 'POST', '/api/shifts', { floatCents: 10_000 }, asCashier)).status).toBe(201)
+  const voucher = await api(url, 'POST', '/api/vouchers', { hallId: 'demo', amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 } }, asCashier)
+  expect(voucher.status, JSON.stringify(voucher.body)).toBe(201)
   const electronic = games.find((g: any) => g.channel === 'electronic')
-  const sold = await api(url, 'POST', '/api/instant/halls/demo/electronic', { gameNo: electronic.gameNo, stationId: 'kiosk-1' }, asKiosk)
-  expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  const asKiosk = { authorization: `Device ${device('kiosk').credential}` }
+  const bought = await api(url, 'POST', '/api/kiosk/purchases', {
+    voucherCode: voucher.body.voucher.shortCode ?? voucher.body.voucher.code, ageConfirmed: true,
+    slips: [{ drawId: onSale.drawId, quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' } }], instant: { gameNo: electronic.gameNo, count: 1 },
+  }, asKiosk)
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+  // Bs 5 the slip, Bs 10 the instant ticket: Bs 5 left on the change voucher.
+  expect(bought.body.change?.amountCents).toBe(500)
 
   const page = await fetch(url + '/')
   expect(page.status).toBe(200)

@@ -11,7 +11,7 @@ import { parseTicketCode } from '../shared/ticket-code.ts'
 import { holdsHall, type Principal } from './service.ts'
 import {
   hallsOfAmlReport, hallsOfBallSet, hallsOfCard, hallsOfDevice, hallsOfGame, hallsOfPayout, hallsOfPerson, hallsOfPot, hallsOfPrize,
-  hallsOfSeries, hallsOfSession, hallsOfStation, hallsOfVoucher,
+  hallsOfSeries, hallsOfSession, hallsOfShift, hallsOfStation, hallsOfVoucher,
 } from './store.ts'
 
 type Resolver = (db: Sql, id: string) => Promise<'*' | string[]>
@@ -31,6 +31,7 @@ const RESOLVERS: Record<string, Resolver> = {
   deviceId: hallsOfDevice,
   stationId: hallsOfStation,
   userId: hallsOfPerson,
+  shiftId: hallsOfShift,
 }
 
 /** A signed code's resource: bingo cards (C) and credit vouchers (V) belong to a hall. */

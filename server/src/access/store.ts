@@ -167,6 +167,8 @@ export const hallsOfDevice = (db: Sql, deviceId: string) =>
   list(db, 'SELECT hall_id FROM device_credentials WHERE id = ? UNION SELECT hall_id FROM devices WHERE id = ?', [deviceId, deviceId])
 /** A station's hall: the enrolled device of that id. */
 export const hallsOfStation = (db: Sql, stationId: string) => list(db, 'SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
+/** A cashier's shift (issue 13 point 5): its report lists a hall's drawer. */
+export const hallsOfShift = (db: Sql, shiftId: string) => list(db, 'SELECT hall_id FROM cashier_shifts WHERE id = ?', [shiftId])
 export const hallsOfCard = (db: Sql, cardId: string) => list(db, 'SELECT g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
 export const hallsOfVoucher = (db: Sql, voucherId: string) => list(db, 'SELECT hall_id FROM vouchers WHERE id = ?', [voucherId])
 /** A person's halls; '*' for someone of every hall. */

@@ -7,7 +7,7 @@
 import { body, nameOf, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { counterStation } from '../http/station.ts'
+import { counterTill } from '../http/station.ts'
 import { layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
@@ -73,7 +73,7 @@ export function registerBonusRoutes(app: App, services: Services): void {
   // Issue 13: paid at the counter like any card sale (cash into the station's drawer, cards printed).
   app.post('/api/games/:gameId/halls/:hallId/sales', needs('game.sell'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
-    const station = counterStation(c, b.stationId)
+    const station = await counterTill(c, services, b.stationId)
     return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, ...station }), 201)
   })
 

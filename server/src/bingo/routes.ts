@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER, witnessOf, type App, type AppContext } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
-import { counterStation } from '../http/station.ts'
+import { counterTill } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 
@@ -122,7 +122,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   // `channel` is still accepted from older clients and ignored: the channel is the station that took the cash.
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
-    const station = counterStation(c, b.stationId)
+    const station = await counterTill(c, services, b.stationId)
     return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, ...station }), 201)
   })
   app.post('/api/games/:gameId/draw', needs('game.draw'), async (c) => c.json(await bingo.drawNext(param(c, 'gameId'))))

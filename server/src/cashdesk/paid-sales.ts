@@ -245,10 +245,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * Records the cash of a counter sale in the station's drawer and names it as the payment of each item, inside the
    * sale's transaction (issue 13).
    */
-  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number }> }): Promise<number> {
+  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number }> }): Promise<number> {
     const amountCents = sale.items.reduce((s, i) => s + i.amountCents, 0)
     const movementId = newId('cm')
-    await insertCashMovement(tx, { id: movementId, hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, kind: 'counter_sale', amountCents, currency: sale.currency, refId: sale.saleId, at: sale.at })
+    // One product per counter sale (cards, a slip or an instant ticket): the shift report sums it under that product.
+    const product = sale.items[0]?.product ?? 'card'
+    await insertCashMovement(tx, { id: movementId, hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, kind: 'counter_sale', amountCents, currency: sale.currency, refId: sale.saleId, at: sale.at, shiftId: sale.shiftId ?? null, product })
     for (const i of sale.items) {
       await insertSalePayment(tx, { id: newId('sp'), hallId: sale.hallId, stationId: sale.stationId, soldBy: sale.soldBy, ...i, currency: sale.currency, paidBy: 'cash', paymentRef: movementId, at: sale.at })
     }
@@ -259,7 +261,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return amountCents
   }
 
-  interface Counter { stationId: string; soldBy: string }
+  /** The drawer: the station, the person selling and their open shift (null only with authentication off). */
+  interface Counter { stationId: string; soldBy: string; shiftId?: string | null }
 
   /**
    * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer and the
@@ -281,7 +284,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hall = await vouchers.hallFor(tx, hallId)
       const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
       const saleId = newId('cs')
-      const amountCents = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, at, currency: hall.currency, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
+      const amountCents = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: hall.currency, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
       const print = await printer.print(printed.docs, `counter-${saleId}`)
       return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, print }
     })
@@ -299,7 +302,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
-      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, at, currency: receipt.currency, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
+      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: receipt.currency, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
       return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const } }
     })
   }
@@ -310,7 +313,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
-      await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
       return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
     })
   }
@@ -322,7 +325,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return db.transaction(async (tx) => {
       const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
       const saleId = newId('cs')
-      await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
       const print = await printer.print([instantDoc(sale, input.stationId, printer)], `instant-${sale.serial}`)
       return { ...sale, receipt: { printed: true, files: print.files }, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
     })

@@ -6,6 +6,7 @@ import { body, needs, param, pdf, principalOf, type App } from '../http/context.
 import { pickLang } from '../http/messages.ts'
 import { refundActor, stationPersonOf, tillOf, type WithDevice } from '../http/till.ts'
 import { DomainError } from '../shared/errors.ts'
+import { holdsHall } from '../access/service.ts'
 import type { Services } from '../services.ts'
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
@@ -33,11 +34,26 @@ export function registerShiftRoutes(app: App, services: Services): void {
   })
   app.get('/api/shifts', needs('report.read'), async (c) => {
     const q = c.req.query()
+    // Issue 14 point 1: a person of some halls lists the shifts of one of them, never every hall's drawers.
+    const who = principalOf(c)
+    if (c.get('authOn') && who.halls !== '*') {
+      const own = who.halls ?? []
+      const hallId = q.hallId ?? (own.length === 1 ? own[0] : undefined)
+      if (!hallId) throw new DomainError('VALIDATION_FAILED', 'name the hall whose shifts to list', { field: 'hallId' })
+      if (!holdsHall(who, hallId)) throw new DomainError('WRONG_HALL', `hall ${hallId} is not one of yours`, { resource: 'hallId' })
+      return c.json({ shifts: await shifts.list({ stationId: q.stationId, hallId, limit: Number(q.limit) || 50 }) })
+    }
     return c.json({ shifts: await shifts.list({ stationId: q.stationId, hallId: q.hallId, limit: Number(q.limit) || 50 }) })
   })
-  app.get('/api/shifts/:shiftId', needs('report.read'), async (c) => c.json(await shifts.report(id.parse(param(c, 'shiftId')))))
+  // A malformed id is a 400 like any bad input, never a 500 (found by the fuzz test).
+  const shiftIdOf = (c: Parameters<typeof param>[0]) => {
+    const parsed = id.safeParse(param(c, 'shiftId'))
+    if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'a shift id is letters, digits, - and _', { field: 'shiftId' })
+    return parsed.data
+  }
+  app.get('/api/shifts/:shiftId', needs('report.read'), async (c) => c.json(await shifts.report(shiftIdOf(c))))
   app.get('/api/shifts/:shiftId/report.pdf', needs('report.read'), async (c) => {
-    const shiftId = param(c, 'shiftId')
+    const shiftId = shiftIdOf(c)
     const lang = c.req.query('lang') === 'en' ? 'en' : c.req.query('lang') === 'es' ? 'es' : pickLang(c.req.header('accept-language'))
     return pdf(c, await shifts.reportPdf(shiftId, lang), `turno-${shiftId}.pdf`)
   })

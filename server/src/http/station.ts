@@ -5,23 +5,23 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { principalOf, type AppContext } from './context.ts'
+import type { Services } from '../services.ts'
+import { tillOf } from './till.ts'
 
-export function counterStation(c: AppContext, claimed?: string): { stationId: string; soldBy: string } {
+/**
+ * The drawer a counter sale's cash goes into (issue 13 point 2, point 5): with authentication on, the open shift of
+ * the person logged in at an enrolled cashier station (STATION_REQUIRED, SHIFT_NOT_OPEN otherwise), so the sale is
+ * one of the shift's movements and counts in its arqueo. A kiosk has no drawer: it sells only against a voucher.
+ */
+export async function counterTill(c: AppContext, services: Services, claimed?: string): Promise<{ stationId: string; soldBy: string; shiftId: string | null }> {
   const who = principalOf(c)
-  const kioskOnly = () => new DomainError('KIOSK_VOUCHER_ONLY', 'a kiosk sells only against a credit voucher (POST /api/kiosk/purchases)', { rule: 'GEN-14' })
-  if (who.kind === 'device') {
-    if (who.role === 'kiosk') throw kioskOnly()
-    return { stationId: who.id, soldBy: who.id }
-  }
-  // A person whose session was opened at an enrolled station carries it as `device`.
-  const device = who.device
-  if (who.kind === 'person' && device) {
-    if (device.kind === 'kiosk') throw kioskOnly()
-    return { stationId: device.id, soldBy: who.id }
+  if (who.role === 'kiosk' || who.device?.kind === 'kiosk') {
+    throw new DomainError('KIOSK_VOUCHER_ONLY', 'a kiosk sells only against a credit voucher (POST /api/kiosk/purchases)', { rule: 'GEN-14' })
   }
   // Authentication off (tests that say why): nothing is proven, the body names the drawer.
-  if (!c.get('authOn')) return { stationId: claimed ?? 'counter', soldBy: who.id }
-  throw new DomainError('STATION_REQUIRED', 'a counter sale takes cash into a station\'s drawer: log in at an enrolled station', { role: who.role })
+  if (!c.get('authOn')) return { stationId: claimed ?? 'counter', soldBy: who.id, shiftId: null }
+  const till = await tillOf(c, services, {})
+  return { stationId: till.stationId, soldBy: till.cashierId, shiftId: till.shiftId }
 }
 
 /** The kiosk making a voucher purchase: the enrolled kiosk itself (with authentication off, the body's name). */

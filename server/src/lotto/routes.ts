@@ -11,7 +11,7 @@ import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
-import { counterStation } from '../http/station.ts'
+import { counterTill } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -66,7 +66,7 @@ export function registerLottoRoutes(app: App, services: Services): void {
   // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
     const { stationId: claimed, ...b } = await body(c, slip.extend({ stationId: station.optional() }))
-    const who = counterStation(c, claimed)
+    const who = await counterTill(c, services, claimed)
     return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
   })
   // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for

@@ -2,6 +2,7 @@
  * Lotto sales: selling a slip (LNS-2, LNS-6, LNS-13, LNS-15), its receipt rebuilt for reprints and the cashier,
  * and annulment before the close of sales (LNS-21). The sale itself is group-committed (sales.ts).
  */
+import { currentActor } from '../shared/request-context.ts'
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -153,7 +154,9 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
    */
   async function sellSlipWithin(tx: Sql, input: SlipInput, at: string): Promise<LottoReceipt> {
     const { slip, receiptOf } = await prepareSlip(input)
-    const [r] = await writeSlipBatch(tx, [slip], at, (receipt) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey))
+    // Issue 14 point 2: the slip's record names the seller (its payload text is written by hand, not stamped).
+    const actor = slip.actor ?? currentActor()
+    const [r] = await writeSlipBatch(tx, [actor ? { ...slip, actor } : slip], at, (receipt) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey))
     if (!r.ok) throw new DomainError(r.code, r.message)
     return receiptOf({ receipt: r.receipt, code: r.code, soldAt: at })
   }
