@@ -101,8 +101,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     timeZone: getProfile(config.profileId)?.timeZone,
   })
   // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
-  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
+  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {

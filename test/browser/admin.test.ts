@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 import { money } from '../../web/format.ts'
 
 /**
@@ -47,7 +48,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const g = await call('mesa', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [seriesId], drawSource })
     ids.push(g.gameId)
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)
-    await call('mesa', 'POST', `/api/games/${g.gameId}/sales`, { count: 60 })
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 60 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     // A fixed shuffle of 1..90 for the typed-in balls.
     const order = Array.from({ length: 90 }, (_, i) => i + 1)
@@ -95,6 +96,10 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ids.push(series.id)
     const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Luis Mamani' } })
     ids.push(session.id)
+    // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
+    const till = await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD, floatCents: 20_000 })
+    tokens.set('mesa@mesa1', till.token)
+    ids.push(till.station.id, till.shiftId)
     await playGame(session.id, series.id, 'rng')
     await playGame(session.id, series.id, 'manual', 7)
     await playGame(session.id, series.id, 'manual', 11)
@@ -102,14 +107,17 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
     lottoDrawId = lotto.drawId
     ids.push(lottoDrawId)
-    for (let i = 0; i < 5; i++) await call('jefa', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, { quickPicks: 4, player: { name: `Jugador ${i}`, document: `CI 100${i}` } })
+    for (let i = 0; i < 5; i++) await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, { quickPicks: 4, player: { name: `Jugador ${i}`, document: `CI 100${i}` } })
     // A numbered lottery issue and a raffle on sale.
     const lottery = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(24 * HOUR), drawAt: iso(25 * HOUR), claimDeadline: iso(90 * 24 * HOUR) }))
     ids.push(lottery.drawId)
     const raffle = await call('jefa', 'POST', '/api/lottery/draws', rafflePlan({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(24 * HOUR), drawAt: iso(25 * HOUR), claimDeadline: iso(90 * 24 * HOUR) }))
     ids.push(raffle.drawId)
     // A voucher sold mostly in small notes: held for the AML officer (GEN-17).
-    const v = await call('jefa', 'POST', '/api/vouchers', { hallId, amountCents: 40_000, cash: { smallCents: 35_000, otherCents: 5_000 }, stationId: 'caja-1', cashierId: 'Rosa Vargas', buyerDocument: 'CI 4455667' })
+    const caja = await openTill(server.url, server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 50_000 })
+    tokens.set('cajera@caja1', caja.token)
+    ids.push(caja.station.id, caja.shiftId)
+    const v = await call('cajera@caja1', 'POST', '/api/vouchers', { hallId, amountCents: 40_000, cash: { smallCents: 35_000, otherCents: 5_000 }, buyerDocument: 'CI 4455667' })
     expect(v.aml.flagged).toBe(true)
     ids.push(v.id ?? v.voucherId ?? '')
     browser = await launchChromium()
@@ -325,7 +333,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.close()
   })
 
-  it('lottery operator and director: the numbered lottery issue and a raffle sold from the back office', async () => {
+  it('lottery operator and director: the numbered lottery issue and a raffle in the back office, which sells nothing for no cash', async () => {
     const page = await open('jefa')
     await go(page, 'draws')
     await page.click('[data-testid=tab-lottery]')
@@ -335,10 +343,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await shot(page, 'operator-lottery')
     await page.click('[data-testid=tab-raffle]')
     await page.getByTestId('draws-table').getByText('Rifa de fiestas de San Juan').waitFor()
-    await page.fill('input[name=count]', '3')
-    await page.fill('input[name=buyer]', 'Ana Choque')
-    await page.click('[data-testid=raffle-sell] button[type=submit]')
-    await page.getByText(/Boletos vendidos: \d{3}, \d{3}, \d{3}/).waitFor()
+    // Issue 13 point 2: the back office takes no cash, so it sells no raffle ticket; it says where they are sold.
+    await page.getByTestId('raffle-counter-only').getByText(/se venden en caja/).waitFor()
+    expect(await page.locator('[data-testid=raffle-sell]').count()).toBe(0)
     await noLeaks(page)
     await shot(page, 'operator-raffle')
     await page.close()

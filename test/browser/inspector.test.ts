@@ -12,6 +12,7 @@ import type { GameState } from '../../server/src/bingo/service.ts'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -63,7 +64,10 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     const game = await call('marta', 'POST', `/api/sessions/${session.body.id}/games`, { seriesIds: [(await call('marta', 'GET', `/api/halls/${hallId}`)).body.series[0].id] })
     const gameId = game.body.gameId as string
     await call('marta', 'POST', `/api/games/${gameId}/sales/open`)
-    await call('marta', 'POST', `/api/games/${gameId}/sales`, { count: 30 })
+    // Sold and paid at the table's enrolled station, in her open shift (issue 13 points 2, 5 and 6).
+    const till = await openTill(server.url, server.services, { hallId, username: 'marta', password: PASSWORD, floatCents: 50_000 })
+    tokens.set('marta@mesa1', till.token)
+    await call('marta@mesa1', 'POST', `/api/games/${gameId}/sales`, { count: 30 })
     await call('marta', 'POST', `/api/games/${gameId}/sales/close`, {})
     for (let i = 0; i < 300; i++) {
       const s = (await call('marta', 'GET', `/api/games/${gameId}`)).body as GameState
@@ -74,7 +78,9 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     finished = (await call('marta', 'GET', `/api/games/${gameId}`)).body
     expect(finished.status).toBe('finished')
     for (const p of (await call('marta', 'GET', `/api/games/${gameId}/prizes`)).body.prizes) {
-      expect((await call('marta', 'POST', `/api/prizes/${p.id}/pay`, { paidBy: 'Marta Quispe' })).status).toBe(200)
+      // Against the card's signed code, as the player hands it over.
+      const code = server.services.cashdesk.payouts.cardCode(p.card_id)
+      expect((await call('marta@mesa1', 'POST', `/api/prizes/${p.id}/pay`, { code })).status).toBe(200)
     }
   }, 120_000)
   afterAll(async () => {

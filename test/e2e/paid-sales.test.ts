@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { rafflePlan } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 13, points 1 and 2, over real HTTP with authentication on: nothing of value without a recorded payment.
@@ -25,8 +26,8 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
-    // The cashier sells the vouchers from her open shift at the station (the cash desk's rule).
-    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, asCashier())).status).toBe(201)
+    // paidHall opened the cashier's shift at her station: a second one there is refused.
+    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, asCashier())).body.error.code).toBe('SHIFT_ALREADY_OPEN')
   })
   afterAll(async () => server?.cleanup())
 
@@ -147,6 +148,30 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     expect(moves.map((m) => Number(m.amount_cents)).sort()).toEqual([1000, 1000, 500].sort())
     // Every item sold at the counter names its cash movement.
     expect(await count("SELECT COUNT(*) AS n FROM sale_payments WHERE paid_by = 'cash' AND station_id = ?", [hall.station.id])).toBe(4)
+  })
+
+  it('sells raffle tickets only at a counter with the cash in the open shift: not at a kiosk, not in the back office (PRM-1)', async () => {
+    const window = { salesStartAt: new Date(Date.now() - 3_600_000).toISOString(), salesCloseAt: new Date(Date.now() + 86_400_000).toISOString(), drawAt: new Date(Date.now() + 90_000_000).toISOString(), claimDeadline: new Date(Date.now() + 70 * 86_400_000).toISOString() }
+    // A raffle priced in euros is not sold for a Bolivian drawer's bolivianos.
+    const euros = await server.services.lottery.createRaffle(rafflePlan({ ...window, gameCode: 'RIFAEU' }))
+    const wrong = await api(server.url, 'POST', `/api/lottery/draws/${euros.drawId}/tickets`, { count: 1 }, asCashier())
+    expect([wrong.status, wrong.body.error.details.field]).toEqual([400, 'currency'])
+    const raffle = await server.services.lottery.createRaffle(rafflePlan({ ...window, currency: 'BOB', gameCode: 'RIFABO', authorisationRef: 'AJ-RIFA-PRUEBA-1' } as Parameters<typeof rafflePlan>[0]))
+    const sold = () => count('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id = ?', [raffle.drawId])
+    const kiosk = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asKiosk())
+    expect([kiosk.status, kiosk.body.error.code]).toEqual([403, 'KIOSK_VOUCHER_ONLY'])
+    // The director at the back office, at no station: there is no drawer for the cash.
+    const office = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asDirector())
+    expect([office.status, office.body.error.code]).toEqual([409, 'STATION_REQUIRED'])
+    expect(office.body.error.message).toMatch(/caja registrada/)
+    expect(await sold()).toBe(0)
+    const counter = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2, buyerName: 'Peña Illimani' }, asCashier())
+    expect(counter.status, JSON.stringify(counter.body)).toBe(201)
+    expect(counter.body.payment).toMatchObject({ stationId: hall.station.id, paidBy: 'cash', amountCents: 2 * counter.body.priceCents })
+    expect(await sold()).toBe(2)
+    const move = await server.services.db.get<{ amount_cents: number; product: string; shift_id: string | null }>('SELECT amount_cents, product, shift_id FROM cash_movements WHERE id = (SELECT payment_ref FROM sale_payments WHERE product = ? LIMIT 1)', ['raffle'])
+    expect(move).toMatchObject({ product: 'raffle', amount_cents: counter.body.amountCents })
+    expect(move?.shift_id).toBeTruthy()
   })
 
   it('no item in the database lacks a payment record', async () => {

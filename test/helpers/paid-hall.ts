@@ -41,7 +41,11 @@ export async function paidHall(services: Services, options: { faceValueCents?: n
   const station = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })
   await auth.createUser({ username: 'cajera', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD })
   await auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
-  const cashierToken = (await auth.login('cajera', PASSWORD, { id: station.id, name: 'Caja 1', kind: 'cashier_station', hallId: setup.hallId })).token
+  const desk = { id: station.id, name: 'Caja 1', kind: 'cashier_station' as const, hallId: setup.hallId }
+  const login = await auth.login('cajera', PASSWORD, desk)
+  const cashierToken = login.token
+  // Her shift at the desk, opened with a counted float: counter sales move cash only through it (issue 13 point 5).
+  await services.cashdesk.shifts.open({ station: desk, person: { id: login.user.id, name: 'Rosa Vargas', role: 'cashier' } }, { floatCents: 10_000 })
   const directorToken = (await auth.login('jefa', PASSWORD)).token
   const now = Date.now()
   const draw = await services.lotto.createDraw(plan649({

@@ -68,13 +68,6 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   const [to, setTo] = useState('9')
   const print = useAction(async () => { await openPdf(`${path}/tickets.pdf?from=${Number(from)}&to=${Number(to)}`, api) })
   const ret = useAction(async () => { await api('POST', `${path}/returns`, { from: Number(from), to: Number(to) }) })
-  const [count, setCount] = useState('2')
-  const [buyer, setBuyer] = useState('')
-  const sell = useAction(async () => {
-    const r = await api<{ tickets?: Array<{ number?: number | string; formatted?: string }> }>('POST', `${path}/tickets`, { count: Number(count), ...(buyer.trim() ? { buyerName: buyer.trim() } : {}) })
-    props.onChange()
-    return tx('ticketsSold', { list: (r.tickets ?? []).map((x) => x.formatted ?? x.number).join(', ') })
-  })
   const p = draw.plan
   const drawn = draw.numbers?.length ? draw.numbers : draw.drawn?.length ? draw.drawn : draw.balls ?? []
   return (
@@ -140,14 +133,8 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
           <p class="muted">{tx('noRegister')}</p>
         </>
       )}
-      {product === 'raffle' && draw.status === 'open' && can('lottery.sell') && (
-        <form class="inline" data-testid="raffle-sell" onSubmit={(e) => { e.preventDefault(); void sell.run() }}>
-          <Field label={tx('count')}><Input name="count" inputMode="numeric" value={count} onValue={setCount} /></Field>
-          <Field label={tx('buyer')}><Input name="buyer" value={buyer} onValue={setBuyer} /></Field>
-          <button type="submit" class="primary" disabled={sell.busy}>{tx('sellTickets')}</button>
-        </form>
-      )}
-      {sell.feedback}
+      {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
+      {product === 'raffle' && draw.status === 'open' && <p class="muted" data-testid="raffle-counter-only">{tx('raffleAtCounter')}</p>}
     </Panel>
   )
 }

@@ -19,6 +19,7 @@ import type { BingoService, Clock, SoldCard } from '../bingo/service.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
 import type { InstantService } from '../instant/service.ts'
+import type { LotteryService } from '../lottery/service.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { PrinterPool, PrintResult, TicketPrinter } from '../../../printer/src/printers.ts'
 import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -41,6 +42,7 @@ export interface PaidSalesDeps {
   bingo: BingoService
   bonus: BonusService
   lotto: LottoService
+  lottery: LotteryService
   instant: InstantService
   vouchers: VoucherService
   kiosk: KioskService
@@ -93,7 +95,7 @@ export const MAX_SLIPS_PER_PURCHASE = 10
 export const MAX_INSTANT_PER_PURCHASE = 20
 
 export function createPaidSales(deps: PaidSalesDeps) {
-  const { db, clock, keys, bingo, bonus, lotto, instant, vouchers, printers } = deps
+  const { db, clock, keys, bingo, bonus, lotto, lottery, instant, vouchers, printers } = deps
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
 
@@ -245,8 +247,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * Records the cash of a counter sale in the station's drawer and names it as the payment of each item, inside the
    * sale's transaction (issue 13).
    */
-  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number }> }): Promise<number> {
+  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }> }): Promise<number> {
     const amountCents = sale.items.reduce((s, i) => s + i.amountCents, 0)
+    // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
+    if (sale.hallId) {
+      const hall = await vouchers.hallFor(tx, sale.hallId)
+      if (hall.currency !== sale.currency) throw new DomainError('VALIDATION_FAILED', `priced in ${sale.currency}, but this drawer holds ${hall.currency}`, { field: 'currency', currency: sale.currency, drawer: hall.currency })
+    }
     const movementId = newId('cm')
     // One product per counter sale (cards, a slip or an instant ticket): the shift report sums it under that product.
     const product = sale.items[0]?.product ?? 'card'
@@ -331,7 +338,22 @@ export function createPaidSales(deps: PaidSalesDeps) {
     })
   }
 
-  return { offer, kioskPurchase, counterCards, counterSlip, counterInstantPrinted, counterInstantElectronic }
+  /**
+   * Raffle or tombola tickets sold at a counter (PRM-1): the cash into the drawer in the tickets' transaction. Issue
+   * 13 point 2: no route issues them without it (the back office only reads raffles).
+   */
+  async function counterRaffle(input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string }) {
+    return db.transaction(async (tx) => {
+      const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, { count: input.count, numbers: input.numbers, buyerName: input.buyerName, channel: `counter:${input.stationId}`.slice(0, 40) })
+      const saleId = newId('cs')
+      const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
+      const at = sale.tickets[0]?.soldAt ?? now()
+      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: sale.currency, items: sale.tickets.map((t) => ({ product: 'raffle' as const, refId: t.ticketId, amountCents: sale.priceCents })) })
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.amountCents, paidBy: 'cash' as const } }
+    })
+  }
+
+  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic }
 }
 
 export type PaidSales = ReturnType<typeof createPaidSales>

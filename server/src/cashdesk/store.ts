@@ -90,7 +90,7 @@ export async function voucherIdByShortCode(tx: Sql, shortCode: string): Promise<
 
 /** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */
 export async function insertSalePayment(tx: Sql, p: {
-  id: string; hallId: string; stationId: string; soldBy: string; product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number; currency: string
+  id: string; hallId: string; stationId: string; soldBy: string; product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number; currency: string
   paidBy: 'voucher' | 'cash'; paymentRef: string; at: string
 }): Promise<void> {
   await tx.run(

@@ -6,6 +6,7 @@
  * bolillo-draw-v2 (DESIGN.md): the seed is stored only sealed until the draw has ended; the close fixes D, t and
  * R; the draw waits for beacon round R (a relay, or a signature typed in by staff); no person supplies entropy.
  */
+import type { Sql } from '../db/database.ts'
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -32,36 +33,39 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
 
   /** Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones. */
   async function sellRaffleTickets(drawId: string, input: { count?: number; numbers?: number[]; buyerName?: string; channel: string }) {
-    return db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (!isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', 'numbered lottery tickets are printed and distributed, not sold here')
-      const at = now()
-      const t = Date.parse(at)
-      if (t < Date.parse(plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales start at ${plan.salesStartAt}`)
-      if (row.status !== 'open' || t >= Date.parse(plan.salesCloseAt)) throw new DomainError('SALES_CLOSED', 'sales are closed')
-      let numbers = input.numbers ?? []
-      if (numbers.length === 0) {
-        const count = input.count ?? 1
-        if (!Number.isInteger(count) || count < 1 || count > 1000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..1000')
-        const sold = new Set(await soldNumbers(tx, drawId))
-        for (let n = plan.numbering.from; n <= plan.numbering.to && numbers.length < count; n++) if (!sold.has(n)) numbers.push(n)
-        if (numbers.length < count) throw new DomainError('SERIES_EXHAUSTED', `only ${numbers.length} tickets left`)
-      }
-      numbers = [...new Set(numbers)]
-      const blocked = await ranges(tx, drawId, ['lost', 'stolen', 'returned'])
-      for (const n of numbers) {
-        if (!Number.isInteger(n) || n < plan.numbering.from || n > plan.numbering.to) throw new DomainError('VALIDATION_FAILED', `ticket ${n} is outside the numbering`)
-        if (inRange(blocked, n, 1)) throw new DomainError('TICKET_BLOCKED', `ticket ${n} is out of sale`)
-      }
-      const tickets = numbers.map((n) => ({ number: formatNumber(n, plan.numbering), ticketId: raffleTicketId(drawId, n, plan.numbering), code: sign(raffleTicketId(drawId, n, plan.numbering)) }))
-      await insertSales(tx, numbers.map((n, i) => [drawId, tickets[i].number, n, input.channel, input.buyerName ?? null, at]))
-      await appendJournal(tx, { at, type: 'raffle.tickets_sold', scope: scope(row), payload: { drawId, numbers: tickets.map((x) => x.number), amountCents: plan.ticketPriceCents * numbers.length, channel: input.channel } })
-      return {
-        tickets: tickets.map((x) => ({ ...x, organiser: plan.organiser, name: plan.name, drawNumber: plan.drawNumber, drawAt: plan.drawAt, drawPlace: plan.drawPlace, priceCents: plan.ticketPriceCents, currency: plan.currency, soldAt: at, prizes: plan.prizes.map((p) => `${p.name}: ${p.description}`) })),
-        amountCents: plan.ticketPriceCents * numbers.length,
-      }
-    })
+    return db.transaction((tx) => sellRaffleTicketsWithin(tx, drawId, input))
+  }
+
+  /** The same sale inside a caller's transaction (issue 13: the counter's cash is taken in the same transaction). */
+  async function sellRaffleTicketsWithin(tx: Sql, drawId: string, input: { count?: number; numbers?: number[]; buyerName?: string; channel: string }) {
+    const row = await loadDraw(tx, drawId)
+    const plan = planOf(row)
+    if (!isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', 'numbered lottery tickets are printed and distributed, not sold here')
+    const at = now()
+    const t = Date.parse(at)
+    if (t < Date.parse(plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales start at ${plan.salesStartAt}`)
+    if (row.status !== 'open' || t >= Date.parse(plan.salesCloseAt)) throw new DomainError('SALES_CLOSED', 'sales are closed')
+    let numbers = input.numbers ?? []
+    if (numbers.length === 0) {
+      const count = input.count ?? 1
+      if (!Number.isInteger(count) || count < 1 || count > 1000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..1000')
+      const sold = new Set(await soldNumbers(tx, drawId))
+      for (let n = plan.numbering.from; n <= plan.numbering.to && numbers.length < count; n++) if (!sold.has(n)) numbers.push(n)
+      if (numbers.length < count) throw new DomainError('SERIES_EXHAUSTED', `only ${numbers.length} tickets left`)
+    }
+    numbers = [...new Set(numbers)]
+    const blocked = await ranges(tx, drawId, ['lost', 'stolen', 'returned'])
+    for (const n of numbers) {
+      if (!Number.isInteger(n) || n < plan.numbering.from || n > plan.numbering.to) throw new DomainError('VALIDATION_FAILED', `ticket ${n} is outside the numbering`)
+      if (inRange(blocked, n, 1)) throw new DomainError('TICKET_BLOCKED', `ticket ${n} is out of sale`)
+    }
+    const tickets = numbers.map((n) => ({ number: formatNumber(n, plan.numbering), ticketId: raffleTicketId(drawId, n, plan.numbering), code: sign(raffleTicketId(drawId, n, plan.numbering)) }))
+    await insertSales(tx, numbers.map((n, i) => [drawId, tickets[i].number, n, input.channel, input.buyerName ?? null, at]))
+    await appendJournal(tx, { at, type: 'raffle.tickets_sold', scope: scope(row), payload: { drawId, numbers: tickets.map((x) => x.number), amountCents: plan.ticketPriceCents * numbers.length, channel: input.channel } })
+    return {
+      tickets: tickets.map((x) => ({ ...x, organiser: plan.organiser, name: plan.name, drawNumber: plan.drawNumber, drawAt: plan.drawAt, drawPlace: plan.drawPlace, priceCents: plan.ticketPriceCents, currency: plan.currency, soldAt: at, prizes: plan.prizes.map((p) => `${p.name}: ${p.description}`) })),
+      amountCents: plan.ticketPriceCents * numbers.length, currency: plan.currency, priceCents: plan.ticketPriceCents,
+    }
   }
 
   // ---- close of sales and the draw
@@ -267,5 +271,5 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     })
   }
 
-  return { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, getProof, recordIncident }
+  return { sellRaffleTickets, sellRaffleTicketsWithin, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, getProof, recordIncident }
 }
