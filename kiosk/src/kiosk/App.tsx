@@ -31,7 +31,14 @@ export function App(props: { store: KioskStore }) {
       <Header store={store} />
       <main class="k-main">
         {store.offline.value && <div class="k-offline" data-testid="kiosk-offline">{T.problems.network[0]}</div>}
-        {screen.name === 'sale' && <SaleScreen store={store} />}
+        {store.refused.value && screen.name === 'sale' && (
+          <section class="k-state k-state--stop" data-testid="kiosk-refused">
+            <div class="k-state__icon" aria-hidden="true">!</div>
+            <h1 class="k-state__title">{T.refusedTitle}</h1>
+            <p class="k-state__hint">{store.refused.value}</p>
+          </section>
+        )}
+        {screen.name === 'sale' && !store.refused.value && <SaleScreen store={store} />}
         {screen.name === 'minor' && (
           <section class="k-state k-state--stop" data-testid="kiosk-minor">
             <div class="k-state__icon" aria-hidden="true">{age}+</div>

@@ -41,6 +41,8 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
   const lang = signal<Lang>(options.lang)
   const offer = signal<KioskOffer | null>(null)
   const offline = signal(false)
+  /** The server's own words when it refuses this kiosk (a revoked or unknown credential, another hall). */
+  const refused = signal<string | null>(null)
   const screen = signal<Screen>({ name: 'sale' })
   /** The section the player looks at; null until the offer says what is on sale. */
   const chosenSection = signal<Section | null>(options.section ?? null)
@@ -103,14 +105,17 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
       batch(() => {
         offer.value = next
         offline.value = false
+        refused.value = null
         // What went off sale leaves the basket: the purchase would be refused for it.
         if (next.state !== 'on_sale') cardCount.value = 0
         else if (next.game) cardCount.value = Math.min(cardCount.value, maxCards.value)
         if (!next.lotto) { boards.value = []; pending.value = [] }
         if (!next.instantAllowed || next.instant.length === 0) instantCount.value = 0
       })
-    } catch {
-      offline.value = true
+    } catch (err) {
+      // A refusal is said in the server's words (localized by Accept-Language); anything else is the network.
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) batch(() => { refused.value = err.message; offline.value = false })
+      else offline.value = true
     }
   }
 
@@ -226,7 +231,7 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
   }
 
   return {
-    lang, offer, offline, screen, section, game, lotto, slipRules, instantGames, instantGame, currency,
+    lang, offer, offline, refused, screen, section, game, lotto, slipRules, instantGames, instantGame, currency,
     cardCount, maxCards, boards, pending, draws, player, instantCount, maxInstant,
     voucher, typedCode, checking, voucherProblem, adult, lines, totalCents, blocker,
     refreshOffer, reset, show, setCards, toggle, quickPick, removeBoard, clearPending, setDraws, setPlayer, setInstant,

@@ -102,6 +102,7 @@ const es = {
   back: 'VOLVER',
   tryAgain: 'INTENTAR DE NUEVO',
   keepCredit: 'No se ha cobrado nada: su vale conserva el saldo.',
+  refusedTitle: 'Kiosco fuera de servicio',
   footer: (age: number) => `Juego responsable · Prohibido a menores de ${age} años`,
   problems: {
     voucher_invalid: ['Vale no válido', 'Este código no es un vale de esta sala. Revise el código o solicite ayuda en caja.'],
@@ -217,6 +218,7 @@ const en: Texts = {
   back: 'BACK',
   tryAgain: 'TRY AGAIN',
   keepCredit: 'Nothing was charged: your voucher keeps its balance.',
+  refusedTitle: 'Kiosk out of service',
   footer: (age: number) => `Play responsibly · No play under ${age}`,
   problems: {
     voucher_invalid: ['Invalid voucher', 'This code is not a voucher of this hall. Check the code or ask at the cashier.'],
