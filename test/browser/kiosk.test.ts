@@ -83,20 +83,17 @@ suite('kiosk and cashier in Chromium', () => {
     expect(await kiosk.getByTestId('kiosk-series-A').textContent()).toContain('400')
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-home.png') })
 
-    await kiosk.getByTestId('kiosk-buy').click()
-    await kiosk.getByTestId('kiosk-age').waitFor()
-    await kiosk.screenshot({ path: join(SHOTS, 'kiosk-age.png') })
-    await kiosk.getByTestId('kiosk-age-yes').click()
-    await kiosk.getByTestId('kiosk-scan').waitFor()
-    await kiosk.screenshot({ path: join(SHOTS, 'kiosk-scan.png') })
+    // The one kiosk (issue 13 point 1): the voucher is scanned on the sale screen, the basket fills beside it.
+    expect(await kiosk.getByTestId('kiosk-confirm').isDisabled()).toBe(true)
     await wedgeScan(kiosk, voucherCode)
-    await kiosk.getByTestId('kiosk-count').waitFor()
-    expect(await kiosk.getByTestId('kiosk-credit').textContent()).toMatch(/Bs\s20,00/)
-    await kiosk.getByTestId('kiosk-plus').click()
-    await kiosk.getByTestId('kiosk-plus').click()
-    expect(await kiosk.getByTestId('kiosk-count-value').textContent()).toBe('3')
+    await expect.poll(() => kiosk.getByTestId('kiosk-credit').textContent()).toMatch(/Bs\s20,00/)
+    for (let i = 0; i < 3; i++) await kiosk.getByTestId('kiosk-cards-plus').click()
+    expect(await kiosk.getByTestId('kiosk-cards-value').textContent()).toBe('3')
     expect(await kiosk.getByTestId('kiosk-total').textContent()).toMatch(/Bs\s15,00/)
     expect(await kiosk.getByTestId('kiosk-change').textContent()).toMatch(/Bs\s5,00/)
+    // CFG-5: nothing is sold before the age answer.
+    expect(await kiosk.getByTestId('kiosk-confirm').isDisabled()).toBe(true)
+    await kiosk.getByTestId('kiosk-age-yes').click()
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-count.png') })
 
     await kiosk.getByTestId('kiosk-confirm').click()
@@ -107,18 +104,12 @@ suite('kiosk and cashier in Chromium', () => {
     expect(await kiosk.getByTestId('kiosk-change-voucher').textContent()).toMatch(/Bs\s5,00/)
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-done.png') })
 
-    // The same voucher again: already used, with a clear way back.
+    // The same voucher again: already used, said beside the voucher field.
     await kiosk.getByTestId('kiosk-finish').click()
     await kiosk.getByTestId('kiosk-home').waitFor()
     await wedgeScan(kiosk, voucherCode)
-    await kiosk.getByTestId('kiosk-age-yes').click()
-    await kiosk.getByTestId('kiosk-problem').waitFor()
-    expect(await kiosk.getByTestId('kiosk-problem').getAttribute('data-problem')).toBe('voucher_spent')
+    await expect.poll(() => kiosk.getByTestId('kiosk-voucher-problem').getAttribute('data-problem')).toBe('voucher_spent')
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-voucher-spent.png') })
-    await kiosk.getByTestId('kiosk-back').click()
-    await kiosk.getByTestId('kiosk-scan').waitFor()
-    await kiosk.getByTestId('kiosk-back').click()
-    await kiosk.getByTestId('kiosk-home').waitFor()
   })
 
   it('the cashier pays a winning card once and refuses the second payout (§8, BNG-71)', async () => {
@@ -176,10 +167,11 @@ suite('kiosk and cashier in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } })
     try {
       await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&kiosk=kiosk-2&lang=en`)
-      await page.getByTestId('kiosk-home').waitFor()
-      await page.getByTestId('kiosk-buy').click()
-      await page.getByTestId('kiosk-age-yes').click()
+      await page.getByTestId('kiosk-cards').waitFor()
       await wedgeScan(page, v.code)
+      await page.getByTestId('kiosk-credit').waitFor()
+      await page.getByTestId('kiosk-cards-plus').click()
+      await page.getByTestId('kiosk-age-yes').click()
       await page.getByTestId('kiosk-confirm').click()
       await page.getByTestId('kiosk-problem').waitFor()
       expect(await page.getByTestId('kiosk-problem').getAttribute('data-problem')).toBe('printer_offline')
@@ -187,8 +179,10 @@ suite('kiosk and cashier in Chromium', () => {
       await page.getByTestId('kiosk-credit-kept').waitFor()
       await page.screenshot({ path: join(SHOTS, 'kiosk-printer-offline.png') })
       expect((await api(server.url, 'POST', '/api/vouchers/check', { code: v.code })).body).toMatchObject({ status: 'active', amountCents: 1_000 })
-      await page.getByTestId('kiosk-retry').click()
-      await page.getByTestId('kiosk-count').waitFor()
+      // Back to the basket, the voucher and the cards still in it.
+      await page.getByTestId('kiosk-back').click()
+      expect(await page.getByTestId('kiosk-cards-value').textContent()).toBe('1')
+      await expect.poll(() => page.getByTestId('kiosk-credit').textContent()).toMatch(/BOB\s10\.00/)
     } finally {
       await page.close()
     }

@@ -53,16 +53,19 @@ browserSuite('launcher at / (issue 17)', () => {
     expect(await page.getByTestId('kiosk-game-no').textContent()).toMatch(/\d/)
 
     await page.goto(server.url + '/')
+    // Lotto slips and scratch tickets are sections of the one kiosk (issue 13 point 1).
     await page.getByTestId('launch-lotto').click()
     await page.getByTestId('lotto-grid').waitFor({ timeout: 15_000 })
+    expect(await page.getByTestId('kiosk-home').getAttribute('data-section')).toBe('slips')
     expect(await page.getByTestId('lotto-no-draw').count()).toBe(0)
 
     await page.goto(server.url + '/')
     await page.getByTestId('launch-instant').click()
     await page.getByTestId('instant-home').waitFor({ timeout: 15_000 })
+    expect(await page.getByTestId('kiosk-home').getAttribute('data-section')).toBe('instant')
     expect(await page.getByTestId('instant-none').count()).toBe(0)
-    await page.getByTestId('instant-buy').click()
-    await page.getByTestId('instant-play').waitFor({ timeout: 15_000 })
+    await page.getByTestId('instant-count-plus').click()
+    await page.getByTestId('basket-instant').waitFor()
 
     await page.goto(server.url + '/')
     await page.getByTestId('launch-cashier').click()

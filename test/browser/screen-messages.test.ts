@@ -66,7 +66,8 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
 
   it('the lotto, instant and sales kiosks with a revoked credential, and the hall display of an unknown hall, show words only', { timeout: 120_000 }, async () => {
     const device = encodeURIComponent(revokedCredential)
-    const lotto = await open(`/lotto/?device=${device}`, (page) => page.getByTestId('lotto-no-draw').waitFor(), 'messages-lotto.png')
+    // /lotto/ and /instant/ open the one kiosk on their section (issue 13 point 1): the same refusal, in words.
+    const lotto = await open(`/lotto/?hall=${hallId}&device=${device}`, (page) => page.getByTestId('kiosk-refused').waitFor(), 'messages-lotto.png')
     expect(lotto).toContain('Debe identificarse.')
     expect(screenLeaks(lotto)).toEqual([])
     const instant = await open(`/instant/?hall=${hallId}&device=${device}`, (page) => page.waitForLoadState('networkidle'), 'messages-instant.png')

@@ -60,6 +60,7 @@ export function SellPanel(props: { store: CashierStore }) {
             <div class="c-banner c-banner--ok"><div class="c-banner__title">{T.sold}</div><div class="c-banner__amount">{money(sale.voucher.amountCents)}</div></div>
             {sale.aml.flagged && <p class="c-aml" data-testid="voucher-aml">{T.amlFlag}</p>}
             <img src={sale.preview} alt="" class="c-receipt__img c-receipt__img--small" data-testid="voucher-preview" />
+            {sale.voucher.shortCode && <p class="c-short">{T.shortCode}: <strong class="c-mono" data-testid="voucher-short-code">{sale.voucher.shortCode}</strong></p>}
             <code class="c-code" data-testid="voucher-code">{sale.voucher.code}</code>
             <button type="button" class="c-btn c-btn--primary" data-testid="voucher-new" onClick={() => store.newSale()}>{T.newSale}</button>
           </div>

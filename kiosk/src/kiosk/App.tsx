@@ -1,40 +1,52 @@
 import { useEffect } from 'preact/hooks'
 import { useScanner } from '../shared/useScanner.ts'
-import { AgeScreen } from './AgeScreen.tsx'
-import { CountScreen } from './CountScreen.tsx'
 import { DoneScreen } from './DoneScreen.tsx'
 import { Header } from './Header.tsx'
-import { HomeScreen } from './HomeScreen.tsx'
 import { ProblemScreen } from './ProblemScreen.tsx'
-import { ScanScreen } from './ScanScreen.tsx'
+import { SaleScreen } from './SaleScreen.tsx'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
-/** A kiosk left alone goes back to the start, so that no voucher or card stays on screen for the next player. */
+/** A kiosk left alone goes back to the start, so that no voucher or ticket stays on screen for the next player. */
 const IDLE_MS = 90_000
 
 export function App(props: { store: KioskStore }) {
   const { store } = props
   const T = TEXTS[store.lang.value]
   const screen = store.screen.value
-  useScanner((code) => void store.scanned(code))
+  const age = store.offer.value?.hall.minimumAge ?? 18
+  // A voucher's QR read by the wedge scanner, on the sale screen.
+  useScanner((code) => void store.checkVoucher(code))
+  const untouched = screen.name === 'sale' && !store.voucher.value && store.lines.value.length === 0 && store.adult.value === null
   useEffect(() => {
-    if (screen.name === 'home' || screen.name === 'printing') return
-    let timer = setTimeout(() => store.home(), IDLE_MS)
-    const poke = () => { clearTimeout(timer); timer = setTimeout(() => store.home(), IDLE_MS) }
+    if (untouched || screen.name === 'printing') return
+    let timer = setTimeout(() => store.reset(), IDLE_MS)
+    const poke = () => { clearTimeout(timer); timer = setTimeout(() => store.reset(), IDLE_MS) }
     window.addEventListener('pointerdown', poke)
     window.addEventListener('keydown', poke)
     return () => { clearTimeout(timer); window.removeEventListener('pointerdown', poke); window.removeEventListener('keydown', poke) }
-  }, [screen])
+  }, [screen, untouched])
   return (
     <div class="kiosk" data-screen={screen.name}>
       <Header store={store} />
       <main class="k-main">
         {store.offline.value && <div class="k-offline" data-testid="kiosk-offline">{T.problems.network[0]}</div>}
-        {screen.name === 'home' && <HomeScreen store={store} />}
-        {(screen.name === 'age' || screen.name === 'minor') && <AgeScreen store={store} />}
-        {(screen.name === 'scan' || screen.name === 'checking') && <ScanScreen store={store} />}
-        {screen.name === 'count' && <CountScreen store={store} voucher={screen.voucher} />}
+        {store.refused.value && screen.name === 'sale' && (
+          <section class="k-state k-state--stop" data-testid="kiosk-refused">
+            <div class="k-state__icon" aria-hidden="true">!</div>
+            <h1 class="k-state__title">{T.refusedTitle}</h1>
+            <p class="k-state__hint">{store.refused.value}</p>
+          </section>
+        )}
+        {screen.name === 'sale' && !store.refused.value && <SaleScreen store={store} />}
+        {screen.name === 'minor' && (
+          <section class="k-state k-state--stop" data-testid="kiosk-minor">
+            <div class="k-state__icon" aria-hidden="true">{age}+</div>
+            <h1 class="k-state__title">{T.minorTitle}</h1>
+            <p class="k-state__hint">{T.minorBody(age)}</p>
+            <button type="button" class="btn btn--secondary btn--wide k-state__btn" data-testid="kiosk-back" onClick={() => store.reset()}>{T.back}</button>
+          </section>
+        )}
         {screen.name === 'printing' && (
           <section class="k-state" data-testid="kiosk-printing">
             <div class="k-spinner" aria-hidden="true" />
@@ -45,7 +57,7 @@ export function App(props: { store: KioskStore }) {
         {screen.name === 'done' && <DoneScreen store={store} purchase={screen.purchase} />}
         {screen.name === 'problem' && <ProblemScreen store={store} screen={screen} />}
       </main>
-      <footer class="k-footer">{store.lang.value === 'en' ? 'Play responsibly · No play under 18' : 'Juego responsable · Prohibido a menores de 18 años'}</footer>
+      <footer class="k-footer">{T.footer(age)}</footer>
     </div>
   )
 }

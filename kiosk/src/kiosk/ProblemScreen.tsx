@@ -12,7 +12,7 @@ function PrinterIcon() {
   )
 }
 
-/** One big, clear refusal with the way back: voucher, printer, sales or connection problems. */
+/** One big, clear refusal with the way back to the basket: voucher, printer, sales or connection problems. */
 export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen, { name: 'problem' }> }) {
   const { store, screen } = props
   const T = TEXTS[store.lang.value]
@@ -24,9 +24,9 @@ export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen
       <h1 class="k-state__title" data-testid="kiosk-problem-title">{title}</h1>
       <p class="k-state__hint">{body}</p>
       {screen.keepsCredit && <p class="k-state__credit" data-testid="kiosk-credit-kept">{T.keepCredit}</p>}
-      <div class="k-row">
-        {screen.back === 'count' && <button type="button" class="btn btn--primary btn--wide" data-testid="kiosk-retry" onClick={() => store.back('count')}>{T.tryAgain}</button>}
-        <button type="button" class="btn btn--secondary btn--wide" data-testid="kiosk-back" onClick={() => store.back(screen.back === 'count' ? 'home' : screen.back)}>{T.back}</button>
+      <div class="k-row k-state__btns">
+        {screen.retry && <button type="button" class="btn btn--primary" data-testid="kiosk-retry" onClick={() => void store.retry()}>{T.tryAgain}</button>}
+        <button type="button" class="btn btn--secondary" data-testid="kiosk-back" onClick={() => store.back()}>{T.back}</button>
       </div>
     </section>
   )

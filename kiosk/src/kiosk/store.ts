@@ -1,24 +1,24 @@
 /**
- * The kiosk's state: the game on sale (from the server, refreshed whenever the hall feed moves) and where the
- * player is in the purchase: home -> age check (CFG-5) -> voucher scan -> how many cards -> printing -> done, with
- * a problem screen for every refusal. Every screen has a way back; the kiosk returns home by itself when left idle.
+ * The one kiosk's state (issue 13 point 1): what the hall has on sale (cartones, the lotto draw, e-instant games;
+ * refreshed whenever the hall feed moves), the basket the player fills in the three sections, the voucher (scanned
+ * or typed by its short code) with its balance, and the age answer (CFG-5). One purchase pays the whole basket
+ * with the voucher, printed all or nothing; a refusal shows a problem screen with the way back, and the kiosk
+ * forgets the player when left idle.
  */
 import { batch, computed, signal } from '@preact/signals'
 import { ApiError, type CashdeskApi, type KioskOffer, type KioskPurchase, type Lang, type VoucherView } from '../shared/api.ts'
+import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
+import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem } from './texts.ts'
 
 export type Screen =
-  | { name: 'home' }
-  | { name: 'age' }
+  | { name: 'sale' }
   | { name: 'minor' }
-  | { name: 'scan' }
-  | { name: 'checking' }
-  | { name: 'count'; voucher: VoucherView }
-  | { name: 'printing'; count: number }
+  | { name: 'printing' }
   | { name: 'done'; purchase: KioskPurchase }
-  | { name: 'problem'; problem: Problem; detail: string | null; keepsCredit: boolean; back: 'home' | 'scan' | 'count' }
+  | { name: 'problem'; problem: Problem; keepsCredit: boolean; retry: boolean }
 
-/** What a refusal from the server means to the player. */
+/** What a refusal from the server means to the player (never its code: the texts say it in words). */
 export function problemOf(err: unknown): Problem {
   if (!(err instanceof ApiError)) return 'other'
   switch (err.code) {
@@ -26,122 +26,217 @@ export function problemOf(err: unknown): Problem {
     case 'VOUCHER_SPENT': return 'voucher_spent'
     case 'VOUCHER_EXPIRED': return 'voucher_expired'
     case 'VOUCHER_INSUFFICIENT': return 'voucher_empty'
-    case 'SALES_CLOSED': case 'SALES_NOT_OPEN': case 'GAME_NOT_FOUND': return 'sales_closed'
+    case 'SALES_CLOSED': case 'SALES_NOT_OPEN': case 'GAME_NOT_FOUND': case 'DRAW_NOT_FOUND': return 'sales_closed'
     case 'SERIES_EXHAUSTED': return 'sold_out'
+    case 'RULE_DISABLED': return 'instant_disabled'
     case 'DEVICE_UNAVAILABLE': return (err.details as { reason?: string } | undefined)?.reason === 'paper_out' ? 'printer_paper' : 'printer_offline'
     case 'NETWORK': return 'network'
     default: return 'other'
   }
 }
 
-export function createKioskStore(api: CashdeskApi, options: { hallId: string; kioskId: string; lang: Lang }) {
+const EMPTY_PLAYER = { name: '', document: '' }
+
+export function createKioskStore(api: CashdeskApi, options: { hallId: string; kioskId: string; lang: Lang; section?: Section | null }) {
   const lang = signal<Lang>(options.lang)
   const offer = signal<KioskOffer | null>(null)
   const offline = signal(false)
-  const screen = signal<Screen>({ name: 'home' })
-  const count = signal(1)
-  /** The player confirmed the minimum age in this visit (reset when the kiosk goes home). */
-  let ageConfirmed = false
-  let pendingCode: string | null = null
-  /** The voucher to go back to after a printer problem. */
-  let pendingVoucher: VoucherView | null = null
+  /** The server's own words when it refuses this kiosk (a revoked or unknown credential, another hall). */
+  const refused = signal<string | null>(null)
+  const screen = signal<Screen>({ name: 'sale' })
+  /** The section the player looks at; null until the offer says what is on sale. */
+  const chosenSection = signal<Section | null>(options.section ?? null)
+
+  // ---- the basket
+  const cardCount = signal(0)
+  const boards = signal<Board[]>([])
+  const pending = signal<number[]>([])
+  const draws = signal(1)
+  const player = signal({ ...EMPTY_PLAYER })
+  const instantCount = signal(0)
+  const instantGameNo = signal<number | null>(null)
+
+  // ---- the voucher and the age answer
+  const voucher = signal<VoucherView | null>(null)
+  const typedCode = signal('')
+  const checking = signal(false)
+  /** Why the last voucher read was refused, shown beside the field (null when it was not). */
+  const voucherProblem = signal<Problem | null>(null)
+  /** CFG-5: null until the player answers the age question in this visit. */
+  const adult = signal<boolean | null>(null)
 
   const game = computed(() => (offer.value?.state === 'on_sale' ? offer.value.game : null))
+  const lotto = computed(() => offer.value?.lotto ?? null)
+  const slipRules = computed<SlipRules | null>(() => {
+    const l = lotto.value
+    return l ? { range: l.range, picks: l.picks, priceCents: l.priceCents, maxBoardsPerSlip: l.maxBoardsPerSlip, maxDrawsPerSlip: l.maxDrawsPerSlip } : null
+  })
+  const instantGames = computed(() => (offer.value?.instantAllowed ? offer.value.instant : []))
+  const instantGame = computed(() => instantGames.value.find((g) => g.gameNo === instantGameNo.value) ?? instantGames.value[0] ?? null)
+  const currency = computed(() => offer.value?.hall.currency ?? voucher.value?.currency ?? 'BOB')
+
+  /** The section shown: the chosen one, else the first with something on sale. */
+  const section = computed<Section>(() => {
+    if (chosenSection.value) return chosenSection.value
+    if (game.value) return 'cards'
+    if (lotto.value) return 'slips'
+    if (instantGames.value.length > 0) return 'instant'
+    return 'cards'
+  })
+
+  const basket = computed<BasketInput>(() => {
+    const g = game.value
+    const l = lotto.value
+    const r = slipRules.value
+    const ig = instantGame.value
+    return {
+      cards: g ? { count: cardCount.value, gameId: g.gameId, faceValueCents: g.faceValueCents } : null,
+      slip: l && r ? { drawId: l.drawId, rules: r, draft: { boards: boards.value, pending: pending.value, draws: draws.value, player: player.value } } : null,
+      instant: ig ? { count: instantCount.value, gameNo: ig.gameNo, priceCents: ig.priceCents } : null,
+    }
+  })
+  const lines = computed(() => basketLines(basket.value))
+  const totalCents = computed(() => basketTotalCents(basket.value))
+  const blocker = computed(() => basketBlocker(basket.value, { voucherCents: voucher.value?.amountCents ?? null, ageConfirmed: adult.value === true }))
 
   async function refreshOffer(): Promise<void> {
     try {
-      offer.value = await api.offer(options.hallId)
-      offline.value = false
-    } catch {
-      offline.value = true
+      const next = await api.offer(options.hallId)
+      batch(() => {
+        offer.value = next
+        offline.value = false
+        refused.value = null
+        // What went off sale leaves the basket: the purchase would be refused for it.
+        if (next.state !== 'on_sale') cardCount.value = 0
+        else if (next.game) cardCount.value = Math.min(cardCount.value, maxCards.value)
+        if (!next.lotto) { boards.value = []; pending.value = [] }
+        if (!next.instantAllowed || next.instant.length === 0) instantCount.value = 0
+      })
+    } catch (err) {
+      // A refusal is said in the server's words (localized by Accept-Language); anything else is the network.
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) batch(() => { refused.value = err.message; offline.value = false })
+      else offline.value = true
     }
   }
 
-  function home() {
-    ageConfirmed = false
-    pendingCode = null
-    batch(() => { screen.value = { name: 'home' }; count.value = 1 })
+  /** Forgets the player: basket, voucher, age answer (after a purchase, when idle, or on "cancel"). */
+  function reset() {
+    batch(() => {
+      screen.value = { name: 'sale' }
+      chosenSection.value = options.section ?? null
+      cardCount.value = 0
+      boards.value = []
+      pending.value = []
+      draws.value = 1
+      player.value = { ...EMPTY_PLAYER }
+      instantCount.value = 0
+      voucher.value = null
+      typedCode.value = ''
+      voucherProblem.value = null
+      adult.value = null
+    })
     void refreshOffer()
   }
 
-  function start() {
-    screen.value = ageConfirmed ? { name: 'scan' } : { name: 'age' }
+  function show(s: Section) { chosenSection.value = s }
+
+  // ---- cartones
+  const maxCards = computed(() => {
+    const g = game.value
+    return g && offer.value ? Math.max(0, Math.min(g.available, offer.value.maxCardsPerPurchase)) : 0
+  })
+  function setCards(n: number) { cardCount.value = Math.max(0, Math.min(n, maxCards.value)) }
+
+  // ---- boletos
+  function toggle(n: number) {
+    const r = slipRules.value
+    if (!r) return
+    const next = toggleNumber(pending.value, n, r)
+    // A board joins the slip as soon as it is complete.
+    if (next.length === r.picks && canAddBoard(boards.value, r)) batch(() => { boards.value = [...boards.value, { kind: 'chosen', numbers: next }]; pending.value = [] })
+    else pending.value = next
+  }
+  function quickPick() {
+    const r = slipRules.value
+    if (r && canAddBoard(boards.value, r)) boards.value = [...boards.value, { kind: 'quick' }]
+  }
+  function removeBoard(i: number) { boards.value = boards.value.filter((_, j) => j !== i) }
+  function clearPending() { pending.value = [] }
+  function setDraws(n: number) { const r = slipRules.value; if (r && n >= 1 && n <= r.maxDrawsPerSlip) draws.value = n }
+  function setPlayer(p: Partial<{ name: string; document: string }>) { player.value = { ...player.value, ...p } }
+
+  // ---- raspaditas
+  const maxInstant = 20
+  function setInstant(n: number, gameNo?: number) {
+    batch(() => {
+      if (gameNo !== undefined) instantGameNo.value = gameNo
+      instantCount.value = Math.max(0, Math.min(n, maxInstant))
+    })
   }
 
-  function confirmAge(adult: boolean) {
-    if (!adult) { screen.value = { name: 'minor' }; return }
-    ageConfirmed = true
-    if (pendingCode) void scanned(pendingCode)
-    else screen.value = { name: 'scan' }
-  }
-
-  function problem(p: Problem, back: 'home' | 'scan' | 'count', detail: string | null = null, keepsCredit = false) {
-    screen.value = { name: 'problem', problem: p, detail, keepsCredit, back }
-  }
-
-  /** A voucher read by the wedge scanner or the camera, on any screen where a player may present one. */
-  async function scanned(code: string): Promise<void> {
-    const where = screen.value.name
-    if (where === 'printing' || where === 'checking' || where === 'done') return
-    if (!ageConfirmed) { pendingCode = code; screen.value = { name: 'age' }; return }
-    pendingCode = null
-    screen.value = { name: 'checking' }
+  // ---- the voucher
+  /** A voucher read by the wedge scanner or the camera, or its short code typed in the field. */
+  async function checkVoucher(code: string): Promise<void> {
+    const typed = code.trim()
+    if (!typed || checking.value || screen.value.name !== 'sale') return
+    checking.value = true
+    voucherProblem.value = null
     try {
-      const voucher = await api.checkVoucher(code)
-      await refreshOffer()
-      const g = game.value
-      if (voucher.status === 'spent') return problem('voucher_spent', 'scan')
-      if (voucher.status === 'expired') return problem('voucher_expired', 'scan')
-      if (!g) return problem('sales_closed', 'home', null, true)
-      if (voucher.amountCents < g.faceValueCents) return problem('voucher_empty', 'scan')
-      batch(() => { count.value = 1; screen.value = { name: 'count', voucher } })
+      const v = await api.checkVoucher(typed)
+      batch(() => {
+        if (v.status === 'spent') { voucherProblem.value = 'voucher_spent'; voucher.value = null }
+        else if (v.status === 'expired') { voucherProblem.value = 'voucher_expired'; voucher.value = null }
+        else { voucher.value = v; typedCode.value = '' }
+      })
     } catch (err) {
-      problem(problemOf(err), 'scan', err instanceof ApiError ? err.message : null)
+      batch(() => { voucher.value = null; voucherProblem.value = problemOf(err) })
+    } finally {
+      checking.value = false
     }
   }
+  function forgetVoucher() { batch(() => { voucher.value = null; voucherProblem.value = null }) }
 
-  /** Cards this voucher can buy now: its balance, what is left in the series, and the kiosk's limit. */
-  function maxCards(voucher: VoucherView): number {
-    const g = game.value
-    if (!g || !offer.value) return 0
-    return Math.max(0, Math.min(Math.floor(voucher.amountCents / g.faceValueCents), g.available, offer.value.maxCardsPerPurchase))
+  function answerAge(isAdult: boolean) {
+    adult.value = isAdult
+    if (!isAdult) screen.value = { name: 'minor' }
   }
 
-  function setCount(n: number, voucher: VoucherView) {
-    count.value = Math.max(1, Math.min(n, Math.max(1, maxCards(voucher))))
-  }
-
-  async function buy(voucher: VoucherView): Promise<void> {
-    const g = game.value
-    if (!g) return problem('sales_closed', 'home', null, true)
-    const n = count.value
-    screen.value = { name: 'printing', count: n }
+  async function buy(): Promise<void> {
+    const v = voucher.value
+    if (!v || blocker.value !== null || screen.value.name !== 'sale') return
+    screen.value = { name: 'printing' }
     try {
-      const purchase = await api.purchase({ voucherCode: voucher.code, gameId: g.gameId, count: n, kioskId: options.kioskId })
+      const purchase = await api.purchase({ voucherCode: v.code, kioskId: options.kioskId, ...purchaseBody(basket.value) })
       screen.value = { name: 'done', purchase }
       void refreshOffer()
     } catch (err) {
       const p = problemOf(err)
-      const backTo = p.startsWith('printer') || p === 'network' || p === 'other' ? 'count' : p === 'sales_closed' || p === 'sold_out' ? 'home' : 'scan'
-      // A printer or connection problem can be retried with the same voucher: nothing was spent.
-      if (backTo === 'count') pendingVoucher = voucher
       // The sale is all or nothing: whatever went wrong, the voucher was not spent.
-      problem(p, backTo, err instanceof ApiError ? err.message : null, true)
+      const retry = p.startsWith('printer') || p === 'network' || p === 'other'
+      if (p.startsWith('voucher')) voucher.value = null
+      screen.value = { name: 'problem', problem: p, keepsCredit: true, retry }
     }
   }
 
-  function back(to: 'home' | 'scan' | 'count') {
-    if (to === 'count' && pendingVoucher) {
-      const voucher = pendingVoucher
-      pendingVoucher = null
-      screen.value = { name: 'count', voucher }
-      return
-    }
-    if (to === 'scan') { screen.value = { name: 'scan' }; return }
-    home()
+  /** Back to the sale from a problem, basket kept (the offer reloaded: a closed sale leaves the basket). */
+  function back() {
+    screen.value = { name: 'sale' }
+    void refreshOffer()
   }
 
-  return { lang, offer, offline, screen, count, game, refreshOffer, home, start, confirmAge, scanned, maxCards, setCount, buy, back, kioskId: options.kioskId, hallId: options.hallId }
+  /** The same basket again after a printer or connection problem (nothing was spent). */
+  async function retry(): Promise<void> {
+    screen.value = { name: 'sale' }
+    await buy()
+  }
+
+  return {
+    lang, offer, offline, refused, screen, section, game, lotto, slipRules, instantGames, instantGame, currency,
+    cardCount, maxCards, boards, pending, draws, player, instantCount, maxInstant,
+    voucher, typedCode, checking, voucherProblem, adult, lines, totalCents, blocker,
+    refreshOffer, reset, show, setCards, toggle, quickPick, removeBoard, clearPending, setDraws, setPlayer, setInstant,
+    checkVoucher, forgetVoucher, answerAge, buy, retry, back, kioskId: options.kioskId, hallId: options.hallId,
+  }
 }
 
 export type KioskStore = ReturnType<typeof createKioskStore>

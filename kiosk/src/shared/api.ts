@@ -15,6 +15,15 @@ export { ApiError }
 export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement, LottoValidation, LotteryValidation, LottoReceipt }
 export type Lang = 'es' | 'en'
 
+/** What the kiosk asks for in one purchase (the player's age answer is added by `purchase`). */
+export interface KioskBasketRequest {
+  voucherCode: string
+  kioskId: string
+  cards?: { gameId: string; count: number }
+  slips?: Array<{ drawId: string; boards: number[][]; quickPicks: number; draws: number; player: { name: string; document: string } }>
+  instant?: { gameNo: number; count: number }
+}
+
 export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { target: string } }
 export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
 export interface PayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
@@ -53,7 +62,8 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     halls: () => request<{ halls: Array<{ id: string; name: string; currency: string }> }>('GET', '/api/halls'),
     offer: (hallId: string) => request<KioskOffer>('GET', `/api/kiosk/halls/${enc(hallId)}/offer`),
     checkVoucher: (code: string) => request<VoucherView>('POST', '/api/vouchers/check', { code }),
-    purchase: (input: { voucherCode: string; gameId: string; count: number; kioskId: string }) => request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
+    /** One voucher for a basket of cards, lotto slips and e-instant tickets, printed all or nothing (issue 13). */
+    purchase: (input: KioskBasketRequest) => request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
     sellVoucher: (input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string }) => request<VoucherSale>('POST', '/api/vouchers', input),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) => request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
     validate: (input: { code: string; stationId: string; cashierId: string }) => request<ScanAnswer>('POST', '/api/tickets/validate', input),

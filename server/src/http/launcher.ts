@@ -88,8 +88,9 @@ export function mountLauncher(app: App, services: Services, distDir: string): vo
     const groups: Array<[string, Item[]]> = [
       [T.groups.players, [
         { id: 'kiosk', href: link('/kiosk/', { hall: h, device: cred('kiosk') }), enrolled: !!cred('kiosk') },
-        { id: 'lotto', href: link('/lotto/', { device: cred('kiosk') }), enrolled: !!cred('kiosk') },
-        { id: 'instant', href: link('/instant/', { hall: h, device: cred('kiosk') }), enrolled: !!cred('kiosk') },
+        // Issue 13 point 1: lotto slips and scratch tickets are sold by the one kiosk, in their own section.
+        { id: 'lotto', href: link('/kiosk/', { hall: h, device: cred('kiosk'), section: 'boletos' }), enrolled: !!cred('kiosk') },
+        { id: 'instant', href: link('/kiosk/', { hall: h, device: cred('kiosk'), section: 'raspaditas' }), enrolled: !!cred('kiosk') },
         { id: 'display', href: link('/display/', { hall: h, device: cred('display') }), enrolled: !!cred('display') },
       ]],
       [T.groups.staff, [

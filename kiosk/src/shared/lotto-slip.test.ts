@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canAddBoard, missing, planTime, slipRequest, slipTotalCents, toggleNumber, type Board } from './slip.ts'
+import { canAddBoard, missing, planTime, slipRequest, slipTotalCents, toggleNumber, type Board } from './lotto-slip.ts'
 
 const rules = { range: 49, picks: 6, priceCents: 500, maxBoardsPerSlip: 3, maxDrawsPerSlip: 2 }
 

@@ -1,0 +1,67 @@
+import { formatMoney } from '../../../server/src/shared/money.ts'
+import { Stepper } from './Stepper.tsx'
+import type { KioskStore } from './store.ts'
+import { TEXTS } from './texts.ts'
+
+/** BNG-11: the game on sale with its series, cards in the series, face value and prizes, and how many cards; or why nothing is on sale. */
+export function CardsPanel(props: { store: KioskStore }) {
+  const { store } = props
+  const T = TEXTS[store.lang.value]
+  const offer = store.offer.value
+  const money = (c: number) => formatMoney(c, store.currency.value, store.lang.value)
+  const g = store.game.value
+  if (!offer || !g) {
+    const og = offer?.game
+    const [title, hint] = !offer || offer.state === 'none' ? [T.noGame, T.noGameHint]
+      : offer.state === 'not_open' ? [T.notOpen, og ? `${T.game} ${og.orderNo}` : ''] : [T.closed, og ? T.closedHint(og.orderNo) : '']
+    return (
+      <div class="k-empty" data-testid="kiosk-state" data-state={offer?.state ?? 'none'}>
+        <div class="k-empty__icon" aria-hidden="true">{offer?.state === 'closed' ? '⏵' : '⏸'}</div>
+        <h2 class="k-empty__title">{title}</h2>
+        <p class="k-empty__hint">{hint}</p>
+      </div>
+    )
+  }
+  const pct = (bp: number) => (bp / 100).toLocaleString(store.lang.value)
+  // Before the first sale the prize is best told as its share of the sales.
+  const byShare = g.cardsSold === 0 && !g.prizes.final
+  const prize = (cents: number, bp: number) => (byShare ? `${pct(bp)} %` : money(cents))
+  const note = (bp: number) => (byShare ? T.ofSalesOnly : `${T.ofSales(pct(bp))}${g.prizes.final ? '' : ` · ${T.now}`}`)
+  return (
+    <div class="k-cards-panel" data-testid="kiosk-cards" data-game={g.gameId}>
+      <div class="k-facts">
+        <div class="k-facts__game">
+          <span class="k-badge">{T.onSale}</span>
+          <h2 class="k-facts__title" data-testid="kiosk-game-no">{T.game} {g.orderNo}</h2>
+          {g.isLastGame && <p class="k-facts__last">{T.lastGame}</p>}
+          <ul class="k-series">
+            {g.series.map((s) => (
+              <li key={s.code} data-testid={`kiosk-series-${s.code}`}><strong>{T.series} {s.code}</strong> · {T.cardsInSeries(s.cardCount)} · {T.range(s.nextCardNo, s.lastCardNo)}</li>
+            ))}
+          </ul>
+          <p class="k-facts__sold">{T.cardsSold}: <strong data-testid="kiosk-cards-sold">{g.cardsSold}</strong></p>
+        </div>
+        <div class="k-price">
+          <div class="k-price__label">{T.faceValue}</div>
+          <div class="k-price__value" data-testid="kiosk-face-value">{money(g.faceValueCents)}</div>
+        </div>
+      </div>
+      <div class="k-prizes">
+        <div class="k-prize">
+          <div class="k-prize__name">{T.line}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-line">{prize(g.prizes.lineCents, g.prizes.lineBp)}</div>
+          <div class="k-prize__note">{note(g.prizes.lineBp)}</div>
+        </div>
+        <div class="k-prize k-prize--bingo">
+          <div class="k-prize__name">{T.bingo}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">{prize(g.prizes.bingoCents, g.prizes.bingoBp)}</div>
+          <div class="k-prize__note">{note(g.prizes.bingoBp)}</div>
+        </div>
+      </div>
+      <div class="k-choose">
+        <h3 class="k-choose__title">{T.howManyCards}</h3>
+        <Stepper value={store.cardCount.value} max={store.maxCards.value} onChange={store.setCards} testId="kiosk-cards" />
+      </div>
+    </div>
+  )
+}
