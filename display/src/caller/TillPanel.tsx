@@ -33,7 +33,7 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
           <span>{t(lang, 'tillFloat')}</span>
           <input type="text" inputMode="decimal" autocomplete="off" placeholder="0,00" value={amount} data-testid="till-float" onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
         </label>
-        <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="till-open" disabled={busy || !amount.trim()}>{t(lang, 'tillOpen')}</button>
+        <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="till-open" disabled={busy}>{t(lang, 'tillOpen')}</button>
       </div>
     </form>
   )
@@ -68,7 +68,7 @@ export function TillClose({ store, lang }: { store: CallerStore; lang: Lang }) {
           <span>{t(lang, 'tillNote')}</span>
           <input type="text" maxLength={500} value={note} data-testid="till-note" onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
         </label>
-        <button type="submit" class="cc-btn cc-btn--small" data-testid="till-close" disabled={busy || !counted.trim()}>{t(lang, 'tillClose')}</button>
+        <button type="submit" class="cc-btn cc-btn--small" data-testid="till-close" disabled={busy}>{t(lang, 'tillClose')}</button>
       </div>
     </form>
   )
