@@ -34,16 +34,30 @@ export type Recount = { ballsCounted: number; confirmedBy: string }
 export interface Principal { kind: 'person' | 'device' | 'anonymous'; id: string; name: string; role: string }
 export interface LoginResult { token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }
 
+/** Issue 13 point 5: the enrolled station this console is, the person at it and the open shift (GET /api/shifts/current). */
+export interface TableTill {
+  station: { id: string; name: string; kind: string; hallId: string | null } | null
+  person: { id: string; name: string; role: string } | null
+  shift: { shiftId: string; status: 'open' | 'closed'; currency: string; cashier: { id: string; name: string }; openedAt: string; floatCents: number; expectedCents: number } | null
+}
+
+/** A closed shift as the server reports it: the difference is counted minus expected, to the centavo. */
+export interface ClosedShift { shiftId: string; currency: string; expectedCents: number; countedCents: number | null; differenceCents: number | null }
+
 /**
  * Every call the caller console makes. `base` is '' for same origin; `token` gives the session token of the
- * person logged in (sent as `Authorization: Bearer`), or null when nobody is (authentication off, or not yet).
+ * person logged in (sent as `Authorization: Bearer`), or null when nobody is (authentication off, or not yet);
+ * `device` is the credential of the enrolled cashier station the console is (issue 13: a login sent with it is
+ * bound to the station, so the person's sales at the table move cash through her shift there).
  */
-export function createApi(lang: Lang, options: { base?: string; token?: () => string | null } = {}) {
+export function createApi(lang: Lang, options: { base?: string; token?: () => string | null; device?: string | null } = {}) {
   const base = options.base ?? ''
-  const request = createRequest({ lang: () => lang, base, token: options.token })
+  const request = createRequest({ lang: () => lang, base, token: options.token, device: options.device })
+  // A login goes out with the station's credential, never an old token: the session is bound to the station.
+  const asDevice = createRequest({ lang: () => lang, base, device: options.device })
   const enc = encodeURIComponent
   return {
-    login: (username: string, password: string) => request<LoginResult>('POST', '/api/auth/login', { username, password }),
+    login: (username: string, password: string) => asDevice<LoginResult>('POST', '/api/auth/login', { username, password }),
     logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
     me: () => request<Principal>('GET', '/api/auth/me'),
     /** Who is logged in, in words, and the permissions of that role (issue 14 point 7). */
@@ -75,7 +89,12 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
       request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}), ...(annul ?? {}) }, { secondPerson: second }),
     resume: (gameId: string, second?: SecondPerson) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`, undefined, { secondPerson: second }),
     prizes: (gameId: string) => request<{ prizes: PrizeInfo[] }>('GET', `/api/games/${enc(gameId)}/prizes`),
-    pay: (prizeId: string, paidBy: string, second?: SecondPerson) => request<PrizeInfo>('POST', `/api/prizes/${enc(prizeId)}/pay`, { paidBy }, { secondPerson: second }),
+    /** BNG-71, issue 13 point 6: a prize is paid against its card's signed code (none given: the server refuses). */
+    pay: (prizeId: string, code: string, paidBy: string, second?: SecondPerson) =>
+      request<unknown>('POST', `/api/prizes/${enc(prizeId)}/pay`, { ...(code ? { code } : {}), paidBy }, { secondPerson: second }),
+    currentShift: () => request<TableTill>('GET', '/api/shifts/current'),
+    openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
+    closeShift: (countedCents: number, note?: string) => request<ClosedShift>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
   }
 }
 

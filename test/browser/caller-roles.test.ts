@@ -40,6 +40,8 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let browser: Browser
   const hallId = 'uyuni'
+  /** Issue 13: the console at the table is the hall's enrolled cashier station 'Mesa 1'. */
+  let table: { id: string; credential: string }
   const tokens = new Map<string, string>()
   const as = (who: string) => ({ authorization: `Bearer ${tokens.get(who)}` })
   const stateOf = async (gameId: string) => (await api<GameState>(server.url, 'GET', `/api/games/${gameId}`)).body
@@ -64,6 +66,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
+    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     // The jefe opened the session from her own console; the locutor takes over the game at his.
     const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Marta Quispe' } }, as('marta'))
     expect(session.status).toBe(201)
@@ -73,17 +76,17 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await server?.cleanup()
   })
 
-  it('a locutor sees only his actions; the jefe authorises closing the window on his console with her password; the journal names both', { timeout: 240_000 }, async () => {
+  it('a locutor sees only his actions, sells in his own table shift; the jefe authorises closing the window on his console with her password; the journal names both', { timeout: 240_000 }, async () => {
     const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     const page = await ctx.newPage()
     // Every refusal the console runs into while the locutor works (it must not poll what he may not read).
     const refused: string[] = []
     page.on('response', (r: Response) => { if (r.status() === 401 || r.status() === 403) refused.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`) })
-    await page.goto(`${server.url}/caller/?hall=${hallId}`)
-    // Authentication on and nobody logged in: the console asks for a login straight away.
+    await page.goto(`${server.url}/caller/?hall=${hallId}&device=${encodeURIComponent(table.credential)}`)
+    // Authentication on and nobody logged in (the station's credential alone is no one): the console asks for a login straight away.
     await page.getByTestId('login').waitFor()
     await login(page, 'pedro')
-    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor · Mesa 1')
     expect(await textOf(page, 'caller-session')).toBe('abierta')
 
     // No game yet: announcing is the jefe's (marked), the minutes are not offered at all.
@@ -100,12 +103,24 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await page.getByTestId('open-sales').waitFor()
     const gameId = (await api<{ currentGameId: string }>(server.url, 'GET', `/api/halls/${hallId}`)).body.currentGameId
 
-    // His own actions, unmarked: open sales, sell at the table, close sales, draw.
+    // His own actions, unmarked: open sales, open his table shift, sell at the table, close sales, draw.
     expect(await textOf(page, 'open-sales')).not.toContain('Autoriza el jefe')
     await page.getByTestId('open-sales').click()
+    // Issue 13: no sale before his own shift is open at the table's station; he opens it with the counted float.
+    await page.getByTestId('till-closed').waitFor()
+    expect(await page.getByTestId('sell').count()).toBe(0)
+    expect(await textOf(page, 'till-open')).toBe('Abrir caja de la mesa')
+    await page.getByTestId('till-float').fill('50')
+    await page.getByTestId('till-open').click()
+    await page.getByTestId('till-open-shift').waitFor()
     await page.getByTestId('sell-count').fill('40')
     await page.getByTestId('sell').click()
     await until('sold', async () => (await stateOf(gameId)).cardsSold, 40)
+    // The sale's cash is a movement of the locutor's shift at 'Mesa 1' (BNG-96: whoever sells at the table keeps its cash).
+    const shift = (await server.services.db.get<{ id: string; cashier_name: string; station_id: string; float_cents: number }>("SELECT id, cashier_name, station_id, float_cents FROM cashier_shifts WHERE status = 'open'"))!
+    expect({ ...shift, float_cents: Number(shift.float_cents) }).toMatchObject({ cashier_name: 'Pedro Flores', station_id: table.id, float_cents: 5_000 })
+    const sold = await server.services.db.all<{ shift_id: string; amount_cents: number }>("SELECT shift_id, amount_cents FROM cash_movements WHERE kind = 'counter_sale'")
+    expect(sold.map((m) => ({ shift_id: m.shift_id, amount_cents: Number(m.amount_cents) }))).toEqual([{ shift_id: shift.id, amount_cents: 40_000 }])
     await page.getByTestId('close-sales').click()
     await page.getByTestId('confirm-dialog').waitFor()
     expect(await page.getByTestId('authorise').count()).toBe(0)
@@ -142,7 +157,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     expect(leaks(refusal)).toEqual([])
     expect(await page.getByTestId('authorise-password').inputValue()).toBe('')
     expect((await stateOf(gameId)).status).toBe('line_window')
-    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor · Mesa 1')
     await shot(page, 'caller-locutor-authorise-1920x1080.png')
 
     // Her own password: the window closes, the line is split, and the locutor is still the one logged in.
@@ -150,11 +165,22 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await page.getByTestId('confirm-ok').click()
     await until('dialog closed', () => page.getByTestId('confirm-dialog').count(), 0)
     await until('play resumed', async () => (await stateOf(gameId)).status, 'drawing')
-    await untilText(page, 'caller-user', 'Pedro Flores Locutor')
+    await untilText(page, 'caller-user', 'Pedro Flores Locutor · Mesa 1')
     await page.getByTestId('draw-next').waitFor()
     await until('line prize listed', async () => (await page.getByTestId('prize').count()) > 0, true)
     // Paying is the jefe's on this console too: marked, never a plain button.
     expect(await textOf(page, 'pay')).toContain('Autoriza el jefe')
+    // A prize is paid only against its card's code: Pay asks for it, and without one it is refused in Spanish before
+    // the jefe is asked for anything.
+    await page.getByTestId('pay').first().click()
+    await until('code field focused', () => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'pay-code')
+    await page.keyboard.press('Enter')
+    await untilText(page, 'error-message', 'Escanee o escriba el código del cartón premiado: sin él no se paga el premio.')
+    expect(await page.getByTestId('confirm-dialog').count()).toBe(0)
+    expect(await page.locator('[data-testid="prize"][data-status="paid"]').count()).toBe(0)
+    await shot(page, 'caller-pay-code-1920x1080.png')
+    await page.getByTestId('pay-cancel').click()
+    await page.keyboard.press('Escape')
     await shot(page, 'caller-locutor-1920x1080.png')
 
     // The journal names both: the locutor who acted and the jefe who authorised.

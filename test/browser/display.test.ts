@@ -113,6 +113,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
   let caller: Page
   const hallId = 'illimani'
   const money = (c: number) => norm(formatMoney(c, 'BOB', 'es'))
+  /** Issue 13: the console at the table is the enrolled cashier station 'Mesa 1' of the hall. */
+  let table: { id: string; credential: string }
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
@@ -124,11 +126,12 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
+    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     display = await ctx.newPage()
     caller = await ctx.newPage()
     await display.goto(`${server.url}/display/?hall=${hallId}`)
-    await caller.goto(`${server.url}/caller/?hall=${hallId}`)
+    await caller.goto(`${server.url}/caller/?hall=${hallId}&device=${encodeURIComponent(table.credential)}`)
   })
   afterAll(async () => {
     await ctx?.close()
@@ -139,14 +142,15 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
   it('runs a whole game from the console while the hall display follows every step', { timeout: 240_000 }, async () => {
     await untilText(display, 'state', 'Esperando la próxima partida')
 
-    // Staff log in (authentication is on), then open the session with the ball recount.
+    // Staff log in (authentication is on) at the table's station, then open the session with the ball recount.
+    await untilText(caller, 'caller-station', 'Mesa 1')
     await caller.getByTestId('login-open').click()
     await caller.getByTestId('login-user').fill('jefe')
     await caller.getByTestId('login-password').fill('jefe-de-mesa-1')
     await caller.getByTestId('login-submit').click()
-    // Issue 14 point 7: the role in words, never its code.
-    await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe Jefe de Mesa')
-    expect(await textOf(caller, 'caller-role')).toBe('Jefe de Mesa')
+    // Issue 14 point 7: the role in words, never its code; issue 13: the station she is logged in at.
+    await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe Jefe de Mesa · Mesa 1')
+    expect(await textOf(caller, 'caller-role')).toBe('Jefe de Mesa · Mesa 1')
     await caller.getByTestId('recount-balls').fill('90')
     await caller.getByTestId('open-session').click()
 
@@ -170,10 +174,43 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       expect(await sound.getAttribute('aria-pressed')).toBe('true')
     }
 
+    // Issue 13: the table takes no cash before its shift is open: the console says so and offers no sale.
+    await caller.getByTestId('till-closed').waitFor()
+    expect(await caller.getByTestId('sell').count()).toBe(0)
+    expect(await textOf(caller, 'till-closed')).toContain('La caja de la mesa está cerrada')
+    await shot(caller, 'caller-sales-till-closed-1920x1080.png')
+    // She counts the float (Bs 100) and opens her table shift from the console.
+    await caller.getByTestId('till-float').fill('100')
+    await caller.getByTestId('till-open').click()
+    await caller.getByTestId('till-open-shift').waitFor()
+    const shift = (await server.services.db.get<{ id: string; float_cents: number; cashier_name: string; station_id: string }>("SELECT id, float_cents, cashier_name, station_id FROM cashier_shifts WHERE status = 'open'"))!
+    expect(shift).toMatchObject({ float_cents: 10_000, cashier_name: 'Jefe de Mesa Quispe', station_id: table.id })
+    expect(await textOf(caller, 'till-expected')).toBe(money(10_000))
+
     // 40 cards at the table from the console, 20 more through a kiosk: the hall sees the count grow.
     await caller.getByTestId('sell-count').fill('40')
     await caller.getByTestId('sell').click()
     await untilText(display, 'cards-sold', '40')
+    // The sale's cash is a movement of her shift at the table's station (issue 13 point 5), and the drawer shows it.
+    const sold = await server.services.db.all<{ shift_id: string; station_id: string; amount_cents: number }>("SELECT shift_id, station_id, amount_cents FROM cash_movements WHERE kind = 'counter_sale'")
+    expect(sold.map((m) => ({ ...m, amount_cents: Number(m.amount_cents) }))).toEqual([{ shift_id: shift.id, station_id: table.id, amount_cents: 40_000 }])
+    await untilText(caller, 'till-expected', money(50_000))
+    await shot(caller, 'caller-sales-till-open-1920x1080.png')
+    // The same person at a console that is no enrolled station: told in words, no sale offered.
+    {
+      const elsewhere = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+      const other = await elsewhere.newPage()
+      await other.goto(`${server.url}/caller/?hall=${hallId}`)
+      await other.getByTestId('login-user').fill('jefe')
+      await other.getByTestId('login-password').fill('jefe-de-mesa-1')
+      await other.getByTestId('login-submit').click()
+      await other.getByTestId('till-no-station').waitFor()
+      expect(await textOf(other, 'till-no-station')).toMatch(/^Esta consola no es una caja registrada de la mesa/)
+      expect(await other.getByTestId('sell').count()).toBe(0)
+      expect(await other.getByTestId('till-open').count()).toBe(0)
+      await shot(other, 'caller-sales-no-station-1920x1080.png')
+      await elsewhere.close()
+    }
     await server.services.bingo.sell({ gameId, count: 20, channel: 'kiosk:1' })
     await untilText(display, 'cards-sold', '60')
     expect(await textOf(display, 'line-prize')).toBe('—')
@@ -275,19 +312,56 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       expect(norm(await prize.textContent())).toBe(money(w.amountCents!))
     }
 
-    // Pay every prize against its card's code at the table's station, out of the jefe's open shift (issue 13
-    // point 6: a prize id alone pays nothing); the console and the hall see the winners paid.
+    // Pay every prize at the console against its card's code, typed as the scanner does, out of the jefe's open
+    // table shift (issue 13 point 6: a prize id alone pays nothing); the console and the hall see the winners paid.
     await until('all prizes listed', () => caller.getByTestId('prize').count(), state.winners.length)
-    const table = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa', hallId })
-    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'jefe', password: 'jefe-de-mesa-1' }, { authorization: `Device ${table.credential}` })
-    const atTable = { authorization: `Bearer ${login.body.token}` }
-    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, atTable)).status).toBe(201)
-    for (const cardId of new Set(state.winners.map((w) => w.cardId))) {
-      const r = await api(server.url, 'POST', '/api/tickets/pay', { code: server.services.cashdesk.payouts.cardCode(cardId), payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' }, atTable)
-      expect(r.status, JSON.stringify(r.body)).toBe(200)
+    const { cardCode } = server.services.cashdesk.payouts
+    const prizeRows = await server.services.db.all<{ id: string; card_id: string; serial: string; amount_cents: number }>('SELECT p.id, p.card_id, c.serial, p.amount_cents FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.id', [gameId])
+    const cards = [...new Map(prizeRows.map((p) => [p.card_id, p])).values()]
+    // Pay with no code: refused in Spanish, nothing paid; the server refuses it as well (a prize id alone pays nothing).
+    await caller.locator(`[data-testid="prize"][data-serial="${cards[0].serial}"] [data-testid="pay"]`).first().click()
+    await until('code field focused', () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'pay-code')
+    await caller.keyboard.press('Enter')
+    await untilText(caller, 'error-message', 'Escanee o escriba el código del cartón premiado: sin él no se paga el premio.')
+    const token = await caller.evaluate(() => sessionStorage.getItem('bolillo.caller.token'))
+    const bare = await api(server.url, 'POST', `/api/prizes/${cards[0].id}/pay`, {}, { authorization: `Bearer ${token}`, 'accept-language': 'es' })
+    expect(bare.body.error).toMatchObject({ code: 'CODE_REQUIRED', message: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.' })
+    // Another card's code: the server's refusal, in Spanish on the console, never its code.
+    const stranger = cards.length > 1 ? cards[1].card_id : (await server.services.db.get<{ id: string }>('SELECT id FROM cards WHERE id <> ? AND game_id = ? LIMIT 1', [cards[0].card_id, gameId]))!.id
+    await caller.getByTestId('pay-code').fill(cardCode(stranger))
+    await caller.keyboard.press('Enter')
+    await untilText(caller, 'error-message', 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.')
+    expect(await textOf(caller, 'error-banner')).not.toContain('CODE_REQUIRED')
+    expect(await caller.locator('[data-testid="prize"][data-status="paid"]').count()).toBe(0)
+    for (const card of cards) {
+      await idle(caller)
+      await caller.locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"] [data-testid="pay"]`).first().click()
+      await caller.getByTestId('pay-code').fill(cardCode(card.card_id))
+      await caller.keyboard.press('Enter')
+      await until(`card ${card.serial} paid`, () => caller.locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"]`).count(), 0)
     }
     await until('prizes paid', () => caller.locator('[data-testid="prize"][data-status="paid"]').count(), state.winners.length)
     await until('paid badge on the display', () => display.locator('.hd-badge--paid').count(), Math.min(4, state.winners.filter((w) => w.kind === 'bingo').length))
+    // Every payout left the drawer of her table shift.
+    const paidOut = prizeRows.reduce((sum, p) => sum + Number(p.amount_cents), 0)
+    const outs = await server.services.db.all<{ shift_id: string; amount_cents: number }>("SELECT shift_id, amount_cents FROM cash_movements WHERE kind = 'prize_payout'")
+    expect(outs.length).toBe(cards.length)
+    expect(outs.every((m) => m.shift_id === shift.id)).toBe(true)
+    expect(outs.reduce((sum, m) => sum + Number(m.amount_cents), 0)).toBe(-paidOut)
+
+    // The game over, she closes the table shift with the drawer counted 50 centavos short: the console asks for a
+    // note, then shows the difference to the centavo as the server counted it.
+    const expected = 10_000 + 40_000 - paidOut
+    await untilText(caller, 'till-expected', money(expected))
+    await caller.getByTestId('till-counted').fill(((expected - 50) / 100).toFixed(2).replace('.', ','))
+    await caller.getByTestId('till-close').click()
+    await untilText(caller, 'error-message', `El cajón no cuadra por ${money(-50)}: escriba en la nota por qué antes de cerrar.`)
+    await caller.getByTestId('till-note').fill('Faltan 50 centavos de cambio')
+    await caller.getByTestId('till-close').click()
+    await caller.getByTestId('till-closed-result').waitFor()
+    expect(await textOf(caller, 'till-difference')).toBe(money(-50))
+    await shot(caller, 'caller-till-closed-result-1920x1080.png')
+    expect(await server.services.db.get('SELECT status, counted_cents, difference_cents FROM cashier_shifts WHERE id = ?', [shift.id])).toMatchObject({ status: 'closed', difference_cents: -50 })
 
     // The running minutes: one game, 60 cards.
     await blur(caller)

@@ -30,6 +30,8 @@ describe('GET /api/me with authentication on', () => {
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ kind: 'person', name: 'Pedro Flores', role: 'caller', roleLabel: 'Locutor', station: null, authOn: true })
     expect(r.body.permissions).toEqual(expect.arrayContaining(['game.draw', 'game.claim', 'game.sales']))
+    // Issue 13: whoever sells at the table keeps its cash in a shift of his own, so the locutor opens, reads and closes it.
+    expect(r.body.permissions).toEqual(expect.arrayContaining(['shift.open', 'shift.current']))
     for (const p of ['game.window', 'game.announce', 'prize.pay', 'minutes.read', 'session.open', 'journal.read']) expect(r.body.permissions).not.toContain(p)
     expect((await me('pedro', 'en')).body.roleLabel).toBe('Caller')
   })

@@ -17,6 +17,7 @@ import { SalesPanel } from './SalesPanel.tsx'
 import { SessionPanel } from './SessionPanel.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
 import { StatusPanel } from './StatusPanel.tsx'
+import { TillPanel } from './TillPanel.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 import { askCloseWindow, WindowPanel } from './WindowPanel.tsx'
@@ -43,7 +44,8 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
   const me = store.me.value
   const waiting = (key: 'waitSession' | 'waitAnnounce' | 'waitPlay' | 'readOnly') => <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">{t(lang, key)}</div>
   let primary
-  if (store.needLogin.value && (!me || me.kind === 'anonymous')) primary = <LoginPanel store={store} lang={lang} />
+  // A person logs in (at an enrolled station, the station's own credential alone moves nothing: issue 13).
+  if (store.needLogin.value && (!me || me.kind !== 'person')) primary = <LoginPanel store={store} lang={lang} />
   else if (!hall || !me) primary = null
   else if (!sessionId) primary = store.offer('session.open') ? <OpenSessionPanel store={store} lang={lang} /> : waiting('waitSession')
   else if (ended) primary = store.offer('game.announce') ? <AnnouncePanel store={store} lang={lang} sessionId={sessionId} /> : waiting(store.can('game.draw') ? 'waitAnnounce' : 'readOnly')
@@ -67,6 +69,8 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
           {game && <PrizesPanel store={store} game={game} lang={lang} />}
           {game && !ended && store.offer('game.incident') && <IncidentPanel store={store} game={game} lang={lang} />}
           {hall && <SessionPanel store={store} game={game} lang={lang} />}
+          {/* Between games the table's open shift can be closed with its count (during sales it is in the sales panel). */}
+          {ended && store.can('game.sell') && <TillPanel store={store} lang={lang} />}
         </section>
       </main>
       <Shortcuts store={store} lang={lang} manual={game?.drawSource === 'manual'} />

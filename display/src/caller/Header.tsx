@@ -10,7 +10,8 @@ export function Header({ store, game, lang, offline }: { store: CallerStore; gam
   const session = store.session.value
   const open = hall?.openSessionId ?? null
   const me = store.me.value
-  const loggedIn = me !== null && me.kind !== 'anonymous'
+  // A station's own credential (issue 13) is no one logged in: the station is named and a person logs in at it.
+  const loggedIn = me !== null && me.kind === 'person'
   return (
     <header class="cc-header">
       <div class="cc-header__brand">BOLILLO <span>{t(lang, 'title')}</span></div>
@@ -33,7 +34,10 @@ export function Header({ store, game, lang, offline }: { store: CallerStore; gam
               </span>
               {me.kind === 'person' && <button type="button" class="cc-btn cc-btn--small cc-btn--ghost" data-testid="logout" onClick={() => void store.logout()}>{t(lang, 'logout')}</button>}
             </>
-          : me?.authOn !== false && <button type="button" class="cc-btn cc-btn--small cc-btn--ghost" data-testid="login-open" onClick={() => { store.needLogin.value = true }}>{t(lang, 'login')}</button>}
+          : <>
+              {me?.kind === 'device' && <span data-testid="caller-station">{me.name}</span>}
+              {me?.authOn !== false && <button type="button" class="cc-btn cc-btn--small cc-btn--ghost" data-testid="login-open" onClick={() => { store.needLogin.value = true }}>{t(lang, 'login')}</button>}
+            </>}
         <span class={offline ? 'cc-conn cc-conn--off' : 'cc-conn'} data-testid="caller-connection">{offline ? t(lang, 'offline') : t(lang, 'online')}</span>
       </div>
     </header>

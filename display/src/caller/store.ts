@@ -5,13 +5,18 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { ApiError, createApi, type Annul, type CardInfo, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type SecondPerson } from '../../../web/api.ts'
+import { ApiError, createApi, type Annul, type CardInfo, type ClosedShift, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type SecondPerson, type TableTill } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can as holds, type Me, type Permission } from '../../../web/me.ts'
+import { money } from '../../../web/format.ts'
 import type { GameFeed } from '../../../web/socket.ts'
+import { t } from './texts.ts'
+import { parseAmount } from './till.ts'
 
 /** A refusal as the user reads it: the server's message in the screen's language (never its code or detail). */
 export interface ShownError { code: string; message: string }
+/** A refusal of the console itself (an amount it cannot read), in the screen's language. */
+class ConsoleRefusal extends Error {}
 export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boolean; reason?: string; card: CardInfo | null; called: number[] }
 export interface Confirmation {
   title: string; body: string[]; confirmLabel: string; danger?: boolean
@@ -39,13 +44,21 @@ function storeToken(token: string | null): void {
   } catch { /* private mode: log in again after a reload */ }
 }
 
-export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, base = '') {
+/**
+ * `device` is the credential of the enrolled cashier station this console is (`?device=`, web/device.ts): sent while
+ * nobody is logged in, and with the login, so the person's session is bound to the station (issue 13).
+ */
+export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, base = '', device: string | null = null) {
   const token = signal<string | null>(storedToken())
   /** Who is using the console and what the role may do (GET /api/me); null until the server has answered. */
   const me = signal<Me | null>(null)
   /** The server refused an anonymous request: show the login form. */
   const needLogin = signal(false)
-  const api = createApi(lang, { base, token: () => token.value })
+  const api = createApi(lang, { base, token: () => token.value, device })
+  /** Issue 13: the station this console is, the person at it and the table's open shift (null: not asked). */
+  const till = signal<TableTill | null>(null)
+  /** The last shift closed at this console, with the difference the server counted. */
+  const closedShift = signal<ClosedShift | null>(null)
   const hall = signal<HallInfo | null>(null)
   const session = signal<SessionMinutes | null>(null)
   const lastSessionId = signal<string | null>(null)
@@ -75,6 +88,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     }
     // Only the message, in the screen's language: codes, permission names and server details stay off screen.
     if (err instanceof ApiError) error.value = { code: err.code, message: err.message }
+    else if (err instanceof ConsoleRefusal) error.value = { code: 'CONSOLE', message: err.message }
     else error.value = { code: 'ERROR', message: lang === 'en' ? 'Something went wrong; nothing was done.' : 'Algo falló; no se hizo nada.' }
   }
 
@@ -156,16 +170,31 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     })
   }
 
-  /** Asks the server who is at the console; with authentication on and nobody logged in, shows the login. */
+  /**
+   * Asks the server who is at the console; with authentication on and no person logged in (nobody, or only the
+   * station's own credential), shows the login.
+   */
   async function loadMe(): Promise<void> {
     try {
       const m = await api.whoAmI()
       batch(() => {
         me.value = m
-        needLogin.value = m.authOn && m.kind === 'anonymous'
+        needLogin.value = m.authOn && m.kind !== 'person'
       })
     } catch (err) {
       showError(err)
+    }
+    await refreshTill()
+  }
+
+  /** Issue 13: the table's shift, for a role that sells (the server answers who is at this station). */
+  async function refreshTill(): Promise<void> {
+    const m = me.value
+    if (!m || !m.authOn || m.kind !== 'person' || !can('game.sell') || !can('shift.current')) { till.value = null; return }
+    try {
+      till.value = await api.currentShift()
+    } catch {
+      till.value = null
     }
   }
 
@@ -185,7 +214,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   }
 
   return {
-    api, token, me, needLogin, loadMe, can, offer, secondUser, secondPassword,
+    api, token, me, needLogin, loadMe, can, offer, secondUser, secondPassword, till, closedShift, refreshTill,
     async login(username: string, password: string): Promise<boolean> {
       try {
         const r = await api.login(username, password)
@@ -211,6 +240,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         me.value = null
         needLogin.value = true
         session.value = null
+        till.value = null
+        closedShift.value = null
       })
       storeToken(null)
       await loadMe()
@@ -227,6 +258,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     minutes, minutesOpen, operator, claimFocus, game,
     refreshHall, refreshPrizes, refreshMinutes, ask, showError,
     clearError() { error.value = null },
+    /** A refusal of the console itself, shown like the server's (in the screen's language). */
+    refuse(message: string) { error.value = { code: 'CONSOLE', message } },
     /**
      * Runs an action the console offers: straight away for the role's own, or through the confirmation dialog
      * where a jefe authorises it with her username and password.
@@ -265,7 +298,31 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       await feed.refresh()
     },
     openSales: () => act('openSales', async () => { await api.openSales(gameId()) }),
-    sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }),
+    sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }).then(async (ok) => { await refreshTill(); return ok }),
+    /** Opens the person's table shift at this station with the float counted into the drawer. */
+    openShift: (floatText: string) => act('openShift', async () => {
+      const cents = parseAmount(floatText)
+      if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
+      await api.openShift(cents)
+      closedShift.value = null
+      await refreshTill()
+    }),
+    /** Closes it with the drawer counted (arqueo); the server gives the difference to the centavo. */
+    closeShift: (countedText: string, note: string) => act('closeShift', async () => {
+      const cents = parseAmount(countedText)
+      if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
+      try {
+        closedShift.value = await api.closeShift(cents, note.trim() || undefined)
+      } catch (err) {
+        // A drawer that does not balance closes only with a note: say by how much, to the centavo, as the server counted.
+        const d = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
+        if (d?.field === 'note' && typeof d.differenceCents === 'number') {
+          throw new ConsoleRefusal(t(lang, 'tillNoteNeeded').replace('{amount}', money(d.differenceCents, till.value?.shift?.currency ?? hall.value?.hall.currency ?? 'BOB', lang)))
+        }
+        throw err
+      }
+      await refreshTill()
+    }),
     closeSales: () => api.closeSales(gameId()).then(() => undefined),
     typeBeacon: (signature: string) => act('beacon', async () => { await api.beacon(gameId(), signature.trim()) }),
     draw: () => act('draw', async () => { await api.draw(gameId()) }),
@@ -292,13 +349,11 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
     incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
     resume: (second?: SecondPerson) => api.resume(gameId(), second).then(() => undefined),
-    pay: async (prizeId: string, second?: SecondPerson) => {
-      await api.pay(prizeId, operator.value.trim() || 'Jefe de Mesa', second)
+    /** BNG-71: a prize is paid against its own card's code, scanned or typed (the card's other prizes go with it). */
+    pay: async (prizeId: string, code: string, second?: SecondPerson) => {
+      await api.pay(prizeId, code.trim(), operator.value.trim() || 'Jefe de Mesa', second)
       await refreshPrizes()
-    },
-    payAll: async (second?: SecondPerson) => {
-      for (const p of prizes.value.filter((x) => x.status === 'awarded')) await api.pay(p.id, operator.value.trim() || 'Jefe de Mesa', second)
-      await refreshPrizes()
+      await refreshTill()
     },
   }
 }

@@ -81,7 +81,11 @@ export const permissions = {
   'instant.audit': [Role.Auditor],
   // Issue 13 points 5-7 (cashier): a person opens and closes a shift at a station; refunds at a till or, onto a
   // voucher only, at a kiosk; a misprint refund is approved by a second person of the floor staff (INS-9).
-  'shift.open': [...staff, Role.Cashier],
+  // The table's cash is kept in the shift of whoever sells there (BNG-96: the jefe de mesa-cajero, or the locutor
+  // selling at the table's enrolled station), so the caller opens and closes his own table shift too.
+  'shift.open': [...staff, Role.Cashier, Role.Caller],
+  /** Who is at this station and its open shift (GET /api/shifts/current): ticket.validate's roles and the caller. */
+  'shift.current': [...staff, ...cash, Role.Kiosk, ...readers, Role.Caller],
   'ticket.refund': [...staff, ...cash, Role.Kiosk],
   'refund.approve': staff,
   'lottery.sell': [Role.Kiosk, ...cash, ...staff, Role.LotteryOperator],

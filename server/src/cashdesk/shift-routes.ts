@@ -16,8 +16,8 @@ export function registerShiftRoutes(app: App, services: Services): void {
   const { shifts, refunds } = services.cashdesk
 
   // ---- shifts (issue 13 point 5)
-  /** Who is at this station and its open shift, for the cashier screen (no shift: null). */
-  app.get('/api/shifts/current', needs('ticket.validate'), async (c) => {
+  /** Who is at this station and its open shift, for the cashier screen and the table's console (no shift: null). */
+  app.get('/api/shifts/current', needs('shift.current'), async (c) => {
     const who: WithDevice = principalOf(c)
     if (!who.device) return c.json({ station: null, person: null, shift: null })
     const person = who.kind === 'person' ? { id: who.id, name: who.name, role: String(who.role) } : null
