@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, startTestServer } from '../helpers/server.ts'
+import { startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { E_INSTANT } from '../helpers/paid-hall.ts'
