@@ -36,7 +36,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   it('refuses cards to a kiosk credential on the counter route: no voucher, no card (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await cardsSold()
     const r = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 3 }, asKiosk())
-    expect(r.status).toBe(403)
+    expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toMatch(/^Un kiosco solo vende contra un vale de crédito/)
     expect(await cardsSold()).toBe(before)
@@ -45,7 +45,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   it('refuses lotto slips sold directly by a kiosk (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await slipsSold()
     const r = await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asKiosk())
-    expect(r.status).toBe(403)
+    expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toContain('vale de crédito')
     expect(await slipsSold()).toBe(before)
@@ -54,7 +54,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   it('refuses e-instant tickets sold directly by a kiosk (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await instantSold()
     const r = await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asKiosk())
-    expect(r.status).toBe(403)
+    expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toContain('raspaditas')
     expect(await instantSold()).toBe(before)
@@ -159,7 +159,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     const raffle = await server.services.lottery.createRaffle(rafflePlan({ ...window, currency: 'BOB', gameCode: 'RIFABO', authorisationRef: 'AJ-RIFA-PRUEBA-1' } as Parameters<typeof rafflePlan>[0]))
     const sold = () => count('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id = ?', [raffle.drawId])
     const kiosk = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asKiosk())
-    expect([kiosk.status, kiosk.body.error.code]).toEqual([403, 'KIOSK_VOUCHER_ONLY'])
+    expect([kiosk.status, kiosk.body.error.code]).toEqual([409, 'KIOSK_VOUCHER_ONLY'])
     // The director at the back office, at no station: there is no drawer for the cash.
     const office = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asDirector())
     expect([office.status, office.body.error.code]).toEqual([409, 'STATION_REQUIRED'])

@@ -46,7 +46,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 14
   WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403,
   // Issue 13 (money-kiosk)
-  KIOSK_VOUCHER_ONLY: 403,
+  // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
+  KIOSK_VOUCHER_ONLY: 409,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */
