@@ -93,7 +93,8 @@ describe('first director and listen address (issue 14 point 5)', () => {
       })
       const made = await run(['create-director', '--username', 'directora', '--name', 'Marta Quispe', '--password-stdin'], 'una clave larga\n')
       expect(made.code, made.out).toBe(0)
-      const server = await startTestServer({ auth: 'on', dataDir })
+      // The CLI wrote to the embedded SQLite default under DATA_DIR (no DATABASE_URL given): start on that file, on either engine's run.
+      const server = await startTestServer({ auth: 'on', dataDir, databaseUrl: null })
       try {
         const login = await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: 'una clave larga' })
         expect(login.status).toBe(200)
