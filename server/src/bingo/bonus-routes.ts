@@ -8,7 +8,7 @@ import { body, nameOf, needs, type App, type AppContext } from '../http/context.
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { counterTill } from '../http/station.ts'
-import { layoutForModality, Modality } from './modalities.ts'
+import { checkFastBingoParams, layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
 
@@ -87,8 +87,10 @@ export function registerBonusRoutes(app: App, services: Services): void {
   app.post('/api/master-sets/modality', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({
       modality: z.enum(Object.values(Modality) as [Modality, ...Modality[]]), count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional(),
-      params: z.object({ ballCount: z.number().int().optional(), rows: z.number().int().optional(), perRow: z.number().int().optional(), columns: z.number().int().optional(), picks: z.number().int().optional() }).strict().optional(),
+      params: z.object({ ballCount: z.number().int().optional(), rows: z.number().int().optional(), perRow: z.number().int().optional(), columns: z.number().int().optional(), picks: z.number().int().optional(), timesRequired: z.number().int().optional(), playerChooses: z.boolean().optional() }).strict().optional(),
     }).strict())
+    // BNG-98 / CFG-32: fast bingo's "times required" is all the picks (checkFastBingoParams says why).
+    if (b.modality === 'fast') checkFastBingoParams({ picks: b.params?.picks ?? 5, timesRequired: b.params?.timesRequired, playerChooses: b.params?.playerChooses })
     const layout = layoutForModality(b.modality, b.params)
     return c.json({ ...(await bingo.createMasterSet({ count: b.count, seed: b.seed, layout })), modality: b.modality, layout }, 201)
   })

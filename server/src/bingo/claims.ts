@@ -22,7 +22,9 @@ export async function registerClaim(ctx: BingoContext, tx: Tx, game: GameRow, ca
   const window = game.window_kind
   let result: { ok: boolean; reason?: string }
   if (!check.ok) result = { ok: false, reason: check.reason }
-  else if (window && window !== kind) result = { ok: false, reason: `window_open_for_${window}` }
+  // BNG-56: at a bingo with no line called before it, "¿Alguna línea más?" is still asked: a line formed and never
+  // called is heard in the bingo window and shares the line pool (see closeWindow).
+  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.line_closed)) result = { ok: false, reason: `window_open_for_${window}` }
   else result = { ok: true }
   await store.insertClaim(tx, { id: ctx.newId('cl'), gameId: game.id, cardId: card.id, serial: card.serial, kind, atBall, status: result.ok ? 'verified' : 'rejected', reason: result.reason ?? null, automatic: automatic ? 1 : 0, at })
   if (result.ok && !window) {
@@ -67,6 +69,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
     const winners = splitPrize(pool, [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })))
     const at = ctx.now()
+    if (kind === 'bingo' && !game.line_closed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
     for (const w of winners) {
       await store.insertPrize(tx, { id: ctx.newId('pz'), gameId, cardId: w.cardId, kind, amountCents: w.amountCents, atBall: w.atBall, at })
     }
@@ -101,6 +104,32 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     }
   })
   return getGameState(ctx, gameId)
+}
+
+/**
+ * BNG-56 (004 Bingo V.1; 002 §6.1.5 and §6.1.8.3): a bingo called before any line. Both texts define the line as
+ * formed "cuando hayan sido extraídos todos los números que la integran, siempre y cuando no haya sido cantada
+ * correctamente por otro jugador durante la extracción de las bolas anteriores", and 004 distributes 67 % of the
+ * face value in every game (line 10 %): the line pool is not kept. Every bingo card has all its rows drawn and no
+ * line was called before, so the line is formed on it; so it is on any card whose line was claimed in the bingo
+ * window ("¿Alguna línea más?"). The line pool is split equally among those cards (BNG-53), before the bingo.
+ */
+async function awardLineAtBingo(ctx: BingoContext, tx: Tx, game: GameRow, bingoClaims: ClaimRow[], at: string): Promise<void> {
+  const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()
+  for (const c of [...bingoClaims, ...(await store.verifiedClaimsOfKind(tx, game.id, 'line'))]) {
+    if (!cards.has(c.card_id!)) cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
+  }
+  const pool = game.line_pool_cents!
+  const winners = splitPrize(pool, [...cards.values()])
+  for (const w of winners) await store.insertPrize(tx, { id: ctx.newId('pz'), gameId: game.id, cardId: w.cardId, kind: 'line', amountCents: w.amountCents, atBall: w.atBall, at })
+  await appendJournal(tx, {
+    at, type: 'prize.awarded', scope: gameScope(game),
+    payload: { gameId: game.id, kind: 'line', poolCents: pool, winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, amountCents: w.amountCents, atBall: w.atBall })), remainderRule: 'equal split, leftover centavos one each to the lowest serials', lineAtBingo: true, rule: 'BNG-56' },
+  })
+  if (ctx.deps.hooks?.length) {
+    const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await store.calledBalls(tx, game.id)]
+    for (const h of ctx.deps.hooks) await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
+  }
 }
 
 /** BNG-46: a player called "¡línea!" or "¡bingo!": the caller stops the game while the card is checked. */

@@ -121,11 +121,11 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
   const { caches } = ctx
   const hit = caches.get(game.id)
   if (hit) {
-    // Another server node may have drawn a ball, corrected the last one (same count, another number: BNG-83) or
-    // closed the line since: then rebuild from storage. Only the last ball can ever be corrected.
-    const last = await store.lastBall(tx, game.id)
+    // Another server node may have drawn a ball, corrected any manual ball (same count, another number: BNG-83)
+    // or closed the line since: then rebuild from storage.
+    const stored = await store.calledBalls(tx, game.id)
     const mine = hit.detector.called()
-    if ((last?.seq ?? 0) === mine.length && (!last || last.ball === mine[mine.length - 1]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
+    if (stored.length === mine.length && stored.every((b, i) => b === mine[i]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
     caches.delete(game.id)
   }
   // Games another node finished or voided never pass through this node's closeWindow: drop their detectors here.

@@ -9,6 +9,7 @@ import { emit, gameScope, hallOf, loadGame, rebuildCache, type BingoContext, typ
 import { getGameState } from './game-state.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import * as store from './store.ts'
+import { createDetector } from './detector.ts'
 import type { GameRow } from './store.ts'
 import type { GameState } from './service.ts'
 
@@ -95,7 +96,10 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
     const { profile } = await hallOf(tx, game.hall_id)
     const balls = await store.calledBalls(tx, game.id)
     // Checked before anything changes: a refused annulment leaves the game as it was.
-    const voids = input.kind === 'ball-irregularity' || input.kind === 'unresolved-suspension' || (input.kind === 'caller-error' && profile.callerError === 'annul')
+    // BNG-83 (Cantabria): a wrong call that can no longer be corrected (a prize was awarded after it) and that
+    // substantially affects the game annuls it: staff ask for that with a reason and a second person.
+    const callerAnnul = input.kind === 'caller-error' && (profile.callerError === 'annul' || input.annulment !== undefined)
+    const voids = input.kind === 'ball-irregularity' || input.kind === 'unresolved-suspension' || callerAnnul
     const signed = voids ? twoPeople(by, input.annulment) : null
     switch (input.kind) {
       case 'device-failure-before-first-ball': {
@@ -136,17 +140,26 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
         if (profile.callerError === 'annul') {
           await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, by, signed)
           await voidTx(ctx, tx, game, 'caller-error', signed)
+        } else if (callerAnnul) {
+          // BNG-83 (Cantabria, 004 Bingo II.1.b): annulment only for an error that "no pueda ser subsanado antes de
+          // la adjudicación de los premios": while no prize has been verified the call is corrected instead.
+          if ((await store.verifiedClaimCountFrom(tx, game.id, 0)) === 0) {
+            throw new DomainError('ILLEGAL_TRANSITION', 'no prize has been awarded yet: correct the call (the ball prevails) instead of annulling the game (BNG-83)', { rule: 'BNG-83' })
+          }
+          await recordIncident(ctx, tx, game, input.kind, 'void-refund-uncorrectable', note, by, signed)
+          await voidTx(ctx, tx, game, 'caller-error', signed)
         } else {
-          // BNG-83 (Cantabria): the ball prevails; the call is corrected and play goes on. A manually entered
-          // ball may be replaced by the one really drawn, while no prize has been awarded since.
-          if (input.correctedBall !== undefined) await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', by)
+          // BNG-83 (Cantabria): the ball prevails; the call is corrected and play goes on. Any manually entered
+          // ball (the last one unless `seq` names another) may be replaced by the one really drawn, while no prize
+          // has been verified at or after it.
+          if (input.correctedBall !== undefined) await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', by, input.seq)
           else await recordIncident(ctx, tx, game, input.kind, 'call-corrected-ball-prevails', note, by)
         }
         break
       }
       case 'reader-misread': {
         if (input.correctedBall === undefined) throw new DomainError('VALIDATION_FAILED', 'a reader misread needs the number on the ball (correctedBall)', { field: 'correctedBall' })
-        await correctBallTx(ctx, tx, game, input.correctedBall, note, 'reader-misread', by)
+        await correctBallTx(ctx, tx, game, input.correctedBall, note, 'reader-misread', by, input.seq)
         break
       }
       default: {
@@ -158,25 +171,54 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
   return getGameState(ctx, input.gameId)
 }
 
-async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind, by: Actor): Promise<void> {
+/**
+ * BNG-83 (Cantabria, 004 Bingo III): "prevalecerá, en todo caso, el que figure en la bola extraída". Replaces the
+ * manually entered ball at `seq` (default: the last) by the number on the ball, then re-evaluates every ball from
+ * it on. Any manual ball may be corrected, not only the last, as long as no prize was verified at or after it:
+ * after that award the error "no puede ser subsanado" and only the annulment path is left (CORRECTION_TOO_LATE).
+ */
+async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind, by: Actor, seq?: number): Promise<void> {
   assertLegal(GameAction.CorrectBall, game.status, game.id)
-  const last = await store.lastBall(tx, game.id)
-  if (!last) throw new DomainError('ILLEGAL_TRANSITION', 'no ball to correct')
-  if (last.source === 'rng') throw new DomainError('ILLEGAL_TRANSITION', 'an RNG ball is what it is: correct the announcement, not the ball')
-  if ((await store.verifiedClaimCountFrom(tx, game.id, last.seq)) > 0) throw new DomainError('ILLEGAL_TRANSITION', 'a prize was verified after this ball: the error can no longer be corrected (BNG-83)', { rule: 'BNG-83' })
+  const target = seq === undefined ? await store.lastBall(tx, game.id) : await store.ballAt(tx, game.id, seq)
+  if (!target) throw new DomainError('ILLEGAL_TRANSITION', seq === undefined ? 'no ball to correct' : `game ${game.id} has no ball number ${seq}`)
+  if (target.source === 'rng') throw new DomainError('ILLEGAL_TRANSITION', 'an RNG ball is what it is: correct the announcement, not the ball')
+  if ((await store.verifiedClaimCountFrom(tx, game.id, target.seq)) > 0) {
+    throw new DomainError('CORRECTION_TOO_LATE', `a prize was verified at or after ball ${target.seq}: the error can no longer be corrected; annul the game if it substantially affects it (BNG-83)`, { rule: 'BNG-83', seq: target.seq })
+  }
   if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count) throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`)
   if (await store.isBallCalled(tx, game.id, ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
-  await store.replaceBall(tx, game.id, last.seq, ball)
-  await store.deleteSilentWinsAt(tx, game.id, last.seq)
-  await recordIncident(ctx, tx, game, kind, `ball-corrected:${last.ball}->${ball}`, note, by)
-  await appendJournal(tx, { at: ctx.now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: last.seq, from: last.ball, to: ball, source: last.source, kind, rule: 'BNG-83' } })
-  // Re-evaluate the corrected ball: replay every ball, then record who the corrected one made a winner.
+  await store.replaceBall(tx, game.id, target.seq, ball)
+  await store.deleteSilentWinsFrom(tx, game.id, target.seq)
+  await recordIncident(ctx, tx, game, kind, `ball-corrected:${target.ball}->${ball}`, note, by)
+  await appendJournal(tx, { at: ctx.now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: target.seq, from: target.ball, to: ball, source: target.source, kind, by: person(by), rule: 'BNG-83' } })
+  // Re-evaluate from the corrected ball on: replay every ball and record, for the minutes (BNG-48), who first won
+  // at each ball from the corrected one. Prizes verified before it stand (the line stays closed if it was).
   const fresh = await loadGame(tx, game.id)
-  const { cache: { cards }, last: found } = await rebuildCache(ctx, tx, fresh)
-  const lineOpen = !fresh.line_closed
-  for (const idx of lineOpen ? found.lines : []) await store.insertSilentWin(tx, game.id, cards[idx].id, 'line', last.seq)
-  for (const idx of found.bingos) await store.insertSilentWin(tx, game.id, cards[idx].id, 'bingo', last.seq)
+  const { cache: { cards } } = await rebuildCache(ctx, tx, fresh)
+  const balls = await store.calledBalls(tx, game.id)
+  const replay = createDetector(cards.map((c) => JSON.parse(c.numbers) as number[][]), fresh.ball_count)
+  for (let i = 0; i < balls.length; i++) {
+    if (i + 1 === target.seq && fresh.line_closed) replay.closeLine()
+    const found = replay.call(balls[i])
+    if (i + 1 < target.seq) continue
+    for (const idx of replay.isLineClosed() ? [] : found.lines) await store.insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
+    for (const idx of found.bingos) await store.insertSilentWin(tx, game.id, cards[idx].id, 'bingo', i + 1)
+  }
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await store.lastJournalSeq(tx), reason: 'ball_corrected', ball })
+}
+
+/**
+ * BNG-83 (Cantabria): corrects the manually entered ball number `seq` to the number on the ball. Where a wrong call
+ * annuls the game instead (Bolivia, 002 §6.1.8.2) there is nothing to correct: RULE_DISABLED.
+ */
+export async function correctCalledBall(ctx: BingoContext, input: { gameId: string; seq: number; ball: number; kind?: 'caller-error' | 'reader-misread'; note?: string; by?: Actor }): Promise<GameState> {
+  const kind = input.kind ?? 'caller-error'
+  if (kind === 'caller-error') {
+    const game = await loadGame(ctx.db, input.gameId)
+    const { profile } = await hallOf(ctx.db, game.hall_id)
+    if (profile.callerError !== 'ball-prevails') throw new DomainError('RULE_DISABLED', 'under this profile a wrong call that affects the game annuls it (BNG-83): declare the incident instead', { rule: 'BNG-83' })
+  }
+  return declareIncident(ctx, { gameId: input.gameId, kind, seq: input.seq, correctedBall: input.ball, note: input.note, by: input.by })
 }
 
 export async function resume(ctx: BingoContext, gameId: string): Promise<GameState> {

@@ -50,7 +50,11 @@ export interface MinutesGame extends MinutesBonusGame {
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
   lastGame: boolean
+  /** BNG-56: set when no line was called before the bingo and the line pool went to the cards with a formed line. */
+  lineAtBingo?: string | null
 }
+
+export const LINE_AT_BINGO_ES = 'Bingo sin línea cantada antes: el premio de línea se reparte a partes iguales entre los cartones con línea formada al cantarse el bingo (BNG-56).'
 
 export interface SessionMinutes {
   sessionId: string
@@ -136,6 +140,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'prize.awarded': {
         const g = game(pl)
         for (const w of pl.winners as Array<{ serial: string; amountCents: number; atBall: number }>) g.winners.push({ kind: pl.kind, ...w })
+        if (pl.lineAtBingo) g.lineAtBingo = LINE_AT_BINGO_ES
         break
       }
       case 'prize.paid': {

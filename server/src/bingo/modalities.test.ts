@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LAYOUT_75, LAYOUT_90, generateMasterSet, validateCard } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
-import { bingoPlusLayout, checkDerivedPlan, derivedLayout, evenColumns, fastBingoLayout, layoutForModality, type DerivedPlan } from './modalities.ts'
+import { createDetector } from './detector.ts'
+import { bingoPlusLayout, checkDerivedPlan, checkFastBingoParams, derivedLayout, evenColumns, fastBingoLayout, layoutForModality, type DerivedPlan } from './modalities.ts'
 import { BOLIVIA_2025, CANTABRIA_2010 } from '../shared/profile.ts'
 
 const code = (f: () => unknown) => {
@@ -88,5 +89,21 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
       expect(validateCard(card, layout)).toEqual([])
       expect(card.grid).toHaveLength(1)
     }
+  })
+
+  it('BNG-98 / CFG-32: fast bingo is won when all picks are drawn; other "times required" and chosen numbers are refused', () => {
+    for (const p of [BOLIVIA_2025, CANTABRIA_2010]) expect(p.fastBingo).toEqual({ playerChooses: false, timesRequired: 'all-picks' })
+    expect(checkFastBingoParams({ picks: 5 })).toEqual({ timesRequired: 5, playerChooses: false })
+    expect(checkFastBingoParams({ picks: 5, timesRequired: 5 }).timesRequired).toBe(5)
+    expect(code(() => checkFastBingoParams({ picks: 5, timesRequired: 3 }))).toBe('RULE_DISABLED')
+    expect(code(() => checkFastBingoParams({ picks: 5, playerChooses: true }))).toBe('RULE_DISABLED')
+    const layout = fastBingoLayout({ ballCount: 30, picks: 5 })
+    const [card] = generateMasterSet('fast-times', 1, layout)
+    const picks = card.grid[0].filter((n): n is number => typeof n === 'number' && n > 0)
+    expect(picks).toHaveLength(5)
+    const detector = createDetector([[picks]], 30)
+    // Four of the five picks drawn: no winner; the fifth: the card wins (times required = every pick).
+    for (const n of picks.slice(0, 4)) expect(detector.call(n).bingos).toEqual([])
+    expect(detector.call(picks[4]).bingos).toEqual([0])
   })
 })

@@ -133,6 +133,17 @@ export function fastBingoLayout(p: { ballCount: number; picks: number }): CardLa
   return checked({ ballCount: p.ballCount, rows: 1, columns: p.picks, perRow: p.picks, columnRanges: evenColumns(p.ballCount, p.picks), minPerColumn: 1 }, 'fast bingo', 1, 20)
 }
 
+/**
+ * BNG-98 / CFG-32: what a fast-bingo set may ask for (see Profile.fastBingo). The number of times required is the
+ * number of picks (a card wins when all are drawn); a player choosing each number is not modelled. Asking for
+ * either is refused, not silently ignored.
+ */
+export function checkFastBingoParams(p: { picks: number; timesRequired?: number; playerChooses?: boolean }): { timesRequired: number; playerChooses: false } {
+  if (p.playerChooses) throw new DomainError('RULE_DISABLED', 'fast bingo sells printed cards of picks: numbers chosen one by one by the player are not supported (BNG-98)', { rule: 'BNG-98', field: 'playerChooses' })
+  if (p.timesRequired !== undefined && p.timesRequired !== p.picks) throw new DomainError('RULE_DISABLED', `fast bingo is won when all ${p.picks} picks are drawn: timesRequired ${p.timesRequired} is not supported (BNG-98, CFG-32)`, { rule: 'BNG-98', field: 'timesRequired' })
+  return { timesRequired: p.picks, playerChooses: false }
+}
+
 /** The layout of a modality with its parameters (defaults: bingo plus 4 x 5 = 20 numbers; derived 2 x 4 on 48). */
 export function layoutForModality(modality: Modality, p: ModalityParams = {}): CardLayout {
   switch (modality) {

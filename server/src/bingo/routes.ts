@@ -153,6 +153,15 @@ export function registerBingoRoutes(app: App, services: Services) {
     const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
     return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, annulment }))
   })
+  // BNG-83 (Cantabria): any manually entered ball is corrected to the number on the ball, before a prize is
+  // verified at or after it (CORRECTION_TOO_LATE after that: only the annulment incident is left).
+  app.post('/api/games/:gameId/balls/:seq/correction', needs('game.incident'), async (c) => {
+    const b = await body(c, z.object({ ball: z.number().int(), kind: z.enum(['caller-error', 'reader-misread']).optional(), note: z.string().max(2000).optional() }).strict())
+    const seq = Number(param(c, 'seq'))
+    if (!Number.isInteger(seq) || seq < 1) throw new DomainError('VALIDATION_FAILED', 'seq is the ball\'s extraction number (1, 2, ...)', { field: 'seq' })
+    const who = principalOf(c)
+    return c.json(await bingo.correctCalledBall({ gameId: param(c, 'gameId'), seq, ball: b.ball, kind: b.kind, note: b.note, by: { kind: who.kind, id: who.id, name: who.name, role: who.role } }))
+  })
   app.post('/api/games/:gameId/resume', needs('game.incident'), async (c) => c.json(await bingo.resume(param(c, 'gameId'))))
   app.get('/api/games/:gameId/proof', needs('game.read'), async (c) => c.json(await bingo.getProof(param(c, 'gameId'))))
   app.get('/api/games/:gameId/cards/:serial', needs('game.claim'), async (c) => {

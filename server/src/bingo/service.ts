@@ -137,6 +137,7 @@ export function createBingoService(deps: BingoDeps) {
     payAllPrizes: (gameId: string, paidBy: string) => claims.payAllPrizes(ctx, gameId, paidBy),
     declareIncident: (input: Parameters<typeof incidents.declareIncident>[1]) => incidents.declareIncident(ctx, input),
     resume: (gameId: string) => incidents.resume(ctx, gameId),
+    correctCalledBall: (input: Parameters<typeof incidents.correctCalledBall>[1]) => incidents.correctCalledBall(ctx, input),
     getGameState: (gameId: string) => reads.getGameState(ctx, gameId),
     getProof: (gameId: string) => reads.getProof(ctx, gameId),
     getCard: (gameId: string, serial: string) => reads.getCard(ctx, gameId, serial),

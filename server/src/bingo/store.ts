@@ -340,6 +340,11 @@ export async function lastBall(tx: Sql, gameId: string): Promise<{ seq: number; 
   return r && { seq: Number(r.seq), ball: Number(r.ball), source: r.source }
 }
 
+export async function ballAt(tx: Sql, gameId: string, seq: number): Promise<{ seq: number; ball: number; source: string } | undefined> {
+  const r = await tx.get<{ seq: number; ball: number; source: string }>('SELECT seq, ball, source FROM balls WHERE game_id = ? AND seq = ?', [gameId, seq])
+  return r && { seq: Number(r.seq), ball: Number(r.ball), source: r.source }
+}
+
 export async function isBallCalled(tx: Sql, gameId: string, ball: number): Promise<boolean> {
   return (await tx.get('SELECT 1 AS x FROM balls WHERE game_id = ? AND ball = ?', [gameId, ball])) !== undefined
 }
@@ -360,6 +365,11 @@ export async function insertSilentWin(tx: Sql, gameId: string, cardId: string, k
 
 export async function deleteSilentWinsAt(tx: Sql, gameId: string, atBall: number): Promise<void> {
   await tx.run('DELETE FROM silent_wins WHERE game_id = ? AND at_ball = ?', [gameId, atBall])
+}
+
+/** BNG-83: a corrected ball re-evaluates every later ball: their recorded first wins go. */
+export async function deleteSilentWinsFrom(tx: Sql, gameId: string, atBall: number): Promise<void> {
+  await tx.run('DELETE FROM silent_wins WHERE game_id = ? AND at_ball >= ?', [gameId, atBall])
 }
 
 export async function silentWinsOfGame(sql: Sql, gameId: string): Promise<Array<{ serial: string; kind: ClaimKind; atBall: number }>> {

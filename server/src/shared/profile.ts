@@ -85,6 +85,14 @@ export interface Profile {
    * names it in configuration (BOLILLO_LOTTERY_RNG_AUTHORISATION), and RNG draws are then allowed under that reference.
    */
   softwareLotteryDrawAllowed: boolean
+  /**
+   * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
+   * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
+   * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
+   * drawn (`timesRequired: 'all-picks'`). A licence asking for numbers chosen one by one or fewer hits than picks
+   * needs a sale path for chosen numbers and a hit-count detector: refused (RULE_DISABLED) until then.
+   */
+  fastBingo: { playerChooses: false; timesRequired: 'all-picks' }
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
@@ -115,6 +123,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -143,6 +152,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
