@@ -18,6 +18,8 @@ const OUTCOMES: Record<string, Record<Lang, string>> = {
   'void-refund': { es: 'La partida se anula y se devuelve íntegro el importe de los cartones.', en: 'The game is void and every card is refunded in full.' },
   'continue-manual-with-remaining-balls': { es: 'La partida sigue: las bolas que faltan se extraen a mano.', en: 'The game goes on: the remaining balls are drawn by hand.' },
   'resume-committed-order': { es: 'La partida sigue con el orden de extracción ya comprometido.', en: 'The game goes on in the draw order already committed.' },
+  // Not an outcome the server records: what a suspension became once the floor manager resumed the game (BNG-80).
+  resumed: { es: 'Avería reparada: la partida se reanuda y sus cartones siguen en juego.', en: 'Failure repaired: the game resumes and your cards are still in play.' },
   'call-corrected-ball-prevails': { es: 'El canto se corrige: vale la bola extraída y la partida sigue.', en: 'The call is corrected: the drawn ball stands and the game goes on.' },
 }
 

@@ -24,6 +24,8 @@ const LABELS = {
     sales: 'Ventas', prizes: 'Premios', payout: 'Devolución', plan: 'Plan', byProduct: 'Por producto', byDay: 'Ventas y premios por día',
     payoutVsPlan: 'Devolución en premios frente al plan', byGame: 'Por juego', product: 'Producto', game: 'Juego', day: 'Día', none: 'Sin ventas ni premios en el periodo.',
     gameNo: 'nº', page: 'Página', of: 'de',
+    drawers: 'Saldo de caja por turno', shift: 'Turno', float: 'Fondo inicial', in: 'Entradas', out: 'Salidas', expected: 'Debe haber',
+    counted: 'Arqueo', difference: 'Diferencia', open: 'abierto',
     products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lotería', raffle: 'Rifas', instant: 'Raspaditas' } as Record<Product, string>,
   },
   en: {
@@ -31,6 +33,8 @@ const LABELS = {
     sales: 'Sales', prizes: 'Prizes', payout: 'Payout', plan: 'Plan', byProduct: 'By product', byDay: 'Sales and prizes by day',
     payoutVsPlan: 'Payout ratio against the plan', byGame: 'By game', product: 'Product', game: 'Game', day: 'Day', none: 'No sales or prizes in the period.',
     gameNo: 'no.', page: 'Page', of: 'of',
+    drawers: 'Drawer balance by shift', shift: 'Shift', float: 'Float', in: 'In', out: 'Out', expected: 'Expected',
+    counted: 'Counted', difference: 'Difference', open: 'open',
     products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lottery', raffle: 'Raffles', instant: 'Instant' } as Record<Product, string>,
   },
 } as const
@@ -45,6 +49,7 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   const charset = new Set(font.getCharacterSet())
   const t = (s: string) => toWinAnsi(s, charset)
   const money = (c: number) => formatMoney(c, report.currency, lang)
+  const stamp = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
   const pct = (bp: number | null) => (bp === null ? '—' : `${(bp / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')} %`)
   let page!: PDFPage
   let y = 0
@@ -129,7 +134,7 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
     pairBars(report.days.map((d) => ({ label: d.day, a: d.salesCents, b: d.prizesCents })), money)
 
     heading(L.byGame)
-    const gcols = [M, M + 70, M + 300, M + 390, M + 460, W - M]
+    const gcols = [M, M + 70, M + 270, M + 340, M + 410, W - M]
     need(16)
     text(L.day, gcols[0], y, 8, bold); text(L.game, gcols[1], y, 8, bold); right(L.sales, gcols[3], y, 8, bold); right(L.prizes, gcols[4], y, 8, bold); right(`${L.payout} / ${L.plan}`, gcols[5], y, 8, bold)
     y -= 12
@@ -140,6 +145,56 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
       while (label.length > 3 && font.widthOfTextAtSize(label, 9) > gcols[2] - gcols[1] + 20) label = label.slice(0, -2) + '.'
       text(g.firstDay, gcols[0], y, 9); text(label, gcols[1], y, 9); right(money(g.salesCents), gcols[3], y); right(money(g.prizesCents), gcols[4], y); right(`${pct(g.payoutBp)} / ${pct(g.planBp)}`, gcols[5], y)
       y -= 12
+    }
+  }
+
+  // Drawer balances by cashier shift (issue 17 point 2): the same figures as the back office's chart.
+  if (report.drawers.length > 0) {
+    heading(L.drawers)
+    const bars: Array<{ key: 'floatCents' | 'inCents' | 'outCents' | 'expectedCents' | 'countedCents'; label: string; color: RGB }> = [
+      { key: 'floatCents', label: L.float, color: rgb(0.39, 0.45, 0.55) }, { key: 'inCents', label: L.in, color: SALES },
+      { key: 'outCents', label: L.out, color: PRIZES }, { key: 'expectedCents', label: L.expected, color: PLAN },
+      { key: 'countedCents', label: L.counted, color: rgb(0.09, 0.64, 0.29) },
+    ]
+    const max = Math.max(1, ...report.drawers.flatMap((d) => bars.map((b) => d[b.key] ?? 0)))
+    const x0 = M + 150
+    const width = W - M - x0 - 70
+    for (const d of report.drawers) {
+      need(12 + bars.length * 10)
+      let label = t(`${d.station} · ${d.cashier}`)
+      while (label.length > 3 && font.widthOfTextAtSize(label, 9) > x0 - M - 8) label = label.slice(0, -2) + '.'
+      text(label, M, y - 9, 9, bold)
+      text(`${stamp(d.openedAt)}${d.open ? ` (${L.open})` : ''}`, M, y - 20, 7.5, font, MUTED)
+      for (const b of bars) {
+        const v = d[b.key]
+        if (v !== null) {
+          page.drawRectangle({ x: x0, y: y - 9, width: Math.max(0.5, (v / max) * width), height: 7, color: b.color })
+          text(money(v), x0 + (v / max) * width + 4, y - 8, 7, font, MUTED)
+        }
+        y -= 10
+      }
+      y -= 6
+    }
+    need(14)
+    bars.forEach((b, i) => {
+      page.drawRectangle({ x: M + i * 90, y: y - 8, width: 8, height: 8, color: b.color })
+      text(b.label, M + i * 90 + 12, y - 7, 8)
+    })
+    y -= 20
+    const dcols = [M, M + 215, M + 275, M + 335, M + 395, M + 455, W - M]
+    need(16)
+    text(L.shift, dcols[0], y, 8, bold)
+    ;[L.float, L.in, L.out, L.expected, L.counted, L.difference].forEach((h, i) => right(h, dcols[i + 1], y, 8, bold))
+    y -= 12
+    for (const d of report.drawers) {
+      need(22)
+      let label = t(`${d.station} · ${d.cashier}`)
+      while (label.length > 3 && font.widthOfTextAtSize(label, 8) > dcols[1] - dcols[0] - 60) label = label.slice(0, -2) + '.'
+      text(label, dcols[0], y, 8)
+      const cells = [d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents]
+      cells.forEach((v, i) => right(v === null ? '—' : money(v), dcols[i + 1], y, 8))
+      text(`${stamp(d.openedAt)} — ${d.closedAt ? stamp(d.closedAt) : L.open}`, dcols[0], y - 9, 7, font, MUTED)
+      y -= 22
     }
   }
 

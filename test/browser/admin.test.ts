@@ -433,6 +433,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   })
 
   it('reports: sales and prizes by product, day and game and the payout ratio against the plan as charts, and the same figures in the PDF', async () => {
+    // The cashier closes her drawer 50 centavos short (a difference needs a note); the table's shift stays open.
+    await call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: 50_000 + 40_000 - 50, note: 'Faltan 50 centavos' })
     const report = await call('jefa', 'GET', '/api/reports/sales')
     const bingo = report.products.find((p: any) => p.product === 'bingo')
     // Three games of 60 cards at Bs 5: Bs 900 of sales; the plan is line 10 % + bingo 51 % (BNG-56).
@@ -445,6 +447,31 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     for (const id of ['chart-by-product', 'chart-payout', 'chart-by-day', 'frequency-chart']) await page.getByTestId(id).locator('canvas').waitFor()
     expect(await textOf(page, 'kpi-sales')).toBe(money(report.totals.salesCents, 'BOB', 'es').replace(/\s+/g, ' '))
     expect(await textOf(page, 'by-game')).toContain('Bingo · Sala Illimani · Partida nº 1')
+    // Drawer balances by shift (issue 17 point 2): the chart and its table say what GET /api/shifts/:id says.
+    const shifts = (await call('jefa', 'GET', `/api/shifts?hallId=${hallId}`)).shifts as Array<{ id: string }>
+    expect(shifts).toHaveLength(2)
+    const details = await Promise.all(shifts.map((s) => call('jefa', 'GET', `/api/shifts/${s.id}`)))
+    const caja = details.find((d) => d.station.name === 'Caja 1')
+    expect(caja).toMatchObject({ floatCents: 50_000, inCents: 40_000, outCents: 0, expectedCents: 90_000, countedCents: 89_950, differenceCents: -50 })
+    const fig = (v: number | null) => (v === null ? '—' : money(v, 'BOB', 'es').replace(/\s+/g, ' '))
+    await page.getByTestId('chart-drawers').locator('canvas').waitFor()
+    const chartRows = await page.getByTestId('chart-drawers').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())))
+    const tableRows = await page.getByTestId('drawers-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())))
+    expect(report.drawers).toHaveLength(2)
+    for (const d of details) {
+      const chart = chartRows.find((r) => r[0].startsWith(`${d.station.name} · ${d.cashier.name} · `))
+      expect(chart, `${d.station.name} in the chart`).toBeDefined()
+      // Float, in, out, expected, counted, difference: an open shift has counted nothing yet (drawn as zero).
+      expect(chart!.slice(1)).toEqual([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents ?? 0, d.differenceCents ?? 0].map(fig))
+      const row = tableRows.find((r) => r[0] === `${d.station.name} · ${d.cashier.name}`)
+      expect(row!.slice(2)).toEqual([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig))
+    }
+    expect(chartRows.find((r) => r[0].startsWith('Mesa 1'))![0]).toContain('(abierto)')
+    await page.getByTestId('report-drawers').scrollIntoViewIfNeeded()
+    await page.waitForTimeout(300)
+    await noLeaks(page)
+    await shot(page, 'reports-drawers')
+    await page.evaluate(() => window.scrollTo(0, 0))
     await page.waitForTimeout(300)
     await noLeaks(page)
     await shot(page, 'reports')
@@ -456,7 +483,16 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(text).toContain('Informe de ventas y premios')
     expect(text).toContain('Devolución en premios frente al plan')
     expect(text.replace(/\s+/g, ' ')).toContain('Bs 900,00')
-    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(SHOTS, 'admin-report-pdf')])
+    // The same drawer figures in the PDF: one table row per shift, float to difference in order.
+    expect(text).toContain('Saldo de caja por turno')
+    const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim())
+    for (const d of details) {
+      // The table comes after the bars, which start with the same name.
+      const line = lines.filter((l) => l.startsWith(`${d.station.name} · ${d.cashier.name} `) && /Bs/.test(l)).at(-1)
+      expect(line, `${d.station.name} in the PDF`).toBeDefined()
+      expect(line!.slice(`${d.station.name} · ${d.cashier.name} `.length)).toBe([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig).join(' '))
+    }
+    execFileSync('pdftoppm', ['-png', '-r', '60', file, join(SHOTS, 'admin-report-pdf')])
     await page.close()
   })
 

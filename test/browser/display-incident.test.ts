@@ -6,10 +6,11 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
 
 const PASSWORD = 'clave-de-pruebas-17'
@@ -37,8 +38,16 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     displayCred = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId: hall.id })).credential
     await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
     jefe = { authorization: `Bearer ${(await auth.login('jefa', PASSWORD)).token}` }
+    // The second person who confirms an annulment with her own password (issue 15 point 4).
+    await auth.createUser({ username: 'directora', displayName: 'Directora de Sala', role: 'director', password: PASSWORD })
     browser = await launchChromium()
   }, 120_000)
+  async function call(method: string, path: string, b?: unknown) {
+    const r = await api(server.url, method, path, b, jefe)
+    expect(r.status, `${method} ${path}: ${JSON.stringify(r.body)}`).toBeLessThan(300)
+    return r.body
+  }
+  const textOf = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
   afterAll(async () => {
     await browser?.close()
     await server?.cleanup()
@@ -69,6 +78,44 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     // An awarded prize is never shown struck through.
     const decoration = await page.evaluate(() => [...document.querySelectorAll('.hd-tile__value')].map((e) => getComputedStyle(e).textDecorationLine))
     expect(decoration).not.toContain('line-through')
+    await page.setViewportSize({ width: 1920, height: 1080 })
+
+    // The failure is repaired: the floor manager resumes the game and the hall reads that it goes on.
+    const resumed = await api(server.url, 'POST', `/api/games/${gameId}/resume`, {}, jefe)
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200)
+    await expect.poll(() => page.getByTestId('display').getAttribute('data-status'), { timeout: 10_000 }).toBe('on_sale')
+    await page.getByTestId('incident').waitFor({ timeout: 10_000 })
+    expect(await textOf(page, 'incident-what')).toBe('Avería de los dispositivos antes de la primera bola')
+    expect(await textOf(page, 'incident-how')).toBe('Avería reparada: la partida se reanuda y sus cartones siguen en juego.')
+    await page.screenshot({ path: join(SCREENSHOTS, 'display-incident-resumed.png') })
+
+    // After the first ball the blower fails again: the remaining balls are drawn by hand (BNG-81), said at once.
+    await call('POST', `/api/games/${gameId}/sales/close`, {})
+    await call('POST', `/api/games/${gameId}/balls`, { ball: 17 })
+    await expect.poll(() => page.getByTestId('current-ball').textContent(), { timeout: 10_000 }).toContain('17')
+    await call('POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-after-first-ball', note: 'El extractor se para' })
+    await expect.poll(() => page.getByTestId('incident').getAttribute('data-kind'), { timeout: 10_000 }).toBe('device-failure-after-first-ball')
+    expect(await textOf(page, 'incident-what')).toBe('Avería de los dispositivos tras la primera bola')
+    expect(await textOf(page, 'incident-how')).toBe('La partida sigue: las bolas que faltan se extraen a mano.')
+    await page.screenshot({ path: join(SCREENSHOTS, 'display-incident-manual.png') })
+
+    // A ball irregularity annuls the game: only as two people with a reason (issue 15 point 4). The jefa alone is
+    // refused and the display does not change; confirmed by the director, the hall reads the annulment and refund.
+    const alone = await api(server.url, 'POST', `/api/games/${gameId}/incidents`, { kind: 'ball-irregularity', note: 'Bola 33 deformada', reason: 'Bola deformada' }, jefe)
+    expect(alone.status).toBeGreaterThanOrEqual(400)
+    expect(await page.getByTestId('display').getAttribute('data-status')).toBe('drawing')
+    await call('POST', `/api/games/${gameId}/incidents`, { kind: 'ball-irregularity', note: 'Bola 33 deformada', reason: 'La bola 33 está deformada', confirm: { username: 'directora', password: PASSWORD } })
+    await expect.poll(() => page.getByTestId('display').getAttribute('data-status'), { timeout: 10_000 }).toBe('void')
+    const annulled = (await page.getByTestId('notice').innerText()).replace(/\s+/g, ' ')
+    expect(annulled).toContain('Irregularidad en las bolas o en el extractor')
+    expect(annulled).toContain('La bola 33 está deformada')
+    expect(annulled).toMatch(/devuel|reembols/i)
+    const screen = await page.evaluate(() => document.body.innerText)
+    expect(screenLeaks(screen)).toEqual([])
+    expect(screen).not.toContain(gameId)
+    await page.screenshot({ path: join(SCREENSHOTS, 'display-incident-void.png') })
+    // All of it over the open socket: the page never reloaded.
+    expect(loads).toBe(loadsBefore)
     await page.close()
-  }, 60_000)
+  }, 90_000)
 })

@@ -1,6 +1,6 @@
 /**
  * Reports people would rather look at than read (issue 17 point 2): sales and prizes by product, day and game,
- * the payout ratio against the plan, drawer balances by shift and a ball set's frequencies. The same figures come
+ * the payout ratio against the plan, drawer balances by cashier shift and a ball set's frequencies. The same figures come
  * as a PDF from GET /api/reports/sales.pdf.
  */
 import { useState } from 'preact/hooks'
@@ -89,7 +89,7 @@ export function ReportsSection() {
         {pdf.error && pdf.feedback}
         {report.data ? <SalesCharts report={report.data} /> : <Loading error={report.error} />}
       </Panel>
-      {can('report.read') && <DrawerBalances />}
+      {can('report.read') && report.data && <DrawerBalances drawers={report.data.drawers} currency={report.data.currency} />}
       <BallFrequencies />
     </div>
   )

@@ -53,4 +53,18 @@ describe('sales and prizes report figures (issue 17 point 2)', () => {
       for (const p of r.products) if (p.planBp !== null) expect(p.planBp).toBeGreaterThanOrEqual(0)
     }))
   })
+
+  it('gives each drawer its float, in, out, expected, count and difference, in the report\'s currency only', () => {
+    const shift = { station: 'Caja 1', cashier: 'Rosa', currency: 'BOB', open: false, openedAt: '2026-11-20T12:00:00Z', closedAt: '2026-11-20T20:00:00Z', floatCents: 50_000, inCents: 40_000, outCents: 5_000, expectedCents: 85_000, countedCents: 84_950, differenceCents: -50 }
+    const r = buildReport([figure({ salesCents: 1 })], { from: '2026-11-20', to: '2026-11-20' }, [
+      shift,
+      { ...shift, station: 'Mesa 1', open: true, closedAt: null, inCents: 10_000, outCents: 2_500, expectedCents: null, countedCents: null, differenceCents: null },
+      { ...shift, station: 'Caja EUR', currency: 'EUR' },
+    ])
+    expect(r.drawers.map((d) => [d.station, d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents])).toEqual([
+      ['Caja 1', 50_000, 40_000, 5_000, 85_000, 84_950, -50],
+      // An open shift: what its movements say now, nothing counted yet.
+      ['Mesa 1', 50_000, 10_000, 2_500, 57_500, null, null],
+    ])
+  })
 })

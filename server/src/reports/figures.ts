@@ -33,6 +33,34 @@ export interface SalesReport {
   products: Array<{ product: Product } & Totals>
   days: Array<{ day: string; byProduct: Record<Product, { salesCents: number; prizesCents: number }> } & Totals>
   games: Array<{ product: Product; label: string; gameNo: number | null; firstDay: string } & Totals>
+  /** Drawer balances by cashier shift in the report's currency, oldest first. */
+  drawers: DrawerFigure[]
+}
+
+/**
+ * One cashier shift's drawer: the float it opened with, the cash that came in and went out, what it should hold
+ * (float + in - out, frozen at the close), what was counted at the close (arqueo) and the difference (counted -
+ * expected). An open shift has no count and no difference yet.
+ */
+export interface DrawerFigure {
+  station: string; cashier: string; currency: string; open: boolean; openedAt: string; closedAt: string | null
+  floatCents: number; inCents: number; outCents: number; expectedCents: number; countedCents: number | null; differenceCents: number | null
+}
+
+/** A shift as the store reads it: raw numbers (strings on PostgreSQL) and the figures frozen at the close. */
+export interface DrawerInput {
+  station: string; cashier: string; currency: string; open: boolean; openedAt: string; closedAt: string | null
+  floatCents: number; inCents: number; outCents: number; expectedCents: number | null; countedCents: number | null; differenceCents: number | null
+}
+
+/** The drawers of one currency; an open shift's expected balance is what its movements say now. */
+export function drawerFigures(shifts: readonly DrawerInput[], currency: string): DrawerFigure[] {
+  return shifts.filter((s) => s.currency === currency).map((s) => ({
+    ...s,
+    expectedCents: !s.open && s.expectedCents !== null ? s.expectedCents : s.floatCents + s.inCents - s.outCents,
+    countedCents: s.open ? null : s.countedCents,
+    differenceCents: s.open ? null : s.differenceCents,
+  }))
 }
 
 /** Prizes over sales in basis points; null without sales. */
@@ -88,7 +116,7 @@ export function reportCurrency(figures: readonly Figure[], wanted?: string): str
   return [...by.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? 'BOB'
 }
 
-export function buildReport(figures: readonly Figure[], opts: { from: string; to: string; currency?: string }): SalesReport {
+export function buildReport(figures: readonly Figure[], opts: { from: string; to: string; currency?: string }, shifts: readonly DrawerInput[] = []): SalesReport {
   const currency = reportCurrency(figures, opts.currency)
   const mine = figures.filter((f) => f.currency === currency)
   const total = acc()
@@ -121,6 +149,7 @@ export function buildReport(figures: readonly Figure[], opts: { from: string; to
     games: [...games.values()]
       .sort((a, b) => a.firstDay.localeCompare(b.firstDay) || PRODUCTS.indexOf(a.product) - PRODUCTS.indexOf(b.product) || a.label.localeCompare(b.label) || (a.gameNo ?? 0) - (b.gameNo ?? 0))
       .map((g) => ({ product: g.product, label: g.label, gameNo: g.gameNo, firstDay: g.firstDay, ...totalsOf(g.a) })),
+    drawers: drawerFigures(shifts, currency),
   }
 }
 

@@ -51,7 +51,13 @@ export function createReportsService(deps: { db: Database; now: () => Date }) {
     }
     push('instant', await store.instantSales(db, a, b, hall), 'sales')
     if (!hall) push('instant', await store.instantPrizes(db, a, b), 'prizes')
-    return buildReport(figures, { from, to, currency: input.currency })
+    const num = (v: number | string | null) => (v === null || v === undefined ? null : Number(v))
+    const shifts = (await store.drawerShifts(db, a, b, hall)).map((r) => ({
+      station: r.station_name, cashier: r.cashier_name, currency: r.currency, open: r.status !== 'closed', openedAt: r.opened_at, closedAt: r.closed_at,
+      floatCents: Number(r.float_cents), inCents: num(r.in_cents) ?? 0, outCents: num(r.out_cents) ?? 0,
+      expectedCents: num(r.expected_cents), countedCents: num(r.counted_cents), differenceCents: num(r.difference_cents),
+    }))
+    return buildReport(figures, { from, to, currency: input.currency }, shifts)
   }
 
   async function salesReportPdf(input: { from?: string; to?: string; currency?: string; hallId?: string }, lang: 'es' | 'en'): Promise<Uint8Array> {

@@ -103,6 +103,26 @@ export function instantPrizes(sql: Sql, from: string, to: string): Promise<Figur
   )
 }
 
+export interface DrawerRow {
+  station_name: string; cashier_name: string; currency: string; status: string; opened_at: string; closed_at: string | null
+  float_cents: number | string; in_cents: number | string | null; out_cents: number | string | null
+  expected_cents: number | string | null; counted_cents: number | string | null; difference_cents: number | string | null
+}
+
+/** Cashier shifts opened in the range with the cash that came in and went out of each drawer (issue 17 point 2). */
+export function drawerShifts(sql: Sql, from: string, to: string, hallId?: string): Promise<DrawerRow[]> {
+  return sql.all<DrawerRow>(
+    `SELECT s.station_name, s.cashier_name, s.currency, s.status, s.opened_at, s.closed_at, s.float_cents,
+            s.expected_cents, s.counted_cents, s.difference_cents,
+            (SELECT SUM(m.amount_cents) FROM cash_movements m WHERE m.shift_id = s.id AND m.amount_cents > 0) AS in_cents,
+            (SELECT -SUM(m.amount_cents) FROM cash_movements m WHERE m.shift_id = s.id AND m.amount_cents < 0) AS out_cents
+       FROM cashier_shifts s
+      WHERE s.opened_at >= ? AND s.opened_at < ? AND (? = '' OR s.hall_id = ?)
+      ORDER BY s.opened_at, s.id LIMIT 200`,
+    [from, to, hallId ?? '', hallId ?? ''],
+  )
+}
+
 export interface BallSetInfo { id: string; hall_id: string; label: string; ball_count: number | string; games_played: number | string; status: string }
 
 export function ballSetInfo(sql: Sql, setId: string): Promise<BallSetInfo | undefined> {
