@@ -268,7 +268,10 @@ function proofPairs(p: ProofFacts): Array<[string, string]> {
 export interface LottoExtracto {
   operator: string; gameName: string; gameCode: string; drawId: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
   drawMethod: string; drawDevice: string | null; range: number; picks: number; balls: number[]; numbers: number[]
-  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryInCents?: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  /** LNS-4: money rolled over from the previous draw, in total and by old category (code -> receiving code). */
+  carriedInCents?: number
+  carriedIn?: Array<{ from: string; to: string; cents: number }>
   receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
   proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
@@ -309,9 +312,12 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
   w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
   w.heading('Premios por categoría')
   w.table(
-    [{ title: 'Categoría', w: 2.4 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Ganadores', w: 1.2, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.8, align: 'right' }],
-    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
+    [{ title: 'Categoría', w: 2.2 }, { title: 'Aciertos', w: 0.9, align: 'right' }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Acumulado', w: 1.4, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }],
+    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—', prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
   )
+  // LNS-4: the money carried in from the previous draw, and under which category it was rolled over.
+  const moved = (e.carriedIn ?? []).filter((m) => m.from !== m.to)
+  if (moved.length > 0) w.text(`Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`, { size: 8, color: MUTED, gap: 4 })
   w.heading('Datos del sorteo')
   w.pairs([
     ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
@@ -322,6 +328,7 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
     ['Jugadas', String(e.plays)],
     ['Recaudación', money(e.salesCents, e.currency)],
     ['Fondo de premios', money(e.poolCents, e.currency)],
+    ['Acumulado del sorteo anterior', money(e.carriedInCents ?? 0, e.currency)],
     ['Archivo de participación (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) {
