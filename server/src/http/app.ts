@@ -17,6 +17,7 @@ import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
 import { registerBonusRoutes } from '../bingo/bonus-routes.ts'
+import { registerComplaintsRoutes } from '../bingo/complaints-routes.ts'
 import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
@@ -182,6 +183,7 @@ export function createHttpApp(services: Services) {
   registerInstantRoutes(app, services)
   // ---- prima, pots, lucky ball, simultaneous games, other modalities (issue #8)
   registerBonusRoutes(app, services)
+  registerComplaintsRoutes(app, services)
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)
