@@ -347,6 +347,8 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
 /** What the lotto minutes hold (see LottoService.acta). */
 export interface LottoActa {
   drawId: string; status: string
+  /** LNS-22 / LOT-21: the authorised withdrawal or renunciation of the draw, if any. */
+  cancellation?: { at: string; kind: string; authorisationRef: string; reason: string; slipsToRefund: number; refundCents: number } | null
   background: { operator: string; gameName: string; drawNumber: number; issue: string; authorisationRef: string; range: number; picks: number; drawCount: number; priceCents: number; currency: string; salesStartAt: string; salesCloseAt: string; drawAt: string; drawPlace: string; claimDeadline: string; drawMethod: string; drawDevice: string | null; commitment: string; budgetCents: number; prizePoolBp: number; categories: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number; description?: string } }> }
   beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
   draw: { balls: number[]; drawnAt: string | null; seed: string | null } | null
@@ -405,8 +407,18 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
     w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
   } else w.text('Sin liquidar.', { color: MUTED })
   w.heading('4. Incidencias')
+  const cancel = a.cancellation
+  if (cancel) {
+    w.pairs([
+      ['Sorteo cancelado', `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (LNS-22, LOT-21)`],
+      ['Fecha y hora', stamp(cancel.at, a.timeZone, b.drawAt)],
+      ['Autorización de la AJ', cancel.authorisationRef],
+      ['Motivo', cancel.reason],
+      ['Comprobantes a reintegrar', `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`],
+    ])
+  }
   if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]))
-  else w.text('Sin incidencias.')
+  else if (!cancel) w.text('Sin incidencias.')
   w.heading('5. Diario')
   w.pairs([['Registros del sorteo', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
   w.heading('6. Firmas de los participantes')

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
@@ -128,6 +129,12 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
       const sale = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { boards: [[1, 2, 3, 4, 5, 6]], player: { name: 'Ana Quispe', document: '445566 LP' } }, till.headers)
       expect(sale.status).toBe(409)
       const journal = (await call('jefa', 'GET', '/api/journal?limit=2000')).body.records as Array<{ type: string; payload: any }>
+      const acta = await call('auditor', 'GET', `/api/lotto/draws/${drawId}/acta`)
+      expect(acta.body.cancellation).toMatchObject({ kind: 'withdrawal', authorisationRef: 'AJ-RA-2025-0500', slipsToRefund: 2, refundCents: 1500 })
+      const pdf = await fetch(`${server.url}/api/lotto/draws/${drawId}/acta.pdf`, { headers: { authorization: auth.get('auditor')! } })
+      expect(pdf.status).toBe(200)
+      mkdirSync('test-output/lotto-cancel', { recursive: true })
+      writeFileSync('test-output/lotto-cancel/acta.pdf', Buffer.from(await pdf.arrayBuffer()))
       expect(journal.find((r) => r.type === 'lotto.draw_cancelled' && r.payload.drawId === drawId)!.payload).toMatchObject({ kind: 'withdrawal', authorisationRef: 'AJ-RA-2025-0500', slipsToRefund: 2, refundCents: 1500, rule: 'LNS-22', actor: { kind: 'person', role: 'director' } })
     })
 

@@ -132,6 +132,8 @@ export function createSettlementUseCases(ctx: LottoContext) {
       draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null } : null,
       results: result ? { numbers: result.numbers, poolCents: result.poolCents, reserveCents: result.reserveCents, categories: result.categories, histogram: result.histogram, remainderRule: result.remainderRule } : null,
       incidents: events.filter((e) => e.type === 'lotto.incident').map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      // LNS-22 / LOT-21: an authorised withdrawal or renunciation, and what its slips are refunded.
+      cancellation: ((c) => c ? { at: c.at, kind: String(c.payload.kind), authorisationRef: String(c.payload.authorisationRef), reason: String(c.payload.reason), slipsToRefund: Number(c.payload.slipsToRefund), refundCents: Number(c.payload.refundCents) } : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
       signatures: [
         { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
