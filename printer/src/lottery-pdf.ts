@@ -268,7 +268,10 @@ function proofPairs(p: ProofFacts): Array<[string, string]> {
 export interface LottoExtracto {
   operator: string; gameName: string; gameCode: string; drawId: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
   drawMethod: string; drawDevice: string | null; range: number; picks: number; balls: number[]; numbers: number[]
-  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryInCents?: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  /** LNS-4: money rolled over from the previous draw, in total and by old category (code -> receiving code). */
+  carriedInCents?: number
+  carriedIn?: Array<{ from: string; to: string; cents: number }>
   receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
   proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
@@ -309,9 +312,12 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
   w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
   w.heading('Premios por categoría')
   w.table(
-    [{ title: 'Categoría', w: 2.4 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Ganadores', w: 1.2, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.8, align: 'right' }],
-    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
+    [{ title: 'Categoría', w: 2.2 }, { title: 'Aciertos', w: 0.9, align: 'right' }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Acumulado', w: 1.4, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }],
+    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—', prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
   )
+  // LNS-4: the money carried in from the previous draw, and under which category it was rolled over.
+  const moved = (e.carriedIn ?? []).filter((m) => m.from !== m.to)
+  if (moved.length > 0) w.text(`Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`, { size: 8, color: MUTED, gap: 4 })
   w.heading('Datos del sorteo')
   w.pairs([
     ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
@@ -322,6 +328,7 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
     ['Jugadas', String(e.plays)],
     ['Recaudación', money(e.salesCents, e.currency)],
     ['Fondo de premios', money(e.poolCents, e.currency)],
+    ['Acumulado del sorteo anterior', money(e.carriedInCents ?? 0, e.currency)],
     ['Archivo de participación (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) {
@@ -340,6 +347,8 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
 /** What the lotto minutes hold (see LottoService.acta). */
 export interface LottoActa {
   drawId: string; status: string
+  /** LNS-22 / LOT-21: the authorised withdrawal or renunciation of the draw, if any. */
+  cancellation?: { at: string; kind: string; authorisationRef: string; reason: string; slipsToRefund: number; refundCents: number } | null
   background: { operator: string; gameName: string; drawNumber: number; issue: string; authorisationRef: string; range: number; picks: number; drawCount: number; priceCents: number; currency: string; salesStartAt: string; salesCloseAt: string; drawAt: string; drawPlace: string; claimDeadline: string; drawMethod: string; drawDevice: string | null; commitment: string; budgetCents: number; prizePoolBp: number; categories: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number; description?: string } }> }
   beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
   draw: { balls: number[]; drawnAt: string | null; seed: string | null } | null
@@ -398,8 +407,18 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
     w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
   } else w.text('Sin liquidar.', { color: MUTED })
   w.heading('4. Incidencias')
+  const cancel = a.cancellation
+  if (cancel) {
+    w.pairs([
+      ['Sorteo cancelado', `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (LNS-22, LOT-21)`],
+      ['Fecha y hora', stamp(cancel.at, a.timeZone, b.drawAt)],
+      ['Autorización de la AJ', cancel.authorisationRef],
+      ['Motivo', cancel.reason],
+      ['Comprobantes a reintegrar', `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`],
+    ])
+  }
   if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]))
-  else w.text('Sin incidencias.')
+  else if (!cancel) w.text('Sin incidencias.')
   w.heading('5. Diario')
   w.pairs([['Registros del sorteo', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
   w.heading('6. Firmas de los participantes')

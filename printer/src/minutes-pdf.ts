@@ -212,6 +212,7 @@ interface Labels {
   bonus: BonusLabels
   /** Ball sets, recounts, device faults, misreads and ball corrections (BNG-24, BNG-25, BNG-27, BNG-83). */
   equipment: EquipmentLabels
+  book: BookLabels
   /** The server's remainder rule (REMAINDER_RULE_ES) in this language. */
   remainderRuleText: string
 }
@@ -259,6 +260,26 @@ interface BonusLabels {
   fromGame: string
   legendLucky: string
   legendCorrected: string
+}
+
+/** Issue 18: the complaints book (BNG-72, GEN-21) and the manual auxiliary book (BNG-76) in the minutes. */
+interface BookLabels {
+  manualTitle: string
+  manualIntro: string
+  manualRange: (from: string, resumed: string | null) => string
+  range: string
+  folios: string
+  reason: string
+  recordedBy: string
+  complaintsTitle: string
+  complaintsIntro: string
+  number: string
+  game: string
+  complaint: string
+  answer: string
+  pendingAnswer: string
+  answeredBy: (who: string, at: string) => string
+  pendingNote: (n: string) => string
 }
 
 interface EquipmentLabels {
@@ -491,6 +512,24 @@ const ES: Labels = {
     corrected: (d) => `Bola n.º ${d.seq}: cantada ${d.from}, prevalece ${d.to} (${d.kind}; ${d.source}).`,
     sources: { manual: 'entrada manual', rng: 'generador aleatorio' },
   },
+  book: {
+    manualTitle: 'Libro auxiliar manual',
+    manualIntro: 'Partidas registradas en el libro auxiliar manual, encuadernado y foliado, por avería del sistema informático, desde la partida en que se produjo hasta su reparación (BNG-76).',
+    manualRange: (from, resumed) => resumed ? `Avería del sistema desde la partida ${from}; se reanuda en la partida ${resumed}` : `Avería del sistema desde la partida ${from}; no se reanudó en la sesión`,
+    range: 'Partidas en el libro manual',
+    folios: 'Folios',
+    reason: 'Avería',
+    recordedBy: 'Anotado por',
+    complaintsTitle: 'Libro de reclamos u observaciones',
+    complaintsIntro: 'Reclamos de los jugadores sobre esta sesión, numerados en el libro de la sala, con su respuesta (BNG-72, GEN-21). Los datos personales del jugador constan en el libro.',
+    number: 'N.º',
+    game: 'Partida',
+    complaint: 'Reclamo',
+    answer: 'Respuesta',
+    pendingAnswer: 'Pendiente de respuesta',
+    answeredBy: (who, at) => `${who}, ${at}`,
+    pendingNote: (n) => `${n} reclamo(s) pendiente(s) de resolución: esta acta se conserva hasta que se resuelvan.`,
+  },
   remainderRuleText: REMAINDER_RULE_ES,
 }
 
@@ -704,6 +743,24 @@ const EN: Labels = {
     misread: (d) => `Reader ${d.device} read ${d.read}; the ball is ${d.actual} (confidence ${d.confidence} %). Confirmed by ${d.by}.`,
     corrected: (d) => `Ball no. ${d.seq}: called ${d.from}, ${d.to} prevails (${d.kind}; ${d.source}).`,
     sources: { manual: 'entered by hand', rng: 'random number generator' },
+  },
+  book: {
+    manualTitle: 'Manual auxiliary book',
+    manualIntro: 'Games recorded in the bound, folio-numbered manual auxiliary book because the computer system failed, from the game in which it failed until it was fixed (BNG-76).',
+    manualRange: (from, resumed) => resumed ? `System failure from game ${from}; resumed at game ${resumed}` : `System failure from game ${from}; not resumed in the session`,
+    range: 'Games in the manual book',
+    folios: 'Folios',
+    reason: 'Failure',
+    recordedBy: 'Recorded by',
+    complaintsTitle: 'Complaints book',
+    complaintsIntro: 'Players\' complaints about this session, numbered in the hall\'s book, with their answers (BNG-72, GEN-21). The player\'s personal data are in the book.',
+    number: 'No.',
+    game: 'Game',
+    complaint: 'Complaint',
+    answer: 'Answer',
+    pendingAnswer: 'Awaiting an answer',
+    answeredBy: (who, at) => `${who}, ${at}`,
+    pendingNote: (n) => `${n} complaint(s) awaiting resolution: these minutes are kept until they are resolved.`,
   },
   remainderRuleText: 'Equal split among the winning cards; the leftover cents go one to each card in ascending serial order.',
 }
@@ -1184,6 +1241,51 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
         return [formatMinutesDate(e.at), no === undefined ? '—' : int(no), describe(L.equipment.types, e.type), equipmentDetail(L, e, int)]
       }),
     )
+    w.space(14)
+  }
+
+  // ---------------------------------------------------------------- manual auxiliary book (BNG-76)
+  const manual = m.manualBook ?? []
+  if (manual.length > 0) {
+    w.heading(L.book.manualTitle, 70)
+    w.paragraph(L.book.manualIntro, { size: 8.5 })
+    w.space(3)
+    w.table(
+      [
+        { title: L.time, w: 1.4 },
+        { title: L.book.range, w: 2.6, font: 'bold' },
+        { title: L.book.folios, w: 0.9 },
+        { title: L.book.reason, w: 1.8 },
+        { title: L.book.recordedBy, w: 1.2 },
+      ],
+      manual.map((e) => [formatMinutesDate(e.at), L.book.manualRange(int(e.fromGame), e.resumedAtGame === null ? null : int(e.resumedAtGame)), e.folios, e.reason, e.recordedBy]),
+    )
+    w.space(14)
+  }
+
+  // ---------------------------------------------------------------- complaints book (BNG-72, GEN-21; 004 IV.3)
+  const complaints = m.complaints ?? []
+  if (complaints.length > 0) {
+    w.heading(L.book.complaintsTitle, 70)
+    w.paragraph(L.book.complaintsIntro, { size: 8.5 })
+    w.space(3)
+    w.table(
+      [
+        { title: L.book.number, w: 0.5, align: 'right', font: 'bold' },
+        { title: L.time, w: 1.3 },
+        { title: L.book.game, w: 0.6, align: 'center' },
+        { title: L.book.complaint, w: 2.6 },
+        { title: L.book.answer, w: 2.4 },
+      ],
+      complaints.map((c) => [
+        String(c.number), `${formatMinutesDate(c.at)}\n${c.recordedBy}`, c.gameNo === null ? '—' : int(c.gameNo), c.text,
+        c.answer === null ? L.book.pendingAnswer : `${c.answer}\n${L.book.answeredBy(c.answeredBy ?? '', formatMinutesDate(c.answeredAt))}`,
+      ]),
+    )
+    if ((m.pendingComplaints ?? 0) > 0) {
+      w.space(3)
+      w.paragraph(L.book.pendingNote(int(m.pendingComplaints ?? 0)), { font: 'bold', size: 8.5 })
+    }
     w.space(14)
   }
 

@@ -27,6 +27,7 @@ import { createEquipment } from './equipment/service.ts'
 import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
+import { createComplaintsService } from './bingo/complaints-service.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
@@ -120,6 +121,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
     instant, bonus,
+    // Issue 18, BNG-72 / GEN-21 / BNG-76: the hall's complaints book and manual-book markers.
+    complaints: createComplaintsService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy }),
     lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },

@@ -194,6 +194,8 @@ function readInstant(a: InstantScan): ScanView {
     // A misprint (INS-9): the price is refunded through the refund procedure, never paid as a prize here.
     case 'REFUND_ONLY': return { ...base, verdict: 'refund', amountCents: a.priceCents, refundCents: a.priceCents }
     case 'NOT_ACTIVATED': return { ...base, verdict: 'not_activated' }
+    // INS-8: declared not valid for prizes for the player's damage: nothing is paid or refunded.
+    case 'VOID': return { ...base, verdict: 'void', prizes: [], amountCents: 0, refundCents: 0 }
     default: {
       const _never: never = a.outcome
       return _never

@@ -95,6 +95,11 @@ export const permissions = {
   'lotto.slip.read': [...staff, ...cash, ...readers, Role.LotteryOperator],
   /** Issue 18 (BNG-52, CFG-17, BNG-102): a hall's Plan de Apuestas, licence options and derived bingo versions. */
   'hall.rules': [Role.Director],
+  /** Issue 18, INS-8: voiding an instant ticket the player damaged is the operator's decision: floor staff, not the till. */
+  'instant.void': staff,
+  /** Issue 18, BNG-72 / GEN-21 / BNG-76: staff record a player's complaint and the manual-book markers; the hall's management answers. */
+  'complaints.record': [...staff, Role.Caller, Role.Cashier],
+  'complaints.answer': [Role.Director, Role.HallManager],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

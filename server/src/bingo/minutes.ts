@@ -80,6 +80,17 @@ export interface SessionMinutes {
   checkpoints?: Array<{ seq: number; hash: string; at: string; keyId: string; signature: string; reason: string }>
   /** Issue 17: the hall's IANA zone; every time in the minutes is on its wall clock. */
   timeZone?: string
+  /** BNG-72, GEN-21: the complaints book's entries about this session, with their answers. */
+  complaints?: MinutesComplaint[]
+  /** 004 Bingo IV.3: complaints still unanswered; minutes with one pending are kept until it is resolved. */
+  pendingComplaints?: number
+  /** BNG-76: games played on the manual auxiliary book while the system was down ("from game N, resumed at game M"). */
+  manualBook?: Array<{ at: string; fromGame: number; resumedAtGame: number | null; reason: string; folios: string; recordedBy: string }>
+}
+
+export interface MinutesComplaint {
+  number: number; at: string; gameNo: number | null; text: string; recordedBy: string
+  answer: string | null; answeredAt: string | null; answeredBy: string | null
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -98,6 +109,9 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     remainderRule: REMAINDER_RULE_ES,
     equipment: [],
     primaChanges: [],
+    complaints: [],
+    pendingComplaints: 0,
+    manualBook: [],
   }
   const game = (payload: unknown) => {
     const g = games.get((payload as { gameId: string }).gameId)
@@ -194,6 +208,18 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       case 'session.last_game':
         minutes.lastGameAnnounced = true
         break
+      case 'complaint.recorded':
+        // BNG-72: the complaints book is annexed to the minutes; the player's identity stays in the book.
+        ;(minutes.complaints ??= []).push({ number: pl.number, at: r.at, gameNo: pl.gameNo ?? null, text: pl.text, recordedBy: pl.by?.name ?? '', answer: null, answeredAt: null, answeredBy: null })
+        break
+      case 'complaint.answered': {
+        const c = (minutes.complaints ??= []).find((x) => x.number === pl.number)
+        if (c) Object.assign(c, { answer: pl.answer, answeredAt: r.at, answeredBy: pl.by?.name ?? '' })
+        break
+      }
+      case 'manual_book.used':
+        ;(minutes.manualBook ??= []).push({ at: r.at, fromGame: pl.fromGame, resumedAtGame: pl.resumedAtGame ?? null, reason: pl.reason, folios: pl.folios, recordedBy: pl.by?.name ?? '' })
+        break
       case 'session.closed':
         minutes.closedAt = r.at
         minutes.closeRecount = pl.recount ?? null
@@ -205,6 +231,7 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     }
   }
   minutes.games = [...games.values()].sort((a, b) => a.orderNo - b.orderNo)
+  minutes.pendingComplaints = (minutes.complaints ?? []).filter((c) => c.answer === null).length
   for (const g of minutes.games) {
     minutes.totals.cardsSold += g.cardsSold
     minutes.totals.totalCents += g.totalCents

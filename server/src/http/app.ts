@@ -17,6 +17,7 @@ import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
 import { registerBonusRoutes } from '../bingo/bonus-routes.ts'
+import { registerComplaintsRoutes } from '../bingo/complaints-routes.ts'
 import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
@@ -38,6 +39,9 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
   // Issue 18 (lottery helper): LOT-21 / LNS-22.
   DRAW_NOT_DUE: 409,
+  ROLLOVER_UNMAPPED: 409,
+  DRAW_CANCELLED: 409,
+  COMPLAINT_ANSWERED: 409,
   // Issue 13 points 5-8 (cashier)
   STATION_REQUIRED: 409, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
   NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422,
@@ -180,6 +184,7 @@ export function createHttpApp(services: Services) {
   registerInstantRoutes(app, services)
   // ---- prima, pots, lucky ball, simultaneous games, other modalities (issue #8)
   registerBonusRoutes(app, services)
+  registerComplaintsRoutes(app, services)
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)

@@ -16,7 +16,8 @@ import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { InstantContext, ResolvedTicket } from './context.ts'
 import { insertPrizePayout, insertRefundPayout, payoutOfSerial, settleTicket, TicketState } from './store.ts'
 
-export type ValidationOutcome = 'WIN' | 'NO_WIN' | 'REFUND_ONLY' | 'ALREADY_PAID' | 'EXPIRED' | 'REPORTED_LOST_STOLEN' | 'NOT_ACTIVATED'
+/** `VOID`: declared not valid for prizes for the player's damage (INS-8): neither paid nor refunded. */
+export type ValidationOutcome = 'WIN' | 'NO_WIN' | 'REFUND_ONLY' | 'ALREADY_PAID' | 'EXPIRED' | 'REPORTED_LOST_STOLEN' | 'NOT_ACTIVATED' | 'VOID'
 
 export interface ValidationResult {
   outcome: ValidationOutcome
@@ -36,12 +37,12 @@ export interface ValidationResult {
 }
 
 const refusal: Record<Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>, 'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID'> = {
-  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED', NOT_ACTIVATED: 'PACK_NOT_ACTIVATED', ALREADY_PAID: 'ALREADY_PAID', EXPIRED: 'TICKET_EXPIRED', REFUND_ONLY: 'TICKET_VOID',
+  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED', NOT_ACTIVATED: 'PACK_NOT_ACTIVATED', ALREADY_PAID: 'ALREADY_PAID', EXPIRED: 'TICKET_EXPIRED', REFUND_ONLY: 'TICKET_VOID', VOID: 'TICKET_VOID',
 }
 
 /** §8 outcome in the words of the generic cashier scan (payouts.ts TicketStatus), plus the instant details. */
 const SCAN_STATUS: Record<ValidationOutcome, string> = {
-  WIN: 'winner', NO_WIN: 'not_winner', ALREADY_PAID: 'paid', EXPIRED: 'expired', REPORTED_LOST_STOLEN: 'blocked', REFUND_ONLY: 'void', NOT_ACTIVATED: 'not_activated',
+  WIN: 'winner', NO_WIN: 'not_winner', ALREADY_PAID: 'paid', EXPIRED: 'expired', REPORTED_LOST_STOLEN: 'blocked', REFUND_ONLY: 'void', NOT_ACTIVATED: 'not_activated', VOID: 'void',
 }
 
 function expiresAt(t: ResolvedTicket): string | null {
@@ -68,6 +69,7 @@ export function createClaimUseCases(ctx: InstantContext) {
     if (t.batch.channel === 'electronic' && t.status === TicketState.InStock) return result('NOT_ACTIVATED', 'this electronic ticket was never sold')
     if (t.status === TicketState.Paid) return result('ALREADY_PAID', 'the prize of this ticket was already paid')
     if (t.status === TicketState.Refunded) return result('ALREADY_PAID', 'this ticket was already refunded as a misprint')
+    if (t.status === TicketState.Voided) return result('VOID', 'declared not valid for prizes: marks or crossings-out prevent identifying its number or symbols; no prize and no refund (INS-8)')
     const exp = base.expiresAt
     if (exp && now() > exp) return result('EXPIRED', `the claim period ended on ${exp} (INS-10)`)
     if (inventoryCode !== undefined && inventoryCode !== '') {
@@ -181,6 +183,33 @@ export function createClaimUseCases(ctx: InstantContext) {
     })
   }
 
+  /**
+   * INS-8 (002 §7.4.5.2): a printed ticket whose marks or crossings-out (the player's damage) prevent identifying its
+   * number or the symbols of its play boxes is not valid for prizes, "bajo entera responsabilidad del Operador". So
+   * it is the operator's decision, taken by floor staff (the route: instant.void), never by the cashier alone, and
+   * recorded with the person, the damage and where the ticket is kept. Nothing is paid: unlike a misprint (INS-9,
+   * the operator's fault, price refunded), the damage is the player's. The ticket can no longer be paid or
+   * refunded. An electronic ticket has no paper to damage and is refused.
+   */
+  async function voidForDamage(input: { code: string; inventoryCode?: string; damage: string; keptAs: string; decidedBy: { kind: string; id: string; name: string; role: string } }) {
+    const damage = input.damage?.trim() ?? ''
+    const keptAs = input.keptAs?.trim() ?? ''
+    if (damage.length < 5 || !keptAs) throw new DomainError('VALIDATION_FAILED', 'a void for damage describes the marks (5+ characters) and where the ticket is kept (INS-8)', { rule: 'INS-8', fields: ['damage', 'keptAs'] })
+    return db.transaction(async (tx) => {
+      const t = await ctx.byValidationCode(tx, input.code)
+      if (t.batch.channel !== 'printed') throw new DomainError('NOT_REFUNDABLE', `ticket ${t.serial} is electronic: it has no paper a player could damage (INS-8)`, { channel: t.batch.channel, rule: 'INS-8' })
+      const v = await outcomeOf(tx, t, input.inventoryCode)
+      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Voided)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid, refunded or voided`)
+      const at = now()
+      const rec = await appendJournal(tx, {
+        at, type: 'instant.ticket_voided', scope: scopeOf(t.batch),
+        payload: { gameNo: t.batch.game_no, serial: t.serial, cause: 'player-damage', damage, keptAs, paidCents: 0, refundCents: 0, decidedBy: input.decidedBy, rule: 'INS-8' },
+      })
+      return { serial: t.serial, gameNo: t.batch.game_no, outcome: 'VOID' as const, paidCents: 0, refundCents: 0, damage, keptAs, decidedBy: input.decidedBy, at, journalSeq: rec.seq }
+    })
+  }
+
   /** True when a scanned or typed code is an instant ticket's: a kind `I` QR or a bare validation code. */
   function handles(text: string): boolean {
     const t = String(text ?? '').trim()
@@ -201,5 +230,5 @@ export function createClaimUseCases(ctx: InstantContext) {
     }
   }
 
-  return { handles, scan, validate, pay, payInCash, payAtCashier, refund }
+  return { handles, scan, validate, pay, payInCash, payAtCashier, refund, voidForDamage }
 }

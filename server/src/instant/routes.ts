@@ -3,7 +3,7 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { actors, body, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { actorOf, actors, body, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { tillOf } from '../http/till.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
@@ -108,6 +108,13 @@ export function registerInstantRoutes(app: App, services: Services): void {
     const approvedBy = approver ? { id: approver.id, name: approver.name, role: String(approver.role) } : null
     const onPaid = services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' })
     return c.json(await instant.refund({ ...b, stationId: till.stationId, cashierId: till.cashierId, approvedBy, onPaid }))
+  })
+
+  // INS-8: the operator declares a printed ticket the player has marked or crossed out not valid for prizes
+  // (floor staff: instant.void; the decider is the logged-in person). Nothing is paid or refunded.
+  app.post('/api/instant/void-damage', needs('instant.void'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), damage: z.string().min(1).max(400), keptAs: z.string().min(1).max(200) }).strict())
+    return c.json(await instant.voidForDamage({ ...b, decidedBy: actorOf(c) }))
   })
 
   // ---- registers and reports

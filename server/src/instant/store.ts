@@ -6,7 +6,8 @@
 import type { Sql } from '../db/database.ts'
 
 /** Ticket states in instant_tickets.status. */
-export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3 } as const
+/** Voided (INS-8): declared not valid for prizes because of the player's marks or crossings-out; nothing is paid. */
+export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3, Voided: 4 } as const
 
 export interface BatchRow {
   id: string; game_no: number; name: string; channel: 'printed' | 'electronic'; currency: string; price_cents: number
@@ -168,7 +169,7 @@ export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTa
 }
 
 /** In stock or sold to paid, or to refunded; the number of rows changed (0: paid or refunded already). */
-export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketState.Paid | typeof TicketState.Refunded): Promise<number> {
+export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketState.Paid | typeof TicketState.Refunded | typeof TicketState.Voided): Promise<number> {
   return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status IN (?, ?)', [to, ticketId, TicketState.InStock, TicketState.Sold])).changes
 }
 

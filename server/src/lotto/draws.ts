@@ -19,13 +19,13 @@ import {
 } from '../shared/lottery-draw-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
-import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from './plan.ts'
+import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
-  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
-  postponeDrawRow,
+  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, previousLottoDraw, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
+  postponeDrawRow, markLottoCancelled,
 } from './store.ts'
 
 /** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
@@ -63,6 +63,15 @@ export function createDrawUseCases(ctx: LottoContext) {
         for (const f of ['range', 'picks', 'drawCount', 'currency'] as const) {
           if (s[f] !== plan[f]) throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, { problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }] })
         }
+      }
+      // LNS-4: the previous draw's unwon pari-mutuel money rolls over to this one; a plan whose categories could not
+      // receive it (another code, and no explicit carryMap entry) is refused rather than losing the money silently.
+      const prev = await previousLottoDraw(tx, plan.gameCode, plan.drawNumber)
+      const lost = prev ? unreceivedCarryCodes(planOf(prev), plan) : []
+      if (lost.length > 0) {
+        throw new DomainError('ROLLOVER_UNMAPPED', `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`, {
+          rule: 'LNS-4', problems: lost.map((code) => ({ field: `carryMap.${code}`, rule: 'LNS-4', message: `rolled-over money of ${code} has no category to go to` })),
+        })
       }
       const at = now()
       await insertLottoDraw(tx, {
@@ -304,6 +313,34 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
+  /**
+   * LNS-22 (as LOT-21, 002 §7.3.9 "desistimiento o renuncia"): with the AJ's prior authorisation a draw not yet
+   * drawn is withdrawn or renounced. It takes no more sales, balls or settlement; every active slip covering it is
+   * refunded the price of its boards for this draw, once, at a cashier against the slip's code (payouts.ts, out of
+   * the open shift's drawer). Money rolled over into it passes on to the game's next draw (previousLottoDraw skips
+   * cancelled draws). Journaled with the person, the authorisation and what is to be refunded.
+   */
+  async function cancel(drawId: string, input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string }, actor: Actor) {
+    const authorisationRef = input.authorisationRef?.trim() ?? ''
+    const reason = input.reason?.trim() ?? ''
+    if (!authorisationRef) throw new DomainError('VALIDATION_FAILED', 'a cancellation needs the AJ authorisation reference (LNS-22, LOT-21)', { problems: [{ field: 'authorisationRef', rule: 'LNS-22', message: 'required' }] })
+    if (reason.length < 5) throw new DomainError('VALIDATION_FAILED', 'a cancellation states its justified reason (LNS-22, LOT-21)', { problems: [{ field: 'reason', rule: 'LNS-22', message: 'required' }] })
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (row.status !== 'open' && row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: only a draw not yet drawn is cancelled (LNS-22)`, { rule: 'LNS-22' })
+      const plan = planOf(row)
+      const slips = await slipsOfDraw(tx, row, 'active')
+      const refundCents = slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0)
+      if (!(await markLottoCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, {
+        at: now(), type: 'lotto.draw_cancelled', scope: drawScope(row),
+        payload: { drawId, kind: input.kind, authorisationRef, reason, statusBefore: row.status, slipsToRefund: slips.length, refundCents, actor, rule: 'LNS-22' },
+      })
+    })
+    forget(drawId)
+    return getDraw(drawId)
+  }
+
   async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
@@ -357,5 +394,5 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
 
-  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident }
+  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident }
 }

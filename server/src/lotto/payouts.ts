@@ -11,7 +11,7 @@ import type { OnPaid } from '../cashdesk/cash.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
-  hasPayout, insertLottoPayout, lottoDrawByNumber, lottoDrawIdByNumber, lottoPayouts, markWinsPaid, recordDisposal, slipById, unpaidWins, winsOfSlip, type SlipRow,
+  hasPayout, hasPayoutForDraw, insertLottoPayout, lottoDrawByNumber, lottoDrawIdByNumber, lottoPayouts, markWinsPaid, recordDisposal, slipById, unpaidWins, winsOfSlip, type SlipRow,
 } from './store.ts'
 
 /**
@@ -24,7 +24,8 @@ export interface PayeeData { name: string; document: string; signatureRef?: stri
 export const SIGNED_RECEIPT = 'firma en recibo impreso'
 
 export interface DrawClaim {
-  drawId: string; drawNumber: number; status: 'pending' | 'no_win' | 'win' | 'paid' | 'expired'
+  /** `refund` / `refunded`: the draw was cancelled (LNS-22, LOT-21); the price of the slip's boards for it is refunded once. */
+  drawId: string; drawNumber: number; status: 'pending' | 'no_win' | 'win' | 'paid' | 'expired' | 'refund' | 'refunded'
   amountCents: number; goods: string[]; prizes: Array<{ board: number; category: string; name: string; matches: number; amountCents: number; goods: string | null }>
   claimDeadline: string
 }
@@ -52,7 +53,11 @@ export function createPayoutUseCases(ctx: LottoContext) {
         else if (wins.some((w) => w.paid_at)) c.status = 'paid'
         else if (isClaimExpired(d.claim_deadline, at)) c.status = 'expired'
         else c.status = 'win'
-      } else if (d.status === 'cancelled') c.status = 'no_win'
+      } else if (d.status === 'cancelled') {
+        // LNS-22 / LOT-21: a withdrawn or renounced draw refunds what the slip paid for it, once.
+        if (await hasPayoutForDraw(tx, d.id, s.id)) c.status = 'refunded'
+        else { c.status = 'refund'; c.amountCents = plan.priceCents * Number(s.board_count) }
+      }
       out.push(c)
     }
     return out
@@ -84,11 +89,15 @@ export function createPayoutUseCases(ctx: LottoContext) {
     }
     const draws = await claimsOf(tx, s, at)
     const payable = draws.filter((d) => d.status === 'win')
-    const amountCents = payable.reduce((t, d) => t + d.amountCents, 0)
+    const refunds = draws.filter((d) => d.status === 'refund')
+    const amountCents = [...payable, ...refunds].reduce((t, d) => t + d.amountCents, 0)
     const goods = payable.flatMap((d) => d.goods)
     const r = { ...receipt, draws, amountCents, goods }
-    if (payable.length > 0) return { ...r, outcome: ValidationOutcome.Win, reason: `prize in draw(s) ${payable.map((d) => d.drawNumber).join(', ')}` }
+    const refundText = refunds.length ? `; refund of cancelled draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} (LNS-22)` : ''
+    if (payable.length > 0) return { ...r, outcome: ValidationOutcome.Win, reason: `prize in draw(s) ${payable.map((d) => d.drawNumber).join(', ')}${refundText}` }
+    if (refunds.length > 0) return { ...r, outcome: ValidationOutcome.RefundOnly, reason: `draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} cancelled with the AJ's authorisation: refund of the price only (LNS-22, LOT-21)` }
     if (draws.some((d) => d.status === 'pending')) return { ...r, outcome: ValidationOutcome.Pending, reason: 'a draw of this receipt is not settled yet' }
+    if (draws.some((d) => d.status === 'refunded') && !draws.some((d) => d.status === 'win' || d.status === 'expired')) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the refund of the cancelled draw was already paid', amountCents: 0 }
     if (draws.some((d) => d.status === 'paid')) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the prize was already paid', amountCents: 0 }
     if (draws.some((d) => d.status === 'expired')) return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)', amountCents: 0 }
     return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
@@ -117,12 +126,17 @@ export function createPayoutUseCases(ctx: LottoContext) {
       }
       const at = now()
       const s = (await slipById(tx, v.ticketId!))!
-      const payouts: Array<{ payoutId: string; drawId: string; amountCents: number; goods: string[] }> = []
-      const targets = v.outcome === 'REFUND_ONLY'
-        ? [{ drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!, amountCents: v.amountCents, goods: [] as string[], prizes: [{ refund: true }] as unknown[] }]
-        : v.draws.filter((d) => d.status === 'win').map((d) => ({ drawId: d.drawId, amountCents: d.amountCents, goods: d.goods, prizes: d.prizes as unknown[] }))
+      const payouts: Array<{ payoutId: string; drawId: string; amountCents: number; goods: string[]; refund?: boolean }> = []
+      // An annulled or excluded slip: its whole price, once (LNS-21). An active slip: its prizes, and the price of
+      // its boards for each cancelled draw (LNS-22, LOT-21), each draw's payout row once (UNIQUE draw_id, ticket_id).
+      const targets = s.status !== 'active'
+        ? [{ drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!, amountCents: v.amountCents, goods: [] as string[], prizes: [{ refund: true }] as unknown[], refund: true }]
+        : v.draws.filter((d) => d.status === 'win' || d.status === 'refund').map((d) => ({
+          drawId: d.drawId, amountCents: d.amountCents, goods: d.goods, refund: d.status === 'refund',
+          prizes: (d.status === 'refund' ? [{ refund: true, cancelledDraw: d.drawNumber, rule: 'LNS-22' }] : d.prizes) as unknown[],
+        }))
       for (const t of targets) {
-        if (v.outcome === 'WIN') {
+        if (!t.refund) {
           const rows = v.draws.find((d) => d.drawId === t.drawId)!.prizes.length
           if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows) throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
         }
@@ -133,14 +147,14 @@ export function createPayoutUseCases(ctx: LottoContext) {
           signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
         })
         await appendJournal(tx, {
-          at, type: v.outcome === 'WIN' ? 'lotto.prize_paid' : 'lotto.refund_paid', scope: `lotto:${s.game_code}/payouts`,
+          at, type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid', scope: `lotto:${s.game_code}/payouts`,
           payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document },
         })
-        payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods })
+        payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
       }
       const total = payouts.reduce((x, y) => x + y.amountCents, 0)
       // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: v.outcome === 'REFUND_ONLY' ? 'refund' : 'prize_payout' })
+      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: x.refund ? 'refund' : 'prize_payout' })
       return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
     })
   }

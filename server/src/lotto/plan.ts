@@ -75,6 +75,13 @@ export interface LottoPlan extends PlanDates {
   /** Pari-mutuel money of a category nobody won: carried to the same category of the game's next draw, or kept by the operator. */
   unwonShares: 'rollover' | 'operator'
   categories: LottoCategory[]
+  /**
+   * LNS-4: each draw's authorisation sets its own categories, so money rolled over from the game's previous draw
+   * under a category code this plan no longer has is mapped here, explicitly, to one of this plan's pari-mutuel
+   * categories (old code -> new code). A code kept by this plan needs no entry. Without it such a plan is refused
+   * (see {@link unreceivedCarryCodes}): rolled-over money never disappears silently.
+   */
+  carryMap?: Record<string, string>
   /** LOT-5: general draw budget: what the operator commits to fixed and goods prizes. */
   budgetCents: number
   /** Plays the operator expects; when given, the expected cost of fixed and goods prizes must fit the budget. */
@@ -252,7 +259,34 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
     }
   }
   if (p.expectedPlays !== null) requireInt(p.expectedPlays, 'expectedPlays', 'LOT-5', 1, 1_000_000_000, problems)
+  if (p.carryMap !== undefined) {
+    if (typeof p.carryMap !== 'object' || p.carryMap === null || Array.isArray(p.carryMap)) problems.push({ field: 'carryMap', rule: 'LNS-4', message: 'carryMap maps old category codes to this plan\'s codes' })
+    else {
+      const shares = new Set(p.categories.filter((c) => c.prize?.type === 'share').map((c) => c.code))
+      for (const [from, to] of Object.entries(p.carryMap)) {
+        if (!shares.has(to)) problems.push({ field: `carryMap.${from}`, rule: 'LNS-4', message: `rolled-over money of ${from} must go to a pari-mutuel category of this plan; ${String(to)} is not one` })
+      }
+    }
+  }
   return problems
+}
+
+/** Where carried money of category `code` goes under `plan`: its own code if a pari-mutuel category, else the mapped one. */
+export function carryTargetOf(plan: Pick<LottoPlan, 'categories' | 'carryMap'>, code: string): string | null {
+  const isShare = (c: string) => plan.categories.some((x) => x.code === c && x.prize.type === 'share')
+  if (isShare(code)) return code
+  const mapped = plan.carryMap?.[code]
+  return mapped !== undefined && isShare(mapped) ? mapped : null
+}
+
+/**
+ * LNS-4: the pari-mutuel category codes of the game's previous draw whose rolled-over money `next` could not
+ * receive (no pari-mutuel category of that code and no `carryMap` entry). A previous plan that leaves unwon
+ * shares to the operator rolls nothing over.
+ */
+export function unreceivedCarryCodes(previous: Pick<LottoPlan, 'categories' | 'unwonShares'>, next: Pick<LottoPlan, 'categories' | 'carryMap'>): string[] {
+  if (previous.unwonShares !== 'rollover') return []
+  return previous.categories.filter((c) => c.prize.type === 'share' && carryTargetOf(next, c.code) === null).map((c) => c.code)
 }
 
 /** Normalises and validates; throws VALIDATION_FAILED with every problem in `details.problems`. */

@@ -38,6 +38,7 @@ const lottoPlan = z.object({
   licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
   staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
   timeZone: z.string().max(64).nullable().optional(),
+  carryMap: z.record(z.string().max(8), z.string().max(8)).optional(),
 }).strict()
 
 const slip = z.object({
@@ -103,6 +104,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
     return c.json(await lotto.postpone(p(c, 'drawId'), b, actorOf(c)))
+  })
+  // LNS-22 (as LOT-21): an authorised withdrawal or renunciation (director): the draw is cancelled, its slips refunded.
+  app.post('/api/lotto/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) }).strict())
+    return c.json(await lotto.cancel(p(c, 'drawId'), b, actorOf(c)))
   })
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())

@@ -29,7 +29,7 @@
  * Pure: no clock, no I/O; randomness for quick picks arrives as an `Rng`.
  */
 import { DomainError } from '../shared/errors.ts'
-import type { LottoCategory, LottoPlan } from './plan.ts'
+import { carryTargetOf, type LottoCategory, type LottoPlan } from './plan.ts'
 import { shareOf, splitEvenly } from '../shared/money.ts'
 import type { Rng } from '../shared/rng.ts'
 
@@ -194,6 +194,30 @@ export interface SettlementInput {
   carryInCents?: Readonly<Record<string, number>>
   /** Matches of each play, in canonical order (see {@link countMatches}). */
   matches: Uint8Array
+}
+
+/** Rolled-over money placed on a plan's categories (LNS-4): what each receives, from which old code, and what could not be placed. */
+export interface CarryPlacement {
+  carryIn: Record<string, number>
+  moves: Array<{ from: string; to: string; cents: number }>
+  unplaced: Array<{ code: string; cents: number }>
+}
+
+/**
+ * LNS-4: places the money the previous draw rolled over (per old category code) on this plan's pari-mutuel
+ * categories: same code, or the plan's explicit `carryMap`. Money it cannot place is returned in `unplaced`,
+ * never dropped: the caller refuses to settle (ROLLOVER_UNMAPPED).
+ */
+export function placeCarry(carryOut: Readonly<Record<string, number>>, plan: Pick<LottoPlan, 'categories' | 'carryMap'>): CarryPlacement {
+  const out: CarryPlacement = { carryIn: {}, moves: [], unplaced: [] }
+  for (const [code, cents] of Object.entries(carryOut)) {
+    if (!(cents > 0)) continue
+    const to = carryTargetOf(plan, code)
+    if (to === null) { out.unplaced.push({ code, cents }); continue }
+    out.carryIn[to] = (out.carryIn[to] ?? 0) + cents
+    out.moves.push({ from: code, to, cents })
+  }
+  return out
 }
 
 /**

@@ -7,7 +7,7 @@ import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
-import { countMatches, PackedPlays, parseStoredBoards, settleLotto, type CategoryResult } from './rules.ts'
+import { countMatches, PackedPlays, parseStoredBoards, placeCarry, settleLotto, type CarryPlacement, type CategoryResult } from './rules.ts'
 import { insertWins, markLottoSettled, previousLottoDraw } from './store.ts'
 
 /** The stored result of a settled draw. */
@@ -17,6 +17,8 @@ export interface LottoResult {
   poolCents: number
   reserveCents: number
   categories: CategoryResult[]
+  /** LNS-4: money rolled over from the game's previous draw, by old code and the category that received it. */
+  carriedIn?: CarryPlacement['moves']
   histogram: number[]
   plays: number
   receipts: number
@@ -25,7 +27,7 @@ export interface LottoResult {
 
 /** Stated in the extracto and the minutes (CFG-26, DESIGN.md "Money"). */
 export const LOTTO_REMAINDER_RULE =
-  'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior; si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus its carry-over; when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
+  'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior en la misma categoría o en la que el plan del sorteo le asigne expresamente (LNS-4); si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus what the previous draw rolled over under the same category or the one the plan names for it (LNS-4); when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
 
 export function createSettlementUseCases(ctx: LottoContext) {
   const { db, now, drawScope, planOf, zoneOf, loadDraw, slipsOfDraw, forget } = ctx
@@ -42,8 +44,14 @@ export function createSettlementUseCases(ctx: LottoContext) {
       if (row.status !== 'drawn') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
       const prev = await previousLottoDraw(tx, row.game_code, row.draw_no)
       if (prev && prev.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
-      const carryIn: Record<string, number> = {}
-      if (prev?.result) for (const c of (JSON.parse(prev.result) as LottoResult).categories) if (c.carryOutCents > 0) carryIn[c.code] = c.carryOutCents
+      const carryOut: Record<string, number> = {}
+      if (prev?.result) for (const c of (JSON.parse(prev.result) as LottoResult).categories) if (c.carryOutCents > 0) carryOut[c.code] = c.carryOutCents
+      // LNS-4: the carried money follows its category or the plan's explicit map; it is never dropped silently.
+      const placed = placeCarry(carryOut, plan)
+      if (placed.unplaced.length > 0) {
+        throw new DomainError('ROLLOVER_UNMAPPED', `draw ${prev!.draw_no} rolled over ${placed.unplaced.map((u) => `${u.cents} under ${u.code}`).join(', ')}, which no pari-mutuel category of this plan receives (LNS-4)`, { rule: 'LNS-4', unplaced: placed.unplaced })
+      }
+      const carryIn = placed.carryIn
       const slips = await slipsOfDraw(tx, row, 'active')
       const packed = new PackedPlays(plan.range, Math.max(1, Number(row.plays_count ?? 1)))
       const playRef: Array<[number, number]> = []
@@ -60,13 +68,13 @@ export function createSettlementUseCases(ctx: LottoContext) {
       await insertWins(tx, rows)
       const result: LottoResult = {
         numbers: [...balls].sort((a, b) => a - b), salesCents: s.salesCents, poolCents: s.poolCents, reserveCents: s.reserveCents,
-        categories: s.categories, histogram: s.histogram, plays: packed.count, receipts: slips.length, remainderRule: LOTTO_REMAINDER_RULE,
+        categories: s.categories, carriedIn: placed.moves, histogram: s.histogram, plays: packed.count, receipts: slips.length, remainderRule: LOTTO_REMAINDER_RULE,
       }
       const at = now()
       await markLottoSettled(tx, drawId, JSON.stringify(result), at)
       await appendJournal(tx, {
         at, type: 'lotto.settled', scope: drawScope(row),
-        payload: { drawId, numbers: result.numbers, poolCents: s.poolCents, reserveCents: s.reserveCents, carryIn, categories: s.categories.map((c) => ({ code: c.code, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, retainedCents: c.retainedCents })), winningPlays: rows.length },
+        payload: { drawId, numbers: result.numbers, poolCents: s.poolCents, reserveCents: s.reserveCents, carryIn, carriedIn: placed.moves, categories: s.categories.map((c) => ({ code: c.code, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, retainedCents: c.retainedCents })), winningPlays: rows.length },
       })
       return result
     })
@@ -86,7 +94,10 @@ export function createSettlementUseCases(ctx: LottoContext) {
       title: 'Extracto oficial de resultados', product: 'lotto' as const, operator: plan.operator, gameName: plan.name, gameCode: plan.gameCode,
       drawId, drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt, drawPlace: plan.drawPlace, drawMethod: plan.drawMethod, drawDevice: plan.drawDevice,
       range: plan.range, picks: plan.picks, balls: JSON.parse(row.balls!) as number[], numbers: result.numbers,
-      categories: result.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches, type: c.type, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, goods: c.goods })),
+      categories: result.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches, type: c.type, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryInCents: c.carryInCents, carryOutCents: c.carryOutCents, goods: c.goods })),
+      // LNS-4: the money carried in from the previous draw, in total and by old category (the extracto states it).
+      carriedInCents: result.categories.reduce((t, c) => t + c.carryInCents, 0),
+      carriedIn: result.carriedIn ?? [],
       receipts: result.receipts, plays: result.plays, salesCents: result.salesCents, poolCents: result.poolCents, currency: plan.currency,
       participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, regulationUrl: plan.regulationUrl, remainderRule: result.remainderRule,
@@ -121,6 +132,8 @@ export function createSettlementUseCases(ctx: LottoContext) {
       draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null } : null,
       results: result ? { numbers: result.numbers, poolCents: result.poolCents, reserveCents: result.reserveCents, categories: result.categories, histogram: result.histogram, remainderRule: result.remainderRule } : null,
       incidents: events.filter((e) => e.type === 'lotto.incident').map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      // LNS-22 / LOT-21: an authorised withdrawal or renunciation, and what its slips are refunded.
+      cancellation: ((c) => c ? { at: c.at, kind: String(c.payload.kind), authorisationRef: String(c.payload.authorisationRef), reason: String(c.payload.reason), slipsToRefund: Number(c.payload.slipsToRefund), refundCents: Number(c.payload.refundCents) } : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
       signatures: [
         { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },

@@ -205,6 +205,16 @@ export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at:
   return (await tx.run('UPDATE lotto_wins SET paid_at = ? WHERE draw_id = ? AND receipt = ? AND paid_at IS NULL', [at, drawId, receipt])).changes
 }
 
+/** LNS-22 / LOT-21: an authorised cancellation (withdrawal or renunciation) of a draw not yet drawn. */
+export async function markLottoCancelled(tx: Sql, drawId: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET status = 'cancelled' WHERE id = ? AND status IN ('open', 'closed')", [drawId])).changes === 1
+}
+
+/** Whether the ticket was already paid or refunded for this draw (the UNIQUE of lottery_payouts is the last guard). */
+export async function hasPayoutForDraw(tx: Sql, drawId: string, ticketId: string): Promise<boolean> {
+  return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [drawId, ticketId]))
+}
+
 /** Whether a payout (prize or refund) exists for the ticket. */
 export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE ticket_id = ?', [ticketId]))

@@ -57,6 +57,12 @@ export const ErrorCode = {
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
   /** Issue 18 (lottery helper), LOT-21 / LNS-22: a lotto or lottery draw on a day other than its (postponed) date. */
   DrawNotDue: 'DRAW_NOT_DUE',
+  /** Issue 18, LNS-4: money rolled over under a category code the next plan neither keeps nor maps. */
+  RolloverUnmapped: 'ROLLOVER_UNMAPPED',
+  /** Issue 18, LNS-22 / LOT-21: a cancelled draw takes no sale, ball or settlement; its slips are refunded. */
+  DrawCancelled: 'DRAW_CANCELLED',
+  /** Issue 18, BNG-72 / GEN-21: a complaint is answered once. */
+  ComplaintAnswered: 'COMPLAINT_ANSWERED',
   // Issue 13 points 5-8 (cashier): shifts, payouts against the signed code, refunds once, AML hold.
   StationRequired: 'STATION_REQUIRED',
   ShiftNotOpen: 'SHIFT_NOT_OPEN',
