@@ -20,11 +20,12 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
 
   async function gameInPlay(user: string, cards: number): Promise<string> {
     const g = await call(user, 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [seriesId] })
-    expect(g.status).toBe(201)
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
     const gameId = g.body.gameId as string
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     // Issue 13: cards are sold at a cash desk, the cash taken into its drawer.
-    expect((await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, { authorization: `Device ${cashDesk}` })).status).toBe(201)
+    const sold = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, { authorization: `Device ${cashDesk}` })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
     return gameId
   }
