@@ -26,7 +26,8 @@ export interface PrizeInfo {
 export interface CardInfo { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; status: string; gameId: string }
 
 /** Issue 15 point 4: an annulment's reason and the second person's confirmation. */
-export interface Annul { reason: string; confirm: { username: string; password: string } }
+/** An annulment's reason, and the second person's credential (also the BNG-74 co-signature of a Bolivian entry). */
+export interface Annul { reason?: string; confirm: { username: string; password: string } }
 export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-after-first-ball' | 'ball-irregularity' | 'caller-error' | 'unresolved-suspension'
 
 export type Recount = { ballsCounted: number; confirmedBy: string }

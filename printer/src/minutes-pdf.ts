@@ -169,6 +169,11 @@ interface Labels {
   rule: string
   note: string
   incidentSignatures: string
+  /** BNG-74: the column naming the Jefe de Mesa and the Director de Bingo who signed each entry with their credentials. */
+  signedBy: string
+  signedNames: (jefeMesa: string, director: string) => string
+  /** BNG-27: who counted the balls (the witness is `confirmedBy`). */
+  countedBy: string
   directorBingo: string
   rejectedClaims: string
   reason: string
@@ -383,6 +388,9 @@ const ES: Labels = {
   rule: 'Norma',
   note: 'Observaciones',
   incidentSignatures: 'Firmas de las incidencias (BNG-74):',
+  signedBy: 'Firmado por (BNG-74)',
+  signedNames: (jefe, director) => `Jefe de Mesa: ${jefe} · Director de Bingo: ${director}`,
+  countedBy: 'Contado por',
   directorBingo: 'Director de Bingo',
   rejectedClaims: 'Reclamaciones rechazadas',
   reason: 'Motivo',
@@ -615,6 +623,9 @@ const EN: Labels = {
   rule: 'Rule',
   note: 'Note',
   incidentSignatures: 'Incident signatures (BNG-74):',
+  signedBy: 'Signed by (BNG-74)',
+  signedNames: (jefe, director) => `Floor manager: ${jefe} · Bingo director: ${director}`,
+  countedBy: 'Counted by',
   directorBingo: 'Bingo Director (Director de Bingo)',
   rejectedClaims: 'Rejected claims',
   reason: 'Reason',
@@ -1178,7 +1189,9 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   w.grid([
     { label: L.opened, value: formatMinutesDate(m.openedAt) },
     { label: L.ballsCounted, value: m.openRecount ? int(m.openRecount.ballsCounted) : L.notRecorded },
-    { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: 2 },
+    // BNG-27: who counted, and the witness who confirmed it with their own credential.
+    ...(m.openRecount?.countedBy ? [{ label: L.countedBy, value: m.openRecount.countedBy }] : []),
+    { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: m.openRecount?.countedBy ? 1 : 2 },
   ])
   if (m.closeRecount) {
     w.space(8)
@@ -1188,7 +1201,8 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     w.grid([
       { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
       { label: L.ballsCounted, value: int(m.closeRecount.ballsCounted) },
-      { label: L.confirmedBy, value: m.closeRecount.confirmedBy || L.notRecorded, span: 2 },
+      ...(m.closeRecount.countedBy ? [{ label: L.countedBy, value: m.closeRecount.countedBy }] : []),
+      { label: L.confirmedBy, value: m.closeRecount.confirmedBy || L.notRecorded, span: m.closeRecount.countedBy ? 1 : 2 },
     ])
   }
   w.ensure(30 + 26)
@@ -1672,13 +1686,14 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   } else {
     w.table(
       [
-        { title: L.time, w: 1.75 },
-        { title: L.incidentKind, w: 1.5 },
-        { title: L.outcome, w: 1.55 },
-        { title: L.rule, w: 0.6, align: 'center' },
-        { title: L.note, w: 2.1 },
+        { title: L.time, w: 1.5 },
+        { title: L.incidentKind, w: 1.3 },
+        { title: L.outcome, w: 1.35 },
+        { title: L.rule, w: 0.55, align: 'center' },
+        { title: L.note, w: 1.6 },
+        { title: L.signedBy, w: 1.7 },
       ],
-      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—']),
+      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
     )
     w.ensure(26 + 24)
     w.space(26)

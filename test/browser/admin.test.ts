@@ -34,8 +34,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   let ballSetId = ''
 
   const as = (user: string) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es' })
-  async function call(user: string, method: string, path: string, body?: unknown) {
-    const r = await api(server.url, method, path, body, as(user))
+  async function call(user: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+    const r = await api(server.url, method, path, body, { ...as(user), ...extra })
     if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`)
     return r.body
   }
@@ -94,7 +94,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ids.push(master.id)
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     ids.push(series.id)
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Luis Mamani' } })
+    // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     ids.push(session.id)
     // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
     const till = await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD, floatCents: 20_000 })

@@ -62,13 +62,14 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     await bingo.createHall({ id: hallId, name: 'Sala Uyuni', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 300, seed: 'caller-roles' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    for (const [username, displayName, role] of [['pedro', 'Pedro Flores', 'caller'], ['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector']] as const) {
+    for (const [username, displayName, role] of [['pedro', 'Pedro Flores', 'caller'], ['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector'], ['directora', 'Elena Vargas', 'director']] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
     table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     // The jefe opened the session from her own console; the locutor takes over the game at his.
-    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Marta Quispe' } }, as('marta'))
+    // BNG-27: she counts the balls, the director witnesses it with her own credential.
+    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('marta'), ...{ 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') } })
     expect(session.status).toBe(201)
   })
   afterAll(async () => {

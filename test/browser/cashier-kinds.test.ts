@@ -188,7 +188,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     await page.getByTestId('cashier-id-required').waitFor()
     expect(await page.getByTestId('cashier-pay').isDisabled()).toBe(true)
     await page.getByTestId('cashier-payee-name').fill('Juana Flores Mamani')
-    await page.getByTestId('cashier-payee-document').fill('3344556 LP')
+    await page.getByTestId('cashier-payee-document').fill('4455667 LP')
     expect(await text(page, 'cashier-pay')).toBe('PAGAR Bs 1.234,56')
     await page.screenshot({ path: join(SHOTS, 'cashier-lotto-winner.png') })
 

@@ -37,6 +37,8 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     await bingo.sell({ gameId, count: 20, channel: 'demo' })
     displayCred = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId: hall.id })).credential
     await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
+    // BNG-74: the Director de Bingo co-signs every incident entry of a Bolivian hall.
+    await auth.createUser({ username: 'directora', displayName: 'Directora de Bingo', role: 'director', password: PASSWORD })
     jefe = { authorization: `Bearer ${(await auth.login('jefa', PASSWORD)).token}` }
     // The second person who confirms an annulment with her own password (issue 15 point 4).
     await auth.createUser({ username: 'directora', displayName: 'Directora de Sala', role: 'director', password: PASSWORD })
@@ -62,7 +64,7 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     expect(await page.getByTestId('incident').count()).toBe(0)
     const loadsBefore = loads
 
-    const r = await api(server.url, 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El extractor no arranca' }, jefe)
+    const r = await api(server.url, 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El extractor no arranca', confirm: { username: 'directora', password: PASSWORD } }, jefe)
     expect(r.status, JSON.stringify(r.body)).toBeLessThan(300)
 
     await expect.poll(() => page.getByTestId('display').getAttribute('data-status'), { timeout: 10_000 }).toBe('suspended')

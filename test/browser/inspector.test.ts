@@ -36,7 +36,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
   let finished: GameState
   const hallId = 'sajama'
   const tokens = new Map<string, string>()
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}` })
+  const call = (who: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, ...extra })
 
   async function login(page: Page, username: string): Promise<void> {
     await page.goto(`${server.url}/inspector/`)
@@ -55,12 +55,13 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     await bingo.createHall({ id: hallId, name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 200, seed: 'inspector-screen' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector'], ['pedro', 'Pedro Flores', 'caller']] as const) {
+    for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector'], ['pedro', 'Pedro Flores', 'caller'], ['directora', 'Elena Vargas', 'director']] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
     // A whole game, run and paid by the jefe de mesa over the API.
-    const session = await call('marta', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Marta Quispe' } })
+    // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
+    const session = await call('marta', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') })
     const game = await call('marta', 'POST', `/api/sessions/${session.body.id}/games`, { seriesIds: [(await call('marta', 'GET', `/api/halls/${hallId}`)).body.series[0].id] })
     const gameId = game.body.gameId as string
     await call('marta', 'POST', `/api/games/${gameId}/sales/open`)

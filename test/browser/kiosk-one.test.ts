@@ -287,9 +287,9 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     // Enough cards for the game to start (BNG-21), then the blower fails before the first ball and cannot be fixed.
     await bingo.sell({ gameId: setup.gameId, count: 30, channel: 'counter' })
     await bingo.closeSales({ gameId: setup.gameId })
-    const suspend = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El bombo no arranca' }, as(floor))
+    const suspend = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El bombo no arranca', confirm: { username: 'jefa', password: PASSWORD } }, as(floor))
     expect(suspend.status, JSON.stringify(suspend.body)).toBe(200)
-    const annul = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'unresolved-suspension', note: 'Sin técnico disponible', reason: 'El bombo no pudo repararse', confirm: { username: 'mesa2', password: PASSWORD } }, as(floor))
+    const annul = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'unresolved-suspension', note: 'Sin técnico disponible', reason: 'El bombo no pudo repararse', confirm: { username: 'jefa', password: PASSWORD } }, as(floor))
     expect(annul.status, JSON.stringify(annul.body)).toBe(200)
     expect((await bingo.getGameState(setup.gameId)).status).toBe('void')
 

@@ -60,7 +60,7 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
   it('the licence may choose 10 % of the playing positions instead of 10 cards (BNG-21, CFG-17)', async () => {
     // The game of the previous test is in play: annul it first.
     const current = (await s.call('mesa1', 'GET', `/api/halls/${bo.hallId}`)).body.currentGameId
-    const v = await s.call('mesa1', 'POST', `/api/games/${current}/incidents`, { kind: 'ball-irregularity', reason: 'bolas de prueba', confirm: { username: 'mesa2', password: 'correct horse battery' } })
+    const v = await s.call('mesa1', 'POST', `/api/games/${current}/incidents`, { kind: 'ball-irregularity', reason: 'bolas de prueba', confirm: { username: 'jefa', password: 'correct horse battery' } })
     expect(v.status).toBe(200)
     const lic = await s.call('jefa', 'PUT', `/api/halls/${bo.hallId}/licence`, { authorisationRef: 'Licencia AJ 45/2026', minimumBasis: 'positions', playingPositions: 250 })
     expect(lic.status).toBe(200)

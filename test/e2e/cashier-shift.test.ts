@@ -170,7 +170,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
     }
     // Had a prize been paid by any path, the game is not annulled: refused, the minutes unchanged (BNG-51).
     await server.services.db.run("UPDATE prizes SET status = 'paid', paid_at = 'x', paid_by = 'x' WHERE id = ?", [line.id])
-    const annul = () => h.call('mesa', 'POST', `/api/games/${gameId}/incidents`, { kind: 'ball-irregularity', note: 'bola 12 deformada', reason: 'La bola 12 está deformada', confirm: { username: 'mesa2', password: PASSWORD } })
+    const annul = () => h.call('mesa', 'POST', `/api/games/${gameId}/incidents`, { kind: 'ball-irregularity', note: 'bola 12 deformada', reason: 'La bola 12 está deformada', confirm: { username: 'jefa', password: PASSWORD } })
     const refused = await annul()
     expect(refused.status).toBe(409)
     expect(refused.body.error.code).toBe('ANNUL_AFTER_PAYOUT')

@@ -27,7 +27,7 @@ describe('lotto 6/49 end to end', () => {
   const clock = { now: () => new Date(t) }
   let drawId: string
   let nextDrawId: string
-  const sold: Array<{ receipt: string; code: string; boards: number[][] }> = []
+  const sold: Array<{ receipt: string; code: string; boards: number[][]; document: string }> = []
   let multi: { receipt: string; code: string; boards: number[][] }
   let annulled: { receipt: string; code: string }
   let numbers: number[]
@@ -69,7 +69,7 @@ describe('lotto 6/49 end to end', () => {
         const s = slips[cursor++]
         const r = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, s)
         expect(r.status).toBe(201)
-        sold.push({ receipt: r.body.receiptNumber, code: r.body.code, boards: r.body.boards.map((b: any) => b.numbers) })
+        sold.push({ receipt: r.body.receiptNumber, code: r.body.code, boards: r.body.boards.map((b: any) => b.numbers), document: s.player.document })
       }
     }
     await Promise.all(Array.from({ length: 40 }, worker))
@@ -85,7 +85,7 @@ describe('lotto 6/49 end to end', () => {
     expect(one.body.boards[1].quickPick).toBe(true)
     expect(one.body.categories.map((c: any) => c.name)).toEqual(['Premio Mayor', 'Súper Boleto', 'Oro Mágico', 'Reintegro'])
     expect(one.body.code).toMatch(/^BLL1\.L\.LOTO649-\d{9}\.[A-Za-z0-9_-]{86}$/)
-    sold.push({ receipt: one.body.receiptNumber, code: one.body.code, boards: one.body.boards.map((b: any) => b.numbers) })
+    sold.push({ receipt: one.body.receiptNumber, code: one.body.code, boards: one.body.boards.map((b: any) => b.numbers), document: '4455667 LP' })
     // A receipt PDF with the QR.
     const pdf = await fetch(`${server.url}/api/lotto/slips/${one.body.receiptNumber}/receipt.pdf`)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
@@ -243,7 +243,7 @@ describe('lotto 6/49 end to end', () => {
     const noId = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code, stationId: 'caja-1', cashierId: 'cajero-1' })
     expect(noId.status).toBe(422)
     expect(noId.body.error.code).toBe('PAYEE_ID_REQUIRED')
-    const paid = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code, stationId: 'caja-1', cashierId: 'cajero-1', payeeName: 'Juana Flores Mamani', payeeDocument: '3344556 LP' })
+    const paid = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code, stationId: 'caja-1', cashierId: 'cajero-1', payeeName: 'Juana Flores Mamani', payeeDocument: w.document })
     expect(paid.status).toBe(200)
     expect(paid.body.payout).toMatchObject({ kind: 'lotto', outcome: 'WIN', receipt: w.receipt, amountCents: v.body.amountCents })
     // The cash leaves the station's drawer in the same transaction: the day's balance reconciles.
@@ -256,11 +256,11 @@ describe('lotto 6/49 end to end', () => {
     expect((await api(server.url, 'POST', '/api/lotto/tickets/validate', { code: w.code })).body.outcome).toBe('ALREADY_PAID')
     // Two cashiers scanning the same winner at once: exactly one pays.
     const w2 = winning[1]
-    const both = await Promise.all([1, 2].map((i) => api(server.url, 'POST', '/api/lotto/tickets/pay', { code: w2.code, stationId: `caja-${i}`, payee: { name: 'Pedro Choque', document: '556677 PT' } })))
+    const both = await Promise.all([1, 2].map((i) => api(server.url, 'POST', '/api/lotto/tickets/pay', { code: w2.code, stationId: `caja-${i}`, payee: { name: 'Pedro Choque', document: w2.document } })))
     expect(both.map((r) => r.status).sort()).toEqual([200, 409])
     const register = await api(server.url, 'GET', `/api/lotto/prize-register?drawId=${drawId}`)
     expect(register.body.entries).toHaveLength(2)
-    expect(register.body.entries.find((e: any) => e.ticketNumber === w.receipt)).toMatchObject({ drawNumber: 101, ticketNumber: w.receipt, payee: { name: 'Juana Flores Mamani', document: '3344556 LP', signatureRef: 'firma en recibo impreso' } })
+    expect(register.body.entries.find((e: any) => e.ticketNumber === w.receipt)).toMatchObject({ drawNumber: 101, ticketNumber: w.receipt, payee: { name: 'Juana Flores Mamani', document: w.document, signatureRef: 'firma en recibo impreso' } })
     // An altered code: one character of the signature changed.
     const sig = w.code.slice(-86)
     const forged = w.code.slice(0, -86) + (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1)

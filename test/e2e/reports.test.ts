@@ -19,8 +19,8 @@ describe('back-office reports and generation progress (issue 17)', () => {
   let hallId = ''
   let setId = ''
   const as = (user: string) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es' })
-  async function call(user: string, method: string, path: string, body?: unknown) {
-    const r = await api(server.url, method, path, body, as(user))
+  async function call(user: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+    const r = await api(server.url, method, path, body, { ...as(user), ...extra })
     if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`)
     return r.body
   }
@@ -35,7 +35,8 @@ describe('back-office reports and generation progress (issue 17)', () => {
     setId = (await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego A', gameLimit: 1000, status: 'active' })).id
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Luis Mamani' } })
+    // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     // One game with balls typed in from the blower (counted against the ball set), played to its end.
     const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)

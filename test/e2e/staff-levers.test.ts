@@ -17,15 +17,16 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
   let cashDesk: Till
 
   const as = (user: string) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es' })
-  const call = (user: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, as(user))
+  const call = (user: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => api(server.url, method, path, body, { ...as(user), ...extra })
 
   async function gameInPlay(user: string, cards: number): Promise<string> {
     const g = await call(user, 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [seriesId] })
-    expect(g.status).toBe(201)
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
     const gameId = g.body.gameId as string
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     // Issue 13: cards are sold at a cash desk, the cash taken into the drawer of the cashier's open shift there.
-    expect((await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, cashDesk.headers)).status).toBe(201)
+    const sold = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, cashDesk.headers)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
     return gameId
   }
@@ -46,7 +47,8 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     const set = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'levers' })
     const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })
     seriesId = series.body.id
-    const session = await call('mesa1', 'POST', `/api/halls/${hall.body.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Luis Mamani' } })
+    // BNG-27: the jefe de mesa counts the balls, the director witnesses it with her own credential.
+    const session = await call('mesa1', 'POST', `/api/halls/${hall.body.id}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     sessionId = session.body.id
   })
   afterAll(async () => server?.cleanup())
@@ -55,7 +57,8 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     const gameId = await gameInPlay('mesa1', 60)
     const first = await call('mesa1', 'POST', `/api/games/${gameId}/draw`)
     expect(first.status).toBe(200)
-    const failure = await call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-after-first-ball', note: 'la pantalla se colgó' })
+    // BNG-74: a Bolivian incident entry is co-signed by the director.
+    const failure = await call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-after-first-ball', note: 'la pantalla se colgó', confirm: { username: 'jefa', password: PASSWORD } })
     expect(failure.status).toBe(200)
     expect(failure.body).toMatchObject({ drawSource: 'rng', status: 'drawing' })
     // Every ball a chosen card could still need is refused, for every staff role that may draw.
@@ -127,11 +130,14 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     expect(g.annulment).toEqual({ requestedBy: 'Luis Mamani', confirmedBy: 'Marta Quispe', reason })
     expect(minutes.totals.annulledGames).toBe(1)
 
-    // The same person twice, in another game, with a valid floor manager pair for contrast.
+    // The same person twice, in another game; two floor managers may annul elsewhere, but a Bolivian entry also
+    // wants the director's signature (BNG-74); the director confirming gives both.
     const other = await gameInPlay('mesa2', 10)
     const same = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'mesa2', password: PASSWORD } })
     expect(same.body.error.code).toBe('SECOND_PERSON_REQUIRED')
-    const pair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'mesa1', password: PASSWORD } })
+    const floorPair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'mesa1', password: PASSWORD } })
+    expect(floorPair.body.error.code).toBe('SECOND_PERSON_REQUIRED')
+    const pair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'jefa', password: PASSWORD } })
     expect(pair.body).toMatchObject({ status: 'void', annulment: { reason: 'Cantó 61 por 16' } })
     const after = (await call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
     expect(after.totals.annulledGames).toBe(2)

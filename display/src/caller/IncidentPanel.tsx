@@ -23,16 +23,21 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
   const rule = incidentRule(kind, game.profileId, game.drawSource)
   const available = isIncidentAvailable(kind, game)
   const canCorrect = kind === 'caller-error' && !rule.voids && game.drawSource !== 'rng'
+  // BNG-74: in a Bolivian hall every incident entry is co-signed by the Director de Bingo with her own credential.
+  const cosign = game.profileId === 'BO-2025'
+  const asksSecond = rule.voids || cosign
   // Issue 15 point 4: an annulment needs a reason and a second person's username and password.
-  const annulReady = !rule.voids || (reason.trim().length >= 5 && reason.trim().length <= 500 && secondUser.trim() !== '' && secondPassword !== '')
+  const annulReady = (!rule.voids || (reason.trim().length >= 5 && reason.trim().length <= 500)) && (!asksSecond || (secondUser.trim() !== '' && secondPassword !== ''))
   const declare = () => {
     const ball = canCorrect && corrected ? Number(corrected) : undefined
-    const annul = rule.voids ? { reason: reason.trim(), confirm: { username: secondUser.trim(), password: secondPassword } } : undefined
+    const confirm = { username: secondUser.trim(), password: secondPassword }
+    const annul = rule.voids ? { reason: reason.trim(), confirm } : cosign ? { confirm } : undefined
     store.ask({
       title: `${say(rule.title, lang)} (${rule.rule})`,
       body: [
         say(rule.paragraph, lang), `${t(lang, 'outcome')}: ${say(rule.outcome, lang)}`,
-        ...(annul ? [`${t(lang, 'annulReason')}: ${annul.reason}`, `${t(lang, 'secondUser')}: ${annul.confirm.username}`] : []),
+        ...(annul?.reason !== undefined ? [`${t(lang, 'annulReason')}: ${annul.reason}`] : []),
+        ...(annul ? [`${t(lang, 'secondUser')}: ${annul.confirm.username}`] : []),
         ...(note.trim() ? [`${t(lang, 'note')}: ${note.trim()}`] : []),
       ],
       confirmLabel: t(lang, 'declare'),
@@ -80,13 +85,15 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
           <input type="number" min={1} max={game.ballCount} value={corrected} data-testid="incident-ball" onInput={(e) => setCorrected((e.target as HTMLInputElement).value)} />
         </label>
       )}
-      {rule.voids && (
+      {asksSecond && (
         <fieldset class="cc-field cc-annul" data-testid="annul-fields">
-          <legend>{t(lang, 'secondPerson')}</legend>
-          <label class="cc-field">
-            <span>{t(lang, 'annulReason')}</span>
-            <textarea rows={2} minLength={5} maxLength={500} value={reason} data-testid="annul-reason" onInput={(e) => setReason((e.target as HTMLTextAreaElement).value)} />
-          </label>
+          <legend>{t(lang, cosign ? 'directorCosigns' : 'secondPerson')}</legend>
+          {rule.voids && (
+            <label class="cc-field">
+              <span>{t(lang, 'annulReason')}</span>
+              <textarea rows={2} minLength={5} maxLength={500} value={reason} data-testid="annul-reason" onInput={(e) => setReason((e.target as HTMLTextAreaElement).value)} />
+            </label>
+          )}
           <label class="cc-field">
             <span>{t(lang, 'secondUser')}</span>
             <input type="text" autocomplete="off" value={secondUser} data-testid="annul-user" onInput={(e) => setSecondUser((e.target as HTMLInputElement).value)} />

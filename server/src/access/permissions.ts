@@ -54,6 +54,12 @@ export const permissions = {
   'game.incident': staff,
   /** Issue 15 point 4: the second person who confirms an annulment (checked on that person, not the caller). */
   'game.annul.confirm': staff,
+  /**
+   * BNG-74 / BNG-94 (Bolivia): the Director de Bingo co-signs every incident entry beside the jefe who declares it.
+   * The director only: the text names that office, and the jefe de sala (BNG-96) is Cantabria's, where no
+   * co-signature is required. Checked on the second person (incident-signatures.ts), not on the caller.
+   */
+  'incident.cosign': [Role.Director],
   'prize.pay': [...staff, ...cash],
   'ticket.validate': [...staff, ...cash, Role.Kiosk, ...readers],
   'ticket.pay': [...staff, ...cash],
@@ -92,6 +98,11 @@ export const permissions = {
   'lottery.draw': [...staff, ...lotteryStaff],
   // Issue 13 point 4 (lottery helper): looking a lotto slip up by its receipt number (no bearer code ever; the
   // player's document only to roles holding ticket.pay). Not a kiosk: it has no business reading another player's slip.
+  /**
+   * GEN-16 / GEN-26: the supervisor who authorises paying a named slip's prize to someone the buyer authorised
+   * (checked on the second person). Those who run the lotto: the director, the jefe de sala, the lottery operator.
+   */
+  'payee.override': lotteryStaff,
   'lotto.slip.read': [...staff, ...cash, ...readers, Role.LotteryOperator],
   /** Issue 18 (BNG-52, CFG-17, BNG-102): a hall's Plan de Apuestas, licence options and derived bingo versions. */
   'hall.rules': [Role.Director],

@@ -13,7 +13,8 @@ import { isTimeZone } from '../shared/time-zone.ts'
 import * as store from './store.ts'
 import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
 
-type Recount = { ballsCounted: number; confirmedBy: string }
+/** BNG-27: the balls counted, the witness who confirmed (`confirmedBy`) and, with authentication on, who counted. */
+type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
 
 /** Who did it, as the route proved it (http/context.ts actorOf); the server's own set-up (demo, CLI) names itself. */
 export interface PlanActor { kind: string; id: string; name: string; role: string }

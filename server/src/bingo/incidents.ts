@@ -12,6 +12,7 @@ import * as store from './store.ts'
 import { createDetector } from './detector.ts'
 import type { GameRow } from './store.ts'
 import type { GameState } from './service.ts'
+import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
 
 const INCIDENT_RULES = {
   'device-failure-before-first-ball': 'BNG-80',
@@ -57,10 +58,15 @@ function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment
   return { reason, requestedBy: person(by), confirmedBy: person(second) }
 }
 
-async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, by: Actor = SYSTEM_ACTOR, annulment: SignedAnnulment | null = null): Promise<void> {
+/** Who declared and who signed an incident entry (BNG-74), checked before anything changed. */
+interface Signed { by: Actor; signatures: IncidentSignatures | null }
+
+async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, signed: Signed = { by: SYSTEM_ACTOR, signatures: null }, annulment: SignedAnnulment | null = null): Promise<void> {
   const at = ctx.now()
+  const { by, signatures } = signed
   await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at })
-  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(annulment ?? {}) } })
+  // BNG-74: both signers' names go with the entry into the journal, and from there into the minutes.
+  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(signatures ? { signedBy: signatures, signatureRule: 'BNG-74' } : {}), ...(annulment ?? {}) } })
   // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
   ctx.caches.delete(game.id)
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
@@ -88,7 +94,13 @@ async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, 
 }
 
 /** Declares an incident and applies the regulation's outcome for it. */
-export async function declareIncident(ctx: BingoContext, input: { gameId: string; kind: IncidentKind; note?: string; correctedBall?: number; seq?: number; by?: Actor; annulment?: Annulment }): Promise<GameState> {
+/**
+ * Declares an incident and applies the regulation's outcome for it. `by` is the authenticated requester,
+ * `authorisedBy` the jefe who authorised a locutor on his console, `cosigner` the second person who confirmed with
+ * their own credential: the Director de Bingo's co-signature where the profile wants it (BNG-74), and the
+ * confirmation of an annulment (issue 15 point 4).
+ */
+export async function declareIncident(ctx: BingoContext, input: { gameId: string; kind: IncidentKind; note?: string; correctedBall?: number; seq?: number; by?: Actor; authorisedBy?: Actor; cosigner?: Actor & { halls?: '*' | readonly string[] }; annulment?: Annulment }): Promise<GameState> {
   const note = (input.note ?? '').slice(0, 2000)
   const by = input.by ?? SYSTEM_ACTOR
   await ctx.gameTx(input.gameId, async (tx) => {
@@ -101,17 +113,19 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
     const callerAnnul = input.kind === 'caller-error' && (profile.callerError === 'annul' || input.annulment !== undefined)
     const voids = input.kind === 'ball-irregularity' || input.kind === 'unresolved-suspension' || callerAnnul
     const signed = voids ? twoPeople(by, input.annulment) : null
+    // BNG-74: in a hall whose profile wants it, no entry without the jefe's and the director's signatures.
+    const entry: Signed = { by, signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner) }
     switch (input.kind) {
       case 'device-failure-before-first-ball': {
         if (balls.length > 0) throw new DomainError('ILLEGAL_TRANSITION', 'the first ball is out: continue by hand instead (BNG-81)', { rule: 'BNG-81' })
         assertLegal(GameAction.Suspend, game.status, game.id)
         await store.markGameSuspended(tx, game.id, game.status)
-        await recordIncident(ctx, tx, game, input.kind, 'suspended', note, by)
+        await recordIncident(ctx, tx, game, input.kind, 'suspended', note, entry)
         break
       }
       case 'unresolved-suspension': {
         if (game.status !== GameStatus.Suspended) throw new DomainError('ILLEGAL_TRANSITION', 'only a suspended game can be refunded for an unresolved failure (BNG-80)')
-        await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, by, signed)
+        await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, entry, signed)
         await voidTx(ctx, tx, game, 'unresolved-suspension', signed)
         break
       }
@@ -121,24 +135,24 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
         if (game.draw_source === 'rng') {
           // Issue 15 point 4: in an RNG game the server is the device and its remaining balls are the committed
           // order. BNG-81's manual fallback would let staff pick the next balls, so play resumes from that order.
-          await recordIncident(ctx, tx, game, input.kind, 'resume-committed-order', note, by)
+          await recordIncident(ctx, tx, game, input.kind, 'resume-committed-order', note, entry)
           const rec = await appendJournal(tx, { at: ctx.now(), type: 'game.resumed', scope: gameScope(game), payload: { gameId: game.id, from: 'device-failure', nextSeq: balls.length + 1, drawSource: 'rng', rule: 'BNG-81' } })
           emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'resumed' })
           break
         }
         // A blower game's remaining balls are physical: they are entered by hand (BNG-81).
         await store.switchGameToManual(tx, game.id)
-        await recordIncident(ctx, tx, game, input.kind, 'continue-manual-with-remaining-balls', note, by)
+        await recordIncident(ctx, tx, game, input.kind, 'continue-manual-with-remaining-balls', note, entry)
         break
       }
       case 'ball-irregularity': {
-        await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, by, signed)
+        await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, entry, signed)
         await voidTx(ctx, tx, game, 'ball-irregularity', signed)
         break
       }
       case 'caller-error': {
         if (profile.callerError === 'annul') {
-          await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, by, signed)
+          await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, entry, signed)
           await voidTx(ctx, tx, game, 'caller-error', signed)
         } else if (callerAnnul) {
           // BNG-83 (Cantabria, 004 Bingo II.1.b): annulment only for an error that "no pueda ser subsanado antes de
@@ -146,20 +160,20 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
           if ((await store.verifiedClaimCountFrom(tx, game.id, 0)) === 0) {
             throw new DomainError('ILLEGAL_TRANSITION', 'no prize has been awarded yet: correct the call (the ball prevails) instead of annulling the game (BNG-83)', { rule: 'BNG-83' })
           }
-          await recordIncident(ctx, tx, game, input.kind, 'void-refund-uncorrectable', note, by, signed)
+          await recordIncident(ctx, tx, game, input.kind, 'void-refund-uncorrectable', note, entry, signed)
           await voidTx(ctx, tx, game, 'caller-error', signed)
         } else {
           // BNG-83 (Cantabria): the ball prevails; the call is corrected and play goes on. Any manually entered
           // ball (the last one unless `seq` names another) may be replaced by the one really drawn, while no prize
           // has been verified at or after it.
-          if (input.correctedBall !== undefined) await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', by, input.seq)
-          else await recordIncident(ctx, tx, game, input.kind, 'call-corrected-ball-prevails', note, by)
+          if (input.correctedBall !== undefined) await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', entry, input.seq)
+          else await recordIncident(ctx, tx, game, input.kind, 'call-corrected-ball-prevails', note, entry)
         }
         break
       }
       case 'reader-misread': {
         if (input.correctedBall === undefined) throw new DomainError('VALIDATION_FAILED', 'a reader misread needs the number on the ball (correctedBall)', { field: 'correctedBall' })
-        await correctBallTx(ctx, tx, game, input.correctedBall, note, 'reader-misread', by, input.seq)
+        await correctBallTx(ctx, tx, game, input.correctedBall, note, 'reader-misread', entry, input.seq)
         break
       }
       default: {
@@ -177,7 +191,7 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
  * it on. Any manual ball may be corrected, not only the last, as long as no prize was verified at or after it:
  * after that award the error "no puede ser subsanado" and only the annulment path is left (CORRECTION_TOO_LATE).
  */
-async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind, by: Actor, seq?: number): Promise<void> {
+async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind, entry: Signed, seq?: number): Promise<void> {
   assertLegal(GameAction.CorrectBall, game.status, game.id)
   const target = seq === undefined ? await store.lastBall(tx, game.id) : await store.ballAt(tx, game.id, seq)
   if (!target) throw new DomainError('ILLEGAL_TRANSITION', seq === undefined ? 'no ball to correct' : `game ${game.id} has no ball number ${seq}`)
@@ -189,8 +203,8 @@ async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: num
   if (await store.isBallCalled(tx, game.id, ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
   await store.replaceBall(tx, game.id, target.seq, ball)
   await store.deleteSilentWinsFrom(tx, game.id, target.seq)
-  await recordIncident(ctx, tx, game, kind, `ball-corrected:${target.ball}->${ball}`, note, by)
-  await appendJournal(tx, { at: ctx.now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: target.seq, from: target.ball, to: ball, source: target.source, kind, by: person(by), rule: 'BNG-83' } })
+  await recordIncident(ctx, tx, game, kind, `ball-corrected:${target.ball}->${ball}`, note, entry)
+  await appendJournal(tx, { at: ctx.now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: target.seq, from: target.ball, to: ball, source: target.source, kind, by: person(entry.by), rule: 'BNG-83' } })
   // Re-evaluate from the corrected ball on: replay every ball and record, for the minutes (BNG-48), who first won
   // at each ball from the corrected one. Prizes verified before it stand (the line stays closed if it was).
   const fresh = await loadGame(tx, game.id)

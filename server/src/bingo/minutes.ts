@@ -45,7 +45,11 @@ export interface MinutesGame extends MinutesBonusGame {
   /** Issue 13 point 7 (BNG-86): the void game's cards to refund, and the refunds paid so far (count and amount). */
   refundCards?: number
   refundsPaid?: { cards: number; amountCents: number }
-  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string }>
+  /**
+   * BNG-74: `declaredBy` is who declared the entry (the server for a reader fault); `signedBy` the Jefe de Mesa and
+   * the Director de Bingo who signed it with their own credentials (null where the profile wants no co-signer).
+   */
+  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
@@ -64,8 +68,9 @@ export interface SessionMinutes {
   currency: string
   openedAt: string
   closedAt: string | null
-  openRecount: { ballsCounted: number; confirmedBy: string } | null
-  closeRecount: { ballsCounted: number; confirmedBy: string } | null
+  /** BNG-27: the balls counted, who counted them (`countedBy`) and the witness who confirmed with their credential (`confirmedBy`). */
+  openRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
+  closeRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
   totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number; annulledGames?: number }
@@ -186,7 +191,10 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       }
       case 'incident':
-        game(pl).incidents.push({ at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note })
+        game(pl).incidents.push({
+          at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note, declaredBy: pl.by?.name,
+          signedBy: pl.signedBy ? { jefeMesa: pl.signedBy.jefeMesa.name, director: pl.signedBy.director.name } : null,
+        })
         break
       case 'ball.corrected': {
         // BNG-83: the number on the ball prevails; the minutes show it, and the incident keeps both values.

@@ -3,7 +3,7 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER, witnessOf, type App, type AppContext } from '../http/context.ts'
+import { actorOf, body, nameOf, needs, param, principalOf, witnessOf, type App, type AppContext } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import { counterTill } from '../http/station.ts'
@@ -12,12 +12,14 @@ import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 /**
- * Issue 14 point 2 (BNG-25/27): who confirmed a recount is never the body's text when authentication is on: the
- * second person who typed their credential (X-Bolillo-Second-Person) when there is one, else the requester.
+ * Issue 14 point 2 (BNG-27, BNG-94, BNG-96): a recount is made by the requester (the Jefe de Mesa, or de Mesa-Cajero)
+ * in the presence of the Director de Bingo (Bolivia) or the Jefe de Sala (Cantabria), who confirms it with their own
+ * credential on the same screen (X-Bolillo-Second-Person, holding ball-set.witness). Both names go into the journal
+ * and the minutes; the body's `confirmedBy` is read only with authentication off (witnessOf).
  */
-async function recountOf(c: AppContext, r: { ballsCounted: number; confirmedBy: string }) {
-  if (!c.get('authOn')) return r
-  return { ballsCounted: r.ballsCounted, confirmedBy: c.req.header(SECOND_PERSON_HEADER) ? await witnessOf(c, 'ball-set.witness') : nameOf(c) }
+async function recountOf(c: AppContext, r: { ballsCounted: number; confirmedBy?: string }): Promise<{ ballsCounted: number; confirmedBy: string; countedBy?: string }> {
+  if (!c.get('authOn')) return { ballsCounted: r.ballsCounted, confirmedBy: nameOf(c, r.confirmedBy, 'recount.confirmedBy') }
+  return { ballsCounted: r.ballsCounted, countedBy: nameOf(c), confirmedBy: await witnessOf(c, 'ball-set.witness') }
 }
 
 const bp = z.number().int().min(0).max(10_000)
@@ -27,7 +29,7 @@ const bettingPlan = z.object({
   shares: z.object({ poolBp: bp, lineBp: bp, bingoBp: bp, primaBp: bp }).strict(),
   potsBp: bp.default(0), commissionBp: bp.default(0),
 }).strict()
-const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120) }).strict()
+const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120).optional() }).strict()
 
 export function registerBingoRoutes(app: App, services: Services) {
   const { bingo } = services
@@ -148,10 +150,14 @@ export function registerBingoRoutes(app: App, services: Services) {
     }).strict())
     const who = principalOf(c)
     const by = { kind: who.kind, id: who.id, name: who.name, role: who.role }
-    // The password is checked here, at the door; whether the incident annuls and who may confirm is the use case's.
+    const boss = c.get('authorisedBy')
+    const authorisedBy = boss ? { kind: boss.kind, id: boss.id, name: boss.name, role: boss.role } : undefined
+    // The password is checked here, at the door; whether the incident annuls, whether the hall wants the director's
+    // co-signature (BNG-74) and who may give either is the use case's. Only a checked credential names the second
+    // person: never a name in the body.
     const confirmedBy = b.confirm ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password) : undefined
     const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
-    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, annulment }))
+    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment }))
   })
   // BNG-83 (Cantabria): any manually entered ball is corrected to the number on the ball, before a prize is
   // verified at or after it (CORRECTION_TOO_LATE after that: only the annulment incident is left).

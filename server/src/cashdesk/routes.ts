@@ -6,7 +6,7 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, nameOf, needs, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, nameOf, needs, overrideOf, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { kioskStation } from '../http/station.ts'
@@ -80,13 +80,14 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional() }).strict())
     // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
     const till = await tillOf(c, services, b)
     const who = { stationId: till.stationId, cashierId: till.cashierId }
     if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
     const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee })) } })
+    // GEN-26: paying a named slip to someone other than its buyer needs a supervisor's override (second person).
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee, override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) })) } })
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee })) } })
     return c.json(await payouts.pay({ ...b, ...till }))
   })

@@ -48,7 +48,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 18 (bingo rules)
   SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
   // Issue 14
-  WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403,
+  WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403, PAYEE_NOT_BUYER: 403,
   // Issue 13 (money-kiosk)
   // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
   KIOSK_VOUCHER_ONLY: 409,

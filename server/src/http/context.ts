@@ -114,6 +114,18 @@ export async function secondPerson(c: AppContext, permission: Permission): Promi
   return second
 }
 
+/**
+ * A supervisor's override of a rule that otherwise refuses (GEN-26: paying a named slip to someone the buyer
+ * authorised): the second person of the X-Bolillo-Second-Person header, holding `permission`, with the reason the
+ * requester gives. undefined without the header, or when the header already authorised a role lacking the route's
+ * permission (the same credential does not count twice).
+ */
+export async function overrideOf(c: AppContext, permission: Permission, reason?: string): Promise<{ by: { id: string; name: string; role: string }; reason: string } | undefined> {
+  if (!c.req.header(SECOND_PERSON_HEADER) || c.get('authorisedBy')) return undefined
+  const p = await secondPerson(c, permission)
+  return { by: { id: p.id, name: p.name, role: String(p.role) }, reason: (reason ?? '').trim() }
+}
+
 /** The person or device making the request (anonymous when authentication is off or absent). */
 export function principalOf(c: AppContext): Principal {
   return c.get('principal') ?? ANONYMOUS

@@ -77,6 +77,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   // Issue 14
   WRONG_HALL: { es: 'Eso pertenece a otra sala: no puede actuar sobre ella.', en: 'That belongs to another hall: you cannot act on it.' },
   PASSWORD_CHANGE_REQUIRED: { es: 'Debe cambiar su contraseña antes de continuar.', en: 'You must change your password before continuing.' },
+  PAYEE_NOT_BUYER: { es: 'Este boleto es nominativo: su premio se cobra solo por el comprador o por quien él autorizó. Para pagarlo a otra persona, un supervisor debe autorizarlo con su usuario y contraseña, indicando la autorización del comprador.', en: 'This slip is named: its prize is collected only by its buyer or someone the buyer authorised. To pay another person, a supervisor must authorise it with their username and password, stating the buyer\'s authorisation.' },
   PLAYER_EXCLUDED: { es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.', en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.' },
 }
 

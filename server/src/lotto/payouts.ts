@@ -20,6 +20,18 @@ import {
  */
 export interface PayeeData { name: string; document: string; signatureRef?: string }
 
+/**
+ * GEN-26: a supervisor's override to pay a named slip to someone the buyer authorised: who (a second person with
+ * their own credential, never a name from a body) and the buyer's authorisation they checked.
+ */
+export interface PayeeOverride { by: { id: string; name: string; role: string }; reason: string }
+
+/** An identity document compared as written by different people: no spaces, dots or dashes, in capitals. */
+export const sameDocument = (a: string, b: string) => {
+  const norm = (x: string) => x.normalize('NFKC').replace(/[\s.\-_/]/g, '').toUpperCase()
+  return norm(a) === norm(b)
+}
+
 /** Default signature reference: the payee signs the printed payout receipt, kept with the register. */
 export const SIGNED_RECEIPT = 'firma en recibo impreso'
 
@@ -109,7 +121,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
    * payout row per draw is inserted (its UNIQUE is the database's own guard); a concurrent second payout finds
    * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
    */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; override?: PayeeOverride; onPaid?: OnPaid }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)', { rule: 'INS-5' })
@@ -126,6 +138,14 @@ export function createPayoutUseCases(ctx: LottoContext) {
       }
       const at = now()
       const s = (await slipById(tx, v.ticketId!))!
+      // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only as
+      // someone the buyer authorised, which a supervisor checks and overrides with their own credential.
+      const payeeIsBuyer = sameDocument(p.document, s.player_document)
+      if (!payeeIsBuyer) {
+        if (!input.override) throw new DomainError('PAYEE_NOT_BUYER', `receipt ${s.id} is named: its prize is paid to its buyer, or to someone the buyer authorised with a supervisor's override (GEN-16, GEN-26)`, { rule: 'GEN-16', field: 'payeeDocument' })
+        if (input.override.reason.length < 3) throw new DomainError('VALIDATION_FAILED', 'state the buyer\'s authorisation the supervisor checked (payeeAuthorisation, GEN-26)', { field: 'payeeAuthorisation', rule: 'GEN-26' })
+      }
+      const third = payeeIsBuyer ? {} : { payeeIsBuyer: false, override: { by: input.override!.by, authorisation: input.override!.reason.slice(0, 500) }, rule: 'GEN-26' }
       const payouts: Array<{ payoutId: string; drawId: string; amountCents: number; goods: string[]; refund?: boolean }> = []
       // An annulled or excluded slip: its whole price, once (LNS-21). An active slip: its prizes, and the price of
       // its boards for each cancelled draw (LNS-22, LOT-21), each draw's payout row once (UNIQUE draw_id, ticket_id).
@@ -148,7 +168,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         })
         await appendJournal(tx, {
           at, type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid', scope: `lotto:${s.game_code}/payouts`,
-          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document },
+          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document, ...third },
         })
         payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
       }

@@ -6,7 +6,7 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { pdf, csv, actorOf, actors, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
+import { pdf, csv, actorOf, actors, body, needs, overrideOf, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
@@ -132,8 +132,9 @@ export function registerLottoRoutes(app: App, services: Services): void {
     return c.json(await lotto.validate(b.code))
   })
   app.post('/api/lotto/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee }).strict())
-    return c.json(await lotto.pay({ code: b.code, payee: b.payee, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee, payeeAuthorisation: z.string().max(500).optional() }).strict())
+    // GEN-26: a payee other than the buyer only with a supervisor's override (X-Bolillo-Second-Person).
+    return c.json(await lotto.pay({ code: b.code, payee: b.payee, ...actors(c, b), override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) }))
   })
   app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lotto.unclaimed(p(c, 'drawId'))))
   app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {

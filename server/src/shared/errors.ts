@@ -77,6 +77,8 @@ export const ErrorCode = {
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
   PlayerExcluded: 'PLAYER_EXCLUDED',
+  /** GEN-16 / GEN-26: a named slip's prize paid to someone other than its buyer without a supervisor's override. */
+  PayeeNotBuyer: 'PAYEE_NOT_BUYER',
   // Issue 18 (bingo rules): a lapsed series (BNG-12), prize shares over 100 % (BNG-52), prizes of the last game
   // unpaid (BNG-71), no reserve ball set (BNG-25), a wrong ball found after the award (BNG-83).
   SeriesLapsed: 'SERIES_LAPSED',

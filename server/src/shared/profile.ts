@@ -46,6 +46,11 @@ export interface Profile {
   autoClaimSoldCards: boolean
   /** BNG-83: what a caller's wrong announcement leads to. */
   callerError: 'annul' | 'ball-prevails'
+  /**
+   * BNG-74 / CFG-38: who signs an incident entry beside the jefe who declares it. Bolivia: the Director de Bingo
+   * (each entry signed by both). Cantabria names no co-signer: only an annulment takes a second person there.
+   */
+  incidentCosign: 'director' | 'none'
   /** BNG-85 / CFG-23: cards may be handed to another player when one leaves. */
   cardTransferAllowed: boolean
   /** BNG-12: the correlative cursor of a series carries over from any earlier game, or only from the same or previous day. */
@@ -111,6 +116,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   softwareDrawAllowed: true,
   autoClaimSoldCards: true,
   callerError: 'annul',
+  incidentCosign: 'director',
   cardTransferAllowed: false,
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
@@ -140,6 +146,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   softwareDrawAllowed: false,
   autoClaimSoldCards: false,
   callerError: 'ball-prevails',
+  incidentCosign: 'none',
   cardTransferAllowed: true,
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
