@@ -38,8 +38,17 @@ export async function createServer(config: Config, overrides: ServiceOverrides =
     port,
     services,
     async close() {
+      // socket.io's close closes the HTTP server too, which waits for every connection: idle keep-alive sockets
+      // (kept 65 s, above) are closed at once, and whatever a client still holds open after a moment is cut, so a
+      // stop never waits out the keep-alive.
+      const http = server as HttpServer
+      const stopped = new Promise<void>((r) => http.close(() => r()))
+      http.closeIdleConnections()
+      const cut = setTimeout(() => http.closeAllConnections(), 2000)
+      cut.unref()
       await realtime.close()
-      await new Promise<void>((r) => (server as HttpServer).close(() => r()))
+      await stopped
+      clearTimeout(cut)
       await services.close()
     },
   }

@@ -66,7 +66,13 @@ export function attachMultiNode(io: Server<any, any, any, any>, services: Servic
     async close(): Promise<void> {
       offJoined()
       clusters.delete(services)
-      await pool?.end()
+      // The adapter may still hold its LISTEN client after io.close() (a heartbeat in flight): pool.end() then waits
+      // for it forever, so a stop waits at most 2 s for the pool and then goes on (the process or test ends it).
+      if (pool) {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([pool.end(), new Promise<void>((r) => { timer = setTimeout(r, 2000); timer.unref() })])
+        clearTimeout(timer)
+      }
     },
   }
 }
