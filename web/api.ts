@@ -30,7 +30,8 @@ export interface CardInfo { id: string; serial: string; seriesCode: string; card
 export interface Annul { reason?: string; confirm: { username: string; password: string } }
 export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-after-first-ball' | 'ball-irregularity' | 'caller-error' | 'unresolved-suspension'
 
-export type Recount = { ballsCounted: number; confirmedBy: string }
+/** BNG-27: the witness is the second person's credential (X-Bolillo-Second-Person), not a name; `confirmedBy` only with authentication off. */
+export type Recount = { ballsCounted: number; confirmedBy?: string }
 
 export interface Principal { kind: 'person' | 'device' | 'anonymous'; id: string; name: string; role: string }
 export interface LoginResult { token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }

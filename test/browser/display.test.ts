@@ -126,6 +126,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
+    // The director witnesses the ball recount with her own credential on the console (BNG-27, issue 14 point 2).
+    await auth.createUser({ username: 'directora', displayName: 'Directora Mamani', role: 'director', password: 'directora-de-bingo-1' })
     table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     display = await ctx.newPage()
@@ -152,7 +154,12 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await untilText(caller, 'caller-user', 'Jefe de Mesa Quispe Jefe de Mesa · Mesa 1')
     expect(await textOf(caller, 'caller-role')).toBe('Jefe de Mesa · Mesa 1')
     await caller.getByTestId('recount-balls').fill('90')
+    await caller.getByTestId('recount-by').fill('directora')
+    await caller.getByTestId('recount-pass').fill('directora-de-bingo-1')
     await caller.getByTestId('open-session').click()
+    await until('session open', async () => (await api(server.url, 'GET', `/api/halls/${hallId}`)).body.openSessionId !== null, true)
+    const opened = await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'session.opened' ORDER BY seq DESC LIMIT 1")
+    expect(JSON.parse(opened!.payload).recount).toMatchObject({ countedBy: 'Jefe de Mesa Quispe', confirmedBy: 'Directora Mamani' })
 
     // Announce: the display shows the next game, its price and commitment.
     await caller.getByTestId('announce').click()

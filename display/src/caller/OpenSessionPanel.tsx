@@ -4,15 +4,22 @@ import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
-/** BNG-27, BNG-41: a session opens with the ball recount and who confirmed it. */
+/**
+ * BNG-27, BNG-41: a session opens with the ball recount, witnessed by a second person who types their own username
+ * and password here (issue 14 point 2: the witness is proven, not a name typed in). A jefe who authorises the
+ * opening on a locutor's console is that witness.
+ */
 export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: Lang }) {
   const [balls, setBalls] = useState('')
-  const [by, setBy] = useState(store.operator.value)
+  const [by, setBy] = useState('')
+  const [pass, setPass] = useState('')
   const submit = (e: Event) => {
     e.preventDefault()
-    const recount = { ballsCounted: Number(balls), confirmedBy: by.trim() }
-    store.perform('session.open', 'openSession', { title: t(lang, 'openSession'), body: [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted} · ${recount.confirmedBy}`], confirmLabel: t(lang, 'openSession') },
-      (person) => store.openSession(recount, person))
+    // `confirmedBy` counts only where authentication is off; with it on the server takes the witness's credential.
+    const recount = { ballsCounted: Number(balls), confirmedBy: by.trim() || store.operator.value }
+    const witness = by.trim() && pass ? { username: by.trim(), password: pass } : undefined
+    store.perform('session.open', 'openSession', { title: t(lang, 'openSession'), body: [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted}${witness ? ` · ${t(lang, 'witness')}: ${witness.username}` : ''}`], confirmLabel: t(lang, 'openSession') },
+      async (person) => { await store.openSession(recount, person ?? witness); setPass('') })
   }
   return (
     <form class="cc-panel cc-flow" onSubmit={submit}>
@@ -25,7 +32,11 @@ export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: La
         </label>
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'confirmedBy')}</span>
-          <input type="text" required value={by} data-testid="recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
+          <input type="text" autocomplete="off" value={by} data-testid="recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
+        </label>
+        <label class="cc-field cc-field--grow">
+          <span>{t(lang, 'witnessPassword')}</span>
+          <input type="password" autocomplete="off" value={pass} data-testid="recount-pass" onInput={(e) => setPass((e.target as HTMLInputElement).value)} />
         </label>
       </div>
       <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="open-session" disabled={Boolean(store.busy.value)}>{t(lang, 'openSession')} <JefeMark how={store.offer('session.open')} lang={lang} /></button>

@@ -11,7 +11,8 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
   const sessionId = hall.openSessionId
   const session = store.session.value
   const [balls, setBalls] = useState('')
-  const [by, setBy] = useState(store.operator.value)
+  const [by, setBy] = useState('')
+  const [pass, setPass] = useState('')
   const busy = Boolean(store.busy.value)
   const minutesId = sessionId ?? store.lastSessionId.value
   const gameRunning = game !== null && game.sessionId === sessionId && game.status !== 'finished' && game.status !== 'void'
@@ -37,16 +38,20 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
   })
   const close = (e: Event) => {
     e.preventDefault()
+    // BNG-27: the final recount is witnessed by a second person with their own credential (issue 14 point 2).
+    // `confirmedBy` counts only where authentication is off; with it on the server takes the witness's credential.
     const recount = balls ? { ballsCounted: Number(balls), confirmedBy: by.trim() || store.operator.value } : undefined
+    const witness = recount && by.trim() && pass ? { username: by.trim(), password: pass } : undefined
     store.ask({
       title: t(lang, 'closeSession'),
-      body: [t(lang, 'closeSessionConfirm'), ...(recount ? [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted} · ${recount.confirmedBy}`] : [])],
+      body: [t(lang, 'closeSessionConfirm'), ...(recount ? [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted}${witness ? ` · ${t(lang, 'witness')}: ${witness.username}` : ''}`] : [])],
       confirmLabel: t(lang, 'closeSession'),
       danger: true,
       permission: 'session.close',
       run: async (person) => {
-        await store.closeSession(sessionId!, recount, person)
+        await store.closeSession(sessionId!, recount, person ?? witness)
         setBalls('')
+        setPass('')
       },
     })
   }
@@ -72,7 +77,11 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
               </label>
               <label class="cc-field cc-field--grow">
                 <span>{t(lang, 'confirmedBy')}</span>
-                <input type="text" value={by} data-testid="close-recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
+                <input type="text" autocomplete="off" value={by} data-testid="close-recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
+              </label>
+              <label class="cc-field cc-field--grow">
+                <span>{t(lang, 'witnessPassword')}</span>
+                <input type="password" autocomplete="off" value={pass} data-testid="close-recount-pass" onInput={(e) => setPass((e.target as HTMLInputElement).value)} />
               </label>
             </div>
             <button type="submit" class="cc-btn cc-btn--danger" data-testid="close-session" disabled={busy || gameRunning}>{t(lang, 'closeSession')} <JefeMark how={closes} lang={lang} /></button>
