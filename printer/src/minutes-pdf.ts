@@ -1686,12 +1686,13 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   } else {
     w.table(
       [
-        { title: L.time, w: 1.5 },
-        { title: L.incidentKind, w: 1.3 },
-        { title: L.outcome, w: 1.35 },
-        { title: L.rule, w: 0.55, align: 'center' },
-        { title: L.note, w: 1.6 },
-        { title: L.signedBy, w: 1.7 },
+        // The rule's ID ("BNG-81") must fit on one line beside the signatures column (BNG-74).
+        { title: L.time, w: 1.3 },
+        { title: L.incidentKind, w: 1.25 },
+        { title: L.outcome, w: 1.3 },
+        { title: L.rule, w: 0.8, align: 'center' },
+        { title: L.note, w: 1.5 },
+        { title: L.signedBy, w: 1.6 },
       ],
       g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
     )
