@@ -3,6 +3,7 @@
  * as bars (sales and prizes by product and by day; payout ratio against the plan) and listed in tables by product
  * and by game. Spanish or English.
  */
+import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import type { Product, SalesReport } from '../../server/src/reports/figures.ts'
@@ -39,7 +40,7 @@ const LABELS = {
   },
 } as const
 
-export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en' = 'es', issuedAt = new Date().toISOString()): Promise<Uint8Array> {
+export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en' = 'es', issuedAt = new Date().toISOString(), timeZone = 'UTC'): Promise<Uint8Array> {
   const L = LABELS[lang]
   const pdf = await PDFDocument.create()
   pdf.setTitle(L.title)
@@ -49,7 +50,8 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   const charset = new Set(font.getCharacterSet())
   const t = (s: string) => toWinAnsi(s, charset)
   const money = (c: number) => formatMoney(c, report.currency, lang)
-  const stamp = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
+  // Issue 17 point 4: times on the hall's clock, with the zone named once in the header.
+  const stamp = (iso: string) => formatInZone(iso, timeZone)
   const pct = (bp: number | null) => (bp === null ? '—' : `${(bp / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')} %`)
   let page!: PDFPage
   let y = 0
@@ -72,7 +74,7 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   newPage()
   text(L.title, M, y - 16, 18, bold)
   y -= 36
-  text(`${L.period}: ${report.from} — ${report.to}    ${L.currency}: ${report.currency}    ${L.generated}: ${issuedAt.slice(0, 16).replace('T', ' ')} UTC`, M, y, 9, font, MUTED)
+  text(`${L.period}: ${report.from} — ${report.to}    ${L.currency}: ${report.currency}    ${L.generated}: ${formatInZone(issuedAt, timeZone, 'date-time', true)}`, M, y, 9, font, MUTED)
   y -= 20
   text(`${L.sales}: ${money(report.totals.salesCents)}    ${L.prizes}: ${money(report.totals.prizesCents)}    ${L.payout}: ${pct(report.totals.payoutBp)}    ${L.plan}: ${pct(report.totals.planBp)}`, M, y, 10, bold)
   y -= 8

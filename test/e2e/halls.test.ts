@@ -32,7 +32,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     const people = [
       ['jefa', 'Marta Quispe', 'director', '*'], ['dir-a', 'Directora A', 'director', [ids.hallA]],
       ['jefe-a', 'Luis Mamani', 'floor_manager', [ids.hallA]], ['cajera-a', 'Rosa Vargas', 'cashier', [ids.hallA]],
-      ['cajera-b', 'Ana Choque', 'cashier', [ids.hallB]],
+      ['cajera-b', 'Ana Choque', 'cashier', [ids.hallB]], ['dir-b', 'Directora B', 'director', [ids.hallB]],
     ] as const
     for (const [username, displayName, role, halls] of people) {
       await access.createUser({ username, displayName, role, password: PASSWORD, halls })
@@ -92,6 +92,16 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     // Her own hall's shifts only, with no hall named.
     const mine = await call('cajera-a', 'GET', '/api/shifts')
     expect(mine.body.shifts.map((x: { hall_id?: string; hallId?: string }) => x.hall_id ?? x.hallId)).toEqual([ids.hallA])
+    // A one-hall person's report is her hall's, with no hall named (issue 17 reports, issue 14 point 1).
+    const ownReport = await call('jefe-a', 'GET', '/api/reports/sales')
+    expect(ownReport.status, JSON.stringify(ownReport.body)).toBe(200)
+    expect(ownReport.body).toEqual((await call('jefe-a', 'GET', `/api/reports/sales?hallId=${ids.hallA}`)).body)
+    // A second person of another hall cannot witness, confirm or authorise here: the recount witness of hall A.
+    const witness = (username: string) => ({ 'x-bolillo-second-person': Buffer.from(`${username}:${PASSWORD}`).toString('base64') })
+    const foreign = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('jefe-a'), ...witness('dir-b') })
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'WRONG_HALL'])
+    const ownWitness = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('jefe-a'), ...witness('dir-a') })
+    expect(ownWitness.body.error?.code).not.toBe('WRONG_HALL')
     // A director of every hall acts in both.
     expect((await call('jefa', 'GET', `/api/sessions/${ids.sessionB}/minutes`)).status).toBe(200)
   })

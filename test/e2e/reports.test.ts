@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
@@ -83,6 +87,16 @@ describe('back-office reports and generation progress (issue 17)', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf')
     const bytes = Buffer.from(await res.arrayBuffer())
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+    // Issue 17 point 4: the hall's report speaks the hall's clock (La Paz), not UTC: the shift's opening time as
+    // the table's clock showed it, and the zone named once.
+    const hallPdf = await fetch(`${server.url}/api/reports/sales.pdf?lang=es&hallId=${hallId}`, { headers: as('inspector') })
+    const file = join(server.dataDir, 'ventas.pdf')
+    writeFileSync(file, Buffer.from(await hallPdf.arrayBuffer()))
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    expect(text).toContain('La Paz, UTC-04:00')
+    const shift = (await call('inspector', 'GET', `/api/shifts?hallId=${hallId}`)).shifts[0]
+    expect(text).toContain(formatInZone(shift.openedAt ?? shift.opened_at, 'America/La_Paz'))
+    expect(text).not.toMatch(/\d{2}:\d{2} UTC/)
     expect((await api(server.url, 'GET', '/api/reports/sales', undefined, as('cajera'))).status).toBe(403)
     expect((await api(server.url, 'GET', '/api/reports/sales')).status).toBe(401)
   })

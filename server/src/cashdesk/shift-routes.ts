@@ -6,7 +6,7 @@ import { body, needs, param, pdf, principalOf, type App } from '../http/context.
 import { pickLang } from '../http/messages.ts'
 import { refundActor, stationPersonOf, tillOf, type WithDevice } from '../http/till.ts'
 import { DomainError } from '../shared/errors.ts'
-import { holdsHall } from '../access/service.ts'
+import { scopedHall } from '../http/hall-scope.ts'
 import type { Services } from '../services.ts'
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
@@ -35,15 +35,7 @@ export function registerShiftRoutes(app: App, services: Services): void {
   app.get('/api/shifts', needs('report.read'), async (c) => {
     const q = c.req.query()
     // Issue 14 point 1: a person of some halls lists the shifts of one of them, never every hall's drawers.
-    const who = principalOf(c)
-    if (c.get('authOn') && who.halls !== '*') {
-      const own = who.halls ?? []
-      const hallId = q.hallId ?? (own.length === 1 ? own[0] : undefined)
-      if (!hallId) throw new DomainError('VALIDATION_FAILED', 'name the hall whose shifts to list', { field: 'hallId' })
-      if (!holdsHall(who, hallId)) throw new DomainError('WRONG_HALL', `hall ${hallId} is not one of yours`, { resource: 'hallId' })
-      return c.json({ shifts: await shifts.list({ stationId: q.stationId, hallId, limit: Number(q.limit) || 50 }) })
-    }
-    return c.json({ shifts: await shifts.list({ stationId: q.stationId, hallId: q.hallId, limit: Number(q.limit) || 50 }) })
+    return c.json({ shifts: await shifts.list({ stationId: q.stationId, hallId: scopedHall(c, q.hallId), limit: Number(q.limit) || 50 }) })
   })
   // A malformed id is a 400 like any bad input, never a 500 (found by the fuzz test).
   const shiftIdOf = (c: Parameters<typeof param>[0]) => {

@@ -76,6 +76,7 @@ export function needs(permission: Permission) {
         const second = await secondPersonFromHeader(c)
         if (!second) throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
         if (!isAllowed(permission, second.role as Role)) throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, { permission, role: second.role })
+        await secondInHall(c, second)
         c.set('authorisedBy', second)
       }
       // Issue 14 point 1: and only on things of their own halls (what anyone may read is not a hall's secret).
@@ -111,7 +112,24 @@ export async function secondPerson(c: AppContext, permission: Permission): Promi
   const who = principalOf(c)
   if (who.kind === 'person' && who.id === second.id) throw refuse('the second person must be someone other than the requester')
   if (!isAllowed(permission, second.role as Role)) throw refuse(`${second.role} may not confirm ${permission}`)
+  await secondInHall(c, second)
   return second
+}
+
+/**
+ * Issue 14 point 1 for the second person too: whoever authorises, witnesses or confirms holds the halls of what
+ * the request touches (the same guard as the requester's), or the action is refused with WRONG_HALL.
+ */
+async function secondInHall(c: AppContext, second: Principal): Promise<void> {
+  const guard = c.get('hallGuard')
+  if (!guard || !c.get('authOn')) return
+  const requester = c.get('principal')
+  c.set('principal', second)
+  try {
+    await guard(c)
+  } finally {
+    c.set('principal', requester)
+  }
 }
 
 /**

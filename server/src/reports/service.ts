@@ -60,9 +60,9 @@ export function createReportsService(deps: { db: Database; now: () => Date }) {
     return buildReport(figures, { from, to, currency: input.currency }, shifts)
   }
 
-  async function salesReportPdf(input: { from?: string; to?: string; currency?: string; hallId?: string }, lang: 'es' | 'en'): Promise<Uint8Array> {
+  async function salesReportPdf(input: { from?: string; to?: string; currency?: string; hallId?: string }, lang: 'es' | 'en', timeZone = 'UTC'): Promise<Uint8Array> {
     const { renderSalesReportPdf } = await import('../../../printer/src/sales-report-pdf.ts')
-    return renderSalesReportPdf(await salesReport(input), lang, deps.now().toISOString())
+    return renderSalesReportPdf(await salesReport(input), lang, deps.now().toISOString(), timeZone)
   }
 
   /** BNG-24: every ball of a set should come out about as often as the others over its life; the chi-square test says how far it is. */
