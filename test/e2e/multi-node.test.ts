@@ -144,7 +144,7 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
       // The signed checkpoint at the game's end (issue 15 point 5) moves the game's journal head once more, just
       // after the last draw answers: every display must end on the server's final state, whenever that lands.
       let final: any = (await api(a.url, 'GET', `/api/games/${gameId}`)).body
-      for (let i = 0; i < 50 && newest.get(s)?.seq !== final.seq; i++) {
+      for (let i = 0; i < 150 && newest.get(s)?.seq !== final.seq; i++) {
         await new Promise((r) => setTimeout(r, 100))
         final = (await api(a.url, 'GET', `/api/games/${gameId}`)).body
       }
