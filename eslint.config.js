@@ -4,12 +4,11 @@ import tseslint from 'typescript-eslint'
 // The pure rule modules of each product line and the kernel (DESIGN.md "Layout"): no database, network, file
 // system or clock. Their tests sit beside them and follow the same rule.
 const pureModules = {
-  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima', 'series-cursor', 'betting-plan'],
+  bingo: ['card', 'detector', 'game', 'modalities', 'pots', 'prima', 'series-cursor'],
   lotto: ['plan', 'rules'],
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],
   equipment: ['statistics'],
-  reports: ['figures'],
   shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone'],
 }
 const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) => names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]))
@@ -46,15 +45,6 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { regex: '^(\\.\\./)+kiosk(/|$)', message: 'display/ does not import kiosk/: move what both need to web/.' },
-      ] }],
-    },
-  },
-  {
-    // Issue 17: the back office is a third screen root; it shares only web/ (and the server's pure modules).
-    files: ['admin/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+(kiosk|display)(/|$)', message: 'admin/ does not import kiosk/ or display/: move what both need to web/.' },
       ] }],
     },
   },

@@ -13,10 +13,6 @@ const apps = [
   { name: 'lotto', root: 'kiosk/lotto' },
   { name: 'display', root: 'display/display' },
   { name: 'caller', root: 'display/caller' },
-  // Issue 14 point 7: the inspector's read-only screen.
-  { name: 'inspector', root: 'display/inspector' },
-  // Issue 17: the back office.
-  { name: 'admin', root: 'admin' },
 ]
 
 // `--if-missing` (used by `npm start`): build only the screens that have never been built.

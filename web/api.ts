@@ -4,12 +4,10 @@
  */
 import type { GameState } from '../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
-import { ApiError, createRequest, type SecondPerson } from './http.ts'
-import { fetchMe } from './me.ts'
+import { ApiError, createRequest } from './http.ts'
 import type { Lang } from './i18n.ts'
 
 export { ApiError }
-export type { SecondPerson }
 
 export interface HallInfo {
   hall: { id: string; name: string; profileId: string; currency: string; playingPositions: number }
@@ -46,18 +44,16 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     login: (username: string, password: string) => request<LoginResult>('POST', '/api/auth/login', { username, password }),
     logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
     me: () => request<Principal>('GET', '/api/auth/me'),
-    /** Who is logged in, in words, and the permissions of that role (issue 14 point 7). */
-    whoAmI: () => fetchMe(request),
     /** The minutes PDF as a blob (a plain link cannot carry the Authorization header). */
     minutesPdf: (sessionId: string) => request.blob(`/api/sessions/${enc(sessionId)}/minutes.pdf`),
     hall: (hallId: string) => request<HallInfo>('GET', `/api/halls/${enc(hallId)}`),
-    openSession: (hallId: string, recount: Recount, second?: SecondPerson) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount }, { secondPerson: second }),
+    openSession: (hallId: string, recount: Recount) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount }),
     session: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}`),
     minutes: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}/minutes`),
     minutesPdfUrl: (sessionId: string) => `${base}/api/sessions/${enc(sessionId)}/minutes.pdf`,
-    lastGame: (sessionId: string, second?: SecondPerson) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/last-game`, undefined, { secondPerson: second }),
-    closeSession: (sessionId: string, recount?: Recount, second?: SecondPerson) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/close`, recount ? { recount } : {}, { secondPerson: second }),
-    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual', second?: SecondPerson) => request<GameState>('POST', `/api/sessions/${enc(sessionId)}/games`, { seriesIds, drawSource }, { secondPerson: second }),
+    lastGame: (sessionId: string) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/last-game`),
+    closeSession: (sessionId: string, recount?: Recount) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/close`, recount ? { recount } : {}),
+    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual') => request<GameState>('POST', `/api/sessions/${enc(sessionId)}/games`, { seriesIds, drawSource }),
     game: (gameId: string) => request<GameState>('GET', `/api/games/${enc(gameId)}`),
     openSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/open`),
     sell: (gameId: string, count: number, channel = 'caller') => request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, { count, channel }),
@@ -68,14 +64,14 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     enterBall: (gameId: string, ball: number) => request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
     claim: (gameId: string, kind: 'line' | 'bingo', serial: string) => request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, { kind, serial }),
     card: (gameId: string, serial: string) => request<CardInfo>('GET', `/api/games/${enc(gameId)}/cards/${enc(serial)}`),
-    closeWindow: (gameId: string, second?: SecondPerson) => request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`, undefined, { secondPerson: second }),
+    closeWindow: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`),
     stopForClaim: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/stop`),
     resumePlay: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/resume`),
-    incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) =>
-      request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}), ...(annul ?? {}) }, { secondPerson: second }),
-    resume: (gameId: string, second?: SecondPerson) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`, undefined, { secondPerson: second }),
+    incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number, annul?: Annul) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}), ...(annul ?? {}) }),
+    resume: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`),
     prizes: (gameId: string) => request<{ prizes: PrizeInfo[] }>('GET', `/api/games/${enc(gameId)}/prizes`),
-    pay: (prizeId: string, paidBy: string, second?: SecondPerson) => request<PrizeInfo>('POST', `/api/prizes/${enc(prizeId)}/pay`, { paidBy }, { secondPerson: second }),
+    pay: (prizeId: string, paidBy: string) => request<PrizeInfo>('POST', `/api/prizes/${enc(prizeId)}/pay`, { paidBy }),
   }
 }
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deviceCredential } from './device.ts'
-import { ApiError, createRequest, secondPersonHeader } from './http.ts'
+import { ApiError, createRequest } from './http.ts'
 
 // A real local server: each path answers one way; every request's method, headers and body are kept.
 let server: Server
@@ -81,17 +81,6 @@ describe('createRequest', () => {
     token = 'abc'
     await request('GET', '/echo')
     expect(last().headers.authorization).toBe('Bearer abc')
-  })
-
-  it("sends a second person's credential on that one request only, as base64 of UTF-8 username:password (issue 14 point 7)", async () => {
-    const request = createRequest({ lang: () => 'es', base, token: () => 'abc' })
-    await request('POST', '/echo', {}, { secondPerson: { username: 'marta', password: 'contraseña:ñ' } })
-    const header = String(last().headers['x-bolillo-second-person'])
-    expect(Buffer.from(header, 'base64').toString('utf8')).toBe('marta:contraseña:ñ')
-    expect(header).toBe(secondPersonHeader({ username: 'marta', password: 'contraseña:ñ' }))
-    expect(last().headers.authorization).toBe('Bearer abc')
-    await request('POST', '/echo', {})
-    expect(last().headers['x-bolillo-second-person']).toBeUndefined()
   })
 
   it('turns an error body into an ApiError with its code, message, detail and details', async () => {

@@ -30,24 +30,8 @@ export interface RequestOptions {
   device?: string | null
 }
 
-/** Another person's credential typed on this screen to authorise one request (issue 14 point 7). */
-export interface SecondPerson { username: string; password: string }
-
-/** The X-Bolillo-Second-Person header value: base64 of the UTF-8 bytes of "username:password". */
-export function secondPersonHeader(person: SecondPerson): string {
-  const bytes = new TextEncoder().encode(`${person.username}:${person.password}`)
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary)
-}
-
-export interface CallOptions {
-  /** A person who holds the permission the caller lacks authorises this one request with their own credential. */
-  secondPerson?: SecondPerson
-}
-
 export interface ApiRequest {
-  <T>(method: string, path: string, body?: unknown, call?: CallOptions): Promise<T>
+  <T>(method: string, path: string, body?: unknown): Promise<T>
   /** A binary answer (a PDF): a plain link cannot carry the Authorization header. */
   blob(path: string): Promise<Blob>
 }
@@ -77,10 +61,8 @@ export function createRequest(options: RequestOptions): ApiRequest {
       throw new ApiError('NETWORK', texts.network[lang()], 0, err instanceof Error ? err.message : String(err))
     }
   }
-  async function request<T>(method: string, path: string, body?: unknown, call: CallOptions = {}): Promise<T> {
-    const h = headers(true)
-    if (call.secondPerson) h['x-bolillo-second-person'] = secondPersonHeader(call.secondPerson)
-    const res = await send(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await send(path, { method, headers: headers(true), body: body === undefined ? undefined : JSON.stringify(body) })
     const raw = await res.text()
     let parsed: unknown
     let isJson = true

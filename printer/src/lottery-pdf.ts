@@ -11,7 +11,6 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import QRCode from 'qrcode'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { toWinAnsi } from './minutes-pdf.ts'
-import { formatInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 
 const A4 = { w: 595.28, h: 841.89 }
 const MARGIN = 48
@@ -47,21 +46,6 @@ export function formatInOffsetOf(iso: string | null | undefined, ref: string): s
   const d = new Date(t + minutes * 60_000)
   const p2 = (n: number) => String(n).padStart(2, '0')
   return `${p2(d.getUTCDate())}/${p2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())} (UTC${m[1]}${m[2]}:${m[3]})`
-}
-
-/**
- * Issue 17: a time on the wall clock of `timeZone` (the draw's hall or operator); without one, as written in the
- * plan (`ref`, its own offset). Never the server's UTC.
- */
-export function stamp(iso: string | null | undefined, timeZone?: string | null, ref?: string): string {
-  if (timeZone) return formatInZone(iso, timeZone)
-  return ref ? formatInOffsetOf(iso, ref) : formatLocalTime(iso)
-}
-
-/** The footnote that says which clock a document's times are on: "Horas de La Paz, UTC-04:00.". */
-export function zoneNote(timeZone: string | null | undefined, at: string): string | null {
-  const t = Date.parse(at)
-  return timeZone && Number.isFinite(t) ? `Horas de ${zoneLabel(t, timeZone)}.` : null
 }
 
 type FontKey = 'regular' | 'bold' | 'mono' | 'monoBold'
@@ -217,7 +201,7 @@ export class DocWriter {
   async save(): Promise<Uint8Array> {
     const pages = this.pdf.getPages()
     pages.forEach((p, i) => {
-      const footer = this.clean(`${this.title} - página ${i + 1} de ${pages.length} - Bolillo`)
+      const footer = this.clean(`${this.title} - pagina ${i + 1} de ${pages.length} - Bolillo`)
       p.drawText(footer, { x: MARGIN, y: 24, size: 7, font: this.fonts.regular, color: MUTED })
     })
     return this.pdf.save()
@@ -252,11 +236,11 @@ export interface ProofFacts {
 function beaconPairs(p: { beacon: ProofFacts['beacon']; beaconRound: number | null; externalEntropy: string | null }): Array<[string, string]> {
   if (p.beacon) {
     return [
-      [p.beacon.demo ? 'Baliza de DEMOSTRACIÓN' : 'Baliza pública', p.beacon.demo ? `ronda ${p.beacon.round}: baliza local de demostración, NO es una baliza pública` : `drand quicknet, ronda ${p.beacon.round}, firma BLS verificada`],
+      [p.beacon.demo ? 'Baliza de DEMOSTRACION' : 'Baliza publica', p.beacon.demo ? `ronda ${p.beacon.round}: baliza local de demostracion, NO es una baliza publica` : `drand quicknet, ronda ${p.beacon.round}, firma BLS verificada`],
       ['Aleatoriedad de la baliza (X)', p.beacon.randomness],
     ]
   }
-  if (p.externalEntropy !== null) return [['Entropía externa (v1)', p.externalEntropy || '(vacía)']]
+  if (p.externalEntropy !== null) return [['Entropia externa (v1)', p.externalEntropy || '(vacia)']]
   return p.beaconRound !== null ? [['Ronda de baliza esperada (R)', String(p.beaconRound)]] : []
 }
 
@@ -272,28 +256,12 @@ export interface LottoExtracto {
   receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
   proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 const two = (n: number) => String(n).padStart(2, '0')
 
-/** Issue 17: the documents speak Spanish; a bilingual "es / en" text keeps its Spanish half. */
-function spanishOnly(text: string): string {
-  const i = text.indexOf(' / Prize')
-  return i > 0 ? text.slice(0, i) : text
-}
-
-/** States of a slip and of a range of tickets out of play, as the minutes say them. */
-const SLIP_STATUS: Record<string, string> = { active: 'válido', annulled: 'anulado', cancelled: 'cancelado', excluded: 'excluido', inactive: 'excluido', expired: 'caducado', paid: 'pagado' }
-const RANGE_KIND: Record<string, string> = { returned: 'devolución', return: 'devolución', lost: 'extravío', stolen: 'robo' }
-
-function footnote(w: DocWriter, note: string | null): void {
-  if (note) w.text(note, { size: 8, color: MUTED })
-}
-
 function prizeText(c: LottoExtracto['categories'][number], currency: string): string {
-  if (c.winners === 0) return c.type === 'share' ? `Vacante: ${money(c.carryOutCents, currency)} ${c.carryOutCents ? 'acumulado al próximo sorteo' : ''}`.trim() : 'Sin ganadores'
+  if (c.winners === 0) return c.type === 'share' ? `Vacante: ${money(c.carryOutCents, currency)} ${c.carryOutCents ? 'acumulado al proximo sorteo' : ''}`.trim() : 'Sin ganadores'
   if (c.type === 'goods') return `1 x ${c.goods?.description ?? ''}`
   return money(c.amountEachCents, currency) + (c.extraCentWinners ? ` (+0,01 a ${c.extraCentWinners})` : '')
 }
@@ -303,36 +271,35 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
   const w = await DocWriter.create(`Extracto ${e.gameName} N.${e.drawNumber}`)
   w.text(e.operator, { size: 11, font: 'bold', align: 'center' })
   w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${e.gameName} - Sorteo N.º ${e.drawNumber} - Emisión ${e.issue}`, { size: 11, align: 'center', gap: 8 })
-  w.heading('Números ganadores')
+  w.text(`${e.gameName} - Sorteo N.º ${e.drawNumber} - Emision ${e.issue}`, { size: 11, align: 'center', gap: 8 })
+  w.heading('Numeros ganadores')
   w.text(e.numbers.map(two).join('   '), { size: 22, font: 'monoBold', align: 'center', gap: 4 })
-  w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
-  w.heading('Premios por categoría')
+  w.text(`Orden de extraccion: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
+  w.heading('Premios por categoria')
   w.table(
-    [{ title: 'Categoría', w: 2.4 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Ganadores', w: 1.2, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.8, align: 'right' }],
+    [{ title: 'Categoria', w: 2.4 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Ganadores', w: 1.2, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.8, align: 'right' }],
     e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
   )
   w.heading('Datos del sorteo')
   w.pairs([
-    ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
+    ['Fecha y hora del sorteo', formatLocalTime(e.drawAt)],
     ['Lugar', e.drawPlace],
-    ['Medio de extracción', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Bolillero / tómbola autorizado: ${e.drawDevice ?? ''}`],
-    ['Rango y selección', `${e.picks} números del 1 al ${e.range}`],
+    ['Medio de extraccion', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Bolillero / tombola autorizado: ${e.drawDevice ?? ''}`],
+    ['Rango y seleccion', `${e.picks} numeros del 1 al ${e.range}`],
     ['Comprobantes habilitados', String(e.receipts)],
     ['Jugadas', String(e.plays)],
-    ['Recaudación', money(e.salesCents, e.currency)],
+    ['Recaudacion', money(e.salesCents, e.currency)],
     ['Fondo de premios', money(e.poolCents, e.currency)],
-    ['Archivo de participación (SHA-256)', e.participationSha256 ?? '—'],
+    ['Archivo de participacion (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) {
     w.heading(`Prueba del sorteo (${e.proof.version})`)
     w.pairs(proofPairs(e.proof))
   }
   w.heading('Cobro de premios')
-  w.pairs([['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`], ['Lugar de pago', e.paymentPlace], ['Reglamento', e.regulationUrl]])
-  w.text(`Regla de redondeo: ${spanishOnly(e.remainderRule)}`, { size: 7.5, color: MUTED })
-  w.text('Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).', { size: 8, color: MUTED })
-  footnote(w, zoneNote(e.timeZone, e.drawAt))
+  w.pairs([['Plazo de cobro hasta', `${formatLocalTime(e.claimDeadline)} (minimo 60 dias, LOT-23)`], ['Lugar de pago', e.paymentPlace], ['Reglamento', e.regulationUrl]])
+  w.text(`Regla de redondeo: ${e.remainderRule}`, { size: 7.5, color: MUTED })
+  w.text('Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Especifico son base para el pago de premios (LOT-17).', { size: 8, color: MUTED })
   w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
   return w.save()
 }
@@ -347,8 +314,6 @@ export interface LottoActa {
   incidents: Array<{ at: string; note: string }>
   journal: { records: number; lastSeq: number | null; lastHash: string | null }
   signatures: Array<{ role: string; name: string }>
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 function prizeRule(p: { type: string; bp?: number; amountCents?: number; description?: string }, currency: string): string {
@@ -363,60 +328,56 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   const w = await DocWriter.create(`Acta ${b.gameName} N.${b.drawNumber}`)
   w.text(b.operator, { size: 11, font: 'bold', align: 'center' })
   w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${b.gameName} - Sorteo N.º ${b.drawNumber} - Emisión ${b.issue}`, { size: 11, align: 'center', gap: 8 })
+  w.text(`${b.gameName} - Sorteo N.º ${b.drawNumber} - Emision ${b.issue}`, { size: 11, align: 'center', gap: 8 })
   w.heading('1. Antecedentes')
   w.pairs([
-    ['Autorización AJ', b.authorisationRef], ['Rango / selección / extracción', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
-    ['Precio por jugada', money(b.priceCents, b.currency)], ['Venta', `${stamp(b.salesStartAt, a.timeZone)} a ${stamp(b.salesCloseAt, a.timeZone)}`],
-    ['Sorteo', `${stamp(b.drawAt, a.timeZone)}, ${b.drawPlace}`], ['Medio de extracción', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
-    ['Compromiso de semilla', b.commitment], ['Presupuesto general', money(b.budgetCents, b.currency)], ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudación`],
-    ['Prescripción', stamp(b.claimDeadline, a.timeZone)],
+    ['Autorizacion AJ', b.authorisationRef], ['Rango / seleccion / extraccion', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
+    ['Precio por jugada', money(b.priceCents, b.currency)], ['Venta', `${formatLocalTime(b.salesStartAt)} a ${formatLocalTime(b.salesCloseAt)}`],
+    ['Sorteo', `${formatLocalTime(b.drawAt)}, ${b.drawPlace}`], ['Medio de extraccion', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza publica' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
+    ['Compromiso de semilla', b.commitment], ['Presupuesto general', money(b.budgetCents, b.currency)], ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudacion`],
+    ['Prescripcion', formatLocalTime(b.claimDeadline)],
   ])
-  w.table([{ title: 'Categoría', w: 2.5 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Premio', w: 3 }], b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]))
-  w.heading('2. Cierre de ventas y participación (LNS-13, LNS-14, LNS-21)')
+  w.table([{ title: 'Categoria', w: 2.5 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Premio', w: 3 }], b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]))
+  w.heading('2. Cierre de ventas y participacion (LNS-13, LNS-14, LNS-21)')
   if (a.beforeDraw) {
     const d = a.beforeDraw
     w.pairs([
-      ['Cierre de ventas', stamp(d.closedAt, a.timeZone, b.drawAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
-      ['Recaudación', money(d.salesCents, b.currency)], ['Archivo de participación SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
+      ['Cierre de ventas', formatInOffsetOf(d.closedAt, b.drawAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
+      ['Recaudacion', money(d.salesCents, b.currency)], ['Archivo de participacion SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
       ...beaconPairs(d),
     ])
     w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
-    if (d.excluded.length) w.table([{ title: 'Comprobante', w: 2 }, { title: 'Estado', w: 1 }, { title: 'Observaciones', w: 3 }, { title: 'Reembolso', w: 1.3, align: 'right' }], d.excluded.map((x) => [x.receipt, SLIP_STATUS[x.status] ?? x.status, x.reason ?? '', money(x.refundCents, b.currency)]))
+    if (d.excluded.length) w.table([{ title: 'Comprobante', w: 2 }, { title: 'Estado', w: 1 }, { title: 'Observaciones', w: 3 }, { title: 'Reembolso', w: 1.3, align: 'right' }], d.excluded.map((x) => [x.receipt, x.status, x.reason ?? '', money(x.refundCents, b.currency)]))
   } else w.text('Ventas abiertas.', { color: MUTED })
   w.heading('3. Sorteo y resultados')
   if (a.draw) {
-    w.pairs([['Orden de extracción', a.draw.balls.map(two).join(' - ')], ['Hora', stamp(a.draw.drawnAt, a.timeZone, b.drawAt)], ['Semilla revelada', a.draw.seed ?? '—']])
+    w.pairs([['Orden de extraccion', a.draw.balls.map(two).join(' - ')], ['Hora', formatInOffsetOf(a.draw.drawnAt, b.drawAt)], ['Semilla revelada', a.draw.seed ?? '—']])
   }
   if (a.results) {
-    w.text(`Números ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
+    w.text(`Numeros ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
     w.table(
-      [{ title: 'Categoría', w: 2.4 }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Premio por jugada', w: 2.4, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }, { title: 'Acumulado', w: 1.5, align: 'right' }],
+      [{ title: 'Categoria', w: 2.4 }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Premio por jugada', w: 2.4, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }, { title: 'Acumulado', w: 1.5, align: 'right' }],
       a.results.categories.map((c) => [`${c.name} (${c.code})`, String(c.winners), prizeText(c, b.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency), money(c.carryOutCents, b.currency)]),
     )
     w.pairs([['Fondo de premios', money(a.results.poolCents, b.currency)], ['Reserva del operador', money(a.results.reserveCents, b.currency)], ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')]])
-    w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
+    w.text(`Regla de redondeo: ${a.results.remainderRule}`, { size: 7.5, color: MUTED })
   } else w.text('Sin liquidar.', { color: MUTED })
   w.heading('4. Incidencias')
-  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]))
+  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatInOffsetOf(i.at, b.drawAt), i.note]))
   else w.text('Sin incidencias.')
   w.heading('5. Diario')
-  w.pairs([['Registros del sorteo', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.pairs([['Registros del sorteo', String(a.journal.records)], ['Ultimo registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
   w.heading('6. Firmas de los participantes')
   w.signatures(a.signatures)
-  footnote(w, zoneNote(a.timeZone, b.drawAt))
   return w.save()
 }
 
 /** What a lotto receipt shows (LNS-6, §7.10); the LottoReceipt of the service. */
 export interface LottoReceiptPrint {
-  /** The bearer QR payload; null for a copy (issue 13 point 4), which is printed without it. */
-  receiptNumber: string; code: string | null; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
+  receiptNumber: string; code: string; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
   drawNumber: number; issue: string; drawAt: string; draws: Array<{ drawNumber: number; drawAt: string }>; player: { name: string; document: string }
   boards: Array<{ numbers: number[]; quickPick: boolean }>; soldAt: string; amountCents: number; currency: string; securityWarnings: string[]
   regulationUrl: string; paymentPlace: string; legend: string
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 /** The lines of a lotto receipt for an 80 mm thermal roll (48 columns); the QR carries `code`. */
@@ -424,13 +385,12 @@ export function lottoReceiptLines(r: LottoReceiptPrint, columns = 48): string[] 
   const line = '-'.repeat(columns)
   return [
     r.operator, `COMPROBANTE ${r.gameName}`, `N.º ${r.receiptNumber}`, line,
-    `Sorteo N.º ${r.drawNumber}  Emisión ${r.issue}`, `Fecha del sorteo: ${stamp(r.drawAt, r.timeZone)}`,
-    `Válido para: ${r.draws.map((d) => `N.º ${d.drawNumber}`).join(', ')}`,
-    `Categorías: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`, line,
+    `Sorteo N.º ${r.drawNumber}  Emision ${r.issue}`, `Fecha del sorteo: ${formatLocalTime(r.drawAt)}`,
+    `Valido para: ${r.draws.map((d) => `N.º ${d.drawNumber}`).join(', ')}`,
+    `Categorias: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`, line,
     `Jugador: ${r.player.name}`, `Documento: ${r.player.document}`, line,
-    ...r.boards.map((b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automática)' : ''}`), line,
-    `Emitido: ${stamp(r.soldAt, r.timeZone, r.drawAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
-    ...(zoneNote(r.timeZone, r.soldAt) ? [zoneNote(r.timeZone, r.soldAt)!] : []),
+    ...r.boards.map((b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automatica)' : ''}`), line,
+    `Emitido: ${formatInOffsetOf(r.soldAt, r.drawAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
     ...r.securityWarnings, `Reglamento: ${r.regulationUrl}`, `Cobro: ${r.paymentPlace}`, r.legend,
   ]
 }
@@ -450,8 +410,7 @@ export async function renderLottoReceiptPdf(r: LottoReceiptPrint): Promise<Uint8
     w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: w.fonts.mono, color: INK })
     y -= 9.5
   }
-  if (r.code) drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
-  else w.page.drawText('COPIA - NO VALIDA PARA EL COBRO', { x: margin, y: y - 20, size: 9, font: w.fonts.mono, color: INK })
+  drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
   return w.pdf.save()
 }
 
@@ -479,8 +438,6 @@ export interface LotteryTicketPrint {
   securityMarks: string; authority: string; legend: string
   prizes: Array<{ name: string; rule: string; amountPerTicketCents: number; amountPerFractionCents: number }>
   claimDeadline: string; securityWarnings: string[]; winningTickets: number; paymentPlace: string; regulationUrl: string; authorisationRef: string; territory: string | null
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 /** Front and back of a fraction as lines of an 80 mm thermal roll (48 columns); the QR carries `code`. */
@@ -488,20 +445,20 @@ export function lotteryTicketLines(t: LotteryTicketPrint): { front: string[]; ba
   const rule = '-'.repeat(48)
   const front = [
     t.institution, t.lotteryName, rule,
-    `NÚMERO ${t.number}   SERIE ${String(t.series).padStart(2, '0')}   FRACCIÓN ${t.fraction}/${t.fractions}`,
-    `Sorteo N.º ${t.drawNumber}   ${t.issue}`, `Fecha del sorteo: ${stamp(t.drawAt, t.timeZone)}`,
-    `Precio fracción: ${money(t.fractionPriceCents, t.currency)}`, `Billete entero: ${money(t.ticketPriceCents, t.currency)}`, rule,
+    `NUMERO ${t.number}   SERIE ${String(t.series).padStart(2, '0')}   FRACCION ${t.fraction}/${t.fractions}`,
+    `Sorteo N.º ${t.drawNumber}   ${t.issue}`, `Fecha del sorteo: ${formatLocalTime(t.drawAt)}`,
+    `Precio fraccion: ${money(t.fractionPriceCents, t.currency)}`, `Billete entero: ${money(t.ticketPriceCents, t.currency)}`, rule,
     ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`), rule,
-    `Claves y marcas de seguridad: ${t.securityMarks}`, `[ NO RASPAR ]  Código ${t.ticketId}`,
-    `Firma: ${t.authority} (Máxima Autoridad Ejecutiva)`, '[AJ] ' + t.legend,
+    `Claves y marcas de seguridad: ${t.securityMarks}`, `[ NO RASPAR ]  Codigo ${t.ticketId}`,
+    `Firma: ${t.authority} (Maxima Autoridad Ejecutiva)`, '[AJ] ' + t.legend,
   ]
   const back = [
-    'REGLAMENTO DEL SORTEO (reverso)', `Fracciones por billete: ${t.fractions}`, 'Estructura de premios (por billete / por fracción):',
+    'REGLAMENTO DEL SORTEO (reverso)', `Fracciones por billete: ${t.fractions}`, 'Estructura de premios (por billete / por fraccion):',
     ...t.prizes.map((p) => `- ${p.name} (${p.rule}): ${money(p.amountPerTicketCents, t.currency)} / ${money(p.amountPerFractionCents, t.currency)}`),
     `Billetes ganadores: hasta ${t.winningTickets.toLocaleString('es')}`,
-    `Caducidad: los premios se cobran hasta el ${stamp(t.claimDeadline, t.timeZone)} (mínimo 60 días, LOT-23).`,
-    ...t.securityWarnings.map((w) => `! ${w}`), `Pago de premios: ${t.paymentPlace}`, `Emisión: ${t.issue}  Autorización AJ: ${t.authorisationRef}`,
-    ...(t.territory ? [`Venta autorizada solo en: ${t.territory}`] : []), `Reglamento específico: ${t.regulationUrl}`,
+    `Caducidad: los premios se cobran hasta el ${formatLocalTime(t.claimDeadline)} (minimo 60 dias, LOT-23).`,
+    ...t.securityWarnings.map((w) => `! ${w}`), `Pago de premios: ${t.paymentPlace}`, `Emision: ${t.issue}  Autorizacion AJ: ${t.authorisationRef}`,
+    ...(t.territory ? [`Venta autorizada solo en: ${t.territory}`] : []), `Reglamento especifico: ${t.regulationUrl}`,
   ]
   return { front, back, code: t.code }
 }
@@ -546,14 +503,14 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
       front.drawRectangle({ x, y: top - boxH + 6, width: boxW, height: boxH - 6, borderColor: INK, borderWidth: 0.8 })
       txt(front, t.institution, x + 10, top - 20, 10, bold)
       txt(front, t.lotteryName, x + 10, top - 34, 9, regular)
-      txt(front, `Sorteo N.º ${t.drawNumber} - ${t.issue} - ${stamp(t.drawAt, t.timeZone)}`, x + 10, top - 47, 8, regular, MUTED)
+      txt(front, `Sorteo N.º ${t.drawNumber} - ${t.issue} - ${formatLocalTime(t.drawAt)}`, x + 10, top - 47, 8, regular, MUTED)
       txt(front, t.number, x + 10, top - 84, 40, monoBold)
-      txt(front, `Serie ${String(t.series).padStart(2, '0')}   Fracción ${t.fraction} de ${t.fractions}`, x + 10, top - 100, 9, bold)
-      txt(front, `Fracción ${money(t.fractionPriceCents, t.currency)} - Billete ${money(t.ticketPriceCents, t.currency)}`, x + 10, top - 113, 8.5, regular)
+      txt(front, `Serie ${String(t.series).padStart(2, '0')}   Fraccion ${t.fraction} de ${t.fractions}`, x + 10, top - 100, 9, bold)
+      txt(front, `Fraccion ${money(t.fractionPriceCents, t.currency)} - Billete ${money(t.ticketPriceCents, t.currency)}`, x + 10, top - 113, 8.5, regular)
       t.prizes.slice(0, 2).forEach((p, j) => txt(front, `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`, x + 10, top - 126 - j * 11, 8, regular))
       txt(front, `Seguridad: ${t.securityMarks}`, x + 10, top - 150, 7, regular, MUTED)
       front.drawLine({ start: { x: x + 10, y: top - 160 }, end: { x: x + 180, y: top - 160 }, thickness: 0.5, color: INK })
-      txt(front, `${t.authority} - Máxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
+      txt(front, `${t.authority} - Maxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
       front.drawRectangle({ x: x + 200, y: top - 110, width: 110, height: 42, color: FILL })
       txt(front, 'NO RASPAR', x + 222, top - 92, 10, bold, MUTED)
       txt(front, t.ticketId, x + 200, top - 122, 6.5, mono, MUTED)
@@ -592,8 +549,6 @@ export interface LotteryExtracto {
   ticketsInPlay: number; participationSha256: string | null; lostStolen: Array<{ kind: string; from: string; to: string; seriesFrom: number; seriesTo: number; quantity: number }>
   proof: ProofFacts | null
   claimDeadline: string; paymentPlace: string; legend: string
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint8Array> {
@@ -601,27 +556,26 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
   w.text(e.institution, { size: 11, font: 'bold', align: 'center' })
   w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
   w.text(`${e.name} - Sorteo N.º ${e.drawNumber}${e.issue ? ` - ${e.issue}` : ''}`, { size: 11, align: 'center', gap: 8 })
-  w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
+  w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Numeros premiados')
   for (const p of e.prizes.filter((x) => e.winning[x.code])) w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
   w.heading('Premios')
   w.table(
-    [{ title: 'Premio', w: 2.2 }, { title: 'Regla', w: 2.4 }, { title: 'Números', w: 2 }, { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fracción', w: 2.2, align: 'right' }],
-    e.prizes.map((p) => [p.name, p.rule, p.numbers ? p.numbers.join(' ') : `${p.numbersCount} números`, p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`]),
+    [{ title: 'Premio', w: 2.2 }, { title: 'Regla', w: 2.4 }, { title: 'Numeros', w: 2 }, { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fraccion', w: 2.2, align: 'right' }],
+    e.prizes.map((p) => [p.name, p.rule, p.numbers ? p.numbers.join(' ') : `${p.numbersCount} numeros`, p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`]),
   )
   w.heading('Datos del sorteo')
   w.pairs([
-    ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`], ['Medio de extracción', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Tómbola autorizada: ${e.drawDevice ?? ''}`],
-    ['Billetes en juego', String(e.ticketsInPlay)], ['Series / fracciones', `${e.series} / ${e.fractions}`], ['Participación (SHA-256)', e.participationSha256 ?? '—'],
+    ['Fecha y lugar', `${formatLocalTime(e.drawAt)}, ${e.drawPlace}`], ['Medio de extraccion', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Tombola autorizada: ${e.drawDevice ?? ''}`],
+    ['Billetes en juego', String(e.ticketsInPlay)], ['Series / fracciones', `${e.series} / ${e.fractions}`], ['Participacion (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) w.pairs(proofPairs(e.proof))
   if (e.lostStolen.length) {
     w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
-    w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 1 }, { title: 'Cantidad', w: 1, align: 'right' }], e.lostStolen.map((r) => [r.kind === 'stolen' ? 'robo' : 'extravío', r.from, r.to, `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity)]))
+    w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 1 }, { title: 'Cantidad', w: 1, align: 'right' }], e.lostStolen.map((r) => [r.kind === 'stolen' ? 'robo' : 'extravio', r.from, r.to, `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity)]))
   }
   w.heading('Cobro de premios')
-  w.pairs([['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`], ['Lugar de pago', e.paymentPlace]])
-  w.text('Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fracción (LOT-25, LOT-26).', { size: 8, color: MUTED })
-  footnote(w, zoneNote(e.timeZone, e.drawAt))
+  w.pairs([['Plazo de cobro hasta', `${formatLocalTime(e.claimDeadline)} (minimo 60 dias, LOT-23)`], ['Lugar de pago', e.paymentPlace]])
+  w.text('Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fraccion (LOT-25, LOT-26).', { size: 8, color: MUTED })
   w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
   return w.save()
 }
@@ -633,8 +587,6 @@ export interface LotteryActa {
   drawn: string[]; drawnAt: string | null; seed: string | null; commitment: string
   result: { winning: Record<string, number>; prizes: Array<{ name: string; rule: string; numbersCount: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>; liabilityCents: number } | null
   incidents: Array<{ at: string; note: string }>; journal: { records: number; lastSeq: number | null; lastHash: string | null }; signatures: Array<{ role: string; name: string }>
-  /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
-  timeZone?: string | null
 }
 
 export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> {
@@ -643,23 +595,22 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
   w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
   w.text(`${p.name} - Sorteo N.º ${p.drawNumber}`, { size: 11, align: 'center', gap: 8 })
   w.heading('1. Antecedentes')
-  w.pairs([['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`], ['Autorización', p.authorisationRef ?? '—'], ['Medio de extracción', p.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : 'Tómbola o bolillero autorizado'], ['Compromiso de semilla', a.commitment], ['Costo máximo de premios', money(a.liabilityCents, p.currency)], ['Prescripción', stamp(p.claimDeadline, a.timeZone)]])
-  w.heading('2. Billetes fuera de juego (devoluciones, extravíos, robos)')
+  w.pairs([['Sorteo', `${formatLocalTime(p.drawAt)}, ${p.drawPlace}`], ['Autorizacion', p.authorisationRef ?? '—'], ['Medio de extraccion', p.drawMethod], ['Compromiso de semilla', a.commitment], ['Costo maximo de premios', money(a.liabilityCents, p.currency)], ['Prescripcion', formatLocalTime(p.claimDeadline)]])
+  w.heading('2. Billetes fuera de juego (devoluciones, extravios, robos)')
   if (a.ranges.length) w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 0.8 }, { title: 'Cantidad', w: 0.9, align: 'right' }, { title: 'Observaciones', w: 3 }],
-    a.ranges.map((r) => [RANGE_KIND[r.kind] ?? r.kind, String(r.from), String(r.to), `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity), [r.details.notice, r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '', r.details.lateReport ? 'informe a la AJ fuera de plazo' : ''].filter(Boolean).join('; ')]))
+    a.ranges.map((r) => [r.kind, String(r.from), String(r.to), `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity), [r.details.notice, r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '', r.details.lateReport ? 'informe a la AJ fuera de plazo' : ''].filter(Boolean).join('; ')]))
   else w.text('Ninguno.')
   w.heading('3. Cierre de ventas')
-  if (a.participation) w.pairs([['Cierre', stamp(a.participation.closedAt, a.timeZone)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'], ...beaconPairs(a.participation)])
+  if (a.participation) w.pairs([['Cierre', formatLocalTime(a.participation.closedAt)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'], ...beaconPairs(a.participation)])
   w.heading('4. Sorteo y resultados')
-  w.pairs([['Números extraídos', a.drawn.join(' - ') || '—'], ['Hora', stamp(a.drawnAt, a.timeZone)], ['Semilla revelada', a.seed ?? '—']])
-  if (a.result) w.table([{ title: 'Premio', w: 2 }, { title: 'Regla', w: 2.5 }, { title: 'Números', w: 1, align: 'right' }, { title: 'Billetes en juego', w: 1.2, align: 'right' }, { title: 'Importe', w: 1.6, align: 'right' }],
+  w.pairs([['Numeros extraidos', a.drawn.join(' - ') || '—'], ['Hora', formatLocalTime(a.drawnAt)], ['Semilla revelada', a.seed ?? '—']])
+  if (a.result) w.table([{ title: 'Premio', w: 2 }, { title: 'Regla', w: 2.5 }, { title: 'Numeros', w: 1, align: 'right' }, { title: 'Billetes en juego', w: 1.2, align: 'right' }, { title: 'Importe', w: 1.6, align: 'right' }],
     a.result.prizes.map((x) => [x.name, x.rule, String(x.numbersCount), String(x.ticketsInPlay), x.goods ?? money(x.liabilityCents, p.currency)]))
   w.heading('5. Incidencias')
-  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone), i.note]))
+  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripcion', w: 5 }], a.incidents.map((i) => [formatLocalTime(i.at), i.note]))
   else w.text('Sin incidencias.')
-  w.pairs([['Registros del diario', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.pairs([['Registros del diario', String(a.journal.records)], ['Ultimo registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
   w.heading('6. Firmas')
   w.signatures(a.signatures)
-  footnote(w, zoneNote(a.timeZone, p.drawAt))
   return w.save()
 }

@@ -17,7 +17,6 @@ import type { PDFFont, PDFPage, RGB } from 'pdf-lib'
 import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/bingo/minutes.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { getProfile } from '../../server/src/shared/profile.ts'
-import { isoInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 
 export type MinutesLang = 'es' | 'en'
 
@@ -98,7 +97,6 @@ interface Labels {
   closed: string
   stillOpen: string
   currency: string
-  timeZone: string
   lastGameAnnounced: string
   yes: string
   no: string
@@ -157,8 +155,6 @@ interface Labels {
   beaconPending: string
   beaconDemo: string
   voidBox: (reason: string, refund: string) => string
-  /** Issue 13 point 7: how many of the void game's cards were refunded, and for how much. */
-  refundsPaid: (cards: number, of: number, amount: string) => string
   /** Issue 15 point 4: the two people who annulled the game and their reason. */
   annulledBy: (requestedBy: string, confirmedBy: string, reason: string) => string
   incidents: string
@@ -293,7 +289,6 @@ const ES: Labels = {
   closed: 'Cierre',
   stillOpen: 'Sesión abierta',
   currency: 'Moneda',
-  timeZone: 'Hora de la sala',
   lastGameAnnounced: 'Último juego anunciado',
   yes: 'Sí',
   no: 'No',
@@ -352,7 +347,6 @@ const ES: Labels = {
   beaconPending: 'pendiente',
   beaconDemo: 'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
   voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
-  refundsPaid: (cards, of, amount) => `Cartones reembolsados: ${cards} de ${of}, por ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Anulada por ${by}, confirmada por ${confirmed}, motivo: ${reason}`,
   incidents: 'Incidencias',
   noIncidents: 'Sin incidencias.',
@@ -507,7 +501,6 @@ const EN: Labels = {
   closed: 'Closed',
   stillOpen: 'Session open',
   currency: 'Currency',
-  timeZone: 'Hall time',
   lastGameAnnounced: 'Last game announced',
   yes: 'Yes',
   no: 'No',
@@ -566,7 +559,6 @@ const EN: Labels = {
   beaconPending: 'pending',
   beaconDemo: 'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
-  refundsPaid: (cards, of, amount) => `Cards refunded: ${cards} of ${of}, for ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Annulled by ${by}, confirmed by ${confirmed}, reason: ${reason}`,
   incidents: 'Incidents',
   noIncidents: 'No incidents.',
@@ -712,30 +704,12 @@ const EN: Labels = {
 
 const pad2 = (n: number) => String(n).padStart(2, '0')
 
-/**
- * dd/mm/yyyy HH:MM:SS; "—" when absent; the raw text when it is not a date. A time written with an offset
- * (the hall's wall clock, issue 17: see {@link minutesOnHallClock}) is shown as written; a UTC one says "UTC".
- */
+/** dd/mm/yyyy HH:MM:SS UTC; "—" when absent; the raw text when it is not a date. */
 export function formatMinutesDate(iso: string | null | undefined): string {
   if (!iso) return '—'
-  const local = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?[+-]\d{2}:\d{2}$/.exec(iso)
-  if (local) return `${local[3]}/${local[2]}/${local[1]} ${local[4]}:${local[5]}:${local[6]}`
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   return `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} UTC`
-}
-
-const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
-
-/**
- * Issue 17: the minutes with every UTC instant rewritten on the hall's wall clock (ISO with the zone's offset), so
- * every table prints the hall's time. Hashes, ids and other strings are left alone.
- */
-export function minutesOnHallClock<T>(value: T, timeZone: string): T {
-  if (typeof value === 'string') return (UTC_INSTANT.test(value) ? isoInZone(Date.parse(value), timeZone) : value) as T
-  if (Array.isArray(value)) return value.map((v) => minutesOnHallClock(v, timeZone)) as T
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, minutesOnHallClock(v, timeZone)])) as T
-  return value
 }
 
 function moneyFormatter(currency: string, lang: MinutesLang): (cents: number) => string {
@@ -1059,10 +1033,8 @@ class Writer {
  * Renders the session minutes as an A4 portrait PDF: Spanish by default, English labels with lang 'en'.
  * Amounts use formatMoney with the hall's currency (BOB when the model carries none).
  */
-export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLang = 'es'): Promise<Uint8Array> {
+export async function renderMinutesPdf(m: SessionMinutes, lang: MinutesLang = 'es'): Promise<Uint8Array> {
   const L = lang === 'en' ? EN : ES
-  const zone = minutes.timeZone ?? getProfile(minutes.profileId)?.timeZone ?? 'UTC'
-  const m = minutesOnHallClock(minutes, zone)
   const money = moneyFormatter(m.currency || 'BOB', lang)
   const int = (n: number) => new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'es-BO', { maximumFractionDigits: 0 }).format(n)
 
@@ -1110,7 +1082,6 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     { label: L.opened, value: formatMinutesDate(m.openedAt) },
     { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
     { label: L.currency, value: m.currency || 'BOB' },
-    { label: L.timeZone, value: zoneLabel(Date.parse(minutes.openedAt), zone) },
     { label: L.lastGameAnnounced, value: m.lastGameAnnounced ? L.yes : L.no },
   ])
   w.space(14)
@@ -1503,7 +1474,6 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
     w.space(6)
     const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
     if (g.annulment) lines.push(...w.wrap(L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason), 'bold', 8.5, CONTENT_W - 16))
-    if (g.refundsPaid) lines.push(...w.wrap(L.refundsPaid(g.refundsPaid.cards, g.refundCards ?? g.cardsSold, money(g.refundsPaid.amountCents)), 'bold', 8.5, CONTENT_W - 16))
     const h = 8 + lines.length * 11
     w.ensure(h)
     w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)

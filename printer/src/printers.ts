@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { DomainError } from '../../server/src/shared/errors.ts'
 import { buildEscPosJob, DevicePrinterTransport, NetworkPrinterTransport, parseTcpTarget, printerUnavailable, type PrinterTransport } from './escpos.ts'
 import { renderTicketsPdf } from './pdf.ts'
-import { flowDoc, type Paper, type PrintDoc } from './ticket-layout.ts'
+import type { Paper, PrintDoc } from './ticket-layout.ts'
 
 /** What the server depends on to print (STYLE.md §7: the TicketPrinter port). */
 export interface TicketPrinter {
@@ -58,7 +58,6 @@ export type PrinterPool = ReturnType<typeof createPrinterPool>
 /** A printer for one target: `file`, `tcp://host[:port][?status=off]` or a device path. */
 export function createPrinter(target: string, options: { paper: Paper; timeoutMs: number; printsDir: string }): TicketPrinter {
   if (target === 'file') return createFilePrinter(options.printsDir, options.paper)
-  if (target === 'discard') return createDiscardPrinter(options.paper)
   const tcp = parseTcpTarget(target)
   const transport: PrinterTransport & { checkStatus(): Promise<void> } = tcp
     ? new NetworkPrinterTransport(target, tcp.host, tcp.port, { timeoutMs: options.timeoutMs, status: tcp.status })
@@ -106,22 +105,6 @@ export function createFilePrinter(printsDir: string, paper: Paper): TicketPrinte
         throw printerUnavailable('file', 'error', `cannot write ${printsDir} (${(err as NodeJS.ErrnoException).code})`)
       }
       return { target: 'file', bytes: raw.length, files: [`${base}.escpos`, `${base}.pdf`] }
-    },
-  }
-}
-
-/**
- * `discard`: lays every document out (a layout error still fails the sale) and drops it. For load and crash tests,
- * where rendering thousands of tickets would measure the renderer instead of the sale; never the default.
- */
-export function createDiscardPrinter(paper: Paper): TicketPrinter {
-  return {
-    target: 'discard',
-    paper,
-    async check() {},
-    async print(docs) {
-      for (const d of withPaper(docs, paper)) flowDoc(d)
-      return { target: 'discard', bytes: 0, files: [] }
     },
   }
 }

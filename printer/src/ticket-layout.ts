@@ -38,7 +38,7 @@ export type PrintBlock =
 
 /** One cut piece of paper. */
 export interface PrintDoc {
-  kind: 'card' | 'voucher' | 'payout' | 'instant' | 'lotto'
+  kind: 'card' | 'voucher' | 'payout' | 'instant'
   /** Short name for files and logs, e.g. "card-A-00012". */
   name: string
   paper: Paper
@@ -79,8 +79,6 @@ export interface CardTicket {
 
 export interface VoucherTicket {
   code: string
-  /** Issue 13: the code a player can type at a kiosk, printed large under the QR. */
-  shortCode?: string
   voucherId: string
   hallName: string
   amountCents: number
@@ -203,7 +201,6 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
     { type: 'pair', left: L.expires, right: formatStamp(t.expiresAt, options.timeZone), bold: true },
     { type: 'pair', left: L.station, right: t.station },
     { type: 'qr', payload: t.code },
-    ...(t.shortCode ? [{ type: 'text', text: t.shortCode, align: 'center', size: 'tall', bold: true } as const] : []),
     { type: 'text', text: t.voucherId, align: 'center' },
     { type: 'text', text: L.voucherNote, align: 'center' },
     { type: 'text', text: L.voucherCash, align: 'center' },

@@ -27,11 +27,6 @@ export interface Config {
   auth: 'on' | 'off'
   /** Requests per minute per person, device or (anonymous) address. */
   rateLimitPerMinute: number
-  // Issue 14 point 4: limits before authentication, and whose X-Forwarded-For is believed.
-  /** Refused credentials (bad logins, bad tokens) per minute per client address before it is turned away. */
-  authFailuresPerMinute?: number
-  /** Addresses (or IPv4 CIDR blocks) of reverse proxies whose X-Forwarded-For names the client (BOLILLO_TRUSTED_PROXIES). */
-  trustedProxies?: readonly string[]
   /** Credit vouchers, kiosk printing and prize payout (issue #3); defaults in TICKET_DEFAULTS. */
   voucherDays: number
   printer: string
@@ -54,21 +49,13 @@ export interface Config {
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
-  /**
-   * Issue 18, RNG-26 (lottery helper): the AJ authorisation that accepts an RNG as a lotto/lottery extraction device
-   * (BOLILLO_LOTTERY_RNG_AUTHORISATION). Without it, and without the profile's softwareLotteryDrawAllowed, lotto and
-   * numbered-lottery plans draw with an authorised tómbola only. Default: none, except the demo hall's labelled
-   * "DEMO (sin autorización real)".
-   */
-  lotteryRngAuthorisation?: string | null
 }
 
 /**
  * Defaults of the voucher, printer and payout settings (README "Configuration"):
  * - BOLILLO_VOUCHER_DAYS: a credit voucher can be spent for this many days after it is issued.
  * - BOLILLO_PRINTER: `file` (raw job and PDF into DATA_DIR/prints), `tcp://host:port` (ESC/POS over the network),
- *   or a device path such as `/dev/usb/lp0`, or `discard` (load and crash tests only: the job is laid out and
- *   dropped, nothing is written); BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
+ *   or a device path such as `/dev/usb/lp0`; BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
  * - BOLILLO_PRINTER_PAPER: `80mm` (48 columns) or `58mm` (32 columns). BOLILLO_PRINTER_TIMEOUT_MS bounds a print.
  * - BOLILLO_AML_UIF_THRESHOLD_CENTS and BOLILLO_AML_SMALL_SHARE_PERCENT (GEN-17, CFG-3): a purchase paid with more
  *   small-denomination cash than this share of the UIF threshold raises a suspicious-operation record. The
@@ -111,8 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) errors.push('DATABASE_URL must be a postgres:// URL')
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
-    // Issue 14 point 5: the demo hall (published passwords) listens on this machine only unless HOST says otherwise.
-    host: env.HOST || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? '127.0.0.1' : '0.0.0.0'),
+    host: env.HOST || '0.0.0.0',
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
     profileId,
@@ -134,12 +120,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
-    lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
-    authFailuresPerMinute: int('BOLILLO_AUTH_FAILURES_PER_MINUTE', 30, 1, 10_000_000),
-    trustedProxies: trustedProxies(env.BOLILLO_TRUSTED_PROXIES, errors),
     voucherDays: int('BOLILLO_VOUCHER_DAYS', TICKET_DEFAULTS.voucherDays, 1, 3660),
     printer: printerTarget('BOLILLO_PRINTER', env.BOLILLO_PRINTER, errors),
     printers: printerMap(env.BOLILLO_PRINTERS, errors),
@@ -177,7 +160,7 @@ function num(name: string, fallback: number, min: number, max: number, errors: s
 /** A printer target: `file`, `tcp://host[:port]` or an absolute device path. */
 function printerTarget(name: string, raw: string | undefined, errors: string[]): string {
   if (raw === undefined || raw === '') return TICKET_DEFAULTS.printer
-  if (raw === 'file' || raw === 'discard' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
+  if (raw === 'file' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
   errors.push(`${name} must be file, tcp://host:port or a device path such as /dev/usb/lp0 (got "${raw}")`)
   return TICKET_DEFAULTS.printer
 }
@@ -192,13 +175,6 @@ function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<
     out[station] = printerTarget(`BOLILLO_PRINTERS[${station}]`, item.slice(at + 1), errors)
   }
   return Object.freeze(out)
-}
-
-/** BOLILLO_TRUSTED_PROXIES=`10.0.0.2,10.1.0.0/16,::1`: exact addresses or IPv4 CIDR blocks. */
-function trustedProxies(raw: string | undefined, errors: string[]): readonly string[] {
-  const list = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)
-  for (const p of list) if (!/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+)$/.test(p)) errors.push(`BOLILLO_TRUSTED_PROXIES: "${p}" is not an address or IPv4 CIDR block`)
-  return Object.freeze(list)
 }
 
 function beaconRelays(raw: string | undefined, errors: string[]): readonly string[] {

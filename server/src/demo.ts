@@ -4,7 +4,6 @@ import type { Services } from './services.ts'
 import { seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
-import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
 import { isoInZone } from './shared/time-zone.ts'
 import type { InstantDesign } from './instant/design.ts'
 
@@ -18,8 +17,7 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
     { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
   ] as const
-  // Marked as demo accounts: outside the demo their published password must be changed first (issue 14 point 5).
-  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD, demo: true, halls: u.role === 'director' ? '*' : [hallId] })
+  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD })
   const devices = []
   for (const d of [{ kind: 'kiosk', name: 'Kiosco 1' }, { kind: 'cashier_station', name: 'Caja 1' }, { kind: 'display', name: 'Pantalla sala' }] as const) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
@@ -43,8 +41,7 @@ export async function seedDemoHall(services: Services, options: { cards?: number
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
   }
   const { bingo, config } = services
-  // BNG-52: a Bolivian hall plays only with its AJ-approved Plan de Apuestas; the demo's is labelled as a demo.
-  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions, bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN })
+  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions })
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
@@ -67,11 +64,11 @@ const DAY_MS = 24 * HOUR_MS
 
 /**
  * Issue 17: the demo sells every product line from the first start: a lotto draw on sale now, a numbered lottery
- * issue printed and distributed to the demo kiosk and cashier, and two instant games: a pre-printed one whose first packs are shipped to the demo kiosk and
+ * issue on sale, and two instant games: a pre-printed one whose first packs are shipped to the demo kiosk and
  * cashier and activated there, and an on-screen one for the instant kiosk. Times are written in the hall's zone;
  * the hall's on-screen instant sales are switched on with a reference that says plainly it is a demonstration.
  */
-async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string; credential: string }>): Promise<void> {
+async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string }>): Promise<void> {
   const { config } = services
   const profile = getProfile(config.profileId)!
   const tz = profile.timeZone
@@ -95,7 +92,8 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
       { code: 'C3', name: 'Reintegro', matches: 3, prize: { type: 'fixed', amountCents: 1000 } },
     ],
   })
-  const issue = await services.lottery.createLottery({
+  // A numbered lottery issue the current way (plan, print data on demand); distribution to stations is not seeded here.
+  await services.lottery.createLottery({
     ...common, kind: 'traditional', institution: operator, name: 'Sorteo de demostración', gameCode: 'LOTDEMO', drawNumber: 1, issue: 'Emisión DEMO-1',
     numbering: { from: 0, to: 9_999, digits: 4 }, series: 1, fractions: 10, ticketPriceCents: 2_000, currency: profile.currency, licensedMaxTickets: 10_000,
     prizes: [
@@ -105,15 +103,6 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     ],
     budgetCents: 10_000_000, securityMarks: 'Impresión de demostración: sin marcas de seguridad',
   })
-  // The issue register: numbers 0000-0009 printed, the first half distributed to the demo kiosk, the rest to the
-  // demo cashier (each station sells only what it was given).
-  const system = { kind: 'system', id: 'demo', role: 'system', name: 'Demostración' }
-  await services.lottery.printRun(issue.drawId, { from: 0, to: 9, seriesFrom: 1, seriesTo: 1 }, system)
-  const idOf = (kind: string) => devices.find((d) => d.kind === kind)?.credential.split('.')[0]
-  for (const [kind, from, to] of [['kiosk', 0, 4], ['cashier_station', 5, 9]] as const) {
-    const sellerId = idOf(kind)
-    if (sellerId) await services.lottery.distribute(issue.drawId, { from, to, seriesFrom: 1, seriesTo: 1, sellerId }, system)
-  }
   const back = { issuer: operator, paymentPlace: `Cajas de ${config.hallName}` }
   const printed: InstantDesign = {
     gameNo: 101, name: 'Raspa y Gana (demostración)', currency: profile.currency, priceCents: 1000, ticketCount: 500, packSize: 50,

@@ -21,16 +21,6 @@ async function main() {
       deviceLinks = `  Kiosco: ${server.url}/kiosk/?hall=${demo.hallId}&device=${of('kiosk')}\n  Caja:   ${server.url}/cashier/?hall=${demo.hallId}&device=${of('cashier_station')}\n  Personal (contraseña "bolillo-demo"): director, jefe, locutor, cajero, auditor\n`
     }
   }
-  // Issue 14 point 5: the demo's published passwords only serve the demo on this machine; anywhere else the demo
-  // accounts must choose their own before doing anything. A production start without a director says how to add one.
-  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(config.host)
-  if (!config.seedDemo || !loopback) {
-    const n = await server.services.auth.requirePasswordChangeOfDemoAccounts()
-    if (n > 0) log.warn(`${n} demo account(s) must change their password at their next login (the server is not running as the local demo)`)
-  }
-  if (!config.seedDemo && !(await server.services.auth.hasDirector())) {
-    process.stdout.write('\n  No hay ningún director. Cree el primero con:  npx bolillo create-director --username <usuario> --name "<nombre>"\n')
-  }
   log.info(`Bolillo listening on ${server.url} (storage ${server.services.db.engine}, profile ${config.profileId})`)
   process.stdout.write(`\n  Bolillo en ${server.url}\n  Inicio: ${server.url}/ (todas las pantallas)\n  Sala:   ${server.url}/display/?hall=demo\n  Locutor: ${server.url}/caller/?hall=demo\n${deviceLinks}  Salud:  ${server.url}/api/health\n\n`)
   let closing = false

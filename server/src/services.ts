@@ -11,10 +11,7 @@ import { gameScope } from './bingo/context.ts'
 import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
-import { createRefusalLog } from './access/refusals.ts'
-import { createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
-import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -28,7 +25,6 @@ import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createLottoService } from './lotto/service.ts'
-import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
@@ -74,10 +70,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
   const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
-  // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
-  // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
-  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
-  const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
     db, clock: overrides.clock ?? systemClock, bingo, keys, config,
@@ -93,16 +85,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
   const seedEntropy = overrides.entropy ?? equipment.entropy
-  // Issue 18, RNG-26: software lotto/lottery draws only where the profile or the licence's AJ authorisation allows them.
-  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
   const lotto = createLottoService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
+    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
-    timeZone: getProfile(config.profileId)?.timeZone,
   })
-  // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
-  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
+  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {
@@ -116,11 +103,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   checkpoints.start()
   return {
-    config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    config, db, log, bingo, keys, auth, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
     instant, bonus,
-    lotto, lottery, paidSales,
+    lotto, lottery,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */
@@ -138,7 +125,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await refusals.stop(); await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
+    async close() { await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>

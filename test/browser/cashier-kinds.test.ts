@@ -73,7 +73,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     if (!existsSync(resolve('dist/cashier/index.html'))) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
     mkdirSync(SHOTS, { recursive: true })
     server = await startTestServer({}, { clock })
-    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50 })).id
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
     await page.goto(`${server.url}/cashier/?hall=${hallId}&station=caja-1`)

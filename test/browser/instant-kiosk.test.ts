@@ -25,7 +25,7 @@ suite('on-screen instant tickets in Chromium', () => {
     if (!existsSync(resolve('dist/instant/index.html'))) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
     mkdirSync(SHOTS, { recursive: true })
     server = await startTestServer()
-    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50 })).id
     const design = {
       gameNo: 778, name: 'Raspa en Pantalla', currency: 'BOB', priceCents: 1000, ticketCount: 100, packSize: 50, channel: 'electronic',
       playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },

@@ -16,10 +16,10 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
   afterAll(() => rmSync(restoreDir, { recursive: true, force: true }))
 
   it('copies while sales go on, and the restored copy serves the same game with a verifying journal', async () => {
-    const server = await startTestServer({ printer: 'discard' }) // sales during the copy: their tickets are not what this test is about
+    const server = await startTestServer()
     try {
       const { bingo } = server.services
-      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100 })
       const set = await bingo.createMasterSet({ count: 30_000 })
       const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 100 })
       const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -43,7 +43,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
       expect(restored.stdout).toMatch(/^OK: restored/)
       await expect(run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } })).rejects.toMatchObject({ stderr: expect.stringMatching(/--force/) })
 
-      const back = await startTestServer({ dataDir: target, printer: 'discard' })
+      const back = await startTestServer({ dataDir: target })
       try {
         const state = (await api(back.url, 'GET', `/api/games/${gameId}`)).body
         expect(state.status).toBe('on_sale')

@@ -52,7 +52,7 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     const { auth: access, bingo } = server.services
     await access.createUser({ username: 'jefa', displayName: 'Jefa de Mesa Rosa Mamani', role: 'floor_manager', password: 'correct horse battery' })
     auth = { authorization: `Bearer ${(await access.login('jefa', 'correct horse battery')).token}` }
-    const hall = await bingo.createHall({ name: 'Sala Titicaca', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({ name: 'Sala Titicaca', profileId: 'BO-2025', playingPositions: 100 })
     const set = await bingo.createMasterSet({ count: 300, seed: 'beacon-e2e' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })

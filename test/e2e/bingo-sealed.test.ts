@@ -39,7 +39,7 @@ describe.skipIf(testPostgresUrl)('the seed of a bingo game on sale is sealed in 
 
   it('keeps no preimage of the commitment in the database, WAL, logs or backups', async () => {
     const { bingo, db, sealer } = s.services
-    const hall = await bingo.createHall({ name: 'Sala Sellada', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({ name: 'Sala Sellada', profileId: 'BO-2025', playingPositions: 100 })
     const set = await bingo.createMasterSet({ count: 200, seed: 'bingo-sealed' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 500 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

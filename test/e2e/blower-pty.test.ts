@@ -85,8 +85,8 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     }
     sim = createBlowerSimulator({ seed: 'e2e-pty', deviceId: DEVICE, sealCode: SEAL, heartbeatMs: 100, releaseDelayMs: 5 })
     simPort = await attachSimulatorToPort(sim, devEnd)
-    server = await startTestServer({ ballSource: 'serial', blowerPort: hostEnd, blowerHeartbeatMs: 1500, readerMinConfidence: 90, printer: 'discard' })
-    const hall = await server.services.bingo.createHall({ name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    server = await startTestServer({ ballSource: 'serial', blowerPort: hostEnd, blowerHeartbeatMs: 1500, readerMinConfidence: 90 })
+    const hall = await server.services.bingo.createHall({ name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 100 })
     hallId = hall.id
     const set = await post('/api/master-sets', { count: 400, seed: 'pty-set' })
     seriesId = (await post(`/api/halls/${hallId}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })).body.id

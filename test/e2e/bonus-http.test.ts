@@ -25,10 +25,7 @@ describe('prima, pots and modalities over HTTP', () => {
     expect(ok.body.next).toEqual({ active: false, amountCents: 100_000, ballLimit: 50, fundCents: 0 })
     expect((await api(server.url, 'GET', `/api/halls/${hall.id}/prima`)).body.prima.state).toMatchObject({ amountCents: 100_000, ballLimit: 50 })
 
-    // BNG-68: no seed money tops up a Cantabrian prize; the bola loca is funded from the games alone.
-    const seeded = await api(server.url, 'POST', '/api/pots', { name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 1_000, condition: { luckyPrizes: ['bingo'], numbers: 1 }, hallIds: [hall.id] })
-    expect(seeded.body.error).toMatchObject({ code: 'RULE_DISABLED', details: { rule: 'BNG-68' } })
-    const pot = await api(server.url, 'POST', '/api/pots', { name: 'Bola loca', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['bingo'], numbers: 1 }, hallIds: [hall.id] })
+    const pot = await api(server.url, 'POST', '/api/pots', { name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 1_000, condition: { luckyPrizes: ['bingo'], numbers: 1 }, hallIds: [hall.id] })
     expect(pot.status).toBe(201)
     const set = (await api(server.url, 'POST', '/api/master-sets/modality', { modality: 'bingo-75', count: 100, seed: 'http-75' })).body
     expect(set.layout.ballCount).toBe(75)
@@ -40,7 +37,7 @@ describe('prima, pots and modalities over HTTP', () => {
     const game = (await api(server.url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })).body
     expect(game).toMatchObject({ ballCount: 75, primaActive: false, primaAmountCents: 100_000, primaBallLimit: 50, luckyBall: { numbers: null } })
     const shown = await statePushed
-    expect(shown).toMatchObject({ gameId: game.gameId, primaBallLimit: 50, pots: [{ name: 'Bola loca', amountCents: 0, conditions: expect.stringMatching(/^Bola loca/) }] })
+    expect(shown).toMatchObject({ gameId: game.gameId, primaBallLimit: 50, pots: [{ name: 'Bola loca', amountCents: 1_000, conditions: expect.stringMatching(/^Bola loca/) }] })
     expect((await api(server.url, 'GET', `/api/pots?hallId=${hall.id}`)).body.pots).toHaveLength(1)
     // A one-hall game refuses hall sales; the lucky proof waits for the end of the game; unknown ids are 404.
     expect((await api(server.url, 'POST', `/api/games/${game.gameId}/halls/${hall.id}/sales`, { count: 1 })).status).toBe(409)

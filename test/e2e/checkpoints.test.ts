@@ -36,7 +36,7 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     const { auth, bingo } = server.services
     await auth.createUser({ username: 'auditora', displayName: 'Auditora', role: 'auditor', password: 'correct horse battery' })
     auditor = `Bearer ${(await auth.login('auditora', 'correct horse battery')).token}`
-    const hall = await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100 })
     const set = await bingo.createMasterSet({ count: 200, seed: 'checkpoints' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefa' } })

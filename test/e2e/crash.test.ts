@@ -32,7 +32,7 @@ describe('crash safety under SIGKILL', () => {
 
   async function start(): Promise<string> {
     child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_PRINTER: 'discard', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
         // No network here: the draw uses the labelled demo beacon (bolillo-draw-v2 point 9).
         BOLILLO_DEMO_BEACON: 'true', BOLILLO_BEACON_RELAYS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +70,7 @@ describe('crash safety under SIGKILL', () => {
 
   it(`survives ${KILLS} kills during sales and the draw`, async () => {
     let url = await start()
-    const hall = (await api(url, 'POST', '/api/halls', { name: 'Sala apagón', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body
+    const hall = (await api(url, 'POST', '/api/halls', { name: 'Sala apagón', profileId: 'BO-2025', playingPositions: 100 })).body
     const set = (await api(url, 'POST', '/api/master-sets', { count: 20_000, seed: 'crash' })).body
     const series = (await api(url, 'POST', `/api/halls/${hall.id}/series`, { code: 'K', masterSetId: set.id, faceValueCents: 100 })).body
     const session = (await api(url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' } })).body

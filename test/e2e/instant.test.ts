@@ -41,7 +41,7 @@ describe('instant lottery end to end', () => {
 
   beforeAll(async () => {
     s = await startTestServer()
-    hallId = (await s.services.bingo.createHall({ name: 'Sala Instantánea', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (await s.services.bingo.createHall({ name: 'Sala Instantánea', profileId: 'BO-2025', playingPositions: 50 })).id
   })
   afterAll(async () => { await s?.cleanup() })
 

@@ -21,27 +21,12 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   const clock = { now: () => new Date(t) }
   let manualId: string
   let rngId: string
-  let seller = ''
-  // Codes come only from print runs (issue 13 point 3); the test keeps what the print shop got.
-  const codes = new Map<string, string>()
-  const codeOf = async (drawId: string, number: number, series: number, fraction = 1) => {
-    const code = codes.get(`${drawId}/${number}/${series}/${fraction}`)
-    if (!code) throw new Error(`fraction ${number}/${series}/${fraction} of ${drawId} was not printed by this test`)
-    return code
-  }
-  /** Prints a block and hands it to the test's seller: the fractions become payable once drawn. */
-  const printAndDistribute = async (drawId: string, from: number, to: number, seriesFrom: number, seriesTo: number) => {
-    const run = await api(server.url, 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from, to, seriesFrom, seriesTo })
-    expect(run.status).toBe(201)
-    for (const t of run.body.tickets) codes.set(`${drawId}/${Number(t.number)}/${t.series}/${t.fraction}`, t.code)
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${drawId}/distributions`, { from, to, seriesFrom, seriesTo, sellerId: seller })).status).toBe(201)
-    return run.body
-  }
+  const codeOf = async (drawId: string, number: number, series: number, fraction = 1) =>
+    (await api(server.url, 'GET', `/api/lottery/draws/${drawId}/tickets?from=${number}&to=${number}&seriesFrom=${series}&seriesTo=${series}`)).body.tickets[fraction - 1].code as string
   const validate = async (code: string) => (await api(server.url, 'POST', '/api/tickets/validate', { code })).body
 
   beforeAll(async () => {
     server = await startTestServer({}, { clock })
-    seller = (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Agencia Norte' })).id
   })
   afterAll(async () => {
     await server?.cleanup()
@@ -57,18 +42,20 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(created.status).toBe(201)
     manualId = created.body.drawId
     expect(created.body).toMatchObject({ product: 'lottery', ticketsIssued: 20_000 })
-    const rng = await api(server.url, 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LNBRNG', numbering: { from: 0, to: 999, digits: 3 }, series: 1, fractions: 1, prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }, { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 }] }))
+    const rng = await api(server.url, 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LNBRNG', numbering: { from: 0, to: 999, digits: 3 }, series: 1, prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }, { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 }] }))
     expect(rng.status).toBe(201)
     rngId = rng.body.drawId
   })
 
-  it('prints the print-shop sheet with the front and back fields, as a print run of the register (LOT-15, LOT-16, §7.8)', async (ctx) => {
-    for (const [from, to, sFrom, sTo] of [[5050, 5051, 1, 2], [7150, 7151, 1, 1], [9050, 9050, 2, 2], [4217, 4217, 2, 2]]) await printAndDistribute(manualId, from, to, sFrom, sTo)
-    const sheet = await fetch(`${server.url}/api/lottery/draws/${manualId}/print-runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: 4210, to: 4211, format: 'pdf' }) })
+  it('prints the print-shop sheet and the thermal ticket with the front and back fields (LOT-15, LOT-16, §7.8)', async (ctx) => {
+    const sheet = await fetch(`${server.url}/api/lottery/draws/${manualId}/tickets.pdf?from=4210&to=4211`)
     expect(sheet.status).toBe(200)
     const pdf = Buffer.from(await sheet.arrayBuffer())
-    expect(await codeOf(manualId, 4217, 2, 3)).toMatch(/^BLL1\.T\.ltr_[a-z0-9]+-4217-02-03-r\d+-[0-9a-f]{16}\./)
-    const tooMany = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/print-runs`, { from: 0, to: 999 })
+    const thermal = await api(server.url, 'GET', `/api/lottery/draws/${manualId}/tickets/4217/2/3`)
+    expect(thermal.body.front.join('\n')).toMatch(/NUMERO 4217 {3}SERIE 02 {3}FRACCION 3\/10/)
+    expect(thermal.body.back.join('\n')).toMatch(/Fracciones por billete: 10/)
+    expect(thermal.body.code).toMatch(/^BLL1\.T\.ltr_[a-z0-9]+-4217-02-03\./)
+    const tooMany = await api(server.url, 'GET', `/api/lottery/draws/${manualId}/tickets?from=0&to=999`)
     expect(tooMany.status).toBe(400)
     if (!tools) {
       if (requireTools) throw new Error('pdftotext, pdftoppm and zbarimg are required under CI=true')
@@ -78,13 +65,12 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const file = join(server.dataDir, 'sheet.pdf')
     writeFileSync(file, pdf)
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-    for (const s of ['Lotería Nacional de Beneficencia y Salubridad', 'Sorteo Extraordinario de Carnaval', '4210', 'Serie 01', 'Fracción 1 de 10', 'NO RASPAR', 'Máxima Autoridad Ejecutiva', 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos', 'Holograma']) expect(text).toContain(s)
-    for (const s of ['Fracciones por billete: 10', 'Caducidad', 'Billetes ganadores', 'Pago de premios', 'Emisión']) expect(text).toContain(s)
+    for (const s of ['Lotería Nacional de Beneficencia y Salubridad', 'Sorteo Extraordinario de Carnaval', '4210', 'Serie 01', 'Fraccion 1 de 10', 'NO RASPAR', 'Maxima Autoridad Ejecutiva', 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos', 'Holograma']) expect(text).toContain(s)
+    for (const s of ['Fracciones por billete: 10', 'Caducidad', 'Billetes ganadores', 'Pago de premios', 'Emision']) expect(text).toContain(s)
     // The QR of the first ticket on the sheet decodes to its signed code.
     execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', '-png', file, join(server.dataDir, 'page')])
     const qr = execFileSync('zbarimg', ['-q', '--raw', join(server.dataDir, 'page.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')
-    // The QR of the first ticket on the sheet decodes to a signed code of that print run (only the sheet has it).
-    expect(qr).toContainEqual(expect.stringMatching(/^BLL1\.T\.ltr_[a-z0-9]+-4210-01-01-r\d+-[0-9a-f]{16}\./))
+    expect(qr).toContain(await codeOf(manualId, 4210, 1, 1))
   })
 
   it('records returned unsold tickets, and a stolen range with its police report, listed publicly (LST-3, LST-5, LST-7)', async () => {
@@ -145,9 +131,9 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   })
 
   it('never pays a stolen or returned ticket, and voids an altered one (LST-4, LST-5, LOT-8)', async () => {
-    // A stolen ticket was printed before the theft; no print run prints it again (LST-1 (a)), and after the close none prints at all.
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/print-runs`, { from: 5050, to: 5050, seriesFrom: 1, seriesTo: 1, reason: 'reimpresión' })).body.error.code).toBe('SALES_CLOSED')
-    const stolen = await codeOf(manualId, 5050, 1, 1)
+    // A stolen ticket was printed before the theft; the sheet no longer prints it (LST-1 (a)), the thermal layout shows its code.
+    expect((await api(server.url, 'GET', `/api/lottery/draws/${manualId}/tickets?from=5050&to=5050&seriesFrom=1&seriesTo=1`)).body.tickets).toEqual([])
+    const stolen = (await api(server.url, 'GET', `/api/lottery/draws/${manualId}/tickets/5050/1/1`)).body.code as string
     expect(await validate(stolen)).toMatchObject({ outcome: 'REPORTED_LOST_STOLEN' })
     const refused = await api(server.url, 'POST', '/api/lottery/tickets/pay', { code: stolen, stationId: 'caja-1', payee: { name: 'A B', document: '1' } })
     expect(refused.body.error.code).toBe('TICKET_BLOCKED')
@@ -175,7 +161,6 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const typed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, { externalEntropy: 'notario: 3 6 1 5' })
     expect(typed.status).toBe(400)
     expect(typed.body.error.detail).toMatch(/externalEntropy is no longer accepted/)
-    await printAndDistribute(rngId, 0, 999, 1, 1)
     const closed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, {})
     expect(closed.status).toBe(200)
     const drawn = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/draw`)

@@ -89,7 +89,7 @@ describe('lotto 6/49 end to end', () => {
     // A receipt PDF with the QR.
     const pdf = await fetch(`${server.url}/api/lotto/slips/${one.body.receiptNumber}/receipt.pdf`)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-  }, 180_000) // Issue 13: each slip now commits with its cash movement (no group commit): slower under a loaded run
+  })
 
   it('sells a slip for two consecutive draws, refuses bad slips, and annuls one before the close (LNS-21)', async () => {
     const m = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { quickPicks: 2, draws: 2, player: { name: 'Luis Mamani', document: '998877 CB' } })

@@ -54,24 +54,7 @@ describe('GET /api/me with authentication on', () => {
     expect(anon.body).toMatchObject({ kind: 'anonymous', roleLabel: 'Sin identificar', station: null })
     expect(anon.body.permissions).toEqual((Object.keys(permissions) as Permission[]).filter((p) => isAllowed(p, 'public')))
     // Nothing on the answer is an internal id a screen could end up showing.
-    for (const who of ['pedro', 'kiosk']) expect(JSON.stringify((await me(who)).body)).not.toMatch(/u_[0-9a-f]{16}|dev_[0-9a-f]{16}/)
-  })
-
-  it('names the station a person logged in at (the session is bound to the enrolled device)', async () => {
-    const station = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 2' })
-    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'rosa', password: PASSWORD }, { authorization: `Device ${station.credential}` })
-    expect(login.status).toBe(200)
-    const r = await api(server.url, 'GET', '/api/me', undefined, { authorization: `Bearer ${login.body.token}` })
-    expect(r.body).toMatchObject({ kind: 'person', name: 'Rosa Vargas', roleLabel: 'Cajero', station: { name: 'Caja 2', kind: 'cashier_station' } })
-  })
-
-  it('names the halls a person acts in (issue 14 point 1): every hall for a director of all, the hall\'s name for a scoped person', async () => {
-    await server.services.bingo.createHall({ id: 'illimani', name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    await server.services.auth.createUser({ username: 'tito', displayName: 'Tito Mamani', role: 'caller', password: PASSWORD, halls: ['illimani'] })
-    const token = (await server.services.auth.login('tito', PASSWORD)).token
-    const r = await api(server.url, 'GET', '/api/me', undefined, { authorization: `Bearer ${token}` })
-    expect(r.body.halls).toEqual([{ id: 'illimani', name: 'Sala Illimani' }])
-    expect((await me('marta')).body.halls).toBe('all')
+    for (const who of ['pedro', 'kiosk']) expect(JSON.stringify((await me(who)).body)).not.toMatch(/"id"|u_[0-9a-f]{16}|dev_[0-9a-f]{16}/)
   })
 
   it('answers in the request\'s language and refuses a bad token with a message, not a code', async () => {

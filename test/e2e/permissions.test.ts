@@ -7,7 +7,7 @@ import { startTestServer } from '../helpers/server.ts'
 /**
  * Issue 9: every HTTP route and every socket event, called with every role, against the permission table.
  */
-const PUBLIC_WITHOUT_PERMISSION = new Set(['GET /api/health', 'GET /api/keys', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/me', 'POST /api/auth/password'])
+const PUBLIC_WITHOUT_PERMISSION = new Set(['GET /api/health', 'GET /api/keys', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/me', 'GET /api/me'])
 
 describe('permission table on every route and socket event', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -16,7 +16,7 @@ describe('permission table on every route and socket event', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     const { auth } = server.services
-    for (const role of ['director', 'floor_manager', 'caller', 'cashier', 'auditor', 'hall_manager', 'table_cashier', 'aml_officer', 'lottery_operator', 'inspector'] as const) {
+    for (const role of ['director', 'floor_manager', 'caller', 'cashier', 'auditor'] as const) {
       await auth.createUser({ username: `u-${role}`, displayName: role, role, password: 'correct horse battery' })
       const { token } = await auth.login(`u-${role}`, 'correct horse battery')
       credentials.set(role, `Bearer ${token}`)
@@ -43,7 +43,7 @@ describe('permission table on every route and socket event', () => {
       // Learn the route's permission from the anonymous answer (401 names it) or its header.
       const anon = await app.request(path, { method: route.method, headers: { 'content-type': 'application/json' }, body: route.method === 'GET' ? undefined : '{}' })
       let permission: Permission | null = null
-      if (anon.status === 401) permission = ((await anon.json()) as any).error.details?.permission ?? null
+      if (anon.status === 401) permission = ((await anon.json()) as any).error.details.permission
       else permission = (anon.headers.get('x-bolillo-permission')?.split(':')[0] as Permission) ?? null
       if (!permission) {
         expect(PUBLIC_WITHOUT_PERMISSION.has(key), `${key} declares no permission`).toBe(true)
@@ -60,46 +60,6 @@ describe('permission table on every route and socket event', () => {
       }
     }
     expect(checked).toBeGreaterThan(200)
-  })
-
-  it('refuses every role of hall A on every route naming a hall, session or game of hall B (issue 14 point 1)', async () => {
-    const { bingo, auth } = server.services
-    await bingo.createHall({ id: 'hall-a', name: 'Sala A', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    await bingo.createHall({ id: 'hall-b', name: 'Sala B', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    const set = await bingo.createMasterSet({ count: 100, seed: 'two halls' })
-    const series = await bingo.createSeries({ hallId: 'hall-b', code: 'A', masterSetId: set.id, faceValueCents: 500 })
-    const session = await bingo.openSession({ hallId: 'hall-b', recount: { ballsCounted: 90, confirmedBy: 'setup' } })
-    const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'rng' })
-    const ofHallA = new Map<Role, string>()
-    for (const role of ALL_ROLES) {
-      if (role === 'public') continue
-      if (['kiosk', 'cashier_station', 'display'].includes(role)) {
-        ofHallA.set(role, `Device ${(await auth.enrolDevice({ kind: role as 'kiosk', name: `${role} A`, hallId: 'hall-a' })).credential}`)
-      } else {
-        await auth.createUser({ username: `a-${role}`, displayName: `${role} A`, role: role as 'cashier', password: 'correct horse battery', halls: ['hall-a'] })
-        ofHallA.set(role, `Bearer ${(await auth.login(`a-${role}`, 'correct horse battery')).token}`)
-      }
-    }
-    const app = createHttpApp(server.services)
-    let refused = 0
-    const seen = new Set<string>()
-    for (const route of app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL' && /:(hallId|sessionId|gameId)\b/.test(r.path))) {
-      const key = `${route.method} ${route.path}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      const path = route.path.replace(':hallId', 'hall-b').replace(':sessionId', session.id).replace(':gameId', game.gameId).replace(/:[A-Za-z]+/g, 'x_unknown')
-      const probe = await app.request(path, { method: route.method, headers: { 'content-type': 'application/json', authorization: credentials.get('director')! }, body: route.method === 'GET' ? undefined : '{}' })
-      const permission = probe.headers.get('x-bolillo-permission')?.split(':')[0] as Permission | undefined
-      if (!permission || isAllowed(permission, 'public')) continue
-      for (const [role, credential] of ofHallA) {
-        if (!isAllowed(permission, role)) continue
-        const res = await app.request(path, { method: route.method, headers: { 'content-type': 'application/json', authorization: credential }, body: route.method === 'GET' ? undefined : '{}' })
-        const answer = res.status === 403 ? ((await res.json()) as any).error.code : res.status
-        expect(answer, `${role} of hall A on ${key} (${permission})`).toBe('WRONG_HALL')
-        refused++
-      }
-    }
-    expect(refused).toBeGreaterThan(60)
   })
 
   it('journals every refused attempt with who and where', async () => {
@@ -138,16 +98,13 @@ describe('permission table on every route and socket event', () => {
       expect(r.status).toBe(401)
     }
     const locked = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u-victim', password: 'the right one' }) })
-    // Issue 14 point 4: a locked account answers exactly like an unknown name (no hint for whoever guesses).
-    const unknown = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'u-nobody', password: 'the right one' }) })
-    expect(locked.status).toBe(401)
-    expect(unknown.status).toBe(401)
-    expect(await locked.json()).toEqual(await unknown.json())
+    expect(locked.status).toBe(423)
+    expect(((await locked.json()) as any).error.code).toBe('ACCOUNT_LOCKED')
     expect(await db.get("SELECT 1 AS x FROM journal WHERE type = 'user.locked'")).toBeTruthy()
   })
 
   it('stops a revoked device at once', async () => {
-    const d = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'station to revoke' })
+    const d = await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'kiosk to revoke' })
     const call = () => fetch(`${server.url}/api/games/x_unknown/sales`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Device ${d.credential}` }, body: JSON.stringify({ count: 1 }) })
     expect((await call()).status).toBe(404)
     const revoke = await fetch(`${server.url}/api/auth/devices/${d.id}/revoke`, { method: 'POST', headers: { authorization: credentials.get('director')! } })

@@ -9,7 +9,7 @@ describe('races', () => {
 
   async function gameOnSale(cards: number) {
     const { bingo } = server.services
-    const hall = await bingo.createHall({ name: 'Sala carrera', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({ name: 'Sala carrera', profileId: 'BO-2025', playingPositions: 100 })
     const set = await bingo.createMasterSet({ count: cards })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'R', masterSetId: set.id, faceValueCents: 200 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -46,8 +46,7 @@ describe('races', () => {
     }
     const prizes = await bingo.listPrizes(game.gameId)
     const prize = prizes[0]
-    const code = server.services.cashdesk.payouts.cardCode(prize.card_id)
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}`, code })))
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}` })))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'ALREADY_PAID')).toHaveLength(49)
     const paidRecords = await server.services.db.all("SELECT payload FROM journal WHERE type = 'prize.paid'")

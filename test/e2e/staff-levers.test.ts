@@ -13,7 +13,6 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
   const tokens = new Map<string, string>()
   let sessionId = ''
   let seriesId = ''
-  let cashDesk = ''
 
   const as = (user: string) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es' })
   const call = (user: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, as(user))
@@ -23,8 +22,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     expect(g.status).toBe(201)
     const gameId = g.body.gameId as string
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    // Issue 13: cards are sold at a cash desk, the cash taken into its drawer.
-    expect((await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, { authorization: `Device ${cashDesk}` })).status).toBe(201)
+    expect((await call(user, 'POST', `/api/games/${gameId}/sales`, { count: cards })).status).toBe(201)
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
     return gameId
   }
@@ -40,8 +38,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })
-    cashDesk = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: hall.body.id })).credential
+    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
     const set = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'levers' })
     const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })
     seriesId = series.body.id

@@ -32,12 +32,8 @@ export async function startRulesServer(startAt: string) {
 export type RulesServer = Awaited<ReturnType<typeof startRulesServer>>
 
 /** A hall with one series of a fresh master set, both created by the director. */
-/** A Plan de Apuestas a Bolivian hall is created with (BNG-52: no shares without one). */
-export const TEST_PLAN = { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } }
-
-export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-2025' | 'ES-CB-2010'; name: string; cards?: number; seed: string; faceValueCents?: number; playingPositions?: number; noPlan?: boolean }) {
-  const plan = input.profileId === 'BO-2025' && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}
-  const hall = await s.call('jefa', 'POST', '/api/halls', { name: input.name, profileId: input.profileId, playingPositions: input.playingPositions ?? 200, ...plan })
+export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-2025' | 'ES-CB-2010'; name: string; cards?: number; seed: string; faceValueCents?: number; playingPositions?: number }) {
+  const hall = await s.call('jefa', 'POST', '/api/halls', { name: input.name, profileId: input.profileId, playingPositions: input.playingPositions ?? 200 })
   expect(hall.status, JSON.stringify(hall.body)).toBe(201)
   const set = await s.call('jefa', 'POST', '/api/master-sets', { count: input.cards ?? 300, seed: input.seed })
   expect(set.status).toBe(201)

@@ -11,7 +11,7 @@ export interface HallSetup { hallId: string; sessionId: string; gameId: string; 
 /** A hall (BO-2025), a master set, series A at `faceValueCents`, an open session and a game with sales open. */
 export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string } = {}): Promise<HallSetup> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
@@ -38,8 +38,8 @@ export async function playToTheEnd(services: Services, gameId: string): Promise<
 }
 
 /** Sells a voucher at the cashier over HTTP, paid in large notes. */
-export async function sellVoucher(url: string, hallId: string, amountCents: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ id: string; code: string; shortCode: string; amountCents: number }> {
-  const r = await api(url, 'POST', '/api/vouchers', { hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents }, stationId: 'caja-1', cashierId: 'Ana Quispe', ...extra }, headers)
+export async function sellVoucher(url: string, hallId: string, amountCents: number, extra: Record<string, unknown> = {}): Promise<{ id: string; code: string; amountCents: number }> {
+  const r = await api(url, 'POST', '/api/vouchers', { hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents }, stationId: 'caja-1', cashierId: 'Ana Quispe', ...extra })
   if (r.status !== 201) throw new Error(`voucher sale failed: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body.voucher
 }

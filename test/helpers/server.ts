@@ -13,10 +13,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
     playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',
-    auth: 'off', rateLimitPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000,
-    // RNG-26: the shipped profiles draw lotto and lotteries by tómbola unless the licence names the AJ authorisation of
-    // the RNG; the test licence names one so that RNG draws can be tested (lottery-rules.test.ts sets none).
-    lotteryRngAuthorisation: 'AJ-RA-PRUEBAS-RNG',
+    auth: 'off', rateLimitPerMinute: 1_000_000,
     ...TICKET_DEFAULTS,
     ...overrides,
   }

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks'
 import { getProfile } from '../../../server/src/shared/profile.ts'
 import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
@@ -18,9 +17,7 @@ export function AnnouncePanel({ store, lang, sessionId }: { store: CallerStore; 
   const submit = (e: Event) => {
     e.preventDefault()
     if (!firstId) return
-    const ids = second && second !== firstId ? [firstId, second] : [firstId]
-    store.perform('game.announce', 'announce', { title: t(lang, 'announce'), body: [ids.map((id) => hall.series.find((s) => s.id === id)?.code ?? '').join(' + ')], confirmLabel: t(lang, 'announce') },
-      (person) => store.announce(sessionId, ids, source, person))
+    void store.announce(sessionId, second && second !== firstId ? [firstId, second] : [firstId], source)
   }
   return (
     <form class="cc-panel cc-flow" onSubmit={submit}>
@@ -54,7 +51,7 @@ export function AnnouncePanel({ store, lang, sessionId }: { store: CallerStore; 
           ))}
         </fieldset>
       </div>
-      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="announce" disabled={!firstId || Boolean(store.busy.value)}>{t(lang, 'announce')} <JefeMark how={store.offer('game.announce')} lang={lang} /></button>
+      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="announce" disabled={!firstId || Boolean(store.busy.value)}>{t(lang, 'announce')}</button>
     </form>
   )
 }

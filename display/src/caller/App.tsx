@@ -18,7 +18,6 @@ import { SessionPanel } from './SessionPanel.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
 import { StatusPanel } from './StatusPanel.tsx'
 import type { CallerStore } from './store.ts'
-import { t } from './texts.ts'
 import { askCloseWindow, WindowPanel } from './WindowPanel.tsx'
 import './caller.css'
 
@@ -38,21 +37,16 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
 
   const sessionId = hall?.openSessionId ?? null
   const ended = !game || game.status === 'finished' || game.status === 'void' || game.sessionId !== sessionId
-  // Issue 14 point 7: each panel shows for a role that may act on it (or, at a locutor's console, with a jefe's
-  // authorisation); otherwise the console says what it is waiting for.
-  const me = store.me.value
-  const waiting = (key: 'waitSession' | 'waitAnnounce' | 'waitPlay' | 'readOnly') => <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">{t(lang, key)}</div>
   let primary
-  if (store.needLogin.value && (!me || me.kind === 'anonymous')) primary = <LoginPanel store={store} lang={lang} />
-  else if (!hall || !me) primary = null
-  else if (!sessionId) primary = store.offer('session.open') ? <OpenSessionPanel store={store} lang={lang} /> : waiting('waitSession')
-  else if (ended) primary = store.offer('game.announce') ? <AnnouncePanel store={store} lang={lang} sessionId={sessionId} /> : waiting(store.can('game.draw') ? 'waitAnnounce' : 'readOnly')
+  if (store.needLogin.value && !store.principal.value) primary = <LoginPanel store={store} lang={lang} />
+  else if (!hall) primary = null
+  else if (!sessionId) primary = <OpenSessionPanel store={store} lang={lang} />
+  else if (ended) primary = <AnnouncePanel store={store} lang={lang} sessionId={sessionId} />
   else if (game.status === 'announced' || game.status === 'on_sale') primary = <SalesPanel store={store} game={game} lang={lang} />
   else if (game.window) primary = <WindowPanel store={store} game={game} lang={lang} />
-  else if (store.can('game.draw') || game.status === 'suspended') primary = <DrawPanel store={store} game={game} lang={lang} />
-  else primary = waiting('waitPlay')
+  else primary = <DrawPanel store={store} game={game} lang={lang} />
 
-  const claimsOpen = game !== null && !ended && isLegal(GameAction.Claim, game.status) && store.can('game.claim')
+  const claimsOpen = game !== null && !ended && isLegal(GameAction.Claim, game.status)
   return (
     <div class="cc" data-testid="caller" data-status={game?.status ?? 'none'} data-busy={store.busy.value ?? ''}>
       <Header store={store} game={game} lang={lang} offline={offline} />
@@ -65,11 +59,11 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
         </section>
         <section class="cc-col cc-col--side">
           {game && <PrizesPanel store={store} game={game} lang={lang} />}
-          {game && !ended && store.offer('game.incident') && <IncidentPanel store={store} game={game} lang={lang} />}
+          {game && !ended && <IncidentPanel store={store} game={game} lang={lang} />}
           {hall && <SessionPanel store={store} game={game} lang={lang} />}
         </section>
       </main>
-      <Shortcuts store={store} lang={lang} manual={game?.drawSource === 'manual'} />
+      <Shortcuts lang={lang} manual={game?.drawSource === 'manual'} />
       <ConfirmDialog store={store} lang={lang} />
       <MinutesPanel store={store} lang={lang} />
     </div>
@@ -106,7 +100,7 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
       return
     }
     if (isTyping(e.target)) return
-    const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window && store.can('game.draw')
+    const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window
     if (e.key === ' ') {
       e.preventDefault()
       if (canDraw && game.drawSource === 'rng') void store.draw()
@@ -128,7 +122,7 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
       return
     }
     const k = e.key.toLowerCase()
-    if ((k === 'l' || k === 'b') && game && isLegal(GameAction.Claim, game.status) && store.can('game.claim')) {
+    if ((k === 'l' || k === 'b') && game && isLegal(GameAction.Claim, game.status)) {
       e.preventDefault()
       store.claimKind.value = k === 'l' ? 'line' : 'bingo'
       store.claimFocus.value++
@@ -139,7 +133,7 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
       askCloseWindow(store, game, lang)
       return
     }
-    if (k === 'a' && store.can('minutes.read')) {
+    if (k === 'a') {
       e.preventDefault()
       store.minutesOpen.value = !store.minutesOpen.value
       if (store.minutesOpen.value) void store.refreshMinutes()

@@ -1,7 +1,6 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { GameAction, isLegal } from '../../../server/src/bingo/game.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 import { beaconWaiting } from '../../../web/format.ts'
@@ -30,12 +29,10 @@ function BeaconSignatureForm({ store, lang, busy }: { store: CallerStore; lang: 
 export function DrawPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
   const busy = Boolean(store.busy.value)
   if (game.status === 'suspended') {
-    const how = store.offer('game.incident')
-    if (!how) return <div class="cc-panel cc-flow cc-flow--warn"><h2>{t(lang, 'resume')}</h2></div>
     return (
       <div class="cc-panel cc-flow cc-flow--warn">
         <h2>{t(lang, 'resume')}</h2>
-        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="resume" disabled={busy} onClick={() => store.perform('game.incident', 'resume', { title: t(lang, 'resume'), body: [t(lang, 'resume')], confirmLabel: t(lang, 'resume') }, (person) => store.resume(person))}>{t(lang, 'resume')} <JefeMark how={how} lang={lang} /></button>
+        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="resume" disabled={busy} onClick={() => void store.resume()}>{t(lang, 'resume')}</button>
       </div>
     )
   }

@@ -3,7 +3,6 @@ import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { IncidentKind } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { INCIDENT_KINDS, incidentRule, isIncidentAvailable, say } from './incidents.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
@@ -37,10 +36,9 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
       ],
       confirmLabel: t(lang, 'declare'),
       danger: rule.voids,
-      permission: 'game.incident',
-      run: async (person) => {
+      run: async () => {
         try {
-          await store.incident(kind, note, ball, annul, person)
+          await store.incident(kind, note, ball, annul)
         } finally {
           // The second person's password never stays on screen, accepted or not.
           setSecondPassword('')
@@ -99,7 +97,7 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
         </fieldset>
       )}
       <button type="button" class={rule.voids ? 'cc-btn cc-btn--danger' : 'cc-btn'} data-testid="incident-declare" disabled={!available || !annulReady || Boolean(store.busy.value)} onClick={declare}>
-        {t(lang, 'declare')} <JefeMark how={store.offer('game.incident')} lang={lang} />
+        {t(lang, 'declare')}
       </button>
     </div>
   )

@@ -1,9 +1,6 @@
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import type { IncidentKind } from '../../../web/api.ts'
-import { INCIDENT_KINDS, incidentRule, say } from './incidents.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
@@ -37,16 +34,14 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
 
 function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
   const cur = (c: number) => money(c, m.currency || 'BOB', lang)
-  // Issue 17: the hall's wall clock, not the browser's.
-  const when = (iso: string | null) => (iso ? (m.timeZone ? formatInZone(iso, m.timeZone, 'seconds') : new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')) : '—')
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES') : '—')
   const status = (s: SessionMinutes['games'][number]['status']) => t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
   const incidents = m.games.flatMap((g) => g.incidents.map((i) => ({ ...i, orderNo: g.orderNo })))
-  // Incident kinds and void reasons are codes: the screen shows the regulation's words for them (issue 14 point 7).
-  const incidentTitle = (kind: string) => (INCIDENT_KINDS as readonly string[]).includes(kind) ? say(incidentRule(kind as IncidentKind, m.profileId).title, lang) : ''
   return (
     <>
       <div class="cc-minutes__meta">
         <span>{m.hallName} · {m.profileId}</span>
+        <span>{t(lang, 'session')} <code>{m.sessionId}</code></span>
         <span>{t(lang, 'mOpened')}: {when(m.openedAt)}{m.openRecount ? ` · ${t(lang, 'mRecount')} ${m.openRecount.ballsCounted} (${m.openRecount.confirmedBy})` : ''}</span>
         <span>{t(lang, 'mClosed')}: {when(m.closedAt)}{m.closeRecount ? ` · ${t(lang, 'mRecount')} ${m.closeRecount.ballsCounted} (${m.closeRecount.confirmedBy})` : ''}</span>
       </div>
@@ -69,7 +64,7 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
               <td class="cc-num">{cur(g.bingoPoolCents)}<br /><small>{t(lang, 'mPaid')} {cur(g.bingoPaidCents)}</small></td>
               <td class="cc-num">{g.ballsDrawn}</td>
               <td>{g.winners.map((w) => `${w.kind === 'line' ? 'L' : 'B'} ${w.serial} (${w.atBall}) ${cur(w.amountCents)}`).join('; ') || '—'}</td>
-              <td>{status(g.status)}{g.voidReason && incidentTitle(g.voidReason) ? ` · ${incidentTitle(g.voidReason)}` : ''}{g.refundCents ? ` · ${t(lang, 'mRefund')} ${cur(g.refundCents)}` : ''}</td>
+              <td>{status(g.status)}{g.voidReason ? ` · ${g.voidReason}` : ''}{g.refundCents ? ` · ${t(lang, 'mRefund')} ${cur(g.refundCents)}` : ''}</td>
             </tr>
           ))}
         </tbody>
@@ -87,7 +82,7 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
         <div class="cc-minutes__incidents" data-testid="minutes-incidents">
           <h3>{t(lang, 'mIncidents')}</h3>
           <ul>
-            {incidents.map((i, n) => <li key={n}>{t(lang, 'game')} {i.orderNo} · {when(i.at)} · {i.rule}{incidentTitle(i.kind) ? ` · ${incidentTitle(i.kind)}` : ''}{i.note ? ` · «${i.note}»` : ''}</li>)}
+            {incidents.map((i, n) => <li key={n}>{t(lang, 'game')} {i.orderNo} · {when(i.at)} · {i.rule} · {i.kind} → {i.outcome}{i.note ? ` · «${i.note}»` : ''}</li>)}
           </ul>
         </div>
       )}

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks'
 import type { Lang } from '../../../web/i18n.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
@@ -10,9 +9,7 @@ export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: La
   const [by, setBy] = useState(store.operator.value)
   const submit = (e: Event) => {
     e.preventDefault()
-    const recount = { ballsCounted: Number(balls), confirmedBy: by.trim() }
-    store.perform('session.open', 'openSession', { title: t(lang, 'openSession'), body: [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted} · ${recount.confirmedBy}`], confirmLabel: t(lang, 'openSession') },
-      (person) => store.openSession(recount, person))
+    void store.openSession({ ballsCounted: Number(balls), confirmedBy: by.trim() })
   }
   return (
     <form class="cc-panel cc-flow" onSubmit={submit}>
@@ -28,7 +25,7 @@ export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: La
           <input type="text" required value={by} data-testid="recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
         </label>
       </div>
-      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="open-session" disabled={Boolean(store.busy.value)}>{t(lang, 'openSession')} <JefeMark how={store.offer('session.open')} lang={lang} /></button>
+      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="open-session" disabled={Boolean(store.busy.value)}>{t(lang, 'openSession')}</button>
     </form>
   )
 }

@@ -8,11 +8,7 @@ import { t } from './texts.ts'
 export function SalesPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
   const [count, setCount] = useState('10')
   const busy = Boolean(store.busy.value)
-  // Issue 14 point 7: opening and closing sales (game.sales) and selling (game.sell) each show only to a role holding them.
-  const sales = store.can('game.sales')
-  const selling = store.can('game.sell')
   if (game.status === 'announced') {
-    if (!sales) return <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">{t(lang, 'waitSales')}</div>
     return (
       <div class="cc-panel cc-flow">
         <h2>{t(lang, 'openSales')}</h2>
@@ -31,20 +27,19 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
     confirmLabel: t(lang, 'closeSales'),
     run: () => store.closeSales(),
   })
-  if (!sales && !selling) return <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">{t(lang, 'waitSales')} {t(lang, 'cardsSold')}: {game.cardsSold}</div>
   return (
     <div class="cc-panel cc-flow">
       <h2>{t(lang, 'counterSale')}</h2>
-      {selling && <form class="cc-row" onSubmit={sell}>
+      <form class="cc-row" onSubmit={sell}>
         <label class="cc-field">
           <span>{t(lang, 'cards')}</span>
           <input type="number" min={1} max={1000} inputMode="numeric" value={count} data-testid="sell-count" onInput={(e) => setCount((e.target as HTMLInputElement).value)} />
         </label>
         <button type="submit" class="cc-btn cc-btn--big" data-testid="sell" disabled={busy}>{t(lang, 'sell')}</button>
         <div class="cc-bigstat"><span>{t(lang, 'cardsSold')}</span><strong>{game.cardsSold}</strong></div>
-      </form>}
-      {sales && <small class="cc-muted" data-testid="close-sales-beacon">{t(lang, 'closeSalesBeacon')}</small>}
-      {sales && <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-sales" disabled={busy} onClick={close}>{t(lang, 'closeSales')}</button>}
+      </form>
+      <small class="cc-muted" data-testid="close-sales-beacon">{t(lang, 'closeSalesBeacon')}</small>
+      <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-sales" disabled={busy} onClick={close}>{t(lang, 'closeSales')}</button>
     </div>
   )
 }

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
@@ -25,15 +24,11 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
     store.minutesOpen.value = true
     void store.refreshMinutes()
   }
-  // Issue 14 point 7: minutes for roles that read them; closing for a jefe (or authorised by one on this console).
-  const reads = store.can('minutes.read')
-  const closes = store.offer('session.close')
   const lastGame = () => store.ask({
     title: t(lang, 'lastGame'),
     body: [t(lang, 'lastGameConfirm')],
     confirmLabel: t(lang, 'lastGame'),
-    permission: 'session.close',
-    run: (person) => store.lastGame(sessionId!, person),
+    run: () => store.lastGame(sessionId!),
   })
   const close = (e: Event) => {
     e.preventDefault()
@@ -43,26 +38,24 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
       body: [t(lang, 'closeSessionConfirm'), ...(recount ? [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted} · ${recount.confirmedBy}`] : [])],
       confirmLabel: t(lang, 'closeSession'),
       danger: true,
-      permission: 'session.close',
-      run: async (person) => {
-        await store.closeSession(sessionId!, recount, person)
+      run: async () => {
+        await store.closeSession(sessionId!, recount)
         setBalls('')
       },
     })
   }
-  if (!reads && !closes) return null
   return (
     <div class="cc-panel cc-session" data-testid="session">
       <h2>{t(lang, 'session')}</h2>
-      {reads && minutesId && (
+      {minutesId && (
         <div class="cc-row">
           <button type="button" class="cc-btn" data-testid="show-minutes" onClick={openMinutes}>{t(lang, 'showMinutes')} <kbd>A</kbd></button>
           <a class="cc-link" href={`/api/sessions/${encodeURIComponent(minutesId)}/minutes.pdf`} target="_blank" rel="noopener" data-testid="minutes-pdf" onClick={(e) => pdf(e, minutesId)}>{t(lang, 'minutesPdf')}</a>
         </div>
       )}
-      {closes && sessionId && (
+      {sessionId && (
         <>
-          <button type="button" class="cc-btn" data-testid="last-game" disabled={busy || Boolean(session?.lastGameAnnounced)} onClick={lastGame}>{t(lang, 'lastGame')} <JefeMark how={closes} lang={lang} /></button>
+          <button type="button" class="cc-btn" data-testid="last-game" disabled={busy || Boolean(session?.lastGameAnnounced)} onClick={lastGame}>{t(lang, 'lastGame')}</button>
           <form class="cc-close-session" onSubmit={close}>
             <small class="cc-muted">{t(lang, 'closeSessionHelp')}</small>
             <div class="cc-row">
@@ -75,7 +68,7 @@ export function SessionPanel({ store, game, lang }: { store: CallerStore; game: 
                 <input type="text" value={by} data-testid="close-recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
               </label>
             </div>
-            <button type="submit" class="cc-btn cc-btn--danger" data-testid="close-session" disabled={busy || gameRunning}>{t(lang, 'closeSession')} <JefeMark how={closes} lang={lang} /></button>
+            <button type="submit" class="cc-btn cc-btn--danger" data-testid="close-session" disabled={busy || gameRunning}>{t(lang, 'closeSession')}</button>
           </form>
         </>
       )}

@@ -2,13 +2,12 @@ import type { GameState } from '../../../server/src/bingo/service.ts'
 import { CardGrid } from '../../../web/CardGrid.tsx'
 import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 
 /** Confirms the order that closes the "any more?" window: after it nobody may claim that prize (BNG-50). */
 export function askCloseWindow(store: CallerStore, game: GameState, lang: Lang): void {
-  if (!game.window || !store.offer('game.window')) return
+  if (!game.window) return
   const winners = game.winners.filter((w) => w.kind === game.window)
   const pool = game.window === 'line' ? game.linePoolCents : game.bingoPoolCents
   store.ask({
@@ -18,9 +17,7 @@ export function askCloseWindow(store: CallerStore, game: GameState, lang: Lang):
       `${t(lang, 'winners')}: ${winners.map((w) => w.serial).join(', ')}${pool !== null ? ` · ${money(pool, game.currency, lang)}` : ''}`,
     ],
     confirmLabel: t(lang, 'closeWindow'),
-    // A locutor may not give this order (game.window): a jefe authorises it on his console.
-    permission: 'game.window',
-    run: (second) => store.closeWindow(second),
+    run: () => store.closeWindow(),
   })
 }
 
@@ -39,11 +36,9 @@ export function WindowPanel({ store, game, lang }: { store: CallerStore; game: G
           </div>
         ))}
       </div>
-      {store.offer('game.window') && (
-        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-window" disabled={Boolean(store.busy.value)} onClick={() => askCloseWindow(store, game, lang)}>
-          {t(lang, 'closeWindow')} <kbd>C</kbd> <JefeMark how={store.offer('game.window')} lang={lang} />
-        </button>
-      )}
+      <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-window" disabled={Boolean(store.busy.value)} onClick={() => askCloseWindow(store, game, lang)}>
+        {t(lang, 'closeWindow')} <kbd>C</kbd>
+      </button>
     </div>
   )
 }

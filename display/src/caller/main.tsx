@@ -11,6 +11,6 @@ const lang = langFromSearch(location.search)
 document.documentElement.lang = lang
 const feed = createGameFeed({ hallId })
 const store = createCallerStore(feed, hallId, lang)
-void store.loadMe().then(() => store.refreshHall())
+void store.checkLogin().then(() => store.refreshHall())
 
 render(<App store={store} feed={feed} lang={lang} />, document.getElementById('app')!)

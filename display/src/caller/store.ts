@@ -5,22 +5,13 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { ApiError, createApi, type Annul, type CardInfo, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type SecondPerson } from '../../../web/api.ts'
+import { ApiError, createApi, type Annul, type CardInfo, type HallInfo, type IncidentKind, type Principal, type PrizeInfo, type Recount } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
-import { can as holds, type Me, type Permission } from '../../../web/me.ts'
 import type { GameFeed } from '../../../web/socket.ts'
 
-/** A refusal as the user reads it: the server's message in the screen's language (never its code or detail). */
-export interface ShownError { code: string; message: string }
+export interface ShownError { code: string; message: string; detail?: string }
 export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boolean; reason?: string; card: CardInfo | null; called: number[] }
-export interface Confirmation {
-  title: string; body: string[]; confirmLabel: string; danger?: boolean
-  /** What the action needs: a role without it confirms with a jefe's username and password (X-Bolillo-Second-Person). */
-  permission?: Permission
-  run: (second?: SecondPerson) => Promise<void>
-}
-/** How the console offers an action: the role's own, authorised by a jefe on this console, or not at all. */
-export type Offer = 'own' | 'jefe' | null
+export interface Confirmation { title: string; body: string[]; confirmLabel: string; danger?: boolean; run: () => Promise<void> }
 
 const NAME_KEY = 'bolillo.caller.name'
 // The session token lives for the tab only: closing the console logs out.
@@ -41,8 +32,8 @@ function storeToken(token: string | null): void {
 
 export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, base = '') {
   const token = signal<string | null>(storedToken())
-  /** Who is using the console and what the role may do (GET /api/me); null until the server has answered. */
-  const me = signal<Me | null>(null)
+  /** Who is logged in (null: nobody; the server may not ask for anyone when authentication is off). */
+  const principal = signal<Principal | null>(null)
   /** The server refused an anonymous request: show the login form. */
   const needLogin = signal(false)
   const api = createApi(lang, { base, token: () => token.value })
@@ -61,32 +52,17 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   const minutesOpen = signal(false)
   const operator = signal(storedName() || (lang === 'en' ? 'Floor manager' : 'Jefe de Mesa'))
   const claimFocus = signal(0)
-  // A jefe's credential typed into the confirmation dialog; the password is dropped after every attempt.
-  const secondUser = signal('')
-  const secondPassword = signal('')
 
   const game = (): GameState | null => feed.state.value
 
   function showError(err: unknown) {
     if (err instanceof ApiError && err.code === 'UNAUTHORIZED') {
       // An expired or missing session: forget the token and ask for a login.
-      if (token.value) { token.value = null; storeToken(null); me.value = null; void loadMe() }
+      if (token.value) { token.value = null; storeToken(null); principal.value = null }
       needLogin.value = true
     }
-    // Only the message, in the screen's language: codes, permission names and server details stay off screen.
-    if (err instanceof ApiError) error.value = { code: err.code, message: err.message }
-    else error.value = { code: 'ERROR', message: lang === 'en' ? 'Something went wrong; nothing was done.' : 'Algo falló; no se hizo nada.' }
-  }
-
-  const can = (permission: Permission): boolean => holds(me.value, permission)
-  /**
-   * Issue 14 point 7: the role's own actions, and, on a console whose person works the table (may draw), the
-   * jefe's actions authorised on the spot. A read-only role (the inspector) is offered neither.
-   */
-  function offer(permission: Permission): Offer {
-    if (can(permission)) return 'own'
-    const m = me.value
-    return m && m.authOn && m.kind === 'person' && can('game.draw') ? 'jefe' : null
+    if (err instanceof ApiError) error.value = { code: err.code, message: err.message, detail: err.detail }
+    else error.value = { code: 'ERROR', message: err instanceof Error ? err.message : String(err) }
   }
 
   /** Runs one action: one at a time, errors shown, hall and session refreshed afterwards. */
@@ -111,8 +87,12 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       const h = await api.hall(hallId)
       const sessionId = h.openSessionId ?? lastSessionId.value
       // The session summary is for roles that read the minutes; a caller without that right goes on without it.
-      // The session summary is read only by roles that read the minutes: a locutor's console never asks for it.
-      const s = sessionId && can('minutes.read') ? await api.session(sessionId) : null
+      const s = sessionId
+        ? await api.session(sessionId).catch((err: unknown) => {
+          if (err instanceof ApiError && err.code === 'FORBIDDEN') return null
+          throw err
+        })
+        : null
       batch(() => {
         hall.value = h
         session.value = s
@@ -135,7 +115,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
 
   async function refreshMinutes(): Promise<void> {
     const id = hall.value?.openSessionId ?? lastSessionId.value ?? game()?.sessionId ?? null
-    if (!id || !can('minutes.read')) return
+    if (!id) return
     try {
       minutes.value = await api.minutes(id)
     } catch (err) {
@@ -149,54 +129,31 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     return g.gameId
   }
 
-  function ask(c: Confirmation) {
-    batch(() => {
-      error.value = null
-      confirmation.value = c
-    })
-  }
+  function ask(c: Confirmation) { confirmation.value = c }
 
-  /** Asks the server who is at the console; with authentication on and nobody logged in, shows the login. */
-  async function loadMe(): Promise<void> {
+  async function checkLogin(): Promise<void> {
+    if (!token.value) return
     try {
-      const m = await api.whoAmI()
-      batch(() => {
-        me.value = m
-        needLogin.value = m.authOn && m.kind === 'anonymous'
-      })
+      const me = await api.me()
+      principal.value = me.kind === 'anonymous' ? null : me
     } catch (err) {
       showError(err)
     }
   }
 
-  async function confirm(): Promise<void> {
-    const c = confirmation.value
-    // While another request is in flight the dialog stays open: the confirmed action is never dropped.
-    if (!c || busy.value) return
-    const authorised = c.permission !== undefined && offer(c.permission) === 'jefe'
-    const second = authorised ? { username: secondUser.value.trim(), password: secondPassword.value } : undefined
-    if (authorised && (!second!.username || !second!.password)) return
-    confirmation.value = null
-    secondPassword.value = ''
-    const ok = await act('confirm', () => c.run(second))
-    // A wrong or missing authorisation keeps the dialog, so the jefe can type again; the locutor stays logged in.
-    if (!ok && authorised) confirmation.value = c
-    if (ok) secondUser.value = ''
-  }
-
   return {
-    api, token, me, needLogin, loadMe, can, offer, secondUser, secondPassword,
+    api, token, principal, needLogin, checkLogin,
     async login(username: string, password: string): Promise<boolean> {
       try {
         const r = await api.login(username, password)
         batch(() => {
           token.value = r.token
+          principal.value = { kind: 'person', id: r.user.id, name: r.user.displayName, role: r.user.role }
           needLogin.value = false
           error.value = null
           if (!storedName()) operator.value = r.user.displayName
         })
         storeToken(r.token)
-        await loadMe()
         await refreshHall()
         return true
       } catch (err) {
@@ -208,12 +165,10 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       await api.logout().catch(() => undefined)
       batch(() => {
         token.value = null
-        me.value = null
+        principal.value = null
         needLogin.value = true
-        session.value = null
       })
       storeToken(null)
-      await loadMe()
     },
     async openMinutesPdf(sessionId: string): Promise<void> {
       try {
@@ -227,43 +182,33 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
     minutes, minutesOpen, operator, claimFocus, game,
     refreshHall, refreshPrizes, refreshMinutes, ask, showError,
     clearError() { error.value = null },
-    /**
-     * Runs an action the console offers: straight away for the role's own, or through the confirmation dialog
-     * where a jefe authorises it with her username and password.
-     */
-    perform(permission: Permission, name: string, confirmation_: Omit<Confirmation, 'permission' | 'run'>, run: (second?: SecondPerson) => Promise<void>): void {
-      const how = offer(permission)
-      if (how === 'own') void act(name, () => run())
-      else if (how === 'jefe') ask({ ...confirmation_, permission, run })
-    },
     setOperator(name: string) {
       operator.value = name
       try { localStorage.setItem(NAME_KEY, name) } catch { /* not remembered */ }
     },
-    confirm,
-    cancel() {
-      batch(() => {
-        confirmation.value = null
-        secondUser.value = ''
-        secondPassword.value = ''
-      })
+    async confirm() {
+      const c = confirmation.value
+      // While another request is in flight the dialog stays open: the confirmed action is never dropped.
+      if (!c || busy.value) return
+      confirmation.value = null
+      await act('confirm', c.run)
     },
+    cancel() { confirmation.value = null },
 
-    openSession: (recount: Recount, second?: SecondPerson) => api.openSession(hallId, recount, second).then(() => undefined),
-    lastGame: (sessionId: string, second?: SecondPerson) => api.lastGame(sessionId, second).then(() => undefined),
-    closeSession: async (sessionId: string, recount?: Recount, second?: SecondPerson) => {
-      await api.closeSession(sessionId, recount, second)
+    openSession: (recount: Recount) => act('openSession', async () => { await api.openSession(hallId, recount) }),
+    lastGame: (sessionId: string) => api.lastGame(sessionId).then(() => undefined),
+    closeSession: async (sessionId: string, recount?: Recount) => {
+      await api.closeSession(sessionId, recount)
       lastSessionId.value = sessionId
-      if (can('minutes.read')) {
-        minutesOpen.value = true
-        await refreshMinutes()
-      }
+      minutesOpen.value = true
+      await refreshMinutes()
     },
-    announce: async (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual', second?: SecondPerson) => {
-      await api.announce(sessionId, seriesIds, drawSource, second)
-      claimResult.value = null
-      await feed.refresh()
-    },
+    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual') =>
+      act('announce', async () => {
+        await api.announce(sessionId, seriesIds, drawSource)
+        claimResult.value = null
+        await feed.refresh()
+      }),
     openSales: () => act('openSales', async () => { await api.openSales(gameId()) }),
     sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }),
     closeSales: () => api.closeSales(gameId()).then(() => undefined),
@@ -287,19 +232,19 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       claimResult.value = { kind, serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
       claimSerial.value = ''
     }),
-    closeWindow: (second?: SecondPerson) => api.closeWindow(gameId(), second).then(() => { claimResult.value = null }),
+    closeWindow: () => api.closeWindow(gameId()).then(() => { claimResult.value = null }),
     stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
-    incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
-    resume: (second?: SecondPerson) => api.resume(gameId(), second).then(() => undefined),
-    pay: async (prizeId: string, second?: SecondPerson) => {
-      await api.pay(prizeId, operator.value.trim() || 'Jefe de Mesa', second)
+    incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul).then(() => undefined),
+    resume: () => act('resume', async () => { await api.resume(gameId()) }),
+    pay: (prizeId: string) => act('pay', async () => {
+      await api.pay(prizeId, operator.value.trim() || 'Jefe de Mesa')
       await refreshPrizes()
-    },
-    payAll: async (second?: SecondPerson) => {
-      for (const p of prizes.value.filter((x) => x.status === 'awarded')) await api.pay(p.id, operator.value.trim() || 'Jefe de Mesa', second)
+    }),
+    payAll: () => act('payAll', async () => {
+      for (const p of prizes.value.filter((x) => x.status === 'awarded')) await api.pay(p.id, operator.value.trim() || 'Jefe de Mesa')
       await refreshPrizes()
-    },
+    }),
   }
 }
 

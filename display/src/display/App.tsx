@@ -9,7 +9,6 @@ import { Header } from './Header.tsx'
 import { InfoBar } from './InfoBar.tsx'
 import { LastBalls } from './LastBalls.tsx'
 import { Notice } from './Notice.tsx'
-import { IncidentBanner } from './IncidentBanner.tsx'
 import { WinnerPanel } from './WinnerPanel.tsx'
 import './display.css'
 
@@ -28,6 +27,7 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
         <div class="hd-waiting">
           <div class="hd-waiting__logo">BOLILLO</div>
           <div class="hd-waiting__text" data-testid="state">{error ? text(lang, 'notFound') : text(lang, 'waitingGame')}</div>
+          {error && <div class="hd-waiting__detail">{error.message}</div>}
         </div>
         {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
       </div>
@@ -52,7 +52,6 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
               : <Board state={state} lang={lang} />}
         </section>
       </main>
-      <IncidentBanner state={state} lang={lang} />
       <InfoBar state={state} lang={lang} />
       {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
     </div>

@@ -1,7 +1,6 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { stateWord } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
-import { incidentOutcomeText } from '../../../web/incident-texts.ts'
 
 const VOID_REASONS: Record<string, { es: string; en: string }> = {
   'ball-irregularity': { es: 'Irregularidad en las bolas o en el extractor', en: 'Irregularity of the balls or the blower' },
@@ -22,7 +21,7 @@ export function Notice({ state, lang }: { state: GameState; lang: Lang }) {
             {state.annulment && <div class="hd-notice__reason" data-testid="annul-reason">{state.annulment.reason}</div>}
             <div class="hd-notice__text">{text(lang, 'refund')}</div>
           </>
-        : <div class="hd-notice__text">{state.incident ? incidentOutcomeText(state.incident.outcome, lang) : text(lang, 'suspendedHint')}</div>}
+        : <div class="hd-notice__text">{text(lang, 'suspendedHint')}</div>}
     </div>
   )
 }

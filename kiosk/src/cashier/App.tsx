@@ -4,7 +4,6 @@ import { INSTANT_CODE_SHAPE, TICKET_CODE_SHAPE } from '../shared/wedge.ts'
 import { MovementsPanel } from './MovementsPanel.tsx'
 import { PayPanel } from './PayPanel.tsx'
 import { SellPanel } from './SellPanel.tsx'
-import { ShiftBar } from './ShiftBar.tsx'
 import type { CashierStore, Tab } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -21,7 +20,7 @@ export function App(props: { store: CashierStore }) {
     <div class="cashier">
       <header class="c-top">
         <div class="c-top__brand"><strong>Bolillo</strong> · {store.hallName.value}</div>
-        <div class="c-top__station">{T.station} <strong data-testid="cashier-station">{store.station.value?.station?.name ?? store.stationId}</strong></div>
+        <div class="c-top__station">{T.station} <strong data-testid="cashier-station">{store.stationId}</strong></div>
         <label class="c-top__cashier">{T.cashier}
           <input class="c-input" data-testid="cashier-name" value={store.cashier.value} onInput={(e) => store.setCashier((e.target as HTMLInputElement).value)} />
         </label>
@@ -30,7 +29,6 @@ export function App(props: { store: CashierStore }) {
           {(['es', 'en'] as const).map((l) => <button type="button" key={l} class={store.lang.value === l ? 'c-lang c-lang--on' : 'c-lang'} data-testid={`lang-${l}`} onClick={() => { store.lang.value = l; document.documentElement.lang = l }}>{l.toUpperCase()}</button>)}
         </div>
       </header>
-      <ShiftBar store={store} />
       <nav class="c-nav">
         {(['pay', 'sell', 'day'] as Tab[]).map((t) => (
           <button type="button" key={t} class={store.tab.value === t ? 'c-tab c-tab--on' : 'c-tab'} data-testid={`tab-${t}`} onClick={() => { store.tab.value = t; store.error.value = null; if (t === 'day') void store.refreshDay() }}>{T.tabs[t]}</button>

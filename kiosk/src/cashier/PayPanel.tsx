@@ -51,8 +51,7 @@ export function PayPanel(props: { store: CashierStore }) {
         <StatusBanner store={store} />
         {store.error.value && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>
-            {/* Issue 14 point 7: the server's message in the screen's language; its code and English detail stay off screen. */}
-            <strong>{store.error.value.message}</strong>
+            <strong>{store.error.value.message}</strong>{store.error.value.detail && <span> {store.error.value.detail}</span>}
           </div>
         )}
         {(prizes.length > 0 || goods.length > 0) && (

@@ -33,7 +33,7 @@ export function StatusBanner(props: { store: CashierStore }) {
     testStatus = `voucher_${v.status}`
     if (cashed !== null) { tone = 'ok'; title = T.status.done; amount = money(cashed, v.currency); note = T.cashedOut(money(cashed, v.currency)) }
     else if (v.status === 'active') { tone = 'info'; title = T.voucher; amount = money(v.amountCents, v.currency); note = T.voucherUntil(stamp(v.expiresAt)) }
-    else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStation ?? '', T.spentFor[v.spentFor ?? ''] ?? '') : '' }
+    else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStation ?? '', v.spentFor ?? '') : '' }
     else { tone = 'bad'; title = T.voucherExpired; amount = money(v.amountCents, v.currency); note = T.expiredOn(stamp(v.expiresAt)) }
   } else if (st && paid) {
     kind = kindLine(T, st, store.code.value)
@@ -76,8 +76,7 @@ export function StatusBanner(props: { store: CashierStore }) {
       case 'blocked': tone = 'bad'; amount = T.blockedWord(st.blocked); note = T.blockedNote(st.blocked); break
       case 'invalid':
         tone = 'bad'
-        // The server's reason is English detail for the log: the cashier reads the screen's own words for it.
-        note = st.invalid === 'length' ? T.lengthNote(st.typedLength ?? 0) : (st.invalid && T.invalidNote[st.invalid]) || ''
+        note = st.invalid === 'length' ? T.lengthNote(st.typedLength ?? 0) : (st.invalid && T.invalidNote[st.invalid]) || st.reason || ''
         break
       case 'pending':
         tone = 'warn'

@@ -4,7 +4,7 @@
  * the voucher being sold with the cash counted (GEN-13, GEN-17), and the day's movements of this station.
  */
 import { batch, computed, signal } from '@preact/signals'
-import { ApiError, type CashdeskApi, type Lang, type StationDay, type StationShift, type VoucherSale, type VoucherView } from '../shared/api.ts'
+import { ApiError, type CashdeskApi, type Lang, type StationDay, type VoucherSale, type VoucherView } from '../shared/api.ts'
 import { invalidFromError, invalidView, readAnswer, readPayment, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
@@ -14,7 +14,7 @@ export type Tab = 'pay' | 'sell' | 'day'
 
 const NAME_KEY = 'bolillo.cashier.name'
 
-export function createCashierStore(api: CashdeskApi, options: { hallId: string; stationId: string; lang: Lang; currency: string; session?: { set(token: string | null): void } }) {
+export function createCashierStore(api: CashdeskApi, options: { hallId: string; stationId: string; lang: Lang; currency: string }) {
   const lang = signal<Lang>(options.lang)
   const currency = signal(options.currency)
   const hallName = signal('')
@@ -39,8 +39,6 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   const sale = signal<VoucherSale | null>(null)
   // day
   const day = signal<StationDay | null>(null)
-  // the person at this station and the open shift (issue 13 point 5)
-  const station = signal<StationShift | null>(null)
 
   const breakdown = computed(() => cashBreakdown({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value))
 
@@ -175,47 +173,13 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   async function refreshDay(): Promise<void> {
-    // The drawer is the enrolled station's (its device id), not the name typed in the address.
-    try { day.value = await api.movements(station.value?.station?.id ?? options.stationId) } catch { /* shown on the next refresh */ }
-  }
-
-  async function refreshShift(): Promise<void> {
-    try { station.value = await api.currentShift() } catch { station.value = null }
-  }
-
-  /** A cashier logs in at this station: the session is bound to it, and the screen sends the token from then on. */
-  async function login(username: string, password: string): Promise<boolean> {
-    const r = await run(() => api.login(username, password))
-    if (!r) return false
-    options.session?.set(r.token)
-    await refreshShift()
-    void refreshDay()
-    return true
-  }
-
-  async function logout(): Promise<void> {
-    await run(() => api.logout())
-    options.session?.set(null)
-    await refreshShift()
-  }
-
-  async function openShift(floatText: string): Promise<void> {
-    const cents = parseAmount(floatText)
-    if (Number.isNaN(cents)) return
-    if (await run(() => api.openShift(cents))) { await refreshShift(); void refreshDay() }
-  }
-
-  async function closeShift(countedText: string, note: string): Promise<void> {
-    const cents = parseAmount(countedText)
-    if (Number.isNaN(cents)) return
-    if (await run(() => api.closeShift(cents, note.trim() || undefined))) { await refreshShift(); void refreshDay() }
+    try { day.value = await api.movements(options.stationId) } catch { /* shown on the next refresh */ }
   }
 
   return {
     lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
     scanned, pay, reprint, cashOut, sell, newSale, clearScan, refreshDay,
-    station, refreshShift, login, logout, openShift, closeShift,
   }
 }
 

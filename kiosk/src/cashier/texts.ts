@@ -2,11 +2,6 @@
 import type { Lang } from '../shared/api.ts'
 
 const es = {
-  shift: {
-    login: 'Iniciar sesión en esta caja', user: 'Usuario', password: 'Contraseña', enter: 'ENTRAR', logout: 'Salir',
-    noShift: 'Sin turno abierto', float: 'Fondo contado', open: 'ABRIR TURNO', openSince: 'Turno abierto desde',
-    counted: 'Efectivo contado (arqueo)', note: 'Nota (si no cuadra)', close: 'CERRAR TURNO',
-  },
   station: 'Caja',
   cashier: 'Cajero',
   balance: 'Saldo de caja hoy',
@@ -32,9 +27,7 @@ const es = {
   category: (name: string, matches: number) => `${name} (${matches} aciertos)`,
   drawBoard: (draw: number, board: number) => `Sorteo ${draw} · jugada ${board}`,
   goods: 'Premio en especie',
-  // Issue 14 point 7: a part the server did not name is left out; what a voucher paid for in words, not its code.
-  paidOn: (when: string, where: string, who: string) => [`el ${when}`, where, who].filter(Boolean).join(' · '),
-  spentFor: { purchase: 'compra', cashout: 'cobro en efectivo' } as Record<string, string>,
+  paidOn: (when: string, where: string, who: string) => `el ${when} · ${where} · ${who}`,
   paidWhen: (when: string) => `el ${when}`,
   paidAtTable: (when: string) => `el ${when} · pagado en mesa`,
   paidUnknown: 'El premio de este boleto ya se cobró',
@@ -103,11 +96,6 @@ const es = {
 type Texts = typeof es
 
 const en: Texts = {
-  shift: {
-    login: 'Log in at this station', user: 'Username', password: 'Password', enter: 'LOG IN', logout: 'Log out',
-    noShift: 'No shift open', float: 'Counted float', open: 'OPEN SHIFT', openSince: 'Shift open since',
-    counted: 'Counted cash (drawer count)', note: 'Note (if it does not balance)', close: 'CLOSE SHIFT',
-  },
   station: 'Cash desk',
   cashier: 'Cashier',
   balance: "Today's cash balance",
@@ -133,8 +121,7 @@ const en: Texts = {
   category: (name: string, matches: number) => `${name} (${matches} matches)`,
   drawBoard: (draw: number, board: number) => `Draw ${draw} · board ${board}`,
   goods: 'Prize in goods',
-  paidOn: (when: string, where: string, who: string) => [`on ${when}`, where, who].filter(Boolean).join(' · '),
-  spentFor: { purchase: 'purchase', cashout: 'cash-out' } as Record<string, string>,
+  paidOn: (when: string, where: string, who: string) => `on ${when} · ${where} · ${who}`,
   paidWhen: (when: string) => `on ${when}`,
   paidAtTable: (when: string) => `on ${when} · paid at the table`,
   paidUnknown: 'The prize of this ticket was already collected',

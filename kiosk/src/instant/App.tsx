@@ -83,6 +83,7 @@ export function App({ store }: { store: InstantStore }) {
           <section class="i-problem" data-testid="instant-problem" data-code={store.problem.value.code}>
             <h2>{T.problem}</h2>
             <p class="i-problem__message">{store.problem.value.code === 'RULE_DISABLED' ? T.ruleDisabled : store.problem.value.message}</p>
+            {store.problem.value.detail && <p class="i-problem__detail">{store.problem.value.detail}</p>}
             <button class="i-btn i-btn--secondary" data-testid="instant-back" onClick={store.home}>{T.back}</button>
           </section>
         )}

@@ -94,7 +94,7 @@ export function App({ store }: { store: LottoStore }) {
             <ul class="l-cats">{d.plan.categories.map((c) => <li key={c.code}><strong>{c.name}</strong> · {c.matches} · {prizeText(c.prize, d.plan.currency, lang)}</li>)}</ul>
             <small>{T.regulation}: {d.plan.regulationUrl}</small>
           </section>
-          {store.error.value && <p class="l-problem" data-testid="lotto-error">{store.error.value.message}</p>}
+          {store.error.value && <p class="l-problem" data-testid="lotto-error">{store.error.value.message} {store.error.value.detail ?? ''}</p>}
           <p class="l-hint">{T.check}</p>
           <div class="l-buy">
             <span>{T.total}: <strong data-testid="lotto-total">{money(store.total.value)}</strong></span>

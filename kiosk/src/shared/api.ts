@@ -4,9 +4,9 @@
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
  */
 import type { InstantService } from '../../../server/src/instant/service.ts'
-import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
+import type { KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/kiosk-sales.ts'
 import type { LotteryService, LotteryValidation } from '../../../server/src/lottery/service.ts'
-import type { LottoReceiptView as LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
+import type { LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
@@ -37,17 +37,8 @@ export interface RegisterEntry { payoutId: string; ticketNumber: string; amountC
 export interface LotteryDrawInfo { drawId: string; product: 'lottery' | 'raffle'; plan: { name: string; drawNumber: number; claimDeadline: string; currency: string } }
 export interface StationDay { stationId: string; day: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }
 
-/** Who is at this cashier station and the open shift (issue 13 point 5). */
-export interface StationShift {
-  station: { id: string; name: string } | null
-  person: { id: string; name: string; role: string } | null
-  shift: { shiftId?: string; floatCents?: number; openedAt?: string } | null
-}
-
-export function createCashdeskApi(lang: () => Lang, options: { base?: string; device?: string | null; token?: () => string | null } = {}) {
-  const request = createRequest({ lang, base: options.base, device: options.device, token: options.token })
-  // A login goes out with the station's device credential, never an old token: the session is bound to the station.
-  const asDevice = createRequest({ lang, base: options.base, device: options.device })
+export function createCashdeskApi(lang: () => Lang, options: { base?: string; device?: string | null } = {}) {
+  const request = createRequest({ lang, base: options.base, device: options.device })
   const enc = encodeURIComponent
   return {
     halls: () => request<{ halls: Array<{ id: string; name: string; currency: string }> }>('GET', '/api/halls'),
@@ -63,11 +54,6 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     prizeRegister: (product: 'lotto' | 'lottery', drawId: string) => request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
     reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
-    login: (username: string, password: string) => asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', { username, password }),
-    logout: () => request<{ ok: boolean }>('POST', '/api/auth/logout'),
-    currentShift: () => request<StationShift>('GET', '/api/shifts/current'),
-    openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) => request<unknown>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
   }
 }
 

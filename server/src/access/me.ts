@@ -16,8 +16,8 @@ export interface Me {
   roleLabel: string
   /** The enrolled station this request comes through (the device itself, or the station a person logged in at). */
   station: { name: string; kind: string; hallId: string | null } | null
-  /** Halls this principal acts in, by name: 'all' for a director of every hall; null when not known. */
-  halls: Array<{ id: string; name: string }> | 'all' | null
+  /** Halls this principal acts in, when known; null when not scoped (authentication off, or no hall data). */
+  halls: string[] | null
   /** Whether the server checks permissions at all: with authentication off every action is open. */
   authOn: boolean
   permissions: Permission[]
@@ -29,11 +29,12 @@ export function permissionsOf(role: string, authOn: boolean): Permission[] {
   return authOn ? all.filter((p) => isAllowed(p, role as Role)) : all
 }
 
-export function describePrincipal(who: Principal, authOn: boolean, lang: 'es' | 'en', hallNames: ReadonlyMap<string, string> = new Map()): Me {
-  const station = who.device ? { name: who.device.name, kind: who.device.kind, hallId: who.device.hallId ?? null } : null
-  // Issue 14 point 1: the halls a person or device acts in, named as the screens show them.
-  const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: hallNames.get(id) ?? id }))
-  const halls = who.halls === '*' ? 'all' as const : who.halls ? named(who.halls) : station?.hallId ? named([station.hallId]) : null
+export function describePrincipal(who: Principal, authOn: boolean, lang: 'es' | 'en'): Me {
+  const extra = who as Principal & { device?: { name: string; kind: string; hallId?: string | null }; halls?: readonly string[]; hallId?: string | null }
+  const station = extra.device
+    ? { name: extra.device.name, kind: extra.device.kind, hallId: extra.device.hallId ?? null }
+    : who.kind === 'device' ? { name: who.name, kind: who.role, hallId: extra.hallId ?? null } : null
+  const halls = extra.halls ? [...extra.halls] : extra.hallId ? [extra.hallId] : null
   return {
     kind: who.kind,
     name: who.kind === 'anonymous' ? roleLabel('public', lang) : who.name,

@@ -1,7 +1,6 @@
 /**
  * Who may do what (BNG-94 to BNG-97, issue 9). Every HTTP route and socket event names one permission; this
- * table says which roles hold it. People: director, jefe de sala, jefe de mesa, jefe de mesa-cajero, locutor, cajero,
- * the AML officer, the lottery operator, and the auditor and inspector who only read (issue 14 point 3).
+ * table says which roles hold it. People: director, floor manager (jefe de mesa), caller, cashier, auditor.
  * Enrolled devices: kiosk, cashier station, display (read only). `public` means anyone, even unauthenticated.
  */
 export const Role = {
@@ -10,17 +9,6 @@ export const Role = {
   Caller: 'caller',
   Cashier: 'cashier',
   Auditor: 'auditor',
-  // Issue 14 point 3: the roles as BNG-94/96 and GEN-9 name them, beside the five above (kept as they were).
-  /** Jefe de Sala (BNG-96): runs the hall under the director; decides suspensions, witnesses recounts. */
-  HallManager: 'hall_manager',
-  /** Jefe de Mesa-Cajero (BNG-96): the jefe de mesa who also keeps the prize money. */
-  TableCashier: 'table_cashier',
-  /** Funcionario Responsable (GEN-9): files or dismisses the anti-money-laundering reports. */
-  AmlOfficer: 'aml_officer',
-  /** Runs lotto, numbered lotteries and raffles (no bingo table duties). */
-  LotteryOperator: 'lottery_operator',
-  /** The regulator's inspector (BNG-97 "view-only inspector"): reads minutes, journal, proofs and registers. */
-  Inspector: 'inspector',
   Kiosk: 'kiosk',
   CashierStation: 'cashier_station',
   Display: 'display',
@@ -30,12 +18,9 @@ export type Role = (typeof Role)[keyof typeof Role]
 
 export const ALL_ROLES: readonly Role[] = Object.values(Role)
 
-const staff = [Role.Director, Role.HallManager, Role.FloorManager, Role.TableCashier] as const
+const staff = [Role.Director, Role.FloorManager] as const
 const table = [...staff, Role.Caller] as const
-const cash = [Role.Cashier, Role.TableCashier, Role.CashierStation] as const
-/** Those who only read, and may never change anything (BNG-97). */
-const readers = [Role.Auditor, Role.Inspector] as const
-const lotteryStaff = [Role.Director, Role.HallManager, Role.LotteryOperator] as const
+const cash = [Role.Cashier, Role.CashierStation] as const
 
 export const permissions = {
   /** Hall list, game state, proofs, public keys: what the hall display and any player may see. */
@@ -55,42 +40,23 @@ export const permissions = {
   /** Issue 15 point 4: the second person who confirms an annulment (checked on that person, not the caller). */
   'game.annul.confirm': staff,
   'prize.pay': [...staff, ...cash],
-  'ticket.validate': [...staff, ...cash, Role.Kiosk, ...readers],
+  'ticket.validate': [...staff, ...cash, Role.Kiosk, Role.Auditor],
   'ticket.pay': [...staff, ...cash],
   'voucher.sell': [...staff, ...cash],
   'voucher.redeem': [Role.Kiosk, ...cash, ...staff],
-  /** §8 lost/stolen reports (LST-4, LST-5): staff only, with the ticket's code or a documented report (issue 14). */
-  'ticket.block': [Role.Director, Role.HallManager, Role.FloorManager],
-  /** Reversing a block: the director, with a second person (issue 14 point 6). */
-  'ticket.unblock': [Role.Director],
-  /** GEN-17 records: read by the responsible officer (GEN-9), the director and the readers; never the cashier. */
-  'aml.review': [Role.Director, Role.AmlOfficer, ...readers],
-  /** GEN-9: only the responsible officer (or the director standing in) files or dismisses a report. */
-  'aml.decide': [Role.AmlOfficer, Role.Director],
-  /** BNG-25/27 (BNG-94): the second person present at a ball-set change or a manual recount. */
-  'ball-set.witness': [Role.Director, Role.HallManager],
-  /** GEN-23/25/27: the exclusion list of self-excluded and prohibited players. */
-  'players.read': [...staff, ...cash, Role.AmlOfficer, ...readers],
-  'players.exclude': [Role.Director, Role.HallManager, Role.AmlOfficer],
+  /** §8 lost/stolen reports (LST-4, LST-5). */
+  'ticket.block': [...staff, ...cash],
+  /** GEN-17 records: the responsible officer (director) and auditors; never the cashier who served the player. */
+  'aml.review': [Role.Director, Role.Auditor],
   'device.admin': [Role.Director],
-  'minutes.read': [...staff, ...readers],
-  'journal.read': [...staff, ...readers, Role.AmlOfficer],
-  'report.read': [...staff, ...readers, ...cash, Role.LotteryOperator],
-  'lottery.admin': [Role.Director, Role.LotteryOperator],
+  'minutes.read': [...staff, Role.Auditor],
+  'journal.read': [...staff, Role.Auditor],
+  'report.read': [...staff, Role.Auditor, ...cash],
+  'lottery.admin': [Role.Director],
   /** INS-3: opening an instant batch's sealed seed for an audit. Not the director who runs the sale. */
   'instant.audit': [Role.Auditor],
-  // Issue 13 points 5-7 (cashier): a person opens and closes a shift at a station; refunds at a till or, onto a
-  // voucher only, at a kiosk; a misprint refund is approved by a second person of the floor staff (INS-9).
-  'shift.open': [...staff, Role.Cashier],
-  'ticket.refund': [...staff, ...cash, Role.Kiosk],
-  'refund.approve': staff,
-  'lottery.sell': [Role.Kiosk, ...cash, ...staff, Role.LotteryOperator],
-  'lottery.draw': [...staff, ...lotteryStaff],
-  // Issue 13 point 4 (lottery helper): looking a lotto slip up by its receipt number (no bearer code ever; the
-  // player's document only to roles holding ticket.pay). Not a kiosk: it has no business reading another player's slip.
-  'lotto.slip.read': [...staff, ...cash, ...readers, Role.LotteryOperator],
-  /** Issue 18 (BNG-52, CFG-17, BNG-102): a hall's Plan de Apuestas, licence options and derived bingo versions. */
-  'hall.rules': [Role.Director],
+  'lottery.sell': [Role.Kiosk, ...cash, ...staff],
+  'lottery.draw': staff,
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

@@ -5,23 +5,18 @@
  */
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
-import type { Database, Sql } from '../db/database.ts'
+import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../bingo/service.ts'
 import {
-  clearLoginFailures, countDirectors, demoUsers, deviceCredentialById, deviceSecretHash, hallsOfUser, insertDeviceCredential, insertToken, insertUser, listUsers,
-  lockUser, missingHalls, revokeDeviceCredential, revokeToken, revokeTokensOfDevice, revokeTokensOfUser, setMustChangePassword, setPassword, setUserDisabled,
-  setUserHalls, takeLoginAttempt, tokenByHash, unlockUser, userById, type UserRow,
+  clearLoginFailures, deviceCredentialById, deviceSecretHash, insertDeviceCredential, insertToken, insertUser, revokeDeviceCredential,
+  revokeToken, revokeTokensOfDevice, setLoginFailures, tokenByHash, userById, userByUsername,
 } from './store.ts'
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
 
-export const PersonRole = {
-  Director: 'director', FloorManager: 'floor_manager', Caller: 'caller', Cashier: 'cashier', Auditor: 'auditor',
-  // Issue 14 point 3 (BNG-94, BNG-96, GEN-9): jefe de sala, jefe de mesa-cajero, AML officer, lottery operator, inspector.
-  HallManager: 'hall_manager', TableCashier: 'table_cashier', AmlOfficer: 'aml_officer', LotteryOperator: 'lottery_operator', Inspector: 'inspector',
-} as const
+export const PersonRole = { Director: 'director', FloorManager: 'floor_manager', Caller: 'caller', Cashier: 'cashier', Auditor: 'auditor' } as const
 export type PersonRole = (typeof PersonRole)[keyof typeof PersonRole]
 export const DeviceKind = { Kiosk: 'kiosk', CashierStation: 'cashier_station', Display: 'display' } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
@@ -39,34 +34,18 @@ export interface Principal {
   id: string
   name: string
   role: PersonRole | DeviceKind | 'public'
-  /** Issue 14 point 1: the halls this person or device acts in; '*' for a director of every hall. */
-  halls?: '*' | readonly string[]
-  /** Issue 14 point 5: a person who must choose a new password before doing anything else. */
-  mustChangePassword?: boolean
   /** Set for a device credential and for a person whose session was opened on an enrolled device. */
   device?: DeviceRef
 }
 
-export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: 'anonymous', name: 'anonymous', role: 'public', halls: Object.freeze([]) as readonly string[] })
-
-/** Whether a principal may act in a hall (issue 14 point 1). */
-export function holdsHall(who: Principal, hallId: string): boolean {
-  return who.halls === '*' || (who.halls ?? []).includes(hallId)
-}
-
-/** One answer for a wrong password, an unknown name and a locked account (issue 14 point 4): none tells them apart. */
-export const LOGIN_REFUSED = 'wrong username or password, or the account is locked for a while'
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: 'anonymous', name: 'anonymous', role: 'public' })
 
 export interface AuthOptions {
   /** Failed logins before the account is locked. */
   maxFailures?: number
-  /** The first lock's length; each further lock without a good login in between doubles it, up to a day. */
   lockoutMs?: number
   sessionMs?: number
 }
-
-/** The demo's published password: never accepted as someone's new one. */
-const DEMO_PASSWORD_FORBIDDEN = 'bolillo-demo'
 
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
@@ -92,129 +71,16 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   const now = () => clock.now()
   const newId = (p: string) => `${p}_${randomBytes(8).toString('hex')}`
 
-  /**
-   * Creates a person working in `halls` (issue 14 point 1): hall ids, or '*' for every hall. Callers inside the
-   * server that name none (tests, the demo before its hall exists) get every hall; the HTTP route always names them.
-   */
-  async function createUser(input: { username: string; displayName: string; role: PersonRole; password: string; halls?: '*' | readonly string[]; demo?: boolean; mustChangePassword?: boolean }) {
+  async function createUser(input: { username: string; displayName: string; role: PersonRole; password: string }) {
     if (!Object.values(PersonRole).includes(input.role)) throw new DomainError('VALIDATION_FAILED', `unknown role ${input.role}`)
     if (input.password.length < 8) throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
-    const halls = input.halls ?? '*'
-    if (halls !== '*') {
-      const missing = await missingHalls(db, halls)
-      if (missing.length) throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
-    }
     const hash = await hashPassword(input.password)
     const id = newId('u')
     await db.transaction(async (tx) => {
-      await insertUser(tx, { id, username: input.username, displayName: input.displayName, role: input.role, passwordHash: hash, createdAt: now().toISOString(), allHalls: halls === '*', hallIds: halls === '*' ? [] : [...new Set(halls)], demo: input.demo, mustChangePassword: input.mustChangePassword })
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.created', scope: '', payload: { userId: id, username: input.username, displayName: input.displayName, role: input.role, halls } })
+      await insertUser(tx, { id, username: input.username, displayName: input.displayName, role: input.role, passwordHash: hash, createdAt: now().toISOString() })
+      await appendJournal(tx, { at: now().toISOString(), type: 'user.created', scope: '', payload: { userId: id, username: input.username, role: input.role } })
     })
-    return { id, username: input.username, role: input.role, halls }
-  }
-
-  /** Issue 14 point 1: a director moves a person between halls. */
-  async function setHalls(userId: string, halls: '*' | readonly string[]) {
-    if (halls !== '*') {
-      const missing = await missingHalls(db, halls)
-      if (missing.length) throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
-    }
-    await db.transaction(async (tx) => {
-      if (!(await userById(tx, userId))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
-      await setUserHalls(tx, userId, halls === '*', halls === '*' ? [] : [...new Set(halls)])
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.halls', scope: '', payload: { userId, halls } })
-    })
-    return { id: userId, halls }
-  }
-
-  async function people() {
-    const rows = await listUsers(db)
-    const out = []
-    for (const r of rows) {
-      out.push({
-        id: r.id, username: r.username, displayName: r.display_name, role: r.role, disabled: Number(r.disabled) === 1,
-        halls: Number(r.all_halls) === 1 ? '*' as const : await hallsOfUser(db, r.id),
-        lockedUntil: r.locked_until && Date.parse(r.locked_until) > now().getTime() ? r.locked_until : null,
-        mustChangePassword: Number(r.must_change_password) === 1,
-      })
-    }
-    return out
-  }
-
-  /** Issue 14 point 5: a disabled person cannot log in, and every session they hold ends at once. */
-  async function setDisabled(userId: string, disabled: boolean, by?: Principal) {
-    await db.transaction(async (tx) => {
-      if (by && by.id === userId && disabled) throw new DomainError('VALIDATION_FAILED', 'a director cannot disable herself', { field: 'userId' })
-      if (!(await setUserDisabled(tx, userId, disabled))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
-      const ended = disabled ? await revokeTokensOfUser(tx, userId, now().toISOString()) : 0
-      await appendJournal(tx, { at: now().toISOString(), type: disabled ? 'user.disabled' : 'user.enabled', scope: '', payload: { userId, sessionsEnded: ended } })
-    })
-    return { id: userId, disabled }
-  }
-
-  /** Issue 14 point 5: ends every session of a person (a lost phone, a shift handed over). */
-  async function endSessions(userId: string) {
-    return db.transaction(async (tx) => {
-      if (!(await userById(tx, userId))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
-      const ended = await revokeTokensOfUser(tx, userId, now().toISOString())
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.sessions-ended', scope: '', payload: { userId, sessionsEnded: ended } })
-      return { id: userId, sessionsEnded: ended }
-    })
-  }
-
-  /** Issue 14 point 4: a director lifts a lockout (and its growing delay). */
-  async function unlock(userId: string) {
-    await db.transaction(async (tx) => {
-      if (!(await unlockUser(tx, userId))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.unlocked', scope: '', payload: { userId } })
-    })
-    return { id: userId, locked: false }
-  }
-
-  /**
-   * Issue 14 point 5: a person changes their own password with the current one (checked like a login, with the
-   * same lockout); `resetBy` is a director setting another person's password, who must then change it.
-   * Every other session of the person ends.
-   */
-  async function changePassword(userId: string, input: { current?: string; next: string; resetBy?: Principal }, keepToken?: string) {
-    if (input.next.length < 8) throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
-    const u = await userById(db, userId)
-    if (!u) throw new DomainError('NOT_FOUND', `no person ${userId}`)
-    if (!input.resetBy) {
-      await verifyPassword(u.username, input.current ?? '')
-      if (input.next === input.current) throw new DomainError('VALIDATION_FAILED', 'the new password must differ from the current one', { field: 'password' })
-      if (input.next === DEMO_PASSWORD_FORBIDDEN) throw new DomainError('VALIDATION_FAILED', 'the demo password cannot be chosen', { field: 'password' })
-    }
-    const hash = await hashPassword(input.next)
-    await db.transaction(async (tx) => {
-      await setPassword(tx, userId, hash, Boolean(input.resetBy))
-      // Every other session ends; the one it was changed from stays open.
-      await revokeTokensOfUser(tx, userId, now().toISOString(), keepToken ? sha256(keepToken) : undefined)
-      await appendJournal(tx, { at: now().toISOString(), type: input.resetBy ? 'user.password-reset' : 'user.password-changed', scope: '', payload: { userId } })
-    })
-    return { id: userId, mustChangePassword: Boolean(input.resetBy) }
-  }
-
-  /**
-   * Issue 14 point 5: outside the demo (no demo seeding, or listening beyond this machine) the demo accounts'
-   * published password must be changed before they can do anything.
-   */
-  async function requirePasswordChangeOfDemoAccounts(): Promise<number> {
-    let n = 0
-    for (const u of await demoUsers(db)) {
-      if (Number(u.must_change_password) === 1) continue
-      await db.transaction(async (tx) => {
-        await setMustChangePassword(tx, u.id)
-        await appendJournal(tx, { at: now().toISOString(), type: 'user.password-change-required', scope: '', payload: { userId: u.id, reason: 'demo account outside the demo' } })
-      })
-      n++
-    }
-    return n
-  }
-
-  /** Whether a director exists (a production start without one asks for `npx bolillo create-director`). */
-  async function hasDirector(): Promise<boolean> {
-    return Number((await countDirectors(db))?.n ?? 0) > 0
+    return { id, username: input.username, role: input.role }
   }
 
   async function issueToken(owner: { userId?: string; deviceId?: string }, ms: number): Promise<{ token: string; expiresAt: string }> {
@@ -225,50 +91,34 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   /**
-   * Checks a username and password (issue 14 point 4). The attempt is counted before the password is checked, in
-   * one transaction, so concurrent guesses cannot all slip under the limit: the attempt past `maxFailures` locks
-   * the account without a check. Each lock lasts twice the last (from `lockoutMs`, up to a day) until a good login
-   * or a director's unlock. Unknown, disabled and locked names get the same answer after the same work.
+   * Password login. Locks the account after `maxFailures` failures in a row (journaled). A login sent with an
+   * enrolled device's credential opens a session bound to that device: every request with the token then names
+   * the station it comes from (a cashier's drawer is the station's, DESIGN.md "Money and people").
    */
-  async function verifyPassword(username: string, password: string, refuse: (why: string) => DomainError = () => new DomainError('UNAUTHORIZED', LOGIN_REFUSED)): Promise<UserRow> {
-    const at = now().toISOString()
-    const user = await db.transaction(async (tx) => {
-      const u = await takeLoginAttempt(tx, username, at)
-      if (u && Number(u.failed_attempts) > maxFailures) await lockNow(tx, u, username)
-      return u
-    })
-    const usable = user && Number(user.failed_attempts) <= maxFailures
-    // Same work whether or not the attempt may proceed, so timing tells nothing either.
-    const ok = await checkPassword(password, usable ? user.password_hash : await dummyHash())
-    if (!user || !usable) throw refuse(LOGIN_REFUSED)
+  async function login(username: string, password: string, at?: DeviceRef): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string }; device?: DeviceRef }> {
+    const user = await userByUsername(db, username)
+    // Same work whether or not the user exists, so timing does not reveal usernames.
+    const ok = await checkPassword(password, user?.password_hash ?? (await dummyHash()))
+    if (!user || user.disabled) throw new DomainError('UNAUTHORIZED', 'wrong username or password')
+    if (user.locked_until && Date.parse(user.locked_until) > now().getTime()) throw new DomainError('ACCOUNT_LOCKED', `account locked until ${user.locked_until}`, { lockedUntil: user.locked_until })
     if (!ok) {
-      if (Number(user.failed_attempts) >= maxFailures) await db.transaction((tx) => lockNow(tx, user, username))
-      throw refuse(LOGIN_REFUSED)
+      await countFailure(user, username)
+      throw new DomainError('UNAUTHORIZED', 'wrong username or password')
     }
     await clearLoginFailures(db, user.id)
-    return user
-  }
-
-  async function lockNow(tx: Sql, user: UserRow, username: string) {
-    const ms = Math.min(24 * 3600_000, lockoutMs * 2 ** Math.min(20, Number(user.lock_count)))
-    const until = new Date(now().getTime() + ms).toISOString()
-    if (await lockUser(tx, user.id, until, now().toISOString())) {
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until, lockNo: Number(user.lock_count) + 1 } })
-    }
-  }
-
-  /**
-   * Password login (verifyPassword: lockout). A login sent with an enrolled device's credential opens a session
-   * bound to that device: every request with the token then names the station it comes from (a cashier's drawer
-   * is the station's, DESIGN.md "Money and people").
-   */
-  async function login(username: string, password: string, at?: DeviceRef): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string; mustChangePassword: boolean }; device?: DeviceRef }> {
-    const user = await verifyPassword(username, password)
-    // Issue 14 point 1: a person logs in only at a station of one of their halls.
-    if (at?.hallId && !holdsHall({ ...ANONYMOUS, halls: await hallsOf(user) }, at.hallId)) throw new DomainError('WRONG_HALL', `this station belongs to hall ${at.hallId}`)
     const t = await issueToken({ userId: user.id, deviceId: at?.id }, sessionMs)
     if (at) await db.transaction((tx) => appendJournal(tx, { at: now().toISOString(), type: 'user.login', scope: '', payload: { userId: user.id, username, deviceId: at.id } }))
-    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name, mustChangePassword: Number(user.must_change_password) === 1 }, ...(at ? { device: at } : {}) }
+    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name }, ...(at ? { device: at } : {}) }
+  }
+
+  /** A wrong password counts towards the lockout, whether typed at the login or as a second person. */
+  async function countFailure(user: { id: string; failed_attempts: number }, username: string): Promise<void> {
+    const failures = Number(user.failed_attempts) + 1
+    const lock = failures >= maxFailures ? new Date(now().getTime() + lockoutMs).toISOString() : null
+    await db.transaction(async (tx) => {
+      await setLoginFailures(tx, user.id, lock ? 0 : failures, lock)
+      if (lock) await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until: lock, failures } })
+    })
   }
 
   /**
@@ -277,12 +127,17 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * whether their role may confirm and that they are not the requester.
    */
   async function confirmPerson(username: string, password: string): Promise<Principal & { username: string }> {
-    const user = await verifyPassword(username, password, (why) => new DomainError('SECOND_PERSON_REQUIRED', `the second person: ${why}`, { field: 'confirm' }))
-    return { kind: 'person', id: user.id, name: user.display_name, role: user.role as PersonRole, username, halls: await hallsOf(user) }
-  }
-
-  async function hallsOf(u: { id: string; all_halls: number }): Promise<'*' | string[]> {
-    return Number(u.all_halls) === 1 ? '*' : hallsOfUser(db, u.id)
+    const refuse = (why: string) => new DomainError('SECOND_PERSON_REQUIRED', why, { field: 'confirm' })
+    const user = await userByUsername(db, username)
+    const ok = await checkPassword(password, user?.password_hash ?? (await dummyHash()))
+    if (!user || user.disabled) throw refuse('the second person\'s username or password is wrong')
+    if (user.locked_until && Date.parse(user.locked_until) > now().getTime()) throw refuse(`the second person's account is locked until ${user.locked_until}`)
+    if (!ok) {
+      await countFailure(user, username)
+      throw refuse('the second person\'s username or password is wrong')
+    }
+    await clearLoginFailures(db, user.id)
+    return { kind: 'person', id: user.id, name: user.display_name, role: user.role as PersonRole, username }
   }
 
   let dummy: string | null = null
@@ -298,8 +153,6 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   /** Enrols a device; the secret is shown once and stored only as a hash. */
   async function enrolDevice(input: { kind: DeviceKind; name: string; hallId?: string }): Promise<{ id: string; secret: string; credential: string }> {
     if (!Object.values(DeviceKind).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`)
-    // Issue 14 point 1: a device belongs to a hall that exists.
-    if (input.hallId && (await missingHalls(db, [input.hallId])).length) throw new DomainError('NOT_FOUND', `no hall ${input.hallId}`, { field: 'hallId' })
     const id = newId('dev')
     const secret = randomBytes(24).toString('base64url')
     await db.transaction(async (tx) => {
@@ -331,9 +184,9 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (row.user_id) {
         const u = await userById(db, row.user_id)
         if (!u || u.disabled) throw new DomainError('UNAUTHORIZED', 'user disabled')
-        // A session opened at a station lasts only as long as the station's enrolment, and acts in its hall only.
+        // A session opened at a station lasts only as long as the station's enrolment.
         const device = row.device_id ? (await deviceById(row.device_id)).device : undefined
-        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, halls: await hallsOf(u), ...(device ? { device } : {}), ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}) }
+        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, ...(device ? { device } : {}) }
       }
       return deviceById(row.device_id!)
     }
@@ -352,14 +205,10 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function deviceById(id: string): Promise<Principal> {
     const d = await deviceCredentialById(db, id)
     if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
-    // A device enrolled before halls were tracked (service callers that named none) is not bound to one.
-    return { kind: 'device', id: d.id, name: d.name, role: d.kind, halls: d.hall_id ? [d.hall_id] : '*', device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null } }
+    return { kind: 'device', id: d.id, name: d.name, role: d.kind, device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null } }
   }
 
-  return {
-    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate,
-    setHalls, people, setDisabled, endSessions, unlock, changePassword, requirePasswordChangeOfDemoAccounts, hasDirector,
-  }
+  return { createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate }
 }
 
 export type AuthService = ReturnType<typeof createAuthService>

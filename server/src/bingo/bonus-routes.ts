@@ -4,10 +4,9 @@
  * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
  * are DomainErrors, turned into JSON by app.ts.
  */
-import { body, nameOf, needs, type App, type AppContext } from '../http/context.ts'
+import { body, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { counterStation } from '../http/station.ts'
 import { layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
@@ -60,8 +59,8 @@ export function registerBonusRoutes(app: App, services: Services): void {
   app.get('/api/games/:gameId/bonus-prizes', needs('game.read'), async (c) => c.json({ prizes: await bonus.listBonusPrizes(param(c, 'gameId')) }))
   app.get('/api/bonus-prizes/:prizeId/receipt', needs('prize.pay'), async (c) => c.json(await bonus.bonusReceipt(param(c, 'prizeId'))))
   app.post('/api/bonus-prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120).optional(), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict() }).strict())
-    return c.json(await bonus.payBonusPrize({ prizeId: param(c, 'prizeId'), ...b, paidBy: nameOf(c, b.paidBy, 'paidBy') }))
+    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict() }).strict())
+    return c.json(await bonus.payBonusPrize({ prizeId: param(c, 'prizeId'), ...b }))
   })
   app.get('/api/games/:gameId/lucky-proof', needs('game.read'), async (c) => c.json(await bonus.luckyProof(param(c, 'gameId'))))
 
@@ -70,11 +69,9 @@ export function registerBonusRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ hallId: id, seriesId: id, fromCardNo: z.number().int().min(1), toCardNo: z.number().int().min(1) }).strict())
     return c.json({ halls: await bonus.joinGame({ gameId: param(c, 'gameId'), ...b }) }, 201)
   })
-  // Issue 13: paid at the counter like any card sale (cash into the station's drawer, cards printed).
   app.post('/api/games/:gameId/halls/:hallId/sales', needs('game.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
-    const station = counterStation(c, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, ...station }), 201)
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
+    return c.json({ cards: await bonus.sellInHall({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, channel: b.channel }) }, 201)
   })
 
   // ---- the nodes this one sees through the socket.io adapter (multi-node deployments on PostgreSQL)

@@ -31,7 +31,7 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
   const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Pereda', profileId, playingPositions: 100, ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}) })
+  const hall = await bingo.createHall({ name: 'Sala Pereda', profileId, playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: 1200, seed: 'bonus-test' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -57,8 +57,6 @@ async function manualGame(bingo: BingoService, sessionId: string, seriesId: stri
   expect(claim.ok).toBe(true)
   const end = await bingo.closeWindow(g.gameId)
   expect(end.status).toBe('finished')
-  // BNG-71 (Cantabria): the game's prizes are paid before the next one is announced.
-  await bingo.payAllPrizes(g.gameId, 'cajero')
   return { announced: g, end, cards }
 }
 
@@ -92,14 +90,6 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     const g5 = await manualGame(bingo, session.id, series.id, 52)
     expect(g5.announced).toMatchObject({ primaActive: true, primaBallLimit: 52 })
     expect(g5.end.bonusWinners).toMatchObject([{ source: 'prima', serial: g5.cards[0].serial, amountCents: 5_000, atBall: 52, status: 'awarded' }])
-    // BNG-71 (Cantabria): no next game while the prima is unpaid.
-    expect(await code(bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('PRIZES_UNPAID')    // Paid once, against the payee's identity (BNG-69 receipt with the accumulated games).
-    const prizeId = g5.end.bonusWinners![0].id
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
-    const receipt = await bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
-    expect(receipt).toMatchObject({ source: 'prima', amountCents: 5_000, accumulatedGames: 5, serial: g5.cards[0].serial, status: 'paid', completedAtBall: 52 })
-    expect(receipt.balls).toHaveLength(52)
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
     // Reset to the base after the award; continued funding left 5 x 30.00 - 50.00 = 100.00, so it is on offer again.
     const g6 = await manualGame(bingo, session.id, series.id, 80)
     expect(g6.announced).toMatchObject({ primaActive: true, primaBallLimit: 50, primaFundCents: 10_000 })
@@ -107,10 +97,17 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     const after = await bonus.getPrima(hall.id)
     expect(after!.state).toMatchObject({ fundCents: 13_000, ballLimit: 51, cycleGames: 1, unwonGames: 1 })
     expect(after!.ledger.map((l) => [l.kind, l.amountCents])).toEqual([
-      ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['award', -5_000], ['payment', 0], ['deduction', 3_000],
+      ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['deduction', 3_000], ['award', -5_000], ['deduction', 3_000],
     ])
     expect(after!.ledger.at(-1)!.fundAfterCents).toBe(after!.state.fundCents)
 
+    // Paid once, against the payee's identity (BNG-69 receipt with the accumulated games).
+    const prizeId = g5.end.bonusWinners![0].id
+    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
+    const receipt = await bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
+    expect(receipt).toMatchObject({ source: 'prima', amountCents: 5_000, accumulatedGames: 5, serial: g5.cards[0].serial, status: 'paid', completedAtBall: 52 })
+    expect(receipt.balls).toHaveLength(52)
+    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
 
     // BNG-64 in the minutes: deducted per game, accumulated, balls at the award, accumulated games.
     const minutes = await loadSessionMinutes(db, session.id)
@@ -131,7 +128,6 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     await manualGame(bingo, session.id, series.id, 40)
     const g3 = await manualGame(bingo, session.id, series.id, 40) // on offer (60.00 >= 50.00), won at ball 40
     expect(g3.end.bonusWinners?.[0]).toMatchObject({ source: 'prima', amountCents: 5_000 })
-    await bonus.payBonusPrize({ prizeId: g3.end.bonusWinners![0].id, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
     await bonus.configurePrima(hall.id, { amountsCents: [5_000, 10_000], amountCents: 10_000 })
     const g4 = await manualGame(bingo, session.id, series.id, 40)
     expect(g4.announced).toMatchObject({ primaAmountCents: 10_000, primaActive: false, primaFundCents: 4_000 })
@@ -242,22 +238,5 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const detail = await bonus.getPot(pot.id)
     expect(detail.ledger.filter((l) => l.kind === 'contribution').map((l) => [l.hallId, l.mainCents])).toEqual([[hall.id, 1_500], [other.id, 1_500]])
     expect((await journalOk(db)).ok).toBe(true)
-  })
-})
-
-describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
-  const codeOf = async (p: Promise<unknown>) => p.then(() => 'OK', (err: { code?: string; details?: { rule?: string } }) => `${err.code}:${err.details?.rule}`)
-  it('refuses a progressive pot and seed money in a Cantabrian hall, keeps interconnected bingo and bola loca without seed', async () => {
-    const { bingo, bonus, hall } = await setup('ES-CB-2010')
-    const scale = { prize: 'bingo' as const, scale: [{ withinBalls: 40, shareBp: 10_000 }] }
-    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    expect(await codeOf(bonus.createPot({ name: 'Inter', kind: 'interconnected', contributionBp: 300, seedCents: 5_000, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    const inter = await bonus.createPot({ name: 'Interconectado', kind: 'interconnected', contributionBp: 300, condition: scale, hallIds: [hall.id] })
-    expect(inter.amountCents).toBe(0)
-    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('OK')
-    // A Bolivian hall may run a progressive pot with seed money (BNG-55).
-    const bo = await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
-    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, seedCents: 10_000, condition: scale, hallIds: [bo.id] }))).toBe('OK')
   })
 })

@@ -14,7 +14,6 @@ import { DomainError } from '../shared/errors.ts'
 import type { ClaimKind } from './game.ts'
 import { completingBall, type PotKind } from './pots.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
-import { hallProfile } from './betting-plan.ts'
 import type { BingoEvent, BingoHooks, Clock, EntropySource, GameRow, SoldCard } from './service.ts'
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -88,7 +87,8 @@ export function createBonusService(deps: BonusDeps) {
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
     if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
-    return hallProfile(profile, hall.settings)
+    const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']> }
+    return { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) } }
   }
 
   /** Winning cards with the hall that sold them, their numbers and the ball that completed them. */
@@ -346,16 +346,6 @@ export function createBonusService(deps: BonusDeps) {
     })
   }
 
-  /**
-   * sellInHall inside a caller's transaction (issue 13: a counter sale that takes the cash into the station's drawer
-   * and prints the cards before it commits). Call `publish()` once that transaction has committed.
-   */
-  async function sellInHallWithin(sql: Sql, input: { gameId: string; hallId: string; count: number; channel: string }): Promise<{ cards: SoldCard[]; faceValueCents: number; publish(): void }> {
-    const { game, cards } = await sellInHallTx(sql, input, newId, now())
-    const seq = await bonusLastJournalSeq(sql)
-    return { cards, faceValueCents: Number(game.face_value_cents), publish: () => publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq, reason: 'cards_sold' }) }
-  }
-
   /** Hall that sold each card of a game (simultaneous games attribute winners per hall). */
   async function hallOfCards(gameId: string, cardIds: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>()
@@ -371,7 +361,7 @@ export function createBonusService(deps: BonusDeps) {
     configurePrima, getPrima, primaOfHall, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
     createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedgerEntries(db, potId),
     payBonusPrize, listBonusPrizes, bonusReceipt, luckyProof,
-    joinGame, sellInHall, sellInHallWithin, hallOfCards,
+    joinGame, sellInHall, hallOfCards,
     activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
     gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),
     /** Called on the node that committed a join, so that it can put the hall's screens in the game's room. */

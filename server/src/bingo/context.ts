@@ -15,7 +15,6 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './service.ts'
 import * as store from './store.ts'
-import { hallProfile } from './betting-plan.ts'
 import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
@@ -78,14 +77,15 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
 
-/** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
+/** A hall and its profile, with the hall's own prize shares over the profile's. */
 export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
   const hall = await store.hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   const profile = getProfile(hall.profile_id)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+  const settings = JSON.parse(hall.settings) as { shares?: Partial<Profile['shares']>; timeZone?: string }
   // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
-  return { hall, profile: { ...hallProfile(profile, hall.settings), timeZone: hallTimeZone(hall, profile) } }
+  return { hall, profile: { ...profile, shares: { ...profile.shares, ...(settings.shares ?? {}) }, timeZone: hallTimeZone(hall, profile) } }
 }
 
 /**

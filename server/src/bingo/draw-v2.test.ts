@@ -44,7 +44,7 @@ async function setup(opts: { quicknetOnly?: boolean } = {}) {
   // Quicknet only, with a relay that is never reachable: the value can come only from staff typing it in.
   const beacon = opts.quicknetOnly ? createBeaconSource({ relays: ['http://127.0.0.1:9'], timeoutMs: 200, demo: null }) : undefined
   const bingo = createBingoService({ db, clock, sealer, beacon, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-  const hall = await bingo.createHall({ name: 'Sala', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({ name: 'Sala', profileId: 'BO-2025', playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: 200, seed: 'v2-test' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

@@ -36,7 +36,6 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
   }
   const seq = await store.lastJournalSeqOfScope(db, gameScope(game))
   const annulled = game.status === GameStatus.Void ? await store.annulmentOfGame(db, gameId) : undefined
-  const incident = await store.latestIncidentOfGame(db, gameId)
   let extras: GameExtras = NO_EXTRAS
   for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
   return {
@@ -54,7 +53,6 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     salesDigest: game.sales_digest, closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closed_at_unix)) : null,
     beacon: beaconStateOf(game),
     annulment: annulled ? { reason: annulled.reason, at: annulled.created_at } : null,
-    incident: incident ? { at: incident.created_at, kind: incident.kind, outcome: incident.outcome, note: incident.note, rule: incident.rule } : null,
     times: { createdAt: game.created_at, salesOpenedAt: game.sales_opened_at, salesClosedAt: game.sales_closed_at, firstBallAt: game.first_ball_at, finishedAt: game.finished_at },
   }
 }

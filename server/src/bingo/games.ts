@@ -55,14 +55,6 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     if (running) throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
     const previous = await store.sessionGameCount(tx, session.id)
     if (previous.lastAnnounced) throw new DomainError('ILLEGAL_TRANSITION', 'the last game of the session has been played (BNG-43)', { rule: 'BNG-43' })
-    // BNG-52: no game without the prize shares of an approved Plan de Apuestas (Bolivia fixes none by default).
-    const shares = profile.shares
-    if (!shares) throw new DomainError('BETTING_PLAN_REQUIRED', `hall ${hall.id} has no Plan de Apuestas with its prize shares (BNG-52)`, { hallId: hall.id, rule: 'BNG-52' })
-    // BNG-71: where prizes are paid before the next game starts, no game is announced while one is unpaid.
-    if (profile.prizesPaidBeforeNextGame) {
-      const unpaid = await store.unpaidPrizesOfHall(tx, hall.id)
-      if (unpaid.count > 0) throw new DomainError('PRIZES_UNPAID', `${unpaid.count} prizes (${unpaid.amountCents} cents) of game ${unpaid.gameIds.join(', ')} are unpaid: pay them before the next game (BNG-71)`, { ...unpaid, rule: 'BNG-71' })
-    }
     const drawSource = input.drawSource ?? 'rng'
     if (drawSource === 'rng' && !profile.softwareDrawAllowed) {
       throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow software draws (BNG-1)`, { rule: 'BNG-1' })
@@ -91,12 +83,12 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
     await store.insertGame(tx, {
       id: gameId, sessionId: session.id, hallId: hall.id, orderNo, faceValueCents: first.face_value_cents, ballCount: layout.ballCount, layout: JSON.stringify(layout),
-      lineBp: shares.lineBp, bingoBp: shares.bingoBp, drawSource, commitment, seedSealed, isLastGame: isLast, at, entropySource,
+      lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, drawSource, commitment, seedSealed, isLastGame: isLast, at, entropySource,
     })
     await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
     const rec = await appendJournal(tx, {
       at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
-      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment, ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: shares.lineBp, bingoBp: shares.bingoBp, entropySource },
+      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment, ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: profile.shares.lineBp, bingoBp: profile.shares.bingoBp, entropySource },
     })
     for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
     emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })

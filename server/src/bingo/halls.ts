@@ -4,118 +4,27 @@
  */
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
-import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
+import { getProfile, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
-import { checkBettingPlan, checkLicenceTerms, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
-import { checkDerivedPlan, type DerivedPlan } from './modalities.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
+import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext } from './context.ts'
 import * as store from './store.ts'
 import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
 
 type Recount = { ballsCounted: number; confirmedBy: string }
 
-/** Who did it, as the route proved it (http/context.ts actorOf); the server's own set-up (demo, CLI) names itself. */
-export interface PlanActor { kind: string; id: string; name: string; role: string }
-const SETUP_ACTOR: PlanActor = { kind: 'system', id: 'server', name: 'servidor', role: 'system' }
-
-export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<PrizeShares>; bettingPlan?: BettingPlan; id?: string; timeZone?: string; by?: PlanActor }): Promise<HallRow> {
+export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<Profile['shares']>; id?: string; timeZone?: string }): Promise<HallRow> {
   const profile = getProfile(input.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
-  const plan = input.bettingPlan ? checkBettingPlan(profile, input.bettingPlan) : null
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
-    const settings: HallRuleSettings = { shares: plan?.shares ?? input.shares ?? {}, ...(input.timeZone ? { timeZone: input.timeZone } : {}) }
-    await store.insertHall(tx, { id, name: input.name, profileId: profile.id, currency: profile.currency, playingPositions: input.playingPositions, settings: JSON.stringify(settings), at })
-    await appendJournal(tx, { at, type: 'hall.created', scope: `hall:${id}`, payload: { hallId: id, name: input.name, profileId: profile.id, playingPositions: input.playingPositions, shares: settings.shares, by: input.by ?? SETUP_ACTOR } })
-    if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
+    const settings = JSON.stringify({ shares: input.shares ?? {}, ...(input.timeZone ? { timeZone: input.timeZone } : {}) })
+    await store.insertHall(tx, { id, name: input.name, profileId: profile.id, currency: profile.currency, playingPositions: input.playingPositions, settings, at })
+    await appendJournal(tx, { at, type: 'hall.created', scope: `hall:${id}`, payload: { hallId: id, name: input.name, profileId: profile.id, playingPositions: input.playingPositions, shares: input.shares ?? {} } })
     return (await store.hallById(tx, id))!
   })
-}
-
-// ---------------------------------------------------------------- plans (issue 18: BNG-52, CFG-17, CFG-24/25)
-
-async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
-  const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
-  const at = ctx.now()
-  await store.insertHallPlan(tx, { id: ctx.newId('plan'), hallId, kind, version, authorisationRef, body: JSON.stringify(body), at, createdBy: JSON.stringify(by) })
-  const open = await store.openSessionIdOfHall(tx, hallId)
-  await appendJournal(tx, { at, type: 'hall.plan', scope: open ? `hall:${hallId}/session:${open}` : `hall:${hallId}`, payload: { hallId, kind, version, authorisationRef, plan: body, by } })
-  return version
-}
-
-async function recordBettingPlan(ctx: BingoContext, tx: Tx, hallId: string, plan: BettingPlan, by: PlanActor): Promise<number> {
-  const hall = (await store.hallById(tx, hallId))!
-  const version = await recordPlan(ctx, tx, hallId, 'betting-plan', plan.authorisationRef, plan, by)
-  const settings = JSON.parse(hall.settings) as HallRuleSettings
-  await store.setHallSettings(tx, hallId, JSON.stringify({ ...settings, shares: plan.shares, bettingPlan: { version, authorisationRef: plan.authorisationRef, potsBp: plan.potsBp, commissionBp: plan.commissionBp } } satisfies HallRuleSettings))
-  return version
-}
-
-/**
- * BNG-52 / CFG-24 / CFG-25: records a new version of the hall's Plan de Apuestas (prize shares, pot increments,
- * commission, with the authority's reference). It applies from the next game announced: a game keeps the shares
- * it was announced with.
- */
-export async function setBettingPlan(ctx: BingoContext, input: { hallId: string; plan: BettingPlan; by: PlanActor }): Promise<HallRules> {
-  await ctx.tx(async (tx) => {
-    const { hall } = await hallOf(tx, input.hallId)
-    const profile = getProfile(hall.profile_id)!
-    await recordBettingPlan(ctx, tx, hall.id, checkBettingPlan(profile, input.plan), input.by)
-  })
-  return hallRules(ctx, input.hallId)
-}
-
-/** CFG-17 / BNG-21: the licence's options (minimum by cards or by 10 % of the positions it provides). */
-export async function setLicenceTerms(ctx: BingoContext, input: { hallId: string; terms: LicenceTerms; by: PlanActor }): Promise<HallRules> {
-  await ctx.tx(async (tx) => {
-    const { hall } = await hallOf(tx, input.hallId)
-    const terms = checkLicenceTerms(getProfile(hall.profile_id)!, input.terms)
-    const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
-    const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await store.setHallSettings(tx, hall.id, JSON.stringify({ ...settings, licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis } } satisfies HallRuleSettings))
-    await store.setHallPlayingPositions(tx, hall.id, terms.playingPositions)
-  })
-  return hallRules(ctx, input.hallId)
-}
-
-/** BNG-102 / CFG-34: a derived bingo version for the hall, checked against decree 004 and the Consejería minimum. */
-export async function setDerivedPlan(ctx: BingoContext, input: { hallId: string; plan: DerivedPlan; by: PlanActor }): Promise<HallRules> {
-  await ctx.tx(async (tx) => {
-    const { hall } = await hallOf(tx, input.hallId)
-    const plan = checkDerivedPlan(getProfile(hall.profile_id)!, input.plan)
-    await recordPlan(ctx, tx, hall.id, 'derived', plan.authorisationRef, plan, input.by)
-  })
-  return hallRules(ctx, input.hallId)
-}
-
-export interface HallRules {
-  hallId: string
-  profileId: string
-  timeZone: string
-  /** null: a Bolivian hall without a Plan de Apuestas (no game can be announced, BNG-52). */
-  shares: PrizeShares | null
-  bettingPlan: HallRuleSettings['bettingPlan'] | null
-  minimumParticipation: Profile['minimumParticipation']
-  minimumCardsToStart: number
-  playingPositions: number
-  licence: HallRuleSettings['licence'] | null
-  plans: Array<{ kind: string; version: number; authorisationRef: string | null; plan: unknown; createdAt: string; createdBy: PlanActor }>
-}
-
-/** The rules a hall plays under now, and every version of its plans. */
-export async function hallRules(ctx: BingoContext, hallId: string): Promise<HallRules> {
-  const { hall, profile } = await hallOf(ctx.db, hallId)
-  const settings = JSON.parse(hall.settings) as HallRuleSettings
-  const plans = await store.hallPlans(ctx.db, hall.id)
-  return {
-    hallId: hall.id, profileId: profile.id, timeZone: hallTimeZone(hall, profile), shares: profile.shares, bettingPlan: settings.bettingPlan ?? null,
-    minimumParticipation: profile.minimumParticipation, minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)), playingPositions: Number(hall.playing_positions),
-    licence: settings.licence ?? null,
-    plans: plans.map((p) => ({ kind: p.kind, version: Number(p.version), authorisationRef: p.authorisation_ref, plan: JSON.parse(p.body), createdAt: p.created_at, createdBy: JSON.parse(p.created_by) })),
-  }
 }
 
 /** Generates a master card set once from a recorded seed and stores it (BNG-13). */

@@ -59,20 +59,12 @@ function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment
 async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, by: Actor = SYSTEM_ACTOR, annulment: SignedAnnulment | null = null): Promise<void> {
   const at = ctx.now()
   await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at })
-  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(annulment ?? {}) } })
-  // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
-  ctx.caches.delete(game.id)
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
+  await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(annulment ?? {}) } })
 }
 
 /** Voids the game and refunds every sold card at full price (BNG-80, BNG-82, BNG-83, BNG-86). */
 async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, annulment: SignedAnnulment | null = null): Promise<void> {
   assertLegal(GameAction.Annul, game.status, game.id)
-  // Issue 13 point 6, BNG-51: once a prize of the game is paid the game is not annulled (refused, not reversed):
-  // the cash is in a player's hand, a reversal in the minutes would not bring it back, and refunding every card
-  // on top would pay the same card twice. Prizes are paid only after the game ends, so this is a last guard.
-  const paid = await store.paidPrizeCount(tx, game.id)
-  if (paid > 0) throw new DomainError('ANNUL_AFTER_PAYOUT', `${paid} prize(s) of game ${game.order_no} were already paid: it cannot be annulled (BNG-51)`, { paidPrizes: paid, rule: 'BNG-51' })
   const at = ctx.now()
   const cards = await store.soldCardRefs(tx, game.id)
   await store.refundSoldCards(tx, game.id)

@@ -52,7 +52,7 @@ async function setup(v2: boolean) {
   const withRound = (g: GameRow) => ({ ...g, beacon_round: round }) as GameRow
   const hooks: BingoHooks = v2 ? { ...bonus.hooks, salesClosed: (tx, e) => bonus.hooks.salesClosed!(tx, { ...e, game: withRound(e.game) }) } : bonus.hooks
   const bingo = createBingoService({ db, clock, entropy, hooks: [hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Tunari', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({ name: 'Sala Tunari', profileId: 'BO-2025', playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: 300, seed: 'lucky-sealed' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

@@ -6,9 +6,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
-import { hallCurrency, hallProfileSettings, sessionHallId } from './store.ts'
-import { hallZoneOf } from '../shared/time-zone.ts'
-import { getProfile } from '../shared/profile.ts'
+import { hallCurrency, sessionHallId } from './store.ts'
 import { checkpointRowsBetween } from '../shared/store.ts'
 import { toCheckpoint } from '../shared/checkpoint-service.ts'
 import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
@@ -42,9 +40,6 @@ export interface MinutesGame extends MinutesBonusGame {
   status: 'finished' | 'void' | 'in_progress'
   voidReason: string | null
   refundCents: number
-  /** Issue 13 point 7 (BNG-86): the void game's cards to refund, and the refunds paid so far (count and amount). */
-  refundCards?: number
-  refundsPaid?: { cards: number; amountCents: number }
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
@@ -74,8 +69,6 @@ export interface SessionMinutes {
   equipment?: Array<{ at: string; type: string; details: Record<string, unknown> }>
   /** Signed journal checkpoints of the session, and the first one after its close (DESIGN.md "Journal"). */
   checkpoints?: Array<{ seq: number; hash: string; at: string; keyId: string; signature: string; reason: string }>
-  /** Issue 17: the hall's IANA zone; every time in the minutes is on its wall clock. */
-  timeZone?: string
 }
 
 export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
@@ -146,21 +139,12 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         minutes.totals.prizesPaidCents += pl.amountCents
         break
       }
-      case 'refund.paid': {
-        // Issue 13 point 7: each card refund paid at a cashier or onto a voucher, counted for the minutes.
-        if (pl.product !== 'card') break
-        const g = game(pl)
-        const paid = (g.refundsPaid ??= { cards: 0, amountCents: 0 })
-        paid.cards++
-        paid.amountCents += pl.amountCents
-        break
-      }
       case 'game.finished':
         Object.assign(game(pl), { status: 'finished', endedAt: r.at })
         break
       case 'game.void': {
         const g = game(pl)
-        Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents, refundCards: pl.refundedCards, refundsPaid: g.refundsPaid ?? { cards: 0, amountCents: 0 } })
+        Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents })
         if (pl.annulledBy && pl.confirmedBy) g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
         minutes.totals.refundCents += pl.refundCents
         minutes.totals.annulledGames = (minutes.totals.annulledGames ?? 0) + 1
@@ -214,9 +198,6 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
   m.currency = (await hallCurrency(db, hallId)) ?? ''
-  // Issue 17: the minutes speak the hall's wall clock.
-  const hall = await hallProfileSettings(db, hallId)
-  m.timeZone = hallZoneOf(hall?.settings, getProfile(hall?.profile_id ?? m.profileId)?.timeZone ?? 'UTC')
   // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
   const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
   const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1

@@ -8,7 +8,7 @@
  * | ordinary-90         | BNG-5                 | LAYOUT_90: 3 x 9, 15 numbers, balls 1..90                        |
  * | bingo-75            | BNG-3/4 (licence)     | LAYOUT_75: 5 x 5, 25 numbers, balls 1..75, columns B I N G O      |
  * | bingo-plus          | BNG-103, CFG-35       | balls 1..100, 10 columns of ten, cards of 5 to 20 numbers         |
- * | derived             | BNG-102, CFG-34       | balls 6..90, cards of 6 to 18 numbers (decree 004 Bingo VI.3.a); version instant or deferred (checkDerivedPlan) |
+ * | derived             | BNG-102, CFG-34       | balls 6..100 (the brief's range; Cantabria says at most 90), cards of 6 to 20 numbers |
  * | fast                | BNG-98, CFG-32        | one row of `picks` numbers from a universe 1..U: the bingo is completing them all |
  * | electronic          | BNG-101, CFG-33       | any layout above, virtual cards sold at terminals and marked by the system (profile.autoClaimSoldCards) |
  *
@@ -17,7 +17,6 @@
  */
 import { LAYOUT_75, LAYOUT_90, countCards, validateLayout, type CardLayout } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
-import type { Profile } from '../shared/profile.ts'
 
 export const Modality = {
   Ordinary90: 'ordinary-90',
@@ -29,7 +28,7 @@ export const Modality = {
 export type Modality = (typeof Modality)[keyof typeof Modality]
 
 export interface ModalityParams {
-  /** Balls 1..ballCount (derived: 6..90; fast: the universe). */
+  /** Balls 1..ballCount (derived: 6..100; fast: the universe). */
   ballCount?: number
   rows?: number
   /** Numbers per row. */
@@ -70,61 +69,11 @@ export function bingoPlusLayout(p: { rows: number; perRow: number }): CardLayout
   return checked({ ballCount: 100, rows: p.rows, columns: 10, perRow: p.perRow, columnRanges: evenColumns(100, 10), minPerColumn: 0 }, 'bingo plus', 5, 20)
 }
 
-/**
- * BNG-102: derived bingo "sobre un máximo de 90 números y un mínimo de 6", with cards "con un mínimo de 6 y un
- * máximo de 18 números distintos" (decree 004, Bingo VI.3.a).
- */
+/** BNG-102: derived bingo on 6..100 numbers with cards of 6 to 20 numbers. */
 export function derivedLayout(p: { ballCount: number; rows: number; perRow: number; columns?: number }): CardLayout {
-  if (!Number.isInteger(p.ballCount) || p.ballCount < 6 || p.ballCount > 90) throw new DomainError('VALIDATION_FAILED', 'derived bingo is played on 6 to 90 numbers (BNG-102)', { rule: 'BNG-102' })
+  if (!Number.isInteger(p.ballCount) || p.ballCount < 6 || p.ballCount > 100) throw new DomainError('VALIDATION_FAILED', 'derived bingo is played on 6 to 100 numbers (BNG-102)', { rule: 'BNG-102' })
   const columns = p.columns ?? Math.min(p.ballCount, Math.max(p.perRow, Math.ceil(p.ballCount / 10)))
-  return checked({ ballCount: p.ballCount, rows: p.rows, columns, perRow: p.perRow, columnRanges: evenColumns(p.ballCount, columns), minPerColumn: 0 }, 'derived bingo', 6, 18)
-}
-
-/**
- * A derived bingo version (BNG-102, CFG-34), authorised by the Consejería (`authorisationRef`). Its prizes are
- * predetermined combinations, each with its part (`shareBp`) of the prize percentage, which may not be below the
- * Consejería's minimum. `instant`: each prize is fixed in each play, independently of the betting volume
- * (`fixedCents`, or `stakeMultiple` times the card price). `deferred`: prizes of an amount fixed within a time span
- * of games (`window`) as a function of card sales: each prize is its `shareBp` of the sales in the window.
- */
-export interface DerivedPlan {
-  authorisationRef: string
-  version: 'instant' | 'deferred'
-  ballCount: number
-  rows: number
-  perRow: number
-  prizePercentBp: number
-  prizes: Array<{ name: string; combination: string; shareBp: number; fixedCents?: number; stakeMultiple?: number }>
-  window?: { games?: number; hours?: number }
-}
-
-export function checkDerivedPlan(profile: Profile, plan: DerivedPlan): DerivedPlan {
-  if (!profile.derivedBingo.allowed) throw new DomainError('RULE_DISABLED', `profile ${profile.id} has no derived bingo (BNG-102 is a Cantabrian modality)`, { rule: 'BNG-102' })
-  derivedLayout({ ballCount: plan.ballCount, rows: plan.rows, perRow: plan.perRow })
-  const problems: string[] = []
-  const ref = plan.authorisationRef.trim()
-  if (ref.length < 3 || ref.length > 120) problems.push('the Consejería authorisation reference has 3 to 120 characters')
-  if (plan.version !== 'instant' && plan.version !== 'deferred') problems.push('version is instant or deferred')
-  if (!Number.isInteger(plan.prizePercentBp) || plan.prizePercentBp > 10_000) problems.push('prizePercentBp must be at most 10000')
-  if (plan.prizePercentBp < profile.derivedBingo.minimumPrizeBp) problems.push(`the prize percentage ${plan.prizePercentBp} is below the Consejería minimum ${profile.derivedBingo.minimumPrizeBp}`)
-  if (plan.prizes.length < 1) problems.push('at least one predetermined prize')
-  let sum = 0
-  for (const [i, p] of plan.prizes.entries()) {
-    if (!p.name.trim() || !p.combination.trim()) problems.push(`prize ${i + 1} needs a name and its predetermined combination`)
-    if (!Number.isInteger(p.shareBp) || p.shareBp <= 0) problems.push(`prize ${i + 1}: shareBp must be a positive integer`)
-    sum += p.shareBp
-    const fixed = p.fixedCents !== undefined || p.stakeMultiple !== undefined
-    if (plan.version === 'instant' && !fixed) problems.push(`prize ${i + 1}: an instant version's prize is a fixed amount or a multiple of the stake, independent of the betting volume`)
-    if (plan.version === 'deferred' && fixed) problems.push(`prize ${i + 1}: a deferred version's prize comes from the sales of its window, not a fixed stake`)
-    if (p.fixedCents !== undefined && (!Number.isSafeInteger(p.fixedCents) || p.fixedCents <= 0)) problems.push(`prize ${i + 1}: fixedCents must be positive`)
-    if (p.stakeMultiple !== undefined && (!Number.isInteger(p.stakeMultiple) || p.stakeMultiple <= 0)) problems.push(`prize ${i + 1}: stakeMultiple must be a positive integer`)
-  }
-  if (sum !== plan.prizePercentBp) problems.push(`the prizes' shares add up to ${sum}, the prize percentage is ${plan.prizePercentBp}: specify its split among the prizes`)
-  const w = plan.window
-  if (plan.version === 'deferred' && !(w && ((Number.isInteger(w.games) && w.games! >= 1) || (Number.isInteger(w.hours) && w.hours! >= 1)))) problems.push('a deferred version names its time span: games or hours')
-  if (plan.version === 'instant' && w) problems.push('an instant version has no time span')
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid derived bingo version: ${problems.join('; ')} (BNG-102)`, { problems, rule: 'BNG-102' })
-  return { ...plan, authorisationRef: ref }
+  return checked({ ballCount: p.ballCount, rows: p.rows, columns, perRow: p.perRow, columnRanges: evenColumns(p.ballCount, columns), minPerColumn: 0 }, 'derived bingo', 6, 20)
 }
 
 /** BNG-98: fast bingo, one row of `picks` numbers (one per band of the universe 1..ballCount). */

@@ -5,7 +5,6 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import { getProfile } from '../shared/profile.ts'
 import { luckyNumbersV2 } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import {
@@ -34,34 +33,17 @@ export interface CreatePotInput {
   hallIds: string[]
 }
 
-/**
- * BNG-68 (Cantabria, 004 Bingo V.3): prizes may not be topped up with any money, nor any prize set up besides the
- * regulated ones. A progressive pot is not among them, and seed money tops a prize up: both refused in a hall
- * whose profile forbids them. Interconnected bingo and bola loca are regulated (V.2.b, V.2.c) and stay.
- */
-function assertPotAllowed(hallId: string, profileId: string, kind: PotKind, seedCents: number): void {
-  const profile = getProfile(profileId)
-  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${profileId}`)
-  if (kind === 'progressive' && !profile.extraPrizes.progressivePots) {
-    throw new DomainError('RULE_DISABLED', `hall ${hallId} (${profile.id}) may not run a progressive pot: no prize besides the regulated ones (BNG-68)`, { hallId, rule: 'BNG-68' })
-  }
-  if (seedCents > 0 && !profile.extraPrizes.seedMoney) {
-    throw new DomainError('RULE_DISABLED', `hall ${hallId} (${profile.id}) may not seed a pot: prizes are never topped up with other money (BNG-68)`, { hallId, rule: 'BNG-68' })
-  }
-}
-
 export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at: string): Promise<PotRow> {
   const def = validatePotDefinition({ kind: input.kind, contributionBp: input.contributionBp, reserveBp: input.reserveBp ?? 0, seedCents: input.seedCents ?? 0, maxCents: input.maxCents ?? null, condition: input.condition })
   if (input.hallIds.length === 0) throw new DomainError('VALIDATION_FAILED', 'a pot needs at least one hall', { field: 'hallIds' })
   if (input.kind !== 'interconnected' && input.hallIds.length > 1) throw new DomainError('VALIDATION_FAILED', 'only an interconnected pot is shared by several halls (BNG-66)', { field: 'hallIds' })
-  const halls = [] as Array<{ id: string; currency: string; profile_id: string }>
+  const halls = [] as Array<{ id: string; currency: string }>
   for (const h of new Set(input.hallIds)) {
     const hall = await potCandidateHall(tx, h)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${h} not found`, { hallId: h })
     halls.push(hall)
   }
   if (new Set(halls.map((h) => h.currency)).size !== 1) throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  for (const h of halls) assertPotAllowed(h.id, h.profile_id, def.kind, def.seedCents)
   const text = potConditionText(def, halls[0].currency)
   await insertPot(tx, { id, name: input.name, kind: def.kind, currency: halls[0].currency, contributionBp: def.contributionBp, reserveBp: def.reserveBp, seedCents: def.seedCents, maxCents: def.maxCents, conditionJson: JSON.stringify(def.condition), publicText: text, status: 'active', at })
   for (const h of halls) await insertPotHall(tx, id, h.id, at)
@@ -77,7 +59,6 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   const hall = await potJoiningHall(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`)
   if (hall.currency !== pot.currency) throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  assertPotAllowed(hallId, hall.profile_id, pot.kind, Number(pot.seed_cents))
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, { at, type: 'pot.hall_joined', scope: `pot:${potId}`, payload: { potId, hallId, rule: 'RNG-16' } })
 }

@@ -74,7 +74,7 @@ export interface PrimaConfig {
 export async function configurePrimaTx(tx: Sql, hallId: string, profile: Profile, cfg: PrimaConfig, at: string, opts: { duringAnnouncement?: boolean } = {}): Promise<PrimaRow> {
   if (!opts.duringAnnouncement) await assertNoGameRunning(tx, hallId)
   const existing = await primaByHall(tx, hallId)
-  const base = existing ? rulesOf(existing) : { ...PRIMA_RULES_CANTABRIA, deductionBp: profile.shares?.primaBp || PRIMA_RULES_CANTABRIA.deductionBp, baseBallLimit: profile.prima.baseBallLimit, incrementPerGame: profile.prima.incrementPerGame }
+  const base = existing ? rulesOf(existing) : { ...PRIMA_RULES_CANTABRIA, deductionBp: profile.shares.primaBp || PRIMA_RULES_CANTABRIA.deductionBp, baseBallLimit: profile.prima.baseBallLimit, incrementPerGame: profile.prima.incrementPerGame }
   const rules = validatePrimaRules({
     ...base,
     deductionBp: cfg.deductionBp ?? base.deductionBp, baseBallLimit: cfg.baseBallLimit ?? base.baseBallLimit,

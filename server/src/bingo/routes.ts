@@ -3,30 +3,12 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { actorOf, body, nameOf, needs, param, principalOf, SECOND_PERSON_HEADER, witnessOf, type App, type AppContext } from '../http/context.ts'
+import { actorOf, body, needs, param, principalOf, type App } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
-import { counterStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
-import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
-/**
- * Issue 14 point 2 (BNG-25/27): who confirmed a recount is never the body's text when authentication is on: the
- * second person who typed their credential (X-Bolillo-Second-Person) when there is one, else the requester.
- */
-async function recountOf(c: AppContext, r: { ballsCounted: number; confirmedBy: string }) {
-  if (!c.get('authOn')) return r
-  return { ballsCounted: r.ballsCounted, confirmedBy: c.req.header(SECOND_PERSON_HEADER) ? await witnessOf(c, 'ball-set.witness') : nameOf(c) }
-}
-
-const bp = z.number().int().min(0).max(10_000)
-/** BNG-52: a Plan de Apuestas version: prize shares, pot increments and commission, in basis points of the total collected. */
-const bettingPlan = z.object({
-  authorisationRef: z.string().min(1).max(120),
-  shares: z.object({ poolBp: bp, lineBp: bp, bingoBp: bp, primaBp: bp }).strict(),
-  potsBp: bp.default(0), commissionBp: bp.default(0),
-}).strict()
 const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120) }).strict()
 
 export function registerBingoRoutes(app: App, services: Services) {
@@ -35,27 +17,8 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await bingo.listHalls() }))
   app.get('/api/halls/:hallId', needs('hall.read'), async (c) => c.json(await bingo.getHallOverview(param(c, 'hallId'))))
   app.post('/api/halls', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional(), bettingPlan: bettingPlan.optional() }).strict())
-    return c.json(await bingo.createHall({ ...b, by: actorOf(c) }), 201)
-  })
-  // Issue 18: the rules a hall plays under and every version of its plans (BNG-52, CFG-17, CFG-24/25, BNG-102).
-  app.get('/api/halls/:hallId/rules', needs('minutes.read'), async (c) => c.json(await bingo.hallRules(param(c, 'hallId'))))
-  app.put('/api/halls/:hallId/betting-plan', needs('hall.rules'), async (c) => {
-    const plan = await body(c, bettingPlan)
-    return c.json(await bingo.setBettingPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
-  })
-  app.put('/api/halls/:hallId/licence', needs('hall.rules'), async (c) => {
-    const terms = await body(c, z.object({ authorisationRef: z.string().min(1).max(120), minimumBasis: z.enum(['cards', 'positions']), playingPositions: z.number().int().min(1).max(100_000) }).strict())
-    return c.json(await bingo.setLicenceTerms({ hallId: param(c, 'hallId'), terms, by: actorOf(c) }))
-  })
-  app.put('/api/halls/:hallId/derived-plan', needs('hall.rules'), async (c) => {
-    const plan = await body(c, z.object({
-      authorisationRef: z.string().min(1).max(120), version: z.enum(['instant', 'deferred']), ballCount: z.number().int(), rows: z.number().int().min(1).max(5), perRow: z.number().int().min(1).max(18),
-      prizePercentBp: z.number().int().min(0).max(10_000),
-      prizes: z.array(z.object({ name: z.string().min(1).max(60), combination: z.string().min(1).max(120), shareBp: z.number().int().min(0).max(10_000), fixedCents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(), stakeMultiple: z.number().int().positive().max(100_000).optional() }).strict()).min(1).max(20),
-      window: z.object({ games: z.number().int().min(1).max(100_000).optional(), hours: z.number().int().min(1).max(8760).optional() }).strict().optional(),
-    }).strict())
-    return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
+    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional() }).strict())
+    return c.json(await bingo.createHall(b), 201)
   })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
@@ -72,7 +35,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     const b = await body(c, z.object({ recount }).strict())
-    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount) }), 201)
+    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: b.recount }), 201)
   })
   app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))))
   app.post('/api/sessions/:sessionId/last-game', needs('session.close'), async (c) => {
@@ -81,7 +44,7 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   app.post('/api/sessions/:sessionId/close', needs('session.close'), async (c) => {
     const b = await body(c, z.object({ recount: recount.optional() }).strict())
-    await bingo.closeSession(param(c, 'sessionId'), b.recount ? await recountOf(c, b.recount) : null)
+    await bingo.closeSession(param(c, 'sessionId'), b.recount ?? null)
     return c.json({ ok: true })
   })
   app.get('/api/sessions/:sessionId/minutes', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionMinutes(param(c, 'sessionId'))))
@@ -117,13 +80,10 @@ export function registerBingoRoutes(app: App, services: Services) {
     if (b.signature === undefined) return c.json(await bingo.obtainBeacon(param(c, 'gameId')))
     return c.json(await bingo.acceptTypedBeacon({ gameId: param(c, 'gameId'), signature: b.signature, actor: { kind: who.kind, id: who.id, name: who.name, role: String(who.role) } }))
   })
-  // Issue 13: a counter sale (cashier station, the caller's table) takes the cash into the station's drawer and
-  // prints the cards, all or nothing; a kiosk sells only against a voucher (POST /api/kiosk/purchases).
-  // `channel` is still accepted from older clients and ignored: the channel is the station that took the cash.
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
-    const station = counterStation(c, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, ...station }), 201)
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
+    const cards = await bingo.sell({ gameId: param(c, 'gameId'), count: b.count, channel: b.channel })
+    return c.json({ cards }, 201)
   })
   app.post('/api/games/:gameId/draw', needs('game.draw'), async (c) => c.json(await bingo.drawNext(param(c, 'gameId'))))
   app.post('/api/games/:gameId/balls', needs('game.draw'), async (c) => {
@@ -161,11 +121,8 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(card)
   })
   app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) => c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }))
-  // Issue 13 point 6: the table pays through the cashier's path: against the card's signed code, after the game's
-  // prize window has closed, out of the drawer of the person's open shift at the table's station.
   app.post('/api/prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ code: z.string().min(1).max(400).optional(), paidBy: z.string().min(1).max(120).optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional() }).strict())
-    const till = await tillOf(c, services, { stationId: 'mesa', cashierId: b.paidBy })
-    return c.json(await services.cashdesk.payouts.payAtTable({ prizeId: param(c, 'prizeId'), code: b.code, ...till, payeeName: b.payeeName, payeeDocument: b.payeeDocument }))
+    const b = await body(c, z.object({ paidBy: z.string().min(1).max(120) }).strict())
+    return c.json(await bingo.payPrize({ prizeId: param(c, 'prizeId'), paidBy: b.paidBy }))
   })
 }

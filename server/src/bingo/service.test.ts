@@ -16,7 +16,7 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
   const db = await openTestDatabase()
   dbs.push(db)
   const bingo = createBingoService({ db, clock: opts.clock ?? { now: () => new Date('2026-11-21T20:00:00Z') }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-  const hall = await bingo.createHall({ name: 'Sala', profileId, playingPositions: 100, ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}) })
+  const hall = await bingo.createHall({ name: 'Sala', profileId, playingPositions: 100 })
   const set = await bingo.createMasterSet({ count: opts.cards ?? 1000, seed: 'svc-test' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const b = await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })

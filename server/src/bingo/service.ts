@@ -102,8 +102,6 @@ export interface GameState extends Partial<GameExtras> {
   beacon?: BeaconState | null
   /** Issue 15 point 4: a game annulled by two people shows the hall their reason (the names stay in the minutes). */
   annulment?: { reason: string; at: string } | null
-  /** Issue 17: the game's newest incident (what happened and how the game goes on), shown on every screen. */
-  incident?: { at: string; kind: string; outcome: string; note: string; rule: string } | null
   times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
 }
 
@@ -150,11 +148,6 @@ export function createBingoService(deps: BingoDeps) {
     setHallTimeZone: (input: Parameters<typeof halls.setHallTimeZone>[1]) => halls.setHallTimeZone(ctx, input),
     hallExists: (hallId: string) => halls.hallExists(ctx, hallId),
     currentGameOfHall: (hallId: string) => halls.currentGameOfHall(ctx, hallId),
-    // Issue 18: the hall's Plan de Apuestas, licence options and derived bingo versions (BNG-52, CFG-17, BNG-102).
-    hallRules: (hallId: string) => halls.hallRules(ctx, hallId),
-    setBettingPlan: (input: Parameters<typeof halls.setBettingPlan>[1]) => halls.setBettingPlan(ctx, input),
-    setLicenceTerms: (input: Parameters<typeof halls.setLicenceTerms>[1]) => halls.setLicenceTerms(ctx, input),
-    setDerivedPlan: (input: Parameters<typeof halls.setDerivedPlan>[1]) => halls.setDerivedPlan(ctx, input),
     /** Rebuild helpers for tests. */
     cardFromRows,
   }

@@ -27,7 +27,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
     const otherSet = await bingo.createMasterSet({ count: 100, seed: 'other' })
     const halls = [] as Array<{ id: string; series: string }>
     for (const [name, codeName] of [['Central La Paz', 'A'], ['Sala El Alto', 'B'], ['Sala Oruro', 'C'], ['Sala Potosí', 'D']]) {
-      const h = await bingo.createHall({ name, profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+      const h = await bingo.createHall({ name, profileId: 'BO-2025', playingPositions: 100 })
       const s = await bingo.createSeries({ hallId: h.id, code: codeName, masterSetId: set.id, faceValueCents: 1000 })
       halls.push({ id: h.id, series: s.id })
     }

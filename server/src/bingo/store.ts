@@ -42,11 +42,6 @@ export async function hallExists(sql: Sql, hallId: string): Promise<boolean> {
   return (await sql.get('SELECT id FROM halls WHERE id = ?', [hallId])) !== undefined
 }
 
-/** Issue 17: a hall's profile and settings, for the zone its minutes print. */
-export function hallProfileSettings(sql: Sql, hallId: string): Promise<{ profile_id: string; settings: string } | undefined> {
-  return sql.get<{ profile_id: string; settings: string }>('SELECT profile_id, settings FROM halls WHERE id = ?', [hallId])
-}
-
 export async function hallCurrency(sql: Sql, hallId: string): Promise<string | undefined> {
   return (await sql.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId]))?.currency
 }
@@ -411,13 +406,6 @@ export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[
   return (await sql.all<{ id: string }>("SELECT id FROM prizes WHERE game_id = ? AND status = 'awarded'", [gameId])).map((r) => r.id)
 }
 
-/** Prizes (and bonus prizes) of a game already paid: an annulment after a payout is refused (issue 13 point 6). */
-export async function paidPrizeCount(tx: Sql, gameId: string): Promise<number> {
-  const a = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM prizes WHERE game_id = ? AND status = 'paid'", [gameId])
-  const b = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM bonus_prizes WHERE game_id = ? AND status = 'paid'", [gameId])
-  return Number(a?.n ?? 0) + Number(b?.n ?? 0)
-}
-
 export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {
   await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
@@ -431,11 +419,6 @@ export function prizesWithSerials(sql: Sql, gameId: string): Promise<Array<Prize
 }
 
 // ---- incidents
-
-/** Issue 17: a game's newest incident, for the hall display and the caller console. */
-export function latestIncidentOfGame(sql: Sql, gameId: string): Promise<{ kind: string; outcome: string; note: string; rule: string; created_at: string } | undefined> {
-  return sql.get<{ kind: string; outcome: string; note: string; rule: string; created_at: string }>('SELECT kind, outcome, note, rule, created_at FROM incidents WHERE game_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [gameId])
-}
 
 export async function insertIncident(tx: Sql, i: { id: string; sessionId: string; gameId: string; kind: string; outcome: string; note: string; rule: string; at: string }): Promise<void> {
   await tx.run('INSERT INTO incidents (id, session_id, game_id, kind, outcome, note, rule, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [i.id, i.sessionId, i.gameId, i.kind, i.outcome, i.note, i.rule, i.at])
@@ -524,13 +507,13 @@ export async function potLedgerEntries(tx: Sql, potId: string): Promise<PotLedge
 }
 
 /** A hall a new pot is created for, with its currency. */
-export function potCandidateHall(tx: Sql, hallId: string): Promise<{ id: string; currency: string; profile_id: string } | undefined> {
-  return tx.get<{ id: string; currency: string; profile_id: string }>('SELECT id, currency, profile_id FROM halls WHERE id = ?', [hallId])
+export function potCandidateHall(tx: Sql, hallId: string): Promise<{ id: string; currency: string } | undefined> {
+  return tx.get<{ id: string; currency: string }>('SELECT id, currency FROM halls WHERE id = ?', [hallId])
 }
 
 /** The currency of a hall joining an existing pot. */
-export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string; profile_id: string } | undefined> {
-  return tx.get<{ currency: string; profile_id: string }>('SELECT currency, profile_id FROM halls WHERE id = ?', [hallId])
+export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string } | undefined> {
+  return tx.get<{ currency: string }>('SELECT currency FROM halls WHERE id = ?', [hallId])
 }
 
 export async function insertPot(tx: Sql, p: { id: string; name: string; kind: string; currency: string; contributionBp: number; reserveBp: number; seedCents: number; maxCents: number | null; conditionJson: string; publicText: string; status: string; at: string }): Promise<void> {
@@ -862,40 +845,4 @@ export async function insertAnnulment(tx: Sql, a: { gameId: string; reason: stri
 
 export function annulmentOfGame(sql: Sql, gameId: string): Promise<AnnulmentRow | undefined> {
   return sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
-}
-
-// ---------------------------------------------------------------- hall plans (issue 18: BNG-52, CFG-17, CFG-34)
-
-export interface HallPlanRow { id: string; hall_id: string; kind: string; version: number; authorisation_ref: string | null; body: string; created_at: string; created_by: string }
-
-export async function latestHallPlanVersion(sql: Sql, hallId: string, kind: string): Promise<number> {
-  const r = await sql.get<{ v: number | null }>('SELECT MAX(version) AS v FROM hall_plans WHERE hall_id = ? AND kind = ?', [hallId, kind])
-  return Number(r?.v ?? 0)
-}
-
-export async function insertHallPlan(tx: Sql, p: { id: string; hallId: string; kind: string; version: number; authorisationRef: string | null; body: string; at: string; createdBy: string }): Promise<void> {
-  await tx.run('INSERT INTO hall_plans (id, hall_id, kind, version, authorisation_ref, body, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [p.id, p.hallId, p.kind, p.version, p.authorisationRef, p.body, p.at, p.createdBy])
-}
-
-export function hallPlans(sql: Sql, hallId: string): Promise<HallPlanRow[]> {
-  return sql.all<HallPlanRow>('SELECT * FROM hall_plans WHERE hall_id = ? ORDER BY kind, version', [hallId])
-}
-
-export async function setHallSettings(tx: Sql, hallId: string, settings: string): Promise<void> {
-  await tx.run('UPDATE halls SET settings = ? WHERE id = ?', [settings, hallId])
-}
-
-export async function setHallPlayingPositions(tx: Sql, hallId: string, positions: number): Promise<void> {
-  await tx.run('UPDATE halls SET playing_positions = ? WHERE id = ?', [positions, hallId])
-}
-
-/** BNG-71: prizes (ordinary and bonus) awarded in a hall's finished games and not yet paid. */
-export async function unpaidPrizesOfHall(sql: Sql, hallId: string): Promise<{ count: number; amountCents: number; gameIds: string[] }> {
-  const rows = await sql.all<{ game_id: string; amount_cents: number }>(
-    `SELECT p.game_id, p.amount_cents FROM prizes p JOIN games g ON g.id = p.game_id WHERE g.hall_id = ? AND g.status = 'finished' AND p.status = 'awarded'
-     UNION ALL
-     SELECT b.game_id, b.amount_cents FROM bonus_prizes b JOIN games g ON g.id = b.game_id WHERE b.hall_id = ? AND g.status = 'finished' AND b.status = 'awarded'`,
-    [hallId, hallId],
-  )
-  return { count: rows.length, amountCents: rows.reduce((t, r) => t + Number(r.amount_cents), 0), gameIds: [...new Set(rows.map((r) => r.game_id))] }
 }

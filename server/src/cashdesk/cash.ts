@@ -1,22 +1,17 @@
 import type { Sql } from '../db/database.ts'
-import { assertShiftOpen } from './shifts.ts'
 import { hallOfStation, insertCashMovement } from './store.ts'
 
 /**
  * Called by a payout inside its own transaction, so that the cash leaving the station's drawer is recorded
- * together with the payout or not at all (the station's shift must reconcile with what it paid).
+ * together with the payout or not at all (the station's day balance must reconcile with what it paid).
  */
-export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' | 'refund' }) => Promise<void>
+export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' }) => Promise<void>
 
-/**
- * Records a payout as cash out of the station's drawer (`cash_movements`), under the open shift when there is one
- * (issue 13 point 5) and with the product it pays (card, lotto, lottery, instant) for the shift report.
- */
-export function cashOut(stationId: string, cashierId: string, newId: (prefix: string) => string, drawer: { shiftId?: string | null; product?: string } = {}): OnPaid {
+/** Records a payout as cash out of the station's drawer (`cash_movements`, read by the station's day report). */
+export function cashOut(stationId: string, cashierId: string, newId: (prefix: string) => string): OnPaid {
   return async (tx, paid) => {
     if (paid.amountCents <= 0) return // goods prizes move no cash
-    await assertShiftOpen(tx, drawer.shiftId ?? null)
     const hallId = await hallOfStation(tx, stationId)
-    await insertCashMovement(tx, { id: newId('cm'), hallId: hallId ?? '', stationId, cashierId, kind: paid.kind, amountCents: -paid.amountCents, currency: paid.currency, refId: paid.refId, at: paid.at, shiftId: drawer.shiftId ?? null, product: drawer.product ?? null })
+    await insertCashMovement(tx, { id: newId('cm'), hallId: hallId ?? '', stationId, cashierId, kind: paid.kind, amountCents: -paid.amountCents, currency: paid.currency, refId: paid.refId, at: paid.at })
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Self-service kiosk: shows the game on sale (BNG-11: series, cards in the series, face value, prizes). The sale
- * itself, against a credit voucher (GEN-13/GEN-14: the kiosk takes no cash), is paid-sales.ts's, for cards, lotto
- * slips and e-instant tickets alike; what follows is why it prints inside the transaction.
+ * Self-service kiosk: shows the game on sale (BNG-11: series, cards in the series, face value, prizes) and sells
+ * cards against a credit voucher (GEN-13/GEN-14: the kiosk takes no cash), printing each card with the QR of its
+ * signed code and a change voucher for what is left.
  *
  * All or nothing with the printer. The cards, the spent voucher, the change voucher and their journal records are
  * written in one transaction, and the tickets are printed INSIDE it, before the commit: a printer that is offline,
@@ -19,17 +19,23 @@
  * game's cards handed back first) is a hall procedure a kiosk cannot check: each card states the one game it is
  * valid for, so a card kept from an earlier game can neither play nor win.
  */
-import type { CashdeskDeps, VoucherService } from './vouchers.ts'
+import { loadSpendableVoucher, markVoucherSpent, type CashdeskDeps, type VoucherService, type VoucherView } from './vouchers.ts'
+import { appendJournal } from '../shared/journal.ts'
 import type { Sql } from '../db/database.ts'
+import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { DomainError } from '../shared/errors.ts'
 import { GameStatus } from '../bingo/game.ts'
 import { shareOf } from '../shared/money.ts'
-import { currentGameOfHall, seriesOfGame } from './store.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
+import type { PrintResult } from '../../../printer/src/printers.ts'
+import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { currentGameOfHall, gameById, insertKioskPurchase, seriesOfGame } from './store.ts'
 
 /** Most cards one kiosk purchase may buy (CFG-16 leaves the per-player maximum to the operator). */
 export const MAX_CARDS_PER_PURCHASE = 50
 
 export interface KioskOffer {
-  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }
+  hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number }
   /** on_sale: cards can be bought; not_open: announced, sales not open yet; closed: the game is in play; none. */
   state: 'on_sale' | 'not_open' | 'closed' | 'none'
   game: null | {
@@ -44,8 +50,24 @@ export interface KioskOffer {
   maxCardsPerPurchase: number
 }
 
+export interface KioskPurchase {
+  purchaseId: string
+  kioskId: string
+  gameId: string
+  gameNo: number
+  count: number
+  amountCents: number
+  currency: string
+  voucherId: string
+  /** `rows`: the numbers of each row; `grid`: the same in their columns, 0 = blank (BNG-5). */
+  cards: Array<{ id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; grid: number[][]; code: string }>
+  change: VoucherView | null
+  print: PrintResult
+}
+
 export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService) {
-  const { db } = deps
+  const { db, clock, keys } = deps
+  const now = () => clock.now().toISOString()
 
   async function seriesOf(tx: Sql, gameId: string) {
     const rows = await seriesOfGame(tx, gameId)
@@ -82,7 +104,71 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
     }
   }
 
-  return { offer }
+  /**
+   * Buys `count` cards of a game with a voucher and prints them with the change voucher; see the top of this file
+   * for the all-or-nothing rule. Errors: INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher),
+   * VOUCHER_SPENT, VOUCHER_EXPIRED, VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED,
+   * DEVICE_UNAVAILABLE (printer; nothing was sold).
+   */
+  async function purchase(input: { voucherCode: string; gameId: string; count: number; kioskId: string; ageConfirmed: boolean }): Promise<KioskPurchase> {
+    if (input.ageConfirmed !== true) throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', { field: 'ageConfirmed', rule: 'CFG-5' })
+    if (!Number.isInteger(input.count) || input.count < 1 || input.count > MAX_CARDS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `count must be 1..${MAX_CARDS_PER_PURCHASE}`, { field: 'count' })
+    const voucherId = vouchers.voucherIdOf(input.voucherCode)
+    const printer = deps.printers.forStation(input.kioskId)
+    await printer.check()
+    let publishSale = () => {}
+    const result = await db.transaction(async (tx): Promise<KioskPurchase> => {
+      const at = now()
+      const v = await loadSpendableVoucher(tx, voucherId, at)
+      const game = await gameById(tx, input.gameId)
+      if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
+      if (game.hall_id !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
+      const face = Number(game.face_value_cents)
+      const costCents = input.count * face
+      if (costCents > v.amount_cents) {
+        throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, ${input.count} cards cost ${costCents}`, { amountCents: v.amount_cents, costCents, maxCards: Math.floor(v.amount_cents / face) })
+      }
+      // BNG-12/13: correlative sale through the bingo service, inside this transaction.
+      const sale = await deps.bingo.sellWithin(tx, { gameId: game.id, count: input.count, channel: `kiosk:${input.kioskId}` })
+      const purchaseId = deps.bingo.newId('kp')
+      const changeCents = v.amount_cents - costCents
+      await markVoucherSpent(tx, v, { at, station: input.kioskId, for: 'purchase', ref: purchaseId })
+      await appendJournal(tx, {
+        at, type: 'voucher.redeemed', scope: `hall:${v.hall_id}`,
+        payload: { voucherId: v.id, purchaseId, kioskId: input.kioskId, gameId: game.id, amountCents: v.amount_cents, costCents, changeCents, cardIds: sale.cards.map((c) => c.id), ageConfirmed: true },
+      })
+      const change = changeCents > 0
+        ? await vouchers.issue(tx, { hallId: v.hall_id, currency: v.currency, amountCents: changeCents, origin: 'change', parentId: v.id, stationId: input.kioskId, issuedBy: input.kioskId, smallCents: 0, otherCents: 0, buyerDocument: v.buyer_document, at })
+        : null
+      await insertKioskPurchase(tx, {
+        id: purchaseId, kioskId: input.kioskId, hallId: v.hall_id, gameId: game.id, voucherId: v.id, changeVoucherId: change?.id ?? null,
+        cardCount: sale.cards.length, amountCents: costCents, cardIds: sale.cards.map((c) => c.id), createdAt: at,
+      })
+      const hall = await vouchers.hallFor(tx, game.hall_id)
+      const sizes = new Map((await seriesOf(tx, game.id)).map((s) => [s.code, s.cardCount]))
+      const layout = JSON.parse(game.layout) as CardLayout
+      const cards = sale.cards.map((c) => ({ ...c, grid: cardFromRows(c.rows, layout).grid, code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey) }))
+      const docs: PrintDoc[] = cards.map((c) => cardTicket({
+        code: c.code, cardId: c.id, hallName: hall.name, sessionId: game.session_id, gameId: game.id, gameNo: Number(game.order_no),
+        seriesCode: c.seriesCode, cardNo: c.cardNo, serial: c.serial, cardsInSeries: sizes.get(c.seriesCode) ?? 0,
+        faceValueCents: face, currency: hall.currency, soldAt: at, station: input.kioskId, grid: c.grid, minimumAge: hall.minimumAge,
+      }, { paper: printer.paper }))
+      if (change) {
+        docs.push(voucherTicket({ code: vouchers.codeOf(change.id), voucherId: change.id, hallName: hall.name, amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper }))
+      }
+      // Printed before the commit: a printer failure throws DEVICE_UNAVAILABLE and rolls all of the above back.
+      const print = await printer.print(docs, `kiosk-${purchaseId}`)
+      publishSale = sale.publish
+      return {
+        purchaseId, kioskId: input.kioskId, gameId: game.id, gameNo: Number(game.order_no), count: cards.length, amountCents: costCents, currency: hall.currency,
+        voucherId: v.id, cards, change: change ? vouchers.view(change, at) : null, print,
+      }
+    })
+    publishSale()
+    return result
+  }
+
+  return { offer, purchase }
 }
 
 export type KioskService = ReturnType<typeof createKioskService>

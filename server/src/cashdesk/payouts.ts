@@ -34,8 +34,7 @@ import type { PrintResult } from '../../../printer/src/printers.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
-  prizeCardRow, refundOfTicket,
+  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
 } from './store.ts'
 
 export interface CardRef {
@@ -50,7 +49,7 @@ export interface PrizeLine { id: string; kind: string; amountCents: number }
 export type TicketStatus =
   | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown'; detail: string; ticketId: string | null }
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
-  | (CardRef & { status: 'void'; reason: string | null; refundCents: number; refunded: null | { at: string; method: string; stationId: string; refundId: string } })
+  | (CardRef & { status: 'void'; reason: string | null; refundCents: number })
   | (CardRef & { status: 'pending' })
   | (CardRef & { status: 'not_winner' })
   | (CardRef & { status: 'paid'; paidAt: string; stationId: string | null; cashierId: string | null; payoutId: string | null; amountCents: number; prizes: PrizeLine[] })
@@ -87,11 +86,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
-    if (c.card_status === 'refunded' || c.game_status === 'void') {
-      // BNG-86: refundable once; the refund register says whether it was (issue 13 point 7).
-      const r = await refundOfTicket(sql, 'card', c.id)
-      return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents, refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null }
-    }
+    if (c.card_status === 'refunded' || c.game_status === 'void') return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents }
     if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
     const prizes = await prizesOfCard(sql, c.id)
     if (prizes.length === 0) return { ...ref, status: 'not_winner' }
@@ -158,7 +153,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
    * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
    */
-  async function pay(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
+  async function pay(input: { code: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
     const payeeName = input.payeeName?.trim() || null
@@ -183,7 +178,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,
             stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at,
           })
-          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
           for (const p of st.prizes) {
             const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: 'cash' } })
@@ -201,39 +196,22 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       }
     }
     deps.publish?.({ type: 'game:changed', gameId: payout.gameId, hallId: payout.hallId, seq: lastSeq, reason: 'prize_paid' })
-    // Issue 17: the receipt prints the hall's wall-clock time.
-    const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
-    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
-    return { payout, receipt: await printReceipt(payout, input.stationId, timeZone), preview: ticketPreviewDataUrl(doc) }
+    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper)
+    return { payout, receipt: await printReceipt(payout, input.stationId), preview: ticketPreviewDataUrl(doc) }
   }
 
-  /**
-   * The table pays through the same path as the cashier (issue 13 point 6): a prize id alone pays nothing; the
-   * winning card's signed code must be presented (BNG-71: against delivery of the card), it must be that prize's
-   * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
-   */
-  async function payAtTable(input: { prizeId: string; code?: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }) {
-    const prize = await prizeCardRow(db, input.prizeId)
-    if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
-    if (!input.code?.trim()) throw new DomainError('CODE_REQUIRED', `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`, { field: 'code', rule: 'BNG-71' })
-    const parsed = cardIdOf(input.code)
-    if (!('cardId' in parsed)) refuse(parsed)
-    if (parsed.cardId !== prize.card_id) throw new DomainError('CODE_REQUIRED', `the code presented is not the card of prize ${input.prizeId}`, { field: 'code', reason: 'other_card' })
-    return pay({ ...input, code: input.code })
-  }
-
-  function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): PrintDoc {
+  function receiptDoc(p: Payout, paper: PrintDoc['paper']): PrintDoc {
     return payoutReceipt({
       payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
       prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })), amountCents: p.amountCents, currency: p.currency,
       paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument,
-    }, { paper, timeZone })
+    }, { paper })
   }
 
-  async function printReceipt(p: Payout, stationId: string, timeZone: string) {
+  async function printReceipt(p: Payout, stationId: string) {
     const printer = deps.printers.forStation(stationId)
     try {
-      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`) }
+      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper)], `payout-${p.payoutId}`) }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
       const details = err.details as { reason?: string } | undefined
@@ -256,7 +234,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** Prints a payout's receipt again (a failed receipt, or a copy for the file). */
   async function reprintReceipt(payoutId: string, stationId: string) {
     const p = await loadPayout(payoutId)
-    const receipt = await printReceipt(p, stationId, (await vouchers.hallFor(db, p.hallId)).timeZone)
+    const receipt = await printReceipt(p, stationId)
     if (!receipt.printed) throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
     return receipt
   }
@@ -264,8 +242,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** The receipt as a PDF. */
   async function receiptPdf(payoutId: string, paper: PrintDoc['paper'] = '80mm'): Promise<Uint8Array> {
     const { renderTicketsPdf } = await import('../../../printer/src/pdf.ts')
-    const p = await loadPayout(payoutId)
-    return renderTicketsPdf([receiptDoc(p, paper, (await vouchers.hallFor(db, p.hallId)).timeZone)])
+    return renderTicketsPdf([receiptDoc(await loadPayout(payoutId), paper)])
   }
 
   /** §8 REPORTED LOST/STOLEN: blocks a card by its code, or by game and serial. */
@@ -317,30 +294,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** The signed code of a sold card (for reprints by staff and tests). */
   const cardCode = (cardId: string) => encodeTicketCode({ kind: TicketKind.card, id: cardId }, keys.privateKey)
 
-  /**
-   * Issue 14 point 6: a director reverses a block (a lost card found, a report withdrawn), confirmed by a second
-   * person; both names and the reason are journaled, and the card can be paid again.
-   */
-  async function unblock(input: { code?: string; gameId?: string; serial?: string; reason: string; by: string; witness: string }): Promise<{ ticketId: string; serial: string; unblockedAt: string }> {
-    return db.transaction(async (tx) => {
-      let cardId: string | undefined
-      if (input.code) {
-        const parsed = cardIdOf(input.code)
-        if (!('cardId' in parsed)) refuse(parsed)
-        cardId = parsed.cardId
-      } else if (input.gameId && input.serial) {
-        cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
-      }
-      const card = cardId ? await cardWithHall(tx, cardId) : undefined
-      if (!card) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-      if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id))) throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
-      const at = now()
-      await appendJournal(tx, { at, type: 'ticket.unblocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, by: input.by, witness: input.witness } })
-      return { ticketId: card.id, serial: card.serial, unblockedAt: at }
-    })
-  }
-
-  return { validate, pay, payAtTable, block, unblock, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+  return { validate, pay, block, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>

@@ -6,13 +6,10 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, nameOf, needs, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, needs, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { kioskStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
-import { registerShiftRoutes } from './shift-routes.ts'
-import { tillOf } from '../http/till.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
@@ -28,45 +25,31 @@ function queryOf<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
 }
 
 export function registerCashdeskRoutes(app: App, services: Services): void {
-  const { vouchers, payouts } = services.cashdesk
+  const { vouchers, kiosk, payouts } = services.cashdesk
 
-  // ---- kiosk (issue 13: one voucher buys cards, lotto slips and e-instant tickets, all or nothing with printing)
-  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) => c.json(await services.paidSales.offer(c.req.param('hallId') ?? '')))
-  const board = z.array(z.number().int()).max(128)
-  const kioskSlip = z.object({
-    drawId: id, boards: z.array(board).max(100).optional(), quickPicks: z.number().int().min(0).max(100).optional(), draws: z.number().int().min(1).max(52).optional(),
-    player: z.object({ name: person, document: z.string().min(1).max(40) }).strict(),
-  }).strict()
+  // ---- kiosk
+  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) => c.json(await kiosk.offer(c.req.param('hallId') ?? '')))
   app.post('/api/kiosk/purchases', needs('voucher.redeem'), async (c) => {
-    const b = await body(c, z.object({
-      voucherCode: code, kioskId: station.optional(), ageConfirmed: z.literal(true),
-      // Cards: `gameId` and `count` (as before), or `cards`.
-      gameId: id.optional(), count: z.number().int().min(1).max(1000).optional(),
-      cards: z.object({ gameId: id, count: z.number().int().min(1).max(1000) }).strict().optional(),
-      slips: z.array(kioskSlip).max(20).optional(),
-      instant: z.object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) }).strict().optional(),
-    }).strict())
-    const cards = b.cards ?? (b.gameId ? { gameId: b.gameId, count: b.count ?? 1 } : undefined)
-    const kioskId = kioskStation(c, b.kioskId ?? 'kiosk-1')
-    return c.json(await services.paidSales.kioskPurchase({ voucherCode: b.voucherCode, kioskId, ageConfirmed: b.ageConfirmed, cards, slips: b.slips, instant: b.instant }), 201)
+    const b = await body(c, z.object({ voucherCode: code, gameId: id, count: z.number().int().min(1).max(1000), kioskId: station, ageConfirmed: z.literal(true) }).strict())
+    const { stationId } = actors(c, { stationId: b.kioskId })
+    return c.json(await kiosk.purchase({ ...b, kioskId: stationId }), 201)
   })
 
   // ---- vouchers
   app.post('/api/vouchers', needs('voucher.sell'), async (c) => {
     const b = await body(c, z.object({
       hallId: id, amountCents: cents.min(1), cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
-      stationId: station.optional(), cashierId: person.optional(), buyerDocument: z.string().max(40).optional(),
+      stationId: station, cashierId: person, buyerDocument: z.string().max(40).optional(),
     }).strict())
-    // Issue 13 point 5: the cash goes into the drawer of the person's open shift at this station.
-    return c.json(await vouchers.sell({ ...b, ...(await tillOf(c, services, b)) }), 201)
+    return c.json(await vouchers.sell({ ...b, ...actors(c, b) }), 201)
   })
   app.post('/api/vouchers/check', needs('voucher.redeem'), async (c) => {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await vouchers.check(b.code))
   })
   app.post('/api/vouchers/cashout', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
-    return c.json(await vouchers.cashOut({ code: b.code, ...(await tillOf(c, services, b)) }))
+    const b = await body(c, z.object({ code, stationId: station, cashierId: person }).strict())
+    return c.json(await vouchers.cashOut({ code: b.code, ...actors(c, b) }))
   })
 
   // ---- tickets: validation, payout, lost/stolen
@@ -80,28 +63,17 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
-    // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
-    const till = await tillOf(c, services, b)
-    const who = { stationId: till.stationId, cashierId: till.cashierId }
-    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
-    const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee })) } })
-    return c.json(await payouts.pay({ ...b, ...till }))
+    const b = await body(c, z.object({ code, stationId: station, cashierId: person, payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional() }).strict())
+    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...actors(c, b) }))
+    const who = actors(c, b)
+    const onPaid = services.cashdesk.cashOut(who.stationId, who.cashierId)
+    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid, payee: { name: b.payeeName ?? '', document: b.payeeDocument ?? '' } })) } })
+    return c.json(await payouts.pay({ ...b, ...actors(c, b) }))
   })
-  // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
-  // documented report (a police or regulator reference); a director reverses it with a second person.
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportRef: z.string().min(3).max(120).optional(), reportedBy: person.optional() }).strict())
-    if (!b.code && !b.reportRef) throw new DomainError('VALIDATION_FAILED', 'without the card\'s code a block needs a documented report (reportRef)', { field: 'reportRef' })
-    const note = b.reportRef ? `${b.reportRef}${b.note ? ` · ${b.note}` : ''}` : b.note
-    return c.json(await payouts.block({ ...b, note, reportedBy: nameOf(c, b.reportedBy, 'reportedBy') }), 201)
-  })
-  app.post('/api/tickets/unblock', needs('ticket.unblock'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.string().min(3).max(500) }).strict())
-    const witness = c.get('authOn') ? (await secondPerson(c, 'ticket.block')).name : 'sin autenticación'
-    return c.json(await payouts.unblock({ ...b, by: nameOf(c, 'sin autenticación'), witness }))
+    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportedBy: person }).strict())
+    return c.json(await payouts.block(b), 201)
   })
   app.get('/api/payouts/:payoutId', needs('report.read'), async (c) => c.json(await payouts.loadPayout(c.req.param('payoutId') ?? '')))
   app.get('/api/payouts/:payoutId/receipt.pdf', needs('report.read'), async (c) => {
@@ -133,11 +105,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
     return c.json({ reports: await vouchers.amlReports(q) })
   })
-  // GEN-9: only the responsible officer (or the director) files or dismisses, under their own name (issue 14 point 2).
-  app.post('/api/aml/reports/:reportId/review', needs('aml.decide'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
-    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer: nameOf(c, b.officer, 'officer') }))
+  app.post('/api/aml/reports/:reportId/review', needs('aml.review'), async (c) => {
+    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person }).strict())
+    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', b))
   })
-
-  registerShiftRoutes(app, services)
 }

@@ -6,18 +6,14 @@
 import { cashOut } from './cash.ts'
 import { createKioskService } from './kiosk-sales.ts'
 import { createPayoutService } from './payouts.ts'
-import { createRefundService } from './refunds.ts'
-import { createShiftService } from './shifts.ts'
 import { createVoucherService, type CashdeskDeps } from './vouchers.ts'
 
 export function createCashdesk(deps: CashdeskDeps) {
   const vouchers = createVoucherService(deps)
   return {
     vouchers, kiosk: createKioskService(deps, vouchers), payouts: createPayoutService(deps, vouchers), printers: deps.printers,
-    // Issue 13 points 5 and 7: cashier shifts (the drawer of a person at a station) and refunds paid once.
-    shifts: createShiftService(deps, vouchers), refunds: createRefundService(deps, vouchers),
-    /** A payout's cash out of the station's drawer, for another line's pay use case (lotto, lottery, instant). */
-    cashOut: (stationId: string, cashierId: string, drawer: { shiftId?: string | null; product?: string } = {}) => cashOut(stationId, cashierId, deps.bingo.newId, drawer),
+    /** A payout's cash out of the station's drawer, for another line's pay use case (lotto, lottery). */
+    cashOut: (stationId: string, cashierId: string) => cashOut(stationId, cashierId, deps.bingo.newId),
   }
 }
 

@@ -9,14 +9,11 @@ import type { GameRow } from '../bingo/service.ts'
 export interface VoucherRow {
   id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
   parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
-  small_cents: number; other_cents: number; buyer_document: string | null; short_code: string | null
+  small_cents: number; other_cents: number; buyer_document: string | null
   spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
 }
 
-export interface CashMovementRow {
-  id: string; at: string; kind: string; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string
-  shift_id: string | null; product: string | null
-}
+export interface CashMovementRow { id: string; at: string; kind: 'voucher_sale' | 'prize_payout' | 'voucher_cashout'; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string }
 
 export interface CardJoin {
   id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
@@ -41,8 +38,8 @@ export function toVoucherRow(r: VoucherRow): VoucherRow {
 
 // ------------------------------------------------------------------------------------------------ halls, games, series
 
-export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string; settings: string } | undefined> {
-  return tx.get<{ id: string; name: string; currency: string; profile_id: string; settings: string }>('SELECT id, name, currency, profile_id, settings FROM halls WHERE id = ?', [hallId])
+export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string } | undefined> {
+  return tx.get<{ id: string; name: string; currency: string; profile_id: string }>('SELECT id, name, currency, profile_id FROM halls WHERE id = ?', [hallId])
 }
 
 /** The hall of an enrolled station, if it has one. */
@@ -75,34 +72,12 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRo
 
 export async function insertVoucher(tx: Sql, v: {
   id: string; hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string
-  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null; shortCode: string
+  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null
 }): Promise<void> {
   await tx.run(
-    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCode],
+    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument],
   )
-}
-
-/** Issue 13: the voucher typed at a kiosk by its short code. */
-export async function voucherIdByShortCode(tx: Sql, shortCode: string): Promise<string | undefined> {
-  return (await tx.get<{ id: string }>('SELECT id FROM vouchers WHERE short_code = ?', [shortCode]))?.id
-}
-
-/** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */
-export async function insertSalePayment(tx: Sql, p: {
-  id: string; hallId: string; stationId: string; soldBy: string; product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number; currency: string
-  paidBy: 'voucher' | 'cash'; paymentRef: string; at: string
-}): Promise<void> {
-  await tx.run(
-    'INSERT INTO sale_payments (id, hall_id, station_id, sold_by, product, ref_id, amount_cents, currency, paid_by, payment_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [p.id, p.hallId, p.stationId, p.soldBy, p.product, p.refId, p.amountCents, p.currency, p.paidBy, p.paymentRef, p.at],
-  )
-}
-
-/** Issue 13: the payments recorded against one voucher or cash movement. */
-export async function salePaymentsOf(tx: Sql, paymentRef: string): Promise<Array<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>> {
-  return (await tx.all<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>('SELECT product, ref_id, amount_cents, paid_by FROM sale_payments WHERE payment_ref = ? ORDER BY product, ref_id', [paymentRef]))
-    .map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
 }
 
 /** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */
@@ -118,11 +93,8 @@ export async function smallCashOfBuyer(tx: Sql, buyerDocument: string, hallId: s
 
 // ------------------------------------------------------------------------------------------------ cash movements
 
-export async function insertCashMovement(tx: Sql, m: { id: string; hallId: string; stationId: string; cashierId: string; kind: string; amountCents: number; currency: string; refId: string; at: string; shiftId?: string | null; product?: string | null }): Promise<void> {
-  await tx.run(
-    'INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at, shift_id, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [m.id, m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at, m.shiftId ?? null, m.product ?? null],
-  )
+export async function insertCashMovement(tx: Sql, m: { id: string; hallId: string; stationId: string; cashierId: string; kind: string; amountCents: number; currency: string; refId: string; at: string }): Promise<void> {
+  await tx.run('INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [m.id, m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at])
 }
 
 /** A station's movements in [from, to), in time order. */
@@ -204,11 +176,6 @@ export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]>
     .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
 }
 
-/** A bingo prize's card and game (the table pays it only against that card's code). */
-export async function prizeCardRow(tx: Sql, prizeId: string): Promise<{ id: string; card_id: string; game_id: string; status: string } | undefined> {
-  return tx.get<{ id: string; card_id: string; game_id: string; status: string }>('SELECT id, card_id, game_id, status FROM prizes WHERE id = ?', [prizeId])
-}
-
 export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number }>> {
   return tx.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
 }
@@ -255,117 +222,4 @@ export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionI
        LEFT JOIN payouts po ON po.card_id = p.card_id
        WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
   )
-}
-
-// ------------------------------------------------------------------------------------------------ shifts (issue 13 point 5)
-
-export interface ShiftRow {
-  id: string; hall_id: string; station_id: string; station_name: string; cashier_id: string; cashier_name: string; currency: string
-  float_cents: number; status: 'open' | 'closed'; opened_at: string; closed_at: string | null
-  expected_cents: number | null; counted_cents: number | null; difference_cents: number | null; close_note: string | null
-}
-
-function toShiftRow(r: ShiftRow): ShiftRow {
-  const n = (x: number | null) => (x === null || x === undefined ? null : Number(x))
-  return { ...r, float_cents: Number(r.float_cents), expected_cents: n(r.expected_cents), counted_cents: n(r.counted_cents), difference_cents: n(r.difference_cents) }
-}
-
-export async function insertShift(tx: Sql, s: { id: string; hallId: string; stationId: string; stationName: string; cashierId: string; cashierName: string; currency: string; floatCents: number; openedAt: string }): Promise<void> {
-  await tx.run(
-    "INSERT INTO cashier_shifts (id, hall_id, station_id, station_name, cashier_id, cashier_name, currency, float_cents, status, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)",
-    [s.id, s.hallId, s.stationId, s.stationName, s.cashierId, s.cashierName, s.currency, s.floatCents, s.openedAt],
-  )
-}
-
-export async function shiftById(tx: Sql, id: string): Promise<ShiftRow | undefined> {
-  const r = await tx.get<ShiftRow>('SELECT * FROM cashier_shifts WHERE id = ?', [id])
-  return r && toShiftRow(r)
-}
-
-/** The station's open shift, if any (at most one: partial UNIQUE index). */
-export async function openShiftOfStation(tx: Sql, stationId: string): Promise<ShiftRow | undefined> {
-  const r = await tx.get<ShiftRow>("SELECT * FROM cashier_shifts WHERE station_id = ? AND status = 'open'", [stationId])
-  return r && toShiftRow(r)
-}
-
-/** Shifts of a station (or of every station), newest first. */
-export async function shiftsOf(tx: Sql, filter: { stationId?: string; hallId?: string; limit: number }): Promise<ShiftRow[]> {
-  const where: string[] = []
-  const params: unknown[] = []
-  if (filter.stationId) { where.push('station_id = ?'); params.push(filter.stationId) }
-  if (filter.hallId) { where.push('hall_id = ?'); params.push(filter.hallId) }
-  const rows = await tx.all<ShiftRow>(`SELECT * FROM cashier_shifts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY opened_at DESC, id DESC LIMIT ${Math.max(1, Math.min(500, filter.limit))}`, params)
-  return rows.map(toShiftRow)
-}
-
-/** Open to closed with the count; the number of rows changed (0: closed meanwhile). */
-export async function closeShiftRow(tx: Sql, id: string, c: { at: string; expectedCents: number; countedCents: number; differenceCents: number; note: string | null }): Promise<number> {
-  return (await tx.run(
-    "UPDATE cashier_shifts SET status = 'closed', closed_at = ?, expected_cents = ?, counted_cents = ?, difference_cents = ?, close_note = ? WHERE id = ? AND status = 'open'",
-    [c.at, c.expectedCents, c.countedCents, c.differenceCents, c.note, id],
-  )).changes
-}
-
-export async function cashMovementsOfShift(tx: Sql, shiftId: string): Promise<CashMovementRow[]> {
-  const rows = await tx.all<CashMovementRow>('SELECT * FROM cash_movements WHERE shift_id = ? ORDER BY at, id', [shiftId])
-  return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
-}
-
-export async function sumOfShift(tx: Sql, shiftId: string): Promise<number> {
-  const r = await tx.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [shiftId])
-  return Number(r?.s ?? 0)
-}
-
-/** An enrolled device's kind, name and hall (the station identity of a drawer). */
-export async function deviceRow(tx: Sql, id: string): Promise<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null } | undefined> {
-  return tx.get<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null }>('SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?', [id])
-}
-
-// ------------------------------------------------------------------------------------------------ refunds (issue 13 point 7)
-
-export interface RefundRow {
-  id: string; product: string; ticket_id: string; hall_id: string | null; game_ref: string; amount_cents: number; currency: string; method: 'cash' | 'voucher'
-  voucher_id: string | null; station_id: string; cashier_id: string; shift_id: string | null; approved_by: string | null; approved_by_name: string | null
-  reason: string; refunded_at: string
-}
-
-export async function refundOfTicket(tx: Sql, product: string, ticketId: string): Promise<RefundRow | undefined> {
-  const r = await tx.get<RefundRow>('SELECT * FROM refunds WHERE product = ? AND ticket_id = ?', [product, ticketId])
-  return r && { ...r, amount_cents: Number(r.amount_cents) }
-}
-
-export async function insertRefund(tx: Sql, r: {
-  id: string; product: string; ticketId: string; hallId: string | null; gameRef: string; amountCents: number; currency: string; method: 'cash' | 'voucher'
-  voucherId: string | null; stationId: string; cashierId: string; shiftId: string | null; approvedBy: string | null; approvedByName: string | null; reason: string; at: string
-}): Promise<void> {
-  await tx.run(
-    'INSERT INTO refunds (id, product, ticket_id, hall_id, game_ref, amount_cents, currency, method, voucher_id, station_id, cashier_id, shift_id, approved_by, approved_by_name, reason, refunded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.product, r.ticketId, r.hallId, r.gameRef, r.amountCents, r.currency, r.method, r.voucherId, r.stationId, r.cashierId, r.shiftId, r.approvedBy, r.approvedByName, r.reason, r.at],
-  )
-}
-
-/** Refunds of one game (bingo game id, lotto draw id, instant game number) for the minutes. */
-export async function refundsOfGame(tx: Sql, product: string, gameRef: string): Promise<{ n: number; cents: number }> {
-  const r = await tx.get<{ n: number; s: number | null }>('SELECT COUNT(*) AS n, SUM(amount_cents) AS s FROM refunds WHERE product = ? AND game_ref = ?', [product, gameRef])
-  return { n: Number(r?.n ?? 0), cents: Number(r?.s ?? 0) }
-}
-
-/** Whether a card was bought at a kiosk with a voucher (its refund may go onto a new voucher). */
-export async function kioskPurchaseOfCard(tx: Sql, gameId: string, cardId: string): Promise<{ id: string; kiosk_id: string; voucher_id: string } | undefined> {
-  const rows = await tx.all<{ id: string; kiosk_id: string; voucher_id: string; card_ids: string }>('SELECT id, kiosk_id, voucher_id, card_ids FROM kiosk_purchases WHERE game_id = ?', [gameId])
-  const hit = rows.find((r) => (JSON.parse(r.card_ids) as string[]).includes(cardId))
-  return hit && { id: hit.id, kiosk_id: hit.kiosk_id, voucher_id: hit.voucher_id }
-}
-
-// ------------------------------------------------------------------------------------------------ AML hold (issue 13 point 8)
-
-/** Open GEN-17 records on any of the given vouchers. */
-export async function openAmlReportsOn(tx: Sql, voucherIds: string[]): Promise<Array<{ id: string; voucher_id: string }>> {
-  if (voucherIds.length === 0) return []
-  return tx.all<{ id: string; voucher_id: string }>(`SELECT id, voucher_id FROM aml_reports WHERE status = 'open' AND voucher_id IN (${voucherIds.map(() => '?').join(', ')})`, voucherIds)
-}
-
-/** Issue 14 point 6: lifts a block; false when the ticket was not blocked. */
-export async function deleteBlockedTicket(tx: Sql, kind: string, ticketId: string): Promise<boolean> {
-  return (await tx.run('DELETE FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])).changes === 1
 }

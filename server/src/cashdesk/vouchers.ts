@@ -20,7 +20,6 @@ import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
-import { hallZoneOf } from '../shared/time-zone.ts'
 import { shareOf } from '../shared/money.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
@@ -28,12 +27,9 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  smallCashOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
+  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, reviewAmlReportRow,
+  smallCashOfBuyer, voucherById, type VoucherRow,
 } from './store.ts'
-import { assertShiftOpen } from './shifts.ts'
-import { randomBytes } from 'node:crypto'
-import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
 export interface CashdeskDeps {
   db: Database
@@ -52,8 +48,6 @@ export type { VoucherRow } from './store.ts'
 export interface VoucherView {
   id: string
   code: string
-  /** Issue 13: the code a player can type at a kiosk ("7KQM-2XRD-9HFA"); null for vouchers issued before it. */
-  shortCode: string | null
   hallId: string
   currency: string
   amountCents: number
@@ -68,8 +62,7 @@ export interface VoucherView {
   spentFor: 'purchase' | 'cashout' | null
 }
 
-/** A drawer movement. Kinds: voucher_sale, voucher_cashout, prize_payout, refund (and the sales other lines file). */
-export interface CashMovement { id: string; at: string; kind: string; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
+export interface CashMovement { id: string; at: string; kind: 'voucher_sale' | 'prize_payout' | 'voucher_cashout'; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
 
 export interface AmlReport {
   id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null
@@ -100,7 +93,7 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   function view(v: VoucherRow, atIso = now()): VoucherView {
     return {
-      id: v.id, code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : null, hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
+      id: v.id, code: codeOf(v.id), hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
       status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status, origin: v.origin, parentId: v.parent_id,
       issuedAt: v.issued_at, expiresAt: v.expires_at, stationId: v.station_id,
       spentAt: v.spent_at, spentStation: v.spent_station, spentFor: v.spent_for,
@@ -116,27 +109,11 @@ export function createVoucherService(deps: CashdeskDeps) {
     return ref.id
   }
 
-  /**
-   * The voucher a kiosk was given: its signed QR code (`BLL1.V.…`, verified), or its short code typed by hand
-   * (issue 13). INVALID_SIGNATURE for a bad signed code, TICKET_NOT_FOUND for a short code no voucher has.
-   */
-  async function resolveVoucherId(sql: Sql, code: string): Promise<string> {
-    const typed = code.trim()
-    if (typed.startsWith('BLL1.')) return voucherIdOf(typed)
-    const short = normalizeShortCode(typed)
-    const id = short ? await voucherIdByShortCode(sql, short) : undefined
-    if (!id) throw new DomainError('TICKET_NOT_FOUND', 'no voucher has this short code', { reason: 'unknown' })
-    return id
-  }
-
   /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
-  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }> {
+  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    // Issue 17: tickets print the hall's wall-clock time, not the server's UTC.
-    const timeZone = hallZoneOf(hall.settings, profile?.timeZone ?? 'UTC')
-    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: profile?.minimumAge ?? 18, timeZone }
+    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: getProfile(hall.profile_id)?.minimumAge ?? 18 }
   }
 
   /**
@@ -149,7 +126,6 @@ export function createVoucherService(deps: CashdeskDeps) {
     await insertVoucher(tx, {
       id, hallId: input.hallId, currency: input.currency, amountCents: input.amountCents, origin: input.origin, parentId: input.parentId, stationId: input.stationId,
       issuedBy: input.issuedBy, issuedAt: input.at, expiresAt, smallCents: input.smallCents, otherCents: input.otherCents, buyerDocument: input.buyerDocument,
-      shortCode: shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH)),
     })
     await appendJournal(tx, {
       at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
@@ -158,13 +134,8 @@ export function createVoucherService(deps: CashdeskDeps) {
     return (await voucherById(tx, id))!
   }
 
-  /**
-   * Files cash in (positive) or out (negative) of a station's drawer, under its open shift (issue 13 point 5): the
-   * shift is checked again here, inside the movement's transaction, so that a close at the same moment wins.
-   */
-  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string }): Promise<void> {
-    await assertShiftOpen(tx, m.shiftId ?? null)
-    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at, shiftId: m.shiftId ?? null, product: m.product ?? null })
+  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string }): Promise<void> {
+    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at })
   }
 
   /** GEN-17: opens a suspicious-operation record when small-denomination cash goes over the limit. */
@@ -195,7 +166,7 @@ export function createVoucherService(deps: CashdeskDeps) {
    * print runs inside the transaction, and a printer failure (DEVICE_UNAVAILABLE) rolls the sale back, so the
    * cashier never takes cash for a voucher the player does not hold.
    */
-  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
+  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
     const { amountCents, cash } = input
     for (const [field, v] of [['amountCents', amountCents], ['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
       if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
@@ -204,22 +175,16 @@ export function createVoucherService(deps: CashdeskDeps) {
     if (cash.smallCents + cash.otherCents !== amountCents) {
       throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
     }
-    // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
-    // that the officer's record names the person and the buyer's day adds up (CFG-3).
-    const limitCents = shareOf(config.amlThresholdCents, config.amlSmallShareBp)
-    if (cash.smallCents > limitCents && !input.buyerDocument?.trim()) {
-      throw new DomainError('BUYER_ID_REQUIRED', `${cash.smallCents} in small notes is over the GEN-17 limit of ${limitCents}: the buyer's identity document is recorded first`, { field: 'buyerDocument', limitCents, rule: 'GEN-17' })
-    }
     const printer = deps.printers.forStation(input.stationId)
     await printer.check()
     return db.transaction(async (tx) => {
       const at = now()
       const hall = await hallFor(tx, input.hallId)
       const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument: input.buyerDocument?.trim() || null, at })
-      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
+      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
-      const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
+      const doc = voucherTicket({ code: codeOf(v.id), voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper })
       const print = await printer.print([doc], `voucher-${v.id}`)
       return { voucher: view(v, at), aml, print, preview: ticketPreviewDataUrl(doc) }
     })
@@ -227,28 +192,20 @@ export function createVoucherService(deps: CashdeskDeps) {
 
   /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
   async function check(code: string): Promise<VoucherView> {
-    const id = await resolveVoucherId(db, code)
+    const id = voucherIdOf(code)
     const row = await voucherById(db, id)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
     return view(row)
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
-  async function cashOut(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null }): Promise<{ voucher: VoucherView; paidCents: number }> {
+  async function cashOut(input: { code: string; stationId: string; cashierId: string }): Promise<{ voucher: VoucherView; paidCents: number }> {
     const id = voucherIdOf(input.code)
     return db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, id, at)
-      // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
-      // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
-      const chain = [v.id]
-      for (let p = v.parent_id; p && chain.length < 100; p = (await voucherById(tx, p))?.parent_id ?? null) chain.push(p)
-      const held = await openAmlReportsOn(tx, chain)
-      if (held.length > 0) {
-        throw new DomainError('AML_REVIEW_PENDING', `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`, { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' })
-      }
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
-      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
+      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.cashed_out', scope: `hall:${v.hall_id}`, payload: { voucherId: v.id, amountCents: v.amount_cents, currency: v.currency, stationId: input.stationId, cashierId: input.cashierId } })
       const spent = (await voucherById(tx, v.id))!
       return { voucher: view(spent, at), paidCents: v.amount_cents }
@@ -306,7 +263,7 @@ export function createVoucherService(deps: CashdeskDeps) {
     })
   }
 
-  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, resolveVoucherId, hallFor }
+  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, hallFor }
 }
 
 export type VoucherService = ReturnType<typeof createVoucherService>

@@ -1,5 +1,4 @@
 import type { Services } from '../services.ts'
-import { DEMO_BETTING_PLAN } from '../bingo/betting-plan.ts'
 
 export interface DemoResult {
   gameId: string
@@ -19,12 +18,12 @@ export interface DemoResult {
 /**
  * Plays one whole RNG game headless through the same services the server uses: hall, master set, series,
  * session, sale, close of sales, draw until bingo, "any more?" windows closed, prizes paid, session closed.
- * Prize shares are the demo Plan de Apuestas' (10 % line / 51 % bingo: Bolivia fixes none, BNG-52). The proof is
+ * Prize shares are the hall profile's (BO-2025 ships Cantabria's 10 % line / 51 % bingo). The proof is
  * bolillo-draw-v2, with the demo beacon unless the services were given published rounds (`--beacon-file`).
  */
 export async function runDemoGame(services: Services, options: { cards: number; withCards?: boolean; faceValueCents?: number; afterClose?: () => void }): Promise<DemoResult> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards), bettingPlan: DEMO_BETTING_PLAN })
+  const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards) })
   const set = await bingo.createMasterSet({ count: options.cards })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'demo' } })

@@ -22,10 +22,6 @@ const usage = `Bolillo — uso:
                                             comprueba los puntos de control firmados que alguien conserva
   npx bolillo verify-lucky <proof.json>     comprueba la bola loca (GET /api/games/:id/lucky-proof)
   npx bolillo instant generate|verify ...   raspaditas: genera una emisión (npx bolillo instant, issue #7)
-  npx bolillo create-director --username U --name "N" [--password-stdin]
-                                            crea un director de todas las salas (DATA_DIR o DATABASE_URL); sin
-                                            --password-stdin genera una contraseña que se muestra una vez y debe
-                                            cambiarse en el primer acceso
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
   npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
   npx bolillo rng-report [--games N] [--out fichero.bin] [--words-per-game W] [--json]
@@ -137,11 +133,6 @@ async function main(argv: string[]): Promise<number> {
       const r = await restoreSqlite(source, config.dataDir, flag(args, '--force'))
       process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
       return 0
-    }
-    case 'create-director': {
-      // Issue 14 point 5: the first director of a production install (and any later one), on the server's machine.
-      const { createDirectorCli } = await import('./create-director.ts')
-      return createDirectorCli(args)
     }
     case 'instant': {
       const { runInstantCli } = await import('./instant.ts')

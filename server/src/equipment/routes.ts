@@ -3,7 +3,7 @@
  * (release next ball, confirm a low-confidence read) and the entropy source's health. Errors are DomainErrors,
  * turned into localized JSON by app.ts.
  */
-import { body, nameOf, needs, param, witnessOf, type App } from '../http/context.ts'
+import { body, needs, param, type App } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -35,15 +35,15 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   app.get('/api/devices/:deviceId', needs('minutes.read'), async (c) => c.json(await devices.get(param(c, 'deviceId'))))
   app.patch('/api/devices/:deviceId', needs('device.admin'), async (c) => {
     const b = await body(c, z.object({
-      by: person.optional(), name: z.string().min(1).max(120).optional(), hallId: id.nullable().optional(), manufacturer: optText(120), model: optText(120),
+      by: person, name: z.string().min(1).max(120).optional(), hallId: id.nullable().optional(), manufacturer: optText(120), model: optText(120),
       serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), parentId: deviceId.nullable().optional(), firmware: optText(40),
     }).strict())
     const { by, ...patch } = b
-    return c.json(await devices.update(param(c, 'deviceId'), patch, nameOf(c, by)))
+    return c.json(await devices.update(param(c, 'deviceId'), patch, by))
   })
   app.post('/api/devices/:deviceId/status', needs('device.admin'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['active', 'suspended', 'retired']), reason: z.string().min(1).max(500), by: person.optional() }).strict())
-    return c.json(await devices.setStatus(param(c, 'deviceId'), b.status, b.reason, nameOf(c, b.by)))
+    const b = await body(c, z.object({ status: z.enum(['active', 'suspended', 'retired']), reason: z.string().min(1).max(500), by: person }).strict())
+    return c.json(await devices.setStatus(param(c, 'deviceId'), b.status, b.reason, b.by))
   })
   app.get('/api/blowers', needs('minutes.read'), (c) => c.json({ blowers: blowers.list() }))
 
@@ -58,13 +58,12 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     return c.json(await ballSets.register({ hallId: param(c, 'hallId'), ...b }), 201)
   })
   app.post('/api/halls/:hallId/ball-sets/change', needs('session.open'), async (c) => {
-    const b = await body(c, z.object({ toSetId: id, reason: z.string().min(1).max(500), witnessedBy: person.optional(), keepOldAsReserve: z.boolean().optional() }).strict())
-    // BNG-25/27 (BNG-94: the director is present): witnessed by a second person with their own credential.
-    return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: await witnessOf(c, 'ball-set.witness', b.witnessedBy) }))
+    const b = await body(c, z.object({ toSetId: id, reason: z.string().min(1).max(500), witnessedBy: person, keepOldAsReserve: z.boolean().optional() }).strict())
+    return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b }))
   })
   app.post('/api/ball-sets/:setId/retire', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person.optional() }).strict())
-    return c.json(await ballSets.retire({ setId: param(c, 'setId'), ...b, by: nameOf(c, b.by) }))
+    const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person }).strict())
+    return c.json(await ballSets.retire({ setId: param(c, 'setId'), ...b }))
   })
 
   // ---- the blower of a game (BNG-30 to BNG-33, BNG-80 to BNG-83)
@@ -79,8 +78,8 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   })
   app.post('/api/games/:gameId/blower/release', needs('game.draw'), async (c) => c.json(await blowers.release(param(c, 'gameId'))))
   app.post('/api/games/:gameId/blower/confirm', needs('game.incident'), async (c) => {
-    const b = await body(c, z.object({ ball: z.number().int(), confirmedBy: person.optional() }).strict())
-    return c.json(await blowers.confirm(param(c, 'gameId'), b.ball, nameOf(c, b.confirmedBy, 'confirmedBy')))
+    const b = await body(c, z.object({ ball: z.number().int(), confirmedBy: person }).strict())
+    return c.json(await blowers.confirm(param(c, 'gameId'), b.ball, b.confirmedBy))
   })
 
   // ---- entropy source of the draw seeds (RNG-32)

@@ -25,7 +25,7 @@ async function services(overrides: Parameters<typeof testConfig>[0] = {}, entrop
 }
 
 async function hallWithGame(s: Services, profileId = 'BO-2025') {
-  const hall = await s.bingo.createHall({ name: 'Sala', profileId, playingPositions: 100, ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}) })
+  const hall = await s.bingo.createHall({ name: 'Sala', profileId, playingPositions: 100 })
   const set = await s.bingo.createMasterSet({ count: 300, seed: 'equip' })
   const series = await s.bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   return { hall, series }
@@ -69,7 +69,7 @@ describe('ball-set limits (BNG-24, BNG-26)', () => {
 describe('ball sets in play', () => {
   it('uses the profile limit: 1,000 games in Bolivia, 3,000 in Cantabria', async () => {
     const s = await services()
-    const bo = await s.bingo.createHall({ name: 'BO', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const bo = await s.bingo.createHall({ name: 'BO', profileId: 'BO-2025', playingPositions: 100 })
     const es = await s.bingo.createHall({ name: 'ES', profileId: 'ES-CB-2010', playingPositions: 100 })
     expect((await s.ballSets.register({ hallId: bo.id, label: 'A' })).gameLimit).toBe(1000)
     expect((await s.ballSets.register({ hallId: es.id, label: 'A', guaranteedGames: 5000 })).gameLimit).toBe(3000)

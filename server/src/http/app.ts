@@ -1,7 +1,5 @@
 import { Hono } from 'hono'
-import { actorOf, errorBody, needs, principalOf, type AppContext, type AppEnv } from './context.ts'
-import { assertSameHall, namedResources } from '../access/halls.ts'
-import { documentsIn } from '../access/players.ts'
+import { errorBody, needs, principalOf, type AppEnv } from './context.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
@@ -9,9 +7,6 @@ import type { Services } from '../services.ts'
 import { ANONYMOUS } from '../access/service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { createRateLimiter } from './rate-limit.ts'
-import { clientAddress } from './client-address.ts'
-import { runAs } from '../shared/request-context.ts'
-import { LOGIN_REFUSED } from '../access/service.ts'
 import { runtime } from '../shared/runtime.ts'
 import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
@@ -21,9 +16,6 @@ import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
-// Issue 17: the back office's reports and the instant generation's live progress.
-import { registerReportsRoutes } from '../reports/routes.ts'
-import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
 import { journalPage } from '../shared/store.ts'
 import { ping } from '../db/health.ts'
 
@@ -36,29 +28,12 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
   PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
-  // Issue 18 (lottery helper): LOT-21 / LNS-22.
-  DRAW_NOT_DUE: 409,
-  // Issue 13 points 5-8 (cashier)
-  STATION_REQUIRED: 409, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
-  NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422,
   // Issue 18 (bingo rules)
-  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
-  // Issue 14
-  WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403,
-  // Issue 13 (money-kiosk)
-  KIOSK_VOUCHER_ONLY: 403,
-}
-
-/** Where a person who must change their password may still go (issue 14 point 5). */
-const PASSWORD_CHANGE_PATHS: ReadonlySet<string> = new Set(['/api/auth/password', '/api/auth/logout', '/api/auth/me', '/api/me', '/api/health'])
-
-/** The username a refused login named (the body was read by the route; hono keeps it). */
-function loginName(c: { req: { path: string }; get: (k: 'loginName') => string | undefined }): string | undefined {
-  return c.req.path === '/api/auth/login' ? c.get('loginName') : undefined
+  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409,
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
+const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED'])
 
 export function createHttpApp(services: Services) {
   const { config } = services
@@ -75,70 +50,25 @@ export function createHttpApp(services: Services) {
   })
 
   const limiter = createRateLimiter(config.rateLimitPerMinute)
-  // Issue 14 point 4: a budget per client address before any credential is looked at, and a small one for
-  // refused credentials, so neither guessing nor flooding costs the server a password hash or a journal row each.
-  const addressLimiter = createRateLimiter(config.rateLimitPerMinute)
-  const refusedCredentials = createRateLimiter(config.authFailuresPerMinute ?? 30)
   app.use('/api/*', async (c, next) => {
-    const address = clientAddress((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress, c.req.header('x-forwarded-for'), config.trustedProxies ?? [])
-    c.set('address', address)
-    if (!addressLimiter.take(`ip:${address}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute from this address`)
-    if (!refusedCredentials.has(address)) throw new DomainError('RATE_LIMITED', 'too many refused credentials from this address; wait a minute')
     const authOn = config.auth === 'on'
     c.set('authOn', authOn)
-    c.set('admission', checkAdmission)
     const principal = authOn ? await services.auth.authenticate(c.req.header('authorization')) : ANONYMOUS
     c.set('principal', principal)
     c.set('confirmPerson', services.auth.confirmPerson)
-    c.set('hallGuard', guardHalls)
-    // Per person or device; anonymous callers share their address's bucket above.
-    if (principal.kind !== 'anonymous' && !limiter.take(`${principal.kind}:${principal.id}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
-    // Issue 14 point 5: a person whose password must change can only change it (or look at who they are, or leave).
-    if (principal.mustChangePassword && !PASSWORD_CHANGE_PATHS.has(c.req.path)) throw new DomainError('PASSWORD_CHANGE_REQUIRED', 'change your password first (POST /api/auth/password)')
-    // Issue 14 point 2: every journal record written while serving this request names its actor.
-    if (!authOn) return next()
-    return runAs(() => actorOf(c), next)
+    // Per person or device; anonymous callers share a bucket per remote address.
+    const key = principal.kind === 'anonymous' ? `ip:${c.req.header('x-forwarded-for') ?? (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'local'}` : `${principal.kind}:${principal.id}`
+    if (!limiter.take(key)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
+    await next()
   })
-
-  /** The request's JSON body, or null (body() answers a bad one). */
-  async function jsonOf(c: AppContext): Promise<unknown> {
-    if (c.req.method === 'GET' || !(c.req.header('content-type') ?? '').includes('json')) return null
-    try { return JSON.parse(await c.req.text()) } catch { return null }
-  }
-
-  /** Issue 14 point 8: every identity document a sale or payout presents is checked against the exclusion list. */
-  async function checkAdmission(c: AppContext): Promise<void> {
-    if (c.req.path.startsWith('/api/players/')) return
-    const parsed = await jsonOf(c)
-    const documents = documentsIn(parsed)
-    const bodyHall = parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string' ? (parsed as { hallId: string }).hallId : undefined
-    if (documents.length) await services.players.assertAdmitted(documents, c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null)
-  }
-
-  /** Issue 14 point 1: the ids in the path, the query and the JSON body, each resolved to its halls. */
-  async function guardHalls(c: AppContext): Promise<void> {
-    const parsed = await jsonOf(c)
-    const named = namedResources({ ...c.req.query(), ...c.req.param() }, parsed)
-    if (named.length) await assertSameHall(services.db, principalOf(c), named)
-  }
 
   app.onError(async (err, c) => {
     if (err instanceof DomainError && AUDITED.has(err.code)) {
       const who = principalOf(c)
-      const address = c.get('address') ?? 'local'
-      // A refused credential (bad login, unknown token) spends the address's small budget; a missing one does not.
-      const badCredential = err.code === 'UNAUTHORIZED' && !(err.details && typeof err.details === 'object' && 'permission' in err.details)
-      if (badCredential) refusedCredentials.take(address)
-      if (who.kind === 'anonymous') {
-        // Issue 14 point 4: anonymous refusals are counted and journaled as one summary a minute, not a row each.
-        const username = err.message === LOGIN_REFUSED ? loginName(c) : undefined
-        services.refusals.count({ code: err.code, method: c.req.method, route: c.req.routePath.includes('*') ? c.req.path.slice(0, 80) : c.req.routePath, address, username })
-      } else {
-        await services.db.transaction((tx) => appendJournal(tx, {
-          at: new Date().toISOString(), type: 'access.refused', scope: '',
-          payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, name: who.name, role: who.role }, address, reason: err.message },
-        })).catch((e) => services.log.warn('could not journal a refusal', e))
-      }
+      await services.db.transaction((tx) => appendJournal(tx, {
+        at: new Date().toISOString(), type: 'access.refused', scope: '',
+        payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, role: who.role }, reason: err.message },
+      })).catch((e) => services.log.warn('could not journal a refusal', e))
     }
     if (err instanceof DomainError) return c.json(errorBody(c, err.code, err.message, err.details), statusByCode[err.code] ?? 400)
     services.log.error('unexpected error', err)
@@ -182,9 +112,6 @@ export function createHttpApp(services: Services) {
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)
-  // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
-  registerReportsRoutes(app, services)
-  registerInstantGenerationRoutes(app, services)
 
   return app
 }

@@ -14,14 +14,6 @@ export interface AppEnv {
     principal: Principal
     /** The permission the matched route needs (access/permissions.ts). */
     permission: Permission
-    /** Issue 14 point 4: the client's address (X-Forwarded-For only from trusted proxies). */
-    address: string
-    /** The username a login named, for the aggregated refusal record. */
-    loginName?: string
-    /** Issue 14 point 8: refuses a sale or payout to a player on the exclusion list (GEN-23, GEN-27). */
-    admission?: (c: AppContext) => Promise<void>
-    /** Issue 14 point 1: refuses a request that names something of a hall the principal does not hold. */
-    hallGuard?: (c: AppContext) => Promise<void>
     /** Checks another person's username and password (auth.confirmPerson: same lockout as a login). */
     confirmPerson: (username: string, password: string) => Promise<Principal & { username: string }>
     /** A person holding the route's permission who authorised a principal lacking it (X-Bolillo-Second-Person). */
@@ -78,10 +70,7 @@ export function needs(permission: Permission) {
         if (!isAllowed(permission, second.role as Role)) throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, { permission, role: second.role })
         c.set('authorisedBy', second)
       }
-      // Issue 14 point 1: and only on things of their own halls (what anyone may read is not a hall's secret).
-      if (!isAllowed(permission, 'public' as Role)) await c.get('hallGuard')?.(c)
     }
-    await c.get('admission')?.(c)
     await next()
   }
 }
@@ -156,29 +145,4 @@ export function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
 /** A CSV file answered inline under `filename`. */
 export function csv(c: AppContext, bytes: Buffer, filename: string) {
   return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
-}
-
-/**
- * Issue 14 point 2: the name a record gives for who acted. With authentication on it is the authenticated
- * person's (and the one who authorised them), never the request body's; a body name is only read when
- * authentication is off (local experiments and old tests), and then it is required.
- */
-export function nameOf(c: AppContext, claimed?: string, field = 'by'): string {
-  if (!c.get('authOn')) {
-    if (!claimed) throw new DomainError('VALIDATION_FAILED', `${field} is required when authentication is off`, { field })
-    return claimed
-  }
-  const who = principalOf(c)
-  const by = c.get('authorisedBy')
-  return by ? `${who.name} (autorizó ${by.name})` : who.name
-}
-
-/**
- * Issue 14 point 2: the witness of an action a rule wants two people for (BNG-25/27 ball-set changes and
- * recounts, BNG-74 incident entries): with authentication on, the second person who typed their own credential
- * on the same screen (secondPerson); the body's name only with authentication off.
- */
-export async function witnessOf(c: AppContext, permission: Permission, claimed?: string, field = 'witnessedBy'): Promise<string> {
-  if (!c.get('authOn')) return nameOf(c, claimed, field)
-  return (await secondPerson(c, permission)).name
 }

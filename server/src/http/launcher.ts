@@ -41,7 +41,6 @@ const TEXT = {
       cashier: ['Caja', 'Cajeros: leen el código de un cartón, boleto o billete, pagan premios y venden en mostrador.'],
       caller: ['Consola del locutor', 'Locutor y jefe de mesa: abren la sesión, venden, extraen bolas, verifican y registran incidencias.'],
       admin: ['Administración', 'Dirección, operador de loterías, oficial de cumplimiento e inspector.'],
-      inspector: ['Inspección', 'Inspector (solo lectura): diario verificado, puntos de control, actas, pruebas de sorteo y registros de premios.'],
       health: ['Estado del servidor', 'Técnicos: motor de base de datos y versión.'],
     },
   },
@@ -59,7 +58,6 @@ const TEXT = {
       cashier: ['Cashier', 'Cashiers: scan a card, slip or ticket, pay prizes, sell over the counter.'],
       caller: ['Caller console', 'Caller and floor manager: open the session, sell, draw balls, verify and record incidents.'],
       admin: ['Back office', 'Director, lottery operator, compliance officer and inspector.'],
-      inspector: ['Inspection', 'Inspector (read only): verified journal, checkpoints, minutes, draw proofs and prize registers.'],
       health: ['Server status', 'Technicians: database engine and version.'],
     },
   },
@@ -98,7 +96,6 @@ export function mountLauncher(app: App, services: Services, distDir: string): vo
       ]],
       [T.groups.office, [
         ...(existsSync(join(distDir, 'admin', 'index.html')) ? [{ id: 'admin' as const, href: link('/admin/', {}), enrolled: false, login: true }] : []),
-        { id: 'inspector', href: link('/inspector/', {}), enrolled: false, login: true },
         { id: 'health', href: '/api/health', enrolled: false },
       ]],
     ]

@@ -47,34 +47,15 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
   PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
-  // Issue 13 points 5-8 (cashier)
-  STATION_REQUIRED: { es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.', en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.' },
-  SHIFT_NOT_OPEN: { es: 'No hay un turno abierto de esta persona en esta caja: abra el turno con el fondo contado.', en: "There is no open shift of this person at this station: open the shift with the counted float." },
-  SHIFT_ALREADY_OPEN: { es: 'Esta caja ya tiene un turno abierto: ciérrelo con el arqueo antes de abrir otro.', en: 'This station already has an open shift: close it with its count before opening another.' },
-  CODE_REQUIRED: { es: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.', en: "A prize is paid only against the signed code of that very card or ticket." },
-  ANNUL_AFTER_PAYOUT: { es: 'No se puede anular: ya se pagaron premios de esta partida.', en: 'It cannot be annulled: prizes of this game have already been paid.' },
-  NOT_REFUNDABLE: { es: 'Este cartón o boleto no tiene derecho a devolución.', en: 'This card or ticket is not entitled to a refund.' },
-  ALREADY_REFUNDED: { es: 'Este cartón o boleto ya fue reembolsado.', en: 'This card or ticket was already refunded.' },
-  AML_REVIEW_PENDING: { es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.', en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.' },
-  BUYER_ID_REQUIRED: { es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.', en: "For this amount in small notes the buyer's identity document must be recorded." },
   SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
-  // Issue 18 (lottery helper): LOT-21 / LNS-22.
-  DRAW_NOT_DUE: { es: 'Este sorteo no se realiza hoy: se sortea en la fecha de su plan o en la nueva fecha de un aplazamiento autorizado.', en: 'This draw does not take place today: it is drawn on its plan date or on the new date of an authorised postponement.' },
   // Issue 18 (bingo rules)
   SERIES_LAPSED: { es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.', en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.' },
   PRIZE_SHARES_INVALID: { es: 'Los porcentajes de premios, pozos y comisión no son válidos: su suma no puede pasar del 100 % y deben coincidir con el Plan de Apuestas autorizado.', en: 'The prize, pot and commission percentages are not valid: they cannot add up to more than 100 % and must match the authorised betting plan.' },
   PRIZES_UNPAID: { es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.', en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.' },
   RESERVE_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.', en: 'The hall has no complete reserve ball set on record: play cannot start.' },
   CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
-  BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
-  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
-  KIOSK_VOUCHER_ONLY: { es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.', en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
-  // Issue 14
-  WRONG_HALL: { es: 'Eso pertenece a otra sala: no puede actuar sobre ella.', en: 'That belongs to another hall: you cannot act on it.' },
-  PASSWORD_CHANGE_REQUIRED: { es: 'Debe cambiar su contraseña antes de continuar.', en: 'You must change your password before continuing.' },
-  PLAYER_EXCLUDED: { es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.', en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.' },
 }
 
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */

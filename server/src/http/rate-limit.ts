@@ -5,25 +5,17 @@
 export function createRateLimiter(perMinute: number, now: () => number = () => Date.now()) {
   const buckets = new Map<string, { tokens: number; at: number }>()
   const ratePerMs = perMinute / 60_000
-  const refill = (key: string) => {
-    const t = now()
-    const b = buckets.get(key) ?? { tokens: perMinute, at: t }
-    b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * ratePerMs)
-    b.at = t
-    if (buckets.size > 100_000) buckets.clear() // bounded memory under a flood of addresses
-    buckets.set(key, b)
-    return b
-  }
   return {
     take(key: string): boolean {
-      const b = refill(key)
+      const t = now()
+      const b = buckets.get(key) ?? { tokens: perMinute, at: t }
+      b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * ratePerMs)
+      b.at = t
+      if (buckets.size > 100_000) buckets.clear() // bounded memory under a flood of addresses
+      buckets.set(key, b)
       if (b.tokens < 1) return false
       b.tokens -= 1
       return true
-    },
-    /** Whether `key` has a token left, without taking it (issue 14: refused credentials are counted after the fact). */
-    has(key: string): boolean {
-      return refill(key).tokens >= 1
     },
   }
 }

@@ -6,7 +6,7 @@ const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
 
 /** Serves the built screens (dist/<app>) at /kiosk, /cashier, /display and /caller; `/` is the launcher (launcher.ts). */
 export function mountScreens(app: App, distDir = resolve('dist')) {
-  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto', 'inspector', 'admin'] as const
+  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto'] as const
   for (const name of apps) {
     const root = join(distDir, name)
     app.get(`/${name}`, (c) => c.redirect(`/${name}/`))

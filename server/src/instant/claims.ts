@@ -131,10 +131,9 @@ export function createClaimUseCases(ctx: InstantContext) {
    * route's shape (payout with its prize lines, receipt printed after the commit with the signature line of the
    * prize register, INS-5, and its preview).
    */
-  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; onPaid?: OnPaid }) {
+  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) {
     if (!deps.printers) throw new Error('payAtCashier needs the printers')
-    // The drawer of the till's open shift when the route names it (issue 13 point 5), else the station's.
-    const p = input.onPaid ? await pay(input) : await payInCash(input)
+    const p = await payInCash(input)
     const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
     const printer = deps.printers.forStation(input.stationId)
     const doc = payoutReceipt({
@@ -158,12 +157,9 @@ export function createClaimUseCases(ctx: InstantContext) {
    * contradicted by the control number, or a hidden code that is not the ticket's: the price is refunded, once, and
    * the ticket can no longer be paid. Lost, stolen, unactivated or expired tickets are refused as for a payout.
    */
-  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string; approvedBy?: { id: string; name: string; role: string } | null; onPaid?: OnPaid }) {
+  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string }) {
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
-      // INS-9 is about a printed play area (illegible, defective, wrong symbols): an electronic ticket's face is the
-      // server's own computation, so there is nothing misprinted to refund (issue 13 point 7).
-      if (t.batch.channel !== 'printed') throw new DomainError('NOT_REFUNDABLE', `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`, { channel: t.batch.channel, rule: 'INS-9' })
       const v = await outcomeOf(tx, t, input.inventoryCode)
       if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
       if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
@@ -174,9 +170,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: t.batch.price_cents, currency: t.batch.currency,
         reason, stationId: input.stationId, cashierId: input.cashierId, paidAt: at,
       })
-      const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId, approvedBy: input.approvedBy ?? null, rule: 'INS-9' } })
-      // The price leaves the drawer of the till that refunds it, in the same transaction.
-      await input.onPaid?.(tx, { amountCents: t.batch.price_cents, currency: t.batch.currency, refId: id, at, kind: 'refund' })
+      const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId } })
       return { payoutId: id, serial: t.serial, amountCents: t.batch.price_cents, currency: t.batch.currency, reason, journalSeq: rec.seq }
     })
   }

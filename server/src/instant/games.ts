@@ -36,10 +36,8 @@ export interface GenerateOptions {
   by?: { kind: string; id: string; deviceId?: string | null }
   /** Receives each pack's print data, in order; awaited (back-pressure). */
   onPack?: (pack: PackPrintData) => void | Promise<void>
-  /** Called every few packs with tickets done so far; awaited, so a caller may let other requests in meanwhile. */
-  onProgress?: (done: number, total: number) => void | Promise<void>
-  /** Tickets between two onProgress calls (50,000 unless set): the back office's live bar asks for finer steps. */
-  progressEvery?: number
+  /** Called every few packs with tickets done so far. */
+  onProgress?: (done: number, total: number) => void
 }
 
 export interface BatchSummary {
@@ -153,16 +151,16 @@ export function createGameUseCases(ctx: InstantContext) {
           }
           done += S
           inTx += S
-          if (opts.onProgress && done - lastProgress >= (opts.progressEvery ?? 50_000)) {
+          if (opts.onProgress && done - lastProgress >= 50_000) {
             lastProgress = done
-            await opts.onProgress(done, d.ticketCount)
+            opts.onProgress(done, d.ticketCount)
           }
         }
         await tickets.flush(tx)
         await packs.flush(tx)
       })
     }
-    await opts.onProgress?.(done, d.ticketCount)
+    opts.onProgress?.(done, d.ticketCount)
 
     // The counts come from the tickets written; a mismatch would be a generator bug, never shipped.
     for (let k = 1; k <= d.tiers.length; k++) {

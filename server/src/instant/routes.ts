@@ -3,14 +3,12 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { actors, body, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
-import { tillOf } from '../http/till.ts'
+import { actors, body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
 import type { Services } from '../services.ts'
 import { typedSeedRefused } from './games.ts'
-import { counterStation } from '../http/station.ts'
 
 const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
@@ -48,44 +46,43 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await instant.exportSeed({ gameNo: gameNoOf(c), reason: b.reason, by: { kind: who.kind, id: who.id } }))
   })
   app.post('/api/instant/games/:gameNo/close', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ by: person.optional() }).strict())
-    return c.json(await instant.closeGame({ gameNo: gameNoOf(c), by: nameOf(c, b.by) }))
+    const b = await body(c, z.object({ by: person }).strict())
+    return c.json(await instant.closeGame({ gameNo: gameNoOf(c), by: b.by }))
   })
 
   // ---- inventory
   app.post('/api/instant/games/:gameNo/packs/ship', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ fromPack: z.number().int().min(1), toPack: z.number().int().min(1), destination: place, by: person.optional() }).strict())
-    return c.json(await instant.shipPacks({ gameNo: gameNoOf(c), ...b, by: nameOf(c, b.by) }))
+    const b = await body(c, z.object({ fromPack: z.number().int().min(1), toPack: z.number().int().min(1), destination: place, by: person }).strict())
+    return c.json(await instant.shipPacks({ gameNo: gameNoOf(c), ...b }))
   })
   app.post('/api/instant/packs/activate', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameNo: z.number().int().optional(), packNo: z.number().int().optional(), location: place, by: person.optional() }).strict())
-    return c.json(await instant.activatePack({ ...b, by: nameOf(c, b.by) }))
+    const b = await body(c, z.object({ code: code.optional(), gameNo: z.number().int().optional(), packNo: z.number().int().optional(), location: place, by: person }).strict())
+    return c.json(await instant.activatePack(b))
   })
   app.post('/api/instant/games/:gameNo/reports', needs('ticket.block'), async (c) => {
     const b = await body(c, z.object({
       kind: z.enum(['lost', 'stolen']), fromSerial: z.string().max(20).optional(), toSerial: z.string().max(20).optional(),
       fromPack: z.number().int().optional(), toPack: z.number().int().optional(), discoveredAt: z.string().min(10).max(40),
       regulatorReportedAt: z.string().max(40).optional(), policeReportRef: z.string().max(120).optional(), remedy: z.string().max(400).optional(),
-      note: z.string().max(2000).optional(), by: person.optional(),
+      note: z.string().max(2000).optional(), by: person,
     }).strict())
-    return c.json(await instant.reportLostOrStolen({ gameNo: gameNoOf(c), ...b, by: nameOf(c, b.by) }), 201)
+    return c.json(await instant.reportLostOrStolen({ gameNo: gameNoOf(c), ...b }), 201)
   })
   app.get('/api/instant/games/:gameNo/notice', needs('hall.read'), async (c) => c.json(await instant.publicNotice(gameNoOf(c))))
 
   // ---- sales
-  // Issue 13: counter sales take the cash into the station's drawer (the e-instant ticket is printed, all or
-  // nothing); a kiosk sells e-instant tickets only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/instant/sales', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), hallId: id.optional() }).strict())
-    return c.json(await services.paidSales.counterInstantPrinted({ code: b.code, hallId: b.hallId, ...counterStation(c, b.stationId) }), 201)
+    const b = await body(c, z.object({ code, stationId: station, hallId: id.optional() }).strict())
+    return c.json(await instant.sellPrinted({ ...b, stationId: actors(c, b).stationId }), 201)
   })
   app.post('/api/instant/halls/:hallId/electronic', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station.optional() }).strict())
-    return c.json(await services.paidSales.counterInstantElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, ...counterStation(c, b.stationId) }), 201)
+    const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station }).strict())
+    const stationId = actors(c, b).stationId
+    return c.json(await instant.sellElectronicAndPrint({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, stationId }), 201)
   })
   app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person.optional() }).strict())
-    return c.json(await instant.configureHall({ hallId: c.req.param('hallId') ?? '', ...b, by: nameOf(c, b.by) }))
+    const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person }).strict())
+    return c.json(await instant.configureHall({ hallId: c.req.param('hallId') ?? '', ...b }))
   })
 
   // ---- cashier
@@ -94,20 +91,13 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await instant.validate({ ...b, ...(b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}) }))
   })
   app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station.optional(), cashierId: person.optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
-    // Issue 13 point 5: out of the drawer of the person's open shift at this station.
-    const till = await tillOf(c, services, b)
-    return c.json(await instant.pay({ ...b, stationId: till.stationId, cashierId: till.cashierId, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station, cashierId: person, payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
+    const who = actors(c, b)
+    return c.json(await instant.payInCash({ ...b, ...who }))
   })
-  // Issue 13 point 7, INS-9: a misprinted printed ticket's price is refunded once, out of the till's drawer, with
-  // a second person of the floor staff approving on the same screen (X-Bolillo-Second-Person).
-  app.post('/api/instant/refund', needs('ticket.refund'), async (c) => {
-    const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station.optional(), cashierId: person.optional() }).strict())
-    const approver = c.get('authOn') ? await secondPerson(c, 'refund.approve') : null
-    const till = await tillOf(c, services, b)
-    const approvedBy = approver ? { id: approver.id, name: approver.name, role: String(approver.role) } : null
-    const onPaid = services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' })
-    return c.json(await instant.refund({ ...b, stationId: till.stationId, cashierId: till.cashierId, approvedBy, onPaid }))
+  app.post('/api/instant/refund', needs('ticket.pay'), async (c) => {
+    const b = await body(c, z.object({ code, inventoryCode: code.optional(), reason: misprint, note: z.string().max(400).optional(), stationId: station, cashierId: person }).strict())
+    return c.json(await instant.refund({ ...b, ...actors(c, b) }))
   })
 
   // ---- registers and reports

@@ -20,22 +20,19 @@ export function createSaleUseCases(ctx: InstantContext) {
 
   /** A pre-printed ticket sold by scanning its inventory code at a kiosk or cashier; its pack must be activated. */
   async function sellPrinted(input: { code: string; stationId: string; hallId?: string }) {
-    return db.transaction((tx) => sellPrintedWithin(tx, input))
-  }
-
-  /** sellPrinted inside a caller's transaction: a counter sale that takes the cash into the station's drawer (issue 13). */
-  async function sellPrintedWithin(tx: Sql, input: { code: string; stationId: string; hallId?: string }) {
-    const t = await ctx.byInventoryCode(tx, input.code)
-    if (t.batch.channel !== 'printed') throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
-    if (t.batch.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${t.batch.game_no} is closed`)
-    const blocked = await ctx.blockedBy(tx, t)
-    if (blocked) throw new DomainError('TICKET_BLOCKED', `ticket ${t.serial} is in a range reported ${blocked.kind} (LST-4, LST-5)`, { reportId: blocked.id })
-    if (t.packStatus !== 'activated') throw new DomainError('PACK_NOT_ACTIVATED', `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`, { packNo: t.packNo })
-    if ((await markTicketSold(tx, t.ticketId)) !== 1) throw new DomainError('CONFLICT', `ticket ${t.serial} was already sold`, { serial: t.serial })
-    const at = now()
-    await insertSale(tx, { ticketId: t.ticketId, batchId: t.batch.id, channel: 'printed', hallId: input.hallId ?? null, stationId: input.stationId, priceCents: t.batch.price_cents, soldAt: at })
-    const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(t.batch), payload: { gameNo: t.batch.game_no, serial: t.serial, channel: 'printed', stationId: input.stationId, hallId: input.hallId ?? null, priceCents: t.batch.price_cents } })
-    return { serial: t.serial, gameNo: t.batch.game_no, name: t.batch.name, priceCents: t.batch.price_cents, currency: t.batch.currency, soldAt: at, journalSeq: rec.seq }
+    return db.transaction(async (tx) => {
+      const t = await ctx.byInventoryCode(tx, input.code)
+      if (t.batch.channel !== 'printed') throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
+      if (t.batch.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${t.batch.game_no} is closed`)
+      const blocked = await ctx.blockedBy(tx, t)
+      if (blocked) throw new DomainError('TICKET_BLOCKED', `ticket ${t.serial} is in a range reported ${blocked.kind} (LST-4, LST-5)`, { reportId: blocked.id })
+      if (t.packStatus !== 'activated') throw new DomainError('PACK_NOT_ACTIVATED', `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`, { packNo: t.packNo })
+      if ((await markTicketSold(tx, t.ticketId)) !== 1) throw new DomainError('CONFLICT', `ticket ${t.serial} was already sold`, { serial: t.serial })
+      const at = now()
+      await insertSale(tx, { ticketId: t.ticketId, batchId: t.batch.id, channel: 'printed', hallId: input.hallId ?? null, stationId: input.stationId, priceCents: t.batch.price_cents, soldAt: at })
+      const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(t.batch), payload: { gameNo: t.batch.game_no, serial: t.serial, channel: 'printed', stationId: input.stationId, hallId: input.hallId ?? null, priceCents: t.batch.price_cents } })
+      return { serial: t.serial, gameNo: t.batch.game_no, name: t.batch.name, priceCents: t.batch.price_cents, currency: t.batch.currency, soldAt: at, journalSeq: rec.seq }
+    })
   }
 
   async function hallSettings(tx: Sql, hallId: string) {
@@ -68,43 +65,37 @@ export function createSaleUseCases(ctx: InstantContext) {
    * electronicInstantAllowed off. The validation code is issued now, from the OS CSPRNG, and only its tag stored.
    */
   async function sellElectronic(input: { hallId: string; gameNo: number; stationId: string }) {
-    return db.transaction((tx) => sellElectronicWithin(tx, input))
-  }
-
-  /**
-   * sellElectronic inside a caller's transaction (issue 13): a kiosk purchase paid with a voucher, or a counter sale
-   * with the cash in the drawer, which prints the ticket before it commits (all or nothing with the paper).
-   */
-  async function sellElectronicWithin(tx: Sql, input: { hallId: string; gameNo: number; stationId: string }) {
-    const hs = await hallSettings(tx, input.hallId)
-    if (!hs.electronicInstantAllowed) {
-      throw new DomainError('RULE_DISABLED', `profile ${hs.profile.id} does not allow on-screen instant sales: that needs the AJ's specific regulation (INS-15, INS-16)`, { rule: 'INS-15', profileId: hs.profile.id })
-    }
-    const b = await batchByGame(tx, input.gameNo)
-    if (b.channel !== 'electronic') throw new DomainError('VALIDATION_FAILED', `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`)
-    if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
-    const index = b.next_sale_index
-    if (index >= b.ticket_count) throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
-    if ((await advanceSaleIndex(tx, b.id, index)) !== 1) throw new DomainError('CONFLICT', 'another sale took this ticket; try again')
-    const secret = Buffer.from(deps.entropy.randomBytes(8))
-    const code = formatValidationCode(b.game_no, index, secret.readUInt32BE(0) >>> 2, secret.readUInt32BE(4) >>> 2)
-    const ticketId = b.first_id + index
-    if ((await markElectronicTicketSold(tx, ticketId, codeTag(deps.pepper, code))) !== 1) throw new DomainError('CONFLICT', `ticket ${index} of game ${b.game_no} is not in stock`)
-    const at = now()
-    await insertSale(tx, { ticketId, batchId: b.id, channel: 'electronic', hallId: input.hallId, stationId: input.stationId, priceCents: b.price_cents, soldAt: at })
-    const c = checkedOf(b)
-    // The buyer sees the face now (the on-screen scratch): the tier is opened for this ticket, in this sale only.
-    const tier = ctx.tierOf({ batch: b, design: c, index, prizeTag: (await ticketPrizeTagAndStatus(tx, ticketId))!.prizeTag })
-    const serial = serialOfIndex(b, index)
-    const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(b), payload: { gameNo: b.game_no, serial, channel: 'electronic', stationId: input.stationId, hallId: input.hallId, priceCents: b.price_cents } })
-    const face = ticketFace(c, ctx.keysOf(b).symbolsKey, index, tier)
-    return {
-      gameNo: b.game_no, name: b.name, serial, priceCents: b.price_cents, currency: b.currency, soldAt: at,
-      playStyle: c.design.playStyle.type, face, symbolAmountsCents: c.symbolAmountsCents,
-      prizeCents: evaluateFace(face, c.symbolAmountsCents).amountCents,
-      validationCode: code, qr: encodeTicketCode({ kind: TicketKind.instant, id: code }, keys.privateKey),
-      instructions: c.design.back.instructions ?? null, claimDays: c.design.claimDays, paymentPlace: c.design.back.paymentPlace, journalSeq: rec.seq,
-    }
+    return db.transaction(async (tx) => {
+      const hs = await hallSettings(tx, input.hallId)
+      if (!hs.electronicInstantAllowed) {
+        throw new DomainError('RULE_DISABLED', `profile ${hs.profile.id} does not allow on-screen instant sales: that needs the AJ's specific regulation (INS-15, INS-16)`, { rule: 'INS-15', profileId: hs.profile.id })
+      }
+      const b = await batchByGame(tx, input.gameNo)
+      if (b.channel !== 'electronic') throw new DomainError('VALIDATION_FAILED', `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`)
+      if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
+      const index = b.next_sale_index
+      if (index >= b.ticket_count) throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
+      if ((await advanceSaleIndex(tx, b.id, index)) !== 1) throw new DomainError('CONFLICT', 'another sale took this ticket; try again')
+      const secret = Buffer.from(deps.entropy.randomBytes(8))
+      const code = formatValidationCode(b.game_no, index, secret.readUInt32BE(0) >>> 2, secret.readUInt32BE(4) >>> 2)
+      const ticketId = b.first_id + index
+      if ((await markElectronicTicketSold(tx, ticketId, codeTag(deps.pepper, code))) !== 1) throw new DomainError('CONFLICT', `ticket ${index} of game ${b.game_no} is not in stock`)
+      const at = now()
+      await insertSale(tx, { ticketId, batchId: b.id, channel: 'electronic', hallId: input.hallId, stationId: input.stationId, priceCents: b.price_cents, soldAt: at })
+      const c = checkedOf(b)
+      // The buyer sees the face now (the on-screen scratch): the tier is opened for this ticket, in this sale only.
+      const tier = ctx.tierOf({ batch: b, design: c, index, prizeTag: (await ticketPrizeTagAndStatus(tx, ticketId))!.prizeTag })
+      const serial = serialOfIndex(b, index)
+      const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(b), payload: { gameNo: b.game_no, serial, channel: 'electronic', stationId: input.stationId, hallId: input.hallId, priceCents: b.price_cents } })
+      const face = ticketFace(c, ctx.keysOf(b).symbolsKey, index, tier)
+      return {
+        gameNo: b.game_no, name: b.name, serial, priceCents: b.price_cents, currency: b.currency, soldAt: at,
+        playStyle: c.design.playStyle.type, face, symbolAmountsCents: c.symbolAmountsCents,
+        prizeCents: evaluateFace(face, c.symbolAmountsCents).amountCents,
+        validationCode: code, qr: encodeTicketCode({ kind: TicketKind.instant, id: code }, keys.privateKey),
+        instructions: c.design.back.instructions ?? null, claimDays: c.design.claimDays, paymentPlace: c.design.back.paymentPlace, journalSeq: rec.seq,
+      }
+    })
   }
 
   /** sellElectronic, then the ticket printed at the station; a failed print is reported in `receipt`, the sale stands. */
@@ -124,10 +115,5 @@ export function createSaleUseCases(ctx: InstantContext) {
     return { ...sale, receipt }
   }
 
-  /** Whether the hall may sell on-screen instant tickets (INS-15/16: its profile or its authorised setting). */
-  async function electronicAllowed(hallId: string): Promise<boolean> {
-    return (await hallSettings(db, hallId)).electronicInstantAllowed
-  }
-
-  return { sellPrinted, sellPrintedWithin, electronicAllowed, configureHall, sellElectronic, sellElectronicWithin, sellElectronicAndPrint }
+  return { sellPrinted, configureHall, sellElectronic, sellElectronicAndPrint }
 }

@@ -2,7 +2,6 @@
  * What the lottery and raffle use cases (issue.ts, draws.ts, settlement.ts, payouts.ts) share: the dependencies,
  * ids, signed codes, draw lookups, the ranges out of play and the tickets in play.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { sortByBytes } from '../shared/draw-proof.ts'
@@ -10,7 +9,6 @@ import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
-import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { DrawRow } from '../lotto/store.ts'
@@ -19,8 +17,6 @@ import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from 
 
 export interface LotteryDeps {
   db: Database; clock: Clock; keys: OperatorKeys; dataDir: string
-  /** Issue 17: the operator's profile zone, for plans that name none. */
-  timeZone?: string
   /** Ids. */
   entropy: EntropySource
   /** Draw seeds: the health-tested source (RNG-32, equipment.entropy). */
@@ -28,8 +24,6 @@ export interface LotteryDeps {
   /** Seeds are kept sealed until the draw has ended (DESIGN.md "Sealed secrets"). */
   sealer: Sealer
   /** bolillo-draw-v2's public randomness: relays, a typed signature, or the labelled demo beacon. */
-  /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
-  softwareDraw: SoftwareDrawPolicy
   beacon: BeaconSource
 }
 
@@ -48,37 +42,6 @@ export interface TicketRange {
 }
 
 export const inRange = (rs: readonly TicketRange[], number: number, series: number) => rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
-
-/** Sealing context of a draw's per-issue secret (issue 13 point 3). */
-export const issueSecretContext = (drawId: string) => `lottery-issue-secret|${drawId}`
-
-/**
- * The tag a fraction's code carries: 64 bits of HMAC-SHA256 under the per-issue secret over the fraction and its
- * print run. Without the secret (sealed, never in the database in clear) nobody can make the id of a payable code,
- * even holding the operator's signing key; a reprint gives another run, so the earlier code no longer matches.
- */
-export function fractionTag(secret: Uint8Array, baseId: string, runNo: number): string {
-  return createHmac('sha256', secret).update(`bolillo-fraction|${baseId}|${runNo}`).digest('hex').slice(0, 16)
-}
-
-/** The id in a fraction's signed code: `<drawId>-<number>-<series>-<fraction>-r<run>-<tag>`. */
-export function fractionCodeId(baseId: string, runNo: number, secret: Uint8Array): string {
-  return `${baseId}-r${runNo}-${fractionTag(secret, baseId, runNo)}`
-}
-
-/** Inverse of {@link fractionCodeId}; null for anything else (codes minted before the register included). */
-export function parseFractionCodeId(id: string): { baseId: string; drawId: string; number: number; series: number; fraction: number; runNo: number; tag: string } | null {
-  const m = /^(([^-]+)-(\d{1,9})-(\d{2,})-(\d{2,}))-r(\d{1,9})-([0-9a-f]{16})$/.exec(id)
-  if (!m) return null
-  return { baseId: m[1], drawId: m[2], number: Number(m[3]), series: Number(m[4]), fraction: Number(m[5]), runNo: Number(m[6]), tag: m[7] }
-}
-
-/** Constant-time comparison of a code's tag with the one the secret gives. */
-export function tagMatches(secret: Uint8Array, baseId: string, runNo: number, tag: string): boolean {
-  const want = Buffer.from(fractionTag(secret, baseId, runNo), 'utf8')
-  const got = Buffer.from(tag, 'utf8')
-  return want.length === got.length && timingSafeEqual(want, got)
-}
 
 /** A prize rule as printed on the ticket and in the results. */
 export function describeRule(r: LotteryPlan['prizes'][number]['rule'], plan: LotteryPlan): string {
@@ -114,8 +77,6 @@ export function createLotteryContext(deps: LotteryDeps) {
     scope: (r: { product: string; game_code: string; id: string }) => `${r.product}:${r.game_code}/draw:${r.id}`,
     sign: (id: string) => encodeTicketCode({ kind: TicketKind.lottery, id }, deps.keys.privateKey),
     planOf: (r: DrawRow) => JSON.parse(r.plan) as Plan,
-    /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
-    zoneOf: (plan: { timeZone?: string | null }): string | null => plan.timeZone ?? deps.timeZone ?? null,
     loadDraw,
     ranges,
 

@@ -61,7 +61,6 @@ async function hall() {
     entropy: replayable('ids'), seedEntropy: replayable('seeds'), sealer: createSealer(sealingKeyFromBytes(Buffer.alloc(32, 7))),
     // No relay and no demo beacon: only a typed signature lets this hall draw.
     beacon: createBeaconSource({ relays: [], demo: null, onRefused: (r) => refused.push(r) }),
-    softwareDraw: { profileAllows: false, authorisationRef: 'AJ-RA-PRUEBAS-RNG' },
   })
   const plan = rafflePlan({
     salesStartAt: iso(CLOSE - 10 * 86_400), salesCloseAt: iso(CLOSE), drawAt: iso(CLOSE + 7200), claimDeadline: iso(CLOSE + 70 * 86_400),

@@ -16,11 +16,10 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, parseBeacon, seedContext, seedOf, type Actor } from '../shared/lottery-draw-v2.ts'
 import type { LotteryDrawRow } from './store.ts'
-import { assertDrawDate, postponedDates } from '../shared/lottery-common.ts'
 import { inRange, isRaffle, type LotteryContext, type Plan } from './context.ts'
 import { formatNumber, numberCount, raffleTicketId } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { insertSales, markLotteryDrawClosed, markLotteryDrawn, postponeDrawRow, recordLotteryBeacon, recordLotteryNumbers, registerCounts, soldNumbers } from './store.ts'
+import { insertSales, markLotteryDrawClosed, markLotteryDrawn, recordLotteryBeacon, recordLotteryNumbers, soldNumbers } from './store.ts'
 
 /** How many values the draw needs: one per exact prize (lottery) or per prize (raffle). */
 const valuesNeeded = (plan: Plan) => (isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length)
@@ -96,11 +95,9 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const salesCents = isRaffle(plan) ? serials.length * plan.ticketPriceCents : serials.length * plan.ticketPriceCents
       const facts = closeFacts(at)
       await markLotteryDrawClosed(tx, drawId, { at, salesDigest: digest, beaconRound: facts.beaconRound, participationSha256: sha, ticketsInPlay: serials.length, salesCents })
-      // Issue 13 point 3: the issue register as it stands at the close (fractions by seller and state), journaled.
-      const register = isRaffle(plan) ? null : (await registerCounts(tx, drawId)).map((r) => ({ sellerId: r.seller_id, status: r.status, fractions: r.n }))
       await appendJournal(tx, {
         at, type: `${row.product}.sales_closed`, scope: scope(row),
-        payload: { drawId, ticketsInPlay: serials.length, register, participationSha256: sha, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, actor },
+        payload: { drawId, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, actor },
       })
       return { drawId, closedAt: at, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, ticketsInPlay: serials.length, participationSha256: sha, salesDigest: digest }
     })
@@ -127,7 +124,6 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null) {
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
     const round = beaconRoundOf(pre)
     let value: BeaconValue
     try {
@@ -170,7 +166,6 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   async function drawRng(drawId: string, actor: Actor | null = null) {
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
     const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
@@ -189,29 +184,12 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   }
 
   /** A winning number read from an authorised tómbola (LOT-18), for the next prize in order. */
-  /**
-   * LOT-21: an authorised postponement of a draw not yet drawn: a new draw date with the AJ authorisation reference and
-   * the reason; the claim deadline keeps its 60 full days from the new date (LOT-23). Journaled with the person.
-   */
-  async function postpone(drawId: string, input: { drawAt: string; authorisationRef: string; reason: string }, actor: Actor) {
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`)
-      const plan = planOf(row)
-      const dates = postponedDates(plan, input, now())
-      if (!(await postponeDrawRow(tx, drawId, JSON.stringify({ ...plan, ...dates }), dates.drawAt, dates.claimDeadline))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, { at: now(), type: `${row.product}.draw_postponed`, scope: scope(row), payload: { drawId, from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline }, to: dates, authorisationRef: input.authorisationRef.trim(), reason: input.reason.trim(), actor, rule: 'LOT-21' } })
-    })
-    return getDraw(drawId)
-  }
-
   async function enterNumber(drawId: string, number: number, deviceId: string | null) {
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}`)
       if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
-      assertDrawDate(plan.drawAt, now())
       const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
@@ -267,5 +245,5 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     })
   }
 
-  return { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, getProof, recordIncident }
+  return { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, getProof, recordIncident }
 }

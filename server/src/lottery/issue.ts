@@ -5,27 +5,18 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
-import { AJ_LEGEND, checkSoftwareDraw, type PlanProblem } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, type PlanProblem } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
-import { describeRule, fractionCodeId, inRange, isRaffle, issueSecretContext, type LotteryContext, type Plan, type TicketRange } from './context.ts'
+import { describeRule, inRange, isRaffle, type LotteryContext, type Plan, type TicketRange } from './context.ts'
 import {
   formatNumber, fractionTicketId, numberCount, parseLotteryPlan, parseRafflePlan, winningTicketCount, type LotteryPlan, type LotteryPlanInput, type RafflePlanInput,
 } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import {
-  activeSellerDevice, distributeFractions, fractionsIn, insertFractions, insertLotteryDraw, insertPrintRun, insertRange, issueSecretOf, lastPrintRunNo, lotteryDrawIds, printRunsOf,
-  registerCounts, reprintFractions, returnFractions, setIssueSecret, type FractionBlock,
-} from './store.ts'
-import type { Sql } from '../db/database.ts'
+import { insertLotteryDraw, insertRange, lotteryDrawIds } from './store.ts'
 
 /** Most fractions printed by one request (the print shop asks range by range). */
 export const MAX_PRINT_FRACTIONS = 2_000
-
-/** A block of the issue as a request names it: series and fractions default to all. */
-export interface BlockInput { from: number; to: number; seriesFrom?: number; seriesTo?: number; fractionFrom?: number; fractionTo?: number }
-/** The authenticated person or device, as journaled (http/context.ts actorOf). */
-export type Actor = { kind: string; id: string; role: string; name?: string }
 
 /** LST-1 / LST-2 / LST-5: the last day a report to the AJ is on time: the next business day (Monday to Friday). */
 export function nextBusinessDay(iso: string): string {
@@ -51,8 +42,6 @@ export function createIssueUseCases(ctx: LotteryContext) {
         id, product, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents, salesStartAt: plan.salesStartAt,
         salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
       })
-      // Issue 13 point 3: the per-issue secret that keys the fraction codes, sealed at once like the seed.
-      if (product === 'lottery') await setIssueSecret(tx, id, deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(id)))
       await appendJournal(tx, { at, type: `${product}.draw_planned`, scope: `${product}:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
     })
     return getDraw(id)
@@ -61,8 +50,6 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
     const plan = parseLotteryPlan(input)
-    // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
-    checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     return create('lottery', plan, plan.ticketPriceCents)
   }
 
@@ -98,179 +85,71 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   // ------------------------------------------------------------------------------------------ printing (lottery)
 
-  /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
-  function ticketData(row: DrawRow, plan: LotteryPlan, number: number, series: number, fraction: number, runNo: number, secret: Buffer) {
-    const id = fractionCodeId(fractionTicketId(row.id, number, series, fraction, plan.numbering), runNo, secret)
+  /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with its signed code. */
+  function ticketData(row: DrawRow, plan: LotteryPlan, number: number, series: number, fraction: number) {
+    const id = fractionTicketId(row.id, number, series, fraction, plan.numbering)
     return {
-      code: sign(id), ticketId: id, printRun: runNo, institution: plan.institution, lotteryName: plan.name, number: formatNumber(number, plan.numbering), series, fraction, fractions: plan.fractions,
+      code: sign(id), ticketId: id, institution: plan.institution, lotteryName: plan.name, number: formatNumber(number, plan.numbering), series, fraction, fractions: plan.fractions,
       fractionPriceCents: plan.ticketPriceCents / plan.fractions, ticketPriceCents: plan.ticketPriceCents, currency: plan.currency, drawNumber: plan.drawNumber, issue: plan.issue,
       drawAt: plan.drawAt, drawPlace: plan.drawPlace, securityMarks: plan.securityMarks, authority: plan.staff.authority, legend: AJ_LEGEND,
       prizes: plan.prizes.map((p) => ({ name: p.name, rule: describeRule(p.rule, plan), amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions })),
       claimDeadline: plan.claimDeadline, securityWarnings: plan.securityWarnings, winningTickets: winningTicketCount(plan), paymentPlace: plan.paymentPlace,
-      regulationUrl: plan.regulationUrl, authorisationRef: plan.authorisationRef, territory: plan.territory, timeZone: ctx.zoneOf(plan),
+      regulationUrl: plan.regulationUrl, authorisationRef: plan.authorisationRef, territory: plan.territory,
     }
   }
 
-  async function lotteryDraw(tx: Sql, drawId: string) {
-    const row = await loadDraw(tx, drawId)
+  async function lotteryDraw(drawId: string) {
+    const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     if (isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', `${drawId} is a ${plan.kind}, not a numbered-ticket lottery`)
     return { row, plan }
   }
 
-  /** A block of the issue from a request, checked against the plan. */
-  function blockOf(plan: LotteryPlan, input: BlockInput): FractionBlock {
-    const b = { from: input.from, to: input.to, seriesFrom: input.seriesFrom ?? 1, seriesTo: input.seriesTo ?? plan.series, fractionFrom: input.fractionFrom ?? 1, fractionTo: input.fractionTo ?? plan.fractions }
-    const ok = [b.from, b.to, b.seriesFrom, b.seriesTo, b.fractionFrom, b.fractionTo].every(Number.isInteger) && b.from >= plan.numbering.from && b.to <= plan.numbering.to && b.from <= b.to &&
-      b.seriesFrom >= 1 && b.seriesTo <= plan.series && b.seriesFrom <= b.seriesTo && b.fractionFrom >= 1 && b.fractionTo <= plan.fractions && b.fractionFrom <= b.fractionTo
-    if (!ok) throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${plan.series}, fractions 1..${plan.fractions}`)
-    return b
+  /** Fractions of a range of the issue, for the print shop (at most MAX_PRINT_FRACTIONS per request). */
+  async function printData(drawId: string, input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }) {
+    const { row, plan } = await lotteryDraw(drawId)
+    const sFrom = input.seriesFrom ?? 1
+    const sTo = input.seriesTo ?? plan.series
+    if (input.from < plan.numbering.from || input.to > plan.numbering.to || input.from > input.to || sFrom < 1 || sTo > plan.series || sFrom > sTo) {
+      throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${plan.series}`)
+    }
+    const count = (input.to - input.from + 1) * (sTo - sFrom + 1) * plan.fractions
+    if (count > MAX_PRINT_FRACTIONS) throw new DomainError('VALIDATION_FAILED', `${count} fractions asked; print at most ${MAX_PRINT_FRACTIONS} per request`)
+    const blocked = await ranges(db, drawId, ['lost', 'stolen'])
+    const tickets = []
+    for (let s = sFrom; s <= sTo; s++) for (let n = input.from; n <= input.to; n++) {
+      // LST-1 (a): lost numbering is never printed again under the same numbers.
+      if (inRange(blocked, n, s)) continue
+      for (let f = 1; f <= plan.fractions; f++) tickets.push(ticketData(row, plan, n, s, f))
+    }
+    return tickets
   }
 
-  /**
-   * A print run (issue 13 point 3, LOT-12, LOT-26): the only way a fraction's signed code leaves the server, by the
-   * lottery administration, before the close of sales. Every fraction printed is entered in the issue register
-   * under this run; a fraction printed before is printed again only with a reason (a reprint, LST-1 (a), LST-4),
-   * and its earlier code is void from then on. Lost or stolen numbering is never printed again (LST-1 (a)); a
-   * returned fraction is not reprinted. The code's id carries a tag keyed by the sealed per-issue secret, so nobody
-   * without it (not the database, not the signing key alone) can make a payable code for a fraction.
-   */
-  async function printRun(drawId: string, input: BlockInput & { reason?: string }, actor: Actor) {
-    return db.transaction(async (tx) => {
-      const { row, plan } = await lotteryDraw(tx, drawId)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are printed before the close of sales; draw ${drawId} is ${row.status} (LOT-12)`, { rule: 'LOT-12' })
-      const b = blockOf(plan, { ...input, fractionFrom: 1, fractionTo: plan.fractions })
-      const count = (b.to - b.from + 1) * (b.seriesTo - b.seriesFrom + 1) * plan.fractions
-      if (count > MAX_PRINT_FRACTIONS) throw new DomainError('VALIDATION_FAILED', `${count} fractions asked; print at most ${MAX_PRINT_FRACTIONS} per request`)
-      const existing = await fractionsIn(tx, drawId, b)
-      const reason = input.reason?.trim() || null
-      if (existing.length > 0 && !reason) {
-        throw new DomainError('CONFLICT', `${existing.length} fractions of this range are already printed: a reprint needs its reason, and voids their earlier codes (LST-1, LST-4)`, { rule: 'LST-1', alreadyPrinted: existing.length })
-      }
-      const secret = await issueSecret(tx, row.id)
-      const runNo = (await lastPrintRunNo(tx, drawId)) + 1
-      const blocked = await ranges(tx, drawId, ['lost', 'stolen'])
-      const known = new Map(existing.map((f) => [`${f.number}-${f.series}-${f.fraction}`, f]))
-      const fresh: unknown[][] = []
-      const tickets = []
-      let reprinted = 0
-      for (let s = b.seriesFrom; s <= b.seriesTo; s++) for (let n = b.from; n <= b.to; n++) {
-        // LST-1 (a): lost numbering is never printed again under the same numbers.
-        if (inRange(blocked, n, s)) continue
-        for (let f = 1; f <= plan.fractions; f++) {
-          const was = known.get(`${n}-${s}-${f}`)
-          if (was?.status === 'returned') continue
-          if (was) reprinted++
-          else fresh.push([drawId, n, s, f, runNo, 'printed'])
-          tickets.push(ticketData(row, plan, n, s, f, runNo, secret))
-        }
-      }
-      if (tickets.length === 0) throw new DomainError('CONFLICT', 'nothing to print in this range: it is reported lost or stolen, or returned', { rule: 'LST-1' })
-      if (fresh.length) await insertFractions(tx, fresh)
-      if (reprinted) await reprintFractions(tx, drawId, b, runNo)
-      const at = now()
-      const runId = newId('lpr')
-      await insertPrintRun(tx, { id: runId, drawId, runNo, from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, fractions: tickets.length, reprinted, reason, actorJson: JSON.stringify(actor), createdAt: at })
-      // The journal names the run and its counts, never a code.
-      await appendJournal(tx, { at, type: 'lottery.print_run', scope: scope(row), payload: { drawId, runId, runNo, from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, fractions: tickets.length, reprinted, reason, actor, rule: reprinted ? 'LST-1' : 'LOT-12' } })
-      return { runId, runNo, printed: tickets.length, reprinted, tickets }
-    })
-  }
-
-  /** The same print run as the print shop's sheet (PDF). */
-  async function printRunPdf(drawId: string, input: BlockInput & { reason?: string }, actor: Actor): Promise<{ runNo: number; pdf: Uint8Array }> {
-    const run = await printRun(drawId, input, actor)
+  async function ticketsPdf(drawId: string, input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }): Promise<Uint8Array> {
     const { renderLotteryTicketSheetPdf } = await import('../../../printer/src/lottery-pdf.ts')
-    return { runNo: run.runNo, pdf: await renderLotteryTicketSheetPdf(run.tickets) }
+    return renderLotteryTicketSheetPdf(await printData(drawId, input))
   }
 
-  /** The per-issue secret (sealed in the draw row), made on the first print run of a draw planned without one. */
-  async function issueSecret(tx: Sql, drawId: string): Promise<Buffer> {
-    const sealed = await issueSecretOf(tx, drawId)
-    if (sealed) return deps.sealer.open(sealed, issueSecretContext(drawId))
-    const secret = Buffer.from(deps.seedEntropy.randomBytes(32))
-    if (!(await setIssueSecret(tx, drawId, deps.sealer.seal(secret, issueSecretContext(drawId))))) throw new DomainError('CONFLICT', 'the issue secret was set meanwhile; print again')
-    return secret
-  }
-
-  /**
-   * Distribution (issue 13 point 3): printed fractions handed to a seller, an enrolled kiosk or cashier station, before
-   * the close of sales. Only distributed fractions can become payable; each goes to one seller.
-   */
-  async function distribute(drawId: string, input: BlockInput & { sellerId: string }, actor: Actor) {
-    return db.transaction(async (tx) => {
-      const { row, plan } = await lotteryDraw(tx, drawId)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are distributed before the close of sales; draw ${drawId} is ${row.status}`)
-      const seller = await activeSellerDevice(tx, input.sellerId)
-      if (!seller) throw new DomainError('NOT_FOUND', `no enrolled kiosk or cashier station ${input.sellerId}`, { sellerId: input.sellerId })
-      const b = blockOf(plan, input)
-      const inBlock = await fractionsIn(tx, drawId, b)
-      const wanted = (b.to - b.from + 1) * (b.seriesTo - b.seriesFrom + 1) * (b.fractionTo - b.fractionFrom + 1)
-      const notPrinted = wanted - inBlock.length
-      const taken = inBlock.filter((f) => f.status !== 'printed')
-      if (notPrinted > 0 || taken.length > 0) {
-        throw new DomainError('CONFLICT', `only printed, undistributed fractions are distributed: ${notPrinted} of this range are not printed, ${taken.length} are already distributed or returned`, { notPrinted, taken: taken.length })
-      }
-      const at = now()
-      const n = await distributeFractions(tx, drawId, b, { id: seller.id, name: seller.name }, at)
-      await appendJournal(tx, { at, type: 'lottery.fractions_distributed', scope: scope(row), payload: { drawId, ...b, fractions: n, sellerId: seller.id, sellerName: seller.name, actor, rule: 'LOT-12' } })
-      return { drawId, ...b, fractions: n, seller: { id: seller.id, name: seller.name, kind: seller.kind }, distributedAt: at }
-    })
-  }
-
-  /**
-   * The issue register (issue 13 point 3): print runs, and by seller the fractions distributed, returned and sold
-   * (distributed and not returned: what the seller owes at the fraction price), with the undistributed stock.
-   */
-  async function register(drawId: string) {
-    const { row, plan } = await lotteryDraw(db, drawId)
-    const runs = await printRunsOf(db, drawId)
-    const counts = await registerCounts(db, drawId)
-    const fractionPriceCents = plan.ticketPriceCents / plan.fractions
-    const sellers = new Map<string, { sellerId: string; sellerName: string; distributed: number; returned: number; sold: number; amountDueCents: number }>()
-    let printed = 0; let undistributed = 0; let returnedUndistributed = 0
-    for (const c of counts) {
-      printed += c.n
-      if (!c.seller_id) { if (c.status === 'returned') returnedUndistributed += c.n; else undistributed += c.n; continue }
-      const s = sellers.get(c.seller_id) ?? { sellerId: c.seller_id, sellerName: c.seller_name ?? c.seller_id, distributed: 0, returned: 0, sold: 0, amountDueCents: 0 }
-      s.distributed += c.n
-      if (c.status === 'returned') s.returned += c.n
-      s.sold = s.distributed - s.returned
-      s.amountDueCents = s.sold * fractionPriceCents
-      sellers.set(c.seller_id, s)
+  /** One fraction in the thermal-style layout (front then back, 48 columns) and as a roll-sized PDF. */
+  async function thermalTicket(drawId: string, number: number, series: number, fraction: number) {
+    const { plan, row } = await lotteryDraw(drawId)
+    if (number < plan.numbering.from || number > plan.numbering.to || series < 1 || series > plan.series || fraction < 1 || fraction > plan.fractions) {
+      throw new DomainError('VALIDATION_FAILED', 'no such fraction in this issue')
     }
-    const list = [...sellers.values()]
-    return {
-      drawId, status: row.status, currency: plan.currency, fractionPriceCents, fractionsPerTicket: plan.fractions,
-      issue: { tickets: numberCount(plan.numbering) * plan.series, fractions: numberCount(plan.numbering) * plan.series * plan.fractions, printed, undistributed, returnedUndistributed },
-      printRuns: runs.map((r) => ({ runId: r.id, runNo: Number(r.run_no), from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), fractions: Number(r.fractions_count), reprinted: Number(r.reprinted_count), reason: r.reason, by: JSON.parse(r.actor), at: r.created_at })),
-      sellers: list,
-      totals: { distributed: list.reduce((s, x) => s + x.distributed, 0), returned: list.reduce((s, x) => s + x.returned, 0), sold: list.reduce((s, x) => s + x.sold, 0), amountDueCents: list.reduce((s, x) => s + x.amountDueCents, 0) },
-    }
+    const { lotteryTicketLines } = await import('../../../printer/src/lottery-pdf.ts')
+    const t = ticketData(row, plan, number, series, fraction)
+    return { ...lotteryTicketLines(t), ticket: t }
+  }
+  async function thermalTicketPdf(drawId: string, number: number, series: number, fraction: number): Promise<Uint8Array> {
+    const { renderLotteryThermalPdf } = await import('../../../printer/src/lottery-pdf.ts')
+    return renderLotteryThermalPdf((await thermalTicket(drawId, number, series, fraction)).ticket)
   }
 
   // ------------------------------------------------------------------------------------------ returns, lost and stolen
 
-  /**
-   * Unsold fractions returned by sellers before the close of sales (LOT-12, issue 13 point 3): the register marks them
-   * returned, so they are never payable. Whole tickets returned (every fraction) also take no part in the draw.
-   * With `sellerId`, only that seller's fractions are marked.
-   */
-  async function recordReturn(drawId: string, input: BlockInput & { sellerId?: string; note?: string }, actor?: Actor) {
-    return db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
-      const whole = isRaffle(plan) || ((input.fractionFrom ?? 1) === 1 && (input.fractionTo ?? plan.fractions) === plan.fractions)
-      const at = now()
-      let range: TicketRange | null = null
-      if (whole) range = await addRangeIn(tx, row, 'returned', input, { note: input.note ?? '' })
-      if (isRaffle(plan)) return { ...range!, fractionsReturned: 0 }
-      const b = blockOf(plan, input)
-      const n = await returnFractions(tx, drawId, b, at, input.sellerId)
-      await appendJournal(tx, { at, type: 'lottery.fractions_returned', scope: scope(row), payload: { drawId, ...b, fractions: n, sellerId: input.sellerId ?? null, wholeTickets: whole, note: input.note ?? '', actor: actor ?? null, rule: 'LOT-12' } })
-      return { ...(range ?? { kind: 'returned', from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, quantity: 0, afterClose: false }), fractionFrom: b.fractionFrom, fractionTo: b.fractionTo, fractionsReturned: n }
-    })
+  /** Unsold tickets returned by sellers before the close of sales: they take no part in the draw. */
+  async function recordReturn(drawId: string, input: { from: number; to: number; seriesFrom?: number; seriesTo?: number; note?: string }) {
+    return addRange(drawId, 'returned', input, { note: input.note ?? '' })
   }
 
   /**
@@ -296,27 +175,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
   }
 
   async function addRange(drawId: string, kind: TicketRange['kind'], input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }, details: TicketRange['details']): Promise<TicketRange> {
-    return db.transaction(async (tx) => addRangeIn(tx, await loadDraw(tx, drawId), kind, input, details))
-  }
-
-  async function addRangeIn(tx: Sql, row: DrawRow, kind: TicketRange['kind'], input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }, details: TicketRange['details']): Promise<TicketRange> {
-    const drawId = row.id
-    const plan = planOf(row)
-    if (kind === 'returned' && row.status !== 'open') throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
-    const seriesMax = isRaffle(plan) ? 1 : plan.series
-    const sFrom = input.seriesFrom ?? 1
-    const sTo = input.seriesTo ?? seriesMax
-    if (!Number.isInteger(input.from) || !Number.isInteger(input.to) || input.from > input.to || input.from < plan.numbering.from || input.to > plan.numbering.to || sFrom < 1 || sTo > seriesMax || sFrom > sTo) {
-      throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${seriesMax}`)
-    }
-    const id = newId('rng')
-    const at = now()
-    const quantity = (input.to - input.from + 1) * (sTo - sFrom + 1)
-    // After the close the range is blocked from payment only: the draw keeps the list its D was fixed on.
-    const afterClose = row.status !== 'open'
-    await insertRange(tx, { id, drawId, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, detailsJson: JSON.stringify(details), createdAt: at, afterClose })
-    await appendJournal(tx, { at, type: `lottery.range_${kind}`, scope: scope(row), payload: { drawId, rangeId: id, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, ...details, afterClose, rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2' } })
-    return { id, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, createdAt: at, afterClose, details }
+    return db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (kind === 'returned' && row.status !== 'open') throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
+      const seriesMax = isRaffle(plan) ? 1 : plan.series
+      const sFrom = input.seriesFrom ?? 1
+      const sTo = input.seriesTo ?? seriesMax
+      if (!Number.isInteger(input.from) || !Number.isInteger(input.to) || input.from > input.to || input.from < plan.numbering.from || input.to > plan.numbering.to || sFrom < 1 || sTo > seriesMax || sFrom > sTo) {
+        throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${seriesMax}`)
+      }
+      const id = newId('rng')
+      const at = now()
+      const quantity = (input.to - input.from + 1) * (sTo - sFrom + 1)
+      // After the close the range is blocked from payment only: the draw keeps the list its D was fixed on.
+      const afterClose = row.status !== 'open'
+      await insertRange(tx, { id, drawId, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, detailsJson: JSON.stringify(details), createdAt: at, afterClose })
+      await appendJournal(tx, { at, type: `lottery.range_${kind}`, scope: scope(row), payload: { drawId, rangeId: id, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, ...details, afterClose, rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2' } })
+      return { id, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, createdAt: at, afterClose, details }
+    })
   }
 
   /** LST-3: the public notice of lost and stolen tickets, with quantities, numbering and procedure. */
@@ -335,5 +212,5 @@ export function createIssueUseCases(ctx: LotteryContext) {
     }
   }
 
-  return { createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice }
+  return { createLottery, createRaffle, getDraw, listDraws, printData, ticketsPdf, thermalTicket, thermalTicketPdf, recordReturn, reportLostStolen, lostStolenNotice }
 }

@@ -10,10 +10,10 @@ import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../cashdesk/cash.ts'
 import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
-import { inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches, type LotteryContext } from './context.ts'
+import { inRange, isRaffle, type LotteryContext } from './context.ts'
 import { lotteryPrizesFor, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { fractionOf, insertLotteryPayout, isNumberSold, issueSecretOf, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
+import { insertLotteryPayout, isNumberSold, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
 
 export interface LotteryValidation {
   outcome: ValidationOutcome; kind: 'lottery' | 'raffle'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
@@ -34,22 +34,16 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     } catch (e) {
       return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: null, reason: `altered or forged ticket: ${(e as Error).message} (LOT-8)` }
     }
-    const fractionRef = parseFractionCodeId(id)
     const parts = id.split('-')
-    const row = await lotteryDrawRow(tx, fractionRef?.drawId ?? parts[0])
+    const row = await lotteryDrawRow(tx, parts[0])
     if (!row) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: id, reason: 'no such draw' }
     const plan = planOf(row)
     const kind = row.product
-    if (!isRaffle(plan) && !fractionRef) {
-      // Issue 13 point 3: a fraction's code comes only from a print run of the register; one without its run and tag
-      // (such as those the removed per-fraction route handed to any kiosk) is not a ticket of this issue.
-      return { ...base, kind, drawId: row.id, currency: plan.currency, ticketId: id, outcome: ValidationOutcome.Void, reason: 'not a code from a print run of this issue (LOT-26)' }
-    }
-    const number = fractionRef ? fractionRef.number : Number(parts[1])
-    const series = isRaffle(plan) ? 1 : fractionRef!.series
-    const fraction = isRaffle(plan) ? 1 : fractionRef!.fraction
-    const shape = isRaffle(plan) ? parts.length === 2 : series >= 1 && series <= plan.series && fraction >= 1 && fraction <= plan.fractions
-    const r0 = { ...base, kind, ticketId: id, drawId: row.id, currency: plan.currency, number: fractionRef ? String(fractionRef.number).padStart(plan.numbering.digits, '0') : parts[1] ?? null, series, fraction }
+    const number = Number(parts[1])
+    const series = isRaffle(plan) ? 1 : Number(parts[2])
+    const fraction = isRaffle(plan) ? 1 : Number(parts[3])
+    const shape = isRaffle(plan) ? parts.length === 2 : parts.length === 4 && series >= 1 && series <= plan.series && fraction >= 1 && fraction <= plan.fractions
+    const r0 = { ...base, kind, ticketId: id, drawId: row.id, currency: plan.currency, number: parts[1] ?? null, series, fraction }
     if (!shape || !Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) return { ...r0, outcome: ValidationOutcome.Void, reason: 'not a ticket of this issue' }
     const rs = await ranges(tx, row.id)
     const hit = inRange(rs, number, series)
@@ -57,18 +51,6 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     if (hit) return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold before the draw: not in play' }
     if (isRaffle(plan)) {
       if (!(await isNumberSold(tx, row.id, number))) return { ...r0, outcome: ValidationOutcome.Void, reason: 'this ticket was never sold (LOT-8)' }
-    } else {
-      // Issue 13 point 3 (LOT-12, LOT-26, LST-1): the register's current print run, the per-issue tag, and only a
-      // fraction distributed to a seller and not returned is payable.
-      const reg = await fractionOf(tx, row.id, number, series, fraction)
-      if (!reg) return { ...r0, outcome: ValidationOutcome.Void, reason: 'this fraction was never printed (LOT-12)' }
-      const sealed = await issueSecretOf(tx, row.id)
-      if (!sealed || !tagMatches(deps.sealer.open(sealed, issueSecretContext(row.id)), fractionRef!.baseId, fractionRef!.runNo, fractionRef!.tag)) {
-        return { ...r0, outcome: ValidationOutcome.Void, reason: 'altered or forged ticket: the issue tag does not match (LOT-8)' }
-      }
-      if (reg.run_no !== fractionRef!.runNo) return { ...r0, outcome: ValidationOutcome.Void, reason: `reprinted in print run ${reg.run_no}: this earlier code is void (LST-1, LST-4)` }
-      if (reg.status === 'printed') return { ...r0, outcome: ValidationOutcome.Void, reason: 'never distributed to a seller: not payable (LOT-12)' }
-      if (reg.status === 'returned') return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
     }
     if (row.status !== 'settled') return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
     const result = JSON.parse(row.result!) as LotteryResult
@@ -99,9 +81,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     return db.transaction(async (tx) => {
       const v = await validate(input.code, tx)
       switch (v.outcome) {
-        // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
-        // returned, reprinted: issue 13 point 3) as void.
-        case 'VOID': throw new DomainError(v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID', v.reason, { outcome: v.outcome })
+        case 'VOID': throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
         case 'REPORTED_LOST_STOLEN': throw new DomainError('TICKET_BLOCKED', v.reason, { outcome: v.outcome })
         case 'ALREADY_PAID': throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
         case 'EXPIRED': throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })

@@ -8,6 +8,7 @@
  */
 import { pdf, csv, actorOf, actors, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
+import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 
@@ -31,25 +32,22 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     return c.json({ draws: await lottery.listDraws(product === 'lottery' || product === 'raffle' ? product : undefined) })
   })
   app.get('/api/lottery/draws/:drawId', needs('game.read'), async (c) => c.json(await lottery.getDraw(p(c, 'drawId'))))
-  // Issue 13 point 3: a fraction's signed code leaves the server only in a print run of the lottery administration,
-  // before the close of sales, entered in the issue register (the per-fraction code route that any kiosk could call
-  // is gone). The print shop gets the run as JSON or as the PDF sheet.
-  app.post('/api/lottery/draws/:drawId/print-runs', needs('lottery.admin'), async (c) => {
-    const b = await body(c, block.extend({ reason: z.string().max(500).optional(), format: z.enum(['json', 'pdf']).default('json') }).strict())
-    if (b.format === 'pdf') {
-      const run = await lottery.printRunPdf(p(c, 'drawId'), b, actorOf(c))
-      return pdf(c, run.pdf, `billetes-${p(c, 'drawId')}-tiraje-${run.runNo}.pdf`)
-    }
-    return c.json(await lottery.printRun(p(c, 'drawId'), b, actorOf(c)), 201)
+  app.get('/api/lottery/draws/:drawId/tickets.pdf', needs('lottery.admin'), async (c) => {
+    const q = query(c, printQuery)
+    return pdf(c, await lottery.ticketsPdf(p(c, 'drawId'), q), `billetes-${p(c, 'drawId')}-${q.from}-${q.to}.pdf`)
   })
-  app.post('/api/lottery/draws/:drawId/distributions', needs('lottery.admin'), async (c) => {
-    const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80) }).strict())
-    return c.json(await lottery.distribute(p(c, 'drawId'), b, actorOf(c)), 201)
+  app.get('/api/lottery/draws/:drawId/tickets', needs('lottery.admin'), async (c) => c.json({ tickets: await lottery.printData(p(c, 'drawId'), query(c, printQuery)) }))
+  app.get('/api/lottery/draws/:drawId/tickets/:number/:series/:fraction', needs('lottery.sell'), async (c) => {
+    const [n, s, f] = ['number', 'series', 'fraction'].map((k) => Number(p(c, k)))
+    return c.json(await lottery.thermalTicket(p(c, 'drawId'), n, s, f))
   })
-  app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) => c.json(await lottery.register(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/tickets/:number/:series/:fraction/ticket.pdf', needs('lottery.sell'), async (c) => {
+    const [n, s, f] = ['number', 'series', 'fraction'].map((k) => Number(p(c, k)))
+    return pdf(c, await lottery.thermalTicketPdf(p(c, 'drawId'), n, s, f), `billete-${n}-${s}-${f}.pdf`)
+  })
   app.post('/api/lottery/draws/:drawId/returns', needs('lottery.draw'), async (c) => {
-    const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80).optional(), note: z.string().max(500).optional() }).strict())
-    return c.json(await lottery.recordReturn(p(c, 'drawId'), b, actorOf(c)), 201)
+    const b = await body(c, z.object({ from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(), note: z.string().max(500).optional() }).strict())
+    return c.json(await lottery.recordReturn(p(c, 'drawId'), b), 201)
   })
   app.post('/api/lottery/draws/:drawId/lost-stolen', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({
@@ -77,11 +75,6 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     return c.json(await lottery.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
   app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))))
-  // LOT-21: an authorised postponement (director), with the AJ authorisation reference and the reason.
-  app.post('/api/lottery/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
-    return c.json(await lottery.postpone(p(c, 'drawId'), b, actorOf(c)))
-  })
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))
@@ -130,7 +123,6 @@ const lotteryPlan = z.object({
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
   authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
   staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
-  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 const rafflePlan = z.object({
   kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
@@ -139,11 +131,16 @@ const rafflePlan = z.object({
   authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
-  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
-const block = z.object({ from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(), fractionFrom: z.number().int().optional(), fractionTo: z.number().int().optional() })
+const printQuery = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int(), seriesFrom: z.coerce.number().int().optional(), seriesTo: z.coerce.number().int().optional() })
 
 /** The body again, for a second schema: hono caches the text it read. */
 async function bodyAgain<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {
   return body(c, schema)
+}
+
+function query<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(c.req.query())
+  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+  return parsed.data
 }

@@ -113,13 +113,6 @@ describe('raffles, tombolas and promotional draws (PRM-1 to PRM-10)', () => {
     expect(raffleRules(rafflePlan({ nonProfit: false }))).toEqual(['authorisationRef:PRM-4'])
     expect(raffleRules(rafflePlan({ nonProfit: false, authorisationRef: 'CANT-2025-77' }))).toEqual([])
   })
-  it('PRM-1 / PRM-2: a raffle or tómbola is drawn among tickets sold only; "issued" is for free promotional draws', () => {
-    expect(raffleRules(rafflePlan({ drawAmong: 'issued' }))).toContain('drawAmong:PRM-1')
-    expect(raffleRules(rafflePlan({ kind: 'tombola', drawAmong: 'issued' }))).toContain('drawAmong:PRM-1')
-    expect(raffleRules(rafflePlan({ drawAmong: 'sold' }))).not.toContain('drawAmong:PRM-1')
-    expect(raffleRules(rafflePlan({ kind: 'promotional', classification: 'promotional', ticketPriceCents: 0, communicationRef: 'COM-2025-5', drawAmong: 'issued' }))).not.toContain('drawAmong:PRM-1')
-  })
-
   it('refuses tickets worth less than the prizes (PRM-3) and cash prizes in a raffle (PRM-1)', () => {
     expect(raffleRules(rafflePlan({ ticketPriceCents: 200 }))).toContain('ticketPriceCents:PRM-3')
     const p = rafflePlan()

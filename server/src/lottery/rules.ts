@@ -330,10 +330,6 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual') problems.push({ field: 'drawMethod', rule: 'CFG-44', message: 'drawMethod must be rng or manual' })
   if (p.drawMethod === 'manual') requireText(p.drawDevice, 'drawDevice', 'CFG-44', problems, 120)
   if (p.drawAmong !== 'sold' && p.drawAmong !== 'issued') problems.push({ field: 'drawAmong', rule: 'PRM-1', message: 'drawAmong must be sold or issued' })
-  // PRM-1 / PRM-2: a raffle or tómbola is drawn among the BUYERS of its tickets; drawing among every issued number would
-  // let an unsold winning number leave the organiser the prize. Only a free promotional draw (PRM-7, PRM-8), whose
-  // numbers are all handed out, may draw among every issued number.
-  else if (p.drawAmong === 'issued' && p.kind !== 'promotional') problems.push({ field: 'drawAmong', rule: 'PRM-1', message: `a ${p.kind} is drawn among the tickets sold, not among every issued number` })
   const classes = p.kind === 'promotional' ? ['promotional'] : ['benefica', 'utilidad-publica', 'interes-particular']
   if (!classes.includes(p.classification)) problems.push({ field: 'classification', rule: 'PRM-5', message: `classification must be one of ${classes.join(', ')}` })
   checkStaff(p.staff, problems)

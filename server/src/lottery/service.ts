@@ -31,16 +31,16 @@ export type { LotteryResult } from './settlement.ts'
 
 export function createLotteryService(deps: LotteryDeps) {
   const ctx = createLotteryContext(deps)
-  const { createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice } = createIssueUseCases(ctx)
-  const { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, getProof, recordIncident } = createDrawUseCases(ctx, getDraw)
+  const { createLottery, createRaffle, getDraw, listDraws, printData, ticketsPdf, thermalTicket, thermalTicketPdf, recordReturn, reportLostStolen, lostStolenNotice } = createIssueUseCases(ctx)
+  const { sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, getProof, recordIncident } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
 
   return {
     /** Whether a scanned code is a lottery or raffle ticket (kind `T`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.T.'),
-    createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice,
-    sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, settle, getProof, recordIncident, extracto, acta, extractoPdf, actaPdf,
+    createLottery, createRaffle, getDraw, listDraws, printData, ticketsPdf, thermalTicket, thermalTicketPdf, recordReturn, reportLostStolen, lostStolenNotice,
+    sellRaffleTickets, closeSales, participationFile, recordBeacon, drawRng, enterNumber, settle, getProof, recordIncident, extracto, acta, extractoPdf, actaPdf,
     validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
   }
 }

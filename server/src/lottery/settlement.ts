@@ -84,7 +84,7 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
       prizes: result.prizes.map((p) => ({ ...p, numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null })),
       ticketsInPlay: result.ticketsInPlay, participationSha256: row.participation_sha256, lostStolen: blocked.ranges,
       proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
-      claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, publishedAt: row.settled_at, timeZone: ctx.zoneOf(plan),
+      claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, publishedAt: row.settled_at,
     }
   }
 
@@ -96,7 +96,7 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
     const rs = await ranges(db, drawId)
     const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
-      title: 'Acta del sorteo', product: row.product, drawId, status: row.status, plan, timeZone: ctx.zoneOf(plan),
+      title: 'Acta del sorteo', product: row.product, drawId, status: row.status, plan,
       liabilityCents: isRaffle(plan) ? plan.prizes.reduce((s, p) => s + p.valueCents, 0) : lotteryLiabilityCents(plan),
       ranges: rs, participation: row.participation_sha256 ? {
         closedAt: row.closed_at, ticketsInPlay: Number(row.entries_count), sha256: row.participation_sha256, salesDigest: row.sales_digest,

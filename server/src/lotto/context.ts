@@ -9,7 +9,6 @@ import { DomainError } from '../shared/errors.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
-import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import type { Clock, EntropySource } from '../bingo/service.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
@@ -29,12 +28,8 @@ export interface LottoDeps {
   /** Participation files and excluded-play lists are written under DATA_DIR/lotto/<drawId>/. */
   dataDir: string
   /** The SQLite file, when the database is one: sales are then committed on a writer thread. */
-  /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
-  softwareDraw: SoftwareDrawPolicy
   sqliteFile?: string | null
   sqliteSynchronous?: 'FULL' | 'NORMAL'
-  /** Issue 17: the operator's profile zone, for plans that name none. */
-  timeZone?: string
 }
 
 /** A draw row with its parsed plan. */
@@ -46,8 +41,6 @@ export function createLottoContext(deps: LottoDeps) {
   const { db, clock } = deps
   const planCache = new Map<string, PlannedDraw>()
   const planOf = (row: DrawRow) => JSON.parse(row.plan) as LottoPlan
-  /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
-  const zoneOf = (plan: LottoPlan): string | null => plan.timeZone ?? deps.timeZone ?? null
 
   async function loadDraw(tx: Sql, drawId: string): Promise<DrawRow> {
     const row = await lottoDrawById(tx, drawId)
@@ -61,7 +54,7 @@ export function createLottoContext(deps: LottoDeps) {
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
     drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
-    planOf, zoneOf,
+    planOf,
     loadDraw,
 
     /** Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. */
@@ -89,8 +82,6 @@ export function createLottoContext(deps: LottoDeps) {
     /** Drops a draw's cached row after its status changed. */
     forget(drawId: string): void {
       planCache.delete(drawId)
-      // Also under its game and number (cachedByNumber): a postponement changes the plan itself.
-      for (const [key, hit] of planCache) if (hit.row.id === drawId) planCache.delete(key)
     },
 
     /** Slips covering a draw, in canonical order (receipt number by bytes). */

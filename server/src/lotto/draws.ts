@@ -20,12 +20,10 @@ import {
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
 import { parseLottoPlan, type LottoPlan, type LottoPlanInput } from './plan.ts'
-import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
   ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
-  postponeDrawRow,
 } from './store.ts'
 
 /** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
@@ -51,8 +49,6 @@ export function createDrawUseCases(ctx: LottoContext) {
    */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
     const plan = parseLottoPlan(input)
-    // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
-    const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = newId('ldr')
     const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
     await db.transaction(async (tx) => {
@@ -70,7 +66,7 @@ export function createDrawUseCases(ctx: LottoContext) {
         salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
       })
       await ensureReceiptCounter(tx, plan.gameCode)
-      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source, rngAuthorisation } })
+      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
     })
     return getDraw(id)
   }
@@ -229,7 +225,6 @@ export function createDrawUseCases(ctx: LottoContext) {
   async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null): Promise<DrawView> {
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
     const round = beaconRoundOf(pre)
     let value: BeaconValue
     try {
@@ -260,7 +255,6 @@ export function createDrawUseCases(ctx: LottoContext) {
   async function drawRng(drawId: string, actor: Actor | null = null): Promise<DrawView> {
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
     const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
@@ -286,31 +280,12 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
   /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
-  /**
-   * LNS-22 (as LOT-21): an authorised postponement of a draw not yet drawn: a new draw date with the AJ authorisation
-   * reference and the reason; the claim deadline keeps its 60 full days from the new date. Journaled with the person.
-   */
-  async function postpone(drawId: string, input: { drawAt: string; authorisationRef: string; reason: string }, actor: Actor) {
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`)
-      const plan = planOf(row)
-      const dates = postponedDates(plan, input, now())
-      const next = { ...plan, ...dates }
-      if (!(await postponeDrawRow(tx, drawId, JSON.stringify(next), dates.drawAt, dates.claimDeadline))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, { at: now(), type: 'lotto.draw_postponed', scope: drawScope(row), payload: { drawId, from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline }, to: dates, authorisationRef: input.authorisationRef.trim(), reason: input.reason.trim(), actor, rule: 'LNS-22' } })
-    })
-    forget(drawId)
-    return getDraw(drawId)
-  }
-
   async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; balls are entered after the close of sales`)
       if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
-      assertDrawDate(plan.drawAt, now())
       const balls = recordManualBall(row.balls ? JSON.parse(row.balls) : [], ball, plan.range, plan.drawCount)
       const at = now()
       const complete = balls.length === plan.drawCount
@@ -357,5 +332,5 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
 
-  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident }
+  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident }
 }

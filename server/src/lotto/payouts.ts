@@ -139,8 +139,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods })
       }
       const total = payouts.reduce((x, y) => x + y.amountCents, 0)
-      // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: v.outcome === 'REFUND_ONLY' ? 'refund' : 'prize_payout' })
+      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: 'prize_payout' })
       return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
     })
   }

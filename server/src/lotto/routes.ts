@@ -6,12 +6,10 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { pdf, csv, actorOf, actors, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
-import { isAllowed, type Role } from '../access/permissions.ts'
+import { pdf, csv, actorOf, actors, body, needs, param as p, type App } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
-import { counterStation } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -37,7 +35,6 @@ const lottoPlan = z.object({
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(),
   licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
   staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
-  timeZone: z.string().max(64).nullable().optional(),
 }).strict()
 
 const slip = z.object({
@@ -48,11 +45,6 @@ const slip = z.object({
   channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
 }).strict()
 
-/** Whether the caller's role pays prizes (and so may see a player's identity document, GEN-16). */
-function paysPrizes(c: AppContext): boolean {
-  return !c.get('authOn') || isAllowed('ticket.pay', principalOf(c).role as Role)
-}
-
 export function registerLottoRoutes(app: App, services: Services): void {
   const lotto = services.lotto
 
@@ -62,22 +54,12 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
 
   // ---- lotto: sales
-  // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
-  // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
-    const { stationId: claimed, ...b } = await body(c, slip.extend({ stationId: station.optional() }))
-    const who = counterStation(c, claimed)
-    return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
+    const b = await body(c, slip)
+    return c.json(await lotto.sellSlip({ drawId: p(c, 'drawId'), ...b }), 201)
   })
-  // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for
-  // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.
-  app.get('/api/lotto/slips/:receipt', needs('lotto.slip.read'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'), { showDocument: paysPrizes(c) })))
-  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lotto.slip.read'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt'), { showDocument: paysPrizes(c) }), `comprobante-copia-${p(c, 'receipt')}.pdf`))
-  // LNS-20: player data amended before the draw, with the supporting document; validated by the operator's staff.
-  app.post('/api/lotto/slips/:receipt/player', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ name: text(120), document: text(40), evidenceRef: text(200), reason: text(500) }).strict())
-    return c.json(await lotto.amendPlayer(p(c, 'receipt'), b, actorOf(c)))
-  })
+  app.get('/api/lotto/slips/:receipt', needs('ticket.validate'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'))))
+  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lottery.sell'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt')), `comprobante-${p(c, 'receipt')}.pdf`))
   app.post('/api/lotto/slips/:receipt/annul', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ reason: text(500) }).strict())
     await lotto.annulSlip(p(c, 'receipt'), b.reason)
@@ -99,11 +81,6 @@ export function registerLottoRoutes(app: App, services: Services): void {
     return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
   app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))))
-  // LNS-22 (as LOT-21): an authorised postponement (director), with the AJ authorisation reference and the reason.
-  app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
-    return c.json(await lotto.postpone(p(c, 'drawId'), b, actorOf(c)))
-  })
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))

@@ -11,8 +11,6 @@ import type { Sql } from '../db/database.ts'
 import type { ErrorCode } from '../shared/errors.ts'
 import { receiptNumber } from './rules.ts'
 import { appendJournalBatch, type BatchEntry } from '../shared/journal-batch.ts'
-import { canonicalJson } from '../shared/journal-chain.ts'
-import type { JournalActor } from '../shared/request-context.ts'
 import { drawWindows, insertSlips, reserveReceipts } from './store.ts'
 
 /** A slip checked by the HTTP thread, waiting for its batch. */
@@ -29,8 +27,6 @@ export interface SlipToWrite {
   playerName: string
   playerDocument: string
   channel: string
-  /** Issue 14 point 2: who sold it, captured on the request's thread (the writer thread has no request context). */
-  actor?: JournalActor
   /**
    * Receipt number and signed code handed out beforehand from a reserved block (writer thread mode, see
    * receipts.ts); without them the batch takes numbers from the counter and signs here.
@@ -46,11 +42,11 @@ export type SlipWriteResult =
 interface DrawWindow { status: string; start: number; close: number; price: number }
 
 /** Payload of a `lotto.slip_sold` journal record. */
-export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string; actor?: JournalActor }
+export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string }
 
 /** canonicalJson of a {@link SlipSoldPayload}, written out by hand (keys sorted): the sale path journals every slip. */
 export function slipSoldPayloadText(p: SlipSoldPayload): string {
-  return `{${p.actor ? `"actor":${canonicalJson(p.actor)},` : ''}"amountCents":${JSON.stringify(p.amountCents)},"boards":${JSON.stringify(p.boards)},"channel":${JSON.stringify(p.channel)},"drawNos":[${JSON.stringify(p.drawNos[0])},${JSON.stringify(p.drawNos[1])}],"quickPicks":${JSON.stringify(p.quickPicks)},"receipt":${JSON.stringify(p.receipt)}}`
+  return `{"amountCents":${JSON.stringify(p.amountCents)},"boards":${JSON.stringify(p.boards)},"channel":${JSON.stringify(p.channel)},"drawNos":[${JSON.stringify(p.drawNos[0])},${JSON.stringify(p.drawNos[1])}],"quickPicks":${JSON.stringify(p.quickPicks)},"receipt":${JSON.stringify(p.receipt)}}`
 }
 
 /**
@@ -103,7 +99,7 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
       results[i] = { ok: true, receipt, code: s.code ?? sign(receipt), journalSeq: 0 }
       rows.push([receipt, s.gameCode, s.firstDrawNo, s.drawCount, s.boards, s.boardCount, s.quickPicks, s.amountCents, s.playerName, s.playerDocument, s.channel, 'active', at])
       // Player data stay in the sales system (LNS-14): the journal holds the play, not the person.
-      const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel, ...(s.actor ? { actor: s.actor } : {}) }
+      const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel }
       entries.push({ at, type: 'lotto.slip_sold', scope: `lotto:${game}/sales`, payload, payloadText: slipSoldPayloadText(payload) })
       order.push(i)
     }

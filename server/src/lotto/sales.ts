@@ -17,7 +17,6 @@ import type { Database } from '../db/database.ts'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite, type SlipWriteResult } from './sale-writer.ts'
-import { currentActor } from '../shared/request-context.ts'
 
 export interface SlipWriter {
   readonly kind: 'worker' | 'inline'
@@ -136,10 +135,8 @@ export function createSlipQueue(writer: SlipWriter, options: { now: () => string
 
   return {
     submit(slip: SlipToWrite) {
-      // Issue 14 point 2: the seller is taken here, on the request's thread, and travels with the slip.
-      const actor = slip.actor ?? currentActor()
       return new Promise<Extract<SlipWriteResult, { ok: true }> & { soldAt: string }>((resolve, reject) => {
-        queue.push({ slip: actor ? { ...slip, actor } : slip, resolve, reject })
+        queue.push({ slip, resolve, reject })
         schedule()
       })
     },

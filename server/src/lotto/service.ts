@@ -25,7 +25,7 @@ export type { LottoDeps } from './context.ts'
 export type { DrawView } from './draws.ts'
 export { SIGNED_RECEIPT, type DrawClaim, type LottoValidation, type PayeeData } from './payouts.ts'
 export { LOTTO_REMAINDER_RULE, type LottoResult } from './settlement.ts'
-export type { LottoReceipt, LottoReceiptView, SlipInput } from './slips.ts'
+export type { LottoReceipt, SlipInput } from './slips.ts'
 export type { DrawRow } from './store.ts'
 
 export function createLottoService(deps: LottoDeps) {
@@ -40,15 +40,15 @@ export function createLottoService(deps: LottoDeps) {
   // Writer-thread mode: receipt numbers come from reserved blocks, signed ahead on a signer thread (receipts.ts).
   const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
-  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident } = createDrawUseCases(ctx)
-  const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(ctx, sales, receipts)
+  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident } = createDrawUseCases(ctx)
+  const { sellSlip, getReceipt, annulSlip, receiptPdf } = createSlipUseCases(ctx, sales, receipts)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
 
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.L.'),
-    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, getProof, recordIncident,
+    createDraw, getDraw, listDraws, sellSlip, getReceipt, annulSlip, closeSales, participationFile, recordBeacon, drawRng, enterBall, getProof, recordIncident,
     settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
     async close() { await sales.drain(); await receipts?.close(); await writer.close() },

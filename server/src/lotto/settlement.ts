@@ -28,7 +28,7 @@ export const LOTTO_REMAINDER_RULE =
   'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior; si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus its carry-over; when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
 
 export function createSettlementUseCases(ctx: LottoContext) {
-  const { db, now, drawScope, planOf, zoneOf, loadDraw, slipsOfDraw, forget } = ctx
+  const { db, now, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
 
   /**
    * Settles a drawn draw (LNS-16 step 4): every participating play is matched against the numbers drawn, the
@@ -90,7 +90,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
       receipts: result.receipts, plays: result.plays, salesCents: result.salesCents, poolCents: result.poolCents, currency: plan.currency,
       participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, regulationUrl: plan.regulationUrl, remainderRule: result.remainderRule,
-      legend: AJ_LEGEND, publishedAt: row.settled_at, timeZone: zoneOf(plan),
+      legend: AJ_LEGEND, publishedAt: row.settled_at,
     }
   }
 
@@ -104,7 +104,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
     const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
-      title: 'Acta del sorteo', product: 'lotto' as const, drawId, status: row.status, timeZone: zoneOf(plan),
+      title: 'Acta del sorteo', product: 'lotto' as const, drawId, status: row.status,
       background: {
         operator: plan.operator, gameName: plan.name, drawNumber: plan.drawNumber, issue: plan.issue, authorisationRef: plan.authorisationRef,
         range: plan.range, picks: plan.picks, drawCount: plan.drawCount, priceCents: plan.priceCents, currency: plan.currency,

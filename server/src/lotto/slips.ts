@@ -6,15 +6,13 @@ import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Rng } from '../shared/rng.ts'
+import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { EntropySource } from '../bingo/service.ts'
 import type { LottoContext, PlannedDraw } from './context.ts'
 import type { ReceiptPool } from './receipts.ts'
 import { formatBoards, parseBoard, parseStoredBoards, quickPick } from './rules.ts'
 import type { createSlipQueue } from './sales.ts'
-import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
-import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
-import type { Sql } from '../db/database.ts'
-import { amendSlipPlayer, annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
+import { annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
 
 export interface SlipInput {
   drawId: string
@@ -54,12 +52,7 @@ export interface LottoReceipt {
   regulationUrl: string
   paymentPlace: string
   legend: string
-  /** Issue 17: the wall clock the receipt's times are shown and printed on. */
-  timeZone: string | null
 }
-
-/** A receipt looked up by its number: no bearer code, and the document only for those who pay prizes (issue 13 point 4). */
-export type LottoReceiptView = Omit<LottoReceipt, 'code' | 'player'> & { player: { name: string; document: string | null } }
 
 /** A CSPRNG-backed Rng for quick picks (LNS-2). */
 function entropyRng(entropy: EntropySource): Rng {
@@ -88,10 +81,11 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
   const rng = entropyRng(deps.entropy)
 
   /**
-   * Checks a slip (LNS-21 boards, LNS-6 player data, LNS-13 sales window of every draw against the server's clock)
-   * and picks its quick picks (LNS-2): what is left is to number, sign and write it.
+   * Sells one slip (LNS-2, LNS-6, LNS-15): checks the boards (LNS-21), picks quick picks, and checks the
+   * sales window of every draw against the server's clock (LNS-13); the slip is then group-committed and its
+   * receipt returned only after the commit.
    */
-  async function prepareSlip(input: SlipInput) {
+  async function sellSlip(input: SlipInput): Promise<LottoReceipt> {
     const first = await cached(input.drawId)
     const plan = first.plan
     const drawCount = input.draws ?? 1
@@ -119,51 +113,24 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
-    const slip: SlipToWrite = {
+    const pre = receipts ? await receipts.take(plan.gameCode) : null
+    const done = await sales.submit({
       gameCode: plan.gameCode, firstDrawNo: first.row.draw_no, drawCount, boards: formatBoards(boards), boardCount: boards.length,
-      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel,
-    }
-    const receiptOf = (done: { receipt: string; code: string; soldAt: string }): LottoReceipt => ({
+      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel, receipt: pre?.receipt, code: pre?.code,
+    })
+    return {
       receiptNumber: done.receipt, code: done.code, operator: plan.operator, gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
       drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
       draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
       player: { name, document }, boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
       soldAt: done.soldAt, amountCents, currency: plan.currency, channel: input.channel, status: 'active',
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
-    })
-    return { slip, receiptOf, amountCents, currency: plan.currency }
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
+    }
   }
 
-  /**
-   * Sells one slip (LNS-2, LNS-6, LNS-15) through the group-commit queue; its receipt is returned only after the
-   * commit. Issue 13: no HTTP route calls this any more without a payment; the paid paths use sellSlipWithin.
-   */
-  async function sellSlip(input: SlipInput): Promise<LottoReceipt> {
-    const { slip, receiptOf } = await prepareSlip(input)
-    const pre = receipts ? await receipts.take(slip.gameCode) : null
-    const done = await sales.submit({ ...slip, receipt: pre?.receipt, code: pre?.code })
-    return receiptOf(done)
-  }
-
-  /**
-   * The same sale inside a caller's transaction (issue 13): a kiosk purchase paid with a voucher, or a counter sale
-   * with the cash taken into the station's drawer, which also prints the receipt before it commits. The receipt
-   * number comes from the game's counter in this transaction, so it commits or vanishes with the payment.
-   */
-  async function sellSlipWithin(tx: Sql, input: SlipInput, at: string): Promise<LottoReceipt> {
-    const { slip, receiptOf } = await prepareSlip(input)
-    const [r] = await writeSlipBatch(tx, [slip], at, (receipt) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey))
-    if (!r.ok) throw new DomainError(r.code, r.message)
-    return receiptOf({ receipt: r.receipt, code: r.code, soldAt: at })
-  }
-
-  /**
-   * The receipt of a sold slip, rebuilt from the sales system (for the cashier's details and copies). Issue 13
-   * point 4: a lookup by receipt number never returns the bearer code (only the sale that printed the slip does),
-   * and the player's identity document only to someone who pays prizes (`showDocument`); others get null.
-   */
-  async function getReceipt(receipt: string, opts: { showDocument: boolean }): Promise<LottoReceiptView> {
+  /** The receipt of a sold slip, rebuilt from the sales system (for reprints and the cashier). */
+  async function getReceipt(receipt: string): Promise<LottoReceipt> {
     const s = await slipById(db, receipt)
     if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
     const draws: PlannedDraw[] = []
@@ -173,13 +140,13 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
     const plan = draws[0].plan
     return {
-      receiptNumber: s.id, operator: plan.operator, gameName: plan.name,
+      receiptNumber: s.id, code: encodeTicketCode({ kind: TicketKind.lotto, id: s.id }, deps.keys.privateKey), operator: plan.operator, gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })), drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
       draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
-      player: { name: s.player_name, document: opts.showDocument ? s.player_document : null },
+      player: { name: s.player_name, document: s.player_document },
       boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
       soldAt: s.sold_at, amountCents: s.amount_cents, currency: plan.currency, channel: s.channel, status: s.status,
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
+      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND,
     }
   }
 
@@ -203,40 +170,10 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     })
   }
 
-  /**
-   * LNS-20: the player's data on a receipt amended before the draw, justified with supporting documents and validated
-   * by the operator (the authenticated person who records it). The numbers never change; every draw the slip covers
-   * must not have been drawn yet. The journal keeps the data before and after, the evidence and who validated it.
-   */
-  async function amendPlayer(receipt: string, input: { name: string; document: string; evidenceRef: string; reason: string }, actor: { kind: string; id: string; role: string }) {
-    const name = input.name?.trim() ?? ''
-    const document = input.document?.trim() ?? ''
-    if (!name || !document) throw new DomainError('VALIDATION_FAILED', 'the player name and identity document are required on the receipt (LNS-6)', { rule: 'LNS-6' })
-    if (!input.evidenceRef?.trim() || !input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'an amendment is justified with its supporting document and reason (LNS-20)', { rule: 'LNS-20' })
-    return db.transaction(async (tx) => {
-      const s = await slipById(tx, receipt)
-      if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
-      if (s.status !== 'active') throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
-      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n)
-        if (d && d.status !== 'open' && d.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `player data are amended before the draw (LNS-20): draw ${n} is ${d.status}`, { rule: 'LNS-20' })
-      }
-      const at = now()
-      if (!(await amendSlipPlayer(tx, receipt, name, document))) throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
-      await appendJournal(tx, {
-        at, type: 'lotto.player_amended', scope: `lotto:${s.game_code}/sales`,
-        payload: { receipt, before: { name: s.player_name, document: s.player_document }, after: { name, document }, evidenceRef: input.evidenceRef.trim(), reason: input.reason.trim(), validatedBy: actor, rule: 'LNS-20' },
-      })
-      return { receipt, player: { name, document }, amendedAt: at }
-    })
-  }
-
-  /** A copy of the receipt: marked as a copy, without the bearer QR (issue 13 point 4), so it cannot be cashed. */
-  async function receiptPdf(receipt: string, opts: { showDocument: boolean }): Promise<Uint8Array> {
+  async function receiptPdf(receipt: string): Promise<Uint8Array> {
     const { renderLottoReceiptPdf } = await import('../../../printer/src/lottery-pdf.ts')
-    const r = await getReceipt(receipt, opts)
-    return renderLottoReceiptPdf({ ...r, code: null, player: { name: r.player.name, document: r.player.document ?? '(reservado)' } })
+    return renderLottoReceiptPdf(await getReceipt(receipt))
   }
 
-  return { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer }
+  return { sellSlip, getReceipt, annulSlip, receiptPdf }
 }

@@ -176,11 +176,6 @@ export async function annulSlipRow(tx: Sql, receipt: string, reason: string, at:
   return r.changes === 1
 }
 
-/** LNS-20: the player data of an active slip, amended; false when the slip is not active. */
-export async function amendSlipPlayer(tx: Sql, receipt: string, name: string, document: string): Promise<boolean> {
-  return (await tx.run("UPDATE lotto_slips SET player_name = ?, player_document = ? WHERE id = ? AND status = 'active'", [name, document, receipt])).changes === 1
-}
-
 export async function excludeSlip(tx: Sql, receipt: string, reason: string, at: string): Promise<void> {
   await tx.run("UPDATE lotto_slips SET status = 'excluded', status_reason = ?, status_at = ? WHERE id = ?", [reason, at, receipt])
 }
@@ -229,9 +224,4 @@ export function lottoPayouts(tx: Sql, drawId?: string): Promise<Array<Record<str
     `SELECT p.*, d.draw_no, d.game_code FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product = 'lotto'${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.id`,
     drawId ? [drawId] : [],
   )
-}
-
-/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1
 }

@@ -55,22 +55,6 @@ export const ErrorCode = {
   RngNoManualBall: 'RNG_NO_MANUAL_BALL',
   // Issue 15 point 4: annulling a game needs a second person (floor manager or director) and a reason.
   SecondPersonRequired: 'SECOND_PERSON_REQUIRED',
-  /** Issue 18 (lottery helper), LOT-21 / LNS-22: a lotto or lottery draw on a day other than its (postponed) date. */
-  DrawNotDue: 'DRAW_NOT_DUE',
-  // Issue 13 points 5-8 (cashier): shifts, payouts against the signed code, refunds once, AML hold.
-  StationRequired: 'STATION_REQUIRED',
-  ShiftNotOpen: 'SHIFT_NOT_OPEN',
-  ShiftAlreadyOpen: 'SHIFT_ALREADY_OPEN',
-  CodeRequired: 'CODE_REQUIRED',
-  AnnulAfterPayout: 'ANNUL_AFTER_PAYOUT',
-  NotRefundable: 'NOT_REFUNDABLE',
-  AlreadyRefunded: 'ALREADY_REFUNDED',
-  AmlReviewPending: 'AML_REVIEW_PENDING',
-  BuyerIdRequired: 'BUYER_ID_REQUIRED',
-  // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
-  WrongHall: 'WRONG_HALL',
-  PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
-  PlayerExcluded: 'PLAYER_EXCLUDED',
   // Issue 18 (bingo rules): a lapsed series (BNG-12), prize shares over 100 % (BNG-52), prizes of the last game
   // unpaid (BNG-71), no reserve ball set (BNG-25), a wrong ball found after the award (BNG-83).
   SeriesLapsed: 'SERIES_LAPSED',
@@ -78,10 +62,6 @@ export const ErrorCode = {
   PrizesUnpaid: 'PRIZES_UNPAID',
   ReserveSetRequired: 'RESERVE_SET_REQUIRED',
   CorrectionTooLate: 'CORRECTION_TOO_LATE',
-  BettingPlanRequired: 'BETTING_PLAN_REQUIRED',
-  // Issue 13 (money-kiosk): nothing of value without a recorded payment.
-  /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
-  KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -14,7 +14,6 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
 import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
 import { insertJournalRows, insertRows, lastJournalLink } from './store.ts'
-import { withActor } from './request-context.ts'
 
 // The SQL lives in store.ts; insertRows stays importable from here for the sale paths that use it.
 export { insertRows }
@@ -42,8 +41,7 @@ export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]
   for (const e of entries) {
     if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at))) throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
     if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string') throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
-    // A ready-made payload text carries its actor already (the lotto sale path adds it); others get it here.
-    const payloadText = e.payloadText ?? canonicalJson(withActor(e.payload))
+    const payloadText = e.payloadText ?? canonicalJson(e.payload)
     seq++
     const hash = hashRecordText({ seq, at: e.at, type: e.type, scope: e.scope, prevHash }, payloadText)
     rows.push([seq, e.at, e.type, e.scope, payloadText, prevHash, hash])

@@ -1,7 +1,6 @@
 import { nextRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { insertJournalRow, journalRowsAfter, lastJournalRow, type JournalRow } from './store.ts'
-import { withActor } from './request-context.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
   return { seq: Number(row.seq), at: row.at, type: row.type, scope: row.scope, payload: JSON.parse(row.payload), prevHash: row.prev_hash, hash: row.hash }
@@ -13,8 +12,7 @@ export function toRecord(row: JournalRow): JournalRecord {
  */
 export async function appendJournal(tx: Sql, entry: { at: string; type: string; scope: string; payload: unknown }): Promise<JournalRecord> {
   const last = await lastJournalRow(tx)
-  // Issue 14 point 2: the authenticated person and device of the request being served name every record.
-  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: withActor(entry.payload) })
+  const record = nextRecord(last ? toRecord(last) : null, entry)
   await insertJournalRow(tx, {
     seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
   })

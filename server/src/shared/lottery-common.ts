@@ -5,7 +5,6 @@
  *
  * Pure: times arrive as ISO 8601 strings; nothing here reads a clock.
  */
-import { isTimeZone } from './time-zone.ts'
 import { DomainError } from './errors.ts'
 
 /** LOT-23 / LNS-24: prizes may be claimed for at least 60 calendar days from the draw date (CFG-40). */
@@ -47,17 +46,6 @@ export function addDays(iso: string, days: number): string {
   return ymd + iso.slice(10)
 }
 
-/**
- * LOT-23 / LNS-24: the last second of the `days`-th calendar day after the draw date, in the draw time's own offset:
- * the earliest claim deadline that leaves `days` full days to claim.
- */
-export function claimPeriodEnd(drawAt: string, days: number): string {
-  const m = ISO_TIME.exec(drawAt)
-  if (!m) throw new DomainError('VALIDATION_FAILED', `not an ISO time with offset: ${JSON.stringify(drawAt)}`)
-  const at2359 = `${drawAt.slice(0, 10)}T23:59:59${m[6]}`
-  return addDays(at2359, days)
-}
-
 /** Last moment a prize can be paid: the plan's claim deadline (prescription date). */
 export function isClaimExpired(claimDeadline: string, nowIso: string): boolean {
   return Date.parse(nowIso) > Date.parse(claimDeadline)
@@ -74,11 +62,6 @@ export interface PlanDates {
   salesCloseAt: string
   drawAt: string
   claimDeadline: string
-  /**
-   * Issue 17: the IANA zone whose wall clock receipts, tickets, the extracto and the minutes print (the draw's hall
-   * or the operator's); the operator's profile zone when absent.
-   */
-  timeZone?: string | null
 }
 
 /**
@@ -96,19 +79,13 @@ export function checkPlanDates(p: PlanDates, problems: PlanProblem[], minClaimDa
     }
   }
   if (!ok) return
-  if (p.timeZone !== undefined && p.timeZone !== null && !isTimeZone(p.timeZone)) {
-    problems.push({ field: 'timeZone', rule: 'LOT-4', message: `timeZone must be an IANA time zone such as America/La_Paz or Europe/Madrid, got ${JSON.stringify(p.timeZone)}` })
-  }
   const t = (f: (typeof fields)[number]) => Date.parse(p[f])
   if (t('drawAt') < t('salesStartAt')) problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
   if (t('salesCloseAt') <= t('salesStartAt')) problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
   if (t('salesCloseAt') > t('drawAt')) problems.push({ field: 'salesCloseAt', rule: 'LNS-13', message: 'sales must close before the draw' })
-  // LOT-23 / LNS-24: 60 FULL calendar days after the draw date, so the deadline is no earlier than the last second of
-  // the 60th day (in the plan's own offset); a deadline at 00:00 of day 60 would give 59 days and a few hours.
-  const end = claimPeriodEnd(p.drawAt, minClaimDays)
-  if (Date.parse(p.claimDeadline) < Date.parse(end)) {
-    const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
-    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period ends ${p.claimDeadline}, ${days} calendar days from the draw date; ${minClaimDays} full days end no earlier than ${end}` })
+  const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
+  if (days < minClaimDays) {
+    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period is ${days} calendar days from the draw date; at least ${minClaimDays} are required` })
   }
 }
 
@@ -155,61 +132,3 @@ export type ValidationOutcome = (typeof ValidationOutcome)[keyof typeof Validati
 
 /** Legend LOT-15 (11, 12) and LNS-5 (10) require on tickets and slips. */
 export const AJ_LEGEND = 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos'
-
-/** RNG-26: whether software (RNG) lotto and lottery draws may be planned, and under which licence reference. */
-export interface SoftwareDrawPolicy {
-  /** The profile allows them without a reference (softwareLotteryDrawAllowed). */
-  profileAllows: boolean
-  /** The AJ authorisation that accepts an RNG as an extraction device "u otro similar" (configuration), or null. */
-  authorisationRef: string | null
-}
-
-/**
- * RNG-26 / LNS-7 / LOT-18: a draw plan with `drawMethod: 'rng'` is refused unless the profile allows software draws or
- * the licence names the AJ authorisation of the RNG; returns the reference the draw is planned under.
- */
-export function checkSoftwareDraw(drawMethod: string, policy: SoftwareDrawPolicy): string | null {
-  if (drawMethod !== 'rng') return null
-  if (policy.authorisationRef?.trim()) return policy.authorisationRef.trim()
-  if (policy.profileAllows) return null
-  throw new DomainError('RULE_DISABLED', 'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)', { rule: 'RNG-26' })
-}
-
-/** The calendar day (days since 1970-01-01) of instant `nowIso` in the UTC offset written in `ref`. */
-function dayInOffsetOf(nowIso: string, ref: string): number {
-  const m = ISO_TIME.exec(ref)
-  if (!m) throw new DomainError('VALIDATION_FAILED', `not an ISO time with offset: ${JSON.stringify(ref)}`)
-  const off = m[6] === 'Z' ? 0 : (m[6][0] === '-' ? -1 : 1) * (Number(m[6].slice(1, 3)) * 60 + Number(m[6].slice(4, 6)))
-  return Math.floor((Date.parse(nowIso) + off * 60_000) / 86_400_000)
-}
-
-/**
- * LOT-21 / LNS-22: a draw takes place on the date its plan sets (in the plan's own offset), or on the date of an
- * authorised postponement, which changes the plan's drawAt. Drawing on any other day is refused.
- */
-export function assertDrawDate(drawAt: string, nowIso: string): void {
-  const today = dayInOffsetOf(nowIso, drawAt)
-  const due = calendarDay(drawAt)
-  if (today !== due) {
-    throw new DomainError('DRAW_NOT_DUE', `the draw takes place on ${drawAt.slice(0, 10)}${today < due ? '' : ', which has passed: an authorised postponement sets a new date'} (LOT-21, LNS-22)`, { rule: 'LOT-21', drawAt })
-  }
-}
-
-/**
- * LOT-21 / LNS-22: the dates of a plan after an authorised postponement: the new draw date must be a real time after
- * now and not before the close of sales, and the claim deadline moves so that the 60 full days still run from the
- * new draw date (LOT-23); an AJ authorisation reference and a reason are required.
- */
-export function postponedDates(plan: PlanDates, input: { drawAt: string; authorisationRef: string; reason: string }, nowIso: string, minClaimDays = MIN_CLAIM_DAYS): { drawAt: string; claimDeadline: string } {
-  const problems: PlanProblem[] = []
-  if (!input.authorisationRef?.trim()) problems.push({ field: 'authorisationRef', rule: 'LOT-21', message: 'a postponement needs the AJ authorisation reference' })
-  if (!input.reason?.trim()) problems.push({ field: 'reason', rule: 'LOT-21', message: 'a postponement states its justified reason' })
-  if (!isIsoTime(input.drawAt)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'drawAt must be an ISO 8601 time with an offset' })
-  else {
-    if (Date.parse(input.drawAt) <= Date.parse(nowIso)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'the new draw date is in the past' })
-    if (Date.parse(input.drawAt) < Date.parse(plan.salesCloseAt)) problems.push({ field: 'drawAt', rule: 'LNS-13', message: 'the new draw date is before the close of sales' })
-  }
-  assertNoProblems(problems, 'postponement')
-  const end = claimPeriodEnd(input.drawAt, minClaimDays)
-  return { drawAt: input.drawAt, claimDeadline: Date.parse(plan.claimDeadline) >= Date.parse(end) ? plan.claimDeadline : end }
-}

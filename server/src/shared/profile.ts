@@ -22,11 +22,7 @@ export interface Profile {
   currency: string
   locale: 'es' | 'en'
   layout: CardLayout
-  /**
-   * BNG-52 / BNG-56 / CFG-24: default prize shares. null where the text fixes none (Bolivia: they come from the
-   * hall's AJ-approved Plan de Apuestas, and a hall without one announces no game).
-   */
-  shares: PrizeShares | null
+  shares: PrizeShares
   /**
    * BNG-21 / CFG-17: a game needs at least `cards` cards, or `positionsPercent` % of the hall's playing
    * positions, whichever `basis` the licence chose. null = no minimum (Cantabria sets none).
@@ -54,21 +50,6 @@ export interface Profile {
   timeZone: string
   /** BNG-57..64: prima de bingo. */
   prima: { enabled: boolean; baseBallLimit: number; incrementPerGame: number; amountsCents: number[] }
-  /**
-   * BNG-68: Cantabria forbids topping prizes up with any money and any prize beyond the regulated ones (line,
-   * bingo, prima, interconnected bingo, bola loca): no progressive pot, no seed money. Bolivia allows both (BNG-55).
-   */
-  extraPrizes: { progressivePots: boolean; seedMoney: boolean }
-  /**
-   * BNG-102 / CFG-34: derived bingo (a Cantabrian modality) and the Consejería's minimum prize percentage, which
-   * the decree leaves to the Consejería: default 6700 (the ordinary bingo's 67 %) until its resolution says otherwise.
-   */
-  derivedBingo: { allowed: boolean; minimumPrizeBp: number }
-  /**
-   * BNG-71 (Cantabria, 004 Bingo V.3): prizes are paid at the end of each game, always before the next one starts.
-   * The Bolivian texts set no such order (prizes are paid against the card within the claim period): off there.
-   */
-  prizesPaidBeforeNextGame: boolean
   /** CFG-5. */
   minimumAge: number
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
@@ -77,26 +58,19 @@ export interface Profile {
   splitBasis: 'card'
   /** INS-15/16: on-screen electronic instant lottery sale. */
   electronicInstantAllowed: boolean
-  /**
-   * RNG-26 / LNS-7 / LOT-18 (issue 18, lottery helper): lotto and numbered-lottery draws by software without a
-   * licence reference. false in both shipped profiles: the 2025 Bolivian text names only tómbolas, balotas, peceras "u
-   * otro similar" authorised by the AJ and reserves electronic lottery for its own regulation (INS-16), and decree
-   * 6/2010 says nothing of software lottery draws. A licence whose AJ authorisation accepts an RNG as such a device
-   * names it in configuration (BOLILLO_LOTTERY_RNG_AUTHORISATION), and RNG draws are then allowed under that reference.
-   */
-  softwareLotteryDrawAllowed: boolean
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
 
-/** Bolivia, RR 01-00003-25 (2025). Prize percentages come only from the hall's Plan de Apuestas (BNG-52). */
+/** Bolivia, RR 01-00003-25 (2025). Prize percentages come from the operator's Plan de Apuestas (BNG-52); the
+ * shipped defaults mirror Cantabria's until the licence sets them. */
 export const BOLIVIA_2025: Profile = Object.freeze({
   id: 'BO-2025',
   name: 'Bolivia — RR 01-00003-25 (2025)',
   currency: 'BOB',
   locale: 'es',
   layout: LAYOUT_90,
-  shares: null,
+  shares: { ...CANTABRIA_SHARES, primaBp: 0 },
   minimumParticipation: { basis: 'cards', cards: 10, positionsPercent: 10 },
   ballSetGameLimit: 1000,
   ballRecount: 'start',
@@ -107,14 +81,10 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
-  extraPrizes: { progressivePots: true, seedMoney: true },
-  derivedBingo: { allowed: false, minimumPrizeBp: 0 },
-  prizesPaidBeforeNextGame: false,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
-  softwareLotteryDrawAllowed: false,
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -135,14 +105,10 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
-  extraPrizes: { progressivePots: false, seedMoney: false },
-  derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
-  prizesPaidBeforeNextGame: true,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
-  softwareLotteryDrawAllowed: false,
 }) as Profile
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({

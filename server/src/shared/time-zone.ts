@@ -73,13 +73,3 @@ export function zoneLabel(t: number, tz: string): string {
   const city = tz.includes('/') ? tz.slice(tz.lastIndexOf('/') + 1).replace(/_/g, ' ') : tz
   return `${city}, UTC${offsetText(zoneOffsetMinutes(t, tz))}`
 }
-
-/** A hall's zone from its settings document (`timeZone`, issue 17), else `fallback` (its profile's zone). */
-export function hallZoneOf(settingsJson: string | null | undefined, fallback: string): string {
-  try {
-    const own = (JSON.parse(settingsJson || '{}') as { timeZone?: unknown }).timeZone
-    return isTimeZone(own) ? own : fallback
-  } catch {
-    return fallback
-  }
-}
