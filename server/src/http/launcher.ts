@@ -34,7 +34,7 @@ const TEXT = {
     enrolled: 'dado de alta', login: 'inicio de sesión personal', none: 'Sin sala: cree una sala o arranque con la demo.',
     groups: { players: 'Para el público', staff: 'Para el personal', office: 'Oficina y control' },
     screens: {
-      kiosk: ['Quiosco de venta', 'Jugadores: compran cartones de bingo, boletos de lotto y raspaditas con un vale.'],
+      kiosk: ['Quiosco de venta', 'Jugadores: compran cartones de bingo con un vale comprado en caja.'],
       lotto: ['Lotto', 'Jugadores: eligen sus números del sorteo de lotto en venta y reciben el comprobante.'],
       instant: ['Raspadita en pantalla', 'Jugadores: compran y raspan una lotería instantánea en la pantalla.'],
       display: ['Pantalla de sala', 'El público de la sala: bola actual, tablero, premios, ganadores e incidencias.'],
@@ -51,7 +51,7 @@ const TEXT = {
     enrolled: 'enrolled', login: 'staff log-in', none: 'No hall yet: create one or start with the demo.',
     groups: { players: 'For the public', staff: 'For staff', office: 'Office and oversight' },
     screens: {
-      kiosk: ['Sales kiosk', 'Players: buy bingo cards, lotto slips and scratch tickets with a voucher.'],
+      kiosk: ['Sales kiosk', 'Players: buy bingo cards with a voucher bought at the cashier.'],
       lotto: ['Lotto', 'Players: pick their numbers for the lotto draw on sale and get the receipt.'],
       instant: ['On-screen scratch ticket', 'Players: buy and scratch an instant lottery ticket on screen.'],
       display: ['Hall display', 'The hall\'s public: current ball, board, prizes, winners and incidents.'],
