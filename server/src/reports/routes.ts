@@ -9,6 +9,7 @@ import { pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 import { createReportsService } from './service.ts'
+import { hallZoneRow } from './store.ts'
 import { scopedHall } from '../http/hall-scope.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
@@ -28,7 +29,7 @@ export function registerReportsRoutes(app: App, services: Services): void {
   const zoneOf = async (hallId: string | undefined) => {
     const fallback = getProfile(services.config.profileId)?.timeZone ?? 'UTC'
     if (!hallId) return fallback
-    const row = await services.db.get<{ settings: string | null; profile_id: string }>('SELECT settings, profile_id FROM halls WHERE id = ?', [hallId])
+    const row = await hallZoneRow(services.db, hallId)
     return hallZoneOf(row?.settings, getProfile(row?.profile_id ?? '')?.timeZone ?? fallback)
   }
   app.get('/api/reports/sales', needs('minutes.read'), async (c) => {

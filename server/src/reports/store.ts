@@ -150,3 +150,8 @@ export function masterSetRows(sql: Sql): Promise<Array<{ id: string; card_count:
     [],
   )
 }
+
+/** A hall's settings document and profile, for the zone its report is printed in (issue 17 point 4). */
+export function hallZoneRow(db: Sql, hallId: string): Promise<{ settings: string | null; profile_id: string } | undefined> {
+  return db.get<{ settings: string | null; profile_id: string }>('SELECT settings, profile_id FROM halls WHERE id = ?', [hallId])
+}
