@@ -1,7 +1,7 @@
 /**
- * Issue 13: which station's drawer takes the cash of a counter sale, and who sold. The station is the enrolled
- * device the request proves (a cashier station's own credential, or the station a person logged in at:
- * `principalOf(c).device`), never a name from the body. A kiosk has no drawer: it sells only against a voucher.
+ * Issue 13: which station's drawer takes the cash of a counter sale, and who sold. The station is the one a person
+ * logged in at (`principalOf(c).device`, through http/till.ts), never a name from the body; a station's credential
+ * alone moves no cash. A kiosk has no drawer: it sells only against a voucher.
  */
 import { DomainError } from '../shared/errors.ts'
 import { principalOf, type AppContext } from './context.ts'
