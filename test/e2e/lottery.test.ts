@@ -238,7 +238,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
 
   it('runs a free promotional draw among every issued number: an unsold winning number leaves the prize void (PRM-7, PRM-8)', async () => {
     const plan = rafflePlan({ kind: 'promotional', classification: 'promotional', gameCode: 'PROMO', ticketPriceCents: 0, communicationRef: 'COM-2025-5', drawAmong: 'issued', numbering: { from: 1, to: 20, digits: 2 } })
-    plan.prizes = [{ ...plan.prizes[0], kind: 'cash', valueCents: 50_000, description: 'Vale de 500 EUR', depositPlace: 'Banco Santander, cuenta de depósito' }]
+    plan.prizes = [{ ...plan.prizes[0], kind: 'cash', valueCents: 50_000, description: 'Vale de 500 EUR', depositPlace: 'Banco Santander, cuenta de depósito', bankDepositRef: 'Santander, resguardo de depósito 2025-0417' }]
     const created = await api(server.url, 'POST', '/api/lottery/draws', plan)
     expect(created.status).toBe(201)
     const id = created.body.drawId

@@ -87,6 +87,7 @@ export function describeRule(r: LotteryPlan['prizes'][number]['rule'], plan: Lot
     case 'approximation': return `aproximacion +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
     case 'ending': return `terminacion de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
     case 'beginning': return `comienzo de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'progression': return `progresion de ${r.step} en ${r.step} desde el ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
   }
 }
 

@@ -80,6 +80,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       goods = won.filter((p) => p.kind !== 'cash').map((p) => `${p.name}: ${p.description}`)
     } else {
       prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({ ...p, amountCents: p.amountCents / plan.fractions }))
+      // LOT-22: goods and in-kind prizes are handed over against the ticket, recorded in the register, no cash.
+      goods = prizes.filter((p) => p.goods).map((p) => `${p.name}: ${p.goods}`)
     }
     const amountCents = prizes.reduce((s, p) => s + p.amountCents, 0)
     const r = { ...r0, prizes, amountCents, goods }

@@ -128,7 +128,14 @@ const lotteryPlan = z.object({
       z.object({ type: z.literal('approximation'), of: z.string().max(8), distance: z.number().int() }).strict(),
       z.object({ type: z.literal('ending'), of: z.string().max(8), digits: z.number().int() }).strict(),
       z.object({ type: z.literal('beginning'), of: z.string().max(8), digits: z.number().int() }).strict(),
+      z.object({ type: z.literal('progression'), of: z.string().max(8), step: z.number().int() }).strict(),
     ]),
+    kind: z.enum(['cash', 'goods', 'in-kind']).optional(),
+    goods: z.object({
+      description: z.string().max(500), class: z.enum(['movable', 'registrable', 'real-estate']), invoiceRef: z.string().max(120).nullable().optional(),
+      commitmentRef: z.string().max(120).nullable().optional(), supplierCertificateRef: z.string().max(120).nullable().optional(),
+    }).strict().nullable().optional(),
+    source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
   }).strict()).max(50),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
   authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
@@ -138,7 +145,7 @@ const lotteryPlan = z.object({
 const rafflePlan = z.object({
   kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
   classification: z.enum(['benefica', 'utilidad-publica', 'interes-particular', 'promotional']), nonProfit: z.boolean(), numbering, ticketPriceCents: z.number().int(), currency: z.string().max(3),
-  prizes: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), description: z.string().max(500), kind: z.enum(['goods', 'service', 'cash']), valueCents: z.number().int(), depositedAt: iso, depositPlace: z.string().max(500), invoiceRef: z.string().max(120) }).strict()).max(100),
+  prizes: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), description: z.string().max(500), kind: z.enum(['goods', 'service', 'cash']), valueCents: z.number().int(), depositedAt: iso, depositPlace: z.string().max(500), invoiceRef: z.string().max(120), bankDepositRef: z.string().max(120).nullable().optional(), source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional() }).strict()).max(100),
   authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
   drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,

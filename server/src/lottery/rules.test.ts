@@ -126,6 +126,16 @@ describe('raffles, tombolas and promotional draws (PRM-1 to PRM-10)', () => {
     p.prizes[1] = { ...p.prizes[1], kind: 'cash' }
     expect(raffleRules(p)).toContain('prizes[1].kind:PRM-1')
   })
+  it('PRM-10: a cash prize of a promotional draw is deposited in a bank, with the bank\'s slip; PRM-11: never an expired promotion prize', () => {
+    const promo = { kind: 'promotional' as const, classification: 'promotional' as const, ticketPriceCents: 0, communicationRef: 'COM-2025-5' }
+    const p = rafflePlan(promo)
+    p.prizes = [{ ...p.prizes[0], kind: 'cash', valueCents: 50_000, depositPlace: 'Banco Santander' }]
+    expect(raffleRules(p)).toEqual(['prizes[0].bankDepositRef:PRM-10'])
+    p.prizes = [{ ...p.prizes[0], bankDepositRef: 'Santander, resguardo 2025-0417' }]
+    expect(raffleRules(p)).toEqual([])
+    p.prizes = [{ ...p.prizes[0], source: 'expired-promotion' }]
+    expect(raffleRules(p)).toEqual(['prizes[0].source:PRM-11'])
+  })
   it('refuses prizes not deposited before sales start (PRM-6)', () => {
     const p = rafflePlan()
     p.prizes[0] = { ...p.prizes[0], depositedAt: '2025-06-02T10:00:00+02:00' }
@@ -134,5 +144,52 @@ describe('raffles, tombolas and promotional draws (PRM-1 to PRM-10)', () => {
   it('requires a free promotional draw with its prior communication (PRM-7, PRM-8)', () => {
     expect(raffleRules(rafflePlan({ kind: 'promotional', classification: 'promotional' }))).toEqual(expect.arrayContaining(['ticketPriceCents:PRM-8', 'communicationRef:PRM-8']))
     expect(raffleRules(rafflePlan({ kind: 'promotional', classification: 'promotional', ticketPriceCents: 0, communicationRef: 'COM-2025-5' }))).toEqual([])
+  })
+})
+
+describe('LOT-4: prizes by progression', () => {
+  const base = (step: number, numbering = { from: 0, to: 99_999, digits: 5 }) => normalizeLotteryPlan(lotteryPlan({
+    numbering, series: 1, fractions: 1, licensedMaxTickets: 1_000_000,
+    prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }, { code: 'G', name: 'Progresión', rule: { type: 'progression', of: 'P1', step }, amountCents: 10_000 }],
+  }))
+  it('wins exactly the numbers a whole number of steps from the first prize, never the first prize itself, inside the range', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 2, max: 400 }), fc.integer({ min: 1, max: 999 }), (from, step, width) => {
+      const numbering = { from, to: from + width, digits: 4 }
+      const plan = base(step, numbering)
+      const s = from + ((step * 7 + width) % (width + 1))
+      const got = lotteryWinningNumbers(plan, { P1: s }).filter((w) => w.prizes.some((p) => p.code === 'G')).map((w) => w.number)
+      const expected: number[] = []
+      for (let n = numbering.from; n <= numbering.to; n++) if (n !== s && Math.abs(n - s) % step === 0) expected.push(n)
+      expect(got).toEqual(expected)
+      // The budget's worst case is never exceeded.
+      expect(got.length).toBeLessThanOrEqual(Math.floor(width / step))
+    }))
+  })
+  it('refuses a step that reaches no other number, or of 1 (every number)', () => {
+    const p = (step: number) => validateLotteryPlan(base(step, { from: 0, to: 99, digits: 2 })).map((x) => `${x.field}:${x.rule}`)
+    expect(p(100)).toContain('prizes[1].rule.step:LOT-4')
+    expect(p(1)).toContain('prizes[1].rule.step:LOT-4')
+    expect(p(10)).toEqual([])
+  })
+})
+
+describe('LOT-22: prizes in goods', () => {
+  const goodsPlan = (goods: Record<string, unknown> | null, over: Partial<LotteryPlanInput> = {}) => lotteryRules(lotteryPlan({
+    series: 1, fractions: 1, numbering: { from: 0, to: 99, digits: 2 }, licensedMaxTickets: 1000,
+    prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000, kind: 'goods', goods: goods as any }], ...over,
+  }))
+  it('accepts goods backed by an invoice, and a registrable good by a commitment with the supplier certificate', () => {
+    expect(goodsPlan({ description: 'Refrigerador', class: 'movable', invoiceRef: 'Factura 4411' })).toEqual([])
+    expect(goodsPlan({ description: 'Automóvil', class: 'registrable', commitmentRef: 'Compromiso 1', supplierCertificateRef: 'Cert. 2' })).toEqual([])
+  })
+  it('refuses real estate, goods with no backing or description, and goods split into fractions', () => {
+    expect(goodsPlan({ description: 'Casa', class: 'real-estate', invoiceRef: 'F-1' })).toEqual(['prizes[0].goods.class:LOT-22'])
+    expect(goodsPlan({ description: 'Automóvil', class: 'registrable', commitmentRef: 'Compromiso 1' })).toEqual(['prizes[0].goods.invoiceRef:LOT-22'])
+    expect(goodsPlan(null)).toEqual(['prizes[0].goods:LOT-22'])
+    expect(goodsPlan({ description: 'Refrigerador', class: 'movable', invoiceRef: 'F' }, { fractions: 2, ticketPriceCents: 10_000 })).toEqual(['prizes[0].kind:LOT-25'])
+  })
+  it('a number that wins a prize in goods is owed the goods, not their value in cash', () => {
+    const plan = normalizeLotteryPlan(lotteryPlan({ series: 1, fractions: 1, prizes: [{ code: 'P1', name: 'Auto', rule: { type: 'exact' }, amountCents: 1_000_000, kind: 'goods', goods: { description: 'Automóvil', class: 'movable', invoiceRef: 'F-9' } }] }))
+    expect(lotteryPrizesFor(plan, { P1: 5 }, 5)).toEqual([{ code: 'P1', name: 'Auto', amountCents: 0, goods: 'Automóvil' }])
   })
 })

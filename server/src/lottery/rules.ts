@@ -11,7 +11,10 @@
  * Derived prizes follow from an exact prize `of`:
  * - `approximation` (distance d): the numbers `of - d .. of - 1` and `of + 1 .. of + d` inside the range;
  * - `ending` (d digits, terminación): every other number whose last d digits are those of `of`;
- * - `beginning` (d digits, comienzo): every other number whose first d digits (of the zero-padded number) are those of `of`.
+ * - `beginning` (d digits, comienzo): every other number whose first d digits (of the zero-padded number) are those of `of`;
+ * - `progression` (step s, progresión, LOT-4): every other number of the range that differs from `of` by a whole
+ *   multiple of s (s = 1000 gives the "cada mil" numbers 04217, 05217, 06217... up and down the range). Decree 002
+ *   names progressions without defining them; the authorised plan states its step.
  * A number collects every prize whose rule it meets; a derived prize never goes to the number of its own source
  * prize. Amounts are per whole ticket of one series; each fraction gets amount / fractions (the plan must make
  * that exact: LOT-25, prizes are indivisible). Every series of a winning number wins.
@@ -27,13 +30,36 @@ export type LotteryPrizeRule =
   | { type: 'approximation'; of: string; distance: number }
   | { type: 'ending'; of: string; digits: number }
   | { type: 'beginning'; of: string; digits: number }
+  | { type: 'progression'; of: string; step: number }
+
+/**
+ * LOT-22: a prize in goods or in kind, backed by the supplier's invoice; a registrable movable good (vehicle,
+ * motorcycle...) may instead be backed by a commitment document establishing ownership plus the supplier's original
+ * certificate. Real estate may not be offered, and no prize may come from expired prizes of business promotions
+ * (those go to charity and health only: LOT-22, PRM-11).
+ */
+export interface LotteryGoods {
+  description: string
+  /** `movable` (invoice), `registrable` (vehicle...: invoice, or commitment + supplier certificate), `real-estate` (refused). */
+  class: 'movable' | 'registrable' | 'real-estate'
+  invoiceRef?: string | null
+  commitmentRef?: string | null
+  supplierCertificateRef?: string | null
+}
+
+/** LOT-22 / PRM-11: where a prize comes from; `expired-promotion` (prizes of business promotions not claimed) is refused. */
+export type PrizeSource = 'operator' | 'sponsor' | 'expired-promotion'
 
 export interface LotteryPrize {
   code: string
   name: string
   rule: LotteryPrizeRule
-  /** Per whole ticket of one series (all its fractions together). */
+  /** Per whole ticket of one series (all its fractions together); for goods, their market value (budget, LOT-4). */
   amountCents: number
+  /** LOT-22: cash (default), goods or in kind. Goods are handed over, not paid out of a drawer. */
+  kind?: 'cash' | 'goods' | 'in-kind'
+  goods?: LotteryGoods | null
+  source?: PrizeSource
 }
 
 export interface Numbering {
@@ -129,6 +155,10 @@ export interface RafflePrize {
   depositedAt: string
   depositPlace: string
   invoiceRef: string
+  /** PRM-10: a cash prize is deposited in a bank: the deposit slip or certificate of the bank. */
+  bankDepositRef?: string | null
+  /** PRM-11 / LOT-22: expired prizes of business promotions may not be offered. */
+  source?: PrizeSource
 }
 
 export type RafflePlanInput = Omit<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'> & Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'>>
@@ -203,6 +233,8 @@ export function maxWinningNumbers(rule: LotteryPrizeRule, n: Numbering): number 
     case 'approximation': return Math.min(2 * rule.distance, count - 1)
     case 'ending': return Math.min(Math.ceil(count / 10 ** rule.digits), count) - 1
     case 'beginning': return Math.min(10 ** (n.digits - rule.digits), count) - 1
+    // Every other number of the range that is a whole number of steps away, at most (count - 1) / step of them.
+    case 'progression': return Math.floor((count - 1) / rule.step)
   }
 }
 
@@ -279,18 +311,24 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
     const rule = prize.rule
     switch (rule?.type) {
       case 'exact': exact++; break
-      case 'approximation': case 'ending': case 'beginning': {
+      case 'approximation': case 'ending': case 'beginning': case 'progression': {
         const source = p.prizes.find((x) => x.code === rule.of)
         if (!source || source.rule?.type !== 'exact') problems.push({ field: `${f}.rule.of`, rule: 'LOT-4', message: `${rule.type} prizes derive from an exact prize; ${JSON.stringify(rule.of)} is not one` })
         if (rule.type === 'approximation') requireInt(rule.distance, `${f}.rule.distance`, 'LOT-4', 1, 1000, problems)
+        else if (rule.type === 'progression') {
+          if (requireInt(rule.step, `${f}.rule.step`, 'LOT-4', 2, 999_999_999, problems) && numberingOk && rule.step > p.numbering.to - p.numbering.from) {
+            problems.push({ field: `${f}.rule.step`, rule: 'LOT-4', message: `a progression of step ${rule.step} reaches no other number of the range` })
+          }
+        }
         else if (numberingOk && requireInt(rule.digits, `${f}.rule.digits`, 'LOT-4', 1, 9, problems) && rule.digits >= p.numbering.digits) {
           problems.push({ field: `${f}.rule.digits`, rule: 'LOT-4', message: `a ${rule.type} of ${rule.digits} digits is the whole number` })
         }
         break
       }
       default:
-        problems.push({ field: `${f}.rule`, rule: 'LOT-4', message: 'prize rule must be exact, approximation, ending or beginning' })
+        problems.push({ field: `${f}.rule`, rule: 'LOT-4', message: 'prize rule must be exact, approximation, ending, beginning or progression' })
     }
+    checkLotteryPrizeKind(prize, f, p.fractions, problems)
   })
   if (exact === 0) problems.push({ field: 'prizes', rule: 'LOT-11', message: 'at least one prize must be won by the exact number drawn' })
   if (numberingOk && exact > numberCount(p.numbering)) problems.push({ field: 'prizes', rule: 'LOT-11', message: 'more exact prizes than numbers issued' })
@@ -298,6 +336,33 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
     problems.push({ field: 'budgetCents', rule: 'LOT-4', message: `the prize structure can cost up to ${lotteryLiabilityCents(p)}, over the draw budget (${p.budgetCents})` })
   }
   return problems
+}
+
+/** LOT-22 / PRM-11: what a prize is and where it comes from. */
+function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number, problems: PlanProblem[]): void {
+  if (prize.source !== undefined && !['operator', 'sponsor', 'expired-promotion'].includes(prize.source)) problems.push({ field: `${f}.source`, rule: 'LOT-22', message: 'source must be operator, sponsor or expired-promotion' })
+  if (prize.source === 'expired-promotion') problems.push({ field: `${f}.source`, rule: 'LOT-22', message: 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (PRM-11)' })
+  const kind = prize.kind ?? 'cash'
+  if (!['cash', 'goods', 'in-kind'].includes(kind)) { problems.push({ field: `${f}.kind`, rule: 'LOT-22', message: 'prize kind must be cash, goods or in-kind' }); return }
+  if (kind === 'cash') {
+    if (prize.goods) problems.push({ field: `${f}.goods`, rule: 'LOT-22', message: 'a cash prize has no goods' })
+    return
+  }
+  const g = prize.goods
+  if (!g || typeof g !== 'object') { problems.push({ field: `${f}.goods`, rule: 'LOT-22', message: 'a prize in goods or in kind needs its description and backing documents' }); return }
+  requireText(g.description, `${f}.goods.description`, 'LOT-22', problems)
+  if (g.class === 'real-estate') problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
+  else if (g.class !== 'movable' && g.class !== 'registrable') problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'goods class must be movable or registrable' })
+  const text = (x: unknown) => typeof x === 'string' && x.trim().length > 0 && x.length <= 120
+  const invoiced = text(g.invoiceRef)
+  const committed = text(g.commitmentRef) && text(g.supplierCertificateRef)
+  if (g.class === 'movable' && !invoiced) problems.push({ field: `${f}.goods.invoiceRef`, rule: 'LOT-22', message: 'goods and in-kind prizes are backed by an invoice' })
+  if (g.class === 'registrable' && !invoiced && !committed) {
+    problems.push({ field: `${f}.goods.invoiceRef`, rule: 'LOT-22', message: 'a registrable good is backed by an invoice, or by a commitment document with the supplier\'s original certificate' })
+  }
+  // A good cannot be split among the fractions of a ticket (LOT-25: prizes are indivisible), so a plan with goods
+  // sells whole tickets only.
+  if (Number.isInteger(fractions) && fractions > 1) problems.push({ field: `${f}.kind`, rule: 'LOT-25', message: `a prize in goods cannot be split into ${fractions} fractions; sell whole tickets (fractions 1)` })
 }
 
 export function parseLotteryPlan(input: LotteryPlanInput): LotteryPlan {
@@ -364,6 +429,9 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
     if (requireInt(prize.valueCents, `${f}.valueCents`, 'PRM-3', 1, Number.MAX_SAFE_INTEGER, problems)) total += prize.valueCents
     if (!['goods', 'service', 'cash'].includes(prize.kind)) problems.push({ field: `${f}.kind`, rule: 'PRM-1', message: 'prize kind must be goods, service or cash' })
     if (prize.kind === 'cash' && p.kind !== 'promotional') problems.push({ field: `${f}.kind`, rule: 'PRM-1', message: 'raffles and tombolas give goods or services, not cash' })
+    // PRM-10: cash prizes are deposited in a bank; the place alone ("en el banco") proves nothing, the bank's slip does.
+    if (prize.kind === 'cash') requireText(prize.bankDepositRef, `${f}.bankDepositRef`, 'PRM-10', problems, 120)
+    if (prize.source === 'expired-promotion') problems.push({ field: `${f}.source`, rule: 'PRM-11', message: 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes' })
     const deadline = p.kind === 'promotional' ? p.drawAt : p.salesStartAt
     if (typeof prize.depositedAt !== 'string' || !Number.isFinite(Date.parse(prize.depositedAt))) {
       problems.push({ field: `${f}.depositedAt`, rule: p.kind === 'promotional' ? 'PRM-10' : 'PRM-6', message: 'the date the prize was deposited is required' })
@@ -392,8 +460,10 @@ export function parseRafflePlan(input: RafflePlanInput): RafflePlan {
 export interface WonPrize {
   code: string
   name: string
-  /** Per whole ticket of one series. */
+  /** Per whole ticket of one series; 0 for a prize in goods (LOT-22), which is handed over, not paid. */
   amountCents: number
+  /** LOT-22: what is handed over, for a prize in goods or in kind. */
+  goods?: string
 }
 
 /**
@@ -414,9 +484,12 @@ export function lotteryPrizesFor(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>
       if (source === undefined || source === number) continue
       if (r.type === 'approximation') won = Math.abs(number - source) <= r.distance
       else if (r.type === 'ending') won = number % 10 ** r.digits === source % 10 ** r.digits
+      else if (r.type === 'progression') won = Math.abs(number - source) % r.step === 0
       else won = Math.floor(number / 10 ** (width - r.digits)) === Math.floor(source / 10 ** (width - r.digits))
     }
-    if (won) out.push({ code: p.code, name: p.name, amountCents: p.amountCents })
+    if (!won) continue
+    if ((p.kind ?? 'cash') === 'cash') out.push({ code: p.code, name: p.name, amountCents: p.amountCents })
+    else out.push({ code: p.code, name: p.name, amountCents: 0, goods: p.goods?.description ?? p.name })
   }
   return out
 }
@@ -435,6 +508,7 @@ export function lotteryWinningNumbers(plan: Pick<LotteryPlan, 'prizes' | 'number
     if (s === undefined) continue
     if (r.type === 'approximation') for (let d = 1; d <= r.distance; d++) { candidates.add(s - d); candidates.add(s + d) }
     else if (r.type === 'ending') { const m = 10 ** r.digits; for (let x = from + ((((s % m) - from) % m) + m) % m; x <= to; x += m) candidates.add(x) }
+    else if (r.type === 'progression') { for (let x = from + ((((s - from) % r.step) + r.step) % r.step); x <= to; x += r.step) candidates.add(x) }
     else { const m = 10 ** (digits - r.digits); const start = Math.floor(s / m) * m; for (let x = start; x < start + m; x++) candidates.add(x) }
   }
   return [...candidates].filter((x) => x >= from && x <= to).sort((a, b) => a - b)

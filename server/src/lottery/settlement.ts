@@ -57,7 +57,9 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
           result.liabilityCents += liability
           result.prizes.push({
             code: p.code, name: p.name, rule: describeRule(p.rule, plan), numbers: nums.length <= 50 ? nums : null, numbersCount: nums.length,
-            amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions, ticketsInPlay: inPlay, liabilityCents: liability, goods: null,
+            amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions, ticketsInPlay: inPlay, liabilityCents: liability,
+            // LOT-22: a prize in goods is handed over; its value stays in the liability (the budget) but no cash is due.
+            goods: (p.kind ?? 'cash') === 'cash' ? null : p.goods?.description ?? p.name,
           })
         }
       }

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { openTill, type Till } from '../helpers/till.ts'
+
+/**
+ * Issue 18 over real HTTP, authentication on, real people, an enrolled station with an open shift:
+ * LOT-4: a prize by progression ("cada diez" from the first prize) is drawn, settled and paid.
+ * LOT-22: a motorcycle backed by the commitment document and the supplier's certificate is handed over against the
+ * ticket: recorded in the prize register, no cash out of the drawer. Real estate, goods without backing, goods split
+ * into fractions and expired prizes of business promotions (PRM-11) are refused, in Spanish.
+ */
+const PASSWORD = 'correct horse battery'
+const MOTO = 'Motocicleta Honda XR150 0 km'
+
+describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-02-10T12:00:00-04:00')
+  const clock = { now: () => new Date(t) }
+  const auth = new Map<string, string>()
+  const codes = new Map<number, string>()
+  let drawId = ''
+  let hallId = ''
+  let till: Till
+  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const plan = (prizes: any[], over: Record<string, unknown> = {}) => lotteryPlan({ gameCode: 'LNBMOTO', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, ticketPriceCents: 5_000, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042', prizes, ...over })
+  const P1 = { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }
+  const moto = { code: 'M1', name: 'Premio Motocicleta', rule: { type: 'exact' }, amountCents: 1_500_000, kind: 'goods', goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso de propiedad 2025-17', supplierCertificateRef: 'Certificado Honda Bolivia 8841' } }
+  const G10 = { code: 'G10', name: 'Progresión de diez', rule: { type: 'progression', of: 'P1', step: 10 }, amountCents: 20_000 }
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' }, { clock })
+    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    }
+    auth.set('jefa', `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`)
+    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    expect(hall.status).toBe(201)
+    hallId = hall.body.id
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('LOT-22 / PRM-11 / LOT-25: refuses real estate, goods without backing, goods split into fractions and expired promotion prizes (400, in Spanish)', async () => {
+    const cases: Array<[string, any[], Record<string, unknown>, string, string]> = [
+      ['real estate', [P1, { ...moto, goods: { description: 'Departamento en Sopocachi', class: 'real-estate', invoiceRef: 'F-1' } }], {}, 'prizes[1].goods.class', 'LOT-22'],
+      ['no backing', [P1, { ...moto, goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso 17' } }], {}, 'prizes[1].goods.invoiceRef', 'LOT-22'],
+      ['movable without invoice', [P1, { ...moto, goods: { description: 'Televisor 55"', class: 'movable' } }], {}, 'prizes[1].goods.invoiceRef', 'LOT-22'],
+      ['goods into fractions', [P1, moto], { fractions: 2 }, 'prizes[1].kind', 'LOT-25'],
+      ['expired promotion', [{ ...P1, source: 'expired-promotion' }], {}, 'prizes[0].source', 'LOT-22'],
+    ]
+    for (const [what, prizes, over, field, rule] of cases) {
+      const r = await call('jefa', 'POST', '/api/lottery/draws', plan(prizes, over))
+      expect(r.status, what).toBe(400)
+      expect(r.body.error.details.problems, what).toContainEqual(expect.objectContaining({ field, rule }))
+      expect(r.body.error.message, what).not.toMatch(/VALIDATION|LOT-|prizes\[/)
+    }
+    expect((await call('jefa', 'GET', '/api/lottery/draws')).body.draws).toEqual([])
+  })
+
+  it('LOT-4: plans a progression prize; the print run and the plan state it', async () => {
+    const created = await call('jefa', 'POST', '/api/lottery/draws', plan([P1, moto, G10]))
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    drawId = created.body.drawId
+    const seller = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Agencia Central', hallId })
+    const run = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 99 })
+    expect(run.status).toBe(201)
+    for (const x of run.body.tickets) codes.set(Number(x.number), x.code)
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 0, to: 99, sellerId: seller.id })).status).toBe(201)
+  })
+
+  it('LOT-4 / LOT-22: settles the progression every ten numbers from the first prize, and the motorcycle as goods with no cash liability', async () => {
+    t = Date.parse('2025-03-01T18:00:00-04:00')
+    auth.set('jefa', `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`)
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/close`, {})).status).toBe(200)
+    for (const number of [37, 52]) expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/numbers`, { number })).status).toBe(200)
+    const settled = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/settle`)
+    expect(settled.status).toBe(200)
+    expect(settled.body.winning).toEqual({ P1: 37, M1: 52 })
+    const byCode = Object.fromEntries(settled.body.prizes.map((p: any) => [p.code, p]))
+    // Every number ten, twenty... away from 37 inside 00-99, never 37 itself.
+    expect(byCode.G10.numbers).toEqual([7, 17, 27, 47, 57, 67, 77, 87, 97])
+    expect(byCode.G10.rule).toMatch(/progresion de 10 en 10/)
+    expect(byCode.M1).toMatchObject({ numbers: [52], goods: MOTO })
+    const unclaimed = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/unclaimed`)
+    expect(unclaimed.body.prizesInPlayCents).toBe(1_000_000 + 9 * 20_000)
+  })
+
+  it('pays the first prize and a progression in cash, hands the motorcycle over with no cash out of the drawer, each once', async () => {
+    till = await openTill(server.url, server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 2_000_000 })
+    const pay = (n: number) => api(server.url, 'POST', '/api/tickets/pay', { code: codes.get(n), payeeName: 'Juana Flores Quispe', payeeDocument: '3344556 LP' }, till.headers)
+    const first = await pay(37)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.payout).toMatchObject({ kind: 'lottery', amountCents: 1_000_000 })
+    const progression = await pay(57)
+    expect(progression.body.payout).toMatchObject({ amountCents: 20_000, prizes: [expect.objectContaining({ code: 'G10' })] })
+    const goods = await pay(52)
+    expect(goods.status, JSON.stringify(goods.body)).toBe(200)
+    expect(goods.body.payout).toMatchObject({ amountCents: 0, goods: [`Premio Motocicleta: ${MOTO}`] })
+    expect((await pay(52)).body.error.code).toBe('ALREADY_PAID')
+    expect((await pay(38)).body.error.code).toBe('NOT_A_WINNER')
+    // The drawer paid out the cash prizes only: the motorcycle moved no money.
+    const shift = await api(server.url, 'GET', `/api/shifts/${till.shiftId}`, undefined, { authorization: auth.get('jefa')! })
+    expect(shift.body.outCents).toBe(1_020_000)
+    expect(shift.body.expectedCents).toBe(2_000_000 - 1_020_000)
+    const register = await call('jefa', 'GET', `/api/lottery/prize-register?drawId=${drawId}`)
+    expect(register.body.entries.find((e: any) => e.goods.length)).toMatchObject({ amountCents: 0, goods: [`Premio Motocicleta: ${MOTO}`], payee: { name: 'Juana Flores Quispe', document: '3344556 LP' } })
+  })
+})
