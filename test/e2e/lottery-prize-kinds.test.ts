@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
 /**
@@ -9,6 +9,7 @@ import { openTill, type Till } from '../helpers/till.ts'
  * LOT-22: a motorcycle backed by the commitment document and the supplier's certificate is handed over against the
  * ticket: recorded in the prize register, no cash out of the drawer. Real estate, goods without backing, goods split
  * into fractions and expired prizes of business promotions (PRM-11) are refused, in Spanish.
+ * PRM-2: a tómbola's winner takes any object drawn that is still there; each object is handed over once.
  */
 const PASSWORD = 'correct horse battery'
 const MOTO = 'Motocicleta Honda XR150 0 km'
@@ -104,5 +105,94 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     expect(shift.body.expectedCents).toBe(2_000_000 - 1_020_000)
     const register = await call('jefa', 'GET', `/api/lottery/prize-register?drawId=${drawId}`)
     expect(register.body.entries.find((e: any) => e.goods.length)).toMatchObject({ amountCents: 0, goods: [`Premio Motocicleta: ${MOTO}`], payee: { name: 'Juana Flores Quispe', document: '3344556 LP' } })
+  })
+})
+
+describe('tómbola: the winner takes any object drawn that is still there (PRM-2)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-06-01T12:00:00+02:00')
+  const clock = { now: () => new Date(t) }
+  const codes = new Map<number, string>()
+  let jefa = ''
+  let till: Till
+  let drawId = ''
+  let raffleId = ''
+  const objects = [
+    { code: 'T1', name: 'Bicicleta', description: 'Bicicleta de montaña' },
+    { code: 'T2', name: 'Cesta', description: 'Cesta de productos de Cantabria' },
+    { code: 'T3', name: 'Jamón', description: 'Jamón ibérico' },
+  ]
+  const as = (headers: Record<string, string>) => (method: string, path: string, body?: unknown) => api(server.url, method, path, body, headers)
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' }, { clock })
+    for (const [username, displayName, role] of [['jefa', 'Elena Ruiz', 'director'], ['cajera', 'Rosa Gómez', 'cashier']] as const) {
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    }
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    const boss = as({ authorization: jefa, 'accept-language': 'es' })
+    const hall = await boss('POST', '/api/halls', { name: 'Sala Pereda', profileId: 'ES-CB-2010', playingPositions: 100 })
+    expect(hall.status).toBe(201)
+    const base = rafflePlan()
+    const prizes = objects.map((o, i) => ({ ...base.prizes[0], ...o, valueCents: 10_000 * (i + 1) }))
+    const tombola = await boss('POST', '/api/lottery/draws', rafflePlan({ kind: 'tombola', gameCode: 'TOMBSJ', numbering: { from: 1, to: 40, digits: 2 }, ticketPriceCents: 2_000, prizes }))
+    expect(tombola.status, JSON.stringify(tombola.body)).toBe(201)
+    drawId = tombola.body.drawId
+    const raffle = await boss('POST', '/api/lottery/draws', rafflePlan({ gameCode: 'RIFASJ2', numbering: { from: 1, to: 40, digits: 2 }, ticketPriceCents: 3_000 }))
+    raffleId = raffle.body.drawId
+    till = await openTill(server.url, server.services, { hallId: hall.body.id, username: 'cajera', password: PASSWORD, stationName: 'Caseta 1', floatCents: 10_000 })
+    expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
+    // Every number sold, so every object drawn has a buyer.
+    const sold = await as(till.headers)('POST', `/api/lottery/draws/${drawId}/tickets`, { numbers: Array.from({ length: 40 }, (_, i) => i + 1) })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, { numbers: Array.from({ length: 40 }, (_, i) => i + 1) })
+    for (const x of soldRaffle.body.tickets) codes.set(100 + Number(x.number), x.code)
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('hands each object over once, to the winner who chooses it; a taken object is refused (409) and a winner whose object was taken chooses another', async () => {
+    t = Date.parse('2025-06-23T22:00:00+02:00')
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    await till.relogin()
+    const boss = as({ authorization: jefa, 'accept-language': 'es' })
+    for (const id of [drawId, raffleId]) {
+      expect((await boss('POST', `/api/lottery/draws/${id}/close`, {})).status).toBe(200)
+      expect((await boss('POST', `/api/lottery/draws/${id}/draw`)).status).toBe(200)
+      expect((await boss('POST', `/api/lottery/draws/${id}/settle`)).status).toBe(200)
+    }
+    const settled = (await boss('GET', `/api/lottery/draws/${drawId}`)).body
+    const winning = (settled.result ?? settled).winning as Record<string, number>
+    const [w1, w2, w3] = ['T1', 'T2', 'T3'].map((c) => winning[c])
+    const cashier = as(till.headers)
+    const pay = (n: number, objectCode?: string) => cashier('POST', '/api/tickets/pay', { code: codes.get(n), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X', ...(objectCode ? { objectCode } : {}) })
+    const before = await cashier('POST', '/api/tickets/validate', { code: codes.get(w2) })
+    expect(before.body.choices.map((c: any) => c.code)).toEqual(['T1', 'T2', 'T3'])
+    // The winner of the second object takes the bicycle.
+    const first = await pay(w2, 'T1')
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.payout).toMatchObject({ amountCents: 0, goods: ['Bicicleta: Bicicleta de montaña'], prizes: [expect.objectContaining({ code: 'T1' })] })
+    // The winner drawn for the bicycle finds it gone: asked to choose among what is left, then refused the taken one.
+    expect((await cashier('POST', '/api/tickets/validate', { code: codes.get(w1) })).body.choices.map((c: any) => c.code)).toEqual(['T2', 'T3'])
+    const none = await pay(w1)
+    expect(none.status).toBe(400)
+    expect(none.body.error.details).toMatchObject({ field: 'objectCode', rule: 'PRM-2' })
+    expect(none.body.error.message).not.toMatch(/PRM-2|objectCode/)
+    const taken = await pay(w1, 'T1')
+    expect(taken.status).toBe(409)
+    expect(taken.body.error.details.reason).toBe('taken')
+    expect((await pay(w1, 'T3')).body.payout.prizes).toEqual([expect.objectContaining({ code: 'T3' })])
+    // The last winner, whose object was taken, naming nothing, gets the only one left, once.
+    expect((await pay(w3)).body.payout.prizes).toEqual([expect.objectContaining({ code: 'T2' })])
+    expect((await pay(w3, 'T2')).body.error.code).toBe('ALREADY_PAID')
+    const register = (await boss('GET', `/api/lottery/prize-register?drawId=${drawId}`)).body.entries
+    expect(register.flatMap((e: any) => e.prizes.map((p: any) => p.code)).sort()).toEqual(['T1', 'T2', 'T3'])
+    // A loser chooses nothing; a raffle's prizes are fixed by the order of the draw.
+    const loser = [...Array(40).keys()].map((i) => i + 1).find((n) => ![w1, w2, w3].includes(n))!
+    expect((await pay(loser, 'T2')).body.error.code).toBe('NOT_A_WINNER')
+    const raffleWinning = ((await boss('GET', `/api/lottery/draws/${raffleId}`)).body.result ?? {}).winning as Record<string, number>
+    const fixed = await pay(100 + raffleWinning.R1, 'R2')
+    expect(fixed.status).toBe(400)
+    expect(fixed.body.error.details.rule).toBe('PRM-2')
   })
 })

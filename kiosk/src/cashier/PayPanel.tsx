@@ -26,6 +26,8 @@ export function PayPanel(props: { store: CashierStore }) {
   const name = store.payeeName.value.trim()
   const doc = store.payeeDocument.value.trim()
   const idMissing = Boolean(payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))))
+  // PRM-2: a tómbola's winner whose own object was taken names one of those left before the hand-over.
+  const choiceMissing = Boolean(payable && payable.choices.length > 1 && !store.objectCode.value && !payable.prizes.some((p) => payable.choices.some((o) => o.code === p.key)))
   const prizes = (paid || st?.verdict === 'winner' || st?.verdict === 'paid' || st?.verdict === 'expired') && st ? st.prizes : []
   const goods = st && (paid || st.verdict === 'winner') ? (paid?.goods ?? st.goods) : []
   const localReceipt = useMemo(
@@ -62,7 +64,7 @@ export function PayPanel(props: { store: CashierStore }) {
           </ul>
         )}
         {payable && (
-          <form class="c-payee" onSubmit={(e) => { e.preventDefault(); if (!idMissing) void store.pay() }}>
+          <form class="c-payee" onSubmit={(e) => { e.preventDefault(); if (!idMissing && !choiceMissing) void store.pay() }}>
             <div class="c-payee__head">{T.payee}{payable.payee.required && <span class="c-tag" data-testid="cashier-id-required">{payable.product === 'card' ? T.payeeRequired : T.payeeAlways}</span>}</div>
             <label class="c-field"><span>{T.payeeName}</span>
               <input class="c-input" data-testid="cashier-payee-name" value={store.payeeName.value} required={payable.payee.required} autocomplete="off"
@@ -73,7 +75,23 @@ export function PayPanel(props: { store: CashierStore }) {
                 onInput={(e) => { store.payeeDocument.value = (e.target as HTMLInputElement).value }} />
             </label>
             {payable.payee.fullName && name && !FULL_NAME.test(name) && <p class="c-hint" data-testid="cashier-payee-hint">{T.payeeNameHint}</p>}
-            <button type="submit" class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'} data-testid="cashier-pay" disabled={store.busy.value || idMissing}>{payLabel}</button>
+            {payable.choices.length > 0 && (
+              // PRM-2: a tómbola's winner takes any object drawn that nobody has taken yet.
+              <fieldset class="c-choices" data-testid="cashier-choices">
+                <legend>{T.chooseObject}</legend>
+                {payable.choices.map((o) => {
+                  const own = payable.prizes.some((p) => p.key === o.code)
+                  const chosen = store.objectCode.value ? store.objectCode.value === o.code : own
+                  return (
+                    <label key={o.code} class={chosen ? 'c-choice c-choice--on' : 'c-choice'}>
+                      <input type="radio" name="object" data-testid={`cashier-choice-${o.code}`} checked={chosen} onChange={() => { store.objectCode.value = o.code }} />
+                      <span>{o.name}: {o.description}</span>
+                    </label>
+                  )
+                })}
+              </fieldset>
+            )}
+            <button type="submit" class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'} data-testid="cashier-pay" disabled={store.busy.value || idMissing || choiceMissing}>{payLabel}</button>
           </form>
         )}
         {paid && (

@@ -50,6 +50,11 @@ export function StatusBanner(props: { store: CashierStore }) {
     switch (st.verdict) {
       case 'winner':
         tone = 'ok'; amount = worth; note = st.claimUntil ? T.claimUntil(stamp(st.claimUntil)) : ''
+        if (st.choices.length) {
+          // PRM-2: the object the tómbola's winner takes: the one chosen, or the one drawn for the ticket if still there.
+          const pick = st.choices.find((o) => o.code === store.objectCode.value) ?? st.choices.find((o) => st.prizes.some((p) => p.key === o.code))
+          amount = pick ? `${pick.name}: ${pick.description}` : T.chooseShort
+        }
         if (st.pendingDraws.length) extra = T.stillPlays(st.pendingDraws.join(', '))
         break
       case 'refund':

@@ -63,6 +63,8 @@ export interface ScanView {
   prizes: PrizeRow[]
   /** Prizes in goods (raffles, some lotto categories). */
   goods: string[]
+  /** PRM-2: a tómbola's winner may take any object drawn that is still there (empty otherwise). */
+  choices: Array<{ code: string; name: string; description: string }>
   claimUntil: string | null
   expiredAt: string | null
   paid: { at: string | null; stationId: string | null; cashierId: string | null } | null
@@ -123,7 +125,7 @@ export function readTyped(text: string): TypedCode {
 
 function empty(product: Product | null, verdict: Verdict): ScanView {
   return {
-    product, verdict, amountCents: null, currency: null, payable: false, payee: { required: false, fullName: false }, ids: {}, prizes: [], goods: [],
+    product, verdict, amountCents: null, currency: null, payable: false, payee: { required: false, fullName: false }, ids: {}, prizes: [], goods: [], choices: [],
     claimUntil: null, expiredAt: null, paid: null, blocked: null, invalid: null, pendingDraws: [], refundCents: null, refunded: false, typedLength: null, reason: null,
   }
 }
@@ -252,7 +254,10 @@ function readLottery(a: LotteryValidation): ScanView {
     ids: { receipt: a.ticketId ?? undefined, drawId: a.drawId ?? undefined, number: a.number ?? undefined, series: a.series ?? undefined, fraction: a.fraction ?? undefined },
     prizes: a.prizes.map((p) => ({ key: p.code, label: { t: 'named' as const, name: p.name }, amountCents: p.amountCents, goods: a.goods.find((g) => g.startsWith(`${p.name}:`)) ?? null })),
     goods: a.goods,
+    choices: a.choices ?? [],
   }
+  // PRM-2: the object drawn for a tómbola ticket that another winner already took is not what this one is owed.
+  if (a.choices?.length && !a.prizes.some((p) => a.choices!.some((o) => o.code === p.code))) { base.prizes = []; base.goods = [] }
   switch (a.outcome) {
     case 'WIN': return { ...base, verdict: 'winner', amountCents: a.amountCents, payable: true, payee: { required: true, fullName: true } }
     case 'NO_WIN': return { ...base, verdict: 'not_winner' }

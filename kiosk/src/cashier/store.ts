@@ -28,6 +28,8 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   const voucher = signal<VoucherView | null>(null)
   const payeeName = signal('')
   const payeeDocument = signal('')
+  /** PRM-2: the object a tómbola's winner chose ('' = the one drawn for the ticket). */
+  const objectCode = signal('')
   const paid = signal<PaidView | null>(null)
   /** Who paid whom, for the receipt the screen draws (lotto, lottery). */
   const paidParty = signal<ReceiptParty | null>(null)
@@ -145,7 +147,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     const scan = view.value
     if (!scan) return
     const party: ReceiptParty = { ...who(), payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
-    const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined }))
+    const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined, objectCode: objectCode.value || undefined }))
     if (r) { batch(() => { paid.value = readPayment(r, scan); paidParty.value = party }); void refreshDay() }
     else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
   }
@@ -171,7 +173,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   function clearScan() {
-    batch(() => { code.value = ''; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; error.value = null })
+    batch(() => { code.value = ''; view.value = null; objectCode.value = ''; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; error.value = null })
   }
 
   async function refreshDay(): Promise<void> {
@@ -212,7 +214,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   return {
-    lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, paid, paidParty, cashedOut,
+    lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, objectCode, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
     scanned, pay, reprint, cashOut, sell, newSale, clearScan, refreshDay,
     station, refreshShift, login, logout, openShift, closeShift,

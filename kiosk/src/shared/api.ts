@@ -67,7 +67,7 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     sellVoucher: (input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string }) => request<VoucherSale>('POST', '/api/vouchers', input),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) => request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
     validate: (input: { code: string; stationId: string; cashierId: string }) => request<ScanAnswer>('POST', '/api/tickets/validate', input),
-    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
+    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; objectCode?: string }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
     lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),
     lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),
     prizeRegister: (product: 'lotto' | 'lottery', drawId: string) => request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),

@@ -80,7 +80,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional() }).strict())
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional(), objectCode: z.string().max(8).optional() }).strict())
     // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
     const till = await tillOf(c, services, b)
     const who = { stationId: till.stationId, cashierId: till.cashierId }
@@ -88,7 +88,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
     // GEN-26: paying a named slip to someone other than its buyer needs a supervisor's override (second person).
     if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee, override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee })) } })
+    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee, objectCode: b.objectCode })) } })
     return c.json(await payouts.pay({ ...b, ...till }))
   })
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a

@@ -13,11 +13,16 @@ import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
 import { inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches, type LotteryContext } from './context.ts'
 import { lotteryPrizesFor, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { fractionOf, insertLotteryPayout, isNumberSold, issueSecretOf, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
+import { deliveredPrizeCodes, fractionOf, insertLotteryPayout, isNumberSold, issueSecretOf, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
 
 export interface LotteryValidation {
   outcome: ValidationOutcome; kind: 'lottery' | 'raffle'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
   reason: string; prizes: WonPrize[]; drawId: string | null; number: string | null; series: number | null; fraction: number | null
+  /**
+   * PRM-2: a tómbola's winner may take any of the objects drawn that nobody has taken yet: their codes and names
+   * (empty for lotteries and raffles, whose prizes are fixed by the order of the draw).
+   */
+  choices?: Array<{ code: string; name: string; description: string }>
 }
 
 export function createPayoutUseCases(ctx: LotteryContext) {
@@ -74,17 +79,22 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     const result = JSON.parse(row.result!) as LotteryResult
     let prizes: WonPrize[]
     let goods: string[] = []
+    let choices: LotteryValidation['choices']
     if (isRaffle(plan)) {
       const won = plan.prizes.filter((p) => result.winning[p.code] === number)
       prizes = won.map((p) => ({ code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 }))
       goods = won.filter((p) => p.kind !== 'cash').map((p) => `${p.name}: ${p.description}`)
+      if (plan.kind === 'tombola' && won.length > 0) {
+        const taken = await deliveredPrizeCodes(tx, row.id)
+        choices = plan.prizes.filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code)).map((p) => ({ code: p.code, name: p.name, description: p.description }))
+      }
     } else {
       prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({ ...p, amountCents: p.amountCents / plan.fractions }))
       // LOT-22: goods and in-kind prizes are handed over against the ticket, recorded in the register, no cash.
       goods = prizes.filter((p) => p.goods).map((p) => `${p.name}: ${p.goods}`)
     }
     const amountCents = prizes.reduce((s, p) => s + p.amountCents, 0)
-    const r = { ...r0, prizes, amountCents, goods }
+    const r = { ...r0, prizes, amountCents, goods, ...(choices ? { choices } : {}) }
     if (prizes.length === 0) return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
     const paidAt = await paidAtOf(tx, row.id, id)
     if (paidAt !== undefined) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${paidAt}` }
@@ -93,7 +103,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid }) {
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid; objectCode?: string }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5)', { rule: 'INS-5' })
@@ -111,6 +121,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         case 'NO_WIN': throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
         default: break
       }
+      if (input.objectCode !== undefined && !v.choices) throw new DomainError('VALIDATION_FAILED', 'only a tómbola\'s winner chooses an object (PRM-2)', { field: 'objectCode', rule: 'PRM-2' })
+      if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
       const at = now()
       const payoutId = newId('lpay')
       await insertLotteryPayout(tx, {
@@ -123,6 +135,30 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       await input.onPaid?.(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
       return { payoutId, outcome: v.outcome, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
     })
+  }
+
+  /**
+   * PRM-2: a tómbola's winner takes any object drawn that is still there: the one they name, or, if they name none,
+   * the one drawn for their ticket while nobody has taken it (or the only one left). Each object is handed over once (the payout's prizes).
+   */
+  async function chosenObject(tx: Sql, v: LotteryValidation, objectCode: string | undefined): Promise<Pick<LotteryValidation, 'prizes' | 'goods' | 'amountCents'>> {
+    const row = await loadDraw(tx, v.drawId!)
+    const plan = planOf(row)
+    if (!isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', 'not a tómbola')
+    // Naming nothing: the object drawn for the ticket if it is still there, else the only one left.
+    const code = objectCode ?? v.prizes.find((p) => v.choices!.some((c) => c.code === p.code))?.code ?? (v.choices!.length === 1 ? v.choices![0].code : undefined)
+    if (code === undefined) {
+      if (v.choices!.length === 0) throw new DomainError('CONFLICT', 'every object of the tómbola has been taken (PRM-2)', { rule: 'PRM-2', reason: 'none_left' })
+      throw new DomainError('VALIDATION_FAILED', 'the object drawn for this ticket was taken: the winner chooses another (PRM-2)', { field: 'objectCode', rule: 'PRM-2', choices: v.choices })
+    }
+    const prize = plan.prizes.find((p) => p.code === code)
+    if (!prize) throw new DomainError('VALIDATION_FAILED', `no object ${code} in this tómbola`, { field: 'objectCode', rule: 'PRM-2' })
+    if (!v.choices!.some((c) => c.code === code)) throw new DomainError('CONFLICT', `object ${code} was already taken by another winner (PRM-2)`, { field: 'objectCode', rule: 'PRM-2', reason: 'taken' })
+    return {
+      prizes: [{ code: prize.code, name: prize.name, amountCents: prize.kind === 'cash' ? prize.valueCents : 0 }],
+      goods: prize.kind === 'cash' ? [] : [`${prize.name}: ${prize.description}`],
+      amountCents: prize.kind === 'cash' ? prize.valueCents : 0,
+    }
   }
 
   /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */

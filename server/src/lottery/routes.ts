@@ -105,8 +105,8 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     return c.json(await lottery.validate(b.code))
   })
   app.post('/api/lottery/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee }).strict())
-    return c.json(await lottery.pay({ code: b.code, payee: b.payee, ...actors(c, b) }))
+    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee, objectCode: z.string().max(8).optional() }).strict())
+    return c.json(await lottery.pay({ code: b.code, payee: b.payee, objectCode: b.objectCode, ...actors(c, b) }))
   })
   app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lottery.unclaimed(p(c, 'drawId'))))
   app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {

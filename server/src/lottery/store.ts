@@ -134,6 +134,12 @@ export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCent
 }
 
 /** Payouts of lotteries and raffles (of one draw or all) with their draw's number, by payment time. */
+/** PRM-2: the codes of the objects of a tómbola already handed over (each payout's prizes). */
+export async function deliveredPrizeCodes(tx: Sql, drawId: string): Promise<Set<string>> {
+  const rows = await tx.all<{ prizes: string }>('SELECT prizes FROM lottery_payouts WHERE draw_id = ?', [drawId])
+  return new Set(rows.flatMap((r) => (JSON.parse(String(r.prizes)) as Array<{ code: string }>).map((x) => x.code)))
+}
+
 export function lotteryPayouts(tx: Sql, drawId?: string): Promise<Array<Record<string, unknown>>> {
   return tx.all<Record<string, unknown>>(
     `SELECT p.*, d.draw_no FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product IN ('lottery', 'raffle')${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.ticket_id`,
