@@ -92,6 +92,8 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     expect(await page.getByTestId('cashier-pay').isDisabled()).toBe(false)
     await page.getByTestId('cashier-pay').click()
     await page.getByTestId('cashier-receipt').waitFor()
+    // The receipt drawn on screen names the station and the person logged in, not the address's ids.
+    expect(await page.getByTestId('cashier-person').textContent()).toBe('Rosa Gómez')
     const body = (await page.locator('body').textContent()) ?? ''
     expect(body).toContain('Jamón ibérico de bellota')
     expect(screenLeaks(body)).toEqual([])

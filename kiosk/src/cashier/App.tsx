@@ -22,9 +22,14 @@ export function App(props: { store: CashierStore }) {
       <header class="c-top">
         <div class="c-top__brand"><strong>Bolillo</strong> · {store.hallName.value}</div>
         <div class="c-top__station">{T.station} <strong data-testid="cashier-station">{store.station.value?.station?.name ?? store.stationId}</strong></div>
-        <label class="c-top__cashier">{T.cashier}
-          <input class="c-input" data-testid="cashier-name" value={store.cashier.value} onInput={(e) => store.setCashier((e.target as HTMLInputElement).value)} />
-        </label>
+        {/* With a person logged in at the station, the cashier is that person; the typed name is for a station without logins. */}
+        {store.station.value?.person
+          ? <div class="c-top__cashier">{T.cashier} <strong data-testid="cashier-person">{store.station.value.person.name}</strong></div>
+          : (
+            <label class="c-top__cashier">{T.cashier}
+              <input class="c-input" data-testid="cashier-name" value={store.cashier.value} onInput={(e) => store.setCashier((e.target as HTMLInputElement).value)} />
+            </label>
+          )}
         <div class="c-top__balance">{T.balance} <strong data-testid="cashier-balance">{formatMoney(d?.balanceCents ?? 0, d?.currency ?? store.currency.value, store.lang.value)}</strong></div>
         <div class="c-top__langs">
           {(['es', 'en'] as const).map((l) => <button type="button" key={l} class={store.lang.value === l ? 'c-lang c-lang--on' : 'c-lang'} data-testid={`lang-${l}`} onClick={() => { store.lang.value = l; document.documentElement.lang = l }}>{l.toUpperCase()}</button>)}

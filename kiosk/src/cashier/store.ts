@@ -146,7 +146,9 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   async function pay(): Promise<void> {
     const scan = view.value
     if (!scan) return
-    const party: ReceiptParty = { ...who(), payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
+    // The receipt names the station and the person logged in at it, as the server recorded them (not the address's id).
+    const at = station.value
+    const party: ReceiptParty = { stationId: at?.station?.name ?? who().stationId, cashierId: at?.person?.name ?? who().cashierId, payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
     const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined, objectCode: objectCode.value || undefined }))
     if (r) { batch(() => { paid.value = readPayment(r, scan); paidParty.value = party }); void refreshDay() }
     else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
