@@ -113,7 +113,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     if (!reason) return
     // Journaled under the game's (or session's) scope, so the session's minutes carry it.
     const scope = e.type === 'game:changed' ? async () => { const g = await gameById(db, e.gameId); return g ? gameScope(g) : '' } : `hall:${e.hallId}/session:${e.sessionId}`
-    checkpoints.checkpoint(reason, scope).catch((err) => log.warn('could not sign a journal checkpoint', err))
+    checkpoints.checkpoint(reason, scope).then((cp) => {
+      // The checkpoint's own record moves the game's journal head after the state was broadcast: the screens get
+      // the state again (on every node), or a display would stay one record behind the end-of-game checkpoint.
+      if (cp && e.type === 'game:changed') for (const l of listeners) l({ ...e, reason: 'checkpoint' })
+    }).catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
   return {
