@@ -48,7 +48,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const g = await call('mesa', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [seriesId], drawSource })
     ids.push(g.gameId)
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)
-    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 60 })
+    // Two purchases of 30: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 30 })
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 30 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     // A fixed shuffle of 1..90 for the typed-in balls.
     const order = Array.from({ length: 90 }, (_, i) => i + 1)

@@ -80,8 +80,11 @@ describe('money invariants over random interleavings of every product, two stati
     await server.services.instant.generateBatch({ design: { ...E_INSTANT, ticketCount: 500, packSize: 100, tiers: [{ amountCents: 5000, count: 10 }, { amountCents: 2000, count: 30 }, { amountCents: 1000, count: 60 }] }, by: { kind: 'person', id: 'test' } })
     await server.services.instant.configureHall({ hallId: h.setup.hallId, electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'test' })
     // A finished game whose winners were sold at Caja 1 (cash in its drawer), to be paid during the runs.
-    const sold = await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count: 60 })
-    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    // Two purchases: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
+    for (const count of [30, 30]) {
+      const sold = await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count })
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    }
     balance.set('cajera@caja1', 60 * FACE)
     await playToTheEnd(server.services, h.setup.gameId)
     winners.push(...(await winningCodes(server.services, h.setup.gameId)))

@@ -111,6 +111,8 @@ export const permissions = {
   /** Issue 18, BNG-72 / GEN-21 / BNG-76: staff record a player's complaint and the manual-book markers; the hall's management answers. */
   'complaints.record': [...staff, Role.Caller, Role.Cashier],
   'complaints.answer': [Role.Director, Role.HallManager],
+  /** Issue 18, BNG-15 / BNG-88: staff at the table or a till take back the cards a player played (never a kiosk). */
+  'cards.collect': [...table, ...cash],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

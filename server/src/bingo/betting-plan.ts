@@ -81,6 +81,10 @@ export interface HallRuleSettings {
   bettingPlan?: { version: number; authorisationRef: string; potsBp: number; commissionBp: number }
   licence?: { version: number; authorisationRef: string; minimumBasis: 'cards' | 'positions' }
   timeZone?: string
+  /** BNG-40 / GEN-18 / CFG-16 / BNG-10: the sale rules in force (sale-rules.ts), a copy of their newest version. */
+  saleRules?: { version: number; authorisationRef: string; minCardsPerPurchase: number; maxCardsPerPurchase: number; maxCardsPerPlayer: number; faceValuesCents: number[] | null }
+  /** CFG-21: the hall's own choice of automatic claims; absent = the profile's default. */
+  autoClaim?: boolean
 }
 
 /**
@@ -107,8 +111,17 @@ export function effectiveMinimum(profile: Profile, settings: HallRuleSettings): 
  * one) and the minimum-participation basis its licence chose (CFG-17).
  */
 export function hallProfile(profile: Profile, settingsJson: string): Profile {
-  const settings = JSON.parse(settingsJson) as HallRuleSettings
-  return { ...profile, shares: effectiveShares(profile, settings), minimumParticipation: effectiveMinimum(profile, settings) }
+  const settings = JSON.parse(settingsJson || '{}') as HallRuleSettings
+  const sale = settings.saleRules
+  return {
+    ...profile, shares: effectiveShares(profile, settings), minimumParticipation: effectiveMinimum(profile, settings),
+    // BNG-40 / GEN-18 / CFG-16: the limits of the hall's sale rules over the profile's defaults.
+    betLimits: sale ? { minCardsPerPurchase: sale.minCardsPerPurchase, maxCardsPerPurchase: sale.maxCardsPerPurchase, maxCardsPerPlayer: sale.maxCardsPerPlayer } : profile.betLimits,
+    // BNG-10: the hall's list of authorised face values, when its sale rules give one.
+    faceValuesCents: sale?.faceValuesCents ?? profile.faceValuesCents,
+    // CFG-21: the hall's choice, never on where the profile forbids it (settings are checked when set).
+    autoClaimSoldCards: settings.autoClaim !== undefined ? settings.autoClaim && profile.autoClaimAllowed : profile.autoClaimSoldCards,
+  }
 }
 
 /** The demo's Plan de Apuestas: labelled as such, never an authority's reference (demo.ts, cli demo-game). */

@@ -14,6 +14,7 @@ import type { Sql } from '../db/database.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { emit, gameScope, hallOf, hallTimeZone, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
 import { seriesStart } from './series-cursor.ts'
+import { entryClosedWithin } from './purchases.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
@@ -232,6 +233,9 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
         salesDigest, closedAt: isoOfUnixSeconds(closedAtUnix), closedAtUnix, beaconRound: round, beaconPublishedAt: isoOfUnixSeconds(roundTime(round)), drawVersion: 'bolillo-draw-v2', rule: 'BNG-16',
       },
     })
+    // BNG-19 (Cantabria): the reading of the game's data begins with the close of sales at the latest: the hall's
+    // entry closes now if staff did not close it earlier, until the game ends.
+    if (profile.hallEntryClosesForGame) await entryClosedWithin(ctx, tx, game, at, { kind: 'system', reason: 'sales closed' })
     for (const h of ctx.deps.hooks ?? []) await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
     ctx.caches.delete(game.id)
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })

@@ -7,8 +7,10 @@ import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
-import { checkBettingPlan, checkLicenceTerms, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
+import { checkBettingPlan, checkLicenceTerms, hallProfile, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
 import { checkDerivedPlan, type DerivedPlan } from './modalities.ts'
+import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRules } from './sale-rules.ts'
+import { doorOf } from './purchases.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
 import * as store from './store.ts'
 import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
@@ -38,7 +40,7 @@ export async function createHall(ctx: BingoContext, input: { name: string; profi
 
 // ---------------------------------------------------------------- plans (issue 18: BNG-52, CFG-17, CFG-24/25)
 
-async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
+async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
   const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
   const at = ctx.now()
   await store.insertHallPlan(tx, { id: ctx.newId('plan'), hallId, kind, version, authorisationRef, body: JSON.stringify(body), at, createdBy: JSON.stringify(by) })
@@ -92,6 +94,51 @@ export async function setDerivedPlan(ctx: BingoContext, input: { hallId: string;
   return hallRules(ctx, input.hallId)
 }
 
+/**
+ * BNG-40 / GEN-18 / CFG-16 / BNG-10: records a new version of the hall's sale rules (minimum and maximum cards per
+ * purchase, maximum per player and game, authorised face values) with the authority's reference. Limits apply to
+ * the next purchase; a face-value list applies to series created from now on.
+ */
+export async function setSaleRules(ctx: BingoContext, input: { hallId: string; rules: SaleRules; by: PlanActor }): Promise<HallRules> {
+  const rules = checkSaleRules(input.rules)
+  await ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const version = await recordPlan(ctx, tx, hall.id, 'sale-rules', rules.authorisationRef, rules, input.by)
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    await store.setHallSettings(tx, hall.id, JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings))
+  })
+  return hallRules(ctx, input.hallId)
+}
+
+/**
+ * CFG-21: the hall's own choice of automatic claims (null: back to the profile's default). Switching them on is
+ * refused where the profile forbids it (Cantabria, 004 Bingo III: the player calls, staff may not learn of a winner
+ * first). Applies from the next ball.
+ */
+export async function setAutoClaim(ctx: BingoContext, input: { hallId: string; autoClaim: boolean | null; by: PlanActor }): Promise<HallRules> {
+  await ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const profile = getProfile(hall.profile_id)!
+    if (input.autoClaim === true && !profile.autoClaimAllowed) {
+      throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow the system to claim for the players (CFG-21)`, { rule: 'CFG-21' })
+    }
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    if (input.autoClaim === null) delete settings.autoClaim
+    else settings.autoClaim = input.autoClaim
+    await store.setHallSettings(tx, hall.id, JSON.stringify(settings))
+    const effective = hallProfile(profile, JSON.stringify(settings)).autoClaimSoldCards
+    const open = await store.openSessionIdOfHall(tx, hall.id)
+    await appendJournal(tx, { at: ctx.now(), type: 'hall.auto_claim', scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`, payload: { hallId: hall.id, own: input.autoClaim, autoClaim: effective, by: input.by, rule: 'CFG-21' } })
+  })
+  return hallRules(ctx, input.hallId)
+}
+
+/** What the hall posts (BNG-40): its limits and face values as it plays them, with their authorisation. */
+export function postedBets(profile: Profile, settings: HallRuleSettings): PostedBets {
+  const own = hallProfile(profile, JSON.stringify(settings))
+  return { ...own.betLimits, faceValuesCents: own.faceValuesCents, authorisationRef: settings.saleRules?.authorisationRef ?? null }
+}
+
 export interface HallRules {
   hallId: string
   profileId: string
@@ -103,6 +150,10 @@ export interface HallRules {
   minimumCardsToStart: number
   playingPositions: number
   licence: HallRuleSettings['licence'] | null
+  /** BNG-40 / GEN-18 / CFG-16 / BNG-10: the bets and face values the hall posts. */
+  bets: PostedBets
+  /** CFG-21: claims made by the system for the cards it sold, as the hall plays now. */
+  autoClaim: boolean
   plans: Array<{ kind: string; version: number; authorisationRef: string | null; plan: unknown; createdAt: string; createdBy: PlanActor }>
 }
 
@@ -115,6 +166,7 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     hallId: hall.id, profileId: profile.id, timeZone: hallTimeZone(hall, profile), shares: profile.shares, bettingPlan: settings.bettingPlan ?? null,
     minimumParticipation: profile.minimumParticipation, minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)), playingPositions: Number(hall.playing_positions),
     licence: settings.licence ?? null,
+    bets: postedBets(getProfile(hall.profile_id)!, settings), autoClaim: profile.autoClaimSoldCards,
     plans: plans.map((p) => ({ kind: p.kind, version: Number(p.version), authorisationRef: p.authorisation_ref, plan: JSON.parse(p.body), createdAt: p.created_at, createdBy: JSON.parse(p.created_by) })),
   }
 }
@@ -138,7 +190,9 @@ export async function createSeries(ctx: BingoContext, input: { hallId: string; c
   if (!/^[A-Z0-9]{1,8}$/.test(input.code)) throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
   if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0) throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', { field: 'faceValueCents' })
   return ctx.tx(async (tx) => {
-    await hallOf(tx, input.hallId)
+    const { profile } = await hallOf(tx, input.hallId)
+    // BNG-10 / CFG-15: only a face value the authority set for the hall.
+    assertFaceValueAuthorised(profile, input.faceValueCents)
     const cardCount = await store.masterSetCardCount(tx, input.masterSetId)
     if (cardCount === undefined) throw new DomainError('NOT_FOUND', `master set ${input.masterSetId} not found`)
     const id = ctx.newId('ser')
@@ -238,14 +292,29 @@ export async function listHalls(ctx: BingoContext): Promise<Array<HallSummary & 
 }
 
 /** A hall with its open session, its newest game and its series, as the hall's page shows them. */
-export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{ hall: HallSummary & { timeZone: string }; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[] }> {
+export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{
+  hall: HallSummary & { timeZone: string }; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[]
+  /** BNG-40: the minimum and maximum bets and the authorised face values, for the hall's screens to post. */
+  bets: PostedBets
+  /** BNG-93 / BNG-19: seated players against the playing positions, and whether entry is closed for a game. */
+  door: { present: number; playingPositions: number; entryClosedForGame: string | null }
+  /** CFG-21. */
+  autoClaim: boolean
+}> {
   const row = await store.hallSummary(ctx.db, hallId)
   if (!row) throw new DomainError('NOT_FOUND', 'hall not found')
+  const settings = JSON.parse(row.settings ?? '{}') as HallRuleSettings
   const hall = summaryOf(row)
   const session = await store.latestOpenSessionIdOfHall(ctx.db, hall.id)
   const game = await store.latestGameIdOfHall(ctx.db, hall.id)
   const series = await store.seriesSummariesOfHall(ctx.db, hall.id)
-  return { hall, openSessionId: session ?? null, currentGameId: game ?? null, series }
+  const profile = getProfile(row.profileId)!
+  const door = await doorOf(ctx.db, session ?? null)
+  return {
+    hall, openSessionId: session ?? null, currentGameId: game ?? null, series,
+    bets: postedBets(profile, settings), door: { ...door, playingPositions: Number(hall.playingPositions) },
+    autoClaim: hallProfile(profile, row.settings ?? '{}').autoClaimSoldCards,
+  }
 }
 
 export function hallExists(ctx: BingoContext, hallId: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import { DomainError } from '../shared/errors.ts'
 import { counterTill } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
+import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 /**
@@ -59,6 +60,20 @@ export function registerBingoRoutes(app: App, services: Services) {
     }).strict())
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
+  // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
+  const cards = z.number().int().min(1).max(100_000)
+  app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
+    const rules = await body(c, z.object({
+      authorisationRef: z.string().min(1).max(120), minCardsPerPurchase: cards, maxCardsPerPurchase: cards, maxCardsPerPlayer: cards,
+      faceValuesCents: z.array(z.number().int().positive().max(100_000_000)).min(1).max(20).nullable().default(null),
+    }).strict())
+    return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
+  })
+  // CFG-21: the hall's automatic claims (null: the profile's default).
+  app.put('/api/halls/:hallId/auto-claim', needs('hall.rules'), async (c) => {
+    const b = await body(c, z.object({ autoClaim: z.boolean().nullable() }).strict())
+    return c.json(await bingo.setAutoClaim({ hallId: param(c, 'hallId'), autoClaim: b.autoClaim, by: actorOf(c) }))
+  })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
@@ -75,6 +90,11 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     const b = await body(c, z.object({ recount }).strict())
     return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount) }), 201)
+  })
+  // BNG-93 / BNG-19: players let into or out of the hall (never more than its seated positions; none while closed).
+  app.post('/api/sessions/:sessionId/entries', needs('game.sales'), async (c) => {
+    const b = await body(c, z.object({ direction: z.enum(['in', 'out']), people: z.number().int().min(1).max(1000) }).strict())
+    return c.json(await bingo.recordEntry({ sessionId: param(c, 'sessionId'), ...b, by: actorOf(c) }), 201)
   })
   app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))))
   app.post('/api/sessions/:sessionId/last-game', needs('session.close'), async (c) => {
@@ -123,9 +143,25 @@ export function registerBingoRoutes(app: App, services: Services) {
   // prints the cards, all or nothing; a kiosk sells only against a voucher (POST /api/kiosk/purchases).
   // `channel` is still accepted from older clients and ignored: the channel is the station that took the cash.
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional() }).strict())
+    // `playerDocument`: the buyer's identity document, when the seller records it; the hall's maximum per player
+    // (CFG-16) and its seats (BNG-93) then count this player's cards of the game (bingo/purchases.ts).
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional() }).strict())
     const station = await counterTill(c, services, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, ...station }), 201)
+    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, playerDocument: b.playerDocument, ...station }), 201)
+  })
+  // BNG-19 (Cantabria): the jefe closes the hall's entry as the reading of the game's data begins.
+  app.post('/api/games/:gameId/entry/close', needs('game.sales'), async (c) => c.json(await bingo.closeHallEntry({ gameId: param(c, 'gameId'), by: actorOf(c) })))
+  // BNG-15 / BNG-88: cards handed back to staff, scanned by their signed codes (up to 10 per request).
+  app.post('/api/cards/returns', needs('cards.collect'), async (c) => {
+    const b = await body(c, z.object({ code: z.union([z.string().min(1).max(400), z.array(z.string().min(1).max(400)).min(1).max(10)]) }).strict())
+    const codes = Array.isArray(b.code) ? b.code : [b.code]
+    const cardIds = codes.map((code) => {
+      const ref = verifyTicketCode(code, services.keys.publicKey)
+      if (ref.kind !== TicketKind.card) throw new DomainError('VALIDATION_FAILED', 'only bingo cards are handed back here', { field: 'code' })
+      return ref.id
+    })
+    const who = principalOf(c)
+    return c.json(await bingo.returnCards({ cardIds, by: actorOf(c), stationId: who.device?.id ?? null }))
   })
   app.post('/api/games/:gameId/draw', needs('game.draw'), async (c) => c.json(await bingo.drawNext(param(c, 'gameId'))))
   app.post('/api/games/:gameId/balls', needs('game.draw'), async (c) => {

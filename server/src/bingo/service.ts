@@ -19,7 +19,8 @@ import * as claims from './claims.ts'
 import * as incidents from './incidents.ts'
 import * as reads from './game-state.ts'
 import * as beacon from './draw-beacon.ts'
-import { lastJournalSeq, type GameRow } from './store.ts'
+import * as purchases from './purchases.ts'
+import { lastJournalSeq, playerOfCard, type GameRow } from './store.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { BeaconSource, BeaconValue } from '../shared/beacon-source.ts'
 import type { BeaconScheme } from '../shared/beacon.ts'
@@ -156,6 +157,16 @@ export function createBingoService(deps: BingoDeps) {
     setBettingPlan: (input: Parameters<typeof halls.setBettingPlan>[1]) => halls.setBettingPlan(ctx, input),
     setLicenceTerms: (input: Parameters<typeof halls.setLicenceTerms>[1]) => halls.setLicenceTerms(ctx, input),
     setDerivedPlan: (input: Parameters<typeof halls.setDerivedPlan>[1]) => halls.setDerivedPlan(ctx, input),
+    // Issue 18: posted bets and face values (BNG-40, GEN-18, CFG-16, BNG-10), automatic claims (CFG-21), the
+    // purchase checks every sale path makes (purchases.ts), the hall's door (BNG-93, BNG-19), cards handed back (BNG-15).
+    setSaleRules: (input: Parameters<typeof halls.setSaleRules>[1]) => halls.setSaleRules(ctx, input),
+    setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
+    admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),
+    recordPurchaseWithin: (sql: Sql, input: Parameters<typeof purchases.recordPurchase>[2]) => purchases.recordPurchase(ctx, sql, input),
+    closeHallEntry: (input: Parameters<typeof purchases.closeHallEntry>[1]) => purchases.closeHallEntry(ctx, input),
+    recordEntry: (input: Parameters<typeof purchases.recordEntry>[1]) => purchases.recordEntry(ctx, input),
+    returnCards: (input: Parameters<typeof purchases.returnCards>[1]) => purchases.returnCards(ctx, input),
+    playerOfCard: (cardId: string) => playerOfCard(ctx.db, cardId),
     /** Rebuild helpers for tests. */
     cardFromRows,
   }

@@ -18,6 +18,8 @@ export interface GameRow {
   cards_sold: number; line_pool_cents: number | null; bingo_pool_cents: number | null; line_closed: number; window_kind: ClaimKind | null
   is_last_game: number; created_at: string; sales_opened_at: string | null; sales_closed_at: string | null; first_ball_at: string | null
   finished_at: string | null; void_reason: string | null; entropy_source?: string | null
+  /** BNG-19 (migration 0045): when the hall's entry closed for this game. */
+  entry_closed_at?: string | null
   /** bolillo-draw-v2 (migration 0009): sealed seed and order, close time and the verified beacon round. */
   seed_sealed?: string | null; draw_order_sealed?: string | null; closed_at_unix?: number | null
   beacon_round?: number | null; beacon_signature?: string | null; beacon_randomness?: string | null; beacon_scheme?: string | null
@@ -952,4 +954,79 @@ export async function complaintsOfHall(tx: Sql, hallId: string): Promise<Complai
 /** The game of a session with this order number. */
 export async function gameIdByOrder(tx: Sql, sessionId: string, orderNo: number): Promise<string | undefined> {
   return (await tx.get<{ id: string }>('SELECT id FROM games WHERE session_id = ? AND order_no = ?', [sessionId, orderNo]))?.id
+}
+
+// ---- issue 18: sale limits, players and seats, hall entry, cards handed back (BNG-15, BNG-19, BNG-40, BNG-93)
+
+/** Cards an identified player holds in a game (CFG-16). */
+export async function playerCardCount(sql: Sql, gameId: string, playerKey: string): Promise<number> {
+  const r = await sql.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM player_cards WHERE game_id = ? AND player_key = ?', [gameId, playerKey])
+  return Number(r?.n ?? 0)
+}
+
+/** Distinct identified players holding cards of a game in a hall (BNG-93). */
+export async function playersOfGame(sql: Sql, gameId: string, hallId: string): Promise<number> {
+  const r = await sql.get<{ n: number | string }>('SELECT COUNT(DISTINCT player_key) AS n FROM player_cards WHERE game_id = ? AND hall_id = ?', [gameId, hallId])
+  return Number(r?.n ?? 0)
+}
+
+export async function insertPlayerCards(tx: Sql, rows: Array<{ cardId: string; gameId: string; hallId: string; playerKey: string; at: string }>): Promise<void> {
+  for (const r of rows) await tx.run('INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)', [r.cardId, r.gameId, r.hallId, r.playerKey, r.at])
+}
+
+/** The player who bought a card, when identified (BNG-85). */
+export async function playerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
+  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))?.player_key
+}
+
+/** The game played just before `gameId` in its session (BNG-15), or undefined for the first. */
+export async function previousGameOfSession(sql: Sql, gameId: string): Promise<{ id: string; order_no: number } | undefined> {
+  return sql.get<{ id: string; order_no: number }>(
+    'SELECT p.id, p.order_no FROM games g JOIN games p ON p.session_id = g.session_id AND p.order_no = g.order_no - 1 WHERE g.id = ?', [gameId])
+}
+
+/** Serials of a player's cards of a game not handed back (BNG-15). */
+export async function unreturnedCardsOfPlayer(sql: Sql, gameId: string, playerKey: string): Promise<string[]> {
+  const rows = await sql.all<{ serial: string }>(
+    'SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL ORDER BY c.serial',
+    [gameId, playerKey])
+  return rows.map((r) => r.serial)
+}
+
+export async function cardReturned(sql: Sql, cardId: string): Promise<boolean> {
+  return (await sql.get('SELECT card_id FROM card_returns WHERE card_id = ?', [cardId])) !== undefined
+}
+
+export async function insertCardReturn(tx: Sql, r: { cardId: string; gameId: string; at: string; by: string; stationId: string | null }): Promise<void> {
+  await tx.run('INSERT INTO card_returns (card_id, game_id, returned_at, returned_by, station_id) VALUES (?, ?, ?, ?, ?)', [r.cardId, r.gameId, r.at, r.by, r.stationId])
+}
+
+/** BNG-19: marks the moment the hall's entry closed for a game (only once). */
+export async function markEntryClosed(tx: Sql, gameId: string, at: string): Promise<boolean> {
+  const r = await tx.run('UPDATE games SET entry_closed_at = ? WHERE id = ? AND entry_closed_at IS NULL', [at, gameId])
+  return r.changes > 0
+}
+
+export async function entryClosedAt(sql: Sql, gameId: string): Promise<string | null> {
+  return (await sql.get<{ entry_closed_at: string | null }>('SELECT entry_closed_at FROM games WHERE id = ?', [gameId]))?.entry_closed_at ?? null
+}
+
+/** BNG-19: the session's game whose entry is closed and that has not ended, if any. */
+export function entryClosedGameOfSession(sql: Sql, sessionId: string): Promise<{ id: string; entry_closed_at: string } | undefined> {
+  return sql.get<{ id: string; entry_closed_at: string }>(
+    "SELECT id, entry_closed_at FROM games WHERE session_id = ? AND entry_closed_at IS NOT NULL AND status NOT IN ('finished', 'void') ORDER BY order_no DESC LIMIT 1", [sessionId])
+}
+
+/** BNG-93: players present in the hall in a session (let in minus let out). */
+export async function peopleInSession(sql: Sql, sessionId: string): Promise<number> {
+  const r = await sql.get<{ n: number | string | null }>("SELECT SUM(CASE WHEN direction = 'in' THEN people ELSE -people END) AS n FROM hall_entries WHERE session_id = ?", [sessionId])
+  return Number(r?.n ?? 0)
+}
+
+export async function insertHallEntry(tx: Sql, e: { id: string; hallId: string; sessionId: string; direction: 'in' | 'out'; people: number; at: string; by: string }): Promise<void> {
+  await tx.run('INSERT INTO hall_entries (id, hall_id, session_id, direction, people, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)', [e.id, e.hallId, e.sessionId, e.direction, e.people, e.at, e.by])
+}
+
+export function cardById(sql: Sql, cardId: string): Promise<CardRow | undefined> {
+  return sql.get<CardRow>('SELECT id, game_id, series_id, card_no, serial, numbers, status, channel, sold_at FROM cards WHERE id = ?', [cardId])
 }

@@ -24,9 +24,7 @@ import type { Sql } from '../db/database.ts'
 import { GameStatus } from '../bingo/game.ts'
 import { shareOf } from '../shared/money.ts'
 import { currentGameOfHall, seriesOfGame } from './store.ts'
-
-/** Most cards one kiosk purchase may buy (CFG-16 leaves the per-player maximum to the operator). */
-export const MAX_CARDS_PER_PURCHASE = 50
+import type { PostedBets } from '../bingo/sale-rules.ts'
 
 export interface KioskOffer {
   hall: { id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }
@@ -41,7 +39,10 @@ export interface KioskOffer {
     prizes: { lineBp: number; bingoBp: number; lineCents: number; bingoCents: number; final: boolean }
     isLastGame: boolean
   }
+  /** BNG-40 / GEN-18: the hall's most cards in one purchase (its sale rules, or the profile's default). */
   maxCardsPerPurchase: number
+  /** BNG-40 / GEN-18 / CFG-16: the bets the hall posts, as the kiosk shows them. */
+  bets: PostedBets
 }
 
 export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService) {
@@ -57,7 +58,8 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
 
   /** The hall's current game as the kiosk shows it. */
   async function offer(hallId: string): Promise<KioskOffer> {
-    const base = { hall: await vouchers.hallFor(db, hallId), maxCardsPerPurchase: MAX_CARDS_PER_PURCHASE }
+    const { bets } = await deps.bingo.hallRules(hallId)
+    const base = { hall: await vouchers.hallFor(db, hallId), maxCardsPerPurchase: bets.maxCardsPerPurchase, bets }
     const game = await currentGameOfHall(db, hallId)
     if (!game) return { ...base, state: 'none', game: null }
     const status = game.status

@@ -32,8 +32,9 @@ import { appendJournal } from '../shared/journal.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { formatShortCode } from './short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
-import { MAX_CARDS_PER_PURCHASE, type KioskOffer, type KioskService } from './kiosk-sales.ts'
-import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame } from './store.ts'
+import type { KioskOffer, KioskService } from './kiosk-sales.ts'
+import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherParent } from './store.ts'
+import { normaliseDocument } from '../access/players.ts'
 
 export interface PaidSalesDeps {
   db: Database
@@ -132,6 +133,21 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return { cards, docs, faceValueCents: face, gameNo: Number(game.order_no) }
   }
 
+  /**
+   * The player of a kiosk purchase (BNG-40 / CFG-16): the identity document recorded on the voucher, or the first
+   * voucher of its chain (a voucher sold at the till and the change vouchers each purchase gave back).
+   */
+  async function kioskPlayerKey(tx: Sql, v: { id: string; parent_id: string | null; buyer_document: string | null }): Promise<string> {
+    if (v.buyer_document?.trim()) return `doc:${normaliseDocument(v.buyer_document)}`
+    let root = v.id
+    let parent = v.parent_id
+    for (let i = 0; parent && i < 10_000; i++) {
+      root = parent
+      parent = (await voucherParent(tx, parent)) ?? null
+    }
+    return `voucher:${root}`
+  }
+
   const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter) => lottoReceiptTicket({ ...r, station }, { paper: printer.paper })
   const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter) => instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper)
 
@@ -148,7 +164,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const cardCount = input.cards?.count ?? 0
     const slips = input.slips ?? []
     const instantCount = input.instant?.count ?? 0
-    if (input.cards && (!Number.isInteger(cardCount) || cardCount < 1 || cardCount > MAX_CARDS_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `count must be 1..${MAX_CARDS_PER_PURCHASE}`, { field: 'count' })
+    // The hall's posted limits (BNG-40, GEN-18, CFG-16) are checked in the sale's transaction (admitPurchaseWithin).
+    if (input.cards && (!Number.isInteger(cardCount) || cardCount < 1 || cardCount > 100_000)) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
     if (slips.length > MAX_SLIPS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, { field: 'slips' })
     if (input.instant && (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, { field: 'instant.count' })
     if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
@@ -175,8 +192,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
         const face = Number(game.face_value_cents)
         // Refused before any card is taken, with how many the voucher can buy.
         if (cardCount * face > v.amount_cents) throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, ${cardCount} cards cost ${cardCount * face}`, { amountCents: v.amount_cents, costCents: cardCount * face, maxCards: Math.floor(v.amount_cents / face) })
+        // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the player is the voucher's buyer (its document) or
+        // the chain of vouchers it comes from (a purchase's change pays the same player's next one).
+        const playerKey = await kioskPlayerKey(tx, v)
+        await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: cardCount, playerKey })
         // BNG-12/13: correlative sale through the bingo service, inside this transaction.
         const sale = await bingo.sellWithin(tx, { gameId: game.id, count: cardCount, channel: `kiosk:${input.kioskId}` })
+        await bingo.recordPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, playerKey, cardIds: sale.cards.map((c) => c.id) })
         publish.push(sale.publish)
         const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId: v.hall_id, station: input.kioskId, at, printer })
         cards = printed.cards
@@ -275,19 +297,26 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer and the
    * cards are printed on its printer, all or nothing. `hallId`: a simultaneous game's hall range (BNG-100).
    */
-  async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string }) {
+  async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null }) {
     const printer = printers.forStation(input.stationId)
     await printer.check()
     let publish = () => {}
     const result = await db.transaction(async (tx) => {
       const at = now()
       const channel = `counter:${input.stationId}`.slice(0, 40)
+      // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
+      // player when the seller records the player's identity document, otherwise per purchase only.
+      const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
+      const document = input.playerDocument?.trim() ? normaliseDocument(input.playerDocument) : ''
+      const playerKey = document ? `doc:${document}` : null
+      await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
         : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel })
       publish = sale.publish
       const game = (await gameById(tx, input.gameId))!
       const hallId = input.hallId ?? game.hall_id
+      await bingo.recordPurchaseWithin(tx, { gameId: game.id, hallId, playerKey, cardIds: sale.cards.map((c) => c.id) })
       const hall = await vouchers.hallFor(tx, hallId)
       const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
       const saleId = newId('cs')

@@ -35,8 +35,10 @@ import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
-  prizeCardRow, refundOfTicket,
+  prizeCardRow, refundOfTicket, buyerOfCard,
 } from './store.ts'
+import { getProfile } from '../shared/profile.ts'
+import { normaliseDocument } from '../access/players.ts'
 
 export interface CardRef {
   kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
@@ -158,6 +160,25 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
    * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
    */
+  /**
+   * BNG-85 / CFG-23: where the profile forbids it (Bolivia 2025: "ni podrá transferirlos a otro jugador"), a card
+   * is not handed on to another player. A printed card is a bearer ticket: no path of the product moves a card to
+   * another player or game, and the hand-over itself happens at the tables, out of the system's sight. The one
+   * point where the holder of a card is known is its payout, so there the rule is enforced: a card whose buyer was
+   * identified at the sale (the document on the kiosk voucher, or recorded by the seller) pays its prize only to
+   * that document. A card sold to an unnamed player cannot be told apart from a transferred one and is paid as before.
+   */
+  async function assertNotTransferred(tx: Sql, cardId: string, hallId: string, payeeDocument: string | null): Promise<void> {
+    const hall = await vouchers.hallFor(tx, hallId)
+    if (getProfile(hall.profileId)?.cardTransferAllowed !== false) return
+    const buyer = await buyerOfCard(tx, cardId)
+    if (!buyer?.startsWith('doc:')) return
+    const payee = payeeDocument ? `doc:${normaliseDocument(payeeDocument)}` : null
+    if (payee !== buyer) {
+      throw new DomainError('CARD_TRANSFER_FORBIDDEN', payee ? 'the payee is not the player who bought this card (BNG-85)' : 'this card was bought by an identified player: the payee shows that identity document (BNG-85)', { field: 'payeeDocument', rule: 'BNG-85' })
+    }
+  }
+
   async function pay(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
@@ -171,6 +192,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const at = now()
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
+          await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
           // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register.
           if (st.idRequired && (!payeeDocument || !payeeName)) {
             throw new DomainError('PAYEE_ID_REQUIRED', `a prize of ${st.amountCents} needs the payee's name and identity document`, { amountCents: st.amountCents, thresholdCents: config.idRequiredPrizeCents, fields: ['payeeName', 'payeeDocument'] })

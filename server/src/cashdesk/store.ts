@@ -369,3 +369,13 @@ export async function openAmlReportsOn(tx: Sql, voucherIds: string[]): Promise<A
 export async function deleteBlockedTicket(tx: Sql, kind: string, ticketId: string): Promise<boolean> {
   return (await tx.run('DELETE FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])).changes === 1
 }
+
+/** Issue 18 (CFG-16): the voucher a change voucher was given from, to find the player's chain. */
+export async function voucherParent(sql: Sql, voucherId: string): Promise<string | null | undefined> {
+  return (await sql.get<{ parent_id: string | null }>('SELECT parent_id FROM vouchers WHERE id = ?', [voucherId]))?.parent_id
+}
+
+/** Issue 18 (BNG-85): who bought a card, when the sale identified the player (bingo/purchases.ts). */
+export async function buyerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
+  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))?.player_key
+}

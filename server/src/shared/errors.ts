@@ -90,6 +90,15 @@ export const ErrorCode = {
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
   /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
   KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
+  // Issue 18 (bingo sale rules): a purchase outside the posted bets (BNG-40, GEN-18, CFG-16), a face value the
+  // authority did not set (BNG-10), no seat left (BNG-93), the hall's entry closed (BNG-19), the previous game's
+  // cards kept (BNG-15), a card paid to someone other than its buyer where cards may not change hands (BNG-85).
+  BetOutOfLimits: 'BET_OUT_OF_LIMITS',
+  FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
+  HallFull: 'HALL_FULL',
+  HallEntryClosed: 'HALL_ENTRY_CLOSED',
+  PreviousCardsNotReturned: 'PREVIOUS_CARDS_NOT_RETURNED',
+  CardTransferForbidden: 'CARD_TRANSFER_FORBIDDEN',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -53,6 +53,33 @@ export interface Profile {
   incidentCosign: 'director' | 'none'
   /** BNG-85 / CFG-23: cards may be handed to another player when one leaves. */
   cardTransferAllowed: boolean
+  /**
+   * CFG-21: whether a hall of this profile may switch the system's automatic claims on (its hall setting
+   * `autoClaim`; the default is `autoClaimSoldCards`). Cantabria (004 Bingo III): never, the player calls.
+   */
+  autoClaimAllowed: boolean
+  /**
+   * BNG-40 / GEN-18 / CFG-7 / CFG-16: the bets a hall posts and enforces until its own sale rules (the Plan de
+   * Apuestas' limits, PUT /api/halls/:hallId/sale-rules) say otherwise. A bingo bet is a number of cards at the
+   * game's face value, so the limits count cards: the fewest and the most one purchase may buy, and the most one
+   * player may hold in one game (CFG-16, "not set in the texts": 50, the per-purchase maximum the kiosk always had).
+   */
+  betLimits: { minCardsPerPurchase: number; maxCardsPerPurchase: number; maxCardsPerPlayer: number }
+  /**
+   * BNG-10 / CFG-15: the authorised card face values (minor units). null: the profile knows none (the Consejería's
+   * or the AJ's values are recorded per hall in its sale rules); a series at any other value is refused.
+   */
+  faceValuesCents: number[] | null
+  /**
+   * BNG-19 (Cantabria, 004 Bingo III): no one enters the hall from outside once the reading of the game's data
+   * begins (at the latest at the close of sales) until the game ends. Bolivia has no such rule.
+   */
+  hallEntryClosesForGame: boolean
+  /**
+   * BNG-15 / BNG-88 (Bolivia, 002 §6.1.5): a player's cards of the previous game are handed back before the player
+   * buys for the next. Cantabria has staff collect them after each game (BNG-87) and makes no such condition.
+   */
+  previousCardsReturnedToBuy: boolean
   /** BNG-12: the correlative cursor of a series carries over from any earlier game, or only from the same or previous day. */
   seriesCursorCarry: 'any-previous-game' | 'same-or-previous-day'
   /** IANA time zone of a hall that sets none of its own (hall setting `timeZone`): days of BNG-12 are its days. */
@@ -118,6 +145,11 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   callerError: 'annul',
   incidentCosign: 'director',
   cardTransferAllowed: false,
+  autoClaimAllowed: true,
+  betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  faceValuesCents: null,
+  hallEntryClosesForGame: false,
+  previousCardsReturnedToBuy: true,
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
@@ -148,6 +180,11 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   callerError: 'ball-prevails',
   incidentCosign: 'none',
   cardTransferAllowed: true,
+  autoClaimAllowed: false,
+  betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  faceValuesCents: null,
+  hallEntryClosesForGame: true,
+  previousCardsReturnedToBuy: false,
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },

@@ -1,0 +1,83 @@
+/**
+ * A hall's sale rules: the posted minimum and maximum bets (BNG-40, GEN-18, CFG-7, CFG-16) and the authorised card
+ * face values (BNG-10, CFG-15). Pure: checks a new version against the profile, and a purchase against the rules.
+ *
+ * 002 §1.2.1.1 (GEN-18): "las apuestas mínimas y máximas ... son las establecidas por el operador en su Plan de
+ * Apuestas aprobado por la AJ ... En ningún caso se podrá apostar por encima del máximo autorizado ni por debajo del
+ * mínimo". 002 §6.1.5 (BNG-40): in bingo they follow from the card values and the number of cards played, and are
+ * shown in a visible place of the hall. So a bingo bet is counted in cards of the game's face value: the fewest and
+ * the most cards one purchase may buy, and the most cards one player may hold in a game (CFG-16).
+ */
+import { DomainError } from '../shared/errors.ts'
+import type { Profile } from '../shared/profile.ts'
+
+export interface SaleRules {
+  /** Reference of the authority's approval (AJ resolution of the Plan de Apuestas, Consejería resolution). */
+  authorisationRef: string
+  minCardsPerPurchase: number
+  maxCardsPerPurchase: number
+  /** CFG-16: most cards one player may hold in one game, all purchases together. */
+  maxCardsPerPlayer: number
+  /** BNG-10 / CFG-15: the authorised face values, minor units; null keeps the profile's (or none). */
+  faceValuesCents: number[] | null
+}
+
+/** Largest number the limits may take: no purchase sells more (games.ts sellTx). */
+const MAX_CARDS = 100_000
+
+/** Checks a new version of a hall's sale rules; VALIDATION_FAILED with every problem found. */
+export function checkSaleRules(rules: SaleRules): SaleRules {
+  const problems: string[] = []
+  const ref = rules.authorisationRef.trim()
+  if (ref.length < 3 || ref.length > 120) problems.push('the authorisation reference has 3 to 120 characters')
+  const n = (name: string, v: number) => { if (!Number.isInteger(v) || v < 1 || v > MAX_CARDS) problems.push(`${name} must be 1..${MAX_CARDS}`) }
+  n('minCardsPerPurchase', rules.minCardsPerPurchase)
+  n('maxCardsPerPurchase', rules.maxCardsPerPurchase)
+  n('maxCardsPerPlayer', rules.maxCardsPerPlayer)
+  if (rules.minCardsPerPurchase > rules.maxCardsPerPurchase) problems.push('the minimum per purchase is above the maximum')
+  if (rules.maxCardsPerPurchase > rules.maxCardsPerPlayer) problems.push('the maximum per purchase is above the maximum per player')
+  let faces: number[] | null = null
+  if (rules.faceValuesCents !== null) {
+    faces = [...new Set(rules.faceValuesCents)].sort((a, b) => a - b)
+    if (faces.length === 0 || faces.length > 20) problems.push('list 1 to 20 authorised face values')
+    if (faces.some((v) => !Number.isSafeInteger(v) || v <= 0)) problems.push('face values are positive amounts of minor units')
+  }
+  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid sale rules: ${problems.join('; ')}`, { problems, rule: 'GEN-18' })
+  return { authorisationRef: ref, minCardsPerPurchase: rules.minCardsPerPurchase, maxCardsPerPurchase: rules.maxCardsPerPurchase, maxCardsPerPlayer: rules.maxCardsPerPlayer, faceValuesCents: faces }
+}
+
+/** BNG-10: refuses a series whose face value is not among the hall's authorised ones (none listed: any). */
+export function assertFaceValueAuthorised(profile: Profile, faceValueCents: number): void {
+  const list = profile.faceValuesCents
+  if (list && !list.includes(faceValueCents)) {
+    throw new DomainError('FACE_VALUE_NOT_AUTHORISED', `face value ${faceValueCents} is not among the hall's authorised values ${list.join(', ')} (BNG-10)`, { faceValueCents, authorised: list, rule: 'BNG-10' })
+  }
+}
+
+/**
+ * BNG-40 / GEN-18 / CFG-16: refuses a purchase of `count` cards below the minimum or above the maximum of one
+ * purchase, or that takes the player over the most cards one player may hold in the game (`heldBefore`: cards the
+ * same player already holds in it; null when the buyer is not identified, so only the purchase is counted).
+ */
+export function assertWithinBetLimits(profile: Profile, input: { count: number; heldBefore: number | null; faceValueCents: number }): void {
+  const l = profile.betLimits
+  const detail = { count: input.count, minCardsPerPurchase: l.minCardsPerPurchase, maxCardsPerPurchase: l.maxCardsPerPurchase, maxCardsPerPlayer: l.maxCardsPerPlayer, faceValueCents: input.faceValueCents }
+  if (input.count < l.minCardsPerPurchase) {
+    throw new DomainError('BET_OUT_OF_LIMITS', `${input.count} cards are below the hall's minimum bet of ${l.minCardsPerPurchase} cards (GEN-18)`, { ...detail, limit: 'min-per-purchase', rule: 'GEN-18' })
+  }
+  if (input.count > l.maxCardsPerPurchase) {
+    throw new DomainError('BET_OUT_OF_LIMITS', `${input.count} cards are above the hall's maximum bet of ${l.maxCardsPerPurchase} cards in one purchase (GEN-18)`, { ...detail, limit: 'max-per-purchase', rule: 'GEN-18' })
+  }
+  if (input.heldBefore !== null && input.heldBefore + input.count > l.maxCardsPerPlayer) {
+    throw new DomainError('BET_OUT_OF_LIMITS', `the player holds ${input.heldBefore} cards of this game; ${input.count} more pass the maximum of ${l.maxCardsPerPlayer} per player (CFG-16)`, { ...detail, heldBefore: input.heldBefore, limit: 'max-per-player', rule: 'CFG-16' })
+  }
+}
+
+/** What a hall posts on its screens (BNG-40: "deberán ser exhibidas en un lugar visible de la sala"). */
+export interface PostedBets {
+  minCardsPerPurchase: number
+  maxCardsPerPurchase: number
+  maxCardsPerPlayer: number
+  faceValuesCents: number[] | null
+  authorisationRef: string | null
+}
