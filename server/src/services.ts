@@ -28,6 +28,7 @@ import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createComplaintsService } from './bingo/complaints-service.ts'
+import { createCardCustodyService } from './bingo/card-custody-service.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
@@ -123,6 +124,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     instant, bonus,
     // Issue 18, BNG-72 / GEN-21 / BNG-76: the hall's complaints book and manual-book markers.
     complaints: createComplaintsService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy }),
+    // Issue 18, BNG-87/88/89/92: where each sold card is after its game (returned, evidence, archive, destroyed).
+    custody: createCardCustodyService({ db, clock: overrides.clock ?? systemClock, prizeClaimDays: config.prizeClaimDays }),
     lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },

@@ -90,6 +90,17 @@ export const ErrorCode = {
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
   /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
   KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
+  // Issue 18 (bingo rules): card custody after the game (BNG-87/88/89/92), retention (BNG-77), hall closure (BNG-65).
+  /** BNG-87 (a) / BNG-92: the card is held as evidence (a claim, an incident, an alteration): not paid or refunded. */
+  CardHeld: 'CARD_HELD',
+  /** BNG-87: the card was destroyed. */
+  CardDestroyed: 'CARD_DESTROYED',
+  /** BNG-87: a custody move the rules do not allow (from that state, at that time). */
+  CardCustodyRefused: 'CARD_CUSTODY_REFUSED',
+  /** BNG-77 / CFG-37: records younger than the retention period, or with a claim pending, are not purged. */
+  RetentionNotElapsed: 'RETENTION_NOT_ELAPSED',
+  /** BNG-65: the hall was closed: no session, game or sale any more. */
+  HallClosed: 'HALL_CLOSED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
