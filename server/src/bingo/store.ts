@@ -507,9 +507,11 @@ export interface BonusPrizeRow {
   id: string; game_id: string; card_id: string; hall_id: string; source: BonusPrizeSource; pot_id: string; name: string; prize_kind: 'line' | 'bingo'
   amount_cents: number; at_ball: number; completed_at_ball: number | null; accumulated_games: number | null; status: 'awarded' | 'paid' | 'void'
   awarded_at: string; paid_at: string | null; paid_by: string | null; payee_name: string | null; payee_document: string | null
+  /** BNG-70 (migration 0050): null on prizes paid before it. */
+  payment_method?: 'cash' | 'cheque' | null; cheque_number?: string | null; station_id?: string | null
 }
 export type BonusPrizeWithSerial = BonusPrizeRow & { serial: string }
-export type BonusPrizeReceiptRow = BonusPrizeWithSerial & { card_no: number; numbers: string; code: string; currency: string; order_no: number }
+export type BonusPrizeReceiptRow = BonusPrizeWithSerial & { card_no: number; numbers: string; code: string; currency: string; order_no: number; hall_name: string }
 
 // ---- pots (pots-service.ts)
 
@@ -843,15 +845,18 @@ export function bonusPrizeById(tx: Sql, prizeId: string): Promise<BonusPrizeWith
 }
 
 /** Marks an awarded bonus prize paid; false if it was not awarded (already paid, or void). */
-export async function markBonusPrizePaid(tx: Sql, prizeId: string, p: { at: string; paidBy: string; payeeName: string; payeeDocument: string }): Promise<boolean> {
-  const r = await tx.run("UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ? WHERE id = ? AND status = 'awarded'", [p.at, p.paidBy, p.payeeName, p.payeeDocument, prizeId])
+export async function markBonusPrizePaid(tx: Sql, prizeId: string, p: { at: string; paidBy: string; payeeName: string; payeeDocument: string; paymentMethod?: 'cash' | 'cheque'; chequeNumber?: string | null; stationId?: string | null }): Promise<boolean> {
+  const r = await tx.run(
+    "UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ?, payment_method = ?, cheque_number = ?, station_id = ? WHERE id = ? AND status = 'awarded'",
+    [p.at, p.paidBy, p.payeeName, p.payeeDocument, p.paymentMethod ?? 'cash', p.chequeNumber ?? null, p.stationId ?? null, prizeId],
+  )
   return r.changes === 1
 }
 
 /** A bonus prize with its card, series, game order and currency (BNG-69 receipt). */
 export function bonusPrizeReceiptRow(tx: Sql, prizeId: string): Promise<BonusPrizeReceiptRow | undefined> {
   return tx.get<BonusPrizeReceiptRow>(
-    'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
+    'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, h.name AS hall_name, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
     [prizeId],
   )
 }

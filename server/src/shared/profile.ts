@@ -74,6 +74,12 @@ export interface Profile {
    * The Bolivian texts set no such order (prizes are paid against the card within the claim period): off there.
    */
   prizesPaidBeforeNextGame: boolean
+  /**
+   * BNG-70 (004 Bingo V.3): prizes are paid in cash, which may be replaced by a cheque drawn on the company's current
+   * account at the player's request or with their consent. The Bolivian text (002 §6.1) names only chips, money or
+   * goods announced beforehand: no cheque there unless the licence says so.
+   */
+  prizeChequeAllowed: boolean
   /** CFG-5. */
   minimumAge: number
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
@@ -124,6 +130,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   extraPrizes: { progressivePots: true, seedMoney: true },
   derivedBingo: { allowed: false, minimumPrizeBp: 0 },
   prizesPaidBeforeNextGame: false,
+  prizeChequeAllowed: false,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
@@ -154,6 +161,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
   prizesPaidBeforeNextGame: true,
+  prizeChequeAllowed: true,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
