@@ -29,6 +29,7 @@ import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createComplaintsService } from './bingo/complaints-service.ts'
 import { createCardCustodyService } from './bingo/card-custody-service.ts'
+import { createRetentionService } from './bingo/retention-service.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
@@ -126,6 +127,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     complaints: createComplaintsService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy }),
     // Issue 18, BNG-87/88/89/92: where each sold card is after its game (returned, evidence, archive, destroyed).
     custody: createCardCustodyService({ db, clock: overrides.clock ?? systemClock, prizeClaimDays: config.prizeClaimDays }),
+    // Issue 18, BNG-77 / CFG-37: the only path that removes records, after the retention period.
+    retention: createRetentionService({ db, clock: overrides.clock ?? systemClock }),
     lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },

@@ -61,4 +61,11 @@ export function registerCustodyRoutes(app: App, services: Services): void {
     const witness = await witnessOf(c, 'records.witness', b.witnessedBy)
     return c.json(await custody.destroyGame({ gameId: param(c, 'gameId'), by: nameOf(c, 'sin autenticación'), witness, reason: b.reason }))
   })
+
+  // BNG-77 / CFG-37: a closed session's records purged only after the retention period, with a second person.
+  app.post('/api/sessions/:sessionId/purge', needs('records.purge'), async (c) => {
+    const b = await body(c, z.object({ reason: text, witnessedBy: z.string().max(120).optional() }).strict())
+    const witness = await witnessOf(c, 'records.witness', b.witnessedBy)
+    return c.json(await services.retention.purgeSession({ sessionId: param(c, 'sessionId'), by: nameOf(c, 'sin autenticación'), witness, reason: b.reason }))
+  })
 }
