@@ -1,5 +1,6 @@
 /**
- * Issue 18 routes of a card's custody after its game (BNG-87/88/89/92). A card is named by its signed code (the
+ * Issue 18 routes of a card's custody after its game (BNG-87/88/89/92), the purge of records past their retention
+ * (BNG-77) and the closure of a hall (BNG-65). A card is named by its signed code (the
  * hall guard resolves the code's hall), a game by its path. Who acted is the logged-in person (nameOf; the journal's
  * actor is actorOf), never a name from the body; a destruction names the second person present (records.witness).
  */
@@ -60,6 +61,13 @@ export function registerCustodyRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ reason: text, witnessedBy: z.string().max(120).optional() }).strict())
     const witness = await witnessOf(c, 'records.witness', b.witnessedBy)
     return c.json(await custody.destroyGame({ gameId: param(c, 'gameId'), by: nameOf(c, 'sin autenticación'), witness, reason: b.reason }))
+  })
+
+  // BNG-65: a hall closed for good by the director with a second person; its prima fund handed over.
+  app.post('/api/halls/:hallId/close', needs('hall.close'), async (c) => {
+    const b = await body(c, z.object({ reason: text, handoverRef: z.string().trim().min(3).max(200).optional(), witnessedBy: z.string().max(120).optional() }).strict())
+    const witness = await witnessOf(c, 'records.witness', b.witnessedBy)
+    return c.json(await services.hallClosure.closeHall({ hallId: param(c, 'hallId'), reason: b.reason, handoverRef: b.handoverRef ?? null, by: nameOf(c, 'sin autenticación'), witness }))
   })
 
   // BNG-77 / CFG-37: a closed session's records purged only after the retention period, with a second person.

@@ -1037,3 +1037,15 @@ export async function purgeNonWinningCardsOfSession(tx: Sql, sessionId: string):
 export async function insertRecordsPurge(tx: Sql, p: { sessionId: string; hallId: string; at: string; by: string; witness: string; cardsPurged: number; retentionDays: number }): Promise<void> {
   await tx.run('INSERT INTO records_purges (session_id, hall_id, purged_at, purged_by, witness, cards_purged, retention_days) VALUES (?, ?, ?, ?, ?, ?, ?)', [p.sessionId, p.hallId, p.at, p.by, p.witness, p.cardsPurged, p.retentionDays])
 }
+
+// Hall closure (BNG-65): hall-closure-service.ts
+
+export async function hallClosure(sql: Sql, hallId: string): Promise<{ closed_at: string; closed_by: string; prima_fund_cents: number; prima_recipient: string | null } | undefined> {
+  return sql.get('SELECT closed_at, closed_by, prima_fund_cents, prima_recipient FROM hall_closures WHERE hall_id = ?', [hallId])
+}
+
+export async function insertHallClosure(tx: Sql, c: { hallId: string; at: string; by: string; witness: string; reason: string; primaFundCents: number; primaRecipient: string | null; handoverRef: string | null }): Promise<void> {
+  await tx.run('INSERT INTO hall_closures (hall_id, closed_at, closed_by, witness, reason, prima_fund_cents, prima_recipient, handover_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    c.hallId, c.at, c.by, c.witness, c.reason, c.primaFundCents, c.primaRecipient, c.handoverRef,
+  ])
+}

@@ -57,6 +57,12 @@ export interface Profile {
   seriesCursorCarry: 'any-previous-game' | 'same-or-previous-day'
   /** IANA time zone of a hall that sets none of its own (hall setting `timeZone`): days of BNG-12 are its days. */
   timeZone: string
+  /**
+   * BNG-65 (004 Bingo V.2.a): where the accumulated prima fund goes when a hall closes for any reason. Cantabria: to
+   * the Consejería competente en materia de economía y hacienda, for the Government's general revenue account.
+   * Bolivia (002, 000): the texts have no hall prima and say nothing; null, and a hall closes only with no fund left.
+   */
+  primaOnHallClosure: string | null
   /** BNG-57..64: prima de bingo. */
   prima: { enabled: boolean; baseBallLimit: number; incrementPerGame: number; amountsCents: number[] }
   /**
@@ -127,6 +133,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
+  primaOnHallClosure: null,
   extraPrizes: { progressivePots: true, seedMoney: true },
   derivedBingo: { allowed: false, minimumPrizeBp: 0 },
   prizesPaidBeforeNextGame: false,
@@ -158,6 +165,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
+  primaOnHallClosure: 'Consejería competente en materia de economía y hacienda — cuenta general de ingresos del Gobierno de Cantabria',
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
   prizesPaidBeforeNextGame: true,
