@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
-import { PASSWORD, gameOnSale, hallWithSeries, openSession, secondPerson, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { PASSWORD, gameOnSale, hallWithSeries, openSession, secondPerson, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
  * Issue 18, over real HTTP with authentication on and real credentials:
@@ -135,5 +135,23 @@ describe('card custody after the game (BNG-87/88/89, BNG-92)', () => {
     expect(pay.status).toBe(410)
     expect(pay.body.error.code).toBe('CARD_DESTROYED')
     expect(await n("SELECT COUNT(*) AS n FROM prizes WHERE card_id = ? AND status = 'paid'", [w.cardId])).toBe(0)
+  })
+
+  it('BNG-86/87: a voided game\'s card held as evidence is not refunded; a refunded card is handed back (returned)', async () => {
+    await s.at('2028-02-01T18:00:00Z')
+    await cashier.relogin()
+    const g = await gameOnSale(s, sessionId, [seriesId], 4)
+    await voidBeforeFirstBall(s, g.gameId)
+    const cards = await s.server.services.db.all<{ id: string }>('SELECT id FROM cards WHERE game_id = ? ORDER BY serial', [g.gameId])
+    const [held, refunded] = cards.map((c) => s.server.services.cashdesk.payouts.cardCode(c.id))
+    expect((await s.call('mesa1', 'POST', '/api/cards/hold', { code: held, reason: 'reclamación de un jugador sobre la anulación' })).status).toBe(200)
+    const refused = await asCashier('POST', '/api/refunds/cards', { code: held, to: 'cash' })
+    expect(refused.status).toBe(423)
+    expect(refused.body.error.code).toBe('CARD_HELD')
+    expect(await n('SELECT COUNT(*) AS n FROM refunds WHERE ticket_id = ?', [cards[0].id])).toBe(0)
+    const ok = await asCashier('POST', '/api/refunds/cards', { code: refunded, to: 'cash' })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    const states = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/card-custody`)).body.cards as Array<{ cardId: string; state: string }>
+    expect(states.find((c) => c.cardId === cards[1].id)!.state).toBe('returned')
   })
 })
