@@ -243,6 +243,89 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
   return { kind: 'payout', name: `payout-${t.payoutId}`, paper, blocks }
 }
 
+/** A prima, interconnected, progressive or lucky-ball prize paid (BNG-69, BNG-70). */
+export interface BonusPrizeTicket {
+  prizeId: string
+  hallName: string
+  /** What the prize is ("Prima de bingo", a pot's name). */
+  name: string
+  source: string
+  gameNo: number
+  accumulatedGames: number | null
+  amountCents: number
+  currency: string
+  seriesCode: string
+  cardNo: number
+  serial: string
+  /** The extraction order of the game, as drawn (BNG-69: printed with the duplicate). */
+  balls: number[]
+  atBall: number
+  paidAt: string
+  payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
+  payeeName: string | null
+  payeeDocument: string | null
+  paidBy: string
+}
+
+const BONUS_LABELS = {
+  es: {
+    title: 'JUSTIFICANTE DE PREMIO', original: 'ORIGINAL — PARA EL JUGADOR', duplicate: 'DUPLICADO', duplicateNote: 'Se adjunta al cartón premiado',
+    receipt: 'Justificante', game: 'Partida N.º', accumulated: 'Partidas acumuladas', amount: 'IMPORTE DEL PREMIO', payment: 'Forma de pago',
+    cash: 'Efectivo', cheque: (n: string) => `Cheque N.º ${n}`, chequeNote: 'Cheque contra la cuenta corriente de la empresa, a petición o con la conformidad del jugador.',
+    paidAt: 'Pagado', paidBy: 'Pagado por', payee: 'Ganador', document: 'Documento', card: 'Cartón premiado', series: 'Serie', cardNo: 'Cartón N.º',
+    atBall: 'Bingo con la bola N.º', order: 'ORDEN DE SALIDA DE LAS BOLAS', signature: 'Firma del jugador', tray: 'Entregado en bandeja aparte del premio de bingo ordinario.',
+  },
+  en: {
+    title: 'PRIZE RECEIPT', original: 'ORIGINAL — FOR THE PLAYER', duplicate: 'DUPLICATE', duplicateNote: 'Attached to the winning card',
+    receipt: 'Receipt', game: 'Game no.', accumulated: 'Accumulated games', amount: 'PRIZE AMOUNT', payment: 'Paid by',
+    cash: 'Cash', cheque: (n: string) => `Cheque no. ${n}`, chequeNote: "Cheque on the company's current account, at the player's request or with their consent.",
+    paidAt: 'Paid', paidBy: 'Paid by', payee: 'Winner', document: 'Document', card: 'Winning card', series: 'Series', cardNo: 'Card no.',
+    atBall: 'Bingo at ball no.', order: 'BALL EXTRACTION ORDER', signature: 'Player signature', tray: 'Handed over on a tray apart from the ordinary bingo prize.',
+  },
+} as const
+
+/**
+ * BNG-69 (004 Bingo V.3): the detailed receipt of a prima or interconnected prize, with the number of accumulated
+ * games and the amount, and its duplicate, marked DUPLICADO, which is attached to the winning card together with
+ * the ball extraction order and the winning card's series number. BNG-70: the payment, in cash or by cheque.
+ */
+export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'duplicate', options: LayoutOptions = {}): PrintDoc {
+  const paper = options.paper ?? '80mm'
+  const L = BONUS_LABELS[options.lang ?? 'es']
+  const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
+  const blocks: PrintBlock[] = [
+    { type: 'text', text: t.hallName, align: 'center', bold: true },
+    { type: 'text', text: L.title, align: 'center', size: 'large', bold: true },
+    { type: 'text', text: t.name, align: 'center', bold: true },
+    { type: 'text', text: copy === 'duplicate' ? L.duplicate : L.original, align: 'center', bold: true, invert: copy === 'duplicate' },
+    ...(copy === 'duplicate' ? [{ type: 'text', text: L.duplicateNote, align: 'center' } as PrintBlock] : []),
+    { type: 'rule', style: 'double' },
+    { type: 'pair', left: L.receipt, right: t.prizeId },
+    { type: 'pair', left: L.game, right: String(t.gameNo) },
+    { type: 'pair', left: L.accumulated, right: t.accumulatedGames === null ? '-' : String(t.accumulatedGames), bold: true },
+    { type: 'pair', left: L.card, right: t.serial, bold: true },
+    { type: 'pair', left: L.series, right: t.seriesCode },
+    { type: 'pair', left: L.cardNo, right: String(t.cardNo) },
+    { type: 'pair', left: L.atBall, right: String(t.atBall) },
+    { type: 'rule' },
+    { type: 'text', text: L.amount, align: 'center' },
+    { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
+    { type: 'pair', left: L.payment, right: t.payment.method === 'cheque' ? L.cheque(t.payment.chequeNumber) : L.cash, bold: true },
+    ...(t.payment.method === 'cheque' ? [{ type: 'text', text: L.chequeNote } as PrintBlock] : []),
+    { type: 'text', text: L.tray },
+    { type: 'rule' },
+    { type: 'pair', left: L.paidAt, right: formatStamp(t.paidAt, options.timeZone) },
+    { type: 'pair', left: L.paidBy, right: t.paidBy },
+    { type: 'pair', left: L.payee, right: t.payeeName ?? '-' },
+    { type: 'pair', left: L.document, right: t.payeeDocument ?? '-' },
+  ]
+  if (copy === 'duplicate') {
+    blocks.push({ type: 'rule' }, { type: 'text', text: L.order, align: 'center', bold: true }, { type: 'text', text: t.balls.map((b, i) => `${i + 1}:${b}`).join(' ') })
+  }
+  blocks.push({ type: 'feed', lines: 2 }, { type: 'writeIn', label: L.signature })
+  return { kind: 'payout', name: `bonus-${t.prizeId}-${copy}`, paper, blocks }
+}
+
 // ------------------------------------------------------------------------------------------------ flow
 
 /** Columns of a line at a size (large characters are twice as wide). */

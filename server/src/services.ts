@@ -28,6 +28,9 @@ import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './instant/pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
 import { createComplaintsService } from './bingo/complaints-service.ts'
+import { createCardCustodyService } from './bingo/card-custody-service.ts'
+import { createRetentionService } from './bingo/retention-service.ts'
+import { createHallClosureService, hallClosureHooks } from './bingo/hall-closure-service.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
@@ -68,7 +71,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock: overrides.clock ?? systemClock,
     entropy: overrides.entropy ?? equipment.entropy,
     idEntropy: overrides.entropy ?? osEntropy,
-    hooks: [...equipment.hooks, bonus.hooks],
+    // Issue 18, BNG-65: a closed hall opens no session, announces no game, sells no card.
+    hooks: [hallClosureHooks, ...equipment.hooks, bonus.hooks],
     publish: (e) => { for (const l of listeners) l(e) },
     sealer, beacon, autoBeacon: true,
   })
@@ -127,6 +131,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     instant, bonus,
     // Issue 18, BNG-72 / GEN-21 / BNG-76: the hall's complaints book and manual-book markers.
     complaints: createComplaintsService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy }),
+    // Issue 18, BNG-87/88/89/92: where each sold card is after its game (returned, evidence, archive, destroyed).
+    custody: createCardCustodyService({ db, clock: overrides.clock ?? systemClock, prizeClaimDays: config.prizeClaimDays }),
+    // Issue 18, BNG-77 / CFG-37: the only path that removes records, after the retention period.
+    retention: createRetentionService({ db, clock: overrides.clock ?? systemClock }),
+    // Issue 18, BNG-65: closing a hall for good, its prima fund handed over.
+    hallClosure: createHallClosureService({ db, clock: overrides.clock ?? systemClock }),
     lotto, lottery, paidSales,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },

@@ -181,12 +181,20 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(some.status, JSON.stringify(some.body)).toBe(200)
       expect(some.body.returned).toHaveLength(3)
       expect((await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).body.error.details.serials).toHaveLength(1)
-      const rest = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes }, (await s.till(hall.hallId)).headers)
-      expect([rest.body.returned.length, rest.body.already.length]).toEqual([1, 3])
+      // The fourth is collected into the hall's custody after the game (BNG-87/88): handed back all the same.
+      const lastCode = codes.find((code) => !codes.slice(0, 3).includes(code))!
+      const collected = await api(s.server.url, 'POST', '/api/cards/collect', { code: lastCode }, (await s.till(hall.hallId)).headers)
+      expect(collected.status, JSON.stringify(collected.body)).toBe(200)
       expect((await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).status).toBe(201)
+      const again = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes.slice(0, 3) }, (await s.till(hall.hallId)).headers)
+      expect([again.body.returned.length, again.body.already.length]).toEqual([0, 3])
       const returned = (await journal()).filter((r) => r.type === 'cards.returned' && r.payload.gameId === gameId)
-      expect(returned.flatMap((r) => r.payload.serials)).toHaveLength(4)
+      expect(returned.flatMap((r) => r.payload.serials)).toHaveLength(3)
       expect(returned[0].payload.by.name).toBe('Luis Mamani')
+      // Those handed back at the table are in the hall's custody too: the custody list shows all four returned.
+      const custody = (await s.call('mesa1', 'GET', `/api/games/${gameId}/card-custody`)).body.cards as Array<{ serial: string; state: string }>
+      const mine = new Set(kept.body.error.details.serials as string[])
+      expect(custody.filter((c) => mine.has(c.serial)).map((c) => c.state)).toEqual(['returned', 'returned', 'returned', 'returned'])
     })
   })
 

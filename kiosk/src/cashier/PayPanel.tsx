@@ -94,6 +94,15 @@ export function PayPanel(props: { store: CashierStore }) {
             <button type="submit" class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'} data-testid="cashier-pay" disabled={store.busy.value || idMissing || choiceMissing}>{payLabel}</button>
           </form>
         )}
+        {st?.product === 'card' && (st.verdict === 'winner' || st.verdict === 'not_winner') && !paid && (
+          <details class="c-tamper" data-testid="cashier-tamper">
+            <summary>{T.tamperTitle}</summary>
+            <p class="c-muted">{T.tamperHint}</p>
+            {(['code_mismatch', 'altered_marks', 'erasable_marks', 'damaged'] as const).map((r) => (
+              <button key={r} type="button" class="c-btn c-btn--ghost" data-testid={`cashier-tamper-${r}`} disabled={store.busy.value} onClick={() => void store.markTampered(r)}>{T.tamperReasons[r]}</button>
+            ))}
+          </details>
+        )}
         {paid && (
           <div class="c-receipt" data-testid="cashier-receipt" data-receipt={paid.receipt}>
             {paid.receipt === 'failed' && <p class="c-error">{T.receiptFailed(paid.printError ?? '')}</p>}

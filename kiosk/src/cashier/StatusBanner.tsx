@@ -89,6 +89,8 @@ export function StatusBanner(props: { store: CashierStore }) {
         note = st.product === 'card' ? T.pendingNote(st.ids.gameNo ?? 0) : T.pendingDraws((st.pendingDraws.length ? st.pendingDraws : st.ids.drawNumbers ?? []).join(', '))
         break
       case 'not_activated': tone = 'bad'; note = T.notActivatedNote; break
+      case 'held': tone = 'bad'; note = T.heldNote; break
+      case 'destroyed': tone = 'bad'; note = T.destroyedNote; break
       default: {
         const _never: never = st.verdict
         void _never

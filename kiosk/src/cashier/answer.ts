@@ -13,9 +13,10 @@ export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
 
 /**
  * The verdict, one word on the screen: GANADOR, SOLO REEMBOLSO (payable refund of the price), NO PREMIADO,
- * YA PAGADO, CADUCADO, ANULADO, BLOQUEADO (lost or stolen), NO VÁLIDO, PENDIENTE, NO ACTIVADO (instant pack).
+ * YA PAGADO, CADUCADO, ANULADO, BLOQUEADO (lost or stolen), NO VÁLIDO, PENDIENTE, NO ACTIVADO (instant pack),
+ * RETENIDO (a card kept as evidence, BNG-87 (a) / BNG-92), DESTRUIDO (BNG-87).
  */
-export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated'
+export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated' | 'held' | 'destroyed'
 
 /** Why a code is not valid, for the words under NO VÁLIDO. */
 export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
@@ -170,6 +171,8 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
     case 'void': return { ...base, verdict: 'void', refundCents: st.refundCents, reason: st.reason }
     case 'blocked': return { ...base, verdict: 'blocked', blocked: blockedKind(st.reason) ?? 'lost', reason: st.note || null }
     case 'pending': return { ...base, verdict: 'pending', pendingDraws: [st.gameNo] }
+    case 'held': return { ...base, verdict: 'held' }
+    case 'destroyed': return { ...base, verdict: 'destroyed' }
     default: {
       const _never: never = st
       return _never

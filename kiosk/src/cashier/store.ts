@@ -141,7 +141,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   /** Refusals of a payout that another scan explains better (paid meanwhile, expired, blocked ...). */
-  const RESCAN = new Set(['ALREADY_PAID', 'TICKET_EXPIRED', 'TICKET_BLOCKED', 'TICKET_VOID', 'NOT_A_WINNER', 'PRIZE_PENDING', 'PACK_NOT_ACTIVATED'])
+  const RESCAN = new Set(['ALREADY_PAID', 'TICKET_EXPIRED', 'TICKET_BLOCKED', 'TICKET_VOID', 'NOT_A_WINNER', 'PRIZE_PENDING', 'PACK_NOT_ACTIVATED', 'CARD_HELD', 'CARD_DESTROYED'])
 
   async function pay(): Promise<void> {
     const scan = view.value
@@ -152,6 +152,11 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined, objectCode: objectCode.value || undefined }))
     if (r) { batch(() => { paid.value = readPayment(r, scan); paidParty.value = party }); void refreshDay() }
     else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
+  }
+
+  /** BNG-92: the cashier holds the presented card (altered, or its paper does not match its code); the scan shows RETENIDO. */
+  async function markTampered(reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged'): Promise<void> {
+    if (await run(() => api.markTampered({ code: code.value, reason }))) await scanned(code.value)
   }
 
   async function reprint(): Promise<void> {
@@ -218,7 +223,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   return {
     lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, objectCode, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
-    scanned, pay, reprint, cashOut, sell, newSale, clearScan, refreshDay,
+    scanned, pay, markTampered, reprint, cashOut, sell, newSale, clearScan, refreshDay,
     station, refreshShift, login, logout, openShift, closeShift,
   }
 }

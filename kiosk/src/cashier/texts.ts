@@ -21,7 +21,7 @@ const es = {
   products: { card: 'Cartón de bingo', instant: 'Raspadita', lotto: 'Boleto de lotto', lottery: 'Billete de lotería', raffle: 'Boleto de rifa', voucher: 'Vale', unknown: 'Código' },
   status: {
     winner: 'GANADOR', not_winner: 'NO PREMIADO', refund: 'SOLO REEMBOLSO', paid: 'YA PAGADO', expired: 'CADUCADO', void: 'ANULADO', blocked: 'BLOQUEADO',
-    invalid: 'NO VÁLIDO', pending: 'PENDIENTE', not_activated: 'NO ACTIVADO', done: 'PAGADO', refunded: 'REEMBOLSADO',
+    invalid: 'NO VÁLIDO', pending: 'PENDIENTE', not_activated: 'NO ACTIVADO', done: 'PAGADO', refunded: 'REEMBOLSADO', held: 'RETENIDO', destroyed: 'DESTRUIDO',
   },
   facts: {
     hall: 'Sala', gameNo: 'Partida N.º', card: 'Cartón', instantGame: 'Juego N.º', serial: 'Boleto N.º', category: 'Categoría de premio', price: 'Precio',
@@ -46,6 +46,11 @@ const es = {
   voidReturned: 'Devuelto sin vender antes del sorteo: no participa',
   refundNote: { lotto: 'Jugada anulada o excluida del sorteo: se devuelve solo el precio (LNS-21)', instant: 'Error de impresión: solo se devuelve el precio (INS-9), por el procedimiento de reembolso', other: 'Se devuelve solo el precio' } as Record<string, string>,
   blockedNote: (reason: string | null) => reason ? `Denunciado como ${reason === 'stolen' ? 'robado' : 'extraviado'}: no se paga, reembolsa ni canjea` : 'Denunciado como robado o extraviado: no se paga, reembolsa ni canjea',
+  tamperTitle: 'Cartón alterado o que no coincide',
+  tamperHint: 'Si el cartón presentado está alterado o lo impreso no coincide con lo que muestra la pantalla, se retiene como prueba y no se paga.',
+  tamperReasons: { code_mismatch: 'Lo impreso no coincide con la pantalla', altered_marks: 'Marcas o tachaduras que impiden leer el número', erasable_marks: 'Marcado con lápiz o medio borrable', damaged: 'Roto, quemado o dañado' } as Record<'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged', string>,
+  heldNote: 'Cartón retenido como prueba (reclamación, incidencia o alteración): no se paga ni se reembolsa; entréguelo a la jefatura de sala',
+  destroyedNote: 'Este cartón fue destruido por la sala: no se paga ni se reembolsa',
   blockedWord: (reason: string | null): string => reason === 'stolen' ? 'ROBADO' : reason === 'lost' ? 'EXTRAVIADO' : 'ROBADO / EXTRAVIADO',
   invalidNote: {
     signature: 'La firma del código no es válida: código alterado o falso', kind: 'Este código no es un boleto que se cobre en caja', unknown: 'Este boleto no consta como vendido',
@@ -125,7 +130,7 @@ const en: Texts = {
   products: { card: 'Bingo card', instant: 'Scratch card', lotto: 'Lotto receipt', lottery: 'Lottery ticket', raffle: 'Raffle ticket', voucher: 'Voucher', unknown: 'Code' },
   status: {
     winner: 'WINNER', not_winner: 'NO PRIZE', refund: 'REFUND ONLY', paid: 'ALREADY PAID', expired: 'EXPIRED', void: 'VOID', blocked: 'BLOCKED',
-    invalid: 'INVALID', pending: 'PENDING', not_activated: 'NOT ACTIVATED', done: 'PAID', refunded: 'REFUNDED',
+    invalid: 'INVALID', pending: 'PENDING', not_activated: 'NOT ACTIVATED', done: 'PAID', refunded: 'REFUNDED', held: 'HELD', destroyed: 'DESTROYED',
   },
   facts: {
     hall: 'Hall', gameNo: 'Game no.', card: 'Card', instantGame: 'Game no.', serial: 'Ticket no.', category: 'Prize category', price: 'Price',
@@ -149,6 +154,11 @@ const en: Texts = {
   voidReturned: 'Returned unsold before the draw: not in play',
   refundNote: { lotto: 'Slip annulled or excluded from the draw: the price only is refunded (LNS-21)', instant: 'Misprint: the price only is refunded (INS-9), through the refund procedure', other: 'The price only is refunded' } as Record<string, string>,
   blockedNote: (reason: string | null) => reason ? `Reported ${reason}: not paid, refunded or exchanged` : 'Reported lost or stolen: not paid, refunded or exchanged',
+  tamperTitle: 'Altered card, or one that does not match',
+  tamperHint: 'If the card presented is altered or its print does not match what the screen shows, it is held as evidence and not paid.',
+  tamperReasons: { code_mismatch: 'Print does not match the screen', altered_marks: 'Marks or crossings-out hide the number', erasable_marks: 'Marked in pencil or erasable ink', damaged: 'Torn, burnt or damaged' } as Record<'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged', string>,
+  heldNote: 'Card held as evidence (a claim, an incident or an alteration): not paid or refunded; hand it to the hall management',
+  destroyedNote: 'This card was destroyed by the hall: not paid or refunded',
   blockedWord: (reason: string | null) => reason === 'stolen' ? 'STOLEN' : reason === 'lost' ? 'LOST' : 'LOST / STOLEN',
   invalidNote: {
     signature: 'The code signature is not valid: altered or forged code', kind: 'This code is not a ticket paid at the cash desk', unknown: 'This ticket was never sold',

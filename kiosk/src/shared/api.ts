@@ -71,6 +71,8 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),
     lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),
     prizeRegister: (product: 'lotto' | 'lottery', drawId: string) => request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
+    /** BNG-92: the presented card is altered or does not match its code: held as evidence, its prize not paid. */
+    markTampered: (input: { code: string; reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged' }) => request<{ state: string }>('POST', '/api/tickets/tampered', input),
     reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
     login: (username: string, password: string) => asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', { username, password }),

@@ -111,8 +111,24 @@ export const permissions = {
   /** Issue 18, BNG-72 / GEN-21 / BNG-76: staff record a player's complaint and the manual-book markers; the hall's management answers. */
   'complaints.record': [...staff, Role.Caller, Role.Cashier],
   'complaints.answer': [Role.Director, Role.HallManager],
-  /** Issue 18, BNG-15 / BNG-88: staff at the table or a till take back the cards a player played (never a kiosk). */
-  'cards.collect': [...table, ...cash],
+  /**
+   * Issue 18, BNG-87/88: collecting the played cards after a game (002 §6.1.5: the cashier collects them; the floor
+   * staff run the table) and archiving the winners. People only: a station's or kiosk's credential does not.
+   */
+  'card.collect': [...staff, Role.Cashier, Role.Caller],
+  /** BNG-87 (a): holding a card as evidence of a claim or incident (floor staff). */
+  'card.hold': staff,
+  /** BNG-92: the cashier (or floor staff) holds a presented card found altered or not matching its code. */
+  'card.tampered': [...staff, Role.Cashier],
+  /** BNG-87 (a): releasing a held card on the authority's decision; destroying cards (BNG-87), with a second person. */
+  'card.release': [Role.Director],
+  'card.destroy': [Role.Director, Role.HallManager],
+  /** The second person present at a destruction of cards or a purge of old records (checked on that person). */
+  'records.witness': staff,
+  /** BNG-77 / CFG-37: purging records past their retention period (the director, with a second person). */
+  'records.purge': [Role.Director],
+  /** BNG-65: closing a hall for good and handing over its prima fund (the director, with a second person). */
+  'hall.close': [Role.Director],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

@@ -27,9 +27,10 @@ import {
 import {
   announcePrima, configurePrimaTx, deductPrima, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima, type PrimaConfig, type PrimaView,
 } from './prima-service.ts'
+import { archiveOnPayout } from './card-custody-service.ts'
 import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
 import {
-  activeSimultaneousGamesOfHall, appendPotLedgerEntry, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
+  activeSimultaneousGamesOfHall, appendPotLedgerEntry, cardCustodyState, hallCurrency, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
   bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, simultaneousHallOfCard, insertBonusPrize as insertBonusPrizeRow,
   luckyCommitmentOfGame, luckyDrawByGame, luckyNumbersOfGame, markBonusPrizePaid, potBalance, potById, potGamesSinceLastAward, potLedgerEntries, primaByHall,
   primaGameById, primaLedgerEntries, unpaidPotPrizesOfGame, verifiedWinnerHallsOfGame, voidBonusPrizesOfGame, type PotRow, type PrimaLedgerEntry,
@@ -50,6 +51,9 @@ export interface BonusReceipt {
   prizeId: string; source: string; name: string; amountCents: number; currency: string; accumulatedGames: number | null
   gameId: string; gameOrderNo: number; hallId: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]
   atBall: number; completedAtBall: number | null; balls: number[]; status: string; paidAt: string | null; payee: { name: string; document: string } | null
+  hallName: string; paidBy: string | null
+  /** BNG-70: how it was paid (null while unpaid). */
+  payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string } | null
 }
 
 /** A bolillo-draw-v2 game: its row carries the beacon round fixed at close of sales (games.beacon_round, issue 15). */
@@ -81,6 +85,12 @@ export function createBonusService(deps: BonusDeps) {
     const result = await db.transaction((inner) => fn(inner, events))
     for (const e of events) publish(e)
     return result
+  }
+
+  async function hallCurrencyOf(sql: Sql, hallId: string): Promise<string> {
+    const currency = await hallCurrency(sql, hallId)
+    if (!currency) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+    return currency
   }
 
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
@@ -266,23 +276,50 @@ export function createBonusService(deps: BonusDeps) {
   /**
    * Pays a prima, pot or lucky-ball prize once, recording who was paid (BNG-55 / RNG-18: winners' identity; BNG-69:
    * its own receipt). A second payment, on this node or another, fails with ALREADY_PAID.
+   * BNG-70: in cash (out of the paying station's drawer when `onPaid` is given, in the same transaction), or, where the
+   * hall's profile allows it, by a cheque on the company's current account at the player's request or with their
+   * consent: the cheque's number is recorded and no cash moves. A card held as evidence or destroyed (BNG-87, BNG-92)
+   * is not paid; the paid card goes to the winners' archive.
    */
-  async function payBonusPrize(input: { prizeId: string; paidBy: string; payee: { name: string; document: string } }): Promise<BonusReceipt> {
+  async function payBonusPrize(input: {
+    prizeId: string; paidBy: string; payee: { name: string; document: string }
+    payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
+    stationId?: string | null
+    onPaid?: (sql: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' }) => Promise<void>
+  }): Promise<BonusReceipt> {
     const name = input.payee?.name?.trim() ?? ''
     const document = input.payee?.document?.trim() ?? ''
     if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55' })
+    const payment = input.payment ?? { method: 'cash' as const }
+    const chequeNumber = payment.method === 'cheque' ? payment.chequeNumber?.trim() ?? '' : null
+    if (payment.method === 'cheque') {
+      if (!chequeNumber || chequeNumber.length > 40) throw new DomainError('VALIDATION_FAILED', 'a cheque payment records the cheque\'s number (BNG-70)', { field: 'payment.chequeNumber', rule: 'BNG-70' })
+      if (payment.playerConsent !== true) throw new DomainError('VALIDATION_FAILED', 'a cheque replaces cash only at the player\'s request or with their consent (BNG-70)', { field: 'payment.playerConsent', rule: 'BNG-70' })
+    }
     await tx(async (sql, events) => {
       const p = await bonusPrizeById(sql, input.prizeId)
       if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
       if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
+      if (payment.method === 'cheque' && !(await profileOf(sql, p.hall_id)).prizeChequeAllowed) {
+        throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+      }
+      const custody = await cardCustodyState(sql, p.card_id)
+      if (custody?.state === 'evidence') throw new DomainError('CARD_HELD', `card ${p.serial} is held as evidence: its prize is not paid`, { reason: custody.reason, rule: 'BNG-87' })
+      if (custody?.state === 'destroyed') throw new DomainError('CARD_DESTROYED', `card ${p.serial} was destroyed at ${custody.changed_at}`, { rule: 'BNG-87' })
       const at = now()
-      if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
+      if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document, paymentMethod: payment.method, chequeNumber, stationId: input.stationId ?? null }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
       const game = await loadGameRow(sql, p.game_id)
+      // BNG-70: cash leaves the paying station's drawer; a cheque moves none.
+      if (payment.method === 'cash' && input.onPaid) await input.onPaid(sql, { amountCents: Number(p.amount_cents), currency: await hallCurrencyOf(sql, game.hall_id), refId: p.id, at, kind: 'prize_payout' })
+      await archiveOnPayout(sql, p.card_id, at, input.paidBy)
       if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
       else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
       const rec = await appendJournal(sql, {
         at, type: 'bonus.paid', scope: gameScope(game),
-        payload: { gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games), paidBy: input.paidBy, payee: { name, document }, rule: 'BNG-69' },
+        payload: {
+          gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
+          paidBy: input.paidBy, payee: { name, document }, payment: payment.method, chequeNumber, stationId: input.stationId ?? null, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
+        },
       })
       events.push({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'bonus_paid' })
     })
@@ -304,6 +341,8 @@ export function createBonusService(deps: BonusDeps) {
       gameId: p.game_id, gameOrderNo: Number(p.order_no), hallId: p.hall_id, serial: p.serial, seriesCode: p.code, cardNo: Number(p.card_no), rows: JSON.parse(p.numbers),
       atBall: Number(p.at_ball), completedAtBall: p.completed_at_ball === null ? null : Number(p.completed_at_ball), balls, status: p.status, paidAt: p.paid_at,
       payee: p.payee_name ? { name: p.payee_name, document: p.payee_document ?? '' } : null,
+      hallName: p.hall_name, paidBy: p.paid_by,
+      payment: p.status !== 'paid' ? null : p.payment_method === 'cheque' ? { method: 'cheque', chequeNumber: p.cheque_number ?? '' } : { method: 'cash' },
     }
   }
 

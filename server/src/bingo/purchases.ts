@@ -17,6 +17,7 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import { assertWithinBetLimits } from './sale-rules.ts'
+import { collectOnReturn } from './card-custody-service.ts'
 import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import type { Sql } from '../db/database.ts'
 import * as store from './store.ts'
@@ -135,6 +136,8 @@ export async function returnCards(ctx: BingoContext, input: { cardIds: string[];
         throw new DomainError('ILLEGAL_TRANSITION', `card ${card.serial} is on sale for game ${game.id}: it is handed back after the game`, { serial: card.serial, gameId: game.id })
       }
       await store.insertCardReturn(tx, { cardId: id, gameId: game.id, at, by: JSON.stringify(input.by), stationId: input.stationId })
+      // BNG-87/88: a card handed back after its game is in the hall's custody too (returned, or archived if it won).
+      await collectOnReturn(tx, id, at, input.by.name)
       returned.push({ serial: card.serial, gameId: game.id })
       byGame.set(game.id, [...(byGame.get(game.id) ?? []), card.serial])
     }

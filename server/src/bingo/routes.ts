@@ -152,7 +152,8 @@ export function registerBingoRoutes(app: App, services: Services) {
   // BNG-19 (Cantabria): the jefe closes the hall's entry as the reading of the game's data begins.
   app.post('/api/games/:gameId/entry/close', needs('game.sales'), async (c) => c.json(await bingo.closeHallEntry({ gameId: param(c, 'gameId'), by: actorOf(c) })))
   // BNG-15 / BNG-88: cards handed back to staff, scanned by their signed codes (up to 10 per request).
-  app.post('/api/cards/returns', needs('cards.collect'), async (c) => {
+  // BNG-15 / BNG-88: the same people who collect cards after a game (card.collect, people only, never a kiosk).
+  app.post('/api/cards/returns', needs('card.collect'), async (c) => {
     const b = await body(c, z.object({ code: z.union([z.string().min(1).max(400), z.array(z.string().min(1).max(400)).min(1).max(10)]) }).strict())
     const codes = Array.isArray(b.code) ? b.code : [b.code]
     const cardIds = codes.map((code) => {

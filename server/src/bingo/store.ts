@@ -509,9 +509,11 @@ export interface BonusPrizeRow {
   id: string; game_id: string; card_id: string; hall_id: string; source: BonusPrizeSource; pot_id: string; name: string; prize_kind: 'line' | 'bingo'
   amount_cents: number; at_ball: number; completed_at_ball: number | null; accumulated_games: number | null; status: 'awarded' | 'paid' | 'void'
   awarded_at: string; paid_at: string | null; paid_by: string | null; payee_name: string | null; payee_document: string | null
+  /** BNG-70 (migration 0050): null on prizes paid before it. */
+  payment_method?: 'cash' | 'cheque' | null; cheque_number?: string | null; station_id?: string | null
 }
 export type BonusPrizeWithSerial = BonusPrizeRow & { serial: string }
-export type BonusPrizeReceiptRow = BonusPrizeWithSerial & { card_no: number; numbers: string; code: string; currency: string; order_no: number }
+export type BonusPrizeReceiptRow = BonusPrizeWithSerial & { card_no: number; numbers: string; code: string; currency: string; order_no: number; hall_name: string }
 
 // ---- pots (pots-service.ts)
 
@@ -845,15 +847,18 @@ export function bonusPrizeById(tx: Sql, prizeId: string): Promise<BonusPrizeWith
 }
 
 /** Marks an awarded bonus prize paid; false if it was not awarded (already paid, or void). */
-export async function markBonusPrizePaid(tx: Sql, prizeId: string, p: { at: string; paidBy: string; payeeName: string; payeeDocument: string }): Promise<boolean> {
-  const r = await tx.run("UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ? WHERE id = ? AND status = 'awarded'", [p.at, p.paidBy, p.payeeName, p.payeeDocument, prizeId])
+export async function markBonusPrizePaid(tx: Sql, prizeId: string, p: { at: string; paidBy: string; payeeName: string; payeeDocument: string; paymentMethod?: 'cash' | 'cheque'; chequeNumber?: string | null; stationId?: string | null }): Promise<boolean> {
+  const r = await tx.run(
+    "UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ?, payment_method = ?, cheque_number = ?, station_id = ? WHERE id = ? AND status = 'awarded'",
+    [p.at, p.paidBy, p.payeeName, p.payeeDocument, p.paymentMethod ?? 'cash', p.chequeNumber ?? null, p.stationId ?? null, prizeId],
+  )
   return r.changes === 1
 }
 
 /** A bonus prize with its card, series, game order and currency (BNG-69 receipt). */
 export function bonusPrizeReceiptRow(tx: Sql, prizeId: string): Promise<BonusPrizeReceiptRow | undefined> {
   return tx.get<BonusPrizeReceiptRow>(
-    'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
+    'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, h.name AS hall_name, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
     [prizeId],
   )
 }
@@ -988,7 +993,8 @@ export async function previousGameOfSession(sql: Sql, gameId: string): Promise<{
 /** Serials of a player's cards of a game not handed back (BNG-15). */
 export async function unreturnedCardsOfPlayer(sql: Sql, gameId: string, playerKey: string): Promise<string[]> {
   const rows = await sql.all<{ serial: string }>(
-    'SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL ORDER BY c.serial',
+    // Handed back: at the till or table (card_returns), or collected into the hall's custody (card_custody, BNG-87/88).
+    'SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND k.card_id IS NULL ORDER BY c.serial',
     [gameId, playerKey])
   return rows.map((r) => r.serial)
 }
@@ -1029,4 +1035,95 @@ export async function insertHallEntry(tx: Sql, e: { id: string; hallId: string; 
 
 export function cardById(sql: Sql, cardId: string): Promise<CardRow | undefined> {
   return sql.get<CardRow>('SELECT id, game_id, series_id, card_no, serial, numbers, status, channel, sold_at FROM cards WHERE id = ?', [cardId])
+}
+
+// Card custody after the game (BNG-87/88/89/92): card-custody-service.ts
+
+export interface CardCustodyRow {
+  card_id: string; serial: string; game_id: string; hall_id: string; game_status: string; finished_at: string | null; card_status: string
+  state: string | null; reason: string | null; authority_ref: string | null; changed_at: string | null; changed_by: string | null
+  prizes: number; unpaid_prizes: number
+}
+
+const CUSTODY_SELECT = `SELECT c.id AS card_id, c.serial, c.game_id, g.hall_id, g.status AS game_status, g.finished_at, c.status AS card_status,
+       k.state, k.reason, k.authority_ref, k.changed_at, k.changed_by,
+       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status IN ('awarded', 'paid'))
+         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status IN ('awarded', 'paid')) AS prizes,
+       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status = 'awarded')
+         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status = 'awarded') AS unpaid_prizes
+  FROM cards c JOIN games g ON g.id = c.game_id LEFT JOIN card_custody k ON k.card_id = c.id`
+
+/** A card with its custody state and whether it won (line, bingo or a bonus prize). */
+export function cardCustodyById(sql: Sql, cardId: string): Promise<CardCustodyRow | undefined> {
+  return sql.get<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.id = ?`, [cardId])
+}
+
+/** Every card of a game with its custody state, in serial order. */
+export function cardCustodyOfGame(sql: Sql, gameId: string): Promise<CardCustodyRow[]> {
+  return sql.all<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.game_id = ? ORDER BY c.serial`, [gameId])
+}
+
+/** The custody state of one card (no row = with the player). */
+export async function cardCustodyState(sql: Sql, cardId: string): Promise<{ state: string; reason: string | null; changed_at: string; changed_by: string } | undefined> {
+  return sql.get<{ state: string; reason: string | null; changed_at: string; changed_by: string }>('SELECT state, reason, changed_at, changed_by FROM card_custody WHERE card_id = ?', [cardId])
+}
+
+/** Sets a card's custody state, moving it only from the state read (`from`, null = no row); false when it changed meanwhile. */
+export async function setCardCustody(tx: Sql, k: { cardId: string; gameId: string; hallId: string; from: string | null; state: string; reason: string | null; authorityRef: string | null; at: string; by: string }): Promise<boolean> {
+  if (k.from === null) {
+    const exists = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM card_custody WHERE card_id = ?', [k.cardId])
+    if (Number(exists?.n ?? 0) > 0) return false
+    await tx.run('INSERT INTO card_custody (card_id, game_id, hall_id, state, reason, authority_ref, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [k.cardId, k.gameId, k.hallId, k.state, k.reason, k.authorityRef, k.at, k.by])
+    return true
+  }
+  const r = await tx.run('UPDATE card_custody SET state = ?, reason = ?, authority_ref = ?, changed_at = ?, changed_by = ? WHERE card_id = ? AND state = ?', [k.state, k.reason, k.authorityRef, k.at, k.by, k.cardId, k.from])
+  return r.changes === 1
+}
+
+// Retention (BNG-77 / CFG-37): retention-service.ts
+
+/** What a purge of a session's records depends on: when it closed, pending complaints, cards held as evidence. */
+export async function sessionRetentionFacts(sql: Sql, sessionId: string): Promise<{ hall_id: string; status: string; closed_at: string | null; pending_complaints: number; held_cards: number; purged: number } | undefined> {
+  return sql.get(
+    `SELECT s.hall_id, s.status, s.closed_at,
+       (SELECT COUNT(*) FROM complaints k WHERE k.session_id = s.id AND k.answered_at IS NULL) AS pending_complaints,
+       (SELECT COUNT(*) FROM card_custody cc JOIN games g ON g.id = cc.game_id WHERE g.session_id = s.id AND cc.state = 'evidence') AS held_cards,
+       (SELECT COUNT(*) FROM records_purges p WHERE p.session_id = s.id) AS purged
+     FROM sessions s WHERE s.id = ?`,
+    [sessionId],
+  )
+}
+
+/** Deletes a session's non-winning cards (no prize, bonus prize or payout), with their custody rows; returns how many. */
+export async function purgeNonWinningCardsOfSession(tx: Sql, sessionId: string): Promise<number> {
+  const ids = (await tx.all<{ id: string }>(
+    `SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.session_id = ?
+       AND NOT EXISTS (SELECT 1 FROM prizes p WHERE p.card_id = c.id)
+       AND NOT EXISTS (SELECT 1 FROM bonus_prizes b WHERE b.card_id = c.id)
+       AND NOT EXISTS (SELECT 1 FROM payouts po WHERE po.card_id = c.id)`,
+    [sessionId],
+  )).map((r) => r.id)
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500)
+    const marks = chunk.map(() => '?').join(', ')
+    await tx.run(`DELETE FROM card_custody WHERE card_id IN (${marks})`, chunk)
+    await tx.run(`DELETE FROM cards WHERE id IN (${marks})`, chunk)
+  }
+  return ids.length
+}
+
+export async function insertRecordsPurge(tx: Sql, p: { sessionId: string; hallId: string; at: string; by: string; witness: string; cardsPurged: number; retentionDays: number }): Promise<void> {
+  await tx.run('INSERT INTO records_purges (session_id, hall_id, purged_at, purged_by, witness, cards_purged, retention_days) VALUES (?, ?, ?, ?, ?, ?, ?)', [p.sessionId, p.hallId, p.at, p.by, p.witness, p.cardsPurged, p.retentionDays])
+}
+
+// Hall closure (BNG-65): hall-closure-service.ts
+
+export async function hallClosure(sql: Sql, hallId: string): Promise<{ closed_at: string; closed_by: string; prima_fund_cents: number; prima_recipient: string | null } | undefined> {
+  return sql.get('SELECT closed_at, closed_by, prima_fund_cents, prima_recipient FROM hall_closures WHERE hall_id = ?', [hallId])
+}
+
+export async function insertHallClosure(tx: Sql, c: { hallId: string; at: string; by: string; witness: string; reason: string; primaFundCents: number; primaRecipient: string | null; handoverRef: string | null }): Promise<void> {
+  await tx.run('INSERT INTO hall_closures (hall_id, closed_at, closed_by, witness, reason, prima_fund_cents, prima_recipient, handover_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    c.hallId, c.at, c.by, c.witness, c.reason, c.primaFundCents, c.primaRecipient, c.handoverRef,
+  ])
 }

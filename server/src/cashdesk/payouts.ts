@@ -6,6 +6,8 @@
  * - invalid: the signature fails (a code is never trusted otherwise), the code is not a card, or no such card
  *   was ever sold;
  * - blocked: reported lost or stolen (LST-4, LST-5: neither paid, refunded nor exchanged);
+ * - held: kept as evidence of a claim, incident or alteration (BNG-87 (a), BNG-92: not paid while held);
+ * - destroyed: the hall destroyed it (BNG-87): nothing is paid or refunded against it any more;
  * - void: the game was annulled and its cards refunded (BNG-80 to BNG-83: refund only);
  * - pending: the game has not finished; prizes are paid at its end (BNG-71);
  * - not_winner; paid (when, at which station, by whom: ALREADY PAID);
@@ -31,6 +33,9 @@ import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
+import { CardCustody } from '../bingo/card-custody.ts'
+import { archiveOnPayout } from '../bingo/card-custody-service.ts'
+import { cardCustodyState } from '../bingo/store.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
@@ -52,6 +57,8 @@ export interface PrizeLine { id: string; kind: string; amountCents: number }
 export type TicketStatus =
   | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown'; detail: string; ticketId: string | null }
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
+  | (CardRef & { status: 'held'; reason: string | null; heldAt: string; heldBy: string })
+  | (CardRef & { status: 'destroyed'; destroyedAt: string })
   | (CardRef & { status: 'void'; reason: string | null; refundCents: number; refunded: null | { at: string; method: string; stationId: string; refundId: string } })
   | (CardRef & { status: 'pending' })
   | (CardRef & { status: 'not_winner' })
@@ -89,6 +96,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
+    // BNG-87 / BNG-92: a card held as evidence is not paid; a destroyed card is nothing any more.
+    const custody = await cardCustodyState(sql, c.id)
+    if (custody?.state === CardCustody.Evidence) return { ...ref, status: 'held', reason: custody.reason, heldAt: custody.changed_at, heldBy: custody.changed_by }
+    if (custody?.state === CardCustody.Destroyed) return { ...ref, status: 'destroyed', destroyedAt: custody.changed_at }
     if (c.card_status === 'refunded' || c.game_status === 'void') {
       // BNG-86: refundable once; the refund register says whether it was (issue 13 point 7).
       const r = await refundOfTicket(sql, 'card', c.id)
@@ -144,6 +155,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         if (st.reason === 'unknown') throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
         throw new DomainError('INVALID_SIGNATURE', st.detail, { status: st.status, reason: st.reason })
       case 'blocked': throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, { status: st.status, reason: st.reason, rule: 'LST-4' })
+      case 'held': throw new DomainError('CARD_HELD', `card ${st.serial} is held as evidence (${st.reason ?? 'no reason'}): its prize is not paid`, { status: st.status, reason: st.reason, heldAt: st.heldAt, rule: st.reason?.startsWith('tampered:') ? 'BNG-92' : 'BNG-87' })
+      case 'destroyed': throw new DomainError('CARD_DESTROYED', `card ${st.serial} was destroyed at ${st.destroyedAt}`, { status: st.status, destroyedAt: st.destroyedAt, rule: 'BNG-87' })
       case 'void': throw new DomainError('TICKET_VOID', `game ${st.gameNo} was voided: card ${st.serial} is refundable only`, { status: st.status, refundCents: st.refundCents })
       case 'pending': throw new DomainError('PRIZE_PENDING', `game ${st.gameNo} is ${st.gameStatus}: prizes are paid when it ends (BNG-71)`, { status: st.status, gameStatus: st.gameStatus, rule: 'BNG-71' })
       case 'not_winner': throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
@@ -200,6 +213,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const ids = st.prizes.map((p) => p.id)
           const paidBy = `${input.cashierId}@${input.stationId}`
           if ((await markPrizesPaid(tx, st.ticketId, ids, at, paidBy)) !== ids.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners.
+          await archiveOnPayout(tx, st.ticketId, at, paidBy)
           const payoutId = deps.bingo.newId('po')
           await insertPayout(tx, {
             id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,

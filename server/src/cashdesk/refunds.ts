@@ -17,6 +17,7 @@ import type { PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { Till } from './shifts.ts'
+import { returnOnRefund } from '../bingo/card-custody-service.ts'
 import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
 import { blockedTicket, cardJoin, insertRefund, kioskPurchaseOfCard, refundOfTicket, refundsOfGame, type RefundRow } from './store.ts'
 
@@ -59,6 +60,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       const done = await refundOfTicket(tx, 'card', c.id)
       if (done) throw alreadyRefunded(done)
       const at = now()
+      // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
+      await returnOnRefund(tx, c.id, at, input.actor.name)
       const amountCents = Number(c.face_value_cents)
       const refundId = deps.bingo.newId('rf')
       let voucher: VoucherView | null = null

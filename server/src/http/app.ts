@@ -18,6 +18,7 @@ import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
 import { registerBonusRoutes } from '../bingo/bonus-routes.ts'
 import { registerComplaintsRoutes } from '../bingo/complaints-routes.ts'
+import { registerCustodyRoutes } from '../bingo/custody-routes.ts'
 import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
@@ -54,6 +55,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   KIOSK_VOUCHER_ONLY: 409,
   // Issue 18 (bingo sale rules)
   BET_OUT_OF_LIMITS: 422, FACE_VALUE_NOT_AUTHORISED: 422, HALL_FULL: 409, HALL_ENTRY_CLOSED: 409, PREVIOUS_CARDS_NOT_RETURNED: 409, CARD_TRANSFER_FORBIDDEN: 403,
+  // Issue 18 (bingo rules): BNG-87/92, BNG-77, BNG-65
+  CARD_HELD: 423, CARD_DESTROYED: 410, CARD_CUSTODY_REFUSED: 409, RETENTION_NOT_ELAPSED: 409, HALL_CLOSED: 409,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */
@@ -187,6 +190,7 @@ export function createHttpApp(services: Services) {
   // ---- prima, pots, lucky ball, simultaneous games, other modalities (issue #8)
   registerBonusRoutes(app, services)
   registerComplaintsRoutes(app, services)
+  registerCustodyRoutes(app, services)
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
   registerLotteryRoutes(app, services)

@@ -99,6 +99,17 @@ export const ErrorCode = {
   HallEntryClosed: 'HALL_ENTRY_CLOSED',
   PreviousCardsNotReturned: 'PREVIOUS_CARDS_NOT_RETURNED',
   CardTransferForbidden: 'CARD_TRANSFER_FORBIDDEN',
+  // Issue 18 (bingo rules): card custody after the game (BNG-87/88/89/92), retention (BNG-77), hall closure (BNG-65).
+  /** BNG-87 (a) / BNG-92: the card is held as evidence (a claim, an incident, an alteration): not paid or refunded. */
+  CardHeld: 'CARD_HELD',
+  /** BNG-87: the card was destroyed. */
+  CardDestroyed: 'CARD_DESTROYED',
+  /** BNG-87: a custody move the rules do not allow (from that state, at that time). */
+  CardCustodyRefused: 'CARD_CUSTODY_REFUSED',
+  /** BNG-77 / CFG-37: records younger than the retention period, or with a claim pending, are not purged. */
+  RetentionNotElapsed: 'RETENTION_NOT_ELAPSED',
+  /** BNG-65: the hall was closed: no session, game or sale any more. */
+  HallClosed: 'HALL_CLOSED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

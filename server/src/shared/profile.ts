@@ -84,6 +84,12 @@ export interface Profile {
   seriesCursorCarry: 'any-previous-game' | 'same-or-previous-day'
   /** IANA time zone of a hall that sets none of its own (hall setting `timeZone`): days of BNG-12 are its days. */
   timeZone: string
+  /**
+   * BNG-65 (004 Bingo V.2.a): where the accumulated prima fund goes when a hall closes for any reason. Cantabria: to
+   * the Consejería competente en materia de economía y hacienda, for the Government's general revenue account.
+   * Bolivia (002, 000): the texts have no hall prima and say nothing; null, and a hall closes only with no fund left.
+   */
+  primaOnHallClosure: string | null
   /** BNG-57..64: prima de bingo. */
   prima: { enabled: boolean; baseBallLimit: number; incrementPerGame: number; amountsCents: number[] }
   /**
@@ -101,6 +107,12 @@ export interface Profile {
    * The Bolivian texts set no such order (prizes are paid against the card within the claim period): off there.
    */
   prizesPaidBeforeNextGame: boolean
+  /**
+   * BNG-70 (004 Bingo V.3): prizes are paid in cash, which may be replaced by a cheque drawn on the company's current
+   * account at the player's request or with their consent. The Bolivian text (002 §6.1) names only chips, money or
+   * goods announced beforehand: no cheque there unless the licence says so.
+   */
+  prizeChequeAllowed: boolean
   /** CFG-5. */
   minimumAge: number
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
@@ -153,9 +165,11 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
+  primaOnHallClosure: null,
   extraPrizes: { progressivePots: true, seedMoney: true },
   derivedBingo: { allowed: false, minimumPrizeBp: 0 },
   prizesPaidBeforeNextGame: false,
+  prizeChequeAllowed: false,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',
@@ -188,9 +202,11 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
+  primaOnHallClosure: 'Consejería competente en materia de economía y hacienda — cuenta general de ingresos del Gobierno de Cantabria',
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
   prizesPaidBeforeNextGame: true,
+  prizeChequeAllowed: true,
   minimumAge: 18,
   retentionDays: 183,
   splitBasis: 'card',

@@ -1,0 +1,198 @@
+/**
+ * Use cases of a card's custody after its game (BNG-87/88/89/92): collect the non-winning cards, archive the
+ * winners, hold a card as evidence (a cashier holding a tampered card, BNG-92), release it on the authority's
+ * decision, destroy what may be destroyed. Each move runs in one transaction, moves the card only from the state it
+ * was read in, and is journaled (card.custody) with the person who made it. The rules are card-custody.ts; the SQL
+ * is store.ts. Payouts and refunds read the state (cashdesk/payouts.ts, cashdesk/refunds.ts) and a payout archives
+ * the card it pays (`archiveOnPayout`).
+ */
+import type { Database, Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { getProfile } from '../shared/profile.ts'
+import { hallProfile } from './betting-plan.ts'
+import { CardCustody, assertCustodyMove, nextCustody, type CustodyAction, type CustodyFacts, type TamperReason } from './card-custody.ts'
+import { cardCustodyById, cardCustodyOfGame, hallProfileSettings, setCardCustody, type CardCustodyRow } from './store.ts'
+
+export interface CustodyView {
+  cardId: string; serial: string; gameId: string; hallId: string; state: CardCustody; reason: string | null; authorityRef: string | null
+  changedAt: string | null; changedBy: string | null; hasPrizes: boolean
+}
+
+function viewOf(r: CardCustodyRow): CustodyView {
+  return {
+    cardId: r.card_id, serial: r.serial, gameId: r.game_id, hallId: r.hall_id, state: (r.state ?? CardCustody.Sold) as CardCustody, reason: r.reason,
+    authorityRef: r.authority_ref, changedAt: r.changed_at, changedBy: r.changed_by, hasPrizes: Number(r.prizes) > 0,
+  }
+}
+
+/** `claimDays`: the prize claim period (BOLILLO_PRIZE_CLAIM_DAYS); an unpaid prize past it no longer counts. */
+function factsOf(r: CardCustodyRow, at = '', claimDays = 0): CustodyFacts {
+  const claimOpen = r.finished_at !== null && at < new Date(Date.parse(r.finished_at) + claimDays * 86_400_000).toISOString()
+  return {
+    state: (r.state ?? CardCustody.Sold) as CardCustody,
+    gameEnded: r.game_status === 'finished' || r.game_status === 'void',
+    hasPrizes: Number(r.prizes) > 0, hasUnpaidPrizes: Number(r.unpaid_prizes) > 0 && claimOpen, endedAt: r.finished_at,
+  }
+}
+
+/** BNG-77 / BNG-87 (b): the hall's archive period for winning cards (the profile's retentionDays). */
+export async function retentionDaysOfHall(sql: Sql, hallId: string): Promise<number> {
+  const hall = await hallProfileSettings(sql, hallId)
+  const profile = hall ? getProfile(hall.profile_id) : undefined
+  if (!hall || !profile) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+  return hallProfile(profile, hall.settings).retentionDays
+}
+
+/** One card's move inside the caller's transaction; journaled. */
+async function moveTx(tx: Sql, r: CardCustodyRow, action: CustodyAction, e: { at: string; by: string; reason: string | null; authorityRef?: string | null; journalType?: string; extra?: Record<string, unknown>; claimDays?: number }): Promise<CustodyView> {
+  const facts = factsOf(r, e.at, e.claimDays ?? 0)
+  const to = assertCustodyMove(facts, action, e.at, await retentionDaysOfHall(tx, r.hall_id))
+  const moved = await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: r.state, state: to, reason: e.reason, authorityRef: e.authorityRef ?? null, at: e.at, by: e.by })
+  if (!moved) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
+  await appendJournal(tx, {
+    at: e.at, type: e.journalType ?? 'card.custody', scope: `hall:${r.hall_id}/game:${r.game_id}`,
+    payload: { cardId: r.card_id, serial: r.serial, gameId: r.game_id, action, from: facts.state, to, reason: e.reason, authorityRef: e.authorityRef ?? null, by: e.by, ...e.extra, rule: action === 'hold' && e.journalType === 'card.tampered' ? 'BNG-92' : 'BNG-87' },
+  })
+  return { ...viewOf(r), state: to, reason: e.reason, authorityRef: e.authorityRef ?? null, changedAt: e.at, changedBy: e.by }
+}
+
+export function createCardCustodyService(deps: { db: Database; clock: { now(): Date }; prizeClaimDays: number }) {
+  const { db } = deps
+  const now = () => deps.clock.now().toISOString()
+
+  async function rowOf(sql: Sql, cardId: string): Promise<CardCustodyRow> {
+    const r = await cardCustodyById(sql, cardId)
+    if (!r) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
+    return r
+  }
+
+  /** Where a card is now. */
+  async function custodyOf(cardId: string): Promise<CustodyView> {
+    return viewOf(await rowOf(db, cardId))
+  }
+
+  /**
+   * One card's move: collect, archive, hold (as evidence of a claim or incident, BNG-87 (a)), release (the
+   * authority's decision, `authorityRef`), destroy.
+   */
+  async function move(input: { cardId: string; action: CustodyAction; by: string; reason?: string | null; authorityRef?: string | null }): Promise<CustodyView> {
+    if ((input.action === 'hold' || input.action === 'release') && !input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', `${input.action} needs a reason`, { field: 'reason' })
+    if (input.action === 'release' && !input.authorityRef?.trim()) throw new DomainError('VALIDATION_FAILED', 'a card held as evidence is released only on the authority\'s decision (authorityRef)', { field: 'authorityRef', rule: 'BNG-87' })
+    return db.transaction(async (tx) => moveTx(tx, await rowOf(tx, input.cardId), input.action, { at: now(), by: input.by, reason: input.reason?.trim() || null, authorityRef: input.authorityRef?.trim() || null, claimDays: deps.prizeClaimDays }))
+  }
+
+  /**
+   * BNG-92: the cashier finds the presented card altered (marks that hide its number, over-lining, erasable marks,
+   * damage) or its printed serial or numbers do not match what its signed code says. The card is kept as evidence:
+   * its prize is not paid while held (payouts.ts refuses CARD_HELD).
+   */
+  async function markTampered(input: { cardId: string; reason: TamperReason; note?: string | null; by: string; stationId: string | null }): Promise<CustodyView> {
+    return db.transaction(async (tx) => {
+      const r = await rowOf(tx, input.cardId)
+      return moveTx(tx, r, 'hold', { at: now(), by: input.by, reason: `tampered:${input.reason}`, journalType: 'card.tampered', extra: { note: input.note?.trim() || null, stationId: input.stationId } })
+    })
+  }
+
+  /**
+   * BNG-87/88: after a game the hall collects its cards: every card still with the players that did not win is
+   * `returned`, every winner goes to the archive. Cards held as evidence stay held. One journal record.
+   */
+  async function collectGame(input: { gameId: string; by: string }): Promise<{ gameId: string; returned: number; archived: number }> {
+    return db.transaction(async (tx) => {
+      const rows = await cardCustodyOfGame(tx, input.gameId)
+      if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
+      const at = now()
+      const days = await retentionDaysOfHall(tx, rows[0].hall_id)
+      const returned: string[] = []
+      const archived: string[] = []
+      for (const r of rows) {
+        if (r.state !== null) continue
+        const facts = factsOf(r)
+        const action: CustodyAction = facts.hasPrizes ? 'archive' : 'collect'
+        const to = assertCustodyMove(facts, action, at, days)
+        if (!(await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: null, state: to, reason: null, authorityRef: null, at, by: input.by }))) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
+        ;(to === CardCustody.Returned ? returned : archived).push(r.serial)
+      }
+      await appendJournal(tx, { at, type: 'card.collected', scope: `hall:${rows[0].hall_id}/game:${input.gameId}`, payload: { gameId: input.gameId, returned, archived, by: input.by, rule: 'BNG-87' } })
+      return { gameId: input.gameId, returned: returned.length, archived: archived.length }
+    })
+  }
+
+  /**
+   * BNG-87: destroys a game's returned cards and, once their archive period has passed, its archived winners. Cards
+   * held as evidence, winners still in their archive period and cards never collected are left as they are.
+   */
+  async function destroyGame(input: { gameId: string; by: string; witness: string; reason: string }): Promise<{ gameId: string; destroyed: number; kept: number }> {
+    return db.transaction(async (tx) => {
+      const rows = await cardCustodyOfGame(tx, input.gameId)
+      if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
+      const at = now()
+      const days = await retentionDaysOfHall(tx, rows[0].hall_id)
+      const destroyed: string[] = []
+      let kept = 0
+      for (const r of rows) {
+        const verdict = nextCustody(factsOf(r, at, deps.prizeClaimDays), 'destroy', at, days)
+        if ('refused' in verdict) { kept++; continue }
+        if (!(await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: r.state, state: verdict.to, reason: null, authorityRef: null, at, by: input.by }))) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
+        destroyed.push(r.serial)
+      }
+      if (destroyed.length === 0) throw new DomainError('CARD_CUSTODY_REFUSED', `no card of game ${input.gameId} may be destroyed now (collected non-winners after the game; winners after ${days} days)`, { rule: 'BNG-87' })
+      await appendJournal(tx, { at, type: 'card.destroyed', scope: `hall:${rows[0].hall_id}/game:${input.gameId}`, payload: { gameId: input.gameId, destroyed, kept, by: input.by, witness: input.witness, reason: input.reason, rule: 'BNG-87' } })
+      return { gameId: input.gameId, destroyed: destroyed.length, kept }
+    })
+  }
+
+  /** BNG-87/88: one card handed back after its game: a winner goes to the archive, any other card is returned. */
+  async function collect(input: { cardId: string; by: string }): Promise<CustodyView> {
+    return db.transaction(async (tx) => {
+      const r = await rowOf(tx, input.cardId)
+      return moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at: now(), by: input.by, reason: null })
+    })
+  }
+
+  /** Every card of a game and where it is (the minutes' annex, BNG-89). */
+  async function ofGame(gameId: string): Promise<CustodyView[]> {
+    return (await cardCustodyOfGame(db, gameId)).map(viewOf)
+  }
+
+  return { custodyOf, move, markTampered, collect, collectGame, destroyGame, ofGame }
+}
+
+export type CardCustodyService = ReturnType<typeof createCardCustodyService>
+
+/**
+ * BNG-71 / BNG-87 (b): the card a payout pays is handed over and archived, in the payout's transaction. A card
+ * already archived stays so.
+ */
+export async function archiveOnPayout(tx: Sql, cardId: string, at: string, by: string): Promise<void> {
+  const r = await cardCustodyById(tx, cardId)
+  if (!r || r.state === CardCustody.WinnerArchive) return
+  await moveTx(tx, r, 'archive', { at, by, reason: 'paid' })
+}
+
+/**
+ * BNG-86 / BNG-88: a refunded card is handed back; in the refund's transaction it becomes `returned`. Refuses a card
+ * held as evidence (CARD_HELD) or destroyed (CARD_DESTROYED): neither is refunded.
+ */
+export async function returnOnRefund(tx: Sql, cardId: string, at: string, by: string): Promise<void> {
+  const r = await cardCustodyById(tx, cardId)
+  if (!r) return
+  if (r.state === CardCustody.Evidence) throw new DomainError('CARD_HELD', `card ${r.serial} is held as evidence: it is not refunded while held`, { reason: r.reason, rule: 'BNG-87' })
+  if (r.state === CardCustody.Destroyed) throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changed_at}`, { rule: 'BNG-87' })
+  // A card whose line was paid before the annulment (BNG-51) won: it goes to the archive, not to destruction.
+  if (r.state === null) await moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at, by, reason: 'refunded' })
+}
+
+/**
+ * BNG-15 / BNG-88: a card handed back at the till or the table after its game (purchases.ts returnCards) is in the
+ * hall's custody: returned, or archived if it won. A card already in custody, or whose game has not ended (handed
+ * back while the game is still drawn), keeps its state.
+ */
+export async function collectOnReturn(tx: Sql, cardId: string, at: string, by: string): Promise<void> {
+  const r = await cardCustodyById(tx, cardId)
+  if (!r || r.state !== null) return
+  const facts = factsOf(r, at)
+  if (!facts.gameEnded) return
+  await moveTx(tx, r, facts.hasPrizes ? 'archive' : 'collect', { at, by, reason: 'handed back (BNG-15)' })
+}
