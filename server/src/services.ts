@@ -98,6 +98,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
   const lotto = createLottoService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
+    // Issue 18, LNS-12 / LNS-14: the licence record a plan's range is checked against, and the publication hold.
+    licence: config.lottoLicence ?? null, licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
+    publicationHoldMinutes: getProfile(config.profileId)?.lnsPublicationHoldMinutes ?? 0,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
     timeZone: getProfile(config.profileId)?.timeZone,
   })

@@ -17,6 +17,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // RNG-26: the shipped profiles draw lotto and lotteries by tómbola unless the licence names the AJ authorisation of
     // the RNG; the test licence names one so that RNG draws can be tested (lottery-rules.test.ts sets none).
     lotteryRngAuthorisation: 'AJ-RA-PRUEBAS-RNG',
+    // LNS-12: BO-2025 plans lotto draws only within the licence record's range; the test licence authorises 2 to 128
+    // balls (lotto-licence-draw.test.ts sets a narrow one).
+    lottoLicence: { ref: 'AJ-LO-PRUEBAS', rangeMin: 2, rangeMax: 128 },
     ...TICKET_DEFAULTS,
     ...overrides,
   }

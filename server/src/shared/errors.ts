@@ -90,6 +90,13 @@ export const ErrorCode = {
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
   /** A kiosk sells only against a credit voucher (GEN-13, GEN-14): it has no drawer to take cash into. */
   KioskVoucherOnly: 'KIOSK_VOUCHER_ONLY',
+  // Issue 18 (rules): LNS-14 / LNS-21 and LOT-28.
+  /** LNS-14: the draw waits the profile's hold after the participation file is published at the close of sales. */
+  PublicationHold: 'PUBLICATION_HOLD',
+  /** LNS-21: the excluded or annulled plays are listed in a notarial act before the draw. */
+  NotarialActRequired: 'NOTARIAL_ACT_REQUIRED',
+  /** LOT-28: a regional or territory-limited lottery is sold only by sellers in halls of its territory. */
+  OutsideTerritory: 'OUTSIDE_TERRITORY',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

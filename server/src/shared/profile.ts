@@ -91,6 +91,18 @@ export interface Profile {
    */
   softwareLotteryDrawAllowed: boolean
   /**
+   * LNS-14 (002 §7.3.4.3, "Antes de la realización del sorteo ... deberá publicar"): minutes a lotto draw waits after
+   * its participation file is published at the close of sales before its first ball or beacon. The text sets no length;
+   * default 30 minutes, so that the file the public is meant to check is out before anything is drawn.
+   */
+  lnsPublicationHoldMinutes: number
+  /**
+   * LNS-12 / LNS-15 (002 §7.3.4.1): a lotto plan's number range may be "neither lower nor higher than the limit
+   * authorised in the Licencia de Operaciones": true where the licence record (configuration BOLILLO_LOTTO_LICENCE)
+   * must exist and bound every plan. Bolivia only; Cantabria has no selected-numbers lottery text.
+   */
+  lnsLicensedRangeRequired: boolean
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -129,6 +141,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  lnsPublicationHoldMinutes: 30,
+  lnsLicensedRangeRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
@@ -159,6 +173,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  lnsPublicationHoldMinutes: 30,
+  lnsLicensedRangeRequired: false,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
