@@ -1,3 +1,4 @@
+import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
@@ -69,6 +70,13 @@ export interface Config {
    * hall's labelled "DEMO (sin licencia real)" record of 2 to 128.
    */
   lottoLicence?: LottoLicence | null
+  /**
+   * Issue 18, INS-3: the certificate of the instant ticket generator (BOLILLO_INSTANT_GENERATOR_CERT, written
+   * `REFERENCE:SHA256`, the build hash the certifier certified; GET /api/instant/games/{gameNo}/generator shows the
+   * running one). Where the profile requires it (instantGeneratorCertificationRequired) no batch is generated without it or by
+   * another build. Default: none, except the demo hall's labelled "DEMO (sin certificación real)" for the running build.
+   */
+  instantGeneratorCertification?: GeneratorCertification | null
 }
 
 /** LNS-12: the licence record a lotto plan's range is checked against. */
@@ -158,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sealingKey: env.BOLILLO_SEALING_KEY || null,
     lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
     lottoLicence: lottoLicenceOf(env, errors),
+    instantGeneratorCertification: generatorCertificationOf(env, errors),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
@@ -240,4 +249,18 @@ function lottoLicenceOf(env: Record<string, string | undefined>, errors: string[
   }
   if (parsed) return parsed
   return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin licencia real)', rangeMin: 2, rangeMax: 128 } : null
+}
+
+/** BOLILLO_INSTANT_GENERATOR_CERT (`REFERENCE:SHA256`), or the demo hall's labelled certificate of the running build (INS-3). */
+function generatorCertificationOf(env: Record<string, string | undefined>, errors: string[]): GeneratorCertification | null {
+  const raw = env.BOLILLO_INSTANT_GENERATOR_CERT?.trim()
+  if (raw) {
+    const m = /^(.{1,120}):([0-9a-f]{64})$/.exec(raw)
+    if (!m || !m[1].trim()) {
+      errors.push(`BOLILLO_INSTANT_GENERATOR_CERT must be REFERENCE:SHA256 (64 lowercase hex digits) (got "${raw}")`)
+      return null
+    }
+    return { ref: m[1].trim(), sha256: m[2] }
+  }
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin certificación real)', sha256: instantGeneratorBuild().sha256 } : null
 }

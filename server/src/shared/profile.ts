@@ -103,6 +103,12 @@ export interface Profile {
    */
   lnsLicensedRangeRequired: boolean
   /**
+   * INS-3 (002 §7.4.3.1): the instant ticket generator must hold a certification by an AJ-authorised certifier; where
+   * true, a batch is generated only by the build the operator's certificate names (BOLILLO_INSTANT_GENERATOR_CERT).
+   * 000 and decree 6/2010 ask for none: false in Cantabria.
+   */
+  instantGeneratorCertificationRequired: boolean
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -143,6 +149,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   softwareLotteryDrawAllowed: false,
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: true,
+  instantGeneratorCertificationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
@@ -175,6 +182,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   softwareLotteryDrawAllowed: false,
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: false,
+  instantGeneratorCertificationRequired: false,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
