@@ -291,6 +291,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.getByTestId('prima-state').waitFor()
     expect(await textOf(page, 'prima-state')).toContain('Bs 500,00 · Bs 1.000,00')
     await page.fill('input[name=potName]', 'Pozo Illimani')
+    // RNG-20 / RNG-21: the AJ's prior authorisation of the pot, and the commission of its Plan de Apuestas.
+    await page.fill('input[name=potAuthorisation]', 'AJ-RA-2025-0077')
+    await page.fill('input[name=potCommission]', '10')
     await page.click('[data-testid=pot-form] button[type=submit]')
     await page.getByTestId('pots-table').getByText('Pozo Illimani').waitFor()
     expect(await textOf(page, 'pots-table')).toMatch(/Pozo Illimani\s*progresivo\s*2 %/)

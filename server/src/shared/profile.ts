@@ -109,6 +109,12 @@ export interface Profile {
    */
   instantGeneratorCertificationRequired: boolean
   /**
+   * RNG-20 / RNG-21 (002 §2.5.5.1, §2.5.6.3): a progressive pot, interconnected bonus or lucky-ball prize runs under
+   * the AJ's prior authorisation (reference required when it is created). Bolivia. Cantabria's interconnected bingo
+   * and bola loca are regulated modalities authorised with the hall itself (GEN-3): no separate reference.
+   */
+  potAuthorisationRequired: boolean
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -150,6 +156,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: true,
   instantGeneratorCertificationRequired: true,
+  potAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
@@ -183,6 +190,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: false,
   instantGeneratorCertificationRequired: false,
+  potAuthorisationRequired: false,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
