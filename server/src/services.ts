@@ -92,6 +92,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers,
     // Issue 18, INS-3: batches only from the certified generator build where the profile requires it.
     generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+    designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
   })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.

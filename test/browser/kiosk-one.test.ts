@@ -31,7 +31,7 @@ const ALL_WIN: InstantDesign = {
   playStyle: { type: 'match-three', decoyAmountsCents: [200, 300, 500, 700] },
   tiers: [{ amountCents: 1000, count: 100 }],
   payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 5 } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 
 const haveZbar = spawnSync('which', ['zbarimg']).status === 0

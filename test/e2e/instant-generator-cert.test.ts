@@ -16,7 +16,7 @@ const design = (gameNo: number): InstantDesign => ({
   tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 7500, count: 12 }, { amountCents: 2500, count: 60 }, { amountCents: 1500, count: 90 }],
   payoutShareBp: { min: 3000, max: 9000 },
   packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 })
 
 async function people(s: Awaited<ReturnType<typeof startTestServer>>) {
@@ -85,6 +85,27 @@ describe('INS-3: no batch from an uncertified generator where the profile requir
       expect((await api(s.url, 'GET', '/api/instant/games/5301/generator', undefined, as.auditor)).body).toMatchObject({ ok: false, problems: ['no-certification'] })
     } finally {
       await s.cleanup()
+    }
+  })
+})
+
+describe('LOT-3 / GEN-5: an instant game is generated only under the regulator\'s authorisation', () => {
+  it('LOT-3 / GEN-3: a design without its authorisation reference is refused (400) under both shipped profiles; with it, the game keeps it', async () => {
+    for (const profileId of ['BO-2025', 'ES-CB-2010']) {
+      const s = await startTestServer({ auth: 'on', profileId })
+      try {
+        const as = await people(s)
+        const { authorisationRef: _ref, ...bare } = { ...design(5401), currency: profileId === 'BO-2025' ? 'BOB' : 'EUR' }
+        for (const body of [bare, { ...bare, authorisationRef: '  ' }]) {
+          const r = await api(s.url, 'POST', '/api/instant/games', { design: body }, as.director)
+          expect(r.status, profileId).toBe(400)
+          expect(r.body.error.details.problems, profileId).toEqual([expect.objectContaining({ field: 'authorisationRef', rule: 'LOT-3' })])
+        }
+        expect((await api(s.url, 'GET', '/api/instant/games', undefined, as.director)).body.games).toEqual([])
+        expect((await api(s.url, 'POST', '/api/instant/games', { design: { ...bare, authorisationRef: 'AJ-RA-2025-0042' } }, as.director)).status, profileId).toBe(201)
+      } finally {
+        await s.cleanup()
+      }
     }
   })
 })

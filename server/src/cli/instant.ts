@@ -156,6 +156,7 @@ async function generate(args: string[]): Promise<number> {
         entropy: { name: entropy.name, randomBytes: (n) => entropy.randomBytes(n) },
         // INS-3: the same generator certification rule as the server's.
         generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+        designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
       })
       const result = await service.generateBatch({ design, onSeed: startPrinting, onProgress: (done) => { stored = done; progress() }, by: { kind: 'cli', id: process.env.USER ?? 'cli' } })
       summary = { ...result, database: db.engine }

@@ -32,6 +32,8 @@ export interface InstantDeps {
   printers?: PrinterPool
   /** INS-3: whether the profile requires a certified generator, and the operator's certificate (configuration). */
   generator?: { required: boolean; certification: GeneratorCertification | null }
+  /** LOT-3 / GEN-5: whether every game design must carry the regulator's authorisation reference (profile). */
+  designAuthorisationRequired?: boolean
 }
 
 export interface ResolvedTicket {

@@ -82,6 +82,10 @@ export function createGameUseCases(ctx: InstantContext) {
     if ((opts as { seed?: unknown }).seed !== undefined) throw typedSeedRefused()
     const checked = checkDesign(opts.design)
     const d = checked.design
+    // LOT-3 / GEN-5 (GEN-3): a game is generated only under the regulator's authorisation, where the profile asks for it.
+    if (deps.designAuthorisationRequired && !d.authorisationRef?.trim()) {
+      throw new DomainError('VALIDATION_FAILED', `instant game ${d.gameNo} needs the reference of the regulator's authorisation of the game (LOT-3, GEN-5)`, { field: 'authorisationRef', rule: 'LOT-3', problems: [{ field: 'authorisationRef', rule: 'LOT-3', message: 'required' }] })
+    }
     const designJson = JSON.stringify(d)
     const designSha256 = createHash('sha256').update(designJson).digest('hex')
     const channel = d.channel ?? 'printed'

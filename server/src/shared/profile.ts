@@ -115,6 +115,11 @@ export interface Profile {
    */
   potAuthorisationRequired: boolean
   /**
+   * LOT-3 / GEN-5 (Bolivia: AJ authorisation of each lottery game and of every means of access) and GEN-3 (Cantabria:
+   * every catalogue game needs prior administrative authorisation): an instant game design carries that reference.
+   */
+  instantDesignAuthorisationRequired: boolean
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -157,6 +162,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lnsLicensedRangeRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
+  instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
@@ -191,6 +197,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lnsLicensedRangeRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
+  instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
