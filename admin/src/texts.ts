@@ -158,6 +158,7 @@ const es = {
   contribution: 'Aportación',
   potBalance: 'Saldo',
   withinBalls: 'Antes de la bola',
+  potCommission: 'Comisión del operador',
   // draws
   lotto: 'Lotto',
   lottery: 'Lotería de billetes',
@@ -486,6 +487,7 @@ const en: Record<AdminTextKey, string> = {
   contribution: 'Contribution',
   potBalance: 'Balance',
   withinBalls: 'Within ball',
+  potCommission: 'Operator commission',
   lotto: 'Lotto',
   lottery: 'Numbered lottery',
   raffle: 'Raffles',

@@ -32,7 +32,7 @@ describe('instant print sheet', () => {
     expect(itfRuns('12').length).toBe(4 + 10 + 3)
   })
 
-  run(`renders a sheet whose inventory and validation codes scan back (pdftoppm + zbarimg${tools ? '' : ': not installed, install poppler-utils and zbar-tools'})`, async () => {
+  run(`renders a sheet whose inventory and validation codes scan back, and whose back names the game's authorisation (LOT-3) (pdftoppm + zbarimg${tools ? '' : ': not installed, install poppler-utils and zbar-tools'})`, async () => {
     expect(tools, 'pdftoppm and zbarimg are required under CI=true (.ci/run installs poppler-utils and zbar-tools)').toBe(true)
     const { privateKey, publicKey } = generateKeyPairSync('ed25519')
     const c = checkDesign(design)
@@ -46,6 +46,7 @@ describe('instant print sheet', () => {
       gameNo: design.gameNo, name: design.name, currency: design.currency, priceCents: design.priceCents, playStyle: 'match-three',
       symbolAmountsCents: c.symbolAmountsCents, tiers: design.tiers, ticketCount: design.ticketCount, claimDays: design.claimDays,
       issuer: design.back.issuer, paymentPlace: design.back.paymentPlace, securityWarnings: 'Nulo si está alterado.', instructions: instructionsFor(c),
+      authorisationRef: 'AJ-RA-2025-0042',
     }, tickets)
     const dir = mkdtempSync(join(tmpdir(), 'bolillo-sheet-'))
     try {
@@ -62,6 +63,9 @@ describe('instant print sheet', () => {
       expect(qr.sort()).toEqual(tickets.flatMap((t) => [t.inventoryQr, t.validationQr]).sort())
       for (const payload of qr) expect(verifyTicketCode(payload, publicKey).kind).toBe(TicketKind.instant)
       expect(itf.sort()).toEqual(tickets.map((t) => t.serial.replace(/-/g, '')).sort())
+      // LOT-3 / GEN-5: the back of every ticket names the regulator's authorisation of the game.
+      const back = execFileSync('pdftotext', ['-f', '2', '-l', '2', join(dir, 'sheet.pdf'), '-'], { encoding: 'utf8' })
+      expect(back.match(/Juego\s+autorizado:\s+AJ-RA-2025-0042/g)?.length).toBe(tickets.length)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

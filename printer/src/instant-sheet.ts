@@ -31,6 +31,8 @@ export interface SheetGame {
   paymentPlace: string
   securityWarnings: string
   instructions: string
+  /** LOT-3 / GEN-5: the regulator's authorisation of the game, printed on the back beside the issue. */
+  authorisationRef?: string | null
 }
 
 export interface SheetTicket {
@@ -237,7 +239,7 @@ function drawBack(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: num
   line(`Plazo de cobro: ${g.claimDays} días desde el cierre del juego; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`)
   line(`Lugar de pago: ${g.paymentPlace}.`)
   line(`Advertencias: ${g.securityWarnings}`)
-  line(`Emite: ${g.issuer}. Precio ${money(g.priceCents, g.currency)}. Código de validación único por boleto, oculto bajo la capa.`)
+  line(`Emite: ${g.issuer}.${g.authorisationRef ? ` Juego autorizado: ${g.authorisationRef}.` : ''} Precio ${money(g.priceCents, g.currency)}. Código de validación único por boleto, oculto bajo la capa.`)
 }
 
 /** Renders tickets into sheets: for every 8 tickets a front page, then its back page. */

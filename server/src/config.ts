@@ -1,3 +1,4 @@
+import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
@@ -61,6 +62,35 @@ export interface Config {
    * "DEMO (sin autorización real)".
    */
   lotteryRngAuthorisation?: string | null
+  /**
+   * Issue 18, LNS-12 / LNS-15: the Licencia de Operaciones' selected-numbers range (BOLILLO_LOTTO_LICENCE, written
+   * `REFERENCE:MIN-MAX`, e.g. `AJ-LO-2025-0007:20-60`): the least and the most balls a lotto draw may load. It is the
+   * operator's installed licence record, not something a plan declares: where the profile requires it
+   * (lnsLicensedRangeRequired) a lotto plan is refused without it or outside it. Default: none, except the demo
+   * hall's labelled "DEMO (sin licencia real)" record of 2 to 128.
+   */
+  lottoLicence?: LottoLicence | null
+  /**
+   * Issue 18, INS-3: the certificate of the instant ticket generator (BOLILLO_INSTANT_GENERATOR_CERT, written
+   * `REFERENCE:SHA256`, the build hash the certifier certified; GET /api/instant/games/{gameNo}/generator shows the
+   * running one). Where the profile requires it (instantGeneratorCertificationRequired) no batch is generated without it or by
+   * another build. Default: none, except the demo hall's labelled "DEMO (sin certificación real)" for the running build.
+   */
+  instantGeneratorCertification?: GeneratorCertification | null
+}
+
+/** LNS-12: the licence record a lotto plan's range is checked against. */
+export interface LottoLicence { ref: string; rangeMin: number; rangeMax: number }
+
+/** Parses `REFERENCE:MIN-MAX` (LNS-12); null for an empty value, an error message for a malformed one. */
+export function parseLottoLicence(raw: string | undefined): LottoLicence | null | string {
+  if (!raw?.trim()) return null
+  const m = /^(.{1,120}):(\d{1,3})-(\d{1,3})$/.exec(raw.trim())
+  if (!m || !m[1].trim()) return `BOLILLO_LOTTO_LICENCE must be REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (got "${raw}")`
+  const rangeMin = Number(m[2])
+  const rangeMax = Number(m[3])
+  if (rangeMin < 2 || rangeMax < rangeMin) return `BOLILLO_LOTTO_LICENCE range must be 2 <= MIN <= MAX (got "${raw}")`
+  return { ref: m[1].trim(), rangeMin, rangeMax }
 }
 
 /**
@@ -135,6 +165,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
     lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
+    lottoLicence: lottoLicenceOf(env, errors),
+    instantGeneratorCertification: generatorCertificationOf(env, errors),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
@@ -206,4 +238,29 @@ function beaconRelays(raw: string | undefined, errors: string[]): readonly strin
   const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
   for (const url of list) if (!/^https?:\/\/[^\s]+$/.test(url)) errors.push(`BOLILLO_BEACON_RELAYS: "${url}" is not an http(s) URL`)
   return list.map((u) => u.replace(/\/+$/, ''))
+}
+
+/** BOLILLO_LOTTO_LICENCE, or the demo hall's labelled record (LNS-12). */
+function lottoLicenceOf(env: Record<string, string | undefined>, errors: string[]): LottoLicence | null {
+  const parsed = parseLottoLicence(env.BOLILLO_LOTTO_LICENCE)
+  if (typeof parsed === 'string') {
+    errors.push(parsed)
+    return null
+  }
+  if (parsed) return parsed
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin licencia real)', rangeMin: 2, rangeMax: 128 } : null
+}
+
+/** BOLILLO_INSTANT_GENERATOR_CERT (`REFERENCE:SHA256`), or the demo hall's labelled certificate of the running build (INS-3). */
+function generatorCertificationOf(env: Record<string, string | undefined>, errors: string[]): GeneratorCertification | null {
+  const raw = env.BOLILLO_INSTANT_GENERATOR_CERT?.trim()
+  if (raw) {
+    const m = /^(.{1,120}):([0-9a-f]{64})$/.exec(raw)
+    if (!m || !m[1].trim()) {
+      errors.push(`BOLILLO_INSTANT_GENERATOR_CERT must be REFERENCE:SHA256 (64 lowercase hex digits) (got "${raw}")`)
+      return null
+    }
+    return { ref: m[1].trim(), sha256: m[2] }
+  }
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin certificación real)', sha256: instantGeneratorBuild().sha256 } : null
 }

@@ -120,6 +120,7 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
     tiers: [{ amountCents: 50_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
     payoutShareBp: { min: 5000, max: 8000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, claimDays: 60, back,
+    authorisationRef: 'DEMO (sin autorización real)',
   }
   const by = { kind: 'system', id: 'demo' }
   await services.instant.generateBatch({ design: printed, by })

@@ -94,6 +94,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const instant = createInstantService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? equipment.entropy, idEntropy: overrides.entropy ?? osEntropy,
     keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers,
+    // Issue 18, INS-3: batches only from the certified generator build where the profile requires it.
+    generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+    designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
   })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
@@ -102,6 +105,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
   const lotto = createLottoService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
+    // Issue 18, LNS-12 / LNS-14: the licence record a plan's range is checked against, and the publication hold.
+    licence: config.lottoLicence ?? null, licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
+    publicationHoldMinutes: getProfile(config.profileId)?.lnsPublicationHoldMinutes ?? 0,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
     timeZone: getProfile(config.profileId)?.timeZone,
   })

@@ -20,6 +20,8 @@ import { money } from '../../web/format.ts'
 const PASSWORD = 'contraseña segura 1'
 const SHOTS = SCREENSHOTS
 
+/** LNS-14: how far the server's clock runs ahead of the real one (moved past the publication hold in the lotto flow). */
+let skew = 0
 const iso = (ms: number) => new Date(Date.now() + ms).toISOString()
 const HOUR = 3_600_000
 
@@ -74,7 +76,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ensureBuilt(['admin'], ['admin', 'web'])
     mkdirSync(SHOTS, { recursive: true })
     // The licence's AJ authorisation of RNG lottery draws (RNG-26, LNS-7): without it lotto is drawn by hand.
-    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' })
+    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' }, { clock: { now: () => new Date(Date.now() + skew) } })
     const { auth } = server.services
     const people = [
       ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['operador', 'Jorge Condori', 'lottery_operator'],
@@ -293,6 +295,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.getByTestId('prima-state').waitFor()
     expect(await textOf(page, 'prima-state')).toContain('Bs 500,00 · Bs 1.000,00')
     await page.fill('input[name=potName]', 'Pozo Illimani')
+    // RNG-20 / RNG-21: the AJ's prior authorisation of the pot, and the commission of its Plan de Apuestas.
+    await page.fill('input[name=potAuthorisation]', 'AJ-RA-2025-0077')
+    await page.fill('input[name=potCommission]', '10')
     await page.click('[data-testid=pot-form] button[type=submit]')
     await page.getByTestId('pots-table').getByText('Pozo Illimani').waitFor()
     expect(await textOf(page, 'pots-table')).toMatch(/Pozo Illimani\s*progresivo\s*2 %/)
@@ -313,6 +318,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=earlyReason]', 'Cierre anticipado ordenado por la autoridad')
     await page.click('[data-testid=close-sales]')
     await page.getByTestId('draw-now').waitFor()
+    // LNS-14: the server's clock moves past the 30-minute publication hold after the participation file is published.
+    skew += 31 * 60_000
     expect(await textOf(page, 'participation')).toMatch(/Comprobantes\s*5\s*Apuestas\s*20/)
     await shot(page, 'operator-lotto-closed')
     // The beacon round comes a few seconds after the close: the draw waits for it and says so in words.
@@ -361,6 +368,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=instantName]', 'Raspa Titicaca')
     await page.fill('input[name=issuer]', 'Lotería Nacional')
     await page.fill('input[name=paymentPlace]', 'Cajas de la sala')
+    // LOT-3 / GEN-5: the game's authorisation reference.
+    await page.fill('input[name=instantAuthorisation]', 'AJ-RA-2025-0042')
     await page.fill('input[name=tickets]', '300000')
     expect(await textOf(page, 'design-preview')).toMatch(/Fondo de premios: Bs [\d.]+,\d\d · Devolución en premios: [\d,]+ % · Paquetes: 3\.?000/)
     await page.click('[data-testid=generate]')

@@ -8,7 +8,7 @@ import { packPrintData } from '../../server/src/instant/files.ts'
 import { groupCode } from '../../server/src/instant/codes.ts'
 import { checkDesign, type InstantDesign } from '../../server/src/instant/design.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 /**
@@ -45,7 +45,7 @@ const design: InstantDesign = {
   tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
   payoutShareBp: { min: 5000, max: 8000 },
   packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 }, topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 /** The best prize of pack 1, found from the batch's seed as an auditor opens it (the server takes the seed itself). */
 function bestOfPack1(seed: Buffer) {
@@ -154,7 +154,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
   it('pays a winning lotto receipt once, shows its game, draw, receipt and category, and says YA PAGADO after (LNS-25, §8)', async () => {
     // A 6/49 draw whose balls come from an authorised blower: the test enters them, so the winner is known.
     const plan = plan649({
-      drawMethod: 'manual', drawDevice: 'Ánfora N.º 3, precinto 0042',
+      drawMethod: 'manual', drawDevice: await registerTombola(server.services, 'AJ-ANF-0042'),
       categories: [
         { code: 'C6', name: 'Premio Mayor', matches: 6, prize: { type: 'share', bp: 6000 } },
         { code: 'C5', name: 'Súper Boleto', matches: 5, prize: { type: 'share', bp: 4000 } },

@@ -30,7 +30,7 @@ suite('on-screen instant tickets in Chromium', () => {
       playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
       tiers: [{ amountCents: 20_000, count: 1 }, { amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 16 }],
       payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, claimDays: 60,
-      back: { issuer: 'Lotería', paymentPlace: 'cajas de la sala' },
+      authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería', paymentPlace: 'cajas de la sala' },
     }
     expect((await api(server.url, 'POST', '/api/instant/games', { design })).status).toBe(201)
     browser = await launchChromium()

@@ -9,7 +9,7 @@ import type { InstantDesign } from '../../server/src/instant/design.ts'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { hallWithGameOnSale, startFakePrinter, type HallSetup } from '../helpers/cashdesk.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
@@ -31,7 +31,7 @@ const ALL_WIN: InstantDesign = {
   playStyle: { type: 'match-three', decoyAmountsCents: [200, 300, 500, 700] },
   tiers: [{ amountCents: 1000, count: 100 }],
   payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 5 } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 
 const haveZbar = spawnSync('which', ['zbarimg']).status === 0
@@ -100,7 +100,9 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   let work = ''
   // 10:00 in La Paz on the lotto draw's day, then real time: the draw is entered the same day (LNS-22).
   const started = Date.now()
-  const clock = { now: () => new Date(Date.parse('2026-03-02T10:00:00-04:00') + (Date.now() - started)) }
+  // LNS-14: `skew` moves the clock past the publication hold between the close of sales and the balls.
+  let skew = 0
+  const clock = { now: () => new Date(Date.parse('2026-03-02T10:00:00-04:00') + (Date.now() - started) + skew) }
   const as = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'es' })
   const bought: { cardCode?: string; slipCode?: string; instantCode?: string; receipt?: any; instant?: any } = {}
 
@@ -122,7 +124,7 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     floor = (await auth.login('mesa', PASSWORD)).token
     // A lotto draw drawn with a tómbola today at 20:00, on sale since yesterday.
     drawId = (await services.lotto.createDraw(plan649({
-      gameCode: 'LOTOKIOSCO', drawMethod: 'manual', drawDevice: 'Tómbola N.º 3',
+      gameCode: 'LOTOKIOSCO', drawMethod: 'manual', drawDevice: await registerTombola(services, 'AJ-T-0003'),
       salesStartAt: '2026-03-01T08:00:00-04:00', salesCloseAt: '2026-03-02T19:00:00-04:00', drawAt: '2026-03-02T20:00:00-04:00', claimDeadline: '2026-05-01T23:59:59-04:00',
     }))).drawId
     await services.instant.generateBatch({ design: ALL_WIN, by: { kind: 'person', id: 'test' } })
@@ -261,6 +263,7 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     if (!haveZbar) return
     // The lotto draw: sales closed, the tómbola's balls are the slip's quick pick (first category), settled.
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, { earlyReason: 'Prueba de caja: sorteo anticipado autorizado' }, as(director))).status).toBe(200)
+    skew += 31 * 60_000
     for (const ball of bought.receipt.boards[0].numbers) expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/balls`, { ball }, as(director))).status).toBe(200)
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/settle`, undefined, as(director))).status).toBe(200)
 

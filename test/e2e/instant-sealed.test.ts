@@ -29,7 +29,7 @@ const printed: InstantDesign = {
   tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 7500, count: 12 }, { amountCents: 2500, count: 60 }, { amountCents: 1500, count: 90 }],
   payoutShareBp: { min: 3000, max: 9000 },
   packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 }, topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 const electronic: InstantDesign = {
   ...printed, gameNo: 4402, name: 'Raspa Sellada en pantalla', channel: 'electronic', ticketCount: 200,

@@ -21,7 +21,7 @@ const design: InstantDesign = {
   tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
   payoutShareBp: { min: 5000, max: 8000 },
   packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 }, topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 const electronic: InstantDesign = { ...design, gameNo: 778, name: 'Raspa en pantalla', channel: 'electronic', ticketCount: 100, tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 20 }], packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, payoutShareBp: { min: 0, max: 10_000 } }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTicketCode, TicketKind } from '../../server/src/shared/ticket-code.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 13 point 3 over real HTTP with authentication on, real people and enrolled devices: a numbered lottery's
@@ -51,7 +51,7 @@ describe('numbered lottery issue register: codes only from print runs, payable o
       if (name === 'cajaB') sellerB = { ...sellerB, id: d.id }
     }
     const plan = lotteryPlan({
-      gameCode: 'LNBREG', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 2, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042',
+      gameCode: 'LNBREG', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 2, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: await registerTombola(server.services),
       prizes: [
         { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 },
         { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 },

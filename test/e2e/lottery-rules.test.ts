@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, plan649 } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, registerTombola } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 18, lotto and lottery rules over real HTTP with authentication on, real people and enrolled devices.
@@ -22,6 +22,9 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on', lotteryRngAuthorisation: null }, { clock })
+    // LOT-18 / LNS-8: the tómbolas the manual draws name, registered, sealed and certified.
+    await registerTombola(server.services, 'AJ-T-0042')
+    await registerTombola(server.services, 'AJ-T-0007')
     const people = [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
     for (const [username, displayName, role] of people) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
     await login()
@@ -38,17 +41,17 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
     const lottery = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRRNG', drawMethod: 'rng' }))
     expect(lottery.status).toBe(422)
     expect(lottery.body.error.detail).toMatch(/RNG-26/)
-    const manual = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRTOMB', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' }))
+    const manual = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRTOMB', drawMethod: 'manual', drawDevice: 'AJ-T-0042' }))
     expect(manual.status).toBe(201)
   })
 
   let lateLotto = ''
 
   it('LOT-21: a lottery draw postponed with the AJ authorisation is not drawn on its old date (409), and is on the new one; the claim period moves with it', async () => {
-    const created = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRPOST', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042', prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }] }))
+    const created = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRPOST', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'AJ-T-0042', prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }] }))
     expect(created.status).toBe(201)
     const id = created.body.drawId
-    const late = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTLATE', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0007' }))
+    const late = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTLATE', drawMethod: 'manual', drawDevice: 'AJ-T-0007' }))
     lateLotto = late.body.drawId
     const body = { drawAt: '2025-03-05T18:00:00-04:00', authorisationRef: 'AJ-RA-2025-0311', reason: 'Feriado departamental' }
     const noRef = await call('jefa', 'POST', `/api/lottery/draws/${id}/postpone`, { ...body, authorisationRef: '' })
@@ -79,7 +82,7 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
     let boards: number[][] = []
 
     beforeAll(async () => {
-      const created = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTAMEND', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0007' }))
+      const created = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LOTAMEND', drawMethod: 'manual', drawDevice: 'AJ-T-0007' }))
       expect(created.status).toBe(201)
       drawId = created.body.drawId
       const slip = await server.services.lotto.sellSlip({ drawId, boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '445566 LP' }, channel: 'counter' })
@@ -109,6 +112,9 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
       // Between the close and the draw an amendment is still possible: the data are not in the sales digest.
       expect((await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, { name: 'Ana Quispe Mamani', document: '4455667 LP', evidenceRef: 'CI original', reason: 'confirmación' })).status).toBe(200)
+      // LNS-14: the balls wait the profile's 30 minutes after the participation file is published.
+      t += 30 * 60_000
+      await login()
       for (const ball of [1, 2, 3, 4, 5, 6]) expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
       const late = await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, { name: 'Otra Persona', document: '1 LP', evidenceRef: 'doc', reason: 'x' })
       expect(late.status).toBe(409)

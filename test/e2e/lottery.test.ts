@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue #6: numbered-ticket lottery and raffle over real HTTP (LOT-4 to LOT-26, LST-1 to LST-7, PRM-1 to PRM-10):
@@ -51,7 +51,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const bad = await api(server.url, 'POST', '/api/lottery/draws', lotteryPlan({ licensedMaxTickets: 10, budgetCents: 1 }))
     expect(bad.status).toBe(400)
     expect(bad.body.error.details.problems.map((p: any) => p.rule)).toContain('LOT-12')
-    const plan = lotteryPlan({ numbering: { from: 0, to: 9999, digits: 4 }, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' })
+    const plan = lotteryPlan({ numbering: { from: 0, to: 9999, digits: 4 }, drawMethod: 'manual', drawDevice: await registerTombola(server.services) })
     plan.prizes = plan.prizes.map((p) => (p.rule.type === 'ending' && p.rule.digits === 3 ? { ...p, rule: { ...p.rule, digits: 2 } } : p))
     const created = await api(server.url, 'POST', '/api/lottery/draws', plan)
     expect(created.status).toBe(201)
@@ -109,7 +109,10 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(closed.body.ticketsInPlay).toBe(20_000 - 1000 - 100)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/draw`)).status).toBe(422)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 10_000 })).status).toBe(422)
-    await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'Tómbola AJ-T-0042' })
+    // LOT-18: a number read from a device the registry does not know is refused; the registered tómbola's is taken.
+    const unknown = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'Tómbola AJ-T-0042' })
+    expect([unknown.status, unknown.body.error.code]).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
+    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'AJ-T-0042' })).status).toBe(200)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050 })).status).toBe(409)
     const done = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 1234 })
     expect(done.body.status).toBe('drawn')

@@ -24,7 +24,8 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
     for (const username of ['jefa', 'mesa', 'auditor']) auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     if (till) await till.relogin()
   }
-  const manual = { drawMethod: 'manual' as const, drawDevice: 'Tómbola AJ-T-0007' }
+  // LNS-8: the tómbola is a registered, sealed and certified device, named by its seal code.
+  const manual = { drawMethod: 'manual' as const, drawDevice: 'AJ-T-0007' }
   // One pari-mutuel category that nobody can win with balls 1..6 drawn against boards far from them.
   const shares = (code: string, name: string) => [{ code, name, matches: 6, prize: { type: 'share' as const, bp: 10_000 } }]
 
@@ -35,11 +36,16 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
     await server.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100 })
     await login()
     till = await openTill(server.url, server.services, { hallId: 'lapaz', username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 10_000 })
+    const tombola = await call('jefa', 'POST', '/api/devices', { id: 'tombola-7', kind: 'blower', name: 'Tómbola de sorteos', sealCode: 'AJ-T-0007', certificateId: 'AJ-CERT-2024-07' })
+    expect(tombola.status).toBe(201)
   })
   afterAll(async () => server?.cleanup())
 
   async function drawAndSettle(drawId: string) {
     expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
+    // LNS-14: the draw waits the profile's hold after the participation file is published.
+    t += 30 * 60_000
+    await login()
     for (const ball of [1, 2, 3, 4, 5, 6]) expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
     return call('jefa', 'POST', `/api/lotto/draws/${drawId}/settle`)
   }

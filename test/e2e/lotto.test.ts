@@ -155,6 +155,11 @@ describe('lotto 6/49 end to end', () => {
 
   it('draws six numbers with a verifiable bolillo-draw-v2 proof: the first k of the order (LNS-16)', async () => {
     t = Date.parse('2025-03-08T20:00:00-04:00')
+    // LNS-21: one slip was annulled, so the notarial act listing it comes before the draw.
+    const noAct = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/draw`)
+    expect([noAct.status, noAct.body.error?.code]).toEqual([409, 'NOTARIAL_ACT_REQUIRED'])
+    const act = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/notarial-act`, { notary: 'Notaría de Fe Pública N.º 12', actNumber: 'AN-2025-0311' })
+    expect(act.status).toBe(201)
     const drawn = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/draw`)
     expect(drawn.status).toBe(200)
     expect(drawn.body.balls).toHaveLength(6)

@@ -124,7 +124,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
     const design = {
       gameNo: 321, name: 'Raspa Titicaca', currency: 'BOB', priceCents: 1000, ticketCount: 200_000, packSize: 100, playStyle: { type: 'match-three' },
       tiers: [{ amountCents: 500_000, count: 10 }, { amountCents: 50_000, count: 300 }, { amountCents: 5_000, count: 6_000 }, { amountCents: 2_000, count: 15_000 }, { amountCents: 1_000, count: 40_000 }],
-      payoutShareBp: { min: 4500, max: 7000 }, claimDays: 90, back: { issuer: 'Lotería Nacional', paymentPlace: 'Cajas de la sala' },
+      payoutShareBp: { min: 4500, max: 7000 }, claimDays: 90, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería Nacional', paymentPlace: 'Cajas de la sala' },
     }
     const typed = await api(server.url, 'POST', '/api/instant/generations', { design, seed: 'ab'.repeat(32) }, as('jefa'))
     expect(typed.body.error.code).toBe('TYPED_SEED_REFUSED')

@@ -157,9 +157,11 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     const drawId = created.body.drawId as string
     const slips = []
     for (let i = 0; i < 300; i++) slips.push(await lotto.sellSlip({ drawId, quickPicks: 5, player: { name: `Jugador ${i} Prueba`, document: `${4_000_000 + i} LP` }, channel: 'counter' }))
+    t = Date.parse('2025-03-08T19:00:00-04:00')
+    await lotto.closeSales(drawId)
+    // LNS-14: the draw waits the profile's 30 minutes after the participation file is published.
     t = Date.parse('2025-03-08T20:00:00-04:00')
     await login()
-    await lotto.closeSales(drawId)
     await lotto.drawRng(drawId)
     await lotto.settle(drawId)
     const winners = []

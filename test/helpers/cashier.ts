@@ -61,7 +61,7 @@ export const printedDesign: InstantDesign = {
   tiers: [{ amountCents: 7500, count: 4 }, { amountCents: 2500, count: 20 }, { amountCents: 1500, count: 30 }],
   payoutShareBp: { min: 0, max: 10_000 },
   packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 export const electronicDesign: InstantDesign = { ...printedDesign, gameNo: 5502, name: 'Raspa Caja en pantalla', channel: 'electronic' }
 

@@ -103,3 +103,12 @@ export function rafflePlan(overrides: Partial<RafflePlanInput> = {}): RafflePlan
     ...overrides,
   }
 }
+
+/**
+ * LOT-18 / LNS-8: registers an AJ-authorised tómbola (a sealed, certified blower of the operator, in no hall) for
+ * manual lotto and lottery draws, which name it by its seal code. Returns the seal code.
+ */
+export async function registerTombola(services: { devices: { register(input: { id: string; kind: 'blower'; name: string; sealCode: string; certificateId: string }): Promise<unknown> } }, sealCode = 'AJ-T-0042'): Promise<string> {
+  await services.devices.register({ id: `tombola-${sealCode}`, kind: 'blower', name: `Tómbola ${sealCode}`, sealCode, certificateId: `AJ-CERT-${sealCode}` })
+  return sealCode
+}

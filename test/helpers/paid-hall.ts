@@ -15,7 +15,7 @@ export const E_INSTANT: InstantDesign = {
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
   tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 20 }],
   payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
-  claimDays: 60, back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 
 /** "2026-11-24T10:00:00-04:00" for `ms`, in La Paz time (the plan's own offset). */

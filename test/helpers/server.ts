@@ -1,3 +1,4 @@
+import { instantGeneratorBuild } from '../../server/src/instant/generator-build.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +18,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // RNG-26: the shipped profiles draw lotto and lotteries by tómbola unless the licence names the AJ authorisation of
     // the RNG; the test licence names one so that RNG draws can be tested (lottery-rules.test.ts sets none).
     lotteryRngAuthorisation: 'AJ-RA-PRUEBAS-RNG',
+    // LNS-12: BO-2025 plans lotto draws only within the licence record's range; the test licence authorises 2 to 128
+    // balls (lotto-licence-draw.test.ts sets a narrow one).
+    lottoLicence: { ref: 'AJ-LO-PRUEBAS', rangeMin: 2, rangeMax: 128 },
+    // INS-3: BO-2025 generates instant batches only with the certified generator build; the test certificate names the running one.
+    instantGeneratorCertification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: instantGeneratorBuild().sha256 },
     ...TICKET_DEFAULTS,
     ...overrides,
   }

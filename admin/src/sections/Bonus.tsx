@@ -26,9 +26,15 @@ function HallBonus(props: { hall: Hall; halls: Hall[] }) {
   const [potKind, setPotKind] = useState('progressive')
   const [contribution, setContribution] = useState('2')
   const [within, setWithin] = useState('40')
+  // RNG-20 / RNG-21: the AJ's prior authorisation of the pot, and the commission approved in the Plan de Apuestas.
+  const [potAuthorisation, setPotAuthorisation] = useState('')
+  const [commission, setCommission] = useState('0')
   const createPot = useAction(async () => {
     const condition = potKind === 'lucky' ? { luckyPrizes: ['bingo'], numbers: 1 } : { prize: 'bingo', scale: [{ withinBalls: Number(within), shareBp: 10_000 }] }
-    await api('POST', '/api/pots', { name: potName.trim(), kind: potKind, contributionBp: Math.round(Number(contribution.replace(',', '.')) * 100), condition, hallIds: [hall.id] })
+    await api('POST', '/api/pots', {
+      name: potName.trim(), kind: potKind, contributionBp: Math.round(Number(contribution.replace(',', '.')) * 100), condition, hallIds: [hall.id],
+      authorisationRef: potAuthorisation.trim() || null, commissionBp: Math.round(Number(commission.replace(',', '.') || '0') * 100),
+    })
     setPotName('')
     pots.reload()
   })
@@ -64,6 +70,8 @@ function HallBonus(props: { hall: Hall; halls: Hall[] }) {
           <Field label={tx('potKind')}><Select value={potKind} onValue={setPotKind} options={['progressive', 'interconnected', 'lucky'].map((k): [string, string] => [k, named(lang.value, 'pot', k, 'role_other')])} /></Field>
           <Field label={`${tx('contribution')} (%)`}><Input name="contribution" inputMode="decimal" value={contribution} onValue={setContribution} /></Field>
           {potKind !== 'lucky' && <Field label={tx('withinBalls')}><Input name="within" inputMode="numeric" value={within} onValue={setWithin} /></Field>}
+          <Field label={tx('authorisationRef')}><Input name="potAuthorisation" value={potAuthorisation} onValue={setPotAuthorisation} /></Field>
+          <Field label={`${tx('potCommission')} (%)`}><Input name="potCommission" inputMode="decimal" value={commission} onValue={setCommission} /></Field>
           <button type="submit" class="primary" disabled={createPot.busy || !potName.trim()}>{tx('newPot')}</button>
         </form>
         {createPot.feedback}

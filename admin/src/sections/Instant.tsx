@@ -48,7 +48,7 @@ export function ProgressBar(props: { p: Progress }) {
 interface Tier { amount: string; count: string }
 
 function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
-  const [f, setF] = useState({ gameNo: String(props.nextGameNo), name: '', price: '10', tickets: '300000', packSize: '100', min: '45', max: '70', issuer: '', paymentPlace: '', claimDays: '90' })
+  const [f, setF] = useState({ gameNo: String(props.nextGameNo), name: '', price: '10', tickets: '300000', packSize: '100', min: '45', max: '70', issuer: '', paymentPlace: '', claimDays: '90', authorisation: '' })
   const [tiers, setTiers] = useState<Tier[]>([{ amount: '5000', count: '20' }, { amount: '500', count: '400' }, { amount: '50', count: '8000' }, { amount: '20', count: '20000' }, { amount: '10', count: '60000' }])
   const [progress, setProgress] = useState<Progress | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -60,6 +60,8 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
     playStyle: { type: 'match-three' }, tiers: tiers.map((t) => ({ amountCents: cents(t.amount), count: Number(t.count) })),
     payoutShareBp: { min: Math.round(Number(f.min) * 100), max: Math.round(Number(f.max) * 100) }, claimDays: Number(f.claimDays),
     back: { issuer: f.issuer.trim(), paymentPlace: f.paymentPlace.trim() },
+    // LOT-3 / GEN-5: the regulator's authorisation of the game, printed on the back of its tickets.
+    authorisationRef: f.authorisation.trim() || null,
   }
   let preview: ReturnType<typeof checkDesign> | null = null
   let refusal: string | null = null
@@ -105,6 +107,7 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
           <Field label={tx('payoutMax')}><Input name="max" value={f.max} onValue={set('max')} /></Field>
           <Field label={tx('operator')}><Input name="issuer" value={f.issuer} onValue={set('issuer')} /></Field>
           <Field label={tx('paymentPlace')}><Input name="paymentPlace" value={f.paymentPlace} onValue={set('paymentPlace')} /></Field>
+          <Field label={tx('authorisationRef')}><Input name="instantAuthorisation" value={f.authorisation} onValue={set('authorisation')} /></Field>
         </div>
         <h3>{tx('tiers')}</h3>
         <table class="tiers" data-testid="tiers">

@@ -49,6 +49,8 @@ export function registerBonusRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({
       name: z.string().min(1).max(120), kind: z.enum(['progressive', 'interconnected', 'lucky']), contributionBp: bp, reserveBp: bp.optional(),
       seedCents: cents.optional(), maxCents: cents.nullable().optional(), condition, hallIds: z.array(id).min(1).max(200),
+      // RNG-20 / RNG-21: the AJ's prior authorisation, and the commission approved in the Plan de Apuestas.
+      authorisationRef: z.string().max(120).nullable().optional(), commissionBp: bp.optional(),
     }).strict())
     return c.json(await bonus.createPot(b), 201)
   })

@@ -158,7 +158,7 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
 describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, BNG-67, RNG-15 to RNG-22)', () => {
   it('funds a progressive pot from each game, shows it in the state, awards it within the ball scale and starts again from the reserve', async () => {
     const { db, bingo, bonus, hall, series, session } = await setup('BO-2025')
-    const pot = await bonus.createPot({ name: 'Pozo Illimani', kind: 'progressive', contributionBp: 200, reserveBp: 2_500, seedCents: 10_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [hall.id] })
+    const pot = await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Pozo Illimani', kind: 'progressive', contributionBp: 200, reserveBp: 2_500, seedCents: 10_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [hall.id] })
     expect(pot.amountCents).toBe(10_000)
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
     expect(g.pots).toMatchObject([{ id: pot.id, amountCents: 10_000, contributionBp: 200, conditions: expect.stringMatching(/^bingo en 90 bolas o menos: 100 % del pozo\. Se financia con el 2 %/) }])
@@ -188,7 +188,7 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
 
   it('draws the lucky ball from its own seed before the first ball and pays it when it completes the winning line (BNG-67, RNG-28)', async () => {
     const { bingo, bonus, hall, series, session } = await setup('BO-2025')
-    const pot = await bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line', 'bingo'], numbers: 1 }, hallIds: [hall.id] })
+    const pot = await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line', 'bingo'], numbers: 1 }, hallIds: [hall.id] })
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' })
     expect(g.luckyBall).toEqual({ commitment: expect.stringMatching(/^[0-9a-f]{64}$/), numbers: null })
     expect(g.luckyBall!.commitment).not.toBe(g.commitment)
@@ -232,7 +232,7 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const other = await bingo.createHall({ name: 'Sala Sardinero', profileId: 'ES-CB-2010', playingPositions: 100 })
     const otherSeries = await bingo.createSeries({ hallId: other.id, code: 'S', masterSetId: set.id, faceValueCents: 500 })
     const otherSession = await bingo.openSession({ hallId: other.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
-    const pot = await bonus.createPot({ name: 'Interconectado Cantabria', kind: 'interconnected', contributionBp: 300, maxCents: 100_000, condition: { prize: 'bingo', scale: [{ withinBalls: 40, shareBp: 10_000 }, { withinBalls: 45, shareBp: 5_000 }] }, hallIds: [hall.id] })
+    const pot = await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Interconectado Cantabria', kind: 'interconnected', contributionBp: 300, maxCents: 100_000, condition: { prize: 'bingo', scale: [{ withinBalls: 40, shareBp: 10_000 }, { withinBalls: 45, shareBp: 5_000 }] }, hallIds: [hall.id] })
     await bonus.addPotHall(pot.id, other.id)
     // Each hall's game: 100 x 5.00 = 500.00, 3 % = 15.00 into the shared pot.
     await manualGame(bingo, session.id, series.id, 60) // bingo at 60: beyond the scale
@@ -250,14 +250,14 @@ describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
   it('refuses a progressive pot and seed money in a Cantabrian hall, keeps interconnected bingo and bola loca without seed', async () => {
     const { bingo, bonus, hall } = await setup('ES-CB-2010')
     const scale = { prize: 'bingo' as const, scale: [{ withinBalls: 40, shareBp: 10_000 }] }
-    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    expect(await codeOf(bonus.createPot({ name: 'Inter', kind: 'interconnected', contributionBp: 300, seedCents: 5_000, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
-    const inter = await bonus.createPot({ name: 'Interconectado', kind: 'interconnected', contributionBp: 300, condition: scale, hallIds: [hall.id] })
+    expect(await codeOf(bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Pozo', kind: 'progressive', contributionBp: 200, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    expect(await codeOf(bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Inter', kind: 'interconnected', contributionBp: 300, seedCents: 5_000, condition: scale, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    expect(await codeOf(bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('RULE_DISABLED:BNG-68')
+    const inter = await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Interconectado', kind: 'interconnected', contributionBp: 300, condition: scale, hallIds: [hall.id] })
     expect(inter.amountCents).toBe(0)
-    expect(await codeOf(bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('OK')
+    expect(await codeOf(bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Bola loca', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['line'], numbers: 1 }, hallIds: [hall.id] }))).toBe('OK')
     // A Bolivian hall may run a progressive pot with seed money (BNG-55).
     const bo = await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
-    expect(await codeOf(bonus.createPot({ name: 'Pozo', kind: 'progressive', contributionBp: 200, seedCents: 10_000, condition: scale, hallIds: [bo.id] }))).toBe('OK')
+    expect(await codeOf(bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Pozo', kind: 'progressive', contributionBp: 200, seedCents: 10_000, condition: scale, hallIds: [bo.id] }))).toBe('OK')
   })
 })

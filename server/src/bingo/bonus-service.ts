@@ -268,6 +268,7 @@ export function createBonusService(deps: BonusDeps) {
       id: pot.id, name: pot.name, kind: pot.kind as PotKind, currency: pot.currency, contributionBp: Number(pot.contribution_bp), reserveBp: Number(pot.reserve_bp),
       seedCents: Number(pot.seed_cents), maxCents: pot.max_cents === null ? null : Number(pot.max_cents), condition: JSON.parse(pot.conditions), conditions: pot.public_text,
       status: pot.status, hallIds, amountCents: b.mainCents, reserveCents: b.reserveCents, ledger: await potLedgerEntries(db, potId),
+      authorisationRef: pot.authorisation_ref ?? null, commissionBp: Number(pot.commission_bp ?? 0),
     }
   }
 

@@ -277,6 +277,26 @@ export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string
   })
 }
 
+/**
+ * LOT-28 (002 §7.2, "departamento, municipio o ciudad"): the hall's place in the territory, written from the widest
+ * to the narrowest, e.g. "La Paz/Murillo/El Alto" (null clears it). A regional or territory-limited lottery is
+ * distributed only to sellers of halls inside its territory (lottery/issue.ts). Journaled.
+ */
+export async function setHallTerritory(ctx: BingoContext, input: { hallId: string; territory: string | null; by: unknown }): Promise<{ hallId: string; territory: string | null }> {
+  const territory = input.territory === null ? null : input.territory.split('/').map((p) => p.trim()).filter(Boolean).join('/')
+  if (territory !== null && (!territory || territory.length > 120)) throw new DomainError('VALIDATION_FAILED', 'a territory is "Departamento/Municipio/Ciudad", 1 to 120 characters (LOT-28)', { field: 'territory', rule: 'LOT-28' })
+  return ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
+    const before = typeof settings.territory === 'string' ? settings.territory : null
+    if (territory === null) delete settings.territory
+    else settings.territory = territory
+    await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await appendJournal(tx, { at: ctx.now(), type: 'hall.territory_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, before, territory, actor: input.by, rule: 'LOT-28' } })
+    return { hallId: hall.id, territory }
+  })
+}
+
 /** A hall as listed, with its wall-clock zone instead of its raw settings. */
 function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
   const { settings, ...rest } = h

@@ -56,7 +56,7 @@ async function setup(v2: boolean) {
   const set = await bingo.createMasterSet({ count: 300, seed: 'lucky-sealed' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
-  await bonus.createPot({ name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line', 'bingo'], numbers: 2 }, hallIds: [hall.id] })
+  await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line', 'bingo'], numbers: 2 }, hallIds: [hall.id] })
   const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
   await bingo.openSales(g.gameId)
   await bingo.sell({ gameId: g.gameId, count: 50, channel: 't' })

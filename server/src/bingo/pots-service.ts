@@ -9,7 +9,7 @@ import { getProfile } from '../shared/profile.ts'
 import { luckyNumbersV2 } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import {
-  LUCKY_BALL_V2, LUCKY_BALL_VERSION, luckyCommitment, luckyNumbers, potConditionText, potContribution, scaleAward, splitAward, validatePotDefinition,
+  LUCKY_BALL_V2, LUCKY_BALL_VERSION, luckyCommitment, luckyNumbers, potCommission, potConditionText, potContribution, scaleAward, splitAward, validatePotDefinition,
   type PotCondition, type PotDefinition, type PotKind, type PrizeKind,
 } from './pots.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -20,7 +20,7 @@ import {
 } from './store.ts'
 
 export function definitionOf(p: PotRow): PotDefinition {
-  return { kind: p.kind, contributionBp: Number(p.contribution_bp), reserveBp: Number(p.reserve_bp), seedCents: Number(p.seed_cents), maxCents: p.max_cents === null ? null : Number(p.max_cents), condition: JSON.parse(p.conditions) as PotCondition }
+  return { kind: p.kind, contributionBp: Number(p.contribution_bp), reserveBp: Number(p.reserve_bp), seedCents: Number(p.seed_cents), maxCents: p.max_cents === null ? null : Number(p.max_cents), condition: JSON.parse(p.conditions) as PotCondition, commissionBp: Number(p.commission_bp ?? 0) }
 }
 
 export interface CreatePotInput {
@@ -32,6 +32,13 @@ export interface CreatePotInput {
   maxCents?: number | null
   condition: PotCondition
   hallIds: string[]
+  /**
+   * RNG-20 / RNG-21: the AJ's prior authorisation of the pot or lucky-ball prize (its use, conditions and pay table);
+   * required where a hall's profile says so (potAuthorisationRequired).
+   */
+  authorisationRef?: string | null
+  /** RNG-21: the operator's commission approved in the Plan de Apuestas, bp of what the sales put in (default 0). */
+  commissionBp?: number
 }
 
 /**
@@ -51,7 +58,8 @@ function assertPotAllowed(hallId: string, profileId: string, kind: PotKind, seed
 }
 
 export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at: string): Promise<PotRow> {
-  const def = validatePotDefinition({ kind: input.kind, contributionBp: input.contributionBp, reserveBp: input.reserveBp ?? 0, seedCents: input.seedCents ?? 0, maxCents: input.maxCents ?? null, condition: input.condition })
+  const def = validatePotDefinition({ kind: input.kind, contributionBp: input.contributionBp, reserveBp: input.reserveBp ?? 0, seedCents: input.seedCents ?? 0, maxCents: input.maxCents ?? null, condition: input.condition, commissionBp: input.commissionBp ?? 0 })
+  const authorisationRef = input.authorisationRef?.trim() || null
   if (input.hallIds.length === 0) throw new DomainError('VALIDATION_FAILED', 'a pot needs at least one hall', { field: 'hallIds' })
   if (input.kind !== 'interconnected' && input.hallIds.length > 1) throw new DomainError('VALIDATION_FAILED', 'only an interconnected pot is shared by several halls (BNG-66)', { field: 'hallIds' })
   const halls = [] as Array<{ id: string; currency: string; profile_id: string }>
@@ -61,12 +69,18 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
     halls.push(hall)
   }
   if (new Set(halls.map((h) => h.currency)).size !== 1) throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  for (const h of halls) assertPotAllowed(h.id, h.profile_id, def.kind, def.seedCents)
+  for (const h of halls) {
+    assertPotAllowed(h.id, h.profile_id, def.kind, def.seedCents)
+    // RNG-20 / RNG-21: a pot or lucky-ball prize runs only under the AJ's prior authorisation where the profile says so.
+    if (!authorisationRef && getProfile(h.profile_id)?.potAuthorisationRequired) {
+      throw new DomainError('VALIDATION_FAILED', `a pot in hall ${h.id} needs the reference of the AJ's prior authorisation of its use, conditions and pay table (RNG-20, RNG-21)`, { field: 'authorisationRef', rule: 'RNG-20', problems: [{ field: 'authorisationRef', rule: 'RNG-20', message: 'required' }] })
+    }
+  }
   const text = potConditionText(def, halls[0].currency)
-  await insertPot(tx, { id, name: input.name, kind: def.kind, currency: halls[0].currency, contributionBp: def.contributionBp, reserveBp: def.reserveBp, seedCents: def.seedCents, maxCents: def.maxCents, conditionJson: JSON.stringify(def.condition), publicText: text, status: 'active', at })
+  await insertPot(tx, { id, name: input.name, kind: def.kind, currency: halls[0].currency, contributionBp: def.contributionBp, reserveBp: def.reserveBp, seedCents: def.seedCents, maxCents: def.maxCents, conditionJson: JSON.stringify(def.condition), publicText: text, status: 'active', at, authorisationRef, commissionBp: def.commissionBp ?? 0 })
   for (const h of halls) await insertPotHall(tx, id, h.id, at)
   if (def.seedCents > 0) await appendPotLedgerEntry(tx, id, { kind: 'seed', mainCents: def.seedCents, reserveCents: 0, detail: { rule: 'RNG-21' }, at })
-  await appendJournal(tx, { at, type: 'pot.created', scope: `pot:${id}`, payload: { potId: id, name: input.name, ...def, publicText: text, hallIds: halls.map((h) => h.id), currency: halls[0].currency, rule: input.kind === 'progressive' ? 'BNG-55' : input.kind === 'interconnected' ? 'BNG-66' : 'BNG-67' } })
+  await appendJournal(tx, { at, type: 'pot.created', scope: `pot:${id}`, payload: { potId: id, name: input.name, ...def, authorisationRef, publicText: text, hallIds: halls.map((h) => h.id), currency: halls[0].currency, rule: input.kind === 'progressive' ? 'BNG-55' : input.kind === 'interconnected' ? 'BNG-66' : 'BNG-67' } })
   return (await potById(tx, id))!
 }
 
@@ -95,12 +109,14 @@ export async function potViews(tx: Sql, hallIds: readonly string[]): Promise<Pot
 export async function contributeToPots(tx: Sql, e: { gameId: string; sales: Array<{ hallId: string; salesCents: number }>; at: string; scope: string }): Promise<void> {
   for (const pot of await activePotsOfHalls(tx, e.sales.map((s) => s.hallId))) {
     const def = definitionOf(pot)
-    const parts: Array<{ hallId: string; salesCents: number; mainCents: number; reserveCents: number }> = []
+    const parts: Array<{ hallId: string; salesCents: number; mainCents: number; reserveCents: number; commissionCents: number }> = []
     for (const s of e.sales) {
       if (!pot.hallIds.includes(s.hallId) || s.salesCents <= 0) continue
       const c = potContribution(s.salesCents, await potBalance(tx, pot.id), def)
-      await appendPotLedgerEntry(tx, pot.id, { kind: 'contribution', gameId: e.gameId, hallId: s.hallId, mainCents: c.mainCents, reserveCents: c.reserveCents, detail: { salesCents: s.salesCents, contributionBp: def.contributionBp }, at: e.at })
-      parts.push({ hallId: s.hallId, salesCents: s.salesCents, ...c })
+      // RNG-21: the commission is recorded beside the contribution it was taken from (RNG-18 ledger).
+      const commissionCents = potCommission(s.salesCents, def)
+      await appendPotLedgerEntry(tx, pot.id, { kind: 'contribution', gameId: e.gameId, hallId: s.hallId, mainCents: c.mainCents, reserveCents: c.reserveCents, detail: { salesCents: s.salesCents, contributionBp: def.contributionBp, commissionBp: def.commissionBp ?? 0, commissionCents }, at: e.at })
+      parts.push({ hallId: s.hallId, salesCents: s.salesCents, ...c, commissionCents })
     }
     if (parts.length === 0) continue
     const b = await potBalance(tx, pot.id)

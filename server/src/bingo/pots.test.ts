@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { drawKey, salesDigest, shuffleOrder } from '../shared/draw-proof.ts'
 import {
-  completingBall, luckyCommitment, luckyNumbers, potConditionText, potContribution, potDefinitionProblems, scaleAward, splitAward,
+  completingBall, luckyCommitment, luckyNumbers, potCommission, potConditionText, potContribution, potDefinitionProblems, scaleAward, splitAward,
   verifyLuckyProof, type PotDefinition,
 } from './pots.ts'
 
@@ -89,5 +89,30 @@ describe('lucky ball draw (RNG-28: independent of the extractor)', () => {
     const drawOrder = shuffleOrder(drawKey(seed, 'g_1', digest, ''), 90)
     const lucky = luckyNumbers(seed, 'g_1', digest, '', 90, 90)
     expect(lucky).not.toEqual(drawOrder)
+  })
+})
+
+describe('RNG-21: the operator commission approved in the Plan de Apuestas', () => {
+  const def = { contributionBp: 200, reserveBp: 2_500, maxCents: null }
+  it('RNG-21: takes the commission from what the sales put in; only the remainder goes to the main pot and the reserve', () => {
+    // 2 % of 100,000 = 2,000 put in; 10 % of it = 200 to the operator; 1,800 left: 450 to the reserve, 1,350 to the pot.
+    expect(potCommission(100_000, { ...def, commissionBp: 1_000 })).toBe(200)
+    expect(potContribution(100_000, { mainCents: 0, reserveCents: 0 }, { ...def, commissionBp: 1_000 })).toEqual({ mainCents: 1_350, reserveCents: 450 })
+    expect(potContribution(100_000, { mainCents: 0, reserveCents: 0 }, def)).toEqual({ mainCents: 1_500, reserveCents: 500 })
+  })
+  it('RNG-21: commission + pot + reserve always add up to what the sales put in, and the commission is never all of it', () => fc.assert(fc.property(
+    fc.nat(10_000_000), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 0, max: 9_999 }), fc.integer({ min: 0, max: 10_000 }),
+    (sales, contributionBp, commissionBp, reserveBp) => {
+      const d = { contributionBp, commissionBp, reserveBp, maxCents: null }
+      const c = potContribution(sales, { mainCents: 0, reserveCents: 0 }, d)
+      const gross = Math.floor((sales * contributionBp) / 10_000)
+      return c.mainCents + c.reserveCents + potCommission(sales, d) === gross && c.mainCents >= 0 && c.reserveCents >= 0
+    },
+  )))
+  it('RNG-21: a commission of the whole contribution, or outside 0..9999 bp, is refused', () => {
+    const base = { kind: 'progressive' as const, contributionBp: 200, reserveBp: 0, seedCents: 0, maxCents: null, condition: { prize: 'bingo' as const, scale: [{ withinBalls: 50, shareBp: 10_000 }] } }
+    expect(potDefinitionProblems({ ...base, commissionBp: 10_000 }).join()).toMatch(/commissionBp/)
+    expect(potDefinitionProblems({ ...base, commissionBp: -1 }).join()).toMatch(/commissionBp/)
+    expect(potDefinitionProblems({ ...base, commissionBp: 1_500 })).toEqual([])
   })
 })

@@ -49,6 +49,11 @@ export interface PotDefinition {
   /** Maximum of the main pot; beyond it contributions go to the reserve (BNG-66). null = no maximum. */
   maxCents: Cents | null
   condition: PotCondition
+  /**
+   * RNG-21: the operator's commission, bp of what the sales put in (contributionBp of sales), approved by the AJ in the
+   * Plan de Apuestas; taken before the remainder increments the main pot and the reserve. 0 when none.
+   */
+  commissionBp?: number
 }
 
 export interface PotBalance { mainCents: Cents; reserveCents: Cents }
@@ -60,6 +65,7 @@ export function potDefinitionProblems(d: PotDefinition): string[] {
   if (!Object.values(PotKind).includes(d.kind)) p.push(`unknown pot kind ${String(d.kind)}`)
   if (!bp(d.contributionBp) || d.contributionBp === 0) p.push('contributionBp must be 1..10000')
   if (!bp(d.reserveBp)) p.push('reserveBp must be 0..10000')
+  if (d.commissionBp !== undefined && (!bp(d.commissionBp) || d.commissionBp === 10_000)) p.push('commissionBp must be 0..9999 (RNG-21: the remainder increments the pot)')
   if (!Number.isSafeInteger(d.seedCents) || d.seedCents < 0) p.push('seedCents must be a non-negative amount')
   if (d.maxCents !== null && (!Number.isSafeInteger(d.maxCents) || d.maxCents <= 0 || d.maxCents < d.seedCents)) p.push('maxCents must be positive and at least the seed')
   const c = d.condition as Partial<{ prize: unknown; scale: unknown; luckyPrizes: unknown; numbers: unknown }>
@@ -92,7 +98,7 @@ export function validatePotDefinition(d: PotDefinition): PotDefinition {
 export function potConditionText(d: PotDefinition, currencyUnit = ''): string {
   const pct = (bp: number) => `${(bp / 100).toLocaleString('es-ES', { maximumFractionDigits: 2 })} %`
   const c = d.condition
-  const funding = `Se financia con el ${pct(d.contributionBp)} del valor facial de los cartones vendidos${d.reserveBp ? ` (${pct(d.reserveBp)} de ello a la reserva)` : ''}${d.maxCents !== null ? `, hasta un máximo de ${(d.maxCents / 100).toFixed(2)} ${currencyUnit}`.trimEnd() : ''}.`
+  const funding = `Se financia con el ${pct(d.contributionBp)} del valor facial de los cartones vendidos${d.commissionBp ? `, menos una comisión del operador del ${pct(d.commissionBp)} de ese aporte` : ''}${d.reserveBp ? ` (${pct(d.reserveBp)} de ello a la reserva)` : ''}${d.maxCents !== null ? `, hasta un máximo de ${(d.maxCents / 100).toFixed(2)} ${currencyUnit}`.trimEnd() : ''}.`
   if ('luckyPrizes' in c) {
     const what = c.luckyPrizes.map((k) => (k === 'line' ? 'línea' : 'bingo')).join(' o ')
     return `Bola loca: se gana cuando la última bola que completa la ${what} premiada es ${c.numbers === 1 ? 'la bola loca sorteada' : `una de las ${c.numbers} bolas locas sorteadas`} antes de la partida. ${funding}`
@@ -102,9 +108,16 @@ export function potConditionText(d: PotDefinition, currencyUnit = ''): string {
   return `${steps}. ${funding}`
 }
 
+/** RNG-21: the operator's commission on what one game's sales put into a pot (rounded down, in the pot's favour). */
+export function potCommission(salesCents: Cents, d: Pick<PotDefinition, 'contributionBp' | 'commissionBp'>): Cents {
+  return shareOf(shareOf(salesCents, d.contributionBp), d.commissionBp ?? 0)
+}
+
 /** What one game's sales add to a pot (BNG-55, BNG-66, RNG-21). */
-export function potContribution(salesCents: Cents, balance: PotBalance, d: Pick<PotDefinition, 'contributionBp' | 'reserveBp' | 'maxCents'>): PotBalance {
-  const total = shareOf(salesCents, d.contributionBp)
+export function potContribution(salesCents: Cents, balance: PotBalance, d: Pick<PotDefinition, 'contributionBp' | 'reserveBp' | 'maxCents' | 'commissionBp'>): PotBalance {
+  // RNG-21: the commission is taken from what the sales put in; only the remainder increments the pots.
+  const gross = shareOf(salesCents, d.contributionBp)
+  const total = gross - potCommission(salesCents, d)
   let reserve = shareOf(total, d.reserveBp)
   let main = total - reserve
   if (d.maxCents !== null) {

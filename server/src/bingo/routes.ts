@@ -79,6 +79,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
     return c.json(await bingo.setHallTimeZone({ hallId: param(c, 'hallId'), timeZone: b.timeZone, by: actorOf(c) }))
   })
+  // LOT-28: the hall's place (departamento/municipio/ciudad) that territory-limited lotteries are checked against.
+  app.put('/api/halls/:hallId/territory', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ territory: z.string().min(1).max(120).nullable() }).strict())
+    return c.json(await bingo.setHallTerritory({ hallId: param(c, 'hallId'), territory: b.territory, by: actorOf(c) }))
+  })
   app.post('/api/master-sets', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict())
     return c.json(await bingo.createMasterSet(b), 201)

@@ -32,7 +32,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
       halls.push({ id: h.id, series: s.id })
     }
     const stray = await bingo.createSeries({ hallId: halls[3].id, code: 'X', masterSetId: otherSet.id, faceValueCents: 1000 })
-    const pot = await bonus.createPot({ name: 'Pozo interconectado', kind: 'interconnected', contributionBp: 100, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [halls[0].id] })
+    const pot = await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Pozo interconectado', kind: 'interconnected', contributionBp: 100, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [halls[0].id] })
     await bonus.addPotHall(pot.id, halls[1].id)
 
     const session = await bingo.openSession({ hallId: halls[0].id, recount: { ballsCounted: 90, confirmedBy: 'central' } })

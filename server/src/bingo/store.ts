@@ -478,6 +478,8 @@ type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
 export interface PotRow {
   id: string; name: string; kind: BonusPotKind; currency: string; contribution_bp: number; reserve_bp: number; seed_cents: number; max_cents: number | null
   conditions: string; public_text: string; status: string; entries: number; created_at: string
+  /** RNG-20 / RNG-21 (migration 0055). */
+  authorisation_ref?: string | null; commission_bp?: number
 }
 
 export type PotLedgerKind = 'seed' | 'contribution' | 'award' | 'reserve_transfer' | 'payment' | 'reversal' | 'award_reversal'
@@ -547,9 +549,9 @@ export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: str
   return tx.get<{ currency: string; profile_id: string }>('SELECT currency, profile_id FROM halls WHERE id = ?', [hallId])
 }
 
-export async function insertPot(tx: Sql, p: { id: string; name: string; kind: string; currency: string; contributionBp: number; reserveBp: number; seedCents: number; maxCents: number | null; conditionJson: string; publicText: string; status: string; at: string }): Promise<void> {
-  await tx.run('INSERT INTO pots (id, name, kind, currency, contribution_bp, reserve_bp, seed_cents, max_cents, conditions, public_text, status, entries, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)', [
-    p.id, p.name, p.kind, p.currency, p.contributionBp, p.reserveBp, p.seedCents, p.maxCents, p.conditionJson, p.publicText, p.status, p.at,
+export async function insertPot(tx: Sql, p: { id: string; name: string; kind: string; currency: string; contributionBp: number; reserveBp: number; seedCents: number; maxCents: number | null; conditionJson: string; publicText: string; status: string; at: string; authorisationRef: string | null; commissionBp: number }): Promise<void> {
+  await tx.run('INSERT INTO pots (id, name, kind, currency, contribution_bp, reserve_bp, seed_cents, max_cents, conditions, public_text, status, entries, created_at, authorisation_ref, commission_bp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)', [
+    p.id, p.name, p.kind, p.currency, p.contributionBp, p.reserveBp, p.seedCents, p.maxCents, p.conditionJson, p.publicText, p.status, p.at, p.authorisationRef, p.commissionBp,
   ])
 }
 

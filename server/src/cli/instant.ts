@@ -2,6 +2,7 @@
  * `npx bolillo instant ...`: generate an instant-ticket batch into the database (DATA_DIR or DATABASE_URL) and
  * write its print files; check a directory of print files against its manifest.
  */
+import { getProfile } from '../shared/profile.ts'
 import { createHash, verify as verifySignature } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
@@ -153,6 +154,9 @@ async function generate(args: string[]): Promise<number> {
       const service = createInstantService({
         db, keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
         entropy: { name: entropy.name, randomBytes: (n) => entropy.randomBytes(n) },
+        // INS-3: the same generator certification rule as the server's.
+        generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+        designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
       })
       const result = await service.generateBatch({ design, onSeed: startPrinting, onProgress: (done) => { stored = done; progress() }, by: { kind: 'cli', id: process.env.USER ?? 'cli' } })
       summary = { ...result, database: db.engine }

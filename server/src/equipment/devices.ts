@@ -9,7 +9,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks, Clock } from '../bingo/service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
+  activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, deviceBySealCode, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
   isSealCodeTaken, listDevices, markDeviceSeen, setDeviceField, setDeviceStatus, touchDevice, type DeviceRow,
 } from './store.ts'
 
@@ -59,6 +59,27 @@ export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'c
   else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime()) problems.push('certificate-expired')
   if (d.status !== DeviceStatus.Active) problems.push(`status-${d.status}`)
   return problems
+}
+
+/** A registered extraction device as a lotto or lottery draw records it (LOT-18, LNS-8). */
+export interface ExtractionDevice { id: string; name: string; sealCode: string; certificateId: string; hallId: string | null }
+
+/**
+ * LOT-18 / LNS-8 (002 §7.1.2.1, §7.3.3.1: "tómbolas, balotas o baloterías, recipientes (peceras) u otro similar ...
+ * autorizados por la AJ"): the device a manual lotto or lottery draw names, by its registry id or its seal code, must
+ * be a registered blower (the registry's kind for tómbolas and ball machines), sealed, certified and unexpired, active,
+ * and of the draw's hall: a device registered to a hall serves only draws held in that hall (`hallId`); an
+ * operator-level device (no hall) serves any. DEVICE_NOT_CERTIFIED otherwise, with the reasons.
+ */
+export async function extractionDevice(tx: Sql, ref: string | null | undefined, hallId: string | null | undefined, now: Date): Promise<ExtractionDevice> {
+  const key = ref?.trim() ?? ''
+  const row = key ? ((await deviceById(tx, key)) ?? (await deviceBySealCode(tx, key))) : undefined
+  if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `the extraction device "${key}" is not in the device registry: register the AJ-authorised tómbola or ball machine first (LOT-18, LNS-8)`, { rule: 'LNS-8', device: key, problems: ['not-registered'] })
+  const problems = deviceProblems(toDevice(row), now)
+  if (row.kind !== DeviceKind.Blower) problems.push(`kind-${row.kind}`)
+  if (row.hall_id && row.hall_id !== (hallId ?? null)) problems.push('other-hall')
+  if (problems.length > 0) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${row.id} may not draw this lottery: ${problems.join(', ')} (LOT-18, LNS-8)`, { rule: 'LNS-8', deviceId: row.id, problems })
+  return { id: row.id, name: row.name, sealCode: row.seal_code!, certificateId: row.certificate_id!, hallId: row.hall_id }
 }
 
 const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/

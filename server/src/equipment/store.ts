@@ -19,6 +19,11 @@ export function deviceById(tx: Sql, id: string): Promise<DeviceRow | undefined> 
   return tx.get<DeviceRow>('SELECT * FROM devices WHERE id = ?', [id])
 }
 
+/** A device by its regulator's seal code (GEN-7), unique where set. */
+export function deviceBySealCode(tx: Sql, sealCode: string): Promise<DeviceRow | undefined> {
+  return tx.get<DeviceRow>('SELECT * FROM devices WHERE seal_code = ?', [sealCode])
+}
+
 export async function isDeviceRegistered(tx: Sql, id: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM devices WHERE id = ?', [id]))
 }

@@ -72,6 +72,9 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
   KIOSK_VOUCHER_ONLY: { es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.', en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.' },
+  PUBLICATION_HOLD: { es: 'El archivo de participación se publicó hace muy poco: el sorteo espera el plazo de publicación antes de comenzar.', en: 'The participation file was published too recently: the draw waits for the publication period before it starts.' },
+  NOTARIAL_ACT_REQUIRED: { es: 'Hay jugadas excluidas o anuladas: registre antes el acta notarial que las lista (notario y número de acta).', en: 'There are excluded or annulled plays: first record the notarial act that lists them (notary and act number).' },
+  OUTSIDE_TERRITORY: { es: 'Esta lotería solo se vende en su territorio autorizado, y el punto de venta está fuera de él o no tiene territorio registrado.', en: 'This lottery is sold only in its authorised territory, and the point of sale is outside it or has no territory on record.' },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
   // Issue 14

@@ -2,6 +2,7 @@
  * What the instant use cases share: dependencies, ids, the batch of a game, and resolving a scanned or typed code
  * to its ticket (inventory code outside, validation code under the scratch layer).
  */
+import type { GeneratorCertification } from './generator-build.ts'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import { createHash } from 'node:crypto'
 import type { Database, Sql } from '../db/database.ts'
@@ -29,6 +30,10 @@ export interface InstantDeps {
   pepper: Buffer
   /** The stations' printers, for receipts printed by a use case (payAtCashier); the CLI has none. */
   printers?: PrinterPool
+  /** INS-3: whether the profile requires a certified generator, and the operator's certificate (configuration). */
+  generator?: { required: boolean; certification: GeneratorCertification | null }
+  /** LOT-3 / GEN-5: whether every game design must carry the regulator's authorisation reference (profile). */
+  designAuthorisationRequired?: boolean
 }
 
 export interface ResolvedTicket {

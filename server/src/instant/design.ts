@@ -89,6 +89,11 @@ export interface InstantDesign {
   /** INS-10: days after the game is closed during which prizes are paid. */
   claimDays: number
   back: BackTexts
+  /**
+   * LOT-3 / GEN-5 (GEN-3 in Cantabria): the reference of the regulator's authorisation of this game, printed on the back
+   * of its tickets; required where the profile says so (instantDesignAuthorisationRequired, games.ts).
+   */
+  authorisationRef?: string | null
 }
 
 /** A design that passed {@link checkDesign}, with the figures derived from it. */
@@ -156,6 +161,7 @@ export function checkDesign(input: InstantDesign): CheckedDesign {
   if (d.ticketCount > INSTANT_LIMITS.maxTickets) refuse(`at most ${INSTANT_LIMITS.maxTickets} tickets per game`, 'ticketCount')
   if (d.channel !== undefined && d.channel !== 'printed' && d.channel !== 'electronic') refuse('channel must be "printed" or "electronic"', 'channel')
   if (!Number.isInteger(d.claimDays) || d.claimDays < 1 || d.claimDays > 3660) refuse('claimDays must be an integer 1..3660 (INS-10)', 'claimDays')
+  if (d.authorisationRef !== undefined && d.authorisationRef !== null && (typeof d.authorisationRef !== 'string' || d.authorisationRef.length > 120)) refuse('authorisationRef must be text of at most 120 characters (LOT-3)', 'authorisationRef')
   if (typeof d.back !== 'object' || d.back === null) refuse('back texts are required (INS-4: issuer, payment place)', 'back')
   if (typeof d.back.issuer !== 'string' || !d.back.issuer.trim()) refuse('back.issuer is required (INS-4)', 'back.issuer')
   if (typeof d.back.paymentPlace !== 'string' || !d.back.paymentPlace.trim()) refuse('back.paymentPlace is required (INS-4, INS-6)', 'back.paymentPlace')

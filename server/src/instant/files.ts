@@ -117,7 +117,7 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
         const pdf = await renderInstantSheets({
           gameNo: d.gameNo, name: d.name, currency: d.currency, priceCents: d.priceCents, playStyle: d.playStyle.type,
           symbolAmountsCents: c.symbolAmountsCents, tiers: d.tiers, ticketCount: d.ticketCount, claimDays: d.claimDays,
-          issuer: d.back.issuer, paymentPlace: d.back.paymentPlace, instructions: instructionsFor(c),
+          issuer: d.back.issuer, paymentPlace: d.back.paymentPlace, instructions: instructionsFor(c), authorisationRef: d.authorisationRef ?? null,
           securityWarnings: d.back.securityWarnings ?? 'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.',
         }, p.serials.map((serial, i) => ({
           serial, codeText: groupCode(p.codes[i]), inventoryQr: o.signCode(serial), validationQr: o.signCode(p.codes[i]), face: decodeFace(p.faces[i]),

@@ -11,7 +11,8 @@ import { generatePacks, type GeneratedPack } from './generate.ts'
 import { encodedFaces, ticketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { sealContext, type InstantContext } from './context.ts'
-import { batchById, batchOfGame, deleteBatch, insertBatch, listedBatches, markBatchClosed, markBatchReady, packWriter, ticketIdsEnd, ticketWriter, type BatchRow } from './store.ts'
+import { generatorProblems, generatorRecord, instantGeneratorBuild, type GeneratorRecord } from './generator-build.ts'
+import { batchById, batchGeneratedPayload, batchOfGame, deleteBatch, insertBatch, listedBatches, markBatchClosed, markBatchReady, packWriter, ticketIdsEnd, ticketWriter, type BatchRow } from './store.ts'
 
 /** What the print files need of each pack (computed only when asked for). */
 export interface PackPrintData {
@@ -58,6 +59,8 @@ export interface BatchSummary {
   /** SHA-256 of every ticket's tier byte in ticket order: the placement, for checking print files against storage. */
   placementSha256: string
   journalSeq: number
+  /** INS-3: the generator's certification reference and build hash. */
+  generator: GeneratorRecord
 }
 
 /** Tickets per transaction: large on SQLite (one writer, fewer commits), moderate on PostgreSQL. */
@@ -79,9 +82,15 @@ export function createGameUseCases(ctx: InstantContext) {
     if ((opts as { seed?: unknown }).seed !== undefined) throw typedSeedRefused()
     const checked = checkDesign(opts.design)
     const d = checked.design
+    // LOT-3 / GEN-5 (GEN-3): a game is generated only under the regulator's authorisation, where the profile asks for it.
+    if (deps.designAuthorisationRequired && !d.authorisationRef?.trim()) {
+      throw new DomainError('VALIDATION_FAILED', `instant game ${d.gameNo} needs the reference of the regulator's authorisation of the game (LOT-3, GEN-5)`, { field: 'authorisationRef', rule: 'LOT-3', problems: [{ field: 'authorisationRef', rule: 'LOT-3', message: 'required' }] })
+    }
     const designJson = JSON.stringify(d)
     const designSha256 = createHash('sha256').update(designJson).digest('hex')
     const channel = d.channel ?? 'printed'
+    // INS-3: the generator's build and certificate go with the batch; an uncertified build generates nothing where required.
+    const generator = generatorRecord(deps.generator)
     const at = now()
 
     const { batch, seed } = await db.transaction(async (tx) => {
@@ -96,7 +105,7 @@ export function createGameUseCases(ctx: InstantContext) {
       const keys = Buffer.concat([deriveKey(seed, d.gameNo, 'prize'), deriveKey(seed, d.gameNo, 'symbols')])
       await insertBatch(tx, {
         id, gameNo: d.gameNo, name: d.name, channel, currency: d.currency, priceCents: d.priceCents, ticketCount: d.ticketCount, packSize: d.packSize,
-        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, pepperId, createdAt: at,
+        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, pepperId, createdAt: at, generator: JSON.stringify(generator),
         seedSealed: deps.sealer.seal(seed, sealContext('seed', d.gameNo, commitment)), keysSealed: deps.sealer.seal(keys, sealContext('keys', d.gameNo, commitment)),
       })
       return { batch: (await batchById(tx, id))!, seed }
@@ -179,15 +188,30 @@ export function createGameUseCases(ctx: InstantContext) {
           batchId: batch.id, gameNo: d.gameNo, name: d.name, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
           tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, payoutShareBp: checked.payoutShareBp,
           designSha256, seedCommitment: commitment, placementSha256, algorithm: INSTANT_STREAM_VERSION, pepperId,
-          seedSource: deps.entropy.name, sealingKeyId: deps.sealer.keyId, by: opts.by ?? null, rule: 'RNG-27',
+          seedSource: deps.entropy.name, sealingKeyId: deps.sealer.keyId, generator, by: opts.by ?? null, rule: 'RNG-27',
         },
       })
     })
     return {
       batchId: batch.id, gameNo: d.gameNo, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
       tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, salesCents: checked.salesCents,
-      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, placementSha256, journalSeq: record.seq,
+      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, placementSha256, journalSeq: record.seq, generator,
     }
+  }
+
+  /**
+   * INS-3: checks the generator a batch recorded against the running build, the operator's current certificate and
+   * the journal record written when it was generated. `ok` only when every one agrees; `problems` names each mismatch.
+   */
+  async function verifyGenerator(gameNo: number) {
+    const batch = await batchByGame(db, gameNo)
+    const recorded = batch.generator ? (JSON.parse(batch.generator) as GeneratorRecord) : null
+    const payload = await batchGeneratedPayload(db, scopeOf(batch), batch.id)
+    const journaled = payload ? ((JSON.parse(payload) as { generator?: GeneratorRecord }).generator ?? null) : null
+    const running = instantGeneratorBuild()
+    const certification = deps.generator?.certification ?? null
+    const problems = generatorProblems(recorded, journaled, running, certification)
+    return { gameNo, ok: problems.length === 0, problems, recorded, journaled, running: { sha256: running.sha256, algorithm: running.algorithm, modules: running.modules }, certification, rule: 'INS-3' }
   }
 
   async function listGames() {
@@ -255,7 +279,7 @@ export function createGameUseCases(ctx: InstantContext) {
     }
   }
 
-  return { generateBatch, listGames, getGame, closeGame, ticketPrintData, exportSeed }
+  return { generateBatch, listGames, getGame, closeGame, ticketPrintData, exportSeed, verifyGenerator }
 }
 
 /** A seed given by a person is refused: it comes from the entropy source (DESIGN.md "Sealed secrets"). */

@@ -42,6 +42,8 @@ export function registerInstantRoutes(app: App, services: Services): void {
     return c.json(await instant.generateBatch({ design: b.design as unknown as InstantDesign, by: { kind: who.kind, id: who.id } }), 201)
   })
   // INS-3: an auditor opens a batch's sealed seed to regenerate it bit for bit; journaled with who and why.
+  // INS-3: the batch's generator (certification reference, build hash) checked against the running and certified builds.
+  app.get('/api/instant/games/:gameNo/generator', needs('report.read'), async (c) => c.json(await instant.verifyGenerator(gameNoOf(c))))
   app.post('/api/instant/games/:gameNo/audit/seed', needs('instant.audit'), async (c) => {
     const b = await body(c, z.object({ reason: z.string().min(3).max(400) }).strict())
     const who = principalOf(c)

@@ -41,7 +41,7 @@ export function createInstantService(deps: InstantDeps) {
     validate: claims.validate, pay: claims.pay, payInCash: claims.payInCash, payAtCashier: claims.payAtCashier, refund: claims.refund, voidForDamage: claims.voidForDamage,
     shipPacks: inventory.shipPacks, activatePack: inventory.activatePack, reportLostOrStolen: inventory.reportLostOrStolen, publicNotice: inventory.publicNotice,
     sellPrinted: sales.sellPrinted, sellPrintedWithin: sales.sellPrintedWithin, electronicAllowed: sales.electronicAllowed, sellElectronic: sales.sellElectronic, sellElectronicWithin: sales.sellElectronicWithin, sellElectronicAndPrint: sales.sellElectronicAndPrint, configureHall: sales.configureHall,
-    closeGame: games.closeGame, exportSeed: games.exportSeed, prizeRegister: reports.prizeRegister, reconciliation: reports.reconciliation, ticketPrintData: games.ticketPrintData,
+    closeGame: games.closeGame, exportSeed: games.exportSeed, verifyGenerator: games.verifyGenerator, prizeRegister: reports.prizeRegister, reconciliation: reports.reconciliation, ticketPrintData: games.ticketPrintData,
     pepperId: ctx.pepperId,
     /** The operator's signed QR payload of an instant-ticket id (serial or validation code). */
     signCode: (id: string) => encodeTicketCode({ kind: TicketKind.instant, id }, deps.keys.privateKey),

@@ -14,6 +14,8 @@ export interface BatchRow {
   ticket_count: number; pack_size: number; pack_count: number; first_id: number; design: string; design_sha256: string
   seed_commitment: string; pepper_id: string; status: 'generating' | 'ready' | 'closed'
   next_sale_index: number; created_at: string; generated_at: string | null; closed_at: string | null
+  /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
+  generator?: string | null
   /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
   seed_sealed: string | null; keys_sealed: string | null; pack_prizes_sealed: string | null
 }
@@ -63,11 +65,13 @@ export async function ticketIdsEnd(tx: Sql): Promise<number | null> {
 export async function insertBatch(tx: Sql, b: {
   id: string; gameNo: number; name: string; channel: string; currency: string; priceCents: number; ticketCount: number; packSize: number; packCount: number
   firstId: number; design: string; designSha256: string; seedCommitment: string; seedSealed: string; keysSealed: string; pepperId: string; createdAt: string
+  /** INS-3: JSON of the generator that produced the batch. */
+  generator: string
 }): Promise<void> {
   await tx.run(
-    `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, seed_sealed, keys_sealed, pepper_id, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?)`,
-    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.seedSealed, b.keysSealed, b.pepperId, b.createdAt],
+    `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, seed_sealed, keys_sealed, pepper_id, status, created_at, generator)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?, ?)`,
+    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.seedSealed, b.keysSealed, b.pepperId, b.createdAt, b.generator],
   )
 }
 
@@ -298,4 +302,10 @@ export async function hallById(tx: Sql, hallId: string): Promise<HallRow | undef
 
 export async function setHallSettings(tx: Sql, hallId: string, settingsJson: string): Promise<void> {
   await tx.run('UPDATE halls SET settings = ? WHERE id = ?', [settingsJson, hallId])
+}
+
+/** INS-3: the payload of the journal record of a batch's generation (scope of its game), for the generator check. */
+export async function batchGeneratedPayload(tx: Sql, scope: string, batchId: string): Promise<string | undefined> {
+  const rows = await tx.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.batch_generated' AND scope = ? ORDER BY seq", [scope])
+  return rows.map((r) => r.payload).find((p) => (JSON.parse(p) as { batchId?: string }).batchId === batchId)
 }

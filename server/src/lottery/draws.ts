@@ -14,10 +14,11 @@ import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-
 import { buildDrawProofV2, drawOrderV2, DRAW_PROOF_V2, unixSecondsOf, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { DomainError } from '../shared/errors.ts'
+import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, parseBeacon, seedContext, seedOf, type Actor } from '../shared/lottery-draw-v2.ts'
 import type { LotteryDrawRow } from './store.ts'
-import { assertDrawDate, postponedDates } from '../shared/lottery-common.ts'
+import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { inRange, isRaffle, type LotteryContext, type Plan } from './context.ts'
 import { formatNumber, numberCount, raffleTicketId } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
@@ -175,6 +176,8 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
     assertDrawDate(planOf(pre).drawAt, now())
+    // INS-16 / RNG-26: a numbered lottery drawn by software ("lotería electrónica") only while its authorisation stands.
+    if (!isRaffle(planOf(pre))) checkSoftwareDraw('rng', deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
     const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
@@ -216,6 +219,8 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}`)
       if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       assertDrawDate(plan.drawAt, now())
+      // LOT-18: a numbered lottery's numbers come from a registered, certified device of the draw's hall, checked as each is entered.
+      const device = isRaffle(plan) ? null : await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
       const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
@@ -227,7 +232,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const complete = drawn.length === valuesNeeded(plan)
       const at = now()
       await recordLotteryNumbers(tx, drawId, JSON.stringify(drawn), complete ? at : null)
-      await appendJournal(tx, { at, type: `${row.product}.number_drawn`, scope: scope(row), payload: { drawId, seq: drawn.length, number, source: 'manual', device: deviceId ?? plan.drawDevice } })
+      await appendJournal(tx, { at, type: `${row.product}.number_drawn`, scope: scope(row), payload: { drawId, seq: drawn.length, number, source: 'manual', device: device?.id ?? deviceId ?? plan.drawDevice, sealCode: device?.sealCode ?? null } })
     })
     return getDraw(drawId)
   }

@@ -5,7 +5,8 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
-import { AJ_LEGEND, checkSoftwareDraw, type PlanProblem } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, checkSoftwareDraw, territoryCovers, type PlanProblem } from '../shared/lottery-common.ts'
+import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
 import { describeRule, fractionCodeId, inRange, isRaffle, issueSecretContext, type LotteryContext, type Plan, type TicketRange } from './context.ts'
@@ -14,7 +15,7 @@ import {
 } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
 import {
-  activeSellerDevice, distributeFractions, fractionsIn, insertFractions, insertLotteryDraw, insertPrintRun, insertRange, issueSecretOf, lastPrintRunNo, lotteryDrawIds, printRunsOf,
+  activeSellerDevice, sellerHallTerritory, distributeFractions, fractionsIn, insertFractions, insertLotteryDraw, insertPrintRun, insertRange, issueSecretOf, lastPrintRunNo, lotteryDrawIds, printRunsOf,
   registerCounts, reprintFractions, returnFractions, setIssueSecret, type FractionBlock,
 } from './store.ts'
 import type { Sql } from '../db/database.ts'
@@ -47,6 +48,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, seedContext('lottery', id))
     const at = now()
     await db.transaction(async (tx) => {
+      // LOT-18: a manual numbered-lottery draw names a registered, sealed, certified device of its hall; the plan keeps its id.
+      if (product === 'lottery' && plan.drawMethod === 'manual') plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, (plan as LotteryPlan).drawHallId ?? null, deps.clock.now())).id
       await insertLotteryDraw(tx, {
         id, product, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents, salesStartAt: plan.salesStartAt,
         salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
@@ -203,6 +206,14 @@ export function createIssueUseCases(ctx: LotteryContext) {
       if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are distributed before the close of sales; draw ${drawId} is ${row.status}`)
       const seller = await activeSellerDevice(tx, input.sellerId)
       if (!seller) throw new DomainError('NOT_FOUND', `no enrolled kiosk or cashier station ${input.sellerId}`, { sellerId: input.sellerId })
+      // LOT-28: a regional (or territory-limited popular) lottery reaches only sellers of halls inside its territory.
+      const territory = isRaffle(plan) ? null : plan.territory
+      if (territory) {
+        const at = await sellerHallTerritory(tx, seller.id)
+        if (!territoryCovers(territory, at.territory)) {
+          throw new DomainError('OUTSIDE_TERRITORY', `${seller.name} is in a hall ${at.territory ? `at ${at.territory}` : 'that has no registered territory'}, outside this lottery's territory ${territory} (LOT-28)`, { rule: 'LOT-28', territory, sellerTerritory: at.territory })
+        }
+      }
       const b = blockOf(plan, input)
       const inBlock = await fractionsIn(tx, drawId, b)
       const wanted = (b.to - b.from + 1) * (b.seriesTo - b.seriesFrom + 1) * (b.fractionTo - b.fractionFrom + 1)

@@ -138,7 +138,7 @@ const lotteryPlan = z.object({
     source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
   }).strict()).max(50),
   salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
-  authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), territory: z.string().max(120).nullable().optional(),
+  authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), drawHallId: z.string().max(64).nullable().optional(), territory: z.string().max(120).nullable().optional(),
   staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
   timeZone: z.string().max(64).nullable().optional(),
 }).strict()

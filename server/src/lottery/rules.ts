@@ -97,7 +97,10 @@ export interface LotteryPlan extends PlanDates {
   regulationUrl: string
   authorisationRef: string
   drawMethod: 'rng' | 'manual'
+  /** LOT-18: the AJ-authorised extraction device of a manual draw: registry id or seal code on input, registry id once planned. */
   drawDevice: string | null
+  /** LOT-18: the hall where a manual draw is held, whose registered devices may draw it (none: operator-level devices only). */
+  drawHallId?: string | null
   /** LOT-28 / CFG-9: where a regional (or limited popular) lottery may be sold; null = national. */
   territory: string | null
   staff: DrawStaff

@@ -225,6 +225,13 @@ export function activeSellerDevice(tx: Sql, deviceId: string): Promise<{ id: str
   return tx.get("SELECT id, name, kind FROM device_credentials WHERE id = ? AND revoked_at IS NULL AND kind IN ('kiosk', 'cashier_station')", [deviceId])
 }
 
+/** LOT-28: the territory on record (halls.settings) of the hall a seller device belongs to; null when none. */
+export async function sellerHallTerritory(tx: Sql, deviceId: string): Promise<{ hallId: string | null; territory: string | null }> {
+  const row = await tx.get<{ hall_id: string | null; settings: string | null }>('SELECT d.hall_id, h.settings FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.id = ?', [deviceId])
+  const t = row?.settings ? (JSON.parse(row.settings) as { territory?: unknown }).territory : null
+  return { hallId: row?.hall_id ?? null, territory: typeof t === 'string' && t ? t : null }
+}
+
 /** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
 export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
   return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1

@@ -31,6 +31,11 @@ export interface LottoDeps {
   /** The SQLite file, when the database is one: sales are then committed on a writer thread. */
   /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
   softwareDraw: SoftwareDrawPolicy
+  /** LNS-12 / LNS-15: the licence record plans are checked against, and whether the profile requires one. */
+  licence?: { ref: string; rangeMin: number; rangeMax: number } | null
+  licensedRangeRequired?: boolean
+  /** LNS-14: minutes a draw waits after its participation file is published (profile lnsPublicationHoldMinutes). */
+  publicationHoldMinutes?: number
   sqliteFile?: string | null
   sqliteSynchronous?: 'FULL' | 'NORMAL'
   /** Issue 17: the operator's profile zone, for plans that name none. */

@@ -19,14 +19,19 @@ import {
 } from '../shared/lottery-draw-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
+import { extractionDevice } from '../equipment/devices.ts'
+import type { Sql } from '../db/database.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
   ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, previousLottoDraw, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
-  postponeDrawRow, markLottoCancelled,
+  postponeDrawRow, markLottoCancelled, recordNotarialAct as storeNotarialAct,
 } from './store.ts'
+
+/** LNS-21: the notary's act listing a draw's excluded and annulled plays. */
+export interface NotarialAct { notary: string; actNumber: string; actDate: string | null; excludedSha256: string; excluded: number; recordedAt: string; recordedBy: Actor | null }
 
 /** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
 export interface DrawView {
@@ -37,6 +42,10 @@ export interface DrawView {
   /** The verified beacon round, once obtained or typed in. */
   beacon: ReturnType<typeof beaconSummary> | null
   participation: { sha256: string; receipts: number; plays: number; salesCents: number; closedAt: string } | null
+  /** LNS-14: the first time the draw may start, the profile's hold after the participation file was published. */
+  drawableFrom: string | null
+  /** LNS-21: the notary's act listing the excluded and annulled plays, once recorded. */
+  notarialAct: NotarialAct | null
   balls: number[]; numbers: number[]; result: LottoResult | null
   times: { createdAt: string; closedAt: string | null; drawnAt: string | null; settledAt: string | null }
 }
@@ -50,12 +59,21 @@ export function createDrawUseCases(ctx: LottoContext) {
    * it at once and publishes its commitment.
    */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
-    const plan = parseLottoPlan(input)
+    // LNS-12 / LNS-15: the range is bounded by the operator's licence record, never by what the plan says of itself.
+    const licence = deps.licence ?? null
+    if (!licence && deps.licensedRangeRequired) {
+      throw new DomainError('VALIDATION_FAILED', 'no Licencia de Operaciones range is on record (BOLILLO_LOTTO_LICENCE): a lotto draw cannot be planned under this profile (LNS-12)', {
+        rule: 'LNS-12', problems: [{ field: 'licensedRange', rule: 'LNS-12', message: 'the operating licence record with its authorised range is missing' }],
+      })
+    }
+    const plan = parseLottoPlan(licence ? { ...input, licensedRange: { min: licence.rangeMin, max: licence.rangeMax }, licenceRef: licence.ref } : { ...input, licenceRef: null })
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = newId('ldr')
     const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
     await db.transaction(async (tx) => {
+      // LNS-8 / LOT-18: a manual draw names a registered, sealed, certified device of its hall; the plan keeps its id.
+      if (plan.drawMethod === 'manual') plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, plan.drawHallId ?? null, clock.now())).id
       // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
       const sibling = await lastPlanOfGame(tx, plan.gameCode)
       if (sibling) {
@@ -95,10 +113,63 @@ export function createDrawUseCases(ctx: LottoContext) {
       close: row.closed_at && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
       beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
       participation: row.participation_sha256 ? { sha256: row.participation_sha256, receipts: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at! } : null,
+      drawableFrom: row.closed_at ? drawableFrom(row) : null,
+      notarialAct: row.notarial_act ? (JSON.parse(row.notarial_act) as NotarialAct) : null,
       balls, numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
     }
+  }
+
+  /** LNS-14: the close of sales (when the participation file is published) plus the profile's hold. */
+  function drawableFrom(row: DrawRow): string {
+    return new Date(Date.parse(row.closed_at!) + (deps.publicationHoldMinutes ?? 0) * 60_000).toISOString()
+  }
+
+  /**
+   * What must be true before the first ball or the RNG draw, besides the date (LOT-21):
+   * - LNS-14: the participation file has been public for the profile's hold (lnsPublicationHoldMinutes);
+   * - LNS-21: where plays were excluded or annulled, the notary's act listing them has been recorded;
+   * - INS-16 / RNG-26: an RNG draw ("lotería electrónica") is still authorised now, not only when it was planned.
+   */
+  async function assertReadyToDraw(tx: Sql, row: DrawRow, plan: LottoPlan): Promise<void> {
+    const from = drawableFrom(row)
+    if (Date.parse(now()) < Date.parse(from)) {
+      throw new DomainError('PUBLICATION_HOLD', `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`, { rule: 'LNS-14', drawableFrom: from })
+    }
+    if (!row.notarial_act && (await slipsOfDraw(tx, row, 'inactive')).length > 0) {
+      throw new DomainError('NOTARIAL_ACT_REQUIRED', `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`, { rule: 'LNS-21' })
+    }
+    if (plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
+  }
+
+  /**
+   * LNS-21: records the notary's act that lists the draw's excluded and annulled plays (the excluded list published
+   * at the close, whose SHA-256 the act is tied to), once, after the close of sales and before the draw. Journaled
+   * with the person who recorded it.
+   */
+  async function recordNotarialAct(drawId: string, input: { notary: string; actNumber: string; actDate?: string }, actor: Actor | null = null): Promise<DrawView> {
+    const notary = input.notary?.trim() ?? ''
+    const actNumber = input.actNumber?.trim() ?? ''
+    const problems = [
+      ...(notary ? [] : [{ field: 'notary', rule: 'LNS-21', message: 'the notary who drew up the act is required' }]),
+      ...(actNumber ? [] : [{ field: 'actNumber', rule: 'LNS-21', message: 'the number of the notarial act is required' }]),
+      ...(input.actDate !== undefined && Number.isNaN(Date.parse(input.actDate)) ? [{ field: 'actDate', rule: 'LNS-21', message: 'actDate must be an ISO 8601 time' }] : []),
+    ]
+    if (problems.length) throw new DomainError('VALIDATION_FAILED', 'a notarial act names its notary and its number (LNS-21)', { rule: 'LNS-21', problems })
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: the notarial act is recorded after the close of sales and before the draw (LNS-21)`, { rule: 'LNS-21' })
+      if (row.notarial_act) throw new DomainError('CONFLICT', `the notarial act of draw ${drawId} is already recorded`, { rule: 'LNS-21' })
+      const excludedSha256 = createHash('sha256').update(readFileSync(join(drawDir(drawId), 'excluded.csv'))).digest('hex')
+      const excluded = (await slipsOfDraw(tx, row, 'inactive')).length
+      const at = now()
+      const act: NotarialAct = { notary, actNumber, actDate: input.actDate ?? null, excludedSha256, excluded, recordedAt: at, recordedBy: actor }
+      if (!(await storeNotarialAct(tx, drawId, JSON.stringify(act)))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, { at, type: 'lotto.notarial_act_recorded', scope: drawScope(row), payload: { drawId, ...act, actor, rule: 'LNS-21' } })
+    })
+    forget(drawId)
+    return getDraw(drawId)
   }
 
   function closeFactsOf(row: DrawRow) {
@@ -270,12 +341,15 @@ export function createDrawUseCases(ctx: LottoContext) {
     const pre = await loadDraw(db, drawId)
     assertRngClosed(pre)
     assertDrawDate(planOf(pre).drawAt, now())
+    // INS-16 / RNG-26: no beacon is fetched for a software draw whose authorisation has been withdrawn.
+    checkSoftwareDraw('rng', deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
     const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)
+      await assertReadyToDraw(tx, row, plan)
       const value = parseBeacon(row.beacon) ?? fetched
       const seed = seedOf(deps.sealer, sealedSeed(row.id), row)
       const serials = (await slipsOfDraw(tx, row, 'active')).map((s) => s.id)
@@ -348,12 +422,15 @@ export function createDrawUseCases(ctx: LottoContext) {
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; balls are entered after the close of sales`)
       if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       assertDrawDate(plan.drawAt, now())
+      await assertReadyToDraw(tx, row, plan)
+      // LNS-8 / LOT-18: every ball comes from a registered, certified device of the draw's hall, checked as it is entered.
+      const device = await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
       const balls = recordManualBall(row.balls ? JSON.parse(row.balls) : [], ball, plan.range, plan.drawCount)
       const at = now()
       const complete = balls.length === plan.drawCount
       await recordLottoBalls(tx, drawId, JSON.stringify(balls), complete ? at : null)
-      await appendJournal(tx, { at, type: 'lotto.ball_drawn', scope: drawScope(row), payload: { drawId, seq: balls.length, ball, source: 'manual', device: deviceId ?? plan.drawDevice } })
-      if (complete) await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'manual', device: deviceId ?? plan.drawDevice, balls, numbers: [...balls].sort((a, b) => a - b) } })
+      await appendJournal(tx, { at, type: 'lotto.ball_drawn', scope: drawScope(row), payload: { drawId, seq: balls.length, ball, source: 'manual', device: device.id, sealCode: device.sealCode } })
+      if (complete) await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'manual', device: device.id, sealCode: device.sealCode, balls, numbers: [...balls].sort((a, b) => a - b) } })
     })
     return getDraw(drawId)
   }
@@ -394,5 +471,5 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
 
-  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident }
+  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct }
 }

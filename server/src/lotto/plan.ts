@@ -96,10 +96,20 @@ export interface LottoPlan extends PlanDates {
   authorisationRef: string
   /** LNS-8, RNG-26: balls from an authorised blower or tómbola (`manual`), or the bolillo-draw-v1 RNG. */
   drawMethod: 'rng' | 'manual'
-  /** Seal code or name of the authorised extraction device (required for `manual`). */
+  /**
+   * LNS-8 / LOT-18: the AJ-authorised extraction device of a `manual` draw: its device-registry id or seal code on
+   * input; the registry id once planned (draws.ts checks it exists, is sealed, certified, active and of the draw's hall).
+   */
   drawDevice: string | null
-  /** LNS-12: the range authorised in the operating licence, when the licence sets one. */
+  /** LNS-8: the hall where a manual draw is held, whose registered devices may draw it (none: operator-level devices only). */
+  drawHallId?: string | null
+  /**
+   * LNS-12: the range authorised in the operating licence. Taken from the operator's licence record (configuration),
+   * never from the plan's body, wherever such a record exists (draws.ts).
+   */
   licensedRange: { min: number; max: number } | null
+  /** LNS-12: the Licencia de Operaciones the range was checked against. */
+  licenceRef?: string | null
   staff: DrawStaff
   /** LNS-6 (10): security warnings printed on every receipt. */
   securityWarnings: string[]

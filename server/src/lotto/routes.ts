@@ -34,7 +34,7 @@ const lottoPlan = z.object({
   categories: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), matches: z.number().int(), prize: lottoPrize }).strict()).max(20),
   budgetCents: z.number().int(), expectedPlays: z.number().int().nullable().optional(), salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso,
   drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500), authorisationRef: z.string().max(120),
-  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(),
+  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), drawHallId: z.string().max(64).nullable().optional(),
   licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
   staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
   timeZone: z.string().max(64).nullable().optional(),
@@ -109,6 +109,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.post('/api/lotto/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) }).strict())
     return c.json(await lotto.cancel(p(c, 'drawId'), b, actorOf(c)))
+  })
+  // LNS-21: the notary's act listing the excluded and annulled plays, recorded after the close and before the draw.
+  app.post('/api/lotto/draws/:drawId/notarial-act', needs('lottery.draw'), async (c) => {
+    const b = await body(c, z.object({ notary: text(120), actNumber: text(60), actDate: iso.optional() }).strict())
+    return c.json(await lotto.recordNotarialAct(p(c, 'drawId'), b, actorOf(c)), 201)
   })
   app.post('/api/lotto/draws/:drawId/balls', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())

@@ -40,7 +40,7 @@ export function createLottoService(deps: LottoDeps) {
   // Writer-thread mode: receipt numbers come from reserved blocks, signed ahead on a signer thread (receipts.ts).
   const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
-  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident } = createDrawUseCases(ctx)
+  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct } = createDrawUseCases(ctx)
   const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(ctx, sales, receipts)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
@@ -48,7 +48,7 @@ export function createLottoService(deps: LottoDeps) {
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.L.'),
-    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident,
+    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct,
     settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
     async close() { await sales.drain(); await receipts?.close(); await writer.close() },

@@ -4,7 +4,7 @@
  */
 import { currentActor } from '../shared/request-context.ts'
 import { DomainError } from '../shared/errors.ts'
-import { AJ_LEGEND } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Rng } from '../shared/rng.ts'
 import type { EntropySource } from '../bingo/service.ts'
@@ -116,6 +116,9 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       if (!d) throw new DomainError('NOT_FOUND', `draw ${n} of ${plan.gameCode} is not planned yet: the slip cannot cover ${drawCount} draws`, { drawNo: n })
       if (t < Date.parse(d.plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales of draw ${n} start at ${d.plan.salesStartAt}`)
       if (t >= Date.parse(d.plan.salesCloseAt)) throw new DomainError('SALES_CLOSED', `sales of draw ${n} closed at ${d.plan.salesCloseAt} (LNS-13)`, { rule: 'LNS-13' })
+      // INS-16 / RNG-26: a draw by software ("lotería electrónica") is sold only while the profile or the licence's AJ
+      // authorisation of the RNG allows it, as on-screen instant sales are gated at each sale (INS-15).
+      if (d.plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
       draws.push(d)
     }
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)

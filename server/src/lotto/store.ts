@@ -15,7 +15,7 @@ export interface DrawRow {
   commitment: string; seed_hex: string; seed_sealed: string | null; entropy_source: string | null; beacon_round: number | null; beacon: string | null
   sales_digest: string | null; external_entropy: string | null; participation_sha256: string | null
   participation_file: string | null; entries_count: number | null; plays_count: number | null; sales_cents: number | null; balls: string | null
-  result: string | null; disposal: string | null; created_at: string; closed_at: string | null; drawn_at: string | null; settled_at: string | null
+  result: string | null; disposal: string | null; notarial_act?: string | null; created_at: string; closed_at: string | null; drawn_at: string | null; settled_at: string | null
 }
 
 export interface SlipRow {
@@ -102,6 +102,11 @@ export async function recordDrawBeacon(tx: Sql, drawId: string, beaconJson: stri
 /** Stores every ball of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
 export async function markLottoDrawn(tx: Sql, drawId: string, d: { ballsJson: string; at: string; beaconJson: string | null; seedHex: string }): Promise<void> {
   await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'", [d.ballsJson, d.at, d.beaconJson, d.seedHex, drawId])
+}
+
+/** LNS-21: the notary's act listing the excluded and annulled plays, once, on a closed draw not yet drawn. */
+export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string): Promise<boolean> {
+  return (await tx.run("UPDATE lottery_draws SET notarial_act = ? WHERE id = ? AND status = 'closed' AND notarial_act IS NULL", [actJson, drawId])).changes === 1
 }
 
 /** Stores the balls entered so far; with `drawnAt` the draw is complete and marked drawn. */

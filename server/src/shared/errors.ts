@@ -110,6 +110,13 @@ export const ErrorCode = {
   RetentionNotElapsed: 'RETENTION_NOT_ELAPSED',
   /** BNG-65: the hall was closed: no session, game or sale any more. */
   HallClosed: 'HALL_CLOSED',
+  // Issue 18 (rules): LNS-14 / LNS-21 and LOT-28.
+  /** LNS-14: the draw waits the profile's hold after the participation file is published at the close of sales. */
+  PublicationHold: 'PUBLICATION_HOLD',
+  /** LNS-21: the excluded or annulled plays are listed in a notarial act before the draw. */
+  NotarialActRequired: 'NOTARIAL_ACT_REQUIRED',
+  /** LOT-28: a regional or territory-limited lottery is sold only by sellers in halls of its territory. */
+  OutsideTerritory: 'OUTSIDE_TERRITORY',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

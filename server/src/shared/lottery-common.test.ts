@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addDays, checkPlanDates, checkSoftwareDraw, claimPeriodEnd, type PlanProblem } from './lottery-common.ts'
+import { addDays, checkPlanDates, checkSoftwareDraw, claimPeriodEnd, territoryCovers, type PlanProblem } from './lottery-common.ts'
 import { PROFILES } from './profile.ts'
 
 const plan = (drawAt: string, claimDeadline: string) => ({ salesStartAt: '2025-02-01T08:00:00-04:00', salesCloseAt: drawAt, drawAt, claimDeadline })
@@ -42,5 +42,19 @@ describe('RNG-26 / LNS-7: software lotto and lottery draws behind a profile swit
     expect(checkSoftwareDraw('rng', { profileAllows: false, authorisationRef: 'AJ-RA-2026-0012' })).toBe('AJ-RA-2026-0012')
     expect(checkSoftwareDraw('rng', { profileAllows: true, authorisationRef: null })).toBeNull()
     expect(checkSoftwareDraw('manual', { profileAllows: false, authorisationRef: null })).toBeNull()
+  })
+})
+
+describe('LOT-28: territory of a regional lottery', () => {
+  it('LOT-28: a hall is inside a territory at its own level or below, whatever the case, accents or spaces; a hall with none is inside none', () => {
+    expect(territoryCovers('La Paz', 'La Paz/Murillo/El Alto')).toBe(true)
+    expect(territoryCovers('la paz / murillo', 'LA PAZ/Murillo/El Alto')).toBe(true)
+    expect(territoryCovers('Potosí', 'Potosi/Tomás Frías')).toBe(true)
+    expect(territoryCovers('Oruro; La Paz/Murillo', 'La Paz/Murillo/Achocalla')).toBe(true)
+    expect(territoryCovers('La Paz/Murillo', 'La Paz/Omasuyos')).toBe(false)
+    expect(territoryCovers('La Paz', 'La Pazña')).toBe(false)
+    expect(territoryCovers('La Paz', 'Oruro/Cercado')).toBe(false)
+    expect(territoryCovers('La Paz', null)).toBe(false)
+    expect(territoryCovers(null, null)).toBe(true)
   })
 })

@@ -213,3 +213,24 @@ export function postponedDates(plan: PlanDates, input: { drawAt: string; authori
   const end = claimPeriodEnd(input.drawAt, minClaimDays)
   return { drawAt: input.drawAt, claimDeadline: Date.parse(plan.claimDeadline) >= Date.parse(end) ? plan.claimDeadline : end }
 }
+
+/** LOT-28: a territory name compared without case, accents or extra spaces. */
+function territoryKey(t: string): string {
+  return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split('/').map((p) => p.trim().replace(/\s+/g, ' ')).filter(Boolean).join('/')
+}
+
+/**
+ * LOT-28 (002 §7.2): whether a hall at `hallTerritory` ("Departamento/Municipio/Ciudad") lies inside a lottery's
+ * authorised `territory` (one or more places separated by ";", each as wide or narrow as the authorisation says).
+ * A lottery with no territory is national; a hall with no territory on record is inside none.
+ *
+ * @example
+ * territoryCovers('La Paz', 'La Paz/Murillo/El Alto') // true
+ * territoryCovers('La Paz/Murillo', 'Oruro/Cercado') // false
+ */
+export function territoryCovers(territory: string | null | undefined, hallTerritory: string | null | undefined): boolean {
+  if (!territory?.trim()) return true
+  if (!hallTerritory?.trim()) return false
+  const hall = territoryKey(hallTerritory)
+  return territory.split(';').map(territoryKey).filter(Boolean).some((t) => hall === t || hall.startsWith(`${t}/`))
+}

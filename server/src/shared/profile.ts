@@ -130,6 +130,35 @@ export interface Profile {
    */
   softwareLotteryDrawAllowed: boolean
   /**
+   * LNS-14 (002 §7.3.4.3, "Antes de la realización del sorteo ... deberá publicar"): minutes a lotto draw waits after
+   * its participation file is published at the close of sales before its first ball or beacon. The text sets no length;
+   * default 30 minutes, so that the file the public is meant to check is out before anything is drawn.
+   */
+  lnsPublicationHoldMinutes: number
+  /**
+   * LNS-12 / LNS-15 (002 §7.3.4.1): a lotto plan's number range may be "neither lower nor higher than the limit
+   * authorised in the Licencia de Operaciones": true where the licence record (configuration BOLILLO_LOTTO_LICENCE)
+   * must exist and bound every plan. Bolivia only; Cantabria has no selected-numbers lottery text.
+   */
+  lnsLicensedRangeRequired: boolean
+  /**
+   * INS-3 (002 §7.4.3.1): the instant ticket generator must hold a certification by an AJ-authorised certifier; where
+   * true, a batch is generated only by the build the operator's certificate names (BOLILLO_INSTANT_GENERATOR_CERT).
+   * 000 and decree 6/2010 ask for none: false in Cantabria.
+   */
+  instantGeneratorCertificationRequired: boolean
+  /**
+   * RNG-20 / RNG-21 (002 §2.5.5.1, §2.5.6.3): a progressive pot, interconnected bonus or lucky-ball prize runs under
+   * the AJ's prior authorisation (reference required when it is created). Bolivia. Cantabria's interconnected bingo
+   * and bola loca are regulated modalities authorised with the hall itself (GEN-3): no separate reference.
+   */
+  potAuthorisationRequired: boolean
+  /**
+   * LOT-3 / GEN-5 (Bolivia: AJ authorisation of each lottery game and of every means of access) and GEN-3 (Cantabria:
+   * every catalogue game needs prior administrative authorisation): an instant game design carries that reference.
+   */
+  instantDesignAuthorisationRequired: boolean
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -175,6 +204,11 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  lnsPublicationHoldMinutes: 30,
+  lnsLicensedRangeRequired: true,
+  instantGeneratorCertificationRequired: true,
+  potAuthorisationRequired: true,
+  instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
@@ -212,6 +246,11 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   splitBasis: 'card',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
+  lnsPublicationHoldMinutes: 30,
+  lnsLicensedRangeRequired: false,
+  instantGeneratorCertificationRequired: false,
+  potAuthorisationRequired: false,
+  instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
 }) as Profile
 
