@@ -90,6 +90,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const set = await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas A', approvalNo: 'AJ-BOL-77', gameLimit: 1000, status: 'active' })
     ballSetId = set.id
     ids.push(set.id)
+    // BNG-25: the reserve set the hall must have before drawing balls by hand.
+    ids.push((await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas B', approvalNo: 'AJ-BOL-77', status: 'reserve' })).id)
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'admin' })
     ids.push(master.id)
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })

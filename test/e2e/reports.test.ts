@@ -37,6 +37,8 @@ describe('back-office reports and generation progress (issue 17)', () => {
     }
     hallId = (await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).id
     setId = (await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego A', gameLimit: 1000, status: 'active' })).id
+    // BNG-25: a reserve set before any ball is drawn by hand.
+    await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego B', status: 'reserve' })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.

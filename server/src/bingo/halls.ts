@@ -8,7 +8,7 @@ import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from 
 import { appendJournal } from '../shared/journal.ts'
 import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import { checkBettingPlan, checkLicenceTerms, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
-import { checkDerivedPlan, type DerivedPlan } from './modalities.ts'
+import { checkDerivedPlan, hallBallCounts, isLayoutAuthorised, type DerivedPlan } from './modalities.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
 import * as store from './store.ts'
 import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
@@ -38,7 +38,7 @@ export async function createHall(ctx: BingoContext, input: { name: string; profi
 
 // ---------------------------------------------------------------- plans (issue 18: BNG-52, CFG-17, CFG-24/25)
 
-async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
+async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived' | 'layout', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
   const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
   const at = ctx.now()
   await store.insertHallPlan(tx, { id: ctx.newId('plan'), hallId, kind, version, authorisationRef, body: JSON.stringify(body), at, createdBy: JSON.stringify(by) })
@@ -134,13 +134,28 @@ export async function createMasterSet(ctx: BingoContext, input: { count: number;
   return { id, seed, count: input.count }
 }
 
-export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number }): Promise<SeriesRow> {
+/**
+ * A series of a hall printed from a master set. BNG-3 / BNG-4: a master set of another layout than the profile's
+ * (75 balls, bingo plus...) is put on sale in a hall only under the reference that authorises that layout there
+ * (`layoutAuthorisationRef`: the licence in Bolivia, the Consejería's resolution in Cantabria), recorded once as the
+ * hall's `layout` plan; later series of the same layout need none.
+ */
+export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number; layoutAuthorisationRef?: string; by?: PlanActor }): Promise<SeriesRow> {
   if (!/^[A-Z0-9]{1,8}$/.test(input.code)) throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
   if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0) throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', { field: 'faceValueCents' })
   return ctx.tx(async (tx) => {
-    await hallOf(tx, input.hallId)
+    const { hall, profile } = await hallOf(tx, input.hallId)
     const cardCount = await store.masterSetCardCount(tx, input.masterSetId)
     if (cardCount === undefined) throw new DomainError('NOT_FOUND', `master set ${input.masterSetId} not found`)
+    const stored = await store.masterSetLayout(tx, input.masterSetId)
+    const layout: CardLayout = stored !== undefined ? JSON.parse(stored) : profile.layout
+    if (!isLayoutAuthorised(profile, layout, await store.hallPlans(tx, hall.id))) {
+      const ref = input.layoutAuthorisationRef?.trim() ?? ''
+      if (ref.length < 3 || ref.length > 120) {
+        throw new DomainError('LAYOUT_NOT_AUTHORISED', `hall ${hall.id} plays ${profile.layout.ballCount}-ball cards; a ${layout.ballCount}-ball layout needs the reference of its licence or authorisation (BNG-3, BNG-4)`, { field: 'layoutAuthorisationRef', ballCount: layout.ballCount, rule: 'BNG-3' })
+      }
+      await recordPlan(ctx, tx, hall.id, 'layout', ref, { layout, masterSetId: input.masterSetId }, input.by ?? SETUP_ACTOR)
+    }
     const id = ctx.newId('ser')
     const at = ctx.now()
     await store.insertSeries(tx, { id, hallId: input.hallId, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents, at })
@@ -156,9 +171,11 @@ export async function openSession(ctx: BingoContext, input: { hallId: string; re
     const { hall, profile } = await hallOf(tx, input.hallId)
     const open = await store.openSessionIdOfHall(tx, hall.id)
     if (open) throw new DomainError('CONFLICT', `hall ${hall.id} already has open session ${open}`, { sessionId: open })
-    // BNG-27 / BNG-41: the ball count is verified before the session.
-    if (input.recount.ballsCounted !== profile.layout.ballCount) {
-      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+    // BNG-27 / BNG-41: the ball count is verified before the session: a set of the profile's layout or of one
+    // authorised for the hall (BNG-3/4; the active set's own count is checked by the equipment hook).
+    const counts = hallBallCounts(profile, await store.hallPlans(tx, hall.id))
+    if (!counts.includes(input.recount.ballsCounted)) {
+      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
     }
     const id = ctx.newId('ses')
     const at = ctx.now()
@@ -191,7 +208,8 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     // BNG-27 (Cantabria): recount at the end of the session as well.
     if (profile.ballRecount === 'start-and-end') {
       if (!recount) throw new DomainError('VALIDATION_FAILED', 'this profile requires a ball recount to close the session (BNG-27)', { rule: 'BNG-27' })
-      if (recount.ballsCounted !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+      const counts = hallBallCounts(profile, await store.hallPlans(tx, s.hall_id))
+      if (!counts.includes(recount.ballsCounted)) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
     }
     const at = ctx.now()
     for (const h of ctx.deps.hooks ?? []) await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })

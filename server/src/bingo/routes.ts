@@ -69,8 +69,8 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.createMasterSet(b), 201)
   })
   app.post('/api/halls/:hallId/series', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ code: z.string().min(1).max(8), masterSetId: id, faceValueCents: z.number().int().positive().max(100_000_000) }).strict())
-    return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b }), 201)
+    const b = await body(c, z.object({ code: z.string().min(1).max(8), masterSetId: id, faceValueCents: z.number().int().positive().max(100_000_000), layoutAuthorisationRef: z.string().min(1).max(120).optional() }).strict())
+    return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) }), 201)
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     const b = await body(c, z.object({ recount }).strict())

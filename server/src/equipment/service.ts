@@ -77,8 +77,8 @@ export async function seedDemoEquipment(
   services: { config: Config; devices: ReturnType<typeof createDeviceRegistry>; ballSets: ReturnType<typeof createBallSetService> },
   hallId: string,
 ): Promise<{ drawSource: 'blower'; deviceId: string } | Record<string, never>> {
-  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', status: 'active' })
-  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', status: 'reserve' })
+  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'active' })
+  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'reserve' })
   if (services.config.ballSource !== 'sim') return {}
   const { SIM_BLOWER } = await import('../../../hardware/src/select.ts')
   await services.devices.register({ id: SIM_BLOWER.deviceId, kind: 'blower', name: 'Extractor neumático (simulado)', hallId, manufacturer: 'Bolillo', model: 'simulator', sealCode: SIM_BLOWER.sealCode, certificateId: 'SIM-CERT-DEMO' })

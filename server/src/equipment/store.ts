@@ -135,13 +135,23 @@ export function ballSetsOfHall(db: Sql, hallId: string): Promise<BallSetRow[]> {
   return db.all<BallSetRow>('SELECT * FROM ball_sets WHERE hall_id = ? ORDER BY created_at, label', [hallId])
 }
 
-export async function countBallSets(tx: Sql, hallId: string): Promise<number> {
-  return Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ?', [hallId]))?.n ?? 0)
+/** Reserve sets of a hall with games left; with `ballCount`, only those of that many balls. */
+export async function countUsableReserves(tx: Sql, hallId: string, ballCount?: number): Promise<number> {
+  const row = ballCount === undefined
+    ? await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId])
+    : await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit AND ball_count = ?", [hallId, ballCount])
+  return Number(row?.n ?? 0)
 }
 
-/** Reserve sets of a hall with games left. */
-export async function countUsableReserves(tx: Sql, hallId: string): Promise<number> {
-  return Number((await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId]))?.n ?? 0)
+/** The layout plans of a hall (BNG-3/4: `layout` and `derived`), for the ball counts its sets may have. */
+export function layoutPlansOfHall(tx: Sql, hallId: string): Promise<Array<{ kind: string; body: string }>> {
+  return tx.all<{ kind: string; body: string }>("SELECT kind, body FROM hall_plans WHERE hall_id = ? AND kind IN ('layout', 'derived') ORDER BY kind, version", [hallId])
+}
+
+/** The number of balls a game is played with. */
+export async function gameBallCount(tx: Sql, gameId: string): Promise<number | undefined> {
+  const r = await tx.get<{ ball_count: number }>('SELECT ball_count FROM games WHERE id = ?', [gameId])
+  return r ? Number(r.ball_count) : undefined
 }
 
 export async function isBallSetLabelTaken(tx: Sql, hallId: string, label: string): Promise<boolean> {

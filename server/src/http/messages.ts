@@ -30,6 +30,8 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   DEVICE_NOT_CERTIFIED: { es: 'El dispositivo no está registrado, precintado y certificado, o no está activo: no puede usarse en el juego.', en: 'The device is not registered, sealed and certified, or not active: it cannot be used in play.' },
   BALL_SET_EXHAUSTED: { es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.', en: 'The ball set has reached its game limit: change it for the reserve set.' },
   BALL_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas activo.', en: 'The hall has no active ball set.' },
+  LAYOUT_NOT_AUTHORISED: { es: 'Este formato de cartón no está autorizado en la sala: indique la referencia de la licencia o autorización que lo permite.', en: 'This card format is not authorised in the hall: give the reference of the licence or authorisation that allows it.' },
+  RESERVE_BALL_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.', en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.' },
   ENTROPY_HEALTH_FAILED: { es: 'La fuente de entropía falló sus pruebas de salud: no se generan semillas.', en: 'The entropy source failed its health tests: no seeds are generated.' },
   RULE_DISABLED: { es: 'El perfil de la sala no permite esta operación.', en: "The hall's profile does not allow this." },
   UNAUTHORIZED: { es: 'Debe identificarse.', en: 'Authentication required.' },

@@ -31,6 +31,8 @@ export const ErrorCode = {
   DeviceNotCertified: 'DEVICE_NOT_CERTIFIED',
   BallSetExhausted: 'BALL_SET_EXHAUSTED',
   BallSetRequired: 'BALL_SET_REQUIRED',
+  ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',
+  LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
   RuleDisabled: 'RULE_DISABLED',
   Unauthorized: 'UNAUTHORIZED',

@@ -1,0 +1,14 @@
+import type { Services } from '../../server/src/services.ts'
+
+/**
+ * BNG-24/25/26: what a hall needs before it draws physical balls (a manual drum or a blower): an active ball set
+ * and a reserve set, type-approved with the games their manufacturer guarantees. Registered through the service,
+ * for tests that build their halls the same way.
+ */
+export async function registerBallSets(services: Pick<Services, 'ballSets'>, hallId: string, opts: { ballCount?: number } = {}): Promise<{ activeId: string; reserveId: string }> {
+  const common = { hallId, approvalNo: 'HOM-BOLAS-1', guaranteedGames: 3000, ...(opts.ballCount ? { ballCount: opts.ballCount } : {}) }
+  const name = opts.ballCount ? `Juego de ${opts.ballCount} bolas` : 'Juego'
+  const active = await services.ballSets.register({ ...common, label: `${name} 1`, status: 'active' })
+  const reserve = await services.ballSets.register({ ...common, label: `${name} 2 (reserva)`, status: 'reserve' })
+  return { activeId: active.id, reserveId: reserve.id }
+}
