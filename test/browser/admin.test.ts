@@ -92,6 +92,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ids.push(set.id)
     // BNG-25: the reserve set the hall must have before drawing balls by hand.
     ids.push((await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas B', approvalNo: 'AJ-BOL-77', status: 'reserve' })).id)
+    // BNG-30: the certified drum of the manual game.
+    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'admin' })
     ids.push(master.id)
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })

@@ -14,7 +14,7 @@ import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpe
 import type { GameState } from '../../server/src/bingo/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { registerBallSets } from '../helpers/ball-sets.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
 
 const SHOTS = SCREENSHOTS
 const suite = browserSuite
@@ -412,7 +412,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: 'correct horse battery' })
     const set = await bingo.createMasterSet({ count: 200, seed: 'browser-display-2' })
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 150 })
-    await registerBallSets(server.services, hallId)
+    await equipForManualGames(server.services, hallId)
     const session = await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Sala' } })
     const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' })
     gameId = game.gameId

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
-import { gameOnSale, hallWithSeries, openSession, PASSWORD, registerBallSets, secondPerson, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import { gameOnSale, hallWithSeries, openSession, PASSWORD, registerBallSets, registerExtractor, secondPerson, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
  * Issue 18 over real HTTP with authentication on: the balls a hall draws by hand (BNG-23 to BNG-26) and the card
@@ -18,6 +18,7 @@ describe('ball sets of manual games and card layouts (BNG-3/4, BNG-23 to BNG-26)
   it('BNG-24/25: no manual game without an active set and a reserve set; the first ball counts against the active set, an RNG game counts nothing', async () => {
     const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'bng25', noBallSets: true })
     const sessionId = await openSession(s, hall.hallId)
+    await registerExtractor(s, hall.hallId)
     const announce = () => s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [hall.seriesId], drawSource: 'manual' })
     const none = await announce()
     expect(none.status).toBe(409)
@@ -77,6 +78,32 @@ describe('ball sets of manual games and card layouts (BNG-3/4, BNG-23 to BNG-26)
     const change = await api(s.server.url, 'POST', `/api/halls/${hall.hallId}/ball-sets/change`, { toSetId: reserveId, reason: 'revisión' }, { ...s.headers('mesa1'), 'x-bolillo-second-person': Buffer.from(`sala:${PASSWORD}`).toString('base64') })
     expect(change.status, JSON.stringify(change.body)).toBe(200)
     expect(change.body.active.id).toBe(reserveId)
+  })
+
+  it('BNG-30/31 (CFG-8): a manual game is drawn from a registered, sealed and certified extractor, type-approved in Cantabria; a suspended drum stops it', async () => {
+    const es = await hallWithSeries(s, { profileId: 'ES-CB-2010', name: 'Sala Comillas', seed: 'bng31', noBallSets: true })
+    await registerBallSets(s, es.hallId)
+    const sessionId = await openSession(s, es.hallId)
+    const announce = () => s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [es.seriesId], drawSource: 'manual' })
+    const noDrum = await announce()
+    expect(noDrum.status).toBe(422)
+    expect(noDrum.body.error).toMatchObject({ code: 'DEVICE_NOT_CERTIFIED', details: { problems: ['no-extractor'], rule: 'BNG-30' } })
+    // Sealed and certified, but not type-approved: not enough under BNG-31.
+    expect((await s.call('jefa', 'POST', '/api/devices', { id: 'BOMBO-ES', kind: 'blower', name: 'Bombo', hallId: es.hallId, sealCode: 'PRE-ES-1', certificateId: 'CC-ES-1' })).status).toBe(201)
+    const unapproved = await announce()
+    expect(unapproved.body.error).toMatchObject({ code: 'DEVICE_NOT_CERTIFIED', details: { problems: ['no-type-approval'] } })
+    // A jefe de mesa cannot fill the number in; the director records it.
+    expect((await s.call('mesa1', 'PATCH', '/api/devices/BOMBO-ES', { typeApprovalNo: 'HOM-ES-77' })).status).toBe(403)
+    expect((await s.call('jefa', 'PATCH', '/api/devices/BOMBO-ES', { typeApprovalNo: 'HOM-ES-77' })).status).toBe(200)
+    const g = await gameOnSale(s, sessionId, [es.seriesId], 3, 'manual')
+    const records = await s.server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'game.device_assigned'")
+    const assigned = records.map((r) => JSON.parse(r.payload)).find((p) => p.gameId === g.gameId)
+    expect(assigned).toMatchObject({ deviceId: 'BOMBO-ES', role: 'extractor', sealCode: 'PRE-ES-1', certificateId: 'CC-ES-1', typeApprovalNo: 'HOM-ES-77', rule: 'BNG-30' })
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
+    expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball: 5 })).status).toBe(200)
+    expect((await s.call('jefa', 'POST', '/api/devices/BOMBO-ES/status', { status: 'suspended', reason: 'precinto roto' })).status).toBe(200)
+    const stopped = await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball: 6 })
+    expect(stopped.body.error).toMatchObject({ code: 'DEVICE_NOT_CERTIFIED', details: { problems: ['status-suspended'] } })
   })
 
   it('BNG-3/4: a 75-ball layout goes on sale in a hall only under its authorisation reference; its sets and recount have 75 balls', async () => {

@@ -37,6 +37,8 @@ describe('prima, pots and modalities over HTTP', () => {
     for (const [label, status] of [['Juego 75 A', 'active'], ['Juego 75 B', 'reserve']]) {
       expect((await api(server.url, 'POST', `/api/halls/${hall.id}/ball-sets`, { label, status, ballCount: 75, approvalNo: 'HOM-75', guaranteedGames: 3000 })).status).toBe(201)
     }
+    // BNG-31: a type-approved drum.
+    expect((await api(server.url, 'POST', '/api/devices', { id: 'BOMBO-75', kind: 'blower', name: 'Bombo', hallId: hall.id, sealCode: 'PRE-75', certificateId: 'CC-75', typeApprovalNo: 'HOM-B-75' })).status).toBe(201)
     const session = (await api(server.url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 75, confirmedBy: 'jefe' } })).body
     const watched = await socket.emitWithAck('hall:watch', { hallId: hall.id })
     expect(watched.ok).toBe(true)

@@ -39,6 +39,8 @@ describe('back-office reports and generation progress (issue 17)', () => {
     setId = (await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego A', gameLimit: 1000, status: 'active' })).id
     // BNG-25: a reserve set before any ball is drawn by hand.
     await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego B', status: 'reserve' })
+    // BNG-30: the certified drum the balls come from.
+    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.

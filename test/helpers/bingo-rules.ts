@@ -55,7 +55,10 @@ export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-202
   expect(set.status).toBe(201)
   const series = await s.call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: input.faceValueCents ?? 500 })
   expect(series.status).toBe(201)
-  if (!input.noBallSets) await registerBallSets(s, hall.body.id)
+  if (!input.noBallSets) {
+    await registerBallSets(s, hall.body.id)
+    await registerExtractor(s, hall.body.id)
+  }
   return { hallId: hall.body.id as string, masterSetId: set.body.id as string, seriesId: series.body.id as string }
 }
 
@@ -107,4 +110,11 @@ export async function voidBeforeFirstBall(s: RulesServer, gameId: string): Promi
   const v = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: director })
   expect(v.status, JSON.stringify(v.body)).toBe(200)
   expect(v.body.status).toBe('void')
+}
+
+/** BNG-30/31: the hall's manual drum with its seal, Certificado de Cumplimiento and type-approval number (CFG-8). */
+export async function registerExtractor(s: RulesServer, hallId: string, id = `BOMBO-${hallId}`.slice(0, 40)): Promise<string> {
+  const r = await s.call('jefa', 'POST', '/api/devices', { id, kind: 'blower', name: 'Bombo manual', hallId, sealCode: `AJ-PRE-${id}`.slice(0, 40), certificateId: 'CC-BOMBO-1', typeApprovalNo: 'HOM-BOMBO-1' })
+  expect(r.status, JSON.stringify(r.body)).toBe(201)
+  return id
 }

@@ -28,7 +28,7 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({
       id: deviceId, kind, name: z.string().min(1).max(120), hallId: id.nullable().optional(),
       manufacturer: optText(120), model: optText(120), serialNo: optText(120), sealCode: optText(40), certificateId: optText(40),
-      certificateExpiresAt: optText(40), parentId: deviceId.nullable().optional(), firmware: optText(40),
+      certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
     }).strict())
     return c.json(await devices.register(b), 201)
   })
@@ -36,7 +36,7 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   app.patch('/api/devices/:deviceId', needs('device.admin'), async (c) => {
     const b = await body(c, z.object({
       by: person.optional(), name: z.string().min(1).max(120).optional(), hallId: id.nullable().optional(), manufacturer: optText(120), model: optText(120),
-      serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), parentId: deviceId.nullable().optional(), firmware: optText(40),
+      serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
     }).strict())
     const { by, ...patch } = b
     return c.json(await devices.update(param(c, 'deviceId'), patch, nameOf(c, by)))

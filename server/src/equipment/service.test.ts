@@ -32,8 +32,14 @@ async function hallWithGame(s: Services, profileId = 'BO-2025') {
 }
 
 
-/** An active and a reserve set (BNG-24/25): what a hall needs before its first manual game. */
+/** A certified drum (BNG-30) for the hall's manual games. */
+async function drumOf(s: Services, hallId: string, id = 'BOMBO-1'): Promise<void> {
+  await s.devices.register({ id, kind: 'blower', name: 'Bombo', hallId, sealCode: `AJ-${id}`, certificateId: 'CC-1', typeApprovalNo: 'HOM-B-1' })
+}
+
+/** The drum and an active and a reserve set (BNG-24/25/30): what a hall needs before its first manual game. */
 async function ballSetsOf(s: Services, hallId: string): Promise<void> {
+  await drumOf(s, hallId)
   await s.ballSets.register({ hallId, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 3000 })
   await s.ballSets.register({ hallId, label: 'B', approvalNo: 'HOM-1', guaranteedGames: 3000 })
 }
@@ -98,6 +104,7 @@ describe('ball sets in play', () => {
   it('counts a game at its first ball, warns before the limit, blocks at it and unblocks after a witnessed change', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
+    await drumOf(s, hall.id)
     const a = await s.ballSets.register({ hallId: hall.id, label: 'A', gameLimit: 2, warnPercent: 50 })
     const b = await s.ballSets.register({ hallId: hall.id, label: 'B' })
     expect(b.status).toBe('reserve')
@@ -182,6 +189,7 @@ describe('ball sets in play', () => {
   it('BNG-25: a reserve set retired after a manual game was announced stops its first ball', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
+    await drumOf(s, hall.id)
     await s.ballSets.register({ hallId: hall.id, label: 'A' })
     const b = await s.ballSets.register({ hallId: hall.id, label: 'B' })
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

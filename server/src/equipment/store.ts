@@ -11,7 +11,7 @@ import type { BallSetStatus } from './ball-sets.ts'
 
 export interface DeviceRow {
   id: string; hall_id: string | null; kind: DeviceKind; name: string; manufacturer: string | null; model: string | null; serial_no: string | null
-  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; parent_id: string | null; status: DeviceStatus
+  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; type_approval_no: string | null; parent_id: string | null; status: DeviceStatus
   firmware: string | null; last_seen_at: string | null; created_at: string; updated_at: string
 }
 
@@ -46,16 +46,16 @@ export function listDevices(db: Sql, filter: { hallId?: string; kind?: DeviceKin
 /** A new device, active. */
 export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_seen_at'>): Promise<void> {
   await tx.run(
-    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, parent_id, status, firmware, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-    [d.id, d.hall_id, d.kind, d.name, d.manufacturer, d.model, d.serial_no, d.seal_code, d.certificate_id, d.certificate_expires_at, d.parent_id, d.firmware, d.created_at, d.updated_at],
+    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, type_approval_no, parent_id, status, firmware, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+    [d.id, d.hall_id, d.kind, d.name, d.manufacturer, d.model, d.serial_no, d.seal_code, d.certificate_id, d.certificate_expires_at, d.type_approval_no, d.parent_id, d.firmware, d.created_at, d.updated_at],
   )
 }
 
 /** The column behind each field a device's record may change, in the order an update applies them. */
 const PATCH_COLUMNS: Record<keyof DevicePatch, string> = {
   name: 'name', hallId: 'hall_id', manufacturer: 'manufacturer', model: 'model', serialNo: 'serial_no', sealCode: 'seal_code',
-  certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', parentId: 'parent_id', firmware: 'firmware',
+  certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', typeApprovalNo: 'type_approval_no', parentId: 'parent_id', firmware: 'firmware',
 }
 export const DEVICE_PATCH_FIELDS = Object.keys(PATCH_COLUMNS) as Array<keyof DevicePatch>
 
@@ -77,8 +77,18 @@ export async function markDeviceSeen(tx: Sql, id: string, at: string, firmware: 
 }
 
 /** Records which device a game was announced with, and its seal and certificate at that moment. */
-export async function insertGameDevice(tx: Sql, g: { gameId: string; deviceId: string; role: string; sealCode: string | null; certificateId: string | null; assignedAt: string }): Promise<void> {
-  await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, assigned_at) VALUES (?, ?, ?, ?, ?, ?)', [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.assignedAt])
+export async function insertGameDevice(tx: Sql, g: { gameId: string; deviceId: string; role: string; sealCode: string | null; certificateId: string | null; typeApprovalNo: string | null; assignedAt: string }): Promise<void> {
+  await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, type_approval_no, assigned_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.typeApprovalNo, g.assignedAt])
+}
+
+/** The device a game was announced with in `role` (the extractor of a manual game), if any. */
+export function deviceOfGame(tx: Sql, gameId: string, role: string): Promise<{ device_id: string } | undefined> {
+  return tx.get<{ device_id: string }>('SELECT device_id FROM game_devices WHERE game_id = ? AND role = ?', [gameId, role])
+}
+
+/** The active extractors (kind blower: drum or pneumatic, BNG-30) registered for a hall. */
+export function activeExtractorsOfHall(tx: Sql, hallId: string): Promise<Array<{ id: string }>> {
+  return tx.all<{ id: string }>("SELECT id FROM devices WHERE hall_id = ? AND kind = 'blower' AND status = 'active' ORDER BY id", [hallId])
 }
 
 /** The blower a game was announced with, if any. */

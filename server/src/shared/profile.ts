@@ -50,6 +50,12 @@ export interface Profile {
    * rows (002 §6.1.3); Cantabria, the Consejería's express authorisation (004 Bingo I). true in both shipped profiles.
    */
   otherLayoutsNeedAuthorisation: boolean
+  /**
+   * BNG-31 / CFG-8: the ball extractor and the automatic reader of a game carry a homologation (type-approval)
+   * number besides the seal and certificate every draw device needs (GEN-7, BNG-30). Cantabria: type-approved
+   * extractors and readers (004 Bingo II.3). The Bolivian texts ask for the Certificado de Cumplimiento only.
+   */
+  drawDeviceTypeApproval: boolean
   /** BNG-27: recount of balls at session start only, or at start and end. */
   ballRecount: 'start' | 'start-and-end'
   /** BNG-1 / RNG-25: draws by certified software allowed. */
@@ -131,6 +137,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   ballSetTypeApproval: false,
   ballSetChangeWitness: 'director',
   otherLayoutsNeedAuthorisation: true,
+  drawDeviceTypeApproval: false,
   ballRecount: 'start',
   softwareDrawAllowed: true,
   autoClaimSoldCards: true,
@@ -164,6 +171,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   ballSetTypeApproval: true,
   ballSetChangeWitness: 'any-witness',
   otherLayoutsNeedAuthorisation: true,
+  drawDeviceTypeApproval: true,
   ballRecount: 'start-and-end',
   softwareDrawAllowed: false,
   autoClaimSoldCards: false,
