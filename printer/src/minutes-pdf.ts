@@ -172,6 +172,8 @@ interface Labels {
   /** BNG-74: the column naming the Jefe de Mesa and the Director de Bingo who signed each entry with their credentials. */
   signedBy: string
   signedNames: (jefeMesa: string, director: string) => string
+  /** BNG-34 / GEN-31: the CCTV camera of an incident and the recording to review. */
+  cctvOf: (cameraId: string, ref: string | null) => string
   /** BNG-27: who counted the balls (the witness is `confirmedBy`). */
   countedBy: string
   directorBingo: string
@@ -390,6 +392,7 @@ const ES: Labels = {
   incidentSignatures: 'Firmas de las incidencias (BNG-74):',
   signedBy: 'Firmado por (BNG-74)',
   signedNames: (jefe, director) => `Jefe de Mesa: ${jefe} · Director de Bingo: ${director}`,
+  cctvOf: (cam, ref) => `Cámara ${cam}${ref ? `, grabación ${ref}` : ''}`,
   countedBy: 'Contado por',
   directorBingo: 'Director de Bingo',
   rejectedClaims: 'Reclamaciones rechazadas',
@@ -625,6 +628,7 @@ const EN: Labels = {
   incidentSignatures: 'Incident signatures (BNG-74):',
   signedBy: 'Signed by (BNG-74)',
   signedNames: (jefe, director) => `Floor manager: ${jefe} · Bingo director: ${director}`,
+  cctvOf: (cam, ref) => `Camera ${cam}${ref ? `, recording ${ref}` : ''}`,
   countedBy: 'Counted by',
   directorBingo: 'Bingo Director (Director de Bingo)',
   rejectedClaims: 'Rejected claims',
@@ -1694,7 +1698,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
         { title: L.note, w: 1.5 },
         { title: L.signedBy, w: 1.6 },
       ],
-      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
+      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', [i.note, i.cctv ? L.cctvOf(i.cctv.cameraId, i.cctv.cctvRef) : ''].filter(Boolean).join(' · ') || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
     )
     w.ensure(26 + 24)
     w.space(26)

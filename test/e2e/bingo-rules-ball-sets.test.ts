@@ -151,4 +151,26 @@ describe('ball sets of manual games and card layouts (BNG-3/4, BNG-23 to BNG-26)
     const ok = await s.call('mesa1', 'POST', `/api/halls/${hall.hallId}/sessions`, { recount: { ballsCounted: 75 } }, secondPerson('jefa'))
     expect(ok.status, JSON.stringify(ok.body)).toBe(201)
   })
+  it('BNG-34 / GEN-29/31: each incident names the CCTV camera (the hall\'s ball-exit camera by default) and the recording, in the journal and the minutes', async () => {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Oruro', seed: 'bng34' })
+    expect((await s.call('mesa1', 'PUT', `/api/halls/${hall.hallId}/cctv`, { ballCameraId: 'CAM-BOMBO-1' })).status).toBe(403)
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/cctv`, { ballCameraId: 'CAM-BOMBO-1' })).status).toBe(200)
+    const sessionId = await openSession(s, hall.hallId)
+    const g = await gameOnSale(s, sessionId, [hall.seriesId], 10, 'manual')
+    const director = { username: 'jefa', password: PASSWORD }
+    const suspended = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'el bombo no gira', confirm: director })
+    expect(suspended.status, JSON.stringify(suspended.body)).toBe(200)
+    // A bad reference is refused whole: no entry, the game stays suspended.
+    const bad = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: director, cameraId: 'CAM\n2' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.details).toMatchObject({ field: 'cameraId' })
+    expect((await s.call('mesa1', 'GET', `/api/games/${g.gameId}`)).body.status).toBe('suspended')
+    const voided = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: director, cameraId: 'CAM-SALA-2', cctvRef: 'NVR1 2026-11-21 20:05' })
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200)
+    const minutes = (await s.call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
+    const incidents = minutes.games.find((x: { gameId: string }) => x.gameId === g.gameId).incidents
+    expect(incidents.map((i: { cctv: unknown }) => i.cctv)).toEqual([{ cameraId: 'CAM-BOMBO-1', cctvRef: null }, { cameraId: 'CAM-SALA-2', cctvRef: 'NVR1 2026-11-21 20:05' }])
+    const rows = await s.server.services.db.all<{ camera_id: string; cctv_ref: string | null }>('SELECT camera_id, cctv_ref FROM incidents WHERE game_id = ? ORDER BY created_at, kind', [g.gameId])
+    expect(rows.map((r) => r.camera_id).sort()).toEqual(['CAM-BOMBO-1', 'CAM-SALA-2'])
+  })
 })

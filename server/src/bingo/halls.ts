@@ -219,6 +219,26 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
   })
 }
 
+// ---------------------------------------------------------------- CCTV (BNG-34)
+
+/**
+ * BNG-34: the hall's CCTV camera on the ball exit point of the extractor (null: none registered). Every incident of
+ * the hall's games names it unless staff name another (GEN-31). Journaled.
+ */
+export async function setHallCamera(ctx: BingoContext, input: { hallId: string; ballCameraId: string | null; by: unknown }): Promise<{ hallId: string; ballCameraId: string | null }> {
+  const cam = input.ballCameraId?.trim() || null
+  if (cam && !/^[\p{L}\p{N} ._:/#-]{1,80}$/u.test(cam)) throw new DomainError('VALIDATION_FAILED', 'ballCameraId has 1 to 80 letters, digits or . _ : / # -', { field: 'ballCameraId', rule: 'BNG-34' })
+  return ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
+    if (cam === null) delete settings.ballCameraId
+    else settings.ballCameraId = cam
+    await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await appendJournal(tx, { at: ctx.now(), type: 'hall.cctv_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, ballCameraId: cam, actor: input.by, rule: 'BNG-34' } })
+    return { hallId: hall.id, ballCameraId: cam }
+  })
+}
+
 // ---------------------------------------------------------------- time zone (issue 17)
 
 function unknownZone(tz: string): DomainError {

@@ -49,7 +49,7 @@ export interface MinutesGame extends MinutesBonusGame {
    * BNG-74: `declaredBy` is who declared the entry (the server for a reader fault); `signedBy` the Jefe de Mesa and
    * the Director de Bingo who signed it with their own credentials (null where the profile wants no co-signer).
    */
-  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null }>
+  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null; cctv?: { cameraId: string; cctvRef: string | null } | null }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
@@ -194,6 +194,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         game(pl).incidents.push({
           at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note, declaredBy: pl.by?.name,
           signedBy: pl.signedBy ? { jefeMesa: pl.signedBy.jefeMesa.name, director: pl.signedBy.director.name } : null,
+          // BNG-34 / GEN-31: the camera whose footage shows it, and the recording to review (GEN-29).
+          cctv: pl.cctv?.cameraId ? { cameraId: pl.cctv.cameraId, cctvRef: pl.cctv.cctvRef ?? null } : null,
         })
         break
       case 'ball.corrected': {

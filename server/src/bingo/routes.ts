@@ -59,6 +59,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     }).strict())
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
+  // BNG-34: the hall's CCTV camera on the ball exit point, named by every incident of its games (GEN-31).
+  app.put('/api/halls/:hallId/cctv', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ ballCameraId: z.string().min(1).max(80).nullable() }).strict())
+    return c.json(await bingo.setHallCamera({ hallId: param(c, 'hallId'), ballCameraId: b.ballCameraId, by: actorOf(c) }))
+  })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
@@ -147,6 +152,8 @@ export function registerBingoRoutes(app: App, services: Services) {
       // Issue 15 point 4: an annulment carries its reason and a second person's confirmation.
       reason: z.string().max(500).optional(),
       confirm: z.object({ username: z.string().min(1).max(120), password: z.string().min(1).max(200) }).strict().optional(),
+      // BNG-34 / GEN-31: the camera whose footage shows it (default: the hall's ball-exit camera) and the recording.
+      cameraId: z.string().min(1).max(80).optional(), cctvRef: z.string().min(1).max(200).optional(),
     }).strict())
     const who = principalOf(c)
     const by = { kind: who.kind, id: who.id, name: who.name, role: who.role }
@@ -157,7 +164,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     // person: never a name in the body.
     const confirmedBy = b.confirm ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password) : undefined
     const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
-    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment }))
+    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment, cctv: { cameraId: b.cameraId, cctvRef: b.cctvRef } }))
   })
   // BNG-83 (Cantabria): any manually entered ball is corrected to the number on the ball, before a prize is
   // verified at or after it (CORRECTION_TOO_LATE after that: only the annulment incident is left).
