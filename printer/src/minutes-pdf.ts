@@ -105,6 +105,8 @@ interface Labels {
   startDiligence: string
   startDiligenceText: (opened: string) => string
   ballsCounted: string
+  equipmentCheck: string
+  equipmentChecked: (withReader: boolean) => string
   confirmedBy: string
   notRecorded: string
   closeRecount: string
@@ -328,6 +330,8 @@ const ES: Labels = {
   startDiligence: 'Diligencia de inicio de sesión',
   startDiligenceText: (opened) => `En la fecha y hora de apertura (${opened}) se comprobaron el material y las instalaciones de juego y se efectuó el recuento de las bolas antes de su carga en el extractor (BNG-27, BNG-41).`,
   ballsCounted: 'Bolas contadas',
+  equipmentCheck: 'Material e instalaciones (BNG-41)',
+  equipmentChecked: (reader) => `Comprobados y en funcionamiento: bombo, cámara de la salida de bolas y monitores, pantallas, sonido${reader ? ', lector automático' : ''}`,
   confirmedBy: 'Confirmado por',
   notRecorded: 'No registrado',
   closeRecount: 'Recuento de bolas al cierre',
@@ -564,6 +568,8 @@ const EN: Labels = {
   startDiligence: 'Session start diligence',
   startDiligenceText: (opened) => `At the opening date and time (${opened}) the gaming material and installations were checked and the balls were counted before loading them into the blower (BNG-27, BNG-41).`,
   ballsCounted: 'Balls counted',
+  equipmentCheck: 'Equipment and installations (BNG-41)',
+  equipmentChecked: (reader) => `Checked and working: extractor, ball-exit camera and monitors, screens, sound${reader ? ', automatic reader' : ''}`,
   confirmedBy: 'Confirmed by',
   notRecorded: 'Not recorded',
   closeRecount: 'Ball recount at close',
@@ -1196,6 +1202,8 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     // BNG-27: who counted, and the witness who confirmed it with their own credential.
     ...(m.openRecount?.countedBy ? [{ label: L.countedBy, value: m.openRecount.countedBy }] : []),
     { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: m.openRecount?.countedBy ? 1 : 2 },
+    // BNG-41: the check of the material and installations before the session.
+    { label: L.equipmentCheck, value: m.equipmentCheck ? L.equipmentChecked(m.equipmentCheck.reader !== undefined) + (m.equipmentCheck.note ? ` (${m.equipmentCheck.note})` : '') : L.notRecorded, span: 2 },
   ])
   if (m.closeRecount) {
     w.space(8)

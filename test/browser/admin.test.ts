@@ -99,7 +99,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     ids.push(series.id)
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     ids.push(session.id)
     // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
     const till = await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD, floatCents: 20_000 })

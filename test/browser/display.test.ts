@@ -157,6 +157,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('recount-balls').fill('90')
     await caller.getByTestId('recount-by').fill('directora')
     await caller.getByTestId('recount-pass').fill('directora-de-bingo-1')
+    // BNG-41: every item of the equipment check is ticked before the session opens.
+    for (const item of ['extractor', 'cctv', 'displays', 'sound']) await caller.getByTestId(`check-${item}`).check()
     await caller.getByTestId('open-session').click()
     await until('session open', async () => (await api(server.url, 'GET', `/api/halls/${hallId}`)).body.openSessionId !== null, true)
     const opened = await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'session.opened' ORDER BY seq DESC LIMIT 1")

@@ -119,7 +119,7 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     expect(b.body).toMatchObject({ status: 'reserve', gameLimit: 800 })
     setB = b.body.id
 
-    const session = await post(`/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
+    const session = await post(`/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
     expect(session.status).toBe(201)
     sessionId = session.body.id
 

@@ -39,7 +39,7 @@ describe('prima, pots and modalities over HTTP', () => {
     }
     // BNG-31: a type-approved drum.
     expect((await api(server.url, 'POST', '/api/devices', { id: 'BOMBO-75', kind: 'blower', name: 'Bombo', hallId: hall.id, sealCode: 'PRE-75', certificateId: 'CC-75', typeApprovalNo: 'HOM-B-75' })).status).toBe(201)
-    const session = (await api(server.url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 75, confirmedBy: 'jefe' } })).body
+    const session = (await api(server.url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 75, confirmedBy: 'jefe' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
     const watched = await socket.emitWithAck('hall:watch', { hallId: hall.id })
     expect(watched.ok).toBe(true)
     const statePushed = new Promise<any>((resolve) => socket.on('game:state', (s: any) => { if (s.status === 'announced') resolve(s) }))

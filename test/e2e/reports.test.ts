@@ -44,7 +44,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     // One game with balls typed in from the blower (counted against the ball set), played to its end.
     const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)

@@ -82,7 +82,7 @@ export const secondPerson = (username: Who, password = PASSWORD) => ({ 'x-bolill
 
 /** The jefe de mesa recounts the balls and the director witnesses it with her credential (BNG-27). */
 export async function openSession(s: RulesServer, hallId: string): Promise<string> {
-  const r = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, secondPerson('jefa'))
+  const r = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, secondPerson('jefa'))
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return r.body.id
 }

@@ -16,6 +16,22 @@ import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } f
 /** BNG-27: the balls counted, the witness who confirmed (`confirmedBy`) and, with authentication on, who counted. */
 type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
 
+/**
+ * BNG-41 (002 §6.1.5; 004 Bingo III "se comprobará el correcto funcionamiento de todo el material e instalaciones"):
+ * the equipment checked before the session: the extractor (BNG-30), the CCTV camera on the ball exit and its
+ * monitors (BNG-34), the information screens or panels (BNG-36/37) and the sound installation (BNG-38); the
+ * automatic reader when the hall has one (BNG-31). Every item checked must work, or the session does not open.
+ */
+export interface EquipmentChecklist { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string }
+
+function checkChecklist(c: EquipmentChecklist): EquipmentChecklist {
+  const items = { extractor: c.extractor, cctv: c.cctv, displays: c.displays, sound: c.sound, ...(c.reader === undefined ? {} : { reader: c.reader }) }
+  const failed = Object.entries(items).filter(([, ok]) => ok !== true).map(([k]) => k)
+  if (failed.length) throw new DomainError('EQUIPMENT_CHECK_FAILED', `the session does not open while ${failed.join(', ')} does not work (BNG-41)`, { failed, rule: 'BNG-41' })
+  const note = c.note?.trim().slice(0, 500)
+  return { ...items, ...(note ? { note } : {}) }
+}
+
 /** Who did it, as the route proved it (http/context.ts actorOf); the server's own set-up (demo, CLI) names itself. */
 export interface PlanActor { kind: string; id: string; name: string; role: string }
 const SETUP_ACTOR: PlanActor = { kind: 'system', id: 'server', name: 'servidor', role: 'system' }
@@ -166,7 +182,8 @@ export async function createSeries(ctx: BingoContext, input: { hallId: string; c
 
 // ---------------------------------------------------------------- sessions
 
-export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount }): Promise<SessionRow> {
+export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist }): Promise<SessionRow> {
+  const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
     const open = await store.openSessionIdOfHall(tx, hall.id)
@@ -180,7 +197,7 @@ export async function openSession(ctx: BingoContext, input: { hallId: string; re
     const id = ctx.newId('ses')
     const at = ctx.now()
     await store.insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
-    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount } })
+    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount, ...(checklist ? { equipmentCheck: { ...checklist, checkedBy: input.recount.countedBy ?? input.recount.confirmedBy, witnessedBy: input.recount.confirmedBy, rule: 'BNG-41' } } : {}) } })
     for (const h of ctx.deps.hooks ?? []) await h.sessionOpened?.(tx, { sessionId: id, hallId: hall.id, profile, recount: input.recount, at, scope: `hall:${hall.id}/session:${id}` })
     emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
     return (await store.sessionById(tx, id))!

@@ -70,6 +70,8 @@ export interface SessionMinutes {
   closedAt: string | null
   /** BNG-27: the balls counted, who counted them (`countedBy`) and the witness who confirmed with their credential (`confirmedBy`). */
   openRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
+  /** BNG-41: the equipment checked at the opening, who checked and who witnessed; null when none was recorded. */
+  equipmentCheck?: { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string; checkedBy: string; witnessedBy: string; rule?: string } | null
   closeRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
@@ -104,11 +106,11 @@ export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premia
 export function minutesFromJournal(records: readonly JournalRecord[]): SessionMinutes {
   const opened = records.find((r) => r.type === 'session.opened')
   if (!opened) throw new DomainError('SESSION_NOT_FOUND', 'no session.opened record in the journal')
-  const p = opened.payload as { sessionId: string; hallId: string; hallName: string; profileId: string; recount: SessionMinutes['openRecount'] }
+  const p = opened.payload as { sessionId: string; hallId: string; hallName: string; profileId: string; recount: SessionMinutes['openRecount']; equipmentCheck?: SessionMinutes['equipmentCheck'] }
   const games = new Map<string, MinutesGame>()
   const minutes: SessionMinutes = {
     sessionId: p.sessionId, hallId: p.hallId, hallName: p.hallName, profileId: p.profileId, currency: '',
-    openedAt: opened.at, closedAt: null, openRecount: p.recount, closeRecount: null, lastGameAnnounced: false, games: [],
+    openedAt: opened.at, closedAt: null, openRecount: p.recount, equipmentCheck: p.equipmentCheck ?? null, closeRecount: null, lastGameAnnounced: false, games: [],
     totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,

@@ -78,8 +78,9 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) }), 201)
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
-    const b = await body(c, z.object({ recount }).strict())
-    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount) }), 201)
+    // BNG-41: the ball recount (BNG-27) and the check of the material and installations, both before the session.
+    const b = await body(c, z.object({ recount, checklist: z.object({ extractor: z.boolean(), cctv: z.boolean(), displays: z.boolean(), sound: z.boolean(), reader: z.boolean().optional(), note: z.string().max(500).optional() }).strict() }).strict())
+    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount), checklist: b.checklist }), 201)
   })
   app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))))
   app.post('/api/sessions/:sessionId/last-game', needs('session.close'), async (c) => {

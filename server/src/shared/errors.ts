@@ -33,6 +33,7 @@ export const ErrorCode = {
   BallSetRequired: 'BALL_SET_REQUIRED',
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
+  EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
   RuleDisabled: 'RULE_DISABLED',
   Unauthorized: 'UNAUTHORIZED',
