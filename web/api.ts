@@ -32,6 +32,8 @@ export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-
 
 /** BNG-27: the witness is the second person's credential (X-Bolillo-Second-Person), not a name; `confirmedBy` only with authentication off. */
 export type Recount = { ballsCounted: number; confirmedBy?: string }
+/** BNG-41: the equipment checked before a session opens. */
+export type EquipmentChecklist = { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string }
 
 export interface Principal { kind: 'person' | 'device' | 'anonymous'; id: string; name: string; role: string }
 export interface LoginResult { token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }
@@ -67,7 +69,7 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     /** The minutes PDF as a blob (a plain link cannot carry the Authorization header). */
     minutesPdf: (sessionId: string) => request.blob(`/api/sessions/${enc(sessionId)}/minutes.pdf`),
     hall: (hallId: string) => request<HallInfo>('GET', `/api/halls/${enc(hallId)}`),
-    openSession: (hallId: string, recount: Recount, second?: SecondPerson) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount }, { secondPerson: second }),
+    openSession: (hallId: string, recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount, checklist }, { secondPerson: second }),
     session: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}`),
     minutes: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}/minutes`),
     minutesPdfUrl: (sessionId: string) => `${base}/api/sessions/${enc(sessionId)}/minutes.pdf`,

@@ -105,6 +105,8 @@ interface Labels {
   startDiligence: string
   startDiligenceText: (opened: string) => string
   ballsCounted: string
+  equipmentCheck: string
+  equipmentChecked: (withReader: boolean) => string
   confirmedBy: string
   notRecorded: string
   closeRecount: string
@@ -172,6 +174,8 @@ interface Labels {
   /** BNG-74: the column naming the Jefe de Mesa and the Director de Bingo who signed each entry with their credentials. */
   signedBy: string
   signedNames: (jefeMesa: string, director: string) => string
+  /** BNG-34 / GEN-31: the CCTV camera of an incident and the recording to review. */
+  cctvOf: (cameraId: string, ref: string | null) => string
   /** BNG-27: who counted the balls (the witness is `confirmedBy`). */
   countedBy: string
   directorBingo: string
@@ -326,6 +330,8 @@ const ES: Labels = {
   startDiligence: 'Diligencia de inicio de sesión',
   startDiligenceText: (opened) => `En la fecha y hora de apertura (${opened}) se comprobaron el material y las instalaciones de juego y se efectuó el recuento de las bolas antes de su carga en el extractor (BNG-27, BNG-41).`,
   ballsCounted: 'Bolas contadas',
+  equipmentCheck: 'Material e instalaciones (BNG-41)',
+  equipmentChecked: (reader) => `Comprobados y en funcionamiento: bombo, cámara de la salida de bolas y monitores, pantallas, sonido${reader ? ', lector automático' : ''}`,
   confirmedBy: 'Confirmado por',
   notRecorded: 'No registrado',
   closeRecount: 'Recuento de bolas al cierre',
@@ -390,6 +396,7 @@ const ES: Labels = {
   incidentSignatures: 'Firmas de las incidencias (BNG-74):',
   signedBy: 'Firmado por (BNG-74)',
   signedNames: (jefe, director) => `Jefe de Mesa: ${jefe} · Director de Bingo: ${director}`,
+  cctvOf: (cam, ref) => `Cámara ${cam}${ref ? `, grabación ${ref}` : ''}`,
   countedBy: 'Contado por',
   directorBingo: 'Director de Bingo',
   rejectedClaims: 'Reclamaciones rechazadas',
@@ -561,6 +568,8 @@ const EN: Labels = {
   startDiligence: 'Session start diligence',
   startDiligenceText: (opened) => `At the opening date and time (${opened}) the gaming material and installations were checked and the balls were counted before loading them into the blower (BNG-27, BNG-41).`,
   ballsCounted: 'Balls counted',
+  equipmentCheck: 'Equipment and installations (BNG-41)',
+  equipmentChecked: (reader) => `Checked and working: extractor, ball-exit camera and monitors, screens, sound${reader ? ', automatic reader' : ''}`,
   confirmedBy: 'Confirmed by',
   notRecorded: 'Not recorded',
   closeRecount: 'Ball recount at close',
@@ -625,6 +634,7 @@ const EN: Labels = {
   incidentSignatures: 'Incident signatures (BNG-74):',
   signedBy: 'Signed by (BNG-74)',
   signedNames: (jefe, director) => `Floor manager: ${jefe} · Bingo director: ${director}`,
+  cctvOf: (cam, ref) => `Camera ${cam}${ref ? `, recording ${ref}` : ''}`,
   countedBy: 'Counted by',
   directorBingo: 'Bingo Director (Director de Bingo)',
   rejectedClaims: 'Rejected claims',
@@ -1192,6 +1202,8 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     // BNG-27: who counted, and the witness who confirmed it with their own credential.
     ...(m.openRecount?.countedBy ? [{ label: L.countedBy, value: m.openRecount.countedBy }] : []),
     { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: m.openRecount?.countedBy ? 1 : 2 },
+    // BNG-41: the check of the material and installations before the session.
+    { label: L.equipmentCheck, value: m.equipmentCheck ? L.equipmentChecked(m.equipmentCheck.reader !== undefined) + (m.equipmentCheck.note ? ` (${m.equipmentCheck.note})` : '') : L.notRecorded, span: 2 },
   ])
   if (m.closeRecount) {
     w.space(8)
@@ -1694,7 +1706,7 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
         { title: L.note, w: 1.5 },
         { title: L.signedBy, w: 1.6 },
       ],
-      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', i.note || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
+      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', [i.note, i.cctv ? L.cctvOf(i.cctv.cameraId, i.cctv.cctvRef) : ''].filter(Boolean).join(' · ') || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
     )
     w.ensure(26 + 24)
     w.space(26)

@@ -49,7 +49,7 @@ export async function seedDemoHall(services: Services, options: { cards?: number
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
   const blower = await seedDemoEquipment(services, hall.id)
-  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' } })
+  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
   const drawSource = config.ballSource === 'manual' ? 'manual' : 'rng'
   const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], ...('drawSource' in blower ? blower : { drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? 'manual' as const : drawSource }) })
   await bingo.openSales(game.gameId)

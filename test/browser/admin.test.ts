@@ -94,12 +94,16 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const set = await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas A', approvalNo: 'AJ-BOL-77', gameLimit: 1000, status: 'active' })
     ballSetId = set.id
     ids.push(set.id)
+    // BNG-25: the reserve set the hall must have before drawing balls by hand.
+    ids.push((await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas B', approvalNo: 'AJ-BOL-77', status: 'reserve' })).id)
+    // BNG-30: the certified drum of the manual game.
+    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'admin' })
     ids.push(master.id)
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     ids.push(series.id)
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     ids.push(session.id)
     // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
     const till = await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD, floatCents: 20_000 })

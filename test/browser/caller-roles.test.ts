@@ -69,7 +69,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
     table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     // The jefe opened the session from her own console; the locutor takes over the game at his.
     // BNG-27: she counts the balls, the director witnesses it with her own credential.
-    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('marta'), ...{ 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') } })
+    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { ...as('marta'), ...{ 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') } })
     expect(session.status).toBe(201)
   })
   afterAll(async () => {

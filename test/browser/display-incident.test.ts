@@ -12,6 +12,7 @@ import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpe
 import { api, startTestServer } from '../helpers/server.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
 
 const PASSWORD = 'clave-de-pruebas-17'
 
@@ -30,6 +31,7 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     const hall = await bingo.createHall({ id: 'sala', name: 'Sala de pruebas', profileId: 'BO-2025', playingPositions: 100, bettingPlan: DEMO_BETTING_PLAN })
     const set = await bingo.createMasterSet({ count: 200, seed: 'incident-display' })
     const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
+    await equipForManualGames(server.services, hall.id)
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })
     const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
     gameId = game.gameId

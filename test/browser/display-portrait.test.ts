@@ -11,6 +11,7 @@ import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpe
 import { startTestServer } from '../helpers/server.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
 
 /** Boxes of every element that must be seen whole, and any that spill over their own box. */
 async function outOfView(page: Page): Promise<string[]> {
@@ -52,6 +53,7 @@ browserSuite('the display\'s winner panel on a portrait screen (issue 17 point 6
     const hall = await bingo.createHall({ id: 'sala', name: 'Sala de pruebas', profileId: 'BO-2025', playingPositions: 200, bettingPlan: DEMO_BETTING_PLAN })
     const set = await bingo.createMasterSet({ count: 300, seed: 'portrait-winners' })
     const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
+    await equipForManualGames(server.services, hall.id)
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })
     const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
     gameId = game.gameId

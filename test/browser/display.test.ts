@@ -14,6 +14,7 @@ import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpe
 import type { GameState } from '../../server/src/bingo/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
 
 const SHOTS = SCREENSHOTS
 const suite = browserSuite
@@ -156,6 +157,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('recount-balls').fill('90')
     await caller.getByTestId('recount-by').fill('directora')
     await caller.getByTestId('recount-pass').fill('directora-de-bingo-1')
+    // BNG-41: every item of the equipment check is ticked before the session opens.
+    for (const item of ['extractor', 'cctv', 'displays', 'sound']) await caller.getByTestId(`check-${item}`).check()
     await caller.getByTestId('open-session').click()
     await until('session open', async () => (await api(server.url, 'GET', `/api/halls/${hallId}`)).body.openSessionId !== null, true)
     const opened = await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'session.opened' ORDER BY seq DESC LIMIT 1")
@@ -411,6 +414,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: 'correct horse battery' })
     const set = await bingo.createMasterSet({ count: 200, seed: 'browser-display-2' })
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 150 })
+    await equipForManualGames(server.services, hallId)
     const session = await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Sala' } })
     const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' })
     gameId = game.gameId

@@ -61,7 +61,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     }
     // A whole game, run and paid by the jefe de mesa over the API.
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('marta', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') })
+    const session = await call('marta', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') })
     const game = await call('marta', 'POST', `/api/sessions/${session.body.id}/games`, { seriesIds: [(await call('marta', 'GET', `/api/halls/${hallId}`)).body.series[0].id] })
     const gameId = game.body.gameId as string
     await call('marta', 'POST', `/api/games/${gameId}/sales/open`)

@@ -33,10 +33,10 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     expect(set.status).toBe(201)
     const series = await api(server.url, 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 1000 })
     expect(series.status).toBe(201)
-    const badRecount = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 89, confirmedBy: 'Jefe de Mesa' } })
+    const badRecount = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 89, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
     expect(badRecount.status).toBe(400)
     expect(badRecount.body.error.message).toMatch(/datos/)
-    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
+    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
     expect(session.status).toBe(201)
     sessionId = session.body.id
     const game = await api(server.url, 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [series.body.id] })

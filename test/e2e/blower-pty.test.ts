@@ -120,7 +120,7 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     expect(b.body).toMatchObject({ status: 'reserve', gameLimit: 800 })
     setB = b.body.id
 
-    const session = await post(`/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
+    const session = await post(`/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
     expect(session.status).toBe(201)
     sessionId = session.body.id
 
@@ -279,6 +279,11 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     const change = await post(`/api/halls/${hallId}/ball-sets/change`, { toSetId: setB, reason: 'límite de partidas', witnessedBy: 'Director del Bingo' })
     expect(change.status).toBe(200)
     expect(change.body).toMatchObject({ active: { id: setB, status: 'active' }, previous: { id: setA, status: 'retired' }, reservesLeft: 0 })
+    // BNG-25: with no reserve left, no blower game until a new reserve set is registered.
+    const noReserve = await post(`/api/sessions/${sessionId}/games`, { seriesIds: [seriesId], drawSource: 'blower', deviceId: DEVICE })
+    expect(noReserve.status).toBe(409)
+    expect(noReserve.body.error).toMatchObject({ code: 'RESERVE_BALL_SET_REQUIRED', details: { rule: 'BNG-25' } })
+    expect((await post(`/api/halls/${hallId}/ball-sets`, { label: 'Juego C', approvalNo: 'HOM-77', guaranteedGames: 5000 })).status).toBe(201)
 
     // A ball outside the set ends the game too.
     const gameId = await readyGame(20)

@@ -32,8 +32,14 @@ describe('prima, pots and modalities over HTTP', () => {
     expect(pot.status).toBe(201)
     const set = (await api(server.url, 'POST', '/api/master-sets/modality', { modality: 'bingo-75', count: 100, seed: 'http-75' })).body
     expect(set.layout.ballCount).toBe(75)
-    const series = (await api(server.url, 'POST', `/api/halls/${hall.id}/series`, { code: 'A', masterSetId: set.id, faceValueCents: 300 })).body
-    const session = (await api(server.url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' } })).body
+    // BNG-4: the 75-ball format under the Consejería's express authorisation; a drum with 75-ball sets (BNG-23/25).
+    const series = (await api(server.url, 'POST', `/api/halls/${hall.id}/series`, { code: 'A', masterSetId: set.id, faceValueCents: 300, layoutAuthorisationRef: 'CONSEJERIA-RES-75' })).body
+    for (const [label, status] of [['Juego 75 A', 'active'], ['Juego 75 B', 'reserve']]) {
+      expect((await api(server.url, 'POST', `/api/halls/${hall.id}/ball-sets`, { label, status, ballCount: 75, approvalNo: 'HOM-75', guaranteedGames: 3000 })).status).toBe(201)
+    }
+    // BNG-31: a type-approved drum.
+    expect((await api(server.url, 'POST', '/api/devices', { id: 'BOMBO-75', kind: 'blower', name: 'Bombo', hallId: hall.id, sealCode: 'PRE-75', certificateId: 'CC-75', typeApprovalNo: 'HOM-B-75' })).status).toBe(201)
+    const session = (await api(server.url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 75, confirmedBy: 'jefe' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
     const watched = await socket.emitWithAck('hall:watch', { hallId: hall.id })
     expect(watched.ok).toBe(true)
     const statePushed = new Promise<any>((resolve) => socket.on('game:state', (s: any) => { if (s.status === 'announced') resolve(s) }))

@@ -73,7 +73,7 @@ describe('crash safety under SIGKILL', () => {
     const hall = (await api(url, 'POST', '/api/halls', { name: 'Sala apagón', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body
     const set = (await api(url, 'POST', '/api/master-sets', { count: 20_000, seed: 'crash' })).body
     const series = (await api(url, 'POST', `/api/halls/${hall.id}/series`, { code: 'K', masterSetId: set.id, faceValueCents: 100 })).body
-    const session = (await api(url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' } })).body
+    const session = (await api(url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
     const gameId = (await api(url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id] })).body.gameId
     await api(url, 'POST', `/api/games/${gameId}/sales/open`)
 

@@ -55,7 +55,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
 
   it('refuses every cross-hall action of a person or device of hall A on hall B, and allows the same in hall A', async () => {
     const cross: Array<[string, string, string, unknown?]> = [
-      ['jefe-a', 'POST', `/api/halls/${ids.hallB}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'x' } }],
+      ['jefe-a', 'POST', `/api/halls/${ids.hallB}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'x' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }],
       ['jefe-a', 'POST', `/api/sessions/${ids.sessionB}/games`, { seriesIds: [ids.seriesB] }],
       ['jefe-a', 'POST', `/api/games/${ids.gameB}/sales/close`, {}],
       ['jefe-a', 'POST', `/api/games/${ids.gameB}/draw`],
@@ -98,9 +98,9 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     expect(ownReport.body).toEqual((await call('jefe-a', 'GET', `/api/reports/sales?hallId=${ids.hallA}`)).body)
     // A second person of another hall cannot witness, confirm or authorise here: the recount witness of hall A.
     const witness = (username: string) => ({ 'x-bolillo-second-person': Buffer.from(`${username}:${PASSWORD}`).toString('base64') })
-    const foreign = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('jefe-a'), ...witness('dir-b') })
+    const foreign = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { ...as('jefe-a'), ...witness('dir-b') })
     expect([foreign.status, foreign.body.error.code]).toEqual([403, 'WRONG_HALL'])
-    const ownWitness = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 } }, { ...as('jefe-a'), ...witness('dir-a') })
+    const ownWitness = await api(server.url, 'POST', `/api/halls/${ids.hallA}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { ...as('jefe-a'), ...witness('dir-a') })
     expect(ownWitness.body.error?.code).not.toBe('WRONG_HALL')
     // A director of every hall acts in both.
     expect((await call('jefa', 'GET', `/api/sessions/${ids.sessionB}/minutes`)).status).toBe(200)

@@ -91,7 +91,7 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     // A display on node B watches El Alto before the game exists.
     const early = await display(b, alto)
     expect(early.ack.gameId).toBeNull()
-    const session = (await api(a.url, 'POST', `/api/halls/${central}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })).body
+    const session = (await api(a.url, 'POST', `/api/halls/${central}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
     const game = await api(a.url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [sa.id] })
     expect(game.status).toBe(201)
     gameId = game.body.gameId

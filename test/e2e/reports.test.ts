@@ -37,10 +37,14 @@ describe('back-office reports and generation progress (issue 17)', () => {
     }
     hallId = (await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).id
     setId = (await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego A', gameLimit: 1000, status: 'active' })).id
+    // BNG-25: a reserve set before any ball is drawn by hand.
+    await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego B', status: 'reserve' })
+    // BNG-30: the certified drum the balls come from.
+    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
     const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     // One game with balls typed in from the blower (counted against the ball set), played to its end.
     const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)

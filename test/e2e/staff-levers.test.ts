@@ -51,7 +51,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })
     seriesId = series.body.id
     // BNG-27: the jefe de mesa counts the balls, the director witnesses it with her own credential.
-    const session = await call('mesa1', 'POST', `/api/halls/${hall.body.id}/sessions`, { recount: { ballsCounted: 90 } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call('mesa1', 'POST', `/api/halls/${hall.body.id}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
     sessionId = session.body.id
   })
   afterAll(async () => server?.cleanup())

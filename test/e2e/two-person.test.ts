@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
 
 /**
  * Issue 14 point 2 and point 8 over real HTTP with authentication on: the actions a rule wants two people for take
@@ -54,6 +55,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     const set = await bingo.createMasterSet({ count: 300, seed: 'two people' })
     seriesBo = (await bingo.createSeries({ hallId: 'bo', code: 'A', masterSetId: set.id, faceValueCents: 500 })).id
     seriesEs = (await bingo.createSeries({ hallId: 'es', code: 'A', masterSetId: set.id, faceValueCents: 500 })).id
+    for (const hall of ['bo', 'es']) await equipForManualGames(server.services, hall)
     for (const [username, displayName, role, halls] of PEOPLE) await auth.createUser({ username, displayName, role, password: PASSWORD, ...(halls ? { halls: [...halls] } : {}) })
     await login()
   })

@@ -47,7 +47,7 @@ export type RulesServer = Awaited<ReturnType<typeof startRulesServer>>
 /** A Plan de Apuestas a Bolivian hall is created with (BNG-52: no shares without one). */
 export const TEST_PLAN = { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } }
 
-export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-2025' | 'ES-CB-2010'; name: string; cards?: number; seed: string; faceValueCents?: number; playingPositions?: number; noPlan?: boolean }) {
+export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-2025' | 'ES-CB-2010'; name: string; cards?: number; seed: string; faceValueCents?: number; playingPositions?: number; noPlan?: boolean; noBallSets?: boolean }) {
   const plan = input.profileId === 'BO-2025' && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}
   const hall = await s.call('jefa', 'POST', '/api/halls', { name: input.name, profileId: input.profileId, playingPositions: input.playingPositions ?? 200, ...plan })
   expect(hall.status, JSON.stringify(hall.body)).toBe(201)
@@ -55,7 +55,26 @@ export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-202
   expect(set.status).toBe(201)
   const series = await s.call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: input.faceValueCents ?? 500 })
   expect(series.status).toBe(201)
+  if (!input.noBallSets) {
+    await registerBallSets(s, hall.body.id)
+    await registerExtractor(s, hall.body.id)
+  }
   return { hallId: hall.body.id as string, masterSetId: set.body.id as string, seriesId: series.body.id as string }
+}
+
+/**
+ * The hall's balls, as a hall that plays manual games has them (BNG-24/25/26): an active set and a reserve set,
+ * type-approved with the manufacturer's guaranteed games. Returns their ids.
+ */
+export async function registerBallSets(s: RulesServer, hallId: string, opts: { ballCount?: number; bothReserve?: boolean } = {}): Promise<{ activeId: string; reserveId: string }> {
+  const ids: string[] = []
+  const name = opts.ballCount ? `Juego de ${opts.ballCount} bolas` : 'Juego'
+  for (const [label, status] of [[`${name} 1`, opts.bothReserve ? 'reserve' : 'active'], [`${name} 2 (reserva)`, 'reserve']] as const) {
+    const r = await s.call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label, approvalNo: 'HOM-BOLAS-1', guaranteedGames: 3000, status, ...(opts.ballCount ? { ballCount: opts.ballCount } : {}) })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    ids.push(r.body.id)
+  }
+  return { activeId: ids[0], reserveId: ids[1] }
 }
 
 /** The X-Bolillo-Second-Person header: `username` confirms with their own password on the requester's screen. */
@@ -63,7 +82,7 @@ export const secondPerson = (username: Who, password = PASSWORD) => ({ 'x-bolill
 
 /** The jefe de mesa recounts the balls and the director witnesses it with her credential (BNG-27). */
 export async function openSession(s: RulesServer, hallId: string): Promise<string> {
-  const r = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, secondPerson('jefa'))
+  const r = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, secondPerson('jefa'))
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return r.body.id
 }
@@ -91,4 +110,11 @@ export async function voidBeforeFirstBall(s: RulesServer, gameId: string): Promi
   const v = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: director })
   expect(v.status, JSON.stringify(v.body)).toBe(200)
   expect(v.body.status).toBe('void')
+}
+
+/** BNG-30/31: the hall's manual drum with its seal, Certificado de Cumplimiento and type-approval number (CFG-8). */
+export async function registerExtractor(s: RulesServer, hallId: string, id = `BOMBO-${hallId}`.slice(0, 40)): Promise<string> {
+  const r = await s.call('jefa', 'POST', '/api/devices', { id, kind: 'blower', name: 'Bombo manual', hallId, sealCode: `AJ-PRE-${id}`.slice(0, 40), certificateId: 'CC-BOMBO-1', typeApprovalNo: 'HOM-BOMBO-1' })
+  expect(r.status, JSON.stringify(r.body)).toBe(201)
+  return id
 }

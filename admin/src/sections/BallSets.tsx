@@ -34,11 +34,14 @@ function HallSets(props: { hallId: string }) {
   const [label, setLabel] = useState('')
   const [approvalNo, setApprovalNo] = useState('')
   const [limit, setLimit] = useState('1000')
+  // BNG-26: the manufacturer's guaranteed games (required in Cantabria); BNG-3/4: a set of another layout's balls.
+  const [guaranteed, setGuaranteed] = useState('')
+  const [ballCount, setBallCount] = useState('')
   const [reason, setReason] = useState('')
   const active = chosen || sets.data?.find((s) => s.status === 'active')?.id || sets.data?.[0]?.id || ''
   const freq = useLoad(() => (active ? api<Frequencies>('GET', `/api/ball-sets/${encodeURIComponent(active)}/frequencies`) : Promise.resolve(null)), [active])
   const register = useAction(async () => {
-    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/ball-sets`, { label: label.trim(), ...(approvalNo.trim() ? { approvalNo: approvalNo.trim() } : {}), gameLimit: Number(limit), status: sets.data?.some((s) => s.status === 'active') ? 'reserve' : 'active' })
+    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/ball-sets`, { label: label.trim(), ...(approvalNo.trim() ? { approvalNo: approvalNo.trim() } : {}), ...(guaranteed.trim() ? { guaranteedGames: Number(guaranteed) } : {}), ...(ballCount.trim() ? { ballCount: Number(ballCount) } : {}), gameLimit: Number(limit), status: sets.data?.some((s) => s.status === 'active') ? 'reserve' : 'active' })
     setLabel('')
     sets.reload()
   })
@@ -66,6 +69,8 @@ function HallSets(props: { hallId: string }) {
           <Field label={tx('label')}><Input name="label" value={label} onValue={setLabel} /></Field>
           <Field label={tx('approvalNo')}><Input name="approvalNo" value={approvalNo} onValue={setApprovalNo} /></Field>
           <Field label={tx('gameLimit')}><Input name="gameLimit" inputMode="numeric" value={limit} onValue={setLimit} /></Field>
+          <Field label={tx('guaranteedGames')}><Input name="guaranteedGames" inputMode="numeric" value={guaranteed} onValue={setGuaranteed} /></Field>
+          <Field label={tx('ballCount')}><Input name="ballCount" inputMode="numeric" value={ballCount} onValue={setBallCount} /></Field>
           <button type="submit" class="primary" disabled={register.busy || !label.trim()}>{tx('newBallSet')}</button>
         </form>
         {register.feedback}

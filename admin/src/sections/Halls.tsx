@@ -76,8 +76,10 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
   const [code, setCode] = useState('')
   const [masterSetId, setMasterSetId] = useState('')
   const [price, setPrice] = useState('5')
+  // BNG-3/4: a card format other than the profile's is put on sale under its licence or authorisation reference.
+  const [layoutRef, setLayoutRef] = useState('')
   const add = useAction(async () => {
-    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/series`, { code: code.trim(), masterSetId: masterSetId || props.masterSets[0]?.id, faceValueCents: cents(price) })
+    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/series`, { code: code.trim(), masterSetId: masterSetId || props.masterSets[0]?.id, faceValueCents: cents(price), ...(layoutRef.trim() ? { layoutAuthorisationRef: layoutRef.trim() } : {}) })
     setCode('')
     overview.reload()
   })
@@ -107,6 +109,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
           </select>
         </Field>
         <Field label={tx('faceValue')}><Input name="price" inputMode="decimal" value={price} onValue={setPrice} /></Field>
+        <Field label={tx('layoutAuthorisationRef')}><Input name="layoutAuthorisationRef" value={layoutRef} onValue={setLayoutRef} /></Field>
         <button type="submit" class="primary" disabled={add.busy || !code.trim() || props.masterSets.length === 0}>{tx('newSeries')}</button>
       </form>
       {props.masterSets.length === 0 && <Notice kind="info">{tx('noMasterSet')}</Notice>}

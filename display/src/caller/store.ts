@@ -5,7 +5,7 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { ApiError, createApi, type Annul, type CardInfo, type ClosedShift, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type SecondPerson, type TableTill } from '../../../web/api.ts'
+import { ApiError, createApi, type Annul, type CardInfo, type ClosedShift, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type EquipmentChecklist, type SecondPerson, type TableTill } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can as holds, type Me, type Permission } from '../../../web/me.ts'
 import { money } from '../../../web/format.ts'
@@ -282,7 +282,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       })
     },
 
-    openSession: (recount: Recount, second?: SecondPerson) => api.openSession(hallId, recount, second).then(() => undefined),
+    openSession: (recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) => api.openSession(hallId, recount, checklist, second).then(() => undefined),
     lastGame: (sessionId: string, second?: SecondPerson) => api.lastGame(sessionId, second).then(() => undefined),
     closeSession: async (sessionId: string, recount?: Recount, second?: SecondPerson) => {
       await api.closeSession(sessionId, recount, second)

@@ -8,7 +8,7 @@ import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from 
 import { appendJournal } from '../shared/journal.ts'
 import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import { checkBettingPlan, checkLicenceTerms, hallProfile, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
-import { checkDerivedPlan, type DerivedPlan } from './modalities.ts'
+import { checkDerivedPlan, hallBallCounts, isLayoutAuthorised, type DerivedPlan } from './modalities.ts'
 import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRules } from './sale-rules.ts'
 import { doorOf } from './purchases.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
@@ -17,6 +17,22 @@ import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } f
 
 /** BNG-27: the balls counted, the witness who confirmed (`confirmedBy`) and, with authentication on, who counted. */
 type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
+
+/**
+ * BNG-41 (002 §6.1.5; 004 Bingo III "se comprobará el correcto funcionamiento de todo el material e instalaciones"):
+ * the equipment checked before the session: the extractor (BNG-30), the CCTV camera on the ball exit and its
+ * monitors (BNG-34), the information screens or panels (BNG-36/37) and the sound installation (BNG-38); the
+ * automatic reader when the hall has one (BNG-31). Every item checked must work, or the session does not open.
+ */
+export interface EquipmentChecklist { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string }
+
+function checkChecklist(c: EquipmentChecklist): EquipmentChecklist {
+  const items = { extractor: c.extractor, cctv: c.cctv, displays: c.displays, sound: c.sound, ...(c.reader === undefined ? {} : { reader: c.reader }) }
+  const failed = Object.entries(items).filter(([, ok]) => ok !== true).map(([k]) => k)
+  if (failed.length) throw new DomainError('EQUIPMENT_CHECK_FAILED', `the session does not open while ${failed.join(', ')} does not work (BNG-41)`, { failed, rule: 'BNG-41' })
+  const note = c.note?.trim().slice(0, 500)
+  return { ...items, ...(note ? { note } : {}) }
+}
 
 /** Who did it, as the route proved it (http/context.ts actorOf); the server's own set-up (demo, CLI) names itself. */
 export interface PlanActor { kind: string; id: string; name: string; role: string }
@@ -40,7 +56,7 @@ export async function createHall(ctx: BingoContext, input: { name: string; profi
 
 // ---------------------------------------------------------------- plans (issue 18: BNG-52, CFG-17, CFG-24/25)
 
-async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
+async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
   const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
   const at = ctx.now()
   await store.insertHallPlan(tx, { id: ctx.newId('plan'), hallId, kind, version, authorisationRef, body: JSON.stringify(body), at, createdBy: JSON.stringify(by) })
@@ -186,15 +202,30 @@ export async function createMasterSet(ctx: BingoContext, input: { count: number;
   return { id, seed, count: input.count }
 }
 
-export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number }): Promise<SeriesRow> {
+/**
+ * A series of a hall printed from a master set. BNG-3 / BNG-4: a master set of another layout than the profile's
+ * (75 balls, bingo plus...) is put on sale in a hall only under the reference that authorises that layout there
+ * (`layoutAuthorisationRef`: the licence in Bolivia, the Consejería's resolution in Cantabria), recorded once as the
+ * hall's `layout` plan; later series of the same layout need none.
+ */
+export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number; layoutAuthorisationRef?: string; by?: PlanActor }): Promise<SeriesRow> {
   if (!/^[A-Z0-9]{1,8}$/.test(input.code)) throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
   if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0) throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', { field: 'faceValueCents' })
   return ctx.tx(async (tx) => {
-    const { profile } = await hallOf(tx, input.hallId)
+    const { hall, profile } = await hallOf(tx, input.hallId)
     // BNG-10 / CFG-15: only a face value the authority set for the hall.
     assertFaceValueAuthorised(profile, input.faceValueCents)
     const cardCount = await store.masterSetCardCount(tx, input.masterSetId)
     if (cardCount === undefined) throw new DomainError('NOT_FOUND', `master set ${input.masterSetId} not found`)
+    const stored = await store.masterSetLayout(tx, input.masterSetId)
+    const layout: CardLayout = stored !== undefined ? JSON.parse(stored) : profile.layout
+    if (!isLayoutAuthorised(profile, layout, await store.hallPlans(tx, hall.id))) {
+      const ref = input.layoutAuthorisationRef?.trim() ?? ''
+      if (ref.length < 3 || ref.length > 120) {
+        throw new DomainError('LAYOUT_NOT_AUTHORISED', `hall ${hall.id} plays ${profile.layout.ballCount}-ball cards; a ${layout.ballCount}-ball layout needs the reference of its licence or authorisation (BNG-3, BNG-4)`, { field: 'layoutAuthorisationRef', ballCount: layout.ballCount, rule: 'BNG-3' })
+      }
+      await recordPlan(ctx, tx, hall.id, 'layout', ref, { layout, masterSetId: input.masterSetId }, input.by ?? SETUP_ACTOR)
+    }
     const id = ctx.newId('ser')
     const at = ctx.now()
     await store.insertSeries(tx, { id, hallId: input.hallId, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents, at })
@@ -205,19 +236,22 @@ export async function createSeries(ctx: BingoContext, input: { hallId: string; c
 
 // ---------------------------------------------------------------- sessions
 
-export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount }): Promise<SessionRow> {
+export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist }): Promise<SessionRow> {
+  const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
     const open = await store.openSessionIdOfHall(tx, hall.id)
     if (open) throw new DomainError('CONFLICT', `hall ${hall.id} already has open session ${open}`, { sessionId: open })
-    // BNG-27 / BNG-41: the ball count is verified before the session.
-    if (input.recount.ballsCounted !== profile.layout.ballCount) {
-      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+    // BNG-27 / BNG-41: the ball count is verified before the session: a set of the profile's layout or of one
+    // authorised for the hall (BNG-3/4; the active set's own count is checked by the equipment hook).
+    const counts = hallBallCounts(profile, await store.hallPlans(tx, hall.id))
+    if (!counts.includes(input.recount.ballsCounted)) {
+      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
     }
     const id = ctx.newId('ses')
     const at = ctx.now()
     await store.insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
-    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount } })
+    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount, ...(checklist ? { equipmentCheck: { ...checklist, checkedBy: input.recount.countedBy ?? input.recount.confirmedBy, witnessedBy: input.recount.confirmedBy, rule: 'BNG-41' } } : {}) } })
     for (const h of ctx.deps.hooks ?? []) await h.sessionOpened?.(tx, { sessionId: id, hallId: hall.id, profile, recount: input.recount, at, scope: `hall:${hall.id}/session:${id}` })
     emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
     return (await store.sessionById(tx, id))!
@@ -245,13 +279,34 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     // BNG-27 (Cantabria): recount at the end of the session as well.
     if (profile.ballRecount === 'start-and-end') {
       if (!recount) throw new DomainError('VALIDATION_FAILED', 'this profile requires a ball recount to close the session (BNG-27)', { rule: 'BNG-27' })
-      if (recount.ballsCounted !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the set has ${profile.layout.ballCount} (BNG-27)`, { rule: 'BNG-27' })
+      const counts = hallBallCounts(profile, await store.hallPlans(tx, s.hall_id))
+      if (!counts.includes(recount.ballsCounted)) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
     }
     const at = ctx.now()
     for (const h of ctx.deps.hooks ?? []) await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
     await store.markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
     const rec = await appendJournal(tx, { at, type: 'session.closed', scope: sessionScope(s), payload: { sessionId, recount } })
     emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
+  })
+}
+
+// ---------------------------------------------------------------- CCTV (BNG-34)
+
+/**
+ * BNG-34: the hall's CCTV camera on the ball exit point of the extractor (null: none registered). Every incident of
+ * the hall's games names it unless staff name another (GEN-31). Journaled.
+ */
+export async function setHallCamera(ctx: BingoContext, input: { hallId: string; ballCameraId: string | null; by: unknown }): Promise<{ hallId: string; ballCameraId: string | null }> {
+  const cam = input.ballCameraId?.trim() || null
+  if (cam && !/^[\p{L}\p{N} ._:/#-]{1,80}$/u.test(cam)) throw new DomainError('VALIDATION_FAILED', 'ballCameraId has 1 to 80 letters, digits or . _ : / # -', { field: 'ballCameraId', rule: 'BNG-34' })
+  return ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
+    if (cam === null) delete settings.ballCameraId
+    else settings.ballCameraId = cam
+    await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await appendJournal(tx, { at: ctx.now(), type: 'hall.cctv_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, ballCameraId: cam, actor: input.by, rule: 'BNG-34' } })
+    return { hallId: hall.id, ballCameraId: cam }
   })
 }
 

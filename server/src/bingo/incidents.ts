@@ -14,6 +14,13 @@ import type { GameRow } from './store.ts'
 import type { GameState } from './service.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
 
+/** BNG-34: the hall's camera on the ball exit point (hall setting `ballCameraId`), if it registered one. */
+async function hallCameraOf(tx: Tx, hallId: string): Promise<string | null> {
+  const { hall } = await hallOf(tx, hallId)
+  const settings = JSON.parse(hall.settings || '{}') as { ballCameraId?: string }
+  return settings.ballCameraId ?? null
+}
+
 const INCIDENT_RULES = {
   'device-failure-before-first-ball': 'BNG-80',
   'device-failure-after-first-ball': 'BNG-81',
@@ -58,15 +65,34 @@ function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment
   return { reason, requestedBy: person(by), confirmedBy: person(second) }
 }
 
-/** Who declared and who signed an incident entry (BNG-74), checked before anything changed. */
-interface Signed { by: Actor; signatures: IncidentSignatures | null }
+/**
+ * BNG-34 / GEN-29 / GEN-31: the CCTV camera whose footage shows an incident and, when staff give it, the reference
+ * of the recording to review. Optional: GEN-31 is a design note ("should"), and GEN-29 only makes the footage the
+ * last resort of a dispute. The camera defaults to the hall's camera on the ball exit point (BNG-34, hall setting
+ * `ballCameraId`), so every incident of a hall that registered it names it, with the incident's time.
+ */
+export interface IncidentCctv { cameraId?: string; cctvRef?: string }
+
+/** Who declared and who signed an incident entry (BNG-74), checked before anything changed; the footage (BNG-34). */
+interface Signed { by: Actor; signatures: IncidentSignatures | null; cctv?: { cameraId: string | null; cctvRef: string | null } }
+
+const CCTV_ID = /^[\p{L}\p{N} ._:/#-]{1,80}$/u
+function checkCctv(input: IncidentCctv | undefined, hallCamera: string | null): { cameraId: string | null; cctvRef: string | null } {
+  const cameraId = input?.cameraId?.trim() || hallCamera
+  const cctvRef = input?.cctvRef?.trim() || null
+  if (cameraId && !CCTV_ID.test(cameraId)) throw new DomainError('VALIDATION_FAILED', 'cameraId has 1 to 80 letters, digits or . _ : / # -', { field: 'cameraId', rule: 'GEN-31' })
+  if (cctvRef && (cctvRef.length > 200 || [...cctvRef].some((ch) => ch.charCodeAt(0) < 32))) throw new DomainError('VALIDATION_FAILED', 'cctvRef has at most 200 printable characters', { field: 'cctvRef', rule: 'GEN-29' })
+  if (cctvRef && !cameraId) throw new DomainError('VALIDATION_FAILED', 'a recording reference names its camera (cameraId)', { field: 'cameraId', rule: 'GEN-31' })
+  return { cameraId, cctvRef }
+}
 
 async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, signed: Signed = { by: SYSTEM_ACTOR, signatures: null }, annulment: SignedAnnulment | null = null): Promise<void> {
   const at = ctx.now()
   const { by, signatures } = signed
-  await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at })
+  const cctv = signed.cctv ?? checkCctv(undefined, await hallCameraOf(tx, game.hall_id))
+  await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at, cameraId: cctv.cameraId, cctvRef: cctv.cctvRef })
   // BNG-74: both signers' names go with the entry into the journal, and from there into the minutes.
-  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(signatures ? { signedBy: signatures, signatureRule: 'BNG-74' } : {}), ...(annulment ?? {}) } })
+  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(signatures ? { signedBy: signatures, signatureRule: 'BNG-74' } : {}), ...(cctv.cameraId ? { cctv: { ...cctv, rule: 'BNG-34' } } : {}), ...(annulment ?? {}) } })
   // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
   ctx.caches.delete(game.id)
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
@@ -100,7 +126,7 @@ async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, 
  * their own credential: the Director de Bingo's co-signature where the profile wants it (BNG-74), and the
  * confirmation of an annulment (issue 15 point 4).
  */
-export async function declareIncident(ctx: BingoContext, input: { gameId: string; kind: IncidentKind; note?: string; correctedBall?: number; seq?: number; by?: Actor; authorisedBy?: Actor; cosigner?: Actor & { halls?: '*' | readonly string[] }; annulment?: Annulment }): Promise<GameState> {
+export async function declareIncident(ctx: BingoContext, input: { gameId: string; kind: IncidentKind; note?: string; correctedBall?: number; seq?: number; by?: Actor; authorisedBy?: Actor; cosigner?: Actor & { halls?: '*' | readonly string[] }; annulment?: Annulment; cctv?: IncidentCctv }): Promise<GameState> {
   const note = (input.note ?? '').slice(0, 2000)
   const by = input.by ?? SYSTEM_ACTOR
   await ctx.gameTx(input.gameId, async (tx) => {
@@ -114,7 +140,7 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
     const voids = input.kind === 'ball-irregularity' || input.kind === 'unresolved-suspension' || callerAnnul
     const signed = voids ? twoPeople(by, input.annulment) : null
     // BNG-74: in a hall whose profile wants it, no entry without the jefe's and the director's signatures.
-    const entry: Signed = { by, signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner) }
+    const entry: Signed = { by, signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner), cctv: checkCctv(input.cctv, await hallCameraOf(tx, game.hall_id)) }
     switch (input.kind) {
       case 'device-failure-before-first-ball': {
         if (balls.length > 0) throw new DomainError('ILLEGAL_TRANSITION', 'the first ball is out: continue by hand instead (BNG-81)', { rule: 'BNG-81' })

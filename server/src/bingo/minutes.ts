@@ -49,7 +49,7 @@ export interface MinutesGame extends MinutesBonusGame {
    * BNG-74: `declaredBy` is who declared the entry (the server for a reader fault); `signedBy` the Jefe de Mesa and
    * the Director de Bingo who signed it with their own credentials (null where the profile wants no co-signer).
    */
-  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null }>
+  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null; cctv?: { cameraId: string; cctvRef: string | null } | null }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
@@ -70,6 +70,8 @@ export interface SessionMinutes {
   closedAt: string | null
   /** BNG-27: the balls counted, who counted them (`countedBy`) and the witness who confirmed with their credential (`confirmedBy`). */
   openRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
+  /** BNG-41: the equipment checked at the opening, who checked and who witnessed; null when none was recorded. */
+  equipmentCheck?: { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string; checkedBy: string; witnessedBy: string; rule?: string } | null
   closeRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
@@ -104,11 +106,11 @@ export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premia
 export function minutesFromJournal(records: readonly JournalRecord[]): SessionMinutes {
   const opened = records.find((r) => r.type === 'session.opened')
   if (!opened) throw new DomainError('SESSION_NOT_FOUND', 'no session.opened record in the journal')
-  const p = opened.payload as { sessionId: string; hallId: string; hallName: string; profileId: string; recount: SessionMinutes['openRecount'] }
+  const p = opened.payload as { sessionId: string; hallId: string; hallName: string; profileId: string; recount: SessionMinutes['openRecount']; equipmentCheck?: SessionMinutes['equipmentCheck'] }
   const games = new Map<string, MinutesGame>()
   const minutes: SessionMinutes = {
     sessionId: p.sessionId, hallId: p.hallId, hallName: p.hallName, profileId: p.profileId, currency: '',
-    openedAt: opened.at, closedAt: null, openRecount: p.recount, closeRecount: null, lastGameAnnounced: false, games: [],
+    openedAt: opened.at, closedAt: null, openRecount: p.recount, equipmentCheck: p.equipmentCheck ?? null, closeRecount: null, lastGameAnnounced: false, games: [],
     totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
     journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
     remainderRule: REMAINDER_RULE_ES,
@@ -194,6 +196,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         game(pl).incidents.push({
           at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note, declaredBy: pl.by?.name,
           signedBy: pl.signedBy ? { jefeMesa: pl.signedBy.jefeMesa.name, director: pl.signedBy.director.name } : null,
+          // BNG-34 / GEN-31: the camera whose footage shows it, and the recording to review (GEN-29).
+          cctv: pl.cctv?.cameraId ? { cameraId: pl.cctv.cameraId, cctvRef: pl.cctv.cctvRef ?? null } : null,
         })
         break
       case 'ball.corrected': {

@@ -158,3 +158,44 @@ export function layoutForModality(modality: Modality, p: ModalityParams = {}): C
     }
   }
 }
+
+/** Whether two layouts are the same card format (same balls, rows, columns and column ranges). */
+export function isSameLayout(a: CardLayout, b: CardLayout): boolean {
+  return a.ballCount === b.ballCount && a.rows === b.rows && a.columns === b.columns && a.perRow === b.perRow && a.minPerColumn === b.minPerColumn &&
+    a.columnRanges.length === b.columnRanges.length && a.columnRanges.every((r, i) => r[0] === b.columnRanges[i][0] && r[1] === b.columnRanges[i][1])
+}
+
+/** A hall's recorded plan, as stored: its kind and its body (JSON). */
+export interface HallPlanBody { kind: string; body: string }
+
+/**
+ * BNG-3 / BNG-4: the layouts a hall may play besides its profile's own: each one authorised for it (a `layout` plan
+ * with the licence or Consejería reference) and each derived bingo version the Consejería authorised (BNG-102).
+ */
+export function authorisedLayouts(plans: readonly HallPlanBody[]): CardLayout[] {
+  const out: CardLayout[] = []
+  for (const p of plans) {
+    try {
+      const body = JSON.parse(p.body) as { layout?: CardLayout; ballCount?: number; rows?: number; perRow?: number }
+      if (p.kind === 'layout' && body.layout) out.push(body.layout)
+      else if (p.kind === 'derived' && body.ballCount !== undefined) out.push(derivedLayout({ ballCount: body.ballCount, rows: body.rows!, perRow: body.perRow! }))
+    } catch {
+      // A plan that no longer builds a layout authorises none.
+    }
+  }
+  return out
+}
+
+/** Whether `layout` may be played in a hall of `profile` with these plans (BNG-3 / BNG-4). */
+export function isLayoutAuthorised(profile: Profile, layout: CardLayout, plans: readonly HallPlanBody[]): boolean {
+  if (isSameLayout(layout, profile.layout) || !profile.otherLayoutsNeedAuthorisation) return true
+  return authorisedLayouts(plans).some((l) => isSameLayout(l, layout))
+}
+
+/**
+ * BNG-23 / CFG-11: the ball counts a hall's sets and recounts may have: its profile's (90) and those of the layouts
+ * authorised for it. Ascending, without repeats.
+ */
+export function hallBallCounts(profile: Profile, plans: readonly HallPlanBody[]): number[] {
+  return [...new Set([profile.layout.ballCount, ...authorisedLayouts(plans).map((l) => l.ballCount)])].sort((a, b) => a - b)
+}

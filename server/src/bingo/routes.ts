@@ -74,6 +74,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ autoClaim: z.boolean().nullable() }).strict())
     return c.json(await bingo.setAutoClaim({ hallId: param(c, 'hallId'), autoClaim: b.autoClaim, by: actorOf(c) }))
   })
+  // BNG-34: the hall's CCTV camera on the ball exit point, named by every incident of its games (GEN-31).
+  app.put('/api/halls/:hallId/cctv', needs('hall.admin'), async (c) => {
+    const b = await body(c, z.object({ ballCameraId: z.string().min(1).max(80).nullable() }).strict())
+    return c.json(await bingo.setHallCamera({ hallId: param(c, 'hallId'), ballCameraId: b.ballCameraId, by: actorOf(c) }))
+  })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
@@ -89,12 +94,13 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.createMasterSet(b), 201)
   })
   app.post('/api/halls/:hallId/series', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ code: z.string().min(1).max(8), masterSetId: id, faceValueCents: z.number().int().positive().max(100_000_000) }).strict())
-    return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b }), 201)
+    const b = await body(c, z.object({ code: z.string().min(1).max(8), masterSetId: id, faceValueCents: z.number().int().positive().max(100_000_000), layoutAuthorisationRef: z.string().min(1).max(120).optional() }).strict())
+    return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) }), 201)
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
-    const b = await body(c, z.object({ recount }).strict())
-    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount) }), 201)
+    // BNG-41: the ball recount (BNG-27) and the check of the material and installations, both before the session.
+    const b = await body(c, z.object({ recount, checklist: z.object({ extractor: z.boolean(), cctv: z.boolean(), displays: z.boolean(), sound: z.boolean(), reader: z.boolean().optional(), note: z.string().max(500).optional() }).strict() }).strict())
+    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount), checklist: b.checklist }), 201)
   })
   // BNG-93 / BNG-19: players let into or out of the hall (never more than its seated positions; none while closed).
   app.post('/api/sessions/:sessionId/entries', needs('game.sales'), async (c) => {
@@ -189,6 +195,8 @@ export function registerBingoRoutes(app: App, services: Services) {
       // Issue 15 point 4: an annulment carries its reason and a second person's confirmation.
       reason: z.string().max(500).optional(),
       confirm: z.object({ username: z.string().min(1).max(120), password: z.string().min(1).max(200) }).strict().optional(),
+      // BNG-34 / GEN-31: the camera whose footage shows it (default: the hall's ball-exit camera) and the recording.
+      cameraId: z.string().min(1).max(80).optional(), cctvRef: z.string().min(1).max(200).optional(),
     }).strict())
     const who = principalOf(c)
     const by = { kind: who.kind, id: who.id, name: who.name, role: who.role }
@@ -199,7 +207,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     // person: never a name in the body.
     const confirmedBy = b.confirm ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password) : undefined
     const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
-    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment }))
+    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment, cctv: { cameraId: b.cameraId, cctvRef: b.cctvRef } }))
   })
   // BNG-83 (Cantabria): any manually entered ball is corrected to the number on the ball, before a prize is
   // verified at or after it (CORRECTION_TOO_LATE after that: only the annulment incident is left).

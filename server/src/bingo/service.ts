@@ -115,6 +115,7 @@ export function createBingoService(deps: BingoDeps) {
     createHall: (input: Parameters<typeof halls.createHall>[1]) => halls.createHall(ctx, input),
     createMasterSet: (input: { count: number; seed?: string; layout?: CardLayout }) => halls.createMasterSet(ctx, input),
     createSeries: (input: Parameters<typeof halls.createSeries>[1]) => halls.createSeries(ctx, input),
+    setHallCamera: (input: Parameters<typeof halls.setHallCamera>[1]) => halls.setHallCamera(ctx, input),
     openSession: (input: Parameters<typeof halls.openSession>[1]) => halls.openSession(ctx, input),
     announceLastGame: (sessionId: string) => halls.announceLastGame(ctx, sessionId),
     closeSession: (sessionId: string, recount: { ballsCounted: number; confirmedBy: string } | null) => halls.closeSession(ctx, sessionId, recount),

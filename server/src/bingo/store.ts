@@ -449,8 +449,8 @@ export function latestIncidentOfGame(sql: Sql, gameId: string): Promise<{ kind: 
   return sql.get<{ kind: string; outcome: string; note: string; rule: string; created_at: string }>('SELECT kind, outcome, note, rule, created_at FROM incidents WHERE game_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [gameId])
 }
 
-export async function insertIncident(tx: Sql, i: { id: string; sessionId: string; gameId: string; kind: string; outcome: string; note: string; rule: string; at: string }): Promise<void> {
-  await tx.run('INSERT INTO incidents (id, session_id, game_id, kind, outcome, note, rule, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [i.id, i.sessionId, i.gameId, i.kind, i.outcome, i.note, i.rule, i.at])
+export async function insertIncident(tx: Sql, i: { id: string; sessionId: string; gameId: string; kind: string; outcome: string; note: string; rule: string; at: string; cameraId?: string | null; cctvRef?: string | null }): Promise<void> {
+  await tx.run('INSERT INTO incidents (id, session_id, game_id, kind, outcome, note, rule, created_at, camera_id, cctv_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [i.id, i.sessionId, i.gameId, i.kind, i.outcome, i.note, i.rule, i.at, i.cameraId ?? null, i.cctvRef ?? null])
 }
 
 // ---- journal positions

@@ -12,17 +12,23 @@
  * `warnPercent` of it journals a warning (and shows it); reaching it blocks every physical-ball game until the
  * set is changed for a reserve.
  *
- * A hall that has registered no ball set at all is not tracked for manual games (installation mode); blower games
- * always need an active set, and once a hall registers a set every physical-ball game counts against it.
+ * BNG-24/25: every game drawn from physical balls (a manual drum or a blower) needs an active set with games left
+ * and a reserve set in perfect condition (a reserve with games left); without them it is not announced and draws
+ * no ball. There is no untracked mode: a hall that has not registered its sets plays no manual game.
+ *
+ * RNG games draw no physical ball, so they count no wear and need no set: the limits of BNG-24 and the reserve of
+ * BNG-25 speak of physical sets (REGULATIONS.md design note under BNG-24). An RNG game switched to manual after a
+ * failure (BNG-81) needs both at its first manual ball, like any manual game.
  */
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks, Clock } from '../bingo/service.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { hallBallCounts } from '../bingo/modalities.ts'
 import {
-  activateBallSet, activeBallSet, advanceBallSetCounter, ballSetById, ballSetsOfHall, countBallSets, countUsableReserves, gameDrawingFromBallSet,
-  hallProfileId, insertBallSet, insertBallSetGame, isBallSetLabelTaken, isGameCounted, openSessionOfHall, retireBallSet, setBallSetStatus,
+  activateBallSet, activeBallSet, advanceBallSetCounter, ballSetById, ballSetsOfHall, countUsableReserves, gameDrawingFromBallSet,
+  gameBallCount, hallProfileId, insertBallSet, layoutPlansOfHall, insertBallSetGame, isBallSetLabelTaken, isGameCounted, openSessionOfHall, retireBallSet, setBallSetStatus,
   type BallSetRow,
 } from './store.ts'
 
@@ -109,15 +115,27 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
     return toBallSet(r)
   }
 
-  /** The active set for a physical-ball game, or a refusal (BALL_SET_REQUIRED / BALL_SET_EXHAUSTED); null = untracked hall. */
-  async function usableSet(tx: Sql, hallId: string, drawSource: string): Promise<BallSet | null> {
+  /**
+   * The active set for a game drawn from physical balls (manual or blower), or a refusal: BALL_SET_REQUIRED (no
+   * active set), BALL_SET_EXHAUSTED (BNG-24: its limit reached), RESERVE_BALL_SET_REQUIRED (BNG-25: no reserve set
+   * with games left). Never called for RNG games.
+   */
+  async function usableSet(tx: Sql, hallId: string, gameId: string): Promise<BallSet> {
     const set = await active(tx, hallId)
     if (!set) {
-      if (drawSource !== 'blower' && (await countBallSets(tx, hallId)) === 0) return null
-      throw new DomainError('BALL_SET_REQUIRED', `hall ${hallId} has no active ball set: activate one before drawing balls (BNG-24, BNG-25)`, { hallId, rule: 'BNG-25' })
+      throw new DomainError('BALL_SET_REQUIRED', `hall ${hallId} has no active ball set: register one and a reserve before drawing balls (BNG-24, BNG-25)`, { hallId, rule: 'BNG-25' })
+    }
+    // BNG-3/4, BNG-23: the drum holds the set of the game's layout (a 75-ball game is drawn from a 75-ball set).
+    const ballCount = await gameBallCount(tx, gameId)
+    if (ballCount !== undefined && ballCount !== set.ballCount) {
+      throw new DomainError('BALL_SET_REQUIRED', `the active ball set ${set.label} has ${set.ballCount} balls; this game is played with ${ballCount}: change sets first (BNG-23, BNG-25)`, { hallId, ballSetId: set.id, setBallCount: set.ballCount, ballCount, rule: 'BNG-23' })
     }
     if (set.exhausted) {
       throw new DomainError('BALL_SET_EXHAUSTED', `ball set ${set.label} has been used in ${set.gamesPlayed} of its ${set.gameLimit} games: change it for a reserve set (BNG-24)`, { ballSetId: set.id, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, rule: 'BNG-24' })
+    }
+    // BNG-25: a complete reserve set in perfect condition is available at all times.
+    if ((await countUsableReserves(tx, hallId, set.ballCount)) === 0) {
+      throw new DomainError('RESERVE_BALL_SET_REQUIRED', `hall ${hallId} has no reserve set of ${set.ballCount} balls with games left: register one before drawing balls (BNG-25)`, { hallId, ballSetId: set.id, ballCount: set.ballCount, rule: 'BNG-25' })
     }
     return set
   }
@@ -129,8 +147,15 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
     if (!Number.isInteger(warnPercent) || warnPercent < 1 || warnPercent > 100) throw new DomainError('VALIDATION_FAILED', 'warnPercent must be 1..100', { field: 'warnPercent' })
     return db.transaction(async (tx) => {
       const profile = await hallProfile(tx, input.hallId)
+      // BNG-26: type-approved balls, registered with the approval number and the manufacturer's guaranteed games.
+      if (profile.ballSetTypeApproval) {
+        const missing = [!input.approvalNo?.trim() && 'approvalNo', input.guaranteedGames == null && 'guaranteedGames'].filter(Boolean) as string[]
+        if (missing.length) throw new DomainError('VALIDATION_FAILED', `under this profile a ball set is registered with its type-approval number and the games its manufacturer guarantees (BNG-26): missing ${missing.join(', ')}`, { field: missing[0], missing, rule: 'BNG-26' })
+      }
+      // BNG-23 / CFG-11: a set has the balls of the profile's layout (90) or of a layout authorised for the hall (BNG-3/4).
       const ballCount = input.ballCount ?? profile.layout.ballCount
-      if (ballCount !== profile.layout.ballCount) throw new DomainError('VALIDATION_FAILED', `this hall plays with ${profile.layout.ballCount} balls (BNG-23)`, { field: 'ballCount', rule: 'BNG-23' })
+      const counts = hallBallCounts(profile, await layoutPlansOfHall(tx, input.hallId))
+      if (!counts.includes(ballCount)) throw new DomainError('VALIDATION_FAILED', `this hall plays with ${counts.join(' or ')} balls (BNG-23)`, { field: 'ballCount', allowed: counts, rule: 'BNG-23' })
       const gameLimit = effectiveGameLimit(profile.ballSetGameLimit, input.gameLimit, input.guaranteedGames)
       const hasActive = Boolean(await active(tx, input.hallId))
       const status = input.status ?? (hasActive ? BallSetStatus.Reserve : BallSetStatus.Active)
@@ -153,11 +178,16 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
    * Bingo); recorded in the minutes. The old set is retired, or goes back to reserve with `keepOldAsReserve` when it
    * still has games left. Refused while a game is being drawn from the physical set.
    */
-  async function change(input: { hallId: string; toSetId: string; reason: string; witnessedBy: string; keepOldAsReserve?: boolean }): Promise<{ active: BallSet; previous: BallSet | null; reservesLeft: number }> {
+  async function change(input: { hallId: string; toSetId: string; reason: string; witnessedBy: string; witnessRole?: string; keepOldAsReserve?: boolean }): Promise<{ active: BallSet; previous: BallSet | null; reservesLeft: number }> {
     if (!input.witnessedBy?.trim()) throw new DomainError('VALIDATION_FAILED', 'a ball-set change is witnessed (BNG-25): name the witness', { field: 'witnessedBy' })
     if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'give the reason for the change', { field: 'reason' })
     return db.transaction(async (tx) => {
-      await hallProfile(tx, input.hallId)
+      const profile = await hallProfile(tx, input.hallId)
+      // BNG-25 (Bolivia): the change is made in the presence of the Director del Bingo, who confirms it with their
+      // own credential. `witnessRole` is the authenticated witness's role (absent only with authentication off).
+      if (profile.ballSetChangeWitness === 'director' && input.witnessRole !== undefined && input.witnessRole !== 'director') {
+        throw new DomainError('SECOND_PERSON_REQUIRED', `a ball-set change is made in the presence of the Director del Bingo (BNG-25); ${input.witnessRole} may not witness it under this profile`, { field: 'secondPerson', rule: 'BNG-25', role: input.witnessRole })
+      }
       const inPlay = await gameDrawingFromBallSet(tx, input.hallId)
       if (inPlay) throw new DomainError('ILLEGAL_TRANSITION', `game ${inPlay.id} is being drawn from the current set: change sets between games`, { gameId: inPlay.id })
       const to = await load(tx, input.toSetId)
@@ -178,7 +208,7 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
         payload: {
           hallId: input.hallId, from: previous ? { id: previous.id, label: previous.label, gamesPlayed: previous.gamesPlayed, gameLimit: previous.gameLimit, to: input.keepOldAsReserve && !previous.exhausted ? 'reserve' : 'retired' } : null,
           to: { id: fresh.id, label: fresh.label, gamesPlayed: fresh.gamesPlayed, gameLimit: fresh.gameLimit },
-          reason: input.reason.trim().slice(0, 500), witnessedBy: input.witnessedBy.trim().slice(0, 120), reservesLeft: left, rule: 'BNG-25',
+          reason: input.reason.trim().slice(0, 500), witnessedBy: input.witnessedBy.trim().slice(0, 120), witnessRole: input.witnessRole ?? null, reservesLeft: left, rule: 'BNG-25',
         },
       })
       return { active: fresh, previous: previous ? await load(tx, previous.id) : null, reservesLeft: left }
@@ -223,14 +253,14 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
       await appendJournal(tx, { at: e.at, type: 'ball_set.recount', scope: e.scope, payload: { phase: 'end', sessionId: e.sessionId, ballSetId: set.id, label: set.label, ballCount: set.ballCount, ...e.recount, gamesPlayed: set.gamesPlayed, gameLimit: set.gameLimit, rule: 'BNG-27' } })
     },
     async gameAnnounced(tx, e) {
-      // Refuse early: a physical-ball game could not reach its first ball with this set.
-      if (e.drawSource !== 'rng') await usableSet(tx, e.hallId, e.drawSource)
+      // Refuse early: a physical-ball game could not reach its first ball with this set. RNG games use no balls.
+      if (e.drawSource !== 'rng') await usableSet(tx, e.hallId, e.gameId)
     },
     async ballRecording(tx, e) {
+      // An RNG ball comes from the committed order, not from a set: it counts no wear (see the header).
       if (e.source === 'rng') return
       if (await isGameCounted(tx, e.gameId)) return
-      const set = await usableSet(tx, e.hallId, e.drawSource)
-      if (!set) return
+      const set = await usableSet(tx, e.hallId, e.gameId)
       const gameNo = set.gamesPlayed + 1
       if (!(await advanceBallSetCounter(tx, set.id, set.gamesPlayed, gameNo))) throw new DomainError('CONFLICT', `ball set ${set.label} counter moved`)
       await insertBallSetGame(tx, { gameId: e.gameId, ballSetId: set.id, gameNo, countedAt: e.at })

@@ -9,7 +9,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks, Clock } from '../bingo/service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, deviceBySealCode, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
+  activeExtractorsOfHall, activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, deviceBySealCode, deviceOfGame, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
   isSealCodeTaken, listDevices, markDeviceSeen, setDeviceField, setDeviceStatus, touchDevice, type DeviceRow,
 } from './store.ts'
 
@@ -31,6 +31,8 @@ export interface Device {
   /** BNG-30 / RNG-24: compliance certificate (Bolivia) or type-approval resolution (Cantabria). */
   certificateId: string | null
   certificateExpiresAt: string | null
+  /** CFG-8 / BNG-31: homologation (type-approval) number; required of draw devices where the profile says so. */
+  typeApprovalNo: string | null
   /** A ball reader built into a blower names the blower here. */
   parentId: string | null
   status: DeviceStatus
@@ -43,7 +45,7 @@ export interface Device {
 function toDevice(r: DeviceRow): Device {
   return {
     id: r.id, hallId: r.hall_id, kind: r.kind, name: r.name, manufacturer: r.manufacturer, model: r.model, serialNo: r.serial_no,
-    sealCode: r.seal_code, certificateId: r.certificate_id, certificateExpiresAt: r.certificate_expires_at, parentId: r.parent_id,
+    sealCode: r.seal_code, certificateId: r.certificate_id, certificateExpiresAt: r.certificate_expires_at, typeApprovalNo: r.type_approval_no ?? null, parentId: r.parent_id,
     status: r.status, firmware: r.firmware, lastSeenAt: r.last_seen_at, createdAt: r.created_at, updatedAt: r.updated_at,
   }
 }
@@ -52,11 +54,13 @@ function toDevice(r: DeviceRow): Device {
  * Why a device may not take part in play at `now` (empty when it may). Pure: the reasons are stable words that
  * the refusal carries in its details.
  */
-export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'certificateExpiresAt' | 'status'>, now: Date): string[] {
+export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'certificateExpiresAt' | 'status'> & { typeApprovalNo?: string | null }, now: Date, opts: { typeApproval?: boolean } = {}): string[] {
   const problems: string[] = []
   if (!d.sealCode?.trim()) problems.push('no-seal-code')
   if (!d.certificateId?.trim()) problems.push('no-certificate')
   else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime()) problems.push('certificate-expired')
+  // BNG-31 / CFG-8: where the profile asks for it, a draw device is type-approved.
+  if (opts.typeApproval && !d.typeApprovalNo?.trim()) problems.push('no-type-approval')
   if (d.status !== DeviceStatus.Active) problems.push(`status-${d.status}`)
   return problems
 }
@@ -104,6 +108,7 @@ export interface RegisterDeviceInput {
   sealCode?: string | null
   certificateId?: string | null
   certificateExpiresAt?: string | null
+  typeApprovalNo?: string | null
   parentId?: string | null
   firmware?: string | null
 }
@@ -122,18 +127,18 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   }
 
   /** Throws DEVICE_NOT_CERTIFIED unless the device (and any reader built into it) may take part in play now. */
-  async function assertUsable(tx: Sql, id: string, expect: { kinds?: readonly DeviceKind[]; hallId?: string } = {}): Promise<Device> {
+  async function assertUsable(tx: Sql, id: string, expect: { kinds?: readonly DeviceKind[]; hallId?: string; typeApproval?: boolean } = {}): Promise<Device> {
     const row = await deviceById(tx, id)
     if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} is not in the device registry (GEN-7)`, { deviceId: id, problems: ['not-registered'], rule: 'GEN-7' })
     const d = toDevice(row)
     if (expect.kinds && !expect.kinds.includes(d.kind)) throw new DomainError('VALIDATION_FAILED', `device ${id} is a ${d.kind}, not a ${expect.kinds.join(' or ')}`, { deviceId: id })
     if (expect.hallId && d.hallId && d.hallId !== expect.hallId) throw new DomainError('VALIDATION_FAILED', `device ${id} belongs to hall ${d.hallId}`, { deviceId: id })
     const at = clock.now()
-    const problems = deviceProblems(d, at)
+    const problems = deviceProblems(d, at, { typeApproval: expect.typeApproval })
     if (problems.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`, { deviceId: id, problems, rule: 'GEN-7' })
     const parts = (await activePartsOf(tx, id)).map(toDevice)
     for (const p of parts) {
-      const pp = deviceProblems(p, at)
+      const pp = deviceProblems(p, at, { typeApproval: expect.typeApproval })
       if (pp.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`, { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' })
     }
     return d
@@ -152,7 +157,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const at = now()
       await insertDevice(tx, {
         id: input.id, hall_id: input.hallId ?? null, kind: input.kind, name: text(input.name) ?? input.id, manufacturer: text(input.manufacturer), model: text(input.model),
-        serial_no: text(input.serialNo), seal_code: sealCode, certificate_id: text(input.certificateId), certificate_expires_at: text(input.certificateExpiresAt, 40),
+        serial_no: text(input.serialNo), seal_code: sealCode, certificate_id: text(input.certificateId), certificate_expires_at: text(input.certificateExpiresAt, 40), type_approval_no: text(input.typeApprovalNo, 60),
         parent_id: input.parentId ?? null, firmware: text(input.firmware, 40), created_at: at, updated_at: at,
       })
       const d = await load(tx, input.id)
@@ -170,7 +175,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const changes: Record<string, { from: unknown; to: unknown }> = {}
       for (const key of DEVICE_PATCH_FIELDS) {
         if (!(key in patch)) continue
-        const value = key === 'hallId' || key === 'parentId' ? (patch[key] ?? null) : text(patch[key] as string | null, key === 'name' ? 120 : 40)
+        const value = key === 'hallId' || key === 'parentId' ? (patch[key] ?? null) : text(patch[key] as string | null, key === 'name' ? 120 : key === 'typeApprovalNo' ? 60 : 40)
         if (value === before[key]) continue
         if (key === 'sealCode' && value && (await isSealCodeTaken(tx, String(value), id))) throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
         if (key === 'parentId' && value) await load(tx, String(value))
@@ -239,15 +244,32 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   /** The blower a game was announced with, if any. */
   const gameBlower = blowerOfGame
 
+  /**
+   * BNG-30 / BNG-31: the extractor of a manual game: the one named, or else the hall's only active extractor
+   * (drum or pneumatic, registered as kind blower). None, or several and none named: refused.
+   */
+  async function extractorOf(tx: Sql, hallId: string, named: string | null): Promise<string> {
+    if (named) return named
+    const found = await activeExtractorsOfHall(tx, hallId)
+    if (found.length === 1) return found[0].id
+    throw new DomainError('DEVICE_NOT_CERTIFIED', found.length === 0
+      ? `hall ${hallId} has no registered ball extractor: a manual game is drawn from a certified drum (BNG-30)`
+      : `hall ${hallId} has ${found.length} extractors: name the one this game is drawn from (deviceId)`, { problems: [found.length === 0 ? 'no-extractor' : 'extractor-not-named'], rule: 'BNG-30' })
+  }
+
   const bingoHooks: BingoHooks = {
     async gameAnnounced(tx, e) {
       if (e.drawSource === 'blower' && !e.deviceId) throw new DomainError('VALIDATION_FAILED', 'a blower game names its blower (deviceId)', { field: 'deviceId' })
-      if (!e.deviceId) return
+      // BNG-30/31: a manual game is drawn from a registered, sealed and certified extractor (type-approved where the
+      // profile asks for it). An RNG game names its RNG device when the hall registers one; the server's own entropy
+      // source is stated in every proof (RNG-32).
+      const deviceId = e.drawSource === 'manual' ? await extractorOf(tx, e.hallId, e.deviceId) : e.deviceId
+      if (!deviceId) return
       const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]
-      const d = await assertUsable(tx, e.deviceId, { kinds, hallId: e.hallId })
-      const role = e.drawSource === 'rng' ? 'rng' : 'blower'
-      await insertGameDevice(tx, { gameId: e.gameId, deviceId: d.id, role, sealCode: d.sealCode, certificateId: d.certificateId, assignedAt: e.at })
-      await appendJournal(tx, { at: e.at, type: 'game.device_assigned', scope: e.scope, payload: { gameId: e.gameId, deviceId: d.id, role, kind: d.kind, sealCode: d.sealCode, certificateId: d.certificateId, rule: 'GEN-7' } })
+      const d = await assertUsable(tx, deviceId, { kinds, hallId: e.hallId, typeApproval: e.drawSource !== 'rng' && e.profile.drawDeviceTypeApproval })
+      const role = e.drawSource === 'rng' ? 'rng' : e.drawSource === 'manual' ? 'extractor' : 'blower'
+      await insertGameDevice(tx, { gameId: e.gameId, deviceId: d.id, role, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo, assignedAt: e.at })
+      await appendJournal(tx, { at: e.at, type: 'game.device_assigned', scope: e.scope, payload: { gameId: e.gameId, deviceId: d.id, role, kind: d.kind, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo, rule: e.drawSource === 'rng' ? 'GEN-7' : 'BNG-30' } })
     },
     async ballRecording(tx, e) {
       if (e.source === 'blower') {
@@ -255,9 +277,14 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
         if (!assigned || e.deviceId !== assigned.device_id) {
           throw new DomainError('ILLEGAL_TRANSITION', `the balls of game ${e.gameId} come from blower ${assigned?.device_id ?? '(none)'}; after a device failure continue by hand (BNG-81)`, { rule: 'BNG-81', deviceId: e.deviceId })
         }
-        await assertUsable(tx, assigned.device_id)
+        await assertUsable(tx, assigned.device_id, { typeApproval: e.profile.drawDeviceTypeApproval })
       } else if (e.deviceId) {
         await assertUsable(tx, e.deviceId)
+      } else if (e.source === 'manual') {
+        // The extractor the game was announced with must still be fit (a suspended drum stops the game). A game
+        // switched to manual after a failure (BNG-81) has none assigned and goes on by hand.
+        const extractor = await deviceOfGame(tx, e.gameId, 'extractor')
+        if (extractor) await assertUsable(tx, extractor.device_id, { typeApproval: e.profile.drawDeviceTypeApproval })
       }
     },
   }

@@ -3,7 +3,7 @@
  * (release next ball, confirm a low-confidence read) and the entropy source's health. Errors are DomainErrors,
  * turned into localized JSON by app.ts.
  */
-import { body, nameOf, needs, param, witnessOf, type App } from '../http/context.ts'
+import { body, nameOf, needs, param, secondPerson, witnessOf, type App } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -28,7 +28,7 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({
       id: deviceId, kind, name: z.string().min(1).max(120), hallId: id.nullable().optional(),
       manufacturer: optText(120), model: optText(120), serialNo: optText(120), sealCode: optText(40), certificateId: optText(40),
-      certificateExpiresAt: optText(40), parentId: deviceId.nullable().optional(), firmware: optText(40),
+      certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
     }).strict())
     return c.json(await devices.register(b), 201)
   })
@@ -36,7 +36,7 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   app.patch('/api/devices/:deviceId', needs('device.admin'), async (c) => {
     const b = await body(c, z.object({
       by: person.optional(), name: z.string().min(1).max(120).optional(), hallId: id.nullable().optional(), manufacturer: optText(120), model: optText(120),
-      serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), parentId: deviceId.nullable().optional(), firmware: optText(40),
+      serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
     }).strict())
     const { by, ...patch } = b
     return c.json(await devices.update(param(c, 'deviceId'), patch, nameOf(c, by)))
@@ -59,8 +59,11 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   })
   app.post('/api/halls/:hallId/ball-sets/change', needs('session.open'), async (c) => {
     const b = await body(c, z.object({ toSetId: id, reason: z.string().min(1).max(500), witnessedBy: person.optional(), keepOldAsReserve: z.boolean().optional() }).strict())
-    // BNG-25/27 (BNG-94: the director is present): witnessed by a second person with their own credential.
-    return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: await witnessOf(c, 'ball-set.witness', b.witnessedBy) }))
+    // BNG-25/27 (BNG-94: the director is present): witnessed by a second person with their own credential; the
+    // profile says whether that person must be the director (ball-sets.ts change).
+    if (!c.get('authOn')) return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: await witnessOf(c, 'ball-set.witness', b.witnessedBy) }))
+    const witness = await secondPerson(c, 'ball-set.witness')
+    return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: witness.name, witnessRole: witness.role }))
   })
   app.post('/api/ball-sets/:setId/retire', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person.optional() }).strict())

@@ -32,6 +32,18 @@ async function hallWithGame(s: Services, profileId = 'BO-2025') {
 }
 
 
+/** A certified drum (BNG-30) for the hall's manual games. */
+async function drumOf(s: Services, hallId: string, id = 'BOMBO-1'): Promise<void> {
+  await s.devices.register({ id, kind: 'blower', name: 'Bombo', hallId, sealCode: `AJ-${id}`, certificateId: 'CC-1', typeApprovalNo: 'HOM-B-1' })
+}
+
+/** The drum and an active and a reserve set (BNG-24/25/30): what a hall needs before its first manual game. */
+async function ballSetsOf(s: Services, hallId: string): Promise<void> {
+  await drumOf(s, hallId)
+  await s.ballSets.register({ hallId, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 3000 })
+  await s.ballSets.register({ hallId, label: 'B', approvalNo: 'HOM-1', guaranteedGames: 3000 })
+}
+
 /** Announces a manual game, sells and closes sales; returns its id. */
 async function manualGame(s: Services, sessionId: string, seriesId: string): Promise<string> {
   const g = await s.bingo.announceGame({ sessionId, seriesIds: [seriesId], drawSource: 'manual' })
@@ -72,14 +84,27 @@ describe('ball sets in play', () => {
     const bo = await s.bingo.createHall({ name: 'BO', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const es = await s.bingo.createHall({ name: 'ES', profileId: 'ES-CB-2010', playingPositions: 100 })
     expect((await s.ballSets.register({ hallId: bo.id, label: 'A' })).gameLimit).toBe(1000)
-    expect((await s.ballSets.register({ hallId: es.id, label: 'A', guaranteedGames: 5000 })).gameLimit).toBe(3000)
-    expect((await s.ballSets.register({ hallId: es.id, label: 'B', guaranteedGames: 1200 })).gameLimit).toBe(1200)
-    expect(await code(s.ballSets.register({ hallId: es.id, label: 'C', status: 'active' }))).toBe('CONFLICT')
+    expect((await s.ballSets.register({ hallId: es.id, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 5000 })).gameLimit).toBe(3000)
+    expect((await s.ballSets.register({ hallId: es.id, label: 'B', approvalNo: 'HOM-1', guaranteedGames: 1200 })).gameLimit).toBe(1200)
+    expect(await code(s.ballSets.register({ hallId: es.id, label: 'C', approvalNo: 'HOM-1', guaranteedGames: 1200, status: 'active' }))).toBe('CONFLICT')
+  })
+
+  it('BNG-26: in Cantabria a set is registered with its approval number and the games its manufacturer guarantees', async () => {
+    const s = await services()
+    const es = await s.bingo.createHall({ name: 'ES', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const bo = await s.bingo.createHall({ name: 'BO', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await expect(s.ballSets.register({ hallId: es.id, label: 'A', guaranteedGames: 2000 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'approvalNo', rule: 'BNG-26' } })
+    await expect(s.ballSets.register({ hallId: es.id, label: 'A', approvalNo: 'HOM-1' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'guaranteedGames', rule: 'BNG-26' } })
+    expect((await s.ballSets.list(es.id)).sets).toEqual([])
+    expect((await s.ballSets.register({ hallId: es.id, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 2000 })).gameLimit).toBe(2000)
+    // Bolivia asks for neither.
+    expect((await s.ballSets.register({ hallId: bo.id, label: 'A' })).approvalNo).toBeNull()
   })
 
   it('counts a game at its first ball, warns before the limit, blocks at it and unblocks after a witnessed change', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
+    await drumOf(s, hall.id)
     const a = await s.ballSets.register({ hallId: hall.id, label: 'A', gameLimit: 2, warnPercent: 50 })
     const b = await s.ballSets.register({ hallId: hall.id, label: 'B' })
     expect(b.status).toBe('reserve')
@@ -114,6 +139,9 @@ describe('ball sets in play', () => {
     const changed = await s.ballSets.change({ hallId: hall.id, toSetId: b.id, reason: 'límite', witnessedBy: 'Director del Bingo' })
     expect(changed).toMatchObject({ active: { id: b.id }, previous: { id: a.id, status: 'retired' }, reservesLeft: 0 })
     expect((await s.ballSets.list(hall.id)).warnings).toEqual(['no-reserve-set'])
+    // BNG-25: no manual game while the hall has no reserve set.
+    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('RESERVE_BALL_SET_REQUIRED')
+    await s.ballSets.register({ hallId: hall.id, label: 'C' })
     const g3 = await manualGame(s, session.id, series.id)
     await s.bingo.enterBall(g3, 1)
     expect((await s.ballSets.get(b.id)).gamesPlayed).toBe(1)
@@ -125,7 +153,7 @@ describe('ball sets in play', () => {
   it('records the recount of the active set at the start and the end of the session (BNG-27)', async () => {
     const s = await services()
     const { hall } = await hallWithGame(s, 'ES-CB-2010')
-    await s.ballSets.register({ hallId: hall.id, label: 'A' })
+    await s.ballSets.register({ hallId: hall.id, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 3000 })
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
     await s.bingo.closeSession(session.id, { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' })
     const recounts = (await s.minutes.sessionMinutes(session.id)).equipment!.filter((e) => e.type === 'ball_set.recount')
@@ -133,15 +161,42 @@ describe('ball sets in play', () => {
     expect(recounts[1].details).toMatchObject({ label: 'A', ballsCounted: 90, confirmedBy: 'Jefe de Mesa', rule: 'BNG-27' })
   })
 
-  it('lets a hall without registered sets play manual games, but never a blower game', async () => {
+  it('BNG-24/25: a hall plays no manual or blower game without an active set and a reserve; RNG games need neither', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
+    await s.devices.register({ id: 'BLW-1', kind: 'blower', name: 'B', hallId: hall.id, sealCode: 'AJ-1', certificateId: 'C-1' })
+    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('BALL_SET_REQUIRED')
+    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'blower', deviceId: 'BLW-1' }))).toBe('BALL_SET_REQUIRED')
+    const a = await s.ballSets.register({ hallId: hall.id, label: 'A' })
+    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('RESERVE_BALL_SET_REQUIRED')
+    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'blower', deviceId: 'BLW-1' }))).toBe('RESERVE_BALL_SET_REQUIRED')
+    // An RNG game draws no physical ball: no set needed, and it counts no wear.
+    const rng = await s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+    await s.bingo.openSales(rng.gameId)
+    await s.bingo.sell({ gameId: rng.gameId, count: 10, channel: 'test' })
+    await s.bingo.closeSales({ gameId: rng.gameId })
+    await s.bingo.drawNext(rng.gameId)
+    expect((await s.ballSets.get(a.id)).gamesPlayed).toBe(0)
+    await s.bingo.declareIncident({ gameId: rng.gameId, kind: 'ball-irregularity' })
+    // With a reserve, the manual game is announced and its first ball counts against the active set.
+    await s.ballSets.register({ hallId: hall.id, label: 'B' })
     const g = await manualGame(s, session.id, series.id)
     expect((await s.bingo.enterBall(g, 3)).balls).toEqual([3])
-    await s.devices.register({ id: 'BLW-1', kind: 'blower', name: 'B', hallId: hall.id, sealCode: 'AJ-1', certificateId: 'C-1' })
-    await s.bingo.declareIncident({ gameId: g, kind: 'ball-irregularity' })
-    expect(await code(s.bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'blower', deviceId: 'BLW-1' }))).toBe('BALL_SET_REQUIRED')
+    expect((await s.ballSets.get(a.id)).gamesPlayed).toBe(1)
+  })
+
+  it('BNG-25: a reserve set retired after a manual game was announced stops its first ball', async () => {
+    const s = await services()
+    const { hall, series } = await hallWithGame(s)
+    await drumOf(s, hall.id)
+    await s.ballSets.register({ hallId: hall.id, label: 'A' })
+    const b = await s.ballSets.register({ hallId: hall.id, label: 'B' })
+    const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
+    const g = await manualGame(s, session.id, series.id)
+    await s.ballSets.retire({ setId: b.id, reason: 'bola 7 astillada', by: 'Director' })
+    expect(await code(s.bingo.enterBall(g, 3))).toBe('RESERVE_BALL_SET_REQUIRED')
+    expect((await s.bingo.getGameState(g)).balls).toEqual([])
   })
 })
 
@@ -166,6 +221,7 @@ describe('device registry', () => {
   it('refuses a ball typed with an unregistered device id', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
+    await ballSetsOf(s, hall.id)
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
     const g = await manualGame(s, session.id, series.id)
     expect(await code(s.bingo.enterBall(g, 7, 'NOT-REGISTERED'))).toBe('DEVICE_NOT_CERTIFIED')
@@ -177,6 +233,7 @@ describe('reader misread corrected after the ball was recorded (BNG-83)', () => 
   it('keeps both values in the journal and shows the ball that prevails in the minutes', async () => {
     const s = await services()
     const { hall, series } = await hallWithGame(s)
+    await ballSetsOf(s, hall.id)
     const session = await s.bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
     const g = await manualGame(s, session.id, series.id)
     await s.bingo.enterBall(g, 8)

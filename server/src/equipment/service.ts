@@ -77,10 +77,14 @@ export async function seedDemoEquipment(
   services: { config: Config; devices: ReturnType<typeof createDeviceRegistry>; ballSets: ReturnType<typeof createBallSetService> },
   hallId: string,
 ): Promise<{ drawSource: 'blower'; deviceId: string } | Record<string, never>> {
-  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', status: 'active' })
-  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', status: 'reserve' })
-  if (services.config.ballSource !== 'sim') return {}
+  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'active' })
+  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'reserve' })
+  if (services.config.ballSource !== 'sim') {
+    // BNG-30/31: the demo's manual games are drawn from a registered, sealed, certified and type-approved drum.
+    await services.devices.register({ id: 'DEMO-BOMBO', kind: 'blower', name: 'Bombo manual (demostración)', hallId, manufacturer: 'Bolillo', model: 'demo', sealCode: 'DEMO-PRECINTO-BOMBO', certificateId: 'DEMO-CERT-BOMBO', typeApprovalNo: 'DEMO-HOM-BOMBO' })
+    return {}
+  }
   const { SIM_BLOWER } = await import('../../../hardware/src/select.ts')
-  await services.devices.register({ id: SIM_BLOWER.deviceId, kind: 'blower', name: 'Extractor neumático (simulado)', hallId, manufacturer: 'Bolillo', model: 'simulator', sealCode: SIM_BLOWER.sealCode, certificateId: 'SIM-CERT-DEMO' })
+  await services.devices.register({ id: SIM_BLOWER.deviceId, kind: 'blower', name: 'Extractor neumático (simulado)', hallId, manufacturer: 'Bolillo', model: 'simulator', sealCode: SIM_BLOWER.sealCode, certificateId: 'SIM-CERT-DEMO', typeApprovalNo: 'SIM-HOM-DEMO' })
   return { drawSource: 'blower', deviceId: SIM_BLOWER.deviceId }
 }

@@ -11,7 +11,7 @@ import type { BallSetStatus } from './ball-sets.ts'
 
 export interface DeviceRow {
   id: string; hall_id: string | null; kind: DeviceKind; name: string; manufacturer: string | null; model: string | null; serial_no: string | null
-  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; parent_id: string | null; status: DeviceStatus
+  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; type_approval_no: string | null; parent_id: string | null; status: DeviceStatus
   firmware: string | null; last_seen_at: string | null; created_at: string; updated_at: string
 }
 
@@ -51,16 +51,16 @@ export function listDevices(db: Sql, filter: { hallId?: string; kind?: DeviceKin
 /** A new device, active. */
 export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_seen_at'>): Promise<void> {
   await tx.run(
-    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, parent_id, status, firmware, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-    [d.id, d.hall_id, d.kind, d.name, d.manufacturer, d.model, d.serial_no, d.seal_code, d.certificate_id, d.certificate_expires_at, d.parent_id, d.firmware, d.created_at, d.updated_at],
+    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, type_approval_no, parent_id, status, firmware, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+    [d.id, d.hall_id, d.kind, d.name, d.manufacturer, d.model, d.serial_no, d.seal_code, d.certificate_id, d.certificate_expires_at, d.type_approval_no, d.parent_id, d.firmware, d.created_at, d.updated_at],
   )
 }
 
 /** The column behind each field a device's record may change, in the order an update applies them. */
 const PATCH_COLUMNS: Record<keyof DevicePatch, string> = {
   name: 'name', hallId: 'hall_id', manufacturer: 'manufacturer', model: 'model', serialNo: 'serial_no', sealCode: 'seal_code',
-  certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', parentId: 'parent_id', firmware: 'firmware',
+  certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', typeApprovalNo: 'type_approval_no', parentId: 'parent_id', firmware: 'firmware',
 }
 export const DEVICE_PATCH_FIELDS = Object.keys(PATCH_COLUMNS) as Array<keyof DevicePatch>
 
@@ -82,8 +82,18 @@ export async function markDeviceSeen(tx: Sql, id: string, at: string, firmware: 
 }
 
 /** Records which device a game was announced with, and its seal and certificate at that moment. */
-export async function insertGameDevice(tx: Sql, g: { gameId: string; deviceId: string; role: string; sealCode: string | null; certificateId: string | null; assignedAt: string }): Promise<void> {
-  await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, assigned_at) VALUES (?, ?, ?, ?, ?, ?)', [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.assignedAt])
+export async function insertGameDevice(tx: Sql, g: { gameId: string; deviceId: string; role: string; sealCode: string | null; certificateId: string | null; typeApprovalNo: string | null; assignedAt: string }): Promise<void> {
+  await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, type_approval_no, assigned_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.typeApprovalNo, g.assignedAt])
+}
+
+/** The device a game was announced with in `role` (the extractor of a manual game), if any. */
+export function deviceOfGame(tx: Sql, gameId: string, role: string): Promise<{ device_id: string } | undefined> {
+  return tx.get<{ device_id: string }>('SELECT device_id FROM game_devices WHERE game_id = ? AND role = ?', [gameId, role])
+}
+
+/** The active extractors (kind blower: drum or pneumatic, BNG-30) registered for a hall. */
+export function activeExtractorsOfHall(tx: Sql, hallId: string): Promise<Array<{ id: string }>> {
+  return tx.all<{ id: string }>("SELECT id FROM devices WHERE hall_id = ? AND kind = 'blower' AND status = 'active' ORDER BY id", [hallId])
 }
 
 /** The blower a game was announced with, if any. */
@@ -140,13 +150,23 @@ export function ballSetsOfHall(db: Sql, hallId: string): Promise<BallSetRow[]> {
   return db.all<BallSetRow>('SELECT * FROM ball_sets WHERE hall_id = ? ORDER BY created_at, label', [hallId])
 }
 
-export async function countBallSets(tx: Sql, hallId: string): Promise<number> {
-  return Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ?', [hallId]))?.n ?? 0)
+/** Reserve sets of a hall with games left; with `ballCount`, only those of that many balls. */
+export async function countUsableReserves(tx: Sql, hallId: string, ballCount?: number): Promise<number> {
+  const row = ballCount === undefined
+    ? await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId])
+    : await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit AND ball_count = ?", [hallId, ballCount])
+  return Number(row?.n ?? 0)
 }
 
-/** Reserve sets of a hall with games left. */
-export async function countUsableReserves(tx: Sql, hallId: string): Promise<number> {
-  return Number((await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId]))?.n ?? 0)
+/** The layout plans of a hall (BNG-3/4: `layout` and `derived`), for the ball counts its sets may have. */
+export function layoutPlansOfHall(tx: Sql, hallId: string): Promise<Array<{ kind: string; body: string }>> {
+  return tx.all<{ kind: string; body: string }>("SELECT kind, body FROM hall_plans WHERE hall_id = ? AND kind IN ('layout', 'derived') ORDER BY kind, version", [hallId])
+}
+
+/** The number of balls a game is played with. */
+export async function gameBallCount(tx: Sql, gameId: string): Promise<number | undefined> {
+  const r = await tx.get<{ ball_count: number }>('SELECT ball_count FROM games WHERE id = ?', [gameId])
+  return r ? Number(r.ball_count) : undefined
 }
 
 export async function isBallSetLabelTaken(tx: Sql, hallId: string, label: string): Promise<boolean> {

@@ -34,6 +34,28 @@ export interface Profile {
   minimumParticipation: { basis: 'cards' | 'positions'; cards: number; positionsPercent: number } | null
   /** BNG-24 / CFG-19: games per ball set before it must be replaced. */
   ballSetGameLimit: number
+  /**
+   * BNG-26 (Cantabria): only type-approved balls; a set is registered with its approval number and the number of
+   * games its manufacturer guarantees. The Bolivian texts ask for neither: optional there.
+   */
+  ballSetTypeApproval: boolean
+  /**
+   * BNG-25: who must be present at a change of ball sets. Bolivia: the Director del Bingo (002 §6.1.4.1). Cantabria
+   * names nobody: any second person allowed to witness a ball-set change (director or hall manager).
+   */
+  ballSetChangeWitness: 'director' | 'any-witness'
+  /**
+   * BNG-3 / BNG-4 / CFG-10..12: a card layout other than the profile's own (75 balls, bingo plus, derived, fast) is
+   * played in a hall only under a reference: Bolivia, the Licencia de Operación that sets the count of numbers and
+   * rows (002 §6.1.3); Cantabria, the Consejería's express authorisation (004 Bingo I). true in both shipped profiles.
+   */
+  otherLayoutsNeedAuthorisation: boolean
+  /**
+   * BNG-31 / CFG-8: the ball extractor and the automatic reader of a game carry a homologation (type-approval)
+   * number besides the seal and certificate every draw device needs (GEN-7, BNG-30). Cantabria: type-approved
+   * extractors and readers (004 Bingo II.3). The Bolivian texts ask for the Certificado de Cumplimiento only.
+   */
+  drawDeviceTypeApproval: boolean
   /** BNG-27: recount of balls at session start only, or at start and end. */
   ballRecount: 'start' | 'start-and-end'
   /** BNG-1 / RNG-25: draws by certified software allowed. */
@@ -180,6 +202,10 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   shares: null,
   minimumParticipation: { basis: 'cards', cards: 10, positionsPercent: 10 },
   ballSetGameLimit: 1000,
+  ballSetTypeApproval: false,
+  ballSetChangeWitness: 'director',
+  otherLayoutsNeedAuthorisation: true,
+  drawDeviceTypeApproval: false,
   ballRecount: 'start',
   softwareDrawAllowed: true,
   autoClaimSoldCards: true,
@@ -222,6 +248,10 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   shares: CANTABRIA_SHARES,
   minimumParticipation: null,
   ballSetGameLimit: 3000,
+  ballSetTypeApproval: true,
+  ballSetChangeWitness: 'any-witness',
+  otherLayoutsNeedAuthorisation: true,
+  drawDeviceTypeApproval: true,
   ballRecount: 'start-and-end',
   softwareDrawAllowed: false,
   autoClaimSoldCards: false,
