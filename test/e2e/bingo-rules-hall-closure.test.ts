@@ -53,7 +53,7 @@ describe('hall closure and the prima fund (BNG-65)', () => {
     expect(rec).toMatchObject({ hallId, amountCents: 6_000, handoverRef: closing.handoverRef, by: 'Marta Quispe', witness: 'Ana Choque', actor: { name: 'Marta Quispe' } })
 
     // A closed hall opens no session (so announces no game and sells no card) and is not closed twice.
-    const again = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 } }, secondPerson('jefa'))
+    const again = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, secondPerson('jefa'))
     expect(again.status).toBe(409)
     expect(again.body.error).toMatchObject({ code: 'HALL_CLOSED', message: expect.stringMatching(/sala está cerrada/) })
     expect((await close('jefa', closing)).body.error.code).toBe('HALL_CLOSED')

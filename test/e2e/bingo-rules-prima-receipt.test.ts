@@ -106,7 +106,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
   it('BNG-70: a Bolivian hall pays no cheque (profile prizeChequeAllowed false)', async () => {
     const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'prima-bo' })
     // A bonus prize of a Bolivian hall: a progressive pot won in its first game (BNG-55 allows them there).
-    const pot = await s.call('jefa', 'POST', '/api/pots', { name: 'Pozo Illimani', kind: 'progressive', contributionBp: 1000, seedCents: 10_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [bo.hallId] })
+    const pot = await s.call('jefa', 'POST', '/api/pots', { name: 'Pozo Illimani', authorisationRef: 'AJ-RA-2025-0777', kind: 'progressive', contributionBp: 1000, seedCents: 10_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [bo.hallId] })
     expect(pot.status, JSON.stringify(pot.body)).toBe(201)
     const session = await openSession(s, bo.hallId)
     const g = await gameOnSale(s, session, [bo.seriesId], 20)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
 /**
@@ -24,7 +24,7 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
   let hallId = ''
   let till: Till
   const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
-  const plan = (prizes: any[], over: Record<string, unknown> = {}) => lotteryPlan({ gameCode: 'LNBMOTO', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, ticketPriceCents: 5_000, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042', prizes, ...over })
+  const plan = (prizes: any[], over: Record<string, unknown> = {}) => lotteryPlan({ gameCode: 'LNBMOTO', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, ticketPriceCents: 5_000, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'AJ-T-0042', prizes, ...over })
   const P1 = { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }
   const moto = { code: 'M1', name: 'Premio Motocicleta', rule: { type: 'exact' }, amountCents: 1_500_000, kind: 'goods', goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso de propiedad 2025-17', supplierCertificateRef: 'Certificado Honda Bolivia 8841' } }
   const G10 = { code: 'G10', name: 'Progresión de diez', rule: { type: 'progression', of: 'P1', step: 10 }, amountCents: 20_000 }
@@ -38,6 +38,8 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
     expect(hall.status).toBe(201)
     hallId = hall.body.id
+    // LOT-18 / LNS-8: the manual draw names a registered, certified tómbola.
+    await registerTombola(server.services)
   })
   afterAll(async () => server?.cleanup())
 

@@ -67,10 +67,10 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
   it('opens a session only with the recount witnessed by a director or jefe de sala who types their own credential; the body names no one (BNG-27, BNG-25)', async () => {
     const open = (who: string, body: unknown, extra: Record<string, string> = {}) => call(who, 'POST', '/api/halls/bo/sessions', body, extra)
     const refusals = [
-      await open('mesa', { recount: { ballsCounted: 90, confirmedBy: 'Directora de Bingo' } }),
-      await open('mesa', { recount: { ballsCounted: 90 } }, second('mesa')),
-      await open('mesa', { recount: { ballsCounted: 90 } }, second('mesa2')),
-      await open('mesa', { recount: { ballsCounted: 90 } }, second('jefa', 'not her password')),
+      await open('mesa', { recount: { ballsCounted: 90, confirmedBy: 'Directora de Bingo' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }),
+      await open('mesa', { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, second('mesa')),
+      await open('mesa', { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, second('mesa2')),
+      await open('mesa', { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, second('jefa', 'not her password')),
     ]
     for (const r of refusals) {
       expect(r.status, JSON.stringify(r.body)).toBe(403)
@@ -79,7 +79,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     }
     expect((await call('jefa', 'GET', '/api/halls/bo')).body.openSessionId).toBeNull()
     // The body's name is ignored: the witness is who typed the credential.
-    const ok = await open('mesa', { recount: { ballsCounted: 90, confirmedBy: 'Directora de Bingo' } }, second('jefa'))
+    const ok = await open('mesa', { recount: { ballsCounted: 90, confirmedBy: 'Directora de Bingo' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, second('jefa'))
     expect(ok.status, JSON.stringify(ok.body)).toBe(201)
     sessionBo = ok.body.id
     const opened = (await journal('session.opened')).find((r) => r.payload.sessionId === sessionBo)!
@@ -90,7 +90,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     if (printed !== null) for (const text of ['contado por', 'luis mamani', 'marta quispe']) expect(printed.toLowerCase()).toContain(text)
 
     // Cantabria (BNG-27, BNG-96): the jefe de sala witnesses the recount at the start and at the end.
-    const es = await call('mesa', 'POST', '/api/halls/es/sessions', { recount: { ballsCounted: 90 } }, second('sala'))
+    const es = await call('mesa', 'POST', '/api/halls/es/sessions', { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, second('sala'))
     expect(es.status, JSON.stringify(es.body)).toBe(201)
     sessionEs = es.body.id
     const noWitness = await call('mesa', 'POST', `/api/sessions/${sessionEs}/close`, { recount: { ballsCounted: 90, confirmedBy: 'Elena Ruiz' } })
