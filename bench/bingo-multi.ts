@@ -132,7 +132,7 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
   const entropy = { name: 'bench', randomBytes: (n: number) => randomBytes(n) }
   const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000 })
+  const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
   const set = await bingo.createMasterSet({ count: sales + 10, seed: 'bench-sell' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })

@@ -86,6 +86,8 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'FULL', auth: 'off', rateLimitPerMinute: 100_000_000,
     // RNG-26: the plan draws by RNG, which the shipped profiles allow only with the AJ's authorisation.
     lotteryRngAuthorisation: 'BENCH (sin autorización real)',
+    // LNS-12: the plan's range comes from the operator's licence record.
+    lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
   } as Config
   // A clock inside the sales window of the plan.
   const clock = { now: () => new Date(Date.parse('2025-03-02T12:00:00-04:00') + (performance.now() % 1000)) }
