@@ -57,6 +57,11 @@ async function moveTx(tx: Sql, r: CardCustodyRow, action: CustodyAction, e: { at
   return { ...viewOf(r), state: to, reason: e.reason, authorityRef: e.authorityRef ?? null, changedAt: e.at, changedBy: e.by }
 }
 
+/** BNG-87/88: a card with the player handed to the hall: a winner goes to the archive, any other card is returned. */
+function handBack(tx: Sql, r: CardCustodyRow, at: string, by: string, reason: string | null): Promise<CustodyView> {
+  return moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at, by, reason })
+}
+
 export function createCardCustodyService(deps: { db: Database; clock: { now(): Date }; prizeClaimDays: number }) {
   const { db } = deps
   const now = () => deps.clock.now().toISOString()
@@ -147,7 +152,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
   async function collect(input: { cardId: string; by: string }): Promise<CustodyView> {
     return db.transaction(async (tx) => {
       const r = await rowOf(tx, input.cardId)
-      return moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at: now(), by: input.by, reason: null })
+      return handBack(tx, r, now(), input.by, null)
     })
   }
 
@@ -181,7 +186,7 @@ export async function returnOnRefund(tx: Sql, cardId: string, at: string, by: st
   if (r.state === CardCustody.Evidence) throw new DomainError('CARD_HELD', `card ${r.serial} is held as evidence: it is not refunded while held`, { reason: r.reason, rule: 'BNG-87' })
   if (r.state === CardCustody.Destroyed) throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changed_at}`, { rule: 'BNG-87' })
   // A card whose line was paid before the annulment (BNG-51) won: it goes to the archive, not to destruction.
-  if (r.state === null) await moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at, by, reason: 'refunded' })
+  if (r.state === null) await handBack(tx, r, at, by, 'refunded')
 }
 
 /**
@@ -192,7 +197,6 @@ export async function returnOnRefund(tx: Sql, cardId: string, at: string, by: st
 export async function collectOnReturn(tx: Sql, cardId: string, at: string, by: string): Promise<void> {
   const r = await cardCustodyById(tx, cardId)
   if (!r || r.state !== null) return
-  const facts = factsOf(r, at)
-  if (!facts.gameEnded) return
-  await moveTx(tx, r, facts.hasPrizes ? 'archive' : 'collect', { at, by, reason: 'handed back (BNG-15)' })
+  if (!factsOf(r, at).gameEnded) return
+  await handBack(tx, r, at, by, 'handed back (BNG-15)')
 }

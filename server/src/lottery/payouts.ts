@@ -11,7 +11,7 @@ import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../cashdesk/cash.ts'
 import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
 import { inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches, type LotteryContext } from './context.ts'
-import { lotteryPrizesFor, type WonPrize } from './rules.ts'
+import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
 import { deliveredPrizeCodes, fractionOf, insertLotteryPayout, isNumberSold, issueSecretOf, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
 
@@ -82,8 +82,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     let choices: LotteryValidation['choices']
     if (isRaffle(plan)) {
       const won = plan.prizes.filter((p) => result.winning[p.code] === number)
-      prizes = won.map((p) => ({ code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 }))
-      goods = won.filter((p) => p.kind !== 'cash').map((p) => `${p.name}: ${p.description}`)
+      prizes = won.map((p) => rafflePrizeWon(p).prize)
+      goods = won.map((p) => rafflePrizeWon(p).goods).filter((g): g is string => g !== null)
       if (plan.kind === 'tombola' && won.length > 0) {
         const taken = await deliveredPrizeCodes(tx, row.id)
         choices = plan.prizes.filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code)).map((p) => ({ code: p.code, name: p.name, description: p.description }))
@@ -154,11 +154,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     const prize = plan.prizes.find((p) => p.code === code)
     if (!prize) throw new DomainError('VALIDATION_FAILED', `no object ${code} in this tómbola`, { field: 'objectCode', rule: 'PRM-2' })
     if (!v.choices!.some((c) => c.code === code)) throw new DomainError('CONFLICT', `object ${code} was already taken by another winner (PRM-2)`, { field: 'objectCode', rule: 'PRM-2', reason: 'taken' })
-    return {
-      prizes: [{ code: prize.code, name: prize.name, amountCents: prize.kind === 'cash' ? prize.valueCents : 0 }],
-      goods: prize.kind === 'cash' ? [] : [`${prize.name}: ${prize.description}`],
-      amountCents: prize.kind === 'cash' ? prize.valueCents : 0,
-    }
+    const won = rafflePrizeWon(prize)
+    return { prizes: [won.prize], goods: won.goods === null ? [] : [won.goods], amountCents: won.prize.amountCents }
   }
 
   /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */

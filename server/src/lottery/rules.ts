@@ -341,6 +341,16 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   return problems
 }
 
+/** LOT-22: what is handed over for a prize in goods or in kind; null for a cash prize. */
+export function lotteryPrizeGoods(p: Pick<LotteryPrize, 'kind' | 'goods' | 'name'>): string | null {
+  return (p.kind ?? 'cash') === 'cash' ? null : p.goods?.description ?? p.name
+}
+
+/** PRM-2 / PRM-10: what a raffle prize pays in cash, and the goods line of the register (null for cash). */
+export function rafflePrizeWon(p: RafflePrize): { prize: WonPrize; goods: string | null } {
+  return { prize: { code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 }, goods: p.kind === 'cash' ? null : `${p.name}: ${p.description}` }
+}
+
 /** LOT-22 / PRM-11: what a prize is and where it comes from. */
 function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number, problems: PlanProblem[]): void {
   if (prize.source !== undefined && !['operator', 'sponsor', 'expired-promotion'].includes(prize.source)) problems.push({ field: `${f}.source`, rule: 'LOT-22', message: 'source must be operator, sponsor or expired-promotion' })
@@ -491,8 +501,8 @@ export function lotteryPrizesFor(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>
       else won = Math.floor(number / 10 ** (width - r.digits)) === Math.floor(source / 10 ** (width - r.digits))
     }
     if (!won) continue
-    if ((p.kind ?? 'cash') === 'cash') out.push({ code: p.code, name: p.name, amountCents: p.amountCents })
-    else out.push({ code: p.code, name: p.name, amountCents: 0, goods: p.goods?.description ?? p.name })
+    const goods = lotteryPrizeGoods(p)
+    out.push(goods === null ? { code: p.code, name: p.name, amountCents: p.amountCents } : { code: p.code, name: p.name, amountCents: 0, goods })
   }
   return out
 }

@@ -8,7 +8,7 @@ import { appendJournal, readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import { describeRule, inRange, isRaffle, type LotteryContext } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
-import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryWinningNumbers } from './rules.ts'
+import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
 import { markLotterySettled } from './store.ts'
 
 /** The stored result of a settled lottery or raffle draw. */
@@ -59,7 +59,7 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
             code: p.code, name: p.name, rule: describeRule(p.rule, plan), numbers: nums.length <= 50 ? nums : null, numbersCount: nums.length,
             amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions, ticketsInPlay: inPlay, liabilityCents: liability,
             // LOT-22: a prize in goods is handed over; its value stays in the liability (the budget) but no cash is due.
-            goods: (p.kind ?? 'cash') === 'cash' ? null : p.goods?.description ?? p.name,
+            goods: lotteryPrizeGoods(p),
           })
         }
       }
