@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import QRCode from 'qrcode'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { InstantDesign } from '../../server/src/instant/design.ts'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { hallWithGameOnSale, startFakePrinter, type HallSetup } from '../helpers/cashdesk.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
@@ -139,7 +139,7 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   })
 
   it('the cashier logs in at her station, opens her shift with the counted float and sells a Bs 50 voucher', async () => {
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await page.goto(`${server.url}/cashier/?hall=${setup.hallId}&device=${encodeURIComponent(stationCredential)}`)
     await page.getByTestId('shift-user').fill('rosa')
     await page.getByTestId('shift-password').fill(PASSWORD)
@@ -165,7 +165,7 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   })
 
   it('at a 1366 x 768 kiosk the player types the short code and buys a card, a quick-pick slip and an e-instant ticket', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
+    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
     await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kioskCredential)}`)
     await page.getByTestId('kiosk-cards').waitFor()
     expect(await page.getByTestId('kiosk-home').getAttribute('data-section')).toBe('cards')
@@ -306,7 +306,7 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     expect(twice.body.error.code).toBe('ALREADY_REFUNDED')
 
     // With the game void the kiosk opens on what is still on sale (the scratch tickets) and offers no cards, in words.
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
+    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
     await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kioskCredential)}`)
     await page.getByTestId('instant-home').waitFor()
     await page.getByTestId('tab-cards').click()
@@ -316,14 +316,16 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   })
 
   it('the old /lotto/ and /instant/ addresses open the one kiosk on their section, still enrolled', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
+    // 19:00 on the draw's day: sales of the lotto draw close by the clock, whatever the tests before did with it.
+    skew += Math.max(0, Date.parse('2026-03-02T19:00:01-04:00') - clock.now().getTime())
+    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
     await page.goto(`${server.url}/instant/?hall=${setup.hallId}&device=${encodeURIComponent(kioskCredential)}`)
     await page.waitForURL(/\/kiosk\/\?.*section=raspaditas/)
     await page.getByTestId('instant-home').waitFor()
     expect(await page.getByTestId('kiosk-home').getAttribute('data-section')).toBe('instant')
     await page.goto(`${server.url}/lotto/?hall=${setup.hallId}`)
     await page.waitForURL(/\/kiosk\/\?.*section=boletos/)
-    // The credential kept from the first load still sells: the lotto section has its draw... closed now.
+    // The credential kept from the first load still works: the lotto section says its draw is closed now.
     await page.getByTestId('lotto-no-draw').waitFor()
     expect(await page.getByTestId('kiosk-home').getAttribute('data-section')).toBe('slips')
     await page.close()

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { describe } from 'vitest'
 
 /**
@@ -22,6 +22,16 @@ export const browserSuite = haveBrowser ? describe : describe.skip
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+}
+
+/**
+ * A page whose `Date` starts where the server's injected clock is, so that the server and the page agree on the
+ * day whatever the real date (timers still run in real time).
+ */
+export async function pageOnClock(browser: Browser, clock: { now(): Date }, viewport: { width: number; height: number }): Promise<Page> {
+  const page = await browser.newPage({ viewport })
+  await page.clock.setSystemTime(clock.now())
+  return page
 }
 
 function newestMtime(dir: string): number {
