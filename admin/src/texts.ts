@@ -272,6 +272,7 @@ const es = {
   paid: 'Pagados',
   refunded: 'Reembolsados',
   outstanding: 'Pendientes',
+  inPlayWithheld: 'Los premios en juego por categoría se informan al cerrar el juego: mientras se activan paquetes dirían qué paquete tiene qué premios.',
   // aml
   amlReports: 'Operaciones a revisar (GEN-17)',
   amlAmount: 'Importe de la operación',
@@ -602,6 +603,7 @@ const en: Record<AdminTextKey, string> = {
   paid: 'Paid',
   refunded: 'Refunded',
   outstanding: 'Outstanding',
+  inPlayWithheld: 'Prizes in play per tier are given once the game is closed: while packs are being activated they would tell which pack holds which prizes.',
   amlReports: 'Transactions to review (GEN-17)',
   amlAmount: 'Transaction amount',
   amlSmall: 'In small notes',

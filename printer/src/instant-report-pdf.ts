@@ -18,7 +18,7 @@ const MUTED = rgb(0.4, 0.4, 0.45)
 const BAR = rgb(0.16, 0.22, 0.33)
 
 const pct = (bp: number | null) => (bp === null ? '-' : `${(bp / 100).toFixed(2)} %`)
-const n = (v: number) => v.toLocaleString('es-ES')
+const n = (v: number | null) => (v === null ? '-' : v.toLocaleString('es-ES'))
 
 export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
@@ -83,5 +83,9 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   text('Pagado/ventas: premios pagados sobre la mayor de las ventas registradas o el valor de los paquetes activados.', X, 7.5, regular, MUTED)
   y -= 10
   text('Los premios caducados son los no cobrados al vencer el plazo (INS-10). Fuente: base de datos y diario encadenado.', X, 7.5, regular, MUTED)
+  if (r.inPlayWithheld) {
+    y -= 10
+    text('Premios en juego: se informan al cerrar el juego; mientras se activan paquetes dirían qué paquete tiene qué premios.', X, 7.5, regular, MUTED)
+  }
   return doc.save()
 }

@@ -23,6 +23,8 @@ describe('INS-8: void of an instant ticket for the player\'s damage (auth on)', 
 
   it('INS-8: a winning ticket the player crossed out is voided by floor staff, never by the cashier; no prize, no refund, refused at the till', async () => {
     const winner = tickets.find((t) => t.tier > 0)!
+    // Sold at the till (INS-12: only a sold ticket is settled, voided ones included).
+    await server.services.instant.sellPrinted({ code: winner.serial, stationId: h.devices.caja2.id, hallId: h.setup.hallId })
     const body = { code: winner.code, damage: 'número del billete tachado con bolígrafo', keptAs: 'sobre de evidencias N.º 12, caja fuerte' }
     const cashier = await h.call('cajero@caja2', 'POST', '/api/instant/void-damage', body)
     expect(cashier.status).toBe(403)

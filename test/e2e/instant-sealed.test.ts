@@ -8,7 +8,6 @@
  * column that gives the winning tickets' prizes. The ground truth is regenerated from the sealed seed, opened here
  * with the server's sealer. The ticket paid is left out: a paid prize is on the prize register (INS-5) by rule.
  */
-import { createHash } from 'node:crypto'
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -93,6 +92,8 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
     const paid = await post('/api/tickets/pay', { code: winner.code, stationId: 'caja-1', cashierId: 'cajera', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.receipt.printed).toBe(true)
+    // The prizes in play (opened from the sealed pack prize counts) are given once the game is closed (issue 24).
+    expect((await post('/api/instant/games/4401/close', { by: 'director' })).status).toBe(200)
     expect((await api(s.url, 'GET', '/api/instant/games/4401/reconciliation')).body.tiers.reduce((a: number, t: { inPlay: number }) => a + t.inPlay, 0))
       .toBe(p.tickets.filter((t) => t.pack <= 3 && t.tier > 0).length)
     await backupSqlite(s.dataDir, join(s.dataDir, 'backups', 'bolillo-backup.sqlite'))
@@ -146,10 +147,15 @@ describe('opening an instant batch seed (INS-3 audit)', () => {
       // The director who runs the sale cannot read the seed that says which tickets win.
       expect((await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'curiosidad' }, as('director'))).status).toBe(403)
       expect((await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', {}, as('auditor'))).status).toBe(400)
-      const r = await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'certificación INS-3' }, as('auditor'))
-      expect(r.status).toBe(200)
-      expect(createHash('sha256').update(Buffer.from(r.body.seedHex, 'hex')).digest('hex')).toBe(made.body.seedCommitment)
-      const rec = await s.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.seed_exported'")
+      // On sale the auditor is refused too (issue 24: the seed opens after the claim period, instant-secrets.test.ts),
+      // and the refusal is journaled with the person from the session.
+      const r = await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'certificación INS-3', by: 'otra persona' }, as('auditor'))
+      expect(r.status).toBe(400)
+      const refused = await api(s.url, 'POST', '/api/instant/games/4401/audit/seed', { reason: 'certificación INS-3' }, as('auditor'))
+      expect(refused.status).toBe(409)
+      expect(refused.body).not.toHaveProperty('seedHex')
+      expect(await s.services.db.get("SELECT seq FROM journal WHERE type = 'instant.seed_exported'")).toBeUndefined()
+      const rec = await s.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.seed_export_refused'")
       const auditorId = (await s.services.db.get<{ id: string }>("SELECT id FROM users WHERE username = 'u-auditor'"))?.id
       expect(JSON.parse(rec!.payload).by).toMatchObject({ kind: 'person', id: auditorId })
     } finally {

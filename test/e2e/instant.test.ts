@@ -12,6 +12,7 @@ import { formatValidationCode, groupCode } from '../../server/src/instant/codes.
 import { checkDesign, type InstantDesign } from '../../server/src/instant/design.ts'
 import { evaluateFace } from '../../server/src/instant/play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { printRunSeed } from '../helpers/instant.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 
@@ -35,8 +36,8 @@ describe('instant lottery end to end', () => {
   let s: Server
   let hallId: string
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => api(s.url, 'POST', path, body, headers)
-  /** INS-3 audit: the sealed seed, opened by the audit route. */
-  const auditSeed = async (gameNo: number) => Buffer.from((await post(`/api/instant/games/${gameNo}/audit/seed`, { reason: 'auditoría de pruebas' })).body.seedHex, 'hex')
+  /** The batch seed as the print run had it (the audit route opens it only after the claim period, issue 24). */
+  const printSeed = (gameNo: number) => printRunSeed(s.services.db, s.services.sealer, gameNo)
   const payee = { stationId: 'caja-1', cashierId: 'cajera-ana', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' }
 
   beforeAll(async () => {
@@ -56,8 +57,10 @@ describe('instant lottery end to end', () => {
     expect(r.body.seedCommitment).toMatch(/^[0-9a-f]{64}$/)
     const again = await post('/api/instant/games', { design })
     expect(again.status).toBe(409)
-    tickets = ticketsOf(design, await auditSeed(777))
-    expect(createHash('sha256').update(await auditSeed(777)).digest('hex')).toBe(r.body.seedCommitment)
+    tickets = ticketsOf(design, await printSeed(777))
+    expect(createHash('sha256').update(await printSeed(777)).digest('hex')).toBe(r.body.seedCommitment)
+    // The seed is not opened while the game is on sale, not even for the audit (issue 24; instant-secrets.test.ts).
+    expect((await post('/api/instant/games/777/audit/seed', { reason: 'auditoría de pruebas' })).status).toBe(409)
     expect(tickets.filter((t) => t.tier > 0).length).toBe(141)
   })
 
@@ -124,6 +127,7 @@ describe('instant lottery end to end', () => {
 
   it('tells a losing ticket, refuses to pay it, and refuses a counterfeit code', async () => {
     const l = inPack(1, false, 1)
+    expect((await post('/api/instant/sales', { code: l.serial, stationId: 'kiosk-1' })).status).toBe(201)
     expect((await post('/api/instant/validate', { code: l.code })).body.outcome).toBe('NO_WIN')
     const pay = await post('/api/instant/pay', { code: l.code, ...payee })
     expect(pay.status).toBe(422)
@@ -170,6 +174,9 @@ describe('instant lottery end to end', () => {
   it('refunds a misprint (hidden code of another ticket) once, price only (INS-9)', async () => {
     const l = inPack(1, false, 2)
     const other = inPack(1, false, 3)
+    // INS-12: only a sold ticket is refunded.
+    expect((await post('/api/instant/refund', { code: l.code, inventoryCode: other.serial, reason: 'serial-mismatch', stationId: 'caja-1', cashierId: 'cajera-ana' })).body.error.code).toBe('PACK_NOT_ACTIVATED')
+    expect((await post('/api/instant/sales', { code: l.serial, stationId: 'kiosk-1' })).status).toBe(201)
     const v = await post('/api/instant/validate', { code: l.code, inventoryCode: other.serial })
     expect(v.body.outcome).toBe('REFUND_ONLY')
     const r = await post('/api/instant/refund', { code: l.code, inventoryCode: other.serial, reason: 'serial-mismatch', stationId: 'caja-1', cashierId: 'cajera-ana' })
@@ -186,7 +193,7 @@ describe('instant lottery end to end', () => {
     expect(refused.body.error.detail).toMatch(/INS-15/)
     expect((await post(`/api/instant/halls/${hallId}/settings`, { electronicInstantAllowed: true, by: 'director' })).status).toBe(400)
     expect((await post(`/api/instant/halls/${hallId}/settings`, { electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'director' })).status).toBe(200)
-    const tiers = [...packPrintData(checkDesign(electronic), await auditSeed(778))].flatMap((p) => [...p.tiers])
+    const tiers = [...packPrintData(checkDesign(electronic), await printSeed(778))].flatMap((p) => [...p.tiers])
     for (let i = 0; i < 3; i++) {
       const sale = await post(`/api/instant/halls/${hallId}/electronic`, { gameNo: 778, stationId: 'kiosk-1' })
       expect(sale.status).toBe(201)
@@ -209,7 +216,7 @@ describe('instant lottery end to end', () => {
     expect(rec.distributed.packs).toBe(3)
     expect(rec.activated.packs).toBe(1)
     expect(rec.lostOrStolen).toEqual({ lostTickets: 5, stolenTickets: 50 })
-    expect(rec.sold.tickets).toBe(1)
+    expect(rec.sold.tickets).toBe(3)
     const paidTier = rec.tiers.find((t: { paid: number }) => t.paid === 1)
     expect(paidTier.tier).toBe(inPack(1, true).tier)
     expect(rec.tiers.reduce((a: number, t: { generated: number }) => a + t.generated, 0)).toBe(141)

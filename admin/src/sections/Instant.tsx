@@ -16,7 +16,9 @@ interface Reconciliation {
   gameNo: number; name: string; currency: string; priceCents: number
   generated: { tickets: number; packs: number; prizeFundCents: number; salesValueCents: number }
   distributed: { packs: number }; activated: { packs: number; tickets: number }; sold: { tickets: number; amountCents: number }
-  tiers: Array<{ tier: number; amountCents: number; generated: number; inPlay: number; paid: number; paidCents: number; unpaid: number }>
+  tiers: Array<{ tier: number; amountCents: number; generated: number; inPlay: number | null; paid: number; paidCents: number; unpaid: number | null }>
+  /** Issue 24: a pre-printed game's prizes in play are given once it is closed (they would tell which pack holds what). */
+  inPlayWithheld: { until: 'closed' } | null
   refunds: { tickets: number; amountCents: number }
   payoutShare: { designBp: number; inPlayBp: number | null; paidOfSalesBp: number | null; paidCents: number }
 }
@@ -185,7 +187,8 @@ function GameDetail(props: { game: Game; onChange: () => void }) {
               <dt>{tx('payoutShare')}</dt><dd>{tx('planned')} {percent(r.payoutShare.designBp)} · {tx('actual')} {percent(r.payoutShare.paidOfSalesBp)}</dd>
             </dl>
             <Chart testId="instant-tiers-chart" title={tx('tiers')} type="bar" labels={r.tiers.map((t) => money(t.amountCents, r.currency))} format={(v) => num(v)} height={220}
-              series={[{ label: tx('paid'), data: r.tiers.map((t) => t.paid), color: COLORS.actual }, { label: tx('outstanding'), data: r.tiers.map((t) => t.unpaid), color: COLORS.prizes }]} stacked />
+              series={[{ label: tx('paid'), data: r.tiers.map((t) => t.paid), color: COLORS.actual }, ...(r.inPlayWithheld ? [] : [{ label: tx('outstanding'), data: r.tiers.map((t) => t.unpaid ?? 0), color: COLORS.prizes }])]} stacked />
+            {r.inPlayWithheld && <Notice kind="info" testId="in-play-withheld">{tx('inPlayWithheld')}</Notice>}
           </>
         )}
         {pdf.error && pdf.feedback}

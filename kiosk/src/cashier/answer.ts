@@ -13,7 +13,7 @@ export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
 
 /**
  * The verdict, one word on the screen: GANADOR, SOLO REEMBOLSO (payable refund of the price), NO PREMIADO,
- * YA PAGADO, CADUCADO, ANULADO, BLOQUEADO (lost or stolen), NO VÁLIDO, PENDIENTE, NO ACTIVADO (instant pack),
+ * YA PAGADO, CADUCADO, ANULADO, BLOQUEADO (lost or stolen), NO VÁLIDO, PENDIENTE, NO VENDIDO (instant ticket not sold, or its pack not activated),
  * RETENIDO (a card kept as evidence, BNG-87 (a) / BNG-92), DESTRUIDO (BNG-87).
  */
 export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated' | 'held' | 'destroyed'

@@ -21,7 +21,7 @@ const es = {
   products: { card: 'Cartón de bingo', instant: 'Raspadita', lotto: 'Boleto de lotto', lottery: 'Billete de lotería', raffle: 'Boleto de rifa', voucher: 'Vale', unknown: 'Código' },
   status: {
     winner: 'GANADOR', not_winner: 'NO PREMIADO', refund: 'SOLO REEMBOLSO', paid: 'YA PAGADO', expired: 'CADUCADO', void: 'ANULADO', blocked: 'BLOQUEADO',
-    invalid: 'NO VÁLIDO', pending: 'PENDIENTE', not_activated: 'NO ACTIVADO', done: 'PAGADO', refunded: 'REEMBOLSADO', held: 'RETENIDO', destroyed: 'DESTRUIDO',
+    invalid: 'NO VÁLIDO', pending: 'PENDIENTE', not_activated: 'NO VENDIDO', done: 'PAGADO', refunded: 'REEMBOLSADO', held: 'RETENIDO', destroyed: 'DESTRUIDO',
   },
   facts: {
     hall: 'Sala', gameNo: 'Partida N.º', card: 'Cartón', instantGame: 'Juego N.º', serial: 'Boleto N.º', category: 'Categoría de premio', price: 'Precio',
@@ -61,7 +61,7 @@ const es = {
   pendingNote: (n: number) => `La partida N.º ${n} aún no ha terminado: se paga al finalizar`,
   pendingDraws: (n: string) => `El sorteo N.º ${n} aún no se ha celebrado o liquidado: se paga después`,
   stillPlays: (n: string) => `El comprobante sigue en juego para el sorteo N.º ${n}: devuélvalo al jugador`,
-  notActivatedNote: 'Paquete no activado: el boleto nunca estuvo a la venta (INS-12). No se paga.',
+  notActivatedNote: 'Boleto no vendido: su paquete no fue activado o su venta no se registró (INS-12). No se paga ni se reembolsa.',
   notWinnerNote: { card: 'El cartón no tiene premio en esta partida', instant: 'La raspadita no tiene premio', lotto: 'El boleto no tiene premio', lottery: 'El billete no tiene premio en este sorteo', raffle: 'El boleto no tiene premio' } as Record<string, string>,
   prizes: 'Premios', kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>,
   claimUntil: (when: string) => `Cobrar antes del ${when}`,
@@ -130,7 +130,7 @@ const en: Texts = {
   products: { card: 'Bingo card', instant: 'Scratch card', lotto: 'Lotto receipt', lottery: 'Lottery ticket', raffle: 'Raffle ticket', voucher: 'Voucher', unknown: 'Code' },
   status: {
     winner: 'WINNER', not_winner: 'NO PRIZE', refund: 'REFUND ONLY', paid: 'ALREADY PAID', expired: 'EXPIRED', void: 'VOID', blocked: 'BLOCKED',
-    invalid: 'INVALID', pending: 'PENDING', not_activated: 'NOT ACTIVATED', done: 'PAID', refunded: 'REFUNDED', held: 'HELD', destroyed: 'DESTROYED',
+    invalid: 'INVALID', pending: 'PENDING', not_activated: 'NOT SOLD', done: 'PAID', refunded: 'REFUNDED', held: 'HELD', destroyed: 'DESTROYED',
   },
   facts: {
     hall: 'Hall', gameNo: 'Game no.', card: 'Card', instantGame: 'Game no.', serial: 'Ticket no.', category: 'Prize category', price: 'Price',
@@ -169,7 +169,7 @@ const en: Texts = {
   pendingNote: (n: number) => `Game no. ${n} has not finished: prizes are paid when it ends`,
   pendingDraws: (n: string) => `Draw no. ${n} has not been held or settled yet: paid afterwards`,
   stillPlays: (n: string) => `The receipt still plays in draw no. ${n}: hand it back to the player`,
-  notActivatedNote: 'Pack not activated: the ticket was never on sale (INS-12). Not paid.',
+  notActivatedNote: 'Ticket not sold: its pack was not activated or its sale was not recorded (INS-12). Neither paid nor refunded.',
   notWinnerNote: { card: 'The card has no prize in this game', instant: 'The scratch card has no prize', lotto: 'The receipt has no prize', lottery: 'The ticket has no prize in this draw', raffle: 'The ticket has no prize' } as Record<string, string>,
   prizes: 'Prizes', kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>,
   claimUntil: (when: string) => `Collect before ${when}`,

@@ -85,6 +85,12 @@ export const permissions = {
   'lottery.admin': [Role.Director, Role.LotteryOperator],
   /** INS-3: opening an instant batch's sealed seed for an audit. Not the director who runs the sale. */
   'instant.audit': [Role.Auditor],
+  /**
+   * Issue 24 point 3: an instant game's reconciliation by prize tier is the lottery operator's (the director, the
+   * lottery operator) and its auditors'; never a seller's (cashiers, stations, kiosks, the hall's floor staff), who
+   * hold packs and must not learn which pack holds which prizes.
+   */
+  'instant.reconcile': [Role.Director, Role.LotteryOperator, ...readers],
   // Issue 13 points 5-7 (cashier): a person opens and closes a shift at a station; refunds at a till or, onto a
   // voucher only, at a kiosk; a misprint refund is approved by a second person of the floor staff (INS-9).
   // The table's cash is kept in the shift of whoever sells there (BNG-96: the jefe de mesa-cajero, or the locutor

@@ -48,7 +48,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   TICKET_VOID: { es: 'La partida fue anulada: este cartón solo da derecho a reembolso.', en: 'The game was voided: this card is only refundable.' },
   TICKET_BLOCKED: { es: 'Este boleto fue denunciado como extraviado o robado.', en: 'This ticket was reported lost or stolen.' },
   PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
-  PACK_NOT_ACTIVATED: { es: 'El paquete de este boleto no fue activado: el boleto no está a la venta ni se paga.', en: "This ticket's pack was not activated: the ticket is not on sale and is not paid." },
+  PACK_NOT_ACTIVATED: { es: 'Boleto fuera de venta o no vendido: su paquete no fue activado, o su venta no se registró escaneándolo en caja o quiosco. No se paga ni se reembolsa (INS-12).', en: 'Ticket not on sale or not sold: its pack was not activated, or its sale was not recorded by scanning it at a till or kiosk. It is neither paid nor refunded (INS-12).' },
   RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
   // Issue 13 points 5-8 (cashier)
   STATION_REQUIRED: { es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.', en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.' },

@@ -45,11 +45,6 @@ const SCAN_STATUS: Record<ValidationOutcome, string> = {
   WIN: 'winner', NO_WIN: 'not_winner', ALREADY_PAID: 'paid', EXPIRED: 'expired', REPORTED_LOST_STOLEN: 'blocked', REFUND_ONLY: 'void', NOT_ACTIVATED: 'not_activated', VOID: 'void',
 }
 
-function expiresAt(t: ResolvedTicket): string | null {
-  if (!t.batch.closed_at) return null
-  return new Date(Date.parse(t.batch.closed_at) + t.design.design.claimDays * 86_400_000).toISOString()
-}
-
 export function createClaimUseCases(ctx: InstantContext) {
   const { db, deps, now, scopeOf } = ctx
 
@@ -60,13 +55,23 @@ export function createClaimUseCases(ctx: InstantContext) {
     const face = ticketFace(t.design, ctx.keysOf(t.batch).symbolsKey, t.index, tier)
     const base = {
       gameNo: t.batch.game_no, gameName: t.batch.name, serial: t.serial, tier, amountCents: amount,
-      priceCents: t.batch.price_cents, currency: t.batch.currency, face, symbolAmountsCents: t.design.symbolAmountsCents, expiresAt: expiresAt(t),
+      priceCents: t.batch.price_cents, currency: t.batch.currency, face, symbolAmountsCents: t.design.symbolAmountsCents, expiresAt: ctx.claimExpiresAt(t.batch),
     }
     const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({ outcome, reason, ...base })
     const blocked = await ctx.blockedBy(tx, t)
     if (blocked) return result('REPORTED_LOST_STOLEN', `in a range reported ${blocked.kind} (report ${blocked.id}): no payment, refund or exchange (LST-4, LST-5)`)
     if (t.batch.channel === 'printed' && t.packStatus !== 'activated') return result('NOT_ACTIVATED', `pack ${t.packNo} is ${t.packStatus}, not activated: its tickets were never on sale (INS-12)`)
-    if (t.batch.channel === 'electronic' && t.status === TicketState.InStock) return result('NOT_ACTIVATED', 'this electronic ticket was never sold')
+    // INS-12 (issue 24 point 3): only a sold ticket is paid or refunded. A pre-printed ticket's sale is recorded
+    // ticket by ticket at the point of sale: its inventory code scanned at a kiosk or till (sales.ts sellPrinted,
+    // the counter sale that takes the cash), which marks it sold with an instant_sales row and a journal record.
+    // An activated pack is only stock on the retailer's shelf: a ticket of it never scanned as sold is neither
+    // paid nor refunded, so a pack's unsold winners cannot be cashed by whoever holds the pack. Same for an
+    // electronic ticket never issued. Every use case that settles a ticket (pay, refund, void) passes here.
+    if (t.status === TicketState.InStock) {
+      return result('NOT_ACTIVATED', t.batch.channel === 'printed'
+        ? `ticket ${t.serial} was never sold: a pre-printed ticket is paid or refunded only once its sale was recorded by scanning it at the point of sale (INS-12)`
+        : 'this electronic ticket was never sold (INS-12)')
+    }
     if (t.status === TicketState.Paid) return result('ALREADY_PAID', 'the prize of this ticket was already paid')
     if (t.status === TicketState.Refunded) return result('ALREADY_PAID', 'this ticket was already refunded as a misprint')
     if (t.status === TicketState.Voided) return result('VOID', 'declared not valid for prizes: marks or crossings-out prevent identifying its number or symbols; no prize and no refund (INS-8)')

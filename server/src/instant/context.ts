@@ -174,7 +174,13 @@ export function createInstantContext(deps: InstantDeps) {
     return reportCovering(tx, t.batch.id, t.index)
   }
 
-  return { deps, db, keys, now, pepperId, newId, checkedOf, openSealed, keysOf, tierOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy }
+  /** End of the claim period (INS-10): claimDays after the game was closed; null while it is on sale. */
+  function claimExpiresAt(b: BatchRow): string | null {
+    if (!b.closed_at) return null
+    return new Date(Date.parse(b.closed_at) + checkedOf(b).design.claimDays * 86_400_000).toISOString()
+  }
+
+  return { deps, db, keys, now, pepperId, newId, checkedOf, openSealed, keysOf, tierOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy, claimExpiresAt }
 }
 
 export interface BatchKeys { prizeKey: Buffer; symbolsKey: Buffer }

@@ -256,16 +256,35 @@ export function createGameUseCases(ctx: InstantContext) {
    * Authorised audit (INS-3: reproducible generation under audit, restricted access to the prize file): opens the
    * sealed seed so that an auditor can regenerate the batch bit for bit and check the commitment. Journaled with
    * the person and device, and the reason. Only the route's auditor permission reaches it.
+   *
+   * Issue 24 point 3: the seed gives every ticket's hidden validation code and prize, so while a ticket can still
+   * be paid it would pay a prize with no ticket in hand (INS-10). It opens only once the game is closed and its
+   * claim period has ended, by this server's clock; before that the request is refused and the refusal journaled
+   * (who, why, when it opens) in its own transaction, so that the refusal is kept although the request fails.
    */
   async function exportSeed(input: { gameNo: number; reason: string; by: { kind: string; id: string; deviceId?: string | null } }) {
     if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'opening a batch seed needs the reason of the audit', { field: 'reason' })
-    return db.transaction(async (tx) => {
+    const reason = input.reason.trim()
+    const outcome = await db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
-      const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
       const at = now()
-      const rec = await appendJournal(tx, { at, type: 'instant.seed_exported', scope: scopeOf(b), payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason: input.reason.trim(), by: input.by, rule: 'INS-3' } })
-      return { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq }
+      const opensAt = ctx.claimExpiresAt(b)
+      if (b.status !== 'closed' || opensAt === null || at <= opensAt) {
+        const why = b.status !== 'closed' ? 'on-sale' : 'claim-period'
+        await appendJournal(tx, { at, type: 'instant.seed_export_refused', scope: scopeOf(b), payload: { gameNo: b.game_no, status: b.status, why, opensAt, reason, by: input.by, rule: 'INS-10' } })
+        return { ok: false as const, refused: { gameNo: b.game_no, why, opensAt } }
+      }
+      const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
+      const rec = await appendJournal(tx, { at, type: 'instant.seed_exported', scope: scopeOf(b), payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason, by: input.by, rule: 'INS-3' } })
+      return { ok: true as const, opened: { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq } } as const
     })
+    if (!outcome.ok) {
+      const r = outcome.refused
+      throw new DomainError('ILLEGAL_TRANSITION', r.why === 'on-sale'
+        ? `instant game ${r.gameNo} is on sale: its seed opens only after the game is closed and its claim period has ended (INS-3, INS-10)`
+        : `instant game ${r.gameNo} is in its claim period: its seed opens after ${r.opensAt} (INS-3, INS-10)`, { gameNo: r.gameNo, opensAt: r.opensAt, rule: 'INS-10' })
+    }
+    return outcome.opened
   }
 
   /** The derived data of one ticket for the print sheet or an audit: serial, code, face (needs the seed). */

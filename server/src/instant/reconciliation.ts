@@ -47,6 +47,12 @@ export function createReconciliationUseCases(ctx: InstantContext) {
   /**
    * Reconciliation of a game: generated, distributed, activated, lost or stolen, sold, prizes paid and unpaid per
    * tier (in play, expired, never in play), refunds, and the payout share achieved.
+   *
+   * Issue 24 point 3: for a pre-printed game the prizes in play are the sums of the activated packs' sealed prize
+   * counts, so reading them before and after each activation would tell which pack holds which prizes. While the
+   * game is on sale (packs can still be activated) those figures are withheld (null, `inPlayWithheld`); they are
+   * given once the game is closed, when the activated stock no longer changes. Paid prizes (the public register,
+   * INS-5) are always given. The route is for the lottery's operator and its auditors only (instant.reconcile).
    */
   async function reconciliation(gameNo: number) {
     const b = await batchByGame(db, gameNo)
@@ -56,7 +62,8 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const packs = await packsOfBatch(db, b.id)
     const packStatus: Record<string, number> = {}
     for (const p of packs) packStatus[p.status] = (packStatus[p.status] ?? 0) + 1
-    const inPlay = await prizesInPlay(db, b, packs.filter((p) => p.status === 'activated').map((p) => p.pack_no))
+    const withheld = b.channel === 'printed' && b.status !== 'closed'
+    const inPlay = withheld ? null : await prizesInPlay(db, b, packs.filter((p) => p.status === 'activated').map((p) => p.pack_no))
     const paidRows = await payoutTotals(db, b.id)
     const paid = new Array<number>(T).fill(0)
     const paidCents = new Array<number>(T).fill(0)
@@ -75,7 +82,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     }
     const sold = await salesTotal(db, b.id)
     const reported = await reportedTicketsByKind(db, b.id)
-    const expiry = b.closed_at ? new Date(Date.parse(b.closed_at) + d.claimDays * 86_400_000).toISOString() : null
+    const expiry = ctx.claimExpiresAt(b)
     const expired = expiry !== null && now() > expiry
     const packsOf = (s: string) => packStatus[s] ?? 0
     const activatedPacks = b.channel === 'electronic' ? b.pack_count : packsOf('activated')
@@ -84,7 +91,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const soldCents = sold.cents
     // Value of the stock in play: activated pre-printed packs, or electronic tickets sold.
     const inPlayTickets = b.channel === 'electronic' ? soldTickets : activatedPacks * b.pack_size
-    const inPlayFund = inPlay.reduce((s, n, k) => s + n * d.tiers[k].amountCents, 0)
+    const inPlayFund = inPlay ? inPlay.reduce((s, n, k) => s + n * d.tiers[k].amountCents, 0) : null
     const totalPaid = paidCents.reduce((a, x) => a + x, 0)
     const salesBase = Math.max(soldCents, b.channel === 'printed' ? inPlayTickets * b.price_cents : 0)
     return {
@@ -95,12 +102,14 @@ export function createReconciliationUseCases(ctx: InstantContext) {
       activated: { packs: activatedPacks, tickets: activatedPacks * b.pack_size },
       packsByStatus: packStatus,
       lostOrStolen: { lostTickets: Number(reported.find((r) => r.kind === 'lost')?.n ?? 0), stolenTickets: Number(reported.find((r) => r.kind === 'stolen')?.n ?? 0) },
-      sold: { tickets: soldTickets, amountCents: soldCents, note: b.channel === 'printed' ? 'tickets scanned at a kiosk or cashier; stock of activated packs sold without a scanner is counted in activated' : 'electronic pool' },
+      sold: { tickets: soldTickets, amountCents: soldCents, note: b.channel === 'printed' ? 'tickets scanned as sold at a kiosk or cashier: only these are paid or refunded (INS-12)' : 'electronic pool' },
+      inPlayWithheld: withheld ? { until: 'closed' as const, reason: 'prizes in play of a pre-printed game on sale would tell which pack holds which prizes' } : null,
       tiers: d.tiers.map((t, k) => {
+        const paidLine = { tier: k + 1, amountCents: t.amountCents, generated: t.count, paid: paid[k], paidCents: paidCents[k], refundedAsMisprint: refundedWinners[k] }
+        if (!inPlay) return { ...paidLine, inPlay: null, notInPlay: null, unpaid: null, unpaidCents: null, expired: null, expiredCents: null }
         const unpaidInPlay = Math.max(0, inPlay[k] - paid[k] - refundedWinners[k])
         return {
-          tier: k + 1, amountCents: t.amountCents, generated: t.count, inPlay: inPlay[k], notInPlay: t.count - inPlay[k],
-          paid: paid[k], paidCents: paidCents[k], refundedAsMisprint: refundedWinners[k],
+          ...paidLine, inPlay: inPlay[k], notInPlay: t.count - inPlay[k],
           unpaid: expired ? 0 : unpaidInPlay, unpaidCents: expired ? 0 : unpaidInPlay * t.amountCents,
           expired: expired ? unpaidInPlay : 0, expiredCents: expired ? unpaidInPlay * t.amountCents : 0,
         }
@@ -108,7 +117,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
       refunds: { tickets: refunds, amountCents: refundCents },
       payoutShare: {
         designBp: c.payoutShareBp,
-        inPlayBp: inPlayTickets > 0 ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents)) : null,
+        inPlayBp: inPlayFund !== null && inPlayTickets > 0 ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents)) : null,
         paidOfSalesBp: salesBase > 0 ? Math.floor((totalPaid * 10_000) / salesBase) : null,
         salesBaseCents: salesBase,
         paidCents: totalPaid,

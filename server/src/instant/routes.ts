@@ -3,8 +3,9 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
-import { actorOf, actors, body, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { actorOf, actors, body, errorBody, nameOf, needs, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { tillOf } from '../http/till.ts'
+import { pickLang } from '../http/messages.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
@@ -18,6 +19,13 @@ const person = z.string().min(1).max(120)
 const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
 const place = z.string().min(1).max(80).regex(/^[A-Za-z0-9_.:@ -]+$/)
 const misprint = z.enum(['illegible', 'printing-defect', 'wrong-symbols', 'contradicted-by-control-number', 'serial-mismatch'])
+
+const SEED_SHUT = {
+  es: (opensAt: string | null) => 'La semilla de un juego de raspadita solo se abre cuando el juego está cerrado y terminó su plazo de cobro: ' +
+    (opensAt ? `se podrá abrir después del ${opensAt}.` : 'el juego sigue a la venta.'),
+  en: (opensAt: string | null) => "An instant game's seed opens only once the game is closed and its claim period has ended: " +
+    (opensAt ? `it can be opened after ${opensAt}.` : 'the game is still on sale.'),
+}
 
 function gameNoOf(c: AppContext): number {
   const n = Number(c.req.param('gameNo'))
@@ -44,10 +52,20 @@ export function registerInstantRoutes(app: App, services: Services): void {
   // INS-3: an auditor opens a batch's sealed seed to regenerate it bit for bit; journaled with who and why.
   // INS-3: the batch's generator (certification reference, build hash) checked against the running and certified builds.
   app.get('/api/instant/games/:gameNo/generator', needs('report.read'), async (c) => c.json(await instant.verifyGenerator(gameNoOf(c))))
+  // Issue 24 point 3: only once the game is closed and its claim period has ended; a refusal is journaled and said
+  // in words (the generic ILLEGAL_TRANSITION text speaks of a bingo game).
   app.post('/api/instant/games/:gameNo/audit/seed', needs('instant.audit'), async (c) => {
     const b = await body(c, z.object({ reason: z.string().min(3).max(400) }).strict())
     const who = principalOf(c)
-    return c.json(await instant.exportSeed({ gameNo: gameNoOf(c), reason: b.reason, by: { kind: who.kind, id: who.id } }))
+    try {
+      return c.json(await instant.exportSeed({ gameNo: gameNoOf(c), reason: b.reason, by: { kind: who.kind, id: who.id } }))
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'ILLEGAL_TRANSITION') throw err
+      const opensAt = (err.details as { opensAt?: string | null } | undefined)?.opensAt ?? null
+      const out = errorBody(c, err.code, err.message, err.details)
+      out.error.message = SEED_SHUT[pickLang(c.req.header('accept-language'))](opensAt)
+      return c.json(out, 409)
+    }
   })
   app.post('/api/instant/games/:gameNo/close', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ by: person.optional() }).strict())
@@ -121,8 +139,9 @@ export function registerInstantRoutes(app: App, services: Services): void {
 
   // ---- registers and reports
   app.get('/api/instant/games/:gameNo/register', needs('minutes.read'), async (c) => c.json(await instant.prizeRegister(gameNoOf(c))))
-  app.get('/api/instant/games/:gameNo/reconciliation', needs('report.read'), async (c) => c.json(await instant.reconciliation(gameNoOf(c))))
-  app.get('/api/instant/games/:gameNo/reconciliation.pdf', needs('report.read'), async (c) => {
+  // Issue 24 point 3: by tier, for the lottery operator and auditors only (never a seller: see instant.reconcile).
+  app.get('/api/instant/games/:gameNo/reconciliation', needs('instant.reconcile'), async (c) => c.json(await instant.reconciliation(gameNoOf(c))))
+  app.get('/api/instant/games/:gameNo/reconciliation.pdf', needs('instant.reconcile'), async (c) => {
     const { renderReconciliationPdf } = await import('../../../printer/src/instant-report-pdf.ts')
     const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
     return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"` })

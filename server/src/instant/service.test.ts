@@ -5,9 +5,9 @@ import type { Database } from '../db/database.ts'
 import { checkDesign, type InstantDesign } from './design.ts'
 import { fromPrivateKey } from '../shared/keys.ts'
 import { createInstantService, type InstantService } from './service.ts'
-import { packPrintData } from './files.ts'
 import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
 import { sealContext } from './context.ts'
+import { printRunTickets } from '../../../test/helpers/instant.ts'
 
 /** Service tests on SQLite, and on PostgreSQL with BOLILLO_TEST_DATABASE_URL: claim period, reconciliation, regeneration after a crash. */
 const design: InstantDesign = {
@@ -19,8 +19,7 @@ const design: InstantDesign = {
   claimDays: 30, back: { issuer: 'Loterías de prueba', paymentPlace: 'puntos de venta' },
 }
 type Ticket = { code: string; tier: number; pack: number; serial: string }
-/** Every ticket of a batch as an auditor regenerates it from the opened seed. */
-const ticketsOf = (d: InstantDesign, seed: Uint8Array): Ticket[] => [...packPrintData(checkDesign(d), seed)].flatMap((p) => p.codes.map((code, i) => ({ code, tier: p.tiers[i], pack: p.packNo, serial: p.serials[i] })))
+const journalOf = async (db: Database, type: string) => (await db.all<{ payload: string }>('SELECT payload FROM journal WHERE type = ? ORDER BY seq', [type])).map((r) => JSON.parse(r.payload))
 const auditor = { kind: 'person', id: 'auditora-1' }
 
 describe('instant service', () => {
@@ -48,8 +47,8 @@ describe('instant service', () => {
     const again = await service.generateBatch({ design })
     expect(again.placementSha256).toBe(first.placementSha256)
     expect(again.seedCommitment).toBe(first.seedCommitment)
-    const opened = await service.exportSeed({ gameNo: 55, reason: 'auditoría de la emisión', by: auditor })
-    tickets = ticketsOf(design, Buffer.from(opened.seedHex, 'hex'))
+    // The tickets as the print run has them (the audit route opens the seed only after the claim period).
+    tickets = await printRunTickets(db, sealer, design)
     expect(again.tierCounts).toEqual([3, 30, 60])
     const n = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM instant_tickets')
     expect(Number(n?.n)).toBe(300)
@@ -59,8 +58,14 @@ describe('instant service', () => {
     await service.shipPacks({ gameNo: 55, fromPack: 1, toPack: 10, destination: 'estanco-7', by: 'almacen' })
     for (let p = 1; p <= 10; p++) await service.activatePack({ gameNo: 55, packNo: p, location: 'estanco-7', by: 'estanco-7' })
     const winners = tickets.filter((t) => t.tier > 0)
+    for (const w of winners.slice(0, 3)) await service.sellPrinted({ code: w.serial, stationId: 'estanco-7' })
     const paid = await service.pay({ code: winners[0].code, ...payee })
     expect(paid.amountCents).toBe(design.tiers[winners[0].tier - 1].amountCents)
+    // Issue 24 point 3: while the game is on sale the prizes in play by tier are withheld (packs are being activated).
+    const onSale = await service.reconciliation(55)
+    expect(onSale.inPlayWithheld).not.toBeNull()
+    expect(onSale.tiers.every((t) => t.inPlay === null && t.unpaid === null)).toBe(true)
+    expect(onSale.payoutShare.inPlayBp).toBeNull()
     await service.closeGame({ gameNo: 55, by: 'director' })
     now = new Date('2026-03-30T10:00:00Z')
     expect((await service.validate({ code: winners[1].code })).outcome).toBe('WIN')
@@ -69,11 +74,41 @@ describe('instant service', () => {
     expect(late.outcome).toBe('EXPIRED')
     await expect(service.pay({ code: winners[2].code, ...payee })).rejects.toMatchObject({ code: 'TICKET_EXPIRED' })
     const rec = await service.reconciliation(55)
-    const expired = rec.tiers.reduce((s, t) => s + t.expired, 0)
+    expect(rec.inPlayWithheld).toBeNull()
+    const expired = rec.tiers.reduce((s, t) => s + (t.expired ?? 0), 0)
     expect(expired).toBe(93 - 1)
     expect(rec.tiers.reduce((s, t) => s + t.paid, 0)).toBe(1)
     expect(rec.activated.tickets).toBe(300)
     expect(rec.payoutShare.inPlayBp).toBe(checkDesign(design).payoutShareBp)
+  })
+
+  it('opens a seed only after the game is closed and its claim period has ended, by the injected clock, journaling refusals and the opening (issue 24, INS-3, INS-10)', async () => {
+    const d: InstantDesign = { ...design, gameNo: 59 }
+    const made = await service.generateBatch({ design: d })
+    const refusedBefore = (await journalOf(db, 'instant.seed_export_refused')).length
+    // On sale: refused, with why and when it opens, and the refusal is in the journal with who asked.
+    const onSale = await service.exportSeed({ gameNo: 59, reason: 'curiosidad en venta', by: auditor }).catch((e) => e)
+    expect(onSale).toMatchObject({ code: 'ILLEGAL_TRANSITION', details: { gameNo: 59, opensAt: null, rule: 'INS-10' } })
+    expect(onSale.message).toMatch(/on sale/)
+    const closed = await service.closeGame({ gameNo: 59, by: 'director' })
+    const opensAt = new Date(Date.parse(closed.closedAt) + d.claimDays * 86_400_000).toISOString()
+    // During the claim period, to the last millisecond: refused.
+    now = new Date(Date.parse(closed.closedAt) + 86_400_000)
+    await expect(service.exportSeed({ gameNo: 59, reason: 'durante el plazo', by: auditor })).rejects.toMatchObject({ code: 'ILLEGAL_TRANSITION', details: { opensAt } })
+    now = new Date(opensAt)
+    await expect(service.exportSeed({ gameNo: 59, reason: 'al vencer el plazo', by: auditor })).rejects.toMatchObject({ code: 'ILLEGAL_TRANSITION' })
+    const refusals = (await journalOf(db, 'instant.seed_export_refused')).slice(refusedBefore)
+    expect(refusals).toMatchObject([
+      { gameNo: 59, why: 'on-sale', reason: 'curiosidad en venta', by: auditor },
+      { gameNo: 59, why: 'claim-period', opensAt, reason: 'durante el plazo', by: auditor },
+      { gameNo: 59, why: 'claim-period', opensAt, reason: 'al vencer el plazo', by: auditor },
+    ])
+    expect((await journalOf(db, 'instant.seed_exported')).filter((p) => p.gameNo === 59)).toEqual([])
+    // After the claim period: opened, and the opening journaled with who and why.
+    now = new Date(Date.parse(opensAt) + 1)
+    const opened = await service.exportSeed({ gameNo: 59, reason: 'auditoría final', by: auditor })
+    expect(createHash('sha256').update(Buffer.from(opened.seedHex, 'hex')).digest('hex')).toBe(made.seedCommitment)
+    expect((await journalOf(db, 'instant.seed_exported')).filter((p) => p.gameNo === 59)).toMatchObject([{ by: auditor, reason: 'auditoría final', rule: 'INS-3' }])
   })
 
   it('takes a fresh 256-bit seed from the entropy source for every batch, refuses a typed one, and commits with SHA-256 of the sealed seed', async () => {
@@ -89,7 +124,9 @@ describe('instant service', () => {
       expect(summary.seedCommitment).toBe(createHash('sha256').update(seed).digest('hex'))
       expect(row!.seed_sealed).not.toContain(seed.toString('hex'))
     }
-    // The export names who opened it and why, in the journal; the placement regenerates from it.
+    // The export names who opened it and why, in the journal; the placement regenerates from it (after the claim period).
+    const closedAt = (await service.closeGame({ gameNo: 56, by: 'director' })).closedAt
+    now = new Date(Date.parse(closedAt) + (design.claimDays + 1) * 86_400_000)
     const opened = await service.exportSeed({ gameNo: 56, reason: 'certificación INS-3', by: auditor })
     expect(createHash('sha256').update(Buffer.from(opened.seedHex, 'hex')).digest('hex')).toBe(a.seedCommitment)
     const rec = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.seed_exported' ORDER BY seq DESC LIMIT 1")
@@ -101,7 +138,7 @@ describe('instant service', () => {
   it('validates and pays a winner, tells a loser, never pays a ticket never sold, and refuses an altered prize tag', async () => {
     const d: InstantDesign = { ...design, gameNo: 58 }
     await service.generateBatch({ design: d })
-    const all = ticketsOf(d, Buffer.from((await service.exportSeed({ gameNo: 58, reason: 'prueba', by: auditor })).seedHex, 'hex'))
+    const all: Ticket[] = await printRunTickets(db, sealer, d)
     await service.shipPacks({ gameNo: 58, fromPack: 1, toPack: 1, destination: 'estanco-7', by: 'almacen' })
     await service.activatePack({ gameNo: 58, packNo: 1, location: 'estanco-7', by: 'estanco-7' })
     const winner = all.find((t) => t.pack === 1 && t.tier > 0)!
@@ -121,11 +158,39 @@ describe('instant service', () => {
     await expect(service.pay({ code: unsold.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
     // Someone with write access to the table moves a winner's prize tag onto a sold loser: it opens to nothing.
     const loser2 = all.find((t) => t.pack === 1 && t.tier === 0 && t.serial !== loser.serial)!
+    await service.sellPrinted({ code: loser2.serial, stationId: 'estanco-7' })
     const firstId = Number((await db.get<{ first_id: number }>('SELECT first_id FROM instant_batches WHERE game_no = 58'))!.first_id)
     const idOf = (t: Ticket) => firstId + all.indexOf(t)
     const tag = await db.get<{ prize_tag: number }>('SELECT prize_tag FROM instant_tickets WHERE id = ?', [idOf(winner)])
     await db.run('UPDATE instant_tickets SET prize_tag = ? WHERE id = ?', [tag!.prize_tag, idOf(loser2)])
     await expect(service.pay({ code: loser2.code, ...payee })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' })
+  })
+
+  it('pays or refunds a pre-printed ticket of an activated pack only once it was sold, and then once (INS-12)', async () => {
+    const d: InstantDesign = { ...design, gameNo: 60 }
+    await service.generateBatch({ design: d })
+    const all = await printRunTickets(db, sealer, d)
+    await service.shipPacks({ gameNo: 60, fromPack: 1, toPack: 1, destination: 'estanco-7', by: 'almacen' })
+    await service.activatePack({ gameNo: 60, packNo: 1, location: 'estanco-7', by: 'estanco-7' })
+    const [w1, w2] = all.filter((t) => t.pack === 1 && t.tier > 0)
+    const [l1] = all.filter((t) => t.pack === 1 && t.tier === 0)
+    const till = { stationId: 'caja-1', cashierId: 'c1' }
+    // Activated, never scanned as sold: neither paid nor refunded nor voided, and nothing is written for it.
+    expect(await service.validate({ code: w1.code })).toMatchObject({ outcome: 'NOT_ACTIVATED', reason: expect.stringMatching(/never sold.*INS-12/) })
+    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED', details: { outcome: 'NOT_ACTIVATED' } })
+    await expect(service.payInCash({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    await expect(service.refund({ code: l1.code, reason: 'illegible', ...till })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    await expect(service.voidForDamage({ code: w2.code, damage: 'tachaduras sobre los números', keptAs: 'sobre 12', decidedBy: { kind: 'person', id: 'j', name: 'Jefa', role: 'floor_manager' } })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    const b = (await db.get<{ first_id: number; ticket_count: number }>('SELECT first_id, ticket_count FROM instant_batches WHERE game_no = 60'))!
+    expect(await db.all('SELECT id FROM instant_tickets WHERE id >= ? AND id < ? AND status <> 0', [Number(b.first_id), Number(b.first_id) + Number(b.ticket_count)])).toEqual([])
+    expect(Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM instant_payouts WHERE game_no = 60'))?.n)).toBe(0)
+    // Sold by its inventory code: paid once, refunded once.
+    await service.sellPrinted({ code: w1.serial, stationId: 'estanco-7' })
+    await service.sellPrinted({ code: l1.serial, stationId: 'estanco-7' })
+    expect((await service.pay({ code: w1.code, ...payee })).amountCents).toBe(d.tiers[w1.tier - 1].amountCents)
+    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'ALREADY_PAID' })
+    expect((await service.refund({ code: l1.code, reason: 'illegible', ...till })).amountCents).toBe(d.priceCents)
+    await expect(service.refund({ code: l1.code, reason: 'illegible', ...till })).rejects.toMatchObject({ code: 'ALREADY_PAID' })
   })
 
   it('refuses sales once the game is closed', async () => {

@@ -172,9 +172,12 @@ export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTa
   return (await tx.run('UPDATE instant_tickets SET status = ?, code_tag = ? WHERE id = ? AND status = ?', [TicketState.Sold, codeTag, ticketId, TicketState.InStock])).changes
 }
 
-/** In stock or sold to paid, or to refunded; the number of rows changed (0: paid or refunded already). */
+/**
+ * Sold to paid, refunded or voided; the number of rows changed (0: settled already, or never sold). A ticket still
+ * in stock is never settled (INS-12: only a sold ticket is paid or refunded; claims.ts says so before coming here).
+ */
 export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketState.Paid | typeof TicketState.Refunded | typeof TicketState.Voided): Promise<number> {
-  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status IN (?, ?)', [to, ticketId, TicketState.InStock, TicketState.Sold])).changes
+  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [to, ticketId, TicketState.Sold])).changes
 }
 
 /** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */

@@ -1,0 +1,26 @@
+/**
+ * What the secure printer gets of an instant batch: every ticket's serial, hidden validation code and tier,
+ * regenerated here from the batch's sealed seed opened with the server's own sealer. Tests need it to play the
+ * part of a player holding a ticket; the server itself opens a seed only for an auditor after the claim period
+ * (issue 24 point 3), so a test cannot take it from the audit route while the game is on sale.
+ */
+import type { Database } from '../../server/src/db/database.ts'
+import { sealContext } from '../../server/src/instant/context.ts'
+import { checkDesign, type InstantDesign } from '../../server/src/instant/design.ts'
+import { packPrintData } from '../../server/src/instant/files.ts'
+import type { Sealer } from '../../server/src/shared/sealing.ts'
+
+export interface PrintedTicket { serial: string; pack: number; position: number; code: string; tier: number }
+
+/** The batch's seed, as the print run had it. */
+export async function printRunSeed(db: Database, sealer: Sealer, gameNo: number): Promise<Buffer> {
+  const row = await db.get<{ seed_sealed: string; seed_commitment: string }>('SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?', [gameNo])
+  if (!row) throw new Error(`no instant batch ${gameNo}`)
+  return sealer.open(row.seed_sealed, sealContext('seed', gameNo, row.seed_commitment))
+}
+
+/** Every ticket of the batch, in ticket order, as the print file has it. */
+export async function printRunTickets(db: Database, sealer: Sealer, design: InstantDesign): Promise<PrintedTicket[]> {
+  const seed = await printRunSeed(db, sealer, design.gameNo)
+  return [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })))
+}
