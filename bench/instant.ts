@@ -35,6 +35,7 @@ import { openSqlite } from '../server/src/db/sqlite-runtime.ts'
 import { createCodeBatch, deriveKey } from '../server/src/instant/codes.ts'
 import { loadOrCreateInstantPepper } from '../server/src/instant/pepper.ts'
 import { createInstantService } from '../server/src/instant/service.ts'
+import { sealContext } from '../server/src/instant/context.ts'
 import { loadOrCreateKeys } from '../server/src/shared/keys.ts'
 import { createSealer } from '../server/src/shared/sealing.ts'
 import { loadSealingKey } from '../server/src/shared/sealing-key-file.ts'
@@ -104,9 +105,10 @@ async function benchValidation(dataDir: string, design: ReturnType<typeof benchD
       keys: loadOrCreateKeys(dataDir), sealer: createSealer(loadSealingKey({ dataDir }).key), pepper: loadOrCreateInstantPepper(dataDir),
     }
     const admin = createInstantService(deps)
-    const by = { kind: 'bench', id: 'bench' }
-    // The bench plays the auditor: the codes under the scratch layer come from the opened seed.
-    const seed = Buffer.from((await admin.exportSeed({ gameNo: design.gameNo, reason: 'bench', by })).seedHex, 'hex')
+    // The bench plays the secure printer: the codes under the scratch layer come from the print run's seed, opened
+    // here with the sealing key (the audit route opens it only after the game's claim period, issue 24).
+    const row = await db.get<{ seed_sealed: string; seed_commitment: string }>('SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?', [design.gameNo])
+    const seed = deps.sealer.open(row!.seed_sealed, sealContext('seed', design.gameNo, row!.seed_commitment))
     const codeBatch = createCodeBatch(deriveKey(seed, design.gameNo, 'code'), design.gameNo)
     const packCount = design.ticketCount / design.packSize
     const codes: string[] = []
