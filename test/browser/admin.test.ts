@@ -403,6 +403,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.waitForFunction(() => /Paquetes activados\s*1/.test(document.querySelector('[data-testid=reconciliation-figures]')?.textContent ?? ''))
     expect(await textOf(page, 'reconciliation-figures')).toMatch(/Boletos\s*300\.000 · 3\.?000 paquetes\s*Paquetes enviados\s*3\s*Paquetes activados\s*1/)
     await page.getByTestId('instant-tiers-chart').waitFor()
+    // Issue 24: while packs are being activated, the prizes in play by tier are not shown (they would tell each pack's).
+    expect(await textOf(page, 'in-play-withheld')).toMatch(/se informan al cerrar el juego/)
     await noLeaks(page)
     await shot(page, 'instant-reconciliation')
     await page.close()
