@@ -276,7 +276,7 @@ export function createGameUseCases(ctx: InstantContext) {
       }
       const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
       const rec = await appendJournal(tx, { at, type: 'instant.seed_exported', scope: scopeOf(b), payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason, by: input.by, rule: 'INS-3' } })
-      return { ok: true as const, opened: { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq } } as const
+      return { ok: true as const, opened: { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq } }
     })
     if (!outcome.ok) {
       const r = outcome.refused
