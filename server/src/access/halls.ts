@@ -38,7 +38,8 @@ const RESOLVERS: Record<string, Resolver> = {
 async function hallsOfCode(db: Sql, code: string): Promise<string[]> {
   let parsed: ReturnType<typeof parseTicketCode>
   try {
-    parsed = parseTicketCode(code)
+    // Trimmed as every use case trims it (issue 23 point 3): " BLL1.C..." used to name no hall here and be paid there.
+    parsed = parseTicketCode(code.trim())
   } catch {
     return [] // not a signed code of ours: the use case refuses it
   }

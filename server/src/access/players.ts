@@ -69,3 +69,5 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
 
   return { exclude, lift, assertAdmitted, list }
 }
+
+export type PlayerAdmission = ReturnType<typeof createPlayerAdmission>
