@@ -103,6 +103,17 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
     expect(await drawer(tillSouth)).toBe(southBefore - 2000)
   })
 
+  it('an empty body is no body whatever its label (the schema answers), and malformed JSON is a 400 that writes nothing', async () => {
+    const before = { movements: await n('SELECT COUNT(*) AS n FROM cash_movements'), vouchers: await n('SELECT COUNT(*) AS n FROM vouchers') }
+    const res = await fetch(`${server.url}/api/vouchers/cashout`, { method: 'POST', headers: { ...headersOf('caja-norte'), 'content-type': 'text/plain' }, body: '' })
+    const empty = { status: res.status, body: await res.json() }
+    expectRefused(empty, 400, 'VALIDATION_FAILED')
+    expect(empty.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['code'])
+    const bad = await fetch(`${server.url}/api/vouchers`, { method: 'POST', headers: { ...headersOf('caja-norte'), 'content-type': 'application/json' }, body: `{"hallId": "${north.hallId}", "amountCents": 100` })
+    expectRefused({ status: bad.status, body: await bad.json() }, 400, 'VALIDATION_FAILED')
+    expect({ movements: await n('SELECT COUNT(*) AS n FROM cash_movements'), vouchers: await n('SELECT COUNT(*) AS n FROM vouchers') }).toEqual(before)
+  })
+
   it('voucher sale: selling in another hall is refused from text/plain (415) and from JSON naming that hall (WRONG_HALL); a sale in the station\'s hall works', async () => {
     const sale = { hallId: south.hallId, amountCents: 400_000, cash: { smallCents: 0, otherCents: 400_000 } }
     const before = { vouchers: await n('SELECT COUNT(*) AS n FROM vouchers WHERE hall_id = ?', [south.hallId]), north: await drawer(tillNorth) }
