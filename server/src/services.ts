@@ -88,6 +88,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db, clock: overrides.clock ?? systemClock, bingo, keys, config,
     printers: overrides.printers ?? createPrinterPool(config),
     publish: (e) => { for (const l of listeners) l(e) },
+    admission: players,
   })
   // Issue #7: instant lottery (raspadita): batches, packs, sales, validation, payout, reconciliation.
   // Batch seeds from the health-tested source of draw seeds (RNG-27, RNG-32), sealed with the prize file.
@@ -113,7 +114,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
-  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers })
+  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers, admission: players })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {

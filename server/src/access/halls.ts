@@ -3,7 +3,9 @@
  * than every use case taking the principal, the permission gate (http/context.ts `needs`) asks this guard, which
  * finds every resource a request names (path parameters, and the JSON body's ids and signed codes), resolves each
  * to its halls with one store function per kind of resource, and refuses with WRONG_HALL when the principal holds
- * none of them. Lotto draws, numbered lotteries and instant games belong to the operator, not to a hall.
+ * none of them. Lotto draws, numbered lotteries and instant games belong to the operator, not to a hall. The use
+ * cases that move money check again from what they resolve (acting-hall.ts, issue 23 point 3): this guard only
+ * sees what a request names.
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -38,7 +40,8 @@ const RESOLVERS: Record<string, Resolver> = {
 async function hallsOfCode(db: Sql, code: string): Promise<string[]> {
   let parsed: ReturnType<typeof parseTicketCode>
   try {
-    parsed = parseTicketCode(code)
+    // Trimmed as every use case trims it (issue 23 point 3): " BLL1.C..." used to name no hall here and be paid there.
+    parsed = parseTicketCode(code.trim())
   } catch {
     return [] // not a signed code of ours: the use case refuses it
   }

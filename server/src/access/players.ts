@@ -2,7 +2,8 @@
  * Player admission (issue 14 point 8; GEN-23, GEN-25, GEN-27, GEN-16): the list of self-excluded and prohibited
  * players, and the check made wherever a player's identity document is presented (a voucher sold above the ID
  * threshold, a named lotto slip, a payout asking for an ID). The check runs at the permission gate on the
- * request's document fields, so no sale or payout use case has to remember it.
+ * request's document fields and, since issue 23 point 3, inside the voucher sale and the kiosk purchase on the
+ * identities they resolve (the buyer recorded, each slip's player, the voucher's buyer), whatever the body's shape.
  */
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/database.ts'
@@ -69,3 +70,5 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
 
   return { exclude, lift, assertAdmitted, list }
 }
+
+export type PlayerAdmission = ReturnType<typeof createPlayerAdmission>

@@ -33,8 +33,9 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { formatShortCode } from './short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
-import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherParent } from './store.ts'
-import { normaliseDocument } from '../access/players.ts'
+import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherById, voucherParent } from './store.ts'
+import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
 
 export interface PaidSalesDeps {
   db: Database
@@ -48,6 +49,8 @@ export interface PaidSalesDeps {
   vouchers: VoucherService
   kiosk: KioskService
   printers: PrinterPool
+  /** Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked about the identities a kiosk purchase reads. */
+  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
 }
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
@@ -154,6 +157,23 @@ export function createPaidSales(deps: PaidSalesDeps) {
   // ------------------------------------------------------------------------------------------------ kiosk
 
   /**
+   * GEN-23 / GEN-27 (issue 23 point 3): the identities a kiosk purchase reads are asked about by the purchase itself,
+   * in the kiosk's hall: the player named on each lotto slip and the buyer recorded on the voucher (a change voucher
+   * carries the document of the voucher it is the change of). Asked before the sale's transaction, so that a
+   * refusal is journaled in one of its own; an unknown or bad voucher code is the purchase's to refuse.
+   */
+  async function admitPlayers(input: KioskBasket): Promise<void> {
+    if (!deps.admission) return
+    const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
+    const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
+    const voucher = voucherId ? await voucherById(db, voucherId) : undefined
+    if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
+    if (!documents.length) return
+    const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hall_id ?? null
+    await deps.admission.assertAdmitted([...new Set(documents.map(normaliseDocument))], hallId)
+  }
+
+  /**
    * One voucher buys a basket of cards, slips and e-instant tickets at a kiosk; see the top of this file. Errors:
    * INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher), VOUCHER_SPENT, VOUCHER_EXPIRED,
    * VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED, RULE_DISABLED (no e-instant in this
@@ -169,6 +189,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (slips.length > MAX_SLIPS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, { field: 'slips' })
     if (input.instant && (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, { field: 'instant.count' })
     if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
+    await admitPlayers(input)
     const printer = printers.forStation(input.kioskId)
     await printer.check()
     const publish: Array<() => void> = []
@@ -176,9 +197,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const at = now()
       const voucherId = await vouchers.resolveVoucherId(tx, input.voucherCode)
       const v = await loadSpendableVoucher(tx, voucherId, at)
-      // A kiosk enrolled in a hall takes only that hall's vouchers.
-      const kioskHall = await hallOfStation(tx, input.kioskId)
-      if (kioskHall && kioskHall !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
+      // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
+      // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
+      await assertActsInHall(tx, v.hall_id, { stationId: input.kioskId, resource: 'voucher' })
       const hall = await vouchers.hallFor(tx, v.hall_id)
       const purchaseId = newId('kp')
       const docs: PrintDoc[] = []

@@ -17,6 +17,7 @@ import type { PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { Till } from './shifts.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
 import { returnOnRefund } from '../bingo/card-custody-service.ts'
 import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
 import { blockedTicket, cardJoin, insertRefund, kioskPurchaseOfCard, refundOfTicket, refundsOfGame, type RefundRow } from './store.ts'
@@ -53,6 +54,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
     const result = await db.transaction(async (tx): Promise<CardRefund> => {
       const c = await cardJoin(tx, cardId)
       if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
+      // Issue 23 point 3: refunded only at a station (or kiosk) of the card's game's hall, by someone of that hall.
+      await assertActsInHall(tx, c.hall_id, { stationId: input.till.stationId, resource: 'card' })
       const blocked = await blockedTicket(tx, TicketKind.card, c.id)
       if (blocked) throw new DomainError('TICKET_BLOCKED', `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`, { rule: 'LST-4' })
       // BNG-86: only the cards of a voided or annulled game are refunded, at full price.

@@ -28,10 +28,12 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
+  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
   smallCashOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shifts.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
+import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
 import { randomBytes } from 'node:crypto'
 import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
@@ -44,6 +46,11 @@ export interface CashdeskDeps {
   printers: PrinterPool
   /** Screens' events, published after the commit. */
   publish?: (e: BingoEvent) => void
+  /**
+   * Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked by the sale itself about the buyer's document it
+   * records. Optional only for callers that sell no voucher to a named buyer.
+   */
+  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
 }
 
 export type { VoucherRow } from './store.ts'
@@ -210,12 +217,18 @@ export function createVoucherService(deps: CashdeskDeps) {
     if (cash.smallCents > limitCents && !input.buyerDocument?.trim()) {
       throw new DomainError('BUYER_ID_REQUIRED', `${cash.smallCents} in small notes is over the GEN-17 limit of ${limitCents}: the buyer's identity document is recorded first`, { field: 'buyerDocument', limitCents, rule: 'GEN-17' })
     }
+    // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
+    // looked like, in the hall of the station that sells (the hall check below refuses any other).
+    const buyerDocument = input.buyerDocument?.trim() || null
+    if (buyerDocument && deps.admission) await deps.admission.assertAdmitted([normaliseDocument(buyerDocument)], (await hallOfStation(db, input.stationId)) ?? input.hallId)
     const printer = deps.printers.forStation(input.stationId)
     await printer.check()
     return db.transaction(async (tx) => {
       const at = now()
       const hall = await hallFor(tx, input.hallId)
-      const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument: input.buyerDocument?.trim() || null, at })
+      // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
+      await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
+      const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument, at })
       await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
@@ -239,6 +252,8 @@ export function createVoucherService(deps: CashdeskDeps) {
     return db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, id, at)
+      // Issue 23 point 3: paid only out of a drawer of the voucher's own hall, by someone of that hall.
+      await assertActsInHall(tx, v.hall_id, { stationId: input.stationId, resource: 'voucher' })
       // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
       // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
       const chain = [v.id]

@@ -13,6 +13,7 @@ import { clientAddress } from './client-address.ts'
 import { runAs } from '../shared/request-context.ts'
 import { LOGIN_REFUSED } from '../access/service.ts'
 import { runtime } from '../shared/runtime.ts'
+import { hasBody, parseRequestBody } from './request-body.ts'
 import { registerCashdeskRoutes } from '../cashdesk/routes.ts'
 import { registerEquipmentRoutes } from '../equipment/routes.ts'
 import { registerInstantRoutes } from '../instant/routes.ts'
@@ -59,6 +60,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   BET_OUT_OF_LIMITS: 422, FACE_VALUE_NOT_AUTHORISED: 422, HALL_FULL: 409, HALL_ENTRY_CLOSED: 409, PREVIOUS_CARDS_NOT_RETURNED: 409, CARD_TRANSFER_FORBIDDEN: 403,
   // Issue 18 (bingo rules): BNG-87/92, BNG-77, BNG-65
   CARD_HELD: 423, CARD_DESTROYED: 410, CARD_CUSTODY_REFUSED: 409, RETENTION_NOT_ELAPSED: 409, HALL_CLOSED: 409,
+  // Issue 23 point 3
+  UNSUPPORTED_MEDIA_TYPE: 415,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */
@@ -107,21 +110,26 @@ export function createHttpApp(services: Services) {
     if (principal.kind !== 'anonymous' && !limiter.take(`${principal.kind}:${principal.id}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
     // Issue 14 point 5: a person whose password must change can only change it (or look at who they are, or leave).
     if (principal.mustChangePassword && !PASSWORD_CHANGE_PATHS.has(c.req.path)) throw new DomainError('PASSWORD_CHANGE_REQUIRED', 'change your password first (POST /api/auth/password)')
+    // Issue 23 point 3: the body is parsed once, here, and the guards and the route all read this one value: a body
+    // not labelled JSON is refused (415) instead of reaching the route unseen by the hall and exclusion checks.
+    const text = hasBody(c.req.method) ? await c.req.text() : ''
+    c.set('requestBody', parseRequestBody(c.req.method, c.req.header('content-type'), text))
     // Issue 14 point 2: every journal record written while serving this request names its actor.
     if (!authOn) return next()
-    return runAs(() => actorOf(c), next)
+    // Issue 23 point 3: and the use cases that move money check the hall against the principal's own halls.
+    return runAs(() => actorOf(c), next, () => {
+      const who = principalOf(c)
+      return { halls: who.halls ?? [], deviceHall: who.device?.hallId ?? null }
+    })
   })
 
-  /** The request's JSON body, or null (body() answers a bad one). */
-  async function jsonOf(c: AppContext): Promise<unknown> {
-    if (c.req.method === 'GET' || !(c.req.header('content-type') ?? '').includes('json')) return null
-    try { return JSON.parse(await c.req.text()) } catch { return null }
-  }
-
-  /** Issue 14 point 8: every identity document a sale or payout presents is checked against the exclusion list. */
+  /**
+   * Issue 14 point 8: every identity document a sale or payout presents is checked against the exclusion list. The
+   * use cases that sell check the identities they resolve themselves (issue 23 point 3); this catches the rest.
+   */
   async function checkAdmission(c: AppContext): Promise<void> {
     if (c.req.path.startsWith('/api/players/')) return
-    const parsed = await jsonOf(c)
+    const parsed = c.get('requestBody')
     const documents = documentsIn(parsed)
     const bodyHall = parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string' ? (parsed as { hallId: string }).hallId : undefined
     if (documents.length) await services.players.assertAdmitted(documents, c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null)
@@ -129,7 +137,7 @@ export function createHttpApp(services: Services) {
 
   /** Issue 14 point 1: the ids in the path, the query and the JSON body, each resolved to its halls. */
   async function guardHalls(c: AppContext): Promise<void> {
-    const parsed = await jsonOf(c)
+    const parsed = c.get('requestBody')
     const named = namedResources({ ...c.req.query(), ...c.req.param() }, parsed)
     if (named.length) await assertSameHall(services.db, principalOf(c), named)
   }

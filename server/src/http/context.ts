@@ -16,6 +16,11 @@ export interface AppEnv {
     permission: Permission
     /** Issue 14 point 4: the client's address (X-Forwarded-For only from trusted proxies). */
     address: string
+    /**
+     * Issue 23 point 3: the request's body, parsed once by the /api middleware (http/request-body.ts): undefined
+     * when there is none. `body()`, the hall guard and the exclusion check all read this value, never the text.
+     */
+    requestBody?: unknown
     /** The username a login named, for the aggregated refusal record. */
     loginName?: string
     /** Issue 14 point 8: refuses a sale or payout to a player on the exclusion list (GEN-23, GEN-27). */
@@ -41,17 +46,13 @@ export function errorBody(c: AppContext, code: ErrorCode | 'INTERNAL' | 'PAYLOAD
   return { error: { code, message: messages[code][lang], detail, details } }
 }
 
-/** Parses a JSON body against a schema; a bad body is a 400 with the field errors in `details`. */
+/**
+ * Checks the request's body against a schema; a bad body is a 400 with the field errors in `details`. The body was
+ * parsed once by the /api middleware (issue 23 point 3): the value checked here is the one the guards read.
+ */
 export async function body<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {
-  let raw: unknown = {}
-  const text = await c.req.text()
-  if (text.trim()) {
-    try {
-      raw = JSON.parse(text)
-    } catch {
-      throw new DomainError('VALIDATION_FAILED', 'the body is not valid JSON')
-    }
-  }
+  const given = c.get('requestBody')
+  const raw: unknown = given === undefined ? {} : given
   const parsed = schema.safeParse(raw)
   if (!parsed.success) {
     throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })

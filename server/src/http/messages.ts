@@ -96,6 +96,8 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   HALL_ENTRY_CLOSED: { es: 'La entrada a la sala está cerrada desde que comenzó la lectura de los datos de la partida: no se admite a nadie ni se venden cartones para ella hasta que termine.', en: 'Entry to the hall is closed since the reading of the game\'s data began: no one is admitted and no cards are sold for it until it ends.' },
   PREVIOUS_CARDS_NOT_RETURNED: { es: 'Para comprar cartones, el jugador debe entregar antes los cartones jugados en la partida anterior.', en: 'To buy cards, the player must first hand back the cards played in the previous game.' },
   CARD_TRANSFER_FORBIDDEN: { es: 'Este cartón fue comprado por otro jugador y no puede transferirse: su premio se paga solo a quien lo compró.', en: 'This card was bought by another player and cannot be transferred: its prize is paid only to its buyer.' },
+  // Issue 23 point 3
+  UNSUPPORTED_MEDIA_TYPE: { es: 'Los datos se envían en formato JSON (Content-Type: application/json).', en: 'Data is sent as JSON (Content-Type: application/json).' },
 }
 
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */

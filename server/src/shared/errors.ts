@@ -120,6 +120,8 @@ export const ErrorCode = {
   NotarialActRequired: 'NOTARIAL_ACT_REQUIRED',
   /** LOT-28: a regional or territory-limited lottery is sold only by sellers in halls of its territory. */
   OutsideTerritory: 'OUTSIDE_TERRITORY',
+  // Issue 23 point 3: a request body is JSON or nothing, so that the guards and the route read the same value.
+  UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

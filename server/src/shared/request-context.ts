@@ -17,16 +17,39 @@ export interface JournalActor {
   authorisedBy?: { id: string; name: string; role: string }
 }
 
-const storage = new AsyncLocalStorage<() => JournalActor>()
+/**
+ * Issue 23 point 3: where the authenticated principal may act, for the use cases that check a hall themselves
+ * (access/acting-hall.ts): the halls it holds ('*' every hall) and, for a person at an enrolled station or a
+ * device, that device's hall (it acts in that hall only).
+ */
+export interface ActingScope {
+  halls: '*' | readonly string[]
+  deviceHall: string | null
+}
 
-/** Runs `fn` with `actor` (read when a record is written, so a later authorisation is included). */
-export function runAs<T>(actor: () => JournalActor, fn: () => T): T {
-  return storage.run(actor, fn)
+interface RequestScope {
+  actor: () => JournalActor
+  scope?: () => ActingScope
+}
+
+const storage = new AsyncLocalStorage<RequestScope>()
+
+/**
+ * Runs `fn` with `actor` (read when a record is written, so a later authorisation is included) and, when given,
+ * the principal's acting scope.
+ */
+export function runAs<T>(actor: () => JournalActor, fn: () => T, scope?: () => ActingScope): T {
+  return storage.run({ actor, scope }, fn)
 }
 
 /** The actor of the request being served, if any. */
 export function currentActor(): JournalActor | undefined {
-  return storage.getStore()?.()
+  return storage.getStore()?.actor()
+}
+
+/** Where the principal of the request being served may act; undefined outside an authenticated request. */
+export function currentScope(): ActingScope | undefined {
+  return storage.getStore()?.scope?.()
 }
 
 /** A journal payload with the current actor added, unless it names one already. */

@@ -1,0 +1,29 @@
+/**
+ * Issue 23 point 3: the hall check of a use case that moves money, decided from what the use case resolved (the
+ * voucher's hall, the card's game's hall) against where the money moves (the station's or kiosk's enrolment) and
+ * who acts (the request's authenticated principal, request-context.ts), never against a field of the body. The
+ * permission gate's guard (access/halls.ts) looks at what a request names; this looks at what it touches, so a
+ * request the guard cannot read (a short code, a body shape it does not know) is still refused.
+ */
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { currentScope } from '../shared/request-context.ts'
+import { hallsOfStation } from './store.ts'
+
+/**
+ * Refuses with WRONG_HALL unless `hallId` (the hall of the thing the use case touches) is the hall of the station
+ * where it happens (when that station is enrolled in a hall) and a hall the acting principal holds (and, at an
+ * enrolled device, that device's hall). Outside an authenticated request (authentication off, the command line)
+ * only the station is compared.
+ */
+export async function assertActsInHall(sql: Sql, hallId: string, at: { stationId?: string | null; resource: string }): Promise<void> {
+  const refuse = (why: string, extra: Record<string, unknown> = {}) => new DomainError('WRONG_HALL', `${at.resource} of hall ${hallId}: ${why}`, { resource: at.resource, hallId, ...extra })
+  if (at.stationId) {
+    const stationHalls = await hallsOfStation(sql, at.stationId)
+    if (stationHalls.length && !stationHalls.includes(hallId)) throw refuse(`station ${at.stationId} is of hall ${stationHalls.join(', ')}`, { stationHall: stationHalls[0] })
+  }
+  const scope = currentScope()
+  if (!scope) return
+  if (scope.halls !== '*' && !scope.halls.includes(hallId)) throw refuse('the acting person or device does not work in that hall')
+  if (scope.deviceHall && scope.deviceHall !== hallId) throw refuse(`the request comes from a device of hall ${scope.deviceHall}`, { stationHall: scope.deviceHall })
+}
