@@ -15,7 +15,7 @@ export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; re
 export function cashOut(stationId: string, cashierId: string, newId: (prefix: string) => string, drawer: { shiftId?: string | null; product?: string } = {}): OnPaid {
   return async (tx, paid) => {
     if (paid.amountCents <= 0) return // goods prizes move no cash
-    await assertShiftOpen(tx, drawer.shiftId ?? null)
+    await assertShiftOpen(tx, drawer.shiftId ?? null, stationId)
     const hallId = await hallOfStation(tx, stationId)
     await insertCashMovement(tx, { id: newId('cm'), hallId: hallId ?? '', stationId, cashierId, kind: paid.kind, amountCents: -paid.amountCents, currency: paid.currency, refId: paid.refId, at: paid.at, shiftId: drawer.shiftId ?? null, product: drawer.product ?? null })
   }
