@@ -15,7 +15,9 @@ import { plan649 } from '../helpers/lottery-plans.ts'
  * - each drawer's movements sum to the model's balance, and the shift report's expected cash is float + that;
  * - no winning card is paid twice and no card refunded twice (the repeat is refused by name), and prizes and
  *   refunds paid never exceed those awarded;
- * - nothing is sold without a payment record (cards, lotto slips, e-instant tickets), and no refusal is a 5xx.
+ * - nothing is sold without a payment record (cards, lotto slips, e-instant tickets), and no refusal is a 5xx;
+ * - issue 23: a shift closed while counter sales race it expected exactly the model's drawer plus the sales answered
+ *   as sold (the others refused with SHIFT_NOT_OPEN), and every closed shift's report equals its movements for ever.
  *
  * The database carries over from run to run, so the model does too; shrinking is off (a replay would meet the
  * state the first attempt left).
@@ -39,6 +41,7 @@ type Op =
   | { t: 'pay'; st: number; w: number }
   | { t: 'refund'; st: number; r: number }
   | { t: 'cashout'; st: number; v: number }
+  | { t: 'race'; st: number; n: number; at: number }
 
 const st = fc.integer({ min: 0, max: 1 })
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -50,6 +53,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ t: fc.constant('pay' as const), st, w: fc.nat() }),
   fc.record({ t: fc.constant('refund' as const), st, r: fc.nat() }),
   fc.record({ t: fc.constant('cashout' as const), st, v: fc.nat() }),
+  fc.record({ t: fc.constant('race' as const), st, n: fc.integer({ min: 2, max: 6 }), at: fc.nat() }),
 )
 
 describe('money invariants over random interleavings of every product, two stations and a kiosk (issue 13)', () => {
@@ -60,6 +64,8 @@ describe('money invariants over random interleavings of every product, two stati
   const winners: Array<{ code: string; amountCents: number }> = []
   const refundable: string[] = []
   const shifts = new Map<Station, string>()
+  /** Shifts closed during the runs (by a racing close), with what the model says each expected. */
+  const closedShifts: Array<{ id: string; expectedCents: number }> = []
   // The model.
   const balance = new Map<Station, number>(STATIONS.map((s) => [s, 0]))
   const vouchers: Array<{ code: string; cents: number; live: boolean }> = []
@@ -184,6 +190,28 @@ describe('money invariants over random interleavings of every product, two stati
         }
         return
       }
+      case 'race': {
+        // Issue 23: the drawer is counted and closed while counter sales are sold into it, all at once.
+        const before = balance.get(who)!
+        const calls = Array.from({ length: o.n }, () => () => h.call(who, 'POST', `/api/games/${saleGame}/sales`, { count: 1 }))
+        const at = o.at % (o.n + 1)
+        calls.splice(at, 0, () => h.call(who, 'POST', '/api/shifts/current/close', { countedCents: FLOAT + before, note: 'arqueo con ventas en curso' }))
+        const answers = await Promise.all(calls.map((f) => f()))
+        const closed = answers[at]
+        expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+        const sales = answers.filter((_, i) => i !== at)
+        for (const a of sales) if (a.status !== 201) expect([a.status, a.body.error?.code], JSON.stringify(a.body)).toEqual([409, 'SHIFT_NOT_OPEN'])
+        const landed = sales.filter((a) => a.status === 201).length
+        // What the close expected is the model's drawer plus exactly the sales answered as sold: none came after it.
+        expect(closed.body.expectedCents).toBe(FLOAT + before + landed * FACE)
+        expect(closed.body.differenceCents).toBe(landed ? -landed * FACE : 0)
+        closedShifts.push({ id: closed.body.shiftId, expectedCents: FLOAT + before + landed * FACE })
+        const reopened = await h.call(who, 'POST', '/api/shifts', { floatCents: FLOAT })
+        expect(reopened.status, JSON.stringify(reopened.body)).toBe(201)
+        shifts.set(who, reopened.body.shiftId)
+        balance.set(who, 0)
+        return
+      }
       case 'cashout': {
         if (!vouchers.length) return
         const v = vouchers[o.v % vouchers.length]
@@ -204,13 +232,22 @@ describe('money invariants over random interleavings of every product, two stati
     const { db } = server.services
     for (const who of STATIONS) {
       const device = h.devices[who === 'cajera@caja1' ? 'caja1' : 'caja2']
-      const sum = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE station_id = ?', [device.id])
+      const sum = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE station_id = ? AND shift_id = ?', [device.id, shifts.get(who)])
       expect(Number(sum?.s ?? 0), `${who}'s drawer`).toBe(balance.get(who))
-      // Every movement of the station is in the open shift, and its report expects float + movements.
-      const outside = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE station_id = ? AND (shift_id IS NULL OR shift_id <> ?)', [device.id, shifts.get(who)])
+      // Every movement of the station is in its open shift or in one of the shifts closed before, and the open
+      // shift's report expects float + movements.
+      const known = [shifts.get(who)!, ...closedShifts.map((c) => c.id)]
+      const outside = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM cash_movements WHERE station_id = ? AND (shift_id IS NULL OR shift_id NOT IN (${known.map(() => '?').join(', ')}))`, [device.id, ...known])
       expect(Number(outside?.n)).toBe(0)
       const report = await h.call('jefa', 'GET', `/api/shifts/${shifts.get(who)}`)
       expect(report.body.expectedCents).toBe(FLOAT + balance.get(who)!)
+    }
+    // A closed shift's report equals its movements, now and after every later run (nothing lands after a close).
+    for (const c of closedShifts) {
+      const row = await db.get<{ expected_cents: number; float_cents: number; status: string }>('SELECT expected_cents, float_cents, status FROM cashier_shifts WHERE id = ?', [c.id])
+      const moved = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [c.id])
+      expect([row?.status, Number(row?.expected_cents)]).toEqual(['closed', c.expectedCents])
+      expect(Number(row?.float_cents) + Number(moved?.s ?? 0), `closed shift ${c.id}`).toBe(c.expectedCents)
     }
     const twice = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT card_id FROM payouts GROUP BY card_id HAVING COUNT(*) > 1) x')
     expect(Number(twice?.n)).toBe(0)
@@ -236,5 +273,6 @@ describe('money invariants over random interleavings of every product, two stati
     // The runs did reach every path at least once.
     expect(paid.size).toBeGreaterThan(0)
     expect(refunded.size).toBeGreaterThan(0)
+    expect(closedShifts.length).toBeGreaterThan(0)
   })
 })
