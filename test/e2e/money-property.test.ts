@@ -61,7 +61,8 @@ describe('money invariants over random interleavings of every product, two stati
   let h: CashierHall
   let drawId = ''
   let saleGame = ''
-  const winners: Array<{ code: string; amountCents: number }> = []
+  /** Winning cards with all they won; `bonus`: a progressive pot's prize among them (paid with the card, issue 23). */
+  const winners: Array<{ code: string; cardId: string; amountCents: number; bonus: boolean }> = []
   const refundable: string[] = []
   const shifts = new Map<Station, string>()
   /** Shifts closed during the runs (by a racing close), with what the model says each expected. */
@@ -85,6 +86,8 @@ describe('money invariants over random interleavings of every product, two stati
     drawId = (await server.services.lotto.createDraw(plan649({ salesStartAt: laPaz(now - 86_400_000), salesCloseAt: laPaz(now + 5 * 86_400_000), drawAt: laPaz(now + 5 * 86_400_000 + 3600_000), claimDeadline: laPaz(now + 70 * 86_400_000) }))).drawId
     await server.services.instant.generateBatch({ design: { ...E_INSTANT, ticketCount: 500, packSize: 100, tiers: [{ amountCents: 5000, count: 10 }, { amountCents: 2000, count: 30 }, { amountCents: 1000, count: 60 }] }, by: { kind: 'person', id: 'test' } })
     await server.services.instant.configureHall({ hallId: h.setup.hallId, electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'test' })
+    // Issue 23: a progressive pot won with the bingo, so that a winning card carries a bonus prize paid with it.
+    await server.services.bonus.createPot({ name: 'Pozo Cajas', kind: 'progressive', authorisationRef: 'AJ-RA-2025-0901', contributionBp: 500, seedCents: 20_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [h.setup.hallId] })
     // A finished game whose winners were sold at Caja 1 (cash in its drawer), to be paid during the runs.
     // Two purchases: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
     for (const count of [30, 30]) {
@@ -93,8 +96,13 @@ describe('money invariants over random interleavings of every product, two stati
     }
     balance.set('cajera@caja1', 60 * FACE)
     await playToTheEnd(server.services, h.setup.gameId)
-    winners.push(...(await winningCodes(server.services, h.setup.gameId)))
-    expect(winners.length).toBeGreaterThan(0)
+    const bonus = await server.services.db.all<{ card_id: string; amount_cents: number }>("SELECT card_id, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded'", [h.setup.gameId])
+    expect(bonus.length).toBeGreaterThan(0)
+    for (const w of await winningCodes(server.services, h.setup.gameId)) {
+      const own = bonus.filter((b) => b.card_id === w.cardId)
+      winners.push({ ...w, amountCents: w.amountCents + own.reduce((t, b) => t + Number(b.amount_cents), 0), bonus: own.length > 0 })
+    }
+    expect(winners.some((w) => w.bonus)).toBe(true)
     // A game voided before its first ball (BNG-80): its cards, sold at Caja 2, are refundable once.
     const voided = await nextGameOnSale(server.services, h.setup)
     const v = await h.call('cajero@caja2', 'POST', `/api/games/${voided}/sales`, { count: 8 })
@@ -168,7 +176,8 @@ describe('money invariants over random interleavings of every product, two stati
       }
       case 'pay': {
         const w = winners[o.w % winners.length]
-        const r = await h.call(who, 'POST', '/api/tickets/pay', { code: w.code })
+        // BNG-55: a card with a pot's prize is paid to an identified payee.
+        const r = await h.call(who, 'POST', '/api/tickets/pay', { code: w.code, ...(w.bonus ? { payeeName: player.name, payeeDocument: player.document } : {}) })
         if (paid.has(w.code)) {
           expect([r.status, r.body.error?.code]).toEqual([409, 'ALREADY_PAID'])
         } else {
@@ -253,6 +262,10 @@ describe('money invariants over random interleavings of every product, two stati
     expect(Number(twice?.n)).toBe(0)
     const refundedTwice = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT ticket_id FROM refunds GROUP BY product, ticket_id HAVING COUNT(*) > 1) x')
     expect(Number(refundedTwice?.n)).toBe(0)
+    // A bonus prize is paid only with its card: paid exactly when its card's payout is, and inside that payout.
+    const looseBonus = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM bonus_prizes b LEFT JOIN payouts p ON p.card_id = b.card_id
+      WHERE (b.status = 'paid') <> (p.id IS NOT NULL)`)
+    expect(Number(looseBonus?.n)).toBe(0)
     const paidOut = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM payouts')
     expect(Number(paidOut?.s ?? 0)).toBeLessThanOrEqual(winners.reduce((s, w) => s + w.amountCents, 0))
     const refundsOut = await db.get<{ s: number | null }>("SELECT SUM(amount_cents) AS s FROM refunds WHERE product = 'card'")
@@ -274,5 +287,11 @@ describe('money invariants over random interleavings of every product, two stati
     expect(paid.size).toBeGreaterThan(0)
     expect(refunded.size).toBeGreaterThan(0)
     expect(closedShifts.length).toBeGreaterThan(0)
+    // Every winner paid in the end, the pot's prize with its card, and the register lists it.
+    for (let w = 0; w < winners.length; w++) if (!paid.has(winners[w].code)) await apply({ t: 'pay', st: 1, w })
+    await checkInvariants()
+    const register = await h.call('jefa', 'GET', `/api/prize-register?gameId=${h.setup.gameId}`)
+    expect(register.body.rows.flatMap((r: { prizes: Array<{ kind: string }> }) => r.prizes.map((p) => p.kind))).toContain('progressive')
+    expect(register.body.totalCents).toBe(winners.reduce((t, w) => t + w.amountCents, 0))
   })
 })
