@@ -48,7 +48,7 @@ import {
   prizeCardRow, refundOfTicket, buyerOfCard, bonusPrizesOfCard, type PrizeRow,
 } from './store.ts'
 import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
-import type { Till } from './shifts.ts'
+import { assertShiftOpen, type Till } from './shifts.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
 export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
@@ -232,6 +232,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     for (let attempt = 0; !payout; attempt++) {
       try {
         payout = await db.transaction(async (tx) => {
+          // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
+          await assertShiftOpen(tx, input.shiftId ?? null, input.stationId)
           const at = now()
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
