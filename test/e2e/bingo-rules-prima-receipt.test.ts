@@ -77,6 +77,9 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     const register = await s.call('jefa', 'GET', `/api/prize-register?gameId=${prima.gameId}`)
     const row = (register.body.rows as Array<{ prizes: Array<{ id: string; kind: string }>; payeeName: string | null; payoutId: string | null }>).find((r) => r.prizes.some((p) => p.id === prima.id))
     expect(row, JSON.stringify(register.body)).toMatchObject({ prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }], payeeName: 'Ana Ruiz', payeeDocument: '12345678Z', payoutId: paid.body.payout.payoutId })
+    // BNG-64 / BNG-78: the minutes count the prima paid once (its bonus record, not again as a line or bingo).
+    const minutes = (await s.call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
+    expect(minutes.games.find((g: { gameId: string }) => g.gameId === prima.gameId)).toMatchObject({ jackpotsPaidCents: 5_000, prima: { paidCents: 5_000 } })
 
     const [bonusPrint] = paid.body.bonusReceipts
     expect(bonusPrint.printed, JSON.stringify(bonusPrint)).toBe(true)

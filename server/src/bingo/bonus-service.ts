@@ -279,7 +279,7 @@ export function createBonusService(deps: BonusDeps) {
     prizeId: string; at: string; paidBy: string; payee: { name: string; document: string }
     payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
     stationId: string | null; payoutId: string | null
-  }): Promise<void> {
+  }): Promise<{ seq: number }> {
     const name = input.payee?.name?.trim() ?? ''
     const document = input.payee?.document?.trim() ?? ''
     if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55', fields: ['payeeName', 'payeeDocument'] })
@@ -296,13 +296,14 @@ export function createBonusService(deps: BonusDeps) {
     const game = await loadGameRow(sql, p.game_id)
     if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
     else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
-    await appendJournal(sql, {
+    const rec = await appendJournal(sql, {
       at, type: 'bonus.paid', scope: gameScope(game),
       payload: {
         gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
         paidBy: input.paidBy, payee: { name, document }, payment: payment.method, chequeNumber, stationId: input.stationId, payoutId: input.payoutId, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
       },
     })
+    return { seq: rec.seq }
   }
 
   async function listBonusPrizes(gameId: string): Promise<Array<BonusWinnerView & { accumulatedGames: number | null; completedAtBall: number | null }>> {

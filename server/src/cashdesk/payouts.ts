@@ -256,7 +256,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const paidVia = payment.method === 'cheque' ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber } : { method: 'cash' as const }
           // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
           for (const p of st.prizes.filter((x) => x.bonus)) {
-            await deps.bonus.settleWithin(tx, { prizeId: p.id, at, paidBy: input.cashierName ?? input.cashierId, payee: { name: payeeName ?? '', document: payeeDocument ?? '' }, payment: paidVia, stationId: input.stationId, payoutId })
+            lastSeq = (await deps.bonus.settleWithin(tx, { prizeId: p.id, at, paidBy: input.cashierName ?? input.cashierId, payee: { name: payeeName ?? '', document: payeeDocument ?? '' }, payment: paidVia, stationId: input.stationId, payoutId })).seq
           }
           // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners.
           await archiveOnPayout(tx, st.ticketId, at, paidBy)
@@ -270,7 +270,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
           }
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
-          for (const p of st.prizes) {
+          // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
+          for (const p of st.prizes.filter((x) => !x.bonus)) {
             const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: paidVia.method, ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}) } })
             lastSeq = rec.seq
           }
