@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
-import { cashierHall, type CashierHall } from '../helpers/cashier.ts'
+import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
+import { openTill } from '../helpers/till.ts'
+import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 
 /**
@@ -88,6 +89,28 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     expect(r.status, JSON.stringify(r.body)).toBe(403)
     expect(r.body.error.code).toBe('WRONG_HALL')
     expect(r.body.error.message).toMatch(/sala/)
+    // The use case itself refuses it from the card's hall, even to a person of every hall, whatever guard the route has.
+    const till = { stationId: h.devices.caja1.id, cashierId: 'jefa', shiftId: null, stationHallId: h.setup.hallId, personHalls: '*' as const }
+    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...till })).rejects.toMatchObject({ code: 'WRONG_HALL' })
+    expect((await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
+  })
+
+  it('stops a cashier moved to another hall from paying at her old hall\'s station, though her session and shift are still open', async () => {
+    const user = await server.services.auth.createUser({ username: 'cajera3', displayName: 'Nora Paz', role: 'cashier', password: PASSWORD, halls: [h.setup.hallId] })
+    const till = await openTill(server.url, server.services, { hallId: h.setup.hallId, username: 'cajera3', password: PASSWORD, stationName: 'Caja 3', floatCents: FLOAT })
+    const other = await hallWithGameOnSale(server.services, { name: 'Sala Tunari', cards: 100 })
+    await server.services.auth.setHalls(user.id, [other.hallId])
+    const w = winners[winners.length - 1]
+    const r = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code }, till.headers)
+    expect(r.status, JSON.stringify(r.body)).toBe(403)
+    expect(r.body.error.code).toBe('WRONG_HALL')
+    // The use case decides it itself, from the card and the till, whatever guard stands before it (a body the
+    // route's guard does not read, a caller other than HTTP).
+    const sp = { station: { id: till.station.id, name: 'Caja 3', kind: 'cashier_station', hallId: h.setup.hallId }, person: { id: user.id, name: 'Nora Paz', role: 'cashier', halls: [other.hallId] } }
+    await expect(server.services.cashdesk.shifts.till(sp)).rejects.toMatchObject({ code: 'WRONG_HALL' })
+    const stale = { stationId: till.station.id, cashierId: user.id, shiftId: till.shiftId, stationHallId: h.setup.hallId, personHalls: [other.hallId] }
+    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...stale })).rejects.toMatchObject({ code: 'WRONG_HALL' })
+    expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE shift_id = ?', [till.shiftId]))!.n)).toBe(0)
     expect((await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
   })
 
