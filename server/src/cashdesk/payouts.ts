@@ -49,11 +49,11 @@ import {
 } from './store.ts'
 import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen, type Till } from './shifts.ts'
+import { getProfile } from '../shared/profile.ts'
+import { normaliseDocument } from '../access/players.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
 export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
-import { getProfile } from '../shared/profile.ts'
-import { normaliseDocument } from '../access/players.ts'
 
 export interface CardRef {
   kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
@@ -217,7 +217,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * the payer a person of it (a person's halls: '*' or a list). Without authentication (older tests) neither is known.
    */
   function assertPayHall(cardHallId: string, till: PayTill): void {
-    if (till.stationHallId && till.stationHallId !== cardHallId) throw new DomainError('WRONG_HALL', `the card is of another hall: it is paid at a station of its own hall`, { resource: 'card', rule: 'GEN-26' })
+    if (till.stationHallId && till.stationHallId !== cardHallId) throw new DomainError('WRONG_HALL', 'the card is of another hall: it is paid at a station of its own hall', { resource: 'card' })
     if (till.personHalls && till.personHalls !== '*' && !till.personHalls.includes(cardHallId)) throw new DomainError('WRONG_HALL', 'the card is of a hall you do not work in', { resource: 'card' })
   }
 
