@@ -107,6 +107,8 @@ export interface PayoutTicket {
   station: string
   cashier: string
   payeeName: string | null
+  /** BNG-70: a payout by cheque says so with the cheque's number (absent or cash: paid in cash). */
+  payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
   payeeDocument: string | null
 }
 
@@ -130,8 +132,9 @@ const LABELS = {
     voucherCash: 'El saldo se reembolsa solo en caja.',
     payout: 'PAGO DE PREMIO', receipt: 'Comprobante', paidAt: 'Pagado', cashier: 'Cajero', cardLabel: 'Cartón',
     total: 'TOTAL PAGADO', payee: 'Cobrador', document: 'Documento', signature: 'Firma del jugador',
-    kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>,
+    kinds: { line: 'Línea', bingo: 'Bingo', prima: 'Prima de bingo', progressive: 'Pozo progresivo', interconnected: 'Bingo interconectado', lucky: 'Bola loca' } as Record<string, string>,
     register: 'Registrado en el libro de registro de premios.',
+    paidIn: 'Forma de pago', inCash: 'Efectivo', byCheque: (n: string) => `Cheque N.º ${n}`,
   },
   en: {
     card: 'BINGO CARD', game: 'Game no.', session: 'Session', series: 'Series', cardNo: 'Card no.', no: 'No.',
@@ -145,8 +148,9 @@ const LABELS = {
     voucherCash: 'Balances are refunded at the cashier only.',
     payout: 'PRIZE PAYOUT', receipt: 'Receipt', paidAt: 'Paid', cashier: 'Cashier', cardLabel: 'Card',
     total: 'TOTAL PAID', payee: 'Payee', document: 'Document', signature: 'Player signature',
-    kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>,
+    kinds: { line: 'Line', bingo: 'Bingo', prima: 'Prima bonus', progressive: 'Progressive jackpot', interconnected: 'Interconnected bingo', lucky: 'Lucky ball' } as Record<string, string>,
     register: 'Entered in the prize register.',
+    paidIn: 'Paid by', inCash: 'Cash', byCheque: (n: string) => `Cheque no. ${n}`,
   },
 } as const
 
@@ -232,6 +236,7 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
     { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
     { type: 'rule' },
     { type: 'pair', left: L.paidAt, right: formatStamp(t.paidAt, options.timeZone) },
+    { type: 'pair', left: L.paidIn, right: t.payment?.method === 'cheque' ? L.byCheque(t.payment.chequeNumber) : L.inCash },
     { type: 'pair', left: L.station, right: t.station },
     { type: 'pair', left: L.cashier, right: t.cashier },
     { type: 'pair', left: L.payee, right: t.payeeName ?? '-' },

@@ -85,7 +85,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
-    db, clock: overrides.clock ?? systemClock, bingo, keys, config,
+    db, clock: overrides.clock ?? systemClock, bingo, bonus, keys, config,
     printers: overrides.printers ?? createPrinterPool(config),
     publish: (e) => { for (const l of listeners) l(e) },
     admission: players,

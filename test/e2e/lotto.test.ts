@@ -255,13 +255,13 @@ describe('lotto 6/49 end to end', () => {
     const day = (await api(server.url, 'GET', `/api/stations/caja-1/movements?day=${String(paid.body.payout.paidAt).slice(0, 10)}`)).body
     expect(day.movements.filter((m: any) => m.kind === 'prize_payout').map((m: any) => m.amountCents)).toEqual(paid.body.payout.payouts.map((p: any) => -p.amountCents))
     expect(day.outCents).toBe(v.body.amountCents)
-    const again = await api(server.url, 'POST', '/api/lotto/tickets/pay', { code: w.code, stationId: 'caja-2', payee: { name: 'Otra Persona', document: '1' } })
+    const again = await api(server.url, 'POST', '/api/tickets/pay', { code: w.code, stationId: 'caja-2', payeeName: 'Otra Persona', payeeDocument: '1' })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('ALREADY_PAID')
     expect((await api(server.url, 'POST', '/api/lotto/tickets/validate', { code: w.code })).body.outcome).toBe('ALREADY_PAID')
     // Two cashiers scanning the same winner at once: exactly one pays.
     const w2 = winning[1]
-    const both = await Promise.all([1, 2].map((i) => api(server.url, 'POST', '/api/lotto/tickets/pay', { code: w2.code, stationId: `caja-${i}`, payee: { name: 'Pedro Choque', document: w2.document } })))
+    const both = await Promise.all([1, 2].map((i) => api(server.url, 'POST', '/api/tickets/pay', { code: w2.code, stationId: `caja-${i}`, payeeName: 'Pedro Choque', payeeDocument: w2.document })))
     expect(both.map((r) => r.status).sort()).toEqual([200, 409])
     const register = await api(server.url, 'GET', `/api/lotto/prize-register?drawId=${drawId}`)
     expect(register.body.entries).toHaveLength(2)
@@ -271,7 +271,7 @@ describe('lotto 6/49 end to end', () => {
     const forged = w.code.slice(0, -86) + (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1)
     const f = await api(server.url, 'POST', '/api/tickets/validate', { code: forged })
     expect(f.body.outcome).toBe('VOID')
-    const fp = await api(server.url, 'POST', '/api/lotto/tickets/pay', { code: forged, stationId: 'caja-1', payee: { name: 'A B', document: '1' } })
+    const fp = await api(server.url, 'POST', '/api/tickets/pay', { code: forged, stationId: 'caja-1', payeeName: 'A B', payeeDocument: '1' })
     expect(fp.body.error.code).toBe('INVALID_SIGNATURE')
     // Annulled: refund of the price only. A multi-draw slip waits for its second draw.
     const refund = await api(server.url, 'POST', '/api/lotto/tickets/validate', { code: annulled.code })
@@ -290,7 +290,7 @@ describe('lotto 6/49 end to end', () => {
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/unclaimed/dispose`, { destination: 'x', reference: 'y' })).status).toBe(409)
     t = Date.parse('2025-05-08T00:00:00-04:00')
     expect((await api(server.url, 'POST', '/api/lotto/tickets/validate', { code: unpaid.code })).body.outcome).toBe('EXPIRED')
-    const expired = await api(server.url, 'POST', '/api/lotto/tickets/pay', { code: unpaid.code, stationId: 'caja-1', payee: { name: 'A B', document: '1' } })
+    const expired = await api(server.url, 'POST', '/api/tickets/pay', { code: unpaid.code, stationId: 'caja-1', payeeName: 'A B', payeeDocument: '1' })
     expect(expired.body.error.code).toBe('TICKET_EXPIRED')
     const report = await api(server.url, 'GET', `/api/lotto/draws/${drawId}/unclaimed`)
     expect(report.body).toMatchObject({ prescribed: true, charityDueBy: '2025-05-17T23:59:59-04:00', rule: 'LOT-24' })

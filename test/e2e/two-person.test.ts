@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 
@@ -170,8 +171,15 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     for (const s of slips) if ((await lotto.validate(s.code)).outcome === 'WIN') winners.push(s)
     expect(winners.length).toBeGreaterThanOrEqual(3)
     const [a, b, c] = winners
+    // Issue 23: the floor manager with no station pays nothing, whatever station the body names, by the old lotto
+    // route (gone) or the cash desk's; she pays at an enrolled station out of her own open shift.
+    expect((await call('mesa', 'POST', '/api/lotto/tickets/pay', { code: a.code, stationId: 'caja-1', payee: { name: 'Carlos Mamani Quispe', document: a.player.document } })).status).toBe(404)
+    const noStation = await call('mesa', 'POST', '/api/tickets/pay', { code: a.code, stationId: 'caja-1', payeeName: 'Carlos Mamani Quispe', payeeDocument: a.player.document })
+    expect(noStation.status, JSON.stringify(noStation.body)).toBe(409)
+    expect(noStation.body.error.code).toBe('STATION_REQUIRED')
+    const till = await openTill(server.url, server.services, { hallId: 'bo', username: 'mesa', password: PASSWORD, stationName: 'Caja 1', floatCents: 1_000_000 })
     const pay = (code: string, document: string, extra: Record<string, string> = {}, more: Record<string, unknown> = {}) =>
-      call('mesa', 'POST', '/api/lotto/tickets/pay', { code, stationId: 'caja-1', payee: { name: 'Carlos Mamani Quispe', document }, ...more }, extra)
+      api(server.url, 'POST', '/api/tickets/pay', { code, stationId: 'ignorada', payeeName: 'Carlos Mamani Quispe', payeeDocument: document, ...more }, { ...till.headers, ...extra })
 
     // The buyer: no override asked, whatever spacing the document is typed with.
     const own = await pay(a.code, a.player.document.replace(' ', ''))
@@ -200,7 +208,11 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     // The buyer's own payout carries no override.
     expect((await journal('lotto.prize_paid')).find((r) => r.payload.receipt === a.receiptNumber)!.payload.override).toBeUndefined()
     // The director may override at the cashier's generic scan as well.
-    const generic = await call('mesa', 'POST', '/api/lotto/tickets/pay', { code: c.code, stationId: 'caja-1', payee: { name: 'Rosa Flores Apaza', document: '123 CB' }, payeeAuthorisation: 'Poder notarial 55/2025' }, second('jefa'))
+    const generic = await api(server.url, 'POST', '/api/tickets/pay', { code: c.code, payeeName: 'Rosa Flores Apaza', payeeDocument: '123 CB', payeeAuthorisation: 'Poder notarial 55/2025' }, { ...till.headers, ...second('jefa') })
     expect(generic.status, JSON.stringify(generic.body)).toBe(200)
+    // Every prize paid left her own drawer, under her shift, and no other.
+    const out = await server.services.db.all<{ shift_id: string; station_id: string }>("SELECT shift_id, station_id FROM cash_movements WHERE kind = 'prize_payout'")
+    expect(out.length).toBeGreaterThanOrEqual(3)
+    expect(new Set(out.map((m) => `${m.shift_id}@${m.station_id}`))).toEqual(new Set([`${till.shiftId}@${till.station.id}`]))
   })
 })

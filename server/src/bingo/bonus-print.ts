@@ -3,13 +3,13 @@
  * and its duplicate, marked DUPLICADO, attached to the winning card with the ball extraction order and the card's
  * series; BNG-70: both say whether it was paid in cash or by cheque (and the cheque's number). Printed after the
  * payment's commit at the paying station's printer: paying is a fact whether or not the paper comes out, and a
- * failed receipt is printed again from the prize (POST /api/bonus-prizes/:prizeId/receipt/print).
+ * failed receipt is printed again from the prize (POST /api/bonus-prizes/:prizeId/receipt/print). Issue 23: the prize
+ * itself is paid with its card at the cash desk (POST /api/tickets/pay), which prints this after its commit.
  */
-import type { Services } from '../services.ts'
 import { DomainError } from '../shared/errors.ts'
 import { bonusPrizeReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
-import type { PrintResult } from '../../../printer/src/printers.ts'
+import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import type { BonusReceipt } from './bonus-service.ts'
 
 export type BonusPrint =
@@ -28,9 +28,8 @@ export function bonusReceiptDocs(r: BonusReceipt, paper: PrintDoc['paper'], time
 }
 
 /** Prints both copies in one job at `stationId`'s printer (the hall's default printer when there is no station). */
-export async function printBonusReceipt(services: Services, r: BonusReceipt, stationId: string | null): Promise<BonusPrint> {
-  const printer = services.cashdesk.printers.forStation(stationId ?? '')
-  const { timeZone } = await services.cashdesk.vouchers.hallFor(services.db, r.hallId)
+export async function printBonusReceipt(printers: PrinterPool, r: BonusReceipt, stationId: string | null, timeZone: string): Promise<BonusPrint> {
+  const printer = printers.forStation(stationId ?? '')
   const docs = bonusReceiptDocs(r, printer.paper, timeZone)
   try {
     const print = await printer.print(docs, `bonus-${r.prizeId}`)

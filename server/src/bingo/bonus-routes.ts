@@ -1,11 +1,10 @@
 /**
  * HTTP routes of issue #8: prima de bingo (BNG-57 to BNG-64), progressive / interconnected / lucky-ball pots
- * (BNG-55, BNG-66, BNG-67), bonus prize payment and receipt (BNG-69), simultaneous games (BNG-100) and master sets
+ * (BNG-55, BNG-66, BNG-67), bonus prize receipts (BNG-69; paid at the cash desk), simultaneous games (BNG-100) and master sets
  * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
  * are DomainErrors, turned into JSON by app.ts.
  */
-import { body, nameOf, needs, principalOf, type App, type AppContext } from '../http/context.ts'
-import { tillOf } from '../http/till.ts'
+import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { printBonusReceipt } from './bonus-print.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
@@ -63,33 +62,13 @@ export function registerBonusRoutes(app: App, services: Services): void {
   // ---- bonus prizes (BNG-69) and the lucky-ball proof (RNG-28)
   app.get('/api/games/:gameId/bonus-prizes', needs('game.read'), async (c) => c.json({ prizes: await bonus.listBonusPrizes(param(c, 'gameId')) }))
   app.get('/api/bonus-prizes/:prizeId/receipt', needs('prize.pay'), async (c) => c.json(await bonus.bonusReceipt(param(c, 'prizeId'))))
-  // BNG-69/70: paid in cash out of the paying station's drawer (its open shift), or by cheque (its number, the
-  // player's consent; no cash moves); the receipt and its duplicate (DUPLICADO) are printed at that station.
-  const payment = z.discriminatedUnion('method', [
-    z.object({ method: z.literal('cash') }).strict(),
-    z.object({ method: z.literal('cheque'), chequeNumber: z.string().trim().min(1).max(40), playerConsent: z.boolean() }).strict(),
-  ])
-  app.post('/api/bonus-prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({
-      paidBy: z.string().min(1).max(120).optional(), payee: z.object({ name: z.string().min(1).max(120), document: z.string().min(1).max(40) }).strict(),
-      payment: payment.optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), cashierId: z.string().min(1).max(120).optional(),
-    }).strict())
-    const prizeId = param(c, 'prizeId')
-    const cheque = b.payment?.method === 'cheque'
-    // Cash needs the drawer of the person's open shift at an enrolled station (with authentication off, the body's
-    // station, and no drawer movement without one, as before); a cheque moves no cash, only the printer's station.
-    const till = !cheque && (c.get('authOn') || b.stationId) ? await tillOf(c, services, b) : null
-    const stationId = till?.stationId ?? (c.get('authOn') ? (principalOf(c) as { device?: { id: string } }).device?.id ?? null : b.stationId ?? null)
-    const receipt = await bonus.payBonusPrize({
-      prizeId, payee: b.payee, paidBy: nameOf(c, b.paidBy, 'paidBy'), payment: b.payment, stationId,
-      onPaid: till ? services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'card' }) : undefined,
-    })
-    return c.json({ ...receipt, receipt: await printBonusReceipt(services, receipt, stationId) })
-  })
+  // Issue 23: a bonus prize is paid only with its card, through the cash desk (POST /api/tickets/pay with the card's
+  // code pays every unpaid prize of the card, bonus prizes included). Its receipt is read and printed again here.
   app.post('/api/bonus-prizes/:prizeId/receipt/print', needs('prize.pay'), async (c) => {
     await body(c, z.object({}).strict())
     const receipt = await bonus.bonusReceipt(param(c, 'prizeId'))
-    const printed = await printBonusReceipt(services, receipt, c.get('authOn') ? (principalOf(c) as { device?: { id: string } }).device?.id ?? null : null)
+    const { timeZone } = await services.cashdesk.vouchers.hallFor(services.db, receipt.hallId)
+    const printed = await printBonusReceipt(services.cashdesk.printers, receipt, c.get('authOn') ? (principalOf(c) as { device?: { id: string } }).device?.id ?? null : null, timeZone)
     if (!printed.printed) throw new DomainError('DEVICE_UNAVAILABLE', printed.error.message, { reason: printed.error.reason })
     return c.json(printed)
   })

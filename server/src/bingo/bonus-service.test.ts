@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts'
 import { verifyChain, type JournalRecord } from '../shared/journal-chain.ts'
 import { verifyLuckyProof } from './pots.ts'
 import { createBingoService, type BingoService, type SoldCard } from './service.ts'
-import { createBonusService } from './bonus-service.ts'
+import { createBonusService, type BonusService } from './bonus-service.ts'
 import { readJournal } from '../shared/journal.ts'
 import { loadSessionMinutes } from './minutes.ts'
 import { code } from '../../../test/helpers/error-code.ts'
@@ -38,6 +38,15 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   return { db, bingo, bonus, hall, set, series, session }
 }
 
+
+/**
+ * Settles a bonus prize as the cash desk does inside its payout (issue 23: the prize is paid with its card at the
+ * cash desk; here the product line's half alone), then reads its receipt.
+ */
+async function payBonus(db: Database, bonus: BonusService, input: { prizeId: string; paidBy: string; payee: { name: string; document: string } }) {
+  await db.transaction((tx) => bonus.settleWithin(tx, { ...input, at: '2026-11-21T20:00:00.000Z', payment: { method: 'cash' }, stationId: null, payoutId: null }))
+  return bonus.bonusReceipt(input.prizeId)
+}
 
 /** Balls so that `card` completes its bingo exactly with ball number `atBall`: fillers first, then its 15 numbers. */
 function ballsForBingoAt(card: SoldCard, atBall: number): number[] {
@@ -95,11 +104,11 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     // BNG-71 (Cantabria): no next game while the prima is unpaid.
     expect(await code(bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'manual' }))).toBe('PRIZES_UNPAID')    // Paid once, against the payee's identity (BNG-69 receipt with the accumulated games).
     const prizeId = g5.end.bonusWinners![0].id
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
-    const receipt = await bonus.payBonusPrize({ prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
+    expect(await code(payBonus(db, bonus, { prizeId, paidBy: 'jefe', payee: { name: '', document: '' } }))).toBe('PAYEE_ID_REQUIRED')
+    const receipt = await payBonus(db, bonus, { prizeId, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
     expect(receipt).toMatchObject({ source: 'prima', amountCents: 5_000, accumulatedGames: 5, serial: g5.cards[0].serial, status: 'paid', completedAtBall: 52 })
     expect(receipt.balls).toHaveLength(52)
-    expect(await code(bonus.payBonusPrize({ prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
+    expect(await code(payBonus(db, bonus, { prizeId, paidBy: 'otro', payee: { name: 'X', document: 'Y' } }))).toBe('ALREADY_PAID')
     // Reset to the base after the award; continued funding left 5 x 30.00 - 50.00 = 100.00, so it is on offer again.
     const g6 = await manualGame(bingo, session.id, series.id, 80)
     expect(g6.announced).toMatchObject({ primaActive: true, primaBallLimit: 50, primaFundCents: 10_000 })
@@ -131,7 +140,7 @@ describe('prima de bingo in a Cantabria hall (BNG-57 to BNG-64)', () => {
     await manualGame(bingo, session.id, series.id, 40)
     const g3 = await manualGame(bingo, session.id, series.id, 40) // on offer (60.00 >= 50.00), won at ball 40
     expect(g3.end.bonusWinners?.[0]).toMatchObject({ source: 'prima', amountCents: 5_000 })
-    await bonus.payBonusPrize({ prizeId: g3.end.bonusWinners![0].id, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
+    await payBonus(db, bonus, { prizeId: g3.end.bonusWinners![0].id, paidBy: 'jefe', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
     await bonus.configurePrima(hall.id, { amountsCents: [5_000, 10_000], amountCents: 10_000 })
     const g4 = await manualGame(bingo, session.id, series.id, 40)
     expect(g4.announced).toMatchObject({ primaAmountCents: 10_000, primaActive: false, primaFundCents: 4_000 })
@@ -178,7 +187,7 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const detail = await bonus.getPot(pot.id)
     expect(detail.ledger.map((l) => l.kind)).toEqual(['seed', 'contribution', 'award', 'reserve_transfer'])
     expect(detail.ledger.reduce((t, l) => t + l.mainCents, 0)).toBe(500)
-    const receipt = await bonus.payBonusPrize({ prizeId: jackpot[0].id, paidBy: 'cajero', payee: { name: 'Juan Mamani', document: 'CI 4455667 LP' } })
+    const receipt = await payBonus(db, bonus, { prizeId: jackpot[0].id, paidBy: 'cajero', payee: { name: 'Juan Mamani', document: 'CI 4455667 LP' } })
     expect(receipt.payee).toEqual({ name: 'Juan Mamani', document: 'CI 4455667 LP' })
     expect((await bonus.getPot(pot.id)).ledger.at(-1)).toMatchObject({ kind: 'payment', mainCents: 0, detail: { payee: { name: 'Juan Mamani', document: 'CI 4455667 LP' } } })
     const minutes = await loadSessionMinutes(db, session.id)

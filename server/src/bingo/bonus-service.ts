@@ -27,10 +27,9 @@ import {
 import {
   announcePrima, configurePrimaTx, deductPrima, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima, type PrimaConfig, type PrimaView,
 } from './prima-service.ts'
-import { archiveOnPayout } from './card-custody-service.ts'
 import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
 import {
-  activeSimultaneousGamesOfHall, appendPotLedgerEntry, cardCustodyState, hallCurrency, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
+  activeSimultaneousGamesOfHall, appendPotLedgerEntry, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
   bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, simultaneousHallOfCard, insertBonusPrize as insertBonusPrizeRow,
   luckyCommitmentOfGame, luckyDrawByGame, luckyNumbersOfGame, markBonusPrizePaid, potBalance, potById, potGamesSinceLastAward, potLedgerEntries, primaByHall,
   primaGameById, primaLedgerEntries, unpaidPotPrizesOfGame, verifiedWinnerHallsOfGame, voidBonusPrizesOfGame, type PotRow, type PrimaLedgerEntry,
@@ -87,11 +86,6 @@ export function createBonusService(deps: BonusDeps) {
     return result
   }
 
-  async function hallCurrencyOf(sql: Sql, hallId: string): Promise<string> {
-    const currency = await hallCurrency(sql, hallId)
-    if (!currency) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    return currency
-  }
 
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
     const hall = await bonusHallProfile(sql, hallId)
@@ -275,56 +269,41 @@ export function createBonusService(deps: BonusDeps) {
   // ------------------------------------------------------------------------------------------------ bonus prizes
 
   /**
-   * Pays a prima, pot or lucky-ball prize once, recording who was paid (BNG-55 / RNG-18: winners' identity; BNG-69:
-   * its own receipt). A second payment, on this node or another, fails with ALREADY_PAID.
-   * BNG-70: in cash (out of the paying station's drawer when `onPaid` is given, in the same transaction), or, where the
-   * hall's profile allows it, by a cheque on the company's current account at the player's request or with their
-   * consent: the cheque's number is recorded and no cash moves. A card held as evidence or destroyed (BNG-87, BNG-92)
-   * is not paid; the paid card goes to the winners' archive.
+   * Settles one awarded prima, pot or lucky-ball prize inside the cash desk's payout transaction (issue 23: the cash
+   * desk pays it with the card's other prizes, against the card's signed code, out of the payer's open shift). This is
+   * the product line's half of a payout: it records who was paid (BNG-55 / RNG-18: the winner's identity; BNG-69: the
+   * receipt's data), how (BNG-70: cash, or a cheque where the hall's profile allows it, its number recorded), the
+   * prima's or the pot's ledger, and the journal; it moves no cash. A second settlement fails with ALREADY_PAID.
    */
-  async function payBonusPrize(input: {
-    prizeId: string; paidBy: string; payee: { name: string; document: string }
-    payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
-    stationId?: string | null
-    onPaid?: (sql: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' }) => Promise<void>
-  }): Promise<BonusReceipt> {
+  async function settleWithin(sql: Sql, input: {
+    prizeId: string; at: string; paidBy: string; payee: { name: string; document: string }
+    payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
+    stationId: string | null; payoutId: string | null
+  }): Promise<{ seq: number }> {
     const name = input.payee?.name?.trim() ?? ''
     const document = input.payee?.document?.trim() ?? ''
-    if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55' })
-    const payment = input.payment ?? { method: 'cash' as const }
-    const chequeNumber = payment.method === 'cheque' ? payment.chequeNumber?.trim() ?? '' : null
-    if (payment.method === 'cheque') {
-      if (!chequeNumber || chequeNumber.length > 40) throw new DomainError('VALIDATION_FAILED', 'a cheque payment records the cheque\'s number (BNG-70)', { field: 'payment.chequeNumber', rule: 'BNG-70' })
-      if (payment.playerConsent !== true) throw new DomainError('VALIDATION_FAILED', 'a cheque replaces cash only at the player\'s request or with their consent (BNG-70)', { field: 'payment.playerConsent', rule: 'BNG-70' })
+    if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55', fields: ['payeeName', 'payeeDocument'] })
+    const payment = input.payment
+    const chequeNumber = payment.method === 'cheque' ? payment.chequeNumber : null
+    const p = await bonusPrizeById(sql, input.prizeId)
+    if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
+    if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
+    if (payment.method === 'cheque' && !(await profileOf(sql, p.hall_id)).prizeChequeAllowed) {
+      throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
     }
-    await tx(async (sql, events) => {
-      const p = await bonusPrizeById(sql, input.prizeId)
-      if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
-      if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
-      if (payment.method === 'cheque' && !(await profileOf(sql, p.hall_id)).prizeChequeAllowed) {
-        throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
-      }
-      const custody = await cardCustodyState(sql, p.card_id)
-      if (custody?.state === 'evidence') throw new DomainError('CARD_HELD', `card ${p.serial} is held as evidence: its prize is not paid`, { reason: custody.reason, rule: 'BNG-87' })
-      if (custody?.state === 'destroyed') throw new DomainError('CARD_DESTROYED', `card ${p.serial} was destroyed at ${custody.changed_at}`, { rule: 'BNG-87' })
-      const at = now()
-      if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document, paymentMethod: payment.method, chequeNumber, stationId: input.stationId ?? null }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
-      const game = await loadGameRow(sql, p.game_id)
-      // BNG-70: cash leaves the paying station's drawer; a cheque moves none.
-      if (payment.method === 'cash' && input.onPaid) await input.onPaid(sql, { amountCents: Number(p.amount_cents), currency: await hallCurrencyOf(sql, game.hall_id), refId: p.id, at, kind: 'prize_payout' })
-      await archiveOnPayout(sql, p.card_id, at, input.paidBy)
-      if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
-      else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
-      const rec = await appendJournal(sql, {
-        at, type: 'bonus.paid', scope: gameScope(game),
-        payload: {
-          gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
-          paidBy: input.paidBy, payee: { name, document }, payment: payment.method, chequeNumber, stationId: input.stationId ?? null, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
-        },
-      })
-      events.push({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'bonus_paid' })
+    const at = input.at
+    if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document, paymentMethod: payment.method, chequeNumber, stationId: input.stationId }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
+    const game = await loadGameRow(sql, p.game_id)
+    if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
+    else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
+    const rec = await appendJournal(sql, {
+      at, type: 'bonus.paid', scope: gameScope(game),
+      payload: {
+        gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
+        paidBy: input.paidBy, payee: { name, document }, payment: payment.method, chequeNumber, stationId: input.stationId, payoutId: input.payoutId, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
+      },
     })
-    return bonusReceipt(input.prizeId)
+    return { seq: rec.seq }
   }
 
   async function listBonusPrizes(gameId: string): Promise<Array<BonusWinnerView & { accumulatedGames: number | null; completedAtBall: number | null }>> {
@@ -410,7 +389,7 @@ export function createBonusService(deps: BonusDeps) {
     hooks,
     configurePrima, getPrima, primaOfHall, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
     createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedgerEntries(db, potId),
-    payBonusPrize, listBonusPrizes, bonusReceipt, luckyProof,
+    settleWithin, listBonusPrizes, bonusReceipt, luckyProof,
     joinGame, sellInHall, sellInHallWithin, hallOfCards,
     activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
     gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),

@@ -14,8 +14,9 @@ export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; re
  */
 export function cashOut(stationId: string, cashierId: string, newId: (prefix: string) => string, drawer: { shiftId?: string | null; product?: string } = {}): OnPaid {
   return async (tx, paid) => {
-    if (paid.amountCents <= 0) return // goods prizes move no cash
-    await assertShiftOpen(tx, drawer.shiftId ?? null)
+    // The shift is open at the commit even for a prize of goods, which moves no cash (issue 23).
+    await assertShiftOpen(tx, drawer.shiftId ?? null, stationId)
+    if (paid.amountCents <= 0) return
     const hallId = await hallOfStation(tx, stationId)
     await insertCashMovement(tx, { id: newId('cm'), hallId: hallId ?? '', stationId, cashierId, kind: paid.kind, amountCents: -paid.amountCents, currency: paid.currency, refId: paid.refId, at: paid.at, shiftId: drawer.shiftId ?? null, product: drawer.product ?? null })
   }

@@ -32,6 +32,7 @@ import { appendJournal } from '../shared/journal.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { formatShortCode } from './short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
+import { assertShiftOpen } from './shifts.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherById, voucherParent } from './store.ts'
 import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
@@ -291,6 +292,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * sale's transaction (issue 13).
    */
   async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }> }): Promise<number> {
+    // The shift is checked here, inside the sale's transaction (issue 23): a sale racing the close of its shift
+    // lands in it before the close or is refused, never in a closed shift.
+    await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId)
     const amountCents = sale.items.reduce((s, i) => s + i.amountCents, 0)
     // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
     if (sale.hallId) {

@@ -2,6 +2,11 @@
  * Cashier validation and payout of bingo cards by their signed code (REGULATIONS.md §8), and the prize register
  * (libro de registro de premios, §7.13: INS-5, LNS-25).
  *
+ * Issue 23: this is the one door for every prize a card can win: line, bingo, and the bonus prizes (prima, progressive
+ * and interconnected pots, lucky ball). Paying a card's code pays all its unpaid prizes at once, under one payout,
+ * with the same checks for every kind (lost/stolen, custody, claim period, no-transfer, payee identity), out of the
+ * payer's own open shift, in the hall of the card.
+ *
  * Outcomes of a scan (§8), checked in this order:
  * - invalid: the signature fails (a code is never trusted otherwise), the code is not a card, or no such card
  *   was ever sold;
@@ -40,18 +45,29 @@ import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
-  prizeCardRow, refundOfTicket, buyerOfCard,
+  prizeCardRow, refundOfTicket, buyerOfCard, bonusPrizesOfCard, type PrizeRow,
 } from './store.ts'
+import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
+import { assertShiftOpen, type Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
 import { normaliseDocument } from '../access/players.ts'
+
+/** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
+export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
 
 export interface CardRef {
   kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
   /** The numbers of each row, and the same in their columns (0 = blank). */
   rows: number[][]; grid: number[][]
   gameId: string; gameNo: number; gameStatus: string; sessionId: string; hallId: string; hallName: string; currency: string; faceValueCents: number
+  /** The hall the card belongs to (its series' hall: the game's, or the selling hall of a simultaneous game). */
+  cardHallId: string
 }
-export interface PrizeLine { id: string; kind: string; amountCents: number }
+/** One prize of a card: `kind` is line or bingo, or a bonus prize's source (prima, progressive, interconnected, lucky). */
+export interface PrizeLine { id: string; kind: string; amountCents: number; bonus?: { name: string } }
+
+/** BNG-70: how a payout is paid. A cheque only where the hall's profile allows it, with the player's consent. */
+export type PayoutPayment = { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
 
 /** The answer to a scan (§8). */
 export type TicketStatus =
@@ -70,6 +86,7 @@ export interface Payout {
   payoutId: string; ticketId: string; serial: string; gameId: string; gameNo: number; sessionId: string; hallId: string; hallName: string
   amountCents: number; currency: string; prizes: PrizeLine[]; paidAt: string; stationId: string; cashierId: string
   payeeName: string | null; payeeDocument: string | null
+  payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
 }
 
 export interface PrizeRegisterRow {
@@ -92,7 +109,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const ref: CardRef = {
       kind: 'card', ticketId: c.id, serial: c.serial, seriesCode: c.series_code, cardNo: Number(c.card_no), rows, grid: cardFromRows(rows, JSON.parse(c.layout) as CardLayout).grid,
       gameId: c.game_id, gameNo: Number(c.order_no), gameStatus: c.game_status, sessionId: c.session_id, hallId: c.hall_id, hallName: c.hall_name,
-      currency: c.currency, faceValueCents: Number(c.face_value_cents),
+      currency: c.currency, faceValueCents: Number(c.face_value_cents), cardHallId: c.card_hall_id ?? c.hall_id,
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
@@ -106,9 +123,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents, refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null }
     }
     if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
-    const prizes = await prizesOfCard(sql, c.id)
+    // Issue 23: the bonus prizes the card won are its prizes like the line and the bingo, paid with them.
+    const prizes: Array<PrizeRow & { name?: string }> = [...(await prizesOfCard(sql, c.id)), ...(await bonusPrizesOfCard(sql, c.id))]
     if (prizes.length === 0) return { ...ref, status: 'not_winner' }
-    const lines = (ps: typeof prizes): PrizeLine[] => ps.map((p) => ({ id: p.id, kind: p.kind, amountCents: p.amount_cents }))
+    const lines = (ps: typeof prizes): PrizeLine[] => ps.map((p) => ({ id: p.id, kind: p.kind, amountCents: p.amount_cents, ...(p.name !== undefined ? { bonus: { name: p.name } } : {}) }))
     const sum = (ps: typeof prizes) => ps.reduce((s, p) => s + p.amount_cents, 0)
     const awarded = prizes.filter((p) => p.status === 'awarded')
     if (awarded.length === 0) {
@@ -119,7 +137,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const claimUntil = new Date(Date.parse(c.finished_at ?? at) + config.prizeClaimDays * DAY_MS).toISOString()
     if (at >= claimUntil) return { ...ref, status: 'expired', expiredAt: claimUntil, amountCents: sum(awarded), prizes: lines(awarded) }
     const amountCents = sum(awarded)
-    return { ...ref, status: 'winner', amountCents, prizes: lines(awarded), idRequired: amountCents >= config.idRequiredPrizeCents, claimUntil }
+    // GEN-26 from the threshold up; BNG-55 / RNG-18: a prima or jackpot winner is always identified.
+    const idRequired = amountCents >= config.idRequiredPrizeCents || awarded.some((p) => p.name !== undefined)
+    return { ...ref, status: 'winner', amountCents, prizes: lines(awarded), idRequired, claimUntil }
   }
 
   /** Verifies the code; a bad one is an `invalid` status, never an exception. */
@@ -192,43 +212,72 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     }
   }
 
-  async function pay(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string }> {
+  /**
+   * Issue 23: the hall of a payout is the card's, never the request's: the payer's station must be of that hall and
+   * the payer a person of it (a person's halls: '*' or a list). Without authentication (older tests) neither is known.
+   */
+  function assertPayHall(cardHallId: string, till: PayTill): void {
+    if (till.stationHallId && till.stationHallId !== cardHallId) throw new DomainError('WRONG_HALL', 'the card is of another hall: it is paid at a station of its own hall', { resource: 'card' })
+    if (till.personHalls && till.personHalls !== '*' && !till.personHalls.includes(cardHallId)) throw new DomainError('WRONG_HALL', 'the card is of a hall you do not work in', { resource: 'card' })
+  }
+
+  async function pay(input: PayTill & { code: string; payeeName?: string | null; payeeDocument?: string | null; payment?: PayoutPayment }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string; bonusReceipts: BonusPrint[] }> {
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
     const payeeName = input.payeeName?.trim() || null
     const payeeDocument = input.payeeDocument?.trim() || null
+    const payment = paymentOf(input.payment)
     let payout: Payout | undefined
     let lastSeq = 0
     for (let attempt = 0; !payout; attempt++) {
       try {
         payout = await db.transaction(async (tx) => {
+          // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
+          await assertShiftOpen(tx, input.shiftId ?? null, input.stationId)
           const at = now()
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
+          assertPayHall(st.cardHallId, input)
           await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
-          // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register.
+          // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
+          // every prima and jackpot.
           if (st.idRequired && (!payeeDocument || !payeeName)) {
-            throw new DomainError('PAYEE_ID_REQUIRED', `a prize of ${st.amountCents} needs the payee's name and identity document`, { amountCents: st.amountCents, thresholdCents: config.idRequiredPrizeCents, fields: ['payeeName', 'payeeDocument'] })
+            const bonus = st.prizes.some((p) => p.bonus)
+            throw new DomainError('PAYEE_ID_REQUIRED', bonus ? 'a prima or jackpot prize is paid against the winner\'s name and identity document' : `a prize of ${st.amountCents} needs the payee's name and identity document`, { amountCents: st.amountCents, thresholdCents: config.idRequiredPrizeCents, fields: ['payeeName', 'payeeDocument'], rule: bonus ? 'BNG-55' : 'GEN-26' })
           }
-          const ids = st.prizes.map((p) => p.id)
+          const hall = await vouchers.hallFor(tx, st.hallId)
+          if (payment.method === 'cheque' && getProfile(hall.profileId)?.prizeChequeAllowed !== true) {
+            throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+          }
           const paidBy = `${input.cashierId}@${input.stationId}`
-          if ((await markPrizesPaid(tx, st.ticketId, ids, at, paidBy)) !== ids.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          const ordinary = st.prizes.filter((p) => !p.bonus).map((p) => p.id)
+          if (ordinary.length && (await markPrizesPaid(tx, st.ticketId, ordinary, at, paidBy)) !== ordinary.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          const payoutId = deps.bingo.newId('po')
+          const paidVia = payment.method === 'cheque' ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber } : { method: 'cash' as const }
+          // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
+          for (const p of st.prizes.filter((x) => x.bonus)) {
+            lastSeq = (await deps.bonus.settleWithin(tx, { prizeId: p.id, at, paidBy: input.cashierName ?? input.cashierId, payee: { name: payeeName ?? '', document: payeeDocument ?? '' }, payment: paidVia, stationId: input.stationId, payoutId })).seq
+          }
           // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners.
           await archiveOnPayout(tx, st.ticketId, at, paidBy)
-          const payoutId = deps.bingo.newId('po')
+          const ids = st.prizes.map((p) => p.id)
           await insertPayout(tx, {
             id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,
-            stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at,
+            stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at, paymentMethod: paidVia.method, chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
           })
-          await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+          // BNG-70: cash leaves the payer's own drawer, under the open shift, in this transaction; a cheque moves none.
+          if (paidVia.method === 'cash' && st.amountCents > 0) {
+            await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+          }
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
-          for (const p of st.prizes) {
-            const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: 'cash' } })
+          // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
+          for (const p of st.prizes.filter((x) => !x.bonus)) {
+            const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: paidVia.method, ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}) } })
             lastSeq = rec.seq
           }
           return {
             payoutId, ticketId: st.ticketId, serial: st.serial, gameId: st.gameId, gameNo: st.gameNo, sessionId: st.sessionId, hallId: st.hallId, hallName: st.hallName,
-            amountCents: st.amountCents, currency: st.currency, prizes: st.prizes, paidAt: at, stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument,
+            amountCents: st.amountCents, currency: st.currency, prizes: st.prizes, paidAt: at, stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, payment: paidVia,
           }
         })
       } catch (err) {
@@ -238,10 +287,23 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       }
     }
     deps.publish?.({ type: 'game:changed', gameId: payout.gameId, hallId: payout.hallId, seq: lastSeq, reason: 'prize_paid' })
+    // After the commit: the payout receipt, and for each bonus prize its own receipt and duplicate (BNG-69).
     // Issue 17: the receipt prints the hall's wall-clock time.
     const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
     const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
-    return { payout, receipt: await printReceipt(payout, input.stationId, timeZone), preview: ticketPreviewDataUrl(doc) }
+    const receipt = await printReceipt(payout, input.stationId, timeZone)
+    const bonusReceipts: BonusPrint[] = []
+    for (const p of payout.prizes.filter((x) => x.bonus)) bonusReceipts.push(await printBonusReceipt(deps.printers, await deps.bonus.bonusReceipt(p.id), input.stationId, timeZone))
+    return { payout, receipt, preview: ticketPreviewDataUrl(doc), bonusReceipts }
+  }
+
+  /** BNG-70: a cheque needs its number and the player's consent (checked before anything is read). */
+  function paymentOf(p: PayoutPayment | undefined): { method: 'cash' } | { method: 'cheque'; chequeNumber: string } {
+    if (!p || p.method === 'cash') return { method: 'cash' }
+    const chequeNumber = p.chequeNumber?.trim() ?? ''
+    if (!chequeNumber || chequeNumber.length > 40) throw new DomainError('VALIDATION_FAILED', 'a cheque payment records the cheque\'s number (BNG-70)', { field: 'payment.chequeNumber', rule: 'BNG-70' })
+    if (p.playerConsent !== true) throw new DomainError('VALIDATION_FAILED', 'a cheque replaces cash only at the player\'s request or with their consent (BNG-70)', { field: 'payment.playerConsent', rule: 'BNG-70' })
+    return { method: 'cheque', chequeNumber }
   }
 
   /**
@@ -249,7 +311,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * winning card's signed code must be presented (BNG-71: against delivery of the card), it must be that prize's
    * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
    */
-  async function payAtTable(input: { prizeId: string; code?: string; stationId: string; cashierId: string; shiftId?: string | null; payeeName?: string | null; payeeDocument?: string | null }) {
+  async function payAtTable(input: PayTill & { prizeId: string; code?: string; payeeName?: string | null; payeeDocument?: string | null }) {
     const prize = await prizeCardRow(db, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
     if (!input.code?.trim()) throw new DomainError('CODE_REQUIRED', `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`, { field: 'code', rule: 'BNG-71' })
@@ -263,7 +325,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return payoutReceipt({
       payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
       prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })), amountCents: p.amountCents, currency: p.currency,
-      paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument,
+      paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument, payment: p.payment,
     }, { paper, timeZone })
   }
 
@@ -285,8 +347,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const prizes = await prizesByIds(db, ids)
     return {
       payoutId: row.id, ticketId: row.card_id, serial: row.serial, gameId: row.game_id, gameNo: Number(row.order_no), sessionId: row.session_id, hallId: row.hall_id, hallName: row.hall_name,
-      amountCents: Number(row.amount_cents), currency: row.currency, prizes: prizes.map((p) => ({ id: p.id, kind: p.kind, amountCents: Number(p.amount_cents) })),
+      amountCents: Number(row.amount_cents), currency: row.currency, prizes: prizes.map((p) => ({ id: p.id, kind: p.kind, amountCents: Number(p.amount_cents), ...(p.name !== null ? { bonus: { name: p.name } } : {}) })),
       paidAt: row.paid_at, stationId: row.station_id, cashierId: row.cashier_id, payeeName: row.payee_name, payeeDocument: row.payee_document,
+      payment: row.payment_method === 'cheque' ? { method: 'cheque', chequeNumber: row.cheque_number ?? '' } : { method: 'cash' },
     }
   }
 
@@ -336,13 +399,14 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const byPayout = new Map<string, PrizeRegisterRow>()
     for (const r of rows) {
       const line = { id: r.prize_id, kind: r.kind, amountCents: Number(r.amount_cents) }
-      const ownPayout = r.payout_id !== null && r.paid_by === `${r.cashier_id}@${r.station_id}`
+      // A prize is its card's payout's when that payout paid it (prizes paid at the table before have none).
+      const ownPayout = r.payout_id !== null && (JSON.parse(r.prize_ids ?? '[]') as string[]).includes(r.prize_id)
       const existing = ownPayout ? byPayout.get(r.payout_id!) : undefined
       if (existing) { existing.prizes.push(line); existing.amountCents += line.amountCents; continue }
       const row: PrizeRegisterRow = {
         entry: out.length + 1, paidAt: r.paid_at, hallId: r.hall_id, hallName: r.hall_name, sessionId: r.session_id, gameId: r.game_id, gameNo: Number(r.order_no),
         serial: r.serial, ticketId: r.card_id, prizes: [line], amountCents: line.amountCents, currency: r.currency,
-        payeeName: ownPayout ? r.payee_name : null, payeeDocument: ownPayout ? r.payee_document : null,
+        payeeName: ownPayout ? r.payee_name : r.own_payee_name, payeeDocument: ownPayout ? r.payee_document : r.own_payee_document,
         stationId: ownPayout ? r.station_id : null, cashierId: ownPayout ? r.cashier_id : r.paid_by, payoutId: ownPayout ? r.payout_id : null,
       }
       out.push(row)

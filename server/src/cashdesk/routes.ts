@@ -79,17 +79,27 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     if (services.lottery.handles(b.code)) return c.json(await services.lottery.validate(b.code))
     return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
+  // BNG-70: a bingo card's prizes in cash (default) or, where the hall's profile allows it, by cheque.
+  const payment = z.discriminatedUnion('method', [
+    z.object({ method: z.literal('cash') }).strict(),
+    z.object({ method: z.literal('cheque'), chequeNumber: z.string().trim().min(1).max(40), playerConsent: z.boolean() }).strict(),
+  ])
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional(), objectCode: z.string().max(8).optional() }).strict())
-    // Issue 13 points 5-6: every product is paid against its signed code, out of the drawer of the open shift.
+    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional(), objectCode: z.string().max(8).optional(), payment: payment.optional() }).strict())
+    // Issue 13 points 5-6, issue 23: the one route that pays a prize. Every product is paid against its signed code,
+    // out of the drawer of the payer's open shift at an enrolled station (with authentication on, never the body's).
     const till = await tillOf(c, services, b)
     const who = { stationId: till.stationId, cashierId: till.cashierId }
-    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...b, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
+    const { payment: paidBy, ...rest } = b
+    if (paidBy?.method === 'cheque' && (services.instant.handles(b.code) || services.lotto.handles(b.code) || services.lottery.handles(b.code))) {
+      throw new DomainError('VALIDATION_FAILED', 'only a bingo card\'s prizes are paid by cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+    }
+    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...rest, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
     const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
     // GEN-26: paying a named slip to someone other than its buyer needs a supervisor's override (second person).
     if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee, override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) })) } })
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee, objectCode: b.objectCode })) } })
-    return c.json(await payouts.pay({ ...b, ...till }))
+    return c.json(await payouts.pay({ ...rest, ...till, payment: paidBy }))
   })
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
   // documented report (a police or regulator reference); a director reverses it with a second person.

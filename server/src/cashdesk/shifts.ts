@@ -15,16 +15,24 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
 import {
-  cashMovementsOfShift, closeShiftRow, deviceRow, insertShift, openShiftOfStation, shiftById, shiftsOf, sumOfShift, type CashMovementRow, type ShiftRow,
+  cashMovementsOfShift, closeShiftRow, deviceRow, insertShift, lockShift, openShiftOfStation, shiftById, shiftsOf, sumOfShift, type CashMovementRow, type ShiftRow,
 } from './store.ts'
 
-/** Where cash moves: the station (device id), the person, and the open shift (null only with authentication off). */
-export interface Till { stationId: string; cashierId: string; shiftId: string | null }
+/**
+ * Where cash moves: the station (device id), the person, and the open shift (null only with authentication off);
+ * with authentication on also the station's hall and the person's halls, for the use case's own hall check.
+ */
+export interface Till {
+  stationId: string; cashierId: string; shiftId: string | null
+  stationHallId?: string | null; personHalls?: '*' | readonly string[]
+  /** The person's name, for what is printed (a receipt names who paid, not an account id). */
+  cashierName?: string
+}
 
 /** The station a request comes from and the person at it (from the authenticated principal, never the body). */
 export interface StationPerson {
   station: { id: string; name: string; kind: string; hallId: string | null }
-  person: { id: string; name: string; role: string }
+  person: { id: string; name: string; role: string; halls?: '*' | readonly string[] }
 }
 
 export interface ShiftLine { product: string; kind: string; count: number; inCents: number; outCents: number }
@@ -47,11 +55,16 @@ export interface ShiftReport {
   note: string | null
 }
 
-/** Inside a movement's transaction: the shift must still be open (a close at the same moment wins). */
-export async function assertShiftOpen(tx: Sql, shiftId: string | null): Promise<void> {
+/**
+ * Inside a movement's transaction, before the movement is written: the shift must be open at the commit. Its row is
+ * locked (`lockShift`) as the close locks it, so a sale, payout or refund and the close of its shift are serialised:
+ * the movement lands before the close (and is in its report) or is refused, never after it.
+ */
+export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId?: string): Promise<void> {
   if (shiftId === null) return
-  const s = await shiftById(tx, shiftId)
+  const s = await lockShift(tx, shiftId)
   if (!s || s.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
+  if (stationId !== undefined && s.station_id !== stationId) throw new DomainError('SHIFT_NOT_OPEN', 'the shift is another station\'s drawer', { shiftId, stationId })
 }
 
 /** The product a movement concerns: stored since shifts, else read from its kind (movements filed before). */
@@ -112,7 +125,10 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     if (shift.cashier_id !== sp.person.id) {
       throw new DomainError('SHIFT_NOT_OPEN', `the open shift at ${sp.station.name} is ${shift.cashier_name}'s: only that person moves its cash`, { stationId: sp.station.id, cashierName: shift.cashier_name })
     }
-    return { stationId: sp.station.id, cashierId: sp.person.id, shiftId: shift.id }
+    // A person moves cash only in a hall they work in (issue 14 point 1), whatever station they log in at.
+    const halls = sp.person.halls
+    if (halls && halls !== '*' && !halls.includes(sp.station.hallId!)) throw new DomainError('WRONG_HALL', `station ${sp.station.name} is of a hall you do not work in`, { resource: 'station' })
+    return { stationId: sp.station.id, cashierId: sp.person.id, shiftId: shift.id, stationHallId: sp.station.hallId, personHalls: sp.person.halls, cashierName: sp.person.name }
   }
 
   async function current(sp: StationPerson): Promise<ShiftReport | null> {
@@ -125,7 +141,9 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     if (!Number.isSafeInteger(input.countedCents) || input.countedCents < 0) throw new DomainError('VALIDATION_FAILED', 'the count is a whole number of centavos, zero or more', { field: 'countedCents' })
     const shiftId = await db.transaction(async (tx) => {
       const { shiftId } = await till(sp, tx)
-      const shift = (await shiftById(tx, shiftId!))!
+      // Locked before the sum: a movement committing at the same moment is either summed here or refused.
+      const shift = await lockShift(tx, shiftId!)
+      if (!shift || shift.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
       const at = now()
       const expectedCents = shift.float_cents + (await sumOfShift(tx, shift.id))
       const differenceCents = input.countedCents - expectedCents

@@ -22,14 +22,26 @@ export interface CardJoin {
   id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
   order_no: number; game_status: string; finished_at: string | null; void_reason: string | null; session_id: string; hall_id: string
   face_value_cents: number; hall_name: string; currency: string; layout: string
+  /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
+  card_hall_id: string
 }
 export interface PrizeRow { id: string; kind: string; amount_cents: number; status: string; paid_at: string | null; paid_by: string | null }
-export interface PayoutRow { id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string }
+export interface PayoutRow {
+  id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string
+  /** BNG-70 (migration 0056): null on payouts made before it, which were all in cash. */
+  payment_method: 'cash' | 'cheque' | null; cheque_number: string | null
+}
+/** A card's prima, pot or lucky-ball prize as the cash desk reads it (`kind` is its source). */
+export interface BonusLineRow extends PrizeRow { name: string; accumulated_games: number | null }
 
 export interface PrizeRegisterJoin {
   prize_id: string; kind: string; amount_cents: number; paid_at: string; paid_by: string | null; card_id: string; serial: string; game_id: string; order_no: number
   session_id: string; hall_id: string; hall_name: string; currency: string; payout_id: string | null; station_id: string | null; cashier_id: string | null
   payee_name: string | null; payee_document: string | null
+  /** The payout's prize ids (JSON): a prize is that payout's when its id is among them. */
+  prize_ids: string | null
+  /** A bonus prize's own record of its payee (paid before issue 23 by its id); null for line and bingo prizes. */
+  own_payee_name: string | null; own_payee_document: string | null
 }
 
 export interface SeriesOfGameRow { code: string; position: number; card_count: number; next_card_no: number; max_card_no: number }
@@ -177,7 +189,7 @@ export async function insertKioskPurchase(tx: Sql, p: {
 export async function cardJoin(tx: Sql, cardId: string): Promise<CardJoin | undefined> {
   return tx.get<CardJoin>(
     `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
-              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency
+              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency, s.hall_id AS card_hall_id
        FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`, [cardId],
   )
 }
@@ -204,13 +216,24 @@ export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]>
     .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
 }
 
+/** A card's prima, pot and lucky-ball prizes awarded or paid (void ones are the game's refund's business). */
+export async function bonusPrizesOfCard(tx: Sql, cardId: string): Promise<BonusLineRow[]> {
+  return (await tx.all<BonusLineRow>("SELECT id, source AS kind, name, amount_cents, status, paid_at, paid_by, accumulated_games FROM bonus_prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY source, id", [cardId]))
+    .map((p) => ({ ...p, amount_cents: Number(p.amount_cents), accumulated_games: p.accumulated_games === null ? null : Number(p.accumulated_games) }))
+}
+
 /** A bingo prize's card and game (the table pays it only against that card's code). */
 export async function prizeCardRow(tx: Sql, prizeId: string): Promise<{ id: string; card_id: string; game_id: string; status: string } | undefined> {
   return tx.get<{ id: string; card_id: string; game_id: string; status: string }>('SELECT id, card_id, game_id, status FROM prizes WHERE id = ?', [prizeId])
 }
 
-export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number }>> {
-  return tx.all<{ id: string; kind: string; amount_cents: number }>(`SELECT id, kind, amount_cents FROM prizes WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY kind DESC, id`, ids)
+/** Line, bingo and bonus prizes by id (a payout's), line and bingo first. */
+export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number; name: string | null }>> {
+  if (ids.length === 0) return []
+  const marks = ids.map(() => '?').join(', ')
+  const ordinary = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(`SELECT id, kind, amount_cents, NULL AS name FROM prizes WHERE id IN (${marks}) ORDER BY kind DESC, id`, ids)
+  const bonus = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(`SELECT id, source AS kind, amount_cents, name FROM bonus_prizes WHERE id IN (${marks}) ORDER BY source, id`, ids)
+  return [...ordinary, ...bonus]
 }
 
 /** Awarded prizes of the card among `ids` to paid; the number changed (fewer than ids: paid elsewhere meanwhile). */
@@ -224,11 +247,11 @@ export async function payoutOfCard(tx: Sql, cardId: string): Promise<PayoutRow |
 
 export async function insertPayout(tx: Sql, p: {
   id: string; cardId: string; gameId: string; hallId: string; amountCents: number; currency: string; prizeIds: string[]; stationId: string; cashierId: string
-  payeeName: string | null; payeeDocument: string | null; paidAt: string
+  payeeName: string | null; payeeDocument: string | null; paidAt: string; paymentMethod: 'cash' | 'cheque'; chequeNumber: string | null
 }): Promise<void> {
   await tx.run(
-    'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [p.id, p.cardId, p.gameId, p.hallId, p.amountCents, p.currency, JSON.stringify(p.prizeIds), p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.paidAt],
+    'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at, payment_method, cheque_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [p.id, p.cardId, p.gameId, p.hallId, p.amountCents, p.currency, JSON.stringify(p.prizeIds), p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.paidAt, p.paymentMethod, p.chequeNumber],
   )
 }
 
@@ -239,7 +262,10 @@ export async function payoutJoin(tx: Sql, payoutId: string): Promise<(PayoutRow 
   )
 }
 
-/** Every paid prize matching the filter, with its card, game, hall and payout, in the order paid. */
+/**
+ * Every paid prize matching the filter, line and bingo prizes and bonus prizes (prima, pots, lucky ball) alike, with
+ * its card, game, hall and the card's payout, in the order paid.
+ */
 export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string }): Promise<PrizeRegisterJoin[]> {
   const where: string[] = ["p.status = 'paid'"]
   const params: unknown[] = []
@@ -248,12 +274,16 @@ export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionI
   if (filter.gameId) { where.push('g.id = ?'); params.push(filter.gameId) }
   if (filter.from) { where.push('p.paid_at >= ?'); params.push(filter.from) }
   if (filter.to) { where.push('p.paid_at < ?'); params.push(filter.to) }
+  const common = `c.id AS card_id, c.serial AS serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
+              h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document, po.prize_ids`
+  const joins = 'JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id LEFT JOIN payouts po ON po.card_id = p.card_id'
   return tx.all<PrizeRegisterJoin>(
-    `SELECT p.id AS prize_id, p.kind, p.amount_cents, p.paid_at, p.paid_by, c.id AS card_id, c.serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
-              h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document
-       FROM prizes p JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id
-       LEFT JOIN payouts po ON po.card_id = p.card_id
-       WHERE ${where.join(' AND ')} ORDER BY p.paid_at, c.serial, p.kind DESC`, params,
+    `SELECT p.id AS prize_id, p.kind AS kind, p.amount_cents AS amount_cents, p.paid_at AS paid_at, p.paid_by AS paid_by, ${common}, NULL AS own_payee_name, NULL AS own_payee_document
+       FROM prizes p ${joins} WHERE ${where.join(' AND ')}
+     UNION ALL
+     SELECT p.id AS prize_id, p.source AS kind, p.amount_cents AS amount_cents, p.paid_at AS paid_at, p.paid_by AS paid_by, ${common}, p.payee_name AS own_payee_name, p.payee_document AS own_payee_document
+       FROM bonus_prizes p ${joins} WHERE ${where.join(' AND ')}
+     ORDER BY paid_at, serial, kind DESC`, [...params, ...params],
   )
 }
 
@@ -279,6 +309,15 @@ export async function insertShift(tx: Sql, s: { id: string; hallId: string; stat
 
 export async function shiftById(tx: Sql, id: string): Promise<ShiftRow | undefined> {
   const r = await tx.get<ShiftRow>('SELECT * FROM cashier_shifts WHERE id = ?', [id])
+  return r && toShiftRow(r)
+}
+
+/**
+ * The shift's row, locked until the transaction ends (PostgreSQL `FOR UPDATE`; a SQLite transaction already holds
+ * the one write lock): a movement into the shift and its close take it first, so they never interleave.
+ */
+export async function lockShift(tx: Sql, id: string): Promise<ShiftRow | undefined> {
+  const r = await tx.get<ShiftRow>('SELECT * FROM cashier_shifts WHERE id = ? FOR UPDATE', [id])
   return r && toShiftRow(r)
 }
 

@@ -15,6 +15,7 @@
  * or documents why not (review).
  */
 import type { BingoEvent, BingoService, Clock } from '../bingo/service.ts'
+import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
@@ -41,6 +42,8 @@ export interface CashdeskDeps {
   db: Database
   clock: Clock
   bingo: BingoService
+  /** Bonus prizes (prima, pots, lucky ball): the cash desk settles them with the card's other prizes (issue 23). */
+  bonus: Pick<BonusService, 'settleWithin' | 'bonusReceipt'>
   keys: OperatorKeys
   config: Pick<Config, 'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'>
   printers: PrinterPool
@@ -170,7 +173,7 @@ export function createVoucherService(deps: CashdeskDeps) {
    * shift is checked again here, inside the movement's transaction, so that a close at the same moment wins.
    */
   async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string }): Promise<void> {
-    await assertShiftOpen(tx, m.shiftId ?? null)
+    await assertShiftOpen(tx, m.shiftId ?? null, m.stationId)
     await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at, shiftId: m.shiftId ?? null, product: m.product ?? null })
   }
 

@@ -52,13 +52,17 @@ export function openConnection(engine: SqliteEngine, file: string, synchronous: 
   return db
 }
 
-/** The Sql port over a connection: statements prepared once, constraint violations as CONFLICT. */
+const FOR_UPDATE = /\s+FOR\s+UPDATE\s*$/i
+
+/** The Sql port over a connection: statements prepared once, constraint violations as CONFLICT, row locks implied. */
 export function sqlOver(db: SqliteConnection): Sql {
   const statements = new Map<string, SqliteStatement>()
   const prepare = (sql: string) => {
     let st = statements.get(sql)
     if (!st) {
-      st = db.prepare(sql)
+      // A row lock (`SELECT ... FOR UPDATE`, PostgreSQL) is implied here: a SQLite transaction is BEGIN IMMEDIATE and
+      // holds the database's one write lock, so the clause SQLite does not know is dropped.
+      st = db.prepare(sql.replace(FOR_UPDATE, ''))
       statements.set(sql, st)
     }
     return st

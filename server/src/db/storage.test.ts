@@ -47,6 +47,14 @@ describe(`storage port (${testPostgresUrl ? 'postgres' : `sqlite on ${runtime}`}
     await expect(db.get('SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/)
   })
 
+  it('takes a row lock with SELECT ... FOR UPDATE on either engine (SQLite: implied by its write lock)', async () => {
+    // Issue 23: a shift's movements and its close both lock the shift's row; the same SQL runs on both engines.
+    const row = await db.transaction((tx) => tx.get<{ name: string }>('SELECT name FROM t_parent WHERE id = ? FOR UPDATE', [1]))
+    expect(row).toEqual({ name: 'uno' })
+    // Not a blind rewrite: only a trailing clause is dropped, and a wrong statement still fails.
+    await expect(db.transaction((tx) => tx.get('SELECT name FROM t_parent WHERE id = ? FOR UPDATE NOWAIT SKIP', [1]))).rejects.toThrow()
+  })
+
   it('rolls a failed transaction back whole and commits a good one', async () => {
     await expect(db.transaction(async (tx) => {
       await tx.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [10, 'diez', 1])

@@ -21,7 +21,7 @@ export function stationPersonOf(c: AppContext): StationPerson {
       ? 'a station alone moves no cash: a person logs in at it and opens a shift'
       : 'cash moves only at an enrolled cashier station: log in at the station', { principal: who.kind })
   }
-  return { station: who.device, person: { id: who.id, name: who.name, role: String(who.role) } }
+  return { station: who.device, person: { id: who.id, name: who.name, role: String(who.role), halls: who.halls } }
 }
 
 /**

@@ -103,7 +103,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid?: OnPaid; objectCode?: string }) {
+  /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid: OnPaid; objectCode?: string }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5)', { rule: 'INS-5' })
@@ -132,7 +133,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       })
       const row = await loadDraw(tx, v.drawId!)
       await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document } })
-      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
+      await input.onPaid(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
       return { payoutId, outcome: v.outcome, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
     })
   }

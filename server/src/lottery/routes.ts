@@ -7,7 +7,7 @@
  * stolen ranges (LST-3).
  */
 import { counterTill } from '../http/station.ts'
-import { pdf, csv, actorOf, actors, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
+import { pdf, csv, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
@@ -15,9 +15,7 @@ import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
 const code = z.string().min(1).max(400)
-const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
 const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
-const payee = z.object({ name: text(120), document: text(40), signatureRef: text(200).optional() }).strict()
 
 export function registerLotteryRoutes(app: App, services: Services): void {
   // ---- numbered-ticket lotteries and raffles
@@ -104,10 +102,7 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await lottery.validate(b.code))
   })
-  app.post('/api/lottery/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee, objectCode: z.string().max(8).optional() }).strict())
-    return c.json(await lottery.pay({ code: b.code, payee: b.payee, objectCode: b.objectCode, ...actors(c, b) }))
-  })
+  // Issue 23: a ticket's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
   app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lottery.unclaimed(p(c, 'drawId'))))
   app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())

@@ -121,7 +121,8 @@ export function createPayoutUseCases(ctx: LottoContext) {
    * payout row per draw is inserted (its UNIQUE is the database's own guard); a concurrent second payout finds
    * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
    */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; override?: PayeeOverride; onPaid?: OnPaid }) {
+  /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
+  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; override?: PayeeOverride; onPaid: OnPaid }) {
     const p = input.payee
     if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
       throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)', { rule: 'INS-5' })
@@ -174,7 +175,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
       }
       const total = payouts.reduce((x, y) => x + y.amountCents, 0)
       // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-      for (const x of payouts) await input.onPaid?.(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: x.refund ? 'refund' : 'prize_payout' })
+      for (const x of payouts) await input.onPaid(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: x.refund ? 'refund' : 'prize_payout' })
       return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
     })
   }

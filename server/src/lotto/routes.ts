@@ -6,7 +6,7 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { pdf, csv, actorOf, actors, body, needs, overrideOf, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
+import { pdf, csv, actorOf, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
@@ -18,7 +18,6 @@ const iso = z.string().min(16).max(40)
 const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
 const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
-const payee = z.object({ name: text(120), document: text(40), signatureRef: text(200).optional() }).strict()
 
 const lottoPrize = z.discriminatedUnion('type', [
   z.object({ type: z.literal('share'), bp: z.number().int() }).strict(),
@@ -136,11 +135,7 @@ export function registerLottoRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await lotto.validate(b.code))
   })
-  app.post('/api/lotto/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station, cashierId: text(120).optional(), payee, payeeAuthorisation: z.string().max(500).optional() }).strict())
-    // GEN-26: a payee other than the buyer only with a supervisor's override (X-Bolillo-Second-Person).
-    return c.json(await lotto.pay({ code: b.code, payee: b.payee, ...actors(c, b), override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) }))
-  })
+  // Issue 23: a receipt's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
   app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lotto.unclaimed(p(c, 'drawId'))))
   app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
