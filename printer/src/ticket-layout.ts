@@ -326,6 +326,16 @@ export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'dupli
   return { kind: 'payout', name: `bonus-${t.prizeId}-${copy}`, paper, blocks }
 }
 
+/**
+ * Issue 23 point 5: a ticket printed again after its first print failed carries "REIMPRESIÓN n" at its head and
+ * foot (n counts every reprint of the sale), so the paper itself says it is not the first copy. Nothing else
+ * changes: same code, same card number (the correlative numbering stays whole).
+ */
+export function reprintDoc(doc: PrintDoc, n: number): PrintDoc {
+  const mark: PrintBlock = { type: 'text', text: `REIMPRESIÓN ${n}`, align: 'center', bold: true, invert: true }
+  return { ...doc, name: `${doc.name}-r${n}`, blocks: [mark, ...doc.blocks, { type: 'rule' }, mark] }
+}
+
 // ------------------------------------------------------------------------------------------------ flow
 
 /** Columns of a line at a size (large characters are twice as wide). */

@@ -60,18 +60,26 @@ export async function winningCodes(services: Services, gameId: string): Promise<
  * A network ESC/POS printer on 127.0.0.1 for tests. It answers DLE EOT 1/2/4 with the status bytes given (paper
  * present, online by default) and GS r 1 with the paper sensor, and records every byte it receives.
  * `mode`: 'ok'; 'paper_out' (DLE EOT 4 reports the roll end); 'hang_up' (closes the connection once the job
- * starts arriving, before acknowledging it).
+ * starts arriving, before acknowledging it); 'stall' (accepts the connection and never reads from it: no status
+ * answer, no acknowledgement, as a jammed printer whose buffer is full); 'refuse' (answers the status queries as
+ * ready, then resets the connection as soon as a job's first byte arrives: the job is refused).
+ * `connected(n)` resolves once `n` connections have been accepted since start (or the last clear()).
  */
-export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: typeof mode): void; close(): Promise<void> }> {
+export type FakePrinterMode = 'ok' | 'paper_out' | 'hang_up' | 'stall' | 'refuse'
+export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: FakePrinterMode): void; connected(n?: number): Promise<void>; close(): Promise<void> }> {
   // One entry per connection, filled as bytes arrive; clear() forgets earlier connections even if they are still closing.
   let connections: Array<{ data: Buffer }> = []
   let current = mode
   const sockets = new Set<Socket>()
+  let waiters: Array<{ n: number; resolve: () => void }> = []
   const server: Server = createTcpServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => undefined)
     const entry = { data: Buffer.alloc(0) }
     connections.push(entry)
+    waiters = waiters.filter((w) => (connections.length >= w.n ? (w.resolve(), false) : true))
+    if (current === 'stall') { socket.pause(); return }
     let data = Buffer.alloc(0)
     let scanned = 0
     let jobBytes = 0
@@ -91,6 +99,7 @@ export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'o
           scanned += 2
         } else {
           jobBytes++
+          if (current === 'refuse') { socket.resetAndDestroy(); return }
           if (current === 'hang_up' && jobBytes > 8) { socket.destroy(); return }
         }
       }
@@ -104,6 +113,7 @@ export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'o
     received: () => Buffer.concat(connections.map((c) => c.data)),
     clear: () => { connections = [] },
     setMode: (m) => { current = m },
+    connected: (n = 1) => new Promise<void>((resolve) => { if (connections.length >= n) resolve(); else waiters.push({ n, resolve }) }),
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
   }
 }
