@@ -63,10 +63,11 @@ export async function winningCodes(services: Services, gameId: string): Promise<
  * starts arriving, before acknowledging it); 'stall' (accepts the connection and never reads from it: no status
  * answer, no acknowledgement, as a jammed printer whose buffer is full); 'refuse' (answers the status queries as
  * ready, then resets the connection as soon as a job's first byte arrives: the job is refused).
- * `connected(n)` resolves once `n` connections have been accepted since start (or the last clear()).
+ * `connected(n)` resolves once `n` connections have been accepted since start (or the last clear()); `onJob`, when
+ * set, is called as the first byte of a job (not a status query) arrives on a connection.
  */
 export type FakePrinterMode = 'ok' | 'paper_out' | 'hang_up' | 'stall' | 'refuse'
-export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: FakePrinterMode): void; connected(n?: number): Promise<void>; close(): Promise<void> }> {
+export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: FakePrinterMode): void; connected(n?: number): Promise<void>; onJob?: () => void; close(): Promise<void> }> {
   // One entry per connection, filled as bytes arrive; clear() forgets earlier connections even if they are still closing.
   let connections: Array<{ data: Buffer }> = []
   let current = mode
@@ -99,6 +100,7 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
           scanned += 2
         } else {
           jobBytes++
+          if (jobBytes === 1) self.onJob?.()
           if (current === 'refuse') { socket.resetAndDestroy(); return }
           if (current === 'hang_up' && jobBytes > 8) { socket.destroy(); return }
         }
@@ -107,13 +109,14 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
-  return {
+  const self: { onJob?: () => void } & Record<string, unknown> = {
     url: `tcp://127.0.0.1:${port}`, port,
     get connections() { return connections },
     received: () => Buffer.concat(connections.map((c) => c.data)),
     clear: () => { connections = [] },
-    setMode: (m) => { current = m },
+    setMode: (m: FakePrinterMode) => { current = m },
     connected: (n = 1) => new Promise<void>((resolve) => { if (connections.length >= n) resolve(); else waiters.push({ n, resolve }) }),
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
   }
+  return self as unknown as Awaited<ReturnType<typeof startFakePrinter>>
 }
