@@ -9,9 +9,9 @@ import { api } from './server.ts'
 export interface HallSetup { hallId: string; sessionId: string; gameId: string; seriesId: string }
 
 /** A hall (BO-2025), a master set, series A at `faceValueCents`, an open session and a game with sales open. */
-export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string } = {}): Promise<HallSetup> {
+export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string; playingPositions?: number } = {}): Promise<HallSetup> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: options.playingPositions ?? 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
