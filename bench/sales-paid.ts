@@ -135,6 +135,8 @@ export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<vo
     const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
     const cpu = process.cpuUsage(cpu0)
     report('warm', warm)
+    const g = services.paidSales.stats()
+    log(`group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
     log(`CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs, load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`)
     emit({ name: 'sales.paid', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
     emit({ name: 'sales.paid.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })

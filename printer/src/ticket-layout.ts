@@ -467,10 +467,19 @@ function fits(text: string, paper: Paper, size: TextSize = 'normal'): boolean {
 export function formatStamp(iso: string, timeZone?: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d)
+  const key = timeZone ?? ''
+  let format = stampFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    stampFormats.set(key, format)
+  }
+  const parts = format.formatToParts(d)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`
 }
+
+/** One date formatter per time zone, kept (building one costs far more than using it). */
+const stampFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The distinctive tail of an id such as `ses_k3j9x2m4pq` (the prefix is the same for all). */
 export function shortId(id: string): string {

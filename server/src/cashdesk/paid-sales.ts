@@ -36,6 +36,7 @@ import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type Vouch
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherParent } from './store.ts'
 import { normaliseDocument } from '../access/players.ts'
+import { createGroupCommit } from '../db/group-commit.ts'
 
 export interface PaidSalesDeps {
   db: Database
@@ -102,6 +103,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
   const { db, clock, keys, bingo, bonus, lotto, lottery, instant, vouchers, printers, prints } = deps
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
+  // Issue 23 point 5: every paid sale goes through one group-commit path: the sales that arrive while a batch is
+  // committing are written by the next, each in its own savepoint (a refused one alone is rolled back), with one
+  // commit for all; each is answered, and printed, only after that commit.
+  const sales = createGroupCommit(db)
 
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)
@@ -176,7 +181,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
     const publish: Array<() => void> = []
-    const { docs, ...result } = await db.transaction(async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
+    const { docs, ...result } = await sales.run(async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
       const at = now()
       const voucherId = await vouchers.resolveVoucherId(tx, input.voucherCode)
       const v = await loadSpendableVoucher(tx, voucherId, at)
@@ -310,7 +315,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     let publish = () => {}
-    const { docs, ...result } = await db.transaction(async (tx) => {
+    const { docs, ...result } = await sales.run(async (tx) => {
       const at = now()
       const channel = `counter:${input.stationId}`.slice(0, 40)
       // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
@@ -343,7 +348,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
    */
   async function counterSlip(input: Counter & { slip: SlipInput }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
@@ -355,7 +360,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
 
   /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
   async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
@@ -371,7 +376,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
   async function counterInstantElectronic(input: Counter & { hallId: string; gameNo: number }) {
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    const { docs, ...result } = await db.transaction(async (tx) => {
+    const { docs, ...result } = await sales.run(async (tx) => {
       const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
       const saleId = newId('cs')
       await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
@@ -388,7 +393,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * 13 point 2: no route issues them without it (the back office only reads raffles).
    */
   async function counterRaffle(input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, { count: input.count, numbers: input.numbers, buyerName: input.buyerName, channel: `counter:${input.stationId}`.slice(0, 40) })
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
@@ -398,7 +403,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     })
   }
 
-  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic }
+  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic, stats: sales.stats }
 }
 
 export type PaidSales = ReturnType<typeof createPaidSales>
