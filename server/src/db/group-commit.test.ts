@@ -6,6 +6,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { Database } from './database.ts'
 import { createGroupCommit } from './group-commit.ts'
 import { openSqlite, openSqliteReadonly, type SqliteConnection } from './sqlite-runtime.ts'
+import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
 
 /** Issue 23 point 5: paid sales share one commit per batch; each is answered after it, and a refused one fails alone. */
 describe('group commit on the storage port', () => {
@@ -54,5 +55,28 @@ describe('group commit on the storage port', () => {
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6])
     expect(group.stats()).toEqual({ batches: 3, units: 7 })
     expect(committed()).toEqual([0, 1, 2, 3, 4, 5, 6])
+  })
+})
+
+/** On either engine (BOLILLO_TEST_DATABASE_URL for PostgreSQL, where a failed statement aborts the transaction). */
+describe(`group commit with a constraint violation in one unit (${testPostgresUrl ? 'postgres' : 'sqlite'})`, () => {
+  let db: Database
+  beforeEach(async () => {
+    db = await openTestDatabase()
+    await db.run('CREATE TABLE IF NOT EXISTS group_sold (id INTEGER PRIMARY KEY, note TEXT NOT NULL)')
+  })
+  afterEach(async () => db.close())
+
+  it('rolls back only the unit whose statement failed; the batch commits the others', async () => {
+    const group = createGroupCommit(db)
+    const settled = await Promise.allSettled([1, 2, 2, 3].map((id, i) => group.run(async (tx) => {
+      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [id * 10, `unit ${i}`])
+      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [1000 + i, `second row of unit ${i}`])
+    })))
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
+    const rows = await db.all<{ id: number }>('SELECT id FROM group_sold ORDER BY id')
+    expect(rows.map((r) => Number(r.id))).toEqual([10, 20, 30, 1000, 1001, 1003])
+    expect(group.stats().batches).toBe(1)
   })
 })
