@@ -13,10 +13,16 @@
  *   the printer's timeout); draw.ball.stalled_printer.p99: the p99 of balls drawn meanwhile over HTTP in another
  *   hall's game (one every 100 ms; a line or bingo window is closed between balls, untimed).
  *
+ * - sales.paid.postgres / .p99: the warm run again on PostgreSQL (a fresh database on the server at
+ *   BOLILLO_BENCH_DATABASE_URL, default postgres://bolillo:bolillo@127.0.0.1:5432/postgres; skipped with a note when
+ *   none answers).
+ *
  * BENCH_PAID_VOUCHERS (40,000) vouchers are sold before the runs; a run that outpaces them reuses spent vouchers,
  * which are refused (counted as errors, never as sales). `npx tsx bench/run.ts sales-paid` runs only these.
  */
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -62,14 +68,39 @@ function load(host: string, port: string, concurrency: number, warmupMs: number,
 }
 
 export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
+  await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
+  const adminUrl = process.env.BOLILLO_BENCH_DATABASE_URL || 'postgres://bolillo:bolillo@127.0.0.1:5432/postgres'
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 })
+  try {
+    await admin.connect()
+  } catch (err) {
+    log(`sales.paid.postgres skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL`)
+    await admin.end().catch(() => undefined)
+    return
+  }
+  const name = `bolillo_bench_${randomBytes(4).toString('hex')}`
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  try {
+    await run(emit, { databaseUrl: url.toString(), voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) })
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined)
+    await admin.end()
+  }
+}
+
+/** SQLite (databaseUrl null): cold, warm and stalled-printer runs; PostgreSQL: the warm run only (sales.paid.postgres). */
+async function run(emit: (r: BenchResult) => void, options: { databaseUrl: string | null; voucherCount: number }): Promise<void> {
   const seconds = Number(process.env.BENCH_PAID_SECONDS ?? 8)
   const clients = Number(process.env.BENCH_PAID_CLIENTS ?? 100)
-  const voucherCount = Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000)
+  const voucherCount = options.voucherCount
+  const postgres = options.databaseUrl !== null
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bench-paid-'))
   const stalled = await stalledPrinter()
   const printerTimeoutMs = 2000
   const config: Config = {
-    ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
+    ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: options.databaseUrl, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
     ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'FULL', auth: 'off', rateLimitPerMinute: 100_000_000,
     lotteryRngAuthorisation: 'BENCH (sin autorización real)', lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
     printer: 'discard', printers: { 'kiosk-stalled': stalled.url }, printerTimeoutMs,
@@ -120,6 +151,17 @@ export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<vo
     }
     const url = new URL(server.url)
     const report = (label: string, r: LoadResult) => log(`${label}: ${r.ok} sales in ${r.seconds} s, ${r.errors} errors ${JSON.stringify(r.statuses)}; p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms, max ${r.max?.toFixed(1)} ms`)
+
+    if (postgres) {
+      writeBodies(codes.length)
+      const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
+      report('postgres, warm', warm)
+      const g = services.paidSales.stats()
+      log(`postgres group commit: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
+      emit({ name: 'sales.paid.postgres', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
+      emit({ name: 'sales.paid.postgres.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })
+      return
+    }
 
     // Cold: a fresh server's first 3 s.
     const coldSeconds = 3
