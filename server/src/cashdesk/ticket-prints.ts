@@ -26,7 +26,7 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { reprintDoc, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { hallOfStation } from './store.ts'
+import { claimTicketReprint, hallOfStation, insertTicketPrint, markTicketsPrinted, setTicketPrintStatus, ticketPrintById, ticketPrintsOfVoucher, unprintedOfHall, type TicketPrintRow as PrintRow } from './store.ts'
 
 /** What the paper of a sale holds, by reference (the journal names the same ids). */
 export interface PrintItems { cards?: string[]; slips?: string[]; instant?: string[]; change?: string | null }
@@ -42,9 +42,6 @@ export const PRINT_PENDING_NOTICE = {
   en: 'Your purchase is recorded, but the ticket could not be printed. Ask for the reprint at the cash desk or at a kiosk with the voucher you used (reference {ref}).',
 } as const
 
-interface PrintRow {
-  id: string; hall_id: string; station_id: string; voucher_id: string | null; status: string; reprints: number; items: string; docs_sealed: string | null; created_at: string; updated_at: string
-}
 
 /** A row left `printing` or `reprinting` this long (a server stopped mid-print) counts as pending. */
 const STALE_MS = 60_000
@@ -79,10 +76,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
 
   /** Inside the sale's transaction: the paper the sale owes. No I/O. */
   async function recordWithin(tx: Sql, sale: { ref: string; hallId: string; stationId: string; voucherId: string | null; items: PrintItems; docs: readonly PrintDoc[]; at: string }): Promise<void> {
-    await tx.run(
-      'INSERT INTO ticket_prints (id, hall_id, station_id, voucher_id, status, reprints, items, docs_sealed, failure, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, NULL, ?, ?)',
-      [sale.ref, sale.hallId, sale.stationId, sale.voucherId, 'printing', JSON.stringify(sale.items), sealer.seal(JSON.stringify(sale.docs), context(sale.ref)), sale.at, sale.at],
-    )
+    await insertTicketPrint(tx, { id: sale.ref, hallId: sale.hallId, stationId: sale.stationId, voucherId: sale.voucherId, items: JSON.stringify(sale.items), docsSealed: sealer.seal(JSON.stringify(sale.docs), context(sale.ref)), at: sale.at })
   }
 
   /** After the sale's commit: prints its paper. Never throws for a printer failure: the sale stands either way. */
@@ -110,9 +104,9 @@ export function createTicketPrints(deps: TicketPrintDeps) {
   async function markFailed(ref: string, from: string, f: { reason: string; message: string; stationId: string; attempt: number }): Promise<void> {
     await db.transaction(async (tx) => {
       const at = now()
-      const row = await tx.get<PrintRow>('SELECT * FROM ticket_prints WHERE id = ?', [ref])
+      const row = await ticketPrintById(tx, ref)
       if (!row) return
-      await tx.run('UPDATE ticket_prints SET status = ?, failure = ?, updated_at = ? WHERE id = ? AND status = ?', ['pending', `${f.reason}: ${f.message}`.slice(0, 300), at, ref, from])
+      await setTicketPrintStatus(tx, { id: ref, from, to: 'pending', at, failure: `${f.reason}: ${f.message}`.slice(0, 300) })
       await appendJournal(tx, { at, type: 'ticket.print_failed', scope: `hall:${row.hall_id}`, payload: { ref, stationId: f.stationId, reprint: f.attempt, reason: f.reason, items: JSON.parse(row.items) as PrintItems } })
     })
   }
@@ -138,10 +132,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       if (ids.length === 0) return
       const at = now()
       await db.transaction(async (tx) => {
-        for (let i = 0; i < ids.length; i += PRINTED_BATCH) {
-          const chunk = ids.slice(i, i + PRINTED_BATCH)
-          await tx.run(`UPDATE ticket_prints SET status = 'printed', docs_sealed = NULL, updated_at = ? WHERE status = 'printing' AND id IN (${chunk.map(() => '?').join(', ')})`, [at, ...chunk])
-        }
+        for (let i = 0; i < ids.length; i += PRINTED_BATCH) await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
       })
     }).catch((e) => deps.onError?.(e))
     return flushing
@@ -169,10 +160,10 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       let row: PrintRow | undefined
       if (input.voucherCode) {
         const voucherId = await input.resolveVoucherId(tx, input.voucherCode)
-        const rows = await tx.all<PrintRow>('SELECT * FROM ticket_prints WHERE voucher_id = ? ORDER BY created_at DESC', [voucherId])
+        const rows = await ticketPrintsOfVoucher(tx, voucherId)
         row = input.ref ? rows.find((r) => r.id === input.ref) : rows.find((r) => reprintable(r, at)) ?? rows[0]
       } else {
-        row = await tx.get<PrintRow>('SELECT * FROM ticket_prints WHERE id = ?', [input.ref])
+        row = await ticketPrintById(tx, input.ref!)
       }
       if (!row) throw new DomainError('TICKET_NOT_FOUND', 'no sale with that reference owes a ticket', { field: input.voucherCode ? 'voucherCode' : 'ref' })
       // The hall is the enrolled station's, decided here from what the request touches.
@@ -182,8 +173,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         throw new DomainError('CONFLICT', `the ticket of sale ${row.id} is ${row.status}: only a ticket that failed to print is reprinted`, { status: row.status, ref: row.id })
       }
       const n = Number(row.reprints) + 1
-      const done = await tx.run('UPDATE ticket_prints SET status = ?, reprints = ?, updated_at = ? WHERE id = ? AND status = ? AND reprints = ?', ['reprinting', n, at, row.id, row.status, row.reprints])
-      if (done.changes !== 1) throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
+      if (!(await claimTicketReprint(tx, { id: row.id, from: row.status, reprints: Number(row.reprints), at }))) throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
       // Counted and journaled before any paper can come out, so every "REIMPRESIÓN n" has its record.
       await appendJournal(tx, { at, type: 'ticket.reprinted', scope: `hall:${row.hall_id}`, payload: { ref: row.id, reprint: n, stationId: input.stationId, soldAt: row.created_at, items: JSON.parse(row.items) as PrintItems } })
       return { ref: row.id, n, sealed: row.docs_sealed, items: JSON.parse(row.items) as PrintItems }
@@ -201,7 +191,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     }
     suspect.delete(printer.target)
     await db.transaction(async (tx) => {
-      await tx.run('UPDATE ticket_prints SET status = ?, docs_sealed = NULL, updated_at = ? WHERE id = ? AND status = ?', ['reprinted', now(), claimed.ref, 'reprinting'])
+      await setTicketPrintStatus(tx, { id: claimed.ref, from: 'reprinting', to: 'reprinted', at: now(), dropDocs: true })
     })
     return { ref: claimed.ref, reprint: claimed.n, items: claimed.items, print: { printed: true as const, ...print } }
   }
@@ -210,7 +200,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
   async function pending(hallId: string) {
     await flushPrinted()
     const at = now()
-    const rows = await db.all<PrintRow>("SELECT * FROM ticket_prints WHERE hall_id = ? AND status IN ('pending', 'printing', 'reprinting') ORDER BY created_at", [hallId])
+    const rows = await unprintedOfHall(db, hallId)
     return rows.filter((r) => reprintable(r, at)).map((r) => ({ ref: r.id, stationId: r.station_id, soldAt: r.created_at, reprints: Number(r.reprints), items: JSON.parse(r.items) as PrintItems }))
   }
 
