@@ -7,7 +7,6 @@
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
 import { pdf, actors, body, nameOf, needs, overrideOf, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
-import { hallOfStation } from './store.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { kioskStation } from '../http/station.ts'
@@ -105,9 +104,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   app.get('/api/tickets/reprints', needs('ticket.pay'), async (c) => {
     const who = principalOf(c)
     const stationId = who.device?.id ?? (c.get('authOn') ? undefined : c.req.query('stationId'))
-    const hallId = stationId ? await hallOfStation(services.db, stationId) : undefined
-    if (!hallId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk', { principal: who.kind })
-    return c.json({ pending: await services.cashdesk.prints.pending(hallId) })
+    if (!stationId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk', { principal: who.kind })
+    return c.json({ pending: await services.cashdesk.prints.pending(stationId) })
   })
 
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a

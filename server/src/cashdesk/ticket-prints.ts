@@ -196,8 +196,10 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     return { ref: claimed.ref, reprint: claimed.n, items: claimed.items, print: { printed: true as const, ...print } }
   }
 
-  /** The sales of a hall whose ticket waits for a reprint (the cash desk's list). */
-  async function pending(hallId: string) {
+  /** The sales of the station's hall whose ticket waits for a reprint (the cash desk's list). */
+  async function pending(stationId: string) {
+    const hallId = await hallOfStation(db, stationId)
+    if (!hallId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk of a hall', { stationId })
     await flushPrinted()
     const at = now()
     const rows = await unprintedOfHall(db, hallId)
