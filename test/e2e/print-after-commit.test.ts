@@ -181,6 +181,27 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     expect((await rowOf(ref))!.reprints).toBe(1)
   })
 
+  it('keeps a voucher sold at the till whose paper did not come out, and the cashier reprints it with the same code', async () => {
+    desk.setMode('refuse')
+    let sold: { status: number; body: any }
+    try {
+      sold = await api(server.url, 'POST', '/api/vouchers', { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } }, asCashier())
+    } finally {
+      desk.setMode('ok')
+    }
+    expect(sold.status).toBe(201)
+    expect(sold.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', ref: sold.body.voucher.id })
+    // Sold: the cash is in the drawer and the voucher spendable, whether or not its paper came out.
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: sold.body.voucher.code }, asCashier())).body).toMatchObject({ status: 'active', amountCents: 2_000 })
+    desk.clear()
+    const r = await api(server.url, 'POST', '/api/tickets/reprint', { ref: sold.body.voucher.id }, asCashier())
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ reprint: 1, items: { change: sold.body.voucher.id } })
+    const job = decodeEscPos(desk.received())
+    expect(job.lines.some((l) => l.includes('REIMPRESIÓN 1'))).toBe(true)
+    expect(job.qr).toEqual([sold.body.voucher.code])
+  })
+
   it('reprints at the cash desk by the sale reference, and refuses a ticket that printed', async () => {
     const failed = await buyCard(kiosks.refuse, (await voucher(500)).code)
     expect(failed.body.print.code).toBe('PRINT_PENDING')
