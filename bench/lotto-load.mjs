@@ -1,15 +1,18 @@
 // Load generator of the lotto.sell benchmark (bench/lotto.ts), run as a child process so that its CPU is not the
 // server's: `concurrency` keep-alive HTTP/1.1 connections, each with one request in flight, POST slips to the
 // real server. A minimal raw-socket client (like wrk) keeps the generator's own cost low. Prints one JSON line:
-// { ok, errors, seconds, latenciesMs: sorted sample } for the measured window (after a warm-up).
+// { ok, errors, seconds, latenciesMs: sorted sample } for the measured window (after a warm-up). Each body is sent
+// once before any is sent again, in order.
 import net from 'node:net'
+import { readFileSync } from 'node:fs'
 
 const [, , host, portText, path, concurrencyText, warmupText, durationText, bodiesJson] = process.argv
 const port = Number(portText)
 const concurrency = Number(concurrencyText)
 const warmupMs = Number(warmupText)
 const durationMs = Number(durationText)
-const bodies = JSON.parse(bodiesJson).map((b) => {
+// `@file`: the bodies read from a JSON file (a paid-sales run sends one voucher per request, too many for argv).
+const bodies = JSON.parse(bodiesJson.startsWith('@') ? readFileSync(bodiesJson.slice(1), 'utf8') : bodiesJson).map((b) => {
   const json = Buffer.from(JSON.stringify(b))
   return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: keep-alive\r\n\r\n`), json])
 })

@@ -331,6 +331,16 @@ export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'dupli
   return { kind: 'payout', name: `bonus-${t.prizeId}-${copy}`, paper, blocks }
 }
 
+/**
+ * Issue 23 point 5: a ticket printed again after its first print failed carries "REIMPRESIÓN n" at its head and
+ * foot (n counts every reprint of the sale), so the paper itself says it is not the first copy. Nothing else
+ * changes: same code, same card number (the correlative numbering stays whole).
+ */
+export function reprintDoc(doc: PrintDoc, n: number): PrintDoc {
+  const mark: PrintBlock = { type: 'text', text: `REIMPRESIÓN ${n}`, align: 'center', bold: true, invert: true }
+  return { ...doc, name: `${doc.name}-r${n}`, blocks: [mark, ...doc.blocks, { type: 'rule' }, mark] }
+}
+
 // ------------------------------------------------------------------------------------------------ flow
 
 /** Columns of a line at a size (large characters are twice as wide). */
@@ -462,10 +472,19 @@ function fits(text: string, paper: Paper, size: TextSize = 'normal'): boolean {
 export function formatStamp(iso: string, timeZone?: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d)
+  const key = timeZone ?? ''
+  let format = stampFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    stampFormats.set(key, format)
+  }
+  const parts = format.formatToParts(d)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`
 }
+
+/** One date formatter per time zone, kept (building one costs far more than using it). */
+const stampFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The distinctive tail of an id such as `ses_k3j9x2m4pq` (the prefix is the same for all). */
 export function shortId(id: string): string {

@@ -86,7 +86,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
     db, clock: overrides.clock ?? systemClock, bingo, bonus, keys, config,
-    printers: overrides.printers ?? createPrinterPool(config),
+    printers: overrides.printers ?? createPrinterPool(config), sealer,
+    onError: (e) => log.warn('could not record a printed ticket', e),
     publish: (e) => { for (const l of listeners) l(e) },
     admission: players,
   })
@@ -114,7 +115,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
-  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers, admission: players })
+  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers, prints: cashdesk.prints, admission: players })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {

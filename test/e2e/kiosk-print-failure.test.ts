@@ -4,9 +4,10 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, sellVoucher, startFakePrinter, type HallSetup } from '../helpers/cashdesk.ts'
 
 /**
- * All or nothing with the printer (kiosk-sales.ts): when the kiosk printer refuses the connection, runs out of
- * paper or drops the connection in the middle of the job, the player keeps his credit and no card counts as sold;
- * the next sale continues the series without a gap (BNG-12).
+ * Sale first, then paper (issue 23 point 5, kiosk-sales.ts): when the kiosk printer refuses the connection, runs out
+ * of paper or drops the connection in the middle of the job, the purchase stands (voucher spent, cards sold, their
+ * numbers taken: BNG-12, no gap), the answer says PRINT_PENDING in Spanish, and the ticket waits for a reprint. The
+ * next sale at a kiosk whose printer is still broken is refused before anything is taken.
  */
 describe('a kiosk printer failing during a sale', () => {
   let printer: Awaited<ReturnType<typeof startFakePrinter>>
@@ -50,54 +51,73 @@ describe('a kiosk printer failing during a sale', () => {
     return api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode, gameId: setup.gameId, count, kioskId, ageConfirmed: true })
   }
 
-  it('keeps the credit and sells nothing when the printer refuses the connection', async () => {
+  const pendingOf = async (ref: string) => (await server.services.db.get<{ status: string; reprints: number }>('SELECT status, reprints FROM ticket_prints WHERE id = ?', [ref]))
+
+  /** A purchase that stood although its paper did not come out. */
+  async function expectPending(r: { status: number; body: any }, reason: string, before: Awaited<ReturnType<typeof snapshot>>, voucherCode: string) {
+    expect(r.status).toBe(201)
+    expect(r.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', ref: r.body.purchaseId, reason })
+    expect(r.body.print.message).toMatch(/^Su compra está registrada.*reimpresión en caja/)
+    const after = await snapshot(voucherCode)
+    expect(after.voucher.status).toBe('spent')
+    expect(after.cardsSold).toBe(before.cardsSold + 3)
+    expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([before.nextCardNo, before.nextCardNo + 1, before.nextCardNo + 2])
+    expect(await pendingOf(r.body.purchaseId)).toEqual({ status: 'pending', reprints: 0 })
+  }
+
+  it('sells, marks the ticket for reprint, then refuses the next sale when the printer refuses the connection', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 2_000)
     const before = await snapshot(voucher.code)
-    const r = await buy(voucher.code, 'kiosk-dead')
+    await expectPending(await buy(voucher.code, 'kiosk-dead'), 'offline', before, voucher.code)
+    // The kiosk's printer is now known broken: the next player keeps his credit, nothing is taken.
+    const next = await sellVoucher(server.url, setup.hallId, 2_000)
+    const held = await snapshot(next.code)
+    const r = await buy(next.code, 'kiosk-dead')
     expect(r.status).toBe(503)
     expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'offline', target: refusedUrl } })
-    expect(await snapshot(voucher.code)).toEqual(before)
-    expect(before.voucher).toMatchObject({ status: 'active', amountCents: 2_000 })
+    expect(await snapshot(next.code)).toEqual(held)
+    expect(held.voucher).toMatchObject({ status: 'active', amountCents: 2_000 })
   })
 
-  it('rolls the sale back when the printer drops the connection in the middle of the job', async () => {
+  it('keeps the sale when the printer drops the connection in the middle of the job', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 2_000)
     const before = await snapshot(voucher.code)
     printer.setMode('hang_up')
     try {
-      const r = await buy(voucher.code, 'kiosk-flaky')
-      expect(r.status).toBe(503)
-      expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'connection_lost' } })
+      await expectPending(await buy(voucher.code, 'kiosk-flaky'), 'connection_lost', before, voucher.code)
     } finally {
       printer.setMode('ok')
     }
-    const after = await snapshot(voucher.code)
-    expect(after).toEqual(before)
-    expect(after.voucher).toMatchObject({ status: 'active', amountCents: 2_000 })
   })
 
-  it('refuses before taking any lock when the printer reports no paper', async () => {
-    const voucher = await sellVoucher(server.url, setup.hallId, 2_000)
-    const before = await snapshot(voucher.code)
-    printer.setMode('paper_out')
-    try {
-      const r = await buy(voucher.code, 'kiosk-flaky')
-      expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'paper_out' } })
-    } finally {
-      printer.setMode('ok')
-    }
-    expect(await snapshot(voucher.code)).toEqual(before)
-  })
-
-  it('sells the same cards once the printer is back, with no gap in the series (BNG-12)', async () => {
+  it('sells the next cards once the printer is back, with no gap in the series (BNG-12)', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 2_000)
     const before = await snapshot(voucher.code)
     const r = await buy(voucher.code, 'kiosk-flaky')
     expect(r.status).toBe(201)
+    expect(r.body.print).toMatchObject({ printed: true, target: printer.url })
     expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([before.nextCardNo, before.nextCardNo + 1, before.nextCardNo + 2])
     const after = await snapshot(voucher.code)
     expect(after.cardsSold).toBe(before.cardsSold + 3)
     expect(after.voucher.status).toBe('spent')
     expect(r.body.change.amountCents).toBe(500)
+    await server.services.cashdesk.prints.flushPrinted()
+    expect(await pendingOf(r.body.purchaseId)).toEqual({ status: 'printed', reprints: 0 })
+  })
+
+  it('keeps the sale when the paper runs out, then refuses the next one before taking any lock', async () => {
+    const voucher = await sellVoucher(server.url, setup.hallId, 2_000)
+    const before = await snapshot(voucher.code)
+    printer.setMode('paper_out')
+    try {
+      await expectPending(await buy(voucher.code, 'kiosk-flaky'), 'paper_out', before, voucher.code)
+      const next = await sellVoucher(server.url, setup.hallId, 2_000)
+      const held = await snapshot(next.code)
+      const r = await buy(next.code, 'kiosk-flaky')
+      expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'paper_out' } })
+      expect(await snapshot(next.code)).toEqual(held)
+    } finally {
+      printer.setMode('ok')
+    }
   })
 })

@@ -70,9 +70,13 @@ describe('printing a card on a network ESC/POS printer', () => {
     for (const line of job.lines) expect(line.length).toBeLessThanOrEqual(32)
   })
 
-  it('reports a printer out of paper as DEVICE_UNAVAILABLE before selling anything', async () => {
+  it('keeps a sale whose printer ran out of paper (PRINT_PENDING), then reports DEVICE_UNAVAILABLE before selling anything', async () => {
     printer.setMode('paper_out')
     try {
+      const first = await sellVoucher(server.url, setup.hallId, 500)
+      const sold = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: first.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-tcp', ageConfirmed: true })
+      expect(sold.status).toBe(201)
+      expect(sold.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', reason: 'paper_out' })
       const voucher = await sellVoucher(server.url, setup.hallId, 500)
       const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-tcp', ageConfirmed: true })
       expect(r.status).toBe(503)

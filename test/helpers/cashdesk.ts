@@ -9,9 +9,9 @@ import { api } from './server.ts'
 export interface HallSetup { hallId: string; sessionId: string; gameId: string; seriesId: string }
 
 /** A hall (BO-2025), a master set, series A at `faceValueCents`, an open session and a game with sales open. */
-export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string } = {}): Promise<HallSetup> {
+export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string; playingPositions?: number } = {}): Promise<HallSetup> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: options.playingPositions ?? 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
@@ -60,18 +60,27 @@ export async function winningCodes(services: Services, gameId: string): Promise<
  * A network ESC/POS printer on 127.0.0.1 for tests. It answers DLE EOT 1/2/4 with the status bytes given (paper
  * present, online by default) and GS r 1 with the paper sensor, and records every byte it receives.
  * `mode`: 'ok'; 'paper_out' (DLE EOT 4 reports the roll end); 'hang_up' (closes the connection once the job
- * starts arriving, before acknowledging it).
+ * starts arriving, before acknowledging it); 'stall' (accepts the connection and never reads from it: no status
+ * answer, no acknowledgement, as a jammed printer whose buffer is full); 'refuse' (answers the status queries as
+ * ready, then resets the connection as soon as a job's first byte arrives: the job is refused).
+ * `connected(n)` resolves once `n` connections have been accepted since start (or the last clear()); `onJob`, when
+ * set, is called as the first byte of a job (not a status query) arrives on a connection.
  */
-export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: typeof mode): void; close(): Promise<void> }> {
+export type FakePrinterMode = 'ok' | 'paper_out' | 'hang_up' | 'stall' | 'refuse'
+export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: FakePrinterMode): void; connected(n?: number): Promise<void>; onJob?: () => void; close(): Promise<void> }> {
   // One entry per connection, filled as bytes arrive; clear() forgets earlier connections even if they are still closing.
   let connections: Array<{ data: Buffer }> = []
   let current = mode
   const sockets = new Set<Socket>()
+  let waiters: Array<{ n: number; resolve: () => void }> = []
   const server: Server = createTcpServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => undefined)
     const entry = { data: Buffer.alloc(0) }
     connections.push(entry)
+    waiters = waiters.filter((w) => (connections.length >= w.n ? (w.resolve(), false) : true))
+    if (current === 'stall') { socket.pause(); return }
     let data = Buffer.alloc(0)
     let scanned = 0
     let jobBytes = 0
@@ -91,6 +100,8 @@ export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'o
           scanned += 2
         } else {
           jobBytes++
+          if (jobBytes === 1) self.onJob?.()
+          if (current === 'refuse') { socket.resetAndDestroy(); return }
           if (current === 'hang_up' && jobBytes > 8) { socket.destroy(); return }
         }
       }
@@ -98,12 +109,14 @@ export async function startFakePrinter(mode: 'ok' | 'paper_out' | 'hang_up' = 'o
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
-  return {
+  const self: { onJob?: () => void } & Record<string, unknown> = {
     url: `tcp://127.0.0.1:${port}`, port,
     get connections() { return connections },
     received: () => Buffer.concat(connections.map((c) => c.data)),
     clear: () => { connections = [] },
-    setMode: (m) => { current = m },
+    setMode: (m: FakePrinterMode) => { current = m },
+    connected: (n = 1) => new Promise<void>((resolve) => { if (connections.length >= n) resolve(); else waiters.push({ n, resolve }) }),
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
   }
+  return self as unknown as Awaited<ReturnType<typeof startFakePrinter>>
 }

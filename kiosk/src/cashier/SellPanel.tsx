@@ -57,7 +57,13 @@ export function SellPanel(props: { store: CashierStore }) {
         {store.error.value && <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}><strong>{store.error.value.message}</strong> {store.error.value.detail}</div>}
         {sale && (
           <div class="c-sold" data-testid="voucher-sold">
-            <div class="c-banner c-banner--ok"><div class="c-banner__title">{T.sold}</div><div class="c-banner__amount">{money(sale.voucher.amountCents)}</div></div>
+            <div class="c-banner c-banner--ok"><div class="c-banner__title">{sale.print.printed ? T.sold : T.soldNotPrinted}</div><div class="c-banner__amount">{money(sale.voucher.amountCents)}</div></div>
+            {!sale.print.printed && (
+              <div class="c-error" data-testid="voucher-print-pending" data-ref={sale.print.ref}>
+                <strong>{T.voucherPrintPending}</strong>
+                <button type="button" class="c-btn c-btn--primary" data-testid="voucher-reprint" disabled={store.busy.value} onClick={() => void store.reprintVoucher()}>{T.reprintVoucher}</button>
+              </div>
+            )}
             {sale.aml.flagged && <p class="c-aml" data-testid="voucher-aml">{T.amlFlag}</p>}
             <img src={sale.preview} alt="" class="c-receipt__img c-receipt__img--small" data-testid="voucher-preview" />
             {sale.voucher.shortCode && <p class="c-short">{T.shortCode}: <strong class="c-mono" data-testid="voucher-short-code">{sale.voucher.shortCode}</strong></p>}

@@ -175,6 +175,14 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     if (r) { sale.value = r; void refreshDay() }
   }
 
+  /** The sold voucher whose paper did not come out, printed again here (marked REIMPRESIÓN n). */
+  async function reprintVoucher(): Promise<void> {
+    const s = sale.value
+    if (!s || s.print.printed) return
+    const r = await run(() => api.reprintSale(s.print.printed ? '' : s.print.ref))
+    if (r) sale.value = { ...s, print: { printed: true, target: '' } }
+  }
+
   function newSale() {
     batch(() => { notes.value = {}; coins.value = ''; buyerDocument.value = ''; sale.value = null; error.value = null })
   }
@@ -223,7 +231,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   return {
     lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, objectCode, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
-    scanned, pay, markTampered, reprint, cashOut, sell, newSale, clearScan, refreshDay,
+    scanned, pay, markTampered, reprint, cashOut, sell, reprintVoucher, newSale, clearScan, refreshDay,
     station, refreshShift, login, logout, openShift, closeShift,
   }
 }

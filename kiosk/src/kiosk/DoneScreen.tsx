@@ -51,15 +51,22 @@ export function DoneScreen(props: { store: KioskStore; purchase: KioskPurchase }
   const { store, purchase } = props
   const T = TEXTS[store.lang.value]
   const money = (c: number) => formatMoney(c, purchase.currency, store.lang.value)
+  // Issue 23 point 5: the purchase stands even when its paper did not come out; the player is told where to get it.
+  const pending = purchase.print.printed ? null : purchase.print
   return (
     <section class="k-done" data-testid="kiosk-done" data-purchase={purchase.purchaseId}>
       <header class="k-done__head">
         <div class="k-done__tick" aria-hidden="true">✓</div>
         <div>
-          <h1 class="k-done__title">{T.doneTitle}</h1>
+          <h1 class="k-done__title">{pending ? T.donePrintPendingTitle : T.doneTitle}</h1>
           <p class="k-done__sub">{T.total}: <strong data-testid="kiosk-done-total">{money(purchase.amountCents)}</strong></p>
         </div>
       </header>
+      {pending && (
+        <p class="k-done__pending" role="alert" data-testid="kiosk-print-pending" data-ref={pending.ref}>
+          {store.lang.value === 'en' ? pending.messageEn : pending.message}
+        </p>
+      )}
       <div class="k-done__body">
         {purchase.cards.length > 0 && (
           <section class="k-done__group">

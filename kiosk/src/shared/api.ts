@@ -24,7 +24,8 @@ export interface KioskBasketRequest {
   instant?: { gameNo: number; count: number }
 }
 
-export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { target: string } }
+/** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
+export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { printed: true; target: string } | { printed: false; code: 'PRINT_PENDING'; ref: string; message: string; messageEn: string } }
 export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
 export interface PayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
 
@@ -74,6 +75,8 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     /** BNG-92: the presented card is altered or does not match its code: held as evidence, its prize not paid. */
     markTampered: (input: { code: string; reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged' }) => request<{ state: string }>('POST', '/api/tickets/tampered', input),
     reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
+    /** Issue 23 point 5: a sale whose ticket failed to print, printed again at this station (REIMPRESIÓN n). */
+    reprintSale: (ref: string) => request<{ ref: string; reprint: number }>('POST', '/api/tickets/reprint', { ref }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
     login: (username: string, password: string) => asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', { username, password }),
     logout: () => request<{ ok: boolean }>('POST', '/api/auth/logout'),

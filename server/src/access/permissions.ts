@@ -99,6 +99,11 @@ export const permissions = {
   /** Who is at this station and its open shift (GET /api/shifts/current): ticket.validate's roles and the caller. */
   'shift.current': [...staff, ...cash, Role.Kiosk, ...readers, Role.Caller],
   'ticket.refund': [...staff, ...cash, Role.Kiosk],
+  /**
+   * Issue 23 point 5: a ticket that failed to print after its sale is reprinted at a kiosk (the player shows the
+   * voucher that paid) or at a cash desk of the sale's hall, marked REIMPRESIÓN n.
+   */
+  'ticket.reprint': [...staff, ...cash, Role.Kiosk],
   'refund.approve': staff,
   'lottery.sell': [Role.Kiosk, ...cash, ...staff, Role.LotteryOperator],
   'lottery.draw': [...staff, ...lotteryStaff],

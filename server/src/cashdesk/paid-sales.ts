@@ -8,11 +8,11 @@
  * - at a counter (cashier station, the caller's table), cash taken into that station's drawer (a `counter_sale`
  *   cash movement of the exact price).
  *
- * Each item gets a `sale_payments` row naming its payment. All or nothing with the printer: the tickets (each with
- * the QR of its signed code; the lotto receipt with every LNS-6 field), then the change voucher, are printed INSIDE
- * the transaction, before the commit (see kiosk-sales.ts for why): a printer that fails rolls back the items, the
- * payment and the cash movement alike, so the player keeps his voucher (or the cashier hands the cash back) and
- * nothing counts as sold.
+ * Each item gets a `sale_payments` row naming its payment. Issue 23 point 5: the sale commits first (items,
+ * payment, journal, and the paper it owes, all or nothing), then the tickets (each with the QR of its signed code;
+ * the lotto receipt with every LNS-6 field) and the change voucher are printed, with no transaction or lock held
+ * (ticket-prints.ts). A ticket that fails to print stays sold and waits for a reprint at the kiosk or the cash desk;
+ * the answer says so (`print.code` PRINT_PENDING). No printer sees an e-instant outcome before its sale committed.
  */
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoService, Clock, SoldCard } from '../bingo/service.ts'
@@ -21,7 +21,8 @@ import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
 import type { InstantService } from '../instant/service.ts'
 import type { LotteryService } from '../lottery/service.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
-import type { PrinterPool, PrintResult, TicketPrinter } from '../../../printer/src/printers.ts'
+import type { PrinterPool, TicketPrinter } from '../../../printer/src/printers.ts'
+import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { lottoReceiptTicket } from '../../../printer/src/lotto-ticket.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
@@ -37,6 +38,7 @@ import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherById, voucherParent } from './store.ts'
 import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { createGroupCommit } from '../db/group-commit.ts'
 
 export interface PaidSalesDeps {
   db: Database
@@ -52,6 +54,7 @@ export interface PaidSalesDeps {
   printers: PrinterPool
   /** Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked about the identities a kiosk purchase reads. */
   admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  prints: TicketPrints
 }
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
@@ -92,7 +95,8 @@ export interface KioskPurchase {
   currency: string
   voucherId: string
   change: VoucherView | null
-  print: PrintResult
+  /** The paper: printed, or PRINT_PENDING (the purchase stands; the ticket is reprinted on request). */
+  print: SalePrint
 }
 
 /** Most lotto slips and instant tickets in one kiosk purchase. */
@@ -100,9 +104,13 @@ export const MAX_SLIPS_PER_PURCHASE = 10
 export const MAX_INSTANT_PER_PURCHASE = 20
 
 export function createPaidSales(deps: PaidSalesDeps) {
-  const { db, clock, keys, bingo, bonus, lotto, lottery, instant, vouchers, printers } = deps
+  const { db, clock, keys, bingo, bonus, lotto, lottery, instant, vouchers, printers, prints } = deps
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
+  // Issue 23 point 5: every paid sale goes through one group-commit path: the sales that arrive while a batch is
+  // committing are written by the next, each in its own savepoint (a refused one alone is rolled back), with one
+  // commit for all; each is answered, and printed, only after that commit.
+  const sales = createGroupCommit(db)
 
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)
@@ -178,7 +186,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * One voucher buys a basket of cards, slips and e-instant tickets at a kiosk; see the top of this file. Errors:
    * INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher), VOUCHER_SPENT, VOUCHER_EXPIRED,
    * VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED, RULE_DISABLED (no e-instant in this
-   * hall), DEVICE_UNAVAILABLE (printer; nothing was sold, the voucher keeps its credit).
+   * hall), DEVICE_UNAVAILABLE (the kiosk's last print failed and its printer still cannot print: nothing was sold,
+   * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
    */
   async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
     if (input.ageConfirmed !== true) throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', { field: 'ageConfirmed', rule: 'CFG-5' })
@@ -192,9 +201,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     await admitPlayers(input)
     const printer = printers.forStation(input.kioskId)
-    await printer.check()
+    await prints.ensurePrinter(input.kioskId)
     const publish: Array<() => void> = []
-    const result = await db.transaction(async (tx): Promise<KioskPurchase> => {
+    const { docs, ...result } = await sales.run(async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
       const at = now()
       const voucherId = await vouchers.resolveVoucherId(tx, input.voucherCode)
       const v = await loadSpendableVoucher(tx, voucherId, at)
@@ -274,15 +283,19 @@ export function createPaidSales(deps: PaidSalesDeps) {
           amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge,
         }, { paper: printer.paper }))
       }
-      // Printed before the commit: a printer failure throws DEVICE_UNAVAILABLE and rolls all of the above back.
-      const print = await printer.print(docs, `kiosk-${purchaseId}`)
+      // The paper this purchase owes, committed with it; printed after the commit.
+      await prints.recordWithin(tx, {
+        ref: purchaseId, hallId: v.hall_id, stationId: input.kioskId, voucherId: v.id, docs, at,
+        items: { cards: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), change: change?.id ?? null },
+      })
       return {
         purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, gameNo, count: cards.length, cards, slips: slipReceipts, instant: instantSales,
-        amountCents: costCents, currency: hall.currency, voucherId: v.id, change: change ? vouchers.view(change, at) : null, print,
+        amountCents: costCents, currency: hall.currency, voucherId: v.id, change: change ? vouchers.view(change, at) : null, docs,
       }
     })
     for (const p of publish) p()
-    return result
+    const print = await prints.printSale({ ref: result.purchaseId, stationId: input.kioskId }, docs, `kiosk-${result.purchaseId}`)
+    return { ...result, print }
   }
 
   // ------------------------------------------------------------------------------------------------ counter
@@ -319,14 +332,15 @@ export function createPaidSales(deps: PaidSalesDeps) {
   interface Counter { stationId: string; soldBy: string; shiftId?: string | null }
 
   /**
-   * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer and the
-   * cards are printed on its printer, all or nothing. `hallId`: a simultaneous game's hall range (BNG-100).
+   * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer, and the
+   * cards are printed on its printer after the commit (a failed print: PRINT_PENDING, reprinted on request).
+   * `hallId`: a simultaneous game's hall range (BNG-100).
    */
   async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null }) {
     const printer = printers.forStation(input.stationId)
-    await printer.check()
+    await prints.ensurePrinter(input.stationId)
     let publish = () => {}
-    const result = await db.transaction(async (tx) => {
+    const { docs, ...result } = await sales.run(async (tx) => {
       const at = now()
       const channel = `counter:${input.stationId}`.slice(0, 40)
       // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
@@ -346,11 +360,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
       const saleId = newId('cs')
       const amountCents = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: hall.currency, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
-      const print = await printer.print(printed.docs, `counter-${saleId}`)
-      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, print }
+      await prints.recordWithin(tx, { ref: saleId, hallId, stationId: input.stationId, voucherId: null, docs: printed.docs, at, items: { cards: printed.cards.map((c) => c.id) } })
+      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, docs: printed.docs }
     })
     publish()
-    return result
+    const print = await prints.printSale({ ref: result.saleId, stationId: input.stationId }, docs, `counter-${result.saleId}`)
+    return { ...result, print }
   }
 
   /**
@@ -358,7 +373,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
    */
   async function counterSlip(input: Counter & { slip: SlipInput }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
@@ -370,7 +385,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
 
   /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
   async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
@@ -379,17 +394,23 @@ export function createPaidSales(deps: PaidSalesDeps) {
     })
   }
 
-  /** An e-instant ticket sold at a counter: cash into the drawer, the ticket printed with its QR, all or nothing. */
+  /**
+   * An e-instant ticket sold at a counter: cash into the drawer, then the ticket printed with its QR after the
+   * commit (its outcome reaches no printer before the sale is a fact).
+   */
   async function counterInstantElectronic(input: Counter & { hallId: string; gameNo: number }) {
     const printer = printers.forStation(input.stationId)
-    await printer.check()
-    return db.transaction(async (tx) => {
+    await prints.ensurePrinter(input.stationId)
+    const { docs, ...result } = await sales.run(async (tx) => {
       const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
       const saleId = newId('cs')
       await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
-      const print = await printer.print([instantDoc(sale, input.stationId, printer)], `instant-${sale.serial}`)
-      return { ...sale, receipt: { printed: true, files: print.files }, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
+      const docs = [instantDoc(sale, input.stationId, printer)]
+      await prints.recordWithin(tx, { ref: saleId, hallId: input.hallId, stationId: input.stationId, voucherId: null, docs, at: sale.soldAt, items: { instant: [sale.serial] } })
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const }, docs }
     })
+    const print = await prints.printSale({ ref: result.payment.saleId, stationId: input.stationId }, docs, `instant-${result.serial}`)
+    return { ...result, receipt: print.printed ? { printed: true as const, files: print.files } : print }
   }
 
   /**
@@ -397,7 +418,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * 13 point 2: no route issues them without it (the back office only reads raffles).
    */
   async function counterRaffle(input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string }) {
-    return db.transaction(async (tx) => {
+    return sales.run(async (tx) => {
       const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, { count: input.count, numbers: input.numbers, buyerName: input.buyerName, channel: `counter:${input.stationId}`.slice(0, 40) })
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
@@ -407,7 +428,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     })
   }
 
-  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic }
+  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic, stats: sales.stats }
 }
 
 export type PaidSales = ReturnType<typeof createPaidSales>

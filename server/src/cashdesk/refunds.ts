@@ -13,8 +13,8 @@
 import { appendJournal } from '../shared/journal.ts'
 import { DomainError } from '../shared/errors.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import type { PrintResult } from '../../../printer/src/printers.ts'
-import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
+import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { Till } from './shifts.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -27,10 +27,10 @@ export interface RefundActor { kind: string; id: string; name: string; role: str
 export interface CardRefund {
   refundId: string; product: 'card'; ticketId: string; serial: string; gameId: string; gameNo: number; hallId: string
   amountCents: number; currency: string; method: 'cash' | 'voucher'; voucher: VoucherView | null; refundedAt: string
-  stationId: string; cashierId: string; shiftId: string | null; print: PrintResult | null; preview: string | null
+  stationId: string; cashierId: string; shiftId: string | null; print: SalePrint | null; preview: string | null
 }
 
-export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService) {
+export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService, prints: TicketPrints) {
   const { db, clock, keys } = deps
   const now = () => clock.now().toISOString()
 
@@ -49,8 +49,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
   async function refundCard(input: { code: string; to: 'cash' | 'voucher'; till: Till; actor: RefundActor }): Promise<CardRefund> {
     const cardId = cardIdOf(input.code)
     const printer = input.to === 'voucher' ? deps.printers.forStation(input.till.stationId) : null
-    if (printer) await printer.check()
-    let preview: string | null = null
+    if (printer) await prints.ensurePrinter(input.till.stationId)
+    let doc: PrintDoc | null = null
     const result = await db.transaction(async (tx): Promise<CardRefund> => {
       const c = await cardJoin(tx, cardId)
       if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
@@ -96,15 +96,16 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         method: input.to, voucher, refundedAt: at, stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, print: null, preview: null,
       }
       if (voucher && printer) {
-        // The voucher exists only if it was printed (as a sold voucher): printed before the commit.
+        // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
         const hall = await vouchers.hallFor(tx, c.hall_id)
-        const doc = voucherTicket({ code: voucher.code, voucherId: voucher.id, hallName: hall.name, amountCents, currency: c.currency, issuedAt: voucher.issuedAt, expiresAt: voucher.expiresAt, station: input.till.stationId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper })
-        out.print = await printer.print([doc], `refund-${refundId}`)
-        preview = ticketPreviewDataUrl(doc)
+        doc = voucherTicket({ code: voucher.code, voucherId: voucher.id, hallName: hall.name, amountCents, currency: c.currency, issuedAt: voucher.issuedAt, expiresAt: voucher.expiresAt, station: input.till.stationId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper })
+        await prints.recordWithin(tx, { ref: refundId, hallId: c.hall_id, stationId: input.till.stationId, voucherId: null, docs: [doc], at, items: { change: voucher.id } })
       }
       return out
     })
-    return { ...result, preview }
+    if (!doc) return { ...result, preview: null }
+    const print = await prints.printSale({ ref: result.refundId, stationId: input.till.stationId }, [doc], `refund-${result.refundId}`)
+    return { ...result, print, preview: ticketPreviewDataUrl(doc) }
   }
 
   function alreadyRefunded(r: RefundRow): DomainError {

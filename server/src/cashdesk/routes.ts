@@ -6,7 +6,7 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, nameOf, needs, overrideOf, secondPerson, type App, type AppContext } from '../http/context.ts'
+import { pdf, actors, body, nameOf, needs, overrideOf, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { kioskStation } from '../http/station.ts'
@@ -101,6 +101,23 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee, objectCode: b.objectCode })) } })
     return c.json(await payouts.pay({ ...rest, ...till, payment: paidBy }))
   })
+  // Issue 23 point 5: a ticket whose print failed after its sale committed is reprinted at the station making the
+  // request (an enrolled kiosk or cash desk, never a station named in the body), in the sale's hall only.
+  app.post('/api/tickets/reprint', needs('ticket.reprint'), async (c) => {
+    const b = await body(c, z.object({ ref: id.optional(), voucherCode: code.optional(), stationId: station.optional() }).strict())
+    const who = principalOf(c)
+    const atKiosk = who.role === 'kiosk' || who.device?.kind === 'kiosk'
+    const stationId = who.kind === 'device' ? who.id : who.device?.id ?? (c.get('authOn') ? undefined : b.stationId)
+    if (!stationId) throw new DomainError('STATION_REQUIRED', 'a ticket is reprinted at an enrolled kiosk or cash desk: log in at the station', { principal: who.kind })
+    return c.json(await services.cashdesk.prints.reprint({ ref: b.ref, voucherCode: b.voucherCode, stationId, atKiosk, resolveVoucherId: vouchers.resolveVoucherId }))
+  })
+  app.get('/api/tickets/reprints', needs('ticket.pay'), async (c) => {
+    const who = principalOf(c)
+    const stationId = who.device?.id ?? (c.get('authOn') ? undefined : c.req.query('stationId'))
+    if (!stationId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk', { principal: who.kind })
+    return c.json({ pending: await services.cashdesk.prints.pending(stationId) })
+  })
+
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
   // documented report (a police or regulator reference); a director reverses it with a second person.
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {

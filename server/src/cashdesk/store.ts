@@ -418,3 +418,53 @@ export async function voucherParent(sql: Sql, voucherId: string): Promise<string
 export async function buyerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
   return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))?.player_key
 }
+
+// ---------------------------------------------------------------------------------------------- ticket prints
+
+/** Issue 23 point 5: the paper a sale owes, until it is out (cashdesk/ticket-prints.ts). */
+export interface TicketPrintRow {
+  id: string; hall_id: string; station_id: string; voucher_id: string | null; status: string; reprints: number; items: string; docs_sealed: string | null; created_at: string; updated_at: string
+}
+
+export async function insertTicketPrint(tx: Sql, p: { id: string; hallId: string; stationId: string; voucherId: string | null; items: string; docsSealed: string; at: string }): Promise<void> {
+  await tx.run(
+    'INSERT INTO ticket_prints (id, hall_id, station_id, voucher_id, status, reprints, items, docs_sealed, failure, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, NULL, ?, ?)',
+    [p.id, p.hallId, p.stationId, p.voucherId, 'printing', p.items, p.docsSealed, p.at, p.at],
+  )
+}
+
+export async function ticketPrintById(tx: Sql, id: string): Promise<TicketPrintRow | undefined> {
+  return tx.get<TicketPrintRow>('SELECT * FROM ticket_prints WHERE id = ?', [id])
+}
+
+/** The sales a voucher paid that owe (or owed) paper, newest first. */
+export async function ticketPrintsOfVoucher(tx: Sql, voucherId: string): Promise<TicketPrintRow[]> {
+  return tx.all<TicketPrintRow>('SELECT * FROM ticket_prints WHERE voucher_id = ? ORDER BY created_at DESC', [voucherId])
+}
+
+/** Moves a row from one status to another (and records why, or drops its sealed job); false if it had moved. */
+export async function setTicketPrintStatus(tx: Sql, u: { id: string; from: string; to: string; at: string; failure?: string; dropDocs?: boolean }): Promise<boolean> {
+  const r = u.failure !== undefined
+    ? await tx.run('UPDATE ticket_prints SET status = ?, failure = ?, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.failure, u.at, u.id, u.from])
+    : u.dropDocs
+      ? await tx.run('UPDATE ticket_prints SET status = ?, docs_sealed = NULL, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.at, u.id, u.from])
+      : await tx.run('UPDATE ticket_prints SET status = ?, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.at, u.id, u.from])
+  return r.changes === 1
+}
+
+/** Counts one more reprint and takes the row for it; false when another station took it first. */
+export async function claimTicketReprint(tx: Sql, c: { id: string; from: string; reprints: number; at: string }): Promise<boolean> {
+  const r = await tx.run('UPDATE ticket_prints SET status = ?, reprints = ?, updated_at = ? WHERE id = ? AND status = ? AND reprints = ?', ['reprinting', c.reprints + 1, c.at, c.id, c.from, c.reprints])
+  return r.changes === 1
+}
+
+/** The printed sales, marked so and their sealed jobs dropped (a first print only). */
+export async function markTicketsPrinted(tx: Sql, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return
+  await tx.run(`UPDATE ticket_prints SET status = 'printed', docs_sealed = NULL, updated_at = ? WHERE status = 'printing' AND id IN (${ids.map(() => '?').join(', ')})`, [at, ...ids])
+}
+
+/** A hall's sales whose paper is not out (waiting for a reprint, or mid-print). */
+export async function unprintedOfHall(tx: Sql, hallId: string): Promise<TicketPrintRow[]> {
+  return tx.all<TicketPrintRow>("SELECT * FROM ticket_prints WHERE hall_id = ? AND status IN ('pending', 'printing', 'reprinting') ORDER BY created_at", [hallId])
+}

@@ -25,7 +25,9 @@ import { hallZoneOf } from '../shared/time-zone.ts'
 import { shareOf } from '../shared/money.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
-import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import type { SalePrint, TicketPrints } from './ticket-prints.ts'
+import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
@@ -47,6 +49,10 @@ export interface CashdeskDeps {
   keys: OperatorKeys
   config: Pick<Config, 'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'>
   printers: PrinterPool
+  /** Issue 23 point 5: seals the print job a sale owes until its paper is out (ticket-prints.ts). */
+  sealer: Sealer
+  /** Where background housekeeping (a printed mark) reports a failure. */
+  onError?: (err: unknown) => void
   /** Screens' events, published after the commit. */
   publish?: (e: BingoEvent) => void
   /**
@@ -104,7 +110,7 @@ export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: stri
   if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
 }
 
-export function createVoucherService(deps: CashdeskDeps) {
+export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   const { db, clock, keys, config } = deps
   const now = () => clock.now().toISOString()
 
@@ -201,11 +207,11 @@ export function createVoucherService(deps: CashdeskDeps) {
   }
 
   /**
-   * Sells a voucher for cash at a cashier station and prints it. The voucher exists only if it was printed: the
-   * print runs inside the transaction, and a printer failure (DEVICE_UNAVAILABLE) rolls the sale back, so the
-   * cashier never takes cash for a voucher the player does not hold.
+   * Sells a voucher for cash at a cashier station and prints it after the commit (issue 23 point 5: no printer
+   * waited on under the write lock). A voucher whose paper did not come out stays sold and is answered with
+   * `print.code` PRINT_PENDING: the cashier reprints it (POST /api/tickets/reprint) before handing it over.
    */
-  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: PrintResult; preview: string }> {
+  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: SalePrint; preview: string }> {
     const { amountCents, cash } = input
     for (const [field, v] of [['amountCents', amountCents], ['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
       if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
@@ -225,8 +231,9 @@ export function createVoucherService(deps: CashdeskDeps) {
     const buyerDocument = input.buyerDocument?.trim() || null
     if (buyerDocument && deps.admission) await deps.admission.assertAdmitted([normaliseDocument(buyerDocument)], (await hallOfStation(db, input.stationId)) ?? input.hallId)
     const printer = deps.printers.forStation(input.stationId)
-    await printer.check()
-    return db.transaction(async (tx) => {
+    await prints.ensurePrinter(input.stationId)
+    // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
+    const { doc, ...sold } = await db.transaction(async (tx) => {
       const at = now()
       const hall = await hallFor(tx, input.hallId)
       // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
@@ -236,9 +243,11 @@ export function createVoucherService(deps: CashdeskDeps) {
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
       const aml = await screenForAml(tx, v, input.cashierId, at)
       const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
-      const print = await printer.print([doc], `voucher-${v.id}`)
-      return { voucher: view(v, at), aml, print, preview: ticketPreviewDataUrl(doc) }
+      await prints.recordWithin(tx, { ref: v.id, hallId: hall.id, stationId: input.stationId, voucherId: null, docs: [doc], at, items: { change: v.id } })
+      return { voucher: view(v, at), aml, doc }
     })
+    const print = await prints.printSale({ ref: sold.voucher.id, stationId: input.stationId }, [doc], `voucher-${sold.voucher.id}`)
+    return { ...sold, print, preview: ticketPreviewDataUrl(doc) }
   }
 
   /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */

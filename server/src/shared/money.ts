@@ -30,5 +30,14 @@ export function formatMoney(amountCents: Cents, currency: string, locale = 'es')
   const minor = currency === 'CLP' ? 0 : 2
   const value = minor === 0 ? amountCents : amountCents / 100
   const tag = locale.startsWith('en') ? 'en-US' : currency === 'EUR' ? 'es-ES' : currency === 'CLP' ? 'es-CL' : 'es-BO'
-  return new Intl.NumberFormat(tag, { style: 'currency', currency, minimumFractionDigits: minor, maximumFractionDigits: minor }).format(value)
+  const key = `${tag}|${currency}|${minor}`
+  let format = moneyFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(tag, { style: 'currency', currency, minimumFractionDigits: minor, maximumFractionDigits: minor })
+    moneyFormats.set(key, format)
+  }
+  return format.format(value)
 }
+
+/** Building an Intl formatter costs far more than using one: one per locale, currency and precision, kept. */
+const moneyFormats = new Map<string, Intl.NumberFormat>()

@@ -1,0 +1,236 @@
+/**
+ * Paid kiosk sales (issue 23 point 5), through HTTP against the real server (createServer) on SQLite with
+ * synchronous = FULL, authentication off (as lotto.sell), printers `discard` (each ticket laid out, then dropped).
+ *
+ * - sales.paid / sales.paid.p99: paid kiosk purchases per second and the 99th percentile latency (ms) of single
+ *   purchases, 100 concurrent keep-alive clients (bench/lotto-load.mjs in a child process), each request spending
+ *   its own credit voucher (sold beforehand, not timed) on one lotto slip or one bingo card, alternately. A
+ *   purchase is answered after its transaction (sale, payment, journal, the paper it owes) has committed and its
+ *   ticket has been printed. Measured warm (after a 2 s warm-up) over BENCH_PAID_SECONDS (8) s;
+ *   sales.paid.cold / sales.paid.cold.p99: the same from the first request of a fresh server, over 3 s.
+ * - sales.paid.stalled_printer.p99: the other clients' p99 (99 clients) while one more kiosk's printer is a TCP
+ *   server that accepts and never reads, with that kiosk's player buying over and over (each purchase waits for
+ *   the printer's timeout); draw.ball.stalled_printer.p99: the p99 of balls drawn meanwhile over HTTP in another
+ *   hall's game (one every 100 ms; a line or bingo window is closed between balls, untimed).
+ *
+ * - sales.paid.postgres / .p99: the warm run again on PostgreSQL (a fresh database on the server at
+ *   BOLILLO_BENCH_DATABASE_URL, default postgres://bolillo:bolillo@127.0.0.1:5432/postgres; skipped with a note when
+ *   none answers).
+ *
+ * BENCH_PAID_VOUCHERS (40,000) vouchers are sold before the runs; a run that outpaces them reuses spent vouchers,
+ * which are refused (counted as errors, never as sales). `npx tsx bench/run.ts sales-paid` runs only these.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer as createTcpServer, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { TICKET_DEFAULTS, type Config } from '../server/src/config.ts'
+import { createServer } from '../server/src/server.ts'
+import { plan649 } from '../test/helpers/lottery-plans.ts'
+import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
+import { p99 } from './stats.ts'
+
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
+
+type LoadResult = { ok: number; errors: number; statuses: Record<string, number>; seconds: number; p50: number | null; p99: number | null; max: number | null; clientCpuMs: number; totalSent: number }
+
+function log(message: string): void {
+  process.stderr.write(`[bench sales.paid] ${message}\n`)
+}
+
+/** A printer that accepts every connection and never reads from it (a jammed printer with a full buffer). */
+async function stalledPrinter(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const server = createTcpServer((s) => { sockets.add(s); s.on('error', () => undefined); s.pause() })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `tcp://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
+  }
+}
+
+function load(host: string, port: string, concurrency: number, warmupMs: number, durationMs: number, bodiesFile: string): Promise<LoadResult> {
+  const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, host, port, '/api/kiosk/purchases', String(concurrency), String(warmupMs), String(durationMs), `@${bodiesFile}`], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let text = ''
+    child.stdout!.on('data', (c) => { text += c })
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`))))
+  })
+}
+
+export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
+  await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
+  const adminUrl = process.env.BOLILLO_BENCH_DATABASE_URL || 'postgres://bolillo:bolillo@127.0.0.1:5432/postgres'
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 })
+  try {
+    await admin.connect()
+  } catch (err) {
+    log(`sales.paid.postgres skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL`)
+    await admin.end().catch(() => undefined)
+    return
+  }
+  const name = `bolillo_bench_${randomBytes(4).toString('hex')}`
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  try {
+    await run(emit, { databaseUrl: url.toString(), voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) })
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined)
+    await admin.end()
+  }
+}
+
+/** SQLite (databaseUrl null): cold, warm and stalled-printer runs; PostgreSQL: the warm run only (sales.paid.postgres). */
+async function run(emit: (r: BenchResult) => void, options: { databaseUrl: string | null; voucherCount: number }): Promise<void> {
+  const seconds = Number(process.env.BENCH_PAID_SECONDS ?? 8)
+  const clients = Number(process.env.BENCH_PAID_CLIENTS ?? 100)
+  const voucherCount = options.voucherCount
+  const postgres = options.databaseUrl !== null
+  const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bench-paid-'))
+  const stalled = await stalledPrinter()
+  const printerTimeoutMs = 2000
+  const config: Config = {
+    ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: options.databaseUrl, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
+    ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'FULL', auth: 'off', rateLimitPerMinute: 100_000_000,
+    lotteryRngAuthorisation: 'BENCH (sin autorización real)', lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
+    printer: 'discard', printers: { 'kiosk-stalled': stalled.url }, printerTimeoutMs,
+  } as Config
+  // A clock inside the lotto plan's sales window that moves with real time (the beacon round of a close comes due).
+  const base = Date.parse('2025-03-02T12:00:00-04:00')
+  const started = Date.now()
+  const clock = { now: () => new Date(base + (Date.now() - started)) }
+  const server = await createServer(config, { clock })
+  const { services } = server
+  try {
+    const created = await fetch(`${server.url}/api/lotto/draws`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan649()) })
+    const draw = (await created.json()) as { drawId?: string }
+    if (!draw.drawId) throw new Error(`the bench's lotto plan was refused: ${created.status} ${JSON.stringify(draw)}`)
+    const cardsOnSale = Math.ceil(voucherCount / 2) + 1000
+    // BNG-93: every voucher is a player of its own, seated: the hall has the most playing positions a licence allows.
+    const hall = await hallWithGameOnSale(services, { faceValueCents: 500, cards: cardsOnSale, name: 'Sala Bench', playingPositions: 100_000 })
+    // Another hall's game in play for the ball draws: cards sold, sales closed now (its beacon round comes due).
+    const other = await hallWithGameOnSale(services, { faceValueCents: 500, cards: 200, name: 'Sala Bolas' })
+    await services.paidSales.counterCards({ gameId: other.gameId, count: 12, stationId: 'mesa-bench', soldBy: 'bench' })
+    await services.bingo.closeSales({ gameId: other.gameId })
+
+    log(`selling ${voucherCount.toLocaleString('en')} vouchers (not timed)`)
+    const at = clock.now().toISOString()
+    const codes: string[] = []
+    for (let i = 0; i < voucherCount; i += 2000) {
+      await services.db.transaction(async (tx) => {
+        for (let k = i; k < Math.min(voucherCount, i + 2000); k++) {
+          const v = await services.cashdesk.vouchers.issue(tx, { hallId: hall.hallId, currency: 'BOB', amountCents: 500, origin: 'cashier', parentId: null, stationId: 'caja-bench', issuedBy: 'bench', smallCents: 0, otherCents: 500, buyerDocument: null, at })
+          codes.push(services.cashdesk.vouchers.codeOf(v.id))
+        }
+      })
+    }
+    // The stalled kiosk's player has vouchers of his own (the last 200); the load generator's bodies take the rest.
+    const stalledCodes = codes.splice(codes.length - 200)
+    let nextVoucher = 0
+    const bodiesFile = join(dataDir, 'bodies.json')
+    /** `count` purchases, one voucher each, alternately a card and a slip, at kiosks 1..99. */
+    const writeBodies = (count: number) => {
+      const bodies = Array.from({ length: count }, (_, i) => {
+        const voucherCode = codes[nextVoucher++ % codes.length]
+        const kioskId = `kiosk-${1 + (i % 99)}`
+        return i % 2 === 0
+          ? { voucherCode, kioskId, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }
+          : { voucherCode, kioskId, ageConfirmed: true, slips: [{ drawId: draw.drawId, quickPicks: 1, player: { name: `Jugador ${nextVoucher}`, document: `${5_000_000 + nextVoucher} LP` } }] }
+      })
+      writeFileSync(bodiesFile, JSON.stringify(bodies))
+    }
+    const url = new URL(server.url)
+    const report = (label: string, r: LoadResult) => log(`${label}: ${r.ok} sales in ${r.seconds} s, ${r.errors} errors ${JSON.stringify(r.statuses)}; p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms, max ${r.max?.toFixed(1)} ms`)
+
+    if (postgres) {
+      writeBodies(codes.length)
+      const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
+      report('postgres, warm', warm)
+      const g = services.paidSales.stats()
+      log(`postgres group commit: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
+      emit({ name: 'sales.paid.postgres', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
+      emit({ name: 'sales.paid.postgres.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })
+      return
+    }
+
+    // Cold: a fresh server's first 3 s.
+    const coldSeconds = 3
+    writeBodies(Math.floor(codes.length / 4))
+    const cold = await load(url.hostname, url.port, clients, 0, coldSeconds * 1000, bodiesFile)
+    report('cold', cold)
+    emit({ name: 'sales.paid.cold', value: Math.round(cold.ok / cold.seconds), unit: 'sales/s' })
+    emit({ name: 'sales.paid.cold.p99', value: Number((cold.p99 ?? 0).toFixed(1)), unit: 'ms' })
+
+    // Warm.
+    writeBodies(Math.floor(codes.length / 2))
+    const cpu0 = process.cpuUsage()
+    const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
+    const cpu = process.cpuUsage(cpu0)
+    report('warm', warm)
+    const g = services.paidSales.stats()
+    log(`group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
+    log(`CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs, load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`)
+    emit({ name: 'sales.paid', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
+    emit({ name: 'sales.paid.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })
+
+    // The other hall's first ball, untimed: it waits for the beacon round fixed at its close (DESIGN.md v2 step 3).
+    for (let i = 0; i < 100; i++) {
+      const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST' })
+      await r.text()
+      if (r.status === 200) break
+      await new Promise((res) => setTimeout(res, 500))
+    }
+
+    // Stalled printer: one kiosk's player buys over and over at a printer that never reads; balls drawn meanwhile.
+    writeBodies(Math.floor(codes.length / 4))
+    let stop = false
+    const stalledAnswers: Record<string, number> = {}
+    const stalledPlayer = (async () => {
+      while (!stop) {
+        const voucherCode = stalledCodes.pop()
+        if (!voucherCode) break
+        const r = await fetch(`${server.url}/api/kiosk/purchases`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ voucherCode, kioskId: 'kiosk-stalled', ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }) })
+        const answer = (await r.json()) as { print?: { code?: string }; error?: { code: string } }
+        const key = `${r.status} ${answer.error?.code ?? answer.print?.code ?? 'printed'}`
+        stalledAnswers[key] = (stalledAnswers[key] ?? 0) + 1
+      }
+    })()
+    const ballTimes: number[] = []
+    const balls = (async () => {
+      while (!stop) {
+        const state = await services.bingo.getGameState(other.gameId)
+        if (state.status === 'finished') break
+        if (state.status === 'line_window' || state.status === 'bingo_window') await services.bingo.closeWindow(other.gameId)
+        else {
+          const t0 = performance.now()
+          const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST' })
+          await r.text()
+          if (r.status === 200) ballTimes.push(performance.now() - t0)
+        }
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    })()
+    const others = await load(url.hostname, url.port, clients - 1, 1000, Math.min(seconds, 6) * 1000, bodiesFile)
+    stop = true
+    await Promise.all([stalledPlayer, balls])
+    report('stalled printer, the other clients', others)
+    log(`stalled kiosk: answers ${JSON.stringify(stalledAnswers)} (each waits for its printer's ${printerTimeoutMs} ms timeout); ${ballTimes.length} balls drawn meanwhile, p99 ${ballTimes.length ? p99(ballTimes).toFixed(1) : '-'} ms, max ${ballTimes.length ? Math.max(...ballTimes).toFixed(1) : '-'} ms`)
+    emit({ name: 'sales.paid.stalled_printer.p99', value: Number((others.p99 ?? 0).toFixed(1)), unit: 'ms' })
+    if (ballTimes.length) emit({ name: 'draw.ball.stalled_printer.p99', value: Number(p99(ballTimes).toFixed(1)), unit: 'ms' })
+    else log('no ball could be drawn (beacon round not due?): draw.ball.stalled_printer.p99 not measured')
+  } finally {
+    await server.close()
+    await stalled.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

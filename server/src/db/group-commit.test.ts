@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DomainError } from '../shared/errors.ts'
+import type { Database } from './database.ts'
+import { createGroupCommit } from './group-commit.ts'
+import { openSqlite, openSqliteReadonly, type SqliteConnection } from './sqlite-runtime.ts'
+import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
+
+/** Issue 23 point 5: paid sales share one commit per batch; each is answered after it, and a refused one fails alone. */
+describe('group commit on the storage port', () => {
+  let dir: string
+  let db: Database
+  let reader: SqliteConnection
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bolillo-group-'))
+    db = await openSqlite(join(dir, 'g.sqlite'))
+    await db.run('CREATE TABLE sold (id INTEGER PRIMARY KEY, note TEXT NOT NULL)')
+    reader = await openSqliteReadonly(join(dir, 'g.sqlite'))
+  })
+  afterEach(async () => {
+    reader.close()
+    await db.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const committed = () => (reader.prepare('SELECT id FROM sold ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id)
+
+  it('writes the units that arrive together in one transaction, rolls a refused one back alone, and answers after the commit', async () => {
+    const group = createGroupCommit(db)
+    const seenAtAnswer: number[][] = []
+    const answers = Array.from({ length: 10 }, (_, i) => group.run(async (tx) => {
+      await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, `sale ${i}`])
+      if (i === 3) throw new DomainError('VOUCHER_SPENT', 'refused after its first write')
+      return i
+    }).then((v) => { seenAtAnswer.push(committed()); return v }))
+    const settled = await Promise.allSettled(answers)
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'])
+    expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'VOUCHER_SPENT' })
+    expect(committed()).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9])
+    // Every answer came after its commit: a second connection already saw all nine sales.
+    for (const seen of seenAtAnswer) expect(seen).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9])
+    expect(group.stats()).toEqual({ batches: 1, units: 10 })
+  })
+
+  it('bounds a batch by count, carrying the rest into the next batch in order', async () => {
+    const group = createGroupCommit(db, { maxBatch: 3 })
+    const order: number[] = []
+    await Promise.all(Array.from({ length: 7 }, (_, i) => group.run(async (tx) => {
+      await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, 'x'])
+      order.push(i)
+    })))
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(group.stats()).toEqual({ batches: 3, units: 7 })
+    expect(committed()).toEqual([0, 1, 2, 3, 4, 5, 6])
+  })
+})
+
+/** On either engine (BOLILLO_TEST_DATABASE_URL for PostgreSQL, where a failed statement aborts the transaction). */
+describe(`group commit with a constraint violation in one unit (${testPostgresUrl ? 'postgres' : 'sqlite'})`, () => {
+  let db: Database
+  beforeEach(async () => {
+    db = await openTestDatabase()
+    await db.run('CREATE TABLE IF NOT EXISTS group_sold (id INTEGER PRIMARY KEY, note TEXT NOT NULL)')
+  })
+  afterEach(async () => db.close())
+
+  it('rolls back only the unit whose statement failed; the batch commits the others', async () => {
+    const group = createGroupCommit(db)
+    const settled = await Promise.allSettled([1, 2, 2, 3].map((id, i) => group.run(async (tx) => {
+      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [id * 10, `unit ${i}`])
+      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [1000 + i, `second row of unit ${i}`])
+    })))
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
+    const rows = await db.all<{ id: number }>('SELECT id FROM group_sold ORDER BY id')
+    expect(rows.map((r) => Number(r.id))).toEqual([10, 20, 30, 1000, 1001, 1003])
+    expect(group.stats().batches).toBe(1)
+  })
+})

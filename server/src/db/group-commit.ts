@@ -1,0 +1,92 @@
+/**
+ * Group commit on the storage port (issue 23 point 5): the units of work that arrive while one transaction is
+ * running are written together by the next, each inside a savepoint of its own, and committed once. A unit that
+ * throws is rolled back to its savepoint and rejected alone; the others of the batch still commit. Every caller is
+ * answered only after the commit of the transaction that holds its work (with SQLite synchronous = FULL: durable),
+ * so one commit (one fsync) serves the whole batch instead of one per sale.
+ *
+ * A batch is bounded by count and by time (`budgetMs` of work, checked between units): the write lock is never held
+ * much longer than that, so a ball draw or another writer waiting behind a batch waits at most about one budget plus
+ * a commit. What did not fit goes into the next batch, at once. When idle, a unit is written alone immediately (no
+ * timer delays it). A unit must do no device or network I/O: it runs under the write lock.
+ */
+import type { Database, Sql } from './database.ts'
+
+interface Unit { fn: (tx: Sql) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+
+export interface GroupCommit {
+  /** Runs `fn` in the next batch's transaction, inside its own savepoint; resolves after that transaction commits. */
+  run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /** Batches committed and units written so far. */
+  stats(): { batches: number; units: number }
+}
+
+export function createGroupCommit(db: Database, options: { maxBatch?: number; budgetMs?: number } = {}): GroupCommit {
+  const maxBatch = options.maxBatch ?? 256
+  const budgetMs = options.budgetMs ?? 8
+  let queue: Unit[] = []
+  let scheduled = false
+  let running = false
+  let batches = 0
+  let units = 0
+
+  const schedule = () => {
+    if (scheduled || running || queue.length === 0) return
+    scheduled = true
+    // setImmediate: every request already read from the sockets in this turn joins the batch.
+    setImmediate(() => void flush())
+  }
+
+  async function flush(): Promise<void> {
+    scheduled = false
+    if (running || queue.length === 0) return
+    running = true
+    const taken = queue
+    queue = []
+    const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
+    try {
+      await db.transaction(async (tx) => {
+        const started = performance.now()
+        for (let i = 0; i < taken.length; i++) {
+          // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
+          if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
+            queue = taken.slice(i).concat(queue)
+            break
+          }
+          const unit = taken[i]
+          await tx.run('SAVEPOINT group_unit')
+          try {
+            const value = await unit.fn(tx)
+            await tx.run('RELEASE SAVEPOINT group_unit')
+            done.push({ unit, ok: true, value })
+          } catch (err) {
+            await tx.run('ROLLBACK TO SAVEPOINT group_unit')
+            await tx.run('RELEASE SAVEPOINT group_unit')
+            done.push({ unit, ok: false, value: err })
+          }
+        }
+      })
+      batches++
+      units += done.length
+      for (const d of done) (d.ok ? d.unit.resolve : d.unit.reject)(d.value)
+    } catch (err) {
+      // The commit (or a savepoint) failed: nothing of this batch was written.
+      for (const d of done) d.unit.reject(err)
+      const answered = new Set(done.map((d) => d.unit))
+      for (const u of taken) if (!answered.has(u) && !queue.includes(u)) u.reject(err)
+    } finally {
+      running = false
+      schedule()
+    }
+  }
+
+  return {
+    run<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject })
+        schedule()
+      })
+    },
+    stats: () => ({ batches, units }),
+  }
+}
