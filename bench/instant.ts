@@ -45,8 +45,11 @@ interface BenchResult { name: string; value: number; unit: string }
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** A design of the shape a state lottery prints: 1 in ~6 wins, pack rules on, 100-ticket books. */
-export function benchDesign(ticketCount: number) {
+/**
+ * A design of the shape a state lottery prints: 1 in ~6 wins, pack rules on, 100-ticket books. (Not named bench...:
+ * bench/run.ts runs every exported bench* function as a benchmark.)
+ */
+export function designOfBench(ticketCount: number) {
   // A tier rarer than one ticket in the batch is left out: at a smoke-test size (a few thousand tickets) a single
   // top prize would exceed the declared payout share, and the design would be refused.
   const n = (per10m: number) => Math.round((per10m * ticketCount) / 10_000_000)
@@ -72,7 +75,7 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
   const dir = mkdtempSync(join(tmpdir(), 'bolillo-bench-instant-'))
   try {
     const designFile = join(dir, 'design.json')
-    writeFileSync(designFile, JSON.stringify(benchDesign(tickets)))
+    writeFileSync(designFile, JSON.stringify(designOfBench(tickets)))
     // INS-3: the shipped profile generates a batch only with the build its certificate names; the bench certifies
     // the running build with a labelled reference, as the demo hall does.
     const cert = `BENCH (sin certificación real):${instantGeneratorBuild().sha256}`
@@ -95,14 +98,14 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
     emit({ name: 'instant.generate.seconds', value: Math.round(wall * 100) / 100, unit: 's' })
     emit({ name: 'instant.generate.cpu_seconds', value: report.cpuSeconds, unit: 's' })
     emit({ name: 'instant.generate.peak_rss_mb', value: report.peakRssMb, unit: 'MB' })
-    await benchValidation(join(dir, 'data'), benchDesign(tickets), emit)
+    await benchValidation(join(dir, 'data'), designOfBench(tickets), emit)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 /** Validation through the service on the batch just generated into `dataDir` (see the header). */
-async function benchValidation(dataDir: string, design: ReturnType<typeof benchDesign>, emit: (r: BenchResult) => void): Promise<void> {
+async function benchValidation(dataDir: string, design: ReturnType<typeof designOfBench>, emit: (r: BenchResult) => void): Promise<void> {
   const warmCount = Number(process.env.BENCH_INSTANT_VALIDATIONS ?? 5000)
   const coldCount = Math.max(20, Math.round(warmCount / 10))
   const db = await openSqlite(join(dataDir, 'bolillo.sqlite'), { synchronous: 'NORMAL' })
