@@ -10,8 +10,8 @@
  *   .to_first_bingo.per_ball.p99: the same over the balls up to the first bingo, where a real game ends (BNG-49).
  * - bingo.sell.sqlite / bingo.sell.postgres: durable card sales per second through the bingo service, one card per
  *   sale transaction (journal record included), SQLite with synchronous=FULL, PostgreSQL with its default fsync, 4
- *   concurrent sellers. The PostgreSQL figure is skipped with a note when no server answers at
- *   BOLILLO_BENCH_DATABASE_URL (default postgres://bolillo:bolillo@127.0.0.1:5432/postgres).
+ *   concurrent sellers. The PostgreSQL figure is skipped with a note when no server answers at the default
+ *   postgres://bolillo:bolillo@127.0.0.1:5432/postgres; when BOLILLO_BENCH_DATABASE_URL names one, it must answer.
  *
  * BENCH_MULTI_CARDS overrides the card count, BENCH_MULTI_SALES the number of sales per engine, BENCH_MULTI_REPEATS the
  * plays of each game (3).
@@ -178,6 +178,11 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   try {
     await admin.connect()
   } catch (err) {
+    // A server named on purpose (as .ci/run does) that does not answer is a failure, not a figure quietly missing.
+    if (process.env.BOLILLO_BENCH_DATABASE_URL) {
+      await admin.end().catch(() => undefined)
+      throw err
+    }
     process.stderr.write(`[bench bingo-multi] bingo.sell.postgres skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL\n`)
     await admin.end().catch(() => undefined)
     return

@@ -67,7 +67,7 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
   const L = layout.rows * layout.perRow
 
   // Generation. Warm up the JIT on a small set first.
-  generateMasterSetPacked('bench-warmup', 50_000, layout)
+  generateMasterSetPacked('bench-warmup', Math.min(cardCount, 50_000), layout)
   let t0 = performance.now()
   const packed = generateMasterSetPacked('bench-bingo-1', cardCount, layout)
   let seconds = (performance.now() - t0) / 1000
@@ -79,7 +79,7 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
   }
 
   const objectCount = Math.min(cardCount, 200_000)
-  generateMasterSet('bench-warmup', 20_000, layout)
+  generateMasterSet('bench-warmup', Math.min(objectCount, 20_000), layout)
   t0 = performance.now()
   generateMasterSet('bench-bingo-2', objectCount, layout)
   seconds = (performance.now() - t0) / 1000

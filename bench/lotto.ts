@@ -10,7 +10,7 @@
  *   against the real server (createServer) on SQLite with synchronous = FULL. A slip is acknowledged only after
  *   the transaction holding it has committed (group commit on the SQLite writer thread; receipt numbers reserved in
  *   blocks and signed ahead on a signer thread). Slips hold 1 to 3 boards, half quick picks, and carry player data.
- *   3 s warm-up, then BENCH_LOTTO_SELL_SECONDS (10) s measured. stderr also shows the CPU time per slip of the
+ *   BENCH_LOTTO_WARMUP_MS (3000) ms warm-up, then BENCH_LOTTO_SELL_SECONDS (10) s measured. stderr also shows the CPU time per slip of the
  *   server process and of the load generator, which bounds the rate on 2 idle cores (the machine is often shared).
  *
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
@@ -80,6 +80,7 @@ async function benchSettle(emit: (r: BenchResult) => void): Promise<void> {
 async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   const seconds = Number(process.env.BENCH_LOTTO_SELL_SECONDS ?? 10)
   const concurrency = Number(process.env.BENCH_LOTTO_CLIENTS ?? 100)
+  const warmupMs = Number(process.env.BENCH_LOTTO_WARMUP_MS ?? 3000)
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bench-lotto-'))
   const config: Config = {
     ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
@@ -106,12 +107,12 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     })
     const url = new URL(server.url)
     const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
-    log(`selling for 3 s warm-up + ${seconds} s with ${concurrency} clients (SQLite synchronous=FULL)`)
+    log(`selling for ${warmupMs / 1000} s warm-up + ${seconds} s with ${concurrency} clients (SQLite synchronous=FULL)`)
     const before = server.services.lotto.saleStats().written
     const cpu0 = process.cpuUsage()
     const result = await new Promise<{ ok: number; errors: number; statuses: Record<string, number>; seconds: number; p50: number; p99: number; max: number; clientCpuMs: number; totalSent: number }>((resolve, reject) => {
       // The load generator runs on Node also when this server runs on Bun (bench/bun.ts), so both figures compare servers.
-      const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, url.hostname, url.port, `/api/lotto/draws/${drawId}/slips`, String(concurrency), '3000', String(seconds * 1000), JSON.stringify(bodies)], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, url.hostname, url.port, `/api/lotto/draws/${drawId}/slips`, String(concurrency), String(warmupMs), String(seconds * 1000), JSON.stringify(bodies)], { stdio: ['ignore', 'pipe', 'inherit'] })
       let text = ''
       child.stdout!.on('data', (c) => { text += c })
       child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`))))

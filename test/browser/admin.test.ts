@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
@@ -22,7 +22,9 @@ const SHOTS = SCREENSHOTS
 
 /** LNS-14: how far the server's clock runs ahead of the real one (moved past the publication hold in the lotto flow). */
 let skew = 0
-const iso = (ms: number) => new Date(Date.now() + ms).toISOString()
+/** The server's clock, and each page's from when it opens (pageOnClock). */
+const clock = { now: () => new Date(Date.now() + skew) }
+const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
 const HOUR = 3_600_000
 
 browserSuite('the back office by role, in Chromium with authentication on (issue 17)', () => {
@@ -76,7 +78,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ensureBuilt(['admin'], ['admin', 'web'])
     mkdirSync(SHOTS, { recursive: true })
     // The licence's AJ authorisation of RNG lottery draws (RNG-26, LNS-7): without it lotto is drawn by hand.
-    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' }, { clock: { now: () => new Date(Date.now() + skew) } })
+    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' }, { clock })
     const { auth } = server.services
     const people = [
       ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['operador', 'Jorge Condori', 'lottery_operator'],
@@ -137,7 +139,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   })
 
   async function open(user: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await page.goto(`${server.url}/admin/`)
     await page.fill('input[name=username]', user)
     await page.fill('input[name=password]', PASSWORD)
@@ -160,7 +162,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   const textOf = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
 
   it('asks a person to log in, in Spanish, and says a wrong password in words, not a code', async () => {
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await page.goto(`${server.url}/admin/`)
     await page.fill('input[name=username]', 'jefa')
     await page.fill('input[name=password]', 'no es esta')
@@ -190,7 +192,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await navOf(officer)).toEqual(['aml', 'inspection'])
     await officer.close()
     // A cashier has no back-office section: told so in words.
-    const cashier = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const cashier = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await cashier.goto(`${server.url}/admin/`)
     await cashier.fill('input[name=username]', 'cajera')
     await cashier.fill('input[name=password]', PASSWORD)
@@ -241,7 +243,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.getByTestId('people').getByText('Persona creada: Pedro Flores (Operador de loterías).').waitFor()
     await page.getByTestId('people-table').getByText('Pedro Flores').waitFor()
     // The new person's first login asks for a password of their own before any section.
-    const first = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const first = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await first.goto(`${server.url}/admin/`)
     await first.fill('input[name=username]', 'operador2')
     await first.fill('input[name=password]', 'clave puesta por la jefa')

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { rafflePlan } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -63,7 +63,7 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
   })
 
   it('shows the winner of the bicycle the two objects left, hands over the one chosen, and the register records it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
     await page.goto(`${server.url}/cashier/?hall=${hallId}&device=${encodeURIComponent(credential)}`)
     await page.getByTestId('shift-user').fill('rosa')
     await page.getByTestId('shift-password').fill(PASSWORD)

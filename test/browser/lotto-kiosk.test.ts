@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock } from '../helpers/browser.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
@@ -22,11 +22,12 @@ suite('lotto slips at the one kiosk', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let browser: Browser
   let hallId = ''
+  // Inside the sales window of the plans (March 2025), for the server and the kiosk's page alike.
+  const clock = { now: () => new Date(Date.parse('2025-03-02T10:00:00-04:00')) }
 
   beforeAll(async () => {
     ensureBuilt(['kiosk', 'lotto'], ['kiosk'])
-    const t = Date.parse('2025-03-02T10:00:00-04:00')
-    server = await startTestServer({}, { clock: { now: () => new Date(t) } })
+    server = await startTestServer({}, { clock })
     hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
     await api(server.url, 'POST', '/api/lotto/draws', plan649({ maxDrawsPerSlip: 2 }))
     await api(server.url, 'POST', '/api/lotto/draws', plan649({ drawNumber: 102, maxDrawsPerSlip: 2, salesCloseAt: '2025-03-15T19:00:00-04:00', drawAt: '2025-03-15T20:00:00-04:00', claimDeadline: '2025-05-14T23:59:59-04:00' }))
@@ -39,7 +40,7 @@ suite('lotto slips at the one kiosk', () => {
 
   it('fills a slip with a chosen board and a quick pick for two draws, pays it with a typed voucher and shows the receipt', async () => {
     const voucher = await sellVoucher(server.url, hallId, 2500)
-    const page = await browser.newPage({ viewport: { width: 900, height: 1600 } })
+    const page = await pageOnClock(browser, clock, { width: 900, height: 1600 })
     await page.goto(`${server.url}/lotto/?hall=${hallId}&kiosk=k7`)
     await page.waitForURL(/\/kiosk\/\?.*section=boletos/)
     await page.getByTestId('lotto-grid').waitFor()

@@ -15,7 +15,11 @@ import { openTill } from '../helpers/till.ts'
  */
 const PASSWORD = 'contraseña segura 1'
 const HOUR = 3_600_000
-const iso = (ms: number) => new Date(Date.now() + ms).toISOString()
+// The server's clock: a fixed La Paz morning, then real time, so that the sales and the report fall on one day
+// whatever the real date (the report's days and its default `to` come from the clock).
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2026-06-15T10:00:00-04:00') + (Date.now() - started)) }
+const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
 
 describe('back-office reports and generation progress (issue 17)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -30,7 +34,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' })
+    server = await startTestServer({ auth: 'on' }, { clock })
     for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['inspector', 'Carmen Rojas', 'auditor'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
@@ -66,7 +70,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
 
   it('reports sales and prizes by product, day and game, with the payout ratio against the plan (BNG-56, LOT-5)', async () => {
     const r = await call('inspector', 'GET', '/api/reports/sales')
-    const today = new Date().toISOString().slice(0, 10)
+    const today = '2026-06-15'
     expect(r).toMatchObject({ to: today, currency: 'BOB' })
     // 40 cards at Bs 5; line 10 % + bingo 51 % of Bs 200 awarded.
     expect(r.products).toEqual([

@@ -155,7 +155,7 @@ export function createHttpApp(services: Services) {
         services.refusals.count({ code: err.code, method: c.req.method, route: c.req.routePath.includes('*') ? c.req.path.slice(0, 80) : c.req.routePath, address, username })
       } else {
         await services.db.transaction((tx) => appendJournal(tx, {
-          at: new Date().toISOString(), type: 'access.refused', scope: '',
+          at: services.clock.now().toISOString(), type: 'access.refused', scope: '',
           payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, name: who.name, role: who.role }, address, reason: err.message },
         })).catch((e) => services.log.warn('could not journal a refusal', e))
       }

@@ -24,7 +24,8 @@ function query<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
 }
 
 export function registerReportsRoutes(app: App, services: Services): void {
-  const reports = createReportsService({ db: services.db, now: () => new Date() })
+  // The server's clock, as every use case: a report's default period ends on the server's today, not the machine's.
+  const reports = createReportsService({ db: services.db, now: () => services.clock.now() })
   // Issue 17 point 4: the PDF's times on the hall's clock (the operator's profile zone for a report of every hall).
   const zoneOf = async (hallId: string | undefined) => {
     const fallback = getProfile(services.config.profileId)?.timeZone ?? 'UTC'
