@@ -21,7 +21,9 @@ import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { openSqlite } from './db/sqlite-runtime.ts'
 import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
-import { loadOrCreateKeys, type OperatorKeys } from './shared/keys.ts'
+import { loadOrCreateKeysIn, type OperatorKeys } from './shared/keys.ts'
+import { assertProductionStart } from './shared/production.ts'
+import { createDemoScopeCheck } from './shared/demo-scope.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createEquipment } from './equipment/service.ts'
 import { createInstantService } from './instant/service.ts'
@@ -43,17 +45,22 @@ export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const log = overrides.log ?? createLogger(config.logLevel)
+  // Issue 24 point 4: a server without the demo takes no DEMO reference, no demo beacon and no key from DATA_DIR.
+  assertProductionStart(config)
+  const keyDir = config.keyDir ?? join(config.dataDir, 'keys')
   // Before anything is written: DATA_DIR and all it holds are the server user's alone (DESIGN.md "Sealed secrets").
   secureDataDir(config.dataDir)
   const db = overrides.db ?? (await openDatabase(config))
   await migrate(db)
   // Seeds, draw orders and prize files are sealed under a key kept out of the database.
-  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir }).key)
+  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key)
   // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
   const beacon = overrides.beacon ?? createBeaconSource({
     relays: config.beaconRelays ?? [],
     timeoutMs: config.beaconTimeoutMs,
-    demo: (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
+    demo: !config.production && (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
+    // Issue 24 point 4: the demo beacon signs the demo's own hall and draws only (tests of their own halls: any).
+    demoScope: config.demoBeaconScope === 'any' ? undefined : createDemoScopeCheck(db),
     onRefused: (r) => {
       const at = (overrides.clock ?? systemClock).now().toISOString()
       db.transaction((tx) => appendJournal(tx, { at, type: 'beacon.refused', scope: '', payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } } }))
@@ -77,8 +84,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     sealer, beacon, autoBeacon: true,
   })
   const blowers = await equipment.startBlowers(bingo)
-  const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
-  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
+  const keys = overrides.keys ?? loadOrCreateKeysIn(keyDir)
+  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock, options: { demoAccountsDisabled: config.production ?? false } })
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
   // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
   const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
@@ -93,7 +100,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Batch seeds from the health-tested source of draw seeds (RNG-27, RNG-32), sealed with the prize file.
   const instant = createInstantService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? equipment.entropy, idEntropy: overrides.entropy ?? osEntropy,
-    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers,
+    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir, keyDir), printers: cashdesk.printers,
     // Issue 18, INS-3: batches only from the certified generator build where the profile requires it.
     generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
     designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,

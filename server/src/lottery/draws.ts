@@ -180,7 +180,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     if (!isRaffle(planOf(pre))) checkSoftwareDraw('rng', deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
-    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now(), { drawId }))
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)

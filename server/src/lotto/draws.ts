@@ -345,7 +345,7 @@ export function createDrawUseCases(ctx: LottoContext) {
     checkSoftwareDraw('rng', deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
-    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now(), { drawId }))
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)
