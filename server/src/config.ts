@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path'
 import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
+import { isDemoReference } from './shared/lottery-common.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
 export interface Config {
@@ -112,10 +113,7 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }
 
-/** A reference that says it is the demo's, not a real authorisation, licence or certificate (issue 24 point 4). */
-export function isDemoReference(ref: string | null | undefined): boolean {
-  return typeof ref === 'string' && /^\s*DEMO\b/i.test(ref)
-}
+export { isDemoReference } from './shared/lottery-common.ts'
 
 /** Whether `path` is `dir` or lies below it (both resolved against the working directory). */
 export function isInside(path: string, dir: string): boolean {

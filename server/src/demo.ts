@@ -12,8 +12,8 @@ import { demoSeededPayloads } from './shared/store.ts'
 import type { BeaconScope } from './shared/beacon-source.ts'
 
 /** Issue 24 point 4: journals `scopes` as the demo's own, the only draws its labelled demo beacon may sign. */
-export async function markDemo(services: Services, scopes: BeaconScope[]): Promise<void> {
-  await services.db.transaction((tx) => recordDemoScopes(tx, services.clock.now().toISOString(), scopes))
+export async function markDemo(services: Services, scopes: BeaconScope[], devices: string[] = []): Promise<void> {
+  await services.db.transaction((tx) => recordDemoScopes(tx, services.clock.now().toISOString(), scopes, devices))
 }
 
 /** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
@@ -33,6 +33,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
     devices.push({ ...d, credential: e.credential })
   }
+  // Issue 24 point 4: journaled as the demo's, so that a server without the demo revokes them.
+  await markDemo(services, [], devices.map((d) => d.credential.split('.')[0]))
   const file = join(services.config.dataDir, 'demo-credentials.json')
   writeFileSync(file, JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2), { mode: 0o600 })
   services.log.info(`demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`)

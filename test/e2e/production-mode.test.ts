@@ -68,9 +68,11 @@ describe('a production start refuses demo references and key files in DATA_DIR (
 })
 
 describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => {
+  // Accounts and devices of the demo, its references, and key files: none carries over.
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-demo-off-'))
   const keyDir = mkdtempSync(join(tmpdir(), 'bolillo-demo-off-keys-'))
   let demoToken = ''
+  let kiosk = ''
   let server: Awaited<ReturnType<typeof startTestServer>> | null = null
   const as = (token: string) => ({ authorization: `Bearer ${token}` })
 
@@ -79,6 +81,11 @@ describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => 
     const demo = await startTestServer({ auth: 'on', dataDir, databaseUrl: null, seedDemo: true, demoBeaconScope: 'demo' })
     try {
       await seedDemoHall(demo.services)
+      // In the demo its lotto draw sells (the control for the refusal below).
+      const lottoDraw = (await demo.services.lotto.listDraws()).find((d) => d.plan.gameCode === 'LOTODEMO')!
+      await demo.services.lotto.sellSlip({ drawId: lottoDraw.drawId, quickPicks: 1, player: { name: 'Ana Choque', document: '4455667 LP' }, channel: 'counter' })
+      kiosk = (JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { devices: Array<{ kind: string; credential: string }> }).devices.find((d) => d.kind === 'kiosk')!.credential
+      expect((await api(demo.url, 'GET', '/api/auth/me', undefined, { authorization: `Device ${kiosk}` })).status).toBe(200)
       const login = await api(demo.url, 'POST', '/api/auth/login', { username: 'director', password: DEMO_PASSWORD })
       expect(login.status).toBe(200)
       demoToken = login.body.token
@@ -125,8 +132,28 @@ describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => 
     await expect(s.services.auth.changePassword(demoDirector.id, { current: DEMO_PASSWORD, next: 'una clave nueva y larga' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
     // Still refused after all that: the published password opens nothing.
     expect((await api(s.url, 'POST', '/api/auth/login', { username: 'director', password: DEMO_PASSWORD })).status).toBe(401)
+    // The demo's devices, whose credentials sit in DATA_DIR/demo-credentials.json, are revoked (journaled).
+    expect((await api(s.url, 'GET', '/api/auth/me', undefined, { authorization: `Device ${kiosk}` })).status).toBe(401)
+    const revoked = await s.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'device.revoked'")
+    expect(revoked.map((r) => JSON.parse(r.payload).deviceId)).toContain(kiosk.split('.')[0])
     // Real people are untouched.
     expect((await api(s.url, 'GET', '/api/auth/me', undefined, marta)).status).toBe(200)
+  })
+
+  it('sells and draws nothing the demo planned under its DEMO references', async () => {
+    const s = server!
+    const { lotto, lottery, instant, bingo } = s.services
+    const lottoDraw = (await lotto.listDraws()).find((d) => d.plan.gameCode === 'LOTODEMO')!
+    expect(lottoDraw.plan.authorisationRef).toMatch(/^DEMO/)
+    await expect(lotto.sellSlip({ drawId: lottoDraw.drawId, quickPicks: 1, player: { name: 'Ana Choque', document: '4455667 LP' }, channel: 'counter' })).rejects.toMatchObject({ code: 'RULE_DISABLED', message: expect.stringMatching(/demo reference/) })
+    const issue = (await lottery.listDraws()).find((d) => d.plan.gameCode === 'LOTDEMO')!
+    const seller = await s.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja real', hallId: 'demo' })
+    await expect(lottery.distribute(issue.drawId, { from: 10, to: 10, seriesFrom: 1, seriesTo: 1, sellerId: seller.id }, { kind: 'system', id: 'test', role: 'system', name: 'test' })).rejects.toMatchObject({ code: 'RULE_DISABLED', message: expect.stringMatching(/demo reference/) })
+    // The on-screen instant game of the demo, in the demo hall switched on with a DEMO reference.
+    await expect(instant.sellElectronic({ hallId: 'demo', gameNo: 102, stationId: seller.id })).rejects.toMatchObject({ code: 'RULE_DISABLED', message: expect.stringMatching(/demo reference/) })
+    // The demo hall's Plan de Apuestas is the demo's: no card is sold in its game.
+    const gameId = (await api(s.url, 'GET', '/api/halls/demo')).body.currentGameId
+    await expect(bingo.sell({ gameId, count: 1, channel: 'counter' })).rejects.toMatchObject({ code: 'BETTING_PLAN_REQUIRED', message: expect.stringMatching(/demo reference/) })
   })
 })
 

@@ -228,6 +228,25 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return n
   }
 
+  /**
+   * Issue 24 point 4: a server without the demo revokes the devices the demo enrolled (their credentials are
+   * published in DATA_DIR/demo-credentials.json). Returns how many were still enrolled.
+   */
+  async function revokeDemoDevices(ids: readonly string[]): Promise<number> {
+    let n = 0
+    for (const id of new Set(ids)) {
+      const d = await deviceCredentialById(db, id)
+      if (!d || d.revoked_at) continue
+      await db.transaction(async (tx) => {
+        if (!(await revokeDeviceCredential(tx, id, now().toISOString()))) return
+        await revokeTokensOfDevice(tx, id, now().toISOString())
+        await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId: id, reason: 'demo device on a server without the demo' } })
+        n++
+      })
+    }
+    return n
+  }
+
   /** Whether a director exists (a production start without one asks for `npx bolillo create-director`). */
   async function hasDirector(): Promise<boolean> {
     return Number((await countDirectors(db))?.n ?? 0) > 0
@@ -374,7 +393,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   return {
-    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate,
+    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, revokeDemoDevices, authenticate,
     setHalls, people, setDisabled, endSessions, unlock, changePassword, requirePasswordChangeOfDemoAccounts, hasDirector,
   }
 }

@@ -10,9 +10,16 @@ import { demoSeededPayloads } from './store.ts'
 
 export const DEMO_SEEDED = 'demo.seeded'
 
-/** Journals that `scopes` are the demo's own, inside the seeding's transaction. */
-export async function recordDemoScopes(tx: Sql, at: string, scopes: readonly BeaconScope[]): Promise<void> {
-  await appendJournal(tx, { at, type: DEMO_SEEDED, scope: '', payload: { scopes: scopes.map(beaconScopeKey) } })
+/** Journals that `scopes` (and the enrolled `devices`) are the demo's own, inside the seeding's transaction. */
+export async function recordDemoScopes(tx: Sql, at: string, scopes: readonly BeaconScope[], devices: readonly string[] = []): Promise<void> {
+  await appendJournal(tx, { at, type: DEMO_SEEDED, scope: '', payload: { scopes: scopes.map(beaconScopeKey), ...(devices.length ? { devices } : {}) } })
+}
+
+/** The devices the demo enrolled (their credentials are published in DATA_DIR/demo-credentials.json). */
+export async function demoDeviceIds(db: Sql): Promise<string[]> {
+  const out: string[] = []
+  for (const r of await demoSeededPayloads(db)) out.push(...((JSON.parse(r.payload) as { devices?: string[] }).devices ?? []))
+  return out
 }
 
 /** Whether the demo beacon may sign for `scope`: only a scope the demo seeding named. No scope: never. */
