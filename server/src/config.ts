@@ -2,6 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
 import { isDemoReference } from './shared/lottery-common.ts'
+import type { SocketLimits } from './realtime/limits.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
 export interface Config {
@@ -97,6 +98,8 @@ export interface Config {
    * offline).
    */
   demoBeaconScope?: 'demo' | 'any'
+  /** Issue 24 point 5: socket limits other than realtime/limits.ts SOCKET_LIMITS (benchmarks of many screens on one host). */
+  socketLimits?: Partial<SocketLimits>
 }
 
 /**

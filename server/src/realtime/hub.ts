@@ -13,7 +13,7 @@ import { clientAddress } from '../http/client-address.ts'
  * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
  * (so a screen opened mid-game, or reconnecting, is right immediately), then a full state after every change.
  */
-export function attachRealtime(http: HttpServer, services: Services, limits: SocketLimits = SOCKET_LIMITS) {
+export function attachRealtime(http: HttpServer, services: Services, limits: SocketLimits = { ...SOCKET_LIMITS, ...services.config.socketLimits }) {
   // Issue 24 point 5: no client frame above maxFrameBytes (a screen's requests are a few dozen bytes).
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false, maxHttpBufferSize: limits.maxFrameBytes })
   // Issue #8: nodes joined by the PostgreSQL adapter; hall screens follow the simultaneous games their hall plays.
@@ -21,24 +21,26 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
 
   // Issue 9: a socket authenticates like an HTTP request (handshake auth {authorization: "Bearer ..." | "Device ..."}),
   // and every event goes through the permission table.
-  // Issue 24 point 5: per address, a bounded number of new sockets a minute (each handshake checks a credential)
-  // and one bucket of events for all its sockets together; the address as the HTTP rate limit sees it.
+  // Issue 24 point 5: per address, a bounded number of new anonymous sockets a minute and one bucket of events for
+  // all its anonymous sockets together; the address as the HTTP rate limit sees it.
   const connections = createBucketMap({ capacity: limits.connectionsPerMinute, perSecond: limits.connectionsPerMinute / 60 })
   const addressEvents = createBucketMap(limits.address)
   const addressOf = (socket: { handshake: { address: string; headers: Record<string, string | string[] | undefined> } }) => {
     const xff = socket.handshake.headers['x-forwarded-for']
     return clientAddress(socket.handshake.address, Array.isArray(xff) ? xff.join(',') : xff, services.config.trustedProxies ?? [])
   }
-  io.use((socket, next) => {
-    if (connections.take(addressOf(socket), Date.now())) return next()
-    next(Object.assign(new Error('RATE_LIMITED'), { data: { code: 'RATE_LIMITED', message: 'too many connections from this address: wait a minute' } }))
-  })
+  // Anonymous sockets and refused credentials count against their address; a person's or an enrolled device's
+  // sockets are accountable and limited one by one (a hall's displays may all come through one address).
+  const tooManyConnections = () => Object.assign(new Error('RATE_LIMITED'), { data: { code: 'RATE_LIMITED', message: 'too many connections from this address: wait a minute' } })
   io.use(async (socket, next) => {
+    const address = addressOf(socket)
     try {
       const header = (socket.handshake.auth as { authorization?: string } | undefined)?.authorization
       socket.data.principal = services.config.auth === 'on' ? await services.auth.authenticate(header) : ANONYMOUS
+      if (socket.data.principal.kind === 'anonymous' && !connections.take(address, Date.now())) return next(tooManyConnections())
       next()
     } catch (err) {
+      if (!connections.take(address, Date.now())) return next(tooManyConnections())
       next(Object.assign(new Error(err instanceof DomainError ? err.code : 'UNAUTHORIZED'), { data: toError(err) }))
     }
   })
@@ -58,7 +60,7 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
       const at = Date.now()
       const tooBig = eventBytes(packet.slice(1)) > limits.maxEventBytes
       // The socket's own bucket first: a socket over its budget does not spend its address's.
-      if (!tooBig && own.take(at) && addressEvents.take(address, at)) return next()
+      if (!tooBig && own.take(at) && (!anonymous || addressEvents.take(address, at))) return next()
       refused++
       const error = tooBig
         ? { code: 'VALIDATION_FAILED', message: `an event may carry at most ${limits.maxEventBytes} bytes` }
