@@ -68,12 +68,11 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
       const ack = packet[packet.length - 1]
       if (typeof ack === 'function') (ack as (r: unknown) => void)({ ok: false, error })
       if (refused === 1) socket.emit('limit:warning', error)
-      if (refused > limits.refusalsBeforeDisconnect) {
+      if (refused === limits.refusalsBeforeDisconnect + 1) {
         services.log.warn(`socket ${socket.id} from ${address} disconnected: ${refused} events refused (${error.code})`)
-        // A graceful close would go on parsing every frame the flooder already sent: the connection is cut shortly
-        // after, once the warning and the disconnect have gone out.
+        // A graceful close would go on parsing every frame the flooder already sent: nothing more is read from it,
+        // and the connection is cut once the warning and the disconnect have gone out.
         const raw = (socket.conn as unknown as { transport?: { socket?: { terminate?: () => void; _socket?: { pause?: () => void } } } }).transport?.socket
-        // Read nothing more from it (what it sent is dropped unread); the warning and the disconnect still go out.
         raw?._socket?.pause?.()
         socket.disconnect(true)
         setTimeout(() => raw?.terminate?.(), 50).unref()
