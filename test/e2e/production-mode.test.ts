@@ -16,9 +16,9 @@ import { api, startTestServer } from '../helpers/server.ts'
 const KEY_FILES = ['operator-ed25519.pem', 'sealing-aes256gcm.key', 'instant-code-pepper.hex']
 const REAL = 'correct horse battery'
 
-function runStart(env: Record<string, string>): Promise<{ code: number; out: string }> {
+function runStart(env: Record<string, string>, args = ['start']): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['bin/bolillo.mjs', 'start'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', BOLILLO_LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, ['bin/bolillo.mjs', ...args], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', BOLILLO_LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     p.stdout.on('data', (d) => (out += d))
     p.stderr.on('data', (d) => (out += d))
@@ -51,6 +51,18 @@ describe('a production start refuses demo references and key files in DATA_DIR (
       rmSync(keyDir, { recursive: true, force: true })
     }
   }, 90_000)
+
+  it('npx bolillo demo does not play into a production installation\'s data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-prod-demo-'))
+    try {
+      const r = await runStart({ DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_KEY_DIR: join(tmpdir(), 'bolillo-prod-demo-keys-unused') }, ['demo', '--cards', '10'])
+      expect(r.code).toBe(2)
+      expect(r.out).toContain('instalación sin demo')
+      expect(existsSync(join(dataDir, 'bolillo.sqlite'))).toBe(false)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it('loadConfig: production needs a key directory outside DATA_DIR and refuses the demo beacon; the demo keeps its defaults', () => {
     const at = (env: Record<string, string>) => { try { loadConfig(env); return '' } catch (e) { return (e as Error).message } }

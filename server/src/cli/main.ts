@@ -78,6 +78,11 @@ async function main(argv: string[]): Promise<number> {
         return 2
       }
       const env = { ...process.env }
+      // Issue 24 point 4: the demo's hall and beacon never go into a production installation's data.
+      if (toolOptions(env).production) {
+        process.stderr.write('npx bolillo demo no se ejecuta en una instalación sin demo (BOLILLO_SEED_DEMO=false): use otro DATA_DIR sin esa variable\n')
+        return 2
+      }
       const dataDir = env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bolillo-demo-'))
       // Without a beacon file the demo plays offline with the labelled demo beacon (DESIGN.md point 9).
       // A demo of its own (never a production installation): its hall is the demo's, drawn by the demo beacon.
