@@ -114,7 +114,7 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
   const workers: Worker[] = []
   try {
     const { bingo } = server.services
-    const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000 })
+    const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
     const set = await bingo.createMasterSet({ count: 200, seed: 'bench-display' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
