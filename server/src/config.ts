@@ -1,5 +1,8 @@
+import { isAbsolute, relative, resolve } from 'node:path'
 import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
+import { isDemoReference } from './shared/lottery-common.ts'
+import type { SocketLimits } from './realtime/limits.ts'
 
 /** Every setting the server reads, with its documented default (README "Configuration"). */
 export interface Config {
@@ -77,6 +80,48 @@ export interface Config {
    * another build. Default: none, except the demo hall's labelled "DEMO (sin certificación real)" for the running build.
    */
   instantGeneratorCertification?: GeneratorCertification | null
+  /**
+   * Issue 24 point 4: a server without the demo (BOLILLO_SEED_DEMO=false). It accepts no DEMO reference, no demo
+   * beacon and no demo account, and keeps its operator and sealing keys outside DATA_DIR (keyDir). loadConfig sets
+   * it; a Config literal (tests) that leaves it unset runs its own halls without these production checks.
+   */
+  production?: boolean
+  /**
+   * Where the operator key, the sealing key file and the instant code pepper live (BOLILLO_KEY_DIR). Default: the
+   * demo's DATA_DIR/keys; in production it is required and must lie outside DATA_DIR, so that a copy of DATA_DIR
+   * holds no key.
+   */
+  keyDir?: string
+  /**
+   * Which draws the labelled demo beacon may sign: `demo`, only the demo hall's games and the demo's own lotto and
+   * lottery draws (what loadConfig sets, and the default); `any`, every hall's (tests that play their own halls
+   * offline).
+   */
+  demoBeaconScope?: 'demo' | 'any'
+  /** Issue 24 point 5: socket limits other than realtime/limits.ts SOCKET_LIMITS (benchmarks of many screens on one host). */
+  socketLimits?: Partial<SocketLimits>
+}
+
+/**
+ * Issue 24 point 4: a tool never seeds the demo (the commands pass BOLILLO_SEED_DEMO=false), but works on a production
+ * installation only when the installation's own environment says so: then it reads the keys from BOLILLO_KEY_DIR
+ * and takes no DEMO reference, like the server.
+ */
+export function toolOptions(env: Record<string, string | undefined> = process.env): { production: boolean } {
+  return { production: env.BOLILLO_SEED_DEMO === 'false' }
+}
+
+/** Whether the server answers only on this machine (HOST 127.x.x.x, ::1 or localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+export { isDemoReference } from './shared/lottery-common.ts'
+
+/** Whether `path` is `dir` or lies below it (both resolved against the working directory). */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(resolve(dir), resolve(path))
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
 /** LNS-12: the licence record a lotto plan's range is checked against. */
@@ -119,8 +164,12 @@ export const TICKET_DEFAULTS = Object.freeze({
   prizeClaimDays: 30,
 })
 
-/** The only reader of process.env. Reports every invalid value at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+/**
+ * The only reader of process.env. Reports every invalid value at once. `options.production` lets a command-line
+ * tool, which never seeds the demo, say whether the installation it works on is a production one (default: the
+ * demo is off).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: { production?: boolean } = {}): Readonly<Config> {
   const errors: string[] = []
   const int = (name: string, fallback: number, min: number, max: number) => {
     const raw = env[name]
@@ -181,10 +230,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     amlSmallShareBp: int('BOLILLO_AML_SMALL_SHARE_PERCENT', TICKET_DEFAULTS.amlSmallShareBp / 100, 0, 100) * 100,
     idRequiredPrizeCents: int('BOLILLO_ID_REQUIRED_PRIZE_CENTS', TICKET_DEFAULTS.idRequiredPrizeCents, 0, Number.MAX_SAFE_INTEGER),
     prizeClaimDays: int('BOLILLO_PRIZE_CLAIM_DAYS', TICKET_DEFAULTS.prizeClaimDays, 1, 3660),
+    demoBeaconScope: 'demo',
   }
+  config.production = options.production ?? !config.seedDemo
+  config.keyDir = env.BOLILLO_KEY_DIR || resolve(config.dataDir, 'keys')
+  if (config.production) errors.push(...productionErrors(env, config))
   if (config.ballSource === 'serial' && !config.blowerPort) errors.push('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT (for example /dev/ttyUSB0)')
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`)
   return Object.freeze(config)
+}
+
+/**
+ * Issue 24 point 4: what a server without the demo refuses to start with, each with what to set instead. The demo's
+ * labelled references, its beacon and its key files in DATA_DIR serve the demo only: whoever holds a copy of
+ * DATA_DIR holds those keys, and a DEMO reference is no authorisation of anything.
+ */
+function productionErrors(env: Record<string, string | undefined>, config: Config): string[] {
+  const errors: string[] = []
+  const off = 'a server without the demo (BOLILLO_SEED_DEMO=false)'
+  const demoRefs: Array<[string, string]> = [
+    ['BOLILLO_LOTTERY_RNG_AUTHORISATION', 'the AJ authorisation of the RNG as a lotto/lottery extraction device (RNG-26), or leave it unset to draw lotteries with an authorised tómbola'],
+    ['BOLILLO_LOTTO_LICENCE', 'the Licencia de Operaciones as REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (LNS-12)'],
+    ['BOLILLO_INSTANT_GENERATOR_CERT', 'the certifier\'s certificate of the generator build as REFERENCE:SHA256 (INS-3)'],
+  ]
+  for (const [name, what] of demoRefs) {
+    if (isDemoReference(env[name])) errors.push(`${name} is a demo reference ("${env[name]}"), which ${off} never accepts: set it to ${what}`)
+  }
+  if (env.BOLILLO_DEMO_BEACON === 'true') errors.push(`BOLILLO_DEMO_BEACON=true: the demo beacon serves only the demo, and ${off} draws by the public beacon: set BOLILLO_BEACON_RELAYS to drand quicknet relays (or type each round's signature in) and unset BOLILLO_DEMO_BEACON`)
+  if (!env.BOLILLO_KEY_DIR) {
+    errors.push(`BOLILLO_KEY_DIR is not set: ${off} keeps its operator key, sealing key and instant code pepper outside DATA_DIR; set BOLILLO_KEY_DIR to a directory of the server's user outside ${config.dataDir} (mode 0700, e.g. /etc/bolillo/keys); the sealing key may come from the operator's key store in BOLILLO_SEALING_KEY instead`)
+  } else if (isInside(env.BOLILLO_KEY_DIR, config.dataDir)) {
+    errors.push(`BOLILLO_KEY_DIR=${env.BOLILLO_KEY_DIR} lies inside DATA_DIR (${config.dataDir}): whoever copies DATA_DIR would hold the keys; set it to a directory outside DATA_DIR`)
+  }
+  return errors
 }
 
 /** Defaults of the blower and entropy settings (README "Configuration"). */

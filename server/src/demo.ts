@@ -7,6 +7,14 @@ import { getProfile } from './shared/profile.ts'
 import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
 import { isoInZone } from './shared/time-zone.ts'
 import type { InstantDesign } from './instant/design.ts'
+import { recordDemoScopes } from './shared/demo-scope.ts'
+import { demoSeededPayloads } from './shared/store.ts'
+import type { BeaconScope } from './shared/beacon-source.ts'
+
+/** Issue 24 point 4: journals `scopes` as the demo's own, the only draws its labelled demo beacon may sign. */
+export async function markDemo(services: Services, scopes: BeaconScope[], devices: string[] = []): Promise<void> {
+  await services.db.transaction((tx) => recordDemoScopes(tx, services.clock.now().toISOString(), scopes, devices))
+}
 
 /** Demo staff accounts (one per role) and enrolled demo devices; written to DATA_DIR/demo-credentials.json. */
 export const DEMO_PASSWORD = 'bolillo-demo'
@@ -25,6 +33,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
     devices.push({ ...d, credential: e.credential })
   }
+  // Issue 24 point 4: journaled as the demo's, so that a server without the demo revokes them.
+  await markDemo(services, [], devices.map((d) => d.credential.split('.')[0]))
   const file = join(services.config.dataDir, 'demo-credentials.json')
   writeFileSync(file, JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2), { mode: 0o600 })
   services.log.info(`demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`)
@@ -38,6 +48,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
 export async function seedDemoHall(services: Services, options: { cards?: number } = {}): Promise<{ hallId: string; sessionId: string; gameId: string }> {
   const existing = await oldestHall(services.db)
   if (existing) {
+    // A demo data directory from before issue 24 names no scope of its own: its demo hall is the demo's.
+    if (existing.id === 'demo' && (await demoSeededPayloads(services.db)).length === 0) await markDemo(services, [{ hallId: existing.id }])
     const session = await openSessionOfHall(services.db, existing.id)
     const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
@@ -45,6 +57,7 @@ export async function seedDemoHall(services: Services, options: { cards?: number
   const { bingo, config } = services
   // BNG-52: a Bolivian hall plays only with its AJ-approved Plan de Apuestas; the demo's is labelled as a demo.
   const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions, bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN })
+  await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
@@ -85,7 +98,7 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     drawPlace: `Salón de sorteos, ${place}`, paymentPlace: `Cajas de ${config.hallName}`, regulationUrl: 'https://bolillo.example/demo/reglamento',
     authorisationRef: 'DEMO (sin autorización real)', drawMethod: 'rng' as const, staff, timeZone: tz,
   }
-  await services.lotto.createDraw({
+  const lottoDraw = await services.lotto.createDraw({
     ...common, operator, gameCode: 'LOTODEMO', name: 'Loto 6/49 de demostración', drawNumber: 1, issue: 'DEMO-1', range: 49, picks: 6,
     priceCents: 500, currency: profile.currency, prizePoolBp: 5000, budgetCents: 5_000_000,
     categories: [
@@ -105,6 +118,7 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     ],
     budgetCents: 10_000_000, securityMarks: 'Impresión de demostración: sin marcas de seguridad',
   })
+  await markDemo(services, [{ drawId: lottoDraw.drawId }, { drawId: issue.drawId }])
   // The issue register: numbers 0000-0009 printed, the first half distributed to the demo kiosk, the rest to the
   // demo cashier (each station sells only what it was given).
   const system = { kind: 'system', id: 'demo', role: 'system', name: 'Demostración' }

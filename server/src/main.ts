@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { seedDemoHall } from './demo.ts'
-import { loadConfig } from './config.ts'
+import { isLoopbackHost, loadConfig } from './config.ts'
 import { createServer } from './server.ts'
 
 /** Composition root: `npm start`. */
@@ -14,7 +14,8 @@ async function main() {
     const demo = await seedDemoHall(server.services)
     log.info('demo hall ready', demo)
     const file = join(config.dataDir, 'demo-credentials.json')
-    if (config.auth === 'on' && existsSync(file)) {
+    // Issue 24 point 4: device credentials are printed only when the server answers on this machine alone.
+    if (config.auth === 'on' && isLoopbackHost(config.host) && existsSync(file)) {
       // The demo's enrolled devices: open these once, the screen keeps its credential.
       const creds = JSON.parse(readFileSync(file, 'utf8')) as { devices: Array<{ kind: string; credential: string }> }
       const of = (kind: string) => creds.devices.find((d) => d.kind === kind)?.credential ?? ''
@@ -23,8 +24,8 @@ async function main() {
   }
   // Issue 14 point 5: the demo's published passwords only serve the demo on this machine; anywhere else the demo
   // accounts must choose their own before doing anything. A production start without a director says how to add one.
-  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(config.host)
-  if (!config.seedDemo || !loopback) {
+  const loopback = isLoopbackHost(config.host)
+  if (config.seedDemo && !loopback) {
     const n = await server.services.auth.requirePasswordChangeOfDemoAccounts()
     if (n > 0) log.warn(`${n} demo account(s) must change their password at their next login (the server is not running as the local demo)`)
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createBingoService, type BingoEvent, type Clock, type EntropySource } from './bingo/service.ts'
 import { appendJournal, readJournal } from './shared/journal.ts'
@@ -21,7 +22,9 @@ import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { openSqlite } from './db/sqlite-runtime.ts'
 import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
-import { loadOrCreateKeys, type OperatorKeys } from './shared/keys.ts'
+import { loadOrCreateKeysIn, type OperatorKeys } from './shared/keys.ts'
+import { assertProductionStart } from './shared/production.ts'
+import { createDemoScopeCheck, demoDeviceIds } from './shared/demo-scope.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createEquipment } from './equipment/service.ts'
 import { createInstantService } from './instant/service.ts'
@@ -31,6 +34,7 @@ import { createComplaintsService } from './bingo/complaints-service.ts'
 import { createCardCustodyService } from './bingo/card-custody-service.ts'
 import { createRetentionService } from './bingo/retention-service.ts'
 import { createHallClosureService, hallClosureHooks } from './bingo/hall-closure-service.ts'
+import { demoReferenceHooks } from './bingo/demo-references.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
@@ -43,17 +47,22 @@ export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const log = overrides.log ?? createLogger(config.logLevel)
+  // Issue 24 point 4: a server without the demo takes no DEMO reference, no demo beacon and no key from DATA_DIR.
+  assertProductionStart(config)
+  const keyDir = config.keyDir ?? join(config.dataDir, 'keys')
   // Before anything is written: DATA_DIR and all it holds are the server user's alone (DESIGN.md "Sealed secrets").
   secureDataDir(config.dataDir)
   const db = overrides.db ?? (await openDatabase(config))
   await migrate(db)
   // Seeds, draw orders and prize files are sealed under a key kept out of the database.
-  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir }).key)
+  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key)
   // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
   const beacon = overrides.beacon ?? createBeaconSource({
     relays: config.beaconRelays ?? [],
     timeoutMs: config.beaconTimeoutMs,
-    demo: (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
+    demo: !config.production && (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
+    // Issue 24 point 4: the demo beacon signs the demo's own hall and draws only (tests of their own halls: any).
+    demoScope: config.demoBeaconScope === 'any' ? undefined : createDemoScopeCheck(db),
     onRefused: (r) => {
       const at = (overrides.clock ?? systemClock).now().toISOString()
       db.transaction((tx) => appendJournal(tx, { at, type: 'beacon.refused', scope: '', payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } } }))
@@ -72,13 +81,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     entropy: overrides.entropy ?? equipment.entropy,
     idEntropy: overrides.entropy ?? osEntropy,
     // Issue 18, BNG-65: a closed hall opens no session, announces no game, sells no card.
-    hooks: [hallClosureHooks, ...equipment.hooks, bonus.hooks],
+    // Issue 24 point 4: outside the demo, no game or card under a hall's demo Plan de Apuestas.
+    hooks: [hallClosureHooks, ...(config.production ? [demoReferenceHooks] : []), ...equipment.hooks, bonus.hooks],
     publish: (e) => { for (const l of listeners) l(e) },
     sealer, beacon, autoBeacon: true,
   })
   const blowers = await equipment.startBlowers(bingo)
-  const keys = overrides.keys ?? loadOrCreateKeys(config.dataDir)
-  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock })
+  const keys = overrides.keys ?? loadOrCreateKeysIn(keyDir)
+  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock, options: { demoAccountsDisabled: config.production ?? false } })
+  // Issue 24 point 4: the demo's enrolled devices (credentials published in DATA_DIR) are revoked outside the demo.
+  if (config.production) {
+    const revoked = await auth.revokeDemoDevices([...(await demoDeviceIds(db)), ...demoCredentialFileDevices(config.dataDir)])
+    if (revoked > 0) log.warn(`${revoked} demo device(s) revoked: the server runs without the demo`)
+  }
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
   // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
   const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
@@ -95,16 +110,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Batch seeds from the health-tested source of draw seeds (RNG-27, RNG-32), sealed with the prize file.
   const instant = createInstantService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? equipment.entropy, idEntropy: overrides.entropy ?? osEntropy,
-    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), printers: cashdesk.printers,
+    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir, keyDir), printers: cashdesk.printers,
     // Issue 18, INS-3: batches only from the certified generator build where the profile requires it.
     generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
     designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
+    demoReferencesRefused: config.production ?? false,
   })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
   // Issue 15: lotto and lottery seeds from the health-tested source (RNG-32), sealed; draws by bolillo-draw-v2.
   const seedEntropy = overrides.entropy ?? equipment.entropy
   // Issue 18, RNG-26: software lotto/lottery draws only where the profile or the licence's AJ authorisation allows them.
-  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null }
+  // Issue 24 point 4: a server without the demo sells and draws nothing planned under a DEMO reference.
+  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null, demoReferencesRefused: config.production ?? false }
   const lotto = createLottoService({
     db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
     // Issue 18, LNS-12 / LNS-14: the licence record a plan's range is checked against, and the publication hold.
@@ -167,6 +184,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>
+
+/** Device ids in DATA_DIR/demo-credentials.json (a demo data directory from before the demo journaled them). */
+function demoCredentialFileDevices(dataDir: string): string[] {
+  try {
+    const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { devices?: Array<{ credential?: string }> }
+    return (creds.devices ?? []).map((d) => String(d.credential ?? '').split('.')[0]).filter(Boolean)
+  } catch {
+    return []
+  }
+}
 
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {

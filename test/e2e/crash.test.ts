@@ -32,8 +32,9 @@ describe('crash safety under SIGKILL', () => {
 
   async function start(): Promise<string> {
     child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_AUTH: 'off', BOLILLO_PRINTER: 'discard', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
-        // No network here: the draw uses the labelled demo beacon (bolillo-draw-v2 point 9).
+      // No network here: the demo hall's game draws with the labelled demo beacon (bolillo-draw-v2 point 9), which
+      // signs the demo's own hall only (issue 24 point 4), so the test plays the demo hall's game.
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'true', BOLILLO_AUTH: 'off', BOLILLO_PRINTER: 'discard', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
         BOLILLO_DEMO_BEACON: 'true', BOLILLO_BEACON_RELAYS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -70,12 +71,9 @@ describe('crash safety under SIGKILL', () => {
 
   it(`survives ${KILLS} kills during sales and the draw`, async () => {
     let url = await start()
-    const hall = (await api(url, 'POST', '/api/halls', { name: 'Sala apagón', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body
-    const set = (await api(url, 'POST', '/api/master-sets', { count: 20_000, seed: 'crash' })).body
-    const series = (await api(url, 'POST', `/api/halls/${hall.id}/series`, { code: 'K', masterSetId: set.id, faceValueCents: 100 })).body
-    const session = (await api(url, 'POST', `/api/halls/${hall.id}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'jefe' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
-    const gameId = (await api(url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id] })).body.gameId
-    await api(url, 'POST', `/api/games/${gameId}/sales/open`)
+    // The demo hall's game, on sale with its first cards sold.
+    const gameId = (await api(url, 'GET', '/api/halls/demo')).body.currentGameId as string
+    expect((await api(url, 'GET', `/api/games/${gameId}`)).body.status).toBe('on_sale')
 
     const acked = new Set<string>()
     const ackedBalls: number[] = []

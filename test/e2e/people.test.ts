@@ -77,14 +77,16 @@ describe('first director and listen address (issue 14 point 5)', () => {
   it('listens on 127.0.0.1 for the demo unless HOST says otherwise', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1')
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
-    expect(loadConfig({ BOLILLO_SEED_DEMO: 'false' }).host).toBe('0.0.0.0')
+    expect(loadConfig({ BOLILLO_SEED_DEMO: 'false', BOLILLO_KEY_DIR: '/etc/bolillo/keys' }).host).toBe('0.0.0.0')
   })
 
   it('creates the first director of a production install with npx bolillo create-director', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-director-'))
+    // Issue 24 point 4: a production install keeps its keys outside DATA_DIR.
+    const keyDir = mkdtempSync(join(tmpdir(), 'bolillo-director-keys-'))
     try {
       const run = (args: string[], input?: string) => new Promise<{ code: number; out: string }>((resolve) => {
-        const p = spawn(process.execPath, ['bin/bolillo.mjs', ...args], { env: { ...process.env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false' }, stdio: ['pipe', 'pipe', 'pipe'] })
+        const p = spawn(process.execPath, ['bin/bolillo.mjs', ...args], { env: { ...process.env, DATA_DIR: dataDir, BOLILLO_KEY_DIR: keyDir, BOLILLO_SEED_DEMO: 'false' }, stdio: ['pipe', 'pipe', 'pipe'] })
         let out = ''
         p.stdout.on('data', (d) => (out += d))
         p.stderr.on('data', (d) => (out += d))
@@ -94,7 +96,7 @@ describe('first director and listen address (issue 14 point 5)', () => {
       const made = await run(['create-director', '--username', 'directora', '--name', 'Marta Quispe', '--password-stdin'], 'una clave larga\n')
       expect(made.code, made.out).toBe(0)
       // The CLI wrote to the embedded SQLite default under DATA_DIR (no DATABASE_URL given): start on that file, on either engine's run.
-      const server = await startTestServer({ auth: 'on', dataDir, databaseUrl: null })
+      const server = await startTestServer({ auth: 'on', dataDir, keyDir, production: true, databaseUrl: null })
       try {
         const login = await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: 'una clave larga' })
         expect(login.status).toBe(200)
@@ -104,6 +106,7 @@ describe('first director and listen address (issue 14 point 5)', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
+      rmSync(keyDir, { recursive: true, force: true })
     }
   }, 120_000)
 })

@@ -23,6 +23,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     lottoLicence: { ref: 'AJ-LO-PRUEBAS', rangeMin: 2, rangeMax: 128 },
     // INS-3: BO-2025 generates instant batches only with the certified generator build; the test certificate names the running one.
     instantGeneratorCertification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: instantGeneratorBuild().sha256 },
+    // Issue 24 point 4: the shipped server's demo beacon signs only the demo's own hall and draws; tests play halls of
+    // their own offline with it (production-mode.test.ts checks the shipped scope).
+    demoBeaconScope: 'any',
     ...TICKET_DEFAULTS,
     ...overrides,
   }

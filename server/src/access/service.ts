@@ -63,7 +63,14 @@ export interface AuthOptions {
   /** The first lock's length; each further lock without a good login in between doubles it, up to a day. */
   lockoutMs?: number
   sessionMs?: number
+  /**
+   * Issue 24 point 4: a server without the demo. Its demo accounts (published password) are disabled, not handed
+   * over: no login, no session, no password change or reset, no re-enabling.
+   */
+  demoAccountsDisabled?: boolean
 }
+
+const DEMO_ACCOUNT_DISABLED = 'the demo accounts are disabled on a server without the demo: each person gets an account of their own'
 
 /** The demo's published password: never accepted as someone's new one. */
 const DEMO_PASSWORD_FORBIDDEN = 'bolillo-demo'
@@ -90,6 +97,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   const lockoutMs = deps.options?.lockoutMs ?? 15 * 60_000
   const sessionMs = deps.options?.sessionMs ?? 12 * 3600_000
   const now = () => clock.now()
+  const demoOff = deps.options?.demoAccountsDisabled ?? false
+  const isDisabledDemo = (u: { demo: number | boolean | null }) => demoOff && Number(u.demo) === 1
   const newId = (p: string) => `${p}_${randomBytes(8).toString('hex')}`
 
   /**
@@ -145,6 +154,10 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function setDisabled(userId: string, disabled: boolean, by?: Principal) {
     await db.transaction(async (tx) => {
       if (by && by.id === userId && disabled) throw new DomainError('VALIDATION_FAILED', 'a director cannot disable herself', { field: 'userId' })
+      if (!disabled) {
+        const u = await userById(tx, userId)
+        if (u && isDisabledDemo(u)) throw new DomainError('FORBIDDEN', DEMO_ACCOUNT_DISABLED, { field: 'userId' })
+      }
       if (!(await setUserDisabled(tx, userId, disabled))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
       const ended = disabled ? await revokeTokensOfUser(tx, userId, now().toISOString()) : 0
       await appendJournal(tx, { at: now().toISOString(), type: disabled ? 'user.disabled' : 'user.enabled', scope: '', payload: { userId, sessionsEnded: ended } })
@@ -180,6 +193,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     if (input.next.length < 8) throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
     const u = await userById(db, userId)
     if (!u) throw new DomainError('NOT_FOUND', `no person ${userId}`)
+    if (isDisabledDemo(u)) throw new DomainError('FORBIDDEN', DEMO_ACCOUNT_DISABLED, { field: 'userId' })
     if (!input.resetBy) {
       await verifyPassword(u.username, input.current ?? '')
       if (input.next === input.current) throw new DomainError('VALIDATION_FAILED', 'the new password must differ from the current one', { field: 'password' })
@@ -203,11 +217,32 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     let n = 0
     for (const u of await demoUsers(db)) {
       if (Number(u.must_change_password) === 1) continue
+      // A demo account that chose its own password keeps it (it stays a demo account all the same).
+      if (!(await checkPassword(DEMO_PASSWORD_FORBIDDEN, u.password_hash))) continue
       await db.transaction(async (tx) => {
         await setMustChangePassword(tx, u.id)
         await appendJournal(tx, { at: now().toISOString(), type: 'user.password-change-required', scope: '', payload: { userId: u.id, reason: 'demo account outside the demo' } })
       })
       n++
+    }
+    return n
+  }
+
+  /**
+   * Issue 24 point 4: a server without the demo revokes the devices the demo enrolled (their credentials are
+   * published in DATA_DIR/demo-credentials.json). Returns how many were still enrolled.
+   */
+  async function revokeDemoDevices(ids: readonly string[]): Promise<number> {
+    let n = 0
+    for (const id of new Set(ids)) {
+      const d = await deviceCredentialById(db, id)
+      if (!d || d.revoked_at) continue
+      await db.transaction(async (tx) => {
+        if (!(await revokeDeviceCredential(tx, id, now().toISOString()))) return
+        await revokeTokensOfDevice(tx, id, now().toISOString())
+        await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId: id, reason: 'demo device on a server without the demo' } })
+        n++
+      })
     }
     return n
   }
@@ -237,7 +272,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (u && Number(u.failed_attempts) > maxFailures) await lockNow(tx, u, username)
       return u
     })
-    const usable = user && Number(user.failed_attempts) <= maxFailures
+    // A disabled demo account gets the same answer as an unknown name.
+    const usable = user && Number(user.failed_attempts) <= maxFailures && !isDisabledDemo(user)
     // Same work whether or not the attempt may proceed, so timing tells nothing either.
     const ok = await checkPassword(password, usable ? user.password_hash : await dummyHash())
     if (!user || !usable) throw refuse(LOGIN_REFUSED)
@@ -330,7 +366,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (!row || row.revoked_at || Date.parse(row.expires_at) <= now().getTime()) throw new DomainError('UNAUTHORIZED', 'session expired or unknown')
       if (row.user_id) {
         const u = await userById(db, row.user_id)
-        if (!u || u.disabled) throw new DomainError('UNAUTHORIZED', 'user disabled')
+        if (!u || u.disabled || isDisabledDemo(u)) throw new DomainError('UNAUTHORIZED', 'user disabled')
         // A session opened at a station lasts only as long as the station's enrolment, and acts in its hall only.
         const device = row.device_id ? (await deviceById(row.device_id)).device : undefined
         return { kind: 'person', id: u.id, name: u.display_name, role: u.role, halls: await hallsOf(u), ...(device ? { device } : {}), ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}) }
@@ -357,7 +393,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   return {
-    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, authenticate,
+    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, revokeDemoDevices, authenticate,
     setHalls, people, setDisabled, endSessions, unlock, changePassword, requirePasswordChangeOfDemoAccounts, hasDirector,
   }
 }

@@ -51,7 +51,8 @@ export async function setUserDisabled(tx: Sql, userId: string, disabled: boolean
 }
 
 export async function setPassword(tx: Sql, userId: string, passwordHash: string, mustChange: boolean): Promise<void> {
-  await tx.run('UPDATE users SET password_hash = ?, must_change_password = ?, demo = 0 WHERE id = ?', [passwordHash, mustChange ? 1 : 0, userId])
+  // Issue 24 point 4: a demo account stays one whatever password it is given (not transferable out of the demo).
+  await tx.run('UPDATE users SET password_hash = ?, must_change_password = ? WHERE id = ?', [passwordHash, mustChange ? 1 : 0, userId])
 }
 
 /** Demo accounts must choose their own password once the server runs outside the demo (issue 14 point 5). */
@@ -95,8 +96,8 @@ export function userByUsername(db: Sql, username: string): Promise<UserRow | und
   return db.get<UserRow>('SELECT * FROM users WHERE username = ?', [username])
 }
 
-export function userById(db: Sql, id: string): Promise<{ id: string; username: string; role: PersonRole; display_name: string; disabled: number; all_halls: number; must_change_password: number } | undefined> {
-  return db.get('SELECT id, username, role, display_name, disabled, all_halls, must_change_password FROM users WHERE id = ?', [id])
+export function userById(db: Sql, id: string): Promise<{ id: string; username: string; role: PersonRole; display_name: string; disabled: number; all_halls: number; must_change_password: number; demo: number } | undefined> {
+  return db.get('SELECT id, username, role, display_name, disabled, all_halls, must_change_password, demo FROM users WHERE id = ?', [id])
 }
 
 /** Records the failure count and, when it locks the account, until when. */

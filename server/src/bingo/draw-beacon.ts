@@ -61,7 +61,7 @@ export async function ensureBeacon(ctx: BingoContext, gameId: string): Promise<v
   }
   if (game.beacon_randomness) return
   // Outside any transaction: a relay may take seconds, and no lock is held while it answers.
-  const value = await ctx.beacon.obtain(Number(game.beacon_round), ctx.deps.clock.now())
+  const value = await ctx.beacon.obtain(Number(game.beacon_round), ctx.deps.clock.now(), { hallId: game.hall_id })
   await storeBeacon(ctx, gameId, value, { kind: 'server', id: 'server', name: 'server', role: 'server' })
 }
 

@@ -4,7 +4,7 @@
  * read from stdin (--password-stdin) or generated, shown once, and must be changed at the first login.
  */
 import { randomBytes } from 'node:crypto'
-import { loadConfig } from '../config.ts'
+import { loadConfig, toolOptions } from '../config.ts'
 import { createServices } from '../services.ts'
 
 function option(args: string[], name: string): string | undefined {
@@ -28,7 +28,7 @@ export async function createDirectorCli(args: string[]): Promise<number> {
   const fromStdin = args.includes('--password-stdin')
   const password = fromStdin ? await readStdin() : randomBytes(12).toString('base64url')
   if (password.length < 8) { process.stderr.write('la contraseña debe tener al menos 8 caracteres\n'); return 2 }
-  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
   const services = await createServices(config)
   try {
     const u = await services.auth.createUser({ username, displayName: name, role: 'director', password, halls: '*', mustChangePassword: !fromStdin })

@@ -1,5 +1,6 @@
 import type { Services } from '../services.ts'
 import { DEMO_BETTING_PLAN } from '../bingo/betting-plan.ts'
+import { markDemo } from '../demo.ts'
 
 export interface DemoResult {
   gameId: string
@@ -25,6 +26,8 @@ export interface DemoResult {
 export async function runDemoGame(services: Services, options: { cards: number; withCards?: boolean; faceValueCents?: number; afterClose?: () => void }): Promise<DemoResult> {
   const { bingo } = services
   const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards), bettingPlan: DEMO_BETTING_PLAN })
+  // The demo beacon signs the demo's own halls only (issue 24 point 4).
+  await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: options.cards })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'demo' } })

@@ -7,7 +7,7 @@ import { createHash, verify as verifySignature } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { loadConfig } from '../config.ts'
+import { loadConfig, toolOptions } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { migrate } from '../db/migrate.ts'
 import { openSqlite } from '../db/sqlite-runtime.ts'
@@ -18,7 +18,8 @@ import { createInstantService } from '../instant/service.ts'
 import { writeManifest, type FileEntry } from '../instant/files.ts'
 import type { PrintWorkerInput } from '../instant/print-worker.ts'
 import { loadOrCreateInstantPepper } from '../instant/pepper.ts'
-import { loadOrCreateKeys } from '../shared/keys.ts'
+import { loadOrCreateKeysIn } from '../shared/keys.ts'
+import { assertProductionStart } from '../shared/production.ts'
 import { createSealer, parseSealingKey } from '../shared/sealing.ts'
 import { loadSealingKey } from '../shared/sealing-key-file.ts'
 import { selectEntropy } from '../../../hardware/src/select.ts'
@@ -115,12 +116,13 @@ async function generate(args: string[]): Promise<number> {
   const checked = checkDesign(design)
   const json = args.includes('--json')
   const noDb = args.includes('--no-db')
-  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
   // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
   // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
   if (inside(resolve(out), resolve(config.dataDir))) throw new DomainError('VALIDATION_FAILED', `--out ${out} is inside DATA_DIR (${config.dataDir}): write the print files elsewhere`)
-  const keys = loadOrCreateKeys(config.dataDir)
-  const sealer = createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir }).key)
+  assertProductionStart(config)
+  const keys = loadOrCreateKeysIn(config.keyDir!)
+  const sealer = createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir: config.keyDir }).key)
   // The health-tested source of draw seeds (BOLILLO_ENTROPY, RNG-32), as the server uses.
   const entropy = selectEntropy(config, { onFailure: (reason) => process.stderr.write(`entropy source failed its health tests: ${reason}\n`) })
   const sheets = parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount)
@@ -152,7 +154,7 @@ async function generate(args: string[]): Promise<number> {
     try {
       await migrate(db)
       const service = createInstantService({
-        db, keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir), clock: { now: () => new Date() },
+        db, keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir, config.keyDir), clock: { now: () => new Date() },
         entropy: { name: entropy.name, randomBytes: (n) => entropy.randomBytes(n) },
         // INS-3: the same generator certification rule as the server's.
         generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
@@ -211,8 +213,9 @@ function verifyDir(dir: string): number {
     const hash = createHash('sha256').update(readFileSync(path)).digest('hex')
     if (hash !== f.sha256) errors.push(`${f.name}: SHA-256 ${hash} differs from the manifest`)
   }
-  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
-  const keys = loadOrCreateKeys(config.dataDir)
+  const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
+  assertProductionStart(config)
+  const keys = loadOrCreateKeysIn(config.keyDir!)
   const sigPath = join(dir, 'manifest.sig')
   if (!existsSync(sigPath)) errors.push('manifest.sig: missing')
   else if (!verifySignature(null, Buffer.from(text, 'utf8'), keys.publicKey, Buffer.from(readFileSync(sigPath, 'utf8').trim(), 'base64url'))) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../config.ts'
+import { loadConfig, toolOptions } from '../config.ts'
 import { formatProofVerification, verifyProof } from '../shared/draw-proof-v2.ts'
 import { verifyLuckyProof } from '../bingo/pots.ts'
 import { createServices } from '../services.ts'
@@ -78,9 +78,15 @@ async function main(argv: string[]): Promise<number> {
         return 2
       }
       const env = { ...process.env }
+      // Issue 24 point 4: the demo's hall and beacon never go into a production installation's data.
+      if (toolOptions(env).production) {
+        process.stderr.write('npx bolillo demo no se ejecuta en una instalación sin demo (BOLILLO_SEED_DEMO=false): use otro DATA_DIR sin esa variable\n')
+        return 2
+      }
       const dataDir = env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bolillo-demo-'))
       // Without a beacon file the demo plays offline with the labelled demo beacon (DESIGN.md point 9).
-      const config = loadConfig({ BOLILLO_DEMO_BEACON: 'true', ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+      // A demo of its own (never a production installation): its hall is the demo's, drawn by the demo beacon.
+      const config = loadConfig({ BOLILLO_DEMO_BEACON: 'true', ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, { production: false })
       const beaconFile = option(args, '--beacon-file')
       let fromFile: { clock: ReturnType<typeof beaconFileClock>; beacon: ReturnType<typeof fileBeaconSource> } | null = null
       if (beaconFile) {
@@ -124,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
     case 'backup': {
       const target = args[0]
       if (!target) { process.stderr.write('uso: npx bolillo backup <fichero.sqlite>\n'); return 2 }
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       if (config.databaseUrl) { process.stderr.write('PostgreSQL: use pg_dump --format=custom; this command copies the SQLite store\n'); return 2 }
       const r = await backupSqlite(config.dataDir, target)
       process.stdout.write(`OK: backup of ${r.pages} pages written to ${target}; integrity ok, journal of ${r.journalRecords} records verifies\n`)
@@ -133,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
     case 'restore': {
       const source = args[0]
       if (!source) { process.stderr.write('uso: npx bolillo restore <fichero.sqlite> [--force]\n'); return 2 }
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       const r = await restoreSqlite(source, config.dataDir, flag(args, '--force'))
       process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
       return 0
@@ -148,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
       return runInstantCli(args)
     }
     case 'verify-journal': {
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' })
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
       const services = await createServices(config)
       try {
         const checkpointFile = option(args, '--checkpoints')
@@ -173,7 +179,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write('--games y --words-per-game deben ser enteros positivos\n')
         return 2
       }
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' })
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       const entropy = selectEntropy(config)
       const report = runRngReport({ games, entropy, out: option(args, '--out') ?? null, wordsPerGame, onProgress: (n) => process.stderr.write(`  ${n} partidas\r`) })
       process.stderr.write('\n')

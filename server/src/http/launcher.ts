@@ -1,14 +1,15 @@
 /**
  * Issue 17: the page at `/`. It names every screen and who it is for, Spanish first (`?lang=en` for English), and
  * in the demo opens the kiosk, the cashier and the hall display already enrolled as the demo's devices (their
- * credential link), so a visitor sees every product line without typing anything. Outside the demo it lists the
- * screens only: a device is enrolled by staff, never from this page.
+ * credential link), so a visitor sees every product line without typing anything. Outside the demo, and whenever
+ * the server listens beyond this machine, it lists the screens only: a device is enrolled by staff, never from here.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { App } from './context.ts'
 import type { Services } from '../services.ts'
 import { zoneLabel } from '../shared/time-zone.ts'
+import { isLoopbackHost } from '../config.ts'
 
 type Lang = 'es' | 'en'
 
@@ -17,6 +18,8 @@ interface DemoCredentials { password: string; users: string[]; devices: Array<{ 
 /** The demo's enrolled devices and staff, when this data directory holds the demo's (written by demo.ts). */
 function demoCredentials(services: Services): DemoCredentials | null {
   if (!services.config.seedDemo) return null
+  // Issue 24 point 4: a device credential is a bearer secret; a page anyone on the network can open shows none.
+  if (!isLoopbackHost(services.config.host)) return null
   const file = join(services.config.dataDir, 'demo-credentials.json')
   if (!existsSync(file)) return null
   try {

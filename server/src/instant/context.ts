@@ -34,6 +34,8 @@ export interface InstantDeps {
   generator?: { required: boolean; certification: GeneratorCertification | null }
   /** LOT-3 / GEN-5: whether every game design must carry the regulator's authorisation reference (profile). */
   designAuthorisationRequired?: boolean
+  /** Issue 24 point 4: a server without the demo, which sells nothing under a demo reference. */
+  demoReferencesRefused?: boolean
 }
 
 export interface ResolvedTicket {

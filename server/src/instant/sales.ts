@@ -11,12 +11,25 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
-import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketPrizeTagAndStatus } from './store.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
+import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketPrizeTagAndStatus, type BatchRow } from './store.ts'
 
 interface InstantHallSettings { electronicInstantAllowed?: boolean; authorisationRef?: string }
 
 export function createSaleUseCases(ctx: InstantContext) {
   const { db, deps, keys, now, batchByGame, checkedOf, scopeOf, serialOfIndex } = ctx
+
+  /**
+   * Issue 24 point 4: a server without the demo sells nothing of a game designed or generated under a demo reference
+   * (a data directory that ran the demo), nor on screen in a hall switched on with one.
+   */
+  function refuseDemoReferences(b: BatchRow, hallRef?: string | null) {
+    if (!deps.demoReferencesRefused) return
+    const generator = b.generator ? (JSON.parse(b.generator) as { certificationRef?: string | null }) : null
+    for (const ref of [checkedOf(b).design.authorisationRef, generator?.certificationRef, hallRef]) {
+      if (isDemoReference(ref)) throw new DomainError('RULE_DISABLED', `instant game ${b.game_no} is under a demo reference ("${ref}"): a server without the demo sells only under real authorisations`, { rule: 'INS-3' })
+    }
+  }
 
   /** A pre-printed ticket sold by scanning its inventory code at a kiosk or cashier; its pack must be activated. */
   async function sellPrinted(input: { code: string; stationId: string; hallId?: string }) {
@@ -28,6 +41,7 @@ export function createSaleUseCases(ctx: InstantContext) {
     const t = await ctx.byInventoryCode(tx, input.code)
     if (t.batch.channel !== 'printed') throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
     if (t.batch.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${t.batch.game_no} is closed`)
+    refuseDemoReferences(t.batch)
     const blocked = await ctx.blockedBy(tx, t)
     if (blocked) throw new DomainError('TICKET_BLOCKED', `ticket ${t.serial} is in a range reported ${blocked.kind} (LST-4, LST-5)`, { reportId: blocked.id })
     if (t.packStatus !== 'activated') throw new DomainError('PACK_NOT_ACTIVATED', `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`, { packNo: t.packNo })
@@ -83,6 +97,7 @@ export function createSaleUseCases(ctx: InstantContext) {
     const b = await batchByGame(tx, input.gameNo)
     if (b.channel !== 'electronic') throw new DomainError('VALIDATION_FAILED', `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`)
     if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
+    refuseDemoReferences(b, hs.settings.instant?.authorisationRef)
     const index = b.next_sale_index
     if (index >= b.ticket_count) throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
     if ((await advanceSaleIndex(tx, b.id, index)) !== 1) throw new DomainError('CONFLICT', 'another sale took this ticket; try again')

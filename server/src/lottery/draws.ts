@@ -18,7 +18,7 @@ import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, parseBeacon, seedContext, seedOf, type Actor } from '../shared/lottery-draw-v2.ts'
 import type { LotteryDrawRow } from './store.ts'
-import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
+import { assertDrawDate, checkDemoReferences, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { inRange, isRaffle, type LotteryContext, type Plan } from './context.ts'
 import { formatNumber, numberCount, raffleTicketId } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
@@ -42,6 +42,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     const row = await loadDraw(tx, drawId)
     const plan = planOf(row)
     if (!isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', 'numbered lottery tickets are printed and distributed, not sold here')
+    checkDemoReferences(plan, deps.softwareDraw)
     const at = now()
     const t = Date.parse(at)
     if (t < Date.parse(plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales start at ${plan.salesStartAt}`)
@@ -178,9 +179,10 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     assertDrawDate(planOf(pre).drawAt, now())
     // INS-16 / RNG-26: a numbered lottery drawn by software ("lotería electrónica") only while its authorisation stands.
     if (!isRaffle(planOf(pre))) checkSoftwareDraw('rng', deps.softwareDraw)
+    checkDemoReferences(planOf(pre), deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
-    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now(), { drawId }))
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)
@@ -218,6 +220,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       const plan = planOf(row)
       if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}`)
       if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
+      checkDemoReferences(plan, deps.softwareDraw)
       assertDrawDate(plan.drawAt, now())
       // LOT-18: a numbered lottery's numbers come from a registered, certified device of the draw's hall, checked as each is entered.
       const device = isRaffle(plan) ? null : await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())

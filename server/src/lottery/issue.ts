@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
-import { AJ_LEGEND, checkSoftwareDraw, territoryCovers, type PlanProblem } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, checkDemoReferences, checkSoftwareDraw, territoryCovers, type PlanProblem } from '../shared/lottery-common.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
@@ -204,6 +204,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
     return db.transaction(async (tx) => {
       const { row, plan } = await lotteryDraw(tx, drawId)
       if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are distributed before the close of sales; draw ${drawId} is ${row.status}`)
+      // Issue 24 point 4: fractions of an issue planned under a demo reference reach no seller outside the demo.
+      checkDemoReferences(plan, deps.softwareDraw)
       const seller = await activeSellerDevice(tx, input.sellerId)
       if (!seller) throw new DomainError('NOT_FOUND', `no enrolled kiosk or cashier station ${input.sellerId}`, { sellerId: input.sellerId })
       // LOT-28: a regional (or territory-limited popular) lottery reaches only sellers of halls inside its territory.

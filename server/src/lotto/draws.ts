@@ -22,7 +22,7 @@ import type { LottoContext } from './context.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import type { Sql } from '../db/database.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
-import { assertDrawDate, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
+import { assertDrawDate, checkDemoReferences, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
@@ -141,6 +141,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       throw new DomainError('NOTARIAL_ACT_REQUIRED', `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`, { rule: 'LNS-21' })
     }
     if (plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
+    checkDemoReferences(plan, deps.softwareDraw)
   }
 
   /**
@@ -343,9 +344,11 @@ export function createDrawUseCases(ctx: LottoContext) {
     assertDrawDate(planOf(pre).drawAt, now())
     // INS-16 / RNG-26: no beacon is fetched for a software draw whose authorisation has been withdrawn.
     checkSoftwareDraw('rng', deps.softwareDraw)
+    // Issue 24 point 4: no beacon is asked for a draw planned under a demo reference on a server without the demo.
+    checkDemoReferences(planOf(pre), deps.softwareDraw)
     const round = beaconRoundOf(pre)
     // Network outside the transaction; a value typed in meanwhile is used first.
-    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now()))
+    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now(), { drawId }))
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)

@@ -4,7 +4,7 @@
  */
 import { currentActor } from '../shared/request-context.ts'
 import { DomainError } from '../shared/errors.ts'
-import { AJ_LEGEND, checkSoftwareDraw } from '../shared/lottery-common.ts'
+import { AJ_LEGEND, checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Rng } from '../shared/rng.ts'
 import type { EntropySource } from '../bingo/service.ts'
@@ -119,6 +119,7 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       // INS-16 / RNG-26: a draw by software ("lotería electrónica") is sold only while the profile or the licence's AJ
       // authorisation of the RNG allows it, as on-screen instant sales are gated at each sale (INS-15).
       if (d.plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
+      checkDemoReferences(d.plan, deps.softwareDraw)
       draws.push(d)
     }
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)

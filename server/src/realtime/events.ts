@@ -5,6 +5,8 @@ export interface ServerToClientEvents {
   'game:state': (state: GameState) => void
   'ball:drawn': (e: { gameId: string; seq: number; ball: number; count: number }) => void
   'hall:game': (e: { hallId: string; gameId: string; seq: number }) => void
+  /** Issue 24 point 5: the socket's events are being refused (rate or size); keeping on disconnects it. */
+  'limit:warning': (e: { code: string; message: string }) => void
 }
 
 export type Ack<T> = (r: { ok: true; data: T } | { ok: false; error: { code: string; message: string } }) => void

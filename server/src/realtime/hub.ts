@@ -6,24 +6,41 @@ import { isAllowed, socketPermissions, type Role } from '../access/permissions.t
 import type { Services } from '../services.ts'
 import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
 import { attachMultiNode } from './multi-node.ts'
+import { SOCKET_LIMITS, createBucket, createBucketMap, eventBytes, type SocketLimits } from './limits.ts'
+import { clientAddress } from '../http/client-address.ts'
 
 /**
  * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
  * (so a screen opened mid-game, or reconnecting, is right immediately), then a full state after every change.
  */
-export function attachRealtime(http: HttpServer, services: Services) {
-  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false })
+export function attachRealtime(http: HttpServer, services: Services, limits: SocketLimits = { ...SOCKET_LIMITS, ...services.config.socketLimits }) {
+  // Issue 24 point 5: no client frame above maxFrameBytes (a screen's requests are a few dozen bytes).
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false, maxHttpBufferSize: limits.maxFrameBytes })
   // Issue #8: nodes joined by the PostgreSQL adapter; hall screens follow the simultaneous games their hall plays.
   const multi = attachMultiNode(io, services)
 
   // Issue 9: a socket authenticates like an HTTP request (handshake auth {authorization: "Bearer ..." | "Device ..."}),
   // and every event goes through the permission table.
+  // Issue 24 point 5: per address, a bounded number of new anonymous sockets a minute and one bucket of events for
+  // all its anonymous sockets together; the address as the HTTP rate limit sees it.
+  const connections = createBucketMap({ capacity: limits.connectionsPerMinute, perSecond: limits.connectionsPerMinute / 60 })
+  const addressEvents = createBucketMap(limits.address)
+  const addressOf = (socket: { handshake: { address: string; headers: Record<string, string | string[] | undefined> } }) => {
+    const xff = socket.handshake.headers['x-forwarded-for']
+    return clientAddress(socket.handshake.address, Array.isArray(xff) ? xff.join(',') : xff, services.config.trustedProxies ?? [])
+  }
+  // Anonymous sockets and refused credentials count against their address; a person's or an enrolled device's
+  // sockets are accountable and limited one by one (a hall's displays may all come through one address).
+  const tooManyConnections = () => Object.assign(new Error('RATE_LIMITED'), { data: { code: 'RATE_LIMITED', message: 'too many connections from this address: wait a minute' } })
   io.use(async (socket, next) => {
+    const address = addressOf(socket)
     try {
       const header = (socket.handshake.auth as { authorization?: string } | undefined)?.authorization
       socket.data.principal = services.config.auth === 'on' ? await services.auth.authenticate(header) : ANONYMOUS
+      if (socket.data.principal.kind === 'anonymous' && !connections.take(address, Date.now())) return next(tooManyConnections())
       next()
     } catch (err) {
+      if (!connections.take(address, Date.now())) return next(tooManyConnections())
       next(Object.assign(new Error(err instanceof DomainError ? err.code : 'UNAUTHORIZED'), { data: toError(err) }))
     }
   })
@@ -33,10 +50,43 @@ export function attachRealtime(http: HttpServer, services: Services) {
   }
 
   io.on('connection', (socket) => {
+    // Issue 24 point 5: every event is paid for before any handler runs. Refused events are dropped (an ack gets
+    // RATE_LIMITED or VALIDATION_FAILED); the first refusal warns, and a socket that keeps on is disconnected.
+    const address = addressOf(socket)
+    const anonymous = (socket.data.principal ?? ANONYMOUS).kind === 'anonymous'
+    const own = createBucket(anonymous ? limits.anonymousSocket : limits.authenticatedSocket, Date.now())
+    let refused = 0
+    socket.use((packet, next) => {
+      const at = Date.now()
+      const tooBig = eventBytes(packet.slice(1)) > limits.maxEventBytes
+      // The socket's own bucket first: a socket over its budget does not spend its address's.
+      if (!tooBig && own.take(at) && (!anonymous || addressEvents.take(address, at))) return next()
+      refused++
+      const error = tooBig
+        ? { code: 'VALIDATION_FAILED', message: `an event may carry at most ${limits.maxEventBytes} bytes` }
+        : { code: 'RATE_LIMITED', message: 'too many events from this screen: slow down' }
+      const ack = packet[packet.length - 1]
+      if (typeof ack === 'function') (ack as (r: unknown) => void)({ ok: false, error })
+      if (refused === 1) socket.emit('limit:warning', error)
+      if (refused === limits.refusalsBeforeDisconnect + 1) {
+        services.log.warn(`socket ${socket.id} from ${address} disconnected: ${refused} events refused (${error.code})`)
+        // A graceful close would go on parsing every frame the flooder already sent: nothing more is read from it,
+        // and the connection is cut once the warning and the disconnect have gone out.
+        const raw = (socket.conn as unknown as { transport?: { socket?: { terminate?: () => void; _socket?: { pause?: () => void } } } }).transport?.socket
+        raw?._socket?.pause?.()
+        socket.disconnect(true)
+        setTimeout(() => raw?.terminate?.(), 50).unref()
+      }
+    })
+    const roomsLeft = () => {
+      // socket.rooms holds the socket's own room too.
+      if (socket.rooms.size > limits.maxRoomsPerSocket) throw new DomainError('RATE_LIMITED', `a screen watches at most ${limits.maxRoomsPerSocket} halls and games`)
+    }
     socket.on('game:watch', async (req, ack) => {
       try {
         allow(socket, 'game:watch')
         if (typeof req?.gameId !== 'string') throw new DomainError('VALIDATION_FAILED', 'gameId required')
+        roomsLeft()
         const state = await services.bingo.getGameState(req.gameId)
         await socket.join(gameRoom(req.gameId))
         ack?.({ ok: true, data: state })
@@ -48,6 +98,7 @@ export function attachRealtime(http: HttpServer, services: Services) {
       try {
         allow(socket, 'hall:watch')
         if (typeof req?.hallId !== 'string') throw new DomainError('VALIDATION_FAILED', 'hallId required')
+        roomsLeft()
         if (!(await services.bingo.hallExists(req.hallId))) throw new DomainError('NOT_FOUND', 'hall not found')
         await socket.join(hallRoom(req.hallId))
         const gameId = (await multi.joinHallGames(socket, req.hallId)) ?? (await services.bingo.currentGameOfHall(req.hallId))

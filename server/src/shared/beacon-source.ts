@@ -17,6 +17,18 @@ export interface BeaconValue extends VerifiedBeaconRound {
   publicKey?: string
 }
 
+/**
+ * Whose draw asks for a beacon round: a hall's bingo game, or a lotto / lottery draw. Issue 24 point 4: the demo
+ * beacon (its key in DATA_DIR) signs only the demo's own; whoever holds DATA_DIR could otherwise know any other
+ * draw's result at the close of sales.
+ */
+export type BeaconScope = { hallId: string } | { drawId: string }
+
+/** The journal's name of a scope (`hall:<id>`, `draw:<id>`), as the demo's `demo.seeded` record lists them. */
+export function beaconScopeKey(scope: BeaconScope): string {
+  return 'hallId' in scope ? `hall:${scope.hallId}` : `draw:${scope.drawId}`
+}
+
 export interface BeaconSource {
   /** What the hall uses: quicknet only, or quicknet with the labelled demo beacon when no relay answers. */
   readonly mode: 'quicknet' | 'demo-fallback'
@@ -24,9 +36,10 @@ export interface BeaconSource {
   readonly demoKey: BeaconKey | null
   /**
    * Round `round`'s verified value. @throws DomainError BEACON_PENDING before the round is published (quicknet),
-   * DEVICE_UNAVAILABLE when no relay gives a verified value and the hall has no demo beacon.
+   * DEVICE_UNAVAILABLE when no relay gives a verified value and the hall has no demo beacon, BEACON_PENDING when
+   * the demo beacon may not sign for `scope` (it waits for the public round, or a typed signature).
    */
-  obtain(round: number, now: Date): Promise<BeaconValue>
+  obtain(round: number, now: Date, scope?: BeaconScope): Promise<BeaconValue>
   /** A quicknet signature typed in by staff. @throws DomainError INVALID_SIGNATURE (reported through onRefused). */
   acceptTyped(round: number, signature: string): BeaconValue
 }
@@ -38,6 +51,11 @@ export interface BeaconSourceOptions {
   demo: DemoBeacon | null
   onRefused?: (refused: RefusedBeacon) => void
   onRelayFailure?: (failure: RelayFailure) => void
+  /**
+   * Whether the demo beacon may sign for `scope` (issue 24 point 4). Unset: for every draw (unit tests of one hall);
+   * the server passes the demo's own scopes.
+   */
+  demoScope?: (scope: BeaconScope | undefined) => boolean | Promise<boolean>
 }
 
 export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
@@ -47,7 +65,7 @@ export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
   return {
     mode: demo ? 'demo-fallback' : 'quicknet',
     demoKey: demo?.key ?? null,
-    async obtain(round, now) {
+    async obtain(round, now, scope) {
       if (options.relays.length > 0) {
         // A relay cannot have a round before its time: the draw waits for it, demo fallback or not.
         const publishedAt = roundTime(round)
@@ -61,6 +79,10 @@ export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
         }
       }
       if (!demo) throw new DomainError('DEVICE_UNAVAILABLE', 'no beacon relay is configured (BOLILLO_BEACON_RELAYS); type the round\'s signature in', { round })
+      if (options.demoScope && !(await options.demoScope(scope))) {
+        const publishedAt = new Date(roundTime(round) * 1000).toISOString()
+        throw new DomainError('BEACON_PENDING', `the demo beacon signs only the demo's own draws: this draw waits for public beacon round ${round} (relays, or its signature typed in)`, { round, publishedAt })
+      }
       const v = demo.sign(round)
       return { ...v, source: 'demo', demo: true, scheme: 'demo', chainHash: demo.key.chainHash, publicKey: demo.key.publicKey }
     },
@@ -70,10 +92,12 @@ export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
   }
 }
 
+export const DEMO_BEACON_KEY_FILE = 'demo-beacon.key'
+
 /** The demo beacon's secret key: DATA_DIR/keys/demo-beacon.key (0600), made once from the entropy source. */
 export function loadOrCreateDemoBeacon(dataDir: string, entropy: (bytes: number) => Uint8Array): DemoBeacon {
   const dir = join(dataDir, 'keys')
-  const file = join(dir, 'demo-beacon.key')
+  const file = join(dir, DEMO_BEACON_KEY_FILE)
   try {
     return createDemoBeacon(Buffer.from(readFileSync(file, 'utf8').trim(), 'hex'))
   } catch (e) {

@@ -11,13 +11,19 @@ export interface OperatorKeys {
 
 /** Loads the operator's Ed25519 signing key from DATA_DIR/keys, creating it on first start. */
 export function loadOrCreateKeys(dataDir: string): OperatorKeys {
-  const dir = join(dataDir, 'keys')
-  const file = join(dir, 'operator-ed25519.pem')
+  return loadOrCreateKeysIn(join(dataDir, 'keys'))
+}
+
+export const OPERATOR_KEY_FILE = 'operator-ed25519.pem'
+
+/** Loads the operator's Ed25519 signing key from the key directory `dir` (BOLILLO_KEY_DIR), creating it on first start. */
+export function loadOrCreateKeysIn(dir: string): OperatorKeys {
+  const file = join(dir, OPERATOR_KEY_FILE)
   let privateKey: KeyObject
   if (existsSync(file)) {
     privateKey = createPrivateKey(readFileSync(file))
   } else {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     privateKey = generateKeyPairSync('ed25519').privateKey
     writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 })
   }

@@ -162,6 +162,24 @@ export interface SoftwareDrawPolicy {
   profileAllows: boolean
   /** The AJ authorisation that accepts an RNG as an extraction device "u otro similar" (configuration), or null. */
   authorisationRef: string | null
+  /** Issue 24 point 4: a server without the demo, which sells and draws nothing under a demo reference. */
+  demoReferencesRefused?: boolean
+}
+
+/** A reference that says it is the demo's, not a real authorisation, licence or certificate (issue 24 point 4). */
+export function isDemoReference(ref: string | null | undefined): boolean {
+  return typeof ref === 'string' && /^\s*DEMO\b/i.test(ref)
+}
+
+/**
+ * Issue 24 point 4: outside the demo, a plan stored under the demo's authorisation or licence (a data directory
+ * that ran the demo) is neither sold nor drawn: a DEMO reference authorises nothing.
+ */
+export function checkDemoReferences(plan: { authorisationRef?: string | null; licenceRef?: string | null }, policy: SoftwareDrawPolicy): void {
+  if (!policy.demoReferencesRefused) return
+  for (const ref of [plan.authorisationRef, plan.licenceRef]) {
+    if (isDemoReference(ref)) throw new DomainError('RULE_DISABLED', `this draw was planned under a demo reference ("${ref}"): a server without the demo sells and draws only under real authorisations`, { rule: 'LOT-3' })
+  }
 }
 
 /**

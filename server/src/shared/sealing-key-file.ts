@@ -20,6 +20,8 @@ export interface LoadedSealingKey {
 
 export function loadSealingKey(options: {
   dataDir: string
+  /** The key directory (BOLILLO_KEY_DIR); default DATA_DIR/keys. */
+  keyDir?: string
   env?: Record<string, string | undefined>
   /** Source of a new key's 32 bytes; default node:crypto randomBytes. */
   entropy?: (bytes: number) => Uint8Array
@@ -32,7 +34,7 @@ export function loadSealingKey(options: {
       throw new SealingError('BAD_KEY', `${SEALING_KEY_ENV}: ${(e as Error).message}`)
     }
   }
-  const dir = join(options.dataDir, 'keys')
+  const dir = options.keyDir ?? join(options.dataDir, 'keys')
   const file = join(dir, SEALING_KEY_FILE)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   if (process.platform !== 'win32') chmodSync(dir, 0o700)

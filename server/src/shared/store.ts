@@ -57,6 +57,11 @@ export async function insertRows(tx: Sql, table: string, columns: readonly strin
 // Demo hall lookup (demo.ts)
 
 /** The first hall created, if any. */
+/** Issue 24 point 4: the payloads of the demo's `demo.seeded` records (the scopes its demo beacon may sign). */
+export function demoSeededPayloads(db: Sql): Promise<Array<{ payload: string }>> {
+  return db.all("SELECT payload FROM journal WHERE type = 'demo.seeded' ORDER BY seq")
+}
+
 export function oldestHall(db: Sql): Promise<{ id: string } | undefined> {
   return db.get<{ id: string }>('SELECT id FROM halls ORDER BY created_at LIMIT 1')
 }
