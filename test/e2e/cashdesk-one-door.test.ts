@@ -36,9 +36,14 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     await openShift('cajera@caja1')
     await openShift('cajero@caja2')
     // A finished game whose cards were sold at Caja 1 (their cash in its drawer); two purchases (BNG-40: 50 at most).
-    for (const count of [30, 30]) expect((await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count })).status).toBe(201)
-    await playToTheEnd(server.services, h.setup.gameId)
-    winners.push(...(await winningCodes(server.services, h.setup.gameId)))
+    // One card may win both the line and the bingo, so a game can have a single winning card: play until two.
+    let gameId = h.setup.gameId
+    for (let round = 0; round < 5 && winners.length < 2; round++) {
+      if (round > 0) gameId = await nextGameOnSale(server.services, h.setup)
+      for (const count of [30, 30]) expect((await h.call('cajera@caja1', 'POST', `/api/games/${gameId}/sales`, { count })).status).toBe(201)
+      await playToTheEnd(server.services, gameId)
+      winners.push(...(await winningCodes(server.services, gameId)))
+    }
     expect(winners.length).toBeGreaterThanOrEqual(2)
     saleGame = await nextGameOnSale(server.services, h.setup)
   }, 120_000)

@@ -9,6 +9,9 @@ import type { Database, Sql } from './database.ts'
  */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
+  // An idle connection the server ends (restart, admin termination) must not crash the process: pg drops that
+  // client from the pool and the next query opens a new one; a query in flight still gets its own error.
+  pool.on('error', () => undefined)
   // COUNT/SUM/BIGINT come back as strings by default; our amounts are safe integers.
   pg.types.setTypeParser(20, (v) => Number(v))
   const rewrite = (sql: string) => {
