@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { Clock } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import { exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
 
 /** One spelling per document: upper case without spaces, dots or dashes ("12.345.678-LP" is "12345678LP"). */

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { Clock } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import {
   clearLoginFailures, countDirectors, demoUsers, deviceCredentialById, deviceSecretHash, hallsOfUser, insertDeviceCredential, insertToken, insertUser, listUsers,
   lockUser, missingHalls, revokeDeviceCredential, revokeToken, revokeTokensOfDevice, revokeTokensOfUser, setMustChangePassword, setPassword, setUserDisabled,

@@ -28,8 +28,9 @@ import type { BeaconScheme } from '../shared/beacon.ts'
 export type { GameRow, HallRow } from './store.ts'
 export { insertSoldCards } from './games.ts'
 
-export interface Clock { now(): Date }
-export interface EntropySource { randomBytes(n: number): Uint8Array; name: string }
+import type { Clock, EntropySource } from '../shared/clock.ts'
+// Kept for the bingo files that import them from here; other product lines import shared/clock.ts.
+export type { Clock, EntropySource }
 
 export interface BingoDeps {
   db: Database

@@ -15,7 +15,8 @@
  * the answer says so (`print.code` PRINT_PENDING). No printer sees an e-instant outcome before its sale committed.
  */
 import type { Database, Sql } from '../db/database.ts'
-import type { BingoService, Clock, SoldCard } from '../bingo/service.ts'
+import type { BingoService, SoldCard } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
 import type { InstantService } from '../instant/service.ts'

@@ -20,7 +20,7 @@
  * after ticket that no one can hold. The status carries no outcome, so it decides no sale by what it would win.
  */
 import type { Database, Sql } from '../db/database.ts'
-import type { Clock } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { reprintDoc, type PrintDoc } from '../../../printer/src/ticket-layout.ts'

@@ -14,7 +14,8 @@
  * the UIF threshold, a suspicious-operation record is opened for the responsible officer (FR), who files the ROS
  * or documents why not (review).
  */
-import type { BingoEvent, BingoService, Clock } from '../bingo/service.ts'
+import type { BingoEvent, BingoService } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Config } from '../config.ts'

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { DomainError } from '../shared/errors.ts'
 import { QUICKNET_KEY, roundTime, verifyBeaconSignature } from '../shared/beacon.ts'
 import type { BeaconSource, BeaconValue } from '../shared/beacon-source.ts'
-import type { Clock } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 
 export interface BeaconFileRound { round: number; signature: string }
 

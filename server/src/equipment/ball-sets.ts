@@ -23,7 +23,8 @@
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
-import type { BingoHooks, Clock } from '../bingo/service.ts'
+import type { BingoHooks } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { hallBallCounts } from '../bingo/modalities.ts'
 import {

@@ -6,7 +6,8 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql } from '../db/database.ts'
-import type { BingoHooks, Clock } from '../bingo/service.ts'
+import type { BingoHooks } from '../bingo/service.ts'
+import type { Clock } from '../shared/clock.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
   activeExtractorsOfHall, activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, deviceBySealCode, deviceOfGame, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,

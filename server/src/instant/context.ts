@@ -11,7 +11,7 @@ import { checkDesign, type CheckedDesign, type InstantDesign } from './design.ts
 import { codeTag, formatSerial, looksLikeSerial, openPrizeTags, parseSerial, parseValidationCode, VALIDATION_CODE_LENGTH } from './codes.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
-import type { Clock, EntropySource } from '../bingo/service.ts'
+import type { Clock, EntropySource } from '../shared/clock.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { SealingError, type Sealer } from '../shared/sealing.ts'
 import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketPrizeTagAndStatus, type BatchRow } from './store.ts'

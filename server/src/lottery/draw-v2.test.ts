@@ -14,7 +14,7 @@ import { verifyProof } from '../shared/draw-proof-v2.ts'
 import { loadOrCreateKeys } from '../shared/keys.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
-import type { EntropySource } from '../bingo/service.ts'
+import type { EntropySource } from '../shared/clock.ts'
 import { createLotteryService } from './service.ts'
 
 /**

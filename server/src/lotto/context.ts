@@ -10,7 +10,7 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
-import type { Clock, EntropySource } from '../bingo/service.ts'
+import type { Clock, EntropySource } from '../shared/clock.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
 
