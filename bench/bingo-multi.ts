@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import pg from 'pg'
+import { withBenchDatabase } from './postgres.ts'
 import { createBingoService } from '../server/src/bingo/service.ts'
 import { createBonusService } from '../server/src/bingo/bonus-service.ts'
 import type { Database } from '../server/src/db/database.ts'
@@ -173,26 +173,8 @@ export async function sellSqlite(emit: (r: BenchResult) => void): Promise<void> 
 async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   await sellSqlite(emit)
   const sales = Number(process.env.BENCH_MULTI_SALES ?? 2000)
-  const adminUrl = process.env.BOLILLO_BENCH_DATABASE_URL || 'postgres://bolillo:bolillo@127.0.0.1:5432/postgres'
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 })
-  try {
-    await admin.connect()
-  } catch (err) {
-    // A server named on purpose (as .ci/run does) that does not answer is a failure, not a figure quietly missing.
-    if (process.env.BOLILLO_BENCH_DATABASE_URL) {
-      await admin.end().catch(() => undefined)
-      throw err
-    }
-    process.stderr.write(`[bench bingo-multi] bingo.sell.postgres skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL\n`)
-    await admin.end().catch(() => undefined)
-    return
-  }
-  const name = `bolillo_bench_${randomBytes(4).toString('hex')}`
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  try {
-    const db = openPostgres(url.toString())
+  await withBenchDatabase('bingo.sell.postgres', async (url) => {
+    const db = openPostgres(url)
     try {
       const rate = await salesPerSecond(db, sales)
       emit({ name: 'bingo.sell.postgres', value: Math.round(rate), unit: 'cards/s' })
@@ -200,10 +182,7 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     } finally {
       await db.close()
     }
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined)
-    await admin.end()
-  }
+  })
 }
 
 export async function benchBingoMulti(emit: (r: BenchResult) => void): Promise<void> {

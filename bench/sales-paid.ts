@@ -21,8 +21,7 @@
  * which are refused (counted as errors, never as sales). `npx tsx bench/run.ts sales-paid` runs only these.
  */
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
+import { withBenchDatabase } from './postgres.ts'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -69,25 +68,7 @@ function load(host: string, port: string, concurrency: number, warmupMs: number,
 
 export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
   await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
-  const adminUrl = process.env.BOLILLO_BENCH_DATABASE_URL || 'postgres://bolillo:bolillo@127.0.0.1:5432/postgres'
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 })
-  try {
-    await admin.connect()
-  } catch (err) {
-    log(`sales.paid.postgres skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL`)
-    await admin.end().catch(() => undefined)
-    return
-  }
-  const name = `bolillo_bench_${randomBytes(4).toString('hex')}`
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  try {
-    await run(emit, { databaseUrl: url.toString(), voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) })
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined)
-    await admin.end()
-  }
+  await withBenchDatabase('sales.paid.postgres', (url) => run(emit, { databaseUrl: url, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) }))
 }
 
 /** SQLite (databaseUrl null): cold, warm and stalled-printer runs; PostgreSQL: the warm run only (sales.paid.postgres). */
