@@ -59,6 +59,16 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 23: the cash desk owns money; product lines settle tickets through the port in shared/settlement.ts and
+    // never import the cash desk (it imports them).
+    files: ['server/src/{bingo,lotto,lottery,instant,equipment,reports}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/: take an OnPaid (shared/settlement.ts) or move the use case to cashdesk/.' },
+      ] }],
+    },
+  },
+  {
     // Rule modules stay pure: no database, network, file system or clock (DESIGN.md, STYLE.md §1).
     files: pureFiles,
     // The sealing test also checks the key file's modes on disk (sealing-key-file.ts).
@@ -66,6 +76,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:os', 'node:child_process', 'better-sqlite3', 'pg', 'socket.io', 'hono', '**/db/*', '**/http/*', '**/realtime/*', '**/service.ts', '**/*-service.ts', '**/store.ts', '**/routes.ts'], message: 'Rule modules are pure: no I/O.' },
+        { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/.' },
       ] }],
       'no-restricted-properties': ['error',
         { object: 'Date', property: 'now', message: 'Time arrives as a value in the domain.' },

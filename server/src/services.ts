@@ -17,6 +17,7 @@ import { createRefusalLog } from './access/refusals.ts'
 import { createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
+import { createTicketDesk } from './cashdesk/ticket-desk.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -134,6 +135,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
   const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
   const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers, prints: cashdesk.prints, admission: players })
+  // Issue 23: every payout and misprint refund of a presented ticket, whatever its line, through the cash desk.
+  const ticketDesk = createTicketDesk({ cashdesk, instant, lotto, lottery })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
   listeners.add((e) => {
@@ -163,7 +166,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retention: createRetentionService({ db, clock: overrides.clock ?? systemClock }),
     // Issue 18, BNG-65: closing a hall for good, its prima fund handed over.
     hallClosure: createHallClosureService({ db, clock: overrides.clock ?? systemClock }),
-    lotto, lottery, paidSales,
+    lotto, lottery, paidSales, ticketDesk,
     equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
     onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */

@@ -97,7 +97,10 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     // The use case itself refuses it from the card's hall, even to a person of every hall, whatever guard the route has.
     const till = { stationId: h.devices.caja1.id, cashierId: 'jefa', shiftId: null, stationHallId: h.setup.hallId, personHalls: '*' as const }
     await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...till })).rejects.toMatchObject({ code: 'WRONG_HALL' })
-    expect((await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
+    const judged = await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })
+    expect(judged.body.status).toBe('winner')
+    // Issue 23: the cash desk's one shape for the cashier screen, whatever the line.
+    expect(judged.body.view).toMatchObject({ product: 'card', verdict: 'winner', payable: true, amountCents: judged.body.amountCents })
   })
 
   it('stops a cashier moved to another hall from paying at her old hall\'s station, though her session and shift are still open', async () => {
@@ -116,11 +119,14 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     const stale = { stationId: till.station.id, cashierId: user.id, shiftId: till.shiftId, stationHallId: h.setup.hallId, personHalls: [other.hallId] }
     await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...stale })).rejects.toMatchObject({ code: 'WRONG_HALL' })
     expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE shift_id = ?', [till.shiftId]))!.n)).toBe(0)
-    expect((await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
+    const judged = await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })
+    expect(judged.body.status).toBe('winner')
+    // Issue 23: the cash desk's one shape for the cashier screen, whatever the line.
+    expect(judged.body.view).toMatchObject({ product: 'card', verdict: 'winner', payable: true, amountCents: judged.body.amountCents })
   })
 
   it('pays lotto and lottery prizes only at the cash desk: the per-product and by-id routes are gone, and a floor manager without a station pays nothing', async () => {
-    for (const path of ['/api/lotto/tickets/pay', '/api/lottery/tickets/pay', '/api/bonus-prizes/bz_any/pay']) {
+    for (const path of ['/api/lotto/tickets/pay', '/api/lottery/tickets/pay', '/api/bonus-prizes/bz_any/pay', '/api/instant/pay']) {
       expect((await h.call('mesa', 'POST', path, { code: 'x', stationId: h.devices.caja1.id, payee: { name: 'A B', document: '1' } })).status, path).toBe(404)
     }
     const now = Date.now()

@@ -87,11 +87,13 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
     expect((await post('/api/instant/validate', { code: loser.code.slice(0, 23) + (loser.code[23] === 'A' ? 'B' : 'A') })).status).toBe(400)
     const fake = await post('/api/instant/validate', { code: formatValidationCode(4401, p.tickets.indexOf(winner2), 12345, 67890) })
     expect(fake.body.error.code).toBe('INVALID_SIGNATURE')
-    expect((await post('/api/instant/pay', { code: loser.code, stationId: 'caja-1', cashierId: 'cajera', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' })).body.error.code).toBe('NOT_A_WINNER')
+    expect((await post('/api/tickets/pay', { code: loser.code, stationId: 'caja-1', cashierId: 'cajera', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' })).body.error.code).toBe('NOT_A_WINNER')
     expect((await post('/api/tickets/validate', { code: s.services.instant.signCode(loser.code), stationId: 'caja-1' })).body.status).toBe('not_winner')
     const paid = await post('/api/tickets/pay', { code: winner.code, stationId: 'caja-1', cashierId: 'cajera', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.receipt.printed).toBe(true)
+    // Issue 23: the one payout shape the cashier reads, made by the cash desk.
+    expect(paid.body.paid).toMatchObject({ product: 'instant', refund: false, payoutIds: [paid.body.payout.payoutId], amountCents: paid.body.payout.amountCents, receipt: 'printed' })
     // The prizes in play (opened from the sealed pack prize counts) are given once the game is closed (issue 24).
     expect((await post('/api/instant/games/4401/close', { by: 'director' })).status).toBe(200)
     expect((await api(s.url, 'GET', '/api/instant/games/4401/reconciliation')).body.tiers.reduce((a: number, t: { inPlay: number }) => a + t.inPlay, 0))

@@ -113,7 +113,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     const moved = await movements()
     const scan = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', { code: w2.code })
     expect(scan.body).toMatchObject({ status: 'not_activated', outcome: 'NOT_ACTIVATED' })
-    for (const path of ['/api/tickets/pay', '/api/instant/pay']) {
+    for (const path of ['/api/tickets/pay']) {
       const r = await h.call('cajero@caja2', 'POST', path, { code: w2.code, ...payee })
       expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(409)
       expect(r.body.error.code).toBe('PACK_NOT_ACTIVATED')
@@ -130,7 +130,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, ...payee })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.payout.amountCents).toBe(printedDesign.tiers[w2.tier - 1].amountCents)
-    expect((await h.call('cajero@caja2', 'POST', '/api/instant/pay', { code: w2.code, ...payee })).body.error.code).toBe('ALREADY_PAID')
+    expect((await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, ...payee })).body.error.code).toBe('ALREADY_PAID')
     const r1 = await h.call('cajero@caja2', 'POST', '/api/instant/refund', { code: l1.code, reason: 'illegible' }, secondPersonHeader('mesa'))
     expect(r1.status, JSON.stringify(r1.body)).toBe(200)
     expect((await h.call('cajero@caja2', 'POST', '/api/instant/refund', { code: l1.code, reason: 'illegible' }, secondPersonHeader('mesa'))).status).toBe(409)

@@ -5,7 +5,7 @@
  */
 import { batch, computed, signal } from '@preact/signals'
 import { ApiError, type CashdeskApi, type Lang, type StationDay, type StationShift, type VoucherSale, type VoucherView } from '../shared/api.ts'
-import { invalidFromError, invalidView, readAnswer, readPayment, readTyped, type PaidView, type ScanView } from './answer.ts'
+import { invalidFromError, invalidView, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
 
@@ -93,7 +93,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
       }
       let v: ScanView
       try {
-        v = readAnswer(await api.validate({ code: c, ...who() }), c)
+        v = (await api.validate({ code: c, ...who() })).view
       } catch (err) {
         // The instant service refuses a forged or mistyped validation code with an error: it is an answer too.
         const invalid = err instanceof ApiError ? invalidFromError(c, err.code, err.detail) : null
@@ -150,7 +150,7 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     const at = station.value
     const party: ReceiptParty = { stationId: at?.station?.name ?? who().stationId, cashierId: at?.person?.name ?? who().cashierId, payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
     const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined, objectCode: objectCode.value || undefined }))
-    if (r) { batch(() => { paid.value = readPayment(r, scan); paidParty.value = party }); void refreshDay() }
+    if (r) { batch(() => { paid.value = r.paid; paidParty.value = party }); void refreshDay() }
     else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
   }
 

@@ -3,11 +3,11 @@
  * (web/http.ts: ApiError by `code`, Accept-Language). An enrolled device sends its credential
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
  */
-import type { InstantService } from '../../../server/src/instant/service.ts'
 import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
-import type { LotteryService, LotteryValidation } from '../../../server/src/lottery/service.ts'
-import type { LottoReceiptView as LottoReceipt, LottoService, LottoValidation } from '../../../server/src/lotto/service.ts'
+import type { LotteryValidation } from '../../../server/src/lottery/service.ts'
+import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
+import type { InstantScan, PaidView, PayAnswer as ServerPayAnswer, ScanAnswer as ServerScanAnswer, ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 
@@ -29,18 +29,13 @@ export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; re
 export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
 export interface PayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
 
-/** An instant ticket's answer to the generic scan (instant.ts `scan`). */
-export type InstantScan = Awaited<ReturnType<InstantService['scan']>>
 /**
- * What POST /api/tickets/validate answers, by the code's kind (cashdesk-routes.ts): a bingo card (or an invalid
- * code), an instant ticket, a lotto receipt, a lottery or raffle ticket.
+ * What POST /api/tickets/validate and /api/tickets/pay answer: the line's own words plus the one shape the cashier
+ * reads (`view`, `paid`), made by the server's cash desk (cashdesk/ticket-answer.ts).
  */
-export type ScanAnswer = TicketStatus | InstantScan | LottoValidation | LotteryValidation
-export type InstantPayResult = Awaited<ReturnType<InstantService['payAtCashier']>>
-export type LottoPayout = Awaited<ReturnType<LottoService['pay']>>
-export type LotteryPayout = Awaited<ReturnType<LotteryService['pay']>>
-/** What POST /api/tickets/pay answers, by kind: lotto and lottery payouts come without a printed receipt. */
-export type PayAnswer = PayResult | InstantPayResult | { payout: { kind: 'lotto' } & LottoPayout } | { payout: { kind: 'lottery' } & LotteryPayout }
+export type ScanAnswer = ServerScanAnswer & { view: ScanView }
+export type PayAnswer = ServerPayAnswer & { paid: PaidView }
+export type { InstantScan }
 /** One row of the lotto or lottery prize register (what the cashier reads of it: when, where, how much). */
 export interface RegisterEntry { payoutId: string; ticketNumber: string; amountCents: number; currency: string; paidAt: string; stationId: string | null; cashierId: string | null }
 /** The part of a lottery or raffle draw the cashier shows. */

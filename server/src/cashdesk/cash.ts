@@ -1,12 +1,8 @@
-import type { Sql } from '../db/database.ts'
 import { assertShiftOpen } from './shifts.ts'
 import { hallOfStation, insertCashMovement } from './store.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 
-/**
- * Called by a payout inside its own transaction, so that the cash leaving the station's drawer is recorded
- * together with the payout or not at all (the station's shift must reconcile with what it paid).
- */
-export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' | 'refund' }) => Promise<void>
+export type { OnPaid }
 
 /**
  * Records a payout as cash out of the station's drawer (`cash_movements`), under the open shift when there is one

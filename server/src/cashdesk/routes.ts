@@ -72,12 +72,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   // ---- tickets: validation, payout, lost/stolen
   app.post('/api/tickets/validate', needs('ticket.validate'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
-    // Issue #7: instant tickets (kind I, or a typed validation code) are the instant service's.
-    if (services.instant.handles(b.code)) return c.json(await services.instant.scan(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
-    // Issue #6: lotto receipts (kind L) and lottery or raffle tickets (kind T) are the lottery services'.
-    if (services.lotto.handles(b.code)) return c.json(await services.lotto.validate(b.code))
-    if (services.lottery.handles(b.code)) return c.json(await services.lottery.validate(b.code))
-    return c.json(await payouts.validate(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
+    // Issue 23: the cash desk finds the ticket's line from its code and answers in one shape (`view`).
+    return c.json(await services.ticketDesk.judge(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
   })
   // BNG-70: a bingo card's prizes in cash (default) or, where the hall's profile allows it, by cheque.
   const payment = z.discriminatedUnion('method', [
@@ -89,17 +85,9 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     // Issue 13 points 5-6, issue 23: the one route that pays a prize. Every product is paid against its signed code,
     // out of the drawer of the payer's open shift at an enrolled station (with authentication on, never the body's).
     const till = await tillOf(c, services, b)
-    const who = { stationId: till.stationId, cashierId: till.cashierId }
-    const { payment: paidBy, ...rest } = b
-    if (paidBy?.method === 'cheque' && (services.instant.handles(b.code) || services.lotto.handles(b.code) || services.lottery.handles(b.code))) {
-      throw new DomainError('VALIDATION_FAILED', 'only a bingo card\'s prizes are paid by cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
-    }
-    if (services.instant.handles(b.code)) return c.json(await services.instant.payAtCashier({ ...rest, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
-    const payee = { name: b.payeeName ?? '', document: b.payeeDocument ?? '' }
     // GEN-26: paying a named slip to someone other than its buyer needs a supervisor's override (second person).
-    if (services.lotto.handles(b.code)) return c.json({ payout: { kind: 'lotto', ...(await services.lotto.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lotto' }), payee, override: await overrideOf(c, 'payee.override', b.payeeAuthorisation) })) } })
-    if (services.lottery.handles(b.code)) return c.json({ payout: { kind: 'lottery', ...(await services.lottery.pay({ code: b.code, ...who, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'lottery' }), payee, objectCode: b.objectCode })) } })
-    return c.json(await payouts.pay({ ...rest, ...till, payment: paidBy }))
+    const override = services.lotto.handles(b.code.trim()) ? await overrideOf(c, 'payee.override', b.payeeAuthorisation) : undefined
+    return c.json(await services.ticketDesk.pay({ code: b.code, till, payeeName: b.payeeName, payeeDocument: b.payeeDocument, objectCode: b.objectCode, payment: b.payment, override }))
   })
   // Issue 23 point 5: a ticket whose print failed after its sale committed is reprinted at the station making the
   // request (an enrolled kiosk or cash desk, never a station named in the body), in the sale's hall only.

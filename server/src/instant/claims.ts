@@ -10,7 +10,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { ticketFace, type TicketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { cashOut, type OnPaid } from '../cashdesk/cash.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { InstantContext, ResolvedTicket } from './context.ts'
@@ -98,7 +98,7 @@ export function createClaimUseCases(ctx: InstantContext) {
    * (INS-5; UNIQUE per ticket) and the journal record commit together. A second or concurrent payout gets
    * ALREADY_PAID.
    */
-  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string; onPaid?: OnPaid }) {
+  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string; onPaid: OnPaid }) {
     const payeeName = input.payeeName?.trim() ?? ''
     const payeeDocument = input.payeeDocument?.trim() ?? ''
     if (!/\S+\s+\S+/.test(payeeName) || !payeeDocument) {
@@ -122,15 +122,9 @@ export function createClaimUseCases(ctx: InstantContext) {
         // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
         payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
       })
-      await input.onPaid?.(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
+      await input.onPaid(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
       return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
     })
-  }
-
-  /** `pay` in cash at a cashier station: the prize leaves the station's drawer in the same transaction. */
-  async function payInCash(input: Omit<Parameters<typeof pay>[0], 'onPaid'>) {
-    // Cash movement ids come from the same entropy and alphabet as the bingo service's newId.
-    return pay({ ...input, onPaid: cashOut(input.stationId, input.cashierId, ctx.newId) })
   }
 
   /**
@@ -138,10 +132,10 @@ export function createClaimUseCases(ctx: InstantContext) {
    * route's shape (payout with its prize lines, receipt printed after the commit with the signature line of the
    * prize register, INS-5, and its preview).
    */
-  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; onPaid?: OnPaid }) {
+  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; onPaid: OnPaid }) {
     if (!deps.printers) throw new Error('payAtCashier needs the printers')
-    // The drawer of the till's open shift when the route names it (issue 13 point 5), else the station's.
-    const p = input.onPaid ? await pay(input) : await payInCash(input)
+    // The cash desk's drawer movement (issue 23: the product line never touches cash).
+    const p = await pay(input)
     const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
     const printer = deps.printers.forStation(input.stationId)
     const doc = payoutReceipt({
@@ -165,7 +159,7 @@ export function createClaimUseCases(ctx: InstantContext) {
    * contradicted by the control number, or a hidden code that is not the ticket's: the price is refunded, once, and
    * the ticket can no longer be paid. Lost, stolen, unactivated or expired tickets are refused as for a payout.
    */
-  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string; approvedBy?: { id: string; name: string; role: string } | null; onPaid?: OnPaid }) {
+  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string; approvedBy?: { id: string; name: string; role: string } | null; onPaid: OnPaid }) {
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
       // INS-9 is about a printed play area (illegible, defective, wrong symbols): an electronic ticket's face is the
@@ -183,7 +177,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       })
       const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId, approvedBy: input.approvedBy ?? null, rule: 'INS-9' } })
       // The price leaves the drawer of the till that refunds it, in the same transaction.
-      await input.onPaid?.(tx, { amountCents: t.batch.price_cents, currency: t.batch.currency, refId: id, at, kind: 'refund' })
+      await input.onPaid(tx, { amountCents: t.batch.price_cents, currency: t.batch.currency, refId: id, at, kind: 'refund' })
       return { payoutId: id, serial: t.serial, amountCents: t.batch.price_cents, currency: t.batch.currency, reason, journalSeq: rec.seq }
     })
   }
@@ -235,5 +229,5 @@ export function createClaimUseCases(ctx: InstantContext) {
     }
   }
 
-  return { handles, scan, validate, pay, payInCash, payAtCashier, refund, voidForDamage }
+  return { handles, scan, validate, pay, payAtCashier, refund, voidForDamage }
 }

@@ -113,12 +113,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station.optional(), cashierId: person.optional() }).strict())
     return c.json(await instant.validate({ ...b, ...(b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}) }))
   })
-  app.post('/api/instant/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, inventoryCode: code.optional(), stationId: station.optional(), cashierId: person.optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional(), signatureRef: z.string().max(200).optional() }).strict())
-    // Issue 13 point 5: out of the drawer of the person's open shift at this station.
-    const till = await tillOf(c, services, b)
-    return c.json(await instant.pay({ ...b, stationId: till.stationId, cashierId: till.cashierId, onPaid: services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' }) }))
-  })
+  // Issue 23: an instant prize is paid only through the cash desk's one payout route, POST /api/tickets/pay.
   // Issue 13 point 7, INS-9: a misprinted printed ticket's price is refunded once, out of the till's drawer, with
   // a second person of the floor staff approving on the same screen (X-Bolillo-Second-Person).
   app.post('/api/instant/refund', needs('ticket.refund'), async (c) => {
@@ -126,8 +121,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
     const approver = c.get('authOn') ? await secondPerson(c, 'refund.approve') : null
     const till = await tillOf(c, services, b)
     const approvedBy = approver ? { id: approver.id, name: approver.name, role: String(approver.role) } : null
-    const onPaid = services.cashdesk.cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product: 'instant' })
-    return c.json(await instant.refund({ ...b, stationId: till.stationId, cashierId: till.cashierId, approvedBy, onPaid }))
+    return c.json(await services.ticketDesk.refundMisprint({ code: b.code, inventoryCode: b.inventoryCode, reason: b.reason, note: b.note, till, approvedBy }))
   })
 
   // INS-8: the operator declares a printed ticket the player has marked or crossed out not valid for prizes

@@ -8,6 +8,7 @@ import { createInstantService, type InstantService } from './service.ts'
 import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
 import { sealContext } from './context.ts'
 import { printRunTickets } from '../../../test/helpers/instant.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 
 /** Service tests on SQLite, and on PostgreSQL with BOLILLO_TEST_DATABASE_URL: claim period, reconciliation, regeneration after a crash. */
 const design: InstantDesign = {
@@ -28,7 +29,11 @@ describe('instant service', () => {
   let tickets: Ticket[] = []
   const sealer = createSealer(sealingKeyFromBytes(randomBytes(32)))
   let now = new Date('2026-03-01T10:00:00Z')
-  const payee = { stationId: 'caja-1', cashierId: 'c1', payeeName: 'Ana Pérez', payeeDocument: '12345678Z' }
+  // The settle port's contract (shared/settlement.ts): the instant line asks the cash desk to move the money in its
+  // transaction; here the request is recorded so that the tests see what each payout or refund asked for.
+  const moved: Array<{ amountCents: number; kind: string; refId: string }> = []
+  const onPaid: OnPaid = async (_tx, m) => { moved.push({ amountCents: m.amountCents, kind: m.kind, refId: m.refId }) }
+  const payee = { stationId: 'caja-1', cashierId: 'c1', payeeName: 'Ana Pérez', payeeDocument: '12345678Z', onPaid }
 
   beforeAll(async () => {
     db = await openTestDatabase()
@@ -61,6 +66,8 @@ describe('instant service', () => {
     for (const w of winners.slice(0, 3)) await service.sellPrinted({ code: w.serial, stationId: 'estanco-7' })
     const paid = await service.pay({ code: winners[0].code, ...payee })
     expect(paid.amountCents).toBe(design.tiers[winners[0].tier - 1].amountCents)
+    // The prize asks the cash desk to move exactly its amount, under its payout id, once.
+    expect(moved.filter((m) => m.refId === paid.payoutId)).toEqual([{ amountCents: paid.amountCents, kind: 'prize_payout', refId: paid.payoutId }])
     // Issue 24 point 3: while the game is on sale the prizes in play by tier are withheld (packs are being activated).
     const onSale = await service.reconciliation(55)
     expect(onSale.inPlayWithheld).not.toBeNull()
@@ -174,11 +181,11 @@ describe('instant service', () => {
     await service.activatePack({ gameNo: 60, packNo: 1, location: 'estanco-7', by: 'estanco-7' })
     const [w1, w2] = all.filter((t) => t.pack === 1 && t.tier > 0)
     const [l1] = all.filter((t) => t.pack === 1 && t.tier === 0)
-    const till = { stationId: 'caja-1', cashierId: 'c1' }
+    const till = { stationId: 'caja-1', cashierId: 'c1', onPaid }
     // Activated, never scanned as sold: neither paid nor refunded nor voided, and nothing is written for it.
     expect(await service.validate({ code: w1.code })).toMatchObject({ outcome: 'NOT_ACTIVATED', reason: expect.stringMatching(/never sold.*INS-12/) })
     await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED', details: { outcome: 'NOT_ACTIVATED' } })
-    await expect(service.payInCash({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
     await expect(service.refund({ code: l1.code, reason: 'illegible', ...till })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
     await expect(service.voidForDamage({ code: w2.code, damage: 'tachaduras sobre los números', keptAs: 'sobre 12', decidedBy: { kind: 'person', id: 'j', name: 'Jefa', role: 'floor_manager' } })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
     const b = (await db.get<{ first_id: number; ticket_count: number }>('SELECT first_id, ticket_count FROM instant_batches WHERE game_no = 60'))!

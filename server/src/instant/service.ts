@@ -38,7 +38,7 @@ export function createInstantService(deps: InstantDeps) {
   return {
     handles: claims.handles, scan: claims.scan,
     generateBatch: games.generateBatch, listGames: games.listGames, getGame: games.getGame,
-    validate: claims.validate, pay: claims.pay, payInCash: claims.payInCash, payAtCashier: claims.payAtCashier, refund: claims.refund, voidForDamage: claims.voidForDamage,
+    validate: claims.validate, pay: claims.pay, payAtCashier: claims.payAtCashier, refund: claims.refund, voidForDamage: claims.voidForDamage,
     shipPacks: inventory.shipPacks, activatePack: inventory.activatePack, reportLostOrStolen: inventory.reportLostOrStolen, publicNotice: inventory.publicNotice,
     sellPrinted: sales.sellPrinted, sellPrintedWithin: sales.sellPrintedWithin, electronicAllowed: sales.electronicAllowed, sellElectronic: sales.sellElectronic, sellElectronicWithin: sales.sellElectronicWithin, sellElectronicAndPrint: sales.sellElectronicAndPrint, configureHall: sales.configureHall,
     closeGame: games.closeGame, exportSeed: games.exportSeed, verifyGenerator: games.verifyGenerator, prizeRegister: reports.prizeRegister, reconciliation: reports.reconciliation, ticketPrintData: games.ticketPrintData,

@@ -8,7 +8,7 @@ import { DomainError } from '../shared/errors.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import type { OnPaid } from '../cashdesk/cash.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
 import { inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches, type LotteryContext } from './context.ts'
 import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
@@ -134,7 +134,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       const row = await loadDraw(tx, v.drawId!)
       await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document } })
       await input.onPaid(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
-      return { payoutId, outcome: v.outcome, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
+      // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
+      return { payoutId, outcome: v.outcome, product: v.kind, drawNumber: planOf(row).drawNumber, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
     })
   }
 

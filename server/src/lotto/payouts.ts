@@ -7,7 +7,7 @@ import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lotte
 import { appendJournal } from '../shared/journal.ts'
 import type { Sql } from '../db/database.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import type { OnPaid } from '../cashdesk/cash.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
@@ -176,7 +176,9 @@ export function createPayoutUseCases(ctx: LottoContext) {
       const total = payouts.reduce((x, y) => x + y.amountCents, 0)
       // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
       for (const x of payouts) await input.onPaid(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: x.refund ? 'refund' : 'prize_payout' })
-      return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, paidAt: at }
+      // The draws paid, for the cashier's receipt (an annulled slip's refund names none).
+      const drawNumbers = [...new Set(payouts.filter((x) => !x.refund).map((x) => v.draws.find((d) => d.drawId === x.drawId)?.drawNumber ?? 0).filter((n) => n > 0))]
+      return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, drawNumbers, paidAt: at }
     })
   }
 
