@@ -8,10 +8,12 @@ const pureModules = {
   lotto: ['plan', 'rules'],
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],
-  equipment: ['statistics'],
   reports: ['figures'],
-  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone'],
+  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone', 'statistics', 'card-layout'],
 }
+// shared/ and hardware/ sit below the product lines and the cash desk.
+const layerRule = { regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)', message: 'shared/ and hardware/ import no product line: move what both need to shared/.' }
+const pureImports = { group: ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:os', 'node:child_process', 'better-sqlite3', 'pg', 'socket.io', 'hono', '**/db/*', '**/http/*', '**/realtime/*', '**/service.ts', '**/*-service.ts', '**/store.ts', '**/routes.ts'], message: 'Rule modules are pure: no I/O.' }
 const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) => names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]))
 
 export default tseslint.config(
@@ -69,19 +71,34 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 25: the lower layers import no product line (shared/ is the kernel; hardware/ drives devices).
+    files: ['server/src/shared/**/*.ts', 'hardware/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [layerRule] }],
+    },
+  },
+  {
     // Rule modules stay pure: no database, network, file system or clock (DESIGN.md, STYLE.md §1).
     files: pureFiles,
     // The sealing test also checks the key file's modes on disk (sealing-key-file.ts).
     ignores: ['server/src/shared/sealing.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:os', 'node:child_process', 'better-sqlite3', 'pg', 'socket.io', 'hono', '**/db/*', '**/http/*', '**/realtime/*', '**/service.ts', '**/*-service.ts', '**/store.ts', '**/routes.ts'], message: 'Rule modules are pure: no I/O.' },
+        pureImports,
         { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/.' },
       ] }],
       'no-restricted-properties': ['error',
         { object: 'Date', property: 'now', message: 'Time arrives as a value in the domain.' },
         { object: 'Math', property: 'random', message: 'Randomness arrives as an Rng in the domain.' },
       ],
+    },
+  },
+  {
+    // The pure modules of shared/ keep the layer rule too (the block above replaced it for them).
+    files: pureModules.shared.map((n) => `server/src/shared/${n}.ts`),
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [pureImports, layerRule] }],
     },
   },
 )

@@ -9,7 +9,7 @@
  * A stuck source (constant output) trips the repetition test within `C` samples; a source that has lost entropy
  * (a few values dominate) trips the proportion test. Samples here are bytes.
  */
-import { logGamma } from '../../../server/src/equipment/statistics.ts'
+import { logGamma } from '../../../server/src/shared/statistics.ts'
 
 export { logGamma }
 

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { DrawStream, drawKey, salesDigest, shuffleOrder } from '../shared/draw-proof.ts'
-import { chiSquarePValue, chiSquareTest, ksUniform } from '../equipment/statistics.ts'
+import { chiSquarePValue, chiSquareTest, ksUniform } from '../shared/statistics.ts'
 
 export interface RngReportOptions {
   games: number

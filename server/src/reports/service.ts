@@ -5,7 +5,7 @@
  */
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import { chiSquareTest } from '../equipment/statistics.ts'
+import { chiSquareTest } from '../shared/statistics.ts'
 import { buildReport, frequencyFigures, planBpOf, type Figure, type Product, type SalesReport } from './figures.ts'
 import * as store from './store.ts'
 

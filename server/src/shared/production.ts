@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { isDemoReference, isInside, type Config } from '../config.ts'
 import { OPERATOR_KEY_FILE } from './keys.ts'
 import { SEALING_KEY_FILE } from './sealing-key-file.ts'
-import { INSTANT_PEPPER_FILE } from '../instant/pepper.ts'
+import { INSTANT_PEPPER_FILE } from './instant-pepper.ts'
 import { DEMO_BEACON_KEY_FILE } from './beacon-source.ts'
 
 /** Every reason a production configuration may not start (empty: it may). Reads the file system, writes nothing. */

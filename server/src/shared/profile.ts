@@ -2,8 +2,7 @@
  * Jurisdiction profiles: the defaults and rule switches that differ between regulatory texts.
  * Rules read these fields; no code tests a jurisdiction's name (DESIGN.md, CFG-1).
  */
-import type { CardLayout } from '../bingo/card.ts'
-import { LAYOUT_90 } from '../bingo/card.ts'
+import { LAYOUT_90, type CardLayout } from './card-layout.ts'
 
 export interface PrizeShares {
   /** Whole prize pool, basis points of cards sold x face value (BNG-56: 6700 in Cantabria). */
