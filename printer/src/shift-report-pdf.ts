@@ -6,7 +6,7 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import type { ShiftReport } from '../../server/src/cashdesk/shifts.ts'
+import type { ShiftReport } from '../../server/src/cashdesk/shift-guard.ts'
 import { toWinAnsi } from './minutes-pdf.ts'
 import { formatStamp } from './ticket-layout.ts'
 

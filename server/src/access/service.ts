@@ -17,14 +17,8 @@ import {
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
 
-export const PersonRole = {
-  Director: 'director', FloorManager: 'floor_manager', Caller: 'caller', Cashier: 'cashier', Auditor: 'auditor',
-  // Issue 14 point 3 (BNG-94, BNG-96, GEN-9): jefe de sala, jefe de mesa-cajero, AML officer, lottery operator, inspector.
-  HallManager: 'hall_manager', TableCashier: 'table_cashier', AmlOfficer: 'aml_officer', LotteryOperator: 'lottery_operator', Inspector: 'inspector',
-} as const
-export type PersonRole = (typeof PersonRole)[keyof typeof PersonRole]
-export const DeviceKind = { Kiosk: 'kiosk', CashierStation: 'cashier_station', Display: 'display' } as const
-export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
+export { DeviceKind, PersonRole } from './roles.ts'
+import { DeviceKind, PersonRole } from './roles.ts'
 
 /** The enrolled device a request comes from: the device itself, or the station a person logged in at. */
 export interface DeviceRef {

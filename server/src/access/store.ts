@@ -3,7 +3,7 @@
  * (device_credentials). Secrets arrive here already hashed.
  */
 import type { Sql } from '../db/database.ts'
-import type { DeviceKind, PersonRole } from './service.ts'
+import type { DeviceKind, PersonRole } from './roles.ts'
 
 export interface UserRow {
   id: string; username: string; role: string; display_name: string; password_hash: string; failed_attempts: number; locked_until: string | null; disabled: number

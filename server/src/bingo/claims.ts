@@ -10,7 +10,7 @@ import { simpleTransition } from './games.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { CardRow, ClaimRow, GameRow, PrizeRow } from './store.ts'
-import type { GameState } from './service.ts'
+import type { GameState } from './types.ts'
 
 /** Records a claim (verified or rejected); the first verified one opens the window for its kind (BNG-50). */
 export async function registerClaim(ctx: BingoContext, tx: Tx, game: GameRow, card: CardRow, kind: ClaimKind, atBall: number, called: ReadonlySet<number>, automatic: boolean): Promise<{ ok: boolean; reason?: string }> {

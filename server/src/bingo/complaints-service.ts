@@ -7,7 +7,7 @@ import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
-import type { Clock, EntropySource } from './service.ts'
+import type { Clock, EntropySource } from './types.ts'
 import { checkAnswer, checkComplaint, checkManualBook, manualGames, type ComplaintInput, type ManualBookInput } from './complaints.ts'
 import {
   answerComplaint, complaintByNumber, complaintsOfHall, gameIdByOrder, hallExists, insertComplaint, nextComplaintNumber, sessionHallId, type ComplaintRow,

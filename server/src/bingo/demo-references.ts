@@ -7,7 +7,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
-import type { BingoHooks } from './service.ts'
+import type { BingoHooks } from './types.ts'
 import { hallProfileSettings } from './store.ts'
 
 async function assertNoDemoReference(sql: Sql, hallId: string): Promise<void> {

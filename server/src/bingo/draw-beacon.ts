@@ -11,10 +11,9 @@ import { drawOrderV2, isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { compareBytes } from './game.ts'
 import { emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
-import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
-import type { Actor, BeaconState, GameState } from './service.ts'
+import type { Actor, BeaconState } from './types.ts'
 
 /** Sealing contexts: a sealed value opens only for its own game and purpose. */
 export const seedContext = (gameId: string) => `game-seed|${gameId}`
@@ -66,7 +65,7 @@ export async function ensureBeacon(ctx: BingoContext, gameId: string): Promise<v
 }
 
 /** DESIGN.md point 3: staff type round R's quicknet signature from any public source; a wrong one is refused and journaled. */
-export async function acceptTypedBeacon(ctx: BingoContext, input: { gameId: string; signature: string; actor: Actor }): Promise<GameState> {
+export async function acceptTypedBeacon(ctx: BingoContext, input: { gameId: string; signature: string; actor: Actor }): Promise<void> {
   const game = await loadGame(ctx.db, input.gameId)
   if (!isV2(game)) throw new DomainError('ILLEGAL_TRANSITION', `game ${input.gameId} has no beacon round: its sales are not closed under bolillo-draw-v2`)
   if (!game.beacon_randomness) {
@@ -83,7 +82,6 @@ export async function acceptTypedBeacon(ctx: BingoContext, input: { gameId: stri
     }
     await storeBeacon(ctx, input.gameId, ctx.beacon.acceptTyped(round, signature), input.actor)
   }
-  return getGameState(ctx, input.gameId)
 }
 
 async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue, actor: Actor): Promise<void> {

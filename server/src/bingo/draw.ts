@@ -11,7 +11,7 @@ import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
-import type { GameState } from './service.ts'
+import type { GameState } from './types.ts'
 
 /**
  * Draws the next ball from the game's proof stream (RNG source). Under bolillo-draw-v2 no ball is drawn before beacon

@@ -11,7 +11,7 @@ import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
 import { findCard, gameScope, loadGame, type BingoContext } from './context.ts'
 import * as store from './store.ts'
 import type { PrizeRow } from './store.ts'
-import type { GameState, PublicWinner, SoldCard } from './service.ts'
+import type { GameState, PublicWinner, SoldCard } from './types.ts'
 
 const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
 

@@ -18,7 +18,7 @@ import { entryClosedWithin } from './purchases.ts'
 import { getGameState } from './game-state.ts'
 import * as store from './store.ts'
 import type { GameRow } from './store.ts'
-import type { GameState, SoldCard } from './service.ts'
+import type { GameState, SoldCard } from './types.ts'
 
 /**
  * Inserts, as sold, cards `from`..`to` of a series: each card takes the numbers of the same card number of the

@@ -13,7 +13,7 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
-import type { BingoHooks } from './service.ts'
+import type { BingoHooks } from './types.ts'
 import { stateOf } from './prima-service.ts'
 import { appendPrimaLedgerEntry, hallClosure, hallProfileSettings, insertHallClosure, openSessionIdOfHall, primaByHall, updatePrimaState } from './store.ts'
 

@@ -11,7 +11,7 @@ import { isAllowed, type Role } from '../access/permissions.ts'
 import * as store from './store.ts'
 import { createDetector } from './detector.ts'
 import type { GameRow } from './store.ts'
-import type { GameState } from './service.ts'
+import type { GameState } from './types.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
 
 /** BNG-34: the hall's camera on the ball exit point (hall setting `ballCameraId`), if it registered one. */

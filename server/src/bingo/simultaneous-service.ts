@@ -9,7 +9,8 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, assertLegal } from './game.ts'
-import { insertSoldCards, type GameRow, type SoldCard } from './service.ts'
+import { insertSoldCards } from './games.ts'
+import type { GameRow, SoldCard } from './types.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
   addSimultaneousCardsSold, advanceGameHallCursor, advanceSeriesCursorForHallSale, gameHallOf, gameHallsCardsSold, gameHallsOfGame, insertGameHall, overlappingGameHall,

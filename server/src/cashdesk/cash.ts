@@ -1,4 +1,4 @@
-import { assertShiftOpen } from './shifts.ts'
+import { assertShiftOpen } from './shift-guard.ts'
 import { hallOfStation, insertCashMovement } from './store.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 

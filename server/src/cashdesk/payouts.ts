@@ -48,7 +48,8 @@ import {
   prizeCardRow, refundOfTicket, buyerOfCard, bonusPrizesOfCard, type PrizeRow,
 } from './store.ts'
 import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
-import { assertShiftOpen, type Till } from './shifts.ts'
+import { assertShiftOpen } from './shift-guard.ts'
+import type { Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
 import { normaliseDocument } from '../access/players.ts'
 

@@ -35,37 +35,9 @@ export interface StationPerson {
   person: { id: string; name: string; role: string; halls?: '*' | readonly string[] }
 }
 
-export interface ShiftLine { product: string; kind: string; count: number; inCents: number; outCents: number }
-
-export interface ShiftReport {
-  shiftId: string; status: 'open' | 'closed'; hallId: string; hallName: string; currency: string
-  station: { id: string; name: string }; cashier: { id: string; name: string }
-  openedAt: string; closedAt: string | null
-  floatCents: number
-  /** Every movement, in time order. */
-  movements: Array<{ id: string; at: string; product: string; kind: string; amountCents: number; refId: string }>
-  /** The movements summed by product and kind (vouchers sold and cashed, prizes paid, refunds). */
-  lines: ShiftLine[]
-  inCents: number; outCents: number
-  /** Float plus every movement: what the drawer should hold. */
-  expectedCents: number
-  countedCents: number | null
-  /** Counted minus expected, to the centavo (negative: the drawer is short). */
-  differenceCents: number | null
-  note: string | null
-}
-
-/**
- * Inside a movement's transaction, before the movement is written: the shift must be open at the commit. Its row is
- * locked (`lockShift`) as the close locks it, so a sale, payout or refund and the close of its shift are serialised:
- * the movement lands before the close (and is in its report) or is refused, never after it.
- */
-export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId?: string): Promise<void> {
-  if (shiftId === null) return
-  const s = await lockShift(tx, shiftId)
-  if (!s || s.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
-  if (stationId !== undefined && s.station_id !== stationId) throw new DomainError('SHIFT_NOT_OPEN', 'the shift is another station\'s drawer', { shiftId, stationId })
-}
+export type { ShiftLine, ShiftReport } from './shift-guard.ts'
+export { assertShiftOpen } from './shift-guard.ts'
+import type { ShiftLine, ShiftReport } from './shift-guard.ts'
 
 /** The product a movement concerns: stored since shifts, else read from its kind (movements filed before). */
 function productOf(m: CashMovementRow): string {

@@ -35,7 +35,7 @@ import {
   amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
   smallCashOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
 } from './store.ts'
-import { assertShiftOpen } from './shifts.ts'
+import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
 import { randomBytes } from 'node:crypto'

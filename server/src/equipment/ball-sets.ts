@@ -33,8 +33,8 @@ import {
   type BallSetRow,
 } from './store.ts'
 
-export const BallSetStatus = { Active: 'active', Reserve: 'reserve', Retired: 'retired' } as const
-export type BallSetStatus = (typeof BallSetStatus)[keyof typeof BallSetStatus]
+export { BallSetStatus } from './kinds.ts'
+import { BallSetStatus } from './kinds.ts'
 
 export interface BallSet {
   id: string

@@ -14,10 +14,10 @@ import {
   isSealCodeTaken, listDevices, markDeviceSeen, setDeviceField, setDeviceStatus, touchDevice, type DeviceRow,
 } from './store.ts'
 
-export const DeviceKind = { Blower: 'blower', BallReader: 'ball_reader', Rng: 'rng', Printer: 'printer', Kiosk: 'kiosk', Display: 'display' } as const
-export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
-export const DeviceStatus = { Active: 'active', Suspended: 'suspended', Retired: 'retired' } as const
-export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus]
+export { DeviceKind, DeviceStatus } from './kinds.ts'
+import { DeviceKind, DeviceStatus } from './kinds.ts'
+import type { DevicePatch, RegisterDeviceInput } from './kinds.ts'
+export type { DevicePatch, RegisterDeviceInput } from './kinds.ts'
 
 export interface Device {
   id: string
@@ -97,24 +97,6 @@ const text = (v: string | null | undefined, max = 120) => {
   if (t.length > max) throw new DomainError('VALIDATION_FAILED', `text longer than ${max} characters`)
   return t === '' ? null : t
 }
-
-export interface RegisterDeviceInput {
-  id: string
-  kind: DeviceKind
-  name: string
-  hallId?: string | null
-  manufacturer?: string | null
-  model?: string | null
-  serialNo?: string | null
-  sealCode?: string | null
-  certificateId?: string | null
-  certificateExpiresAt?: string | null
-  typeApprovalNo?: string | null
-  parentId?: string | null
-  firmware?: string | null
-}
-
-export type DevicePatch = Partial<Omit<RegisterDeviceInput, 'id' | 'kind'>>
 
 export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps

@@ -4,8 +4,7 @@
  * ball-sets.ts map them.
  */
 import type { Sql } from '../db/database.ts'
-import type { DeviceKind, DevicePatch, DeviceStatus } from './devices.ts'
-import type { BallSetStatus } from './ball-sets.ts'
+import type { BallSetStatus, DeviceKind, DevicePatch, DeviceStatus } from './kinds.ts'
 
 // Devices (devices.ts)
 

@@ -140,3 +140,14 @@ export function createLotteryContext(deps: LotteryDeps) {
     },
   }
 }
+
+/** The stored result of a settled lottery or raffle draw. */
+export interface LotteryResult {
+  /** Lottery: the winning number of each exact prize; raffle: the winning ticket number of each prize. */
+  winning: Record<string, number>
+  /** Values drawn (bolillo-draw-v1 positions, or the numbers entered), in order. */
+  drawn: number[]
+  prizes: Array<{ code: string; name: string; rule: string; numbers: number[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>
+  ticketsInPlay: number
+  liabilityCents: number
+}

@@ -13,7 +13,7 @@ import { describeRule, fractionCodeId, inRange, isRaffle, issueSecretContext, ty
 import {
   formatNumber, fractionTicketId, numberCount, parseLotteryPlan, parseRafflePlan, winningTicketCount, type LotteryPlan, type LotteryPlanInput, type RafflePlanInput,
 } from './rules.ts'
-import type { LotteryResult } from './settlement.ts'
+import type { LotteryResult } from './context.ts'
 import {
   activeSellerDevice, sellerHallTerritory, distributeFractions, fractionsIn, insertFractions, insertLotteryDraw, insertPrintRun, insertRange, issueSecretOf, lastPrintRunNo, lotteryDrawIds, printRunsOf,
   registerCounts, reprintFractions, returnFractions, setIssueSecret, type FractionBlock,

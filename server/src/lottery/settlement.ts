@@ -6,21 +6,12 @@ import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
-import { describeRule, inRange, isRaffle, type LotteryContext } from './context.ts'
+import { describeRule, inRange, isRaffle, type LotteryContext, type LotteryResult } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
 import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
 import { markLotterySettled } from './store.ts'
 
-/** The stored result of a settled lottery or raffle draw. */
-export interface LotteryResult {
-  /** Lottery: the winning number of each exact prize; raffle: the winning ticket number of each prize. */
-  winning: Record<string, number>
-  /** Values drawn (bolillo-draw-v1 positions, or the numbers entered), in order. */
-  drawn: number[]
-  prizes: Array<{ code: string; name: string; rule: string; numbers: number[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>
-  ticketsInPlay: number
-  liabilityCents: number
-}
+export type { LotteryResult } from './context.ts'
 
 /** @param lostStolenNotice the public list of lost and stolen ranges (issue.ts), printed in the extracto. */
 export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: (drawId: string) => Promise<LostStolenNotice>) {

@@ -1,0 +1,26 @@
+/** The kinds and states of the hall's equipment, shared by the registries and their store (no import loop). */
+export const DeviceKind = { Blower: 'blower', BallReader: 'ball_reader', Rng: 'rng', Printer: 'printer', Kiosk: 'kiosk', Display: 'display' } as const
+export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
+export const DeviceStatus = { Active: 'active', Suspended: 'suspended', Retired: 'retired' } as const
+export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus]
+
+export interface RegisterDeviceInput {
+  id: string
+  kind: DeviceKind
+  name: string
+  hallId?: string | null
+  manufacturer?: string | null
+  model?: string | null
+  serialNo?: string | null
+  sealCode?: string | null
+  certificateId?: string | null
+  certificateExpiresAt?: string | null
+  typeApprovalNo?: string | null
+  parentId?: string | null
+  firmware?: string | null
+}
+
+export type DevicePatch = Partial<Omit<RegisterDeviceInput, 'id' | 'kind'>>
+
+export const BallSetStatus = { Active: 'active', Reserve: 'reserve', Retired: 'retired' } as const
+export type BallSetStatus = (typeof BallSetStatus)[keyof typeof BallSetStatus]
