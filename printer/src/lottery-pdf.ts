@@ -10,7 +10,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import QRCode from 'qrcode'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { toWinAnsi } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 import { formatInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 
 const A4 = { w: 595.28, h: 841.89 }

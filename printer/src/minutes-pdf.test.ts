@@ -6,7 +6,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/bingo/minutes.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { formatMinutesDate, renderMinutesPdf, toWinAnsi } from './minutes-pdf.ts'
+import { formatMinutesDate, renderMinutesPdf } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 
 const HALL = 'Salón de Bingo «El Ñandú» — Peñas Güemes, Cochabamba'
 

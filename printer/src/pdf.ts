@@ -6,7 +6,7 @@
  * Only the PDF standard fonts are used; their encoding is WinAnsi, so every string goes through `toWinAnsi`.
  */
 import { PDFDocument, StandardFonts, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
-import { toWinAnsi } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 import { rasterize, type Raster } from './raster.ts'
 import { CHAR_DOTS, type PrintDoc } from './ticket-layout.ts'
 

@@ -6,7 +6,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import type { PrizeRegisterRow } from '../../server/src/cashdesk/payouts.ts'
-import { toWinAnsi } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 import { formatStamp, shortId } from './ticket-layout.ts'
 
 const W = 841.89

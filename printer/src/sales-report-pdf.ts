@@ -7,7 +7,7 @@ import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import type { Product, SalesReport } from '../../server/src/reports/figures.ts'
-import { toWinAnsi } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 
 const W = 595.28
 const H = 841.89

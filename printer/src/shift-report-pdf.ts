@@ -7,7 +7,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import type { ShiftReport } from '../../server/src/cashdesk/shift-guard.ts'
-import { toWinAnsi } from './minutes-pdf.ts'
+import { toWinAnsi } from './pdf-kit.ts'
 import { formatStamp } from './ticket-layout.ts'
 
 const W = 595.28
