@@ -5,6 +5,10 @@
  * desk moves the money in that same transaction (`OnPaid`, shared/settlement.ts): out of the payer's open shift at
  * an enrolled station, or by cheque where the profile allows it (bingo cards, BNG-70).
  *
+ * Where a prize may be paid is decided from the ticket too: a bingo card's prizes are its hall's (paid only at a
+ * station of that hall, payouts.ts WRONG_HALL); lotto, lottery, raffle and instant prizes are the operator's, paid
+ * "by the operator" (INS-11, LOT-25) at any of its enrolled cash desks, as a national game's retailers do.
+ *
  * Every answer carries one shape for the cashier (`view` for a scan, `paid` for a payout: ticket-answer.ts), next
  * to the line's own words, which the tests and the other screens still read.
  */
