@@ -22,8 +22,14 @@ const SHOTS = SCREENSHOTS
 
 /** LNS-14: how far the server's clock runs ahead of the real one (moved past the publication hold in the lotto flow). */
 let skew = 0
-/** The server's clock, and each page's from when it opens (pageOnClock). */
-const clock = { now: () => new Date(Date.now() + skew) }
+/**
+ * The server's clock, and each page's from when it opens (pageOnClock): a fixed mid-morning in La Paz that runs on
+ * in real time (the beacon round of the lotto draw comes a few seconds after the close). Not today's date: a lotto
+ * draw planned two hours ahead must fall on the same calendar day (LOT-21), which the real clock breaks after 22:00.
+ */
+const START = Date.parse('2026-03-10T14:00:00Z')
+const startedAt = Date.now()
+const clock = { now: () => new Date(START + (Date.now() - startedAt) + skew) }
 const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
 const HOUR = 3_600_000
 
