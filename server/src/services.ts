@@ -24,6 +24,9 @@ import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { openSqlite } from './db/sqlite-runtime.ts'
 import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
+import { rowSealKeyOf, sealLegacyRows, withRowSeals } from './shared/row-seal-database.ts'
+import { collectJournalSeals, verifySealedRows } from './shared/row-seals.ts'
+import { recomputeBalances, rowsVerdict } from './shared/row-verify.ts'
 import { loadOrCreateKeysIn, type OperatorKeys } from './shared/keys.ts'
 import { assertProductionStart } from './shared/production.ts'
 import { createDemoScopeCheck, demoDeviceIds } from './shared/demo-scope.ts'
@@ -54,10 +57,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyDir = config.keyDir ?? join(config.dataDir, 'keys')
   // Before anything is written: DATA_DIR and all it holds are the server user's alone (DESIGN.md "Sealed secrets").
   secureDataDir(config.dataDir)
-  const db = overrides.db ?? (await openDatabase(config))
-  await migrate(db)
+  const rawDb = overrides.db ?? (await openDatabase(config))
+  await migrate(rawDb)
   // Seeds, draw orders and prize files are sealed under a key kept out of the database.
   const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key)
+  // Issue 24 point 1: every row that carries value is sealed under a key derived from the sealing key, bound to the
+  // journal record that wrote it; rows from before the seals are sealed once, here (README "Sealed rows").
+  const rowSealKey = rowSealKeyOf(sealer)
+  const db = withRowSeals(rawDb, rowSealKey, () => (overrides.clock ?? systemClock).now())
+  const legacySealed = await sealLegacyRows(db)
+  if (legacySealed > 0) log.warn(`${legacySealed} value row(s) written before row seals were sealed once (journal record rows.legacy_sealed)`)
   // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
   const beacon = overrides.beacon ?? createBeaconSource({
     relays: config.beaconRelays ?? [],
@@ -172,8 +181,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */
     async verifyJournal() {
       const records: JournalRecord[] = []
-      for await (const r of readJournal(db)) records.push(r)
-      return verifyChain(records)
+      const journalSeals = new Map<string, { seq: number; mac: string }>()
+      for await (const r of readJournal(db)) { records.push(r); collectJournalSeals(journalSeals, r) }
+      const chain = verifyChain(records)
+      // Issue 24 point 1: the tables the server pays from agree with the journal, row by row and in their sums.
+      const rows = await verifySealedRows(db, rowSealKey, journalSeals)
+      rows.problems.push(...(await recomputeBalances(db, records)))
+      return rowsVerdict(chain, rows)
     },
     minutes: {
       sessionMinutes: (sessionId: string) => loadSessionMinutes(db, sessionId),

@@ -9,7 +9,7 @@ import { journalTypeName } from '../texts.ts'
 import { Loading, Notice, Panel, Select, Table, money, num, openPdf, tx, useAction, useLoad, when } from '../ui.tsx'
 
 interface JournalRecord { seq: number; at: string; type: string; scope: string; payload: Record<string, unknown> }
-interface Verification { ok: boolean; count: number; badSeq?: number }
+interface Verification { ok: boolean; count: number; badSeq?: number; rows?: { checked: number; problems: Array<{ table: string; id: string; what: string }> } }
 interface Minutes {
   sessionId: string; hallName: string; currency: string; openedAt: string; closedAt: string | null
   games: Array<{ orderNo: number; gameId: string; cardsSold: number; totalCents: number; linePaidCents: number; bingoPaidCents: number; ballsDrawn: number; status?: string }>
@@ -58,7 +58,14 @@ function Integrity() {
       </div>
       {result && (result.ok
         ? <Notice kind="ok" testId="journal-ok">{tx('journalOk', { n: num(result.count) })}</Notice>
-        : <Notice kind="error" testId="journal-bad">{tx('journalBad', { seq: num(result.badSeq ?? 0) })}</Notice>)}
+        : (result.badSeq ?? 0) > 0 && <Notice kind="error" testId="journal-bad">{tx('journalBad', { seq: num(result.badSeq ?? 0) })}</Notice>)}
+      {/* Issue 24 point 1: every value row that differs from the journal, by table and id. */}
+      {result && !result.ok && (result.rows?.problems.length ?? 0) > 0 && (
+        <Notice kind="error" testId="rows-bad">
+          {tx('rowsBad', { n: num(result.rows!.problems.length) })}
+          <ul>{result.rows!.problems.slice(0, 200).map((p) => <li key={`${p.table}:${p.id}:${p.what}`} class="mono">{p.table} {p.id}: {p.what}</li>)}</ul>
+        </Notice>
+      )}
       {verify.error && verify.feedback}
       <p data-testid="checkpoint-count">{checkpoints.data !== null ? tx('checkpointCount', { n: num(checkpoints.data) }) : tx('loading')}</p>
     </Panel>

@@ -4,6 +4,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../db/database.ts'
+import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 import type { ClaimKind, GameStatus } from './game.ts'
 
 // Halls, series, sessions, games, cards, balls, claims, prizes (service.ts and its topics)
@@ -407,6 +408,7 @@ export function claimsWithNumbers(sql: Sql, gameId: string): Promise<Array<Claim
 
 export async function insertPrize(tx: Sql, p: { id: string; gameId: string; cardId: string; kind: ClaimKind; amountCents: number; atBall: number; at: string }): Promise<void> {
   await tx.run('INSERT INTO prizes (id, game_id, card_id, kind, amount_cents, at_ball, status, awarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [p.id, p.gameId, p.cardId, p.kind, p.amountCents, p.atBall, 'awarded', p.at])
+  touchRows(tx, 'prizes', [p.id])
 }
 
 export function prizeById(tx: Sql, prizeId: string): Promise<PrizeRow | undefined> {
@@ -416,6 +418,7 @@ export function prizeById(tx: Sql, prizeId: string): Promise<PrizeRow | undefine
 /** Marks an awarded prize paid; false when it was not awarded (already paid or void). */
 export async function markPrizePaid(tx: Sql, prizeId: string, at: string, paidBy: string): Promise<boolean> {
   const r = await tx.run("UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE id = ? AND status = 'awarded'", [at, paidBy, prizeId])
+  touchRows(tx, 'prizes', [prizeId])
   return r.changes === 1
 }
 
@@ -431,6 +434,7 @@ export async function paidPrizeCount(tx: Sql, gameId: string): Promise<number> {
 }
 
 export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {
+  await touchRowsWhere(tx, 'prizes', "game_id = ? AND status = 'awarded'", [gameId])
   await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
 
@@ -829,6 +833,7 @@ export async function insertBonusPrize(tx: Sql, p: { id: string; gameId: string;
     'INSERT INTO bonus_prizes (id, game_id, card_id, hall_id, source, pot_id, name, prize_kind, amount_cents, at_ball, completed_at_ball, accumulated_games, status, awarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [p.id, p.gameId, p.cardId, p.hallId, p.source, p.potId, p.name, p.prizeKind, p.amountCents, p.atBall, p.completedAtBall, p.accumulatedGames, 'awarded', p.at],
   )
+  touchRows(tx, 'bonus_prizes', [p.id])
 }
 
 /** Pot prizes of a game awarded and not yet paid (a void game gives them back to their pots). */
@@ -837,6 +842,7 @@ export function unpaidPotPrizesOfGame(tx: Sql, gameId: string): Promise<Array<{ 
 }
 
 export async function voidBonusPrizesOfGame(tx: Sql, gameId: string): Promise<void> {
+  await touchRowsWhere(tx, 'bonus_prizes', "game_id = ? AND status = 'awarded'", [gameId])
   await tx.run("UPDATE bonus_prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
 
@@ -854,6 +860,7 @@ export async function markBonusPrizePaid(tx: Sql, prizeId: string, p: { at: stri
     "UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ?, payment_method = ?, cheque_number = ?, station_id = ? WHERE id = ? AND status = 'awarded'",
     [p.at, p.paidBy, p.payeeName, p.payeeDocument, p.paymentMethod ?? 'cash', p.chequeNumber ?? null, p.stationId ?? null, prizeId],
   )
+  touchRows(tx, 'bonus_prizes', [prizeId])
   return r.changes === 1
 }
 

@@ -33,6 +33,7 @@
  */
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -239,6 +240,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
           assertPayHall(st.cardHallId, input)
+          // Issue 24 point 1: no prize is paid from a row changed outside the server (its amount, its status).
+          await assertRowsSealed(tx, 'prizes', st.prizes.filter((p) => !p.bonus).map((p) => p.id))
+          await assertRowsSealed(tx, 'bonus_prizes', st.prizes.filter((p) => p.bonus).map((p) => p.id))
           await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
           // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
           // every prima and jackpot.

@@ -11,6 +11,7 @@
  * same drawer.
  */
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -62,6 +63,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       if (c.game_status !== 'void') throw new DomainError('NOT_REFUNDABLE', `game ${c.order_no} is ${c.game_status}: only a voided or annulled game's cards are refunded (BNG-86)`, { gameStatus: c.game_status, rule: 'BNG-86' })
       const done = await refundOfTicket(tx, 'card', c.id)
       if (done) throw alreadyRefunded(done)
+      // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
+      await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
       const at = now()
       // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
       await returnOnRefund(tx, c.id, at, input.actor.name)
@@ -71,6 +74,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       if (input.to === 'voucher') {
         const bought = await kioskPurchaseOfCard(tx, c.game_id, c.id)
         if (!bought) throw new DomainError('NOT_REFUNDABLE', `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`, { field: 'to' })
+        await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
         // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
         const v = await vouchers.issue(tx, { hallId: c.hall_id, currency: c.currency, amountCents, origin: 'change', parentId: bought.voucher_id, stationId: input.till.stationId, issuedBy: input.actor.id, smallCents: 0, otherCents: 0, buyerDocument: null, at })
         voucher = vouchers.view(v, at)

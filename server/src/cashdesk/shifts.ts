@@ -11,6 +11,7 @@
  * changes, and the movement itself checks again inside its transaction that the shift is still open.
  */
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
@@ -116,6 +117,9 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       // Locked before the sum: a movement committing at the same moment is either summed here or refused.
       const shift = await lockShift(tx, shiftId!)
       if (!shift || shift.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
+      // Issue 24 point 1: the float and every movement summed into the expected cash are as the server wrote them.
+      await assertRowsSealed(tx, 'cashier_shifts', [shift.id])
+      await assertRowsSealedWhere(tx, 'cash_movements', 't.shift_id = ?', [shift.id])
       const at = now()
       const expectedCents = shift.float_cents + (await sumOfShift(tx, shift.id))
       const differenceCents = input.countedCents - expectedCents

@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
+import { touchRows } from '../shared/row-seals.ts'
 
 export interface VoucherRow {
   id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
@@ -93,6 +94,7 @@ export async function insertVoucher(tx: Sql, v: {
     'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCode],
   )
+  touchRows(tx, 'vouchers', [v.id])
 }
 
 /** Issue 13: the voucher typed at a kiosk by its short code. */
@@ -109,6 +111,7 @@ export async function insertSalePayment(tx: Sql, p: {
     'INSERT INTO sale_payments (id, hall_id, station_id, sold_by, product, ref_id, amount_cents, currency, paid_by, payment_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [p.id, p.hallId, p.stationId, p.soldBy, p.product, p.refId, p.amountCents, p.currency, p.paidBy, p.paymentRef, p.at],
   )
+  touchRows(tx, 'sale_payments', [p.id])
 }
 
 /** Issue 13: the payments recorded against one voucher or cash movement. */
@@ -119,7 +122,9 @@ export async function salePaymentsOf(tx: Sql, paymentRef: string): Promise<Array
 
 /** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */
 export async function markVoucherSpentRow(tx: Sql, voucherId: string, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<number> {
-  return (await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, voucherId])).changes
+  const changed = (await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, voucherId])).changes
+  touchRows(tx, 'vouchers', [voucherId])
+  return changed
 }
 
 /** Small-denomination cash of a buyer's cashier vouchers in a hall, issued in [from, to). */
@@ -135,6 +140,7 @@ export async function insertCashMovement(tx: Sql, m: { id: string; hallId: strin
     'INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at, shift_id, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [m.id, m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at, m.shiftId ?? null, m.product ?? null],
   )
+  touchRows(tx, 'cash_movements', [m.id])
 }
 
 /** A station's movements in [from, to), in time order. */
@@ -181,6 +187,7 @@ export async function insertKioskPurchase(tx: Sql, p: {
     'INSERT INTO kiosk_purchases (id, kiosk_id, hall_id, game_id, voucher_id, change_voucher_id, card_count, amount_cents, card_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [p.id, p.kioskId, p.hallId, p.gameId, p.voucherId, p.changeVoucherId, p.cardCount, p.amountCents, JSON.stringify(p.cardIds), p.createdAt],
   )
+  touchRows(tx, 'kiosk_purchases', [p.id])
 }
 
 // ------------------------------------------------------------------------------------------------ cards, prizes, payouts
@@ -238,7 +245,9 @@ export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: s
 
 /** Awarded prizes of the card among `ids` to paid; the number changed (fewer than ids: paid elsewhere meanwhile). */
 export async function markPrizesPaid(tx: Sql, cardId: string, ids: string[], at: string, paidBy: string): Promise<number> {
-  return (await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, cardId, ...ids])).changes
+  const changed = (await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, cardId, ...ids])).changes
+  touchRows(tx, 'prizes', ids)
+  return changed
 }
 
 export async function payoutOfCard(tx: Sql, cardId: string): Promise<PayoutRow | undefined> {
@@ -253,6 +262,7 @@ export async function insertPayout(tx: Sql, p: {
     'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at, payment_method, cheque_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [p.id, p.cardId, p.gameId, p.hallId, p.amountCents, p.currency, JSON.stringify(p.prizeIds), p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.paidAt, p.paymentMethod, p.chequeNumber],
   )
+  touchRows(tx, 'payouts', [p.id])
 }
 
 /** A payout with its card's serial, game number, session and hall name. */
@@ -305,6 +315,7 @@ export async function insertShift(tx: Sql, s: { id: string; hallId: string; stat
     "INSERT INTO cashier_shifts (id, hall_id, station_id, station_name, cashier_id, cashier_name, currency, float_cents, status, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)",
     [s.id, s.hallId, s.stationId, s.stationName, s.cashierId, s.cashierName, s.currency, s.floatCents, s.openedAt],
   )
+  touchRows(tx, 'cashier_shifts', [s.id])
 }
 
 export async function shiftById(tx: Sql, id: string): Promise<ShiftRow | undefined> {
@@ -339,10 +350,12 @@ export async function shiftsOf(tx: Sql, filter: { stationId?: string; hallId?: s
 
 /** Open to closed with the count; the number of rows changed (0: closed meanwhile). */
 export async function closeShiftRow(tx: Sql, id: string, c: { at: string; expectedCents: number; countedCents: number; differenceCents: number; note: string | null }): Promise<number> {
-  return (await tx.run(
+  const changed = (await tx.run(
     "UPDATE cashier_shifts SET status = 'closed', closed_at = ?, expected_cents = ?, counted_cents = ?, difference_cents = ?, close_note = ? WHERE id = ? AND status = 'open'",
     [c.at, c.expectedCents, c.countedCents, c.differenceCents, c.note, id],
   )).changes
+  touchRows(tx, 'cashier_shifts', [id])
+  return changed
 }
 
 export async function cashMovementsOfShift(tx: Sql, shiftId: string): Promise<CashMovementRow[]> {
@@ -381,6 +394,7 @@ export async function insertRefund(tx: Sql, r: {
     'INSERT INTO refunds (id, product, ticket_id, hall_id, game_ref, amount_cents, currency, method, voucher_id, station_id, cashier_id, shift_id, approved_by, approved_by_name, reason, refunded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [r.id, r.product, r.ticketId, r.hallId, r.gameRef, r.amountCents, r.currency, r.method, r.voucherId, r.stationId, r.cashierId, r.shiftId, r.approvedBy, r.approvedByName, r.reason, r.at],
   )
+  touchRows(tx, 'refunds', [r.id])
 }
 
 /** Refunds of one game (bingo game id, lotto draw id, instant game number) for the minutes. */

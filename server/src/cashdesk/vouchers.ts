@@ -18,6 +18,7 @@ import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -101,6 +102,8 @@ export const DAY_MS = 86_400_000
 export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<VoucherRow> {
   const v = await voucherById(tx, voucherId)
   if (!v) throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
+  // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent.
+  await assertRowsSealed(tx, 'vouchers', [v.id])
   if (v.status !== 'active') throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, { voucherId: v.id, spentAt: v.spent_at, spentFor: v.spent_for, spentStation: v.spent_station })
   if (nowIso >= v.expires_at) throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, { voucherId: v.id, expiresAt: v.expires_at })
   return v

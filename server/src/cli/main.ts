@@ -161,10 +161,12 @@ async function main(argv: string[]): Promise<number> {
         if (checkpointFile) return await verifyJournalCheckpoints(services, checkpointFile, option(args, '--public-key'))
         const result = await services.verifyJournal()
         if (result.ok) {
-          process.stdout.write(`OK: journal of ${result.count} records verifies (hash chain intact)\n`)
+          process.stdout.write(`OK: journal of ${result.count} records verifies (hash chain intact); ${result.rows.checked} sealed rows match it\n`)
           return 0
         }
-        process.stdout.write(`FAILED at record #${result.badSeq}: ${result.reason} (${result.count} records checked before it)\n`)
+        if (result.badSeq > 0) process.stdout.write(`FAILED at record #${result.badSeq}: ${result.reason} (${result.count} records checked before it)\n`)
+        // Issue 24 point 1: every value row that differs from the journal, by table and id.
+        for (const p of result.rows.problems) process.stdout.write(`FAILED row ${p.table} ${p.id}: ${p.what}\n`)
         return 1
       } finally {
         await services.close()

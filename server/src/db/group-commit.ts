@@ -11,8 +11,10 @@
  * timer delays it). A unit must do no device or network I/O: it runs under the write lock.
  */
 import type { Database, Sql } from './database.ts'
+import { currentActor, type JournalActor } from '../shared/request-context.ts'
+import { journalUnitRefusal, sealedUnit } from '../shared/row-seal-database.ts'
 
-interface Unit { fn: (tx: Sql) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+interface Unit { fn: (tx: Sql) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void; actor: JournalActor | undefined }
 
 export interface GroupCommit {
   /** Runs `fn` in the next batch's transaction, inside its own savepoint; resolves after that transaction commits. */
@@ -56,12 +58,15 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
           const unit = taken[i]
           await tx.run('SAVEPOINT group_unit')
           try {
-            const value = await unit.fn(tx)
+            // Issue 24 point 1: the rows a unit writes are sealed by its own records.
+            const value = await sealedUnit(tx, () => unit.fn(tx))
             await tx.run('RELEASE SAVEPOINT group_unit')
             done.push({ unit, ok: true, value })
           } catch (err) {
             await tx.run('ROLLBACK TO SAVEPOINT group_unit')
             await tx.run('RELEASE SAVEPOINT group_unit')
+            // A refusal for a tampered row is on record even though the unit wrote nothing.
+            await journalUnitRefusal(tx, err, unit.actor)
             done.push({ unit, ok: false, value: err })
           }
         }
@@ -83,7 +88,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
   return {
     run<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject })
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, actor: currentActor() })
         schedule()
       })
     },

@@ -23,6 +23,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   NOT_VERIFIED: { es: 'El premio no está verificado.', en: 'The prize has not been verified.' },
   ALREADY_PAID: { es: 'Este premio ya fue pagado.', en: 'This prize was already paid.' },
   INVALID_SIGNATURE: { es: 'Código no válido: la firma no coincide.', en: 'Invalid code: the signature does not match.' },
+  ROW_TAMPERED: { es: 'Los datos de este valor no coinciden con su sello: fueron cambiados fuera del sistema. No se paga ni se gasta; avise al inspector (queda anotado en el diario).', en: 'The data of this value does not match its seal: it was changed outside the system. It is not paid or spent; call the inspector (recorded in the journal).' },
   CONFLICT: { es: 'Otra operación cambió estos datos a la vez; inténtelo de nuevo.', en: 'Another operation changed this at the same time; try again.' },
   TYPED_SEED_REFUSED: { es: 'La semilla de una emisión de raspaditas la toma el servidor de su fuente de entropía: nadie la escribe. Quite «seed» de la petición o la opción --seed de la orden.', en: "An instant batch's seed is taken by the server from its entropy source: nobody types it. Remove \"seed\" from the request, or --seed from the command." },
   BEACON_PENDING: { es: 'Esperando la ronda del faro público de aleatoriedad: el sorteo empieza en cuanto se publique.', en: 'Waiting for the public randomness beacon round: the draw starts as soon as it is published.' },

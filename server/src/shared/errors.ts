@@ -122,6 +122,8 @@ export const ErrorCode = {
   OutsideTerritory: 'OUTSIDE_TERRITORY',
   // Issue 23 point 3: a request body is JSON or nothing, so that the guards and the route read the same value.
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  /** Issue 24 point 1: a row that carries value does not match its seal (changed outside the server): not paid from. */
+  RowTampered: 'ROW_TAMPERED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

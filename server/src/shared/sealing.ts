@@ -8,7 +8,7 @@
  *
  * Pure apart from drawing the IV from node:crypto (a caller may pass one, for tests only).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto'
 
 export const SEALED_VERSION = 'bolillo-sealed-v1'
 export const SEALING_KEY_BYTES = 32
@@ -116,6 +116,8 @@ export interface Sealer {
   seal(plaintext: Uint8Array | string, context: string): string
   open(sealed: string, context: string): Buffer
   openText(sealed: string, context: string): string
+  /** A 32-byte key for another purpose, HMAC-SHA256(sealing key, label): as secret as the sealing key, never stored. */
+  deriveKey(label: string): Buffer
 }
 
 export function createSealer(key: SealingKey): Sealer {
@@ -124,5 +126,6 @@ export function createSealer(key: SealingKey): Sealer {
     seal: (plaintext, context) => seal(key, plaintext, context),
     open: (sealed, context) => openSealed(key, sealed, context),
     openText: (sealed, context) => openSealedText(key, sealed, context),
+    deriveKey: (label) => createHmac('sha256', key.bytes).update(`bolillo-derived-key|${label}`).digest(),
   }
 }

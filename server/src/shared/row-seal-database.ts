@@ -1,0 +1,95 @@
+/**
+ * Issue 24 point 1: the database the services use, with row seals (row-seals.ts). Every transaction it opens is
+ * bound to the row-seal key; rows touched after the transaction's last journal record are sealed by one
+ * `rows.sealed` record before the commit; a refusal for a tampered row (ROW_TAMPERED) rolls the transaction back
+ * and is then journaled on its own (`row.tampered`), so the attempt is on record even though nothing was paid.
+ */
+import type { Database, Sql } from '../db/database.ts'
+import { DomainError } from './errors.ts'
+import type { Sealer } from './sealing.ts'
+import { appendJournal } from './journal.ts'
+import { currentRowSeals, hasPendingRows, runWithRowSeals, SEALED_TABLE_NAMES, touchRows, unsealedRowIds, type RowProblem } from './row-seals.ts'
+
+/** The row-seal key, derived from the sealing key (BOLILLO_SEALING_KEY or BOLILLO_KEY_DIR), never stored anywhere. */
+export function rowSealKeyOf(sealer: Sealer): Buffer {
+  return sealer.deriveKey('row-seal-v1')
+}
+
+export function withRowSeals(db: Database, key: Buffer, now: () => Date): Database {
+  const sealed: Database = {
+    ...db,
+    transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      // Each transaction's body runs in its own context: the rows it touched are its own.
+      return db.transaction((tx) => runWithRowSeals(key, now, async () => {
+        const result = await fn(tx)
+        await sealLeftovers(tx, now)
+        return result
+      })).catch(async (err: unknown) => {
+        if (isTampered(err)) await db.transaction((tx) => appendJournal(tx, refusalEntry(err, now)))
+        throw err
+      })
+    },
+  }
+  return sealed
+}
+
+const isTampered = (err: unknown): err is DomainError => err instanceof DomainError && err.code === 'ROW_TAMPERED'
+
+function refusalEntry(err: DomainError, now: () => Date, actor?: unknown) {
+  const rows = (err.details as { rows?: RowProblem[] } | undefined)?.rows ?? []
+  return { at: now().toISOString(), type: 'row.tampered', scope: '', payload: { refused: true, rows, ...(actor ? { actor } : {}) } }
+}
+
+/** Rows touched after the last journal record of a transaction (or unit) are sealed by one `rows.sealed` record. */
+async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
+  if (hasPendingRows(tx)) await appendJournal(tx, { at: now().toISOString(), type: 'rows.sealed', scope: '', payload: { reason: 'written' } })
+}
+
+/**
+ * One unit of a group commit (db/group-commit.ts): its rows are its own, sealed by its own records, so that a unit
+ * rolled back to its savepoint leaves nothing to seal in the batch.
+ */
+export function sealedUnit<T>(tx: Sql, fn: () => Promise<T>): Promise<T> {
+  const outer = currentRowSeals()
+  if (!outer) return fn()
+  return runWithRowSeals(outer.key, outer.now, async () => {
+    const result = await fn()
+    await sealLeftovers(tx, outer.now)
+    return result
+  })
+}
+
+/**
+ * A unit of a group commit refused for a tampered row, journaled in the batch's transaction after its savepoint was
+ * rolled back; `actor` is the unit's caller (the batch runs in the context of whichever request started it).
+ */
+export async function journalUnitRefusal(tx: Sql, err: unknown, actor: unknown): Promise<void> {
+  const outer = currentRowSeals()
+  if (!outer || !isTampered(err)) return
+  await runWithRowSeals(outer.key, outer.now, () => appendJournal(tx, refusalEntry(err, outer.now, actor)))
+}
+
+/**
+ * Start-up pass, once per database: rows written before row seals existed (migration 0061) are sealed under one
+ * `rows.legacy_sealed` record. It never runs again (the record is in the journal), so a seal removed later is
+ * reported, not silently remade.
+ */
+export async function sealLegacyRows(db: Database): Promise<number> {
+  const marker = await db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = 'legacy'")
+  if (marker) return 0
+  return db.transaction(async (tx) => {
+    // The marker row may have been removed: the journal says whether the pass ran already.
+    const done = await tx.get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'rows.legacy_sealed' ORDER BY seq LIMIT 1")
+    let count = 0
+    if (!done) {
+      for (const table of SEALED_TABLE_NAMES) {
+        const ids = await unsealedRowIds(tx, table)
+        touchRows(tx, table, ids)
+        count += ids.length
+      }
+    }
+    const rec = done ?? await appendJournal(tx, { at: currentRowSeals()!.now().toISOString(), type: 'rows.legacy_sealed', scope: '', payload: { rows: count } })
+    await tx.run("INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING", [Number(rec.seq)])
+    return count
+  })
+}

@@ -1,0 +1,234 @@
+/**
+ * Issue 24 point 1, state that proves itself: every row that carries value (vouchers, cash movements, shifts, sale
+ * payments, kiosk purchases, prizes of every kind, payouts, refunds) is sealed with HMAC-SHA256 under a key derived
+ * from the sealing key (never in the database) over its value columns and the seq of the journal record that made it.
+ * The same MAC is written into that record's payload (`rowSeals`), so the hash-chained journal holds each row's
+ * latest seal: a row edited in the database no longer matches its MAC, and a row put back with its old seal from an
+ * older copy no longer matches the journal's latest seal of it. README "Sealed rows" has the threat model.
+ *
+ * How rows get sealed: the store function that writes a sealed row calls {@link touchRows} with the transaction it
+ * wrote in (the transaction is found from the async context it runs in); the journal record appended next in it (`appendJournal`) seals every row touched so far
+ * (reading them back, in the same transaction); rows touched after the last record are sealed at the end of the
+ * transaction by one `rows.sealed` record ({@link withRowSeals}). A transaction not opened through
+ * {@link withRowSeals} (tests of a store, tools without a key) seals nothing and checks nothing.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { Sql } from '../db/database.ts'
+import { DomainError } from './errors.ts'
+
+export const ROW_SEAL_VERSION = 'bolillo-row-seal-v1'
+
+/** The sealed tables and the columns each seal covers (all of a row that decides what it is worth or pays). */
+export const SEALED_TABLES = {
+  vouchers: ['id', 'hall_id', 'currency', 'amount_cents', 'status', 'origin', 'parent_id', 'station_id', 'issued_by', 'issued_at', 'expires_at', 'small_cents', 'other_cents', 'buyer_document', 'short_code', 'spent_at', 'spent_station', 'spent_for', 'spent_ref'],
+  cash_movements: ['id', 'hall_id', 'station_id', 'cashier_id', 'kind', 'amount_cents', 'currency', 'ref_id', 'at', 'shift_id', 'product'],
+  cashier_shifts: ['id', 'hall_id', 'station_id', 'cashier_id', 'currency', 'float_cents', 'status', 'opened_at', 'closed_at', 'expected_cents', 'counted_cents', 'difference_cents'],
+  sale_payments: ['id', 'hall_id', 'station_id', 'sold_by', 'product', 'ref_id', 'amount_cents', 'currency', 'paid_by', 'payment_ref', 'at'],
+  kiosk_purchases: ['id', 'kiosk_id', 'hall_id', 'game_id', 'voucher_id', 'change_voucher_id', 'card_count', 'amount_cents', 'card_ids', 'created_at'],
+  prizes: ['id', 'game_id', 'card_id', 'kind', 'amount_cents', 'status', 'awarded_at', 'paid_at', 'paid_by'],
+  bonus_prizes: ['id', 'game_id', 'card_id', 'hall_id', 'source', 'pot_id', 'prize_kind', 'amount_cents', 'status', 'awarded_at', 'paid_at', 'paid_by', 'payment_method', 'cheque_number'],
+  payouts: ['id', 'card_id', 'game_id', 'hall_id', 'amount_cents', 'currency', 'prize_ids', 'station_id', 'cashier_id', 'paid_at', 'payment_method', 'cheque_number'],
+  refunds: ['id', 'product', 'ticket_id', 'hall_id', 'game_ref', 'amount_cents', 'currency', 'method', 'voucher_id', 'station_id', 'cashier_id', 'shift_id', 'refunded_at'],
+} as const satisfies Record<string, readonly string[]>
+
+export type SealedTable = keyof typeof SEALED_TABLES
+export const SEALED_TABLE_NAMES = Object.keys(SEALED_TABLES) as SealedTable[]
+
+/** A row that does not match its seal: which table, which row, and what is wrong. */
+export interface RowProblem { table: string; id: string; what: string }
+
+export interface RowSealState { key: Buffer; now: () => Date; pending: Map<SealedTable, Set<string>> }
+type TxState = RowSealState
+// The transaction being run, found from its async context rather than from the `tx` object, which use cases re-wrap.
+const current = new AsyncLocalStorage<TxState>()
+const states = { get: (_tx: Sql): TxState | undefined => current.getStore(), has: (_tx: Sql): boolean => current.getStore() !== undefined }
+
+/** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
+export function runWithRowSeals<T>(key: Buffer, now: () => Date, fn: () => Promise<T>): Promise<T> {
+  return current.run({ key, now, pending: new Map() }, fn)
+}
+
+/** The row-seal binding of the transaction being run, if any (a group commit hands it to each unit). */
+export function currentRowSeals(): RowSealState | undefined {
+  return current.getStore()
+}
+
+/** Whether rows touched in `tx` wait for a journal record to seal them. */
+export function hasPendingRows(tx: Sql): boolean {
+  const s = states.get(tx)
+  return !!s && [...s.pending.values()].some((ids) => ids.size > 0)
+}
+
+/** Called by the store function that wrote sealed rows, in the transaction it wrote them in. */
+export function touchRows(tx: Sql, table: SealedTable, ids: readonly string[]): void {
+  const s = states.get(tx)
+  if (!s || ids.length === 0) return
+  let set = s.pending.get(table)
+  if (!set) s.pending.set(table, (set = new Set()))
+  for (const id of ids) set.add(id)
+}
+
+/** Ids of rows matching `where` (for a store function that updates rows by a condition, e.g. a game's prizes). */
+export async function touchRowsWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
+  if (!states.has(tx)) return
+  touchRows(tx, table, (await tx.all<{ id: string }>(`SELECT id FROM ${table} WHERE ${where}`, params)).map((r) => r.id))
+}
+
+/** The MAC of a row's value columns, bound to the journal record `seq` that sealed it. */
+export function rowMac(key: Buffer, table: SealedTable, row: Record<string, unknown>, seq: number): string {
+  // PostgreSQL answers BIGINT as text, SQLite as a number: every value is compared as its text.
+  const values = SEALED_TABLES[table].map((c) => (row[c] === null || row[c] === undefined ? null : String(row[c])))
+  return createHmac('sha256', key).update(JSON.stringify([ROW_SEAL_VERSION, table, seq, values])).digest('base64url')
+}
+
+function sameMac(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+const CHUNK = 400
+
+/**
+ * Seals the rows touched in `tx` under the journal record `seq` about to be appended; answers the MACs to put in
+ * that record's payload (`"table:id": mac`), or null when nothing waited. `appendJournal` calls it.
+ */
+export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<string, string> | null> {
+  const s = states.get(tx)
+  if (!s || !hasPendingRows(tx)) return null
+  const out: Record<string, string> = {}
+  const seals: unknown[][] = []
+  for (const [table, idSet] of s.pending) {
+    const ids = [...idSet]
+    idSet.clear()
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const part = ids.slice(i, i + CHUNK)
+      const rows = await tx.all<Record<string, unknown>>(`SELECT ${SEALED_TABLES[table].join(', ')} FROM ${table} WHERE id IN (${marks(part.length)})`, part)
+      for (const row of rows) {
+        const mac = rowMac(s.key, table, row, seq)
+        out[`${table}:${String(row.id)}`] = mac
+        seals.push([table, String(row.id), seq, mac])
+      }
+    }
+  }
+  await upsertSeals(tx, seals)
+  return out
+}
+
+async function upsertSeals(tx: Sql, seals: unknown[][]): Promise<void> {
+  for (let i = 0; i < seals.length; i += 100) {
+    const part = seals.slice(i, i + 100)
+    await tx.run(
+      `INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (tbl, row_id) DO UPDATE SET journal_seq = excluded.journal_seq, mac = excluded.mac`,
+      part.flat(),
+    )
+  }
+}
+
+/** What is wrong with a row read with its seal (`seal_seq`, `seal_mac`), or null when it matches. */
+function problemOf(key: Buffer, table: SealedTable, row: Record<string, unknown>): string | null {
+  if (row.seal_mac === null || row.seal_mac === undefined) return 'unsealed: no seal for this row (written or its seal removed outside the server)'
+  const seq = Number(row.seal_seq)
+  if (!sameMac(rowMac(key, table, row, seq), String(row.seal_mac))) {
+    return `its values do not match the seal of journal record #${seq} (changed outside the server)`
+  }
+  return null
+}
+
+function selectWithSeals(table: SealedTable): string {
+  return `SELECT ${SEALED_TABLES[table].map((c) => `t.${c}`).join(', ')}, s.journal_seq AS seal_seq, s.mac AS seal_mac FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id`
+}
+
+/**
+ * The check where a use case loads a row it pays, spends, cashes out or refunds from: throws ROW_TAMPERED (the
+ * transaction journals the refusal, {@link withRowSeals}) when a row does not match its seal.
+ */
+export async function assertRowsSealed(tx: Sql, table: SealedTable, ids: readonly string[]): Promise<void> {
+  const s = states.get(tx)
+  if (!s || ids.length === 0) return
+  const rows = await tx.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE t.id IN (${marks(ids.length)})`, ids)
+  const problems: RowProblem[] = []
+  for (const row of rows) {
+    const what = problemOf(s.key, table, row)
+    if (what) problems.push({ table, id: String(row.id), what })
+  }
+  if (problems.length > 0) throw rowTampered(problems)
+}
+
+export function rowTampered(problems: RowProblem[]): DomainError {
+  return new DomainError('ROW_TAMPERED', `${problems.map((p) => `${p.table} ${p.id}: ${p.what}`).join('; ')}`, { rows: problems })
+}
+
+/** Reads every row of `table` with its seal, in pages (verification, the legacy pass). */
+export async function* sealedRowsOf(db: Sql, table: SealedTable, pageSize = 1000): AsyncGenerator<Record<string, unknown>> {
+  let after = ''
+  for (;;) {
+    const rows = await db.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE t.id > ? ORDER BY t.id LIMIT ${pageSize}`, [after])
+    if (rows.length === 0) return
+    yield* rows
+    after = String(rows[rows.length - 1].id)
+  }
+}
+
+/**
+ * Checks every sealed row against its seal and against the journal's latest seal of it (`journalSeals`, built
+ * from the records' `rowSeals`), and finds rows the journal sealed that are gone. Pure but for reading `db`.
+ */
+export async function verifySealedRows(db: Sql, key: Buffer, journalSeals: Map<string, { seq: number; mac: string }>): Promise<{ checked: number; problems: RowProblem[] }> {
+  const problems: RowProblem[] = []
+  const seen = new Set<string>()
+  let checked = 0
+  for (const table of SEALED_TABLE_NAMES) {
+    for await (const row of sealedRowsOf(db, table)) {
+      checked++
+      const id = String(row.id)
+      const k = `${table}:${id}`
+      seen.add(k)
+      const what = problemOf(key, table, row)
+      if (what) { problems.push({ table, id, what }); continue }
+      const latest = journalSeals.get(k)
+      if (!latest) {
+        problems.push({ table, id, what: `no journal record seals this row (its seal names record #${Number(row.seal_seq)})` })
+      } else if (latest.seq !== Number(row.seal_seq) || latest.mac !== String(row.seal_mac)) {
+        problems.push({ table, id, what: `row and seal are those of journal record #${Number(row.seal_seq)}, but record #${latest.seq} sealed it since (put back from an older copy)` })
+      }
+    }
+  }
+  for (const k of journalSeals.keys()) {
+    if (!seen.has(k)) {
+      const [table, ...rest] = k.split(':')
+      problems.push({ table, id: rest.join(':'), what: `sealed by journal record #${journalSeals.get(k)!.seq} but missing from the table (deleted outside the server)` })
+    }
+  }
+  return { checked, problems }
+}
+
+/** Collects, record by record, the latest seal of each row named in a record's `rowSeals`. */
+export function collectJournalSeals(into: Map<string, { seq: number; mac: string }>, record: { seq: number; payload: unknown }): void {
+  const seals = (record.payload as { rowSeals?: unknown } | null)?.rowSeals
+  if (!seals || typeof seals !== 'object') return
+  for (const [k, mac] of Object.entries(seals as Record<string, unknown>)) {
+    if (typeof mac === 'string') into.set(k, { seq: record.seq, mac })
+  }
+}
+
+/** Rows of every sealed table that have no seal yet (the legacy pass at start-up seals them once). */
+export async function unsealedRowIds(db: Sql, table: SealedTable): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(`SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`)
+  return rows.map((r) => String(r.id))
+}
+
+/** {@link assertRowsSealed} for the rows matching `where` (e.g. every cash movement of a shift being closed). */
+export async function assertRowsSealedWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
+  const s = states.get(tx)
+  if (!s) return
+  const rows = await tx.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE ${where}`, params)
+  const problems: RowProblem[] = []
+  for (const row of rows) {
+    const what = problemOf(s.key, table, row)
+    if (what) problems.push({ table, id: String(row.id), what })
+  }
+  if (problems.length > 0) throw rowTampered(problems)
+}
