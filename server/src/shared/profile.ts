@@ -4,6 +4,7 @@
  */
 import type { CardLayout } from '../bingo/card.ts'
 import { LAYOUT_90 } from '../bingo/card.ts'
+import type { IdentityCountry } from './identity.ts'
 
 export interface PrizeShares {
   /** Whole prize pool, basis points of cards sold x face value (BNG-56: 6700 in Cantabria). */
@@ -137,6 +138,8 @@ export interface Profile {
   prizeChequeAllowed: boolean
   /** CFG-5. */
   minimumAge: number
+  /** CFG-5: the identity documents the halls take, by country: how a document is keyed to one person (shared/identity.ts). */
+  identityCountry: IdentityCountry
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
   retentionDays: number
   /** CFG-26: equal split among winning cards, leftover centavos to the lowest serials (see money.ts). */
@@ -226,6 +229,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   prizesPaidBeforeNextGame: false,
   prizeChequeAllowed: false,
   minimumAge: 18,
+  identityCountry: 'BO',
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
@@ -272,6 +276,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   prizesPaidBeforeNextGame: true,
   prizeChequeAllowed: true,
   minimumAge: 18,
+  identityCountry: 'ES',
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
