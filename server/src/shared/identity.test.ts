@@ -21,13 +21,15 @@ const anyDocument = fc.oneof(ciNumber, dni, nie, rut, fc.string({ maxLength: 30 
 
 describe('identityKey', () => {
   it('the three spellings of issue 24 point 6 are one person', () => {
-    const keys = ['4567890 LP', '4567890-lp', ' 4567890lp', '4567890 La Paz', '4567890 exp. LP', '4.567.890'].map((d) => identityKey(d, 'BO'))
+    const keys = ['4567890 LP', '4567890-lp', ' 4567890lp', '4567890 La Paz', '4567890 exp. LP', '4.567.890', 'CI 4567890 LP', 'C.I. 4567890-LP'].map((d) => identityKey(d, 'BO'))
     expect(new Set(keys)).toEqual(new Set(['4567890']))
     expect(identityKey('4567890-1A LP', 'BO')).toBe('45678901A')
     expect(identityKey('4567890-1A', null)).not.toBe(identityKey('4567890', null))
     expect(identityKey('1234567z', 'ES')).toBe('01234567Z')
     expect(identityKey('x-1234567-l', 'ES')).toBe('X1234567L')
     expect(identityKey('12.345.678-k', 'CL')).toBe('12345678K')
+    expect(identityKey('DNI 12345678-z', 'ES')).toBe('12345678Z')
+    expect(identityKey('CICI4567890', null)).toBe(identityKey(identityKey('CICI4567890', null), null))
   })
 
   it('is idempotent in every jurisdiction', () => {

@@ -14,6 +14,8 @@
  *
  * Chile (RUT): dots and dash dropped, check digit K in upper case, leading zeros dropped.
  *
+ * In every country a label typed before the number ("CI", "C.I.", "DNI", "NIE", "RUT") is dropped.
+ *
  * Without a country (or another one), the generic key: accents, case, spaces and punctuation dropped, and a
  * Bolivian department suffix dropped only after a number shaped like a CI (digits, optional complement): the
  * department codes are two letters or more, so no DNI letter or RUT check digit is ever taken for one.
@@ -25,9 +27,12 @@ const DEPARTMENTS = ['LAPAZ', 'COCHABAMBA', 'SANTACRUZ', 'ORURO', 'POTOSI', 'CHU
 // The number (digits, then an optional complement such as "1A"), then "EXP"/"EXPEDIDOEN" and the department.
 const BOLIVIAN_CI = new RegExp(`^(\\d{4,}(?:\\d?[A-Z])?)(?:EXPEDIDOEN|EXPEDIDO|EXPEN|EXP)?(?:${DEPARTMENTS.join('|')})$`)
 
-/** Upper case letters and digits only: accents, spaces, dots, dashes, slashes and the rest dropped. */
+// A label typed before the number ("CI 4567890 LP", "C.I.", "DNI", "RUT"): the kind of document, not the person.
+const LABEL = /^(?:CEDULADEIDENTIDAD|CEDULA|CI|DNI|NIE|NIF|RUT|RUN)+(?=\d|[XYZ]\d)/
+
+/** Upper case letters and digits only: accents, spaces, dots, dashes, slashes and the rest dropped; no label. */
 function alphanumeric(document: string): string {
-  return document.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^0-9A-Z]/g, '')
+  return document.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^0-9A-Z]/g, '').replace(LABEL, '')
 }
 
 /**
