@@ -118,7 +118,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
   })
 
   it('a counter sale is refused when its notes do not add up, when it is over the limit uncounted, or when its small notes over the limit name nobody; nothing is sold', async () => {
-    const before = { moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), intakes: await n('SELECT COUNT(*) AS n FROM cash_intakes'), raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]) }
+    const before = { moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]) }
     const bad = await call('caja', 'POST', `/api/lottery/draws/${raffleId}/tickets`, { count: 2, cash: { smallCents: 500, otherCents: 0 } })
     refused(bad, 400, 'VALIDATION_FAILED')
     expect(bad.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
@@ -127,7 +127,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     refused(uncounted, 400, 'VALIDATION_FAILED')
     expect(uncounted.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     refused(await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, { count: 4, cash: { smallCents: 350_000, otherCents: 50_000 } }), 422, 'BUYER_ID_REQUIRED')
-    expect({ moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), intakes: await n('SELECT COUNT(*) AS n FROM cash_intakes'), raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]) }).toEqual(before)
+    expect({ moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]) }).toEqual(before)
   })
 
   it('a player excluded as "CI 7654321 LP" is refused under any other spelling at every sale that names a buyer: voucher, counter slip, cards, raffle, instant, kiosk purchase (GEN-23, GEN-27)', async () => {
@@ -137,7 +137,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     const early = ok(await voucher(5_000, 0, '1112223 SC')).voucher
     await players.exclude({ document: '1112223', name: 'Otro Jugador', kind: 'prohibited', reason: 'prohibido por la sala' }, 'oficial')
     const counts = async () => ({
-      vouchers: await n('SELECT COUNT(*) AS n FROM vouchers'), slips: await n('SELECT COUNT(*) AS n FROM lotto_slips'), intakes: await n('SELECT COUNT(*) AS n FROM cash_intakes'),
+      vouchers: await n('SELECT COUNT(*) AS n FROM vouchers'), slips: await n('SELECT COUNT(*) AS n FROM lotto_slips'),
       moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), cards: (await server.services.bingo.getGameState(hall.gameId)).cardsSold,
     })
     const before = await counts()
@@ -159,7 +159,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     // A clean voucher buys at the kiosk, but not a slip naming the excluded player under another spelling.
     const clean = ok(await voucher(5_000, 0)).voucher
     refused(await call('kiosco', 'POST', '/api/kiosk/purchases', { voucherCode: clean.code, ageConfirmed: true, slips: [{ drawId, quickPicks: 1, player: { name: 'X Y', document: '7654321-LP' } }] }), 403, 'PLAYER_EXCLUDED')
-    expect(await counts()).toEqual({ ...before, vouchers: before.vouchers + 1, intakes: before.intakes + 1, moves: before.moves + 1 })
+    expect(await counts()).toEqual({ ...before, vouchers: before.vouchers + 1, moves: before.moves + 1 })
     // The excluded buyer's voucher keeps its credit.
     expect((await server.services.db.get<{ status: string }>('SELECT status FROM vouchers WHERE id = ?', [early.id]))?.status).toBe('active')
     // The journal records each refusal (the fact, not the document).
