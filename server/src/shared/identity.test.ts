@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { identityKey, type IdentityCountry } from './identity.ts'
+import { sameDocument } from '../lotto/payouts.ts'
 
 const COUNTRIES: Array<IdentityCountry | null> = [null, 'BO', 'ES', 'CL']
 const DEPARTMENTS = ['LP', 'CB', 'SC', 'OR', 'PT', 'CH', 'TJ', 'BE', 'PD', 'La Paz', 'Cochabamba', 'Santa Cruz', 'Oruro', 'Potosí', 'Chuquisaca', 'Tarija', 'Beni', 'Pando']
@@ -72,5 +73,14 @@ describe('identityKey', () => {
       fc.pre(a !== b)
       expect(identityKey(a, country)).not.toBe(identityKey(b, country))
     }), { numRuns: 500 })
+  })
+})
+
+describe('payee is buyer (GEN-16, GEN-26) by the key', () => {
+  it('a named lotto receipt is paid to its buyer under any spelling of the CI, not to another CI or complement', () => {
+    expect(sameDocument('4567890 LP', 'CI 4567890-lp')).toBe(true)
+    expect(sameDocument('4567890', '4.567.890 Santa Cruz')).toBe(true)
+    expect(sameDocument('4567890-1A', '4567890')).toBe(false)
+    expect(sameDocument('4567890 LP', '4567891 LP')).toBe(false)
   })
 })
