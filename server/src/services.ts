@@ -14,7 +14,7 @@ import { gameById } from './bingo/store.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
-import { createPlayerAdmission } from './access/players.ts'
+import { backfillIdentityKeys, createPlayerAdmission } from './access/players.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createTicketDesk } from './cashdesk/ticket-desk.ts'
@@ -107,7 +107,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   }
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
   // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
-  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock })
+  // Issue 24 point 6: one key per person, in the profile's country (CFG-5); rows from before the keys are keyed now.
+  const identityCountry = getProfile(config.profileId)?.identityCountry ?? null
+  await backfillIdentityKeys(db, identityCountry)
+  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock, country: identityCountry })
   const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({

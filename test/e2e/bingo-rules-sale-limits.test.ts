@@ -174,7 +174,8 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         const rows = (await s.server.services.db.all<{ card_id: string }>('SELECT card_id FROM player_cards WHERE game_id = ? AND player_key = ?', [gameId, document]))
         return rows.map((r) => s.server.services.cashdesk.payouts.cardCode(r.card_id))
       }
-      const codes = await codesOf('doc:CI777001')
+      // Issue 24 point 6: the player's key, the document without its "CI" label.
+      const codes = await codesOf('doc:777001')
       const byKiosk = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes }, asKiosk())
       expect(byKiosk.status).toBe(403)
       const some = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes.slice(0, 3) }, (await s.till(hall.hallId)).headers)
@@ -314,7 +315,8 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const unnamed = await pay({})
       expect(unnamed.status).toBe(403)
       expect(unnamed.body.error.details).toMatchObject({ rule: 'BNG-85' })
-      const own = await pay({ payeeDocument: 'ci-1234567' })
+      // Issue 24 point 6: the buyer's own CI under another spelling, with its issuing department, is the buyer.
+      const own = await pay({ payeeDocument: '1.234.567 LP' })
       expect(own.status, JSON.stringify(own.body)).toBe(200)
     })
   })

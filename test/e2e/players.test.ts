@@ -34,7 +34,9 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     expect((await call('cajera', 'POST', '/api/players/exclusions', entry)).status).toBe(403)
     const r = await call('oficial', 'POST', '/api/players/exclusions', entry)
     expect(r.status).toBe(201)
-    expect(r.body.document).toBe('12345678LP')
+    // Issue 24 point 6: kept as typed for display, matched by its key (the issuing department is not part of it).
+    expect(r.body.document).toBe('12.345.678-LP')
+    expect(r.body.documentKey).toBe('12345678')
     exclusionId = r.body.id
   })
 

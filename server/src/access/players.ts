@@ -4,17 +4,20 @@
  * threshold, a named lotto slip, a payout asking for an ID). The check runs at the permission gate on the
  * request's document fields and, since issue 23 point 3, inside the voucher sale and the kiosk purchase on the
  * identities they resolve (the buyer recorded, each slip's player, the voucher's buyer), whatever the body's shape.
+ * Issue 24 point 6: a person is found by the key of their document (shared/identity.ts), in the country of the
+ * server's profile, so that "4567890 LP", "4567890-lp" and "4567890" are one player; the document is kept as typed.
  */
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../shared/clock.ts'
-import { exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
+import { backfillIdentityKeyRows, exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
+import { identityKey, type IdentityCountry } from '../shared/identity.ts'
 
-/** One spelling per document: upper case without spaces, dots or dashes ("12.345.678-LP" is "12345678LP"). */
-export function normaliseDocument(document: string): string {
-  return document.toUpperCase().replace(/[\s.\-/]/g, '')
+/** One key per person (shared/identity.ts): "4567890 LP", "4567890-lp" and "4567890" are "4567890". */
+export function normaliseDocument(document: string, country: IdentityCountry | null = null): string {
+  return identityKey(document, country)
 }
 
 /** The identity documents a request body carries, wherever the sale and payout routes put them. */
@@ -26,23 +29,31 @@ export function documentsIn(body: unknown): string[] {
     const o = b[k]
     if (o && typeof o === 'object') out.push((o as Record<string, unknown>).document)
   }
-  return out.filter((d): d is string => typeof d === 'string' && d.trim().length > 0).map(normaliseDocument)
+  return out.filter((d): d is string => typeof d === 'string' && d.trim().length > 0)
 }
 
-export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
+/** Issue 24 point 6: keys the rows written before migration 0070 (run at startup, after the migrations). */
+export async function backfillIdentityKeys(db: Database, country: IdentityCountry | null): Promise<number> {
+  return db.transaction((tx) => backfillIdentityKeyRows(tx, (d) => identityKey(d, country)))
+}
+
+export function createPlayerAdmission(deps: { db: Database; clock: Clock; country?: IdentityCountry | null }) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
+  /** The key a person is matched by, in the server's country (idempotent: a key may be passed again). */
+  const keyOf = (document: string) => identityKey(document, deps.country ?? null)
 
   async function exclude(input: { document: string; name: string; kind: 'self_excluded' | 'prohibited'; reason: string; hallId?: string | null; until?: string | null }, by: string) {
     const id = `px_${randomBytes(8).toString('hex')}`
-    const document = normaliseDocument(input.document)
-    if (document.length < 4) throw new DomainError('VALIDATION_FAILED', 'an identity document has at least 4 characters', { field: 'document' })
+    const document = input.document.trim()
+    const documentKey = keyOf(document)
+    if (documentKey.length < 4) throw new DomainError('VALIDATION_FAILED', 'an identity document has at least 4 characters', { field: 'document' })
     await db.transaction(async (tx) => {
-      await insertExclusion(tx, { id, document, name: input.name, kind: input.kind, reason: input.reason, hallId: input.hallId ?? null, untilAt: input.until ?? null, createdBy: by, createdAt: now() })
+      await insertExclusion(tx, { id, document, documentKey, name: input.name, kind: input.kind, reason: input.reason, hallId: input.hallId ?? null, untilAt: input.until ?? null, createdBy: by, createdAt: now() })
       // The journal keeps the fact, not the document (player data stay in the admission list, LNS-14 by analogy).
       await appendJournal(tx, { at: now(), type: 'player.excluded', scope: input.hallId ? `hall:${input.hallId}` : '', payload: { exclusionId: id, kind: input.kind, until: input.until ?? null, by, rule: 'GEN-27' } })
     })
-    return { id, document, kind: input.kind }
+    return { id, document, documentKey, kind: input.kind }
   }
 
   async function lift(id: string, by: string) {
@@ -53,10 +64,10 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
     return { id, lifted: true }
   }
 
-  /** Refuses with PLAYER_EXCLUDED when any of `documents` is excluded in `hallId` (or everywhere). */
+  /** Refuses with PLAYER_EXCLUDED when the person of any of `documents` (as typed, or keys) is excluded in `hallId` (or everywhere). */
   async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
-    for (const document of documents) {
-      const found = (await exclusionsInForce(db, document, now())).filter((e) => !e.hall_id || !hallId || e.hall_id === hallId)
+    for (const key of new Set(documents.filter((d) => d.trim()).map(keyOf))) {
+      const found = (await exclusionsInForce(db, key, now())).filter((e) => !e.hall_id || !hallId || e.hall_id === hallId)
       if (found.length) {
         await db.transaction((tx) => appendJournal(tx, { at: now(), type: 'player.refused', scope: hallId ? `hall:${hallId}` : '', payload: { exclusionId: found[0].id, kind: found[0].kind, rule: 'GEN-23' } }))
         throw new DomainError('PLAYER_EXCLUDED', `the player is on the exclusion list (${found[0].kind})`, { kind: found[0].kind })
@@ -65,10 +76,10 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock }) {
   }
 
   async function list() {
-    return (await listExclusions(db)).map((e) => ({ id: e.id, document: e.document, name: e.name, kind: e.kind, reason: e.reason, hallId: e.hall_id, until: e.until_at, createdBy: e.created_by, createdAt: e.created_at, liftedAt: e.lifted_at }))
+    return (await listExclusions(db)).map((e) => ({ id: e.id, document: e.document, documentKey: e.document_key ?? keyOf(e.document), name: e.name, kind: e.kind, reason: e.reason, hallId: e.hall_id, until: e.until_at, createdBy: e.created_by, createdAt: e.created_at, liftedAt: e.lifted_at }))
   }
 
-  return { exclude, lift, assertAdmitted, list }
+  return { exclude, lift, assertAdmitted, list, keyOf }
 }
 
 export type PlayerAdmission = ReturnType<typeof createPlayerAdmission>

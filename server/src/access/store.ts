@@ -181,16 +181,29 @@ export async function hallsOfPerson(db: Sql, userId: string): Promise<'*' | stri
 
 // Player exclusions (issue 14 point 8; GEN-23, GEN-25, GEN-27)
 
-export interface ExclusionRow { id: string; document: string; name: string; kind: string; reason: string; hall_id: string | null; until_at: string | null; created_by: string; created_at: string; lifted_at: string | null }
+export interface ExclusionRow { id: string; document: string; document_key: string | null; name: string; kind: string; reason: string; hall_id: string | null; until_at: string | null; created_by: string; created_at: string; lifted_at: string | null }
 
-export async function insertExclusion(tx: Sql, e: { id: string; document: string; name: string; kind: string; reason: string; hallId: string | null; untilAt: string | null; createdBy: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO player_exclusions (id, document, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [e.id, e.document, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt])
+export async function insertExclusion(tx: Sql, e: { id: string; document: string; documentKey: string; name: string; kind: string; reason: string; hallId: string | null; untilAt: string | null; createdBy: string; createdAt: string }): Promise<void> {
+  await tx.run('INSERT INTO player_exclusions (id, document, document_key, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [e.id, e.document, e.documentKey, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt])
 }
 
-/** The exclusions in force for a document at `now` (in a hall, or in every hall). */
-export function exclusionsInForce(db: Sql, document: string, now: string): Promise<ExclusionRow[]> {
-  return db.all<ExclusionRow>('SELECT * FROM player_exclusions WHERE document = ? AND lifted_at IS NULL AND (until_at IS NULL OR until_at > ?) ORDER BY created_at', [document, now])
+/** The exclusions in force for a person (their identity key, shared/identity.ts) at `now` (in a hall, or in every hall). */
+export function exclusionsInForce(db: Sql, documentKey: string, now: string): Promise<ExclusionRow[]> {
+  return db.all<ExclusionRow>('SELECT * FROM player_exclusions WHERE document_key = ? AND lifted_at IS NULL AND (until_at IS NULL OR until_at > ?) ORDER BY created_at', [documentKey, now])
+}
+
+/**
+ * Issue 24 point 6: fills the identity keys SQL could not compute (rows from before migration 0070), and returns
+ * how many rows it keyed. Idempotent: only null keys are filled.
+ */
+export async function backfillIdentityKeyRows(tx: Sql, keyOf: (document: string) => string): Promise<number> {
+  let n = 0
+  for (const [table, doc, key] of [['player_exclusions', 'document', 'document_key'], ['cash_intakes', 'buyer_document', 'buyer_key'], ['aml_reports', 'buyer_document', 'buyer_key']] as const) {
+    const rows = await tx.all<{ id: string; d: string }>(`SELECT id, ${doc} AS d FROM ${table} WHERE ${key} IS NULL AND ${doc} IS NOT NULL`)
+    for (const r of rows) n += (await tx.run(`UPDATE ${table} SET ${key} = ? WHERE id = ? AND ${key} IS NULL`, [keyOf(r.d), r.id])).changes
+  }
+  return n
 }
 
 export function listExclusions(db: Sql): Promise<ExclusionRow[]> {

@@ -8,7 +8,7 @@ import { body, needs, principalOf, type App, type AppContext } from '../http/con
 import { printBonusReceipt } from './bonus-print.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill } from '../http/station.ts'
 import { checkFastBingoParams, layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
@@ -81,9 +81,9 @@ export function registerBonusRoutes(app: App, services: Services): void {
   })
   // Issue 13: paid at the counter like any card sale (cash into the station's drawer, cards printed).
   app.post('/api/games/:gameId/halls/:hallId/sales', needs('game.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional() }).strict())
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional(), ...counterCashFields }).strict())
     const station = await counterTill(c, services, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, playerDocument: b.playerDocument, ...station }), 201)
+    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), hallId: param(c, 'hallId'), count: b.count, playerDocument: b.playerDocument, cash: b.cash, buyerDocument: b.buyerDocument, ...station }), 201)
   })
 
   // ---- the nodes this one sees through the socket.io adapter (multi-node deployments on PostgreSQL)

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { actorOf, body, nameOf, needs, param, principalOf, witnessOf, type App, type AppContext } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
-import { counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
@@ -156,9 +156,9 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
     // `playerDocument`: the buyer's identity document, when the seller records it; the hall's maximum per player
     // (CFG-16) and its seats (BNG-93) then count this player's cards of the game (bingo/purchases.ts).
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional() }).strict())
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional(), ...counterCashFields }).strict())
     const station = await counterTill(c, services, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, playerDocument: b.playerDocument, ...station }), 201)
+    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, playerDocument: b.playerDocument, cash: b.cash, buyerDocument: b.buyerDocument, ...station }), 201)
   })
   // BNG-19 (Cantabria): the jefe closes the hall's entry as the reading of the game's data begins.
   app.post('/api/games/:gameId/entry/close', needs('game.sales'), async (c) => c.json(await bingo.closeHallEntry({ gameId: param(c, 'gameId'), by: actorOf(c) })))

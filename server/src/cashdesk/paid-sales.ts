@@ -37,7 +37,8 @@ import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type Vouch
 import { assertShiftOpen } from './shift-guard.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherById, voucherParent } from './store.ts'
-import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
+import type { PlayerAdmission } from '../access/players.ts'
+import type { AmlScreen, CashCount } from './cash-intake.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
 
@@ -151,7 +152,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * voucher of its chain (a voucher sold at the till and the change vouchers each purchase gave back).
    */
   async function kioskPlayerKey(tx: Sql, v: { id: string; parent_id: string | null; buyer_document: string | null }): Promise<string> {
-    if (v.buyer_document?.trim()) return `doc:${normaliseDocument(v.buyer_document)}`
+    if (v.buyer_document?.trim()) return `doc:${vouchers.keyOf(v.buyer_document)}`
     let root = v.id
     let parent = v.parent_id
     for (let i = 0; parent && i < 10_000; i++) {
@@ -180,7 +181,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
     if (!documents.length) return
     const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hall_id ?? null
-    await deps.admission.assertAdmitted([...new Set(documents.map(normaliseDocument))], hallId)
+    await deps.admission.assertAdmitted(documents, hallId)
   }
 
   /**
@@ -303,9 +304,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
 
   /**
    * Records the cash of a counter sale in the station's drawer and names it as the payment of each item, inside the
-   * sale's transaction (issue 13).
+   * sale's transaction (issue 13); with its denominations and buyer, on the one GEN-17 path of every cash intake
+   * (cash-intake.ts, issue 24 point 6): the buyer's day adds up their voucher and counter sales.
    */
-  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }> }): Promise<number> {
+  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; cash: CashCount | null; buyerDocument: string | null; items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }> }): Promise<{ amountCents: number; aml: AmlScreen }> {
     // The shift is checked here, inside the sale's transaction (issue 23): a sale racing the close of its shift
     // lands in it before the close or is refused, never in a closed shift.
     await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId)
@@ -322,15 +324,34 @@ export function createPaidSales(deps: PaidSalesDeps) {
     for (const i of sale.items) {
       await insertSalePayment(tx, { id: newId('sp'), hallId: sale.hallId, stationId: sale.stationId, soldBy: sale.soldBy, ...i, currency: sale.currency, paidBy: 'cash', paymentRef: movementId, at: sale.at })
     }
+    const aml = await vouchers.intakes.record(tx, { hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, source: 'counter_sale', refId: sale.saleId, amountCents, currency: sale.currency, cash: sale.cash, buyerDocument: sale.buyerDocument, at: sale.at })
     await appendJournal(tx, {
       at: sale.at, type: 'sale.cash_taken', scope: `hall:${sale.hallId}`,
-      payload: { saleId: sale.saleId, movementId, stationId: sale.stationId, soldBy: sale.soldBy, amountCents, currency: sale.currency, items: sale.items.map((i) => `${i.product}:${i.refId}`) },
+      payload: {
+        saleId: sale.saleId, movementId, stationId: sale.stationId, soldBy: sale.soldBy, amountCents, currency: sale.currency, items: sale.items.map((i) => `${i.product}:${i.refId}`),
+        smallCents: sale.cash?.smallCents ?? null, otherCents: sale.cash?.otherCents ?? null, counted: sale.cash !== null, rule: 'GEN-17',
+      },
     })
-    return amountCents
+    return { amountCents, aml }
   }
 
-  /** The drawer: the station, the person selling and their open shift (null only with authentication off). */
-  interface Counter { stationId: string; soldBy: string; shiftId?: string | null }
+  /**
+   * GEN-23 / GEN-27 / GEN-17 (issue 24 point 6): before a counter sale's transaction, the people it names are asked
+   * about on the exclusion list (by their key, however the document was typed), in the station's hall; refused in a
+   * transaction of its own (journaled), before the sale's.
+   */
+  async function admitCounter(input: Counter & { hallId?: string | null }, documents: Array<string | null | undefined>): Promise<void> {
+    const named = documents.filter((d): d is string => typeof d === 'string' && d.trim().length > 0)
+    if (!named.length || !deps.admission) return
+    await deps.admission.assertAdmitted(named, (await hallOfStation(db, input.stationId)) ?? input.hallId ?? null)
+  }
+
+  /**
+   * The drawer: the station, the person selling and their open shift (null only with authentication off); the cash
+   * count (GEN-17: null or absent, not counted, allowed up to the limit only) and the buyer's document when recorded.
+   */
+  interface Counter { stationId: string; soldBy: string; shiftId?: string | null; cash?: CashCount | null; buyerDocument?: string | null }
+  const buyerOf = (input: Counter, named?: string | null) => input.buyerDocument?.trim() || named?.trim() || null
 
   /**
    * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer, and the
@@ -338,6 +359,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * `hallId`: a simultaneous game's hall range (BNG-100).
    */
   async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null }) {
+    const buyerDocument = buyerOf(input, input.playerDocument)
+    await admitCounter(input, [input.playerDocument, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     let publish = () => {}
@@ -347,8 +370,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
       // player when the seller records the player's identity document, otherwise per purchase only.
       const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
-      const document = input.playerDocument?.trim() ? normaliseDocument(input.playerDocument) : ''
-      const playerKey = document ? `doc:${document}` : null
+      const playerKey = buyerDocument ? `doc:${vouchers.keyOf(buyerDocument)}` : null
       await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
@@ -360,9 +382,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hall = await vouchers.hallFor(tx, hallId)
       const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
       const saleId = newId('cs')
-      const amountCents = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: hall.currency, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
+      const { amountCents, aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: hall.currency, cash: input.cash ?? null, buyerDocument, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
       await prints.recordWithin(tx, { ref: saleId, hallId, stationId: input.stationId, voucherId: null, docs: printed.docs, at, items: { cards: printed.cards.map((c) => c.id) } })
-      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, docs: printed.docs }
+      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, aml, docs: printed.docs }
     })
     publish()
     const print = await prints.printSale({ ref: result.saleId, stationId: input.stationId }, docs, `counter-${result.saleId}`)
@@ -374,24 +396,29 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
    */
   async function counterSlip(input: Counter & { slip: SlipInput }) {
+    // LNS-6 (5) / GEN-16: the slip names its player, who is its buyer unless the cashier records another document.
+    const buyerDocument = buyerOf(input, input.slip.player?.document)
+    await admitCounter(input, [input.slip.player?.document, input.buyerDocument])
     return sales.run(async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
-      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: receipt.currency, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
-      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const } }
+      const { aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: receipt.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
+      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const, aml } }
     })
   }
 
   /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
   async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
+    const buyerDocument = buyerOf(input)
+    await admitCounter(input, [buyerDocument])
     return sales.run(async (tx) => {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
-      await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const } }
+      const { aml } = await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml } }
     })
   }
 
@@ -400,15 +427,17 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * commit (its outcome reaches no printer before the sale is a fact).
    */
   async function counterInstantElectronic(input: Counter & { hallId: string; gameNo: number }) {
+    const buyerDocument = buyerOf(input)
+    await admitCounter(input, [buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     const { docs, ...result } = await sales.run(async (tx) => {
       const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
       const saleId = newId('cs')
-      await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      const { aml } = await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
       const docs = [instantDoc(sale, input.stationId, printer)]
       await prints.recordWithin(tx, { ref: saleId, hallId: input.hallId, stationId: input.stationId, voucherId: null, docs, at: sale.soldAt, items: { instant: [sale.serial] } })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const }, docs }
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml }, docs }
     })
     const print = await prints.printSale({ ref: result.payment.saleId, stationId: input.stationId }, docs, `instant-${result.serial}`)
     return { ...result, receipt: print.printed ? { printed: true as const, files: print.files } : print }
@@ -419,13 +448,15 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * 13 point 2: no route issues them without it (the back office only reads raffles).
    */
   async function counterRaffle(input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string }) {
+    const buyerDocument = buyerOf(input)
+    await admitCounter(input, [buyerDocument])
     return sales.run(async (tx) => {
       const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, { count: input.count, numbers: input.numbers, buyerName: input.buyerName, channel: `counter:${input.stationId}`.slice(0, 40) })
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
       const at = sale.tickets[0]?.soldAt ?? now()
-      await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: sale.currency, items: sale.tickets.map((t) => ({ product: 'raffle' as const, refId: t.ticketId, amountCents: sale.priceCents })) })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.amountCents, paidBy: 'cash' as const } }
+      const { aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: sale.tickets.map((t) => ({ product: 'raffle' as const, refId: t.ticketId, amountCents: sale.priceCents })) })
+      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.amountCents, paidBy: 'cash' as const, aml } }
     })
   }
 

@@ -52,7 +52,6 @@ import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
-import { normaliseDocument } from '../access/players.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
 export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
@@ -208,8 +207,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     if (getProfile(hall.profileId)?.cardTransferAllowed !== false) return
     const buyer = await buyerOfCard(tx, cardId)
     if (!buyer?.startsWith('doc:')) return
-    const payee = payeeDocument ? `doc:${normaliseDocument(payeeDocument)}` : null
-    if (payee !== buyer) {
+    // Issue 24 point 6: both sides by the person's key; a buyer keyed before the keys is keyed again (a key is its own key).
+    const payee = payeeDocument ? `doc:${vouchers.keyOf(payeeDocument)}` : null
+    if (payee !== `doc:${vouchers.keyOf(buyer.slice(4))}`) {
       throw new DomainError('CARD_TRANSFER_FORBIDDEN', payee ? 'the payee is not the player who bought this card (BNG-85)' : 'this card was bought by an identified player: the payee shows that identity document (BNG-85)', { field: 'payeeDocument', rule: 'BNG-85' })
     }
   }

@@ -149,6 +149,11 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
     return c.json({ reports: await vouchers.amlReports(q) })
   })
+  // GEN-17 (issue 24 point 6): one person's day of cash, voucher and counter sales, by the key of their document.
+  app.get('/api/aml/day', needs('aml.review'), async (c) => {
+    const q = queryOf(c, z.object({ document: z.string().min(4).max(40), day: z.string().max(10), hallId: z.string().max(80).optional() }))
+    return c.json(await vouchers.amlDay(q))
+  })
   // GEN-9: only the responsible officer (or the director) files or dismisses, under their own name (issue 14 point 2).
   app.post('/api/aml/reports/:reportId/review', needs('aml.decide'), async (c) => {
     const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())

@@ -127,10 +127,38 @@ export async function markVoucherSpentRow(tx: Sql, voucherId: string, spend: { a
   return changed
 }
 
-/** Small-denomination cash of a buyer's cashier vouchers in a hall, issued in [from, to). */
-export async function smallCashOfBuyer(tx: Sql, buyerDocument: string, hallId: string, from: string, to: string): Promise<number> {
-  const r = await tx.get<{ s: number | null }>("SELECT SUM(small_cents) AS s FROM vouchers WHERE buyer_document = ? AND hall_id = ? AND origin = 'cashier' AND issued_at >= ? AND issued_at < ?", [buyerDocument, hallId, from, to])
+// ------------------------------------------------------------------------------------------------ cash intakes (GEN-17)
+
+/** A cash intake at a drawer with its denominations (null when not counted) and the buyer when recorded. */
+export async function insertCashIntake(tx: Sql, i: {
+  id: string; hallId: string; stationId: string; cashierId: string; source: 'voucher' | 'counter_sale'; refId: string; amountCents: number; currency: string
+  smallCents: number | null; otherCents: number | null; buyerDocument: string | null; buyerKey: string | null; at: string
+}): Promise<void> {
+  await tx.run(
+    'INSERT INTO cash_intakes (id, hall_id, station_id, cashier_id, source, ref_id, amount_cents, currency, counted, small_cents, other_cents, buyer_document, buyer_key, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [i.id, i.hallId, i.stationId, i.cashierId, i.source, i.refId, i.amountCents, i.currency, i.smallCents === null ? 0 : 1, i.smallCents, i.otherCents, i.buyerDocument, i.buyerKey, i.at],
+  )
+}
+
+/**
+ * Small-denomination cash of one person (their identity key) in a hall in [from, to): voucher sales and counter
+ * sales alike; an intake whose notes were not counted counts whole (GEN-17 is never under-counted).
+ */
+export async function smallCashOfBuyer(tx: Sql, buyerKey: string, hallId: string, from: string, to: string): Promise<number> {
+  const r = await tx.get<{ s: number | null }>('SELECT SUM(COALESCE(small_cents, amount_cents)) AS s FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ?', [buyerKey, hallId, from, to])
   return Number(r?.s ?? 0)
+}
+
+export interface CashIntakeRow {
+  id: string; hall_id: string; station_id: string; cashier_id: string; source: 'voucher' | 'counter_sale'; ref_id: string; amount_cents: number; currency: string
+  counted: number; small_cents: number | null; other_cents: number | null; buyer_document: string | null; buyer_key: string | null; at: string
+}
+
+/** One person's cash intakes (their identity key) in [from, to), in a hall or in all, in time order. */
+export async function cashIntakesOfBuyer(tx: Sql, buyerKey: string, hallId: string | null, from: string, to: string): Promise<CashIntakeRow[]> {
+  return hallId
+    ? tx.all<CashIntakeRow>('SELECT * FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ? ORDER BY at, id', [buyerKey, hallId, from, to])
+    : tx.all<CashIntakeRow>('SELECT * FROM cash_intakes WHERE buyer_key = ? AND at >= ? AND at < ? ORDER BY at, id', [buyerKey, from, to])
 }
 
 // ------------------------------------------------------------------------------------------------ cash movements
@@ -153,24 +181,27 @@ export async function cashMovementsOfStation(tx: Sql, stationId: string, from: s
 // ------------------------------------------------------------------------------------------------ AML records (GEN-17)
 
 export async function insertAmlReport(tx: Sql, r: {
-  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null; amountCents: number; smallCents: number
+  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null; buyerKey: string | null; intakeId: string; amountCents: number; smallCents: number
   windowSmallCents: number; limitCents: number; thresholdCents: number; shareBp: number; createdAt: string
 }): Promise<void> {
   await tx.run(
-    'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.hallId, r.stationId, r.cashierId, r.voucherId, r.buyerDocument, r.amountCents, r.smallCents, r.windowSmallCents, r.limitCents, r.thresholdCents, r.shareBp, 'open', r.createdAt],
+    'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, buyer_key, intake_id, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [r.id, r.hallId, r.stationId, r.cashierId, r.voucherId, r.buyerDocument, r.buyerKey, r.intakeId, r.amountCents, r.smallCents, r.windowSmallCents, r.limitCents, r.thresholdCents, r.shareBp, 'open', r.createdAt],
   )
 }
+
+/** An AML record with the intake it was opened on (a voucher or a counter sale). */
+const AML_SELECT = 'SELECT r.*, i.source AS intake_source, i.ref_id AS intake_ref FROM aml_reports r LEFT JOIN cash_intakes i ON i.id = r.intake_id'
 
 /** AML records, newest first, optionally of one status. */
 export async function amlReportRows(tx: Sql, status?: string): Promise<Array<Record<string, unknown>>> {
   return status
-    ? tx.all('SELECT * FROM aml_reports WHERE status = ? ORDER BY created_at DESC', [status])
-    : tx.all('SELECT * FROM aml_reports ORDER BY created_at DESC')
+    ? tx.all(`${AML_SELECT} WHERE r.status = ? ORDER BY r.created_at DESC`, [status])
+    : tx.all(`${AML_SELECT} ORDER BY r.created_at DESC`)
 }
 
 export async function amlReportRow(tx: Sql, id: string): Promise<Record<string, unknown> | undefined> {
-  return tx.get('SELECT * FROM aml_reports WHERE id = ?', [id])
+  return tx.get(`${AML_SELECT} WHERE r.id = ?`, [id])
 }
 
 /** Open to reviewed; the number of rows changed (0: reviewed already, or no such record). */

@@ -9,10 +9,10 @@
  * voucher.cashed_out), and cash in and out of each cashier station is kept in cash_movements.
  *
  * GEN-17 (AML small-denomination rule): the cashier records how the voucher was paid, small notes and coins (Bs 10,
- * Bs 20, coins: CFG-2) against the rest. When the small-denomination cash of the operation, or of the buyer's
- * day when the buyer's document is recorded (CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of
- * the UIF threshold, a suspicious-operation record is opened for the responsible officer (FR), who files the ROS
- * or documents why not (review).
+ * Bs 20, coins: CFG-2) against the rest, as a cash intake (cash-intake.ts, the one path of every cash sale). When
+ * the small-denomination cash of the operation, or of the buyer's day (voucher and counter sales of the same
+ * person's identity key, CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF threshold, a
+ * suspicious-operation record is opened for the responsible officer (FR), who files the ROS or documents why not.
  */
 import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -24,7 +24,6 @@ import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
-import { shareOf } from '../shared/money.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { Sealer } from '../shared/sealing.ts'
@@ -33,12 +32,14 @@ import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  smallCashOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
+  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
+  cashIntakesOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
-import { normaliseDocument, type PlayerAdmission } from '../access/players.ts'
+import type { PlayerAdmission } from '../access/players.ts'
+import { identityKey } from '../shared/identity.ts'
+import { createCashIntakes } from './cash-intake.ts'
 import { randomBytes } from 'node:crypto'
 import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
@@ -61,7 +62,7 @@ export interface CashdeskDeps {
    * Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked by the sale itself about the buyer's document it
    * records. Optional only for callers that sell no voucher to a named buyer.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  admission?: Pick<PlayerAdmission, 'assertAdmitted' | 'keyOf'>
 }
 
 export type { VoucherRow } from './store.ts'
@@ -90,7 +91,11 @@ export interface VoucherView {
 export interface CashMovement { id: string; at: string; kind: string; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
 
 export interface AmlReport {
-  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null
+  id: string; hallId: string; stationId: string; cashierId: string
+  /** The voucher sold, or '' for a counter sale (then `saleId`). */
+  voucherId: string; saleId: string | null
+  /** As typed, and the person's key the day's total was added up by (issue 24 point 6). */
+  buyerDocument: string | null; buyerKey: string | null
   amountCents: number; smallCents: number; windowSmallCents: number; limitCents: number; thresholdCents: number; sharePercent: number
   status: 'open' | 'filed' | 'dismissed'; createdAt: string; reviewedAt: string | null; reviewedBy: string | null; reviewNote: string | null
   rule: 'GEN-17'
@@ -117,6 +122,10 @@ export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: stri
 export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   const { db, clock, keys, config } = deps
   const now = () => clock.now().toISOString()
+  /** Issue 24 point 6: the key a person is matched by (the exclusion list's, in the server's country). */
+  const keyOf = deps.admission?.keyOf ?? ((document: string) => identityKey(document))
+  /** GEN-17: every cash intake, here and at the counters (paid-sales.ts), on one path. */
+  const intakes = createCashIntakes({ config, newId: (p) => deps.bingo.newId(p), keyOf })
 
   function view(v: VoucherRow, atIso = now()): VoucherView {
     return {
@@ -187,29 +196,6 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at, shiftId: m.shiftId ?? null, product: m.product ?? null })
   }
 
-  /** GEN-17: opens a suspicious-operation record when small-denomination cash goes over the limit. */
-  async function screenForAml(tx: Sql, v: VoucherRow, cashierId: string, at: string): Promise<{ flagged: boolean; reportId: string | null; limitCents: number }> {
-    const limitCents = shareOf(config.amlThresholdCents, config.amlSmallShareBp)
-    let windowSmall = v.small_cents
-    if (v.buyer_document) {
-      // CFG-3: the aggregation window is the buyer's (UTC) day when the buyer's document was recorded.
-      const dayStart = `${at.slice(0, 10)}T00:00:00.000Z`
-      const nextDay = new Date(Date.parse(dayStart) + DAY_MS).toISOString()
-      windowSmall = await smallCashOfBuyer(tx, v.buyer_document, v.hall_id, dayStart, nextDay)
-    }
-    if (windowSmall <= limitCents) return { flagged: false, reportId: null, limitCents }
-    const id = deps.bingo.newId('aml')
-    await insertAmlReport(tx, {
-      id, hallId: v.hall_id, stationId: v.station_id, cashierId, voucherId: v.id, buyerDocument: v.buyer_document, amountCents: v.amount_cents, smallCents: v.small_cents,
-      windowSmallCents: windowSmall, limitCents, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, createdAt: at,
-    })
-    await appendJournal(tx, {
-      at, type: 'aml.flagged', scope: `hall:${v.hall_id}`,
-      payload: { reportId: id, voucherId: v.id, stationId: v.station_id, cashierId, smallCents: v.small_cents, windowSmallCents: windowSmall, limitCents, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, rule: 'GEN-17' },
-    })
-    return { flagged: true, reportId: id, limitCents }
-  }
-
   /**
    * Sells a voucher for cash at a cashier station and prints it after the commit (issue 23 point 5: no printer
    * waited on under the write lock). A voucher whose paper did not come out stays sold and is answered with
@@ -217,23 +203,13 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    */
   async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: SalePrint; preview: string }> {
     const { amountCents, cash } = input
-    for (const [field, v] of [['amountCents', amountCents], ['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
-      if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
-    }
-    if (amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
-    if (cash.smallCents + cash.otherCents !== amountCents) {
-      throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
-    }
-    // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
-    // that the officer's record names the person and the buyer's day adds up (CFG-3).
-    const limitCents = shareOf(config.amlThresholdCents, config.amlSmallShareBp)
-    if (cash.smallCents > limitCents && !input.buyerDocument?.trim()) {
-      throw new DomainError('BUYER_ID_REQUIRED', `${cash.smallCents} in small notes is over the GEN-17 limit of ${limitCents}: the buyer's identity document is recorded first`, { field: 'buyerDocument', limitCents, rule: 'GEN-17' })
-    }
+    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
+    // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
+    intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
     // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
     // looked like, in the hall of the station that sells (the hall check below refuses any other).
     const buyerDocument = input.buyerDocument?.trim() || null
-    if (buyerDocument && deps.admission) await deps.admission.assertAdmitted([normaliseDocument(buyerDocument)], (await hallOfStation(db, input.stationId)) ?? input.hallId)
+    if (buyerDocument && deps.admission) await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
     const printer = deps.printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
@@ -245,7 +221,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument, at })
       await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
       await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
-      const aml = await screenForAml(tx, v, input.cashierId, at)
+      const { counted: _counted, ...aml } = await intakes.record(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, source: 'voucher', refId: v.id, amountCents, currency: hall.currency, cash, buyerDocument, at })
       const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
       await prints.recordWithin(tx, { ref: v.id, hallId: hall.id, stationId: input.stationId, voucherId: null, docs: [doc], at, items: { change: v.id } })
       return { voucher: view(v, at), aml, doc }
@@ -309,11 +285,35 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   function toReport(r: Record<string, unknown>): AmlReport {
     return {
       id: String(r.id), hallId: String(r.hall_id), stationId: String(r.station_id), cashierId: String(r.cashier_id), voucherId: String(r.voucher_id),
-      buyerDocument: (r.buyer_document as string | null) ?? null, amountCents: Number(r.amount_cents), smallCents: Number(r.small_cents),
+      saleId: r.intake_source === 'counter_sale' ? String(r.intake_ref) : null,
+      buyerDocument: (r.buyer_document as string | null) ?? null, buyerKey: (r.buyer_key as string | null) ?? null, amountCents: Number(r.amount_cents), smallCents: Number(r.small_cents),
       windowSmallCents: Number(r.window_small_cents), limitCents: Number(r.limit_cents), thresholdCents: Number(r.threshold_cents),
       sharePercent: Number(r.share_bp) / 100, status: r.status as AmlReport['status'], createdAt: String(r.created_at),
       reviewedAt: (r.reviewed_at as string | null) ?? null, reviewedBy: (r.reviewed_by as string | null) ?? null, reviewNote: (r.review_note as string | null) ?? null,
       rule: 'GEN-17',
+    }
+  }
+
+  /**
+   * GEN-17 (issue 24 point 6): one person's cash on one UTC day (CFG-3), voucher and counter sales alike, found by the
+   * key of the document however it was typed: each intake with its denominations, and the small-note total the
+   * rule compares with its limit (an intake not counted counts whole).
+   */
+  async function amlDay(input: { document: string; day: string; hallId?: string | null }) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.day) || Number.isNaN(Date.parse(`${input.day}T00:00:00.000Z`))) throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
+    const buyerKey = keyOf(input.document)
+    const from = `${input.day}T00:00:00.000Z`
+    const rows = await cashIntakesOfBuyer(db, buyerKey, input.hallId ?? null, from, new Date(Date.parse(from) + DAY_MS).toISOString())
+    const list = rows.map((r) => ({
+      id: r.id, at: r.at, hallId: r.hall_id, stationId: r.station_id, cashierId: r.cashier_id, source: r.source, refId: r.ref_id, amountCents: Number(r.amount_cents), currency: r.currency,
+      counted: Number(r.counted) === 1, smallCents: r.small_cents === null ? null : Number(r.small_cents), otherCents: r.other_cents === null ? null : Number(r.other_cents), buyerDocument: r.buyer_document,
+    }))
+    return {
+      buyerKey, day: input.day, hallId: input.hallId ?? null, intakes: list,
+      amountCents: list.reduce((s, i) => s + i.amountCents, 0),
+      smallCents: list.reduce((s, i) => s + (i.smallCents ?? i.amountCents), 0),
+      notCountedCents: list.reduce((s, i) => s + (i.counted ? 0 : i.amountCents), 0),
+      limitCents: intakes.limitCents(), rule: 'GEN-17' as const,
     }
   }
 
@@ -337,7 +337,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     })
   }
 
-  return { sell, check, cashOut, stationDay, amlReports, reviewAml, issue, movement, view, codeOf, voucherIdOf, resolveVoucherId, hallFor }
+  return { sell, check, cashOut, stationDay, amlReports, amlDay, reviewAml, issue, movement, view, codeOf, voucherIdOf, resolveVoucherId, hallFor, intakes, keyOf }
 }
 
 export type VoucherService = ReturnType<typeof createVoucherService>

@@ -7,6 +7,17 @@ import { DomainError } from '../shared/errors.ts'
 import { principalOf, type AppContext } from './context.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from './till.ts'
+import { z } from 'zod'
+
+const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+/**
+ * GEN-17 (issue 24 point 6): what every counter sale's body may carry about its cash: the count (small notes and
+ * coins, the rest; required over the limit, cash-intake.ts) and the buyer's identity document.
+ */
+export const counterCashFields = {
+  cash: z.object({ smallCents: cents, otherCents: cents }).strict().optional(),
+  buyerDocument: z.string().min(4).max(40).optional(),
+}
 
 /**
  * The drawer a counter sale's cash goes into (issue 13 point 2, point 5): with authentication on, the open shift of

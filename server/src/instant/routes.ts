@@ -11,7 +11,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { InstantDesign } from './design.ts'
 import type { Services } from '../services.ts'
 import { typedSeedRefused } from './games.ts'
-import { counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill } from '../http/station.ts'
 
 const code = z.string().min(1).max(400)
 const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
@@ -96,12 +96,12 @@ export function registerInstantRoutes(app: App, services: Services): void {
   // Issue 13: counter sales take the cash into the station's drawer (the e-instant ticket is printed, all or
   // nothing); a kiosk sells e-instant tickets only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/instant/sales', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), hallId: id.optional() }).strict())
-    return c.json(await services.paidSales.counterInstantPrinted({ code: b.code, hallId: b.hallId, ...(await counterTill(c, services, b.stationId)) }), 201)
+    const b = await body(c, z.object({ code, stationId: station.optional(), hallId: id.optional(), ...counterCashFields }).strict())
+    return c.json(await services.paidSales.counterInstantPrinted({ code: b.code, hallId: b.hallId, cash: b.cash, buyerDocument: b.buyerDocument, ...(await counterTill(c, services, b.stationId)) }), 201)
   })
   app.post('/api/instant/halls/:hallId/electronic', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station.optional() }).strict())
-    return c.json(await services.paidSales.counterInstantElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, ...(await counterTill(c, services, b.stationId)) }), 201)
+    const b = await body(c, z.object({ gameNo: z.number().int().min(1).max(9999), stationId: station.optional(), ...counterCashFields }).strict())
+    return c.json(await services.paidSales.counterInstantElectronic({ hallId: c.req.param('hallId') ?? '', gameNo: b.gameNo, cash: b.cash, buyerDocument: b.buyerDocument, ...(await counterTill(c, services, b.stationId)) }), 201)
   })
   app.post('/api/instant/halls/:hallId/settings', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ electronicInstantAllowed: z.boolean(), authorisationRef: z.string().max(200).optional(), by: person.optional() }).strict())

@@ -6,7 +6,7 @@
  * Public (game.read): plans, participation files, extractos (LOT-17), proofs, and the public list of lost or
  * stolen ranges (LST-3).
  */
-import { counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill } from '../http/station.ts'
 import { pdf, csv, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
@@ -60,7 +60,7 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   })
   app.get('/api/lottery/draws/:drawId/lost-stolen', needs('game.read'), async (c) => c.json(await lottery.lostStolenNotice(p(c, 'drawId'))))
   app.post('/api/lottery/draws/:drawId/tickets', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000).optional(), numbers: z.array(z.number().int()).max(1000).optional(), buyerName: z.string().max(120).optional(), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter') }).strict())
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000).optional(), numbers: z.array(z.number().int()).max(1000).optional(), buyerName: z.string().max(120).optional(), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'), ...counterCashFields }).strict())
     // Issue 13 point 2: sold at a counter for cash into the open shift's drawer (PRM-1), never issued for nothing.
     const { channel: _channel, ...sale } = b
     return c.json(await services.paidSales.counterRaffle({ drawId: p(c, 'drawId'), ...sale, ...(await counterTill(c, services)) }), 201)

@@ -2,6 +2,7 @@
  * Lotto validation and payout at the cashier (REGULATIONS.md §8, LNS-24, LNS-25): one payout per prize, with the
  * prize register; and the claim period: unclaimed prizes for charity after prescription (LOT-23, LOT-24).
  */
+import { identityKey } from '../shared/identity.ts'
 import { DomainError } from '../shared/errors.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -27,10 +28,8 @@ export interface PayeeData { name: string; document: string; signatureRef?: stri
 export interface PayeeOverride { by: { id: string; name: string; role: string }; reason: string }
 
 /** An identity document compared as written by different people: no spaces, dots or dashes, in capitals. */
-export const sameDocument = (a: string, b: string) => {
-  const norm = (x: string) => x.normalize('NFKC').replace(/[\s.\-_/]/g, '').toUpperCase()
-  return norm(a) === norm(b)
-}
+/** GEN-16 / GEN-26: the payee is the buyer when both documents are one person's (issue 24 point 6: "4567890 LP" is "4567890-lp"). */
+export const sameDocument = (a: string, b: string) => identityKey(a) === identityKey(b)
 
 /** Default signature reference: the payee signs the printed payout receipt, kept with the register. */
 export const SIGNED_RECEIPT = 'firma en recibo impreso'

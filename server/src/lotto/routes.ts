@@ -11,7 +11,7 @@ import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
-import { counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -65,9 +65,9 @@ export function registerLottoRoutes(app: App, services: Services): void {
   // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
   // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
-    const { stationId: claimed, ...b } = await body(c, slip.extend({ stationId: station.optional() }))
+    const { stationId: claimed, cash, buyerDocument, ...b } = await body(c, slip.extend({ stationId: station.optional(), ...counterCashFields }))
     const who = await counterTill(c, services, claimed)
-    return c.json(await services.paidSales.counterSlip({ ...who, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
+    return c.json(await services.paidSales.counterSlip({ ...who, cash, buyerDocument, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
   })
   // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for
   // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.

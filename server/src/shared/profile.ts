@@ -3,6 +3,7 @@
  * Rules read these fields; no code tests a jurisdiction's name (DESIGN.md, CFG-1).
  */
 import { LAYOUT_90, type CardLayout } from './card-layout.ts'
+import type { IdentityCountry } from './identity.ts'
 
 export interface PrizeShares {
   /** Whole prize pool, basis points of cards sold x face value (BNG-56: 6700 in Cantabria). */
@@ -136,6 +137,8 @@ export interface Profile {
   prizeChequeAllowed: boolean
   /** CFG-5. */
   minimumAge: number
+  /** CFG-5: the identity documents the halls take, by country: how a document is keyed to one person (shared/identity.ts). */
+  identityCountry: IdentityCountry
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
   retentionDays: number
   /** CFG-26: equal split among winning cards, leftover centavos to the lowest serials (see money.ts). */
@@ -225,6 +228,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   prizesPaidBeforeNextGame: false,
   prizeChequeAllowed: false,
   minimumAge: 18,
+  identityCountry: 'BO',
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
@@ -271,6 +275,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   prizesPaidBeforeNextGame: true,
   prizeChequeAllowed: true,
   minimumAge: 18,
+  identityCountry: 'ES',
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
