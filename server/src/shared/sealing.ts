@@ -8,7 +8,7 @@
  *
  * Pure apart from drawing the IV from node:crypto (a caller may pass one, for tests only).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto'
 
 export const SEALED_VERSION = 'bolillo-sealed-v1'
 export const SEALING_KEY_BYTES = 32
@@ -116,6 +116,19 @@ export interface Sealer {
   seal(plaintext: Uint8Array | string, context: string): string
   open(sealed: string, context: string): Buffer
   openText(sealed: string, context: string): string
+  /**
+   * Issue 24 point 2: a keyed hash (HMAC-SHA256, hex) of a bearer value or an identity document for `purpose`, under a
+   * key derived from the sealing key, so a copy of the database cannot test guesses against it. Deterministic: a
+   * presented value is looked up by its tag.
+   */
+  tag(value: string, purpose: string): string
+}
+
+/** HMAC-SHA256 of `value` for `purpose`, under a subkey of the sealing key (never the sealing key itself). */
+export function keyedTag(key: SealingKey, value: string, purpose: string): string {
+  if (typeof purpose !== 'string' || purpose.length === 0) throw new SealingError('MALFORMED', 'a tag purpose is required')
+  const sub = createHmac('sha256', key.bytes).update('bolillo-tag-key-v1').digest()
+  return createHmac('sha256', sub).update(`${purpose}|${value}`, 'utf8').digest('hex')
 }
 
 export function createSealer(key: SealingKey): Sealer {
@@ -124,5 +137,6 @@ export function createSealer(key: SealingKey): Sealer {
     seal: (plaintext, context) => seal(key, plaintext, context),
     open: (sealed, context) => openSealed(key, sealed, context),
     openText: (sealed, context) => openSealedText(key, sealed, context),
+    tag: (value, purpose) => keyedTag(key, value, purpose),
   }
 }
