@@ -2,6 +2,7 @@ import { nextRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { insertJournalRow, journalRowsAfter, lastJournalRow, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
+import { scrubJournalPayload } from './journal-privacy.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
   return { seq: Number(row.seq), at: row.at, type: row.type, scope: row.scope, payload: JSON.parse(row.payload), prevHash: row.prev_hash, hash: row.hash }
@@ -14,7 +15,8 @@ export function toRecord(row: JournalRow): JournalRecord {
 export async function appendJournal(tx: Sql, entry: { at: string; type: string; scope: string; payload: unknown }): Promise<JournalRecord> {
   const last = await lastJournalRow(tx)
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
-  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: withActor(entry.payload) })
+  // Issue 24 point 2: no bearer code and no identity document in clear in a record the journal never forgets.
+  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: scrubJournalPayload(withActor(entry.payload)) })
   await insertJournalRow(tx, {
     seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
   })
