@@ -7,6 +7,7 @@ import { appendJournal, readJournal } from './shared/journal.ts'
 import { secureDataDir } from './shared/data-dir.ts'
 import { createSealer, parseSealingKey, type Sealer } from './shared/sealing.ts'
 import { loadSealingKey } from './shared/sealing-key-file.ts'
+import { hashClearShortCodes } from './cashdesk/vouchers.ts'
 import { createBeaconSource, loadOrCreateDemoBeacon, type BeaconSource } from './shared/beacon-source.ts'
 import { loadSessionMinutes } from './bingo/minutes.ts'
 import { gameScope } from './bingo/context.ts'
@@ -67,6 +68,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const db = withRowSeals(rawDb, rowSealKey, () => (overrides.clock ?? systemClock).now())
   const legacySealed = await sealLegacyRows(db)
   if (legacySealed > 0) log.warn(`${legacySealed} value row(s) written before row seals were sealed once (journal record rows.legacy_sealed)`)
+  // Issue 24 point 2: short codes stored in clear by an older version are hashed once, under a key SQL cannot see.
+  const rehashed = await hashClearShortCodes(db, sealer)
+  if (rehashed > 0) log.info(`${rehashed} voucher short code(s) replaced by their keyed hash`)
   // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
   const beacon = overrides.beacon ?? createBeaconSource({
     relays: config.beaconRelays ?? [],
@@ -115,7 +119,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
     db, clock: overrides.clock ?? systemClock, bingo, bonus, keys, config,
-    printers: overrides.printers ?? createPrinterPool(config), sealer,
+    printers: overrides.printers ?? createPrinterPool(config, sealer), sealer,
     onError: (e) => log.warn('could not record a printed ticket', e),
     publish: (e) => { for (const l of listeners) l(e) },
     admission: players,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { openPrintFile } from '../../printer/src/printers.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
@@ -16,6 +16,8 @@ import { PASSWORD, gameOnSale, hallWithSeries, openSession, startRulesServer, ty
  */
 describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
   let s: RulesServer
+  // Issue 24 point 2: the file printer keeps its jobs sealed; opened here with the server's sealing key.
+  const openPrint = (file: string) => openPrintFile(s.server.services.sealer, file)
   let cashier: Till
   let hallId: string
   let seriesId: string
@@ -83,7 +85,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
 
     const [bonusPrint] = paid.body.bonusReceipts
     expect(bonusPrint.printed, JSON.stringify(bonusPrint)).toBe(true)
-    const job = decodeEscPos(readFileSync(bonusPrint.print.files.find((f: string) => f.endsWith('.escpos'))))
+    const job = decodeEscPos(openPrint(bonusPrint.print.files.find((f: string) => f.endsWith('.escpos.sealed'))))
     expect(job.cuts).toBe(2) // two pieces of paper: the player's receipt and the duplicate
     const text = job.lines.join('\n')
     expect(text).toMatch(/ORIGINAL/)
@@ -98,7 +100,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     // The player's copy carries no extraction order: only the duplicate goes with the card.
     expect(text.slice(0, text.indexOf('DUPLICADO'))).not.toContain('ORDEN DE SALIDA')
     // The payout receipt lists the prima by name.
-    const payoutText = decodeEscPos(readFileSync(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos')))).lines.join('\n')
+    const payoutText = decodeEscPos(openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')
     expect(payoutText).toMatch(/Prima de bingo/)
     // Paid once.
     expect((await asCashier('POST', '/api/tickets/pay', { code: prima.code, payeeName: 'Ana Ruiz', payeeDocument: '12345678Z' })).body.error.code).toBe('ALREADY_PAID')
@@ -120,10 +122,10 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id IN (?, ?)', [prima.id, paid.body.payout.payoutId]))!.n)).toBe(0)
     const rec = JSON.parse((await db().get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'bonus.paid' ORDER BY seq DESC LIMIT 1"))!.payload)
     expect(rec).toMatchObject({ prizeId: prima.id, payment: 'cheque', chequeNumber: '0004521', rule: 'BNG-70', payoutId: paid.body.payout.payoutId, actor: { name: 'Rosa Vargas' } })
-    const text = decodeEscPos(readFileSync(paid.body.bonusReceipts[0].print.files.find((f: string) => f.endsWith('.escpos')))).lines.join('\n')
+    const text = decodeEscPos(openPrint(paid.body.bonusReceipts[0].print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')
     expect(text).toContain('Cheque N.º 0004521')
     expect(text).not.toMatch(/Efectivo/)
-    expect(decodeEscPos(readFileSync(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos')))).lines.join('\n')).toContain('Cheque N.º 0004521')
+    expect(decodeEscPos(openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')).toContain('Cheque N.º 0004521')
   })
 
   it('issue 23: a bonus prize is not paid mid-game (BNG-71), nor once its card is reported stolen (LST-5); it stays awarded', async () => {

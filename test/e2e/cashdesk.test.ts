@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openPrintFile } from '../../printer/src/printers.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, sellVoucher, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
 
 /**
@@ -34,7 +35,10 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     expect(r.body.print.target).toBe('file')
     expect(r.body.preview).toMatch(/^data:image\/svg\+xml;base64,/)
     const files = readdirSync(join(server.dataDir, 'prints')).filter((f) => f.includes(r.body.voucher.id))
-    expect(files.map((f) => f.split('.').pop()).sort()).toEqual(['escpos', 'pdf'])
+    // Issue 24 point 2: the voucher's code is a bearer value; the file printer keeps the job and its PDF sealed.
+    expect(files.map((f) => f.split('.').slice(-2).join('.')).sort()).toEqual(['escpos.sealed', 'pdf.sealed'])
+    const job = openPrintFile(server.services.sealer, join(server.dataDir, 'prints', files.find((f) => f.endsWith('.escpos.sealed'))!))
+    expect(job.includes(Buffer.from(r.body.voucher.code))).toBe(true)
     const days = (Date.parse(r.body.voucher.expiresAt) - Date.parse(r.body.voucher.issuedAt)) / 86_400_000
     expect(days).toBe(30)
     const journal = await api(server.url, 'GET', '/api/journal?limit=1000')

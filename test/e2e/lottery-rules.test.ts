@@ -98,7 +98,8 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       expect(view.body.boards.map((b: any) => b.numbers)).toEqual(boards)
       const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
       const rec = journal.find((r) => r.type === 'lotto.player_amended')!
-      expect(rec.payload).toMatchObject({ receipt, before: { document: '445566 LP' }, after: { document: '4455667 LP' }, evidenceRef: 'Fotocopia CI 4455667 LP', rule: 'LNS-20', validatedBy: { kind: 'person', role: 'floor_manager' } })
+      // Issue 24 point 2: the documents are sealed in the journal; the director (aml.decide) reads them opened.
+      expect(rec.payload).toMatchObject({ receipt, before: { document: { protected: 'identity-document', value: '445566 LP' } }, after: { document: { protected: 'identity-document', value: '4455667 LP' } }, evidenceRef: 'Fotocopia CI 4455667 LP', rule: 'LNS-20', validatedBy: { kind: 'person', role: 'floor_manager' } })
     })
 
     it('LNS-20: refused without its supporting document (400), to a kiosk or a cashier (403), and after the draw (409)', async () => {

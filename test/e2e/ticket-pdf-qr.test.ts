@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderTicketsPdf } from '../../printer/src/pdf.ts'
+import { openPrintFile } from '../../printer/src/printers.ts'
 import { cardTicket } from '../../printer/src/ticket-layout.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, sellVoucher, type HallSetup } from '../helpers/cashdesk.ts'
@@ -43,8 +44,11 @@ suite('ticket PDF, QR and signature', () => {
     const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-1', ageConfirmed: true })
     expect(r.status).toBe(201)
     const [card] = r.body.cards
-    const pdf = r.body.print.files.find((f: string) => f.endsWith('.pdf'))
-    expect(readdirSync(join(server.dataDir, 'prints'))).toContain(pdf.split('/').pop())
+    const sealed = r.body.print.files.find((f: string) => f.endsWith('.pdf.sealed'))
+    expect(readdirSync(join(server.dataDir, 'prints'))).toContain(sealed.split('/').pop())
+    // Issue 24 point 2: kept sealed in DATA_DIR/prints; opened with the server's sealing key to be scanned here.
+    const pdf = join(OUT, 'kiosk-80mm.pdf')
+    writeFileSync(pdf, openPrintFile(server.services.sealer, sealed))
 
     // Page 1 is the card, page 2 the change voucher (Bs 15,00).
     for (const f of readdirSync(OUT).filter((x) => x.startsWith('kiosk-80mm-'))) rmSync(join(OUT, f))

@@ -131,3 +131,61 @@ export async function findTierColumns(file: string, tickets: KnownTicket[]): Pro
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+// ---------------------------------------------------------------------------------------------- bearer codes (issue 24)
+
+const SIGNED_CODE = /^BLL1\.[CLTIV]\.[A-Za-z0-9_-]{1,64}\.([A-Za-z0-9_-]{86})$/
+const SHORT_CODE = /^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/
+
+/**
+ * Every bearer code in an API answer: signed codes (`BLL1.…`, anywhere) and voucher short codes (`shortCode`),
+ * each with what it belongs to. An instant ticket's validation code is collected under a key ending in `Code`.
+ */
+export function bearerCodesIn(value: unknown, where = '', out: Map<string, string> = new Map()): Map<string, string> {
+  if (typeof value === 'string') {
+    if (SIGNED_CODE.test(value) || SHORT_CODE.test(value)) out.set(value, where)
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => bearerCodesIn(v, `${where}[${i}]`, out))
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v === 'string' && /validationCode$/i.test(k) && v.length >= 12) {
+        out.set(v, `${where}.${k}`)
+        out.set(v.replace(/(.{4})(?=.)/g, '$1-'), `${where}.${k} (as printed)`)
+      }
+      bearerCodesIn(v, where ? `${where}.${k}` : k, out)
+    }
+  }
+  return out
+}
+
+/**
+ * A bearer code in every spelling it could be kept in: as given, a short code without dashes, and a signed code's
+ * signature alone (the part that makes it a bearer value; `BLL1.<kind>.<id>` alone names the ticket and may stay).
+ */
+export function bearerNeedles(codes: Map<string, string>): Needle[] {
+  const needles: Needle[] = []
+  for (const [code, what] of codes) {
+    needles.push(textNeedle(`bearer code of ${what}`, code))
+    const signed = SIGNED_CODE.exec(code)
+    if (signed) needles.push(textNeedle(`signature of the code of ${what}`, signed[1]))
+    if (SHORT_CODE.test(code)) needles.push(textNeedle(`short code of ${what} (without dashes)`, code.replace(/-/g, '')))
+  }
+  return needles
+}
+
+/** Every row of every table of a live database (SQLite or PostgreSQL), as `table: JSON` lines, for text needles. */
+export async function databaseRowsText(db: { engine: 'sqlite' | 'postgres'; all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> }, tables?: readonly string[]): Promise<string> {
+  const names = tables ?? (db.engine === 'sqlite'
+    ? (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name)
+    : (await db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'")).map((r) => r.name))
+  const lines: string[] = []
+  for (const name of names) {
+    for (const row of await db.all<Record<string, unknown>>(`SELECT * FROM "${name}"`)) lines.push(`${name}: ${JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`)
+  }
+  return lines.join('\n')
+}
+
+/** Every needle found in a text: `label: what`. */
+export function findNeedlesInText(label: string, text: string, needles: Needle[]): string[] {
+  return needles.filter((n) => n.bytes.length > 0 && text.includes(n.bytes.toString('utf8'))).map((n) => `${label}: ${n.what}`)
+}

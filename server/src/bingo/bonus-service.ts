@@ -8,6 +8,7 @@
  * hash chain. The use cases here that are not part of a game step (configuring, joining, selling in a hall, paying)
  * run their own transactions and publish the same `game:changed` events after the commit.
  */
+import { protectDocument } from '../shared/journal-privacy.ts'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -300,7 +301,7 @@ export function createBonusService(deps: BonusDeps) {
       at, type: 'bonus.paid', scope: gameScope(game),
       payload: {
         gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
-        paidBy: input.paidBy, payee: { name, document }, payment: payment.method, chequeNumber, stationId: input.stationId, payoutId: input.payoutId, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
+        paidBy: input.paidBy, payee: { name, document: protectDocument(deps.sealer, document) }, payment: payment.method, chequeNumber, stationId: input.stationId, payoutId: input.payoutId, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
       },
     })
     return { seq: rec.seq }

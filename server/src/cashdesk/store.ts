@@ -88,18 +88,28 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRo
 
 export async function insertVoucher(tx: Sql, v: {
   id: string; hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string
-  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null; shortCode: string
+  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null; shortCodeHash: string
 }): Promise<void> {
+  // Issue 24 point 2: the short code itself is never stored, only its keyed hash.
   await tx.run(
-    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCode],
+    'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCodeHash],
   )
   touchRows(tx, 'vouchers', [v.id])
 }
 
-/** Issue 13: the voucher typed at a kiosk by its short code. */
-export async function voucherIdByShortCode(tx: Sql, shortCode: string): Promise<string | undefined> {
-  return (await tx.get<{ id: string }>('SELECT id FROM vouchers WHERE short_code = ?', [shortCode]))?.id
+/** Issue 13: the voucher typed at a kiosk by its short code, found by the code's keyed hash (issue 24 point 2). */
+export async function voucherIdByShortCodeHash(tx: Sql, shortCodeHash: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>('SELECT id FROM vouchers WHERE short_code_hash = ?', [shortCodeHash]))?.id
+}
+
+/** Vouchers written before issue 24 with their short code in clear (hashed once at startup). */
+export function vouchersWithClearShortCode(tx: Sql, limit: number): Promise<Array<{ id: string; short_code: string }>> {
+  return tx.all<{ id: string; short_code: string }>('SELECT id, short_code FROM vouchers WHERE short_code IS NOT NULL ORDER BY id LIMIT ?', [limit])
+}
+
+export async function replaceShortCodeByHash(tx: Sql, id: string, shortCodeHash: string): Promise<void> {
+  await tx.run('UPDATE vouchers SET short_code_hash = ?, short_code = NULL WHERE id = ?', [shortCodeHash, id])
 }
 
 /** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */

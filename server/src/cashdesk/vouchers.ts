@@ -33,7 +33,7 @@ import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  cashIntakesOfBuyer, voucherById, voucherIdByShortCode, type VoucherRow,
+  cashIntakesOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -119,6 +119,34 @@ export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: stri
   if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
 }
 
+/** Issue 24 point 2: the keyed hash a voucher's short code (normalised) is stored and looked up by. */
+export function shortCodeHash(sealer: Pick<Sealer, 'tag'>, normalised: string): string {
+  return sealer.tag(normalised, 'voucher-short-code')
+}
+
+/**
+ * Issue 24 point 2: short codes written in clear before migration 0065 are hashed once at startup (the key is not
+ * available in SQL) and the clear column emptied. On SQLite the freed bytes are overwritten (secure_delete) and the
+ * WAL checkpointed, so the old codes do not linger in the file.
+ */
+export async function hashClearShortCodes(db: Database, sealer: Pick<Sealer, 'tag'>): Promise<number> {
+  let done = 0
+  for (;;) {
+    const rows = await vouchersWithClearShortCode(db, 500)
+    if (rows.length === 0) break
+    if (db.engine === 'sqlite' && done === 0) await db.run('PRAGMA secure_delete = ON')
+    await db.transaction(async (tx) => {
+      for (const r of rows) {
+        const normalised = normalizeShortCode(r.short_code) ?? r.short_code
+        await replaceShortCodeByHash(tx, r.id, shortCodeHash(sealer, normalised))
+      }
+    })
+    done += rows.length
+  }
+  if (done > 0 && db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
+  return done
+}
+
 export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   const { db, clock, keys, config } = deps
   const now = () => clock.now().toISOString()
@@ -153,7 +181,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const typed = code.trim()
     if (typed.startsWith('BLL1.')) return voucherIdOf(typed)
     const short = normalizeShortCode(typed)
-    const id = short ? await voucherIdByShortCode(sql, short) : undefined
+    const id = short ? await voucherIdByShortCodeHash(sql, shortCodeHash(deps.sealer, short)) : undefined
     if (!id) throw new DomainError('TICKET_NOT_FOUND', 'no voucher has this short code', { reason: 'unknown' })
     return id
   }
@@ -175,16 +203,18 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function issue(tx: Sql, input: { hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string; smallCents: number; otherCents: number; buyerDocument: string | null; at: string }): Promise<VoucherRow> {
     const id = deps.bingo.newId('v')
     const expiresAt = new Date(Date.parse(input.at) + config.voucherDays * DAY_MS).toISOString()
+    const shortCode = shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH))
     await insertVoucher(tx, {
       id, hallId: input.hallId, currency: input.currency, amountCents: input.amountCents, origin: input.origin, parentId: input.parentId, stationId: input.stationId,
       issuedBy: input.issuedBy, issuedAt: input.at, expiresAt, smallCents: input.smallCents, otherCents: input.otherCents, buyerDocument: input.buyerDocument,
-      shortCode: shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH)),
+      shortCodeHash: shortCodeHash(deps.sealer, shortCode),
     })
     await appendJournal(tx, {
       at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
       payload: { voucherId: id, origin: input.origin, parentId: input.parentId, amountCents: input.amountCents, currency: input.currency, stationId: input.stationId, issuedBy: input.issuedBy, expiresAt },
     })
-    return (await voucherById(tx, id))!
+    // The short code lives only in this answer (printed and shown once); the row keeps its keyed hash.
+    return { ...(await voucherById(tx, id))!, short_code: shortCode }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,6 +26,10 @@ const usage = `Bolillo — uso:
                                             crea un director de todas las salas (DATA_DIR o DATABASE_URL); sin
                                             --password-stdin genera una contraseña que se muestra una vez y debe
                                             cambiarse en el primer acceso
+  npx bolillo open-print <fichero.sealed> [--out F]
+                                            abre una impresión guardada por la impresora de archivo
+                                            (DATA_DIR/prints, sellada con la clave de sellado) y escribe el
+                                            trabajo ESC/POS o el PDF en F (por defecto, en la salida estándar)
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
   npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
   npx bolillo rng-report [--games N] [--out fichero.bin] [--words-per-game W] [--json]
@@ -134,6 +138,23 @@ async function main(argv: string[]): Promise<number> {
       if (config.databaseUrl) { process.stderr.write('PostgreSQL: use pg_dump --format=custom; this command copies the SQLite store\n'); return 2 }
       const r = await backupSqlite(config.dataDir, target)
       process.stdout.write(`OK: backup of ${r.pages} pages written to ${target}; integrity ok, journal of ${r.journalRecords} records verifies\n`)
+      return 0
+    }
+    case 'open-print': {
+      // Issue 24 point 2: the file printer keeps its jobs sealed; whoever holds the sealing key opens one here.
+      const file = args[0]
+      if (!file) { process.stderr.write('uso: npx bolillo open-print <fichero.sealed> [--out F]\n'); return 2 }
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
+      const { openPrintFile } = await import('../../../printer/src/printers.ts')
+      const { createSealer, parseSealingKey } = await import('../shared/sealing.ts')
+      const { loadSealingKey, SEALING_KEY_FILE } = await import('../shared/sealing-key-file.ts')
+      const keyDir = config.keyDir ?? join(config.dataDir, 'keys')
+      if (!config.sealingKey && !existsSync(join(keyDir, SEALING_KEY_FILE))) { process.stderr.write(`no sealing key in ${keyDir} nor in BOLILLO_SEALING_KEY\n`); return 2 }
+      const key = config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key
+      const clear = openPrintFile(createSealer(key), file)
+      const out = option(args, '--out')
+      if (out) writeFileSync(out, clear, { mode: 0o600 })
+      else process.stdout.write(clear)
       return 0
     }
     case 'restore': {

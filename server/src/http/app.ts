@@ -28,6 +28,8 @@ import { registerBingoRoutes } from '../bingo/routes.ts'
 import { registerReportsRoutes } from '../reports/routes.ts'
 import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
 import { journalPage } from '../shared/store.ts'
+import { revealDocuments } from '../shared/journal-privacy.ts'
+import { isAllowed, type Role } from '../access/permissions.ts'
 import { ping } from '../db/health.ts'
 
 const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
@@ -182,7 +184,10 @@ export function createHttpApp(services: Services) {
   app.get('/api/journal', needs('journal.read'), async (c) => {
     const from = Math.max(0, Number(c.req.query('from') ?? 0) || 0)
     const limit = Math.min(1000, Math.max(1, Number(c.req.query('limit') ?? 100) || 100))
-    return c.json({ records: await journalPage(services.db, from, limit) })
+    // Issue 24 point 2: identity documents are sealed in the journal; opened only for the roles that act on a
+    // person's identity for anti-money-laundering (aml.decide), masked for every other reader.
+    const opener = !c.get('authOn') || isAllowed('aml.decide', principalOf(c).role as Role) ? services.sealer : null
+    return c.json({ records: (await journalPage(services.db, from, limit)).map((r) => ({ ...r, payload: revealDocuments(r.payload, opener) })) })
   })
   app.get('/api/journal/verify', needs('journal.read'), async (c) => c.json(await services.verifyJournal()))
   // Issue 15 point 5: the signed checkpoints as JSON lines, a file a regulator keeps for `verify-journal --checkpoints`.

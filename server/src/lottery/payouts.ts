@@ -3,6 +3,7 @@
  * code's signature fails (LOT-8), blocked when reported lost or stolen (LST-4, LST-5), one payout per fraction
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
+import { protectDocument } from '../shared/journal-privacy.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
@@ -132,7 +133,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
       })
       const row = await loadDraw(tx, v.drawId!)
-      await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document } })
+      await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: protectDocument(deps.sealer, p.document) } })
       await input.onPaid(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
       // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
       return { payoutId, outcome: v.outcome, product: v.kind, drawNumber: planOf(row).drawNumber, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }

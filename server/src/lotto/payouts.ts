@@ -3,6 +3,7 @@
  * prize register; and the claim period: unclaimed prizes for charity after prescription (LOT-23, LOT-24).
  */
 import { identityKey } from '../shared/identity.ts'
+import { protectDocument } from '../shared/journal-privacy.ts'
 import { DomainError } from '../shared/errors.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -168,7 +169,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         })
         await appendJournal(tx, {
           at, type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid', scope: `lotto:${s.game_code}/payouts`,
-          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: p.document, ...third },
+          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: protectDocument(deps.sealer, p.document), ...third },
         })
         payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
       }

@@ -2,6 +2,7 @@
  * Lotto sales: selling a slip (LNS-2, LNS-6, LNS-13, LNS-15), its receipt rebuilt for reprints and the cashier,
  * and annulment before the close of sales (LNS-21). The sale itself is group-committed (sales.ts).
  */
+import { protectDocument } from '../shared/journal-privacy.ts'
 import { currentActor } from '../shared/request-context.ts'
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND, checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
@@ -232,7 +233,7 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       if (!(await amendSlipPlayer(tx, receipt, name, document))) throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
       await appendJournal(tx, {
         at, type: 'lotto.player_amended', scope: `lotto:${s.game_code}/sales`,
-        payload: { receipt, before: { name: s.player_name, document: s.player_document }, after: { name, document }, evidenceRef: input.evidenceRef.trim(), reason: input.reason.trim(), validatedBy: actor, rule: 'LNS-20' },
+        payload: { receipt, before: { name: s.player_name, document: protectDocument(deps.sealer, s.player_document) }, after: { name, document: protectDocument(deps.sealer, document) }, evidenceRef: input.evidenceRef.trim(), reason: input.reason.trim(), validatedBy: actor, rule: 'LNS-20' },
       })
       return { receipt, player: { name, document }, amendedAt: at }
     })

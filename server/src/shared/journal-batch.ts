@@ -15,6 +15,7 @@ import { DomainError } from './errors.ts'
 import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
 import { insertJournalRows, insertRows, lastJournalLink } from './store.ts'
 import { withActor } from './request-context.ts'
+import { scrubJournalPayload } from './journal-privacy.ts'
 
 // The SQL lives in store.ts; insertRows stays importable from here for the sale paths that use it.
 export { insertRows }
@@ -43,7 +44,8 @@ export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]
     if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at))) throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
     if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string') throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
     // A ready-made payload text carries its actor already (the lotto sale path adds it); others get it here.
-    const payloadText = e.payloadText ?? canonicalJson(withActor(e.payload))
+    // Issue 24 point 2: as appendJournal, no bearer code or clear identity document (a ready-made text holds neither).
+    const payloadText = e.payloadText ?? canonicalJson(scrubJournalPayload(withActor(e.payload)))
     seq++
     const hash = hashRecordText({ seq, at: e.at, type: e.type, scope: e.scope, prevHash }, payloadText)
     rows.push([seq, e.at, e.type, e.scope, payloadText, prevHash, hash])

@@ -3,6 +3,7 @@ import type { Sql } from '../db/database.ts'
 import { insertJournalRow, journalRowsAfter, lastJournalRow, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
 import { sealPendingRows } from './row-seals.ts'
+import { scrubJournalPayload } from './journal-privacy.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
   return { seq: Number(row.seq), at: row.at, type: row.type, scope: row.scope, payload: JSON.parse(row.payload), prevHash: row.prev_hash, hash: row.hash }
@@ -18,7 +19,8 @@ export async function appendJournal(tx: Sql, entry: { at: string; type: string; 
   const rowSeals = await sealPendingRows(tx, last ? Number(last.seq) + 1 : 1)
   const payload = rowSeals ? { ...(entry.payload as Record<string, unknown>), rowSeals } : entry.payload
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
-  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: withActor(payload) })
+  // Issue 24 point 2: no bearer code and no identity document in clear in a record the journal never forgets.
+  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: scrubJournalPayload(withActor(payload)) })
   await insertJournalRow(tx, {
     seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
   })

@@ -118,6 +118,19 @@ export interface Sealer {
   openText(sealed: string, context: string): string
   /** A 32-byte key for another purpose, HMAC-SHA256(sealing key, label): as secret as the sealing key, never stored. */
   deriveKey(label: string): Buffer
+  /**
+   * Issue 24 point 2: a keyed hash (HMAC-SHA256, hex) of a bearer value or an identity document for `purpose`, under a
+   * key derived from the sealing key, so a copy of the database cannot test guesses against it. Deterministic: a
+   * presented value is looked up by its tag.
+   */
+  tag(value: string, purpose: string): string
+}
+
+/** HMAC-SHA256 of `value` for `purpose`, under a subkey of the sealing key (never the sealing key itself). */
+export function keyedTag(key: SealingKey, value: string, purpose: string): string {
+  if (typeof purpose !== 'string' || purpose.length === 0) throw new SealingError('MALFORMED', 'a tag purpose is required')
+  const sub = createHmac('sha256', key.bytes).update('bolillo-tag-key-v1').digest()
+  return createHmac('sha256', sub).update(`${purpose}|${value}`, 'utf8').digest('hex')
 }
 
 export function createSealer(key: SealingKey): Sealer {
@@ -127,5 +140,6 @@ export function createSealer(key: SealingKey): Sealer {
     open: (sealed, context) => openSealed(key, sealed, context),
     openText: (sealed, context) => openSealedText(key, sealed, context),
     deriveKey: (label) => createHmac('sha256', key.bytes).update(`bolillo-derived-key|${label}`).digest(),
+    tag: (value, purpose) => keyedTag(key, value, purpose),
   }
 }
