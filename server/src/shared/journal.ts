@@ -1,6 +1,6 @@
 import { nextRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
-import { insertJournalRow, journalRowsAfter, lastJournalRow, type JournalRow } from './store.ts'
+import { insertJournalRow, journalRowsAfter, lastJournalLink, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
@@ -12,9 +12,10 @@ export function toRecord(row: JournalRow): JournalRecord {
  * state change it describes commit or vanish together.
  */
 export async function appendJournal(tx: Sql, entry: { at: string; type: string; scope: string; payload: unknown }): Promise<JournalRecord> {
-  const last = await lastJournalRow(tx)
+  // Issue 23 point 5: only the newest record's seq and hash continue the chain; its payload is neither read nor parsed.
+  const last = await lastJournalLink(tx)
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
-  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: withActor(entry.payload) })
+  const record = nextRecord(last ? { seq: Number(last.seq), hash: last.hash } : null, { ...entry, payload: withActor(entry.payload) })
   await insertJournalRow(tx, {
     seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
   })
