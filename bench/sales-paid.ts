@@ -29,6 +29,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TICKET_DEFAULTS, type Config } from '../server/src/config.ts'
 import { createServer } from '../server/src/server.ts'
+import { markDemo } from '../server/src/demo.ts'
 import { plan649 } from '../test/helpers/lottery-plans.ts'
 import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
 import { p99 } from './stats.ts'
@@ -102,6 +103,9 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
     // Another hall's game in play for the ball draws: cards sold, sales closed now (its beacon round comes due).
     const other = await hallWithGameOnSale(services, { faceValueCents: 500, cards: 200, name: 'Sala Bolas' })
     await services.paidSales.counterCards({ gameId: other.gameId, count: 12, stationId: 'mesa-bench', soldBy: 'bench' })
+    // Its draws are signed by the local demo beacon, which signs only the demo's own halls (issue 24 point 4): without
+    // this the bench waits for a public beacon round it cannot fetch and draws no ball at all.
+    await markDemo(services, [{ hallId: other.hallId }])
     await services.bingo.closeSales({ gameId: other.gameId })
 
     log(`selling ${voucherCount.toLocaleString('en')} vouchers (not timed)`)

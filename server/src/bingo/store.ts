@@ -978,14 +978,29 @@ export async function playerCardCount(sql: Sql, gameId: string, playerKey: strin
   return Number(r?.n ?? 0)
 }
 
-/** Distinct identified players holding cards of a game in a hall (BNG-93). */
+/**
+ * Distinct identified players holding cards of a game in a hall (BNG-93): the count kept by insertPlayerCards
+ * (migration 0073), one row read, however many cards the game has sold.
+ */
 export async function playersOfGame(sql: Sql, gameId: string, hallId: string): Promise<number> {
-  const r = await sql.get<{ n: number | string }>('SELECT COUNT(DISTINCT player_key) AS n FROM player_cards WHERE game_id = ? AND hall_id = ?', [gameId, hallId])
+  const r = await sql.get<{ n: number | string }>('SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?', [gameId, hallId])
   return Number(r?.n ?? 0)
 }
 
+/** Records the cards of identified players; a player new to the game in that hall is counted in its seats (BNG-93). */
 export async function insertPlayerCards(tx: Sql, rows: Array<{ cardId: string; gameId: string; hallId: string; playerKey: string; at: string }>): Promise<void> {
-  for (const r of rows) await tx.run('INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)', [r.cardId, r.gameId, r.hallId, r.playerKey, r.at])
+  const seen = new Set<string>()
+  for (const r of rows) {
+    const key = JSON.stringify([r.gameId, r.hallId, r.playerKey])
+    if (!seen.has(key)) {
+      seen.add(key)
+      const held = await tx.get('SELECT 1 AS held FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ? LIMIT 1', [r.gameId, r.playerKey, r.hallId])
+      if (!held) {
+        await tx.run('INSERT INTO game_hall_players (game_id, hall_id, players) VALUES (?, ?, 1) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1', [r.gameId, r.hallId])
+      }
+    }
+    await tx.run('INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)', [r.cardId, r.gameId, r.hallId, r.playerKey, r.at])
+  }
 }
 
 /** The player who bought a card, when identified (BNG-85). */

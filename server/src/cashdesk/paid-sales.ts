@@ -101,6 +101,9 @@ export interface KioskPurchase {
   print: SalePrint
 }
 
+/** A voucher code's signature checked once: its id, or why it was refused; null for a short code. */
+type SignedVoucher = { id: string; error?: undefined } | { id?: undefined; error: unknown } | null
+
 /** Most lotto slips and instant tickets in one kiosk purchase. */
 export const MAX_SLIPS_PER_PURCHASE = 10
 export const MAX_INSTANT_PER_PURCHASE = 20
@@ -168,15 +171,31 @@ export function createPaidSales(deps: PaidSalesDeps) {
   // ------------------------------------------------------------------------------------------------ kiosk
 
   /**
+   * Issue 23 point 5: a signed voucher code (`BLL1.V.…`) is verified once per purchase, before anything else: the
+   * check reads nothing but the code and the operator's public key, so its answer cannot change, and the exclusion
+   * check and the sale's transaction both take the id (or the refusal) from here, instead of verifying the signature
+   * twice, once under the write lock. null: a short code typed by hand, looked up in the transaction.
+   */
+  function verifySignedVoucher(code: string): SignedVoucher {
+    const typed = code.trim()
+    if (!typed.startsWith('BLL1.')) return null
+    try {
+      return { id: vouchers.voucherIdOf(typed) }
+    } catch (error) {
+      return { error }
+    }
+  }
+
+  /**
    * GEN-23 / GEN-27 (issue 23 point 3): the identities a kiosk purchase reads are asked about by the purchase itself,
    * in the kiosk's hall: the player named on each lotto slip and the buyer recorded on the voucher (a change voucher
    * carries the document of the voucher it is the change of). Asked before the sale's transaction, so that a
    * refusal is journaled in one of its own; an unknown or bad voucher code is the purchase's to refuse.
    */
-  async function admitPlayers(input: KioskBasket): Promise<void> {
+  async function admitPlayers(input: KioskBasket, signed: SignedVoucher): Promise<void> {
     if (!deps.admission) return
     const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
-    const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
+    const voucherId = signed ? (signed.id ?? null) : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
     if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
     if (!documents.length) return
@@ -201,13 +220,15 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (slips.length > MAX_SLIPS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, { field: 'slips' })
     if (input.instant && (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, { field: 'instant.count' })
     if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
-    await admitPlayers(input)
+    const signed = verifySignedVoucher(input.voucherCode)
+    await admitPlayers(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
     const publish: Array<() => void> = []
     const { docs, ...result } = await sales.run(async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
       const at = now()
-      const voucherId = await vouchers.resolveVoucherId(tx, input.voucherCode)
+      if (signed?.error) throw signed.error
+      const voucherId = signed?.id ?? await vouchers.resolveVoucherId(tx, input.voucherCode)
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
       // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).

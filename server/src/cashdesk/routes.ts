@@ -37,15 +37,18 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     drawId: id, boards: z.array(board).max(100).optional(), quickPicks: z.number().int().min(0).max(100).optional(), draws: z.number().int().min(1).max(52).optional(),
     player: z.object({ name: person, document: z.string().min(1).max(40) }).strict(),
   }).strict()
+  // Built once, not per request (issue 23 point 5): a zod schema compiles its parser on first use, and a schema
+  // made per request paid that compilation on every purchase.
+  const kioskPurchaseBody = z.object({
+    voucherCode: code, kioskId: station.optional(), ageConfirmed: z.literal(true),
+    // Cards: `gameId` and `count` (as before), or `cards`.
+    gameId: id.optional(), count: z.number().int().min(1).max(1000).optional(),
+    cards: z.object({ gameId: id, count: z.number().int().min(1).max(1000) }).strict().optional(),
+    slips: z.array(kioskSlip).max(20).optional(),
+    instant: z.object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) }).strict().optional(),
+  }).strict()
   app.post('/api/kiosk/purchases', needs('voucher.redeem'), async (c) => {
-    const b = await body(c, z.object({
-      voucherCode: code, kioskId: station.optional(), ageConfirmed: z.literal(true),
-      // Cards: `gameId` and `count` (as before), or `cards`.
-      gameId: id.optional(), count: z.number().int().min(1).max(1000).optional(),
-      cards: z.object({ gameId: id, count: z.number().int().min(1).max(1000) }).strict().optional(),
-      slips: z.array(kioskSlip).max(20).optional(),
-      instant: z.object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) }).strict().optional(),
-    }).strict())
+    const b = await body(c, kioskPurchaseBody)
     const cards = b.cards ?? (b.gameId ? { gameId: b.gameId, count: b.count ?? 1 } : undefined)
     const kioskId = kioskStation(c, b.kioskId ?? 'kiosk-1')
     return c.json(await services.paidSales.kioskPurchase({ voucherCode: b.voucherCode, kioskId, ageConfirmed: b.ageConfirmed, cards, slips: b.slips, instant: b.instant }), 201)

@@ -126,7 +126,7 @@ export interface JournalEntry {
  * const r1 = nextRecord(null, { at: '2025-03-01T20:00:00.000Z', type: 'session.opened', scope: 'hall:1/session:2', payload: {} })
  * const r2 = nextRecord(r1, { at: '2025-03-01T20:05:00.000Z', type: 'sales.closed', scope: 'hall:1/session:2/game:1', payload: { sold: 120 } })
  */
-export function nextRecord(prev: JournalRecord | null, entry: JournalEntry): JournalRecord {
+export function nextRecord(prev: Pick<JournalRecord, 'seq' | 'hash'> | null, entry: JournalEntry): JournalRecord {
   const problem = entryProblem(entry)
   if (problem) throw new DomainError('VALIDATION_FAILED', problem)
   const seq = prev ? prev.seq + 1 : 1

@@ -1,6 +1,6 @@
 import { nextRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
-import { insertJournalRow, journalRowsAfter, lastJournalRow, type JournalRow } from './store.ts'
+import { insertJournalRow, journalRowsAfter, lastJournalLink, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
 import { sealPendingRows } from './row-seals.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
@@ -14,13 +14,14 @@ export function toRecord(row: JournalRow): JournalRecord {
  * state change it describes commit or vanish together.
  */
 export async function appendJournal(tx: Sql, entry: { at: string; type: string; scope: string; payload: unknown }): Promise<JournalRecord> {
-  const last = await lastJournalRow(tx)
+  // Issue 23 point 5: only the newest record's seq and hash continue the chain; its payload is neither read nor parsed.
+  const last = await lastJournalLink(tx)
   // Issue 24 point 1: the value rows this transaction wrote are sealed under this record, which carries their MACs.
   const rowSeals = await sealPendingRows(tx, last ? Number(last.seq) + 1 : 1)
   const payload = rowSeals ? { ...(entry.payload as Record<string, unknown>), rowSeals } : entry.payload
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
   // Issue 24 point 2: no bearer code and no identity document in clear in a record the journal never forgets.
-  const record = nextRecord(last ? toRecord(last) : null, { ...entry, payload: scrubJournalPayload(withActor(payload)) })
+  const record = nextRecord(last ? { seq: Number(last.seq), hash: last.hash } : null, { ...entry, payload: scrubJournalPayload(withActor(payload)) })
   await insertJournalRow(tx, {
     seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
   })

@@ -9,12 +9,7 @@ import type { Sql } from '../db/database.ts'
 /** A journal record as stored: `payload` is its JSON text. */
 export interface JournalRow { seq: number; at: string; type: string; scope: string; payload: string; prev_hash: string; hash: string }
 
-/** The newest journal record, whole (the chain's previous record for `appendJournal`). */
-export function lastJournalRow(tx: Sql): Promise<JournalRow | undefined> {
-  return tx.get<JournalRow>('SELECT seq, at, type, scope, payload, prev_hash, hash FROM journal ORDER BY seq DESC LIMIT 1')
-}
-
-/** Seq and hash of the newest journal record: all a batch needs to continue the chain. */
+/** Seq and hash of the newest journal record: all `appendJournal` or a batch needs to continue the chain. */
 export function lastJournalLink(tx: Sql): Promise<{ seq: number; hash: string } | undefined> {
   return tx.get<{ seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1')
 }
