@@ -124,7 +124,8 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     expect(bad.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     // Four Bs 1,000 raffle tickets: over the limit, the notes are counted.
     const uncounted = await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, { count: 4 })
-    refused(uncounted, 400, 'VALIDATION_FAILED')
+    refused(uncounted, 422, 'CASH_COUNT_REQUIRED')
+    expect(uncounted.body.error.message).toMatch(/billetes de Bs 10, Bs 20 y monedas/)
     expect(uncounted.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     refused(await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, { count: 4, cash: { smallCents: 350_000, otherCents: 50_000 } }), 422, 'BUYER_ID_REQUIRED')
     expect({ moves: await n('SELECT COUNT(*) AS n FROM cash_movements'), raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]) }).toEqual(before)

@@ -53,7 +53,7 @@ export function createCashIntakes(deps: { config: Pick<Config, 'amlThresholdCent
         throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
       }
     } else if (amountCents > limit) {
-      throw new DomainError('VALIDATION_FAILED', `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the small notes and coins (cash.smallCents, cash.otherCents)`, { field: 'cash', limitCents: limit, rule: 'GEN-17' })
+      throw new DomainError('CASH_COUNT_REQUIRED', `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the small notes and coins (cash.smallCents, cash.otherCents)`, { field: 'cash', limitCents: limit, rule: 'GEN-17' })
     }
     // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
     // that the officer's record names the person and the buyer's day adds up (CFG-3).

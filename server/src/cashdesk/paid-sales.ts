@@ -391,7 +391,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
       // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
       // player when the seller records the player's identity document, otherwise per purchase only.
       const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
-      const playerKey = buyerDocument ? `doc:${vouchers.keyOf(buyerDocument)}` : null
+      // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
+      const player = input.playerDocument?.trim() || buyerDocument
+      const playerKey = player ? `doc:${vouchers.keyOf(player)}` : null
       await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })

@@ -233,7 +233,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    */
   async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: SalePrint; preview: string }> {
     const { amountCents, cash } = input
-    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
+    if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new DomainError('VALIDATION_FAILED', 'amountCents must be a whole number of minor units', { field: 'amountCents' })
+    if (amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
     // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
     intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
     // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request

@@ -76,6 +76,8 @@ export const ErrorCode = {
   AlreadyRefunded: 'ALREADY_REFUNDED',
   AmlReviewPending: 'AML_REVIEW_PENDING',
   BuyerIdRequired: 'BUYER_ID_REQUIRED',
+  /** GEN-17 (issue 24 point 6): a cash sale over the small-notes limit records how it was paid. */
+  CashCountRequired: 'CASH_COUNT_REQUIRED',
   // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
