@@ -133,6 +133,39 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     expect(unknown.body.error.code).toBe('TICKET_NOT_FOUND')
   })
 
+  it('refuses a voucher whose signed code was altered (INVALID_SIGNATURE), sells nothing and leaves the voucher its credit', async () => {
+    const voucher = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
+    const before = await cardsSold()
+    // One character inside the signature, not its last (whose low bits may be padding): a different signature.
+    const at = voucher.code.length - 10
+    const altered = voucher.code.slice(0, at) + (voucher.code[at] === 'A' ? 'Q' : 'A') + voucher.code.slice(at + 1)
+    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: altered, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    expect(r.status).toBe(422)
+    expect(r.body.error.code).toBe('INVALID_SIGNATURE')
+    expect(r.body.error.message).toBe('Código no válido: la firma no coincide.')
+    expect(await cardsSold()).toBe(before)
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status).toBe('active')
+  })
+
+  it('counts each kiosk player once in the game\'s seats, however many purchases arrive together (BNG-93)', async () => {
+    // The seat check reads a kept count (migration 0073); it must stay the number of distinct players holding cards.
+    const seats = () => count('SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?', [hall.gameId, hall.hallId])
+    const distinct = () => count('SELECT COUNT(DISTINCT player_key) AS n FROM player_cards WHERE game_id = ? AND hall_id = ?', [hall.gameId, hall.hallId])
+    const start = await seats()
+    expect(start).toBe(await distinct())
+    const vouchers = await Promise.all(Array.from({ length: 4 }, () => sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())))
+    const buy = (voucherCode: string) => api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    // Four new players at once (four voucher chains), in one group-commit batch or several.
+    const first = await Promise.all(vouchers.map((v) => buy(v.code)))
+    for (const r of first) expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(await seats()).toBe(start + 4)
+    // The same four again, each with the change of his first purchase: no new seat.
+    const again = await Promise.all(first.map((r) => buy(r.body.change.code as string)))
+    for (const r of again) expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(await seats()).toBe(start + 4)
+    expect(await distinct()).toBe(start + 4)
+  })
+
   it('a cashier logged in at her station sells at the counter with the cash taken into that station\'s drawer', async () => {
     const cards = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier())
     expect(cards.status, JSON.stringify(cards.body)).toBe(201)
