@@ -9,6 +9,7 @@ import type { GameRow } from '../bingo/service.ts'
 export interface VoucherRow {
   id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
   parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
+  // short_code: null as read (issue 24 point 2, only short_code_hash is kept); set in memory by the issuing sale.
   small_cents: number; other_cents: number; buyer_document: string | null; short_code: string | null
   spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
 }

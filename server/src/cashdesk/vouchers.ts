@@ -70,6 +70,7 @@ export interface VoucherView {
   id: string
   code: string
   /** Issue 13: the code a player can type at a kiosk ("7KQM-2XRD-9HFA"); null for vouchers issued before it. */
+  /** Only in the answer of the sale that issued it (issue 24 point 2: the server keeps its keyed hash alone); else null. */
   shortCode: string | null
   hallId: string
   currency: string
