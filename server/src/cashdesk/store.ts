@@ -3,7 +3,7 @@
  * tickets, and what the cashier reads of halls, games, series, cards and prizes. Each function takes the caller's
  * transaction or connection first and returns plain objects.
  */
-import type { Sql } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
 
 export interface VoucherRow {
@@ -109,6 +109,16 @@ export function vouchersWithClearShortCode(tx: Sql, limit: number): Promise<Arra
 
 export async function replaceShortCodeByHash(tx: Sql, id: string, shortCodeHash: string): Promise<void> {
   await tx.run('UPDATE vouchers SET short_code_hash = ?, short_code = NULL WHERE id = ?', [shortCodeHash, id])
+}
+
+/** SQLite: freed bytes overwritten from now on in this connection, so emptied values do not linger in the file. */
+export async function eraseFreedBytes(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA secure_delete = ON')
+}
+
+/** SQLite: the WAL copied into the database file and emptied (it may hold pages written before an erase). */
+export async function checkpointWal(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
 }
 
 /** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */

@@ -33,7 +33,7 @@ import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertAmlReport, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  smallCashOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, type VoucherRow,
+  smallCashOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, eraseFreedBytes, checkpointWal, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shifts.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -127,7 +127,7 @@ export async function hashClearShortCodes(db: Database, sealer: Pick<Sealer, 'ta
   for (;;) {
     const rows = await vouchersWithClearShortCode(db, 500)
     if (rows.length === 0) break
-    if (db.engine === 'sqlite' && done === 0) await db.run('PRAGMA secure_delete = ON')
+    if (done === 0) await eraseFreedBytes(db)
     await db.transaction(async (tx) => {
       for (const r of rows) {
         const normalised = normalizeShortCode(r.short_code) ?? r.short_code
@@ -136,7 +136,7 @@ export async function hashClearShortCodes(db: Database, sealer: Pick<Sealer, 'ta
     })
     done += rows.length
   }
-  if (done > 0 && db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
+  if (done > 0) await checkpointWal(db)
   return done
 }
 
