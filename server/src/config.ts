@@ -141,7 +141,7 @@ export function parseLottoLicence(raw: string | undefined): LottoLicence | null 
 /**
  * Defaults of the voucher, printer and payout settings (README "Configuration"):
  * - BOLILLO_VOUCHER_DAYS: a credit voucher can be spent for this many days after it is issued.
- * - BOLILLO_PRINTER: `file` (raw job and PDF into DATA_DIR/prints), `tcp://host:port` (ESC/POS over the network),
+ * - BOLILLO_PRINTER: `file` (raw job and PDF into DATA_DIR/prints, sealed; `npx bolillo open-print` opens one), `tcp://host:port` (ESC/POS over the network),
  *   or a device path such as `/dev/usb/lp0`, or `discard` (load and crash tests only: the job is laid out and
  *   dropped, nothing is written); BOLILLO_PRINTERS=`station=target,...` names one per kiosk or cashier.
  * - BOLILLO_PRINTER_PAPER: `80mm` (48 columns) or `58mm` (32 columns). BOLILLO_PRINTER_TIMEOUT_MS bounds a print.

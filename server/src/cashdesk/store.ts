@@ -3,13 +3,14 @@
  * tickets, and what the cashier reads of halls, games, series, cards and prizes. Each function takes the caller's
  * transaction or connection first and returns plain objects.
  */
-import type { Sql } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
 import { touchRows } from '../shared/row-seals.ts'
 
 export interface VoucherRow {
   id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
   parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
+  // short_code: null as read (issue 24 point 2, only short_code_hash is kept); set in memory by the issuing sale.
   small_cents: number; other_cents: number; buyer_document: string | null; short_code: string | null
   spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
 }
@@ -110,6 +111,16 @@ export function vouchersWithClearShortCode(tx: Sql, limit: number): Promise<Arra
 
 export async function replaceShortCodeByHash(tx: Sql, id: string, shortCodeHash: string): Promise<void> {
   await tx.run('UPDATE vouchers SET short_code_hash = ?, short_code = NULL WHERE id = ?', [shortCodeHash, id])
+}
+
+/** SQLite: freed bytes overwritten from now on in this connection, so emptied values do not linger in the file. */
+export async function eraseFreedBytes(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA secure_delete = ON')
+}
+
+/** SQLite: the WAL copied into the database file and emptied (it may hold pages written before an erase). */
+export async function checkpointWal(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
 }
 
 /** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */

@@ -33,7 +33,7 @@ import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  cashIntakesOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, type VoucherRow,
+  cashIntakesOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, eraseFreedBytes, checkpointWal, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -72,6 +72,7 @@ export interface VoucherView {
   id: string
   code: string
   /** Issue 13: the code a player can type at a kiosk ("7KQM-2XRD-9HFA"); null for vouchers issued before it. */
+  /** Only in the answer of the sale that issued it (issue 24 point 2: the server keeps its keyed hash alone); else null. */
   shortCode: string | null
   hallId: string
   currency: string
@@ -134,7 +135,7 @@ export async function hashClearShortCodes(db: Database, sealer: Pick<Sealer, 'ta
   for (;;) {
     const rows = await vouchersWithClearShortCode(db, 500)
     if (rows.length === 0) break
-    if (db.engine === 'sqlite' && done === 0) await db.run('PRAGMA secure_delete = ON')
+    if (done === 0) await eraseFreedBytes(db)
     await db.transaction(async (tx) => {
       for (const r of rows) {
         const normalised = normalizeShortCode(r.short_code) ?? r.short_code
@@ -143,7 +144,7 @@ export async function hashClearShortCodes(db: Database, sealer: Pick<Sealer, 'ta
     })
     done += rows.length
   }
-  if (done > 0 && db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
+  if (done > 0) await checkpointWal(db)
   return done
 }
 

@@ -3,7 +3,8 @@
  * managers read it. So it holds no bearer code and no identity document in clear:
  *
  * - a ticket is named by its id or serial; any signed code (`BLL1.<kind>.<id>.<signature>`) that still reaches a
- *   payload (an error message, a path) loses its signature, the part that makes it a bearer value;
+ *   payload (an error message, a path) loses its signature, the part that makes it a bearer value (an instant
+ *   ticket's code loses its id too, which is its validation code);
  * - an identity document is written as {@link ProtectedDocument}: sealed under the sealing key (only the roles that
  *   may see it get it opened, see {@link revealDocuments}) with a keyed hash to match records of the same person.
  *   A document that reaches the journal unprotected is masked, never written.
@@ -51,7 +52,8 @@ export function isProtectedDocument(v: unknown): v is ProtectedDocument {
 
 /** A text with every signed code cut to `BLL1.<kind>.<id>` (the ticket named, not its bearer value). */
 export function withoutBearerCodes(text: string): string {
-  return text.includes('BLL1.') ? text.replace(SIGNED_CODE, 'BLL1.$1.$2') : text
+  // An instant ticket's id is its validation code, itself a bearer value: only the kind is left of it.
+  return text.includes('BLL1.') ? text.replace(SIGNED_CODE, (_m, kind: string, id: string) => (kind === 'I' ? 'BLL1.I' : `BLL1.${kind}.${id}`)) : text
 }
 
 /**

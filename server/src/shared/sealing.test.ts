@@ -103,3 +103,17 @@ describe.skipIf(process.platform === 'win32')('sealing key file', () => {
     expect(() => loadSealingKey({ dataDir, env: { [SEALING_KEY_ENV]: 'short' } })).toThrow(SEALING_KEY_ENV)
   })
 })
+
+describe('keyed tags (issue 24 point 2)', () => {
+  it('are deterministic per key and purpose, differ across keys and purposes, and do not contain the value', async () => {
+    const { keyedTag, sealingKeyFromBytes } = await import('./sealing.ts')
+    const k1 = sealingKeyFromBytes(Buffer.alloc(32, 1))
+    const k2 = sealingKeyFromBytes(Buffer.alloc(32, 2))
+    const t = keyedTag(k1, '7KQM2XRD9HFA', 'voucher-short-code')
+    expect(t).toMatch(/^[0-9a-f]{64}$/)
+    expect(keyedTag(k1, '7KQM2XRD9HFA', 'voucher-short-code')).toBe(t)
+    expect(keyedTag(k2, '7KQM2XRD9HFA', 'voucher-short-code')).not.toBe(t)
+    expect(keyedTag(k1, '7KQM2XRD9HFA', 'identity-document')).not.toBe(t)
+    expect(keyedTag(k1, '7KQM2XRD9HFB', 'voucher-short-code')).not.toBe(t)
+  })
+})
