@@ -75,6 +75,18 @@ export async function journalUnitRefusal(tx: Sql, err: unknown, actor: unknown):
  * reported, not silently remade.
  */
 export async function sealLegacyRows(db: Database): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await sealLegacyRowsOnce(db)
+    } catch (err) {
+      // Two nodes starting at once on one PostgreSQL database: the second finds the first's record on its retry.
+      if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 3) continue
+      throw err
+    }
+  }
+}
+
+async function sealLegacyRowsOnce(db: Database): Promise<number> {
   const marker = await db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = 'legacy'")
   if (marker) return 0
   return db.transaction(async (tx) => {
