@@ -187,3 +187,49 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect(problems).toEqual([expect.objectContaining({ table: 'vouchers', what: expect.stringMatching(/put back from an older copy/) })])
   })
 })
+
+describe('a restart does not re-seal what was changed while the server was down (issue 24 point 1)', () => {
+  it('a voucher whose seal and the legacy marker were deleted and whose amount was raised is reported after a restart, and not cashed out', async () => {
+    const first = await startTestServer({ auth: 'on', checkpointIntervalMs: 0 })
+    const dataDir = first.dataDir
+    const databaseUrl = first.services.config.databaseUrl
+    const h = await cashierHall(first.url, first.services)
+    expect((await h.call('cajera@caja1', 'POST', '/api/shifts', { floatCents: 10_000 })).status).toBe(201)
+    const sold = await h.call('cajera@caja1', 'POST', '/api/vouchers', { hallId: h.setup.hallId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 } })
+    expect(sold.status).toBe(201)
+    const voucher = sold.body.voucher as { id: string; code: string }
+    await first.close()
+    // While it is down: the voucher's seal and the once-only marker removed, the amount raised (its own connection).
+    const statements: Array<[string, unknown[]]> = [
+      ["DELETE FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?", [voucher.id]],
+      ["DELETE FROM row_seals WHERE tbl = '*'", []],
+      ['UPDATE vouchers SET amount_cents = ? WHERE id = ?', [250_000, voucher.id]],
+    ]
+    if (databaseUrl) {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      for (const [sql, params] of statements) { let i = 0; await client.query(sql.replace(/\?/g, () => `$${++i}`), params) }
+      await client.end()
+    } else {
+      const conn = await openSqliteConnection(join(dataDir, 'bolillo.sqlite'))
+      for (const [sql, params] of statements) conn.prepare(sql).run(...params)
+      conn.close()
+    }
+    const second = await startTestServer({ auth: 'on', checkpointIntervalMs: 0, dataDir, databaseUrl })
+    try {
+      // The start-up pass ran once already (its record is in the journal): it seals nothing this time.
+      expect(await second.services.db.get("SELECT row_id FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?", [voucher.id])).toBeUndefined()
+      const v = await second.services.verifyJournal()
+      expect(v.ok).toBe(false)
+      expect(v.rows.problems).toEqual(expect.arrayContaining([
+        expect.objectContaining({ table: 'vouchers', id: voucher.id, what: expect.stringMatching(/^unsealed/) }),
+        expect.objectContaining({ table: 'vouchers', id: voucher.id, what: expect.stringMatching(/issued it for 1000/) }),
+      ]))
+      const shiftId = (await second.services.db.get<{ id: string }>("SELECT id FROM cashier_shifts WHERE status = 'open'"))!.id
+      const station = (await second.services.db.get<{ station_id: string; cashier_id: string }>('SELECT station_id, cashier_id FROM cashier_shifts WHERE id = ?', [shiftId]))!
+      await expect(second.services.cashdesk.vouchers.cashOut({ code: voucher.code, stationId: station.station_id, cashierId: station.cashier_id, shiftId })).rejects.toMatchObject({ code: 'ROW_TAMPERED' })
+    } finally {
+      await second.cleanup()
+    }
+  }, 60_000)
+})

@@ -284,13 +284,6 @@ export function createPaidSales(deps: PaidSalesDeps) {
       for (const p of paid) {
         await insertSalePayment(tx, { id: newId('sp'), hallId: v.hall_id, stationId: input.kioskId, soldBy: input.kioskId, ...p, paidBy: 'voucher', paymentRef: v.id, at })
       }
-      await appendJournal(tx, {
-        at, type: 'voucher.redeemed', scope: `hall:${v.hall_id}`,
-        payload: {
-          voucherId: v.id, purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, amountCents: v.amount_cents, costCents, changeCents,
-          cardIds: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), ageConfirmed: true,
-        },
-      })
       const change = changeCents > 0
         ? await vouchers.issue(tx, { hallId: v.hall_id, currency: v.currency, amountCents: changeCents, origin: 'change', parentId: v.id, stationId: input.kioskId, issuedBy: input.kioskId, smallCents: 0, otherCents: 0, buyerDocument: v.buyer_document, at })
         : null
@@ -300,6 +293,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
           cardCount: cards.length, amountCents: costCents, cardIds: cards.map((c) => c.id), createdAt: at,
         })
       }
+      // Issue 24 point 1: written after the change voucher and the purchase row, so that it seals them all.
+      await appendJournal(tx, {
+        at, type: 'voucher.redeemed', scope: `hall:${v.hall_id}`,
+        payload: {
+          voucherId: v.id, purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, amountCents: v.amount_cents, costCents, changeCents,
+          cardIds: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), ageConfirmed: true,
+        },
+      })
       if (change) {
         docs.push(voucherTicket({
           code: vouchers.codeOf(change.id), shortCode: change.short_code ? formatShortCode(change.short_code) : undefined, voucherId: change.id, hallName: hall.name,

@@ -7,6 +7,7 @@
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
 import type { Sealer } from './sealing.ts'
+import { insertLegacySealMarker, legacySealMarker, legacySealRecord } from './store.ts'
 import { appendJournal } from './journal.ts'
 import { currentRowSeals, hasPendingRows, runWithRowSeals, SEALED_TABLE_NAMES, touchRows, unsealedRowIds, type RowProblem } from './row-seals.ts'
 
@@ -75,11 +76,23 @@ export async function journalUnitRefusal(tx: Sql, err: unknown, actor: unknown):
  * reported, not silently remade.
  */
 export async function sealLegacyRows(db: Database): Promise<number> {
-  const marker = await db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = 'legacy'")
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await sealLegacyRowsOnce(db)
+    } catch (err) {
+      // Two nodes starting at once on one PostgreSQL database: the second finds the first's record on its retry.
+      if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 3) continue
+      throw err
+    }
+  }
+}
+
+async function sealLegacyRowsOnce(db: Database): Promise<number> {
+  const marker = await legacySealMarker(db)
   if (marker) return 0
   return db.transaction(async (tx) => {
     // The marker row may have been removed: the journal says whether the pass ran already.
-    const done = await tx.get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'rows.legacy_sealed' ORDER BY seq LIMIT 1")
+    const done = await legacySealRecord(tx)
     let count = 0
     if (!done) {
       for (const table of SEALED_TABLE_NAMES) {
@@ -89,7 +102,7 @@ export async function sealLegacyRows(db: Database): Promise<number> {
       }
     }
     const rec = done ?? await appendJournal(tx, { at: currentRowSeals()!.now().toISOString(), type: 'rows.legacy_sealed', scope: '', payload: { rows: count } })
-    await tx.run("INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING", [Number(rec.seq)])
+    await insertLegacySealMarker(tx, Number(rec.seq))
     return count
   })
 }

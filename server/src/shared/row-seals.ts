@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
+import { rowIdsWhere, rowsByIds, rowsWithSeals, rowsWithSealsAfter, unsealedIds, upsertRowSeals } from './store.ts'
 
 export const ROW_SEAL_VERSION = 'bolillo-row-seal-v1'
 
@@ -72,7 +73,7 @@ export function touchRows(tx: Sql, table: SealedTable, ids: readonly string[]): 
 /** Ids of rows matching `where` (for a store function that updates rows by a condition, e.g. a game's prizes). */
 export async function touchRowsWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
   if (!states.has(tx)) return
-  touchRows(tx, table, (await tx.all<{ id: string }>(`SELECT id FROM ${table} WHERE ${where}`, params)).map((r) => r.id))
+  touchRows(tx, table, await rowIdsWhere(tx, table, where, params))
 }
 
 /** The MAC of a row's value columns, bound to the journal record `seq` that sealed it. */
@@ -88,7 +89,6 @@ function sameMac(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 const CHUNK = 400
 
 /**
@@ -105,7 +105,7 @@ export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<stri
     idSet.clear()
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK)
-      const rows = await tx.all<Record<string, unknown>>(`SELECT ${SEALED_TABLES[table].join(', ')} FROM ${table} WHERE id IN (${marks(part.length)})`, part)
+      const rows = await rowsByIds(tx, table, SEALED_TABLES[table], part)
       for (const row of rows) {
         const mac = rowMac(s.key, table, row, seq)
         out[`${table}:${String(row.id)}`] = mac
@@ -113,18 +113,8 @@ export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<stri
       }
     }
   }
-  await upsertSeals(tx, seals)
+  await upsertRowSeals(tx, seals)
   return out
-}
-
-async function upsertSeals(tx: Sql, seals: unknown[][]): Promise<void> {
-  for (let i = 0; i < seals.length; i += 100) {
-    const part = seals.slice(i, i + 100)
-    await tx.run(
-      `INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (tbl, row_id) DO UPDATE SET journal_seq = excluded.journal_seq, mac = excluded.mac`,
-      part.flat(),
-    )
-  }
 }
 
 /** What is wrong with a row read with its seal (`seal_seq`, `seal_mac`), or null when it matches. */
@@ -137,9 +127,6 @@ function problemOf(key: Buffer, table: SealedTable, row: Record<string, unknown>
   return null
 }
 
-function selectWithSeals(table: SealedTable): string {
-  return `SELECT ${SEALED_TABLES[table].map((c) => `t.${c}`).join(', ')}, s.journal_seq AS seal_seq, s.mac AS seal_mac FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id`
-}
 
 /**
  * The check where a use case loads a row it pays, spends, cashes out or refunds from: throws ROW_TAMPERED (the
@@ -148,7 +135,7 @@ function selectWithSeals(table: SealedTable): string {
 export async function assertRowsSealed(tx: Sql, table: SealedTable, ids: readonly string[]): Promise<void> {
   const s = states.get(tx)
   if (!s || ids.length === 0) return
-  const rows = await tx.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE t.id IN (${marks(ids.length)})`, ids)
+  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], `t.id IN (${ids.map(() => '?').join(', ')})`, ids)
   const problems: RowProblem[] = []
   for (const row of rows) {
     const what = problemOf(s.key, table, row)
@@ -165,7 +152,7 @@ export function rowTampered(problems: RowProblem[]): DomainError {
 export async function* sealedRowsOf(db: Sql, table: SealedTable, pageSize = 1000): AsyncGenerator<Record<string, unknown>> {
   let after = ''
   for (;;) {
-    const rows = await db.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE t.id > ? ORDER BY t.id LIMIT ${pageSize}`, [after])
+    const rows = await rowsWithSealsAfter(db, table, SEALED_TABLES[table], after, pageSize)
     if (rows.length === 0) return
     yield* rows
     after = String(rows[rows.length - 1].id)
@@ -216,15 +203,14 @@ export function collectJournalSeals(into: Map<string, { seq: number; mac: string
 
 /** Rows of every sealed table that have no seal yet (the legacy pass at start-up seals them once). */
 export async function unsealedRowIds(db: Sql, table: SealedTable): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(`SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`)
-  return rows.map((r) => String(r.id))
+  return unsealedIds(db, table)
 }
 
 /** {@link assertRowsSealed} for the rows matching `where` (e.g. every cash movement of a shift being closed). */
 export async function assertRowsSealedWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
   const s = states.get(tx)
   if (!s) return
-  const rows = await tx.all<Record<string, unknown>>(`${selectWithSeals(table)} WHERE ${where}`, params)
+  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], where, params)
   const problems: RowProblem[] = []
   for (const row of rows) {
     const what = problemOf(s.key, table, row)

@@ -5,6 +5,7 @@
 import type { Sql } from '../db/database.ts'
 import type { ChainVerification, JournalRecord } from './journal-chain.ts'
 import type { RowProblem } from './row-seals.ts'
+import { shiftsWithMovementSums, voucherAmounts } from './store.ts'
 
 /**
  * Each voucher's amount against the `voucher.issued` record that issued it, and each closed shift's expected cash
@@ -20,15 +21,13 @@ export async function recomputeBalances(db: Sql, records: readonly JournalRecord
     if (r.type === 'voucher.issued' && typeof p.voucherId === 'string') issued.set(p.voucherId, { seq: r.seq, amountCents: Number(p.amountCents) })
     if (r.type === 'shift.closed' && typeof p.shiftId === 'string') closed.set(p.shiftId, { seq: r.seq, expectedCents: Number(p.expectedCents) })
   }
-  for (const v of await db.all<{ id: string; amount_cents: number }>('SELECT id, amount_cents FROM vouchers ORDER BY id')) {
+  for (const v of await voucherAmounts(db)) {
     const rec = issued.get(v.id)
     if (rec && rec.amountCents !== Number(v.amount_cents)) {
       problems.push({ table: 'vouchers', id: v.id, what: `amount_cents is ${Number(v.amount_cents)} but journal record #${rec.seq} (voucher.issued) issued it for ${rec.amountCents}` })
     }
   }
-  const shifts = await db.all<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>(
-    'SELECT s.id, s.float_cents, s.status, s.expected_cents, (SELECT SUM(m.amount_cents) FROM cash_movements m WHERE m.shift_id = s.id) AS moved FROM cashier_shifts s ORDER BY s.id',
-  )
+  const shifts = await shiftsWithMovementSums(db)
   for (const s of shifts) {
     if (s.status !== 'closed') continue
     const recomputed = Number(s.float_cents) + Number(s.moved ?? 0)

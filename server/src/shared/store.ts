@@ -104,3 +104,69 @@ export function checkpointRows(sql: Sql, after: number, limit: number): Promise<
 export function checkpointRowsBetween(sql: Sql, from: string, to: string): Promise<CheckpointRow[]> {
   return sql.all<CheckpointRow>('SELECT * FROM journal_checkpoints WHERE at >= ? AND at <= ? ORDER BY seq', [from, to])
 }
+
+// Row seals (row-seals.ts, row-seal-database.ts, row-verify.ts; issue 24 point 1). `table` and `columns` are the
+// sealed tables' own names from row-seals.ts, never input.
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+
+/** Ids of a table's rows matching `where`. */
+export async function rowIdsWhere(tx: Sql, table: string, where: string, params: readonly unknown[]): Promise<string[]> {
+  return (await tx.all<{ id: string }>(`SELECT id FROM ${table} WHERE ${where}`, params)).map((r) => String(r.id))
+}
+
+/** The given columns of the rows with these ids. */
+export function rowsByIds(tx: Sql, table: string, columns: readonly string[], ids: readonly string[]): Promise<Array<Record<string, unknown>>> {
+  return tx.all<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${table} WHERE id IN (${marks(ids.length)})`, ids)
+}
+
+/** Writes (or replaces) seals: rows of [table, rowId, journalSeq, mac]. */
+export async function upsertRowSeals(tx: Sql, seals: readonly unknown[][]): Promise<void> {
+  for (let i = 0; i < seals.length; i += 100) {
+    const part = seals.slice(i, i + 100)
+    await tx.run(
+      `INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (tbl, row_id) DO UPDATE SET journal_seq = excluded.journal_seq, mac = excluded.mac`,
+      part.flat(),
+    )
+  }
+}
+
+function selectWithSeals(table: string, columns: readonly string[]): string {
+  return `SELECT ${columns.map((c) => `t.${c}`).join(', ')}, s.journal_seq AS seal_seq, s.mac AS seal_mac FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id`
+}
+
+/** Rows (with their seal: seal_seq, seal_mac) matching `where` over the alias `t`. */
+export function rowsWithSeals(tx: Sql, table: string, columns: readonly string[], where: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+  return tx.all<Record<string, unknown>>(`${selectWithSeals(table, columns)} WHERE ${where}`, params)
+}
+
+/** A page of a table's rows with their seals, in id order after `after`. */
+export function rowsWithSealsAfter(db: Sql, table: string, columns: readonly string[], after: string, limit: number): Promise<Array<Record<string, unknown>>> {
+  return db.all<Record<string, unknown>>(`${selectWithSeals(table, columns)} WHERE t.id > ? ORDER BY t.id LIMIT ${Math.max(1, Math.floor(limit))}`, [after])
+}
+
+/** Rows of a table that have no seal. */
+export async function unsealedIds(db: Sql, table: string): Promise<string[]> {
+  return (await db.all<{ id: string }>(`SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`)).map((r) => String(r.id))
+}
+
+/** The once-only legacy pass's marker row, and its journal record. */
+export function legacySealMarker(db: Sql): Promise<{ seq: number } | undefined> {
+  return db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = 'legacy'")
+}
+export function legacySealRecord(tx: Sql): Promise<{ seq: number } | undefined> {
+  return tx.get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'rows.legacy_sealed' ORDER BY seq LIMIT 1")
+}
+export async function insertLegacySealMarker(tx: Sql, seq: number): Promise<void> {
+  await tx.run("INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING", [seq])
+}
+
+/** Every voucher's amount, and every shift with the sum of its cash movements (row-verify.ts). */
+export function voucherAmounts(db: Sql): Promise<Array<{ id: string; amount_cents: number }>> {
+  return db.all<{ id: string; amount_cents: number }>('SELECT id, amount_cents FROM vouchers ORDER BY id')
+}
+export function shiftsWithMovementSums(db: Sql): Promise<Array<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>> {
+  return db.all<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>(
+    'SELECT s.id, s.float_cents, s.status, s.expected_cents, (SELECT SUM(m.amount_cents) FROM cash_movements m WHERE m.shift_id = s.id) AS moved FROM cashier_shifts s ORDER BY s.id',
+  )
+}
