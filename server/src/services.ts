@@ -40,6 +40,7 @@ import { demoReferenceHooks } from './bingo/demo-references.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
+import { createRegulatorFeed } from './regulator/feed.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
@@ -153,7 +154,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     }).catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
+  // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
+  const regulator = createRegulatorFeed({
+    db, keys, clock: overrides.clock ?? systemClock, log, defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC', intervalMs: config.regulatorIntervalMs,
+    proofOf: (gameId) => bingo.getProof(gameId),
+  })
+  regulator.start()
   return {
+    regulator,
     config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
@@ -184,7 +192,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await refusals.stop(); await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
+    async close() { await refusals.stop(); await checkpoints.stop(); await regulator.stop(); await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>
