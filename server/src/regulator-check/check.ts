@@ -29,7 +29,7 @@ export interface CheckReport {
 
 interface Header {
   schema: string; operator: string; chain: string; hall: string | null; seq: number; batchId: string; openedAt: string; closedAt: string
-  records: number; firstRecord: string; lastRecord: string; recordsSha256: string; prevHash: string; keyId: string
+  records: number; firstRecord: string; lastRecord: string; recordsSha256: string; recordHashes: string[]; prevHash: string; keyId: string
 }
 interface Envelope {
   schema: string; operator: string; hall: string | null; batch: string; record: string; part: number; parts: number
@@ -145,6 +145,10 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
       prevHash = b.hash
       b.lines.forEach((line, i) => {
         let r: Envelope
+        if (Array.isArray(h.recordHashes) && h.recordHashes[i] !== sha256(line)) {
+          const named = /"record":"([^"]+)"/.exec(line)?.[1] ?? `línea ${i + 2}`
+          diff(`registro ${named} (lote ${id}): alterado, no es el que el lote firmó`, `record ${named} (batch ${id}): altered, not the one the batch signed`)
+        }
         try { r = JSON.parse(line) as Envelope } catch { diff(`lote ${id}, línea ${i + 2}: registro ilegible`, `batch ${id}, line ${i + 2}: unreadable record`); return }
         const n = Number(/-r(\d+)$/.exec(r.record)?.[1] ?? NaN)
         while (Number.isFinite(n) && expectRecord < n) { diff(`falta el registro ${chain}-r${expectRecord} (antes de ${r.record}, lote ${id})`, `record ${chain}-r${expectRecord} is missing`); expectRecord++ }
@@ -323,10 +327,11 @@ function checkLottoDraw(r: Envelope, diff: (es: string, en: string) => void): vo
     const expected = Number(c.winners) * Number(c.amountEachCents) + Number(c.extraCentWinners)
     if (Number(c.winners) > 0 && Number(c.totalCents) !== expected) diff(`${id}: categoría ${c.code}: total ${c.totalCents}, recalculado ${expected} (${c.winners} x ${c.amountEachCents} + ${c.extraCentWinners})`, `record ${r.record}: category ${c.code} total differs`)
     if (Number(c.winners) === 0 && Number(c.totalCents) !== 0) diff(`${id}: categoría ${c.code} sin ganadores reparte ${c.totalCents}`, `record ${r.record}: category ${c.code} pays with no winner`)
-    paid += Number(c.totalCents) + Number(c.carryOutCents ?? 0) + Number(c.retainedCents ?? 0)
+    // Only pari-mutuel categories share the pool; a fixed prize is paid from the draw's budget.
+    if (c.prize === 'share') paid += Number(c.totalCents) + Number(c.carryOutCents ?? 0) + Number(c.retainedCents ?? 0)
   }
   const carry = Object.values(d.carryInCents ?? {}).reduce((s: number, v) => s + Number(v), 0)
-  if (paid > Number(d.poolCents) + carry + Number(d.reserveCents ?? 0)) diff(`${id}: las categorías (${paid}) superan el fondo (${d.poolCents} + ${carry})`, `record ${r.record}: categories exceed the pool`)
+  if (paid > Number(d.poolCents) + carry) diff(`${id}: las categorías de reparto (${paid}) superan el fondo (${d.poolCents} + ${carry})`, `record ${r.record}: categories exceed the pool`)
 }
 
 /** Text for the command line. */

@@ -46,6 +46,8 @@ interface LottoDrawState {
   drawId: string; gameCode: string | null; plannedAt: string | null; closedAt: string | null
   receipts: number; plays: number; salesCents: number; participationSha256: string | null; excluded: number; excludedSha256: string | null
   salesDigest: string | null; balls: number[]; beacon: unknown
+  /** The plan's categories: a pari-mutuel share of the pool, or a fixed amount paid from the budget. */
+  prizeKinds: Record<string, string>
 }
 
 /** Journal types that are significant events (GLI-19 / AGCO: configuration, devices, integrity, logins, refusals). */
@@ -96,7 +98,7 @@ export function createDeriver() {
     const id = String(p.drawId)
     let d = draws.get(id)
     if (!d) {
-      d = { drawId: id, gameCode: null, plannedAt: null, closedAt: null, receipts: 0, plays: 0, salesCents: 0, participationSha256: null, excluded: 0, excludedSha256: null, salesDigest: null, balls: [], beacon: null }
+      d = { drawId: id, gameCode: null, plannedAt: null, closedAt: null, receipts: 0, plays: 0, salesCents: 0, participationSha256: null, excluded: 0, excludedSha256: null, salesDigest: null, balls: [], beacon: null, prizeKinds: {} }
       draws.set(id, d)
     }
     return d
@@ -224,6 +226,7 @@ export function createDeriver() {
         const d = drawOf(p)
         d.gameCode = str(p.plan?.gameCode)
         d.plannedAt = str(p.plan?.drawAt)
+        for (const c of Array.isArray(p.plan?.categories) ? p.plan.categories : []) d.prizeKinds[String(c.code)] = String(c.prize?.type ?? '')
         break
       }
       case 'lotto.sales_closed': {
@@ -249,7 +252,7 @@ export function createDeriver() {
             balls: d.balls, winningNumbers: settled ? (Array.isArray(p.numbers) ? p.numbers.map(num) : []) : [], beacon: d.beacon,
             poolCents: num(p.poolCents), reserveCents: num(p.reserveCents), carryInCents: p.carryIn ?? {},
             categories: settled && Array.isArray(p.categories)
-              ? p.categories.map((c: any) => ({ code: String(c.code), winners: num(c.winners), amountEachCents: num(c.amountEachCents), extraCentWinners: num(c.extraCentWinners), totalCents: num(c.totalCents), carryOutCents: num(c.carryOutCents), retainedCents: num(c.retainedCents) }))
+              ? p.categories.map((c: any) => ({ code: String(c.code), prize: d.prizeKinds[String(c.code)] ?? null, winners: num(c.winners), amountEachCents: num(c.amountEachCents), extraCentWinners: num(c.extraCentWinners), totalCents: num(c.totalCents), carryOutCents: num(c.carryOutCents), retainedCents: num(c.retainedCents) }))
               : [],
             refundCents: settled ? 0 : num(p.refundCents), cancelReason: settled ? null : String(p.reason ?? ''),
           },

@@ -40,6 +40,8 @@ export interface BatchHeader {
   firstRecord: string
   lastRecord: string
   recordsSha256: string
+  /** SHA-256 of each record line, in order: the checker names the very record that was altered. */
+  recordHashes: string[]
   prevHash: string
   keyId: string
 }
@@ -197,7 +199,7 @@ export function createRegulatorFeed(deps: {
       })
       const header: BatchHeader = {
         schema: BATCH_SCHEMA, operator, chain, hall, seq, batchId, openedAt: rows[0].created_at, closedAt, records: rows.length,
-        firstRecord: rows[0].record_id, lastRecord: rows[rows.length - 1].record_id, recordsSha256: sha256(lines.join('\n')),
+        firstRecord: rows[0].record_id, lastRecord: rows[rows.length - 1].record_id, recordsSha256: sha256(lines.join('\n')), recordHashes: lines.map(sha256),
         prevHash: prev?.hash ?? GENESIS_HASH, keyId: keys.publicInfo().keyId,
       }
       const hash = batchHash(header)

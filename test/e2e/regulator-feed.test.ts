@@ -1,0 +1,254 @@
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gameOnSale, hallWithSeries, openSession, PASSWORD, startRulesServer, TEST_PLAN, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import { playToTheEnd } from '../helpers/cashdesk.ts'
+import { plan649 } from '../helpers/lottery-plans.ts'
+import { api } from '../helpers/server.ts'
+import { checkExport, canonical, type CheckReport } from '../../server/src/regulator-check/check.ts'
+
+/**
+ * Issue 28 over real HTTP with authentication on: a night of bingo (two games played to the end, one suspended by an
+ * incident and annulled with refund) and a lotto draw are derived into control records, closed into signed,
+ * hash-chained batches every 15 minutes, read by the hall's regulator account and exported; the independent checker
+ * passes the export. Then, each in its own copy: one record altered, one batch removed, one amount changed (by
+ * someone holding the operator's key: the checker recomputes the prize split and the daily totals itself), one batch
+ * re-signed with another key. Each is caught with a message naming it.
+ */
+describe('the regulator control feed and its independent checker (issue 28)', () => {
+  let s: RulesServer
+  let hallId = ''
+  let otherHallId = ''
+  let exportDir = ''
+  const work = mkdtempSync(join(tmpdir(), 'bolillo-regfeed-'))
+  let report: CheckReport
+  const regulator = async (username: string) => ({ authorization: `Bearer ${(await s.server.services.auth.login(username, PASSWORD)).token}`, 'accept-language': 'es' })
+
+  beforeAll(async () => {
+    // 10:00 in La Paz, inside plan649's sales window.
+    s = await startRulesServer('2025-03-05T14:00:00.000Z')
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'regulator-feed', cards: 300 })
+    hallId = hall.hallId
+    const other = await s.call('jefa', 'POST', '/api/halls', { name: 'Sala Sucre', profileId: 'BO-2025', playingPositions: 100, bettingPlan: TEST_PLAN })
+    expect(other.status).toBe(201)
+    otherHallId = other.body.id
+    const { auth } = s.server.services
+    await auth.createUser({ username: 'regulador', displayName: 'Inspección AJ La Paz', role: 'regulator', password: PASSWORD, halls: [hallId] })
+    await auth.createUser({ username: 'regsucre', displayName: 'Inspección AJ Sucre', role: 'regulator', password: PASSWORD, halls: [otherHallId] })
+    const tick = () => s.server.services.regulator.tick()
+    const later = async (minutes: number) => { await s.at(new Date(s.now().getTime() + minutes * 60_000).toISOString()); await tick() }
+
+    // Bingo: game 1 to the end, game 2 suspended and annulled (BNG-80 incident), game 3 to the end; 20 minutes apart,
+    // so that each game's records travel in a batch of its own (closed 15 minutes after its first record).
+    const sessionId = await openSession(s, hallId)
+    const g1 = await gameOnSale(s, sessionId, [hall.seriesId], 40)
+    await playToTheEnd(s.server.services, g1.gameId)
+    await later(1)
+    await later(20)
+    const g2 = await gameOnSale(s, sessionId, [hall.seriesId], 20)
+    await voidBeforeFirstBall(s, g2.gameId)
+    await later(1)
+    await later(20)
+    const g3 = await gameOnSale(s, sessionId, [hall.seriesId], 30)
+    await playToTheEnd(s.server.services, g3.gameId)
+    await later(1)
+    await later(20)
+
+    // Lotto: a draw by the registered tómbola, sold, closed, drawn and settled.
+    const tombola = await s.call('jefa', 'POST', '/api/devices', { id: 'tombola-7', kind: 'blower', name: 'Tómbola de sorteos', sealCode: 'AJ-T-0007', certificateId: 'AJ-CERT-2024-07' })
+    expect(tombola.status).toBe(201)
+    const draw = await s.call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'REGF', drawMethod: 'manual', drawDevice: 'AJ-T-0007' }))
+    expect(draw.status, JSON.stringify(draw.body)).toBe(201)
+    const drawId = draw.body.drawId as string
+    for (const boards of [[[1, 2, 3, 4, 5, 6]], [[1, 2, 3, 4, 5, 40]], [[1, 2, 3, 30, 31, 32]], [[20, 21, 22, 23, 24, 25]]]) {
+      await s.server.services.lotto.sellSlip({ drawId, boards, player: { name: 'Ana Quispe', document: '445566 LP' }, channel: 'counter' })
+    }
+    await s.at('2025-03-08T20:05:00-04:00')
+    expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
+    await s.at('2025-03-08T20:40:00-04:00')
+    for (const ball of [1, 2, 3, 4, 5, 6]) expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
+    const settled = await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/settle`)
+    expect(settled.status, JSON.stringify(settled.body)).toBe(200)
+    // The next morning: the days before have ended, their totals are due.
+    await s.at('2025-03-09T12:00:00-04:00')
+    await tick()
+    exportDir = join(work, 'export')
+    await s.server.services.regulator.exportTo(exportDir)
+    report = checkExport(exportDir, { publicKeyPem: s.server.services.keys.publicInfo().publicKeyPem })
+  }, 120_000)
+  afterAll(async () => {
+    await s?.server.cleanup()
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it('the export of the night passes the independent checker, which recomputed every game, draw and daily total', () => {
+    expect(report.differences).toEqual([])
+    expect(report.ok).toBe(true)
+    expect(report.games).toBe(3)
+    expect(report.draws).toBe(1)
+    // Bingo on 5 March in the hall, lotto on 8 March for the operator.
+    expect(report.totals).toBe(2)
+    expect(report.chains.sort()).toEqual([hallId, otherHallId, 'operator'].sort())
+    // The hall's records came in several batches, closed by the 15-minute rule.
+    expect(readdirSync(join(exportDir, hallId)).length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('each bingo game record carries the envelope and the facts of the minutes: winners with their extraction, balls, beacon, incidents', () => {
+    const records = readdirSync(join(exportDir, hallId)).flatMap((f) => readFileSync(join(exportDir, hallId, f), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+    const games = records.filter((r) => r.type === 'bingo.game')
+    expect(games.map((g) => [g.data.gameNo, g.data.status])).toEqual([[1, 'finished'], [2, 'void'], [3, 'finished']])
+    const g1 = games[0]
+    expect(g1).toMatchObject({ schema: 'bolillo-control-v1', hall: hallId, part: 1, parts: 1, replaces: null, zone: 'America/La_Paz' })
+    expect(g1.at).toMatch(/-04:00$/)
+    expect(g1.batch).toMatch(new RegExp(`^${hallId}-b\\d+$`))
+    expect(g1.data).toMatchObject({ cardsSold: 40, faceValueCents: 500, collectedCents: 20_000, poolsCents: { line: 2000, bingo: 10_200 }, beacon: { round: expect.any(Number) } })
+    expect(g1.data.prizes.find((p: any) => p.kind === 'bingo').winners[0]).toEqual({ serial: expect.any(String), atBall: expect.any(Number), amountCents: expect.any(Number) })
+    expect(g1.data.balls.length).toBeGreaterThan(10)
+    expect(games[1].data.incidents.map((i: any) => i.kind)).toEqual(['device-failure-before-first-ball', 'unresolved-suspension'])
+    expect(games[1].data).toMatchObject({ refundedCards: 20, refundCents: 10_000 })
+    // The close-of-sales parts: every card of game 1 with its numbers.
+    const cards = records.filter((r) => r.type === 'bingo.cards' && r.data.gameId === g1.data.gameId)
+    expect(cards.flatMap((c) => c.data.cards)).toHaveLength(40)
+    // Significant events: the hall's configuration and its devices.
+    expect(records.filter((r) => r.type === 'event.significant').map((r) => r.data.kind)).toContain('device')
+  })
+
+  it('the hall\'s regulator reads its batches; another hall\'s regulator and a cashier do not', async () => {
+    const mine = await api(s.server.url, 'GET', '/api/regulator/batches?since=2025-01-01T00:00:00Z', undefined, await regulator('regulador'))
+    expect(mine.status).toBe(200)
+    expect(mine.body.chains.sort()).toEqual([hallId, 'operator'].sort())
+    expect(mine.body.batches.some((b: any) => b.header.chain === hallId)).toBe(true)
+    // The same bytes as the export.
+    const first = mine.body.batches.find((b: any) => b.header.chain === hallId && b.header.seq === 1)
+    expect([JSON.stringify({ header: first.header, hash: first.hash, signature: first.signature }), ...first.lines].join('\n') + '\n').toBe(readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'))
+    // `since` pages forward.
+    const after = await api(s.server.url, 'GET', `/api/regulator/batches?since=${encodeURIComponent(mine.body.next)}`, undefined, await regulator('regulador'))
+    expect(after.body.batches).toEqual([])
+    const sucre = await regulator('regsucre')
+    const theirs = await api(s.server.url, 'GET', '/api/regulator/batches', undefined, sucre)
+    expect(theirs.status).toBe(200)
+    // Its own hall's chain (the hall's creation is a significant event) and the operator's; never Illimani's.
+    expect(theirs.body.chains.sort()).toEqual([otherHallId, 'operator'].sort())
+    expect(theirs.body.batches.length).toBeGreaterThan(0)
+    expect(theirs.body.batches.filter((b: any) => b.header.chain === hallId)).toEqual([])
+    const asked = await api(s.server.url, 'GET', `/api/regulator/batches?hallId=${hallId}`, undefined, sucre)
+    expect(asked.status).toBe(403)
+    expect(asked.body.error.code).toBe('WRONG_HALL')
+    const cashier = await api(s.server.url, 'GET', '/api/regulator/batches', undefined, s.headers('cajera'))
+    expect(cashier.status).toBe(403)
+    expect((await api(s.server.url, 'GET', '/api/regulator/batches')).status).toBe(401)
+    const bad = await api(s.server.url, 'GET', '/api/regulator/batches?since=ayer', undefined, await regulator('regulador'))
+    expect(bad.status).toBe(400)
+    // Read only: there is no way to write through the feed.
+    expect((await api(s.server.url, 'POST', '/api/regulator/batches', {}, await regulator('regulador'))).status).toBe(404)
+  })
+
+  it('a closed batch cannot be rewritten in the database', async () => {
+    await expect(s.server.services.db.run("UPDATE regulator_batches SET content = 'x' WHERE seq = 1")).rejects.toThrow(/append-only/)
+    await expect(s.server.services.db.run('DELETE FROM regulator_batches')).rejects.toThrow(/append-only/)
+  })
+
+  /** A copy of the export to tamper with. */
+  function copy(name: string): string {
+    const dir = join(work, name)
+    cpSync(exportDir, dir, { recursive: true })
+    return dir
+  }
+  const hallFiles = (dir: string) => readdirSync(join(dir, hallId)).sort().map((f) => join(dir, hallId, f))
+  const check = (dir: string) => checkExport(dir, { publicKeyPem: s.server.services.keys.publicInfo().publicKeyPem })
+
+  /** Rewrites every header, link and signature of a copy with `key`, as someone holding that key would. */
+  function resign(dir: string, key: KeyObject, only?: string) {
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex')
+    const heads: Record<string, { lastSeq: number; lastHash: string }> = {}
+    for (const chain of readdirSync(dir).filter((n) => !n.endsWith('.json')).sort()) {
+      let prev = '0'.repeat(64)
+      for (const f of readdirSync(join(dir, chain)).sort()) {
+        const file = join(dir, chain, f)
+        const [first, ...lines] = readFileSync(file, 'utf8').trim().split('\n')
+        const head = JSON.parse(first)
+        if (!only || only === file) {
+          head.header = { ...head.header, prevHash: prev, recordsSha256: sha(lines.join('\n')), recordHashes: lines.map(sha) }
+          head.hash = sha(canonical(head.header))
+          head.signature = sign(null, Buffer.from(head.hash, 'hex'), key).toString('base64')
+          writeFileSync(file, [JSON.stringify(head), ...lines].join('\n') + '\n')
+        }
+        prev = head.hash
+        heads[head.header.chain] = { lastSeq: head.header.seq, lastHash: head.hash }
+      }
+    }
+    if (only) return
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
+    delete m.signature
+    m.chains = heads
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, signature: sign(null, Buffer.from(canonical(m)), key).toString('base64') }))
+  }
+
+  it('one record altered: caught, naming the record and its batch', () => {
+    const dir = copy('altered')
+    const file = hallFiles(dir).find((f) => readFileSync(f, 'utf8').includes('fallo de prueba'))!
+    const text = readFileSync(file, 'utf8')
+    writeFileSync(file, text.replace('fallo de prueba', 'sin novedad'))
+    const line = text.split('\n').find((l) => l.includes('fallo de prueba'))!
+    const record = JSON.parse(line).record as string
+    const r = check(dir)
+    expect(r.ok).toBe(false)
+    expect(r.differences.some((d) => d.includes(`registro ${record}`) && d.includes('alterado'))).toBe(true)
+  })
+
+  it('one batch removed: caught, naming the missing batch', () => {
+    const dir = copy('removed')
+    const files = hallFiles(dir)
+    const victim = files[1]
+    const removed = JSON.parse(readFileSync(victim, 'utf8').split('\n')[0]).header.batchId as string
+    rmSync(victim)
+    const r = check(dir)
+    expect(r.ok).toBe(false)
+    expect(r.differences.some((d) => d.startsWith(`falta el lote ${removed}`))).toBe(true)
+    // The last batch too: the signed manifest names the chain's head.
+    const dir2 = copy('removed-last')
+    const last = hallFiles(dir2).at(-1)!
+    const lastId = JSON.parse(readFileSync(last, 'utf8').split('\n')[0]).header.batchId as string
+    rmSync(last)
+    expect(check(dir2).differences.some((d) => d.startsWith(`falta el lote ${lastId}`))).toBe(true)
+  })
+
+  it('one amount changed, even re-signed with the operator\'s own key: the recomputed split and the daily totals differ', () => {
+    const dir = copy('amount')
+    const file = hallFiles(dir).find((f) => readFileSync(f, 'utf8').includes('"type":"bingo.game"'))!
+    const lines = readFileSync(file, 'utf8').trim().split('\n')
+    let serial = ''
+    let record = ''
+    const changed = lines.map((l, i) => {
+      if (i === 0) return l
+      const r = JSON.parse(l)
+      if (r.type !== 'bingo.game' || r.data.status !== 'finished' || serial) return l
+      const w = r.data.prizes.find((p: any) => p.kind === 'bingo').winners[0]
+      w.amountCents += 1000
+      serial = w.serial
+      record = r.record
+      return JSON.stringify(r)
+    })
+    expect(serial).not.toBe('')
+    writeFileSync(file, changed.join('\n') + '\n')
+    resign(dir, s.server.services.keys.privateKey)
+    const r = check(dir)
+    expect(r.ok).toBe(false)
+    // No hash, link or signature complains: the facts themselves do.
+    expect(r.differences.filter((d) => /firma|enlaza|hash|alterado/.test(d))).toEqual([])
+    expect(r.differences.some((d) => d.includes(`registro ${record}`) && d.includes(`cartón ${serial}`))).toBe(true)
+    expect(r.differences.some((d) => d.includes('prizesCents'))).toBe(true)
+  })
+
+  it('one batch re-signed with another key: caught, naming the batch', () => {
+    const dir = copy('other-key')
+    const file = hallFiles(dir)[0]
+    const batchId = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]).header.batchId as string
+    resign(dir, generateKeyPairSync('ed25519').privateKey, file)
+    const r = check(dir)
+    expect(r.ok).toBe(false)
+    expect(r.differences.some((d) => d.startsWith(`lote ${batchId}: la firma no es del operador`))).toBe(true)
+  })
+})
