@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process'
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { promisify } from 'node:util'
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -149,6 +151,33 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     await expect(s.server.services.db.run("UPDATE regulator_batches SET content = 'x' WHERE seq = 1")).rejects.toThrow(/append-only/)
     await expect(s.server.services.db.run('DELETE FROM regulator_batches')).rejects.toThrow(/append-only/)
   })
+
+  it('npx bolillo regulator-export writes the same chains, and npx bolillo regulator-check passes it with the pinned key', async () => {
+    const run = promisify(execFile)
+    const out = join(work, 'cli-export')
+    const keyFile = join(work, 'operator.pem')
+    writeFileSync(keyFile, s.server.services.keys.publicInfo().publicKeyPem)
+    // The operator's keys, kept outside DATA_DIR as a server without the demo keeps them.
+    const keyDir = join(work, 'keys')
+    cpSync(join(s.server.dataDir, 'keys'), keyDir, { recursive: true })
+    rmSync(join(s.server.dataDir, 'keys'), { recursive: true })
+    rmSync(join(keyDir, 'demo-beacon.key'), { force: true })
+    chmodSync(keyDir, 0o700)
+    const env = { ...process.env, DATA_DIR: s.server.dataDir, BOLILLO_KEY_DIR: keyDir, BOLILLO_SEED_DEMO: 'false' }
+    const exported = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-export', '--out', out], { env })
+    expect(exported.stdout).toMatch(/lotes de 3 cadenas/)
+    // The batches the server had closed are the same bytes.
+    expect(readFileSync(join(out, hallId, '000001.jsonl'), 'utf8')).toBe(readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'))
+    const ok = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-check', out, '--key', keyFile], { env })
+    expect(ok.stdout).toMatch(/^OK: la exportación verifica/m)
+    // A tampered copy: exit code 1 and the difference on stdout.
+    const bad = join(work, 'cli-bad')
+    cpSync(out, bad, { recursive: true })
+    rmSync(join(bad, hallId, '000002.jsonl'))
+    const failed = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-check', bad, '--key', keyFile], { env }).then(() => null, (e: { code: number; stdout: string }) => e)
+    expect(failed?.code).toBe(1)
+    expect(failed?.stdout).toContain(`DIFERENCIA / DIFFERENCE: falta el lote ${hallId}-b2`)
+  }, 60_000)
 
   /** A copy of the export to tamper with. */
   function copy(name: string): string {
