@@ -30,7 +30,7 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
 
   beforeAll(async () => {
     // 10:00 in La Paz, inside plan649's sales window.
-    s = await startRulesServer('2025-03-05T14:00:00.000Z')
+    s = await startRulesServer('2025-03-05T14:00:00.000Z', { selfVerification: true, regulatorIntervalMs: 0 })
     const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'regulator-feed', cards: 300 })
     hallId = hall.hallId
     const other = await s.call('jefa', 'POST', '/api/halls', { name: 'Sala Sucre', profileId: 'BO-2025', playingPositions: 100, bettingPlan: TEST_PLAN })
@@ -115,6 +115,19 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(cards.flatMap((c) => c.data.cards)).toHaveLength(40)
     // Significant events: the hall's configuration and its devices.
     expect(records.filter((r) => r.type === 'event.significant').map((r) => r.data.kind)).toContain('device')
+  })
+
+  it('the server\'s self-verification at start (digest of its code and configuration) reaches the regulator as a significant event', async () => {
+    const records = readdirSync(join(exportDir, 'operator')).flatMap((f) => readFileSync(join(exportDir, 'operator', f), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+    const self = records.filter((r) => r.type === 'event.significant' && r.data.kind === 'self-verification')
+    expect(self).toHaveLength(1)
+    expect(self[0].data.details).toMatchObject({ reason: 'start', codeSha256: expect.stringMatching(/^[0-9a-f]{64}$/), configSha256: expect.stringMatching(/^[0-9a-f]{64}$/), changed: false })
+    expect(self[0].data.details.files).toBeGreaterThan(100)
+    const state = await api(s.server.url, 'GET', '/api/regulator/state', undefined, await regulator('regulador'))
+    expect(state.status).toBe(200)
+    expect(state.body.selfVerification).toMatchObject({ codeSha256: self[0].data.details.codeSha256, at: '2025-03-05T14:00:00.000Z' })
+    expect(state.body.chains.map((c: any) => c.chain).sort()).toEqual([hallId, 'operator'].sort())
+    expect((await api(s.server.url, 'GET', '/api/regulator/state', undefined, s.headers('cajera'))).status).toBe(403)
   })
 
   it('the hall\'s regulator reads its batches; another hall\'s regulator and a cashier do not', async () => {

@@ -39,6 +39,6 @@ export function registerRegulatorRoutes(app: App, services: Services): void {
   app.get('/api/regulator/state', needs('regulator.state'), async (c) => {
     const state = await services.regulator.state()
     const chains = await chainsFor(c, undefined)
-    return c.json({ ...state, chains: state.chains.filter((ch) => chains.includes(ch.chain)), pending: state.pending.filter((p) => chains.includes(p.chain)) })
+    return c.json({ ...state, selfVerification: services.selfVerification.last(), chains: state.chains.filter((ch) => chains.includes(ch.chain)), pending: state.pending.filter((p) => chains.includes(p.chain)) })
   })
 }

@@ -70,3 +70,8 @@ export function cardsOfGame(db: Sql, gameId: string): Promise<Array<{ serial: st
 export function hallZoneRow(db: Sql, hallId: string): Promise<{ profile_id: string; settings: string } | undefined> {
   return db.get('SELECT profile_id, settings FROM halls WHERE id = ?', [hallId])
 }
+
+/** The payload of the last self-verification journaled (issue 28 point 5). */
+export async function lastSelfVerification(db: Sql): Promise<string | undefined> {
+  return (await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'system.self_verified' ORDER BY seq DESC LIMIT 1"))?.payload
+}
