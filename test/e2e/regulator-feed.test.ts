@@ -127,6 +127,7 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(state.status).toBe(200)
     expect(state.body.selfVerification).toMatchObject({ codeSha256: self[0].data.details.codeSha256, at: '2025-03-05T14:00:00.000Z' })
     expect(state.body.chains.map((c: any) => c.chain).sort()).toEqual([hallId, 'operator'].sort())
+    expect(state.body).toMatchObject({ verified: true, broken: [] })
     expect((await api(s.server.url, 'GET', '/api/regulator/state', undefined, s.headers('cajera'))).status).toBe(403)
   })
 

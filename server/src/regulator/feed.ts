@@ -7,7 +7,7 @@
  *
  * Reads the journal and the tables; writes only its own two tables. No device or network I/O.
  */
-import { createHash, sign } from 'node:crypto'
+import { createHash, sign, verify } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Database, Sql } from '../db/database.ts'
@@ -251,11 +251,25 @@ export function createRegulatorFeed(deps: {
     async batchesSince(chains: readonly string[], since: string, limit = 100): Promise<DeliveredBatch[]> {
       return (await store.batchesSince(db, chains, since, limit)).map(parse)
     },
-    /** Every chain's head: what the back office's inspection section shows. */
+    /**
+     * Every chain's head and whether the stored chain still verifies (links, header hashes, signatures): what the
+     * back office's inspection section shows. The regulator's own check is regulator-check, which trusts none of this.
+     */
     async state() {
       const heads = await store.chainHeads(db)
       const pending = await store.chainsWithPending(db)
-      return { operator, keyId: keys.publicInfo().keyId, lastTick, chains: heads.map((h) => ({ chain: h.chain, lastSeq: Number(h.seq), lastHash: h.hash, closedAt: h.closed_at })), pending }
+      const broken: string[] = []
+      const prev = new Map<string, string>()
+      for (const row of await store.allBatches(db)) {
+        const b = parse(row)
+        const good = b.header.prevHash === (prev.get(row.chain) ?? GENESIS_HASH) && batchHash(b.header) === b.hash && verify(null, Buffer.from(b.hash, 'hex'), keys.publicKey, Buffer.from(b.signature, 'base64'))
+        if (!good) broken.push(row.batch_id)
+        prev.set(row.chain, b.hash)
+      }
+      return {
+        operator, keyId: keys.publicInfo().keyId, lastTick, verified: broken.length === 0, broken,
+        chains: heads.map((h) => ({ chain: h.chain, lastSeq: Number(h.seq), lastHash: h.hash, closedAt: h.closed_at })), pending,
+      }
     },
     /**
      * Writes every closed batch as `DIR/<chain>/<seq>.jsonl`, the operator's public key and a signed manifest of
