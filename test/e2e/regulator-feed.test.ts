@@ -285,6 +285,29 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(r.differences.some((d) => d.includes('prizesCents'))).toBe(true)
   })
 
+  it('the lotto draw is settled again from its close-of-sales file: a winner added to a category shows, even re-signed', () => {
+    const operatorFiles = (dir: string) => readdirSync(join(dir, 'operator')).sort().map((f) => join(dir, 'operator', f))
+    const lines = operatorFiles(exportDir).flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+    const draw = lines.find((r) => r.type === 'lotto.draw')
+    expect(draw.data).toMatchObject({ status: 'settled', winningNumbers: [1, 2, 3, 4, 5, 6], closeOfSales: { receipts: 4, salesCents: 2000 }, poolCents: 1000 })
+    expect(draw.data.categories.map((c: any) => [c.code, c.winners])).toEqual([['C6', 1], ['C5', 1], ['C4', 0], ['C3', 1]])
+    expect(lines.filter((r) => r.type === 'lotto.plays').flatMap((r) => r.data.plays)).toHaveLength(4)
+    const dir = copy('lotto')
+    const file = operatorFiles(dir).find((f) => readFileSync(f, 'utf8').includes('"type":"lotto.draw"'))!
+    const text = readFileSync(file, 'utf8').trim().split('\n')
+    writeFileSync(file, text.map((l, i) => {
+      if (i === 0 || !l.includes('"type":"lotto.draw"')) return l
+      const r = JSON.parse(l)
+      r.data.categories.find((c: any) => c.code === 'C5').winners = 2
+      return JSON.stringify(r)
+    }).join('\n') + '\n')
+    resign(dir, s.server.services.keys.privateKey)
+    const r = check(dir)
+    expect(r.differences).toContainEqual(expect.stringContaining(`registro ${draw.record} (sorteo ${draw.data.drawId}): categoría C5: 2 ganadores, recalculados 1 con las jugadas`))
+    // Nothing else is wrong with the copy: every difference is about that record.
+    expect(r.differences.every((d) => d.startsWith(`registro ${draw.record}`))).toBe(true)
+  })
+
   it('one batch re-signed with another key: caught, naming the batch', () => {
     const dir = copy('other-key')
     const file = hallFiles(dir)[0]

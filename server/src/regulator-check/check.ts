@@ -197,7 +197,7 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
   let draws = 0
   for (const r of records.filter((x) => x.type === 'lotto.draw' && !replaced.has(x.record))) {
     draws++
-    checkLottoDraw(r, diff)
+    checkLottoDraw(r, records.filter((x) => x.type === 'lotto.plays' && x.data.drawId === r.data.drawId), diff)
   }
 
   // ---- daily totals, recomputed from the game and draw records of the same chain and day
@@ -316,10 +316,37 @@ function checkBingoGame(r: Envelope, cardRecords: Envelope[], diff: (es: string,
   }
 }
 
-function checkLottoDraw(r: Envelope, diff: (es: string, en: string) => void): void {
+function checkLottoDraw(r: Envelope, playRecords: Envelope[], diff: (es: string, en: string) => void): void {
   const d = r.data
   const id = `registro ${r.record} (sorteo ${d.drawId})`
   if (d.status !== 'settled') return
+  // The settlement again, from the close-of-sales file (every play) and the winning numbers.
+  if (d.plan && Number(d.playParts ?? 0) > 0) {
+    const seen = new Set(playRecords.map((p) => p.part))
+    for (let i = 1; i <= Number(d.playParts); i++) if (!seen.has(i)) diff(`${id}: falta la parte ${i} de ${d.playParts} de sus jugadas`, `record ${r.record}: plays part ${i} missing`)
+    const winning = new Set((d.winningNumbers ?? []).map(Number))
+    const boards: number[][] = playRecords.flatMap((p) => (p.data.plays ?? []).flatMap((x: any) => x.boards as number[][]))
+    const sales = boards.length * Number(d.plan.priceCents)
+    if (sales !== Number(d.closeOfSales?.salesCents)) diff(`${id}: ventas ${d.closeOfSales?.salesCents}, recalculadas ${sales} (${boards.length} jugadas x ${d.plan.priceCents})`, `record ${r.record}: sales differ from the plays`)
+    const pool = Math.floor((Number(d.closeOfSales?.salesCents) * Number(d.plan.prizePoolBp)) / 10_000)
+    if (pool !== Number(d.poolCents)) diff(`${id}: fondo de premios ${d.poolCents}, recalculado ${pool}`, `record ${r.record}: prize pool differs`)
+    const cats = d.plan.categories as Array<{ code: string; matches: number; prize: { type: string; bp?: number; amountCents?: number } }>
+    const shares = cats.filter((c) => c.prize?.type === 'share')
+    const base = (c: { prize: { bp?: number } }) => Math.floor((pool * Number(c.prize.bp)) / 10_000)
+    const leftover = pool - shares.reduce((s, c) => s + base(c), 0)
+    const residue = shares.length > 0 && shares.reduce((s, c) => s + Number(c.prize.bp), 0) === 10_000 ? leftover : 0
+    for (const c of cats) {
+      const winners = boards.filter((b) => b.filter((n: number) => winning.has(n)).length === c.matches).length
+      const rec = (d.categories ?? []).find((x: any) => x.code === c.code)
+      if (!rec) { diff(`${id}: falta la categoría ${c.code}`, `record ${r.record}: category ${c.code} missing`); continue }
+      if (Number(rec.winners) !== winners) diff(`${id}: categoría ${c.code}: ${rec.winners} ganadores, recalculados ${winners} con las jugadas`, `record ${r.record}: category ${c.code} winners differ`)
+      let total = 0
+      if (c.prize?.type === 'share') total = winners ? base(c) + Number(d.carryInCents?.[c.code] ?? 0) + (c === shares[0] ? residue : 0) : 0
+      else if (c.prize?.type === 'fixed') total = Number(c.prize.amountCents) * winners
+      else continue
+      if (Number(rec.totalCents) !== total) diff(`${id}: categoría ${c.code}: reparte ${rec.totalCents}, recalculado ${total}`, `record ${r.record}: category ${c.code} total differs`)
+    }
+  }
   const sortedBalls = [...(d.balls ?? [])].map(Number).sort((a, b) => a - b)
   if (canonical(sortedBalls) !== canonical((d.winningNumbers ?? []).map(Number))) diff(`${id}: números ganadores ${d.winningNumbers?.join('-')} no son las bolas extraídas ${sortedBalls.join('-')}`, `record ${r.record}: winning numbers differ from the balls`)
   let paid = 0

@@ -13,7 +13,7 @@ export const CONTROL_SCHEMA = 'bolillo-control-v1'
 /** The chain of batches a record travels in: one per hall, and one for the operator's own products (lotto). */
 export const OPERATOR_CHAIN = 'operator'
 
-export type ControlType = 'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'totals.daily' | 'event.significant'
+export type ControlType = 'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'lotto.plays' | 'totals.daily' | 'event.significant'
 
 /** A control record before it is numbered and put into a batch. */
 export interface DerivedRecord {
@@ -48,6 +48,9 @@ interface LottoDrawState {
   salesDigest: string | null; balls: number[]; beacon: unknown
   /** The plan's categories: a pari-mutuel share of the pool, or a fixed amount paid from the budget. */
   prizeKinds: Record<string, string>
+  drawNo: number | null
+  /** What of the plan a checker needs to settle the draw again: categories, pool share, picks. */
+  plan: { picks: number; priceCents: number; prizePoolBp: number; unwonShares: string | null; categories: Array<{ code: string; matches: number; prize: unknown }> } | null
 }
 
 /** Journal types that are significant events (GLI-19 / AGCO: configuration, devices, integrity, logins, refusals). */
@@ -98,7 +101,7 @@ export function createDeriver() {
     const id = String(p.drawId)
     let d = draws.get(id)
     if (!d) {
-      d = { drawId: id, gameCode: null, plannedAt: null, closedAt: null, receipts: 0, plays: 0, salesCents: 0, participationSha256: null, excluded: 0, excludedSha256: null, salesDigest: null, balls: [], beacon: null, prizeKinds: {} }
+      d = { drawId: id, gameCode: null, plannedAt: null, closedAt: null, receipts: 0, plays: 0, salesCents: 0, participationSha256: null, excluded: 0, excludedSha256: null, salesDigest: null, balls: [], beacon: null, prizeKinds: {}, drawNo: null, plan: null }
       draws.set(id, d)
     }
     return d
@@ -227,6 +230,11 @@ export function createDeriver() {
         d.gameCode = str(p.plan?.gameCode)
         d.plannedAt = str(p.plan?.drawAt)
         for (const c of Array.isArray(p.plan?.categories) ? p.plan.categories : []) d.prizeKinds[String(c.code)] = String(c.prize?.type ?? '')
+        d.drawNo = typeof p.plan?.drawNumber === 'number' ? p.plan.drawNumber : null
+        d.plan = p.plan ? {
+          picks: num(p.plan.picks), priceCents: num(p.plan.priceCents), prizePoolBp: num(p.plan.prizePoolBp), unwonShares: str(p.plan.unwonShares),
+          categories: (Array.isArray(p.plan.categories) ? p.plan.categories : []).map((c: any) => ({ code: String(c.code), matches: num(c.matches), prize: c.prize ?? null })),
+        } : null
         break
       }
       case 'lotto.sales_closed': {
@@ -247,7 +255,7 @@ export function createDeriver() {
         out.push({
           sourceKey: `lotto.draw:${d.drawId}`, chain: OPERATOR_CHAIN, hall: null, type: 'lotto.draw', at: r.at,
           data: {
-            drawId: d.drawId, gameCode: d.gameCode, status: settled ? 'settled' : 'cancelled', plannedAt: d.plannedAt, closedAt: d.closedAt,
+            drawId: d.drawId, gameCode: d.gameCode, drawNo: d.drawNo, plan: d.plan, status: settled ? 'settled' : 'cancelled', plannedAt: d.plannedAt, closedAt: d.closedAt,
             closeOfSales: { receipts: d.receipts, plays: d.plays, salesCents: d.salesCents, participationSha256: d.participationSha256, excluded: d.excluded, excludedSha256: d.excludedSha256, salesDigest: d.salesDigest },
             balls: d.balls, winningNumbers: settled ? (Array.isArray(p.numbers) ? p.numbers.map(num) : []) : [], beacon: d.beacon,
             poolCents: num(p.poolCents), reserveCents: num(p.reserveCents), carryInCents: p.carryIn ?? {},

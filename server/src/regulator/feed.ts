@@ -83,6 +83,7 @@ export function createRegulatorFeed(deps: {
 
   /** The close-of-sales part of a bingo game: every card of the game with its numbers, in parts. */
   async function enrich(r: DerivedRecord): Promise<DerivedRecord[]> {
+    if (r.type === 'lotto.draw') return enrichLotto(r)
     if (r.type !== 'bingo.game') return [r]
     const gameId = String(r.data.gameId)
     const cards = (await store.cardsOfGame(db, gameId)).map((c) => ({ serial: c.serial, rows: JSON.parse(c.numbers) as number[][], status: c.status, channel: c.channel }))
@@ -99,6 +100,21 @@ export function createRegulatorFeed(deps: {
     for (let i = 0; i < cards.length; i += CARDS_PER_PART) {
       const part = i / CARDS_PER_PART + 1
       out.push({ sourceKey: `bingo.cards:${gameId}:${part}`, chain: r.chain, hall: r.hall, type: 'bingo.cards', at: r.at, part, parts, data: { gameId, cards: cards.slice(i, i + CARDS_PER_PART) } })
+    }
+    return out
+  }
+
+  /** The close-of-sales file of a settled lotto draw: every participating play with its receipt, in parts. */
+  async function enrichLotto(r: DerivedRecord): Promise<DerivedRecord[]> {
+    const { drawId, gameCode, drawNo, status } = r.data as { drawId: string; gameCode: string | null; drawNo: number | null; status: string }
+    if (status !== 'settled' || !gameCode || drawNo === null) return [r]
+    const plays = (await store.playsOfLottoDraw(db, gameCode, drawNo)).map((s) => ({ receipt: s.id, boards: s.boards.split(' ').map((b) => b.split('-').map(Number)) }))
+    const parts = Math.max(1, Math.ceil(plays.length / CARDS_PER_PART))
+    r.data.playParts = plays.length ? parts : 0
+    const out: DerivedRecord[] = [r]
+    for (let i = 0; i < plays.length; i += CARDS_PER_PART) {
+      const part = i / CARDS_PER_PART + 1
+      out.push({ sourceKey: `lotto.plays:${drawId}:${part}`, chain: r.chain, hall: r.hall, type: 'lotto.plays', at: r.at, part, parts, data: { drawId, plays: plays.slice(i, i + CARDS_PER_PART) } })
     }
     return out
   }

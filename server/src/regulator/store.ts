@@ -75,3 +75,8 @@ export function hallZoneRow(db: Sql, hallId: string): Promise<{ profile_id: stri
 export async function lastSelfVerification(db: Sql): Promise<string | undefined> {
   return (await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'system.self_verified' ORDER BY seq DESC LIMIT 1"))?.payload
 }
+
+/** The active slips of a lotto draw (receipt and boards as stored, "n-n-n n-n-n"), in receipt order: its close-of-sales file. */
+export function playsOfLottoDraw(db: Sql, gameCode: string, drawNo: number): Promise<Array<{ id: string; boards: string }>> {
+  return db.all("SELECT id, boards FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND status = 'active' ORDER BY id", [gameCode, drawNo, drawNo])
+}
