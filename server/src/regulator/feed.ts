@@ -147,8 +147,14 @@ export function createRegulatorFeed(deps: {
         })
       }
     }
+    // The daily totals are looked at again when something new arrived, and once an hour (a hall's day may end on
+    // any hour of UTC): not every minute.
+    const hour = now.slice(0, 13)
+    if (added === 0 && hour === totalsCheckedFor) return 0
+    totalsCheckedFor = hour
     return added + (await closeDays(now))
   }
+  let totalsCheckedFor = ''
 
   /**
    * Daily totals of every day that has ended on the chain's wall clock. A day whose totals change after they were
