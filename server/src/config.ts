@@ -55,7 +55,7 @@ export interface Config {
   beaconTimeoutMs?: number
   /** Issue 15 point 5: how often the journal head is signed besides game ends and sales closes (0: never by timer). */
   checkpointIntervalMs?: number
-  /** Issue 28: how often the regulator feed derives records and closes due batches (0: only on request). */
+  /** Issue 28: how often the regulator feed derives records and closes due batches (0 or unset: only on request; loadConfig: 60 s). */
   regulatorIntervalMs?: number
   /** Issue 28 point 5: digest of the code and configuration at start and every 24 hours, journaled (default on; tests opt in). */
   selfVerification?: boolean

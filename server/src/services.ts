@@ -157,7 +157,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   checkpoints.start()
   // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
   const regulator = createRegulatorFeed({
-    db, keys, clock: overrides.clock ?? systemClock, log, defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC', intervalMs: config.regulatorIntervalMs,
+    db, keys, clock: overrides.clock ?? systemClock, log, defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC', intervalMs: config.regulatorIntervalMs ?? 0,
     proofOf: (gameId) => bingo.getProof(gameId),
   })
   regulator.start()
