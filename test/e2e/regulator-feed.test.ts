@@ -317,4 +317,15 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(r.ok).toBe(false)
     expect(r.differences.some((d) => d.startsWith(`lote ${batchId}: la firma no es del operador`))).toBe(true)
   })
+
+  it('the feed is rate-limited per regulator account: 429 RATE_LIMITED with a message in Spanish', async () => {
+    const headers = await regulator('regulador')
+    const statuses: number[] = []
+    for (let i = 0; i < 32 && !statuses.includes(429); i++) statuses.push((await api(s.server.url, 'GET', '/api/regulator/batches?limit=1', undefined, headers)).status)
+    expect(statuses).toContain(429)
+    expect(statuses.filter((x) => x === 200).length).toBeLessThanOrEqual(30)
+    const refused = await api(s.server.url, 'GET', '/api/regulator/batches?limit=1', undefined, headers)
+    expect(refused.body.error.code).toBe('RATE_LIMITED')
+    expect(refused.body.error.message).toBe('Demasiadas peticiones. Espere un momento.')
+  })
 })
