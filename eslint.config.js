@@ -95,6 +95,18 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 28: the regulator's checker shares no code with the server's use cases, nor with the feed that wrote
+    // what it checks. It may use only the published contracts: the draw-proof verifier and the ticket-code format.
+    files: ['server/src/regulator-check/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^(\\.\\./)+(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime|regulator|db|cli)(/|$)', message: 'regulator-check/ is independent: it imports no use case, store, route or the feed itself.' },
+        { regex: '^(\\.\\./)+shared/(?!(draw-proof-v2|draw-proof|beacon|ticket-code|errors)\\.ts$)', message: 'regulator-check/ may import from shared/ only the published contracts (draw-proof-v2.ts, ticket-code.ts).' },
+        { regex: '^(\\.\\./)+(\\.\\./)+(server|printer|hardware|web|kiosk|display|admin)(/|$)', message: 'regulator-check/ is independent of the rest of the repository.' },
+      ] }],
+    },
+  },
+  {
     // The pure modules of shared/ keep the layer rule too (the block above replaced it for them).
     files: pureModules.shared.map((n) => `server/src/shared/${n}.ts`),
     rules: {

@@ -28,7 +28,7 @@ export const SECTIONS: SectionDef[] = [
   { key: 'draws', title: 's_draws', group: 'g_lottery', needs: ['lottery.admin', 'lottery.draw'], view: DrawsSection },
   { key: 'instant', title: 's_instant', group: 'g_lottery', needs: ['lottery.admin'], view: InstantSection },
   { key: 'aml', title: 's_aml', group: 'g_control', needs: ['aml.review', 'aml.decide'], view: AmlSection },
-  { key: 'inspection', title: 's_inspection', group: 'g_control', needs: ['journal.read', 'minutes.read'], view: InspectionSection },
+  { key: 'inspection', title: 's_inspection', group: 'g_control', needs: ['journal.read', 'minutes.read', 'regulator.state'], view: InspectionSection },
   { key: 'reports', title: 's_reports', group: 'g_control', needs: ['minutes.read'], view: ReportsSection },
 ]
 

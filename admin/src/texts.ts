@@ -341,6 +341,20 @@ const es = {
   reportPdf: 'Informe en PDF',
   // journal record types
   j_other: 'Registro',
+  // Issue 28: the regulator's control feed
+  controlFeed: 'Canal de control del regulador',
+  feedChain: 'Cadena',
+  feedLastBatch: 'Último lote',
+  feedClosedAt: 'Cerrado',
+  feedPending: 'Registros en espera: {n}',
+  feedVerified: 'Cadena de lotes verificada: enlaces, hashes y firmas correctos.',
+  feedBroken: 'La cadena de lotes no verifica en: {ids}',
+  feedNone: 'Aún no hay lotes cerrados.',
+  selfVerification: 'Autoverificación',
+  selfVerifiedAt: 'Última autoverificación: {when}',
+  codeDigest: 'Código (SHA-256)',
+  configDigest: 'Configuración (SHA-256)',
+  selfNone: 'Sin autoverificación desde el arranque.',
 }
 
 export type AdminTextKey = keyof typeof es
@@ -669,6 +683,19 @@ const en: Record<AdminTextKey, string> = {
   p_instant: 'Instant',
   reportPdf: 'Report as PDF',
   j_other: 'Record',
+  controlFeed: 'Regulator control feed',
+  feedChain: 'Chain',
+  feedLastBatch: 'Last batch',
+  feedClosedAt: 'Closed',
+  feedPending: 'Records waiting: {n}',
+  feedVerified: 'Batch chain verified: links, hashes and signatures correct.',
+  feedBroken: 'The batch chain does not verify at: {ids}',
+  feedNone: 'No batch closed yet.',
+  selfVerification: 'Self-verification',
+  selfVerifiedAt: 'Last self-verification: {when}',
+  codeDigest: 'Code (SHA-256)',
+  configDigest: 'Configuration (SHA-256)',
+  selfNone: 'No self-verification since start.',
 }
 
 const tables: Record<Lang, Record<AdminTextKey, string>> = { es, en }

@@ -55,6 +55,10 @@ export interface Config {
   beaconTimeoutMs?: number
   /** Issue 15 point 5: how often the journal head is signed besides game ends and sales closes (0: never by timer). */
   checkpointIntervalMs?: number
+  /** Issue 28: how often the regulator feed derives records and closes due batches (0 or unset: only on request; loadConfig: 60 s). */
+  regulatorIntervalMs?: number
+  /** Issue 28 point 5: digest of the code and configuration at start and every 24 hours, journaled (default on; tests opt in). */
+  selfVerification?: boolean
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
@@ -211,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     beaconRelays: beaconRelays(env.BOLILLO_BEACON_RELAYS, errors),
     beaconTimeoutMs: int('BOLILLO_BEACON_TIMEOUT_MS', 3000, 100, 60_000),
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
+    regulatorIntervalMs: int('BOLILLO_REGULATOR_INTERVAL_MS', 60_000, 0, 3600_000),
+    selfVerification: oneOf('BOLILLO_SELF_VERIFICATION', 'true', ['true', 'false'] as const) === 'true',
     demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
     lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),

@@ -25,6 +25,8 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'locutor', displayName: 'Locutor', role: 'caller' },
     { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
     { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
+    // Issue 28: the regulator's account of the demo hall: reads the signed control feed (GET /api/regulator/batches).
+    { username: 'regulador', displayName: 'Regulador (AJ, demostración)', role: 'regulator' },
   ] as const
   // Marked as demo accounts: outside the demo their published password must be changed first (issue 14 point 5).
   for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD, demo: true, halls: u.role === 'director' ? '*' : [hallId] })

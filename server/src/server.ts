@@ -19,6 +19,11 @@ export interface RunningServer {
 /** Starts HTTP + socket.io on one port. Tests pass a Config literal with port 0 and a temp DATA_DIR. */
 export async function createServer(config: Config, overrides: ServiceOverrides = {}): Promise<RunningServer> {
   const services = await createServices(config, overrides)
+  // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
+  if (config.selfVerification) {
+    await services.selfVerification.verifyNow('start')
+    services.selfVerification.start()
+  }
   const app = createHttpApp(services)
   mountLauncher(app, services, resolve('dist'))
   mountScreens(app)

@@ -44,6 +44,8 @@ import { demoReferenceHooks } from './bingo/demo-references.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
+import { createRegulatorFeed } from './regulator/feed.ts'
+import { createSelfVerification } from './regulator/self-check.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
@@ -169,7 +171,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     }).catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
+  // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
+  const regulator = createRegulatorFeed({
+    db, keys, clock: overrides.clock ?? systemClock, log, defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC', intervalMs: config.regulatorIntervalMs ?? 0,
+    proofOf: (gameId) => bingo.getProof(gameId),
+  })
+  regulator.start()
+  // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
+  // The server runs it (server.ts); the command-line tools, which open the same database, do not.
+  const selfVerification = createSelfVerification({ db, config, clock: overrides.clock ?? systemClock, version: '0.1.0', onError: (e) => log.warn('self-verification failed', e) })
   return {
+    regulator, selfVerification,
     config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
@@ -205,7 +217,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await refusals.stop(); await checkpoints.stop(); await lotto.close(); await equipment.close(); await db.close() },
+    async close() { await refusals.stop(); await checkpoints.stop(); await regulator.stop(); selfVerification.stop(); await lotto.close(); await equipment.close(); await db.close() },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>

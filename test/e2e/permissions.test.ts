@@ -16,7 +16,7 @@ describe('permission table on every route and socket event', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     const { auth } = server.services
-    for (const role of ['director', 'floor_manager', 'caller', 'cashier', 'auditor', 'hall_manager', 'table_cashier', 'aml_officer', 'lottery_operator', 'inspector'] as const) {
+    for (const role of ['director', 'floor_manager', 'caller', 'cashier', 'auditor', 'hall_manager', 'table_cashier', 'aml_officer', 'lottery_operator', 'inspector', 'regulator'] as const) {
       await auth.createUser({ username: `u-${role}`, displayName: role, role, password: 'correct horse battery' })
       const { token } = await auth.login(`u-${role}`, 'correct horse battery')
       credentials.set(role, `Bearer ${token}`)

@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import type { Config } from '../../server/src/config.ts'
 import { api, startTestServer } from './server.ts'
 import { openTill, type Till } from './till.ts'
 
@@ -13,10 +14,10 @@ export const PEOPLE = [
 ] as const
 export type Who = (typeof PEOPLE)[number][0]
 
-export async function startRulesServer(startAt: string) {
+export async function startRulesServer(startAt: string, config: Partial<Config> = {}) {
   let t = Date.parse(startAt)
   const clock = { now: () => new Date(t) }
-  const server = await startTestServer({ auth: 'on' }, { clock })
+  const server = await startTestServer({ auth: 'on', ...config }, { clock })
   const tokens = new Map<string, string>()
   for (const [username, displayName, role] of PEOPLE) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
   // Issue 13: the jefe de mesa sells at the table's enrolled station, in her open shift (one per hall).

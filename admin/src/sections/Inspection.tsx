@@ -72,6 +72,41 @@ function Integrity() {
   )
 }
 
+interface FeedState {
+  verified: boolean; broken: string[]
+  chains: Array<{ chain: string; lastSeq: number; lastHash: string; closedAt: string }>
+  pending: Array<{ chain: string; count: number }>
+  selfVerification: { at: string; codeSha256: string; configSha256: string; files: number; changed: boolean } | null
+}
+
+/** Issue 28: the regulator's control feed (last batch of each chain, chain verified) and the server's self-verification. */
+function ControlFeed() {
+  const state = useLoad(() => api<FeedState>('GET', '/api/regulator/state'))
+  if (!state.data) return <Panel title={tx('controlFeed')} testId="control-feed"><Loading error={state.error} /></Panel>
+  const f = state.data
+  const waiting = f.pending.reduce((n, p) => n + p.count, 0)
+  return (
+    <Panel title={tx('controlFeed')} testId="control-feed" wide actions={<span class="tag">{tx('readOnly')}</span>}>
+      {f.chains.length === 0 ? <p class="muted">{tx('feedNone')}</p> : (
+        <Table testId="feed-chains" head={[tx('feedChain'), tx('feedLastBatch'), tx('feedClosedAt'), 'SHA-256']}
+          rows={f.chains.map((c) => [c.chain, `${c.chain}-b${c.lastSeq}`, when(c.closedAt), <span class="mono">{c.lastHash.slice(0, 16)}…</span>])} />
+      )}
+      {f.verified
+        ? <Notice kind="ok" testId="feed-verified">{tx('feedVerified')}</Notice>
+        : <Notice kind="error" testId="feed-broken">{tx('feedBroken', { ids: f.broken.join(', ') })}</Notice>}
+      <p data-testid="feed-pending">{tx('feedPending', { n: num(waiting) })}</p>
+      <h3>{tx('selfVerification')}</h3>
+      {f.selfVerification ? (
+        <dl data-testid="self-verification">
+          <dt>{tx('selfVerifiedAt', { when: when(f.selfVerification.at) })}</dt><dd />
+          <dt>{tx('codeDigest')}</dt><dd class="mono">{f.selfVerification.codeSha256}</dd>
+          <dt>{tx('configDigest')}</dt><dd class="mono">{f.selfVerification.configSha256}</dd>
+        </dl>
+      ) : <p class="muted">{tx('selfNone')}</p>}
+    </Panel>
+  )
+}
+
 function ProofView(props: { gameId: string }) {
   const proof = useLoad(() => api<Proof>('GET', `/api/games/${encodeURIComponent(props.gameId)}/proof`), [props.gameId])
   if (!proof.data) return <Loading error={proof.error} />
@@ -171,6 +206,7 @@ export function InspectionSection() {
   const journal = useLoad(() => (can('journal.read') ? journalAll() : Promise.resolve([] as JournalRecord[])))
   return (
     <div class="grid">
+      {can('regulator.state') && <ControlFeed />}
       {can('journal.read') && <Integrity />}
       {can('minutes.read') && <Registers />}
       {journal.data ? <><Minutes records={journal.data} /><RecentJournal records={journal.data} /></> : <Loading error={journal.error} />}

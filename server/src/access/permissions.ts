@@ -21,6 +21,8 @@ export const Role = {
   LotteryOperator: 'lottery_operator',
   /** The regulator's inspector (BNG-97 "view-only inspector"): reads minutes, journal, proofs and registers. */
   Inspector: 'inspector',
+  /** Issue 28: the regulator's own account: reads the signed control feed of its halls, and nothing else. */
+  Regulator: 'regulator',
   Kiosk: 'kiosk',
   CashierStation: 'cashier_station',
   Display: 'display',
@@ -140,6 +142,13 @@ export const permissions = {
   'records.purge': [Role.Director],
   /** BNG-65: closing a hall for good and handing over its prima fund (the director, with a second person). */
   'hall.close': [Role.Director],
+  /**
+   * Issue 28: the control feed's signed batches (GET /api/regulator/batches): the regulator of the hall, and the
+   * readers. Read only; hall-scoped by the person's halls; rate-limited on its own.
+   */
+  'regulator.read': [Role.Regulator, ...readers],
+  /** Issue 28: the feed's state (last batch of each chain, the server's self-verification) for the back office. */
+  'regulator.state': [Role.Director, Role.Regulator, ...readers],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

@@ -14,6 +14,7 @@ export const roleLabels: Record<string, { es: string; en: string }> = {
   aml_officer: { es: 'Funcionario Responsable (UIF)', en: 'AML compliance officer' },
   lottery_operator: { es: 'Operador de lotería', en: 'Lottery operator' },
   inspector: { es: 'Inspector (solo lectura)', en: 'Inspector (read only)' },
+  regulator: { es: 'Regulador (solo lectura)', en: 'Regulator (read only)' },
   kiosk: { es: 'Quiosco', en: 'Kiosk' },
   cashier_station: { es: 'Estación de caja', en: 'Cashier station' },
   display: { es: 'Pantalla de sala', en: 'Hall display' },

@@ -30,6 +30,10 @@ const usage = `Bolillo — uso:
                                             abre una impresión guardada por la impresora de archivo
                                             (DATA_DIR/prints, sellada con la clave de sellado) y escribe el
                                             trabajo ESC/POS o el PDF en F (por defecto, en la salida estándar)
+  npx bolillo regulator-export --out DIR    escribe los lotes firmados del canal de control del regulador
+                                            (DATA_DIR o DATABASE_URL) en DIR, con la clave pública y un manifiesto
+  npx bolillo regulator-check DIR [--key PEM] [--json]
+                                            comprobador independiente: firmas, cadena de lotes, premios y totales
   npx bolillo backup <fichero>              copia coherente de la base SQLite en marcha (DATA_DIR)
   npx bolillo restore <fichero> [--force]   restaura una copia en DATA_DIR (con el servidor parado)
   npx bolillo rng-report [--games N] [--out fichero.bin] [--words-per-game W] [--json]
@@ -192,6 +196,27 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await services.close()
       }
+    }
+    case 'regulator-export': {
+      const out = option(args, '--out')
+      if (!out) {
+        process.stderr.write('uso / usage: npx bolillo regulator-export --out DIR\n')
+        return 2
+      }
+      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn', BOLILLO_REGULATOR_INTERVAL_MS: '0' }, toolOptions())
+      const services = await createServices(config)
+      try {
+        const r = await services.regulator.exportTo(out)
+        process.stdout.write(`${r.files} lotes de ${r.chains} cadenas escritos en ${out} / ${r.files} batches of ${r.chains} chains written to ${out}\n`)
+        return 0
+      } finally {
+        await services.close()
+      }
+    }
+    case 'regulator-check': {
+      // Loaded on its own: the checker shares no code with the server's use cases (eslint.config.js).
+      const { runRegulatorCheck } = await import('../regulator-check/cli.ts')
+      return runRegulatorCheck(args)
     }
     case 'rng-report': {
       const { runRngReport, formatRngReport } = await import('./rng-report.ts')

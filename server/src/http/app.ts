@@ -31,6 +31,7 @@ import { journalPage } from '../shared/store.ts'
 import { revealDocuments } from '../shared/journal-privacy.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import { ping } from '../db/health.ts'
+import { registerRegulatorRoutes } from '../regulator/routes.ts'
 
 const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VALIDATION_FAILED: 400, TYPED_SEED_REFUSED: 400, NOT_FOUND: 404, GAME_NOT_FOUND: 404, SESSION_NOT_FOUND: 404, TICKET_NOT_FOUND: 404,
@@ -212,6 +213,8 @@ export function createHttpApp(services: Services) {
   // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
   registerReportsRoutes(app, services)
   registerInstantGenerationRoutes(app, services)
+  // ---- the regulator's signed control feed (issue 28)
+  registerRegulatorRoutes(app, services)
 
   return app
 }
