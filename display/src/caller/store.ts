@@ -67,6 +67,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   const claimKind = signal<'line' | 'bingo'>('line')
   const claimSerial = signal('')
   const claimResult = signal<ClaimResult | null>(null)
+  /** Issue 29: the serials a number alone matched in several series (the caller picks one). */
+  const claimChoices = signal<string[] | null>(null)
   const manualBall = signal('')
   const confirmation = signal<Confirmation | null>(null)
   const prizes = signal<PrizeInfo[]>([])
@@ -254,7 +256,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         showError(err)
       }
     },
-    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, manualBall, confirmation, prizes,
+    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, claimChoices, manualBall, confirmation, prizes,
     minutes, minutesOpen, operator, claimFocus, game,
     refreshHall, refreshPrizes, refreshMinutes, ask, showError,
     clearError() { error.value = null },
@@ -334,18 +336,31 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         manualBall.value = ''
       })
     },
-    claim: () => act('claim', async () => {
-      const serial = claimSerial.value.trim().toUpperCase()
+    /**
+     * The serial as heard ("41", "a41", "A 41", "A-00041"): the server finds the card in the game's series; when the
+     * number is in several it answers which, and the panel offers them (`serial` given: the one picked).
+     */
+    claim: (picked?: string) => act('claim', async () => {
+      const serial = (picked ?? claimSerial.value).trim().toUpperCase()
       if (!serial) return
       const kind = claimKind.value
       const id = gameId()
-      const r = await api.claim(id, kind, serial)
+      claimChoices.value = null
+      let r
+      try {
+        r = await api.claim(id, kind, serial)
+      } catch (err) {
+        const serials = err instanceof ApiError && err.code === 'SERIAL_AMBIGUOUS' ? (err.details as { serials?: unknown } | undefined)?.serials : undefined
+        if (Array.isArray(serials)) claimChoices.value = serials.filter((x): x is string => typeof x === 'string')
+        throw err
+      }
       const card = await api.card(id, serial).catch(() => null)
-      claimResult.value = { kind, serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
+      claimResult.value = { kind, serial: card?.serial ?? serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
       claimSerial.value = ''
     }),
     closeWindow: (second?: SecondPerson) => api.closeWindow(gameId(), second).then(() => { claimResult.value = null }),
-    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
+    // Play stops; the focus stays with the console so that L or B (then the number) still work as keys (issue 29).
+    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()) }),
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
     incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
     resume: (second?: SecondPerson) => api.resume(gameId(), second).then(() => undefined),

@@ -122,6 +122,8 @@ export const ErrorCode = {
   OutsideTerritory: 'OUTSIDE_TERRITORY',
   // Issue 23 point 3: a request body is JSON or nothing, so that the guards and the route read the same value.
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  // Issue 29 point 1: a card number heard without its series, and several series of the game have it.
+  SerialAmbiguous: 'SERIAL_AMBIGUOUS',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
