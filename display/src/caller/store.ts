@@ -317,7 +317,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         closedShift.value = await api.closeShift(cents, note.trim() || undefined)
       } catch (err) {
         // A drawer that does not balance closes only with a note: say by how much, to the centavo, as the server counted.
-        const d = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
+        const d = err instanceof ApiError && err.code === 'SHIFT_COUNT_DIFFERS' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
         if (d?.field === 'note' && typeof d.differenceCents === 'number') {
           throw new ConsoleRefusal(t(lang, 'tillNoteNeeded').replace('{amount}', money(d.differenceCents, till.value?.shift?.currency ?? hall.value?.hall.currency ?? 'BOB', lang)))
         }

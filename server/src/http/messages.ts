@@ -8,6 +8,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   GAME_NOT_FOUND: { es: 'La partida no existe.', en: 'The game does not exist.' },
   SESSION_NOT_FOUND: { es: 'La sesión no existe.', en: 'The session does not exist.' },
   SERIAL_AMBIGUOUS: { es: 'Ese número de cartón está en varias series de esta partida: elija la serie.', en: 'That card number is in several series of this game: choose the series.' },
+  SHIFT_COUNT_DIFFERS: { es: 'El efectivo contado no cuadra con lo que debe haber en la caja. Cuente de nuevo; si la diferencia es real, escriba el motivo en la nota y cierre otra vez.', en: 'The cash counted does not match what the drawer should hold. Count again; if the difference is real, write the reason in the note and close again.' },
   TICKET_NOT_FOUND: { es: 'El cartón o boleto no existe en esta partida.', en: 'The card or ticket does not exist in this game.' },
   ILLEGAL_TRANSITION: { es: 'Esa acción no está permitida en el estado actual de la partida.', en: 'That action is not allowed in the current state of the game.' },
   SALES_CLOSED: { es: 'La venta de cartones está cerrada.', en: 'Card sales are closed.' },

@@ -124,6 +124,8 @@ export const ErrorCode = {
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   // Issue 29 point 1: a card number heard without its series, and several series of the game have it.
   SerialAmbiguous: 'SERIAL_AMBIGUOUS',
+  // Issue 29 point 2: the drawer counted at a shift's close does not balance and no reason was given.
+  ShiftCountDiffers: 'SHIFT_COUNT_DIFFERS',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
