@@ -7,6 +7,7 @@
  *
  * Pure: no I/O. The store adds what the answer leaves out (a lotto game's name, when a lottery prize was paid).
  */
+import { formatShortCode, normalizeShortCode } from '../../../server/src/cashdesk/short-code.ts'
 import type { InstantScan, LotteryValidation, LottoValidation, PayAnswer, ScanAnswer, TicketStatus } from '../shared/api.ts'
 
 export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
@@ -105,6 +106,7 @@ export type TypedCode =
   | { kind: 'instant'; code: string }
   | { kind: 'instant_length'; length: number }
   | { kind: 'instant_serial' }
+  | { kind: 'voucher_short'; code: string }
   | { kind: 'other'; code: string }
 
 /**
@@ -116,6 +118,9 @@ export function readTyped(text: string): TypedCode {
   const t = text.trim()
   if (/^BLL1\./i.test(t)) return { kind: 'signed', code: t.replace(/\s+/g, '') }
   if (SERIAL.test(t)) return { kind: 'instant_serial' }
+  // Issue 29 point 3: a voucher's printed short code ("7KQM-2XRD-9HFA"), typed when its QR cannot be read.
+  const short = normalizeShortCode(t)
+  if (short && /[A-Z]/i.test(short)) return { kind: 'voucher_short', code: formatShortCode(short) }
   const compact = t.replace(/[\s-]/g, '')
   if (/^\d{4}[0-9A-Za-z]*$/.test(compact) && /[-\s]|^.{16,}$/.test(t)) {
     if (compact.length === VALIDATION_CODE_LENGTH) return { kind: 'instant', code: compact.toUpperCase().replace(/(.{4})(?=.)/g, '$1-') }

@@ -81,13 +81,13 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
    */
   async function scanned(text: string): Promise<void> {
     const typed = readTyped(text)
-    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'other' ? typed.code : text.trim()
+    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'voucher_short' || typed.kind === 'other' ? typed.code : text.trim()
     if (!c) return
     batch(() => { tab.value = 'pay'; code.value = c; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; payeeName.value = ''; payeeDocument.value = ''; error.value = null })
     if (typed.kind === 'instant_length') { view.value = { ...invalidView('instant', 'length'), typedLength: typed.length }; return }
     if (typed.kind === 'instant_serial') { view.value = invalidView('instant', 'inventory'); return }
     await run(async () => {
-      if (/^BLL1\.V\./.test(c)) {
+      if (/^BLL1\.V\./.test(c) || typed.kind === 'voucher_short') {
         try {
           voucher.value = await api.checkVoucher(c)
         } catch (err) {
