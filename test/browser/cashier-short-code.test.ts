@@ -90,6 +90,14 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
     expect(norm(await page.getByTestId('cashier-status').textContent())).toContain('Caja 1')
     expect(await page.getByTestId('cashier-cashout').count()).toBe(0)
     expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+
+    // A card's printed serial typed in place of its QR: not a forgery, and not a way to be paid (BNG-71).
+    await page.getByTestId('cashier-code').fill('')
+    await typeShortCode(page, 'A-00041')
+    await expect.poll(async () => norm(await page.getByTestId('cashier-status-note').textContent())).toBe('Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala')
+    expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso/)
+    expect(await page.getByTestId('cashier-pay').count()).toBe(0)
+    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-card-serial-1366x768.png') })
     await page.close()
   })
 

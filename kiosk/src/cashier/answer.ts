@@ -20,7 +20,7 @@ export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
 export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated' | 'held' | 'destroyed'
 
 /** Why a code is not valid, for the words under NO VÁLIDO. */
-export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
+export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'serial' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
 
 /** One prize line: what it is for and how much. */
 export type PrizeLabel =

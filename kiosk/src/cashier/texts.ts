@@ -58,7 +58,8 @@ const es = {
   destroyedNote: 'Este cartón fue destruido por la sala: no se paga ni se reembolsa',
   blockedWord: (reason: string | null): string => reason === 'stolen' ? 'ROBADO' : reason === 'lost' ? 'EXTRAVIADO' : 'ROBADO / EXTRAVIADO',
   invalidNote: {
-    signature: 'La firma del código no es válida: código alterado o falso', kind: 'Este código no es un boleto que se cobre en caja', unknown: 'Este boleto no consta como vendido',
+    signature: 'La firma del código no es válida: código alterado o falso',
+    serial: 'Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala', kind: 'Este código no es un boleto que se cobre en caja', unknown: 'Este boleto no consta como vendido',
     not_sold: 'Este billete nunca se vendió (LOT-8)', counterfeit: 'Este código de validación no es de ningún boleto: falso o mal escrito (INS-12)',
     mistyped: 'Código de validación mal escrito: revise los caracteres', inventory: 'Es el código de inventario (exterior): escriba el código de validación que hay bajo la capa',
   } as Record<string, string>,
@@ -174,7 +175,8 @@ const en: Texts = {
   destroyedNote: 'This card was destroyed by the hall: not paid or refunded',
   blockedWord: (reason: string | null) => reason === 'stolen' ? 'STOLEN' : reason === 'lost' ? 'LOST' : 'LOST / STOLEN',
   invalidNote: {
-    signature: 'The code signature is not valid: altered or forged code', kind: 'This code is not a ticket paid at the cash desk', unknown: 'This ticket was never sold',
+    signature: 'The code signature is not valid: altered or forged code',
+    serial: "That is the card's serial, not its code: the prize is paid by reading the QR code of the card handed in intact (BNG-71); the serial alone is not enough, the winning serial is announced in the hall", kind: 'This code is not a ticket paid at the cash desk', unknown: 'This ticket was never sold',
     not_sold: 'This ticket was never sold (LOT-8)', counterfeit: 'This validation code belongs to no ticket: forged or mistyped (INS-12)',
     mistyped: 'Mistyped validation code: check the characters', inventory: 'This is the inventory code (outside): type the validation code under the scratch layer',
   } as Record<string, string>,

@@ -9,6 +9,7 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   SESSION_NOT_FOUND: { es: 'La sesión no existe.', en: 'The session does not exist.' },
   SERIAL_AMBIGUOUS: { es: 'Ese número de cartón está en varias series de esta partida: elija la serie.', en: 'That card number is in several series of this game: choose the series.' },
   SHIFT_COUNT_DIFFERS: { es: 'El efectivo contado no cuadra con lo que debe haber en la caja. Cuente de nuevo; si la diferencia es real, escriba el motivo en la nota y cierre otra vez.', en: 'The cash counted does not match what the drawer should hold. Count again; if the difference is real, write the reason in the note and close again.' },
+  SERIAL_NOT_A_CODE: { es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.', en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall." },
   TICKET_NOT_FOUND: { es: 'El cartón o boleto no existe en esta partida.', en: 'The card or ticket does not exist in this game.' },
   ILLEGAL_TRANSITION: { es: 'Esa acción no está permitida en el estado actual de la partida.', en: 'That action is not allowed in the current state of the game.' },
   SALES_CLOSED: { es: 'La venta de cartones está cerrada.', en: 'Card sales are closed.' },

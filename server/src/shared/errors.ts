@@ -126,6 +126,8 @@ export const ErrorCode = {
   SerialAmbiguous: 'SERIAL_AMBIGUOUS',
   // Issue 29 point 2: the drawer counted at a shift's close does not balance and no reason was given.
   ShiftCountDiffers: 'SHIFT_COUNT_DIFFERS',
+  // Issue 29 point 3: a card's printed serial given where its signed code pays the prize (BNG-71).
+  SerialNotACode: 'SERIAL_NOT_A_CODE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
