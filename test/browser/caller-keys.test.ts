@@ -108,7 +108,7 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
     await server?.cleanup()
   })
 
-  it('Spanish: Space draws in a later game after L was used; PARAR then L 41 types 41; the number alone finds the card in the series in play', { timeout: 240_000 }, async () => {
+  it('Spanish: Space draws in a later game after L was used; PARAR then B, L, 41 types 41 (B and L choose the kind); the number alone finds the card in the series in play', { timeout: 240_000 }, async () => {
     const page = await openConsole('es', { width: 1366, height: 768 })
     // Game 1, series A alone: cards A-00001 to A-00045.
     const first = await gameInPlay(['A'], 45)
@@ -144,7 +144,11 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
     // PARAR, then L and the number heard: the field holds "41", not "L41", and the card 41 in play is B-00041.
     await page.getByTestId('claim-stop').click()
     await until('play stopped', async () => (await stateOf(second)).status, 'checking')
+    await until('claim field focused after PARAR', () => activeId(page), 'claim-serial')
+    await page.keyboard.press('b')
+    expect(await page.getByTestId('claim-kind-bingo').getAttribute('aria-pressed')).toBe('true')
     await page.keyboard.press('l')
+    expect(await page.getByTestId('claim-kind-line').getAttribute('aria-pressed')).toBe('true')
     await page.keyboard.type('41')
     expect(await page.getByTestId('claim-serial').inputValue()).toBe('41')
     await page.keyboard.press('Enter')

@@ -115,9 +115,11 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
       store.minutesOpen.value = false
       return
     }
-    // Issue 29: the claim field that L / B opened, still empty, gives Space back to the draw; a field the caller
-    // clicked into keeps every key.
+    // Issue 29: the claim field that L / B or PARAR opened, still empty, gives Space back to the draw and takes L / B
+    // as the kind of claim (never as typed letters: "L41"); a field the caller clicked into keeps every key.
+    const kindKey = e.key.toLowerCase() === 'l' || e.key.toLowerCase() === 'b'
     if (e.key === ' ' && isClaimFieldLeftEmpty(e.target)) e.target.blur()
+    else if (kindKey && isClaimFieldLeftEmpty(e.target)) { /* the claim keys below */ }
     else if (isTyping(e.target)) return
     const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window && store.can('game.draw')
     if (e.key === ' ') {

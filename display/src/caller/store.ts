@@ -359,8 +359,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       claimSerial.value = ''
     }),
     closeWindow: (second?: SecondPerson) => api.closeWindow(gameId(), second).then(() => { claimResult.value = null }),
-    // Play stops; the focus stays with the console so that L or B (then the number) still work as keys (issue 29).
-    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()) }),
+    // Play stops and the serial field takes the keyboard; L or B typed first there still choose the kind (issue 29).
+    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
     incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
     resume: (second?: SecondPerson) => api.resume(gameId(), second).then(() => undefined),
