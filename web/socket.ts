@@ -73,8 +73,16 @@ export function createGameFeed(target: FeedTarget, options: { url?: string } = {
     }
   }
 
+  let again: Promise<void> | null = null
   function refresh(): Promise<void> {
-    if (!watching) watching = watchOnce().finally(() => { watching = null })
+    // A refresh asked for while a watch is in flight (a new game announced while a gap after a ball is being
+    // filled) watches once more afterwards: the answer in flight may be the old game's, and the hall screen would
+    // stay on it all night, dropping the new game's states.
+    if (watching) {
+      again ??= watching.then(() => { again = null; return refresh() })
+      return again
+    }
+    watching = watchOnce().finally(() => { watching = null })
     return watching
   }
 

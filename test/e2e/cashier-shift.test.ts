@@ -126,7 +126,10 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
     const current = (await h.call('cajera@caja1', 'GET', '/api/shifts/current')).body.shift
     const expected = current.expectedCents
     const short = await h.call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: expected - 150 })
-    expect(short.status).toBe(400)
+    // Issue 29 point 2: its own code and a message in the user's language; the difference to the centavo.
+    expect(short.status).toBe(422)
+    expect(short.body.error).toMatchObject({ code: 'SHIFT_COUNT_DIFFERS', details: { differenceCents: -150 } })
+    expect(short.body.error.message).toMatch(/^El efectivo contado no cuadra/)
     const closed = await h.call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: expected - 150, note: 'faltan 1,50 en monedas' })
     expect(closed.status).toBe(200)
     expect(closed.body).toMatchObject({ status: 'closed', expectedCents: expected, countedCents: expected - 150, differenceCents: -150 })

@@ -86,6 +86,11 @@ function isTyping(target: EventTarget | null): target is HTMLElement {
   return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable
 }
 
+function isClaimFieldLeftEmpty(target: EventTarget | null): target is HTMLInputElement {
+  const el = target as HTMLInputElement | null
+  return Boolean(el && el.dataset?.testid === 'claim-serial' && el.dataset.deliberate !== 'true' && el.value.trim() === '')
+}
+
 /**
  * Shortcuts (shown on screen): Space draws, digits + Enter enter a manual ball, L / B go to the claim box, C closes
  * the "any more?" window, A shows the minutes, Enter confirms and Esc cancels. Listens in the capture phase so a
@@ -106,10 +111,16 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
       store.clearError()
       store.manualBall.value = ''
       store.claimSerial.value = ''
+      store.claimChoices.value = null
       store.minutesOpen.value = false
       return
     }
-    if (isTyping(e.target)) return
+    // Issue 29: the claim field that L / B or PARAR opened, still empty, gives Space back to the draw and takes L / B
+    // as the kind of claim (never as typed letters: "L41"); a field the caller clicked into keeps every key.
+    const kindKey = e.key.toLowerCase() === 'l' || e.key.toLowerCase() === 'b'
+    if (e.key === ' ' && isClaimFieldLeftEmpty(e.target)) e.target.blur()
+    else if (kindKey && isClaimFieldLeftEmpty(e.target)) { /* the claim keys below */ }
+    else if (isTyping(e.target)) return
     const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window && store.can('game.draw')
     if (e.key === ' ') {
       e.preventDefault()

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { CardGrid } from '../../../web/CardGrid.tsx'
 import { claimReason, markedCount } from '../../../web/format.ts'
@@ -13,8 +13,18 @@ import { t } from './texts.ts'
 export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
   const input = useRef<HTMLInputElement>(null)
   const focus = store.claimFocus.value
+  // Issue 29: only a new L / B press moves the focus into the field. The panel mounts again with every game's first
+  // ball: an old press must not take the field then, or Space would type spaces instead of drawing.
+  const seen = useRef(focus)
+  const [typing, setTyping] = useState(false)
   // Layout effect: the field has focus before the next key arrives (L then the serial, typed at speed).
-  useLayoutEffect(() => { if (focus > 0) { input.current?.focus(); input.current?.select() } }, [focus])
+  useLayoutEffect(() => {
+    if (focus === seen.current) return
+    seen.current = focus
+    input.current?.focus()
+    input.current?.select()
+  }, [focus])
+  const choices = store.claimChoices.value
   const kind = store.claimKind.value
   const result = store.claimResult.value
   const submit = async (e: Event) => {
@@ -53,16 +63,29 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
           type="text"
           autocomplete="off"
           spellcheck={false}
-          placeholder="A-00001"
+          placeholder={t(lang, 'serialPlaceholder')}
           aria-label={t(lang, 'serial')}
           value={store.claimSerial.value}
           data-testid="claim-serial"
-          onInput={(e) => { store.claimSerial.value = (e.target as HTMLInputElement).value.toUpperCase() }}
+          // A click (or tap) into the field is deliberate: there every key types, Space included (see App.tsx).
+          onPointerDown={(e) => { (e.currentTarget as HTMLInputElement).dataset.deliberate = 'true' }}
+          onFocus={() => setTyping(true)}
+          onBlur={(e) => { delete (e.currentTarget as HTMLInputElement).dataset.deliberate; setTyping(false) }}
+          onInput={(e) => { store.claimSerial.value = (e.target as HTMLInputElement).value.toUpperCase(); store.claimChoices.value = null }}
         />
         <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="claim-submit" disabled={Boolean(store.busy.value)}>
           {t(lang, 'check')} <kbd>⏎</kbd>
         </button>
       </form>
+      <p class="cc-muted cc-claim__hint" data-testid="claim-hint">{t(lang, typing ? 'claimHintTyping' : 'claimHintKeys')}</p>
+      {choices && choices.length > 0 && (
+        <div class="cc-claim__choices" data-testid="claim-choices">
+          <span>{t(lang, 'claimWhichSeries')}</span>
+          {choices.map((serial) => (
+            <button key={serial} type="button" class="cc-btn cc-btn--big" data-testid="claim-choice" disabled={Boolean(store.busy.value)} onClick={() => { void store.claim(serial).then(() => input.current?.blur()) }}>{serial}</button>
+          ))}
+        </div>
+      )}
       {result && (
         <div class={result.ok ? 'cc-verdict cc-verdict--ok' : 'cc-verdict cc-verdict--no'} data-testid="claim-result" data-ok={result.ok ? 'true' : 'false'}>
           <div class="cc-verdict__head">

@@ -67,6 +67,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   const claimKind = signal<'line' | 'bingo'>('line')
   const claimSerial = signal('')
   const claimResult = signal<ClaimResult | null>(null)
+  /** Issue 29: the serials a number alone matched in several series (the caller picks one). */
+  const claimChoices = signal<string[] | null>(null)
   const manualBall = signal('')
   const confirmation = signal<Confirmation | null>(null)
   const prizes = signal<PrizeInfo[]>([])
@@ -254,7 +256,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         showError(err)
       }
     },
-    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, manualBall, confirmation, prizes,
+    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, claimChoices, manualBall, confirmation, prizes,
     minutes, minutesOpen, operator, claimFocus, game,
     refreshHall, refreshPrizes, refreshMinutes, ask, showError,
     clearError() { error.value = null },
@@ -315,7 +317,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         closedShift.value = await api.closeShift(cents, note.trim() || undefined)
       } catch (err) {
         // A drawer that does not balance closes only with a note: say by how much, to the centavo, as the server counted.
-        const d = err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
+        const d = err instanceof ApiError && err.code === 'SHIFT_COUNT_DIFFERS' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
         if (d?.field === 'note' && typeof d.differenceCents === 'number') {
           throw new ConsoleRefusal(t(lang, 'tillNoteNeeded').replace('{amount}', money(d.differenceCents, till.value?.shift?.currency ?? hall.value?.hall.currency ?? 'BOB', lang)))
         }
@@ -334,17 +336,30 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         manualBall.value = ''
       })
     },
-    claim: () => act('claim', async () => {
-      const serial = claimSerial.value.trim().toUpperCase()
+    /**
+     * The serial as heard ("41", "a41", "A 41", "A-00041"): the server finds the card in the game's series; when the
+     * number is in several it answers which, and the panel offers them (`serial` given: the one picked).
+     */
+    claim: (picked?: string) => act('claim', async () => {
+      const serial = (picked ?? claimSerial.value).trim().toUpperCase()
       if (!serial) return
       const kind = claimKind.value
       const id = gameId()
-      const r = await api.claim(id, kind, serial)
+      claimChoices.value = null
+      let r
+      try {
+        r = await api.claim(id, kind, serial)
+      } catch (err) {
+        const serials = err instanceof ApiError && err.code === 'SERIAL_AMBIGUOUS' ? (err.details as { serials?: unknown } | undefined)?.serials : undefined
+        if (Array.isArray(serials)) claimChoices.value = serials.filter((x): x is string => typeof x === 'string')
+        throw err
+      }
       const card = await api.card(id, serial).catch(() => null)
-      claimResult.value = { kind, serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
+      claimResult.value = { kind, serial: card?.serial ?? serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
       claimSerial.value = ''
     }),
     closeWindow: (second?: SecondPerson) => api.closeWindow(gameId(), second).then(() => { claimResult.value = null }),
+    // Play stops and the serial field takes the keyboard; L or B typed first there still choose the kind (issue 29).
     stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
     resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
     incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),

@@ -33,7 +33,7 @@ export function StatusBanner(props: { store: CashierStore }) {
     testStatus = `voucher_${v.status}`
     if (cashed !== null) { tone = 'ok'; title = T.status.done; amount = money(cashed, v.currency); note = T.cashedOut(money(cashed, v.currency)) }
     else if (v.status === 'active') { tone = 'info'; title = T.voucher; amount = money(v.amountCents, v.currency); note = T.voucherUntil(stamp(v.expiresAt)) }
-    else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStation ?? '', T.spentFor[v.spentFor ?? ''] ?? '') : '' }
+    else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStationName ?? '', T.spentFor[v.spentFor ?? ''] ?? '') : '' }
     else { tone = 'bad'; title = T.voucherExpired; amount = money(v.amountCents, v.currency); note = T.expiredOn(stamp(v.expiresAt)) }
   } else if (st && paid) {
     kind = kindLine(T, st, store.code.value)

@@ -4,10 +4,12 @@
  * the voucher being sold with the cash counted (GEN-13, GEN-17), and the day's movements of this station.
  */
 import { batch, computed, signal } from '@preact/signals'
-import { ApiError, type CashdeskApi, type Lang, type StationDay, type StationShift, type VoucherSale, type VoucherView } from '../shared/api.ts'
+import { ApiError, type CashdeskApi, type Lang, type ShiftReport, type StationDay, type StationShift, type VoucherSale, type VoucherView } from '../shared/api.ts'
 import { invalidFromError, invalidView, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
+import { TEXTS } from './texts.ts'
+import { formatMoney } from '../../../server/src/shared/money.ts'
 
 export interface ShownError { code: string; message: string; detail?: string }
 export type Tab = 'pay' | 'sell' | 'day'
@@ -43,6 +45,10 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   const day = signal<StationDay | null>(null)
   // the person at this station and the open shift (issue 13 point 5)
   const station = signal<StationShift | null>(null)
+  /** Issue 29 point 2: why the shift did not open or close, shown in the shift bar whatever the tab. */
+  const shiftError = signal<string | null>(null)
+  /** The report of the shift just closed, on screen with its PDF. */
+  const closedReport = signal<ShiftReport | null>(null)
 
   const breakdown = computed(() => cashBreakdown({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value))
 
@@ -75,13 +81,13 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
    */
   async function scanned(text: string): Promise<void> {
     const typed = readTyped(text)
-    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'other' ? typed.code : text.trim()
+    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'voucher_short' || typed.kind === 'other' ? typed.code : text.trim()
     if (!c) return
     batch(() => { tab.value = 'pay'; code.value = c; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; payeeName.value = ''; payeeDocument.value = ''; error.value = null })
     if (typed.kind === 'instant_length') { view.value = { ...invalidView('instant', 'length'), typedLength: typed.length }; return }
     if (typed.kind === 'instant_serial') { view.value = invalidView('instant', 'inventory'); return }
     await run(async () => {
-      if (/^BLL1\.V\./.test(c)) {
+      if (/^BLL1\.V\./.test(c) || typed.kind === 'voucher_short') {
         try {
           voucher.value = await api.checkVoucher(c)
         } catch (err) {
@@ -216,23 +222,74 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     await refreshShift()
   }
 
-  async function openShift(floatText: string): Promise<void> {
-    const cents = parseAmount(floatText)
-    if (Number.isNaN(cents)) return
-    if (await run(() => api.openShift(cents))) { await refreshShift(); void refreshDay() }
+  /** Runs a shift action; a refusal is said in the shift bar (the tab's own error area may not be on screen). */
+  async function shiftAction<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    busy.value = true
+    shiftError.value = null
+    try {
+      return await fn()
+    } catch (err) {
+      shiftError.value = shiftRefusal(err)
+      return undefined
+    } finally {
+      busy.value = false
+    }
+  }
+  function shiftRefusal(err: unknown): string {
+    const T = TEXTS[lang.value].shift
+    if (err instanceof ApiError && err.code === 'SHIFT_COUNT_DIFFERS') {
+      // By how much, over or short, as the server counted it; then what to do.
+      const d = err.details as { differenceCents?: unknown; currency?: unknown } | undefined
+      if (typeof d?.differenceCents === 'number') {
+        const amount = formatMoney(Math.abs(d.differenceCents), typeof d.currency === 'string' ? d.currency : currency.value, lang.value)
+        return T.differs(d.differenceCents > 0 ? 'over' : 'short', amount)
+      }
+    }
+    return err instanceof ApiError ? err.message : TEXTS[lang.value].shift.failed
   }
 
-  async function closeShift(countedText: string, note: string): Promise<void> {
+  async function openShift(floatText: string): Promise<boolean> {
+    const cents = parseAmount(floatText)
+    if (Number.isNaN(cents)) { shiftError.value = TEXTS[lang.value].shift.badAmount; return false }
+    if (!(await shiftAction(() => api.openShift(cents)))) return false
+    closedReport.value = null
+    await refreshShift()
+    void refreshDay()
+    return true
+  }
+
+  /** Closes the shift with the drawer counted; false (and the count kept on screen) when the server refuses. */
+  async function closeShift(countedText: string, note: string): Promise<boolean> {
     const cents = parseAmount(countedText)
-    if (Number.isNaN(cents)) return
-    if (await run(() => api.closeShift(cents, note.trim() || undefined))) { await refreshShift(); void refreshDay() }
+    if (Number.isNaN(cents)) { shiftError.value = TEXTS[lang.value].shift.badAmount; return false }
+    const report = await shiftAction(() => api.closeShift(cents, note.trim() || undefined))
+    if (!report) return false
+    closedReport.value = report
+    await refreshShift()
+    void refreshDay()
+    return true
+  }
+
+  /** The closed shift's report as a PDF file, in the screen's language. */
+  async function downloadShiftPdf(): Promise<void> {
+    const r = closedReport.value
+    if (!r) return
+    const blob = await shiftAction(() => api.shiftReportPdf(r.shiftId, lang.value))
+    if (!blob) return
+    const a = document.createElement('a')
+    a.href = URL.createObjectURL(blob)
+    a.download = `${TEXTS[lang.value].shift.pdfName}-${r.station.name.replace(/[^\p{L}\p{N}]+/gu, '-')}-${r.closedAt?.slice(0, 10) ?? ''}.pdf`
+    document.body.appendChild(a)
+    a.click()
+    a.remove()
+    setTimeout(() => URL.revokeObjectURL(a.href), 60_000)
   }
 
   return {
     lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, objectCode, paid, paidParty, cashedOut,
     notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
     scanned, pay, markTampered, reprint, cashOut, sell, reprintVoucher, newSale, clearScan, refreshDay,
-    station, refreshShift, login, logout, openShift, closeShift,
+    station, refreshShift, login, logout, openShift, closeShift, shiftError, closedReport, downloadShiftPdf,
   }
 }
 

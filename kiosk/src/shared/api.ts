@@ -3,6 +3,7 @@
  * (web/http.ts: ApiError by `code`, Accept-Language). An enrolled device sends its credential
  * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
  */
+import type { ShiftReport } from '../../../server/src/cashdesk/shift-guard.ts'
 import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
 import type { LotteryValidation } from '../../../server/src/lottery/service.ts'
 import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../../../server/src/lotto/service.ts'
@@ -77,8 +78,11 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     logout: () => request<{ ok: boolean }>('POST', '/api/auth/logout'),
     currentShift: () => request<StationShift>('GET', '/api/shifts/current'),
     openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) => request<unknown>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
+    closeShift: (countedCents: number, note?: string) => request<ShiftReport>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
+    /** The closed shift's report as PDF, in the screen's language. */
+    shiftReportPdf: (shiftId: string, lang: Lang) => request.blob(`/api/shifts/${enc(shiftId)}/report.pdf?lang=${lang}`),
   }
 }
 
 export type CashdeskApi = ReturnType<typeof createCashdeskApi>
+export type { ShiftReport } from '../../../server/src/cashdesk/shifts.ts'

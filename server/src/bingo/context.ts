@@ -15,6 +15,7 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import * as store from './store.ts'
+import { parseTypedSerial } from './typed-serial.ts'
 import { hallProfile } from './betting-plan.ts'
 import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 
@@ -109,11 +110,24 @@ export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRo
   return s
 }
 
-/** A card of the game by id or by serial (as typed: trimmed, upper case). */
+/**
+ * A card of the game by id or by serial as the caller heard it: exact ("A-00041"), or "a41", "A 41", or the number
+ * alone when only one series in play has that card number. When several have it the caller is asked which
+ * (SERIAL_AMBIGUOUS, with the serials to choose from); nothing is guessed.
+ */
 export async function findCard(tx: Sql, gameId: string, ref: { serial?: string; cardId?: string }): Promise<CardRow | undefined> {
   if (ref.cardId) return store.cardOfGameById(tx, gameId, ref.cardId)
-  if (ref.serial) return store.cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
-  return undefined
+  if (!ref.serial) return undefined
+  const exact = await store.cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
+  if (exact) return exact
+  const typed = parseTypedSerial(ref.serial)
+  if (!typed) return undefined
+  const found = (await store.cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter((c) => typed.seriesCode === null || c.series_code === typed.seriesCode)
+  if (found.length > 1) {
+    const serials = found.map((c) => c.serial).sort()
+    throw new DomainError('SERIAL_AMBIGUOUS', `card number ${typed.cardNo} is in several series of this game: ${serials.join(', ')}`, { serials })
+  }
+  return found[0]
 }
 
 /** The in-memory detector of a game in play, rebuilt from storage after a restart. */

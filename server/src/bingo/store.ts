@@ -323,6 +323,11 @@ export function cardOfGameBySerial(tx: Sql, gameId: string, serial: string): Pro
   return tx.get<CardRow>('SELECT * FROM cards WHERE serial = ? AND game_id = ?', [serial, gameId])
 }
 
+/** The game's cards with this number in their series, each with its series code (the number alone, as heard). */
+export function cardsOfGameByNumber(tx: Sql, gameId: string, cardNo: number): Promise<Array<CardRow & { series_code: string }>> {
+  return tx.all<CardRow & { series_code: string }>('SELECT c.*, s.code AS series_code FROM cards c JOIN series s ON s.id = c.series_id WHERE c.game_id = ? AND c.card_no = ?', [gameId, cardNo])
+}
+
 export async function cardSerial(tx: Sql, cardId: string): Promise<string | undefined> {
   return (await tx.get<{ serial: string }>('SELECT serial FROM cards WHERE id = ?', [cardId]))?.serial
 }

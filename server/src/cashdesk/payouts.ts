@@ -31,6 +31,7 @@
  * Personal data of the payee (name, document) is kept in the payouts table, not in the hash-chained journal,
  * which cannot forget; the journal records the payout and whether a payee was identified.
  */
+import { parseTypedSerial } from '../bingo/typed-serial.ts'
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
@@ -72,7 +73,7 @@ export type PayoutPayment = { method: 'cash' } | { method: 'cheque'; chequeNumbe
 
 /** The answer to a scan (§8). */
 export type TicketStatus =
-  | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown'; detail: string; ticketId: string | null }
+  | { status: 'invalid'; reason: 'signature' | 'kind' | 'unknown' | 'serial'; detail: string; ticketId: string | null }
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
   | (CardRef & { status: 'held'; reason: string | null; heldAt: string; heldBy: string })
   | (CardRef & { status: 'destroyed'; destroyedAt: string })
@@ -145,6 +146,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
 
   /** Verifies the code; a bad one is an `invalid` status, never an exception. */
   function cardIdOf(code: string): { cardId: string } | Extract<TicketStatus, { status: 'invalid' }> {
+    // Issue 29 point 3: a card's printed serial typed in place of its code is no forgery, and no way to pay either:
+    // the serial of a winning card is announced in the hall (BNG-73 lists it in the minutes), so anyone knows it;
+    // the prize is paid against the card delivered intact (BNG-71), that is its signed code.
+    if (!/^BLL1\./i.test(String(code).trim()) && parseTypedSerial(String(code))) {
+      return { status: 'invalid', reason: 'serial', detail: 'a card serial is public: a prize is paid against the signed code of the card delivered (BNG-71)', ticketId: null }
+    }
     try {
       const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
       if (ref.kind !== TicketKind.card) return { status: 'invalid', reason: 'kind', detail: `a ${ref.kind === TicketKind.voucher ? 'credit voucher' : ref.kind} code, not a bingo card`, ticketId: ref.id }
@@ -174,6 +181,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     switch (st.status) {
       case 'invalid':
         if (st.reason === 'unknown') throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
+        if (st.reason === 'serial') throw new DomainError('SERIAL_NOT_A_CODE', st.detail, { status: st.status, reason: st.reason, rule: 'BNG-71' })
         throw new DomainError('INVALID_SIGNATURE', st.detail, { status: st.status, reason: st.reason })
       case 'blocked': throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, { status: st.status, reason: st.reason, rule: 'LST-4' })
       case 'held': throw new DomainError('CARD_HELD', `card ${st.serial} is held as evidence (${st.reason ?? 'no reason'}): its prize is not paid`, { status: st.status, reason: st.reason, heldAt: st.heldAt, rule: st.reason?.startsWith('tampered:') ? 'BNG-92' : 'BNG-87' })

@@ -125,7 +125,9 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       const differenceCents = input.countedCents - expectedCents
       const note = input.note?.trim() || null
       if (differenceCents !== 0 && !note) {
-        throw new DomainError('VALIDATION_FAILED', `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: say why in a note`, { field: 'note', differenceCents })
+        // Issue 29 point 2: its own code, so the screens say in the user's language by how much and what to do
+        // (count again, or close recording the difference with its reason); the count typed is kept there.
+        throw new DomainError('SHIFT_COUNT_DIFFERS', `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: count again, or say why in a note`, { field: 'note', differenceCents, currency: shift.currency })
       }
       if ((await closeShiftRow(tx, shift.id, { at, expectedCents, countedCents: input.countedCents, differenceCents, note })) !== 1) {
         throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId: shift.id })

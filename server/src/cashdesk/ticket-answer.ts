@@ -9,6 +9,7 @@
  * Pure: no I/O. Shared by the server and the cashier screen (kiosk/src/cashier/).
  */
 import type { TicketStatus, Payout } from './payouts.ts'
+import { formatShortCode, normalizeShortCode } from './short-code.ts'
 import type { InstantService } from '../instant/service.ts'
 import type { LottoService, LottoValidation } from '../lotto/service.ts'
 import type { LotteryService, LotteryValidation } from '../lottery/service.ts'
@@ -35,7 +36,7 @@ export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
 export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated' | 'held' | 'destroyed'
 
 /** Why a code is not valid, for the words under NO VÁLIDO. */
-export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
+export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'serial' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
 
 /** One prize line: what it is for and how much. */
 export type PrizeLabel =
@@ -121,6 +122,7 @@ export type TypedCode =
   | { kind: 'instant'; code: string }
   | { kind: 'instant_length'; length: number }
   | { kind: 'instant_serial' }
+  | { kind: 'voucher_short'; code: string }
   | { kind: 'other'; code: string }
 
 /**
@@ -132,6 +134,9 @@ export function readTyped(text: string): TypedCode {
   const t = text.trim()
   if (/^BLL1\./i.test(t)) return { kind: 'signed', code: t.replace(/\s+/g, '') }
   if (SERIAL.test(t)) return { kind: 'instant_serial' }
+  // Issue 29 point 3: a voucher's printed short code ("7KQM-2XRD-9HFA"), typed when its QR cannot be read.
+  const short = normalizeShortCode(t)
+  if (short && /[A-Z]/i.test(short)) return { kind: 'voucher_short', code: formatShortCode(short) }
   const compact = t.replace(/[\s-]/g, '')
   if (/^\d{4}[0-9A-Za-z]*$/.test(compact) && /[-\s]|^.{16,}$/.test(t)) {
     if (compact.length === VALIDATION_CODE_LENGTH) return { kind: 'instant', code: compact.toUpperCase().replace(/(.{4})(?=.)/g, '$1-') }

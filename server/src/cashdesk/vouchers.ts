@@ -32,7 +32,7 @@ import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
+  amlReportRow, amlReportRows, cashMovementsOfStation, deviceRow, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
   cashIntakesOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, eraseFreedBytes, checkpointWal, type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
@@ -85,6 +85,8 @@ export interface VoucherView {
   stationId: string
   spentAt: string | null
   spentStation: string | null
+  /** The enrolled station's name, for screens (check only; the id above is for records). */
+  spentStationName?: string | null
   spentFor: 'purchase' | 'cashout' | null
 }
 
@@ -267,12 +269,17 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const id = await resolveVoucherId(db, code)
     const row = await voucherById(db, id)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
-    return view(row)
+    // Issue 29: a screen names the station where it was spent, never its internal id.
+    const spentStationName = row.spent_station ? (await deviceRow(db, row.spent_station))?.name ?? null : null
+    return { ...view(row), spentStationName }
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
   async function cashOut(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null }): Promise<{ voucher: VoucherView; paidCents: number }> {
-    const id = voucherIdOf(input.code)
+    // Issue 29 point 3: the printed short code is the voucher's bearer secret made for typing (60 random bits,
+    // kiosks already spend it): it cashes out as the QR does when the QR cannot be read. A voucher is no prize, so
+    // no card rule (BNG-71) is at stake; the hall, shift and GEN-17 checks below apply the same.
+    const id = await resolveVoucherId(db, input.code)
     return db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, id, at)

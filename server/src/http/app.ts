@@ -59,6 +59,10 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 13 (money-kiosk)
   // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
   KIOSK_VOUCHER_ONLY: 409,
+  // Issue 29: the caller says which series.
+  SERIAL_AMBIGUOUS: 409,
+  SHIFT_COUNT_DIFFERS: 422,
+  SERIAL_NOT_A_CODE: 422,
   // Issue 18 (bingo sale rules)
   BET_OUT_OF_LIMITS: 422, FACE_VALUE_NOT_AUTHORISED: 422, HALL_FULL: 409, HALL_ENTRY_CLOSED: 409, PREVIOUS_CARDS_NOT_RETURNED: 409, CARD_TRANSFER_FORBIDDEN: 403,
   // Issue 18 (bingo rules): BNG-87/92, BNG-77, BNG-65

@@ -126,6 +126,12 @@ export const ErrorCode = {
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   /** Issue 24 point 1: a row that carries value does not match its seal (changed outside the server): not paid from. */
   RowTampered: 'ROW_TAMPERED',
+  // Issue 29 point 1: a card number heard without its series, and several series of the game have it.
+  SerialAmbiguous: 'SERIAL_AMBIGUOUS',
+  // Issue 29 point 2: the drawer counted at a shift's close does not balance and no reason was given.
+  ShiftCountDiffers: 'SHIFT_COUNT_DIFFERS',
+  // Issue 29 point 3: a card's printed serial given where its signed code pays the prize (BNG-71).
+  SerialNotACode: 'SERIAL_NOT_A_CODE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
