@@ -9,12 +9,56 @@ const pureModules = {
   lottery: ['rules'],
   instant: ['codes', 'design', 'generate', 'play', 'rules'],
   reports: ['figures'],
-  shared: ['record-id', 'draw-proof', 'draw-proof-v2', 'beacon', 'sealing', 'checkpoints', 'errors', 'journal-chain', 'money', 'rng', 'ticket-code', 'profile', 'lottery-common', 'time-zone', 'statistics', 'card-layout'],
+  shared: [
+    'record-id',
+    'draw-proof',
+    'draw-proof-v2',
+    'beacon',
+    'sealing',
+    'checkpoints',
+    'errors',
+    'journal-chain',
+    'money',
+    'rng',
+    'ticket-code',
+    'profile',
+    'lottery-common',
+    'time-zone',
+    'statistics',
+    'card-layout',
+  ],
 }
 // shared/ and hardware/ sit below the product lines and the cash desk.
-const layerRule = { regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)', message: 'shared/ and hardware/ import no product line: move what both need to shared/.' }
-const pureImports = { group: ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:os', 'node:child_process', 'better-sqlite3', 'pg', 'socket.io', 'hono', '**/db/*', '**/http/*', '**/realtime/*', '**/service.ts', '**/*-service.ts', '**/store.ts', '**/routes.ts'], message: 'Rule modules are pure: no I/O.' }
-const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) => names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]))
+const layerRule = {
+  regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)',
+  message: 'shared/ and hardware/ import no product line: move what both need to shared/.',
+}
+const pureImports = {
+  group: [
+    'node:fs',
+    'node:fs/*',
+    'fs',
+    'node:net',
+    'node:http',
+    'node:os',
+    'node:child_process',
+    'better-sqlite3',
+    'pg',
+    'socket.io',
+    'hono',
+    '**/db/*',
+    '**/http/*',
+    '**/realtime/*',
+    '**/service.ts',
+    '**/*-service.ts',
+    '**/store.ts',
+    '**/routes.ts',
+  ],
+  message: 'Rule modules are pure: no I/O.',
+}
+const pureFiles = Object.entries(pureModules).flatMap(([dir, names]) =>
+  names.flatMap((n) => [`server/src/${dir}/${n}.ts`, `server/src/${dir}/${n}.test.ts`]),
+)
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test-output/**', '.tmp/**'] },
@@ -31,33 +75,74 @@ export default tseslint.config(
     // Plain JavaScript runs on Node: its globals.
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: {
-      globals: Object.fromEntries(['process', 'console', 'Buffer', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'URL', 'fetch', 'AbortController', 'TextEncoder', 'TextDecoder'].map((g) => [g, 'readonly'])),
+      globals: Object.fromEntries(
+        [
+          'process',
+          'console',
+          'Buffer',
+          'performance',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'URL',
+          'fetch',
+          'AbortController',
+          'TextEncoder',
+          'TextDecoder',
+        ].map((g) => [g, 'readonly']),
+      ),
     },
   },
   {
     // The two screen roots share only web/ (DESIGN.md "Layout"): neither reaches into the other.
     files: ['kiosk/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+display(/|$)', message: 'kiosk/ does not import display/: move what both need to web/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+display(/|$)',
+              message: 'kiosk/ does not import display/: move what both need to web/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['display/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+kiosk(/|$)', message: 'display/ does not import kiosk/: move what both need to web/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+kiosk(/|$)',
+              message: 'display/ does not import kiosk/: move what both need to web/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Issue 17: the back office is a third screen root; it shares only web/ (and the server's pure modules).
     files: ['admin/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+(kiosk|display)(/|$)', message: 'admin/ does not import kiosk/ or display/: move what both need to web/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(kiosk|display)(/|$)',
+              message: 'admin/ does not import kiosk/ or display/: move what both need to web/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -65,9 +150,18 @@ export default tseslint.config(
     // never import the cash desk (it imports them).
     files: ['server/src/{bingo,lotto,lottery,instant,equipment,reports}/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/: take an OnPaid (shared/settlement.ts) or move the use case to cashdesk/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+cashdesk(/|$)',
+              message:
+                'A product line does not import cashdesk/: take an OnPaid (shared/settlement.ts) or move the use case to cashdesk/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -84,11 +178,17 @@ export default tseslint.config(
     // The sealing test also checks the key file's modes on disk (sealing-key-file.ts).
     ignores: ['server/src/shared/sealing.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        pureImports,
-        { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/.' },
-      ] }],
-      'no-restricted-properties': ['error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pureImports,
+            { regex: '^(\\.\\./)+cashdesk(/|$)', message: 'A product line does not import cashdesk/.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
         { object: 'Date', property: 'now', message: 'Time arrives as a value in the domain.' },
         { object: 'Math', property: 'random', message: 'Randomness arrives as an Rng in the domain.' },
       ],
@@ -99,11 +199,27 @@ export default tseslint.config(
     // what it checks. It may use only the published contracts: the draw-proof verifier and the ticket-code format.
     files: ['server/src/regulator-check/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime|regulator|db|cli)(/|$)', message: 'regulator-check/ is independent: it imports no use case, store, route or the feed itself.' },
-        { regex: '^(\\.\\./)+shared/(?!(draw-proof-v2|draw-proof|beacon|ticket-code|errors)\\.ts$)', message: 'regulator-check/ may import from shared/ only the published contracts (draw-proof-v2.ts, ticket-code.ts).' },
-        { regex: '^(\\.\\./)+(\\.\\./)+(server|printer|hardware|web|kiosk|display|admin)(/|$)', message: 'regulator-check/ is independent of the rest of the repository.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(\\.\\./)+(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime|regulator|db|cli)(/|$)',
+              message: 'regulator-check/ is independent: it imports no use case, store, route or the feed itself.',
+            },
+            {
+              regex: '^(\\.\\./)+shared/(?!(draw-proof-v2|draw-proof|beacon|ticket-code|errors)\\.ts$)',
+              message:
+                'regulator-check/ may import from shared/ only the published contracts (draw-proof-v2.ts, ticket-code.ts).',
+            },
+            {
+              regex: '^(\\.\\./)+(\\.\\./)+(server|printer|hardware|web|kiosk|display|admin)(/|$)',
+              message: 'regulator-check/ is independent of the rest of the repository.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -34,7 +34,11 @@ import { createSeededRng } from '../server/src/shared/rng.ts'
 import { ballOrder, mean, p99 } from './stats.ts'
 import { createSealer, sealingKeyFromBytes } from '../server/src/shared/sealing.ts'
 
-interface BenchResult { name: string; value: number; unit: string }
+interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
 
 const GAMES = 5
 const REPEATS = Number(process.env.BENCH_MULTI_REPEATS ?? 3)
@@ -44,7 +48,6 @@ function log(message: string): void {
   process.stderr.write(`[bench bingo-multi] ${message}\n`)
 }
 const round = (x: number) => Math.round(x * 1000) / 1000
-
 
 /** 50 disjoint ranges of uneven size covering 0..cardCount-1: the card index -> hall table. */
 function hallRanges(cardCount: number): Uint8Array {
@@ -62,7 +65,11 @@ function hallRanges(cardCount: number): Uint8Array {
 }
 
 /** One game; per ball: detection plus per-hall attribution of its winners. */
-function playGame(det: WinnerDetector, order: number[], hallOf: Uint8Array): { times: number[]; firstBingo: number; digest: string } {
+function playGame(
+  det: WinnerDetector,
+  order: number[],
+  hallOf: Uint8Array,
+): { times: number[]; firstBingo: number; digest: string } {
   const perHall = new Int32Array(HALLS)
   const firstOfHall = new Int32Array(HALLS)
   const times: number[] = []
@@ -97,11 +104,17 @@ async function benchDetect(emit: (r: BenchResult) => void): Promise<void> {
   const cardCount = Number(process.env.BENCH_MULTI_CARDS ?? 1_000_000)
   let t0 = performance.now()
   const packed = generateMasterSetPacked('bench-simultaneous', cardCount, layout)
-  log(`${cardCount} cards of one master set in ${((performance.now() - t0) / 1000).toFixed(1)} s, sold by ${HALLS} halls in disjoint ranges`)
+  log(
+    `${cardCount} cards of one master set in ${((performance.now() - t0) / 1000).toFixed(1)} s, sold by ${HALLS} halls in disjoint ranges`,
+  )
   const hallOf = hallRanges(cardCount)
   const build = () => createDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount)
   const small = Math.min(cardCount, 20_000)
-  playGame(createDetectorFromPacked(packed.subarray(0, small * 15), small, layout.rows, layout.perRow, layout.ballCount), ballOrder('warm', 90), hallOf)
+  playGame(
+    createDetectorFromPacked(packed.subarray(0, small * 15), small, layout.rows, layout.perRow, layout.ballCount),
+    ballOrder('warm', 90),
+    hallOf,
+  )
   const all: number[] = []
   const toFirst: number[] = []
   for (let g = 0; g < GAMES; g++) {
@@ -118,7 +131,9 @@ async function benchDetect(emit: (r: BenchResult) => void): Promise<void> {
     }
     all.push(...best!.times)
     toFirst.push(...best!.times.slice(0, best!.firstBingo))
-    log(`game ${g}: detector built in ${buildMs.toFixed(0)} ms; first bingo at ball ${best!.firstBingo}; max per ball ${Math.max(...best!.times).toFixed(3)} ms`)
+    log(
+      `game ${g}: detector built in ${buildMs.toFixed(0)} ms; first bingo at ball ${best!.firstBingo}; max per ball ${Math.max(...best!.times).toFixed(3)} ms`,
+    )
   }
   emit({ name: 'bingo.simultaneous.detect.per_ball.p99', value: round(p99(all)), unit: 'ms' })
   emit({ name: 'bingo.simultaneous.detect.per_ball.mean', value: round(mean(all)), unit: 'ms' })
@@ -132,7 +147,12 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
   const entropy = { name: 'bench', randomBytes: (n: number) => randomBytes(n) }
   const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({
+    name: 'Sala Bench',
+    profileId: 'BO-2025',
+    playingPositions: 1000,
+    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+  })
   const set = await bingo.createMasterSet({ count: sales + 10, seed: 'bench-sell' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
@@ -141,14 +161,22 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
   for (let i = 0; i < 20; i++) await bingo.sell({ gameId: game.gameId, count: 1, channel: 'warmup' })
   let left = sales - 20
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: sellers }, async () => {
-    while (left > 0) {
-      left--
-      await bingo.sell({ gameId: game.gameId, count: 1, channel: 'kiosk' })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: sellers }, async () => {
+      while (left > 0) {
+        left--
+        await bingo.sell({ gameId: game.gameId, count: 1, channel: 'kiosk' })
+      }
+    }),
+  )
   const seconds = (performance.now() - t0) / 1000
-  const sold = Number((await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM cards WHERE game_id = ? AND channel = 'kiosk'", [game.gameId]))?.n ?? 0)
+  const sold = Number(
+    (
+      await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM cards WHERE game_id = ? AND channel = 'kiosk'", [
+        game.gameId,
+      ])
+    )?.n ?? 0,
+  )
   return sold / seconds
 }
 

@@ -18,8 +18,20 @@
  * BENCH_DEBUG=1 logs every per-ball time of the incremental detector to stderr.
  */
 import { performance } from 'node:perf_hooks'
-import { LAYOUT_90, cardFromPacked, generateMasterSet, generateMasterSetPacked, validateCard } from '../server/src/bingo/card.ts'
-import { createDetectorFromPacked, createRescanDetectorFromPacked, type BallResult, type BallView, type WinnerDetector } from '../server/src/bingo/detector.ts'
+import {
+  LAYOUT_90,
+  cardFromPacked,
+  generateMasterSet,
+  generateMasterSetPacked,
+  validateCard,
+} from '../server/src/bingo/card.ts'
+import {
+  createDetectorFromPacked,
+  createRescanDetectorFromPacked,
+  type BallResult,
+  type BallView,
+  type WinnerDetector,
+} from '../server/src/bingo/detector.ts'
 import { ballOrder, mean, p99 } from './stats.ts'
 
 export interface BenchResult {
@@ -32,14 +44,15 @@ export interface BenchResult {
 const GAMES = 5
 const REPEATS = 3
 
-
-
-
 /**
  * Plays one game; returns per-ball call() times (ms), how many balls it took to the first bingo, and a digest of
  * the results for cross-checking.
  */
-function playGame(detector: WinnerDetector, order: number[], views = false): { times: number[]; firstBingo: number; digest: string } {
+function playGame(
+  detector: WinnerDetector,
+  order: number[],
+  views = false,
+): { times: number[]; firstBingo: number; digest: string } {
   const times: number[] = []
   const digest: string[] = []
   let firstBingo = 0
@@ -88,8 +101,15 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
   // Detection. Warm-up game on a small subset for each detector.
   const small = Math.min(cardCount, 20_000)
   const warmOrder = ballOrder('bench-warmup', layout.ballCount)
-  playGame(createDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount), warmOrder, true)
-  playGame(createRescanDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount), warmOrder)
+  playGame(
+    createDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount),
+    warmOrder,
+    true,
+  )
+  playGame(
+    createRescanDetectorFromPacked(packed.subarray(0, small * L), small, layout.rows, layout.perRow, layout.ballCount),
+    warmOrder,
+  )
 
   const incremental: number[] = []
   const rescan: number[] = []
@@ -106,7 +126,10 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
       const det = createDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount)
       buildMs = Math.min(buildMs, performance.now() - t0)
       const ra = playGame(det, order, true)
-      const rb = playGame(createRescanDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount), order)
+      const rb = playGame(
+        createRescanDetectorFromPacked(packed, cardCount, layout.rows, layout.perRow, layout.ballCount),
+        order,
+      )
       if (ra.digest !== rb.digest) throw new Error(`game ${g}: incremental and rescan detectors disagree`)
       a = a ? { ...a, times: a.times.map((t, i) => Math.min(t, ra.times[i])) } : ra
       b = b ? { ...b, times: b.times.map((t, i) => Math.min(t, rb.times[i])) } : rb
@@ -117,7 +140,9 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
     rescan.push(...b.times)
     incrementalGame.push(...a.times.slice(0, a.firstBingo))
     rescanGame.push(...b.times.slice(0, a.firstBingo))
-    log(`game ${g}: index built in ${buildMs.toFixed(0)} ms; first bingo at ball ${a.firstBingo}; per ball incremental max ${Math.max(...a.times).toFixed(3)} ms, rescan max ${Math.max(...b.times).toFixed(3)} ms`)
+    log(
+      `game ${g}: index built in ${buildMs.toFixed(0)} ms; first bingo at ball ${a.firstBingo}; per ball incremental max ${Math.max(...a.times).toFixed(3)} ms, rescan max ${Math.max(...b.times).toFixed(3)} ms`,
+    )
   }
   const incP99 = p99(incremental)
   const resP99 = p99(rescan)
@@ -126,12 +151,20 @@ export async function benchBingo(emit: (r: BenchResult) => void): Promise<void> 
   emit({ name: 'bingo.detect.rescan.per_ball.p99', value: round(resP99), unit: 'ms' })
   emit({ name: 'bingo.detect.rescan.per_ball.mean', value: round(mean(rescan)), unit: 'ms' })
   emit({ name: 'bingo.detect.speedup_vs_rescan', value: round(resP99 / incP99), unit: 'x (p99/p99)' })
-  emit({ name: 'bingo.detect.speedup_vs_rescan.mean', value: round(mean(rescan) / mean(incremental)), unit: 'x (mean/mean)' })
+  emit({
+    name: 'bingo.detect.speedup_vs_rescan.mean',
+    value: round(mean(rescan) / mean(incremental)),
+    unit: 'x (mean/mean)',
+  })
   const incGameP99 = p99(incrementalGame)
   const resGameP99 = p99(rescanGame)
   emit({ name: 'bingo.detect.to_first_bingo.per_ball.p99', value: round(incGameP99), unit: 'ms' })
   emit({ name: 'bingo.detect.rescan.to_first_bingo.per_ball.p99', value: round(resGameP99), unit: 'ms' })
-  emit({ name: 'bingo.detect.to_first_bingo.speedup_vs_rescan', value: round(resGameP99 / incGameP99), unit: 'x (p99/p99)' })
+  emit({
+    name: 'bingo.detect.to_first_bingo.speedup_vs_rescan',
+    value: round(resGameP99 / incGameP99),
+    unit: 'x (p99/p99)',
+  })
 }
 
 function round(x: number): number {

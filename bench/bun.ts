@@ -25,9 +25,14 @@ export async function benchBun(emit: (r: BenchResult) => void): Promise<void> {
     return
   }
   const lines = await new Promise<string>((resolve, reject) => {
-    const child = spawn(bun, [fileURLToPath(import.meta.url)], { env: { ...process.env, BOLILLO_BENCH_NODE: process.execPath }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(bun, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BOLILLO_BENCH_NODE: process.execPath },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let out = ''
-    child.stdout.on('data', (d) => { out += d })
+    child.stdout.on('data', (d) => {
+      out += d
+    })
     child.on('error', reject)
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`bun exited with ${code}`))))
   })

@@ -77,7 +77,10 @@ function log(message: string): void {
 
 function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { worker.off('message', on); reject(new Error(`worker: no ${type} in ${timeoutMs} ms`)) }, timeoutMs)
+    const timer = setTimeout(() => {
+      worker.off('message', on)
+      reject(new Error(`worker: no ${type} in ${timeoutMs} ms`))
+    }, timeoutMs)
     const on = (m: { type: string }) => {
       if (m.type !== type) return
       clearTimeout(timer)
@@ -101,21 +104,31 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
   // published to the screens right after its commit, so that is when the fan-out starts.
   // Every client comes from this host's one address, anonymous: the bench measures the fan-out, not the socket
   // limits (issue 24 point 5), which would turn away the 121st connection of the minute.
-  const config = testConfig({ sqliteSynchronous: 'FULL', logLevel: 'error', socketLimits: { connectionsPerMinute: 1_000_000, address: { capacity: 1_000_000, perSecond: 1_000_000 } } })
+  const config = testConfig({
+    sqliteSynchronous: 'FULL',
+    logLevel: 'error',
+    socketLimits: { connectionsPerMinute: 1_000_000, address: { capacity: 1_000_000, perSecond: 1_000_000 } },
+  })
   const real = await openDatabase(config)
   let committedAt = 0
   const db: Database = Object.assign(Object.create(real) as Database, {
-    transaction: <T>(fn: Parameters<Database['transaction']>[0]) => real.transaction(fn).then((r) => {
-      committedAt = Number(process.hrtime.bigint())
-      return r as T
-    }),
+    transaction: <T>(fn: Parameters<Database['transaction']>[0]) =>
+      real.transaction(fn).then((r) => {
+        committedAt = Number(process.hrtime.bigint())
+        return r as T
+      }),
   })
   const server = await startTestServer({ ...config }, { db })
   const workers: Worker[] = []
   try {
     const { bingo } = server.services
     // BNG-52: a Bolivian hall plays only under the prize shares of its Plan de Apuestas.
-    const hall = await bingo.createHall({ name: 'Sala Bench', profileId: 'BO-2025', playingPositions: 1000, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Bench',
+      profileId: 'BO-2025',
+      playingPositions: 1000,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 200, seed: 'bench-display' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
@@ -131,12 +144,25 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     for (let i = 0; i < threads; i++) {
       const count = Math.min(per, clientCount - i * per)
       if (count <= 0) break
-      workers.push(new Worker(CLIENT_WORKER, { eval: true, workerData: { clientPath, url: server.url, gameId, count } }))
+      workers.push(
+        new Worker(CLIENT_WORKER, { eval: true, workerData: { clientPath, url: server.url, gameId, count } }),
+      )
     }
-    const ready = await Promise.all(workers.map((w) => nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')))
+    const ready = await Promise.all(
+      workers.map((w) => nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')),
+    )
     const watching = ready.reduce((s, r) => s + r.watching, 0)
     const failed = ready.reduce((s, r) => s + r.failed, 0)
-    log(`${watching} clients watching game ${gameId} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${failed ? `, ${failed} failed (${ready.map((r) => r.error).filter(Boolean).join('; ')})` : ''}`)
+    log(
+      `${watching} clients watching game ${gameId} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${
+        failed
+          ? `, ${failed} failed (${ready
+              .map((r) => r.error)
+              .filter(Boolean)
+              .join('; ')})`
+          : ''
+      }`,
+    )
     if (watching !== clientCount) throw new Error(`only ${watching} of ${clientCount} clients are watching`)
 
     // Ball number (count) -> when the draw was called and when it was committed and published, ns on the
@@ -145,7 +171,10 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     const publishedAt = new Map<number, number>()
     const emitDoneAt = new Map<number, number>()
     // Listeners run in registration order: this one runs right after the hub's has written the ball to every socket.
-    server.services.onEvent((e) => { if (e.type === 'game:changed' && e.reason === 'ball' && e.count) emitDoneAt.set(e.count, Number(process.hrtime.bigint())) })
+    server.services.onEvent((e) => {
+      if (e.type === 'game:changed' && e.reason === 'ball' && e.count)
+        emitDoneAt.set(e.count, Number(process.hrtime.bigint()))
+    })
     let drawn = 0
     while (drawn < WARMUP_BALLS + ballCount) {
       await sleep(gapMs)
@@ -165,11 +194,13 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     }
     await sleep(Math.max(gapMs, 500))
 
-    const reports = await Promise.all(workers.map((w) => {
-      const p = nextMessage<{ received: number[] }>(w, 'report')
-      w.postMessage({ type: 'report' })
-      return p
-    }))
+    const reports = await Promise.all(
+      workers.map((w) => {
+        const p = nextMessage<{ received: number[] }>(w, 'report')
+        w.postMessage({ type: 'report' })
+        return p
+      }),
+    )
     const fanout: number[] = []
     const callToScreen: number[] = []
     for (const { received } of reports) {
@@ -181,7 +212,10 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
       }
     }
     const expected = calledAt.size * clientCount
-    if (fanout.length !== expected) throw new Error(`${fanout.length} receipts, expected ${expected} (${calledAt.size} balls x ${clientCount} clients)`)
+    if (fanout.length !== expected)
+      throw new Error(
+        `${fanout.length} receipts, expected ${expected} (${calledAt.size} balls x ${clientCount} clients)`,
+      )
     fanout.sort((a, b) => a - b)
     callToScreen.sort((a, b) => a - b)
     const commit = [...calledAt].map(([c, t]) => (publishedAt.get(c)! - t) / 1e6).sort((a, b) => a - b)
@@ -189,11 +223,19 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     const p99 = percentile(fanout, 0.99)
     const max = fanout[fanout.length - 1]
     log(`${calledAt.size} balls x ${clientCount} clients = ${fanout.length} receipts`)
-    log(`fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (target p99 <= 50 ms)`)
+    log(
+      `fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (target p99 <= 50 ms)`,
+    )
     const emitMs = [...publishedAt].map(([c, t]) => ((emitDoneAt.get(c) ?? t) - t) / 1e6).sort((a, b) => a - b)
-    log(`hub write of the ball to every socket: p50 ${percentile(emitMs, 0.5).toFixed(2)} ms, max ${emitMs[emitMs.length - 1].toFixed(2)} ms`)
-    log(`draw call -> commit (transaction, journal, fsync): p50 ${percentile(commit, 0.5).toFixed(2)} ms, max ${commit[commit.length - 1].toFixed(2)} ms`)
-    log(`draw call -> client: p50 ${percentile(callToScreen, 0.5).toFixed(2)} ms, p99 ${percentile(callToScreen, 0.99).toFixed(2)} ms`)
+    log(
+      `hub write of the ball to every socket: p50 ${percentile(emitMs, 0.5).toFixed(2)} ms, max ${emitMs[emitMs.length - 1].toFixed(2)} ms`,
+    )
+    log(
+      `draw call -> commit (transaction, journal, fsync): p50 ${percentile(commit, 0.5).toFixed(2)} ms, max ${commit[commit.length - 1].toFixed(2)} ms`,
+    )
+    log(
+      `draw call -> client: p50 ${percentile(callToScreen, 0.5).toFixed(2)} ms, p99 ${percentile(callToScreen, 0.99).toFixed(2)} ms`,
+    )
     emit({ name: 'display.fanout.p50', value: round(p50), unit: 'ms' })
     emit({ name: 'display.fanout.p99', value: round(p99), unit: 'ms' })
     emit({ name: 'display.fanout.max', value: round(max), unit: 'ms' })
@@ -201,12 +243,14 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     emit({ name: 'display.call_to_screen.p99', value: round(percentile(callToScreen, 0.99)), unit: 'ms' })
     emit({ name: 'display.fanout.clients', value: clientCount, unit: 'clients' })
   } finally {
-    await Promise.all(workers.map(async (w) => {
-      const closed = nextMessage(w, 'closed', 10_000).catch(() => undefined)
-      w.postMessage({ type: 'close' })
-      await closed
-      await w.terminate()
-    }))
+    await Promise.all(
+      workers.map(async (w) => {
+        const closed = nextMessage(w, 'closed', 10_000).catch(() => undefined)
+        w.postMessage({ type: 'close' })
+        await closed
+        await w.terminate()
+      }),
+    )
     await server.cleanup()
   }
 }

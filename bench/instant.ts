@@ -42,7 +42,11 @@ import { createSealer } from '../server/src/shared/sealing.ts'
 import { loadSealingKey } from '../server/src/shared/sealing-key-file.ts'
 import { mean, p99 } from './stats.ts'
 
-interface BenchResult { name: string; value: number; unit: string }
+interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -55,15 +59,27 @@ export function designOfBench(ticketCount: number) {
   // top prize would exceed the declared payout share, and the design would be refused.
   const n = (per10m: number) => Math.round((per10m * ticketCount) / 10_000_000)
   return {
-    gameNo: 9001, name: 'Raspa Millonaria (bench)', currency: 'BOB', priceCents: 1000, ticketCount, packSize: 100,
+    gameNo: 9001,
+    name: 'Raspa Millonaria (bench)',
+    currency: 'BOB',
+    priceCents: 1000,
+    ticketCount,
+    packSize: 100,
     playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
     tiers: [
-      { amountCents: 100_000_000, count: n(2) }, { amountCents: 1_000_000, count: n(50) }, { amountCents: 100_000, count: n(1000) },
-      { amountCents: 10_000, count: n(20_000) }, { amountCents: 5000, count: n(100_000) }, { amountCents: 2000, count: n(500_000) },
+      { amountCents: 100_000_000, count: n(2) },
+      { amountCents: 1_000_000, count: n(50) },
+      { amountCents: 100_000, count: n(1000) },
+      { amountCents: 10_000, count: n(20_000) },
+      { amountCents: 5000, count: n(100_000) },
+      { amountCents: 2000, count: n(500_000) },
       { amountCents: 1000, count: n(1_000_000) },
     ].filter((t) => t.count > 0),
     payoutShareBp: { min: 2500, max: 7000 },
-    packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 8 }, topTiers: { minAmountCents: 1_000_000, maxPerPack: 1, notFirstOrLast: true } },
+    packRules: {
+      lowTiers: { maxAmountCents: 2000, minPerPack: 8 },
+      topTiers: { minAmountCents: 1_000_000, maxPerPack: 1, notFirstOrLast: true },
+    },
     claimDays: 90,
     back: { issuer: 'Lotería Nacional (bench)', paymentPlace: 'cajas autorizadas' },
     // LOT-3 / GEN-5: the shipped profile generates a game only under the reference of the regulator's authorisation.
@@ -80,21 +96,56 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
     // INS-3: the shipped profile generates a batch only with the build its certificate names; the bench certifies
     // the running build with a labelled reference, as the demo hall does.
     const cert = `BENCH (sin certificación real):${instantGeneratorBuild().sha256}`
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dir, 'data'), BOLILLO_LOG_LEVEL: 'warn', BOLILLO_INSTANT_GENERATOR_CERT: cert }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: join(dir, 'data'),
+      BOLILLO_LOG_LEVEL: 'warn',
+      BOLILLO_INSTANT_GENERATOR_CERT: cert,
+    }
     delete env.DATABASE_URL
-    process.stderr.write(`[bench instant] generating ${tickets.toLocaleString('en')} tickets into SQLite + print CSV in a child process\n`)
+    process.stderr.write(
+      `[bench instant] generating ${tickets.toLocaleString('en')} tickets into SQLite + print CSV in a child process\n`,
+    )
     const t0 = performance.now()
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'instant', 'generate', '--design', designFile, '--out', join(dir, 'out'), '--sheets', 'none', '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(root, 'server/src/cli/main.ts'),
+          'instant',
+          'generate',
+          '--design',
+          designFile,
+          '--out',
+          join(dir, 'out'),
+          '--sheets',
+          'none',
+          '--json',
+        ],
+        { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+      )
       let stdout = ''
-      child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+      })
       child.on('error', reject)
-      child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`instant generate exited with ${code}`))))
+      child.on('exit', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`instant generate exited with ${code}`)),
+      )
     })
     const wall = (performance.now() - t0) / 1000
-    const report = JSON.parse(out.trim().split('\n').pop()!) as { seconds: number; cpuSeconds: number; peakRssMb: number; ticketCount: number }
+    const report = JSON.parse(out.trim().split('\n').pop()!) as {
+      seconds: number
+      cpuSeconds: number
+      peakRssMb: number
+      ticketCount: number
+    }
     if (report.ticketCount !== tickets) throw new Error(`generated ${report.ticketCount} tickets, expected ${tickets}`)
-    process.stderr.write(`[bench instant] ${wall.toFixed(1)} s wall (generation ${report.seconds.toFixed(1)} s), ${report.cpuSeconds.toFixed(1)} s CPU, peak RSS ${report.peakRssMb} MB\n`)
+    process.stderr.write(
+      `[bench instant] ${wall.toFixed(1)} s wall (generation ${report.seconds.toFixed(1)} s), ${report.cpuSeconds.toFixed(1)} s CPU, peak RSS ${report.peakRssMb} MB\n`,
+    )
     emit({ name: 'instant.generate', value: Math.round(tickets / wall), unit: 'tickets/s' })
     emit({ name: 'instant.generate.seconds', value: Math.round(wall * 100) / 100, unit: 's' })
     emit({ name: 'instant.generate.cpu_seconds', value: report.cpuSeconds, unit: 's' })
@@ -106,26 +157,43 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
 }
 
 /** Validation through the service on the batch just generated into `dataDir` (see the header). */
-async function benchValidation(dataDir: string, design: ReturnType<typeof designOfBench>, emit: (r: BenchResult) => void): Promise<void> {
+async function benchValidation(
+  dataDir: string,
+  design: ReturnType<typeof designOfBench>,
+  emit: (r: BenchResult) => void,
+): Promise<void> {
   const warmCount = Number(process.env.BENCH_INSTANT_VALIDATIONS ?? 5000)
   const coldCount = Math.max(20, Math.round(warmCount / 10))
   const db = await openSqlite(join(dataDir, 'bolillo.sqlite'), { synchronous: 'NORMAL' })
   try {
     const deps = {
-      db, clock: { now: () => new Date() }, entropy: { name: 'os-csprng', randomBytes: (n: number) => randomBytes(n) },
-      keys: loadOrCreateKeys(dataDir), sealer: createSealer(loadSealingKey({ dataDir }).key), pepper: loadOrCreateInstantPepper(dataDir),
+      db,
+      clock: { now: () => new Date() },
+      entropy: { name: 'os-csprng', randomBytes: (n: number) => randomBytes(n) },
+      keys: loadOrCreateKeys(dataDir),
+      sealer: createSealer(loadSealingKey({ dataDir }).key),
+      pepper: loadOrCreateInstantPepper(dataDir),
     }
     const admin = createInstantService(deps)
     // The bench plays the secure printer: the codes under the scratch layer come from the print run's seed, opened
     // here with the sealing key (the audit route opens it only after the game's claim period, issue 24).
-    const row = await db.get<{ seed_sealed: string; seed_commitment: string }>('SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?', [design.gameNo])
+    const row = await db.get<{ seed_sealed: string; seed_commitment: string }>(
+      'SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?',
+      [design.gameNo],
+    )
     const seed = deps.sealer.open(row!.seed_sealed, sealContext('seed', design.gameNo, row!.seed_commitment))
     const codeBatch = createCodeBatch(deriveKey(seed, design.gameNo, 'code'), design.gameNo)
     const packCount = design.ticketCount / design.packSize
     const codes: string[] = []
     for (let i = 0; i < 100; i++) {
       const packNo = 1 + Math.floor((i * packCount) / 100)
-      await admin.shipPacks({ gameNo: design.gameNo, fromPack: packNo, toPack: packNo, destination: 'bench', by: 'bench' })
+      await admin.shipPacks({
+        gameNo: design.gameNo,
+        fromPack: packNo,
+        toPack: packNo,
+        destination: 'bench',
+        by: 'bench',
+      })
       await admin.activatePack({ gameNo: design.gameNo, packNo, location: 'bench', by: 'bench' })
       codes.push(...codeBatch.codes((packNo - 1) * design.packSize, design.packSize))
     }
@@ -145,10 +213,16 @@ async function benchValidation(dataDir: string, design: ReturnType<typeof design
     const coldMs: number[] = []
     for (let i = 0; i < coldCount; i++) {
       const t = performance.now()
-      await createInstantService(deps).validate({ code: code(warmCount + 1 + i), stationId: 'bench', cashierId: 'bench' })
+      await createInstantService(deps).validate({
+        code: code(warmCount + 1 + i),
+        stationId: 'bench',
+        cashierId: 'bench',
+      })
       coldMs.push(performance.now() - t)
     }
-    process.stderr.write(`[bench instant] validation on ${design.ticketCount.toLocaleString('en')} tickets: warm ${warmCount} in ${warmSeconds.toFixed(2)} s (p99 ${p99(warmMs).toFixed(3)} ms), cold ${coldCount} mean ${mean(coldMs).toFixed(3)} ms (p99 ${p99(coldMs).toFixed(3)} ms)\n`)
+    process.stderr.write(
+      `[bench instant] validation on ${design.ticketCount.toLocaleString('en')} tickets: warm ${warmCount} in ${warmSeconds.toFixed(2)} s (p99 ${p99(warmMs).toFixed(3)} ms), cold ${coldCount} mean ${mean(coldMs).toFixed(3)} ms (p99 ${p99(coldMs).toFixed(3)} ms)\n`,
+    )
     emit({ name: 'instant.validate.warm', value: Math.round(warmCount / warmSeconds), unit: 'validations/s' })
     emit({ name: 'instant.validate.warm.p99_ms', value: Math.round(p99(warmMs) * 1000) / 1000, unit: 'ms' })
     emit({ name: 'instant.validate.cold', value: Math.round(1000 / mean(coldMs)), unit: 'validations/s' })

@@ -12,10 +12,17 @@ const concurrency = Number(concurrencyText)
 const warmupMs = Number(warmupText)
 const durationMs = Number(durationText)
 // `@file`: the bodies read from a JSON file (a paid-sales run sends one voucher per request, too many for argv).
-const bodies = JSON.parse(bodiesJson.startsWith('@') ? readFileSync(bodiesJson.slice(1), 'utf8') : bodiesJson).map((b) => {
-  const json = Buffer.from(JSON.stringify(b))
-  return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: keep-alive\r\n\r\n`), json])
-})
+const bodies = JSON.parse(bodiesJson.startsWith('@') ? readFileSync(bodiesJson.slice(1), 'utf8') : bodiesJson).map(
+  (b) => {
+    const json = Buffer.from(JSON.stringify(b))
+    return Buffer.concat([
+      Buffer.from(
+        `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: keep-alive\r\n\r\n`,
+      ),
+      json,
+    ])
+  },
+)
 
 const start = performance.now()
 const cpu0 = process.cpuUsage()
@@ -33,7 +40,11 @@ function client() {
     let buf = Buffer.alloc(0)
     let sentAt = 0
     const send = () => {
-      if (performance.now() >= measureTo) { socket.end(); resolve(); return }
+      if (performance.now() >= measureTo) {
+        socket.end()
+        resolve()
+        return
+      }
       sentAt = performance.now()
       socket.write(bodies[next++ % bodies.length])
     }
@@ -51,12 +62,21 @@ function client() {
         buf = buf.subarray(end + 4 + len)
         const now = performance.now()
         if (sentAt >= measureFrom && now <= measureTo) {
-          if (status === 201) { ok++; latencies.push(now - sentAt) } else { errors++; statuses[status] = (statuses[status] ?? 0) + 1 }
+          if (status === 201) {
+            ok++
+            latencies.push(now - sentAt)
+          } else {
+            errors++
+            statuses[status] = (statuses[status] ?? 0) + 1
+          }
         }
         send()
       }
     })
-    socket.on('error', () => { errors++; resolve() })
+    socket.on('error', () => {
+      errors++
+      resolve()
+    })
     socket.on('close', () => resolve())
   })
 }
@@ -65,4 +85,16 @@ await Promise.all(Array.from({ length: concurrency }, client))
 latencies.sort((a, b) => a - b)
 const p = (q) => latencies[Math.max(0, Math.ceil(latencies.length * q) - 1)] ?? null
 const cpu = process.cpuUsage(cpu0)
-process.stdout.write(JSON.stringify({ ok, errors, statuses, clientCpuMs: (cpu.user + cpu.system) / 1000, totalSent: next, seconds: durationMs / 1000, p50: p(0.5), p99: p(0.99), max: latencies.at(-1) ?? null }) + '\n')
+process.stdout.write(
+  JSON.stringify({
+    ok,
+    errors,
+    statuses,
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
+    totalSent: next,
+    seconds: durationMs / 1000,
+    p50: p(0.5),
+    p99: p(0.99),
+    max: latencies.at(-1) ?? null,
+  }) + '\n',
+)

@@ -47,7 +47,15 @@ function randomPlays(count: number, seed: string): Uint32Array {
     let n = 0
     while (n < 6) {
       const x = rng.nextInt(49)
-      if (x < 32) { if (!(lo & (1 << x))) { lo |= 1 << x; n++ } } else if (!(hi & (1 << (x - 32)))) { hi |= 1 << (x - 32); n++ }
+      if (x < 32) {
+        if (!(lo & (1 << x))) {
+          lo |= 1 << x
+          n++
+        }
+      } else if (!(hi & (1 << (x - 32)))) {
+        hi |= 1 << (x - 32)
+        n++
+      }
     }
     masks[2 * i] = lo >>> 0
     masks[2 * i + 1] = hi >>> 0
@@ -73,7 +81,9 @@ async function benchSettle(emit: (r: BenchResult) => void): Promise<void> {
     winners = s.winners.play.length
   }
   const sorted = [...times].sort((a, b) => a - b)
-  log(`settle ${count.toLocaleString('en')} plays: best ${sorted[0].toFixed(0)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms (${winners} winning plays)`)
+  log(
+    `settle ${count.toLocaleString('en')} plays: best ${sorted[0].toFixed(0)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms (${winners} winning plays)`,
+  )
   emit({ name: 'lotto.settle', value: Math.round(count / (sorted[0] / 1000)), unit: 'plays/s' })
 }
 
@@ -83,8 +93,20 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   const warmupMs = Number(process.env.BENCH_LOTTO_WARMUP_MS ?? 3000)
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bench-lotto-'))
   const config: Config = {
-    ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
-    ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'FULL', auth: 'off', rateLimitPerMinute: 100_000_000,
+    ...TICKET_DEFAULTS,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: null,
+    profileId: 'BO-2025',
+    hallName: 'Bench',
+    playingPositions: 100,
+    ballSource: 'rng',
+    logLevel: 'error',
+    seedDemo: false,
+    sqliteSynchronous: 'FULL',
+    auth: 'off',
+    rateLimitPerMinute: 100_000_000,
     // RNG-26: the plan draws by RNG, which the shipped profiles allow only with the AJ's authorisation.
     lotteryRngAuthorisation: 'BENCH (sin autorización real)',
     // LNS-12: the plan's range comes from the operator's licence record.
@@ -94,7 +116,11 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   const clock = { now: () => new Date(Date.parse('2025-03-02T12:00:00-04:00') + (performance.now() % 1000)) }
   const server = await createServer(config, { clock })
   try {
-    const created = await fetch(`${server.url}/api/lotto/draws`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan649()) })
+    const created = await fetch(`${server.url}/api/lotto/draws`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(plan649()),
+    })
     const plan = (await created.json()) as { drawId?: string }
     if (!plan.drawId) throw new Error(`the bench's lotto plan was refused: ${created.status} ${JSON.stringify(plan)}`)
     const drawId = plan.drawId
@@ -102,20 +128,56 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     const bodies = Array.from({ length: 1000 }, (_, i) => {
       const boards = 1 + (i % 3)
       const chosen = i % 2 === 0 ? boards : 0
-      const pick = () => { const s = new Set<number>(); while (s.size < 6) s.add(1 + rng.nextInt(49)); return [...s] }
-      return { boards: Array.from({ length: chosen }, pick), quickPicks: boards - chosen, player: { name: `Jugador ${i}`, document: `${4_000_000 + i} LP` }, channel: 'kiosk:bench' }
+      const pick = () => {
+        const s = new Set<number>()
+        while (s.size < 6) s.add(1 + rng.nextInt(49))
+        return [...s]
+      }
+      return {
+        boards: Array.from({ length: chosen }, pick),
+        quickPicks: boards - chosen,
+        player: { name: `Jugador ${i}`, document: `${4_000_000 + i} LP` },
+        channel: 'kiosk:bench',
+      }
     })
     const url = new URL(server.url)
     const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
     log(`selling for ${warmupMs / 1000} s warm-up + ${seconds} s with ${concurrency} clients (SQLite synchronous=FULL)`)
     const before = server.services.lotto.saleStats().written
     const cpu0 = process.cpuUsage()
-    const result = await new Promise<{ ok: number; errors: number; statuses: Record<string, number>; seconds: number; p50: number; p99: number; max: number; clientCpuMs: number; totalSent: number }>((resolve, reject) => {
+    const result = await new Promise<{
+      ok: number
+      errors: number
+      statuses: Record<string, number>
+      seconds: number
+      p50: number
+      p99: number
+      max: number
+      clientCpuMs: number
+      totalSent: number
+    }>((resolve, reject) => {
       // The load generator runs on Node also when this server runs on Bun (bench/bun.ts), so both figures compare servers.
-      const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, url.hostname, url.port, `/api/lotto/draws/${drawId}/slips`, String(concurrency), String(warmupMs), String(seconds * 1000), JSON.stringify(bodies)], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const child = spawn(
+        process.env.BOLILLO_BENCH_NODE ?? process.execPath,
+        [
+          loader,
+          url.hostname,
+          url.port,
+          `/api/lotto/draws/${drawId}/slips`,
+          String(concurrency),
+          String(warmupMs),
+          String(seconds * 1000),
+          JSON.stringify(bodies),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      )
       let text = ''
-      child.stdout!.on('data', (c) => { text += c })
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`))))
+      child.stdout!.on('data', (c) => {
+        text += c
+      })
+      child.on('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`)),
+      )
     })
     const stats = server.services.lotto.saleStats()
     const cpu = process.cpuUsage(cpu0)
@@ -123,8 +185,12 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     const slipsAll = Math.max(stats.written - before, result.totalSent ? result.ok : 0)
     const serverUs = (cpu.user + cpu.system) / slipsAll
     const clientUs = (result.clientCpuMs * 1000) / result.totalSent
-    log(`CPU per slip: server ${serverUs.toFixed(0)} µs (HTTP thread + writer thread), load generator ${clientUs.toFixed(0)} µs; 2 cores bound the rate at ~${Math.round(2e6 / (serverUs + clientUs))} slips/s`)
-    log(`${result.ok} slips in ${result.seconds} s, ${result.errors} errors ${JSON.stringify(result.statuses)}; p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(1)} ms; ${stats.batches} batches to the ${stats.writer} writer, ${(stats.written / Math.max(1, stats.batches)).toFixed(1)} slips each (the writer thread merges the batches queued during a commit)`)
+    log(
+      `CPU per slip: server ${serverUs.toFixed(0)} µs (HTTP thread + writer thread), load generator ${clientUs.toFixed(0)} µs; 2 cores bound the rate at ~${Math.round(2e6 / (serverUs + clientUs))} slips/s`,
+    )
+    log(
+      `${result.ok} slips in ${result.seconds} s, ${result.errors} errors ${JSON.stringify(result.statuses)}; p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(1)} ms; ${stats.batches} batches to the ${stats.writer} writer, ${(stats.written / Math.max(1, stats.batches)).toFixed(1)} slips each (the writer thread merges the batches queued during a commit)`,
+    )
     emit({ name: 'lotto.sell', value: Math.round(result.ok / result.seconds), unit: 'slips/s' })
     emit({ name: 'lotto.sell.p99', value: Number((result.p99 ?? 0).toFixed(1)), unit: 'ms' })
   } finally {

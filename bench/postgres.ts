@@ -14,7 +14,9 @@ export async function withBenchDatabase(label: string, body: (url: string) => Pr
   } catch (err) {
     await admin.end().catch(() => undefined)
     if (process.env.BOLILLO_BENCH_DATABASE_URL) throw err
-    process.stderr.write(`[bench] ${label} skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL\n`)
+    process.stderr.write(
+      `[bench] ${label} skipped: no PostgreSQL at ${adminUrl.replace(/:[^:@/]*@/, ':***@')} (${err instanceof Error ? err.message : String(err)}); set BOLILLO_BENCH_DATABASE_URL\n`,
+    )
     return
   }
   const name = `bolillo_bench_${randomBytes(4).toString('hex')}`

@@ -73,14 +73,20 @@ const fail = (what: string, err: unknown): void => {
 /** Runs one benchmark; in a smoke run, within SMOKE_TIMEOUT_MS. Resolves with the number of results it emitted. */
 async function run(fn: BenchFn): Promise<number> {
   let emitted = 0
-  const counted = (r: BenchResult) => { emitted++; emit(r) }
+  const counted = (r: BenchResult) => {
+    emitted++
+    emit(r)
+  }
   if (!smoke) {
     await fn(counted)
     return emitted
   }
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${SMOKE_TIMEOUT_MS / 1000} s: a smoke run takes seconds`)), SMOKE_TIMEOUT_MS)
+    timer = setTimeout(
+      () => reject(new Error(`still running after ${SMOKE_TIMEOUT_MS / 1000} s: a smoke run takes seconds`)),
+      SMOKE_TIMEOUT_MS,
+    )
   })
   try {
     await Promise.race([fn(counted), timeout])
@@ -99,7 +105,9 @@ for (const file of files) {
     fail(`${file} (loading the module)`, err)
     continue
   }
-  const benches = Object.entries(mod).filter(([name, fn]) => typeof fn === 'function' && /^bench[A-Z]/.test(name)) as Array<[string, BenchFn]>
+  const benches = Object.entries(mod).filter(
+    ([name, fn]) => typeof fn === 'function' && /^bench[A-Z]/.test(name),
+  ) as Array<[string, BenchFn]>
   if (benches.length === 0 && !HELPER_MODULES.has(file)) {
     fail(file, new Error('exports no bench* function (a module of helpers goes in HELPER_MODULES of bench/run.ts)'))
     continue
@@ -111,13 +119,19 @@ for (const file of files) {
       // A benchmark that emits nothing was skipped (a missing tool, a refused set-up it swallowed): in a smoke run
       // that is a failure, so that a module cannot stop measuring without anyone noticing.
       if (smoke && emitted === 0) throw new Error('emitted no result: it did not run')
-      if (smoke) process.stderr.write(`[bench] ${file} ${name}: ${emitted} results in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+      if (smoke)
+        process.stderr.write(
+          `[bench] ${file} ${name}: ${emitted} results in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+        )
     } catch (err) {
       fail(`${file} ${name}`, err)
     }
   }
 }
-if (smoke) process.stderr.write(`[bench] smoke run ${failures.length ? `FAILED (${failures.join(', ')})` : 'passed'} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`)
+if (smoke)
+  process.stderr.write(
+    `[bench] smoke run ${failures.length ? `FAILED (${failures.join(', ')})` : 'passed'} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  )
 if (failures.length > 0) process.exitCode = 1
 // A smoke run that failed may leave a benchmark's server or sockets open (a timeout does not stop it): end here.
 if (smoke) process.exit()

@@ -40,7 +40,17 @@ export interface BenchResult {
   unit: string
 }
 
-type LoadResult = { ok: number; errors: number; statuses: Record<string, number>; seconds: number; p50: number | null; p99: number | null; max: number | null; clientCpuMs: number; totalSent: number }
+type LoadResult = {
+  ok: number
+  errors: number
+  statuses: Record<string, number>
+  seconds: number
+  p50: number | null
+  p99: number | null
+  max: number | null
+  clientCpuMs: number
+  totalSent: number
+}
 
 function log(message: string): void {
   process.stderr.write(`[bench sales.paid] ${message}\n`)
@@ -49,31 +59,68 @@ function log(message: string): void {
 /** A printer that accepts every connection and never reads from it (a jammed printer with a full buffer). */
 async function stalledPrinter(): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>()
-  const server = createTcpServer((s) => { sockets.add(s); s.on('error', () => undefined); s.pause() })
+  const server = createTcpServer((s) => {
+    sockets.add(s)
+    s.on('error', () => undefined)
+    s.pause()
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `tcp://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
   }
 }
 
-function load(host: string, port: string, concurrency: number, warmupMs: number, durationMs: number, bodiesFile: string): Promise<LoadResult> {
+function load(
+  host: string,
+  port: string,
+  concurrency: number,
+  warmupMs: number,
+  durationMs: number,
+  bodiesFile: string,
+): Promise<LoadResult> {
   const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
   return new Promise((resolve, reject) => {
-    const child = spawn(process.env.BOLILLO_BENCH_NODE ?? process.execPath, [loader, host, port, '/api/kiosk/purchases', String(concurrency), String(warmupMs), String(durationMs), `@${bodiesFile}`], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(
+      process.env.BOLILLO_BENCH_NODE ?? process.execPath,
+      [
+        loader,
+        host,
+        port,
+        '/api/kiosk/purchases',
+        String(concurrency),
+        String(warmupMs),
+        String(durationMs),
+        `@${bodiesFile}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
     let text = ''
-    child.stdout!.on('data', (c) => { text += c })
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`))))
+    child.stdout!.on('data', (c) => {
+      text += c
+    })
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
+    )
   })
 }
 
 export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
   await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
-  await withBenchDatabase('sales.paid.postgres', (url) => run(emit, { databaseUrl: url, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) }))
+  await withBenchDatabase('sales.paid.postgres', (url) =>
+    run(emit, { databaseUrl: url, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) }),
+  )
 }
 
 /** SQLite (databaseUrl null): cold, warm and stalled-printer runs; PostgreSQL: the warm run only (sales.paid.postgres). */
-async function run(emit: (r: BenchResult) => void, options: { databaseUrl: string | null; voucherCount: number }): Promise<void> {
+async function run(
+  emit: (r: BenchResult) => void,
+  options: { databaseUrl: string | null; voucherCount: number },
+): Promise<void> {
   const seconds = Number(process.env.BENCH_PAID_SECONDS ?? 8)
   const clients = Number(process.env.BENCH_PAID_CLIENTS ?? 100)
   const voucherCount = options.voucherCount
@@ -82,10 +129,25 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
   const stalled = await stalledPrinter()
   const printerTimeoutMs = 2000
   const config: Config = {
-    ...TICKET_DEFAULTS, port: 0, host: '127.0.0.1', dataDir, databaseUrl: options.databaseUrl, profileId: 'BO-2025', hallName: 'Bench', playingPositions: 100,
-    ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'FULL', auth: 'off', rateLimitPerMinute: 100_000_000,
-    lotteryRngAuthorisation: 'BENCH (sin autorización real)', lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
-    printer: 'discard', printers: { 'kiosk-stalled': stalled.url }, printerTimeoutMs,
+    ...TICKET_DEFAULTS,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    profileId: 'BO-2025',
+    hallName: 'Bench',
+    playingPositions: 100,
+    ballSource: 'rng',
+    logLevel: 'error',
+    seedDemo: false,
+    sqliteSynchronous: 'FULL',
+    auth: 'off',
+    rateLimitPerMinute: 100_000_000,
+    lotteryRngAuthorisation: 'BENCH (sin autorización real)',
+    lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
+    printer: 'discard',
+    printers: { 'kiosk-stalled': stalled.url },
+    printerTimeoutMs,
   } as Config
   // A clock inside the lotto plan's sales window that moves with real time (the beacon round of a close comes due).
   const base = Date.parse('2025-03-02T12:00:00-04:00')
@@ -94,12 +156,21 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
   const server = await createServer(config, { clock })
   const { services } = server
   try {
-    const created = await fetch(`${server.url}/api/lotto/draws`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan649()) })
+    const created = await fetch(`${server.url}/api/lotto/draws`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(plan649()),
+    })
     const draw = (await created.json()) as { drawId?: string }
     if (!draw.drawId) throw new Error(`the bench's lotto plan was refused: ${created.status} ${JSON.stringify(draw)}`)
     const cardsOnSale = Math.ceil(voucherCount / 2) + 1000
     // BNG-93: every voucher is a player of its own, seated: the hall has the most playing positions a licence allows.
-    const hall = await hallWithGameOnSale(services, { faceValueCents: 500, cards: cardsOnSale, name: 'Sala Bench', playingPositions: 100_000 })
+    const hall = await hallWithGameOnSale(services, {
+      faceValueCents: 500,
+      cards: cardsOnSale,
+      name: 'Sala Bench',
+      playingPositions: 100_000,
+    })
     // Another hall's game in play for the ball draws: cards sold, sales closed now (its beacon round comes due).
     const other = await hallWithGameOnSale(services, { faceValueCents: 500, cards: 200, name: 'Sala Bolas' })
     await services.paidSales.counterCards({ gameId: other.gameId, count: 12, stationId: 'mesa-bench', soldBy: 'bench' })
@@ -114,7 +185,19 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
     for (let i = 0; i < voucherCount; i += 2000) {
       await services.db.transaction(async (tx) => {
         for (let k = i; k < Math.min(voucherCount, i + 2000); k++) {
-          const v = await services.cashdesk.vouchers.issue(tx, { hallId: hall.hallId, currency: 'BOB', amountCents: 500, origin: 'cashier', parentId: null, stationId: 'caja-bench', issuedBy: 'bench', smallCents: 0, otherCents: 500, buyerDocument: null, at })
+          const v = await services.cashdesk.vouchers.issue(tx, {
+            hallId: hall.hallId,
+            currency: 'BOB',
+            amountCents: 500,
+            origin: 'cashier',
+            parentId: null,
+            stationId: 'caja-bench',
+            issuedBy: 'bench',
+            smallCents: 0,
+            otherCents: 500,
+            buyerDocument: null,
+            at,
+          })
           codes.push(services.cashdesk.vouchers.codeOf(v.id))
         }
       })
@@ -130,19 +213,35 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
         const kioskId = `kiosk-${1 + (i % 99)}`
         return i % 2 === 0
           ? { voucherCode, kioskId, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }
-          : { voucherCode, kioskId, ageConfirmed: true, slips: [{ drawId: draw.drawId, quickPicks: 1, player: { name: `Jugador ${nextVoucher}`, document: `${5_000_000 + nextVoucher} LP` } }] }
+          : {
+              voucherCode,
+              kioskId,
+              ageConfirmed: true,
+              slips: [
+                {
+                  drawId: draw.drawId,
+                  quickPicks: 1,
+                  player: { name: `Jugador ${nextVoucher}`, document: `${5_000_000 + nextVoucher} LP` },
+                },
+              ],
+            }
       })
       writeFileSync(bodiesFile, JSON.stringify(bodies))
     }
     const url = new URL(server.url)
-    const report = (label: string, r: LoadResult) => log(`${label}: ${r.ok} sales in ${r.seconds} s, ${r.errors} errors ${JSON.stringify(r.statuses)}; p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms, max ${r.max?.toFixed(1)} ms`)
+    const report = (label: string, r: LoadResult) =>
+      log(
+        `${label}: ${r.ok} sales in ${r.seconds} s, ${r.errors} errors ${JSON.stringify(r.statuses)}; p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms, max ${r.max?.toFixed(1)} ms`,
+      )
 
     if (postgres) {
       writeBodies(codes.length)
       const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
       report('postgres, warm', warm)
       const g = services.paidSales.stats()
-      log(`postgres group commit: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
+      log(
+        `postgres group commit: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`,
+      )
       emit({ name: 'sales.paid.postgres', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
       emit({ name: 'sales.paid.postgres.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })
       return
@@ -163,8 +262,12 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
     const cpu = process.cpuUsage(cpu0)
     report('warm', warm)
     const g = services.paidSales.stats()
-    log(`group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`)
-    log(`CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs, load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`)
+    log(
+      `group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`,
+    )
+    log(
+      `CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs, load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`,
+    )
     emit({ name: 'sales.paid', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
     emit({ name: 'sales.paid.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })
 
@@ -184,7 +287,16 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
       while (!stop) {
         const voucherCode = stalledCodes.pop()
         if (!voucherCode) break
-        const r = await fetch(`${server.url}/api/kiosk/purchases`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ voucherCode, kioskId: 'kiosk-stalled', ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }) })
+        const r = await fetch(`${server.url}/api/kiosk/purchases`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            voucherCode,
+            kioskId: 'kiosk-stalled',
+            ageConfirmed: true,
+            cards: { gameId: hall.gameId, count: 1 },
+          }),
+        })
         const answer = (await r.json()) as { print?: { code?: string }; error?: { code: string } }
         const key = `${r.status} ${answer.error?.code ?? answer.print?.code ?? 'printed'}`
         stalledAnswers[key] = (stalledAnswers[key] ?? 0) + 1
@@ -195,7 +307,8 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
       while (!stop) {
         const state = await services.bingo.getGameState(other.gameId)
         if (state.status === 'finished') break
-        if (state.status === 'line_window' || state.status === 'bingo_window') await services.bingo.closeWindow(other.gameId)
+        if (state.status === 'line_window' || state.status === 'bingo_window')
+          await services.bingo.closeWindow(other.gameId)
         else {
           const t0 = performance.now()
           const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST' })
@@ -209,9 +322,12 @@ async function run(emit: (r: BenchResult) => void, options: { databaseUrl: strin
     stop = true
     await Promise.all([stalledPlayer, balls])
     report('stalled printer, the other clients', others)
-    log(`stalled kiosk: answers ${JSON.stringify(stalledAnswers)} (each waits for its printer's ${printerTimeoutMs} ms timeout); ${ballTimes.length} balls drawn meanwhile, p99 ${ballTimes.length ? p99(ballTimes).toFixed(1) : '-'} ms, max ${ballTimes.length ? Math.max(...ballTimes).toFixed(1) : '-'} ms`)
+    log(
+      `stalled kiosk: answers ${JSON.stringify(stalledAnswers)} (each waits for its printer's ${printerTimeoutMs} ms timeout); ${ballTimes.length} balls drawn meanwhile, p99 ${ballTimes.length ? p99(ballTimes).toFixed(1) : '-'} ms, max ${ballTimes.length ? Math.max(...ballTimes).toFixed(1) : '-'} ms`,
+    )
     emit({ name: 'sales.paid.stalled_printer.p99', value: Number((others.p99 ?? 0).toFixed(1)), unit: 'ms' })
-    if (ballTimes.length) emit({ name: 'draw.ball.stalled_printer.p99', value: Number(p99(ballTimes).toFixed(1)), unit: 'ms' })
+    if (ballTimes.length)
+      emit({ name: 'draw.ball.stalled_printer.p99', value: Number(p99(ballTimes).toFixed(1)), unit: 'ms' })
     else log('no ball could be drawn (beacon round not due?): draw.ball.stalled_printer.p99 not measured')
   } finally {
     await server.close()

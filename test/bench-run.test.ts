@@ -20,13 +20,24 @@ function folder(modules: Record<string, string>): string {
   return dir
 }
 
-function run(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', runner, `--dir=${dir}`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', runner, `--dir=${dir}`, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
     child.on('error', reject)
     child.on('exit', (code) => done({ code, stdout, stderr }))
   })
@@ -47,7 +58,12 @@ describe('bench/run.ts --smoke', () => {
     const dir = folder({ 'good.ts': GOOD, 'stats.ts': HELPERS })
     const smoke = await run(dir, ['--smoke'])
     expect(smoke.code, smoke.stderr).toBe(0)
-    expect(smoke.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ name: 'good.cards', value: 2000, unit: 'cards' }])
+    expect(
+      smoke.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ name: 'good.cards', value: 2000, unit: 'cards' }])
     expect(smoke.stderr).toContain('smoke run passed')
     // The full run keeps the module's own size.
     const full = await run(dir, [])
@@ -59,7 +75,8 @@ describe('bench/run.ts --smoke', () => {
     const dir = folder({
       'a-good.ts': GOOD,
       'broken.ts': "import { nothing } from './no-such-module.ts'\nexport function benchBroken() { return nothing }\n",
-      'refused.ts': "export async function benchRefused() { throw new Error('hall has no Plan de Apuestas (BNG-52)') }\n",
+      'refused.ts':
+        "export async function benchRefused() { throw new Error('hall has no Plan de Apuestas (BNG-52)') }\n",
       'skipped.ts': "export async function benchSkipped() { process.stderr.write('skipped: tool missing\\n') }\n",
       'renamed.ts': 'export async function measureSomething() {}\n',
       'stats.ts': HELPERS,
@@ -71,7 +88,9 @@ describe('bench/run.ts --smoke', () => {
     expect(r.stderr).toContain('refused.ts benchRefused failed: Error: hall has no Plan de Apuestas (BNG-52)')
     expect(r.stderr).toContain('skipped.ts benchSkipped failed: Error: emitted no result')
     expect(r.stderr).toContain('renamed.ts failed: Error: exports no bench* function')
-    expect(r.stderr).toContain('smoke run FAILED (broken.ts (loading the module), refused.ts benchRefused, renamed.ts, skipped.ts benchSkipped)')
+    expect(r.stderr).toContain(
+      'smoke run FAILED (broken.ts (loading the module), refused.ts benchRefused, renamed.ts, skipped.ts benchSkipped)',
+    )
     // Outside a smoke run a module that throws fails the run too.
     const full = await run(dir, ['refused'])
     expect(full.code).toBe(1)
@@ -79,7 +98,10 @@ describe('bench/run.ts --smoke', () => {
   })
 
   it('fails a module that runs past the smoke time limit, and ends the run although the module still holds a timer', async () => {
-    const dir = folder({ 'hangs.ts': "export function benchHangs() { setInterval(() => undefined, 1000); return new Promise(() => undefined) }\n" })
+    const dir = folder({
+      'hangs.ts':
+        'export function benchHangs() { setInterval(() => undefined, 1000); return new Promise(() => undefined) }\n',
+    })
     const t0 = performance.now()
     const r = await run(dir, ['--smoke'], { BENCH_SMOKE_TIMEOUT_MS: '1500' })
     expect(r.code).toBe(1)

@@ -37,7 +37,12 @@ function sqlLiterals(source: ts.SourceFile): string[] {
   const found: string[] = []
   const visit = (node: ts.Node): void => {
     // A template with substitutions starts with its head; the other literal kinds carry their whole text.
-    const text = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : ts.isTemplateExpression(node) ? node.head.text : undefined
+    const text =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node.text
+        : ts.isTemplateExpression(node)
+          ? node.head.text
+          : undefined
     if (text !== undefined && SQL_START.test(text)) {
       // The line of the keyword itself: a backtick statement often starts on the line after its quote.
       const keyword = where(source, node, 1 + text.length - text.trimStart().length)
@@ -53,8 +58,12 @@ function sqlLiterals(source: ts.SourceFile): string[] {
 function imports(source: ts.SourceFile): Array<{ specifier: string; at: string }> {
   const found: Array<{ specifier: string; at: string }> = []
   const visit = (node: ts.Node): void => {
-    const specifier = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) ? node.moduleSpecifier
-      : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined
+    const specifier =
+      ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+        ? node.moduleSpecifier
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+          ? node.arguments[0]
+          : undefined
     if (specifier && ts.isStringLiteral(specifier)) found.push({ specifier: specifier.text, at: where(source, node) })
     ts.forEachChild(node, visit)
   }
@@ -74,12 +83,25 @@ describe('server layout', () => {
   })
 
   it("never lets a line's routes import another line's routes", () => {
-    const lines = readdirSync(serverSrc, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(serverSrc, e.name))
+    const lines = readdirSync(serverSrc, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => join(serverSrc, e.name))
     const offenders = lines
-      .flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && isRoutesFile(name)).map((name) => join(dir, name)))
-      .flatMap((file) => imports(parse(file))
-        .filter(({ specifier }) => specifier.startsWith('.') && isRoutesFile(specifier) && dirname(resolve(dirname(file), specifier)) !== dirname(file))
-        .map(({ specifier, at }) => `${at}  imports ${specifier}`))
+      .flatMap((dir) =>
+        readdirSync(dir)
+          .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && isRoutesFile(name))
+          .map((name) => join(dir, name)),
+      )
+      .flatMap((file) =>
+        imports(parse(file))
+          .filter(
+            ({ specifier }) =>
+              specifier.startsWith('.') &&
+              isRoutesFile(specifier) &&
+              dirname(resolve(dirname(file), specifier)) !== dirname(file),
+          )
+          .map(({ specifier, at }) => `${at}  imports ${specifier}`),
+      )
     expect(offenders, `routes importing another line's routes:\n${offenders.join('\n')}`).toEqual([])
   })
 

@@ -14,13 +14,19 @@ export function CardGrid(props: { rows: number[][]; ballCount: number; called: R
       <tbody>
         {grid.map((row, r) => (
           <tr key={r} class={complete.has(r) ? 'card-grid__row card-grid__row--complete' : 'card-grid__row'}>
-            {row.map((n, c) => n === 0
-              ? <td key={c} class="card-grid__cell card-grid__cell--blank" />
-              : (
-                <td key={c} class={props.called.has(n) ? 'card-grid__cell card-grid__cell--marked' : 'card-grid__cell'} data-marked={props.called.has(n) ? 'true' : 'false'}>
+            {row.map((n, c) =>
+              n === 0 ? (
+                <td key={c} class="card-grid__cell card-grid__cell--blank" />
+              ) : (
+                <td
+                  key={c}
+                  class={props.called.has(n) ? 'card-grid__cell card-grid__cell--marked' : 'card-grid__cell'}
+                  data-marked={props.called.has(n) ? 'true' : 'false'}
+                >
                   {n}
                 </td>
-              ))}
+              ),
+            )}
           </tr>
         ))}
       </tbody>

@@ -19,34 +19,89 @@ export interface HallInfo {
 }
 
 export interface PrizeInfo {
-  id: string; game_id: string; card_id: string; kind: 'line' | 'bingo'; amount_cents: number; at_ball: number
-  status: 'awarded' | 'paid' | 'void'; awarded_at: string; paid_at: string | null; paid_by: string | null; serial: string
+  id: string
+  game_id: string
+  card_id: string
+  kind: 'line' | 'bingo'
+  amount_cents: number
+  at_ball: number
+  status: 'awarded' | 'paid' | 'void'
+  awarded_at: string
+  paid_at: string | null
+  paid_by: string | null
+  serial: string
 }
 
-export interface CardInfo { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; status: string; gameId: string }
+export interface CardInfo {
+  id: string
+  serial: string
+  seriesCode: string
+  cardNo: number
+  rows: number[][]
+  status: string
+  gameId: string
+}
 
 /** Issue 15 point 4: an annulment's reason and the second person's confirmation. */
 /** An annulment's reason, and the second person's credential (also the BNG-74 co-signature of a Bolivian entry). */
-export interface Annul { reason?: string; confirm: { username: string; password: string } }
-export type IncidentKind = 'device-failure-before-first-ball' | 'device-failure-after-first-ball' | 'ball-irregularity' | 'caller-error' | 'unresolved-suspension'
+export interface Annul {
+  reason?: string
+  confirm: { username: string; password: string }
+}
+export type IncidentKind =
+  | 'device-failure-before-first-ball'
+  | 'device-failure-after-first-ball'
+  | 'ball-irregularity'
+  | 'caller-error'
+  | 'unresolved-suspension'
 
 /** BNG-27: the witness is the second person's credential (X-Bolillo-Second-Person), not a name; `confirmedBy` only with authentication off. */
 export type Recount = { ballsCounted: number; confirmedBy?: string }
 /** BNG-41: the equipment checked before a session opens. */
-export type EquipmentChecklist = { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string }
+export type EquipmentChecklist = {
+  extractor: boolean
+  cctv: boolean
+  displays: boolean
+  sound: boolean
+  reader?: boolean
+  note?: string
+}
 
-export interface Principal { kind: 'person' | 'device' | 'anonymous'; id: string; name: string; role: string }
-export interface LoginResult { token: string; expiresAt: string; user: { id: string; role: string; displayName: string } }
+export interface Principal {
+  kind: 'person' | 'device' | 'anonymous'
+  id: string
+  name: string
+  role: string
+}
+export interface LoginResult {
+  token: string
+  expiresAt: string
+  user: { id: string; role: string; displayName: string }
+}
 
 /** Issue 13 point 5: the enrolled station this console is, the person at it and the open shift (GET /api/shifts/current). */
 export interface TableTill {
   station: { id: string; name: string; kind: string; hallId: string | null } | null
   person: { id: string; name: string; role: string } | null
-  shift: { shiftId: string; status: 'open' | 'closed'; currency: string; cashier: { id: string; name: string }; openedAt: string; floatCents: number; expectedCents: number } | null
+  shift: {
+    shiftId: string
+    status: 'open' | 'closed'
+    currency: string
+    cashier: { id: string; name: string }
+    openedAt: string
+    floatCents: number
+    expectedCents: number
+  } | null
 }
 
 /** A closed shift as the server reports it: the difference is counted minus expected, to the centavo. */
-export interface ClosedShift { shiftId: string; currency: string; expectedCents: number; countedCents: number | null; differenceCents: number | null }
+export interface ClosedShift {
+  shiftId: string
+  currency: string
+  expectedCents: number
+  countedCents: number | null
+  differenceCents: number | null
+}
 
 /**
  * Every call the caller console makes. `base` is '' for same origin; `token` gives the session token of the
@@ -54,14 +109,18 @@ export interface ClosedShift { shiftId: string; currency: string; expectedCents:
  * `device` is the credential of the enrolled cashier station the console is (issue 13: a login sent with it is
  * bound to the station, so the person's sales at the table move cash through her shift there).
  */
-export function createApi(lang: Lang, options: { base?: string; token?: () => string | null; device?: string | null } = {}) {
+export function createApi(
+  lang: Lang,
+  options: { base?: string; token?: () => string | null; device?: string | null } = {},
+) {
   const base = options.base ?? ''
   const request = createRequest({ lang: () => lang, base, token: options.token, device: options.device })
   // A login goes out with the station's credential, never an old token: the session is bound to the station.
   const asDevice = createRequest({ lang: () => lang, base, device: options.device })
   const enc = encodeURIComponent
   return {
-    login: (username: string, password: string) => asDevice<LoginResult>('POST', '/api/auth/login', { username, password }),
+    login: (username: string, password: string) =>
+      asDevice<LoginResult>('POST', '/api/auth/login', { username, password }),
     logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
     me: () => request<Principal>('GET', '/api/auth/me'),
     /** Who is logged in, in words, and the permissions of that role (issue 14 point 7). */
@@ -69,36 +128,85 @@ export function createApi(lang: Lang, options: { base?: string; token?: () => st
     /** The minutes PDF as a blob (a plain link cannot carry the Authorization header). */
     minutesPdf: (sessionId: string) => request.blob(`/api/sessions/${enc(sessionId)}/minutes.pdf`),
     hall: (hallId: string) => request<HallInfo>('GET', `/api/halls/${enc(hallId)}`),
-    openSession: (hallId: string, recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) => request<{ id: string }>('POST', `/api/halls/${enc(hallId)}/sessions`, { recount, checklist }, { secondPerson: second }),
+    openSession: (hallId: string, recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) =>
+      request<{ id: string }>(
+        'POST',
+        `/api/halls/${enc(hallId)}/sessions`,
+        { recount, checklist },
+        { secondPerson: second },
+      ),
     session: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}`),
     minutes: (sessionId: string) => request<SessionMinutes>('GET', `/api/sessions/${enc(sessionId)}/minutes`),
     minutesPdfUrl: (sessionId: string) => `${base}/api/sessions/${enc(sessionId)}/minutes.pdf`,
-    lastGame: (sessionId: string, second?: SecondPerson) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/last-game`, undefined, { secondPerson: second }),
-    closeSession: (sessionId: string, recount?: Recount, second?: SecondPerson) => request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/close`, recount ? { recount } : {}, { secondPerson: second }),
-    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual', second?: SecondPerson) => request<GameState>('POST', `/api/sessions/${enc(sessionId)}/games`, { seriesIds, drawSource }, { secondPerson: second }),
+    lastGame: (sessionId: string, second?: SecondPerson) =>
+      request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/last-game`, undefined, { secondPerson: second }),
+    closeSession: (sessionId: string, recount?: Recount, second?: SecondPerson) =>
+      request<{ ok: true }>('POST', `/api/sessions/${enc(sessionId)}/close`, recount ? { recount } : {}, {
+        secondPerson: second,
+      }),
+    announce: (sessionId: string, seriesIds: string[], drawSource: 'rng' | 'manual', second?: SecondPerson) =>
+      request<GameState>(
+        'POST',
+        `/api/sessions/${enc(sessionId)}/games`,
+        { seriesIds, drawSource },
+        { secondPerson: second },
+      ),
     game: (gameId: string) => request<GameState>('GET', `/api/games/${enc(gameId)}`),
     openSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/open`),
-    sell: (gameId: string, count: number, channel = 'caller') => request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, { count, channel }),
+    sell: (gameId: string, count: number, channel = 'caller') =>
+      request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, { count, channel }),
     closeSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, {}),
     /** bolillo-draw-v2: a round's signature typed in by staff, or (without one) fetch the round from the relays now. */
-    beacon: (gameId: string, signature?: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/beacon`, signature ? { signature } : {}),
+    beacon: (gameId: string, signature?: string) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/beacon`, signature ? { signature } : {}),
     draw: (gameId: string) => request<{ ball: number; state: GameState }>('POST', `/api/games/${enc(gameId)}/draw`),
-    enterBall: (gameId: string, ball: number) => request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
-    claim: (gameId: string, kind: 'line' | 'bingo', serial: string) => request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, { kind, serial }),
-    card: (gameId: string, serial: string) => request<CardInfo>('GET', `/api/games/${enc(gameId)}/cards/${enc(serial)}`),
-    closeWindow: (gameId: string, second?: SecondPerson) => request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`, undefined, { secondPerson: second }),
+    enterBall: (gameId: string, ball: number) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
+    claim: (gameId: string, kind: 'line' | 'bingo', serial: string) =>
+      request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, {
+        kind,
+        serial,
+      }),
+    card: (gameId: string, serial: string) =>
+      request<CardInfo>('GET', `/api/games/${enc(gameId)}/cards/${enc(serial)}`),
+    closeWindow: (gameId: string, second?: SecondPerson) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/window/close`, undefined, { secondPerson: second }),
     stopForClaim: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/stop`),
     resumePlay: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/claims/resume`),
-    incident: (gameId: string, kind: IncidentKind, note?: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) =>
-      request<GameState>('POST', `/api/games/${enc(gameId)}/incidents`, { kind, ...(note ? { note } : {}), ...(correctedBall !== undefined ? { correctedBall } : {}), ...(annul ?? {}) }, { secondPerson: second }),
-    resume: (gameId: string, second?: SecondPerson) => request<GameState>('POST', `/api/games/${enc(gameId)}/resume`, undefined, { secondPerson: second }),
+    incident: (
+      gameId: string,
+      kind: IncidentKind,
+      note?: string,
+      correctedBall?: number,
+      annul?: Annul,
+      second?: SecondPerson,
+    ) =>
+      request<GameState>(
+        'POST',
+        `/api/games/${enc(gameId)}/incidents`,
+        {
+          kind,
+          ...(note ? { note } : {}),
+          ...(correctedBall !== undefined ? { correctedBall } : {}),
+          ...(annul ?? {}),
+        },
+        { secondPerson: second },
+      ),
+    resume: (gameId: string, second?: SecondPerson) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/resume`, undefined, { secondPerson: second }),
     prizes: (gameId: string) => request<{ prizes: PrizeInfo[] }>('GET', `/api/games/${enc(gameId)}/prizes`),
     /** BNG-71, issue 13 point 6: a prize is paid against its card's signed code (none given: the server refuses). */
     pay: (prizeId: string, code: string, paidBy: string, second?: SecondPerson) =>
-      request<unknown>('POST', `/api/prizes/${enc(prizeId)}/pay`, { ...(code ? { code } : {}), paidBy }, { secondPerson: second }),
+      request<unknown>(
+        'POST',
+        `/api/prizes/${enc(prizeId)}/pay`,
+        { ...(code ? { code } : {}), paidBy },
+        { secondPerson: second },
+      ),
     currentShift: () => request<TableTill>('GET', '/api/shifts/current'),
     openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) => request<ClosedShift>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
+    closeShift: (countedCents: number, note?: string) =>
+      request<ClosedShift>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
   }
 }
 

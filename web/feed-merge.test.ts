@@ -4,10 +4,32 @@ import { mergeBall, mergeState } from './feed-merge.ts'
 
 function state(over: Partial<GameState> = {}): GameState {
   return {
-    gameId: 'g1', hallId: 'h', hallName: 'Sala', sessionId: 's', orderNo: 1, status: 'drawing', profileId: 'BO-2025', currency: 'BOB',
-    faceValueCents: 1000, ballCount: 90, cardsSold: 50, totalCents: 50000, linePoolCents: 5000, bingoPoolCents: 25500,
-    lineClosed: false, window: null, drawSource: 'rng', commitment: 'c'.repeat(64), balls: [5, 17], lastBall: 17, series: [],
-    winners: [], rejectedClaims: [], isLastGame: false, voidReason: null, seq: 10,
+    gameId: 'g1',
+    hallId: 'h',
+    hallName: 'Sala',
+    sessionId: 's',
+    orderNo: 1,
+    status: 'drawing',
+    profileId: 'BO-2025',
+    currency: 'BOB',
+    faceValueCents: 1000,
+    ballCount: 90,
+    cardsSold: 50,
+    totalCents: 50000,
+    linePoolCents: 5000,
+    bingoPoolCents: 25500,
+    lineClosed: false,
+    window: null,
+    drawSource: 'rng',
+    commitment: 'c'.repeat(64),
+    balls: [5, 17],
+    lastBall: 17,
+    series: [],
+    winners: [],
+    rejectedClaims: [],
+    isLastGame: false,
+    voidReason: null,
+    seq: 10,
     times: { createdAt: '', salesOpenedAt: null, salesClosedAt: null, firstBallAt: null, finishedAt: null },
     ...over,
   }
@@ -40,7 +62,12 @@ describe('mergeBall', () => {
   })
 
   it('turns a closed sale into a game in play with the first ball', () => {
-    const r = mergeBall(state({ status: 'sales_closed', balls: [], lastBall: null }), { gameId: 'g1', seq: 12, ball: 8, count: 1 })
+    const r = mergeBall(state({ status: 'sales_closed', balls: [], lastBall: null }), {
+      gameId: 'g1',
+      seq: 12,
+      ball: 8,
+      count: 1,
+    })
     expect(r.state?.status).toBe('drawing')
   })
 

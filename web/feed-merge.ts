@@ -6,10 +6,19 @@
  */
 import type { GameState } from '../server/src/bingo/service.ts'
 
-export interface BallDrawn { gameId: string; seq: number; ball: number; count: number }
+export interface BallDrawn {
+  gameId: string
+  seq: number
+  ball: number
+  count: number
+}
 
 /** The state to show after a full `game:state`, or null to ignore it. */
-export function mergeState(current: GameState | null, watchedGameId: string | null, incoming: GameState): GameState | null {
+export function mergeState(
+  current: GameState | null,
+  watchedGameId: string | null,
+  incoming: GameState,
+): GameState | null {
   if (watchedGameId !== null && incoming.gameId !== watchedGameId) return null
   if (current && current.gameId === incoming.gameId && incoming.seq < current.seq) return null
   return incoming

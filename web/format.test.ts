@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import {
-  beaconInfo, beaconWaiting, bonusesOf, boardRows, cardGrid, claimReason, completeRows, extraPrizes, groupedCommitment, markedCount, money, previousBalls,
-  shortCommitment, stateWord, windowQuestion, winnersOnShow,
+  beaconInfo,
+  beaconWaiting,
+  bonusesOf,
+  boardRows,
+  cardGrid,
+  claimReason,
+  completeRows,
+  extraPrizes,
+  groupedCommitment,
+  markedCount,
+  money,
+  previousBalls,
+  shortCommitment,
+  stateWord,
+  windowQuestion,
+  winnersOnShow,
 } from './format.ts'
 import { langFromSearch } from './i18n.ts'
 
@@ -9,11 +23,30 @@ describe('beacon line (bolillo-draw-v2)', () => {
   const base = { round: 657413, publishedAt: '2023-09-15T11:00:03Z', scheme: 'drand-quicknet' as const, demo: false }
   it('shows the round awaited, then the round and its randomness, and names a demo beacon plainly', () => {
     expect(beaconInfo({ beacon: null }, 'es')).toBeNull()
-    expect(beaconInfo({ beacon: { ...base, status: 'awaiting' } }, 'es')).toEqual({ label: 'Ronda del faro', value: '657413', note: 'esperando su publicación', demo: false, verified: false })
-    const verified = { ...base, status: 'verified' as const, randomness: 'fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587' }
-    expect(beaconInfo({ beacon: verified }, 'es')).toMatchObject({ label: 'Ronda del faro 657413', value: 'fc18 73a1 3f35 45ae…', note: 'faro público drand', verified: true })
-    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'es')!.note).toBe('FARO DE DEMOSTRACIÓN (no público)')
-    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'en')!.note).toBe('DEMO BEACON (not public)')
+    expect(beaconInfo({ beacon: { ...base, status: 'awaiting' } }, 'es')).toEqual({
+      label: 'Ronda del faro',
+      value: '657413',
+      note: 'esperando su publicación',
+      demo: false,
+      verified: false,
+    })
+    const verified = {
+      ...base,
+      status: 'verified' as const,
+      randomness: 'fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587',
+    }
+    expect(beaconInfo({ beacon: verified }, 'es')).toMatchObject({
+      label: 'Ronda del faro 657413',
+      value: 'fc18 73a1 3f35 45ae…',
+      note: 'faro público drand',
+      verified: true,
+    })
+    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'es')!.note).toBe(
+      'FARO DE DEMOSTRACIÓN (no público)',
+    )
+    expect(beaconInfo({ beacon: { ...verified, scheme: 'demo', demo: true } }, 'en')!.note).toBe(
+      'DEMO BEACON (not public)',
+    )
     expect(beaconWaiting(657413, 'es')).toBe('Esperando la ronda 657413 del faro público…')
   })
 })
@@ -85,7 +118,11 @@ describe('boardRows', () => {
 })
 
 describe('cardGrid', () => {
-  const rows = [[3, 15, 42, 61, 80], [9, 27, 38, 55, 74], [12, 29, 47, 66, 90]]
+  const rows = [
+    [3, 15, 42, 61, 80],
+    [9, 27, 38, 55, 74],
+    [12, 29, 47, 66, 90],
+  ]
 
   it('puts each number in its column of the 3 x 9 card (BNG-5)', () => {
     const grid = cardGrid(rows, 90)
@@ -98,7 +135,10 @@ describe('cardGrid', () => {
 
   it('still shows a card that does not fit the layout', () => {
     const grid = cardGrid([[1, 2], [3]], 90)
-    expect(grid).toEqual([[1, 2], [3, 0]])
+    expect(grid).toEqual([
+      [1, 2],
+      [3, 0],
+    ])
   })
 
   it('finds the complete rows and counts the marked numbers', () => {
@@ -133,26 +173,63 @@ describe('extraPrizes', () => {
 
   it('reads the prima with its ball limit, the pots with their conditions and the lucky numbers (BNG-37, BNG-55)', () => {
     const e = extraPrizes({
-      primaActive: true, primaAmountCents: 50000, primaBallLimit: 52,
-      pots: [{ id: 'p1', name: 'Pozo', kind: 'progressive', amountCents: 120000, reserveCents: 0, contributionBp: 200, conditions: 'bingo antes de la bola 40', condition: {}, hallIds: [] }],
+      primaActive: true,
+      primaAmountCents: 50000,
+      primaBallLimit: 52,
+      pots: [
+        {
+          id: 'p1',
+          name: 'Pozo',
+          kind: 'progressive',
+          amountCents: 120000,
+          reserveCents: 0,
+          contributionBp: 200,
+          conditions: 'bingo antes de la bola 40',
+          condition: {},
+          hallIds: [],
+        },
+      ],
       luckyBall: { commitment: 'x', numbers: [7, 44] },
     })
     expect(e.prima).toEqual({ amountCents: 50000, maxBall: 52, active: true })
-    expect(e.jackpots).toEqual([{ name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40', contributionBp: 200 }])
+    expect(e.jackpots).toEqual([
+      { name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40', contributionBp: 200 },
+    ])
     expect(e.luckyNumbers).toEqual([7, 44])
   })
 })
 
 describe('bonusesOf', () => {
   it('lists the bonus prizes a winning card took with that prize', () => {
-    const b = { id: 'b', source: 'prima' as const, name: 'Prima', prizeKind: 'bingo' as const, serial: 'A-1', cardId: 'c1', hallId: 'h', amountCents: 5000, atBall: 40, status: 'awarded' as const }
-    expect(bonusesOf({ bonusWinners: [b, { ...b, cardId: 'c2' }, { ...b, prizeKind: 'line' }] }, 'c1', 'bingo')).toEqual([{ name: 'Prima', amountCents: 5000 }])
+    const b = {
+      id: 'b',
+      source: 'prima' as const,
+      name: 'Prima',
+      prizeKind: 'bingo' as const,
+      serial: 'A-1',
+      cardId: 'c1',
+      hallId: 'h',
+      amountCents: 5000,
+      atBall: 40,
+      status: 'awarded' as const,
+    }
+    expect(
+      bonusesOf({ bonusWinners: [b, { ...b, cardId: 'c2' }, { ...b, prizeKind: 'line' }] }, 'c1', 'bingo'),
+    ).toEqual([{ name: 'Prima', amountCents: 5000 }])
     expect(bonusesOf({}, 'c1', 'bingo')).toEqual([])
   })
 })
 
 describe('winnersOnShow', () => {
-  const line = { kind: 'line' as const, serial: 'A-00001', cardId: 'c1', rows: [], atBall: 20, amountCents: null, status: 'verified' as const }
+  const line = {
+    kind: 'line' as const,
+    serial: 'A-00001',
+    cardId: 'c1',
+    rows: [],
+    atBall: 20,
+    amountCents: null,
+    status: 'verified' as const,
+  }
   const bingo = { ...line, kind: 'bingo' as const, serial: 'A-00007', atBall: 51 }
 
   it('shows the winners of the open window, and the bingo once the game is over', () => {

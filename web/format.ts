@@ -38,20 +38,39 @@ export function shortCommitment(hex: string): string {
 
 /** The beacon's randomness as the hall reads it: its first 16 hex characters, in groups of four, then "…". */
 export function shortRandomness(hex: string): string {
-  return `${hex.trim().toLowerCase().slice(0, 16).replace(/(.{4})(?=.)/g, '$1 ')}…`
+  return `${hex
+    .trim()
+    .toLowerCase()
+    .slice(0, 16)
+    .replace(/(.{4})(?=.)/g, '$1 ')}…`
 }
 
 /**
  * The beacon line of a game after its close (bolillo-draw-v2): the round awaited, or the round with its randomness
  * once verified, and whether it is the labelled demo beacon. Null before the close and for v1 games.
  */
-export function beaconInfo(state: Pick<GameState, 'beacon'>, lang: Lang): { label: string; value: string; note: string; demo: boolean; verified: boolean } | null {
+export function beaconInfo(
+  state: Pick<GameState, 'beacon'>,
+  lang: Lang,
+): { label: string; value: string; note: string; demo: boolean; verified: boolean } | null {
   const b = state.beacon
   if (!b) return null
   if (b.status !== 'verified' || !b.randomness) {
-    return { label: text(lang, 'beaconRound'), value: String(b.round), note: text(lang, 'beaconAwaiting'), demo: b.demo, verified: false }
+    return {
+      label: text(lang, 'beaconRound'),
+      value: String(b.round),
+      note: text(lang, 'beaconAwaiting'),
+      demo: b.demo,
+      verified: false,
+    }
   }
-  return { label: `${text(lang, 'beaconRound')} ${b.round}`, value: shortRandomness(b.randomness), note: b.demo ? text(lang, 'beaconDemo') : text(lang, 'beaconPublic'), demo: b.demo, verified: true }
+  return {
+    label: `${text(lang, 'beaconRound')} ${b.round}`,
+    value: shortRandomness(b.randomness),
+    note: b.demo ? text(lang, 'beaconDemo') : text(lang, 'beaconPublic'),
+    demo: b.demo,
+    verified: true,
+  }
 }
 
 /** "Esperando la ronda N del faro público…" */
@@ -61,7 +80,10 @@ export function beaconWaiting(round: number, lang: Lang): string {
 
 /** The full commitment in groups of eight, so it wraps cleanly on a small line. */
 export function groupedCommitment(hex: string): string {
-  return hex.trim().toLowerCase().replace(/(.{8})(?=.)/g, '$1 ')
+  return hex
+    .trim()
+    .toLowerCase()
+    .replace(/(.{8})(?=.)/g, '$1 ')
 }
 
 /**
@@ -133,10 +155,17 @@ export interface ExtraPrizes {
  * Reads the optional issue #8 fields of the state (primaActive, primaAmountCents, primaBallLimit, pots,
  * luckyBall). Older servers and fixtures leave them out; anything malformed is ignored rather than shown wrong.
  */
-export function extraPrizes(state: Partial<Pick<GameState, 'primaActive' | 'primaAmountCents' | 'primaBallLimit' | 'pots' | 'luckyBall'>>): ExtraPrizes {
-  const prima = typeof state.primaAmountCents === 'number'
-    ? { amountCents: state.primaAmountCents, maxBall: typeof state.primaBallLimit === 'number' ? state.primaBallLimit : null, active: state.primaActive === true }
-    : null
+export function extraPrizes(
+  state: Partial<Pick<GameState, 'primaActive' | 'primaAmountCents' | 'primaBallLimit' | 'pots' | 'luckyBall'>>,
+): ExtraPrizes {
+  const prima =
+    typeof state.primaAmountCents === 'number'
+      ? {
+          amountCents: state.primaAmountCents,
+          maxBall: typeof state.primaBallLimit === 'number' ? state.primaBallLimit : null,
+          active: state.primaActive === true,
+        }
+      : null
   const jackpots: ExtraPrizes['jackpots'] = []
   for (const p of Array.isArray(state.pots) ? state.pots : []) {
     if (p && typeof p.amountCents === 'number') {
@@ -153,8 +182,14 @@ export function extraPrizes(state: Partial<Pick<GameState, 'primaActive' | 'prim
 }
 
 /** Bonus prizes (prima, pots, lucky ball) won by one card with one prize kind, for the winner panel. */
-export function bonusesOf(state: Pick<GameState, 'bonusWinners'>, cardId: string, kind: 'line' | 'bingo'): Array<{ name: string; amountCents: number }> {
-  return (state.bonusWinners ?? []).filter((b) => b.cardId === cardId && b.prizeKind === kind && b.status !== 'void').map((b) => ({ name: b.name, amountCents: b.amountCents }))
+export function bonusesOf(
+  state: Pick<GameState, 'bonusWinners'>,
+  cardId: string,
+  kind: 'line' | 'bingo',
+): Array<{ name: string; amountCents: number }> {
+  return (state.bonusWinners ?? [])
+    .filter((b) => b.cardId === cardId && b.prizeKind === kind && b.status !== 'void')
+    .map((b) => ({ name: b.name, amountCents: b.amountCents }))
 }
 
 /**

@@ -15,16 +15,32 @@ beforeAll(async () => {
     req.on('data', (chunk) => (body += chunk))
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
       switch (req.url) {
-        case '/echo': return json(200, { method: req.method, body: body ? JSON.parse(body) : null })
-        case '/refused': return json(409, { error: { code: 'SALES_CLOSED', message: 'Venta cerrada.', detail: 'game g1 is running', details: { gameId: 'g1' } } })
-        case '/claim': return json(422, { ok: false, reason: 'not-a-line' })
-        case '/bare-error': return res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' }).end('<h1>proxy</h1>')
-        case '/not-json': return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello')
-        case '/pdf': return res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7')
-        case '/pdf-refused': return json(403, { error: { code: 'FORBIDDEN', message: 'No.' } })
-        default: return json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } })
+        case '/echo':
+          return json(200, { method: req.method, body: body ? JSON.parse(body) : null })
+        case '/refused':
+          return json(409, {
+            error: {
+              code: 'SALES_CLOSED',
+              message: 'Venta cerrada.',
+              detail: 'game g1 is running',
+              details: { gameId: 'g1' },
+            },
+          })
+        case '/claim':
+          return json(422, { ok: false, reason: 'not-a-line' })
+        case '/bare-error':
+          return res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' }).end('<h1>proxy</h1>')
+        case '/not-json':
+          return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello')
+        case '/pdf':
+          return res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7')
+        case '/pdf-refused':
+          return json(403, { error: { code: 'FORBIDDEN', message: 'No.' } })
+        default:
+          return json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } })
       }
     })
   })
@@ -39,7 +55,10 @@ function last() {
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => null, (e: unknown) => e)
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(ApiError)
   return err as ApiError
 }
@@ -96,11 +115,20 @@ describe('createRequest', () => {
 
   it('turns an error body into an ApiError with its code, message, detail and details', async () => {
     const err = await failure(createRequest({ lang: () => 'es', base })('POST', '/refused', {}))
-    expect(err).toMatchObject({ code: 'SALES_CLOSED', message: 'Venta cerrada.', status: 409, detail: 'game g1 is running', details: { gameId: 'g1' } })
+    expect(err).toMatchObject({
+      code: 'SALES_CLOSED',
+      message: 'Venta cerrada.',
+      status: 409,
+      detail: 'game g1 is running',
+      details: { gameId: 'g1' },
+    })
   })
 
   it('returns a result body that comes with a refusal status (a rejected claim)', async () => {
-    expect(await createRequest({ lang: () => 'es', base })('POST', '/claim', {})).toEqual({ ok: false, reason: 'not-a-line' })
+    expect(await createRequest({ lang: () => 'es', base })('POST', '/claim', {})).toEqual({
+      ok: false,
+      reason: 'not-a-line',
+    })
   })
 
   it('turns a refusal without an error body into HTTP_<status>', async () => {
@@ -110,7 +138,12 @@ describe('createRequest', () => {
 
   it('turns a success that is not JSON into BAD_RESPONSE', async () => {
     const err = await failure(createRequest({ lang: () => 'en', base })('GET', '/not-json'))
-    expect(err).toMatchObject({ code: 'BAD_RESPONSE', status: 200, message: 'Unexpected answer from the server.', detail: 'hello' })
+    expect(err).toMatchObject({
+      code: 'BAD_RESPONSE',
+      status: 200,
+      message: 'Unexpected answer from the server.',
+      detail: 'hello',
+    })
   })
 
   it('turns a network failure into NETWORK, in the screen language', async () => {
@@ -150,7 +183,14 @@ describe('deviceCredential', () => {
 
   it('has none before enrolment, and lasts one load without storage', () => {
     expect(deviceCredential('', memory())).toBeNull()
-    const broken = { getItem: () => { throw new Error('denied') }, setItem: () => { throw new Error('denied') } }
+    const broken = {
+      getItem: () => {
+        throw new Error('denied')
+      },
+      setItem: () => {
+        throw new Error('denied')
+      },
+    }
     expect(deviceCredential('?device=kiosk-1.s3cret', broken)).toBe('kiosk-1.s3cret')
   })
 })

@@ -31,7 +31,10 @@ export interface RequestOptions {
 }
 
 /** Another person's credential typed on this screen to authorise one request (issue 14 point 7). */
-export interface SecondPerson { username: string; password: string }
+export interface SecondPerson {
+  username: string
+  password: string
+}
 
 /** The X-Bolillo-Second-Person header value: base64 of the UTF-8 bytes of "username:password". */
 export function secondPersonHeader(person: SecondPerson): string {
@@ -103,7 +106,13 @@ export function createRequest(options: RequestOptions): ApiRequest {
     const res = await send(path, { headers: headers(false) })
     if (!res.ok) {
       const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error
-      throw new ApiError(e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, res.status, e?.detail, e?.details)
+      throw new ApiError(
+        e?.code ?? `HTTP_${res.status}`,
+        e?.message ?? res.statusText,
+        res.status,
+        e?.detail,
+        e?.details,
+      )
     }
     return res.blob()
   }

@@ -19,5 +19,7 @@ export function can(me: Me | null, permission: Permission): boolean {
 
 /** The line a screen's header shows: "Pedro Flores · Locutor · Mesa 1" (names, never ids or role codes). */
 export function whoLine(me: Me): string {
-  return [me.name, me.roleLabel, me.station && me.station.name !== me.name ? me.station.name : null].filter(Boolean).join(' · ')
+  return [me.name, me.roleLabel, me.station && me.station.name !== me.name ? me.station.name : null]
+    .filter(Boolean)
+    .join(' · ')
 }

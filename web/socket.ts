@@ -55,21 +55,31 @@ export function createGameFeed(target: FeedTarget, options: { url?: string } = {
     try {
       if (target.gameId !== undefined) {
         const r = await socket.timeout(WATCH_TIMEOUT_MS).emitWithAck('game:watch', { gameId: target.gameId })
-        if (!r.ok) { error.value = r.error; return }
+        if (!r.ok) {
+          error.value = r.error
+          return
+        }
         error.value = null
         state.value = r.data
       } else {
         const r = await socket.timeout(WATCH_TIMEOUT_MS).emitWithAck('hall:watch', { hallId: target.hallId })
-        if (!r.ok) { error.value = r.error; return }
+        if (!r.ok) {
+          error.value = r.error
+          return
+        }
         error.value = null
         watchedGameId = r.data.gameId
         const current = state.value
         // Keep a newer state that raced ahead of the ack (same game, higher seq).
-        if (!(current && r.data.state && current.gameId === r.data.state.gameId && current.seq > r.data.state.seq)) state.value = r.data.state
+        if (!(current && r.data.state && current.gameId === r.data.state.gameId && current.seq > r.data.state.seq))
+          state.value = r.data.state
       }
     } catch {
       // No ack in time: the connection is probably going down; the next 'connect' watches again.
-      if (socket.connected) setTimeout(() => { void refresh() }, 1000)
+      if (socket.connected)
+        setTimeout(() => {
+          void refresh()
+        }, 1000)
     }
   }
 
@@ -79,10 +89,15 @@ export function createGameFeed(target: FeedTarget, options: { url?: string } = {
     // filled) watches once more afterwards: the answer in flight may be the old game's, and the hall screen would
     // stay on it all night, dropping the new game's states.
     if (watching) {
-      again ??= watching.then(() => { again = null; return refresh() })
+      again ??= watching.then(() => {
+        again = null
+        return refresh()
+      })
       return again
     }
-    watching = watchOnce().finally(() => { watching = null })
+    watching = watchOnce().finally(() => {
+      watching = null
+    })
     return watching
   }
 
@@ -90,8 +105,12 @@ export function createGameFeed(target: FeedTarget, options: { url?: string } = {
     connection.value = 'online'
     void refresh()
   })
-  socket.on('disconnect', () => { connection.value = 'offline' })
-  socket.on('connect_error', () => { connection.value = 'offline' })
+  socket.on('disconnect', () => {
+    connection.value = 'offline'
+  })
+  socket.on('connect_error', () => {
+    connection.value = 'offline'
+  })
 
   socket.on('game:state', (incoming) => {
     const next = mergeState(state.value, watchedGameId, incoming)
@@ -115,7 +134,13 @@ export function createGameFeed(target: FeedTarget, options: { url?: string } = {
   })
 
   return {
-    state, connection, error, lastCall, refresh,
-    close: () => { socket.close() },
+    state,
+    connection,
+    error,
+    lastCall,
+    refresh,
+    close: () => {
+      socket.close()
+    },
   }
 }

@@ -22,10 +22,18 @@ const KEY_ENABLED = 'bolillo.display.sound'
 const KEY_VOICE = 'bolillo.display.voice'
 
 function stored(key: string): string | null {
-  try { return localStorage.getItem(key) } catch { return null }
+  try {
+    return localStorage.getItem(key)
+  } catch {
+    return null
+  }
 }
 function store(key: string, value: string): void {
-  try { localStorage.setItem(key, value) } catch { /* private mode: the choice is not remembered */ }
+  try {
+    localStorage.setItem(key, value)
+  } catch {
+    /* private mode: the choice is not remembered */
+  }
 }
 
 export function createSpeaker(lang: Lang): Speaker {
@@ -37,7 +45,8 @@ export function createSpeaker(lang: Lang): Speaker {
 
   const loadVoices = () => {
     if (!synth) return
-    voices.value = synth.getVoices()
+    voices.value = synth
+      .getVoices()
       .filter((v) => v.lang.toLowerCase().startsWith(prefix))
       .map((v) => ({ uri: v.voiceURI, name: `${v.name} (${v.lang})` }))
   }
@@ -47,7 +56,10 @@ export function createSpeaker(lang: Lang): Speaker {
   }
 
   return {
-    enabled, voiceUri, voices, supported: Boolean(synth),
+    enabled,
+    voiceUri,
+    voices,
+    supported: Boolean(synth),
     setEnabled(on) {
       enabled.value = on
       store(KEY_ENABLED, on ? 'on' : 'off')

@@ -17,7 +17,13 @@ import { AmlSection } from './sections/Aml.tsx'
 import { InspectionSection } from './sections/Inspection.tsx'
 import { ReportsSection } from './sections/Reports.tsx'
 
-interface SectionDef { key: string; title: AdminTextKey; group: AdminTextKey; needs: string[]; view: FunctionComponent }
+interface SectionDef {
+  key: string
+  title: AdminTextKey
+  group: AdminTextKey
+  needs: string[]
+  view: FunctionComponent
+}
 
 /** Each section opens for any of its permissions (access/permissions.ts names them). */
 export const SECTIONS: SectionDef[] = [
@@ -28,7 +34,13 @@ export const SECTIONS: SectionDef[] = [
   { key: 'draws', title: 's_draws', group: 'g_lottery', needs: ['lottery.admin', 'lottery.draw'], view: DrawsSection },
   { key: 'instant', title: 's_instant', group: 'g_lottery', needs: ['lottery.admin'], view: InstantSection },
   { key: 'aml', title: 's_aml', group: 'g_control', needs: ['aml.review', 'aml.decide'], view: AmlSection },
-  { key: 'inspection', title: 's_inspection', group: 'g_control', needs: ['journal.read', 'minutes.read', 'regulator.state'], view: InspectionSection },
+  {
+    key: 'inspection',
+    title: 's_inspection',
+    group: 'g_control',
+    needs: ['journal.read', 'minutes.read', 'regulator.state'],
+    view: InspectionSection,
+  },
   { key: 'reports', title: 's_reports', group: 'g_control', needs: ['minutes.read'], view: ReportsSection },
 ]
 
@@ -52,7 +64,9 @@ function LangSwitch() {
   return (
     <div class="lang" role="group" aria-label={tx('language')}>
       {(['es', 'en'] as const).map((l) => (
-        <button key={l} class={lang.value === l ? 'on' : ''} data-testid={`lang-${l}`} onClick={() => setLang(l)}>{l.toUpperCase()}</button>
+        <button key={l} class={lang.value === l ? 'on' : ''} data-testid={`lang-${l}`} onClick={() => setLang(l)}>
+          {l.toUpperCase()}
+        </button>
       ))}
     </div>
   )
@@ -79,12 +93,31 @@ function Login() {
   return (
     <main class="login">
       <form onSubmit={submit} data-testid="login">
-        <div class="login-head"><h1>{tx('loginTitle')}</h1><LangSwitch /></div>
+        <div class="login-head">
+          <h1>{tx('loginTitle')}</h1>
+          <LangSwitch />
+        </div>
         <p class="muted">{tx('loginHint')}</p>
-        <Field label={tx('username')}><Input name="username" autocomplete="username" value={username} onValue={setUsername} /></Field>
-        <Field label={tx('password')}><Input name="password" type="password" autocomplete="current-password" value={password} onValue={setPassword} /></Field>
-        <button class="primary" type="submit" disabled={busy || !username || !password}>{tx('enter')}</button>
-        {error && <Notice kind="error" testId="login-error">{error}</Notice>}
+        <Field label={tx('username')}>
+          <Input name="username" autocomplete="username" value={username} onValue={setUsername} />
+        </Field>
+        <Field label={tx('password')}>
+          <Input
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            value={password}
+            onValue={setPassword}
+          />
+        </Field>
+        <button class="primary" type="submit" disabled={busy || !username || !password}>
+          {tx('enter')}
+        </button>
+        {error && (
+          <Notice kind="error" testId="login-error">
+            {error}
+          </Notice>
+        )}
       </form>
     </main>
   )
@@ -109,13 +142,28 @@ function ChangePassword() {
   return (
     <main class="login">
       <form onSubmit={submit} data-testid="change-password">
-        <div class="login-head"><h1>{tx('newPasswordTitle')}</h1><LangSwitch /></div>
+        <div class="login-head">
+          <h1>{tx('newPasswordTitle')}</h1>
+          <LangSwitch />
+        </div>
         <p class="muted">{tx('newPasswordHint')}</p>
-        <Field label={tx('currentPassword')}><Input name="current" type="password" autocomplete="current-password" value={current} onValue={setCurrent} /></Field>
-        <Field label={tx('newPassword')}><Input name="next" type="password" autocomplete="new-password" value={next} onValue={setNext} /></Field>
-        <Field label={tx('repeatPassword')}><Input name="again" type="password" autocomplete="new-password" value={again} onValue={setAgain} /></Field>
-        <button class="primary" type="submit" disabled={!current || next.length < 8}>{tx('save')}</button>
-        {error && <Notice kind="error" testId="password-error">{error}</Notice>}
+        <Field label={tx('currentPassword')}>
+          <Input name="current" type="password" autocomplete="current-password" value={current} onValue={setCurrent} />
+        </Field>
+        <Field label={tx('newPassword')}>
+          <Input name="next" type="password" autocomplete="new-password" value={next} onValue={setNext} />
+        </Field>
+        <Field label={tx('repeatPassword')}>
+          <Input name="again" type="password" autocomplete="new-password" value={again} onValue={setAgain} />
+        </Field>
+        <button class="primary" type="submit" disabled={!current || next.length < 8}>
+          {tx('save')}
+        </button>
+        {error && (
+          <Notice kind="error" testId="password-error">
+            {error}
+          </Notice>
+        )}
       </form>
     </main>
   )
@@ -126,10 +174,22 @@ export function App() {
   const route = useHash()
   useEffect(() => {
     document.title = tx('title')
-    if (token.value && !me.value) loadMe().then((m) => { me.value = m }, () => { token.value = null }).finally(() => setChecked(true))
+    if (token.value && !me.value)
+      loadMe()
+        .then(
+          (m) => {
+            me.value = m
+          },
+          () => {
+            token.value = null
+          },
+        )
+        .finally(() => setChecked(true))
     else setChecked(true)
   }, [])
-  useEffect(() => { document.title = tx('title') }, [lang.value])
+  useEffect(() => {
+    document.title = tx('title')
+  }, [lang.value])
   if (!checked) return <p class="muted">{tx('loading')}</p>
   const person = me.value
   if (token.value && mustChangePassword.value) return <ChangePassword />
@@ -141,13 +201,19 @@ export function App() {
   return (
     <div class="shell">
       <nav class="side" data-testid="nav">
-        <div class="brand">Bolillo<small>{tx('brand')}</small></div>
+        <div class="brand">
+          Bolillo<small>{tx('brand')}</small>
+        </div>
         {groups.map((g) => (
           <div class="group" key={g}>
             <h3>{tx(g)}</h3>
-            {mine.filter((s) => s.group === g).map((s) => (
-              <a key={s.key} href={`#/${s.key}`} class={s === current ? 'on' : ''} data-testid={`nav-${s.key}`}>{tx(s.title)}</a>
-            ))}
+            {mine
+              .filter((s) => s.group === g)
+              .map((s) => (
+                <a key={s.key} href={`#/${s.key}`} class={s === current ? 'on' : ''} data-testid={`nav-${s.key}`}>
+                  {tx(s.title)}
+                </a>
+              ))}
           </div>
         ))}
       </nav>
@@ -155,9 +221,13 @@ export function App() {
         <header class="top">
           <h1 data-testid="section-title">{current ? tx(current.title) : tx('brand')}</h1>
           <div class="who" data-testid="who">
-            <span>{tx('loggedAs')} <strong>{person.name}</strong> · {roleName(person)}</span>
+            <span>
+              {tx('loggedAs')} <strong>{person.name}</strong> · {roleName(person)}
+            </span>
             <LangSwitch />
-            <button data-testid="logout" onClick={() => void logout()}>{tx('logout')}</button>
+            <button data-testid="logout" onClick={() => void logout()}>
+              {tx('logout')}
+            </button>
           </div>
         </header>
         <div class="content">{View ? <View key={current!.key} /> : <Notice kind="info">{tx('noSection')}</Notice>}</div>

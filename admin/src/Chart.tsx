@@ -4,17 +4,62 @@
  */
 import { useEffect, useRef } from 'preact/hooks'
 import {
-  BarController, BarElement, CategoryScale, Chart as ChartJs, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJs,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
   type ChartConfiguration,
 } from 'chart.js'
 
-ChartJs.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip)
+ChartJs.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+)
 
-export interface Series { label: string; data: number[]; color: string; type?: 'bar' | 'line'; dashed?: boolean }
+export interface Series {
+  label: string
+  data: number[]
+  color: string
+  type?: 'bar' | 'line'
+  dashed?: boolean
+}
 
-export const COLORS = { sales: '#2563eb', prizes: '#f59e0b', plan: '#111827', actual: '#16a34a', bingo: '#7c3aed', lotto: '#0891b2', lottery: '#db2777', raffle: '#ea580c', instant: '#65a30d', other: '#64748b' }
+export const COLORS = {
+  sales: '#2563eb',
+  prizes: '#f59e0b',
+  plan: '#111827',
+  actual: '#16a34a',
+  bingo: '#7c3aed',
+  lotto: '#0891b2',
+  lottery: '#db2777',
+  raffle: '#ea580c',
+  instant: '#65a30d',
+  other: '#64748b',
+}
 
-export function Chart(props: { type: 'bar' | 'line'; labels: string[]; series: Series[]; format: (v: number) => string; testId?: string; height?: number; stacked?: boolean; title: string }) {
+export function Chart(props: {
+  type: 'bar' | 'line'
+  labels: string[]
+  series: Series[]
+  format: (v: number) => string
+  testId?: string
+  height?: number
+  stacked?: boolean
+  title: string
+}) {
   const canvas = useRef<HTMLCanvasElement>(null)
   useEffect(() => {
     if (!canvas.current) return
@@ -23,15 +68,27 @@ export function Chart(props: { type: 'bar' | 'line'; labels: string[]; series: S
       data: {
         labels: props.labels,
         datasets: props.series.map((s) => ({
-          type: s.type ?? props.type, label: s.label, data: s.data, backgroundColor: s.color, borderColor: s.color,
-          borderWidth: (s.type ?? props.type) === 'line' ? 2 : 0, borderDash: s.dashed ? [6, 4] : undefined, pointRadius: 4, maxBarThickness: 90,
+          type: s.type ?? props.type,
+          label: s.label,
+          data: s.data,
+          backgroundColor: s.color,
+          borderColor: s.color,
+          borderWidth: (s.type ?? props.type) === 'line' ? 2 : 0,
+          borderDash: s.dashed ? [6, 4] : undefined,
+          pointRadius: 4,
+          maxBarThickness: 90,
           // Stacked bars add up; a line (prizes, the plan) stands on its own.
           ...(props.stacked ? { stack: (s.type ?? props.type) === 'line' ? 'line' : 'bars' } : {}),
         })) as never,
       },
       options: {
-        animation: false, responsive: true, maintainAspectRatio: false,
-        plugins: { legend: { position: 'bottom' }, tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${props.format(Number(ctx.parsed.y))}` } } },
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: {
+          legend: { position: 'bottom' },
+          tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${props.format(Number(ctx.parsed.y))}` } },
+        },
         scales: {
           x: { stacked: props.stacked, grid: { display: false } },
           y: { stacked: props.stacked, beginAtZero: true, ticks: { callback: (v) => props.format(Number(v)) } },
@@ -44,10 +101,28 @@ export function Chart(props: { type: 'bar' | 'line'; labels: string[]; series: S
   return (
     <figure class="chart" data-testid={props.testId}>
       <figcaption>{props.title}</figcaption>
-      <div style={{ height: `${props.height ?? 280}px`, position: 'relative' }}><canvas ref={canvas} role="img" aria-label={props.title} /></div>
+      <div style={{ height: `${props.height ?? 280}px`, position: 'relative' }}>
+        <canvas ref={canvas} role="img" aria-label={props.title} />
+      </div>
       <table class="sr-only">
-        <thead><tr><th /> {props.series.map((s) => <th key={s.label}>{s.label}</th>)}</tr></thead>
-        <tbody>{props.labels.map((l, i) => <tr key={l}><th>{l}</th>{props.series.map((s) => <td key={s.label}>{props.format(s.data[i] ?? 0)}</td>)}</tr>)}</tbody>
+        <thead>
+          <tr>
+            <th />{' '}
+            {props.series.map((s) => (
+              <th key={s.label}>{s.label}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.labels.map((l, i) => (
+            <tr key={l}>
+              <th>{l}</th>
+              {props.series.map((s) => (
+                <td key={s.label}>{props.format(s.data[i] ?? 0)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </figure>
   )

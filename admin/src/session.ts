@@ -11,7 +11,13 @@ import { isAllowed, permissions, type Permission, type Role } from '../../server
 const TOKEN_KEY = 'bolillo.admin.token'
 const LANG_KEY = 'bolillo.admin.lang'
 
-export interface Me { id: string; name: string; role: string; roleLabel?: string; permissions: Set<string> }
+export interface Me {
+  id: string
+  name: string
+  role: string
+  roleLabel?: string
+  permissions: Set<string>
+}
 
 function load(key: string): string | null {
   try {
@@ -49,13 +55,23 @@ export function setLang(l: Lang) {
 export const api: ApiRequest = createRequest({ lang: () => lang.value, token: () => token.value })
 
 export function permissionsOfRole(role: string): Set<string> {
-  return new Set((Object.keys(permissions) as Permission[]).filter((p) => {
-    const roles = permissions[p] as readonly string[]
-    return !roles.includes('public') && isAllowed(p, role as Role)
-  }))
+  return new Set(
+    (Object.keys(permissions) as Permission[]).filter((p) => {
+      const roles = permissions[p] as readonly string[]
+      return !roles.includes('public') && isAllowed(p, role as Role)
+    }),
+  )
 }
 
-type MeAnswer = { id?: string; name?: string; roleLabel?: string; displayName?: string; role?: string; permissions?: string[]; user?: { id: string; displayName?: string; role: string } }
+type MeAnswer = {
+  id?: string
+  name?: string
+  roleLabel?: string
+  displayName?: string
+  role?: string
+  permissions?: string[]
+  user?: { id: string; displayName?: string; role: string }
+}
 
 /** Who the token belongs to: `/api/me` (with permissions) if the server has it, `/api/auth/me` otherwise. */
 export async function loadMe(): Promise<Me | null> {
@@ -69,14 +85,23 @@ export async function loadMe(): Promise<Me | null> {
   const role = answer.role ?? answer.user?.role ?? ''
   if (!role || role === 'public' || (answer as { kind?: string }).kind === 'anonymous') return null
   const perms = Array.isArray(answer.permissions) ? new Set(answer.permissions) : permissionsOfRole(role)
-  return { id: answer.id ?? answer.user?.id ?? '', name: answer.name ?? answer.displayName ?? answer.user?.displayName ?? '', role, roleLabel: answer.roleLabel, permissions: perms }
+  return {
+    id: answer.id ?? answer.user?.id ?? '',
+    name: answer.name ?? answer.displayName ?? answer.user?.displayName ?? '',
+    role,
+    roleLabel: answer.roleLabel,
+    permissions: perms,
+  }
 }
 
 /** Set when the person must choose a new password before anything else (a password someone else set). */
 export const mustChangePassword = signal(false)
 
 export async function login(username: string, password: string) {
-  const r = await api<{ token: string; user?: { mustChangePassword?: boolean } }>('POST', '/api/auth/login', { username, password })
+  const r = await api<{ token: string; user?: { mustChangePassword?: boolean } }>('POST', '/api/auth/login', {
+    username,
+    password,
+  })
   token.value = r.token
   store('session', TOKEN_KEY, r.token)
   mustChangePassword.value = Boolean(r.user?.mustChangePassword)

@@ -16,12 +16,16 @@ export function money(cents: number | null | undefined, currency = 'BOB'): strin
   return cents === null || cents === undefined ? '—' : formatMoney(Number(cents), currency, lang.value)
 }
 export function percent(bp: number | null | undefined): string {
-  return bp === null || bp === undefined ? '—' : `${(bp / 100).toLocaleString(localeOf(lang.value), { maximumFractionDigits: 2 })} %`
+  return bp === null || bp === undefined
+    ? '—'
+    : `${(bp / 100).toLocaleString(localeOf(lang.value), { maximumFractionDigits: 2 })} %`
 }
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—'
   const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(localeOf(lang.value), { dateStyle: 'short', timeStyle: 'short' })
+  return Number.isNaN(d.getTime())
+    ? '—'
+    : d.toLocaleString(localeOf(lang.value), { dateStyle: 'short', timeStyle: 'short' })
 }
 export function day(iso: string | null | undefined): string {
   if (!iso) return '—'
@@ -38,34 +42,70 @@ export function errorText(err: unknown): string {
   return lang.value === 'en' ? 'Something went wrong.' : 'Algo salió mal.'
 }
 
-export function Panel(props: { title: string; children: ComponentChildren; actions?: ComponentChildren; testId?: string; wide?: boolean }) {
+export function Panel(props: {
+  title: string
+  children: ComponentChildren
+  actions?: ComponentChildren
+  testId?: string
+  wide?: boolean
+}) {
   return (
     <section class={`panel${props.wide ? ' wide' : ''}`} data-testid={props.testId}>
-      <header><h2>{props.title}</h2>{props.actions && <div class="actions">{props.actions}</div>}</header>
+      <header>
+        <h2>{props.title}</h2>
+        {props.actions && <div class="actions">{props.actions}</div>}
+      </header>
       <div class="panel-body">{props.children}</div>
     </section>
   )
 }
 
 export function Field(props: { label: string; children: ComponentChildren; wide?: boolean }) {
-  return <label class={`field${props.wide ? ' wide' : ''}`}><span>{props.label}</span>{props.children}</label>
+  return (
+    <label class={`field${props.wide ? ' wide' : ''}`}>
+      <span>{props.label}</span>
+      {props.children}
+    </label>
+  )
 }
 
-export function Input(props: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'value'> & { value: string | number; onValue: (v: string) => void }) {
+export function Input(
+  props: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'value'> & {
+    value: string | number
+    onValue: (v: string) => void
+  },
+) {
   const { onValue, ...rest } = props
   return <input {...rest} value={props.value} onInput={(e) => onValue((e.target as HTMLInputElement).value)} />
 }
 
-export function Select(props: { value: string; onValue: (v: string) => void; options: Array<[string, string]>; testId?: string }) {
+export function Select(props: {
+  value: string
+  onValue: (v: string) => void
+  options: Array<[string, string]>
+  testId?: string
+}) {
   return (
-    <select value={props.value} data-testid={props.testId} onChange={(e) => props.onValue((e.target as HTMLSelectElement).value)}>
-      {props.options.map(([v, label]) => <option value={v} key={v}>{label}</option>)}
+    <select
+      value={props.value}
+      data-testid={props.testId}
+      onChange={(e) => props.onValue((e.target as HTMLSelectElement).value)}
+    >
+      {props.options.map(([v, label]) => (
+        <option value={v} key={v}>
+          {label}
+        </option>
+      ))}
     </select>
   )
 }
 
 export function Notice(props: { kind: 'ok' | 'error' | 'info'; children: ComponentChildren; testId?: string }) {
-  return <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'} data-testid={props.testId}>{props.children}</p>
+  return (
+    <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'} data-testid={props.testId}>
+      {props.children}
+    </p>
+  )
 }
 
 /** A form's submit: runs `action`, shows the server's message on failure and `done` on success. */
@@ -73,20 +113,36 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<s
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [ok, setOk] = useState<string | null>(null)
-  const run = useCallback(async (...args: A) => {
-    setBusy(true)
-    setError(null)
-    setOk(null)
-    try {
-      const said = await action(...args)
-      setOk(said ?? tx('done'))
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
-  }, [action])
-  const feedback = <>{error && <Notice kind="error" testId="error">{error}</Notice>}{ok && <Notice kind="ok" testId="ok">{ok}</Notice>}</>
+  const run = useCallback(
+    async (...args: A) => {
+      setBusy(true)
+      setError(null)
+      setOk(null)
+      try {
+        const said = await action(...args)
+        setOk(said ?? tx('done'))
+      } catch (err) {
+        setError(errorText(err))
+      } finally {
+        setBusy(false)
+      }
+    },
+    [action],
+  )
+  const feedback = (
+    <>
+      {error && (
+        <Notice kind="error" testId="error">
+          {error}
+        </Notice>
+      )}
+      {ok && (
+        <Notice kind="ok" testId="ok">
+          {ok}
+        </Notice>
+      )}
+    </>
+  )
   return { run, busy, error, ok, feedback }
 }
 
@@ -98,8 +154,17 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
   useEffect(() => {
     let live = true
     setError(null)
-    fn().then((d) => { if (live) setData(d) }, (err) => { if (live) setError(errorText(err)) })
-    return () => { live = false }
+    fn().then(
+      (d) => {
+        if (live) setData(d)
+      },
+      (err) => {
+        if (live) setError(errorText(err))
+      },
+    )
+    return () => {
+      live = false
+    }
   }, [...deps, n, lang.value])
   return { data, error, reload: () => setN((x) => x + 1) }
 }
@@ -109,11 +174,30 @@ export function Loading(props: { error: string | null }) {
 }
 
 export function Table(props: { head: string[]; rows: ComponentChildren[][]; testId?: string; empty?: string }) {
-  if (props.rows.length === 0) return <p class="muted" data-testid={props.testId}>{props.empty ?? tx('nothing')}</p>
+  if (props.rows.length === 0)
+    return (
+      <p class="muted" data-testid={props.testId}>
+        {props.empty ?? tx('nothing')}
+      </p>
+    )
   return (
     <table data-testid={props.testId}>
-      <thead><tr>{props.head.map((h) => <th key={h}>{h}</th>)}</tr></thead>
-      <tbody>{props.rows.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>)}</tbody>
+      <thead>
+        <tr>
+          {props.head.map((h) => (
+            <th key={h}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r, i) => (
+          <tr key={i}>
+            {r.map((c, j) => (
+              <td key={j}>{c}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
     </table>
   )
 }

@@ -43,25 +43,51 @@ export function selectBlower(config: HardwareConfig, options: { seed?: string } 
   const heartbeatTimeoutMs = config.blowerHeartbeatMs ?? 3000
   if (config.ballSource === 'serial') {
     if (!config.blowerPort) throw new Error('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT')
-    const reader = createSerialBlower({ path: config.blowerPort, baudRate: config.blowerBaud ?? 9600, heartbeatTimeoutMs })
-    return { reader, simulator: null, open: async () => { await reader.open() }, close: () => reader.close() }
+    const reader = createSerialBlower({
+      path: config.blowerPort,
+      baudRate: config.blowerBaud ?? 9600,
+      heartbeatTimeoutMs,
+    })
+    return {
+      reader,
+      simulator: null,
+      open: async () => {
+        await reader.open()
+      },
+      close: () => reader.close(),
+    }
   }
   if (config.ballSource === 'sim') {
-    const simulator = createBlowerSimulator({ seed: options.seed ?? `sim-${Date.now()}`, deviceId: SIM_BLOWER.deviceId, sealCode: SIM_BLOWER.sealCode, heartbeatMs: Math.max(50, Math.floor(heartbeatTimeoutMs / 3)) })
+    const simulator = createBlowerSimulator({
+      seed: options.seed ?? `sim-${Date.now()}`,
+      deviceId: SIM_BLOWER.deviceId,
+      sealCode: SIM_BLOWER.sealCode,
+      heartbeatMs: Math.max(50, Math.floor(heartbeatTimeoutMs / 3)),
+    })
     const binding = createSimBinding()
     binding.attach(SIM_BLOWER.port, simulator)
     const reader = createSerialBlower({ path: SIM_BLOWER.port, binding, heartbeatTimeoutMs })
     return {
-      reader, simulator,
-      async open() { simulator.power(); await reader.open() },
-      async close() { await reader.close(); simulator.shutdown() },
+      reader,
+      simulator,
+      async open() {
+        simulator.power()
+        await reader.open()
+      },
+      async close() {
+        await reader.close()
+        simulator.shutdown()
+      },
     }
   }
   return null
 }
 
 /** The entropy source for seeds. */
-export function selectEntropy(config: HardwareConfig, hooks: { onFailure?: (reason: string) => void } = {}): RngSource & { close?(): void } {
+export function selectEntropy(
+  config: HardwareConfig,
+  hooks: { onFailure?: (reason: string) => void } = {},
+): RngSource & { close?(): void } {
   if ((config.entropy ?? 'os') === 'os') return osRngSource
   return createHwrngSource({
     path: config.hwrngPath ?? '/dev/hwrng',

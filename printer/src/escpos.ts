@@ -21,10 +21,21 @@ import { access, open } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { BreakLine, CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer'
 import { DomainError } from '../../server/src/shared/errors.ts'
-import { alignText, columnsFor, flowDoc, gridCellText, gridGeometry, PAPER, type FlowLine, type Paper, type PrintDoc } from './ticket-layout.ts'
+import {
+  alignText,
+  columnsFor,
+  flowDoc,
+  gridCellText,
+  gridGeometry,
+  PAPER,
+  type FlowLine,
+  type Paper,
+  type PrintDoc,
+} from './ticket-layout.ts'
 
 /** Why a printer cannot print. */
-export type PrinterFault = 'offline' | 'paper_out' | 'cover_open' | 'error' | 'connection_lost' | 'no_response' | 'busy' | 'no_permission'
+export type PrinterFault =
+  'offline' | 'paper_out' | 'cover_open' | 'error' | 'connection_lost' | 'no_response' | 'busy' | 'no_permission'
 
 /** The DEVICE_UNAVAILABLE error of a printer, with the reason in `details`. */
 export function printerUnavailable(target: string, reason: PrinterFault, message: string): DomainError {
@@ -74,7 +85,21 @@ export interface PrinterTransport {
   isPrinterConnected(): Promise<boolean>
 }
 
-const BOX = { h: '─', v: '│', tl: '┌', tr: '┐', bl: '└', br: '┘', t: '┬', b: '┴', l: '├', r: '┤', x: '┼', dbl: '═', shade: '░' } as const
+const BOX = {
+  h: '─',
+  v: '│',
+  tl: '┌',
+  tr: '┐',
+  bl: '└',
+  br: '┘',
+  t: '┬',
+  b: '┴',
+  l: '├',
+  r: '┤',
+  x: '┼',
+  dbl: '═',
+  shade: '░',
+} as const
 
 /**
  * Builds the ESC/POS job for `docs` (all on the same paper) on a node-thermal-printer instance bound to
@@ -83,7 +108,8 @@ const BOX = { h: '─', v: '│', tl: '┌', tr: '┐', bl: '└', br: '┘', t:
 export function buildEscPosJob(docs: readonly PrintDoc[], transport?: PrinterTransport): ThermalPrinter {
   if (docs.length === 0) throw new DomainError('VALIDATION_FAILED', 'nothing to print')
   const paper = docs[0].paper
-  if (docs.some((d) => d.paper !== paper)) throw new DomainError('VALIDATION_FAILED', 'a print job uses one paper width')
+  if (docs.some((d) => d.paper !== paper))
+    throw new DomainError('VALIDATION_FAILED', 'a print job uses one paper width')
   const p = new ThermalPrinter({
     type: PrinterTypes.EPSON,
     // node-thermal-printer accepts an interface object in place of a URI string.
@@ -156,7 +182,8 @@ function writeGrid(p: ThermalPrinter, paper: Paper, rows: number[][]): void {
   const columns = rows[0]?.length ?? 9
   const g = gridGeometry(paper, columns)
   const pad = ' '.repeat(Math.floor((PAPER[paper].columns - g.width) / 2))
-  const rule = (left: string, mid: string, right: string) => pad + left + Array.from({ length: columns }, () => BOX.h.repeat(g.cellWidth)).join(mid) + right
+  const rule = (left: string, mid: string, right: string) =>
+    pad + left + Array.from({ length: columns }, () => BOX.h.repeat(g.cellWidth)).join(mid) + right
   setSize(p, 'normal', false)
   p.setLineSpacing(24)
   p.println(rule(BOX.tl, BOX.t, BOX.tr))
@@ -166,9 +193,15 @@ function writeGrid(p: ThermalPrinter, paper: Paper, rows: number[][]): void {
     for (const n of row) {
       setSize(p, 'tall', true)
       p.print(BOX.v)
-      if (!n) { p.print(BOX.shade.repeat(g.cellWidth)); continue }
+      if (!n) {
+        p.print(BOX.shade.repeat(g.cellWidth))
+        continue
+      }
       const text = gridCellText(n, g.largeNumbers)
-      if (!g.largeNumbers) { p.print(text); continue }
+      if (!g.largeNumbers) {
+        p.print(text)
+        continue
+      }
       // Double-width digits take 2 columns each; a single digit sits between two normal-width blanks.
       const blank = (g.cellWidth - text.length * 2) / 2
       if (blank > 0) p.print(' '.repeat(blank))
@@ -247,7 +280,8 @@ export class NetworkPrinterTransport implements PrinterTransport {
     await link.write(Buffer.concat([realtimeStatus(1), realtimeStatus(2), realtimeStatus(4)]))
     const [printer, cause, paper] = await link.read(3, this.options.timeoutMs, 'the status query')
     const fault = faultFromStatus(printer, cause, paper)
-    if (fault) throw printerUnavailable(this.target, fault, fault === 'paper_out' ? 'out of paper' : fault.replace('_', ' '))
+    if (fault)
+      throw printerUnavailable(this.target, fault, fault === 'paper_out' ? 'out of paper' : fault.replace('_', ' '))
   }
 
   private open(): Promise<Link> {
@@ -277,9 +311,15 @@ class Link {
   private ended: DomainError | null = null
   private wake: (() => void) | null = null
 
-  constructor(private readonly socket: Socket, private readonly target: string) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly target: string,
+  ) {
     socket.setNoDelay(true)
-    socket.on('data', (d: Buffer) => { this.data = Buffer.concat([this.data, d]); this.wake?.() })
+    socket.on('data', (d: Buffer) => {
+      this.data = Buffer.concat([this.data, d])
+      this.wake?.()
+    })
     socket.on('error', (err: NodeJS.ErrnoException) => this.end(`connection failed (${err.code ?? err.message})`))
     socket.on('close', () => this.end('the printer closed the connection'))
   }
@@ -292,7 +332,9 @@ class Link {
   write(bytes: Buffer): Promise<void> {
     if (this.ended) return Promise.reject(this.ended)
     return new Promise((resolve, reject) => {
-      this.socket.write(bytes, (err) => (err ? reject(this.ended ?? printerUnavailable(this.target, 'connection_lost', err.message)) : resolve()))
+      this.socket.write(bytes, (err) =>
+        err ? reject(this.ended ?? printerUnavailable(this.target, 'connection_lost', err.message)) : resolve(),
+      )
     })
   }
 
@@ -305,7 +347,10 @@ class Link {
       if (left <= 0) throw printerUnavailable(this.target, 'no_response', `no answer to ${what} within ${timeoutMs} ms`)
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left)
-        this.wake = () => { clearTimeout(timer); resolve() }
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
       })
       this.wake = null
     }
@@ -318,8 +363,14 @@ class Link {
   finish(timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => resolve(), timeoutMs)
-      this.socket.once('error', (err: NodeJS.ErrnoException) => { clearTimeout(timer); reject(printerUnavailable(this.target, 'connection_lost', `connection failed (${err.code ?? err.message})`)) })
-      this.socket.once('close', () => { clearTimeout(timer); resolve() })
+      this.socket.once('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer)
+        reject(printerUnavailable(this.target, 'connection_lost', `connection failed (${err.code ?? err.message})`))
+      })
+      this.socket.once('close', () => {
+        clearTimeout(timer)
+        resolve()
+      })
       this.socket.end()
     })
   }
@@ -331,7 +382,10 @@ class Link {
 
 /** ESC/POS written to a device file such as /dev/usb/lp0 (see the top of this file for what it can detect). */
 export class DevicePrinterTransport implements PrinterTransport {
-  constructor(readonly target: string, private readonly options: { timeoutMs: number }) {}
+  constructor(
+    readonly target: string,
+    private readonly options: { timeoutMs: number },
+  ) {}
 
   async checkStatus(): Promise<void> {
     try {
@@ -363,7 +417,19 @@ export class DevicePrinterTransport implements PrinterTransport {
     try {
       await Promise.race([
         write,
-        new Promise<never>((_, reject) => { timer = setTimeout(() => reject(printerUnavailable(this.target, 'no_response', `the device took more than ${this.options.timeoutMs} ms`)), this.options.timeoutMs) }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                printerUnavailable(
+                  this.target,
+                  'no_response',
+                  `the device took more than ${this.options.timeoutMs} ms`,
+                ),
+              ),
+            this.options.timeoutMs,
+          )
+        }),
       ])
       return { bytes: buffer.length }
     } catch (err) {
@@ -375,9 +441,11 @@ export class DevicePrinterTransport implements PrinterTransport {
 
   private fault(err: unknown): DomainError {
     const code = (err as NodeJS.ErrnoException).code ?? ''
-    if (code === 'EACCES' || code === 'EPERM') return printerUnavailable(this.target, 'no_permission', `no permission to write (${code})`)
+    if (code === 'EACCES' || code === 'EPERM')
+      return printerUnavailable(this.target, 'no_permission', `no permission to write (${code})`)
     if (code === 'EBUSY') return printerUnavailable(this.target, 'busy', 'the device is busy')
-    if (code === 'ENOENT' || code === 'ENODEV' || code === 'ENXIO') return printerUnavailable(this.target, 'offline', `the device is not connected (${code})`)
+    if (code === 'ENOENT' || code === 'ENODEV' || code === 'ENXIO')
+      return printerUnavailable(this.target, 'offline', `the device is not connected (${code})`)
     return printerUnavailable(this.target, 'error', `write failed (${code || (err as Error).message})`)
   }
 }

@@ -28,7 +28,8 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   let page: PDFPage = doc.addPage([W, H])
   let y = H - 50
   const money = (c: number) => winAnsi(formatMoney(c, r.currency, 'es'))
-  const text = (s: string, x: number, size = 9, font: PDFFont = regular, color = INK) => page.drawText(winAnsi(s), { x, y, size, font, color })
+  const text = (s: string, x: number, size = 9, font: PDFFont = regular, color = INK) =>
+    page.drawText(winAnsi(s), { x, y, size, font, color })
   const need = (h: number) => {
     if (y - h < 50) {
       page = doc.addPage([W, H])
@@ -38,20 +39,44 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
 
   text(`Conciliación del juego instantáneo N.º ${String(r.gameNo).padStart(4, '0')} - ${r.name}`, X, 14, bold)
   y -= 16
-  text(`Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electrónico (en pantalla)'} - estado ${r.status} - precio ${money(r.priceCents)} - a fecha ${r.asOf}`, X, 8.5, regular, MUTED)
+  text(
+    `Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electrónico (en pantalla)'} - estado ${r.status} - precio ${money(r.priceCents)} - a fecha ${r.asOf}`,
+    X,
+    8.5,
+    regular,
+    MUTED,
+  )
   y -= 12
-  text(`Generado ${r.generatedAt ?? '-'}; cierre ${r.closedAt ?? 'abierto'}; caducidad de premios ${r.claimExpiresAt ?? '-'}`, X, 8.5, regular, MUTED)
+  text(
+    `Generado ${r.generatedAt ?? '-'}; cierre ${r.closedAt ?? 'abierto'}; caducidad de premios ${r.claimExpiresAt ?? '-'}`,
+    X,
+    8.5,
+    regular,
+    MUTED,
+  )
   y -= 22
 
   const rows: Array<[string, string, string]> = [
     ['Generados', `${n(r.generated.tickets)} boletos`, `${n(r.generated.packs)} paquetes de ${r.generated.packSize}`],
     ['Distribuidos', `${n(r.distributed.tickets)} boletos`, `${n(r.distributed.packs)} paquetes`],
     ['Activados', `${n(r.activated.tickets)} boletos`, `${n(r.activated.packs)} paquetes`],
-    ['Extraviados / robados', `${n(r.lostOrStolen.lostTickets)} / ${n(r.lostOrStolen.stolenTickets)} boletos`, 'LST-4, LST-5: sin pago ni canje'],
+    [
+      'Extraviados / robados',
+      `${n(r.lostOrStolen.lostTickets)} / ${n(r.lostOrStolen.stolenTickets)} boletos`,
+      'LST-4, LST-5: sin pago ni canje',
+    ],
     ['Vendidos (escaneados / pool)', `${n(r.sold.tickets)} boletos`, money(r.sold.amountCents)],
     ['Reembolsos por error de impresión', `${n(r.refunds.tickets)} boletos`, money(r.refunds.amountCents)],
-    ['Fondo de premios del diseño', money(r.generated.prizeFundCents), `ventas potenciales ${money(r.generated.salesValueCents)}`],
-    ['Porcentaje de premios', `diseño ${pct(r.payoutShare.designBp)}`, `en juego ${pct(r.payoutShare.inPlayBp)}; pagado/ventas ${pct(r.payoutShare.paidOfSalesBp)}`],
+    [
+      'Fondo de premios del diseño',
+      money(r.generated.prizeFundCents),
+      `ventas potenciales ${money(r.generated.salesValueCents)}`,
+    ],
+    [
+      'Porcentaje de premios',
+      `diseño ${pct(r.payoutShare.designBp)}`,
+      `en juego ${pct(r.payoutShare.inPlayBp)}; pagado/ventas ${pct(r.payoutShare.paidOfSalesBp)}`,
+    ],
   ]
   page.drawRectangle({ x: X - 4, y: y - 4, width: W - 2 * X + 8, height: 16, color: BAR })
   text('Existencias y ventas', X, 10, bold, rgb(1, 1, 1))
@@ -74,18 +99,45 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   y -= 12
   for (const t of r.tiers) {
     need(12)
-    const cells = [String(t.tier), money(t.amountCents), n(t.generated), n(t.inPlay), n(t.paid), money(t.paidCents), n(t.unpaid), n(t.expired)]
+    const cells = [
+      String(t.tier),
+      money(t.amountCents),
+      n(t.generated),
+      n(t.inPlay),
+      n(t.paid),
+      money(t.paidCents),
+      n(t.unpaid),
+      n(t.expired),
+    ]
     cells.forEach((s, i) => text(s, cols[i], 8.5))
     y -= 12
   }
   y -= 16
   need(30)
-  text('Pagado/ventas: premios pagados sobre la mayor de las ventas registradas o el valor de los paquetes activados.', X, 7.5, regular, MUTED)
+  text(
+    'Pagado/ventas: premios pagados sobre la mayor de las ventas registradas o el valor de los paquetes activados.',
+    X,
+    7.5,
+    regular,
+    MUTED,
+  )
   y -= 10
-  text('Los premios caducados son los no cobrados al vencer el plazo (INS-10). Fuente: base de datos y diario encadenado.', X, 7.5, regular, MUTED)
+  text(
+    'Los premios caducados son los no cobrados al vencer el plazo (INS-10). Fuente: base de datos y diario encadenado.',
+    X,
+    7.5,
+    regular,
+    MUTED,
+  )
   if (r.inPlayWithheld) {
     y -= 10
-    text('Premios en juego: se informan al cerrar el juego; mientras se activan paquetes dirían qué paquete tiene qué premios.', X, 7.5, regular, MUTED)
+    text(
+      'Premios en juego: se informan al cerrar el juego; mientras se activan paquetes dirían qué paquete tiene qué premios.',
+      X,
+      7.5,
+      regular,
+      MUTED,
+    )
   }
   return doc.save()
 }

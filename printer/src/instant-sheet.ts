@@ -11,8 +11,18 @@
  * Only PDF standard fonts (WinAnsi); every string goes through `winAnsi`.
  */
 import {
-  PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, fill, popGraphicsState, pushGraphicsState, rgb, setFillingRgbColor,
-  type PDFFont, type PDFPage,
+  PDFDocument,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  StandardFonts,
+  fill,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingRgbColor,
+  type PDFFont,
+  type PDFPage,
 } from 'pdf-lib'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { qrMatrix, qrRuns } from './qr.ts'
@@ -66,7 +76,10 @@ const MUTED = rgb(0.4, 0.4, 0.45)
 
 /** Keeps WinAnsi characters; replaces the rest (the standard fonts cannot draw them). */
 export function winAnsi(text: string): string {
-  return text.normalize('NFC').replace(/[\u202f\u2009\u2007]/g, ' ').replace(/[^\x20-\x7e\u00a0-\u00ff€]/g, '?')
+  return text
+    .normalize('NFC')
+    .replace(/[\u202f\u2009\u2007]/g, ' ')
+    .replace(/[^\x20-\x7e\u00a0-\u00ff€]/g, '?')
 }
 
 const moneyText = new Map<string, string>()
@@ -92,7 +105,12 @@ const ITF_PATTERNS = ['nnwwn', 'wnnnw', 'nwnnw', 'wwnnn', 'nnwnw', 'wnwnn', 'nww
 export function itfRuns(digits: string): Array<[boolean, number]> {
   if (!/^(\d\d)+$/.test(digits)) throw new Error('ITF needs an even number of digits')
   const W = 2.5
-  const runs: Array<[boolean, number]> = [[true, 1], [false, 1], [true, 1], [false, 1]]
+  const runs: Array<[boolean, number]> = [
+    [true, 1],
+    [false, 1],
+    [true, 1],
+    [false, 1],
+  ]
   for (let i = 0; i < digits.length; i += 2) {
     const a = ITF_PATTERNS[digits.charCodeAt(i) - 48]
     const b = ITF_PATTERNS[digits.charCodeAt(i + 1) - 48]
@@ -109,7 +127,8 @@ export function itfRuns(digits: string): Array<[boolean, number]> {
 function fillRects(page: PDFPage, rects: Array<[number, number, number, number]>): void {
   const ops: PDFOperator[] = [pushGraphicsState(), setFillingRgbColor(0.08, 0.08, 0.1)]
   const num = (v: number) => PDFNumber.of(Math.round(v * 1000) / 1000)
-  for (const [x, y, w, h] of rects) ops.push(PDFOperator.of(PDFOperatorNames.AppendRectangle, [num(x), num(y), num(w), num(h)]))
+  for (const [x, y, w, h] of rects)
+    ops.push(PDFOperator.of(PDFOperatorNames.AppendRectangle, [num(x), num(y), num(w), num(h)]))
   ops.push(fill(), popGraphicsState())
   page.pushOperators(...ops)
 }
@@ -131,11 +150,23 @@ export function drawQr(page: PDFPage, payload: string, x: number, y: number, siz
   const quiet = 4
   const unit = size / (m.size + 2 * quiet)
   page.drawRectangle({ x, y, width: size, height: size, color: rgb(1, 1, 1) })
-  fillRects(page, qrRuns(m).map(([r, c, len]) => [x + (quiet + c) * unit, y + size - (quiet + r + 1) * unit, len * unit, unit]))
+  fillRects(
+    page,
+    qrRuns(m).map(([r, c, len]) => [x + (quiet + c) * unit, y + size - (quiet + r + 1) * unit, len * unit, unit]),
+  )
 }
 
 function dashedBox(page: PDFPage, x: number, y: number, w: number, h: number, label: string, font: PDFFont): void {
-  page.drawRectangle({ x, y, width: w, height: h, color: SCRATCH_FILL, borderColor: SCRATCH, borderWidth: 1.2, borderDashArray: [4, 3] })
+  page.drawRectangle({
+    x,
+    y,
+    width: w,
+    height: h,
+    color: SCRATCH_FILL,
+    borderColor: SCRATCH,
+    borderWidth: 1.2,
+    borderDashArray: [4, 3],
+  })
   page.drawText(winAnsi(label), { x: x + 3, y: y + h + 2, size: 5.5, font, color: MUTED })
 }
 
@@ -148,17 +179,41 @@ function origin(slot: number, mirrored: boolean): { x: number; y: number } {
   return { x: MARGIN + col * (TW + GAP), y: PAGE_H - MARGIN - (row + 1) * TH - row * GAP }
 }
 
-function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: number, fonts: { bold: PDFFont; regular: PDFFont; mono: PDFFont }): void {
+function drawFront(
+  page: PDFPage,
+  g: SheetGame,
+  t: SheetTicket,
+  x: number,
+  y: number,
+  fonts: { bold: PDFFont; regular: PDFFont; mono: PDFFont },
+): void {
   page.drawRectangle({ x, y, width: TW, height: TH, borderColor: INK, borderWidth: 0.6 })
   // Crop marks at the corners.
-  for (const [cx, cy] of [[x, y], [x + TW, y], [x, y + TH], [x + TW, y + TH]]) {
+  for (const [cx, cy] of [
+    [x, y],
+    [x + TW, y],
+    [x, y + TH],
+    [x + TW, y + TH],
+  ]) {
     page.drawLine({ start: { x: cx - 4, y: cy }, end: { x: cx + 4, y: cy }, thickness: 0.3, color: MUTED })
     page.drawLine({ start: { x: cx, y: cy - 4 }, end: { x: cx, y: cy + 4 }, thickness: 0.3, color: MUTED })
   }
   page.drawRectangle({ x, y: y + TH - 22, width: TW, height: 22, color: BRAND })
-  page.drawText(winAnsi(g.name.toUpperCase()), { x: x + 8, y: y + TH - 15, size: 11, font: fonts.bold, color: rgb(1, 1, 1) })
+  page.drawText(winAnsi(g.name.toUpperCase()), {
+    x: x + 8,
+    y: y + TH - 15,
+    size: 11,
+    font: fonts.bold,
+    color: rgb(1, 1, 1),
+  })
   const price = money(g.priceCents, g.currency)
-  page.drawText(price, { x: x + TW - 8 - fonts.bold.widthOfTextAtSize(price, 11), y: y + TH - 15, size: 11, font: fonts.bold, color: rgb(1, 1, 1) })
+  page.drawText(price, {
+    x: x + TW - 8 - fonts.bold.widthOfTextAtSize(price, 11),
+    y: y + TH - 15,
+    size: 11,
+    font: fonts.bold,
+    color: rgb(1, 1, 1),
+  })
 
   // Scratch area 1: the play area.
   const playX = x + 8
@@ -178,10 +233,19 @@ function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: nu
     })
   } else {
     const rh = playH / (t.face.rows.length + 1)
-    page.drawText('TU N.  SU N.  PREMIO', { x: playX + 6, y: playY + playH - rh + 3, size: 6.5, font: fonts.bold, color: MUTED })
+    page.drawText('TU N.  SU N.  PREMIO', {
+      x: playX + 6,
+      y: playY + playH - rh + 3,
+      size: 6.5,
+      font: fonts.bold,
+      color: MUTED,
+    })
     t.face.rows.forEach((r, i) => {
       const ty = playY + playH - (i + 2) * rh + 3
-      page.drawText(`${String(r.yours).padStart(2, '0')}     ${String(r.theirs).padStart(2, '0')}     ${money(g.symbolAmountsCents[r.symbol], g.currency)}`, { x: playX + 8, y: ty, size: 8, font: fonts.mono, color: INK })
+      page.drawText(
+        `${String(r.yours).padStart(2, '0')}     ${String(r.theirs).padStart(2, '0')}     ${money(g.symbolAmountsCents[r.symbol], g.currency)}`,
+        { x: playX + 8, y: ty, size: 8, font: fonts.mono, color: INK },
+      )
     })
   }
 
@@ -193,7 +257,13 @@ function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: nu
   dashedBox(page, vx, vy, 92, vh, 'ZONA DE RASPADO - validación', fonts.regular)
   drawQr(page, t.validationQr, vx + 8, vy + vh - qrSize - 6, qrSize)
   const groups = t.codeText.split('-')
-  page.drawText(winAnsi(groups.slice(0, 3).join('-')), { x: vx + 6, y: vy + 12, size: 6.2, font: fonts.mono, color: INK })
+  page.drawText(winAnsi(groups.slice(0, 3).join('-')), {
+    x: vx + 6,
+    y: vy + 12,
+    size: 6.2,
+    font: fonts.mono,
+    color: INK,
+  })
   page.drawText(winAnsi(groups.slice(3).join('-')), { x: vx + 6, y: vy + 4, size: 6.2, font: fonts.mono, color: INK })
 
   // Outside: the inventory code only.
@@ -201,9 +271,27 @@ function drawFront(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: nu
   const digits = t.serial.replace(/-/g, '')
   drawItf(page, digits, x + 62, y + 20, 0.85, 26)
   page.drawText(winAnsi(`${t.serial}`), { x: x + 62, y: y + 8, size: 8, font: fonts.mono, color: INK })
-  page.drawText(winAnsi(`Juego/Emisión N.º ${String(g.gameNo).padStart(4, '0')}`), { x: x + TW - 100, y: y + 40, size: 6.5, font: fonts.regular, color: MUTED })
-  page.drawText(winAnsi('Raspe solo las zonas grises.'), { x: x + TW - 100, y: y + 31, size: 6.5, font: fonts.regular, color: MUTED })
-  page.drawText(winAnsi('Ver reglamento al dorso.'), { x: x + TW - 100, y: y + 22, size: 6.5, font: fonts.regular, color: MUTED })
+  page.drawText(winAnsi(`Juego/Emisión N.º ${String(g.gameNo).padStart(4, '0')}`), {
+    x: x + TW - 100,
+    y: y + 40,
+    size: 6.5,
+    font: fonts.regular,
+    color: MUTED,
+  })
+  page.drawText(winAnsi('Raspe solo las zonas grises.'), {
+    x: x + TW - 100,
+    y: y + 31,
+    size: 6.5,
+    font: fonts.regular,
+    color: MUTED,
+  })
+  page.drawText(winAnsi('Ver reglamento al dorso.'), {
+    x: x + TW - 100,
+    y: y + 22,
+    size: 6.5,
+    font: fonts.regular,
+    color: MUTED,
+  })
 }
 
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
@@ -222,7 +310,14 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return out
 }
 
-function drawBack(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: number, fonts: { bold: PDFFont; regular: PDFFont }): void {
+function drawBack(
+  page: PDFPage,
+  g: SheetGame,
+  t: SheetTicket,
+  x: number,
+  y: number,
+  fonts: { bold: PDFFont; regular: PDFFont },
+): void {
   page.drawRectangle({ x, y, width: TW, height: TH, borderColor: MUTED, borderWidth: 0.4 })
   let cy = y + TH - 12
   const line = (text: string, size = 7.5, font = fonts.regular) => {
@@ -234,12 +329,23 @@ function drawBack(page: PDFPage, g: SheetGame, t: SheetTicket, x: number, y: num
   }
   line(`${g.name} - Emisión N.º ${String(g.gameNo).padStart(4, '0')} - Boleto ${t.serial}`, 8.5, fonts.bold)
   line('Estructura de premios:', 7.5, fonts.bold)
-  line(g.tiers.map((tr) => `${money(tr.amountCents, g.currency)} x ${tr.count} (1 en ${Math.round(g.ticketCount / tr.count).toLocaleString('es')})`).join('; '))
+  line(
+    g.tiers
+      .map(
+        (tr) =>
+          `${money(tr.amountCents, g.currency)} x ${tr.count} (1 en ${Math.round(g.ticketCount / tr.count).toLocaleString('es')})`,
+      )
+      .join('; '),
+  )
   line(`Cómo jugar: ${g.instructions}`)
-  line(`Plazo de cobro: ${g.claimDays} días desde el cierre del juego; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`)
+  line(
+    `Plazo de cobro: ${g.claimDays} días desde el cierre del juego; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`,
+  )
   line(`Lugar de pago: ${g.paymentPlace}.`)
   line(`Advertencias: ${g.securityWarnings}`)
-  line(`Emite: ${g.issuer}.${g.authorisationRef ? ` Juego autorizado: ${g.authorisationRef}.` : ''} Precio ${money(g.priceCents, g.currency)}. Código de validación único por boleto, oculto bajo la capa.`)
+  line(
+    `Emite: ${g.issuer}.${g.authorisationRef ? ` Juego autorizado: ${g.authorisationRef}.` : ''} Precio ${money(g.priceCents, g.currency)}. Código de validación único por boleto, oculto bajo la capa.`,
+  )
 }
 
 /** Renders tickets into sheets: for every 8 tickets a front page, then its back page. */
@@ -257,9 +363,15 @@ export async function renderInstantSheets(g: SheetGame, tickets: readonly SheetT
   for (let p = 0; p < tickets.length; p += TICKETS_PER_PAGE) {
     const chunk = tickets.slice(p, p + TICKETS_PER_PAGE)
     const front = doc.addPage([PAGE_W, PAGE_H])
-    chunk.forEach((t, i) => { const o = origin(i, false); drawFront(front, g, t, o.x, o.y, fonts) })
+    chunk.forEach((t, i) => {
+      const o = origin(i, false)
+      drawFront(front, g, t, o.x, o.y, fonts)
+    })
     const back = doc.addPage([PAGE_W, PAGE_H])
-    chunk.forEach((t, i) => { const o = origin(i, true); drawBack(back, g, t, o.x, o.y, fonts) })
+    chunk.forEach((t, i) => {
+      const o = origin(i, true)
+      drawBack(back, g, t, o.x, o.y, fonts)
+    })
   }
   return doc.save({ useObjectStreams: true })
 }

@@ -34,10 +34,20 @@ export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): 
     { type: 'pair', left: 'Vendido', right: t.soldAt.slice(0, 19).replace('T', ' ') },
     { type: 'pair', left: 'Terminal', right: t.station },
     { type: 'rule' },
-    { type: 'text', text: t.prizeCents > 0 ? `PREMIO ${money(t.prizeCents)}` : 'SIN PREMIO', align: 'center', size: 'large', bold: true },
+    {
+      type: 'text',
+      text: t.prizeCents > 0 ? `PREMIO ${money(t.prizeCents)}` : 'SIN PREMIO',
+      align: 'center',
+      size: 'large',
+      bold: true,
+    },
     { type: 'qr', payload: t.qr },
     { type: 'text', text: t.codeText, align: 'center' },
-    { type: 'text', text: `Cobro en ${t.paymentPlace}, dentro de ${t.claimDays} días del cierre del juego, solo contra este boleto.`, align: 'center' },
+    {
+      type: 'text',
+      text: `Cobro en ${t.paymentPlace}, dentro de ${t.claimDays} días del cierre del juego, solo contra este boleto.`,
+      align: 'center',
+    },
   ]
   return { kind: 'instant', name: `instant-${t.serial}`, paper, blocks }
 }

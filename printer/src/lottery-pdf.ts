@@ -72,7 +72,12 @@ export class DocWriter {
   y = 0
   private charset: ReadonlySet<number>
 
-  private constructor(readonly pdf: PDFDocument, readonly fonts: Record<FontKey, PDFFont>, readonly title: string, readonly size: { w: number; h: number }) {
+  private constructor(
+    readonly pdf: PDFDocument,
+    readonly fonts: Record<FontKey, PDFFont>,
+    readonly title: string,
+    readonly size: { w: number; h: number },
+  ) {
     this.charset = new Set(fonts.regular.getCharacterSet())
     this.newPage()
   }
@@ -91,9 +96,13 @@ export class DocWriter {
     return new DocWriter(pdf, fonts, title, size)
   }
 
-  get width(): number { return this.size.w - 2 * MARGIN }
+  get width(): number {
+    return this.size.w - 2 * MARGIN
+  }
 
-  clean(text: string): string { return toWinAnsi(text, this.charset) }
+  clean(text: string): string {
+    return toWinAnsi(text, this.charset)
+  }
 
   newPage(): void {
     this.page = this.pdf.addPage([this.size.w, this.size.h])
@@ -113,14 +122,27 @@ export class DocWriter {
       for (const word of para.split(' ')) {
         const next = line ? `${line} ${word}` : word
         if (f.widthOfTextAtSize(next, size) <= width || !line) line = next
-        else { out.push(line); line = word }
+        else {
+          out.push(line)
+          line = word
+        }
       }
       out.push(line)
     }
     return out
   }
 
-  text(text: string, opts: { size?: number; font?: FontKey; color?: ReturnType<typeof rgb>; indent?: number; gap?: number; align?: 'left' | 'center' } = {}): void {
+  text(
+    text: string,
+    opts: {
+      size?: number
+      font?: FontKey
+      color?: ReturnType<typeof rgb>
+      indent?: number
+      gap?: number
+      align?: 'left' | 'center'
+    } = {},
+  ): void {
     const size = opts.size ?? 9.5
     const font = opts.font ?? 'regular'
     const indent = opts.indent ?? 0
@@ -138,7 +160,13 @@ export class DocWriter {
     this.ensure(size * 2.4)
     this.y -= 6
     this.page.drawRectangle({ x: MARGIN, y: this.y - size * 1.6, width: this.width, height: size * 1.6, color: BAR })
-    this.page.drawText(this.clean(text), { x: MARGIN + 6, y: this.y - size * 1.2, size, font: this.fonts.bold, color: WHITE })
+    this.page.drawText(this.clean(text), {
+      x: MARGIN + 6,
+      y: this.y - size * 1.2,
+      size,
+      font: this.fonts.bold,
+      color: WHITE,
+    })
     this.y -= size * 1.6 + 6
   }
 
@@ -167,7 +195,13 @@ export class DocWriter {
       this.page.drawRectangle({ x: MARGIN, y: this.y - size * 1.7, width: this.width, height: size * 1.7, color: FILL })
       let x = MARGIN
       columns.forEach((c, i) => {
-        this.page.drawText(this.clean(c.title), { x: x + 3, y: this.y - size * 1.25, size, font: this.fonts.bold, color: INK })
+        this.page.drawText(this.clean(c.title), {
+          x: x + 3,
+          y: this.y - size * 1.25,
+          size,
+          font: this.fonts.bold,
+          color: INK,
+        })
         x += widths[i]
       })
       this.y -= size * 1.7 + 2
@@ -176,18 +210,32 @@ export class DocWriter {
     for (const row of rows) {
       const cells = row.map((v, i) => this.wrap(v, widths[i] - 6, size))
       const h = Math.max(...cells.map((c) => c.length)) * size * 1.3 + 2
-      if (this.y - h < MARGIN + 20) { this.newPage(); header() }
+      if (this.y - h < MARGIN + 20) {
+        this.newPage()
+        header()
+      }
       let x = MARGIN
       cells.forEach((lines, i) => {
         lines.forEach((l, j) => {
           const w = this.fonts.regular.widthOfTextAtSize(l, size)
           const tx = columns[i].align === 'right' ? x + widths[i] - 3 - w : x + 3
-          this.page.drawText(l, { x: tx, y: this.y - size - j * size * 1.3, size, font: this.fonts.regular, color: INK })
+          this.page.drawText(l, {
+            x: tx,
+            y: this.y - size - j * size * 1.3,
+            size,
+            font: this.fonts.regular,
+            color: INK,
+          })
         })
         x += widths[i]
       })
       this.y -= h
-      this.page.drawLine({ start: { x: MARGIN, y: this.y + 1 }, end: { x: MARGIN + this.width, y: this.y + 1 }, thickness: 0.3, color: rgb(0.8, 0.8, 0.83) })
+      this.page.drawLine({
+        start: { x: MARGIN, y: this.y + 1 },
+        end: { x: MARGIN + this.width, y: this.y + 1 },
+        thickness: 0.3,
+        color: rgb(0.8, 0.8, 0.83),
+      })
     }
     this.y -= 6
   }
@@ -234,7 +282,14 @@ export function drawQr(page: PDFPage, payload: string, x: number, top: number, s
   page.drawRectangle({ x, y: top - size, width: size, height: size, color: WHITE })
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
-      if (qr.modules.data[r * n + c]) page.drawRectangle({ x: x + (c + quiet) * cell, y: top - (r + quiet + 1) * cell, width: cell + 0.05, height: cell + 0.05, color: INK })
+      if (qr.modules.data[r * n + c])
+        page.drawRectangle({
+          x: x + (c + quiet) * cell,
+          y: top - (r + quiet + 1) * cell,
+          width: cell + 0.05,
+          height: cell + 0.05,
+          color: INK,
+        })
     }
   }
 }
@@ -243,16 +298,29 @@ export function drawQr(page: PDFPage, payload: string, x: number, top: number, s
 
 /** A draw's proof values as the documents print them (bolillo-draw-v2; a draw made before v2 has its v1 entropy). */
 export interface ProofFacts {
-  version: string; commitment: string; seed: string; salesDigest: string | null
+  version: string
+  commitment: string
+  seed: string
+  salesDigest: string | null
   beacon: { scheme: string; round: number; signature: string; randomness: string; demo: boolean } | null
-  beaconRound: number | null; externalEntropy: string | null
+  beaconRound: number | null
+  externalEntropy: string | null
 }
 
 /** The beacon lines: a demo beacon says so in plain words (DESIGN.md point 9). */
-function beaconPairs(p: { beacon: ProofFacts['beacon']; beaconRound: number | null; externalEntropy: string | null }): Array<[string, string]> {
+function beaconPairs(p: {
+  beacon: ProofFacts['beacon']
+  beaconRound: number | null
+  externalEntropy: string | null
+}): Array<[string, string]> {
   if (p.beacon) {
     return [
-      [p.beacon.demo ? 'Baliza de DEMOSTRACIÓN' : 'Baliza pública', p.beacon.demo ? `ronda ${p.beacon.round}: baliza local de demostración, NO es una baliza pública` : `drand quicknet, ronda ${p.beacon.round}, firma BLS verificada`],
+      [
+        p.beacon.demo ? 'Baliza de DEMOSTRACIÓN' : 'Baliza pública',
+        p.beacon.demo
+          ? `ronda ${p.beacon.round}: baliza local de demostración, NO es una baliza pública`
+          : `drand quicknet, ronda ${p.beacon.round}, firma BLS verificada`,
+      ],
       ['Aleatoriedad de la baliza (X)', p.beacon.randomness],
     ]
   }
@@ -261,20 +329,59 @@ function beaconPairs(p: { beacon: ProofFacts['beacon']; beaconRound: number | nu
 }
 
 function proofPairs(p: ProofFacts): Array<[string, string]> {
-  return [['Compromiso', p.commitment], ['Semilla', p.seed || '(sellada hasta el sorteo)'], ['Resumen de ventas (D)', p.salesDigest ?? '—'], ...beaconPairs(p)]
+  return [
+    ['Compromiso', p.commitment],
+    ['Semilla', p.seed || '(sellada hasta el sorteo)'],
+    ['Resumen de ventas (D)', p.salesDigest ?? '—'],
+    ...beaconPairs(p),
+  ]
 }
 
 /** The extracto as the lotto service publishes it. */
 export interface LottoExtracto {
-  operator: string; gameName: string; gameCode: string; drawId: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
-  drawMethod: string; drawDevice: string | null; range: number; picks: number; balls: number[]; numbers: number[]
-  categories: Array<{ code: string; name: string; matches: number; type: string; winners: number; amountEachCents: number; extraCentWinners: number; totalCents: number; carryInCents?: number; carryOutCents: number; goods: { description: string; unitValueCents: number } | null }>
+  operator: string
+  gameName: string
+  gameCode: string
+  drawId: string
+  drawNumber: number
+  issue: string
+  drawAt: string
+  drawPlace: string
+  drawMethod: string
+  drawDevice: string | null
+  range: number
+  picks: number
+  balls: number[]
+  numbers: number[]
+  categories: Array<{
+    code: string
+    name: string
+    matches: number
+    type: string
+    winners: number
+    amountEachCents: number
+    extraCentWinners: number
+    totalCents: number
+    carryInCents?: number
+    carryOutCents: number
+    goods: { description: string; unitValueCents: number } | null
+  }>
   /** LNS-4: money rolled over from the previous draw, in total and by old category (code -> receiving code). */
   carriedInCents?: number
   carriedIn?: Array<{ from: string; to: string; cents: number }>
-  receipts: number; plays: number; salesCents: number; poolCents: number; currency: string; participationSha256: string | null
+  receipts: number
+  plays: number
+  salesCents: number
+  poolCents: number
+  currency: string
+  participationSha256: string | null
   proof: ProofFacts | null
-  claimDeadline: string; paymentPlace: string; regulationUrl: string; remainderRule: string; legend: string; publishedAt: string | null
+  claimDeadline: string
+  paymentPlace: string
+  regulationUrl: string
+  remainderRule: string
+  legend: string
+  publishedAt: string | null
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
@@ -288,15 +395,31 @@ function spanishOnly(text: string): string {
 }
 
 /** States of a slip and of a range of tickets out of play, as the minutes say them. */
-const SLIP_STATUS: Record<string, string> = { active: 'válido', annulled: 'anulado', cancelled: 'cancelado', excluded: 'excluido', inactive: 'excluido', expired: 'caducado', paid: 'pagado' }
-const RANGE_KIND: Record<string, string> = { returned: 'devolución', return: 'devolución', lost: 'extravío', stolen: 'robo' }
+const SLIP_STATUS: Record<string, string> = {
+  active: 'válido',
+  annulled: 'anulado',
+  cancelled: 'cancelado',
+  excluded: 'excluido',
+  inactive: 'excluido',
+  expired: 'caducado',
+  paid: 'pagado',
+}
+const RANGE_KIND: Record<string, string> = {
+  returned: 'devolución',
+  return: 'devolución',
+  lost: 'extravío',
+  stolen: 'robo',
+}
 
 function footnote(w: DocWriter, note: string | null): void {
   if (note) w.text(note, { size: 8, color: MUTED })
 }
 
 function prizeText(c: LottoExtracto['categories'][number], currency: string): string {
-  if (c.winners === 0) return c.type === 'share' ? `Vacante: ${money(c.carryOutCents, currency)} ${c.carryOutCents ? 'acumulado al próximo sorteo' : ''}`.trim() : 'Sin ganadores'
+  if (c.winners === 0)
+    return c.type === 'share'
+      ? `Vacante: ${money(c.carryOutCents, currency)} ${c.carryOutCents ? 'acumulado al próximo sorteo' : ''}`.trim()
+      : 'Sin ganadores'
   if (c.type === 'goods') return `1 x ${c.goods?.description ?? ''}`
   return money(c.amountEachCents, currency) + (c.extraCentWinners ? ` (+0,01 a ${c.extraCentWinners})` : '')
 }
@@ -309,20 +432,48 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
   w.text(`${e.gameName} - Sorteo N.º ${e.drawNumber} - Emisión ${e.issue}`, { size: 11, align: 'center', gap: 8 })
   w.heading('Números ganadores')
   w.text(e.numbers.map(two).join('   '), { size: 22, font: 'monoBold', align: 'center', gap: 4 })
-  w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, { size: 8.5, color: MUTED, align: 'center', gap: 8 })
+  w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, {
+    size: 8.5,
+    color: MUTED,
+    align: 'center',
+    gap: 8,
+  })
   w.heading('Premios por categoría')
   w.table(
-    [{ title: 'Categoría', w: 2.2 }, { title: 'Aciertos', w: 0.9, align: 'right' }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Acumulado', w: 1.4, align: 'right' }, { title: 'Premio por jugada', w: 2.6, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }],
-    e.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), String(c.winners), c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—', prizeText(c, e.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency)]),
+    [
+      { title: 'Categoría', w: 2.2 },
+      { title: 'Aciertos', w: 0.9, align: 'right' },
+      { title: 'Ganadores', w: 1.1, align: 'right' },
+      { title: 'Acumulado', w: 1.4, align: 'right' },
+      { title: 'Premio por jugada', w: 2.6, align: 'right' },
+      { title: 'Total', w: 1.6, align: 'right' },
+    ],
+    e.categories.map((c) => [
+      `${c.name} (${c.code})`,
+      String(c.matches),
+      String(c.winners),
+      c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—',
+      prizeText(c, e.currency),
+      c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency),
+    ]),
   )
   // LNS-4: the money carried in from the previous draw, and under which category it was rolled over.
   const moved = (e.carriedIn ?? []).filter((m) => m.from !== m.to)
-  if (moved.length > 0) w.text(`Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`, { size: 8, color: MUTED, gap: 4 })
+  if (moved.length > 0)
+    w.text(
+      `Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`,
+      { size: 8, color: MUTED, gap: 4 },
+    )
   w.heading('Datos del sorteo')
   w.pairs([
     ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
     ['Lugar', e.drawPlace],
-    ['Medio de extracción', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Bolillero / tómbola autorizado: ${e.drawDevice ?? ''}`],
+    [
+      'Medio de extracción',
+      e.drawMethod === 'rng'
+        ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)`
+        : `Bolillero / tómbola autorizado: ${e.drawDevice ?? ''}`,
+    ],
     ['Rango y selección', `${e.picks} números del 1 al ${e.range}`],
     ['Comprobantes habilitados', String(e.receipts)],
     ['Jugadas', String(e.plays)],
@@ -336,9 +487,16 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
     w.pairs(proofPairs(e.proof))
   }
   w.heading('Cobro de premios')
-  w.pairs([['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`], ['Lugar de pago', e.paymentPlace], ['Reglamento', e.regulationUrl]])
+  w.pairs([
+    ['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`],
+    ['Lugar de pago', e.paymentPlace],
+    ['Reglamento', e.regulationUrl],
+  ])
   w.text(`Regla de redondeo: ${spanishOnly(e.remainderRule)}`, { size: 7.5, color: MUTED })
-  w.text('Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).', { size: 8, color: MUTED })
+  w.text(
+    'Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).',
+    { size: 8, color: MUTED },
+  )
   footnote(w, zoneNote(e.timeZone, e.drawAt))
   w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
   return w.save()
@@ -346,13 +504,66 @@ export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Arr
 
 /** What the lotto minutes hold (see LottoService.acta). */
 export interface LottoActa {
-  drawId: string; status: string
+  drawId: string
+  status: string
   /** LNS-22 / LOT-21: the authorised withdrawal or renunciation of the draw, if any. */
-  cancellation?: { at: string; kind: string; authorisationRef: string; reason: string; slipsToRefund: number; refundCents: number } | null
-  background: { operator: string; gameName: string; drawNumber: number; issue: string; authorisationRef: string; range: number; picks: number; drawCount: number; priceCents: number; currency: string; salesStartAt: string; salesCloseAt: string; drawAt: string; drawPlace: string; claimDeadline: string; drawMethod: string; drawDevice: string | null; commitment: string; budgetCents: number; prizePoolBp: number; categories: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number; description?: string } }> }
-  beforeDraw: { closedAt: string | null; receiptsEnabled: number; plays: number; salesCents: number; participationSha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null; excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }> } | null
+  cancellation?: {
+    at: string
+    kind: string
+    authorisationRef: string
+    reason: string
+    slipsToRefund: number
+    refundCents: number
+  } | null
+  background: {
+    operator: string
+    gameName: string
+    drawNumber: number
+    issue: string
+    authorisationRef: string
+    range: number
+    picks: number
+    drawCount: number
+    priceCents: number
+    currency: string
+    salesStartAt: string
+    salesCloseAt: string
+    drawAt: string
+    drawPlace: string
+    claimDeadline: string
+    drawMethod: string
+    drawDevice: string | null
+    commitment: string
+    budgetCents: number
+    prizePoolBp: number
+    categories: Array<{
+      code: string
+      name: string
+      matches: number
+      prize: { type: string; bp?: number; amountCents?: number; description?: string }
+    }>
+  }
+  beforeDraw: {
+    closedAt: string | null
+    receiptsEnabled: number
+    plays: number
+    salesCents: number
+    participationSha256: string
+    salesDigest: string | null
+    beaconRound: number | null
+    beacon: ProofFacts['beacon']
+    externalEntropy: string | null
+    excluded: Array<{ receipt: string; status: string; reason: string | null; refundCents: number }>
+  } | null
   draw: { balls: number[]; drawnAt: string | null; seed: string | null } | null
-  results: { numbers: number[]; poolCents: number; reserveCents: number; categories: LottoExtracto['categories']; histogram: number[]; remainderRule: string } | null
+  results: {
+    numbers: number[]
+    poolCents: number
+    reserveCents: number
+    categories: LottoExtracto['categories']
+    histogram: number[]
+    remainderRule: string
+  } | null
   incidents: Array<{ at: string; note: string }>
   journal: { records: number; lastSeq: number | null; lastHash: string | null }
   signatures: Array<{ role: string; name: string }>
@@ -360,7 +571,10 @@ export interface LottoActa {
   timeZone?: string | null
 }
 
-function prizeRule(p: { type: string; bp?: number; amountCents?: number; description?: string }, currency: string): string {
+function prizeRule(
+  p: { type: string; bp?: number; amountCents?: number; description?: string },
+  currency: string,
+): string {
   if (p.type === 'share') return `${((p.bp ?? 0) / 100).toFixed(2)} % del fondo (reparto)`
   if (p.type === 'fixed') return `${money(p.amountCents ?? 0, currency)} fijo`
   return `bien: ${p.description ?? ''}`
@@ -375,52 +589,123 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   w.text(`${b.gameName} - Sorteo N.º ${b.drawNumber} - Emisión ${b.issue}`, { size: 11, align: 'center', gap: 8 })
   w.heading('1. Antecedentes')
   w.pairs([
-    ['Autorización AJ', b.authorisationRef], ['Rango / selección / extracción', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
-    ['Precio por jugada', money(b.priceCents, b.currency)], ['Venta', `${stamp(b.salesStartAt, a.timeZone)} a ${stamp(b.salesCloseAt, a.timeZone)}`],
-    ['Sorteo', `${stamp(b.drawAt, a.timeZone)}, ${b.drawPlace}`], ['Medio de extracción', b.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : `Dispositivo autorizado ${b.drawDevice ?? ''}`],
-    ['Compromiso de semilla', b.commitment], ['Presupuesto general', money(b.budgetCents, b.currency)], ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudación`],
+    ['Autorización AJ', b.authorisationRef],
+    ['Rango / selección / extracción', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
+    ['Precio por jugada', money(b.priceCents, b.currency)],
+    ['Venta', `${stamp(b.salesStartAt, a.timeZone)} a ${stamp(b.salesCloseAt, a.timeZone)}`],
+    ['Sorteo', `${stamp(b.drawAt, a.timeZone)}, ${b.drawPlace}`],
+    [
+      'Medio de extracción',
+      b.drawMethod === 'rng'
+        ? 'RNG bolillo-draw-v2 con baliza pública'
+        : `Dispositivo autorizado ${b.drawDevice ?? ''}`,
+    ],
+    ['Compromiso de semilla', b.commitment],
+    ['Presupuesto general', money(b.budgetCents, b.currency)],
+    ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudación`],
     ['Prescripción', stamp(b.claimDeadline, a.timeZone)],
   ])
-  w.table([{ title: 'Categoría', w: 2.5 }, { title: 'Aciertos', w: 1, align: 'right' }, { title: 'Premio', w: 3 }], b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]))
+  w.table(
+    [
+      { title: 'Categoría', w: 2.5 },
+      { title: 'Aciertos', w: 1, align: 'right' },
+      { title: 'Premio', w: 3 },
+    ],
+    b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]),
+  )
   w.heading('2. Cierre de ventas y participación (LNS-13, LNS-14, LNS-21)')
   if (a.beforeDraw) {
     const d = a.beforeDraw
     w.pairs([
-      ['Cierre de ventas', stamp(d.closedAt, a.timeZone, b.drawAt)], ['Comprobantes habilitados', String(d.receiptsEnabled)], ['Jugadas', String(d.plays)],
-      ['Recaudación', money(d.salesCents, b.currency)], ['Archivo de participación SHA-256', d.participationSha256], ['Resumen de ventas (D)', d.salesDigest ?? '—'],
+      ['Cierre de ventas', stamp(d.closedAt, a.timeZone, b.drawAt)],
+      ['Comprobantes habilitados', String(d.receiptsEnabled)],
+      ['Jugadas', String(d.plays)],
+      ['Recaudación', money(d.salesCents, b.currency)],
+      ['Archivo de participación SHA-256', d.participationSha256],
+      ['Resumen de ventas (D)', d.salesDigest ?? '—'],
       ...beaconPairs(d),
     ])
     w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
-    if (d.excluded.length) w.table([{ title: 'Comprobante', w: 2 }, { title: 'Estado', w: 1 }, { title: 'Observaciones', w: 3 }, { title: 'Reembolso', w: 1.3, align: 'right' }], d.excluded.map((x) => [x.receipt, SLIP_STATUS[x.status] ?? x.status, x.reason ?? '', money(x.refundCents, b.currency)]))
+    if (d.excluded.length)
+      w.table(
+        [
+          { title: 'Comprobante', w: 2 },
+          { title: 'Estado', w: 1 },
+          { title: 'Observaciones', w: 3 },
+          { title: 'Reembolso', w: 1.3, align: 'right' },
+        ],
+        d.excluded.map((x) => [
+          x.receipt,
+          SLIP_STATUS[x.status] ?? x.status,
+          x.reason ?? '',
+          money(x.refundCents, b.currency),
+        ]),
+      )
   } else w.text('Ventas abiertas.', { color: MUTED })
   w.heading('3. Sorteo y resultados')
   if (a.draw) {
-    w.pairs([['Orden de extracción', a.draw.balls.map(two).join(' - ')], ['Hora', stamp(a.draw.drawnAt, a.timeZone, b.drawAt)], ['Semilla revelada', a.draw.seed ?? '—']])
+    w.pairs([
+      ['Orden de extracción', a.draw.balls.map(two).join(' - ')],
+      ['Hora', stamp(a.draw.drawnAt, a.timeZone, b.drawAt)],
+      ['Semilla revelada', a.draw.seed ?? '—'],
+    ])
   }
   if (a.results) {
     w.text(`Números ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
     w.table(
-      [{ title: 'Categoría', w: 2.4 }, { title: 'Ganadores', w: 1.1, align: 'right' }, { title: 'Premio por jugada', w: 2.4, align: 'right' }, { title: 'Total', w: 1.6, align: 'right' }, { title: 'Acumulado', w: 1.5, align: 'right' }],
-      a.results.categories.map((c) => [`${c.name} (${c.code})`, String(c.winners), prizeText(c, b.currency), c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency), money(c.carryOutCents, b.currency)]),
+      [
+        { title: 'Categoría', w: 2.4 },
+        { title: 'Ganadores', w: 1.1, align: 'right' },
+        { title: 'Premio por jugada', w: 2.4, align: 'right' },
+        { title: 'Total', w: 1.6, align: 'right' },
+        { title: 'Acumulado', w: 1.5, align: 'right' },
+      ],
+      a.results.categories.map((c) => [
+        `${c.name} (${c.code})`,
+        String(c.winners),
+        prizeText(c, b.currency),
+        c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency),
+        money(c.carryOutCents, b.currency),
+      ]),
     )
-    w.pairs([['Fondo de premios', money(a.results.poolCents, b.currency)], ['Reserva del operador', money(a.results.reserveCents, b.currency)], ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')]])
+    w.pairs([
+      ['Fondo de premios', money(a.results.poolCents, b.currency)],
+      ['Reserva del operador', money(a.results.reserveCents, b.currency)],
+      ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')],
+    ])
     w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
   } else w.text('Sin liquidar.', { color: MUTED })
   w.heading('4. Incidencias')
   const cancel = a.cancellation
   if (cancel) {
     w.pairs([
-      ['Sorteo cancelado', `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (LNS-22, LOT-21)`],
+      [
+        'Sorteo cancelado',
+        `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (LNS-22, LOT-21)`,
+      ],
       ['Fecha y hora', stamp(cancel.at, a.timeZone, b.drawAt)],
       ['Autorización de la AJ', cancel.authorisationRef],
       ['Motivo', cancel.reason],
-      ['Comprobantes a reintegrar', `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`],
+      [
+        'Comprobantes a reintegrar',
+        `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`,
+      ],
     ])
   }
-  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]))
+  if (a.incidents.length)
+    w.table(
+      [
+        { title: 'Hora', w: 1.5 },
+        { title: 'Descripción', w: 5 },
+      ],
+      a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]),
+    )
   else if (!cancel) w.text('Sin incidencias.')
   w.heading('5. Diario')
-  w.pairs([['Registros del sorteo', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.pairs([
+    ['Registros del sorteo', String(a.journal.records)],
+    ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`],
+  ])
   w.heading('6. Firmas de los participantes')
   w.signatures(a.signatures)
   footnote(w, zoneNote(a.timeZone, b.drawAt))
@@ -430,10 +715,24 @@ export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
 /** What a lotto receipt shows (LNS-6, §7.10); the LottoReceipt of the service. */
 export interface LottoReceiptPrint {
   /** The bearer QR payload; null for a copy (issue 13 point 4), which is printed without it. */
-  receiptNumber: string; code: string | null; operator: string; gameName: string; categories: Array<{ code: string; name: string; matches: number }>
-  drawNumber: number; issue: string; drawAt: string; draws: Array<{ drawNumber: number; drawAt: string }>; player: { name: string; document: string }
-  boards: Array<{ numbers: number[]; quickPick: boolean }>; soldAt: string; amountCents: number; currency: string; securityWarnings: string[]
-  regulationUrl: string; paymentPlace: string; legend: string
+  receiptNumber: string
+  code: string | null
+  operator: string
+  gameName: string
+  categories: Array<{ code: string; name: string; matches: number }>
+  drawNumber: number
+  issue: string
+  drawAt: string
+  draws: Array<{ drawNumber: number; drawAt: string }>
+  player: { name: string; document: string }
+  boards: Array<{ numbers: number[]; quickPick: boolean }>
+  soldAt: string
+  amountCents: number
+  currency: string
+  securityWarnings: string[]
+  regulationUrl: string
+  paymentPlace: string
+  legend: string
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
@@ -442,15 +741,30 @@ export interface LottoReceiptPrint {
 export function lottoReceiptLines(r: LottoReceiptPrint, columns = 48): string[] {
   const line = '-'.repeat(columns)
   return [
-    r.operator, `COMPROBANTE ${r.gameName}`, `N.º ${r.receiptNumber}`, line,
-    `Sorteo N.º ${r.drawNumber}  Emisión ${r.issue}`, `Fecha del sorteo: ${stamp(r.drawAt, r.timeZone)}`,
+    r.operator,
+    `COMPROBANTE ${r.gameName}`,
+    `N.º ${r.receiptNumber}`,
+    line,
+    `Sorteo N.º ${r.drawNumber}  Emisión ${r.issue}`,
+    `Fecha del sorteo: ${stamp(r.drawAt, r.timeZone)}`,
     `Válido para: ${r.draws.map((d) => `N.º ${d.drawNumber}`).join(', ')}`,
-    `Categorías: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`, line,
-    `Jugador: ${r.player.name}`, `Documento: ${r.player.document}`, line,
-    ...r.boards.map((b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automática)' : ''}`), line,
-    `Emitido: ${stamp(r.soldAt, r.timeZone, r.drawAt)}`, `Importe: ${money(r.amountCents, r.currency)}`, line,
+    `Categorías: ${r.categories.map((c) => `${c.name} (${c.matches})`).join(', ')}`,
+    line,
+    `Jugador: ${r.player.name}`,
+    `Documento: ${r.player.document}`,
+    line,
+    ...r.boards.map(
+      (b, i) => `${String.fromCharCode(65 + i)}: ${b.numbers.map(two).join(' ')}${b.quickPick ? '  (automática)' : ''}`,
+    ),
+    line,
+    `Emitido: ${stamp(r.soldAt, r.timeZone, r.drawAt)}`,
+    `Importe: ${money(r.amountCents, r.currency)}`,
+    line,
     ...(zoneNote(r.timeZone, r.soldAt) ? [zoneNote(r.timeZone, r.soldAt)!] : []),
-    ...r.securityWarnings, `Reglamento: ${r.regulationUrl}`, `Cobro: ${r.paymentPlace}`, r.legend,
+    ...r.securityWarnings,
+    `Reglamento: ${r.regulationUrl}`,
+    `Cobro: ${r.paymentPlace}`,
+    r.legend,
   ]
 }
 
@@ -463,14 +777,24 @@ export async function renderLottoReceiptPdf(r: LottoReceiptPrint): Promise<Uint8
   const columns = Math.floor((width - 2 * margin) / (fontSize * 0.6))
   const lines = lottoReceiptLines(r, columns).flatMap((l) => wrapColumns(l, columns))
   const qrSize = 150
-  const w = await DocWriter.create(`Comprobante ${r.receiptNumber}`, { w: width, h: 2 * margin + lines.length * 9.5 + qrSize + 12 })
+  const w = await DocWriter.create(`Comprobante ${r.receiptNumber}`, {
+    w: width,
+    h: 2 * margin + lines.length * 9.5 + qrSize + 12,
+  })
   let y = w.size.h - margin
   for (const l of lines) {
     w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: w.fonts.mono, color: INK })
     y -= 9.5
   }
   if (r.code) drawQr(w.page, r.code, (width - qrSize) / 2, y - 6, qrSize)
-  else w.page.drawText('COPIA - NO VALIDA PARA EL COBRO', { x: margin, y: y - 20, size: 9, font: w.fonts.mono, color: INK })
+  else
+    w.page.drawText('COPIA - NO VALIDA PARA EL COBRO', {
+      x: margin,
+      y: y - 20,
+      size: 9,
+      font: w.fonts.mono,
+      color: INK,
+    })
   return w.pdf.save()
 }
 
@@ -480,10 +804,20 @@ export function wrapColumns(text: string, columns: number): string[] {
   let line = ''
   for (const word of text.split(' ')) {
     let wd = word
-    while (wd.length > columns) { if (line) { out.push(line); line = '' } out.push(wd.slice(0, columns)); wd = wd.slice(columns) }
+    while (wd.length > columns) {
+      if (line) {
+        out.push(line)
+        line = ''
+      }
+      out.push(wd.slice(0, columns))
+      wd = wd.slice(columns)
+    }
     const next = line ? `${line} ${wd}` : wd
     if (next.length <= columns) line = next
-    else { out.push(line); line = wd }
+    else {
+      out.push(line)
+      line = wd
+    }
   }
   out.push(line)
   return out
@@ -493,11 +827,32 @@ export function wrapColumns(text: string, columns: number): string[] {
 
 /** One fraction as printed (LOT-15 front, LOT-16 back, §7.8). */
 export interface LotteryTicketPrint {
-  code: string; ticketId: string; institution: string; lotteryName: string; number: string; series: number; fraction: number; fractions: number
-  fractionPriceCents: number; ticketPriceCents: number; currency: string; drawNumber: number; issue: string; drawAt: string; drawPlace: string
-  securityMarks: string; authority: string; legend: string
+  code: string
+  ticketId: string
+  institution: string
+  lotteryName: string
+  number: string
+  series: number
+  fraction: number
+  fractions: number
+  fractionPriceCents: number
+  ticketPriceCents: number
+  currency: string
+  drawNumber: number
+  issue: string
+  drawAt: string
+  drawPlace: string
+  securityMarks: string
+  authority: string
+  legend: string
   prizes: Array<{ name: string; rule: string; amountPerTicketCents: number; amountPerFractionCents: number }>
-  claimDeadline: string; securityWarnings: string[]; winningTickets: number; paymentPlace: string; regulationUrl: string; authorisationRef: string; territory: string | null
+  claimDeadline: string
+  securityWarnings: string[]
+  winningTickets: number
+  paymentPlace: string
+  regulationUrl: string
+  authorisationRef: string
+  territory: string | null
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
@@ -506,21 +861,37 @@ export interface LotteryTicketPrint {
 export function lotteryTicketLines(t: LotteryTicketPrint): { front: string[]; back: string[]; code: string } {
   const rule = '-'.repeat(48)
   const front = [
-    t.institution, t.lotteryName, rule,
+    t.institution,
+    t.lotteryName,
+    rule,
     `NÚMERO ${t.number}   SERIE ${String(t.series).padStart(2, '0')}   FRACCIÓN ${t.fraction}/${t.fractions}`,
-    `Sorteo N.º ${t.drawNumber}   ${t.issue}`, `Fecha del sorteo: ${stamp(t.drawAt, t.timeZone)}`,
-    `Precio fracción: ${money(t.fractionPriceCents, t.currency)}`, `Billete entero: ${money(t.ticketPriceCents, t.currency)}`, rule,
-    ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`), rule,
-    `Claves y marcas de seguridad: ${t.securityMarks}`, `[ NO RASPAR ]  Código ${t.ticketId}`,
-    `Firma: ${t.authority} (Máxima Autoridad Ejecutiva)`, '[AJ] ' + t.legend,
+    `Sorteo N.º ${t.drawNumber}   ${t.issue}`,
+    `Fecha del sorteo: ${stamp(t.drawAt, t.timeZone)}`,
+    `Precio fracción: ${money(t.fractionPriceCents, t.currency)}`,
+    `Billete entero: ${money(t.ticketPriceCents, t.currency)}`,
+    rule,
+    ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`),
+    rule,
+    `Claves y marcas de seguridad: ${t.securityMarks}`,
+    `[ NO RASPAR ]  Código ${t.ticketId}`,
+    `Firma: ${t.authority} (Máxima Autoridad Ejecutiva)`,
+    '[AJ] ' + t.legend,
   ]
   const back = [
-    'REGLAMENTO DEL SORTEO (reverso)', `Fracciones por billete: ${t.fractions}`, 'Estructura de premios (por billete / por fracción):',
-    ...t.prizes.map((p) => `- ${p.name} (${p.rule}): ${money(p.amountPerTicketCents, t.currency)} / ${money(p.amountPerFractionCents, t.currency)}`),
+    'REGLAMENTO DEL SORTEO (reverso)',
+    `Fracciones por billete: ${t.fractions}`,
+    'Estructura de premios (por billete / por fracción):',
+    ...t.prizes.map(
+      (p) =>
+        `- ${p.name} (${p.rule}): ${money(p.amountPerTicketCents, t.currency)} / ${money(p.amountPerFractionCents, t.currency)}`,
+    ),
     `Billetes ganadores: hasta ${t.winningTickets.toLocaleString('es')}`,
     `Caducidad: los premios se cobran hasta el ${stamp(t.claimDeadline, t.timeZone)} (mínimo 60 días, LOT-23).`,
-    ...t.securityWarnings.map((w) => `! ${w}`), `Pago de premios: ${t.paymentPlace}`, `Emisión: ${t.issue}  Autorización AJ: ${t.authorisationRef}`,
-    ...(t.territory ? [`Venta autorizada solo en: ${t.territory}`] : []), `Reglamento específico: ${t.regulationUrl}`,
+    ...t.securityWarnings.map((w) => `! ${w}`),
+    `Pago de premios: ${t.paymentPlace}`,
+    `Emisión: ${t.issue}  Autorización AJ: ${t.authorisationRef}`,
+    ...(t.territory ? [`Venta autorizada solo en: ${t.territory}`] : []),
+    `Reglamento específico: ${t.regulationUrl}`,
   ]
   return { front, back, code: t.code }
 }
@@ -535,9 +906,21 @@ export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Ui
   const f = front.flatMap((l) => wrapColumns(l, columns))
   const b = ['', '-'.repeat(columns), ...back].flatMap((l) => wrapColumns(l, columns))
   const qrSize = 140
-  const w = await DocWriter.create(`Billete ${t.ticketId}`, { w: width, h: 2 * margin + (f.length + b.length) * 9.5 + qrSize + 16 })
+  const w = await DocWriter.create(`Billete ${t.ticketId}`, {
+    w: width,
+    h: 2 * margin + (f.length + b.length) * 9.5 + qrSize + 16,
+  })
   let y = w.size.h - margin
-  const put = (l: string, bold = false) => { w.page.drawText(w.clean(l), { x: margin, y: y - fontSize, size: fontSize, font: bold ? w.fonts.monoBold : w.fonts.mono, color: INK }); y -= 9.5 }
+  const put = (l: string, bold = false) => {
+    w.page.drawText(w.clean(l), {
+      x: margin,
+      y: y - fontSize,
+      size: fontSize,
+      font: bold ? w.fonts.monoBold : w.fonts.mono,
+      color: INK,
+    })
+    y -= 9.5
+  }
   f.forEach((l, i) => put(l, i === 3))
   drawQr(w.page, t.code, (width - qrSize) / 2, y - 4, qrSize)
   y -= qrSize + 8
@@ -550,12 +933,15 @@ export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Ui
  * same slots, so that a duplex print (long-edge binding) puts every back behind its front (LOT-15, LOT-16).
  */
 export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicketPrint[]): Promise<Uint8Array> {
-  const w = await DocWriter.create(tickets.length ? `Billetes ${tickets[0].lotteryName} ${tickets[0].number}-${tickets.at(-1)!.number}` : 'Billetes')
+  const w = await DocWriter.create(
+    tickets.length ? `Billetes ${tickets[0].lotteryName} ${tickets[0].number}-${tickets.at(-1)!.number}` : 'Billetes',
+  )
   const perPage = 4
   const boxH = (A4.h - 2 * MARGIN) / perPage
   const boxW = A4.w - 2 * MARGIN
   const { regular, bold, mono, monoBold } = w.fonts
-  const txt = (page: PDFPage, s: string, x: number, y: number, size: number, font: PDFFont, color = INK) => page.drawText(w.clean(s), { x, y, size, font, color })
+  const txt = (page: PDFPage, s: string, x: number, y: number, size: number, font: PDFFont, color = INK) =>
+    page.drawText(w.clean(s), { x, y, size, font, color })
   for (let i = 0; i < tickets.length; i += perPage) {
     const group = tickets.slice(i, i + perPage)
     const front = i === 0 ? w.page : w.pdf.addPage([A4.w, A4.h])
@@ -565,13 +951,51 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
       front.drawRectangle({ x, y: top - boxH + 6, width: boxW, height: boxH - 6, borderColor: INK, borderWidth: 0.8 })
       txt(front, t.institution, x + 10, top - 20, 10, bold)
       txt(front, t.lotteryName, x + 10, top - 34, 9, regular)
-      txt(front, `Sorteo N.º ${t.drawNumber} - ${t.issue} - ${stamp(t.drawAt, t.timeZone)}`, x + 10, top - 47, 8, regular, MUTED)
+      txt(
+        front,
+        `Sorteo N.º ${t.drawNumber} - ${t.issue} - ${stamp(t.drawAt, t.timeZone)}`,
+        x + 10,
+        top - 47,
+        8,
+        regular,
+        MUTED,
+      )
       txt(front, t.number, x + 10, top - 84, 40, monoBold)
-      txt(front, `Serie ${String(t.series).padStart(2, '0')}   Fracción ${t.fraction} de ${t.fractions}`, x + 10, top - 100, 9, bold)
-      txt(front, `Fracción ${money(t.fractionPriceCents, t.currency)} - Billete ${money(t.ticketPriceCents, t.currency)}`, x + 10, top - 113, 8.5, regular)
-      t.prizes.slice(0, 2).forEach((p, j) => txt(front, `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`, x + 10, top - 126 - j * 11, 8, regular))
+      txt(
+        front,
+        `Serie ${String(t.series).padStart(2, '0')}   Fracción ${t.fraction} de ${t.fractions}`,
+        x + 10,
+        top - 100,
+        9,
+        bold,
+      )
+      txt(
+        front,
+        `Fracción ${money(t.fractionPriceCents, t.currency)} - Billete ${money(t.ticketPriceCents, t.currency)}`,
+        x + 10,
+        top - 113,
+        8.5,
+        regular,
+      )
+      t.prizes
+        .slice(0, 2)
+        .forEach((p, j) =>
+          txt(
+            front,
+            `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`,
+            x + 10,
+            top - 126 - j * 11,
+            8,
+            regular,
+          ),
+        )
       txt(front, `Seguridad: ${t.securityMarks}`, x + 10, top - 150, 7, regular, MUTED)
-      front.drawLine({ start: { x: x + 10, y: top - 160 }, end: { x: x + 180, y: top - 160 }, thickness: 0.5, color: INK })
+      front.drawLine({
+        start: { x: x + 10, y: top - 160 },
+        end: { x: x + 180, y: top - 160 },
+        thickness: 0.5,
+        color: INK,
+      })
       txt(front, `${t.authority} - Máxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
       front.drawRectangle({ x: x + 200, y: top - 110, width: 110, height: 42, color: FILL })
       txt(front, 'NO RASPAR', x + 222, top - 92, 10, bold, MUTED)
@@ -597,7 +1021,15 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
           y -= 8.4
         }
       }
-      txt(back, `${t.number} S${String(t.series).padStart(2, '0')} F${t.fraction}`, x + boxW - 90, top - boxH + 14, 7, mono, MUTED)
+      txt(
+        back,
+        `${t.number} S${String(t.series).padStart(2, '0')} F${t.fraction}`,
+        x + boxW - 90,
+        top - boxH + 14,
+        7,
+        mono,
+        MUTED,
+      )
     })
   }
   return w.save()
@@ -605,12 +1037,39 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
 
 /** The lottery or raffle extracto as the service publishes it. */
 export interface LotteryExtracto {
-  product: string; kind: string; institution: string; name: string; drawId: string; drawNumber: number; issue: string | null; drawAt: string; drawPlace: string
-  drawMethod: string; drawDevice: string | null; series: number; fractions: number; currency: string; winning: Record<string, string>
-  prizes: Array<{ code: string; name: string; rule: string; numbers: string[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; goods: string | null }>
-  ticketsInPlay: number; participationSha256: string | null; lostStolen: Array<{ kind: string; from: string; to: string; seriesFrom: number; seriesTo: number; quantity: number }>
+  product: string
+  kind: string
+  institution: string
+  name: string
+  drawId: string
+  drawNumber: number
+  issue: string | null
+  drawAt: string
+  drawPlace: string
+  drawMethod: string
+  drawDevice: string | null
+  series: number
+  fractions: number
+  currency: string
+  winning: Record<string, string>
+  prizes: Array<{
+    code: string
+    name: string
+    rule: string
+    numbers: string[] | null
+    numbersCount: number
+    amountPerTicketCents: number
+    amountPerFractionCents: number
+    ticketsInPlay: number
+    goods: string | null
+  }>
+  ticketsInPlay: number
+  participationSha256: string | null
+  lostStolen: Array<{ kind: string; from: string; to: string; seriesFrom: number; seriesTo: number; quantity: number }>
   proof: ProofFacts | null
-  claimDeadline: string; paymentPlace: string; legend: string
+  claimDeadline: string
+  paymentPlace: string
+  legend: string
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
@@ -619,39 +1078,128 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
   const w = await DocWriter.create(`Extracto ${e.name} N.${e.drawNumber}`)
   w.text(e.institution, { size: 11, font: 'bold', align: 'center' })
   w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${e.name} - Sorteo N.º ${e.drawNumber}${e.issue ? ` - ${e.issue}` : ''}`, { size: 11, align: 'center', gap: 8 })
+  w.text(`${e.name} - Sorteo N.º ${e.drawNumber}${e.issue ? ` - ${e.issue}` : ''}`, {
+    size: 11,
+    align: 'center',
+    gap: 8,
+  })
   w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
-  for (const p of e.prizes.filter((x) => e.winning[x.code])) w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
+  for (const p of e.prizes.filter((x) => e.winning[x.code]))
+    w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
   w.heading('Premios')
   w.table(
-    [{ title: 'Premio', w: 2.2 }, { title: 'Regla', w: 2.4 }, { title: 'Números', w: 2 }, { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fracción', w: 2.2, align: 'right' }],
-    e.prizes.map((p) => [p.name, p.rule, p.numbers ? p.numbers.join(' ') : `${p.numbersCount} números`, p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`]),
+    [
+      { title: 'Premio', w: 2.2 },
+      { title: 'Regla', w: 2.4 },
+      { title: 'Números', w: 2 },
+      { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fracción', w: 2.2, align: 'right' },
+    ],
+    e.prizes.map((p) => [
+      p.name,
+      p.rule,
+      p.numbers ? p.numbers.join(' ') : `${p.numbersCount} números`,
+      p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`,
+    ]),
   )
   w.heading('Datos del sorteo')
   w.pairs([
-    ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`], ['Medio de extracción', e.drawMethod === 'rng' ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)` : `Tómbola autorizada: ${e.drawDevice ?? ''}`],
-    ['Billetes en juego', String(e.ticketsInPlay)], ['Series / fracciones', `${e.series} / ${e.fractions}`], ['Participación (SHA-256)', e.participationSha256 ?? '—'],
+    ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`],
+    [
+      'Medio de extracción',
+      e.drawMethod === 'rng'
+        ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)`
+        : `Tómbola autorizada: ${e.drawDevice ?? ''}`,
+    ],
+    ['Billetes en juego', String(e.ticketsInPlay)],
+    ['Series / fracciones', `${e.series} / ${e.fractions}`],
+    ['Participación (SHA-256)', e.participationSha256 ?? '—'],
   ])
   if (e.proof) w.pairs(proofPairs(e.proof))
   if (e.lostStolen.length) {
     w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
-    w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 1 }, { title: 'Cantidad', w: 1, align: 'right' }], e.lostStolen.map((r) => [r.kind === 'stolen' ? 'robo' : 'extravío', r.from, r.to, `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity)]))
+    w.table(
+      [
+        { title: 'Tipo', w: 1 },
+        { title: 'Del', w: 1 },
+        { title: 'Al', w: 1 },
+        { title: 'Series', w: 1 },
+        { title: 'Cantidad', w: 1, align: 'right' },
+      ],
+      e.lostStolen.map((r) => [
+        r.kind === 'stolen' ? 'robo' : 'extravío',
+        r.from,
+        r.to,
+        `${r.seriesFrom}-${r.seriesTo}`,
+        String(r.quantity),
+      ]),
+    )
   }
   w.heading('Cobro de premios')
-  w.pairs([['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`], ['Lugar de pago', e.paymentPlace]])
-  w.text('Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fracción (LOT-25, LOT-26).', { size: 8, color: MUTED })
+  w.pairs([
+    ['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`],
+    ['Lugar de pago', e.paymentPlace],
+  ])
+  w.text(
+    'Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fracción (LOT-25, LOT-26).',
+    { size: 8, color: MUTED },
+  )
   footnote(w, zoneNote(e.timeZone, e.drawAt))
   w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
   return w.save()
 }
 
 export interface LotteryActa {
-  product: string; drawId: string; status: string; plan: { name: string; drawNumber: number; drawAt: string; drawPlace: string; currency: string; claimDeadline: string; drawMethod: string; authorisationRef?: string | null }
-  liabilityCents: number; ranges: Array<{ kind: string; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; details: { notice?: string; policeReportRef?: string | null; lateReport?: boolean } }>
-  participation: { closedAt: string | null; ticketsInPlay: number; sha256: string; salesDigest: string | null; beaconRound: number | null; beacon: ProofFacts['beacon']; externalEntropy: string | null } | null
-  drawn: string[]; drawnAt: string | null; seed: string | null; commitment: string
-  result: { winning: Record<string, number>; prizes: Array<{ name: string; rule: string; numbersCount: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>; liabilityCents: number } | null
-  incidents: Array<{ at: string; note: string }>; journal: { records: number; lastSeq: number | null; lastHash: string | null }; signatures: Array<{ role: string; name: string }>
+  product: string
+  drawId: string
+  status: string
+  plan: {
+    name: string
+    drawNumber: number
+    drawAt: string
+    drawPlace: string
+    currency: string
+    claimDeadline: string
+    drawMethod: string
+    authorisationRef?: string | null
+  }
+  liabilityCents: number
+  ranges: Array<{
+    kind: string
+    from: number
+    to: number
+    seriesFrom: number
+    seriesTo: number
+    quantity: number
+    details: { notice?: string; policeReportRef?: string | null; lateReport?: boolean }
+  }>
+  participation: {
+    closedAt: string | null
+    ticketsInPlay: number
+    sha256: string
+    salesDigest: string | null
+    beaconRound: number | null
+    beacon: ProofFacts['beacon']
+    externalEntropy: string | null
+  } | null
+  drawn: string[]
+  drawnAt: string | null
+  seed: string | null
+  commitment: string
+  result: {
+    winning: Record<string, number>
+    prizes: Array<{
+      name: string
+      rule: string
+      numbersCount: number
+      ticketsInPlay: number
+      liabilityCents: number
+      goods: string | null
+    }>
+    liabilityCents: number
+  } | null
+  incidents: Array<{ at: string; note: string }>
+  journal: { records: number; lastSeq: number | null; lastHash: string | null }
+  signatures: Array<{ role: string; name: string }>
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
@@ -662,21 +1210,90 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
   w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
   w.text(`${p.name} - Sorteo N.º ${p.drawNumber}`, { size: 11, align: 'center', gap: 8 })
   w.heading('1. Antecedentes')
-  w.pairs([['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`], ['Autorización', p.authorisationRef ?? '—'], ['Medio de extracción', p.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : 'Tómbola o bolillero autorizado'], ['Compromiso de semilla', a.commitment], ['Costo máximo de premios', money(a.liabilityCents, p.currency)], ['Prescripción', stamp(p.claimDeadline, a.timeZone)]])
+  w.pairs([
+    ['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`],
+    ['Autorización', p.authorisationRef ?? '—'],
+    [
+      'Medio de extracción',
+      p.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : 'Tómbola o bolillero autorizado',
+    ],
+    ['Compromiso de semilla', a.commitment],
+    ['Costo máximo de premios', money(a.liabilityCents, p.currency)],
+    ['Prescripción', stamp(p.claimDeadline, a.timeZone)],
+  ])
   w.heading('2. Billetes fuera de juego (devoluciones, extravíos, robos)')
-  if (a.ranges.length) w.table([{ title: 'Tipo', w: 1 }, { title: 'Del', w: 1 }, { title: 'Al', w: 1 }, { title: 'Series', w: 0.8 }, { title: 'Cantidad', w: 0.9, align: 'right' }, { title: 'Observaciones', w: 3 }],
-    a.ranges.map((r) => [RANGE_KIND[r.kind] ?? r.kind, String(r.from), String(r.to), `${r.seriesFrom}-${r.seriesTo}`, String(r.quantity), [r.details.notice, r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '', r.details.lateReport ? 'informe a la AJ fuera de plazo' : ''].filter(Boolean).join('; ')]))
+  if (a.ranges.length)
+    w.table(
+      [
+        { title: 'Tipo', w: 1 },
+        { title: 'Del', w: 1 },
+        { title: 'Al', w: 1 },
+        { title: 'Series', w: 0.8 },
+        { title: 'Cantidad', w: 0.9, align: 'right' },
+        { title: 'Observaciones', w: 3 },
+      ],
+      a.ranges.map((r) => [
+        RANGE_KIND[r.kind] ?? r.kind,
+        String(r.from),
+        String(r.to),
+        `${r.seriesFrom}-${r.seriesTo}`,
+        String(r.quantity),
+        [
+          r.details.notice,
+          r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '',
+          r.details.lateReport ? 'informe a la AJ fuera de plazo' : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      ]),
+    )
   else w.text('Ninguno.')
   w.heading('3. Cierre de ventas')
-  if (a.participation) w.pairs([['Cierre', stamp(a.participation.closedAt, a.timeZone)], ['Billetes en juego', String(a.participation.ticketsInPlay)], ['Archivo SHA-256', a.participation.sha256], ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'], ...beaconPairs(a.participation)])
+  if (a.participation)
+    w.pairs([
+      ['Cierre', stamp(a.participation.closedAt, a.timeZone)],
+      ['Billetes en juego', String(a.participation.ticketsInPlay)],
+      ['Archivo SHA-256', a.participation.sha256],
+      ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'],
+      ...beaconPairs(a.participation),
+    ])
   w.heading('4. Sorteo y resultados')
-  w.pairs([['Números extraídos', a.drawn.join(' - ') || '—'], ['Hora', stamp(a.drawnAt, a.timeZone)], ['Semilla revelada', a.seed ?? '—']])
-  if (a.result) w.table([{ title: 'Premio', w: 2 }, { title: 'Regla', w: 2.5 }, { title: 'Números', w: 1, align: 'right' }, { title: 'Billetes en juego', w: 1.2, align: 'right' }, { title: 'Importe', w: 1.6, align: 'right' }],
-    a.result.prizes.map((x) => [x.name, x.rule, String(x.numbersCount), String(x.ticketsInPlay), x.goods ?? money(x.liabilityCents, p.currency)]))
+  w.pairs([
+    ['Números extraídos', a.drawn.join(' - ') || '—'],
+    ['Hora', stamp(a.drawnAt, a.timeZone)],
+    ['Semilla revelada', a.seed ?? '—'],
+  ])
+  if (a.result)
+    w.table(
+      [
+        { title: 'Premio', w: 2 },
+        { title: 'Regla', w: 2.5 },
+        { title: 'Números', w: 1, align: 'right' },
+        { title: 'Billetes en juego', w: 1.2, align: 'right' },
+        { title: 'Importe', w: 1.6, align: 'right' },
+      ],
+      a.result.prizes.map((x) => [
+        x.name,
+        x.rule,
+        String(x.numbersCount),
+        String(x.ticketsInPlay),
+        x.goods ?? money(x.liabilityCents, p.currency),
+      ]),
+    )
   w.heading('5. Incidencias')
-  if (a.incidents.length) w.table([{ title: 'Hora', w: 1.5 }, { title: 'Descripción', w: 5 }], a.incidents.map((i) => [stamp(i.at, a.timeZone), i.note]))
+  if (a.incidents.length)
+    w.table(
+      [
+        { title: 'Hora', w: 1.5 },
+        { title: 'Descripción', w: 5 },
+      ],
+      a.incidents.map((i) => [stamp(i.at, a.timeZone), i.note]),
+    )
   else w.text('Sin incidencias.')
-  w.pairs([['Registros del diario', String(a.journal.records)], ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`]])
+  w.pairs([
+    ['Registros del diario', String(a.journal.records)],
+    ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`],
+  ])
   w.heading('6. Firmas')
   w.signatures(a.signatures)
   footnote(w, zoneNote(a.timeZone, p.drawAt))

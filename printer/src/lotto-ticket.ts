@@ -50,19 +50,36 @@ export function lottoReceiptTicket(t: LottoReceiptTicket, options: LayoutOptions
     { type: 'rule', style: 'double' },
     { type: 'pair', left: en ? 'Receipt no.' : 'Comprobante N.º', right: t.receiptNumber, bold: true },
     // (3) draw number and issue, (4) draw date.
-    { type: 'pair', left: `${en ? 'Draw no.' : 'Sorteo N.º'} ${t.drawNumber}`, right: `${en ? 'Issue' : 'Emisión'} ${t.issue}` },
+    {
+      type: 'pair',
+      left: `${en ? 'Draw no.' : 'Sorteo N.º'} ${t.drawNumber}`,
+      right: `${en ? 'Issue' : 'Emisión'} ${t.issue}`,
+    },
     { type: 'pair', left: en ? 'Draw date' : 'Fecha del sorteo', right: planTime(t.drawAt) },
     { type: 'rule' },
     // (6) the numbers played, one board a line.
     { type: 'text', text: en ? 'Numbers played' : 'Números jugados', bold: true },
-    ...t.boards.map((b, i): PrintBlock => ({ type: 'pair', left: `${String.fromCharCode(65 + (i % 26))}. ${b.numbers.map(two).join(' ')}`, right: b.quickPick ? (en ? 'quick pick' : 'automática') : '', bold: true })),
+    ...t.boards.map((b, i): PrintBlock => ({
+      type: 'pair',
+      left: `${String.fromCharCode(65 + (i % 26))}. ${b.numbers.map(two).join(' ')}`,
+      right: b.quickPick ? (en ? 'quick pick' : 'automática') : '',
+      bold: true,
+    })),
     { type: 'rule' },
     // (9) every draw the slip is valid for.
     { type: 'text', text: en ? 'Valid for the draws' : 'Válido para los sorteos', bold: true },
-    ...t.draws.map((d): PrintBlock => ({ type: 'pair', left: `N.º ${d.drawNumber} · ${d.issue}`, right: planTime(d.drawAt) })),
+    ...t.draws.map((d): PrintBlock => ({
+      type: 'pair',
+      left: `N.º ${d.drawNumber} · ${d.issue}`,
+      right: planTime(d.drawAt),
+    })),
     { type: 'rule' },
     { type: 'text', text: en ? 'Prize categories' : 'Categorías de premios', bold: true },
-    ...t.categories.map((c): PrintBlock => ({ type: 'pair', left: c.name, right: `${c.matches} ${en ? 'hits' : 'aciertos'}` })),
+    ...t.categories.map((c): PrintBlock => ({
+      type: 'pair',
+      left: c.name,
+      right: `${c.matches} ${en ? 'hits' : 'aciertos'}`,
+    })),
     { type: 'rule' },
     // (5) player data.
     { type: 'pair', left: en ? 'Player' : 'Jugador', right: t.player.name },
@@ -75,7 +92,11 @@ export function lottoReceiptTicket(t: LottoReceiptTicket, options: LayoutOptions
     { type: 'text', text: t.receiptNumber, align: 'center' },
     // (10) security warnings.
     ...t.securityWarnings.map((w): PrintBlock => ({ type: 'text', text: w, align: 'center' })),
-    { type: 'text', text: `${en ? 'Prizes paid at' : 'Premios se pagan en'} ${t.paymentPlace}, ${en ? 'only against this receipt.' : 'solo contra este comprobante.'}`, align: 'center' },
+    {
+      type: 'text',
+      text: `${en ? 'Prizes paid at' : 'Premios se pagan en'} ${t.paymentPlace}, ${en ? 'only against this receipt.' : 'solo contra este comprobante.'}`,
+      align: 'center',
+    },
     { type: 'text', text: t.legend, align: 'center' },
   ]
   return { kind: 'lotto', name: `lotto-${t.receiptNumber}`, paper, blocks }

@@ -18,8 +18,27 @@ import { formatMoney } from '../../server/src/shared/money.ts'
 import { getProfile } from '../../server/src/shared/profile.ts'
 import { isoInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 import {
-  BAR, BAR_LIGHT, BINGO_SHADE, CONTENT_BOTTOM, CONTENT_W, INK, KEEP_TOGETHER, LINE_SHADE, LUCKY_RULE, MARGIN_TOP, MARGIN_X, MUTED, PAGE_H, PAGE_W,
-  RULE, VOID_FILL, VOID_RULE, WHITE, Writer, type Cell, type Fonts,
+  BAR,
+  BAR_LIGHT,
+  BINGO_SHADE,
+  CONTENT_BOTTOM,
+  CONTENT_W,
+  INK,
+  KEEP_TOGETHER,
+  LINE_SHADE,
+  LUCKY_RULE,
+  MARGIN_TOP,
+  MARGIN_X,
+  MUTED,
+  PAGE_H,
+  PAGE_W,
+  RULE,
+  VOID_FILL,
+  VOID_RULE,
+  WHITE,
+  Writer,
+  type Cell,
+  type Fonts,
 } from './pdf-kit.ts'
 
 export type MinutesLang = 'es' | 'en'
@@ -239,10 +258,25 @@ interface EquipmentLabels {
   event: string
   detail: string
   types: Record<string, string>
-  setChanged: (d: { from: string | null; to: string; fromState: string; reason: string; witness: string; reserves: string }) => string
+  setChanged: (d: {
+    from: string | null
+    to: string
+    fromState: string
+    reason: string
+    witness: string
+    reserves: string
+  }) => string
   setState: (label: string, played: string, limit: string) => string
   oldTo: Record<string, string>
-  recount: (d: { phase: string; label: string; counted: string; total: string; by: string; played: string; limit: string }) => string
+  recount: (d: {
+    phase: string
+    label: string
+    counted: string
+    total: string
+    by: string
+    played: string
+    limit: string
+  }) => string
   limitWarning: (d: { label: string; played: string; limit: string; percent: string; reserves: string }) => string
   limitReached: (d: { label: string; limit: string; reserves: string }) => string
   fault: (d: { device: string; code: string; detail: string; balls: string | null; ball: string | null }) => string
@@ -269,10 +303,12 @@ const ES: Labels = {
   yes: 'Sí',
   no: 'No',
   startDiligence: 'Diligencia de inicio de sesión',
-  startDiligenceText: (opened) => `En la fecha y hora de apertura (${opened}) se comprobaron el material y las instalaciones de juego y se efectuó el recuento de las bolas antes de su carga en el extractor (BNG-27, BNG-41).`,
+  startDiligenceText: (opened) =>
+    `En la fecha y hora de apertura (${opened}) se comprobaron el material y las instalaciones de juego y se efectuó el recuento de las bolas antes de su carga en el extractor (BNG-27, BNG-41).`,
   ballsCounted: 'Bolas contadas',
   equipmentCheck: 'Material e instalaciones (BNG-41)',
-  equipmentChecked: (reader) => `Comprobados y en funcionamiento: bombo, cámara de la salida de bolas y monitores, pantallas, sonido${reader ? ', lector automático' : ''}`,
+  equipmentChecked: (reader) =>
+    `Comprobados y en funcionamiento: bombo, cámara de la salida de bolas y monitores, pantallas, sonido${reader ? ', lector automático' : ''}`,
   confirmedBy: 'Confirmado por',
   notRecorded: 'No registrado',
   closeRecount: 'Recuento de bolas al cierre',
@@ -286,7 +322,8 @@ const ES: Labels = {
   lastGame: 'ÚLTIMO JUEGO',
   status: { finished: 'Finalizada', void: 'Anulada', in_progress: 'En curso' },
   seriesSold: 'Series y cartones vendidos',
-  range: (code, from, to, count) => `Serie ${code} del ${from} al ${to} (${count} ${count === 1 ? 'cartón' : 'cartones'})`,
+  range: (code, from, to, count) =>
+    `Serie ${code} del ${from} al ${to} (${count} ${count === 1 ? 'cartón' : 'cartones'})`,
   noSeries: 'Sin venta registrada',
   faceValue: 'Precio (valor facial)',
   cardsSold: 'Cartones vendidos',
@@ -312,7 +349,8 @@ const ES: Labels = {
   atClaim: 'Bolas extraídas al reclamar',
   amount: 'Importe',
   kindName: (k) => (k === 'line' ? 'Línea' : k === 'bingo' ? 'Bingo' : k),
-  tie: (kind, n, total) => `Empate en ${kind.toLowerCase()}: ${n} cartones premiados en la misma bola se reparten ${total} según la regla de reparto de restos.`,
+  tie: (kind, n, total) =>
+    `Empate en ${kind.toLowerCase()}: ${n} cartones premiados en la misma bola se reparten ${total} según la regla de reparto de restos.`,
   ballsDrawn: (n) => `Bolas extraídas en orden de extracción: ${n}`,
   ballsCount: 'Bolas extraídas',
   noBalls: 'No se extrajo ninguna bola.',
@@ -323,8 +361,10 @@ const ES: Labels = {
   beaconRound: 'Ronda del faro público (fijada por el cierre de venta)',
   beaconRandomness: 'Aleatoriedad del faro (SHA-256 de la firma)',
   beaconPending: 'pendiente',
-  beaconDemo: 'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
-  voidBox: (reason, refund) => `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
+  beaconDemo:
+    'FARO DE DEMOSTRACIÓN: la aleatoriedad de este sorteo viene de una clave local del servidor, no de un faro público; no es un sorteo públicamente verificable.',
+  voidBox: (reason, refund) =>
+    `PARTIDA ANULADA. Motivo: ${reason}. Devolución íntegra del precio de los cartones: ${refund}.`,
   refundsPaid: (cards, of, amount) => `Cartones reembolsados: ${cards} de ${of}, por ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Anulada por ${by}, confirmada por ${confirmed}, motivo: ${reason}`,
   incidents: 'Incidencias',
@@ -352,19 +392,27 @@ const ES: Labels = {
   remainderRule: 'Regla de reparto de restos',
   journal: 'Referencia al diario',
   checkpoints: 'Puntos de control firmados del diario',
-  checkpointsText: 'El servidor firma (Ed25519, clave del operador) el número y el hash del último registro al cerrar cada venta, al terminar cada partida y cada pocos minutos. Quien conserve esta lista (o GET /api/journal/checkpoints) detecta cualquier registro reescrito: npx bolillo verify-journal --checkpoints <fichero>.',
+  checkpointsText:
+    'El servidor firma (Ed25519, clave del operador) el número y el hash del último registro al cerrar cada venta, al terminar cada partida y cada pocos minutos. Quien conserve esta lista (o GET /api/journal/checkpoints) detecta cualquier registro reescrito: npx bolillo verify-journal --checkpoints <fichero>.',
   noCheckpoints: 'Sin puntos de control en esta sesión.',
   checkpointSeq: 'Registro n.º',
   checkpointHash: 'Hash del registro',
   checkpointSignature: 'Firma (abreviada)',
-  checkpointReasons: { 'game-ended': 'Fin de partida', 'sales-closed': 'Cierre de venta', timer: 'Periódico', 'session-closed': 'Cierre de sesión' },
-  journalText: (records, first, last) => `Esta acta se deriva del diario de eventos encadenado por hash, sin registros aparte: ${records} registros, del n.º ${first} al n.º ${last}. Cualquier lector puede comprobar la cadena (npx bolillo verify-journal) y cotejar el hash del último registro.`,
+  checkpointReasons: {
+    'game-ended': 'Fin de partida',
+    'sales-closed': 'Cierre de venta',
+    timer: 'Periódico',
+    'session-closed': 'Cierre de sesión',
+  },
+  journalText: (records, first, last) =>
+    `Esta acta se deriva del diario de eventos encadenado por hash, sin registros aparte: ${records} registros, del n.º ${first} al n.º ${last}. Cualquier lector puede comprobar la cadena (npx bolillo verify-journal) y cotejar el hash del último registro.`,
   records: 'Registros',
   firstSeq: 'Primer registro',
   lastSeq: 'Último registro',
   lastHash: 'Hash del último registro (SHA-256)',
   closingDiligence: 'Diligencia de cierre de sesión',
-  closingText: (closed) => `Se cierra la sesión el ${closed}. Los abajo firmantes dan fe de que los datos de esta acta corresponden a las partidas celebradas.`,
+  closingText: (closed) =>
+    `Se cierra la sesión el ${closed}. Los abajo firmantes dan fe de que los datos de esta acta corresponden a las partidas celebradas.`,
   closingOpenText: 'La sesión sigue abierta a la fecha de emisión de esta acta.',
   jefeMesa: 'Jefe de Mesa',
   name: 'Nombre y apellidos',
@@ -408,7 +456,14 @@ const ES: Labels = {
     deducted: 'Detraído en la partida',
     accumulated: 'Acumulado',
     outcome: 'Resultado',
-    outcomes: { won: 'Adjudicada', not_won: 'No adjudicada', not_offered: 'No ofrecida', void: 'Partida anulada: detracción revertida', pending: 'Pendiente', inactive: 'No en juego en esta partida' },
+    outcomes: {
+      won: 'Adjudicada',
+      not_won: 'No adjudicada',
+      not_offered: 'No ofrecida',
+      void: 'Partida anulada: detracción revertida',
+      pending: 'Pendiente',
+      inactive: 'No en juego en esta partida',
+    },
     awarded: 'Importe adjudicado',
     completedAtBall: 'Bolas al completar el cartón ganador',
     atBall: 'Bolas al cantar bingo',
@@ -435,7 +490,8 @@ const ES: Labels = {
     cardRange: 'Cartones',
     hallSales: 'Recaudación',
     primaChanges: 'Prima de bingo: cambios de importe',
-    primaChangesText: 'Cambios del importe de la prima elegidos por el Jefe de Sala, con el número de partida desde el que se aplican (BNG-61).',
+    primaChangesText:
+      'Cambios del importe de la prima elegidos por el Jefe de Sala, con el número de partida desde el que se aplican (BNG-61).',
     previousAmount: 'Importe anterior',
     newAmount: 'Importe nuevo',
     fromGame: 'Desde la partida n.º',
@@ -444,7 +500,8 @@ const ES: Labels = {
   },
   equipment: {
     title: 'Equipos y juego de bolas',
-    intro: 'Cambios, recuentos y avisos de límite del juego de bolas (BNG-24, BNG-25, BNG-27), fallos y lecturas erróneas de los dispositivos y bolas corregidas (BNG-83), en el orden del diario.',
+    intro:
+      'Cambios, recuentos y avisos de límite del juego de bolas (BNG-24, BNG-25, BNG-27), fallos y lecturas erróneas de los dispositivos y bolas corregidas (BNG-83), en el orden del diario.',
     game: 'Partida',
     event: 'Evento',
     detail: 'Detalle',
@@ -457,27 +514,38 @@ const ES: Labels = {
       'device.misread': 'Lectura errónea del lector (BNG-83)',
       'ball.corrected': 'Bola corregida (BNG-83)',
     },
-    setChanged: (d) => `${d.from ? `Sale el juego ${d.from} (${d.fromState}); entra` : 'Entra'} el juego ${d.to}. Motivo: ${d.reason}. En presencia de: ${d.witness}. Juegos de reserva disponibles: ${d.reserves}.`,
+    setChanged: (d) =>
+      `${d.from ? `Sale el juego ${d.from} (${d.fromState}); entra` : 'Entra'} el juego ${d.to}. Motivo: ${d.reason}. En presencia de: ${d.witness}. Juegos de reserva disponibles: ${d.reserves}.`,
     setState: (label, played, limit) => `${label}, ${played} de ${limit} partidas`,
     oldTo: { reserve: 'pasa a reserva', retired: 'retirado' },
-    recount: (d) => `${d.phase === 'end' ? 'Cierre' : 'Inicio'} de sesión. Juego ${d.label}: ${d.counted} bolas contadas de ${d.total}; confirmado por ${d.by}. Partidas jugadas con el juego: ${d.played} de ${d.limit}.`,
-    limitWarning: (d) => `Juego ${d.label}: ${d.played} de ${d.limit} partidas (aviso al ${d.percent} %). Juegos de reserva disponibles: ${d.reserves}.`,
-    limitReached: (d) => `Juego ${d.label}: alcanzado el límite de ${d.limit} partidas; se cambia antes de la próxima partida con bolas. Juegos de reserva disponibles: ${d.reserves}.`,
-    fault: (d) => `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; bola ${d.ball}` : ''}${d.balls ? `; bolas extraídas: ${d.balls}` : ''}.`,
-    misread: (d) => `El lector ${d.device} leyó ${d.read}; la bola es ${d.actual} (confianza ${d.confidence} %). Confirmado por ${d.by}.`,
+    recount: (d) =>
+      `${d.phase === 'end' ? 'Cierre' : 'Inicio'} de sesión. Juego ${d.label}: ${d.counted} bolas contadas de ${d.total}; confirmado por ${d.by}. Partidas jugadas con el juego: ${d.played} de ${d.limit}.`,
+    limitWarning: (d) =>
+      `Juego ${d.label}: ${d.played} de ${d.limit} partidas (aviso al ${d.percent} %). Juegos de reserva disponibles: ${d.reserves}.`,
+    limitReached: (d) =>
+      `Juego ${d.label}: alcanzado el límite de ${d.limit} partidas; se cambia antes de la próxima partida con bolas. Juegos de reserva disponibles: ${d.reserves}.`,
+    fault: (d) =>
+      `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; bola ${d.ball}` : ''}${d.balls ? `; bolas extraídas: ${d.balls}` : ''}.`,
+    misread: (d) =>
+      `El lector ${d.device} leyó ${d.read}; la bola es ${d.actual} (confianza ${d.confidence} %). Confirmado por ${d.by}.`,
     corrected: (d) => `Bola n.º ${d.seq}: cantada ${d.from}, prevalece ${d.to} (${d.kind}; ${d.source}).`,
     sources: { manual: 'entrada manual', rng: 'generador aleatorio' },
   },
   book: {
     manualTitle: 'Libro auxiliar manual',
-    manualIntro: 'Partidas registradas en el libro auxiliar manual, encuadernado y foliado, por avería del sistema informático, desde la partida en que se produjo hasta su reparación (BNG-76).',
-    manualRange: (from, resumed) => resumed ? `Avería del sistema desde la partida ${from}; se reanuda en la partida ${resumed}` : `Avería del sistema desde la partida ${from}; no se reanudó en la sesión`,
+    manualIntro:
+      'Partidas registradas en el libro auxiliar manual, encuadernado y foliado, por avería del sistema informático, desde la partida en que se produjo hasta su reparación (BNG-76).',
+    manualRange: (from, resumed) =>
+      resumed
+        ? `Avería del sistema desde la partida ${from}; se reanuda en la partida ${resumed}`
+        : `Avería del sistema desde la partida ${from}; no se reanudó en la sesión`,
     range: 'Partidas en el libro manual',
     folios: 'Folios',
     reason: 'Avería',
     recordedBy: 'Anotado por',
     complaintsTitle: 'Libro de reclamos u observaciones',
-    complaintsIntro: 'Reclamos de los jugadores sobre esta sesión, numerados en el libro de la sala, con su respuesta (BNG-72, GEN-21). Los datos personales del jugador constan en el libro.',
+    complaintsIntro:
+      'Reclamos de los jugadores sobre esta sesión, numerados en el libro de la sala, con su respuesta (BNG-72, GEN-21). Los datos personales del jugador constan en el libro.',
     number: 'N.º',
     game: 'Partida',
     complaint: 'Reclamo',
@@ -507,10 +575,12 @@ const EN: Labels = {
   yes: 'Yes',
   no: 'No',
   startDiligence: 'Session start diligence',
-  startDiligenceText: (opened) => `At the opening date and time (${opened}) the gaming material and installations were checked and the balls were counted before loading them into the blower (BNG-27, BNG-41).`,
+  startDiligenceText: (opened) =>
+    `At the opening date and time (${opened}) the gaming material and installations were checked and the balls were counted before loading them into the blower (BNG-27, BNG-41).`,
   ballsCounted: 'Balls counted',
   equipmentCheck: 'Equipment and installations (BNG-41)',
-  equipmentChecked: (reader) => `Checked and working: extractor, ball-exit camera and monitors, screens, sound${reader ? ', automatic reader' : ''}`,
+  equipmentChecked: (reader) =>
+    `Checked and working: extractor, ball-exit camera and monitors, screens, sound${reader ? ', automatic reader' : ''}`,
   confirmedBy: 'Confirmed by',
   notRecorded: 'Not recorded',
   closeRecount: 'Ball recount at close',
@@ -550,7 +620,8 @@ const EN: Labels = {
   atClaim: 'Balls drawn at claim',
   amount: 'Amount',
   kindName: (k) => (k === 'line' ? 'Line' : k === 'bingo' ? 'Bingo' : k),
-  tie: (kind, n, total) => `Tie for ${kind.toLowerCase()}: ${n} cards winning at the same ball share ${total} under the remainder rule.`,
+  tie: (kind, n, total) =>
+    `Tie for ${kind.toLowerCase()}: ${n} cards winning at the same ball share ${total} under the remainder rule.`,
   ballsDrawn: (n) => `Balls drawn in extraction order: ${n}`,
   ballsCount: 'Balls drawn',
   noBalls: 'No ball was drawn.',
@@ -561,7 +632,8 @@ const EN: Labels = {
   beaconRound: 'Public beacon round (fixed by the close of sales)',
   beaconRandomness: 'Beacon randomness (SHA-256 of the signature)',
   beaconPending: 'pending',
-  beaconDemo: 'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
+  beaconDemo:
+    'DEMO BEACON: the randomness of this draw comes from a local key of the server, not from a public beacon; it is not a publicly verifiable draw.',
   voidBox: (reason, refund) => `GAME VOID. Reason: ${reason}. Full refund of the card price: ${refund}.`,
   refundsPaid: (cards, of, amount) => `Cards refunded: ${cards} of ${of}, for ${amount}.`,
   annulledBy: (by, confirmed, reason) => `Annulled by ${by}, confirmed by ${confirmed}, reason: ${reason}`,
@@ -590,19 +662,27 @@ const EN: Labels = {
   remainderRule: 'Remainder rule of the prize split',
   journal: 'Journal reference',
   checkpoints: 'Signed journal checkpoints',
-  checkpointsText: 'The server signs (Ed25519, operator key) the number and hash of the last record at every sales close, every game end and every few minutes. Whoever keeps this list (or GET /api/journal/checkpoints) detects any rewritten record: npx bolillo verify-journal --checkpoints <file>.',
+  checkpointsText:
+    'The server signs (Ed25519, operator key) the number and hash of the last record at every sales close, every game end and every few minutes. Whoever keeps this list (or GET /api/journal/checkpoints) detects any rewritten record: npx bolillo verify-journal --checkpoints <file>.',
   noCheckpoints: 'No checkpoints in this session.',
   checkpointSeq: 'Record no.',
   checkpointHash: 'Record hash',
   checkpointSignature: 'Signature (shortened)',
-  checkpointReasons: { 'game-ended': 'Game end', 'sales-closed': 'Sales close', timer: 'Periodic', 'session-closed': 'Session close' },
-  journalText: (records, first, last) => `These minutes are derived from the hash-chained event journal and kept nowhere else: ${records} records, from no. ${first} to no. ${last}. Any reader can check the chain (npx bolillo verify-journal) and compare the hash of the last record.`,
+  checkpointReasons: {
+    'game-ended': 'Game end',
+    'sales-closed': 'Sales close',
+    timer: 'Periodic',
+    'session-closed': 'Session close',
+  },
+  journalText: (records, first, last) =>
+    `These minutes are derived from the hash-chained event journal and kept nowhere else: ${records} records, from no. ${first} to no. ${last}. Any reader can check the chain (npx bolillo verify-journal) and compare the hash of the last record.`,
   records: 'Records',
   firstSeq: 'First record',
   lastSeq: 'Last record',
   lastHash: 'Hash of the last record (SHA-256)',
   closingDiligence: 'Session closing diligence',
-  closingText: (closed) => `The session is closed on ${closed}. The undersigned attest that these minutes match the games played.`,
+  closingText: (closed) =>
+    `The session is closed on ${closed}. The undersigned attest that these minutes match the games played.`,
   closingOpenText: 'The session is still open at the time these minutes were issued.',
   jefeMesa: 'Floor manager (Jefe de Mesa)',
   name: 'Full name',
@@ -646,7 +726,14 @@ const EN: Labels = {
     deducted: 'Deducted in this game',
     accumulated: 'Accumulated',
     outcome: 'Outcome',
-    outcomes: { won: 'Awarded', not_won: 'Not awarded', not_offered: 'Not offered', void: 'Game void: deduction reversed', pending: 'Pending', inactive: 'Not on offer in this game' },
+    outcomes: {
+      won: 'Awarded',
+      not_won: 'Not awarded',
+      not_offered: 'Not offered',
+      void: 'Game void: deduction reversed',
+      pending: 'Pending',
+      inactive: 'Not on offer in this game',
+    },
     awarded: 'Amount awarded',
     completedAtBall: 'Balls drawn when the winning card was completed',
     atBall: 'Balls drawn at the bingo call',
@@ -673,7 +760,8 @@ const EN: Labels = {
     cardRange: 'Cards',
     hallSales: 'Sales',
     primaChanges: 'Bingo prima: amount changes',
-    primaChangesText: 'Prima amount changes chosen by the hall manager (Jefe de Sala), with the game number from which each applies (BNG-61).',
+    primaChangesText:
+      'Prima amount changes chosen by the hall manager (Jefe de Sala), with the game number from which each applies (BNG-61).',
     previousAmount: 'Previous amount',
     newAmount: 'New amount',
     fromGame: 'From game no.',
@@ -682,7 +770,8 @@ const EN: Labels = {
   },
   equipment: {
     title: 'Equipment and ball set',
-    intro: 'Ball-set changes, recounts and game-limit warnings (BNG-24, BNG-25, BNG-27), device faults and misreads, and corrected balls (BNG-83), in journal order.',
+    intro:
+      'Ball-set changes, recounts and game-limit warnings (BNG-24, BNG-25, BNG-27), device faults and misreads, and corrected balls (BNG-83), in journal order.',
     game: 'Game',
     event: 'Event',
     detail: 'Detail',
@@ -695,27 +784,38 @@ const EN: Labels = {
       'device.misread': 'Reader misread (BNG-83)',
       'ball.corrected': 'Ball corrected (BNG-83)',
     },
-    setChanged: (d) => `${d.from ? `Set ${d.from} out (${d.fromState}); set` : 'Set'} ${d.to} in. Reason: ${d.reason}. Witnessed by: ${d.witness}. Reserve sets available: ${d.reserves}.`,
+    setChanged: (d) =>
+      `${d.from ? `Set ${d.from} out (${d.fromState}); set` : 'Set'} ${d.to} in. Reason: ${d.reason}. Witnessed by: ${d.witness}. Reserve sets available: ${d.reserves}.`,
     setState: (label, played, limit) => `${label}, ${played} of ${limit} games`,
     oldTo: { reserve: 'back to reserve', retired: 'retired' },
-    recount: (d) => `Session ${d.phase === 'end' ? 'close' : 'start'}. Set ${d.label}: ${d.counted} balls counted of ${d.total}; confirmed by ${d.by}. Games played with the set: ${d.played} of ${d.limit}.`,
-    limitWarning: (d) => `Set ${d.label}: ${d.played} of ${d.limit} games (warning at ${d.percent} %). Reserve sets available: ${d.reserves}.`,
-    limitReached: (d) => `Set ${d.label}: limit of ${d.limit} games reached; it is changed before the next game drawn with balls. Reserve sets available: ${d.reserves}.`,
-    fault: (d) => `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; ball ${d.ball}` : ''}${d.balls ? `; balls drawn: ${d.balls}` : ''}.`,
-    misread: (d) => `Reader ${d.device} read ${d.read}; the ball is ${d.actual} (confidence ${d.confidence} %). Confirmed by ${d.by}.`,
+    recount: (d) =>
+      `Session ${d.phase === 'end' ? 'close' : 'start'}. Set ${d.label}: ${d.counted} balls counted of ${d.total}; confirmed by ${d.by}. Games played with the set: ${d.played} of ${d.limit}.`,
+    limitWarning: (d) =>
+      `Set ${d.label}: ${d.played} of ${d.limit} games (warning at ${d.percent} %). Reserve sets available: ${d.reserves}.`,
+    limitReached: (d) =>
+      `Set ${d.label}: limit of ${d.limit} games reached; it is changed before the next game drawn with balls. Reserve sets available: ${d.reserves}.`,
+    fault: (d) =>
+      `${d.device}: ${d.code}${d.detail ? ` (${d.detail})` : ''}${d.ball ? `; ball ${d.ball}` : ''}${d.balls ? `; balls drawn: ${d.balls}` : ''}.`,
+    misread: (d) =>
+      `Reader ${d.device} read ${d.read}; the ball is ${d.actual} (confidence ${d.confidence} %). Confirmed by ${d.by}.`,
     corrected: (d) => `Ball no. ${d.seq}: called ${d.from}, ${d.to} prevails (${d.kind}; ${d.source}).`,
     sources: { manual: 'entered by hand', rng: 'random number generator' },
   },
   book: {
     manualTitle: 'Manual auxiliary book',
-    manualIntro: 'Games recorded in the bound, folio-numbered manual auxiliary book because the computer system failed, from the game in which it failed until it was fixed (BNG-76).',
-    manualRange: (from, resumed) => resumed ? `System failure from game ${from}; resumed at game ${resumed}` : `System failure from game ${from}; not resumed in the session`,
+    manualIntro:
+      'Games recorded in the bound, folio-numbered manual auxiliary book because the computer system failed, from the game in which it failed until it was fixed (BNG-76).',
+    manualRange: (from, resumed) =>
+      resumed
+        ? `System failure from game ${from}; resumed at game ${resumed}`
+        : `System failure from game ${from}; not resumed in the session`,
     range: 'Games in the manual book',
     folios: 'Folios',
     reason: 'Failure',
     recordedBy: 'Recorded by',
     complaintsTitle: 'Complaints book',
-    complaintsIntro: 'Players\' complaints about this session, numbered in the hall\'s book, with their answers (BNG-72, GEN-21). The player\'s personal data are in the book.',
+    complaintsIntro:
+      "Players' complaints about this session, numbered in the hall's book, with their answers (BNG-72, GEN-21). The player's personal data are in the book.",
     number: 'No.',
     game: 'Game',
     complaint: 'Complaint',
@@ -724,7 +824,8 @@ const EN: Labels = {
     answeredBy: (who, at) => `${who}, ${at}`,
     pendingNote: (n) => `${n} complaint(s) awaiting resolution: these minutes are kept until they are resolved.`,
   },
-  remainderRuleText: 'Equal split among the winning cards; the leftover cents go one to each card in ascending serial order.',
+  remainderRuleText:
+    'Equal split among the winning cards; the leftover cents go one to each card in ascending serial order.',
 }
 
 // ------------------------------------------------------------------------------------------------ formatting
@@ -753,7 +854,8 @@ const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/
 export function minutesOnHallClock<T>(value: T, timeZone: string): T {
   if (typeof value === 'string') return (UTC_INSTANT.test(value) ? isoInZone(Date.parse(value), timeZone) : value) as T
   if (Array.isArray(value)) return value.map((v) => minutesOnHallClock(v, timeZone)) as T
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, minutesOnHallClock(v, timeZone)])) as T
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, minutesOnHallClock(v, timeZone)])) as T
   return value
 }
 
@@ -799,7 +901,8 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   const zone = minutes.timeZone ?? getProfile(minutes.profileId)?.timeZone ?? 'UTC'
   const m = minutesOnHallClock(minutes, zone)
   const money = moneyFormatter(m.currency || 'BOB', lang)
-  const int = (n: number) => new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'es-BO', { maximumFractionDigits: 0 }).format(n)
+  const int = (n: number) =>
+    new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'es-BO', { maximumFractionDigits: 0 }).format(n)
 
   const doc = await PDFDocument.create()
   doc.setTitle(toAscii(`${L.runningTitle} ${m.sessionId}`))
@@ -820,7 +923,14 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   const w = new Writer(doc, f, charset, (wr) => {
     const base = wr.y - 8
     wr.text(L.runningTitle, MARGIN_X, base, 'bold', 7.5, MUTED)
-    wr.textRight(wr.fit(`${m.hallName} · ${m.sessionId}`, 'regular', 7.5, CONTENT_W * 0.6), MARGIN_X + CONTENT_W, base, 'regular', 7.5, MUTED)
+    wr.textRight(
+      wr.fit(`${m.hallName} · ${m.sessionId}`, 'regular', 7.5, CONTENT_W * 0.6),
+      MARGIN_X + CONTENT_W,
+      base,
+      'regular',
+      7.5,
+      MUTED,
+    )
     wr.hline(MARGIN_X, MARGIN_X + CONTENT_W, wr.y - 12, 0.5, RULE)
     wr.y -= 22
   })
@@ -858,9 +968,20 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     { label: L.ballsCounted, value: m.openRecount ? int(m.openRecount.ballsCounted) : L.notRecorded },
     // BNG-27: who counted, and the witness who confirmed it with their own credential.
     ...(m.openRecount?.countedBy ? [{ label: L.countedBy, value: m.openRecount.countedBy }] : []),
-    { label: L.confirmedBy, value: m.openRecount?.confirmedBy || L.notRecorded, span: m.openRecount?.countedBy ? 1 : 2 },
+    {
+      label: L.confirmedBy,
+      value: m.openRecount?.confirmedBy || L.notRecorded,
+      span: m.openRecount?.countedBy ? 1 : 2,
+    },
     // BNG-41: the check of the material and installations before the session.
-    { label: L.equipmentCheck, value: m.equipmentCheck ? L.equipmentChecked(m.equipmentCheck.reader !== undefined) + (m.equipmentCheck.note ? ` (${m.equipmentCheck.note})` : '') : L.notRecorded, span: 2 },
+    {
+      label: L.equipmentCheck,
+      value: m.equipmentCheck
+        ? L.equipmentChecked(m.equipmentCheck.reader !== undefined) +
+          (m.equipmentCheck.note ? ` (${m.equipmentCheck.note})` : '')
+        : L.notRecorded,
+      span: 2,
+    },
   ])
   if (m.closeRecount) {
     w.space(8)
@@ -871,7 +992,11 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
       { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
       { label: L.ballsCounted, value: int(m.closeRecount.ballsCounted) },
       ...(m.closeRecount.countedBy ? [{ label: L.countedBy, value: m.closeRecount.countedBy }] : []),
-      { label: L.confirmedBy, value: m.closeRecount.confirmedBy || L.notRecorded, span: m.closeRecount.countedBy ? 1 : 2 },
+      {
+        label: L.confirmedBy,
+        value: m.closeRecount.confirmedBy || L.notRecorded,
+        span: m.closeRecount.countedBy ? 1 : 2,
+      },
     ])
   }
   w.ensure(30 + 26)
@@ -901,7 +1026,12 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
         { title: L.bonus.newAmount, w: 1.2, align: 'right', font: 'bold' },
         { title: L.bonus.fromGame, w: 1.1, align: 'center', font: 'bold' },
       ],
-      primaChanges.map((c) => [formatMinutesDate(c.at), money(c.fromCents), money(c.toCents), c.fromGameNo === null ? '—' : int(c.fromGameNo)]),
+      primaChanges.map((c) => [
+        formatMinutesDate(c.at),
+        money(c.fromCents),
+        money(c.toCents),
+        c.fromGameNo === null ? '—' : int(c.fromGameNo),
+      ]),
     )
     w.space(14)
   }
@@ -921,7 +1051,12 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
       ],
       equipment.map((e) => {
         const no = typeof e.details.gameId === 'string' ? gameNo.get(e.details.gameId) : undefined
-        return [formatMinutesDate(e.at), no === undefined ? '—' : int(no), describe(L.equipment.types, e.type), equipmentDetail(L, e, int)]
+        return [
+          formatMinutesDate(e.at),
+          no === undefined ? '—' : int(no),
+          describe(L.equipment.types, e.type),
+          equipmentDetail(L, e, int),
+        ]
       }),
     )
     w.space(14)
@@ -941,7 +1076,13 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
         { title: L.book.reason, w: 1.8 },
         { title: L.book.recordedBy, w: 1.2 },
       ],
-      manual.map((e) => [formatMinutesDate(e.at), L.book.manualRange(int(e.fromGame), e.resumedAtGame === null ? null : int(e.resumedAtGame)), e.folios, e.reason, e.recordedBy]),
+      manual.map((e) => [
+        formatMinutesDate(e.at),
+        L.book.manualRange(int(e.fromGame), e.resumedAtGame === null ? null : int(e.resumedAtGame)),
+        e.folios,
+        e.reason,
+        e.recordedBy,
+      ]),
     )
     w.space(14)
   }
@@ -961,8 +1102,13 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
         { title: L.book.answer, w: 2.4 },
       ],
       complaints.map((c) => [
-        String(c.number), `${formatMinutesDate(c.at)}\n${c.recordedBy}`, c.gameNo === null ? '—' : int(c.gameNo), c.text,
-        c.answer === null ? L.book.pendingAnswer : `${c.answer}\n${L.book.answeredBy(c.answeredBy ?? '', formatMinutesDate(c.answeredAt))}`,
+        String(c.number),
+        `${formatMinutesDate(c.at)}\n${c.recordedBy}`,
+        c.gameNo === null ? '—' : int(c.gameNo),
+        c.text,
+        c.answer === null
+          ? L.book.pendingAnswer
+          : `${c.answer}\n${L.book.answeredBy(c.answeredBy ?? '', formatMinutesDate(c.answeredAt))}`,
       ]),
     )
     if ((m.pendingComplaints ?? 0) > 0) {
@@ -985,16 +1131,22 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     { label: L.gamesVoid, value: int(voided) },
     { label: L.cardsSold, value: int(m.totals.cardsSold) },
   ])
-  w.grid([
-    { label: L.totalCollected, value: money(m.totals.totalCents), font: 'bold' },
-    { label: L.totalPrizesPaid, value: money(m.totals.prizesPaidCents), font: 'bold' },
-    { label: L.refunds, value: money(m.totals.refundCents), font: 'bold' },
-  ], 3)
-  w.grid([
-    { label: L.linePaid, value: money(paidLine) },
-    { label: L.bingoPaid, value: money(paidBingo) },
-    { label: L.jackpotsPaid, value: money(paidPots) },
-  ], 3)
+  w.grid(
+    [
+      { label: L.totalCollected, value: money(m.totals.totalCents), font: 'bold' },
+      { label: L.totalPrizesPaid, value: money(m.totals.prizesPaidCents), font: 'bold' },
+      { label: L.refunds, value: money(m.totals.refundCents), font: 'bold' },
+    ],
+    3,
+  )
+  w.grid(
+    [
+      { label: L.linePaid, value: money(paidLine) },
+      { label: L.bingoPaid, value: money(paidBingo) },
+      { label: L.jackpotsPaid, value: money(paidPots) },
+    ],
+    3,
+  )
   w.space(14)
 
   w.heading(L.remainderRule, 30)
@@ -1021,7 +1173,8 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   const cps = m.checkpoints ?? []
   if (cps.length === 0) w.paragraph(L.noCheckpoints, { font: 'italic', size: 8.5, color: MUTED })
   else {
-    const short = (t: string, head: number, tail: number) => (t.length > head + tail + 1 ? `${t.slice(0, head)}…${t.slice(-tail)}` : t)
+    const short = (t: string, head: number, tail: number) =>
+      t.length > head + tail + 1 ? `${t.slice(0, head)}…${t.slice(-tail)}` : t
     w.table(
       [
         { title: L.checkpointSeq, w: 0.8, align: 'right', font: 'bold' },
@@ -1030,7 +1183,13 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
         { title: L.checkpointHash, w: 2.4, font: 'mono' },
         { title: L.checkpointSignature, w: 1.9, font: 'mono' },
       ],
-      cps.map((c) => [String(c.seq), formatMinutesDate(c.at), describe(L.checkpointReasons, c.reason), short(c.hash, 16, 8), `${c.keyId} ${short(c.signature, 8, 6)}`]),
+      cps.map((c) => [
+        String(c.seq),
+        formatMinutesDate(c.at),
+        describe(L.checkpointReasons, c.reason),
+        short(c.hash, 16, 8),
+        `${c.keyId} ${short(c.signature, 8, 6)}`,
+      ]),
     )
   }
   w.space(14)
@@ -1041,7 +1200,10 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   w.ensure(50 + 70)
   w.space(50)
   const sigW = 205
-  for (const [x, role] of [[MARGIN_X, L.jefeMesa], [MARGIN_X + CONTENT_W - sigW, L.directorBingo]] as const) {
+  for (const [x, role] of [
+    [MARGIN_X, L.jefeMesa],
+    [MARGIN_X + CONTENT_W - sigW, L.directorBingo],
+  ] as const) {
     w.text(L.signature, x, w.y + 4, 'regular', 6.5, MUTED)
     w.signatureLine(x, sigW, role)
     w.text(`${L.name}:`, x, w.y - 32, 'regular', 7.5, MUTED)
@@ -1065,7 +1227,11 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     const center = `${L.footerJournal} · ${m.journal.firstSeq}-${m.journal.lastSeq}`
     const centerW = w.width(center, 'regular', 7)
     const leftW = w.width(left, 'regular', 7.5)
-    if (PAGE_W / 2 - centerW / 2 > MARGIN_X + leftW + 12 && PAGE_W / 2 + centerW / 2 < MARGIN_X + CONTENT_W - rightW - 12) w.textCenter(center, PAGE_W / 2, base, 'regular', 7, MUTED)
+    if (
+      PAGE_W / 2 - centerW / 2 > MARGIN_X + leftW + 12 &&
+      PAGE_W / 2 + centerW / 2 < MARGIN_X + CONTENT_W - rightW - 12
+    )
+      w.textCenter(center, PAGE_W / 2, base, 'regular', 7, MUTED)
   })
 
   return doc.save()
@@ -1073,7 +1239,10 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
 
 /** Document metadata is stored as PDF text strings; keep it plain. */
 function toAscii(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]/g, '?')
+  return s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]/g, '?')
 }
 
 /** What the session carries about one game outside the game itself. */
@@ -1086,7 +1255,11 @@ interface GameExtras {
 
 type EquipmentEntry = NonNullable<SessionMinutes['equipment']>[number]
 
-function extrasOf(g: MinutesGame, equipment: readonly EquipmentEntry[], primaChanges: NonNullable<SessionMinutes['primaChanges']>): GameExtras {
+function extrasOf(
+  g: MinutesGame,
+  equipment: readonly EquipmentEntry[],
+  primaChanges: NonNullable<SessionMinutes['primaChanges']>,
+): GameExtras {
   const corrected = new Map<number, number>()
   for (const e of equipment) {
     if (e.type !== 'ball.corrected' || e.details.gameId !== g.gameId) continue
@@ -1102,8 +1275,10 @@ function extrasOf(g: MinutesGame, equipment: readonly EquipmentEntry[], primaCha
 function equipmentDetail(L: Labels, e: EquipmentEntry, int: (n: number) => string): string {
   const E = L.equipment
   const d = e.details
-  const s = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'number' ? int(v) : String(v))
-  const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null)
+  const s = (v: unknown): string =>
+    v === null || v === undefined || v === '' ? '—' : typeof v === 'number' ? int(v) : String(v)
+  const obj = (v: unknown): Record<string, unknown> | null =>
+    v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null
   switch (e.type) {
     case 'ball_set.changed': {
       const from = obj(d.from)
@@ -1112,29 +1287,75 @@ function equipmentDetail(L: Labels, e: EquipmentEntry, int: (n: number) => strin
         from: from ? E.setState(s(from.label), s(from.gamesPlayed), s(from.gameLimit)) : null,
         fromState: from ? describe(E.oldTo, typeof from.to === 'string' ? from.to : null) : '',
         to: to ? E.setState(s(to.label), s(to.gamesPlayed), s(to.gameLimit)) : '—',
-        reason: s(d.reason), witness: s(d.witnessedBy), reserves: s(d.reservesLeft),
+        reason: s(d.reason),
+        witness: s(d.witnessedBy),
+        reserves: s(d.reservesLeft),
       })
     }
     case 'ball_set.recount':
-      return E.recount({ phase: s(d.phase), label: s(d.label), counted: s(d.ballsCounted), total: s(d.ballCount), by: s(d.confirmedBy), played: s(d.gamesPlayed), limit: s(d.gameLimit) })
+      return E.recount({
+        phase: s(d.phase),
+        label: s(d.label),
+        counted: s(d.ballsCounted),
+        total: s(d.ballCount),
+        by: s(d.confirmedBy),
+        played: s(d.gamesPlayed),
+        limit: s(d.gameLimit),
+      })
     case 'ball_set.limit_warning':
-      return E.limitWarning({ label: s(d.label), played: s(d.gamesPlayed), limit: s(d.gameLimit), percent: s(d.warnPercent), reserves: s(d.reservesLeft) })
+      return E.limitWarning({
+        label: s(d.label),
+        played: s(d.gamesPlayed),
+        limit: s(d.gameLimit),
+        percent: s(d.warnPercent),
+        reserves: s(d.reservesLeft),
+      })
     case 'ball_set.limit_reached':
       return E.limitReached({ label: s(d.label), limit: s(d.gameLimit), reserves: s(d.reservesLeft) })
     case 'device.fault':
-      return E.fault({ device: s(d.deviceId), code: s(d.code), detail: d.detail ? String(d.detail) : '', balls: d.ballsDrawn == null ? null : s(d.ballsDrawn), ball: d.ball == null ? null : s(d.ball) })
+      return E.fault({
+        device: s(d.deviceId),
+        code: s(d.code),
+        detail: d.detail ? String(d.detail) : '',
+        balls: d.ballsDrawn == null ? null : s(d.ballsDrawn),
+        ball: d.ball == null ? null : s(d.ball),
+      })
     case 'device.misread':
-      return E.misread({ device: s(d.deviceId), read: s(d.readBall), actual: s(d.actualBall), confidence: s(d.confidence), by: s(d.confirmedBy) })
+      return E.misread({
+        device: s(d.deviceId),
+        read: s(d.readBall),
+        actual: s(d.actualBall),
+        confidence: s(d.confidence),
+        by: s(d.confirmedBy),
+      })
     case 'ball.corrected':
-      return E.corrected({ seq: s(d.seq), from: s(d.from), to: s(d.to), kind: describe(L.incidentKinds, typeof d.kind === 'string' ? d.kind : null), source: describe(E.sources, typeof d.source === 'string' ? d.source : null) })
+      return E.corrected({
+        seq: s(d.seq),
+        from: s(d.from),
+        to: s(d.to),
+        kind: describe(L.incidentKinds, typeof d.kind === 'string' ? d.kind : null),
+        source: describe(E.sources, typeof d.source === 'string' ? d.source : null),
+      })
     default:
       // A record type this renderer does not know yet: its plain fields, so nothing recorded is left out.
-      return Object.entries(d).filter(([k, v]) => k !== 'gameId' && v !== null && typeof v !== 'object').map(([k, v]) => `${k}: ${s(v)}`).join('; ') || '—'
+      return (
+        Object.entries(d)
+          .filter(([k, v]) => k !== 'gameId' && v !== null && typeof v !== 'object')
+          .map(([k, v]) => `${k}: ${s(v)}`)
+          .join('; ') || '—'
+      )
   }
 }
 
 /** Additional prizes of one game: prima (BNG-64, BNG-61), pots (BNG-73 (5)/(8)) and lucky ball (BNG-67). */
-function renderBonus(w: Writer, L: Labels, g: MinutesGame, x: GameExtras, money: (c: number) => string, int: (n: number) => string): void {
+function renderBonus(
+  w: Writer,
+  L: Labels,
+  g: MinutesGame,
+  x: GameExtras,
+  money: (c: number) => string,
+  int: (n: number) => string,
+): void {
   const B = L.bonus
   const p = g.prima ?? null
   const lucky = g.luckyBall ?? null
@@ -1155,11 +1376,23 @@ function renderBonus(w: Writer, L: Labels, g: MinutesGame, x: GameExtras, money:
     const outcome = p.outcome ?? (p.active ? 'pending' : 'inactive')
     if (outcome === 'won') {
       const completed = p.completedAtBall ?? p.atBall
-      const balls = completed === null ? '—' : p.atBall !== null && p.atBall !== completed ? `${int(completed)} (${int(p.atBall)})` : int(completed)
+      const balls =
+        completed === null
+          ? '—'
+          : p.atBall !== null && p.atBall !== completed
+            ? `${int(completed)} (${int(p.atBall)})`
+            : int(completed)
       cells.push(
         { label: B.outcome, value: B.outcomes.won, font: 'bold' },
         { label: B.awarded, value: money(p.awardedCents), font: 'bold' },
-        { label: p.atBall !== null && p.atBall !== completed ? `${B.completedAtBall} (${B.atBall.toLowerCase()})` : B.completedAtBall, value: balls, font: 'bold' },
+        {
+          label:
+            p.atBall !== null && p.atBall !== completed
+              ? `${B.completedAtBall} (${B.atBall.toLowerCase()})`
+              : B.completedAtBall,
+          value: balls,
+          font: 'bold',
+        },
         { label: B.accumulatedGames, value: p.accumulatedGames === null ? '—' : int(p.accumulatedGames), font: 'bold' },
         { label: B.paid, value: money(p.paidCents) },
         { label: B.nextBallLimit, value: p.nextBallLimit === null ? '—' : int(p.nextBallLimit) },
@@ -1193,16 +1426,36 @@ function renderBonus(w: Writer, L: Labels, g: MinutesGame, x: GameExtras, money:
         { title: B.potAwarded, w: 1.2, align: 'right' },
         { title: B.potPaid, w: 1.1, align: 'right' },
       ],
-      g.jackpots.map((j) => [j.name, j.kind ? describe(B.potKinds, j.kind) : '—', opt(j.contributedCents), money(j.amountCents), opt(j.awardedCents), opt(j.paidCents)]),
+      g.jackpots.map((j) => [
+        j.name,
+        j.kind ? describe(B.potKinds, j.kind) : '—',
+        opt(j.contributedCents),
+        money(j.amountCents),
+        opt(j.awardedCents),
+        opt(j.paidCents),
+      ]),
     )
   }
 
   if (lucky) {
     const luckyPots = g.jackpots.filter((j) => j.kind === 'lucky')
-    const numbers = lucky.numbers === null ? B.luckyPending : lucky.numbers.length === 0 ? '—' : lucky.numbers.map((n) => int(n)).join(' · ')
+    const numbers =
+      lucky.numbers === null
+        ? B.luckyPending
+        : lucky.numbers.length === 0
+          ? '—'
+          : lucky.numbers.map((n) => int(n)).join(' · ')
     const cells: Cell[] = [
-      { label: B.luckyNumbers, value: numbers, font: lucky.numbers === null ? 'italic' : 'bold', size: lucky.numbers === null ? 9 : 11 },
-      { label: B.luckyAwarded, value: luckyPots.length > 0 ? money(luckyPots.reduce((t, j) => t + (j.awardedCents ?? 0), 0)) : '—' },
+      {
+        label: B.luckyNumbers,
+        value: numbers,
+        font: lucky.numbers === null ? 'italic' : 'bold',
+        size: lucky.numbers === null ? 9 : 11,
+      },
+      {
+        label: B.luckyAwarded,
+        value: luckyPots.length > 0 ? money(luckyPots.reduce((t, j) => t + (j.awardedCents ?? 0), 0)) : '—',
+      },
       { label: B.luckyCommitment, value: lucky.commitment || '—', span: 4, font: 'mono', size: 8 },
     ]
     w.space(6)
@@ -1213,13 +1466,25 @@ function renderBonus(w: Writer, L: Labels, g: MinutesGame, x: GameExtras, money:
 
 const GAME_CLOSING_H = 26 + 14
 
-function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => string, int: (n: number) => string, x: GameExtras): void {
+function renderGame(
+  w: Writer,
+  L: Labels,
+  g: MinutesGame,
+  money: (c: number) => string,
+  int: (n: number) => string,
+  x: GameExtras,
+): void {
   // Sales, prizes and times (BNG-73 (1)-(8), BNG-78 (1)-(5)).
   const pots = g.jackpots.map((j) => `${j.name}: ${money(j.amountCents)}`)
   if (g.prima) pots.push(L.bonus.primaCell(money(g.prima.accumulatedCents)))
   const jackpots = pots.length > 0 ? pots : [L.noJackpots]
   const fields: Cell[] = [
-    { label: L.seriesSold, value: g.series.length > 0 ? g.series.map((s) => rangeText(L, s)) : [L.noSeries], span: 4, font: 'bold' },
+    {
+      label: L.seriesSold,
+      value: g.series.length > 0 ? g.series.map((s) => rangeText(L, s)) : [L.noSeries],
+      span: 4,
+      font: 'bold',
+    },
     { label: L.faceValue, value: money(g.faceValueCents) },
     { label: L.cardsSold, value: int(g.cardsSold) },
     { label: L.totalCollected, value: money(g.totalCents), font: 'bold' },
@@ -1279,16 +1544,42 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
         { title: L.cardsSold, w: 1, align: 'right' },
         { title: L.bonus.hallSales, w: 1.2, align: 'right' },
       ],
-      g.halls.map((h) => [h.hallId, `${int(h.fromCardNo)} - ${int(h.toCardNo)}`, int(h.cardsSold), money(h.salesCents)]),
+      g.halls.map((h) => [
+        h.hallId,
+        `${int(h.fromCardNo)} - ${int(h.toCardNo)}`,
+        int(h.cardsSold),
+        money(h.salesCents),
+      ]),
     )
   }
 
   // Void: reason and refund, highlighted (BNG-80, BNG-82, BNG-83, BNG-86).
   if (g.status === 'void') {
     w.space(6)
-    const lines = w.wrap(L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)), 'bold', 8.5, CONTENT_W - 16)
-    if (g.annulment) lines.push(...w.wrap(L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason), 'bold', 8.5, CONTENT_W - 16))
-    if (g.refundsPaid) lines.push(...w.wrap(L.refundsPaid(g.refundsPaid.cards, g.refundCards ?? g.cardsSold, money(g.refundsPaid.amountCents)), 'bold', 8.5, CONTENT_W - 16))
+    const lines = w.wrap(
+      L.voidBox(describe(L.reasons, g.voidReason), money(g.refundCents)),
+      'bold',
+      8.5,
+      CONTENT_W - 16,
+    )
+    if (g.annulment)
+      lines.push(
+        ...w.wrap(
+          L.annulledBy(g.annulment.requestedBy, g.annulment.confirmedBy, g.annulment.reason),
+          'bold',
+          8.5,
+          CONTENT_W - 16,
+        ),
+      )
+    if (g.refundsPaid)
+      lines.push(
+        ...w.wrap(
+          L.refundsPaid(g.refundsPaid.cards, g.refundCards ?? g.cardsSold, money(g.refundsPaid.amountCents)),
+          'bold',
+          8.5,
+          CONTENT_W - 16,
+        ),
+      )
     const h = 8 + lines.length * 11
     w.ensure(h)
     w.rect(MARGIN_X, w.y, CONTENT_W, h, VOID_FILL, VOID_RULE, 0.8)
@@ -1302,7 +1593,12 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   if (g.winners.length === 0) {
     w.paragraph(L.noWinners, { font: 'italic', size: 8.5, color: MUTED })
   } else {
-    const ordered = [...g.winners].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'line' ? -1 : 1) || a.atBall - b.atBall || (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0))
+    const ordered = [...g.winners].sort(
+      (a, b) =>
+        (a.kind === b.kind ? 0 : a.kind === 'line' ? -1 : 1) ||
+        a.atBall - b.atBall ||
+        (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0),
+    )
     w.table(
       [
         { title: L.kind, w: 1.1 },
@@ -1311,13 +1607,23 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
         { title: L.winningBall, w: 1.1, align: 'center' },
         { title: L.amount, w: 1.5, align: 'right' },
       ],
-      ordered.map((x) => [L.kindName(x.kind), x.serial, int(x.atBall), g.balls[x.atBall - 1] !== undefined ? String(g.balls[x.atBall - 1]) : '—', money(x.amountCents)]),
+      ordered.map((x) => [
+        L.kindName(x.kind),
+        x.serial,
+        int(x.atBall),
+        g.balls[x.atBall - 1] !== undefined ? String(g.balls[x.atBall - 1]) : '—',
+        money(x.amountCents),
+      ]),
     )
     for (const kind of ['line', 'bingo'] as const) {
       const tied = g.winners.filter((x) => x.kind === kind)
       if (tied.length > 1) {
         w.space(3)
-        w.paragraph(L.tie(L.kindName(kind), tied.length, money(tied.reduce((s, x) => s + x.amountCents, 0))), { font: 'italic', size: 7.8, color: MUTED })
+        w.paragraph(L.tie(L.kindName(kind), tied.length, money(tied.reduce((s, x) => s + x.amountCents, 0))), {
+          font: 'italic',
+          size: 7.8,
+          color: MUTED,
+        })
       }
     }
   }
@@ -1340,7 +1646,11 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
   // bolillo-draw-v2: the beacon round and its randomness; a demo beacon is said in plain words (DESIGN.md point 9).
   if (g.beacon) {
     w.grid([
-      { label: L.beaconRound, value: `${g.beacon.round}${g.beacon.scheme === 'drand-quicknet' ? ' · drand quicknet' : ''}`, span: 4 },
+      {
+        label: L.beaconRound,
+        value: `${g.beacon.round}${g.beacon.scheme === 'drand-quicknet' ? ' · drand quicknet' : ''}`,
+        span: 4,
+      },
       { label: L.beaconRandomness, value: g.beacon.randomness ?? L.beaconPending, span: 4, font: 'mono', size: 8 },
     ])
     if (g.beacon.demo) w.paragraph(L.beaconDemo, { font: 'bold', size: 9, color: rgb(0.75, 0.35, 0) })
@@ -1363,7 +1673,14 @@ function renderGame(w: Writer, L: Labels, g: MinutesGame, money: (c: number) => 
         { title: L.note, w: 1.5 },
         { title: L.signedBy, w: 1.6 },
       ],
-      g.incidents.map((i) => [formatMinutesDate(i.at), describe(L.incidentKinds, i.kind), outcomeText(L, i.outcome), i.rule || '—', [i.note, i.cctv ? L.cctvOf(i.cctv.cameraId, i.cctv.cctvRef) : ''].filter(Boolean).join(' · ') || '—', i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—']),
+      g.incidents.map((i) => [
+        formatMinutesDate(i.at),
+        describe(L.incidentKinds, i.kind),
+        outcomeText(L, i.outcome),
+        i.rule || '—',
+        [i.note, i.cctv ? L.cctvOf(i.cctv.cameraId, i.cctv.cctvRef) : ''].filter(Boolean).join(' · ') || '—',
+        i.signedBy ? L.signedNames(i.signedBy.jefeMesa, i.signedBy.director) : '—',
+      ]),
     )
     w.ensure(26 + 24)
     w.space(26)
@@ -1427,7 +1744,13 @@ function renderBalls(w: Writer, L: Labels, g: MinutesGame, extras: GameExtras): 
       const order = start + i + 1
       const x = MARGIN_X + i * cellW
       const was = calledAs(order, ball)
-      const shade = bingoAt.has(order) ? BINGO_SHADE : lineAt.has(order) ? LINE_SHADE : was !== null ? VOID_FILL : undefined
+      const shade = bingoAt.has(order)
+        ? BINGO_SHADE
+        : lineAt.has(order)
+          ? LINE_SHADE
+          : was !== null
+            ? VOID_FILL
+            : undefined
       w.rect(x, w.y, cellW, cellH, shade, RULE, 0.4)
       // The lucky-ball numbers are framed (BNG-67).
       if (lucky.has(ball)) w.rect(x + 1.3, w.y - 1.3, cellW - 2.6, cellH - 2.6, undefined, LUCKY_RULE, 1.2)
@@ -1448,8 +1771,20 @@ function renderBalls(w: Writer, L: Labels, g: MinutesGame, extras: GameExtras): 
   const legend = [
     { label: L.legendLine, show: lineAt.size > 0, fill: LINE_SHADE, border: RULE, width: 0.4 },
     { label: L.legendBingo, show: bingoAt.size > 0, fill: BINGO_SHADE, border: RULE, width: 0.4 },
-    { label: L.bonus.legendLucky, show: [...lucky].some((n) => drawn.has(n)), fill: undefined, border: LUCKY_RULE, width: 1.2 },
-    { label: L.bonus.legendCorrected, show: g.balls.some((b, i) => calledAs(i + 1, b) !== null), fill: VOID_FILL, border: VOID_RULE, width: 0.4 },
+    {
+      label: L.bonus.legendLucky,
+      show: [...lucky].some((n) => drawn.has(n)),
+      fill: undefined,
+      border: LUCKY_RULE,
+      width: 1.2,
+    },
+    {
+      label: L.bonus.legendCorrected,
+      show: g.balls.some((b, i) => calledAs(i + 1, b) !== null),
+      fill: VOID_FILL,
+      border: VOID_RULE,
+      width: 0.4,
+    },
   ].filter((l) => l.show)
   if (legend.length > 0) {
     w.ensure(12)

@@ -37,12 +37,48 @@ export const VOID_RULE = rgb(0.72, 0.3, 0.27)
 
 /** Characters outside WinAnsi that have an obvious spelling inside it. */
 export const TRANSLITERATIONS: Readonly<Record<string, string>> = {
-  '\u2192': '->', '\u2190': '<-', '\u2194': '<->', '\u21d2': '=>', '\u2264': '<=', '\u2265': '>=', '\u2260': '!=',
-  '\u2212': '-', '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2015': '-', '\u2043': '-',
-  '\u2009': ' ', '\u200a': ' ', '\u2007': ' ', '\u2002': ' ', '\u2003': ' ', '\u202f': '\u00a0', '\u2060': '', '\u200b': '', '\ufeff': '',
-  '\u2116': 'N.\u00ba', '\u2713': 'x', '\u2714': 'x', '\u2717': 'x', '\u2715': 'x', '\u00d7': 'x',
-  '\u2032': "'", '\u2033': '"', '\u201f': '"', '\u201b': "'", '\u2024': '.', '\u2027': '\u00b7', '\u2219': '\u00b7', '\u25cf': '\u00b7',
-  '\u0141': 'L', '\u0142': 'l', '\u0110': 'D', '\u0111': 'd', '\u0131': 'i', '\u00df': 'ss',
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u2194': '<->',
+  '\u21d2': '=>',
+  '\u2264': '<=',
+  '\u2265': '>=',
+  '\u2260': '!=',
+  '\u2212': '-',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2015': '-',
+  '\u2043': '-',
+  '\u2009': ' ',
+  '\u200a': ' ',
+  '\u2007': ' ',
+  '\u2002': ' ',
+  '\u2003': ' ',
+  '\u202f': '\u00a0',
+  '\u2060': '',
+  '\u200b': '',
+  '\ufeff': '',
+  '\u2116': 'N.\u00ba',
+  '\u2713': 'x',
+  '\u2714': 'x',
+  '\u2717': 'x',
+  '\u2715': 'x',
+  '\u00d7': 'x',
+  '\u2032': "'",
+  '\u2033': '"',
+  '\u201f': '"',
+  '\u201b': "'",
+  '\u2024': '.',
+  '\u2027': '\u00b7',
+  '\u2219': '\u00b7',
+  '\u25cf': '\u00b7',
+  '\u0141': 'L',
+  '\u0142': 'l',
+  '\u0110': 'D',
+  '\u0111': 'd',
+  '\u0131': 'i',
+  '\u00df': 'ss',
 }
 
 /**
@@ -62,7 +98,12 @@ export function toWinAnsi(text: string, charset: ReadonlySet<number>): string {
     else if (/\p{Extended_Pictographic}|\p{So}|\p{Variation_Selector}|\u200d/u.test(ch)) continue
     else {
       const base = ch.normalize('NFD').replace(/\p{M}/gu, '')
-      out += base.length > 0 && [...base].every((c) => charset.has(c.codePointAt(0) ?? -1)) ? base : /\p{M}/u.test(ch) ? '' : '?'
+      out +=
+        base.length > 0 && [...base].every((c) => charset.has(c.codePointAt(0) ?? -1))
+          ? base
+          : /\p{M}/u.test(ch)
+            ? ''
+            : '?'
     }
   }
   return out
@@ -133,11 +174,25 @@ export class Writer {
     if (t.length > 0) this.page.drawText(t, { x, y: baseline, font: this.f[font], size, color })
   }
 
-  textRight(text: string, right: number, baseline: number, font: FontKey = 'regular', size = 9, color: RGB = INK): void {
+  textRight(
+    text: string,
+    right: number,
+    baseline: number,
+    font: FontKey = 'regular',
+    size = 9,
+    color: RGB = INK,
+  ): void {
     this.text(text, right - this.width(text, font, size), baseline, font, size, color)
   }
 
-  textCenter(text: string, center: number, baseline: number, font: FontKey = 'regular', size = 9, color: RGB = INK): void {
+  textCenter(
+    text: string,
+    center: number,
+    baseline: number,
+    font: FontKey = 'regular',
+    size = 9,
+    color: RGB = INK,
+  ): void {
     this.text(text, center - this.width(text, font, size) / 2, baseline, font, size, color)
   }
 
@@ -178,8 +233,24 @@ export class Writer {
     return out
   }
 
-  rect(x: number, top: number, w: number, h: number, fill?: RGB, border: RGB | undefined = RULE, borderWidth = 0.5): void {
-    this.page.drawRectangle({ x, y: top - h, width: w, height: h, color: fill, borderColor: border, borderWidth: border ? borderWidth : 0 })
+  rect(
+    x: number,
+    top: number,
+    w: number,
+    h: number,
+    fill?: RGB,
+    border: RGB | undefined = RULE,
+    borderWidth = 0.5,
+  ): void {
+    this.page.drawRectangle({
+      x,
+      y: top - h,
+      width: w,
+      height: h,
+      color: fill,
+      borderColor: border,
+      borderWidth: border ? borderWidth : 0,
+    })
   }
 
   hline(x1: number, x2: number, y: number, thickness = 0.5, color: RGB = RULE): void {
@@ -187,7 +258,10 @@ export class Writer {
   }
 
   /** Wrapped paragraph, page-breaking between lines. */
-  paragraph(text: string, opts: { font?: FontKey; size?: number; color?: RGB; indent?: number; width?: number; leading?: number } = {}): void {
+  paragraph(
+    text: string,
+    opts: { font?: FontKey; size?: number; color?: RGB; indent?: number; width?: number; leading?: number } = {},
+  ): void {
     const font = opts.font ?? 'regular'
     const size = opts.size ?? 9
     const lead = opts.leading ?? size * 1.35
@@ -252,7 +326,11 @@ export class Writer {
       })
       // Values start under the row's tallest label, so that they line up across the row.
       const labelLines = Math.max(...laid.map((l) => l.labels.length))
-      return { laid, labelLines, h: Math.max(...laid.map((l) => 4 + labelLines * GRID_LABEL_LEAD + 1.5 + l.values.length * l.size * 1.28 + 3.5)) }
+      return {
+        laid,
+        labelLines,
+        h: Math.max(...laid.map((l) => 4 + labelLines * GRID_LABEL_LEAD + 1.5 + l.values.length * l.size * 1.28 + 3.5)),
+      }
     })
   }
 
@@ -299,7 +377,9 @@ export class Writer {
     const lead = bodySize * 1.25
     const headLines = columns.map((c, i) => this.wrap(c.title.toUpperCase(), 'bold', headSize, widths[i] - 8))
     const headH = 5 + Math.max(...headLines.map((l) => l.length)) * headSize * 1.25 + 3
-    const bodyLines = rows.map((r) => r.map((v, i) => this.wrap(v, columns[i].font ?? 'regular', bodySize, widths[i] - 8)))
+    const bodyLines = rows.map((r) =>
+      r.map((v, i) => this.wrap(v, columns[i].font ?? 'regular', bodySize, widths[i] - 8)),
+    )
     const rowH = (lines: string[][]) => 4 + Math.max(1, ...lines.map((l) => l.length)) * lead + 2
     const drawHeader = () => {
       let x = MARGIN_X
@@ -336,7 +416,16 @@ export class Writer {
     }
   }
 
-  private alignText(t: string, align: Column['align'], x: number, w: number, base: number, font: FontKey, size: number, color: RGB): void {
+  private alignText(
+    t: string,
+    align: Column['align'],
+    x: number,
+    w: number,
+    base: number,
+    font: FontKey,
+    size: number,
+    color: RGB,
+  ): void {
     if (align === 'right') this.textRight(t, x + w - 4, base, font, size, color)
     else if (align === 'center') this.textCenter(t, x + w / 2, base, font, size, color)
     else this.text(t, x + 4, base, font, size, color)

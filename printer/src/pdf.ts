@@ -5,7 +5,16 @@
  *
  * Only the PDF standard fonts are used; their encoding is WinAnsi, so every string goes through `toWinAnsi`.
  */
-import { PDFDocument, StandardFonts, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import {
+  PDFDocument,
+  StandardFonts,
+  concatTransformationMatrix,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib'
 import { toWinAnsi } from './pdf-kit.ts'
 import { rasterize, type Raster } from './raster.ts'
 import { CHAR_DOTS, type PrintDoc } from './ticket-layout.ts'
@@ -34,7 +43,11 @@ export async function renderTicketsPdf(docs: readonly PrintDoc[], meta: { title?
   return pdf.save()
 }
 
-function drawPage(page: PDFPage, r: Raster, fonts: { regular: PDFFont; bold: PDFFont; charset: ReadonlySet<number> }): void {
+function drawPage(
+  page: PDFPage,
+  r: Raster,
+  fonts: { regular: PDFFont; bold: PDFFont; charset: ReadonlySet<number> },
+): void {
   const k = PT_PER_DOT
   const margin = (r.paperWidth - r.width) / 2
   const width = r.paperWidth * k
@@ -46,17 +59,38 @@ function drawPage(page: PDFPage, r: Raster, fonts: { regular: PDFFont; bold: PDF
   for (const item of r.items) {
     switch (item.type) {
       case 'rect':
-        page.drawRectangle({ x: X(item.x), y: Y(item.y + item.h), width: item.w * k, height: item.h * k, color: item.fill === 'ink' ? INK : SHADE })
+        page.drawRectangle({
+          x: X(item.x),
+          y: Y(item.y + item.h),
+          width: item.w * k,
+          height: item.h * k,
+          color: item.fill === 'ink' ? INK : SHADE,
+        })
         break
       case 'line':
-        page.drawLine({ start: { x: X(item.x1), y: Y(item.y1) }, end: { x: X(item.x2), y: Y(item.y2) }, thickness: item.width * k, color: INK })
+        page.drawLine({
+          start: { x: X(item.x1), y: Y(item.y1) },
+          end: { x: X(item.x2), y: Y(item.y2) },
+          thickness: item.width * k,
+          color: INK,
+        })
         break
       case 'text': {
         const font = item.bold ? fonts.bold : fonts.regular
         const text = toWinAnsi(item.text, fonts.charset)
         if (!text.trim()) break
         // Double height and width are a scaling of the cell, as on the printer.
-        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(item.scaleX, 0, 0, item.scaleY, X(item.x), Y(item.y + BASELINE_DOTS * item.scaleY)))
+        page.pushOperators(
+          pushGraphicsState(),
+          concatTransformationMatrix(
+            item.scaleX,
+            0,
+            0,
+            item.scaleY,
+            X(item.x),
+            Y(item.y + BASELINE_DOTS * item.scaleY),
+          ),
+        )
         page.drawText(text, { x: 0, y: 0, size: FONT_DOTS * k, font, color: item.inverted ? PAPER : INK })
         page.pushOperators(popGraphicsState())
         break

@@ -12,7 +12,14 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { Sealer } from '../../server/src/shared/sealing.ts'
 import { DomainError } from '../../server/src/shared/errors.ts'
-import { buildEscPosJob, DevicePrinterTransport, NetworkPrinterTransport, parseTcpTarget, printerUnavailable, type PrinterTransport } from './escpos.ts'
+import {
+  buildEscPosJob,
+  DevicePrinterTransport,
+  NetworkPrinterTransport,
+  parseTcpTarget,
+  printerUnavailable,
+  type PrinterTransport,
+} from './escpos.ts'
 import { renderTicketsPdf } from './pdf.ts'
 import { flowDoc, type Paper, type PrintDoc } from './ticket-layout.ts'
 
@@ -70,7 +77,12 @@ export function createPrinterPool(settings: PrinterSettings, sealer?: PrintSeale
       const target = settings.printers[stationId] ?? settings.printer
       let printer = cache.get(target)
       if (!printer) {
-        printer = createPrinter(target, { paper: settings.printerPaper, timeoutMs: settings.printerTimeoutMs, printsDir: join(settings.dataDir, 'prints'), sealer })
+        printer = createPrinter(target, {
+          paper: settings.printerPaper,
+          timeoutMs: settings.printerTimeoutMs,
+          printsDir: join(settings.dataDir, 'prints'),
+          sealer,
+        })
         cache.set(target, printer)
       }
       return printer
@@ -80,14 +92,20 @@ export function createPrinterPool(settings: PrinterSettings, sealer?: PrintSeale
 export type PrinterPool = ReturnType<typeof createPrinterPool>
 
 /** A printer for one target: `file`, `tcp://host[:port][?status=off]` or a device path. */
-export function createPrinter(target: string, options: { paper: Paper; timeoutMs: number; printsDir: string; sealer?: PrintSealer }): TicketPrinter {
+export function createPrinter(
+  target: string,
+  options: { paper: Paper; timeoutMs: number; printsDir: string; sealer?: PrintSealer },
+): TicketPrinter {
   if (target === 'file') return createFilePrinter(options.printsDir, options.paper, options.sealer)
   if (target === 'discard') return createDiscardPrinter(options.paper)
   const tcp = parseTcpTarget(target)
   const transport: PrinterTransport & { checkStatus(): Promise<void> } = tcp
     ? new NetworkPrinterTransport(target, tcp.host, tcp.port, { timeoutMs: options.timeoutMs, status: tcp.status })
-    : target.startsWith('/') ? new DevicePrinterTransport(target, { timeoutMs: options.timeoutMs })
-      : (() => { throw new DomainError('VALIDATION_FAILED', `unknown printer target ${target}`) })()
+    : target.startsWith('/')
+      ? new DevicePrinterTransport(target, { timeoutMs: options.timeoutMs })
+      : (() => {
+          throw new DomainError('VALIDATION_FAILED', `unknown printer target ${target}`)
+        })()
   return {
     target,
     paper: options.paper,
@@ -98,7 +116,9 @@ export function createPrinter(target: string, options: { paper: Paper; timeoutMs
       try {
         await job.execute()
       } catch (err) {
-        throw err instanceof DomainError ? err : printerUnavailable(target, 'error', err instanceof Error ? err.message : String(err))
+        throw err instanceof DomainError
+          ? err
+          : printerUnavailable(target, 'error', err instanceof Error ? err.message : String(err))
       }
       return { target, bytes, files: [] }
     },
@@ -124,9 +144,14 @@ export function createFilePrinter(printsDir: string, paper: Paper, sealer?: Prin
       const sized = withPaper(docs, paper)
       const raw = buildEscPosJob(sized).getBuffer()
       const pdf = await renderTicketsPdf(sized, { title: jobName })
-      const base = join(printsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${jobName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}`)
+      const base = join(
+        printsDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${jobName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}`,
+      )
       const kept = (file: string, bytes: Uint8Array): [string, Uint8Array | string] =>
-        sealer ? [`${file}${SEALED_PRINT_SUFFIX}`, `${sealer.seal(bytes, printContext(basename(file)))}\n`] : [file, bytes]
+        sealer
+          ? [`${file}${SEALED_PRINT_SUFFIX}`, `${sealer.seal(bytes, printContext(basename(file)))}\n`]
+          : [file, bytes]
       const files = [kept(`${base}.escpos`, raw), kept(`${base}.pdf`, pdf)]
       try {
         await mkdir(printsDir, { recursive: true, mode: 0o700 })

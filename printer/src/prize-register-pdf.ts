@@ -20,15 +20,49 @@ const FILL = rgb(0.92, 0.93, 0.95)
 
 const LABELS = {
   es: {
-    title: 'LIBRO DE REGISTRO DE PREMIOS', subtitle: 'Premios pagados (REGULATIONS §7.13)', filter: 'Extracto',
-    cols: ['N.º', 'Fecha y hora', 'Sesión', 'Partida', 'Cartón', 'Premio', 'Importe', 'Nombre y apellidos', 'C.I. / Pasaporte', 'Firma del jugador'],
-    kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>, total: 'Total pagado', page: 'Página', of: 'de', none: 'Sin premios pagados en este extracto.',
+    title: 'LIBRO DE REGISTRO DE PREMIOS',
+    subtitle: 'Premios pagados (REGULATIONS §7.13)',
+    filter: 'Extracto',
+    cols: [
+      'N.º',
+      'Fecha y hora',
+      'Sesión',
+      'Partida',
+      'Cartón',
+      'Premio',
+      'Importe',
+      'Nombre y apellidos',
+      'C.I. / Pasaporte',
+      'Firma del jugador',
+    ],
+    kinds: { line: 'Línea', bingo: 'Bingo' } as Record<string, string>,
+    total: 'Total pagado',
+    page: 'Página',
+    of: 'de',
+    none: 'Sin premios pagados en este extracto.',
     table: 'pagado en mesa',
   },
   en: {
-    title: 'PRIZE REGISTER', subtitle: 'Prizes paid (REGULATIONS §7.13)', filter: 'Extract',
-    cols: ['No.', 'Date and time', 'Session', 'Game', 'Card', 'Prize', 'Amount', 'Name(s)', 'ID / Passport', 'Player signature'],
-    kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>, total: 'Total paid', page: 'Page', of: 'of', none: 'No prizes paid in this extract.',
+    title: 'PRIZE REGISTER',
+    subtitle: 'Prizes paid (REGULATIONS §7.13)',
+    filter: 'Extract',
+    cols: [
+      'No.',
+      'Date and time',
+      'Session',
+      'Game',
+      'Card',
+      'Prize',
+      'Amount',
+      'Name(s)',
+      'ID / Passport',
+      'Player signature',
+    ],
+    kinds: { line: 'Line', bingo: 'Bingo' } as Record<string, string>,
+    total: 'Total paid',
+    page: 'Page',
+    of: 'of',
+    none: 'No prizes paid in this extract.',
     table: 'paid at the table',
   },
 } as const
@@ -37,7 +71,10 @@ const LABELS = {
 const WIDTHS = [26, 80, 70, 44, 60, 70, 66, 170, 90, 93.89]
 const SIGNATURE = WIDTHS.length - 1
 
-export async function renderPrizeRegisterPdf(register: { filter: Record<string, unknown>; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }, lang: 'es' | 'en' = 'es'): Promise<Uint8Array> {
+export async function renderPrizeRegisterPdf(
+  register: { filter: Record<string, unknown>; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null },
+  lang: 'es' | 'en' = 'es',
+): Promise<Uint8Array> {
   const L = LABELS[lang]
   const pdf = await PDFDocument.create()
   pdf.setTitle(L.title)
@@ -61,8 +98,17 @@ export async function renderPrizeRegisterPdf(register: { filter: Record<string, 
     pages.push(page)
     page.drawText(t(L.title), { x: M, y: H - M - 14, size: 16, font: bold, color: INK })
     const halls = [...new Set(register.rows.map((r) => r.hallName))].join(', ')
-    page.drawText(t(halls ? `${L.subtitle} · ${halls}` : L.subtitle), { x: M, y: H - M - 30, size: 9, font, color: MUTED })
-    const filter = Object.entries(register.filter).filter(([, v]) => v).map(([k, v]) => `${k}: ${String(v)}`).join('   ')
+    page.drawText(t(halls ? `${L.subtitle} · ${halls}` : L.subtitle), {
+      x: M,
+      y: H - M - 30,
+      size: 9,
+      font,
+      color: MUTED,
+    })
+    const filter = Object.entries(register.filter)
+      .filter(([, v]) => v)
+      .map(([k, v]) => `${k}: ${String(v)}`)
+      .join('   ')
     if (filter) page.drawText(t(`${L.filter}: ${filter}`), { x: M, y: H - M - 42, size: 8, font, color: MUTED })
     y = H - M - 58
     page.drawRectangle({ x: M, y: y - 16, width: W - 2 * M, height: 18, color: FILL })
@@ -97,14 +143,33 @@ export async function renderPrizeRegisterPdf(register: { filter: Record<string, 
       x += WIDTHS[i]
     })
     // The signature box stays empty: the player signs the printed register (§7.13 point 6).
-    page.drawLine({ start: { x: W - M - WIDTHS[SIGNATURE] + 6, y: top - ROW_H + 7 }, end: { x: W - M - 6, y: top - ROW_H + 7 }, thickness: 0.5, color: RULE })
+    page.drawLine({
+      start: { x: W - M - WIDTHS[SIGNATURE] + 6, y: top - ROW_H + 7 },
+      end: { x: W - M - 6, y: top - ROW_H + 7 },
+      thickness: 0.5,
+      color: RULE,
+    })
     y -= ROW_H
     page.drawLine({ start: { x: M, y }, end: { x: W - M, y }, thickness: 0.4, color: RULE })
   }
   if (register.rows.length > 0) {
     if (y - 24 < M + 20) header()
-    page.drawText(t(`${L.total}: ${money(register.totalCents, register.currency ?? 'BOB')}`), { x: M + 3, y: y - 18, size: 10, font: bold, color: INK })
+    page.drawText(t(`${L.total}: ${money(register.totalCents, register.currency ?? 'BOB')}`), {
+      x: M + 3,
+      y: y - 18,
+      size: 10,
+      font: bold,
+      color: INK,
+    })
   }
-  pages.forEach((p, i) => p.drawText(t(`${L.page} ${i + 1} ${L.of} ${pages.length}`), { x: W - M - 70, y: M - 14, size: 8, font, color: MUTED }))
+  pages.forEach((p, i) =>
+    p.drawText(t(`${L.page} ${i + 1} ${L.of} ${pages.length}`), {
+      x: W - M - 70,
+      y: M - 14,
+      size: 8,
+      font,
+      color: MUTED,
+    }),
+  )
   return pdf.save()
 }

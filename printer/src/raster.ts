@@ -5,7 +5,17 @@
  * items, so what the player sees on screen and in the PDF is what the printer puts on paper.
  */
 import { qrMatrix, qrRuns, QR_QUIET_ZONE } from './qr.ts'
-import { alignText, CHAR_DOTS, columnsFor, DOTS_PER_MM, flowDoc, gridCellText, gridGeometry, PAPER, type PrintDoc } from './ticket-layout.ts'
+import {
+  alignText,
+  CHAR_DOTS,
+  columnsFor,
+  DOTS_PER_MM,
+  flowDoc,
+  gridCellText,
+  gridGeometry,
+  PAPER,
+  type PrintDoc,
+} from './ticket-layout.ts'
 
 export type RasterItem =
   | { type: 'text'; x: number; y: number; text: string; scaleX: 1 | 2; scaleY: 1 | 2; bold: boolean; inverted: boolean }
@@ -39,7 +49,16 @@ export function rasterize(doc: PrintDoc): Raster {
         const text = alignText(line.text, cols, line.invert ? 'center' : line.align)
         if (line.invert) items.push({ type: 'rect', x: 0, y, w: width, h: CH * scale, fill: 'ink' })
         // Trailing blanks carry nothing but the inverted band.
-        items.push({ type: 'text', x: 0, y, text: line.invert ? text : text.trimEnd(), scaleX, scaleY: scale as 1 | 2, bold: line.bold, inverted: line.invert })
+        items.push({
+          type: 'text',
+          x: 0,
+          y,
+          text: line.invert ? text : text.trimEnd(),
+          scaleX,
+          scaleY: scale as 1 | 2,
+          bold: line.bold,
+          inverted: line.invert,
+        })
         y += CH * scale + (PITCH - CH)
         break
       }
@@ -78,8 +97,24 @@ export function rasterize(doc: PrintDoc): Raster {
             items.push({ type: 'text', x: tx, y: cy + CH / 2, text, scaleX, scaleY: 2, bold: true, inverted: false })
           }
         }
-        for (let c = 0; c <= columns; c++) items.push({ type: 'line', x1: x0 + c * cellW, y1: y0, x2: x0 + c * cellW, y2: y0 + rows.length * cellH, width: 3 })
-        for (let r = 0; r <= rows.length; r++) items.push({ type: 'line', x1: x0, y1: y0 + r * cellH, x2: x0 + columns * cellW, y2: y0 + r * cellH, width: 3 })
+        for (let c = 0; c <= columns; c++)
+          items.push({
+            type: 'line',
+            x1: x0 + c * cellW,
+            y1: y0,
+            x2: x0 + c * cellW,
+            y2: y0 + rows.length * cellH,
+            width: 3,
+          })
+        for (let r = 0; r <= rows.length; r++)
+          items.push({
+            type: 'line',
+            x1: x0,
+            y1: y0 + r * cellH,
+            x2: x0 + columns * cellW,
+            y2: y0 + r * cellH,
+            width: 3,
+          })
         y += rows.length * cellH + CH + (PITCH - CH)
         break
       }
@@ -89,7 +124,8 @@ export function rasterize(doc: PrintDoc): Raster {
         const side = (m.size + 2 * QR_QUIET_ZONE) * mod
         const qx = Math.floor((width - m.size * mod) / 2)
         const qy = y + QR_QUIET_ZONE * mod
-        for (const [r, c, n] of qrRuns(m)) items.push({ type: 'rect', x: qx + c * mod, y: qy + r * mod, w: n * mod, h: mod, fill: 'ink' })
+        for (const [r, c, n] of qrRuns(m))
+          items.push({ type: 'rect', x: qx + c * mod, y: qy + r * mod, w: n * mod, h: mod, fill: 'ink' })
         y += side
         break
       }

@@ -21,26 +21,83 @@ const PLAN = rgb(0.07, 0.09, 0.15)
 
 const LABELS = {
   es: {
-    title: 'Informe de ventas y premios', period: 'Periodo', currency: 'Moneda', generated: 'Emitido', totals: 'Totales',
-    sales: 'Ventas', prizes: 'Premios', payout: 'Devolución', plan: 'Plan', byProduct: 'Por producto', byDay: 'Ventas y premios por día',
-    payoutVsPlan: 'Devolución en premios frente al plan', byGame: 'Por juego', product: 'Producto', game: 'Juego', day: 'Día', none: 'Sin ventas ni premios en el periodo.',
-    gameNo: 'nº', page: 'Página', of: 'de',
-    drawers: 'Saldo de caja por turno', shift: 'Turno', float: 'Fondo inicial', in: 'Entradas', out: 'Salidas', expected: 'Debe haber',
-    counted: 'Arqueo', difference: 'Diferencia', open: 'abierto',
-    products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lotería', raffle: 'Rifas', instant: 'Raspaditas' } as Record<Product, string>,
+    title: 'Informe de ventas y premios',
+    period: 'Periodo',
+    currency: 'Moneda',
+    generated: 'Emitido',
+    totals: 'Totales',
+    sales: 'Ventas',
+    prizes: 'Premios',
+    payout: 'Devolución',
+    plan: 'Plan',
+    byProduct: 'Por producto',
+    byDay: 'Ventas y premios por día',
+    payoutVsPlan: 'Devolución en premios frente al plan',
+    byGame: 'Por juego',
+    product: 'Producto',
+    game: 'Juego',
+    day: 'Día',
+    none: 'Sin ventas ni premios en el periodo.',
+    gameNo: 'nº',
+    page: 'Página',
+    of: 'de',
+    drawers: 'Saldo de caja por turno',
+    shift: 'Turno',
+    float: 'Fondo inicial',
+    in: 'Entradas',
+    out: 'Salidas',
+    expected: 'Debe haber',
+    counted: 'Arqueo',
+    difference: 'Diferencia',
+    open: 'abierto',
+    products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lotería', raffle: 'Rifas', instant: 'Raspaditas' } as Record<
+      Product,
+      string
+    >,
   },
   en: {
-    title: 'Sales and prizes report', period: 'Period', currency: 'Currency', generated: 'Issued', totals: 'Totals',
-    sales: 'Sales', prizes: 'Prizes', payout: 'Payout', plan: 'Plan', byProduct: 'By product', byDay: 'Sales and prizes by day',
-    payoutVsPlan: 'Payout ratio against the plan', byGame: 'By game', product: 'Product', game: 'Game', day: 'Day', none: 'No sales or prizes in the period.',
-    gameNo: 'no.', page: 'Page', of: 'of',
-    drawers: 'Drawer balance by shift', shift: 'Shift', float: 'Float', in: 'In', out: 'Out', expected: 'Expected',
-    counted: 'Counted', difference: 'Difference', open: 'open',
-    products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lottery', raffle: 'Raffles', instant: 'Instant' } as Record<Product, string>,
+    title: 'Sales and prizes report',
+    period: 'Period',
+    currency: 'Currency',
+    generated: 'Issued',
+    totals: 'Totals',
+    sales: 'Sales',
+    prizes: 'Prizes',
+    payout: 'Payout',
+    plan: 'Plan',
+    byProduct: 'By product',
+    byDay: 'Sales and prizes by day',
+    payoutVsPlan: 'Payout ratio against the plan',
+    byGame: 'By game',
+    product: 'Product',
+    game: 'Game',
+    day: 'Day',
+    none: 'No sales or prizes in the period.',
+    gameNo: 'no.',
+    page: 'Page',
+    of: 'of',
+    drawers: 'Drawer balance by shift',
+    shift: 'Shift',
+    float: 'Float',
+    in: 'In',
+    out: 'Out',
+    expected: 'Expected',
+    counted: 'Counted',
+    difference: 'Difference',
+    open: 'open',
+    products: { bingo: 'Bingo', lotto: 'Lotto', lottery: 'Lottery', raffle: 'Raffles', instant: 'Instant' } as Record<
+      Product,
+      string
+    >,
   },
 } as const
 
-export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en' = 'es', issuedAt = new Date().toISOString(), timeZone = 'UTC'): Promise<Uint8Array> {
+export async function renderSalesReportPdf(
+  report: SalesReport,
+  lang: 'es' | 'en' = 'es',
+  issuedAt = new Date().toISOString(),
+  timeZone = 'UTC',
+): Promise<Uint8Array> {
   const L = LABELS[lang]
   const pdf = await PDFDocument.create()
   pdf.setTitle(L.title)
@@ -52,16 +109,21 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   const money = (c: number) => formatMoney(c, report.currency, lang)
   // Issue 17 point 4: times on the hall's clock, with the zone named once in the header.
   const stamp = (iso: string) => formatInZone(iso, timeZone)
-  const pct = (bp: number | null) => (bp === null ? '—' : `${(bp / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')} %`)
+  const pct = (bp: number | null) =>
+    bp === null ? '—' : `${(bp / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')} %`
   let page!: PDFPage
   let y = 0
-  const text = (s: string, x: number, yy: number, size = 9, f: PDFFont = font, color: RGB = INK) => page.drawText(t(s), { x, y: yy, size, font: f, color })
-  const right = (s: string, x: number, yy: number, size = 9, f: PDFFont = font) => text(s, x - f.widthOfTextAtSize(t(s), size), yy, size, f)
+  const text = (s: string, x: number, yy: number, size = 9, f: PDFFont = font, color: RGB = INK) =>
+    page.drawText(t(s), { x, y: yy, size, font: f, color })
+  const right = (s: string, x: number, yy: number, size = 9, f: PDFFont = font) =>
+    text(s, x - f.widthOfTextAtSize(t(s), size), yy, size, f)
   const newPage = () => {
     page = pdf.addPage([W, H])
     y = H - M
   }
-  const need = (h: number) => { if (y - h < M + 20) newPage() }
+  const need = (h: number) => {
+    if (y - h < M + 20) newPage()
+  }
   const heading = (s: string) => {
     need(40)
     y -= 18
@@ -74,9 +136,22 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   newPage()
   text(L.title, M, y - 16, 18, bold)
   y -= 36
-  text(`${L.period}: ${report.from} — ${report.to}    ${L.currency}: ${report.currency}    ${L.generated}: ${formatInZone(issuedAt, timeZone, 'date-time', true)}`, M, y, 9, font, MUTED)
+  text(
+    `${L.period}: ${report.from} — ${report.to}    ${L.currency}: ${report.currency}    ${L.generated}: ${formatInZone(issuedAt, timeZone, 'date-time', true)}`,
+    M,
+    y,
+    9,
+    font,
+    MUTED,
+  )
   y -= 20
-  text(`${L.sales}: ${money(report.totals.salesCents)}    ${L.prizes}: ${money(report.totals.prizesCents)}    ${L.payout}: ${pct(report.totals.payoutBp)}    ${L.plan}: ${pct(report.totals.planBp)}`, M, y, 10, bold)
+  text(
+    `${L.sales}: ${money(report.totals.salesCents)}    ${L.prizes}: ${money(report.totals.prizesCents)}    ${L.payout}: ${pct(report.totals.payoutBp)}    ${L.plan}: ${pct(report.totals.planBp)}`,
+    M,
+    y,
+    10,
+    bold,
+  )
   y -= 8
   if (report.products.length === 0) {
     y -= 20
@@ -107,15 +182,26 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
 
   if (report.products.length > 0) {
     heading(L.byProduct)
-    pairBars(report.products.map((p) => ({ label: L.products[p.product], a: p.salesCents, b: p.prizesCents })), money)
+    pairBars(
+      report.products.map((p) => ({ label: L.products[p.product], a: p.salesCents, b: p.prizesCents })),
+      money,
+    )
     // Table by product.
     const cols = [M, M + 150, M + 260, M + 370, W - M]
     need(16)
-    text(L.product, cols[0], y, 8, bold); right(L.sales, cols[2], y, 8, bold); right(L.prizes, cols[3], y, 8, bold); right(L.payout, cols[4] - 60, y, 8, bold); right(L.plan, cols[4], y, 8, bold)
+    text(L.product, cols[0], y, 8, bold)
+    right(L.sales, cols[2], y, 8, bold)
+    right(L.prizes, cols[3], y, 8, bold)
+    right(L.payout, cols[4] - 60, y, 8, bold)
+    right(L.plan, cols[4], y, 8, bold)
     y -= 12
     for (const p of report.products) {
       need(12)
-      text(L.products[p.product], cols[0], y, 9); right(money(p.salesCents), cols[2], y); right(money(p.prizesCents), cols[3], y); right(pct(p.payoutBp), cols[4] - 60, y); right(pct(p.planBp), cols[4], y)
+      text(L.products[p.product], cols[0], y, 9)
+      right(money(p.salesCents), cols[2], y)
+      right(money(p.prizesCents), cols[3], y)
+      right(pct(p.payoutBp), cols[4] - 60, y)
+      right(pct(p.planBp), cols[4], y)
       y -= 12
     }
 
@@ -126,26 +212,50 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
     for (const p of report.products) {
       need(18)
       text(L.products[p.product], M, y - 9, 9)
-      page.drawRectangle({ x: x0, y: y - 11, width: Math.max(0.5, ((p.payoutBp ?? 0) / max) * width), height: 10, color: rgb(0.09, 0.64, 0.29) })
-      if (p.planBp !== null) page.drawLine({ start: { x: x0 + (p.planBp / max) * width, y: y - 14 }, end: { x: x0 + (p.planBp / max) * width, y: y + 2 }, thickness: 2, color: PLAN })
+      page.drawRectangle({
+        x: x0,
+        y: y - 11,
+        width: Math.max(0.5, ((p.payoutBp ?? 0) / max) * width),
+        height: 10,
+        color: rgb(0.09, 0.64, 0.29),
+      })
+      if (p.planBp !== null)
+        page.drawLine({
+          start: { x: x0 + (p.planBp / max) * width, y: y - 14 },
+          end: { x: x0 + (p.planBp / max) * width, y: y + 2 },
+          thickness: 2,
+          color: PLAN,
+        })
       text(`${pct(p.payoutBp)} / ${L.plan} ${pct(p.planBp)}`, x0 + width + 4 - 50, y - 9, 7.5, font, MUTED)
       y -= 18
     }
 
     heading(L.byDay)
-    pairBars(report.days.map((d) => ({ label: d.day, a: d.salesCents, b: d.prizesCents })), money)
+    pairBars(
+      report.days.map((d) => ({ label: d.day, a: d.salesCents, b: d.prizesCents })),
+      money,
+    )
 
     heading(L.byGame)
     const gcols = [M, M + 70, M + 270, M + 340, M + 410, W - M]
     need(16)
-    text(L.day, gcols[0], y, 8, bold); text(L.game, gcols[1], y, 8, bold); right(L.sales, gcols[3], y, 8, bold); right(L.prizes, gcols[4], y, 8, bold); right(`${L.payout} / ${L.plan}`, gcols[5], y, 8, bold)
+    text(L.day, gcols[0], y, 8, bold)
+    text(L.game, gcols[1], y, 8, bold)
+    right(L.sales, gcols[3], y, 8, bold)
+    right(L.prizes, gcols[4], y, 8, bold)
+    right(`${L.payout} / ${L.plan}`, gcols[5], y, 8, bold)
     y -= 12
     for (const g of report.games) {
       need(12)
       const name = `${L.products[g.product]} · ${g.label}${g.gameNo !== null ? ` ${L.gameNo} ${g.gameNo}` : ''}`
       let label = t(name)
-      while (label.length > 3 && font.widthOfTextAtSize(label, 9) > gcols[2] - gcols[1] + 20) label = label.slice(0, -2) + '.'
-      text(g.firstDay, gcols[0], y, 9); text(label, gcols[1], y, 9); right(money(g.salesCents), gcols[3], y); right(money(g.prizesCents), gcols[4], y); right(`${pct(g.payoutBp)} / ${pct(g.planBp)}`, gcols[5], y)
+      while (label.length > 3 && font.widthOfTextAtSize(label, 9) > gcols[2] - gcols[1] + 20)
+        label = label.slice(0, -2) + '.'
+      text(g.firstDay, gcols[0], y, 9)
+      text(label, gcols[1], y, 9)
+      right(money(g.salesCents), gcols[3], y)
+      right(money(g.prizesCents), gcols[4], y)
+      right(`${pct(g.payoutBp)} / ${pct(g.planBp)}`, gcols[5], y)
       y -= 12
     }
   }
@@ -153,9 +263,15 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
   // Drawer balances by cashier shift (issue 17 point 2): the same figures as the back office's chart.
   if (report.drawers.length > 0) {
     heading(L.drawers)
-    const bars: Array<{ key: 'floatCents' | 'inCents' | 'outCents' | 'expectedCents' | 'countedCents'; label: string; color: RGB }> = [
-      { key: 'floatCents', label: L.float, color: rgb(0.39, 0.45, 0.55) }, { key: 'inCents', label: L.in, color: SALES },
-      { key: 'outCents', label: L.out, color: PRIZES }, { key: 'expectedCents', label: L.expected, color: PLAN },
+    const bars: Array<{
+      key: 'floatCents' | 'inCents' | 'outCents' | 'expectedCents' | 'countedCents'
+      label: string
+      color: RGB
+    }> = [
+      { key: 'floatCents', label: L.float, color: rgb(0.39, 0.45, 0.55) },
+      { key: 'inCents', label: L.in, color: SALES },
+      { key: 'outCents', label: L.out, color: PRIZES },
+      { key: 'expectedCents', label: L.expected, color: PLAN },
       { key: 'countedCents', label: L.counted, color: rgb(0.09, 0.64, 0.29) },
     ]
     const max = Math.max(1, ...report.drawers.flatMap((d) => bars.map((b) => d[b.key] ?? 0)))
@@ -191,7 +307,8 @@ export async function renderSalesReportPdf(report: SalesReport, lang: 'es' | 'en
     for (const d of report.drawers) {
       need(22)
       let label = t(`${d.station} · ${d.cashier}`)
-      while (label.length > 3 && font.widthOfTextAtSize(label, 8) > dcols[1] - dcols[0] - 60) label = label.slice(0, -2) + '.'
+      while (label.length > 3 && font.widthOfTextAtSize(label, 8) > dcols[1] - dcols[0] - 60)
+        label = label.slice(0, -2) + '.'
       text(label, dcols[0], y, 8)
       const cells = [d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents]
       cells.forEach((v, i) => right(v === null ? '—' : money(v), dcols[i + 1], y, 8))

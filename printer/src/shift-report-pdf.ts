@@ -21,22 +21,86 @@ const BAD = rgb(0.7, 0.1, 0.1)
 
 export const SHIFT_LABELS = {
   es: {
-    title: 'INFORME DE TURNO DE CAJA', station: 'Caja', cashier: 'Cajero/a', hall: 'Sala', opened: 'Apertura', closed: 'Cierre', open: 'turno abierto',
-    float: 'Fondo inicial contado', byProduct: 'Movimientos por producto', cols: ['Producto', 'Movimiento', 'N.º', 'Entradas', 'Salidas'],
-    totalIn: 'Total entradas', totalOut: 'Total salidas', expected: 'Debe haber en caja', counted: 'Contado en el arqueo', difference: 'Diferencia',
-    note: 'Observación', detail: 'Detalle de movimientos', detailCols: ['Hora', 'Producto', 'Movimiento', 'Referencia', 'Importe'], none: 'Sin movimientos en este turno.',
-    signCashier: 'Firma del cajero/a', signSupervisor: 'Firma del supervisor', page: 'Página', of: 'de',
-    products: { card: 'Cartones de bingo', lotto: 'Boletos de lotto', lottery: 'Lotería numerada', raffle: 'Rifa', instant: 'Raspaditas', voucher: 'Vales de crédito' } as Record<string, string>,
-    kinds: { voucher_sale: 'Venta de vale', voucher_cashout: 'Cobro de vale', prize_payout: 'Premio pagado', refund: 'Reembolso', sale: 'Venta', card_sale: 'Venta de cartones' } as Record<string, string>,
+    title: 'INFORME DE TURNO DE CAJA',
+    station: 'Caja',
+    cashier: 'Cajero/a',
+    hall: 'Sala',
+    opened: 'Apertura',
+    closed: 'Cierre',
+    open: 'turno abierto',
+    float: 'Fondo inicial contado',
+    byProduct: 'Movimientos por producto',
+    cols: ['Producto', 'Movimiento', 'N.º', 'Entradas', 'Salidas'],
+    totalIn: 'Total entradas',
+    totalOut: 'Total salidas',
+    expected: 'Debe haber en caja',
+    counted: 'Contado en el arqueo',
+    difference: 'Diferencia',
+    note: 'Observación',
+    detail: 'Detalle de movimientos',
+    detailCols: ['Hora', 'Producto', 'Movimiento', 'Referencia', 'Importe'],
+    none: 'Sin movimientos en este turno.',
+    signCashier: 'Firma del cajero/a',
+    signSupervisor: 'Firma del supervisor',
+    page: 'Página',
+    of: 'de',
+    products: {
+      card: 'Cartones de bingo',
+      lotto: 'Boletos de lotto',
+      lottery: 'Lotería numerada',
+      raffle: 'Rifa',
+      instant: 'Raspaditas',
+      voucher: 'Vales de crédito',
+    } as Record<string, string>,
+    kinds: {
+      voucher_sale: 'Venta de vale',
+      voucher_cashout: 'Cobro de vale',
+      prize_payout: 'Premio pagado',
+      refund: 'Reembolso',
+      sale: 'Venta',
+      card_sale: 'Venta de cartones',
+    } as Record<string, string>,
   },
   en: {
-    title: 'CASHIER SHIFT REPORT', station: 'Station', cashier: 'Cashier', hall: 'Hall', opened: 'Opened', closed: 'Closed', open: 'shift open',
-    float: 'Opening float counted', byProduct: 'Movements by product', cols: ['Product', 'Movement', 'No.', 'In', 'Out'],
-    totalIn: 'Total in', totalOut: 'Total out', expected: 'Drawer should hold', counted: 'Counted at close', difference: 'Difference',
-    note: 'Note', detail: 'Every movement', detailCols: ['Time', 'Product', 'Movement', 'Reference', 'Amount'], none: 'No movements in this shift.',
-    signCashier: "Cashier's signature", signSupervisor: "Supervisor's signature", page: 'Page', of: 'of',
-    products: { card: 'Bingo cards', lotto: 'Lotto slips', lottery: 'Numbered lottery', raffle: 'Raffle', instant: 'Instant tickets', voucher: 'Credit vouchers' } as Record<string, string>,
-    kinds: { voucher_sale: 'Voucher sold', voucher_cashout: 'Voucher cashed out', prize_payout: 'Prize paid', refund: 'Refund', sale: 'Sale', card_sale: 'Cards sold' } as Record<string, string>,
+    title: 'CASHIER SHIFT REPORT',
+    station: 'Station',
+    cashier: 'Cashier',
+    hall: 'Hall',
+    opened: 'Opened',
+    closed: 'Closed',
+    open: 'shift open',
+    float: 'Opening float counted',
+    byProduct: 'Movements by product',
+    cols: ['Product', 'Movement', 'No.', 'In', 'Out'],
+    totalIn: 'Total in',
+    totalOut: 'Total out',
+    expected: 'Drawer should hold',
+    counted: 'Counted at close',
+    difference: 'Difference',
+    note: 'Note',
+    detail: 'Every movement',
+    detailCols: ['Time', 'Product', 'Movement', 'Reference', 'Amount'],
+    none: 'No movements in this shift.',
+    signCashier: "Cashier's signature",
+    signSupervisor: "Supervisor's signature",
+    page: 'Page',
+    of: 'of',
+    products: {
+      card: 'Bingo cards',
+      lotto: 'Lotto slips',
+      lottery: 'Numbered lottery',
+      raffle: 'Raffle',
+      instant: 'Instant tickets',
+      voucher: 'Credit vouchers',
+    } as Record<string, string>,
+    kinds: {
+      voucher_sale: 'Voucher sold',
+      voucher_cashout: 'Voucher cashed out',
+      prize_payout: 'Prize paid',
+      refund: 'Refund',
+      sale: 'Sale',
+      card_sale: 'Cards sold',
+    } as Record<string, string>,
   },
 } as const
 
@@ -58,17 +122,25 @@ export async function renderShiftReportPdf(r: ShiftReport, lang: 'es' | 'en' = '
     pages.push(page)
     y = H - M
   }
-  const text = (s: string, x: number, size = 10, f: PDFFont = font, color = INK) => page.drawText(t(s), { x, y, size, font: f, color })
-  const right = (s: string, xRight: number, size = 10, f: PDFFont = font, color = INK) => page.drawText(t(s), { x: xRight - f.widthOfTextAtSize(t(s), size), y, size, font: f, color })
-  const need = (h: number) => { if (y - h < M + 20) newPage() }
-  const rule = () => page.drawLine({ start: { x: M, y: y + 4 }, end: { x: W - M, y: y + 4 }, thickness: 0.5, color: RULE })
+  const text = (s: string, x: number, size = 10, f: PDFFont = font, color = INK) =>
+    page.drawText(t(s), { x, y, size, font: f, color })
+  const right = (s: string, xRight: number, size = 10, f: PDFFont = font, color = INK) =>
+    page.drawText(t(s), { x: xRight - f.widthOfTextAtSize(t(s), size), y, size, font: f, color })
+  const need = (h: number) => {
+    if (y - h < M + 20) newPage()
+  }
+  const rule = () =>
+    page.drawLine({ start: { x: M, y: y + 4 }, end: { x: W - M, y: y + 4 }, thickness: 0.5, color: RULE })
 
   newPage()
   text(L.title, M, 16, bold)
   y -= 22
   for (const [label, value] of [
-    [L.hall, r.hallName], [L.station, r.station.name], [L.cashier, r.cashier.name],
-    [L.opened, formatStamp(r.openedAt)], [L.closed, r.closedAt ? formatStamp(r.closedAt) : L.open],
+    [L.hall, r.hallName],
+    [L.station, r.station.name],
+    [L.cashier, r.cashier.name],
+    [L.opened, formatStamp(r.openedAt)],
+    [L.closed, r.closedAt ? formatStamp(r.closedAt) : L.open],
   ] as const) {
     text(`${label}:`, M, 10, bold)
     text(value, M + 110, 10)
@@ -83,9 +155,16 @@ export async function renderShiftReportPdf(r: ShiftReport, lang: 'es' | 'en' = '
   y -= 16
   const cx = [M, M + 150, M + 300, W - M - 110, W - M]
   page.drawRectangle({ x: M, y: y - 4, width: W - 2 * M, height: 16, color: FILL })
-  text(L.cols[0], cx[0] + 2, 9, bold); text(L.cols[1], cx[1], 9, bold); right(L.cols[2], cx[2] + 30, 9, bold); right(L.cols[3], cx[3], 9, bold); right(L.cols[4], cx[4] - 2, 9, bold)
+  text(L.cols[0], cx[0] + 2, 9, bold)
+  text(L.cols[1], cx[1], 9, bold)
+  right(L.cols[2], cx[2] + 30, 9, bold)
+  right(L.cols[3], cx[3], 9, bold)
+  right(L.cols[4], cx[4] - 2, 9, bold)
   y -= 18
-  if (r.lines.length === 0) { text(L.none, M + 2, 10, font, MUTED); y -= 14 }
+  if (r.lines.length === 0) {
+    text(L.none, M + 2, 10, font, MUTED)
+    y -= 14
+  }
   for (const l of r.lines) {
     need(14)
     text(L.products[l.product] ?? l.product, cx[0] + 2, 10)
@@ -97,12 +176,23 @@ export async function renderShiftReportPdf(r: ShiftReport, lang: 'es' | 'en' = '
   }
   rule()
   y -= 10
-  const total = (label: string, value: string, f: PDFFont = font, color = INK) => { need(16); text(label, M + 2, 11, f, color); right(value, W - M - 2, 11, f, color); y -= 16 }
+  const total = (label: string, value: string, f: PDFFont = font, color = INK) => {
+    need(16)
+    text(label, M + 2, 11, f, color)
+    right(value, W - M - 2, 11, f, color)
+    y -= 16
+  }
   total(L.totalIn, money(r.inCents))
   total(L.totalOut, money(r.outCents))
   total(L.expected, money(r.expectedCents), bold)
   if (r.countedCents !== null) total(L.counted, money(r.countedCents), bold)
-  if (r.differenceCents !== null) total(L.difference, `${r.differenceCents > 0 ? '+' : ''}${money(r.differenceCents)}`, bold, r.differenceCents === 0 ? INK : BAD)
+  if (r.differenceCents !== null)
+    total(
+      L.difference,
+      `${r.differenceCents > 0 ? '+' : ''}${money(r.differenceCents)}`,
+      bold,
+      r.differenceCents === 0 ? INK : BAD,
+    )
   if (r.note) total(`${L.note}: ${r.note}`, '')
   y -= 10
 

@@ -121,36 +121,101 @@ export interface LayoutOptions {
 
 const LABELS = {
   es: {
-    card: 'CARTÓN DE BINGO', game: 'Partida N.º', session: 'Sesión', series: 'Serie', cardNo: 'Cartón N.º', no: 'N.º',
-    seriesSize: (n: number) => `Serie de ${n.toLocaleString('es')} cartones`, faceValue: 'Valor facial', soldAt: 'Vendido',
-    station: 'Terminal', validOnce: (g: number) => `VÁLIDO SOLO PARA LA PARTIDA N.º ${g}`, validOnceShort: (g: number) => `VÁLIDO SOLO PARTIDA N.º ${g}`,
+    card: 'CARTÓN DE BINGO',
+    game: 'Partida N.º',
+    session: 'Sesión',
+    series: 'Serie',
+    cardNo: 'Cartón N.º',
+    no: 'N.º',
+    seriesSize: (n: number) => `Serie de ${n.toLocaleString('es')} cartones`,
+    faceValue: 'Valor facial',
+    soldAt: 'Vendido',
+    station: 'Terminal',
+    validOnce: (g: number) => `VÁLIDO SOLO PARA LA PARTIDA N.º ${g}`,
+    validOnceShort: (g: number) => `VÁLIDO SOLO PARTIDA N.º ${g}`,
     validNote: 'Un cartón es válido para una sola partida. Entréguelo intacto para cobrar un premio.',
-    playerData: 'Datos del jugador:', name: 'Nombre', idDoc: 'C.I./Pasaporte', phone: 'Teléfono',
+    playerData: 'Datos del jugador:',
+    name: 'Nombre',
+    idDoc: 'C.I./Pasaporte',
+    phone: 'Teléfono',
     minors: (age: number) => `Prohibido el juego a menores de ${age} años.`,
-    voucher: 'VALE DE CRÉDITO', changeVoucher: 'VALE DE CAMBIO', credit: 'Crédito', issued: 'Emitido', expires: 'Válido hasta',
-    voucherNote: 'Canjeable por cartones en los kioscos de la sala. Se usa una sola vez: el saldo restante se entrega en un vale nuevo.',
+    voucher: 'VALE DE CRÉDITO',
+    changeVoucher: 'VALE DE CAMBIO',
+    credit: 'Crédito',
+    issued: 'Emitido',
+    expires: 'Válido hasta',
+    voucherNote:
+      'Canjeable por cartones en los kioscos de la sala. Se usa una sola vez: el saldo restante se entrega en un vale nuevo.',
     voucherCash: 'El saldo se reembolsa solo en caja.',
-    payout: 'PAGO DE PREMIO', receipt: 'Comprobante', paidAt: 'Pagado', cashier: 'Cajero', cardLabel: 'Cartón',
-    total: 'TOTAL PAGADO', payee: 'Cobrador', document: 'Documento', signature: 'Firma del jugador',
-    kinds: { line: 'Línea', bingo: 'Bingo', prima: 'Prima de bingo', progressive: 'Pozo progresivo', interconnected: 'Bingo interconectado', lucky: 'Bola loca' } as Record<string, string>,
+    payout: 'PAGO DE PREMIO',
+    receipt: 'Comprobante',
+    paidAt: 'Pagado',
+    cashier: 'Cajero',
+    cardLabel: 'Cartón',
+    total: 'TOTAL PAGADO',
+    payee: 'Cobrador',
+    document: 'Documento',
+    signature: 'Firma del jugador',
+    kinds: {
+      line: 'Línea',
+      bingo: 'Bingo',
+      prima: 'Prima de bingo',
+      progressive: 'Pozo progresivo',
+      interconnected: 'Bingo interconectado',
+      lucky: 'Bola loca',
+    } as Record<string, string>,
     register: 'Registrado en el libro de registro de premios.',
-    paidIn: 'Forma de pago', inCash: 'Efectivo', byCheque: (n: string) => `Cheque N.º ${n}`,
+    paidIn: 'Forma de pago',
+    inCash: 'Efectivo',
+    byCheque: (n: string) => `Cheque N.º ${n}`,
   },
   en: {
-    card: 'BINGO CARD', game: 'Game no.', session: 'Session', series: 'Series', cardNo: 'Card no.', no: 'No.',
-    seriesSize: (n: number) => `Series of ${n.toLocaleString('en')} cards`, faceValue: 'Face value', soldAt: 'Sold',
-    station: 'Terminal', validOnce: (g: number) => `VALID FOR GAME NO. ${g} ONLY`, validOnceShort: (g: number) => `GAME NO. ${g} ONLY`,
+    card: 'BINGO CARD',
+    game: 'Game no.',
+    session: 'Session',
+    series: 'Series',
+    cardNo: 'Card no.',
+    no: 'No.',
+    seriesSize: (n: number) => `Series of ${n.toLocaleString('en')} cards`,
+    faceValue: 'Face value',
+    soldAt: 'Sold',
+    station: 'Terminal',
+    validOnce: (g: number) => `VALID FOR GAME NO. ${g} ONLY`,
+    validOnceShort: (g: number) => `GAME NO. ${g} ONLY`,
     validNote: 'A card is valid for one game only. Hand it in intact to collect a prize.',
-    playerData: 'Player data:', name: 'Name', idDoc: 'ID/Passport', phone: 'Phone',
+    playerData: 'Player data:',
+    name: 'Name',
+    idDoc: 'ID/Passport',
+    phone: 'Phone',
     minors: (age: number) => `No play under ${age}.`,
-    voucher: 'CREDIT VOUCHER', changeVoucher: 'CHANGE VOUCHER', credit: 'Credit', issued: 'Issued', expires: 'Valid until',
+    voucher: 'CREDIT VOUCHER',
+    changeVoucher: 'CHANGE VOUCHER',
+    credit: 'Credit',
+    issued: 'Issued',
+    expires: 'Valid until',
     voucherNote: 'Exchange for cards at the hall kiosks. Used once: the remaining balance comes on a new voucher.',
     voucherCash: 'Balances are refunded at the cashier only.',
-    payout: 'PRIZE PAYOUT', receipt: 'Receipt', paidAt: 'Paid', cashier: 'Cashier', cardLabel: 'Card',
-    total: 'TOTAL PAID', payee: 'Payee', document: 'Document', signature: 'Player signature',
-    kinds: { line: 'Line', bingo: 'Bingo', prima: 'Prima bonus', progressive: 'Progressive jackpot', interconnected: 'Interconnected bingo', lucky: 'Lucky ball' } as Record<string, string>,
+    payout: 'PRIZE PAYOUT',
+    receipt: 'Receipt',
+    paidAt: 'Paid',
+    cashier: 'Cashier',
+    cardLabel: 'Card',
+    total: 'TOTAL PAID',
+    payee: 'Payee',
+    document: 'Document',
+    signature: 'Player signature',
+    kinds: {
+      line: 'Line',
+      bingo: 'Bingo',
+      prima: 'Prima bonus',
+      progressive: 'Progressive jackpot',
+      interconnected: 'Interconnected bingo',
+      lucky: 'Lucky ball',
+    } as Record<string, string>,
     register: 'Entered in the prize register.',
-    paidIn: 'Paid by', inCash: 'Cash', byCheque: (n: string) => `Cheque no. ${n}`,
+    paidIn: 'Paid by',
+    inCash: 'Cash',
+    byCheque: (n: string) => `Cheque no. ${n}`,
   },
 } as const
 
@@ -174,9 +239,19 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
     { type: 'pair', left: `${narrow ? L.no : L.cardNo} ${t.cardNo}`, right: L.seriesSize(t.cardsInSeries) },
     { type: 'pair', left: L.faceValue, right: money(t.faceValueCents), bold: true },
     { type: 'pair', left: L.soldAt, right: formatStamp(t.soldAt, options.timeZone) },
-    { type: 'pair', left: narrow ? t.station : `${L.station} ${t.station}`, right: `${L.session} ${shortId(t.sessionId)}` },
+    {
+      type: 'pair',
+      left: narrow ? t.station : `${L.station} ${t.station}`,
+      right: `${L.session} ${shortId(t.sessionId)}`,
+    },
     { type: 'grid', rows: t.grid },
-    { type: 'text', text: fits(L.validOnce(t.gameNo), paper) ? L.validOnce(t.gameNo) : L.validOnceShort(t.gameNo), align: 'center', bold: true, invert: true },
+    {
+      type: 'text',
+      text: fits(L.validOnce(t.gameNo), paper) ? L.validOnce(t.gameNo) : L.validOnceShort(t.gameNo),
+      align: 'center',
+      bold: true,
+      invert: true,
+    },
     { type: 'qr', payload: t.code },
     { type: 'text', text: t.cardId, align: 'center' },
     { type: 'text', text: L.validNote, align: 'center' },
@@ -198,7 +273,13 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
   const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
   const blocks: PrintBlock[] = [
     { type: 'text', text: t.hallName, align: 'center', bold: true },
-    { type: 'text', text: t.origin === 'change' ? L.changeVoucher : L.voucher, align: 'center', size: 'large', bold: true },
+    {
+      type: 'text',
+      text: t.origin === 'change' ? L.changeVoucher : L.voucher,
+      align: 'center',
+      size: 'large',
+      bold: true,
+    },
     { type: 'rule', style: 'double' },
     { type: 'text', text: L.credit, align: 'center' },
     { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
@@ -230,13 +311,21 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
     { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.session} ${shortId(t.sessionId)}` },
     { type: 'pair', left: L.cardLabel, right: t.serial, bold: true },
     { type: 'rule' },
-    ...t.prizes.map((p): PrintBlock => ({ type: 'pair', left: L.kinds[p.kind] ?? p.kind, right: money(p.amountCents) })),
+    ...t.prizes.map((p): PrintBlock => ({
+      type: 'pair',
+      left: L.kinds[p.kind] ?? p.kind,
+      right: money(p.amountCents),
+    })),
     { type: 'rule' },
     { type: 'pair', left: L.total, right: money(t.amountCents), bold: true },
     { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
     { type: 'rule' },
     { type: 'pair', left: L.paidAt, right: formatStamp(t.paidAt, options.timeZone) },
-    { type: 'pair', left: L.paidIn, right: t.payment?.method === 'cheque' ? L.byCheque(t.payment.chequeNumber) : L.inCash },
+    {
+      type: 'pair',
+      left: L.paidIn,
+      right: t.payment?.method === 'cheque' ? L.byCheque(t.payment.chequeNumber) : L.inCash,
+    },
     { type: 'pair', left: L.station, right: t.station },
     { type: 'pair', left: L.cashier, right: t.cashier },
     { type: 'pair', left: L.payee, right: t.payeeName ?? '-' },
@@ -274,18 +363,54 @@ export interface BonusPrizeTicket {
 
 const BONUS_LABELS = {
   es: {
-    title: 'JUSTIFICANTE DE PREMIO', original: 'ORIGINAL — PARA EL JUGADOR', duplicate: 'DUPLICADO', duplicateNote: 'Se adjunta al cartón premiado',
-    receipt: 'Justificante', game: 'Partida N.º', accumulated: 'Partidas acumuladas', amount: 'IMPORTE DEL PREMIO', payment: 'Forma de pago',
-    cash: 'Efectivo', cheque: (n: string) => `Cheque N.º ${n}`, chequeNote: 'Cheque contra la cuenta corriente de la empresa, a petición o con la conformidad del jugador.',
-    paidAt: 'Pagado', paidBy: 'Pagado por', payee: 'Ganador', document: 'Documento', card: 'Cartón premiado', series: 'Serie', cardNo: 'Cartón N.º',
-    atBall: 'Bingo con la bola N.º', order: 'ORDEN DE SALIDA DE LAS BOLAS', signature: 'Firma del jugador', tray: 'Entregado en bandeja aparte del premio de bingo ordinario.',
+    title: 'JUSTIFICANTE DE PREMIO',
+    original: 'ORIGINAL — PARA EL JUGADOR',
+    duplicate: 'DUPLICADO',
+    duplicateNote: 'Se adjunta al cartón premiado',
+    receipt: 'Justificante',
+    game: 'Partida N.º',
+    accumulated: 'Partidas acumuladas',
+    amount: 'IMPORTE DEL PREMIO',
+    payment: 'Forma de pago',
+    cash: 'Efectivo',
+    cheque: (n: string) => `Cheque N.º ${n}`,
+    chequeNote: 'Cheque contra la cuenta corriente de la empresa, a petición o con la conformidad del jugador.',
+    paidAt: 'Pagado',
+    paidBy: 'Pagado por',
+    payee: 'Ganador',
+    document: 'Documento',
+    card: 'Cartón premiado',
+    series: 'Serie',
+    cardNo: 'Cartón N.º',
+    atBall: 'Bingo con la bola N.º',
+    order: 'ORDEN DE SALIDA DE LAS BOLAS',
+    signature: 'Firma del jugador',
+    tray: 'Entregado en bandeja aparte del premio de bingo ordinario.',
   },
   en: {
-    title: 'PRIZE RECEIPT', original: 'ORIGINAL — FOR THE PLAYER', duplicate: 'DUPLICATE', duplicateNote: 'Attached to the winning card',
-    receipt: 'Receipt', game: 'Game no.', accumulated: 'Accumulated games', amount: 'PRIZE AMOUNT', payment: 'Paid by',
-    cash: 'Cash', cheque: (n: string) => `Cheque no. ${n}`, chequeNote: "Cheque on the company's current account, at the player's request or with their consent.",
-    paidAt: 'Paid', paidBy: 'Paid by', payee: 'Winner', document: 'Document', card: 'Winning card', series: 'Series', cardNo: 'Card no.',
-    atBall: 'Bingo at ball no.', order: 'BALL EXTRACTION ORDER', signature: 'Player signature', tray: 'Handed over on a tray apart from the ordinary bingo prize.',
+    title: 'PRIZE RECEIPT',
+    original: 'ORIGINAL — FOR THE PLAYER',
+    duplicate: 'DUPLICATE',
+    duplicateNote: 'Attached to the winning card',
+    receipt: 'Receipt',
+    game: 'Game no.',
+    accumulated: 'Accumulated games',
+    amount: 'PRIZE AMOUNT',
+    payment: 'Paid by',
+    cash: 'Cash',
+    cheque: (n: string) => `Cheque no. ${n}`,
+    chequeNote: "Cheque on the company's current account, at the player's request or with their consent.",
+    paidAt: 'Paid',
+    paidBy: 'Paid by',
+    payee: 'Winner',
+    document: 'Document',
+    card: 'Winning card',
+    series: 'Series',
+    cardNo: 'Card no.',
+    atBall: 'Bingo at ball no.',
+    order: 'BALL EXTRACTION ORDER',
+    signature: 'Player signature',
+    tray: 'Handed over on a tray apart from the ordinary bingo prize.',
   },
 } as const
 
@@ -294,7 +419,11 @@ const BONUS_LABELS = {
  * games and the amount, and its duplicate, marked DUPLICADO, which is attached to the winning card together with
  * the ball extraction order and the winning card's series number. BNG-70: the payment, in cash or by cheque.
  */
-export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'duplicate', options: LayoutOptions = {}): PrintDoc {
+export function bonusPrizeReceipt(
+  t: BonusPrizeTicket,
+  copy: 'original' | 'duplicate',
+  options: LayoutOptions = {},
+): PrintDoc {
   const paper = options.paper ?? '80mm'
   const L = BONUS_LABELS[options.lang ?? 'es']
   const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
@@ -302,12 +431,23 @@ export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'dupli
     { type: 'text', text: t.hallName, align: 'center', bold: true },
     { type: 'text', text: L.title, align: 'center', size: 'large', bold: true },
     { type: 'text', text: t.name, align: 'center', bold: true },
-    { type: 'text', text: copy === 'duplicate' ? L.duplicate : L.original, align: 'center', bold: true, invert: copy === 'duplicate' },
+    {
+      type: 'text',
+      text: copy === 'duplicate' ? L.duplicate : L.original,
+      align: 'center',
+      bold: true,
+      invert: copy === 'duplicate',
+    },
     ...(copy === 'duplicate' ? [{ type: 'text', text: L.duplicateNote, align: 'center' } as PrintBlock] : []),
     { type: 'rule', style: 'double' },
     { type: 'pair', left: L.receipt, right: t.prizeId },
     { type: 'pair', left: L.game, right: String(t.gameNo) },
-    { type: 'pair', left: L.accumulated, right: t.accumulatedGames === null ? '-' : String(t.accumulatedGames), bold: true },
+    {
+      type: 'pair',
+      left: L.accumulated,
+      right: t.accumulatedGames === null ? '-' : String(t.accumulatedGames),
+      bold: true,
+    },
     { type: 'pair', left: L.card, right: t.serial, bold: true },
     { type: 'pair', left: L.series, right: t.seriesCode },
     { type: 'pair', left: L.cardNo, right: String(t.cardNo) },
@@ -315,7 +455,12 @@ export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'dupli
     { type: 'rule' },
     { type: 'text', text: L.amount, align: 'center' },
     { type: 'text', text: money(t.amountCents), align: 'center', size: 'large', bold: true },
-    { type: 'pair', left: L.payment, right: t.payment.method === 'cheque' ? L.cheque(t.payment.chequeNumber) : L.cash, bold: true },
+    {
+      type: 'pair',
+      left: L.payment,
+      right: t.payment.method === 'cheque' ? L.cheque(t.payment.chequeNumber) : L.cash,
+      bold: true,
+    },
     ...(t.payment.method === 'cheque' ? [{ type: 'text', text: L.chequeNote } as PrintBlock] : []),
     { type: 'text', text: L.tray },
     { type: 'rule' },
@@ -325,7 +470,11 @@ export function bonusPrizeReceipt(t: BonusPrizeTicket, copy: 'original' | 'dupli
     { type: 'pair', left: L.document, right: t.payeeDocument ?? '-' },
   ]
   if (copy === 'duplicate') {
-    blocks.push({ type: 'rule' }, { type: 'text', text: L.order, align: 'center', bold: true }, { type: 'text', text: t.balls.map((b, i) => `${i + 1}:${b}`).join(' ') })
+    blocks.push(
+      { type: 'rule' },
+      { type: 'text', text: L.order, align: 'center', bold: true },
+      { type: 'text', text: t.balls.map((b, i) => `${i + 1}:${b}`).join(' ') },
+    )
   }
   blocks.push({ type: 'feed', lines: 2 }, { type: 'writeIn', label: L.signature })
   return { kind: 'payout', name: `bonus-${t.prizeId}-${copy}`, paper, blocks }
@@ -360,7 +509,14 @@ export function flowDoc(doc: PrintDoc): FlowLine[] {
       case 'text': {
         const size = b.size ?? 'normal'
         for (const line of wrap(b.text, columnsFor(doc.paper, size))) {
-          out.push({ type: 'text', text: line, align: b.align ?? 'left', size, bold: b.bold ?? false, invert: b.invert ?? false })
+          out.push({
+            type: 'text',
+            text: line,
+            align: b.align ?? 'left',
+            size,
+            bold: b.bold ?? false,
+            invert: b.invert ?? false,
+          })
         }
         break
       }
@@ -368,10 +524,19 @@ export function flowDoc(doc: PrintDoc): FlowLine[] {
         const left = b.left.trim()
         const right = b.right.trim()
         if (left.length + right.length + 1 <= cols) {
-          out.push({ type: 'text', text: left + ' '.repeat(cols - left.length - right.length) + right, align: 'left', size: 'normal', bold: b.bold ?? false, invert: false })
+          out.push({
+            type: 'text',
+            text: left + ' '.repeat(cols - left.length - right.length) + right,
+            align: 'left',
+            size: 'normal',
+            bold: b.bold ?? false,
+            invert: false,
+          })
         } else {
-          for (const line of wrap(left, cols)) out.push({ type: 'text', text: line, align: 'left', size: 'normal', bold: b.bold ?? false, invert: false })
-          for (const line of wrap(right, cols)) out.push({ type: 'text', text: line, align: 'right', size: 'normal', bold: b.bold ?? false, invert: false })
+          for (const line of wrap(left, cols))
+            out.push({ type: 'text', text: line, align: 'left', size: 'normal', bold: b.bold ?? false, invert: false })
+          for (const line of wrap(right, cols))
+            out.push({ type: 'text', text: line, align: 'right', size: 'normal', bold: b.bold ?? false, invert: false })
         }
         break
       }
@@ -394,7 +559,14 @@ export function flowDoc(doc: PrintDoc): FlowLine[] {
           out.push({ type: 'feed', lines: 1 })
           out.push({ type: 'text', text: '_'.repeat(cols), align: 'left', size: 'normal', bold: false, invert: false })
         } else {
-          out.push({ type: 'text', text: label + '_'.repeat(cols - label.length), align: 'left', size: 'normal', bold: false, invert: false })
+          out.push({
+            type: 'text',
+            text: label + '_'.repeat(cols - label.length),
+            align: 'left',
+            size: 'normal',
+            bold: false,
+            invert: false,
+          })
         }
         break
       }
@@ -418,14 +590,20 @@ export function wrap(text: string, width: number): string[] {
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
       let w = word
       while (w.length > width) {
-        if (line) { lines.push(line); line = '' }
+        if (line) {
+          lines.push(line)
+          line = ''
+        }
         lines.push(w.slice(0, width))
         w = w.slice(width)
       }
       if (!w) continue
       if (!line) line = w
       else if (line.length + 1 + w.length <= width) line += ' ' + w
-      else { lines.push(line); line = w }
+      else {
+        lines.push(line)
+        line = w
+      }
     }
     lines.push(line)
   }
@@ -445,9 +623,16 @@ export function alignText(text: string, width: number, align: Align): string {
  * is shaded. On 80 mm the numbers are printed double width and height (a cell of 4 columns holds 2 large digits);
  * on 58 mm, double height in a cell of 2 columns.
  */
-export function gridGeometry(paper: Paper, columnCount: number): { cellWidth: number; width: number; largeNumbers: boolean } {
+export function gridGeometry(
+  paper: Paper,
+  columnCount: number,
+): { cellWidth: number; width: number; largeNumbers: boolean } {
   const cols = PAPER[paper].columns
-  for (const [cellWidth, largeNumbers] of [[4, true], [3, false], [2, false]] as const) {
+  for (const [cellWidth, largeNumbers] of [
+    [4, true],
+    [3, false],
+    [2, false],
+  ] as const) {
     const width = columnCount * (cellWidth + 1) + 1
     if (width <= cols) return { cellWidth, width, largeNumbers: largeNumbers && cellWidth === 4 }
   }
@@ -475,7 +660,15 @@ export function formatStamp(iso: string, timeZone?: string): string {
   const key = timeZone ?? ''
   let format = stampFormats.get(key)
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
     stampFormats.set(key, format)
   }
   const parts = format.formatToParts(d)

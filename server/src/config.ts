@@ -129,13 +129,18 @@ export function isInside(path: string, dir: string): boolean {
 }
 
 /** LNS-12: the licence record a lotto plan's range is checked against. */
-export interface LottoLicence { ref: string; rangeMin: number; rangeMax: number }
+export interface LottoLicence {
+  ref: string
+  rangeMin: number
+  rangeMax: number
+}
 
 /** Parses `REFERENCE:MIN-MAX` (LNS-12); null for an empty value, an error message for a malformed one. */
 export function parseLottoLicence(raw: string | undefined): LottoLicence | null | string {
   if (!raw?.trim()) return null
   const m = /^(.{1,120}):(\d{1,3})-(\d{1,3})$/.exec(raw.trim())
-  if (!m || !m[1].trim()) return `BOLILLO_LOTTO_LICENCE must be REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (got "${raw}")`
+  if (!m || !m[1].trim())
+    return `BOLILLO_LOTTO_LICENCE must be REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (got "${raw}")`
   const rangeMin = Number(m[2])
   const rangeMax = Number(m[3])
   if (rangeMin < 2 || rangeMax < rangeMin) return `BOLILLO_LOTTO_LICENCE range must be 2 <= MIN <= MAX (got "${raw}")`
@@ -173,13 +178,17 @@ export const TICKET_DEFAULTS = Object.freeze({
  * tool, which never seeds the demo, say whether the installation it works on is a production one (default: the
  * demo is off).
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, options: { production?: boolean } = {}): Readonly<Config> {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: { production?: boolean } = {},
+): Readonly<Config> {
   const errors: string[] = []
   const int = (name: string, fallback: number, min: number, max: number) => {
     const raw = env[name]
     if (raw === undefined || raw === '') return fallback
     const n = Number(raw)
-    if (!Number.isInteger(n) || n < min || n > max) errors.push(`${name} must be an integer in ${min}..${max} (got "${raw}")`)
+    if (!Number.isInteger(n) || n < min || n > max)
+      errors.push(`${name} must be an integer in ${min}..${max} (got "${raw}")`)
     return n
   }
   const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
@@ -195,7 +204,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     // Issue 14 point 5: the demo hall (published passwords) listens on this machine only unless HOST says otherwise.
-    host: env.HOST || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? '127.0.0.1' : '0.0.0.0'),
+    host:
+      env.HOST || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? '127.0.0.1' : '0.0.0.0'),
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
     profileId,
@@ -217,9 +227,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     regulatorIntervalMs: int('BOLILLO_REGULATOR_INTERVAL_MS', 60_000, 0, 3600_000),
     selfVerification: oneOf('BOLILLO_SELF_VERIFICATION', 'true', ['true', 'false'] as const) === 'true',
-    demoBeacon: oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), ['true', 'false'] as const) === 'true',
+    demoBeacon:
+      oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), [
+        'true',
+        'false',
+      ] as const) === 'true',
     sealingKey: env.BOLILLO_SEALING_KEY || null,
-    lotteryRngAuthorisation: env.BOLILLO_LOTTERY_RNG_AUTHORISATION || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? 'DEMO (sin autorización real)' : null),
+    lotteryRngAuthorisation:
+      env.BOLILLO_LOTTERY_RNG_AUTHORISATION ||
+      (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true'
+        ? 'DEMO (sin autorización real)'
+        : null),
     lottoLicence: lottoLicenceOf(env, errors),
     instantGeneratorCertification: generatorCertificationOf(env, errors),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
@@ -232,16 +250,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     printers: printerMap(env.BOLILLO_PRINTERS, errors),
     printerPaper: oneOf('BOLILLO_PRINTER_PAPER', TICKET_DEFAULTS.printerPaper, ['80mm', '58mm'] as const),
     printerTimeoutMs: int('BOLILLO_PRINTER_TIMEOUT_MS', TICKET_DEFAULTS.printerTimeoutMs, 200, 120_000),
-    amlThresholdCents: int('BOLILLO_AML_UIF_THRESHOLD_CENTS', TICKET_DEFAULTS.amlThresholdCents, 1, Number.MAX_SAFE_INTEGER),
+    amlThresholdCents: int(
+      'BOLILLO_AML_UIF_THRESHOLD_CENTS',
+      TICKET_DEFAULTS.amlThresholdCents,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
     amlSmallShareBp: int('BOLILLO_AML_SMALL_SHARE_PERCENT', TICKET_DEFAULTS.amlSmallShareBp / 100, 0, 100) * 100,
-    idRequiredPrizeCents: int('BOLILLO_ID_REQUIRED_PRIZE_CENTS', TICKET_DEFAULTS.idRequiredPrizeCents, 0, Number.MAX_SAFE_INTEGER),
+    idRequiredPrizeCents: int(
+      'BOLILLO_ID_REQUIRED_PRIZE_CENTS',
+      TICKET_DEFAULTS.idRequiredPrizeCents,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
     prizeClaimDays: int('BOLILLO_PRIZE_CLAIM_DAYS', TICKET_DEFAULTS.prizeClaimDays, 1, 3660),
     demoBeaconScope: 'demo',
   }
   config.production = options.production ?? !config.seedDemo
   config.keyDir = env.BOLILLO_KEY_DIR || resolve(config.dataDir, 'keys')
   if (config.production) errors.push(...productionErrors(env, config))
-  if (config.ballSource === 'serial' && !config.blowerPort) errors.push('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT (for example /dev/ttyUSB0)')
+  if (config.ballSource === 'serial' && !config.blowerPort)
+    errors.push('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT (for example /dev/ttyUSB0)')
   if (errors.length) throw new Error(`Invalid configuration:\n  ${errors.join('\n  ')}`)
   return Object.freeze(config)
 }
@@ -255,18 +284,32 @@ function productionErrors(env: Record<string, string | undefined>, config: Confi
   const errors: string[] = []
   const off = 'a server without the demo (BOLILLO_SEED_DEMO=false)'
   const demoRefs: Array<[string, string]> = [
-    ['BOLILLO_LOTTERY_RNG_AUTHORISATION', 'the AJ authorisation of the RNG as a lotto/lottery extraction device (RNG-26), or leave it unset to draw lotteries with an authorised tómbola'],
+    [
+      'BOLILLO_LOTTERY_RNG_AUTHORISATION',
+      'the AJ authorisation of the RNG as a lotto/lottery extraction device (RNG-26), or leave it unset to draw lotteries with an authorised tómbola',
+    ],
     ['BOLILLO_LOTTO_LICENCE', 'the Licencia de Operaciones as REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (LNS-12)'],
-    ['BOLILLO_INSTANT_GENERATOR_CERT', 'the certifier\'s certificate of the generator build as REFERENCE:SHA256 (INS-3)'],
+    [
+      'BOLILLO_INSTANT_GENERATOR_CERT',
+      "the certifier's certificate of the generator build as REFERENCE:SHA256 (INS-3)",
+    ],
   ]
   for (const [name, what] of demoRefs) {
-    if (isDemoReference(env[name])) errors.push(`${name} is a demo reference ("${env[name]}"), which ${off} never accepts: set it to ${what}`)
+    if (isDemoReference(env[name]))
+      errors.push(`${name} is a demo reference ("${env[name]}"), which ${off} never accepts: set it to ${what}`)
   }
-  if (env.BOLILLO_DEMO_BEACON === 'true') errors.push(`BOLILLO_DEMO_BEACON=true: the demo beacon serves only the demo, and ${off} draws by the public beacon: set BOLILLO_BEACON_RELAYS to drand quicknet relays (or type each round's signature in) and unset BOLILLO_DEMO_BEACON`)
+  if (env.BOLILLO_DEMO_BEACON === 'true')
+    errors.push(
+      `BOLILLO_DEMO_BEACON=true: the demo beacon serves only the demo, and ${off} draws by the public beacon: set BOLILLO_BEACON_RELAYS to drand quicknet relays (or type each round's signature in) and unset BOLILLO_DEMO_BEACON`,
+    )
   if (!env.BOLILLO_KEY_DIR) {
-    errors.push(`BOLILLO_KEY_DIR is not set: ${off} keeps its operator key, sealing key and instant code pepper outside DATA_DIR; set BOLILLO_KEY_DIR to a directory of the server's user outside ${config.dataDir} (mode 0700, e.g. /etc/bolillo/keys); the sealing key may come from the operator's key store in BOLILLO_SEALING_KEY instead`)
+    errors.push(
+      `BOLILLO_KEY_DIR is not set: ${off} keeps its operator key, sealing key and instant code pepper outside DATA_DIR; set BOLILLO_KEY_DIR to a directory of the server's user outside ${config.dataDir} (mode 0700, e.g. /etc/bolillo/keys); the sealing key may come from the operator's key store in BOLILLO_SEALING_KEY instead`,
+    )
   } else if (isInside(env.BOLILLO_KEY_DIR, config.dataDir)) {
-    errors.push(`BOLILLO_KEY_DIR=${env.BOLILLO_KEY_DIR} lies inside DATA_DIR (${config.dataDir}): whoever copies DATA_DIR would hold the keys; set it to a directory outside DATA_DIR`)
+    errors.push(
+      `BOLILLO_KEY_DIR=${env.BOLILLO_KEY_DIR} lies inside DATA_DIR (${config.dataDir}): whoever copies DATA_DIR would hold the keys; set it to a directory outside DATA_DIR`,
+    )
   }
   return errors
 }
@@ -282,18 +325,32 @@ export const BLOWER_DEFAULTS = {
   entropyFallback: false,
 }
 
-function num(name: string, fallback: number, min: number, max: number, errors: string[], env: Record<string, string | undefined>): number {
+function num(
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  errors: string[],
+  env: Record<string, string | undefined>,
+): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const n = Number(raw)
-  if (!Number.isFinite(n) || n < min || n > max) errors.push(`${name} must be a number in ${min}..${max} (got "${raw}")`)
+  if (!Number.isFinite(n) || n < min || n > max)
+    errors.push(`${name} must be a number in ${min}..${max} (got "${raw}")`)
   return n
 }
 
 /** A printer target: `file`, `tcp://host[:port]` or an absolute device path. */
 function printerTarget(name: string, raw: string | undefined, errors: string[]): string {
   if (raw === undefined || raw === '') return TICKET_DEFAULTS.printer
-  if (raw === 'file' || raw === 'discard' || /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) || raw.startsWith('/')) return raw
+  if (
+    raw === 'file' ||
+    raw === 'discard' ||
+    /^tcp:\/\/[^/:?]+(:\d{1,5})?(\?[a-z=&0-9]*)?$/i.test(raw) ||
+    raw.startsWith('/')
+  )
+    return raw
   errors.push(`${name} must be file, tcp://host:port or a device path such as /dev/usb/lp0 (got "${raw}")`)
   return TICKET_DEFAULTS.printer
 }
@@ -301,10 +358,16 @@ function printerTarget(name: string, raw: string | undefined, errors: string[]):
 /** BOLILLO_PRINTERS=`kiosk-1=tcp://10.0.0.5:9100,cashier-1=file`: one printer per station. */
 function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<string, string>> {
   const out: Record<string, string> = {}
-  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = item.indexOf('=')
     const station = item.slice(0, at)
-    if (at < 1 || !/^[A-Za-z0-9_-]{1,40}$/.test(station)) { errors.push(`BOLILLO_PRINTERS entry "${item}" must be station=target`); continue }
+    if (at < 1 || !/^[A-Za-z0-9_-]{1,40}$/.test(station)) {
+      errors.push(`BOLILLO_PRINTERS entry "${item}" must be station=target`)
+      continue
+    }
     out[station] = printerTarget(`BOLILLO_PRINTERS[${station}]`, item.slice(at + 1), errors)
   }
   return Object.freeze(out)
@@ -312,15 +375,24 @@ function printerMap(raw: string | undefined, errors: string[]): Readonly<Record<
 
 /** BOLILLO_TRUSTED_PROXIES=`10.0.0.2,10.1.0.0/16,::1`: exact addresses or IPv4 CIDR blocks. */
 function trustedProxies(raw: string | undefined, errors: string[]): readonly string[] {
-  const list = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)
-  for (const p of list) if (!/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+)$/.test(p)) errors.push(`BOLILLO_TRUSTED_PROXIES: "${p}" is not an address or IPv4 CIDR block`)
+  const list = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  for (const p of list)
+    if (!/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+)$/.test(p))
+      errors.push(`BOLILLO_TRUSTED_PROXIES: "${p}" is not an address or IPv4 CIDR block`)
   return Object.freeze(list)
 }
 
 function beaconRelays(raw: string | undefined, errors: string[]): readonly string[] {
   if (!raw) return []
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
-  for (const url of list) if (!/^https?:\/\/[^\s]+$/.test(url)) errors.push(`BOLILLO_BEACON_RELAYS: "${url}" is not an http(s) URL`)
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  for (const url of list)
+    if (!/^https?:\/\/[^\s]+$/.test(url)) errors.push(`BOLILLO_BEACON_RELAYS: "${url}" is not an http(s) URL`)
   return list.map((u) => u.replace(/\/+$/, ''))
 }
 
@@ -332,11 +404,16 @@ function lottoLicenceOf(env: Record<string, string | undefined>, errors: string[
     return null
   }
   if (parsed) return parsed
-  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin licencia real)', rangeMin: 2, rangeMax: 128 } : null
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
+    ? { ref: 'DEMO (sin licencia real)', rangeMin: 2, rangeMax: 128 }
+    : null
 }
 
 /** BOLILLO_INSTANT_GENERATOR_CERT (`REFERENCE:SHA256`), or the demo hall's labelled certificate of the running build (INS-3). */
-function generatorCertificationOf(env: Record<string, string | undefined>, errors: string[]): GeneratorCertification | null {
+function generatorCertificationOf(
+  env: Record<string, string | undefined>,
+  errors: string[],
+): GeneratorCertification | null {
   const raw = env.BOLILLO_INSTANT_GENERATOR_CERT?.trim()
   if (raw) {
     const m = /^(.{1,120}):([0-9a-f]{64})$/.exec(raw)
@@ -346,5 +423,7 @@ function generatorCertificationOf(env: Record<string, string | undefined>, error
     }
     return { ref: m[1].trim(), sha256: m[2] }
   }
-  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true' ? { ref: 'DEMO (sin certificación real)', sha256: instantGeneratorBuild().sha256 } : null
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
+    ? { ref: 'DEMO (sin certificación real)', sha256: instantGeneratorBuild().sha256 }
+    : null
 }

@@ -29,17 +29,37 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'regulador', displayName: 'Regulador (AJ, demostración)', role: 'regulator' },
   ] as const
   // Marked as demo accounts: outside the demo their published password must be changed first (issue 14 point 5).
-  for (const u of users) await services.auth.createUser({ ...u, password: DEMO_PASSWORD, demo: true, halls: u.role === 'director' ? '*' : [hallId] })
+  for (const u of users)
+    await services.auth.createUser({
+      ...u,
+      password: DEMO_PASSWORD,
+      demo: true,
+      halls: u.role === 'director' ? '*' : [hallId],
+    })
   const devices = []
-  for (const d of [{ kind: 'kiosk', name: 'Kiosco 1' }, { kind: 'cashier_station', name: 'Caja 1' }, { kind: 'display', name: 'Pantalla sala' }] as const) {
+  for (const d of [
+    { kind: 'kiosk', name: 'Kiosco 1' },
+    { kind: 'cashier_station', name: 'Caja 1' },
+    { kind: 'display', name: 'Pantalla sala' },
+  ] as const) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
     devices.push({ ...d, credential: e.credential })
   }
   // Issue 24 point 4: journaled as the demo's, so that a server without the demo revokes them.
-  await markDemo(services, [], devices.map((d) => d.credential.split('.')[0]))
+  await markDemo(
+    services,
+    [],
+    devices.map((d) => d.credential.split('.')[0]),
+  )
   const file = join(services.config.dataDir, 'demo-credentials.json')
-  writeFileSync(file, JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2), { mode: 0o600 })
-  services.log.info(`demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`)
+  writeFileSync(
+    file,
+    JSON.stringify({ password: DEMO_PASSWORD, users: users.map((u) => u.username), devices }, null, 2),
+    { mode: 0o600 },
+  )
+  services.log.info(
+    `demo staff: ${users.map((u) => u.username).join(', ')} (password "${DEMO_PASSWORD}"); device credentials in ${file}`,
+  )
   return devices
 }
 
@@ -47,26 +67,46 @@ async function seedDemoCredentials(services: Services, hallId: string) {
  * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
  * a master set with two series, an open session and a game on sale with some cards sold.
  */
-export async function seedDemoHall(services: Services, options: { cards?: number } = {}): Promise<{ hallId: string; sessionId: string; gameId: string }> {
+export async function seedDemoHall(
+  services: Services,
+  options: { cards?: number } = {},
+): Promise<{ hallId: string; sessionId: string; gameId: string }> {
   const existing = await oldestHall(services.db)
   if (existing) {
     // A demo data directory from before issue 24 names no scope of its own: its demo hall is the demo's.
-    if (existing.id === 'demo' && (await demoSeededPayloads(services.db)).length === 0) await markDemo(services, [{ hallId: existing.id }])
+    if (existing.id === 'demo' && (await demoSeededPayloads(services.db)).length === 0)
+      await markDemo(services, [{ hallId: existing.id }])
     const session = await openSessionOfHall(services.db, existing.id)
     const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
   }
   const { bingo, config } = services
   // BNG-52: a Bolivian hall plays only with its AJ-approved Plan de Apuestas; the demo's is labelled as a demo.
-  const hall = await bingo.createHall({ id: 'demo', name: config.hallName, profileId: config.profileId, playingPositions: config.playingPositions, bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN })
+  const hall = await bingo.createHall({
+    id: 'demo',
+    name: config.hallName,
+    profileId: config.profileId,
+    playingPositions: config.playingPositions,
+    bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN,
+  })
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
   const blower = await seedDemoEquipment(services, hall.id)
-  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
+  const session = await bingo.openSession({
+    hallId: hall.id,
+    recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa (demo)' },
+    checklist: { extractor: true, cctv: true, displays: true, sound: true },
+  })
   const drawSource = config.ballSource === 'manual' ? 'manual' : 'rng'
-  const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], ...('drawSource' in blower ? blower : { drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? 'manual' as const : drawSource }) })
+  const game = await bingo.announceGame({
+    sessionId: session.id,
+    seriesIds: [a.id],
+    ...('drawSource' in blower
+      ? blower
+      : { drawSource: drawSource === 'rng' && config.profileId === 'ES-CB-2010' ? ('manual' as const) : drawSource }),
+  })
   await bingo.openSales(game.gameId)
   const count = options.cards ?? 40
   if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })
@@ -86,23 +126,51 @@ const DAY_MS = 24 * HOUR_MS
  * cashier and activated there, and an on-screen one for the instant kiosk. Times are written in the hall's zone;
  * the hall's on-screen instant sales are switched on with a reference that says plainly it is a demonstration.
  */
-async function seedDemoLotteries(services: Services, hallId: string, devices: Array<{ kind: string; name: string; credential: string }>): Promise<void> {
+async function seedDemoLotteries(
+  services: Services,
+  hallId: string,
+  devices: Array<{ kind: string; name: string; credential: string }>,
+): Promise<void> {
   const { config } = services
   const profile = getProfile(config.profileId)!
   const tz = profile.timeZone
   const now = services.clock.now().getTime()
   const at = (ms: number) => isoInZone(Math.floor(ms / HOUR_MS) * HOUR_MS, tz)
-  const operator = config.profileId === 'ES-CB-2010' ? 'Loterías de Demostración de Cantabria' : 'Lotería de Demostración de Bolivia'
+  const operator =
+    config.profileId === 'ES-CB-2010' ? 'Loterías de Demostración de Cantabria' : 'Lotería de Demostración de Bolivia'
   const place = config.profileId === 'ES-CB-2010' ? 'Santander' : 'La Paz'
-  const staff = { authority: 'Gerencia (demostración)', director: 'Directora del sorteo (demostración)', moderator: 'Moderador (demostración)', notary: 'Notaría de demostración' }
+  const staff = {
+    authority: 'Gerencia (demostración)',
+    director: 'Directora del sorteo (demostración)',
+    moderator: 'Moderador (demostración)',
+    notary: 'Notaría de demostración',
+  }
   const common = {
-    salesStartAt: at(now - HOUR_MS), salesCloseAt: at(now + 3 * DAY_MS), drawAt: at(now + 3 * DAY_MS + HOUR_MS), claimDeadline: at(now + 93 * DAY_MS),
-    drawPlace: `Salón de sorteos, ${place}`, paymentPlace: `Cajas de ${config.hallName}`, regulationUrl: 'https://bolillo.example/demo/reglamento',
-    authorisationRef: 'DEMO (sin autorización real)', drawMethod: 'rng' as const, staff, timeZone: tz,
+    salesStartAt: at(now - HOUR_MS),
+    salesCloseAt: at(now + 3 * DAY_MS),
+    drawAt: at(now + 3 * DAY_MS + HOUR_MS),
+    claimDeadline: at(now + 93 * DAY_MS),
+    drawPlace: `Salón de sorteos, ${place}`,
+    paymentPlace: `Cajas de ${config.hallName}`,
+    regulationUrl: 'https://bolillo.example/demo/reglamento',
+    authorisationRef: 'DEMO (sin autorización real)',
+    drawMethod: 'rng' as const,
+    staff,
+    timeZone: tz,
   }
   const lottoDraw = await services.lotto.createDraw({
-    ...common, operator, gameCode: 'LOTODEMO', name: 'Loto 6/49 de demostración', drawNumber: 1, issue: 'DEMO-1', range: 49, picks: 6,
-    priceCents: 500, currency: profile.currency, prizePoolBp: 5000, budgetCents: 5_000_000,
+    ...common,
+    operator,
+    gameCode: 'LOTODEMO',
+    name: 'Loto 6/49 de demostración',
+    drawNumber: 1,
+    issue: 'DEMO-1',
+    range: 49,
+    picks: 6,
+    priceCents: 500,
+    currency: profile.currency,
+    prizePoolBp: 5000,
+    budgetCents: 5_000_000,
     categories: [
       { code: 'C6', name: 'Premio Mayor', matches: 6, prize: { type: 'share', bp: 6000 } },
       { code: 'C5', name: 'Cinco aciertos', matches: 5, prize: { type: 'share', bp: 2500 } },
@@ -111,14 +179,36 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
     ],
   })
   const issue = await services.lottery.createLottery({
-    ...common, kind: 'traditional', institution: operator, name: 'Sorteo de demostración', gameCode: 'LOTDEMO', drawNumber: 1, issue: 'Emisión DEMO-1',
-    numbering: { from: 0, to: 9_999, digits: 4 }, series: 1, fractions: 10, ticketPriceCents: 2_000, currency: profile.currency, licensedMaxTickets: 10_000,
+    ...common,
+    kind: 'traditional',
+    institution: operator,
+    name: 'Sorteo de demostración',
+    gameCode: 'LOTDEMO',
+    drawNumber: 1,
+    issue: 'Emisión DEMO-1',
+    numbering: { from: 0, to: 9_999, digits: 4 },
+    series: 1,
+    fractions: 10,
+    ticketPriceCents: 2_000,
+    currency: profile.currency,
+    licensedMaxTickets: 10_000,
     prizes: [
       { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 5_000_000 },
-      { code: 'A1', name: 'Aproximación al Primer Premio', rule: { type: 'approximation', of: 'P1', distance: 1 }, amountCents: 200_000 },
-      { code: 'T1', name: 'Reintegro (última cifra)', rule: { type: 'ending', of: 'P1', digits: 1 }, amountCents: 2_000 },
+      {
+        code: 'A1',
+        name: 'Aproximación al Primer Premio',
+        rule: { type: 'approximation', of: 'P1', distance: 1 },
+        amountCents: 200_000,
+      },
+      {
+        code: 'T1',
+        name: 'Reintegro (última cifra)',
+        rule: { type: 'ending', of: 'P1', digits: 1 },
+        amountCents: 2_000,
+      },
     ],
-    budgetCents: 10_000_000, securityMarks: 'Impresión de demostración: sin marcas de seguridad',
+    budgetCents: 10_000_000,
+    securityMarks: 'Impresión de demostración: sin marcas de seguridad',
   })
   await markDemo(services, [{ drawId: lottoDraw.drawId }, { drawId: issue.drawId }])
   // The issue register: numbers 0000-0009 printed, the first half distributed to the demo kiosk, the rest to the
@@ -126,16 +216,33 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
   const system = { kind: 'system', id: 'demo', role: 'system', name: 'Demostración' }
   await services.lottery.printRun(issue.drawId, { from: 0, to: 9, seriesFrom: 1, seriesTo: 1 }, system)
   const idOf = (kind: string) => devices.find((d) => d.kind === kind)?.credential.split('.')[0]
-  for (const [kind, from, to] of [['kiosk', 0, 4], ['cashier_station', 5, 9]] as const) {
+  for (const [kind, from, to] of [
+    ['kiosk', 0, 4],
+    ['cashier_station', 5, 9],
+  ] as const) {
     const sellerId = idOf(kind)
-    if (sellerId) await services.lottery.distribute(issue.drawId, { from, to, seriesFrom: 1, seriesTo: 1, sellerId }, system)
+    if (sellerId)
+      await services.lottery.distribute(issue.drawId, { from, to, seriesFrom: 1, seriesTo: 1, sellerId }, system)
   }
   const back = { issuer: operator, paymentPlace: `Cajas de ${config.hallName}` }
   const printed: InstantDesign = {
-    gameNo: 101, name: 'Raspa y Gana (demostración)', currency: profile.currency, priceCents: 1000, ticketCount: 500, packSize: 50,
+    gameNo: 101,
+    name: 'Raspa y Gana (demostración)',
+    currency: profile.currency,
+    priceCents: 1000,
+    ticketCount: 500,
+    packSize: 50,
     playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-    tiers: [{ amountCents: 50_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
-    payoutShareBp: { min: 5000, max: 8000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, claimDays: 60, back,
+    tiers: [
+      { amountCents: 50_000, count: 1 },
+      { amountCents: 5000, count: 10 },
+      { amountCents: 2000, count: 50 },
+      { amountCents: 1000, count: 80 },
+    ],
+    payoutShareBp: { min: 5000, max: 8000 },
+    packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
+    claimDays: 60,
+    back,
     authorisationRef: 'DEMO (sin autorización real)',
   }
   const by = { kind: 'system', id: 'demo' }
@@ -143,13 +250,37 @@ async function seedDemoLotteries(services: Services, hallId: string, devices: Ar
   // The first packs go to the demo kiosk and the demo cashier, and are activated on arrival there.
   const stations = devices.filter((d) => d.kind === 'kiosk' || d.kind === 'cashier_station')
   for (const [i, d] of stations.entries()) {
-    await services.instant.shipPacks({ gameNo: printed.gameNo, fromPack: i + 1, toPack: i + 1, destination: d.name, by: 'Almacén (demostración)' })
+    await services.instant.shipPacks({
+      gameNo: printed.gameNo,
+      fromPack: i + 1,
+      toPack: i + 1,
+      destination: d.name,
+      by: 'Almacén (demostración)',
+    })
     await services.instant.activatePack({ gameNo: printed.gameNo, packNo: i + 1, location: d.name, by: d.name })
   }
   await services.instant.generateBatch({
-    design: { ...printed, gameNo: 102, name: 'Raspa en pantalla (demostración)', channel: 'electronic', ticketCount: 200, packSize: 50,
-      tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 20 }, { amountCents: 1000, count: 40 }], packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, payoutShareBp: { min: 0, max: 10_000 } },
+    design: {
+      ...printed,
+      gameNo: 102,
+      name: 'Raspa en pantalla (demostración)',
+      channel: 'electronic',
+      ticketCount: 200,
+      packSize: 50,
+      tiers: [
+        { amountCents: 5000, count: 4 },
+        { amountCents: 2000, count: 20 },
+        { amountCents: 1000, count: 40 },
+      ],
+      packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
+      payoutShareBp: { min: 0, max: 10_000 },
+    },
     by,
   })
-  await services.instant.configureHall({ hallId, electronicInstantAllowed: true, authorisationRef: 'DEMO (sin autorización real)', by: 'demo' })
+  await services.instant.configureHall({
+    hallId,
+    electronicInstantAllowed: true,
+    authorisationRef: 'DEMO (sin autorización real)',
+    by: 'demo',
+  })
 }

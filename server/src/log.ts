@@ -12,7 +12,10 @@ export function createLogger(level: keyof typeof order = 'info'): Logger {
   const at = (l: keyof typeof order) => (msg: string, extra?: unknown) => {
     if (order[l] < order[level]) return
     const detail = extra instanceof Error ? { error: extra.message, stack: extra.stack } : extra
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: l, msg, ...(detail !== undefined ? { detail } : {}) }) + '\n')
+    process.stderr.write(
+      JSON.stringify({ t: new Date().toISOString(), level: l, msg, ...(detail !== undefined ? { detail } : {}) }) +
+        '\n',
+    )
   }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }

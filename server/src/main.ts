@@ -27,13 +27,20 @@ async function main() {
   const loopback = isLoopbackHost(config.host)
   if (config.seedDemo && !loopback) {
     const n = await server.services.auth.requirePasswordChangeOfDemoAccounts()
-    if (n > 0) log.warn(`${n} demo account(s) must change their password at their next login (the server is not running as the local demo)`)
+    if (n > 0)
+      log.warn(
+        `${n} demo account(s) must change their password at their next login (the server is not running as the local demo)`,
+      )
   }
   if (!config.seedDemo && !(await server.services.auth.hasDirector())) {
-    process.stdout.write('\n  No hay ningún director. Cree el primero con:  npx bolillo create-director --username <usuario> --name "<nombre>"\n')
+    process.stdout.write(
+      '\n  No hay ningún director. Cree el primero con:  npx bolillo create-director --username <usuario> --name "<nombre>"\n',
+    )
   }
   log.info(`Bolillo listening on ${server.url} (storage ${server.services.db.engine}, profile ${config.profileId})`)
-  process.stdout.write(`\n  Bolillo en ${server.url}\n  Inicio: ${server.url}/ (todas las pantallas)\n  Sala:   ${server.url}/display/?hall=demo\n  Locutor: ${server.url}/caller/?hall=demo\n${deviceLinks}  Salud:  ${server.url}/api/health\n\n`)
+  process.stdout.write(
+    `\n  Bolillo en ${server.url}\n  Inicio: ${server.url}/ (todas las pantallas)\n  Sala:   ${server.url}/display/?hall=demo\n  Locutor: ${server.url}/caller/?hall=demo\n${deviceLinks}  Salud:  ${server.url}/api/health\n\n`,
+  )
   let closing = false
   const stop = async () => {
     if (closing) return

@@ -50,7 +50,16 @@ import { createSelfVerification } from './regulator/self-check.ts'
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 export const systemClock: Clock = { now: () => new Date() }
 
-export interface ServiceOverrides { clock?: Clock; entropy?: EntropySource; log?: Logger; db?: Database; keys?: OperatorKeys; printers?: PrinterPool; sealer?: Sealer; beacon?: BeaconSource }
+export interface ServiceOverrides {
+  clock?: Clock
+  entropy?: EntropySource
+  log?: Logger
+  db?: Database
+  keys?: OperatorKeys
+  printers?: PrinterPool
+  sealer?: Sealer
+  beacon?: BeaconSource
+}
 
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
@@ -63,35 +72,61 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const rawDb = overrides.db ?? (await openDatabase(config))
   await migrate(rawDb)
   // Seeds, draw orders and prize files are sealed under a key kept out of the database.
-  const sealer = overrides.sealer ?? createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key)
+  const sealer =
+    overrides.sealer ??
+    createSealer(
+      config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key,
+    )
   // Issue 24 point 1: every row that carries value is sealed under a key derived from the sealing key, bound to the
   // journal record that wrote it; rows from before the seals are sealed once, here (README "Sealed rows").
   const rowSealKey = rowSealKeyOf(sealer)
   const db = withRowSeals(rawDb, rowSealKey, () => (overrides.clock ?? systemClock).now())
   const legacySealed = await sealLegacyRows(db)
-  if (legacySealed > 0) log.warn(`${legacySealed} value row(s) written before row seals were sealed once (journal record rows.legacy_sealed)`)
+  if (legacySealed > 0)
+    log.warn(
+      `${legacySealed} value row(s) written before row seals were sealed once (journal record rows.legacy_sealed)`,
+    )
   // Issue 24 point 2: short codes stored in clear by an older version are hashed once, under a key SQL cannot see.
   const rehashed = await hashClearShortCodes(db, sealer)
   if (rehashed > 0) log.info(`${rehashed} voucher short code(s) replaced by their keyed hash`)
   // bolillo-draw-v2's public randomness: quicknet relays, staff-typed signatures, or the labelled demo beacon.
-  const beacon = overrides.beacon ?? createBeaconSource({
-    relays: config.beaconRelays ?? [],
-    timeoutMs: config.beaconTimeoutMs,
-    demo: !config.production && (config.demoBeacon ?? true) ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n)) : null,
-    // Issue 24 point 4: the demo beacon signs the demo's own hall and draws only (tests of their own halls: any).
-    demoScope: config.demoBeaconScope === 'any' ? undefined : createDemoScopeCheck(db),
-    onRefused: (r) => {
-      const at = (overrides.clock ?? systemClock).now().toISOString()
-      db.transaction((tx) => appendJournal(tx, { at, type: 'beacon.refused', scope: '', payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } } }))
-        .catch((e) => log.warn('could not journal a refused beacon value', e))
-    },
-    onRelayFailure: (f) => log.warn(`beacon relay ${f.relay} failed for round ${f.round}: ${f.reason}`),
-  })
+  const beacon =
+    overrides.beacon ??
+    createBeaconSource({
+      relays: config.beaconRelays ?? [],
+      timeoutMs: config.beaconTimeoutMs,
+      demo:
+        !config.production && (config.demoBeacon ?? true)
+          ? loadOrCreateDemoBeacon(config.dataDir, (n) => (overrides.entropy ?? osEntropy).randomBytes(n))
+          : null,
+      // Issue 24 point 4: the demo beacon signs the demo's own hall and draws only (tests of their own halls: any).
+      demoScope: config.demoBeaconScope === 'any' ? undefined : createDemoScopeCheck(db),
+      onRefused: (r) => {
+        const at = (overrides.clock ?? systemClock).now().toISOString()
+        db.transaction((tx) =>
+          appendJournal(tx, {
+            at,
+            type: 'beacon.refused',
+            scope: '',
+            payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } },
+          }),
+        ).catch((e) => log.warn('could not journal a refused beacon value', e))
+      },
+      onRelayFailure: (f) => log.warn(`beacon relay ${f.relay} failed for round ${f.round}: ${f.reason}`),
+    })
   const listeners = new Set<(e: BingoEvent) => void>()
   // Issue #5: seed entropy source (BOLILLO_ENTROPY), device registry, ball sets, blower (BOLILLO_BALL_SOURCE).
   const equipment = createEquipment({ config, db, log, clock: overrides.clock ?? systemClock })
   // Issue #8: prima, pots, lucky ball (its own seeds from the OS CSPRNG, RNG-28), simultaneous games.
-  const bonus = createBonusService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, sealer, publish: (e) => { for (const l of listeners) l(e) } })
+  const bonus = createBonusService({
+    db,
+    clock: overrides.clock ?? systemClock,
+    entropy: overrides.entropy ?? osEntropy,
+    sealer,
+    publish: (e) => {
+      for (const l of listeners) l(e)
+    },
+  })
   const bingo = createBingoService({
     db,
     clock: overrides.clock ?? systemClock,
@@ -100,15 +135,26 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // Issue 18, BNG-65: a closed hall opens no session, announces no game, sells no card.
     // Issue 24 point 4: outside the demo, no game or card under a hall's demo Plan de Apuestas.
     hooks: [hallClosureHooks, ...(config.production ? [demoReferenceHooks] : []), ...equipment.hooks, bonus.hooks],
-    publish: (e) => { for (const l of listeners) l(e) },
-    sealer, beacon, autoBeacon: true,
+    publish: (e) => {
+      for (const l of listeners) l(e)
+    },
+    sealer,
+    beacon,
+    autoBeacon: true,
   })
   const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeysIn(keyDir)
-  const auth = createAuthService({ db, clock: overrides.clock ?? systemClock, options: { demoAccountsDisabled: config.production ?? false } })
+  const auth = createAuthService({
+    db,
+    clock: overrides.clock ?? systemClock,
+    options: { demoAccountsDisabled: config.production ?? false },
+  })
   // Issue 24 point 4: the demo's enrolled devices (credentials published in DATA_DIR) are revoked outside the demo.
   if (config.production) {
-    const revoked = await auth.revokeDemoDevices([...(await demoDeviceIds(db)), ...demoCredentialFileDevices(config.dataDir)])
+    const revoked = await auth.revokeDemoDevices([
+      ...(await demoDeviceIds(db)),
+      ...demoCredentialFileDevices(config.dataDir),
+    ])
     if (revoked > 0) log.warn(`${revoked} demo device(s) revoked: the server runs without the demo`)
   }
   // Issue 14 point 4: anonymous refusals, journaled as one summary a minute.
@@ -117,22 +163,43 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const identityCountry = getProfile(config.profileId)?.identityCountry ?? null
   await backfillIdentityKeys(db, identityCountry)
   const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock, country: identityCountry })
-  const refusals = createRefusalLog({ db, now: () => (overrides.clock ?? systemClock).now(), onError: (e) => log.warn('could not journal refusals', e) })
+  const refusals = createRefusalLog({
+    db,
+    now: () => (overrides.clock ?? systemClock).now(),
+    onError: (e) => log.warn('could not journal refusals', e),
+  })
   // Issue #3: vouchers, kiosk sales with printing, validation and payout at the cashier.
   const cashdesk = createCashdesk({
-    db, clock: overrides.clock ?? systemClock, bingo, bonus, keys, config,
-    printers: overrides.printers ?? createPrinterPool(config, sealer), sealer,
+    db,
+    clock: overrides.clock ?? systemClock,
+    bingo,
+    bonus,
+    keys,
+    config,
+    printers: overrides.printers ?? createPrinterPool(config, sealer),
+    sealer,
     onError: (e) => log.warn('could not record a printed ticket', e),
-    publish: (e) => { for (const l of listeners) l(e) },
+    publish: (e) => {
+      for (const l of listeners) l(e)
+    },
     admission: players,
   })
   // Issue #7: instant lottery (raspadita): batches, packs, sales, validation, payout, reconciliation.
   // Batch seeds from the health-tested source of draw seeds (RNG-27, RNG-32), sealed with the prize file.
   const instant = createInstantService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? equipment.entropy, idEntropy: overrides.entropy ?? osEntropy,
-    keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir, keyDir), printers: cashdesk.printers,
+    db,
+    clock: overrides.clock ?? systemClock,
+    entropy: overrides.entropy ?? equipment.entropy,
+    idEntropy: overrides.entropy ?? osEntropy,
+    keys,
+    sealer,
+    pepper: loadOrCreateInstantPepper(config.dataDir, keyDir),
+    printers: cashdesk.printers,
     // Issue 18, INS-3: batches only from the certified generator build where the profile requires it.
-    generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+    generator: {
+      required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false,
+      certification: config.instantGeneratorCertification ?? null,
+    },
     designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
     demoReferencesRefused: config.production ?? false,
   })
@@ -141,67 +208,173 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const seedEntropy = overrides.entropy ?? equipment.entropy
   // Issue 18, RNG-26: software lotto/lottery draws only where the profile or the licence's AJ authorisation allows them.
   // Issue 24 point 4: a server without the demo sells and draws nothing planned under a DEMO reference.
-  const softwareDraw = { profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false, authorisationRef: config.lotteryRngAuthorisation ?? null, demoReferencesRefused: config.production ?? false }
+  const softwareDraw = {
+    profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false,
+    authorisationRef: config.lotteryRngAuthorisation ?? null,
+    demoReferencesRefused: config.production ?? false,
+  }
   const lotto = createLottoService({
-    db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw,
+    db,
+    clock: overrides.clock ?? systemClock,
+    entropy: overrides.entropy ?? osEntropy,
+    seedEntropy,
+    sealer,
+    beacon,
+    keys,
+    dataDir: config.dataDir,
+    softwareDraw,
     // Issue 18, LNS-12 / LNS-14: the licence record a plan's range is checked against, and the publication hold.
-    licence: config.lottoLicence ?? null, licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
+    licence: config.lottoLicence ?? null,
+    licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
     publicationHoldMinutes: getProfile(config.profileId)?.lnsPublicationHoldMinutes ?? 0,
-    sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'), sqliteSynchronous: config.sqliteSynchronous,
+    sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'),
+    sqliteSynchronous: config.sqliteSynchronous,
     timeZone: getProfile(config.profileId)?.timeZone,
   })
   // Issue 13 (money-kiosk): every card, slip and instant ticket sold against a recorded payment.
-  const lottery = createLotteryService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy, seedEntropy, sealer, beacon, keys, dataDir: config.dataDir, softwareDraw, timeZone: getProfile(config.profileId)?.timeZone })
-  const paidSales = createPaidSales({ db, clock: overrides.clock ?? systemClock, keys, bingo, bonus, lotto, lottery, instant, vouchers: cashdesk.vouchers, kiosk: cashdesk.kiosk, printers: cashdesk.printers, prints: cashdesk.prints, admission: players })
+  const lottery = createLotteryService({
+    db,
+    clock: overrides.clock ?? systemClock,
+    entropy: overrides.entropy ?? osEntropy,
+    seedEntropy,
+    sealer,
+    beacon,
+    keys,
+    dataDir: config.dataDir,
+    softwareDraw,
+    timeZone: getProfile(config.profileId)?.timeZone,
+  })
+  const paidSales = createPaidSales({
+    db,
+    clock: overrides.clock ?? systemClock,
+    keys,
+    bingo,
+    bonus,
+    lotto,
+    lottery,
+    instant,
+    vouchers: cashdesk.vouchers,
+    kiosk: cashdesk.kiosk,
+    printers: cashdesk.printers,
+    prints: cashdesk.prints,
+    admission: players,
+  })
   // Issue 23: every payout and misprint refund of a presented ticket, whatever its line, through the cash desk.
   const ticketDesk = createTicketDesk({ cashdesk, instant, lotto, lottery })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
-  const checkpoints = createCheckpointer({ db, keys, clock: overrides.clock ?? systemClock, log, intervalMs: config.checkpointIntervalMs })
+  const checkpoints = createCheckpointer({
+    db,
+    keys,
+    clock: overrides.clock ?? systemClock,
+    log,
+    intervalMs: config.checkpointIntervalMs,
+  })
   listeners.add((e) => {
-    const reason = e.type === 'game:changed'
-      ? (e.reason === 'finished' || e.reason === 'void' ? 'game-ended' : e.reason === 'sales_closed' ? 'sales-closed' : null)
-      : e.reason === 'closed' ? 'session-closed' : null
+    const reason =
+      e.type === 'game:changed'
+        ? e.reason === 'finished' || e.reason === 'void'
+          ? 'game-ended'
+          : e.reason === 'sales_closed'
+            ? 'sales-closed'
+            : null
+        : e.reason === 'closed'
+          ? 'session-closed'
+          : null
     if (!reason) return
     // Journaled under the game's (or session's) scope, so the session's minutes carry it.
-    const scope = e.type === 'game:changed' ? async () => { const g = await gameById(db, e.gameId); return g ? gameScope(g) : '' } : `hall:${e.hallId}/session:${e.sessionId}`
-    checkpoints.checkpoint(reason, scope).then((cp) => {
-      // The checkpoint's own record moves the game's journal head after the state was broadcast: the screens get
-      // the state again (on every node), or a display would stay one record behind the end-of-game checkpoint.
-      if (cp && e.type === 'game:changed') for (const l of listeners) l({ ...e, reason: 'checkpoint' })
-    }).catch((err) => log.warn('could not sign a journal checkpoint', err))
+    const scope =
+      e.type === 'game:changed'
+        ? async () => {
+            const g = await gameById(db, e.gameId)
+            return g ? gameScope(g) : ''
+          }
+        : `hall:${e.hallId}/session:${e.sessionId}`
+    checkpoints
+      .checkpoint(reason, scope)
+      .then((cp) => {
+        // The checkpoint's own record moves the game's journal head after the state was broadcast: the screens get
+        // the state again (on every node), or a display would stay one record behind the end-of-game checkpoint.
+        if (cp && e.type === 'game:changed') for (const l of listeners) l({ ...e, reason: 'checkpoint' })
+      })
+      .catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
   // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
   const regulator = createRegulatorFeed({
-    db, keys, clock: overrides.clock ?? systemClock, log, defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC', intervalMs: config.regulatorIntervalMs ?? 0,
+    db,
+    keys,
+    clock: overrides.clock ?? systemClock,
+    log,
+    defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC',
+    intervalMs: config.regulatorIntervalMs ?? 0,
     proofOf: (gameId) => bingo.getProof(gameId),
   })
   regulator.start()
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
   // The server runs it (server.ts); the command-line tools, which open the same database, do not.
-  const selfVerification = createSelfVerification({ db, config, clock: overrides.clock ?? systemClock, version: '0.1.0', onError: (e) => log.warn('self-verification failed', e) })
+  const selfVerification = createSelfVerification({
+    db,
+    config,
+    clock: overrides.clock ?? systemClock,
+    version: '0.1.0',
+    onError: (e) => log.warn('self-verification failed', e),
+  })
   return {
-    regulator, selfVerification,
-    config, db, log, bingo, keys, auth, refusals, players, cashdesk, version: '0.1.0', sealer, beacon, checkpoints,
+    regulator,
+    selfVerification,
+    config,
+    db,
+    log,
+    bingo,
+    keys,
+    auth,
+    refusals,
+    players,
+    cashdesk,
+    version: '0.1.0',
+    sealer,
+    beacon,
+    checkpoints,
     // Issue 17: the demo plans its lotto and lottery draws around "now" as the server sees it.
     clock: overrides.clock ?? systemClock,
-    instant, bonus,
+    instant,
+    bonus,
     // Issue 18, BNG-72 / GEN-21 / BNG-76: the hall's complaints book and manual-book markers.
-    complaints: createComplaintsService({ db, clock: overrides.clock ?? systemClock, entropy: overrides.entropy ?? osEntropy }),
+    complaints: createComplaintsService({
+      db,
+      clock: overrides.clock ?? systemClock,
+      entropy: overrides.entropy ?? osEntropy,
+    }),
     // Issue 18, BNG-87/88/89/92: where each sold card is after its game (returned, evidence, archive, destroyed).
-    custody: createCardCustodyService({ db, clock: overrides.clock ?? systemClock, prizeClaimDays: config.prizeClaimDays }),
+    custody: createCardCustodyService({
+      db,
+      clock: overrides.clock ?? systemClock,
+      prizeClaimDays: config.prizeClaimDays,
+    }),
     // Issue 18, BNG-77 / CFG-37: the only path that removes records, after the retention period.
     retention: createRetentionService({ db, clock: overrides.clock ?? systemClock }),
     // Issue 18, BNG-65: closing a hall for good, its prima fund handed over.
     hallClosure: createHallClosureService({ db, clock: overrides.clock ?? systemClock }),
-    lotto, lottery, paidSales, ticketDesk,
-    equipment, devices: equipment.devices, ballSets: equipment.ballSets, blowers,
-    onEvent(l: (e: BingoEvent) => void) { listeners.add(l); return () => listeners.delete(l) },
+    lotto,
+    lottery,
+    paidSales,
+    ticketDesk,
+    equipment,
+    devices: equipment.devices,
+    ballSets: equipment.ballSets,
+    blowers,
+    onEvent(l: (e: BingoEvent) => void) {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
     /** Recomputes the whole hash chain (DESIGN.md "Journal"). */
     async verifyJournal() {
       const records: JournalRecord[] = []
       const journalSeals = new Map<string, { seq: number; mac: string }>()
-      for await (const r of readJournal(db)) { records.push(r); collectJournalSeals(journalSeals, r) }
+      for await (const r of readJournal(db)) {
+        records.push(r)
+        collectJournalSeals(journalSeals, r)
+      }
       const chain = verifyChain(records)
       // Issue 24 point 1: the tables the server pays from agree with the journal, row by row and in their sums.
       const rows = await verifySealedRows(db, rowSealKey, journalSeals)
@@ -217,7 +390,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         return renderMinutesPdf(await loadSessionMinutes(db, sessionId), lang)
       },
     },
-    async close() { await refusals.stop(); await checkpoints.stop(); await regulator.stop(); selfVerification.stop(); await lotto.close(); await equipment.close(); await db.close() },
+    async close() {
+      await refusals.stop()
+      await checkpoints.stop()
+      await regulator.stop()
+      selfVerification.stop()
+      await lotto.close()
+      await equipment.close()
+      await db.close()
+    },
   }
 }
 export type Services = Awaited<ReturnType<typeof createServices>>
@@ -225,7 +406,9 @@ export type Services = Awaited<ReturnType<typeof createServices>>
 /** Device ids in DATA_DIR/demo-credentials.json (a demo data directory from before the demo journaled them). */
 function demoCredentialFileDevices(dataDir: string): string[] {
   try {
-    const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { devices?: Array<{ credential?: string }> }
+    const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+      devices?: Array<{ credential?: string }>
+    }
     return (creds.devices ?? []).map((d) => String(d.credential ?? '').split('.')[0]).filter(Boolean)
   } catch {
     return []

@@ -84,11 +84,18 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ensureBuilt(['admin'], ['admin', 'web'])
     mkdirSync(SHOTS, { recursive: true })
     // The licence's AJ authorisation of RNG lottery draws (RNG-26, LNS-7): without it lotto is drawn by hand.
-    server = await startTestServer({ auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' }, { clock })
+    server = await startTestServer(
+      { auth: 'on', amlThresholdCents: 100_000, lotteryRngAuthorisation: 'AJ-RNG-PRUEBA-7' },
+      { clock },
+    )
     const { auth } = server.services
     const people = [
-      ['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['operador', 'Jorge Condori', 'lottery_operator'],
-      ['oficial', 'Sofía Mendoza', 'aml_officer'], ['inspector', 'Carmen Rojas', 'inspector'], ['cajera', 'Rosa Vargas', 'cashier'],
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa', 'Luis Mamani', 'floor_manager'],
+      ['operador', 'Jorge Condori', 'lottery_operator'],
+      ['oficial', 'Sofía Mendoza', 'aml_officer'],
+      ['inspector', 'Carmen Rojas', 'inspector'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
     ] as const
     for (const [username, displayName, role] of people) {
       const u = await auth.createUser({ username, displayName, role, password: PASSWORD })
@@ -96,45 +103,133 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
     // A hall with an active ball set, a series and two bingo games played to the end.
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })
+    const hall = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+      bettingPlan: {
+        authorisationRef: 'AJ-RA-PRUEBA-1',
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      },
+    })
     hallId = hall.id
     ids.push(hallId)
-    const set = await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas A', approvalNo: 'AJ-BOL-77', gameLimit: 1000, status: 'active' })
+    const set = await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, {
+      label: 'Juego de bolas A',
+      approvalNo: 'AJ-BOL-77',
+      gameLimit: 1000,
+      status: 'active',
+    })
     ballSetId = set.id
     ids.push(set.id)
     // BNG-25: the reserve set the hall must have before drawing balls by hand.
-    ids.push((await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego de bolas B', approvalNo: 'AJ-BOL-77', status: 'reserve' })).id)
+    ids.push(
+      (
+        await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, {
+          label: 'Juego de bolas B',
+          approvalNo: 'AJ-BOL-77',
+          status: 'reserve',
+        })
+      ).id,
+    )
     // BNG-30: the certified drum of the manual game.
-    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
+    await call('jefa', 'POST', '/api/devices', {
+      id: 'BOMBO-1',
+      kind: 'blower',
+      name: 'Bombo manual',
+      hallId,
+      sealCode: 'AJ-PRE-0001',
+      certificateId: 'CC-0001',
+    })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'admin' })
     ids.push(master.id)
-    const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
+    const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, {
+      code: 'A',
+      masterSetId: master.id,
+      faceValueCents: 500,
+    })
     ids.push(series.id)
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call(
+      'mesa',
+      'POST',
+      `/api/halls/${hallId}/sessions`,
+      { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
+      { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') },
+    )
     ids.push(session.id)
     // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
-    const till = await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD, floatCents: 20_000 })
+    const till = await openTill(server.url, server.services, {
+      hallId,
+      username: 'mesa',
+      password: PASSWORD,
+      floatCents: 20_000,
+    })
     tokens.set('mesa@mesa1', till.token)
     ids.push(till.station.id, till.shiftId)
     await playGame(session.id, series.id, 'rng')
     await playGame(session.id, series.id, 'manual', 7)
     await playGame(session.id, series.id, 'manual', 11)
     // A lotto draw on sale now (closing it before its time needs a reason, LNS-13), with slips sold.
-    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
+    const lotto = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      plan649({
+        salesStartAt: iso(-24 * HOUR),
+        salesCloseAt: iso(HOUR),
+        drawAt: iso(2 * HOUR),
+        claimDeadline: iso(62 * 24 * HOUR),
+      }),
+    )
     lottoDrawId = lotto.drawId
     ids.push(lottoDrawId)
-    for (let i = 0; i < 5; i++) await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, { quickPicks: 4, player: { name: `Jugador ${i}`, document: `CI 100${i}` } })
+    for (let i = 0; i < 5; i++)
+      await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, {
+        quickPicks: 4,
+        player: { name: `Jugador ${i}`, document: `CI 100${i}` },
+      })
     // A numbered lottery issue and a raffle on sale.
-    const lottery = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(24 * HOUR), drawAt: iso(25 * HOUR), claimDeadline: iso(90 * 24 * HOUR) }))
+    const lottery = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        salesStartAt: iso(-24 * HOUR),
+        salesCloseAt: iso(24 * HOUR),
+        drawAt: iso(25 * HOUR),
+        claimDeadline: iso(90 * 24 * HOUR),
+      }),
+    )
     ids.push(lottery.drawId)
-    const raffle = await call('jefa', 'POST', '/api/lottery/draws', rafflePlan({ salesStartAt: iso(-24 * HOUR), salesCloseAt: iso(24 * HOUR), drawAt: iso(25 * HOUR), claimDeadline: iso(90 * 24 * HOUR) }))
+    const raffle = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        salesStartAt: iso(-24 * HOUR),
+        salesCloseAt: iso(24 * HOUR),
+        drawAt: iso(25 * HOUR),
+        claimDeadline: iso(90 * 24 * HOUR),
+      }),
+    )
     ids.push(raffle.drawId)
     // A voucher sold mostly in small notes: held for the AML officer (GEN-17).
-    const caja = await openTill(server.url, server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 50_000 })
+    const caja = await openTill(server.url, server.services, {
+      hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 50_000,
+    })
     tokens.set('cajera@caja1', caja.token)
     ids.push(caja.station.id, caja.shiftId)
-    const v = await call('cajera@caja1', 'POST', '/api/vouchers', { hallId, amountCents: 40_000, cash: { smallCents: 35_000, otherCents: 5_000 }, buyerDocument: 'CI 4455667' })
+    const v = await call('cajera@caja1', 'POST', '/api/vouchers', {
+      hallId,
+      amountCents: 40_000,
+      cash: { smallCents: 35_000, otherCents: 5_000 },
+      buyerDocument: 'CI 4455667',
+    })
     expect(v.aml.flagged).toBe(true)
     ids.push(v.id ?? v.voucherId ?? '')
     browser = await launchChromium()
@@ -161,11 +256,14 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
   async function noLeaks(page: Page) {
     const text = await page.evaluate(() => document.body.innerText)
     expect(text).not.toMatch(/\b[A-Z]{2,}_[A-Z_]{2,}\b/)
-    expect(text).not.toMatch(/\b(hall|game|users|device|minutes|journal|report|lottery|instant|ticket|voucher|prize|session|aml)\.[a-z]+\b/)
+    expect(text).not.toMatch(
+      /\b(hall|game|users|device|minutes|journal|report|lottery|instant|ticket|voucher|prize|session|aml)\.[a-z]+\b/,
+    )
     for (const id of ids.filter(Boolean)) expect(text, `internal id ${id} on screen`).not.toContain(id)
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `admin-${name}.png`) })
-  const textOf = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+  const textOf = async (page: Page, testId: string) =>
+    ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
 
   it('asks a person to log in, in Spanish, and says a wrong password in words, not a code', async () => {
     const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
@@ -182,8 +280,19 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
 
   it('shows each role only its sections (by the permissions of GET /api/me)', async () => {
     const director = await open('jefa')
-    const navOf = async (p: Page) => p.$$eval('[data-testid^=nav-]', (as) => as.map((a) => a.getAttribute('data-testid')!.slice(4)))
-    expect(await navOf(director)).toEqual(['halls', 'staff', 'ball-sets', 'bonus', 'draws', 'instant', 'aml', 'inspection', 'reports'])
+    const navOf = async (p: Page) =>
+      p.$$eval('[data-testid^=nav-]', (as) => as.map((a) => a.getAttribute('data-testid')!.slice(4)))
+    expect(await navOf(director)).toEqual([
+      'halls',
+      'staff',
+      'ball-sets',
+      'bonus',
+      'draws',
+      'instant',
+      'aml',
+      'inspection',
+      'reports',
+    ])
     expect(await textOf(director, 'who')).toContain('Marta Quispe')
     await director.close()
     const inspector = await open('inspector')
@@ -208,7 +317,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await cashier.close()
   })
 
-  it('director: creates a hall, a master set and a series, and registers its Plan de Apuestas with the authority\'s reference (BNG-52)', async () => {
+  it("director: creates a hall, a master set and a series, and registers its Plan de Apuestas with the authority's reference (BNG-52)", async () => {
     const page = await open('jefa')
     await go(page, 'halls')
     await page.getByTestId('halls-table').waitFor()
@@ -263,24 +372,35 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await first.click('[data-testid=change-password] button[type=submit]')
     await first.getByTestId('nav-draws').waitFor()
     await first.close()
-    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'operador2', password: 'mi clave propia 2026' })).status).toBe(200)
+    expect(
+      (await api(server.url, 'POST', '/api/auth/login', { username: 'operador2', password: 'mi clave propia 2026' }))
+        .status,
+    ).toBe(200)
     await page.fill('input[name=deviceName]', 'Quiosco de la entrada')
     await page.click('[data-testid=enrol-device] button[type=submit]')
     const link = await page.getByTestId('enrol-link').getAttribute('href')
     const credential = new URL(link!).searchParams.get('device')!
     ids.push(credential.split('.')[0])
     expect(new URL(link!).pathname).toBe('/kiosk/')
-    expect((await api(server.url, 'GET', '/api/me', undefined, { authorization: `Device ${credential}` })).body.kind).toBe('device')
+    expect(
+      (await api(server.url, 'GET', '/api/me', undefined, { authorization: `Device ${credential}` })).body.kind,
+    ).toBe('device')
     await noLeaks(page)
     await shot(page, 'director-staff')
     page.once('dialog', (d) => void d.accept())
     await page.click('[data-testid=revoke]')
     await page.getByTestId('enrolled-table').getByText('revocado').waitFor()
-    expect((await api(server.url, 'GET', `/api/halls/${hallId}/ball-sets`, undefined, { authorization: `Device ${credential}` })).status).toBe(401)
+    expect(
+      (
+        await api(server.url, 'GET', `/api/halls/${hallId}/ball-sets`, undefined, {
+          authorization: `Device ${credential}`,
+        })
+      ).status,
+    ).toBe(401)
     await page.close()
   })
 
-  it('director: ball sets with the frequency of every ball over the set\'s life (BNG-24) as a chart', async () => {
+  it("director: ball sets with the frequency of every ball over the set's life (BNG-24) as a chart", async () => {
     const page = await open('jefa')
     await go(page, 'ball-sets')
     await page.getByTestId('ball-sets-table').getByText('Juego de bolas A').waitFor()
@@ -337,7 +457,13 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     // The beacon round comes a few seconds after the close: the draw waits for it and says so in words.
     for (let i = 0; i < 40; i++) {
       await page.click('[data-testid=draw-now]')
-      const done = await page.getByTestId('settle').waitFor({ timeout: 1500 }).then(() => true, () => false)
+      const done = await page
+        .getByTestId('settle')
+        .waitFor({ timeout: 1500 })
+        .then(
+          () => true,
+          () => false,
+        )
       if (done) break
       await noLeaks(page)
     }
@@ -366,7 +492,10 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.click('[data-testid=tab-raffle]')
     await page.getByTestId('draws-table').getByText('Rifa de fiestas de San Juan').waitFor()
     // Issue 13 point 2: the back office takes no cash, so it sells no raffle ticket; it says where they are sold.
-    await page.getByTestId('raffle-counter-only').getByText(/se venden en caja/).waitFor()
+    await page
+      .getByTestId('raffle-counter-only')
+      .getByText(/se venden en caja/)
+      .waitFor()
     expect(await page.locator('[data-testid=raffle-sell]').count()).toBe(0)
     await noLeaks(page)
     await shot(page, 'operator-raffle')
@@ -383,14 +512,29 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     // LOT-3 / GEN-5: the game's authorisation reference.
     await page.fill('input[name=instantAuthorisation]', 'AJ-RA-2025-0042')
     await page.fill('input[name=tickets]', '300000')
-    expect(await textOf(page, 'design-preview')).toMatch(/Fondo de premios: Bs [\d.]+,\d\d · Devolución en premios: [\d,]+ % · Paquetes: 3\.?000/)
+    expect(await textOf(page, 'design-preview')).toMatch(
+      /Fondo de premios: Bs [\d.]+,\d\d · Devolución en premios: [\d,]+ % · Paquetes: 3\.?000/,
+    )
     await page.click('[data-testid=generate]')
     // The bar moves while the server generates: seen part-way with a rate and a time left.
-    const seen = await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid=generation-progress]')
-      const done = Number(el?.getAttribute('data-done') ?? 0)
-      return done > 0 && done < Number(el?.getAttribute('data-total')) && document.querySelector('[data-testid=generation-left]') ? done : false
-    }, undefined, { timeout: 60_000, polling: 50 }).then(() => true, () => false)
+    const seen = await page
+      .waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid=generation-progress]')
+          const done = Number(el?.getAttribute('data-done') ?? 0)
+          return done > 0 &&
+            done < Number(el?.getAttribute('data-total')) &&
+            document.querySelector('[data-testid=generation-left]')
+            ? done
+            : false
+        },
+        undefined,
+        { timeout: 60_000, polling: 50 },
+      )
+      .then(
+        () => true,
+        () => false,
+      )
     if (seen) {
       expect(await textOf(page, 'generation-rate')).toMatch(/^[\d.]+ boletos\/s$/)
       expect(await textOf(page, 'generation-left')).toMatch(/^faltan (\d+ min )?\d+ s$/)
@@ -408,8 +552,12 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=location]', 'Sala Illimani')
     await page.click('[data-testid=activate-pack] button[type=submit]')
     await page.getByText('Paquete activado.').waitFor()
-    await page.waitForFunction(() => /Paquetes activados\s*1/.test(document.querySelector('[data-testid=reconciliation-figures]')?.textContent ?? ''))
-    expect(await textOf(page, 'reconciliation-figures')).toMatch(/Boletos\s*300\.000 · 3\.?000 paquetes\s*Paquetes enviados\s*3\s*Paquetes activados\s*1/)
+    await page.waitForFunction(() =>
+      /Paquetes activados\s*1/.test(document.querySelector('[data-testid=reconciliation-figures]')?.textContent ?? ''),
+    )
+    expect(await textOf(page, 'reconciliation-figures')).toMatch(
+      /Boletos\s*300\.000 · 3\.?000 paquetes\s*Paquetes enviados\s*3\s*Paquetes activados\s*1/,
+    )
     await page.getByTestId('instant-tiers-chart').waitFor()
     // Issue 24: while packs are being activated, the prizes in play by tier are not shown (they would tell each pack's).
     expect(await textOf(page, 'in-play-withheld')).toMatch(/se informan al cerrar el juego/)
@@ -438,12 +586,14 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.close()
   })
 
-  it('inspector (read only): verifies the journal chain and checkpoints, reads the minutes with a game\'s proof and the prize registers', async () => {
+  it("inspector (read only): verifies the journal chain and checkpoints, reads the minutes with a game's proof and the prize registers", async () => {
     const page = await open('inspector')
     await go(page, 'inspection')
     await page.click('[data-testid=verify-journal]')
     await page.getByTestId('journal-ok').waitFor()
-    expect(await textOf(page, 'journal-ok')).toMatch(/^La cadena del diario es íntegra: [\d.]+ registros verificados\.$/)
+    expect(await textOf(page, 'journal-ok')).toMatch(
+      /^La cadena del diario es íntegra: [\d.]+ registros verificados\.$/,
+    )
     expect(await textOf(page, 'checkpoint-count')).toMatch(/^[\d.]+ puntos de control firmados\.$/)
     await page.getByTestId('minutes-games').waitFor()
     expect(await page.getByTestId('minutes-games').locator('tbody tr').count()).toBe(3)
@@ -452,7 +602,11 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await textOf(page, 'proof')).toContain('Prueba verificable')
     await page.getByTestId('register-table').waitFor()
     // Read only: no form posts anything from this section.
-    expect(await page.locator('[data-testid=integrity] form, [data-testid=sessions] form, [data-testid=registers] form').count()).toBe(0)
+    expect(
+      await page
+        .locator('[data-testid=integrity] form, [data-testid=sessions] form, [data-testid=registers] form')
+        .count(),
+    ).toBe(0)
     await noLeaks(page)
     await shot(page, 'inspector')
     await page.close()
@@ -460,17 +614,24 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
 
   it('reports: sales and prizes by product, day and game and the payout ratio against the plan as charts, and the same figures in the PDF', async () => {
     // The cashier closes her drawer 50 centavos short (a difference needs a note); the table's shift stays open.
-    await call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: 50_000 + 40_000 - 50, note: 'Faltan 50 centavos' })
+    await call('cajera@caja1', 'POST', '/api/shifts/current/close', {
+      countedCents: 50_000 + 40_000 - 50,
+      note: 'Faltan 50 centavos',
+    })
     const report = await call('jefa', 'GET', '/api/reports/sales')
     const bingo = report.products.find((p: any) => p.product === 'bingo')
     // Three games of 60 cards at Bs 5: Bs 900 of sales; the plan is line 10 % + bingo 51 % (BNG-56).
     expect(bingo).toMatchObject({ salesCents: 90_000, planBp: 6100 })
     // Every game ended with its line and bingo awarded: 61 % of each game's Bs 300.
     expect(bingo).toMatchObject({ prizesCents: 54_900, payoutBp: 6100 })
-    expect(report.products.find((p: any) => p.product === 'lotto')).toMatchObject({ salesCents: 5 * 4 * 500, planBp: 5000 })
+    expect(report.products.find((p: any) => p.product === 'lotto')).toMatchObject({
+      salesCents: 5 * 4 * 500,
+      planBp: 5000,
+    })
     const page = await open('jefa')
     await go(page, 'reports')
-    for (const id of ['chart-by-product', 'chart-payout', 'chart-by-day', 'frequency-chart']) await page.getByTestId(id).locator('canvas').waitFor()
+    for (const id of ['chart-by-product', 'chart-payout', 'chart-by-day', 'frequency-chart'])
+      await page.getByTestId(id).locator('canvas').waitFor()
     expect(await textOf(page, 'kpi-sales')).toBe(money(report.totals.salesCents, 'BOB', 'es').replace(/\s+/g, ' '))
     expect(await textOf(page, 'by-game')).toContain('Bingo · Sala Illimani · Partida nº 1')
     // Drawer balances by shift (issue 17 point 2): the chart and its table say what GET /api/shifts/:id says.
@@ -478,19 +639,40 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(shifts).toHaveLength(2)
     const details = await Promise.all(shifts.map((s) => call('jefa', 'GET', `/api/shifts/${s.id}`)))
     const caja = details.find((d) => d.station.name === 'Caja 1')
-    expect(caja).toMatchObject({ floatCents: 50_000, inCents: 40_000, outCents: 0, expectedCents: 90_000, countedCents: 89_950, differenceCents: -50 })
+    expect(caja).toMatchObject({
+      floatCents: 50_000,
+      inCents: 40_000,
+      outCents: 0,
+      expectedCents: 90_000,
+      countedCents: 89_950,
+      differenceCents: -50,
+    })
     const fig = (v: number | null) => (v === null ? '—' : money(v, 'BOB', 'es').replace(/\s+/g, ' '))
     await page.getByTestId('chart-drawers').locator('canvas').waitFor()
-    const chartRows = await page.getByTestId('chart-drawers').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())))
-    const tableRows = await page.getByTestId('drawers-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())))
+    const chartRows = await page
+      .getByTestId('chart-drawers')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
+    const tableRows = await page
+      .getByTestId('drawers-table')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
     expect(report.drawers).toHaveLength(2)
     for (const d of details) {
       const chart = chartRows.find((r) => r[0].startsWith(`${d.station.name} · ${d.cashier.name} · `))
       expect(chart, `${d.station.name} in the chart`).toBeDefined()
       // Float, in, out, expected, counted, difference: an open shift has counted nothing yet (drawn as zero).
-      expect(chart!.slice(1)).toEqual([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents ?? 0, d.differenceCents ?? 0].map(fig))
+      expect(chart!.slice(1)).toEqual(
+        [d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents ?? 0, d.differenceCents ?? 0].map(fig),
+      )
       const row = tableRows.find((r) => r[0] === `${d.station.name} · ${d.cashier.name}`)
-      expect(row!.slice(2)).toEqual([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig))
+      expect(row!.slice(2)).toEqual(
+        [d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig),
+      )
     }
     expect(chartRows.find((r) => r[0].startsWith('Mesa 1'))![0]).toContain('(abierto)')
     await page.getByTestId('report-drawers').scrollIntoViewIfNeeded()
@@ -516,7 +698,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       // The table comes after the bars, which start with the same name.
       const line = lines.filter((l) => l.startsWith(`${d.station.name} · ${d.cashier.name} `) && /Bs/.test(l)).at(-1)
       expect(line, `${d.station.name} in the PDF`).toBeDefined()
-      expect(line!.slice(`${d.station.name} · ${d.cashier.name} `.length)).toBe([d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig).join(' '))
+      expect(line!.slice(`${d.station.name} · ${d.cashier.name} `.length)).toBe(
+        [d.floatCents, d.inCents, d.outCents, d.expectedCents, d.countedCents, d.differenceCents].map(fig).join(' '),
+      )
     }
     execFileSync('pdftoppm', ['-png', '-r', '60', file, join(SHOTS, 'admin-report-pdf')])
     await page.close()

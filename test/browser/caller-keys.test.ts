@@ -26,7 +26,9 @@ async function until<T>(what: string, read: () => Promise<T>, expected: T, timeo
     try {
       last = await read()
       if (JSON.stringify(last) === JSON.stringify(expected)) return
-    } catch { /* not there yet */ }
+    } catch {
+      /* not there yet */
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   expect.fail(`${what}: expected ${JSON.stringify(expected)}, last saw ${JSON.stringify(last)}`)
@@ -52,8 +54,14 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
     return g.gameId
   }
   /** The console shows a game drawing again (the hall feed follows the new game). */
-  const playing = (page: Page) => until('console shows the game ready to draw', () => page.getByTestId('caller').getAttribute('data-status'), 'sales_closed')
-  const ended = (page: Page) => until('console shows the game over', () => page.getByTestId('caller').getAttribute('data-status'), 'finished')
+  const playing = (page: Page) =>
+    until(
+      'console shows the game ready to draw',
+      () => page.getByTestId('caller').getAttribute('data-status'),
+      'sales_closed',
+    )
+  const ended = (page: Page) =>
+    until('console shows the game over', () => page.getByTestId('caller').getAttribute('data-status'), 'finished')
   async function finish(gameId: string): Promise<void> {
     const { bingo } = server.services
     let state = await stateOf(gameId)
@@ -62,7 +70,12 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
       if (state.status === 'line_window' || state.status === 'bingo_window') state = await bingo.closeWindow(gameId)
       else if (state.status === 'drawing' && state.balls.length >= 30) {
         // Without automatic claims the caller hears the bingo: claim every sold card until one is verified.
-        for (const { serial } of await server.services.db.all<{ serial: string }>("SELECT serial FROM cards WHERE game_id = ? AND status = 'sold'", [gameId])) { if ((await bingo.claim({ gameId, serial, kind: state.lineClosed ? 'bingo' : 'line' })).ok) break }
+        for (const { serial } of await server.services.db.all<{ serial: string }>(
+          "SELECT serial FROM cards WHERE game_id = ? AND status = 'sold'",
+          [gameId],
+        )) {
+          if ((await bingo.claim({ gameId, serial, kind: state.lineClosed ? 'bingo' : 'line' })).ok) break
+        }
         state = await stateOf(gameId)
         if (state.status === 'drawing') state = (await bingo.drawNext(gameId)).state
       } else state = (await bingo.drawNext(gameId)).state
@@ -71,7 +84,9 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
   }
   async function openConsole(lang: 'es' | 'en', viewport: { width: number; height: number }): Promise<Page> {
     const page = await pageOnClock(browser, clock, viewport)
-    await page.goto(`${server.url}/caller/?hall=${hallId}${lang === 'en' ? '&lang=en' : ''}&device=${encodeURIComponent(table.credential)}`)
+    await page.goto(
+      `${server.url}/caller/?hall=${hallId}${lang === 'en' ? '&lang=en' : ''}&device=${encodeURIComponent(table.credential)}`,
+    )
     await page.getByTestId('login-user').fill('marta')
     await page.getByTestId('login-password').fill(PASSWORD)
     await page.getByTestId('login-submit').click()
@@ -92,9 +107,19 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
     browser = await launchChromium()
     server = await startTestServer({ auth: 'on' }, { clock })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 400, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await bingo.createHall({
+      id: hallId,
+      name: 'Sala Potosí',
+      profileId: 'BO-2025',
+      playingPositions: 400,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     // The caller hears the claims in this test (CFG-21): no automatic window while Space is pressed.
-    await bingo.setAutoClaim({ hallId, autoClaim: false, by: { kind: 'system', id: 'test', name: 'test', role: 'system' } })
+    await bingo.setAutoClaim({
+      hallId,
+      autoClaim: false,
+      by: { kind: 'system', id: 'test', name: 'test', role: 'system' },
+    })
     for (const code of ['A', 'B', 'C']) {
       const set = await bingo.createMasterSet({ count: 100, seed: `caller-keys-${code}` })
       series.set(code, (await bingo.createSeries({ hallId, code, masterSetId: set.id, faceValueCents: 1000 })).id)
@@ -108,94 +133,128 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
     await server?.cleanup()
   })
 
-  it('Spanish: Space draws in a later game after L was used; PARAR then B, L, 41 types 41 (B and L choose the kind); the number alone finds the card in the series in play', { timeout: 240_000 }, async () => {
-    const page = await openConsole('es', { width: 1366, height: 768 })
-    // Game 1, series A alone: cards A-00001 to A-00045.
-    const first = await gameInPlay(['A'], 45)
-    await playing(page)
-    await page.getByTestId('draw-next').waitFor()
-    expect(norm(await page.getByTestId('shortcuts').textContent())).toContain('Espacio sacar bola')
-    await space(page, first)
-    expect(norm(await page.getByTestId('claim-hint').textContent())).toBe('Pulse L (línea) o B (bingo) y escriba el número del cartón que oye: 41, A41 o A-00041.')
-    // L opens the field; the caller types what he hears.
-    await page.keyboard.press('l')
-    await until('claim field focused', () => activeId(page), 'claim-serial')
-    expect(norm(await page.getByTestId('claim-hint').textContent())).toBe('Escriba el número y pulse Intro. Esc: volver al juego (Espacio saca bola).')
-    await page.keyboard.type('41')
-    await page.keyboard.press('Enter')
-    await until('verdict for A-00041', async () => norm(await page.getByTestId('claim-result-serial').textContent()), 'A-00041')
-    expect(norm(await page.getByTestId('claim-verdict').textContent())).toBe('SIN PREMIO')
-    // After the check the keyboard is the game's again.
-    expect(await activeId(page)).not.toBe('claim-serial')
-    await space(page, first)
-    await finish(first)
-    await ended(page)
+  it(
+    'Spanish: Space draws in a later game after L was used; PARAR then B, L, 41 types 41 (B and L choose the kind); the number alone finds the card in the series in play',
+    { timeout: 240_000 },
+    async () => {
+      const page = await openConsole('es', { width: 1366, height: 768 })
+      // Game 1, series A alone: cards A-00001 to A-00045.
+      const first = await gameInPlay(['A'], 45)
+      await playing(page)
+      await page.getByTestId('draw-next').waitFor()
+      expect(norm(await page.getByTestId('shortcuts').textContent())).toContain('Espacio sacar bola')
+      await space(page, first)
+      expect(norm(await page.getByTestId('claim-hint').textContent())).toBe(
+        'Pulse L (línea) o B (bingo) y escriba el número del cartón que oye: 41, A41 o A-00041.',
+      )
+      // L opens the field; the caller types what he hears.
+      await page.keyboard.press('l')
+      await until('claim field focused', () => activeId(page), 'claim-serial')
+      expect(norm(await page.getByTestId('claim-hint').textContent())).toBe(
+        'Escriba el número y pulse Intro. Esc: volver al juego (Espacio saca bola).',
+      )
+      await page.keyboard.type('41')
+      await page.keyboard.press('Enter')
+      await until(
+        'verdict for A-00041',
+        async () => norm(await page.getByTestId('claim-result-serial').textContent()),
+        'A-00041',
+      )
+      expect(norm(await page.getByTestId('claim-verdict').textContent())).toBe('SIN PREMIO')
+      // After the check the keyboard is the game's again.
+      expect(await activeId(page)).not.toBe('claim-serial')
+      await space(page, first)
+      await finish(first)
+      await ended(page)
 
-    // Game 2, series A (from card 46) and B (cards 1 to 45, BNG-13.3): the panel comes back with the first ball
-    // and Space keeps drawing: 26 presses, 26 balls, nothing typed anywhere.
-    const second = await gameInPlay(['A', 'B'], 100)
-    await playing(page)
-    await page.getByTestId('draw-next').waitFor()
-    for (let i = 0; i < 26; i++) await space(page, second)
-    expect((await stateOf(second)).balls).toHaveLength(26)
-    expect(await page.getByTestId('claim-serial').inputValue()).toBe('')
-    expect(await activeId(page)).not.toBe('claim-serial')
-    await page.screenshot({ path: join(SCREENSHOTS, 'caller-keys-drawing-1366x768.png') })
-    // PARAR, then L and the number heard: the field holds "41", not "L41", and the card 41 in play is B-00041.
-    await page.getByTestId('claim-stop').click()
-    await until('play stopped', async () => (await stateOf(second)).status, 'checking')
-    await until('claim field focused after PARAR', () => activeId(page), 'claim-serial')
-    await page.keyboard.press('b')
-    expect(await page.getByTestId('claim-kind-bingo').getAttribute('aria-pressed')).toBe('true')
-    await page.keyboard.press('l')
-    expect(await page.getByTestId('claim-kind-line').getAttribute('aria-pressed')).toBe('true')
-    await page.keyboard.type('41')
-    expect(await page.getByTestId('claim-serial').inputValue()).toBe('41')
-    await page.keyboard.press('Enter')
-    await until('verdict for B-00041', async () => norm(await page.getByTestId('claim-result-serial').textContent()), 'B-00041')
-    expect(await page.getByTestId('claim-result').getAttribute('data-ok')).toBe('false')
-    // A-00041 is not in this game (series A is sold from 46): said in Spanish, no code.
-    await page.keyboard.press('l')
-    await page.keyboard.type('a41')
-    await page.keyboard.press('Enter')
-    await until('not in this game', async () => norm(await page.getByTestId('error-message').textContent()), 'El cartón o boleto no existe en esta partida.')
-    expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
-    await page.keyboard.press('Escape')
-    await page.screenshot({ path: join(SCREENSHOTS, 'caller-claim-after-stop-1366x768.png') })
-    await page.getByTestId('claim-resume').click()
-    await until('play resumed', async () => (await stateOf(second)).status, 'drawing')
-    await space(page, second)
-    await finish(second)
-    await page.close()
-  })
+      // Game 2, series A (from card 46) and B (cards 1 to 45, BNG-13.3): the panel comes back with the first ball
+      // and Space keeps drawing: 26 presses, 26 balls, nothing typed anywhere.
+      const second = await gameInPlay(['A', 'B'], 100)
+      await playing(page)
+      await page.getByTestId('draw-next').waitFor()
+      for (let i = 0; i < 26; i++) await space(page, second)
+      expect((await stateOf(second)).balls).toHaveLength(26)
+      expect(await page.getByTestId('claim-serial').inputValue()).toBe('')
+      expect(await activeId(page)).not.toBe('claim-serial')
+      await page.screenshot({ path: join(SCREENSHOTS, 'caller-keys-drawing-1366x768.png') })
+      // PARAR, then L and the number heard: the field holds "41", not "L41", and the card 41 in play is B-00041.
+      await page.getByTestId('claim-stop').click()
+      await until('play stopped', async () => (await stateOf(second)).status, 'checking')
+      await until('claim field focused after PARAR', () => activeId(page), 'claim-serial')
+      await page.keyboard.press('b')
+      expect(await page.getByTestId('claim-kind-bingo').getAttribute('aria-pressed')).toBe('true')
+      await page.keyboard.press('l')
+      expect(await page.getByTestId('claim-kind-line').getAttribute('aria-pressed')).toBe('true')
+      await page.keyboard.type('41')
+      expect(await page.getByTestId('claim-serial').inputValue()).toBe('41')
+      await page.keyboard.press('Enter')
+      await until(
+        'verdict for B-00041',
+        async () => norm(await page.getByTestId('claim-result-serial').textContent()),
+        'B-00041',
+      )
+      expect(await page.getByTestId('claim-result').getAttribute('data-ok')).toBe('false')
+      // A-00041 is not in this game (series A is sold from 46): said in Spanish, no code.
+      await page.keyboard.press('l')
+      await page.keyboard.type('a41')
+      await page.keyboard.press('Enter')
+      await until(
+        'not in this game',
+        async () => norm(await page.getByTestId('error-message').textContent()),
+        'El cartón o boleto no existe en esta partida.',
+      )
+      expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+      await page.keyboard.press('Escape')
+      await page.screenshot({ path: join(SCREENSHOTS, 'caller-claim-after-stop-1366x768.png') })
+      await page.getByTestId('claim-resume').click()
+      await until('play resumed', async () => (await stateOf(second)).status, 'drawing')
+      await space(page, second)
+      await finish(second)
+      await page.close()
+    },
+  )
 
-  it('English: the same keys and messages; L then Space with the field left empty still draws; a field clicked into keeps Space', { timeout: 240_000 }, async () => {
-    const page = await openConsole('en', { width: 1920, height: 1080 })
-    const third = await gameInPlay(['C'], 45)
-    await playing(page)
-    await page.getByTestId('draw-next').waitFor()
-    expect(norm(await page.getByTestId('shortcuts').textContent())).toContain('Space draw ball')
-    await space(page, third)
-    expect(norm(await page.getByTestId('claim-hint').textContent())).toBe('Press L (line) or B (bingo) and type the card number you hear: 41, A41 or A-00041.')
-    // L by mistake: the empty field gives Space back to the draw.
-    await page.keyboard.press('l')
-    await until('claim field focused', () => activeId(page), 'claim-serial')
-    await space(page, third)
-    expect(await page.getByTestId('claim-serial').inputValue()).toBe('')
-    // Clicked into on purpose, the field keeps Space: "C 41" as typed.
-    await page.getByTestId('claim-serial').click()
-    await page.keyboard.type('c 41')
-    expect(await page.getByTestId('claim-serial').inputValue()).toBe('C 41')
-    await page.keyboard.press('Enter')
-    await until('verdict for C-00041', async () => norm(await page.getByTestId('claim-result-serial').textContent()), 'C-00041')
-    expect(norm(await page.getByTestId('claim-verdict').textContent())).toBe('NOT A WINNER')
-    await page.keyboard.press('b')
-    await page.keyboard.type('77')
-    await page.keyboard.press('Enter')
-    await until('not sold', async () => norm(await page.getByTestId('error-message').textContent()), 'The card or ticket does not exist in this game.')
-    expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
-    await page.screenshot({ path: join(SCREENSHOTS, 'caller-claim-en-1920x1080.png') })
-    await finish(third)
-    await page.close()
-  })
+  it(
+    'English: the same keys and messages; L then Space with the field left empty still draws; a field clicked into keeps Space',
+    { timeout: 240_000 },
+    async () => {
+      const page = await openConsole('en', { width: 1920, height: 1080 })
+      const third = await gameInPlay(['C'], 45)
+      await playing(page)
+      await page.getByTestId('draw-next').waitFor()
+      expect(norm(await page.getByTestId('shortcuts').textContent())).toContain('Space draw ball')
+      await space(page, third)
+      expect(norm(await page.getByTestId('claim-hint').textContent())).toBe(
+        'Press L (line) or B (bingo) and type the card number you hear: 41, A41 or A-00041.',
+      )
+      // L by mistake: the empty field gives Space back to the draw.
+      await page.keyboard.press('l')
+      await until('claim field focused', () => activeId(page), 'claim-serial')
+      await space(page, third)
+      expect(await page.getByTestId('claim-serial').inputValue()).toBe('')
+      // Clicked into on purpose, the field keeps Space: "C 41" as typed.
+      await page.getByTestId('claim-serial').click()
+      await page.keyboard.type('c 41')
+      expect(await page.getByTestId('claim-serial').inputValue()).toBe('C 41')
+      await page.keyboard.press('Enter')
+      await until(
+        'verdict for C-00041',
+        async () => norm(await page.getByTestId('claim-result-serial').textContent()),
+        'C-00041',
+      )
+      expect(norm(await page.getByTestId('claim-verdict').textContent())).toBe('NOT A WINNER')
+      await page.keyboard.press('b')
+      await page.keyboard.type('77')
+      await page.keyboard.press('Enter')
+      await until(
+        'not sold',
+        async () => norm(await page.getByTestId('error-message').textContent()),
+        'The card or ticket does not exist in this game.',
+      )
+      expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+      await page.screenshot({ path: join(SCREENSHOTS, 'caller-claim-en-1920x1080.png') })
+      await finish(third)
+      await page.close()
+    },
+  )
 })

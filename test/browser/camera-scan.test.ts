@@ -36,7 +36,10 @@ function qrVideo(code: string): Buffer {
   }
   const chroma = Buffer.alloc((W / 2) * (H / 2) * 2, 128)
   const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma])
-  return Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: 10 }, () => frame)])
+  return Buffer.concat([
+    Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`),
+    ...Array.from({ length: 10 }, () => frame),
+  ])
 }
 
 browserSuite('kiosk camera scan', () => {
@@ -63,7 +66,12 @@ browserSuite('kiosk camera scan', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+      args: [
+        ...CHROMIUM_ARGS,
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
     })
     const context = await browser.newContext({ viewport: { width: 1080, height: 1920 } })
     await context.grantPermissions(['camera'], { origin: server.url })

@@ -28,29 +28,49 @@ const SHOTS = SCREENSHOTS
 async function wedgeScan(page: Page, code: string) {
   await page.evaluate((text) => {
     const target = document.activeElement ?? document.body
-    for (const key of [...text, 'Enter']) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+    for (const key of [...text, 'Enter'])
+      target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
   }, code)
 }
 
 const statusOf = (page: Page) => page.getByTestId('cashier-status').getAttribute('data-status')
-const text = async (page: Page, testId: string) => ((await page.getByTestId(testId).textContent()) ?? '').replace(/\s+/g, ' ').trim()
-const imageLoaded = (page: Page) => page.waitForFunction(() => {
-  const img = document.querySelector('[data-testid="cashier-receipt-preview"]') as HTMLImageElement | null
-  return Boolean(img?.complete && img.naturalWidth > 0)
-})
+const text = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).textContent()) ?? '').replace(/\s+/g, ' ').trim()
+const imageLoaded = (page: Page) =>
+  page.waitForFunction(() => {
+    const img = document.querySelector('[data-testid="cashier-receipt-preview"]') as HTMLImageElement | null
+    return Boolean(img?.complete && img.naturalWidth > 0)
+  })
 
 // A small pre-printed instant game (test/e2e/instant.test.ts): 10 packs of 50.
 const design: InstantDesign = {
-  gameNo: 812, name: 'Raspa Illimani', currency: 'BOB', priceCents: 1000, ticketCount: 500, packSize: 50,
+  gameNo: 812,
+  name: 'Raspa Illimani',
+  currency: 'BOB',
+  priceCents: 1000,
+  ticketCount: 500,
+  packSize: 50,
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-  tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 5000, count: 10 }, { amountCents: 2000, count: 50 }, { amountCents: 1000, count: 80 }],
+  tiers: [
+    { amountCents: 100_000, count: 1 },
+    { amountCents: 5000, count: 10 },
+    { amountCents: 2000, count: 50 },
+    { amountCents: 1000, count: 80 },
+  ],
   payoutShareBp: { min: 5000, max: 8000 },
-  packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 }, topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true } },
-  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  packRules: {
+    lowTiers: { maxAmountCents: 2000, minPerPack: 5 },
+    topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true },
+  },
+  claimDays: 60,
+  authorisationRef: 'AJ-RA-2025-0042',
+  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 /** The best prize of pack 1, found from the batch's seed as an auditor opens it (the server takes the seed itself). */
 function bestOfPack1(seed: Buffer) {
-  const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, code: p.codes[i], tier: p.tiers[i] })))
+  const tickets = [...packPrintData(checkDesign(design), seed)].flatMap((p) =>
+    p.serials.map((serial, i) => ({ serial, pack: p.packNo, code: p.codes[i], tier: p.tiers[i] })),
+  )
   return tickets.filter((t) => t.pack === 1 && t.tier > 0).sort((a, b) => a.tier - b.tier)[0]
 }
 let instantWinner: ReturnType<typeof bestOfPack1>
@@ -71,10 +91,18 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(resolve('dist/cashier/index.html'))) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
+    if (!existsSync(resolve('dist/cashier/index.html')))
+      execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
     mkdirSync(SHOTS, { recursive: true })
     server = await startTestServer({}, { clock })
-    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (
+      await server.services.bingo.createHall({
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        playingPositions: 50,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
+    ).id
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
     await page.goto(`${server.url}/cashier/?hall=${hallId}&station=caja-1`)
@@ -91,9 +119,18 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     // The tickets as the print run has them (the audit route opens the seed only after the claim period, issue 24).
     instantWinner = bestOfPack1(await printRunSeed(server.services.db, server.services.sealer, design.gameNo))
     instantAmount = design.tiers[instantWinner.tier - 1].amountCents
-    await post(`/api/instant/games/${design.gameNo}/packs/ship`, { fromPack: 1, toPack: 1, destination: 'caja-1', by: 'almacen' })
+    await post(`/api/instant/games/${design.gameNo}/packs/ship`, {
+      fromPack: 1,
+      toPack: 1,
+      destination: 'caja-1',
+      by: 'almacen',
+    })
     await post('/api/instant/packs/activate', { gameNo: design.gameNo, packNo: 1, location: 'caja-1', by: 'caja-1' })
-    await post('/api/instant/sales', { code: server.services.instant.signCode(instantWinner.serial), stationId: 'caja-1', hallId }, 201)
+    await post(
+      '/api/instant/sales',
+      { code: server.services.instant.signCode(instantWinner.serial), stationId: 'caja-1', hallId },
+      201,
+    )
 
     // Typos the screen answers itself: a character missing, the inventory serial instead of the hidden code.
     await page.getByTestId('cashier-code').fill(groupCode(instantWinner.code).slice(0, -1))
@@ -155,7 +192,8 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
   it('pays a winning lotto receipt once, shows its game, draw, receipt and category, and says YA PAGADO after (LNS-25, §8)', async () => {
     // A 6/49 draw whose balls come from an authorised blower: the test enters them, so the winner is known.
     const plan = plan649({
-      drawMethod: 'manual', drawDevice: await registerTombola(server.services, 'AJ-ANF-0042'),
+      drawMethod: 'manual',
+      drawDevice: await registerTombola(server.services, 'AJ-ANF-0042'),
       categories: [
         { code: 'C6', name: 'Premio Mayor', matches: 6, prize: { type: 'share', bp: 6000 } },
         { code: 'C5', name: 'Súper Boleto', matches: 5, prize: { type: 'share', bp: 4000 } },
@@ -164,8 +202,15 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
       ],
     })
     const drawId = (await post('/api/lotto/draws', plan, 201)).drawId as string
-    const sell = (boards: number[][], name: string) => post(`/api/lotto/draws/${drawId}/slips`, { boards, player: { name, document: '4455667 LP' } }, 201)
-    const winner = await sell([[30, 31, 32, 33, 34, 35], [1, 2, 3, 4, 40, 41]], 'Juana Flores')
+    const sell = (boards: number[][], name: string) =>
+      post(`/api/lotto/draws/${drawId}/slips`, { boards, player: { name, document: '4455667 LP' } }, 201)
+    const winner = await sell(
+      [
+        [30, 31, 32, 33, 34, 35],
+        [1, 2, 3, 4, 40, 41],
+      ],
+      'Juana Flores',
+    )
     const loser = await sell([[20, 21, 22, 23, 24, 25]], 'Pedro Choque')
     t = Date.parse('2025-03-08T19:00:00-04:00')
     await post(`/api/lotto/draws/${drawId}/close`, {})
@@ -203,7 +248,15 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     await imageLoaded(page)
     await page.screenshot({ path: join(SHOTS, 'cashier-lotto-paid.png') })
     const register = (await api(server.url, 'GET', `/api/lotto/prize-register?drawId=${drawId}`)).body.entries
-    expect(register).toEqual([expect.objectContaining({ ticketNumber: winner.receiptNumber, amountCents: 123_456, stationId: 'caja-1', cashierId: 'Ana Quispe', payee: expect.objectContaining({ name: 'Juana Flores Mamani' }) })])
+    expect(register).toEqual([
+      expect.objectContaining({
+        ticketNumber: winner.receiptNumber,
+        amountCents: 123_456,
+        stationId: 'caja-1',
+        cashierId: 'Ana Quispe',
+        payee: expect.objectContaining({ name: 'Juana Flores Mamani' }),
+      }),
+    ])
 
     await page.getByTestId('cashier-next').click()
     await wedgeScan(page, winner.code)

@@ -23,10 +23,21 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
     const { auth, bingo } = server.services
     await auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
     director = (await auth.login('jefa', PASSWORD)).token
-    const hall = await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     hallId = hall.id
     // Created as if she had already chosen her own password (a person the director creates does so first at /admin/).
-    await auth.createUser({ username: 'rosa', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD, halls: [hallId] })
+    await auth.createUser({
+      username: 'rosa',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [hallId],
+    })
     credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     browser = await launchChromium()
   })
@@ -62,15 +73,26 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
     // The shift is the server's: her person at this station, the counted float, on the token her login got.
     const token = await page.evaluate(() => sessionStorage.getItem('bolillo.cashier.token'))
     const current = await api(server.url, 'GET', '/api/shifts/current', undefined, { authorization: `Bearer ${token}` })
-    expect(current.body).toMatchObject({ station: { name: 'Caja 1' }, person: { name: 'Rosa Vargas' }, shift: { status: 'open', floatCents: 20_000 } })
+    expect(current.body).toMatchObject({
+      station: { name: 'Caja 1' },
+      person: { name: 'Rosa Vargas' },
+      shift: { status: 'open', floatCents: 20_000 },
+    })
     const shiftId = current.body.shift.shiftId as string
 
     // With the float counted exactly it closes with no difference.
     await page.getByTestId('shift-counted').fill('200')
     await page.getByTestId('shift-close').click()
     await page.getByTestId('shift-float').waitFor()
-    const report = await api(server.url, 'GET', `/api/shifts/${shiftId}`, undefined, { authorization: `Bearer ${director}` })
-    expect(report.body).toMatchObject({ status: 'closed', floatCents: 20_000, countedCents: 20_000, differenceCents: 0 })
+    const report = await api(server.url, 'GET', `/api/shifts/${shiftId}`, undefined, {
+      authorization: `Bearer ${director}`,
+    })
+    expect(report.body).toMatchObject({
+      status: 'closed',
+      floatCents: 20_000,
+      countedCents: 20_000,
+      differenceCents: 0,
+    })
     await page.close()
   })
 })

@@ -54,11 +54,28 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
     ensureBuilt(['cashier'], ['kiosk', 'web'])
     server = await startTestServer({ auth: 'on' }, { clock })
     const { auth, bingo } = server.services
-    hallId = (await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
-    for (const [username, displayName] of [['rosa', 'Rosa Vargas'], ['ana', 'Ana Quispe']]) await auth.createUser({ username, displayName, role: 'cashier', password: PASSWORD, halls: [hallId] })
+    hallId = (
+      await bingo.createHall({
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
+    ).id
+    for (const [username, displayName] of [
+      ['rosa', 'Rosa Vargas'],
+      ['ana', 'Ana Quispe'],
+    ])
+      await auth.createUser({ username, displayName, role: 'cashier', password: PASSWORD, halls: [hallId] })
     credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     // The vouchers are sold at the other station, in Ana's shift.
-    seller = await openTill(server.url, server.services, { hallId, username: 'ana', password: PASSWORD, stationName: 'Caja 2', floatCents: 0 })
+    seller = await openTill(server.url, server.services, {
+      hallId,
+      username: 'ana',
+      password: PASSWORD,
+      stationName: 'Caja 2',
+      floatCents: 0,
+    })
     browser = await launchChromium()
   })
   afterAll(async () => {
@@ -66,58 +83,78 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
     await server?.cleanup()
   })
 
-  it('Spanish, 1366x768: the short code typed finds the voucher and cashes it out of her drawer', { timeout: 90_000 }, async () => {
-    const voucher = await sellVoucher(server.url, hallId, 2_500, {}, seller.headers)
-    expect(voucher.shortCode).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/)
-    const page = await atCashier({ width: 1366, height: 768 })
-    await typeShortCode(page, voucher.shortCode)
-    await page.getByTestId('cashier-cashout').waitFor()
-    expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Vale')
-    expect(norm(await page.getByTestId('cashier-status-amount').textContent())).toBe('Bs 25,00')
-    expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso|NO VÁLIDO/)
-    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1366x768.png') })
-    await page.getByTestId('cashier-cashout').click()
-    await expect.poll(async () => norm(await page.getByTestId('cashier-status-note').textContent())).toBe('Reembolsado: entregue Bs 25,00')
-    // Spent, and the cash left Rosa's drawer at Caja 1 (not the seller's).
-    const row = await server.services.db.get<{ status: string }>('SELECT status FROM vouchers WHERE id = ?', [voucher.id])
-    expect(row?.status).toBe('spent')
-    const out = await server.services.db.all<{ amount_cents: number; cashier_id: string }>("SELECT amount_cents, cashier_id FROM cash_movements WHERE kind = 'voucher_cashout'")
-    expect(out.map((m) => Number(m.amount_cents))).toEqual([-2_500])
-    // Typed again: spent, said so, nothing paid twice.
-    await page.getByTestId('cashier-code').fill('')
-    await typeShortCode(page, voucher.shortCode)
-    await expect.poll(async () => norm(await page.getByTestId('cashier-status').textContent())).toMatch(/usado/i)
-    expect(norm(await page.getByTestId('cashier-status').textContent())).toContain('Caja 1')
-    expect(await page.getByTestId('cashier-cashout').count()).toBe(0)
-    expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+  it(
+    'Spanish, 1366x768: the short code typed finds the voucher and cashes it out of her drawer',
+    { timeout: 90_000 },
+    async () => {
+      const voucher = await sellVoucher(server.url, hallId, 2_500, {}, seller.headers)
+      expect(voucher.shortCode).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/)
+      const page = await atCashier({ width: 1366, height: 768 })
+      await typeShortCode(page, voucher.shortCode)
+      await page.getByTestId('cashier-cashout').waitFor()
+      expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Vale')
+      expect(norm(await page.getByTestId('cashier-status-amount').textContent())).toBe('Bs 25,00')
+      expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso|NO VÁLIDO/)
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1366x768.png') })
+      await page.getByTestId('cashier-cashout').click()
+      await expect
+        .poll(async () => norm(await page.getByTestId('cashier-status-note').textContent()))
+        .toBe('Reembolsado: entregue Bs 25,00')
+      // Spent, and the cash left Rosa's drawer at Caja 1 (not the seller's).
+      const row = await server.services.db.get<{ status: string }>('SELECT status FROM vouchers WHERE id = ?', [
+        voucher.id,
+      ])
+      expect(row?.status).toBe('spent')
+      const out = await server.services.db.all<{ amount_cents: number; cashier_id: string }>(
+        "SELECT amount_cents, cashier_id FROM cash_movements WHERE kind = 'voucher_cashout'",
+      )
+      expect(out.map((m) => Number(m.amount_cents))).toEqual([-2_500])
+      // Typed again: spent, said so, nothing paid twice.
+      await page.getByTestId('cashier-code').fill('')
+      await typeShortCode(page, voucher.shortCode)
+      await expect.poll(async () => norm(await page.getByTestId('cashier-status').textContent())).toMatch(/usado/i)
+      expect(norm(await page.getByTestId('cashier-status').textContent())).toContain('Caja 1')
+      expect(await page.getByTestId('cashier-cashout').count()).toBe(0)
+      expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
 
-    // A card's printed serial typed in place of its QR: not a forgery, and not a way to be paid (BNG-71).
-    await page.getByTestId('cashier-code').fill('')
-    await typeShortCode(page, 'A-00041')
-    await expect.poll(async () => norm(await page.getByTestId('cashier-status-note').textContent())).toBe('Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala')
-    expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso/)
-    expect(await page.getByTestId('cashier-pay').count()).toBe(0)
-    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-card-serial-1366x768.png') })
-    await page.close()
-  })
+      // A card's printed serial typed in place of its QR: not a forgery, and not a way to be paid (BNG-71).
+      await page.getByTestId('cashier-code').fill('')
+      await typeShortCode(page, 'A-00041')
+      await expect
+        .poll(async () => norm(await page.getByTestId('cashier-status-note').textContent()))
+        .toBe(
+          'Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala',
+        )
+      expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso/)
+      expect(await page.getByTestId('cashier-pay').count()).toBe(0)
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-card-serial-1366x768.png') })
+      await page.close()
+    },
+  )
 
-  it('English, 1920x1080: a short code no voucher has is unknown, never "forged"; the right one is found', { timeout: 90_000 }, async () => {
-    const voucher = await sellVoucher(server.url, hallId, 1_000, {}, seller.headers)
-    const page = await atCashier({ width: 1920, height: 1080 })
-    await page.getByTestId('lang-en').click()
-    // One letter wrong (still a well-formed short code).
-    const wrong = voucher.shortCode.slice(0, -1) + (voucher.shortCode.endsWith('Z') ? 'Y' : 'Z')
-    await typeShortCode(page, wrong)
-    await expect.poll(async () => norm(await page.getByTestId('cashier-status').textContent())).toMatch(/never sold|not found|does not exist/i)
-    expect(norm(await page.locator('body').textContent())).not.toMatch(/forged|altered/i)
-    expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
-    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-unknown-1920x1080.png') })
-    await page.getByTestId('cashier-code').fill('')
-    await typeShortCode(page, voucher.shortCode)
-    await page.getByTestId('cashier-cashout').waitFor()
-    expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Voucher')
-    expect(norm(await page.getByTestId('cashier-cashout').textContent())).toBe('REFUND BOB 10.00 IN CASH')
-    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1920x1080.png') })
-    await page.close()
-  })
+  it(
+    'English, 1920x1080: a short code no voucher has is unknown, never "forged"; the right one is found',
+    { timeout: 90_000 },
+    async () => {
+      const voucher = await sellVoucher(server.url, hallId, 1_000, {}, seller.headers)
+      const page = await atCashier({ width: 1920, height: 1080 })
+      await page.getByTestId('lang-en').click()
+      // One letter wrong (still a well-formed short code).
+      const wrong = voucher.shortCode.slice(0, -1) + (voucher.shortCode.endsWith('Z') ? 'Y' : 'Z')
+      await typeShortCode(page, wrong)
+      await expect
+        .poll(async () => norm(await page.getByTestId('cashier-status').textContent()))
+        .toMatch(/never sold|not found|does not exist/i)
+      expect(norm(await page.locator('body').textContent())).not.toMatch(/forged|altered/i)
+      expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-unknown-1920x1080.png') })
+      await page.getByTestId('cashier-code').fill('')
+      await typeShortCode(page, voucher.shortCode)
+      await page.getByTestId('cashier-cashout').waitFor()
+      expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Voucher')
+      expect(norm(await page.getByTestId('cashier-cashout').textContent())).toBe('REFUND BOB 10.00 IN CASH')
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1920x1080.png') })
+      await page.close()
+    },
+  )
 })

@@ -29,30 +29,77 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     ensureBuilt(['cashier'], ['kiosk', 'web'])
     server = await startTestServer({ auth: 'on' }, { clock })
     const { auth } = server.services
-    for (const [username, displayName, role] of [['jefa', 'Elena Ruiz', 'director'], ['pepe', 'José Sainz', 'cashier'], ['rosa', 'Rosa Gómez', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Elena Ruiz', 'director'],
+      ['pepe', 'José Sainz', 'cashier'],
+      ['rosa', 'Rosa Gómez', 'cashier'],
+    ] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
     }
     jefa = `Bearer ${(await auth.login('jefa', PASSWORD)).token}`
-    const boss = (method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: jefa })
-    hallId = (await boss('POST', '/api/halls', { name: 'Sala Pereda', profileId: 'ES-CB-2010', playingPositions: 100 })).body.id
+    const boss = (method: string, path: string, body?: unknown) =>
+      api(server.url, method, path, body, { authorization: jefa })
+    hallId = (await boss('POST', '/api/halls', { name: 'Sala Pereda', profileId: 'ES-CB-2010', playingPositions: 100 }))
+      .body.id
     const base = rafflePlan()
-    const objects = [['T1', 'Bicicleta', 'Bicicleta de montaña'], ['T2', 'Cesta', 'Cesta de productos de Cantabria'], ['T3', 'Jamón', 'Jamón ibérico de bellota']]
-    const prizes = objects.map(([code, name, description], i) => ({ ...base.prizes[0], code, name, description, valueCents: 10_000 * (i + 1) }))
-    const created = await boss('POST', '/api/lottery/draws', rafflePlan({ kind: 'tombola', gameCode: 'TOMBSJ', numbering: { from: 1, to: 30, digits: 2 }, ticketPriceCents: 3_000, prizes }))
+    const objects = [
+      ['T1', 'Bicicleta', 'Bicicleta de montaña'],
+      ['T2', 'Cesta', 'Cesta de productos de Cantabria'],
+      ['T3', 'Jamón', 'Jamón ibérico de bellota'],
+    ]
+    const prizes = objects.map(([code, name, description], i) => ({
+      ...base.prizes[0],
+      code,
+      name,
+      description,
+      valueCents: 10_000 * (i + 1),
+    }))
+    const created = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        kind: 'tombola',
+        gameCode: 'TOMBSJ',
+        numbering: { from: 1, to: 30, digits: 2 },
+        ticketPriceCents: 3_000,
+        prizes,
+      }),
+    )
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     drawId = created.body.drawId
     // Every number sold at the association's booth, for cash into José's shift.
-    const booth = await openTill(server.url, server.services, { hallId, username: 'pepe', password: PASSWORD, stationName: 'Caseta', floatCents: 0 })
-    const sold = await api(server.url, 'POST', `/api/lottery/draws/${drawId}/tickets`, { numbers: Array.from({ length: 30 }, (_, i) => i + 1) }, booth.headers)
+    const booth = await openTill(server.url, server.services, {
+      hallId,
+      username: 'pepe',
+      password: PASSWORD,
+      stationName: 'Caseta',
+      floatCents: 0,
+    })
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${drawId}/tickets`,
+      { numbers: Array.from({ length: 30 }, (_, i) => i + 1) },
+      booth.headers,
+    )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
     // The draw night: the three objects drawn at once; the winner of the ham takes the bicycle at the booth.
     t = Date.parse('2025-06-23T22:00:00+02:00')
     jefa = `Bearer ${(await auth.login('jefa', PASSWORD)).token}`
-    for (const step of ['close', 'draw', 'settle']) expect((await boss('POST', `/api/lottery/draws/${drawId}/${step}`, step === 'close' ? {} : undefined)).status).toBe(200)
+    for (const step of ['close', 'draw', 'settle'])
+      expect(
+        (await boss('POST', `/api/lottery/draws/${drawId}/${step}`, step === 'close' ? {} : undefined)).status,
+      ).toBe(200)
     winning = (await boss('GET', `/api/lottery/draws/${drawId}`)).body.result.winning
     await booth.relogin()
-    const first = await api(server.url, 'POST', '/api/tickets/pay', { code: codes.get(winning.T3), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X', objectCode: 'T1' }, booth.headers)
+    const first = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: codes.get(winning.T3), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X', objectCode: 'T1' },
+      booth.headers,
+    )
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     browser = await launchChromium()
@@ -99,8 +146,15 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     expect(screenLeaks(body)).toEqual([])
     await page.screenshot({ path: join(SCREENSHOTS, 'cashier-tombola-done.png') })
 
-    const register = (await api(server.url, 'GET', `/api/lottery/prize-register?drawId=${drawId}`, undefined, { authorization: jefa })).body.entries
-    expect(register.map((e: any) => [e.payee.name, e.prizes.map((p: any) => p.code)])).toEqual(expect.arrayContaining([['Pilar Sainz Ortiz', ['T1']], ['Juan Pérez Cobo', ['T3']]]))
+    const register = (
+      await api(server.url, 'GET', `/api/lottery/prize-register?drawId=${drawId}`, undefined, { authorization: jefa })
+    ).body.entries
+    expect(register.map((e: any) => [e.payee.name, e.prizes.map((p: any) => p.code)])).toEqual(
+      expect.arrayContaining([
+        ['Pilar Sainz Ortiz', ['T1']],
+        ['Juan Pérez Cobo', ['T3']],
+      ]),
+    )
     expect(register).toHaveLength(2)
     await page.close()
   })

@@ -19,26 +19,38 @@ async function outOfView(page: Page): Promise<string[]> {
     const bad: string[] = []
     const vw = window.innerWidth
     const vh = window.innerHeight
-    const sel = '[data-testid=winner-panel], [data-testid=winner], [data-testid=winner-card], [data-testid=winner-serial], [data-testid=winner-prize], [data-testid=winner-more], .hd-tile, .hd-winners__kind'
+    const sel =
+      '[data-testid=winner-panel], [data-testid=winner], [data-testid=winner-card], [data-testid=winner-serial], [data-testid=winner-prize], [data-testid=winner-more], .hd-tile, .hd-winners__kind'
     for (const e of document.querySelectorAll<HTMLElement>(sel)) {
       const r = e.getBoundingClientRect()
       const name = `${e.getAttribute('data-testid') ?? e.className} ${e.getAttribute('data-serial') ?? ''}`.trim()
-      if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5) bad.push(`${name} outside the screen: ${Math.round(r.left)},${Math.round(r.top)} - ${Math.round(r.right)},${Math.round(r.bottom)}`)
+      if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5)
+        bad.push(
+          `${name} outside the screen: ${Math.round(r.left)},${Math.round(r.top)} - ${Math.round(r.right)},${Math.round(r.bottom)}`,
+        )
       if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) {
-        if (getComputedStyle(e).textOverflow !== 'ellipsis') bad.push(`${name} overflows: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`)
+        if (getComputedStyle(e).textOverflow !== 'ellipsis')
+          bad.push(`${name} overflows: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`)
       }
     }
     // Each winner stays inside the panel.
     const panel = document.querySelector('[data-testid=winner-panel]')?.getBoundingClientRect()
     for (const w of document.querySelectorAll('[data-testid=winner]')) {
       const r = w.getBoundingClientRect()
-      if (panel && (r.left < panel.left - 0.5 || r.right > panel.right + 0.5 || r.top < panel.top - 0.5 || r.bottom > panel.bottom + 0.5)) bad.push(`winner ${w.getAttribute('data-serial')} outside the panel`)
+      if (
+        panel &&
+        (r.left < panel.left - 0.5 ||
+          r.right > panel.right + 0.5 ||
+          r.top < panel.top - 0.5 ||
+          r.bottom > panel.bottom + 0.5)
+      )
+        bad.push(`winner ${w.getAttribute('data-serial')} outside the panel`)
     }
     return bad
   })
 }
 
-browserSuite('the display\'s winner panel on a portrait screen (issue 17 point 6)', () => {
+browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let browser: Browser
   let gameId: string
@@ -50,20 +62,33 @@ browserSuite('the display\'s winner panel on a portrait screen (issue 17 point 6
     mkdirSync(SCREENSHOTS, { recursive: true })
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    const hall = await bingo.createHall({ id: 'sala', name: 'Sala de pruebas', profileId: 'BO-2025', playingPositions: 200, bettingPlan: DEMO_BETTING_PLAN })
+    const hall = await bingo.createHall({
+      id: 'sala',
+      name: 'Sala de pruebas',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+      bettingPlan: DEMO_BETTING_PLAN,
+    })
     const set = await bingo.createMasterSet({ count: 300, seed: 'portrait-winners' })
     const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     await equipForManualGames(server.services, hall.id)
-    const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })
+    const session = await bingo.openSession({
+      hallId: hall.id,
+      recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' },
+    })
     const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
     gameId = game.gameId
     await bingo.openSales(gameId)
     const sold = await bingo.sell({ gameId, count: 150, channel: 'demo' })
     // Five cards that each complete a line with the same ball x, and no card that completes one before it.
-    const rowsOf = (c: (typeof sold)[number]) => c.rows.map((r) => r.filter((n): n is number => typeof n === 'number' && n > 0))
+    const rowsOf = (c: (typeof sold)[number]) =>
+      c.rows.map((r) => r.filter((n): n is number => typeof n === 'number' && n > 0))
     let plan: { x: number; balls: number[]; serials: string[] } | null = null
     for (let x = 1; x <= 90 && !plan; x++) {
-      const picks = sold.map((c) => ({ c, row: rowsOf(c).find((r) => r.includes(x)) })).filter((p) => p.row).slice(0, 5)
+      const picks = sold
+        .map((c) => ({ c, row: rowsOf(c).find((r) => r.includes(x)) }))
+        .filter((p) => p.row)
+        .slice(0, 5)
       if (picks.length < 5) continue
       const before = new Set(picks.flatMap((p) => p.row!).filter((n) => n !== x))
       if (sold.some((c) => rowsOf(c).some((r) => r.every((n) => before.has(n))))) continue
@@ -104,11 +129,18 @@ browserSuite('the display\'s winner panel on a portrait screen (issue 17 point 6
 
     // The line window closes: the line prize is awarded. Its tile says so, and is not crossed out.
     await server.services.bingo.closeWindow(gameId)
-    await expect.poll(() => page.locator('.hd-tile--done [data-testid=line-prize]').count(), { timeout: 10_000 }).toBe(1)
-    for (const size of [{ width: 1920, height: 1080 }, { width: 1080, height: 1920 }]) {
+    await expect
+      .poll(() => page.locator('.hd-tile--done [data-testid=line-prize]').count(), { timeout: 10_000 })
+      .toBe(1)
+    for (const size of [
+      { width: 1920, height: 1080 },
+      { width: 1080, height: 1920 },
+    ]) {
       await page.setViewportSize(size)
       await page.waitForTimeout(300)
-      const decoration = await page.evaluate(() => [...document.querySelectorAll('.hd-tile__value')].map((e) => getComputedStyle(e).textDecorationLine))
+      const decoration = await page.evaluate(() =>
+        [...document.querySelectorAll('.hd-tile__value')].map((e) => getComputedStyle(e).textDecorationLine),
+      )
       expect(decoration).not.toContain('line-through')
       await page.screenshot({ path: join(SCREENSHOTS, `display-line-awarded-${size.width}x${size.height}.png`) })
       expect(await outOfView(page)).toEqual([])

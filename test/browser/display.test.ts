@@ -82,7 +82,11 @@ async function expectDisplayShowsBalls(display: Page, balls: number[], state = '
   expect(await textOf(display, 'current-ball')).toBe(String(balls[n - 1]))
   // While a winner is shown the card takes the board's place; the winner may arrive just after the ball, so the
   // board is read until it shows the n balls, or the winner's card has replaced it.
-  await until(`board lit with ${n} balls, or a winner shown`, async () => (await display.getByTestId('winner-panel').count()) > 0 ? n : await litCount(display), n)
+  await until(
+    `board lit with ${n} balls, or a winner shown`,
+    async () => ((await display.getByTestId('winner-panel').count()) > 0 ? n : await litCount(display)),
+    n,
+  )
   // The ball comes first; the full state (a claim window, say) follows it.
   await untilText(display, 'state', state)
   const last = await display.getByTestId('last-ball').allTextContents()
@@ -123,12 +127,28 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     browser = await launch()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await bingo.createHall({
+      id: hallId,
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 300, seed: 'browser-display-1' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    await auth.createUser({ username: 'jefe', displayName: 'Jefe de Mesa Quispe', role: 'floor_manager', password: 'jefe-de-mesa-1' })
+    await auth.createUser({
+      username: 'jefe',
+      displayName: 'Jefe de Mesa Quispe',
+      role: 'floor_manager',
+      password: 'jefe-de-mesa-1',
+    })
     // The director witnesses the ball recount with her own credential on the console (BNG-27, issue 14 point 2).
-    await auth.createUser({ username: 'directora', displayName: 'Directora Mamani', role: 'director', password: 'directora-de-bingo-1' })
+    await auth.createUser({
+      username: 'directora',
+      displayName: 'Directora Mamani',
+      role: 'director',
+      password: 'directora-de-bingo-1',
+    })
     table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
     ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     display = await ctx.newPage()
@@ -160,9 +180,18 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     // BNG-41: every item of the equipment check is ticked before the session opens.
     for (const item of ['extractor', 'cctv', 'displays', 'sound']) await caller.getByTestId(`check-${item}`).check()
     await caller.getByTestId('open-session').click()
-    await until('session open', async () => (await api(server.url, 'GET', `/api/halls/${hallId}`)).body.openSessionId !== null, true)
-    const opened = await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'session.opened' ORDER BY seq DESC LIMIT 1")
-    expect(JSON.parse(opened!.payload).recount).toMatchObject({ countedBy: 'Jefe de Mesa Quispe', confirmedBy: 'Directora Mamani' })
+    await until(
+      'session open',
+      async () => (await api(server.url, 'GET', `/api/halls/${hallId}`)).body.openSessionId !== null,
+      true,
+    )
+    const opened = await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'session.opened' ORDER BY seq DESC LIMIT 1",
+    )
+    expect(JSON.parse(opened!.payload).recount).toMatchObject({
+      countedBy: 'Jefe de Mesa Quispe',
+      confirmedBy: 'Directora Mamani',
+    })
 
     // Announce: the display shows the next game, its price and commitment.
     await caller.getByTestId('announce').click()
@@ -193,7 +222,12 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('till-float').fill('100')
     await caller.getByTestId('till-open').click()
     await caller.getByTestId('till-open-shift').waitFor()
-    const shift = (await server.services.db.get<{ id: string; float_cents: number; cashier_name: string; station_id: string }>("SELECT id, float_cents, cashier_name, station_id FROM cashier_shifts WHERE status = 'open'"))!
+    const shift = (await server.services.db.get<{
+      id: string
+      float_cents: number
+      cashier_name: string
+      station_id: string
+    }>("SELECT id, float_cents, cashier_name, station_id FROM cashier_shifts WHERE status = 'open'"))!
     expect(shift).toMatchObject({ float_cents: 10_000, cashier_name: 'Jefe de Mesa Quispe', station_id: table.id })
     expect(await textOf(caller, 'till-expected')).toBe(money(10_000))
 
@@ -202,8 +236,12 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await caller.getByTestId('sell').click()
     await untilText(display, 'cards-sold', '40')
     // The sale's cash is a movement of her shift at the table's station (issue 13 point 5), and the drawer shows it.
-    const sold = await server.services.db.all<{ shift_id: string; station_id: string; amount_cents: number }>("SELECT shift_id, station_id, amount_cents FROM cash_movements WHERE kind = 'counter_sale'")
-    expect(sold.map((m) => ({ ...m, amount_cents: Number(m.amount_cents) }))).toEqual([{ shift_id: shift.id, station_id: table.id, amount_cents: 40_000 }])
+    const sold = await server.services.db.all<{ shift_id: string; station_id: string; amount_cents: number }>(
+      "SELECT shift_id, station_id, amount_cents FROM cash_movements WHERE kind = 'counter_sale'",
+    )
+    expect(sold.map((m) => ({ ...m, amount_cents: Number(m.amount_cents) }))).toEqual([
+      { shift_id: shift.id, station_id: table.id, amount_cents: 40_000 },
+    ])
     await untilText(caller, 'till-expected', money(50_000))
     await shot(caller, 'caller-sales-till-open-1920x1080.png')
     // The same person at a console that is no enrolled station: told in words, no sale offered.
@@ -279,10 +317,20 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     const lineWinners = state.winners.filter((w) => w.kind === 'line')
     expect(lineWinners.length).toBeGreaterThan(0)
     for (const w of lineWinners.slice(0, 4)) {
-      expect(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-serial"]`).textContent()).toBe(w.serial)
+      expect(
+        await display
+          .locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-serial"]`)
+          .textContent(),
+      ).toBe(w.serial)
       expect(await markedCells(display, w.serial)).toBe(calledIn(w.rows, state.balls))
       expect(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] td`).count()).toBe(27)
-      expect(norm(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-prize"]`).textContent())).toBe(money(6000))
+      expect(
+        norm(
+          await display
+            .locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-prize"]`)
+            .textContent(),
+        ),
+      ).toBe(money(6000))
     }
     await untilText(caller, 'caller-state', 'LÍNEA')
     await shot(display, 'display-line-1920x1080.png')
@@ -326,35 +374,87 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     // table shift (issue 13 point 6: a prize id alone pays nothing); the console and the hall see the winners paid.
     await until('all prizes listed', () => caller.getByTestId('prize').count(), state.winners.length)
     const { cardCode } = server.services.cashdesk.payouts
-    const prizeRows = await server.services.db.all<{ id: string; card_id: string; serial: string; amount_cents: number }>('SELECT p.id, p.card_id, c.serial, p.amount_cents FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.id', [gameId])
+    const prizeRows = await server.services.db.all<{
+      id: string
+      card_id: string
+      serial: string
+      amount_cents: number
+    }>(
+      'SELECT p.id, p.card_id, c.serial, p.amount_cents FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.id',
+      [gameId],
+    )
     const cards = [...new Map(prizeRows.map((p) => [p.card_id, p])).values()]
     // Pay with no code: refused in Spanish, nothing paid; the server refuses it as well (a prize id alone pays nothing).
     await caller.locator(`[data-testid="prize"][data-serial="${cards[0].serial}"] [data-testid="pay"]`).first().click()
-    await until('code field focused', () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'pay-code')
+    await until(
+      'code field focused',
+      () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+      'pay-code',
+    )
     await caller.keyboard.press('Enter')
-    await untilText(caller, 'error-message', 'Escanee o escriba el código del cartón premiado: sin él no se paga el premio.')
+    await untilText(
+      caller,
+      'error-message',
+      'Escanee o escriba el código del cartón premiado: sin él no se paga el premio.',
+    )
     const token = await caller.evaluate(() => sessionStorage.getItem('bolillo.caller.token'))
-    const bare = await api(server.url, 'POST', `/api/prizes/${cards[0].id}/pay`, {}, { authorization: `Bearer ${token}`, 'accept-language': 'es' })
-    expect(bare.body.error).toMatchObject({ code: 'CODE_REQUIRED', message: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.' })
+    const bare = await api(
+      server.url,
+      'POST',
+      `/api/prizes/${cards[0].id}/pay`,
+      {},
+      { authorization: `Bearer ${token}`, 'accept-language': 'es' },
+    )
+    expect(bare.body.error).toMatchObject({
+      code: 'CODE_REQUIRED',
+      message: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.',
+    })
     // Another card's code: the server's refusal, in Spanish on the console, never its code.
-    const stranger = cards.length > 1 ? cards[1].card_id : (await server.services.db.get<{ id: string }>('SELECT id FROM cards WHERE id <> ? AND game_id = ? LIMIT 1', [cards[0].card_id, gameId]))!.id
+    const stranger =
+      cards.length > 1
+        ? cards[1].card_id
+        : (await server.services.db.get<{ id: string }>('SELECT id FROM cards WHERE id <> ? AND game_id = ? LIMIT 1', [
+            cards[0].card_id,
+            gameId,
+          ]))!.id
     await caller.getByTestId('pay-code').fill(cardCode(stranger))
     await caller.keyboard.press('Enter')
-    await untilText(caller, 'error-message', 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.')
+    await untilText(
+      caller,
+      'error-message',
+      'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.',
+    )
     expect(await textOf(caller, 'error-banner')).not.toContain('CODE_REQUIRED')
     expect(await caller.locator('[data-testid="prize"][data-status="paid"]').count()).toBe(0)
     for (const card of cards) {
       await idle(caller)
-      await caller.locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"] [data-testid="pay"]`).first().click()
+      await caller
+        .locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"] [data-testid="pay"]`)
+        .first()
+        .click()
       await caller.getByTestId('pay-code').fill(cardCode(card.card_id))
       await caller.keyboard.press('Enter')
-      await until(`card ${card.serial} paid`, () => caller.locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"]`).count(), 0)
+      await until(
+        `card ${card.serial} paid`,
+        () => caller.locator(`[data-testid="prize"][data-serial="${card.serial}"][data-status="awarded"]`).count(),
+        0,
+      )
     }
-    await until('prizes paid', () => caller.locator('[data-testid="prize"][data-status="paid"]').count(), state.winners.length)
-    await until('paid badge on the display', () => display.locator('.hd-badge--paid').count(), Math.min(4, state.winners.filter((w) => w.kind === 'bingo').length))
+    await until(
+      'prizes paid',
+      () => caller.locator('[data-testid="prize"][data-status="paid"]').count(),
+      state.winners.length,
+    )
+    await until(
+      'paid badge on the display',
+      () => display.locator('.hd-badge--paid').count(),
+      Math.min(4, state.winners.filter((w) => w.kind === 'bingo').length),
+    )
     // Every payout left the drawer of her table shift.
     const paidOut = prizeRows.reduce((sum, p) => sum + Number(p.amount_cents), 0)
-    const outs = await server.services.db.all<{ shift_id: string; amount_cents: number }>("SELECT shift_id, amount_cents FROM cash_movements WHERE kind = 'prize_payout'")
+    const outs = await server.services.db.all<{ shift_id: string; amount_cents: number }>(
+      "SELECT shift_id, amount_cents FROM cash_movements WHERE kind = 'prize_payout'",
+    )
     expect(outs.length).toBe(cards.length)
     expect(outs.every((m) => m.shift_id === shift.id)).toBe(true)
     expect(outs.reduce((sum, m) => sum + Number(m.amount_cents), 0)).toBe(-paidOut)
@@ -365,13 +465,21 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     await untilText(caller, 'till-expected', money(expected))
     await caller.getByTestId('till-counted').fill(((expected - 50) / 100).toFixed(2).replace('.', ','))
     await caller.getByTestId('till-close').click()
-    await untilText(caller, 'error-message', `El cajón no cuadra por ${money(-50)}: escriba en la nota por qué antes de cerrar.`)
+    await untilText(
+      caller,
+      'error-message',
+      `El cajón no cuadra por ${money(-50)}: escriba en la nota por qué antes de cerrar.`,
+    )
     await caller.getByTestId('till-note').fill('Faltan 50 centavos de cambio')
     await caller.getByTestId('till-close').click()
     await caller.getByTestId('till-closed-result').waitFor()
     expect(await textOf(caller, 'till-difference')).toBe(money(-50))
     await shot(caller, 'caller-till-closed-result-1920x1080.png')
-    expect(await server.services.db.get('SELECT status, counted_cents, difference_cents FROM cashier_shifts WHERE id = ?', [shift.id])).toMatchObject({ status: 'closed', difference_cents: -50 })
+    expect(
+      await server.services.db.get('SELECT status, counted_cents, difference_cents FROM cashier_shifts WHERE id = ?', [
+        shift.id,
+      ]),
+    ).toMatchObject({ status: 'closed', difference_cents: -50 })
 
     // The running minutes: one game, 60 cards.
     await blur(caller)
@@ -411,7 +519,12 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     server = await startTestServer()
     const { bingo } = server.services
     await bingo.createHall({ id: hallId, name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 120 })
-    await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: 'correct horse battery' })
+    await server.services.auth.createUser({
+      username: 'jefa',
+      displayName: 'Marta Quispe',
+      role: 'director',
+      password: 'correct horse battery',
+    })
     const set = await bingo.createMasterSet({ count: 200, seed: 'browser-display-2' })
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 150 })
     await equipForManualGames(server.services, hallId)
@@ -433,123 +546,140 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     await server?.cleanup()
   })
 
-  it('enters balls by keypad, refuses a wrong claim, verifies a line by serial, annuls and closes the session', { timeout: 120_000 }, async () => {
-    const { bingo } = server.services
-    await untilText(display, 'state', 'VENTA CERRADA')
-    expect(await textOf(display, 'cards-sold')).toBe('30')
-    expect(await textOf(display, 'line-prize')).toBe(money(450)) // 10 % of 30 x 1.50
-    await untilText(caller, 'caller-state', 'VENTA CERRADA')
+  it(
+    'enters balls by keypad, refuses a wrong claim, verifies a line by serial, annuls and closes the session',
+    { timeout: 120_000 },
+    async () => {
+      const { bingo } = server.services
+      await untilText(display, 'state', 'VENTA CERRADA')
+      expect(await textOf(display, 'cards-sold')).toBe('30')
+      expect(await textOf(display, 'line-prize')).toBe(money(450)) // 10 % of 30 x 1.50
+      await untilText(caller, 'caller-state', 'VENTA CERRADA')
 
-    // The first row of card A-00001, called by typing each number and Enter.
-    const winner = (await bingo.getCard(gameId, 'A-00001'))!
-    const balls = winner.rows[0]
-    await blur(caller)
-    for (let i = 0; i < balls.length; i++) {
-      await caller.keyboard.type(String(balls[i]))
-      await untilText(caller, 'manual-display', String(balls[i]))
+      // The first row of card A-00001, called by typing each number and Enter.
+      const winner = (await bingo.getCard(gameId, 'A-00001'))!
+      const balls = winner.rows[0]
+      await blur(caller)
+      for (let i = 0; i < balls.length; i++) {
+        await caller.keyboard.type(String(balls[i]))
+        await untilText(caller, 'manual-display', String(balls[i]))
+        await caller.keyboard.press('Enter')
+        await expectDisplayShowsBalls(display, balls.slice(0, i + 1))
+        await untilText(caller, 'manual-display', '—')
+        await idle(caller)
+      }
+
+      // A ball already out: the API's refusal in large print.
+      await caller.keyboard.type(String(balls[0]))
       await caller.keyboard.press('Enter')
-      await expectDisplayShowsBalls(display, balls.slice(0, i + 1))
-      await untilText(caller, 'manual-display', '—')
+      await untilText(caller, 'error-message', 'Esa bola ya salió en esta partida.')
+      // Issue 14 point 7: the message in Spanish, never the code.
+      expect(await textOf(caller, 'error-banner')).not.toContain('BALL_ALREADY_DRAWN')
+      await caller.keyboard.press('Escape')
+      await until('error dismissed', () => caller.getByTestId('error-banner').count(), 0)
+
+      // L, a serial that has not won, Enter: refused with the reason, on the console and on the hall display.
+      const called = new Set(balls)
+      let loser = ''
+      for (let n = 2; n <= 30 && !loser; n++) {
+        const serial = `A-${String(n).padStart(5, '0')}`
+        const c = (await bingo.getCard(gameId, serial))!
+        if (!c.rows.some((r) => r.every((x) => called.has(x)))) loser = serial
+      }
+      // A player calls: the caller stops the game (BNG-46), the hall sees COMPROBANDO, the serial field takes focus.
+      await caller.getByTestId('claim-stop').click()
+      await untilText(display, 'state', 'COMPROBANDO')
+      await until(
+        'serial field focused',
+        () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+        'claim-serial',
+      )
+      await caller.keyboard.type(loser)
+      await caller.keyboard.press('Enter')
+      await untilText(caller, 'claim-verdict', 'SIN PREMIO')
+      expect(await textOf(caller, 'claim-reason')).toBe('ninguna fila completa')
+      expect(await caller.locator('[data-testid="claim-card"] td').count()).toBe(27)
+      await untilText(display, 'claim-rejected', `Cartón ${loser}: SIN PREMIO (ninguna fila completa)`)
+      // No prize: play resumes (BNG-49).
+      await caller.getByTestId('claim-resume').click()
+      await untilText(display, 'state', 'EN JUEGO')
+
+      // L, the winning serial, Enter: verified; the hall sees the card-matrix with its five marked numbers (BNG-35).
       await idle(caller)
-    }
+      await caller.keyboard.press('l')
+      await caller.keyboard.type('a-00001')
+      await caller.keyboard.press('Enter')
+      await untilText(caller, 'claim-verdict', 'PREMIADO')
+      expect(await caller.locator('[data-testid="claim-card"] [data-marked="true"]').count()).toBe(5)
+      await untilText(display, 'state', 'LÍNEA')
+      await untilText(display, 'window-question', '¿ALGUNA LÍNEA MÁS?')
+      expect(await markedCells(display, 'A-00001')).toBe(5)
+      expect(
+        norm(
+          await display
+            .locator('[data-testid="winner"][data-serial="A-00001"] [data-testid="winner-prize"]')
+            .textContent(),
+        ),
+      ).toBe(money(450))
 
-    // A ball already out: the API's refusal in large print.
-    await caller.keyboard.type(String(balls[0]))
-    await caller.keyboard.press('Enter')
-    await untilText(caller, 'error-message', 'Esa bola ya salió en esta partida.')
-    // Issue 14 point 7: the message in Spanish, never the code.
-    expect(await textOf(caller, 'error-banner')).not.toContain('BALL_ALREADY_DRAWN')
-    await caller.keyboard.press('Escape')
-    await until('error dismissed', () => caller.getByTestId('error-banner').count(), 0)
+      // A caller's error: the regulation paragraph and its outcome are on screen before confirming (BNG-84).
+      await caller.getByTestId('incident-kind').selectOption('caller-error')
+      expect(await textOf(caller, 'incident-text')).toMatch(/^Prevalecerá siempre el número de la bola extraída/)
+      expect(await textOf(caller, 'incident-outcome')).toContain('prevalece la bola extraída')
+      await caller.getByTestId('incident-note').fill('Se cantó 61 por 16; corregido en el acto')
+      await caller.getByTestId('incident-declare').click()
+      expect(norm(await caller.getByTestId('confirm-dialog').textContent())).toContain('Prevalecerá siempre')
+      await confirmWithEnter(caller)
 
-    // L, a serial that has not won, Enter: refused with the reason, on the console and on the hall display.
-    const called = new Set(balls)
-    let loser = ''
-    for (let n = 2; n <= 30 && !loser; n++) {
-      const serial = `A-${String(n).padStart(5, '0')}`
-      const c = (await bingo.getCard(gameId, serial))!
-      if (!c.rows.some((r) => r.every((x) => called.has(x)))) loser = serial
-    }
-    // A player calls: the caller stops the game (BNG-46), the hall sees COMPROBANDO, the serial field takes focus.
-    await caller.getByTestId('claim-stop').click()
-    await untilText(display, 'state', 'COMPROBANDO')
-    await until('serial field focused', () => caller.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'claim-serial')
-    await caller.keyboard.type(loser)
-    await caller.keyboard.press('Enter')
-    await untilText(caller, 'claim-verdict', 'SIN PREMIO')
-    expect(await textOf(caller, 'claim-reason')).toBe('ninguna fila completa')
-    expect(await caller.locator('[data-testid="claim-card"] td').count()).toBe(27)
-    await untilText(display, 'claim-rejected', `Cartón ${loser}: SIN PREMIO (ninguna fila completa)`)
-    // No prize: play resumes (BNG-49).
-    await caller.getByTestId('claim-resume').click()
-    await untilText(display, 'state', 'EN JUEGO')
+      // C + Enter: the line is awarded; play resumes.
+      await idle(caller)
+      await blur(caller)
+      await caller.keyboard.press('c')
+      await confirmWithEnter(caller)
+      await untilText(display, 'state', 'EN JUEGO')
+      const lineTile = display.locator('.hd-tile', { has: display.getByTestId('line-prize') })
+      expect(await lineTile.getAttribute('class')).toContain('hd-tile--done')
+      expect(norm(await lineTile.textContent())).toContain('A-00001')
 
-    // L, the winning serial, Enter: verified; the hall sees the card-matrix with its five marked numbers (BNG-35).
-    await idle(caller)
-    await caller.keyboard.press('l')
-    await caller.keyboard.type('a-00001')
-    await caller.keyboard.press('Enter')
-    await untilText(caller, 'claim-verdict', 'PREMIADO')
-    expect(await caller.locator('[data-testid="claim-card"] [data-marked="true"]').count()).toBe(5)
-    await untilText(display, 'state', 'LÍNEA')
-    await untilText(display, 'window-question', '¿ALGUNA LÍNEA MÁS?')
-    expect(await markedCells(display, 'A-00001')).toBe(5)
-    expect(norm(await display.locator('[data-testid="winner"][data-serial="A-00001"] [data-testid="winner-prize"]').textContent())).toBe(money(450))
+      // A ball irregularity annuls the game with a full refund (BNG-82, BNG-86).
+      await caller.getByTestId('incident-kind').selectOption('ball-irregularity')
+      expect(await textOf(caller, 'incident-text')).toContain('bolas duplicadas')
+      // Issue 15 point 4: no annulment without a reason and a second person's username and password.
+      expect(await caller.getByTestId('incident-declare').isDisabled()).toBe(true)
+      await caller.getByTestId('annul-reason').fill('Falta la bola 33 en el bombo')
+      await caller.getByTestId('annul-user').fill('jefa')
+      await caller.getByTestId('annul-password').fill('correct horse battery')
+      await caller.getByTestId('incident-declare').click()
+      await confirmWithEnter(caller)
+      await untilText(display, 'state', 'PARTIDA ANULADA')
+      expect(await textOf(display, 'notice')).toContain('Se devuelve el importe íntegro de los cartones')
+      expect(await textOf(display, 'annul-reason')).toContain('Falta la bola 33 en el bombo')
+      // The second person's password does not stay on the console once the annulment is done.
+      await until('annul password field gone', () => caller.getByTestId('annul-password').count(), 0)
+      await shot(display, 'display-void-1920x1080.png')
 
-    // A caller's error: the regulation paragraph and its outcome are on screen before confirming (BNG-84).
-    await caller.getByTestId('incident-kind').selectOption('caller-error')
-    expect(await textOf(caller, 'incident-text')).toMatch(/^Prevalecerá siempre el número de la bola extraída/)
-    expect(await textOf(caller, 'incident-outcome')).toContain('prevalece la bola extraída')
-    await caller.getByTestId('incident-note').fill('Se cantó 61 por 16; corregido en el acto')
-    await caller.getByTestId('incident-declare').click()
-    expect(norm(await caller.getByTestId('confirm-dialog').textContent())).toContain('Prevalecerá siempre')
-    await confirmWithEnter(caller)
+      // English on request.
+      const en = await ctx.newPage()
+      await en.goto(`${server.url}/display/?hall=${hallId}&lang=en`)
+      await untilText(en, 'state', 'GAME ANNULLED')
+      await en.close()
 
-    // C + Enter: the line is awarded; play resumes.
-    await idle(caller)
-    await blur(caller)
-    await caller.keyboard.press('c')
-    await confirmWithEnter(caller)
-    await untilText(display, 'state', 'EN JUEGO')
-    const lineTile = display.locator('.hd-tile', { has: display.getByTestId('line-prize') })
-    expect(await lineTile.getAttribute('class')).toContain('hd-tile--done')
-    expect(norm(await lineTile.textContent())).toContain('A-00001')
-
-    // A ball irregularity annuls the game with a full refund (BNG-82, BNG-86).
-    await caller.getByTestId('incident-kind').selectOption('ball-irregularity')
-    expect(await textOf(caller, 'incident-text')).toContain('bolas duplicadas')
-    // Issue 15 point 4: no annulment without a reason and a second person's username and password.
-    expect(await caller.getByTestId('incident-declare').isDisabled()).toBe(true)
-    await caller.getByTestId('annul-reason').fill('Falta la bola 33 en el bombo')
-    await caller.getByTestId('annul-user').fill('jefa')
-    await caller.getByTestId('annul-password').fill('correct horse battery')
-    await caller.getByTestId('incident-declare').click()
-    await confirmWithEnter(caller)
-    await untilText(display, 'state', 'PARTIDA ANULADA')
-    expect(await textOf(display, 'notice')).toContain('Se devuelve el importe íntegro de los cartones')
-    expect(await textOf(display, 'annul-reason')).toContain('Falta la bola 33 en el bombo')
-    // The second person's password does not stay on the console once the annulment is done.
-    await until('annul password field gone', () => caller.getByTestId('annul-password').count(), 0)
-    await shot(display, 'display-void-1920x1080.png')
-
-    // English on request.
-    const en = await ctx.newPage()
-    await en.goto(`${server.url}/display/?hall=${hallId}&lang=en`)
-    await untilText(en, 'state', 'GAME ANNULLED')
-    await en.close()
-
-    // Close the session with the final recount (required by this profile, BNG-27); the minutes open.
-    await caller.getByTestId('close-recount-balls').fill('90')
-    await caller.getByTestId('close-session').click()
-    await confirmWithEnter(caller)
-    await caller.getByTestId('minutes-table').waitFor()
-    await until('minutes row', () => caller.locator('[data-testid="minutes-row"][data-status="void"]').count(), 1)
-    await untilText(caller, 'caller-session', 'Sin sesión abierta')
-    const m = await server.services.minutes.sessionMinutes((await stateOf(server.url, gameId)).sessionId)
-    expect(m.closedAt).not.toBeNull()
-    expect(m.games[0].incidents.map((i) => i.kind)).toEqual(['caller-error', 'ball-irregularity'])
-    expect(m.games[0].annulment).toMatchObject({ confirmedBy: 'Marta Quispe', reason: 'Falta la bola 33 en el bombo' })
-  })
+      // Close the session with the final recount (required by this profile, BNG-27); the minutes open.
+      await caller.getByTestId('close-recount-balls').fill('90')
+      await caller.getByTestId('close-session').click()
+      await confirmWithEnter(caller)
+      await caller.getByTestId('minutes-table').waitFor()
+      await until('minutes row', () => caller.locator('[data-testid="minutes-row"][data-status="void"]').count(), 1)
+      await untilText(caller, 'caller-session', 'Sin sesión abierta')
+      const m = await server.services.minutes.sessionMinutes((await stateOf(server.url, gameId)).sessionId)
+      expect(m.closedAt).not.toBeNull()
+      expect(m.games[0].incidents.map((i) => i.kind)).toEqual(['caller-error', 'ball-irregularity'])
+      expect(m.games[0].annulment).toMatchObject({
+        confirmedBy: 'Marta Quispe',
+        reason: 'Falta la bola 33 en el bombo',
+      })
+    },
+  )
 })
 
 suite('hall display across a server restart', () => {
@@ -567,45 +697,66 @@ suite('hall display across a server restart', () => {
     await browser?.close()
   })
 
-  it('opens mid-game correct at once, shows the cut, and returns to the same balls after the restart', { timeout: 90_000 }, async () => {
-    const first = await startTestServer()
-    let firstClosed = false
-    cleanups.push(async () => { if (!firstClosed) await first.close() })
-    const { bingo } = first.services
-    await bingo.createHall({ id: 'restart', name: 'Sala Restart', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    const set = await bingo.createMasterSet({ count: 100, seed: 'browser-display-3' })
-    const series = await bingo.createSeries({ hallId: 'restart', code: 'R', masterSetId: set.id, faceValueCents: 2000 })
-    const session = await bingo.openSession({ hallId: 'restart', recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
-    const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
-    await bingo.openSales(gameId)
-    await bingo.sell({ gameId, count: 15, channel: 'counter' })
-    await bingo.closeSales({ gameId })
-    for (let i = 0; i < 7; i++) await bingo.drawNext(gameId)
-    const before = await bingo.getGameState(gameId)
+  it(
+    'opens mid-game correct at once, shows the cut, and returns to the same balls after the restart',
+    { timeout: 90_000 },
+    async () => {
+      const first = await startTestServer()
+      let firstClosed = false
+      cleanups.push(async () => {
+        if (!firstClosed) await first.close()
+      })
+      const { bingo } = first.services
+      await bingo.createHall({
+        id: 'restart',
+        name: 'Sala Restart',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
+      const set = await bingo.createMasterSet({ count: 100, seed: 'browser-display-3' })
+      const series = await bingo.createSeries({
+        hallId: 'restart',
+        code: 'R',
+        masterSetId: set.id,
+        faceValueCents: 2000,
+      })
+      const session = await bingo.openSession({ hallId: 'restart', recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+      const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+      await bingo.openSales(gameId)
+      await bingo.sell({ gameId, count: 15, channel: 'counter' })
+      await bingo.closeSales({ gameId })
+      for (let i = 0; i < 7; i++) await bingo.drawNext(gameId)
+      const before = await bingo.getGameState(gameId)
 
-    page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
-    // Watched by game id this time.
-    await page.goto(`${first.url}/display/?game=${gameId}`)
-    await expectDisplayShowsBalls(page, before.balls)
-    expect(await textOf(page, 'cards-sold')).toBe('15')
+      page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+      // Watched by game id this time.
+      await page.goto(`${first.url}/display/?game=${gameId}`)
+      await expectDisplayShowsBalls(page, before.balls)
+      expect(await textOf(page, 'cards-sold')).toBe('15')
 
-    // The server goes away: the display says so and keeps the last state on screen.
-    await first.close()
-    firstClosed = true
-    await page.getByTestId('offline').waitFor({ timeout: 10_000 })
-    expect(await textOf(page, 'extraction-count')).toBe('7')
+      // The server goes away: the display says so and keeps the last state on screen.
+      await first.close()
+      firstClosed = true
+      await page.getByTestId('offline').waitFor({ timeout: 10_000 })
+      expect(await textOf(page, 'extraction-count')).toBe('7')
 
-    // Same data, same port: the display reconnects, watches again and shows the same game.
-    const second = await startTestServer({ dataDir: first.dataDir, port: first.port, databaseUrl: first.services.config.databaseUrl })
-    cleanups.push(() => second.cleanup())
-    await until('back online', () => page.getByTestId('offline').count(), 0, 20_000)
-    await expectDisplayShowsBalls(page, before.balls)
-    expect(await textOf(page, 'line-prize')).toBe(norm(formatMoney(before.linePoolCents!, 'BOB', 'es')))
+      // Same data, same port: the display reconnects, watches again and shows the same game.
+      const second = await startTestServer({
+        dataDir: first.dataDir,
+        port: first.port,
+        databaseUrl: first.services.config.databaseUrl,
+      })
+      cleanups.push(() => second.cleanup())
+      await until('back online', () => page.getByTestId('offline').count(), 0, 20_000)
+      await expectDisplayShowsBalls(page, before.balls)
+      expect(await textOf(page, 'line-prize')).toBe(norm(formatMoney(before.linePoolCents!, 'BOB', 'es')))
 
-    // And it follows the next ball drawn by the new server.
-    await second.services.bingo.drawNext(gameId)
-    const after = await second.services.bingo.getGameState(gameId)
-    expect(after.balls.slice(0, 7)).toEqual(before.balls)
-    await expectDisplayShowsBalls(page, after.balls, after.status === 'line_window' ? 'LÍNEA' : 'EN JUEGO')
-  })
+      // And it follows the next ball drawn by the new server.
+      await second.services.bingo.drawNext(gameId)
+      const after = await second.services.bingo.getGameState(gameId)
+      expect(after.balls.slice(0, 7)).toEqual(before.balls)
+      await expectDisplayShowsBalls(page, after.balls, after.status === 'line_window' ? 'LÍNEA' : 'EN JUEGO')
+    },
+  )
 })

@@ -24,7 +24,9 @@ async function until<T>(what: string, read: () => Promise<T>, expected: T, timeo
     try {
       last = await read()
       if (JSON.stringify(last) === JSON.stringify(expected)) return
-    } catch { /* not there yet */ }
+    } catch {
+      /* not there yet */
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   expect.fail(`${what}: expected ${JSON.stringify(expected)}, last saw ${JSON.stringify(last)}`)
@@ -36,7 +38,8 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
   let finished: GameState
   const hallId = 'sajama'
   const tokens = new Map<string, string>()
-  const call = (who: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, ...extra })
+  const call = (who: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
+    api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, ...extra })
 
   async function login(page: Page, username: string): Promise<void> {
     await page.goto(`${server.url}/inspector/`)
@@ -52,28 +55,54 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     browser = await launchChromium()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 200, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await bingo.createHall({
+      id: hallId,
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 200, seed: 'inspector-screen' })
     await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    for (const [username, displayName, role] of [['marta', 'Marta Quispe', 'floor_manager'], ['ines', 'Inés Rojas', 'inspector'], ['pedro', 'Pedro Flores', 'caller'], ['directora', 'Elena Vargas', 'director']] as const) {
+    for (const [username, displayName, role] of [
+      ['marta', 'Marta Quispe', 'floor_manager'],
+      ['ines', 'Inés Rojas', 'inspector'],
+      ['pedro', 'Pedro Flores', 'caller'],
+      ['directora', 'Elena Vargas', 'director'],
+    ] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
     // A whole game, run and paid by the jefe de mesa over the API.
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('marta', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') })
-    const game = await call('marta', 'POST', `/api/sessions/${session.body.id}/games`, { seriesIds: [(await call('marta', 'GET', `/api/halls/${hallId}`)).body.series[0].id] })
+    const session = await call(
+      'marta',
+      'POST',
+      `/api/halls/${hallId}/sessions`,
+      { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
+      { 'x-bolillo-second-person': Buffer.from(`directora:${PASSWORD}`).toString('base64') },
+    )
+    const game = await call('marta', 'POST', `/api/sessions/${session.body.id}/games`, {
+      seriesIds: [(await call('marta', 'GET', `/api/halls/${hallId}`)).body.series[0].id],
+    })
     const gameId = game.body.gameId as string
     await call('marta', 'POST', `/api/games/${gameId}/sales/open`)
     // Sold and paid at the table's enrolled station, in her open shift (issue 13 points 2, 5 and 6).
-    const till = await openTill(server.url, server.services, { hallId, username: 'marta', password: PASSWORD, floatCents: 50_000 })
+    const till = await openTill(server.url, server.services, {
+      hallId,
+      username: 'marta',
+      password: PASSWORD,
+      floatCents: 50_000,
+    })
     tokens.set('marta@mesa1', till.token)
     await call('marta@mesa1', 'POST', `/api/games/${gameId}/sales`, { count: 30 })
     await call('marta', 'POST', `/api/games/${gameId}/sales/close`, {})
     for (let i = 0; i < 300; i++) {
       const s = (await call('marta', 'GET', `/api/games/${gameId}`)).body as GameState
       if (s.status === 'finished') break
-      const r = s.window ? await call('marta', 'POST', `/api/games/${gameId}/window/close`) : await call('marta', 'POST', `/api/games/${gameId}/draw`)
+      const r = s.window
+        ? await call('marta', 'POST', `/api/games/${gameId}/window/close`)
+        : await call('marta', 'POST', `/api/games/${gameId}/draw`)
       if (r.status === 409 && r.body.error.code === 'BEACON_PENDING') await new Promise((x) => setTimeout(x, 200))
     }
     finished = (await call('marta', 'GET', `/api/games/${gameId}`)).body
@@ -95,46 +124,67 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
     await server?.cleanup()
   })
 
-  it('shows the inspector the journal verified, the checkpoints, the minutes with the draw proof and the prize register, reading only', { timeout: 120_000 }, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
-    const page = await ctx.newPage()
-    const writes: string[] = []
-    page.on('request', (r) => { if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`) })
-    await login(page, 'ines')
-    await until('role in words', async () => norm(await page.getByTestId('inspector-role').textContent()), 'Inspector (solo lectura)')
+  it(
+    'shows the inspector the journal verified, the checkpoints, the minutes with the draw proof and the prize register, reading only',
+    { timeout: 120_000 },
+    async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+      const page = await ctx.newPage()
+      const writes: string[] = []
+      page.on('request', (r) => {
+        if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/'))
+          writes.push(`${r.method()} ${new URL(r.url()).pathname}`)
+      })
+      await login(page, 'ines')
+      await until(
+        'role in words',
+        async () => norm(await page.getByTestId('inspector-role').textContent()),
+        'Inspector (solo lectura)',
+      )
 
-    await page.getByTestId('verify-journal').click()
-    await until('chain verified', () => page.getByTestId('journal-result').getAttribute('data-ok'), 'true')
-    const verified = (await call('ines', 'GET', '/api/journal/verify')).body
-    expect(norm(await page.getByTestId('journal-result').textContent())).toContain(`${verified.count} registros`)
-    await until('checkpoints listed', async () => (await page.getByTestId('checkpoint').count()) > 0, true)
-    expect(norm(await page.getByTestId('checkpoints').textContent())).toMatch(/fin de partida/)
+      await page.getByTestId('verify-journal').click()
+      await until('chain verified', () => page.getByTestId('journal-result').getAttribute('data-ok'), 'true')
+      const verified = (await call('ines', 'GET', '/api/journal/verify')).body
+      expect(norm(await page.getByTestId('journal-result').textContent())).toContain(`${verified.count} registros`)
+      await until('checkpoints listed', async () => (await page.getByTestId('checkpoint').count()) > 0, true)
+      expect(norm(await page.getByTestId('checkpoints').textContent())).toMatch(/fin de partida/)
 
-    await until('minutes row', () => page.getByTestId('minutes-row').count(), 1)
-    expect(norm(await page.getByTestId('session-picker').textContent())).toMatch(/^Sala Sajama · sesión del /)
-    await page.getByTestId('show-proof').click()
-    await until('proof balls', async () => norm(await page.getByTestId('proof-balls').textContent()), finished.balls.join(' · '))
+      await until('minutes row', () => page.getByTestId('minutes-row').count(), 1)
+      expect(norm(await page.getByTestId('session-picker').textContent())).toMatch(/^Sala Sajama · sesión del /)
+      await page.getByTestId('show-proof').click()
+      await until(
+        'proof balls',
+        async () => norm(await page.getByTestId('proof-balls').textContent()),
+        finished.balls.join(' · '),
+      )
 
-    await until('register rows', async () => (await page.getByTestId('register-row').count()) === finished.winners.length, true)
-    expect(norm(await page.getByTestId('register-table').textContent())).toContain(finished.winners[0].serial)
-    await page.getByTestId('register-lotto').click()
-    await page.getByTestId('register-empty').waitFor()
-    await page.getByTestId('register-bingo').click()
-    await page.getByTestId('register-table').waitFor()
+      await until(
+        'register rows',
+        async () => (await page.getByTestId('register-row').count()) === finished.winners.length,
+        true,
+      )
+      expect(norm(await page.getByTestId('register-table').textContent())).toContain(finished.winners[0].serial)
+      await page.getByTestId('register-lotto').click()
+      await page.getByTestId('register-empty').waitFor()
+      await page.getByTestId('register-bingo').click()
+      await page.getByTestId('register-table').waitFor()
 
-    expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
-    await page.waitForTimeout(300)
-    await page.screenshot({ path: join(SCREENSHOTS, 'inspector-1920x1080.png') })
-    expect(writes).toEqual(['POST /api/auth/login'])
-    await ctx.close()
-  })
+      expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
+      await page.waitForTimeout(300)
+      await page.screenshot({ path: join(SCREENSHOTS, 'inspector-1920x1080.png') })
+      expect(writes).toEqual(['POST /api/auth/login'])
+      await ctx.close()
+    },
+  )
 
   it('turns a locutor away in words: his role does not include inspection', { timeout: 60_000 }, async () => {
     const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     const page = await ctx.newPage()
     await login(page, 'pedro')
     await page.getByTestId('not-for-role').waitFor()
-    expect(norm(await page.getByTestId('not-for-role').textContent())).toBe('Su función no incluye la inspección del diario ni de las actas.')
+    expect(norm(await page.getByTestId('not-for-role').textContent())).toBe(
+      'Su función no incluye la inspección del diario ni de las actas.',
+    )
     expect(await page.getByTestId('journal').count()).toBe(0)
     expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
     await ctx.close()

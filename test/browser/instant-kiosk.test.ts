@@ -24,13 +24,34 @@ suite('on-screen instant tickets in Chromium', () => {
     ensureBuilt(['kiosk', 'instant'], ['kiosk'])
     mkdirSync(SHOTS, { recursive: true })
     server = await startTestServer()
-    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (
+      await server.services.bingo.createHall({
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        playingPositions: 50,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
+    ).id
     const design = {
-      gameNo: 778, name: 'Raspa en Pantalla', currency: 'BOB', priceCents: 1000, ticketCount: 100, packSize: 50, channel: 'electronic',
+      gameNo: 778,
+      name: 'Raspa en Pantalla',
+      currency: 'BOB',
+      priceCents: 1000,
+      ticketCount: 100,
+      packSize: 50,
+      channel: 'electronic',
       playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-      tiers: [{ amountCents: 20_000, count: 1 }, { amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 16 }],
-      payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } }, claimDays: 60,
-      authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería', paymentPlace: 'cajas de la sala' },
+      tiers: [
+        { amountCents: 20_000, count: 1 },
+        { amountCents: 5000, count: 4 },
+        { amountCents: 2000, count: 10 },
+        { amountCents: 1000, count: 16 },
+      ],
+      payoutShareBp: { min: 0, max: 10_000 },
+      packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
+      claimDays: 60,
+      authorisationRef: 'AJ-RA-2025-0042',
+      back: { issuer: 'Lotería', paymentPlace: 'cajas de la sala' },
     }
     expect((await api(server.url, 'POST', '/api/instant/games', { design })).status).toBe(201)
     browser = await launchChromium()
@@ -45,10 +66,16 @@ suite('on-screen instant tickets in Chromium', () => {
     await page.goto(`${server.url}/instant/?hall=${hallId}&game=778`)
     await page.waitForURL(/\/kiosk\/\?.*section=raspaditas/)
     await page.getByTestId('instant-none').waitFor()
-    expect(await page.getByTestId('instant-none').textContent()).toMatch(/no está autorizada para vender raspaditas en pantalla/)
+    expect(await page.getByTestId('instant-none').textContent()).toMatch(
+      /no está autorizada para vender raspaditas en pantalla/,
+    )
     await page.screenshot({ path: `${SHOTS}/instant-refused.png` })
 
-    await api(server.url, 'POST', `/api/instant/halls/${hallId}/settings`, { electronicInstantAllowed: true, authorisationRef: 'AJ-2025-42', by: 'director' })
+    await api(server.url, 'POST', `/api/instant/halls/${hallId}/settings`, {
+      electronicInstantAllowed: true,
+      authorisationRef: 'AJ-2025-42',
+      by: 'director',
+    })
     await page.reload()
     await page.getByTestId('instant-home').waitFor()
     expect(await page.getByTestId('instant-price').textContent()).toMatch(/Bs\s10,00/)

@@ -27,15 +27,25 @@ const PLAYER = { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' }
 
 /** Every ticket of this e-instant game wins Bs 10, so that the payout below does not depend on chance. */
 const ALL_WIN: InstantDesign = {
-  gameNo: 881, name: 'Raspa y Gana', currency: 'BOB', priceCents: 1000, ticketCount: 100, packSize: 50, channel: 'electronic',
+  gameNo: 881,
+  name: 'Raspa y Gana',
+  currency: 'BOB',
+  priceCents: 1000,
+  ticketCount: 100,
+  packSize: 50,
+  channel: 'electronic',
   playStyle: { type: 'match-three', decoyAmountsCents: [200, 300, 500, 700] },
   tiers: [{ amountCents: 1000, count: 100 }],
-  payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 5 } },
-  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  payoutShareBp: { min: 0, max: 10_000 },
+  packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 5 } },
+  claimDays: 60,
+  authorisationRef: 'AJ-RA-2025-0042',
+  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 
 const haveZbar = spawnSync('which', ['zbarimg']).status === 0
-if (!haveZbar && process.env.CI === 'true') throw new Error('zbarimg is required under CI=true (apt-get install zbar-tools)')
+if (!haveZbar && process.env.CI === 'true')
+  throw new Error('zbarimg is required under CI=true (apt-get install zbar-tools)')
 
 /**
  * The QR symbols of an ESC/POS job as the printer draws them: for each GS ( k store (fn 80), the module size
@@ -55,7 +65,9 @@ async function readPrintedQrs(job: Buffer, dir: string): Promise<string[]> {
       const payload = job.subarray(i + 8, i + 5 + len).toString('latin1')
       const png = join(dir, `qr-${out.length}.png`)
       await QRCode.toFile(png, payload, { errorCorrectionLevel: ecc, scale: size, margin: 4 })
-      out.push(execFileSync('zbarimg', ['--raw', '-q', '-Sdisable', '-Sqrcode.enable', png], { encoding: 'utf8' }).trim())
+      out.push(
+        execFileSync('zbarimg', ['--raw', '-q', '-Sdisable', '-Sqrcode.enable', png], { encoding: 'utf8' }).trim(),
+      )
     }
     i += 4 + len
   }
@@ -79,10 +91,24 @@ async function expectNothingClipped(page: Page) {
     x: document.documentElement.scrollWidth - window.innerWidth,
     y: document.documentElement.scrollHeight - window.innerHeight,
     // Any element of the basket cut by its own box.
-    cut: [...document.querySelectorAll('[data-testid="kiosk-basket"] *')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length,
+    cut: [...document.querySelectorAll('[data-testid="kiosk-basket"] *')].filter(
+      (e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible',
+    ).length,
   }))
   expect(overflow).toEqual({ x: 0, y: 0, cut: 0 })
-  for (const id of ['kiosk-age', 'kiosk-age-yes', 'kiosk-age-no', 'kiosk-confirm', 'kiosk-total', 'kiosk-voucher', 'tab-cards', 'tab-slips', 'tab-instant', 'lang-en']) await expectInViewport(page, id)
+  for (const id of [
+    'kiosk-age',
+    'kiosk-age-yes',
+    'kiosk-age-no',
+    'kiosk-confirm',
+    'kiosk-total',
+    'kiosk-voucher',
+    'tab-cards',
+    'tab-slips',
+    'tab-instant',
+    'lang-en',
+  ])
+    await expectInViewport(page, id)
 }
 
 browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from one voucher (issue 13 point 1)', () => {
@@ -115,20 +141,41 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     const { auth, services } = { auth: server.services.auth, services: server.services }
     setup = await hallWithGameOnSale(services, { faceValueCents: 500, name: 'Sala Illimani' })
     kioskCredential = (await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })).credential
-    stationCredential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })).credential
-    await auth.createUser({ username: 'rosa', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD, halls: [setup.hallId] })
+    stationCredential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId }))
+      .credential
+    await auth.createUser({
+      username: 'rosa',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [setup.hallId],
+    })
     await auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
     await auth.createUser({ username: 'mesa', displayName: 'Luis Mamani', role: 'floor_manager', password: PASSWORD })
     await auth.createUser({ username: 'mesa2', displayName: 'Ana Choque', role: 'floor_manager', password: PASSWORD })
     director = (await auth.login('jefa', PASSWORD)).token
     floor = (await auth.login('mesa', PASSWORD)).token
     // A lotto draw drawn with a tómbola today at 20:00, on sale since yesterday.
-    drawId = (await services.lotto.createDraw(plan649({
-      gameCode: 'LOTOKIOSCO', drawMethod: 'manual', drawDevice: await registerTombola(services, 'AJ-T-0003'),
-      salesStartAt: '2026-03-01T08:00:00-04:00', salesCloseAt: '2026-03-02T19:00:00-04:00', drawAt: '2026-03-02T20:00:00-04:00', claimDeadline: '2026-05-01T23:59:59-04:00',
-    }))).drawId
+    drawId = (
+      await services.lotto.createDraw(
+        plan649({
+          gameCode: 'LOTOKIOSCO',
+          drawMethod: 'manual',
+          drawDevice: await registerTombola(services, 'AJ-T-0003'),
+          salesStartAt: '2026-03-01T08:00:00-04:00',
+          salesCloseAt: '2026-03-02T19:00:00-04:00',
+          drawAt: '2026-03-02T20:00:00-04:00',
+          claimDeadline: '2026-05-01T23:59:59-04:00',
+        }),
+      )
+    ).drawId
     await services.instant.generateBatch({ design: ALL_WIN, by: { kind: 'person', id: 'test' } })
-    await services.instant.configureHall({ hallId: setup.hallId, electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'test' })
+    await services.instant.configureHall({
+      hallId: setup.hallId,
+      electronicInstantAllowed: true,
+      authorisationRef: 'AJ-RA-2025-0042',
+      by: 'test',
+    })
     browser = await launchChromium()
   })
   afterAll(async () => {
@@ -160,7 +207,11 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     await expect.poll(() => decodeEscPos(printer.received()).lines.join('\n')).toContain(shortCode)
     await page.screenshot({ path: join(SCREENSHOTS, 'kiosk-one-cashier-voucher.png') })
     const shift = await api(server.url, 'GET', '/api/shifts/current', undefined, as(cashierToken))
-    expect(shift.body).toMatchObject({ station: { name: 'Caja 1' }, person: { name: 'Rosa Vargas' }, shift: { floatCents: 20_000 } })
+    expect(shift.body).toMatchObject({
+      station: { name: 'Caja 1' },
+      person: { name: 'Rosa Vargas' },
+      shift: { floatCents: 20_000 },
+    })
     await page.close()
   })
 
@@ -176,7 +227,9 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     // A mistyped code is refused in words, beside the field.
     await page.getByTestId('kiosk-voucher-code').fill('2222-3333-4444')
     await page.getByTestId('kiosk-voucher-check').click()
-    await expect.poll(() => page.getByTestId('kiosk-voucher-problem').getAttribute('data-problem')).toBe('voucher_invalid')
+    await expect
+      .poll(() => page.getByTestId('kiosk-voucher-problem').getAttribute('data-problem'))
+      .toBe('voucher_invalid')
     expect(await page.getByTestId('kiosk-voucher-problem').textContent()).toContain('Vale no válido')
 
     // The short code as printed, typed by hand.
@@ -203,10 +256,15 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     expect(await page.getByTestId('kiosk-confirm').isDisabled()).toBe(true)
     await page.getByTestId('kiosk-age-yes').click()
     expect(await page.getByTestId('kiosk-confirm').isDisabled()).toBe(false)
-    for (const s of ['cards', 'slips', 'instant']) expect(await page.getByTestId(`tab-${s}-count`).textContent()).toBe('1')
+    for (const s of ['cards', 'slips', 'instant'])
+      expect(await page.getByTestId(`tab-${s}-count`).textContent()).toBe('1')
 
     // Three sizes, each with the basket whole: age question and buy button in view, nothing scrolled or cut.
-    for (const [w, h, section] of [[1366, 768, 'instant'], [1920, 1080, 'slips'], [1080, 1920, 'cards']] as const) {
+    for (const [w, h, section] of [
+      [1366, 768, 'instant'],
+      [1920, 1080, 'slips'],
+      [1080, 1920, 'cards'],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h })
       await page.getByTestId(`tab-${section}`).click()
       await expectNothingClipped(page)
@@ -244,17 +302,37 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     expect(screenLeaks((await page.locator('body').textContent()) ?? '')).toEqual([])
 
     // The voucher is spent; the change voucher it printed is the one the server holds.
-    const check = await api(server.url, 'POST', '/api/vouchers/check', { code: shortCode }, { authorization: `Device ${kioskCredential}` })
+    const check = await api(
+      server.url,
+      'POST',
+      '/api/vouchers/check',
+      { code: shortCode },
+      { authorization: `Device ${kioskCredential}` },
+    )
     expect(check.body.status).toBe('spent')
 
     // The printed job: card, slip receipt (every LNS-6 field the player needs), e-instant ticket, change voucher.
     const job = printer.received()
     const text = decodeEscPos(job).lines.join('\n')
-    for (const s of [bought.receipt.receiptNumber, PLAYER.name, 'Loto 6/49', 'Sorteo', purchase.cards[0].serial, bought.instant.serial, purchase.change.shortCode]) expect(text).toContain(s)
+    for (const s of [
+      bought.receipt.receiptNumber,
+      PLAYER.name,
+      'Loto 6/49',
+      'Sorteo',
+      purchase.cards[0].serial,
+      bought.instant.serial,
+      purchase.change.shortCode,
+    ])
+      expect(text).toContain(s)
     if (!haveZbar) return
     const codes = await readPrintedQrs(job, work)
     expect(codes.map((c) => c.slice(0, 7))).toEqual(['BLL1.C.', 'BLL1.L.', 'BLL1.I.', 'BLL1.V.'])
-    expect(codes).toEqual([purchase.cards[0].code, bought.receipt.code, bought.instant.qr, expect.stringMatching(/^BLL1\.V\./)])
+    expect(codes).toEqual([
+      purchase.cards[0].code,
+      bought.receipt.code,
+      bought.instant.qr,
+      expect.stringMatching(/^BLL1\.V\./),
+    ])
     ;[bought.cardCode, bought.slipCode, bought.instantCode] = codes
     await page.close()
   })
@@ -262,21 +340,60 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   it('the cashier pays the winning slip and e-instant ticket against their printed codes, once', async () => {
     if (!haveZbar) return
     // The lotto draw: sales closed, the tómbola's balls are the slip's quick pick (first category), settled.
-    expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, { earlyReason: 'Prueba de caja: sorteo anticipado autorizado' }, as(director))).status).toBe(200)
+    expect(
+      (
+        await api(
+          server.url,
+          'POST',
+          `/api/lotto/draws/${drawId}/close`,
+          { earlyReason: 'Prueba de caja: sorteo anticipado autorizado' },
+          as(director),
+        )
+      ).status,
+    ).toBe(200)
     skew += 31 * 60_000
-    for (const ball of bought.receipt.boards[0].numbers) expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/balls`, { ball }, as(director))).status).toBe(200)
-    expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/settle`, undefined, as(director))).status).toBe(200)
+    for (const ball of bought.receipt.boards[0].numbers)
+      expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/balls`, { ball }, as(director))).status).toBe(
+        200,
+      )
+    expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/settle`, undefined, as(director))).status).toBe(
+      200,
+    )
 
-    const slipCheck = await api(server.url, 'POST', '/api/tickets/validate', { code: bought.slipCode }, as(cashierToken))
+    const slipCheck = await api(
+      server.url,
+      'POST',
+      '/api/tickets/validate',
+      { code: bought.slipCode },
+      as(cashierToken),
+    )
     expect(slipCheck.status, JSON.stringify(slipCheck.body)).toBe(200)
-    const slipPaid = await api(server.url, 'POST', '/api/tickets/pay', { code: bought.slipCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document }, as(cashierToken))
+    const slipPaid = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: bought.slipCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
+      as(cashierToken),
+    )
     expect(slipPaid.status, JSON.stringify(slipPaid.body)).toBe(200)
     expect(slipPaid.body.payout.kind).toBe('lotto')
 
-    const ticketPaid = await api(server.url, 'POST', '/api/tickets/pay', { code: bought.instantCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document }, as(cashierToken))
+    const ticketPaid = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: bought.instantCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
+      as(cashierToken),
+    )
     expect(ticketPaid.status, JSON.stringify(ticketPaid.body)).toBe(200)
     for (const code of [bought.slipCode, bought.instantCode]) {
-      const again = await api(server.url, 'POST', '/api/tickets/pay', { code, payeeName: PLAYER.name, payeeDocument: PLAYER.document }, as(cashierToken))
+      const again = await api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        { code, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
+        as(cashierToken),
+      )
       expect(again.status).toBeGreaterThanOrEqual(400)
     }
     // Both payouts left the drawer of her station.
@@ -290,9 +407,30 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     // Enough cards for the game to start (BNG-21), then the blower fails before the first ball and cannot be fixed.
     await bingo.sell({ gameId: setup.gameId, count: 30, channel: 'counter' })
     await bingo.closeSales({ gameId: setup.gameId })
-    const suspend = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'El bombo no arranca', confirm: { username: 'jefa', password: PASSWORD } }, as(floor))
+    const suspend = await api(
+      server.url,
+      'POST',
+      `/api/games/${setup.gameId}/incidents`,
+      {
+        kind: 'device-failure-before-first-ball',
+        note: 'El bombo no arranca',
+        confirm: { username: 'jefa', password: PASSWORD },
+      },
+      as(floor),
+    )
     expect(suspend.status, JSON.stringify(suspend.body)).toBe(200)
-    const annul = await api(server.url, 'POST', `/api/games/${setup.gameId}/incidents`, { kind: 'unresolved-suspension', note: 'Sin técnico disponible', reason: 'El bombo no pudo repararse', confirm: { username: 'jefa', password: PASSWORD } }, as(floor))
+    const annul = await api(
+      server.url,
+      'POST',
+      `/api/games/${setup.gameId}/incidents`,
+      {
+        kind: 'unresolved-suspension',
+        note: 'Sin técnico disponible',
+        reason: 'El bombo no pudo repararse',
+        confirm: { username: 'jefa', password: PASSWORD },
+      },
+      as(floor),
+    )
     expect(annul.status, JSON.stringify(annul.body)).toBe(200)
     expect((await bingo.getGameState(setup.gameId)).status).toBe('void')
 

@@ -6,7 +6,14 @@ import type { Browser, Page } from 'playwright-core'
 import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, sellVoucher, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
+import {
+  hallWithGameOnSale,
+  nextGameOnSale,
+  playToTheEnd,
+  sellVoucher,
+  winningCodes,
+  type HallSetup,
+} from '../helpers/cashdesk.ts'
 
 /**
  * The money path in real Chromium (GEN-13, BNG-11, §8): the cashier sells a voucher for cash, a player buys three
@@ -26,7 +33,8 @@ const SHOTS = SCREENSHOTS
 async function wedgeScan(page: Page, code: string) {
   await page.evaluate((text) => {
     const target = document.activeElement ?? document.body
-    for (const key of [...text, 'Enter']) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+    for (const key of [...text, 'Enter'])
+      target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
   }, code)
 }
 
@@ -48,7 +56,11 @@ suite('kiosk and cashier in Chromium', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
     const deadPrinter = `tcp://127.0.0.1:${(probe.address() as { port: number }).port}`
     await new Promise<void>((r) => probe.close(() => r()))
-    server = await startTestServer({ idRequiredPrizeCents: 1, printers: { 'kiosk-2': deadPrinter }, printerTimeoutMs: 1500 })
+    server = await startTestServer({
+      idRequiredPrizeCents: 1,
+      printers: { 'kiosk-2': deadPrinter },
+      printerTimeoutMs: 1500,
+    })
     setup = await hallWithGameOnSale(server.services, { faceValueCents: 500, name: 'Sala Illimani' })
     browser = await launchChromium()
     kiosk = await browser.newPage({ viewport: { width: 1080, height: 1920 } })
@@ -72,7 +84,9 @@ suite('kiosk and cashier in Chromium', () => {
     await cashier.getByTestId('voucher-sold').waitFor()
     voucherCode = (await cashier.getByTestId('voucher-code').textContent())!.trim()
     expect(voucherCode).toMatch(/^BLL1\.V\./)
-    await cashier.waitForFunction(() => (document.querySelector('[data-testid="voucher-preview"]') as HTMLImageElement | null)?.complete === true)
+    await cashier.waitForFunction(
+      () => (document.querySelector('[data-testid="voucher-preview"]') as HTMLImageElement | null)?.complete === true,
+    )
     await cashier.screenshot({ path: join(SHOTS, 'cashier-voucher-sold.png') })
   })
 
@@ -98,7 +112,9 @@ suite('kiosk and cashier in Chromium', () => {
 
     await kiosk.getByTestId('kiosk-confirm').click()
     await kiosk.getByTestId('kiosk-done').waitFor()
-    const serials = await kiosk.getByTestId('kiosk-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-serial')))
+    const serials = await kiosk
+      .getByTestId('kiosk-card')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-serial')))
     expect(serials).toEqual(['A-00001', 'A-00002', 'A-00003'])
     expect(await kiosk.getByTestId('kiosk-card-grid').count()).toBe(3)
     expect(await kiosk.getByTestId('kiosk-change-voucher').textContent()).toMatch(/Bs\s5,00/)
@@ -108,14 +124,26 @@ suite('kiosk and cashier in Chromium', () => {
     await kiosk.getByTestId('kiosk-finish').click()
     await kiosk.getByTestId('kiosk-home').waitFor()
     await wedgeScan(kiosk, voucherCode)
-    await expect.poll(() => kiosk.getByTestId('kiosk-voucher-problem').getAttribute('data-problem')).toBe('voucher_spent')
+    await expect
+      .poll(() => kiosk.getByTestId('kiosk-voucher-problem').getAttribute('data-problem'))
+      .toBe('voucher_spent')
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-voucher-spent.png') })
   })
 
   it('the cashier pays a winning card once and refuses the second payout (§8, BNG-71)', async () => {
     // Reach the minimum participation with more kiosk sales, then play the game to its end.
     const more = await sellVoucher(server.url, setup.hallId, 10_000)
-    expect((await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: more.code, gameId: setup.gameId, count: 17, kioskId: 'kiosk-1', ageConfirmed: true })).status).toBe(201)
+    expect(
+      (
+        await api(server.url, 'POST', '/api/kiosk/purchases', {
+          voucherCode: more.code,
+          gameId: setup.gameId,
+          count: 17,
+          kioskId: 'kiosk-1',
+          ageConfirmed: true,
+        })
+      ).status,
+    ).toBe(201)
     await playToTheEnd(server.services, setup.gameId)
     await kiosk.getByTestId('kiosk-state').waitFor()
     await kiosk.screenshot({ path: join(SHOTS, 'kiosk-no-game.png') })
@@ -133,7 +161,11 @@ suite('kiosk and cashier in Chromium', () => {
     await cashier.screenshot({ path: join(SHOTS, 'cashier-winner.png') })
     await cashier.getByTestId('cashier-pay').click()
     await expect.poll(() => cashier.getByTestId('cashier-status').getAttribute('data-status')).toBe('done')
-    await cashier.waitForFunction(() => (document.querySelector('[data-testid="cashier-receipt-preview"]') as HTMLImageElement | null)?.complete === true)
+    await cashier.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="cashier-receipt-preview"]') as HTMLImageElement | null)?.complete ===
+        true,
+    )
     await cashier.screenshot({ path: join(SHOTS, 'cashier-paid.png') })
 
     // Second payout of the same card: refused, in red, with when and where it was paid.
@@ -144,7 +176,13 @@ suite('kiosk and cashier in Chromium', () => {
     expect(await cashier.getByTestId('cashier-status-note').textContent()).toContain('caja-1')
     expect(await cashier.getByTestId('cashier-pay').count()).toBe(0)
     await cashier.screenshot({ path: join(SHOTS, 'cashier-already-paid.png') })
-    const again = await api(server.url, 'POST', '/api/tickets/pay', { code: winner.code, stationId: 'caja-2', cashierId: 'Luis', payeeName: 'X', payeeDocument: 'Y' })
+    const again = await api(server.url, 'POST', '/api/tickets/pay', {
+      code: winner.code,
+      stationId: 'caja-2',
+      cashierId: 'Luis',
+      payeeName: 'X',
+      payeeDocument: 'Y',
+    })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('ALREADY_PAID')
 
@@ -175,8 +213,12 @@ suite('kiosk and cashier in Chromium', () => {
       await page.getByTestId('kiosk-age-yes').click()
       await page.getByTestId('kiosk-confirm').click()
       await page.getByTestId('kiosk-print-pending').waitFor()
-      expect(await page.getByTestId('kiosk-print-pending').textContent()).toMatch(/^Your purchase is recorded.*reprint at the cash desk/)
-      expect(await page.getByTestId('kiosk-print-pending').getAttribute('data-ref')).toBe(await page.getByTestId('kiosk-done').getAttribute('data-purchase'))
+      expect(await page.getByTestId('kiosk-print-pending').textContent()).toMatch(
+        /^Your purchase is recorded.*reprint at the cash desk/,
+      )
+      expect(await page.getByTestId('kiosk-print-pending').getAttribute('data-ref')).toBe(
+        await page.getByTestId('kiosk-done').getAttribute('data-purchase'),
+      )
       await page.screenshot({ path: join(SHOTS, 'kiosk-print-pending.png') })
       expect((await api(server.url, 'POST', '/api/vouchers/check', { code: first.code })).body.status).toBe('spent')
     } finally {
@@ -200,7 +242,10 @@ suite('kiosk and cashier in Chromium', () => {
       expect(await page.getByTestId('kiosk-problem-title').textContent()).toBe('Printer offline')
       await page.getByTestId('kiosk-credit-kept').waitFor()
       await page.screenshot({ path: join(SHOTS, 'kiosk-printer-offline.png') })
-      expect((await api(server.url, 'POST', '/api/vouchers/check', { code: v.code })).body).toMatchObject({ status: 'active', amountCents: 1_000 })
+      expect((await api(server.url, 'POST', '/api/vouchers/check', { code: v.code })).body).toMatchObject({
+        status: 'active',
+        amountCents: 1_000,
+      })
       // Back to the basket, the voucher and the cards still in it.
       await page.getByTestId('kiosk-back').click()
       expect(await page.getByTestId('kiosk-cards-value').textContent()).toBe('1')

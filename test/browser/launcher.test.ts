@@ -44,7 +44,7 @@ browserSuite('launcher at / (issue 17)', () => {
     await page.close()
   })
 
-  it('opens the kiosk, lotto, instant and cashier screens as the demo\'s enrolled devices, each with something on sale', async () => {
+  it("opens the kiosk, lotto, instant and cashier screens as the demo's enrolled devices, each with something on sale", async () => {
     const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     const page = await context.newPage()
     await page.goto(server.url + '/')

@@ -28,9 +28,27 @@ suite('lotto slips at the one kiosk', () => {
   beforeAll(async () => {
     ensureBuilt(['kiosk', 'lotto'], ['kiosk'])
     server = await startTestServer({}, { clock })
-    hallId = (await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })).id
+    hallId = (
+      await server.services.bingo.createHall({
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        playingPositions: 50,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
+    ).id
     await api(server.url, 'POST', '/api/lotto/draws', plan649({ maxDrawsPerSlip: 2 }))
-    await api(server.url, 'POST', '/api/lotto/draws', plan649({ drawNumber: 102, maxDrawsPerSlip: 2, salesCloseAt: '2025-03-15T19:00:00-04:00', drawAt: '2025-03-15T20:00:00-04:00', claimDeadline: '2025-05-14T23:59:59-04:00' }))
+    await api(
+      server.url,
+      'POST',
+      '/api/lotto/draws',
+      plan649({
+        drawNumber: 102,
+        maxDrawsPerSlip: 2,
+        salesCloseAt: '2025-03-15T19:00:00-04:00',
+        drawAt: '2025-03-15T20:00:00-04:00',
+        claimDeadline: '2025-05-14T23:59:59-04:00',
+      }),
+    )
     browser = await launchChromium()
   })
   afterAll(async () => {
@@ -64,7 +82,12 @@ suite('lotto slips at the one kiosk', () => {
     mkdirSync(resolve('test-output/screenshots'), { recursive: true })
     await page.screenshot({ path: resolve('test-output/screenshots/lotto-receipt.png') })
     const stored = await api(server.url, 'GET', `/api/lotto/slips/${receipt}`)
-    expect(stored.body).toMatchObject({ channel: 'kiosk:k7', amountCents: 2000, player: { name: 'Ana Quispe Mamani' }, draws: [{ drawNumber: 101 }, { drawNumber: 102 }] })
+    expect(stored.body).toMatchObject({
+      channel: 'kiosk:k7',
+      amountCents: 2000,
+      player: { name: 'Ana Quispe Mamani' },
+      draws: [{ drawNumber: 101 }, { drawNumber: 102 }],
+    })
     expect(stored.body.boards[0]).toEqual({ numbers: [3, 11, 19, 27, 38, 45], quickPick: false })
     expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code })).body.status).toBe('spent')
     await page.getByTestId('kiosk-finish').click()

@@ -22,11 +22,18 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
   let displayCredential = ''
   let revokedCredential = ''
 
-  async function open(path: string, ready: (page: Page) => Promise<unknown>, shotName: string, httpRefusal = true): Promise<string> {
+  async function open(
+    path: string,
+    ready: (page: Page) => Promise<unknown>,
+    shotName: string,
+    httpRefusal = true,
+  ): Promise<string> {
     const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 }, locale: 'es-BO' })
     const page = await ctx.newPage()
     const refusals: number[] = []
-    page.on('response', (r) => { if (r.status() >= 400) refusals.push(r.status()) })
+    page.on('response', (r) => {
+      if (r.status() >= 400) refusals.push(r.status())
+    })
     await page.goto(`${server.url}${path}`)
     await ready(page)
     await page.waitForTimeout(500)
@@ -43,7 +50,13 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
     browser = await launchChromium()
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Potosí', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    await bingo.createHall({
+      id: hallId,
+      name: 'Sala Potosí',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     displayCredential = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla de la sala', hallId })).credential
     const revoked = await auth.enrolDevice({ kind: 'kiosk', name: 'Quiosco retirado', hallId })
     await auth.revokeDevice(revoked.id)
@@ -54,29 +67,58 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
     await server?.cleanup()
   })
 
-  it('the cashier screen, used by a display device, says in Spanish that the role may not, without code or permission', { timeout: 60_000 }, async () => {
-    const text = await open(`/cashier/?hall=${hallId}&device=${encodeURIComponent(displayCredential)}`, async (page) => {
-      await page.getByTestId('cashier-code').fill('A-00001')
-      await page.getByTestId('cashier-check').click()
-      await page.getByTestId('cashier-error').waitFor()
-    }, 'messages-cashier.png')
-    expect(text).toContain('Su rol no permite esta operación.')
-    expect(screenLeaks(text)).toEqual([])
-  })
+  it(
+    'the cashier screen, used by a display device, says in Spanish that the role may not, without code or permission',
+    { timeout: 60_000 },
+    async () => {
+      const text = await open(
+        `/cashier/?hall=${hallId}&device=${encodeURIComponent(displayCredential)}`,
+        async (page) => {
+          await page.getByTestId('cashier-code').fill('A-00001')
+          await page.getByTestId('cashier-check').click()
+          await page.getByTestId('cashier-error').waitFor()
+        },
+        'messages-cashier.png',
+      )
+      expect(text).toContain('Su rol no permite esta operación.')
+      expect(screenLeaks(text)).toEqual([])
+    },
+  )
 
-  it('the lotto, instant and sales kiosks with a revoked credential, and the hall display of an unknown hall, show words only', { timeout: 120_000 }, async () => {
-    const device = encodeURIComponent(revokedCredential)
-    // /lotto/ and /instant/ open the one kiosk on their section (issue 13 point 1): the same refusal, in words.
-    const lotto = await open(`/lotto/?hall=${hallId}&device=${device}`, (page) => page.getByTestId('kiosk-refused').waitFor(), 'messages-lotto.png')
-    expect(lotto).toContain('Debe identificarse.')
-    expect(screenLeaks(lotto)).toEqual([])
-    const instant = await open(`/instant/?hall=${hallId}&device=${device}`, (page) => page.waitForLoadState('networkidle'), 'messages-instant.png')
-    expect(screenLeaks(instant)).toEqual([])
-    const kiosk = await open(`/kiosk/?hall=${hallId}&device=${device}`, (page) => page.waitForLoadState('networkidle'), 'messages-kiosk.png')
-    expect(screenLeaks(kiosk)).toEqual([])
-    // The hall display hears its refusal over the socket, not HTTP.
-    const display = await open('/display/?hall=no-such-hall', (page) => page.getByTestId('state').waitFor(), 'messages-display.png', false)
-    expect(screenLeaks(display)).toEqual([])
-    expect(display).not.toMatch(/not found|no such/i)
-  })
+  it(
+    'the lotto, instant and sales kiosks with a revoked credential, and the hall display of an unknown hall, show words only',
+    { timeout: 120_000 },
+    async () => {
+      const device = encodeURIComponent(revokedCredential)
+      // /lotto/ and /instant/ open the one kiosk on their section (issue 13 point 1): the same refusal, in words.
+      const lotto = await open(
+        `/lotto/?hall=${hallId}&device=${device}`,
+        (page) => page.getByTestId('kiosk-refused').waitFor(),
+        'messages-lotto.png',
+      )
+      expect(lotto).toContain('Debe identificarse.')
+      expect(screenLeaks(lotto)).toEqual([])
+      const instant = await open(
+        `/instant/?hall=${hallId}&device=${device}`,
+        (page) => page.waitForLoadState('networkidle'),
+        'messages-instant.png',
+      )
+      expect(screenLeaks(instant)).toEqual([])
+      const kiosk = await open(
+        `/kiosk/?hall=${hallId}&device=${device}`,
+        (page) => page.waitForLoadState('networkidle'),
+        'messages-kiosk.png',
+      )
+      expect(screenLeaks(kiosk)).toEqual([])
+      // The hall display hears its refusal over the socket, not HTTP.
+      const display = await open(
+        '/display/?hall=no-such-hall',
+        (page) => page.getByTestId('state').waitFor(),
+        'messages-display.png',
+        false,
+      )
+      expect(screenLeaks(display)).toEqual([])
+      expect(display).not.toMatch(/not found|no such/i)
+    },
+  )
 })

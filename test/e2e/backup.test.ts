@@ -19,7 +19,12 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
     const server = await startTestServer({ printer: 'discard' }) // sales during the copy: their tickets are not what this test is about
     try {
       const { bingo } = server.services
-      const hall = await bingo.createHall({ name: 'Sala copia', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+      const hall = await bingo.createHall({
+        name: 'Sala copia',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
       const set = await bingo.createMasterSet({ count: 30_000 })
       const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 100 })
       const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -39,9 +44,13 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
 
       const target = join(restoreDir, 'data')
       const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
-      const restored = await run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } })
+      const restored = await run(process.execPath, [bin, 'restore', file], {
+        env: { ...process.env, DATA_DIR: target },
+      })
       expect(restored.stdout).toMatch(/^OK: restored/)
-      await expect(run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } })).rejects.toMatchObject({ stderr: expect.stringMatching(/--force/) })
+      await expect(
+        run(process.execPath, [bin, 'restore', file], { env: { ...process.env, DATA_DIR: target } }),
+      ).rejects.toMatchObject({ stderr: expect.stringMatching(/--force/) })
 
       // The keys are not in the database copy: the restored server uses the installation's key directory (its sealing
       // key opens the sealed seeds and checks the sealed value rows, issue 24 point 1).
@@ -54,7 +63,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
         const verify = (await api(back.url, 'GET', '/api/journal/verify')).body
         expect(verify.ok).toBe(true)
         // The restored hall keeps selling from where the copy stopped.
-        const more = await api(back.url, "POST", `/api/games/${gameId}/sales`, { count: 1 })
+        const more = await api(back.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 })
         expect(more.status, JSON.stringify(more.body)).toBe(201)
         expect(more.body.cards[0].cardNo).toBe(state.cardsSold + 1)
       } finally {

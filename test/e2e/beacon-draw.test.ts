@@ -25,8 +25,14 @@ const asked: string[] = []
 async function relay(kind: 'late' | 'wrong' | 'good'): Promise<string> {
   const server = createServer((req, res) => {
     asked.push(`${kind} ${req.url}`)
-    if (req.url !== `/${QUICKNET.chainHash}/public/${VECTOR.round}`) { res.writeHead(404).end('{}'); return }
-    const body = kind === 'wrong' ? { round: VECTOR.round, signature: forged.signature, randomness: forged.randomness } : { round: VECTOR.round, signature: VECTOR.signature, randomness: VECTOR.randomness }
+    if (req.url !== `/${QUICKNET.chainHash}/public/${VECTOR.round}`) {
+      res.writeHead(404).end('{}')
+      return
+    }
+    const body =
+      kind === 'wrong'
+        ? { round: VECTOR.round, signature: forged.signature, randomness: forged.randomness }
+        : { round: VECTOR.round, signature: VECTOR.signature, randomness: VECTOR.randomness }
     const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     if (kind === 'late') setTimeout(send, 5000)
     else send()
@@ -48,14 +54,30 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
 
   beforeAll(async () => {
     urls = { late: await relay('late'), wrong: await relay('wrong'), good: await relay('good') }
-    server = await startTestServer({ auth: 'on', beaconRelays: [urls.late, urls.wrong, urls.good], beaconTimeoutMs: 400, demoBeacon: false }, { clock })
+    server = await startTestServer(
+      { auth: 'on', beaconRelays: [urls.late, urls.wrong, urls.good], beaconTimeoutMs: 400, demoBeacon: false },
+      { clock },
+    )
     const { auth: access, bingo } = server.services
-    await access.createUser({ username: 'jefa', displayName: 'Jefa de Mesa Rosa Mamani', role: 'floor_manager', password: 'correct horse battery' })
+    await access.createUser({
+      username: 'jefa',
+      displayName: 'Jefa de Mesa Rosa Mamani',
+      role: 'floor_manager',
+      password: 'correct horse battery',
+    })
     auth = { authorization: `Bearer ${(await access.login('jefa', 'correct horse battery')).token}` }
-    const hall = await bingo.createHall({ name: 'Sala Titicaca', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Titicaca',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 300, seed: 'beacon-e2e' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
-    const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' } })
+    const session = await bingo.openSession({
+      hallId: hall.id,
+      recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' },
+    })
     gameId = (await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })).gameId
     await bingo.openSales(gameId)
     await bingo.sell({ gameId, count: 150, channel: 'counter' })
@@ -65,7 +87,10 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
   afterAll(async () => {
     socket?.close()
     await server?.cleanup()
-    for (const r of relays) { r.closeAllConnections(); r.close() }
+    for (const r of relays) {
+      r.closeAllConnections()
+      r.close()
+    }
   })
 
   async function journal() {
@@ -78,11 +103,25 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     const shown = waitFor(socket, 'game:state', (s: any) => s.gameId === gameId && s.status === 'sales_closed')
     const closed = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {}, auth)
     expect(closed.status).toBe(200)
-    expect(closed.body.beacon).toEqual({ round: VECTOR.round, publishedAt: new Date(roundTime(VECTOR.round) * 1000).toISOString().replace('.000Z', 'Z'), status: 'awaiting', scheme: 'drand-quicknet', demo: false })
+    expect(closed.body.beacon).toEqual({
+      round: VECTOR.round,
+      publishedAt: new Date(roundTime(VECTOR.round) * 1000).toISOString().replace('.000Z', 'Z'),
+      status: 'awaiting',
+      scheme: 'drand-quicknet',
+      demo: false,
+    })
     const state = await shown
-    expect(state).toMatchObject({ salesDigest: closed.body.salesDigest, closedAt: closed.body.closedAt, beacon: { round: VECTOR.round, status: 'awaiting' } })
+    expect(state).toMatchObject({
+      salesDigest: closed.body.salesDigest,
+      closedAt: closed.body.closedAt,
+      beacon: { round: VECTOR.round, status: 'awaiting' },
+    })
     const close = (await journal()).find((r) => r.type === 'sales.closed')!
-    expect(close.payload).toMatchObject({ salesDigest: closed.body.salesDigest, beaconRound: VECTOR.round, closedAt: closed.body.closedAt })
+    expect(close.payload).toMatchObject({
+      salesDigest: closed.body.salesDigest,
+      beaconRound: VECTOR.round,
+      closedAt: closed.body.closedAt,
+    })
 
     const early = await api(server.url, 'POST', `/api/games/${gameId}/draw`, undefined, auth)
     expect(early.status).toBe(409)
@@ -95,9 +134,15 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     const wrong = await api(server.url, 'POST', `/api/games/${gameId}/beacon`, { signature: forged.signature }, auth)
     expect(wrong.status).toBe(422)
     expect(wrong.body.error.code).toBe('INVALID_SIGNATURE')
-    const refused = (await journal()).filter((r) => r.type === 'beacon.refused' && (r.payload as any).source === 'staff')
+    const refused = (await journal()).filter(
+      (r) => r.type === 'beacon.refused' && (r.payload as any).source === 'staff',
+    )
     expect(refused).toHaveLength(1)
-    expect(refused[0].payload).toMatchObject({ gameId, round: VECTOR.round, actor: { kind: 'person', name: 'Jefa de Mesa Rosa Mamani', role: 'floor_manager' } })
+    expect(refused[0].payload).toMatchObject({
+      gameId,
+      round: VECTOR.round,
+      actor: { kind: 'person', name: 'Jefa de Mesa Rosa Mamani', role: 'floor_manager' },
+    })
     const noPermission = await api(server.url, 'POST', `/api/games/${gameId}/beacon`, { signature: VECTOR.signature })
     expect(noPermission.status).toBe(401)
   })
@@ -106,14 +151,30 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     clockMs = roundTime(VECTOR.round) * 1000 + 2000
     const r = await api(server.url, 'POST', `/api/games/${gameId}/draw`, undefined, auth)
     expect(r.status, JSON.stringify(r.body)).toBe(200)
-    expect(r.body.state.beacon).toEqual({ round: VECTOR.round, publishedAt: expect.any(String), status: 'verified', randomness: VECTOR.randomness, scheme: 'drand-quicknet', demo: false })
+    expect(r.body.state.beacon).toEqual({
+      round: VECTOR.round,
+      publishedAt: expect.any(String),
+      status: 'verified',
+      randomness: VECTOR.randomness,
+      scheme: 'drand-quicknet',
+      demo: false,
+    })
     const records = await journal()
     const fromRelay = records.filter((x) => x.type === 'beacon.refused' && (x.payload as any).source === 'relay')
     expect(fromRelay.length).toBeGreaterThanOrEqual(1)
-    expect(fromRelay.every((x) => (x.payload as any).relay === urls.wrong && (x.payload as any).signature === forged.signature)).toBe(true)
+    expect(
+      fromRelay.every(
+        (x) => (x.payload as any).relay === urls.wrong && (x.payload as any).signature === forged.signature,
+      ),
+    ).toBe(true)
     const beacon = records.filter((x) => x.type === 'game.beacon')
     expect(beacon).toHaveLength(1)
-    expect(beacon[0].payload).toMatchObject({ round: VECTOR.round, randomness: VECTOR.randomness, scheme: 'drand-quicknet', source: urls.good })
+    expect(beacon[0].payload).toMatchObject({
+      round: VECTOR.round,
+      randomness: VECTOR.randomness,
+      scheme: 'drand-quicknet',
+      source: urls.good,
+    })
     // The beacon was fixed before the first ball.
     expect(beacon[0].seq).toBeLessThan(records.find((x) => x.type === 'ball.called')!.seq)
     expect(asked).toContain(`good /${QUICKNET.chainHash}/public/${VECTOR.round}`)
@@ -123,11 +184,16 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     for (let i = 0; i < 200; i++) {
       const s = (await api(server.url, 'GET', `/api/games/${gameId}`, undefined, auth)).body
       if (s.status === 'finished') break
-      const res = s.window ? await api(server.url, 'POST', `/api/games/${gameId}/window/close`, undefined, auth) : await api(server.url, 'POST', `/api/games/${gameId}/draw`, undefined, auth)
+      const res = s.window
+        ? await api(server.url, 'POST', `/api/games/${gameId}/window/close`, undefined, auth)
+        : await api(server.url, 'POST', `/api/games/${gameId}/draw`, undefined, auth)
       expect(res.status).toBe(200)
     }
     const proof = (await api(server.url, 'GET', `/api/games/${gameId}/proof`, undefined, auth)).body
-    expect(proof).toMatchObject({ version: 'bolillo-draw-v2', beacon: { scheme: 'drand-quicknet', chainHash: QUICKNET.chainHash, ...VECTOR } })
+    expect(proof).toMatchObject({
+      version: 'bolillo-draw-v2',
+      beacon: { scheme: 'drand-quicknet', chainHash: QUICKNET.chainHash, ...VECTOR },
+    })
     expect(verifyProof(proof)).toMatchObject({ ok: true, demoBeacon: false, errors: [] })
     expect((await server.services.verifyJournal()).ok).toBe(true)
   })

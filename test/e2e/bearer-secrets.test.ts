@@ -24,14 +24,26 @@ import type { Logger } from '../../server/src/log.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
-import { bearerCodesIn, bearerNeedles, databaseRowsText, filesUnder, findNeedles, findNeedlesInText, textNeedle, type Needle } from '../helpers/secret-scan.ts'
+import {
+  bearerCodesIn,
+  bearerNeedles,
+  databaseRowsText,
+  filesUnder,
+  findNeedles,
+  findNeedlesInText,
+  textNeedle,
+  type Needle,
+} from '../helpers/secret-scan.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 /** The server's log, as one-line JSON into DATA_DIR/logs (the file a deployment would keep), at debug level. */
 function fileLogger(file: string): Logger {
   const at = (level: string) => (msg: string, extra?: unknown) => {
     const detail = extra instanceof Error ? { error: extra.message, stack: extra.stack } : extra
-    appendFileSync(file, JSON.stringify({ t: new Date().toISOString(), level, msg, ...(detail !== undefined ? { detail } : {}) }) + '\n')
+    appendFileSync(
+      file,
+      JSON.stringify({ t: new Date().toISOString(), level, msg, ...(detail !== undefined ? { detail } : {}) }) + '\n',
+    )
   }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
@@ -52,9 +64,17 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bearer-'))
     mkdirSync(join(dataDir, 'logs'), { recursive: true })
     writeFileSync(join(dataDir, 'logs', 'server.log'), '')
-    server = await startTestServer({ auth: 'on', dataDir, logLevel: 'debug' }, { log: fileLogger(join(dataDir, 'logs', 'server.log')) })
+    server = await startTestServer(
+      { auth: 'on', dataDir, logLevel: 'debug' },
+      { log: fileLogger(join(dataDir, 'logs', 'server.log')) },
+    )
     hall = await paidHall(server.services)
-    await server.services.auth.createUser({ username: 'auditora', displayName: 'Carla Rojas', role: 'auditor', password: PASSWORD })
+    await server.services.auth.createUser({
+      username: 'auditora',
+      displayName: 'Carla Rojas',
+      role: 'auditor',
+      password: PASSWORD,
+    })
     auditorToken = (await server.services.auth.login('auditora', PASSWORD)).token
   })
   afterAll(async () => server?.cleanup())
@@ -72,19 +92,68 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     bearerCodesIn(voucher, 'voucher sold at the till', codes)
     const spare = await sellVoucher(server.url, hall.hallId, 2000, {}, asCashier())
     bearerCodesIn(spare, 'voucher kept by its player', codes)
-    const kiosk = ok(await api(server.url, 'POST', '/api/kiosk/purchases', {
-      voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 2 },
-      slips: [{ drawId: hall.drawId, quickPicks: 1, player }], instant: { gameNo: hall.gameNo, count: 1 },
-    }, asKiosk()), 201, 'kiosk purchase')
+    const kiosk = ok(
+      await api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        {
+          voucherCode: voucher.code,
+          ageConfirmed: true,
+          cards: { gameId: hall.gameId, count: 2 },
+          slips: [{ drawId: hall.drawId, quickPicks: 1, player }],
+          instant: { gameNo: hall.gameNo, count: 1 },
+        },
+        asKiosk(),
+      ),
+      201,
+      'kiosk purchase',
+    )
     expect(kiosk.change.shortCode).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/)
     // The change voucher typed by its short code (looked up by its keyed hash) buys another card.
-    const typed = ok(await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: kiosk.change.shortCode.toLowerCase(), ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk()), 201, 'kiosk purchase by short code')
+    const typed = ok(
+      await api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        {
+          voucherCode: kiosk.change.shortCode.toLowerCase(),
+          ageConfirmed: true,
+          cards: { gameId: hall.gameId, count: 1 },
+        },
+        asKiosk(),
+      ),
+      201,
+      'kiosk purchase by short code',
+    )
     expect(typed.cards).toHaveLength(1)
     // Counter sales at the cashier's station.
-    ok(await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier()), 201, 'counter cards')
-    const slip = ok(await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asCashier()), 201, 'counter slip')
-    ok(await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asCashier()), 201, 'counter e-instant')
-    const kinds = new Set([...codes.keys()].map((c) => (c.startsWith('BLL1.') ? c.split('.')[1] : c.includes('-') && c.length === 14 ? 'short' : 'instant')))
+    ok(
+      await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier()),
+      201,
+      'counter cards',
+    )
+    const slip = ok(
+      await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asCashier()),
+      201,
+      'counter slip',
+    )
+    ok(
+      await api(
+        server.url,
+        'POST',
+        `/api/instant/halls/${hall.hallId}/electronic`,
+        { gameNo: hall.gameNo },
+        asCashier(),
+      ),
+      201,
+      'counter e-instant',
+    )
+    const kinds = new Set(
+      [...codes.keys()].map((c) =>
+        c.startsWith('BLL1.') ? c.split('.')[1] : c.includes('-') && c.length === 14 ? 'short' : 'instant',
+      ),
+    )
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['C', 'I', 'L', 'V', 'short', 'instant']))
 
     // Refused tickets: a kiosk may not pay a card (FORBIDDEN, journaled as access.refused), nor a tampered one.
@@ -92,23 +161,54 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const refused = await api(server.url, 'POST', '/api/tickets/pay', { code: card }, asKiosk())
     expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN'])
     const tampered = `${card.slice(0, -3)}${card.endsWith('AAA') ? 'BBB' : 'AAA'}`
-    const bad = await api(server.url, 'POST', '/api/tickets/pay', { code: tampered, payeeName: player.name, payeeDocument: player.document }, asCashier())
+    const bad = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: tampered, payeeName: player.name, payeeDocument: player.document },
+      asCashier(),
+    )
     expect(bad.status).toBeGreaterThanOrEqual(400)
     // A kiosk of another hall presented this hall's card and voucher (WRONG_HALL): the refusal's reason names the code.
-    const other = await server.services.bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 50, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    const foreignKiosk = await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Sajama', hallId: other.id })
+    const other = await server.services.bingo.createHall({
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 50,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    const foreignKiosk = await server.services.auth.enrolDevice({
+      kind: 'kiosk',
+      name: 'Kiosco Sajama',
+      hallId: other.id,
+    })
     for (const body of [{ code: spare.code }, { code: card }]) {
-      const wrong = await api(server.url, 'POST', body.code.startsWith('BLL1.V') ? '/api/vouchers/check' : '/api/tickets/validate', body, { ...es, authorization: `Device ${foreignKiosk.credential}` })
+      const wrong = await api(
+        server.url,
+        'POST',
+        body.code.startsWith('BLL1.V') ? '/api/vouchers/check' : '/api/tickets/validate',
+        body,
+        { ...es, authorization: `Device ${foreignKiosk.credential}` },
+      )
       expect([wrong.status, wrong.body.error?.code]).toEqual([403, 'WRONG_HALL'])
     }
-    const journal = async (as: Record<string, string>) => (await api(server.url, 'GET', '/api/journal?limit=1000', undefined, as)).body.records as Array<{ type: string; payload: any }>
+    const journal = async (as: Record<string, string>) =>
+      (await api(server.url, 'GET', '/api/journal?limit=1000', undefined, as)).body.records as Array<{
+        type: string
+        payload: any
+      }>
     const refusals = (await journal(asDirector())).filter((r) => r.type === 'access.refused')
     expect(refusals.map((r) => r.payload.code)).toEqual(expect.arrayContaining(['FORBIDDEN', 'WRONG_HALL']))
     // The journal names the refused ticket by its kind and id, never by its bearer code.
     expect(refusals.some((r) => String(r.payload.reason).includes(`BLL1.C.${kiosk.cards[0].id}`))).toBe(true)
 
     // A player's document amended on her slip before the draw (LNS-20): journaled, sealed.
-    const amend = await api(server.url, 'POST', `/api/lotto/slips/${slip.receiptNumber}/player`, { ...amended, evidenceRef: 'CI presentado en caja', reason: 'nombre de casada' }, asDirector())
+    const amend = await api(
+      server.url,
+      'POST',
+      `/api/lotto/slips/${slip.receiptNumber}/player`,
+      { ...amended, evidenceRef: 'CI presentado en caja', reason: 'nombre de casada' },
+      asDirector(),
+    )
     expect(amend.status, JSON.stringify(amend.body)).toBe(200)
 
     // The backup command's copy, then the scan.
@@ -119,16 +219,23 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const names = files.map((f) => f.slice(server.dataDir.length + 1))
     expect(names.some((n) => n.startsWith('prints/'))).toBe(true)
     expect(names).toContain('logs/server.log')
-    if (!testPostgresUrl) expect(names).toEqual(expect.arrayContaining(['bolillo.sqlite', 'backups/bolillo-backup.sqlite']))
+    if (!testPostgresUrl)
+      expect(names).toEqual(expect.arrayContaining(['bolillo.sqlite', 'backups/bolillo-backup.sqlite']))
 
     const codeNeedles = bearerNeedles(codes)
-    const documents: Needle[] = [player.document, amended.document].flatMap((d) => [textNeedle(`identity document ${d}`, d), textNeedle(`identity document ${d} (number)`, d.replace(/\D/g, ''))])
+    const documents: Needle[] = [player.document, amended.document].flatMap((d) => [
+      textNeedle(`identity document ${d}`, d),
+      textNeedle(`identity document ${d} (number)`, d.replace(/\D/g, '')),
+    ])
     // The journal as stored: in the live database (either engine) and in the backup.
     const journals = [['journal', await databaseRowsText(server.services.db, ['journal'])]]
     if (!testPostgresUrl) {
       const copy = await openSqliteConnection(backup)
       try {
-        journals.push(['backup journal', (copy.prepare('SELECT * FROM journal').all() as unknown[]).map((r) => JSON.stringify(r)).join('\n')])
+        journals.push([
+          'backup journal',
+          (copy.prepare('SELECT * FROM journal').all() as unknown[]).map((r) => JSON.stringify(r)).join('\n'),
+        ])
       } finally {
         copy.close()
       }
@@ -136,7 +243,10 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const findings = [
       ...findNeedles(files, codeNeedles),
       ...findNeedlesInText('database rows', await databaseRowsText(server.services.db), codeNeedles),
-      ...findNeedles(files.filter((f) => !/\.sqlite(-wal|-shm)?$/.test(f)), documents),
+      ...findNeedles(
+        files.filter((f) => !/\.sqlite(-wal|-shm)?$/.test(f)),
+        documents,
+      ),
       ...journals.flatMap(([label, text]) => findNeedlesInText(label, text, documents)),
     ]
     expect(findings).toEqual([])
@@ -149,7 +259,11 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     expect(byDirector.payload.after.document).toMatchObject({ protected: 'identity-document', value: amended.document })
     expect(byDirector.payload.before.document.value).toBe(player.document)
     const byAuditor = (await journal(asAuditor())).find((r) => r.type === 'lotto.player_amended')!
-    expect(byAuditor.payload.after.document).toEqual({ protected: 'identity-document', tag: byDirector.payload.after.document.tag, value: '•••' })
+    expect(byAuditor.payload.after.document).toEqual({
+      protected: 'identity-document',
+      tag: byDirector.payload.after.document.tag,
+      value: '•••',
+    })
     expect(JSON.stringify(await journal(asAuditor()))).not.toContain('9035518')
   })
 })
@@ -160,18 +274,36 @@ describe('short codes kept in clear by an earlier version are hashed once at sta
     let second: Awaited<ReturnType<typeof startTestServer>> | undefined
     try {
       const hall = await paidHall(first.services)
-      const voucher = await sellVoucher(first.url, hall.hallId, 1000, {}, { authorization: `Bearer ${hall.cashierToken}` })
+      const voucher = await sellVoucher(
+        first.url,
+        hall.hallId,
+        1000,
+        {},
+        { authorization: `Bearer ${hall.cashierToken}` },
+      )
       // As an earlier version stored it: the short code in clear, no hash.
       const clear = voucher.shortCode.replace(/-/g, '')
-      await first.services.db.run('UPDATE vouchers SET short_code = ?, short_code_hash = NULL WHERE id = ?', [clear, voucher.id])
+      await first.services.db.run('UPDATE vouchers SET short_code = ?, short_code_hash = NULL WHERE id = ?', [
+        clear,
+        voucher.id,
+      ])
       const config = first.services.config
       await first.close()
       second = await startTestServer({ ...config, port: 0 })
-      const row = await second.services.db.get<{ short_code: string | null; short_code_hash: string | null }>('SELECT short_code, short_code_hash FROM vouchers WHERE id = ?', [voucher.id])
+      const row = await second.services.db.get<{ short_code: string | null; short_code_hash: string | null }>(
+        'SELECT short_code, short_code_hash FROM vouchers WHERE id = ?',
+        [voucher.id],
+      )
       expect(row!.short_code).toBeNull()
       expect(row!.short_code_hash).toMatch(/^[0-9a-f]{64}$/)
       expect(row!.short_code_hash).not.toContain(clear)
-      const check = await api(second.url, 'POST', '/api/vouchers/check', { code: voucher.shortCode }, { authorization: `Device ${hall.kiosk.credential}` })
+      const check = await api(
+        second.url,
+        'POST',
+        '/api/vouchers/check',
+        { code: voucher.shortCode },
+        { authorization: `Device ${hall.kiosk.credential}` },
+      )
       expect(check.status, JSON.stringify(check.body)).toBe(200)
       expect(check.body).toMatchObject({ id: voucher.id, status: 'active', shortCode: null })
     } finally {

@@ -17,10 +17,17 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   beforeAll(async () => {
     server = await startTestServer()
-    const hall = await server.services.bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await server.services.bingo.createHall({
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     hallId = hall.id
     socket = await connect(server.url)
-    socket.on('ball:drawn', (e: { gameId: string; ball: number }) => { if (e.gameId === gameId) ballsSeen.push(e.ball) })
+    socket.on('ball:drawn', (e: { gameId: string; ball: number }) => {
+      if (e.gameId === gameId) ballsSeen.push(e.ball)
+    })
     socket.on('game:state', (s: any) => statesSeen.push(s))
   })
   afterAll(async () => {
@@ -31,12 +38,22 @@ describe('a whole bingo game over HTTP and socket.io', () => {
   it('sets up a master set, a series and a session with the ball recount (BNG-13, BNG-27)', async () => {
     const set = await api(server.url, 'POST', '/api/master-sets', { count: 300, seed: 'e2e-set' })
     expect(set.status).toBe(201)
-    const series = await api(server.url, 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 1000 })
+    const series = await api(server.url, 'POST', `/api/halls/${hallId}/series`, {
+      code: 'A',
+      masterSetId: set.body.id,
+      faceValueCents: 1000,
+    })
     expect(series.status).toBe(201)
-    const badRecount = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 89, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
+    const badRecount = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, {
+      recount: { ballsCounted: 89, confirmedBy: 'Jefe de Mesa' },
+      checklist: { extractor: true, cctv: true, displays: true, sound: true },
+    })
     expect(badRecount.status).toBe(400)
     expect(badRecount.body.error.message).toMatch(/datos/)
-    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })
+    const session = await api(server.url, 'POST', `/api/halls/${hallId}/sessions`, {
+      recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' },
+      checklist: { extractor: true, cctv: true, displays: true, sound: true },
+    })
     expect(session.status).toBe(201)
     sessionId = session.body.id
     const game = await api(server.url, 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [series.body.id] })
@@ -53,7 +70,13 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     expect(es.status).toBe(409)
     expect(es.body.error.code).toBe('SALES_NOT_OPEN')
     expect(es.body.error.message).toBe('La venta de cartones aún no está abierta.')
-    const en = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 }, { 'accept-language': 'en-GB,en;q=0.9' })
+    const en = await api(
+      server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { count: 1 },
+      { 'accept-language': 'en-GB,en;q=0.9' },
+    )
     expect(en.body.error.message).toBe('Card sales are not open yet.')
   })
 
@@ -79,17 +102,31 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   it('closes sales, announces the pools, and refuses a sale after close (BNG-16, BNG-56)', async () => {
     // bolillo-draw-v2: nobody supplies entropy; an old client that still sends it is told so, in its language.
-    const withEntropy = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, { externalEntropy: 'beacon 42' })
+    const withEntropy = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {
+      externalEntropy: 'beacon 42',
+    })
     expect(withEntropy.status).toBe(400)
     expect(withEntropy.body.error.code).toBe('VALIDATION_FAILED')
-    expect(withEntropy.body.error.details).toMatchObject({ field: 'externalEntropy', reason: expect.stringMatching(/faro público/) })
-    const withEntropyEn = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, { externalEntropy: '' }, { 'accept-language': 'en' })
+    expect(withEntropy.body.error.details).toMatchObject({
+      field: 'externalEntropy',
+      reason: expect.stringMatching(/faro público/),
+    })
+    const withEntropyEn = await api(
+      server.url,
+      'POST',
+      `/api/games/${gameId}/sales/close`,
+      { externalEntropy: '' },
+      { 'accept-language': 'en' },
+    )
     expect(withEntropyEn.status).toBe(400)
     expect(withEntropyEn.body.error.details.reason).toMatch(/public randomness beacon/)
     expect((await api(server.url, 'GET', `/api/games/${gameId}`)).body.status).toBe('on_sale')
     const closed = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {})
     expect(closed.status).toBe(200)
-    expect(closed.body.beacon).toMatchObject({ round: expect.any(Number), status: expect.stringMatching(/^(awaiting|verified)$/) })
+    expect(closed.body.beacon).toMatchObject({
+      round: expect.any(Number),
+      status: expect.stringMatching(/^(awaiting|verified)$/),
+    })
     expect(closed.body.salesDigest).toMatch(/^[0-9a-f]{64}$/)
     expect(closed.body.cardsSold).toBe(200)
     expect(closed.body.linePoolCents).toBe(20_000) // 10 % of 200 x 10.00
@@ -104,7 +141,9 @@ describe('a whole bingo game over HTTP and socket.io', () => {
       const state = (await api(server.url, 'GET', `/api/games/${gameId}`)).body
       if (state.status === 'finished') break
       if (state.status === 'line_window' || state.status === 'bingo_window') {
-        expect(state.winners.filter((w: any) => w.kind === (state.status === 'line_window' ? 'line' : 'bingo')).length).toBeGreaterThan(0)
+        expect(
+          state.winners.filter((w: any) => w.kind === (state.status === 'line_window' ? 'line' : 'bingo')).length,
+        ).toBeGreaterThan(0)
         const r = await api(server.url, 'POST', `/api/games/${gameId}/window/close`)
         expect(r.status).toBe(200)
       } else {
@@ -114,7 +153,8 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     }
     const final = (await api(server.url, 'GET', `/api/games/${gameId}`)).body
     expect(final.status).toBe('finished')
-    if (statesSeen.at(-1)?.status !== 'finished') await waitFor(socket, 'game:state', (s: any) => s.gameId === gameId && s.status === 'finished')
+    if (statesSeen.at(-1)?.status !== 'finished')
+      await waitFor(socket, 'game:state', (s: any) => s.gameId === gameId && s.status === 'finished')
     expect(ballsSeen).toEqual(final.balls)
     expect(statesSeen.at(-1).status).toBe('finished')
     const lines = final.winners.filter((w: any) => w.kind === 'line')
@@ -153,7 +193,11 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     expect(minutes.games[0].balls).toEqual(proof.balls)
     const pdf = await fetch(`${server.url}/api/sessions/${sessionId}/minutes.pdf`)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
 
     const journal = (await api(server.url, 'GET', '/api/journal/verify')).body
     expect(journal.ok).toBe(true)
@@ -164,7 +208,11 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     const r404 = await api(server.url, 'GET', '/api/nothing')
     expect(r404.status).toBe(404)
     expect(r404.body.error.code).toBe('ROUTE_NOT_FOUND')
-    const res = await fetch(`${server.url}/api/games/${gameId}/sales`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"count": ' })
+    const res = await fetch(`${server.url}/api/games/${gameId}/sales`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"count": ',
+    })
     expect(res.status).toBe(400)
     const text = await res.text()
     expect(text).not.toMatch(/at .*\.ts:\d+/)

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
-import { PASSWORD, gameOnSale, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import {
+  PASSWORD,
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  startRulesServer,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
 
 /**
  * Issue 18, over real HTTP with authentication on, in a Cantabrian hall (004 Bingo V.2.a and V.3):
@@ -27,11 +34,26 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
 
   beforeAll(async () => {
     s = await startRulesServer('2026-11-20T18:00:00Z')
-    ;({ hallId, seriesId } = await hallWithSeries(s, { profileId: 'ES-CB-2010', name: 'Sala Pereda', seed: 'prima-receipt', cards: 600, faceValueCents: 5_000 }))
-    const prima = await s.call('jefa', 'PUT', `/api/halls/${hallId}/prima`, { amountsCents: [5_000], amountCents: 5_000 })
+    ;({ hallId, seriesId } = await hallWithSeries(s, {
+      profileId: 'ES-CB-2010',
+      name: 'Sala Pereda',
+      seed: 'prima-receipt',
+      cards: 600,
+      faceValueCents: 5_000,
+    }))
+    const prima = await s.call('jefa', 'PUT', `/api/halls/${hallId}/prima`, {
+      amountsCents: [5_000],
+      amountCents: 5_000,
+    })
     expect(prima.status, JSON.stringify(prima.body)).toBe(200)
     sessionId = await openSession(s, hallId)
-    cashier = await openTill(s.server.url, s.server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 200_000 })
+    cashier = await openTill(s.server.url, s.server.services, {
+      hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 200_000,
+    })
   })
   afterAll(async () => s?.server.cleanup())
 
@@ -39,10 +61,17 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
   async function manualBingo(cards: number): Promise<{ gameId: string; serial: string; balls: number[] }> {
     const g = await gameOnSale(s, sessionId, [seriesId], cards, 'manual')
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
-    const card = await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE game_id = ? AND serial = ?', [g.gameId, g.serials[0]])
+    const card = await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE game_id = ? AND serial = ?', [
+      g.gameId,
+      g.serials[0],
+    ])
     const balls = (JSON.parse(card!.numbers) as number[][]).flat().filter((n) => n > 0)
-    for (const ball of balls) expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
-    expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body.ok).toBe(true)
+    for (const ball of balls)
+      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+    expect(
+      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
+        .ok,
+    ).toBe(true)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
     // BNG-71 (Cantabria): the game's ordinary prizes are paid before the next one.
     await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
@@ -51,37 +80,89 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
 
   async function primaPrize(): Promise<{ id: string; serial: string; gameId: string; balls: number[]; code: string }> {
     const g = await manualBingo(20)
-    const prizes = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{ id: string; source: string; serial: string; cardId: string; amountCents: number }>
+    const prizes = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
+      id: string
+      source: string
+      serial: string
+      cardId: string
+      amountCents: number
+    }>
     const prima = prizes.find((p) => p.source === 'prima')
     expect(prima, JSON.stringify(prizes)).toBeDefined()
-    return { id: prima!.id, serial: prima!.serial, gameId: g.gameId, balls: g.balls, code: s.server.services.cashdesk.payouts.cardCode(prima!.cardId) }
+    return {
+      id: prima!.id,
+      serial: prima!.serial,
+      gameId: g.gameId,
+      balls: g.balls,
+      code: s.server.services.cashdesk.payouts.cardCode(prima!.cardId),
+    }
   }
 
-  it('BNG-69/70, issue 23: pays the prima with its card at the cash desk, in cash out of the drawer, and prints the receipt and its DUPLICADO with the extraction order and the card\'s series', async () => {
+  it("BNG-69/70, issue 23: pays the prima with its card at the cash desk, in cash out of the drawer, and prints the receipt and its DUPLICADO with the extraction order and the card's series", async () => {
     // 20 cards x 50.00 = 1,000.00; 6 % = 60.00 >= 50.00: the next game offers the prima (BNG-60).
     await manualBingo(20)
     const prima = await primaPrize()
     // Issue 23: the by-id route is gone; a prize is paid only against its card's signed code.
-    expect((await asCashier('POST', `/api/bonus-prizes/${prima.id}/pay`, { payee: { name: 'Ana Ruiz', document: '12345678Z' }, payment: { method: 'cash' } })).status).toBe(404)
+    expect(
+      (
+        await asCashier('POST', `/api/bonus-prizes/${prima.id}/pay`, {
+          payee: { name: 'Ana Ruiz', document: '12345678Z' },
+          payment: { method: 'cash' },
+        })
+      ).status,
+    ).toBe(404)
     // BNG-55: a prima winner is identified.
     const anonymous = await asCashier('POST', '/api/tickets/pay', { code: prima.code })
     expect(anonymous.body.error.code).toBe('PAYEE_ID_REQUIRED')
-    const paid = await asCashier('POST', '/api/tickets/pay', { code: prima.code, payeeName: 'Ana Ruiz', payeeDocument: '12345678Z', payment: { method: 'cash' } })
+    const paid = await asCashier('POST', '/api/tickets/pay', {
+      code: prima.code,
+      payeeName: 'Ana Ruiz',
+      payeeDocument: '12345678Z',
+      payment: { method: 'cash' },
+    })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     // The table paid the bingo before the next game (BNG-71): the card's payout is the prima alone.
-    expect(paid.body.payout).toMatchObject({ amountCents: 5_000, prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }], payment: { method: 'cash' } })
+    expect(paid.body.payout).toMatchObject({
+      amountCents: 5_000,
+      prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }],
+      payment: { method: 'cash' },
+    })
     const receipt = await asCashier('GET', `/api/bonus-prizes/${prima.id}/receipt`)
-    expect(receipt.body).toMatchObject({ status: 'paid', amountCents: 5_000, accumulatedGames: 2, payment: { method: 'cash' }, paidBy: 'Rosa Vargas', payee: { name: 'Ana Ruiz', document: '12345678Z' } })
+    expect(receipt.body).toMatchObject({
+      status: 'paid',
+      amountCents: 5_000,
+      accumulatedGames: 2,
+      payment: { method: 'cash' },
+      paidBy: 'Rosa Vargas',
+      payee: { name: 'Ana Ruiz', document: '12345678Z' },
+    })
     // Cash left the cashier's drawer, under her shift, once.
-    const out = await db().all<{ amount_cents: number; shift_id: string }>("SELECT amount_cents, shift_id FROM cash_movements WHERE kind = 'prize_payout' AND ref_id = ?", [paid.body.payout.payoutId])
+    const out = await db().all<{ amount_cents: number; shift_id: string }>(
+      "SELECT amount_cents, shift_id FROM cash_movements WHERE kind = 'prize_payout' AND ref_id = ?",
+      [paid.body.payout.payoutId],
+    )
     expect(out.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([[-5_000, cashier.shiftId]])
     // Issue 23: the prima is in the prize register, with its payee.
     const register = await s.call('jefa', 'GET', `/api/prize-register?gameId=${prima.gameId}`)
-    const row = (register.body.rows as Array<{ prizes: Array<{ id: string; kind: string }>; payeeName: string | null; payoutId: string | null }>).find((r) => r.prizes.some((p) => p.id === prima.id))
-    expect(row, JSON.stringify(register.body)).toMatchObject({ prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }], payeeName: 'Ana Ruiz', payeeDocument: '12345678Z', payoutId: paid.body.payout.payoutId })
+    const row = (
+      register.body.rows as Array<{
+        prizes: Array<{ id: string; kind: string }>
+        payeeName: string | null
+        payoutId: string | null
+      }>
+    ).find((r) => r.prizes.some((p) => p.id === prima.id))
+    expect(row, JSON.stringify(register.body)).toMatchObject({
+      prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }],
+      payeeName: 'Ana Ruiz',
+      payeeDocument: '12345678Z',
+      payoutId: paid.body.payout.payoutId,
+    })
     // BNG-64 / BNG-78: the minutes count the prima paid once (its bonus record, not again as a line or bingo).
     const minutes = (await s.call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
-    expect(minutes.games.find((g: { gameId: string }) => g.gameId === prima.gameId)).toMatchObject({ jackpotsPaidCents: 5_000, prima: { paidCents: 5_000 } })
+    expect(minutes.games.find((g: { gameId: string }) => g.gameId === prima.gameId)).toMatchObject({
+      jackpotsPaidCents: 5_000,
+      prima: { paidCents: 5_000 },
+    })
 
     const [bonusPrint] = paid.body.bonusReceipts
     expect(bonusPrint.printed, JSON.stringify(bonusPrint)).toBe(true)
@@ -96,55 +177,142 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     expect(duplicate).toContain(prima.serial)
     expect(duplicate).toMatch(/Serie\s+A/)
     expect(duplicate).toContain('ORDEN DE SALIDA DE LAS BOLAS')
-    expect(duplicate).toContain(prima.balls.map((b, i) => `${i + 1}:${b}`).slice(0, 3).join(' '))
+    expect(duplicate).toContain(
+      prima.balls
+        .map((b, i) => `${i + 1}:${b}`)
+        .slice(0, 3)
+        .join(' '),
+    )
     // The player's copy carries no extraction order: only the duplicate goes with the card.
     expect(text.slice(0, text.indexOf('DUPLICADO'))).not.toContain('ORDEN DE SALIDA')
     // The payout receipt lists the prima by name.
-    const payoutText = decodeEscPos(openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')
+    const payoutText = decodeEscPos(
+      openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed'))),
+    ).lines.join('\n')
     expect(payoutText).toMatch(/Prima de bingo/)
     // Paid once.
-    expect((await asCashier('POST', '/api/tickets/pay', { code: prima.code, payeeName: 'Ana Ruiz', payeeDocument: '12345678Z' })).body.error.code).toBe('ALREADY_PAID')
+    expect(
+      (
+        await asCashier('POST', '/api/tickets/pay', {
+          code: prima.code,
+          payeeName: 'Ana Ruiz',
+          payeeDocument: '12345678Z',
+        })
+      ).body.error.code,
+    ).toBe('ALREADY_PAID')
   })
 
-  it('BNG-70: pays by cheque only with its number and the player\'s consent; no cash moves; the receipt says cheque and its number', async () => {
+  it("BNG-70: pays by cheque only with its number and the player's consent; no cash moves; the receipt says cheque and its number", async () => {
     // The fund kept 10.00 after the award and the winning game added 60.00: this game offers it again.
     const prima = await primaPrize()
     const payee = { payeeName: 'Juan Pérez', payeeDocument: '87654321X' }
-    const noNumber = await asCashier('POST', '/api/tickets/pay', { code: prima.code, ...payee, payment: { method: 'cheque', chequeNumber: ' ', playerConsent: true } })
+    const noNumber = await asCashier('POST', '/api/tickets/pay', {
+      code: prima.code,
+      ...payee,
+      payment: { method: 'cheque', chequeNumber: ' ', playerConsent: true },
+    })
     expect(noNumber.status).toBe(400)
-    const noConsent = await asCashier('POST', '/api/tickets/pay', { code: prima.code, ...payee, payment: { method: 'cheque', chequeNumber: '0004521', playerConsent: false } })
+    const noConsent = await asCashier('POST', '/api/tickets/pay', {
+      code: prima.code,
+      ...payee,
+      payment: { method: 'cheque', chequeNumber: '0004521', playerConsent: false },
+    })
     expect(noConsent.status).toBe(400)
     expect(noConsent.body.error.message).toMatch(/[a-záéíóú]/)
-    const paid = await asCashier('POST', '/api/tickets/pay', { code: prima.code, ...payee, payment: { method: 'cheque', chequeNumber: '0004521', playerConsent: true } })
+    const paid = await asCashier('POST', '/api/tickets/pay', {
+      code: prima.code,
+      ...payee,
+      payment: { method: 'cheque', chequeNumber: '0004521', playerConsent: true },
+    })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.payout.payment).toEqual({ method: 'cheque', chequeNumber: '0004521' })
-    expect((await asCashier('GET', `/api/bonus-prizes/${prima.id}/receipt`)).body.payment).toEqual({ method: 'cheque', chequeNumber: '0004521' })
-    expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id IN (?, ?)', [prima.id, paid.body.payout.payoutId]))!.n)).toBe(0)
-    const rec = JSON.parse((await db().get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'bonus.paid' ORDER BY seq DESC LIMIT 1"))!.payload)
-    expect(rec).toMatchObject({ prizeId: prima.id, payment: 'cheque', chequeNumber: '0004521', rule: 'BNG-70', payoutId: paid.body.payout.payoutId, actor: { name: 'Rosa Vargas' } })
-    const text = decodeEscPos(openPrint(paid.body.bonusReceipts[0].print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')
+    expect((await asCashier('GET', `/api/bonus-prizes/${prima.id}/receipt`)).body.payment).toEqual({
+      method: 'cheque',
+      chequeNumber: '0004521',
+    })
+    expect(
+      Number(
+        (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id IN (?, ?)', [
+          prima.id,
+          paid.body.payout.payoutId,
+        ]))!.n,
+      ),
+    ).toBe(0)
+    const rec = JSON.parse(
+      (await db().get<{ payload: string }>(
+        "SELECT payload FROM journal WHERE type = 'bonus.paid' ORDER BY seq DESC LIMIT 1",
+      ))!.payload,
+    )
+    expect(rec).toMatchObject({
+      prizeId: prima.id,
+      payment: 'cheque',
+      chequeNumber: '0004521',
+      rule: 'BNG-70',
+      payoutId: paid.body.payout.payoutId,
+      actor: { name: 'Rosa Vargas' },
+    })
+    const text = decodeEscPos(
+      openPrint(paid.body.bonusReceipts[0].print.files.find((f: string) => f.endsWith('.escpos.sealed'))),
+    ).lines.join('\n')
     expect(text).toContain('Cheque N.º 0004521')
     expect(text).not.toMatch(/Efectivo/)
-    expect(decodeEscPos(openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed')))).lines.join('\n')).toContain('Cheque N.º 0004521')
+    expect(
+      decodeEscPos(
+        openPrint(paid.body.receipt.print.files.find((f: string) => f.endsWith('.escpos.sealed'))),
+      ).lines.join('\n'),
+    ).toContain('Cheque N.º 0004521')
   })
 
   it('issue 23: a bonus prize is not paid mid-game (BNG-71), nor once its card is reported stolen (LST-5); it stays awarded', async () => {
     // A Bolivian hall's progressive pot won with the line: awarded when the line's window closes, while the game goes on.
     const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Sajama', seed: 'pot-line' })
-    const pot = await s.call('jefa', 'POST', '/api/pots', { name: 'Pozo Sajama', authorisationRef: 'AJ-RA-2025-0778', kind: 'progressive', contributionBp: 1000, seedCents: 10_000, condition: { prize: 'line', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [bo.hallId] })
+    const pot = await s.call('jefa', 'POST', '/api/pots', {
+      name: 'Pozo Sajama',
+      authorisationRef: 'AJ-RA-2025-0778',
+      kind: 'progressive',
+      contributionBp: 1000,
+      seedCents: 10_000,
+      condition: { prize: 'line', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [bo.hallId],
+    })
     expect(pot.status, JSON.stringify(pot.body)).toBe(201)
     const session = await openSession(s, bo.hallId)
     const g = await gameOnSale(s, session, [bo.seriesId], 20, 'manual')
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
-    const card = await db().get<{ id: string; numbers: string }>('SELECT id, numbers FROM cards WHERE game_id = ? AND serial = ?', [g.gameId, g.serials[0]])
-    for (const ball of (JSON.parse(card!.numbers) as number[][])[0].filter((n) => n > 0)) expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
-    expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'line', serial: g.serials[0] })).body.ok).toBe(true)
+    const card = await db().get<{ id: string; numbers: string }>(
+      'SELECT id, numbers FROM cards WHERE game_id = ? AND serial = ?',
+      [g.gameId, g.serials[0]],
+    )
+    for (const ball of (JSON.parse(card!.numbers) as number[][])[0].filter((n) => n > 0))
+      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+    expect(
+      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'line', serial: g.serials[0] })).body
+        .ok,
+    ).toBe(true)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
-    const won = ((await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{ id: string; cardId: string; status: string }>).find((p) => p.cardId === card!.id)
+    const won = (
+      (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
+        id: string
+        cardId: string
+        status: string
+      }>
+    ).find((p) => p.cardId === card!.id)
     expect(won, 'the line won the pot').toMatchObject({ status: 'awarded' })
-    const till = await openTill(s.server.url, s.server.services, { hallId: bo.hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja Sajama' })
+    const till = await openTill(s.server.url, s.server.services, {
+      hallId: bo.hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja Sajama',
+    })
     const code = s.server.services.cashdesk.payouts.cardCode(card!.id)
-    const pay = () => api(s.server.url, 'POST', '/api/tickets/pay', { code, payeeName: 'Ana Ruiz', payeeDocument: '12345678 LP' }, till.headers)
+    const pay = () =>
+      api(
+        s.server.url,
+        'POST',
+        '/api/tickets/pay',
+        { code, payeeName: 'Ana Ruiz', payeeDocument: '12345678 LP' },
+        till.headers,
+      )
     // The game is still being drawn: its prizes, the pot's included, are paid at its end.
     const early = await pay()
     expect(early.status, JSON.stringify(early.body)).toBe(409)
@@ -154,39 +322,99 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     const stolen = await pay()
     expect(stolen.status, JSON.stringify(stolen.body)).toBe(423)
     expect(stolen.body.error.code).toBe('TICKET_BLOCKED')
-    expect((await db().get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [won!.id]))!.status).toBe('awarded')
-    expect(Number((await db().get<{ n: number }>("SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout' AND shift_id = ?", [till.shiftId]))!.n)).toBe(0)
+    expect(
+      (await db().get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [won!.id]))!.status,
+    ).toBe('awarded')
+    expect(
+      Number(
+        (await db().get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout' AND shift_id = ?",
+          [till.shiftId],
+        ))!.n,
+      ),
+    ).toBe(0)
   })
 
   it('BNG-70: a Bolivian hall pays no cheque (profile prizeChequeAllowed false)', async () => {
     const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'prima-bo' })
     // A bonus prize of a Bolivian hall: a progressive pot won in its first game (BNG-55 allows them there).
-    const pot = await s.call('jefa', 'POST', '/api/pots', { name: 'Pozo Illimani', authorisationRef: 'AJ-RA-2025-0777', kind: 'progressive', contributionBp: 1000, seedCents: 10_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [bo.hallId] })
+    const pot = await s.call('jefa', 'POST', '/api/pots', {
+      name: 'Pozo Illimani',
+      authorisationRef: 'AJ-RA-2025-0777',
+      kind: 'progressive',
+      contributionBp: 1000,
+      seedCents: 10_000,
+      condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [bo.hallId],
+    })
     expect(pot.status, JSON.stringify(pot.body)).toBe(201)
     const session = await openSession(s, bo.hallId)
     const g = await gameOnSale(s, session, [bo.seriesId], 20)
     const { playToTheEnd } = await import('../helpers/cashdesk.ts')
     await playToTheEnd(s.server.services, g.gameId)
-    const prizes = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{ id: string; cardId: string }>
+    const prizes = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
+      id: string
+      cardId: string
+    }>
     expect(prizes.length).toBeGreaterThan(0)
-    const till = await openTill(s.server.url, s.server.services, { hallId: bo.hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja BO' })
+    const till = await openTill(s.server.url, s.server.services, {
+      hallId: bo.hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja BO',
+    })
     const code = s.server.services.cashdesk.payouts.cardCode(prizes[0].cardId)
-    const r = await api(s.server.url, 'POST', '/api/tickets/pay', { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567', payment: { method: 'cheque', chequeNumber: '77', playerConsent: true } }, till.headers)
+    const r = await api(
+      s.server.url,
+      'POST',
+      '/api/tickets/pay',
+      {
+        code,
+        payeeName: 'Rosa Condori',
+        payeeDocument: 'CI 1234567',
+        payment: { method: 'cheque', chequeNumber: '77', playerConsent: true },
+      },
+      till.headers,
+    )
     expect(r.status).toBe(422)
     expect(r.body.error.code).toBe('RULE_DISABLED')
-    expect((await s.server.services.db.get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [prizes[0].id]))!.status).toBe('awarded')
+    expect(
+      (await s.server.services.db.get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [
+        prizes[0].id,
+      ]))!.status,
+    ).toBe('awarded')
     // Issue 23: a station of another hall does not pay it (the card's hall decides, not the request).
-    const other = await api(s.server.url, 'POST', '/api/tickets/pay', { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567' }, cashier.headers)
+    const other = await api(
+      s.server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567' },
+      cashier.headers,
+    )
     expect(other.status, JSON.stringify(other.body)).toBe(403)
     expect(other.body.error.code).toBe('WRONG_HALL')
     // In cash at its own hall's station it is paid with the card's line and bingo, and the pot's payment is in its ledger.
-    const cash = await api(s.server.url, 'POST', '/api/tickets/pay', { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567' }, till.headers)
+    const cash = await api(
+      s.server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567' },
+      till.headers,
+    )
     expect(cash.status, JSON.stringify(cash.body)).toBe(200)
     expect(cash.body.payout.prizes.map((p: { kind: string }) => p.kind)).toContain('progressive')
     const potPaid = cash.body.payout.prizes.find((p: { kind: string }) => p.kind === 'progressive')
     expect(potPaid.id).toBe(prizes[0].id)
-    expect((await s.call('jefa', 'GET', `/api/pots/${pot.body.id}`)).body.ledger.at(-1)).toMatchObject({ kind: 'payment', detail: { payee: { name: 'Rosa Condori', document: 'CI 1234567' } } })
-    const moved = await db().all<{ amount_cents: number; shift_id: string }>('SELECT amount_cents, shift_id FROM cash_movements WHERE ref_id = ?', [cash.body.payout.payoutId])
-    expect(moved.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([[-cash.body.payout.amountCents, till.shiftId]])
+    expect((await s.call('jefa', 'GET', `/api/pots/${pot.body.id}`)).body.ledger.at(-1)).toMatchObject({
+      kind: 'payment',
+      detail: { payee: { name: 'Rosa Condori', document: 'CI 1234567' } },
+    })
+    const moved = await db().all<{ amount_cents: number; shift_id: string }>(
+      'SELECT amount_cents, shift_id FROM cash_movements WHERE ref_id = ?',
+      [cash.body.payout.payoutId],
+    )
+    expect(moved.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([
+      [-cash.body.payout.amountCents, till.shiftId],
+    ])
   })
 })

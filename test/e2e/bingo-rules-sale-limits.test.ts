@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PASSWORD, gameOnSale, hallWithSeries, openSession, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import {
+  PASSWORD,
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  startRulesServer,
+  voidBeforeFirstBall,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
@@ -20,17 +28,30 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
   /** The cashier's own till at "Caja 1" of the hall (a counter sale and the payouts). */
   const cashierTill = async (hallId: string) => {
     let t = tills.get(hallId)
-    if (!t) { t = await openTill(s.server.url, s.server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 1_000_000 }); tills.set(hallId, t) }
+    if (!t) {
+      t = await openTill(s.server.url, s.server.services, {
+        hallId,
+        username: 'cajera',
+        password: PASSWORD,
+        stationName: 'Caja 1',
+        floatCents: 1_000_000,
+      })
+      tills.set(hallId, t)
+    }
     return t
   }
   const tableSale = async (gameId: string, hallId: string, body: Record<string, unknown>, lang = 'es') =>
-    api(s.server.url, 'POST', `/api/games/${gameId}/sales`, body, { ...(await s.till(hallId)).headers, 'accept-language': lang })
+    api(s.server.url, 'POST', `/api/games/${gameId}/sales`, body, {
+      ...(await s.till(hallId)).headers,
+      'accept-language': lang,
+    })
   const counterSale = async (gameId: string, hallId: string, body: Record<string, unknown>) =>
     api(s.server.url, 'POST', `/api/games/${gameId}/sales`, body, (await cashierTill(hallId)).headers)
-  const cardsSold = async (gameId: string) => (await s.call('auditor', 'GET', `/api/games/${gameId}`)).body.cardsSold as number
+  const cardsSold = async (gameId: string) =>
+    (await s.call('auditor', 'GET', `/api/games/${gameId}`)).body.cardsSold as number
   const journal = async () => {
     const all: Array<{ seq: number; type: string; payload: any }> = []
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const page = (await s.call('jefa', 'GET', `/api/journal?from=${from}&limit=1000`)).body.records as typeof all
       all.push(...page)
       if (page.length < 1000) return all
@@ -45,46 +66,87 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
     let kiosk: { id: string; credential: string }
     const asKiosk = () => ({ authorization: `Device ${kiosk.credential}`, 'accept-language': 'es' })
     beforeAll(async () => {
-      hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Límites', seed: 'limits', playingPositions: 3 })
+      hall = await hallWithSeries(s, {
+        profileId: 'BO-2025',
+        name: 'Sala Límites',
+        seed: 'limits',
+        playingPositions: 3,
+      })
       sessionId = await openSession(s, hall.hallId)
       kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
     })
 
-    it('posts the profile\'s default bets on the public hall information until the hall sets its own (BNG-40, CFG-16)', async () => {
+    it("posts the profile's default bets on the public hall information until the hall sets its own (BNG-40, CFG-16)", async () => {
       const info = await api(s.server.url, 'GET', `/api/halls/${hall.hallId}`)
       expect(info.status).toBe(200)
-      expect(info.body.bets).toEqual({ minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50, faceValuesCents: null, authorisationRef: null })
+      expect(info.body.bets).toEqual({
+        minCardsPerPurchase: 1,
+        maxCardsPerPurchase: 50,
+        maxCardsPerPlayer: 50,
+        faceValuesCents: null,
+        authorisationRef: null,
+      })
       expect(info.body.door).toEqual({ present: 0, playingPositions: 3, entryClosedForGame: null })
     })
 
     it('only the director sets the sale rules; they are posted, journaled and versioned (BNG-40, GEN-18, BNG-10)', async () => {
-      const rules = { authorisationRef: 'AJ/DE/RA/0601/2026', minCardsPerPurchase: 2, maxCardsPerPurchase: 5, maxCardsPerPlayer: 8, faceValuesCents: [500, 1000] }
+      const rules = {
+        authorisationRef: 'AJ/DE/RA/0601/2026',
+        minCardsPerPurchase: 2,
+        maxCardsPerPurchase: 5,
+        maxCardsPerPlayer: 8,
+        faceValuesCents: [500, 1000],
+      }
       const byFloor = await s.call('mesa1', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, rules)
       expect(byFloor.status).toBe(403)
-      const inverted = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, { ...rules, minCardsPerPurchase: 6 })
+      const inverted = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, {
+        ...rules,
+        minCardsPerPurchase: 6,
+      })
       expect(inverted.status).toBe(400)
       expect(inverted.body.error.code).toBe('VALIDATION_FAILED')
       const ok = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, rules)
       expect(ok.status, JSON.stringify(ok.body)).toBe(200)
-      expect(ok.body.bets).toEqual({ minCardsPerPurchase: 2, maxCardsPerPurchase: 5, maxCardsPerPlayer: 8, faceValuesCents: [500, 1000], authorisationRef: 'AJ/DE/RA/0601/2026' })
+      expect(ok.body.bets).toEqual({
+        minCardsPerPurchase: 2,
+        maxCardsPerPurchase: 5,
+        maxCardsPerPlayer: 8,
+        faceValuesCents: [500, 1000],
+        authorisationRef: 'AJ/DE/RA/0601/2026',
+      })
       expect((await api(s.server.url, 'GET', `/api/halls/${hall.hallId}`)).body.bets).toEqual(ok.body.bets)
-      expect((await api(s.server.url, 'GET', `/api/kiosk/halls/${hall.hallId}/offer`, undefined, asKiosk())).body.maxCardsPerPurchase).toBe(5)
-      const rec = (await journal()).filter((r) => r.type === 'hall.plan' && r.payload.kind === 'sale-rules' && r.payload.hallId === hall.hallId)
-      expect(rec.map((r) => [r.payload.version, r.payload.authorisationRef, r.payload.by.name])).toEqual([[1, 'AJ/DE/RA/0601/2026', 'Marta Quispe']])
+      expect(
+        (await api(s.server.url, 'GET', `/api/kiosk/halls/${hall.hallId}/offer`, undefined, asKiosk())).body
+          .maxCardsPerPurchase,
+      ).toBe(5)
+      const rec = (await journal()).filter(
+        (r) => r.type === 'hall.plan' && r.payload.kind === 'sale-rules' && r.payload.hallId === hall.hallId,
+      )
+      expect(rec.map((r) => [r.payload.version, r.payload.authorisationRef, r.payload.by.name])).toEqual([
+        [1, 'AJ/DE/RA/0601/2026', 'Marta Quispe'],
+      ])
     })
 
     it('refuses a series at a face value the hall is not authorised for (BNG-10)', async () => {
       const set = await s.call('jefa', 'POST', '/api/master-sets', { count: 50, seed: 'limits-b' })
-      const refused = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, { code: 'B', masterSetId: set.body.id, faceValueCents: 700 })
+      const refused = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, {
+        code: 'B',
+        masterSetId: set.body.id,
+        faceValueCents: 700,
+      })
       expect(refused.status).toBe(422)
       expect(refused.body.error.code).toBe('FACE_VALUE_NOT_AUTHORISED')
       expect(refused.body.error.message).toMatch(/valor facial/)
       expect(refused.body.error.details).toMatchObject({ authorised: [500, 1000], rule: 'BNG-10' })
-      const ok = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, { code: 'B', masterSetId: set.body.id, faceValueCents: 1000 })
+      const ok = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, {
+        code: 'B',
+        masterSetId: set.body.id,
+        faceValueCents: 1000,
+      })
       expect(ok.status).toBe(201)
     })
 
-    it('a table sale below the minimum or above the maximum is refused, and a player\'s purchases count together (GEN-18, CFG-16)', async () => {
+    it("a table sale below the minimum or above the maximum is refused, and a player's purchases count together (GEN-18, CFG-16)", async () => {
       gameId = (await gameOnSale(s, sessionId, [hall.seriesId], 2)).gameId
       const before = await cardsSold(gameId)
       const low = await tableSale(gameId, hall.hallId, { count: 1 })
@@ -102,12 +164,17 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(over.status).toBe(422)
       expect(over.body.error.code).toBe('BET_OUT_OF_LIMITS')
       expect(over.body.error.message).toMatch(/minimum and maximum bets/)
-      expect(over.body.error.details).toMatchObject({ limit: 'max-per-player', heldBefore: 5, maxCardsPerPlayer: 8, rule: 'CFG-16' })
+      expect(over.body.error.details).toMatchObject({
+        limit: 'max-per-player',
+        heldBefore: 5,
+        maxCardsPerPlayer: 8,
+        rule: 'CFG-16',
+      })
       expect((await tableSale(gameId, hall.hallId, { count: 3, playerDocument: '4567890LP' })).status).toBe(201)
       expect(await cardsSold(gameId)).toBe(before + 8)
     })
 
-    it('the cashier\'s counter sale through the till is held to the same limits (GEN-18)', async () => {
+    it("the cashier's counter sale through the till is held to the same limits (GEN-18)", async () => {
       const high = await counterSale(gameId, hall.hallId, { count: 6 })
       expect(high.status).toBe(422)
       expect(high.body.error.code).toBe('BET_OUT_OF_LIMITS')
@@ -118,9 +185,22 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
     })
 
     it('a kiosk purchase is held to the limits, and the change voucher buys for the same player (GEN-18, CFG-16)', async () => {
-      const v = await api(s.server.url, 'POST', '/api/vouchers', { hallId: hall.hallId, amountCents: 10_000, cash: { smallCents: 0, otherCents: 10_000 } }, (await cashierTill(hall.hallId)).headers)
+      const v = await api(
+        s.server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: hall.hallId, amountCents: 10_000, cash: { smallCents: 0, otherCents: 10_000 } },
+        (await cashierTill(hall.hallId)).headers,
+      )
       expect(v.status, JSON.stringify(v.body)).toBe(201)
-      const buy = (voucherCode: string, count: number) => api(s.server.url, 'POST', '/api/kiosk/purchases', { voucherCode, ageConfirmed: true, cards: { gameId, count } }, asKiosk())
+      const buy = (voucherCode: string, count: number) =>
+        api(
+          s.server.url,
+          'POST',
+          '/api/kiosk/purchases',
+          { voucherCode, ageConfirmed: true, cards: { gameId, count } },
+          asKiosk(),
+        )
       const high = await buy(v.body.voucher.code, 6)
       expect(high.status).toBe(422)
       expect(high.body.error.code).toBe('BET_OUT_OF_LIMITS')
@@ -153,15 +233,29 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const more = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })
       expect(more.status).toBe(409)
       expect(more.body.error.code).toBe('HALL_FULL')
-      expect((await s.call('auditor', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status).toBe(403)
-      expect((await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'out', people: 1 })).body.present).toBe(2)
-      expect((await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status).toBe(201)
-      expect((await api(s.server.url, 'GET', `/api/halls/${hall.hallId}`)).body.door).toMatchObject({ present: 3, playingPositions: 3 })
+      expect(
+        (await s.call('auditor', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status,
+      ).toBe(403)
+      expect(
+        (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'out', people: 1 })).body
+          .present,
+      ).toBe(2)
+      expect(
+        (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status,
+      ).toBe(201)
+      expect((await api(s.server.url, 'GET', `/api/halls/${hall.hallId}`)).body.door).toMatchObject({
+        present: 3,
+        playingPositions: 3,
+      })
       const entries = (await journal()).filter((r) => r.type === 'hall.entry' && r.payload.sessionId === sessionId)
-      expect(entries.map((r) => [r.payload.direction, r.payload.present, r.payload.by.name])).toEqual([['in', 3, 'Luis Mamani'], ['out', 2, 'Luis Mamani'], ['in', 3, 'Luis Mamani']])
+      expect(entries.map((r) => [r.payload.direction, r.payload.present, r.payload.by.name])).toEqual([
+        ['in', 3, 'Luis Mamani'],
+        ['out', 2, 'Luis Mamani'],
+        ['in', 3, 'Luis Mamani'],
+      ])
     })
 
-    it('a player buys for the next game only once the previous game\'s cards are handed back (BNG-15)', async () => {
+    it("a player buys for the next game only once the previous game's cards are handed back (BNG-15)", async () => {
       await voidBeforeFirstBall(s, gameId)
       const next = (await gameOnSale(s, sessionId, [hall.seriesId], 2)).gameId
       const kept = await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })
@@ -171,31 +265,62 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(kept.body.error.details.serials).toHaveLength(4)
       // The cards handed back are scanned at the table (never by a kiosk).
       const codesOf = async (document: string) => {
-        const rows = (await s.server.services.db.all<{ card_id: string }>('SELECT card_id FROM player_cards WHERE game_id = ? AND player_key = ?', [gameId, document]))
+        const rows = await s.server.services.db.all<{ card_id: string }>(
+          'SELECT card_id FROM player_cards WHERE game_id = ? AND player_key = ?',
+          [gameId, document],
+        )
         return rows.map((r) => s.server.services.cashdesk.payouts.cardCode(r.card_id))
       }
       // Issue 24 point 6: the player's key, the document without its "CI" label.
       const codes = await codesOf('doc:777001')
       const byKiosk = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes }, asKiosk())
       expect(byKiosk.status).toBe(403)
-      const some = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes.slice(0, 3) }, (await s.till(hall.hallId)).headers)
+      const some = await api(
+        s.server.url,
+        'POST',
+        '/api/cards/returns',
+        { code: codes.slice(0, 3) },
+        (await s.till(hall.hallId)).headers,
+      )
       expect(some.status, JSON.stringify(some.body)).toBe(200)
       expect(some.body.returned).toHaveLength(3)
-      expect((await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).body.error.details.serials).toHaveLength(1)
+      expect(
+        (await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).body.error.details.serials,
+      ).toHaveLength(1)
       // The fourth is collected into the hall's custody after the game (BNG-87/88): handed back all the same.
       const lastCode = codes.find((code) => !codes.slice(0, 3).includes(code))!
-      const collected = await api(s.server.url, 'POST', '/api/cards/collect', { code: lastCode }, (await s.till(hall.hallId)).headers)
+      const collected = await api(
+        s.server.url,
+        'POST',
+        '/api/cards/collect',
+        { code: lastCode },
+        (await s.till(hall.hallId)).headers,
+      )
       expect(collected.status, JSON.stringify(collected.body)).toBe(200)
       expect((await tableSale(next, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).status).toBe(201)
-      const again = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes.slice(0, 3) }, (await s.till(hall.hallId)).headers)
+      const again = await api(
+        s.server.url,
+        'POST',
+        '/api/cards/returns',
+        { code: codes.slice(0, 3) },
+        (await s.till(hall.hallId)).headers,
+      )
       expect([again.body.returned.length, again.body.already.length]).toEqual([0, 3])
       const returned = (await journal()).filter((r) => r.type === 'cards.returned' && r.payload.gameId === gameId)
       expect(returned.flatMap((r) => r.payload.serials)).toHaveLength(3)
       expect(returned[0].payload.by.name).toBe('Luis Mamani')
       // Those handed back at the table are in the hall's custody too: the custody list shows all four returned.
-      const custody = (await s.call('mesa1', 'GET', `/api/games/${gameId}/card-custody`)).body.cards as Array<{ serial: string; state: string }>
+      const custody = (await s.call('mesa1', 'GET', `/api/games/${gameId}/card-custody`)).body.cards as Array<{
+        serial: string
+        state: string
+      }>
       const mine = new Set(kept.body.error.details.serials as string[])
-      expect(custody.filter((c) => mine.has(c.serial)).map((c) => c.state)).toEqual(['returned', 'returned', 'returned', 'returned'])
+      expect(custody.filter((c) => mine.has(c.serial)).map((c) => c.state)).toEqual([
+        'returned',
+        'returned',
+        'returned',
+        'returned',
+      ])
     })
   })
 
@@ -207,7 +332,8 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
       const card = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/cards/${g.serials[0]}`)).body
       const top = (card.rows[0] as Array<number | null>).filter((n): n is number => typeof n === 'number' && n > 0)
-      for (const b of top) expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball: b })).status).toBe(200)
+      for (const b of top)
+        expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball: b })).status).toBe(200)
       const state = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}`)).body
       expect(['drawing', 'line_window']).toContain(state.status)
       return state.status === 'line_window'
@@ -217,7 +343,9 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const on = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Automática', seed: 'auto-claim' })
       const off = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Manual', seed: 'auto-claim' })
       expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(true)
-      expect((await s.call('mesa1', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })).status).toBe(403)
+      expect((await s.call('mesa1', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })).status).toBe(
+        403,
+      )
       const set = await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })
       expect(set.status, JSON.stringify(set.body)).toBe(200)
       expect(set.body.autoClaim).toBe(false)
@@ -227,7 +355,9 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === off.hallId)
       expect(rec.map((r) => [r.payload.autoClaim, r.payload.by.name])).toEqual([[false, 'Marta Quispe']])
       // null goes back to the profile's default.
-      expect((await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: null })).body.autoClaim).toBe(true)
+      expect(
+        (await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: null })).body.autoClaim,
+      ).toBe(true)
     })
 
     it('a Cantabrian hall never claims for the players: switching it on is refused (CFG-21, 004 Bingo III)', async () => {
@@ -241,24 +371,33 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
     })
   })
 
-  describe('the hall\'s entry closed for a game (BNG-19)', () => {
+  describe("the hall's entry closed for a game (BNG-19)", () => {
     it('closes with the close of sales in Cantabria, refuses entries until the game ends, then opens again', async () => {
       const es = await hallWithSeries(s, { profileId: 'ES-CB-2010', name: 'Sala Castro', seed: 'entry-es' })
       const sessionId = await openSession(s, es.hallId)
       const g = await gameOnSale(s, sessionId, [es.seriesId], 3, 'manual')
-      expect((await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 2 })).status).toBe(201)
+      expect(
+        (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 2 })).status,
+      ).toBe(201)
       expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
       const late = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })
       expect(late.status).toBe(409)
       expect(late.body.error.code).toBe('HALL_ENTRY_CLOSED')
       expect(late.body.error.message).toMatch(/entrada a la sala está cerrada/)
-      expect((await api(s.server.url, 'GET', `/api/halls/${es.hallId}`)).body.door).toMatchObject({ present: 2, entryClosedForGame: g.gameId })
+      expect((await api(s.server.url, 'GET', `/api/halls/${es.hallId}`)).body.door).toMatchObject({
+        present: 2,
+        entryClosedForGame: g.gameId,
+      })
       const closed = (await journal()).filter((r) => r.type === 'hall.entry_closed' && r.payload.gameId === g.gameId)
       expect(closed.map((r) => r.payload.by)).toEqual([{ kind: 'system', reason: 'sales closed' }])
       // Leaving is always possible; once the game has ended, entry opens again.
-      expect((await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'out', people: 1 })).status).toBe(201)
+      expect(
+        (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'out', people: 1 })).status,
+      ).toBe(201)
       await voidBeforeFirstBall(s, g.gameId)
-      expect((await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status).toBe(201)
+      expect(
+        (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status,
+      ).toBe(201)
     })
 
     it('the jefe closes it as the reading of the game data begins: no card is sold after, nor anyone let in; not in Bolivia', async () => {
@@ -286,10 +425,15 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
   })
 
   describe('cards are not transferred to another player where the profile forbids it (BNG-85)', () => {
-    it('a Bolivian card sold to an identified player pays its prize only to that player\'s document', async () => {
+    it("a Bolivian card sold to an identified player pays its prize only to that player's document", async () => {
       const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Potosí', seed: 'transfer-bo' })
       const sessionId = await openSession(s, bo.hallId)
-      const g = (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [bo.seriesId], drawSource: 'manual' })).body.gameId as string
+      const g = (
+        await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+          seriesIds: [bo.seriesId],
+          drawSource: 'manual',
+        })
+      ).body.gameId as string
       expect((await s.call('mesa1', 'POST', `/api/games/${g}/sales/open`)).status).toBe(200)
       const sold = await tableSale(g, bo.hallId, { count: 10, playerDocument: 'CI 1234567' })
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)
@@ -298,16 +442,19 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       // The first card's numbers, in order: its top row gives the line (claimed by the system), the rest the bingo.
       for (const b of cards[0].rows.flat().filter((n) => n > 0)) {
         const st = (await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status
-        if (st === 'line_window' || st === 'bingo_window') expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
+        if (st === 'line_window' || st === 'bingo_window')
+          expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
         if ((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status === 'finished') break
         expect((await s.call('locutor', 'POST', `/api/games/${g}/balls`, { ball: b })).status).toBe(200)
       }
-      if ((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status === 'bingo_window') expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
+      if ((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status === 'bingo_window')
+        expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
       expect((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status).toBe('finished')
       const prizes = (await s.call('mesa1', 'GET', `/api/games/${g}/prizes`)).body.prizes as Array<{ card_id: string }>
       const winner = s.server.services.cashdesk.payouts.cardCode(prizes[0].card_id)
       const till = await cashierTill(bo.hallId)
-      const pay = (extra: Record<string, unknown>) => api(s.server.url, 'POST', '/api/tickets/pay', { code: winner, payeeName: 'Juan Pérez', ...extra }, till.headers)
+      const pay = (extra: Record<string, unknown>) =>
+        api(s.server.url, 'POST', '/api/tickets/pay', { code: winner, payeeName: 'Juan Pérez', ...extra }, till.headers)
       const other = await pay({ payeeDocument: 'CI 7654321' })
       expect(other.status).toBe(403)
       expect(other.body.error.code).toBe('CARD_TRANSFER_FORBIDDEN')

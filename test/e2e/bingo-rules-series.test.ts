@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gameOnSale, hallWithSeries, openSession, startRulesServer, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import {
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  startRulesServer,
+  voidBeforeFirstBall,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
 
 /**
  * BNG-12 (issue 18) over real HTTP with authentication on: a Cantabrian series continues from the card after the
  * last one sold when that sale was the same day or the previous day of the hall's calendar (Europe/Madrid, the
  * profile's zone: halls set no zone of their own yet); older, it has lapsed and a new series starts at card 1.
  */
-describe('BNG-12: correlative sale of a series across days, in the hall\'s time zone', () => {
+describe("BNG-12: correlative sale of a series across days, in the hall's time zone", () => {
   let s: RulesServer
   let hall: Awaited<ReturnType<typeof hallWithSeries>>
   let sessionId = ''
@@ -33,7 +40,10 @@ describe('BNG-12: correlative sale of a series across days, in the hall\'s time 
   it('refuses a series idle two local days instead of resetting it to card 1, and a new series starts at 1 (BNG-12)', async () => {
     // Last sale 01:30 Madrid on the 12th; now 00:05 Madrid on the 14th (23:05 UTC on the 13th, under 48 h later).
     await s.at('2026-03-13T23:05:00.000Z')
-    const refused = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [hall.seriesId], drawSource: 'manual' })
+    const refused = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [hall.seriesId],
+      drawSource: 'manual',
+    })
     expect(refused.status).toBe(409)
     expect(refused.body.error.code).toBe('SERIES_LAPSED')
     expect(refused.body.error.message).toMatch(/serie nueva, desde el cartón número 1/)
@@ -41,7 +51,11 @@ describe('BNG-12: correlative sale of a series across days, in the hall\'s time 
     // The series is not stuck half-way: its cursor did not move and a new series sells from card 1.
     const overview = (await s.call('jefa', 'GET', `/api/halls/${hall.hallId}`)).body
     expect(overview.series.find((x: { code: string }) => x.code === 'A')).toMatchObject({ nextCardNo: 9 })
-    const b = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, { code: 'B', masterSetId: hall.masterSetId, faceValueCents: 500 })
+    const b = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, {
+      code: 'B',
+      masterSetId: hall.masterSetId,
+      faceValueCents: 500,
+    })
     expect(b.status).toBe(201)
     const game = await gameOnSale(s, sessionId, [b.body.id], 4, 'manual')
     expect(game.serials).toEqual(['B-00001', 'B-00002', 'B-00003', 'B-00004'])

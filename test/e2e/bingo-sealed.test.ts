@@ -20,7 +20,11 @@ import { startTestServer } from '../helpers/server.ts'
 function fileLogger(file: string): Logger {
   const at = (level: string) => (msg: string, extra?: unknown) => {
     // A late line after cleanup has nowhere to go.
-    try { appendFileSync(file, JSON.stringify({ level, msg, extra: extra instanceof Error ? extra.message : extra }) + '\n') } catch { /* removed */ }
+    try {
+      appendFileSync(file, JSON.stringify({ level, msg, extra: extra instanceof Error ? extra.message : extra }) + '\n')
+    } catch {
+      /* removed */
+    }
   }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
@@ -35,11 +39,18 @@ describe.skipIf(testPostgresUrl)('the seed of a bingo game on sale is sealed in 
     writeFileSync(join(dataDir, 'logs', 'server.log'), '')
     s = await startTestServer({ dataDir, logLevel: 'debug' }, { log: fileLogger(join(dataDir, 'logs', 'server.log')) })
   })
-  afterAll(async () => { await s?.cleanup() })
+  afterAll(async () => {
+    await s?.cleanup()
+  })
 
   it('keeps no preimage of the commitment in the database, WAL, logs or backups', async () => {
     const { bingo, db, sealer } = s.services
-    const hall = await bingo.createHall({ name: 'Sala Sellada', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Sellada',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 200, seed: 'bingo-sealed' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'S', masterSetId: set.id, faceValueCents: 500 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -50,7 +61,10 @@ describe.skipIf(testPostgresUrl)('the seed of a bingo game on sale is sealed in 
 
     const state = await bingo.getGameState(g.gameId)
     expect(state.status).toBe('on_sale')
-    const row = await db.get<{ seed_hex: string; seed_sealed: string }>('SELECT seed_hex, seed_sealed FROM games WHERE id = ?', [g.gameId])
+    const row = await db.get<{ seed_hex: string; seed_sealed: string }>(
+      'SELECT seed_hex, seed_sealed FROM games WHERE id = ?',
+      [g.gameId],
+    )
     const seed = sealer.open(row!.seed_sealed, `game-seed|${g.gameId}`)
     // The sealed value is this game's seed: its hash is the commitment shown to the hall (DESIGN.md draw v2 point 1).
     expect(createHash('sha256').update(seed).digest('hex')).toBe(state.commitment)

@@ -22,25 +22,56 @@ describe.skipIf(!existsSync(bun))('npm run start:bun: the demo hall under Bun', 
   })
 
   it('reports runtime bun on sqlite, runs the demo game with authentication on, and sells lotto slips', async () => {
-    const started = startServerProcess(bun, [join(process.cwd(), 'server', 'src', 'main.ts')], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_LOG_LEVEL: 'error', BOLILLO_AUTH: '', BOLILLO_SEED_DEMO: '' })
+    const started = startServerProcess(bun, [join(process.cwd(), 'server', 'src', 'main.ts')], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BOLILLO_LOG_LEVEL: 'error',
+      BOLILLO_AUTH: '',
+      BOLILLO_SEED_DEMO: '',
+    })
     child = started.child
     const url = await started.url
     await checkDemoHall(url, dataDir, { engine: 'sqlite', runtime: 'bun' })
 
     // 60 concurrent paid lotto sales on bun:sqlite, each in its own transaction with its cash movement.
-    const director = { authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'director', password: 'bolillo-demo' })).body.token}` }
+    const director = {
+      authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'director', password: 'bolillo-demo' })).body.token}`,
+    }
     const now = Date.now()
     const iso = (ms: number) => new Date(ms).toISOString()
-    const draw = await api(url, 'POST', '/api/lotto/draws', plan649({
-      salesStartAt: iso(now - 3_600_000), salesCloseAt: iso(now + 86_400_000), drawAt: iso(now + 90_000_000), claimDeadline: iso(now + 90 * 86_400_000),
-    }), director)
+    const draw = await api(
+      url,
+      'POST',
+      '/api/lotto/draws',
+      plan649({
+        salesStartAt: iso(now - 3_600_000),
+        salesCloseAt: iso(now + 86_400_000),
+        drawAt: iso(now + 90_000_000),
+        claimDeadline: iso(now + 90 * 86_400_000),
+      }),
+      director,
+    )
     expect(draw.status, JSON.stringify(draw.body)).toBe(201)
     const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'))
     // Issue 13: slips are sold for cash at the counter, by the demo cashier at Caja 1 (her shift was opened above).
-    const desk = { authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'cashier_station').credential}` }
-    const cashier = { authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'cajero', password: 'bolillo-demo' }, desk)).body.token}` }
-    const sales = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      api(url, 'POST', `/api/lotto/draws/${draw.body.drawId}/slips`, { boards: [], quickPicks: 2, player: { name: `Jugador ${i}`, document: `${1_000_000 + i} LP` } }, cashier)))
+    const desk = {
+      authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'cashier_station').credential}`,
+    }
+    const cashier = {
+      authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'cajero', password: 'bolillo-demo' }, desk)).body.token}`,
+    }
+    const sales = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        api(
+          url,
+          'POST',
+          `/api/lotto/draws/${draw.body.drawId}/slips`,
+          { boards: [], quickPicks: 2, player: { name: `Jugador ${i}`, document: `${1_000_000 + i} LP` } },
+          cashier,
+        ),
+      ),
+    )
     for (const s of sales) expect(s.status, JSON.stringify(s.body)).toBe(201)
     expect(new Set(sales.map((s) => s.body.receiptNumber)).size).toBe(60)
     const checked = await api(url, 'POST', '/api/lotto/tickets/validate', { code: sales[7].body.code }, director)

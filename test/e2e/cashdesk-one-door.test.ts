@@ -17,13 +17,17 @@ const FLOAT = 100_000
 /** "2026-11-24T10:00:00-04:00" for `ms`, in La Paz time (the plan's own offset). */
 const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
 
-describe('the cash desk pays every prize, out of the payer\'s own open shift (issue 23)', () => {
+describe("the cash desk pays every prize, out of the payer's own open shift (issue 23)", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let h: CashierHall
   let saleGame = ''
   const winners: Array<{ code: string; amountCents: number }> = []
   const db = () => server.services.db
-  const movementsOf = (refId: string) => db().all<{ station_id: string; shift_id: string; amount_cents: number }>('SELECT station_id, shift_id, amount_cents FROM cash_movements WHERE ref_id = ?', [refId])
+  const movementsOf = (refId: string) =>
+    db().all<{ station_id: string; shift_id: string; amount_cents: number }>(
+      'SELECT station_id, shift_id, amount_cents FROM cash_movements WHERE ref_id = ?',
+      [refId],
+    )
   const openShift = async (who: string) => {
     const r = await h.call(who, 'POST', '/api/shifts', { floatCents: FLOAT })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
@@ -40,7 +44,8 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     let gameId = h.setup.gameId
     for (let round = 0; round < 5 && winners.length < 2; round++) {
       if (round > 0) gameId = await nextGameOnSale(server.services, h.setup)
-      for (const count of [30, 30]) expect((await h.call('cajera@caja1', 'POST', `/api/games/${gameId}/sales`, { count })).status).toBe(201)
+      for (const count of [30, 30])
+        expect((await h.call('cajera@caja1', 'POST', `/api/games/${gameId}/sales`, { count })).status).toBe(201)
       await playToTheEnd(server.services, gameId)
       winners.push(...(await winningCodes(server.services, gameId)))
     }
@@ -49,7 +54,7 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
   }, 120_000)
   afterAll(async () => server?.cleanup())
 
-  it('refuses a payout outside the payer\'s open shift, whatever station and cashier the body names, and pays nothing', async () => {
+  it("refuses a payout outside the payer's open shift, whatever station and cashier the body names, and pays nothing", async () => {
     const w = winners[0]
     const body = { code: w.code, stationId: h.devices.caja1.id, cashierId: 'cajera' }
     // At Caja 1 the open shift is Rosa's: Jorge logged in there moves none of its cash.
@@ -69,22 +74,32 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     expect(kiosk.status).toBeLessThan(500)
     // Still unpaid, and no drawer moved.
     expect((await h.call('cajera@caja1', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
-    expect(Number((await db().get<{ n: number }>("SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout'"))!.n)).toBe(0)
+    expect(
+      Number(
+        (await db().get<{ n: number }>("SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout'"))!.n,
+      ),
+    ).toBe(0)
   })
 
-  it('moves the payer\'s own drawer only, never the station the body names', async () => {
+  it("moves the payer's own drawer only, never the station the body names", async () => {
     const w = winners[0]
-    const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w.code, stationId: h.devices.caja1.id, cashierId: 'cajera' })
+    const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+      code: w.code,
+      stationId: h.devices.caja1.id,
+      cashierId: 'cajera',
+    })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.payout.stationId).toBe(h.devices.caja2.id)
     const jorge = (await h.call('cajero@caja2', 'GET', '/api/shifts/current')).body.shift
     const rosa = (await h.call('cajera@caja1', 'GET', '/api/shifts/current')).body.shift
-    expect((await movementsOf(paid.body.payout.payoutId)).map((m) => [m.station_id, m.shift_id, Number(m.amount_cents)])).toEqual([[h.devices.caja2.id, jorge.shiftId, -w.amountCents]])
+    expect(
+      (await movementsOf(paid.body.payout.payoutId)).map((m) => [m.station_id, m.shift_id, Number(m.amount_cents)]),
+    ).toEqual([[h.devices.caja2.id, jorge.shiftId, -w.amountCents]])
     expect(jorge.outCents).toBe(w.amountCents)
     expect(rosa.lines.filter((l: { kind: string }) => l.kind === 'prize_payout')).toEqual([])
   })
 
-  it('pays a card only at a station of the card\'s hall (WRONG_HALL), whoever asks', async () => {
+  it("pays a card only at a station of the card's hall (WRONG_HALL), whoever asks", async () => {
     const other = await hallWithGameOnSale(server.services, { name: 'Sala Sajama', cards: 200 })
     await server.services.bingo.sell({ gameId: other.gameId, count: 40, channel: 'test' })
     await playToTheEnd(server.services, other.gameId)
@@ -95,17 +110,42 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     expect(r.body.error.code).toBe('WRONG_HALL')
     expect(r.body.error.message).toMatch(/sala/)
     // The use case itself refuses it from the card's hall, even to a person of every hall, whatever guard the route has.
-    const till = { stationId: h.devices.caja1.id, cashierId: 'jefa', shiftId: null, stationHallId: h.setup.hallId, personHalls: '*' as const }
-    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...till })).rejects.toMatchObject({ code: 'WRONG_HALL' })
+    const till = {
+      stationId: h.devices.caja1.id,
+      cashierId: 'jefa',
+      shiftId: null,
+      stationHallId: h.setup.hallId,
+      personHalls: '*' as const,
+    }
+    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...till })).rejects.toMatchObject({
+      code: 'WRONG_HALL',
+    })
     const judged = await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })
     expect(judged.body.status).toBe('winner')
     // Issue 23: the cash desk's one shape for the cashier screen, whatever the line.
-    expect(judged.body.view).toMatchObject({ product: 'card', verdict: 'winner', payable: true, amountCents: judged.body.amountCents })
+    expect(judged.body.view).toMatchObject({
+      product: 'card',
+      verdict: 'winner',
+      payable: true,
+      amountCents: judged.body.amountCents,
+    })
   })
 
-  it('stops a cashier moved to another hall from paying at her old hall\'s station, though her session and shift are still open', async () => {
-    const user = await server.services.auth.createUser({ username: 'cajera3', displayName: 'Nora Paz', role: 'cashier', password: PASSWORD, halls: [h.setup.hallId] })
-    const till = await openTill(server.url, server.services, { hallId: h.setup.hallId, username: 'cajera3', password: PASSWORD, stationName: 'Caja 3', floatCents: FLOAT })
+  it("stops a cashier moved to another hall from paying at her old hall's station, though her session and shift are still open", async () => {
+    const user = await server.services.auth.createUser({
+      username: 'cajera3',
+      displayName: 'Nora Paz',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [h.setup.hallId],
+    })
+    const till = await openTill(server.url, server.services, {
+      hallId: h.setup.hallId,
+      username: 'cajera3',
+      password: PASSWORD,
+      stationName: 'Caja 3',
+      floatCents: FLOAT,
+    })
     const other = await hallWithGameOnSale(server.services, { name: 'Sala Tunari', cards: 100 })
     await server.services.auth.setHalls(user.id, [other.hallId])
     const w = winners[winners.length - 1]
@@ -114,25 +154,78 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
     expect(r.body.error.code).toBe('WRONG_HALL')
     // The use case decides it itself, from the card and the till, whatever guard stands before it (a body the
     // route's guard does not read, a caller other than HTTP).
-    const sp = { station: { id: till.station.id, name: 'Caja 3', kind: 'cashier_station', hallId: h.setup.hallId }, person: { id: user.id, name: 'Nora Paz', role: 'cashier', halls: [other.hallId] } }
+    const sp = {
+      station: { id: till.station.id, name: 'Caja 3', kind: 'cashier_station', hallId: h.setup.hallId },
+      person: { id: user.id, name: 'Nora Paz', role: 'cashier', halls: [other.hallId] },
+    }
     await expect(server.services.cashdesk.shifts.till(sp)).rejects.toMatchObject({ code: 'WRONG_HALL' })
-    const stale = { stationId: till.station.id, cashierId: user.id, shiftId: till.shiftId, stationHallId: h.setup.hallId, personHalls: [other.hallId] }
-    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...stale })).rejects.toMatchObject({ code: 'WRONG_HALL' })
-    expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE shift_id = ?', [till.shiftId]))!.n)).toBe(0)
+    const stale = {
+      stationId: till.station.id,
+      cashierId: user.id,
+      shiftId: till.shiftId,
+      stationHallId: h.setup.hallId,
+      personHalls: [other.hallId],
+    }
+    await expect(server.services.cashdesk.payouts.pay({ code: w.code, ...stale })).rejects.toMatchObject({
+      code: 'WRONG_HALL',
+    })
+    expect(
+      Number(
+        (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE shift_id = ?', [till.shiftId]))!
+          .n,
+      ),
+    ).toBe(0)
     const judged = await h.call('jefa', 'POST', '/api/tickets/validate', { code: w.code })
     expect(judged.body.status).toBe('winner')
     // Issue 23: the cash desk's one shape for the cashier screen, whatever the line.
-    expect(judged.body.view).toMatchObject({ product: 'card', verdict: 'winner', payable: true, amountCents: judged.body.amountCents })
+    expect(judged.body.view).toMatchObject({
+      product: 'card',
+      verdict: 'winner',
+      payable: true,
+      amountCents: judged.body.amountCents,
+    })
   })
 
   it('pays lotto and lottery prizes only at the cash desk: the per-product and by-id routes are gone, and a floor manager without a station pays nothing', async () => {
-    for (const path of ['/api/lotto/tickets/pay', '/api/lottery/tickets/pay', '/api/bonus-prizes/bz_any/pay', '/api/instant/pay']) {
-      expect((await h.call('mesa', 'POST', path, { code: 'x', stationId: h.devices.caja1.id, payee: { name: 'A B', document: '1' } })).status, path).toBe(404)
+    for (const path of [
+      '/api/lotto/tickets/pay',
+      '/api/lottery/tickets/pay',
+      '/api/bonus-prizes/bz_any/pay',
+      '/api/instant/pay',
+    ]) {
+      expect(
+        (
+          await h.call('mesa', 'POST', path, {
+            code: 'x',
+            stationId: h.devices.caja1.id,
+            payee: { name: 'A B', document: '1' },
+          })
+        ).status,
+        path,
+      ).toBe(404)
     }
     const now = Date.now()
-    const { drawId } = await server.services.lotto.createDraw(plan649({ gameCode: 'LOTODOOR', salesStartAt: laPaz(now - 86_400_000), salesCloseAt: laPaz(now + 5 * 86_400_000), drawAt: laPaz(now + 5 * 86_400_000 + 3600_000), claimDeadline: laPaz(now + 70 * 86_400_000) }))
-    const slip = await server.services.lotto.sellSlip({ drawId, quickPicks: 1, player: { name: 'Juana Flores Mamani', document: '3344556 LP' }, channel: 'counter' })
-    const r = await h.call('mesa', 'POST', '/api/tickets/pay', { code: slip.code, stationId: h.devices.caja1.id, payeeName: 'Juana Flores Mamani', payeeDocument: '3344556 LP' })
+    const { drawId } = await server.services.lotto.createDraw(
+      plan649({
+        gameCode: 'LOTODOOR',
+        salesStartAt: laPaz(now - 86_400_000),
+        salesCloseAt: laPaz(now + 5 * 86_400_000),
+        drawAt: laPaz(now + 5 * 86_400_000 + 3600_000),
+        claimDeadline: laPaz(now + 70 * 86_400_000),
+      }),
+    )
+    const slip = await server.services.lotto.sellSlip({
+      drawId,
+      quickPicks: 1,
+      player: { name: 'Juana Flores Mamani', document: '3344556 LP' },
+      channel: 'counter',
+    })
+    const r = await h.call('mesa', 'POST', '/api/tickets/pay', {
+      code: slip.code,
+      stationId: h.devices.caja1.id,
+      payeeName: 'Juana Flores Mamani',
+      payeeDocument: '3344556 LP',
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(409)
     expect(r.body.error.code).toBe('STATION_REQUIRED')
     expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM lottery_payouts'))!.n)).toBe(0)
@@ -141,21 +234,37 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
   it('never lets a sale or a payout land in a shift after its close: the closed report equals its movements, round after round', async () => {
     const rounds = 6
     // Rosa's drawer from the start of the day is counted and closed first; each round opens a new one.
-    expect((await h.call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: FLOAT, note: 'cierre antes de la prueba' })).status).toBe(200)
-    let cardsSold = Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cards WHERE game_id = ?', [saleGame]))!.n)
+    expect(
+      (
+        await h.call('cajera@caja1', 'POST', '/api/shifts/current/close', {
+          countedCents: FLOAT,
+          note: 'cierre antes de la prueba',
+        })
+      ).status,
+    ).toBe(200)
+    let cardsSold = Number(
+      (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cards WHERE game_id = ?', [saleGame]))!.n,
+    )
     const payable = winners.slice(1)
     let sawRefusal = false
     for (let round = 0; round < rounds; round++) {
       const shiftId = await openShift('cajera@caja1')
       const w = payable.shift()
-      const sales = Array.from({ length: 8 }, () => () => h.call('cajera@caja1', 'POST', `/api/games/${saleGame}/sales`, { count: 1 }))
+      const sales = Array.from(
+        { length: 8 },
+        () => () => h.call('cajera@caja1', 'POST', `/api/games/${saleGame}/sales`, { count: 1 }),
+      )
       const pay = w ? [() => h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: w.code })] : []
-      const close = () => h.call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: FLOAT, note: 'arqueo de la prueba de carrera' })
+      const close = () =>
+        h.call('cajera@caja1', 'POST', '/api/shifts/current/close', {
+          countedCents: FLOAT,
+          note: 'arqueo de la prueba de carrera',
+        })
       // The close goes in at a different place each round, among the sales and the payout, all at once.
       const ops = [...sales, ...pay]
       ops.splice(round % (ops.length + 1), 0, close)
       const answers = await Promise.all(ops.map((f) => f()))
-      const closed = answers[round % (ops.length)] // the close's answer
+      const closed = answers[round % ops.length] // the close's answer
       expect(closed.status, JSON.stringify(closed.body)).toBe(200)
       for (const a of answers) {
         if (a.status >= 400) {
@@ -167,8 +276,15 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
       const soldNow = answers.filter((a) => a.status === 201).length
       const paidNow = answers.filter((a) => a.status === 200 && a.body.payout).length
       // The closed shift: what it expected at its close is float plus every movement filed under it, now and for ever.
-      const row = (await db().get<{ status: string; expected_cents: number; float_cents: number }>('SELECT status, expected_cents, float_cents FROM cashier_shifts WHERE id = ?', [shiftId]))!
-      const sum = Number((await db().get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [shiftId]))!.s ?? 0)
+      const row = (await db().get<{ status: string; expected_cents: number; float_cents: number }>(
+        'SELECT status, expected_cents, float_cents FROM cashier_shifts WHERE id = ?',
+        [shiftId],
+      ))!
+      const sum = Number(
+        (await db().get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [
+          shiftId,
+        ]))!.s ?? 0,
+      )
       expect(row.status).toBe('closed')
       expect(Number(row.expected_cents), `round ${round}`).toBe(Number(row.float_cents) + sum)
       const report = (await h.call('jefa', 'GET', `/api/shifts/${shiftId}`)).body
@@ -177,8 +293,13 @@ describe('the cash desk pays every prize, out of the payer\'s own open shift (is
       expect(report.movements.filter((m: { kind: string }) => m.kind === 'counter_sale')).toHaveLength(soldNow)
       expect(report.movements.filter((m: { kind: string }) => m.kind === 'prize_payout')).toHaveLength(paidNow)
       cardsSold += soldNow
-      expect(Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cards WHERE game_id = ?', [saleGame]))!.n)).toBe(cardsSold)
-      if (w && paidNow === 0) expect((await h.call('cajera@caja1', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
+      expect(
+        Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cards WHERE game_id = ?', [saleGame]))!.n),
+      ).toBe(cardsSold)
+      if (w && paidNow === 0)
+        expect((await h.call('cajera@caja1', 'POST', '/api/tickets/validate', { code: w.code })).body.status).toBe(
+          'winner',
+        )
     }
     // The close came first in round 0: everything after it in that round was refused.
     expect(sawRefusal).toBe(true)

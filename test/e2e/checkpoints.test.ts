@@ -17,7 +17,10 @@ const run = promisify(execFile)
 const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
 async function bolillo(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+    const r = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (err: any) {
     return { code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }
@@ -34,9 +37,19 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     // The SQLite file is what the attacker rewrites, so this test always runs on SQLite.
     server = await startTestServer({ auth: 'on', databaseUrl: null, checkpointIntervalMs: 0 })
     const { auth, bingo } = server.services
-    await auth.createUser({ username: 'auditora', displayName: 'Auditora', role: 'auditor', password: 'correct horse battery' })
+    await auth.createUser({
+      username: 'auditora',
+      displayName: 'Auditora',
+      role: 'auditor',
+      password: 'correct horse battery',
+    })
     auditor = `Bearer ${(await auth.login('auditora', 'correct horse battery')).token}`
-    const hall = await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: 200, seed: 'checkpoints' })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefa' } })
@@ -65,13 +78,19 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     const cps = parseCheckpoints(await res.text())
     expect(cps.map((c) => (c as { reason?: string }).reason)).toEqual(['sales-closed', 'game-ended'])
     for (const cp of cps) expect(verifyCheckpointSignature(cp, server.services.keys.publicKey)).toBe(true)
-    const journal = (await api(server.url, 'GET', '/api/journal?limit=1000', undefined, { authorization: auditor })).body.records as Array<{ seq: number; type: string; hash: string; payload: any }>
+    const journal = (await api(server.url, 'GET', '/api/journal?limit=1000', undefined, { authorization: auditor }))
+      .body.records as Array<{ seq: number; type: string; hash: string; payload: any }>
     for (const cp of cps) {
       expect(journal.find((r) => r.seq === cp.seq)!.hash).toBe(cp.hash)
       // Each checkpoint is journaled right after the head it signs.
-      expect(journal.find((r) => r.seq === cp.seq + 1)).toMatchObject({ type: 'journal.checkpoint', payload: { seq: cp.seq, hash: cp.hash, signature: cp.signature } })
+      expect(journal.find((r) => r.seq === cp.seq + 1)).toMatchObject({
+        type: 'journal.checkpoint',
+        payload: { seq: cp.seq, hash: cp.hash, signature: cp.signature },
+      })
     }
-    const minutes = (await api(server.url, 'GET', `/api/sessions/${sessionId}/minutes`, undefined, { authorization: auditor })).body
+    const minutes = (
+      await api(server.url, 'GET', `/api/sessions/${sessionId}/minutes`, undefined, { authorization: auditor })
+    ).body
     expect(minutes.checkpoints.map((c: { seq: number }) => c.seq)).toEqual(cps.map((c) => c.seq))
   })
 
@@ -79,7 +98,9 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     const file = join(server.dataDir, 'regulator-checkpoints.jsonl')
     const res = await fetch(`${server.url}/api/journal/checkpoints`, { headers: { authorization: auditor } })
     writeFileSync(file, await res.text())
-    const held = parseCheckpoints(await (await fetch(`${server.url}/api/journal/checkpoints`, { headers: { authorization: auditor } })).text())
+    const held = parseCheckpoints(
+      await (await fetch(`${server.url}/api/journal/checkpoints`, { headers: { authorization: auditor } })).text(),
+    )
     await server.close()
     closed = true
     const env = { DATA_DIR: server.dataDir, BOLILLO_AUTH: 'on' }
@@ -88,7 +109,15 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     // The attacker: write access to the SQLite file, the append-only triggers dropped, the tail rewritten.
     const db = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
     db.exec('DROP TRIGGER journal_no_update')
-    const rows = db.prepare('SELECT * FROM journal ORDER BY seq').all() as Array<{ seq: number; at: string; type: string; scope: string; payload: string; prev_hash: string; hash: string }>
+    const rows = db.prepare('SELECT * FROM journal ORDER BY seq').all() as Array<{
+      seq: number
+      at: string
+      type: string
+      scope: string
+      payload: string
+      prev_hash: string
+      hash: string
+    }>
     expect(rows.length).toBeGreaterThan(110)
     const from = rows.length - 100
     const update = db.prepare('UPDATE journal SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?')

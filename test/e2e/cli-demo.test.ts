@@ -18,7 +18,10 @@ const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
 
 async function bolillo(args: string[], env: Record<string, string> = {}) {
   try {
-    const r = await run(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 })
+    const r = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      maxBuffer: 256 * 1024 * 1024,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (err: any) {
     return { code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string }
@@ -45,7 +48,10 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     ;[ballSwap.balls[0], ballSwap.balls[1]] = [ballSwap.balls[1], ballSwap.balls[0]]
     expect(checkDemo(ballSwap)).not.toEqual([])
     const extraWinner = structuredClone(demo)
-    extraWinner.winners.push({ ...extraWinner.winners[0], serial: extraWinner.cards.find((c) => !demo.winners.some((w) => w.serial === c.serial))!.serial })
+    extraWinner.winners.push({
+      ...extraWinner.winners[0],
+      serial: extraWinner.cards.find((c) => !demo.winners.some((w) => w.serial === c.serial))!.serial,
+    })
     expect(checkDemo(extraWinner)).not.toEqual([])
     const centavo = structuredClone(demo)
     centavo.winners[0].amount += 1
@@ -74,10 +80,16 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
   it('with --beacon-file holding quicknet round 657413, prints a v2 proof that verifies; one changed character of the signature fails', async () => {
     const file = join(dir, 'rounds.jsonl')
     writeFileSync(file, JSON.stringify({ round: VECTOR.round, signature: VECTOR.signature }) + '\n')
-    const r = await bolillo(['demo', '--cards', '2000', '--json', '--with-cards', '--beacon-file', file], { DATA_DIR: join(dir, 'beacon-file') })
+    const r = await bolillo(['demo', '--cards', '2000', '--json', '--with-cards', '--beacon-file', file], {
+      DATA_DIR: join(dir, 'beacon-file'),
+    })
     expect(r.code, r.stderr).toBe(0)
     const out: DemoOutput = JSON.parse(r.stdout)
-    expect(out.proof.beacon).toEqual({ scheme: 'drand-quicknet', chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971', ...VECTOR })
+    expect(out.proof.beacon).toEqual({
+      scheme: 'drand-quicknet',
+      chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+      ...VECTOR,
+    })
     expect(checkDemo(out)).toEqual([])
     const proofFile = join(dir, 'proof-657413.json')
     writeFileSync(proofFile, JSON.stringify(out.proof))
@@ -87,7 +99,8 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     expect(ok.stdout).not.toMatch(/DEMO/)
 
     const forged = structuredClone(out.proof)
-    forged.beacon.signature = VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
+    forged.beacon.signature =
+      VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
     const forgedFile = join(dir, 'proof-forged.json')
     writeFileSync(forgedFile, JSON.stringify(forged))
     const ko = await bolillo(['verify-draw', forgedFile])
@@ -99,8 +112,13 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
 
   it('a beacon file whose signature does not verify stops the demo before any ball, and --entropy is gone', async () => {
     const file = join(dir, 'bad-rounds.jsonl')
-    writeFileSync(file, JSON.stringify({ round: VECTOR.round, signature: VECTOR.signature.replace(/^b7/, 'b8') }) + '\n')
-    const r = await bolillo(['demo', '--cards', '100', '--json', '--beacon-file', file], { DATA_DIR: join(dir, 'bad-beacon-file') })
+    writeFileSync(
+      file,
+      JSON.stringify({ round: VECTOR.round, signature: VECTOR.signature.replace(/^b7/, 'b8') }) + '\n',
+    )
+    const r = await bolillo(['demo', '--cards', '100', '--json', '--beacon-file', file], {
+      DATA_DIR: join(dir, 'bad-beacon-file'),
+    })
     expect(r.code).toBe(1)
     expect(r.stdout).toBe('')
     const entropy = await bolillo(['demo', '--cards', '100', '--entropy', 'dados'])
@@ -114,7 +132,9 @@ describe('npx bolillo demo, verify-draw and verify-journal', () => {
     expect(ok.stdout).toMatch(/^OK: journal of \d+ records/)
     // An attacker with file access drops the append-only trigger and edits a ball record.
     const db = await openSqliteConnection(join(dir, 'bolillo.sqlite'))
-    const row = db.prepare("SELECT seq, payload FROM journal WHERE type = 'ball.called' ORDER BY seq LIMIT 1 OFFSET 3").get() as { seq: number; payload: string }
+    const row = db
+      .prepare("SELECT seq, payload FROM journal WHERE type = 'ball.called' ORDER BY seq LIMIT 1 OFFSET 3")
+      .get() as { seq: number; payload: string }
     expect(() => db.prepare('UPDATE journal SET payload = ? WHERE seq = ?').run('{}', row.seq)).toThrow(/append-only/)
     db.exec('DROP TRIGGER journal_no_update')
     const payload = JSON.parse(row.payload)

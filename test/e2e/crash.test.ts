@@ -34,8 +34,19 @@ describe('crash safety under SIGKILL', () => {
     child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
       // No network here: the demo hall's game draws with the labelled demo beacon (bolillo-draw-v2 point 9), which
       // signs the demo's own hall only (issue 24 point 4), so the test plays the demo hall's game.
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'true', BOLILLO_AUTH: 'off', BOLILLO_PRINTER: 'discard', BOLILLO_LOG_LEVEL: 'error', BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
-        BOLILLO_DEMO_BEACON: 'true', BOLILLO_BEACON_RELAYS: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        BOLILLO_SEED_DEMO: 'true',
+        BOLILLO_AUTH: 'off',
+        BOLILLO_PRINTER: 'discard',
+        BOLILLO_LOG_LEVEL: 'error',
+        BOLILLO_SQLITE_SYNCHRONOUS: 'FULL',
+        BOLILLO_DEMO_BEACON: 'true',
+        BOLILLO_BEACON_RELAYS: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     return new Promise((resolve, reject) => {
@@ -44,9 +55,14 @@ describe('crash safety under SIGKILL', () => {
       child!.stdout!.on('data', (d) => {
         out += d
         const m = /Bolillo en (http:\/\/[\d.:]+)/.exec(out)
-        if (m) { clearTimeout(timer); resolve(m[1]) }
+        if (m) {
+          clearTimeout(timer)
+          resolve(m[1])
+        }
       })
-      child!.stderr!.on('data', (d) => { out += d })
+      child!.stderr!.on('data', (d) => {
+        out += d
+      })
     })
   }
 
@@ -61,7 +77,9 @@ describe('crash safety under SIGKILL', () => {
     const db = await openSqliteReadonly(join(dataDir, 'bolillo.sqlite'))
     try {
       const serials = (db.prepare('SELECT serial FROM cards').all() as Array<{ serial: string }>).map((r) => r.serial)
-      const balls = (db.prepare('SELECT ball FROM balls ORDER BY seq').all() as Array<{ ball: number }>).map((r) => r.ball)
+      const balls = (db.prepare('SELECT ball FROM balls ORDER BY seq').all() as Array<{ ball: number }>).map(
+        (r) => r.ball,
+      )
       const journal = verifyChain((db.prepare('SELECT * FROM journal ORDER BY seq').all() as any[]).map(toRecord))
       return { serials, balls, journal }
     } finally {
@@ -89,12 +107,20 @@ describe('crash safety under SIGKILL', () => {
         while (!stop) {
           try {
             if (selling) {
-              const r = await api(url, 'POST', `/api/games/${gameId}/sales`, { count: 1 + (w % 3), channel: `kiosk:${w}` })
+              const r = await api(url, 'POST', `/api/games/${gameId}/sales`, {
+                count: 1 + (w % 3),
+                channel: `kiosk:${w}`,
+              })
               if (r.status === 201) for (const c of r.body.cards) acked.add(c.serial)
             } else if (w === 0) {
               const s = (await api(url, 'GET', `/api/games/${gameId}`)).body
-              if (s.status === 'finished') { stop = true; break }
-              const r = s.window ? await api(url, 'POST', `/api/games/${gameId}/window/close`) : await api(url, 'POST', `/api/games/${gameId}/draw`)
+              if (s.status === 'finished') {
+                stop = true
+                break
+              }
+              const r = s.window
+                ? await api(url, 'POST', `/api/games/${gameId}/window/close`)
+                : await api(url, 'POST', `/api/games/${gameId}/draw`)
               if (r.status === 200 && r.body.ball) ackedBalls.push(r.body.ball)
             } else {
               await api(url, 'GET', `/api/games/${gameId}`)
@@ -137,7 +163,9 @@ describe('crash safety under SIGKILL', () => {
     expect(isSubsequence(ackedBalls, proof.balls)).toBe(true)
     expect(survived).toBe(KILLS)
     expect(acked.size).toBeGreaterThan(0)
-    process.stdout.write(`crash test: ${survived} SIGKILLs survived, ${acked.size} acknowledged sales kept, ${ackedBalls.length} acknowledged balls kept\n`)
+    process.stdout.write(
+      `crash test: ${survived} SIGKILLs survived, ${acked.size} acknowledged sales kept, ${ackedBalls.length} acknowledged balls kept\n`,
+    )
     await kill()
     child = null
   }, 300_000)

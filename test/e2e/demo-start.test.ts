@@ -20,7 +20,14 @@ describe('npm start: the demo hall', () => {
 
   it('serves a demo game that staff can run and strangers cannot touch', async () => {
     // The CLI runs on the runtime running this suite (Node, or Bun under `npm run test:bun`).
-    const started = startServerProcess(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, BOLILLO_LOG_LEVEL: 'error', BOLILLO_AUTH: '', BOLILLO_SEED_DEMO: '' })
+    const started = startServerProcess(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'start'], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BOLILLO_LOG_LEVEL: 'error',
+      BOLILLO_AUTH: '',
+      BOLILLO_SEED_DEMO: '',
+    })
     child = started.child
     await checkDemoHall(await started.url, dataDir, { engine: 'sqlite', runtime })
   }, 120_000)

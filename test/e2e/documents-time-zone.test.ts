@@ -30,44 +30,84 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
     const { auth } = server.services
-    for (const [username, role] of [['directora', 'director'], ['jefa', 'floor_manager'], ['auditora', 'auditor']] as const) {
+    for (const [username, role] of [
+      ['directora', 'director'],
+      ['jefa', 'floor_manager'],
+      ['auditora', 'auditor'],
+    ] as const) {
       await auth.createUser({ username, displayName: username, role, password: PASSWORD })
       as[username] = { authorization: `Bearer ${(await auth.login(username, PASSWORD)).token}` }
     }
-    await server.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    await server.services.bingo.createHall({ id: 'santander', name: 'Sala Santander', profileId: 'ES-CB-2010', playingPositions: 100 })
+    await server.services.bingo.createHall({
+      id: 'lapaz',
+      name: 'Sala La Paz',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    await server.services.bingo.createHall({
+      id: 'santander',
+      name: 'Sala Santander',
+      profileId: 'ES-CB-2010',
+      playingPositions: 100,
+    })
     // Issue 13: a counter sells slips for cash into the drawer of a shift open at an enrolled station.
-    till = await openTill(server.url, server.services, { hallId: 'lapaz', username: 'jefa', password: PASSWORD, stationName: 'Caja 1' })
+    till = await openTill(server.url, server.services, {
+      hallId: 'lapaz',
+      username: 'jefa',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+    })
     mkdirSync(SHOTS, { recursive: true })
   })
-  afterAll(async () => { await server?.cleanup() })
+  afterAll(async () => {
+    await server?.cleanup()
+  })
 
-  it('gives each hall its profile\'s zone, and lets only the director set another (issue 17 point 4)', async () => {
+  it("gives each hall its profile's zone, and lets only the director set another (issue 17 point 4)", async () => {
     expect((await api(server.url, 'GET', '/api/halls/lapaz')).body.hall.timeZone).toBe('America/La_Paz')
     expect((await api(server.url, 'GET', '/api/halls/santander')).body.hall.timeZone).toBe('Europe/Madrid')
-    expect((await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: 'America/Santiago' }, as.jefa)).status).toBe(403)
+    expect(
+      (await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: 'America/Santiago' }, as.jefa)).status,
+    ).toBe(403)
     const typo = await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: 'America/LaPaz' }, as.directora)
     expect(typo.status).toBe(400)
     expect(typo.body.error.message).not.toMatch(/VALIDATION_FAILED/)
-    expect((await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: 'America/Santiago' }, as.directora)).body).toEqual({ hallId: 'lapaz', timeZone: 'America/Santiago' })
+    expect(
+      (await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: 'America/Santiago' }, as.directora)).body,
+    ).toEqual({ hallId: 'lapaz', timeZone: 'America/Santiago' })
     expect((await api(server.url, 'GET', '/api/halls/lapaz')).body.hall.timeZone).toBe('America/Santiago')
     // null goes back to the profile's zone.
-    expect((await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: null }, as.directora)).body.timeZone).toBe('America/La_Paz')
+    expect(
+      (await api(server.url, 'PUT', '/api/halls/lapaz/time-zone', { timeZone: null }, as.directora)).body.timeZone,
+    ).toBe('America/La_Paz')
   })
 
-  it('refuses a lotto plan whose zone is not a zone (LOT-4), and keeps a plan\'s zone (issue 17 point 4)', async () => {
+  it("refuses a lotto plan whose zone is not a zone (LOT-4), and keeps a plan's zone (issue 17 point 4)", async () => {
     const bad = await api(server.url, 'POST', '/api/lotto/draws', plan649({ timeZone: 'Marte/Olympus' }), as.directora)
     expect(bad.status).toBe(400)
     expect(bad.body.error.details.problems.map((p: any) => p.field)).toContain('timeZone')
-    const created = await api(server.url, 'POST', '/api/lotto/draws', plan649({ timeZone: 'America/La_Paz' }), as.directora)
+    const created = await api(
+      server.url,
+      'POST',
+      '/api/lotto/draws',
+      plan649({ timeZone: 'America/La_Paz' }),
+      as.directora,
+    )
     expect(created.status).toBe(201)
     drawId = created.body.drawId
   })
 
-  it('prints the receipt\'s sale time on the draw\'s wall clock, beside the draw time on the same clock (issue 17 point 4)', async () => {
+  it("prints the receipt's sale time on the draw's wall clock, beside the draw time on the same clock (issue 17 point 4)", async () => {
     t = Date.parse('2025-03-02T02:47:00Z') // 22:47 on 1 March in La Paz
     await till.relogin()
-    const sold = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' } }, till.headers)
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${drawId}/slips`,
+      { boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' } },
+      till.headers,
+    )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     expect(sold.body.timeZone).toBe('America/La_Paz')
     receipt = sold.body
@@ -85,12 +125,23 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
     execFileSync('pdftoppm', ['-r', '110', '-png', '-singlefile', file, join(SHOTS, 'lotto-receipt-la-paz')])
   })
 
-  it('publishes an extracto and minutes in Spanish with accents, on the draw\'s clock, without English or raw ids (issue 17 point 6)', async () => {
+  it("publishes an extracto and minutes in Spanish with accents, on the draw's clock, without English or raw ids (issue 17 point 6)", async () => {
     t = Date.parse('2025-03-08T19:00:00-04:00')
     // A week later on the server's clock: yesterday's sessions have expired, staff log in again.
-    for (const u of ['jefa', 'auditora']) as[u] = { authorization: `Bearer ${(await server.services.auth.login(u, PASSWORD)).token}` }
+    for (const u of ['jefa', 'auditora'])
+      as[u] = { authorization: `Bearer ${(await server.services.auth.login(u, PASSWORD)).token}` }
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/close`, {}, as.jefa)).status).toBe(200)
-    expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/incidents`, { note: 'Corte de luz de dos minutos antes del sorteo' }, as.jefa)).status).toBe(201)
+    expect(
+      (
+        await api(
+          server.url,
+          'POST',
+          `/api/lotto/draws/${drawId}/incidents`,
+          { note: 'Corte de luz de dos minutos antes del sorteo' },
+          as.jefa,
+        )
+      ).status,
+    ).toBe(201)
     t = Date.parse('2025-03-08T20:00:00-04:00')
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/draw`, undefined, as.jefa)).status).toBe(200)
     expect((await api(server.url, 'POST', `/api/lotto/draws/${drawId}/settle`, undefined, as.jefa)).status).toBe(200)
@@ -106,14 +157,34 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
     }
     const e = await read(extracto, 'lotto-extracto-la-paz')
-    for (const s of ['Números ganadores', 'Premios por categoría', 'Categoría', 'Orden de extracción', 'Recaudación', 'Emisión', 'mínimo 60 días', 'Horas de La Paz, UTC-04:00.']) expect(e).toContain(s)
-    for (const s of ['Numeros', 'Categoria', 'extraccion', 'Prize pool', 'rounded down', ' UTC)']) expect(e).not.toContain(s)
+    for (const s of [
+      'Números ganadores',
+      'Premios por categoría',
+      'Categoría',
+      'Orden de extracción',
+      'Recaudación',
+      'Emisión',
+      'mínimo 60 días',
+      'Horas de La Paz, UTC-04:00.',
+    ])
+      expect(e).toContain(s)
+    for (const s of ['Numeros', 'Categoria', 'extraccion', 'Prize pool', 'rounded down', ' UTC)'])
+      expect(e).not.toContain(s)
     expect(e).toContain(formatInZone('2025-03-09T00:00:00Z', 'America/La_Paz'))
     const a = await read(acta, 'lotto-acta-la-paz')
-    for (const s of ['ACTA DEL SORTEO', 'Autorización AJ', 'Descripción', 'Corte de luz', 'Último registro', 'Horas de La Paz, UTC-04:00.']) expect(a).toContain(s)
+    for (const s of [
+      'ACTA DEL SORTEO',
+      'Autorización AJ',
+      'Descripción',
+      'Corte de luz',
+      'Último registro',
+      'Horas de La Paz, UTC-04:00.',
+    ])
+      expect(a).toContain(s)
     // The incident and the draw happened at 19:00 and 20:00 in La Paz: the minutes say so, not 23:00 and 00:00 UTC.
     expect(a).toContain('08/03/2025 19:00')
     expect(a).toContain('08/03/2025 20:00')
-    for (const s of ['Prize pool', 'Descripcion', 'Autorizacion', '23:00 (UTC', '00:00 (UTC']) expect(a).not.toContain(s)
+    for (const s of ['Prize pool', 'Descripcion', 'Autorizacion', '23:00 (UTC', '00:00 (UTC'])
+      expect(a).not.toContain(s)
   })
 })

@@ -11,12 +11,24 @@ import { api, startTestServer } from '../helpers/server.ts'
  */
 const PASSWORD = 'correct horse battery'
 const design = (gameNo: number): InstantDesign => ({
-  gameNo, name: 'Raspa Certificada', currency: 'BOB', priceCents: 1000, ticketCount: 600, packSize: 50,
+  gameNo,
+  name: 'Raspa Certificada',
+  currency: 'BOB',
+  priceCents: 1000,
+  ticketCount: 600,
+  packSize: 50,
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-  tiers: [{ amountCents: 100_000, count: 1 }, { amountCents: 7500, count: 12 }, { amountCents: 2500, count: 60 }, { amountCents: 1500, count: 90 }],
+  tiers: [
+    { amountCents: 100_000, count: 1 },
+    { amountCents: 7500, count: 12 },
+    { amountCents: 2500, count: 60 },
+    { amountCents: 1500, count: 90 },
+  ],
   payoutShareBp: { min: 3000, max: 9000 },
   packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
-  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  claimDays: 60,
+  authorisationRef: 'AJ-RA-2025-0042',
+  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 })
 
 async function people(s: Awaited<ReturnType<typeof startTestServer>>) {
@@ -34,7 +46,10 @@ describe('INS-3: the certified instant ticket generator and its build hash on ev
   const running = instantGeneratorBuild()
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on', instantGeneratorCertification: { ref: 'AJ-CERT-GEN-2025-0042', sha256: running.sha256 } })
+    server = await startTestServer({
+      auth: 'on',
+      instantGeneratorCertification: { ref: 'AJ-CERT-GEN-2025-0042', sha256: running.sha256 },
+    })
     as = await people(server)
   })
   afterAll(async () => server?.cleanup())
@@ -43,18 +58,43 @@ describe('INS-3: the certified instant ticket generator and its build hash on ev
     const made = await api(server.url, 'POST', '/api/instant/games', { design: design(5101) }, as.director)
     expect(made.status).toBe(201)
     expect(running.sha256).toMatch(/^[0-9a-f]{64}$/)
-    expect(made.body.generator).toEqual({ certificationRef: 'AJ-CERT-GEN-2025-0042', certifiedSha256: running.sha256, buildSha256: running.sha256, algorithm: running.algorithm })
+    expect(made.body.generator).toEqual({
+      certificationRef: 'AJ-CERT-GEN-2025-0042',
+      certifiedSha256: running.sha256,
+      buildSha256: running.sha256,
+      algorithm: running.algorithm,
+    })
     const check = await api(server.url, 'GET', '/api/instant/games/5101/generator', undefined, as.auditor)
     expect(check.status).toBe(200)
-    expect(check.body).toMatchObject({ ok: true, problems: [], recorded: made.body.generator, journaled: made.body.generator, running: { sha256: running.sha256 } })
+    expect(check.body).toMatchObject({
+      ok: true,
+      problems: [],
+      recorded: made.body.generator,
+      journaled: made.body.generator,
+      running: { sha256: running.sha256 },
+    })
   })
 
   it('INS-3: a batch record altered in the database (another build, another certificate) is reported on verification', async () => {
-    const forged = { certificationRef: 'AJ-CERT-FALSO', certifiedSha256: 'ab'.repeat(32), buildSha256: 'ab'.repeat(32), algorithm: running.algorithm }
-    await server.services.db.run('UPDATE instant_batches SET generator = ? WHERE game_no = ?', [JSON.stringify(forged), 5101])
+    const forged = {
+      certificationRef: 'AJ-CERT-FALSO',
+      certifiedSha256: 'ab'.repeat(32),
+      buildSha256: 'ab'.repeat(32),
+      algorithm: running.algorithm,
+    }
+    await server.services.db.run('UPDATE instant_batches SET generator = ? WHERE game_no = ?', [
+      JSON.stringify(forged),
+      5101,
+    ])
     const check = await api(server.url, 'GET', '/api/instant/games/5101/generator', undefined, as.auditor)
     expect(check.body.ok).toBe(false)
-    expect(check.body.problems).toEqual(expect.arrayContaining(['record-differs-from-journal', 'build-differs-from-running', 'build-differs-from-current-certificate']))
+    expect(check.body.problems).toEqual(
+      expect.arrayContaining([
+        'record-differs-from-journal',
+        'build-differs-from-running',
+        'build-differs-from-current-certificate',
+      ]),
+    )
   })
 })
 
@@ -79,30 +119,55 @@ describe('INS-3: no batch from an uncertified generator where the profile requir
     const s = await startTestServer({ auth: 'on', profileId: 'ES-CB-2010', instantGeneratorCertification: null })
     try {
       const as = await people(s)
-      const made = await api(s.url, 'POST', '/api/instant/games', { design: { ...design(5301), currency: 'EUR' } }, as.director)
+      const made = await api(
+        s.url,
+        'POST',
+        '/api/instant/games',
+        { design: { ...design(5301), currency: 'EUR' } },
+        as.director,
+      )
       expect(made.status).toBe(201)
       expect(made.body.generator).toMatchObject({ certificationRef: null, buildSha256: instantGeneratorBuild().sha256 })
-      expect((await api(s.url, 'GET', '/api/instant/games/5301/generator', undefined, as.auditor)).body).toMatchObject({ ok: false, problems: ['no-certification'] })
+      expect((await api(s.url, 'GET', '/api/instant/games/5301/generator', undefined, as.auditor)).body).toMatchObject({
+        ok: false,
+        problems: ['no-certification'],
+      })
     } finally {
       await s.cleanup()
     }
   })
 })
 
-describe('LOT-3 / GEN-5: an instant game is generated only under the regulator\'s authorisation', () => {
+describe("LOT-3 / GEN-5: an instant game is generated only under the regulator's authorisation", () => {
   it('LOT-3 / GEN-3: a design without its authorisation reference is refused (400) under both shipped profiles; with it, the game keeps it', async () => {
     for (const profileId of ['BO-2025', 'ES-CB-2010']) {
       const s = await startTestServer({ auth: 'on', profileId })
       try {
         const as = await people(s)
-        const { authorisationRef: _ref, ...bare } = { ...design(5401), currency: profileId === 'BO-2025' ? 'BOB' : 'EUR' }
+        const { authorisationRef: _ref, ...bare } = {
+          ...design(5401),
+          currency: profileId === 'BO-2025' ? 'BOB' : 'EUR',
+        }
         for (const body of [bare, { ...bare, authorisationRef: '  ' }]) {
           const r = await api(s.url, 'POST', '/api/instant/games', { design: body }, as.director)
           expect(r.status, profileId).toBe(400)
-          expect(r.body.error.details.problems, profileId).toEqual([expect.objectContaining({ field: 'authorisationRef', rule: 'LOT-3' })])
+          expect(r.body.error.details.problems, profileId).toEqual([
+            expect.objectContaining({ field: 'authorisationRef', rule: 'LOT-3' }),
+          ])
         }
         expect((await api(s.url, 'GET', '/api/instant/games', undefined, as.director)).body.games).toEqual([])
-        expect((await api(s.url, 'POST', '/api/instant/games', { design: { ...bare, authorisationRef: 'AJ-RA-2025-0042' } }, as.director)).status, profileId).toBe(201)
+        expect(
+          (
+            await api(
+              s.url,
+              'POST',
+              '/api/instant/games',
+              { design: { ...bare, authorisationRef: 'AJ-RA-2025-0042' } },
+              as.director,
+            )
+          ).status,
+          profileId,
+        ).toBe(201)
       } finally {
         await s.cleanup()
       }

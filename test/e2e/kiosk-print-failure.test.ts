@@ -22,7 +22,10 @@ describe('a kiosk printer failing during a sale', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
     refusedUrl = `tcp://127.0.0.1:${(probe.address() as { port: number }).port}`
     await new Promise<void>((resolve) => probe.close(() => resolve()))
-    server = await startTestServer({ printers: { 'kiosk-flaky': printer.url, 'kiosk-dead': refusedUrl }, printerTimeoutMs: 1500 })
+    server = await startTestServer({
+      printers: { 'kiosk-flaky': printer.url, 'kiosk-dead': refusedUrl },
+      printerTimeoutMs: 1500,
+    })
     setup = await hallWithGameOnSale(server.services)
   })
   afterAll(async () => {
@@ -48,20 +51,39 @@ describe('a kiosk printer failing during a sale', () => {
   }
 
   async function buy(voucherCode: string, kioskId: string, count = 3) {
-    return api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode, gameId: setup.gameId, count, kioskId, ageConfirmed: true })
+    return api(server.url, 'POST', '/api/kiosk/purchases', {
+      voucherCode,
+      gameId: setup.gameId,
+      count,
+      kioskId,
+      ageConfirmed: true,
+    })
   }
 
-  const pendingOf = async (ref: string) => (await server.services.db.get<{ status: string; reprints: number }>('SELECT status, reprints FROM ticket_prints WHERE id = ?', [ref]))
+  const pendingOf = async (ref: string) =>
+    await server.services.db.get<{ status: string; reprints: number }>(
+      'SELECT status, reprints FROM ticket_prints WHERE id = ?',
+      [ref],
+    )
 
   /** A purchase that stood although its paper did not come out. */
-  async function expectPending(r: { status: number; body: any }, reason: string, before: Awaited<ReturnType<typeof snapshot>>, voucherCode: string) {
+  async function expectPending(
+    r: { status: number; body: any },
+    reason: string,
+    before: Awaited<ReturnType<typeof snapshot>>,
+    voucherCode: string,
+  ) {
     expect(r.status).toBe(201)
     expect(r.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', ref: r.body.purchaseId, reason })
     expect(r.body.print.message).toMatch(/^Su compra está registrada.*reimpresión en caja/)
     const after = await snapshot(voucherCode)
     expect(after.voucher.status).toBe('spent')
     expect(after.cardsSold).toBe(before.cardsSold + 3)
-    expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([before.nextCardNo, before.nextCardNo + 1, before.nextCardNo + 2])
+    expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([
+      before.nextCardNo,
+      before.nextCardNo + 1,
+      before.nextCardNo + 2,
+    ])
     expect(await pendingOf(r.body.purchaseId)).toEqual({ status: 'pending', reprints: 0 })
   }
 
@@ -74,7 +96,10 @@ describe('a kiosk printer failing during a sale', () => {
     const held = await snapshot(next.code)
     const r = await buy(next.code, 'kiosk-dead')
     expect(r.status).toBe(503)
-    expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'offline', target: refusedUrl } })
+    expect(r.body.error).toMatchObject({
+      code: 'DEVICE_UNAVAILABLE',
+      details: { reason: 'offline', target: refusedUrl },
+    })
     expect(await snapshot(next.code)).toEqual(held)
     expect(held.voucher).toMatchObject({ status: 'active', amountCents: 2_000 })
   })
@@ -96,7 +121,11 @@ describe('a kiosk printer failing during a sale', () => {
     const r = await buy(voucher.code, 'kiosk-flaky')
     expect(r.status).toBe(201)
     expect(r.body.print).toMatchObject({ printed: true, target: printer.url })
-    expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([before.nextCardNo, before.nextCardNo + 1, before.nextCardNo + 2])
+    expect(r.body.cards.map((c: any) => c.cardNo)).toEqual([
+      before.nextCardNo,
+      before.nextCardNo + 1,
+      before.nextCardNo + 2,
+    ])
     const after = await snapshot(voucher.code)
     expect(after.cardsSold).toBe(before.cardsSold + 3)
     expect(after.voucher.status).toBe('spent')

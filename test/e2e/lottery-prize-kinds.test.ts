@@ -23,19 +23,56 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
   let drawId = ''
   let hallId = ''
   let till: Till
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
-  const plan = (prizes: any[], over: Record<string, unknown> = {}) => lotteryPlan({ gameCode: 'LNBMOTO', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, ticketPriceCents: 5_000, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: 'AJ-T-0042', prizes, ...over })
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const plan = (prizes: any[], over: Record<string, unknown> = {}) =>
+    lotteryPlan({
+      gameCode: 'LNBMOTO',
+      numbering: { from: 0, to: 99, digits: 2 },
+      series: 1,
+      fractions: 1,
+      ticketPriceCents: 5_000,
+      licensedMaxTickets: 1000,
+      drawMethod: 'manual',
+      drawDevice: 'AJ-T-0042',
+      prizes,
+      ...over,
+    })
   const P1 = { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }
-  const moto = { code: 'M1', name: 'Premio Motocicleta', rule: { type: 'exact' }, amountCents: 1_500_000, kind: 'goods', goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso de propiedad 2025-17', supplierCertificateRef: 'Certificado Honda Bolivia 8841' } }
-  const G10 = { code: 'G10', name: 'Progresión de diez', rule: { type: 'progression', of: 'P1', step: 10 }, amountCents: 20_000 }
+  const moto = {
+    code: 'M1',
+    name: 'Premio Motocicleta',
+    rule: { type: 'exact' },
+    amountCents: 1_500_000,
+    kind: 'goods',
+    goods: {
+      description: MOTO,
+      class: 'registrable',
+      commitmentRef: 'Compromiso de propiedad 2025-17',
+      supplierCertificateRef: 'Certificado Honda Bolivia 8841',
+    },
+  }
+  const G10 = {
+    code: 'G10',
+    name: 'Progresión de diez',
+    rule: { type: 'progression', of: 'P1', step: 10 },
+    amountCents: 20_000,
+  }
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+    ] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
     }
     auth.set('jefa', `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`)
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 })
+    const hall = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+    })
     expect(hall.status).toBe(201)
     hallId = hall.body.id
     // LOT-18 / LNS-8: the manual draw names a registered, certified tómbola.
@@ -45,9 +82,27 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
 
   it('LOT-22 / PRM-11 / LOT-25: refuses real estate, goods without backing, goods split into fractions and expired promotion prizes (400, in Spanish)', async () => {
     const cases: Array<[string, any[], Record<string, unknown>, string, string]> = [
-      ['real estate', [P1, { ...moto, goods: { description: 'Departamento en Sopocachi', class: 'real-estate', invoiceRef: 'F-1' } }], {}, 'prizes[1].goods.class', 'LOT-22'],
-      ['no backing', [P1, { ...moto, goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso 17' } }], {}, 'prizes[1].goods.invoiceRef', 'LOT-22'],
-      ['movable without invoice', [P1, { ...moto, goods: { description: 'Televisor 55"', class: 'movable' } }], {}, 'prizes[1].goods.invoiceRef', 'LOT-22'],
+      [
+        'real estate',
+        [P1, { ...moto, goods: { description: 'Departamento en Sopocachi', class: 'real-estate', invoiceRef: 'F-1' } }],
+        {},
+        'prizes[1].goods.class',
+        'LOT-22',
+      ],
+      [
+        'no backing',
+        [P1, { ...moto, goods: { description: MOTO, class: 'registrable', commitmentRef: 'Compromiso 17' } }],
+        {},
+        'prizes[1].goods.invoiceRef',
+        'LOT-22',
+      ],
+      [
+        'movable without invoice',
+        [P1, { ...moto, goods: { description: 'Televisor 55"', class: 'movable' } }],
+        {},
+        'prizes[1].goods.invoiceRef',
+        'LOT-22',
+      ],
       ['goods into fractions', [P1, moto], { fractions: 2 }, 'prizes[1].kind', 'LOT-25'],
       ['expired promotion', [{ ...P1, source: 'expired-promotion' }], {}, 'prizes[0].source', 'LOT-22'],
     ]
@@ -68,14 +123,23 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     const run = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 99 })
     expect(run.status).toBe(201)
     for (const x of run.body.tickets) codes.set(Number(x.number), x.code)
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 0, to: 99, sellerId: seller.id })).status).toBe(201)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 0,
+          to: 99,
+          sellerId: seller.id,
+        })
+      ).status,
+    ).toBe(201)
   })
 
   it('LOT-4 / LOT-22: settles the progression every ten numbers from the first prize, and the motorcycle as goods with no cash liability', async () => {
     t = Date.parse('2025-03-01T18:00:00-04:00')
     auth.set('jefa', `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`)
     expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/close`, {})).status).toBe(200)
-    for (const number of [37, 52]) expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/numbers`, { number })).status).toBe(200)
+    for (const number of [37, 52])
+      expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/numbers`, { number })).status).toBe(200)
     const settled = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/settle`)
     expect(settled.status).toBe(200)
     expect(settled.body.winning).toEqual({ P1: 37, M1: 52 })
@@ -89,24 +153,46 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
   })
 
   it('pays the first prize and a progression in cash, hands the motorcycle over with no cash out of the drawer, each once', async () => {
-    till = await openTill(server.url, server.services, { hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1', floatCents: 2_000_000 })
-    const pay = (n: number) => api(server.url, 'POST', '/api/tickets/pay', { code: codes.get(n), payeeName: 'Juana Flores Quispe', payeeDocument: '3344556 LP' }, till.headers)
+    till = await openTill(server.url, server.services, {
+      hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 2_000_000,
+    })
+    const pay = (n: number) =>
+      api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        { code: codes.get(n), payeeName: 'Juana Flores Quispe', payeeDocument: '3344556 LP' },
+        till.headers,
+      )
     const first = await pay(37)
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     expect(first.body.payout).toMatchObject({ kind: 'lottery', amountCents: 1_000_000 })
     const progression = await pay(57)
-    expect(progression.body.payout).toMatchObject({ amountCents: 20_000, prizes: [expect.objectContaining({ code: 'G10' })] })
+    expect(progression.body.payout).toMatchObject({
+      amountCents: 20_000,
+      prizes: [expect.objectContaining({ code: 'G10' })],
+    })
     const goods = await pay(52)
     expect(goods.status, JSON.stringify(goods.body)).toBe(200)
     expect(goods.body.payout).toMatchObject({ amountCents: 0, goods: [`Premio Motocicleta: ${MOTO}`] })
     expect((await pay(52)).body.error.code).toBe('ALREADY_PAID')
     expect((await pay(38)).body.error.code).toBe('NOT_A_WINNER')
     // The drawer paid out the cash prizes only: the motorcycle moved no money.
-    const shift = await api(server.url, 'GET', `/api/shifts/${till.shiftId}`, undefined, { authorization: auth.get('jefa')! })
+    const shift = await api(server.url, 'GET', `/api/shifts/${till.shiftId}`, undefined, {
+      authorization: auth.get('jefa')!,
+    })
     expect(shift.body.outCents).toBe(1_020_000)
     expect(shift.body.expectedCents).toBe(2_000_000 - 1_020_000)
     const register = await call('jefa', 'GET', `/api/lottery/prize-register?drawId=${drawId}`)
-    expect(register.body.entries.find((e: any) => e.goods.length)).toMatchObject({ amountCents: 0, goods: [`Premio Motocicleta: ${MOTO}`], payee: { name: 'Juana Flores Quispe', document: '3344556 LP' } })
+    expect(register.body.entries.find((e: any) => e.goods.length)).toMatchObject({
+      amountCents: 0,
+      goods: [`Premio Motocicleta: ${MOTO}`],
+      payee: { name: 'Juana Flores Quispe', document: '3344556 LP' },
+    })
   })
 })
 
@@ -124,31 +210,63 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     { code: 'T2', name: 'Cesta', description: 'Cesta de productos de Cantabria' },
     { code: 'T3', name: 'Jamón', description: 'Jamón ibérico' },
   ]
-  const as = (headers: Record<string, string>) => (method: string, path: string, body?: unknown) => api(server.url, method, path, body, headers)
+  const as = (headers: Record<string, string>) => (method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, headers)
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    for (const [username, displayName, role] of [['jefa', 'Elena Ruiz', 'director'], ['cajera', 'Rosa Gómez', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Elena Ruiz', 'director'],
+      ['cajera', 'Rosa Gómez', 'cashier'],
+    ] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
     }
     jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
     const boss = as({ authorization: jefa, 'accept-language': 'es' })
-    const hall = await boss('POST', '/api/halls', { name: 'Sala Pereda', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const hall = await boss('POST', '/api/halls', {
+      name: 'Sala Pereda',
+      profileId: 'ES-CB-2010',
+      playingPositions: 100,
+    })
     expect(hall.status).toBe(201)
     const base = rafflePlan()
     const prizes = objects.map((o, i) => ({ ...base.prizes[0], ...o, valueCents: 10_000 * (i + 1) }))
-    const tombola = await boss('POST', '/api/lottery/draws', rafflePlan({ kind: 'tombola', gameCode: 'TOMBSJ', numbering: { from: 1, to: 40, digits: 2 }, ticketPriceCents: 2_000, prizes }))
+    const tombola = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        kind: 'tombola',
+        gameCode: 'TOMBSJ',
+        numbering: { from: 1, to: 40, digits: 2 },
+        ticketPriceCents: 2_000,
+        prizes,
+      }),
+    )
     expect(tombola.status, JSON.stringify(tombola.body)).toBe(201)
     drawId = tombola.body.drawId
-    const raffle = await boss('POST', '/api/lottery/draws', rafflePlan({ gameCode: 'RIFASJ2', numbering: { from: 1, to: 40, digits: 2 }, ticketPriceCents: 3_000 }))
+    const raffle = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({ gameCode: 'RIFASJ2', numbering: { from: 1, to: 40, digits: 2 }, ticketPriceCents: 3_000 }),
+    )
     raffleId = raffle.body.drawId
-    till = await openTill(server.url, server.services, { hallId: hall.body.id, username: 'cajera', password: PASSWORD, stationName: 'Caseta 1', floatCents: 10_000 })
+    till = await openTill(server.url, server.services, {
+      hallId: hall.body.id,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caseta 1',
+      floatCents: 10_000,
+    })
     expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
     // Every number sold, so every object drawn has a buyer.
-    const sold = await as(till.headers)('POST', `/api/lottery/draws/${drawId}/tickets`, { numbers: Array.from({ length: 40 }, (_, i) => i + 1) })
+    const sold = await as(till.headers)('POST', `/api/lottery/draws/${drawId}/tickets`, {
+      numbers: Array.from({ length: 40 }, (_, i) => i + 1),
+    })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
-    const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, { numbers: Array.from({ length: 40 }, (_, i) => i + 1) })
+    const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, {
+      numbers: Array.from({ length: 40 }, (_, i) => i + 1),
+    })
     for (const x of soldRaffle.body.tickets) codes.set(100 + Number(x.number), x.code)
   })
   afterAll(async () => server?.cleanup())
@@ -167,15 +285,27 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     const winning = (settled.result ?? settled).winning as Record<string, number>
     const [w1, w2, w3] = ['T1', 'T2', 'T3'].map((c) => winning[c])
     const cashier = as(till.headers)
-    const pay = (n: number, objectCode?: string) => cashier('POST', '/api/tickets/pay', { code: codes.get(n), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X', ...(objectCode ? { objectCode } : {}) })
+    const pay = (n: number, objectCode?: string) =>
+      cashier('POST', '/api/tickets/pay', {
+        code: codes.get(n),
+        payeeName: 'Pilar Sainz Ortiz',
+        payeeDocument: '72000111X',
+        ...(objectCode ? { objectCode } : {}),
+      })
     const before = await cashier('POST', '/api/tickets/validate', { code: codes.get(w2) })
     expect(before.body.choices.map((c: any) => c.code)).toEqual(['T1', 'T2', 'T3'])
     // The winner of the second object takes the bicycle.
     const first = await pay(w2, 'T1')
     expect(first.status, JSON.stringify(first.body)).toBe(200)
-    expect(first.body.payout).toMatchObject({ amountCents: 0, goods: ['Bicicleta: Bicicleta de montaña'], prizes: [expect.objectContaining({ code: 'T1' })] })
+    expect(first.body.payout).toMatchObject({
+      amountCents: 0,
+      goods: ['Bicicleta: Bicicleta de montaña'],
+      prizes: [expect.objectContaining({ code: 'T1' })],
+    })
     // The winner drawn for the bicycle finds it gone: asked to choose among what is left, then refused the taken one.
-    expect((await cashier('POST', '/api/tickets/validate', { code: codes.get(w1) })).body.choices.map((c: any) => c.code)).toEqual(['T2', 'T3'])
+    expect(
+      (await cashier('POST', '/api/tickets/validate', { code: codes.get(w1) })).body.choices.map((c: any) => c.code),
+    ).toEqual(['T2', 'T3'])
     const none = await pay(w1)
     expect(none.status).toBe(400)
     expect(none.body.error.details).toMatchObject({ field: 'objectCode', rule: 'PRM-2' })
@@ -192,7 +322,10 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     // A loser chooses nothing; a raffle's prizes are fixed by the order of the draw.
     const loser = [...Array(40).keys()].map((i) => i + 1).find((n) => ![w1, w2, w3].includes(n))!
     expect((await pay(loser, 'T2')).body.error.code).toBe('NOT_A_WINNER')
-    const raffleWinning = ((await boss('GET', `/api/lottery/draws/${raffleId}`)).body.result ?? {}).winning as Record<string, number>
+    const raffleWinning = ((await boss('GET', `/api/lottery/draws/${raffleId}`)).body.result ?? {}).winning as Record<
+      string,
+      number
+    >
     const fixed = await pay(100 + raffleWinning.R1, 'R2')
     expect(fixed.status).toBe(400)
     expect(fixed.body.error.details.rule).toBe('PRM-2')

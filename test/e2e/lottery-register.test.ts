@@ -23,11 +23,25 @@ describe('numbered lottery issue register: codes only from print runs, payable o
   const codes = new Map<string, string>()
   let firstCodeOf3 = ''
 
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
-  const pay = (who: string, code: string) => call(who, 'POST', '/api/tickets/pay', { code, stationId: 'ignorada', cashierId: 'ignorado', payeeName: 'Juana Flores Quispe', payeeDocument: '3344556 LP' })
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const pay = (who: string, code: string) =>
+    call(who, 'POST', '/api/tickets/pay', {
+      code,
+      stationId: 'ignorada',
+      cashierId: 'ignorado',
+      payeeName: 'Juana Flores Quispe',
+      payeeDocument: '3344556 LP',
+    })
   /** Prizes are paid by a cashier logged in at an enrolled station with an open shift (issue 13 point 5). */
   async function cashierAt(station: 'cajaA' | 'cajaB', username: string) {
-    const login = await api(server.url, 'POST', '/api/auth/login', { username, password: PASSWORD }, { authorization: auth.get(station)! })
+    const login = await api(
+      server.url,
+      'POST',
+      '/api/auth/login',
+      { username, password: PASSWORD },
+      { authorization: auth.get(station)! },
+    )
     expect(login.status).toBe(200)
     auth.set(`${username}@${station}`, `Bearer ${login.body.token}`)
     const shift = await call(`${username}@${station}`, 'POST', '/api/shifts', { floatCents: 5_000_000 })
@@ -37,21 +51,46 @@ describe('numbered lottery issue register: codes only from print runs, payable o
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    const people = [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['cajero', 'Juan Condori', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
+    const people = [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+      ['cajero', 'Juan Condori', 'cashier'],
+      ['auditor', 'Carlos Rojas', 'auditor'],
+    ] as const
     for (const [username, displayName, role] of people) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     }
-    const hall = await api(server.url, 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 }, { authorization: auth.get('jefa')! })
+    const hall = await api(
+      server.url,
+      'POST',
+      '/api/halls',
+      { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200 },
+      { authorization: auth.get('jefa')! },
+    )
     expect(hall.status).toBe(201)
-    for (const [name, kind] of [['kiosco', 'kiosk'], ['cajaA', 'cashier_station'], ['cajaB', 'cashier_station']] as const) {
-      const d = await server.services.auth.enrolDevice({ kind, name: name === 'cajaA' ? sellerA.name : name === 'cajaB' ? sellerB.name : 'Kiosco 1', hallId: hall.body.id })
+    for (const [name, kind] of [
+      ['kiosco', 'kiosk'],
+      ['cajaA', 'cashier_station'],
+      ['cajaB', 'cashier_station'],
+    ] as const) {
+      const d = await server.services.auth.enrolDevice({
+        kind,
+        name: name === 'cajaA' ? sellerA.name : name === 'cajaB' ? sellerB.name : 'Kiosco 1',
+        hallId: hall.body.id,
+      })
       auth.set(name, `Device ${d.credential}`)
       if (name === 'cajaA') sellerA = { ...sellerA, id: d.id }
       if (name === 'cajaB') sellerB = { ...sellerB, id: d.id }
     }
     const plan = lotteryPlan({
-      gameCode: 'LNBREG', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 2, licensedMaxTickets: 1000, drawMethod: 'manual', drawDevice: await registerTombola(server.services),
+      gameCode: 'LNBREG',
+      numbering: { from: 0, to: 99, digits: 2 },
+      series: 1,
+      fractions: 2,
+      licensedMaxTickets: 1000,
+      drawMethod: 'manual',
+      drawDevice: await registerTombola(server.services),
       prizes: [
         { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 },
         { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 },
@@ -66,7 +105,8 @@ describe('numbered lottery issue register: codes only from print runs, payable o
 
   /** The test clock jumps weeks ahead: people log in again (their sessions expire on that clock). */
   async function relogin() {
-    for (const username of ['jefa', 'cajera', 'auditor']) auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
+    for (const username of ['jefa', 'cajera', 'auditor'])
+      auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
   }
 
   it('LOT-26: the per-fraction code route any kiosk or cashier could call is gone (404), for every state of the draw', async () => {
@@ -98,7 +138,11 @@ describe('numbered lottery issue register: codes only from print runs, payable o
     const again = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 3, to: 3 })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('CONFLICT')
-    const reprint = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 3, to: 3, reason: 'billete dañado en imprenta' })
+    const reprint = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, {
+      from: 3,
+      to: 3,
+      reason: 'billete dañado en imprenta',
+    })
     expect(reprint.status).toBe(201)
     expect(reprint.body).toMatchObject({ runNo: 2, printed: 2, reprinted: 2 })
     for (const x of reprint.body.tickets) codes.set(`${Number(x.number)}/${x.fraction}`, x.code)
@@ -107,25 +151,84 @@ describe('numbered lottery issue register: codes only from print runs, payable o
   })
 
   it('distributes printed fractions to enrolled sellers only, once each, and records returns before the close (LOT-12)', async () => {
-    expect((await call('cajaA', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 0, to: 4, sellerId: sellerA.id })).status).toBe(403)
-    const a = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 0, to: 4, sellerId: sellerA.id })
+    expect(
+      (
+        await call('cajaA', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 0,
+          to: 4,
+          sellerId: sellerA.id,
+        })
+      ).status,
+    ).toBe(403)
+    const a = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+      from: 0,
+      to: 4,
+      sellerId: sellerA.id,
+    })
     expect(a.status).toBe(201)
     expect(a.body).toMatchObject({ fractions: 10, seller: { id: sellerA.id, name: sellerA.name } })
     // Each fraction goes to one seller; an unprinted range cannot be distributed; a person is not a seller.
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 4, to: 6, sellerId: sellerB.id })).status).toBe(409)
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 20, to: 21, sellerId: sellerB.id })).status).toBe(409)
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 5, to: 6, sellerId: 'usr_nadie' })).status).toBe(404)
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 5, to: 6, sellerId: sellerB.id })).status).toBe(201)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 4,
+          to: 6,
+          sellerId: sellerB.id,
+        })
+      ).status,
+    ).toBe(409)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 20,
+          to: 21,
+          sellerId: sellerB.id,
+        })
+      ).status,
+    ).toBe(409)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 5,
+          to: 6,
+          sellerId: 'usr_nadie',
+        })
+      ).status,
+    ).toBe(404)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 5,
+          to: 6,
+          sellerId: sellerB.id,
+        })
+      ).status,
+    ).toBe(201)
     // Seller A hands back fraction 2 of number 4; seller B the whole ticket 6.
-    const partial = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/returns`, { from: 4, to: 4, fractionFrom: 2, fractionTo: 2, sellerId: sellerA.id })
+    const partial = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/returns`, {
+      from: 4,
+      to: 4,
+      fractionFrom: 2,
+      fractionTo: 2,
+      sellerId: sellerA.id,
+    })
     expect(partial.status).toBe(201)
     expect(partial.body.fractionsReturned).toBe(1)
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/returns`, { from: 6, to: 6, sellerId: sellerB.id })).body.fractionsReturned).toBe(2)
+    expect(
+      (await call('jefa', 'POST', `/api/lottery/draws/${drawId}/returns`, { from: 6, to: 6, sellerId: sellerB.id }))
+        .body.fractionsReturned,
+    ).toBe(2)
     const register = await call('auditor', 'GET', `/api/lottery/draws/${drawId}/register`)
     expect(register.status).toBe(200)
     expect(register.body.issue).toMatchObject({ fractions: 200, printed: 20, undistributed: 6 })
-    expect(register.body.printRuns.map((r: any) => [r.runNo, r.fractions, r.reprinted])).toEqual([[1, 20, 0], [2, 2, 2]])
-    expect(register.body.printRuns[1]).toMatchObject({ reason: 'billete dañado en imprenta', by: { kind: 'person', role: 'director' } })
+    expect(register.body.printRuns.map((r: any) => [r.runNo, r.fractions, r.reprinted])).toEqual([
+      [1, 20, 0],
+      [2, 2, 2],
+    ])
+    expect(register.body.printRuns[1]).toMatchObject({
+      reason: 'billete dañado en imprenta',
+      by: { kind: 'person', role: 'director' },
+    })
     const bySeller = Object.fromEntries(register.body.sellers.map((s: any) => [s.sellerName, s]))
     expect(bySeller[sellerA.name]).toMatchObject({ distributed: 10, returned: 1, sold: 9, amountDueCents: 9 * 5_000 })
     expect(bySeller[sellerB.name]).toMatchObject({ distributed: 4, returned: 2, sold: 2, amountDueCents: 2 * 5_000 })
@@ -144,7 +247,8 @@ describe('numbered lottery issue register: codes only from print runs, payable o
     const late = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 50, to: 50 })
     expect(late.status).toBe(409)
     expect(late.body.error.code).toBe('SALES_CLOSED')
-    for (const n of [3, 4, 7]) expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/numbers`, { number: n })).status).toBe(200)
+    for (const n of [3, 4, 7])
+      expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/numbers`, { number: n })).status).toBe(200)
     expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/settle`)).status).toBe(200)
   })
 
@@ -181,7 +285,10 @@ describe('numbered lottery issue register: codes only from print runs, payable o
     expect(r.body.error.code).toBe('INVALID_SIGNATURE')
     expect(r.body.error.detail).toMatch(/issue tag/)
     // Nor does the old form without a print run (what the removed route handed out) pay.
-    const bare = encodeTicketCode({ kind: TicketKind.lottery, id: real.replace(/-r\d+-[0-9a-f]{16}$/, '') }, server.services.keys.privateKey)
+    const bare = encodeTicketCode(
+      { kind: TicketKind.lottery, id: real.replace(/-r\d+-[0-9a-f]{16}$/, '') },
+      server.services.keys.privateKey,
+    )
     expect((await pay('cajera@cajaA', bare)).status).toBe(409)
   })
 })

@@ -31,10 +31,25 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   }
   /** Prints a block and hands it to the test's seller: the fractions become payable once drawn. */
   const printAndDistribute = async (drawId: string, from: number, to: number, seriesFrom: number, seriesTo: number) => {
-    const run = await api(server.url, 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from, to, seriesFrom, seriesTo })
+    const run = await api(server.url, 'POST', `/api/lottery/draws/${drawId}/print-runs`, {
+      from,
+      to,
+      seriesFrom,
+      seriesTo,
+    })
     expect(run.status).toBe(201)
     for (const t of run.body.tickets) codes.set(`${drawId}/${Number(t.number)}/${t.series}/${t.fraction}`, t.code)
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${drawId}/distributions`, { from, to, seriesFrom, seriesTo, sellerId: seller })).status).toBe(201)
+    expect(
+      (
+        await api(server.url, 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from,
+          to,
+          seriesFrom,
+          seriesTo,
+          sellerId: seller,
+        })
+      ).status,
+    ).toBe(201)
     return run.body
   }
   const validate = async (code: string) => (await api(server.url, 'POST', '/api/tickets/validate', { code })).body
@@ -48,23 +63,58 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   })
 
   it('refuses an impossible lottery plan and plans a 0000-9999 issue in 2 series of 10 fractions (LOT-4, LOT-12)', async () => {
-    const bad = await api(server.url, 'POST', '/api/lottery/draws', lotteryPlan({ licensedMaxTickets: 10, budgetCents: 1 }))
+    const bad = await api(
+      server.url,
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({ licensedMaxTickets: 10, budgetCents: 1 }),
+    )
     expect(bad.status).toBe(400)
     expect(bad.body.error.details.problems.map((p: any) => p.rule)).toContain('LOT-12')
-    const plan = lotteryPlan({ numbering: { from: 0, to: 9999, digits: 4 }, drawMethod: 'manual', drawDevice: await registerTombola(server.services) })
-    plan.prizes = plan.prizes.map((p) => (p.rule.type === 'ending' && p.rule.digits === 3 ? { ...p, rule: { ...p.rule, digits: 2 } } : p))
+    const plan = lotteryPlan({
+      numbering: { from: 0, to: 9999, digits: 4 },
+      drawMethod: 'manual',
+      drawDevice: await registerTombola(server.services),
+    })
+    plan.prizes = plan.prizes.map((p) =>
+      p.rule.type === 'ending' && p.rule.digits === 3 ? { ...p, rule: { ...p.rule, digits: 2 } } : p,
+    )
     const created = await api(server.url, 'POST', '/api/lottery/draws', plan)
     expect(created.status).toBe(201)
     manualId = created.body.drawId
     expect(created.body).toMatchObject({ product: 'lottery', ticketsIssued: 20_000 })
-    const rng = await api(server.url, 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LNBRNG', numbering: { from: 0, to: 999, digits: 3 }, series: 1, fractions: 1, prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 }, { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 }] }))
+    const rng = await api(
+      server.url,
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        gameCode: 'LNBRNG',
+        numbering: { from: 0, to: 999, digits: 3 },
+        series: 1,
+        fractions: 1,
+        prizes: [
+          { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 1_000_000 },
+          { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 500_000 },
+        ],
+      }),
+    )
     expect(rng.status).toBe(201)
     rngId = rng.body.drawId
   })
 
   it('prints the print-shop sheet with the front and back fields, as a print run of the register (LOT-15, LOT-16, §7.8)', async (ctx) => {
-    for (const [from, to, sFrom, sTo] of [[5050, 5051, 1, 2], [7150, 7151, 1, 1], [9050, 9050, 2, 2], [4217, 4217, 2, 2]]) await printAndDistribute(manualId, from, to, sFrom, sTo)
-    const sheet = await fetch(`${server.url}/api/lottery/draws/${manualId}/print-runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: 4210, to: 4211, format: 'pdf' }) })
+    for (const [from, to, sFrom, sTo] of [
+      [5050, 5051, 1, 2],
+      [7150, 7151, 1, 1],
+      [9050, 9050, 2, 2],
+      [4217, 4217, 2, 2],
+    ])
+      await printAndDistribute(manualId, from, to, sFrom, sTo)
+    const sheet = await fetch(`${server.url}/api/lottery/draws/${manualId}/print-runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from: 4210, to: 4211, format: 'pdf' }),
+    })
     expect(sheet.status).toBe(200)
     const pdf = Buffer.from(await sheet.arrayBuffer())
     expect(await codeOf(manualId, 4217, 2, 3)).toMatch(/^BLL1\.T\.ltr_[a-z0-9]+-4217-02-03-r\d+-[0-9a-f]{16}\./)
@@ -72,33 +122,94 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(tooMany.status).toBe(400)
     if (!tools) {
       if (requireTools) throw new Error('pdftotext, pdftoppm and zbarimg are required under CI=true')
-      console.warn('[lottery e2e] pdftotext/pdftoppm/zbarimg not found: the sheet text and QR checks are skipped (apt-get install poppler-utils zbar-tools)')
+      console.warn(
+        '[lottery e2e] pdftotext/pdftoppm/zbarimg not found: the sheet text and QR checks are skipped (apt-get install poppler-utils zbar-tools)',
+      )
       ctx.skip()
     }
     const file = join(server.dataDir, 'sheet.pdf')
     writeFileSync(file, pdf)
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-    for (const s of ['Lotería Nacional de Beneficencia y Salubridad', 'Sorteo Extraordinario de Carnaval', '4210', 'Serie 01', 'Fracción 1 de 10', 'NO RASPAR', 'Máxima Autoridad Ejecutiva', 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos', 'Holograma']) expect(text).toContain(s)
-    for (const s of ['Fracciones por billete: 10', 'Caducidad', 'Billetes ganadores', 'Pago de premios', 'Emisión']) expect(text).toContain(s)
+    for (const s of [
+      'Lotería Nacional de Beneficencia y Salubridad',
+      'Sorteo Extraordinario de Carnaval',
+      '4210',
+      'Serie 01',
+      'Fracción 1 de 10',
+      'NO RASPAR',
+      'Máxima Autoridad Ejecutiva',
+      'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos',
+      'Holograma',
+    ])
+      expect(text).toContain(s)
+    for (const s of ['Fracciones por billete: 10', 'Caducidad', 'Billetes ganadores', 'Pago de premios', 'Emisión'])
+      expect(text).toContain(s)
     // The QR of the first ticket on the sheet decodes to its signed code.
-    execFileSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', '-png', file, join(server.dataDir, 'page')])
-    const qr = execFileSync('zbarimg', ['-q', '--raw', join(server.dataDir, 'page.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')
+    execFileSync('pdftoppm', [
+      '-r',
+      '150',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      '-png',
+      file,
+      join(server.dataDir, 'page'),
+    ])
+    const qr = execFileSync('zbarimg', ['-q', '--raw', join(server.dataDir, 'page.png')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .trim()
+      .split('\n')
     // The QR of the first ticket on the sheet decodes to a signed code of that print run (only the sheet has it).
     expect(qr).toContainEqual(expect.stringMatching(/^BLL1\.T\.ltr_[a-z0-9]+-4210-01-01-r\d+-[0-9a-f]{16}\./))
   })
 
   it('records returned unsold tickets, and a stolen range with its police report, listed publicly (LST-3, LST-5, LST-7)', async () => {
-    const ret = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/returns`, { from: 9000, to: 9999, seriesFrom: 2, seriesTo: 2, note: 'Devolución agencia Sur' })
+    const ret = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/returns`, {
+      from: 9000,
+      to: 9999,
+      seriesFrom: 2,
+      seriesTo: 2,
+      note: 'Devolución agencia Sur',
+    })
     expect(ret.status).toBe(201)
-    const noPolice = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/lost-stolen`, { kind: 'stolen', from: 5000, to: 5099, seriesFrom: 1, seriesTo: 1, discoveredAt: '2025-02-14T09:00:00-04:00', reportedToAjAt: '2025-02-17T10:00:00-04:00', distributed: true, remedy: 'none', notice: 'Robo de billetes' })
+    const noPolice = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/lost-stolen`, {
+      kind: 'stolen',
+      from: 5000,
+      to: 5099,
+      seriesFrom: 1,
+      seriesTo: 1,
+      discoveredAt: '2025-02-14T09:00:00-04:00',
+      reportedToAjAt: '2025-02-17T10:00:00-04:00',
+      distributed: true,
+      remedy: 'none',
+      notice: 'Robo de billetes',
+    })
     expect(noPolice.status).toBe(400)
     expect(noPolice.body.error.details.problems[0].rule).toBe('LST-5')
     // Discovered on a Friday, reported on Monday: the next business day, on time.
-    const stolen = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/lost-stolen`, { kind: 'stolen', from: 5000, to: 5099, seriesFrom: 1, seriesTo: 1, discoveredAt: '2025-02-14T09:00:00-04:00', reportedToAjAt: '2025-02-17T10:00:00-04:00', distributed: true, policeReportRef: 'FELCC-LP-2025-0331', remedy: 'none', notice: 'Robo de 100 billetes de la serie 01 en la agencia Norte' })
+    const stolen = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/lost-stolen`, {
+      kind: 'stolen',
+      from: 5000,
+      to: 5099,
+      seriesFrom: 1,
+      seriesTo: 1,
+      discoveredAt: '2025-02-14T09:00:00-04:00',
+      reportedToAjAt: '2025-02-17T10:00:00-04:00',
+      distributed: true,
+      policeReportRef: 'FELCC-LP-2025-0331',
+      remedy: 'none',
+      notice: 'Robo de 100 billetes de la serie 01 en la agencia Norte',
+    })
     expect(stolen.status).toBe(201)
     expect(stolen.body).toMatchObject({ quantity: 100, details: { lateReport: false } })
     const notice = await api(server.url, 'GET', `/api/lottery/draws/${manualId}/lost-stolen`)
-    expect(notice.body.ranges).toEqual([expect.objectContaining({ kind: 'stolen', from: '5000', to: '5099', seriesFrom: 1, seriesTo: 1, quantity: 100 })])
+    expect(notice.body.ranges).toEqual([
+      expect.objectContaining({ kind: 'stolen', from: '5000', to: '5099', seriesFrom: 1, seriesTo: 1, quantity: 100 }),
+    ])
     expect(notice.body.procedure).toMatch(/no se pagan/)
   })
 
@@ -108,11 +219,19 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const closed = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/close`, {})
     expect(closed.body.ticketsInPlay).toBe(20_000 - 1000 - 100)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/draw`)).status).toBe(422)
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 10_000 })).status).toBe(422)
+    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 10_000 })).status).toBe(
+      422,
+    )
     // LOT-18: a number read from a device the registry does not know is refused; the registered tómbola's is taken.
-    const unknown = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'Tómbola AJ-T-0042' })
+    const unknown = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, {
+      number: 5050,
+      deviceId: 'Tómbola AJ-T-0042',
+    })
     expect([unknown.status, unknown.body.error.code]).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'AJ-T-0042' })).status).toBe(200)
+    expect(
+      (await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050, deviceId: 'AJ-T-0042' }))
+        .status,
+    ).toBe(200)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 5050 })).status).toBe(409)
     const done = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/numbers`, { number: 1234 })
     expect(done.body.status).toBe('drawn')
@@ -137,22 +256,57 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(ending.amountCents).toBe((100_000 + 10_000) / 10)
     expect((await validate(await codeOf(manualId, 7151, 1))).outcome).toBe('NO_WIN')
     const code = await codeOf(manualId, 5050, 2, 4)
-    const paid = await api(server.url, 'POST', '/api/tickets/pay', { code, stationId: 'caja-1', cashierId: 'cajero-1', payeeName: 'Juana Flores', payeeDocument: '3344556 LP' })
+    const paid = await api(server.url, 'POST', '/api/tickets/pay', {
+      code,
+      stationId: 'caja-1',
+      cashierId: 'cajero-1',
+      payeeName: 'Juana Flores',
+      payeeDocument: '3344556 LP',
+    })
     expect(paid.status).toBe(200)
     expect(paid.body.payout).toMatchObject({ kind: 'lottery', amountCents: 10_000_000 })
-    const twice = await Promise.all([1, 2].map((i) => api(server.url, 'POST', '/api/tickets/pay', { code, stationId: `caja-${i}`, payeeName: 'Otra Persona', payeeDocument: '9' })))
+    const twice = await Promise.all(
+      [1, 2].map((i) =>
+        api(server.url, 'POST', '/api/tickets/pay', {
+          code,
+          stationId: `caja-${i}`,
+          payeeName: 'Otra Persona',
+          payeeDocument: '9',
+        }),
+      ),
+    )
     expect(twice.map((r) => r.body.error?.code)).toEqual(['ALREADY_PAID', 'ALREADY_PAID'])
     // Another fraction of the same ticket is paid on its own.
-    const other = await api(server.url, 'POST', '/api/tickets/pay', { code: await codeOf(manualId, 5050, 2, 5), stationId: 'caja-2', payeeName: 'Pedro Choque', payeeDocument: '1' })
+    const other = await api(server.url, 'POST', '/api/tickets/pay', {
+      code: await codeOf(manualId, 5050, 2, 5),
+      stationId: 'caja-2',
+      payeeName: 'Pedro Choque',
+      payeeDocument: '1',
+    })
     expect(other.status).toBe(200)
   })
 
   it('never pays a stolen or returned ticket, and voids an altered one (LST-4, LST-5, LOT-8)', async () => {
     // A stolen ticket was printed before the theft; no print run prints it again (LST-1 (a)), and after the close none prints at all.
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${manualId}/print-runs`, { from: 5050, to: 5050, seriesFrom: 1, seriesTo: 1, reason: 'reimpresión' })).body.error.code).toBe('SALES_CLOSED')
+    expect(
+      (
+        await api(server.url, 'POST', `/api/lottery/draws/${manualId}/print-runs`, {
+          from: 5050,
+          to: 5050,
+          seriesFrom: 1,
+          seriesTo: 1,
+          reason: 'reimpresión',
+        })
+      ).body.error.code,
+    ).toBe('SALES_CLOSED')
     const stolen = await codeOf(manualId, 5050, 1, 1)
     expect(await validate(stolen)).toMatchObject({ outcome: 'REPORTED_LOST_STOLEN' })
-    const refused = await api(server.url, 'POST', '/api/tickets/pay', { code: stolen, stationId: 'caja-1', payeeName: 'A B', payeeDocument: '1' })
+    const refused = await api(server.url, 'POST', '/api/tickets/pay', {
+      code: stolen,
+      stationId: 'caja-1',
+      payeeName: 'A B',
+      payeeDocument: '1',
+    })
     expect(refused.body.error.code).toBe('TICKET_BLOCKED')
     expect((await validate(await codeOf(manualId, 9050, 2))).outcome).toBe('VOID')
     const good = await codeOf(manualId, 5051, 2)
@@ -175,7 +329,9 @@ describe('numbered-ticket lottery and raffle end to end', () => {
 
   it('draws the RNG lottery among the M issued numbers with a verifiable proof', async () => {
     // bolillo-draw-v2: a notary's dice are not entropy any more; the beacon round fixed by the close is.
-    const typed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, { externalEntropy: 'notario: 3 6 1 5' })
+    const typed = await api(server.url, 'POST', `/api/lottery/draws/${rngId}/close`, {
+      externalEntropy: 'notario: 3 6 1 5',
+    })
     expect(typed.status).toBe(400)
     expect(typed.body.error.detail).toMatch(/externalEntropy is no longer accepted/)
     await printAndDistribute(rngId, 0, 999, 1, 1)
@@ -186,7 +342,11 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     await api(server.url, 'POST', `/api/lottery/draws/${rngId}/settle`)
     const proof = (await api(server.url, 'GET', `/api/lottery/draws/${rngId}/proof`)).body
     expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', demoBeacon: true, errors: [] })
-    expect(proof).toMatchObject({ gameId: rngId, salesDigest: closed.body.salesDigest, beacon: { round: closed.body.beaconRound } })
+    expect(proof).toMatchObject({
+      gameId: rngId,
+      salesDigest: closed.body.salesDigest,
+      beacon: { round: closed.body.beaconRound },
+    })
     expect(proof.ballCount).toBe(1000)
     expect(proof.balls.map((v: number) => v - 1)).toEqual(drawn.body.drawn)
     const winner = await validate(await codeOf(rngId, drawn.body.drawn[0], 1))
@@ -197,7 +357,11 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     t = Date.parse('2025-05-01T00:00:00-04:00')
     expect((await validate(await codeOf(manualId, 5051, 2))).outcome).toBe('EXPIRED')
     const report = await api(server.url, 'GET', `/api/lottery/draws/${manualId}/unclaimed`)
-    expect(report.body).toMatchObject({ prescribed: true, paidCents: 20_000_000, charityDueBy: '2025-05-10T23:59:59-04:00' })
+    expect(report.body).toMatchObject({
+      prescribed: true,
+      paidCents: 20_000_000,
+      charityDueBy: '2025-05-10T23:59:59-04:00',
+    })
     expect(report.body.unclaimedCents).toBe(report.body.prizesInPlayCents - 20_000_000)
     const register = await api(server.url, 'GET', `/api/lottery/prize-register?drawId=${manualId}`)
     expect(register.body.entries).toHaveLength(2)
@@ -210,13 +374,19 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(created.status).toBe(201)
     const id = created.body.drawId
     t = Date.parse('2025-06-02T12:00:00+02:00')
-    const first = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { count: 30, buyerName: 'Peña Sardinero', channel: 'counter' })
+    const first = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, {
+      count: 30,
+      buyerName: 'Peña Sardinero',
+      channel: 'counter',
+    })
     expect(first.body.tickets).toHaveLength(30)
     expect(first.body.tickets[0].number).toBe('001')
     const chosen = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [250, 499] })
     expect(chosen.status).toBe(201)
     expect((await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [250] })).status).toBe(409)
-    const codes = new Map<string, string>([...first.body.tickets, ...chosen.body.tickets].map((x: any) => [x.number, x.code]))
+    const codes = new Map<string, string>(
+      [...first.body.tickets, ...chosen.body.tickets].map((x: any) => [x.number, x.code]),
+    )
     expect((await validate(codes.get('001')!)).outcome).toBe('PENDING')
     t = Date.parse('2025-06-23T21:00:00+02:00')
     const closed = await api(server.url, 'POST', `/api/lottery/draws/${id}/close`, {})
@@ -231,17 +401,52 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const winner = String(settled.body.winning.R1).padStart(3, '0')
     const v = await validate(codes.get(winner)!)
     expect(v).toMatchObject({ outcome: 'WIN', kind: 'raffle', goods: ['Primer premio: Bicicleta de montaña'] })
-    const delivered = await api(server.url, 'POST', '/api/tickets/pay', { code: codes.get(winner), stationId: 'sede', payeeName: 'Marta Gómez Ruiz', payeeDocument: '12345678Z' })
-    expect(delivered.body.payout).toMatchObject({ kind: 'lottery', amountCents: 0, goods: ['Primer premio: Bicicleta de montaña'] })
-    expect((await api(server.url, 'POST', '/api/tickets/pay', { code: codes.get(winner), stationId: 'sede', payeeName: 'Marta Gómez Ruiz', payeeDocument: '12345678Z' })).body.error.code).toBe('ALREADY_PAID')
+    const delivered = await api(server.url, 'POST', '/api/tickets/pay', {
+      code: codes.get(winner),
+      stationId: 'sede',
+      payeeName: 'Marta Gómez Ruiz',
+      payeeDocument: '12345678Z',
+    })
+    expect(delivered.body.payout).toMatchObject({
+      kind: 'lottery',
+      amountCents: 0,
+      goods: ['Primer premio: Bicicleta de montaña'],
+    })
+    expect(
+      (
+        await api(server.url, 'POST', '/api/tickets/pay', {
+          code: codes.get(winner),
+          stationId: 'sede',
+          payeeName: 'Marta Gómez Ruiz',
+          payeeDocument: '12345678Z',
+        })
+      ).body.error.code,
+    ).toBe('ALREADY_PAID')
     const loser = [...codes.keys()].find((n) => n !== winner && n !== String(settled.body.winning.R2).padStart(3, '0'))!
     expect((await validate(codes.get(loser)!)).outcome).toBe('NO_WIN')
     expect((await api(server.url, 'GET', '/api/journal/verify')).body.ok).toBe(true)
   })
 
   it('runs a free promotional draw among every issued number: an unsold winning number leaves the prize void (PRM-7, PRM-8)', async () => {
-    const plan = rafflePlan({ kind: 'promotional', classification: 'promotional', gameCode: 'PROMO', ticketPriceCents: 0, communicationRef: 'COM-2025-5', drawAmong: 'issued', numbering: { from: 1, to: 20, digits: 2 } })
-    plan.prizes = [{ ...plan.prizes[0], kind: 'cash', valueCents: 50_000, description: 'Vale de 500 EUR', depositPlace: 'Banco Santander, cuenta de depósito', bankDepositRef: 'Santander, resguardo de depósito 2025-0417' }]
+    const plan = rafflePlan({
+      kind: 'promotional',
+      classification: 'promotional',
+      gameCode: 'PROMO',
+      ticketPriceCents: 0,
+      communicationRef: 'COM-2025-5',
+      drawAmong: 'issued',
+      numbering: { from: 1, to: 20, digits: 2 },
+    })
+    plan.prizes = [
+      {
+        ...plan.prizes[0],
+        kind: 'cash',
+        valueCents: 50_000,
+        description: 'Vale de 500 EUR',
+        depositPlace: 'Banco Santander, cuenta de depósito',
+        bankDepositRef: 'Santander, resguardo de depósito 2025-0417',
+      },
+    ]
     const created = await api(server.url, 'POST', '/api/lottery/draws', plan)
     expect(created.status).toBe(201)
     const id = created.body.drawId

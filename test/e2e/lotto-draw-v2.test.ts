@@ -58,23 +58,46 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
   let desk: { id: string; name: string; kind: 'cashier_station'; hallId: string } | undefined
   const at = async (ms: number) => {
     t = ms
-    auth = { authorization: `Bearer ${(await server.services.auth.login('directora', 'correct horse battery', desk)).token}` }
+    auth = {
+      authorization: `Bearer ${(await server.services.auth.login('directora', 'correct horse battery', desk)).token}`,
+    }
   }
 
   beforeAll(async () => {
     // A drand HTTP relay that has recorded only the vector's round.
     relay = createServer((req, res) => {
       relayLog.push(req.url ?? '')
-      if (req.url === `/${QUICKNET.chainHash}/public/${VECTOR.round}`) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(VECTOR))
+      if (req.url === `/${QUICKNET.chainHash}/public/${VECTOR.round}`)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(VECTOR))
       else res.writeHead(404).end('{}')
     })
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
     const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`
-    server = await startTestServer({ auth: 'on', databaseUrl: null, beaconRelays: [relayUrl], beaconTimeoutMs: 2000, demoBeacon: false }, { clock: { now: () => new Date(t) }, sealer })
-    const user = await server.services.auth.createUser({ username: 'directora', displayName: 'Directora del sorteo', role: 'director', password: 'correct horse battery' })
+    server = await startTestServer(
+      { auth: 'on', databaseUrl: null, beaconRelays: [relayUrl], beaconTimeoutMs: 2000, demoBeacon: false },
+      { clock: { now: () => new Date(t) }, sealer },
+    )
+    const user = await server.services.auth.createUser({
+      username: 'directora',
+      displayName: 'Directora del sorteo',
+      role: 'director',
+      password: 'correct horse battery',
+    })
     directorId = user.id
-    await server.services.bingo.createHall({ id: 'sorteos', name: 'Sala de sorteos', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    desk = { id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos', hallId: 'sorteos' })).id, name: 'Caja sorteos', kind: 'cashier_station', hallId: 'sorteos' }
+    await server.services.bingo.createHall({
+      id: 'sorteos',
+      name: 'Sala de sorteos',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    desk = {
+      id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos', hallId: 'sorteos' }))
+        .id,
+      name: 'Caja sorteos',
+      kind: 'cashier_station',
+      hallId: 'sorteos',
+    }
     await at(t)
     // Her shift at the desk, with an empty float: the slips' cash is its movements.
     expect((await call('POST', '/api/shifts', { floatCents: 0 })).status).toBe(201)
@@ -86,21 +109,41 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
   })
 
   it('plans a draw whose seed is stored only sealed, and sells slips', async () => {
-    const created = await call('POST', '/api/lotto/draws', plan649({
-      gameCode: 'LOTOV2', drawNumber: 1, issue: '2023-B', salesStartAt: iso(CLOSE - 2 * 86_400), salesCloseAt: iso(CLOSE), drawAt: iso(CLOSE + 3600), claimDeadline: iso(CLOSE + 70 * 86_400),
-    }))
+    const created = await call(
+      'POST',
+      '/api/lotto/draws',
+      plan649({
+        gameCode: 'LOTOV2',
+        drawNumber: 1,
+        issue: '2023-B',
+        salesStartAt: iso(CLOSE - 2 * 86_400),
+        salesCloseAt: iso(CLOSE),
+        drawAt: iso(CLOSE + 3600),
+        claimDeadline: iso(CLOSE + 70 * 86_400),
+      }),
+    )
     expect(created.status).toBe(201)
     drawId = created.body.drawId
     commitment = created.body.commitment
     for (let i = 0; i < 25; i++) {
-      const r = await call('POST', `/api/lotto/draws/${drawId}/slips`, { quickPicks: 2, player: { name: `Jugador ${i}`, document: `${2_000_000 + i} LP` } })
+      const r = await call('POST', `/api/lotto/draws/${drawId}/slips`, {
+        quickPicks: 2,
+        player: { name: `Jugador ${i}`, document: `${2_000_000 + i} LP` },
+      })
       expect(r.status).toBe(201)
       receipts.push(r.body.receiptNumber)
     }
     // Issue 14 point 2: the seller is named on every slip record, though slips are written on the writer thread.
-    const sold = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.slip_sold'")
+    const sold = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'lotto.slip_sold'",
+    )
     expect(sold).toHaveLength(25)
-    for (const r of sold) expect(JSON.parse(r.payload).actor).toMatchObject({ kind: 'person', id: directorId, name: 'Directora del sorteo' })
+    for (const r of sold)
+      expect(JSON.parse(r.payload).actor).toMatchObject({
+        kind: 'person',
+        id: directorId,
+        name: 'Directora del sorteo',
+      })
     expect((await server.services.verifyJournal()).ok).toBe(true)
   })
 
@@ -110,18 +153,39 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     expect(typed.status).toBe(400)
     const closed = await call('POST', `/api/lotto/draws/${drawId}/close`, {})
     expect(closed.status).toBe(200)
-    expect(closed.body).toMatchObject({ closedAtUnix: CLOSE, beaconRound: VECTOR.round, beaconPublishedAt: isoSeconds(roundTime(VECTOR.round)), receipts: 25 })
+    expect(closed.body).toMatchObject({
+      closedAtUnix: CLOSE,
+      beaconRound: VECTOR.round,
+      beaconPublishedAt: isoSeconds(roundTime(VECTOR.round)),
+      receipts: 25,
+    })
     salesDigest = closed.body.salesDigest
-    const rec = (await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.sales_closed'"))!
-    expect(JSON.parse(rec.payload)).toMatchObject({ salesDigest, closedAt: isoSeconds(CLOSE), closedAtUnix: CLOSE, beaconRound: VECTOR.round, actor: { kind: 'person', id: directorId } })
+    const rec = (await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'lotto.sales_closed'",
+    ))!
+    expect(JSON.parse(rec.payload)).toMatchObject({
+      salesDigest,
+      closedAt: isoSeconds(CLOSE),
+      closedAtUnix: CLOSE,
+      beaconRound: VECTOR.round,
+      actor: { kind: 'person', id: directorId },
+    })
   })
 
   it('keeps the seed out of every file under DATA_DIR in clear before the draw', async () => {
-    const row = (await server.services.db.get<{ seed_sealed: string; seed_hex: string; commitment: string }>('SELECT seed_sealed, seed_hex, commitment FROM lottery_draws WHERE id = ?', [drawId]))!
+    const row = (await server.services.db.get<{ seed_sealed: string; seed_hex: string; commitment: string }>(
+      'SELECT seed_sealed, seed_hex, commitment FROM lottery_draws WHERE id = ?',
+      [drawId],
+    ))!
     const seed = sealer.open(row.seed_sealed, `lotto-seed|${drawId}`)
     expect(commitmentOf(seed)).toBe(commitment)
     expect(row.seed_hex).toBe('')
-    const needles = [Buffer.from(seed.toString('hex')), Buffer.from(seed.toString('hex').toUpperCase()), seed, Buffer.from(seed.toString('base64'))]
+    const needles = [
+      Buffer.from(seed.toString('hex')),
+      Buffer.from(seed.toString('hex').toUpperCase()),
+      seed,
+      Buffer.from(seed.toString('base64')),
+    ]
     const files = filesUnder(server.dataDir)
     expect(files.some((f) => f.endsWith('bolillo.sqlite'))).toBe(true)
     for (const file of files) {
@@ -149,12 +213,26 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     const refused = await call('POST', `/api/lotto/draws/${drawId}/beacon`, { signature: wrong })
     expect(refused.status).toBe(422)
     expect(refused.body.error.code).toBe('INVALID_SIGNATURE')
-    const rows = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.beacon_refused'")
-    expect(rows.map((r) => JSON.parse(r.payload))).toEqual([expect.objectContaining({ drawId, round: VECTOR.round, signature: wrong, source: 'staff', actor: expect.objectContaining({ kind: 'person', id: directorId, role: 'director' }) })])
-    expect((await call('GET', `/api/lotto/draws/${drawId}`)).body).toMatchObject({ status: 'closed', beacon: null, close: { beaconRound: VECTOR.round } })
+    const rows = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'lotto.beacon_refused'",
+    )
+    expect(rows.map((r) => JSON.parse(r.payload))).toEqual([
+      expect.objectContaining({
+        drawId,
+        round: VECTOR.round,
+        signature: wrong,
+        source: 'staff',
+        actor: expect.objectContaining({ kind: 'person', id: directorId, role: 'director' }),
+      }),
+    ])
+    expect((await call('GET', `/api/lotto/draws/${drawId}`)).body).toMatchObject({
+      status: 'closed',
+      beacon: null,
+      close: { beaconRound: VECTOR.round },
+    })
   })
 
-  it('draws from the relay\'s round once published, and its proof verifies with verify-draw', async () => {
+  it("draws from the relay's round once published, and its proof verifies with verify-draw", async () => {
     await at((roundTime(VECTOR.round) + 1) * 1000)
     // LNS-14: round R is out, but the participation file has not been public for the profile's 30 minutes yet.
     const held = await call('POST', `/api/lotto/draws/${drawId}/draw`)
@@ -164,25 +242,59 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     expect(drawn.status).toBe(200)
     expect(new Set(relayLog)).toEqual(new Set([`/${QUICKNET.chainHash}/public/${VECTOR.round}`]))
     expect(drawn.body.balls).toHaveLength(6)
-    expect(drawn.body.beacon).toMatchObject({ scheme: 'drand-quicknet', round: VECTOR.round, signature: VECTOR.signature, randomness: VECTOR.randomness, demo: false })
+    expect(drawn.body.beacon).toMatchObject({
+      scheme: 'drand-quicknet',
+      round: VECTOR.round,
+      signature: VECTOR.signature,
+      randomness: VECTOR.randomness,
+      demo: false,
+    })
     const proof = (await call('GET', `/api/lotto/draws/${drawId}/proof`)).body
     expect(proof).toMatchObject({
-      version: 'bolillo-draw-v2', gameId: drawId, commitment, salesDigest, closedAt: isoSeconds(CLOSE), ballCount: 49, balls: drawn.body.balls,
+      version: 'bolillo-draw-v2',
+      gameId: drawId,
+      commitment,
+      salesDigest,
+      closedAt: isoSeconds(CLOSE),
+      ballCount: 49,
+      balls: drawn.body.balls,
       beacon: { scheme: 'drand-quicknet', chainHash: QUICKNET.chainHash, ...VECTOR },
     })
     expect(proof.soldSerials).toHaveLength(25)
-    expect(verifyProof(proof)).toMatchObject({ ok: true, demoBeacon: false, notices: [], beacon: { round: VECTOR.round, publicRandomness: true } })
+    expect(verifyProof(proof)).toMatchObject({
+      ok: true,
+      demoBeacon: false,
+      notices: [],
+      beacon: { round: VECTOR.round, publicRandomness: true },
+    })
     const file = join(server.dataDir, 'lotto-proof.json')
     writeFileSync(file, JSON.stringify(proof))
     // Asynchronously: the server runs in this process.
-    expect((await run('npx', ['tsx', 'server/src/cli/main.ts', 'verify-draw', file], { encoding: 'utf8' })).stdout).toMatch(/^OK: the 6 balls .* drand quicknet round 657413, BLS signature verified/)
+    expect(
+      (await run('npx', ['tsx', 'server/src/cli/main.ts', 'verify-draw', file], { encoding: 'utf8' })).stdout,
+    ).toMatch(/^OK: the 6 balls .* drand quicknet round 657413, BLS signature verified/)
     const sig = proof.beacon.signature as string
-    writeFileSync(file, JSON.stringify({ ...proof, beacon: { ...proof.beacon, signature: sig.slice(0, 20) + (sig[20] === '0' ? '1' : '0') + sig.slice(21) } }))
-    const failed = await run('npx', ['tsx', 'server/src/cli/main.ts', 'verify-draw', file], { encoding: 'utf8' }).then(() => null, (e: { code: number; stdout: string }) => e)
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...proof,
+        beacon: { ...proof.beacon, signature: sig.slice(0, 20) + (sig[20] === '0' ? '1' : '0') + sig.slice(21) },
+      }),
+    )
+    const failed = await run('npx', ['tsx', 'server/src/cli/main.ts', 'verify-draw', file], { encoding: 'utf8' }).then(
+      () => null,
+      (e: { code: number; stdout: string }) => e,
+    )
     expect(failed?.code).toBe(1)
     expect(failed?.stdout).toMatch(/^FAILED/)
-    const rec = (await server.services.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lotto.drawn'"))!
-    expect(JSON.parse(rec.payload)).toMatchObject({ version: 'bolillo-draw-v2', balls: drawn.body.balls, actor: { kind: 'person', id: directorId } })
+    const rec = (await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'lotto.drawn'",
+    ))!
+    expect(JSON.parse(rec.payload)).toMatchObject({
+      version: 'bolillo-draw-v2',
+      balls: drawn.body.balls,
+      actor: { kind: 'person', id: directorId },
+    })
     expect((await call('GET', '/api/journal/verify')).body.ok).toBe(true)
   })
 })

@@ -22,39 +22,95 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
   let t = Date.parse('2025-03-01T12:00:00-04:00')
   const clock = { now: () => new Date(t) }
   const auth = new Map<string, string>()
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
   let till: Till
   async function login() {
-    for (const username of ['jefa', 'mesa', 'cajera', 'auditor']) auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
+    for (const username of ['jefa', 'mesa', 'cajera', 'auditor'])
+      auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     if (till) await till.relogin()
   }
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on', lottoLicence: LICENCE }, { clock })
-    const people = [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
-    for (const [username, displayName, role] of people) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
-    for (const [id, name] of [['lapaz', 'Sala La Paz'], ['oruro', 'Sala Oruro'], ['potosi', 'Sala Potosí']]) await server.services.bingo.createHall({ id, name, profileId: 'BO-2025', playingPositions: 100 })
+    const people = [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa', 'Luis Mamani', 'floor_manager'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+      ['auditor', 'Carlos Rojas', 'auditor'],
+    ] as const
+    for (const [username, displayName, role] of people)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    for (const [id, name] of [
+      ['lapaz', 'Sala La Paz'],
+      ['oruro', 'Sala Oruro'],
+      ['potosi', 'Sala Potosí'],
+    ])
+      await server.services.bingo.createHall({ id, name, profileId: 'BO-2025', playingPositions: 100 })
     await login()
-    till = await openTill(server.url, server.services, { hallId: 'lapaz', username: 'cajera', password: PASSWORD, stationName: 'Caja La Paz', floatCents: 10_000 })
+    till = await openTill(server.url, server.services, {
+      hallId: 'lapaz',
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja La Paz',
+      floatCents: 10_000,
+    })
     // The device registry: tómbolas of each hall, one without its certificate, one of the operator (no hall).
     const devices = [
-      { id: 'tombola-lp', kind: 'blower', name: 'Tómbola La Paz', hallId: 'lapaz', sealCode: 'AJ-T-0101', certificateId: 'AJ-CERT-0101' },
-      { id: 'tombola-or', kind: 'blower', name: 'Tómbola Oruro', hallId: 'oruro', sealCode: 'AJ-T-0202', certificateId: 'AJ-CERT-0202' },
+      {
+        id: 'tombola-lp',
+        kind: 'blower',
+        name: 'Tómbola La Paz',
+        hallId: 'lapaz',
+        sealCode: 'AJ-T-0101',
+        certificateId: 'AJ-CERT-0101',
+      },
+      {
+        id: 'tombola-or',
+        kind: 'blower',
+        name: 'Tómbola Oruro',
+        hallId: 'oruro',
+        sealCode: 'AJ-T-0202',
+        certificateId: 'AJ-CERT-0202',
+      },
       { id: 'tombola-sc', kind: 'blower', name: 'Tómbola sin certificado', hallId: 'lapaz', sealCode: 'AJ-T-0303' },
-      { id: 'impresora-1', kind: 'printer', name: 'Impresora', hallId: 'lapaz', sealCode: 'AJ-P-0001', certificateId: 'AJ-CERT-P1' },
+      {
+        id: 'impresora-1',
+        kind: 'printer',
+        name: 'Impresora',
+        hallId: 'lapaz',
+        sealCode: 'AJ-P-0001',
+        certificateId: 'AJ-CERT-P1',
+      },
     ]
     for (const d of devices) expect((await call('jefa', 'POST', '/api/devices', d)).status, d.id).toBe(201)
   })
   afterAll(async () => server?.cleanup())
 
-  it('LNS-12: the range comes from the licence record: a plan within it is accepted with the record\'s range, one outside it is refused whatever it declares', async () => {
-    const ok = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'LNSOK', licensedRange: { min: 2, max: 128 } }))
+  it("LNS-12: the range comes from the licence record: a plan within it is accepted with the record's range, one outside it is refused whatever it declares", async () => {
+    const ok = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'LNSOK', licensedRange: { min: 2, max: 128 } }),
+    )
     expect(ok.status).toBe(201)
-    expect(ok.body.plan).toMatchObject({ range: 49, licensedRange: { min: 20, max: 60 }, licenceRef: 'AJ-LO-2025-0007' })
+    expect(ok.body.plan).toMatchObject({
+      range: 49,
+      licensedRange: { min: 20, max: 60 },
+      licenceRef: 'AJ-LO-2025-0007',
+    })
     for (const range of [70, 10]) {
-      const out = await call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: `LNS${range}`, range, licensedRange: { min: 2, max: 128 } }))
+      const out = await call(
+        'jefa',
+        'POST',
+        '/api/lotto/draws',
+        plan649({ gameCode: `LNS${range}`, range, licensedRange: { min: 2, max: 128 } }),
+      )
       expect(out.status, String(range)).toBe(400)
-      expect(out.body.error.details.problems).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'range', rule: 'LNS-12' })]))
+      expect(out.body.error.details.problems).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: 'range', rule: 'LNS-12' })]),
+      )
     }
   })
 
@@ -63,7 +119,9 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     try {
       const r = await api(bare.url, 'POST', '/api/lotto/draws', plan649({ licensedRange: { min: 2, max: 128 } }))
       expect(r.status).toBe(400)
-      expect(r.body.error.details.problems).toEqual([expect.objectContaining({ field: 'licensedRange', rule: 'LNS-12' })])
+      expect(r.body.error.details.problems).toEqual([
+        expect.objectContaining({ field: 'licensedRange', rule: 'LNS-12' }),
+      ])
       expect((await api(bare.url, 'GET', '/api/lotto/draws')).body.draws).toEqual([])
     } finally {
       await bare.cleanup()
@@ -72,8 +130,9 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
 
   let manualId = ''
 
-  it('LNS-8 / LOT-18: a manual draw names a registered, certified tómbola of its hall; free text, an uncertified device, another hall\'s or a printer is refused', async () => {
-    const plan = (drawDevice: string, drawHallId?: string) => plan649({ gameCode: 'LNSMAN', drawMethod: 'manual', drawDevice, ...(drawHallId ? { drawHallId } : {}) })
+  it("LNS-8 / LOT-18: a manual draw names a registered, certified tómbola of its hall; free text, an uncertified device, another hall's or a printer is refused", async () => {
+    const plan = (drawDevice: string, drawHallId?: string) =>
+      plan649({ gameCode: 'LNSMAN', drawMethod: 'manual', drawDevice, ...(drawHallId ? { drawHallId } : {}) })
     const refused: Array<[string, string | undefined, string]> = [
       ['Tómbola N.º 5 de la sala', 'lapaz', 'not-registered'],
       ['AJ-T-0303', 'lapaz', 'no-certificate'],
@@ -87,7 +146,12 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
       expect(r.body.error.details.problems, device).toContain(problem)
       expect(r.body.error.message).not.toMatch(/DEVICE_NOT_CERTIFIED|blower/)
     }
-    const lottery = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({ gameCode: 'LTRMAN', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' }))
+    const lottery = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({ gameCode: 'LTRMAN', drawMethod: 'manual', drawDevice: 'Tómbola AJ-T-0042' }),
+    )
     expect([lottery.status, lottery.body.error?.code]).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
     const ok = await call('jefa', 'POST', '/api/lotto/draws', plan('AJ-T-0101', 'lapaz'))
     expect(ok.status).toBe(201)
@@ -96,11 +160,24 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
   })
 
   it('LNS-14 / LNS-21: the balls wait the publication hold, then the notarial act of the annulled plays; the act is recorded once, by the draw staff, and journaled', async () => {
-    const sell = (name: string) => api(server.url, 'POST', `/api/lotto/draws/${manualId}/slips`, { quickPicks: 1, player: { name, document: '4455667 LP' } }, till.headers)
+    const sell = (name: string) =>
+      api(
+        server.url,
+        'POST',
+        `/api/lotto/draws/${manualId}/slips`,
+        { quickPicks: 1, player: { name, document: '4455667 LP' } },
+        till.headers,
+      )
     const kept = await sell('Ana Quispe')
     expect(kept.status).toBe(201)
     const annulled = await sell('Pedro Choque')
-    expect((await call('jefa', 'POST', `/api/lotto/slips/${annulled.body.receiptNumber}/annul`, { reason: 'Registro con datos erróneos' })).status).toBe(200)
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lotto/slips/${annulled.body.receiptNumber}/annul`, {
+          reason: 'Registro con datos erróneos',
+        })
+      ).status,
+    ).toBe(200)
     const act = { notary: 'Dra. Ana Rojas, Notaría de Fe Pública N.º 12', actNumber: 'AN-2025-0311' }
     expect((await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, act)).status).toBe(409)
 
@@ -122,57 +199,141 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     await login()
     const noAct = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball: 1 })
     expect([noAct.status, noAct.body.error?.code]).toEqual([409, 'NOTARIAL_ACT_REQUIRED'])
-    for (const who of ['cajera', 'auditor']) expect((await call(who, 'POST', `/api/lotto/draws/${manualId}/notarial-act`, act)).status, who).toBe(403)
-    const noNumber = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, { ...act, actNumber: '   ' })
+    for (const who of ['cajera', 'auditor'])
+      expect((await call(who, 'POST', `/api/lotto/draws/${manualId}/notarial-act`, act)).status, who).toBe(403)
+    const noNumber = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, {
+      ...act,
+      actNumber: '   ',
+    })
     expect(noNumber.status).toBe(400)
     const recorded = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, act)
     expect(recorded.status).toBe(201)
-    const excluded = Buffer.from(await (await fetch(`${server.url}/api/lotto/draws/${manualId}/excluded`, { headers: { authorization: auth.get('auditor')! } })).arrayBuffer())
+    const excluded = Buffer.from(
+      await (
+        await fetch(`${server.url}/api/lotto/draws/${manualId}/excluded`, {
+          headers: { authorization: auth.get('auditor')! },
+        })
+      ).arrayBuffer(),
+    )
     expect(excluded.toString('utf8')).toContain(annulled.body.receiptNumber)
-    expect(recorded.body.notarialAct).toMatchObject({ ...act, excluded: 1, excludedSha256: createHash('sha256').update(excluded).digest('hex') })
-    expect((await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, { ...act, actNumber: 'AN-2025-0999' })).status).toBe(409)
+    expect(recorded.body.notarialAct).toMatchObject({
+      ...act,
+      excluded: 1,
+      excludedSha256: createHash('sha256').update(excluded).digest('hex'),
+    })
+    expect(
+      (await call('jefa', 'POST', `/api/lotto/draws/${manualId}/notarial-act`, { ...act, actNumber: 'AN-2025-0999' }))
+        .status,
+    ).toBe(409)
 
     // LNS-8: the registry is read at every ball: a suspended tómbola, or another hall's, draws nothing.
-    expect((await call('jefa', 'POST', '/api/devices/tombola-lp/status', { status: 'suspended', reason: 'Precinto roto' })).status).toBe(200)
+    expect(
+      (await call('jefa', 'POST', '/api/devices/tombola-lp/status', { status: 'suspended', reason: 'Precinto roto' }))
+        .status,
+    ).toBe(200)
     const suspended = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball: 1 })
     expect([suspended.status, suspended.body.error?.details?.problems]).toEqual([422, ['status-suspended']])
-    expect((await call('jefa', 'POST', '/api/devices/tombola-lp/status', { status: 'active', reason: 'Precinto repuesto por la AJ' })).status).toBe(200)
-    const otherHall = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball: 1, deviceId: 'AJ-T-0202' })
+    expect(
+      (
+        await call('jefa', 'POST', '/api/devices/tombola-lp/status', {
+          status: 'active',
+          reason: 'Precinto repuesto por la AJ',
+        })
+      ).status,
+    ).toBe(200)
+    const otherHall = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, {
+      ball: 1,
+      deviceId: 'AJ-T-0202',
+    })
     expect([otherHall.status, otherHall.body.error?.code]).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
-    for (const ball of [1, 2, 3, 4, 5, 6]) expect((await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball })).status).toBe(200)
+    for (const ball of [1, 2, 3, 4, 5, 6])
+      expect((await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball })).status).toBe(200)
     expect((await call('auditor', 'GET', `/api/lotto/draws/${manualId}`)).body.status).toBe('drawn')
 
-    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
-    expect(journal.find((r) => r.type === 'lotto.notarial_act_recorded')!.payload).toMatchObject({ drawId: manualId, ...act, rule: 'LNS-21', actor: { kind: 'person', role: 'director' } })
-    expect(journal.filter((r) => r.type === 'lotto.ball_drawn' && r.payload.drawId === manualId).map((r) => r.payload.device)).toEqual(Array(6).fill('tombola-lp'))
+    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
+    expect(journal.find((r) => r.type === 'lotto.notarial_act_recorded')!.payload).toMatchObject({
+      drawId: manualId,
+      ...act,
+      rule: 'LNS-21',
+      actor: { kind: 'person', role: 'director' },
+    })
+    expect(
+      journal
+        .filter((r) => r.type === 'lotto.ball_drawn' && r.payload.drawId === manualId)
+        .map((r) => r.payload.device),
+    ).toEqual(Array(6).fill('tombola-lp'))
   })
 
   it('LOT-28: a regional lottery of La Paz reaches sellers of halls in La Paz only; a hall outside it, or with no territory on record, is refused (403)', async () => {
     t = Date.parse('2025-02-10T12:00:00-04:00')
     await login()
-    for (const who of ['cajera', 'mesa']) expect((await call(who, 'PUT', '/api/halls/lapaz/territory', { territory: 'La Paz/Murillo/El Alto' })).status, who).toBe(403)
-    expect((await call('jefa', 'PUT', '/api/halls/lapaz/territory', { territory: 'La Paz / Murillo / El Alto' })).body).toEqual({ hallId: 'lapaz', territory: 'La Paz/Murillo/El Alto' })
+    for (const who of ['cajera', 'mesa'])
+      expect(
+        (await call(who, 'PUT', '/api/halls/lapaz/territory', { territory: 'La Paz/Murillo/El Alto' })).status,
+        who,
+      ).toBe(403)
+    expect(
+      (await call('jefa', 'PUT', '/api/halls/lapaz/territory', { territory: 'La Paz / Murillo / El Alto' })).body,
+    ).toEqual({ hallId: 'lapaz', territory: 'La Paz/Murillo/El Alto' })
     expect((await call('jefa', 'PUT', '/api/halls/oruro/territory', { territory: 'Oruro/Cercado' })).status).toBe(200)
     const sellers: Record<string, string> = {}
-    for (const hallId of ['lapaz', 'oruro', 'potosi']) sellers[hallId] = (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: `Agencia ${hallId}`, hallId })).id
-    const created = await call('jefa', 'POST', '/api/lottery/draws', lotteryPlan({
-      kind: 'regional', territory: 'La Paz', gameCode: 'LTRREG', numbering: { from: 0, to: 99, digits: 2 }, series: 1, fractions: 1, licensedMaxTickets: 1000,
-      prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }],
-    }))
+    for (const hallId of ['lapaz', 'oruro', 'potosi'])
+      sellers[hallId] = (
+        await server.services.auth.enrolDevice({ kind: 'cashier_station', name: `Agencia ${hallId}`, hallId })
+      ).id
+    const created = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        kind: 'regional',
+        territory: 'La Paz',
+        gameCode: 'LTRREG',
+        numbering: { from: 0, to: 99, digits: 2 },
+        series: 1,
+        fractions: 1,
+        licensedMaxTickets: 1000,
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }],
+      }),
+    )
     expect(created.status).toBe(201)
     const drawId = created.body.drawId
     expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 9 })).status).toBe(201)
-    const inside = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 0, to: 3, sellerId: sellers.lapaz })
+    const inside = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+      from: 0,
+      to: 3,
+      sellerId: sellers.lapaz,
+    })
     expect(inside.status).toBe(201)
     for (const hallId of ['oruro', 'potosi']) {
-      const r = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 4, to: 5, sellerId: sellers[hallId] })
+      const r = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+        from: 4,
+        to: 5,
+        sellerId: sellers[hallId],
+      })
       expect([r.status, r.body.error?.code], hallId).toEqual([403, 'OUTSIDE_TERRITORY'])
       expect(r.body.error.message).toMatch(/territorio autorizado/)
     }
     // Nothing half-written: the refused block is still undistributed, and goes to the La Paz seller.
-    expect((await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 4, to: 5, sellerId: sellers.lapaz })).status).toBe(201)
-    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
-    expect(journal.find((r) => r.type === 'hall.territory_set' && r.payload.hallId === 'lapaz')!.payload).toMatchObject({ territory: 'La Paz/Murillo/El Alto', rule: 'LOT-28', actor: { kind: 'person', role: 'director' } })
+    expect(
+      (
+        await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+          from: 4,
+          to: 5,
+          sellerId: sellers.lapaz,
+        })
+      ).status,
+    ).toBe(201)
+    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
+    expect(journal.find((r) => r.type === 'hall.territory_set' && r.payload.hallId === 'lapaz')!.payload).toMatchObject(
+      { territory: 'La Paz/Murillo/El Alto', rule: 'LOT-28', actor: { kind: 'person', role: 'director' } },
+    )
   })
 })
 
@@ -187,29 +348,71 @@ describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while
 
   it('INS-16: once the RNG authorisation is withdrawn from the licence, its draw sells no slip and is not drawn (422); a tómbola draw still sells', async () => {
     first = await startTestServer({ auth: 'on' }, { clock })
-    await first.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
-    await first.services.auth.createUser({ username: 'cajera', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD })
-    await first.services.bingo.createHall({ id: 'lapaz', name: 'Sala La Paz', profileId: 'BO-2025', playingPositions: 100 })
-    await first.services.devices.register({ id: 'tombola-op', kind: 'blower', name: 'Tómbola del operador', sealCode: 'AJ-T-0404', certificateId: 'AJ-CERT-0404' })
+    await first.services.auth.createUser({
+      username: 'jefa',
+      displayName: 'Marta Quispe',
+      role: 'director',
+      password: PASSWORD,
+    })
+    await first.services.auth.createUser({
+      username: 'cajera',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+    })
+    await first.services.bingo.createHall({
+      id: 'lapaz',
+      name: 'Sala La Paz',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+    })
+    await first.services.devices.register({
+      id: 'tombola-op',
+      kind: 'blower',
+      name: 'Tómbola del operador',
+      sealCode: 'AJ-T-0404',
+      certificateId: 'AJ-CERT-0404',
+    })
     const jefa = { authorization: `Bearer ${(await first.services.auth.login('jefa', PASSWORD)).token}` }
     const rng = await api(first.url, 'POST', '/api/lotto/draws', plan649({ gameCode: 'ELEC' }), jefa)
     expect(rng.status).toBe(201)
-    const manual = await api(first.url, 'POST', '/api/lotto/draws', plan649({ gameCode: 'TOMB', drawMethod: 'manual', drawDevice: 'AJ-T-0404' }), jefa)
+    const manual = await api(
+      first.url,
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'TOMB', drawMethod: 'manual', drawDevice: 'AJ-T-0404' }),
+      jefa,
+    )
     expect(manual.status).toBe(201)
-    const till1 = await openTill(first.url, first.services, { hallId: 'lapaz', username: 'cajera', password: PASSWORD, floatCents: 0 })
+    const till1 = await openTill(first.url, first.services, {
+      hallId: 'lapaz',
+      username: 'cajera',
+      password: PASSWORD,
+      floatCents: 0,
+    })
     const slip = { quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' } }
-    expect((await api(first.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/slips`, slip, till1.headers)).status).toBe(201)
+    expect(
+      (await api(first.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/slips`, slip, till1.headers)).status,
+    ).toBe(201)
     const { dataDir } = first
     const databaseUrl = first.services.config.databaseUrl
     await first.close()
 
     // The same operator restarted with no AJ authorisation of the RNG (BOLILLO_LOTTERY_RNG_AUTHORISATION unset).
     second = await startTestServer({ auth: 'on', dataDir, databaseUrl, lotteryRngAuthorisation: null }, { clock })
-    const till2 = await openTill(second.url, second.services, { hallId: 'lapaz', username: 'cajera', password: PASSWORD, stationName: 'Caja 2', floatCents: 0 })
+    const till2 = await openTill(second.url, second.services, {
+      hallId: 'lapaz',
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 2',
+      floatCents: 0,
+    })
     const sold = await api(second.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/slips`, slip, till2.headers)
     expect([sold.status, sold.body.error?.code]).toEqual([422, 'RULE_DISABLED'])
     expect(sold.body.error.detail).toMatch(/RNG-26/)
-    expect((await api(second.url, 'POST', `/api/lotto/draws/${manual.body.drawId}/slips`, slip, till2.headers)).status).toBe(201)
+    expect(
+      (await api(second.url, 'POST', `/api/lotto/draws/${manual.body.drawId}/slips`, slip, till2.headers)).status,
+    ).toBe(201)
     t = Date.parse('2025-03-08T19:00:00-04:00')
     const jefa2 = { authorization: `Bearer ${(await second.services.auth.login('jefa', PASSWORD)).token}` }
     expect((await api(second.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/close`, {}, jefa2)).status).toBe(200)
@@ -217,6 +420,8 @@ describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while
     const jefa3 = { authorization: `Bearer ${(await second.services.auth.login('jefa', PASSWORD)).token}` }
     const drawn = await api(second.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/draw`, undefined, jefa3)
     expect([drawn.status, drawn.body.error?.code]).toEqual([422, 'RULE_DISABLED'])
-    expect((await api(second.url, 'GET', `/api/lotto/draws/${rng.body.drawId}`, undefined, jefa3)).body.status).toBe('closed')
+    expect((await api(second.url, 'GET', `/api/lotto/draws/${rng.body.drawId}`, undefined, jefa3)).body.status).toBe(
+      'closed',
+    )
   })
 })

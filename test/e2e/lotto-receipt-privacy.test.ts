@@ -24,21 +24,40 @@ describe('lotto receipt lookups: no bearer code, the document only to those who 
   let next = ''
   let code = ''
 
-  const call = (who: string, method: string, path: string) => api(server.url, method, path, undefined, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const call = (who: string, method: string, path: string) =>
+    api(server.url, method, path, undefined, { authorization: auth.get(who)!, 'accept-language': 'es' })
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    const people = [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Carlos Rojas', 'auditor']] as const
+    const people = [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+      ['auditor', 'Carlos Rojas', 'auditor'],
+    ] as const
     for (const [username, displayName, role] of people) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     }
-    for (const [name, kind] of [['kiosco', 'kiosk'], ['caja', 'cashier_station']] as const) auth.set(name, `Device ${(await server.services.auth.enrolDevice({ kind, name })).credential}`)
+    for (const [name, kind] of [
+      ['kiosco', 'kiosk'],
+      ['caja', 'cashier_station'],
+    ] as const)
+      auth.set(name, `Device ${(await server.services.auth.enrolDevice({ kind, name })).credential}`)
     const created = await api(server.url, 'POST', '/api/lotto/draws', plan649(), { authorization: auth.get('jefa')! })
     expect(created.status).toBe(201)
     // Two players' slips, sold one after the other: their receipt numbers are consecutive.
-    const a = await server.services.lotto.sellSlip({ drawId: created.body.drawId, boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe Mamani', document: '4455667 LP' }, channel: 'counter' })
-    const b = await server.services.lotto.sellSlip({ drawId: created.body.drawId, quickPicks: 1, player: { name: 'Luis Mamani Choque', document: '998877 CB' }, channel: 'counter' })
+    const a = await server.services.lotto.sellSlip({
+      drawId: created.body.drawId,
+      boards: [[3, 11, 19, 27, 38, 45]],
+      player: { name: 'Ana Quispe Mamani', document: '4455667 LP' },
+      channel: 'counter',
+    })
+    const b = await server.services.lotto.sellSlip({
+      drawId: created.body.drawId,
+      quickPicks: 1,
+      player: { name: 'Luis Mamani Choque', document: '998877 CB' },
+      channel: 'counter',
+    })
     receipt = a.receiptNumber
     code = a.code
     next = b.receiptNumber
@@ -46,8 +65,12 @@ describe('lotto receipt lookups: no bearer code, the document only to those who 
   })
   afterAll(async () => server?.cleanup())
 
-  it('a kiosk cannot read another player\'s slip by its receipt number, nor print a copy of it (403)', async () => {
-    for (const path of [`/api/lotto/slips/${next}`, `/api/lotto/slips/${receipt}`, `/api/lotto/slips/${next}/receipt.pdf`]) {
+  it("a kiosk cannot read another player's slip by its receipt number, nor print a copy of it (403)", async () => {
+    for (const path of [
+      `/api/lotto/slips/${next}`,
+      `/api/lotto/slips/${receipt}`,
+      `/api/lotto/slips/${next}/receipt.pdf`,
+    ]) {
       const r = await call('kiosco', 'GET', path)
       expect(r.status, path).toBe(403)
       expect(r.body.error.code).toBe('FORBIDDEN')
@@ -55,7 +78,7 @@ describe('lotto receipt lookups: no bearer code, the document only to those who 
     }
   })
 
-  it('an auditor reads the slip without the bearer code and without the player\'s document', async () => {
+  it("an auditor reads the slip without the bearer code and without the player's document", async () => {
     const r = await call('auditor', 'GET', `/api/lotto/slips/${next}`)
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ receiptNumber: next, player: { name: 'Luis Mamani Choque', document: null } })
@@ -75,7 +98,9 @@ describe('lotto receipt lookups: no bearer code, the document only to those who 
   })
 
   it('a copy of the receipt is marked as a copy and carries no QR code', async (ctx) => {
-    const res = await fetch(`${server.url}/api/lotto/slips/${receipt}/receipt.pdf`, { headers: { authorization: auth.get('auditor')! } })
+    const res = await fetch(`${server.url}/api/lotto/slips/${receipt}/receipt.pdf`, {
+      headers: { authorization: auth.get('auditor')! },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/pdf')
     if (!tools) {

@@ -49,7 +49,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ t: fc.constant('slip' as const), st }),
   fc.record({ t: fc.constant('instant' as const), st }),
   fc.record({ t: fc.constant('voucher' as const), st, amount: fc.integer({ min: 2, max: 8 }).map((x) => x * 500) }),
-  fc.record({ t: fc.constant('kiosk' as const), v: fc.nat(), cards: fc.integer({ min: 0, max: 2 }), slip: fc.boolean(), instant: fc.boolean() }),
+  fc.record({
+    t: fc.constant('kiosk' as const),
+    v: fc.nat(),
+    cards: fc.integer({ min: 0, max: 2 }),
+    slip: fc.boolean(),
+    instant: fc.boolean(),
+  }),
   fc.record({ t: fc.constant('pay' as const), st, w: fc.nat() }),
   fc.record({ t: fc.constant('refund' as const), st, r: fc.nat() }),
   fc.record({ t: fc.constant('cashout' as const), st, v: fc.nat() }),
@@ -83,11 +89,45 @@ describe('money invariants over random interleavings of every product, two stati
       shifts.set(who, r.body.shiftId)
     }
     const now = Date.now()
-    drawId = (await server.services.lotto.createDraw(plan649({ salesStartAt: laPaz(now - 86_400_000), salesCloseAt: laPaz(now + 5 * 86_400_000), drawAt: laPaz(now + 5 * 86_400_000 + 3600_000), claimDeadline: laPaz(now + 70 * 86_400_000) }))).drawId
-    await server.services.instant.generateBatch({ design: { ...E_INSTANT, ticketCount: 500, packSize: 100, tiers: [{ amountCents: 5000, count: 10 }, { amountCents: 2000, count: 30 }, { amountCents: 1000, count: 60 }] }, by: { kind: 'person', id: 'test' } })
-    await server.services.instant.configureHall({ hallId: h.setup.hallId, electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'test' })
+    drawId = (
+      await server.services.lotto.createDraw(
+        plan649({
+          salesStartAt: laPaz(now - 86_400_000),
+          salesCloseAt: laPaz(now + 5 * 86_400_000),
+          drawAt: laPaz(now + 5 * 86_400_000 + 3600_000),
+          claimDeadline: laPaz(now + 70 * 86_400_000),
+        }),
+      )
+    ).drawId
+    await server.services.instant.generateBatch({
+      design: {
+        ...E_INSTANT,
+        ticketCount: 500,
+        packSize: 100,
+        tiers: [
+          { amountCents: 5000, count: 10 },
+          { amountCents: 2000, count: 30 },
+          { amountCents: 1000, count: 60 },
+        ],
+      },
+      by: { kind: 'person', id: 'test' },
+    })
+    await server.services.instant.configureHall({
+      hallId: h.setup.hallId,
+      electronicInstantAllowed: true,
+      authorisationRef: 'AJ-RA-2025-0042',
+      by: 'test',
+    })
     // Issue 23: a progressive pot won with the bingo, so that a winning card carries a bonus prize paid with it.
-    await server.services.bonus.createPot({ name: 'Pozo Cajas', kind: 'progressive', authorisationRef: 'AJ-RA-2025-0901', contributionBp: 500, seedCents: 20_000, condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] }, hallIds: [h.setup.hallId] })
+    await server.services.bonus.createPot({
+      name: 'Pozo Cajas',
+      kind: 'progressive',
+      authorisationRef: 'AJ-RA-2025-0901',
+      contributionBp: 500,
+      seedCents: 20_000,
+      condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [h.setup.hallId],
+    })
     // A finished game whose winners were sold at Caja 1 (cash in its drawer), to be paid during the runs.
     // Two purchases: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
     for (const count of [30, 30]) {
@@ -96,11 +136,18 @@ describe('money invariants over random interleavings of every product, two stati
     }
     balance.set('cajera@caja1', 60 * FACE)
     await playToTheEnd(server.services, h.setup.gameId)
-    const bonus = await server.services.db.all<{ card_id: string; amount_cents: number }>("SELECT card_id, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded'", [h.setup.gameId])
+    const bonus = await server.services.db.all<{ card_id: string; amount_cents: number }>(
+      "SELECT card_id, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded'",
+      [h.setup.gameId],
+    )
     expect(bonus.length).toBeGreaterThan(0)
     for (const w of await winningCodes(server.services, h.setup.gameId)) {
       const own = bonus.filter((b) => b.card_id === w.cardId)
-      winners.push({ ...w, amountCents: w.amountCents + own.reduce((t, b) => t + Number(b.amount_cents), 0), bonus: own.length > 0 })
+      winners.push({
+        ...w,
+        amountCents: w.amountCents + own.reduce((t, b) => t + Number(b.amount_cents), 0),
+        bonus: own.length > 0,
+      })
     }
     expect(winners.some((w) => w.bonus)).toBe(true)
     // A game voided before its first ball (BNG-80): its cards, sold at Caja 2, are refundable once.
@@ -109,8 +156,20 @@ describe('money invariants over random interleavings of every product, two stati
     expect(v.status, JSON.stringify(v.body)).toBe(201)
     balance.set('cajero@caja2', 8 * FACE)
     refundable.push(...v.body.cards.map((c: { code: string }) => c.code))
-    expect((await h.call('mesa', 'POST', `/api/games/${voided}/incidents`, { kind: 'device-failure-before-first-ball', note: 'avería de prueba', confirm: { username: 'jefa', password: PASSWORD } })).status).toBe(200)
-    const annul = await h.call('mesa', 'POST', `/api/games/${voided}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: { username: 'jefa', password: PASSWORD } })
+    expect(
+      (
+        await h.call('mesa', 'POST', `/api/games/${voided}/incidents`, {
+          kind: 'device-failure-before-first-ball',
+          note: 'avería de prueba',
+          confirm: { username: 'jefa', password: PASSWORD },
+        })
+      ).status,
+    ).toBe(200)
+    const annul = await h.call('mesa', 'POST', `/api/games/${voided}/incidents`, {
+      kind: 'unresolved-suspension',
+      reason: 'avería sin resolver',
+      confirm: { username: 'jefa', password: PASSWORD },
+    })
     expect(annul.body.status, JSON.stringify(annul.body)).toBe('void')
     saleGame = await nextGameOnSale(server.services, h.setup)
   }, 120_000)
@@ -138,13 +197,19 @@ describe('money invariants over random interleavings of every product, two stati
         return
       }
       case 'instant': {
-        const r = await h.call(who, 'POST', `/api/instant/halls/${h.setup.hallId}/electronic`, { gameNo: E_INSTANT.gameNo })
+        const r = await h.call(who, 'POST', `/api/instant/halls/${h.setup.hallId}/electronic`, {
+          gameNo: E_INSTANT.gameNo,
+        })
         if (r.status === 201) add(TICKET)
         else refusedCleanly(r)
         return
       }
       case 'voucher': {
-        const r = await h.call(who, 'POST', '/api/vouchers', { hallId: h.setup.hallId, amountCents: o.amount, cash: { smallCents: 0, otherCents: o.amount } })
+        const r = await h.call(who, 'POST', '/api/vouchers', {
+          hallId: h.setup.hallId,
+          amountCents: o.amount,
+          cash: { smallCents: 0, otherCents: o.amount },
+        })
         expect(r.status, JSON.stringify(r.body)).toBe(201)
         add(o.amount)
         vouchers.push({ code: r.body.voucher.code, cents: o.amount, live: true })
@@ -155,7 +220,8 @@ describe('money invariants over random interleavings of every product, two stati
         const v = vouchers[o.v % vouchers.length]
         const cost = o.cards * FACE + (o.slip ? SLIP : 0) + (o.instant ? TICKET : 0)
         const r = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
-          voucherCode: v.code, ageConfirmed: true,
+          voucherCode: v.code,
+          ageConfirmed: true,
           ...(o.cards ? { cards: { gameId: saleGame, count: o.cards } } : {}),
           ...(o.slip ? { slips: [{ drawId, quickPicks: 1, player }] } : {}),
           ...(o.instant ? { instant: { gameNo: E_INSTANT.gameNo, count: 1 } } : {}),
@@ -170,14 +236,20 @@ describe('money invariants over random interleavings of every product, two stati
           if (change > 0) vouchers.push({ code: r.body.change.code, cents: change, live: true })
         } else {
           refusedCleanly(r)
-          expect(v.live && cost > 0 && cost <= v.cents, `refused ${JSON.stringify(r.body.error)} though the voucher covers it`).toBe(false)
+          expect(
+            v.live && cost > 0 && cost <= v.cents,
+            `refused ${JSON.stringify(r.body.error)} though the voucher covers it`,
+          ).toBe(false)
         }
         return
       }
       case 'pay': {
         const w = winners[o.w % winners.length]
         // BNG-55: a card with a pot's prize is paid to an identified payee.
-        const r = await h.call(who, 'POST', '/api/tickets/pay', { code: w.code, ...(w.bonus ? { payeeName: player.name, payeeDocument: player.document } : {}) })
+        const r = await h.call(who, 'POST', '/api/tickets/pay', {
+          code: w.code,
+          ...(w.bonus ? { payeeName: player.name, payeeDocument: player.document } : {}),
+        })
         if (paid.has(w.code)) {
           expect([r.status, r.body.error?.code]).toEqual([409, 'ALREADY_PAID'])
         } else {
@@ -202,14 +274,24 @@ describe('money invariants over random interleavings of every product, two stati
       case 'race': {
         // Issue 23: the drawer is counted and closed while counter sales are sold into it, all at once.
         const before = balance.get(who)!
-        const calls = Array.from({ length: o.n }, () => () => h.call(who, 'POST', `/api/games/${saleGame}/sales`, { count: 1 }))
+        const calls = Array.from(
+          { length: o.n },
+          () => () => h.call(who, 'POST', `/api/games/${saleGame}/sales`, { count: 1 }),
+        )
         const at = o.at % (o.n + 1)
-        calls.splice(at, 0, () => h.call(who, 'POST', '/api/shifts/current/close', { countedCents: FLOAT + before, note: 'arqueo con ventas en curso' }))
+        calls.splice(at, 0, () =>
+          h.call(who, 'POST', '/api/shifts/current/close', {
+            countedCents: FLOAT + before,
+            note: 'arqueo con ventas en curso',
+          }),
+        )
         const answers = await Promise.all(calls.map((f) => f()))
         const closed = answers[at]
         expect(closed.status, JSON.stringify(closed.body)).toBe(200)
         const sales = answers.filter((_, i) => i !== at)
-        for (const a of sales) if (a.status !== 201) expect([a.status, a.body.error?.code], JSON.stringify(a.body)).toEqual([409, 'SHIFT_NOT_OPEN'])
+        for (const a of sales)
+          if (a.status !== 201)
+            expect([a.status, a.body.error?.code], JSON.stringify(a.body)).toEqual([409, 'SHIFT_NOT_OPEN'])
         const landed = sales.filter((a) => a.status === 201).length
         // What the close expected is the model's drawer plus exactly the sales answered as sold: none came after it.
         expect(closed.body.expectedCents).toBe(FLOAT + before + landed * FACE)
@@ -241,34 +323,54 @@ describe('money invariants over random interleavings of every product, two stati
     const { db } = server.services
     for (const who of STATIONS) {
       const device = h.devices[who === 'cajera@caja1' ? 'caja1' : 'caja2']
-      const sum = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE station_id = ? AND shift_id = ?', [device.id, shifts.get(who)])
+      const sum = await db.get<{ s: number | null }>(
+        'SELECT SUM(amount_cents) AS s FROM cash_movements WHERE station_id = ? AND shift_id = ?',
+        [device.id, shifts.get(who)],
+      )
       expect(Number(sum?.s ?? 0), `${who}'s drawer`).toBe(balance.get(who))
       // Every movement of the station is in its open shift or in one of the shifts closed before, and the open
       // shift's report expects float + movements.
       const known = [shifts.get(who)!, ...closedShifts.map((c) => c.id)]
-      const outside = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM cash_movements WHERE station_id = ? AND (shift_id IS NULL OR shift_id NOT IN (${known.map(() => '?').join(', ')}))`, [device.id, ...known])
+      const outside = await db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM cash_movements WHERE station_id = ? AND (shift_id IS NULL OR shift_id NOT IN (${known.map(() => '?').join(', ')}))`,
+        [device.id, ...known],
+      )
       expect(Number(outside?.n)).toBe(0)
       const report = await h.call('jefa', 'GET', `/api/shifts/${shifts.get(who)}`)
       expect(report.body.expectedCents).toBe(FLOAT + balance.get(who)!)
     }
     // A closed shift's report equals its movements, now and after every later run (nothing lands after a close).
     for (const c of closedShifts) {
-      const row = await db.get<{ expected_cents: number; float_cents: number; status: string }>('SELECT expected_cents, float_cents, status FROM cashier_shifts WHERE id = ?', [c.id])
-      const moved = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [c.id])
+      const row = await db.get<{ expected_cents: number; float_cents: number; status: string }>(
+        'SELECT expected_cents, float_cents, status FROM cashier_shifts WHERE id = ?',
+        [c.id],
+      )
+      const moved = await db.get<{ s: number | null }>(
+        'SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?',
+        [c.id],
+      )
       expect([row?.status, Number(row?.expected_cents)]).toEqual(['closed', c.expectedCents])
       expect(Number(row?.float_cents) + Number(moved?.s ?? 0), `closed shift ${c.id}`).toBe(c.expectedCents)
     }
-    const twice = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT card_id FROM payouts GROUP BY card_id HAVING COUNT(*) > 1) x')
+    const twice = await db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM (SELECT card_id FROM payouts GROUP BY card_id HAVING COUNT(*) > 1) x',
+    )
     expect(Number(twice?.n)).toBe(0)
-    const refundedTwice = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT ticket_id FROM refunds GROUP BY product, ticket_id HAVING COUNT(*) > 1) x')
+    const refundedTwice = await db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM (SELECT ticket_id FROM refunds GROUP BY product, ticket_id HAVING COUNT(*) > 1) x',
+    )
     expect(Number(refundedTwice?.n)).toBe(0)
     // A bonus prize is paid only with its card: paid exactly when its card's payout is, and inside that payout.
-    const looseBonus = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM bonus_prizes b LEFT JOIN payouts p ON p.card_id = b.card_id
+    const looseBonus = await db.get<{
+      n: number
+    }>(`SELECT COUNT(*) AS n FROM bonus_prizes b LEFT JOIN payouts p ON p.card_id = b.card_id
       WHERE (b.status = 'paid') <> (p.id IS NOT NULL)`)
     expect(Number(looseBonus?.n)).toBe(0)
     const paidOut = await db.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM payouts')
     expect(Number(paidOut?.s ?? 0)).toBeLessThanOrEqual(winners.reduce((s, w) => s + w.amountCents, 0))
-    const refundsOut = await db.get<{ s: number | null }>("SELECT SUM(amount_cents) AS s FROM refunds WHERE product = 'card'")
+    const refundsOut = await db.get<{ s: number | null }>(
+      "SELECT SUM(amount_cents) AS s FROM refunds WHERE product = 'card'",
+    )
     expect(Number(refundsOut?.s ?? 0)).toBeLessThanOrEqual(refundable.length * FACE)
     const unpaid = await db.get<{ n: number }>(`SELECT
       (SELECT COUNT(*) FROM cards c WHERE NOT EXISTS (SELECT 1 FROM sale_payments p WHERE p.product = 'card' AND p.ref_id = c.id))
@@ -277,21 +379,30 @@ describe('money invariants over random interleavings of every product, two stati
     expect(Number(unpaid?.n)).toBe(0)
   }
 
-  it('keeps every drawer equal to its movements, pays and refunds each ticket at most once, and sells nothing unpaid', { timeout: 300_000 }, async () => {
-    await checkInvariants()
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
-      for (const o of ops) await apply(o)
+  it(
+    'keeps every drawer equal to its movements, pays and refunds each ticket at most once, and sells nothing unpaid',
+    { timeout: 300_000 },
+    async () => {
       await checkInvariants()
-    }), { numRuns: 25, endOnFailure: true })
-    // The runs did reach every path at least once.
-    expect(paid.size).toBeGreaterThan(0)
-    expect(refunded.size).toBeGreaterThan(0)
-    expect(closedShifts.length).toBeGreaterThan(0)
-    // Every winner paid in the end, the pot's prize with its card, and the register lists it.
-    for (let w = 0; w < winners.length; w++) if (!paid.has(winners[w].code)) await apply({ t: 'pay', st: 1, w })
-    await checkInvariants()
-    const register = await h.call('jefa', 'GET', `/api/prize-register?gameId=${h.setup.gameId}`)
-    expect(register.body.rows.flatMap((r: { prizes: Array<{ kind: string }> }) => r.prizes.map((p) => p.kind))).toContain('progressive')
-    expect(register.body.totalCents).toBe(winners.reduce((t, w) => t + w.amountCents, 0))
-  })
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
+          for (const o of ops) await apply(o)
+          await checkInvariants()
+        }),
+        { numRuns: 25, endOnFailure: true },
+      )
+      // The runs did reach every path at least once.
+      expect(paid.size).toBeGreaterThan(0)
+      expect(refunded.size).toBeGreaterThan(0)
+      expect(closedShifts.length).toBeGreaterThan(0)
+      // Every winner paid in the end, the pot's prize with its card, and the register lists it.
+      for (let w = 0; w < winners.length; w++) if (!paid.has(winners[w].code)) await apply({ t: 'pay', st: 1, w })
+      await checkInvariants()
+      const register = await h.call('jefa', 'GET', `/api/prize-register?gameId=${h.setup.gameId}`)
+      expect(
+        register.body.rows.flatMap((r: { prizes: Array<{ kind: string }> }) => r.prizes.map((p) => p.kind)),
+      ).toContain('progressive')
+      expect(register.body.totalCents).toBe(winners.reduce((t, w) => t + w.amountCents, 0))
+    },
+  )
 })

@@ -28,11 +28,15 @@ async function reachable(url: string): Promise<string | null> {
 
 const unreachable = testPostgresUrl ? await reachable(testPostgresUrl) : null
 if (testPostgresUrl && unreachable && process.env.CI === 'true') {
-  throw new Error(`multi-node test: PostgreSQL at BOLILLO_TEST_DATABASE_URL is unreachable under CI=true (${unreachable})`)
+  throw new Error(
+    `multi-node test: PostgreSQL at BOLILLO_TEST_DATABASE_URL is unreachable under CI=true (${unreachable})`,
+  )
 }
 const skipReason = !testPostgresUrl
   ? 'BOLILLO_TEST_DATABASE_URL is not set (run `npm run test:postgres` with a PostgreSQL server, as .ci/run does)'
-  : unreachable ? `PostgreSQL unreachable: ${unreachable}` : null
+  : unreachable
+    ? `PostgreSQL unreachable: ${unreachable}`
+    : null
 if (skipReason) console.warn(`[multi-node e2e] skipped: ${skipReason}`)
 
 describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database, one simultaneous game', () => {
@@ -54,8 +58,12 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     sockets.push(s)
     seen.set(s, [])
     // Events from two nodes may arrive out of order; a screen places each ball by its extraction count (`count`).
-    s.on('ball:drawn', (e: { gameId: string; ball: number; count: number }) => { if (e.gameId === gameId) seen.get(s)![e.count - 1] = e.ball })
-    s.on('game:state', (x: { gameId: string; seq: number; status: string }) => { if (x.gameId === gameId && x.seq > (newest.get(s)?.seq ?? -1)) newest.set(s, x) })
+    s.on('ball:drawn', (e: { gameId: string; ball: number; count: number }) => {
+      if (e.gameId === gameId) seen.get(s)![e.count - 1] = e.ball
+    })
+    s.on('game:state', (x: { gameId: string; seq: number; status: string }) => {
+      if (x.gameId === gameId && x.seq > (newest.get(s)?.seq ?? -1)) newest.set(s, x)
+    })
     const ack = await s.emitWithAck('hall:watch', { hallId })
     expect(ack.ok).toBe(true)
     return { socket: s, ack: ack.data as { gameId: string | null } }
@@ -74,7 +82,11 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
       if (ca.body.nodes >= 2 && cb.body.nodes >= 2) break
       await new Promise((r) => setTimeout(r, 200))
     }
-    expect((await api(a.url, 'GET', '/api/cluster')).body).toMatchObject({ engine: 'postgres', adapter: 'postgres', nodes: 2 })
+    expect((await api(a.url, 'GET', '/api/cluster')).body).toMatchObject({
+      engine: 'postgres',
+      adapter: 'postgres',
+      nodes: 2,
+    })
   })
   afterAll(async () => {
     for (const s of sockets) s.close()
@@ -83,23 +95,74 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
   })
 
   it('sets up a central hall on node A and a hall on node B, and both join one game with disjoint card ranges', async () => {
-    central = (await api(a.url, 'POST', '/api/halls', { name: 'Central La Paz', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body.id
-    alto = (await api(b.url, 'POST', '/api/halls', { name: 'Sala El Alto', profileId: 'BO-2025', playingPositions: 100, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).body.id
+    central = (
+      await api(a.url, 'POST', '/api/halls', {
+        name: 'Central La Paz',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        bettingPlan: {
+          authorisationRef: 'AJ-RA-PRUEBA-1',
+          shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        },
+      })
+    ).body.id
+    alto = (
+      await api(b.url, 'POST', '/api/halls', {
+        name: 'Sala El Alto',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        bettingPlan: {
+          authorisationRef: 'AJ-RA-PRUEBA-1',
+          shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        },
+      })
+    ).body.id
     const set = (await api(a.url, 'POST', '/api/master-sets', { count: 2000, seed: 'multi-node' })).body
-    const sa = (await api(a.url, 'POST', `/api/halls/${central}/series`, { code: 'A', masterSetId: set.id, faceValueCents: 1000 })).body
-    const sb = (await api(b.url, 'POST', `/api/halls/${alto}/series`, { code: 'B', masterSetId: set.id, faceValueCents: 1000 })).body
+    const sa = (
+      await api(a.url, 'POST', `/api/halls/${central}/series`, { code: 'A', masterSetId: set.id, faceValueCents: 1000 })
+    ).body
+    const sb = (
+      await api(b.url, 'POST', `/api/halls/${alto}/series`, { code: 'B', masterSetId: set.id, faceValueCents: 1000 })
+    ).body
     // A display on node B watches El Alto before the game exists.
     const early = await display(b, alto)
     expect(early.ack.gameId).toBeNull()
-    const session = (await api(a.url, 'POST', `/api/halls/${central}/sessions`, { recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' }, checklist: { extractor: true, cctv: true, displays: true, sound: true } })).body
+    const session = (
+      await api(a.url, 'POST', `/api/halls/${central}/sessions`, {
+        recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' },
+        checklist: { extractor: true, cctv: true, displays: true, sound: true },
+      })
+    ).body
     const game = await api(a.url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [sa.id] })
     expect(game.status).toBe(201)
     gameId = game.body.gameId
-    expect((await api(a.url, 'POST', `/api/games/${gameId}/halls`, { hallId: central, seriesId: sa.id, fromCardNo: 1, toCardNo: 1000 })).status).toBe(201)
+    expect(
+      (
+        await api(a.url, 'POST', `/api/games/${gameId}/halls`, {
+          hallId: central,
+          seriesId: sa.id,
+          fromCardNo: 1,
+          toCardNo: 1000,
+        })
+      ).status,
+    ).toBe(201)
     // El Alto is joined from the central's console on node A: its display on node B follows the game from now on.
-    const joined = await api(a.url, 'POST', `/api/games/${gameId}/halls`, { hallId: alto, seriesId: sb.id, fromCardNo: 1001, toCardNo: 2000 })
-    expect(joined.body.halls.map((h: any) => [h.seriesCode, h.fromCardNo, h.toCardNo])).toEqual([['A', 1, 1000], ['B', 1001, 2000]])
-    const overlap = await api(b.url, 'POST', `/api/games/${gameId}/halls`, { hallId: alto, seriesId: sb.id, fromCardNo: 900, toCardNo: 1100 })
+    const joined = await api(a.url, 'POST', `/api/games/${gameId}/halls`, {
+      hallId: alto,
+      seriesId: sb.id,
+      fromCardNo: 1001,
+      toCardNo: 2000,
+    })
+    expect(joined.body.halls.map((h: any) => [h.seriesCode, h.fromCardNo, h.toCardNo])).toEqual([
+      ['A', 1, 1000],
+      ['B', 1001, 2000],
+    ])
+    const overlap = await api(b.url, 'POST', `/api/games/${gameId}/halls`, {
+      hallId: alto,
+      seriesId: sb.id,
+      fromCardNo: 900,
+      toCardNo: 1100,
+    })
     expect(overlap.status).toBeGreaterThanOrEqual(400)
     // Displays opened now on either node find the game through their hall.
     const lateB = await display(b, alto)
@@ -111,8 +174,12 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
   it('sells from both nodes at once into the one game, with no card repeated', async () => {
     expect((await api(b.url, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     const sales = await Promise.all([
-      ...Array.from({ length: 8 }, () => api(a.url, 'POST', `/api/games/${gameId}/halls/${central}/sales`, { count: 15, channel: 'counter' })),
-      ...Array.from({ length: 8 }, () => api(b.url, 'POST', `/api/games/${gameId}/halls/${alto}/sales`, { count: 15, channel: 'kiosk:1' })),
+      ...Array.from({ length: 8 }, () =>
+        api(a.url, 'POST', `/api/games/${gameId}/halls/${central}/sales`, { count: 15, channel: 'counter' }),
+      ),
+      ...Array.from({ length: 8 }, () =>
+        api(b.url, 'POST', `/api/games/${gameId}/halls/${alto}/sales`, { count: 15, channel: 'kiosk:1' }),
+      ),
     ])
     for (const s of sales) {
       expect(s.status).toBe(201)
@@ -133,13 +200,16 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     let state: any = (await api(a.url, 'GET', `/api/games/${gameId}`)).body
     while (state.status !== 'finished') {
       const node = nodes[turn++ % 2]
-      const r = state.window ? await api(node.url, 'POST', `/api/games/${gameId}/window/close`) : await api(node.url, 'POST', `/api/games/${gameId}/draw`)
+      const r = state.window
+        ? await api(node.url, 'POST', `/api/games/${gameId}/window/close`)
+        : await api(node.url, 'POST', `/api/games/${gameId}/draw`)
       expect(r.status).toBe(200)
       state = state.window ? r.body : r.body.state
     }
     for (const s of sockets) {
       const got = () => seen.get(s)!.filter((b) => b !== undefined).length
-      for (let i = 0; i < 150 && (got() < state.balls.length || newest.get(s)?.status !== 'finished'); i++) await new Promise((r) => setTimeout(r, 100))
+      for (let i = 0; i < 150 && (got() < state.balls.length || newest.get(s)?.status !== 'finished'); i++)
+        await new Promise((r) => setTimeout(r, 100))
       expect(seen.get(s)).toEqual(state.balls)
       // The signed checkpoint at the game's end (issue 15 point 5) moves the game's journal head once more, just
       // after the last draw answers: every display must end on the server's final state, whenever that lands.
@@ -155,26 +225,52 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     }
     // The winners are the cards complete at the last ball, whichever hall sold them.
     const called = new Set<number>(state.balls)
-    const complete = cards.filter((c) => c.rows.flat().every((n) => called.has(n))).map((c) => c.serial).sort()
-    expect(state.winners.filter((w: any) => w.kind === 'bingo').map((w: any) => w.serial).sort()).toEqual(complete)
-    for (const w of state.winners) expect(state.winnerHalls.find((x: any) => x.cardId === w.cardId).hallId).toBe(w.serial.startsWith('A-') ? central : alto)
+    const complete = cards
+      .filter((c) => c.rows.flat().every((n) => called.has(n)))
+      .map((c) => c.serial)
+      .sort()
+    expect(
+      state.winners
+        .filter((w: any) => w.kind === 'bingo')
+        .map((w: any) => w.serial)
+        .sort(),
+    ).toEqual(complete)
+    for (const w of state.winners)
+      expect(state.winnerHalls.find((x: any) => x.cardId === w.cardId).hallId).toBe(
+        w.serial.startsWith('A-') ? central : alto,
+      )
   })
 
   it('pays a verified winner exactly once when both nodes pay at the same time, and the journal is one chain', async () => {
     const prizes = (await api(a.url, 'GET', `/api/games/${gameId}/prizes`)).body.prizes
     const prize = prizes.find((p: any) => p.kind === 'bingo')
     const [ra, rb] = await Promise.all([
-      api(a.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-central', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP', code: a.services.cashdesk.payouts.cardCode(prize.card_id) }),
-      api(b.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: 'cajero-alto', payeeName: 'Juana Mamani', payeeDocument: '4455667 LP', code: b.services.cashdesk.payouts.cardCode(prize.card_id) }),
+      api(a.url, 'POST', `/api/prizes/${prize.id}/pay`, {
+        paidBy: 'cajero-central',
+        payeeName: 'Juana Mamani',
+        payeeDocument: '4455667 LP',
+        code: a.services.cashdesk.payouts.cardCode(prize.card_id),
+      }),
+      api(b.url, 'POST', `/api/prizes/${prize.id}/pay`, {
+        paidBy: 'cajero-alto',
+        payeeName: 'Juana Mamani',
+        payeeDocument: '4455667 LP',
+        code: b.services.cashdesk.payouts.cardCode(prize.card_id),
+      }),
     ])
     expect([ra.status, rb.status].sort(), JSON.stringify([ra.body, rb.body])).toEqual([200, 409])
     expect([ra, rb].find((r) => r.status === 409)!.body.error.code).toBe('ALREADY_PAID')
     const paid = await api(b.url, 'GET', `/api/games/${gameId}/prizes`)
     expect(paid.body.prizes.find((p: any) => p.id === prize.id).status).toBe('paid')
-    const [ja, jb] = [(await api(a.url, 'GET', '/api/journal/verify')).body, (await api(b.url, 'GET', '/api/journal/verify')).body]
+    const [ja, jb] = [
+      (await api(a.url, 'GET', '/api/journal/verify')).body,
+      (await api(b.url, 'GET', '/api/journal/verify')).body,
+    ]
     expect(ja.ok).toBe(true)
     expect(jb).toEqual(ja)
-    const paidRecords = (await api(a.url, 'GET', '/api/journal?limit=1000')).body.records.filter((r: any) => r.type === 'prize.paid' && r.payload.prizeId === prize.id)
+    const paidRecords = (await api(a.url, 'GET', '/api/journal?limit=1000')).body.records.filter(
+      (r: any) => r.type === 'prize.paid' && r.payload.prizeId === prize.id,
+    )
     expect(paidRecords).toHaveLength(1)
   })
 })

@@ -18,7 +18,8 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
   const asDirector = () => ({ ...es, authorization: `Bearer ${hall.directorToken}` })
   const cardsSold = async () => (await server.services.bingo.getGameState(hall.gameId)).cardsSold
-  const count = async (sql: string, args: unknown[] = []) => Number((await server.services.db.get<{ n: number }>(sql, args))?.n ?? 0)
+  const count = async (sql: string, args: unknown[] = []) =>
+    Number((await server.services.db.get<{ n: number }>(sql, args))?.n ?? 0)
   const slipsSold = () => count('SELECT COUNT(*) AS n FROM lotto_slips')
   const instantSold = () => count("SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'")
   const player = { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' }
@@ -27,7 +28,9 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
     // paidHall opened the cashier's shift at her station: a second one there is refused.
-    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, asCashier())).body.error.code).toBe('SHIFT_ALREADY_OPEN')
+    expect((await api(server.url, 'POST', '/api/shifts', { floatCents: 0 }, asCashier())).body.error.code).toBe(
+      'SHIFT_ALREADY_OPEN',
+    )
   })
   afterAll(async () => server?.cleanup())
 
@@ -44,7 +47,13 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
 
   it('refuses lotto slips sold directly by a kiosk (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await slipsSold()
-    const r = await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${hall.drawId}/slips`,
+      { quickPicks: 1, player },
+      asKiosk(),
+    )
     expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toContain('vale de crédito')
@@ -53,7 +62,13 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
 
   it('refuses e-instant tickets sold directly by a kiosk (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await instantSold()
-    const r = await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      `/api/instant/halls/${hall.hallId}/electronic`,
+      { gameNo: hall.gameNo },
+      asKiosk(),
+    )
     expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toContain('raspaditas')
@@ -63,8 +78,20 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   it('refuses a counter sale by a person at no enrolled station: no drawer to take the cash (STATION_REQUIRED)', async () => {
     const before = { cards: await cardsSold(), slips: await slipsSold(), instant: await instantSold() }
     const cards = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 1 }, asDirector())
-    const slip = await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asDirector())
-    const ticket = await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asDirector())
+    const slip = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${hall.drawId}/slips`,
+      { quickPicks: 1, player },
+      asDirector(),
+    )
+    const ticket = await api(
+      server.url,
+      'POST',
+      `/api/instant/halls/${hall.hallId}/electronic`,
+      { gameNo: hall.gameNo },
+      asDirector(),
+    )
     for (const r of [cards, slip, ticket]) {
       expect(r.status).toBe(409)
       expect(r.body.error.code).toBe('STATION_REQUIRED')
@@ -74,37 +101,70 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   })
 
   it('refuses a station named in the body: the drawer is the one the request proves', async () => {
-    const r = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 1, stationId: hall.station.id }, asDirector())
+    const r = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { count: 1, stationId: hall.station.id },
+      asDirector(),
+    )
     expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('STATION_REQUIRED')
   })
 
   it('refuses a kiosk purchase without a voucher, or with a voucher that does not cover it, and sells nothing', async () => {
     const before = { cards: await cardsSold(), slips: await slipsSold(), instant: await instantSold() }
-    const none = await api(server.url, 'POST', '/api/kiosk/purchases', { ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    const none = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
     expect(none.status).toBe(400)
     expect(none.body.error.code).toBe('VALIDATION_FAILED')
     expect(none.body.error.message).toBe('Los datos enviados no son válidos.')
     const small = await sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())
     // Bs 10: a card (Bs 5) and a slip (Bs 5) fit, the e-instant ticket (Bs 10) does not: all or nothing.
-    const over = await api(server.url, 'POST', '/api/kiosk/purchases', {
-      voucherCode: small.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 }, slips: [{ drawId: hall.drawId, quickPicks: 1, player }], instant: { gameNo: hall.gameNo, count: 1 },
-    }, asKiosk())
+    const over = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      {
+        voucherCode: small.code,
+        ageConfirmed: true,
+        cards: { gameId: hall.gameId, count: 1 },
+        slips: [{ drawId: hall.drawId, quickPicks: 1, player }],
+        instant: { gameNo: hall.gameNo, count: 1 },
+      },
+      asKiosk(),
+    )
     expect(over.status).toBe(422)
     expect(over.body.error.code).toBe('VOUCHER_INSUFFICIENT')
     expect(over.body.error.message).toBe('El saldo del vale no alcanza para esa compra.')
     expect({ cards: await cardsSold(), slips: await slipsSold(), instant: await instantSold() }).toEqual(before)
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: small.code }, asKiosk())).body.status).toBe('active')
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: small.code }, asKiosk())).body.status).toBe(
+      'active',
+    )
   })
 
   // ---- the paid paths
 
   it('one voucher buys a card, a lotto slip and an e-instant ticket at the kiosk, each paid by that voucher (GEN-13, LNS-6)', async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 5000, {}, asCashier())
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
-      voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 },
-      slips: [{ drawId: hall.drawId, boards: [[3, 11, 19, 27, 35, 43]], quickPicks: 1, player }], instant: { gameNo: hall.gameNo, count: 1 },
-    }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      {
+        voucherCode: voucher.code,
+        ageConfirmed: true,
+        cards: { gameId: hall.gameId, count: 1 },
+        slips: [{ drawId: hall.drawId, boards: [[3, 11, 19, 27, 35, 43]], quickPicks: 1, player }],
+        instant: { gameNo: hall.gameNo, count: 1 },
+      },
+      asKiosk(),
+    )
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     expect(r.body.kioskId).toBe(hall.kiosk.id)
     expect(r.body.cards).toHaveLength(1)
@@ -114,21 +174,54 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     // Card Bs 5 + slip of 2 boards Bs 10 + ticket Bs 10 = Bs 25; change Bs 25 on a new voucher.
     expect(r.body.amountCents).toBe(2500)
     expect(r.body.change.amountCents).toBe(2500)
-    const payments = await server.services.db.all<{ product: string; paid_by: string; payment_ref: string; station_id: string; amount_cents: number }>('SELECT product, paid_by, payment_ref, station_id, amount_cents FROM sale_payments WHERE payment_ref = ? ORDER BY product', [voucher.id])
-    expect(payments.map((p) => [p.product, p.paid_by, p.station_id, Number(p.amount_cents)])).toEqual([['card', 'voucher', hall.kiosk.id, 500], ['instant', 'voucher', hall.kiosk.id, 1000], ['slip', 'voucher', hall.kiosk.id, 1000]])
+    const payments = await server.services.db.all<{
+      product: string
+      paid_by: string
+      payment_ref: string
+      station_id: string
+      amount_cents: number
+    }>(
+      'SELECT product, paid_by, payment_ref, station_id, amount_cents FROM sale_payments WHERE payment_ref = ? ORDER BY product',
+      [voucher.id],
+    )
+    expect(payments.map((p) => [p.product, p.paid_by, p.station_id, Number(p.amount_cents)])).toEqual([
+      ['card', 'voucher', hall.kiosk.id, 500],
+      ['instant', 'voucher', hall.kiosk.id, 1000],
+      ['slip', 'voucher', hall.kiosk.id, 1000],
+    ])
     // The voucher is spent; the change voucher can be typed by its short code.
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status).toBe('spent')
-    const typed = await api(server.url, 'POST', '/api/vouchers/check', { code: r.body.change.shortCode.toLowerCase().replace(/-/g, ' ') }, asKiosk())
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status).toBe(
+      'spent',
+    )
+    const typed = await api(
+      server.url,
+      'POST',
+      '/api/vouchers/check',
+      { code: r.body.change.shortCode.toLowerCase().replace(/-/g, ' ') },
+      asKiosk(),
+    )
     expect(typed.body).toMatchObject({ id: r.body.change.id, amountCents: 2500, status: 'active' })
   })
 
   it('buys with a voucher typed by its short code, and refuses a short code nobody holds (TICKET_NOT_FOUND)', async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
     expect(voucher.shortCode).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/)
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.shortCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: voucher.shortCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     expect(r.body.change).toBeNull()
-    const unknown = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: '2222-3333-4444', ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    const unknown = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: '2222-3333-4444', ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.code).toBe('TICKET_NOT_FOUND')
   })
@@ -139,22 +232,44 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     // One character inside the signature, not its last (whose low bits may be padding): a different signature.
     const at = voucher.code.length - 10
     const altered = voucher.code.slice(0, at) + (voucher.code[at] === 'A' ? 'Q' : 'A') + voucher.code.slice(at + 1)
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: altered, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: altered, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
     expect(r.status).toBe(422)
     expect(r.body.error.code).toBe('INVALID_SIGNATURE')
     expect(r.body.error.message).toBe('Código no válido: la firma no coincide.')
     expect(await cardsSold()).toBe(before)
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status).toBe('active')
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status).toBe(
+      'active',
+    )
   })
 
-  it('counts each kiosk player once in the game\'s seats, however many purchases arrive together (BNG-93)', async () => {
+  it("counts each kiosk player once in the game's seats, however many purchases arrive together (BNG-93)", async () => {
     // The seat check reads a kept count (migration 0073); it must stay the number of distinct players holding cards.
-    const seats = () => count('SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?', [hall.gameId, hall.hallId])
-    const distinct = () => count('SELECT COUNT(DISTINCT player_key) AS n FROM player_cards WHERE game_id = ? AND hall_id = ?', [hall.gameId, hall.hallId])
+    const seats = () =>
+      count('SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?', [hall.gameId, hall.hallId])
+    const distinct = () =>
+      count('SELECT COUNT(DISTINCT player_key) AS n FROM player_cards WHERE game_id = ? AND hall_id = ?', [
+        hall.gameId,
+        hall.hallId,
+      ])
     const start = await seats()
     expect(start).toBe(await distinct())
-    const vouchers = await Promise.all(Array.from({ length: 4 }, () => sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())))
-    const buy = (voucherCode: string) => api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }, asKiosk())
+    const vouchers = await Promise.all(
+      Array.from({ length: 4 }, () => sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())),
+    )
+    const buy = (voucherCode: string) =>
+      api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+        asKiosk(),
+      )
     // Four new players at once (four voucher chains), in one group-commit batch or several.
     const first = await Promise.all(vouchers.map((v) => buy(v.code)))
     for (const r of first) expect(r.status, JSON.stringify(r.body)).toBe(201)
@@ -166,50 +281,103 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     expect(await distinct()).toBe(start + 4)
   })
 
-  it('a cashier logged in at her station sells at the counter with the cash taken into that station\'s drawer', async () => {
+  it("a cashier logged in at her station sells at the counter with the cash taken into that station's drawer", async () => {
     const cards = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier())
     expect(cards.status, JSON.stringify(cards.body)).toBe(201)
     expect(cards.body).toMatchObject({ amountCents: 1000, stationId: hall.station.id })
     expect(cards.body.print.files.length).toBeGreaterThan(0)
-    const slip = await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asCashier())
+    const slip = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${hall.drawId}/slips`,
+      { quickPicks: 1, player },
+      asCashier(),
+    )
     expect(slip.status, JSON.stringify(slip.body)).toBe(201)
     expect(slip.body.payment).toMatchObject({ stationId: hall.station.id, amountCents: 500, paidBy: 'cash' })
-    const ticket = await api(server.url, 'POST', `/api/instant/halls/${hall.hallId}/electronic`, { gameNo: hall.gameNo }, asCashier())
+    const ticket = await api(
+      server.url,
+      'POST',
+      `/api/instant/halls/${hall.hallId}/electronic`,
+      { gameNo: hall.gameNo },
+      asCashier(),
+    )
     expect(ticket.status, JSON.stringify(ticket.body)).toBe(201)
     expect(ticket.body.receipt.printed).toBe(true)
-    const moves = await server.services.db.all<{ kind: string; amount_cents: number; cashier_id: string }>("SELECT kind, amount_cents, cashier_id FROM cash_movements WHERE station_id = ? AND kind = 'counter_sale' ORDER BY at, id", [hall.station.id])
+    const moves = await server.services.db.all<{ kind: string; amount_cents: number; cashier_id: string }>(
+      "SELECT kind, amount_cents, cashier_id FROM cash_movements WHERE station_id = ? AND kind = 'counter_sale' ORDER BY at, id",
+      [hall.station.id],
+    )
     expect(moves.map((m) => Number(m.amount_cents)).sort()).toEqual([1000, 1000, 500].sort())
     // Every item sold at the counter names its cash movement.
-    expect(await count("SELECT COUNT(*) AS n FROM sale_payments WHERE paid_by = 'cash' AND station_id = ?", [hall.station.id])).toBe(4)
+    expect(
+      await count("SELECT COUNT(*) AS n FROM sale_payments WHERE paid_by = 'cash' AND station_id = ?", [
+        hall.station.id,
+      ]),
+    ).toBe(4)
   })
 
   it('sells raffle tickets only at a counter with the cash in the open shift: not at a kiosk, not in the back office (PRM-1)', async () => {
-    const window = { salesStartAt: new Date(Date.now() - 3_600_000).toISOString(), salesCloseAt: new Date(Date.now() + 86_400_000).toISOString(), drawAt: new Date(Date.now() + 90_000_000).toISOString(), claimDeadline: new Date(Date.now() + 70 * 86_400_000).toISOString() }
+    const window = {
+      salesStartAt: new Date(Date.now() - 3_600_000).toISOString(),
+      salesCloseAt: new Date(Date.now() + 86_400_000).toISOString(),
+      drawAt: new Date(Date.now() + 90_000_000).toISOString(),
+      claimDeadline: new Date(Date.now() + 70 * 86_400_000).toISOString(),
+    }
     // A raffle priced in euros is not sold for a Bolivian drawer's bolivianos.
     const euros = await server.services.lottery.createRaffle(rafflePlan({ ...window, gameCode: 'RIFAEU' }))
     const wrong = await api(server.url, 'POST', `/api/lottery/draws/${euros.drawId}/tickets`, { count: 1 }, asCashier())
     expect([wrong.status, wrong.body.error.details.field]).toEqual([400, 'currency'])
-    const raffle = await server.services.lottery.createRaffle(rafflePlan({ ...window, currency: 'BOB', gameCode: 'RIFABO', authorisationRef: 'AJ-RIFA-PRUEBA-1' } as Parameters<typeof rafflePlan>[0]))
+    const raffle = await server.services.lottery.createRaffle(
+      rafflePlan({ ...window, currency: 'BOB', gameCode: 'RIFABO', authorisationRef: 'AJ-RIFA-PRUEBA-1' } as Parameters<
+        typeof rafflePlan
+      >[0]),
+    )
     const sold = () => count('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id = ?', [raffle.drawId])
     const kiosk = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asKiosk())
     expect([kiosk.status, kiosk.body.error.code]).toEqual([409, 'KIOSK_VOUCHER_ONLY'])
     // The director at the back office, at no station: there is no drawer for the cash.
-    const office = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asDirector())
+    const office = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${raffle.drawId}/tickets`,
+      { count: 2 },
+      asDirector(),
+    )
     expect([office.status, office.body.error.code]).toEqual([409, 'STATION_REQUIRED'])
     expect(office.body.error.message).toMatch(/caja registrada/)
     expect(await sold()).toBe(0)
-    const counter = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2, buyerName: 'Peña Illimani' }, asCashier())
+    const counter = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${raffle.drawId}/tickets`,
+      { count: 2, buyerName: 'Peña Illimani' },
+      asCashier(),
+    )
     expect(counter.status, JSON.stringify(counter.body)).toBe(201)
-    expect(counter.body.payment).toMatchObject({ stationId: hall.station.id, paidBy: 'cash', amountCents: 2 * counter.body.priceCents })
+    expect(counter.body.payment).toMatchObject({
+      stationId: hall.station.id,
+      paidBy: 'cash',
+      amountCents: 2 * counter.body.priceCents,
+    })
     expect(await sold()).toBe(2)
-    const move = await server.services.db.get<{ amount_cents: number; product: string; shift_id: string | null }>('SELECT amount_cents, product, shift_id FROM cash_movements WHERE id = (SELECT payment_ref FROM sale_payments WHERE product = ? LIMIT 1)', ['raffle'])
+    const move = await server.services.db.get<{ amount_cents: number; product: string; shift_id: string | null }>(
+      'SELECT amount_cents, product, shift_id FROM cash_movements WHERE id = (SELECT payment_ref FROM sale_payments WHERE product = ? LIMIT 1)',
+      ['raffle'],
+    )
     expect(move).toMatchObject({ product: 'raffle', amount_cents: counter.body.amountCents })
     expect(move?.shift_id).toBeTruthy()
   })
 
   it('no item in the database lacks a payment record', async () => {
-    const cards = await count('SELECT COUNT(*) AS n FROM cards c WHERE NOT EXISTS (SELECT 1 FROM sale_payments p WHERE p.product = ? AND p.ref_id = c.id)', ['card'])
-    const slips = await count('SELECT COUNT(*) AS n FROM lotto_slips s WHERE NOT EXISTS (SELECT 1 FROM sale_payments p WHERE p.product = ? AND p.ref_id = s.id)', ['slip'])
+    const cards = await count(
+      'SELECT COUNT(*) AS n FROM cards c WHERE NOT EXISTS (SELECT 1 FROM sale_payments p WHERE p.product = ? AND p.ref_id = c.id)',
+      ['card'],
+    )
+    const slips = await count(
+      'SELECT COUNT(*) AS n FROM lotto_slips s WHERE NOT EXISTS (SELECT 1 FROM sale_payments p WHERE p.product = ? AND p.ref_id = s.id)',
+      ['slip'],
+    )
     expect({ cards, slips }).toEqual({ cards: 0, slips: 0 })
   })
 })

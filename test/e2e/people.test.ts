@@ -22,14 +22,31 @@ describe('people: passwords, disabling, sessions (issue 14 point 5)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
-    await server.services.bingo.createHall({ id: 'sala', name: 'Sala', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
-    await server.services.auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
+    await server.services.bingo.createHall({
+      id: 'sala',
+      name: 'Sala',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    await server.services.auth.createUser({
+      username: 'jefa',
+      displayName: 'Marta Quispe',
+      role: 'director',
+      password: PASSWORD,
+    })
     director = (await server.services.auth.login('jefa', PASSWORD)).token
   })
   afterAll(async () => server?.cleanup())
 
   it('makes a person created by a director choose a password before anything else', async () => {
-    const created = await api(server.url, 'POST', '/api/auth/users', { username: 'rosa', displayName: 'Rosa Vargas', role: 'cashier', password: 'temporal-123', halls: ['sala'] }, as(director))
+    const created = await api(
+      server.url,
+      'POST',
+      '/api/auth/users',
+      { username: 'rosa', displayName: 'Rosa Vargas', role: 'cashier', password: 'temporal-123', halls: ['sala'] },
+      as(director),
+    )
     expect(created.status).toBe(201)
     const login = await api(server.url, 'POST', '/api/auth/login', { username: 'rosa', password: 'temporal-123' })
     expect(login.body.user.mustChangePassword).toBe(true)
@@ -37,18 +54,37 @@ describe('people: passwords, disabling, sessions (issue 14 point 5)', () => {
     const blocked = await api(server.url, 'GET', '/api/halls/sala/ball-sets', undefined, as(token))
     expect([blocked.status, blocked.body.error.code]).toEqual([403, 'PASSWORD_CHANGE_REQUIRED'])
     expect(blocked.body.error.message).toMatch(/cambiar su contraseña/)
-    const wrong = await api(server.url, 'POST', '/api/auth/password', { current: 'not it', password: 'rosa-elige-1' }, as(token))
+    const wrong = await api(
+      server.url,
+      'POST',
+      '/api/auth/password',
+      { current: 'not it', password: 'rosa-elige-1' },
+      as(token),
+    )
     expect(wrong.status).toBe(401)
-    const changed = await api(server.url, 'POST', '/api/auth/password', { current: 'temporal-123', password: 'rosa-elige-1' }, as(token))
+    const changed = await api(
+      server.url,
+      'POST',
+      '/api/auth/password',
+      { current: 'temporal-123', password: 'rosa-elige-1' },
+      as(token),
+    )
     expect(changed.status).toBe(200)
     // The same session now works, and the old password no longer does.
     expect((await api(server.url, 'GET', '/api/prize-register', undefined, as(token))).status).toBe(403) // cashier lacks minutes.read
     expect((await api(server.url, 'GET', '/api/stations/x/movements', undefined, as(token))).status).toBe(200)
-    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'rosa', password: 'temporal-123' })).status).toBe(401)
+    expect(
+      (await api(server.url, 'POST', '/api/auth/login', { username: 'rosa', password: 'temporal-123' })).status,
+    ).toBe(401)
   })
 
   it('disables a person and ends every session at once; ends sessions on demand (journaled)', async () => {
-    await server.services.auth.createUser({ username: 'luis', displayName: 'Luis Mamani', role: 'floor_manager', password: PASSWORD })
+    await server.services.auth.createUser({
+      username: 'luis',
+      displayName: 'Luis Mamani',
+      role: 'floor_manager',
+      password: PASSWORD,
+    })
     const t1 = (await server.services.auth.login('luis', PASSWORD)).token
     const people = await api(server.url, 'GET', '/api/auth/users', undefined, as(director))
     const luis = people.body.users.find((u: any) => u.username === 'luis')
@@ -56,19 +92,37 @@ describe('people: passwords, disabling, sessions (issue 14 point 5)', () => {
     expect(end.body.sessionsEnded).toBe(1)
     expect((await api(server.url, 'GET', '/api/auth/me', undefined, as(t1))).status).toBe(401)
     const t2 = (await server.services.auth.login('luis', PASSWORD)).token
-    expect((await api(server.url, 'POST', `/api/auth/users/${luis.id}/disable`, undefined, as(director))).status).toBe(200)
+    expect((await api(server.url, 'POST', `/api/auth/users/${luis.id}/disable`, undefined, as(director))).status).toBe(
+      200,
+    )
     expect((await api(server.url, 'GET', '/api/auth/me', undefined, as(t2))).status).toBe(401)
-    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'luis', password: PASSWORD })).status).toBe(401)
-    const types = (await server.services.db.all<{ type: string }>("SELECT type FROM journal WHERE type LIKE 'user.%'")).map((r) => r.type)
+    expect((await api(server.url, 'POST', '/api/auth/login', { username: 'luis', password: PASSWORD })).status).toBe(
+      401,
+    )
+    const types = (
+      await server.services.db.all<{ type: string }>("SELECT type FROM journal WHERE type LIKE 'user.%'")
+    ).map((r) => r.type)
     expect(types).toEqual(expect.arrayContaining(['user.sessions-ended', 'user.disabled']))
   })
 
   it('makes the demo accounts change the published password once the server is not the local demo', async () => {
-    await server.services.auth.createUser({ username: 'cajero', displayName: 'Cajera', role: 'cashier', password: DEMO_PASSWORD, demo: true })
+    await server.services.auth.createUser({
+      username: 'cajero',
+      displayName: 'Cajera',
+      role: 'cashier',
+      password: DEMO_PASSWORD,
+      demo: true,
+    })
     expect(await server.services.auth.requirePasswordChangeOfDemoAccounts()).toBe(1)
     const login = await api(server.url, 'POST', '/api/auth/login', { username: 'cajero', password: DEMO_PASSWORD })
     expect(login.body.user.mustChangePassword).toBe(true)
-    const again = await api(server.url, 'POST', '/api/auth/password', { current: DEMO_PASSWORD, password: DEMO_PASSWORD }, as(login.body.token))
+    const again = await api(
+      server.url,
+      'POST',
+      '/api/auth/password',
+      { current: DEMO_PASSWORD, password: DEMO_PASSWORD },
+      as(login.body.token),
+    )
     expect(again.status).toBe(400)
   })
 })
@@ -85,20 +139,30 @@ describe('first director and listen address (issue 14 point 5)', () => {
     // Issue 24 point 4: a production install keeps its keys outside DATA_DIR.
     const keyDir = mkdtempSync(join(tmpdir(), 'bolillo-director-keys-'))
     try {
-      const run = (args: string[], input?: string) => new Promise<{ code: number; out: string }>((resolve) => {
-        const p = spawn(process.execPath, ['bin/bolillo.mjs', ...args], { env: { ...process.env, DATA_DIR: dataDir, BOLILLO_KEY_DIR: keyDir, BOLILLO_SEED_DEMO: 'false' }, stdio: ['pipe', 'pipe', 'pipe'] })
-        let out = ''
-        p.stdout.on('data', (d) => (out += d))
-        p.stderr.on('data', (d) => (out += d))
-        p.stdin.end(input ?? '')
-        p.on('close', (code) => resolve({ code: code ?? 1, out }))
-      })
-      const made = await run(['create-director', '--username', 'directora', '--name', 'Marta Quispe', '--password-stdin'], 'una clave larga\n')
+      const run = (args: string[], input?: string) =>
+        new Promise<{ code: number; out: string }>((resolve) => {
+          const p = spawn(process.execPath, ['bin/bolillo.mjs', ...args], {
+            env: { ...process.env, DATA_DIR: dataDir, BOLILLO_KEY_DIR: keyDir, BOLILLO_SEED_DEMO: 'false' },
+            stdio: ['pipe', 'pipe', 'pipe'],
+          })
+          let out = ''
+          p.stdout.on('data', (d) => (out += d))
+          p.stderr.on('data', (d) => (out += d))
+          p.stdin.end(input ?? '')
+          p.on('close', (code) => resolve({ code: code ?? 1, out }))
+        })
+      const made = await run(
+        ['create-director', '--username', 'directora', '--name', 'Marta Quispe', '--password-stdin'],
+        'una clave larga\n',
+      )
       expect(made.code, made.out).toBe(0)
       // The CLI wrote to the embedded SQLite default under DATA_DIR (no DATABASE_URL given): start on that file, on either engine's run.
       const server = await startTestServer({ auth: 'on', dataDir, keyDir, production: true, databaseUrl: null })
       try {
-        const login = await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: 'una clave larga' })
+        const login = await api(server.url, 'POST', '/api/auth/login', {
+          username: 'directora',
+          password: 'una clave larga',
+        })
         expect(login.status).toBe(200)
         expect(login.body.user.role).toBe('director')
       } finally {

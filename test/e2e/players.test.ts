@@ -14,23 +14,43 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let setup: HallSetup
   const tokens = new Map<string, string>()
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
   let exclusionId = ''
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     setup = await hallWithGameOnSale(server.services)
-    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['cajera', 'Rosa Vargas', 'cashier'], ['oficial', 'Ana Choque', 'aml_officer']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+      ['oficial', 'Ana Choque', 'aml_officer'],
+    ] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD, halls: [setup.hallId] })
       tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
     }
     // The cashier works logged in at her enrolled station with her shift open (issue 13 point 5).
-    tokens.set('cajera', (await openTill(server.url, server.services, { hallId: setup.hallId, username: 'cajera', password: PASSWORD, stationName: 'Caja 1' })).token)
+    tokens.set(
+      'cajera',
+      (
+        await openTill(server.url, server.services, {
+          hallId: setup.hallId,
+          username: 'cajera',
+          password: PASSWORD,
+          stationName: 'Caja 1',
+        })
+      ).token,
+    )
   })
   afterAll(async () => server?.cleanup())
 
   it('lets the AML officer or director list a player, and not a cashier', async () => {
-    const entry = { document: '12.345.678-LP', name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada en sala' }
+    const entry = {
+      document: '12.345.678-LP',
+      name: 'Juan Pérez',
+      kind: 'self_excluded',
+      reason: 'autoexclusión firmada en sala',
+    }
     expect((await call('cajera', 'POST', '/api/players/exclusions', entry)).status).toBe(403)
     const r = await call('oficial', 'POST', '/api/players/exclusions', entry)
     expect(r.status).toBe(201)
@@ -41,27 +61,60 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
   })
 
   it('refuses the excluded player at a voucher sale, a named lotto slip and a payout, in Spanish (GEN-23, GEN-27)', async () => {
-    const sale = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '12345678 lp' })
+    const sale = await call('cajera', 'POST', '/api/vouchers', {
+      hallId: setup.hallId,
+      amountCents: 2_000_000,
+      cash: { smallCents: 0, otherCents: 2_000_000 },
+      stationId: 'caja-1',
+      cashierId: 'x',
+      buyerDocument: '12345678 lp',
+    })
     expect([sale.status, sale.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
     expect(sale.body.error.message).toMatch(/excluida del juego/)
-    const slip = await call('cajera', 'POST', '/api/lotto/draws/any/slips', { player: { name: 'Juan Pérez', document: '12345678-LP' } })
+    const slip = await call('cajera', 'POST', '/api/lotto/draws/any/slips', {
+      player: { name: 'Juan Pérez', document: '12345678-LP' },
+    })
     expect([slip.status, slip.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
-    const payout = await call('cajera', 'POST', '/api/tickets/pay', { code: 'BLL1.C.x.y', stationId: 'caja-1', cashierId: 'x', payeeDocument: '12345678LP', payeeName: 'Juan Pérez' })
+    const payout = await call('cajera', 'POST', '/api/tickets/pay', {
+      code: 'BLL1.C.x.y',
+      stationId: 'caja-1',
+      cashierId: 'x',
+      payeeDocument: '12345678LP',
+      payeeName: 'Juan Pérez',
+    })
     expect([payout.status, payout.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
-    const refused = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'player.refused'")
+    const refused = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'player.refused'",
+    )
     expect(refused.length).toBe(3)
     // The journal keeps the refusal and who served, not the player's document.
     expect(refused.map((r) => r.payload).join()).not.toContain('12345678')
     expect(JSON.parse(refused[0].payload).actor).toMatchObject({ name: 'Rosa Vargas' })
     // Another player is served.
-    const other = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '7654321 LP' })
+    const other = await call('cajera', 'POST', '/api/vouchers', {
+      hallId: setup.hallId,
+      amountCents: 2_000_000,
+      cash: { smallCents: 0, otherCents: 2_000_000 },
+      stationId: 'caja-1',
+      cashierId: 'x',
+      buyerDocument: '7654321 LP',
+    })
     expect(other.status).toBe(201)
   })
 
   it('admits the player again once the exclusion is lifted (journaled)', async () => {
     expect((await call('jefa', 'POST', `/api/players/exclusions/${exclusionId}/lift`)).status).toBe(200)
-    const sale = await call('cajera', 'POST', '/api/vouchers', { hallId: setup.hallId, amountCents: 2_000_000, cash: { smallCents: 0, otherCents: 2_000_000 }, stationId: 'caja-1', cashierId: 'x', buyerDocument: '12345678LP' })
+    const sale = await call('cajera', 'POST', '/api/vouchers', {
+      hallId: setup.hallId,
+      amountCents: 2_000_000,
+      cash: { smallCents: 0, otherCents: 2_000_000 },
+      stationId: 'caja-1',
+      cashierId: 'x',
+      buyerDocument: '12345678LP',
+    })
     expect(sale.status).toBe(201)
-    expect(await server.services.db.get("SELECT 1 AS x FROM journal WHERE type = 'player.exclusion-lifted'")).toBeTruthy()
+    expect(
+      await server.services.db.get("SELECT 1 AS x FROM journal WHERE type = 'player.exclusion-lifted'"),
+    ).toBeTruthy()
   })
 })

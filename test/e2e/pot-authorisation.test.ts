@@ -12,18 +12,41 @@ const PASSWORD = 'correct horse battery'
 describe('pots and lucky ball under the AJ authorisation, with the approved commission (RNG-20, RNG-21)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   const auth = new Map<string, string>()
-  const call = (who: string, method: string, path: string, body?: unknown) => api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
   const halls: Record<string, string> = {}
-  const lucky = (hallId: string, extra: Record<string, unknown> = {}) => ({ name: 'Bola de la suerte', kind: 'lucky', contributionBp: 100, condition: { luckyPrizes: ['bingo'], numbers: 1 }, hallIds: [hallId], ...extra })
-  const progressive = (hallId: string, extra: Record<string, unknown> = {}) => ({ name: 'Pozo Illimani', kind: 'progressive', contributionBp: 200, reserveBp: 2_500, condition: { prize: 'bingo', scale: [{ withinBalls: 45, shareBp: 10_000 }] }, hallIds: [hallId], ...extra })
+  const lucky = (hallId: string, extra: Record<string, unknown> = {}) => ({
+    name: 'Bola de la suerte',
+    kind: 'lucky',
+    contributionBp: 100,
+    condition: { luckyPrizes: ['bingo'], numbers: 1 },
+    hallIds: [hallId],
+    ...extra,
+  })
+  const progressive = (hallId: string, extra: Record<string, unknown> = {}) => ({
+    name: 'Pozo Illimani',
+    kind: 'progressive',
+    contributionBp: 200,
+    reserveBp: 2_500,
+    condition: { prize: 'bingo', scale: [{ withinBalls: 45, shareBp: 10_000 }] },
+    hallIds: [hallId],
+    ...extra,
+  })
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
-    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa', 'Luis Mamani', 'floor_manager'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+    ] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     }
-    for (const [key, name, profileId] of [['bo', 'Sala Illimani', 'BO-2025'], ['cb', 'Sala Pereda', 'ES-CB-2010']]) {
+    for (const [key, name, profileId] of [
+      ['bo', 'Sala Illimani', 'BO-2025'],
+      ['cb', 'Sala Pereda', 'ES-CB-2010'],
+    ]) {
       const h = await call('jefa', 'POST', '/api/halls', { name, profileId, playingPositions: 100 })
       expect(h.status).toBe(201)
       halls[key] = h.body.id
@@ -35,21 +58,43 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
     for (const body of [lucky(halls.bo), progressive(halls.bo), lucky(halls.bo, { authorisationRef: '   ' })]) {
       const r = await call('jefa', 'POST', '/api/pots', body)
       expect(r.status, body.kind).toBe(400)
-      expect(r.body.error.details.problems).toEqual([expect.objectContaining({ field: 'authorisationRef', rule: 'RNG-20' })])
+      expect(r.body.error.details.problems).toEqual([
+        expect.objectContaining({ field: 'authorisationRef', rule: 'RNG-20' }),
+      ])
     }
     expect((await call('jefa', 'GET', `/api/pots?hallId=${halls.bo}`)).body.pots).toEqual([])
-    for (const who of ['mesa', 'cajera']) expect((await call(who, 'POST', '/api/pots', lucky(halls.bo, { authorisationRef: 'AJ-RA-2025-0077' }))).status, who).toBe(403)
+    for (const who of ['mesa', 'cajera'])
+      expect(
+        (await call(who, 'POST', '/api/pots', lucky(halls.bo, { authorisationRef: 'AJ-RA-2025-0077' }))).status,
+        who,
+      ).toBe(403)
   })
 
   it('RNG-20 / RNG-21: with the reference and the approved commission the pot is created; both are in its record, its conditions and the journal', async () => {
-    const made = await call('jefa', 'POST', '/api/pots', progressive(halls.bo, { authorisationRef: 'AJ-RA-2025-0077', commissionBp: 1_000 }))
+    const made = await call(
+      'jefa',
+      'POST',
+      '/api/pots',
+      progressive(halls.bo, { authorisationRef: 'AJ-RA-2025-0077', commissionBp: 1_000 }),
+    )
     expect(made.status).toBe(201)
     const pot = await call('jefa', 'GET', `/api/pots/${made.body.id}`)
     expect(pot.body).toMatchObject({ authorisationRef: 'AJ-RA-2025-0077', commissionBp: 1_000 })
     expect(pot.body.conditions).toMatch(/comisión del operador del 10 %/)
-    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
-    expect(journal.find((r) => r.type === 'pot.created' && r.payload.potId === made.body.id)!.payload).toMatchObject({ authorisationRef: 'AJ-RA-2025-0077', commissionBp: 1_000 })
-    const whole = await call('jefa', 'POST', '/api/pots', lucky(halls.bo, { authorisationRef: 'AJ-RA-2025-0078', commissionBp: 10_000 }))
+    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
+    expect(journal.find((r) => r.type === 'pot.created' && r.payload.potId === made.body.id)!.payload).toMatchObject({
+      authorisationRef: 'AJ-RA-2025-0077',
+      commissionBp: 1_000,
+    })
+    const whole = await call(
+      'jefa',
+      'POST',
+      '/api/pots',
+      lucky(halls.bo, { authorisationRef: 'AJ-RA-2025-0078', commissionBp: 10_000 }),
+    )
     expect(whole.status).toBe(400)
     expect(JSON.stringify(whole.body.error.details)).toMatch(/commissionBp/)
   })
@@ -57,6 +102,9 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
   it('RNG-20: a Cantabrian bola loca needs no separate reference', async () => {
     const r = await call('jefa', 'POST', '/api/pots', lucky(halls.cb))
     expect(r.status).toBe(201)
-    expect((await call('jefa', 'GET', `/api/pots/${r.body.id}`)).body).toMatchObject({ authorisationRef: null, commissionBp: 0 })
+    expect((await call('jefa', 'GET', `/api/pots/${r.body.id}`)).body).toMatchObject({
+      authorisationRef: null,
+      commissionBp: 0,
+    })
   })
 })

@@ -36,18 +36,39 @@ describe('sales commit, then print (issue 23 point 5)', () => {
   const asKiosk = (k: { credential: string }) => ({ ...es, authorization: `Device ${k.credential}` })
   const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
   const asDirector = () => ({ ...es, authorization: `Bearer ${hall.directorToken}` })
-  const rowOf = (ref: string) => server.services.db.get<{ status: string; reprints: number; docs_sealed: string | null }>('SELECT status, reprints, docs_sealed FROM ticket_prints WHERE id = ?', [ref])
+  const rowOf = (ref: string) =>
+    server.services.db.get<{ status: string; reprints: number; docs_sealed: string | null }>(
+      'SELECT status, reprints, docs_sealed FROM ticket_prints WHERE id = ?',
+      [ref],
+    )
 
   async function voucher(amountCents: number): Promise<{ id: string; code: string }> {
-    const r = await api(server.url, 'POST', '/api/vouchers', { hallId: hall.hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents } }, asCashier())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/vouchers',
+      { hallId: hall.hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents } },
+      asCashier(),
+    )
     expect(r.status).toBe(201)
     return r.body.voucher
   }
   const buyCard = (k: { credential: string }, code: string) =>
-    api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: code, cards: { gameId: hall.gameId, count: 1 }, ageConfirmed: true }, asKiosk(k))
+    api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: code, cards: { gameId: hall.gameId, count: 1 }, ageConfirmed: true },
+      asKiosk(k),
+    )
 
   beforeAll(async () => {
-    ;[stall, refuse, good, desk] = await Promise.all([startFakePrinter('stall'), startFakePrinter('refuse'), startFakePrinter('ok'), startFakePrinter('ok')])
+    ;[stall, refuse, good, desk] = await Promise.all([
+      startFakePrinter('stall'),
+      startFakePrinter('refuse'),
+      startFakePrinter('ok'),
+      startFakePrinter('ok'),
+    ])
     // The map is read when a station first prints: filled below, once the devices are enrolled.
     server = await startTestServer({ auth: 'on', printers: printerOf, printerTimeoutMs: TIMEOUT_MS })
     hall = await paidHall(server.services)
@@ -64,7 +85,12 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     printerOf[hall.station.id] = desk.url
     if (!testPostgresUrl) reader = await openSqliteReadonly(join(server.dataDir, 'bolillo.sqlite'))
     // The other hall's game is in play: cards sold at its counter, sales closed, so a ball can be drawn.
-    await server.services.paidSales.counterCards({ gameId: other.gameId, count: 12, stationId: 'mesa-sopocachi', soldBy: 'test' })
+    await server.services.paidSales.counterCards({
+      gameId: other.gameId,
+      count: 12,
+      stationId: 'mesa-sopocachi',
+      soldBy: 'test',
+    })
     await server.services.bingo.closeSales({ gameId: other.gameId })
   })
   afterAll(async () => {
@@ -78,10 +104,15 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     const theirs = await voucher(500)
     let answered = false
     const started = Date.now()
-    const stalled = buyCard(kiosks.stall, mine.code).then((r) => { answered = true; return r })
+    const stalled = buyCard(kiosks.stall, mine.code).then((r) => {
+      answered = true
+      return r
+    })
     // The printer has the connection: the sale has committed and its print is under way (and stuck).
     await stall.connected(1)
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: mine.code }, asCashier())).body.status).toBe('spent')
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: mine.code }, asCashier())).body.status).toBe(
+      'spent',
+    )
 
     const sale = await buyCard(kiosks.good, theirs.code)
     expect(sale.status).toBe(201)
@@ -94,7 +125,12 @@ describe('sales commit, then print (issue 23 point 5)', () => {
 
     const r = await stalled
     expect(r.status).toBe(201)
-    expect(r.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', ref: r.body.purchaseId, reason: 'no_response' })
+    expect(r.body.print).toMatchObject({
+      printed: false,
+      code: 'PRINT_PENDING',
+      ref: r.body.purchaseId,
+      reason: 'no_response',
+    })
     expect(r.body.print.message).toMatch(/^Su compra está registrada/)
     // Bounded by the printer's timeout (one status query), not by how long the printer stays stuck.
     expect(Date.now() - started).toBeLessThan(2 * TIMEOUT_MS)
@@ -105,27 +141,51 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     const refused = await buyCard(kiosks.stall, next.code)
     expect(refused.status).toBe(503)
     expect(refused.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'no_response' } })
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: next.code }, asCashier())).body.status).toBe('active')
+    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: next.code }, asCashier())).body.status).toBe(
+      'active',
+    )
   })
 
   it('commits every purchase before its job reaches a printer that refuses them, and marks each for reprint (none lost)', async () => {
-    const countCommitted = () => Number((reader!.prepare("SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'").get() as { n: number }).n)
-    const before = Number((await server.services.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'"))!.n)
+    const countCommitted = () =>
+      Number(
+        (reader!.prepare("SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'").get() as { n: number })
+          .n,
+      )
+    const before = Number(
+      (await server.services.db.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'",
+      ))!.n,
+    )
     const seenAtJob: number[] = []
     // Each job's first byte: what a second connection (committed data only) sees at that moment.
-    refuse.onJob = () => { if (reader) seenAtJob.push(countCommitted()) }
+    refuse.onJob = () => {
+      if (reader) seenAtJob.push(countCommitted())
+    }
     const refs: string[] = []
     for (let i = 0; i < 12; i++) {
       const v = await voucher(1000)
-      const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: v.code, instant: { gameNo: hall.gameNo, count: 1 }, ageConfirmed: true }, asKiosk(kiosks.refuse))
+      const r = await api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: v.code, instant: { gameNo: hall.gameNo, count: 1 }, ageConfirmed: true },
+        asKiosk(kiosks.refuse),
+      )
       expect(r.status).toBe(201)
       expect(r.body.instant).toHaveLength(1)
       expect(r.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING' })
-      expect((await api(server.url, 'POST', '/api/vouchers/check', { code: v.code }, asCashier())).body.status).toBe('spent')
+      expect((await api(server.url, 'POST', '/api/vouchers/check', { code: v.code }, asCashier())).body.status).toBe(
+        'spent',
+      )
       refs.push(r.body.purchaseId)
     }
     refuse.onJob = undefined
-    const after = Number((await server.services.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'"))!.n)
+    const after = Number(
+      (await server.services.db.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM instant_sales WHERE channel = 'electronic'",
+      ))!.n,
+    )
     expect(after - before).toBe(12)
     for (const ref of refs) expect(await rowOf(ref)).toMatchObject({ status: 'pending', reprints: 0 })
     // No printer saw a ticket (its outcome) before its sale had committed: the i-th job found i+1 sales committed.
@@ -136,7 +196,9 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     const pending = await api(server.url, 'GET', '/api/tickets/reprints', undefined, asCashier())
     expect(pending.status).toBe(200)
     expect(pending.body.pending.map((p: { ref: string }) => p.ref)).toEqual(expect.arrayContaining(refs))
-    const failures = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'ticket.print_failed'")
+    const failures = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'ticket.print_failed'",
+    )
     for (const ref of refs) expect(failures.some((f) => JSON.parse(f.payload).ref === ref)).toBe(true)
   })
 
@@ -153,7 +215,13 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     expect(byRef.status).toBe(400)
     expect(byRef.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'voucherCode' } })
     // A kiosk of another hall is refused, and nothing is counted.
-    const elsewhere = await api(server.url, 'POST', '/api/tickets/reprint', { voucherCode: v.code }, asKiosk(kiosks.otherHall))
+    const elsewhere = await api(
+      server.url,
+      'POST',
+      '/api/tickets/reprint',
+      { voucherCode: v.code },
+      asKiosk(kiosks.otherHall),
+    )
     expect(elsewhere.status).toBe(403)
     expect(elsewhere.body.error.code).toBe('WRONG_HALL')
     expect(await rowOf(ref)).toMatchObject({ status: 'pending', reprints: 0 })
@@ -169,10 +237,17 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     // The same ticket: no new card taken, the series cursor where the sale left it (BNG-12).
     expect((await server.services.bingo.getGameState(hall.gameId)).cardsSold).toBe(cardsBefore + 1)
     expect(await rowOf(ref)).toEqual({ status: 'reprinted', reprints: 1, docs_sealed: null })
-    const records = await server.services.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'ticket.reprinted'")
+    const records = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'ticket.reprinted'",
+    )
     const mine = records.map((x) => JSON.parse(x.payload)).filter((p) => p.ref === ref)
     expect(mine).toHaveLength(1)
-    expect(mine[0]).toMatchObject({ reprint: 1, stationId: kiosks.good.id, items: { cards: [card.id] }, actor: { kind: 'device', id: kiosks.good.id } })
+    expect(mine[0]).toMatchObject({
+      reprint: 1,
+      stationId: kiosks.good.id,
+      items: { cards: [card.id] },
+      actor: { kind: 'device', id: kiosks.good.id },
+    })
 
     // Printed once as a reprint: not again (a lost ticket is the lost/stolen procedure's).
     const again = await api(server.url, 'POST', '/api/tickets/reprint', { voucherCode: v.code }, asKiosk(kiosks.good))
@@ -185,14 +260,22 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     desk.setMode('refuse')
     let sold: { status: number; body: any }
     try {
-      sold = await api(server.url, 'POST', '/api/vouchers', { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } }, asCashier())
+      sold = await api(
+        server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } },
+        asCashier(),
+      )
     } finally {
       desk.setMode('ok')
     }
     expect(sold.status).toBe(201)
     expect(sold.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', ref: sold.body.voucher.id })
     // Sold: the cash is in the drawer and the voucher spendable, whether or not its paper came out.
-    expect((await api(server.url, 'POST', '/api/vouchers/check', { code: sold.body.voucher.code }, asCashier())).body).toMatchObject({ status: 'active', amountCents: 2_000 })
+    expect(
+      (await api(server.url, 'POST', '/api/vouchers/check', { code: sold.body.voucher.code }, asCashier())).body,
+    ).toMatchObject({ status: 'active', amountCents: 2_000 })
     desk.clear()
     const r = await api(server.url, 'POST', '/api/tickets/reprint', { ref: sold.body.voucher.id }, asCashier())
     expect(r.status).toBe(200)
@@ -206,7 +289,13 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     const failed = await buyCard(kiosks.refuse, (await voucher(500)).code)
     expect(failed.body.print.code).toBe('PRINT_PENDING')
     desk.clear()
-    const r = await api(server.url, 'POST', '/api/tickets/reprint', { ref: failed.body.purchaseId, stationId: kiosks.good.id }, asCashier())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/tickets/reprint',
+      { ref: failed.body.purchaseId, stationId: kiosks.good.id },
+      asCashier(),
+    )
     expect(r.status).toBe(200)
     // Printed at the cashier's own station, whatever station the body named.
     expect(r.body).toMatchObject({ reprint: 1, print: { target: desk.url } })
@@ -220,7 +309,13 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     expect(refused.body.error.message).toBeTruthy()
     // A display may not reprint anything.
     const display = await server.services.auth.enrolDevice({ kind: 'display', name: 'Pantalla', hallId: hall.hallId })
-    const forbidden = await api(server.url, 'POST', '/api/tickets/reprint', { ref: failed.body.purchaseId }, { ...es, authorization: `Device ${display.credential}` })
+    const forbidden = await api(
+      server.url,
+      'POST',
+      '/api/tickets/reprint',
+      { ref: failed.body.purchaseId },
+      { ...es, authorization: `Device ${display.credential}` },
+    )
     expect(forbidden.status).toBe(403)
   })
 })

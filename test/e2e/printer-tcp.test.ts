@@ -27,7 +27,13 @@ describe('printing a card on a network ESC/POS printer', () => {
 
   it('sends the grid, the QR with the exact signed code and a cut, after a status query', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 500)
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-tcp', ageConfirmed: true })
+    const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
+      voucherCode: voucher.code,
+      gameId: setup.gameId,
+      count: 1,
+      kioskId: 'kiosk-tcp',
+      ageConfirmed: true,
+    })
     expect(r.status).toBe(201)
     expect(r.body.print.target).toBe(printer.url)
     const [card] = r.body.cards
@@ -61,9 +67,38 @@ describe('printing a card on a network ESC/POS printer', () => {
   it('prints a card within 32 columns on 58 mm paper', async () => {
     printer.clear()
     const p = createPrinter(printer.url, { paper: '58mm', timeoutMs: 2000, printsDir: server.dataDir })
-    const rows = [[3, 0, 21, 0, 45, 0, 62, 0, 81], [0, 14, 0, 33, 47, 0, 0, 75, 88], [7, 0, 28, 39, 0, 56, 0, 79, 0]]
+    const rows = [
+      [3, 0, 21, 0, 45, 0, 62, 0, 81],
+      [0, 14, 0, 33, 47, 0, 0, 75, 88],
+      [7, 0, 28, 39, 0, 56, 0, 79, 0],
+    ]
     const code = server.services.cashdesk.payouts.cardCode('c_paper58mm1')
-    await p.print([cardTicket({ code, cardId: 'c_paper58mm1', hallName: 'Sala Illimani', sessionId: 'ses_abc', gameId: 'g_abc', gameNo: 7, seriesCode: 'B', cardNo: 9, serial: 'B-00009', cardsInSeries: 6000, faceValueCents: 1000, currency: 'BOB', soldAt: new Date().toISOString(), station: 'kiosk-tcp', grid: rows, minimumAge: 18 }, { paper: '58mm' })], 'test-58')
+    await p.print(
+      [
+        cardTicket(
+          {
+            code,
+            cardId: 'c_paper58mm1',
+            hallName: 'Sala Illimani',
+            sessionId: 'ses_abc',
+            gameId: 'g_abc',
+            gameNo: 7,
+            seriesCode: 'B',
+            cardNo: 9,
+            serial: 'B-00009',
+            cardsInSeries: 6000,
+            faceValueCents: 1000,
+            currency: 'BOB',
+            soldAt: new Date().toISOString(),
+            station: 'kiosk-tcp',
+            grid: rows,
+            minimumAge: 18,
+          },
+          { paper: '58mm' },
+        ),
+      ],
+      'test-58',
+    )
     const job = decodeEscPos(printer.received())
     expect(gridRows(job.lines)).toEqual(rows)
     expect(job.qr).toEqual([code])
@@ -74,13 +109,28 @@ describe('printing a card on a network ESC/POS printer', () => {
     printer.setMode('paper_out')
     try {
       const first = await sellVoucher(server.url, setup.hallId, 500)
-      const sold = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: first.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-tcp', ageConfirmed: true })
+      const sold = await api(server.url, 'POST', '/api/kiosk/purchases', {
+        voucherCode: first.code,
+        gameId: setup.gameId,
+        count: 1,
+        kioskId: 'kiosk-tcp',
+        ageConfirmed: true,
+      })
       expect(sold.status).toBe(201)
       expect(sold.body.print).toMatchObject({ printed: false, code: 'PRINT_PENDING', reason: 'paper_out' })
       const voucher = await sellVoucher(server.url, setup.hallId, 500)
-      const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-tcp', ageConfirmed: true })
+      const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
+        voucherCode: voucher.code,
+        gameId: setup.gameId,
+        count: 1,
+        kioskId: 'kiosk-tcp',
+        ageConfirmed: true,
+      })
       expect(r.status).toBe(503)
-      expect(r.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'paper_out', device: 'printer' } })
+      expect(r.body.error).toMatchObject({
+        code: 'DEVICE_UNAVAILABLE',
+        details: { reason: 'paper_out', device: 'printer' },
+      })
       expect((await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code })).body.status).toBe('active')
     } finally {
       printer.setMode('ok')

@@ -4,12 +4,19 @@ import { api, startTestServer } from '../helpers/server.ts'
 /** Issue 9: exact outcomes under contention, over real HTTP. */
 describe('races', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
-  beforeAll(async () => { server = await startTestServer() })
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
   afterAll(async () => server?.cleanup())
 
   async function gameOnSale(cards: number) {
     const { bingo } = server.services
-    const hall = await bingo.createHall({ name: 'Sala carrera', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala carrera',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const set = await bingo.createMasterSet({ count: cards })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'R', masterSetId: set.id, faceValueCents: 200 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -21,7 +28,11 @@ describe('races', () => {
   it('50 concurrent sales of the last 30 cards of a series: exactly 30 sold, contiguous, no duplicate', async () => {
     const game = await gameOnSale(100)
     await server.services.bingo.sell({ gameId: game.gameId, count: 70, channel: 'counter' })
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/games/${game.gameId}/sales`, { count: 1, channel: `kiosk:${i}` })))
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        api(server.url, 'POST', `/api/games/${game.gameId}/sales`, { count: 1, channel: `kiosk:${i}` }),
+      ),
+    )
     const ok = results.filter((r) => r.status === 201)
     const refused = results.filter((r) => r.status !== 201)
     expect(ok).toHaveLength(30)
@@ -47,7 +58,11 @@ describe('races', () => {
     const prizes = await bingo.listPrizes(game.gameId)
     const prize = prizes[0]
     const code = server.services.cashdesk.payouts.cardCode(prize.card_id)
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}`, code })))
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}`, code }),
+      ),
+    )
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'ALREADY_PAID')).toHaveLength(49)
     const paidRecords = await server.services.db.all("SELECT payload FROM journal WHERE type = 'prize.paid'")

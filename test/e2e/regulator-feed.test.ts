@@ -5,7 +5,16 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gameOnSale, hallWithSeries, openSession, PASSWORD, startRulesServer, TEST_PLAN, voidBeforeFirstBall, type RulesServer } from '../helpers/bingo-rules.ts'
+import {
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  PASSWORD,
+  startRulesServer,
+  TEST_PLAN,
+  voidBeforeFirstBall,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
 import { playToTheEnd } from '../helpers/cashdesk.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { api } from '../helpers/server.ts'
@@ -26,21 +35,49 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
   let exportDir = ''
   const work = mkdtempSync(join(tmpdir(), 'bolillo-regfeed-'))
   let report: CheckReport
-  const regulator = async (username: string) => ({ authorization: `Bearer ${(await s.server.services.auth.login(username, PASSWORD)).token}`, 'accept-language': 'es' })
+  const regulator = async (username: string) => ({
+    authorization: `Bearer ${(await s.server.services.auth.login(username, PASSWORD)).token}`,
+    'accept-language': 'es',
+  })
 
   beforeAll(async () => {
     // 10:00 in La Paz, inside plan649's sales window.
     s = await startRulesServer('2025-03-05T14:00:00.000Z', { selfVerification: true, regulatorIntervalMs: 0 })
-    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'regulator-feed', cards: 300 })
+    const hall = await hallWithSeries(s, {
+      profileId: 'BO-2025',
+      name: 'Sala Illimani',
+      seed: 'regulator-feed',
+      cards: 300,
+    })
     hallId = hall.hallId
-    const other = await s.call('jefa', 'POST', '/api/halls', { name: 'Sala Sucre', profileId: 'BO-2025', playingPositions: 100, bettingPlan: TEST_PLAN })
+    const other = await s.call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Sucre',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      bettingPlan: TEST_PLAN,
+    })
     expect(other.status).toBe(201)
     otherHallId = other.body.id
     const { auth } = s.server.services
-    await auth.createUser({ username: 'regulador', displayName: 'Inspección AJ La Paz', role: 'regulator', password: PASSWORD, halls: [hallId] })
-    await auth.createUser({ username: 'regsucre', displayName: 'Inspección AJ Sucre', role: 'regulator', password: PASSWORD, halls: [otherHallId] })
+    await auth.createUser({
+      username: 'regulador',
+      displayName: 'Inspección AJ La Paz',
+      role: 'regulator',
+      password: PASSWORD,
+      halls: [hallId],
+    })
+    await auth.createUser({
+      username: 'regsucre',
+      displayName: 'Inspección AJ Sucre',
+      role: 'regulator',
+      password: PASSWORD,
+      halls: [otherHallId],
+    })
     const tick = () => s.server.services.regulator.tick()
-    const later = async (minutes: number) => { await s.at(new Date(s.now().getTime() + minutes * 60_000).toISOString()); await tick() }
+    const later = async (minutes: number) => {
+      await s.at(new Date(s.now().getTime() + minutes * 60_000).toISOString())
+      await tick()
+    }
 
     // Bingo: game 1 to the end, game 2 suspended and annulled (BNG-80 incident), game 3 to the end; 20 minutes apart,
     // so that each game's records travel in a batch of its own (closed 15 minutes after its first record).
@@ -59,18 +96,40 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     await later(20)
 
     // Lotto: a draw by the registered tómbola, sold, closed, drawn and settled.
-    const tombola = await s.call('jefa', 'POST', '/api/devices', { id: 'tombola-7', kind: 'blower', name: 'Tómbola de sorteos', sealCode: 'AJ-T-0007', certificateId: 'AJ-CERT-2024-07' })
+    const tombola = await s.call('jefa', 'POST', '/api/devices', {
+      id: 'tombola-7',
+      kind: 'blower',
+      name: 'Tómbola de sorteos',
+      sealCode: 'AJ-T-0007',
+      certificateId: 'AJ-CERT-2024-07',
+    })
     expect(tombola.status).toBe(201)
-    const draw = await s.call('jefa', 'POST', '/api/lotto/draws', plan649({ gameCode: 'REGF', drawMethod: 'manual', drawDevice: 'AJ-T-0007' }))
+    const draw = await s.call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'REGF', drawMethod: 'manual', drawDevice: 'AJ-T-0007' }),
+    )
     expect(draw.status, JSON.stringify(draw.body)).toBe(201)
     const drawId = draw.body.drawId as string
-    for (const boards of [[[1, 2, 3, 4, 5, 6]], [[1, 2, 3, 4, 5, 40]], [[1, 2, 3, 30, 31, 32]], [[20, 21, 22, 23, 24, 25]]]) {
-      await s.server.services.lotto.sellSlip({ drawId, boards, player: { name: 'Ana Quispe', document: '445566 LP' }, channel: 'counter' })
+    for (const boards of [
+      [[1, 2, 3, 4, 5, 6]],
+      [[1, 2, 3, 4, 5, 40]],
+      [[1, 2, 3, 30, 31, 32]],
+      [[20, 21, 22, 23, 24, 25]],
+    ]) {
+      await s.server.services.lotto.sellSlip({
+        drawId,
+        boards,
+        player: { name: 'Ana Quispe', document: '445566 LP' },
+        channel: 'counter',
+      })
     }
     await s.at('2025-03-08T20:05:00-04:00')
     expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
     await s.at('2025-03-08T20:40:00-04:00')
-    for (const ball of [1, 2, 3, 4, 5, 6]) expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
+    for (const ball of [1, 2, 3, 4, 5, 6])
+      expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
     const settled = await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/settle`)
     expect(settled.status, JSON.stringify(settled.body)).toBe(200)
     // The next morning: the days before have ended, their totals are due.
@@ -98,17 +157,47 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
   })
 
   it('each bingo game record carries the envelope and the facts of the minutes: winners with their extraction, balls, beacon, incidents', () => {
-    const records = readdirSync(join(exportDir, hallId)).flatMap((f) => readFileSync(join(exportDir, hallId, f), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+    const records = readdirSync(join(exportDir, hallId)).flatMap((f) =>
+      readFileSync(join(exportDir, hallId, f), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l)),
+    )
     const games = records.filter((r) => r.type === 'bingo.game')
-    expect(games.map((g) => [g.data.gameNo, g.data.status])).toEqual([[1, 'finished'], [2, 'void'], [3, 'finished']])
+    expect(games.map((g) => [g.data.gameNo, g.data.status])).toEqual([
+      [1, 'finished'],
+      [2, 'void'],
+      [3, 'finished'],
+    ])
     const g1 = games[0]
-    expect(g1).toMatchObject({ schema: 'bolillo-control-v1', hall: hallId, part: 1, parts: 1, replaces: null, zone: 'America/La_Paz' })
+    expect(g1).toMatchObject({
+      schema: 'bolillo-control-v1',
+      hall: hallId,
+      part: 1,
+      parts: 1,
+      replaces: null,
+      zone: 'America/La_Paz',
+    })
     expect(g1.at).toMatch(/-04:00$/)
     expect(g1.batch).toMatch(new RegExp(`^${hallId}-b\\d+$`))
-    expect(g1.data).toMatchObject({ cardsSold: 40, faceValueCents: 500, collectedCents: 20_000, poolsCents: { line: 2000, bingo: 10_200 }, beacon: { round: expect.any(Number) } })
-    expect(g1.data.prizes.find((p: any) => p.kind === 'bingo').winners[0]).toEqual({ serial: expect.any(String), atBall: expect.any(Number), amountCents: expect.any(Number) })
+    expect(g1.data).toMatchObject({
+      cardsSold: 40,
+      faceValueCents: 500,
+      collectedCents: 20_000,
+      poolsCents: { line: 2000, bingo: 10_200 },
+      beacon: { round: expect.any(Number) },
+    })
+    expect(g1.data.prizes.find((p: any) => p.kind === 'bingo').winners[0]).toEqual({
+      serial: expect.any(String),
+      atBall: expect.any(Number),
+      amountCents: expect.any(Number),
+    })
     expect(g1.data.balls.length).toBeGreaterThan(10)
-    expect(games[1].data.incidents.map((i: any) => i.kind)).toEqual(['device-failure-before-first-ball', 'unresolved-suspension'])
+    expect(games[1].data.incidents.map((i: any) => i.kind)).toEqual([
+      'device-failure-before-first-ball',
+      'unresolved-suspension',
+    ])
     expect(games[1].data).toMatchObject({ refundedCards: 20, refundCents: 10_000 })
     // The close-of-sales parts: every card of game 1 with its numbers.
     const cards = records.filter((r) => r.type === 'bingo.cards' && r.data.gameId === g1.data.gameId)
@@ -117,30 +206,60 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(records.filter((r) => r.type === 'event.significant').map((r) => r.data.kind)).toContain('device')
   })
 
-  it('the server\'s self-verification at start (digest of its code and configuration) reaches the regulator as a significant event', async () => {
-    const records = readdirSync(join(exportDir, 'operator')).flatMap((f) => readFileSync(join(exportDir, 'operator', f), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+  it("the server's self-verification at start (digest of its code and configuration) reaches the regulator as a significant event", async () => {
+    const records = readdirSync(join(exportDir, 'operator')).flatMap((f) =>
+      readFileSync(join(exportDir, 'operator', f), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l)),
+    )
     const self = records.filter((r) => r.type === 'event.significant' && r.data.kind === 'self-verification')
     expect(self).toHaveLength(1)
-    expect(self[0].data.details).toMatchObject({ reason: 'start', codeSha256: expect.stringMatching(/^[0-9a-f]{64}$/), configSha256: expect.stringMatching(/^[0-9a-f]{64}$/), changed: false })
+    expect(self[0].data.details).toMatchObject({
+      reason: 'start',
+      codeSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      configSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      changed: false,
+    })
     expect(self[0].data.details.files).toBeGreaterThan(100)
     const state = await api(s.server.url, 'GET', '/api/regulator/state', undefined, await regulator('regulador'))
     expect(state.status).toBe(200)
-    expect(state.body.selfVerification).toMatchObject({ codeSha256: self[0].data.details.codeSha256, at: '2025-03-05T14:00:00.000Z' })
+    expect(state.body.selfVerification).toMatchObject({
+      codeSha256: self[0].data.details.codeSha256,
+      at: '2025-03-05T14:00:00.000Z',
+    })
     expect(state.body.chains.map((c: any) => c.chain).sort()).toEqual([hallId, 'operator'].sort())
     expect(state.body).toMatchObject({ verified: true, broken: [] })
     expect((await api(s.server.url, 'GET', '/api/regulator/state', undefined, s.headers('cajera'))).status).toBe(403)
   })
 
-  it('the hall\'s regulator reads its batches; another hall\'s regulator and a cashier do not', async () => {
-    const mine = await api(s.server.url, 'GET', '/api/regulator/batches?since=2025-01-01T00:00:00Z', undefined, await regulator('regulador'))
+  it("the hall's regulator reads its batches; another hall's regulator and a cashier do not", async () => {
+    const mine = await api(
+      s.server.url,
+      'GET',
+      '/api/regulator/batches?since=2025-01-01T00:00:00Z',
+      undefined,
+      await regulator('regulador'),
+    )
     expect(mine.status).toBe(200)
     expect(mine.body.chains.sort()).toEqual([hallId, 'operator'].sort())
     expect(mine.body.batches.some((b: any) => b.header.chain === hallId)).toBe(true)
     // The same bytes as the export.
     const first = mine.body.batches.find((b: any) => b.header.chain === hallId && b.header.seq === 1)
-    expect([JSON.stringify({ header: first.header, hash: first.hash, signature: first.signature }), ...first.lines].join('\n') + '\n').toBe(readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'))
+    expect(
+      [JSON.stringify({ header: first.header, hash: first.hash, signature: first.signature }), ...first.lines].join(
+        '\n',
+      ) + '\n',
+    ).toBe(readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'))
     // `since` pages forward.
-    const after = await api(s.server.url, 'GET', `/api/regulator/batches?since=${encodeURIComponent(mine.body.next)}`, undefined, await regulator('regulador'))
+    const after = await api(
+      s.server.url,
+      'GET',
+      `/api/regulator/batches?since=${encodeURIComponent(mine.body.next)}`,
+      undefined,
+      await regulator('regulador'),
+    )
     expect(after.body.batches).toEqual([])
     const sucre = await regulator('regsucre')
     const theirs = await api(s.server.url, 'GET', '/api/regulator/batches', undefined, sucre)
@@ -155,14 +274,24 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     const cashier = await api(s.server.url, 'GET', '/api/regulator/batches', undefined, s.headers('cajera'))
     expect(cashier.status).toBe(403)
     expect((await api(s.server.url, 'GET', '/api/regulator/batches')).status).toBe(401)
-    const bad = await api(s.server.url, 'GET', '/api/regulator/batches?since=ayer', undefined, await regulator('regulador'))
+    const bad = await api(
+      s.server.url,
+      'GET',
+      '/api/regulator/batches?since=ayer',
+      undefined,
+      await regulator('regulador'),
+    )
     expect(bad.status).toBe(400)
     // Read only: there is no way to write through the feed.
-    expect((await api(s.server.url, 'POST', '/api/regulator/batches', {}, await regulator('regulador'))).status).toBe(404)
+    expect((await api(s.server.url, 'POST', '/api/regulator/batches', {}, await regulator('regulador'))).status).toBe(
+      404,
+    )
   })
 
   it('a closed batch cannot be rewritten in the database', async () => {
-    await expect(s.server.services.db.run("UPDATE regulator_batches SET content = 'x' WHERE seq = 1")).rejects.toThrow(/append-only/)
+    await expect(s.server.services.db.run("UPDATE regulator_batches SET content = 'x' WHERE seq = 1")).rejects.toThrow(
+      /append-only/,
+    )
     await expect(s.server.services.db.run('DELETE FROM regulator_batches')).rejects.toThrow(/append-only/)
   })
 
@@ -181,14 +310,21 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     const exported = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-export', '--out', out], { env })
     expect(exported.stdout).toMatch(/lotes de 3 cadenas/)
     // The batches the server had closed are the same bytes.
-    expect(readFileSync(join(out, hallId, '000001.jsonl'), 'utf8')).toBe(readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'))
+    expect(readFileSync(join(out, hallId, '000001.jsonl'), 'utf8')).toBe(
+      readFileSync(join(exportDir, hallId, '000001.jsonl'), 'utf8'),
+    )
     const ok = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-check', out, '--key', keyFile], { env })
     expect(ok.stdout).toMatch(/^OK: la exportación verifica/m)
     // A tampered copy: exit code 1 and the difference on stdout.
     const bad = join(work, 'cli-bad')
     cpSync(out, bad, { recursive: true })
     rmSync(join(bad, hallId, '000002.jsonl'))
-    const failed = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-check', bad, '--key', keyFile], { env }).then(() => null, (e: { code: number; stdout: string }) => e)
+    const failed = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-check', bad, '--key', keyFile], {
+      env,
+    }).then(
+      () => null,
+      (e: { code: number; stdout: string }) => e,
+    )
     expect(failed?.code).toBe(1)
     expect(failed?.stdout).toContain(`DIFERENCIA / DIFFERENCE: falta el lote ${hallId}-b2`)
   }, 60_000)
@@ -199,21 +335,31 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     cpSync(exportDir, dir, { recursive: true })
     return dir
   }
-  const hallFiles = (dir: string) => readdirSync(join(dir, hallId)).sort().map((f) => join(dir, hallId, f))
+  const hallFiles = (dir: string) =>
+    readdirSync(join(dir, hallId))
+      .sort()
+      .map((f) => join(dir, hallId, f))
   const check = (dir: string) => checkExport(dir, { publicKeyPem: s.server.services.keys.publicInfo().publicKeyPem })
 
   /** Rewrites every header, link and signature of a copy with `key`, as someone holding that key would. */
   function resign(dir: string, key: KeyObject, only?: string) {
     const sha = (t: string) => createHash('sha256').update(t).digest('hex')
     const heads: Record<string, { lastSeq: number; lastHash: string }> = {}
-    for (const chain of readdirSync(dir).filter((n) => !n.endsWith('.json')).sort()) {
+    for (const chain of readdirSync(dir)
+      .filter((n) => !n.endsWith('.json'))
+      .sort()) {
       let prev = '0'.repeat(64)
       for (const f of readdirSync(join(dir, chain)).sort()) {
         const file = join(dir, chain, f)
         const [first, ...lines] = readFileSync(file, 'utf8').trim().split('\n')
         const head = JSON.parse(first)
         if (!only || only === file) {
-          head.header = { ...head.header, prevHash: prev, recordsSha256: sha(lines.join('\n')), recordHashes: lines.map(sha) }
+          head.header = {
+            ...head.header,
+            prevHash: prev,
+            recordsSha256: sha(lines.join('\n')),
+            recordHashes: lines.map(sha),
+          }
           head.hash = sha(canonical(head.header))
           head.signature = sign(null, Buffer.from(head.hash, 'hex'), key).toString('base64')
           writeFileSync(file, [JSON.stringify(head), ...lines].join('\n') + '\n')
@@ -226,7 +372,10 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
     delete m.signature
     m.chains = heads
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, signature: sign(null, Buffer.from(canonical(m)), key).toString('base64') }))
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ ...m, signature: sign(null, Buffer.from(canonical(m)), key).toString('base64') }),
+    )
   }
 
   it('one record altered: caught, naming the record and its batch', () => {
@@ -258,7 +407,7 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(check(dir2).differences.some((d) => d.startsWith(`falta el lote ${lastId}`))).toBe(true)
   })
 
-  it('one amount changed, even re-signed with the operator\'s own key: the recomputed split and the daily totals differ', () => {
+  it("one amount changed, even re-signed with the operator's own key: the recomputed split and the daily totals differ", () => {
     const dir = copy('amount')
     const file = hallFiles(dir).find((f) => readFileSync(f, 'utf8').includes('"type":"bingo.game"'))!
     const lines = readFileSync(file, 'utf8').trim().split('\n')
@@ -286,24 +435,52 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
   })
 
   it('the lotto draw is settled again from its close-of-sales file: a winner added to a category shows, even re-signed', () => {
-    const operatorFiles = (dir: string) => readdirSync(join(dir, 'operator')).sort().map((f) => join(dir, 'operator', f))
-    const lines = operatorFiles(exportDir).flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)))
+    const operatorFiles = (dir: string) =>
+      readdirSync(join(dir, 'operator'))
+        .sort()
+        .map((f) => join(dir, 'operator', f))
+    const lines = operatorFiles(exportDir).flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l)),
+    )
     const draw = lines.find((r) => r.type === 'lotto.draw')
-    expect(draw.data).toMatchObject({ status: 'settled', winningNumbers: [1, 2, 3, 4, 5, 6], closeOfSales: { receipts: 4, salesCents: 2000 }, poolCents: 1000 })
-    expect(draw.data.categories.map((c: any) => [c.code, c.winners])).toEqual([['C6', 1], ['C5', 1], ['C4', 0], ['C3', 1]])
+    expect(draw.data).toMatchObject({
+      status: 'settled',
+      winningNumbers: [1, 2, 3, 4, 5, 6],
+      closeOfSales: { receipts: 4, salesCents: 2000 },
+      poolCents: 1000,
+    })
+    expect(draw.data.categories.map((c: any) => [c.code, c.winners])).toEqual([
+      ['C6', 1],
+      ['C5', 1],
+      ['C4', 0],
+      ['C3', 1],
+    ])
     expect(lines.filter((r) => r.type === 'lotto.plays').flatMap((r) => r.data.plays)).toHaveLength(4)
     const dir = copy('lotto')
     const file = operatorFiles(dir).find((f) => readFileSync(f, 'utf8').includes('"type":"lotto.draw"'))!
     const text = readFileSync(file, 'utf8').trim().split('\n')
-    writeFileSync(file, text.map((l, i) => {
-      if (i === 0 || !l.includes('"type":"lotto.draw"')) return l
-      const r = JSON.parse(l)
-      r.data.categories.find((c: any) => c.code === 'C5').winners = 2
-      return JSON.stringify(r)
-    }).join('\n') + '\n')
+    writeFileSync(
+      file,
+      text
+        .map((l, i) => {
+          if (i === 0 || !l.includes('"type":"lotto.draw"')) return l
+          const r = JSON.parse(l)
+          r.data.categories.find((c: any) => c.code === 'C5').winners = 2
+          return JSON.stringify(r)
+        })
+        .join('\n') + '\n',
+    )
     resign(dir, s.server.services.keys.privateKey)
     const r = check(dir)
-    expect(r.differences).toContainEqual(expect.stringContaining(`registro ${draw.record} (sorteo ${draw.data.drawId}): categoría C5: 2 ganadores, recalculados 1 con las jugadas`))
+    expect(r.differences).toContainEqual(
+      expect.stringContaining(
+        `registro ${draw.record} (sorteo ${draw.data.drawId}): categoría C5: 2 ganadores, recalculados 1 con las jugadas`,
+      ),
+    )
     // Nothing else is wrong with the copy: every difference is about that record.
     expect(r.differences.every((d) => d.startsWith(`registro ${draw.record}`))).toBe(true)
   })
@@ -321,7 +498,8 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
   it('the feed is rate-limited per regulator account: 429 RATE_LIMITED with a message in Spanish', async () => {
     const headers = await regulator('regulador')
     const statuses: number[] = []
-    for (let i = 0; i < 32 && !statuses.includes(429); i++) statuses.push((await api(s.server.url, 'GET', '/api/regulator/batches?limit=1', undefined, headers)).status)
+    for (let i = 0; i < 32 && !statuses.includes(429); i++)
+      statuses.push((await api(s.server.url, 'GET', '/api/regulator/batches?limit=1', undefined, headers)).status)
     expect(statuses).toContain(429)
     expect(statuses.filter((x) => x === 200).length).toBeLessThanOrEqual(30)
     const refused = await api(s.server.url, 'GET', '/api/regulator/batches?limit=1', undefined, headers)

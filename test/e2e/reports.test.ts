@@ -35,25 +35,69 @@ describe('back-office reports and generation progress (issue 17)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
-    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['inspector', 'Carmen Rojas', 'auditor'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa', 'Luis Mamani', 'floor_manager'],
+      ['inspector', 'Carmen Rojas', 'auditor'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+    ] as const) {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
     }
-    hallId = (await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })).id
-    setId = (await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego A', gameLimit: 1000, status: 'active' })).id
+    hallId = (
+      await call('jefa', 'POST', '/api/halls', {
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        playingPositions: 200,
+        bettingPlan: {
+          authorisationRef: 'AJ-RA-PRUEBA-1',
+          shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        },
+      })
+    ).id
+    setId = (
+      await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, {
+        label: 'Juego A',
+        gameLimit: 1000,
+        status: 'active',
+      })
+    ).id
     // BNG-25: a reserve set before any ball is drawn by hand.
     await call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label: 'Juego B', status: 'reserve' })
     // BNG-30: the certified drum the balls come from.
-    await call('jefa', 'POST', '/api/devices', { id: 'BOMBO-1', kind: 'blower', name: 'Bombo manual', hallId, sealCode: 'AJ-PRE-0001', certificateId: 'CC-0001' })
+    await call('jefa', 'POST', '/api/devices', {
+      id: 'BOMBO-1',
+      kind: 'blower',
+      name: 'Bombo manual',
+      hallId,
+      sealCode: 'AJ-PRE-0001',
+      certificateId: 'CC-0001',
+    })
     const master = await call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'reports' })
-    const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, { code: 'A', masterSetId: master.id, faceValueCents: 500 })
+    const series = await call('jefa', 'POST', `/api/halls/${hallId}/series`, {
+      code: 'A',
+      masterSetId: master.id,
+      faceValueCents: 500,
+    })
     // BNG-27: the jefe de mesa counts, the director witnesses with her own credential.
-    const session = await call('mesa', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call(
+      'mesa',
+      'POST',
+      `/api/halls/${hallId}/sessions`,
+      { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
+      { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') },
+    )
     // One game with balls typed in from the blower (counted against the ball set), played to its end.
-    const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id], drawSource: 'manual' })
+    const g = await call('mesa', 'POST', `/api/sessions/${session.id}/games`, {
+      seriesIds: [series.id],
+      drawSource: 'manual',
+    })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)
     // Cards and slips are sold for cash at the table's enrolled station, in the jefe de mesa's open shift (issue 13).
-    tokens.set('mesa@mesa1', (await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD })).token)
+    tokens.set(
+      'mesa@mesa1',
+      (await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD })).token,
+    )
     await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 40 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     let ball = 0
@@ -63,8 +107,21 @@ describe('back-office reports and generation progress (issue 17)', () => {
       if (s.window) await call('mesa', 'POST', `/api/games/${g.gameId}/window/close`)
       else await call('mesa', 'POST', `/api/games/${g.gameId}/balls`, { ball: ++ball })
     }
-    const lotto = await call('jefa', 'POST', '/api/lotto/draws', plan649({ salesStartAt: iso(-HOUR), salesCloseAt: iso(HOUR), drawAt: iso(2 * HOUR), claimDeadline: iso(62 * 24 * HOUR) }))
-    await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, { quickPicks: 3, player: { name: 'Ana Choque', document: 'CI 1' } })
+    const lotto = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      plan649({
+        salesStartAt: iso(-HOUR),
+        salesCloseAt: iso(HOUR),
+        drawAt: iso(2 * HOUR),
+        claimDeadline: iso(62 * 24 * HOUR),
+      }),
+    )
+    await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, {
+      quickPicks: 3,
+      player: { name: 'Ana Choque', document: 'CI 1' },
+    })
   }, 120_000)
   afterAll(async () => server?.cleanup())
 
@@ -78,13 +135,28 @@ describe('back-office reports and generation progress (issue 17)', () => {
       { product: 'lotto', salesCents: 1_500, prizesCents: 0, payoutBp: 0, planBp: 5000 },
     ])
     expect(r.days).toHaveLength(1)
-    expect(r.days[0]).toMatchObject({ day: today, salesCents: 21_500, byProduct: { bingo: { salesCents: 20_000 }, lotto: { salesCents: 1_500 } } })
-    expect(r.games.map((g: any) => [g.product, g.label, g.gameNo])).toEqual([['bingo', 'Sala Illimani', 1], ['lotto', 'LOTO649', 101]])
+    expect(r.days[0]).toMatchObject({
+      day: today,
+      salesCents: 21_500,
+      byProduct: { bingo: { salesCents: 20_000 }, lotto: { salesCents: 1_500 } },
+    })
+    expect(r.games.map((g: any) => [g.product, g.label, g.gameNo])).toEqual([
+      ['bingo', 'Sala Illimani', 1],
+      ['lotto', 'LOTO649', 101],
+    ])
     // A hall's report shows only what is kept per hall.
-    expect((await call('inspector', 'GET', `/api/reports/sales?hallId=${hallId}`)).products.map((p: any) => p.product)).toEqual(['bingo'])
+    expect(
+      (await call('inspector', 'GET', `/api/reports/sales?hallId=${hallId}`)).products.map((p: any) => p.product),
+    ).toEqual(['bingo'])
     // A range with nothing in it, and a range that is not one.
     expect((await call('inspector', 'GET', '/api/reports/sales?from=2020-01-01&to=2020-01-31')).products).toEqual([])
-    const bad = await api(server.url, 'GET', '/api/reports/sales?from=2026-12-01&to=2026-11-01', undefined, as('inspector'))
+    const bad = await api(
+      server.url,
+      'GET',
+      '/api/reports/sales?from=2026-12-01&to=2026-11-01',
+      undefined,
+      as('inspector'),
+    )
     expect(bad.status).toBe(400)
     expect(bad.body.error.message).toBe('Los datos enviados no son válidos.')
   })
@@ -97,7 +169,9 @@ describe('back-office reports and generation progress (issue 17)', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
     // Issue 17 point 4: the hall's report speaks the hall's clock (La Paz), not UTC: the shift's opening time as
     // the table's clock showed it, and the zone named once.
-    const hallPdf = await fetch(`${server.url}/api/reports/sales.pdf?lang=es&hallId=${hallId}`, { headers: as('inspector') })
+    const hallPdf = await fetch(`${server.url}/api/reports/sales.pdf?lang=es&hallId=${hallId}`, {
+      headers: as('inspector'),
+    })
     const file = join(server.dataDir, 'ventas.pdf')
     writeFileSync(file, Buffer.from(await hallPdf.arrayBuffer()))
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
@@ -119,7 +193,9 @@ describe('back-office reports and generation progress (issue 17)', () => {
     expect(f.counts.slice(n).every((c: number) => c === 0)).toBe(true)
     expect(f.expected).toBeCloseTo(n / 90, 10)
     expect(f.chiSquare.df).toBe(89)
-    expect((await api(server.url, 'GET', '/api/ball-sets/nope/frequencies', undefined, as('inspector'))).status).toBe(404)
+    expect((await api(server.url, 'GET', '/api/ball-sets/nope/frequencies', undefined, as('inspector'))).status).toBe(
+      404,
+    )
   })
 
   it('lists master sets for the director only', async () => {
@@ -130,14 +206,41 @@ describe('back-office reports and generation progress (issue 17)', () => {
 
   it('generates an instant game in the background and answers its progress while it runs (RNG-27: no typed seed)', async () => {
     const design = {
-      gameNo: 321, name: 'Raspa Titicaca', currency: 'BOB', priceCents: 1000, ticketCount: 200_000, packSize: 100, playStyle: { type: 'match-three' },
-      tiers: [{ amountCents: 500_000, count: 10 }, { amountCents: 50_000, count: 300 }, { amountCents: 5_000, count: 6_000 }, { amountCents: 2_000, count: 15_000 }, { amountCents: 1_000, count: 40_000 }],
-      payoutShareBp: { min: 4500, max: 7000 }, claimDays: 90, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería Nacional', paymentPlace: 'Cajas de la sala' },
+      gameNo: 321,
+      name: 'Raspa Titicaca',
+      currency: 'BOB',
+      priceCents: 1000,
+      ticketCount: 200_000,
+      packSize: 100,
+      playStyle: { type: 'match-three' },
+      tiers: [
+        { amountCents: 500_000, count: 10 },
+        { amountCents: 50_000, count: 300 },
+        { amountCents: 5_000, count: 6_000 },
+        { amountCents: 2_000, count: 15_000 },
+        { amountCents: 1_000, count: 40_000 },
+      ],
+      payoutShareBp: { min: 4500, max: 7000 },
+      claimDays: 90,
+      authorisationRef: 'AJ-RA-2025-0042',
+      back: { issuer: 'Lotería Nacional', paymentPlace: 'Cajas de la sala' },
     }
-    const typed = await api(server.url, 'POST', '/api/instant/generations', { design, seed: 'ab'.repeat(32) }, as('jefa'))
+    const typed = await api(
+      server.url,
+      'POST',
+      '/api/instant/generations',
+      { design, seed: 'ab'.repeat(32) },
+      as('jefa'),
+    )
     expect(typed.body.error.code).toBe('TYPED_SEED_REFUSED')
     // INS-1: a design outside its declared payout is refused before anything starts.
-    const refused = await api(server.url, 'POST', '/api/instant/generations', { design: { ...design, payoutShareBp: { min: 100, max: 200 } } }, as('jefa'))
+    const refused = await api(
+      server.url,
+      'POST',
+      '/api/instant/generations',
+      { design: { ...design, payoutShareBp: { min: 100, max: 200 } } },
+      as('jefa'),
+    )
     expect(refused.status).toBe(400)
     expect((await api(server.url, 'POST', '/api/instant/generations', { design }, as('mesa'))).status).toBe(403)
     const started = await api(server.url, 'POST', '/api/instant/generations', { design }, as('jefa'))
@@ -158,7 +261,11 @@ describe('back-office reports and generation progress (issue 17)', () => {
     const game = await call('jefa', 'GET', '/api/instant/games/321')
     expect(game).toMatchObject({ gameNo: 321, status: 'ready', ticketCount: 200_000, packCount: 2_000 })
     const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).records
-    expect(journal.find((r: any) => r.type === 'instant.batch_generated')?.payload).toMatchObject({ gameNo: 321, by: { kind: 'person' }, rule: 'RNG-27' })
+    expect(journal.find((r: any) => r.type === 'instant.batch_generated')?.payload).toMatchObject({
+      gameNo: 321,
+      by: { kind: 'person' },
+      rule: 'RNG-27',
+    })
     // The same game again: the failure is said in words on the progress.
     await call('jefa', 'POST', '/api/instant/generations', { design })
     for (let i = 0; i < 200; i++) {
@@ -166,6 +273,10 @@ describe('back-office reports and generation progress (issue 17)', () => {
       if (last.status !== 'running') break
       await new Promise((r) => setTimeout(r, 20))
     }
-    expect(last).toMatchObject({ status: 'failed', code: 'CONFLICT', message: 'Ya existe un juego de raspadita con ese número.' })
+    expect(last).toMatchObject({
+      status: 'failed',
+      code: 'CONFLICT',
+      message: 'Ya existe un juego de raspadita con ese número.',
+    })
   }, 120_000)
 })

@@ -31,7 +31,10 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
       await client.connect()
       try {
         let i = 0
-        await client.query(sql.replace(/\?/g, () => `$${++i}`), params)
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
       } finally {
         await client.end()
       }
@@ -48,10 +51,17 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
   const verifyHttp = async () => {
     const r = await h.call('jefa', 'GET', '/api/journal/verify')
     expect(r.status).toBe(200)
-    return r.body as { ok: boolean; rows: { checked: number; problems: Array<{ table: string; id: string; what: string }> } }
+    return r.body as {
+      ok: boolean
+      rows: { checked: number; problems: Array<{ table: string; id: string; what: string }> }
+    }
   }
   async function verifyCli(): Promise<{ code: number; stdout: string }> {
-    const env: Record<string, string> = { ...process.env as Record<string, string>, DATA_DIR: server.dataDir, BOLILLO_AUTH: 'on' }
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      DATA_DIR: server.dataDir,
+      BOLILLO_AUTH: 'on',
+    }
     if (server.services.config.databaseUrl) env.DATABASE_URL = server.services.config.databaseUrl
     try {
       const r = await run(process.execPath, [bin, 'verify-journal'], { env, maxBuffer: 64 * 1024 * 1024 })
@@ -60,11 +70,16 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
       return { code: err.code as number, stdout: String(err.stdout) }
     }
   }
-  const refusalsOf = async (table: string, id: string) => (await db().all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered' ORDER BY seq"))
-    .map((r) => JSON.parse(r.payload) as { rows: Array<{ table: string; id: string }>; actor?: unknown })
-    .filter((p) => p.rows.some((x) => x.table === table && x.id === id))
+  const refusalsOf = async (table: string, id: string) =>
+    (await db().all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered' ORDER BY seq"))
+      .map((r) => JSON.parse(r.payload) as { rows: Array<{ table: string; id: string }>; actor?: unknown })
+      .filter((p) => p.rows.some((x) => x.table === table && x.id === id))
   const sell = async (amountCents: number) => {
-    const r = await h.call('cajera@caja1', 'POST', '/api/vouchers', { hallId: h.setup.hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents } })
+    const r = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
+      hallId: h.setup.hallId,
+      amountCents,
+      cash: { smallCents: 0, otherCents: amountCents },
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     return r.body.voucher as { id: string; code: string }
   }
@@ -82,7 +97,16 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     cashoutVoucher = await sell(1000)
     kioskVoucher = await sell(1000)
     const spent = await sell(2000)
-    expect((await h.call('kiosk', 'POST', '/api/kiosk/purchases', { voucherCode: spent.code, gameId: h.setup.gameId, count: 2, ageConfirmed: true })).status).toBe(201)
+    expect(
+      (
+        await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
+          voucherCode: spent.code,
+          gameId: h.setup.gameId,
+          count: 2,
+          ageConfirmed: true,
+        })
+      ).status,
+    ).toBe(201)
     expect((await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count: 40 })).status).toBe(201)
     await playToTheEnd(server.services, h.setup.gameId)
     const winners = await winningCodes(server.services, h.setup.gameId)
@@ -105,7 +129,10 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
   })
 
   it('a prize whose amount was raised in the database is not paid (ROW_TAMPERED, journaled); put back, it is paid once', async () => {
-    const before = await db().all<{ id: string; amount_cents: number }>("SELECT id, amount_cents FROM prizes WHERE card_id = ? AND status = 'awarded'", [winner.cardId])
+    const before = await db().all<{ id: string; amount_cents: number }>(
+      "SELECT id, amount_cents FROM prizes WHERE card_id = ? AND status = 'awarded'",
+      [winner.cardId],
+    )
     expect(before.length).toBeGreaterThan(0)
     await tamper('UPDATE prizes SET amount_cents = amount_cents * 100 WHERE card_id = ?', [winner.cardId])
     const refused = await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: winner.code })
@@ -114,10 +141,17 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect(refused.body.error.message).toMatch(/no coinciden con su sello/)
     expect(await refusalsOf('prizes', before[0].id)).toHaveLength(1)
     // Nothing was paid or moved.
-    expect(Number((await db().get<{ n: number }>("SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout'"))!.n)).toBe(0)
-    expect((await verifyHttp()).rows.problems).toEqual(expect.arrayContaining([expect.objectContaining({ table: 'prizes', id: before[0].id })]))
+    expect(
+      Number(
+        (await db().get<{ n: number }>("SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout'"))!.n,
+      ),
+    ).toBe(0)
+    expect((await verifyHttp()).rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'prizes', id: before[0].id })]),
+    )
     // The amounts the server wrote match their seals again: the same path pays them.
-    for (const p of before) await tamper('UPDATE prizes SET amount_cents = ? WHERE id = ?', [Number(p.amount_cents), p.id])
+    for (const p of before)
+      await tamper('UPDATE prizes SET amount_cents = ? WHERE id = ?', [Number(p.amount_cents), p.id])
     const paid = await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: winner.code })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.payout.amountCents).toBe(winner.amountCents)
@@ -125,31 +159,52 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect((await verifyHttp()).ok).toBe(true)
   })
 
-  it('a Bs 10 voucher edited to Bs 2.500 is refused at the cashier\'s cash-out and at a kiosk purchase, journaled, and reported by verify-journal', async () => {
+  it("a Bs 10 voucher edited to Bs 2.500 is refused at the cashier's cash-out and at a kiosk purchase, journaled, and reported by verify-journal", async () => {
     await tamper('UPDATE vouchers SET amount_cents = ? WHERE id = ?', [250_000, cashoutVoucher.id])
     await tamper('UPDATE vouchers SET amount_cents = ? WHERE id = ?', [250_000, kioskVoucher.id])
     const cashout = await h.call('cajera@caja1', 'POST', '/api/vouchers/cashout', { code: cashoutVoucher.code })
     expect(cashout.status, JSON.stringify(cashout.body)).toBe(409)
     expect(cashout.body.error.code).toBe('ROW_TAMPERED')
-    const kiosk = await h.call('kiosk', 'POST', '/api/kiosk/purchases', { voucherCode: kioskVoucher.code, gameId: h.setup.gameId, count: 1, ageConfirmed: true })
+    const kiosk = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
+      voucherCode: kioskVoucher.code,
+      gameId: h.setup.gameId,
+      count: 1,
+      ageConfirmed: true,
+    })
     expect(kiosk.status, JSON.stringify(kiosk.body)).toBe(409)
     expect(kiosk.body.error.code).toBe('ROW_TAMPERED')
     // Both refusals are in the journal, named by the person and the kiosk that tried; nothing was spent or paid.
     const [byCashier] = await refusalsOf('vouchers', cashoutVoucher.id)
     expect(byCashier.actor).toMatchObject({ kind: 'person' })
     expect(await refusalsOf('vouchers', kioskVoucher.id)).toHaveLength(1)
-    const rows = await db().all<{ status: string }>('SELECT status FROM vouchers WHERE id IN (?, ?)', [cashoutVoucher.id, kioskVoucher.id])
+    const rows = await db().all<{ status: string }>('SELECT status FROM vouchers WHERE id IN (?, ?)', [
+      cashoutVoucher.id,
+      kioskVoucher.id,
+    ])
     expect(rows.map((r) => r.status)).toEqual(['active', 'active'])
-    expect(await db().get('SELECT id FROM cash_movements WHERE ref_id = ? AND kind = ?', [cashoutVoucher.id, 'voucher_cashout'])).toBeUndefined()
+    expect(
+      await db().get('SELECT id FROM cash_movements WHERE ref_id = ? AND kind = ?', [
+        cashoutVoucher.id,
+        'voucher_cashout',
+      ]),
+    ).toBeUndefined()
 
     const v = await verifyHttp()
     expect(v.ok).toBe(false)
     for (const id of [cashoutVoucher.id, kioskVoucher.id]) {
-      expect(v.rows.problems).toEqual(expect.arrayContaining([
-        expect.objectContaining({ table: 'vouchers', id, what: expect.stringMatching(/do not match the seal/) }),
-        // The balance recomputed from the journal: issued for Bs 10.
-        expect.objectContaining({ table: 'vouchers', id, what: expect.stringMatching(/amount_cents is 250000 but journal record #\d+ \(voucher.issued\) issued it for 1000/) }),
-      ]))
+      expect(v.rows.problems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ table: 'vouchers', id, what: expect.stringMatching(/do not match the seal/) }),
+          // The balance recomputed from the journal: issued for Bs 10.
+          expect.objectContaining({
+            table: 'vouchers',
+            id,
+            what: expect.stringMatching(
+              /amount_cents is 250000 but journal record #\d+ \(voucher.issued\) issued it for 1000/,
+            ),
+          }),
+        ]),
+      )
     }
     const cli = await verifyCli()
     expect(cli.code).toBe(1)
@@ -157,9 +212,11 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect(cli.stdout).toContain(`FAILED row vouchers ${kioskVoucher.id}:`)
   })
 
-  it('an edited payout amount and a shift\'s cash movement are reported; the shift does not close on an edited movement', async () => {
+  it("an edited payout amount and a shift's cash movement are reported; the shift does not close on an edited movement", async () => {
     await tamper('UPDATE payouts SET amount_cents = amount_cents + 100000 WHERE id = ?', [payoutId])
-    const movement = (await db().get<{ id: string }>("SELECT id FROM cash_movements WHERE kind = 'voucher_sale' ORDER BY at, id LIMIT 1"))!
+    const movement = (await db().get<{ id: string }>(
+      "SELECT id FROM cash_movements WHERE kind = 'voucher_sale' ORDER BY at, id LIMIT 1",
+    ))!
     await tamper('UPDATE cash_movements SET amount_cents = amount_cents - 500 WHERE id = ?', [movement.id])
     const close = await h.call('cajera@caja1', 'POST', '/api/shifts/current/close', { countedCents: 0, note: 'arqueo' })
     expect(close.status, JSON.stringify(close.body)).toBe(409)
@@ -167,10 +224,12 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect(await refusalsOf('cash_movements', movement.id)).toHaveLength(1)
     const v = await verifyHttp()
     expect(v.ok).toBe(false)
-    expect(v.rows.problems).toEqual(expect.arrayContaining([
-      expect.objectContaining({ table: 'payouts', id: payoutId }),
-      expect.objectContaining({ table: 'cash_movements', id: movement.id }),
-    ]))
+    expect(v.rows.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ table: 'payouts', id: payoutId }),
+        expect.objectContaining({ table: 'cash_movements', id: movement.id }),
+      ]),
+    )
     const cli = await verifyCli()
     expect(cli.stdout).toContain(`FAILED row payouts ${payoutId}:`)
     expect(cli.stdout).toContain(`FAILED row cash_movements ${movement.id}:`)
@@ -178,13 +237,28 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
 
   it('a row put back with its older seal (a spent voucher made active again from a copy) is reported as replayed', async () => {
     const v = await sell(1500)
-    const copy = (await db().get<Record<string, unknown>>('SELECT status, spent_at, spent_station, spent_for, spent_ref FROM vouchers WHERE id = ?', [v.id]))!
-    const seal = (await db().get<{ journal_seq: number; mac: string }>("SELECT journal_seq, mac FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?", [v.id]))!
+    const copy = (await db().get<Record<string, unknown>>(
+      'SELECT status, spent_at, spent_station, spent_for, spent_ref FROM vouchers WHERE id = ?',
+      [v.id],
+    ))!
+    const seal = (await db().get<{ journal_seq: number; mac: string }>(
+      "SELECT journal_seq, mac FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?",
+      [v.id],
+    ))!
     expect((await h.call('cajera@caja1', 'POST', '/api/vouchers/cashout', { code: v.code })).status).toBe(200)
-    await tamper('UPDATE vouchers SET status = ?, spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ?', [copy.status, copy.spent_at, copy.spent_station, copy.spent_for, copy.spent_ref, v.id])
-    await tamper("UPDATE row_seals SET journal_seq = ?, mac = ? WHERE tbl = 'vouchers' AND row_id = ?", [Number(seal.journal_seq), seal.mac, v.id])
+    await tamper(
+      'UPDATE vouchers SET status = ?, spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ?',
+      [copy.status, copy.spent_at, copy.spent_station, copy.spent_for, copy.spent_ref, v.id],
+    )
+    await tamper("UPDATE row_seals SET journal_seq = ?, mac = ? WHERE tbl = 'vouchers' AND row_id = ?", [
+      Number(seal.journal_seq),
+      seal.mac,
+      v.id,
+    ])
     const problems = (await verifyHttp()).rows.problems.filter((p) => p.id === v.id)
-    expect(problems).toEqual([expect.objectContaining({ table: 'vouchers', what: expect.stringMatching(/put back from an older copy/) })])
+    expect(problems).toEqual([
+      expect.objectContaining({ table: 'vouchers', what: expect.stringMatching(/put back from an older copy/) }),
+    ])
   })
 })
 
@@ -195,7 +269,11 @@ describe('a restart does not re-seal what was changed while the server was down 
     const databaseUrl = first.services.config.databaseUrl
     const h = await cashierHall(first.url, first.services)
     expect((await h.call('cajera@caja1', 'POST', '/api/shifts', { floatCents: 10_000 })).status).toBe(201)
-    const sold = await h.call('cajera@caja1', 'POST', '/api/vouchers', { hallId: h.setup.hallId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 } })
+    const sold = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
+      hallId: h.setup.hallId,
+      amountCents: 1000,
+      cash: { smallCents: 0, otherCents: 1000 },
+    })
     expect(sold.status).toBe(201)
     const voucher = sold.body.voucher as { id: string; code: string }
     await first.close()
@@ -208,7 +286,13 @@ describe('a restart does not re-seal what was changed while the server was down 
     if (databaseUrl) {
       const client = new pg.Client({ connectionString: databaseUrl })
       await client.connect()
-      for (const [sql, params] of statements) { let i = 0; await client.query(sql.replace(/\?/g, () => `$${++i}`), params) }
+      for (const [sql, params] of statements) {
+        let i = 0
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
+      }
       await client.end()
     } else {
       const conn = await openSqliteConnection(join(dataDir, 'bolillo.sqlite'))
@@ -218,16 +302,38 @@ describe('a restart does not re-seal what was changed while the server was down 
     const second = await startTestServer({ auth: 'on', checkpointIntervalMs: 0, dataDir, databaseUrl })
     try {
       // The start-up pass ran once already (its record is in the journal): it seals nothing this time.
-      expect(await second.services.db.get("SELECT row_id FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?", [voucher.id])).toBeUndefined()
+      expect(
+        await second.services.db.get("SELECT row_id FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?", [
+          voucher.id,
+        ]),
+      ).toBeUndefined()
       const v = await second.services.verifyJournal()
       expect(v.ok).toBe(false)
-      expect(v.rows.problems).toEqual(expect.arrayContaining([
-        expect.objectContaining({ table: 'vouchers', id: voucher.id, what: expect.stringMatching(/^unsealed/) }),
-        expect.objectContaining({ table: 'vouchers', id: voucher.id, what: expect.stringMatching(/issued it for 1000/) }),
-      ]))
-      const shiftId = (await second.services.db.get<{ id: string }>("SELECT id FROM cashier_shifts WHERE status = 'open'"))!.id
-      const station = (await second.services.db.get<{ station_id: string; cashier_id: string }>('SELECT station_id, cashier_id FROM cashier_shifts WHERE id = ?', [shiftId]))!
-      await expect(second.services.cashdesk.vouchers.cashOut({ code: voucher.code, stationId: station.station_id, cashierId: station.cashier_id, shiftId })).rejects.toMatchObject({ code: 'ROW_TAMPERED' })
+      expect(v.rows.problems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ table: 'vouchers', id: voucher.id, what: expect.stringMatching(/^unsealed/) }),
+          expect.objectContaining({
+            table: 'vouchers',
+            id: voucher.id,
+            what: expect.stringMatching(/issued it for 1000/),
+          }),
+        ]),
+      )
+      const shiftId = (await second.services.db.get<{ id: string }>(
+        "SELECT id FROM cashier_shifts WHERE status = 'open'",
+      ))!.id
+      const station = (await second.services.db.get<{ station_id: string; cashier_id: string }>(
+        'SELECT station_id, cashier_id FROM cashier_shifts WHERE id = ?',
+        [shiftId],
+      ))!
+      await expect(
+        second.services.cashdesk.vouchers.cashOut({
+          code: voucher.code,
+          stationId: station.station_id,
+          cashierId: station.cashier_id,
+          shiftId,
+        }),
+      ).rejects.toMatchObject({ code: 'ROW_TAMPERED' })
     } finally {
       await second.cleanup()
     }

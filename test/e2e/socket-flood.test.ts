@@ -17,32 +17,75 @@ const DISPLAY = '198.51.100.10'
 
 function open(url: string, address: string, authorization?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { 'x-forwarded-for': address }, ...(authorization ? { auth: { authorization } } : {}) })
+    const s = io(url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      extraHeaders: { 'x-forwarded-for': address },
+      ...(authorization ? { auth: { authorization } } : {}),
+    })
     s.once('connect', () => resolve(s))
     s.once('connect_error', reject)
   })
 }
 
-interface FloodResult { sent: number; ok: number; refused: Record<string, number>; warned: number; disconnected: number; connectErrors: number; floodMs: number }
+interface FloodResult {
+  sent: number
+  ok: number
+  refused: Record<string, number>
+  warned: number
+  disconnected: number
+  connectErrors: number
+  floodMs: number
+}
 
 /** Starts the flood; `started` resolves when its sockets are connected and sending, `done` with what came back. */
-function flood(url: string, gameId: string, sockets: number, first: number, others: number): { started: Promise<void>; done: Promise<FloodResult> } {
+function flood(
+  url: string,
+  gameId: string,
+  sockets: number,
+  first: number,
+  others: number,
+): { started: Promise<void>; done: Promise<FloodResult> } {
   let onStart: () => void = () => {}
   const started = new Promise<void>((r) => (onStart = r))
   const done = new Promise<FloodResult>((resolve, reject) => {
     // At the lowest CPU priority: a real flooder spends its own machine's CPU, not the server's (this host has two
     // cores for both), so what is measured is the server's work for the flood.
-    const p = spawn('nice', ['-n', '19', process.execPath, join('test', 'helpers', 'socket-flood.mjs'), url, FLOODER, String(sockets), String(first), String(others), gameId], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(
+      'nice',
+      [
+        '-n',
+        '19',
+        process.execPath,
+        join('test', 'helpers', 'socket-flood.mjs'),
+        url,
+        FLOODER,
+        String(sockets),
+        String(first),
+        String(others),
+        gameId,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let out = ''
     let err = ''
-    p.stdout.on('data', (d) => { out += d; if (out.includes('START')) onStart() })
+    p.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('START')) onStart()
+    })
     p.stderr.on('data', (d) => (err += d))
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`flood exited ${code}: ${err}`))))
+    p.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!))
+        : reject(new Error(`flood exited ${code}: ${err}`)),
+    )
   })
   return { started, done }
 }
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]
 
 describe('socket.io with limits (issue 24 point 5)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -54,7 +97,12 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     // The flooder and the display are told apart by address, as behind the hall's reverse proxy.
     server = await startTestServer({ auth: 'on', trustedProxies: ['127.0.0.1', '::1'] })
     const { bingo, auth } = server.services
-    const hall = await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const hall = await bingo.createHall({
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     hallId = hall.id
     const set = await bingo.createMasterSet({ count: 600, seed: 'socket-flood' })
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
@@ -85,10 +133,14 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     for (let i = 0; i < 50; i++) before.push(await health())
 
     const states: number[] = []
-    display.on('game:state', (s: { gameId: string; cardsSold: number }) => { if (s.gameId === gameId) states.push(s.cardsSold) })
+    display.on('game:state', (s: { gameId: string; cardsSold: number }) => {
+      if (s.gameId === gameId) states.push(s.cardsSold)
+    })
     const flooded = flood(server.url, gameId, 6, 3000, 600)
     let flooding = true
-    void flooded.done.finally(() => { flooding = false })
+    void flooded.done.finally(() => {
+      flooding = false
+    })
     // Only while the flood is on: from its first event until the flooder has seen all its sockets cut off.
     await flooded.started
     const during: number[] = []
@@ -96,11 +148,16 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     while (flooding) {
       during.push(await health())
       // Sales go on meanwhile: the display must see each one.
-      if (during.length % 40 === 0) { await server.services.bingo.sell({ gameId, count: 1, channel: 'counter' }); sold++ }
+      if (during.length % 40 === 0) {
+        await server.services.bingo.sell({ gameId, count: 1, channel: 'counter' })
+        sold++
+      }
     }
     const result = await flooded.done
     const p99 = percentile(during, 99)
-    process.stdout.write(`socket flood: ${result.sent} events from 6 anonymous sockets of one address; /api/health p50 ${percentile(before, 50).toFixed(1)} ms before, during p50 ${percentile(during, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms over ${during.length} requests in ${result.floodMs} ms; ${result.ok} events served, refused ${JSON.stringify(result.refused)}, ${result.disconnected} sockets disconnected\n`)
+    process.stdout.write(
+      `socket flood: ${result.sent} events from 6 anonymous sockets of one address; /api/health p50 ${percentile(before, 50).toFixed(1)} ms before, during p50 ${percentile(during, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms over ${during.length} requests in ${result.floodMs} ms; ${result.ok} events served, refused ${JSON.stringify(result.refused)}, ${result.disconnected} sockets disconnected\n`,
+    )
     expect(result.sent).toBe(3000 + 5 * 600)
     expect(during.length).toBeGreaterThanOrEqual(20)
     expect(p99).toBeLessThan(50)
@@ -110,7 +167,12 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     expect(result.warned).toBeGreaterThanOrEqual(1)
     expect(result.disconnected).toBe(6)
     // The display, on its own address, saw every sale and still asks freely.
-    await waitFor(display, 'game:state', (s: { gameId: string; cardsSold: number }) => s.gameId === gameId && s.cardsSold === sold, 5000).catch(() => null)
+    await waitFor(
+      display,
+      'game:state',
+      (s: { gameId: string; cardsSold: number }) => s.gameId === gameId && s.cardsSold === sold,
+      5000,
+    ).catch(() => null)
     expect(states.at(-1)).toBe(sold)
     expect(sold).toBeGreaterThan(10)
     expect(await display.emitWithAck('game:watch', { gameId })).toMatchObject({ ok: true, data: { cardsSold: sold } })

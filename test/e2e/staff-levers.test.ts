@@ -17,7 +17,8 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
   let cashDesk: Till
 
   const as = (user: string) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es' })
-  const call = (user: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => api(server.url, method, path, body, { ...as(user), ...extra })
+  const call = (user: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
+    api(server.url, method, path, body, { ...as(user), ...extra })
 
   async function gameInPlay(user: string, cards: number): Promise<string> {
     const g = await call(user, 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [seriesId] })
@@ -27,7 +28,13 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     // Issue 13: cards are sold at a cash desk, the cash taken into the drawer of the cashier's open shift there.
     // At most 50 cards a purchase, the hall's default maximum bet (BNG-40 / GEN-18).
     for (let left = cards; left > 0; left -= 50) {
-      const sold = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: Math.min(50, left) }, cashDesk.headers)
+      const sold = await api(
+        server.url,
+        'POST',
+        `/api/games/${gameId}/sales`,
+        { count: Math.min(50, left) },
+        cashDesk.headers,
+      )
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     }
     expect((await call(user, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
@@ -38,20 +45,46 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     server = await startTestServer({ auth: 'on' })
     const { auth } = server.services
     const people = [
-      ['jefa', 'Marta Quispe', 'director'], ['mesa1', 'Luis Mamani', 'floor_manager'], ['mesa2', 'Ana Choque', 'floor_manager'],
-      ['locutor', 'Pedro Flores', 'caller'], ['cajera', 'Rosa Vargas', 'cashier'],
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa1', 'Luis Mamani', 'floor_manager'],
+      ['mesa2', 'Ana Choque', 'floor_manager'],
+      ['locutor', 'Pedro Flores', 'caller'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
     ] as const
     for (const [username, displayName, role] of people) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    const hall = await call('jefa', 'POST', '/api/halls', { name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 200, bettingPlan: { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } })
-    cashDesk = await openTill(server.url, server.services, { hallId: hall.body.id, username: 'cajera', password: PASSWORD, stationName: 'Caja 1' })
+    const hall = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+      bettingPlan: {
+        authorisationRef: 'AJ-RA-PRUEBA-1',
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      },
+    })
+    cashDesk = await openTill(server.url, server.services, {
+      hallId: hall.body.id,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+    })
     const set = await call('jefa', 'POST', '/api/master-sets', { count: 600, seed: 'levers' })
-    const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: 500 })
+    const series = await call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, {
+      code: 'A',
+      masterSetId: set.body.id,
+      faceValueCents: 500,
+    })
     seriesId = series.body.id
     // BNG-27: the jefe de mesa counts the balls, the director witnesses it with her own credential.
-    const session = await call('mesa1', 'POST', `/api/halls/${hall.body.id}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') })
+    const session = await call(
+      'mesa1',
+      'POST',
+      `/api/halls/${hall.body.id}/sessions`,
+      { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
+      { 'x-bolillo-second-person': Buffer.from(`jefa:${PASSWORD}`).toString('base64') },
+    )
     sessionId = session.body.id
   })
   afterAll(async () => server?.cleanup())
@@ -61,7 +94,11 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     const first = await call('mesa1', 'POST', `/api/games/${gameId}/draw`)
     expect(first.status).toBe(200)
     // BNG-74: a Bolivian incident entry is co-signed by the director.
-    const failure = await call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-after-first-ball', note: 'la pantalla se colgó', confirm: { username: 'jefa', password: PASSWORD } })
+    const failure = await call('mesa1', 'POST', `/api/games/${gameId}/incidents`, {
+      kind: 'device-failure-after-first-ball',
+      note: 'la pantalla se colgó',
+      confirm: { username: 'jefa', password: PASSWORD },
+    })
     expect(failure.status).toBe(200)
     expect(failure.body).toMatchObject({ drawSource: 'rng', status: 'drawing' })
     // Every ball a chosen card could still need is refused, for every staff role that may draw.
@@ -78,7 +115,9 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     for (let i = 0; i < 200; i++) {
       const s = (await call('mesa1', 'GET', `/api/games/${gameId}`)).body
       if (s.status === 'finished') break
-      const r = s.window ? await call('mesa1', 'POST', `/api/games/${gameId}/window/close`) : await call('mesa1', 'POST', `/api/games/${gameId}/draw`)
+      const r = s.window
+        ? await call('mesa1', 'POST', `/api/games/${gameId}/window/close`)
+        : await call('mesa1', 'POST', `/api/games/${gameId}/draw`)
       expect(r.status).toBe(200)
     }
     const proof = (await call('mesa1', 'GET', `/api/games/${gameId}/proof`)).body
@@ -86,15 +125,27 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     expect(proof.balls[0]).toBe(first.body.ball)
     const verified = verifyProof(proof)
     expect(verified.ok, JSON.stringify(verified)).toBe(true)
-    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
+    const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
     const incident = journal.find((r) => r.type === 'incident' && r.payload.gameId === gameId)!
-    expect(incident.payload).toMatchObject({ kind: 'device-failure-after-first-ball', outcome: 'resume-committed-order', by: { name: 'Luis Mamani', role: 'floor_manager' } })
+    expect(incident.payload).toMatchObject({
+      kind: 'device-failure-after-first-ball',
+      outcome: 'resume-committed-order',
+      by: { name: 'Luis Mamani', role: 'floor_manager' },
+    })
   })
 
   it('annuls a game in play only with a reason and a different floor manager or director who confirms with a password', async () => {
     const gameId = await gameInPlay('mesa1', 40)
     expect((await call('mesa1', 'POST', `/api/games/${gameId}/draw`)).status).toBe(200)
-    const annul = (extra: Record<string, unknown>) => call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'ball-irregularity', note: 'bola 33 deformada', ...extra })
+    const annul = (extra: Record<string, unknown>) =>
+      call('mesa1', 'POST', `/api/games/${gameId}/incidents`, {
+        kind: 'ball-irregularity',
+        note: 'bola 33 deformada',
+        ...extra,
+      })
     const reason = 'La bola 33 está deformada'
     const refusals = [
       await annul({}),
@@ -114,19 +165,34 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     // Nothing changed: still in play, no refund, no void record.
     const still = (await call('mesa1', 'GET', `/api/games/${gameId}`)).body
     expect(still.status).toBe('drawing')
-    const before = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
+    const before = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
     expect(before.some((r) => r.type === 'game.void' && r.payload.gameId === gameId)).toBe(false)
     // A body cannot name the requester: the principal is the requester.
-    expect((await annul({ reason, requestedBy: 'Ana Choque', confirm: { username: 'mesa2', password: PASSWORD } })).status).toBe(400)
+    expect(
+      (await annul({ reason, requestedBy: 'Ana Choque', confirm: { username: 'mesa2', password: PASSWORD } })).status,
+    ).toBe(400)
 
     const ok = await annul({ reason, confirm: { username: 'jefa', password: PASSWORD } })
     expect(ok.status).toBe(200)
     expect(ok.body).toMatchObject({ status: 'void', voidReason: 'ball-irregularity', annulment: { reason } })
-    const records = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
+    const records = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: any
+    }>
     const voided = records.find((r) => r.type === 'game.void' && r.payload.gameId === gameId)!
-    expect(voided.payload).toMatchObject({ annulledBy: { name: 'Luis Mamani', role: 'floor_manager' }, confirmedBy: { name: 'Marta Quispe', role: 'director' }, annulReason: reason, refundedCards: 40 })
+    expect(voided.payload).toMatchObject({
+      annulledBy: { name: 'Luis Mamani', role: 'floor_manager' },
+      confirmedBy: { name: 'Marta Quispe', role: 'director' },
+      annulReason: reason,
+      refundedCards: 40,
+    })
     // The refused attempts were journaled with who tried.
-    expect(records.filter((r) => r.type === 'access.refused' && r.payload.code === 'SECOND_PERSON_REQUIRED').length).toBeGreaterThanOrEqual(refusals.length)
+    expect(
+      records.filter((r) => r.type === 'access.refused' && r.payload.code === 'SECOND_PERSON_REQUIRED').length,
+    ).toBeGreaterThanOrEqual(refusals.length)
 
     const minutes = (await call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
     const g = minutes.games.find((x: { gameId: string }) => x.gameId === gameId)
@@ -136,11 +202,23 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     // The same person twice, in another game; two floor managers may annul elsewhere, but a Bolivian entry also
     // wants the director's signature (BNG-74); the director confirming gives both.
     const other = await gameInPlay('mesa2', 10)
-    const same = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'mesa2', password: PASSWORD } })
+    const same = await call('mesa2', 'POST', `/api/games/${other}/incidents`, {
+      kind: 'caller-error',
+      reason: 'Cantó 61 por 16',
+      confirm: { username: 'mesa2', password: PASSWORD },
+    })
     expect(same.body.error.code).toBe('SECOND_PERSON_REQUIRED')
-    const floorPair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'mesa1', password: PASSWORD } })
+    const floorPair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, {
+      kind: 'caller-error',
+      reason: 'Cantó 61 por 16',
+      confirm: { username: 'mesa1', password: PASSWORD },
+    })
     expect(floorPair.body.error.code).toBe('SECOND_PERSON_REQUIRED')
-    const pair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, { kind: 'caller-error', reason: 'Cantó 61 por 16', confirm: { username: 'jefa', password: PASSWORD } })
+    const pair = await call('mesa2', 'POST', `/api/games/${other}/incidents`, {
+      kind: 'caller-error',
+      reason: 'Cantó 61 por 16',
+      confirm: { username: 'jefa', password: PASSWORD },
+    })
     expect(pair.body).toMatchObject({ status: 'void', annulment: { reason: 'Cantó 61 por 16' } })
     const after = (await call('jefa', 'GET', `/api/sessions/${sessionId}/minutes`)).body
     expect(after.totals.annulledGames).toBe(2)

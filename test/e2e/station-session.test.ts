@@ -10,19 +10,29 @@ import { api, startTestServer } from '../helpers/server.ts'
  * console with her own credential; a second person is someone else, checked like a login.
  */
 const PASSWORD = 'correct horse battery'
-const second = (username: string, password = PASSWORD) => Buffer.from(`${username}:${password}`, 'utf8').toString('base64')
+const second = (username: string, password = PASSWORD) =>
+  Buffer.from(`${username}:${password}`, 'utf8').toString('base64')
 
 describe('a session bound to its station, and a second person on the same screen', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   const tokens = new Map<string, string>()
   let station = { id: '', credential: '' }
 
-  const as = (user: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${tokens.get(user)}`, 'accept-language': 'es', ...extra })
+  const as = (user: string, extra: Record<string, string> = {}) => ({
+    authorization: `Bearer ${tokens.get(user)}`,
+    'accept-language': 'es',
+    ...extra,
+  })
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     const { auth } = server.services
-    for (const [username, displayName, role] of [['jefa', 'Marta Quispe', 'director'], ['mesa', 'Luis Mamani', 'floor_manager'], ['locutor', 'Pedro Flores', 'caller'], ['cajera', 'Rosa Vargas', 'cashier']] as const) {
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['mesa', 'Luis Mamani', 'floor_manager'],
+      ['locutor', 'Pedro Flores', 'caller'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+    ] as const) {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
@@ -31,17 +41,30 @@ describe('a session bound to its station, and a second person on the same screen
   afterAll(async () => server?.cleanup())
 
   it('a cashier who logs in at an enrolled station carries the station on every request, until it is revoked', async () => {
-    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'cajera', password: PASSWORD }, { authorization: `Device ${station.credential}` })
+    const login = await api(
+      server.url,
+      'POST',
+      '/api/auth/login',
+      { username: 'cajera', password: PASSWORD },
+      { authorization: `Device ${station.credential}` },
+    )
     expect(login.status).toBe(200)
     expect(login.body.device).toMatchObject({ id: station.id, name: 'Caja 1', kind: 'cashier_station' })
     const me = await api(server.url, 'GET', '/api/auth/me', undefined, { authorization: `Bearer ${login.body.token}` })
-    expect(me.body).toMatchObject({ kind: 'person', name: 'Rosa Vargas', role: 'cashier', device: { id: station.id, name: 'Caja 1' } })
+    expect(me.body).toMatchObject({
+      kind: 'person',
+      name: 'Rosa Vargas',
+      role: 'cashier',
+      device: { id: station.id, name: 'Caja 1' },
+    })
     // A login without a station is a person alone.
     const plain = await api(server.url, 'GET', '/api/auth/me', undefined, as('cajera'))
     expect(plain.body.device).toBeUndefined()
     // The session dies with the station's enrolment.
     await server.services.auth.revokeDevice(station.id)
-    const after = await api(server.url, 'GET', '/api/auth/me', undefined, { authorization: `Bearer ${login.body.token}` })
+    const after = await api(server.url, 'GET', '/api/auth/me', undefined, {
+      authorization: `Bearer ${login.body.token}`,
+    })
     expect(after.status).toBe(401)
   })
 
@@ -51,17 +74,37 @@ describe('a session bound to its station, and a second person on the same screen
     expect(alone.status).toBe(403)
     expect(alone.body.error.code).toBe('FORBIDDEN')
     // A wrong password, or a person who lacks the permission too, does not open the door.
-    const wrong = await api(server.url, 'POST', path, undefined, as('locutor', { 'x-bolillo-second-person': second('mesa', 'not her password') }))
+    const wrong = await api(
+      server.url,
+      'POST',
+      path,
+      undefined,
+      as('locutor', { 'x-bolillo-second-person': second('mesa', 'not her password') }),
+    )
     expect(wrong.status).toBe(403)
     expect(wrong.body.error.code).toBe('SECOND_PERSON_REQUIRED')
-    const cashier = await api(server.url, 'POST', path, undefined, as('locutor', { 'x-bolillo-second-person': second('cajera') }))
+    const cashier = await api(
+      server.url,
+      'POST',
+      path,
+      undefined,
+      as('locutor', { 'x-bolillo-second-person': second('cajera') }),
+    )
     expect(cashier.status).toBe(403)
     expect(cashier.body.error.code).toBe('FORBIDDEN')
     // With the jefe's credential the request passes the gate and reaches the use case (no such game: 404).
-    const authorised = await api(server.url, 'POST', path, undefined, as('locutor', { 'x-bolillo-second-person': second('mesa') }))
+    const authorised = await api(
+      server.url,
+      'POST',
+      path,
+      undefined,
+      as('locutor', { 'x-bolillo-second-person': second('mesa') }),
+    )
     expect(authorised.status).toBe(404)
     // The caller's own session is untouched.
-    expect((await api(server.url, 'GET', '/api/auth/me', undefined, as('locutor'))).body).toMatchObject({ role: 'caller' })
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, as('locutor'))).body).toMatchObject({
+      role: 'caller',
+    })
   })
 
   it('an action for two people needs someone else, holding the permission, with the right password', async () => {
@@ -82,9 +125,17 @@ describe('a session bound to its station, and a second person on the same screen
       return res.json() as Promise<{ code?: string; confirmedBy?: string }>
     }
     expect(await post(as('mesa'))).toEqual({ code: 'SECOND_PERSON_REQUIRED' })
-    expect(await post(as('mesa', { 'x-bolillo-second-person': second('mesa') }))).toEqual({ code: 'SECOND_PERSON_REQUIRED' })
-    expect(await post(as('mesa', { 'x-bolillo-second-person': second('locutor') }))).toEqual({ code: 'SECOND_PERSON_REQUIRED' })
-    expect(await post(as('mesa', { 'x-bolillo-second-person': second('jefa', 'wrong password') }))).toEqual({ code: 'SECOND_PERSON_REQUIRED' })
-    expect(await post(as('mesa', { 'x-bolillo-second-person': second('jefa') }))).toEqual({ confirmedBy: 'Marta Quispe' })
+    expect(await post(as('mesa', { 'x-bolillo-second-person': second('mesa') }))).toEqual({
+      code: 'SECOND_PERSON_REQUIRED',
+    })
+    expect(await post(as('mesa', { 'x-bolillo-second-person': second('locutor') }))).toEqual({
+      code: 'SECOND_PERSON_REQUIRED',
+    })
+    expect(await post(as('mesa', { 'x-bolillo-second-person': second('jefa', 'wrong password') }))).toEqual({
+      code: 'SECOND_PERSON_REQUIRED',
+    })
+    expect(await post(as('mesa', { 'x-bolillo-second-person': second('jefa') }))).toEqual({
+      confirmedBy: 'Marta Quispe',
+    })
   })
 })

@@ -14,9 +14,11 @@ import { hallWithGameOnSale, sellVoucher, type HallSetup } from '../helpers/cash
  * it is answered `invalid`. PNGs of the 80 mm and 58 mm tickets are kept in test-output/tickets for review.
  */
 const tools = ['pdftoppm', 'zbarimg'].filter((t) => spawnSync('which', [t]).status !== 0)
-if (tools.length && process.env.CI === 'true') throw new Error(`missing ${tools.join(', ')}: install poppler-utils and zbar-tools (.ci/run does)`)
+if (tools.length && process.env.CI === 'true')
+  throw new Error(`missing ${tools.join(', ')}: install poppler-utils and zbar-tools (.ci/run does)`)
 const suite = tools.length ? describe.skip : describe
-if (tools.length) console.warn(`ticket-pdf-qr skipped: install ${tools.join(' and ')} (apt-get install poppler-utils zbar-tools)`)
+if (tools.length)
+  console.warn(`ticket-pdf-qr skipped: install ${tools.join(' and ')} (apt-get install poppler-utils zbar-tools)`)
 
 const OUT = resolve('test-output/tickets')
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.'
@@ -41,7 +43,13 @@ suite('ticket PDF, QR and signature', () => {
 
   it('decodes the printed QR to the exact code, which validates; every one-character change is invalid', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 2_500)
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-1', ageConfirmed: true })
+    const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
+      voucherCode: voucher.code,
+      gameId: setup.gameId,
+      count: 1,
+      kioskId: 'kiosk-1',
+      ageConfirmed: true,
+    })
     expect(r.status).toBe(201)
     const [card] = r.body.cards
     const sealed = r.body.print.files.find((f: string) => f.endsWith('.pdf.sealed'))
@@ -53,7 +61,9 @@ suite('ticket PDF, QR and signature', () => {
     // Page 1 is the card, page 2 the change voucher (Bs 15,00).
     for (const f of readdirSync(OUT).filter((x) => x.startsWith('kiosk-80mm-'))) rmSync(join(OUT, f))
     execFileSync('pdftoppm', ['-r', '203', '-png', pdf, join(OUT, 'kiosk-80mm')])
-    const pages = readdirSync(OUT).filter((f) => f.startsWith('kiosk-80mm-')).sort()
+    const pages = readdirSync(OUT)
+      .filter((f) => f.startsWith('kiosk-80mm-'))
+      .sort()
     expect(pages).toHaveLength(2)
     renameSync(join(OUT, pages[0]), join(OUT, 'card-80mm.png'))
     renameSync(join(OUT, pages[1]), join(OUT, 'change-voucher-80mm.png'))
@@ -61,7 +71,11 @@ suite('ticket PDF, QR and signature', () => {
     expect(decoded).toBe(card.code)
     expect(decodeQr(join(OUT, 'change-voucher-80mm.png'))).toEqual([r.body.change.code])
 
-    const ok = await api(server.url, 'POST', '/api/tickets/validate', { code: decoded, stationId: 'caja-1', cashierId: 'Ana' })
+    const ok = await api(server.url, 'POST', '/api/tickets/validate', {
+      code: decoded,
+      stationId: 'caja-1',
+      cashierId: 'Ana',
+    })
     expect(ok.body).toMatchObject({ status: 'pending', serial: card.serial, ticketId: card.id })
 
     // Any single-character change to the code is rejected (the signature covers every field).
@@ -75,9 +89,35 @@ suite('ticket PDF, QR and signature', () => {
 
   it('renders a legible 58 mm ticket whose QR decodes too', async () => {
     const voucher = await sellVoucher(server.url, setup.hallId, 1_000)
-    const r = await api(server.url, 'POST', '/api/kiosk/purchases', { voucherCode: voucher.code, gameId: setup.gameId, count: 1, kioskId: 'kiosk-1', ageConfirmed: true })
+    const r = await api(server.url, 'POST', '/api/kiosk/purchases', {
+      voucherCode: voucher.code,
+      gameId: setup.gameId,
+      count: 1,
+      kioskId: 'kiosk-1',
+      ageConfirmed: true,
+    })
     const [card] = r.body.cards
-    const doc = cardTicket({ code: card.code, cardId: card.id, hallName: 'Sala Illimani', sessionId: setup.sessionId, gameId: setup.gameId, gameNo: 1, seriesCode: card.seriesCode, cardNo: card.cardNo, serial: card.serial, cardsInSeries: 400, faceValueCents: 1_000, currency: 'BOB', soldAt: new Date().toISOString(), station: 'kiosk-1', grid: card.grid, minimumAge: 18 }, { paper: '58mm' })
+    const doc = cardTicket(
+      {
+        code: card.code,
+        cardId: card.id,
+        hallName: 'Sala Illimani',
+        sessionId: setup.sessionId,
+        gameId: setup.gameId,
+        gameNo: 1,
+        seriesCode: card.seriesCode,
+        cardNo: card.cardNo,
+        serial: card.serial,
+        cardsInSeries: 400,
+        faceValueCents: 1_000,
+        currency: 'BOB',
+        soldAt: new Date().toISOString(),
+        station: 'kiosk-1',
+        grid: card.grid,
+        minimumAge: 18,
+      },
+      { paper: '58mm' },
+    )
     const pdf = join(OUT, 'card-58mm.pdf')
     writeFileSync(pdf, await renderTicketsPdf([doc]))
     execFileSync('pdftoppm', ['-r', '203', '-png', '-singlefile', pdf, join(OUT, 'card-58mm')])

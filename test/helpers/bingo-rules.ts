@@ -9,8 +9,12 @@ import { openTill, type Till } from './till.ts'
  */
 export const PASSWORD = 'correct horse battery'
 export const PEOPLE = [
-  ['jefa', 'Marta Quispe', 'director'], ['mesa1', 'Luis Mamani', 'floor_manager'], ['mesa2', 'Ana Choque', 'floor_manager'],
-  ['locutor', 'Pedro Flores', 'caller'], ['cajera', 'Rosa Vargas', 'cashier'], ['auditor', 'Eva Rojas', 'auditor'],
+  ['jefa', 'Marta Quispe', 'director'],
+  ['mesa1', 'Luis Mamani', 'floor_manager'],
+  ['mesa2', 'Ana Choque', 'floor_manager'],
+  ['locutor', 'Pedro Flores', 'caller'],
+  ['cajera', 'Rosa Vargas', 'cashier'],
+  ['auditor', 'Eva Rojas', 'auditor'],
 ] as const
 export type Who = (typeof PEOPLE)[number][0]
 
@@ -19,7 +23,8 @@ export async function startRulesServer(startAt: string, config: Partial<Config> 
   const clock = { now: () => new Date(t) }
   const server = await startTestServer({ auth: 'on', ...config }, { clock })
   const tokens = new Map<string, string>()
-  for (const [username, displayName, role] of PEOPLE) await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+  for (const [username, displayName, role] of PEOPLE)
+    await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
   // Issue 13: the jefe de mesa sells at the table's enrolled station, in her open shift (one per hall).
   const tills = new Map<string, Till>()
   const login = async () => {
@@ -28,17 +33,26 @@ export async function startRulesServer(startAt: string, config: Partial<Config> 
   }
   await login()
   const headers = (who: Who) => ({ authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
-  const call = (who: Who, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => api(server.url, method, path, body, { ...headers(who), ...extra })
+  const call = (who: Who, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
+    api(server.url, method, path, body, { ...headers(who), ...extra })
   return {
-    server, call, headers,
+    server,
+    call,
+    headers,
     /** The table station of `hallId` with mesa1 logged in at it and her shift open. */
     async till(hallId: string): Promise<Till> {
       let t = tills.get(hallId)
-      if (!t) { t = await openTill(server.url, server.services, { hallId, username: 'mesa1', password: PASSWORD }); tills.set(hallId, t) }
+      if (!t) {
+        t = await openTill(server.url, server.services, { hallId, username: 'mesa1', password: PASSWORD })
+        tills.set(hallId, t)
+      }
       return t
     },
     /** Moves the clock to `iso` and logs everyone in again (a session expires with the clock). */
-    async at(iso: string) { t = Date.parse(iso); await login() },
+    async at(iso: string) {
+      t = Date.parse(iso)
+      await login()
+    },
     now: () => new Date(t),
   }
 }
@@ -46,15 +60,39 @@ export type RulesServer = Awaited<ReturnType<typeof startRulesServer>>
 
 /** A hall with one series of a fresh master set, both created by the director. */
 /** A Plan de Apuestas a Bolivian hall is created with (BNG-52: no shares without one). */
-export const TEST_PLAN = { authorisationRef: 'AJ-RA-PRUEBA-1', shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } }
+export const TEST_PLAN = {
+  authorisationRef: 'AJ-RA-PRUEBA-1',
+  shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+}
 
-export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-2025' | 'ES-CB-2010'; name: string; cards?: number; seed: string; faceValueCents?: number; playingPositions?: number; noPlan?: boolean; noBallSets?: boolean }) {
+export async function hallWithSeries(
+  s: RulesServer,
+  input: {
+    profileId: 'BO-2025' | 'ES-CB-2010'
+    name: string
+    cards?: number
+    seed: string
+    faceValueCents?: number
+    playingPositions?: number
+    noPlan?: boolean
+    noBallSets?: boolean
+  },
+) {
   const plan = input.profileId === 'BO-2025' && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}
-  const hall = await s.call('jefa', 'POST', '/api/halls', { name: input.name, profileId: input.profileId, playingPositions: input.playingPositions ?? 200, ...plan })
+  const hall = await s.call('jefa', 'POST', '/api/halls', {
+    name: input.name,
+    profileId: input.profileId,
+    playingPositions: input.playingPositions ?? 200,
+    ...plan,
+  })
   expect(hall.status, JSON.stringify(hall.body)).toBe(201)
   const set = await s.call('jefa', 'POST', '/api/master-sets', { count: input.cards ?? 300, seed: input.seed })
   expect(set.status).toBe(201)
-  const series = await s.call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, { code: 'A', masterSetId: set.body.id, faceValueCents: input.faceValueCents ?? 500 })
+  const series = await s.call('jefa', 'POST', `/api/halls/${hall.body.id}/series`, {
+    code: 'A',
+    masterSetId: set.body.id,
+    faceValueCents: input.faceValueCents ?? 500,
+  })
   expect(series.status).toBe(201)
   if (!input.noBallSets) {
     await registerBallSets(s, hall.body.id)
@@ -67,11 +105,24 @@ export async function hallWithSeries(s: RulesServer, input: { profileId: 'BO-202
  * The hall's balls, as a hall that plays manual games has them (BNG-24/25/26): an active set and a reserve set,
  * type-approved with the manufacturer's guaranteed games. Returns their ids.
  */
-export async function registerBallSets(s: RulesServer, hallId: string, opts: { ballCount?: number; bothReserve?: boolean } = {}): Promise<{ activeId: string; reserveId: string }> {
+export async function registerBallSets(
+  s: RulesServer,
+  hallId: string,
+  opts: { ballCount?: number; bothReserve?: boolean } = {},
+): Promise<{ activeId: string; reserveId: string }> {
   const ids: string[] = []
   const name = opts.ballCount ? `Juego de ${opts.ballCount} bolas` : 'Juego'
-  for (const [label, status] of [[`${name} 1`, opts.bothReserve ? 'reserve' : 'active'], [`${name} 2 (reserva)`, 'reserve']] as const) {
-    const r = await s.call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, { label, approvalNo: 'HOM-BOLAS-1', guaranteedGames: 3000, status, ...(opts.ballCount ? { ballCount: opts.ballCount } : {}) })
+  for (const [label, status] of [
+    [`${name} 1`, opts.bothReserve ? 'reserve' : 'active'],
+    [`${name} 2 (reserva)`, 'reserve'],
+  ] as const) {
+    const r = await s.call('jefa', 'POST', `/api/halls/${hallId}/ball-sets`, {
+      label,
+      approvalNo: 'HOM-BOLAS-1',
+      guaranteedGames: 3000,
+      status,
+      ...(opts.ballCount ? { ballCount: opts.ballCount } : {}),
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     ids.push(r.body.id)
   }
@@ -79,23 +130,43 @@ export async function registerBallSets(s: RulesServer, hallId: string, opts: { b
 }
 
 /** The X-Bolillo-Second-Person header: `username` confirms with their own password on the requester's screen. */
-export const secondPerson = (username: Who, password = PASSWORD) => ({ 'x-bolillo-second-person': Buffer.from(`${username}:${password}`, 'utf8').toString('base64') })
+export const secondPerson = (username: Who, password = PASSWORD) => ({
+  'x-bolillo-second-person': Buffer.from(`${username}:${password}`, 'utf8').toString('base64'),
+})
 
 /** The jefe de mesa recounts the balls and the director witnesses it with her credential (BNG-27). */
 export async function openSession(s: RulesServer, hallId: string): Promise<string> {
-  const r = await s.call('mesa1', 'POST', `/api/halls/${hallId}/sessions`, { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } }, secondPerson('jefa'))
+  const r = await s.call(
+    'mesa1',
+    'POST',
+    `/api/halls/${hallId}/sessions`,
+    { recount: { ballsCounted: 90 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
+    secondPerson('jefa'),
+  )
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return r.body.id
 }
 
 /** Announces a game, opens its sales and sells `cards`; returns the game id and the serials sold. */
-export async function gameOnSale(s: RulesServer, sessionId: string, seriesIds: string[], cards: number, drawSource: 'rng' | 'manual' = 'rng'): Promise<{ gameId: string; serials: string[] }> {
+export async function gameOnSale(
+  s: RulesServer,
+  sessionId: string,
+  seriesIds: string[],
+  cards: number,
+  drawSource: 'rng' | 'manual' = 'rng',
+): Promise<{ gameId: string; serials: string[] }> {
   const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds, drawSource })
   expect(g.status, JSON.stringify(g.body)).toBe(201)
   const gameId = g.body.gameId as string
   expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
   const hallId = (await s.call('mesa1', 'GET', `/api/games/${gameId}`)).body.hallId as string
-  const sold = await api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { count: cards }, (await s.till(hallId)).headers)
+  const sold = await api(
+    s.server.url,
+    'POST',
+    `/api/games/${gameId}/sales`,
+    { count: cards },
+    (await s.till(hallId)).headers,
+  )
   expect(sold.status, JSON.stringify(sold.body)).toBe(201)
   return { gameId, serials: sold.body.cards.map((c: { serial: string }) => c.serial) }
 }
@@ -106,16 +177,36 @@ export async function gameOnSale(s: RulesServer, sessionId: string, seriesIds: s
  */
 export async function voidBeforeFirstBall(s: RulesServer, gameId: string): Promise<void> {
   const director = { username: 'jefa', password: PASSWORD }
-  const sus = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'device-failure-before-first-ball', note: 'fallo de prueba', confirm: director })
+  const sus = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, {
+    kind: 'device-failure-before-first-ball',
+    note: 'fallo de prueba',
+    confirm: director,
+  })
   expect(sus.status, JSON.stringify(sus.body)).toBe(200)
-  const v = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, { kind: 'unresolved-suspension', reason: 'avería sin resolver', confirm: director })
+  const v = await s.call('mesa1', 'POST', `/api/games/${gameId}/incidents`, {
+    kind: 'unresolved-suspension',
+    reason: 'avería sin resolver',
+    confirm: director,
+  })
   expect(v.status, JSON.stringify(v.body)).toBe(200)
   expect(v.body.status).toBe('void')
 }
 
 /** BNG-30/31: the hall's manual drum with its seal, Certificado de Cumplimiento and type-approval number (CFG-8). */
-export async function registerExtractor(s: RulesServer, hallId: string, id = `BOMBO-${hallId}`.slice(0, 40)): Promise<string> {
-  const r = await s.call('jefa', 'POST', '/api/devices', { id, kind: 'blower', name: 'Bombo manual', hallId, sealCode: `AJ-PRE-${id}`.slice(0, 40), certificateId: 'CC-BOMBO-1', typeApprovalNo: 'HOM-BOMBO-1' })
+export async function registerExtractor(
+  s: RulesServer,
+  hallId: string,
+  id = `BOMBO-${hallId}`.slice(0, 40),
+): Promise<string> {
+  const r = await s.call('jefa', 'POST', '/api/devices', {
+    id,
+    kind: 'blower',
+    name: 'Bombo manual',
+    hallId,
+    sealCode: `AJ-PRE-${id}`.slice(0, 40),
+    certificateId: 'CC-BOMBO-1',
+    typeApprovalNo: 'HOM-BOMBO-1',
+  })
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return id
 }

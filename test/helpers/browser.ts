@@ -10,12 +10,24 @@ import { describe } from 'vitest'
  * run (.ci/run installs it); on a developer machine the suite is skipped with what to install.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 export const SCREENSHOTS = resolve('test-output/screenshots')
 
 const haveBrowser = existsSync(CHROMIUM_PATH)
-if (!haveBrowser && process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM_PATH}: .ci/run installs it (apt-get install chromium)`)
-if (!haveBrowser) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`)
+if (!haveBrowser && process.env.CI === 'true')
+  throw new Error(`Chromium not found at ${CHROMIUM_PATH}: .ci/run installs it (apt-get install chromium)`)
+if (!haveBrowser)
+  console.warn(
+    `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  )
 
 /** `describe` when a browser is there, `describe.skip` otherwise. */
 export const browserSuite = haveBrowser ? describe : describe.skip
@@ -28,7 +40,11 @@ export function launchChromium(): Promise<Browser> {
  * A page whose `Date` starts where the server's injected clock is, so that the server and the page agree on the
  * day whatever the real date (timers still run in real time).
  */
-export async function pageOnClock(browser: Browser, clock: { now(): Date }, viewport: { width: number; height: number }): Promise<Page> {
+export async function pageOnClock(
+  browser: Browser,
+  clock: { now(): Date },
+  viewport: { width: number; height: number },
+): Promise<Page> {
   const page = await browser.newPage({ viewport })
   await page.clock.setSystemTime(clock.now())
   return page

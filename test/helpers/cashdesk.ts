@@ -6,15 +6,36 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import type { Services } from '../../server/src/services.ts'
 import { api } from './server.ts'
 
-export interface HallSetup { hallId: string; sessionId: string; gameId: string; seriesId: string }
+export interface HallSetup {
+  hallId: string
+  sessionId: string
+  gameId: string
+  seriesId: string
+}
 
 /** A hall (BO-2025), a master set, series A at `faceValueCents`, an open session and a game with sales open. */
-export async function hallWithGameOnSale(services: Services, options: { faceValueCents?: number; cards?: number; name?: string; playingPositions?: number } = {}): Promise<HallSetup> {
+export async function hallWithGameOnSale(
+  services: Services,
+  options: { faceValueCents?: number; cards?: number; name?: string; playingPositions?: number } = {},
+): Promise<HallSetup> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: options.name ?? 'Sala Illimani', profileId: 'BO-2025', playingPositions: options.playingPositions ?? 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({
+    name: options.name ?? 'Sala Illimani',
+    profileId: 'BO-2025',
+    playingPositions: options.playingPositions ?? 100,
+    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+  })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
-  const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
-  const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
+  const series = await bingo.createSeries({
+    hallId: hall.id,
+    code: 'A',
+    masterSetId: set.id,
+    faceValueCents: options.faceValueCents ?? 500,
+  })
+  const session = await bingo.openSession({
+    hallId: hall.id,
+    recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' },
+  })
   const game = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
   await bingo.openSales(game.gameId)
   return { hallId: hall.id, sessionId: session.id, gameId: game.gameId, seriesId: series.id }
@@ -32,24 +53,54 @@ export async function playToTheEnd(services: Services, gameId: string): Promise<
   const { bingo } = services
   let state = await bingo.closeSales({ gameId })
   for (let i = 0; i < 200 && state.status !== 'finished'; i++) {
-    state = state.status === 'line_window' || state.status === 'bingo_window' ? await bingo.closeWindow(gameId) : (await bingo.drawNext(gameId)).state
+    state =
+      state.status === 'line_window' || state.status === 'bingo_window'
+        ? await bingo.closeWindow(gameId)
+        : (await bingo.drawNext(gameId)).state
   }
   if (state.status !== 'finished') throw new Error(`game ${gameId} did not finish: ${state.status}`)
 }
 
 /** Sells a voucher at the cashier over HTTP, paid in large notes. */
-export async function sellVoucher(url: string, hallId: string, amountCents: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ id: string; code: string; shortCode: string; amountCents: number }> {
-  const r = await api(url, 'POST', '/api/vouchers', { hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents }, stationId: 'caja-1', cashierId: 'Ana Quispe', ...extra }, headers)
+export async function sellVoucher(
+  url: string,
+  hallId: string,
+  amountCents: number,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ id: string; code: string; shortCode: string; amountCents: number }> {
+  const r = await api(
+    url,
+    'POST',
+    '/api/vouchers',
+    {
+      hallId,
+      amountCents,
+      cash: { smallCents: 0, otherCents: amountCents },
+      stationId: 'caja-1',
+      cashierId: 'Ana Quispe',
+      ...extra,
+    },
+    headers,
+  )
   if (r.status !== 201) throw new Error(`voucher sale failed: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body.voucher
 }
 
 /** The winning cards of a finished game with their signed codes. */
-export async function winningCodes(services: Services, gameId: string): Promise<Array<{ cardId: string; serial: string; amountCents: number; code: string }>> {
+export async function winningCodes(
+  services: Services,
+  gameId: string,
+): Promise<Array<{ cardId: string; serial: string; amountCents: number; code: string }>> {
   const prizes = await services.bingo.listPrizes(gameId)
   const byCard = new Map<string, { cardId: string; serial: string; amountCents: number; code: string }>()
   for (const p of prizes) {
-    const e = byCard.get(p.card_id) ?? { cardId: p.card_id, serial: p.serial, amountCents: 0, code: services.cashdesk.payouts.cardCode(p.card_id) }
+    const e = byCard.get(p.card_id) ?? {
+      cardId: p.card_id,
+      serial: p.serial,
+      amountCents: 0,
+      code: services.cashdesk.payouts.cardCode(p.card_id),
+    }
     e.amountCents += Number(p.amount_cents)
     byCard.set(p.card_id, e)
   }
@@ -67,7 +118,17 @@ export async function winningCodes(services: Services, gameId: string): Promise<
  * set, is called as the first byte of a job (not a status query) arrives on a connection.
  */
 export type FakePrinterMode = 'ok' | 'paper_out' | 'hang_up' | 'stall' | 'refuse'
-export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ url: string; port: number; connections: Array<{ data: Buffer }>; received(): Buffer; clear(): void; setMode(m: FakePrinterMode): void; connected(n?: number): Promise<void>; onJob?: () => void; close(): Promise<void> }> {
+export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{
+  url: string
+  port: number
+  connections: Array<{ data: Buffer }>
+  received(): Buffer
+  clear(): void
+  setMode(m: FakePrinterMode): void
+  connected(n?: number): Promise<void>
+  onJob?: () => void
+  close(): Promise<void>
+}> {
   // One entry per connection, filled as bytes arrive; clear() forgets earlier connections even if they are still closing.
   let connections: Array<{ data: Buffer }> = []
   let current = mode
@@ -80,7 +141,10 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
     const entry = { data: Buffer.alloc(0) }
     connections.push(entry)
     waiters = waiters.filter((w) => (connections.length >= w.n ? (w.resolve(), false) : true))
-    if (current === 'stall') { socket.pause(); return }
+    if (current === 'stall') {
+      socket.pause()
+      return
+    }
     let data = Buffer.alloc(0)
     let scanned = 0
     let jobBytes = 0
@@ -93,7 +157,11 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
         if (b === 0x10 && data[scanned + 1] === 0x04 && data[scanned + 2] !== undefined) {
           const n = data[scanned + 2]
           const paperOut = current === 'paper_out'
-          socket.write(Buffer.from([n === 4 ? (paperOut ? 0x72 : 0x12) : n === 2 ? (paperOut ? 0x32 : 0x12) : (paperOut ? 0x1a : 0x12)]))
+          socket.write(
+            Buffer.from([
+              n === 4 ? (paperOut ? 0x72 : 0x12) : n === 2 ? (paperOut ? 0x32 : 0x12) : paperOut ? 0x1a : 0x12,
+            ]),
+          )
           scanned += 2
         } else if (b === 0x1d && data[scanned + 1] === 0x72 && data[scanned + 2] === 0x01) {
           socket.write(Buffer.from([0x00]))
@@ -101,8 +169,14 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
         } else {
           jobBytes++
           if (jobBytes === 1) self.onJob?.()
-          if (current === 'refuse') { socket.resetAndDestroy(); return }
-          if (current === 'hang_up' && jobBytes > 8) { socket.destroy(); return }
+          if (current === 'refuse') {
+            socket.resetAndDestroy()
+            return
+          }
+          if (current === 'hang_up' && jobBytes > 8) {
+            socket.destroy()
+            return
+          }
         }
       }
     })
@@ -110,13 +184,28 @@ export async function startFakePrinter(mode: FakePrinterMode = 'ok'): Promise<{ 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
   const self: { onJob?: () => void } & Record<string, unknown> = {
-    url: `tcp://127.0.0.1:${port}`, port,
-    get connections() { return connections },
+    url: `tcp://127.0.0.1:${port}`,
+    port,
+    get connections() {
+      return connections
+    },
     received: () => Buffer.concat(connections.map((c) => c.data)),
-    clear: () => { connections = [] },
-    setMode: (m: FakePrinterMode) => { current = m },
-    connected: (n = 1) => new Promise<void>((resolve) => { if (connections.length >= n) resolve(); else waiters.push({ n, resolve }) }),
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
+    clear: () => {
+      connections = []
+    },
+    setMode: (m: FakePrinterMode) => {
+      current = m
+    },
+    connected: (n = 1) =>
+      new Promise<void>((resolve) => {
+        if (connections.length >= n) resolve()
+        else waiters.push({ n, resolve })
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
   }
   return self as unknown as Awaited<ReturnType<typeof startFakePrinter>>
 }

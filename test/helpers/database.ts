@@ -30,7 +30,9 @@ export async function freshPostgresUrl(adminUrl = testPostgresUrl!): Promise<str
 }
 
 export async function openTestDatabase(): Promise<Database> {
-  const db = testPostgresUrl ? openPostgres(await freshPostgresUrl()) : await openSqlite(join(mkdtempSync(join(tmpdir(), 'bolillo-db-')), 'db.sqlite'), { synchronous: 'NORMAL' })
+  const db = testPostgresUrl
+    ? openPostgres(await freshPostgresUrl())
+    : await openSqlite(join(mkdtempSync(join(tmpdir(), 'bolillo-db-')), 'db.sqlite'), { synchronous: 'NORMAL' })
   await migrate(db)
   return db
 }

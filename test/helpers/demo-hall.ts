@@ -4,7 +4,11 @@ import { expect } from 'vitest'
 import { api } from './server.ts'
 
 /** Starts `command args` (a server entry point) and resolves with its URL once it printed its banner. */
-export function startServerProcess(command: string, args: string[], env: Record<string, string>): { child: ChildProcess; url: Promise<string> } {
+export function startServerProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const url = new Promise<string>((resolve, reject) => {
     let out = ''
@@ -12,10 +16,18 @@ export function startServerProcess(command: string, args: string[], env: Record<
     child.stdout!.on('data', (d) => {
       out += d
       const m = /Bolillo en (http:\/\/[\d.:]+)/.exec(out)
-      if (m && out.includes('Salud')) { clearTimeout(timer); resolve(m[1]) }
+      if (m && out.includes('Salud')) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
     })
-    child.stderr!.on('data', (d) => { out += d })
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}: ${out}`)) })
+    child.stderr!.on('data', (d) => {
+      out += d
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited with ${code}: ${out}`))
+    })
   })
   return { child, url }
 }
@@ -42,7 +54,9 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
 
   // The enrolled demo kiosk may sell but may not draw.
   const creds = JSON.parse(readFileSync(`${dataDir}/demo-credentials.json`, 'utf8'))
-  const kiosk = { authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'kiosk').credential}` }
+  const kiosk = {
+    authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'kiosk').credential}`,
+  }
   expect((await api(url, 'POST', `/api/games/${gameId}/draw`, undefined, kiosk)).status).toBe(403)
 
   await checkDemoProductLines(url, creds)
@@ -53,10 +67,18 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
  * instant game whose packs are activated at the demo kiosk and cashier, an on-screen one), and `/` is a launcher
  * that opens the kiosk, the cashier and the display as the demo's enrolled devices.
  */
-export async function checkDemoProductLines(url: string, creds: { devices: Array<{ kind: string; name: string; credential: string }> }): Promise<void> {
+export async function checkDemoProductLines(
+  url: string,
+  creds: { devices: Array<{ kind: string; name: string; credential: string }> },
+): Promise<void> {
   const lotto = (await api(url, 'GET', '/api/lotto/draws')).body.draws
   expect(lotto.length).toBeGreaterThan(0)
-  const onSale = lotto.find((d: any) => d.status === 'open' && Date.parse(d.plan.salesStartAt) <= Date.now() && Date.now() < Date.parse(d.plan.salesCloseAt))
+  const onSale = lotto.find(
+    (d: any) =>
+      d.status === 'open' &&
+      Date.parse(d.plan.salesStartAt) <= Date.now() &&
+      Date.now() < Date.parse(d.plan.salesCloseAt),
+  )
   expect(onSale, 'a lotto draw on sale now').toBeTruthy()
   // Written in the hall's zone (La Paz under the default profile), not UTC.
   expect(onSale.plan.drawAt).toMatch(/-04:00$/)
@@ -64,11 +86,14 @@ export async function checkDemoProductLines(url: string, creds: { devices: Array
   const issue = lottery.find((d: any) => d.product === 'lottery' && d.status === 'open')
   expect(issue, 'a numbered lottery issue on sale').toBeTruthy()
   // Its register: fractions printed and distributed to the demo kiosk and the demo cashier station.
-  const director = { authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'director', password: 'bolillo-demo' })).body.token}` }
+  const director = {
+    authorization: `Bearer ${(await api(url, 'POST', '/api/auth/login', { username: 'director', password: 'bolillo-demo' })).body.token}`,
+  }
   const register = await api(url, 'GET', `/api/lottery/draws/${issue.drawId}/register`, undefined, director)
   expect(register.status).toBe(200)
   const registerText = JSON.stringify(register.body)
-  for (const d of creds.devices.filter((x) => x.kind === 'kiosk' || x.kind === 'cashier_station')) expect(registerText).toContain(d.credential.split('.')[0])
+  for (const d of creds.devices.filter((x) => x.kind === 'kiosk' || x.kind === 'cashier_station'))
+    expect(registerText).toContain(d.credential.split('.')[0])
   const games = (await api(url, 'GET', '/api/instant/games')).body.games
   expect(games.map((g: any) => g.channel).sort()).toEqual(['electronic', 'printed'])
 
@@ -76,18 +101,38 @@ export async function checkDemoProductLines(url: string, creds: { devices: Array
   // The demo cashier logs in at the demo's Caja 1, opens her shift and sells a credit voucher; the kiosk spends it
   // on a lotto slip and an on-screen instant ticket (no draw refused as "nothing on sale"; issue 13: no value
   // without a payment, so the kiosk sells only against a voucher).
-  const login = await api(url, 'POST', '/api/auth/login', { username: 'cajero', password: 'bolillo-demo' }, { authorization: `Device ${device('cashier_station').credential}` })
+  const login = await api(
+    url,
+    'POST',
+    '/api/auth/login',
+    { username: 'cajero', password: 'bolillo-demo' },
+    { authorization: `Device ${device('cashier_station').credential}` },
+  )
   expect(login.status, JSON.stringify(login.body)).toBe(200)
   const asCashier = { authorization: `Bearer ${login.body.token}` }
   expect((await api(url, 'POST', '/api/shifts', { floatCents: 10_000 }, asCashier)).status).toBe(201)
-  const voucher = await api(url, 'POST', '/api/vouchers', { hallId: 'demo', amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 } }, asCashier)
+  const voucher = await api(
+    url,
+    'POST',
+    '/api/vouchers',
+    { hallId: 'demo', amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 } },
+    asCashier,
+  )
   expect(voucher.status, JSON.stringify(voucher.body)).toBe(201)
   const electronic = games.find((g: any) => g.channel === 'electronic')
   const asKiosk = { authorization: `Device ${device('kiosk').credential}` }
-  const bought = await api(url, 'POST', '/api/kiosk/purchases', {
-    voucherCode: voucher.body.voucher.shortCode ?? voucher.body.voucher.code, ageConfirmed: true,
-    slips: [{ drawId: onSale.drawId, quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' } }], instant: { gameNo: electronic.gameNo, count: 1 },
-  }, asKiosk)
+  const bought = await api(
+    url,
+    'POST',
+    '/api/kiosk/purchases',
+    {
+      voucherCode: voucher.body.voucher.shortCode ?? voucher.body.voucher.code,
+      ageConfirmed: true,
+      slips: [{ drawId: onSale.drawId, quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' } }],
+      instant: { gameNo: electronic.gameNo, count: 1 },
+    },
+    asKiosk,
+  )
   expect(bought.status, JSON.stringify(bought.body)).toBe(201)
   // Bs 5 the slip, Bs 10 the instant ticket: Bs 5 left on the change voucher.
   expect(bought.body.change?.amountCents).toBe(500)
@@ -96,8 +141,21 @@ export async function checkDemoProductLines(url: string, creds: { devices: Array
   expect(page.status).toBe(200)
   const html = await page.text()
   expect(html).toContain('<html lang="es">')
-  for (const name of ['Quiosco de venta', 'Caja', 'Pantalla de sala', 'Consola del locutor', 'Lotto', 'Raspadita en pantalla']) expect(html).toContain(name)
-  const href = (id: string) => new URLSearchParams((new RegExp(`href="([^"]+)" data-testid="launch-${id}"`).exec(html)?.[1] ?? '').replace(/&amp;/g, '&').split('?')[1] ?? '')
+  for (const name of [
+    'Quiosco de venta',
+    'Caja',
+    'Pantalla de sala',
+    'Consola del locutor',
+    'Lotto',
+    'Raspadita en pantalla',
+  ])
+    expect(html).toContain(name)
+  const href = (id: string) =>
+    new URLSearchParams(
+      (new RegExp(`href="([^"]+)" data-testid="launch-${id}"`).exec(html)?.[1] ?? '')
+        .replace(/&amp;/g, '&')
+        .split('?')[1] ?? '',
+    )
   expect(href('kiosk').get('device')).toBe(device('kiosk').credential)
   expect(href('cashier').get('device')).toBe(device('cashier_station').credential)
   expect(href('display').get('device')).toBe(device('display').credential)

@@ -10,11 +10,20 @@ import { checkDesign, type InstantDesign } from '../../server/src/instant/design
 import { packPrintData } from '../../server/src/instant/files.ts'
 import type { Sealer } from '../../server/src/shared/sealing.ts'
 
-export interface PrintedTicket { serial: string; pack: number; position: number; code: string; tier: number }
+export interface PrintedTicket {
+  serial: string
+  pack: number
+  position: number
+  code: string
+  tier: number
+}
 
 /** The batch's seed, as the print run had it. */
 export async function printRunSeed(db: Database, sealer: Sealer, gameNo: number): Promise<Buffer> {
-  const row = await db.get<{ seed_sealed: string; seed_commitment: string }>('SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?', [gameNo])
+  const row = await db.get<{ seed_sealed: string; seed_commitment: string }>(
+    'SELECT seed_sealed, seed_commitment FROM instant_batches WHERE game_no = ?',
+    [gameNo],
+  )
   if (!row) throw new Error(`no instant batch ${gameNo}`)
   return sealer.open(row.seed_sealed, sealContext('seed', gameNo, row.seed_commitment))
 }
@@ -22,5 +31,7 @@ export async function printRunSeed(db: Database, sealer: Sealer, gameNo: number)
 /** Every ticket of the batch, in ticket order, as the print file has it. */
 export async function printRunTickets(db: Database, sealer: Sealer, design: InstantDesign): Promise<PrintedTicket[]> {
   const seed = await printRunSeed(db, sealer, design.gameNo)
-  return [...packPrintData(checkDesign(design), seed)].flatMap((p) => p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })))
+  return [...packPrintData(checkDesign(design), seed)].flatMap((p) =>
+    p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })),
+  )
 }

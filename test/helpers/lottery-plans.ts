@@ -1,7 +1,12 @@
 import type { LotteryPlanInput, RafflePlanInput } from '../../server/src/lottery/rules.ts'
 import type { LottoPlanInput } from '../../server/src/lotto/plan.ts'
 
-const staff = { authority: 'Gerente General', director: 'Director del Sorteo', moderator: 'Moderador', notary: 'Notario de Fe Pública N.º 12' }
+const staff = {
+  authority: 'Gerente General',
+  director: 'Director del Sorteo',
+  moderator: 'Moderador',
+  notary: 'Notario de Fe Pública N.º 12',
+}
 
 /** A valid 6-of-49 plan; tests break one thing at a time. */
 export function plan649(overrides: Partial<LottoPlanInput> = {}): LottoPlanInput {
@@ -55,9 +60,24 @@ export function lotteryPlan(overrides: Partial<LotteryPlanInput> = {}): LotteryP
     prizes: [
       { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000_000 },
       { code: 'P2', name: 'Segundo Premio', rule: { type: 'exact' }, amountCents: 20_000_000 },
-      { code: 'A1', name: 'Aproximación al Primer Premio', rule: { type: 'approximation', of: 'P1', distance: 1 }, amountCents: 2_000_000 },
-      { code: 'T3', name: 'Terminación de tres cifras', rule: { type: 'ending', of: 'P1', digits: 3 }, amountCents: 100_000 },
-      { code: 'T1', name: 'Reintegro (última cifra)', rule: { type: 'ending', of: 'P1', digits: 1 }, amountCents: 10_000 },
+      {
+        code: 'A1',
+        name: 'Aproximación al Primer Premio',
+        rule: { type: 'approximation', of: 'P1', distance: 1 },
+        amountCents: 2_000_000,
+      },
+      {
+        code: 'T3',
+        name: 'Terminación de tres cifras',
+        rule: { type: 'ending', of: 'P1', digits: 3 },
+        amountCents: 100_000,
+      },
+      {
+        code: 'T1',
+        name: 'Reintegro (última cifra)',
+        rule: { type: 'ending', of: 'P1', digits: 1 },
+        amountCents: 10_000,
+      },
     ],
     budgetCents: 1_000_000_000,
     salesStartAt: '2025-02-01T08:00:00-04:00',
@@ -89,8 +109,26 @@ export function rafflePlan(overrides: Partial<RafflePlanInput> = {}): RafflePlan
     ticketPriceCents: 500,
     currency: 'EUR',
     prizes: [
-      { code: 'R1', name: 'Primer premio', description: 'Bicicleta de montaña', kind: 'goods', valueCents: 90_000, depositedAt: '2025-05-30T10:00:00+02:00', depositPlace: 'Escaparate de la sede, Santander', invoiceRef: 'FAC-2025-118' },
-      { code: 'R2', name: 'Segundo premio', description: 'Cesta de productos de Cantabria', kind: 'goods', valueCents: 15_000, depositedAt: '2025-05-30T10:00:00+02:00', depositPlace: 'Escaparate de la sede, Santander', invoiceRef: 'FAC-2025-119' },
+      {
+        code: 'R1',
+        name: 'Primer premio',
+        description: 'Bicicleta de montaña',
+        kind: 'goods',
+        valueCents: 90_000,
+        depositedAt: '2025-05-30T10:00:00+02:00',
+        depositPlace: 'Escaparate de la sede, Santander',
+        invoiceRef: 'FAC-2025-118',
+      },
+      {
+        code: 'R2',
+        name: 'Segundo premio',
+        description: 'Cesta de productos de Cantabria',
+        kind: 'goods',
+        valueCents: 15_000,
+        depositedAt: '2025-05-30T10:00:00+02:00',
+        depositPlace: 'Escaparate de la sede, Santander',
+        invoiceRef: 'FAC-2025-119',
+      },
     ],
     salesStartAt: '2025-06-01T10:00:00+02:00',
     salesCloseAt: '2025-06-23T20:00:00+02:00',
@@ -108,7 +146,26 @@ export function rafflePlan(overrides: Partial<RafflePlanInput> = {}): RafflePlan
  * LOT-18 / LNS-8: registers an AJ-authorised tómbola (a sealed, certified blower of the operator, in no hall) for
  * manual lotto and lottery draws, which name it by its seal code. Returns the seal code.
  */
-export async function registerTombola(services: { devices: { register(input: { id: string; kind: 'blower'; name: string; sealCode: string; certificateId: string }): Promise<unknown> } }, sealCode = 'AJ-T-0042'): Promise<string> {
-  await services.devices.register({ id: `tombola-${sealCode}`, kind: 'blower', name: `Tómbola ${sealCode}`, sealCode, certificateId: `AJ-CERT-${sealCode}` })
+export async function registerTombola(
+  services: {
+    devices: {
+      register(input: {
+        id: string
+        kind: 'blower'
+        name: string
+        sealCode: string
+        certificateId: string
+      }): Promise<unknown>
+    }
+  },
+  sealCode = 'AJ-T-0042',
+): Promise<string> {
+  await services.devices.register({
+    id: `tombola-${sealCode}`,
+    kind: 'blower',
+    name: `Tómbola ${sealCode}`,
+    sealCode,
+    certificateId: `AJ-CERT-${sealCode}`,
+  })
   return sealCode
 }

@@ -11,11 +11,24 @@ import { plan649 } from './lottery-plans.ts'
 export const PASSWORD = 'correct horse battery'
 
 export const E_INSTANT: InstantDesign = {
-  gameNo: 880, name: 'Raspa en pantalla', currency: 'BOB', priceCents: 1000, ticketCount: 100, packSize: 50, channel: 'electronic',
+  gameNo: 880,
+  name: 'Raspa en pantalla',
+  currency: 'BOB',
+  priceCents: 1000,
+  ticketCount: 100,
+  packSize: 50,
+  channel: 'electronic',
   playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-  tiers: [{ amountCents: 5000, count: 4 }, { amountCents: 2000, count: 10 }, { amountCents: 1000, count: 20 }],
-  payoutShareBp: { min: 0, max: 10_000 }, packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
-  claimDays: 60, authorisationRef: 'AJ-RA-2025-0042', back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+  tiers: [
+    { amountCents: 5000, count: 4 },
+    { amountCents: 2000, count: 10 },
+    { amountCents: 1000, count: 20 },
+  ],
+  payoutShareBp: { min: 0, max: 10_000 },
+  packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
+  claimDays: 60,
+  authorisationRef: 'AJ-RA-2025-0042',
+  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }
 
 /** "2026-11-24T10:00:00-04:00" for `ms`, in La Paz time (the plan's own offset). */
@@ -34,8 +47,14 @@ export interface PaidHall extends HallSetup {
   directorToken: string
 }
 
-export async function paidHall(services: Services, options: { faceValueCents?: number; name?: string } = {}): Promise<PaidHall> {
-  const setup = await hallWithGameOnSale(services, { faceValueCents: options.faceValueCents ?? 500, name: options.name ?? 'Sala Illimani' })
+export async function paidHall(
+  services: Services,
+  options: { faceValueCents?: number; name?: string } = {},
+): Promise<PaidHall> {
+  const setup = await hallWithGameOnSale(services, {
+    faceValueCents: options.faceValueCents ?? 500,
+    name: options.name ?? 'Sala Illimani',
+  })
   const { auth } = services
   const kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
   const station = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })
@@ -45,15 +64,30 @@ export async function paidHall(services: Services, options: { faceValueCents?: n
   const login = await auth.login('cajera', PASSWORD, desk)
   const cashierToken = login.token
   // Her shift at the desk, opened with a counted float: counter sales move cash only through it (issue 13 point 5).
-  await services.cashdesk.shifts.open({ station: desk, person: { id: login.user.id, name: 'Rosa Vargas', role: 'cashier' } }, { floatCents: 10_000 })
+  await services.cashdesk.shifts.open(
+    { station: desk, person: { id: login.user.id, name: 'Rosa Vargas', role: 'cashier' } },
+    { floatCents: 10_000 },
+  )
   const directorToken = (await auth.login('jefa', PASSWORD)).token
   const now = Date.now()
-  const draw = await services.lotto.createDraw(plan649({
-    gameCode: `LOTO${setup.hallId.slice(-4).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`,
-    salesStartAt: laPaz(now - 86_400_000), salesCloseAt: laPaz(now + 5 * 86_400_000), drawAt: laPaz(now + 5 * 86_400_000 + 3600_000),
-    claimDeadline: laPaz(now + 70 * 86_400_000),
-  }))
+  const draw = await services.lotto.createDraw(
+    plan649({
+      gameCode: `LOTO${setup.hallId
+        .slice(-4)
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, 'X')}`,
+      salesStartAt: laPaz(now - 86_400_000),
+      salesCloseAt: laPaz(now + 5 * 86_400_000),
+      drawAt: laPaz(now + 5 * 86_400_000 + 3600_000),
+      claimDeadline: laPaz(now + 70 * 86_400_000),
+    }),
+  )
   await services.instant.generateBatch({ design: E_INSTANT, by: { kind: 'person', id: 'test' } })
-  await services.instant.configureHall({ hallId: setup.hallId, electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2025-0042', by: 'test' })
+  await services.instant.configureHall({
+    hallId: setup.hallId,
+    electronicInstantAllowed: true,
+    authorisationRef: 'AJ-RA-2025-0042',
+    by: 'test',
+  })
   return { ...setup, drawId: draw.drawId, gameNo: E_INSTANT.gameNo, kiosk, station, cashierToken, directorToken }
 }

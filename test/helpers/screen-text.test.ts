@@ -8,6 +8,8 @@ describe('screenLeaks (issue 14 point 7)', () => {
     expect(screenLeaks('Jefe de Mesa Quispe (floor_manager)')).toEqual(['floor_manager'])
     expect(screenLeaks('Sesión: ses_0123456789abcdef abierta')).toEqual(['ses_0123456789abcdef'])
     expect(screenLeaks('Caja dev_a1b2c3d4e5f60718')).toEqual(['dev_a1b2c3d4e5f60718'])
-    expect(screenLeaks('Su rol no permite esta operación. Pedro Flores · Locutor · BNG-50 · Bs 40,00 · A-00023')).toEqual([])
+    expect(
+      screenLeaks('Su rol no permite esta operación. Pedro Flores · Locutor · BNG-50 · Bs 40,00 · A-00023'),
+    ).toEqual([])
   })
 })

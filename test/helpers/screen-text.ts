@@ -7,9 +7,20 @@ import { permissions } from '../../server/src/access/permissions.ts'
  */
 export function screenLeaks(text: string): string[] {
   const found: string[] = []
-  for (const code of text.match(/\b[A-Z]{2,}(?:_[A-Z]+)+\b|\bFORBIDDEN\b|\bUNAUTHORIZED\b|\bHTTP_\d{3}\b/g) ?? []) found.push(code)
-  for (const p of Object.keys(permissions)) if (new RegExp(`(^|[^\\w.])${p.replace('.', '\\.')}($|[^\\w.])`).test(text)) found.push(p)
-  for (const role of ['floor_manager', 'cashier_station', '(caller)', '(auditor)', '(director)', '(cashier)', '(kiosk)']) if (text.includes(role)) found.push(role)
+  for (const code of text.match(/\b[A-Z]{2,}(?:_[A-Z]+)+\b|\bFORBIDDEN\b|\bUNAUTHORIZED\b|\bHTTP_\d{3}\b/g) ?? [])
+    found.push(code)
+  for (const p of Object.keys(permissions))
+    if (new RegExp(`(^|[^\\w.])${p.replace('.', '\\.')}($|[^\\w.])`).test(text)) found.push(p)
+  for (const role of [
+    'floor_manager',
+    'cashier_station',
+    '(caller)',
+    '(auditor)',
+    '(director)',
+    '(cashier)',
+    '(kiosk)',
+  ])
+    if (text.includes(role)) found.push(role)
   for (const id of text.match(/\b(?:u|dev|ses|sess|g|game|pz|hall|st|stn)_[0-9a-f]{8,}\b/g) ?? []) found.push(id)
   return found
 }

@@ -14,8 +14,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 
-export interface Needle { what: string; bytes: Buffer }
-export interface KnownTicket { id: number; serial: string; tier: number; amountCents: number }
+export interface Needle {
+  what: string
+  bytes: Buffer
+}
+export interface KnownTicket {
+  id: number
+  serial: string
+  tier: number
+  amountCents: number
+}
 
 export function filesUnder(dir: string): string[] {
   const out: string[] = []
@@ -31,8 +39,17 @@ export function filesUnder(dir: string): string[] {
 /** A secret in every spelling it could be stored in. */
 export function secretNeedles(what: string, secret: Uint8Array): Needle[] {
   const b = Buffer.from(secret)
-  const spellings = [b, Buffer.from(b.toString('hex')), Buffer.from(b.toString('hex').toUpperCase()), Buffer.from(b.toString('base64')), Buffer.from(b.toString('base64url'))]
-  return spellings.map((bytes, i) => ({ what: `${what} (${['raw bytes', 'hex', 'HEX', 'base64', 'base64url'][i]})`, bytes }))
+  const spellings = [
+    b,
+    Buffer.from(b.toString('hex')),
+    Buffer.from(b.toString('hex').toUpperCase()),
+    Buffer.from(b.toString('base64')),
+    Buffer.from(b.toString('base64url')),
+  ]
+  return spellings.map((bytes, i) => ({
+    what: `${what} (${['raw bytes', 'hex', 'HEX', 'base64', 'base64url'][i]})`,
+    bytes,
+  }))
 }
 
 export function textNeedle(what: string, text: string): Needle {
@@ -66,9 +83,14 @@ export function findTierBesideSerial(files: string[], tickets: Map<string, Known
       let z = m.index! + m[0].length
       while (z < text.length && !bound.test(text[z]) && z - m.index! < 2000) z++
       const record = text.slice(a, z)
-      const patterns = [new RegExp(`"tier"\\s*:\\s*${t.tier}(?!\\d)`), new RegExp(`${m[0]},${t.tier},${t.amountCents}(?!\\d)`)]
-      if (t.amountCents > 0) patterns.push(new RegExp(`"(amountCents|prizeCents|amount_cents)"\\s*:\\s*${t.amountCents}(?!\\d)`))
-      if (patterns.some((p) => p.test(record))) found.push(`${file}: tier ${t.tier} of ${t.serial} beside its serial: ${JSON.stringify(record.slice(0, 200))}`)
+      const patterns = [
+        new RegExp(`"tier"\\s*:\\s*${t.tier}(?!\\d)`),
+        new RegExp(`${m[0]},${t.tier},${t.amountCents}(?!\\d)`),
+      ]
+      if (t.amountCents > 0)
+        patterns.push(new RegExp(`"(amountCents|prizeCents|amount_cents)"\\s*:\\s*${t.amountCents}(?!\\d)`))
+      if (patterns.some((p) => p.test(record)))
+        found.push(`${file}: tier ${t.tier} of ${t.serial} beside its serial: ${JSON.stringify(record.slice(0, 200))}`)
     }
   }
   return found
@@ -94,12 +116,17 @@ export async function findTierColumns(file: string, tickets: KnownTicket[]): Pro
       for (const { name } of tables) {
         if (name === 'sqlite_sequence') continue
         // The rowid counts as a key column too (INTEGER PRIMARY KEY aliases it).
-        const objects = db.prepare(`SELECT rowid AS "__scan_rowid", * FROM "${name}"`).all() as Array<Record<string, unknown>>
+        const objects = db.prepare(`SELECT rowid AS "__scan_rowid", * FROM "${name}"`).all() as Array<
+          Record<string, unknown>
+        >
         if (objects.length === 0) continue
         const columns = Object.keys(objects[0]).filter((c) => c !== '__scan_rowid')
         const rows = objects.map((o) => columns.map((c) => o[c]))
         const keyed = objects.map((o) => [o.__scan_rowid])
-        const keys = [...columns.map((c, i) => ({ label: c, at: (r: unknown[], _k: number) => r[i] })), { label: 'rowid', at: (_r: unknown[], k: number) => keyed[k]?.[0] }]
+        const keys = [
+          ...columns.map((c, i) => ({ label: c, at: (r: unknown[], _k: number) => r[i] })),
+          { label: 'rowid', at: (_r: unknown[], k: number) => keyed[k]?.[0] },
+        ]
         for (const key of keys) {
           for (let v = 0; v < columns.length; v++) {
             if (columns[v] === key.label) continue
@@ -108,7 +135,12 @@ export async function findTierColumns(file: string, tickets: KnownTicket[]): Pro
             const tiers = new Set<number>()
             rows.forEach((r, k) => {
               const kv = key.at(r, k)
-              const t = typeof kv === 'number' || typeof kv === 'bigint' ? byId.get(Number(kv)) : typeof kv === 'string' ? bySerial.get(kv) : undefined
+              const t =
+                typeof kv === 'number' || typeof kv === 'bigint'
+                  ? byId.get(Number(kv))
+                  : typeof kv === 'string'
+                    ? bySerial.get(kv)
+                    : undefined
               if (!t || t.tier === 0) return
               winners++
               const value = r[v]
@@ -119,7 +151,10 @@ export async function findTierColumns(file: string, tickets: KnownTicket[]): Pro
                 }
               }
             })
-            if (winners >= 10 && agree >= 0.95 * winners && tiers.size >= 2) found.push(`${file}: ${name}.${columns[v]} keyed by ${key.label} gives the prize of ${agree} of ${winners} winning tickets`)
+            if (winners >= 10 && agree >= 0.95 * winners && tiers.size >= 2)
+              found.push(
+                `${file}: ${name}.${columns[v]} keyed by ${key.label} gives the prize of ${agree} of ${winners} winning tickets`,
+              )
           }
         }
       }
@@ -168,24 +203,37 @@ export function bearerNeedles(codes: Map<string, string>): Needle[] {
     needles.push(textNeedle(`bearer code of ${what}`, code))
     const signed = SIGNED_CODE.exec(code)
     if (signed) needles.push(textNeedle(`signature of the code of ${what}`, signed[1]))
-    if (SHORT_CODE.test(code)) needles.push(textNeedle(`short code of ${what} (without dashes)`, code.replace(/-/g, '')))
+    if (SHORT_CODE.test(code))
+      needles.push(textNeedle(`short code of ${what} (without dashes)`, code.replace(/-/g, '')))
   }
   return needles
 }
 
 /** Every row of every table of a live database (SQLite or PostgreSQL), as `table: JSON` lines, for text needles. */
-export async function databaseRowsText(db: { engine: 'sqlite' | 'postgres'; all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> }, tables?: readonly string[]): Promise<string> {
-  const names = tables ?? (db.engine === 'sqlite'
-    ? (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name)
-    : (await db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'")).map((r) => r.name))
+export async function databaseRowsText(
+  db: { engine: 'sqlite' | 'postgres'; all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> },
+  tables?: readonly string[],
+): Promise<string> {
+  const names =
+    tables ??
+    (db.engine === 'sqlite'
+      ? (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name)
+      : (
+          await db.all<{ name: string }>(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+          )
+        ).map((r) => r.name))
   const lines: string[] = []
   for (const name of names) {
-    for (const row of await db.all<Record<string, unknown>>(`SELECT * FROM "${name}"`)) lines.push(`${name}: ${JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`)
+    for (const row of await db.all<Record<string, unknown>>(`SELECT * FROM "${name}"`))
+      lines.push(`${name}: ${JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`)
   }
   return lines.join('\n')
 }
 
 /** Every needle found in a text: `label: what`. */
 export function findNeedlesInText(label: string, text: string, needles: Needle[]): string[] {
-  return needles.filter((n) => n.bytes.length > 0 && text.includes(n.bytes.toString('utf8'))).map((n) => `${label}: ${n.what}`)
+  return needles
+    .filter((n) => n.bytes.length > 0 && text.includes(n.bytes.toString('utf8')))
+    .map((n) => `${label}: ${n.what}`)
 }

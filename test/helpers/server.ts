@@ -12,9 +12,20 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // A restart test passes the first server's dataDir (and port) back in: no fresh directory then.
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'bolillo-test-'))
   return {
-    port: 0, host: '127.0.0.1', dataDir, databaseUrl: null, profileId: 'BO-2025', hallName: 'Sala de pruebas',
-    playingPositions: 100, ballSource: 'rng', logLevel: 'error', seedDemo: false, sqliteSynchronous: 'NORMAL',
-    auth: 'off', rateLimitPerMinute: 1_000_000, authFailuresPerMinute: 1_000_000,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: null,
+    profileId: 'BO-2025',
+    hallName: 'Sala de pruebas',
+    playingPositions: 100,
+    ballSource: 'rng',
+    logLevel: 'error',
+    seedDemo: false,
+    sqliteSynchronous: 'NORMAL',
+    auth: 'off',
+    rateLimitPerMinute: 1_000_000,
+    authFailuresPerMinute: 1_000_000,
     // RNG-26: the shipped profiles draw lotto and lotteries by tómbola unless the licence names the AJ authorisation of
     // the RNG; the test licence names one so that RNG draws can be tested (lottery-rules.test.ts sets none).
     lotteryRngAuthorisation: 'AJ-RA-PRUEBAS-RNG',
@@ -32,7 +43,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** A real server on a free loopback port with a fresh data directory. */
-export async function startTestServer(overrides: Partial<Config> = {}, services: ServiceOverrides = {}): Promise<RunningServer & { dataDir: string; cleanup(): Promise<void> }> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  services: ServiceOverrides = {},
+): Promise<RunningServer & { dataDir: string; cleanup(): Promise<void> }> {
   const config = testConfig(overrides)
   if (testPostgresUrl && overrides.databaseUrl === undefined) config.databaseUrl = await freshPostgresUrl()
   const server = await createServer(config, services)
@@ -47,7 +61,13 @@ export async function startTestServer(overrides: Partial<Config> = {}, services:
 }
 
 /** JSON over real HTTP; returns status and parsed body. */
-export async function api<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function api<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(base + path, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -65,9 +85,17 @@ export function connect(url: string): Promise<Socket> {
   })
 }
 
-export function waitFor<T = any>(socket: Socket, event: string, predicate: (payload: T) => boolean = () => true, timeoutMs = 10_000): Promise<T> {
+export function waitFor<T = any>(
+  socket: Socket,
+  event: string,
+  predicate: (payload: T) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { socket.off(event, handler); reject(new Error(`timed out waiting for ${event}`)) }, timeoutMs)
+    const timer = setTimeout(() => {
+      socket.off(event, handler)
+      reject(new Error(`timed out waiting for ${event}`))
+    }, timeoutMs)
     const handler = (payload: T) => {
       if (!predicate(payload)) return
       clearTimeout(timer)

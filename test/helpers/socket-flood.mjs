@@ -8,16 +8,32 @@ const result = { sent: 0, ok: 0, refused: {}, warned: 0, disconnected: 0, connec
 
 function open() {
   return new Promise((resolve) => {
-    const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { 'x-forwarded-for': address } })
+    const s = io(url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      extraHeaders: { 'x-forwarded-for': address },
+    })
     s.once('connect', () => resolve(s))
-    s.once('connect_error', () => { result.connectErrors++; resolve(null) })
+    s.once('connect_error', () => {
+      result.connectErrors++
+      resolve(null)
+    })
   })
 }
 
 const opened = (await Promise.all(Array.from({ length: Number(sockets) }, open))).filter(Boolean)
 const t0 = performance.now()
 process.stdout.write('START\n')
-const gone = opened.map((s) => new Promise((resolve) => s.once('disconnect', () => { result.disconnected++; resolve() })))
+const gone = opened.map(
+  (s) =>
+    new Promise((resolve) =>
+      s.once('disconnect', () => {
+        result.disconnected++
+        resolve()
+      }),
+    ),
+)
 for (const s of opened) s.on('limit:warning', () => result.warned++)
 opened.forEach((s, i) => {
   const n = i === 0 ? Number(firstEvents) : Number(otherEvents)

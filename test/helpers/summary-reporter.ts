@@ -11,8 +11,10 @@ export default class SummaryReporter implements Reporter {
       for (const test of mod.children.allTests()) {
         const state = test.result().state
         if (state === 'passed') passed++
-        else if (state === 'failed') { failed++; moduleFailures++ }
-        else skipped++
+        else if (state === 'failed') {
+          failed++
+          moduleFailures++
+        } else skipped++
       }
       // A file that failed to load has no failed test of its own: count it, so the line never hides it.
       if (moduleFailures === 0 && mod.state() === 'failed') failed++

@@ -16,13 +16,27 @@ export interface Till {
   relogin(): Promise<void>
 }
 
-export async function openTill(url: string, services: Services, input: { hallId: string; username: string; password: string; stationName?: string; floatCents?: number }): Promise<Till> {
+export async function openTill(
+  url: string,
+  services: Services,
+  input: { hallId: string; username: string; password: string; stationName?: string; floatCents?: number },
+): Promise<Till> {
   const name = input.stationName ?? 'Mesa 1'
-  const station = { ...(await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: input.hallId })), name }
+  const station = {
+    ...(await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: input.hallId })),
+    name,
+  }
   const till: Till = { station, token: '', headers: {}, shiftId: '', relogin }
   async function relogin() {
-    const r = await api(url, 'POST', '/api/auth/login', { username: input.username, password: input.password }, { authorization: `Device ${station.credential}` })
-    if (r.status !== 200) throw new Error(`login of ${input.username} at ${name}: ${r.status} ${JSON.stringify(r.body)}`)
+    const r = await api(
+      url,
+      'POST',
+      '/api/auth/login',
+      { username: input.username, password: input.password },
+      { authorization: `Device ${station.credential}` },
+    )
+    if (r.status !== 200)
+      throw new Error(`login of ${input.username} at ${name}: ${r.status} ${JSON.stringify(r.body)}`)
     till.token = r.body.token
     till.headers = { authorization: `Bearer ${till.token}`, 'accept-language': 'es' }
   }

@@ -5,21 +5,64 @@
 import { useState } from 'preact/hooks'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
-import { Field, Input, Loading, Panel, Table, cents, money, num, openPdf, percent, tx, useAction, useLoad, when } from '../ui.tsx'
+import {
+  Field,
+  Input,
+  Loading,
+  Panel,
+  Table,
+  cents,
+  money,
+  num,
+  openPdf,
+  percent,
+  tx,
+  useAction,
+  useLoad,
+  when,
+} from '../ui.tsx'
 
 type Product = 'lotto' | 'lottery' | 'raffle'
 interface Draw {
-  drawId: string; product: string; status: string
-  plan: { name: string; gameCode: string; drawNumber: number; drawAt: string; salesCloseAt: string; currency: string; priceCents?: number; ticketPriceCents?: number; prizePoolBp?: number; categories?: Array<{ code: string; name: string; matches: number; prize: { type: string; bp?: number; amountCents?: number } }>; prizes?: Array<{ code: string; name: string; amountCents?: number; valueCents?: number; description?: string }>; numbering?: { from: number; to: number; digits: number }; series?: number; fractions?: number }
+  drawId: string
+  product: string
+  status: string
+  plan: {
+    name: string
+    gameCode: string
+    drawNumber: number
+    drawAt: string
+    salesCloseAt: string
+    currency: string
+    priceCents?: number
+    ticketPriceCents?: number
+    prizePoolBp?: number
+    categories?: Array<{
+      code: string
+      name: string
+      matches: number
+      prize: { type: string; bp?: number; amountCents?: number }
+    }>
+    prizes?: Array<{ code: string; name: string; amountCents?: number; valueCents?: number; description?: string }>
+    numbering?: { from: number; to: number; digits: number }
+    series?: number
+    fractions?: number
+  }
   close: { beaconRound: number; beaconPublishedAt?: string } | null
   beacon: unknown
   participation: { receipts?: number; plays?: number; ticketsInPlay?: number; salesCents: number } | null
-  numbers?: number[]; drawn?: number[]; balls?: number[]
+  numbers?: number[]
+  drawn?: number[]
+  balls?: number[]
 }
 interface Extracto {
-  numbers?: number[]; categories?: Array<{ code: string; name: string; winners: number; amountEachCents: number; totalCents: number }>
-  winning?: Record<string, string>; prizes?: Array<{ code: string; name: string; numbers: string[] | null; amountCents?: number; description?: string }>
-  salesCents?: number; poolCents?: number; currency: string
+  numbers?: number[]
+  categories?: Array<{ code: string; name: string; winners: number; amountEachCents: number; totalCents: number }>
+  winning?: Record<string, string>
+  prizes?: Array<{ code: string; name: string; numbers: string[] | null; amountCents?: number; description?: string }>
+  salesCents?: number
+  poolCents?: number
+  currency: string
 }
 
 const base = (p: Product) => (p === 'lotto' ? '/api/lotto' : '/api/lottery')
@@ -27,25 +70,61 @@ const priceOf = (d: Draw) => d.plan.priceCents ?? d.plan.ticketPriceCents ?? 0
 
 function DrawStatus(props: { status: string }) {
   const cls = props.status === 'settled' ? 'good' : props.status === 'open' ? 'info' : 'warn'
-  return <span class={`tag ${cls}`} data-testid="draw-status">{named(lang.value, 'ds', props.status, 'ds_other')}</span>
+  return (
+    <span class={`tag ${cls}`} data-testid="draw-status">
+      {named(lang.value, 'ds', props.status, 'ds_other')}
+    </span>
+  )
 }
 
 function ExtractoView(props: { product: Product; drawId: string }) {
-  const ex = useLoad(() => api<Extracto>('GET', `${base(props.product)}/draws/${encodeURIComponent(props.drawId)}/extracto`), [props.drawId])
+  const ex = useLoad(
+    () => api<Extracto>('GET', `${base(props.product)}/draws/${encodeURIComponent(props.drawId)}/extracto`),
+    [props.drawId],
+  )
   if (!ex.data) return <Loading error={ex.error} />
   const e = ex.data
   return (
     <div data-testid="extracto">
       <h3>{tx('extracto')}</h3>
-      {e.numbers && <p class="balls" data-testid="winning-numbers">{e.numbers.map((n) => <span class="ball" key={n}>{n}</span>)}</p>}
-      {e.winning && <p class="balls" data-testid="winning-numbers">{Object.values(e.winning).map((n) => <span class="ball wide" key={n}>{n}</span>)}</p>}
+      {e.numbers && (
+        <p class="balls" data-testid="winning-numbers">
+          {e.numbers.map((n) => (
+            <span class="ball" key={n}>
+              {n}
+            </span>
+          ))}
+        </p>
+      )}
+      {e.winning && (
+        <p class="balls" data-testid="winning-numbers">
+          {Object.values(e.winning).map((n) => (
+            <span class="ball wide" key={n}>
+              {n}
+            </span>
+          ))}
+        </p>
+      )}
       {e.categories && (
-        <Table head={[tx('category'), tx('winners'), tx('prizeEach'), tx('total')]}
-          rows={e.categories.map((c) => [c.name, num(c.winners), money(c.amountEachCents, e.currency), money(c.totalCents, e.currency)])} />
+        <Table
+          head={[tx('category'), tx('winners'), tx('prizeEach'), tx('total')]}
+          rows={e.categories.map((c) => [
+            c.name,
+            num(c.winners),
+            money(c.amountEachCents, e.currency),
+            money(c.totalCents, e.currency),
+          ])}
+        />
       )}
       {e.prizes && (
-        <Table head={[tx('category'), tx('numbers'), tx('amount')]}
-          rows={e.prizes.map((p) => [p.name, (p.numbers ?? []).slice(0, 12).join(' · ') || '—', p.amountCents !== undefined ? money(p.amountCents, e.currency) : (p.description ?? '—')])} />
+        <Table
+          head={[tx('category'), tx('numbers'), tx('amount')]}
+          rows={e.prizes.map((p) => [
+            p.name,
+            (p.numbers ?? []).slice(0, 12).join(' · ') || '—',
+            p.amountCents !== undefined ? money(p.amountCents, e.currency) : (p.description ?? '—'),
+          ])}
+        />
       )}
     </div>
   )
@@ -57,84 +136,199 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   const [earlyReason, setEarlyReason] = useState('')
   const [signature, setSignature] = useState('')
   const step = useAction(async (what: 'close' | 'beacon' | 'draw' | 'settle') => {
-    if (what === 'close') await api('POST', `${path}/close`, earlyReason.trim() && product === 'lotto' ? { earlyReason: earlyReason.trim() } : {})
+    if (what === 'close')
+      await api(
+        'POST',
+        `${path}/close`,
+        earlyReason.trim() && product === 'lotto' ? { earlyReason: earlyReason.trim() } : {},
+      )
     if (what === 'beacon') await api('POST', `${path}/beacon`, { signature: signature.trim() })
     if (what === 'draw') await api('POST', `${path}/draw`)
     if (what === 'settle') await api('POST', `${path}/settle`)
     props.onChange()
   })
-  const pdf = useAction(async (kind: 'extracto' | 'acta') => { await openPdf(`${path}/${kind}.pdf`, api) })
+  const pdf = useAction(async (kind: 'extracto' | 'acta') => {
+    await openPdf(`${path}/${kind}.pdf`, api)
+  })
   const [from, setFrom] = useState('0')
   const [to, setTo] = useState('9')
-  const print = useAction(async () => { await openPdf(`${path}/tickets.pdf?from=${Number(from)}&to=${Number(to)}`, api) })
-  const ret = useAction(async () => { await api('POST', `${path}/returns`, { from: Number(from), to: Number(to) }) })
+  const print = useAction(async () => {
+    await openPdf(`${path}/tickets.pdf?from=${Number(from)}&to=${Number(to)}`, api)
+  })
+  const ret = useAction(async () => {
+    await api('POST', `${path}/returns`, { from: Number(from), to: Number(to) })
+  })
   const p = draw.plan
-  const drawn = draw.numbers?.length ? draw.numbers : draw.drawn?.length ? draw.drawn : draw.balls ?? []
+  const drawn = draw.numbers?.length ? draw.numbers : draw.drawn?.length ? draw.drawn : (draw.balls ?? [])
   return (
-    <Panel title={`${p.name} · ${tx('drawNo')} ${p.drawNumber}`} testId="draw-detail" wide actions={<DrawStatus status={draw.status} />}>
+    <Panel
+      title={`${p.name} · ${tx('drawNo')} ${p.drawNumber}`}
+      testId="draw-detail"
+      wide
+      actions={<DrawStatus status={draw.status} />}
+    >
       <div class="cols">
         <dl>
-          <dt>{tx('drawAt')}</dt><dd>{when(p.drawAt)}</dd>
-          <dt>{tx('salesClose')}</dt><dd>{when(p.salesCloseAt)}</dd>
-          <dt>{tx('price')}</dt><dd>{money(priceOf(draw), p.currency)}</dd>
-          {p.prizePoolBp !== undefined && <><dt>{tx('prizePool')}</dt><dd>{percent(p.prizePoolBp)} {tx('ofSales')}</dd></>}
+          <dt>{tx('drawAt')}</dt>
+          <dd>{when(p.drawAt)}</dd>
+          <dt>{tx('salesClose')}</dt>
+          <dd>{when(p.salesCloseAt)}</dd>
+          <dt>{tx('price')}</dt>
+          <dd>{money(priceOf(draw), p.currency)}</dd>
+          {p.prizePoolBp !== undefined && (
+            <>
+              <dt>{tx('prizePool')}</dt>
+              <dd>
+                {percent(p.prizePoolBp)} {tx('ofSales')}
+              </dd>
+            </>
+          )}
         </dl>
         <dl data-testid="participation">
-          <dt>{tx('participation')}</dt><dd>{draw.participation ? '' : '—'}</dd>
-          {draw.participation?.receipts !== undefined && <><dt>{tx('receipts')}</dt><dd>{num(draw.participation.receipts)}</dd></>}
-          {draw.participation?.plays !== undefined && <><dt>{tx('plays')}</dt><dd>{num(draw.participation.plays)}</dd></>}
-          {draw.participation?.ticketsInPlay !== undefined && <><dt>{tx('sold')}</dt><dd>{num(draw.participation.ticketsInPlay)}</dd></>}
-          {draw.participation && <><dt>{tx('sales')}</dt><dd>{money(draw.participation.salesCents, p.currency)}</dd></>}
-          {draw.close && <><dt>{tx('beaconRound')}</dt><dd>{num(draw.close.beaconRound)}</dd></>}
+          <dt>{tx('participation')}</dt>
+          <dd>{draw.participation ? '' : '—'}</dd>
+          {draw.participation?.receipts !== undefined && (
+            <>
+              <dt>{tx('receipts')}</dt>
+              <dd>{num(draw.participation.receipts)}</dd>
+            </>
+          )}
+          {draw.participation?.plays !== undefined && (
+            <>
+              <dt>{tx('plays')}</dt>
+              <dd>{num(draw.participation.plays)}</dd>
+            </>
+          )}
+          {draw.participation?.ticketsInPlay !== undefined && (
+            <>
+              <dt>{tx('sold')}</dt>
+              <dd>{num(draw.participation.ticketsInPlay)}</dd>
+            </>
+          )}
+          {draw.participation && (
+            <>
+              <dt>{tx('sales')}</dt>
+              <dd>{money(draw.participation.salesCents, p.currency)}</dd>
+            </>
+          )}
+          {draw.close && (
+            <>
+              <dt>{tx('beaconRound')}</dt>
+              <dd>{num(draw.close.beaconRound)}</dd>
+            </>
+          )}
         </dl>
       </div>
       {p.categories && (
-        <Table head={[tx('category'), tx('matches'), tx('prize')]}
-          rows={p.categories.map((c) => [c.name, num(c.matches), c.prize.type === 'share' ? percent(c.prize.bp) : money(c.prize.amountCents, p.currency)])} />
+        <Table
+          head={[tx('category'), tx('matches'), tx('prize')]}
+          rows={p.categories.map((c) => [
+            c.name,
+            num(c.matches),
+            c.prize.type === 'share' ? percent(c.prize.bp) : money(c.prize.amountCents, p.currency),
+          ])}
+        />
       )}
-      {drawn.length > 0 && draw.status !== 'settled' && <p class="balls" data-testid="drawn">{drawn.map((n) => <span class="ball" key={n}>{n}</span>)}</p>}
+      {drawn.length > 0 && draw.status !== 'settled' && (
+        <p class="balls" data-testid="drawn">
+          {drawn.map((n) => (
+            <span class="ball" key={n}>
+              {n}
+            </span>
+          ))}
+        </p>
+      )}
       {can('lottery.draw') && (
         <div class="steps" data-testid="draw-steps">
           {draw.status === 'open' && (
-            <form class="inline" onSubmit={(e) => { e.preventDefault(); void step.run('close') }}>
-              {product === 'lotto' && <Field label={tx('earlyReason')} wide><Input name="earlyReason" value={earlyReason} onValue={setEarlyReason} /></Field>}
-              <button type="submit" class="primary" data-testid="close-sales" disabled={step.busy}>{tx('closeSales')}</button>
+            <form
+              class="inline"
+              onSubmit={(e) => {
+                e.preventDefault()
+                void step.run('close')
+              }}
+            >
+              {product === 'lotto' && (
+                <Field label={tx('earlyReason')} wide>
+                  <Input name="earlyReason" value={earlyReason} onValue={setEarlyReason} />
+                </Field>
+              )}
+              <button type="submit" class="primary" data-testid="close-sales" disabled={step.busy}>
+                {tx('closeSales')}
+              </button>
             </form>
           )}
           {draw.status === 'closed' && (
             <>
-              <form class="inline" onSubmit={(e) => { e.preventDefault(); void step.run('beacon') }}>
-                <Field label={tx('beaconSignature')} wide><Input name="signature" value={signature} onValue={setSignature} /></Field>
-                <button type="submit" disabled={step.busy || !signature.trim()}>{tx('recordBeacon')}</button>
+              <form
+                class="inline"
+                onSubmit={(e) => {
+                  e.preventDefault()
+                  void step.run('beacon')
+                }}
+              >
+                <Field label={tx('beaconSignature')} wide>
+                  <Input name="signature" value={signature} onValue={setSignature} />
+                </Field>
+                <button type="submit" disabled={step.busy || !signature.trim()}>
+                  {tx('recordBeacon')}
+                </button>
               </form>
-              <button class="primary" data-testid="draw-now" disabled={step.busy} onClick={() => void step.run('draw')}>{tx('drawNow')}</button>
+              <button class="primary" data-testid="draw-now" disabled={step.busy} onClick={() => void step.run('draw')}>
+                {tx('drawNow')}
+              </button>
             </>
           )}
-          {draw.status === 'drawn' && <button class="primary" data-testid="settle" disabled={step.busy} onClick={() => void step.run('settle')}>{tx('settle')}</button>}
+          {draw.status === 'drawn' && (
+            <button class="primary" data-testid="settle" disabled={step.busy} onClick={() => void step.run('settle')}>
+              {tx('settle')}
+            </button>
+          )}
           {step.feedback}
         </div>
       )}
       {draw.status === 'settled' && <ExtractoView product={product} drawId={draw.drawId} />}
       <div class="inline">
-        {draw.status === 'settled' && <button data-testid="extracto-pdf" onClick={() => void pdf.run('extracto')}>{tx('extracto')} · PDF</button>}
+        {draw.status === 'settled' && (
+          <button data-testid="extracto-pdf" onClick={() => void pdf.run('extracto')}>
+            {tx('extracto')} · PDF
+          </button>
+        )}
         {can('minutes.read') && <button onClick={() => void pdf.run('acta')}>{tx('acta')} · PDF</button>}
       </div>
       {pdf.error && pdf.feedback}
       {product === 'lottery' && can('lottery.admin') && (
         <>
-          <h3>{tx('printRun')} · {tx('returns')}</h3>
+          <h3>
+            {tx('printRun')} · {tx('returns')}
+          </h3>
           <div class="inline" data-testid="print-run">
-            <Field label={tx('fromNumber')}><Input name="from" inputMode="numeric" value={from} onValue={setFrom} /></Field>
-            <Field label={tx('toNumber')}><Input name="to" inputMode="numeric" value={to} onValue={setTo} /></Field>
-            <button onClick={() => void print.run()} disabled={print.busy}>{tx('printPdf')}</button>
-            {draw.status === 'open' && <button onClick={() => void ret.run()} disabled={ret.busy}>{tx('recordReturn')}</button>}
+            <Field label={tx('fromNumber')}>
+              <Input name="from" inputMode="numeric" value={from} onValue={setFrom} />
+            </Field>
+            <Field label={tx('toNumber')}>
+              <Input name="to" inputMode="numeric" value={to} onValue={setTo} />
+            </Field>
+            <button onClick={() => void print.run()} disabled={print.busy}>
+              {tx('printPdf')}
+            </button>
+            {draw.status === 'open' && (
+              <button onClick={() => void ret.run()} disabled={ret.busy}>
+                {tx('recordReturn')}
+              </button>
+            )}
           </div>
-          {print.error && print.feedback}{ret.feedback}
+          {print.error && print.feedback}
+          {ret.feedback}
           <p class="muted">{tx('noRegister')}</p>
         </>
       )}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
-      {product === 'raffle' && draw.status === 'open' && <p class="muted" data-testid="raffle-counter-only">{tx('raffleAtCounter')}</p>}
+      {product === 'raffle' && draw.status === 'open' && (
+        <p class="muted" data-testid="raffle-counter-only">
+          {tx('raffleAtCounter')}
+        </p>
+      )}
     </Panel>
   )
 }
@@ -150,39 +344,112 @@ const isoIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOSt
 
 function NewLottoPlan(props: { onCreated: () => void }) {
   const [f, setF] = useState({
-    name: 'Loto 5/39', gameCode: 'LOTO539', drawNumber: '1', range: '39', picks: '5', price: '5', currency: 'BOB', pool: '50',
-    salesCloseAt: isoIn(1), drawAt: isoIn(1.05), operator: '', authorisationRef: '', drawPlace: '', paymentPlace: '', regulationUrl: '',
-    authority: '', director: '', moderator: '', notary: '',
+    name: 'Loto 5/39',
+    gameCode: 'LOTO539',
+    drawNumber: '1',
+    range: '39',
+    picks: '5',
+    price: '5',
+    currency: 'BOB',
+    pool: '50',
+    salesCloseAt: isoIn(1),
+    drawAt: isoIn(1.05),
+    operator: '',
+    authorisationRef: '',
+    drawPlace: '',
+    paymentPlace: '',
+    regulationUrl: '',
+    authority: '',
+    director: '',
+    moderator: '',
+    notary: '',
   })
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
   const create = useAction(async () => {
     const drawAt = new Date(f.drawAt)
     const picks = Number(f.picks)
     await api('POST', '/api/lotto/draws', {
-      operator: f.operator, gameCode: f.gameCode, name: f.name, drawNumber: Number(f.drawNumber), issue: String(drawAt.getFullYear()), range: Number(f.range), picks,
-      priceCents: cents(f.price), currency: f.currency, prizePoolBp: Math.round(Number(f.pool) * 100),
+      operator: f.operator,
+      gameCode: f.gameCode,
+      name: f.name,
+      drawNumber: Number(f.drawNumber),
+      issue: String(drawAt.getFullYear()),
+      range: Number(f.range),
+      picks,
+      priceCents: cents(f.price),
+      currency: f.currency,
+      prizePoolBp: Math.round(Number(f.pool) * 100),
       categories: [
-        { code: `C${picks}`, name: lang.value === 'en' ? 'Jackpot' : 'Premio Mayor', matches: picks, prize: { type: 'share', bp: 7000 } },
-        { code: `C${picks - 1}`, name: lang.value === 'en' ? 'Second prize' : 'Segundo premio', matches: picks - 1, prize: { type: 'share', bp: 3000 } },
-        { code: `C${picks - 2}`, name: lang.value === 'en' ? 'Refund' : 'Reintegro', matches: picks - 2, prize: { type: 'fixed', amountCents: cents(f.price) } },
+        {
+          code: `C${picks}`,
+          name: lang.value === 'en' ? 'Jackpot' : 'Premio Mayor',
+          matches: picks,
+          prize: { type: 'share', bp: 7000 },
+        },
+        {
+          code: `C${picks - 1}`,
+          name: lang.value === 'en' ? 'Second prize' : 'Segundo premio',
+          matches: picks - 1,
+          prize: { type: 'share', bp: 3000 },
+        },
+        {
+          code: `C${picks - 2}`,
+          name: lang.value === 'en' ? 'Refund' : 'Reintegro',
+          matches: picks - 2,
+          prize: { type: 'fixed', amountCents: cents(f.price) },
+        },
       ],
-      budgetCents: 10_000_000, salesStartAt: new Date().toISOString(), salesCloseAt: new Date(f.salesCloseAt).toISOString(), drawAt: drawAt.toISOString(),
-      claimDeadline: claimDeadlineAfter(drawAt), drawPlace: f.drawPlace, paymentPlace: f.paymentPlace, regulationUrl: f.regulationUrl,
-      authorisationRef: f.authorisationRef, drawMethod: 'rng', staff: { authority: f.authority, director: f.director, moderator: f.moderator, notary: f.notary },
+      budgetCents: 10_000_000,
+      salesStartAt: new Date().toISOString(),
+      salesCloseAt: new Date(f.salesCloseAt).toISOString(),
+      drawAt: drawAt.toISOString(),
+      claimDeadline: claimDeadlineAfter(drawAt),
+      drawPlace: f.drawPlace,
+      paymentPlace: f.paymentPlace,
+      regulationUrl: f.regulationUrl,
+      authorisationRef: f.authorisationRef,
+      drawMethod: 'rng',
+      staff: { authority: f.authority, director: f.director, moderator: f.moderator, notary: f.notary },
     })
     props.onCreated()
     return tx('planCreated')
   })
-  const field = (k: keyof typeof f, label: string, type = 'text') => <Field label={label}><Input name={k} type={type} value={f[k]} onValue={set(k)} /></Field>
+  const field = (k: keyof typeof f, label: string, type = 'text') => (
+    <Field label={label}>
+      <Input name={k} type={type} value={f[k]} onValue={set(k)} />
+    </Field>
+  )
   return (
     <Panel title={tx('newLottoPlan')} testId="new-lotto-plan" wide>
-      <form class="form-grid" onSubmit={(e) => { e.preventDefault(); void create.run() }}>
-        {field('name', tx('name'))}{field('gameCode', tx('game'))}{field('drawNumber', tx('drawNo'))}{field('range', tx('range'))}{field('picks', tx('picks'))}
-        {field('price', tx('price'))}{field('currency', tx('currency'))}{field('pool', `${tx('prizePool')} (%)`)}
-        {field('salesCloseAt', tx('salesClose'), 'datetime-local')}{field('drawAt', tx('drawAt'), 'datetime-local')}
-        {field('operator', tx('operator'))}{field('authorisationRef', tx('authorisationRef'))}{field('drawPlace', tx('drawPlace'))}{field('paymentPlace', tx('paymentPlace'))}
-        {field('regulationUrl', tx('regulationUrl'))}{field('authority', tx('authority'))}{field('director', tx('drawDirector'))}{field('moderator', tx('moderator'))}{field('notary', tx('notary'))}
-        <button type="submit" class="primary" disabled={create.busy}>{tx('create')}</button>
+      <form
+        class="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void create.run()
+        }}
+      >
+        {field('name', tx('name'))}
+        {field('gameCode', tx('game'))}
+        {field('drawNumber', tx('drawNo'))}
+        {field('range', tx('range'))}
+        {field('picks', tx('picks'))}
+        {field('price', tx('price'))}
+        {field('currency', tx('currency'))}
+        {field('pool', `${tx('prizePool')} (%)`)}
+        {field('salesCloseAt', tx('salesClose'), 'datetime-local')}
+        {field('drawAt', tx('drawAt'), 'datetime-local')}
+        {field('operator', tx('operator'))}
+        {field('authorisationRef', tx('authorisationRef'))}
+        {field('drawPlace', tx('drawPlace'))}
+        {field('paymentPlace', tx('paymentPlace'))}
+        {field('regulationUrl', tx('regulationUrl'))}
+        {field('authority', tx('authority'))}
+        {field('director', tx('drawDirector'))}
+        {field('moderator', tx('moderator'))}
+        {field('notary', tx('notary'))}
+        <button type="submit" class="primary" disabled={create.busy}>
+          {tx('create')}
+        </button>
       </form>
       {create.feedback}
     </Panel>
@@ -203,21 +470,60 @@ export function DrawsSection() {
     <div class="grid">
       <div class="wide tabs" role="tablist">
         {(['lotto', 'lottery', 'raffle'] as const).map((p) => (
-          <button key={p} role="tab" class={p === product ? 'on' : ''} data-testid={`tab-${p}`} onClick={() => { setProduct(p); setSelected('') }}>{tx(p)}</button>
+          <button
+            key={p}
+            role="tab"
+            class={p === product ? 'on' : ''}
+            data-testid={`tab-${p}`}
+            onClick={() => {
+              setProduct(p)
+              setSelected('')
+            }}
+          >
+            {tx(p)}
+          </button>
         ))}
-        {product === 'lotto' && can('lottery.admin') && <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>}
+        {product === 'lotto' && can('lottery.admin') && (
+          <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>
+        )}
       </div>
-      {creating && product === 'lotto' && <NewLottoPlan onCreated={() => { setCreating(false); draws.reload() }} />}
+      {creating && product === 'lotto' && (
+        <NewLottoPlan
+          onCreated={() => {
+            setCreating(false)
+            draws.reload()
+          }}
+        />
+      )}
       <Panel title={tx('draws')} testId="draws" wide>
-        {!draws.data ? <Loading error={draws.error} /> : (
-          <Table testId="draws-table" head={[tx('name'), tx('drawNo'), tx('drawAt'), tx('price'), tx('status')]}
+        {!draws.data ? (
+          <Loading error={draws.error} />
+        ) : (
+          <Table
+            testId="draws-table"
+            head={[tx('name'), tx('drawNo'), tx('drawAt'), tx('price'), tx('status')]}
             rows={list.map((d) => [
-              <a href="#/draws" class={d === current ? 'on' : ''} onClick={(e) => { e.preventDefault(); setSelected(d.drawId) }}>{d.plan.name}</a>,
-              num(d.plan.drawNumber), when(d.plan.drawAt), money(priceOf(d), d.plan.currency), <DrawStatus status={d.status} />,
-            ])} />
+              <a
+                href="#/draws"
+                class={d === current ? 'on' : ''}
+                onClick={(e) => {
+                  e.preventDefault()
+                  setSelected(d.drawId)
+                }}
+              >
+                {d.plan.name}
+              </a>,
+              num(d.plan.drawNumber),
+              when(d.plan.drawAt),
+              money(priceOf(d), d.plan.currency),
+              <DrawStatus status={d.status} />,
+            ])}
+          />
         )}
       </Panel>
-      {current && <DrawDetail key={current.drawId + current.status} product={product} draw={current} onChange={draws.reload} />}
+      {current && (
+        <DrawDetail key={current.drawId + current.status} product={product} draw={current} onChange={draws.reload} />
+      )}
     </div>
   )
 }

@@ -5,13 +5,45 @@
 import { useState } from 'preact/hooks'
 import { PROFILES } from '../../../server/src/shared/profile.ts'
 import { api, can } from '../session.ts'
-import { Field, Input, Loading, Notice, Panel, Select, Table, cents, money, num, percent, tx, useAction, useLoad, when } from '../ui.tsx'
+import {
+  Field,
+  Input,
+  Loading,
+  Notice,
+  Panel,
+  Select,
+  Table,
+  cents,
+  money,
+  num,
+  percent,
+  tx,
+  useAction,
+  useLoad,
+  when,
+} from '../ui.tsx'
 
-export interface Hall { id: string; name: string; profileId: string; currency: string; playingPositions: number }
-interface Overview { hall: Hall; openSessionId: string | null; series: Array<{ id: string; code: string; cardCount: number; faceValueCents: number; nextCardNo: number }> }
-interface MasterSet { id: string; cardCount: number; createdAt: string; seriesCount?: number }
+export interface Hall {
+  id: string
+  name: string
+  profileId: string
+  currency: string
+  playingPositions: number
+}
+interface Overview {
+  hall: Hall
+  openSessionId: string | null
+  series: Array<{ id: string; code: string; cardCount: number; faceValueCents: number; nextCardNo: number }>
+}
+interface MasterSet {
+  id: string
+  cardCount: number
+  createdAt: string
+  seriesCount?: number
+}
 
-export const profileName = (id: string) => (id.startsWith('BO') ? tx('profile_BO') : id.startsWith('ES') ? tx('profile_ES') : id)
+export const profileName = (id: string) =>
+  id.startsWith('BO') ? tx('profile_BO') : id.startsWith('ES') ? tx('profile_ES') : id
 
 export function useHalls() {
   return useLoad(() => api<{ halls: Hall[] }>('GET', '/api/halls').then((r) => r.halls))
@@ -21,25 +53,48 @@ export function useHalls() {
 export function HallPicker(props: { halls: Hall[]; value: string; onValue: (id: string) => void }) {
   return (
     <Field label={tx('hall')}>
-      <Select testId="hall-picker" value={props.value} onValue={props.onValue} options={[['', tx('chooseHall')], ...props.halls.map((h): [string, string] => [h.id, h.name])]} />
+      <Select
+        testId="hall-picker"
+        value={props.value}
+        onValue={props.onValue}
+        options={[['', tx('chooseHall')], ...props.halls.map((h): [string, string] => [h.id, h.name])]}
+      />
     </Field>
   )
 }
 
-interface Shares { poolBp: number; lineBp: number; bingoBp: number; primaBp: number }
-interface HallRules { shares: Shares | null; bettingPlan: { authorisationRef: string; shares: Shares } | null; plans?: Array<{ kind: string; version: number; authorisationRef: string; createdAt: string }> }
+interface Shares {
+  poolBp: number
+  lineBp: number
+  bingoBp: number
+  primaBp: number
+}
+interface HallRules {
+  shares: Shares | null
+  bettingPlan: { authorisationRef: string; shares: Shares } | null
+  plans?: Array<{ kind: string; version: number; authorisationRef: string; createdAt: string }>
+}
 
 /** The hall's prize shares: its approved Plan de Apuestas (BNG-52) where it has one, else the regulation's (BNG-56). */
 function SharesPanel(props: { hall: Hall }) {
   const enc = encodeURIComponent(props.hall.id)
-  const rules = useLoad(() => api<HallRules>('GET', `/api/halls/${enc}/rules`).catch(() => ({ shares: PROFILES[props.hall.profileId]?.shares ?? null, bettingPlan: null }) as HallRules), [props.hall.id])
+  const rules = useLoad(
+    () =>
+      api<HallRules>('GET', `/api/halls/${enc}/rules`).catch(
+        () => ({ shares: PROFILES[props.hall.profileId]?.shares ?? null, bettingPlan: null }) as HallRules,
+      ),
+    [props.hall.id],
+  )
   const [ref, setRef] = useState('')
   const [line, setLine] = useState('10')
   const [bingo, setBingo] = useState('51')
   const save = useAction(async () => {
     const lineBp = Math.round(Number(line.replace(',', '.')) * 100)
     const bingoBp = Math.round(Number(bingo.replace(',', '.')) * 100)
-    await api('PUT', `/api/halls/${enc}/betting-plan`, { authorisationRef: ref.trim(), shares: { poolBp: lineBp + bingoBp, lineBp, bingoBp, primaBp: 0 } })
+    await api('PUT', `/api/halls/${enc}/betting-plan`, {
+      authorisationRef: ref.trim(),
+      shares: { poolBp: lineBp + bingoBp, lineBp, bingoBp, primaBp: 0 },
+    })
     setRef('')
     rules.reload()
   })
@@ -51,19 +106,43 @@ function SharesPanel(props: { hall: Hall }) {
       <h3>{tx('shares')}</h3>
       {s ? (
         <dl>
-          <dt>{tx('poolShare')}</dt><dd>{percent(s.poolBp)} {tx('ofSales')}</dd>
-          <dt>{tx('lineShare')}</dt><dd>{percent(s.lineBp)}</dd>
-          <dt>{tx('bingoShare')}</dt><dd>{percent(s.bingoBp)}</dd>
-          <dt>{tx('primaShare')}</dt><dd>{percent(s.primaBp)}</dd>
-          <dt>{tx('shareSource')}</dt><dd>{plan ? `${tx('shareFromPlan')} · ${plan.authorisationRef}` : tx('shareFromProfile')}</dd>
+          <dt>{tx('poolShare')}</dt>
+          <dd>
+            {percent(s.poolBp)} {tx('ofSales')}
+          </dd>
+          <dt>{tx('lineShare')}</dt>
+          <dd>{percent(s.lineBp)}</dd>
+          <dt>{tx('bingoShare')}</dt>
+          <dd>{percent(s.bingoBp)}</dd>
+          <dt>{tx('primaShare')}</dt>
+          <dd>{percent(s.primaBp)}</dd>
+          <dt>{tx('shareSource')}</dt>
+          <dd>{plan ? `${tx('shareFromPlan')} · ${plan.authorisationRef}` : tx('shareFromProfile')}</dd>
         </dl>
-      ) : <Notice kind="error">{tx('noBettingPlan')}</Notice>}
+      ) : (
+        <Notice kind="error">{tx('noBettingPlan')}</Notice>
+      )}
       {can('hall.rules') && (
-        <form class="inline" data-testid="betting-plan" onSubmit={(e) => { e.preventDefault(); void save.run() }}>
-          <Field label={tx('authorisationRef')}><Input name="planRef" value={ref} onValue={setRef} /></Field>
-          <Field label={`${tx('lineShare')} (%)`}><Input name="planLine" inputMode="decimal" value={line} onValue={setLine} /></Field>
-          <Field label={`${tx('bingoShare')} (%)`}><Input name="planBingo" inputMode="decimal" value={bingo} onValue={setBingo} /></Field>
-          <button type="submit" class="primary" disabled={save.busy || !ref.trim()}>{tx('saveBettingPlan')}</button>
+        <form
+          class="inline"
+          data-testid="betting-plan"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void save.run()
+          }}
+        >
+          <Field label={tx('authorisationRef')}>
+            <Input name="planRef" value={ref} onValue={setRef} />
+          </Field>
+          <Field label={`${tx('lineShare')} (%)`}>
+            <Input name="planLine" inputMode="decimal" value={line} onValue={setLine} />
+          </Field>
+          <Field label={`${tx('bingoShare')} (%)`}>
+            <Input name="planBingo" inputMode="decimal" value={bingo} onValue={setBingo} />
+          </Field>
+          <button type="submit" class="primary" disabled={save.busy || !ref.trim()}>
+            {tx('saveBettingPlan')}
+          </button>
         </form>
       )}
       {save.feedback}
@@ -79,7 +158,12 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
   // BNG-3/4: a card format other than the profile's is put on sale under its licence or authorisation reference.
   const [layoutRef, setLayoutRef] = useState('')
   const add = useAction(async () => {
-    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/series`, { code: code.trim(), masterSetId: masterSetId || props.masterSets[0]?.id, faceValueCents: cents(price), ...(layoutRef.trim() ? { layoutAuthorisationRef: layoutRef.trim() } : {}) })
+    await api('POST', `/api/halls/${encodeURIComponent(props.hallId)}/series`, {
+      code: code.trim(),
+      masterSetId: masterSetId || props.masterSets[0]?.id,
+      faceValueCents: cents(price),
+      ...(layoutRef.trim() ? { layoutAuthorisationRef: layoutRef.trim() } : {}),
+    })
     setCode('')
     overview.reload()
   })
@@ -90,27 +174,57 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
       <div class="cols">
         <div>
           <dl>
-            <dt>{tx('profile')}</dt><dd>{profileName(hall.profileId)}</dd>
-            <dt>{tx('currency')}</dt><dd>{hall.currency}</dd>
-            <dt>{tx('positions')}</dt><dd>{num(hall.playingPositions)}</dd>
-            <dt>{tx('status')}</dt><dd>{openSessionId ? tx('openSession') : tx('noOpenSession')}</dd>
+            <dt>{tx('profile')}</dt>
+            <dd>{profileName(hall.profileId)}</dd>
+            <dt>{tx('currency')}</dt>
+            <dd>{hall.currency}</dd>
+            <dt>{tx('positions')}</dt>
+            <dd>{num(hall.playingPositions)}</dd>
+            <dt>{tx('status')}</dt>
+            <dd>{openSessionId ? tx('openSession') : tx('noOpenSession')}</dd>
           </dl>
         </div>
         <SharesPanel hall={hall} />
       </div>
       <h3>{tx('series')}</h3>
-      <Table testId="series-table" head={[tx('seriesCode'), tx('cards'), tx('faceValue'), tx('nextCard')]}
-        rows={series.map((s) => [s.code, num(s.cardCount), money(s.faceValueCents, hall.currency), num(s.nextCardNo)])} />
-      <form class="inline" onSubmit={(e) => { e.preventDefault(); void add.run() }} data-testid="new-series">
-        <Field label={tx('seriesCode')}><Input name="code" value={code} onValue={setCode} maxLength={8} /></Field>
+      <Table
+        testId="series-table"
+        head={[tx('seriesCode'), tx('cards'), tx('faceValue'), tx('nextCard')]}
+        rows={series.map((s) => [s.code, num(s.cardCount), money(s.faceValueCents, hall.currency), num(s.nextCardNo)])}
+      />
+      <form
+        class="inline"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void add.run()
+        }}
+        data-testid="new-series"
+      >
+        <Field label={tx('seriesCode')}>
+          <Input name="code" value={code} onValue={setCode} maxLength={8} />
+        </Field>
         <Field label={tx('masterSets')}>
-          <select name="masterSet" value={masterSetId} onChange={(e) => setMasterSetId((e.target as HTMLSelectElement).value)}>
-            {props.masterSets.map((m) => <option key={m.id} value={m.id}>{tx('masterSetOf', { n: num(m.cardCount) })} · {when(m.createdAt)}</option>)}
+          <select
+            name="masterSet"
+            value={masterSetId}
+            onChange={(e) => setMasterSetId((e.target as HTMLSelectElement).value)}
+          >
+            {props.masterSets.map((m) => (
+              <option key={m.id} value={m.id}>
+                {tx('masterSetOf', { n: num(m.cardCount) })} · {when(m.createdAt)}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label={tx('faceValue')}><Input name="price" inputMode="decimal" value={price} onValue={setPrice} /></Field>
-        <Field label={tx('layoutAuthorisationRef')}><Input name="layoutAuthorisationRef" value={layoutRef} onValue={setLayoutRef} /></Field>
-        <button type="submit" class="primary" disabled={add.busy || !code.trim() || props.masterSets.length === 0}>{tx('newSeries')}</button>
+        <Field label={tx('faceValue')}>
+          <Input name="price" inputMode="decimal" value={price} onValue={setPrice} />
+        </Field>
+        <Field label={tx('layoutAuthorisationRef')}>
+          <Input name="layoutAuthorisationRef" value={layoutRef} onValue={setLayoutRef} />
+        </Field>
+        <button type="submit" class="primary" disabled={add.busy || !code.trim() || props.masterSets.length === 0}>
+          {tx('newSeries')}
+        </button>
       </form>
       {props.masterSets.length === 0 && <Notice kind="info">{tx('noMasterSet')}</Notice>}
       {add.feedback}
@@ -120,14 +234,22 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
 
 export function HallsSection() {
   const halls = useHalls()
-  const masterSets = useLoad(() => api<{ masterSets: MasterSet[] }>('GET', '/api/master-sets').then((r) => r.masterSets).catch(() => [] as MasterSet[]))
+  const masterSets = useLoad(() =>
+    api<{ masterSets: MasterSet[] }>('GET', '/api/master-sets')
+      .then((r) => r.masterSets)
+      .catch(() => [] as MasterSet[]),
+  )
   const [selected, setSelected] = useState('')
   const [name, setName] = useState('')
   const [profileId, setProfileId] = useState('BO-2025')
   const [positions, setPositions] = useState('200')
   const [count, setCount] = useState('600')
   const create = useAction(async () => {
-    const h = await api<Hall>('POST', '/api/halls', { name: name.trim(), profileId, playingPositions: Number(positions) })
+    const h = await api<Hall>('POST', '/api/halls', {
+      name: name.trim(),
+      profileId,
+      playingPositions: Number(positions),
+    })
     setName('')
     halls.reload()
     setSelected(h.id)
@@ -141,24 +263,71 @@ export function HallsSection() {
   return (
     <div class="grid">
       <Panel title={tx('halls')} testId="halls">
-        <Table testId="halls-table" head={[tx('name'), tx('profile'), tx('currency'), tx('positions')]}
+        <Table
+          testId="halls-table"
+          head={[tx('name'), tx('profile'), tx('currency'), tx('positions')]}
           rows={halls.data.map((h) => [
-            <a href="#/halls" class={h.id === current ? 'on' : ''} onClick={(e) => { e.preventDefault(); setSelected(h.id) }}>{h.name}</a>,
-            profileName(h.profileId), h.currency, num(h.playingPositions),
-          ])} />
-        <form class="inline" data-testid="new-hall" onSubmit={(e) => { e.preventDefault(); void create.run() }}>
-          <Field label={tx('name')}><Input name="hallName" value={name} onValue={setName} /></Field>
-          <Field label={tx('profile')}><Select value={profileId} onValue={setProfileId} options={Object.keys(PROFILES).map((id): [string, string] => [id, profileName(id)])} /></Field>
-          <Field label={tx('positions')}><Input name="positions" inputMode="numeric" value={positions} onValue={setPositions} /></Field>
-          <button type="submit" class="primary" disabled={create.busy || !name.trim()}>{tx('newHall')}</button>
+            <a
+              href="#/halls"
+              class={h.id === current ? 'on' : ''}
+              onClick={(e) => {
+                e.preventDefault()
+                setSelected(h.id)
+              }}
+            >
+              {h.name}
+            </a>,
+            profileName(h.profileId),
+            h.currency,
+            num(h.playingPositions),
+          ])}
+        />
+        <form
+          class="inline"
+          data-testid="new-hall"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void create.run()
+          }}
+        >
+          <Field label={tx('name')}>
+            <Input name="hallName" value={name} onValue={setName} />
+          </Field>
+          <Field label={tx('profile')}>
+            <Select
+              value={profileId}
+              onValue={setProfileId}
+              options={Object.keys(PROFILES).map((id): [string, string] => [id, profileName(id)])}
+            />
+          </Field>
+          <Field label={tx('positions')}>
+            <Input name="positions" inputMode="numeric" value={positions} onValue={setPositions} />
+          </Field>
+          <button type="submit" class="primary" disabled={create.busy || !name.trim()}>
+            {tx('newHall')}
+          </button>
         </form>
         {create.feedback}
       </Panel>
       <Panel title={tx('masterSets')} testId="master-sets">
-        <Table head={[tx('cards'), tx('createdAt')]} rows={(masterSets.data ?? []).map((m) => [tx('masterSetOf', { n: num(m.cardCount) }), when(m.createdAt)])} />
-        <form class="inline" data-testid="new-master-set" onSubmit={(e) => { e.preventDefault(); void createSet.run() }}>
-          <Field label={tx('cards')}><Input name="count" inputMode="numeric" value={count} onValue={setCount} /></Field>
-          <button type="submit" class="primary" disabled={createSet.busy}>{tx('newMasterSet')}</button>
+        <Table
+          head={[tx('cards'), tx('createdAt')]}
+          rows={(masterSets.data ?? []).map((m) => [tx('masterSetOf', { n: num(m.cardCount) }), when(m.createdAt)])}
+        />
+        <form
+          class="inline"
+          data-testid="new-master-set"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void createSet.run()
+          }}
+        >
+          <Field label={tx('cards')}>
+            <Input name="count" inputMode="numeric" value={count} onValue={setCount} />
+          </Field>
+          <button type="submit" class="primary" disabled={createSet.busy}>
+            {tx('newMasterSet')}
+          </button>
         </form>
         {createSet.feedback}
       </Panel>

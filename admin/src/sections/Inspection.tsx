@@ -8,26 +8,58 @@ import { api, can, lang } from '../session.ts'
 import { journalTypeName } from '../texts.ts'
 import { Loading, Notice, Panel, Select, Table, money, num, openPdf, tx, useAction, useLoad, when } from '../ui.tsx'
 
-interface JournalRecord { seq: number; at: string; type: string; scope: string; payload: Record<string, unknown> }
-interface Verification { ok: boolean; count: number; badSeq?: number; rows?: { checked: number; problems: Array<{ table: string; id: string; what: string }> } }
+interface JournalRecord {
+  seq: number
+  at: string
+  type: string
+  scope: string
+  payload: Record<string, unknown>
+}
+interface Verification {
+  ok: boolean
+  count: number
+  badSeq?: number
+  rows?: { checked: number; problems: Array<{ table: string; id: string; what: string }> }
+}
 interface Minutes {
-  sessionId: string; hallName: string; currency: string; openedAt: string; closedAt: string | null
-  games: Array<{ orderNo: number; gameId: string; cardsSold: number; totalCents: number; linePaidCents: number; bingoPaidCents: number; ballsDrawn: number; status?: string }>
+  sessionId: string
+  hallName: string
+  currency: string
+  openedAt: string
+  closedAt: string | null
+  games: Array<{
+    orderNo: number
+    gameId: string
+    cardsSold: number
+    totalCents: number
+    linePaidCents: number
+    bingoPaidCents: number
+    ballsDrawn: number
+    status?: string
+  }>
   totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number }
   journal: { firstSeq: number; lastSeq: number; records: number }
 }
-interface Proof { version?: string; commitment?: string; seed?: string | null; balls?: number[]; beacon?: { round: number; scheme: string } | null; drawSources?: string[] }
+interface Proof {
+  version?: string
+  commitment?: string
+  seed?: string | null
+  balls?: number[]
+  beacon?: { round: number; scheme: string } | null
+  drawSources?: string[]
+}
 
 /** Who a record names: the authenticated actor's name, never an id. */
 function whoOf(p: Record<string, unknown>): string {
   const actor = (p.actor ?? p.by ?? p.officer ?? p.cashier) as unknown
-  if (actor && typeof actor === 'object' && typeof (actor as { name?: unknown }).name === 'string') return (actor as { name: string }).name
+  if (actor && typeof actor === 'object' && typeof (actor as { name?: unknown }).name === 'string')
+    return (actor as { name: string }).name
   return '—'
 }
 
 async function journalAll(): Promise<JournalRecord[]> {
   const out: JournalRecord[] = []
-  for (let from = 0; out.length < 20_000; ) {
+  for (let from = 0; out.length < 20_000;) {
     const page = (await api<{ records: JournalRecord[] }>('GET', `/api/journal?from=${from}&limit=1000`)).records
     out.push(...page)
     if (page.length < 1000) break
@@ -38,7 +70,9 @@ async function journalAll(): Promise<JournalRecord[]> {
 
 function Integrity() {
   const [result, setResult] = useState<Verification | null>(null)
-  const verify = useAction(async () => { setResult(await api<Verification>('GET', '/api/journal/verify')) })
+  const verify = useAction(async () => {
+    setResult(await api<Verification>('GET', '/api/journal/verify'))
+  })
   const checkpoints = useLoad(async () => {
     const res = await api.blob('/api/journal/checkpoints')
     return (await res.text()).split('\n').filter(Boolean).length
@@ -53,27 +87,49 @@ function Integrity() {
   return (
     <Panel title={tx('journal')} testId="integrity" actions={<span class="tag">{tx('readOnly')}</span>}>
       <div class="inline">
-        <button class="primary" data-testid="verify-journal" disabled={verify.busy} onClick={() => void verify.run()}>{tx('verifyJournal')}</button>
-        <button disabled={download.busy} onClick={() => void download.run()}>{tx('downloadCheckpoints')}</button>
+        <button class="primary" data-testid="verify-journal" disabled={verify.busy} onClick={() => void verify.run()}>
+          {tx('verifyJournal')}
+        </button>
+        <button disabled={download.busy} onClick={() => void download.run()}>
+          {tx('downloadCheckpoints')}
+        </button>
       </div>
-      {result && (result.ok
-        ? <Notice kind="ok" testId="journal-ok">{tx('journalOk', { n: num(result.count) })}</Notice>
-        : (result.badSeq ?? 0) > 0 && <Notice kind="error" testId="journal-bad">{tx('journalBad', { seq: num(result.badSeq ?? 0) })}</Notice>)}
+      {result &&
+        (result.ok ? (
+          <Notice kind="ok" testId="journal-ok">
+            {tx('journalOk', { n: num(result.count) })}
+          </Notice>
+        ) : (
+          (result.badSeq ?? 0) > 0 && (
+            <Notice kind="error" testId="journal-bad">
+              {tx('journalBad', { seq: num(result.badSeq ?? 0) })}
+            </Notice>
+          )
+        ))}
       {/* Issue 24 point 1: every value row that differs from the journal, by table and id. */}
       {result && !result.ok && (result.rows?.problems.length ?? 0) > 0 && (
         <Notice kind="error" testId="rows-bad">
           {tx('rowsBad', { n: num(result.rows!.problems.length) })}
-          <ul>{result.rows!.problems.slice(0, 200).map((p) => <li key={`${p.table}:${p.id}:${p.what}`} class="mono">{p.table} {p.id}: {p.what}</li>)}</ul>
+          <ul>
+            {result.rows!.problems.slice(0, 200).map((p) => (
+              <li key={`${p.table}:${p.id}:${p.what}`} class="mono">
+                {p.table} {p.id}: {p.what}
+              </li>
+            ))}
+          </ul>
         </Notice>
       )}
       {verify.error && verify.feedback}
-      <p data-testid="checkpoint-count">{checkpoints.data !== null ? tx('checkpointCount', { n: num(checkpoints.data) }) : tx('loading')}</p>
+      <p data-testid="checkpoint-count">
+        {checkpoints.data !== null ? tx('checkpointCount', { n: num(checkpoints.data) }) : tx('loading')}
+      </p>
     </Panel>
   )
 }
 
 interface FeedState {
-  verified: boolean; broken: string[]
+  verified: boolean
+  broken: string[]
   chains: Array<{ chain: string; lastSeq: number; lastHash: string; closedAt: string }>
   pending: Array<{ chain: string; count: number }>
   selfVerification: { at: string; codeSha256: string; configSha256: string; files: number; changed: boolean } | null
@@ -82,27 +138,53 @@ interface FeedState {
 /** Issue 28: the regulator's control feed (last batch of each chain, chain verified) and the server's self-verification. */
 function ControlFeed() {
   const state = useLoad(() => api<FeedState>('GET', '/api/regulator/state'))
-  if (!state.data) return <Panel title={tx('controlFeed')} testId="control-feed"><Loading error={state.error} /></Panel>
+  if (!state.data)
+    return (
+      <Panel title={tx('controlFeed')} testId="control-feed">
+        <Loading error={state.error} />
+      </Panel>
+    )
   const f = state.data
   const waiting = f.pending.reduce((n, p) => n + p.count, 0)
   return (
     <Panel title={tx('controlFeed')} testId="control-feed" wide actions={<span class="tag">{tx('readOnly')}</span>}>
-      {f.chains.length === 0 ? <p class="muted">{tx('feedNone')}</p> : (
-        <Table testId="feed-chains" head={[tx('feedChain'), tx('feedLastBatch'), tx('feedClosedAt'), 'SHA-256']}
-          rows={f.chains.map((c) => [c.chain, `${c.chain}-b${c.lastSeq}`, when(c.closedAt), <span class="mono">{c.lastHash.slice(0, 16)}…</span>])} />
+      {f.chains.length === 0 ? (
+        <p class="muted">{tx('feedNone')}</p>
+      ) : (
+        <Table
+          testId="feed-chains"
+          head={[tx('feedChain'), tx('feedLastBatch'), tx('feedClosedAt'), 'SHA-256']}
+          rows={f.chains.map((c) => [
+            c.chain,
+            `${c.chain}-b${c.lastSeq}`,
+            when(c.closedAt),
+            <span class="mono">{c.lastHash.slice(0, 16)}…</span>,
+          ])}
+        />
       )}
-      {f.verified
-        ? <Notice kind="ok" testId="feed-verified">{tx('feedVerified')}</Notice>
-        : <Notice kind="error" testId="feed-broken">{tx('feedBroken', { ids: f.broken.join(', ') })}</Notice>}
+      {f.verified ? (
+        <Notice kind="ok" testId="feed-verified">
+          {tx('feedVerified')}
+        </Notice>
+      ) : (
+        <Notice kind="error" testId="feed-broken">
+          {tx('feedBroken', { ids: f.broken.join(', ') })}
+        </Notice>
+      )}
       <p data-testid="feed-pending">{tx('feedPending', { n: num(waiting) })}</p>
       <h3>{tx('selfVerification')}</h3>
       {f.selfVerification ? (
         <dl data-testid="self-verification">
-          <dt>{tx('selfVerifiedAt', { when: when(f.selfVerification.at) })}</dt><dd />
-          <dt>{tx('codeDigest')}</dt><dd class="mono">{f.selfVerification.codeSha256}</dd>
-          <dt>{tx('configDigest')}</dt><dd class="mono">{f.selfVerification.configSha256}</dd>
+          <dt>{tx('selfVerifiedAt', { when: when(f.selfVerification.at) })}</dt>
+          <dd />
+          <dt>{tx('codeDigest')}</dt>
+          <dd class="mono">{f.selfVerification.codeSha256}</dd>
+          <dt>{tx('configDigest')}</dt>
+          <dd class="mono">{f.selfVerification.configSha256}</dd>
         </dl>
-      ) : <p class="muted">{tx('selfNone')}</p>}
+      ) : (
+        <p class="muted">{tx('selfNone')}</p>
+      )}
     </Panel>
   )
 }
@@ -115,9 +197,16 @@ function ProofView(props: { gameId: string }) {
     <div class="proof" data-testid="proof">
       <h3>{tx('proof')}</h3>
       <dl>
-        <dt>SHA-256</dt><dd class="mono">{p.commitment?.slice(0, 32)}…</dd>
-        {p.beacon && <><dt>{tx('beaconRound')}</dt><dd>{num(p.beacon.round)}</dd></>}
-        <dt>{tx('drawOrder')}</dt><dd>{(p.balls ?? []).join(' · ') || '—'}</dd>
+        <dt>SHA-256</dt>
+        <dd class="mono">{p.commitment?.slice(0, 32)}…</dd>
+        {p.beacon && (
+          <>
+            <dt>{tx('beaconRound')}</dt>
+            <dd>{num(p.beacon.round)}</dd>
+          </>
+        )}
+        <dt>{tx('drawOrder')}</dt>
+        <dd>{(p.balls ?? []).join(' · ') || '—'}</dd>
       </dl>
       {p.seed && <Notice kind="ok">{tx('proofOk')}</Notice>}
     </div>
@@ -125,22 +214,44 @@ function ProofView(props: { gameId: string }) {
 }
 
 function SessionMinutes(props: { sessionId: string }) {
-  const minutes = useLoad(() => api<Minutes>('GET', `/api/sessions/${encodeURIComponent(props.sessionId)}/minutes`), [props.sessionId])
+  const minutes = useLoad(
+    () => api<Minutes>('GET', `/api/sessions/${encodeURIComponent(props.sessionId)}/minutes`),
+    [props.sessionId],
+  )
   const [game, setGame] = useState('')
-  const pdf = useAction(async () => { await openPdf(`/api/sessions/${encodeURIComponent(props.sessionId)}/minutes.pdf`, api) })
+  const pdf = useAction(async () => {
+    await openPdf(`/api/sessions/${encodeURIComponent(props.sessionId)}/minutes.pdf`, api)
+  })
   if (!minutes.data) return <Loading error={minutes.error} />
   const m = minutes.data
   return (
     <div data-testid="minutes">
       <div class="inline">
         <strong>{m.hallName}</strong> · {when(m.openedAt)} – {when(m.closedAt)}
-        <button onClick={() => void pdf.run()} data-testid="minutes-pdf">{tx('pdf')}</button>
+        <button onClick={() => void pdf.run()} data-testid="minutes-pdf">
+          {tx('pdf')}
+        </button>
       </div>
       {pdf.error && pdf.feedback}
-      <Table testId="minutes-games" head={[tx('bingoGameNo'), tx('cards'), tx('sales'), tx('linePaid'), tx('bingoPaid'), tx('ballsDrawn'), '']}
-        rows={m.games.map((g) => [num(g.orderNo), num(g.cardsSold), money(g.totalCents, m.currency), money(g.linePaidCents, m.currency), money(g.bingoPaidCents, m.currency), num(g.ballsDrawn),
-          <button data-testid="show-proof" onClick={() => setGame(g.gameId)}>{tx('proof')}</button>])} />
-      <p>{tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)} · {tx('prizes')} {money(m.totals.prizesPaidCents, m.currency)}</p>
+      <Table
+        testId="minutes-games"
+        head={[tx('bingoGameNo'), tx('cards'), tx('sales'), tx('linePaid'), tx('bingoPaid'), tx('ballsDrawn'), '']}
+        rows={m.games.map((g) => [
+          num(g.orderNo),
+          num(g.cardsSold),
+          money(g.totalCents, m.currency),
+          money(g.linePaidCents, m.currency),
+          money(g.bingoPaidCents, m.currency),
+          num(g.ballsDrawn),
+          <button data-testid="show-proof" onClick={() => setGame(g.gameId)}>
+            {tx('proof')}
+          </button>,
+        ])}
+      />
+      <p>
+        {tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)}{' '}
+        · {tx('prizes')} {money(m.totals.prizesPaidCents, m.currency)}
+      </p>
       {game && <ProofView key={game} gameId={game} />}
     </div>
   )
@@ -152,10 +263,19 @@ function Minutes(props: { records: JournalRecord[] }) {
   const current = sessionId || String(sessions[0]?.payload.sessionId ?? '')
   return (
     <Panel title={tx('minutes')} testId="sessions" wide>
-      {sessions.length === 0 ? <p class="muted">{tx('nothing')}</p> : (
+      {sessions.length === 0 ? (
+        <p class="muted">{tx('nothing')}</p>
+      ) : (
         <>
-          <Select testId="session-picker" value={current} onValue={setSessionId}
-            options={sessions.map((r): [string, string] => [String(r.payload.sessionId), `${String(r.payload.hallName ?? '')} · ${tx('sessionOf', { date: when(r.at) })}`])} />
+          <Select
+            testId="session-picker"
+            value={current}
+            onValue={setSessionId}
+            options={sessions.map((r): [string, string] => [
+              String(r.payload.sessionId),
+              `${String(r.payload.hallName ?? '')} · ${tx('sessionOf', { date: when(r.at) })}`,
+            ])}
+          />
           {current && <SessionMinutes key={current} sessionId={current} />}
         </>
       )}
@@ -167,26 +287,89 @@ function Registers() {
   const [which, setWhich] = useState<'bingo' | 'lotto' | 'lottery'>('bingo')
   const reg = useLoad(async () => {
     if (which === 'bingo') {
-      const r = await api<{ rows: Array<{ paidAt: string; hallName: string; gameNo: number; serial: string; amountCents: number; currency: string; payeeName: string | null }>; totalCents: number; currency: string | null }>('GET', '/api/prize-register')
-      return { rows: r.rows.map((x) => [when(x.paidAt), `${x.hallName} · ${tx('bingoGameNo')} ${x.gameNo}`, x.serial, money(x.amountCents, x.currency), x.payeeName ?? '—']), total: money(r.totalCents, r.currency ?? 'BOB') }
+      const r = await api<{
+        rows: Array<{
+          paidAt: string
+          hallName: string
+          gameNo: number
+          serial: string
+          amountCents: number
+          currency: string
+          payeeName: string | null
+        }>
+        totalCents: number
+        currency: string | null
+      }>('GET', '/api/prize-register')
+      return {
+        rows: r.rows.map((x) => [
+          when(x.paidAt),
+          `${x.hallName} · ${tx('bingoGameNo')} ${x.gameNo}`,
+          x.serial,
+          money(x.amountCents, x.currency),
+          x.payeeName ?? '—',
+        ]),
+        total: money(r.totalCents, r.currency ?? 'BOB'),
+      }
     }
     const path = which === 'lotto' ? '/api/lotto/prize-register' : '/api/lottery/prize-register'
-    const r = await api<{ entries: Array<{ paidAt: string; gameCode?: string; drawNumber: number; ticketNumber: string; amountCents: number; currency: string; payee?: { name: string } }> }>('GET', path)
+    const r = await api<{
+      entries: Array<{
+        paidAt: string
+        gameCode?: string
+        drawNumber: number
+        ticketNumber: string
+        amountCents: number
+        currency: string
+        payee?: { name: string }
+      }>
+    }>('GET', path)
     const total = r.entries.reduce((s, e) => s + e.amountCents, 0)
-    return { rows: r.entries.map((x) => [when(x.paidAt), `${tx('drawNo')} ${x.drawNumber}`, x.ticketNumber, money(x.amountCents, x.currency), x.payee?.name ?? '—']), total: money(total, r.entries[0]?.currency ?? 'BOB') }
+    return {
+      rows: r.entries.map((x) => [
+        when(x.paidAt),
+        `${tx('drawNo')} ${x.drawNumber}`,
+        x.ticketNumber,
+        money(x.amountCents, x.currency),
+        x.payee?.name ?? '—',
+      ]),
+      total: money(total, r.entries[0]?.currency ?? 'BOB'),
+    }
   }, [which])
-  const pdf = useAction(async () => { await openPdf(`/api/prize-register.pdf?lang=${lang.value}`, api) })
+  const pdf = useAction(async () => {
+    await openPdf(`/api/prize-register.pdf?lang=${lang.value}`, api)
+  })
   return (
-    <Panel title={tx('prizeRegisters')} testId="registers" wide actions={
-      <>
-        <Select testId="register-picker" value={which} onValue={(v) => setWhich(v as typeof which)} options={(['bingo', 'lotto', 'lottery'] as const).map((k): [string, string] => [k, tx(`register_${k}` as const)])} />
-        {which === 'bingo' && <button onClick={() => void pdf.run()}>{tx('pdf')}</button>}
-      </>
-    }>
-      {!reg.data ? <Loading error={reg.error} /> : (
+    <Panel
+      title={tx('prizeRegisters')}
+      testId="registers"
+      wide
+      actions={
         <>
-          <Table testId="register-table" head={[tx('when'), tx('game'), tx('record'), tx('amount'), tx('payee')]} rows={reg.data.rows} />
-          <p>{tx('entries', { n: num(reg.data.rows.length) })} · {tx('total')} {reg.data.total}</p>
+          <Select
+            testId="register-picker"
+            value={which}
+            onValue={(v) => setWhich(v as typeof which)}
+            options={(['bingo', 'lotto', 'lottery'] as const).map((k): [string, string] => [
+              k,
+              tx(`register_${k}` as const),
+            ])}
+          />
+          {which === 'bingo' && <button onClick={() => void pdf.run()}>{tx('pdf')}</button>}
+        </>
+      }
+    >
+      {!reg.data ? (
+        <Loading error={reg.error} />
+      ) : (
+        <>
+          <Table
+            testId="register-table"
+            head={[tx('when'), tx('game'), tx('record'), tx('amount'), tx('payee')]}
+            rows={reg.data.rows}
+          />
+          <p>
+            {tx('entries', { n: num(reg.data.rows.length) })} · {tx('total')} {reg.data.total}
+          </p>
         </>
       )}
     </Panel>
@@ -197,7 +380,10 @@ function RecentJournal(props: { records: JournalRecord[] }) {
   const recent = props.records.slice(-25).reverse()
   return (
     <Panel title={tx('journal')} testId="journal-recent" wide>
-      <Table head={[tx('record'), tx('when'), tx('what'), tx('who')]} rows={recent.map((r) => [num(r.seq), when(r.at), journalTypeName(lang.value, r.type), whoOf(r.payload)])} />
+      <Table
+        head={[tx('record'), tx('when'), tx('what'), tx('who')]}
+        rows={recent.map((r) => [num(r.seq), when(r.at), journalTypeName(lang.value, r.type), whoOf(r.payload)])}
+      />
     </Panel>
   )
 }
@@ -209,8 +395,14 @@ export function InspectionSection() {
       {can('regulator.state') && <ControlFeed />}
       {can('journal.read') && <Integrity />}
       {can('minutes.read') && <Registers />}
-      {journal.data ? <><Minutes records={journal.data} /><RecentJournal records={journal.data} /></> : <Loading error={journal.error} />}
+      {journal.data ? (
+        <>
+          <Minutes records={journal.data} />
+          <RecentJournal records={journal.data} />
+        </>
+      ) : (
+        <Loading error={journal.error} />
+      )}
     </div>
   )
 }
-

@@ -34,24 +34,40 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
 
   useEffect(() => installKeyboard(store, feed, lang), [])
   // Prizes and the hall (session, series cursors) change with the game; refetch when it moves on.
-  useEffect(() => { void store.refreshPrizes() }, [game?.gameId, game?.seq])
-  useEffect(() => { void store.refreshHall() }, [game?.gameId, game?.status])
+  useEffect(() => {
+    void store.refreshPrizes()
+  }, [game?.gameId, game?.seq])
+  useEffect(() => {
+    void store.refreshHall()
+  }, [game?.gameId, game?.status])
 
   const sessionId = hall?.openSessionId ?? null
   const ended = !game || game.status === 'finished' || game.status === 'void' || game.sessionId !== sessionId
   // Issue 14 point 7: each panel shows for a role that may act on it (or, at a locutor's console, with a jefe's
   // authorisation); otherwise the console says what it is waiting for.
   const me = store.me.value
-  const waiting = (key: 'waitSession' | 'waitAnnounce' | 'waitPlay' | 'readOnly') => <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">{t(lang, key)}</div>
+  const waiting = (key: 'waitSession' | 'waitAnnounce' | 'waitPlay' | 'readOnly') => (
+    <div class="cc-panel cc-flow cc-muted" data-testid="caller-waiting">
+      {t(lang, key)}
+    </div>
+  )
   let primary
   // A person logs in (at an enrolled station, the station's own credential alone moves nothing: issue 13).
   if (store.needLogin.value && (!me || me.kind !== 'person')) primary = <LoginPanel store={store} lang={lang} />
   else if (!hall || !me) primary = null
-  else if (!sessionId) primary = store.offer('session.open') ? <OpenSessionPanel store={store} lang={lang} /> : waiting('waitSession')
-  else if (ended) primary = store.offer('game.announce') ? <AnnouncePanel store={store} lang={lang} sessionId={sessionId} /> : waiting(store.can('game.draw') ? 'waitAnnounce' : 'readOnly')
-  else if (game.status === 'announced' || game.status === 'on_sale') primary = <SalesPanel store={store} game={game} lang={lang} />
+  else if (!sessionId)
+    primary = store.offer('session.open') ? <OpenSessionPanel store={store} lang={lang} /> : waiting('waitSession')
+  else if (ended)
+    primary = store.offer('game.announce') ? (
+      <AnnouncePanel store={store} lang={lang} sessionId={sessionId} />
+    ) : (
+      waiting(store.can('game.draw') ? 'waitAnnounce' : 'readOnly')
+    )
+  else if (game.status === 'announced' || game.status === 'on_sale')
+    primary = <SalesPanel store={store} game={game} lang={lang} />
   else if (game.window) primary = <WindowPanel store={store} game={game} lang={lang} />
-  else if (store.can('game.draw') || game.status === 'suspended') primary = <DrawPanel store={store} game={game} lang={lang} />
+  else if (store.can('game.draw') || game.status === 'suspended')
+    primary = <DrawPanel store={store} game={game} lang={lang} />
   else primary = waiting('waitPlay')
 
   const claimsOpen = game !== null && !ended && isLegal(GameAction.Claim, game.status) && store.can('game.claim')
@@ -88,7 +104,9 @@ function isTyping(target: EventTarget | null): target is HTMLElement {
 
 function isClaimFieldLeftEmpty(target: EventTarget | null): target is HTMLInputElement {
   const el = target as HTMLInputElement | null
-  return Boolean(el && el.dataset?.testid === 'claim-serial' && el.dataset.deliberate !== 'true' && el.value.trim() === '')
+  return Boolean(
+    el && el.dataset?.testid === 'claim-serial' && el.dataset.deliberate !== 'true' && el.value.trim() === '',
+  )
 }
 
 /**
@@ -101,8 +119,13 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
     if (e.ctrlKey || e.metaKey || e.altKey) return
     const game = feed.state.value
     if (store.confirmation.value) {
-      if (e.key === 'Enter') { e.preventDefault(); void store.confirm() }
-      else if (e.key === 'Escape') { e.preventDefault(); store.cancel() }
+      if (e.key === 'Enter') {
+        e.preventDefault()
+        void store.confirm()
+      } else if (e.key === 'Escape') {
+        e.preventDefault()
+        store.cancel()
+      }
       return
     }
     if (e.key === 'Escape') {
@@ -119,8 +142,9 @@ function installKeyboard(store: CallerStore, feed: GameFeed, lang: Lang): () => 
     // as the kind of claim (never as typed letters: "L41"); a field the caller clicked into keeps every key.
     const kindKey = e.key.toLowerCase() === 'l' || e.key.toLowerCase() === 'b'
     if (e.key === ' ' && isClaimFieldLeftEmpty(e.target)) e.target.blur()
-    else if (kindKey && isClaimFieldLeftEmpty(e.target)) { /* the claim keys below */ }
-    else if (isTyping(e.target)) return
+    else if (kindKey && isClaimFieldLeftEmpty(e.target)) {
+      /* the claim keys below */
+    } else if (isTyping(e.target)) return
     const canDraw = game !== null && isLegal(GameAction.Draw, game.status) && !game.window && store.can('game.draw')
     if (e.key === ' ') {
       e.preventDefault()

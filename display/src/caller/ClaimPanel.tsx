@@ -39,21 +39,49 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
       <h2>{t(lang, 'claims')}</h2>
       {/* BNG-46: play stops while a called card is checked; BNG-49: it resumes when the claim fails. */}
       {game.status === 'drawing' && (
-        <button type="button" class="cc-btn cc-btn--big cc-claim__stop" data-testid="claim-stop" disabled={Boolean(store.busy.value)} onClick={() => void store.stopForClaim()}>
+        <button
+          type="button"
+          class="cc-btn cc-btn--big cc-claim__stop"
+          data-testid="claim-stop"
+          disabled={Boolean(store.busy.value)}
+          onClick={() => void store.stopForClaim()}
+        >
           {t(lang, 'stopForClaim')}
         </button>
       )}
       {game.status === 'checking' && (
-        <button type="button" class="cc-btn cc-btn--big cc-claim__resume" data-testid="claim-resume" disabled={Boolean(store.busy.value)} onClick={() => void store.resumePlay()}>
+        <button
+          type="button"
+          class="cc-btn cc-btn--big cc-claim__resume"
+          data-testid="claim-resume"
+          disabled={Boolean(store.busy.value)}
+          onClick={() => void store.resumePlay()}
+        >
           {t(lang, 'resumePlay')}
         </button>
       )}
       <form class="cc-row" onSubmit={submit}>
         <div class="cc-seg" role="radiogroup">
-          <button type="button" class={kind === 'line' ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'} data-testid="claim-kind-line" aria-pressed={kind === 'line'} onClick={() => { store.claimKind.value = 'line' }}>
+          <button
+            type="button"
+            class={kind === 'line' ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'}
+            data-testid="claim-kind-line"
+            aria-pressed={kind === 'line'}
+            onClick={() => {
+              store.claimKind.value = 'line'
+            }}
+          >
             {t(lang, 'claimLine')} <kbd>L</kbd>
           </button>
-          <button type="button" class={kind === 'bingo' ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'} data-testid="claim-kind-bingo" aria-pressed={kind === 'bingo'} onClick={() => { store.claimKind.value = 'bingo' }}>
+          <button
+            type="button"
+            class={kind === 'bingo' ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'}
+            data-testid="claim-kind-bingo"
+            aria-pressed={kind === 'bingo'}
+            onClick={() => {
+              store.claimKind.value = 'bingo'
+            }}
+          >
             {t(lang, 'claimBingo')} <kbd>B</kbd>
           </button>
         </div>
@@ -68,35 +96,77 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
           value={store.claimSerial.value}
           data-testid="claim-serial"
           // A click (or tap) into the field is deliberate: there every key types, Space included (see App.tsx).
-          onPointerDown={(e) => { (e.currentTarget as HTMLInputElement).dataset.deliberate = 'true' }}
+          onPointerDown={(e) => {
+            ;(e.currentTarget as HTMLInputElement).dataset.deliberate = 'true'
+          }}
           onFocus={() => setTyping(true)}
-          onBlur={(e) => { delete (e.currentTarget as HTMLInputElement).dataset.deliberate; setTyping(false) }}
-          onInput={(e) => { store.claimSerial.value = (e.target as HTMLInputElement).value.toUpperCase(); store.claimChoices.value = null }}
+          onBlur={(e) => {
+            delete (e.currentTarget as HTMLInputElement).dataset.deliberate
+            setTyping(false)
+          }}
+          onInput={(e) => {
+            store.claimSerial.value = (e.target as HTMLInputElement).value.toUpperCase()
+            store.claimChoices.value = null
+          }}
         />
-        <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="claim-submit" disabled={Boolean(store.busy.value)}>
+        <button
+          type="submit"
+          class="cc-btn cc-btn--primary cc-btn--big"
+          data-testid="claim-submit"
+          disabled={Boolean(store.busy.value)}
+        >
           {t(lang, 'check')} <kbd>⏎</kbd>
         </button>
       </form>
-      <p class="cc-muted cc-claim__hint" data-testid="claim-hint">{t(lang, typing ? 'claimHintTyping' : 'claimHintKeys')}</p>
+      <p class="cc-muted cc-claim__hint" data-testid="claim-hint">
+        {t(lang, typing ? 'claimHintTyping' : 'claimHintKeys')}
+      </p>
       {choices && choices.length > 0 && (
         <div class="cc-claim__choices" data-testid="claim-choices">
           <span>{t(lang, 'claimWhichSeries')}</span>
           {choices.map((serial) => (
-            <button key={serial} type="button" class="cc-btn cc-btn--big" data-testid="claim-choice" disabled={Boolean(store.busy.value)} onClick={() => { void store.claim(serial).then(() => input.current?.blur()) }}>{serial}</button>
+            <button
+              key={serial}
+              type="button"
+              class="cc-btn cc-btn--big"
+              data-testid="claim-choice"
+              disabled={Boolean(store.busy.value)}
+              onClick={() => {
+                void store.claim(serial).then(() => input.current?.blur())
+              }}
+            >
+              {serial}
+            </button>
           ))}
         </div>
       )}
       {result && (
-        <div class={result.ok ? 'cc-verdict cc-verdict--ok' : 'cc-verdict cc-verdict--no'} data-testid="claim-result" data-ok={result.ok ? 'true' : 'false'}>
+        <div
+          class={result.ok ? 'cc-verdict cc-verdict--ok' : 'cc-verdict cc-verdict--no'}
+          data-testid="claim-result"
+          data-ok={result.ok ? 'true' : 'false'}
+        >
           <div class="cc-verdict__head">
-            <span class="cc-verdict__word" data-testid="claim-verdict">{result.ok ? t(lang, 'verified') : t(lang, 'rejected')}</span>
-            <span class="cc-verdict__what">{result.kind === 'line' ? t(lang, 'claimLine') : t(lang, 'claimBingo')} · <strong data-testid="claim-result-serial">{result.serial}</strong></span>
-            {!result.ok && result.reason && <span class="cc-verdict__reason" data-testid="claim-reason">{claimReason(result.reason, lang)}</span>}
+            <span class="cc-verdict__word" data-testid="claim-verdict">
+              {result.ok ? t(lang, 'verified') : t(lang, 'rejected')}
+            </span>
+            <span class="cc-verdict__what">
+              {result.kind === 'line' ? t(lang, 'claimLine') : t(lang, 'claimBingo')} ·{' '}
+              <strong data-testid="claim-result-serial">{result.serial}</strong>
+            </span>
+            {!result.ok && result.reason && (
+              <span class="cc-verdict__reason" data-testid="claim-reason">
+                {claimReason(result.reason, lang)}
+              </span>
+            )}
           </div>
           {result.card && (
             <div class="cc-verdict__card">
               <CardGrid rows={result.card.rows} ballCount={game.ballCount} called={called} testId="claim-card" />
-              <div class="cc-muted">{markedCount(result.card.rows, called)} / {result.card.rows.flat().length} {t(lang, 'calledOf')} · {text(lang, 'extractions')}: {result.called.length}</div>
+              <div class="cc-muted">
+                {markedCount(result.card.rows, called)} / {result.card.rows.flat().length} {t(lang, 'calledOf')} ·{' '}
+                {text(lang, 'extractions')}: {result.called.length}
+              </div>
             </div>
           )}
         </div>

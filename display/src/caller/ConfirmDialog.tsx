@@ -25,7 +25,11 @@ export function ConfirmDialog({ store, lang }: { store: CallerStore; lang: Lang 
     <div class="cc-modal" data-testid="confirm-dialog">
       <div class={c.danger ? 'cc-modal__box cc-modal__box--danger' : 'cc-modal__box'} role="dialog" aria-modal="true">
         <h2 class="cc-modal__title">{c.title}</h2>
-        {c.body.map((p, i) => <p key={i} class={i === 0 ? 'cc-modal__lead' : 'cc-modal__text'}>{p}</p>)}
+        {c.body.map((p, i) => (
+          <p key={i} class={i === 0 ? 'cc-modal__lead' : 'cc-modal__text'}>
+            {p}
+          </p>
+        ))}
         {authorise && (
           <fieldset class="cc-authorise" data-testid="authorise">
             <legend>{t(lang, 'authoriseTitle')}</legend>
@@ -33,21 +37,54 @@ export function ConfirmDialog({ store, lang }: { store: CallerStore; lang: Lang 
             <div class="cc-row">
               <label class="cc-field cc-field--grow">
                 <span>{t(lang, 'authoriseUser')}</span>
-                <input ref={user} type="text" autocomplete="off" value={store.secondUser.value} data-testid="authorise-user" onInput={(e) => { store.secondUser.value = (e.target as HTMLInputElement).value }} />
+                <input
+                  ref={user}
+                  type="text"
+                  autocomplete="off"
+                  value={store.secondUser.value}
+                  data-testid="authorise-user"
+                  onInput={(e) => {
+                    store.secondUser.value = (e.target as HTMLInputElement).value
+                  }}
+                />
               </label>
               <label class="cc-field cc-field--grow">
                 <span>{t(lang, 'authorisePassword')}</span>
-                <input type="password" autocomplete="off" value={store.secondPassword.value} data-testid="authorise-password" onInput={(e) => { store.secondPassword.value = (e.target as HTMLInputElement).value }} />
+                <input
+                  type="password"
+                  autocomplete="off"
+                  value={store.secondPassword.value}
+                  data-testid="authorise-password"
+                  onInput={(e) => {
+                    store.secondPassword.value = (e.target as HTMLInputElement).value
+                  }}
+                />
               </label>
             </div>
-            {error && <div class="cc-hint" role="alert" data-testid="authorise-error">{error.message}</div>}
+            {error && (
+              <div class="cc-hint" role="alert" data-testid="authorise-error">
+                {error.message}
+              </div>
+            )}
           </fieldset>
         )}
         <div class="cc-modal__actions">
-          <button type="button" class="cc-btn cc-btn--ghost cc-btn--big" data-testid="confirm-cancel" onClick={() => store.cancel()}>
+          <button
+            type="button"
+            class="cc-btn cc-btn--ghost cc-btn--big"
+            data-testid="confirm-cancel"
+            onClick={() => store.cancel()}
+          >
             {t(lang, 'cancel')} <kbd>Esc</kbd>
           </button>
-          <button type="button" ref={ok} class={c.danger ? 'cc-btn cc-btn--danger cc-btn--big' : 'cc-btn cc-btn--primary cc-btn--big'} data-testid="confirm-ok" disabled={Boolean(store.busy.value) || !ready} onClick={() => void store.confirm()}>
+          <button
+            type="button"
+            ref={ok}
+            class={c.danger ? 'cc-btn cc-btn--danger cc-btn--big' : 'cc-btn cc-btn--primary cc-btn--big'}
+            data-testid="confirm-ok"
+            disabled={Boolean(store.busy.value) || !ready}
+            onClick={() => void store.confirm()}
+          >
             {authorise ? `${t(lang, 'authorise')}: ${c.confirmLabel}` : c.confirmLabel} <kbd>{t(lang, 'enter')}</kbd>
           </button>
         </div>

@@ -12,14 +12,28 @@ function BeaconSignatureForm({ store, lang, busy }: { store: CallerStore; lang: 
   const [signature, setSignature] = useState('')
   const submit = (e: Event) => {
     e.preventDefault()
-    if (signature.trim()) void store.typeBeacon(signature).then((ok) => { if (ok) setSignature('') })
+    if (signature.trim())
+      void store.typeBeacon(signature).then((ok) => {
+        if (ok) setSignature('')
+      })
   }
   return (
     <form class="cc-field cc-beacon-form" onSubmit={submit}>
       <span>{t(lang, 'beaconSignature')}</span>
       <div class="cc-row">
-        <input type="text" maxLength={400} spellcheck={false} autocomplete="off" value={signature} data-testid="beacon-signature" placeholder="b713718a…" onInput={(e) => setSignature((e.target as HTMLInputElement).value)} />
-        <button type="submit" class="cc-btn" data-testid="beacon-submit" disabled={busy || !signature.trim()}>{t(lang, 'beaconCheck')}</button>
+        <input
+          type="text"
+          maxLength={400}
+          spellcheck={false}
+          autocomplete="off"
+          value={signature}
+          data-testid="beacon-signature"
+          placeholder="b713718a…"
+          onInput={(e) => setSignature((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit" class="cc-btn" data-testid="beacon-submit" disabled={busy || !signature.trim()}>
+          {t(lang, 'beaconCheck')}
+        </button>
       </div>
       <small class="cc-muted">{t(lang, 'beaconSignatureHelp')}</small>
     </form>
@@ -31,11 +45,31 @@ export function DrawPanel({ store, game, lang }: { store: CallerStore; game: Gam
   const busy = Boolean(store.busy.value)
   if (game.status === 'suspended') {
     const how = store.offer('game.incident')
-    if (!how) return <div class="cc-panel cc-flow cc-flow--warn"><h2>{t(lang, 'resume')}</h2></div>
+    if (!how)
+      return (
+        <div class="cc-panel cc-flow cc-flow--warn">
+          <h2>{t(lang, 'resume')}</h2>
+        </div>
+      )
     return (
       <div class="cc-panel cc-flow cc-flow--warn">
         <h2>{t(lang, 'resume')}</h2>
-        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="resume" disabled={busy} onClick={() => store.perform('game.incident', 'resume', { title: t(lang, 'resume'), body: [t(lang, 'resume')], confirmLabel: t(lang, 'resume') }, (person) => store.resume(person))}>{t(lang, 'resume')} <JefeMark how={how} lang={lang} /></button>
+        <button
+          type="button"
+          class="cc-btn cc-btn--primary cc-btn--huge"
+          data-testid="resume"
+          disabled={busy}
+          onClick={() =>
+            store.perform(
+              'game.incident',
+              'resume',
+              { title: t(lang, 'resume'), body: [t(lang, 'resume')], confirmLabel: t(lang, 'resume') },
+              (person) => store.resume(person),
+            )
+          }
+        >
+          {t(lang, 'resume')} <JefeMark how={how} lang={lang} />
+        </button>
       </div>
     )
   }
@@ -45,7 +79,14 @@ export function DrawPanel({ store, game, lang }: { store: CallerStore; game: Gam
     const awaiting = game.beacon?.status === 'awaiting' ? game.beacon : null
     return (
       <div class="cc-panel cc-flow">
-        <button type="button" class={`cc-btn cc-btn--primary cc-btn--draw${awaiting ? ' cc-btn--waiting' : ''}`} data-testid="draw-next" data-beacon={awaiting ? 'awaiting' : undefined} disabled={!canDraw || busy} onClick={() => void store.draw()}>
+        <button
+          type="button"
+          class={`cc-btn cc-btn--primary cc-btn--draw${awaiting ? ' cc-btn--waiting' : ''}`}
+          data-testid="draw-next"
+          data-beacon={awaiting ? 'awaiting' : undefined}
+          disabled={!canDraw || busy}
+          onClick={() => void store.draw()}
+        >
           {awaiting ? beaconWaiting(awaiting.round, lang) : t(lang, 'drawNext')} <kbd>{t(lang, 'kSpace')}</kbd>
         </button>
         {awaiting && <BeaconSignatureForm store={store} lang={lang} busy={busy} />}
@@ -60,14 +101,50 @@ export function DrawPanel({ store, game, lang }: { store: CallerStore; game: Gam
     <div class="cc-panel cc-flow">
       <h2>{t(lang, 'manualEntry')}</h2>
       <div class="cc-manual">
-        <div class="cc-manual__display" data-testid="manual-display">{value || '—'}</div>
+        <div class="cc-manual__display" data-testid="manual-display">
+          {value || '—'}
+        </div>
         <div class="cc-keypad">
           {['7', '8', '9', '4', '5', '6', '1', '2', '3'].map((d) => (
-            <button key={d} type="button" class="cc-btn cc-key" data-testid={`key-${d}`} disabled={!canDraw} onClick={() => press(d)}>{d}</button>
+            <button
+              key={d}
+              type="button"
+              class="cc-btn cc-key"
+              data-testid={`key-${d}`}
+              disabled={!canDraw}
+              onClick={() => press(d)}
+            >
+              {d}
+            </button>
           ))}
-          <button type="button" class="cc-btn cc-key cc-key--muted" data-testid="key-clear" onClick={() => { store.manualBall.value = '' }}>{t(lang, 'clear')}</button>
-          <button type="button" class="cc-btn cc-key" data-testid="key-0" disabled={!canDraw} onClick={() => press('0')}>0</button>
-          <button type="button" class="cc-btn cc-btn--primary cc-key" data-testid="manual-enter" disabled={!canDraw || busy || !value} onClick={() => void store.enterBall()}>{t(lang, 'enter')} ⏎</button>
+          <button
+            type="button"
+            class="cc-btn cc-key cc-key--muted"
+            data-testid="key-clear"
+            onClick={() => {
+              store.manualBall.value = ''
+            }}
+          >
+            {t(lang, 'clear')}
+          </button>
+          <button
+            type="button"
+            class="cc-btn cc-key"
+            data-testid="key-0"
+            disabled={!canDraw}
+            onClick={() => press('0')}
+          >
+            0
+          </button>
+          <button
+            type="button"
+            class="cc-btn cc-btn--primary cc-key"
+            data-testid="manual-enter"
+            disabled={!canDraw || busy || !value}
+            onClick={() => void store.enterBall()}
+          >
+            {t(lang, 'enter')} ⏎
+          </button>
         </div>
       </div>
     </div>

@@ -13,9 +13,13 @@ export function ErrorBanner({ store, lang }: { store: CallerStore; lang: Lang })
     <div class="cc-error" role="alert" data-testid="error-banner">
       <div class="cc-error__body">
         <div class="cc-error__title">{t(lang, 'couldNot')}</div>
-        <div class="cc-error__message" data-testid="error-message">{e.message}</div>
+        <div class="cc-error__message" data-testid="error-message">
+          {e.message}
+        </div>
       </div>
-      <button type="button" class="cc-btn cc-btn--ghost" onClick={() => store.clearError()}>{t(lang, 'dismiss')}</button>
+      <button type="button" class="cc-btn cc-btn--ghost" onClick={() => store.clearError()}>
+        {t(lang, 'dismiss')}
+      </button>
     </div>
   )
 }

@@ -8,7 +8,9 @@ export function LoginPanel({ store, lang }: { store: CallerStore; lang: Lang }) 
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const first = useRef<HTMLInputElement>(null)
-  useEffect(() => { first.current?.focus() }, [])
+  useEffect(() => {
+    first.current?.focus()
+  }, [])
   const submit = async (e: Event) => {
     e.preventDefault()
     if (await store.login(username.trim(), password)) setPassword('')
@@ -20,14 +22,31 @@ export function LoginPanel({ store, lang }: { store: CallerStore; lang: Lang }) 
       <div class="cc-row">
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'username')}</span>
-          <input ref={first} type="text" autocomplete="username" required value={username} data-testid="login-user" onInput={(e) => setUsername((e.target as HTMLInputElement).value)} />
+          <input
+            ref={first}
+            type="text"
+            autocomplete="username"
+            required
+            value={username}
+            data-testid="login-user"
+            onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'password')}</span>
-          <input type="password" autocomplete="current-password" required value={password} data-testid="login-password" onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+          <input
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            data-testid="login-password"
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          />
         </label>
       </div>
-      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="login-submit">{t(lang, 'enterLogin')}</button>
+      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="login-submit">
+        {t(lang, 'enterLogin')}
+      </button>
     </form>
   )
 }

@@ -12,7 +12,12 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
   if (!store.minutesOpen.value) return null
   const m = store.minutes.value
   return (
-    <div class="cc-modal" onClick={(e) => { if (e.target === e.currentTarget) store.minutesOpen.value = false }}>
+    <div
+      class="cc-modal"
+      onClick={(e) => {
+        if (e.target === e.currentTarget) store.minutesOpen.value = false
+      }}
+    >
       <div class="cc-modal__box cc-minutes" data-testid="minutes">
         <div class="cc-minutes__head">
           <h2>{t(lang, 'minutes')}</h2>
@@ -22,12 +27,26 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
               href={`/api/sessions/${encodeURIComponent(m.sessionId)}/minutes.pdf`}
               target="_blank"
               rel="noopener"
-              onClick={(e) => { if (store.token.value) { e.preventDefault(); void store.openMinutesPdf(m.sessionId) } }}
+              onClick={(e) => {
+                if (store.token.value) {
+                  e.preventDefault()
+                  void store.openMinutesPdf(m.sessionId)
+                }
+              }}
             >
               {t(lang, 'minutesPdf')}
             </a>
           )}
-          <button type="button" class="cc-btn cc-btn--ghost" data-testid="minutes-close" onClick={() => { store.minutesOpen.value = false }}>{t(lang, 'close')} <kbd>Esc</kbd></button>
+          <button
+            type="button"
+            class="cc-btn cc-btn--ghost"
+            data-testid="minutes-close"
+            onClick={() => {
+              store.minutesOpen.value = false
+            }}
+          >
+            {t(lang, 'close')} <kbd>Esc</kbd>
+          </button>
         </div>
         {m ? <MinutesTable m={m} lang={lang} /> : <p class="cc-muted">…</p>}
       </div>
@@ -38,38 +57,90 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
 function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
   const cur = (c: number) => money(c, m.currency || 'BOB', lang)
   // Issue 17: the hall's wall clock, not the browser's.
-  const when = (iso: string | null) => (iso ? (m.timeZone ? formatInZone(iso, m.timeZone, 'seconds') : new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')) : '—')
-  const status = (s: SessionMinutes['games'][number]['status']) => t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
+  const when = (iso: string | null) =>
+    iso
+      ? m.timeZone
+        ? formatInZone(iso, m.timeZone, 'seconds')
+        : new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')
+      : '—'
+  const status = (s: SessionMinutes['games'][number]['status']) =>
+    t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
   const incidents = m.games.flatMap((g) => g.incidents.map((i) => ({ ...i, orderNo: g.orderNo })))
   // Incident kinds and void reasons are codes: the screen shows the regulation's words for them (issue 14 point 7).
-  const incidentTitle = (kind: string) => (INCIDENT_KINDS as readonly string[]).includes(kind) ? say(incidentRule(kind as IncidentKind, m.profileId).title, lang) : ''
+  const incidentTitle = (kind: string) =>
+    (INCIDENT_KINDS as readonly string[]).includes(kind)
+      ? say(incidentRule(kind as IncidentKind, m.profileId).title, lang)
+      : ''
   return (
     <>
       <div class="cc-minutes__meta">
-        <span>{m.hallName} · {m.profileId}</span>
-        <span>{t(lang, 'mOpened')}: {when(m.openedAt)}{m.openRecount ? ` · ${t(lang, 'mRecount')} ${m.openRecount.ballsCounted} (${m.openRecount.confirmedBy})` : ''}</span>
-        <span>{t(lang, 'mClosed')}: {when(m.closedAt)}{m.closeRecount ? ` · ${t(lang, 'mRecount')} ${m.closeRecount.ballsCounted} (${m.closeRecount.confirmedBy})` : ''}</span>
+        <span>
+          {m.hallName} · {m.profileId}
+        </span>
+        <span>
+          {t(lang, 'mOpened')}: {when(m.openedAt)}
+          {m.openRecount
+            ? ` · ${t(lang, 'mRecount')} ${m.openRecount.ballsCounted} (${m.openRecount.confirmedBy})`
+            : ''}
+        </span>
+        <span>
+          {t(lang, 'mClosed')}: {when(m.closedAt)}
+          {m.closeRecount
+            ? ` · ${t(lang, 'mRecount')} ${m.closeRecount.ballsCounted} (${m.closeRecount.confirmedBy})`
+            : ''}
+        </span>
       </div>
       <table class="cc-table cc-table--minutes" data-testid="minutes-table">
         <thead>
           <tr>
-            <th>{t(lang, 'mNo')}</th><th>{t(lang, 'mSeries')}</th><th>{t(lang, 'mPrice')}</th><th>{t(lang, 'mSold')}</th><th>{t(lang, 'mTotal')}</th>
-            <th>{t(lang, 'mLine')}</th><th>{t(lang, 'mBingo')}</th><th>{t(lang, 'mBalls')}</th><th>{t(lang, 'mWinners')}</th><th>{t(lang, 'mStatus')}</th>
+            <th>{t(lang, 'mNo')}</th>
+            <th>{t(lang, 'mSeries')}</th>
+            <th>{t(lang, 'mPrice')}</th>
+            <th>{t(lang, 'mSold')}</th>
+            <th>{t(lang, 'mTotal')}</th>
+            <th>{t(lang, 'mLine')}</th>
+            <th>{t(lang, 'mBingo')}</th>
+            <th>{t(lang, 'mBalls')}</th>
+            <th>{t(lang, 'mWinners')}</th>
+            <th>{t(lang, 'mStatus')}</th>
           </tr>
         </thead>
         <tbody>
           {m.games.map((g) => (
             <tr key={g.gameId} data-testid="minutes-row" data-status={g.status}>
-              <td class="cc-num">{g.orderNo}{g.lastGame ? ' *' : ''}</td>
+              <td class="cc-num">
+                {g.orderNo}
+                {g.lastGame ? ' *' : ''}
+              </td>
               <td>{g.series.map((s) => `${s.code} ${s.from}–${s.to}`).join(', ') || '—'}</td>
               <td class="cc-num">{cur(g.faceValueCents)}</td>
               <td class="cc-num">{g.cardsSold}</td>
               <td class="cc-num">{cur(g.totalCents)}</td>
-              <td class="cc-num">{cur(g.linePoolCents)}<br /><small>{t(lang, 'mPaid')} {cur(g.linePaidCents)}</small></td>
-              <td class="cc-num">{cur(g.bingoPoolCents)}<br /><small>{t(lang, 'mPaid')} {cur(g.bingoPaidCents)}</small></td>
+              <td class="cc-num">
+                {cur(g.linePoolCents)}
+                <br />
+                <small>
+                  {t(lang, 'mPaid')} {cur(g.linePaidCents)}
+                </small>
+              </td>
+              <td class="cc-num">
+                {cur(g.bingoPoolCents)}
+                <br />
+                <small>
+                  {t(lang, 'mPaid')} {cur(g.bingoPaidCents)}
+                </small>
+              </td>
               <td class="cc-num">{g.ballsDrawn}</td>
-              <td>{g.winners.map((w) => `${w.kind === 'line' ? 'L' : 'B'} ${w.serial} (${w.atBall}) ${cur(w.amountCents)}`).join('; ') || '—'}</td>
-              <td>{status(g.status)}{g.voidReason && incidentTitle(g.voidReason) ? ` · ${incidentTitle(g.voidReason)}` : ''}{g.refundCents ? ` · ${t(lang, 'mRefund')} ${cur(g.refundCents)}` : ''}</td>
+              <td>
+                {g.winners
+                  .map((w) => `${w.kind === 'line' ? 'L' : 'B'} ${w.serial} (${w.atBall}) ${cur(w.amountCents)}`)
+                  .join('; ') || '—'}
+              </td>
+              <td>
+                {status(g.status)}
+                {g.voidReason && incidentTitle(g.voidReason) ? ` · ${incidentTitle(g.voidReason)}` : ''}
+                {g.refundCents ? ` · ${t(lang, 'mRefund')} ${cur(g.refundCents)}` : ''}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -78,7 +149,9 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
             <th colSpan={3}>{t(lang, 'mTotals')}</th>
             <th class="cc-num">{m.totals.cardsSold}</th>
             <th class="cc-num">{cur(m.totals.totalCents)}</th>
-            <th colSpan={2} class="cc-num">{t(lang, 'mPaid')} {cur(m.totals.prizesPaidCents)}</th>
+            <th colSpan={2} class="cc-num">
+              {t(lang, 'mPaid')} {cur(m.totals.prizesPaidCents)}
+            </th>
             <th colSpan={3}>{m.totals.refundCents ? `${t(lang, 'mRefund')} ${cur(m.totals.refundCents)}` : ''}</th>
           </tr>
         </tfoot>
@@ -87,11 +160,19 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
         <div class="cc-minutes__incidents" data-testid="minutes-incidents">
           <h3>{t(lang, 'mIncidents')}</h3>
           <ul>
-            {incidents.map((i, n) => <li key={n}>{t(lang, 'game')} {i.orderNo} · {when(i.at)} · {i.rule}{incidentTitle(i.kind) ? ` · ${incidentTitle(i.kind)}` : ''}{i.note ? ` · «${i.note}»` : ''}</li>)}
+            {incidents.map((i, n) => (
+              <li key={n}>
+                {t(lang, 'game')} {i.orderNo} · {when(i.at)} · {i.rule}
+                {incidentTitle(i.kind) ? ` · ${incidentTitle(i.kind)}` : ''}
+                {i.note ? ` · «${i.note}»` : ''}
+              </li>
+            ))}
           </ul>
         </div>
       )}
-      <p class="cc-muted cc-minutes__foot">{m.remainderRule} · Journal {m.journal.firstSeq}–{m.journal.lastSeq} · {m.journal.lastHash.slice(0, 16)}…</p>
+      <p class="cc-muted cc-minutes__foot">
+        {m.remainderRule} · Journal {m.journal.firstSeq}–{m.journal.lastSeq} · {m.journal.lastHash.slice(0, 16)}…
+      </p>
     </>
   )
 }

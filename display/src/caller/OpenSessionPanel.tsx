@@ -17,14 +17,32 @@ export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: La
   const [by, setBy] = useState('')
   const [pass, setPass] = useState('')
   // BNG-41: each item is ticked by whoever checked it works; the server refuses the opening otherwise.
-  const [checks, setChecks] = useState<Record<CheckItem, boolean>>({ extractor: false, cctv: false, displays: false, sound: false })
+  const [checks, setChecks] = useState<Record<CheckItem, boolean>>({
+    extractor: false,
+    cctv: false,
+    displays: false,
+    sound: false,
+  })
   const submit = (e: Event) => {
     e.preventDefault()
     // `confirmedBy` counts only where authentication is off; with it on the server takes the witness's credential.
     const recount = { ballsCounted: Number(balls), confirmedBy: by.trim() || store.operator.value }
     const witness = by.trim() && pass ? { username: by.trim(), password: pass } : undefined
-    store.perform('session.open', 'openSession', { title: t(lang, 'openSession'), body: [`${t(lang, 'ballsCounted')}: ${recount.ballsCounted}${witness ? ` · ${t(lang, 'witness')}: ${witness.username}` : ''}`], confirmLabel: t(lang, 'openSession') },
-      async (person) => { await store.openSession(recount, checks, person ?? witness); setPass('') })
+    store.perform(
+      'session.open',
+      'openSession',
+      {
+        title: t(lang, 'openSession'),
+        body: [
+          `${t(lang, 'ballsCounted')}: ${recount.ballsCounted}${witness ? ` · ${t(lang, 'witness')}: ${witness.username}` : ''}`,
+        ],
+        confirmLabel: t(lang, 'openSession'),
+      },
+      async (person) => {
+        await store.openSession(recount, checks, person ?? witness)
+        setPass('')
+      },
+    )
   }
   return (
     <form class="cc-panel cc-flow" onSubmit={submit}>
@@ -33,27 +51,61 @@ export function OpenSessionPanel({ store, lang }: { store: CallerStore; lang: La
       <div class="cc-row">
         <label class="cc-field">
           <span>{t(lang, 'ballsCounted')}</span>
-          <input type="number" inputMode="numeric" min={0} max={1000} required value={balls} data-testid="recount-balls" onInput={(e) => setBalls((e.target as HTMLInputElement).value)} />
+          <input
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={1000}
+            required
+            value={balls}
+            data-testid="recount-balls"
+            onInput={(e) => setBalls((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'confirmedBy')}</span>
-          <input type="text" autocomplete="off" value={by} data-testid="recount-by" onInput={(e) => setBy((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            autocomplete="off"
+            value={by}
+            data-testid="recount-by"
+            onInput={(e) => setBy((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'witnessPassword')}</span>
-          <input type="password" autocomplete="off" value={pass} data-testid="recount-pass" onInput={(e) => setPass((e.target as HTMLInputElement).value)} />
+          <input
+            type="password"
+            autocomplete="off"
+            value={pass}
+            data-testid="recount-pass"
+            onInput={(e) => setPass((e.target as HTMLInputElement).value)}
+          />
         </label>
       </div>
       <fieldset class="cc-row" data-testid="equipment-check">
         <legend>{t(lang, 'equipmentCheck')}</legend>
         {CHECK_ITEMS.map((item) => (
           <label class="cc-field" key={item}>
-            <input type="checkbox" required checked={checks[item]} data-testid={`check-${item}`} onChange={(e) => setChecks({ ...checks, [item]: (e.target as HTMLInputElement).checked })} />
+            <input
+              type="checkbox"
+              required
+              checked={checks[item]}
+              data-testid={`check-${item}`}
+              onChange={(e) => setChecks({ ...checks, [item]: (e.target as HTMLInputElement).checked })}
+            />
             <span>{t(lang, `check_${item}`)}</span>
           </label>
         ))}
       </fieldset>
-      <button type="submit" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="open-session" disabled={Boolean(store.busy.value)}>{t(lang, 'openSession')} <JefeMark how={store.offer('session.open')} lang={lang} /></button>
+      <button
+        type="submit"
+        class="cc-btn cc-btn--primary cc-btn--huge"
+        data-testid="open-session"
+        disabled={Boolean(store.busy.value)}
+      >
+        {t(lang, 'openSession')} <JefeMark how={store.offer('session.open')} lang={lang} />
+      </button>
     </form>
   )
 }

@@ -20,7 +20,9 @@ export function PrizesPanel({ store, game, lang }: { store: CallerStore; game: G
   const [code, setCode] = useState('')
   const field = useRef<HTMLInputElement>(null)
   const chosen = prizes.find((p) => p.id === paying && p.status === 'awarded') ?? null
-  useEffect(() => { if (chosen) field.current?.focus() }, [chosen?.id])
+  useEffect(() => {
+    if (chosen) field.current?.focus()
+  }, [chosen?.id])
 
   const choose = (id: string) => {
     setPaying(id)
@@ -40,12 +42,20 @@ export function PrizesPanel({ store, game, lang }: { store: CallerStore; game: G
     // The card's other prizes (its line and its bingo) are paid with it.
     const same = prizes.filter((p) => p.card_id === chosen.card_id && p.status === 'awarded')
     const amount = same.reduce((sum, p) => sum + p.amount_cents, 0)
-    store.perform('prize.pay', 'pay', { title: t(lang, 'payPrize'), body: [`${chosen.serial} · ${money(amount, game.currency, lang)}`], confirmLabel: t(lang, 'pay') },
+    store.perform(
+      'prize.pay',
+      'pay',
+      {
+        title: t(lang, 'payPrize'),
+        body: [`${chosen.serial} · ${money(amount, game.currency, lang)}`],
+        confirmLabel: t(lang, 'pay'),
+      },
       async (person) => {
         await store.pay(chosen.id, typed, person)
         setPaying(null)
         setCode('')
-      })
+      },
+    )
   }
   const authOn = store.me.value?.authOn !== false
   return (
@@ -54,23 +64,48 @@ export function PrizesPanel({ store, game, lang }: { store: CallerStore; game: G
       {how && !authOn && (
         <label class="cc-field cc-field--inline">
           <span>{t(lang, 'paidBy')}</span>
-          <input type="text" value={store.operator.value} data-testid="paid-by" onInput={(e) => store.setOperator((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            value={store.operator.value}
+            data-testid="paid-by"
+            onInput={(e) => store.setOperator((e.target as HTMLInputElement).value)}
+          />
         </label>
       )}
-      {prizes.length === 0 ? <p class="cc-muted">{t(lang, 'noPrizes')}</p> : (
+      {prizes.length === 0 ? (
+        <p class="cc-muted">{t(lang, 'noPrizes')}</p>
+      ) : (
         <table class="cc-table">
           <tbody>
             {prizes.map((p) => (
-              <tr key={p.id} data-testid="prize" data-status={p.status} data-serial={p.serial} class={p.id === chosen?.id ? 'cc-row--chosen' : undefined}>
+              <tr
+                key={p.id}
+                data-testid="prize"
+                data-status={p.status}
+                data-serial={p.serial}
+                class={p.id === chosen?.id ? 'cc-row--chosen' : undefined}
+              >
                 <td>{p.kind === 'line' ? t(lang, 'claimLine') : t(lang, 'claimBingo')}</td>
-                <td><strong>{p.serial}</strong></td>
+                <td>
+                  <strong>{p.serial}</strong>
+                </td>
                 <td class="cc-num">{money(p.amount_cents, game.currency, lang)}</td>
                 <td>
-                  {p.status === 'paid'
-                    ? <span class="cc-tag cc-tag--ok">{t(lang, 'paid')}</span>
-                    : how
-                      ? <button type="button" class="cc-btn cc-btn--small" data-testid="pay" disabled={busy} onClick={() => choose(p.id)}>{t(lang, 'pay')} <JefeMark how={how} lang={lang} /></button>
-                      : <span class="cc-tag">{t(lang, 'awarded')}</span>}
+                  {p.status === 'paid' ? (
+                    <span class="cc-tag cc-tag--ok">{t(lang, 'paid')}</span>
+                  ) : how ? (
+                    <button
+                      type="button"
+                      class="cc-btn cc-btn--small"
+                      data-testid="pay"
+                      disabled={busy}
+                      onClick={() => choose(p.id)}
+                    >
+                      {t(lang, 'pay')} <JefeMark how={how} lang={lang} />
+                    </button>
+                  ) : (
+                    <span class="cc-tag">{t(lang, 'awarded')}</span>
+                  )}
                 </td>
               </tr>
             ))}
@@ -79,15 +114,37 @@ export function PrizesPanel({ store, game, lang }: { store: CallerStore; game: G
       )}
       {how && chosen && (
         <form class="cc-paycode cc-flow" data-testid="pay-form" data-serial={chosen.serial} onSubmit={pay}>
-          <div class="cc-paycode__what">{t(lang, 'payPrize')} <strong>{chosen.serial}</strong></div>
+          <div class="cc-paycode__what">
+            {t(lang, 'payPrize')} <strong>{chosen.serial}</strong>
+          </div>
           <label class="cc-field">
             <span>{t(lang, 'payCode')}</span>
-            <input ref={field} type="text" autocomplete="off" spellcheck={false} value={code} data-testid="pay-code" onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+            <input
+              ref={field}
+              type="text"
+              autocomplete="off"
+              spellcheck={false}
+              value={code}
+              data-testid="pay-code"
+              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+            />
           </label>
           <small class="cc-muted">{t(lang, 'payCodeHelp')}</small>
           <div class="cc-row">
-            <button type="submit" class="cc-btn cc-btn--primary" data-testid="pay-submit" disabled={busy}>{t(lang, 'pay')} <JefeMark how={how} lang={lang} /></button>
-            <button type="button" class="cc-btn cc-btn--ghost" data-testid="pay-cancel" onClick={() => { setPaying(null); setCode('') }}>{t(lang, 'cancel')}</button>
+            <button type="submit" class="cc-btn cc-btn--primary" data-testid="pay-submit" disabled={busy}>
+              {t(lang, 'pay')} <JefeMark how={how} lang={lang} />
+            </button>
+            <button
+              type="button"
+              class="cc-btn cc-btn--ghost"
+              data-testid="pay-cancel"
+              onClick={() => {
+                setPaying(null)
+                setCode('')
+              }}
+            >
+              {t(lang, 'cancel')}
+            </button>
           </div>
         </form>
       )}

@@ -6,15 +6,23 @@ import { t, type CallerKey } from './texts.ts'
 export function Shortcuts({ store, lang, manual }: { store: CallerStore; lang: Lang; manual: boolean }) {
   const keys: Array<[string, CallerKey] | false> = [
     store.can('game.draw') && (manual ? [t(lang, 'kDigits'), 'kManual'] : [t(lang, 'kSpace'), 'kDraw']),
-    store.can('game.claim') && ['L', 'kLine'], store.can('game.claim') && ['B', 'kBingo'], Boolean(store.offer('game.window')) && ['C', 'kClose'],
-    [t(lang, 'enter'), 'kEnter'], ['Esc', 'kEsc'], store.can('minutes.read') && ['A', 'kMinutes'],
+    store.can('game.claim') && ['L', 'kLine'],
+    store.can('game.claim') && ['B', 'kBingo'],
+    Boolean(store.offer('game.window')) && ['C', 'kClose'],
+    [t(lang, 'enter'), 'kEnter'],
+    ['Esc', 'kEsc'],
+    store.can('minutes.read') && ['A', 'kMinutes'],
   ]
   return (
     <footer class="cc-keys" data-testid="shortcuts">
       <span class="cc-keys__title">{t(lang, 'keys')}</span>
-      {keys.filter((k) => k !== false).map(([key, what]) => (
-        <span key={what} class="cc-keys__item"><kbd>{key}</kbd> {t(lang, what)}</span>
-      ))}
+      {keys
+        .filter((k) => k !== false)
+        .map(([key, what]) => (
+          <span key={what} class="cc-keys__item">
+            <kbd>{key}</kbd> {t(lang, what)}
+          </span>
+        ))}
     </footer>
   )
 }

@@ -6,41 +6,100 @@ import { t } from './texts.ts'
 
 /** What the hall sees, in small: current ball, count, sales, prizes, commitment and the board. */
 export function StatusPanel({ game, lang }: { game: GameState | null; lang: Lang }) {
-  if (!game) return <section class="cc-col cc-col--status"><div class="cc-panel cc-muted">{t(lang, 'noGame')}</div></section>
+  if (!game)
+    return (
+      <section class="cc-col cc-col--status">
+        <div class="cc-panel cc-muted">{t(lang, 'noGame')}</div>
+      </section>
+    )
   const called = new Set(game.balls)
   const amount = (c: number | null) => (c === null ? '—' : money(c, game.currency, lang))
   const beacon = beaconInfo(game, lang)
   return (
     <section class="cc-col cc-col--status">
       <div class="cc-panel cc-ballbox">
-        <div class="cc-ballbox__ball" data-testid="caller-ball" key={game.balls.length}>{game.lastBall ?? '–'}</div>
+        <div class="cc-ballbox__ball" data-testid="caller-ball" key={game.balls.length}>
+          {game.lastBall ?? '–'}
+        </div>
         <div class="cc-ballbox__info">
           <div class="cc-ballbox__words">{game.lastBall !== null ? ballCall(game.lastBall, lang) : '\u00a0'}</div>
-          <div class="cc-ballbox__count">{t(lang, 'extractions')}: <strong data-testid="caller-count">{game.balls.length}</strong> / {game.ballCount}</div>
-          <div class="cc-ballbox__src">{t(lang, 'drawSource')}: <strong data-testid="caller-draw-source">{game.drawSource === 'rng' ? t(lang, 'rng') : t(lang, 'manual')}</strong></div>
+          <div class="cc-ballbox__count">
+            {t(lang, 'extractions')}: <strong data-testid="caller-count">{game.balls.length}</strong> / {game.ballCount}
+          </div>
+          <div class="cc-ballbox__src">
+            {t(lang, 'drawSource')}:{' '}
+            <strong data-testid="caller-draw-source">
+              {game.drawSource === 'rng' ? t(lang, 'rng') : t(lang, 'manual')}
+            </strong>
+          </div>
         </div>
       </div>
       <div class="cc-panel cc-facts">
-        <div><span>{t(lang, 'cardsSold')}</span><strong data-testid="caller-cards-sold">{game.cardsSold}</strong></div>
-        <div><span>{t(lang, 'faceValue')}</span><strong>{money(game.faceValueCents, game.currency, lang)}</strong></div>
-        <div><span>{t(lang, 'linePrize')}</span><strong data-testid="caller-line-prize">{amount(game.linePoolCents)}</strong></div>
-        <div><span>{t(lang, 'bingoPrize')}</span><strong data-testid="caller-bingo-prize">{amount(game.bingoPoolCents)}</strong></div>
-        <div class="cc-facts__wide" title={game.commitment}><span>{t(lang, 'commitment')}</span><code>{shortCommitment(game.commitment)}</code></div>
+        <div>
+          <span>{t(lang, 'cardsSold')}</span>
+          <strong data-testid="caller-cards-sold">{game.cardsSold}</strong>
+        </div>
+        <div>
+          <span>{t(lang, 'faceValue')}</span>
+          <strong>{money(game.faceValueCents, game.currency, lang)}</strong>
+        </div>
+        <div>
+          <span>{t(lang, 'linePrize')}</span>
+          <strong data-testid="caller-line-prize">{amount(game.linePoolCents)}</strong>
+        </div>
+        <div>
+          <span>{t(lang, 'bingoPrize')}</span>
+          <strong data-testid="caller-bingo-prize">{amount(game.bingoPoolCents)}</strong>
+        </div>
+        <div class="cc-facts__wide" title={game.commitment}>
+          <span>{t(lang, 'commitment')}</span>
+          <code>{shortCommitment(game.commitment)}</code>
+        </div>
         {beacon && (
-          <div class={`cc-facts__wide${beacon.demo ? ' cc-beacon--demo' : ''}`} data-testid="caller-beacon" data-status={game.beacon!.status} title={game.beacon!.randomness ?? ''}>
+          <div
+            class={`cc-facts__wide${beacon.demo ? ' cc-beacon--demo' : ''}`}
+            data-testid="caller-beacon"
+            data-status={game.beacon!.status}
+            title={game.beacon!.randomness ?? ''}
+          >
             <span>{beacon.label}</span>
             <code data-testid="caller-beacon-value">{beacon.value}</code>
             <small data-testid="caller-beacon-note">{beacon.note}</small>
           </div>
         )}
         {game.series.length > 0 && (
-          <div class="cc-facts__wide"><span>{t(lang, 'series')}</span><strong>{game.series.map((s) => s.to >= s.from ? `${s.code} ${s.from}–${s.to}` : `${s.code} (${s.from}…)`).join(' · ')}</strong></div>
+          <div class="cc-facts__wide">
+            <span>{t(lang, 'series')}</span>
+            <strong>
+              {game.series
+                .map((s) => (s.to >= s.from ? `${s.code} ${s.from}–${s.to}` : `${s.code} (${s.from}…)`))
+                .join(' · ')}
+            </strong>
+          </div>
         )}
       </div>
-      <div class="cc-panel cc-board" data-testid="caller-board" data-lit={called.size} style={{ '--cols': String(boardRows(game.ballCount)[0]?.length ?? 10) }}>
-        {boardRows(game.ballCount).flat().map((n) => (
-          <span key={n} class={n === game.lastBall ? 'cc-board__cell cc-board__cell--last' : called.has(n) ? 'cc-board__cell cc-board__cell--lit' : 'cc-board__cell'}>{n}</span>
-        ))}
+      <div
+        class="cc-panel cc-board"
+        data-testid="caller-board"
+        data-lit={called.size}
+        style={{ '--cols': String(boardRows(game.ballCount)[0]?.length ?? 10) }}
+      >
+        {boardRows(game.ballCount)
+          .flat()
+          .map((n) => (
+            <span
+              key={n}
+              class={
+                n === game.lastBall
+                  ? 'cc-board__cell cc-board__cell--last'
+                  : called.has(n)
+                    ? 'cc-board__cell cc-board__cell--lit'
+                    : 'cc-board__cell'
+              }
+            >
+              {n}
+            </span>
+          ))}
       </div>
     </section>
   )

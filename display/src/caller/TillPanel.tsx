@@ -18,11 +18,23 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
   const state = tillState(store.me.value, store.till.value)
   const busy = Boolean(store.busy.value)
   if (state === 'free' || state === 'open') return null
-  if (state === 'no-station') return <p class="cc-till cc-till--warn" data-testid="till-no-station">{t(lang, 'tillNoStation')}</p>
-  if (state === 'other') return <p class="cc-till cc-till--warn" data-testid="till-other">{t(lang, 'tillOther').replace('{name}', store.till.value!.shift!.cashier.name)}</p>
+  if (state === 'no-station')
+    return (
+      <p class="cc-till cc-till--warn" data-testid="till-no-station">
+        {t(lang, 'tillNoStation')}
+      </p>
+    )
+  if (state === 'other')
+    return (
+      <p class="cc-till cc-till--warn" data-testid="till-other">
+        {t(lang, 'tillOther').replace('{name}', store.till.value!.shift!.cashier.name)}
+      </p>
+    )
   const open = (e: Event) => {
     e.preventDefault()
-    void store.openShift(amount).then((ok) => { if (ok) setAmount('') })
+    void store.openShift(amount).then((ok) => {
+      if (ok) setAmount('')
+    })
   }
   return (
     <form class="cc-till cc-flow" data-testid="till-closed" onSubmit={open}>
@@ -31,9 +43,19 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
       <div class="cc-row">
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'tillFloat')}</span>
-          <input type="text" inputMode="decimal" autocomplete="off" placeholder="0,00" value={amount} data-testid="till-float" onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            inputMode="decimal"
+            autocomplete="off"
+            placeholder="0,00"
+            value={amount}
+            data-testid="till-float"
+            onInput={(e) => setAmount((e.target as HTMLInputElement).value)}
+          />
         </label>
-        <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="till-open" disabled={busy}>{t(lang, 'tillOpen')}</button>
+        <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="till-open" disabled={busy}>
+          {t(lang, 'tillOpen')}
+        </button>
       </div>
     </form>
   )
@@ -47,28 +69,59 @@ export function TillClose({ store, lang }: { store: CallerStore; lang: Lang }) {
   if (tillState(store.me.value, till) !== 'open') return null
   const shift = till!.shift!
   const busy = Boolean(store.busy.value)
-  const since = new Date(shift.openedAt).toLocaleTimeString(lang === 'es' ? 'es-BO' : 'en-GB', { hour: '2-digit', minute: '2-digit' })
+  const since = new Date(shift.openedAt).toLocaleTimeString(lang === 'es' ? 'es-BO' : 'en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+  })
   const close = (e: Event) => {
     e.preventDefault()
-    void store.closeShift(counted, note).then((ok) => { if (ok) { setCounted(''); setNote('') } })
+    void store.closeShift(counted, note).then((ok) => {
+      if (ok) {
+        setCounted('')
+        setNote('')
+      }
+    })
   }
   return (
     <form class="cc-till cc-till--open" data-testid="till-open-shift" onSubmit={close}>
       <div class="cc-till__line">
-        <strong>{t(lang, 'till')} · {till!.station!.name}</strong>
-        <span class="cc-muted" data-testid="till-since">{t(lang, 'tillOpenSince')} {since}</span>
-        <span class="cc-muted">{t(lang, 'tillInDrawer')} <strong data-testid="till-expected">{money(shift.expectedCents, shift.currency, lang)}</strong></span>
+        <strong>
+          {t(lang, 'till')} · {till!.station!.name}
+        </strong>
+        <span class="cc-muted" data-testid="till-since">
+          {t(lang, 'tillOpenSince')} {since}
+        </span>
+        <span class="cc-muted">
+          {t(lang, 'tillInDrawer')}{' '}
+          <strong data-testid="till-expected">{money(shift.expectedCents, shift.currency, lang)}</strong>
+        </span>
       </div>
       <div class="cc-row cc-till__close">
         <label class="cc-field">
           <span>{t(lang, 'tillCounted')}</span>
-          <input type="text" inputMode="decimal" autocomplete="off" placeholder="0,00" value={counted} data-testid="till-counted" onInput={(e) => setCounted((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            inputMode="decimal"
+            autocomplete="off"
+            placeholder="0,00"
+            value={counted}
+            data-testid="till-counted"
+            onInput={(e) => setCounted((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'tillNote')}</span>
-          <input type="text" maxLength={500} value={note} data-testid="till-note" onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            maxLength={500}
+            value={note}
+            data-testid="till-note"
+            onInput={(e) => setNote((e.target as HTMLInputElement).value)}
+          />
         </label>
-        <button type="submit" class="cc-btn cc-btn--small" data-testid="till-close" disabled={busy}>{t(lang, 'tillClose')}</button>
+        <button type="submit" class="cc-btn cc-btn--small" data-testid="till-close" disabled={busy}>
+          {t(lang, 'tillClose')}
+        </button>
       </div>
     </form>
   )
@@ -82,7 +135,9 @@ function ClosedResult({ store, lang }: { store: CallerStore; lang: Lang }) {
   const diff = c.differenceCents ?? 0
   return (
     <p class={`cc-till__result${diff === 0 ? '' : ' cc-till__result--off'}`} data-testid="till-closed-result">
-      <strong>{t(lang, 'tillClosedTitle')}</strong> · {t(lang, 'tillExpected')} {m(c.expectedCents)} · {t(lang, 'tillCountedWord')} {m(c.countedCents)} · {t(lang, 'tillDifference')} <strong data-testid="till-difference">{m(diff)}</strong>
+      <strong>{t(lang, 'tillClosedTitle')}</strong> · {t(lang, 'tillExpected')} {m(c.expectedCents)} ·{' '}
+      {t(lang, 'tillCountedWord')} {m(c.countedCents)} · {t(lang, 'tillDifference')}{' '}
+      <strong data-testid="till-difference">{m(diff)}</strong>
     </p>
   )
 }

@@ -34,13 +34,22 @@ export function WindowPanel({ store, game, lang }: { store: CallerStore; game: G
       <div class="cc-window__winners">
         {winners.map((w) => (
           <div key={w.cardId} class="cc-window__winner" data-testid="caller-winner" data-serial={w.serial}>
-            <strong>{w.serial}</strong> <span class="cc-muted">{t(lang, 'atBall')} {w.atBall}</span>
+            <strong>{w.serial}</strong>{' '}
+            <span class="cc-muted">
+              {t(lang, 'atBall')} {w.atBall}
+            </span>
             <CardGrid rows={w.rows} ballCount={game.ballCount} called={called} testId="caller-winner-card" />
           </div>
         ))}
       </div>
       {store.offer('game.window') && (
-        <button type="button" class="cc-btn cc-btn--primary cc-btn--huge" data-testid="close-window" disabled={Boolean(store.busy.value)} onClick={() => askCloseWindow(store, game, lang)}>
+        <button
+          type="button"
+          class="cc-btn cc-btn--primary cc-btn--huge"
+          data-testid="close-window"
+          disabled={Boolean(store.busy.value)}
+          onClick={() => askCloseWindow(store, game, lang)}
+        >
           {t(lang, 'closeWindow')} <kbd>C</kbd> <JefeMark how={store.offer('game.window')} lang={lang} />
         </button>
       )}

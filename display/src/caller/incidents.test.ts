@@ -32,7 +32,9 @@ describe('incident rules (BNG-80 to BNG-84)', () => {
   })
 
   it('tells the table that an RNG game resumes its committed order after a failure, and a blower game goes manual (BNG-81, issue 15)', () => {
-    expect(incidentRule('device-failure-after-first-ball', 'BO-2025', 'rng').outcome.es).toMatch(/orden de extracción comprometido/)
+    expect(incidentRule('device-failure-after-first-ball', 'BO-2025', 'rng').outcome.es).toMatch(
+      /orden de extracción comprometido/,
+    )
     expect(incidentRule('device-failure-after-first-ball', 'BO-2025', 'blower').outcome.es).toMatch(/a mano/)
   })
 

@@ -5,7 +5,20 @@
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
-import { ApiError, createApi, type Annul, type CardInfo, type ClosedShift, type HallInfo, type IncidentKind, type PrizeInfo, type Recount, type EquipmentChecklist, type SecondPerson, type TableTill } from '../../../web/api.ts'
+import {
+  ApiError,
+  createApi,
+  type Annul,
+  type CardInfo,
+  type ClosedShift,
+  type HallInfo,
+  type IncidentKind,
+  type PrizeInfo,
+  type Recount,
+  type EquipmentChecklist,
+  type SecondPerson,
+  type TableTill,
+} from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can as holds, type Me, type Permission } from '../../../web/me.ts'
 import { money } from '../../../web/format.ts'
@@ -14,12 +27,25 @@ import { t } from './texts.ts'
 import { parseAmount } from './till.ts'
 
 /** A refusal as the user reads it: the server's message in the screen's language (never its code or detail). */
-export interface ShownError { code: string; message: string }
+export interface ShownError {
+  code: string
+  message: string
+}
 /** A refusal of the console itself (an amount it cannot read), in the screen's language. */
 class ConsoleRefusal extends Error {}
-export interface ClaimResult { kind: 'line' | 'bingo'; serial: string; ok: boolean; reason?: string; card: CardInfo | null; called: number[] }
+export interface ClaimResult {
+  kind: 'line' | 'bingo'
+  serial: string
+  ok: boolean
+  reason?: string
+  card: CardInfo | null
+  called: number[]
+}
 export interface Confirmation {
-  title: string; body: string[]; confirmLabel: string; danger?: boolean
+  title: string
+  body: string[]
+  confirmLabel: string
+  danger?: boolean
   /** What the action needs: a role without it confirms with a jefe's username and password (X-Bolillo-Second-Person). */
   permission?: Permission
   run: (second?: SecondPerson) => Promise<void>
@@ -32,16 +58,26 @@ const NAME_KEY = 'bolillo.caller.name'
 const TOKEN_KEY = 'bolillo.caller.token'
 
 function storedName(): string {
-  try { return localStorage.getItem(NAME_KEY) ?? '' } catch { return '' }
+  try {
+    return localStorage.getItem(NAME_KEY) ?? ''
+  } catch {
+    return ''
+  }
 }
 function storedToken(): string | null {
-  try { return sessionStorage.getItem(TOKEN_KEY) } catch { return null }
+  try {
+    return sessionStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
 }
 function storeToken(token: string | null): void {
   try {
     if (token) sessionStorage.setItem(TOKEN_KEY, token)
     else sessionStorage.removeItem(TOKEN_KEY)
-  } catch { /* private mode: log in again after a reload */ }
+  } catch {
+    /* private mode: log in again after a reload */
+  }
 }
 
 /**
@@ -85,13 +121,22 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   function showError(err: unknown) {
     if (err instanceof ApiError && err.code === 'UNAUTHORIZED') {
       // An expired or missing session: forget the token and ask for a login.
-      if (token.value) { token.value = null; storeToken(null); me.value = null; void loadMe() }
+      if (token.value) {
+        token.value = null
+        storeToken(null)
+        me.value = null
+        void loadMe()
+      }
       needLogin.value = true
     }
     // Only the message, in the screen's language: codes, permission names and server details stay off screen.
     if (err instanceof ApiError) error.value = { code: err.code, message: err.message }
     else if (err instanceof ConsoleRefusal) error.value = { code: 'CONSOLE', message: err.message }
-    else error.value = { code: 'ERROR', message: lang === 'en' ? 'Something went wrong; nothing was done.' : 'Algo falló; no se hizo nada.' }
+    else
+      error.value = {
+        code: 'ERROR',
+        message: lang === 'en' ? 'Something went wrong; nothing was done.' : 'Algo falló; no se hizo nada.',
+      }
   }
 
   const can = (permission: Permission): boolean => holds(me.value, permission)
@@ -141,7 +186,10 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
 
   async function refreshPrizes(): Promise<void> {
     const g = game()
-    if (!g) { prizes.value = []; return }
+    if (!g) {
+      prizes.value = []
+      return
+    }
     try {
       prizes.value = (await api.prizes(g.gameId)).prizes
     } catch {
@@ -192,7 +240,10 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   /** Issue 13: the table's shift, for a role that sells (the server answers who is at this station). */
   async function refreshTill(): Promise<void> {
     const m = me.value
-    if (!m || !m.authOn || m.kind !== 'person' || !can('game.sell') || !can('shift.current')) { till.value = null; return }
+    if (!m || !m.authOn || m.kind !== 'person' || !can('game.sell') || !can('shift.current')) {
+      till.value = null
+      return
+    }
     try {
       till.value = await api.currentShift()
     } catch {
@@ -216,7 +267,18 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   }
 
   return {
-    api, token, me, needLogin, loadMe, can, offer, secondUser, secondPassword, till, closedShift, refreshTill,
+    api,
+    token,
+    me,
+    needLogin,
+    loadMe,
+    can,
+    offer,
+    secondUser,
+    secondPassword,
+    till,
+    closedShift,
+    refreshTill,
     async login(username: string, password: string): Promise<boolean> {
       try {
         const r = await api.login(username, password)
@@ -256,24 +318,56 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         showError(err)
       }
     },
-    hall, session, lastSessionId, error, busy, claimKind, claimSerial, claimResult, claimChoices, manualBall, confirmation, prizes,
-    minutes, minutesOpen, operator, claimFocus, game,
-    refreshHall, refreshPrizes, refreshMinutes, ask, showError,
-    clearError() { error.value = null },
+    hall,
+    session,
+    lastSessionId,
+    error,
+    busy,
+    claimKind,
+    claimSerial,
+    claimResult,
+    claimChoices,
+    manualBall,
+    confirmation,
+    prizes,
+    minutes,
+    minutesOpen,
+    operator,
+    claimFocus,
+    game,
+    refreshHall,
+    refreshPrizes,
+    refreshMinutes,
+    ask,
+    showError,
+    clearError() {
+      error.value = null
+    },
     /** A refusal of the console itself, shown like the server's (in the screen's language). */
-    refuse(message: string) { error.value = { code: 'CONSOLE', message } },
+    refuse(message: string) {
+      error.value = { code: 'CONSOLE', message }
+    },
     /**
      * Runs an action the console offers: straight away for the role's own, or through the confirmation dialog
      * where a jefe authorises it with her username and password.
      */
-    perform(permission: Permission, name: string, confirmation_: Omit<Confirmation, 'permission' | 'run'>, run: (second?: SecondPerson) => Promise<void>): void {
+    perform(
+      permission: Permission,
+      name: string,
+      confirmation_: Omit<Confirmation, 'permission' | 'run'>,
+      run: (second?: SecondPerson) => Promise<void>,
+    ): void {
       const how = offer(permission)
       if (how === 'own') void act(name, () => run())
       else if (how === 'jefe') ask({ ...confirmation_, permission, run })
     },
     setOperator(name: string) {
       operator.value = name
-      try { localStorage.setItem(NAME_KEY, name) } catch { /* not remembered */ }
+      try {
+        localStorage.setItem(NAME_KEY, name)
+      } catch {
+        /* not remembered */
+      }
     },
     confirm,
     cancel() {
@@ -284,7 +378,8 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       })
     },
 
-    openSession: (recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) => api.openSession(hallId, recount, checklist, second).then(() => undefined),
+    openSession: (recount: Recount, checklist: EquipmentChecklist, second?: SecondPerson) =>
+      api.openSession(hallId, recount, checklist, second).then(() => undefined),
     lastGame: (sessionId: string, second?: SecondPerson) => api.lastGame(sessionId, second).then(() => undefined),
     closeSession: async (sessionId: string, recount?: Recount, second?: SecondPerson) => {
       await api.closeSession(sessionId, recount, second)
@@ -299,35 +394,60 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       claimResult.value = null
       await feed.refresh()
     },
-    openSales: () => act('openSales', async () => { await api.openSales(gameId()) }),
-    sell: (count: number) => act('sell', async () => { await api.sell(gameId(), count) }).then(async (ok) => { await refreshTill(); return ok }),
+    openSales: () =>
+      act('openSales', async () => {
+        await api.openSales(gameId())
+      }),
+    sell: (count: number) =>
+      act('sell', async () => {
+        await api.sell(gameId(), count)
+      }).then(async (ok) => {
+        await refreshTill()
+        return ok
+      }),
     /** Opens the person's table shift at this station with the float counted into the drawer. */
-    openShift: (floatText: string) => act('openShift', async () => {
-      const cents = parseAmount(floatText)
-      if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
-      await api.openShift(cents)
-      closedShift.value = null
-      await refreshTill()
-    }),
+    openShift: (floatText: string) =>
+      act('openShift', async () => {
+        const cents = parseAmount(floatText)
+        if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
+        await api.openShift(cents)
+        closedShift.value = null
+        await refreshTill()
+      }),
     /** Closes it with the drawer counted (arqueo); the server gives the difference to the centavo. */
-    closeShift: (countedText: string, note: string) => act('closeShift', async () => {
-      const cents = parseAmount(countedText)
-      if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
-      try {
-        closedShift.value = await api.closeShift(cents, note.trim() || undefined)
-      } catch (err) {
-        // A drawer that does not balance closes only with a note: say by how much, to the centavo, as the server counted.
-        const d = err instanceof ApiError && err.code === 'SHIFT_COUNT_DIFFERS' ? err.details as { field?: string; differenceCents?: number } | undefined : undefined
-        if (d?.field === 'note' && typeof d.differenceCents === 'number') {
-          throw new ConsoleRefusal(t(lang, 'tillNoteNeeded').replace('{amount}', money(d.differenceCents, till.value?.shift?.currency ?? hall.value?.hall.currency ?? 'BOB', lang)))
+    closeShift: (countedText: string, note: string) =>
+      act('closeShift', async () => {
+        const cents = parseAmount(countedText)
+        if (Number.isNaN(cents)) throw new ConsoleRefusal(t(lang, 'badAmount'))
+        try {
+          closedShift.value = await api.closeShift(cents, note.trim() || undefined)
+        } catch (err) {
+          // A drawer that does not balance closes only with a note: say by how much, to the centavo, as the server counted.
+          const d =
+            err instanceof ApiError && err.code === 'SHIFT_COUNT_DIFFERS'
+              ? (err.details as { field?: string; differenceCents?: number } | undefined)
+              : undefined
+          if (d?.field === 'note' && typeof d.differenceCents === 'number') {
+            throw new ConsoleRefusal(
+              t(lang, 'tillNoteNeeded').replace(
+                '{amount}',
+                money(d.differenceCents, till.value?.shift?.currency ?? hall.value?.hall.currency ?? 'BOB', lang),
+              ),
+            )
+          }
+          throw err
         }
-        throw err
-      }
-      await refreshTill()
-    }),
+        await refreshTill()
+      }),
     closeSales: () => api.closeSales(gameId()).then(() => undefined),
-    typeBeacon: (signature: string) => act('beacon', async () => { await api.beacon(gameId(), signature.trim()) }),
-    draw: () => act('draw', async () => { await api.draw(gameId()) }),
+    typeBeacon: (signature: string) =>
+      act('beacon', async () => {
+        await api.beacon(gameId(), signature.trim())
+      }),
+    draw: () =>
+      act('draw', async () => {
+        await api.draw(gameId())
+      }),
     enterBall: () => {
       const n = Number(manualBall.value)
       if (!manualBall.value || !Number.isInteger(n)) return Promise.resolve(false)
@@ -340,29 +460,52 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
      * The serial as heard ("41", "a41", "A 41", "A-00041"): the server finds the card in the game's series; when the
      * number is in several it answers which, and the panel offers them (`serial` given: the one picked).
      */
-    claim: (picked?: string) => act('claim', async () => {
-      const serial = (picked ?? claimSerial.value).trim().toUpperCase()
-      if (!serial) return
-      const kind = claimKind.value
-      const id = gameId()
-      claimChoices.value = null
-      let r
-      try {
-        r = await api.claim(id, kind, serial)
-      } catch (err) {
-        const serials = err instanceof ApiError && err.code === 'SERIAL_AMBIGUOUS' ? (err.details as { serials?: unknown } | undefined)?.serials : undefined
-        if (Array.isArray(serials)) claimChoices.value = serials.filter((x): x is string => typeof x === 'string')
-        throw err
-      }
-      const card = await api.card(id, serial).catch(() => null)
-      claimResult.value = { kind, serial: card?.serial ?? serial, ok: r.ok, reason: r.reason, card, called: r.state.balls }
-      claimSerial.value = ''
-    }),
-    closeWindow: (second?: SecondPerson) => api.closeWindow(gameId(), second).then(() => { claimResult.value = null }),
+    claim: (picked?: string) =>
+      act('claim', async () => {
+        const serial = (picked ?? claimSerial.value).trim().toUpperCase()
+        if (!serial) return
+        const kind = claimKind.value
+        const id = gameId()
+        claimChoices.value = null
+        let r
+        try {
+          r = await api.claim(id, kind, serial)
+        } catch (err) {
+          const serials =
+            err instanceof ApiError && err.code === 'SERIAL_AMBIGUOUS'
+              ? (err.details as { serials?: unknown } | undefined)?.serials
+              : undefined
+          if (Array.isArray(serials)) claimChoices.value = serials.filter((x): x is string => typeof x === 'string')
+          throw err
+        }
+        const card = await api.card(id, serial).catch(() => null)
+        claimResult.value = {
+          kind,
+          serial: card?.serial ?? serial,
+          ok: r.ok,
+          reason: r.reason,
+          card,
+          called: r.state.balls,
+        }
+        claimSerial.value = ''
+      }),
+    closeWindow: (second?: SecondPerson) =>
+      api.closeWindow(gameId(), second).then(() => {
+        claimResult.value = null
+      }),
     // Play stops and the serial field takes the keyboard; L or B typed first there still choose the kind (issue 29).
-    stopForClaim: () => act('stopForClaim', async () => { await api.stopForClaim(gameId()); claimFocus.value++ }),
-    resumePlay: () => act('resumePlay', async () => { await api.resumePlay(gameId()); claimResult.value = null }),
-    incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) => api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
+    stopForClaim: () =>
+      act('stopForClaim', async () => {
+        await api.stopForClaim(gameId())
+        claimFocus.value++
+      }),
+    resumePlay: () =>
+      act('resumePlay', async () => {
+        await api.resumePlay(gameId())
+        claimResult.value = null
+      }),
+    incident: (kind: IncidentKind, note: string, correctedBall?: number, annul?: Annul, second?: SecondPerson) =>
+      api.incident(gameId(), kind, note.trim() || undefined, correctedBall, annul, second).then(() => undefined),
     resume: (second?: SecondPerson) => api.resume(gameId(), second).then(() => undefined),
     /** BNG-71: a prize is paid against its own card's code, scanned or typed (the card's other prizes go with it). */
     pay: async (prizeId: string, code: string, second?: SecondPerson) => {

@@ -54,11 +54,14 @@ const es = {
   sell: 'Vender',
   cards: 'cartones',
   closeSales: 'Cerrar venta',
-  closeSalesConfirm: 'Se cierra la venta: se fijan los cartones vendidos, los premios y la ronda del faro público que decidirá el sorteo (BNG-16). No se puede deshacer.',
+  closeSalesConfirm:
+    'Se cierra la venta: se fijan los cartones vendidos, los premios y la ronda del faro público que decidirá el sorteo (BNG-16). No se puede deshacer.',
   // the table's till (issue 13)
   till: 'Caja de la mesa',
-  tillNoStation: 'Esta consola no es una caja registrada de la mesa: aquí no se cobran ventas. Venda en una caja, o pida al director que registre esta consola como caja de la mesa.',
-  tillOther: 'La caja de la mesa está abierta en el turno de {name}: quien la abrió la cierra con su arqueo antes de que otra persona venda aquí.',
+  tillNoStation:
+    'Esta consola no es una caja registrada de la mesa: aquí no se cobran ventas. Venda en una caja, o pida al director que registre esta consola como caja de la mesa.',
+  tillOther:
+    'La caja de la mesa está abierta en el turno de {name}: quien la abrió la cierra con su arqueo antes de que otra persona venda aquí.',
   tillClosed: 'La caja de la mesa está cerrada: cuente el fondo del cajón y ábrala para cobrar las ventas.',
   tillFloat: 'Fondo contado',
   tillOpen: 'Abrir caja de la mesa',
@@ -75,7 +78,8 @@ const es = {
   badAmount: 'Escriba un importe, por ejemplo 150 o 150,50.',
   closeSalesBeacon: 'Nadie aporta azar al sorteo: lo completa la ronda del faro público que fija la hora de cierre.',
   beaconSignature: 'Firma de la ronda (de cualquier fuente pública)',
-  beaconSignatureHelp: 'Si la sala no alcanza el faro, copie aquí la firma publicada de esa ronda de drand quicknet: se comprueba antes de aceptarla.',
+  beaconSignatureHelp:
+    'Si la sala no alcanza el faro, copie aquí la firma publicada de esa ronda de drand quicknet: se comprueba antes de aceptarla.',
   beaconCheck: 'Comprobar firma',
   // draw
   drawNext: 'SACAR BOLA',
@@ -102,8 +106,10 @@ const es = {
   anyMoreLine: '¿ALGUNA LÍNEA MÁS?',
   anyMoreBingo: '¿ALGÚN BINGO MÁS?',
   closeWindow: 'CERRAR Y REPARTIR',
-  closeWindowConfirmLine: 'Se da la orden de continuar: el premio de línea se reparte entre los cartones verificados y se pierde todo derecho a reclamar la línea (BNG-50).',
-  closeWindowConfirmBingo: 'Se da la orden de terminar: el premio de bingo se reparte entre los cartones verificados y la partida termina (BNG-50).',
+  closeWindowConfirmLine:
+    'Se da la orden de continuar: el premio de línea se reparte entre los cartones verificados y se pierde todo derecho a reclamar la línea (BNG-50).',
+  closeWindowConfirmBingo:
+    'Se da la orden de terminar: el premio de bingo se reparte entre los cartones verificados y la partida termina (BNG-50).',
   winners: 'Ganadores verificados',
   // prizes
   prizes: 'Premios',
@@ -123,7 +129,8 @@ const es = {
   correctedBall: 'Bola correcta (si la bola leída fue otra)',
   annulReason: 'Motivo de la anulación (obligatorio)',
   secondPerson: 'Confirma una segunda persona (jefe de mesa o director, distinta de usted)',
-  directorCosigns: 'Firma también el Director de Bingo (o, si declara el director, un jefe de mesa) con su usuario y contraseña (BNG-74)',
+  directorCosigns:
+    'Firma también el Director de Bingo (o, si declara el director, un jefe de mesa) con su usuario y contraseña (BNG-74)',
   secondUser: 'Usuario de la segunda persona',
   secondPassword: 'Contraseña de la segunda persona',
   annulNeedsTwo: 'Escriba el motivo (5 a 500 caracteres) y el usuario y la contraseña de la segunda persona.',
@@ -167,7 +174,8 @@ const es = {
   // issue 14 point 7: the console follows the role
   needsJefe: 'Autoriza el jefe',
   authoriseTitle: 'Autorización del jefe',
-  authoriseHelp: 'Esta acción la autoriza un jefe de mesa o director con su propio usuario y contraseña. Quien está identificado en la consola sigue identificado; el diario registra a los dos.',
+  authoriseHelp:
+    'Esta acción la autoriza un jefe de mesa o director con su propio usuario y contraseña. Quien está identificado en la consola sigue identificado; el diario registra a los dos.',
   authoriseUser: 'Usuario del jefe',
   authorisePassword: 'Contraseña del jefe',
   authorise: 'Autorizar',
@@ -246,10 +254,13 @@ const en: Record<CallerKey, string> = {
   sell: 'Sell',
   cards: 'cards',
   closeSales: 'Close sales',
-  closeSalesConfirm: 'Sales close: the cards sold, the prizes and the public beacon round that will decide the draw are fixed (BNG-16). This cannot be undone.',
+  closeSalesConfirm:
+    'Sales close: the cards sold, the prizes and the public beacon round that will decide the draw are fixed (BNG-16). This cannot be undone.',
   till: 'Table till',
-  tillNoStation: "This console is not an enrolled till of the table: no sales are taken here. Sell at a cash desk, or ask the director to enrol this console as the table's till.",
-  tillOther: 'The table till is open in the shift of {name}: whoever opened it closes it with its count before anyone else sells here.',
+  tillNoStation:
+    "This console is not an enrolled till of the table: no sales are taken here. Sell at a cash desk, or ask the director to enrol this console as the table's till.",
+  tillOther:
+    'The table till is open in the shift of {name}: whoever opened it closes it with its count before anyone else sells here.',
   tillClosed: 'The table till is closed: count the float in the drawer and open it to take sales.',
   tillFloat: 'Counted float',
   tillOpen: 'Open the table till',
@@ -264,9 +275,11 @@ const en: Record<CallerKey, string> = {
   tillDifference: 'difference',
   tillNoteNeeded: 'The drawer is out by {amount}: say why in the note before closing.',
   badAmount: 'Type an amount, for example 150 or 150.50.',
-  closeSalesBeacon: 'Nobody supplies randomness to the draw: it is completed by the public beacon round fixed by the close time.',
+  closeSalesBeacon:
+    'Nobody supplies randomness to the draw: it is completed by the public beacon round fixed by the close time.',
   beaconSignature: 'Round signature (from any public source)',
-  beaconSignatureHelp: 'If the hall cannot reach the beacon, paste the published signature of that drand quicknet round here: it is checked before it is accepted.',
+  beaconSignatureHelp:
+    'If the hall cannot reach the beacon, paste the published signature of that drand quicknet round here: it is checked before it is accepted.',
   beaconCheck: 'Check signature',
   drawNext: 'DRAW BALL',
   manualEntry: 'Ball read from the blower',
@@ -290,7 +303,8 @@ const en: Record<CallerKey, string> = {
   anyMoreLine: 'ANY MORE LINES?',
   anyMoreBingo: 'ANY MORE BINGOS?',
   closeWindow: 'CLOSE AND SPLIT',
-  closeWindowConfirmLine: 'Play resumes: the line prize is split among the verified cards and every right to claim the line is lost (BNG-50).',
+  closeWindowConfirmLine:
+    'Play resumes: the line prize is split among the verified cards and every right to claim the line is lost (BNG-50).',
   closeWindowConfirmBingo: 'The game ends: the bingo prize is split among the verified cards (BNG-50).',
   winners: 'Verified winners',
   prizes: 'Prizes',
@@ -309,7 +323,8 @@ const en: Record<CallerKey, string> = {
   correctedBall: 'Correct ball (if the ball read was another)',
   annulReason: 'Reason for the annulment (required)',
   secondPerson: 'A second person confirms (floor manager or director, not you)',
-  directorCosigns: 'The bingo director co-signs (or, when the director declares, a floor manager) with their username and password (BNG-74)',
+  directorCosigns:
+    'The bingo director co-signs (or, when the director declares, a floor manager) with their username and password (BNG-74)',
   secondUser: "Second person's username",
   secondPassword: "Second person's password",
   annulNeedsTwo: "Type the reason (5 to 500 characters) and the second person's username and password.",
@@ -350,7 +365,8 @@ const en: Record<CallerKey, string> = {
   mVoid: 'annulled',
   needsJefe: 'Floor manager authorises',
   authoriseTitle: "Floor manager's authorisation",
-  authoriseHelp: 'A floor manager or director authorises this action with their own username and password. Whoever is logged in at the console stays logged in; the journal names both.',
+  authoriseHelp:
+    'A floor manager or director authorises this action with their own username and password. Whoever is logged in at the console stays logged in; the journal names both.',
   authoriseUser: "Floor manager's username",
   authorisePassword: "Floor manager's password",
   authorise: 'Authorise',

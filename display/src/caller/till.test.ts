@@ -3,10 +3,27 @@ import type { TableTill } from '../../../web/api.ts'
 import type { Me } from '../../../web/me.ts'
 import { parseAmount, tillState } from './till.ts'
 
-const person: Me = { kind: 'person', name: 'Pedro Flores', role: 'caller', roleLabel: 'Locutor', station: { name: 'Mesa 1', kind: 'cashier_station', hallId: 'h' }, halls: null, authOn: true, permissions: ['game.sell', 'shift.open', 'shift.current'] }
+const person: Me = {
+  kind: 'person',
+  name: 'Pedro Flores',
+  role: 'caller',
+  roleLabel: 'Locutor',
+  station: { name: 'Mesa 1', kind: 'cashier_station', hallId: 'h' },
+  halls: null,
+  authOn: true,
+  permissions: ['game.sell', 'shift.open', 'shift.current'],
+}
 const station = { id: 'dev_1', name: 'Mesa 1', kind: 'cashier_station', hallId: 'h' }
 const pedro = { id: 'u_pedro', name: 'Pedro Flores', role: 'caller' }
-const shiftOf = (id: string, name: string): NonNullable<TableTill['shift']> => ({ shiftId: 'sh_1', status: 'open', currency: 'BOB', cashier: { id, name }, openedAt: '2025-01-01T10:00:00Z', floatCents: 0, expectedCents: 0 })
+const shiftOf = (id: string, name: string): NonNullable<TableTill['shift']> => ({
+  shiftId: 'sh_1',
+  status: 'open',
+  currency: 'BOB',
+  cashier: { id, name },
+  openedAt: '2025-01-01T10:00:00Z',
+  floatCents: 0,
+  expectedCents: 0,
+})
 
 describe('the table till (issue 13)', () => {
   it('sells freely only with authentication off', () => {
@@ -19,7 +36,7 @@ describe('the table till (issue 13)', () => {
     expect(tillState({ ...person, kind: 'device' }, { station, person: null, shift: null })).toBe('no-station')
     expect(tillState(person, { station: { ...station, kind: 'kiosk' }, person: pedro, shift: null })).toBe('no-station')
   })
-  it('is closed at the station until the person opens a shift, open in his own, refused in another\'s', () => {
+  it("is closed at the station until the person opens a shift, open in his own, refused in another's", () => {
     expect(tillState(person, { station, person: pedro, shift: null })).toBe('closed')
     expect(tillState(person, { station, person: pedro, shift: shiftOf('u_pedro', 'Pedro Flores') })).toBe('open')
     expect(tillState(person, { station, person: pedro, shift: shiftOf('u_rosa', 'Rosa Vargas') })).toBe('other')

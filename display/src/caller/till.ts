@@ -17,7 +17,8 @@ export type TillState = 'free' | 'no-station' | 'other' | 'closed' | 'open'
 
 export function tillState(me: Me | null, till: TableTill | null): TillState {
   if (me && !me.authOn) return 'free'
-  if (!me || me.kind !== 'person' || !till?.station || till.station.kind !== 'cashier_station' || !till.person) return 'no-station'
+  if (!me || me.kind !== 'person' || !till?.station || till.station.kind !== 'cashier_station' || !till.person)
+    return 'no-station'
   if (!till.shift) return 'closed'
   return till.shift.cashier.id === till.person.id ? 'open' : 'other'
 }

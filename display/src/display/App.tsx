@@ -27,9 +27,15 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
       <div class="hd hd--empty" data-testid="display" data-status="none">
         <div class="hd-waiting">
           <div class="hd-waiting__logo">BOLILLO</div>
-          <div class="hd-waiting__text" data-testid="state">{error ? text(lang, 'notFound') : text(lang, 'waitingGame')}</div>
+          <div class="hd-waiting__text" data-testid="state">
+            {error ? text(lang, 'notFound') : text(lang, 'waitingGame')}
+          </div>
         </div>
-        {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
+        {offline && (
+          <div class="hd-offline" data-testid="offline">
+            {text(lang, 'offline')}
+          </div>
+        )}
       </div>
     )
   }
@@ -45,16 +51,22 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
           <LastBalls balls={state.balls} lang={lang} />
         </section>
         <section class="hd-right">
-          {winners.length > 0
-            ? <WinnerPanel state={state} winners={winners} lang={lang} />
-            : state.status === 'void' || state.status === 'suspended'
-              ? <Notice state={state} lang={lang} />
-              : <Board state={state} lang={lang} />}
+          {winners.length > 0 ? (
+            <WinnerPanel state={state} winners={winners} lang={lang} />
+          ) : state.status === 'void' || state.status === 'suspended' ? (
+            <Notice state={state} lang={lang} />
+          ) : (
+            <Board state={state} lang={lang} />
+          )}
         </section>
       </main>
       <IncidentBanner state={state} lang={lang} />
       <InfoBar state={state} lang={lang} />
-      {offline && <div class="hd-offline" data-testid="offline">{text(lang, 'offline')}</div>}
+      {offline && (
+        <div class="hd-offline" data-testid="offline">
+          {text(lang, 'offline')}
+        </div>
+      )}
     </div>
   )
 }

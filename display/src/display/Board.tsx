@@ -10,11 +10,22 @@ export function Board({ state, lang }: { state: GameState; lang: Lang }) {
   const rejected = state.rejectedClaims.filter((r) => r.atBall === state.balls.length)
   return (
     <div class="hd-board-wrap">
-      <div class="hd-board" data-testid="board" data-lit={called.size} style={{ '--cols': String(rows[0]?.length ?? 10), '--rows': String(rows.length) }}>
+      <div
+        class="hd-board"
+        data-testid="board"
+        data-lit={called.size}
+        style={{ '--cols': String(rows[0]?.length ?? 10), '--rows': String(rows.length) }}
+      >
         {rows.flat().map((n) => (
           <div
             key={n}
-            class={n === state.lastBall ? 'hd-cell hd-cell--lit hd-cell--last' : called.has(n) ? 'hd-cell hd-cell--lit' : 'hd-cell'}
+            class={
+              n === state.lastBall
+                ? 'hd-cell hd-cell--lit hd-cell--last'
+                : called.has(n)
+                  ? 'hd-cell hd-cell--lit'
+                  : 'hd-cell'
+            }
             data-testid={`board-${n}`}
             data-lit={called.has(n) ? 'true' : 'false'}
           >
@@ -26,7 +37,8 @@ export function Board({ state, lang }: { state: GameState; lang: Lang }) {
         <div class="hd-rejected" data-testid="claim-rejected">
           {rejected.map((r) => (
             <div key={`${r.serial}-${r.kind}`}>
-              {text(lang, 'card')} <strong>{r.serial}</strong>: {text(lang, 'claimRejected')} <span>({claimReason(r.reason, lang)})</span>
+              {text(lang, 'card')} <strong>{r.serial}</strong>: {text(lang, 'claimRejected')}{' '}
+              <span>({claimReason(r.reason, lang)})</span>
             </div>
           ))}
         </div>

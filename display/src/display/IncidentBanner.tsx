@@ -13,9 +13,20 @@ export function IncidentBanner({ state, lang }: { state: GameState; lang: Lang }
   // A suspension the game is no longer in was resumed: say so, not "suspended until repaired" (BNG-80).
   const outcome = i.outcome === 'suspended' ? 'resumed' : i.outcome
   return (
-    <div class="hd-incident" data-testid="incident" data-kind={i.kind} data-outcome={outcome} role="status" aria-live="assertive">
-      <strong class="hd-incident__what" data-testid="incident-what">{incidentKindText(i.kind, lang)}</strong>
-      <span class="hd-incident__how" data-testid="incident-how">{incidentOutcomeText(outcome, lang)}</span>
+    <div
+      class="hd-incident"
+      data-testid="incident"
+      data-kind={i.kind}
+      data-outcome={outcome}
+      role="status"
+      aria-live="assertive"
+    >
+      <strong class="hd-incident__what" data-testid="incident-what">
+        {incidentKindText(i.kind, lang)}
+      </strong>
+      <span class="hd-incident__how" data-testid="incident-how">
+        {incidentOutcomeText(outcome, lang)}
+      </span>
     </div>
   )
 }

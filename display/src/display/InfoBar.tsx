@@ -14,21 +14,43 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
   return (
     <footer class="hd-info">
       <Tile label={text(lang, 'cardsSold')} value={String(state.cardsSold)} testId="cards-sold" />
-      <Tile label={text(lang, 'faceValue')} value={money(state.faceValueCents, state.currency, lang)} testId="face-value" />
+      <Tile
+        label={text(lang, 'faceValue')}
+        value={money(state.faceValueCents, state.currency, lang)}
+        testId="face-value"
+      />
       <Tile
         label={text(lang, 'linePrize')}
         value={amount(state.linePoolCents)}
         testId="line-prize"
-        note={state.linePoolCents === null ? text(lang, 'atClose') : lineWinners.length ? `✓ ${lineWinners.join(' · ')}` : undefined}
+        note={
+          state.linePoolCents === null
+            ? text(lang, 'atClose')
+            : lineWinners.length
+              ? `✓ ${lineWinners.join(' · ')}`
+              : undefined
+        }
         done={state.lineClosed}
       />
-      <Tile label={text(lang, 'bingoPrize')} value={amount(state.bingoPoolCents)} testId="bingo-prize" note={state.bingoPoolCents === null ? text(lang, 'atClose') : undefined} highlight />
+      <Tile
+        label={text(lang, 'bingoPrize')}
+        value={amount(state.bingoPoolCents)}
+        testId="bingo-prize"
+        note={state.bingoPoolCents === null ? text(lang, 'atClose') : undefined}
+        highlight
+      />
       {prima && (
         <Tile
           label={text(lang, 'prima')}
           value={money(prima.amountCents, state.currency, lang)}
           testId="prima"
-          note={prima.active ? (prima.maxBall !== null ? `${text(lang, 'primaLimit')} ${prima.maxBall}` : undefined) : text(lang, 'primaInactive')}
+          note={
+            prima.active
+              ? prima.maxBall !== null
+                ? `${text(lang, 'primaLimit')} ${prima.maxBall}`
+                : undefined
+              : text(lang, 'primaInactive')
+          }
           muted={!prima.active}
           highlight={prima.active}
         />
@@ -39,35 +61,82 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
           label={j.name || text(lang, 'jackpots')}
           value={money(j.amountCents, state.currency, lang)}
           testId="jackpot"
-          note={[j.condition, j.contributionBp !== null ? `${(j.contributionBp / 100).toLocaleString(lang)} % ${text(lang, 'ofPrice')}` : null].filter(Boolean).join(' · ') || undefined}
+          note={
+            [
+              j.condition,
+              j.contributionBp !== null
+                ? `${(j.contributionBp / 100).toLocaleString(lang)} % ${text(lang, 'ofPrice')}`
+                : null,
+            ]
+              .filter(Boolean)
+              .join(' · ') || undefined
+          }
         />
       ))}
       {luckyNumbers && <Tile label={text(lang, 'luckyBall')} value={luckyNumbers.join(' · ')} testId="lucky-ball" />}
       <div class="hd-tile hd-tile--commit" title={state.commitment}>
         <span class="hd-tile__label">{text(lang, 'commitment')}</span>
-        <strong class="hd-tile__value hd-tile__value--mono" data-testid="commitment" title={state.commitment}>{shortCommitment(state.commitment)}</strong>
-        <span class="hd-tile__full" data-testid="commitment-full">{groupedCommitment(state.commitment)}</span>
-        <span class="hd-tile__note">{text(lang, 'draw')}: {text(lang, state.drawSource === 'rng' ? 'drawRng' : 'drawManual')}</span>
+        <strong class="hd-tile__value hd-tile__value--mono" data-testid="commitment" title={state.commitment}>
+          {shortCommitment(state.commitment)}
+        </strong>
+        <span class="hd-tile__full" data-testid="commitment-full">
+          {groupedCommitment(state.commitment)}
+        </span>
+        <span class="hd-tile__note">
+          {text(lang, 'draw')}: {text(lang, state.drawSource === 'rng' ? 'drawRng' : 'drawManual')}
+        </span>
       </div>
       {beacon && (
         // bolillo-draw-v2: the round fixed by the close, then its randomness; a demo beacon says so plainly (point 9).
-        <div class={`hd-tile hd-tile--beacon${beacon.demo ? ' hd-tile--demo' : ''}`} data-testid="beacon" data-status={state.beacon!.status} title={state.beacon!.randomness ?? ''}>
-          <span class="hd-tile__label" data-testid="beacon-label">{beacon.label}</span>
-          <strong class="hd-tile__value hd-tile__value--mono" data-testid="beacon-value">{beacon.value}</strong>
-          <span class="hd-tile__note" data-testid="beacon-note">{beacon.note}</span>
+        <div
+          class={`hd-tile hd-tile--beacon${beacon.demo ? ' hd-tile--demo' : ''}`}
+          data-testid="beacon"
+          data-status={state.beacon!.status}
+          title={state.beacon!.randomness ?? ''}
+        >
+          <span class="hd-tile__label" data-testid="beacon-label">
+            {beacon.label}
+          </span>
+          <strong class="hd-tile__value hd-tile__value--mono" data-testid="beacon-value">
+            {beacon.value}
+          </strong>
+          <span class="hd-tile__note" data-testid="beacon-note">
+            {beacon.note}
+          </span>
         </div>
       )}
     </footer>
   )
 }
 
-function Tile(props: { label: string; value: string; testId: string; note?: string; highlight?: boolean; done?: boolean; muted?: boolean }) {
-  const cls = ['hd-tile', props.highlight ? 'hd-tile--highlight' : '', props.done ? 'hd-tile--done' : '', props.muted ? 'hd-tile--muted' : ''].filter(Boolean).join(' ')
+function Tile(props: {
+  label: string
+  value: string
+  testId: string
+  note?: string
+  highlight?: boolean
+  done?: boolean
+  muted?: boolean
+}) {
+  const cls = [
+    'hd-tile',
+    props.highlight ? 'hd-tile--highlight' : '',
+    props.done ? 'hd-tile--done' : '',
+    props.muted ? 'hd-tile--muted' : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
   return (
     <div class={cls}>
       <span class="hd-tile__label">{props.label}</span>
-      <strong class="hd-tile__value" data-testid={props.testId}>{props.value}</strong>
-      {props.note && <span class="hd-tile__note" title={props.note}>{props.note}</span>}
+      <strong class="hd-tile__value" data-testid={props.testId}>
+        {props.value}
+      </strong>
+      {props.note && (
+        <span class="hd-tile__note" title={props.note}>
+          {props.note}
+        </span>
+      )}
     </div>
   )
 }

@@ -19,9 +19,19 @@ export function SoundControls({ speaker, lang }: { speaker: Speaker; lang: Lang 
         <SpeakerIcon on={on} />
       </button>
       {on && voices.length > 0 && (
-        <select class="hd-sound__voice" aria-label={text(lang, 'voice')} data-testid="voice" value={speaker.voiceUri.value} onChange={(e) => speaker.setVoice((e.target as HTMLSelectElement).value)}>
+        <select
+          class="hd-sound__voice"
+          aria-label={text(lang, 'voice')}
+          data-testid="voice"
+          value={speaker.voiceUri.value}
+          onChange={(e) => speaker.setVoice((e.target as HTMLSelectElement).value)}
+        >
           <option value="">{text(lang, 'defaultVoice')}</option>
-          {voices.map((v) => <option key={v.uri} value={v.uri}>{v.name}</option>)}
+          {voices.map((v) => (
+            <option key={v.uri} value={v.uri}>
+              {v.name}
+            </option>
+          ))}
         </select>
       )}
     </div>
@@ -30,11 +40,27 @@ export function SoundControls({ speaker, lang }: { speaker: Speaker; lang: Lang 
 
 function SpeakerIcon({ on }: { on: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
       <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
-      {on
-        ? <><path d="M16.5 8.5a5 5 0 0 1 0 7" /><path d="M19.5 5.5a9 9 0 0 1 0 13" /></>
-        : <><path d="M17 9l5 6" /><path d="M22 9l-5 6" /></>}
+      {on ? (
+        <>
+          <path d="M16.5 8.5a5 5 0 0 1 0 7" />
+          <path d="M19.5 5.5a9 9 0 0 1 0 13" />
+        </>
+      ) : (
+        <>
+          <path d="M17 9l5 6" />
+          <path d="M22 9l-5 6" />
+        </>
+      )}
     </svg>
   )
 }

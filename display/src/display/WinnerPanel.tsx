@@ -17,10 +17,18 @@ export function WinnerPanel({ state, winners, lang }: { state: GameState; winner
   const shown = winners.slice(0, MAX_CARDS)
   const more = winners.slice(MAX_CARDS)
   return (
-    <div class={`hd-winners hd-winners--${kind} hd-winners--n${Math.min(shown.length, MAX_CARDS)}`} data-testid="winner-panel" data-kind={kind}>
+    <div
+      class={`hd-winners hd-winners--${kind} hd-winners--n${Math.min(shown.length, MAX_CARDS)}`}
+      data-testid="winner-panel"
+      data-kind={kind}
+    >
       <div class="hd-winners__top">
         <div class="hd-winners__kind">{text(lang, kind === 'line' ? 'winnerLine' : 'winnerBingo')}</div>
-        {question && <div class="hd-winners__question" data-testid="window-question">{question}</div>}
+        {question && (
+          <div class="hd-winners__question" data-testid="window-question">
+            {question}
+          </div>
+        )}
       </div>
       <div class="hd-winners__cards">
         {shown.map((w) => {
@@ -29,29 +37,41 @@ export function WinnerPanel({ state, winners, lang }: { state: GameState; winner
             <div class="hd-winner" key={`${w.cardId}-${w.kind}`} data-testid="winner" data-serial={w.serial}>
               <div class="hd-winner__head">
                 <span class="hd-winner__label">{text(lang, 'card')}</span>
-                <strong class="hd-winner__serial" data-testid="winner-serial">{w.serial}</strong>
-                <span class="hd-winner__ball">{text(lang, 'atBallN')} {w.atBall}</span>
+                <strong class="hd-winner__serial" data-testid="winner-serial">
+                  {w.serial}
+                </strong>
+                <span class="hd-winner__ball">
+                  {text(lang, 'atBallN')} {w.atBall}
+                </span>
               </div>
               <div class="hd-winner__card">
                 <CardGrid rows={w.rows} ballCount={state.ballCount} called={called} testId="winner-card" />
               </div>
               <div class="hd-winner__prize">
                 <span class="hd-winner__label">{text(lang, 'prize')}</span>
-                <strong data-testid="winner-prize">{amount === null ? '—' : money(amount, state.currency, lang)}</strong>
+                <strong data-testid="winner-prize">
+                  {amount === null ? '—' : money(amount, state.currency, lang)}
+                </strong>
                 {w.amountCents === null && winners.length > 1 && (
-                  <span class="hd-winner__shared">{text(lang, 'prizeShared')} {winners.length} {text(lang, 'cards')}</span>
+                  <span class="hd-winner__shared">
+                    {text(lang, 'prizeShared')} {winners.length} {text(lang, 'cards')}
+                  </span>
                 )}
                 {w.status === 'paid' && <span class="hd-badge hd-badge--paid">{text(lang, 'paid')}</span>}
               </div>
               {bonusesOf(state, w.cardId, w.kind).map((b, i) => (
-                <div class="hd-winner__bonus" key={i} data-testid="winner-bonus">+ {b.name}: <strong>{money(b.amountCents, state.currency, lang)}</strong></div>
+                <div class="hd-winner__bonus" key={i} data-testid="winner-bonus">
+                  + {b.name}: <strong>{money(b.amountCents, state.currency, lang)}</strong>
+                </div>
               ))}
             </div>
           )
         })}
       </div>
       {more.length > 0 && (
-        <div class="hd-winners__more" data-testid="winner-more">+ {more.map((w) => w.serial).join(' · ')}</div>
+        <div class="hd-winners__more" data-testid="winner-more">
+          + {more.map((w) => w.serial).join(' · ')}
+        </div>
       )}
     </div>
   )

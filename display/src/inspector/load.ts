@@ -8,10 +8,20 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data
     let live = true
     setState({ data: null, error: null })
     load().then(
-      (data) => { if (live) setState({ data, error: null }) },
-      (err: unknown) => { if (live) setState({ data: null, error: err instanceof ApiError ? err.message : String(err instanceof Error ? err.message : err) }) },
+      (data) => {
+        if (live) setState({ data, error: null })
+      },
+      (err: unknown) => {
+        if (live)
+          setState({
+            data: null,
+            error: err instanceof ApiError ? err.message : String(err instanceof Error ? err.message : err),
+          })
+      },
     )
-    return () => { live = false }
+    return () => {
+      live = false
+    }
   }, deps)
   return state
 }

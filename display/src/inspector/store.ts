@@ -9,16 +9,36 @@ import { can, fetchMe, type Me, type Permission } from '../../../web/me.ts'
 
 // The session token lives for the tab only: closing the screen logs out.
 const TOKEN_KEY = 'bolillo.inspector.token'
-const readToken = (): string | null => { try { return sessionStorage.getItem(TOKEN_KEY) } catch { return null } }
+const readToken = (): string | null => {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
 const keepToken = (token: string | null): void => {
   try {
     if (token) sessionStorage.setItem(TOKEN_KEY, token)
     else sessionStorage.removeItem(TOKEN_KEY)
-  } catch { /* private mode: log in again after a reload */ }
+  } catch {
+    /* private mode: log in again after a reload */
+  }
 }
 
-export interface JournalRecord { seq: number; at: string; type: string; scope: string; payload: Record<string, unknown> }
-export interface Checkpoint { seq: number; hash: string; at: string; keyId: string; reason?: string }
+export interface JournalRecord {
+  seq: number
+  at: string
+  type: string
+  scope: string
+  payload: Record<string, unknown>
+}
+export interface Checkpoint {
+  seq: number
+  hash: string
+  at: string
+  keyId: string
+  reason?: string
+}
 
 export function createInspectorStore(lang: Lang) {
   const token = signal<string | null>(readToken())
@@ -33,7 +53,7 @@ export function createInspectorStore(lang: Lang) {
       keepToken(null)
       void loadMe()
     }
-    error.value = err instanceof ApiError ? err.message : (lang === 'en' ? 'Something went wrong.' : 'Algo falló.')
+    error.value = err instanceof ApiError ? err.message : lang === 'en' ? 'Something went wrong.' : 'Algo falló.'
   }
 
   async function loadMe(): Promise<void> {
@@ -57,7 +77,12 @@ export function createInspectorStore(lang: Lang) {
   }
 
   return {
-    me, error, request, loadMe, show, journal,
+    me,
+    error,
+    request,
+    loadMe,
+    show,
+    journal,
     can: (p: Permission) => can(me.value, p),
     loggedIn: () => me.value !== null && me.value.kind !== 'anonymous',
     async login(username: string, password: string): Promise<void> {
@@ -81,7 +106,10 @@ export function createInspectorStore(lang: Lang) {
     },
     async checkpoints(): Promise<{ list: Checkpoint[]; blob: Blob }> {
       const blob = await request.blob('/api/journal/checkpoints')
-      const list = (await blob.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Checkpoint)
+      const list = (await blob.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Checkpoint)
       return { list, blob }
     },
     /** Opens a file the server answers (PDF, JSON) in a new tab: a plain link cannot carry the session token. */

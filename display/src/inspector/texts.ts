@@ -18,7 +18,8 @@ const es = {
   chainOk: 'Cadena íntegra: {n} registros comprobados, cada uno enlazado con el anterior.',
   chainBad: 'La cadena se rompe en el registro {seq}: el diario fue alterado desde ahí.',
   checkpoints: 'Puntos de control firmados',
-  checkpointsHelp: 'Guarde este archivo: con él, «npx bolillo verify-journal --checkpoints archivo» detecta cualquier reescritura posterior.',
+  checkpointsHelp:
+    'Guarde este archivo: con él, «npx bolillo verify-journal --checkpoints archivo» detecta cualquier reescritura posterior.',
   download: 'Descargar puntos de control',
   noCheckpoints: 'Aún no hay puntos de control.',
   record: 'Registro',
@@ -81,7 +82,8 @@ const en: Record<keyof typeof es, string> = {
   chainOk: 'Chain intact: {n} records checked, each linked to the one before.',
   chainBad: 'The chain breaks at record {seq}: the journal was altered from there.',
   checkpoints: 'Signed checkpoints',
-  checkpointsHelp: 'Keep this file: with it, "npx bolillo verify-journal --checkpoints file" catches any later rewrite.',
+  checkpointsHelp:
+    'Keep this file: with it, "npx bolillo verify-journal --checkpoints file" catches any later rewrite.',
   download: 'Download checkpoints',
   noCheckpoints: 'No checkpoints yet.',
   record: 'Record',

@@ -98,9 +98,11 @@ function isFieldText(s: string): boolean {
  */
 export function encodeFrame(type: string, seq: number, fields: readonly (string | number)[] = []): Uint8Array {
   if (!TYPE_RE.test(type)) throw new RangeError(`frame type must be 2-5 capital letters, got ${JSON.stringify(type)}`)
-  if (!Number.isInteger(seq) || seq < 1 || seq > MAX_SEQ) throw new RangeError(`sequence number must be 1..${MAX_SEQ}, got ${seq}`)
+  if (!Number.isInteger(seq) || seq < 1 || seq > MAX_SEQ)
+    throw new RangeError(`sequence number must be 1..${MAX_SEQ}, got ${seq}`)
   const texts = fields.map(String)
-  for (const f of texts) if (!isFieldText(f)) throw new RangeError(`field ${JSON.stringify(f)} has a reserved or non-printable character`)
+  for (const f of texts)
+    if (!isFieldText(f)) throw new RangeError(`field ${JSON.stringify(f)} has a reserved or non-printable character`)
   const body = [type, String(seq), ...texts].join(',')
   const bodyBytes = new TextEncoder().encode(body)
   const crc = crc32c(bodyBytes).toString(16).toUpperCase().padStart(8, '0')
@@ -129,7 +131,13 @@ export function createFrameParser(): FrameParser {
   let len = 0
   let inFrame = false
   let garbage = 0
-  const stats = { frames: 0, dropped: { garbage: 0, 'too-long': 0, 'bad-byte': 0, malformed: 0, 'bad-crc': 0, interrupted: 0 } as Record<DropReason, number> }
+  const stats = {
+    frames: 0,
+    dropped: { garbage: 0, 'too-long': 0, 'bad-byte': 0, malformed: 0, 'bad-crc': 0, interrupted: 0 } as Record<
+      DropReason,
+      number
+    >,
+  }
 
   const drop = (out: ParseEvent[], reason: DropReason, bytes: number) => {
     if (bytes <= 0) return
@@ -233,12 +241,27 @@ function parseFrameBytes(bytes: Uint8Array, len: number): Frame | 'bad-crc' | nu
 export const BlowerState = { Idle: 'IDLE', Mixing: 'MIXING', Ready: 'READY' } as const
 export type BlowerState = (typeof BlowerState)[keyof typeof BlowerState]
 
-export const FaultCode = { Jam: 'JAM', Reader: 'READER', Air: 'AIR', Door: 'DOOR', Empty: 'EMPTY', Other: 'OTHER' } as const
+export const FaultCode = {
+  Jam: 'JAM',
+  Reader: 'READER',
+  Air: 'AIR',
+  Door: 'DOOR',
+  Empty: 'EMPTY',
+  Other: 'OTHER',
+} as const
 export type FaultCode = (typeof FaultCode)[keyof typeof FaultCode]
 
 /** What a device says, decoded and checked field by field. */
 export type DeviceMessage =
-  | { type: 'hello'; seq: number; deviceId: string; firmware: string; sealCode: string; ballCount: number; bootId: string }
+  | {
+      type: 'hello'
+      seq: number
+      deviceId: string
+      firmware: string
+      sealCode: string
+      ballCount: number
+      bootId: string
+    }
   | { type: 'ball'; seq: number; ball: number; confidence: number }
   | { type: 'status'; seq: number; state: BlowerState }
   | { type: 'fault'; seq: number; code: FaultCode; detail: string }
@@ -266,7 +289,15 @@ export function decodeDeviceFrame(frame: Frame): DeviceMessage | null {
       if (f.length !== 5) return null
       const [deviceId, firmware, sealCode, ballCountText, bootId] = f
       const ballCount = intIn(ballCountText, 1, 999)
-      if (!ID_RE.test(deviceId) || firmware.length === 0 || firmware.length > 40 || sealCode.length > 40 || ballCount === null || !/^[0-9A-F]{8}$/.test(bootId)) return null
+      if (
+        !ID_RE.test(deviceId) ||
+        firmware.length === 0 ||
+        firmware.length > 40 ||
+        sealCode.length > 40 ||
+        ballCount === null ||
+        !/^[0-9A-F]{8}$/.test(bootId)
+      )
+        return null
       return { type: 'hello', seq, deviceId, firmware, sealCode, ballCount, bootId }
     }
     case 'BALL': {
@@ -304,13 +335,20 @@ export function decodeDeviceFrame(frame: Frame): DeviceMessage | null {
 /** Encodes a device message (used by the simulator and by fixtures). */
 export function encodeDeviceMessage(m: DeviceMessage): Uint8Array {
   switch (m.type) {
-    case 'hello': return encodeFrame('HELLO', m.seq, [m.deviceId, m.firmware, m.sealCode, m.ballCount, m.bootId])
-    case 'ball': return encodeFrame('BALL', m.seq, [m.ball, m.confidence])
-    case 'status': return encodeFrame('STAT', m.seq, [m.state])
-    case 'fault': return encodeFrame('FLT', m.seq, [m.code, m.detail])
-    case 'heartbeat': return encodeFrame('HB', m.seq, [m.uptimeS])
-    case 'ack': return encodeFrame('ACK', m.seq, [m.cmdSeq])
-    case 'nak': return encodeFrame('NAK', m.seq, [m.cmdSeq, m.reason])
+    case 'hello':
+      return encodeFrame('HELLO', m.seq, [m.deviceId, m.firmware, m.sealCode, m.ballCount, m.bootId])
+    case 'ball':
+      return encodeFrame('BALL', m.seq, [m.ball, m.confidence])
+    case 'status':
+      return encodeFrame('STAT', m.seq, [m.state])
+    case 'fault':
+      return encodeFrame('FLT', m.seq, [m.code, m.detail])
+    case 'heartbeat':
+      return encodeFrame('HB', m.seq, [m.uptimeS])
+    case 'ack':
+      return encodeFrame('ACK', m.seq, [m.cmdSeq])
+    case 'nak':
+      return encodeFrame('NAK', m.seq, [m.cmdSeq, m.reason])
     default: {
       const _never: never = m
       throw new RangeError(`unknown message ${String(_never)}`)
@@ -321,8 +359,15 @@ export function encodeDeviceMessage(m: DeviceMessage): Uint8Array {
 // ---------------------------------------------------------------- host commands
 
 export const SimAction = {
-  Jam: 'JAM', Clear: 'CLEAR', Disconnect: 'DISCONNECT', Reconnect: 'RECONNECT',
-  ReadTwice: 'TWICE', Duplicate: 'DUP', Outside: 'OUTSIDE', Misread: 'MISREAD', Reload: 'RELOAD',
+  Jam: 'JAM',
+  Clear: 'CLEAR',
+  Disconnect: 'DISCONNECT',
+  Reconnect: 'RECONNECT',
+  ReadTwice: 'TWICE',
+  Duplicate: 'DUP',
+  Outside: 'OUTSIDE',
+  Misread: 'MISREAD',
+  Reload: 'RELOAD',
 } as const
 export type SimAction = (typeof SimAction)[keyof typeof SimAction]
 
@@ -337,26 +382,38 @@ export type HostCommand =
 export function decodeHostFrame(frame: Frame): HostCommand | null {
   const seq = frame.seq
   switch (frame.type) {
-    case 'ID': return frame.fields.length === 1 && /^[0-9A-F]{8}$/.test(frame.fields[0]) ? { type: 'identify', seq, hostId: frame.fields[0] } : null
-    case 'MIX': return frame.fields.length === 0 ? { type: 'mix', seq } : null
-    case 'REL': return frame.fields.length === 0 ? { type: 'release', seq } : null
-    case 'STOP': return frame.fields.length === 0 ? { type: 'stop', seq } : null
+    case 'ID':
+      return frame.fields.length === 1 && /^[0-9A-F]{8}$/.test(frame.fields[0])
+        ? { type: 'identify', seq, hostId: frame.fields[0] }
+        : null
+    case 'MIX':
+      return frame.fields.length === 0 ? { type: 'mix', seq } : null
+    case 'REL':
+      return frame.fields.length === 0 ? { type: 'release', seq } : null
+    case 'STOP':
+      return frame.fields.length === 0 ? { type: 'stop', seq } : null
     case 'SIM': {
       const [action, ...args] = frame.fields
       if (!(Object.values(SimAction) as string[]).includes(action)) return null
       return { type: 'sim', seq, action: action as SimAction, args }
     }
-    default: return null
+    default:
+      return null
   }
 }
 
 export function encodeHostCommand(c: HostCommand): Uint8Array {
   switch (c.type) {
-    case 'identify': return encodeFrame('ID', c.seq, [c.hostId])
-    case 'mix': return encodeFrame('MIX', c.seq)
-    case 'release': return encodeFrame('REL', c.seq)
-    case 'stop': return encodeFrame('STOP', c.seq)
-    case 'sim': return encodeFrame('SIM', c.seq, [c.action, ...c.args])
+    case 'identify':
+      return encodeFrame('ID', c.seq, [c.hostId])
+    case 'mix':
+      return encodeFrame('MIX', c.seq)
+    case 'release':
+      return encodeFrame('REL', c.seq)
+    case 'stop':
+      return encodeFrame('STOP', c.seq)
+    case 'sim':
+      return encodeFrame('SIM', c.seq, [c.action, ...c.args])
     default: {
       const _never: never = c
       throw new RangeError(`unknown command ${String(_never)}`)
@@ -369,7 +426,12 @@ export function encodeHostCommand(c: HostCommand): Uint8Array {
 /** Sequence numbers remembered for duplicate detection (a device never has this many frames in flight). */
 export const DEDUP_WINDOW = 256
 
-export interface DecoderStats { frames: number; duplicates: number; undecodable: number; dropped: Record<DropReason, number> }
+export interface DecoderStats {
+  frames: number
+  duplicates: number
+  undecodable: number
+  dropped: Record<DropReason, number>
+}
 
 /**
  * Frame parser + message decoder + duplicate filter for one direction of the line. A frame whose sequence number
@@ -382,7 +444,10 @@ export interface MessageDecoder<M> {
   readonly stats: DecoderStats
 }
 
-function createDecoder<M extends { seq: number }>(decode: (f: Frame) => M | null, restartKey: (m: M) => string | null): MessageDecoder<M> {
+function createDecoder<M extends { seq: number }>(
+  decode: (f: Frame) => M | null,
+  restartKey: (m: M) => string | null,
+): MessageDecoder<M> {
   const parser = createFrameParser()
   const recent: number[] = []
   const seen = new Set<number>()

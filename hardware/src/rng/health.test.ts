@@ -17,7 +17,13 @@ describe('SP 800-90B cutoffs', () => {
   })
 
   it('matches the adaptive proportion cutoffs of SP 800-90B Table 2 (W = 512, alpha = 2^-20)', () => {
-    const table: Array<[number, number]> = [[0.5, 410], [1, 311], [2, 177], [4, 62], [8, 13]]
+    const table: Array<[number, number]> = [
+      [0.5, 410],
+      [1, 311],
+      [2, 177],
+      [4, 62],
+      [8, 13],
+    ]
     for (const [h, c] of table) expect(adaptiveProportionCutoff(h, 512, 20)).toBe(c)
   })
 
@@ -49,17 +55,20 @@ describe('continuous health tests', () => {
 
   it('passes full-entropy bytes, however they are chunked', () => {
     const data = randomBytes(64 * 1024)
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 4096 }), { maxLength: 30 }), (sizes) => {
-      const m = createHealthMonitor({ entropyBits: 4 })
-      let off = 0
-      for (const s of [...sizes, data.length]) {
-        const part = data.subarray(off, Math.min(data.length, off + s))
-        off += part.length
-        expect(m.feed(part)).toBeNull()
-        if (off >= data.length) break
-      }
-      expect(m.samples).toBe(off)
-    }), { numRuns: 20 })
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 4096 }), { maxLength: 30 }), (sizes) => {
+        const m = createHealthMonitor({ entropyBits: 4 })
+        let off = 0
+        for (const s of [...sizes, data.length]) {
+          const part = data.subarray(off, Math.min(data.length, off + s))
+          off += part.length
+          expect(m.feed(part)).toBeNull()
+          if (off >= data.length) break
+        }
+        expect(m.samples).toBe(off)
+      }),
+      { numRuns: 20 },
+    )
   })
 
   it('gives the same verdict split or whole (the state carries across calls)', () => {
@@ -109,7 +118,8 @@ describe('hardware entropy source', () => {
     let served = 0
     const good = seeded('then-stuck', STARTUP_SAMPLES + 500)
     const src = createHwrngSource({
-      path: '/dev/fake', entropyBits: 4,
+      path: '/dev/fake',
+      entropyBits: 4,
       read: (n) => {
         const out = new Uint8Array(n).map((_, i) => (served + i < good.length ? good[served + i] : 0xff))
         served += n
@@ -118,7 +128,11 @@ describe('hardware entropy source', () => {
     })
     expect(src.randomBytes(32)).toHaveLength(32)
     for (let i = 0; i < 10 && src.failure === null; i++) {
-      try { src.randomBytes(32) } catch { /* expected once the source sticks */ }
+      try {
+        src.randomBytes(32)
+      } catch {
+        /* expected once the source sticks */
+      }
     }
     expect(src.failure).toMatch(/repetition count/)
   })
@@ -135,7 +149,11 @@ describe('hardware entropy source', () => {
   it('reads the machine generator when there is one', async () => {
     const { existsSync, accessSync, constants } = await import('node:fs')
     let readable = existsSync('/dev/hwrng')
-    try { if (readable) accessSync('/dev/hwrng', constants.R_OK) } catch { readable = false }
+    try {
+      if (readable) accessSync('/dev/hwrng', constants.R_OK)
+    } catch {
+      readable = false
+    }
     if (!readable) return
     const src = createHwrngSource({ path: '/dev/hwrng', entropyBits: 4 })
     expect(src.randomBytes(64)).toHaveLength(64)

@@ -20,7 +20,8 @@ export const APT_WINDOW = 512
 
 /** Repetition Count Test cutoff `C = 1 + ceil(alphaLog2 / H)`. */
 export function repetitionCutoff(entropyBits: number, alphaLog2 = DEFAULT_ALPHA_LOG2): number {
-  if (!(entropyBits > 0 && entropyBits <= 8)) throw new RangeError(`entropy per byte must be in (0, 8], got ${entropyBits}`)
+  if (!(entropyBits > 0 && entropyBits <= 8))
+    throw new RangeError(`entropy per byte must be in (0, 8], got ${entropyBits}`)
   return 1 + Math.ceil(alphaLog2 / entropyBits)
 }
 
@@ -42,8 +43,13 @@ export function critBinom(n: number, p: number, q: number): number {
 }
 
 /** Adaptive Proportion Test cutoff `C = 1 + CRITBINOM(W, 2^-H, 1 - α)`. */
-export function adaptiveProportionCutoff(entropyBits: number, window = APT_WINDOW, alphaLog2 = DEFAULT_ALPHA_LOG2): number {
-  if (!(entropyBits > 0 && entropyBits <= 8)) throw new RangeError(`entropy per byte must be in (0, 8], got ${entropyBits}`)
+export function adaptiveProportionCutoff(
+  entropyBits: number,
+  window = APT_WINDOW,
+  alphaLog2 = DEFAULT_ALPHA_LOG2,
+): number {
+  if (!(entropyBits > 0 && entropyBits <= 8))
+    throw new RangeError(`entropy per byte must be in (0, 8], got ${entropyBits}`)
   return 1 + critBinom(window, 2 ** -entropyBits, 1 - 2 ** -alphaLog2)
 }
 
@@ -63,7 +69,11 @@ export interface HealthMonitor {
 }
 
 /** Both continuous tests with their state, for one noise source. */
-export function createHealthMonitor(options: { entropyBits: number; alphaLog2?: number; window?: number }): HealthMonitor {
+export function createHealthMonitor(options: {
+  entropyBits: number
+  alphaLog2?: number
+  window?: number
+}): HealthMonitor {
   const alphaLog2 = options.alphaLog2 ?? DEFAULT_ALPHA_LOG2
   const window = options.window ?? APT_WINDOW
   const rctCutoff = repetitionCutoff(options.entropyBits, alphaLog2)
@@ -78,9 +88,14 @@ export function createHealthMonitor(options: { entropyBits: number; alphaLog2?: 
   let aptCount = 0
   let aptIndex = 0
   return {
-    rctCutoff, aptCutoff,
-    get samples() { return samples },
-    get failure() { return failure },
+    rctCutoff,
+    aptCutoff,
+    get samples() {
+      return samples
+    },
+    get failure() {
+      return failure
+    },
     feed(bytes) {
       if (failure) return failure
       for (let i = 0; i < bytes.length; i++) {
@@ -88,7 +103,8 @@ export function createHealthMonitor(options: { entropyBits: number; alphaLog2?: 
         samples++
         if (x === last) {
           run++
-          if (run >= rctCutoff) return (failure = { test: 'repetition-count', value: x, run, cutoff: rctCutoff, sample: samples })
+          if (run >= rctCutoff)
+            return (failure = { test: 'repetition-count', value: x, run, cutoff: rctCutoff, sample: samples })
         } else {
           last = x
           run = 1
@@ -98,7 +114,15 @@ export function createHealthMonitor(options: { entropyBits: number; alphaLog2?: 
           aptCount = 1
         } else if (x === aptValue) {
           aptCount++
-          if (aptCount >= aptCutoff) return (failure = { test: 'adaptive-proportion', value: x, count: aptCount, cutoff: aptCutoff, window, sample: samples })
+          if (aptCount >= aptCutoff)
+            return (failure = {
+              test: 'adaptive-proportion',
+              value: x,
+              count: aptCount,
+              cutoff: aptCutoff,
+              window,
+              sample: samples,
+            })
         }
         aptIndex = (aptIndex + 1) % window
       }

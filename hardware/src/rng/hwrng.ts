@@ -116,8 +116,12 @@ export function createHwrngSource(options: HwrngOptions): HwrngSource {
   }
 
   const source: HwrngSource = {
-    get name() { return lastName },
-    get failure() { return failure },
+    get name() {
+      return lastName
+    },
+    get failure() {
+      return failure
+    },
     cutoffs: { repetitionCount: monitor.rctCutoff, adaptiveProportion: monitor.aptCutoff },
     randomBytes(n: number): Uint8Array {
       if (failure === null) {
@@ -129,7 +133,10 @@ export function createHwrngSource(options: HwrngOptions): HwrngSource {
           if (!options.fallback) throw err
         }
       } else if (!options.fallback) {
-        throw new DomainError('ENTROPY_HEALTH_FAILED', `${hwName} failed earlier: ${failure}`, { source: hwName, reason: failure })
+        throw new DomainError('ENTROPY_HEALTH_FAILED', `${hwName} failed earlier: ${failure}`, {
+          source: hwName,
+          reason: failure,
+        })
       }
       lastName = `os-csprng (fallback: ${hwName} failed)`
       return new Uint8Array(randomBytes(n))

@@ -113,7 +113,11 @@ describe('serial blower driver', () => {
 const realPort = process.env.BOLILLO_TEST_SERIAL
 describe.skipIf(!realPort)(`real blower on ${realPort ?? 'BOLILLO_TEST_SERIAL (not set: skipped)'}`, () => {
   it('identifies itself with a device id and a seal code', async () => {
-    const d = createSerialBlower({ path: realPort!, baudRate: Number(process.env.BOLILLO_TEST_SERIAL_BAUD ?? 9600), reopenMs: 0 })
+    const d = createSerialBlower({
+      path: realPort!,
+      baudRate: Number(process.env.BOLILLO_TEST_SERIAL_BAUD ?? 9600),
+      reopenMs: 0,
+    })
     try {
       const id = await d.open()
       expect(id.deviceId).toMatch(/\S/)

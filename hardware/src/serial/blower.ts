@@ -9,7 +9,13 @@ import { randomBytes } from 'node:crypto'
 import { SerialPort } from 'serialport'
 import { DomainError } from '../../../server/src/shared/errors.ts'
 import {
-  createDeviceDecoder, encodeHostCommand, nextSeq, type BlowerState, type DeviceMessage, type HostCommand, type MessageDecoder,
+  createDeviceDecoder,
+  encodeHostCommand,
+  nextSeq,
+  type BlowerState,
+  type DeviceMessage,
+  type HostCommand,
+  type MessageDecoder,
 } from '../protocols/blower-protocol.ts'
 import type { BallRead, BallReader, ConnectionChange, DeviceFault, DeviceIdentity, Unsubscribe } from '../ports.ts'
 import type { SerialBinding } from './binding.ts'
@@ -32,8 +38,21 @@ type PortLike = SerialPortStream
 function listeners<T>() {
   const set = new Set<(v: T) => void>()
   return {
-    add(cb: (v: T) => void): Unsubscribe { set.add(cb); return () => { set.delete(cb) } },
-    emit(v: T) { for (const cb of [...set]) { try { cb(v) } catch { /* a listener must not break the line */ } } },
+    add(cb: (v: T) => void): Unsubscribe {
+      set.add(cb)
+      return () => {
+        set.delete(cb)
+      }
+    },
+    emit(v: T) {
+      for (const cb of [...set]) {
+        try {
+          cb(v)
+        } catch {
+          /* a listener must not break the line */
+        }
+      }
+    },
   }
 }
 
@@ -55,7 +74,10 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
   const faults = listeners<DeviceFault>()
   const connections = listeners<ConnectionChange>()
   const helloWaiters = new Set<(id: DeviceIdentity) => void>()
-  const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>()
+  const pending = new Map<
+    number,
+    { resolve: () => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
+  >()
   let decoder = createDeviceDecoder()
   let port: PortLike | null = null
   let identity: DeviceIdentity | null = null
@@ -67,13 +89,20 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
   let closed = false
   let identified = false
 
-  const unavailable = (why: string) => new DomainError('DEVICE_UNAVAILABLE', `blower ${identity?.deviceId ?? options.path}: ${why}`, { deviceId: identity?.deviceId ?? null, path: options.path })
+  const unavailable = (why: string) =>
+    new DomainError('DEVICE_UNAVAILABLE', `blower ${identity?.deviceId ?? options.path}: ${why}`, {
+      deviceId: identity?.deviceId ?? null,
+      path: options.path,
+    })
 
   function setDisconnected(reason: string) {
     if (watchdog) clearTimeout(watchdog)
     watchdog = null
     identified = false
-    for (const [, p] of pending) { clearTimeout(p.timer); p.reject(unavailable(reason)) }
+    for (const [, p] of pending) {
+      clearTimeout(p.timer)
+      p.reject(unavailable(reason))
+    }
     pending.clear()
     if (!connected) return
     connected = false
@@ -102,7 +131,10 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
         reject(err as Error)
         return
       }
-      const timer = setTimeout(() => { pending.delete(n); reject(unavailable(`no answer to ${cmd.type} within ${commandTimeoutMs} ms`)) }, commandTimeoutMs)
+      const timer = setTimeout(() => {
+        pending.delete(n)
+        reject(unavailable(`no answer to ${cmd.type} within ${commandTimeoutMs} ms`))
+      }, commandTimeoutMs)
       pending.set(n, { resolve, reject, timer })
     })
   }
@@ -112,12 +144,22 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
     if (!identified && m.type !== 'hello') {
       // Frames after a silence: the device is back; ask who it is before trusting it again.
       // Whatever it said meanwhile is not trusted: balls read while unidentified are dropped.
-      try { write({ type: 'identify', hostId }) } catch { /* port gone */ }
+      try {
+        write({ type: 'identify', hostId })
+      } catch {
+        /* port gone */
+      }
       return
     }
     switch (m.type) {
       case 'hello': {
-        identity = { deviceId: m.deviceId, firmware: m.firmware, sealCode: m.sealCode, ballCount: m.ballCount, bootId: m.bootId }
+        identity = {
+          deviceId: m.deviceId,
+          firmware: m.firmware,
+          sealCode: m.sealCode,
+          ballCount: m.ballCount,
+          bootId: m.bootId,
+        }
         identified = true
         const wasConnected = connected
         connected = true
@@ -126,10 +168,18 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
         if (!wasConnected) connections.emit({ connected: true, identity, reason: 'hello' })
         break
       }
-      case 'ball': balls.emit({ deviceId: identity!.deviceId, ball: m.ball, confidence: m.confidence, seq: m.seq }); break
-      case 'status': state = m.state; statuses.emit(m.state); break
-      case 'fault': faults.emit({ deviceId: identity?.deviceId ?? null, code: m.code, detail: m.detail }); break
-      case 'heartbeat': break
+      case 'ball':
+        balls.emit({ deviceId: identity!.deviceId, ball: m.ball, confidence: m.confidence, seq: m.seq })
+        break
+      case 'status':
+        state = m.state
+        statuses.emit(m.state)
+        break
+      case 'fault':
+        faults.emit({ deviceId: identity?.deviceId ?? null, code: m.code, detail: m.detail })
+        break
+      case 'heartbeat':
+        break
       case 'ack':
       case 'nak': {
         const p = pending.get(m.cmdSeq)
@@ -149,14 +199,17 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
 
   async function openPort(): Promise<void> {
     // serialport's native poller (libuv uv_poll) is missing in Bun, whose process would abort: refuse instead.
-    if (!options.binding && process.versions.bun) throw new Error('a serial blower needs the server on Node: Bun cannot run the serialport driver')
+    if (!options.binding && process.versions.bun)
+      throw new Error('a serial blower needs the server on Node: Bun cannot run the serialport driver')
     const p: PortLike = options.binding
       ? new SerialPortStream({ binding: options.binding as never, path: options.path, baudRate, autoOpen: false })
       : new SerialPort({ path: options.path, baudRate, autoOpen: false })
     await new Promise<void>((resolve, reject) => p.open((err) => (err ? reject(err) : resolve())))
     port = p
     decoder = createDeviceDecoder()
-    p.on('data', (chunk: Buffer) => { for (const m of decoder.push(new Uint8Array(chunk))) onMessage(m) })
+    p.on('data', (chunk: Buffer) => {
+      for (const m of decoder.push(new Uint8Array(chunk))) onMessage(m)
+    })
     p.on('error', () => lost('port-error'))
     p.on('close', () => lost('port-closed'))
     write({ type: 'identify', hostId })
@@ -169,24 +222,42 @@ export function createSerialBlower(options: SerialBlowerOptions): SerialBlower {
     reopenTimer = setTimeout(async function retry() {
       reopenTimer = null
       if (closed || port) return
-      try { await openPort() } catch { reopenTimer = setTimeout(retry, reopenMs) }
+      try {
+        await openPort()
+      } catch {
+        reopenTimer = setTimeout(retry, reopenMs)
+      }
     }, reopenMs)
   }
 
   function waitForHello(): Promise<DeviceIdentity> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { helloWaiters.delete(done); reject(unavailable(`no HELLO within ${commandTimeoutMs} ms`)) }, commandTimeoutMs)
-      const done = (id: DeviceIdentity) => { clearTimeout(timer); resolve(id) }
+      const timer = setTimeout(() => {
+        helloWaiters.delete(done)
+        reject(unavailable(`no HELLO within ${commandTimeoutMs} ms`))
+      }, commandTimeoutMs)
+      const done = (id: DeviceIdentity) => {
+        clearTimeout(timer)
+        resolve(id)
+      }
       helloWaiters.add(done)
     })
   }
 
   return {
     label: options.path,
-    get identity() { return identity },
-    get connected() { return connected },
-    get state() { return state },
-    get stats() { return decoder.stats },
+    get identity() {
+      return identity
+    },
+    get connected() {
+      return connected
+    },
+    get state() {
+      return state
+    },
+    get stats() {
+      return decoder.stats
+    },
     onBall: balls.add,
     onStatus: statuses.add,
     onFault: faults.add,

@@ -14,8 +14,14 @@
 import { SerialPort } from 'serialport'
 import { createSeededRng } from '../../../server/src/shared/rng.ts'
 import {
-  BlowerState, FaultCode, SimAction, createHostDecoder, encodeDeviceMessage, nextSeq,
-  type DeviceMessage, type HostCommand,
+  BlowerState,
+  FaultCode,
+  SimAction,
+  createHostDecoder,
+  encodeDeviceMessage,
+  nextSeq,
+  type DeviceMessage,
+  type HostCommand,
 } from '../protocols/blower-protocol.ts'
 
 export interface BlowerSimOptions {
@@ -99,7 +105,10 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
     for (const l of listeners) l(bytes)
   }
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn() }, ms)
+    const t = setTimeout(() => {
+      timers.delete(t)
+      fn()
+    }, ms)
     timers.add(t)
   }
   const setState = (s: BlowerState) => {
@@ -165,15 +174,33 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
   function control(cmd: Extract<HostCommand, { type: 'sim' }>) {
     const n = (i: number) => Number(cmd.args[i])
     switch (cmd.action) {
-      case SimAction.Jam: api.jam(cmd.args[0]); break
-      case SimAction.Clear: api.clearJam(); break
-      case SimAction.Disconnect: api.disconnect(); return
-      case SimAction.Reconnect: api.reconnect(); break
-      case SimAction.ReadTwice: api.readNextTwice(); break
-      case SimAction.Duplicate: api.duplicateNext(); break
-      case SimAction.Outside: api.outsideNext(cmd.args.length ? n(0) : undefined); break
-      case SimAction.Misread: api.misreadNext(n(0), cmd.args.length > 1 ? n(1) : undefined); break
-      case SimAction.Reload: api.reload(); break
+      case SimAction.Jam:
+        api.jam(cmd.args[0])
+        break
+      case SimAction.Clear:
+        api.clearJam()
+        break
+      case SimAction.Disconnect:
+        api.disconnect()
+        return
+      case SimAction.Reconnect:
+        api.reconnect()
+        break
+      case SimAction.ReadTwice:
+        api.readNextTwice()
+        break
+      case SimAction.Duplicate:
+        api.duplicateNext()
+        break
+      case SimAction.Outside:
+        api.outsideNext(cmd.args.length ? n(0) : undefined)
+        break
+      case SimAction.Misread:
+        api.misreadNext(n(0), cmd.args.length > 1 ? n(1) : undefined)
+        break
+      case SimAction.Reload:
+        api.reload()
+        break
       default: {
         const _never: never = cmd.action
         return _never
@@ -187,14 +214,21 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
     if (cmd.type === 'sim') return control(cmd)
     if (disconnected) return
     switch (cmd.type) {
-      case 'identify': hello(); break
+      case 'identify':
+        hello()
+        break
       case 'mix':
-        if (jammed) { send({ type: 'nak', cmdSeq: cmd.seq, reason: 'FAULT' }); break }
+        if (jammed) {
+          send({ type: 'nak', cmdSeq: cmd.seq, reason: 'FAULT' })
+          break
+        }
         send({ type: 'ack', cmdSeq: cmd.seq })
         mix(ballCount)
         setState(BlowerState.Mixing)
         break
-      case 'release': release(cmd); break
+      case 'release':
+        release(cmd)
+        break
       case 'stop':
         send({ type: 'ack', cmdSeq: cmd.seq })
         setState(BlowerState.Idle)
@@ -208,13 +242,28 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
 
   const api: BlowerSimulator = {
     deviceId,
-    get state() { return state },
-    get jammed() { return jammed },
-    get disconnected() { return disconnected },
-    get released() { return released },
-    get remaining() { return drum.length },
-    receive(bytes) { for (const cmd of decoder.push(bytes)) handle(cmd) },
-    onSend(cb) { listeners.add(cb); return () => listeners.delete(cb) },
+    get state() {
+      return state
+    },
+    get jammed() {
+      return jammed
+    },
+    get disconnected() {
+      return disconnected
+    },
+    get released() {
+      return released
+    },
+    get remaining() {
+      return drum.length
+    },
+    receive(bytes) {
+      for (const cmd of decoder.push(bytes)) handle(cmd)
+    },
+    onSend(cb) {
+      listeners.add(cb)
+      return () => listeners.delete(cb)
+    },
     power() {
       if (heartbeatMs > 0 && !hbTimer) hbTimer = setInterval(() => api.heartbeat(), heartbeatMs)
       hello()
@@ -225,7 +274,9 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
       for (const t of timers) clearTimeout(t)
       timers.clear()
     },
-    heartbeat() { send({ type: 'heartbeat', uptimeS: Math.floor((Date.now() - startedAt) / 1000) }) },
+    heartbeat() {
+      send({ type: 'heartbeat', uptimeS: Math.floor((Date.now() - startedAt) / 1000) })
+    },
     reload,
     jam(detail = 'ball stuck in the chute') {
       jammed = true
@@ -235,15 +286,25 @@ export function createBlowerSimulator(options: BlowerSimOptions): BlowerSimulato
       jammed = false
       setState(state)
     },
-    disconnect() { disconnected = true },
+    disconnect() {
+      disconnected = true
+    },
     reconnect() {
       disconnected = false
       api.heartbeat()
     },
-    readNextTwice() { troubles.push({ kind: 'twice' }) },
-    duplicateNext() { troubles.push({ kind: 'duplicate' }) },
-    outsideNext(ball = ballCount + 1) { troubles.push({ kind: 'outside', ball }) },
-    misreadNext(ball, confidence = 60) { troubles.push({ kind: 'misread', ball, confidence }) },
+    readNextTwice() {
+      troubles.push({ kind: 'twice' })
+    },
+    duplicateNext() {
+      troubles.push({ kind: 'duplicate' })
+    },
+    outsideNext(ball = ballCount + 1) {
+      troubles.push({ kind: 'outside', ball })
+    },
+    misreadNext(ball, confidence = 60) {
+      troubles.push({ kind: 'misread', ball, confidence })
+    },
   }
   reload()
   return api
@@ -256,12 +317,18 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * Runs a simulator on a serial device (for example one end of `socat pty,raw,echo=0 pty,raw,echo=0`).
  * Resolves once the port is open and the simulator has said HELLO.
  */
-export async function attachSimulatorToPort(sim: BlowerSimulator, path: string, baudRate = 9600): Promise<{ close(): Promise<void> }> {
+export async function attachSimulatorToPort(
+  sim: BlowerSimulator,
+  path: string,
+  baudRate = 9600,
+): Promise<{ close(): Promise<void> }> {
   const port = new SerialPort({ path, baudRate, autoOpen: false })
   await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())))
   port.on('data', (chunk: Buffer) => sim.receive(new Uint8Array(chunk)))
   port.on('error', () => undefined)
-  const off = sim.onSend((bytes) => { if (port.isOpen) port.write(Buffer.from(bytes)) })
+  const off = sim.onSend((bytes) => {
+    if (port.isOpen) port.write(Buffer.from(bytes))
+  })
   sim.power()
   return {
     async close() {

@@ -15,8 +15,12 @@ export interface SimBinding extends SerialBinding {
 export function createSimBinding(): SimBinding {
   const sims = new Map<string, BlowerSimulator>()
   return {
-    attach(path, sim) { sims.set(path, sim) },
-    detach(path) { sims.delete(path) },
+    attach(path, sim) {
+      sims.set(path, sim)
+    },
+    detach(path) {
+      sims.delete(path)
+    },
     async list() {
       return [...sims.keys()].map((path) => ({ path, manufacturer: 'Bolillo simulator' }))
     },
@@ -40,8 +44,21 @@ function openSimPort(sim: BlowerSimulator, options: SerialOpenOptions): SerialPo
   })
   const canceled = () => Object.assign(new Error('port closed'), { canceled: true })
   const port: SerialPortBinding = {
-    openOptions: { dataBits: 8, lock: true, stopBits: 1, parity: 'none', rtscts: false, xon: false, xoff: false, xany: false, hupcl: true, ...options },
-    get isOpen() { return isOpen },
+    openOptions: {
+      dataBits: 8,
+      lock: true,
+      stopBits: 1,
+      parity: 'none',
+      rtscts: false,
+      xon: false,
+      xoff: false,
+      xany: false,
+      hupcl: true,
+      ...options,
+    },
+    get isOpen() {
+      return isOpen
+    },
     async close() {
       isOpen = false
       off()
@@ -52,7 +69,9 @@ function openSimPort(sim: BlowerSimulator, options: SerialOpenOptions): SerialPo
     async read(buffer: Buffer, offset: number, length: number) {
       while (queue.length === 0) {
         if (!isOpen) throw canceled()
-        await new Promise<void>((resolve, reject) => { waiting = { resolve, reject } })
+        await new Promise<void>((resolve, reject) => {
+          waiting = { resolve, reject }
+        })
       }
       const head = queue[0]
       const n = Math.min(length, head.length)
@@ -69,9 +88,15 @@ function openSimPort(sim: BlowerSimulator, options: SerialOpenOptions): SerialPo
     },
     async update() {},
     async set() {},
-    async get() { return { cts: true, dsr: true, dcd: true } },
-    async getBaudRate() { return { baudRate: options.baudRate } },
-    async flush() { queue.length = 0 },
+    async get() {
+      return { cts: true, dsr: true, dcd: true }
+    },
+    async getBaudRate() {
+      return { baudRate: options.baudRate }
+    },
+    async flush() {
+      queue.length = 0
+    },
     async drain() {},
   }
   return port

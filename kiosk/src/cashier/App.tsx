@@ -20,25 +20,68 @@ export function App(props: { store: CashierStore }) {
   return (
     <div class="cashier">
       <header class="c-top">
-        <div class="c-top__brand"><strong>Bolillo</strong> · {store.hallName.value}</div>
-        <div class="c-top__station">{T.station} <strong data-testid="cashier-station">{store.station.value?.station?.name ?? store.stationId}</strong></div>
+        <div class="c-top__brand">
+          <strong>Bolillo</strong> · {store.hallName.value}
+        </div>
+        <div class="c-top__station">
+          {T.station}{' '}
+          <strong data-testid="cashier-station">{store.station.value?.station?.name ?? store.stationId}</strong>
+        </div>
         {/* With a person logged in at the station, the cashier is that person; the typed name is for a station without logins. */}
-        {store.station.value?.person
-          ? <div class="c-top__cashier">{T.cashier} <strong data-testid="cashier-person">{store.station.value.person.name}</strong></div>
-          : (
-            <label class="c-top__cashier">{T.cashier}
-              <input class="c-input" data-testid="cashier-name" value={store.cashier.value} onInput={(e) => store.setCashier((e.target as HTMLInputElement).value)} />
-            </label>
-          )}
-        <div class="c-top__balance">{T.balance} <strong data-testid="cashier-balance">{formatMoney(d?.balanceCents ?? 0, d?.currency ?? store.currency.value, store.lang.value)}</strong></div>
+        {store.station.value?.person ? (
+          <div class="c-top__cashier">
+            {T.cashier} <strong data-testid="cashier-person">{store.station.value.person.name}</strong>
+          </div>
+        ) : (
+          <label class="c-top__cashier">
+            {T.cashier}
+            <input
+              class="c-input"
+              data-testid="cashier-name"
+              value={store.cashier.value}
+              onInput={(e) => store.setCashier((e.target as HTMLInputElement).value)}
+            />
+          </label>
+        )}
+        <div class="c-top__balance">
+          {T.balance}{' '}
+          <strong data-testid="cashier-balance">
+            {formatMoney(d?.balanceCents ?? 0, d?.currency ?? store.currency.value, store.lang.value)}
+          </strong>
+        </div>
         <div class="c-top__langs">
-          {(['es', 'en'] as const).map((l) => <button type="button" key={l} class={store.lang.value === l ? 'c-lang c-lang--on' : 'c-lang'} data-testid={`lang-${l}`} onClick={() => { store.lang.value = l; document.documentElement.lang = l }}>{l.toUpperCase()}</button>)}
+          {(['es', 'en'] as const).map((l) => (
+            <button
+              type="button"
+              key={l}
+              class={store.lang.value === l ? 'c-lang c-lang--on' : 'c-lang'}
+              data-testid={`lang-${l}`}
+              onClick={() => {
+                store.lang.value = l
+                document.documentElement.lang = l
+              }}
+            >
+              {l.toUpperCase()}
+            </button>
+          ))}
         </div>
       </header>
       <ShiftBar store={store} />
       <nav class="c-nav">
         {(['pay', 'sell', 'day'] as Tab[]).map((t) => (
-          <button type="button" key={t} class={store.tab.value === t ? 'c-tab c-tab--on' : 'c-tab'} data-testid={`tab-${t}`} onClick={() => { store.tab.value = t; store.error.value = null; if (t === 'day') void store.refreshDay() }}>{T.tabs[t]}</button>
+          <button
+            type="button"
+            key={t}
+            class={store.tab.value === t ? 'c-tab c-tab--on' : 'c-tab'}
+            data-testid={`tab-${t}`}
+            onClick={() => {
+              store.tab.value = t
+              store.error.value = null
+              if (t === 'day') void store.refreshDay()
+            }}
+          >
+            {T.tabs[t]}
+          </button>
         ))}
       </nav>
       <main class="c-main">

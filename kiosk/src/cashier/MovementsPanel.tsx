@@ -12,24 +12,48 @@ export function MovementsPanel(props: { store: CashierStore }) {
   return (
     <section class="c-day" data-testid="cashier-day">
       <div class="c-day__head">
-        <h2 class="c-h2">{T.dayTitle} {d && <span class="c-muted">· {d.day}</span>}</h2>
-        <button type="button" class="c-btn" onClick={() => void store.refreshDay()}>{T.refresh}</button>
+        <h2 class="c-h2">
+          {T.dayTitle} {d && <span class="c-muted">· {d.day}</span>}
+        </h2>
+        <button type="button" class="c-btn" onClick={() => void store.refreshDay()}>
+          {T.refresh}
+        </button>
       </div>
       <div class="c-tiles">
-        <div class="c-tile"><span>{T.cashIn}</span><strong data-testid="day-in">{money(d?.inCents ?? 0)}</strong></div>
-        <div class="c-tile"><span>{T.cashOut2}</span><strong data-testid="day-out">{money(d?.outCents ?? 0)}</strong></div>
-        <div class="c-tile c-tile--net"><span>{T.net}</span><strong data-testid="day-balance">{money(d?.balanceCents ?? 0)}</strong></div>
+        <div class="c-tile">
+          <span>{T.cashIn}</span>
+          <strong data-testid="day-in">{money(d?.inCents ?? 0)}</strong>
+        </div>
+        <div class="c-tile">
+          <span>{T.cashOut2}</span>
+          <strong data-testid="day-out">{money(d?.outCents ?? 0)}</strong>
+        </div>
+        <div class="c-tile c-tile--net">
+          <span>{T.net}</span>
+          <strong data-testid="day-balance">{money(d?.balanceCents ?? 0)}</strong>
+        </div>
       </div>
       {d && d.movements.length === 0 && <p class="c-muted">{T.none}</p>}
       {d && d.movements.length > 0 && (
         <table class="c-table" data-testid="day-table">
-          <thead><tr><th>{T.time}</th><th>{T.kind}</th><th>{T.ref}</th><th>{T.by}</th><th class="num">{T.inCol}</th><th class="num">{T.outCol}</th></tr></thead>
+          <thead>
+            <tr>
+              <th>{T.time}</th>
+              <th>{T.kind}</th>
+              <th>{T.ref}</th>
+              <th>{T.by}</th>
+              <th class="num">{T.inCol}</th>
+              <th class="num">{T.outCol}</th>
+            </tr>
+          </thead>
           <tbody>
             {d.movements.map((m) => (
               <tr key={m.id} data-kind={m.kind}>
                 <td>{formatStamp(m.at).slice(11)}</td>
                 <td>{T.kinds2[m.kind] ?? m.kind}</td>
-                <td><code>{m.refId}</code></td>
+                <td>
+                  <code>{m.refId}</code>
+                </td>
                 <td>{m.cashierId}</td>
                 <td class="num">{m.amountCents > 0 ? money(m.amountCents) : ''}</td>
                 <td class="num">{m.amountCents < 0 ? money(-m.amountCents) : ''}</td>

@@ -25,28 +25,66 @@ export function PayPanel(props: { store: CashierStore }) {
   const payable = st?.payable && !paid ? st : null
   const name = store.payeeName.value.trim()
   const doc = store.payeeDocument.value.trim()
-  const idMissing = Boolean(payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))))
+  const idMissing = Boolean(
+    payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))),
+  )
   // PRM-2: a tómbola's winner whose own object was taken names one of those left before the hand-over.
-  const choiceMissing = Boolean(payable && payable.choices.length > 1 && !store.objectCode.value && !payable.prizes.some((p) => payable.choices.some((o) => o.code === p.key)))
-  const prizes = (paid || st?.verdict === 'winner' || st?.verdict === 'paid' || st?.verdict === 'expired') && st ? st.prizes : []
+  const choiceMissing = Boolean(
+    payable &&
+    payable.choices.length > 1 &&
+    !store.objectCode.value &&
+    !payable.prizes.some((p) => payable.choices.some((o) => o.code === p.key)),
+  )
+  const prizes =
+    (paid || st?.verdict === 'winner' || st?.verdict === 'paid' || st?.verdict === 'expired') && st ? st.prizes : []
   const goods = st && (paid || st.verdict === 'winner') ? (paid?.goods ?? st.goods) : []
   const localReceipt = useMemo(
-    () => (paid && st && party && paid.receipt === 'none' ? receiptDataUrl(lotteryReceiptDoc(paid, st, party, store.lang.value)) : null),
+    () =>
+      paid && st && party && paid.receipt === 'none'
+        ? receiptDataUrl(lotteryReceiptDoc(paid, st, party, store.lang.value))
+        : null,
     [paid, st, party, store.lang.value],
   )
-  const payLabel = !payable ? '' : payable.verdict === 'refund' ? T.payRefund(money(payable.amountCents ?? 0, payable.currency))
-    : payable.amountCents === 0 && payable.goods.length ? T.payGoods : T.pay(money(payable.amountCents ?? 0, payable.currency))
+  const payLabel = !payable
+    ? ''
+    : payable.verdict === 'refund'
+      ? T.payRefund(money(payable.amountCents ?? 0, payable.currency))
+      : payable.amountCents === 0 && payable.goods.length
+        ? T.payGoods
+        : T.pay(money(payable.amountCents ?? 0, payable.currency))
   return (
     <div class="c-pay">
       <section class="c-scan">
         <h2 class="c-h2">{T.scanTitle}</h2>
         <p class="c-muted">{T.scanHint}</p>
-        <form class="c-scan__form" onSubmit={(e) => { e.preventDefault(); void store.scanned(store.code.value) }}>
-          <input class="c-input c-input--code" data-testid="cashier-code" placeholder={T.codePlaceholder} value={store.code.value}
-            onInput={(e) => { store.code.value = (e.target as HTMLInputElement).value }} autocomplete="off" spellcheck={false} />
-          <button type="submit" class="c-btn c-btn--primary" data-testid="cashier-check" disabled={store.busy.value}>{T.check}</button>
+        <form
+          class="c-scan__form"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void store.scanned(store.code.value)
+          }}
+        >
+          <input
+            class="c-input c-input--code"
+            data-testid="cashier-code"
+            placeholder={T.codePlaceholder}
+            value={store.code.value}
+            onInput={(e) => {
+              store.code.value = (e.target as HTMLInputElement).value
+            }}
+            autocomplete="off"
+            spellcheck={false}
+          />
+          <button type="submit" class="c-btn c-btn--primary" data-testid="cashier-check" disabled={store.busy.value}>
+            {T.check}
+          </button>
         </form>
-        <CameraScanner onCode={(c) => void store.scanned(c)} label={T.camera} stopLabel={T.cameraStop} class="camera c-camera" />
+        <CameraScanner
+          onCode={(c) => void store.scanned(c)}
+          label={T.camera}
+          stopLabel={T.cameraStop}
+          class="camera c-camera"
+        />
         {st && <TicketInfo store={store} view={st} />}
       </section>
       <section class="c-result">
@@ -59,22 +97,69 @@ export function PayPanel(props: { store: CashierStore }) {
         )}
         {(prizes.length > 0 || goods.length > 0) && (
           <ul class="c-prizes" data-testid="cashier-prizes">
-            {prizes.map((p) => <li key={p.key}><span>{prizeName(T, p)}</span><strong>{p.amountCents > 0 || !p.goods ? money(p.amountCents, st?.currency) : p.goods}</strong></li>)}
-            {prizes.length === 0 && goods.map((g) => <li key={g}><span>{T.goods}</span><strong>{g}</strong></li>)}
+            {prizes.map((p) => (
+              <li key={p.key}>
+                <span>{prizeName(T, p)}</span>
+                <strong>{p.amountCents > 0 || !p.goods ? money(p.amountCents, st?.currency) : p.goods}</strong>
+              </li>
+            ))}
+            {prizes.length === 0 &&
+              goods.map((g) => (
+                <li key={g}>
+                  <span>{T.goods}</span>
+                  <strong>{g}</strong>
+                </li>
+              ))}
           </ul>
         )}
         {payable && (
-          <form class="c-payee" onSubmit={(e) => { e.preventDefault(); if (!idMissing && !choiceMissing) void store.pay() }}>
-            <div class="c-payee__head">{T.payee}{payable.payee.required && <span class="c-tag" data-testid="cashier-id-required">{payable.product === 'card' ? T.payeeRequired : T.payeeAlways}</span>}</div>
-            <label class="c-field"><span>{T.payeeName}</span>
-              <input class="c-input" data-testid="cashier-payee-name" value={store.payeeName.value} required={payable.payee.required} autocomplete="off"
-                placeholder={payable.payee.fullName ? T.payeeNameHint : ''} onInput={(e) => { store.payeeName.value = (e.target as HTMLInputElement).value }} />
+          <form
+            class="c-payee"
+            onSubmit={(e) => {
+              e.preventDefault()
+              if (!idMissing && !choiceMissing) void store.pay()
+            }}
+          >
+            <div class="c-payee__head">
+              {T.payee}
+              {payable.payee.required && (
+                <span class="c-tag" data-testid="cashier-id-required">
+                  {payable.product === 'card' ? T.payeeRequired : T.payeeAlways}
+                </span>
+              )}
+            </div>
+            <label class="c-field">
+              <span>{T.payeeName}</span>
+              <input
+                class="c-input"
+                data-testid="cashier-payee-name"
+                value={store.payeeName.value}
+                required={payable.payee.required}
+                autocomplete="off"
+                placeholder={payable.payee.fullName ? T.payeeNameHint : ''}
+                onInput={(e) => {
+                  store.payeeName.value = (e.target as HTMLInputElement).value
+                }}
+              />
             </label>
-            <label class="c-field"><span>{T.payeeDocument}</span>
-              <input class="c-input" data-testid="cashier-payee-document" value={store.payeeDocument.value} required={payable.payee.required} autocomplete="off"
-                onInput={(e) => { store.payeeDocument.value = (e.target as HTMLInputElement).value }} />
+            <label class="c-field">
+              <span>{T.payeeDocument}</span>
+              <input
+                class="c-input"
+                data-testid="cashier-payee-document"
+                value={store.payeeDocument.value}
+                required={payable.payee.required}
+                autocomplete="off"
+                onInput={(e) => {
+                  store.payeeDocument.value = (e.target as HTMLInputElement).value
+                }}
+              />
             </label>
-            {payable.payee.fullName && name && !FULL_NAME.test(name) && <p class="c-hint" data-testid="cashier-payee-hint">{T.payeeNameHint}</p>}
+            {payable.payee.fullName && name && !FULL_NAME.test(name) && (
+              <p class="c-hint" data-testid="cashier-payee-hint">
+                {T.payeeNameHint}
+              </p>
+            )}
             {payable.choices.length > 0 && (
               // PRM-2: a tómbola's winner takes any object drawn that nobody has taken yet.
               <fieldset class="c-choices" data-testid="cashier-choices">
@@ -84,14 +169,31 @@ export function PayPanel(props: { store: CashierStore }) {
                   const chosen = store.objectCode.value ? store.objectCode.value === o.code : own
                   return (
                     <label key={o.code} class={chosen ? 'c-choice c-choice--on' : 'c-choice'}>
-                      <input type="radio" name="object" data-testid={`cashier-choice-${o.code}`} checked={chosen} onChange={() => { store.objectCode.value = o.code }} />
-                      <span>{o.name}: {o.description}</span>
+                      <input
+                        type="radio"
+                        name="object"
+                        data-testid={`cashier-choice-${o.code}`}
+                        checked={chosen}
+                        onChange={() => {
+                          store.objectCode.value = o.code
+                        }}
+                      />
+                      <span>
+                        {o.name}: {o.description}
+                      </span>
                     </label>
                   )
                 })}
               </fieldset>
             )}
-            <button type="submit" class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'} data-testid="cashier-pay" disabled={store.busy.value || idMissing || choiceMissing}>{payLabel}</button>
+            <button
+              type="submit"
+              class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'}
+              data-testid="cashier-pay"
+              disabled={store.busy.value || idMissing || choiceMissing}
+            >
+              {payLabel}
+            </button>
           </form>
         )}
         {st?.product === 'card' && (st.verdict === 'winner' || st.verdict === 'not_winner') && !paid && (
@@ -99,26 +201,76 @@ export function PayPanel(props: { store: CashierStore }) {
             <summary>{T.tamperTitle}</summary>
             <p class="c-muted">{T.tamperHint}</p>
             {(['code_mismatch', 'altered_marks', 'erasable_marks', 'damaged'] as const).map((r) => (
-              <button key={r} type="button" class="c-btn c-btn--ghost" data-testid={`cashier-tamper-${r}`} disabled={store.busy.value} onClick={() => void store.markTampered(r)}>{T.tamperReasons[r]}</button>
+              <button
+                key={r}
+                type="button"
+                class="c-btn c-btn--ghost"
+                data-testid={`cashier-tamper-${r}`}
+                disabled={store.busy.value}
+                onClick={() => void store.markTampered(r)}
+              >
+                {T.tamperReasons[r]}
+              </button>
             ))}
           </details>
         )}
         {paid && (
           <div class="c-receipt" data-testid="cashier-receipt" data-receipt={paid.receipt}>
             {paid.receipt === 'failed' && <p class="c-error">{T.receiptFailed(paid.printError ?? '')}</p>}
-            <img src={paid.preview ?? localReceipt ?? ''} alt="" class="c-receipt__img" data-testid="cashier-receipt-preview" />
+            <img
+              src={paid.preview ?? localReceipt ?? ''}
+              alt=""
+              class="c-receipt__img"
+              data-testid="cashier-receipt-preview"
+            />
             <div class="c-receipt__actions">
-              {paid.receipt === 'none' && <p class="c-receipt__note" data-testid="cashier-receipt-local">{T.receiptLocal}</p>}
-              {paid.reprint && <button type="button" class="c-btn" data-testid="cashier-reprint" onClick={() => void store.reprint()}>{T.reprint}</button>}
-              {!paid.reprint && paid.receipt !== 'printed' && <button type="button" class="c-btn" data-testid="cashier-print" onClick={() => window.print()}>{T.print}</button>}
-              <button type="button" class="c-btn c-btn--primary" data-testid="cashier-next" onClick={() => store.clearScan()}>{T.next}</button>
+              {paid.receipt === 'none' && (
+                <p class="c-receipt__note" data-testid="cashier-receipt-local">
+                  {T.receiptLocal}
+                </p>
+              )}
+              {paid.reprint && (
+                <button type="button" class="c-btn" data-testid="cashier-reprint" onClick={() => void store.reprint()}>
+                  {T.reprint}
+                </button>
+              )}
+              {!paid.reprint && paid.receipt !== 'printed' && (
+                <button type="button" class="c-btn" data-testid="cashier-print" onClick={() => window.print()}>
+                  {T.print}
+                </button>
+              )}
+              <button
+                type="button"
+                class="c-btn c-btn--primary"
+                data-testid="cashier-next"
+                onClick={() => store.clearScan()}
+              >
+                {T.next}
+              </button>
             </div>
           </div>
         )}
         {v && v.status === 'active' && store.cashedOut.value === null && (
-          <button type="button" class="c-btn c-btn--pay" data-testid="cashier-cashout" disabled={store.busy.value} onClick={() => void store.cashOut()}>{T.cashOut(money(v.amountCents, v.currency))}</button>
+          <button
+            type="button"
+            class="c-btn c-btn--pay"
+            data-testid="cashier-cashout"
+            disabled={store.busy.value}
+            onClick={() => void store.cashOut()}
+          >
+            {T.cashOut(money(v.amountCents, v.currency))}
+          </button>
         )}
-        {(st || v) && !paid && <button type="button" class="c-btn c-btn--ghost" data-testid="cashier-clear" onClick={() => store.clearScan()}>{T.next}</button>}
+        {(st || v) && !paid && (
+          <button
+            type="button"
+            class="c-btn c-btn--ghost"
+            data-testid="cashier-clear"
+            onClick={() => store.clearScan()}
+          >
+            {T.next}
+          </button>
+        )}
       </section>
     </div>
   )

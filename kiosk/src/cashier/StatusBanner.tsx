@@ -31,81 +31,170 @@ export function StatusBanner(props: { store: CashierStore }) {
     const cashed = store.cashedOut.value
     kind = T.products.voucher
     testStatus = `voucher_${v.status}`
-    if (cashed !== null) { tone = 'ok'; title = T.status.done; amount = money(cashed, v.currency); note = T.cashedOut(money(cashed, v.currency)) }
-    else if (v.status === 'active') { tone = 'info'; title = T.voucher; amount = money(v.amountCents, v.currency); note = T.voucherUntil(stamp(v.expiresAt)) }
-    else if (v.status === 'spent') { tone = 'bad'; title = T.voucherSpent; amount = money(v.amountCents, v.currency); note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStationName ?? '', T.spentFor[v.spentFor ?? ''] ?? '') : '' }
-    else { tone = 'bad'; title = T.voucherExpired; amount = money(v.amountCents, v.currency); note = T.expiredOn(stamp(v.expiresAt)) }
+    if (cashed !== null) {
+      tone = 'ok'
+      title = T.status.done
+      amount = money(cashed, v.currency)
+      note = T.cashedOut(money(cashed, v.currency))
+    } else if (v.status === 'active') {
+      tone = 'info'
+      title = T.voucher
+      amount = money(v.amountCents, v.currency)
+      note = T.voucherUntil(stamp(v.expiresAt))
+    } else if (v.status === 'spent') {
+      tone = 'bad'
+      title = T.voucherSpent
+      amount = money(v.amountCents, v.currency)
+      note = v.spentAt ? T.paidOn(stamp(v.spentAt), v.spentStationName ?? '', T.spentFor[v.spentFor ?? ''] ?? '') : ''
+    } else {
+      tone = 'bad'
+      title = T.voucherExpired
+      amount = money(v.amountCents, v.currency)
+      note = T.expiredOn(stamp(v.expiresAt))
+    }
   } else if (st && paid) {
     kind = kindLine(T, st, store.code.value)
-    tone = 'ok'; testStatus = 'done'
+    tone = 'ok'
+    testStatus = 'done'
     title = paid.refund ? T.status.refunded : T.status.done
-    amount = paid.amountCents === 0 && paid.goods.length ? paid.goods.join(' + ') : money(paid.amountCents, paid.currency)
+    amount =
+      paid.amountCents === 0 && paid.goods.length ? paid.goods.join(' + ') : money(paid.amountCents, paid.currency)
     note = paid.refund ? T.refundDone : paid.amountCents === 0 && paid.goods.length ? T.goodsDone : T.paidDone
     if (st.pendingDraws.length && st.product === 'lotto') extra = T.stillPlays(st.pendingDraws.join(', '))
   } else if (st) {
     kind = kindLine(T, st, store.code.value)
     testStatus = st.verdict
-    const worth = st.amountCents === null ? null : st.amountCents === 0 && st.goods.length ? st.goods.join(' + ') : money(st.amountCents, st.currency)
+    const worth =
+      st.amountCents === null
+        ? null
+        : st.amountCents === 0 && st.goods.length
+          ? st.goods.join(' + ')
+          : money(st.amountCents, st.currency)
     title = T.status[st.verdict]
     switch (st.verdict) {
       case 'winner':
-        tone = 'ok'; amount = worth; note = st.claimUntil ? T.claimUntil(stamp(st.claimUntil)) : ''
+        tone = 'ok'
+        amount = worth
+        note = st.claimUntil ? T.claimUntil(stamp(st.claimUntil)) : ''
         if (st.choices.length) {
           // PRM-2: the object the tómbola's winner takes: the one chosen, or the one drawn for the ticket if still there.
-          const pick = st.choices.find((o) => o.code === store.objectCode.value) ?? st.choices.find((o) => st.prizes.some((p) => p.key === o.code))
+          const pick =
+            st.choices.find((o) => o.code === store.objectCode.value) ??
+            st.choices.find((o) => st.prizes.some((p) => p.key === o.code))
           amount = pick ? `${pick.name}: ${pick.description}` : T.chooseShort
         }
         if (st.pendingDraws.length) extra = T.stillPlays(st.pendingDraws.join(', '))
         break
       case 'refund':
-        tone = 'warn'; amount = worth; note = T.refundNote[st.product ?? 'other'] ?? T.refundNote.other
+        tone = 'warn'
+        amount = worth
+        note = T.refundNote[st.product ?? 'other'] ?? T.refundNote.other
         break
       case 'paid': {
-        tone = 'bad'; amount = worth
+        tone = 'bad'
+        amount = worth
         const p = st.paid
         if (st.refunded) note = T.refundedAlready
         else if (p?.at && p.stationId) note = T.paidOn(stamp(p.at), p.stationId, p.cashierId ?? '')
         else if (p?.at && st.product === 'card') note = T.paidAtTable(stamp(p.at))
         else if (p?.at) note = T.paidWhen(stamp(p.at))
-        else if (st.product === 'lotto' && st.prizes.length) note = T.paidDraws([...new Set(st.prizes.map((x) => (x.label.t === 'category' ? x.label.drawNumber : 0)))].join(', '))
+        else if (st.product === 'lotto' && st.prizes.length)
+          note = T.paidDraws(
+            [...new Set(st.prizes.map((x) => (x.label.t === 'category' ? x.label.drawNumber : 0)))].join(', '),
+          )
         else note = T.paidUnknown
         if (st.refunded && p?.at) extra = T.paidWhen(stamp(p.at))
         break
       }
-      case 'expired': tone = 'bad'; amount = worth; note = st.expiredAt ? T.expiredOn(stamp(st.expiredAt)) : T.expiredNote; break
-      case 'not_winner': tone = 'bad'; note = T.notWinnerNote[st.product ?? 'card'] ?? ''; break
+      case 'expired':
+        tone = 'bad'
+        amount = worth
+        note = st.expiredAt ? T.expiredOn(stamp(st.expiredAt)) : T.expiredNote
+        break
+      case 'not_winner':
+        tone = 'bad'
+        note = T.notWinnerNote[st.product ?? 'card'] ?? ''
+        break
       case 'void':
         tone = 'bad'
-        note = st.product === 'card' && st.refundCents !== null ? T.voidNote(money(st.refundCents, st.currency)) : T.voidReturned
+        note =
+          st.product === 'card' && st.refundCents !== null
+            ? T.voidNote(money(st.refundCents, st.currency))
+            : T.voidReturned
         break
-      case 'blocked': tone = 'bad'; amount = T.blockedWord(st.blocked); note = T.blockedNote(st.blocked); break
+      case 'blocked':
+        tone = 'bad'
+        amount = T.blockedWord(st.blocked)
+        note = T.blockedNote(st.blocked)
+        break
       case 'invalid':
         tone = 'bad'
         // The server's reason is English detail for the log: the cashier reads the screen's own words for it.
-        note = st.invalid === 'length' ? T.lengthNote(st.typedLength ?? 0) : (st.invalid && T.invalidNote[st.invalid]) || ''
+        note =
+          st.invalid === 'length' ? T.lengthNote(st.typedLength ?? 0) : (st.invalid && T.invalidNote[st.invalid]) || ''
         break
       case 'pending':
         tone = 'warn'
-        note = st.product === 'card' ? T.pendingNote(st.ids.gameNo ?? 0) : T.pendingDraws((st.pendingDraws.length ? st.pendingDraws : st.ids.drawNumbers ?? []).join(', '))
+        note =
+          st.product === 'card'
+            ? T.pendingNote(st.ids.gameNo ?? 0)
+            : T.pendingDraws((st.pendingDraws.length ? st.pendingDraws : (st.ids.drawNumbers ?? [])).join(', '))
         break
-      case 'not_activated': tone = 'bad'; note = T.notActivatedNote; break
-      case 'held': tone = 'bad'; note = T.heldNote; break
-      case 'destroyed': tone = 'bad'; note = T.destroyedNote; break
+      case 'not_activated':
+        tone = 'bad'
+        note = T.notActivatedNote
+        break
+      case 'held':
+        tone = 'bad'
+        note = T.heldNote
+        break
+      case 'destroyed':
+        tone = 'bad'
+        note = T.destroyedNote
+        break
       default: {
         const _never: never = st.verdict
         void _never
       }
     }
   } else {
-    return <div class="c-banner c-banner--idle" data-testid="cashier-status" data-status="idle">{T.waiting}</div>
+    return (
+      <div class="c-banner c-banner--idle" data-testid="cashier-status" data-status="idle">
+        {T.waiting}
+      </div>
+    )
   }
   return (
-    <div class={`c-banner c-banner--${tone}`} data-testid="cashier-status" data-status={testStatus} data-kind={st?.product ?? (v ? 'voucher' : '')} role="status">
-      {kind && <div class="c-banner__kind" data-testid="cashier-kind">{kind}</div>}
-      <div class="c-banner__title" data-testid="cashier-status-title">{title}</div>
-      {amount && <div class="c-banner__amount" data-testid="cashier-status-amount">{amount}</div>}
-      {note && <div class="c-banner__note" data-testid="cashier-status-note">{note}</div>}
-      {extra && <div class="c-banner__note c-banner__note--extra" data-testid="cashier-status-extra">{extra}</div>}
+    <div
+      class={`c-banner c-banner--${tone}`}
+      data-testid="cashier-status"
+      data-status={testStatus}
+      data-kind={st?.product ?? (v ? 'voucher' : '')}
+      role="status"
+    >
+      {kind && (
+        <div class="c-banner__kind" data-testid="cashier-kind">
+          {kind}
+        </div>
+      )}
+      <div class="c-banner__title" data-testid="cashier-status-title">
+        {title}
+      </div>
+      {amount && (
+        <div class="c-banner__amount" data-testid="cashier-status-amount">
+          {amount}
+        </div>
+      )}
+      {note && (
+        <div class="c-banner__note" data-testid="cashier-status-note">
+          {note}
+        </div>
+      )}
+      {extra && (
+        <div class="c-banner__note c-banner__note--extra" data-testid="cashier-status-extra">
+          {extra}
+        </div>
+      )}
     </div>
   )
 }
@@ -114,6 +203,6 @@ export function StatusBanner(props: { store: CashierStore }) {
 function kindLine(T: Texts, st: ScanView, code: string): string {
   const hint = productOfCode(code)
   const label = st.product ? T.products[st.product] : hint === 'voucher' ? T.products.voucher : T.products.unknown
-  const game = st.verdict === 'invalid' ? null : st.ids.gameName ?? st.ids.gameCode ?? null
+  const game = st.verdict === 'invalid' ? null : (st.ids.gameName ?? st.ids.gameCode ?? null)
   return game ? `${label.toUpperCase()} · ${game}` : label.toUpperCase()
 }

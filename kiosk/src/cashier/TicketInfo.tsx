@@ -29,9 +29,21 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
       add('serial', T.facts.card, ids.serial, true)
       break
     case 'instant':
-      add('game', T.facts.instantGame, ids.gameNo === undefined ? null : `${String(ids.gameNo).padStart(4, '0')} · ${ids.gameName ?? ''}`)
+      add(
+        'game',
+        T.facts.instantGame,
+        ids.gameNo === undefined ? null : `${String(ids.gameNo).padStart(4, '0')} · ${ids.gameName ?? ''}`,
+      )
       add('serial', T.facts.serial, ids.serial, true)
-      add('category', T.facts.category, ids.tier === undefined ? null : ids.tier > 0 ? `${T.tier(ids.tier)} · ${money(view.prizes[0]?.amountCents ?? 0)}` : T.noTier)
+      add(
+        'category',
+        T.facts.category,
+        ids.tier === undefined
+          ? null
+          : ids.tier > 0
+            ? `${T.tier(ids.tier)} · ${money(view.prizes[0]?.amountCents ?? 0)}`
+            : T.noTier,
+      )
       add('price', T.facts.price, ids.priceCents === undefined ? null : money(ids.priceCents))
       break
     case 'lotto':
@@ -45,7 +57,8 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
       add('game', T.facts.game, ids.gameName)
       add('draw', T.facts.draw, ids.drawNumbers?.join(', '))
       add('number', T.facts.number, ids.number, true)
-      if (view.product === 'lottery' && ids.series !== undefined) add('series', `${T.facts.series} / ${T.facts.fraction}`, `${ids.series} / ${ids.fraction ?? '-'}`)
+      if (view.product === 'lottery' && ids.series !== undefined)
+        add('series', `${T.facts.series} / ${T.facts.fraction}`, `${ids.series} / ${ids.fraction ?? '-'}`)
       add('serial', T.facts.ticket, ids.receipt)
       add('category', T.facts.prize, categories)
       break
@@ -55,11 +68,18 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
   if (!view.product || (view.verdict === 'invalid' && facts.length === 0)) return null
   return (
     <div class="c-ticket" data-testid="cashier-ticket" data-kind={view.product}>
-      <div class="c-ticket__kind" data-testid="cashier-ticket-kind">{T.products[view.product]}</div>
+      <div class="c-ticket__kind" data-testid="cashier-ticket-kind">
+        {T.products[view.product]}
+      </div>
       <dl class="c-facts">
         {facts.map((f) => (
-          <div key={f.key} class={f.big ? 'c-fact c-fact--big' : 'c-fact'} data-testid={f.key === 'serial' ? 'cashier-serial' : `cashier-fact-${f.key}`}>
-            <dt>{f.label}</dt><dd>{f.value}</dd>
+          <div
+            key={f.key}
+            class={f.big ? 'c-fact c-fact--big' : 'c-fact'}
+            data-testid={f.key === 'serial' ? 'cashier-serial' : `cashier-fact-${f.key}`}
+          >
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
           </div>
         ))}
       </dl>
@@ -75,13 +95,16 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
 /** A prize line's words: "Línea", "Categoría 2", "Sorteo 101 · jugada 2 — Oro Mágico (4 aciertos)", "Primer Premio". */
 export function prizeName(T: Texts, p: PrizeRow, withBoard = true): string {
   switch (p.label.t) {
-    case 'bingo': return T.kinds[p.label.kind] ?? p.label.kind
-    case 'tier': return T.tier(p.label.tier)
+    case 'bingo':
+      return T.kinds[p.label.kind] ?? p.label.kind
+    case 'tier':
+      return T.tier(p.label.tier)
     case 'category': {
       const cat = T.category(p.label.name, p.label.matches)
       return withBoard ? `${T.drawBoard(p.label.drawNumber, p.label.board)} — ${cat}` : cat
     }
-    case 'named': return p.label.name
+    case 'named':
+      return p.label.name
     default: {
       const _never: never = p.label
       return _never

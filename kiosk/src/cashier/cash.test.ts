@@ -3,7 +3,11 @@ import { cashBreakdown, parseAmount } from './cash.ts'
 
 describe('cash counted for a voucher (GEN-17)', () => {
   it('splits Bs 10 and Bs 20 notes and coins from the other notes', () => {
-    expect(cashBreakdown({ notes: { 20_000: 1, 5_000: 1, 2_000: 2, 1_000: 3 }, coinsCents: 350 }, 'BOB')).toEqual({ amountCents: 32_350, smallCents: 7_350, otherCents: 25_000 })
+    expect(cashBreakdown({ notes: { 20_000: 1, 5_000: 1, 2_000: 2, 1_000: 3 }, coinsCents: 350 }, 'BOB')).toEqual({
+      amountCents: 32_350,
+      smallCents: 7_350,
+      otherCents: 25_000,
+    })
   })
   it('parses amounts typed with a comma or a point', () => {
     expect(parseAmount('12,5')).toBe(1_250)

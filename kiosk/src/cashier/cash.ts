@@ -4,9 +4,15 @@
  */
 import { NOTES } from './texts.ts'
 
-export interface CashCount { notes: Readonly<Record<number, number>>; coinsCents: number }
+export interface CashCount {
+  notes: Readonly<Record<number, number>>
+  coinsCents: number
+}
 
-export function cashBreakdown(count: CashCount, currency: string): { amountCents: number; smallCents: number; otherCents: number } {
+export function cashBreakdown(
+  count: CashCount,
+  currency: string,
+): { amountCents: number; smallCents: number; otherCents: number } {
   let small = Math.max(0, Math.round(count.coinsCents))
   let other = 0
   for (const note of NOTES[currency] ?? []) {

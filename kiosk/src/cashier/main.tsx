@@ -13,12 +13,37 @@ const hallId = params.get('hall') || 'demo'
 // The cashier's session token lives as long as this tab (issue 13 point 5: a person logs in at the station).
 const TOKEN_KEY = 'bolillo.cashier.token'
 const session = {
-  get: (): string | null => { try { return sessionStorage.getItem(TOKEN_KEY) } catch { return null } },
-  set: (token: string | null) => { try { if (token) sessionStorage.setItem(TOKEN_KEY, token); else sessionStorage.removeItem(TOKEN_KEY) } catch { /* private mode */ } },
+  get: (): string | null => {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY)
+    } catch {
+      return null
+    }
+  },
+  set: (token: string | null) => {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token)
+      else sessionStorage.removeItem(TOKEN_KEY)
+    } catch {
+      /* private mode */
+    }
+  },
 }
 const api = createCashdeskApi(() => store.lang.value, { device: deviceCredential(location.search), token: session.get })
-const store = createCashierStore(api, { hallId, stationId: params.get('station') || 'caja-1', lang, currency: 'BOB', session })
-void api.offer(hallId).then((o) => { store.currency.value = o.hall.currency; store.hallName.value = o.hall.name }).catch(() => undefined)
+const store = createCashierStore(api, {
+  hallId,
+  stationId: params.get('station') || 'caja-1',
+  lang,
+  currency: 'BOB',
+  session,
+})
+void api
+  .offer(hallId)
+  .then((o) => {
+    store.currency.value = o.hall.currency
+    store.hallName.value = o.hall.name
+  })
+  .catch(() => undefined)
 void store.refreshShift().then(() => store.refreshDay())
 
 render(<App store={store} />, document.getElementById('app')!)

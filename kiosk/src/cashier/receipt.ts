@@ -9,20 +9,65 @@ import { formatStamp, type PrintBlock, type PrintDoc } from '../../../printer/sr
 import type { Lang } from '../shared/api.ts'
 import type { PaidView, ScanView } from './answer.ts'
 
-export interface ReceiptParty { stationId: string; cashierId: string; payeeName: string; payeeDocument: string }
+export interface ReceiptParty {
+  stationId: string
+  cashierId: string
+  payeeName: string
+  payeeDocument: string
+}
 
 const LABELS = {
   es: {
-    lotto: 'LOTTO', lottery: 'LOTERÍA', raffle: 'RIFA', payout: 'PAGO DE PREMIO', refund: 'REEMBOLSO DEL PRECIO', payoutNo: 'Pago', game: 'Juego', draw: 'Sorteo N.º',
-    receipt: 'Comprobante', ticket: 'Billete', number: 'Número', series: 'Serie', fraction: 'Fracción', board: 'jugada', total: 'TOTAL PAGADO', goods: 'Premio en especie',
-    paidAt: 'Pagado', station: 'Terminal', cashier: 'Cajero', payee: 'Cobrador', document: 'Documento', signature: 'Firma del cobrador',
-    register: 'Registrado en el libro de registro de premios.', keep: (n: string) => `El comprobante sigue en juego: sorteo N.º ${n}.`,
+    lotto: 'LOTTO',
+    lottery: 'LOTERÍA',
+    raffle: 'RIFA',
+    payout: 'PAGO DE PREMIO',
+    refund: 'REEMBOLSO DEL PRECIO',
+    payoutNo: 'Pago',
+    game: 'Juego',
+    draw: 'Sorteo N.º',
+    receipt: 'Comprobante',
+    ticket: 'Billete',
+    number: 'Número',
+    series: 'Serie',
+    fraction: 'Fracción',
+    board: 'jugada',
+    total: 'TOTAL PAGADO',
+    goods: 'Premio en especie',
+    paidAt: 'Pagado',
+    station: 'Terminal',
+    cashier: 'Cajero',
+    payee: 'Cobrador',
+    document: 'Documento',
+    signature: 'Firma del cobrador',
+    register: 'Registrado en el libro de registro de premios.',
+    keep: (n: string) => `El comprobante sigue en juego: sorteo N.º ${n}.`,
   },
   en: {
-    lotto: 'LOTTO', lottery: 'LOTTERY', raffle: 'RAFFLE', payout: 'PRIZE PAYOUT', refund: 'PRICE REFUND', payoutNo: 'Payout', game: 'Game', draw: 'Draw no.',
-    receipt: 'Receipt', ticket: 'Ticket', number: 'Number', series: 'Series', fraction: 'Fraction', board: 'board', total: 'TOTAL PAID', goods: 'Prize in goods',
-    paidAt: 'Paid', station: 'Terminal', cashier: 'Cashier', payee: 'Payee', document: 'Document', signature: 'Payee signature',
-    register: 'Entered in the prize register.', keep: (n: string) => `The receipt still plays: draw no. ${n}.`,
+    lotto: 'LOTTO',
+    lottery: 'LOTTERY',
+    raffle: 'RAFFLE',
+    payout: 'PRIZE PAYOUT',
+    refund: 'PRICE REFUND',
+    payoutNo: 'Payout',
+    game: 'Game',
+    draw: 'Draw no.',
+    receipt: 'Receipt',
+    ticket: 'Ticket',
+    number: 'Number',
+    series: 'Series',
+    fraction: 'Fraction',
+    board: 'board',
+    total: 'TOTAL PAID',
+    goods: 'Prize in goods',
+    paidAt: 'Paid',
+    station: 'Terminal',
+    cashier: 'Cashier',
+    payee: 'Payee',
+    document: 'Document',
+    signature: 'Payee signature',
+    register: 'Entered in the prize register.',
+    keep: (n: string) => `The receipt still plays: draw no. ${n}.`,
   },
 } as const
 
@@ -38,18 +83,28 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
     { type: 'rule', style: 'double' },
     ...paid.payoutIds.map((id): PrintBlock => ({ type: 'pair', left: L.payoutNo, right: id })),
   ]
-  const draws = paid.drawNumbers.length ? paid.drawNumbers : ids.drawNumbers ?? []
+  const draws = paid.drawNumbers.length ? paid.drawNumbers : (ids.drawNumbers ?? [])
   if (draws.length) blocks.push({ type: 'pair', left: L.draw, right: draws.join(', ') })
   if (paid.product === 'lotto') blocks.push({ type: 'pair', left: L.receipt, right: ids.receipt ?? '-', bold: true })
   else {
     if (ids.number) blocks.push({ type: 'pair', left: L.number, right: ids.number, bold: true })
-    if (paid.product === 'lottery' && ids.series !== undefined) blocks.push({ type: 'pair', left: `${L.series} / ${L.fraction}`, right: `${ids.series} / ${ids.fraction ?? '-'}` })
+    if (paid.product === 'lottery' && ids.series !== undefined)
+      blocks.push({
+        type: 'pair',
+        left: `${L.series} / ${L.fraction}`,
+        right: `${ids.series} / ${ids.fraction ?? '-'}`,
+      })
     blocks.push({ type: 'pair', left: L.ticket, right: ids.receipt ?? '-' })
   }
   blocks.push({ type: 'rule' })
   if (!paid.refund) {
     for (const p of scan.prizes) {
-      const left = p.label.t === 'category' ? `${p.label.drawNumber} ${L.board} ${p.label.board}: ${p.label.name}` : p.label.t === 'named' ? p.label.name : ''
+      const left =
+        p.label.t === 'category'
+          ? `${p.label.drawNumber} ${L.board} ${p.label.board}: ${p.label.name}`
+          : p.label.t === 'named'
+            ? p.label.name
+            : ''
       if (left) blocks.push({ type: 'pair', left, right: money(p.amountCents) })
     }
     for (const g of paid.goods) blocks.push({ type: 'pair', left: L.goods, right: g })
@@ -65,8 +120,13 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
     { type: 'pair', left: L.payee, right: who.payeeName || '-' },
     { type: 'pair', left: L.document, right: who.payeeDocument || '-' },
   )
-  if (scan.pendingDraws.length) blocks.push({ type: 'text', text: L.keep(scan.pendingDraws.join(', ')), align: 'center', bold: true })
-  blocks.push({ type: 'feed', lines: 2 }, { type: 'writeIn', label: L.signature }, { type: 'text', text: L.register, align: 'center' })
+  if (scan.pendingDraws.length)
+    blocks.push({ type: 'text', text: L.keep(scan.pendingDraws.join(', ')), align: 'center', bold: true })
+  blocks.push(
+    { type: 'feed', lines: 2 },
+    { type: 'writeIn', label: L.signature },
+    { type: 'text', text: L.register, align: 'center' },
+  )
   return { kind: 'payout', name: `payout-${paid.payoutIds[0] ?? 'lottery'}`, paper: '80mm', blocks }
 }
 

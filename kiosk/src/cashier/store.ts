@@ -4,19 +4,41 @@
  * the voucher being sold with the cash counted (GEN-13, GEN-17), and the day's movements of this station.
  */
 import { batch, computed, signal } from '@preact/signals'
-import { ApiError, type CashdeskApi, type Lang, type ShiftReport, type StationDay, type StationShift, type VoucherSale, type VoucherView } from '../shared/api.ts'
+import {
+  ApiError,
+  type CashdeskApi,
+  type Lang,
+  type ShiftReport,
+  type StationDay,
+  type StationShift,
+  type VoucherSale,
+  type VoucherView,
+} from '../shared/api.ts'
 import { invalidFromError, invalidView, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
 import { TEXTS } from './texts.ts'
 import { formatMoney } from '../../../server/src/shared/money.ts'
 
-export interface ShownError { code: string; message: string; detail?: string }
+export interface ShownError {
+  code: string
+  message: string
+  detail?: string
+}
 export type Tab = 'pay' | 'sell' | 'day'
 
 const NAME_KEY = 'bolillo.cashier.name'
 
-export function createCashierStore(api: CashdeskApi, options: { hallId: string; stationId: string; lang: Lang; currency: string; session?: { set(token: string | null): void } }) {
+export function createCashierStore(
+  api: CashdeskApi,
+  options: {
+    hallId: string
+    stationId: string
+    lang: Lang
+    currency: string
+    session?: { set(token: string | null): void }
+  },
+) {
   const lang = signal<Lang>(options.lang)
   const currency = signal(options.currency)
   const hallName = signal('')
@@ -50,14 +72,24 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   /** The report of the shift just closed, on screen with its PDF. */
   const closedReport = signal<ShiftReport | null>(null)
 
-  const breakdown = computed(() => cashBreakdown({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value))
+  const breakdown = computed(() =>
+    cashBreakdown({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value),
+  )
 
   function readName(): string {
-    try { return localStorage.getItem(NAME_KEY) ?? '' } catch { return '' }
+    try {
+      return localStorage.getItem(NAME_KEY) ?? ''
+    } catch {
+      return ''
+    }
   }
   function setCashier(name: string) {
     cashier.value = name
-    try { localStorage.setItem(NAME_KEY, name) } catch { /* private mode */ }
+    try {
+      localStorage.setItem(NAME_KEY, name)
+    } catch {
+      /* private mode */
+    }
   }
   const who = () => ({ stationId: options.stationId, cashierId: cashier.value.trim() || options.stationId })
 
@@ -67,7 +99,10 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
     try {
       return await fn()
     } catch (err) {
-      error.value = err instanceof ApiError ? { code: err.code, message: err.message, detail: err.detail } : { code: 'ERROR', message: String(err) }
+      error.value =
+        err instanceof ApiError
+          ? { code: err.code, message: err.message, detail: err.detail }
+          : { code: 'ERROR', message: String(err) }
       return undefined
     } finally {
       busy.value = false
@@ -81,18 +116,39 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
    */
   async function scanned(text: string): Promise<void> {
     const typed = readTyped(text)
-    const c = typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'voucher_short' || typed.kind === 'other' ? typed.code : text.trim()
+    const c =
+      typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'voucher_short' || typed.kind === 'other'
+        ? typed.code
+        : text.trim()
     if (!c) return
-    batch(() => { tab.value = 'pay'; code.value = c; view.value = null; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; payeeName.value = ''; payeeDocument.value = ''; error.value = null })
-    if (typed.kind === 'instant_length') { view.value = { ...invalidView('instant', 'length'), typedLength: typed.length }; return }
-    if (typed.kind === 'instant_serial') { view.value = invalidView('instant', 'inventory'); return }
+    batch(() => {
+      tab.value = 'pay'
+      code.value = c
+      view.value = null
+      voucher.value = null
+      paid.value = null
+      paidParty.value = null
+      cashedOut.value = null
+      payeeName.value = ''
+      payeeDocument.value = ''
+      error.value = null
+    })
+    if (typed.kind === 'instant_length') {
+      view.value = { ...invalidView('instant', 'length'), typedLength: typed.length }
+      return
+    }
+    if (typed.kind === 'instant_serial') {
+      view.value = invalidView('instant', 'inventory')
+      return
+    }
     await run(async () => {
       if (/^BLL1\.V\./.test(c) || typed.kind === 'voucher_short') {
         try {
           voucher.value = await api.checkVoucher(c)
         } catch (err) {
           // A voucher code that does not verify is shown as any invalid code.
-          if (err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')) view.value = invalidView(null, err.code === 'TICKET_NOT_FOUND' ? 'unknown' : 'signature', err.message)
+          if (err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND'))
+            view.value = invalidView(null, err.code === 'TICKET_NOT_FOUND' ? 'unknown' : 'signature', err.message)
           else throw err
         }
         return
@@ -133,31 +189,65 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
         if (v.verdict === 'expired') out.expiredAt = d.plan.claimDeadline
       }
       if (v.verdict === 'paid' && v.product && v.product !== 'card' && v.product !== 'instant') {
-        const draws = v.product === 'lotto' ? v.ids.paidDrawIds ?? [] : v.ids.drawId ? [v.ids.drawId] : []
+        const draws = v.product === 'lotto' ? (v.ids.paidDrawIds ?? []) : v.ids.drawId ? [v.ids.drawId] : []
         const ticket = v.ids.receipt
-        const entries = (await Promise.all(draws.map((id) => api.prizeRegister(v.product === 'lotto' ? 'lotto' : 'lottery', id)))).flatMap((r) => r.entries).filter((e) => e.ticketNumber === ticket)
+        const entries = (
+          await Promise.all(draws.map((id) => api.prizeRegister(v.product === 'lotto' ? 'lotto' : 'lottery', id)))
+        )
+          .flatMap((r) => r.entries)
+          .filter((e) => e.ticketNumber === ticket)
         const last = entries.sort((a, b) => a.paidAt.localeCompare(b.paidAt)).at(-1)
         if (last) {
           out.paid = { at: last.paidAt, stationId: last.stationId, cashierId: last.cashierId }
           if (out.amountCents === null) out.amountCents = entries.reduce((s, e) => s + e.amountCents, 0)
         }
       }
-    } catch { /* the answer alone is shown */ }
+    } catch {
+      /* the answer alone is shown */
+    }
     return out
   }
 
   /** Refusals of a payout that another scan explains better (paid meanwhile, expired, blocked ...). */
-  const RESCAN = new Set(['ALREADY_PAID', 'TICKET_EXPIRED', 'TICKET_BLOCKED', 'TICKET_VOID', 'NOT_A_WINNER', 'PRIZE_PENDING', 'PACK_NOT_ACTIVATED', 'CARD_HELD', 'CARD_DESTROYED'])
+  const RESCAN = new Set([
+    'ALREADY_PAID',
+    'TICKET_EXPIRED',
+    'TICKET_BLOCKED',
+    'TICKET_VOID',
+    'NOT_A_WINNER',
+    'PRIZE_PENDING',
+    'PACK_NOT_ACTIVATED',
+    'CARD_HELD',
+    'CARD_DESTROYED',
+  ])
 
   async function pay(): Promise<void> {
     const scan = view.value
     if (!scan) return
     // The receipt names the station and the person logged in at it, as the server recorded them (not the address's id).
     const at = station.value
-    const party: ReceiptParty = { stationId: at?.station?.name ?? who().stationId, cashierId: at?.person?.name ?? who().cashierId, payeeName: payeeName.value.trim(), payeeDocument: payeeDocument.value.trim() }
-    const r = await run(() => api.pay({ code: code.value, ...who(), payeeName: party.payeeName || undefined, payeeDocument: party.payeeDocument || undefined, objectCode: objectCode.value || undefined }))
-    if (r) { batch(() => { paid.value = r.paid; paidParty.value = party }); void refreshDay() }
-    else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
+    const party: ReceiptParty = {
+      stationId: at?.station?.name ?? who().stationId,
+      cashierId: at?.person?.name ?? who().cashierId,
+      payeeName: payeeName.value.trim(),
+      payeeDocument: payeeDocument.value.trim(),
+    }
+    const r = await run(() =>
+      api.pay({
+        code: code.value,
+        ...who(),
+        payeeName: party.payeeName || undefined,
+        payeeDocument: party.payeeDocument || undefined,
+        objectCode: objectCode.value || undefined,
+      }),
+    )
+    if (r) {
+      batch(() => {
+        paid.value = r.paid
+        paidParty.value = party
+      })
+      void refreshDay()
+    } else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
   }
 
   /** BNG-92: the cashier holds the presented card (altered, or its paper does not match its code); the scan shows RETENIDO. */
@@ -172,13 +262,30 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
 
   async function cashOut(): Promise<void> {
     const r = await run(() => api.cashOut({ code: code.value, ...who() }))
-    if (r) { batch(() => { voucher.value = r.voucher; cashedOut.value = r.paidCents }); void refreshDay() }
+    if (r) {
+      batch(() => {
+        voucher.value = r.voucher
+        cashedOut.value = r.paidCents
+      })
+      void refreshDay()
+    }
   }
 
   async function sell(): Promise<void> {
     const b = breakdown.value
-    const r = await run(() => api.sellVoucher({ hallId: options.hallId, amountCents: b.amountCents, cash: { smallCents: b.smallCents, otherCents: b.otherCents }, ...who(), buyerDocument: buyerDocument.value.trim() || undefined }))
-    if (r) { sale.value = r; void refreshDay() }
+    const r = await run(() =>
+      api.sellVoucher({
+        hallId: options.hallId,
+        amountCents: b.amountCents,
+        cash: { smallCents: b.smallCents, otherCents: b.otherCents },
+        ...who(),
+        buyerDocument: buyerDocument.value.trim() || undefined,
+      }),
+    )
+    if (r) {
+      sale.value = r
+      void refreshDay()
+    }
   }
 
   /** The sold voucher whose paper did not come out, printed again here (marked REIMPRESIÓN n). */
@@ -190,20 +297,43 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   function newSale() {
-    batch(() => { notes.value = {}; coins.value = ''; buyerDocument.value = ''; sale.value = null; error.value = null })
+    batch(() => {
+      notes.value = {}
+      coins.value = ''
+      buyerDocument.value = ''
+      sale.value = null
+      error.value = null
+    })
   }
 
   function clearScan() {
-    batch(() => { code.value = ''; view.value = null; objectCode.value = ''; voucher.value = null; paid.value = null; paidParty.value = null; cashedOut.value = null; error.value = null })
+    batch(() => {
+      code.value = ''
+      view.value = null
+      objectCode.value = ''
+      voucher.value = null
+      paid.value = null
+      paidParty.value = null
+      cashedOut.value = null
+      error.value = null
+    })
   }
 
   async function refreshDay(): Promise<void> {
     // The drawer is the enrolled station's (its device id), not the name typed in the address.
-    try { day.value = await api.movements(station.value?.station?.id ?? options.stationId) } catch { /* shown on the next refresh */ }
+    try {
+      day.value = await api.movements(station.value?.station?.id ?? options.stationId)
+    } catch {
+      /* shown on the next refresh */
+    }
   }
 
   async function refreshShift(): Promise<void> {
-    try { station.value = await api.currentShift() } catch { station.value = null }
+    try {
+      station.value = await api.currentShift()
+    } catch {
+      station.value = null
+    }
   }
 
   /** A cashier logs in at this station: the session is bound to it, and the screen sends the token from then on. */
@@ -241,7 +371,11 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
       // By how much, over or short, as the server counted it; then what to do.
       const d = err.details as { differenceCents?: unknown; currency?: unknown } | undefined
       if (typeof d?.differenceCents === 'number') {
-        const amount = formatMoney(Math.abs(d.differenceCents), typeof d.currency === 'string' ? d.currency : currency.value, lang.value)
+        const amount = formatMoney(
+          Math.abs(d.differenceCents),
+          typeof d.currency === 'string' ? d.currency : currency.value,
+          lang.value,
+        )
         return T.differs(d.differenceCents > 0 ? 'over' : 'short', amount)
       }
     }
@@ -250,7 +384,10 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
 
   async function openShift(floatText: string): Promise<boolean> {
     const cents = parseAmount(floatText)
-    if (Number.isNaN(cents)) { shiftError.value = TEXTS[lang.value].shift.badAmount; return false }
+    if (Number.isNaN(cents)) {
+      shiftError.value = TEXTS[lang.value].shift.badAmount
+      return false
+    }
     if (!(await shiftAction(() => api.openShift(cents)))) return false
     closedReport.value = null
     await refreshShift()
@@ -261,7 +398,10 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   /** Closes the shift with the drawer counted; false (and the count kept on screen) when the server refuses. */
   async function closeShift(countedText: string, note: string): Promise<boolean> {
     const cents = parseAmount(countedText)
-    if (Number.isNaN(cents)) { shiftError.value = TEXTS[lang.value].shift.badAmount; return false }
+    if (Number.isNaN(cents)) {
+      shiftError.value = TEXTS[lang.value].shift.badAmount
+      return false
+    }
     const report = await shiftAction(() => api.closeShift(cents, note.trim() || undefined))
     if (!report) return false
     closedReport.value = report
@@ -286,10 +426,50 @@ export function createCashierStore(api: CashdeskApi, options: { hallId: string; 
   }
 
   return {
-    lang, currency, hallName, tab, cashier, setCashier, busy, error, code, view, voucher, payeeName, payeeDocument, objectCode, paid, paidParty, cashedOut,
-    notes, coins, buyerDocument, sale, breakdown, day, stationId: options.stationId, hallId: options.hallId,
-    scanned, pay, markTampered, reprint, cashOut, sell, reprintVoucher, newSale, clearScan, refreshDay,
-    station, refreshShift, login, logout, openShift, closeShift, shiftError, closedReport, downloadShiftPdf,
+    lang,
+    currency,
+    hallName,
+    tab,
+    cashier,
+    setCashier,
+    busy,
+    error,
+    code,
+    view,
+    voucher,
+    payeeName,
+    payeeDocument,
+    objectCode,
+    paid,
+    paidParty,
+    cashedOut,
+    notes,
+    coins,
+    buyerDocument,
+    sale,
+    breakdown,
+    day,
+    stationId: options.stationId,
+    hallId: options.hallId,
+    scanned,
+    pay,
+    markTampered,
+    reprint,
+    cashOut,
+    sell,
+    reprintVoucher,
+    newSale,
+    clearScan,
+    refreshDay,
+    station,
+    refreshShift,
+    login,
+    logout,
+    openShift,
+    closeShift,
+    shiftError,
+    closedReport,
+    downloadShiftPdf,
   }
 }
 

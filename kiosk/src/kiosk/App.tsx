@@ -17,23 +17,37 @@ export function App(props: { store: KioskStore }) {
   const age = store.offer.value?.hall.minimumAge ?? 18
   // A voucher's QR read by the wedge scanner, on the sale screen.
   useScanner((code) => void store.checkVoucher(code))
-  const untouched = screen.name === 'sale' && !store.voucher.value && store.lines.value.length === 0 && store.adult.value === null
+  const untouched =
+    screen.name === 'sale' && !store.voucher.value && store.lines.value.length === 0 && store.adult.value === null
   useEffect(() => {
     if (untouched || screen.name === 'printing') return
     let timer = setTimeout(() => store.reset(), IDLE_MS)
-    const poke = () => { clearTimeout(timer); timer = setTimeout(() => store.reset(), IDLE_MS) }
+    const poke = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => store.reset(), IDLE_MS)
+    }
     window.addEventListener('pointerdown', poke)
     window.addEventListener('keydown', poke)
-    return () => { clearTimeout(timer); window.removeEventListener('pointerdown', poke); window.removeEventListener('keydown', poke) }
+    return () => {
+      clearTimeout(timer)
+      window.removeEventListener('pointerdown', poke)
+      window.removeEventListener('keydown', poke)
+    }
   }, [screen, untouched])
   return (
     <div class="kiosk" data-screen={screen.name}>
       <Header store={store} />
       <main class="k-main">
-        {store.offline.value && <div class="k-offline" data-testid="kiosk-offline">{T.problems.network[0]}</div>}
+        {store.offline.value && (
+          <div class="k-offline" data-testid="kiosk-offline">
+            {T.problems.network[0]}
+          </div>
+        )}
         {store.refused.value && screen.name === 'sale' && (
           <section class="k-state k-state--stop" data-testid="kiosk-refused">
-            <div class="k-state__icon" aria-hidden="true">!</div>
+            <div class="k-state__icon" aria-hidden="true">
+              !
+            </div>
             <h1 class="k-state__title">{T.refusedTitle}</h1>
             <p class="k-state__hint">{store.refused.value}</p>
           </section>
@@ -41,10 +55,19 @@ export function App(props: { store: KioskStore }) {
         {screen.name === 'sale' && !store.refused.value && <SaleScreen store={store} />}
         {screen.name === 'minor' && (
           <section class="k-state k-state--stop" data-testid="kiosk-minor">
-            <div class="k-state__icon" aria-hidden="true">{age}+</div>
+            <div class="k-state__icon" aria-hidden="true">
+              {age}+
+            </div>
             <h1 class="k-state__title">{T.minorTitle}</h1>
             <p class="k-state__hint">{T.minorBody(age)}</p>
-            <button type="button" class="btn btn--secondary btn--wide k-state__btn" data-testid="kiosk-back" onClick={() => store.reset()}>{T.back}</button>
+            <button
+              type="button"
+              class="btn btn--secondary btn--wide k-state__btn"
+              data-testid="kiosk-back"
+              onClick={() => store.reset()}
+            >
+              {T.back}
+            </button>
           </section>
         )}
         {screen.name === 'printing' && (

@@ -12,11 +12,17 @@ export function CardsPanel(props: { store: KioskStore }) {
   const g = store.game.value
   if (!offer || !g) {
     const og = offer?.game
-    const [title, hint] = !offer || offer.state === 'none' ? [T.noGame, T.noGameHint]
-      : offer.state === 'not_open' ? [T.notOpen, og ? `${T.game} ${og.orderNo}` : ''] : [T.closed, og ? T.closedHint(og.orderNo) : '']
+    const [title, hint] =
+      !offer || offer.state === 'none'
+        ? [T.noGame, T.noGameHint]
+        : offer.state === 'not_open'
+          ? [T.notOpen, og ? `${T.game} ${og.orderNo}` : '']
+          : [T.closed, og ? T.closedHint(og.orderNo) : '']
     return (
       <div class="k-empty" data-testid="kiosk-state" data-state={offer?.state ?? 'none'}>
-        <div class="k-empty__icon" aria-hidden="true">{offer?.state === 'closed' ? '⏵' : '⏸'}</div>
+        <div class="k-empty__icon" aria-hidden="true">
+          {offer?.state === 'closed' ? '⏵' : '⏸'}
+        </div>
         <h2 class="k-empty__title">{title}</h2>
         <p class="k-empty__hint">{hint}</p>
       </div>
@@ -32,35 +38,55 @@ export function CardsPanel(props: { store: KioskStore }) {
       <div class="k-facts">
         <div class="k-facts__game">
           <span class="k-badge">{T.onSale}</span>
-          <h2 class="k-facts__title" data-testid="kiosk-game-no">{T.game} {g.orderNo}</h2>
+          <h2 class="k-facts__title" data-testid="kiosk-game-no">
+            {T.game} {g.orderNo}
+          </h2>
           {g.isLastGame && <p class="k-facts__last">{T.lastGame}</p>}
           <ul class="k-series">
             {g.series.map((s) => (
-              <li key={s.code} data-testid={`kiosk-series-${s.code}`}><strong>{T.series} {s.code}</strong> · {T.cardsInSeries(s.cardCount)} · {T.range(s.nextCardNo, s.lastCardNo)}</li>
+              <li key={s.code} data-testid={`kiosk-series-${s.code}`}>
+                <strong>
+                  {T.series} {s.code}
+                </strong>{' '}
+                · {T.cardsInSeries(s.cardCount)} · {T.range(s.nextCardNo, s.lastCardNo)}
+              </li>
             ))}
           </ul>
-          <p class="k-facts__sold">{T.cardsSold}: <strong data-testid="kiosk-cards-sold">{g.cardsSold}</strong></p>
+          <p class="k-facts__sold">
+            {T.cardsSold}: <strong data-testid="kiosk-cards-sold">{g.cardsSold}</strong>
+          </p>
         </div>
         <div class="k-price">
           <div class="k-price__label">{T.faceValue}</div>
-          <div class="k-price__value" data-testid="kiosk-face-value">{money(g.faceValueCents)}</div>
+          <div class="k-price__value" data-testid="kiosk-face-value">
+            {money(g.faceValueCents)}
+          </div>
         </div>
       </div>
       <div class="k-prizes">
         <div class="k-prize">
           <div class="k-prize__name">{T.line}</div>
-          <div class="k-prize__amount" data-testid="kiosk-prize-line">{prize(g.prizes.lineCents, g.prizes.lineBp)}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-line">
+            {prize(g.prizes.lineCents, g.prizes.lineBp)}
+          </div>
           <div class="k-prize__note">{note(g.prizes.lineBp)}</div>
         </div>
         <div class="k-prize k-prize--bingo">
           <div class="k-prize__name">{T.bingo}</div>
-          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">{prize(g.prizes.bingoCents, g.prizes.bingoBp)}</div>
+          <div class="k-prize__amount" data-testid="kiosk-prize-bingo">
+            {prize(g.prizes.bingoCents, g.prizes.bingoBp)}
+          </div>
           <div class="k-prize__note">{note(g.prizes.bingoBp)}</div>
         </div>
       </div>
       <div class="k-choose">
         <h3 class="k-choose__title">{T.howManyCards}</h3>
-        <Stepper value={store.cardCount.value} max={store.maxCards.value} onChange={store.setCards} testId="kiosk-cards" />
+        <Stepper
+          value={store.cardCount.value}
+          max={store.maxCards.value}
+          onChange={store.setCards}
+          testId="kiosk-cards"
+        />
       </div>
     </div>
   )

@@ -7,10 +7,21 @@ export function Header(props: { store: KioskStore }) {
   const hall = store.offer.value?.hall
   return (
     <header class="k-header">
-      <div class="k-header__hall" data-testid="kiosk-hall">{hall?.name ?? TEXTS[store.lang.value].title}</div>
+      <div class="k-header__hall" data-testid="kiosk-hall">
+        {hall?.name ?? TEXTS[store.lang.value].title}
+      </div>
       <div class="k-header__langs" role="group" aria-label="Idioma / Language">
         {(['es', 'en'] as const).map((l) => (
-          <button type="button" key={l} class={store.lang.value === l ? 'k-lang k-lang--on' : 'k-lang'} data-testid={`lang-${l}`} onClick={() => { store.lang.value = l; document.documentElement.lang = l }}>
+          <button
+            type="button"
+            key={l}
+            class={store.lang.value === l ? 'k-lang k-lang--on' : 'k-lang'}
+            data-testid={`lang-${l}`}
+            onClick={() => {
+              store.lang.value = l
+              document.documentElement.lang = l
+            }}
+          >
             {l.toUpperCase()}
           </button>
         ))}

@@ -3,7 +3,15 @@ import { TEXTS } from './texts.ts'
 
 function PrinterIcon() {
   return (
-    <svg viewBox="0 0 48 48" width="60%" height="60%" fill="none" stroke="currentColor" stroke-width="3.5" stroke-linejoin="round">
+    <svg
+      viewBox="0 0 48 48"
+      width="60%"
+      height="60%"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="3.5"
+      stroke-linejoin="round"
+    >
       <path d="M14 18V6h20v12" />
       <rect x="6" y="18" width="36" height="16" rx="3" />
       <path d="M14 28h20v14H14z" fill="currentColor" fill-opacity="0.15" />
@@ -19,14 +27,32 @@ export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen
   const [title, body] = T.problems[screen.problem]
   const printer = screen.problem.startsWith('printer')
   return (
-    <section class={printer ? 'k-state k-state--stop k-state--device' : 'k-state k-state--stop'} data-testid="kiosk-problem" data-problem={screen.problem}>
-      <div class="k-state__icon" aria-hidden="true">{printer ? <PrinterIcon /> : '!'}</div>
-      <h1 class="k-state__title" data-testid="kiosk-problem-title">{title}</h1>
+    <section
+      class={printer ? 'k-state k-state--stop k-state--device' : 'k-state k-state--stop'}
+      data-testid="kiosk-problem"
+      data-problem={screen.problem}
+    >
+      <div class="k-state__icon" aria-hidden="true">
+        {printer ? <PrinterIcon /> : '!'}
+      </div>
+      <h1 class="k-state__title" data-testid="kiosk-problem-title">
+        {title}
+      </h1>
       <p class="k-state__hint">{body}</p>
-      {screen.keepsCredit && <p class="k-state__credit" data-testid="kiosk-credit-kept">{T.keepCredit}</p>}
+      {screen.keepsCredit && (
+        <p class="k-state__credit" data-testid="kiosk-credit-kept">
+          {T.keepCredit}
+        </p>
+      )}
       <div class="k-row k-state__btns">
-        {screen.retry && <button type="button" class="btn btn--primary" data-testid="kiosk-retry" onClick={() => void store.retry()}>{T.tryAgain}</button>}
-        <button type="button" class="btn btn--secondary" data-testid="kiosk-back" onClick={() => store.back()}>{T.back}</button>
+        {screen.retry && (
+          <button type="button" class="btn btn--primary" data-testid="kiosk-retry" onClick={() => void store.retry()}>
+            {T.tryAgain}
+          </button>
+        )}
+        <button type="button" class="btn btn--secondary" data-testid="kiosk-back" onClick={() => store.back()}>
+          {T.back}
+        </button>
       </div>
     </section>
   )

@@ -19,10 +19,22 @@ export function SaleScreen(props: { store: KioskStore }) {
       <div class="k-shop">
         <nav class="k-tabs" role="tablist">
           {SECTIONS.map((s) => (
-            <button type="button" key={s} role="tab" aria-selected={section === s} class={section === s ? 'k-tab k-tab--on' : 'k-tab'} data-testid={`tab-${s}`} onClick={() => store.show(s)}>
+            <button
+              type="button"
+              key={s}
+              role="tab"
+              aria-selected={section === s}
+              class={section === s ? 'k-tab k-tab--on' : 'k-tab'}
+              data-testid={`tab-${s}`}
+              onClick={() => store.show(s)}
+            >
               <span class="k-tab__name">{T.tabs[s]}</span>
               <span class="k-tab__hint">{T.tabHints[s]}</span>
-              {inBasket.has(s) && <span class="k-tab__count" data-testid={`tab-${s}-count`}>{inBasket.get(s)}</span>}
+              {inBasket.has(s) && (
+                <span class="k-tab__count" data-testid={`tab-${s}-count`}>
+                  {inBasket.get(s)}
+                </span>
+              )}
             </button>
           ))}
         </nav>

@@ -14,7 +14,9 @@ export function SlipPanel(props: { store: KioskStore }) {
   if (!l || !rules) {
     return (
       <div class="k-empty" data-testid="lotto-no-draw">
-        <div class="k-empty__icon" aria-hidden="true">⏸</div>
+        <div class="k-empty__icon" aria-hidden="true">
+          ⏸
+        </div>
         <h2 class="k-empty__title">{T.noDraw}</h2>
         <p class="k-empty__hint">{T.noDrawHint}</p>
       </div>
@@ -28,43 +30,109 @@ export function SlipPanel(props: { store: KioskStore }) {
   return (
     <div class="k-slip" data-testid="lotto-slip" data-draw={l.drawId}>
       <div class="k-slip__left">
-        <p class="k-slip__head"><strong>{l.name}</strong> · {T.draw(l.drawNumber)} · {planTime(l.drawAt)}</p>
-        <p class="k-slip__hint">{T.choose(rules.picks, rules.range)} · <strong>{money(rules.priceCents)}</strong> {T.perBoard}</p>
+        <p class="k-slip__head">
+          <strong>{l.name}</strong> · {T.draw(l.drawNumber)} · {planTime(l.drawAt)}
+        </p>
+        <p class="k-slip__hint">
+          {T.choose(rules.picks, rules.range)} · <strong>{money(rules.priceCents)}</strong> {T.perBoard}
+        </p>
         <div class="k-grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }} data-testid="lotto-grid">
           {Array.from({ length: rules.range }, (_, i) => i + 1).map((n) => (
-            <button type="button" key={n} class={pending.includes(n) ? 'k-cell k-cell--on' : 'k-cell'} data-testid={`lotto-n-${n}`} disabled={full && !pending.includes(n)} onClick={() => store.toggle(n)}>{two(n)}</button>
+            <button
+              type="button"
+              key={n}
+              class={pending.includes(n) ? 'k-cell k-cell--on' : 'k-cell'}
+              data-testid={`lotto-n-${n}`}
+              disabled={full && !pending.includes(n)}
+              onClick={() => store.toggle(n)}
+            >
+              {two(n)}
+            </button>
           ))}
         </div>
       </div>
       <div class="k-slip__right">
         <div class="k-row">
-          <button type="button" class="btn btn--primary" data-testid="lotto-quick" disabled={full} onClick={() => store.quickPick()}>{T.quick}</button>
-          <button type="button" class="btn btn--secondary" data-testid="lotto-clear" disabled={pending.length === 0} onClick={() => store.clearPending()}>{T.clear}</button>
+          <button
+            type="button"
+            class="btn btn--primary"
+            data-testid="lotto-quick"
+            disabled={full}
+            onClick={() => store.quickPick()}
+          >
+            {T.quick}
+          </button>
+          <button
+            type="button"
+            class="btn btn--secondary"
+            data-testid="lotto-clear"
+            disabled={pending.length === 0}
+            onClick={() => store.clearPending()}
+          >
+            {T.clear}
+          </button>
         </div>
         <div class="k-boards">
-          <h3 class="k-boards__title">{T.boards} ({boards.length}/{rules.maxBoardsPerSlip})</h3>
+          <h3 class="k-boards__title">
+            {T.boards} ({boards.length}/{rules.maxBoardsPerSlip})
+          </h3>
           <ol class="k-boards__list" data-testid="lotto-boards">
             {boards.map((b, i) => (
               <li key={i}>
                 <span class="k-mono">{b.kind === 'chosen' ? b.numbers.map(two).join(' ') : T.quickBoard}</span>
-                <button type="button" class="k-link" data-testid={`lotto-remove-${i}`} onClick={() => store.removeBoard(i)}>{T.remove}</button>
+                <button
+                  type="button"
+                  class="k-link"
+                  data-testid={`lotto-remove-${i}`}
+                  onClick={() => store.removeBoard(i)}
+                >
+                  {T.remove}
+                </button>
               </li>
             ))}
-            {pending.length > 0 && <li class="k-boards__pending"><span class="k-mono">{pending.map(two).join(' ')}</span></li>}
+            {pending.length > 0 && (
+              <li class="k-boards__pending">
+                <span class="k-mono">{pending.map(two).join(' ')}</span>
+              </li>
+            )}
           </ol>
         </div>
         {rules.maxDrawsPerSlip > 1 && (
           <div class="k-row k-draws">
             <span>{T.drawsLabel}</span>
             {Array.from({ length: rules.maxDrawsPerSlip }, (_, i) => i + 1).map((n) => (
-              <button type="button" key={n} class={store.draws.value === n ? 'k-chip k-chip--on' : 'k-chip'} data-testid={`lotto-draws-${n}`} onClick={() => store.setDraws(n)}>{n}</button>
+              <button
+                type="button"
+                key={n}
+                class={store.draws.value === n ? 'k-chip k-chip--on' : 'k-chip'}
+                data-testid={`lotto-draws-${n}`}
+                onClick={() => store.setDraws(n)}
+              >
+                {n}
+              </button>
             ))}
           </div>
         )}
         <fieldset class="k-player">
           <legend>{T.playerTitle}</legend>
-          <input class="k-input" data-testid="lotto-name" placeholder={T.name} aria-label={T.name} autocomplete="off" value={store.player.value.name} onInput={(e) => store.setPlayer({ name: (e.target as HTMLInputElement).value })} />
-          <input class="k-input" data-testid="lotto-document" placeholder={T.document} aria-label={T.document} autocomplete="off" value={store.player.value.document} onInput={(e) => store.setPlayer({ document: (e.target as HTMLInputElement).value })} />
+          <input
+            class="k-input"
+            data-testid="lotto-name"
+            placeholder={T.name}
+            aria-label={T.name}
+            autocomplete="off"
+            value={store.player.value.name}
+            onInput={(e) => store.setPlayer({ name: (e.target as HTMLInputElement).value })}
+          />
+          <input
+            class="k-input"
+            data-testid="lotto-document"
+            placeholder={T.document}
+            aria-label={T.document}
+            autocomplete="off"
+            value={store.player.value.document}
+            onInput={(e) => store.setPlayer({ document: (e.target as HTMLInputElement).value })}
+          />
         </fieldset>
       </div>
     </div>

@@ -3,7 +3,13 @@
  * raspaditas, paid together by one credit voucher. Pure: what the basket holds, what it costs, what still stops the
  * purchase, and the body of POST /api/kiosk/purchases.
  */
-import { missing as slipMissing, slipRequest, slipTotalCents, type Board, type SlipRules } from '../shared/lotto-slip.ts'
+import {
+  missing as slipMissing,
+  slipRequest,
+  slipTotalCents,
+  type Board,
+  type SlipRules,
+} from '../shared/lotto-slip.ts'
 
 export const Section = { cards: 'cards', slips: 'slips', instant: 'instant' } as const
 export type Section = (typeof Section)[keyof typeof Section]
@@ -11,14 +17,27 @@ export type Section = (typeof Section)[keyof typeof Section]
 /** `?section=` as the lotto and instant screens' redirects send it (Spanish names, English accepted). */
 export function sectionFromParam(raw: string | null): Section | null {
   switch ((raw ?? '').toLowerCase()) {
-    case 'cartones': case 'cards': return 'cards'
-    case 'boletos': case 'slips': case 'lotto': return 'slips'
-    case 'raspaditas': case 'instant': return 'instant'
-    default: return null
+    case 'cartones':
+    case 'cards':
+      return 'cards'
+    case 'boletos':
+    case 'slips':
+    case 'lotto':
+      return 'slips'
+    case 'raspaditas':
+    case 'instant':
+      return 'instant'
+    default:
+      return null
   }
 }
 
-export interface SlipDraft { boards: Board[]; pending: number[]; draws: number; player: { name: string; document: string } }
+export interface SlipDraft {
+  boards: Board[]
+  pending: number[]
+  draws: number
+  player: { name: string; document: string }
+}
 
 export interface BasketInput {
   cards: { count: number; gameId: string; faceValueCents: number } | null
@@ -26,14 +45,25 @@ export interface BasketInput {
   instant: { count: number; gameNo: number; priceCents: number } | null
 }
 
-export interface BasketLine { kind: Section; quantity: number; amountCents: number }
+export interface BasketLine {
+  kind: Section
+  quantity: number
+  amountCents: number
+}
 
 /** The lines with something in them, in the order of the tabs. */
 export function basketLines(b: BasketInput): BasketLine[] {
   const lines: BasketLine[] = []
-  if (b.cards && b.cards.count > 0) lines.push({ kind: 'cards', quantity: b.cards.count, amountCents: b.cards.count * b.cards.faceValueCents })
-  if (b.slip && b.slip.draft.boards.length > 0) lines.push({ kind: 'slips', quantity: b.slip.draft.boards.length, amountCents: slipTotalCents(b.slip.draft.boards, b.slip.draft.draws, b.slip.rules) })
-  if (b.instant && b.instant.count > 0) lines.push({ kind: 'instant', quantity: b.instant.count, amountCents: b.instant.count * b.instant.priceCents })
+  if (b.cards && b.cards.count > 0)
+    lines.push({ kind: 'cards', quantity: b.cards.count, amountCents: b.cards.count * b.cards.faceValueCents })
+  if (b.slip && b.slip.draft.boards.length > 0)
+    lines.push({
+      kind: 'slips',
+      quantity: b.slip.draft.boards.length,
+      amountCents: slipTotalCents(b.slip.draft.boards, b.slip.draft.draws, b.slip.rules),
+    })
+  if (b.instant && b.instant.count > 0)
+    lines.push({ kind: 'instant', quantity: b.instant.count, amountCents: b.instant.count * b.instant.priceCents })
   return lines
 }
 
@@ -44,7 +74,10 @@ export function basketTotalCents(b: BasketInput): number {
 /** What still stops the purchase, first things first; null when the buy button may be pressed. */
 export type Blocker = 'empty' | 'slip_pending' | 'slip_player' | 'voucher' | 'balance' | 'age'
 
-export function basketBlocker(b: BasketInput, state: { voucherCents: number | null; ageConfirmed: boolean }): Blocker | null {
+export function basketBlocker(
+  b: BasketInput,
+  state: { voucherCents: number | null; ageConfirmed: boolean },
+): Blocker | null {
   const lines = basketLines(b)
   const pending = b.slip ? b.slip.draft.pending.length > 0 : false
   if (lines.length === 0) return pending ? 'slip_pending' : 'empty'
@@ -61,7 +94,13 @@ export function basketBlocker(b: BasketInput, state: { voucherCents: number | nu
 
 export interface PurchaseBody {
   cards?: { gameId: string; count: number }
-  slips?: Array<{ drawId: string; boards: number[][]; quickPicks: number; draws: number; player: { name: string; document: string } }>
+  slips?: Array<{
+    drawId: string
+    boards: number[][]
+    quickPicks: number
+    draws: number
+    player: { name: string; document: string }
+  }>
   instant?: { gameNo: number; count: number }
 }
 
@@ -70,7 +109,12 @@ export function purchaseBody(b: BasketInput): PurchaseBody {
   const out: PurchaseBody = {}
   if (b.cards && b.cards.count > 0) out.cards = { gameId: b.cards.gameId, count: b.cards.count }
   if (b.slip && b.slip.draft.boards.length > 0) {
-    const { boards, quickPicks, draws, player } = slipRequest(b.slip.draft.boards, b.slip.draft.draws, b.slip.draft.player, '')
+    const { boards, quickPicks, draws, player } = slipRequest(
+      b.slip.draft.boards,
+      b.slip.draft.draws,
+      b.slip.draft.player,
+      '',
+    )
     out.slips = [{ drawId: b.slip.drawId, boards, quickPicks, draws, player }]
   }
   if (b.instant && b.instant.count > 0) out.instant = { gameNo: b.instant.gameNo, count: b.instant.count }

@@ -26,6 +26,8 @@ effect(() => {
   void store.refreshOffer()
 })
 // And every 15 s, in case the feed is down: the kiosk never keeps selling a game whose sales closed.
-setInterval(() => { if (store.screen.value.name === 'sale') void store.refreshOffer() }, 15_000)
+setInterval(() => {
+  if (store.screen.value.name === 'sale') void store.refreshOffer()
+}, 15_000)
 
 render(<App store={store} />, document.getElementById('app')!)

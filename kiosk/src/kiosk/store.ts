@@ -6,7 +6,14 @@
  * forgets the player when left idle.
  */
 import { batch, computed, signal } from '@preact/signals'
-import { ApiError, type CashdeskApi, type KioskOffer, type KioskPurchase, type Lang, type VoucherView } from '../shared/api.ts'
+import {
+  ApiError,
+  type CashdeskApi,
+  type KioskOffer,
+  type KioskPurchase,
+  type Lang,
+  type VoucherView,
+} from '../shared/api.ts'
 import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem } from './texts.ts'
@@ -22,22 +29,42 @@ export type Screen =
 export function problemOf(err: unknown): Problem {
   if (!(err instanceof ApiError)) return 'other'
   switch (err.code) {
-    case 'INVALID_SIGNATURE': case 'TICKET_NOT_FOUND': case 'VALIDATION_FAILED': return 'voucher_invalid'
-    case 'VOUCHER_SPENT': return 'voucher_spent'
-    case 'VOUCHER_EXPIRED': return 'voucher_expired'
-    case 'VOUCHER_INSUFFICIENT': return 'voucher_empty'
-    case 'SALES_CLOSED': case 'SALES_NOT_OPEN': case 'GAME_NOT_FOUND': case 'DRAW_NOT_FOUND': return 'sales_closed'
-    case 'SERIES_EXHAUSTED': return 'sold_out'
-    case 'RULE_DISABLED': return 'instant_disabled'
-    case 'DEVICE_UNAVAILABLE': return (err.details as { reason?: string } | undefined)?.reason === 'paper_out' ? 'printer_paper' : 'printer_offline'
-    case 'NETWORK': return 'network'
-    default: return 'other'
+    case 'INVALID_SIGNATURE':
+    case 'TICKET_NOT_FOUND':
+    case 'VALIDATION_FAILED':
+      return 'voucher_invalid'
+    case 'VOUCHER_SPENT':
+      return 'voucher_spent'
+    case 'VOUCHER_EXPIRED':
+      return 'voucher_expired'
+    case 'VOUCHER_INSUFFICIENT':
+      return 'voucher_empty'
+    case 'SALES_CLOSED':
+    case 'SALES_NOT_OPEN':
+    case 'GAME_NOT_FOUND':
+    case 'DRAW_NOT_FOUND':
+      return 'sales_closed'
+    case 'SERIES_EXHAUSTED':
+      return 'sold_out'
+    case 'RULE_DISABLED':
+      return 'instant_disabled'
+    case 'DEVICE_UNAVAILABLE':
+      return (err.details as { reason?: string } | undefined)?.reason === 'paper_out'
+        ? 'printer_paper'
+        : 'printer_offline'
+    case 'NETWORK':
+      return 'network'
+    default:
+      return 'other'
   }
 }
 
 const EMPTY_PLAYER = { name: '', document: '' }
 
-export function createKioskStore(api: CashdeskApi, options: { hallId: string; kioskId: string; lang: Lang; section?: Section | null }) {
+export function createKioskStore(
+  api: CashdeskApi,
+  options: { hallId: string; kioskId: string; lang: Lang; section?: Section | null },
+) {
   const lang = signal<Lang>(options.lang)
   const offer = signal<KioskOffer | null>(null)
   const offline = signal(false)
@@ -69,10 +96,20 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
   const lotto = computed(() => offer.value?.lotto ?? null)
   const slipRules = computed<SlipRules | null>(() => {
     const l = lotto.value
-    return l ? { range: l.range, picks: l.picks, priceCents: l.priceCents, maxBoardsPerSlip: l.maxBoardsPerSlip, maxDrawsPerSlip: l.maxDrawsPerSlip } : null
+    return l
+      ? {
+          range: l.range,
+          picks: l.picks,
+          priceCents: l.priceCents,
+          maxBoardsPerSlip: l.maxBoardsPerSlip,
+          maxDrawsPerSlip: l.maxDrawsPerSlip,
+        }
+      : null
   })
   const instantGames = computed(() => (offer.value?.instantAllowed ? offer.value.instant : []))
-  const instantGame = computed(() => instantGames.value.find((g) => g.gameNo === instantGameNo.value) ?? instantGames.value[0] ?? null)
+  const instantGame = computed(
+    () => instantGames.value.find((g) => g.gameNo === instantGameNo.value) ?? instantGames.value[0] ?? null,
+  )
   const currency = computed(() => offer.value?.hall.currency ?? voucher.value?.currency ?? 'BOB')
 
   /** The section shown: the chosen one, else the first with something on sale. */
@@ -91,13 +128,25 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
     const ig = instantGame.value
     return {
       cards: g ? { count: cardCount.value, gameId: g.gameId, faceValueCents: g.faceValueCents } : null,
-      slip: l && r ? { drawId: l.drawId, rules: r, draft: { boards: boards.value, pending: pending.value, draws: draws.value, player: player.value } } : null,
+      slip:
+        l && r
+          ? {
+              drawId: l.drawId,
+              rules: r,
+              draft: { boards: boards.value, pending: pending.value, draws: draws.value, player: player.value },
+            }
+          : null,
       instant: ig ? { count: instantCount.value, gameNo: ig.gameNo, priceCents: ig.priceCents } : null,
     }
   })
   const lines = computed(() => basketLines(basket.value))
   const totalCents = computed(() => basketTotalCents(basket.value))
-  const blocker = computed(() => basketBlocker(basket.value, { voucherCents: voucher.value?.amountCents ?? null, ageConfirmed: adult.value === true }))
+  const blocker = computed(() =>
+    basketBlocker(basket.value, {
+      voucherCents: voucher.value?.amountCents ?? null,
+      ageConfirmed: adult.value === true,
+    }),
+  )
 
   async function refreshOffer(): Promise<void> {
     try {
@@ -109,12 +158,19 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
         // What went off sale leaves the basket: the purchase would be refused for it.
         if (next.state !== 'on_sale') cardCount.value = 0
         else if (next.game) cardCount.value = Math.min(cardCount.value, maxCards.value)
-        if (!next.lotto) { boards.value = []; pending.value = [] }
+        if (!next.lotto) {
+          boards.value = []
+          pending.value = []
+        }
         if (!next.instantAllowed || next.instant.length === 0) instantCount.value = 0
       })
     } catch (err) {
       // A refusal is said in the server's words (localized by Accept-Language); anything else is the network.
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404)) batch(() => { refused.value = err.message; offline.value = false })
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404))
+        batch(() => {
+          refused.value = err.message
+          offline.value = false
+        })
       else offline.value = true
     }
   }
@@ -138,14 +194,18 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
     void refreshOffer()
   }
 
-  function show(s: Section) { chosenSection.value = s }
+  function show(s: Section) {
+    chosenSection.value = s
+  }
 
   // ---- cartones
   const maxCards = computed(() => {
     const g = game.value
     return g && offer.value ? Math.max(0, Math.min(g.available, offer.value.maxCardsPerPurchase)) : 0
   })
-  function setCards(n: number) { cardCount.value = Math.max(0, Math.min(n, maxCards.value)) }
+  function setCards(n: number) {
+    cardCount.value = Math.max(0, Math.min(n, maxCards.value))
+  }
 
   // ---- boletos
   function toggle(n: number) {
@@ -153,17 +213,30 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
     if (!r) return
     const next = toggleNumber(pending.value, n, r)
     // A board joins the slip as soon as it is complete.
-    if (next.length === r.picks && canAddBoard(boards.value, r)) batch(() => { boards.value = [...boards.value, { kind: 'chosen', numbers: next }]; pending.value = [] })
+    if (next.length === r.picks && canAddBoard(boards.value, r))
+      batch(() => {
+        boards.value = [...boards.value, { kind: 'chosen', numbers: next }]
+        pending.value = []
+      })
     else pending.value = next
   }
   function quickPick() {
     const r = slipRules.value
     if (r && canAddBoard(boards.value, r)) boards.value = [...boards.value, { kind: 'quick' }]
   }
-  function removeBoard(i: number) { boards.value = boards.value.filter((_, j) => j !== i) }
-  function clearPending() { pending.value = [] }
-  function setDraws(n: number) { const r = slipRules.value; if (r && n >= 1 && n <= r.maxDrawsPerSlip) draws.value = n }
-  function setPlayer(p: Partial<{ name: string; document: string }>) { player.value = { ...player.value, ...p } }
+  function removeBoard(i: number) {
+    boards.value = boards.value.filter((_, j) => j !== i)
+  }
+  function clearPending() {
+    pending.value = []
+  }
+  function setDraws(n: number) {
+    const r = slipRules.value
+    if (r && n >= 1 && n <= r.maxDrawsPerSlip) draws.value = n
+  }
+  function setPlayer(p: Partial<{ name: string; document: string }>) {
+    player.value = { ...player.value, ...p }
+  }
 
   // ---- raspaditas
   const maxInstant = 20
@@ -184,17 +257,32 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
     try {
       const v = await api.checkVoucher(typed)
       batch(() => {
-        if (v.status === 'spent') { voucherProblem.value = 'voucher_spent'; voucher.value = null }
-        else if (v.status === 'expired') { voucherProblem.value = 'voucher_expired'; voucher.value = null }
-        else { voucher.value = v; typedCode.value = '' }
+        if (v.status === 'spent') {
+          voucherProblem.value = 'voucher_spent'
+          voucher.value = null
+        } else if (v.status === 'expired') {
+          voucherProblem.value = 'voucher_expired'
+          voucher.value = null
+        } else {
+          voucher.value = v
+          typedCode.value = ''
+        }
       })
     } catch (err) {
-      batch(() => { voucher.value = null; voucherProblem.value = problemOf(err) })
+      batch(() => {
+        voucher.value = null
+        voucherProblem.value = problemOf(err)
+      })
     } finally {
       checking.value = false
     }
   }
-  function forgetVoucher() { batch(() => { voucher.value = null; voucherProblem.value = null }) }
+  function forgetVoucher() {
+    batch(() => {
+      voucher.value = null
+      voucherProblem.value = null
+    })
+  }
 
   function answerAge(isAdult: boolean) {
     adult.value = isAdult
@@ -206,7 +294,11 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
     if (!v || blocker.value !== null || screen.value.name !== 'sale') return
     screen.value = { name: 'printing' }
     try {
-      const purchase = await api.purchase({ voucherCode: v.code, kioskId: options.kioskId, ...purchaseBody(basket.value) })
+      const purchase = await api.purchase({
+        voucherCode: v.code,
+        kioskId: options.kioskId,
+        ...purchaseBody(basket.value),
+      })
       screen.value = { name: 'done', purchase }
       void refreshOffer()
     } catch (err) {
@@ -231,11 +323,53 @@ export function createKioskStore(api: CashdeskApi, options: { hallId: string; ki
   }
 
   return {
-    lang, offer, offline, refused, screen, section, game, lotto, slipRules, instantGames, instantGame, currency,
-    cardCount, maxCards, boards, pending, draws, player, instantCount, maxInstant,
-    voucher, typedCode, checking, voucherProblem, adult, lines, totalCents, blocker,
-    refreshOffer, reset, show, setCards, toggle, quickPick, removeBoard, clearPending, setDraws, setPlayer, setInstant,
-    checkVoucher, forgetVoucher, answerAge, buy, retry, back, kioskId: options.kioskId, hallId: options.hallId,
+    lang,
+    offer,
+    offline,
+    refused,
+    screen,
+    section,
+    game,
+    lotto,
+    slipRules,
+    instantGames,
+    instantGame,
+    currency,
+    cardCount,
+    maxCards,
+    boards,
+    pending,
+    draws,
+    player,
+    instantCount,
+    maxInstant,
+    voucher,
+    typedCode,
+    checking,
+    voucherProblem,
+    adult,
+    lines,
+    totalCents,
+    blocker,
+    refreshOffer,
+    reset,
+    show,
+    setCards,
+    toggle,
+    quickPick,
+    removeBoard,
+    clearPending,
+    setDraws,
+    setPlayer,
+    setInstant,
+    checkVoucher,
+    forgetVoucher,
+    answerAge,
+    buy,
+    retry,
+    back,
+    kioskId: options.kioskId,
+    hallId: options.hallId,
   }
 }
 

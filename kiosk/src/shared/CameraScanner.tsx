@@ -2,7 +2,12 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { hasCamera, startCameraScan } from './camera.ts'
 
 /** A button that opens the camera and reads a QR (native detector or jsQR); hidden where there is no camera API. */
-export function CameraScanner(props: { onCode: (code: string) => void; label: string; stopLabel: string; class?: string }) {
+export function CameraScanner(props: {
+  onCode: (code: string) => void
+  label: string
+  stopLabel: string
+  class?: string
+}) {
   const [open, setOpen] = useState(false)
   const [failed, setFailed] = useState<string | null>(null)
   const video = useRef<HTMLVideoElement>(null)
@@ -10,15 +15,35 @@ export function CameraScanner(props: { onCode: (code: string) => void; label: st
     if (!open || !video.current) return
     let stop: (() => void) | null = null
     let cancelled = false
-    startCameraScan(video.current, (code) => { setOpen(false); props.onCode(code) })
-      .then((s) => { if (cancelled) s(); else stop = s })
-      .catch((err: unknown) => { setFailed(err instanceof Error ? err.message : String(err)); setOpen(false) })
-    return () => { cancelled = true; stop?.() }
+    startCameraScan(video.current, (code) => {
+      setOpen(false)
+      props.onCode(code)
+    })
+      .then((s) => {
+        if (cancelled) s()
+        else stop = s
+      })
+      .catch((err: unknown) => {
+        setFailed(err instanceof Error ? err.message : String(err))
+        setOpen(false)
+      })
+    return () => {
+      cancelled = true
+      stop?.()
+    }
   }, [open])
   if (!hasCamera()) return null
   return (
     <div class={props.class ?? 'camera'}>
-      <button type="button" class="btn btn--secondary" data-testid="camera-toggle" onClick={() => { setFailed(null); setOpen(!open) }}>
+      <button
+        type="button"
+        class="btn btn--secondary"
+        data-testid="camera-toggle"
+        onClick={() => {
+          setFailed(null)
+          setOpen(!open)
+        }}
+      >
         {open ? props.stopLabel : props.label}
       </button>
       {open && <video ref={video} class="camera__video" muted playsInline data-testid="camera-video" />}

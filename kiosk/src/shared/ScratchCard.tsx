@@ -6,7 +6,13 @@ import type { ComponentChildren } from 'preact'
  * with an animation when `autoScratch` turns true. Once about 60 % is scratched the rest falls away and `onReveal`
  * runs once. What is under it is always rendered: the layer only hides it.
  */
-export function ScratchCard(props: { label: string; autoScratch: boolean; onReveal: () => void; children: ComponentChildren; testId?: string }) {
+export function ScratchCard(props: {
+  label: string
+  autoScratch: boolean
+  onReveal: () => void
+  children: ComponentChildren
+  testId?: string
+}) {
   const canvas = useRef<HTMLCanvasElement>(null)
   const done = useRef(false)
 
@@ -32,7 +38,12 @@ export function ScratchCard(props: { label: string; autoScratch: boolean; onReve
     g.fillRect(0, 0, c.width, c.height)
     g.fillStyle = 'rgba(60, 64, 80, 0.18)'
     for (let x = -c.height; x < c.width; x += 14) {
-      g.beginPath(); g.moveTo(x, 0); g.lineTo(x + c.height, c.height); g.lineTo(x + c.height + 5, c.height); g.lineTo(x + 5, 0); g.fill()
+      g.beginPath()
+      g.moveTo(x, 0)
+      g.lineTo(x + c.height, c.height)
+      g.lineTo(x + c.height + 5, c.height)
+      g.lineTo(x + 5, 0)
+      g.fill()
     }
     g.fillStyle = '#4b4f61'
     g.font = `800 ${Math.round(c.height / 9)}px system-ui, sans-serif`
@@ -47,7 +58,10 @@ export function ScratchCard(props: { label: string; autoScratch: boolean; onReve
     const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data
     let clear = 0
     let n = 0
-    for (let i = 3; i < data.length; i += 4 * 37) { n++; if (data[i] < 40) clear++ }
+    for (let i = 3; i < data.length; i += 4 * 37) {
+      n++
+      if (data[i] < 40) clear++
+    }
     return n ? clear / n : 0
   }
 
@@ -80,8 +94,8 @@ export function ScratchCard(props: { label: string; autoScratch: boolean; onReve
       const rows = 7
       const y = k * c.height * 1.1
       const row = Math.floor((y / c.height) * rows)
-      const x = row % 2 === 0 ? ((y / c.height) * rows % 1) * c.width : (1 - ((y / c.height) * rows % 1)) * c.width
-      g.lineWidth = c.height / rows * 1.5
+      const x = row % 2 === 0 ? (((y / c.height) * rows) % 1) * c.width : (1 - (((y / c.height) * rows) % 1)) * c.width
+      g.lineWidth = (c.height / rows) * 1.5
       g.lineCap = 'round'
       g.beginPath()
       g.moveTo(row % 2 === 0 ? 0 : c.width, Math.min(y, c.height))

@@ -8,12 +8,28 @@ import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../serve
 import type { LotteryValidation } from '../../../server/src/lottery/service.ts'
 import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../../../server/src/lotto/service.ts'
 import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
-import type { InstantScan, PaidView, PayAnswer as ServerPayAnswer, ScanAnswer as ServerScanAnswer, ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
+import type {
+  InstantScan,
+  PaidView,
+  PayAnswer as ServerPayAnswer,
+  ScanAnswer as ServerScanAnswer,
+  ScanView,
+} from '../../../server/src/cashdesk/ticket-answer.ts'
 import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 
 export { ApiError }
-export type { KioskOffer, KioskPurchase, Payout, TicketStatus, VoucherView, CashMovement, LottoValidation, LotteryValidation, LottoReceipt }
+export type {
+  KioskOffer,
+  KioskPurchase,
+  Payout,
+  TicketStatus,
+  VoucherView,
+  CashMovement,
+  LottoValidation,
+  LotteryValidation,
+  LottoReceipt,
+}
 export type Lang = 'es' | 'en'
 
 /** What the kiosk asks for in one purchase (the player's age answer is added by `purchase`). */
@@ -21,14 +37,32 @@ export interface KioskBasketRequest {
   voucherCode: string
   kioskId: string
   cards?: { gameId: string; count: number }
-  slips?: Array<{ drawId: string; boards: number[][]; quickPicks: number; draws: number; player: { name: string; document: string } }>
+  slips?: Array<{
+    drawId: string
+    boards: number[][]
+    quickPicks: number
+    draws: number
+    player: { name: string; document: string }
+  }>
   instant?: { gameNo: number; count: number }
 }
 
 /** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
-export interface VoucherSale { voucher: VoucherView; aml: { flagged: boolean; reportId: string | null }; preview: string; print: { printed: true; target: string } | { printed: false; code: 'PRINT_PENDING'; ref: string; message: string; messageEn: string } }
-export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
-export interface PayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
+export interface VoucherSale {
+  voucher: VoucherView
+  aml: { flagged: boolean; reportId: string | null }
+  preview: string
+  print:
+    | { printed: true; target: string }
+    | { printed: false; code: 'PRINT_PENDING'; ref: string; message: string; messageEn: string }
+}
+export type ReceiptPrint =
+  { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+export interface PayResult {
+  payout: Payout
+  receipt: ReceiptPrint
+  preview: string
+}
 
 /**
  * What POST /api/tickets/validate and /api/tickets/pay answer: the line's own words plus the one shape the cashier
@@ -38,10 +72,30 @@ export type ScanAnswer = ServerScanAnswer & { view: ScanView }
 export type PayAnswer = ServerPayAnswer & { paid: PaidView }
 export type { InstantScan }
 /** One row of the lotto or lottery prize register (what the cashier reads of it: when, where, how much). */
-export interface RegisterEntry { payoutId: string; ticketNumber: string; amountCents: number; currency: string; paidAt: string; stationId: string | null; cashierId: string | null }
+export interface RegisterEntry {
+  payoutId: string
+  ticketNumber: string
+  amountCents: number
+  currency: string
+  paidAt: string
+  stationId: string | null
+  cashierId: string | null
+}
 /** The part of a lottery or raffle draw the cashier shows. */
-export interface LotteryDrawInfo { drawId: string; product: 'lottery' | 'raffle'; plan: { name: string; drawNumber: number; claimDeadline: string; currency: string } }
-export interface StationDay { stationId: string; day: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }
+export interface LotteryDrawInfo {
+  drawId: string
+  product: 'lottery' | 'raffle'
+  plan: { name: string; drawNumber: number; claimDeadline: string; currency: string }
+}
+export interface StationDay {
+  stationId: string
+  day: string
+  movements: CashMovement[]
+  inCents: number
+  outCents: number
+  balanceCents: number
+  currency: string | null
+}
 
 /** Who is at this cashier station and the open shift (issue 13 point 5). */
 export interface StationShift {
@@ -50,7 +104,10 @@ export interface StationShift {
   shift: { shiftId?: string; floatCents?: number; openedAt?: string } | null
 }
 
-export function createCashdeskApi(lang: () => Lang, options: { base?: string; device?: string | null; token?: () => string | null } = {}) {
+export function createCashdeskApi(
+  lang: () => Lang,
+  options: { base?: string; device?: string | null; token?: () => string | null } = {},
+) {
   const request = createRequest({ lang, base: options.base, device: options.device, token: options.token })
   // A login goes out with the station's device credential, never an old token: the session is bound to the station.
   const asDevice = createRequest({ lang, base: options.base, device: options.device })
@@ -60,27 +117,53 @@ export function createCashdeskApi(lang: () => Lang, options: { base?: string; de
     offer: (hallId: string) => request<KioskOffer>('GET', `/api/kiosk/halls/${enc(hallId)}/offer`),
     checkVoucher: (code: string) => request<VoucherView>('POST', '/api/vouchers/check', { code }),
     /** One voucher for a basket of cards, lotto slips and e-instant tickets, printed all or nothing (issue 13). */
-    purchase: (input: KioskBasketRequest) => request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
-    sellVoucher: (input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; buyerDocument?: string }) => request<VoucherSale>('POST', '/api/vouchers', input),
-    cashOut: (input: { code: string; stationId: string; cashierId: string }) => request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
-    validate: (input: { code: string; stationId: string; cashierId: string }) => request<ScanAnswer>('POST', '/api/tickets/validate', input),
-    pay: (input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; objectCode?: string }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
+    purchase: (input: KioskBasketRequest) =>
+      request<KioskPurchase>('POST', '/api/kiosk/purchases', { ...input, ageConfirmed: true }),
+    sellVoucher: (input: {
+      hallId: string
+      amountCents: number
+      cash: { smallCents: number; otherCents: number }
+      stationId: string
+      cashierId: string
+      buyerDocument?: string
+    }) => request<VoucherSale>('POST', '/api/vouchers', input),
+    cashOut: (input: { code: string; stationId: string; cashierId: string }) =>
+      request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
+    validate: (input: { code: string; stationId: string; cashierId: string }) =>
+      request<ScanAnswer>('POST', '/api/tickets/validate', input),
+    pay: (input: {
+      code: string
+      stationId: string
+      cashierId: string
+      payeeName?: string
+      payeeDocument?: string
+      objectCode?: string
+    }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
     lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),
     lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),
-    prizeRegister: (product: 'lotto' | 'lottery', drawId: string) => request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
+    prizeRegister: (product: 'lotto' | 'lottery', drawId: string) =>
+      request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
     /** BNG-92: the presented card is altered or does not match its code: held as evidence, its prize not paid. */
-    markTampered: (input: { code: string; reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged' }) => request<{ state: string }>('POST', '/api/tickets/tampered', input),
-    reprint: (payoutId: string, stationId: string) => request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
+    markTampered: (input: { code: string; reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged' }) =>
+      request<{ state: string }>('POST', '/api/tickets/tampered', input),
+    reprint: (payoutId: string, stationId: string) =>
+      request<{ printed: boolean }>('POST', `/api/payouts/${enc(payoutId)}/receipt/print`, { stationId }),
     /** Issue 23 point 5: a sale whose ticket failed to print, printed again at this station (REIMPRESIÓN n). */
     reprintSale: (ref: string) => request<{ ref: string; reprint: number }>('POST', '/api/tickets/reprint', { ref }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
-    login: (username: string, password: string) => asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', { username, password }),
+    login: (username: string, password: string) =>
+      asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', {
+        username,
+        password,
+      }),
     logout: () => request<{ ok: boolean }>('POST', '/api/auth/logout'),
     currentShift: () => request<StationShift>('GET', '/api/shifts/current'),
     openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) => request<ShiftReport>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
+    closeShift: (countedCents: number, note?: string) =>
+      request<ShiftReport>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
     /** The closed shift's report as PDF, in the screen's language. */
-    shiftReportPdf: (shiftId: string, lang: Lang) => request.blob(`/api/shifts/${enc(shiftId)}/report.pdf?lang=${lang}`),
+    shiftReportPdf: (shiftId: string, lang: Lang) =>
+      request.blob(`/api/shifts/${enc(shiftId)}/report.pdf?lang=${lang}`),
   }
 }
 

@@ -4,8 +4,12 @@
  */
 import jsQR from 'jsqr'
 
-interface DetectedBarcode { rawValue: string }
-interface BarcodeDetectorLike { detect(source: CanvasImageSource): Promise<DetectedBarcode[]> }
+interface DetectedBarcode {
+  rawValue: string
+}
+interface BarcodeDetectorLike {
+  detect(source: CanvasImageSource): Promise<DetectedBarcode[]>
+}
 type BarcodeDetectorCtor = new (options: { formats: string[] }) => BarcodeDetectorLike
 
 /** A camera can be opened (the QR decoder is always available). */
@@ -55,8 +59,14 @@ export async function startCameraScan(video: HTMLVideoElement, onCode: (code: st
     if (stopped) return
     try {
       const code = await decode()
-      if (code) { stop(); onCode(code); return }
-    } catch { /* a frame the decoder could not read */ }
+      if (code) {
+        stop()
+        onCode(code)
+        return
+      }
+    } catch {
+      /* a frame the decoder could not read */
+    }
     setTimeout(tick, 150)
   }
   void tick()

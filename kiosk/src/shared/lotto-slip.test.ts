@@ -14,7 +14,13 @@ describe('lotto slip on the touch screen (LNS-2, LNS-21)', () => {
   it('prices boards x draws and builds the request with quick picks counted apart', () => {
     const boards: Board[] = [{ kind: 'chosen', numbers: [1, 2, 3, 4, 5, 6] }, { kind: 'quick' }]
     expect(slipTotalCents(boards, 2, rules)).toBe(2000)
-    expect(slipRequest(boards, 2, { name: ' Ana Quispe ', document: '123 LP' }, 'kiosk:1')).toEqual({ boards: [[1, 2, 3, 4, 5, 6]], quickPicks: 1, draws: 2, player: { name: 'Ana Quispe', document: '123 LP' }, channel: 'kiosk:1' })
+    expect(slipRequest(boards, 2, { name: ' Ana Quispe ', document: '123 LP' }, 'kiosk:1')).toEqual({
+      boards: [[1, 2, 3, 4, 5, 6]],
+      quickPicks: 1,
+      draws: 2,
+      player: { name: 'Ana Quispe', document: '123 LP' },
+      channel: 'kiosk:1',
+    })
     expect(canAddBoard([...boards, { kind: 'quick' }], rules)).toBe(false)
   })
   it('shows the draw time as the plan writes it', () => {

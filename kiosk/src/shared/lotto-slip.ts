@@ -13,7 +13,11 @@ export interface SlipRules {
 }
 
 /** Toggles `n` on the board being filled; never more than `picks` numbers (LNS-21), always ascending. */
-export function toggleNumber(current: readonly number[], n: number, rules: Pick<SlipRules, 'range' | 'picks'>): number[] {
+export function toggleNumber(
+  current: readonly number[],
+  n: number,
+  rules: Pick<SlipRules, 'range' | 'picks'>,
+): number[] {
   if (!Number.isInteger(n) || n < 1 || n > rules.range) return [...current]
   if (current.includes(n)) return current.filter((x) => x !== n)
   if (current.length >= rules.picks) return [...current]
@@ -31,13 +35,30 @@ export function slipTotalCents(boards: readonly Board[], draws: number, rules: P
 }
 
 /** The request body of POST /api/lotto/draws/:drawId/slips. */
-export function slipRequest(boards: readonly Board[], draws: number, player: { name: string; document: string }, channel: string) {
-  const chosen = boards.filter((b): b is Extract<Board, { kind: 'chosen' }> => b.kind === 'chosen').map((b) => b.numbers)
-  return { boards: chosen, quickPicks: boards.length - chosen.length, draws, player: { name: player.name.trim(), document: player.document.trim() }, channel }
+export function slipRequest(
+  boards: readonly Board[],
+  draws: number,
+  player: { name: string; document: string },
+  channel: string,
+) {
+  const chosen = boards
+    .filter((b): b is Extract<Board, { kind: 'chosen' }> => b.kind === 'chosen')
+    .map((b) => b.numbers)
+  return {
+    boards: chosen,
+    quickPicks: boards.length - chosen.length,
+    draws,
+    player: { name: player.name.trim(), document: player.document.trim() },
+    channel,
+  }
 }
 
 /** What still stops the purchase, or null when the slip can be bought (LNS-6: player data are required). */
-export function missing(boards: readonly Board[], pending: readonly number[], player: { name: string; document: string }): 'boards' | 'pending' | 'player' | null {
+export function missing(
+  boards: readonly Board[],
+  pending: readonly number[],
+  player: { name: string; document: string },
+): 'boards' | 'pending' | 'player' | null {
   if (pending.length > 0) return 'pending'
   if (boards.length === 0) return 'boards'
   if (player.name.trim().split(/\s+/).length < 2 || !player.document.trim()) return 'player'

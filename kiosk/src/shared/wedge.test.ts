@@ -11,7 +11,11 @@ function type(detector: ReturnType<typeof createWedgeDetector>, text: string, ga
 describe('keyboard-wedge scanner detection', () => {
   it('takes a fast burst ending in Enter as a scan', () => {
     const scans: string[] = []
-    type(createWedgeDetector((c) => scans.push(c)), 'BLL1.V.v_abc.sig', 5)
+    type(
+      createWedgeDetector((c) => scans.push(c)),
+      'BLL1.V.v_abc.sig',
+      5,
+    )
     expect(scans).toEqual(['BLL1.V.v_abc.sig'])
   })
 

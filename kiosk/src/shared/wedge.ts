@@ -4,7 +4,11 @@
  * (people type 150-300 ms apart, scanners 1-20 ms), the burst must be at least `minLength` characters, and it must
  * pass `accept` (a whole ticket code): a burst cut by a stall is dropped, never taken for a shorter code.
  */
-export interface WedgeOptions { maxGapMs?: number; minLength?: number; accept?: (code: string) => boolean }
+export interface WedgeOptions {
+  maxGapMs?: number
+  minLength?: number
+  accept?: (code: string) => boolean
+}
 
 /** A whole signed ticket code (server/src/domain/ticket-code.ts). */
 export const TICKET_CODE_SHAPE = /^BLL1\.[CLTIV]\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{86}$/
@@ -40,6 +44,9 @@ export function createWedgeDetector(onScan: (code: string) => void, options: Wed
       buffer = gap <= maxGapMs ? buffer + key : key
       return false
     },
-    reset() { buffer = ''; last = -Infinity },
+    reset() {
+      buffer = ''
+      last = -Infinity
+    },
   }
 }

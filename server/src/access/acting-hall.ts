@@ -16,14 +16,26 @@ import { hallsOfStation } from './store.ts'
  * enrolled device, that device's hall). Outside an authenticated request (authentication off, the command line)
  * only the station is compared.
  */
-export async function assertActsInHall(sql: Sql, hallId: string, at: { stationId?: string | null; resource: string }): Promise<void> {
-  const refuse = (why: string, extra: Record<string, unknown> = {}) => new DomainError('WRONG_HALL', `${at.resource} of hall ${hallId}: ${why}`, { resource: at.resource, hallId, ...extra })
+export async function assertActsInHall(
+  sql: Sql,
+  hallId: string,
+  at: { stationId?: string | null; resource: string },
+): Promise<void> {
+  const refuse = (why: string, extra: Record<string, unknown> = {}) =>
+    new DomainError('WRONG_HALL', `${at.resource} of hall ${hallId}: ${why}`, {
+      resource: at.resource,
+      hallId,
+      ...extra,
+    })
   if (at.stationId) {
     const stationHalls = await hallsOfStation(sql, at.stationId)
-    if (stationHalls.length && !stationHalls.includes(hallId)) throw refuse(`station ${at.stationId} is of hall ${stationHalls.join(', ')}`, { stationHall: stationHalls[0] })
+    if (stationHalls.length && !stationHalls.includes(hallId))
+      throw refuse(`station ${at.stationId} is of hall ${stationHalls.join(', ')}`, { stationHall: stationHalls[0] })
   }
   const scope = currentScope()
   if (!scope) return
-  if (scope.halls !== '*' && !scope.halls.includes(hallId)) throw refuse('the acting person or device does not work in that hall')
-  if (scope.deviceHall && scope.deviceHall !== hallId) throw refuse(`the request comes from a device of hall ${scope.deviceHall}`, { stationHall: scope.deviceHall })
+  if (scope.halls !== '*' && !scope.halls.includes(hallId))
+    throw refuse('the acting person or device does not work in that hall')
+  if (scope.deviceHall && scope.deviceHall !== hallId)
+    throw refuse(`the request comes from a device of hall ${scope.deviceHall}`, { stationHall: scope.deviceHall })
 }

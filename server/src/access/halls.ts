@@ -12,8 +12,20 @@ import { DomainError } from '../shared/errors.ts'
 import { parseTicketCode } from '../shared/ticket-code.ts'
 import { holdsHall, type Principal } from './service.ts'
 import {
-  hallsOfAmlReport, hallsOfBallSet, hallsOfCard, hallsOfDevice, hallsOfGame, hallsOfPayout, hallsOfPerson, hallsOfPot, hallsOfPrize,
-  hallsOfSeries, hallsOfSession, hallsOfShift, hallsOfStation, hallsOfVoucher,
+  hallsOfAmlReport,
+  hallsOfBallSet,
+  hallsOfCard,
+  hallsOfDevice,
+  hallsOfGame,
+  hallsOfPayout,
+  hallsOfPerson,
+  hallsOfPot,
+  hallsOfPrize,
+  hallsOfSeries,
+  hallsOfSession,
+  hallsOfShift,
+  hallsOfStation,
+  hallsOfVoucher,
 } from './store.ts'
 
 type Resolver = (db: Sql, id: string) => Promise<'*' | string[]>
@@ -56,20 +68,35 @@ export function namedResources(params: Record<string, string>, body: unknown): A
   for (const [key, id] of Object.entries(params)) if (RESOLVERS[key] && id) out.push({ key, id })
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-      const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
-      if (RESOLVERS[key] || key === 'code' || key === 'voucherCode' || key === 'inventoryCode') for (const id of ids.slice(0, 10)) out.push({ key, id: id.slice(0, 400) })
+      const ids =
+        typeof value === 'string'
+          ? [value]
+          : Array.isArray(value)
+            ? value.filter((v): v is string => typeof v === 'string')
+            : []
+      if (RESOLVERS[key] || key === 'code' || key === 'voucherCode' || key === 'inventoryCode')
+        for (const id of ids.slice(0, 10)) out.push({ key, id: id.slice(0, 400) })
     }
   }
   return out
 }
 
 /** Refuses with WRONG_HALL when the request names something of a hall the principal does not hold. */
-export async function assertSameHall(db: Sql, who: Principal, resources: Array<{ key: string; id: string }>): Promise<void> {
+export async function assertSameHall(
+  db: Sql,
+  who: Principal,
+  resources: Array<{ key: string; id: string }>,
+): Promise<void> {
   if (who.halls === '*' && !whoDeviceHall(who)) return
   for (const { key, id } of resources) {
     const halls = RESOLVERS[key] ? await RESOLVERS[key](db, id) : await hallsOfCode(db, id)
     if (halls === '*') {
-      if (who.halls !== '*') throw new DomainError('WRONG_HALL', `${key} ${id} works in every hall; only someone of every hall may act on it`, { resource: key })
+      if (who.halls !== '*')
+        throw new DomainError(
+          'WRONG_HALL',
+          `${key} ${id} works in every hall; only someone of every hall may act on it`,
+          { resource: key },
+        )
       continue
     }
     // Unknown resources are the use case's to refuse (404); a resource of several halls needs one of them.

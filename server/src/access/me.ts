@@ -29,11 +29,25 @@ export function permissionsOf(role: string, authOn: boolean): Permission[] {
   return authOn ? all.filter((p) => isAllowed(p, role as Role)) : all
 }
 
-export function describePrincipal(who: Principal, authOn: boolean, lang: 'es' | 'en', hallNames: ReadonlyMap<string, string> = new Map()): Me {
-  const station = who.device ? { name: who.device.name, kind: who.device.kind, hallId: who.device.hallId ?? null } : null
+export function describePrincipal(
+  who: Principal,
+  authOn: boolean,
+  lang: 'es' | 'en',
+  hallNames: ReadonlyMap<string, string> = new Map(),
+): Me {
+  const station = who.device
+    ? { name: who.device.name, kind: who.device.kind, hallId: who.device.hallId ?? null }
+    : null
   // Issue 14 point 1: the halls a person or device acts in, named as the screens show them.
   const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: hallNames.get(id) ?? id }))
-  const halls = who.halls === '*' ? 'all' as const : who.halls ? named(who.halls) : station?.hallId ? named([station.hallId]) : null
+  const halls =
+    who.halls === '*'
+      ? ('all' as const)
+      : who.halls
+        ? named(who.halls)
+        : station?.hallId
+          ? named([station.hallId])
+          : null
   return {
     kind: who.kind,
     name: who.kind === 'anonymous' ? roleLabel('public', lang) : who.name,

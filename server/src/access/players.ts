@@ -43,15 +43,44 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
   /** The key a person is matched by, in the server's country (idempotent: a key may be passed again). */
   const keyOf = (document: string) => identityKey(document, deps.country ?? null)
 
-  async function exclude(input: { document: string; name: string; kind: 'self_excluded' | 'prohibited'; reason: string; hallId?: string | null; until?: string | null }, by: string) {
+  async function exclude(
+    input: {
+      document: string
+      name: string
+      kind: 'self_excluded' | 'prohibited'
+      reason: string
+      hallId?: string | null
+      until?: string | null
+    },
+    by: string,
+  ) {
     const id = `px_${randomBytes(8).toString('hex')}`
     const document = input.document.trim()
     const documentKey = keyOf(document)
-    if (documentKey.length < 4) throw new DomainError('VALIDATION_FAILED', 'an identity document has at least 4 characters', { field: 'document' })
+    if (documentKey.length < 4)
+      throw new DomainError('VALIDATION_FAILED', 'an identity document has at least 4 characters', {
+        field: 'document',
+      })
     await db.transaction(async (tx) => {
-      await insertExclusion(tx, { id, document, documentKey, name: input.name, kind: input.kind, reason: input.reason, hallId: input.hallId ?? null, untilAt: input.until ?? null, createdBy: by, createdAt: now() })
+      await insertExclusion(tx, {
+        id,
+        document,
+        documentKey,
+        name: input.name,
+        kind: input.kind,
+        reason: input.reason,
+        hallId: input.hallId ?? null,
+        untilAt: input.until ?? null,
+        createdBy: by,
+        createdAt: now(),
+      })
       // The journal keeps the fact, not the document (player data stay in the admission list, LNS-14 by analogy).
-      await appendJournal(tx, { at: now(), type: 'player.excluded', scope: input.hallId ? `hall:${input.hallId}` : '', payload: { exclusionId: id, kind: input.kind, until: input.until ?? null, by, rule: 'GEN-27' } })
+      await appendJournal(tx, {
+        at: now(),
+        type: 'player.excluded',
+        scope: input.hallId ? `hall:${input.hallId}` : '',
+        payload: { exclusionId: id, kind: input.kind, until: input.until ?? null, by, rule: 'GEN-27' },
+      })
     })
     return { id, document, documentKey, kind: input.kind }
   }
@@ -59,7 +88,12 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
   async function lift(id: string, by: string) {
     await db.transaction(async (tx) => {
       if (!(await liftExclusion(tx, id, by, now()))) throw new DomainError('NOT_FOUND', `no exclusion ${id} in force`)
-      await appendJournal(tx, { at: now(), type: 'player.exclusion-lifted', scope: '', payload: { exclusionId: id, by } })
+      await appendJournal(tx, {
+        at: now(),
+        type: 'player.exclusion-lifted',
+        scope: '',
+        payload: { exclusionId: id, by },
+      })
     })
     return { id, lifted: true }
   }
@@ -67,16 +101,39 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
   /** Refuses with PLAYER_EXCLUDED when the person of any of `documents` (as typed, or keys) is excluded in `hallId` (or everywhere). */
   async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
     for (const key of new Set(documents.filter((d) => d.trim()).map(keyOf))) {
-      const found = (await exclusionsInForce(db, key, now())).filter((e) => !e.hall_id || !hallId || e.hall_id === hallId)
+      const found = (await exclusionsInForce(db, key, now())).filter(
+        (e) => !e.hall_id || !hallId || e.hall_id === hallId,
+      )
       if (found.length) {
-        await db.transaction((tx) => appendJournal(tx, { at: now(), type: 'player.refused', scope: hallId ? `hall:${hallId}` : '', payload: { exclusionId: found[0].id, kind: found[0].kind, rule: 'GEN-23' } }))
-        throw new DomainError('PLAYER_EXCLUDED', `the player is on the exclusion list (${found[0].kind})`, { kind: found[0].kind })
+        await db.transaction((tx) =>
+          appendJournal(tx, {
+            at: now(),
+            type: 'player.refused',
+            scope: hallId ? `hall:${hallId}` : '',
+            payload: { exclusionId: found[0].id, kind: found[0].kind, rule: 'GEN-23' },
+          }),
+        )
+        throw new DomainError('PLAYER_EXCLUDED', `the player is on the exclusion list (${found[0].kind})`, {
+          kind: found[0].kind,
+        })
       }
     }
   }
 
   async function list() {
-    return (await listExclusions(db)).map((e) => ({ id: e.id, document: e.document, documentKey: e.document_key ?? keyOf(e.document), name: e.name, kind: e.kind, reason: e.reason, hallId: e.hall_id, until: e.until_at, createdBy: e.created_by, createdAt: e.created_at, liftedAt: e.lifted_at }))
+    return (await listExclusions(db)).map((e) => ({
+      id: e.id,
+      document: e.document,
+      documentKey: e.document_key ?? keyOf(e.document),
+      name: e.name,
+      kind: e.kind,
+      reason: e.reason,
+      hallId: e.hall_id,
+      until: e.until_at,
+      createdBy: e.created_by,
+      createdAt: e.created_at,
+      liftedAt: e.lifted_at,
+    }))
   }
 
   return { exclude, lift, assertAdmitted, list, keyOf }

@@ -16,19 +16,29 @@ export interface RefusalLog {
 /** At most this many distinct addresses and usernames are listed in one summary (the rest are counted). */
 const LISTED = 50
 
-export function createRefusalLog(deps: { db: Database; now: () => Date; intervalMs?: number; onError?: (e: unknown) => void }): RefusalLog {
+export function createRefusalLog(deps: {
+  db: Database
+  now: () => Date
+  intervalMs?: number
+  onError?: (e: unknown) => void
+}): RefusalLog {
   let from: string | null = null
   let counts = new Map<string, number>()
   let addresses = new Map<string, number>()
   let usernames = new Map<string, number>()
-  const bump = (m: Map<string, number>, k: string) => { if (m.has(k) || m.size < LISTED) m.set(k, (m.get(k) ?? 0) + 1) }
-  const timer = setInterval(() => { flush().catch(deps.onError) }, deps.intervalMs ?? 60_000)
+  const bump = (m: Map<string, number>, k: string) => {
+    if (m.has(k) || m.size < LISTED) m.set(k, (m.get(k) ?? 0) + 1)
+  }
+  const timer = setInterval(() => {
+    flush().catch(deps.onError)
+  }, deps.intervalMs ?? 60_000)
   timer.unref?.()
 
   async function flush() {
     if (!from) return
     const payload = {
-      from, to: deps.now().toISOString(),
+      from,
+      to: deps.now().toISOString(),
       total: [...counts.values()].reduce((a, b) => a + b, 0),
       byKind: Object.fromEntries(counts),
       addresses: Object.fromEntries(addresses),
@@ -38,7 +48,9 @@ export function createRefusalLog(deps: { db: Database; now: () => Date; interval
     counts = new Map()
     addresses = new Map()
     usernames = new Map()
-    await deps.db.transaction((tx) => appendJournal(tx, { at: payload.to, type: 'access.refused.summary', scope: '', payload }))
+    await deps.db.transaction((tx) =>
+      appendJournal(tx, { at: payload.to, type: 'access.refused.summary', scope: '', payload }),
+    )
   }
 
   return {

@@ -1,8 +1,16 @@
 /** The roles a person holds and the kinds of enrolled device: shared by the access use cases and their store. */
 export const PersonRole = {
-  Director: 'director', FloorManager: 'floor_manager', Caller: 'caller', Cashier: 'cashier', Auditor: 'auditor',
+  Director: 'director',
+  FloorManager: 'floor_manager',
+  Caller: 'caller',
+  Cashier: 'cashier',
+  Auditor: 'auditor',
   // Issue 14 point 3 (BNG-94, BNG-96, GEN-9): jefe de sala, jefe de mesa-cajero, AML officer, lottery operator, inspector.
-  HallManager: 'hall_manager', TableCashier: 'table_cashier', AmlOfficer: 'aml_officer', LotteryOperator: 'lottery_operator', Inspector: 'inspector',
+  HallManager: 'hall_manager',
+  TableCashier: 'table_cashier',
+  AmlOfficer: 'aml_officer',
+  LotteryOperator: 'lottery_operator',
+  Inspector: 'inspector',
   // Issue 28: the regulator's account, reading the signed control feed.
   Regulator: 'regulator',
 } as const

@@ -10,7 +10,11 @@ import { describePrincipal } from './me.ts'
 import type { Services } from '../services.ts'
 import { holdsHall, PersonRole } from './service.ts'
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/)
 const halls = z.union([z.literal('*'), z.array(id).min(1).max(100)])
 const password = z.string().min(8).max(256)
 
@@ -18,15 +22,23 @@ const password = z.string().min(8).max(256)
 function assertHolds(c: AppContext, wanted: '*' | readonly string[]) {
   const who = principalOf(c)
   if (!c.get('authOn') || who.halls === '*') return
-  if (wanted === '*') throw new DomainError('WRONG_HALL', 'only a director of every hall may give every hall', { field: 'halls' })
+  if (wanted === '*')
+    throw new DomainError('WRONG_HALL', 'only a director of every hall may give every hall', { field: 'halls' })
   const foreign = wanted.filter((h) => !holdsHall(who, h))
-  if (foreign.length) throw new DomainError('WRONG_HALL', `not a hall of yours: ${foreign.join(', ')}`, { field: 'halls', halls: foreign })
+  if (foreign.length)
+    throw new DomainError('WRONG_HALL', `not a hall of yours: ${foreign.join(', ')}`, {
+      field: 'halls',
+      halls: foreign,
+    })
 }
 
 export function registerAccessRoutes(app: App, services: Services) {
   const { auth } = services
   app.post('/api/auth/login', async (c) => {
-    const b = await body(c, z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).strict())
+    const b = await body(
+      c,
+      z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).strict(),
+    )
     c.set('loginName', b.username)
     // Sent with an enrolled station's `Authorization: Device ...`, the session is bound to that station.
     return c.json(await auth.login(b.username, b.password, principalOf(c).device))
@@ -53,10 +65,22 @@ export function registerAccessRoutes(app: App, services: Services) {
 
   app.get('/api/auth/users', needs('users.admin'), async (c) => c.json({ users: await auth.people() }))
   app.post('/api/auth/users', needs('users.admin'), async (c) => {
-    const b = await body(c, z.object({
-      username: z.string().min(3).max(64).regex(/^[a-z0-9._-]+$/), displayName: z.string().min(1).max(120),
-      role: z.enum(Object.values(PersonRole) as [PersonRole, ...PersonRole[]]), password, halls,
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          username: z
+            .string()
+            .min(3)
+            .max(64)
+            .regex(/^[a-z0-9._-]+$/),
+          displayName: z.string().min(1).max(120),
+          role: z.enum(Object.values(PersonRole) as [PersonRole, ...PersonRole[]]),
+          password,
+          halls,
+        })
+        .strict(),
+    )
     assertHolds(c, b.halls)
     // Set by someone else: the person chooses their own at the first login.
     return c.json(await auth.createUser({ ...b, mustChangePassword: c.get('authOn') }), 201)
@@ -66,29 +90,55 @@ export function registerAccessRoutes(app: App, services: Services) {
     assertHolds(c, b.halls)
     return c.json(await auth.setHalls(param(c, 'userId'), b.halls))
   })
-  app.post('/api/auth/users/:userId/disable', needs('users.admin'), async (c) => c.json(await auth.setDisabled(param(c, 'userId'), true, principalOf(c))))
-  app.post('/api/auth/users/:userId/enable', needs('users.admin'), async (c) => c.json(await auth.setDisabled(param(c, 'userId'), false, principalOf(c))))
-  app.post('/api/auth/users/:userId/sessions/end', needs('users.admin'), async (c) => c.json(await auth.endSessions(param(c, 'userId'))))
-  app.post('/api/auth/users/:userId/unlock', needs('users.admin'), async (c) => c.json(await auth.unlock(param(c, 'userId'))))
+  app.post('/api/auth/users/:userId/disable', needs('users.admin'), async (c) =>
+    c.json(await auth.setDisabled(param(c, 'userId'), true, principalOf(c))),
+  )
+  app.post('/api/auth/users/:userId/enable', needs('users.admin'), async (c) =>
+    c.json(await auth.setDisabled(param(c, 'userId'), false, principalOf(c))),
+  )
+  app.post('/api/auth/users/:userId/sessions/end', needs('users.admin'), async (c) =>
+    c.json(await auth.endSessions(param(c, 'userId'))),
+  )
+  app.post('/api/auth/users/:userId/unlock', needs('users.admin'), async (c) =>
+    c.json(await auth.unlock(param(c, 'userId'))),
+  )
   app.post('/api/auth/users/:userId/password', needs('users.admin'), async (c) => {
     const b = await body(c, z.object({ password }).strict())
     return c.json(await auth.changePassword(param(c, 'userId'), { next: b.password, resetBy: principalOf(c) }))
   })
 
   // Issue 14 point 8 (GEN-23, GEN-25, GEN-27): the exclusion list of self-excluded and prohibited players.
-  app.get('/api/players/exclusions', needs('players.read'), async (c) => c.json({ exclusions: await services.players.list() }))
+  app.get('/api/players/exclusions', needs('players.read'), async (c) =>
+    c.json({ exclusions: await services.players.list() }),
+  )
   app.post('/api/players/exclusions', needs('players.exclude'), async (c) => {
-    const b = await body(c, z.object({
-      document: z.string().min(4).max(40), name: z.string().min(1).max(120), kind: z.enum(['self_excluded', 'prohibited']),
-      reason: z.string().min(3).max(500), hallId: id.nullable().optional(), until: z.string().datetime({ offset: true }).nullable().optional(),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          document: z.string().min(4).max(40),
+          name: z.string().min(1).max(120),
+          kind: z.enum(['self_excluded', 'prohibited']),
+          reason: z.string().min(3).max(500),
+          hallId: id.nullable().optional(),
+          until: z.string().datetime({ offset: true }).nullable().optional(),
+        })
+        .strict(),
+    )
     return c.json(await services.players.exclude(b, nameOf(c, 'sin autenticación')), 201)
   })
-  app.post('/api/players/exclusions/:exclusionId/lift', needs('players.exclude'), async (c) => c.json(await services.players.lift(param(c, 'exclusionId'), nameOf(c, 'sin autenticación'))))
+  app.post('/api/players/exclusions/:exclusionId/lift', needs('players.exclude'), async (c) =>
+    c.json(await services.players.lift(param(c, 'exclusionId'), nameOf(c, 'sin autenticación'))),
+  )
 
   app.post('/api/auth/devices', needs('device.admin'), async (c) => {
     // Issue 14 point 1: every device belongs to a hall that exists (and that the director holds).
-    const b = await body(c, z.object({ kind: z.enum(['kiosk', 'cashier_station', 'display']), name: z.string().min(1).max(120), hallId: id }).strict())
+    const b = await body(
+      c,
+      z
+        .object({ kind: z.enum(['kiosk', 'cashier_station', 'display']), name: z.string().min(1).max(120), hallId: id })
+        .strict(),
+    )
     assertHolds(c, [b.hallId])
     return c.json(await auth.enrolDevice(b), 201)
   })

@@ -10,12 +10,39 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../shared/clock.ts'
 import {
-  clearLoginFailures, countDirectors, demoUsers, deviceCredentialById, deviceSecretHash, hallsOfUser, insertDeviceCredential, insertToken, insertUser, listUsers,
-  lockUser, missingHalls, revokeDeviceCredential, revokeToken, revokeTokensOfDevice, revokeTokensOfUser, setMustChangePassword, setPassword, setUserDisabled,
-  setUserHalls, takeLoginAttempt, tokenByHash, unlockUser, userById, type UserRow,
+  clearLoginFailures,
+  countDirectors,
+  demoUsers,
+  deviceCredentialById,
+  deviceSecretHash,
+  hallsOfUser,
+  insertDeviceCredential,
+  insertToken,
+  insertUser,
+  listUsers,
+  lockUser,
+  missingHalls,
+  revokeDeviceCredential,
+  revokeToken,
+  revokeTokensOfDevice,
+  revokeTokensOfUser,
+  setMustChangePassword,
+  setPassword,
+  setUserDisabled,
+  setUserHalls,
+  takeLoginAttempt,
+  tokenByHash,
+  unlockUser,
+  userById,
+  type UserRow,
 } from './store.ts'
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>
 
 export { DeviceKind, PersonRole } from './roles.ts'
 import { DeviceKind, PersonRole } from './roles.ts'
@@ -41,7 +68,13 @@ export interface Principal {
   device?: DeviceRef
 }
 
-export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: 'anonymous', name: 'anonymous', role: 'public', halls: Object.freeze([]) as readonly string[] })
+export const ANONYMOUS: Principal = Object.freeze({
+  kind: 'anonymous',
+  id: 'anonymous',
+  name: 'anonymous',
+  role: 'public',
+  halls: Object.freeze([]) as readonly string[],
+})
 
 /** Whether a principal may act in a hall (issue 14 point 1). */
 export function holdsHall(who: Principal, hallId: string): boolean {
@@ -64,7 +97,8 @@ export interface AuthOptions {
   demoAccountsDisabled?: boolean
 }
 
-const DEMO_ACCOUNT_DISABLED = 'the demo accounts are disabled on a server without the demo: each person gets an account of their own'
+const DEMO_ACCOUNT_DISABLED =
+  'the demo accounts are disabled on a server without the demo: each person gets an account of their own'
 
 /** The demo's published password: never accepted as someone's new one. */
 const DEMO_PASSWORD_FORBIDDEN = 'bolillo-demo'
@@ -81,7 +115,12 @@ export async function checkPassword(password: string, stored: string): Promise<b
   const [scheme, n, r, p, salt, key] = stored.split('$')
   if (scheme !== 'scrypt') return false
   const expected = Buffer.from(key, 'base64url')
-  const got = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem })
+  const got = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  })
   return got.length === expected.length && timingSafeEqual(got, expected)
 }
 
@@ -99,19 +138,46 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * Creates a person working in `halls` (issue 14 point 1): hall ids, or '*' for every hall. Callers inside the
    * server that name none (tests, the demo before its hall exists) get every hall; the HTTP route always names them.
    */
-  async function createUser(input: { username: string; displayName: string; role: PersonRole; password: string; halls?: '*' | readonly string[]; demo?: boolean; mustChangePassword?: boolean }) {
-    if (!Object.values(PersonRole).includes(input.role)) throw new DomainError('VALIDATION_FAILED', `unknown role ${input.role}`)
-    if (input.password.length < 8) throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
+  async function createUser(input: {
+    username: string
+    displayName: string
+    role: PersonRole
+    password: string
+    halls?: '*' | readonly string[]
+    demo?: boolean
+    mustChangePassword?: boolean
+  }) {
+    if (!Object.values(PersonRole).includes(input.role))
+      throw new DomainError('VALIDATION_FAILED', `unknown role ${input.role}`)
+    if (input.password.length < 8)
+      throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
     const halls = input.halls ?? '*'
     if (halls !== '*') {
       const missing = await missingHalls(db, halls)
-      if (missing.length) throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
+      if (missing.length)
+        throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
     }
     const hash = await hashPassword(input.password)
     const id = newId('u')
     await db.transaction(async (tx) => {
-      await insertUser(tx, { id, username: input.username, displayName: input.displayName, role: input.role, passwordHash: hash, createdAt: now().toISOString(), allHalls: halls === '*', hallIds: halls === '*' ? [] : [...new Set(halls)], demo: input.demo, mustChangePassword: input.mustChangePassword })
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.created', scope: '', payload: { userId: id, username: input.username, displayName: input.displayName, role: input.role, halls } })
+      await insertUser(tx, {
+        id,
+        username: input.username,
+        displayName: input.displayName,
+        role: input.role,
+        passwordHash: hash,
+        createdAt: now().toISOString(),
+        allHalls: halls === '*',
+        hallIds: halls === '*' ? [] : [...new Set(halls)],
+        demo: input.demo,
+        mustChangePassword: input.mustChangePassword,
+      })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'user.created',
+        scope: '',
+        payload: { userId: id, username: input.username, displayName: input.displayName, role: input.role, halls },
+      })
     })
     return { id, username: input.username, role: input.role, halls }
   }
@@ -120,7 +186,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function setHalls(userId: string, halls: '*' | readonly string[]) {
     if (halls !== '*') {
       const missing = await missingHalls(db, halls)
-      if (missing.length) throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
+      if (missing.length)
+        throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
     }
     await db.transaction(async (tx) => {
       if (!(await userById(tx, userId))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
@@ -135,8 +202,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const out = []
     for (const r of rows) {
       out.push({
-        id: r.id, username: r.username, displayName: r.display_name, role: r.role, disabled: Number(r.disabled) === 1,
-        halls: Number(r.all_halls) === 1 ? '*' as const : await hallsOfUser(db, r.id),
+        id: r.id,
+        username: r.username,
+        displayName: r.display_name,
+        role: r.role,
+        disabled: Number(r.disabled) === 1,
+        halls: Number(r.all_halls) === 1 ? ('*' as const) : await hallsOfUser(db, r.id),
         lockedUntil: r.locked_until && Date.parse(r.locked_until) > now().getTime() ? r.locked_until : null,
         mustChangePassword: Number(r.must_change_password) === 1,
       })
@@ -147,14 +218,20 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   /** Issue 14 point 5: a disabled person cannot log in, and every session they hold ends at once. */
   async function setDisabled(userId: string, disabled: boolean, by?: Principal) {
     await db.transaction(async (tx) => {
-      if (by && by.id === userId && disabled) throw new DomainError('VALIDATION_FAILED', 'a director cannot disable herself', { field: 'userId' })
+      if (by && by.id === userId && disabled)
+        throw new DomainError('VALIDATION_FAILED', 'a director cannot disable herself', { field: 'userId' })
       if (!disabled) {
         const u = await userById(tx, userId)
         if (u && isDisabledDemo(u)) throw new DomainError('FORBIDDEN', DEMO_ACCOUNT_DISABLED, { field: 'userId' })
       }
       if (!(await setUserDisabled(tx, userId, disabled))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
       const ended = disabled ? await revokeTokensOfUser(tx, userId, now().toISOString()) : 0
-      await appendJournal(tx, { at: now().toISOString(), type: disabled ? 'user.disabled' : 'user.enabled', scope: '', payload: { userId, sessionsEnded: ended } })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: disabled ? 'user.disabled' : 'user.enabled',
+        scope: '',
+        payload: { userId, sessionsEnded: ended },
+      })
     })
     return { id: userId, disabled }
   }
@@ -164,7 +241,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return db.transaction(async (tx) => {
       if (!(await userById(tx, userId))) throw new DomainError('NOT_FOUND', `no person ${userId}`)
       const ended = await revokeTokensOfUser(tx, userId, now().toISOString())
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.sessions-ended', scope: '', payload: { userId, sessionsEnded: ended } })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'user.sessions-ended',
+        scope: '',
+        payload: { userId, sessionsEnded: ended },
+      })
       return { id: userId, sessionsEnded: ended }
     })
   }
@@ -183,22 +265,36 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * same lockout); `resetBy` is a director setting another person's password, who must then change it.
    * Every other session of the person ends.
    */
-  async function changePassword(userId: string, input: { current?: string; next: string; resetBy?: Principal }, keepToken?: string) {
-    if (input.next.length < 8) throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
+  async function changePassword(
+    userId: string,
+    input: { current?: string; next: string; resetBy?: Principal },
+    keepToken?: string,
+  ) {
+    if (input.next.length < 8)
+      throw new DomainError('VALIDATION_FAILED', 'a password has at least 8 characters', { field: 'password' })
     const u = await userById(db, userId)
     if (!u) throw new DomainError('NOT_FOUND', `no person ${userId}`)
     if (isDisabledDemo(u)) throw new DomainError('FORBIDDEN', DEMO_ACCOUNT_DISABLED, { field: 'userId' })
     if (!input.resetBy) {
       await verifyPassword(u.username, input.current ?? '')
-      if (input.next === input.current) throw new DomainError('VALIDATION_FAILED', 'the new password must differ from the current one', { field: 'password' })
-      if (input.next === DEMO_PASSWORD_FORBIDDEN) throw new DomainError('VALIDATION_FAILED', 'the demo password cannot be chosen', { field: 'password' })
+      if (input.next === input.current)
+        throw new DomainError('VALIDATION_FAILED', 'the new password must differ from the current one', {
+          field: 'password',
+        })
+      if (input.next === DEMO_PASSWORD_FORBIDDEN)
+        throw new DomainError('VALIDATION_FAILED', 'the demo password cannot be chosen', { field: 'password' })
     }
     const hash = await hashPassword(input.next)
     await db.transaction(async (tx) => {
       await setPassword(tx, userId, hash, Boolean(input.resetBy))
       // Every other session ends; the one it was changed from stays open.
       await revokeTokensOfUser(tx, userId, now().toISOString(), keepToken ? sha256(keepToken) : undefined)
-      await appendJournal(tx, { at: now().toISOString(), type: input.resetBy ? 'user.password-reset' : 'user.password-changed', scope: '', payload: { userId } })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: input.resetBy ? 'user.password-reset' : 'user.password-changed',
+        scope: '',
+        payload: { userId },
+      })
     })
     return { id: userId, mustChangePassword: Boolean(input.resetBy) }
   }
@@ -215,7 +311,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (!(await checkPassword(DEMO_PASSWORD_FORBIDDEN, u.password_hash))) continue
       await db.transaction(async (tx) => {
         await setMustChangePassword(tx, u.id)
-        await appendJournal(tx, { at: now().toISOString(), type: 'user.password-change-required', scope: '', payload: { userId: u.id, reason: 'demo account outside the demo' } })
+        await appendJournal(tx, {
+          at: now().toISOString(),
+          type: 'user.password-change-required',
+          scope: '',
+          payload: { userId: u.id, reason: 'demo account outside the demo' },
+        })
       })
       n++
     }
@@ -234,7 +335,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       await db.transaction(async (tx) => {
         if (!(await revokeDeviceCredential(tx, id, now().toISOString()))) return
         await revokeTokensOfDevice(tx, id, now().toISOString())
-        await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId: id, reason: 'demo device on a server without the demo' } })
+        await appendJournal(tx, {
+          at: now().toISOString(),
+          type: 'device.revoked',
+          scope: '',
+          payload: { deviceId: id, reason: 'demo device on a server without the demo' },
+        })
         n++
       })
     }
@@ -246,10 +352,19 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return Number((await countDirectors(db))?.n ?? 0) > 0
   }
 
-  async function issueToken(owner: { userId?: string; deviceId?: string }, ms: number): Promise<{ token: string; expiresAt: string }> {
+  async function issueToken(
+    owner: { userId?: string; deviceId?: string },
+    ms: number,
+  ): Promise<{ token: string; expiresAt: string }> {
     const token = randomBytes(32).toString('base64url')
     const expiresAt = new Date(now().getTime() + ms).toISOString()
-    await insertToken(db, { tokenHash: sha256(token), userId: owner.userId ?? null, deviceId: owner.deviceId ?? null, createdAt: now().toISOString(), expiresAt })
+    await insertToken(db, {
+      tokenHash: sha256(token),
+      userId: owner.userId ?? null,
+      deviceId: owner.deviceId ?? null,
+      createdAt: now().toISOString(),
+      expiresAt,
+    })
     return { token, expiresAt }
   }
 
@@ -259,7 +374,11 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * the account without a check. Each lock lasts twice the last (from `lockoutMs`, up to a day) until a good login
    * or a director's unlock. Unknown, disabled and locked names get the same answer after the same work.
    */
-  async function verifyPassword(username: string, password: string, refuse: (why: string) => DomainError = () => new DomainError('UNAUTHORIZED', LOGIN_REFUSED)): Promise<UserRow> {
+  async function verifyPassword(
+    username: string,
+    password: string,
+    refuse: (why: string) => DomainError = () => new DomainError('UNAUTHORIZED', LOGIN_REFUSED),
+  ): Promise<UserRow> {
     const at = now().toISOString()
     const user = await db.transaction(async (tx) => {
       const u = await takeLoginAttempt(tx, username, at)
@@ -283,7 +402,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const ms = Math.min(24 * 3600_000, lockoutMs * 2 ** Math.min(20, Number(user.lock_count)))
     const until = new Date(now().getTime() + ms).toISOString()
     if (await lockUser(tx, user.id, until, now().toISOString())) {
-      await appendJournal(tx, { at: now().toISOString(), type: 'user.locked', scope: '', payload: { userId: user.id, username, until, lockNo: Number(user.lock_count) + 1 } })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'user.locked',
+        scope: '',
+        payload: { userId: user.id, username, until, lockNo: Number(user.lock_count) + 1 },
+      })
     }
   }
 
@@ -292,13 +416,40 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * bound to that device: every request with the token then names the station it comes from (a cashier's drawer
    * is the station's, DESIGN.md "Money and people").
    */
-  async function login(username: string, password: string, at?: DeviceRef): Promise<{ token: string; expiresAt: string; user: { id: string; role: string; displayName: string; mustChangePassword: boolean }; device?: DeviceRef }> {
+  async function login(
+    username: string,
+    password: string,
+    at?: DeviceRef,
+  ): Promise<{
+    token: string
+    expiresAt: string
+    user: { id: string; role: string; displayName: string; mustChangePassword: boolean }
+    device?: DeviceRef
+  }> {
     const user = await verifyPassword(username, password)
     // Issue 14 point 1: a person logs in only at a station of one of their halls.
-    if (at?.hallId && !holdsHall({ ...ANONYMOUS, halls: await hallsOf(user) }, at.hallId)) throw new DomainError('WRONG_HALL', `this station belongs to hall ${at.hallId}`)
+    if (at?.hallId && !holdsHall({ ...ANONYMOUS, halls: await hallsOf(user) }, at.hallId))
+      throw new DomainError('WRONG_HALL', `this station belongs to hall ${at.hallId}`)
     const t = await issueToken({ userId: user.id, deviceId: at?.id }, sessionMs)
-    if (at) await db.transaction((tx) => appendJournal(tx, { at: now().toISOString(), type: 'user.login', scope: '', payload: { userId: user.id, username, deviceId: at.id } }))
-    return { ...t, user: { id: user.id, role: user.role, displayName: user.display_name, mustChangePassword: Number(user.must_change_password) === 1 }, ...(at ? { device: at } : {}) }
+    if (at)
+      await db.transaction((tx) =>
+        appendJournal(tx, {
+          at: now().toISOString(),
+          type: 'user.login',
+          scope: '',
+          payload: { userId: user.id, username, deviceId: at.id },
+        }),
+      )
+    return {
+      ...t,
+      user: {
+        id: user.id,
+        role: user.role,
+        displayName: user.display_name,
+        mustChangePassword: Number(user.must_change_password) === 1,
+      },
+      ...(at ? { device: at } : {}),
+    }
   }
 
   /**
@@ -307,8 +458,19 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * whether their role may confirm and that they are not the requester.
    */
   async function confirmPerson(username: string, password: string): Promise<Principal & { username: string }> {
-    const user = await verifyPassword(username, password, (why) => new DomainError('SECOND_PERSON_REQUIRED', `the second person: ${why}`, { field: 'confirm' }))
-    return { kind: 'person', id: user.id, name: user.display_name, role: user.role as PersonRole, username, halls: await hallsOf(user) }
+    const user = await verifyPassword(
+      username,
+      password,
+      (why) => new DomainError('SECOND_PERSON_REQUIRED', `the second person: ${why}`, { field: 'confirm' }),
+    )
+    return {
+      kind: 'person',
+      id: user.id,
+      name: user.display_name,
+      role: user.role as PersonRole,
+      username,
+      halls: await hallsOf(user),
+    }
   }
 
   async function hallsOf(u: { id: string; all_halls: number }): Promise<'*' | string[]> {
@@ -326,22 +488,41 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   /** Enrols a device; the secret is shown once and stored only as a hash. */
-  async function enrolDevice(input: { kind: DeviceKind; name: string; hallId?: string }): Promise<{ id: string; secret: string; credential: string }> {
-    if (!Object.values(DeviceKind).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`)
+  async function enrolDevice(input: {
+    kind: DeviceKind
+    name: string
+    hallId?: string
+  }): Promise<{ id: string; secret: string; credential: string }> {
+    if (!Object.values(DeviceKind).includes(input.kind))
+      throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`)
     // Issue 14 point 1: a device belongs to a hall that exists.
-    if (input.hallId && (await missingHalls(db, [input.hallId])).length) throw new DomainError('NOT_FOUND', `no hall ${input.hallId}`, { field: 'hallId' })
+    if (input.hallId && (await missingHalls(db, [input.hallId])).length)
+      throw new DomainError('NOT_FOUND', `no hall ${input.hallId}`, { field: 'hallId' })
     const id = newId('dev')
     const secret = randomBytes(24).toString('base64url')
     await db.transaction(async (tx) => {
-      await insertDeviceCredential(tx, { id, kind: input.kind, name: input.name, hallId: input.hallId ?? null, secretHash: sha256(secret), createdAt: now().toISOString() })
-      await appendJournal(tx, { at: now().toISOString(), type: 'device.enrolled', scope: input.hallId ? `hall:${input.hallId}` : '', payload: { deviceId: id, kind: input.kind, name: input.name } })
+      await insertDeviceCredential(tx, {
+        id,
+        kind: input.kind,
+        name: input.name,
+        hallId: input.hallId ?? null,
+        secretHash: sha256(secret),
+        createdAt: now().toISOString(),
+      })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'device.enrolled',
+        scope: input.hallId ? `hall:${input.hallId}` : '',
+        payload: { deviceId: id, kind: input.kind, name: input.name },
+      })
     })
     return { id, secret, credential: `${id}.${secret}` }
   }
 
   async function revokeDevice(deviceId: string) {
     await db.transaction(async (tx) => {
-      if (!(await revokeDeviceCredential(tx, deviceId, now().toISOString()))) throw new DomainError('NOT_FOUND', `no active device ${deviceId}`)
+      if (!(await revokeDeviceCredential(tx, deviceId, now().toISOString())))
+        throw new DomainError('NOT_FOUND', `no active device ${deviceId}`)
       await revokeTokensOfDevice(tx, deviceId, now().toISOString())
       await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId } })
     })
@@ -357,13 +538,22 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     if (!value) throw new DomainError('UNAUTHORIZED', 'malformed Authorization header')
     if (/^bearer$/i.test(scheme)) {
       const row = await tokenByHash(db, sha256(value))
-      if (!row || row.revoked_at || Date.parse(row.expires_at) <= now().getTime()) throw new DomainError('UNAUTHORIZED', 'session expired or unknown')
+      if (!row || row.revoked_at || Date.parse(row.expires_at) <= now().getTime())
+        throw new DomainError('UNAUTHORIZED', 'session expired or unknown')
       if (row.user_id) {
         const u = await userById(db, row.user_id)
         if (!u || u.disabled || isDisabledDemo(u)) throw new DomainError('UNAUTHORIZED', 'user disabled')
         // A session opened at a station lasts only as long as the station's enrolment, and acts in its hall only.
         const device = row.device_id ? (await deviceById(row.device_id)).device : undefined
-        return { kind: 'person', id: u.id, name: u.display_name, role: u.role, halls: await hallsOf(u), ...(device ? { device } : {}), ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}) }
+        return {
+          kind: 'person',
+          id: u.id,
+          name: u.display_name,
+          role: u.role,
+          halls: await hallsOf(u),
+          ...(device ? { device } : {}),
+          ...(Number(u.must_change_password) === 1 ? { mustChangePassword: true } : {}),
+        }
       }
       return deviceById(row.device_id!)
     }
@@ -373,7 +563,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       const id = value.slice(0, dot)
       const d = await deviceSecretHash(db, id)
       const given = Buffer.from(sha256(value.slice(dot + 1)))
-      if (!d || !timingSafeEqual(given, Buffer.from(d.secret_hash))) throw new DomainError('UNAUTHORIZED', 'unknown device credential')
+      if (!d || !timingSafeEqual(given, Buffer.from(d.secret_hash)))
+        throw new DomainError('UNAUTHORIZED', 'unknown device credential')
       return deviceById(id)
     }
     throw new DomainError('UNAUTHORIZED', `unsupported Authorization scheme ${scheme}`)
@@ -383,12 +574,33 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const d = await deviceCredentialById(db, id)
     if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
     // A device enrolled before halls were tracked (service callers that named none) is not bound to one.
-    return { kind: 'device', id: d.id, name: d.name, role: d.kind, halls: d.hall_id ? [d.hall_id] : '*', device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null } }
+    return {
+      kind: 'device',
+      id: d.id,
+      name: d.name,
+      role: d.kind,
+      halls: d.hall_id ? [d.hall_id] : '*',
+      device: { id: d.id, name: d.name, kind: d.kind, hallId: d.hall_id ?? null },
+    }
   }
 
   return {
-    createUser, login, confirmPerson, logout, enrolDevice, revokeDevice, revokeDemoDevices, authenticate,
-    setHalls, people, setDisabled, endSessions, unlock, changePassword, requirePasswordChangeOfDemoAccounts, hasDirector,
+    createUser,
+    login,
+    confirmPerson,
+    logout,
+    enrolDevice,
+    revokeDevice,
+    revokeDemoDevices,
+    authenticate,
+    setHalls,
+    people,
+    setDisabled,
+    endSessions,
+    unlock,
+    changePassword,
+    requirePasswordChangeOfDemoAccounts,
+    hasDirector,
   }
 }
 

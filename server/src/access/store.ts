@@ -6,29 +6,85 @@ import type { Sql } from '../db/database.ts'
 import type { DeviceKind, PersonRole } from './roles.ts'
 
 export interface UserRow {
-  id: string; username: string; role: string; display_name: string; password_hash: string; failed_attempts: number; locked_until: string | null; disabled: number
-  all_halls: number; lock_count: number; must_change_password: number; demo: number
+  id: string
+  username: string
+  role: string
+  display_name: string
+  password_hash: string
+  failed_attempts: number
+  locked_until: string | null
+  disabled: number
+  all_halls: number
+  lock_count: number
+  must_change_password: number
+  demo: number
 }
-export interface TokenRow { user_id: string | null; device_id: string | null; expires_at: string; revoked_at: string | null }
-export interface DeviceCredentialRow { id: string; kind: DeviceKind; name: string; hall_id: string | null; revoked_at: string | null }
+export interface TokenRow {
+  user_id: string | null
+  device_id: string | null
+  expires_at: string
+  revoked_at: string | null
+}
+export interface DeviceCredentialRow {
+  id: string
+  kind: DeviceKind
+  name: string
+  hall_id: string | null
+  revoked_at: string | null
+}
 
 // People
 
-export async function insertUser(tx: Sql, u: { id: string; username: string; displayName: string; role: PersonRole; passwordHash: string; createdAt: string; allHalls: boolean; hallIds: readonly string[]; demo?: boolean; mustChangePassword?: boolean }): Promise<void> {
-  await tx.run('INSERT INTO users (id, username, display_name, role, password_hash, created_at, all_halls, demo, must_change_password) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [u.id, u.username, u.displayName, u.role, u.passwordHash, u.createdAt, u.allHalls ? 1 : 0, u.demo ? 1 : 0, u.mustChangePassword ? 1 : 0])
-  for (const hallId of u.hallIds) await tx.run('INSERT INTO user_halls (user_id, hall_id) VALUES (?, ?)', [u.id, hallId])
+export async function insertUser(
+  tx: Sql,
+  u: {
+    id: string
+    username: string
+    displayName: string
+    role: PersonRole
+    passwordHash: string
+    createdAt: string
+    allHalls: boolean
+    hallIds: readonly string[]
+    demo?: boolean
+    mustChangePassword?: boolean
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO users (id, username, display_name, role, password_hash, created_at, all_halls, demo, must_change_password) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      u.id,
+      u.username,
+      u.displayName,
+      u.role,
+      u.passwordHash,
+      u.createdAt,
+      u.allHalls ? 1 : 0,
+      u.demo ? 1 : 0,
+      u.mustChangePassword ? 1 : 0,
+    ],
+  )
+  for (const hallId of u.hallIds)
+    await tx.run('INSERT INTO user_halls (user_id, hall_id) VALUES (?, ?)', [u.id, hallId])
 }
 
 /** The halls a person works in (issue 14 point 1). */
 export async function hallsOfUser(db: Sql, userId: string): Promise<string[]> {
-  return (await db.all<{ hall_id: string }>('SELECT hall_id FROM user_halls WHERE user_id = ? ORDER BY hall_id', [userId])).map((r) => r.hall_id)
+  return (
+    await db.all<{ hall_id: string }>('SELECT hall_id FROM user_halls WHERE user_id = ? ORDER BY hall_id', [userId])
+  ).map((r) => r.hall_id)
 }
 
-export async function setUserHalls(tx: Sql, userId: string, allHalls: boolean, hallIds: readonly string[]): Promise<void> {
+export async function setUserHalls(
+  tx: Sql,
+  userId: string,
+  allHalls: boolean,
+  hallIds: readonly string[],
+): Promise<void> {
   await tx.run('UPDATE users SET all_halls = ? WHERE id = ?', [allHalls ? 1 : 0, userId])
   await tx.run('DELETE FROM user_halls WHERE user_id = ?', [userId])
-  for (const hallId of hallIds) await tx.run('INSERT INTO user_halls (user_id, hall_id) VALUES (?, ?)', [userId, hallId])
+  for (const hallId of hallIds)
+    await tx.run('INSERT INTO user_halls (user_id, hall_id) VALUES (?, ?)', [userId, hallId])
 }
 
 /** The ids among `hallIds` that name no hall. */
@@ -38,8 +94,22 @@ export async function missingHalls(db: Sql, hallIds: readonly string[]): Promise
   return missing
 }
 
-export function listUsers(db: Sql): Promise<Array<{ id: string; username: string; display_name: string; role: string; disabled: number; all_halls: number; locked_until: string | null; must_change_password: number; created_at: string }>> {
-  return db.all('SELECT id, username, display_name, role, disabled, all_halls, locked_until, must_change_password, created_at FROM users ORDER BY username')
+export function listUsers(db: Sql): Promise<
+  Array<{
+    id: string
+    username: string
+    display_name: string
+    role: string
+    disabled: number
+    all_halls: number
+    locked_until: string | null
+    must_change_password: number
+    created_at: string
+  }>
+> {
+  return db.all(
+    'SELECT id, username, display_name, role, disabled, all_halls, locked_until, must_change_password, created_at FROM users ORDER BY username',
+  )
 }
 
 export function countDirectors(db: Sql): Promise<{ n: number } | undefined> {
@@ -52,11 +122,17 @@ export async function setUserDisabled(tx: Sql, userId: string, disabled: boolean
 
 export async function setPassword(tx: Sql, userId: string, passwordHash: string, mustChange: boolean): Promise<void> {
   // Issue 24 point 4: a demo account stays one whatever password it is given (not transferable out of the demo).
-  await tx.run('UPDATE users SET password_hash = ?, must_change_password = ? WHERE id = ?', [passwordHash, mustChange ? 1 : 0, userId])
+  await tx.run('UPDATE users SET password_hash = ?, must_change_password = ? WHERE id = ?', [
+    passwordHash,
+    mustChange ? 1 : 0,
+    userId,
+  ])
 }
 
 /** Demo accounts must choose their own password once the server runs outside the demo (issue 14 point 5). */
-export function demoUsers(db: Sql): Promise<Array<{ id: string; password_hash: string; must_change_password: number }>> {
+export function demoUsers(
+  db: Sql,
+): Promise<Array<{ id: string; password_hash: string; must_change_password: number }>> {
   return db.all('SELECT id, password_hash, must_change_password FROM users WHERE demo = 1')
 }
 
@@ -66,8 +142,15 @@ export async function setMustChangePassword(tx: Sql, userId: string): Promise<vo
 
 /** Ends a person's sessions, all or all but the one whose hash is `exceptHash`; how many it ended. */
 export async function revokeTokensOfUser(tx: Sql, userId: string, at: string, exceptHash?: string): Promise<number> {
-  if (exceptHash) return (await tx.run('UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash <> ?', [at, userId, exceptHash])).changes
-  return (await tx.run('UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [at, userId])).changes
+  if (exceptHash)
+    return (
+      await tx.run(
+        'UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash <> ?',
+        [at, userId, exceptHash],
+      )
+    ).changes
+  return (await tx.run('UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [at, userId]))
+    .changes
 }
 
 /**
@@ -76,32 +159,64 @@ export async function revokeTokensOfUser(tx: Sql, userId: string, at: string, ex
  * the account is unknown, disabled or locked.
  */
 export async function takeLoginAttempt(tx: Sql, username: string, now: string): Promise<UserRow | undefined> {
-  const r = await tx.run('UPDATE users SET failed_attempts = failed_attempts + 1 WHERE username = ? AND disabled = 0 AND (locked_until IS NULL OR locked_until <= ?)', [username, now])
+  const r = await tx.run(
+    'UPDATE users SET failed_attempts = failed_attempts + 1 WHERE username = ? AND disabled = 0 AND (locked_until IS NULL OR locked_until <= ?)',
+    [username, now],
+  )
   if (r.changes !== 1) return undefined
   return tx.get<UserRow>('SELECT * FROM users WHERE username = ?', [username])
 }
 
 /** Locks an account that is not locked yet; false when it already was (another attempt locked it first). */
 export async function lockUser(tx: Sql, userId: string, until: string, now: string): Promise<boolean> {
-  const r = await tx.run('UPDATE users SET locked_until = ?, failed_attempts = 0, lock_count = lock_count + 1 WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?)', [until, userId, now])
+  const r = await tx.run(
+    'UPDATE users SET locked_until = ?, failed_attempts = 0, lock_count = lock_count + 1 WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?)',
+    [until, userId, now],
+  )
   return r.changes === 1
 }
 
 /** A director lifts a lock (and its growing delay). */
 export async function unlockUser(tx: Sql, userId: string): Promise<boolean> {
-  return (await tx.run('UPDATE users SET locked_until = NULL, failed_attempts = 0, lock_count = 0 WHERE id = ?', [userId])).changes === 1
+  return (
+    (await tx.run('UPDATE users SET locked_until = NULL, failed_attempts = 0, lock_count = 0 WHERE id = ?', [userId]))
+      .changes === 1
+  )
 }
 
 export function userByUsername(db: Sql, username: string): Promise<UserRow | undefined> {
   return db.get<UserRow>('SELECT * FROM users WHERE username = ?', [username])
 }
 
-export function userById(db: Sql, id: string): Promise<{ id: string; username: string; role: PersonRole; display_name: string; disabled: number; all_halls: number; must_change_password: number; demo: number } | undefined> {
-  return db.get('SELECT id, username, role, display_name, disabled, all_halls, must_change_password, demo FROM users WHERE id = ?', [id])
+export function userById(
+  db: Sql,
+  id: string,
+): Promise<
+  | {
+      id: string
+      username: string
+      role: PersonRole
+      display_name: string
+      disabled: number
+      all_halls: number
+      must_change_password: number
+      demo: number
+    }
+  | undefined
+> {
+  return db.get(
+    'SELECT id, username, role, display_name, disabled, all_halls, must_change_password, demo FROM users WHERE id = ?',
+    [id],
+  )
 }
 
 /** Records the failure count and, when it locks the account, until when. */
-export async function setLoginFailures(tx: Sql, userId: string, failures: number, lockedUntil: string | null): Promise<void> {
+export async function setLoginFailures(
+  tx: Sql,
+  userId: string,
+  failures: number,
+  lockedUntil: string | null,
+): Promise<void> {
   await tx.run('UPDATE users SET failed_attempts = ?, locked_until = ? WHERE id = ?', [failures, lockedUntil, userId])
 }
 
@@ -111,12 +226,20 @@ export async function clearLoginFailures(db: Sql, userId: string): Promise<void>
 
 // Tokens (sessions of people, and of devices)
 
-export async function insertToken(db: Sql, t: { tokenHash: string; userId: string | null; deviceId: string | null; createdAt: string; expiresAt: string }): Promise<void> {
-  await db.run('INSERT INTO auth_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [t.tokenHash, t.userId, t.deviceId, t.createdAt, t.expiresAt])
+export async function insertToken(
+  db: Sql,
+  t: { tokenHash: string; userId: string | null; deviceId: string | null; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db.run(
+    'INSERT INTO auth_tokens (token_hash, user_id, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+    [t.tokenHash, t.userId, t.deviceId, t.createdAt, t.expiresAt],
+  )
 }
 
 export function tokenByHash(db: Sql, tokenHash: string): Promise<TokenRow | undefined> {
-  return db.get<TokenRow>('SELECT user_id, device_id, expires_at, revoked_at FROM auth_tokens WHERE token_hash = ?', [tokenHash])
+  return db.get<TokenRow>('SELECT user_id, device_id, expires_at, revoked_at FROM auth_tokens WHERE token_hash = ?', [
+    tokenHash,
+  ])
 }
 
 export async function revokeToken(db: Sql, tokenHash: string, at: string): Promise<void> {
@@ -129,13 +252,22 @@ export async function revokeTokensOfDevice(tx: Sql, deviceId: string, at: string
 
 // Device credentials
 
-export async function insertDeviceCredential(tx: Sql, d: { id: string; kind: DeviceKind; name: string; hallId: string | null; secretHash: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO device_credentials (id, kind, name, hall_id, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)', [d.id, d.kind, d.name, d.hallId, d.secretHash, d.createdAt])
+export async function insertDeviceCredential(
+  tx: Sql,
+  d: { id: string; kind: DeviceKind; name: string; hallId: string | null; secretHash: string; createdAt: string },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO device_credentials (id, kind, name, hall_id, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [d.id, d.kind, d.name, d.hallId, d.secretHash, d.createdAt],
+  )
 }
 
 /** Revokes an active credential; false when there is none with this id. */
 export async function revokeDeviceCredential(tx: Sql, deviceId: string, at: string): Promise<boolean> {
-  const r = await tx.run('UPDATE device_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, deviceId])
+  const r = await tx.run('UPDATE device_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+    at,
+    deviceId,
+  ])
   return r.changes === 1
 }
 
@@ -144,34 +276,62 @@ export function deviceSecretHash(db: Sql, deviceId: string): Promise<{ secret_ha
 }
 
 export function deviceCredentialById(db: Sql, deviceId: string): Promise<DeviceCredentialRow | undefined> {
-  return db.get<DeviceCredentialRow>('SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?', [deviceId])
+  return db.get<DeviceCredentialRow>(
+    'SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?',
+    [deviceId],
+  )
 }
 
 // Halls of the things a request touches (issue 14 point 1): one function per kind of resource, each answering the
 // halls it belongs to (a simultaneous game belongs to every hall it is played in), or [] when it does not exist.
 
-const list = async (db: Sql, sql: string, params: readonly unknown[]): Promise<string[]> =>
-  [...new Set((await db.all<{ hall_id: string | null }>(sql, params)).map((r) => r.hall_id).filter((h): h is string => Boolean(h)))]
+const list = async (db: Sql, sql: string, params: readonly unknown[]): Promise<string[]> => [
+  ...new Set(
+    (await db.all<{ hall_id: string | null }>(sql, params))
+      .map((r) => r.hall_id)
+      .filter((h): h is string => Boolean(h)),
+  ),
+]
 
 export const hallsOfGame = (db: Sql, gameId: string) =>
-  list(db, 'SELECT hall_id FROM games WHERE id = ? UNION SELECT hall_id FROM game_halls WHERE game_id = ?', [gameId, gameId])
-export const hallsOfSession = (db: Sql, sessionId: string) => list(db, 'SELECT hall_id FROM sessions WHERE id = ?', [sessionId])
-export const hallsOfSeries = (db: Sql, seriesId: string) => list(db, 'SELECT hall_id FROM series WHERE id = ?', [seriesId])
+  list(db, 'SELECT hall_id FROM games WHERE id = ? UNION SELECT hall_id FROM game_halls WHERE game_id = ?', [
+    gameId,
+    gameId,
+  ])
+export const hallsOfSession = (db: Sql, sessionId: string) =>
+  list(db, 'SELECT hall_id FROM sessions WHERE id = ?', [sessionId])
+export const hallsOfSeries = (db: Sql, seriesId: string) =>
+  list(db, 'SELECT hall_id FROM series WHERE id = ?', [seriesId])
 export const hallsOfPrize = (db: Sql, prizeId: string) =>
-  list(db, 'SELECT g.hall_id FROM prizes p JOIN games g ON g.id = p.game_id WHERE p.id = ? UNION SELECT hall_id FROM bonus_prizes WHERE id = ?', [prizeId, prizeId])
-export const hallsOfPayout = (db: Sql, payoutId: string) => list(db, 'SELECT hall_id FROM payouts WHERE id = ?', [payoutId])
-export const hallsOfAmlReport = (db: Sql, reportId: string) => list(db, 'SELECT hall_id FROM aml_reports WHERE id = ?', [reportId])
-export const hallsOfBallSet = (db: Sql, setId: string) => list(db, 'SELECT hall_id FROM ball_sets WHERE id = ?', [setId])
-export const hallsOfPot = (db: Sql, potId: string) => list(db, 'SELECT hall_id FROM pot_halls WHERE pot_id = ?', [potId])
+  list(
+    db,
+    'SELECT g.hall_id FROM prizes p JOIN games g ON g.id = p.game_id WHERE p.id = ? UNION SELECT hall_id FROM bonus_prizes WHERE id = ?',
+    [prizeId, prizeId],
+  )
+export const hallsOfPayout = (db: Sql, payoutId: string) =>
+  list(db, 'SELECT hall_id FROM payouts WHERE id = ?', [payoutId])
+export const hallsOfAmlReport = (db: Sql, reportId: string) =>
+  list(db, 'SELECT hall_id FROM aml_reports WHERE id = ?', [reportId])
+export const hallsOfBallSet = (db: Sql, setId: string) =>
+  list(db, 'SELECT hall_id FROM ball_sets WHERE id = ?', [setId])
+export const hallsOfPot = (db: Sql, potId: string) =>
+  list(db, 'SELECT hall_id FROM pot_halls WHERE pot_id = ?', [potId])
 /** An enrolled device (credential) or a registered gaming device (equipment) of that id. */
 export const hallsOfDevice = (db: Sql, deviceId: string) =>
-  list(db, 'SELECT hall_id FROM device_credentials WHERE id = ? UNION SELECT hall_id FROM devices WHERE id = ?', [deviceId, deviceId])
+  list(db, 'SELECT hall_id FROM device_credentials WHERE id = ? UNION SELECT hall_id FROM devices WHERE id = ?', [
+    deviceId,
+    deviceId,
+  ])
 /** A station's hall: the enrolled device of that id. */
-export const hallsOfStation = (db: Sql, stationId: string) => list(db, 'SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
+export const hallsOfStation = (db: Sql, stationId: string) =>
+  list(db, 'SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
 /** A cashier's shift (issue 13 point 5): its report lists a hall's drawer. */
-export const hallsOfShift = (db: Sql, shiftId: string) => list(db, 'SELECT hall_id FROM cashier_shifts WHERE id = ?', [shiftId])
-export const hallsOfCard = (db: Sql, cardId: string) => list(db, 'SELECT g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
-export const hallsOfVoucher = (db: Sql, voucherId: string) => list(db, 'SELECT hall_id FROM vouchers WHERE id = ?', [voucherId])
+export const hallsOfShift = (db: Sql, shiftId: string) =>
+  list(db, 'SELECT hall_id FROM cashier_shifts WHERE id = ?', [shiftId])
+export const hallsOfCard = (db: Sql, cardId: string) =>
+  list(db, 'SELECT g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
+export const hallsOfVoucher = (db: Sql, voucherId: string) =>
+  list(db, 'SELECT hall_id FROM vouchers WHERE id = ?', [voucherId])
 /** A person's halls; '*' for someone of every hall. */
 export async function hallsOfPerson(db: Sql, userId: string): Promise<'*' | string[]> {
   const u = await db.get<{ all_halls: number }>('SELECT all_halls FROM users WHERE id = ?', [userId])
@@ -181,16 +341,47 @@ export async function hallsOfPerson(db: Sql, userId: string): Promise<'*' | stri
 
 // Player exclusions (issue 14 point 8; GEN-23, GEN-25, GEN-27)
 
-export interface ExclusionRow { id: string; document: string; document_key: string | null; name: string; kind: string; reason: string; hall_id: string | null; until_at: string | null; created_by: string; created_at: string; lifted_at: string | null }
+export interface ExclusionRow {
+  id: string
+  document: string
+  document_key: string | null
+  name: string
+  kind: string
+  reason: string
+  hall_id: string | null
+  until_at: string | null
+  created_by: string
+  created_at: string
+  lifted_at: string | null
+}
 
-export async function insertExclusion(tx: Sql, e: { id: string; document: string; documentKey: string; name: string; kind: string; reason: string; hallId: string | null; untilAt: string | null; createdBy: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO player_exclusions (id, document, document_key, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [e.id, e.document, e.documentKey, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt])
+export async function insertExclusion(
+  tx: Sql,
+  e: {
+    id: string
+    document: string
+    documentKey: string
+    name: string
+    kind: string
+    reason: string
+    hallId: string | null
+    untilAt: string | null
+    createdBy: string
+    createdAt: string
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO player_exclusions (id, document, document_key, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [e.id, e.document, e.documentKey, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt],
+  )
 }
 
 /** The exclusions in force for a person (their identity key, shared/identity.ts) at `now` (in a hall, or in every hall). */
 export function exclusionsInForce(db: Sql, documentKey: string, now: string): Promise<ExclusionRow[]> {
-  return db.all<ExclusionRow>('SELECT * FROM player_exclusions WHERE document_key = ? AND lifted_at IS NULL AND (until_at IS NULL OR until_at > ?) ORDER BY created_at', [documentKey, now])
+  return db.all<ExclusionRow>(
+    'SELECT * FROM player_exclusions WHERE document_key = ? AND lifted_at IS NULL AND (until_at IS NULL OR until_at > ?) ORDER BY created_at',
+    [documentKey, now],
+  )
 }
 
 /**
@@ -199,9 +390,16 @@ export function exclusionsInForce(db: Sql, documentKey: string, now: string): Pr
  */
 export async function backfillIdentityKeyRows(tx: Sql, keyOf: (document: string) => string): Promise<number> {
   let n = 0
-  for (const [table, doc, key] of [['player_exclusions', 'document', 'document_key'], ['cash_intakes', 'buyer_document', 'buyer_key'], ['aml_reports', 'buyer_document', 'buyer_key']] as const) {
-    const rows = await tx.all<{ id: string; d: string }>(`SELECT id, ${doc} AS d FROM ${table} WHERE ${key} IS NULL AND ${doc} IS NOT NULL`)
-    for (const r of rows) n += (await tx.run(`UPDATE ${table} SET ${key} = ? WHERE id = ? AND ${key} IS NULL`, [keyOf(r.d), r.id])).changes
+  for (const [table, doc, key] of [
+    ['player_exclusions', 'document', 'document_key'],
+    ['cash_intakes', 'buyer_document', 'buyer_key'],
+    ['aml_reports', 'buyer_document', 'buyer_key'],
+  ] as const) {
+    const rows = await tx.all<{ id: string; d: string }>(
+      `SELECT id, ${doc} AS d FROM ${table} WHERE ${key} IS NULL AND ${doc} IS NOT NULL`,
+    )
+    for (const r of rows)
+      n += (await tx.run(`UPDATE ${table} SET ${key} = ? WHERE id = ? AND ${key} IS NULL`, [keyOf(r.d), r.id])).changes
   }
   return n
 }
@@ -211,5 +409,13 @@ export function listExclusions(db: Sql): Promise<ExclusionRow[]> {
 }
 
 export async function liftExclusion(tx: Sql, id: string, by: string, at: string): Promise<boolean> {
-  return (await tx.run('UPDATE player_exclusions SET lifted_at = ?, lifted_by = ? WHERE id = ? AND lifted_at IS NULL', [at, by, id])).changes === 1
+  return (
+    (
+      await tx.run('UPDATE player_exclusions SET lifted_at = ?, lifted_by = ? WHERE id = ? AND lifted_at IS NULL', [
+        at,
+        by,
+        id,
+      ])
+    ).changes === 1
+  )
 }

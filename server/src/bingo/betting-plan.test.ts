@@ -5,12 +5,23 @@ import { BOLIVIA_2025, CANTABRIA_2010, minimumCardsToStart } from '../shared/pro
 import { checkBettingPlan, checkLicenceTerms, effectiveShares, hallProfile, type BettingPlan } from './betting-plan.ts'
 
 const code = (f: () => unknown) => {
-  try { f(); return 'OK' } catch (err) { return err instanceof DomainError ? err.code : 'THROWN' }
+  try {
+    f()
+    return 'OK'
+  } catch (err) {
+    return err instanceof DomainError ? err.code : 'THROWN'
+  }
 }
-const plan = (over: Partial<BettingPlan> = {}): BettingPlan => ({ authorisationRef: 'AJ/DE/RA/123/2026', shares: { poolBp: 7000, lineBp: 1500, bingoBp: 5500, primaBp: 0 }, potsBp: 500, commissionBp: 2000, ...over })
+const plan = (over: Partial<BettingPlan> = {}): BettingPlan => ({
+  authorisationRef: 'AJ/DE/RA/123/2026',
+  shares: { poolBp: 7000, lineBp: 1500, bingoBp: 5500, primaBp: 0 },
+  potsBp: 500,
+  commissionBp: 2000,
+  ...over,
+})
 
 describe('Plan de Apuestas (BNG-52, CFG-24, CFG-25)', () => {
-  it('gives a Bolivian hall no shares until its plan sets them: never Cantabria\'s 10/51 (BNG-52)', () => {
+  it("gives a Bolivian hall no shares until its plan sets them: never Cantabria's 10/51 (BNG-52)", () => {
     expect(BOLIVIA_2025.shares).toBeNull()
     expect(effectiveShares(BOLIVIA_2025, {})).toBeNull()
     expect(hallProfile(BOLIVIA_2025, '{"shares":{}}').shares).toBeNull()
@@ -23,34 +34,66 @@ describe('Plan de Apuestas (BNG-52, CFG-24, CFG-25)', () => {
     expect(checkBettingPlan(BOLIVIA_2025, plan()).commissionBp).toBe(2000)
     expect(code(() => checkBettingPlan(BOLIVIA_2025, plan({ commissionBp: 2600 })))).toBe('PRIZE_SHARES_INVALID') // 70 + 5 + 26 = 101 %
     expect(code(() => checkBettingPlan(BOLIVIA_2025, plan({ authorisationRef: ' ' })))).toBe('PRIZE_SHARES_INVALID')
-    expect(code(() => checkBettingPlan(BOLIVIA_2025, plan({ shares: { poolBp: 6000, lineBp: 1500, bingoBp: 5500, primaBp: 0 } })))).toBe('PRIZE_SHARES_INVALID')
-    expect(code(() => checkBettingPlan(BOLIVIA_2025, plan({ shares: { poolBp: 7000, lineBp: 1000, bingoBp: 5100, primaBp: 600 } })))).toBe('PRIZE_SHARES_INVALID') // no prima in Bolivia
-    expect(checkBettingPlan(CANTABRIA_2010, plan({ shares: { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 } })).shares.primaBp).toBe(600)
+    expect(
+      code(() =>
+        checkBettingPlan(BOLIVIA_2025, plan({ shares: { poolBp: 6000, lineBp: 1500, bingoBp: 5500, primaBp: 0 } })),
+      ),
+    ).toBe('PRIZE_SHARES_INVALID')
+    expect(
+      code(() =>
+        checkBettingPlan(BOLIVIA_2025, plan({ shares: { poolBp: 7000, lineBp: 1000, bingoBp: 5100, primaBp: 600 } })),
+      ),
+    ).toBe('PRIZE_SHARES_INVALID') // no prima in Bolivia
+    expect(
+      checkBettingPlan(CANTABRIA_2010, plan({ shares: { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 } }))
+        .shares.primaBp,
+    ).toBe(600)
   })
 
   it('never accepts shares that leave more than 100 % or a pool smaller than its prizes (property)', () => {
     const bp = fc.integer({ min: 0, max: 10_000 })
-    fc.assert(fc.property(bp, bp, bp, bp, bp, bp, (poolBp, lineBp, bingoBp, primaBp, potsBp, commissionBp) => {
-      const p = plan({ shares: { poolBp, lineBp, bingoBp, primaBp }, potsBp, commissionBp })
-      const ok = code(() => checkBettingPlan(CANTABRIA_2010, p)) === 'OK'
-      if (ok) {
-        expect(poolBp + potsBp + commissionBp).toBeLessThanOrEqual(10_000)
-        expect(lineBp + bingoBp + primaBp).toBeLessThanOrEqual(poolBp)
-      } else {
-        expect(poolBp + potsBp + commissionBp > 10_000 || lineBp + bingoBp + primaBp > poolBp || bingoBp === 0).toBe(true)
-      }
-    }))
+    fc.assert(
+      fc.property(bp, bp, bp, bp, bp, bp, (poolBp, lineBp, bingoBp, primaBp, potsBp, commissionBp) => {
+        const p = plan({ shares: { poolBp, lineBp, bingoBp, primaBp }, potsBp, commissionBp })
+        const ok = code(() => checkBettingPlan(CANTABRIA_2010, p)) === 'OK'
+        if (ok) {
+          expect(poolBp + potsBp + commissionBp).toBeLessThanOrEqual(10_000)
+          expect(lineBp + bingoBp + primaBp).toBeLessThanOrEqual(poolBp)
+        } else {
+          expect(poolBp + potsBp + commissionBp > 10_000 || lineBp + bingoBp + primaBp > poolBp || bingoBp === 0).toBe(
+            true,
+          )
+        }
+      }),
+    )
   })
 })
 
 describe('licence options (BNG-21, CFG-17)', () => {
   it('lets the licence choose 10 % of the playing positions instead of 10 cards', () => {
-    const terms = checkLicenceTerms(BOLIVIA_2025, { authorisationRef: 'Licencia AJ 45/2026', minimumBasis: 'positions', playingPositions: 250 })
-    const profile = hallProfile(BOLIVIA_2025, JSON.stringify({ licence: { version: 1, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis } }))
+    const terms = checkLicenceTerms(BOLIVIA_2025, {
+      authorisationRef: 'Licencia AJ 45/2026',
+      minimumBasis: 'positions',
+      playingPositions: 250,
+    })
+    const profile = hallProfile(
+      BOLIVIA_2025,
+      JSON.stringify({
+        licence: { version: 1, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
+      }),
+    )
     expect(minimumCardsToStart(profile, 250)).toBe(25)
     expect(minimumCardsToStart(hallProfile(BOLIVIA_2025, '{}'), 250)).toBe(10)
   })
   it('has nothing to choose in Cantabria, which sets no minimum', () => {
-    expect(code(() => checkLicenceTerms(CANTABRIA_2010, { authorisationRef: 'Licencia 1', minimumBasis: 'positions', playingPositions: 100 }))).toBe('RULE_DISABLED')
+    expect(
+      code(() =>
+        checkLicenceTerms(CANTABRIA_2010, {
+          authorisationRef: 'Licencia 1',
+          minimumBasis: 'positions',
+          playingPositions: 100,
+        }),
+      ),
+    ).toBe('RULE_DISABLED')
   })
 })

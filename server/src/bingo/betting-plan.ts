@@ -51,27 +51,58 @@ export function checkBettingPlan(profile: Profile, plan: BettingPlan): BettingPl
   const problems: string[] = []
   const authorisationRef = refOf(plan.authorisationRef, problems)
   const { poolBp, lineBp, bingoBp, primaBp } = plan.shares
-  for (const [k, v] of Object.entries({ poolBp, lineBp, bingoBp, primaBp, potsBp: plan.potsBp, commissionBp: plan.commissionBp })) bpOk(k, v, problems)
+  for (const [k, v] of Object.entries({
+    poolBp,
+    lineBp,
+    bingoBp,
+    primaBp,
+    potsBp: plan.potsBp,
+    commissionBp: plan.commissionBp,
+  }))
+    bpOk(k, v, problems)
   if (problems.length === 0) {
     // The pool is every prize of the game: line, bingo and the prima's deduction (67 = 10 + 51 + 6 in Cantabria).
-    if (lineBp + bingoBp + primaBp > poolBp) problems.push(`line ${lineBp} + bingo ${bingoBp} + prima ${primaBp} exceed the prize pool ${poolBp}`)
+    if (lineBp + bingoBp + primaBp > poolBp)
+      problems.push(`line ${lineBp} + bingo ${bingoBp} + prima ${primaBp} exceed the prize pool ${poolBp}`)
     if (bingoBp === 0) problems.push('the bingo prize cannot be 0')
-    if (primaBp > 0 && !profile.prima.enabled) problems.push('this profile has no prima de bingo (BNG-57): prima must be 0')
+    if (primaBp > 0 && !profile.prima.enabled)
+      problems.push('this profile has no prima de bingo (BNG-57): prima must be 0')
     const total = poolBp + plan.potsBp + plan.commissionBp
-    if (total > BP_MAX) problems.push(`prizes ${poolBp} + pots ${plan.potsBp} + commission ${plan.commissionBp} = ${total} basis points, over 100 %`)
+    if (total > BP_MAX)
+      problems.push(
+        `prizes ${poolBp} + pots ${plan.potsBp} + commission ${plan.commissionBp} = ${total} basis points, over 100 %`,
+      )
   }
-  if (problems.length) throw new DomainError('PRIZE_SHARES_INVALID', `invalid Plan de Apuestas: ${problems.join('; ')} (BNG-52)`, { problems, rule: 'BNG-52' })
-  return { authorisationRef, shares: { poolBp, lineBp, bingoBp, primaBp }, potsBp: plan.potsBp, commissionBp: plan.commissionBp }
+  if (problems.length)
+    throw new DomainError('PRIZE_SHARES_INVALID', `invalid Plan de Apuestas: ${problems.join('; ')} (BNG-52)`, {
+      problems,
+      rule: 'BNG-52',
+    })
+  return {
+    authorisationRef,
+    shares: { poolBp, lineBp, bingoBp, primaBp },
+    potsBp: plan.potsBp,
+    commissionBp: plan.commissionBp,
+  }
 }
 
 /** Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose. */
 export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): LicenceTerms {
-  if (!profile.minimumParticipation) throw new DomainError('RULE_DISABLED', `profile ${profile.id} sets no minimum participation to choose (BNG-21)`, { rule: 'BNG-21' })
+  if (!profile.minimumParticipation)
+    throw new DomainError('RULE_DISABLED', `profile ${profile.id} sets no minimum participation to choose (BNG-21)`, {
+      rule: 'BNG-21',
+    })
   const problems: string[] = []
   const authorisationRef = refOf(terms.authorisationRef, problems)
-  if (terms.minimumBasis !== 'cards' && terms.minimumBasis !== 'positions') problems.push('minimumBasis is cards or positions')
-  if (!Number.isInteger(terms.playingPositions) || terms.playingPositions < 1 || terms.playingPositions > 100_000) problems.push('playingPositions must be 1..100000')
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid licence terms: ${problems.join('; ')}`, { problems, rule: 'CFG-17' })
+  if (terms.minimumBasis !== 'cards' && terms.minimumBasis !== 'positions')
+    problems.push('minimumBasis is cards or positions')
+  if (!Number.isInteger(terms.playingPositions) || terms.playingPositions < 1 || terms.playingPositions > 100_000)
+    problems.push('playingPositions must be 1..100000')
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid licence terms: ${problems.join('; ')}`, {
+      problems,
+      rule: 'CFG-17',
+    })
   return { authorisationRef, minimumBasis: terms.minimumBasis, playingPositions: terms.playingPositions }
 }
 
@@ -82,7 +113,14 @@ export interface HallRuleSettings {
   licence?: { version: number; authorisationRef: string; minimumBasis: 'cards' | 'positions' }
   timeZone?: string
   /** BNG-40 / GEN-18 / CFG-16 / BNG-10: the sale rules in force (sale-rules.ts), a copy of their newest version. */
-  saleRules?: { version: number; authorisationRef: string; minCardsPerPurchase: number; maxCardsPerPurchase: number; maxCardsPerPlayer: number; faceValuesCents: number[] | null }
+  saleRules?: {
+    version: number
+    authorisationRef: string
+    minCardsPerPurchase: number
+    maxCardsPerPurchase: number
+    maxCardsPerPlayer: number
+    faceValuesCents: number[] | null
+  }
   /** CFG-21: the hall's own choice of automatic claims; absent = the profile's default. */
   autoClaim?: boolean
 }
@@ -93,7 +131,8 @@ export interface HallRuleSettings {
  */
 export function effectiveShares(profile: Profile, settings: HallRuleSettings): PrizeShares | null {
   const own = settings.shares ?? {}
-  const complete = own.poolBp !== undefined && own.lineBp !== undefined && own.bingoBp !== undefined && own.primaBp !== undefined
+  const complete =
+    own.poolBp !== undefined && own.lineBp !== undefined && own.bingoBp !== undefined && own.primaBp !== undefined
   if (complete) return { poolBp: own.poolBp!, lineBp: own.lineBp!, bingoBp: own.bingoBp!, primaBp: own.primaBp! }
   if (!profile.shares) return null
   return { ...profile.shares, ...own }
@@ -114,13 +153,22 @@ export function hallProfile(profile: Profile, settingsJson: string): Profile {
   const settings = JSON.parse(settingsJson || '{}') as HallRuleSettings
   const sale = settings.saleRules
   return {
-    ...profile, shares: effectiveShares(profile, settings), minimumParticipation: effectiveMinimum(profile, settings),
+    ...profile,
+    shares: effectiveShares(profile, settings),
+    minimumParticipation: effectiveMinimum(profile, settings),
     // BNG-40 / GEN-18 / CFG-16: the limits of the hall's sale rules over the profile's defaults.
-    betLimits: sale ? { minCardsPerPurchase: sale.minCardsPerPurchase, maxCardsPerPurchase: sale.maxCardsPerPurchase, maxCardsPerPlayer: sale.maxCardsPerPlayer } : profile.betLimits,
+    betLimits: sale
+      ? {
+          minCardsPerPurchase: sale.minCardsPerPurchase,
+          maxCardsPerPurchase: sale.maxCardsPerPurchase,
+          maxCardsPerPlayer: sale.maxCardsPerPlayer,
+        }
+      : profile.betLimits,
     // BNG-10: the hall's list of authorised face values, when its sale rules give one.
     faceValuesCents: sale?.faceValuesCents ?? profile.faceValuesCents,
     // CFG-21: the hall's choice, never on where the profile forbids it (settings are checked when set).
-    autoClaimSoldCards: settings.autoClaim !== undefined ? settings.autoClaim && profile.autoClaimAllowed : profile.autoClaimSoldCards,
+    autoClaimSoldCards:
+      settings.autoClaim !== undefined ? settings.autoClaim && profile.autoClaimAllowed : profile.autoClaimSoldCards,
   }
 }
 

@@ -54,7 +54,11 @@ export interface MinutesBonusSession {
 }
 
 /** Folds one record into the minutes; returns false for a record type it does not handle. */
-export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession, game: (payload: unknown) => MinutesBonusGame): boolean {
+export function applyBonusRecord(
+  r: JournalRecord,
+  minutes: MinutesBonusSession,
+  game: (payload: unknown) => MinutesBonusGame,
+): boolean {
   const pl = r.payload as Record<string, any>
   const jackpot = (g: MinutesBonusGame, potId: string, name: string, kind: string) => {
     let j = g.jackpots.find((x) => x.potId === potId)
@@ -67,8 +71,19 @@ export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession,
   switch (r.type) {
     case 'prima.announced':
       game(pl).prima = {
-        active: Boolean(pl.active), amountCents: pl.amountCents, ballLimit: pl.ballLimit, fundAtStartCents: pl.fundCents, deductedCents: 0, accumulatedCents: pl.fundCents,
-        awardedCents: 0, atBall: null, completedAtBall: null, accumulatedGames: null, paidCents: 0, outcome: null, nextBallLimit: null,
+        active: Boolean(pl.active),
+        amountCents: pl.amountCents,
+        ballLimit: pl.ballLimit,
+        fundAtStartCents: pl.fundCents,
+        deductedCents: 0,
+        accumulatedCents: pl.fundCents,
+        awardedCents: 0,
+        atBall: null,
+        completedAtBall: null,
+        accumulatedGames: null,
+        paidCents: 0,
+        outcome: null,
+        nextBallLimit: null,
       }
       return true
     case 'prima.not_offered': {
@@ -84,7 +99,15 @@ export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession,
     case 'prima.awarded': {
       const p = game(pl).prima
       const completed = (pl.winners as Array<{ completedAtBall: number | null }>).map((w) => w.completedAtBall ?? 0)
-      if (p) Object.assign(p, { awardedCents: pl.amountCents, atBall: pl.atBall, completedAtBall: completed.length ? Math.max(...completed) : null, accumulatedGames: pl.accumulatedGames, outcome: 'won', nextBallLimit: pl.nextBallLimit })
+      if (p)
+        Object.assign(p, {
+          awardedCents: pl.amountCents,
+          atBall: pl.atBall,
+          completedAtBall: completed.length ? Math.max(...completed) : null,
+          accumulatedGames: pl.accumulatedGames,
+          outcome: 'won',
+          nextBallLimit: pl.nextBallLimit,
+        })
       return true
     }
     case 'prima.not_won': {
@@ -99,12 +122,22 @@ export function applyBonusRecord(r: JournalRecord, minutes: MinutesBonusSession,
     }
     case 'prima.amount_changed': {
       minutes.primaChanges ??= []
-      minutes.primaChanges.push({ fromCents: pl.fromCents, toCents: pl.toCents, fromGameNo: pl.fromGameNo ?? null, at: r.at })
+      minutes.primaChanges.push({
+        fromCents: pl.fromCents,
+        toCents: pl.toCents,
+        fromGameNo: pl.fromGameNo ?? null,
+        at: r.at,
+      })
       return true
     }
     case 'pot.contributed': {
       const j = jackpot(game(pl), pl.potId, pl.name, pl.kind)
-      j.contributedCents = (j.contributedCents ?? 0) + (pl.contributions as Array<{ mainCents: number; reserveCents: number }>).reduce((t, c) => t + c.mainCents + c.reserveCents, 0)
+      j.contributedCents =
+        (j.contributedCents ?? 0) +
+        (pl.contributions as Array<{ mainCents: number; reserveCents: number }>).reduce(
+          (t, c) => t + c.mainCents + c.reserveCents,
+          0,
+        )
       j.amountCents = pl.amountCents
       return true
     }

@@ -23,17 +23,65 @@ import type { Sealer } from '../shared/sealing.ts'
 import { QUICKNET_KEY, drawRoundFor, verifyBeaconSignature, type BeaconKey } from '../shared/beacon.ts'
 import { LUCKY_BALL_V2, LUCKY_BALL_VERSION, type LuckyProof, type LuckyProofV2 } from './pots.ts'
 import {
-  addPotHallTx, awardPots, contributeToPots, createPotTx, drawLucky, drawLuckyV2, ensureLuckyDraw, potViews, reversePots, type CreatePotInput, type LuckySeedVault, type PotAward, type PotWinner,
+  addPotHallTx,
+  awardPots,
+  contributeToPots,
+  createPotTx,
+  drawLucky,
+  drawLuckyV2,
+  ensureLuckyDraw,
+  potViews,
+  reversePots,
+  type CreatePotInput,
+  type LuckySeedVault,
+  type PotAward,
+  type PotWinner,
 } from './pots-service.ts'
 import {
-  announcePrima, configurePrimaTx, deductPrima, primaPaymentTx, reversePrimaTx, settlePrimaTx, viewOf, withdrawPrima, type PrimaConfig, type PrimaView,
+  announcePrima,
+  configurePrimaTx,
+  deductPrima,
+  primaPaymentTx,
+  reversePrimaTx,
+  settlePrimaTx,
+  viewOf,
+  withdrawPrima,
+  type PrimaConfig,
+  type PrimaView,
 } from './prima-service.ts'
 import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
 import {
-  activeSimultaneousGamesOfHall, appendPotLedgerEntry, bonusCardNumbersAndHall, bonusHallProfile, bonusLastJournalSeq, bonusPrizeById, bonusPrizeReceiptRow,
-  bonusPrizesOfGame, bonusReceiptBalls, gameHallViews, gameHallsOfGame, hallIdsOfPot, hallIdsWithPots, simultaneousHallOfCard, insertBonusPrize as insertBonusPrizeRow,
-  luckyCommitmentOfGame, luckyDrawByGame, luckyNumbersOfGame, markBonusPrizePaid, potBalance, potById, potGamesSinceLastAward, potLedgerEntries, primaByHall,
-  primaGameById, primaLedgerEntries, unpaidPotPrizesOfGame, verifiedWinnerHallsOfGame, voidBonusPrizesOfGame, type PotRow, type PrimaLedgerEntry,
+  activeSimultaneousGamesOfHall,
+  appendPotLedgerEntry,
+  bonusCardNumbersAndHall,
+  bonusHallProfile,
+  bonusLastJournalSeq,
+  bonusPrizeById,
+  bonusPrizeReceiptRow,
+  bonusPrizesOfGame,
+  bonusReceiptBalls,
+  gameHallViews,
+  gameHallsOfGame,
+  hallIdsOfPot,
+  hallIdsWithPots,
+  simultaneousHallOfCard,
+  insertBonusPrize as insertBonusPrizeRow,
+  luckyCommitmentOfGame,
+  luckyDrawByGame,
+  luckyNumbersOfGame,
+  markBonusPrizePaid,
+  potBalance,
+  potById,
+  potGamesSinceLastAward,
+  potLedgerEntries,
+  primaByHall,
+  primaGameById,
+  primaLedgerEntries,
+  unpaidPotPrizesOfGame,
+  verifiedWinnerHallsOfGame,
+  voidBonusPrizesOfGame,
+  type PotRow,
+  type PrimaLedgerEntry,
 } from './store.ts'
 
 export interface BonusDeps {
@@ -48,10 +96,27 @@ export interface BonusDeps {
 
 export interface BonusReceipt {
   /** BNG-69: a receipt apart from the ordinary prize, with the accumulated games and the amount. */
-  prizeId: string; source: string; name: string; amountCents: number; currency: string; accumulatedGames: number | null
-  gameId: string; gameOrderNo: number; hallId: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]
-  atBall: number; completedAtBall: number | null; balls: number[]; status: string; paidAt: string | null; payee: { name: string; document: string } | null
-  hallName: string; paidBy: string | null
+  prizeId: string
+  source: string
+  name: string
+  amountCents: number
+  currency: string
+  accumulatedGames: number | null
+  gameId: string
+  gameOrderNo: number
+  hallId: string
+  serial: string
+  seriesCode: string
+  cardNo: number
+  rows: number[][]
+  atBall: number
+  completedAtBall: number | null
+  balls: number[]
+  status: string
+  paidAt: string | null
+  payee: { name: string; document: string } | null
+  hallName: string
+  paidBy: string | null
   /** BNG-70: how it was paid (null while unpaid). */
   payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string } | null
 }
@@ -65,7 +130,13 @@ function isV2Game(game: GameRow): boolean {
 export function createBonusService(deps: BonusDeps) {
   const { db } = deps
   const now = () => deps.clock.now().toISOString()
-  const publish = (e: BingoEvent) => { try { deps.publish?.(e) } catch { /* a screen must never break a sale */ } }
+  const publish = (e: BingoEvent) => {
+    try {
+      deps.publish?.(e)
+    } catch {
+      /* a screen must never break a sale */
+    }
+  }
   const joinedListeners = new Set<(e: { gameId: string; hallId: string }) => void>()
 
   function newId(prefix: string): string {
@@ -76,7 +147,10 @@ export function createBonusService(deps: BonusDeps) {
   const vault: LuckySeedVault = {
     seal: (seed, gameId) => deps.sealer.seal(seed, `lucky-seed|${gameId}`),
     // Rows written before sealing keep their seed in `seed_hex` (old data still verifies).
-    open: (row) => (row.seed_sealed ? deps.sealer.open(row.seed_sealed, `lucky-seed|${row.game_id}`) : Buffer.from(row.seed_hex, 'hex')),
+    open: (row) =>
+      row.seed_sealed
+        ? deps.sealer.open(row.seed_sealed, `lucky-seed|${row.game_id}`)
+        : Buffer.from(row.seed_hex, 'hex'),
   }
 
   /** One transaction; `game:changed` events go out after the commit. */
@@ -87,7 +161,6 @@ export function createBonusService(deps: BonusDeps) {
     return result
   }
 
-
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
     const hall = await bonusHallProfile(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
@@ -97,18 +170,47 @@ export function createBonusService(deps: BonusDeps) {
   }
 
   /** Winning cards with the hall that sold them, their numbers and the ball that completed them. */
-  async function winnersWithHalls(sql: Sql, winners: ReadonlyArray<{ serial: string; cardId: string; atBall: number }>, balls: readonly number[], kind: ClaimKind): Promise<PotWinner[]> {
+  async function winnersWithHalls(
+    sql: Sql,
+    winners: ReadonlyArray<{ serial: string; cardId: string; atBall: number }>,
+    balls: readonly number[],
+    kind: ClaimKind,
+  ): Promise<PotWinner[]> {
     const out: PotWinner[] = []
     for (const w of winners) {
       const c = await bonusCardNumbersAndHall(sql, w.cardId)
       const rows = JSON.parse(c?.numbers ?? '[]') as number[][]
       const done = completingBall(rows, balls.slice(0, w.atBall), kind)
-      out.push({ serial: w.serial, cardId: w.cardId, hallId: c?.hall_id ?? '', atBall: w.atBall, rows, completingBall: done?.ball ?? null, completedAtBall: done?.atBall ?? null })
+      out.push({
+        serial: w.serial,
+        cardId: w.cardId,
+        hallId: c?.hall_id ?? '',
+        atBall: w.atBall,
+        rows,
+        completingBall: done?.ball ?? null,
+        completedAtBall: done?.atBall ?? null,
+      })
     }
     return out
   }
 
-  async function insertBonusPrize(sql: Sql, p: { gameId: string; cardId: string; hallId: string; source: BonusWinnerView['source']; potId: string; name: string; prizeKind: ClaimKind; amountCents: number; atBall: number; completedAtBall: number | null; accumulatedGames: number | null; at: string }): Promise<void> {
+  async function insertBonusPrize(
+    sql: Sql,
+    p: {
+      gameId: string
+      cardId: string
+      hallId: string
+      source: BonusWinnerView['source']
+      potId: string
+      name: string
+      prizeKind: ClaimKind
+      amountCents: number
+      atBall: number
+      completedAtBall: number | null
+      accumulatedGames: number | null
+      at: string
+    },
+  ): Promise<void> {
     await insertBonusPrizeRow(sql, { id: newId('bz'), ...p })
   }
 
@@ -116,7 +218,20 @@ export function createBonusService(deps: BonusDeps) {
     for (const a of awards) {
       const accumulatedGames = await potGamesSinceLastAward(sql, a.potId, gameId)
       for (const w of a.winners) {
-        await insertBonusPrize(sql, { gameId, cardId: w.cardId, hallId: w.hallId, source: a.kind, potId: a.potId, name: a.name, prizeKind: a.prizeKind, amountCents: w.amountCents, atBall: w.atBall, completedAtBall: w.completedAtBall, accumulatedGames, at })
+        await insertBonusPrize(sql, {
+          gameId,
+          cardId: w.cardId,
+          hallId: w.hallId,
+          source: a.kind,
+          potId: a.potId,
+          name: a.name,
+          prizeKind: a.prizeKind,
+          amountCents: w.amountCents,
+          atBall: w.atBall,
+          completedAtBall: w.completedAtBall,
+          accumulatedGames,
+          at,
+        })
       }
     }
   }
@@ -126,13 +241,24 @@ export function createBonusService(deps: BonusDeps) {
   const hooks: BingoHooks = {
     async gameAnnounced(sql, e) {
       await announcePrima(sql, { gameId: e.gameId, hallId: e.hallId, profile: e.profile, at: e.at, scope: e.scope })
-      await ensureLuckyDraw(sql, { gameId: e.gameId, hallIds: [e.hallId], seed: () => deps.entropy.randomBytes(32), vault, at: e.at, scope: e.scope })
+      await ensureLuckyDraw(sql, {
+        gameId: e.gameId,
+        hallIds: [e.hallId],
+        seed: () => deps.entropy.randomBytes(32),
+        vault,
+        at: e.at,
+        scope: e.scope,
+      })
     },
 
     async cardsSelling(sql, e) {
       const halls = await gameHallsOfGame(sql, e.game.id)
       if (halls.length > 0) {
-        throw new DomainError('ILLEGAL_TRANSITION', `game ${e.game.id} is simultaneous: each hall sells its own range (POST /api/games/${e.game.id}/halls/{hallId}/sales)`, { rule: 'BNG-100' })
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `game ${e.game.id} is simultaneous: each hall sells its own range (POST /api/games/${e.game.id}/halls/{hallId}/sales)`,
+          { rule: 'BNG-100' },
+        )
       }
     },
 
@@ -141,16 +267,49 @@ export function createBonusService(deps: BonusDeps) {
       if (sales[0]?.simultaneous) {
         const halls = await gameHallsOfGame(sql, e.game.id)
         await appendJournal(sql, {
-          at: e.at, type: 'simultaneous.sales_closed', scope: e.scope,
-          payload: { gameId: e.game.id, halls: halls.map((h) => ({ hallId: h.hall_id, fromCardNo: Number(h.from_card_no), toCardNo: Number(h.next_card_no) - 1, cardsSold: Number(h.cards_sold), salesCents: Number(h.cards_sold) * e.game.face_value_cents })), rule: 'BNG-100' },
+          at: e.at,
+          type: 'simultaneous.sales_closed',
+          scope: e.scope,
+          payload: {
+            gameId: e.game.id,
+            halls: halls.map((h) => ({
+              hallId: h.hall_id,
+              fromCardNo: Number(h.from_card_no),
+              toCardNo: Number(h.next_card_no) - 1,
+              cardsSold: Number(h.cards_sold),
+              salesCents: Number(h.cards_sold) * e.game.face_value_cents,
+            })),
+            rule: 'BNG-100',
+          },
         })
       } else {
-        await deductPrima(sql, { gameId: e.game.id, hallId: e.game.hall_id, cardsSold: e.game.cards_sold, faceValueCents: e.game.face_value_cents, at: e.at, scope: e.scope })
+        await deductPrima(sql, {
+          gameId: e.game.id,
+          hallId: e.game.hall_id,
+          cardsSold: e.game.cards_sold,
+          faceValueCents: e.game.face_value_cents,
+          at: e.at,
+          scope: e.scope,
+        })
       }
-      await contributeToPots(sql, { gameId: e.game.id, sales: sales.map((s) => ({ hallId: s.hallId, salesCents: s.salesCents })), at: e.at, scope: e.scope })
+      await contributeToPots(sql, {
+        gameId: e.game.id,
+        sales: sales.map((s) => ({ hallId: s.hallId, salesCents: s.salesCents })),
+        at: e.at,
+        scope: e.scope,
+      })
       // A bolillo-draw-v2 game (its row carries the beacon round fixed at close) waits for `beaconVerified`: no lucky
       // number before the beacon is verified (DESIGN.md draw v2 point 3). A game without a beacon draws v1 now.
-      if (!isV2Game(e.game)) await drawLucky(sql, { gameId: e.game.id, salesDigest: e.game.sales_digest ?? '', externalEntropy: e.game.external_entropy ?? '', ballCount: e.game.ball_count, vault, at: e.at, scope: e.scope })
+      if (!isV2Game(e.game))
+        await drawLucky(sql, {
+          gameId: e.game.id,
+          salesDigest: e.game.sales_digest ?? '',
+          externalEntropy: e.game.external_entropy ?? '',
+          ballCount: e.game.ball_count,
+          vault,
+          at: e.at,
+          scope: e.scope,
+        })
     },
 
     /**
@@ -159,31 +318,91 @@ export function createBonusService(deps: BonusDeps) {
      * signature is checked again here, so that a wrong value cannot fix them.
      */
     async beaconVerified(sql, { game, beacon }) {
-      if (!game.sales_closed_at || !game.sales_digest) throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id}: no beacon before the close of sales`, { rule: 'RNG-28' })
-      const expected = (game as { beacon_round?: number | null }).beacon_round ?? drawRoundFor(Math.floor(Date.parse(game.sales_closed_at) / 1000))
-      if (Number(expected) !== beacon.round) throw new DomainError('INVALID_SIGNATURE', `game ${game.id} draws with beacon round ${expected}, not ${beacon.round}`, { rule: 'RNG-28' })
-      const key: BeaconKey = beacon.scheme === 'demo' ? { scheme: 'demo', chainHash: beacon.chainHash, publicKey: beacon.publicKey ?? '' } : QUICKNET_KEY
+      if (!game.sales_closed_at || !game.sales_digest)
+        throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id}: no beacon before the close of sales`, {
+          rule: 'RNG-28',
+        })
+      const expected =
+        (game as { beacon_round?: number | null }).beacon_round ??
+        drawRoundFor(Math.floor(Date.parse(game.sales_closed_at) / 1000))
+      if (Number(expected) !== beacon.round)
+        throw new DomainError(
+          'INVALID_SIGNATURE',
+          `game ${game.id} draws with beacon round ${expected}, not ${beacon.round}`,
+          { rule: 'RNG-28' },
+        )
+      const key: BeaconKey =
+        beacon.scheme === 'demo'
+          ? { scheme: 'demo', chainHash: beacon.chainHash, publicKey: beacon.publicKey ?? '' }
+          : QUICKNET_KEY
       const check = verifyBeaconSignature(key, beacon.round, beacon.signature)
-      if (!check.ok || check.round.randomness !== beacon.randomness) throw new DomainError('INVALID_SIGNATURE', `beacon round ${beacon.round} does not verify: ${check.ok ? 'wrong randomness' : check.reason}`, { rule: 'RNG-28' })
-      const numbers = await drawLuckyV2(sql, { gameId: game.id, salesDigest: game.sales_digest, beacon, ballCount: game.ball_count, vault, at: deps.clock.now().toISOString(), scope: gameScope(game) })
-      if (numbers) publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'lucky_drawn' })
+      if (!check.ok || check.round.randomness !== beacon.randomness)
+        throw new DomainError(
+          'INVALID_SIGNATURE',
+          `beacon round ${beacon.round} does not verify: ${check.ok ? 'wrong randomness' : check.reason}`,
+          { rule: 'RNG-28' },
+        )
+      const numbers = await drawLuckyV2(sql, {
+        gameId: game.id,
+        salesDigest: game.sales_digest,
+        beacon,
+        ballCount: game.ball_count,
+        vault,
+        at: deps.clock.now().toISOString(),
+        scope: gameScope(game),
+      })
+      if (numbers)
+        publish({
+          type: 'game:changed',
+          gameId: game.id,
+          hallId: game.hall_id,
+          seq: await bonusLastJournalSeq(sql),
+          reason: 'lucky_drawn',
+        })
     },
 
     async prizeAwarded(sql, e) {
       const winners = await winnersWithHalls(sql, e.winners, e.balls, e.kind)
       if (e.kind === 'bingo') {
         const atBall = Math.min(...winners.map((w) => w.atBall))
-        const award = await settlePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hall_id, atBall, winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, completedAtBall: w.completedAtBall })), at: e.at, scope: e.scope })
+        const award = await settlePrimaTx(sql, {
+          gameId: e.game.id,
+          hallId: e.game.hall_id,
+          atBall,
+          winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, completedAtBall: w.completedAtBall })),
+          at: e.at,
+          scope: e.scope,
+        })
         if (award) {
           const bySerial = new Map(winners.map((w) => [w.serial, w]))
           for (const share of award.winners) {
             const w = bySerial.get(share.serial)!
-            await insertBonusPrize(sql, { gameId: e.game.id, cardId: w.cardId, hallId: w.hallId, source: 'prima', potId: '', name: 'Prima de bingo', prizeKind: 'bingo', amountCents: share.amountCents, atBall: w.atBall, completedAtBall: w.completedAtBall, accumulatedGames: award.accumulatedGames, at: e.at })
+            await insertBonusPrize(sql, {
+              gameId: e.game.id,
+              cardId: w.cardId,
+              hallId: w.hallId,
+              source: 'prima',
+              potId: '',
+              name: 'Prima de bingo',
+              prizeKind: 'bingo',
+              amountCents: share.amountCents,
+              atBall: w.atBall,
+              completedAtBall: w.completedAtBall,
+              accumulatedGames: award.accumulatedGames,
+              at: e.at,
+            })
           }
         }
       }
       const luckyNumbers = await luckyNumbersOfGame(sql, e.game.id)
-      const awards = await awardPots(sql, { gameId: e.game.id, kind: e.kind, winners, luckyNumbers, at: e.at, scope: e.scope })
+      const awards = await awardPots(sql, {
+        gameId: e.game.id,
+        kind: e.kind,
+        winners,
+        luckyNumbers,
+        at: e.at,
+        scope: e.scope,
+      })
       await recordPotAwards(sql, e.game.id, awards, e.at)
     },
 
@@ -191,7 +410,16 @@ export function createBonusService(deps: BonusDeps) {
       await reversePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hall_id, at: e.at, scope: e.scope })
       const open = await unpaidPotPrizesOfGame(sql, e.game.id)
       await voidBonusPrizesOfGame(sql, e.game.id)
-      await reversePots(sql, { gameId: e.game.id, voidedAwards: open.map((o) => ({ potId: o.pot_id, prizeKind: o.prize_kind, amountCents: Number(o.amount_cents) })), at: e.at, scope: e.scope })
+      await reversePots(sql, {
+        gameId: e.game.id,
+        voidedAwards: open.map((o) => ({
+          potId: o.pot_id,
+          prizeKind: o.prize_kind,
+          amountCents: Number(o.amount_cents),
+        })),
+        at: e.at,
+        scope: e.scope,
+      })
     },
 
     async gameState(sql, game) {
@@ -202,19 +430,44 @@ export function createBonusService(deps: BonusDeps) {
   async function gameExtras(sql: Sql, game: GameRow): Promise<Partial<GameExtras>> {
     const out: Partial<GameExtras> = {}
     const prima = await primaGameById(sql, game.id)
-    if (prima) Object.assign(out, { primaActive: Boolean(Number(prima.active)), primaAmountCents: Number(prima.amount_cents), primaBallLimit: Number(prima.ball_limit), primaFundCents: Number(prima.fund_at_start_cents) })
+    if (prima)
+      Object.assign(out, {
+        primaActive: Boolean(Number(prima.active)),
+        primaAmountCents: Number(prima.amount_cents),
+        primaBallLimit: Number(prima.ball_limit),
+        primaFundCents: Number(prima.fund_at_start_cents),
+      })
     const halls = await gameHallViews(sql, game.id)
     const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hall_id]
     out.pots = await potViews(sql, hallIds)
     const lucky = await luckyCommitmentOfGame(sql, game.id)
-    if (lucky) out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers ? JSON.parse(lucky.numbers) : null }
+    if (lucky)
+      out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers ? JSON.parse(lucky.numbers) : null }
     if (halls.length) {
-      out.halls = halls.map((h) => ({ hallId: h.hall_id, hallName: h.name, seriesCode: h.code, fromCardNo: Number(h.from_card_no), toCardNo: Number(h.to_card_no), cardsSold: Number(h.cards_sold) }))
+      out.halls = halls.map((h) => ({
+        hallId: h.hall_id,
+        hallName: h.name,
+        seriesCode: h.code,
+        fromCardNo: Number(h.from_card_no),
+        toCardNo: Number(h.to_card_no),
+        cardsSold: Number(h.cards_sold),
+      }))
       const w = await verifiedWinnerHallsOfGame(sql, game.id)
       out.winnerHalls = w.map((r) => ({ cardId: r.card_id, serial: r.serial, hallId: r.hall_id }))
     }
     const bonus = await bonusPrizesOfGame(sql, game.id)
-    out.bonusWinners = bonus.map((b) => ({ id: b.id, source: b.source, name: b.name, prizeKind: b.prize_kind, serial: b.serial, cardId: b.card_id, hallId: b.hall_id, amountCents: Number(b.amount_cents), atBall: Number(b.at_ball), status: b.status }))
+    out.bonusWinners = bonus.map((b) => ({
+      id: b.id,
+      source: b.source,
+      name: b.name,
+      prizeKind: b.prize_kind,
+      serial: b.serial,
+      cardId: b.card_id,
+      hallId: b.hall_id,
+      amountCents: Number(b.amount_cents),
+      atBall: Number(b.at_ball),
+      status: b.status,
+    }))
     return out
   }
 
@@ -260,10 +513,23 @@ export function createBonusService(deps: BonusDeps) {
     const hallIds = await hallIdsOfPot(db, potId)
     const b = await potBalance(db, potId)
     return {
-      id: pot.id, name: pot.name, kind: pot.kind as PotKind, currency: pot.currency, contributionBp: Number(pot.contribution_bp), reserveBp: Number(pot.reserve_bp),
-      seedCents: Number(pot.seed_cents), maxCents: pot.max_cents === null ? null : Number(pot.max_cents), condition: JSON.parse(pot.conditions), conditions: pot.public_text,
-      status: pot.status, hallIds, amountCents: b.mainCents, reserveCents: b.reserveCents, ledger: await potLedgerEntries(db, potId),
-      authorisationRef: pot.authorisation_ref ?? null, commissionBp: Number(pot.commission_bp ?? 0),
+      id: pot.id,
+      name: pot.name,
+      kind: pot.kind as PotKind,
+      currency: pot.currency,
+      contributionBp: Number(pot.contribution_bp),
+      reserveBp: Number(pot.reserve_bp),
+      seedCents: Number(pot.seed_cents),
+      maxCents: pot.max_cents === null ? null : Number(pot.max_cents),
+      condition: JSON.parse(pot.conditions),
+      conditions: pot.public_text,
+      status: pot.status,
+      hallIds,
+      amountCents: b.mainCents,
+      reserveCents: b.reserveCents,
+      ledger: await potLedgerEntries(db, potId),
+      authorisationRef: pot.authorisation_ref ?? null,
+      commissionBp: Number(pot.commission_bp ?? 0),
     }
   }
 
@@ -276,40 +542,122 @@ export function createBonusService(deps: BonusDeps) {
    * receipt's data), how (BNG-70: cash, or a cheque where the hall's profile allows it, its number recorded), the
    * prima's or the pot's ledger, and the journal; it moves no cash. A second settlement fails with ALREADY_PAID.
    */
-  async function settleWithin(sql: Sql, input: {
-    prizeId: string; at: string; paidBy: string; payee: { name: string; document: string }
-    payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
-    stationId: string | null; payoutId: string | null
-  }): Promise<{ seq: number }> {
+  async function settleWithin(
+    sql: Sql,
+    input: {
+      prizeId: string
+      at: string
+      paidBy: string
+      payee: { name: string; document: string }
+      payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
+      stationId: string | null
+      payoutId: string | null
+    },
+  ): Promise<{ seq: number }> {
     const name = input.payee?.name?.trim() ?? ''
     const document = input.payee?.document?.trim() ?? ''
-    if (!name || !document) throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid against the winner\'s name and identity document', { rule: 'BNG-55', fields: ['payeeName', 'payeeDocument'] })
+    if (!name || !document)
+      throw new DomainError(
+        'PAYEE_ID_REQUIRED',
+        "a prima or jackpot prize is paid against the winner's name and identity document",
+        { rule: 'BNG-55', fields: ['payeeName', 'payeeDocument'] },
+      )
     const payment = input.payment
     const chequeNumber = payment.method === 'cheque' ? payment.chequeNumber : null
     const p = await bonusPrizeById(sql, input.prizeId)
     if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
     if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
     if (payment.method === 'cheque' && !(await profileOf(sql, p.hall_id)).prizeChequeAllowed) {
-      throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+      throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
+        field: 'payment.method',
+        rule: 'BNG-70',
+      })
     }
     const at = input.at
-    if (!(await markBonusPrizePaid(sql, p.id, { at, paidBy: input.paidBy, payeeName: name, payeeDocument: document, paymentMethod: payment.method, chequeNumber, stationId: input.stationId }))) throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, { paidAt: p.paid_at })
+    if (
+      !(await markBonusPrizePaid(sql, p.id, {
+        at,
+        paidBy: input.paidBy,
+        payeeName: name,
+        payeeDocument: document,
+        paymentMethod: payment.method,
+        chequeNumber,
+        stationId: input.stationId,
+      }))
+    )
+      throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, {
+        paidAt: p.paid_at,
+      })
     const game = await loadGameRow(sql, p.game_id)
-    if (p.source === 'prima') await primaPaymentTx(sql, { hallId: game.hall_id, gameId: game.id, bonusPrizeId: p.id, amountCents: Number(p.amount_cents), at })
-    else await appendPotLedgerEntry(sql, p.pot_id, { kind: 'payment', gameId: game.id, hallId: p.hall_id, prizeId: p.id, mainCents: 0, reserveCents: 0, detail: { paidCents: Number(p.amount_cents), serial: p.serial, payee: { name, document }, paidBy: input.paidBy }, at })
+    if (p.source === 'prima')
+      await primaPaymentTx(sql, {
+        hallId: game.hall_id,
+        gameId: game.id,
+        bonusPrizeId: p.id,
+        amountCents: Number(p.amount_cents),
+        at,
+      })
+    else
+      await appendPotLedgerEntry(sql, p.pot_id, {
+        kind: 'payment',
+        gameId: game.id,
+        hallId: p.hall_id,
+        prizeId: p.id,
+        mainCents: 0,
+        reserveCents: 0,
+        detail: {
+          paidCents: Number(p.amount_cents),
+          serial: p.serial,
+          payee: { name, document },
+          paidBy: input.paidBy,
+        },
+        at,
+      })
     const rec = await appendJournal(sql, {
-      at, type: 'bonus.paid', scope: gameScope(game),
+      at,
+      type: 'bonus.paid',
+      scope: gameScope(game),
       payload: {
-        gameId: game.id, prizeId: p.id, source: p.source, potId: p.pot_id || null, name: p.name, prizeKind: p.prize_kind, serial: p.serial, hallId: p.hall_id, amountCents: Number(p.amount_cents), accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
-        paidBy: input.paidBy, payee: { name, document: protectDocument(deps.sealer, document) }, payment: payment.method, chequeNumber, stationId: input.stationId, payoutId: input.payoutId, rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
+        gameId: game.id,
+        prizeId: p.id,
+        source: p.source,
+        potId: p.pot_id || null,
+        name: p.name,
+        prizeKind: p.prize_kind,
+        serial: p.serial,
+        hallId: p.hall_id,
+        amountCents: Number(p.amount_cents),
+        accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
+        paidBy: input.paidBy,
+        payee: { name, document: protectDocument(deps.sealer, document) },
+        payment: payment.method,
+        chequeNumber,
+        stationId: input.stationId,
+        payoutId: input.payoutId,
+        rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
       },
     })
     return { seq: rec.seq }
   }
 
-  async function listBonusPrizes(gameId: string): Promise<Array<BonusWinnerView & { accumulatedGames: number | null; completedAtBall: number | null }>> {
+  async function listBonusPrizes(
+    gameId: string,
+  ): Promise<Array<BonusWinnerView & { accumulatedGames: number | null; completedAtBall: number | null }>> {
     const rows = await bonusPrizesOfGame(db, gameId)
-    return rows.map((b) => ({ id: b.id, source: b.source, name: b.name, prizeKind: b.prize_kind, serial: b.serial, cardId: b.card_id, hallId: b.hall_id, amountCents: Number(b.amount_cents), atBall: Number(b.at_ball), status: b.status, accumulatedGames: b.accumulated_games === null ? null : Number(b.accumulated_games), completedAtBall: b.completed_at_ball === null ? null : Number(b.completed_at_ball) }))
+    return rows.map((b) => ({
+      id: b.id,
+      source: b.source,
+      name: b.name,
+      prizeKind: b.prize_kind,
+      serial: b.serial,
+      cardId: b.card_id,
+      hallId: b.hall_id,
+      amountCents: Number(b.amount_cents),
+      atBall: Number(b.at_ball),
+      status: b.status,
+      accumulatedGames: b.accumulated_games === null ? null : Number(b.accumulated_games),
+      completedAtBall: b.completed_at_ball === null ? null : Number(b.completed_at_ball),
+    }))
   }
 
   /** BNG-69: the receipt, with the accumulated games, the amount, the extraction order and the card's series. */
@@ -318,25 +666,63 @@ export function createBonusService(deps: BonusDeps) {
     if (!p) throw new DomainError('NOT_FOUND', `bonus prize ${prizeId} not found`)
     const balls = await bonusReceiptBalls(db, p.game_id)
     return {
-      prizeId: p.id, source: p.source, name: p.name, amountCents: Number(p.amount_cents), currency: p.currency, accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
-      gameId: p.game_id, gameOrderNo: Number(p.order_no), hallId: p.hall_id, serial: p.serial, seriesCode: p.code, cardNo: Number(p.card_no), rows: JSON.parse(p.numbers),
-      atBall: Number(p.at_ball), completedAtBall: p.completed_at_ball === null ? null : Number(p.completed_at_ball), balls, status: p.status, paidAt: p.paid_at,
+      prizeId: p.id,
+      source: p.source,
+      name: p.name,
+      amountCents: Number(p.amount_cents),
+      currency: p.currency,
+      accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
+      gameId: p.game_id,
+      gameOrderNo: Number(p.order_no),
+      hallId: p.hall_id,
+      serial: p.serial,
+      seriesCode: p.code,
+      cardNo: Number(p.card_no),
+      rows: JSON.parse(p.numbers),
+      atBall: Number(p.at_ball),
+      completedAtBall: p.completed_at_ball === null ? null : Number(p.completed_at_ball),
+      balls,
+      status: p.status,
+      paidAt: p.paid_at,
       payee: p.payee_name ? { name: p.payee_name, document: p.payee_document ?? '' } : null,
-      hallName: p.hall_name, paidBy: p.paid_by,
-      payment: p.status !== 'paid' ? null : p.payment_method === 'cheque' ? { method: 'cheque', chequeNumber: p.cheque_number ?? '' } : { method: 'cash' },
+      hallName: p.hall_name,
+      paidBy: p.paid_by,
+      payment:
+        p.status !== 'paid'
+          ? null
+          : p.payment_method === 'cheque'
+            ? { method: 'cheque', chequeNumber: p.cheque_number ?? '' }
+            : { method: 'cash' },
     }
   }
 
   /** RNG-28: the lucky-ball proof, published once the game has ended (like the draw proof); the seed is opened only here. */
   async function luckyProof(gameId: string): Promise<LuckyProof | LuckyProofV2> {
     const game = await loadGameRow(db, gameId)
-    if (game.status !== 'finished' && game.status !== 'void') throw new DomainError('ILLEGAL_TRANSITION', `the lucky-ball proof of game ${gameId} is published when the game ends (it is ${game.status})`)
+    if (game.status !== 'finished' && game.status !== 'void')
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        `the lucky-ball proof of game ${gameId} is published when the game ends (it is ${game.status})`,
+      )
     const row = await luckyDrawByGame(db, gameId)
     if (!row) throw new DomainError('NOT_FOUND', `game ${gameId} had no lucky ball`)
     const seed = Buffer.from(vault.open(row)).toString('hex')
-    const common = { gameId, commitment: row.commitment, seed, salesDigest: game.sales_digest ?? '', ballCount: game.ball_count, count: Number(row.number_count), numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [] }
+    const common = {
+      gameId,
+      commitment: row.commitment,
+      seed,
+      salesDigest: game.sales_digest ?? '',
+      ballCount: game.ball_count,
+      count: Number(row.number_count),
+      numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [],
+    }
     if (row.version === LUCKY_BALL_V2 && row.beacon) {
-      return { version: LUCKY_BALL_V2, ...common, closedAt: new Date(Math.floor(Date.parse(game.sales_closed_at ?? '') / 1000) * 1000).toISOString(), beacon: JSON.parse(row.beacon) as LuckyProofV2['beacon'] }
+      return {
+        version: LUCKY_BALL_V2,
+        ...common,
+        closedAt: new Date(Math.floor(Date.parse(game.sales_closed_at ?? '') / 1000) * 1000).toISOString(),
+        beacon: JSON.parse(row.beacon) as LuckyProofV2['beacon'],
+      }
     }
     return { version: LUCKY_BALL_VERSION, ...common, externalEntropy: game.external_entropy ?? '' }
   }
@@ -347,21 +733,54 @@ export function createBonusService(deps: BonusDeps) {
     const game = await tx(async (sql, events) => {
       const at = now()
       const g = await joinGameTx(sql, input, at)
-      await withdrawPrima(sql, { gameId: g.id, at, scope: gameScope(g), reason: 'simultaneous game (BNG-100): the halls play the central prizes' })
-      await ensureLuckyDraw(sql, { gameId: g.id, hallIds: [input.hallId], seed: () => deps.entropy.randomBytes(32), vault, at, scope: gameScope(g) })
-      events.push({ type: 'game:changed', gameId: g.id, hallId: g.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'hall_joined' })
+      await withdrawPrima(sql, {
+        gameId: g.id,
+        at,
+        scope: gameScope(g),
+        reason: 'simultaneous game (BNG-100): the halls play the central prizes',
+      })
+      await ensureLuckyDraw(sql, {
+        gameId: g.id,
+        hallIds: [input.hallId],
+        seed: () => deps.entropy.randomBytes(32),
+        vault,
+        at,
+        scope: gameScope(g),
+      })
+      events.push({
+        type: 'game:changed',
+        gameId: g.id,
+        hallId: g.hall_id,
+        seq: await bonusLastJournalSeq(sql),
+        reason: 'hall_joined',
+      })
       return g
     })
     for (const l of joinedListeners) {
-      try { l({ gameId: game.id, hallId: input.hallId }) } catch { /* a screen must never break a join */ }
+      try {
+        l({ gameId: game.id, hallId: input.hallId })
+      } catch {
+        /* a screen must never break a join */
+      }
     }
     return (await gameExtras(db, await loadGameRow(db, game.id))).halls ?? []
   }
 
-  async function sellInHall(input: { gameId: string; hallId: string; count: number; channel: string }): Promise<SoldCard[]> {
+  async function sellInHall(input: {
+    gameId: string
+    hallId: string
+    count: number
+    channel: string
+  }): Promise<SoldCard[]> {
     return tx(async (sql, events) => {
       const { game, cards } = await sellInHallTx(sql, input, newId, now())
-      events.push({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await bonusLastJournalSeq(sql), reason: 'cards_sold' })
+      events.push({
+        type: 'game:changed',
+        gameId: game.id,
+        hallId: game.hall_id,
+        seq: await bonusLastJournalSeq(sql),
+        reason: 'cards_sold',
+      })
       return cards
     })
   }
@@ -370,10 +789,18 @@ export function createBonusService(deps: BonusDeps) {
    * sellInHall inside a caller's transaction (issue 13: a counter sale that takes the cash into the station's drawer
    * and prints the cards before it commits). Call `publish()` once that transaction has committed.
    */
-  async function sellInHallWithin(sql: Sql, input: { gameId: string; hallId: string; count: number; channel: string }): Promise<{ cards: SoldCard[]; faceValueCents: number; publish(): void }> {
+  async function sellInHallWithin(
+    sql: Sql,
+    input: { gameId: string; hallId: string; count: number; channel: string },
+  ): Promise<{ cards: SoldCard[]; faceValueCents: number; publish(): void }> {
     const { game, cards } = await sellInHallTx(sql, input, newId, now())
     const seq = await bonusLastJournalSeq(sql)
-    return { cards, faceValueCents: Number(game.face_value_cents), publish: () => publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq, reason: 'cards_sold' }) }
+    return {
+      cards,
+      faceValueCents: Number(game.face_value_cents),
+      publish: () =>
+        publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq, reason: 'cards_sold' }),
+    }
   }
 
   /** Hall that sold each card of a game (simultaneous games attribute winners per hall). */
@@ -388,14 +815,30 @@ export function createBonusService(deps: BonusDeps) {
 
   return {
     hooks,
-    configurePrima, getPrima, primaOfHall, primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
-    createPot, addPotHall, listPots, getPot, potLedger: (potId: string) => potLedgerEntries(db, potId),
-    settleWithin, listBonusPrizes, bonusReceipt, luckyProof,
-    joinGame, sellInHall, sellInHallWithin, hallOfCards,
+    configurePrima,
+    getPrima,
+    primaOfHall,
+    primaLedger: (hallId: string) => primaLedgerEntries(db, hallId),
+    createPot,
+    addPotHall,
+    listPots,
+    getPot,
+    potLedger: (potId: string) => potLedgerEntries(db, potId),
+    settleWithin,
+    listBonusPrizes,
+    bonusReceipt,
+    luckyProof,
+    joinGame,
+    sellInHall,
+    sellInHallWithin,
+    hallOfCards,
     activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
     gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),
     /** Called on the node that committed a join, so that it can put the hall's screens in the game's room. */
-    onHallJoined(l: (e: { gameId: string; hallId: string }) => void) { joinedListeners.add(l); return () => joinedListeners.delete(l) },
+    onHallJoined(l: (e: { gameId: string; hallId: string }) => void) {
+      joinedListeners.add(l)
+      return () => joinedListeners.delete(l)
+    },
     gameExtras: (game: GameRow) => gameExtras(db, game),
   }
 }

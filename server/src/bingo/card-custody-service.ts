@@ -11,28 +11,60 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
-import { CardCustody, assertCustodyMove, nextCustody, type CustodyAction, type CustodyFacts, type TamperReason } from './card-custody.ts'
-import { cardCustodyById, cardCustodyOfGame, hallProfileSettings, setCardCustody, type CardCustodyRow } from './store.ts'
+import {
+  CardCustody,
+  assertCustodyMove,
+  nextCustody,
+  type CustodyAction,
+  type CustodyFacts,
+  type TamperReason,
+} from './card-custody.ts'
+import {
+  cardCustodyById,
+  cardCustodyOfGame,
+  hallProfileSettings,
+  setCardCustody,
+  type CardCustodyRow,
+} from './store.ts'
 
 export interface CustodyView {
-  cardId: string; serial: string; gameId: string; hallId: string; state: CardCustody; reason: string | null; authorityRef: string | null
-  changedAt: string | null; changedBy: string | null; hasPrizes: boolean
+  cardId: string
+  serial: string
+  gameId: string
+  hallId: string
+  state: CardCustody
+  reason: string | null
+  authorityRef: string | null
+  changedAt: string | null
+  changedBy: string | null
+  hasPrizes: boolean
 }
 
 function viewOf(r: CardCustodyRow): CustodyView {
   return {
-    cardId: r.card_id, serial: r.serial, gameId: r.game_id, hallId: r.hall_id, state: (r.state ?? CardCustody.Sold) as CardCustody, reason: r.reason,
-    authorityRef: r.authority_ref, changedAt: r.changed_at, changedBy: r.changed_by, hasPrizes: Number(r.prizes) > 0,
+    cardId: r.card_id,
+    serial: r.serial,
+    gameId: r.game_id,
+    hallId: r.hall_id,
+    state: (r.state ?? CardCustody.Sold) as CardCustody,
+    reason: r.reason,
+    authorityRef: r.authority_ref,
+    changedAt: r.changed_at,
+    changedBy: r.changed_by,
+    hasPrizes: Number(r.prizes) > 0,
   }
 }
 
 /** `claimDays`: the prize claim period (BOLILLO_PRIZE_CLAIM_DAYS); an unpaid prize past it no longer counts. */
 function factsOf(r: CardCustodyRow, at = '', claimDays = 0): CustodyFacts {
-  const claimOpen = r.finished_at !== null && at < new Date(Date.parse(r.finished_at) + claimDays * 86_400_000).toISOString()
+  const claimOpen =
+    r.finished_at !== null && at < new Date(Date.parse(r.finished_at) + claimDays * 86_400_000).toISOString()
   return {
     state: (r.state ?? CardCustody.Sold) as CardCustody,
     gameEnded: r.game_status === 'finished' || r.game_status === 'void',
-    hasPrizes: Number(r.prizes) > 0, hasUnpaidPrizes: Number(r.unpaid_prizes) > 0 && claimOpen, endedAt: r.finished_at,
+    hasPrizes: Number(r.prizes) > 0,
+    hasUnpaidPrizes: Number(r.unpaid_prizes) > 0 && claimOpen,
+    endedAt: r.finished_at,
   }
 }
 
@@ -45,16 +77,60 @@ export async function retentionDaysOfHall(sql: Sql, hallId: string): Promise<num
 }
 
 /** One card's move inside the caller's transaction; journaled. */
-async function moveTx(tx: Sql, r: CardCustodyRow, action: CustodyAction, e: { at: string; by: string; reason: string | null; authorityRef?: string | null; journalType?: string; extra?: Record<string, unknown>; claimDays?: number }): Promise<CustodyView> {
+async function moveTx(
+  tx: Sql,
+  r: CardCustodyRow,
+  action: CustodyAction,
+  e: {
+    at: string
+    by: string
+    reason: string | null
+    authorityRef?: string | null
+    journalType?: string
+    extra?: Record<string, unknown>
+    claimDays?: number
+  },
+): Promise<CustodyView> {
   const facts = factsOf(r, e.at, e.claimDays ?? 0)
   const to = assertCustodyMove(facts, action, e.at, await retentionDaysOfHall(tx, r.hall_id))
-  const moved = await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: r.state, state: to, reason: e.reason, authorityRef: e.authorityRef ?? null, at: e.at, by: e.by })
+  const moved = await setCardCustody(tx, {
+    cardId: r.card_id,
+    gameId: r.game_id,
+    hallId: r.hall_id,
+    from: r.state,
+    state: to,
+    reason: e.reason,
+    authorityRef: e.authorityRef ?? null,
+    at: e.at,
+    by: e.by,
+  })
   if (!moved) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
   await appendJournal(tx, {
-    at: e.at, type: e.journalType ?? 'card.custody', scope: `hall:${r.hall_id}/game:${r.game_id}`,
-    payload: { cardId: r.card_id, serial: r.serial, gameId: r.game_id, action, from: facts.state, to, reason: e.reason, authorityRef: e.authorityRef ?? null, by: e.by, ...e.extra, rule: action === 'hold' && e.journalType === 'card.tampered' ? 'BNG-92' : 'BNG-87' },
+    at: e.at,
+    type: e.journalType ?? 'card.custody',
+    scope: `hall:${r.hall_id}/game:${r.game_id}`,
+    payload: {
+      cardId: r.card_id,
+      serial: r.serial,
+      gameId: r.game_id,
+      action,
+      from: facts.state,
+      to,
+      reason: e.reason,
+      authorityRef: e.authorityRef ?? null,
+      by: e.by,
+      ...e.extra,
+      rule: action === 'hold' && e.journalType === 'card.tampered' ? 'BNG-92' : 'BNG-87',
+    },
   })
-  return { ...viewOf(r), state: to, reason: e.reason, authorityRef: e.authorityRef ?? null, changedAt: e.at, changedBy: e.by }
+  return {
+    ...viewOf(r),
+    state: to,
+    reason: e.reason,
+    authorityRef: e.authorityRef ?? null,
+    changedAt: e.at,
+    changedBy: e.by,
+  }
 }
 
 /** BNG-87/88: a card with the player handed to the hall: a winner goes to the archive, any other card is returned. */
@@ -81,10 +157,30 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
    * One card's move: collect, archive, hold (as evidence of a claim or incident, BNG-87 (a)), release (the
    * authority's decision, `authorityRef`), destroy.
    */
-  async function move(input: { cardId: string; action: CustodyAction; by: string; reason?: string | null; authorityRef?: string | null }): Promise<CustodyView> {
-    if ((input.action === 'hold' || input.action === 'release') && !input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', `${input.action} needs a reason`, { field: 'reason' })
-    if (input.action === 'release' && !input.authorityRef?.trim()) throw new DomainError('VALIDATION_FAILED', 'a card held as evidence is released only on the authority\'s decision (authorityRef)', { field: 'authorityRef', rule: 'BNG-87' })
-    return db.transaction(async (tx) => moveTx(tx, await rowOf(tx, input.cardId), input.action, { at: now(), by: input.by, reason: input.reason?.trim() || null, authorityRef: input.authorityRef?.trim() || null, claimDays: deps.prizeClaimDays }))
+  async function move(input: {
+    cardId: string
+    action: CustodyAction
+    by: string
+    reason?: string | null
+    authorityRef?: string | null
+  }): Promise<CustodyView> {
+    if ((input.action === 'hold' || input.action === 'release') && !input.reason?.trim())
+      throw new DomainError('VALIDATION_FAILED', `${input.action} needs a reason`, { field: 'reason' })
+    if (input.action === 'release' && !input.authorityRef?.trim())
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        "a card held as evidence is released only on the authority's decision (authorityRef)",
+        { field: 'authorityRef', rule: 'BNG-87' },
+      )
+    return db.transaction(async (tx) =>
+      moveTx(tx, await rowOf(tx, input.cardId), input.action, {
+        at: now(),
+        by: input.by,
+        reason: input.reason?.trim() || null,
+        authorityRef: input.authorityRef?.trim() || null,
+        claimDays: deps.prizeClaimDays,
+      }),
+    )
   }
 
   /**
@@ -92,10 +188,22 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
    * damage) or its printed serial or numbers do not match what its signed code says. The card is kept as evidence:
    * its prize is not paid while held (payouts.ts refuses CARD_HELD).
    */
-  async function markTampered(input: { cardId: string; reason: TamperReason; note?: string | null; by: string; stationId: string | null }): Promise<CustodyView> {
+  async function markTampered(input: {
+    cardId: string
+    reason: TamperReason
+    note?: string | null
+    by: string
+    stationId: string | null
+  }): Promise<CustodyView> {
     return db.transaction(async (tx) => {
       const r = await rowOf(tx, input.cardId)
-      return moveTx(tx, r, 'hold', { at: now(), by: input.by, reason: `tampered:${input.reason}`, journalType: 'card.tampered', extra: { note: input.note?.trim() || null, stationId: input.stationId } })
+      return moveTx(tx, r, 'hold', {
+        at: now(),
+        by: input.by,
+        reason: `tampered:${input.reason}`,
+        journalType: 'card.tampered',
+        extra: { note: input.note?.trim() || null, stationId: input.stationId },
+      })
     })
   }
 
@@ -103,7 +211,10 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
    * BNG-87/88: after a game the hall collects its cards: every card still with the players that did not win is
    * `returned`, every winner goes to the archive. Cards held as evidence stay held. One journal record.
    */
-  async function collectGame(input: { gameId: string; by: string }): Promise<{ gameId: string; returned: number; archived: number }> {
+  async function collectGame(input: {
+    gameId: string
+    by: string
+  }): Promise<{ gameId: string; returned: number; archived: number }> {
     return db.transaction(async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
@@ -116,10 +227,28 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         const facts = factsOf(r)
         const action: CustodyAction = facts.hasPrizes ? 'archive' : 'collect'
         const to = assertCustodyMove(facts, action, at, days)
-        if (!(await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: null, state: to, reason: null, authorityRef: null, at, by: input.by }))) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
+        if (
+          !(await setCardCustody(tx, {
+            cardId: r.card_id,
+            gameId: r.game_id,
+            hallId: r.hall_id,
+            from: null,
+            state: to,
+            reason: null,
+            authorityRef: null,
+            at,
+            by: input.by,
+          }))
+        )
+          throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
         ;(to === CardCustody.Returned ? returned : archived).push(r.serial)
       }
-      await appendJournal(tx, { at, type: 'card.collected', scope: `hall:${rows[0].hall_id}/game:${input.gameId}`, payload: { gameId: input.gameId, returned, archived, by: input.by, rule: 'BNG-87' } })
+      await appendJournal(tx, {
+        at,
+        type: 'card.collected',
+        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        payload: { gameId: input.gameId, returned, archived, by: input.by, rule: 'BNG-87' },
+      })
       return { gameId: input.gameId, returned: returned.length, archived: archived.length }
     })
   }
@@ -128,7 +257,12 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
    * BNG-87: destroys a game's returned cards and, once their archive period has passed, its archived winners. Cards
    * held as evidence, winners still in their archive period and cards never collected are left as they are.
    */
-  async function destroyGame(input: { gameId: string; by: string; witness: string; reason: string }): Promise<{ gameId: string; destroyed: number; kept: number }> {
+  async function destroyGame(input: {
+    gameId: string
+    by: string
+    witness: string
+    reason: string
+  }): Promise<{ gameId: string; destroyed: number; kept: number }> {
     return db.transaction(async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
@@ -138,12 +272,46 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       let kept = 0
       for (const r of rows) {
         const verdict = nextCustody(factsOf(r, at, deps.prizeClaimDays), 'destroy', at, days)
-        if ('refused' in verdict) { kept++; continue }
-        if (!(await setCardCustody(tx, { cardId: r.card_id, gameId: r.game_id, hallId: r.hall_id, from: r.state, state: verdict.to, reason: null, authorityRef: null, at, by: input.by }))) throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
+        if ('refused' in verdict) {
+          kept++
+          continue
+        }
+        if (
+          !(await setCardCustody(tx, {
+            cardId: r.card_id,
+            gameId: r.game_id,
+            hallId: r.hall_id,
+            from: r.state,
+            state: verdict.to,
+            reason: null,
+            authorityRef: null,
+            at,
+            by: input.by,
+          }))
+        )
+          throw new DomainError('CONFLICT', `card ${r.serial} changed custody at the same moment`)
         destroyed.push(r.serial)
       }
-      if (destroyed.length === 0) throw new DomainError('CARD_CUSTODY_REFUSED', `no card of game ${input.gameId} may be destroyed now (collected non-winners after the game; winners after ${days} days)`, { rule: 'BNG-87' })
-      await appendJournal(tx, { at, type: 'card.destroyed', scope: `hall:${rows[0].hall_id}/game:${input.gameId}`, payload: { gameId: input.gameId, destroyed, kept, by: input.by, witness: input.witness, reason: input.reason, rule: 'BNG-87' } })
+      if (destroyed.length === 0)
+        throw new DomainError(
+          'CARD_CUSTODY_REFUSED',
+          `no card of game ${input.gameId} may be destroyed now (collected non-winners after the game; winners after ${days} days)`,
+          { rule: 'BNG-87' },
+        )
+      await appendJournal(tx, {
+        at,
+        type: 'card.destroyed',
+        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        payload: {
+          gameId: input.gameId,
+          destroyed,
+          kept,
+          by: input.by,
+          witness: input.witness,
+          reason: input.reason,
+          rule: 'BNG-87',
+        },
+      })
       return { gameId: input.gameId, destroyed: destroyed.length, kept }
     })
   }
@@ -183,8 +351,13 @@ export async function archiveOnPayout(tx: Sql, cardId: string, at: string, by: s
 export async function returnOnRefund(tx: Sql, cardId: string, at: string, by: string): Promise<void> {
   const r = await cardCustodyById(tx, cardId)
   if (!r) return
-  if (r.state === CardCustody.Evidence) throw new DomainError('CARD_HELD', `card ${r.serial} is held as evidence: it is not refunded while held`, { reason: r.reason, rule: 'BNG-87' })
-  if (r.state === CardCustody.Destroyed) throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changed_at}`, { rule: 'BNG-87' })
+  if (r.state === CardCustody.Evidence)
+    throw new DomainError('CARD_HELD', `card ${r.serial} is held as evidence: it is not refunded while held`, {
+      reason: r.reason,
+      rule: 'BNG-87',
+    })
+  if (r.state === CardCustody.Destroyed)
+    throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changed_at}`, { rule: 'BNG-87' })
   // A card whose line was paid before the annulment (BNG-51) won: it goes to the archive, not to destruction.
   if (r.state === null) await handBack(tx, r, at, by, 'refunded')
 }

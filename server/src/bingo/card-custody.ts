@@ -46,9 +46,15 @@ export interface CustodyFacts {
 }
 
 /** The move from `from` by `action`, or the reason it is refused. */
-export function nextCustody(facts: CustodyFacts, action: CustodyAction, at: string, winnerArchiveDays: number): { to: CardCustody } | { refused: string } {
+export function nextCustody(
+  facts: CustodyFacts,
+  action: CustodyAction,
+  at: string,
+  winnerArchiveDays: number,
+): { to: CardCustody } | { refused: string } {
   const { state } = facts
-  if (state === CardCustody.Destroyed) return { refused: 'the card was destroyed: nothing more can be done with it (BNG-87)' }
+  if (state === CardCustody.Destroyed)
+    return { refused: 'the card was destroyed: nothing more can be done with it (BNG-87)' }
   switch (action) {
     case 'collect':
       // BNG-87/88: after the game the non-winning cards are collected; a winner goes to the archive instead.
@@ -57,7 +63,8 @@ export function nextCustody(facts: CustodyFacts, action: CustodyAction, at: stri
       if (facts.hasPrizes) return { refused: 'a winning card is archived, not collected for destruction (BNG-87 (b))' }
       return { to: CardCustody.Returned }
     case 'archive':
-      if (state !== CardCustody.Sold && state !== CardCustody.Returned) return { refused: `a ${state} card is not archived` }
+      if (state !== CardCustody.Sold && state !== CardCustody.Returned)
+        return { refused: `a ${state} card is not archived` }
       if (!facts.gameEnded) return { refused: 'a card is archived after its game has ended (BNG-87 (b))' }
       if (!facts.hasPrizes) return { refused: 'only a card that won a line or bingo is archived (BNG-87 (b))' }
       return { to: CardCustody.WinnerArchive }
@@ -67,14 +74,26 @@ export function nextCustody(facts: CustodyFacts, action: CustodyAction, at: stri
       return { to: CardCustody.Evidence }
     case 'release':
       if (state !== CardCustody.Evidence) return { refused: 'only a card held as evidence is released' }
-      return { to: facts.hasPrizes && facts.gameEnded ? CardCustody.WinnerArchive : facts.gameEnded ? CardCustody.Returned : CardCustody.Sold }
+      return {
+        to:
+          facts.hasPrizes && facts.gameEnded
+            ? CardCustody.WinnerArchive
+            : facts.gameEnded
+              ? CardCustody.Returned
+              : CardCustody.Sold,
+      }
     case 'destroy': {
-      if (state === CardCustody.Evidence) return { refused: 'a card held as evidence is at the authority\'s disposal: it is released first (BNG-87 (a))' }
-      if (state === CardCustody.Sold) return { refused: 'a card is collected or archived before it is destroyed (BNG-87)' }
+      if (state === CardCustody.Evidence)
+        return { refused: "a card held as evidence is at the authority's disposal: it is released first (BNG-87 (a))" }
+      if (state === CardCustody.Sold)
+        return { refused: 'a card is collected or archived before it is destroyed (BNG-87)' }
       if (!facts.gameEnded) return { refused: 'cards are destroyed after their game has ended (BNG-87)' }
       if (state === CardCustody.WinnerArchive) {
         const until = archiveUntil(facts.endedAt ?? at, winnerArchiveDays)
-        if (at < until) return { refused: `a winning card is archived until ${until} (at least ${winnerArchiveDays} days, BNG-87 (b))` }
+        if (at < until)
+          return {
+            refused: `a winning card is archived until ${until} (at least ${winnerArchiveDays} days, BNG-87 (b))`,
+          }
         if (facts.hasUnpaidPrizes) return { refused: 'the card still has an unpaid prize' }
       }
       return { to: CardCustody.Destroyed }
@@ -92,9 +111,15 @@ export function archiveUntil(endedAt: string, days: number): string {
 }
 
 /** Throws CARD_CUSTODY_REFUSED unless the move is allowed; returns the new state. */
-export function assertCustodyMove(facts: CustodyFacts, action: CustodyAction, at: string, winnerArchiveDays: number): CardCustody {
+export function assertCustodyMove(
+  facts: CustodyFacts,
+  action: CustodyAction,
+  at: string,
+  winnerArchiveDays: number,
+): CardCustody {
   const r = nextCustody(facts, action, at, winnerArchiveDays)
-  if ('refused' in r) throw new DomainError('CARD_CUSTODY_REFUSED', r.refused, { from: facts.state, action, rule: 'BNG-87' })
+  if ('refused' in r)
+    throw new DomainError('CARD_CUSTODY_REFUSED', r.refused, { from: facts.state, action, rule: 'BNG-87' })
   return r.to
 }
 

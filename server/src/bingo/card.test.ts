@@ -30,7 +30,11 @@ const TINY: CardLayout = {
   rows: 2,
   columns: 3,
   perRow: 2,
-  columnRanges: [[1, 2], [3, 4], [5, 7]],
+  columnRanges: [
+    [1, 2],
+    [3, 4],
+    [5, 7],
+  ],
   minPerColumn: 1,
 }
 
@@ -97,17 +101,22 @@ describe('card layouts', () => {
       return r
     }
     const masks: number[] = []
-    for (let m = 0; m < 512; m++) if (((m.toString(2).match(/1/g) ?? []).length) === 5) masks.push(m)
+    for (let m = 0; m < 512; m++) if ((m.toString(2).match(/1/g) ?? []).length === 5) masks.push(m)
     let total = 0n
-    for (const a of masks) for (const b of masks) for (const c of masks) {
-      let w = 1n
-      for (let j = 0; j < 9; j++) {
-        const k = ((a >> j) & 1) + ((b >> j) & 1) + ((c >> j) & 1)
-        if (k === 0) { w = 0n; break }
-        w *= binom(sizes[j], k)
-      }
-      total += w
-    }
+    for (const a of masks)
+      for (const b of masks)
+        for (const c of masks) {
+          let w = 1n
+          for (let j = 0; j < 9; j++) {
+            const k = ((a >> j) & 1) + ((b >> j) & 1) + ((c >> j) & 1)
+            if (k === 0) {
+              w = 0n
+              break
+            }
+            w *= binom(sizes[j], k)
+          }
+          total += w
+        }
     expect(total).toBe(3669688706217187500n)
     // countCards is a double: exact below 2^53, within rounding above.
     expect(Math.abs(countCards(LAYOUT_90) / Number(total) - 1)).toBeLessThan(1e-12)
@@ -118,62 +127,82 @@ describe('card layouts', () => {
   })
 
   it('rejects a layout that admits no card', () => {
-    const impossible: CardLayout = { ...TINY, perRow: 3, minPerColumn: 2, columnRanges: [[1, 1], [2, 2], [3, 3]] }
+    const impossible: CardLayout = {
+      ...TINY,
+      perRow: 3,
+      minPerColumn: 2,
+      columnRanges: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+    }
     expect(() => generateCard(createSeededRng(1), impossible)).toThrow(DomainError)
   })
 })
 
 describe('generateCard (BNG-5)', () => {
   it('always produces valid 90-ball cards', () => {
-    fc.assert(fc.property(seedArb, (seed) => {
-      const rng = createSeededRng(seed)
-      for (let i = 0; i < 100; i++) {
-        const card = generateCard(rng)
-        expect(validateCard(card)).toEqual([])
-        expect(cardNumbers(card)).toHaveLength(15)
-      }
-    }), { numRuns: 50 })
+    fc.assert(
+      fc.property(seedArb, (seed) => {
+        const rng = createSeededRng(seed)
+        for (let i = 0; i < 100; i++) {
+          const card = generateCard(rng)
+          expect(validateCard(card)).toEqual([])
+          expect(cardNumbers(card)).toHaveLength(15)
+        }
+      }),
+      { numRuns: 50 },
+    )
   })
 
   it('always produces valid 75-ball cards (5 x 5, columns of 15, no free centre)', () => {
-    fc.assert(fc.property(seedArb, (seed) => {
-      const rng = createSeededRng(seed)
-      for (let i = 0; i < 50; i++) {
-        const card = generateCard(rng, LAYOUT_75)
-        expect(validateCard(card, LAYOUT_75)).toEqual([])
-        expect(card.grid.flat().every((x) => x > 0)).toBe(true)
-      }
-    }), { numRuns: 30 })
+    fc.assert(
+      fc.property(seedArb, (seed) => {
+        const rng = createSeededRng(seed)
+        for (let i = 0; i < 50; i++) {
+          const card = generateCard(rng, LAYOUT_75)
+          expect(validateCard(card, LAYOUT_75)).toEqual([])
+          expect(card.grid.flat().every((x) => x > 0)).toBe(true)
+        }
+      }),
+      { numRuns: 30 },
+    )
   })
 
   it('is generic over layouts: every card of a random feasible layout is valid', () => {
-    const layoutArb = fc.record({
-      rows: fc.integer({ min: 1, max: 4 }),
-      sizes: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 7 }),
-      perRowFrac: fc.double({ min: 0, max: 1, noNaN: true }),
-      minPerColumn: fc.integer({ min: 0, max: 1 }),
-    }).map(({ rows, sizes, perRowFrac, minPerColumn }): CardLayout => {
-      const columnRanges: [number, number][] = []
-      let lo = 1
-      for (const size of sizes) {
-        columnRanges.push([lo, lo + size - 1])
-        lo += size
-      }
-      const perRow = 1 + Math.floor(perRowFrac * (sizes.length - 1))
-      return { ballCount: lo - 1, rows, columns: sizes.length, perRow, columnRanges, minPerColumn }
-    })
-    fc.assert(fc.property(layoutArb, seedArb, (layout, seed) => {
-      let feasible = true
-      try {
-        countCards(layout)
-      } catch (e) {
-        expect((e as DomainError).code).toBe(ErrorCode.ValidationFailed)
-        feasible = false
-      }
-      fc.pre(feasible)
-      const rng = createSeededRng(seed)
-      for (let i = 0; i < 20; i++) expect(validateCard(generateCard(rng, layout), layout)).toEqual([])
-    }), { numRuns: 200 })
+    const layoutArb = fc
+      .record({
+        rows: fc.integer({ min: 1, max: 4 }),
+        sizes: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 7 }),
+        perRowFrac: fc.double({ min: 0, max: 1, noNaN: true }),
+        minPerColumn: fc.integer({ min: 0, max: 1 }),
+      })
+      .map(({ rows, sizes, perRowFrac, minPerColumn }): CardLayout => {
+        const columnRanges: [number, number][] = []
+        let lo = 1
+        for (const size of sizes) {
+          columnRanges.push([lo, lo + size - 1])
+          lo += size
+        }
+        const perRow = 1 + Math.floor(perRowFrac * (sizes.length - 1))
+        return { ballCount: lo - 1, rows, columns: sizes.length, perRow, columnRanges, minPerColumn }
+      })
+    fc.assert(
+      fc.property(layoutArb, seedArb, (layout, seed) => {
+        let feasible = true
+        try {
+          countCards(layout)
+        } catch (e) {
+          expect((e as DomainError).code).toBe(ErrorCode.ValidationFailed)
+          feasible = false
+        }
+        fc.pre(feasible)
+        const rng = createSeededRng(seed)
+        for (let i = 0; i < 20; i++) expect(validateCard(generateCard(rng, layout), layout)).toEqual([])
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('fills every column of a layout whose column count equals perRow', () => {
@@ -221,21 +250,27 @@ describe('generateCard (BNG-5)', () => {
   it('matches the exact column-count distribution of 90-ball cards', () => {
     // P(column 1 holds 3 numbers) over all cards, by enumeration of row patterns with weights.
     const sizes = LAYOUT_90.columnRanges.map(([lo, hi]) => hi - lo + 1)
-    const binom = (n: number, k: number) => { let r = 1; for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i; return r }
+    const binom = (n: number, k: number) => {
+      let r = 1
+      for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i
+      return r
+    }
     const masks: number[] = []
-    for (let m = 0; m < 512; m++) if (((m.toString(2).match(/1/g) ?? []).length) === 5) masks.push(m)
+    for (let m = 0; m < 512; m++) if ((m.toString(2).match(/1/g) ?? []).length === 5) masks.push(m)
     let total = 0
     const byCount = [0, 0, 0, 0]
-    for (const a of masks) for (const b of masks) for (const c of masks) {
-      let w = 1
-      const k0 = (a & 1) + (b & 1) + (c & 1)
-      for (let j = 0; j < 9 && w > 0; j++) {
-        const k = ((a >> j) & 1) + ((b >> j) & 1) + ((c >> j) & 1)
-        w = k === 0 ? 0 : w * binom(sizes[j], k)
-      }
-      total += w
-      byCount[k0] += w
-    }
+    for (const a of masks)
+      for (const b of masks)
+        for (const c of masks) {
+          let w = 1
+          const k0 = (a & 1) + (b & 1) + (c & 1)
+          for (let j = 0; j < 9 && w > 0; j++) {
+            const k = ((a >> j) & 1) + ((b >> j) & 1) + ((c >> j) & 1)
+            w = k === 0 ? 0 : w * binom(sizes[j], k)
+          }
+          total += w
+          byCount[k0] += w
+        }
     const rng = createSeededRng('distribution')
     const seen = [0, 0, 0, 0]
     const n = 20_000
@@ -267,13 +302,42 @@ describe('validateCard (BNG-5)', () => {
       edit(grid)
       return validateCard({ grid })
     }
-    expect(broken((g) => { g[0][0] = 10 })).toEqual(expect.arrayContaining([expect.stringMatching(/outside the column's range 1-9/)]))
-    expect(broken((g) => { g[0][0] = 0 })).toEqual(expect.arrayContaining([expect.stringMatching(/row 1 has 4 numbers, expected 5/)]))
-    expect(broken((g) => { g[0][0] = 9; g[2][0] = 1 })).toEqual(expect.arrayContaining([expect.stringMatching(/column 1 is not ascending/)]))
-    expect(broken((g) => { g[1][1] = 20 })).toEqual(expect.arrayContaining([expect.stringMatching(/number 20 appears more than once/)]))
-    expect(broken((g) => { g[1].push(0) })).toEqual(expect.arrayContaining([expect.stringMatching(/row 2 has 10 cells/)]))
-    expect(broken((g) => { g.pop() })).toEqual(expect.arrayContaining([expect.stringMatching(/card has 2 rows, expected 3/)]))
-    expect(broken((g) => { g[0][2] = 1.5 })).toEqual(expect.arrayContaining([expect.stringMatching(/neither a number nor blank/)]))
+    expect(
+      broken((g) => {
+        g[0][0] = 10
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/outside the column's range 1-9/)]))
+    expect(
+      broken((g) => {
+        g[0][0] = 0
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/row 1 has 4 numbers, expected 5/)]))
+    expect(
+      broken((g) => {
+        g[0][0] = 9
+        g[2][0] = 1
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/column 1 is not ascending/)]))
+    expect(
+      broken((g) => {
+        g[1][1] = 20
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/number 20 appears more than once/)]))
+    expect(
+      broken((g) => {
+        g[1].push(0)
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/row 2 has 10 cells/)]))
+    expect(
+      broken((g) => {
+        g.pop()
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/card has 2 rows, expected 3/)]))
+    expect(
+      broken((g) => {
+        g[0][2] = 1.5
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/neither a number nor blank/)]))
     expect(validateCard({} as Card)).toEqual(['card has no grid'])
   })
 
@@ -289,17 +353,26 @@ describe('validateCard (BNG-5)', () => {
 
 describe('conversions', () => {
   it('cardFromRows(cardRows(card)) rebuilds the card', () => {
-    fc.assert(fc.property(seedArb, fc.constantFrom(LAYOUT_90, LAYOUT_75, TINY), (seed, layout) => {
-      const card = generateCard(createSeededRng(seed), layout)
-      const rows = cardRows(card)
-      expect(rows).toHaveLength(layout.rows)
-      for (const row of rows) expect(row).toHaveLength(layout.perRow)
-      expect(cardFromRows(rows, layout)).toEqual(card)
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(seedArb, fc.constantFrom(LAYOUT_90, LAYOUT_75, TINY), (seed, layout) => {
+        const card = generateCard(createSeededRng(seed), layout)
+        const rows = cardRows(card)
+        expect(rows).toHaveLength(layout.rows)
+        for (const row of rows) expect(row).toHaveLength(layout.perRow)
+        expect(cardFromRows(rows, layout)).toEqual(card)
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('cardFromRows rejects numbers it cannot place', () => {
-    expect(() => cardFromRows([[1, 2, 20, 30, 40], [11, 21, 31, 41, 51], [60, 70, 80, 85, 89]])).toThrow(/same column/)
+    expect(() =>
+      cardFromRows([
+        [1, 2, 20, 30, 40],
+        [11, 21, 31, 41, 51],
+        [60, 70, 80, 85, 89],
+      ]),
+    ).toThrow(/same column/)
     expect(() => cardFromRows([[91]])).toThrow(DomainError)
     expect(() => cardFromRows([[1], [2], [3], [4]])).toThrow(/4 rows/)
   })
@@ -307,21 +380,48 @@ describe('conversions', () => {
   it('cardNumbers lists the 15 numbers ascending', () => {
     const card = generateCard(createSeededRng('numbers'))
     const numbers = cardNumbers(card)
-    expect(numbers).toEqual(cardRows(card).flat().sort((a, b) => a - b))
+    expect(numbers).toEqual(
+      cardRows(card)
+        .flat()
+        .sort((a, b) => a - b),
+    )
     expect(new Set(numbers).size).toBe(15)
   })
 
   it('cardKey is equal exactly when the grids are equal', () => {
-    fc.assert(fc.property(seedArb, seedArb, (s1, s2) => {
-      const a = generateCard(createSeededRng(s1))
-      const b = generateCard(createSeededRng(s2))
-      const same = JSON.stringify(a.grid) === JSON.stringify(b.grid)
-      expect(cardKey(a) === cardKey(b)).toBe(same)
-      expect(cardKey(a)).toBe(cardKey({ grid: a.grid.map((row) => row.slice()) }))
-    }), { numRuns: 200 })
-    const key = cardKey({ grid: [[1, 0, 20, 0, 40, 0, 61, 0, 80], [0, 11, 21, 0, 0, 55, 0, 72, 85], [9, 0, 0, 33, 49, 0, 69, 0, 90]] })
+    fc.assert(
+      fc.property(seedArb, seedArb, (s1, s2) => {
+        const a = generateCard(createSeededRng(s1))
+        const b = generateCard(createSeededRng(s2))
+        const same = JSON.stringify(a.grid) === JSON.stringify(b.grid)
+        expect(cardKey(a) === cardKey(b)).toBe(same)
+        expect(cardKey(a)).toBe(cardKey({ grid: a.grid.map((row) => row.slice()) }))
+      }),
+      { numRuns: 200 },
+    )
+    const key = cardKey({
+      grid: [
+        [1, 0, 20, 0, 40, 0, 61, 0, 80],
+        [0, 11, 21, 0, 0, 55, 0, 72, 85],
+        [9, 0, 0, 33, 49, 0, 69, 0, 90],
+      ],
+    })
     expect(key).toBe('01.20.40.61.80-.1121..55.7285-09..3349.69.90')
-    expect(cardKey({ grid: [[1, 0], [0, 2]] })).not.toBe(cardKey({ grid: [[0, 1], [2, 0]] }))
+    expect(
+      cardKey({
+        grid: [
+          [1, 0],
+          [0, 2],
+        ],
+      }),
+    ).not.toBe(
+      cardKey({
+        grid: [
+          [0, 1],
+          [2, 0],
+        ],
+      }),
+    )
   })
 })
 
@@ -345,24 +445,32 @@ describe('marking (BNG-44)', () => {
     expect(isLineComplete(card, bitmap, 0)).toBe(true)
     expect(completedRows(card, bitmap)).toEqual([0])
     // A row of blanks only is never a line, whatever is called.
-    const blankRow: Card = { grid: [[0, 0, 0], [1, 2, 3]] }
+    const blankRow: Card = {
+      grid: [
+        [0, 0, 0],
+        [1, 2, 3],
+      ],
+    }
     expect(isLineComplete(blankRow, new Set([0, 1, 2, 3]), 0)).toBe(false)
     expect(isFullHouse({ grid: [[0, 0]] }, new Set([0]))).toBe(false)
   })
 
   it('line, completed rows and full house agree with their definitions', () => {
-    fc.assert(fc.property(seedArb, fc.uniqueArray(fc.integer({ min: 0, max: 90 }), { maxLength: 90 }), (seed, balls) => {
-      const c = generateCard(createSeededRng(seed))
-      const called = new Set(balls)
-      const bitmap = new Uint8Array(91)
-      for (const b of balls) bitmap[b] = 1
-      const rows = cardRows(c)
-      const expectedRows = rows.flatMap((row, r) => (row.every((x) => called.has(x)) ? [r] : []))
-      expect(completedRows(c, called)).toEqual(expectedRows)
-      expect(completedRows(c, bitmap)).toEqual(expectedRows)
-      expect(isFullHouse(c, called)).toBe(expectedRows.length === 3)
-      expect(isFullHouse(c, bitmap)).toBe(expectedRows.length === 3)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(seedArb, fc.uniqueArray(fc.integer({ min: 0, max: 90 }), { maxLength: 90 }), (seed, balls) => {
+        const c = generateCard(createSeededRng(seed))
+        const called = new Set(balls)
+        const bitmap = new Uint8Array(91)
+        for (const b of balls) bitmap[b] = 1
+        const rows = cardRows(c)
+        const expectedRows = rows.flatMap((row, r) => (row.every((x) => called.has(x)) ? [r] : []))
+        expect(completedRows(c, called)).toEqual(expectedRows)
+        expect(completedRows(c, bitmap)).toEqual(expectedRows)
+        expect(isFullHouse(c, called)).toBe(expectedRows.length === 3)
+        expect(isFullHouse(c, bitmap)).toBe(expectedRows.length === 3)
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('ignores out-of-range bitmap positions', () => {
@@ -383,21 +491,31 @@ describe('master sets (BNG-13: no two identical cards in a game)', () => {
   })
 
   it('packed, streamed and object forms hold the same cards in the same order', () => {
-    fc.assert(fc.property(seedArb, fc.integer({ min: 0, max: 60 }), fc.constantFrom(LAYOUT_90, LAYOUT_75), (seed, count, layout) => {
-      const cards = generateMasterSet(seed, count, layout)
-      const packed = generateMasterSetPacked(seed, count, layout)
-      expect(packed.length).toBe(count * layout.rows * layout.perRow)
-      const streamed: Card[] = []
-      forEachMasterCard(seed, count, layout, (card, i) => {
-        expect(i).toBe(streamed.length)
-        streamed.push(card)
-      })
-      expect(streamed).toEqual(cards)
-      cards.forEach((card, i) => {
-        expect(cardFromPacked(packed, i, layout)).toEqual(card)
-        expect(Array.from(packed.subarray(i * layout.rows * layout.perRow, (i + 1) * layout.rows * layout.perRow))).toEqual(cardRows(card).flat())
-      })
-    }), { numRuns: 40 })
+    fc.assert(
+      fc.property(
+        seedArb,
+        fc.integer({ min: 0, max: 60 }),
+        fc.constantFrom(LAYOUT_90, LAYOUT_75),
+        (seed, count, layout) => {
+          const cards = generateMasterSet(seed, count, layout)
+          const packed = generateMasterSetPacked(seed, count, layout)
+          expect(packed.length).toBe(count * layout.rows * layout.perRow)
+          const streamed: Card[] = []
+          forEachMasterCard(seed, count, layout, (card, i) => {
+            expect(i).toBe(streamed.length)
+            streamed.push(card)
+          })
+          expect(streamed).toEqual(cards)
+          cards.forEach((card, i) => {
+            expect(cardFromPacked(packed, i, layout)).toEqual(card)
+            expect(
+              Array.from(packed.subarray(i * layout.rows * layout.perRow, (i + 1) * layout.rows * layout.perRow)),
+            ).toEqual(cardRows(card).flat())
+          })
+        },
+      ),
+      { numRuns: 40 },
+    )
   })
 
   it('redraws duplicates: a set may hold every card of a small layout, and no more', () => {
@@ -406,9 +524,12 @@ describe('master sets (BNG-13: no two identical cards in a game)', () => {
     expect(new Set(all.map(cardKey)).size).toBe(total)
     expect(new Set(all.map(cardKey))).toEqual(new Set(enumerateCards(TINY).map(cardKey)))
     expect(() => generateMasterSet('exhaust', total + 1, TINY)).toThrow(/impossible/)
-    fc.assert(fc.property(seedArb, fc.integer({ min: 0, max: total }), (seed, count) => {
-      expect(new Set(generateMasterSet(seed, count, TINY).map(cardKey)).size).toBe(count)
-    }), { numRuns: 100 })
+    fc.assert(
+      fc.property(seedArb, fc.integer({ min: 0, max: total }), (seed, count) => {
+        expect(new Set(generateMasterSet(seed, count, TINY).map(cardKey)).size).toBe(count)
+      }),
+      { numRuns: 100 },
+    )
   })
 
   it('rejects a bad count', () => {

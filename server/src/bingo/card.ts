@@ -99,10 +99,12 @@ function planFor(layout: CardLayout): Plan {
 export function validateLayout(layout: CardLayout): string[] {
   const v: string[] = []
   const isPosInt = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 1
-  if (!isPosInt(layout.ballCount) || layout.ballCount > 65535) v.push(`ballCount ${layout.ballCount} must be an integer 1..65535`)
+  if (!isPosInt(layout.ballCount) || layout.ballCount > 65535)
+    v.push(`ballCount ${layout.ballCount} must be an integer 1..65535`)
   if (!isPosInt(layout.rows) || layout.rows > 16) v.push(`rows ${layout.rows} must be an integer 1..16`)
   if (!isPosInt(layout.columns)) v.push(`columns ${layout.columns} must be a positive integer`)
-  if (!isPosInt(layout.perRow) || layout.perRow > layout.columns) v.push(`perRow ${layout.perRow} must be an integer 1..columns`)
+  if (!isPosInt(layout.perRow) || layout.perRow > layout.columns)
+    v.push(`perRow ${layout.perRow} must be an integer 1..columns`)
   if (!Number.isInteger(layout.minPerColumn) || layout.minPerColumn < 0 || layout.minPerColumn > layout.rows) {
     v.push(`minPerColumn ${layout.minPerColumn} must be an integer 0..rows`)
   }
@@ -194,7 +196,10 @@ function buildPlan(layout: CardLayout): Plan {
 
   // Forward pass over reachable states only: candidate row subsets with their cumulative thresholds.
   const off = new Int32Array(columns * states + 1)
-  const mask: number[] = [], kk: number[] = [], nxt: number[] = [], thr: number[] = []
+  const mask: number[] = [],
+    kk: number[] = [],
+    nxt: number[] = [],
+    thr: number[] = []
   let reach = new Uint8Array(states)
   reach[startState] = 1
   for (let j = 0; j < columns; j++) {
@@ -228,7 +233,9 @@ function buildPlan(layout: CardLayout): Plan {
 
   // Subset tables: one uniform draw picks a column's k numbers at once.
   const keys = columns * (rows + 1)
-  const subStart = new Int32Array(keys), subCount = new Int32Array(keys), subReject = new Float64Array(keys)
+  const subStart = new Int32Array(keys),
+    subCount = new Int32Array(keys),
+    subReject = new Float64Array(keys)
   const subs: number[] = []
   for (let j = 0; j < columns; j++) {
     for (let k = 1; k <= Math.min(rows, colSize[j]); k++) {
@@ -250,12 +257,28 @@ function buildPlan(layout: CardLayout): Plan {
     }
   }
   return {
-    rows, columns, perRow, cells: rows * perRow, ballCount,
-    colLo, colSize, colOf, states, startState, total, off,
-    candMask: Int32Array.from(mask), candK: Int32Array.from(kk), candNext: Int32Array.from(nxt),
+    rows,
+    columns,
+    perRow,
+    cells: rows * perRow,
+    ballCount,
+    colLo,
+    colSize,
+    colOf,
+    states,
+    startState,
+    total,
+    off,
+    candMask: Int32Array.from(mask),
+    candK: Int32Array.from(kk),
+    candNext: Int32Array.from(nxt),
     candThresh: Float64Array.from(thr),
-    subsets: Uint16Array.from(subs), subStart, subCount, subReject,
-    cursor: new Int32Array(rows), pick: new Int32Array(Math.max(...colSize, 1)),
+    subsets: Uint16Array.from(subs),
+    subStart,
+    subCount,
+    subReject,
+    cursor: new Int32Array(rows),
+    pick: new Int32Array(Math.max(...colSize, 1)),
   }
 }
 
@@ -273,7 +296,8 @@ function boundedFrom(next32: () => number, n: number, reject: number): number {
  * (so ascending), `plan.cells` values. `next32` returns uniform integers in [0, 2^32).
  */
 function sampleInto(plan: Plan, next32: () => number, out: Uint16Array): void {
-  const { rows, columns, perRow, states, off, candMask, candK, candNext, candThresh, colLo, colSize, cursor, pick } = plan
+  const { rows, columns, perRow, states, off, candMask, candK, candNext, candThresh, colLo, colSize, cursor, pick } =
+    plan
   const { subsets, subStart, subCount, subReject } = plan
   for (let r = 0; r < rows; r++) cursor[r] = r * perRow
   let s = plan.startState
@@ -369,12 +393,21 @@ export function countCards(layout: CardLayout = LAYOUT_90): number {
  * order, each row's numbers left to right. Duplicates (same numbers in the same rows) are rejected and redrawn, so
  * the cards are pairwise distinct. Deterministic from the seed (createSeededRng).
  */
-function generatePacked(seed: string | number, count: number, layout: CardLayout, onCard?: (cells: Uint8Array, index: number) => void): Uint8Array {
-  if (!Number.isInteger(count) || count < 0) fail(ErrorCode.ValidationFailed, `card count ${count} must be a non-negative integer`)
+function generatePacked(
+  seed: string | number,
+  count: number,
+  layout: CardLayout,
+  onCard?: (cells: Uint8Array, index: number) => void,
+): Uint8Array {
+  if (!Number.isInteger(count) || count < 0)
+    fail(ErrorCode.ValidationFailed, `card count ${count} must be a non-negative integer`)
   const plan = planFor(layout)
   if (plan.ballCount > 255) fail(ErrorCode.ValidationFailed, 'master sets support at most 255 balls')
   if (count > plan.total) {
-    fail(ErrorCode.ValidationFailed, `a master set of ${count} distinct cards is impossible: the layout has only ${plan.total}`)
+    fail(
+      ErrorCode.ValidationFailed,
+      `a master set of ${count} distinct cards is impossible: the layout has only ${plan.total}`,
+    )
   }
   const L = plan.cells
   const packed = new Uint8Array(count * L)
@@ -423,7 +456,11 @@ function generatePacked(seed: string | number, count: number, layout: CardLayout
  * (1-based) is at offset `(k-1) * rows * perRow`, its rows in order, each row's numbers left to right. Same cards,
  * same order as generateMasterSet(seed, count, layout).
  */
-export function generateMasterSetPacked(seed: string | number, count: number, layout: CardLayout = LAYOUT_90): Uint8Array {
+export function generateMasterSetPacked(
+  seed: string | number,
+  count: number,
+  layout: CardLayout = LAYOUT_90,
+): Uint8Array {
   return generatePacked(seed, count, layout)
 }
 
@@ -431,7 +468,12 @@ export function generateMasterSetPacked(seed: string | number, count: number, la
  * Calls `fn(card, index)` for each card of the master set in order, without keeping the Card objects
  * (BNG-13: pairwise distinct; card number k is index k-1).
  */
-export function forEachMasterCard(seed: string | number, count: number, layout: CardLayout, fn: (card: Card, index: number) => void): void {
+export function forEachMasterCard(
+  seed: string | number,
+  count: number,
+  layout: CardLayout,
+  fn: (card: Card, index: number) => void,
+): void {
   const plan = planFor(layout)
   generatePacked(seed, count, layout, (cells, index) => fn(cardFromCells(plan, cells, 0), index))
 }
@@ -502,7 +544,9 @@ export function validateCard(card: Card, layout: CardLayout = LAYOUT_90): string
   })
   for (let c = 0; c < columns; c++) {
     if (colCount[c] < minPerColumn || colCount[c] > rows) {
-      v.push(`column ${c + 1} holds ${colCount[c]} numbers, expected ${minPerColumn === rows ? rows : `${minPerColumn} to ${rows}`}`)
+      v.push(
+        `column ${c + 1} holds ${colCount[c]} numbers, expected ${minPerColumn === rows ? rows : `${minPerColumn} to ${rows}`}`,
+      )
     }
   }
   if (total !== rows * perRow) v.push(`card has ${total} numbers, expected ${rows * perRow}`)
@@ -546,13 +590,15 @@ export function cardKey(card: Card): string {
  * numbers of a row fall in the same column. Does not check the other card rules: use validateCard.
  */
 export function cardFromRows(rows: ReadonlyArray<ReadonlyArray<number>>, layout: CardLayout = LAYOUT_90): Card {
-  if (rows.length !== layout.rows) fail(ErrorCode.ValidationFailed, `card has ${rows.length} rows, expected ${layout.rows}`)
+  if (rows.length !== layout.rows)
+    fail(ErrorCode.ValidationFailed, `card has ${rows.length} rows, expected ${layout.rows}`)
   const grid = rows.map((numbers, r) => {
     const row = new Array<number>(layout.columns).fill(0)
     for (const x of numbers) {
       const c = layout.columnRanges.findIndex(([lo, hi]) => x >= lo && x <= hi)
       if (!Number.isInteger(x) || c < 0) fail(ErrorCode.ValidationFailed, `row ${r + 1}: ${x} belongs to no column`)
-      if (row[c] !== 0) fail(ErrorCode.ValidationFailed, `row ${r + 1}: ${row[c]} and ${x} fall in the same column ${c + 1}`)
+      if (row[c] !== 0)
+        fail(ErrorCode.ValidationFailed, `row ${r + 1}: ${row[c]} and ${x} fall in the same column ${c + 1}`)
       row[c] = x
     }
     return row

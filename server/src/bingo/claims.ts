@@ -13,7 +13,16 @@ import type { CardRow, ClaimRow, GameRow, PrizeRow } from './store.ts'
 import type { GameState } from './types.ts'
 
 /** Records a claim (verified or rejected); the first verified one opens the window for its kind (BNG-50). */
-export async function registerClaim(ctx: BingoContext, tx: Tx, game: GameRow, card: CardRow, kind: ClaimKind, atBall: number, called: ReadonlySet<number>, automatic: boolean): Promise<{ ok: boolean; reason?: string }> {
+export async function registerClaim(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  card: CardRow,
+  kind: ClaimKind,
+  atBall: number,
+  called: ReadonlySet<number>,
+  automatic: boolean,
+): Promise<{ ok: boolean; reason?: string }> {
   const rows = JSON.parse(card.numbers) as number[][]
   const check = verifyClaim(rows, called, kind, Boolean(game.line_closed))
   const dup = await store.verifiedClaimIdOfCard(tx, game.id, card.id, kind)
@@ -24,29 +33,71 @@ export async function registerClaim(ctx: BingoContext, tx: Tx, game: GameRow, ca
   if (!check.ok) result = { ok: false, reason: check.reason }
   // BNG-56: at a bingo with no line called before it, "¿Alguna línea más?" is still asked: a line formed and never
   // called is heard in the bingo window and shares the line pool (see closeWindow).
-  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.line_closed)) result = { ok: false, reason: `window_open_for_${window}` }
+  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.line_closed))
+    result = { ok: false, reason: `window_open_for_${window}` }
   else result = { ok: true }
-  await store.insertClaim(tx, { id: ctx.newId('cl'), gameId: game.id, cardId: card.id, serial: card.serial, kind, atBall, status: result.ok ? 'verified' : 'rejected', reason: result.reason ?? null, automatic: automatic ? 1 : 0, at })
+  await store.insertClaim(tx, {
+    id: ctx.newId('cl'),
+    gameId: game.id,
+    cardId: card.id,
+    serial: card.serial,
+    kind,
+    atBall,
+    status: result.ok ? 'verified' : 'rejected',
+    reason: result.reason ?? null,
+    automatic: automatic ? 1 : 0,
+    at,
+  })
   if (result.ok && !window) {
     // BNG-50: the "¿alguna línea/bingo más?" window opens on the first verified claim.
     await store.openClaimWindow(tx, game.id, kind === 'line' ? GameStatus.LineWindow : GameStatus.BingoWindow, kind)
     game.window_kind = kind
   }
-  const rec = await appendJournal(tx, { at, type: result.ok ? 'claim.verified' : 'claim.rejected', scope: gameScope(game), payload: { gameId: game.id, serial: card.serial, cardId: card.id, kind, atBall, automatic, reason: result.reason ?? null, rule: kind === 'line' ? 'BNG-44' : 'BNG-44' } })
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: result.ok ? 'claim_verified' : 'claim_rejected' })
+  const rec = await appendJournal(tx, {
+    at,
+    type: result.ok ? 'claim.verified' : 'claim.rejected',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      serial: card.serial,
+      cardId: card.id,
+      kind,
+      atBall,
+      automatic,
+      reason: result.reason ?? null,
+      rule: kind === 'line' ? 'BNG-44' : 'BNG-44',
+    },
+  })
+  emit(tx, {
+    type: 'game:changed',
+    gameId: game.id,
+    hallId: game.hall_id,
+    seq: rec.seq,
+    reason: result.ok ? 'claim_verified' : 'claim_rejected',
+  })
   return result
 }
 
 /** A claim entered by card serial (paper play or a player who called). Verified against the called balls. */
-export async function claim(ctx: BingoContext, input: { gameId: string; serial?: string; cardId?: string; kind: ClaimKind }): Promise<{ ok: boolean; reason?: string; state: GameState }> {
+export async function claim(
+  ctx: BingoContext,
+  input: { gameId: string; serial?: string; cardId?: string; kind: ClaimKind },
+): Promise<{ ok: boolean; reason?: string; state: GameState }> {
   let result: { ok: boolean; reason?: string } = { ok: false }
   await ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
-    if (game.status === GameStatus.Finished) throw new DomainError('CLAIM_CLOSED', 'prizes have been assigned: no more claims on this game (BNG-45, BNG-50)', { rule: 'BNG-50' })
+    if (game.status === GameStatus.Finished)
+      throw new DomainError('CLAIM_CLOSED', 'prizes have been assigned: no more claims on this game (BNG-45, BNG-50)', {
+        rule: 'BNG-50',
+      })
     assertLegal(GameAction.Claim, game.status, game.id)
     const card = await findCard(tx, game.id, input)
-    if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${input.serial ?? input.cardId} was not sold for this game`, { serial: input.serial })
-    if (card.status !== 'sold') throw new DomainError('CLAIM_REJECTED', `card ${card.serial} is ${card.status}`, { status: card.status })
+    if (!card)
+      throw new DomainError('TICKET_NOT_FOUND', `card ${input.serial ?? input.cardId} was not sold for this game`, {
+        serial: input.serial,
+      })
+    if (card.status !== 'sold')
+      throw new DomainError('CLAIM_REJECTED', `card ${card.serial} is ${card.status}`, { status: card.status })
     const called = new Set(await store.calledBalls(tx, game.id))
     result = await registerClaim(ctx, tx, game, card, input.kind, called.size, called, false)
   })
@@ -67,24 +118,59 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const pool = kind === 'line' ? game.line_pool_cents! : game.bingo_pool_cents!
     const unique = new Map<string, ClaimRow>()
     for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
-    const winners = splitPrize(pool, [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })))
+    const winners = splitPrize(
+      pool,
+      [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })),
+    )
     const at = ctx.now()
     if (kind === 'bingo' && !game.line_closed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
     for (const w of winners) {
-      await store.insertPrize(tx, { id: ctx.newId('pz'), gameId, cardId: w.cardId, kind, amountCents: w.amountCents, atBall: w.atBall, at })
+      await store.insertPrize(tx, {
+        id: ctx.newId('pz'),
+        gameId,
+        cardId: w.cardId,
+        kind,
+        amountCents: w.amountCents,
+        atBall: w.atBall,
+        at,
+      })
     }
     const finished = kind === 'bingo'
-    await store.closeClaimWindow(tx, gameId, { status: finished ? GameStatus.Finished : GameStatus.Drawing, lineClosed: kind === 'line' || game.line_closed ? 1 : 0, finishedAt: finished ? at : null })
+    await store.closeClaimWindow(tx, gameId, {
+      status: finished ? GameStatus.Finished : GameStatus.Drawing,
+      lineClosed: kind === 'line' || game.line_closed ? 1 : 0,
+      finishedAt: finished ? at : null,
+    })
     const rec = await appendJournal(tx, {
-      at, type: 'prize.awarded', scope: gameScope(game),
-      payload: { gameId, kind, poolCents: pool, winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, amountCents: w.amountCents, atBall: w.atBall })), remainderRule: 'equal split, leftover centavos one each to the lowest serials', rule: 'BNG-53' },
+      at,
+      type: 'prize.awarded',
+      scope: gameScope(game),
+      payload: {
+        gameId,
+        kind,
+        poolCents: pool,
+        winners: winners.map((w) => ({
+          serial: w.serial,
+          cardId: w.cardId,
+          amountCents: w.amountCents,
+          atBall: w.atBall,
+        })),
+        remainderRule: 'equal split, leftover centavos one each to the lowest serials',
+        rule: 'BNG-53',
+      },
     })
     if (deps.hooks?.length) {
       const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await store.calledBalls(tx, gameId)]
-      for (const h of deps.hooks) await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
+      for (const h of deps.hooks)
+        await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
     }
     if (finished) {
-      const endRec = await appendJournal(tx, { at, type: 'game.finished', scope: gameScope(game), payload: { gameId, balls: await store.calledBalls(tx, gameId) } })
+      const endRec = await appendJournal(tx, {
+        at,
+        type: 'game.finished',
+        scope: gameScope(game),
+        payload: { gameId, balls: await store.calledBalls(tx, gameId) },
+      })
       emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: endRec.seq, reason: 'finished' })
       caches.delete(gameId)
     } else {
@@ -98,7 +184,8 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         const called = new Set(await store.calledBalls(tx, gameId))
         const c = await cacheFor(ctx, tx, fresh)
         for (let i = 0; i < c.cards.length; i++) {
-          if (c.rows[i].every((row) => row.every((n) => called.has(n)))) await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
+          if (c.rows[i].every((row) => row.every((n) => called.has(n))))
+            await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
         }
       }
     }
@@ -114,28 +201,64 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
  * line was called before, so the line is formed on it; so it is on any card whose line was claimed in the bingo
  * window ("¿Alguna línea más?"). The line pool is split equally among those cards (BNG-53), before the bingo.
  */
-async function awardLineAtBingo(ctx: BingoContext, tx: Tx, game: GameRow, bingoClaims: ClaimRow[], at: string): Promise<void> {
+async function awardLineAtBingo(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  bingoClaims: ClaimRow[],
+  at: string,
+): Promise<void> {
   const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()
   for (const c of [...bingoClaims, ...(await store.verifiedClaimsOfKind(tx, game.id, 'line'))]) {
-    if (!cards.has(c.card_id!)) cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
+    if (!cards.has(c.card_id!))
+      cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
   }
   const pool = game.line_pool_cents!
   const winners = splitPrize(pool, [...cards.values()])
-  for (const w of winners) await store.insertPrize(tx, { id: ctx.newId('pz'), gameId: game.id, cardId: w.cardId, kind: 'line', amountCents: w.amountCents, atBall: w.atBall, at })
+  for (const w of winners)
+    await store.insertPrize(tx, {
+      id: ctx.newId('pz'),
+      gameId: game.id,
+      cardId: w.cardId,
+      kind: 'line',
+      amountCents: w.amountCents,
+      atBall: w.atBall,
+      at,
+    })
   await appendJournal(tx, {
-    at, type: 'prize.awarded', scope: gameScope(game),
-    payload: { gameId: game.id, kind: 'line', poolCents: pool, winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, amountCents: w.amountCents, atBall: w.atBall })), remainderRule: 'equal split, leftover centavos one each to the lowest serials', lineAtBingo: true, rule: 'BNG-56' },
+    at,
+    type: 'prize.awarded',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      kind: 'line',
+      poolCents: pool,
+      winners: winners.map((w) => ({
+        serial: w.serial,
+        cardId: w.cardId,
+        amountCents: w.amountCents,
+        atBall: w.atBall,
+      })),
+      remainderRule: 'equal split, leftover centavos one each to the lowest serials',
+      lineAtBingo: true,
+      rule: 'BNG-56',
+    },
   })
   if (ctx.deps.hooks?.length) {
     const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await store.calledBalls(tx, game.id)]
-    for (const h of ctx.deps.hooks) await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
+    for (const h of ctx.deps.hooks)
+      await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
   }
 }
 
 /** BNG-46: a player called "¡línea!" or "¡bingo!": the caller stops the game while the card is checked. */
-export const stopForClaim = (ctx: BingoContext, gameId: string) => simpleTransition(ctx, gameId, GameAction.StopForClaim, GameStatus.Checking, 'claim.called', () => ({ rule: 'BNG-46' }))
+export const stopForClaim = (ctx: BingoContext, gameId: string) =>
+  simpleTransition(ctx, gameId, GameAction.StopForClaim, GameStatus.Checking, 'claim.called', () => ({
+    rule: 'BNG-46',
+  }))
 /** BNG-49: the claimed card had no prize (or nobody came forward): play resumes. */
-export const resumePlay = (ctx: BingoContext, gameId: string) => simpleTransition(ctx, gameId, GameAction.ResumePlay, GameStatus.Drawing, 'play.resumed', () => ({ rule: 'BNG-49' }))
+export const resumePlay = (ctx: BingoContext, gameId: string) =>
+  simpleTransition(ctx, gameId, GameAction.ResumePlay, GameStatus.Drawing, 'play.resumed', () => ({ rule: 'BNG-49' }))
 
 /** Pays an awarded prize once. Paying before verification (no prize yet) is refused. */
 export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<PrizeRow> {
@@ -145,9 +268,25 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
     const game = await loadGame(tx, prize.game_id)
     const at = ctx.now()
-    if (!(await store.markPrizePaid(tx, prize.id, at, input.paidBy))) throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paid_at}`, { paidAt: prize.paid_at, paidBy: prize.paid_by })
+    if (!(await store.markPrizePaid(tx, prize.id, at, input.paidBy)))
+      throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paid_at}`, {
+        paidAt: prize.paid_at,
+        paidBy: prize.paid_by,
+      })
     const serial = await store.cardSerial(tx, prize.card_id)
-    const rec = await appendJournal(tx, { at, type: 'prize.paid', scope: gameScope(game), payload: { gameId: game.id, prizeId: prize.id, serial: serial ?? null, kind: prize.kind, amountCents: Number(prize.amount_cents), paidBy: input.paidBy } })
+    const rec = await appendJournal(tx, {
+      at,
+      type: 'prize.paid',
+      scope: gameScope(game),
+      payload: {
+        gameId: game.id,
+        prizeId: prize.id,
+        serial: serial ?? null,
+        kind: prize.kind,
+        amountCents: Number(prize.amount_cents),
+        paidBy: input.paidBy,
+      },
+    })
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'prize_paid' })
     paid = (await store.prizeById(tx, prize.id))!
   })

@@ -15,29 +15,52 @@ export function registerComplaintsRoutes(app: App, services: Services): void {
   const book = services.complaints
 
   app.post('/api/halls/:hallId/complaints', needs('complaints.record'), async (c) => {
-    const b = await body(c, z.object({
-      playerName: z.string().max(120), playerDocument: z.string().max(40).optional(), playerContact: z.string().max(120).optional(),
-      text: z.string().max(4000), sessionId: id.optional(), gameNo: z.number().int().optional(),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          playerName: z.string().max(120),
+          playerDocument: z.string().max(40).optional(),
+          playerContact: z.string().max(120).optional(),
+          text: z.string().max(4000),
+          sessionId: id.optional(),
+          gameNo: z.number().int().optional(),
+        })
+        .strict(),
+    )
     return c.json(await book.record(param(c, 'hallId'), b, actorOf(c)), 201)
   })
   // The inspector and the auditor read the book (minutes.read); they never write in it.
   app.get('/api/halls/:hallId/complaints', needs('minutes.read'), async (c) => {
     const status = c.req.query('status')
-    if (status !== undefined && status !== 'pending' && status !== 'answered') throw new DomainError('VALIDATION_FAILED', 'status is pending or answered')
+    if (status !== undefined && status !== 'pending' && status !== 'answered')
+      throw new DomainError('VALIDATION_FAILED', 'status is pending or answered')
     return c.json({ complaints: await book.list(param(c, 'hallId'), status) })
   })
   app.post('/api/halls/:hallId/complaints/:number/answer', needs('complaints.answer'), async (c) => {
     const number = Number(param(c, 'number'))
-    if (!Number.isInteger(number) || number < 1) throw new DomainError('VALIDATION_FAILED', 'a complaint number is a whole number from 1')
+    if (!Number.isInteger(number) || number < 1)
+      throw new DomainError('VALIDATION_FAILED', 'a complaint number is a whole number from 1')
     const b = await body(c, z.object({ answer: z.string().max(4000) }).strict())
     return c.json(await book.answer(param(c, 'hallId'), number, b.answer, actorOf(c)))
   })
 
   // BNG-76: the range of games played on the manual auxiliary book while the system was down.
   app.post('/api/halls/:hallId/sessions/:sessionId/manual-book', needs('game.incident'), async (c) => {
-    const b = await body(c, z.object({ fromGame: z.number().int(), resumedAtGame: z.number().int().nullable(), reason: z.string().max(1000), folios: z.string().max(200) }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          fromGame: z.number().int(),
+          resumedAtGame: z.number().int().nullable(),
+          reason: z.string().max(1000),
+          folios: z.string().max(200),
+        })
+        .strict(),
+    )
     return c.json(await book.recordManualBook(param(c, 'hallId'), param(c, 'sessionId'), b, actorOf(c)), 201)
   })
-  app.get('/api/halls/:hallId/manual-book', needs('minutes.read'), async (c) => c.json({ entries: await book.manualBookEntries(param(c, 'hallId')) }))
+  app.get('/api/halls/:hallId/manual-book', needs('minutes.read'), async (c) =>
+    c.json({ entries: await book.manualBookEntries(param(c, 'hallId')) }),
+  )
 }

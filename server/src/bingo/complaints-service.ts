@@ -8,32 +8,70 @@ import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import type { Clock, EntropySource } from './types.ts'
-import { checkAnswer, checkComplaint, checkManualBook, manualGames, type ComplaintInput, type ManualBookInput } from './complaints.ts'
 import {
-  answerComplaint, complaintByNumber, complaintsOfHall, gameIdByOrder, hallExists, insertComplaint, nextComplaintNumber, sessionHallId, type ComplaintRow,
+  checkAnswer,
+  checkComplaint,
+  checkManualBook,
+  manualGames,
+  type ComplaintInput,
+  type ManualBookInput,
+} from './complaints.ts'
+import {
+  answerComplaint,
+  complaintByNumber,
+  complaintsOfHall,
+  gameIdByOrder,
+  hallExists,
+  insertComplaint,
+  nextComplaintNumber,
+  sessionHallId,
+  type ComplaintRow,
 } from './store.ts'
 
 /** The logged-in person who writes in the book (actorOf(c)); never a name from a request body. */
-export interface BookActor { kind: string; id: string; name: string; role: string }
+export interface BookActor {
+  kind: string
+  id: string
+  name: string
+  role: string
+}
 
 export interface ComplaintView {
-  number: number; hallId: string; sessionId: string | null; gameNo: number | null
-  player: { name: string; document: string | null; contact: string | null }; text: string
-  recordedAt: string; recordedBy: { id: string; name: string; role: string }
+  number: number
+  hallId: string
+  sessionId: string | null
+  gameNo: number | null
+  player: { name: string; document: string | null; contact: string | null }
+  text: string
+  recordedAt: string
+  recordedBy: { id: string; name: string; role: string }
   status: 'pending' | 'answered'
   answer: { text: string; at: string; by: { id: string; name: string; role: string } } | null
 }
 
-const scopeOf = (hallId: string, sessionId: string | null) => (sessionId ? `hall:${hallId}/session:${sessionId}` : `hall:${hallId}/complaints`)
+const scopeOf = (hallId: string, sessionId: string | null) =>
+  sessionId ? `hall:${hallId}/session:${sessionId}` : `hall:${hallId}/complaints`
 const who = (a: BookActor) => ({ id: a.id, name: a.name, role: a.role })
 
 function view(r: ComplaintRow): ComplaintView {
   return {
-    number: r.number, hallId: r.hall_id, sessionId: r.session_id, gameNo: r.game_no,
-    player: { name: r.player_name, document: r.player_document, contact: r.player_contact }, text: r.text,
-    recordedAt: r.recorded_at, recordedBy: { id: r.recorded_by, name: r.recorded_by_name, role: r.recorded_by_role },
+    number: r.number,
+    hallId: r.hall_id,
+    sessionId: r.session_id,
+    gameNo: r.game_no,
+    player: { name: r.player_name, document: r.player_document, contact: r.player_contact },
+    text: r.text,
+    recordedAt: r.recorded_at,
+    recordedBy: { id: r.recorded_by, name: r.recorded_by_name, role: r.recorded_by_role },
     status: r.answer === null ? 'pending' : 'answered',
-    answer: r.answer === null ? null : { text: r.answer, at: r.answered_at!, by: { id: r.answered_by!, name: r.answered_by_name!, role: r.answered_by_role! } },
+    answer:
+      r.answer === null
+        ? null
+        : {
+            text: r.answer,
+            at: r.answered_at!,
+            by: { id: r.answered_by!, name: r.answered_by_name!, role: r.answered_by_role! },
+          },
   }
 }
 
@@ -45,13 +83,15 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
   async function assertSessionOfHall(tx: Parameters<typeof sessionHallId>[0], hallId: string, sessionId: string) {
     const hall = await sessionHallId(tx, sessionId)
     if (hall === undefined) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`)
-    if (hall !== hallId) throw new DomainError('WRONG_HALL', `session ${sessionId} belongs to hall ${hall}`, { resource: 'sessionId' })
+    if (hall !== hallId)
+      throw new DomainError('WRONG_HALL', `session ${sessionId} belongs to hall ${hall}`, { resource: 'sessionId' })
   }
 
   /** BNG-72, GEN-21 (4): a player's complaint, recorded by the staff member who took it, with the next number of the hall's book. */
   async function record(hallId: string, input: ComplaintInput, by: BookActor): Promise<ComplaintView> {
     const c = checkComplaint(input)
-    if (by.kind !== 'person') throw new DomainError('FORBIDDEN', 'a complaint is written in the book by a person logged in, not by a device')
+    if (by.kind !== 'person')
+      throw new DomainError('FORBIDDEN', 'a complaint is written in the book by a person logged in, not by a device')
     return db.transaction(async (tx) => {
       if (!(await hallExists(tx, hallId))) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`)
       let gameId: string | null = null
@@ -66,11 +106,38 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
       const number = await nextComplaintNumber(tx, hallId)
       const id = newId('cmp')
       await insertComplaint(tx, {
-        id, hall_id: hallId, number, session_id: c.sessionId, game_id: gameId, game_no: c.gameNo, player_name: c.playerName, player_document: c.playerDocument,
-        player_contact: c.playerContact, text: c.text, recorded_at: at, recorded_by: by.id, recorded_by_name: by.name, recorded_by_role: by.role,
+        id,
+        hall_id: hallId,
+        number,
+        session_id: c.sessionId,
+        game_id: gameId,
+        game_no: c.gameNo,
+        player_name: c.playerName,
+        player_document: c.playerDocument,
+        player_contact: c.playerContact,
+        text: c.text,
+        recorded_at: at,
+        recorded_by: by.id,
+        recorded_by_name: by.name,
+        recorded_by_role: by.role,
       })
       // The player's name and document stay in the book (complaints table), not in the journal, which cannot forget.
-      await appendJournal(tx, { at, type: 'complaint.recorded', scope: scopeOf(hallId, c.sessionId), payload: { complaintId: id, hallId, number, sessionId: c.sessionId, gameId, gameNo: c.gameNo, text: c.text, by: who(by), rule: 'BNG-72' } })
+      await appendJournal(tx, {
+        at,
+        type: 'complaint.recorded',
+        scope: scopeOf(hallId, c.sessionId),
+        payload: {
+          complaintId: id,
+          hallId,
+          number,
+          sessionId: c.sessionId,
+          gameId,
+          gameNo: c.gameNo,
+          text: c.text,
+          by: who(by),
+          rule: 'BNG-72',
+        },
+      })
       return view((await complaintByNumber(tx, hallId, number))!)
     })
   }
@@ -83,9 +150,26 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
       if (!row) throw new DomainError('NOT_FOUND', `hall ${hallId} has no complaint ${number}`)
       const at = now()
       if (!(await answerComplaint(tx, row.id, { answer: a, at, byId: by.id, byName: by.name, byRole: by.role }))) {
-        throw new DomainError('COMPLAINT_ANSWERED', `complaint ${number} was answered on ${row.answered_at ?? 'an earlier date'}`, { rule: 'BNG-72' })
+        throw new DomainError(
+          'COMPLAINT_ANSWERED',
+          `complaint ${number} was answered on ${row.answered_at ?? 'an earlier date'}`,
+          { rule: 'BNG-72' },
+        )
       }
-      await appendJournal(tx, { at, type: 'complaint.answered', scope: scopeOf(hallId, row.session_id), payload: { complaintId: row.id, hallId, number, sessionId: row.session_id, answer: a, by: who(by), rule: 'BNG-72' } })
+      await appendJournal(tx, {
+        at,
+        type: 'complaint.answered',
+        scope: scopeOf(hallId, row.session_id),
+        payload: {
+          complaintId: row.id,
+          hallId,
+          number,
+          sessionId: row.session_id,
+          answer: a,
+          by: who(by),
+          rule: 'BNG-72',
+        },
+      })
       return view((await complaintByNumber(tx, hallId, number))!)
     })
   }
@@ -103,7 +187,12 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
       await assertSessionOfHall(tx, hallId, sessionId)
       const at = now()
       const games = manualGames(m)
-      const rec = await appendJournal(tx, { at, type: 'manual_book.used', scope: scopeOf(hallId, sessionId), payload: { hallId, sessionId, ...m, games, by: who(by), rule: 'BNG-76' } })
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'manual_book.used',
+        scope: scopeOf(hallId, sessionId),
+        payload: { hallId, sessionId, ...m, games, by: who(by), rule: 'BNG-76' },
+      })
       return { hallId, sessionId, ...m, games, recordedAt: at, recordedBy: who(by), journalSeq: rec.seq }
     })
   }
@@ -113,7 +202,20 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
     const out: Array<Record<string, unknown>> = []
     // The markers are journaled under their session's scope (the minutes read them there): every session of the hall.
     for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}` })) {
-      if (r.type === 'manual_book.used' && r.scope.startsWith(`hall:${hallId}/session:`)) { const p = r.payload as Record<string, unknown>; out.push({ at: r.at, sessionId: p.sessionId, fromGame: p.fromGame, resumedAtGame: p.resumedAtGame, games: p.games, reason: p.reason, folios: p.folios, recordedBy: p.by, seq: r.seq }) }
+      if (r.type === 'manual_book.used' && r.scope.startsWith(`hall:${hallId}/session:`)) {
+        const p = r.payload as Record<string, unknown>
+        out.push({
+          at: r.at,
+          sessionId: p.sessionId,
+          fromGame: p.fromGame,
+          resumedAtGame: p.resumedAtGame,
+          games: p.games,
+          reason: p.reason,
+          folios: p.folios,
+          recordedBy: p.by,
+          seq: r.seq,
+        })
+      }
     }
     return out
   }

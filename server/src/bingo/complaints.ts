@@ -39,7 +39,12 @@ export interface ManualBookInput {
 type Problem = { field: string; rule: string; message: string }
 
 function refuse(what: string, problems: Problem[]): void {
-  if (problems.length > 0) throw new DomainError('VALIDATION_FAILED', `${what}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { problems })
+  if (problems.length > 0)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `${what}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+      { problems },
+    )
 }
 
 const clean = (s: unknown): string => (typeof s === 'string' ? s.trim() : '')
@@ -49,23 +54,34 @@ export function checkComplaint(input: ComplaintInput): Required<ComplaintInput> 
   const problems: Problem[] = []
   const playerName = clean(input.playerName)
   const text = clean(input.text)
-  if (playerName.length < 3) problems.push({ field: 'playerName', rule: 'BNG-72', message: 'names the player who complains' })
-  if (text.length < 10) problems.push({ field: 'text', rule: 'BNG-72', message: 'says what the complaint is about (10+ characters)' })
+  if (playerName.length < 3)
+    problems.push({ field: 'playerName', rule: 'BNG-72', message: 'names the player who complains' })
+  if (text.length < 10)
+    problems.push({ field: 'text', rule: 'BNG-72', message: 'says what the complaint is about (10+ characters)' })
   if (input.gameNo !== undefined && input.gameNo !== null) {
-    if (!Number.isInteger(input.gameNo) || input.gameNo < 1) problems.push({ field: 'gameNo', rule: 'BNG-72', message: 'is a game order number from 1' })
-    if (!clean(input.sessionId)) problems.push({ field: 'sessionId', rule: 'BNG-72', message: 'is needed to name a game' })
+    if (!Number.isInteger(input.gameNo) || input.gameNo < 1)
+      problems.push({ field: 'gameNo', rule: 'BNG-72', message: 'is a game order number from 1' })
+    if (!clean(input.sessionId))
+      problems.push({ field: 'sessionId', rule: 'BNG-72', message: 'is needed to name a game' })
   }
   refuse('complaint', problems)
   return {
-    playerName, text, playerDocument: clean(input.playerDocument) || null, playerContact: clean(input.playerContact) || null,
-    sessionId: clean(input.sessionId) || null, gameNo: input.gameNo ?? null,
+    playerName,
+    text,
+    playerDocument: clean(input.playerDocument) || null,
+    playerContact: clean(input.playerContact) || null,
+    sessionId: clean(input.sessionId) || null,
+    gameNo: input.gameNo ?? null,
   }
 }
 
 /** Checks an answer to a complaint. */
 export function checkAnswer(answer: string): string {
   const a = clean(answer)
-  refuse('answer', a.length < 5 ? [{ field: 'answer', rule: 'BNG-72', message: 'is the management\'s answer (5+ characters)' }] : [])
+  refuse(
+    'answer',
+    a.length < 5 ? [{ field: 'answer', rule: 'BNG-72', message: "is the management's answer (5+ characters)" }] : [],
+  )
   return a
 }
 
@@ -74,9 +90,21 @@ export function checkManualBook(input: ManualBookInput): ManualBookInput {
   const problems: Problem[] = []
   const reason = clean(input.reason)
   const folios = clean(input.folios)
-  if (!Number.isInteger(input.fromGame) || input.fromGame < 1) problems.push({ field: 'fromGame', rule: 'BNG-76', message: 'is the order number of the game in which the system failed' })
-  if (input.resumedAtGame !== null && (!Number.isInteger(input.resumedAtGame) || input.resumedAtGame <= input.fromGame)) {
-    problems.push({ field: 'resumedAtGame', rule: 'BNG-76', message: 'is a game after the one in which the system failed (or null: not resumed)' })
+  if (!Number.isInteger(input.fromGame) || input.fromGame < 1)
+    problems.push({
+      field: 'fromGame',
+      rule: 'BNG-76',
+      message: 'is the order number of the game in which the system failed',
+    })
+  if (
+    input.resumedAtGame !== null &&
+    (!Number.isInteger(input.resumedAtGame) || input.resumedAtGame <= input.fromGame)
+  ) {
+    problems.push({
+      field: 'resumedAtGame',
+      rule: 'BNG-76',
+      message: 'is a game after the one in which the system failed (or null: not resumed)',
+    })
   }
   if (reason.length < 5) problems.push({ field: 'reason', rule: 'BNG-76', message: 'describes the failure' })
   if (!folios) problems.push({ field: 'folios', rule: 'BNG-76', message: 'names the folios of the manual book used' })
@@ -85,6 +113,9 @@ export function checkManualBook(input: ManualBookInput): ManualBookInput {
 }
 
 /** The games of a session played on the manual book: N .. M-1 (N .. end when not resumed). */
-export function manualGames(m: Pick<ManualBookInput, 'fromGame' | 'resumedAtGame'>): { from: number; to: number | null } {
+export function manualGames(m: Pick<ManualBookInput, 'fromGame' | 'resumedAtGame'>): {
+  from: number
+  to: number | null
+} {
   return { from: m.fromGame, to: m.resumedAtGame === null ? null : m.resumedAtGame - 1 }
 }

@@ -21,10 +21,17 @@ import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
 export type Tx = Sql & { events: BingoEvent[] }
-export function emit(tx: Tx, e: BingoEvent) { tx.events.push(e) }
+export function emit(tx: Tx, e: BingoEvent) {
+  tx.events.push(e)
+}
 
 /** `order`: the draw order, opened from its sealed form on the first ball this node draws (kept in memory only). */
-export interface GameCache { detector: ReturnType<typeof createDetector>; cards: CardRow[]; rows: number[][][]; order?: number[] }
+export interface GameCache {
+  detector: ReturnType<typeof createDetector>
+  cards: CardRow[]
+  rows: number[][][]
+  order?: number[]
+}
 
 export interface BingoContext {
   deps: BingoDeps
@@ -48,7 +55,13 @@ export interface BingoContext {
 export function createBingoContext(deps: BingoDeps): BingoContext {
   const { db, clock } = deps
   const caches = new Map<string, GameCache>()
-  const publish = (e: BingoEvent) => { try { deps.publish?.(e) } catch { /* a screen must never break a sale */ } }
+  const publish = (e: BingoEvent) => {
+    try {
+      deps.publish?.(e)
+    } catch {
+      /* a screen must never break a sale */
+    }
+  }
 
   function newId(prefix: string): string {
     return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
@@ -56,7 +69,9 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 
   async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const events: BingoEvent[] = []
-    const result = await db.transaction((inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }))
+    const result = await db.transaction((inner) =>
+      fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
+    )
     for (const e of events) publish(e)
     return result
   }
@@ -72,11 +87,13 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 
   // Composed without them (unit tests, tools): a key that lives as long as this service, and the labelled demo beacon.
   const sealer = deps.sealer ?? createSealer(sealingKeyFromBytes(randomBytes(32)))
-  const beacon = deps.beacon ?? createBeaconSource({ relays: [], demo: createDemoBeacon(demoSecretKeyFrom(randomBytes(48))) })
+  const beacon =
+    deps.beacon ?? createBeaconSource({ relays: [], demo: createDemoBeacon(demoSecretKeyFrom(randomBytes(48))) })
   return { deps, db, sealer, beacon, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
 }
 
-export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
+export const gameScope = (g: { hall_id: string; session_id: string; id: string }) =>
+  `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
 
 /** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
@@ -115,17 +132,27 @@ export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRo
  * alone when only one series in play has that card number. When several have it the caller is asked which
  * (SERIAL_AMBIGUOUS, with the serials to choose from); nothing is guessed.
  */
-export async function findCard(tx: Sql, gameId: string, ref: { serial?: string; cardId?: string }): Promise<CardRow | undefined> {
+export async function findCard(
+  tx: Sql,
+  gameId: string,
+  ref: { serial?: string; cardId?: string },
+): Promise<CardRow | undefined> {
   if (ref.cardId) return store.cardOfGameById(tx, gameId, ref.cardId)
   if (!ref.serial) return undefined
   const exact = await store.cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
   if (exact) return exact
   const typed = parseTypedSerial(ref.serial)
   if (!typed) return undefined
-  const found = (await store.cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter((c) => typed.seriesCode === null || c.series_code === typed.seriesCode)
+  const found = (await store.cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter(
+    (c) => typed.seriesCode === null || c.series_code === typed.seriesCode,
+  )
   if (found.length > 1) {
     const serials = found.map((c) => c.serial).sort()
-    throw new DomainError('SERIAL_AMBIGUOUS', `card number ${typed.cardNo} is in several series of this game: ${serials.join(', ')}`, { serials })
+    throw new DomainError(
+      'SERIAL_AMBIGUOUS',
+      `card number ${typed.cardNo} is in several series of this game: ${serials.join(', ')}`,
+      { serials },
+    )
   }
   return found[0]
 }
@@ -139,7 +166,12 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
     // or closed the line since: then rebuild from storage.
     const stored = await store.calledBalls(tx, game.id)
     const mine = hit.detector.called()
-    if (stored.length === mine.length && stored.every((b, i) => b === mine[i]) && hit.detector.isLineClosed() === Boolean(game.line_closed)) return hit
+    if (
+      stored.length === mine.length &&
+      stored.every((b, i) => b === mine[i]) &&
+      hit.detector.isLineClosed() === Boolean(game.line_closed)
+    )
+      return hit
     caches.delete(game.id)
   }
   // Games another node finished or voided never pass through this node's closeWindow: drop their detectors here.
@@ -153,7 +185,11 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
  * Builds a game's detector from storage (sold cards in serial byte order, every ball called so far) and caches
  * it; also returns what the last ball did, for a correction to re-evaluate it.
  */
-export async function rebuildCache(ctx: BingoContext, tx: Sql, game: GameRow): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
+export async function rebuildCache(
+  ctx: BingoContext,
+  tx: Sql,
+  game: GameRow,
+): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
   const cards = await store.soldCardsBySerial(tx, game.id)
   cards.sort((a, b) => compareBytes(a.serial, b.serial))
   const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])

@@ -14,8 +14,17 @@ async function assertNoDemoReference(sql: Sql, hallId: string): Promise<void> {
   const hall = await hallProfileSettings(sql, hallId)
   if (!hall) return
   const settings = JSON.parse(hall.settings || '{}') as HallRuleSettings
-  for (const ref of [settings.bettingPlan?.authorisationRef, settings.licence?.authorisationRef, settings.saleRules?.authorisationRef]) {
-    if (isDemoReference(ref)) throw new DomainError('BETTING_PLAN_REQUIRED', `hall ${hallId} plays under a demo reference ("${ref}"): a server without the demo needs the hall's real Plan de Apuestas (BNG-52)`, { hallId, rule: 'BNG-52' })
+  for (const ref of [
+    settings.bettingPlan?.authorisationRef,
+    settings.licence?.authorisationRef,
+    settings.saleRules?.authorisationRef,
+  ]) {
+    if (isDemoReference(ref))
+      throw new DomainError(
+        'BETTING_PLAN_REQUIRED',
+        `hall ${hallId} plays under a demo reference ("${ref}"): a server without the demo needs the hall's real Plan de Apuestas (BNG-52)`,
+        { hallId, rule: 'BNG-52' },
+      )
   }
 }
 

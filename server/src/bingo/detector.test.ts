@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LAYOUT_75, LAYOUT_90, cardRows, generateMasterSet, generateMasterSetPacked, isLineComplete, type CardLayout } from './card.ts'
+import {
+  LAYOUT_75,
+  LAYOUT_90,
+  cardRows,
+  generateMasterSet,
+  generateMasterSetPacked,
+  isLineComplete,
+  type CardLayout,
+} from './card.ts'
 import {
   createDetector,
   createDetectorFromPacked,
@@ -20,7 +28,14 @@ const SMALL: CardLayout = {
   rows: 3,
   columns: 6,
   perRow: 2,
-  columnRanges: [[1, 3], [4, 6], [7, 9], [10, 12], [13, 15], [16, 18]],
+  columnRanges: [
+    [1, 3],
+    [4, 6],
+    [7, 9],
+    [10, 12],
+    [13, 15],
+    [16, 18],
+  ],
   minPerColumn: 1,
 }
 
@@ -107,48 +122,54 @@ function packRows(rows: CardRowsList): Uint8Array {
 
 describe('winner detection (BNG-44: line = a complete row, bingo = every number)', () => {
   it('the incremental detectors agree exactly with rescanning every card after each ball', () => {
-    fc.assert(fc.property(scenarioArb, (s) => {
-      const expected = oracle(s)
-      const { rows: r, perRow, ballCount } = s.layout
-      const detectors: WinnerDetector[] = [
-        createDetector(s.rows, ballCount),
-        createDetectorFromPacked(packRows(s.rows), s.rows.length, r, perRow, ballCount),
-        createRescanDetector(s.rows, ballCount),
-        createRescanDetectorFromPacked(packRows(s.rows), s.rows.length, r, perRow, ballCount),
-      ]
-      for (const detector of detectors) {
-        expect(play(detector, s)).toEqual(expected.results)
-        expect(detector.called()).toEqual(s.balls)
-        s.rows.forEach((_, c) => {
-          expect(detector.firstLineAt(c)).toBe(expected.lineAt[c])
-          expect(detector.firstBingoAt(c)).toBe(expected.bingoAt[c])
-        })
-      }
-    }), { numRuns: 150 })
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const expected = oracle(s)
+        const { rows: r, perRow, ballCount } = s.layout
+        const detectors: WinnerDetector[] = [
+          createDetector(s.rows, ballCount),
+          createDetectorFromPacked(packRows(s.rows), s.rows.length, r, perRow, ballCount),
+          createRescanDetector(s.rows, ballCount),
+          createRescanDetectorFromPacked(packRows(s.rows), s.rows.length, r, perRow, ballCount),
+        ]
+        for (const detector of detectors) {
+          expect(play(detector, s)).toEqual(expected.results)
+          expect(detector.called()).toEqual(s.balls)
+          s.rows.forEach((_, c) => {
+            expect(detector.firstLineAt(c)).toBe(expected.lineAt[c])
+            expect(detector.firstBingoAt(c)).toBe(expected.bingoAt[c])
+          })
+        }
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it('reports the line at the first ball where any card has a complete row (BNG-2, BNG-44)', () => {
-    fc.assert(fc.property(fc.integer(), fc.integer({ min: 1, max: 50 }), (seed, count) => {
-      const cards = generateMasterSet(seed, count, LAYOUT_90)
-      const balls = shuffledBalls(seed, 90)
-      // Independent reference: the first prefix length at which some row of some card is complete.
-      const called = new Set<number>()
-      let firstLineBall = 0
-      for (let i = 0; i < balls.length && firstLineBall === 0; i++) {
-        called.add(balls[i])
-        if (cards.some((card) => [0, 1, 2].some((r) => isLineComplete(card, called, r)))) firstLineBall = i + 1
-      }
-      const detector = createDetector(cards.map(cardRows), 90)
-      let reportedAt = 0
-      balls.forEach((ball, i) => {
-        const { lines } = detector.call(ball)
-        if (lines.length > 0 && reportedAt === 0) {
-          reportedAt = i + 1
-          detector.closeLine()
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 50 }), (seed, count) => {
+        const cards = generateMasterSet(seed, count, LAYOUT_90)
+        const balls = shuffledBalls(seed, 90)
+        // Independent reference: the first prefix length at which some row of some card is complete.
+        const called = new Set<number>()
+        let firstLineBall = 0
+        for (let i = 0; i < balls.length && firstLineBall === 0; i++) {
+          called.add(balls[i])
+          if (cards.some((card) => [0, 1, 2].some((r) => isLineComplete(card, called, r)))) firstLineBall = i + 1
         }
-      })
-      expect(reportedAt).toBe(firstLineBall)
-    }), { numRuns: 100 })
+        const detector = createDetector(cards.map(cardRows), 90)
+        let reportedAt = 0
+        balls.forEach((ball, i) => {
+          const { lines } = detector.call(ball)
+          if (lines.length > 0 && reportedAt === 0) {
+            reportedAt = i + 1
+            detector.closeLine()
+          }
+        })
+        expect(reportedAt).toBe(firstLineBall)
+      }),
+      { numRuns: 100 },
+    )
   })
 
   it('stops reporting lines once the line is closed, and keeps reporting bingos', () => {
@@ -190,7 +211,11 @@ describe('winner detection (BNG-44: line = a complete row, bingo = every number)
   })
 
   it('never counts a row without numbers as a line, nor a card without numbers as a bingo', () => {
-    const cards = [[[], [1, 2]], [[], []], [[3], []]]
+    const cards = [
+      [[], [1, 2]],
+      [[], []],
+      [[3], []],
+    ]
     for (const detector of [createDetector(cards, 5), createRescanDetector(cards, 5)]) {
       expect(detector.call(5)).toEqual({ lines: [], bingos: [] })
       expect(detector.call(3)).toEqual({ lines: [2], bingos: [2] })
@@ -207,7 +232,12 @@ describe('winner detection (BNG-44: line = a complete row, bingo = every number)
   it('rejects bad balls and bad cards with domain codes', () => {
     const rows = generateMasterSet('errors', 3).map(cardRows)
     const packed = generateMasterSetPacked('errors', 3)
-    for (const detector of [createDetector(rows, 90), createDetectorFromPacked(packed, 3, 3, 5, 90), createRescanDetector(rows, 90), createRescanDetectorFromPacked(packed, 3, 3, 5, 90)]) {
+    for (const detector of [
+      createDetector(rows, 90),
+      createDetectorFromPacked(packed, 3, 3, 5, 90),
+      createRescanDetector(rows, 90),
+      createRescanDetectorFromPacked(packed, 3, 3, 5, 90),
+    ]) {
       detector.call(7)
       expect(() => detector.call(7)).toThrow(expect.objectContaining({ code: ErrorCode.BallAlreadyDrawn }))
       expect(() => detector.call(0)).toThrow(expect.objectContaining({ code: ErrorCode.BallOutOfRange }))

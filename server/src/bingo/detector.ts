@@ -22,7 +22,10 @@ export interface BallResult {
 }
 
 /** Card indices as views valid until the next call (see WinnerDetector.callView). */
-export interface BallView { lines: Int32Array; bingos: Int32Array }
+export interface BallView {
+  lines: Int32Array
+  bingos: Int32Array
+}
 const EMPTY = new Int32Array(0)
 
 export interface WinnerDetector {
@@ -237,7 +240,8 @@ function shiftFor(rows: number): number {
 }
 
 function checkRowIdSpace(cardCount: number, shift: number): void {
-  if (cardCount * 2 ** shift > 2 ** 31 - 1) fail(ErrorCode.ValidationFailed, `too many cards (${cardCount}) for the detector`)
+  if (cardCount * 2 ** shift > 2 ** 31 - 1)
+    fail(ErrorCode.ValidationFailed, `too many cards (${cardCount}) for the detector`)
 }
 
 /**
@@ -303,12 +307,16 @@ function prefixSums(counts: Int32Array): Int32Array {
 
 function checkPacked(numbers: Uint8Array, cardCount: number, rows: number, perRow: number, ballCount: number): void {
   checkBallCount(ballCount)
-  if (!Number.isInteger(cardCount) || cardCount < 0) fail(ErrorCode.ValidationFailed, `card count ${cardCount} must be a non-negative integer`)
+  if (!Number.isInteger(cardCount) || cardCount < 0)
+    fail(ErrorCode.ValidationFailed, `card count ${cardCount} must be a non-negative integer`)
   if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(perRow) || perRow < 1 || rows * perRow > 255) {
     fail(ErrorCode.ValidationFailed, `bad card shape ${rows} rows of ${perRow}`)
   }
   if (numbers.length !== cardCount * rows * perRow) {
-    fail(ErrorCode.ValidationFailed, `packed cards hold ${numbers.length} numbers, expected ${cardCount * rows * perRow}`)
+    fail(
+      ErrorCode.ValidationFailed,
+      `packed cards hold ${numbers.length} numbers, expected ${cardCount * rows * perRow}`,
+    )
   }
 }
 
@@ -316,7 +324,13 @@ function checkPacked(numbers: Uint8Array, cardCount: number, rows: number, perRo
  * Incremental detector over packed cards (generateMasterSetPacked): `numbers` holds cardCount * rows * perRow
  * balls, card by card, row by row. Avoids a JS array per card for very large sets.
  */
-export function createDetectorFromPacked(numbers: Uint8Array, cardCount: number, rows: number, perRow: number, ballCount: number): WinnerDetector {
+export function createDetectorFromPacked(
+  numbers: Uint8Array,
+  cardCount: number,
+  rows: number,
+  perRow: number,
+  ballCount: number,
+): WinnerDetector {
   checkPacked(numbers, cardCount, rows, perRow, ballCount)
   const L = rows * perRow
   const shift = shiftFor(rows)
@@ -356,7 +370,10 @@ export function createDetectorFromPacked(numbers: Uint8Array, cardCount: number,
  * numbers called (`bingoCards`), by checking every row of every card. Indices ascending. Rows without numbers
  * never count, nor do cards without numbers.
  */
-export function rescanDetect(cards: CardRowsList, called: ReadonlySet<number> | Uint8Array): { lineCards: number[]; bingoCards: number[] } {
+export function rescanDetect(
+  cards: CardRowsList,
+  called: ReadonlySet<number> | Uint8Array,
+): { lineCards: number[]; bingoCards: number[] } {
   const has = called instanceof Uint8Array ? (x: number) => called[x] > 0 : (x: number) => called.has(x)
   const lineCards: number[] = []
   const bingoCards: number[] = []
@@ -532,7 +549,13 @@ export function createRescanDetector(cards: CardRowsList, ballCount: number): Wi
 }
 
 /** Stateful rescan detector over packed cards (same layout as createDetectorFromPacked). */
-export function createRescanDetectorFromPacked(numbers: Uint8Array, cardCount: number, rows: number, perRow: number, ballCount: number): WinnerDetector {
+export function createRescanDetectorFromPacked(
+  numbers: Uint8Array,
+  cardCount: number,
+  rows: number,
+  perRow: number,
+  ballCount: number,
+): WinnerDetector {
   checkPacked(numbers, cardCount, rows, perRow, ballCount)
   for (let i = 0; i < numbers.length; i++) {
     if (numbers[i] < 1 || numbers[i] > ballCount) badNumber(Math.floor(i / (rows * perRow)), numbers[i], ballCount)

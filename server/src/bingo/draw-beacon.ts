@@ -31,7 +31,8 @@ export function seedOf(ctx: BingoContext, game: GameRow): Buffer {
 
 /** The key a stored beacon round was verified against. */
 export function beaconKeyOf(game: GameRow): BeaconKey {
-  if (game.beacon_scheme === 'demo') return { scheme: 'demo', chainHash: game.beacon_chain_hash ?? '', publicKey: game.beacon_public_key ?? '' }
+  if (game.beacon_scheme === 'demo')
+    return { scheme: 'demo', chainHash: game.beacon_chain_hash ?? '', publicKey: game.beacon_public_key ?? '' }
   return QUICKNET_KEY
 }
 
@@ -42,7 +43,14 @@ export function beaconStateOf(game: GameRow): BeaconState | null {
   const publishedAt = isoOfUnixSeconds(roundTime(round))
   if (game.beacon_randomness) {
     const scheme = (game.beacon_scheme ?? 'drand-quicknet') as BeaconScheme
-    return { round, publishedAt, status: 'verified', randomness: game.beacon_randomness, scheme, demo: scheme === 'demo' }
+    return {
+      round,
+      publishedAt,
+      status: 'verified',
+      randomness: game.beacon_randomness,
+      scheme,
+      demo: scheme === 'demo',
+    }
   }
   // Awaited: the public round is what the hall waits for; a demo value, if it comes to that, says so once verified.
   return { round, publishedAt, status: 'awaiting', scheme: 'drand-quicknet', demo: false }
@@ -56,7 +64,10 @@ export async function ensureBeacon(ctx: BingoContext, gameId: string): Promise<v
   const game = await loadGame(ctx.db, gameId)
   if (!isV2(game)) {
     if (game.draw_order) return // a v1 game: its order was fixed at its close
-    throw new DomainError('ILLEGAL_TRANSITION', `sales of game ${gameId} are not closed yet: the beacon round is fixed at the close`)
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      `sales of game ${gameId} are not closed yet: the beacon round is fixed at the close`,
+    )
   }
   if (game.beacon_randomness) return
   // Outside any transaction: a relay may take seconds, and no lock is held while it answers.
@@ -65,9 +76,16 @@ export async function ensureBeacon(ctx: BingoContext, gameId: string): Promise<v
 }
 
 /** DESIGN.md point 3: staff type round R's quicknet signature from any public source; a wrong one is refused and journaled. */
-export async function acceptTypedBeacon(ctx: BingoContext, input: { gameId: string; signature: string; actor: Actor }): Promise<void> {
+export async function acceptTypedBeacon(
+  ctx: BingoContext,
+  input: { gameId: string; signature: string; actor: Actor },
+): Promise<void> {
   const game = await loadGame(ctx.db, input.gameId)
-  if (!isV2(game)) throw new DomainError('ILLEGAL_TRANSITION', `game ${input.gameId} has no beacon round: its sales are not closed under bolillo-draw-v2`)
+  if (!isV2(game))
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      `game ${input.gameId} has no beacon round: its sales are not closed under bolillo-draw-v2`,
+    )
   if (!game.beacon_randomness) {
     const round = Number(game.beacon_round)
     const signature = String(input.signature).replace(/\s+/g, '').toLowerCase()
@@ -75,10 +93,32 @@ export async function acceptTypedBeacon(ctx: BingoContext, input: { gameId: stri
     if (!check.ok) {
       // Its own transaction: the refusal stays in the journal although the request fails.
       await ctx.tx(async (tx) => {
-        const rec = await appendJournal(tx, { at: ctx.now(), type: 'beacon.refused', scope: gameScope(game), payload: { gameId: game.id, round, source: 'staff', signature: signature.slice(0, 200), reason: check.reason, actor: input.actor } })
-        emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'beacon_refused' })
+        const rec = await appendJournal(tx, {
+          at: ctx.now(),
+          type: 'beacon.refused',
+          scope: gameScope(game),
+          payload: {
+            gameId: game.id,
+            round,
+            source: 'staff',
+            signature: signature.slice(0, 200),
+            reason: check.reason,
+            actor: input.actor,
+          },
+        })
+        emit(tx, {
+          type: 'game:changed',
+          gameId: game.id,
+          hallId: game.hall_id,
+          seq: rec.seq,
+          reason: 'beacon_refused',
+        })
       })
-      throw new DomainError('INVALID_SIGNATURE', `the signature typed for beacon round ${round} does not verify: ${check.reason}`, { round })
+      throw new DomainError(
+        'INVALID_SIGNATURE',
+        `the signature typed for beacon round ${round} does not verify: ${check.reason}`,
+        { round },
+      )
     }
     await storeBeacon(ctx, input.gameId, ctx.beacon.acceptTyped(round, signature), input.actor)
   }
@@ -89,22 +129,57 @@ async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue
     const game = await loadGame(tx, gameId)
     if (game.beacon_randomness) return // another request stored it first
     const round = Number(game.beacon_round)
-    const key: BeaconKey = value.scheme === 'demo' ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' } : QUICKNET_KEY
+    const key: BeaconKey =
+      value.scheme === 'demo'
+        ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' }
+        : QUICKNET_KEY
     const serials = (await store.issuedSerials(tx, gameId)).sort(compareBytes)
     // drawOrderV2 re-verifies the round, the BLS signature and the randomness: no order from an unverified value.
-    const { salesDigest, order } = drawOrderV2({ seed: seedOf(ctx, game), gameId, serials, closedAt: Number(game.closed_at_unix), beaconKey: key, beacon: value, ballCount: game.ball_count })
-    if (salesDigest !== game.sales_digest) throw new DomainError('CONFLICT', `the cards of game ${gameId} no longer give the sales digest fixed at its close`)
+    const { salesDigest, order } = drawOrderV2({
+      seed: seedOf(ctx, game),
+      gameId,
+      serials,
+      closedAt: Number(game.closed_at_unix),
+      beaconKey: key,
+      beacon: value,
+      ballCount: game.ball_count,
+    })
+    if (salesDigest !== game.sales_digest)
+      throw new DomainError(
+        'CONFLICT',
+        `the cards of game ${gameId} no longer give the sales digest fixed at its close`,
+      )
     const at = ctx.now()
     const stored = await store.setGameBeacon(tx, gameId, {
-      round, signature: value.signature, randomness: value.randomness, scheme: value.scheme, chainHash: value.chainHash, publicKey: value.scheme === 'demo' ? value.publicKey ?? null : null,
-      source: value.source, drawOrderSealed: ctx.sealer.seal(JSON.stringify(order), orderContext(gameId)), at,
+      round,
+      signature: value.signature,
+      randomness: value.randomness,
+      scheme: value.scheme,
+      chainHash: value.chainHash,
+      publicKey: value.scheme === 'demo' ? (value.publicKey ?? null) : null,
+      source: value.source,
+      drawOrderSealed: ctx.sealer.seal(JSON.stringify(order), orderContext(gameId)),
+      at,
     })
     if (!stored) return
     const rec = await appendJournal(tx, {
-      at, type: 'game.beacon', scope: gameScope(game),
-      payload: { gameId, round, signature: value.signature, randomness: value.randomness, scheme: value.scheme, chainHash: value.chainHash, demo: value.scheme === 'demo', source: value.source, actor },
+      at,
+      type: 'game.beacon',
+      scope: gameScope(game),
+      payload: {
+        gameId,
+        round,
+        signature: value.signature,
+        randomness: value.randomness,
+        scheme: value.scheme,
+        chainHash: value.chainHash,
+        demo: value.scheme === 'demo',
+        source: value.source,
+        actor,
+      },
     })
-    for (const h of ctx.deps.hooks ?? []) await h.beaconVerified?.(tx, { game: await loadGame(tx, gameId), beacon: value, at, scope: gameScope(game) })
+    for (const h of ctx.deps.hooks ?? [])
+      await h.beaconVerified?.(tx, { game: await loadGame(tx, gameId), beacon: value, at, scope: gameScope(game) })
     emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'beacon' })
   })
 }
@@ -127,10 +202,13 @@ export function scheduleBeacon(ctx: BingoContext, gameId: string, round: number)
     attempts++
     ensureBeacon(ctx, gameId).catch((e) => {
       if (!(e instanceof DomainError) || attempts >= 20) return
-      if (e.code === 'BEACON_PENDING') later(Math.max(0, roundTime(round) * 1000 - ctx.deps.clock.now().getTime()) + 250)
+      if (e.code === 'BEACON_PENDING')
+        later(Math.max(0, roundTime(round) * 1000 - ctx.deps.clock.now().getTime()) + 250)
       else if (e.code === 'DEVICE_UNAVAILABLE') later(2000)
     })
   }
-  const later = (ms: number) => { setTimeout(attempt, ms).unref?.() }
+  const later = (ms: number) => {
+    setTimeout(attempt, ms).unref?.()
+  }
   later(0)
 }

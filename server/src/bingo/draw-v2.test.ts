@@ -33,7 +33,12 @@ afterEach(async () => {
 /** A clock standing within round R − 2 until moved: a close of sales then fixes R = 657413. */
 function roundClock() {
   let ms = roundTime(VECTOR.round - 2) * 1000 + 1500
-  return { now: () => new Date(ms), set: (t: number) => { ms = t } }
+  return {
+    now: () => new Date(ms),
+    set: (t: number) => {
+      ms = t
+    },
+  }
 }
 
 async function setup(opts: { quicknetOnly?: boolean } = {}) {
@@ -42,9 +47,22 @@ async function setup(opts: { quicknetOnly?: boolean } = {}) {
   const clock = roundClock()
   const sealer = createSealer(sealingKeyFromBytes(randomBytes(32)))
   // Quicknet only, with a relay that is never reachable: the value can come only from staff typing it in.
-  const beacon = opts.quicknetOnly ? createBeaconSource({ relays: ['http://127.0.0.1:9'], timeoutMs: 200, demo: null }) : undefined
-  const bingo = createBingoService({ db, clock, sealer, beacon, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-  const hall = await bingo.createHall({ name: 'Sala', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const beacon = opts.quicknetOnly
+    ? createBeaconSource({ relays: ['http://127.0.0.1:9'], timeoutMs: 200, demo: null })
+    : undefined
+  const bingo = createBingoService({
+    db,
+    clock,
+    sealer,
+    beacon,
+    entropy: { name: 'test', randomBytes: (n) => randomBytes(n) },
+  })
+  const hall = await bingo.createHall({
+    name: 'Sala',
+    profileId: 'BO-2025',
+    playingPositions: 100,
+    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+  })
   const set = await bingo.createMasterSet({ count: 200, seed: 'v2-test' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
@@ -84,13 +102,22 @@ describe('bolillo-draw-v2 bingo game', () => {
     const closed = await bingo.closeSales({ gameId: g.gameId })
     const t = Math.floor(clock.now().getTime() / 1000)
     expect(drawRoundFor(t)).toBe(VECTOR.round)
-    expect(closed.beacon).toEqual({ round: VECTOR.round, publishedAt: new Date(roundTime(VECTOR.round) * 1000).toISOString().replace('.000Z', 'Z'), status: 'awaiting', scheme: 'drand-quicknet', demo: false })
+    expect(closed.beacon).toEqual({
+      round: VECTOR.round,
+      publishedAt: new Date(roundTime(VECTOR.round) * 1000).toISOString().replace('.000Z', 'Z'),
+      status: 'awaiting',
+      scheme: 'drand-quicknet',
+      demo: false,
+    })
     expect(closed.salesDigest).toBe(salesDigest(cards.map((c) => c.serial)))
     const records = await journal(db)
     const close = records.find((r) => r.type === 'sales.closed')!
     expect(close.payload).toMatchObject({ salesDigest: closed.salesDigest, closedAtUnix: t, beaconRound: VECTOR.round })
     expect(close.payload).not.toHaveProperty('externalEntropy')
-    const afterClose = await db.get<Record<string, any>>('SELECT draw_order, draw_order_sealed, external_entropy FROM games WHERE id = ?', [g.gameId])
+    const afterClose = await db.get<Record<string, any>>(
+      'SELECT draw_order, draw_order_sealed, external_entropy FROM games WHERE id = ?',
+      [g.gameId],
+    )
     expect(afterClose).toEqual({ draw_order: null, draw_order_sealed: null, external_entropy: null })
 
     // Round R is not published yet: no ball.
@@ -100,7 +127,9 @@ describe('bolillo-draw-v2 bingo game', () => {
     expect(await code(bingo.drawNext(g.gameId))).toBe('DEVICE_UNAVAILABLE')
     // A wrong signature (one character changed) is refused and journaled with who typed it.
     const wrong = VECTOR.signature.slice(0, -1) + (VECTOR.signature.endsWith('b') ? 'c' : 'b')
-    expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: wrong, actor: STAFF }))).toBe('INVALID_SIGNATURE')
+    expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: wrong, actor: STAFF }))).toBe(
+      'INVALID_SIGNATURE',
+    )
     const refused = (await journal(db)).filter((r) => r.type === 'beacon.refused')
     expect(refused).toHaveLength(1)
     expect(refused[0].payload).toMatchObject({ gameId: g.gameId, round: VECTOR.round, source: 'staff', actor: STAFF })
@@ -109,10 +138,25 @@ describe('bolillo-draw-v2 bingo game', () => {
     // The right one, typed with spaces and in capitals as people copy it.
     const typed = VECTOR.signature.toUpperCase().replace(/(.{16})/g, '$1 ')
     const verified = await bingo.acceptTypedBeacon({ gameId: g.gameId, signature: typed, actor: STAFF })
-    expect(verified.beacon).toMatchObject({ round: VECTOR.round, status: 'verified', randomness: VECTOR.randomness, scheme: 'drand-quicknet', demo: false })
+    expect(verified.beacon).toMatchObject({
+      round: VECTOR.round,
+      status: 'verified',
+      randomness: VECTOR.randomness,
+      scheme: 'drand-quicknet',
+      demo: false,
+    })
     const beaconRecord = (await journal(db)).find((r) => r.type === 'game.beacon')!
-    expect(beaconRecord.payload).toMatchObject({ round: VECTOR.round, randomness: VECTOR.randomness, scheme: 'drand-quicknet', source: 'staff', actor: STAFF })
-    const sealedOrder = await db.get<Record<string, any>>('SELECT draw_order, draw_order_sealed FROM games WHERE id = ?', [g.gameId])
+    expect(beaconRecord.payload).toMatchObject({
+      round: VECTOR.round,
+      randomness: VECTOR.randomness,
+      scheme: 'drand-quicknet',
+      source: 'staff',
+      actor: STAFF,
+    })
+    const sealedOrder = await db.get<Record<string, any>>(
+      'SELECT draw_order, draw_order_sealed FROM games WHERE id = ?',
+      [g.gameId],
+    )
     expect(sealedOrder!.draw_order).toBeNull()
     const order = JSON.parse(sealer.openText(sealedOrder!.draw_order_sealed, `draw-order|${g.gameId}`)) as number[]
 
@@ -120,13 +164,27 @@ describe('bolillo-draw-v2 bingo game', () => {
     expect(first.ball).toBe(order[0])
     const end = await playToEnd(bingo, g.gameId)
     expect(end.balls).toEqual(order.slice(0, end.balls.length))
-    const proof = await bingo.getProof(g.gameId) as any
-    expect(proof).toMatchObject({ version: 'bolillo-draw-v2', gameId: g.gameId, commitment: g.commitment, seed: seed.toString('hex'), salesDigest: closed.salesDigest,
-      closedAt: new Date(t * 1000).toISOString().replace('.000Z', 'Z'), beacon: { scheme: 'drand-quicknet', round: VECTOR.round, signature: VECTOR.signature, randomness: VECTOR.randomness }, balls: end.balls })
+    const proof = (await bingo.getProof(g.gameId)) as any
+    expect(proof).toMatchObject({
+      version: 'bolillo-draw-v2',
+      gameId: g.gameId,
+      commitment: g.commitment,
+      seed: seed.toString('hex'),
+      salesDigest: closed.salesDigest,
+      closedAt: new Date(t * 1000).toISOString().replace('.000Z', 'Z'),
+      beacon: {
+        scheme: 'drand-quicknet',
+        round: VECTOR.round,
+        signature: VECTOR.signature,
+        randomness: VECTOR.randomness,
+      },
+      balls: end.balls,
+    })
     expect(proof.beacon).not.toHaveProperty('publicKey')
     expect(verifyProof(proof)).toMatchObject({ ok: true, demoBeacon: false, errors: [] })
     // Nowhere in the database, while the game is on, was the seed or the order in clear (checked on the final rows).
-    const dump = JSON.stringify(await db.all('SELECT * FROM games')) + JSON.stringify(await db.all('SELECT * FROM journal'))
+    const dump =
+      JSON.stringify(await db.all('SELECT * FROM games')) + JSON.stringify(await db.all('SELECT * FROM journal'))
     expect(dump).not.toContain(seed.toString('hex'))
   })
 
@@ -139,16 +197,27 @@ describe('bolillo-draw-v2 bingo game', () => {
     expect(await code(bingo.getProof(g.gameId))).toBe('ILLEGAL_TRANSITION')
     await bingo.drawNext(g.gameId)
     const s = await bingo.getGameState(g.gameId)
-    expect(s.beacon).toMatchObject({ status: 'verified', scheme: 'demo', demo: true, randomness: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(s.beacon).toMatchObject({
+      status: 'verified',
+      scheme: 'demo',
+      demo: true,
+      randomness: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
     await playToEnd(bingo, g.gameId)
-    const proof = await bingo.getProof(g.gameId) as any
+    const proof = (await bingo.getProof(g.gameId)) as any
     expect(proof.beacon).toMatchObject({ scheme: 'demo', publicKey: expect.stringMatching(/^[0-9a-f]{192}$/) })
     const v = verifyProof(proof)
     expect(v).toMatchObject({ ok: true, demoBeacon: true })
     expect(v.notices.map((n) => n.es).join(' ')).toMatch(/DEMOSTRACIÓN/)
     // The minutes carry the round and say it was the demo beacon (DESIGN.md point 9).
     const minutes = await loadSessionMinutes(db, session.id)
-    expect(minutes.games[0].beacon).toEqual({ round: proof.beacon.round, closedAt: proof.closedAt, randomness: proof.beacon.randomness, scheme: 'demo', demo: true })
+    expect(minutes.games[0].beacon).toEqual({
+      round: proof.beacon.round,
+      closedAt: proof.closedAt,
+      randomness: proof.beacon.randomness,
+      scheme: 'demo',
+      demo: true,
+    })
   })
 
   it('a typed signature for a round the game does not use is refused, whatever its form', async () => {
@@ -158,10 +227,17 @@ describe('bolillo-draw-v2 bingo game', () => {
     await bingo.sell({ gameId: g.gameId, count: 40, channel: 't' })
     clock.set(roundTime(VECTOR.round - 1) * 1000) // R = 657414: the vector's signature is for another round
     await bingo.closeSales({ gameId: g.gameId })
-    expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: VECTOR.signature, actor: STAFF }))).toBe('INVALID_SIGNATURE')
-    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 120 }), async (junk) => {
-      expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: junk, actor: STAFF }))).toBe('INVALID_SIGNATURE')
-    }), { numRuns: 25 })
+    expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: VECTOR.signature, actor: STAFF }))).toBe(
+      'INVALID_SIGNATURE',
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120 }), async (junk) => {
+        expect(await code(bingo.acceptTypedBeacon({ gameId: g.gameId, signature: junk, actor: STAFF }))).toBe(
+          'INVALID_SIGNATURE',
+        )
+      }),
+      { numRuns: 25 },
+    )
     expect((await bingo.getGameState(g.gameId)).beacon!.status).toBe('awaiting')
     expect(await code(bingo.drawNext(g.gameId))).not.toBe('OK')
   })
@@ -175,14 +251,33 @@ describe('bolillo-draw-v2 bingo game', () => {
     const seed = randomBytes(32)
     const serials = cards.map((c) => c.serial)
     const v1 = drawOrder({ seed, gameId: g.gameId, serials, externalEntropy: 'notario 3-5-1', ballCount: 90 })
-    await db.run("UPDATE games SET status = 'sales_closed', seed_hex = ?, seed_sealed = NULL, commitment = ?, sales_digest = ?, external_entropy = ?, draw_order = ?, sales_closed_at = ?, line_pool_cents = 2000, bingo_pool_cents = 10200 WHERE id = ?",
-      [seed.toString('hex'), v1.commitment, v1.salesDigest, 'notario 3-5-1', JSON.stringify(v1.order), new Date().toISOString(), g.gameId])
+    await db.run(
+      "UPDATE games SET status = 'sales_closed', seed_hex = ?, seed_sealed = NULL, commitment = ?, sales_digest = ?, external_entropy = ?, draw_order = ?, sales_closed_at = ?, line_pool_cents = 2000, bingo_pool_cents = 10200 WHERE id = ?",
+      [
+        seed.toString('hex'),
+        v1.commitment,
+        v1.salesDigest,
+        'notario 3-5-1',
+        JSON.stringify(v1.order),
+        new Date().toISOString(),
+        g.gameId,
+      ],
+    )
     const end = await playToEnd(bingo, g.gameId)
     expect(end.beacon).toBeNull()
-    const proof = await bingo.getProof(g.gameId) as any
+    const proof = (await bingo.getProof(g.gameId)) as any
     expect(proof.version).toBe('bolillo-draw-v1')
     expect(proof.balls).toEqual(v1.order.slice(0, end.balls.length))
     expect(verifyDrawProof(proof)).toEqual({ ok: true, errors: [] })
-    expect(proof).toMatchObject({ seed: buildDrawProof({ seed, gameId: g.gameId, serials, externalEntropy: 'notario 3-5-1', ballCount: 90, calledCount: 0 }).seed })
+    expect(proof).toMatchObject({
+      seed: buildDrawProof({
+        seed,
+        gameId: g.gameId,
+        serials,
+        externalEntropy: 'notario 3-5-1',
+        ballCount: 90,
+        calledCount: 0,
+      }).seed,
+    })
   })
 })

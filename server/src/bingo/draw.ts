@@ -21,13 +21,23 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
   let ball = 0
   const before = await loadGame(ctx.db, gameId)
   assertLegal(GameAction.Draw, before.status, gameId)
-  if (before.draw_source !== 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by hand (${before.draw_source}): enter the ball read from the blower`)
+  if (before.draw_source !== 'rng')
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      `game ${gameId} is drawn by hand (${before.draw_source}): enter the ball read from the blower`,
+    )
   if (isV2(before) && !before.beacon_randomness) await ensureBeacon(ctx, gameId)
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
-    if (game.draw_source !== 'rng') throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is drawn by hand (${game.draw_source}): enter the ball read from the blower`)
-    const order = isV2(game) ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game)) : JSON.parse(game.draw_order!) as number[]
+    if (game.draw_source !== 'rng')
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        `game ${gameId} is drawn by hand (${game.draw_source}): enter the ball read from the blower`,
+      )
+    const order = isV2(game)
+      ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
+      : (JSON.parse(game.draw_order!) as number[])
     const called = await store.calledBalls(tx, gameId)
     if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
     ball = order[called.length]
@@ -37,39 +47,104 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
 }
 
 /** Records a ball read from a manual blower or entered by the caller after a device failure (BNG-81). */
-export async function enterBall(ctx: BingoContext, gameId: string, ball: number, deviceId: string | null = null): Promise<GameState> {
+export async function enterBall(
+  ctx: BingoContext,
+  gameId: string,
+  ball: number,
+  deviceId: string | null = null,
+): Promise<GameState> {
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
     // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
-    if (game.draw_source === 'rng') throw new DomainError('RNG_NO_MANUAL_BALL', `game ${gameId} is drawn by the RNG: its balls come only from the committed order`, { rule: 'BNG-81' })
+    if (game.draw_source === 'rng')
+      throw new DomainError(
+        'RNG_NO_MANUAL_BALL',
+        `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
+        { rule: 'BNG-81' },
+      )
     await recordBall(ctx, tx, game, ball, game.draw_source, deviceId)
   })
   return getGameState(ctx, gameId)
 }
 
-async function recordBall(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, source: string, deviceId: string | null): Promise<void> {
-  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count) throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`, { ball })
+async function recordBall(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  ball: number,
+  source: string,
+  deviceId: string | null,
+): Promise<void> {
+  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
+    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`, { ball })
   const called = await store.calledBalls(tx, game.id)
-  if (called.includes(ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
+  if (called.includes(ball))
+    throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
   const { profile } = await hallOf(tx, game.hall_id)
   const cache = await cacheFor(ctx, tx, game)
   const at = ctx.now()
   const seq = called.length + 1
-  for (const h of ctx.deps.hooks ?? []) await h.ballRecording?.(tx, { gameId: game.id, sessionId: game.session_id, hallId: game.hall_id, profile, drawSource: game.draw_source, ball, seq, source, deviceId, at, scope: gameScope(game) })
+  for (const h of ctx.deps.hooks ?? [])
+    await h.ballRecording?.(tx, {
+      gameId: game.id,
+      sessionId: game.session_id,
+      hallId: game.hall_id,
+      profile,
+      drawSource: game.draw_source,
+      ball,
+      seq,
+      source,
+      deviceId,
+      at,
+      scope: gameScope(game),
+    })
   await store.insertBall(tx, { gameId: game.id, seq, ball, source, deviceId, at })
   if (seq === 1) await store.markFirstBall(tx, game.id, at)
-  const rec = await appendJournal(tx, { at, type: 'ball.called', scope: gameScope(game), payload: { gameId: game.id, seq, ball, source, deviceId } })
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'ball', ball, count: seq })
+  const rec = await appendJournal(tx, {
+    at,
+    type: 'ball.called',
+    scope: gameScope(game),
+    payload: { gameId: game.id, seq, ball, source, deviceId },
+  })
+  emit(tx, {
+    type: 'game:changed',
+    gameId: game.id,
+    hallId: game.hall_id,
+    seq: rec.seq,
+    reason: 'ball',
+    ball,
+    count: seq,
+  })
   const found = cache.detector.call(ball)
   const calledSet = new Set([...called, ball])
   const lineOpen = !game.line_closed
   if (profile.autoClaimSoldCards) {
     // Electronic cards are claimed by the system the moment they win (BNG-101); the line comes first.
     if (lineOpen && found.lines.length > 0) {
-      for (const idx of found.lines) await registerClaim(ctx, tx, { ...game, status: 'drawing' as GameStatus }, cache.cards[idx], 'line', seq, calledSet, true)
+      for (const idx of found.lines)
+        await registerClaim(
+          ctx,
+          tx,
+          { ...game, status: 'drawing' as GameStatus },
+          cache.cards[idx],
+          'line',
+          seq,
+          calledSet,
+          true,
+        )
     } else if (found.bingos.length > 0) {
-      for (const idx of found.bingos) await registerClaim(ctx, tx, { ...game, status: 'drawing' as GameStatus }, cache.cards[idx], 'bingo', seq, calledSet, true)
+      for (const idx of found.bingos)
+        await registerClaim(
+          ctx,
+          tx,
+          { ...game, status: 'drawing' as GameStatus },
+          cache.cards[idx],
+          'bingo',
+          seq,
+          calledSet,
+          true,
+        )
     }
   } else {
     // BNG-48: nobody may learn of an undeclared winner; the first win is only recorded for the minutes.

@@ -45,12 +45,27 @@ export interface GameExtras {
   /** Lucky ball: commitment from the announcement; numbers from close of sales (before the first ball). */
   luckyBall: { commitment: string; numbers: number[] | null } | null
   /** Halls of a simultaneous game with their card ranges and sales; null for a one-hall game. */
-  halls: Array<{ hallId: string; hallName: string; seriesCode: string; fromCardNo: number; toCardNo: number; cardsSold: number }> | null
+  halls: Array<{
+    hallId: string
+    hallName: string
+    seriesCode: string
+    fromCardNo: number
+    toCardNo: number
+    cardsSold: number
+  }> | null
   /** Hall that sold each winning card (simultaneous games). */
   winnerHalls: Array<{ cardId: string; serial: string; hallId: string }>
   bonusWinners: BonusWinnerView[]
 }
 
 export const NO_EXTRAS: GameExtras = Object.freeze({
-  primaActive: false, primaAmountCents: null, primaBallLimit: null, primaFundCents: null, pots: [], luckyBall: null, halls: null, winnerHalls: [], bonusWinners: [],
+  primaActive: false,
+  primaAmountCents: null,
+  primaBallLimit: null,
+  primaFundCents: null,
+  pots: [],
+  luckyBall: null,
+  halls: null,
+  winnerHalls: [],
+  bonusWinners: [],
 }) as GameExtras

@@ -72,9 +72,12 @@ export function isLegal(action: GameAction, status: GameStatus): boolean {
 
 export function assertLegal(action: GameAction, status: GameStatus, gameId: string): void {
   if (!isLegal(action, status)) {
-    const code = action === A.Sell && status !== S.Suspended && status !== S.Announced ? 'SALES_CLOSED'
-      : action === A.Sell && status === S.Announced ? 'SALES_NOT_OPEN'
-      : 'ILLEGAL_TRANSITION'
+    const code =
+      action === A.Sell && status !== S.Suspended && status !== S.Announced
+        ? 'SALES_CLOSED'
+        : action === A.Sell && status === S.Announced
+          ? 'SALES_NOT_OPEN'
+          : 'ILLEGAL_TRANSITION'
     throw new DomainError(code, `cannot ${action} game ${gameId} while it is ${status}`, { action, status })
   }
 }
@@ -85,8 +88,12 @@ export type ClaimKind = 'line' | 'bingo'
  * Verifies a claim against the balls called so far (BNG-44, BNG-45): a line needs one full row
  * (numbers only: blank cells never count) and the line must still be open; a bingo needs every number.
  */
-export function verifyClaim(rows: readonly (readonly number[])[], called: ReadonlySet<number>, kind: ClaimKind, lineClosed: boolean):
-  { ok: true; rowsComplete: number[] } | { ok: false; reason: string } {
+export function verifyClaim(
+  rows: readonly (readonly number[])[],
+  called: ReadonlySet<number>,
+  kind: ClaimKind,
+  lineClosed: boolean,
+): { ok: true; rowsComplete: number[] } | { ok: false; reason: string } {
   const rowsComplete = rows.flatMap((row, i) => (row.every((n) => called.has(n)) ? [i] : []))
   if (kind === 'line') {
     if (lineClosed) return { ok: false, reason: 'line_already_awarded' }
@@ -96,7 +103,12 @@ export function verifyClaim(rows: readonly (readonly number[])[], called: Readon
 }
 
 /** Prize pools announced at close of sales: shares of cards sold x face value (BNG-56). */
-export function prizePools(cardsSold: number, faceValueCents: Cents, lineBp: number, bingoBp: number): { totalCents: Cents; lineCents: Cents; bingoCents: Cents } {
+export function prizePools(
+  cardsSold: number,
+  faceValueCents: Cents,
+  lineBp: number,
+  bingoBp: number,
+): { totalCents: Cents; lineCents: Cents; bingoCents: Cents } {
   const totalCents = cardsSold * faceValueCents
   return { totalCents, lineCents: shareOf(totalCents, lineBp), bingoCents: shareOf(totalCents, bingoBp) }
 }
@@ -106,7 +118,10 @@ export function prizePools(cardsSold: number, faceValueCents: Cents, lineBp: num
  * ascending (byte order) and the leftover centavos go one each to the first of them, so the amounts always
  * sum to the pool.
  */
-export function splitPrize<T extends { serial: string }>(poolCents: Cents, winners: readonly T[]): Array<T & { amountCents: Cents }> {
+export function splitPrize<T extends { serial: string }>(
+  poolCents: Cents,
+  winners: readonly T[],
+): Array<T & { amountCents: Cents }> {
   if (winners.length === 0) return []
   const sorted = [...winners].sort((a, b) => compareBytes(a.serial, b.serial))
   const parts = splitEvenly(poolCents, sorted.length)
@@ -127,16 +142,29 @@ export function compareBytes(a: string, b: string): number {
  * and (3) be sold only below the first series' starting card number. Returns the highest card number the
  * second series may sell in this game.
  */
-export function secondSeriesLimit(first: { faceValueCents: Cents; startCardNo: number; masterSetId: string }, second: { faceValueCents: Cents; nextCardNo: number; cardCount: number; masterSetId: string }): number {
+export function secondSeriesLimit(
+  first: { faceValueCents: Cents; startCardNo: number; masterSetId: string },
+  second: { faceValueCents: Cents; nextCardNo: number; cardCount: number; masterSetId: string },
+): number {
   if (second.faceValueCents !== first.faceValueCents) {
-    throw new DomainError('SERIES_RULE_VIOLATED', 'a second series must have the same face value as the first (BNG-13.1)', { rule: 'BNG-13.1' })
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      'a second series must have the same face value as the first (BNG-13.1)',
+      { rule: 'BNG-13.1' },
+    )
   }
   if (second.nextCardNo !== 1) {
-    throw new DomainError('SERIES_RULE_VIOLATED', 'a second series must start at card number 1 (BNG-13.2)', { rule: 'BNG-13.2' })
+    throw new DomainError('SERIES_RULE_VIOLATED', 'a second series must start at card number 1 (BNG-13.2)', {
+      rule: 'BNG-13.2',
+    })
   }
   const limit = Math.min(second.cardCount, first.startCardNo - 1)
   if (limit < 1) {
-    throw new DomainError('SERIES_RULE_VIOLATED', 'the first series started at card 1, so a second series would repeat its cards (BNG-13.3)', { rule: 'BNG-13.3' })
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      'the first series started at card 1, so a second series would repeat its cards (BNG-13.3)',
+      { rule: 'BNG-13.3' },
+    )
   }
   return limit
 }

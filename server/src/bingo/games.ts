@@ -26,7 +26,17 @@ import type { GameState, SoldCard } from './types.ts'
  */
 export async function insertSoldCards(
   tx: Sql,
-  s: { gameId: string; seriesId: string; seriesCode: string; seriesCardCount: number; masterSetId: string; from: number; to: number; channel: string; at: string },
+  s: {
+    gameId: string
+    seriesId: string
+    seriesCode: string
+    seriesCardCount: number
+    masterSetId: string
+    from: number
+    to: number
+    channel: string
+    at: string
+  },
   newId: (prefix: string) => string,
 ): Promise<SoldCard[]> {
   const masters = await store.masterCardsInRange(tx, s.masterSetId, s.from, s.to)
@@ -36,7 +46,19 @@ export async function insertSoldCards(
   for (const m of masters) {
     const serial = `${s.seriesCode}-${String(m.card_no).padStart(width, '0')}`
     const id = newId('c')
-    rows.push({ id, gameId: s.gameId, seriesId: s.seriesId, cardNo: m.card_no, serial, masterSetId: s.masterSetId, cardKey: m.card_key, numbers: m.numbers, status: 'sold', channel: s.channel, soldAt: s.at })
+    rows.push({
+      id,
+      gameId: s.gameId,
+      seriesId: s.seriesId,
+      cardNo: m.card_no,
+      serial,
+      masterSetId: s.masterSetId,
+      cardKey: m.card_key,
+      numbers: m.numbers,
+      status: 'sold',
+      channel: s.channel,
+      soldAt: s.at,
+    })
     sold.push({ id, serial, seriesCode: s.seriesCode, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
   }
   await store.insertCards(tx, rows)
@@ -44,40 +66,73 @@ export async function insertSoldCards(
 }
 
 /** BNG-11: announce a game with its series, card count and face value. */
-export async function announceGame(ctx: BingoContext, input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' | 'blower'; deviceId?: string }): Promise<GameState> {
+export async function announceGame(
+  ctx: BingoContext,
+  input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' | 'blower'; deviceId?: string },
+): Promise<GameState> {
   const { deps } = ctx
-  if (input.seriesIds.length < 1 || input.seriesIds.length > 2) throw new DomainError('VALIDATION_FAILED', 'a game is sold from one series, or two under BNG-13', { field: 'seriesIds' })
+  if (input.seriesIds.length < 1 || input.seriesIds.length > 2)
+    throw new DomainError('VALIDATION_FAILED', 'a game is sold from one series, or two under BNG-13', {
+      field: 'seriesIds',
+    })
   const gameId = ctx.newId('g')
   await ctx.gameTx(gameId, async (tx) => {
     const session = await loadSession(tx, input.sessionId)
     if (session.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${session.id} is closed`)
     const { hall, profile } = await hallOf(tx, session.hall_id)
     const running = await store.unfinishedGameOfSession(tx, session.id)
-    if (running) throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
+    if (running)
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
     const previous = await store.sessionGameCount(tx, session.id)
-    if (previous.lastAnnounced) throw new DomainError('ILLEGAL_TRANSITION', 'the last game of the session has been played (BNG-43)', { rule: 'BNG-43' })
+    if (previous.lastAnnounced)
+      throw new DomainError('ILLEGAL_TRANSITION', 'the last game of the session has been played (BNG-43)', {
+        rule: 'BNG-43',
+      })
     // BNG-52: no game without the prize shares of an approved Plan de Apuestas (Bolivia fixes none by default).
     const shares = profile.shares
-    if (!shares) throw new DomainError('BETTING_PLAN_REQUIRED', `hall ${hall.id} has no Plan de Apuestas with its prize shares (BNG-52)`, { hallId: hall.id, rule: 'BNG-52' })
+    if (!shares)
+      throw new DomainError(
+        'BETTING_PLAN_REQUIRED',
+        `hall ${hall.id} has no Plan de Apuestas with its prize shares (BNG-52)`,
+        { hallId: hall.id, rule: 'BNG-52' },
+      )
     // BNG-71: where prizes are paid before the next game starts, no game is announced while one is unpaid.
     if (profile.prizesPaidBeforeNextGame) {
       const unpaid = await store.unpaidPrizesOfHall(tx, hall.id)
-      if (unpaid.count > 0) throw new DomainError('PRIZES_UNPAID', `${unpaid.count} prizes (${unpaid.amountCents} cents) of game ${unpaid.gameIds.join(', ')} are unpaid: pay them before the next game (BNG-71)`, { ...unpaid, rule: 'BNG-71' })
+      if (unpaid.count > 0)
+        throw new DomainError(
+          'PRIZES_UNPAID',
+          `${unpaid.count} prizes (${unpaid.amountCents} cents) of game ${unpaid.gameIds.join(', ')} are unpaid: pay them before the next game (BNG-71)`,
+          { ...unpaid, rule: 'BNG-71' },
+        )
     }
     const drawSource = input.drawSource ?? 'rng'
     if (drawSource === 'rng' && !profile.softwareDrawAllowed) {
-      throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow software draws (BNG-1)`, { rule: 'BNG-1' })
+      throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow software draws (BNG-1)`, {
+        rule: 'BNG-1',
+      })
     }
     const first = await store.seriesOfHall(tx, input.seriesIds[0], hall.id)
     if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
-    const where = seriesStart({ nextCardNo: first.next_card_no, lastSoldAt: first.last_sold_at, now: deps.clock.now(), carry: profile.seriesCursorCarry, timeZone: hallTimeZone(hall, profile) })
+    const where = seriesStart({
+      nextCardNo: first.next_card_no,
+      lastSoldAt: first.last_sold_at,
+      now: deps.clock.now(),
+      carry: profile.seriesCursorCarry,
+      timeZone: hallTimeZone(hall, profile),
+    })
     if (where.kind === 'lapsed') {
-      throw new DomainError('SERIES_LAPSED', `series ${first.code} last sold on ${where.lastSaleDay}, ${where.idleDays} days before ${where.today}: put a new series on sale (BNG-12)`, { series: first.code, lastSaleDay: where.lastSaleDay, today: where.today, rule: 'BNG-12' })
+      throw new DomainError(
+        'SERIES_LAPSED',
+        `series ${first.code} last sold on ${where.lastSaleDay}, ${where.idleDays} days before ${where.today}: put a new series on sale (BNG-12)`,
+        { series: first.code, lastSaleDay: where.lastSaleDay, today: where.today, rule: 'BNG-12' },
+      )
     }
     const start = where.startCardNo
-    if (start > first.card_count) throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
+    if (start > first.card_count)
+      throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
     // DESIGN.md bolillo-draw-v2 point 1: S from the health-tested source, sealed at once; only C is ever in clear.
     const seed = deps.entropy.randomBytes(32)
     const seedSealed = ctx.sealer.seal(seed, seedContext(gameId))
@@ -91,15 +146,52 @@ export async function announceGame(ctx: BingoContext, input: { sessionId: string
     const setLayout = await store.masterSetLayout(tx, first.master_set_id)
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
     await store.insertGame(tx, {
-      id: gameId, sessionId: session.id, hallId: hall.id, orderNo, faceValueCents: first.face_value_cents, ballCount: layout.ballCount, layout: JSON.stringify(layout),
-      lineBp: shares.lineBp, bingoBp: shares.bingoBp, drawSource, commitment, seedSealed, isLastGame: isLast, at, entropySource,
+      id: gameId,
+      sessionId: session.id,
+      hallId: hall.id,
+      orderNo,
+      faceValueCents: first.face_value_cents,
+      ballCount: layout.ballCount,
+      layout: JSON.stringify(layout),
+      lineBp: shares.lineBp,
+      bingoBp: shares.bingoBp,
+      drawSource,
+      commitment,
+      seedSealed,
+      isLastGame: isLast,
+      at,
+      entropySource,
     })
     await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
     const rec = await appendJournal(tx, {
-      at, type: 'game.announced', scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
-      payload: { gameId, orderNo, series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }], faceValueCents: Number(first.face_value_cents), commitment, ballCount: layout.ballCount, drawSource, isLastGame: isLast === 1, lineBp: shares.lineBp, bingoBp: shares.bingoBp, entropySource },
+      at,
+      type: 'game.announced',
+      scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
+      payload: {
+        gameId,
+        orderNo,
+        series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }],
+        faceValueCents: Number(first.face_value_cents),
+        commitment,
+        ballCount: layout.ballCount,
+        drawSource,
+        isLastGame: isLast === 1,
+        lineBp: shares.lineBp,
+        bingoBp: shares.bingoBp,
+        entropySource,
+      },
     })
-    for (const h of deps.hooks ?? []) await h.gameAnnounced?.(tx, { gameId, sessionId: session.id, hallId: hall.id, profile, drawSource, deviceId: input.deviceId ?? null, at, scope: `hall:${hall.id}/session:${session.id}/game:${gameId}` })
+    for (const h of deps.hooks ?? [])
+      await h.gameAnnounced?.(tx, {
+        gameId,
+        sessionId: session.id,
+        hallId: hall.id,
+        profile,
+        drawSource,
+        deviceId: input.deviceId ?? null,
+        at,
+        scope: `hall:${hall.id}/session:${session.id}/game:${gameId}`,
+      })
     emit(tx, { type: 'game:changed', gameId, hallId: hall.id, seq: rec.seq, reason: 'announced' })
     if (input.seriesIds[1]) await addSeriesTx(ctx, tx, gameId, input.seriesIds[1])
   })
@@ -110,18 +202,38 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
   const game = await loadGame(tx, gameId)
   assertLegal(GameAction.AddSeries, game.status, gameId)
   const existing = await store.gameSeries(tx, gameId)
-  if (existing.length >= 2) throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
+  if (existing.length >= 2)
+    throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
   const second = await store.seriesOfHall(tx, seriesId, game.hall_id)
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
-  if (second.id === existing[0].series_id) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
+  if (second.id === existing[0].series_id)
+    throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
   const secondLayout = await store.masterSetLayout(tx, second.master_set_id)
-  if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout) throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must be printed for the same card layout as the first')
+  if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      'the second series must be printed for the same card layout as the first',
+    )
   const max = secondSeriesLimit(
-    { faceValueCents: Number(existing[0].face_value_cents), startCardNo: existing[0].start_card_no, masterSetId: existing[0].master_set_id },
-    { faceValueCents: Number(second.face_value_cents), nextCardNo: second.next_card_no, cardCount: second.card_count, masterSetId: second.master_set_id },
+    {
+      faceValueCents: Number(existing[0].face_value_cents),
+      startCardNo: existing[0].start_card_no,
+      masterSetId: existing[0].master_set_id,
+    },
+    {
+      faceValueCents: Number(second.face_value_cents),
+      nextCardNo: second.next_card_no,
+      cardCount: second.card_count,
+      masterSetId: second.master_set_id,
+    },
   )
   await store.insertSecondGameSeries(tx, gameId, second.id, max)
-  const rec = await appendJournal(tx, { at: ctx.now(), type: 'game.series_added', scope: gameScope(game), payload: { gameId, series: second.code, startCardNo: 1, maxCardNo: max, rule: 'BNG-13' } })
+  const rec = await appendJournal(tx, {
+    at: ctx.now(),
+    type: 'game.series_added',
+    scope: gameScope(game),
+    payload: { gameId, series: second.code, startCardNo: 1, maxCardNo: max, rule: 'BNG-13' },
+  })
   emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'series_added' })
 }
 
@@ -134,25 +246,47 @@ export async function addSeries(ctx: BingoContext, gameId: string, seriesId: str
  * A status change with nothing else to it but its journal record. `setStatus` writes it (and may stamp a time).
  */
 export async function simpleTransition(
-  ctx: BingoContext, gameId: string, action: GameAction, to: GameStatus, type: string,
+  ctx: BingoContext,
+  gameId: string,
+  action: GameAction,
+  to: GameStatus,
+  type: string,
   extra: (g: GameRow) => Record<string, unknown> = () => ({}),
-  setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) => store.setGameStatus(tx, id, status),
+  setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) =>
+    store.setGameStatus(tx, id, status),
 ): Promise<GameState> {
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(action, game.status, gameId)
     const at = ctx.now()
     await setStatus(tx, gameId, to, at)
-    const rec = await appendJournal(tx, { at, type, scope: gameScope(game), payload: { gameId, from: game.status, to, ...extra(game) } })
+    const rec = await appendJournal(tx, {
+      at,
+      type,
+      scope: gameScope(game),
+      payload: { gameId, from: game.status, to, ...extra(game) },
+    })
     emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: type })
   })
   return getGameState(ctx, gameId)
 }
 
-export const openSales = (ctx: BingoContext, gameId: string) => simpleTransition(ctx, gameId, GameAction.OpenSales, GameStatus.OnSale, 'sales.opened', () => ({}), store.setGameStatusSalesOpened)
+export const openSales = (ctx: BingoContext, gameId: string) =>
+  simpleTransition(
+    ctx,
+    gameId,
+    GameAction.OpenSales,
+    GameStatus.OnSale,
+    'sales.opened',
+    () => ({}),
+    store.setGameStatusSalesOpened,
+  )
 
 /** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */
-export async function sell(ctx: BingoContext, input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
+export async function sell(
+  ctx: BingoContext,
+  input: { gameId: string; count: number; channel: string },
+): Promise<SoldCard[]> {
   return ctx.gameTx(input.gameId, (tx) => sellTx(ctx, tx, input))
 }
 
@@ -161,14 +295,28 @@ export async function sell(ctx: BingoContext, input: { gameId: string; count: nu
  * voucher and prints the cards before it commits. Call `publish()` once that transaction has committed, so
  * that no screen ever sees a sale that was rolled back.
  */
-export async function sellWithin(ctx: BingoContext, sql: Sql, input: { gameId: string; count: number; channel: string }): Promise<{ cards: SoldCard[]; publish(): void }> {
+export async function sellWithin(
+  ctx: BingoContext,
+  sql: Sql,
+  input: { gameId: string; count: number; channel: string },
+): Promise<{ cards: SoldCard[]; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
   const cards = await sellTx(ctx, inner, input)
-  return { cards, publish: () => { for (const e of inner.events) ctx.publish(e) } }
+  return {
+    cards,
+    publish: () => {
+      for (const e of inner.events) ctx.publish(e)
+    },
+  }
 }
 
-async function sellTx(ctx: BingoContext, tx: Tx, input: { gameId: string; count: number; channel: string }): Promise<SoldCard[]> {
-  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
+async function sellTx(
+  ctx: BingoContext,
+  tx: Tx,
+  input: { gameId: string; count: number; channel: string },
+): Promise<SoldCard[]> {
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
+    throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
   const game = await loadGame(tx, input.gameId)
   assertLegal(GameAction.Sell, game.status, game.id)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
@@ -184,19 +332,47 @@ async function sellTx(ctx: BingoContext, tx: Tx, input: { gameId: string; count:
     const available = Math.max(0, limit - from + 1)
     const take = Math.min(available, remaining)
     if (take === 0) continue
-    sold.push(...await insertSoldCards(tx, { gameId: game.id, seriesId: s.series_id, seriesCode: s.code, seriesCardCount: s.card_count, masterSetId: s.master_set_id, from, to: from + take - 1, channel: input.channel, at }, ctx.newId))
+    sold.push(
+      ...(await insertSoldCards(
+        tx,
+        {
+          gameId: game.id,
+          seriesId: s.series_id,
+          seriesCode: s.code,
+          seriesCardCount: s.card_count,
+          masterSetId: s.master_set_id,
+          from,
+          to: from + take - 1,
+          channel: input.channel,
+          at,
+        },
+        ctx.newId,
+      )),
+    )
     // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.
-    if (!(await store.advanceSeriesCursor(tx, s.series_id, from, from + take, at))) throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
+    if (!(await store.advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
+      throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
     await store.setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
     remaining -= take
   }
   if (remaining > 0) {
-    throw new DomainError('SERIES_EXHAUSTED', `only ${input.count - remaining} cards left on sale for this game`, { available: input.count - remaining })
+    throw new DomainError('SERIES_EXHAUSTED', `only ${input.count - remaining} cards left on sale for this game`, {
+      available: input.count - remaining,
+    })
   }
   await store.addCardsSold(tx, game.id, sold.length)
   const rec = await appendJournal(tx, {
-    at, type: 'cards.sold', scope: gameScope(game),
-    payload: { gameId: game.id, channel: input.channel, count: sold.length, amountCents: sold.length * game.face_value_cents, serials: sold.map((c) => c.serial), cardIds: sold.map((c) => c.id) },
+    at,
+    type: 'cards.sold',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      channel: input.channel,
+      count: sold.length,
+      amountCents: sold.length * game.face_value_cents,
+      serials: sold.map((c) => c.serial),
+      cardIds: sold.map((c) => c.id),
+    },
   })
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'cards_sold' })
   return sold
@@ -216,27 +392,57 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     const serials = await store.soldSerials(tx, game.id)
     const minimum = minimumCardsToStart(profile, hall.playing_positions)
     if (serials.length < minimum) {
-      throw new DomainError('MINIMUM_PARTICIPATION', `${serials.length} cards sold, the game needs at least ${minimum} (BNG-21)`, { sold: serials.length, minimum, rule: 'BNG-21' })
+      throw new DomainError(
+        'MINIMUM_PARTICIPATION',
+        `${serials.length} cards sold, the game needs at least ${minimum} (BNG-21)`,
+        { sold: serials.length, minimum, rule: 'BNG-21' },
+      )
     }
     const salesDigest = digestOf(serials)
     const pools = prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
     const at = ctx.now()
     const closedAtUnix = Math.floor(Date.parse(at) / 1000)
     round = drawRoundFor(closedAtUnix)
-    await store.markSalesClosed(tx, game.id, { at, closedAtUnix, beaconRound: round, salesDigest, cardsSold: serials.length, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents })
+    await store.markSalesClosed(tx, game.id, {
+      at,
+      closedAtUnix,
+      beaconRound: round,
+      salesDigest,
+      cardsSold: serials.length,
+      linePoolCents: pools.lineCents,
+      bingoPoolCents: pools.bingoCents,
+    })
     const series = await store.gameSeries(tx, game.id)
-    const ranges = series.filter((s) => s.end_card_no >= s.start_card_no).map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
+    const ranges = series
+      .filter((s) => s.end_card_no >= s.start_card_no)
+      .map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
     const rec = await appendJournal(tx, {
-      at, type: 'sales.closed', scope: gameScope(game),
+      at,
+      type: 'sales.closed',
+      scope: gameScope(game),
       payload: {
-        gameId: game.id, cardsSold: serials.length, faceValueCents: game.face_value_cents, totalCents: pools.totalCents, linePoolCents: pools.lineCents, bingoPoolCents: pools.bingoCents, ranges,
-        salesDigest, closedAt: isoOfUnixSeconds(closedAtUnix), closedAtUnix, beaconRound: round, beaconPublishedAt: isoOfUnixSeconds(roundTime(round)), drawVersion: 'bolillo-draw-v2', rule: 'BNG-16',
+        gameId: game.id,
+        cardsSold: serials.length,
+        faceValueCents: game.face_value_cents,
+        totalCents: pools.totalCents,
+        linePoolCents: pools.lineCents,
+        bingoPoolCents: pools.bingoCents,
+        ranges,
+        salesDigest,
+        closedAt: isoOfUnixSeconds(closedAtUnix),
+        closedAtUnix,
+        beaconRound: round,
+        beaconPublishedAt: isoOfUnixSeconds(roundTime(round)),
+        drawVersion: 'bolillo-draw-v2',
+        rule: 'BNG-16',
       },
     })
     // BNG-19 (Cantabria): the reading of the game's data begins with the close of sales at the latest: the hall's
     // entry closes now if staff did not close it earlier, until the game ends.
-    if (profile.hallEntryClosesForGame) await entryClosedWithin(ctx, tx, game, at, { kind: 'system', reason: 'sales closed' })
-    for (const h of ctx.deps.hooks ?? []) await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
+    if (profile.hallEntryClosesForGame)
+      await entryClosedWithin(ctx, tx, game, at, { kind: 'system', reason: 'sales closed' })
+    for (const h of ctx.deps.hooks ?? [])
+      await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
     ctx.caches.delete(game.id)
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })
   })

@@ -15,11 +15,24 @@ import { getProfile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
 import type { BingoHooks } from './types.ts'
 import { stateOf } from './prima-service.ts'
-import { appendPrimaLedgerEntry, hallClosure, hallProfileSettings, insertHallClosure, openSessionIdOfHall, primaByHall, updatePrimaState } from './store.ts'
+import {
+  appendPrimaLedgerEntry,
+  hallClosure,
+  hallProfileSettings,
+  insertHallClosure,
+  openSessionIdOfHall,
+  primaByHall,
+  updatePrimaState,
+} from './store.ts'
 
 async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
   const closed = await hallClosure(sql, hallId)
-  if (closed) throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closed.closed_at}`, { hallId, closedAt: closed.closed_at, rule: 'BNG-65' })
+  if (closed)
+    throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closed.closed_at}`, {
+      hallId,
+      closedAt: closed.closed_at,
+      rule: 'BNG-65',
+    })
 }
 
 /** A closed hall opens no session, announces no game, sells no card. */
@@ -32,7 +45,13 @@ export const hallClosureHooks: BingoHooks = {
 export function createHallClosureService(deps: { db: Database; clock: { now(): Date } }) {
   const { db } = deps
 
-  async function closeHall(input: { hallId: string; reason: string; handoverRef: string | null; by: string; witness: string }): Promise<{ hallId: string; closedAt: string; primaHandedOverCents: number; primaRecipient: string | null }> {
+  async function closeHall(input: {
+    hallId: string
+    reason: string
+    handoverRef: string | null
+    by: string
+    witness: string
+  }): Promise<{ hallId: string; closedAt: string; primaHandedOverCents: number; primaRecipient: string | null }> {
     return db.transaction(async (tx) => {
       const hall = await hallProfileSettings(tx, input.hallId)
       const base = hall ? getProfile(hall.profile_id) : undefined
@@ -40,23 +59,85 @@ export function createHallClosureService(deps: { db: Database; clock: { now(): D
       const profile = hallProfile(base, hall.settings)
       await assertHallOpen(tx, input.hallId)
       const session = await openSessionIdOfHall(tx, input.hallId)
-      if (session) throw new DomainError('ILLEGAL_TRANSITION', `session ${session} is open: it is closed (with its minutes) before the hall`, { sessionId: session, rule: 'BNG-65' })
+      if (session)
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `session ${session} is open: it is closed (with its minutes) before the hall`,
+          { sessionId: session, rule: 'BNG-65' },
+        )
       const at = deps.clock.now().toISOString()
       const scope = `hall:${input.hallId}`
       const prima = await primaByHall(tx, input.hallId)
       const fund = prima ? Number(prima.fund_cents) : 0
       const recipient = profile.primaOnHallClosure
       if (fund > 0) {
-        if (!recipient) throw new DomainError('RULE_DISABLED', 'this hall\'s rules name no recipient for an accumulated prima fund on closure', { fundCents: fund, rule: 'BNG-65' })
-        if (!input.handoverRef) throw new DomainError('VALIDATION_FAILED', 'the prima fund is handed over against a reference (the deposit or the authority\'s receipt)', { field: 'handoverRef', rule: 'BNG-65' })
+        if (!recipient)
+          throw new DomainError(
+            'RULE_DISABLED',
+            "this hall's rules name no recipient for an accumulated prima fund on closure",
+            { fundCents: fund, rule: 'BNG-65' },
+          )
+        if (!input.handoverRef)
+          throw new DomainError(
+            'VALIDATION_FAILED',
+            "the prima fund is handed over against a reference (the deposit or the authority's receipt)",
+            { field: 'handoverRef', rule: 'BNG-65' },
+          )
         // BNG-65: the accumulated prima leaves the fund for the Consejería; no later game can award it.
         await updatePrimaState(tx, input.hallId, { ...stateOf(prima!), fundCents: 0, amountChangeable: false }, at)
-        await appendPrimaLedgerEntry(tx, input.hallId, { kind: 'payment', gameId: null, amountCents: -fund, fundAfterCents: 0, detail: { handover: 'hall_closure', recipient, handoverRef: input.handoverRef, rule: 'BNG-65' }, at })
-        await appendJournal(tx, { at, type: 'prima.handed_over', scope, payload: { hallId: input.hallId, amountCents: fund, recipient, handoverRef: input.handoverRef, by: input.by, witness: input.witness, rule: 'BNG-65' } })
+        await appendPrimaLedgerEntry(tx, input.hallId, {
+          kind: 'payment',
+          gameId: null,
+          amountCents: -fund,
+          fundAfterCents: 0,
+          detail: { handover: 'hall_closure', recipient, handoverRef: input.handoverRef, rule: 'BNG-65' },
+          at,
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'prima.handed_over',
+          scope,
+          payload: {
+            hallId: input.hallId,
+            amountCents: fund,
+            recipient,
+            handoverRef: input.handoverRef,
+            by: input.by,
+            witness: input.witness,
+            rule: 'BNG-65',
+          },
+        })
       }
-      await insertHallClosure(tx, { hallId: input.hallId, at, by: input.by, witness: input.witness, reason: input.reason, primaFundCents: fund, primaRecipient: fund > 0 ? recipient : null, handoverRef: input.handoverRef })
-      await appendJournal(tx, { at, type: 'hall.closed', scope, payload: { hallId: input.hallId, reason: input.reason, primaHandedOverCents: fund, primaRecipient: fund > 0 ? recipient : null, by: input.by, witness: input.witness, rule: 'BNG-65' } })
-      return { hallId: input.hallId, closedAt: at, primaHandedOverCents: fund, primaRecipient: fund > 0 ? recipient : null }
+      await insertHallClosure(tx, {
+        hallId: input.hallId,
+        at,
+        by: input.by,
+        witness: input.witness,
+        reason: input.reason,
+        primaFundCents: fund,
+        primaRecipient: fund > 0 ? recipient : null,
+        handoverRef: input.handoverRef,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'hall.closed',
+        scope,
+        payload: {
+          hallId: input.hallId,
+          reason: input.reason,
+          primaHandedOverCents: fund,
+          primaRecipient: fund > 0 ? recipient : null,
+          by: input.by,
+          witness: input.witness,
+          rule: 'BNG-65',
+        },
+      })
+      return {
+        hallId: input.hallId,
+        closedAt: at,
+        primaHandedOverCents: fund,
+        primaRecipient: fund > 0 ? recipient : null,
+      }
     })
   }
 

@@ -7,7 +7,14 @@ import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
-import { checkBettingPlan, checkLicenceTerms, hallProfile, type BettingPlan, type HallRuleSettings, type LicenceTerms } from './betting-plan.ts'
+import {
+  checkBettingPlan,
+  checkLicenceTerms,
+  hallProfile,
+  type BettingPlan,
+  type HallRuleSettings,
+  type LicenceTerms,
+} from './betting-plan.ts'
 import { checkDerivedPlan, hallBallCounts, isLayoutAuthorised, type DerivedPlan } from './modalities.ts'
 import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRules } from './sale-rules.ts'
 import { doorOf } from './purchases.ts'
@@ -24,21 +31,58 @@ type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
  * monitors (BNG-34), the information screens or panels (BNG-36/37) and the sound installation (BNG-38); the
  * automatic reader when the hall has one (BNG-31). Every item checked must work, or the session does not open.
  */
-export interface EquipmentChecklist { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string }
+export interface EquipmentChecklist {
+  extractor: boolean
+  cctv: boolean
+  displays: boolean
+  sound: boolean
+  reader?: boolean
+  note?: string
+}
 
 function checkChecklist(c: EquipmentChecklist): EquipmentChecklist {
-  const items = { extractor: c.extractor, cctv: c.cctv, displays: c.displays, sound: c.sound, ...(c.reader === undefined ? {} : { reader: c.reader }) }
-  const failed = Object.entries(items).filter(([, ok]) => ok !== true).map(([k]) => k)
-  if (failed.length) throw new DomainError('EQUIPMENT_CHECK_FAILED', `the session does not open while ${failed.join(', ')} does not work (BNG-41)`, { failed, rule: 'BNG-41' })
+  const items = {
+    extractor: c.extractor,
+    cctv: c.cctv,
+    displays: c.displays,
+    sound: c.sound,
+    ...(c.reader === undefined ? {} : { reader: c.reader }),
+  }
+  const failed = Object.entries(items)
+    .filter(([, ok]) => ok !== true)
+    .map(([k]) => k)
+  if (failed.length)
+    throw new DomainError(
+      'EQUIPMENT_CHECK_FAILED',
+      `the session does not open while ${failed.join(', ')} does not work (BNG-41)`,
+      { failed, rule: 'BNG-41' },
+    )
   const note = c.note?.trim().slice(0, 500)
   return { ...items, ...(note ? { note } : {}) }
 }
 
 /** Who did it, as the route proved it (http/context.ts actorOf); the server's own set-up (demo, CLI) names itself. */
-export interface PlanActor { kind: string; id: string; name: string; role: string }
+export interface PlanActor {
+  kind: string
+  id: string
+  name: string
+  role: string
+}
 const SETUP_ACTOR: PlanActor = { kind: 'system', id: 'server', name: 'servidor', role: 'system' }
 
-export async function createHall(ctx: BingoContext, input: { name: string; profileId: string; playingPositions: number; shares?: Partial<PrizeShares>; bettingPlan?: BettingPlan; id?: string; timeZone?: string; by?: PlanActor }): Promise<HallRow> {
+export async function createHall(
+  ctx: BingoContext,
+  input: {
+    name: string
+    profileId: string
+    playingPositions: number
+    shares?: Partial<PrizeShares>
+    bettingPlan?: BettingPlan
+    id?: string
+    timeZone?: string
+    by?: PlanActor
+  },
+): Promise<HallRow> {
   const profile = getProfile(input.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
@@ -46,9 +90,32 @@ export async function createHall(ctx: BingoContext, input: { name: string; profi
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
-    const settings: HallRuleSettings = { shares: plan?.shares ?? input.shares ?? {}, ...(input.timeZone ? { timeZone: input.timeZone } : {}) }
-    await store.insertHall(tx, { id, name: input.name, profileId: profile.id, currency: profile.currency, playingPositions: input.playingPositions, settings: JSON.stringify(settings), at })
-    await appendJournal(tx, { at, type: 'hall.created', scope: `hall:${id}`, payload: { hallId: id, name: input.name, profileId: profile.id, playingPositions: input.playingPositions, shares: settings.shares, by: input.by ?? SETUP_ACTOR } })
+    const settings: HallRuleSettings = {
+      shares: plan?.shares ?? input.shares ?? {},
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+    }
+    await store.insertHall(tx, {
+      id,
+      name: input.name,
+      profileId: profile.id,
+      currency: profile.currency,
+      playingPositions: input.playingPositions,
+      settings: JSON.stringify(settings),
+      at,
+    })
+    await appendJournal(tx, {
+      at,
+      type: 'hall.created',
+      scope: `hall:${id}`,
+      payload: {
+        hallId: id,
+        name: input.name,
+        profileId: profile.id,
+        playingPositions: input.playingPositions,
+        shares: settings.shares,
+        by: input.by ?? SETUP_ACTOR,
+      },
+    })
     if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
     return (await store.hallById(tx, id))!
   })
@@ -56,20 +123,61 @@ export async function createHall(ctx: BingoContext, input: { name: string; profi
 
 // ---------------------------------------------------------------- plans (issue 18: BNG-52, CFG-17, CFG-24/25)
 
-async function recordPlan(ctx: BingoContext, tx: Tx, hallId: string, kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout', authorisationRef: string, body: unknown, by: PlanActor): Promise<number> {
+async function recordPlan(
+  ctx: BingoContext,
+  tx: Tx,
+  hallId: string,
+  kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout',
+  authorisationRef: string,
+  body: unknown,
+  by: PlanActor,
+): Promise<number> {
   const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
   const at = ctx.now()
-  await store.insertHallPlan(tx, { id: ctx.newId('plan'), hallId, kind, version, authorisationRef, body: JSON.stringify(body), at, createdBy: JSON.stringify(by) })
+  await store.insertHallPlan(tx, {
+    id: ctx.newId('plan'),
+    hallId,
+    kind,
+    version,
+    authorisationRef,
+    body: JSON.stringify(body),
+    at,
+    createdBy: JSON.stringify(by),
+  })
   const open = await store.openSessionIdOfHall(tx, hallId)
-  await appendJournal(tx, { at, type: 'hall.plan', scope: open ? `hall:${hallId}/session:${open}` : `hall:${hallId}`, payload: { hallId, kind, version, authorisationRef, plan: body, by } })
+  await appendJournal(tx, {
+    at,
+    type: 'hall.plan',
+    scope: open ? `hall:${hallId}/session:${open}` : `hall:${hallId}`,
+    payload: { hallId, kind, version, authorisationRef, plan: body, by },
+  })
   return version
 }
 
-async function recordBettingPlan(ctx: BingoContext, tx: Tx, hallId: string, plan: BettingPlan, by: PlanActor): Promise<number> {
+async function recordBettingPlan(
+  ctx: BingoContext,
+  tx: Tx,
+  hallId: string,
+  plan: BettingPlan,
+  by: PlanActor,
+): Promise<number> {
   const hall = (await store.hallById(tx, hallId))!
   const version = await recordPlan(ctx, tx, hallId, 'betting-plan', plan.authorisationRef, plan, by)
   const settings = JSON.parse(hall.settings) as HallRuleSettings
-  await store.setHallSettings(tx, hallId, JSON.stringify({ ...settings, shares: plan.shares, bettingPlan: { version, authorisationRef: plan.authorisationRef, potsBp: plan.potsBp, commissionBp: plan.commissionBp } } satisfies HallRuleSettings))
+  await store.setHallSettings(
+    tx,
+    hallId,
+    JSON.stringify({
+      ...settings,
+      shares: plan.shares,
+      bettingPlan: {
+        version,
+        authorisationRef: plan.authorisationRef,
+        potsBp: plan.potsBp,
+        commissionBp: plan.commissionBp,
+      },
+    } satisfies HallRuleSettings),
+  )
   return version
 }
 
@@ -78,7 +186,10 @@ async function recordBettingPlan(ctx: BingoContext, tx: Tx, hallId: string, plan
  * commission, with the authority's reference). It applies from the next game announced: a game keeps the shares
  * it was announced with.
  */
-export async function setBettingPlan(ctx: BingoContext, input: { hallId: string; plan: BettingPlan; by: PlanActor }): Promise<HallRules> {
+export async function setBettingPlan(
+  ctx: BingoContext,
+  input: { hallId: string; plan: BettingPlan; by: PlanActor },
+): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const profile = getProfile(hall.profile_id)!
@@ -88,20 +199,33 @@ export async function setBettingPlan(ctx: BingoContext, input: { hallId: string;
 }
 
 /** CFG-17 / BNG-21: the licence's options (minimum by cards or by 10 % of the positions it provides). */
-export async function setLicenceTerms(ctx: BingoContext, input: { hallId: string; terms: LicenceTerms; by: PlanActor }): Promise<HallRules> {
+export async function setLicenceTerms(
+  ctx: BingoContext,
+  input: { hallId: string; terms: LicenceTerms; by: PlanActor },
+): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const terms = checkLicenceTerms(getProfile(hall.profile_id)!, input.terms)
     const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await store.setHallSettings(tx, hall.id, JSON.stringify({ ...settings, licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis } } satisfies HallRuleSettings))
+    await store.setHallSettings(
+      tx,
+      hall.id,
+      JSON.stringify({
+        ...settings,
+        licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
+      } satisfies HallRuleSettings),
+    )
     await store.setHallPlayingPositions(tx, hall.id, terms.playingPositions)
   })
   return hallRules(ctx, input.hallId)
 }
 
 /** BNG-102 / CFG-34: a derived bingo version for the hall, checked against decree 004 and the Consejería minimum. */
-export async function setDerivedPlan(ctx: BingoContext, input: { hallId: string; plan: DerivedPlan; by: PlanActor }): Promise<HallRules> {
+export async function setDerivedPlan(
+  ctx: BingoContext,
+  input: { hallId: string; plan: DerivedPlan; by: PlanActor },
+): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const plan = checkDerivedPlan(getProfile(hall.profile_id)!, input.plan)
@@ -115,13 +239,20 @@ export async function setDerivedPlan(ctx: BingoContext, input: { hallId: string;
  * purchase, maximum per player and game, authorised face values) with the authority's reference. Limits apply to
  * the next purchase; a face-value list applies to series created from now on.
  */
-export async function setSaleRules(ctx: BingoContext, input: { hallId: string; rules: SaleRules; by: PlanActor }): Promise<HallRules> {
+export async function setSaleRules(
+  ctx: BingoContext,
+  input: { hallId: string; rules: SaleRules; by: PlanActor },
+): Promise<HallRules> {
   const rules = checkSaleRules(input.rules)
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const version = await recordPlan(ctx, tx, hall.id, 'sale-rules', rules.authorisationRef, rules, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await store.setHallSettings(tx, hall.id, JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings))
+    await store.setHallSettings(
+      tx,
+      hall.id,
+      JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
+    )
   })
   return hallRules(ctx, input.hallId)
 }
@@ -131,12 +262,19 @@ export async function setSaleRules(ctx: BingoContext, input: { hallId: string; r
  * refused where the profile forbids it (Cantabria, 004 Bingo III: the player calls, staff may not learn of a winner
  * first). Applies from the next ball.
  */
-export async function setAutoClaim(ctx: BingoContext, input: { hallId: string; autoClaim: boolean | null; by: PlanActor }): Promise<HallRules> {
+export async function setAutoClaim(
+  ctx: BingoContext,
+  input: { hallId: string; autoClaim: boolean | null; by: PlanActor },
+): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const profile = getProfile(hall.profile_id)!
     if (input.autoClaim === true && !profile.autoClaimAllowed) {
-      throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not allow the system to claim for the players (CFG-21)`, { rule: 'CFG-21' })
+      throw new DomainError(
+        'RULE_DISABLED',
+        `profile ${profile.id} does not allow the system to claim for the players (CFG-21)`,
+        { rule: 'CFG-21' },
+      )
     }
     const settings = JSON.parse(hall.settings) as HallRuleSettings
     if (input.autoClaim === null) delete settings.autoClaim
@@ -144,7 +282,12 @@ export async function setAutoClaim(ctx: BingoContext, input: { hallId: string; a
     await store.setHallSettings(tx, hall.id, JSON.stringify(settings))
     const effective = hallProfile(profile, JSON.stringify(settings)).autoClaimSoldCards
     const open = await store.openSessionIdOfHall(tx, hall.id)
-    await appendJournal(tx, { at: ctx.now(), type: 'hall.auto_claim', scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`, payload: { hallId: hall.id, own: input.autoClaim, autoClaim: effective, by: input.by, rule: 'CFG-21' } })
+    await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'hall.auto_claim',
+      scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`,
+      payload: { hallId: hall.id, own: input.autoClaim, autoClaim: effective, by: input.by, rule: 'CFG-21' },
+    })
   })
   return hallRules(ctx, input.hallId)
 }
@@ -152,7 +295,11 @@ export async function setAutoClaim(ctx: BingoContext, input: { hallId: string; a
 /** What the hall posts (BNG-40): its limits and face values as it plays them, with their authorisation. */
 export function postedBets(profile: Profile, settings: HallRuleSettings): PostedBets {
   const own = hallProfile(profile, JSON.stringify(settings))
-  return { ...own.betLimits, faceValuesCents: own.faceValuesCents, authorisationRef: settings.saleRules?.authorisationRef ?? null }
+  return {
+    ...own.betLimits,
+    faceValuesCents: own.faceValuesCents,
+    authorisationRef: settings.saleRules?.authorisationRef ?? null,
+  }
 }
 
 export interface HallRules {
@@ -170,7 +317,14 @@ export interface HallRules {
   bets: PostedBets
   /** CFG-21: claims made by the system for the cards it sold, as the hall plays now. */
   autoClaim: boolean
-  plans: Array<{ kind: string; version: number; authorisationRef: string | null; plan: unknown; createdAt: string; createdBy: PlanActor }>
+  plans: Array<{
+    kind: string
+    version: number
+    authorisationRef: string | null
+    plan: unknown
+    createdAt: string
+    createdBy: PlanActor
+  }>
 }
 
 /** The rules a hall plays under now, and every version of its plans. */
@@ -179,16 +333,33 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
   const settings = JSON.parse(hall.settings) as HallRuleSettings
   const plans = await store.hallPlans(ctx.db, hall.id)
   return {
-    hallId: hall.id, profileId: profile.id, timeZone: hallTimeZone(hall, profile), shares: profile.shares, bettingPlan: settings.bettingPlan ?? null,
-    minimumParticipation: profile.minimumParticipation, minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)), playingPositions: Number(hall.playing_positions),
+    hallId: hall.id,
+    profileId: profile.id,
+    timeZone: hallTimeZone(hall, profile),
+    shares: profile.shares,
+    bettingPlan: settings.bettingPlan ?? null,
+    minimumParticipation: profile.minimumParticipation,
+    minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)),
+    playingPositions: Number(hall.playing_positions),
     licence: settings.licence ?? null,
-    bets: postedBets(getProfile(hall.profile_id)!, settings), autoClaim: profile.autoClaimSoldCards,
-    plans: plans.map((p) => ({ kind: p.kind, version: Number(p.version), authorisationRef: p.authorisation_ref, plan: JSON.parse(p.body), createdAt: p.created_at, createdBy: JSON.parse(p.created_by) })),
+    bets: postedBets(getProfile(hall.profile_id)!, settings),
+    autoClaim: profile.autoClaimSoldCards,
+    plans: plans.map((p) => ({
+      kind: p.kind,
+      version: Number(p.version),
+      authorisationRef: p.authorisation_ref,
+      plan: JSON.parse(p.body),
+      createdAt: p.created_at,
+      createdBy: JSON.parse(p.created_by),
+    })),
   }
 }
 
 /** Generates a master card set once from a recorded seed and stores it (BNG-13). */
-export async function createMasterSet(ctx: BingoContext, input: { count: number; seed?: string; layout?: CardLayout }): Promise<{ id: string; seed: string; count: number }> {
+export async function createMasterSet(
+  ctx: BingoContext,
+  input: { count: number; seed?: string; layout?: CardLayout },
+): Promise<{ id: string; seed: string; count: number }> {
   const seed = input.seed ?? Buffer.from(ctx.deps.entropy.randomBytes(16)).toString('hex')
   const layout = input.layout ?? getProfile('BO-2025')!.layout
   const cards = generateMasterSet(seed, input.count, layout)
@@ -196,8 +367,17 @@ export async function createMasterSet(ctx: BingoContext, input: { count: number;
   await ctx.tx(async (tx) => {
     const at = ctx.now()
     await store.insertMasterSet(tx, { id, seed, cardCount: input.count, layout: JSON.stringify(layout), at })
-    await store.insertMasterCards(tx, id, cards.map((card, i) => ({ cardNo: i + 1, numbers: JSON.stringify(cardRows(card)), cardKey: cardKey(card) })))
-    await appendJournal(tx, { at, type: 'master_set.created', scope: '', payload: { masterSetId: id, seed, count: input.count, layout } })
+    await store.insertMasterCards(
+      tx,
+      id,
+      cards.map((card, i) => ({ cardNo: i + 1, numbers: JSON.stringify(cardRows(card)), cardKey: cardKey(card) })),
+    )
+    await appendJournal(tx, {
+      at,
+      type: 'master_set.created',
+      scope: '',
+      payload: { masterSetId: id, seed, count: input.count, layout },
+    })
   })
   return { id, seed, count: input.count }
 }
@@ -208,9 +388,23 @@ export async function createMasterSet(ctx: BingoContext, input: { count: number;
  * (`layoutAuthorisationRef`: the licence in Bolivia, the Consejería's resolution in Cantabria), recorded once as the
  * hall's `layout` plan; later series of the same layout need none.
  */
-export async function createSeries(ctx: BingoContext, input: { hallId: string; code: string; masterSetId: string; faceValueCents: number; layoutAuthorisationRef?: string; by?: PlanActor }): Promise<SeriesRow> {
-  if (!/^[A-Z0-9]{1,8}$/.test(input.code)) throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
-  if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0) throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', { field: 'faceValueCents' })
+export async function createSeries(
+  ctx: BingoContext,
+  input: {
+    hallId: string
+    code: string
+    masterSetId: string
+    faceValueCents: number
+    layoutAuthorisationRef?: string
+    by?: PlanActor
+  },
+): Promise<SeriesRow> {
+  if (!/^[A-Z0-9]{1,8}$/.test(input.code))
+    throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
+  if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0)
+    throw new DomainError('VALIDATION_FAILED', 'face value must be a positive amount of minor units', {
+      field: 'faceValueCents',
+    })
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
     // BNG-10 / CFG-15: only a face value the authority set for the hall.
@@ -222,21 +416,55 @@ export async function createSeries(ctx: BingoContext, input: { hallId: string; c
     if (!isLayoutAuthorised(profile, layout, await store.hallPlans(tx, hall.id))) {
       const ref = input.layoutAuthorisationRef?.trim() ?? ''
       if (ref.length < 3 || ref.length > 120) {
-        throw new DomainError('LAYOUT_NOT_AUTHORISED', `hall ${hall.id} plays ${profile.layout.ballCount}-ball cards; a ${layout.ballCount}-ball layout needs the reference of its licence or authorisation (BNG-3, BNG-4)`, { field: 'layoutAuthorisationRef', ballCount: layout.ballCount, rule: 'BNG-3' })
+        throw new DomainError(
+          'LAYOUT_NOT_AUTHORISED',
+          `hall ${hall.id} plays ${profile.layout.ballCount}-ball cards; a ${layout.ballCount}-ball layout needs the reference of its licence or authorisation (BNG-3, BNG-4)`,
+          { field: 'layoutAuthorisationRef', ballCount: layout.ballCount, rule: 'BNG-3' },
+        )
       }
-      await recordPlan(ctx, tx, hall.id, 'layout', ref, { layout, masterSetId: input.masterSetId }, input.by ?? SETUP_ACTOR)
+      await recordPlan(
+        ctx,
+        tx,
+        hall.id,
+        'layout',
+        ref,
+        { layout, masterSetId: input.masterSetId },
+        input.by ?? SETUP_ACTOR,
+      )
     }
     const id = ctx.newId('ser')
     const at = ctx.now()
-    await store.insertSeries(tx, { id, hallId: input.hallId, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents, at })
-    await appendJournal(tx, { at, type: 'series.created', scope: `hall:${input.hallId}`, payload: { seriesId: id, code: input.code, masterSetId: input.masterSetId, cardCount, faceValueCents: input.faceValueCents } })
+    await store.insertSeries(tx, {
+      id,
+      hallId: input.hallId,
+      code: input.code,
+      masterSetId: input.masterSetId,
+      cardCount,
+      faceValueCents: input.faceValueCents,
+      at,
+    })
+    await appendJournal(tx, {
+      at,
+      type: 'series.created',
+      scope: `hall:${input.hallId}`,
+      payload: {
+        seriesId: id,
+        code: input.code,
+        masterSetId: input.masterSetId,
+        cardCount,
+        faceValueCents: input.faceValueCents,
+      },
+    })
     return (await store.seriesById(tx, id))!
   })
 }
 
 // ---------------------------------------------------------------- sessions
 
-export async function openSession(ctx: BingoContext, input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist }): Promise<SessionRow> {
+export async function openSession(
+  ctx: BingoContext,
+  input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist },
+): Promise<SessionRow> {
   const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
@@ -246,13 +474,46 @@ export async function openSession(ctx: BingoContext, input: { hallId: string; re
     // authorised for the hall (BNG-3/4; the active set's own count is checked by the equipment hook).
     const counts = hallBallCounts(profile, await store.hallPlans(tx, hall.id))
     if (!counts.includes(input.recount.ballsCounted)) {
-      throw new DomainError('VALIDATION_FAILED', `ball recount found ${input.recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `ball recount found ${input.recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`,
+        { rule: 'BNG-27' },
+      )
     }
     const id = ctx.newId('ses')
     const at = ctx.now()
     await store.insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
-    const rec = await appendJournal(tx, { at, type: 'session.opened', scope: `hall:${hall.id}/session:${id}`, payload: { sessionId: id, hallId: hall.id, hallName: hall.name, profileId: profile.id, recount: input.recount, ...(checklist ? { equipmentCheck: { ...checklist, checkedBy: input.recount.countedBy ?? input.recount.confirmedBy, witnessedBy: input.recount.confirmedBy, rule: 'BNG-41' } } : {}) } })
-    for (const h of ctx.deps.hooks ?? []) await h.sessionOpened?.(tx, { sessionId: id, hallId: hall.id, profile, recount: input.recount, at, scope: `hall:${hall.id}/session:${id}` })
+    const rec = await appendJournal(tx, {
+      at,
+      type: 'session.opened',
+      scope: `hall:${hall.id}/session:${id}`,
+      payload: {
+        sessionId: id,
+        hallId: hall.id,
+        hallName: hall.name,
+        profileId: profile.id,
+        recount: input.recount,
+        ...(checklist
+          ? {
+              equipmentCheck: {
+                ...checklist,
+                checkedBy: input.recount.countedBy ?? input.recount.confirmedBy,
+                witnessedBy: input.recount.confirmedBy,
+                rule: 'BNG-41',
+              },
+            }
+          : {}),
+      },
+    })
+    for (const h of ctx.deps.hooks ?? [])
+      await h.sessionOpened?.(tx, {
+        sessionId: id,
+        hallId: hall.id,
+        profile,
+        recount: input.recount,
+        at,
+        scope: `hall:${hall.id}/session:${id}`,
+      })
     emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
     return (await store.sessionById(tx, id))!
   })
@@ -264,7 +525,12 @@ export async function announceLastGame(ctx: BingoContext, sessionId: string): Pr
     if (s.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is ${s.status}`)
     await store.markLastGameAnnounced(tx, sessionId)
     // BNG-43: the next game announced is the last one; no game may follow it.
-    const rec = await appendJournal(tx, { at: ctx.now(), type: 'session.last_game', scope: sessionScope(s), payload: { sessionId } })
+    const rec = await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'session.last_game',
+      scope: sessionScope(s),
+      payload: { sessionId },
+    })
     emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'last_game' })
   })
 }
@@ -275,17 +541,36 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
     const { profile } = await hallOf(tx, s.hall_id)
     const running = await store.unfinishedGameOfSession(tx, sessionId)
-    if (running) throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} is still ${running.status}`, { gameId: running.id })
+    if (running)
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} is still ${running.status}`, {
+        gameId: running.id,
+      })
     // BNG-27 (Cantabria): recount at the end of the session as well.
     if (profile.ballRecount === 'start-and-end') {
-      if (!recount) throw new DomainError('VALIDATION_FAILED', 'this profile requires a ball recount to close the session (BNG-27)', { rule: 'BNG-27' })
+      if (!recount)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'this profile requires a ball recount to close the session (BNG-27)',
+          { rule: 'BNG-27' },
+        )
       const counts = hallBallCounts(profile, await store.hallPlans(tx, s.hall_id))
-      if (!counts.includes(recount.ballsCounted)) throw new DomainError('VALIDATION_FAILED', `ball recount found ${recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`, { rule: 'BNG-27' })
+      if (!counts.includes(recount.ballsCounted))
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `ball recount found ${recount.ballsCounted} balls, the hall's sets have ${counts.join(' or ')} (BNG-27)`,
+          { rule: 'BNG-27' },
+        )
     }
     const at = ctx.now()
-    for (const h of ctx.deps.hooks ?? []) await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
+    for (const h of ctx.deps.hooks ?? [])
+      await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
     await store.markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
-    const rec = await appendJournal(tx, { at, type: 'session.closed', scope: sessionScope(s), payload: { sessionId, recount } })
+    const rec = await appendJournal(tx, {
+      at,
+      type: 'session.closed',
+      scope: sessionScope(s),
+      payload: { sessionId, recount },
+    })
     emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
   })
 }
@@ -296,16 +581,28 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
  * BNG-34: the hall's CCTV camera on the ball exit point of the extractor (null: none registered). Every incident of
  * the hall's games names it unless staff name another (GEN-31). Journaled.
  */
-export async function setHallCamera(ctx: BingoContext, input: { hallId: string; ballCameraId: string | null; by: unknown }): Promise<{ hallId: string; ballCameraId: string | null }> {
+export async function setHallCamera(
+  ctx: BingoContext,
+  input: { hallId: string; ballCameraId: string | null; by: unknown },
+): Promise<{ hallId: string; ballCameraId: string | null }> {
   const cam = input.ballCameraId?.trim() || null
-  if (cam && !/^[\p{L}\p{N} ._:/#-]{1,80}$/u.test(cam)) throw new DomainError('VALIDATION_FAILED', 'ballCameraId has 1 to 80 letters, digits or . _ : / # -', { field: 'ballCameraId', rule: 'BNG-34' })
+  if (cam && !/^[\p{L}\p{N} ._:/#-]{1,80}$/u.test(cam))
+    throw new DomainError('VALIDATION_FAILED', 'ballCameraId has 1 to 80 letters, digits or . _ : / # -', {
+      field: 'ballCameraId',
+      rule: 'BNG-34',
+    })
   return ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
     if (cam === null) delete settings.ballCameraId
     else settings.ballCameraId = cam
     await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
-    await appendJournal(tx, { at: ctx.now(), type: 'hall.cctv_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, ballCameraId: cam, actor: input.by, rule: 'BNG-34' } })
+    await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'hall.cctv_set',
+      scope: `hall:${hall.id}`,
+      payload: { hallId: hall.id, ballCameraId: cam, actor: input.by, rule: 'BNG-34' },
+    })
     return { hallId: hall.id, ballCameraId: cam }
   })
 }
@@ -313,11 +610,18 @@ export async function setHallCamera(ctx: BingoContext, input: { hallId: string; 
 // ---------------------------------------------------------------- time zone (issue 17)
 
 function unknownZone(tz: string): DomainError {
-  return new DomainError('VALIDATION_FAILED', `unknown time zone "${tz}": use an IANA name such as America/La_Paz or Europe/Madrid`, { field: 'timeZone' })
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `unknown time zone "${tz}": use an IANA name such as America/La_Paz or Europe/Madrid`,
+    { field: 'timeZone' },
+  )
 }
 
 /** Sets (or, with null, clears back to the profile's) the zone of the hall's wall clock; journaled. */
-export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string; timeZone: string | null; by: unknown }): Promise<{ hallId: string; timeZone: string }> {
+export async function setHallTimeZone(
+  ctx: BingoContext,
+  input: { hallId: string; timeZone: string | null; by: unknown },
+): Promise<{ hallId: string; timeZone: string }> {
   if (input.timeZone !== null && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
   return ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
@@ -327,7 +631,12 @@ export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string
     const json = JSON.stringify(settings)
     await store.updateHallSettings(tx, hall.id, json)
     const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
-    await appendJournal(tx, { at: ctx.now(), type: 'hall.time_zone_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, timeZone, own: input.timeZone, actor: input.by } })
+    await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'hall.time_zone_set',
+      scope: `hall:${hall.id}`,
+      payload: { hallId: hall.id, timeZone, own: input.timeZone, actor: input.by },
+    })
     return { hallId: hall.id, timeZone }
   })
 }
@@ -337,9 +646,24 @@ export async function setHallTimeZone(ctx: BingoContext, input: { hallId: string
  * to the narrowest, e.g. "La Paz/Murillo/El Alto" (null clears it). A regional or territory-limited lottery is
  * distributed only to sellers of halls inside its territory (lottery/issue.ts). Journaled.
  */
-export async function setHallTerritory(ctx: BingoContext, input: { hallId: string; territory: string | null; by: unknown }): Promise<{ hallId: string; territory: string | null }> {
-  const territory = input.territory === null ? null : input.territory.split('/').map((p) => p.trim()).filter(Boolean).join('/')
-  if (territory !== null && (!territory || territory.length > 120)) throw new DomainError('VALIDATION_FAILED', 'a territory is "Departamento/Municipio/Ciudad", 1 to 120 characters (LOT-28)', { field: 'territory', rule: 'LOT-28' })
+export async function setHallTerritory(
+  ctx: BingoContext,
+  input: { hallId: string; territory: string | null; by: unknown },
+): Promise<{ hallId: string; territory: string | null }> {
+  const territory =
+    input.territory === null
+      ? null
+      : input.territory
+          .split('/')
+          .map((p) => p.trim())
+          .filter(Boolean)
+          .join('/')
+  if (territory !== null && (!territory || territory.length > 120))
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'a territory is "Departamento/Municipio/Ciudad", 1 to 120 characters (LOT-28)',
+      { field: 'territory', rule: 'LOT-28' },
+    )
   return ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
@@ -347,7 +671,12 @@ export async function setHallTerritory(ctx: BingoContext, input: { hallId: strin
     if (territory === null) delete settings.territory
     else settings.territory = territory
     await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
-    await appendJournal(tx, { at: ctx.now(), type: 'hall.territory_set', scope: `hall:${hall.id}`, payload: { hallId: hall.id, before, territory, actor: input.by, rule: 'LOT-28' } })
+    await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'hall.territory_set',
+      scope: `hall:${hall.id}`,
+      payload: { hallId: hall.id, before, territory, actor: input.by, rule: 'LOT-28' },
+    })
     return { hallId: hall.id, territory }
   })
 }
@@ -357,7 +686,7 @@ function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
   const { settings, ...rest } = h
   const profile = getProfile(h.profileId)
   const own = (JSON.parse(settings ?? '{}') as { timeZone?: unknown }).timeZone
-  return { ...rest, timeZone: typeof own === 'string' && own ? own : profile?.timeZone ?? 'UTC' }
+  return { ...rest, timeZone: typeof own === 'string' && own ? own : (profile?.timeZone ?? 'UTC') }
 }
 
 // ---------------------------------------------------------------- reads
@@ -367,8 +696,14 @@ export async function listHalls(ctx: BingoContext): Promise<Array<HallSummary & 
 }
 
 /** A hall with its open session, its newest game and its series, as the hall's page shows them. */
-export async function getHallOverview(ctx: BingoContext, hallId: string): Promise<{
-  hall: HallSummary & { timeZone: string }; openSessionId: string | null; currentGameId: string | null; series: HallSeriesSummary[]
+export async function getHallOverview(
+  ctx: BingoContext,
+  hallId: string,
+): Promise<{
+  hall: HallSummary & { timeZone: string }
+  openSessionId: string | null
+  currentGameId: string | null
+  series: HallSeriesSummary[]
   /** BNG-40: the minimum and maximum bets and the authorised face values, for the hall's screens to post. */
   bets: PostedBets
   /** BNG-93 / BNG-19: seated players against the playing positions, and whether entry is closed for a game. */
@@ -386,8 +721,12 @@ export async function getHallOverview(ctx: BingoContext, hallId: string): Promis
   const profile = getProfile(row.profileId)!
   const door = await doorOf(ctx.db, session ?? null)
   return {
-    hall, openSessionId: session ?? null, currentGameId: game ?? null, series,
-    bets: postedBets(profile, settings), door: { ...door, playingPositions: Number(hall.playingPositions) },
+    hall,
+    openSessionId: session ?? null,
+    currentGameId: game ?? null,
+    series,
+    bets: postedBets(profile, settings),
+    door: { ...door, playingPositions: Number(hall.playingPositions) },
     autoClaim: hallProfile(profile, row.settings ?? '{}').autoClaimSoldCards,
   }
 }

@@ -36,14 +36,26 @@ export type IncidentKind = keyof typeof INCIDENT_RULES
  * Who declared an incident: the route's authenticated principal (never a name from the body), or the server
  * itself (`system`: a reader fault the draw server declares, a blower's disconnection).
  */
-export interface Actor { kind: 'person' | 'device' | 'anonymous' | 'system'; id: string; name: string; role: string }
+export interface Actor {
+  kind: 'person' | 'device' | 'anonymous' | 'system'
+  id: string
+  name: string
+  role: string
+}
 export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system', id: 'server', name: 'servidor', role: 'system' })
 
 /** The second person's confirmation and the reason of an annulment (issue 15 point 4, BNG-97 "annul game"). */
-export interface Annulment { reason: string; confirmedBy: Actor }
+export interface Annulment {
+  reason: string
+  confirmedBy: Actor
+}
 
 /** An annulment as the journal and the minutes keep it: both people and the reason. */
-interface SignedAnnulment { reason: string; requestedBy: { id: string; name: string; role: string }; confirmedBy: { id: string; name: string; role: string } }
+interface SignedAnnulment {
+  reason: string
+  requestedBy: { id: string; name: string; role: string }
+  confirmedBy: { id: string; name: string; role: string }
+}
 
 const person = (a: Actor) => ({ id: a.id, name: a.name, role: a.role })
 
@@ -55,13 +67,14 @@ const person = (a: Actor) => ({ id: a.id, name: a.name, role: a.role })
 function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment | null {
   if (by.kind === 'system') return null
   const refuse = (why: string) => new DomainError('SECOND_PERSON_REQUIRED', why, { rule: 'BNG-97' })
-  if (!annulment) throw refuse('an annulment needs a reason and a second person\'s confirmation')
+  if (!annulment) throw refuse("an annulment needs a reason and a second person's confirmation")
   const reason = annulment.reason.trim()
   if (reason.length < 5 || reason.length > 500) throw refuse('the reason of an annulment has 5 to 500 characters')
   const second = annulment.confirmedBy
   if (second.kind !== 'person') throw refuse('the second person must be a person with a username and password')
   if (second.id === by.id) throw refuse('the second person must be someone other than the requester')
-  if (!isAllowed('game.annul.confirm', second.role as Role)) throw refuse(`a ${second.role} may not confirm an annulment (floor manager or director)`)
+  if (!isAllowed('game.annul.confirm', second.role as Role))
+    throw refuse(`a ${second.role} may not confirm an annulment (floor manager or director)`)
   return { reason, requestedBy: person(by), confirmedBy: person(second) }
 }
 
@@ -71,49 +84,139 @@ function twoPeople(by: Actor, annulment: Annulment | undefined): SignedAnnulment
  * last resort of a dispute. The camera defaults to the hall's camera on the ball exit point (BNG-34, hall setting
  * `ballCameraId`), so every incident of a hall that registered it names it, with the incident's time.
  */
-export interface IncidentCctv { cameraId?: string; cctvRef?: string }
+export interface IncidentCctv {
+  cameraId?: string
+  cctvRef?: string
+}
 
 /** Who declared and who signed an incident entry (BNG-74), checked before anything changed; the footage (BNG-34). */
-interface Signed { by: Actor; signatures: IncidentSignatures | null; cctv?: { cameraId: string | null; cctvRef: string | null } }
+interface Signed {
+  by: Actor
+  signatures: IncidentSignatures | null
+  cctv?: { cameraId: string | null; cctvRef: string | null }
+}
 
 const CCTV_ID = /^[\p{L}\p{N} ._:/#-]{1,80}$/u
-function checkCctv(input: IncidentCctv | undefined, hallCamera: string | null): { cameraId: string | null; cctvRef: string | null } {
+function checkCctv(
+  input: IncidentCctv | undefined,
+  hallCamera: string | null,
+): { cameraId: string | null; cctvRef: string | null } {
   const cameraId = input?.cameraId?.trim() || hallCamera
   const cctvRef = input?.cctvRef?.trim() || null
-  if (cameraId && !CCTV_ID.test(cameraId)) throw new DomainError('VALIDATION_FAILED', 'cameraId has 1 to 80 letters, digits or . _ : / # -', { field: 'cameraId', rule: 'GEN-31' })
-  if (cctvRef && (cctvRef.length > 200 || [...cctvRef].some((ch) => ch.charCodeAt(0) < 32))) throw new DomainError('VALIDATION_FAILED', 'cctvRef has at most 200 printable characters', { field: 'cctvRef', rule: 'GEN-29' })
-  if (cctvRef && !cameraId) throw new DomainError('VALIDATION_FAILED', 'a recording reference names its camera (cameraId)', { field: 'cameraId', rule: 'GEN-31' })
+  if (cameraId && !CCTV_ID.test(cameraId))
+    throw new DomainError('VALIDATION_FAILED', 'cameraId has 1 to 80 letters, digits or . _ : / # -', {
+      field: 'cameraId',
+      rule: 'GEN-31',
+    })
+  if (cctvRef && (cctvRef.length > 200 || [...cctvRef].some((ch) => ch.charCodeAt(0) < 32)))
+    throw new DomainError('VALIDATION_FAILED', 'cctvRef has at most 200 printable characters', {
+      field: 'cctvRef',
+      rule: 'GEN-29',
+    })
+  if (cctvRef && !cameraId)
+    throw new DomainError('VALIDATION_FAILED', 'a recording reference names its camera (cameraId)', {
+      field: 'cameraId',
+      rule: 'GEN-31',
+    })
   return { cameraId, cctvRef }
 }
 
-async function recordIncident(ctx: BingoContext, tx: Tx, game: GameRow, kind: IncidentKind, outcome: string, note: string, signed: Signed = { by: SYSTEM_ACTOR, signatures: null }, annulment: SignedAnnulment | null = null): Promise<void> {
+async function recordIncident(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  kind: IncidentKind,
+  outcome: string,
+  note: string,
+  signed: Signed = { by: SYSTEM_ACTOR, signatures: null },
+  annulment: SignedAnnulment | null = null,
+): Promise<void> {
   const at = ctx.now()
   const { by, signatures } = signed
   const cctv = signed.cctv ?? checkCctv(undefined, await hallCameraOf(tx, game.hall_id))
-  await store.insertIncident(tx, { id: ctx.newId('inc'), sessionId: game.session_id, gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], at, cameraId: cctv.cameraId, cctvRef: cctv.cctvRef })
+  await store.insertIncident(tx, {
+    id: ctx.newId('inc'),
+    sessionId: game.session_id,
+    gameId: game.id,
+    kind,
+    outcome,
+    note,
+    rule: INCIDENT_RULES[kind],
+    at,
+    cameraId: cctv.cameraId,
+    cctvRef: cctv.cctvRef,
+  })
   // BNG-74: both signers' names go with the entry into the journal, and from there into the minutes.
-  const rec = await appendJournal(tx, { at, type: 'incident', scope: gameScope(game), payload: { gameId: game.id, kind, outcome, note, rule: INCIDENT_RULES[kind], by: person(by), ...(signatures ? { signedBy: signatures, signatureRule: 'BNG-74' } : {}), ...(cctv.cameraId ? { cctv: { ...cctv, rule: 'BNG-34' } } : {}), ...(annulment ?? {}) } })
+  const rec = await appendJournal(tx, {
+    at,
+    type: 'incident',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      kind,
+      outcome,
+      note,
+      rule: INCIDENT_RULES[kind],
+      by: person(by),
+      ...(signatures ? { signedBy: signatures, signatureRule: 'BNG-74' } : {}),
+      ...(cctv.cameraId ? { cctv: { ...cctv, rule: 'BNG-34' } } : {}),
+      ...(annulment ?? {}),
+    },
+  })
   // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
   ctx.caches.delete(game.id)
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
 }
 
 /** Voids the game and refunds every sold card at full price (BNG-80, BNG-82, BNG-83, BNG-86). */
-async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, annulment: SignedAnnulment | null = null): Promise<void> {
+async function voidTx(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  reason: string,
+  annulment: SignedAnnulment | null = null,
+): Promise<void> {
   assertLegal(GameAction.Annul, game.status, game.id)
   // Issue 13 point 6, BNG-51: once a prize of the game is paid the game is not annulled (refused, not reversed):
   // the cash is in a player's hand, a reversal in the minutes would not bring it back, and refunding every card
   // on top would pay the same card twice. Prizes are paid only after the game ends, so this is a last guard.
   const paid = await store.paidPrizeCount(tx, game.id)
-  if (paid > 0) throw new DomainError('ANNUL_AFTER_PAYOUT', `${paid} prize(s) of game ${game.order_no} were already paid: it cannot be annulled (BNG-51)`, { paidPrizes: paid, rule: 'BNG-51' })
+  if (paid > 0)
+    throw new DomainError(
+      'ANNUL_AFTER_PAYOUT',
+      `${paid} prize(s) of game ${game.order_no} were already paid: it cannot be annulled (BNG-51)`,
+      { paidPrizes: paid, rule: 'BNG-51' },
+    )
   const at = ctx.now()
   const cards = await store.soldCardRefs(tx, game.id)
   await store.refundSoldCards(tx, game.id)
   await store.voidAwardedPrizes(tx, game.id)
   await store.markGameVoid(tx, game.id, reason, at)
-  if (annulment) await store.insertAnnulment(tx, { gameId: game.id, reason: annulment.reason, requestedBy: annulment.requestedBy, confirmedBy: annulment.confirmedBy, at })
-  const signed = annulment ? { annulledBy: annulment.requestedBy, confirmedBy: annulment.confirmedBy, annulReason: annulment.reason } : {}
-  const rec = await appendJournal(tx, { at, type: 'game.void', scope: gameScope(game), payload: { gameId: game.id, reason, refundedCards: cards.length, refundCents: cards.length * game.face_value_cents, serials: cards.map((c) => c.serial), rule: 'BNG-86', ...signed } })
+  if (annulment)
+    await store.insertAnnulment(tx, {
+      gameId: game.id,
+      reason: annulment.reason,
+      requestedBy: annulment.requestedBy,
+      confirmedBy: annulment.confirmedBy,
+      at,
+    })
+  const signed = annulment
+    ? { annulledBy: annulment.requestedBy, confirmedBy: annulment.confirmedBy, annulReason: annulment.reason }
+    : {}
+  const rec = await appendJournal(tx, {
+    at,
+    type: 'game.void',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      reason,
+      refundedCards: cards.length,
+      refundCents: cards.length * game.face_value_cents,
+      serials: cards.map((c) => c.serial),
+      rule: 'BNG-86',
+      ...signed,
+    },
+  })
   for (const h of ctx.deps.hooks ?? []) await h.gameVoided?.(tx, { game, at, scope: gameScope(game) })
   ctx.caches.delete(game.id)
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'void' })
@@ -126,7 +229,21 @@ async function voidTx(ctx: BingoContext, tx: Tx, game: GameRow, reason: string, 
  * their own credential: the Director de Bingo's co-signature where the profile wants it (BNG-74), and the
  * confirmation of an annulment (issue 15 point 4).
  */
-export async function declareIncident(ctx: BingoContext, input: { gameId: string; kind: IncidentKind; note?: string; correctedBall?: number; seq?: number; by?: Actor; authorisedBy?: Actor; cosigner?: Actor & { halls?: '*' | readonly string[] }; annulment?: Annulment; cctv?: IncidentCctv }): Promise<GameState> {
+export async function declareIncident(
+  ctx: BingoContext,
+  input: {
+    gameId: string
+    kind: IncidentKind
+    note?: string
+    correctedBall?: number
+    seq?: number
+    by?: Actor
+    authorisedBy?: Actor
+    cosigner?: Actor & { halls?: '*' | readonly string[] }
+    annulment?: Annulment
+    cctv?: IncidentCctv
+  },
+): Promise<GameState> {
   const note = (input.note ?? '').slice(0, 2000)
   const by = input.by ?? SYSTEM_ACTOR
   await ctx.gameTx(input.gameId, async (tx) => {
@@ -136,33 +253,59 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
     // Checked before anything changes: a refused annulment leaves the game as it was.
     // BNG-83 (Cantabria): a wrong call that can no longer be corrected (a prize was awarded after it) and that
     // substantially affects the game annuls it: staff ask for that with a reason and a second person.
-    const callerAnnul = input.kind === 'caller-error' && (profile.callerError === 'annul' || input.annulment !== undefined)
+    const callerAnnul =
+      input.kind === 'caller-error' && (profile.callerError === 'annul' || input.annulment !== undefined)
     const voids = input.kind === 'ball-irregularity' || input.kind === 'unresolved-suspension' || callerAnnul
     const signed = voids ? twoPeople(by, input.annulment) : null
     // BNG-74: in a hall whose profile wants it, no entry without the jefe's and the director's signatures.
-    const entry: Signed = { by, signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner), cctv: checkCctv(input.cctv, await hallCameraOf(tx, game.hall_id)) }
+    const entry: Signed = {
+      by,
+      signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner),
+      cctv: checkCctv(input.cctv, await hallCameraOf(tx, game.hall_id)),
+    }
     switch (input.kind) {
       case 'device-failure-before-first-ball': {
-        if (balls.length > 0) throw new DomainError('ILLEGAL_TRANSITION', 'the first ball is out: continue by hand instead (BNG-81)', { rule: 'BNG-81' })
+        if (balls.length > 0)
+          throw new DomainError('ILLEGAL_TRANSITION', 'the first ball is out: continue by hand instead (BNG-81)', {
+            rule: 'BNG-81',
+          })
         assertLegal(GameAction.Suspend, game.status, game.id)
         await store.markGameSuspended(tx, game.id, game.status)
         await recordIncident(ctx, tx, game, input.kind, 'suspended', note, entry)
         break
       }
       case 'unresolved-suspension': {
-        if (game.status !== GameStatus.Suspended) throw new DomainError('ILLEGAL_TRANSITION', 'only a suspended game can be refunded for an unresolved failure (BNG-80)')
+        if (game.status !== GameStatus.Suspended)
+          throw new DomainError(
+            'ILLEGAL_TRANSITION',
+            'only a suspended game can be refunded for an unresolved failure (BNG-80)',
+          )
         await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, entry, signed)
         await voidTx(ctx, tx, game, 'unresolved-suspension', signed)
         break
       }
       case 'device-failure-after-first-ball': {
-        if (balls.length === 0) throw new DomainError('ILLEGAL_TRANSITION', 'no ball is out yet: suspend the game instead (BNG-80)', { rule: 'BNG-80' })
+        if (balls.length === 0)
+          throw new DomainError('ILLEGAL_TRANSITION', 'no ball is out yet: suspend the game instead (BNG-80)', {
+            rule: 'BNG-80',
+          })
         assertLegal(GameAction.SwitchToManual, game.status, game.id)
         if (game.draw_source === 'rng') {
           // Issue 15 point 4: in an RNG game the server is the device and its remaining balls are the committed
           // order. BNG-81's manual fallback would let staff pick the next balls, so play resumes from that order.
           await recordIncident(ctx, tx, game, input.kind, 'resume-committed-order', note, entry)
-          const rec = await appendJournal(tx, { at: ctx.now(), type: 'game.resumed', scope: gameScope(game), payload: { gameId: game.id, from: 'device-failure', nextSeq: balls.length + 1, drawSource: 'rng', rule: 'BNG-81' } })
+          const rec = await appendJournal(tx, {
+            at: ctx.now(),
+            type: 'game.resumed',
+            scope: gameScope(game),
+            payload: {
+              gameId: game.id,
+              from: 'device-failure',
+              nextSeq: balls.length + 1,
+              drawSource: 'rng',
+              rule: 'BNG-81',
+            },
+          })
           emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'resumed' })
           break
         }
@@ -184,7 +327,11 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
           // BNG-83 (Cantabria, 004 Bingo II.1.b): annulment only for an error that "no pueda ser subsanado antes de
           // la adjudicación de los premios": while no prize has been verified the call is corrected instead.
           if ((await store.verifiedClaimCountFrom(tx, game.id, 0)) === 0) {
-            throw new DomainError('ILLEGAL_TRANSITION', 'no prize has been awarded yet: correct the call (the ball prevails) instead of annulling the game (BNG-83)', { rule: 'BNG-83' })
+            throw new DomainError(
+              'ILLEGAL_TRANSITION',
+              'no prize has been awarded yet: correct the call (the ball prevails) instead of annulling the game (BNG-83)',
+              { rule: 'BNG-83' },
+            )
           }
           await recordIncident(ctx, tx, game, input.kind, 'void-refund-uncorrectable', note, entry, signed)
           await voidTx(ctx, tx, game, 'caller-error', signed)
@@ -192,13 +339,17 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
           // BNG-83 (Cantabria): the ball prevails; the call is corrected and play goes on. Any manually entered
           // ball (the last one unless `seq` names another) may be replaced by the one really drawn, while no prize
           // has been verified at or after it.
-          if (input.correctedBall !== undefined) await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', entry, input.seq)
+          if (input.correctedBall !== undefined)
+            await correctBallTx(ctx, tx, game, input.correctedBall, note, 'caller-error', entry, input.seq)
           else await recordIncident(ctx, tx, game, input.kind, 'call-corrected-ball-prevails', note, entry)
         }
         break
       }
       case 'reader-misread': {
-        if (input.correctedBall === undefined) throw new DomainError('VALIDATION_FAILED', 'a reader misread needs the number on the ball (correctedBall)', { field: 'correctedBall' })
+        if (input.correctedBall === undefined)
+          throw new DomainError('VALIDATION_FAILED', 'a reader misread needs the number on the ball (correctedBall)', {
+            field: 'correctedBall',
+          })
         await correctBallTx(ctx, tx, game, input.correctedBall, note, 'reader-misread', entry, input.seq)
         break
       }
@@ -217,48 +368,117 @@ export async function declareIncident(ctx: BingoContext, input: { gameId: string
  * it on. Any manual ball may be corrected, not only the last, as long as no prize was verified at or after it:
  * after that award the error "no puede ser subsanado" and only the annulment path is left (CORRECTION_TOO_LATE).
  */
-async function correctBallTx(ctx: BingoContext, tx: Tx, game: GameRow, ball: number, note: string, kind: IncidentKind, entry: Signed, seq?: number): Promise<void> {
+async function correctBallTx(
+  ctx: BingoContext,
+  tx: Tx,
+  game: GameRow,
+  ball: number,
+  note: string,
+  kind: IncidentKind,
+  entry: Signed,
+  seq?: number,
+): Promise<void> {
   assertLegal(GameAction.CorrectBall, game.status, game.id)
   const target = seq === undefined ? await store.lastBall(tx, game.id) : await store.ballAt(tx, game.id, seq)
-  if (!target) throw new DomainError('ILLEGAL_TRANSITION', seq === undefined ? 'no ball to correct' : `game ${game.id} has no ball number ${seq}`)
-  if (target.source === 'rng') throw new DomainError('ILLEGAL_TRANSITION', 'an RNG ball is what it is: correct the announcement, not the ball')
+  if (!target)
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      seq === undefined ? 'no ball to correct' : `game ${game.id} has no ball number ${seq}`,
+    )
+  if (target.source === 'rng')
+    throw new DomainError('ILLEGAL_TRANSITION', 'an RNG ball is what it is: correct the announcement, not the ball')
   if ((await store.verifiedClaimCountFrom(tx, game.id, target.seq)) > 0) {
-    throw new DomainError('CORRECTION_TOO_LATE', `a prize was verified at or after ball ${target.seq}: the error can no longer be corrected; annul the game if it substantially affects it (BNG-83)`, { rule: 'BNG-83', seq: target.seq })
+    throw new DomainError(
+      'CORRECTION_TOO_LATE',
+      `a prize was verified at or after ball ${target.seq}: the error can no longer be corrected; annul the game if it substantially affects it (BNG-83)`,
+      { rule: 'BNG-83', seq: target.seq },
+    )
   }
-  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count) throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`)
-  if (await store.isBallCalled(tx, game.id, ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
+  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
+    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`)
+  if (await store.isBallCalled(tx, game.id, ball))
+    throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
   await store.replaceBall(tx, game.id, target.seq, ball)
   await store.deleteSilentWinsFrom(tx, game.id, target.seq)
   await recordIncident(ctx, tx, game, kind, `ball-corrected:${target.ball}->${ball}`, note, entry)
-  await appendJournal(tx, { at: ctx.now(), type: 'ball.corrected', scope: gameScope(game), payload: { gameId: game.id, seq: target.seq, from: target.ball, to: ball, source: target.source, kind, by: person(entry.by), rule: 'BNG-83' } })
+  await appendJournal(tx, {
+    at: ctx.now(),
+    type: 'ball.corrected',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      seq: target.seq,
+      from: target.ball,
+      to: ball,
+      source: target.source,
+      kind,
+      by: person(entry.by),
+      rule: 'BNG-83',
+    },
+  })
   // Re-evaluate from the corrected ball on: replay every ball and record, for the minutes (BNG-48), who first won
   // at each ball from the corrected one. Prizes verified before it stand (the line stays closed if it was).
   const fresh = await loadGame(tx, game.id)
-  const { cache: { cards } } = await rebuildCache(ctx, tx, fresh)
+  const {
+    cache: { cards },
+  } = await rebuildCache(ctx, tx, fresh)
   const balls = await store.calledBalls(tx, game.id)
-  const replay = createDetector(cards.map((c) => JSON.parse(c.numbers) as number[][]), fresh.ball_count)
+  const replay = createDetector(
+    cards.map((c) => JSON.parse(c.numbers) as number[][]),
+    fresh.ball_count,
+  )
   for (let i = 0; i < balls.length; i++) {
     if (i + 1 === target.seq && fresh.line_closed) replay.closeLine()
     const found = replay.call(balls[i])
     if (i + 1 < target.seq) continue
-    for (const idx of replay.isLineClosed() ? [] : found.lines) await store.insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
+    for (const idx of replay.isLineClosed() ? [] : found.lines)
+      await store.insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
     for (const idx of found.bingos) await store.insertSilentWin(tx, game.id, cards[idx].id, 'bingo', i + 1)
   }
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: await store.lastJournalSeq(tx), reason: 'ball_corrected', ball })
+  emit(tx, {
+    type: 'game:changed',
+    gameId: game.id,
+    hallId: game.hall_id,
+    seq: await store.lastJournalSeq(tx),
+    reason: 'ball_corrected',
+    ball,
+  })
 }
 
 /**
  * BNG-83 (Cantabria): corrects the manually entered ball number `seq` to the number on the ball. Where a wrong call
  * annuls the game instead (Bolivia, 002 §6.1.8.2) there is nothing to correct: RULE_DISABLED.
  */
-export async function correctCalledBall(ctx: BingoContext, input: { gameId: string; seq: number; ball: number; kind?: 'caller-error' | 'reader-misread'; note?: string; by?: Actor }): Promise<GameState> {
+export async function correctCalledBall(
+  ctx: BingoContext,
+  input: {
+    gameId: string
+    seq: number
+    ball: number
+    kind?: 'caller-error' | 'reader-misread'
+    note?: string
+    by?: Actor
+  },
+): Promise<GameState> {
   const kind = input.kind ?? 'caller-error'
   if (kind === 'caller-error') {
     const game = await loadGame(ctx.db, input.gameId)
     const { profile } = await hallOf(ctx.db, game.hall_id)
-    if (profile.callerError !== 'ball-prevails') throw new DomainError('RULE_DISABLED', 'under this profile a wrong call that affects the game annuls it (BNG-83): declare the incident instead', { rule: 'BNG-83' })
+    if (profile.callerError !== 'ball-prevails')
+      throw new DomainError(
+        'RULE_DISABLED',
+        'under this profile a wrong call that affects the game annuls it (BNG-83): declare the incident instead',
+        { rule: 'BNG-83' },
+      )
   }
-  return declareIncident(ctx, { gameId: input.gameId, kind, seq: input.seq, correctedBall: input.ball, note: input.note, by: input.by })
+  return declareIncident(ctx, {
+    gameId: input.gameId,
+    kind,
+    seq: input.seq,
+    correctedBall: input.ball,
+    note: input.note,
+    by: input.by,
+  })
 }
 
 export async function resume(ctx: BingoContext, gameId: string): Promise<GameState> {
@@ -267,7 +487,12 @@ export async function resume(ctx: BingoContext, gameId: string): Promise<GameSta
     assertLegal(GameAction.Resume, game.status, gameId)
     const back = game.suspended_from ?? GameStatus.OnSale
     await store.markGameResumed(tx, gameId, back)
-    const rec = await appendJournal(tx, { at: ctx.now(), type: 'game.resumed', scope: gameScope(game), payload: { gameId, to: back, rule: 'BNG-80' } })
+    const rec = await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'game.resumed',
+      scope: gameScope(game),
+      payload: { gameId, to: back, rule: 'BNG-80' },
+    })
     emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'resumed' })
   })
   return getGameState(ctx, gameId)

@@ -31,7 +31,14 @@ afterEach(async () => {
 const demo = createDemoBeacon(new Uint8Array(32).fill(7))
 const beaconValue = (round: number, signer = demo): BeaconValue => {
   const r = signer.sign(round)
-  return { ...r, source: 'demo', demo: true, scheme: 'demo', chainHash: signer.key.chainHash, publicKey: signer.key.publicKey } as BeaconValue
+  return {
+    ...r,
+    source: 'demo',
+    demo: true,
+    scheme: 'demo',
+    chainHash: signer.key.chainHash,
+    publicKey: signer.key.publicKey,
+  } as BeaconValue
 }
 
 /**
@@ -50,13 +57,28 @@ async function setup(v2: boolean) {
   const bonus = createBonusService({ db, clock, entropy, sealer })
   const round = drawRoundFor(Math.floor(clock.now().getTime() / 1000))
   const withRound = (g: GameRow) => ({ ...g, beacon_round: round }) as GameRow
-  const hooks: BingoHooks = v2 ? { ...bonus.hooks, salesClosed: (tx, e) => bonus.hooks.salesClosed!(tx, { ...e, game: withRound(e.game) }) } : bonus.hooks
+  const hooks: BingoHooks = v2
+    ? { ...bonus.hooks, salesClosed: (tx, e) => bonus.hooks.salesClosed!(tx, { ...e, game: withRound(e.game) }) }
+    : bonus.hooks
   const bingo = createBingoService({ db, clock, entropy, hooks: [hooks] })
-  const hall = await bingo.createHall({ name: 'Sala Tunari', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+  const hall = await bingo.createHall({
+    name: 'Sala Tunari',
+    profileId: 'BO-2025',
+    playingPositions: 100,
+    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+  })
   const set = await bingo.createMasterSet({ count: 300, seed: 'lucky-sealed' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
-  await bonus.createPot({ authorisationRef: 'AJ-RA-2025-0077', name: 'Bola loca', kind: 'lucky', contributionBp: 100, seedCents: 2_000, condition: { luckyPrizes: ['line', 'bingo'], numbers: 2 }, hallIds: [hall.id] })
+  await bonus.createPot({
+    authorisationRef: 'AJ-RA-2025-0077',
+    name: 'Bola loca',
+    kind: 'lucky',
+    contributionBp: 100,
+    seedCents: 2_000,
+    condition: { luckyPrizes: ['line', 'bingo'], numbers: 2 },
+    hallIds: [hall.id],
+  })
   const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
   await bingo.openSales(g.gameId)
   await bingo.sell({ gameId: g.gameId, count: 50, channel: 't' })
@@ -65,21 +87,29 @@ async function setup(v2: boolean) {
   if (!v2) closed = await bingo.obtainBeacon(g.gameId)
   const finish = async () => {
     let s = await bingo.getGameState(g.gameId)
-    while (s.status !== 'finished') s = s.window ? await bingo.closeWindow(g.gameId) : (await bingo.drawNext(g.gameId)).state
+    while (s.status !== 'finished')
+      s = s.window ? await bingo.closeWindow(g.gameId) : (await bingo.drawNext(g.gameId)).state
   }
   return { db, dir, bingo, bonus, sealer, gameId: g.gameId, closed, round, withRound, finish }
 }
 
 /** Every byte of the data directory's files (database, WAL, anything else), as one buffer. */
 function everything(dir: string): Buffer {
-  return Buffer.concat(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name))))
+  return Buffer.concat(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name))),
+  )
 }
 
 describe('lucky ball: sealed seed and bolillo-lucky-v2 (issue 15; BNG-67, RNG-28)', () => {
-  it('never writes the lucky seed in clear, and a sealed seed does not open in another game\'s place', async () => {
+  it("never writes the lucky seed in clear, and a sealed seed does not open in another game's place", async () => {
     const { db, dir, bonus, sealer, gameId, closed, finish } = await setup(false)
     expect(closed.luckyBall!.numbers).toHaveLength(2)
-    const row = await db.get<{ seed_hex: string; seed_sealed: string; version: string }>('SELECT seed_hex, seed_sealed, version FROM lucky_draws WHERE game_id = ?', [gameId])
+    const row = await db.get<{ seed_hex: string; seed_sealed: string; version: string }>(
+      'SELECT seed_hex, seed_sealed, version FROM lucky_draws WHERE game_id = ?',
+      [gameId],
+    )
     expect(row).toMatchObject({ seed_hex: '', version: 'bolillo-lucky-v2' })
     await finish()
     const proof = await bonus.luckyProof(gameId)
@@ -100,12 +130,15 @@ describe('lucky ball: sealed seed and bolillo-lucky-v2 (issue 15; BNG-67, RNG-28
     expect(closed.luckyBall).toMatchObject({ numbers: null })
     const game = withRound((await gameById(db, gameId))!)
     const hook = bonus.hooks.beaconVerified!
-    const inTx = (b: BeaconValue) => db.transaction((tx) => hook(tx, { game, beacon: b, at: new Date().toISOString(), scope: '' }))
+    const inTx = (b: BeaconValue) =>
+      db.transaction((tx) => hook(tx, { game, beacon: b, at: new Date().toISOString(), scope: '' }))
     expect(await code(inTx(beaconValue(round + 1)))).toBe('INVALID_SIGNATURE')
     const forged = { ...beaconValue(round), signature: beaconValue(round + 5).signature }
     expect(await code(inTx(forged))).toBe('INVALID_SIGNATURE')
     const other = createDemoBeacon(new Uint8Array(32).fill(9))
-    expect(await code(inTx({ ...beaconValue(round, other), publicKey: demo.key.publicKey, chainHash: demo.key.chainHash }))).toBe('INVALID_SIGNATURE')
+    expect(
+      await code(inTx({ ...beaconValue(round, other), publicKey: demo.key.publicKey, chainHash: demo.key.chainHash })),
+    ).toBe('INVALID_SIGNATURE')
     expect((await bingo.getGameState(gameId)).luckyBall!.numbers).toBeNull()
 
     const good = beaconValue(round)
@@ -116,11 +149,21 @@ describe('lucky ball: sealed seed and bolillo-lucky-v2 (issue 15; BNG-67, RNG-28
     await inTx(good)
     expect((await bingo.getGameState(gameId)).luckyBall!.numbers).toEqual(numbers)
     const drawn = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'lucky.drawn'")
-    expect(JSON.parse(drawn!.payload)).toMatchObject({ version: 'bolillo-lucky-v2', round, randomness: good.randomness, demo: true, numbers })
+    expect(JSON.parse(drawn!.payload)).toMatchObject({
+      version: 'bolillo-lucky-v2',
+      round,
+      randomness: good.randomness,
+      demo: true,
+      numbers,
+    })
 
     await finish()
     const proof = (await bonus.luckyProof(gameId)) as LuckyProofV2
-    expect(proof).toMatchObject({ version: 'bolillo-lucky-v2', numbers, beacon: { scheme: 'demo', round, signature: good.signature } })
+    expect(proof).toMatchObject({
+      version: 'bolillo-lucky-v2',
+      numbers,
+      beacon: { scheme: 'demo', round, signature: good.signature },
+    })
     expect(luckyNumbersV2(Buffer.from(proof.seed, 'hex'), gameId, proof.salesDigest, good, 90, 2)).toEqual(numbers)
     expect(verifyLuckyProof(proof)).toEqual({ ok: true, errors: [] })
     const sig = proof.beacon.signature
@@ -131,7 +174,11 @@ describe('lucky ball: sealed seed and bolillo-lucky-v2 (issue 15; BNG-67, RNG-28
     dirs.push(dir)
     const cli = (p: unknown) => {
       writeFileSync(join(dir, 'p.json'), JSON.stringify(p))
-      return spawnSync(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), 'verify-lucky', join(dir, 'p.json')], { encoding: 'utf8' })
+      return spawnSync(
+        process.execPath,
+        [join(process.cwd(), 'bin', 'bolillo.mjs'), 'verify-lucky', join(dir, 'p.json')],
+        { encoding: 'utf8' },
+      )
     }
     expect(cli(proof)).toMatchObject({ status: 0, stdout: expect.stringMatching(/^OK: lucky ball/) })
     expect(cli(tampered)).toMatchObject({ status: 1, stdout: expect.stringMatching(/^FAILED/) })

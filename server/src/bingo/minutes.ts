@@ -11,7 +11,12 @@ import { hallZoneOf } from '../shared/time-zone.ts'
 import { getProfile } from '../shared/profile.ts'
 import { checkpointRowsBetween } from '../shared/store.ts'
 import { toCheckpoint } from '../shared/checkpoint-service.ts'
-import { applyBonusRecord, type MinutesBonusGame, type MinutesBonusSession, type MinutesJackpot } from './bonus-minutes.ts'
+import {
+  applyBonusRecord,
+  type MinutesBonusGame,
+  type MinutesBonusSession,
+  type MinutesJackpot,
+} from './bonus-minutes.ts'
 
 export interface MinutesGame extends MinutesBonusGame {
   orderNo: number
@@ -35,7 +40,13 @@ export interface MinutesGame extends MinutesBonusGame {
   commitment: string
   salesDigest: string | null
   /** bolillo-draw-v2: the beacon round fixed at the close and, once verified, its randomness; `demo` said plainly (point 9). */
-  beacon?: { round: number; closedAt: string | null; randomness: string | null; scheme: string | null; demo: boolean } | null
+  beacon?: {
+    round: number
+    closedAt: string | null
+    randomness: string | null
+    scheme: string | null
+    demo: boolean
+  } | null
   startedAt: string | null
   firstBallAt: string | null
   endedAt: string | null
@@ -49,7 +60,16 @@ export interface MinutesGame extends MinutesBonusGame {
    * BNG-74: `declaredBy` is who declared the entry (the server for a reader fault); `signedBy` the Jefe de Mesa and
    * the Director de Bingo who signed it with their own credentials (null where the profile wants no co-signer).
    */
-  incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy?: string; signedBy?: { jefeMesa: string; director: string } | null; cctv?: { cameraId: string; cctvRef: string | null } | null }>
+  incidents: Array<{
+    at: string
+    kind: string
+    outcome: string
+    rule: string
+    note: string
+    declaredBy?: string
+    signedBy?: { jefeMesa: string; director: string } | null
+    cctv?: { cameraId: string; cctvRef: string | null } | null
+  }>
   /** Issue 15 point 4: who annulled the game, who confirmed it and why; null when not annulled by staff. */
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
@@ -58,7 +78,8 @@ export interface MinutesGame extends MinutesBonusGame {
   lineAtBingo?: string | null
 }
 
-export const LINE_AT_BINGO_ES = 'Bingo sin línea cantada antes: el premio de línea se reparte a partes iguales entre los cartones con línea formada al cantarse el bingo (BNG-56).'
+export const LINE_AT_BINGO_ES =
+  'Bingo sin línea cantada antes: el premio de línea se reparte a partes iguales entre los cartones con línea formada al cantarse el bingo (BNG-56).'
 
 export interface SessionMinutes {
   sessionId: string
@@ -71,11 +92,27 @@ export interface SessionMinutes {
   /** BNG-27: the balls counted, who counted them (`countedBy`) and the witness who confirmed with their credential (`confirmedBy`). */
   openRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
   /** BNG-41: the equipment checked at the opening, who checked and who witnessed; null when none was recorded. */
-  equipmentCheck?: { extractor: boolean; cctv: boolean; displays: boolean; sound: boolean; reader?: boolean; note?: string; checkedBy: string; witnessedBy: string; rule?: string } | null
+  equipmentCheck?: {
+    extractor: boolean
+    cctv: boolean
+    displays: boolean
+    sound: boolean
+    reader?: boolean
+    note?: string
+    checkedBy: string
+    witnessedBy: string
+    rule?: string
+  } | null
   closeRecount: { ballsCounted: number; confirmedBy: string; countedBy?: string } | null
   lastGameAnnounced: boolean
   games: MinutesGame[]
-  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number; annulledGames?: number }
+  totals: {
+    cardsSold: number
+    totalCents: number
+    prizesPaidCents: number
+    refundCents: number
+    annulledGames?: number
+  }
   /** First and last journal records the minutes were derived from, so a reader can check them against the chain. */
   journal: { firstSeq: number; lastSeq: number; lastHash: string; records: number }
   remainderRule: string
@@ -92,27 +129,63 @@ export interface SessionMinutes {
   /** 004 Bingo IV.3: complaints still unanswered; minutes with one pending are kept until it is resolved. */
   pendingComplaints?: number
   /** BNG-76: games played on the manual auxiliary book while the system was down ("from game N, resumed at game M"). */
-  manualBook?: Array<{ at: string; fromGame: number; resumedAtGame: number | null; reason: string; folios: string; recordedBy: string }>
+  manualBook?: Array<{
+    at: string
+    fromGame: number
+    resumedAtGame: number | null
+    reason: string
+    folios: string
+    recordedBy: string
+  }>
 }
 
 export interface MinutesComplaint {
-  number: number; at: string; gameNo: number | null; text: string; recordedBy: string
-  answer: string | null; answeredAt: string | null; answeredBy: string | null
+  number: number
+  at: string
+  gameNo: number | null
+  text: string
+  recordedBy: string
+  answer: string | null
+  answeredAt: string | null
+  answeredBy: string | null
 }
 
-export const REMAINDER_RULE_ES = 'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
+export const REMAINDER_RULE_ES =
+  'Reparto a partes iguales entre cartones premiados; los céntimos sobrantes, uno a cada cartón por orden ascendente de serie.'
 
 /** Builds the minutes model from the session's journal records. */
 export function minutesFromJournal(records: readonly JournalRecord[]): SessionMinutes {
   const opened = records.find((r) => r.type === 'session.opened')
   if (!opened) throw new DomainError('SESSION_NOT_FOUND', 'no session.opened record in the journal')
-  const p = opened.payload as { sessionId: string; hallId: string; hallName: string; profileId: string; recount: SessionMinutes['openRecount']; equipmentCheck?: SessionMinutes['equipmentCheck'] }
+  const p = opened.payload as {
+    sessionId: string
+    hallId: string
+    hallName: string
+    profileId: string
+    recount: SessionMinutes['openRecount']
+    equipmentCheck?: SessionMinutes['equipmentCheck']
+  }
   const games = new Map<string, MinutesGame>()
   const minutes: SessionMinutes = {
-    sessionId: p.sessionId, hallId: p.hallId, hallName: p.hallName, profileId: p.profileId, currency: '',
-    openedAt: opened.at, closedAt: null, openRecount: p.recount, equipmentCheck: p.equipmentCheck ?? null, closeRecount: null, lastGameAnnounced: false, games: [],
+    sessionId: p.sessionId,
+    hallId: p.hallId,
+    hallName: p.hallName,
+    profileId: p.profileId,
+    currency: '',
+    openedAt: opened.at,
+    closedAt: null,
+    openRecount: p.recount,
+    equipmentCheck: p.equipmentCheck ?? null,
+    closeRecount: null,
+    lastGameAnnounced: false,
+    games: [],
     totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
-    journal: { firstSeq: records[0].seq, lastSeq: records[records.length - 1].seq, lastHash: records[records.length - 1].hash, records: records.length },
+    journal: {
+      firstSeq: records[0].seq,
+      lastSeq: records[records.length - 1].seq,
+      lastHash: records[records.length - 1].hash,
+      records: records.length,
+    },
     remainderRule: REMAINDER_RULE_ES,
     equipment: [],
     primaChanges: [],
@@ -130,22 +203,72 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     switch (r.type) {
       case 'game.announced':
         games.set(pl.gameId, {
-          orderNo: pl.orderNo, gameId: pl.gameId, series: [], faceValueCents: pl.faceValueCents, cardsSold: 0, totalCents: 0,
-          linePoolCents: 0, bingoPoolCents: 0, jackpots: [], linePaidCents: 0, bingoPaidCents: 0, jackpotsPaidCents: 0, winners: [],
-          ballsDrawn: 0, balls: [], commitment: pl.commitment, salesDigest: null, startedAt: null, firstBallAt: null, endedAt: null,
-          status: 'in_progress', voidReason: null, refundCents: 0, incidents: [], annulment: null, rejectedClaims: [], lastGame: Boolean(pl.isLastGame),
-          prima: null, luckyBall: null, halls: null,
+          orderNo: pl.orderNo,
+          gameId: pl.gameId,
+          series: [],
+          faceValueCents: pl.faceValueCents,
+          cardsSold: 0,
+          totalCents: 0,
+          linePoolCents: 0,
+          bingoPoolCents: 0,
+          jackpots: [],
+          linePaidCents: 0,
+          bingoPaidCents: 0,
+          jackpotsPaidCents: 0,
+          winners: [],
+          ballsDrawn: 0,
+          balls: [],
+          commitment: pl.commitment,
+          salesDigest: null,
+          startedAt: null,
+          firstBallAt: null,
+          endedAt: null,
+          status: 'in_progress',
+          voidReason: null,
+          refundCents: 0,
+          incidents: [],
+          annulment: null,
+          rejectedClaims: [],
+          lastGame: Boolean(pl.isLastGame),
+          prima: null,
+          luckyBall: null,
+          halls: null,
         })
         break
       case 'sales.closed': {
         const g = game(pl)
-        Object.assign(g, { series: (pl.ranges as Array<{ series: string; from: number; to: number }>).map((r) => ({ code: r.series, from: r.from, to: r.to })), cardsSold: pl.cardsSold, totalCents: pl.totalCents, linePoolCents: pl.linePoolCents, bingoPoolCents: pl.bingoPoolCents, salesDigest: pl.salesDigest, startedAt: r.at })
-        if (pl.beaconRound) g.beacon = { round: pl.beaconRound, closedAt: pl.closedAt ?? null, randomness: null, scheme: null, demo: false }
+        Object.assign(g, {
+          series: (pl.ranges as Array<{ series: string; from: number; to: number }>).map((r) => ({
+            code: r.series,
+            from: r.from,
+            to: r.to,
+          })),
+          cardsSold: pl.cardsSold,
+          totalCents: pl.totalCents,
+          linePoolCents: pl.linePoolCents,
+          bingoPoolCents: pl.bingoPoolCents,
+          salesDigest: pl.salesDigest,
+          startedAt: r.at,
+        })
+        if (pl.beaconRound)
+          g.beacon = {
+            round: pl.beaconRound,
+            closedAt: pl.closedAt ?? null,
+            randomness: null,
+            scheme: null,
+            demo: false,
+          }
         break
       }
       case 'game.beacon': {
         const g = game(pl)
-        g.beacon = { round: pl.round, closedAt: g.beacon?.closedAt ?? null, randomness: pl.randomness, scheme: pl.scheme, demo: pl.scheme === 'demo' }
+        g.beacon = {
+          round: pl.round,
+          closedAt: g.beacon?.closedAt ?? null,
+          randomness: pl.randomness,
+          scheme: pl.scheme,
+          demo: pl.scheme === 'demo',
+        }
         break
       }
       case 'ball.called': {
@@ -160,7 +283,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       case 'prize.awarded': {
         const g = game(pl)
-        for (const w of pl.winners as Array<{ serial: string; amountCents: number; atBall: number }>) g.winners.push({ kind: pl.kind, ...w })
+        for (const w of pl.winners as Array<{ serial: string; amountCents: number; atBall: number }>)
+          g.winners.push({ kind: pl.kind, ...w })
         if (pl.lineAtBingo) g.lineAtBingo = LINE_AT_BINGO_ES
         break
       }
@@ -186,15 +310,28 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       case 'game.void': {
         const g = game(pl)
-        Object.assign(g, { status: 'void', endedAt: r.at, voidReason: pl.reason, refundCents: pl.refundCents, refundCards: pl.refundedCards, refundsPaid: g.refundsPaid ?? { cards: 0, amountCents: 0 } })
-        if (pl.annulledBy && pl.confirmedBy) g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
+        Object.assign(g, {
+          status: 'void',
+          endedAt: r.at,
+          voidReason: pl.reason,
+          refundCents: pl.refundCents,
+          refundCards: pl.refundedCards,
+          refundsPaid: g.refundsPaid ?? { cards: 0, amountCents: 0 },
+        })
+        if (pl.annulledBy && pl.confirmedBy)
+          g.annulment = { requestedBy: pl.annulledBy.name, confirmedBy: pl.confirmedBy.name, reason: pl.annulReason }
         minutes.totals.refundCents += pl.refundCents
         minutes.totals.annulledGames = (minutes.totals.annulledGames ?? 0) + 1
         break
       }
       case 'incident':
         game(pl).incidents.push({
-          at: r.at, kind: pl.kind, outcome: pl.outcome, rule: pl.rule, note: pl.note, declaredBy: pl.by?.name,
+          at: r.at,
+          kind: pl.kind,
+          outcome: pl.outcome,
+          rule: pl.rule,
+          note: pl.note,
+          declaredBy: pl.by?.name,
           signedBy: pl.signedBy ? { jefeMesa: pl.signedBy.jefeMesa.name, director: pl.signedBy.director.name } : null,
           // BNG-34 / GEN-31: the camera whose footage shows it, and the recording to review (GEN-29).
           cctv: pl.cctv?.cameraId ? { cameraId: pl.cctv.cameraId, cctvRef: pl.cctv.cctvRef ?? null } : null,
@@ -222,7 +359,16 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       case 'complaint.recorded':
         // BNG-72: the complaints book is annexed to the minutes; the player's identity stays in the book.
-        ;(minutes.complaints ??= []).push({ number: pl.number, at: r.at, gameNo: pl.gameNo ?? null, text: pl.text, recordedBy: pl.by?.name ?? '', answer: null, answeredAt: null, answeredBy: null })
+        ;(minutes.complaints ??= []).push({
+          number: pl.number,
+          at: r.at,
+          gameNo: pl.gameNo ?? null,
+          text: pl.text,
+          recordedBy: pl.by?.name ?? '',
+          answer: null,
+          answeredAt: null,
+          answeredBy: null,
+        })
         break
       case 'complaint.answered': {
         const c = (minutes.complaints ??= []).find((x) => x.number === pl.number)
@@ -230,7 +376,14 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
         break
       }
       case 'manual_book.used':
-        ;(minutes.manualBook ??= []).push({ at: r.at, fromGame: pl.fromGame, resumedAtGame: pl.resumedAtGame ?? null, reason: pl.reason, folios: pl.folios, recordedBy: pl.by?.name ?? '' })
+        ;(minutes.manualBook ??= []).push({
+          at: r.at,
+          fromGame: pl.fromGame,
+          resumedAtGame: pl.resumedAtGame ?? null,
+          reason: pl.reason,
+          folios: pl.folios,
+          recordedBy: pl.by?.name ?? '',
+        })
         break
       case 'session.closed':
         minutes.closedAt = r.at
@@ -264,7 +417,13 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
   const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
   const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1
-  m.checkpoints = (m.closedAt ? signed.slice(0, after < 0 ? signed.length : after + 1) : signed)
-    .map((c) => ({ seq: c.seq, hash: c.hash, at: c.at, keyId: c.keyId, signature: c.signature, reason: c.reason }))
+  m.checkpoints = (m.closedAt ? signed.slice(0, after < 0 ? signed.length : after + 1) : signed).map((c) => ({
+    seq: c.seq,
+    hash: c.hash,
+    at: c.at,
+    keyId: c.keyId,
+    signature: c.signature,
+    reason: c.reason,
+  }))
   return m
 }

@@ -47,11 +47,26 @@ describe('modalities play to the end with the right winners', () => {
     it(`${c.modality} ${JSON.stringify(c.params ?? {})}: ${c.ballCount} balls, cards of ${c.numbers} numbers`, async () => {
       const db = await openTestDatabase()
       dbs.push(db)
-      const bingo = createBingoService({ db, clock: { now: () => new Date('2026-11-21T20:00:00Z') }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-      const hall = await bingo.createHall({ name: 'Sala Electrónica', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+      const bingo = createBingoService({
+        db,
+        clock: { now: () => new Date('2026-11-21T20:00:00Z') },
+        entropy: { name: 'test', randomBytes: (n) => randomBytes(n) },
+      })
+      const hall = await bingo.createHall({
+        name: 'Sala Electrónica',
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      })
       const layout = layoutForModality(c.modality, c.params)
       const set = await bingo.createMasterSet({ count: 400, seed: `mod-${c.modality}`, layout })
-      const series = await bingo.createSeries({ hallId: hall.id, code: 'V', masterSetId: set.id, faceValueCents: 200, layoutAuthorisationRef: 'AJ-LIC-PRUEBA-1' })
+      const series = await bingo.createSeries({
+        hallId: hall.id,
+        code: 'V',
+        masterSetId: set.id,
+        faceValueCents: 200,
+        layoutAuthorisationRef: 'AJ-LIC-PRUEBA-1',
+      })
       const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
       const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
       expect(g.ballCount).toBe(c.ballCount)
@@ -63,7 +78,8 @@ describe('modalities play to the end with the right winners', () => {
       expect(cards.every((card) => card.rows.flat().length === c.numbers)).toBe(true)
       await bingo.closeSales({ gameId: g.gameId })
       let s = await bingo.getGameState(g.gameId)
-      while (s.status !== 'finished') s = s.window ? await bingo.closeWindow(g.gameId) : (await bingo.drawNext(g.gameId)).state
+      while (s.status !== 'finished')
+        s = s.window ? await bingo.closeWindow(g.gameId) : (await bingo.drawNext(g.gameId)).state
       expect(s.balls.every((b) => b >= 1 && b <= c.ballCount)).toBe(true)
       expect(new Set(s.balls).size).toBe(s.balls.length)
       const want = expectedWinners(cards, s.balls)
@@ -87,11 +103,26 @@ describe('modalities play to the end with the right winners', () => {
   it('refuses a second series printed for another layout in the same game', async () => {
     const db = await openTestDatabase()
     dbs.push(db)
-    const bingo = createBingoService({ db, clock: { now: () => new Date('2026-11-21T20:00:00Z') }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-    const hall = await bingo.createHall({ name: 'Sala', profileId: 'BO-2025', playingPositions: 100, shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } })
+    const bingo = createBingoService({
+      db,
+      clock: { now: () => new Date('2026-11-21T20:00:00Z') },
+      entropy: { name: 'test', randomBytes: (n) => randomBytes(n) },
+    })
+    const hall = await bingo.createHall({
+      name: 'Sala',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
     const s75 = await bingo.createMasterSet({ count: 50, seed: 'a', layout: layoutForModality('bingo-75') })
     const s90 = await bingo.createMasterSet({ count: 50, seed: 'b' })
-    const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: s75.id, faceValueCents: 200, layoutAuthorisationRef: 'AJ-LIC-PRUEBA-1' })
+    const a = await bingo.createSeries({
+      hallId: hall.id,
+      code: 'A',
+      masterSetId: s75.id,
+      faceValueCents: 200,
+      layoutAuthorisationRef: 'AJ-LIC-PRUEBA-1',
+    })
     const b = await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: s90.id, faceValueCents: 200 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
     const g1 = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
@@ -99,7 +130,8 @@ describe('modalities play to the end with the right winners', () => {
     await bingo.sell({ gameId: g1.gameId, count: 20, channel: 't' })
     await bingo.closeSales({ gameId: g1.gameId })
     let s = await bingo.getGameState(g1.gameId)
-    while (s.status !== 'finished') s = s.window ? await bingo.closeWindow(g1.gameId) : (await bingo.drawNext(g1.gameId)).state
+    while (s.status !== 'finished')
+      s = s.window ? await bingo.closeWindow(g1.gameId) : (await bingo.drawNext(g1.gameId)).state
     const g2 = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
     const err = await bingo.addSeries(g2.gameId, b.id).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(DomainError)

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest'
 import { LAYOUT_75, LAYOUT_90, generateMasterSet, validateCard } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
 import { createDetector } from './detector.ts'
-import { bingoPlusLayout, checkDerivedPlan, checkFastBingoParams, derivedLayout, evenColumns, fastBingoLayout, layoutForModality, type DerivedPlan } from './modalities.ts'
+import {
+  bingoPlusLayout,
+  checkDerivedPlan,
+  checkFastBingoParams,
+  derivedLayout,
+  evenColumns,
+  fastBingoLayout,
+  layoutForModality,
+  type DerivedPlan,
+} from './modalities.ts'
 import { BOLIVIA_2025, CANTABRIA_2010 } from '../shared/profile.ts'
 
 const code = (f: () => unknown) => {
@@ -18,7 +27,13 @@ const code = (f: () => unknown) => {
 describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', () => {
   it('cuts a ball range into consecutive columns', () => {
     expect(evenColumns(100, 10)[9]).toEqual([91, 100])
-    expect(evenColumns(48, 5)).toEqual([[1, 10], [11, 20], [21, 30], [31, 39], [40, 48]])
+    expect(evenColumns(48, 5)).toEqual([
+      [1, 10],
+      [11, 20],
+      [21, 30],
+      [31, 39],
+      [40, 48],
+    ])
   })
 
   it('gives 90 and 75 balls for the ordinary and the 5 x 5 games', () => {
@@ -27,7 +42,13 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
   })
 
   it('plays bingo plus on 1..100 with cards of 5 to 20 numbers', () => {
-    for (const [rows, perRow] of [[1, 5], [2, 5], [4, 5], [2, 10], [5, 4]]) {
+    for (const [rows, perRow] of [
+      [1, 5],
+      [2, 5],
+      [4, 5],
+      [2, 10],
+      [5, 4],
+    ]) {
       const layout = bingoPlusLayout({ rows, perRow })
       expect(layout.ballCount).toBe(100)
       for (const card of generateMasterSet(`plus-${rows}x${perRow}`, 30, layout)) {
@@ -51,32 +72,92 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
   })
 
   it('accepts every derived layout inside the decree and refuses every one outside (BNG-102, property)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 12 }), (ballCount, rows, perRow) => {
-      const n = rows * perRow
-      let ok = true
-      try { derivedLayout({ ballCount, rows, perRow }) } catch { ok = false }
-      if (ballCount > 90 || ballCount < 6 || n < 6 || n > 18) expect(ok).toBe(false)
-    }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 12 }),
+        (ballCount, rows, perRow) => {
+          const n = rows * perRow
+          let ok = true
+          try {
+            derivedLayout({ ballCount, rows, perRow })
+          } catch {
+            ok = false
+          }
+          if (ballCount > 90 || ballCount < 6 || n < 6 || n > 18) expect(ok).toBe(false)
+        },
+      ),
+    )
   })
 
   describe('derived bingo versions (BNG-102, CFG-34)', () => {
-    const base = { authorisationRef: 'Res. Consejería 12/2026', ballCount: 60, rows: 2, perRow: 5, prizePercentBp: 7000 }
-    const instant: DerivedPlan = { ...base, version: 'instant', prizes: [{ name: 'Fila', combination: 'una fila completa', shareBp: 2000, stakeMultiple: 3 }, { name: 'Cartón', combination: 'cartón completo', shareBp: 5000, fixedCents: 20_000 }] }
-    const deferred: DerivedPlan = { ...base, version: 'deferred', prizes: [{ name: 'Cartón', combination: 'cartón completo', shareBp: 7000 }], window: { games: 50 } }
+    const base = {
+      authorisationRef: 'Res. Consejería 12/2026',
+      ballCount: 60,
+      rows: 2,
+      perRow: 5,
+      prizePercentBp: 7000,
+    }
+    const instant: DerivedPlan = {
+      ...base,
+      version: 'instant',
+      prizes: [
+        { name: 'Fila', combination: 'una fila completa', shareBp: 2000, stakeMultiple: 3 },
+        { name: 'Cartón', combination: 'cartón completo', shareBp: 5000, fixedCents: 20_000 },
+      ],
+    }
+    const deferred: DerivedPlan = {
+      ...base,
+      version: 'deferred',
+      prizes: [{ name: 'Cartón', combination: 'cartón completo', shareBp: 7000 }],
+      window: { games: 50 },
+    }
 
     it('takes an instant version with fixed prizes and a deferred one with a time span', () => {
       expect(checkDerivedPlan(CANTABRIA_2010, instant).version).toBe('instant')
       expect(checkDerivedPlan(CANTABRIA_2010, deferred).window).toEqual({ games: 50 })
     })
     it('refuses an instant prize that depends on sales, a deferred one fixed in advance or without its window', () => {
-      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...instant, prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000 }] }))).toBe('VALIDATION_FAILED')
-      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000, fixedCents: 100 }] }))).toBe('VALIDATION_FAILED')
+      expect(
+        code(() =>
+          checkDerivedPlan(CANTABRIA_2010, {
+            ...instant,
+            prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000 }],
+          }),
+        ),
+      ).toBe('VALIDATION_FAILED')
+      expect(
+        code(() =>
+          checkDerivedPlan(CANTABRIA_2010, {
+            ...deferred,
+            prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000, fixedCents: 100 }],
+          }),
+        ),
+      ).toBe('VALIDATION_FAILED')
       expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, window: undefined }))).toBe('VALIDATION_FAILED')
     })
     it('refuses a prize percentage below the Consejería minimum, a split that does not add up, and a card of 20 numbers', () => {
-      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, prizePercentBp: 6000, prizes: [{ name: 'C', combination: 'completo', shareBp: 6000 }] }))).toBe('VALIDATION_FAILED')
-      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, prizes: [{ name: 'C', combination: 'completo', shareBp: 6900 }] }))).toBe('VALIDATION_FAILED')
-      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, rows: 4, perRow: 5 }))).toBe('VALIDATION_FAILED')
+      expect(
+        code(() =>
+          checkDerivedPlan(CANTABRIA_2010, {
+            ...deferred,
+            prizePercentBp: 6000,
+            prizes: [{ name: 'C', combination: 'completo', shareBp: 6000 }],
+          }),
+        ),
+      ).toBe('VALIDATION_FAILED')
+      expect(
+        code(() =>
+          checkDerivedPlan(CANTABRIA_2010, {
+            ...deferred,
+            prizes: [{ name: 'C', combination: 'completo', shareBp: 6900 }],
+          }),
+        ),
+      ).toBe('VALIDATION_FAILED')
+      expect(code(() => checkDerivedPlan(CANTABRIA_2010, { ...deferred, rows: 4, perRow: 5 }))).toBe(
+        'VALIDATION_FAILED',
+      )
     })
     it('is a Cantabrian modality: a Bolivian hall has none', () => {
       expect(code(() => checkDerivedPlan(BOLIVIA_2025, deferred))).toBe('RULE_DISABLED')
@@ -92,7 +173,8 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
   })
 
   it('BNG-98 / CFG-32: fast bingo is won when all picks are drawn; other "times required" and chosen numbers are refused', () => {
-    for (const p of [BOLIVIA_2025, CANTABRIA_2010]) expect(p.fastBingo).toEqual({ playerChooses: false, timesRequired: 'all-picks' })
+    for (const p of [BOLIVIA_2025, CANTABRIA_2010])
+      expect(p.fastBingo).toEqual({ playerChooses: false, timesRequired: 'all-picks' })
     expect(checkFastBingoParams({ picks: 5 })).toEqual({ timesRequired: 5, playerChooses: false })
     expect(checkFastBingoParams({ picks: 5, timesRequired: 5 }).timesRequired).toBe(5)
     expect(code(() => checkFastBingoParams({ picks: 5, timesRequired: 3 }))).toBe('RULE_DISABLED')

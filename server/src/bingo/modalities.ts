@@ -42,7 +42,8 @@ export interface ModalityParams {
 
 /** Cuts 1..ballCount into `columns` consecutive ranges as equal as possible (the first ones one larger). */
 export function evenColumns(ballCount: number, columns: number): Array<[number, number]> {
-  if (!Number.isInteger(columns) || columns < 1 || columns > ballCount) throw new DomainError('VALIDATION_FAILED', `cannot cut ${ballCount} balls into ${columns} columns`)
+  if (!Number.isInteger(columns) || columns < 1 || columns > ballCount)
+    throw new DomainError('VALIDATION_FAILED', `cannot cut ${ballCount} balls into ${columns} columns`)
   const base = Math.floor(ballCount / columns)
   const extra = ballCount % columns
   const out: Array<[number, number]> = []
@@ -58,16 +59,33 @@ export function evenColumns(ballCount: number, columns: number): Array<[number, 
 function checked(layout: CardLayout, what: string, cardsMin: number, cardsMax: number): CardLayout {
   const problems = validateLayout(layout)
   const n = layout.rows * layout.perRow
-  if (n < cardsMin || n > cardsMax) problems.push(`${what} cards hold ${cardsMin} to ${cardsMax} numbers, this one ${n}`)
+  if (n < cardsMin || n > cardsMax)
+    problems.push(`${what} cards hold ${cardsMin} to ${cardsMax} numbers, this one ${n}`)
   if (layout.rows > 5) problems.push('at most 5 rows')
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid ${what} layout: ${problems.join('; ')}`, { problems })
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid ${what} layout: ${problems.join('; ')}`, { problems })
   if (!(countCards(layout) > 0)) throw new DomainError('VALIDATION_FAILED', `the ${what} layout admits no card`)
-  return Object.freeze({ ...layout, columnRanges: Object.freeze(layout.columnRanges.map((r) => Object.freeze([r[0], r[1]] as const))) }) as CardLayout
+  return Object.freeze({
+    ...layout,
+    columnRanges: Object.freeze(layout.columnRanges.map((r) => Object.freeze([r[0], r[1]] as const))),
+  }) as CardLayout
 }
 
 /** BNG-103: bingo plus on 1..100 with cards of 5 to 20 numbers (`rows` x `perRow`), columns 1-10, 11-20, ..., 91-100. */
 export function bingoPlusLayout(p: { rows: number; perRow: number }): CardLayout {
-  return checked({ ballCount: 100, rows: p.rows, columns: 10, perRow: p.perRow, columnRanges: evenColumns(100, 10), minPerColumn: 0 }, 'bingo plus', 5, 20)
+  return checked(
+    {
+      ballCount: 100,
+      rows: p.rows,
+      columns: 10,
+      perRow: p.perRow,
+      columnRanges: evenColumns(100, 10),
+      minPerColumn: 0,
+    },
+    'bingo plus',
+    5,
+    20,
+  )
 }
 
 /**
@@ -75,9 +93,24 @@ export function bingoPlusLayout(p: { rows: number; perRow: number }): CardLayout
  * máximo de 18 números distintos" (decree 004, Bingo VI.3.a).
  */
 export function derivedLayout(p: { ballCount: number; rows: number; perRow: number; columns?: number }): CardLayout {
-  if (!Number.isInteger(p.ballCount) || p.ballCount < 6 || p.ballCount > 90) throw new DomainError('VALIDATION_FAILED', 'derived bingo is played on 6 to 90 numbers (BNG-102)', { rule: 'BNG-102' })
+  if (!Number.isInteger(p.ballCount) || p.ballCount < 6 || p.ballCount > 90)
+    throw new DomainError('VALIDATION_FAILED', 'derived bingo is played on 6 to 90 numbers (BNG-102)', {
+      rule: 'BNG-102',
+    })
   const columns = p.columns ?? Math.min(p.ballCount, Math.max(p.perRow, Math.ceil(p.ballCount / 10)))
-  return checked({ ballCount: p.ballCount, rows: p.rows, columns, perRow: p.perRow, columnRanges: evenColumns(p.ballCount, columns), minPerColumn: 0 }, 'derived bingo', 6, 18)
+  return checked(
+    {
+      ballCount: p.ballCount,
+      rows: p.rows,
+      columns,
+      perRow: p.perRow,
+      columnRanges: evenColumns(p.ballCount, columns),
+      minPerColumn: 0,
+    },
+    'derived bingo',
+    6,
+    18,
+  )
 }
 
 /**
@@ -99,38 +132,80 @@ export interface DerivedPlan {
 }
 
 export function checkDerivedPlan(profile: Profile, plan: DerivedPlan): DerivedPlan {
-  if (!profile.derivedBingo.allowed) throw new DomainError('RULE_DISABLED', `profile ${profile.id} has no derived bingo (BNG-102 is a Cantabrian modality)`, { rule: 'BNG-102' })
+  if (!profile.derivedBingo.allowed)
+    throw new DomainError(
+      'RULE_DISABLED',
+      `profile ${profile.id} has no derived bingo (BNG-102 is a Cantabrian modality)`,
+      { rule: 'BNG-102' },
+    )
   derivedLayout({ ballCount: plan.ballCount, rows: plan.rows, perRow: plan.perRow })
   const problems: string[] = []
   const ref = plan.authorisationRef.trim()
-  if (ref.length < 3 || ref.length > 120) problems.push('the Consejería authorisation reference has 3 to 120 characters')
+  if (ref.length < 3 || ref.length > 120)
+    problems.push('the Consejería authorisation reference has 3 to 120 characters')
   if (plan.version !== 'instant' && plan.version !== 'deferred') problems.push('version is instant or deferred')
-  if (!Number.isInteger(plan.prizePercentBp) || plan.prizePercentBp > 10_000) problems.push('prizePercentBp must be at most 10000')
-  if (plan.prizePercentBp < profile.derivedBingo.minimumPrizeBp) problems.push(`the prize percentage ${plan.prizePercentBp} is below the Consejería minimum ${profile.derivedBingo.minimumPrizeBp}`)
+  if (!Number.isInteger(plan.prizePercentBp) || plan.prizePercentBp > 10_000)
+    problems.push('prizePercentBp must be at most 10000')
+  if (plan.prizePercentBp < profile.derivedBingo.minimumPrizeBp)
+    problems.push(
+      `the prize percentage ${plan.prizePercentBp} is below the Consejería minimum ${profile.derivedBingo.minimumPrizeBp}`,
+    )
   if (plan.prizes.length < 1) problems.push('at least one predetermined prize')
   let sum = 0
   for (const [i, p] of plan.prizes.entries()) {
-    if (!p.name.trim() || !p.combination.trim()) problems.push(`prize ${i + 1} needs a name and its predetermined combination`)
-    if (!Number.isInteger(p.shareBp) || p.shareBp <= 0) problems.push(`prize ${i + 1}: shareBp must be a positive integer`)
+    if (!p.name.trim() || !p.combination.trim())
+      problems.push(`prize ${i + 1} needs a name and its predetermined combination`)
+    if (!Number.isInteger(p.shareBp) || p.shareBp <= 0)
+      problems.push(`prize ${i + 1}: shareBp must be a positive integer`)
     sum += p.shareBp
     const fixed = p.fixedCents !== undefined || p.stakeMultiple !== undefined
-    if (plan.version === 'instant' && !fixed) problems.push(`prize ${i + 1}: an instant version's prize is a fixed amount or a multiple of the stake, independent of the betting volume`)
-    if (plan.version === 'deferred' && fixed) problems.push(`prize ${i + 1}: a deferred version's prize comes from the sales of its window, not a fixed stake`)
-    if (p.fixedCents !== undefined && (!Number.isSafeInteger(p.fixedCents) || p.fixedCents <= 0)) problems.push(`prize ${i + 1}: fixedCents must be positive`)
-    if (p.stakeMultiple !== undefined && (!Number.isInteger(p.stakeMultiple) || p.stakeMultiple <= 0)) problems.push(`prize ${i + 1}: stakeMultiple must be a positive integer`)
+    if (plan.version === 'instant' && !fixed)
+      problems.push(
+        `prize ${i + 1}: an instant version's prize is a fixed amount or a multiple of the stake, independent of the betting volume`,
+      )
+    if (plan.version === 'deferred' && fixed)
+      problems.push(`prize ${i + 1}: a deferred version's prize comes from the sales of its window, not a fixed stake`)
+    if (p.fixedCents !== undefined && (!Number.isSafeInteger(p.fixedCents) || p.fixedCents <= 0))
+      problems.push(`prize ${i + 1}: fixedCents must be positive`)
+    if (p.stakeMultiple !== undefined && (!Number.isInteger(p.stakeMultiple) || p.stakeMultiple <= 0))
+      problems.push(`prize ${i + 1}: stakeMultiple must be a positive integer`)
   }
-  if (sum !== plan.prizePercentBp) problems.push(`the prizes' shares add up to ${sum}, the prize percentage is ${plan.prizePercentBp}: specify its split among the prizes`)
+  if (sum !== plan.prizePercentBp)
+    problems.push(
+      `the prizes' shares add up to ${sum}, the prize percentage is ${plan.prizePercentBp}: specify its split among the prizes`,
+    )
   const w = plan.window
-  if (plan.version === 'deferred' && !(w && ((Number.isInteger(w.games) && w.games! >= 1) || (Number.isInteger(w.hours) && w.hours! >= 1)))) problems.push('a deferred version names its time span: games or hours')
+  if (
+    plan.version === 'deferred' &&
+    !(w && ((Number.isInteger(w.games) && w.games! >= 1) || (Number.isInteger(w.hours) && w.hours! >= 1)))
+  )
+    problems.push('a deferred version names its time span: games or hours')
   if (plan.version === 'instant' && w) problems.push('an instant version has no time span')
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid derived bingo version: ${problems.join('; ')} (BNG-102)`, { problems, rule: 'BNG-102' })
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid derived bingo version: ${problems.join('; ')} (BNG-102)`, {
+      problems,
+      rule: 'BNG-102',
+    })
   return { ...plan, authorisationRef: ref }
 }
 
 /** BNG-98: fast bingo, one row of `picks` numbers (one per band of the universe 1..ballCount). */
 export function fastBingoLayout(p: { ballCount: number; picks: number }): CardLayout {
-  if (!Number.isInteger(p.ballCount) || p.ballCount < 2 || p.ballCount > 255) throw new DomainError('VALIDATION_FAILED', 'fast bingo universe must be 2..255 numbers')
-  return checked({ ballCount: p.ballCount, rows: 1, columns: p.picks, perRow: p.picks, columnRanges: evenColumns(p.ballCount, p.picks), minPerColumn: 1 }, 'fast bingo', 1, 20)
+  if (!Number.isInteger(p.ballCount) || p.ballCount < 2 || p.ballCount > 255)
+    throw new DomainError('VALIDATION_FAILED', 'fast bingo universe must be 2..255 numbers')
+  return checked(
+    {
+      ballCount: p.ballCount,
+      rows: 1,
+      columns: p.picks,
+      perRow: p.picks,
+      columnRanges: evenColumns(p.ballCount, p.picks),
+      minPerColumn: 1,
+    },
+    'fast bingo',
+    1,
+    20,
+  )
 }
 
 /**
@@ -138,20 +213,43 @@ export function fastBingoLayout(p: { ballCount: number; picks: number }): CardLa
  * number of picks (a card wins when all are drawn); a player choosing each number is not modelled. Asking for
  * either is refused, not silently ignored.
  */
-export function checkFastBingoParams(p: { picks: number; timesRequired?: number; playerChooses?: boolean }): { timesRequired: number; playerChooses: false } {
-  if (p.playerChooses) throw new DomainError('RULE_DISABLED', 'fast bingo sells printed cards of picks: numbers chosen one by one by the player are not supported (BNG-98)', { rule: 'BNG-98', field: 'playerChooses' })
-  if (p.timesRequired !== undefined && p.timesRequired !== p.picks) throw new DomainError('RULE_DISABLED', `fast bingo is won when all ${p.picks} picks are drawn: timesRequired ${p.timesRequired} is not supported (BNG-98, CFG-32)`, { rule: 'BNG-98', field: 'timesRequired' })
+export function checkFastBingoParams(p: { picks: number; timesRequired?: number; playerChooses?: boolean }): {
+  timesRequired: number
+  playerChooses: false
+} {
+  if (p.playerChooses)
+    throw new DomainError(
+      'RULE_DISABLED',
+      'fast bingo sells printed cards of picks: numbers chosen one by one by the player are not supported (BNG-98)',
+      { rule: 'BNG-98', field: 'playerChooses' },
+    )
+  if (p.timesRequired !== undefined && p.timesRequired !== p.picks)
+    throw new DomainError(
+      'RULE_DISABLED',
+      `fast bingo is won when all ${p.picks} picks are drawn: timesRequired ${p.timesRequired} is not supported (BNG-98, CFG-32)`,
+      { rule: 'BNG-98', field: 'timesRequired' },
+    )
   return { timesRequired: p.picks, playerChooses: false }
 }
 
 /** The layout of a modality with its parameters (defaults: bingo plus 4 x 5 = 20 numbers; derived 2 x 4 on 48). */
 export function layoutForModality(modality: Modality, p: ModalityParams = {}): CardLayout {
   switch (modality) {
-    case Modality.Ordinary90: return LAYOUT_90
-    case Modality.Bingo75: return LAYOUT_75
-    case Modality.BingoPlus: return bingoPlusLayout({ rows: p.rows ?? 4, perRow: p.perRow ?? 5 })
-    case Modality.Derived: return derivedLayout({ ballCount: p.ballCount ?? 48, rows: p.rows ?? 2, perRow: p.perRow ?? 4, columns: p.columns })
-    case Modality.Fast: return fastBingoLayout({ ballCount: p.ballCount ?? 30, picks: p.picks ?? 5 })
+    case Modality.Ordinary90:
+      return LAYOUT_90
+    case Modality.Bingo75:
+      return LAYOUT_75
+    case Modality.BingoPlus:
+      return bingoPlusLayout({ rows: p.rows ?? 4, perRow: p.perRow ?? 5 })
+    case Modality.Derived:
+      return derivedLayout({
+        ballCount: p.ballCount ?? 48,
+        rows: p.rows ?? 2,
+        perRow: p.perRow ?? 4,
+        columns: p.columns,
+      })
+    case Modality.Fast:
+      return fastBingoLayout({ ballCount: p.ballCount ?? 30, picks: p.picks ?? 5 })
     default: {
       const _never: never = modality
       throw new DomainError('VALIDATION_FAILED', `unknown modality ${String(_never)}`)
@@ -161,12 +259,22 @@ export function layoutForModality(modality: Modality, p: ModalityParams = {}): C
 
 /** Whether two layouts are the same card format (same balls, rows, columns and column ranges). */
 export function isSameLayout(a: CardLayout, b: CardLayout): boolean {
-  return a.ballCount === b.ballCount && a.rows === b.rows && a.columns === b.columns && a.perRow === b.perRow && a.minPerColumn === b.minPerColumn &&
-    a.columnRanges.length === b.columnRanges.length && a.columnRanges.every((r, i) => r[0] === b.columnRanges[i][0] && r[1] === b.columnRanges[i][1])
+  return (
+    a.ballCount === b.ballCount &&
+    a.rows === b.rows &&
+    a.columns === b.columns &&
+    a.perRow === b.perRow &&
+    a.minPerColumn === b.minPerColumn &&
+    a.columnRanges.length === b.columnRanges.length &&
+    a.columnRanges.every((r, i) => r[0] === b.columnRanges[i][0] && r[1] === b.columnRanges[i][1])
+  )
 }
 
 /** A hall's recorded plan, as stored: its kind and its body (JSON). */
-export interface HallPlanBody { kind: string; body: string }
+export interface HallPlanBody {
+  kind: string
+  body: string
+}
 
 /**
  * BNG-3 / BNG-4: the layouts a hall may play besides its profile's own: each one authorised for it (a `layout` plan
@@ -178,7 +286,8 @@ export function authorisedLayouts(plans: readonly HallPlanBody[]): CardLayout[] 
     try {
       const body = JSON.parse(p.body) as { layout?: CardLayout; ballCount?: number; rows?: number; perRow?: number }
       if (p.kind === 'layout' && body.layout) out.push(body.layout)
-      else if (p.kind === 'derived' && body.ballCount !== undefined) out.push(derivedLayout({ ballCount: body.ballCount, rows: body.rows!, perRow: body.perRow! }))
+      else if (p.kind === 'derived' && body.ballCount !== undefined)
+        out.push(derivedLayout({ ballCount: body.ballCount, rows: body.rows!, perRow: body.perRow! }))
     } catch {
       // A plan that no longer builds a layout authorises none.
     }
@@ -197,5 +306,7 @@ export function isLayoutAuthorised(profile: Profile, layout: CardLayout, plans: 
  * authorised for it. Ascending, without repeats.
  */
 export function hallBallCounts(profile: Profile, plans: readonly HallPlanBody[]): number[] {
-  return [...new Set([profile.layout.ballCount, ...authorisedLayouts(plans).map((l) => l.ballCount)])].sort((a, b) => a - b)
+  return [...new Set([profile.layout.ballCount, ...authorisedLayouts(plans).map((l) => l.ballCount)])].sort(
+    (a, b) => a - b,
+  )
 }

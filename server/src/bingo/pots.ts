@@ -29,7 +29,10 @@ export type PotKind = (typeof PotKind)[keyof typeof PotKind]
 export type PrizeKind = 'line' | 'bingo'
 
 /** One step of a ball scale: a winning combination with at most `withinBalls` balls drawn takes `shareBp` of the pot. */
-export interface ScaleStep { withinBalls: number; shareBp: number }
+export interface ScaleStep {
+  withinBalls: number
+  shareBp: number
+}
 
 /** Public conditions of a pot (BNG-55: fixed explicitly and shown at all times). */
 export type PotCondition =
@@ -56,7 +59,10 @@ export interface PotDefinition {
   commissionBp?: number
 }
 
-export interface PotBalance { mainCents: Cents; reserveCents: Cents }
+export interface PotBalance {
+  mainCents: Cents
+  reserveCents: Cents
+}
 
 /** Every problem with a pot definition (empty = valid). */
 export function potDefinitionProblems(d: PotDefinition): string[] {
@@ -65,20 +71,29 @@ export function potDefinitionProblems(d: PotDefinition): string[] {
   if (!Object.values(PotKind).includes(d.kind)) p.push(`unknown pot kind ${String(d.kind)}`)
   if (!bp(d.contributionBp) || d.contributionBp === 0) p.push('contributionBp must be 1..10000')
   if (!bp(d.reserveBp)) p.push('reserveBp must be 0..10000')
-  if (d.commissionBp !== undefined && (!bp(d.commissionBp) || d.commissionBp === 10_000)) p.push('commissionBp must be 0..9999 (RNG-21: the remainder increments the pot)')
+  if (d.commissionBp !== undefined && (!bp(d.commissionBp) || d.commissionBp === 10_000))
+    p.push('commissionBp must be 0..9999 (RNG-21: the remainder increments the pot)')
   if (!Number.isSafeInteger(d.seedCents) || d.seedCents < 0) p.push('seedCents must be a non-negative amount')
-  if (d.maxCents !== null && (!Number.isSafeInteger(d.maxCents) || d.maxCents <= 0 || d.maxCents < d.seedCents)) p.push('maxCents must be positive and at least the seed')
+  if (d.maxCents !== null && (!Number.isSafeInteger(d.maxCents) || d.maxCents <= 0 || d.maxCents < d.seedCents))
+    p.push('maxCents must be positive and at least the seed')
   const c = d.condition as Partial<{ prize: unknown; scale: unknown; luckyPrizes: unknown; numbers: unknown }>
   if (d.kind === PotKind.Lucky) {
-    if (!Array.isArray(c.luckyPrizes) || c.luckyPrizes.length === 0 || !c.luckyPrizes.every((k) => k === 'line' || k === 'bingo')) p.push('a lucky-ball pot needs luckyPrizes: line and/or bingo')
-    if (!Number.isInteger(c.numbers) || (c.numbers as number) < 1 || (c.numbers as number) > 10) p.push('a lucky-ball pot draws 1..10 numbers')
+    if (
+      !Array.isArray(c.luckyPrizes) ||
+      c.luckyPrizes.length === 0 ||
+      !c.luckyPrizes.every((k) => k === 'line' || k === 'bingo')
+    )
+      p.push('a lucky-ball pot needs luckyPrizes: line and/or bingo')
+    if (!Number.isInteger(c.numbers) || (c.numbers as number) < 1 || (c.numbers as number) > 10)
+      p.push('a lucky-ball pot draws 1..10 numbers')
   } else {
     if (c.prize !== 'line' && c.prize !== 'bingo') p.push('condition.prize must be line or bingo')
     const scale = c.scale as ScaleStep[] | undefined
     if (!Array.isArray(scale) || scale.length === 0 || scale.length > 20) p.push('condition.scale needs 1..20 steps')
     else {
       scale.forEach((s, i) => {
-        if (!Number.isInteger(s?.withinBalls) || s.withinBalls < 1 || s.withinBalls > 255) p.push(`step ${i + 1}: withinBalls must be 1..255`)
+        if (!Number.isInteger(s?.withinBalls) || s.withinBalls < 1 || s.withinBalls > 255)
+          p.push(`step ${i + 1}: withinBalls must be 1..255`)
         if (!bp(s?.shareBp) || s.shareBp === 0) p.push(`step ${i + 1}: shareBp must be 1..10000`)
         if (i > 0 && !(s.withinBalls > scale[i - 1].withinBalls)) p.push('scale steps must have increasing withinBalls')
         if (i > 0 && !(s.shareBp < scale[i - 1].shareBp)) p.push('later scale steps must pay a smaller share')
@@ -114,7 +129,11 @@ export function potCommission(salesCents: Cents, d: Pick<PotDefinition, 'contrib
 }
 
 /** What one game's sales add to a pot (BNG-55, BNG-66, RNG-21). */
-export function potContribution(salesCents: Cents, balance: PotBalance, d: Pick<PotDefinition, 'contributionBp' | 'reserveBp' | 'maxCents' | 'commissionBp'>): PotBalance {
+export function potContribution(
+  salesCents: Cents,
+  balance: PotBalance,
+  d: Pick<PotDefinition, 'contributionBp' | 'reserveBp' | 'maxCents' | 'commissionBp'>,
+): PotBalance {
   // RNG-21: the commission is taken from what the sales put in; only the remainder increments the pots.
   const gross = shareOf(salesCents, d.contributionBp)
   const total = gross - potCommission(salesCents, d)
@@ -134,7 +153,11 @@ export function potContribution(salesCents: Cents, balance: PotBalance, d: Pick<
  * The award of a progressive or interconnected pot for a prize won with `atBall` balls drawn: the first step of
  * the ball scale whose limit is met. null when no step is met or the pot is empty.
  */
-export function scaleAward(condition: { prize: PrizeKind; scale: readonly ScaleStep[] }, atBall: number, mainCents: Cents): { step: ScaleStep; amountCents: Cents } | null {
+export function scaleAward(
+  condition: { prize: PrizeKind; scale: readonly ScaleStep[] },
+  atBall: number,
+  mainCents: Cents,
+): { step: ScaleStep; amountCents: Cents } | null {
   const step = condition.scale.find((s) => atBall <= s.withinBalls)
   if (!step || mainCents <= 0) return null
   const amountCents = shareOf(mainCents, step.shareBp)
@@ -142,7 +165,10 @@ export function scaleAward(condition: { prize: PrizeKind; scale: readonly ScaleS
 }
 
 /** Splits an award among winners: equal parts by serial byte order, leftover cents to the lowest serials. */
-export function splitAward<T extends { serial: string }>(amountCents: Cents, winners: readonly T[]): Array<T & { amountCents: Cents }> {
+export function splitAward<T extends { serial: string }>(
+  amountCents: Cents,
+  winners: readonly T[],
+): Array<T & { amountCents: Cents }> {
   if (winners.length === 0) return []
   const sorted = [...winners].sort((a, b) => compareBytes(a.serial, b.serial))
   const parts = splitEvenly(amountCents, sorted.length)
@@ -154,7 +180,11 @@ export function splitAward<T extends { serial: string }>(amountCents: Cents, win
  * BNG-67 "the last number that completes the winning line or bingo") and its 1-based extraction count. For a
  * line, the earliest completed row counts. null when the combination is not complete with `balls`.
  */
-export function completingBall(rows: ReadonlyArray<ReadonlyArray<number>>, balls: readonly number[], kind: PrizeKind): { ball: number; atBall: number } | null {
+export function completingBall(
+  rows: ReadonlyArray<ReadonlyArray<number>>,
+  balls: readonly number[],
+  kind: PrizeKind,
+): { ball: number; atBall: number } | null {
   const at = new Map<number, number>()
   balls.forEach((b, i) => at.set(b, i + 1))
   const completedAt = (numbers: readonly number[]) => {
@@ -183,10 +213,21 @@ export const LUCKY_BALL_VERSION = 'bolillo-lucky-v1'
  * digest `D` and external entropy `X` as the draw, and the lucky numbers are the first `count` values of the
  * `bolillo-draw-v1` shuffle of 1..ballCount under `KL`. `L` is published when the game ends.
  */
-export function luckyNumbers(seed: Uint8Array, gameId: string, salesDigest: string, externalEntropy: string, ballCount: number, count: number): number[] {
-  if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new DomainError('VALIDATION_FAILED', 'the lucky-ball seed must be 32 bytes')
-  if (!Number.isInteger(count) || count < 1 || count > ballCount) throw new DomainError('VALIDATION_FAILED', `cannot draw ${count} lucky numbers out of ${ballCount}`)
-  const key = createHmac('sha256', seed).update(`${LUCKY_BALL_VERSION}|${gameId}|${salesDigest}|${externalEntropy}`, 'utf8').digest()
+export function luckyNumbers(
+  seed: Uint8Array,
+  gameId: string,
+  salesDigest: string,
+  externalEntropy: string,
+  ballCount: number,
+  count: number,
+): number[] {
+  if (!(seed instanceof Uint8Array) || seed.length !== 32)
+    throw new DomainError('VALIDATION_FAILED', 'the lucky-ball seed must be 32 bytes')
+  if (!Number.isInteger(count) || count < 1 || count > ballCount)
+    throw new DomainError('VALIDATION_FAILED', `cannot draw ${count} lucky numbers out of ${ballCount}`)
+  const key = createHmac('sha256', seed)
+    .update(`${LUCKY_BALL_VERSION}|${gameId}|${salesDigest}|${externalEntropy}`, 'utf8')
+    .digest()
   return shuffleOrder(key, ballCount).slice(0, count)
 }
 
@@ -197,13 +238,37 @@ export function luckyCommitment(seed: Uint8Array): string {
 /** bolillo-lucky-v2 (DESIGN.md draw v2 point 4): the v2 key with the prefix "bolillo-lucky-v2|" and the game's beacon round. */
 export const LUCKY_BALL_V2: typeof LUCKY_V2 = LUCKY_V2
 
-export interface LuckyProof { version: string; gameId: string; commitment: string; seed: string; salesDigest: string; externalEntropy: string; ballCount: number; count: number; numbers: number[] }
+export interface LuckyProof {
+  version: string
+  gameId: string
+  commitment: string
+  seed: string
+  salesDigest: string
+  externalEntropy: string
+  ballCount: number
+  count: number
+  numbers: number[]
+}
 
 /** A v2 lucky-ball proof: the game's close of sales and the beacon round that follows from it. */
 export interface LuckyProofV2 {
-  version: typeof LUCKY_BALL_V2; gameId: string; commitment: string; seed: string; salesDigest: string; closedAt: string
-  beacon: { scheme: 'drand-quicknet' | 'demo'; chainHash: string; round: number; signature: string; randomness: string; publicKey?: string }
-  ballCount: number; count: number; numbers: number[]
+  version: typeof LUCKY_BALL_V2
+  gameId: string
+  commitment: string
+  seed: string
+  salesDigest: string
+  closedAt: string
+  beacon: {
+    scheme: 'drand-quicknet' | 'demo'
+    chainHash: string
+    round: number
+    signature: string
+    randomness: string
+    publicKey?: string
+  }
+  ballCount: number
+  count: number
+  numbers: number[]
 }
 
 /** Checks a v2 lucky-ball proof offline: commitment, round from `closedAt`, the beacon's BLS signature and randomness, numbers. */
@@ -214,14 +279,26 @@ function verifyLuckyProofV2(p: LuckyProofV2): { ok: boolean; errors: string[] } 
     if (luckyCommitment(seed) !== p.commitment) errors.push('the seed does not match the commitment')
     const b = p.beacon
     const closed = Math.floor(Date.parse(p.closedAt) / 1000)
-    if (!Number.isFinite(closed) || drawRoundFor(closed) !== b.round) errors.push(`the beacon round should be ${Number.isFinite(closed) ? drawRoundFor(closed) : '?'} for a close at ${p.closedAt}, not ${b.round}`)
-    const key: BeaconKey = b.scheme === 'demo' ? { scheme: 'demo', chainHash: b.chainHash, publicKey: b.publicKey ?? '' } : QUICKNET_KEY
+    if (!Number.isFinite(closed) || drawRoundFor(closed) !== b.round)
+      errors.push(
+        `the beacon round should be ${Number.isFinite(closed) ? drawRoundFor(closed) : '?'} for a close at ${p.closedAt}, not ${b.round}`,
+      )
+    const key: BeaconKey =
+      b.scheme === 'demo' ? { scheme: 'demo', chainHash: b.chainHash, publicKey: b.publicKey ?? '' } : QUICKNET_KEY
     if (b.scheme !== 'demo' && b.chainHash !== QUICKNET_KEY.chainHash) errors.push('the beacon is not drand quicknet')
     const check = verifyBeaconSignature(key, b.round, b.signature)
     if (!check.ok) errors.push(`beacon signature: ${check.reason}`)
     if (randomnessOf(b.signature) !== b.randomness) errors.push('the beacon randomness is not SHA-256 of its signature')
-    const numbers = luckyNumbersV2(seed, p.gameId, p.salesDigest, { round: b.round, signature: b.signature, randomness: b.randomness }, p.ballCount, p.count)
-    if (JSON.stringify(numbers) !== JSON.stringify(p.numbers)) errors.push(`the numbers should be ${numbers.join(', ')}`)
+    const numbers = luckyNumbersV2(
+      seed,
+      p.gameId,
+      p.salesDigest,
+      { round: b.round, signature: b.signature, randomness: b.randomness },
+      p.ballCount,
+      p.count,
+    )
+    if (JSON.stringify(numbers) !== JSON.stringify(p.numbers))
+      errors.push(`the numbers should be ${numbers.join(', ')}`)
   } catch (err) {
     errors.push(err instanceof Error ? err.message : String(err))
   }
@@ -241,7 +318,8 @@ function verifyLuckyProofV1(p: LuckyProof): { ok: boolean; errors: string[] } {
     if (p.version !== LUCKY_BALL_VERSION) errors.push(`unknown version ${p.version}`)
     if (luckyCommitment(seed) !== p.commitment) errors.push('the seed does not match the commitment')
     const numbers = luckyNumbers(seed, p.gameId, p.salesDigest, p.externalEntropy, p.ballCount, p.count)
-    if (JSON.stringify(numbers) !== JSON.stringify(p.numbers)) errors.push(`the numbers should be ${numbers.join(', ')}`)
+    if (JSON.stringify(numbers) !== JSON.stringify(p.numbers))
+      errors.push(`the numbers should be ${numbers.join(', ')}`)
   } catch (err) {
     errors.push(err instanceof Error ? err.message : String(err))
   }

@@ -6,14 +6,39 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
-  PRIMA_RULES_CANTABRIA, accruePrima, changePrimaAmount, initialPrimaState, primaAnnouncement, primaDeduction, reversePrima,
-  settlePrima, validatePrimaAmounts, validatePrimaRules, type PrimaAnnouncement, type PrimaAward, type PrimaRules, type PrimaState,
+  PRIMA_RULES_CANTABRIA,
+  accruePrima,
+  changePrimaAmount,
+  initialPrimaState,
+  primaAnnouncement,
+  primaDeduction,
+  reversePrima,
+  settlePrima,
+  validatePrimaAmounts,
+  validatePrimaRules,
+  type PrimaAnnouncement,
+  type PrimaAward,
+  type PrimaRules,
+  type PrimaState,
 } from './prima.ts'
 import type { Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  appendPrimaLedgerEntry, insertPrimaGame, insertPrimaHall, markPrimaGameNotOffered, markPrimaGameVoid, primaByHall, primaGameById, primaGamesInSession,
-  primaHallGameInProgress, primaOpenSessionOfHall, setPrimaGameDeduction, setPrimaGameOutcome, updatePrimaRules, updatePrimaState, withdrawPrimaGame,
+  appendPrimaLedgerEntry,
+  insertPrimaGame,
+  insertPrimaHall,
+  markPrimaGameNotOffered,
+  markPrimaGameVoid,
+  primaByHall,
+  primaGameById,
+  primaGamesInSession,
+  primaHallGameInProgress,
+  primaOpenSessionOfHall,
+  setPrimaGameDeduction,
+  setPrimaGameOutcome,
+  updatePrimaRules,
+  updatePrimaState,
+  withdrawPrimaGame,
   type PrimaRow,
 } from './store.ts'
 
@@ -29,21 +54,36 @@ export interface PrimaView {
 
 export function rulesOf(r: PrimaRow): PrimaRules {
   return {
-    deductionBp: Number(r.deduction_bp), minAmountCents: Number(r.min_amount_cents), maxAmountCents: Number(r.max_amount_cents), stepCents: Number(r.step_cents),
-    baseBallLimit: Number(r.base_ball_limit), incrementPerGame: Number(r.increment_per_game), resetAfterAward: r.reset_policy,
+    deductionBp: Number(r.deduction_bp),
+    minAmountCents: Number(r.min_amount_cents),
+    maxAmountCents: Number(r.max_amount_cents),
+    stepCents: Number(r.step_cents),
+    baseBallLimit: Number(r.base_ball_limit),
+    incrementPerGame: Number(r.increment_per_game),
+    resetAfterAward: r.reset_policy,
   }
 }
 
 export function stateOf(r: PrimaRow): PrimaState {
   return {
-    amountCents: Number(r.amount_cents), fundCents: Number(r.fund_cents), ballLimit: Number(r.ball_limit), cycleGames: Number(r.cycle_games),
-    unwonGames: Number(r.unwon_games), amountChangeable: Boolean(Number(r.amount_changeable)),
+    amountCents: Number(r.amount_cents),
+    fundCents: Number(r.fund_cents),
+    ballLimit: Number(r.ball_limit),
+    cycleGames: Number(r.cycle_games),
+    unwonGames: Number(r.unwon_games),
+    amountChangeable: Boolean(Number(r.amount_changeable)),
   }
 }
 
 export function viewOf(r: PrimaRow): PrimaView {
   const state = stateOf(r)
-  return { hallId: r.hall_id, amountsCents: JSON.parse(r.amounts), rules: rulesOf(r), state, next: primaAnnouncement(state) }
+  return {
+    hallId: r.hall_id,
+    amountsCents: JSON.parse(r.amounts),
+    rules: rulesOf(r),
+    state,
+    next: primaAnnouncement(state),
+  }
 }
 
 /** Journal scope for a hall-level prima record: the open session if any (so the minutes carry it, BNG-61). */
@@ -55,7 +95,12 @@ export async function hallScope(tx: Sql, hallId: string): Promise<{ scope: strin
 
 async function assertNoGameRunning(tx: Sql, hallId: string): Promise<void> {
   const running = await primaHallGameInProgress(tx, hallId)
-  if (running !== undefined) throw new DomainError('ILLEGAL_TRANSITION', `game ${running} is in progress: the prima is changed between games (BNG-61)`, { gameId: running, rule: 'BNG-61' })
+  if (running !== undefined)
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      `game ${running} is in progress: the prima is changed between games (BNG-61)`,
+      { gameId: running, rule: 'BNG-61' },
+    )
 }
 
 export interface PrimaConfig {
@@ -71,71 +116,166 @@ export interface PrimaConfig {
  * Sets up or reconfigures a hall's prima (CFG-29). The amount in force may change only as BNG-61 allows; the
  * rules only before anything has been deducted in the current cycle.
  */
-export async function configurePrimaTx(tx: Sql, hallId: string, profile: Profile, cfg: PrimaConfig, at: string, opts: { duringAnnouncement?: boolean } = {}): Promise<PrimaRow> {
+export async function configurePrimaTx(
+  tx: Sql,
+  hallId: string,
+  profile: Profile,
+  cfg: PrimaConfig,
+  at: string,
+  opts: { duringAnnouncement?: boolean } = {},
+): Promise<PrimaRow> {
   if (!opts.duringAnnouncement) await assertNoGameRunning(tx, hallId)
   const existing = await primaByHall(tx, hallId)
-  const base = existing ? rulesOf(existing) : { ...PRIMA_RULES_CANTABRIA, deductionBp: profile.shares?.primaBp || PRIMA_RULES_CANTABRIA.deductionBp, baseBallLimit: profile.prima.baseBallLimit, incrementPerGame: profile.prima.incrementPerGame }
+  const base = existing
+    ? rulesOf(existing)
+    : {
+        ...PRIMA_RULES_CANTABRIA,
+        deductionBp: profile.shares?.primaBp || PRIMA_RULES_CANTABRIA.deductionBp,
+        baseBallLimit: profile.prima.baseBallLimit,
+        incrementPerGame: profile.prima.incrementPerGame,
+      }
   const rules = validatePrimaRules({
     ...base,
-    deductionBp: cfg.deductionBp ?? base.deductionBp, baseBallLimit: cfg.baseBallLimit ?? base.baseBallLimit,
-    incrementPerGame: cfg.incrementPerGame ?? base.incrementPerGame, resetAfterAward: cfg.resetAfterAward ?? base.resetAfterAward,
+    deductionBp: cfg.deductionBp ?? base.deductionBp,
+    baseBallLimit: cfg.baseBallLimit ?? base.baseBallLimit,
+    incrementPerGame: cfg.incrementPerGame ?? base.incrementPerGame,
+    resetAfterAward: cfg.resetAfterAward ?? base.resetAfterAward,
   })
   const amounts = validatePrimaAmounts(cfg.amountsCents, rules)
   const { scope, nextGameNo } = await hallScope(tx, hallId)
   if (!existing) {
     const amount = cfg.amountCents ?? amounts[0]
-    if (!amounts.includes(amount)) throw new DomainError('VALIDATION_FAILED', `${amount} is not one of the hall's prima amounts`, { rule: 'BNG-61' })
+    if (!amounts.includes(amount))
+      throw new DomainError('VALIDATION_FAILED', `${amount} is not one of the hall's prima amounts`, { rule: 'BNG-61' })
     const s = initialPrimaState(amount, rules)
     await insertPrimaHall(tx, {
-      hallId, amountsJson: JSON.stringify(amounts), amountCents: amount, deductionBp: rules.deductionBp, minAmountCents: rules.minAmountCents, maxAmountCents: rules.maxAmountCents, stepCents: rules.stepCents,
-      baseBallLimit: rules.baseBallLimit, incrementPerGame: rules.incrementPerGame, resetPolicy: rules.resetAfterAward, fundCents: s.fundCents, ballLimit: s.ballLimit, cycleGames: s.cycleGames, unwonGames: s.unwonGames, amountChangeable: 1, at,
+      hallId,
+      amountsJson: JSON.stringify(amounts),
+      amountCents: amount,
+      deductionBp: rules.deductionBp,
+      minAmountCents: rules.minAmountCents,
+      maxAmountCents: rules.maxAmountCents,
+      stepCents: rules.stepCents,
+      baseBallLimit: rules.baseBallLimit,
+      incrementPerGame: rules.incrementPerGame,
+      resetPolicy: rules.resetAfterAward,
+      fundCents: s.fundCents,
+      ballLimit: s.ballLimit,
+      cycleGames: s.cycleGames,
+      unwonGames: s.unwonGames,
+      amountChangeable: 1,
+      at,
     })
-    await appendJournal(tx, { at, type: 'prima.configured', scope, payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' } })
+    await appendJournal(tx, {
+      at,
+      type: 'prima.configured',
+      scope,
+      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' },
+    })
     return (await primaByHall(tx, hallId))!
   }
   let state = stateOf(existing)
   const rulesChanged = JSON.stringify(rules) !== JSON.stringify(rulesOf(existing))
   if (rulesChanged && !(state.amountChangeable || (state.fundCents === 0 && state.cycleGames === 0))) {
-    throw new DomainError('ILLEGAL_TRANSITION', 'the prima rules change only between cycles (after an award, before the next deduction)', { rule: 'BNG-59' })
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      'the prima rules change only between cycles (after an award, before the next deduction)',
+      { rule: 'BNG-59' },
+    )
   }
   const amount = cfg.amountCents ?? state.amountCents
   const from = state.amountCents
   if (amount !== from || !amounts.includes(from)) state = changePrimaAmount(state, amount, amounts, rules)
-  await updatePrimaRules(tx, hallId, { amountsJson: JSON.stringify(amounts), deductionBp: rules.deductionBp, baseBallLimit: rules.baseBallLimit, incrementPerGame: rules.incrementPerGame, resetPolicy: rules.resetAfterAward }, at)
+  await updatePrimaRules(
+    tx,
+    hallId,
+    {
+      amountsJson: JSON.stringify(amounts),
+      deductionBp: rules.deductionBp,
+      baseBallLimit: rules.baseBallLimit,
+      incrementPerGame: rules.incrementPerGame,
+      resetPolicy: rules.resetAfterAward,
+    },
+    at,
+  )
   await updatePrimaState(tx, hallId, state, at)
   if (amount !== from) {
     // BNG-61: the change is announced and the minutes record it with the game number from which it applies.
-    await appendJournal(tx, { at, type: 'prima.amount_changed', scope, payload: { hallId, fromCents: from, toCents: amount, fromGameNo: nextGameNo, rule: 'BNG-61' } })
+    await appendJournal(tx, {
+      at,
+      type: 'prima.amount_changed',
+      scope,
+      payload: { hallId, fromCents: from, toCents: amount, fromGameNo: nextGameNo, rule: 'BNG-61' },
+    })
   }
   if (rulesChanged || JSON.stringify(amounts) !== existing.amounts) {
-    await appendJournal(tx, { at, type: 'prima.configured', scope, payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' } })
+    await appendJournal(tx, {
+      at,
+      type: 'prima.configured',
+      scope,
+      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' },
+    })
   }
   return (await primaByHall(tx, hallId))!
 }
 
 /** The hall's prima, created with the profile's defaults the first time a Cantabria-type hall needs it. */
-export async function ensurePrima(tx: Sql, hallId: string, profile: Profile, at: string): Promise<PrimaRow | undefined> {
+export async function ensurePrima(
+  tx: Sql,
+  hallId: string,
+  profile: Profile,
+  at: string,
+): Promise<PrimaRow | undefined> {
   const row = await primaByHall(tx, hallId)
   if (row || !profile.prima.enabled || profile.prima.amountsCents.length === 0) return row
-  return configurePrimaTx(tx, hallId, profile, { amountsCents: profile.prima.amountsCents }, at, { duringAnnouncement: true })
+  return configurePrimaTx(tx, hallId, profile, { amountsCents: profile.prima.amountsCents }, at, {
+    duringAnnouncement: true,
+  })
 }
 
 /** BNG-62, BNG-63: the announcement of a game, shown on the panels until it ends. */
-export async function announcePrima(tx: Sql, e: { gameId: string; hallId: string; profile: Profile; at: string; scope: string }): Promise<void> {
+export async function announcePrima(
+  tx: Sql,
+  e: { gameId: string; hallId: string; profile: Profile; at: string; scope: string },
+): Promise<void> {
   const row = await ensurePrima(tx, e.hallId, e.profile, e.at)
   if (!row) return
   const a = primaAnnouncement(stateOf(row))
-  await insertPrimaGame(tx, { gameId: e.gameId, hallId: e.hallId, active: a.active, amountCents: a.amountCents, ballLimit: a.ballLimit, fundCents: a.fundCents })
-  await appendJournal(tx, { at: e.at, type: 'prima.announced', scope: e.scope, payload: { gameId: e.gameId, hallId: e.hallId, ...a, rule: 'BNG-62' } })
+  await insertPrimaGame(tx, {
+    gameId: e.gameId,
+    hallId: e.hallId,
+    active: a.active,
+    amountCents: a.amountCents,
+    ballLimit: a.ballLimit,
+    fundCents: a.fundCents,
+  })
+  await appendJournal(tx, {
+    at: e.at,
+    type: 'prima.announced',
+    scope: e.scope,
+    payload: { gameId: e.gameId, hallId: e.hallId, ...a, rule: 'BNG-62' },
+  })
 }
 
 /** A simultaneous game is played under the central's rules: the hall prima is not on offer in it. */
-export async function withdrawPrima(tx: Sql, e: { gameId: string; at: string; scope: string; reason: string }): Promise<void> {
-  if (await withdrawPrimaGame(tx, e.gameId)) await appendJournal(tx, { at: e.at, type: 'prima.not_offered', scope: e.scope, payload: { gameId: e.gameId, reason: e.reason } })
+export async function withdrawPrima(
+  tx: Sql,
+  e: { gameId: string; at: string; scope: string; reason: string },
+): Promise<void> {
+  if (await withdrawPrimaGame(tx, e.gameId))
+    await appendJournal(tx, {
+      at: e.at,
+      type: 'prima.not_offered',
+      scope: e.scope,
+      payload: { gameId: e.gameId, reason: e.reason },
+    })
 }
 
 /** BNG-58, BNG-63: at close of sales the game's deduction enters the fund (also while the prima is on offer). */
-export async function deductPrima(tx: Sql, e: { gameId: string; hallId: string; cardsSold: number; faceValueCents: number; at: string; scope: string }): Promise<void> {
+export async function deductPrima(
+  tx: Sql,
+  e: { gameId: string; hallId: string; cardsSold: number; faceValueCents: number; at: string; scope: string },
+): Promise<void> {
   const g = await primaGameById(tx, e.gameId)
   const row = await primaByHall(tx, e.hallId)
   if (!g || !row || g.outcome !== null || g.deduction_cents !== null) return
@@ -143,15 +283,45 @@ export async function deductPrima(tx: Sql, e: { gameId: string; hallId: string; 
   const state = accruePrima(stateOf(row), deduction)
   await updatePrimaState(tx, e.hallId, state, e.at)
   await setPrimaGameDeduction(tx, e.gameId, deduction)
-  await appendPrimaLedgerEntry(tx, e.hallId, { kind: 'deduction', gameId: e.gameId, amountCents: deduction, fundAfterCents: state.fundCents, detail: { cardsSold: e.cardsSold, faceValueCents: e.faceValueCents, deductionBp: rulesOf(row).deductionBp }, at: e.at })
-  await appendJournal(tx, { at: e.at, type: 'prima.deducted', scope: e.scope, payload: { gameId: e.gameId, hallId: e.hallId, deductedCents: deduction, accumulatedCents: state.fundCents, cycleGames: state.cycleGames, deductionBp: rulesOf(row).deductionBp, rule: 'BNG-58' } })
+  await appendPrimaLedgerEntry(tx, e.hallId, {
+    kind: 'deduction',
+    gameId: e.gameId,
+    amountCents: deduction,
+    fundAfterCents: state.fundCents,
+    detail: { cardsSold: e.cardsSold, faceValueCents: e.faceValueCents, deductionBp: rulesOf(row).deductionBp },
+    at: e.at,
+  })
+  await appendJournal(tx, {
+    at: e.at,
+    type: 'prima.deducted',
+    scope: e.scope,
+    payload: {
+      gameId: e.gameId,
+      hallId: e.hallId,
+      deductedCents: deduction,
+      accumulatedCents: state.fundCents,
+      cycleGames: state.cycleGames,
+      deductionBp: rulesOf(row).deductionBp,
+      rule: 'BNG-58',
+    },
+  })
 }
 
 /**
  * BNG-57, BNG-62, BNG-63: settles the prima when the bingo is awarded. Returns the award (with each winner's share)
  * so that the caller records the bonus prizes.
  */
-export async function settlePrimaTx(tx: Sql, e: { gameId: string; hallId: string; atBall: number; winners: Array<{ serial: string; cardId: string; completedAtBall: number | null }>; at: string; scope: string }): Promise<PrimaAward | null> {
+export async function settlePrimaTx(
+  tx: Sql,
+  e: {
+    gameId: string
+    hallId: string
+    atBall: number
+    winners: Array<{ serial: string; cardId: string; completedAtBall: number | null }>
+    at: string
+    scope: string
+  },
+): Promise<PrimaAward | null> {
   const g = await primaGameById(tx, e.gameId)
   const row = await primaByHall(tx, e.hallId)
   if (!g || !row || g.outcome !== null) return null
@@ -159,30 +329,76 @@ export async function settlePrimaTx(tx: Sql, e: { gameId: string; hallId: string
     await markPrimaGameNotOffered(tx, e.gameId)
     return null
   }
-  const announced: PrimaAnnouncement = { active: true, amountCents: Number(g.amount_cents), ballLimit: Number(g.ball_limit), fundCents: Number(g.fund_at_start_cents) }
-  const { state, award } = settlePrima(stateOf(row), announced, { atBall: e.atBall, winnerSerials: e.winners.map((w) => w.serial) }, rulesOf(row))
+  const announced: PrimaAnnouncement = {
+    active: true,
+    amountCents: Number(g.amount_cents),
+    ballLimit: Number(g.ball_limit),
+    fundCents: Number(g.fund_at_start_cents),
+  }
+  const { state, award } = settlePrima(
+    stateOf(row),
+    announced,
+    { atBall: e.atBall, winnerSerials: e.winners.map((w) => w.serial) },
+    rulesOf(row),
+  )
   await updatePrimaState(tx, e.hallId, state, e.at)
   await setPrimaGameOutcome(tx, e.gameId, award ? 'won' : 'not_won')
   if (award) {
-    await appendPrimaLedgerEntry(tx, e.hallId, { kind: 'award', gameId: e.gameId, amountCents: -award.amountCents, fundAfterCents: state.fundCents, detail: { atBall: award.atBall, ballLimit: award.ballLimit, accumulatedGames: award.accumulatedGames }, at: e.at })
+    await appendPrimaLedgerEntry(tx, e.hallId, {
+      kind: 'award',
+      gameId: e.gameId,
+      amountCents: -award.amountCents,
+      fundAfterCents: state.fundCents,
+      detail: { atBall: award.atBall, ballLimit: award.ballLimit, accumulatedGames: award.accumulatedGames },
+      at: e.at,
+    })
     const bySerial = new Map(e.winners.map((w) => [w.serial, w]))
     await appendJournal(tx, {
-      at: e.at, type: 'prima.awarded', scope: e.scope,
+      at: e.at,
+      type: 'prima.awarded',
+      scope: e.scope,
       payload: {
-        gameId: e.gameId, hallId: e.hallId, amountCents: award.amountCents, atBall: award.atBall, ballLimit: award.ballLimit, accumulatedGames: award.accumulatedGames,
-        winners: award.winners.map((w) => ({ ...w, cardId: bySerial.get(w.serial)?.cardId ?? null, completedAtBall: bySerial.get(w.serial)?.completedAtBall ?? null })),
-        fundAfterCents: state.fundCents, nextBallLimit: state.ballLimit, nextAmountCents: state.amountCents,
-        remainderRule: 'equal split per card, leftover cents one each to the lowest serials', rule: 'BNG-57',
+        gameId: e.gameId,
+        hallId: e.hallId,
+        amountCents: award.amountCents,
+        atBall: award.atBall,
+        ballLimit: award.ballLimit,
+        accumulatedGames: award.accumulatedGames,
+        winners: award.winners.map((w) => ({
+          ...w,
+          cardId: bySerial.get(w.serial)?.cardId ?? null,
+          completedAtBall: bySerial.get(w.serial)?.completedAtBall ?? null,
+        })),
+        fundAfterCents: state.fundCents,
+        nextBallLimit: state.ballLimit,
+        nextAmountCents: state.amountCents,
+        remainderRule: 'equal split per card, leftover cents one each to the lowest serials',
+        rule: 'BNG-57',
       },
     })
   } else {
-    await appendJournal(tx, { at: e.at, type: 'prima.not_won', scope: e.scope, payload: { gameId: e.gameId, hallId: e.hallId, atBall: e.atBall, ballLimit: announced.ballLimit, nextBallLimit: state.ballLimit, rule: 'BNG-62' } })
+    await appendJournal(tx, {
+      at: e.at,
+      type: 'prima.not_won',
+      scope: e.scope,
+      payload: {
+        gameId: e.gameId,
+        hallId: e.hallId,
+        atBall: e.atBall,
+        ballLimit: announced.ballLimit,
+        nextBallLimit: state.ballLimit,
+        rule: 'BNG-62',
+      },
+    })
   }
   return award
 }
 
 /** A void game (BNG-86: every card refunded): its deduction leaves the fund again. */
-export async function reversePrimaTx(tx: Sql, e: { gameId: string; hallId: string; at: string; scope: string }): Promise<void> {
+export async function reversePrimaTx(
+  tx: Sql,
+  e: { gameId: string; hallId: string; at: string; scope: string },
+): Promise<void> {
   const g = await primaGameById(tx, e.gameId)
   const row = await primaByHall(tx, e.hallId)
   if (!g || !row || g.outcome !== null) return
@@ -191,13 +407,41 @@ export async function reversePrimaTx(tx: Sql, e: { gameId: string; hallId: strin
   const deduction = Number(g.deduction_cents)
   const state = reversePrima(stateOf(row), deduction)
   await updatePrimaState(tx, e.hallId, state, e.at)
-  await appendPrimaLedgerEntry(tx, e.hallId, { kind: 'reversal', gameId: e.gameId, amountCents: -deduction, fundAfterCents: state.fundCents, detail: { reason: 'game void, cards refunded' }, at: e.at })
-  await appendJournal(tx, { at: e.at, type: 'prima.reversed', scope: e.scope, payload: { gameId: e.gameId, hallId: e.hallId, reversedCents: deduction, accumulatedCents: state.fundCents, rule: 'BNG-86' } })
+  await appendPrimaLedgerEntry(tx, e.hallId, {
+    kind: 'reversal',
+    gameId: e.gameId,
+    amountCents: -deduction,
+    fundAfterCents: state.fundCents,
+    detail: { reason: 'game void, cards refunded' },
+    at: e.at,
+  })
+  await appendJournal(tx, {
+    at: e.at,
+    type: 'prima.reversed',
+    scope: e.scope,
+    payload: {
+      gameId: e.gameId,
+      hallId: e.hallId,
+      reversedCents: deduction,
+      accumulatedCents: state.fundCents,
+      rule: 'BNG-86',
+    },
+  })
 }
 
 /** Records the payment of a prima prize in the ledger (the fund moved at the award; this keeps who was paid). */
-export async function primaPaymentTx(tx: Sql, e: { hallId: string; gameId: string; bonusPrizeId: string; amountCents: number; at: string }): Promise<void> {
+export async function primaPaymentTx(
+  tx: Sql,
+  e: { hallId: string; gameId: string; bonusPrizeId: string; amountCents: number; at: string },
+): Promise<void> {
   const row = await primaByHall(tx, e.hallId)
   if (!row) return
-  await appendPrimaLedgerEntry(tx, e.hallId, { kind: 'payment', gameId: e.gameId, amountCents: 0, fundAfterCents: Number(row.fund_cents), detail: { bonusPrizeId: e.bonusPrizeId, paidCents: e.amountCents }, at: e.at })
+  await appendPrimaLedgerEntry(tx, e.hallId, {
+    kind: 'payment',
+    gameId: e.gameId,
+    amountCents: 0,
+    fundAfterCents: Number(row.fund_cents),
+    detail: { bonusPrizeId: e.bonusPrizeId, paidCents: e.amountCents },
+    at: e.at,
+  })
 }

@@ -2,8 +2,17 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DomainError } from '../shared/errors.ts'
 import {
-  PRIMA_RULES_CANTABRIA as R, accruePrima, changePrimaAmount, initialPrimaState, primaAmountProblems, primaAnnouncement,
-  primaDeduction, reversePrima, settlePrima, validatePrimaAmounts, type PrimaState,
+  PRIMA_RULES_CANTABRIA as R,
+  accruePrima,
+  changePrimaAmount,
+  initialPrimaState,
+  primaAmountProblems,
+  primaAnnouncement,
+  primaDeduction,
+  reversePrima,
+  settlePrima,
+  validatePrimaAmounts,
+  type PrimaState,
 } from './prima.ts'
 
 const code = (f: () => unknown) => {
@@ -34,10 +43,13 @@ describe('prima amounts (BNG-59: 50 to 1,000 in multiples of 50)', () => {
     expect(code(() => validatePrimaAmounts([5_000, 120_000]))).toBe('VALIDATION_FAILED')
   })
 
-  it('is valid exactly for multiples of 5,000 cents in 5,000..100,000', () => fc.assert(fc.property(fc.integer({ min: -10, max: 300_000 }), (cents) => {
-    const valid = cents >= 5_000 && cents <= 100_000 && cents % 5_000 === 0
-    expect(primaAmountProblems(cents).length === 0).toBe(valid)
-  })))
+  it('is valid exactly for multiples of 5,000 cents in 5,000..100,000', () =>
+    fc.assert(
+      fc.property(fc.integer({ min: -10, max: 300_000 }), (cents) => {
+        const valid = cents >= 5_000 && cents <= 100_000 && cents % 5_000 === 0
+        expect(primaAmountProblems(cents).length === 0).toBe(valid)
+      }),
+    ))
 })
 
 describe('prima funding (BNG-58: 6 % of face value x cards sold)', () => {
@@ -89,8 +101,15 @@ describe('prima activation, ball limit and award (BNG-60, BNG-62, BNG-63, BNG-64
     const g6 = play(s, 1000, 500, 53, ['B-00007', 'A-00100', 'A-00002'])
     expect(g6.announced).toMatchObject({ active: true, ballLimit: 53 })
     expect(g6.award).toEqual({
-      amountCents: 50_000, atBall: 53, ballLimit: 53, accumulatedGames: 6,
-      winners: [{ serial: 'A-00002', amountCents: 16_667 }, { serial: 'A-00100', amountCents: 16_667 }, { serial: 'B-00007', amountCents: 16_666 }],
+      amountCents: 50_000,
+      atBall: 53,
+      ballLimit: 53,
+      accumulatedGames: 6,
+      winners: [
+        { serial: 'A-00002', amountCents: 16_667 },
+        { serial: 'A-00100', amountCents: 16_667 },
+        { serial: 'B-00007', amountCents: 16_666 },
+      ],
     })
     s = g6.state
     // BNG-63: continued funding; 6 x 300.00 - 500.00 = 1,300.00 stays for later primas. The limit resets to 50.
@@ -101,26 +120,26 @@ describe('prima activation, ball limit and award (BNG-60, BNG-62, BNG-63, BNG-64
     expect(g7.award?.accumulatedGames).toBe(1)
   })
 
-  it('raises the limit by exactly one ball per game offered and not won, for any run of games', () => fc.assert(fc.property(
-    fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 40 }),
-    (bingoBalls) => {
-      let s: PrimaState = { ...initialPrimaState(5_000), fundCents: 5_000 }
-      let expected = 50
-      for (const atBall of bingoBalls) {
-        const { announced, state, award } = play(s, 1000, 100, atBall)
-        expect(announced.active).toBe(true) // 6 % of 1,000.00 (60.00) each game keeps the fund above 50.00
-        expect(announced.ballLimit).toBe(expected)
-        if (atBall <= expected) {
-          expect(award?.amountCents).toBe(5_000)
-          expected = 50
-        } else {
-          expect(award).toBeNull()
-          expected += 1
+  it('raises the limit by exactly one ball per game offered and not won, for any run of games', () =>
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 40 }), (bingoBalls) => {
+        let s: PrimaState = { ...initialPrimaState(5_000), fundCents: 5_000 }
+        let expected = 50
+        for (const atBall of bingoBalls) {
+          const { announced, state, award } = play(s, 1000, 100, atBall)
+          expect(announced.active).toBe(true) // 6 % of 1,000.00 (60.00) each game keeps the fund above 50.00
+          expect(announced.ballLimit).toBe(expected)
+          if (atBall <= expected) {
+            expect(award?.amountCents).toBe(5_000)
+            expected = 50
+          } else {
+            expect(award).toBeNull()
+            expected += 1
+          }
+          s = state
         }
-        s = state
-      }
-    },
-  )))
+      }),
+    ))
 
   it('can keep the limit after an award when so configured', () => {
     const keep = { ...R, resetAfterAward: 'keep' as const }
@@ -150,13 +169,20 @@ describe('prima activation, ball limit and award (BNG-60, BNG-62, BNG-63, BNG-64
     expect(code(() => changePrimaAmount(s, 100_000, amounts))).toBe('VALIDATION_FAILED') // valid, but not the hall's
   })
 
-  it('never creates or loses a cent in a split', () => fc.assert(fc.property(
-    fc.integer({ min: 1, max: 20 }).map((units) => units * 5_000), fc.uniqueArray(fc.stringMatching(/^[A-Z]-\d{5}$/), { minLength: 1, maxLength: 30 }),
-    (amount, serials) => {
-      const s: PrimaState = { ...initialPrimaState(amount), fundCents: amount }
-      const { award } = settlePrima(s, primaAnnouncement(s), { atBall: 10, winnerSerials: serials })
-      expect(award!.winners.reduce((t, w) => t + w.amountCents, 0)).toBe(amount)
-      expect(Math.max(...award!.winners.map((w) => w.amountCents)) - Math.min(...award!.winners.map((w) => w.amountCents))).toBeLessThanOrEqual(1)
-    },
-  )))
+  it('never creates or loses a cent in a split', () =>
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }).map((units) => units * 5_000),
+        fc.uniqueArray(fc.stringMatching(/^[A-Z]-\d{5}$/), { minLength: 1, maxLength: 30 }),
+        (amount, serials) => {
+          const s: PrimaState = { ...initialPrimaState(amount), fundCents: amount }
+          const { award } = settlePrima(s, primaAnnouncement(s), { atBall: 10, winnerSerials: serials })
+          expect(award!.winners.reduce((t, w) => t + w.amountCents, 0)).toBe(amount)
+          expect(
+            Math.max(...award!.winners.map((w) => w.amountCents)) -
+              Math.min(...award!.winners.map((w) => w.amountCents)),
+          ).toBeLessThanOrEqual(1)
+        },
+      ),
+    ))
 })

@@ -92,29 +92,49 @@ export interface PrimaAward {
 export function primaAmountProblems(amountCents: number, rules: PrimaRules = PRIMA_RULES_CANTABRIA): string[] {
   const out: string[] = []
   if (!Number.isSafeInteger(amountCents)) return [`${amountCents} is not a whole number of cents`]
-  if (amountCents < rules.minAmountCents) out.push(`${amountCents} is below the minimum ${rules.minAmountCents} (BNG-59)`)
-  if (amountCents > rules.maxAmountCents) out.push(`${amountCents} is above the maximum ${rules.maxAmountCents} (BNG-59)`)
+  if (amountCents < rules.minAmountCents)
+    out.push(`${amountCents} is below the minimum ${rules.minAmountCents} (BNG-59)`)
+  if (amountCents > rules.maxAmountCents)
+    out.push(`${amountCents} is above the maximum ${rules.maxAmountCents} (BNG-59)`)
   if (amountCents % rules.stepCents !== 0) out.push(`${amountCents} is not a multiple of ${rules.stepCents} (BNG-59)`)
   return out
 }
 
 /** Validates the hall's list of amounts (at least one, no repeats, each valid). Throws VALIDATION_FAILED. */
-export function validatePrimaAmounts(amountsCents: readonly number[], rules: PrimaRules = PRIMA_RULES_CANTABRIA): number[] {
-  if (!Array.isArray(amountsCents) || amountsCents.length === 0) throw new DomainError('VALIDATION_FAILED', 'a hall needs at least one prima amount (BNG-59)', { rule: 'BNG-59' })
+export function validatePrimaAmounts(
+  amountsCents: readonly number[],
+  rules: PrimaRules = PRIMA_RULES_CANTABRIA,
+): number[] {
+  if (!Array.isArray(amountsCents) || amountsCents.length === 0)
+    throw new DomainError('VALIDATION_FAILED', 'a hall needs at least one prima amount (BNG-59)', { rule: 'BNG-59' })
   const problems = amountsCents.flatMap((a) => primaAmountProblems(a, rules))
   if (new Set(amountsCents).size !== amountsCents.length) problems.push('the amounts repeat')
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid prima amounts: ${problems.join('; ')}`, { rule: 'BNG-59', problems })
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid prima amounts: ${problems.join('; ')}`, {
+      rule: 'BNG-59',
+      problems,
+    })
   return [...amountsCents].sort((a, b) => a - b)
 }
 
 /** Validates the rules themselves (bp 0..10000, a limit of at least one ball, a step dividing min and max). */
 export function validatePrimaRules(rules: PrimaRules): PrimaRules {
   const p: string[] = []
-  if (!Number.isInteger(rules.deductionBp) || rules.deductionBp < 0 || rules.deductionBp > 10_000) p.push('deductionBp must be 0..10000')
-  if (!Number.isInteger(rules.baseBallLimit) || rules.baseBallLimit < 1 || rules.baseBallLimit > 255) p.push('baseBallLimit must be 1..255')
-  if (!Number.isInteger(rules.incrementPerGame) || rules.incrementPerGame < 0 || rules.incrementPerGame > 255) p.push('incrementPerGame must be 0..255')
-  if (!(rules.stepCents > 0) || rules.minAmountCents % rules.stepCents !== 0 || rules.maxAmountCents % rules.stepCents !== 0 || rules.minAmountCents > rules.maxAmountCents) p.push('min and max must be multiples of the step, min <= max')
-  if (rules.resetAfterAward !== 'base' && rules.resetAfterAward !== 'keep') p.push("resetAfterAward must be 'base' or 'keep'")
+  if (!Number.isInteger(rules.deductionBp) || rules.deductionBp < 0 || rules.deductionBp > 10_000)
+    p.push('deductionBp must be 0..10000')
+  if (!Number.isInteger(rules.baseBallLimit) || rules.baseBallLimit < 1 || rules.baseBallLimit > 255)
+    p.push('baseBallLimit must be 1..255')
+  if (!Number.isInteger(rules.incrementPerGame) || rules.incrementPerGame < 0 || rules.incrementPerGame > 255)
+    p.push('incrementPerGame must be 0..255')
+  if (
+    !(rules.stepCents > 0) ||
+    rules.minAmountCents % rules.stepCents !== 0 ||
+    rules.maxAmountCents % rules.stepCents !== 0 ||
+    rules.minAmountCents > rules.maxAmountCents
+  )
+    p.push('min and max must be multiples of the step, min <= max')
+  if (rules.resetAfterAward !== 'base' && rules.resetAfterAward !== 'keep')
+    p.push("resetAfterAward must be 'base' or 'keep'")
   if (p.length) throw new DomainError('VALIDATION_FAILED', `invalid prima rules: ${p.join('; ')}`, { problems: p })
   return rules
 }
@@ -123,24 +143,46 @@ export function validatePrimaRules(rules: PrimaRules): PrimaRules {
 export function initialPrimaState(amountCents: Cents, rules: PrimaRules = PRIMA_RULES_CANTABRIA): PrimaState {
   const problems = primaAmountProblems(amountCents, rules)
   if (problems.length) throw new DomainError('VALIDATION_FAILED', problems.join('; '), { rule: 'BNG-59' })
-  return { amountCents, fundCents: 0, ballLimit: rules.baseBallLimit, cycleGames: 0, unwonGames: 0, amountChangeable: true }
+  return {
+    amountCents,
+    fundCents: 0,
+    ballLimit: rules.baseBallLimit,
+    cycleGames: 0,
+    unwonGames: 0,
+    amountChangeable: true,
+  }
 }
 
 /** BNG-60, BNG-62: what a game announced now offers. */
 export function primaAnnouncement(state: PrimaState): PrimaAnnouncement {
-  return { active: state.fundCents >= state.amountCents, amountCents: state.amountCents, ballLimit: state.ballLimit, fundCents: state.fundCents }
+  return {
+    active: state.fundCents >= state.amountCents,
+    amountCents: state.amountCents,
+    ballLimit: state.ballLimit,
+    fundCents: state.fundCents,
+  }
 }
 
 /** BNG-58: the deduction of one game, shareOf rounds down to the cent. */
-export function primaDeduction(cardsSold: number, faceValueCents: Cents, rules: PrimaRules = PRIMA_RULES_CANTABRIA): Cents {
+export function primaDeduction(
+  cardsSold: number,
+  faceValueCents: Cents,
+  rules: PrimaRules = PRIMA_RULES_CANTABRIA,
+): Cents {
   if (!Number.isSafeInteger(cardsSold) || cardsSold < 0) throw new RangeError(`bad card count ${cardsSold}`)
   return shareOf(cardsSold * faceValueCents, rules.deductionBp)
 }
 
 /** BNG-58, BNG-63: the game's deduction enters the fund at close of sales; the new cycle has started. */
 export function accruePrima(state: PrimaState, deductionCents: Cents): PrimaState {
-  if (!Number.isSafeInteger(deductionCents) || deductionCents < 0) throw new RangeError(`bad deduction ${deductionCents}`)
-  return { ...state, fundCents: state.fundCents + deductionCents, cycleGames: state.cycleGames + 1, amountChangeable: false }
+  if (!Number.isSafeInteger(deductionCents) || deductionCents < 0)
+    throw new RangeError(`bad deduction ${deductionCents}`)
+  return {
+    ...state,
+    fundCents: state.fundCents + deductionCents,
+    cycleGames: state.cycleGames + 1,
+    amountChangeable: false,
+  }
 }
 
 /** A void game (BNG-86 refund): its deduction leaves the fund again; the limit is untouched. */
@@ -153,38 +195,66 @@ export function reversePrima(state: PrimaState, deductionCents: Cents): PrimaSta
  * balls drawn when the bingo was verified; `winnerSerials` the bingo winners. Returns the next state and the award
  * (null when the prima was not on offer or the bingo came after the limit).
  */
-export function settlePrima(state: PrimaState, announced: PrimaAnnouncement, bingo: { atBall: number; winnerSerials: readonly string[] }, rules: PrimaRules = PRIMA_RULES_CANTABRIA): { state: PrimaState; award: PrimaAward | null } {
+export function settlePrima(
+  state: PrimaState,
+  announced: PrimaAnnouncement,
+  bingo: { atBall: number; winnerSerials: readonly string[] },
+  rules: PrimaRules = PRIMA_RULES_CANTABRIA,
+): { state: PrimaState; award: PrimaAward | null } {
   if (!announced.active) return { state, award: null }
   if (bingo.winnerSerials.length > 0 && bingo.atBall <= announced.ballLimit) {
     const sorted = [...bingo.winnerSerials].sort(compareBytes)
     const parts = splitEvenly(announced.amountCents, sorted.length)
     const award: PrimaAward = {
-      amountCents: announced.amountCents, atBall: bingo.atBall, ballLimit: announced.ballLimit, accumulatedGames: state.cycleGames,
+      amountCents: announced.amountCents,
+      atBall: bingo.atBall,
+      ballLimit: announced.ballLimit,
+      accumulatedGames: state.cycleGames,
       winners: sorted.map((serial, i) => ({ serial, amountCents: parts[i] })),
     }
     return {
       award,
       state: {
-        ...state, fundCents: state.fundCents - announced.amountCents, cycleGames: 0, unwonGames: 0, amountChangeable: true,
+        ...state,
+        fundCents: state.fundCents - announced.amountCents,
+        cycleGames: 0,
+        unwonGames: 0,
+        amountChangeable: true,
         ballLimit: rules.resetAfterAward === 'base' ? rules.baseBallLimit : announced.ballLimit,
       },
     }
   }
   // Offered and not won: one more ball for the next game (BNG-62).
-  return { state: { ...state, ballLimit: announced.ballLimit + rules.incrementPerGame, unwonGames: state.unwonGames + 1 }, award: null }
+  return {
+    state: { ...state, ballLimit: announced.ballLimit + rules.incrementPerGame, unwonGames: state.unwonGames + 1 },
+    award: null,
+  }
 }
 
 /**
  * BNG-61: the hall chooses another of its amounts. Allowed when the amount in force has been awarded and the new
  * cycle has not started, or when nothing has been deducted yet.
  */
-export function changePrimaAmount(state: PrimaState, amountCents: Cents, hallAmounts: readonly Cents[], rules: PrimaRules = PRIMA_RULES_CANTABRIA): PrimaState {
+export function changePrimaAmount(
+  state: PrimaState,
+  amountCents: Cents,
+  hallAmounts: readonly Cents[],
+  rules: PrimaRules = PRIMA_RULES_CANTABRIA,
+): PrimaState {
   const problems = primaAmountProblems(amountCents, rules)
   if (problems.length) throw new DomainError('VALIDATION_FAILED', problems.join('; '), { rule: 'BNG-59' })
-  if (!hallAmounts.includes(amountCents)) throw new DomainError('VALIDATION_FAILED', `${amountCents} is not one of the hall's prima amounts`, { rule: 'BNG-61', amounts: hallAmounts })
+  if (!hallAmounts.includes(amountCents))
+    throw new DomainError('VALIDATION_FAILED', `${amountCents} is not one of the hall's prima amounts`, {
+      rule: 'BNG-61',
+      amounts: hallAmounts,
+    })
   const untouched = state.fundCents === 0 && state.cycleGames === 0
   if (!state.amountChangeable && !untouched) {
-    throw new DomainError('ILLEGAL_TRANSITION', 'the prima amount in force must be awarded before another is chosen (BNG-60, BNG-61)', { rule: 'BNG-61' })
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      'the prima amount in force must be awarded before another is chosen (BNG-60, BNG-61)',
+      { rule: 'BNG-61' },
+    )
   }
   return { ...state, amountCents }
 }

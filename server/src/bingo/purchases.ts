@@ -22,7 +22,12 @@ import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type Bing
 import type { Sql } from '../db/database.ts'
 import * as store from './store.ts'
 
-export interface PurchaseInput { gameId: string; hallId: string; count: number; playerKey: string | null }
+export interface PurchaseInput {
+  gameId: string
+  hallId: string
+  count: number
+  playerKey: string | null
+}
 
 /** Checks a purchase before any card is taken; throws the rule's error. Runs inside the sale's transaction. */
 export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: PurchaseInput): Promise<void> {
@@ -32,7 +37,11 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   const { hall, profile } = await hallOf(sql, input.hallId)
   // BNG-19: the hall's entry closed for this game; the reading of its data has begun and its sale is over.
   if (game.entry_closed_at) {
-    throw new DomainError('HALL_ENTRY_CLOSED', `entry to the hall closed for game ${game.id} at ${game.entry_closed_at}: no card is sold for it (BNG-19)`, { gameId: game.id, closedAt: game.entry_closed_at, rule: 'BNG-19' })
+    throw new DomainError(
+      'HALL_ENTRY_CLOSED',
+      `entry to the hall closed for game ${game.id} at ${game.entry_closed_at}: no card is sold for it (BNG-19)`,
+      { gameId: game.id, closedAt: game.entry_closed_at, rule: 'BNG-19' },
+    )
   }
   const heldBefore = input.playerKey ? await store.playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: Number(game.face_value_cents) })
@@ -40,7 +49,11 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
     // BNG-93: a new player of this game takes a seat; there are no more players than seats (no standing play).
     const players = await store.playersOfGame(sql, game.id, hall.id)
     if (players >= Number(hall.playing_positions)) {
-      throw new DomainError('HALL_FULL', `the ${hall.playing_positions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`, { playingPositions: Number(hall.playing_positions), players, rule: 'BNG-93' })
+      throw new DomainError(
+        'HALL_FULL',
+        `the ${hall.playing_positions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`,
+        { playingPositions: Number(hall.playing_positions), players, rule: 'BNG-93' },
+      )
     }
   }
   // BNG-15: the previous game's cards are handed back before buying ("Es requisito para adquirir cartones en una
@@ -51,17 +64,34 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
     if (previous) {
       const kept = await store.unreturnedCardsOfPlayer(sql, previous.id, input.playerKey)
       if (kept.length > 0) {
-        throw new DomainError('PREVIOUS_CARDS_NOT_RETURNED', `the player has not handed back ${kept.length} cards of game ${previous.order_no}: ${kept.slice(0, 10).join(', ')} (BNG-15)`, { gameId: previous.id, serials: kept, rule: 'BNG-15' })
+        throw new DomainError(
+          'PREVIOUS_CARDS_NOT_RETURNED',
+          `the player has not handed back ${kept.length} cards of game ${previous.order_no}: ${kept.slice(0, 10).join(', ')} (BNG-15)`,
+          { gameId: previous.id, serials: kept, rule: 'BNG-15' },
+        )
       }
     }
   }
 }
 
 /** Records the cards sold to a recognised player (CFG-16 count, BNG-93 seats, BNG-15 return, BNG-85 buyer). */
-export async function recordPurchase(ctx: BingoContext, sql: Sql, input: { gameId: string; hallId: string; playerKey: string | null; cardIds: string[] }): Promise<void> {
+export async function recordPurchase(
+  ctx: BingoContext,
+  sql: Sql,
+  input: { gameId: string; hallId: string; playerKey: string | null; cardIds: string[] },
+): Promise<void> {
   if (!input.playerKey) return
   const at = ctx.now()
-  await store.insertPlayerCards(sql, input.cardIds.map((cardId) => ({ cardId, gameId: input.gameId, hallId: input.hallId, playerKey: input.playerKey!, at })))
+  await store.insertPlayerCards(
+    sql,
+    input.cardIds.map((cardId) => ({
+      cardId,
+      gameId: input.gameId,
+      hallId: input.hallId,
+      playerKey: input.playerKey!,
+      at,
+    })),
+  )
 }
 
 type Actor = { kind: string; id: string; name: string; role: string }
@@ -70,13 +100,26 @@ type Actor = { kind: string; id: string; name: string; role: string }
  * BNG-19: closes the hall's entry for a game when the reading of its data begins. Sales are over from then on for
  * that game, and nobody is let in until it ends. Where the profile has the rule, the close of sales does it too.
  */
-export async function closeHallEntry(ctx: BingoContext, input: { gameId: string; by: Actor }): Promise<{ gameId: string; entryClosedAt: string }> {
+export async function closeHallEntry(
+  ctx: BingoContext,
+  input: { gameId: string; by: Actor },
+): Promise<{ gameId: string; entryClosedAt: string }> {
   return ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
     const { profile } = await hallOf(tx, game.hall_id)
-    if (!profile.hallEntryClosesForGame) throw new DomainError('RULE_DISABLED', `profile ${profile.id} does not close the hall's entry during a game (BNG-19)`, { rule: 'BNG-19' })
-    if (game.status === GameStatus.Finished || game.status === GameStatus.Void) throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id} is ${game.status}`, { gameId: game.id })
-    if (game.entry_closed_at) throw new DomainError('ILLEGAL_TRANSITION', `the hall's entry is already closed for game ${game.id}`, { gameId: game.id, closedAt: game.entry_closed_at })
+    if (!profile.hallEntryClosesForGame)
+      throw new DomainError(
+        'RULE_DISABLED',
+        `profile ${profile.id} does not close the hall's entry during a game (BNG-19)`,
+        { rule: 'BNG-19' },
+      )
+    if (game.status === GameStatus.Finished || game.status === GameStatus.Void)
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id} is ${game.status}`, { gameId: game.id })
+    if (game.entry_closed_at)
+      throw new DomainError('ILLEGAL_TRANSITION', `the hall's entry is already closed for game ${game.id}`, {
+        gameId: game.id,
+        closedAt: game.entry_closed_at,
+      })
     const at = ctx.now()
     await entryClosedWithin(ctx, tx, game, at, input.by)
     return { gameId: game.id, entryClosedAt: at }
@@ -84,9 +127,20 @@ export async function closeHallEntry(ctx: BingoContext, input: { gameId: string;
 }
 
 /** Marks the entry closed and journals it, once (BNG-19). */
-export async function entryClosedWithin(_ctx: BingoContext, tx: Tx, game: { id: string; hall_id: string; session_id: string }, at: string, by: Actor | { kind: 'system'; reason: string }): Promise<void> {
+export async function entryClosedWithin(
+  _ctx: BingoContext,
+  tx: Tx,
+  game: { id: string; hall_id: string; session_id: string },
+  at: string,
+  by: Actor | { kind: 'system'; reason: string },
+): Promise<void> {
   if (!(await store.markEntryClosed(tx, game.id, at))) return
-  const rec = await appendJournal(tx, { at, type: 'hall.entry_closed', scope: gameScope(game), payload: { gameId: game.id, hallId: game.hall_id, by, rule: 'BNG-19' } })
+  const rec = await appendJournal(tx, {
+    at,
+    type: 'hall.entry_closed',
+    scope: gameScope(game),
+    payload: { gameId: game.id, hallId: game.hall_id, by, rule: 'BNG-19' },
+  })
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'entry_closed' })
 }
 
@@ -94,8 +148,12 @@ export async function entryClosedWithin(_ctx: BingoContext, tx: Tx, game: { id: 
  * BNG-93 / BNG-19: players let into (or out of) the hall during a session. Refused beyond the hall's seated
  * playing positions (HALL_FULL), and while entry is closed for a game (HALL_ENTRY_CLOSED).
  */
-export async function recordEntry(ctx: BingoContext, input: { sessionId: string; direction: 'in' | 'out'; people: number; by: Actor }): Promise<{ sessionId: string; present: number; playingPositions: number }> {
-  if (!Number.isInteger(input.people) || input.people < 1 || input.people > 1000) throw new DomainError('VALIDATION_FAILED', 'people must be 1..1000', { field: 'people' })
+export async function recordEntry(
+  ctx: BingoContext,
+  input: { sessionId: string; direction: 'in' | 'out'; people: number; by: Actor },
+): Promise<{ sessionId: string; present: number; playingPositions: number }> {
+  if (!Number.isInteger(input.people) || input.people < 1 || input.people > 1000)
+    throw new DomainError('VALIDATION_FAILED', 'people must be 1..1000', { field: 'people' })
   return ctx.tx(async (tx) => {
     const s = await loadSession(tx, input.sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${s.id} is closed`)
@@ -104,15 +162,49 @@ export async function recordEntry(ctx: BingoContext, input: { sessionId: string;
     const positions = Number(hall.playing_positions)
     if (input.direction === 'in') {
       const closed = profile.hallEntryClosesForGame ? await store.entryClosedGameOfSession(tx, s.id) : undefined
-      if (closed) throw new DomainError('HALL_ENTRY_CLOSED', `entry to the hall closed at ${closed.entry_closed_at} for game ${closed.id}, until it ends (BNG-19)`, { gameId: closed.id, closedAt: closed.entry_closed_at, rule: 'BNG-19' })
-      if (present + input.people > positions) throw new DomainError('HALL_FULL', `${present} players are seated of ${positions} playing positions: ${input.people} more cannot enter (BNG-93)`, { present, playingPositions: positions, rule: 'BNG-93' })
+      if (closed)
+        throw new DomainError(
+          'HALL_ENTRY_CLOSED',
+          `entry to the hall closed at ${closed.entry_closed_at} for game ${closed.id}, until it ends (BNG-19)`,
+          { gameId: closed.id, closedAt: closed.entry_closed_at, rule: 'BNG-19' },
+        )
+      if (present + input.people > positions)
+        throw new DomainError(
+          'HALL_FULL',
+          `${present} players are seated of ${positions} playing positions: ${input.people} more cannot enter (BNG-93)`,
+          { present, playingPositions: positions, rule: 'BNG-93' },
+        )
     } else if (input.people > present) {
-      throw new DomainError('VALIDATION_FAILED', `only ${present} players are recorded in the hall`, { field: 'people', present })
+      throw new DomainError('VALIDATION_FAILED', `only ${present} players are recorded in the hall`, {
+        field: 'people',
+        present,
+      })
     }
     const at = ctx.now()
     const after = input.direction === 'in' ? present + input.people : present - input.people
-    await store.insertHallEntry(tx, { id: ctx.newId('he'), hallId: hall.id, sessionId: s.id, direction: input.direction, people: input.people, at, by: JSON.stringify(input.by) })
-    await appendJournal(tx, { at, type: 'hall.entry', scope: sessionScope(s), payload: { sessionId: s.id, direction: input.direction, people: input.people, present: after, playingPositions: positions, by: input.by, rule: 'BNG-93' } })
+    await store.insertHallEntry(tx, {
+      id: ctx.newId('he'),
+      hallId: hall.id,
+      sessionId: s.id,
+      direction: input.direction,
+      people: input.people,
+      at,
+      by: JSON.stringify(input.by),
+    })
+    await appendJournal(tx, {
+      at,
+      type: 'hall.entry',
+      scope: sessionScope(s),
+      payload: {
+        sessionId: s.id,
+        direction: input.direction,
+        people: input.people,
+        present: after,
+        playingPositions: positions,
+        by: input.by,
+        rule: 'BNG-93',
+      },
+    })
     return { sessionId: s.id, present: after, playingPositions: positions }
   })
 }
@@ -121,7 +213,10 @@ export async function recordEntry(ctx: BingoContext, input: { sessionId: string;
  * BNG-15 / BNG-88: cards handed back to the hall's staff, by id (the route verified each card's signed code). A
  * card is handed back once, after its game's sales closed (before, it is still being played for).
  */
-export async function returnCards(ctx: BingoContext, input: { cardIds: string[]; by: Actor; stationId: string | null }): Promise<{ returned: Array<{ serial: string; gameId: string }>; already: string[] }> {
+export async function returnCards(
+  ctx: BingoContext,
+  input: { cardIds: string[]; by: Actor; stationId: string | null },
+): Promise<{ returned: Array<{ serial: string; gameId: string }>; already: string[] }> {
   return ctx.tx(async (tx) => {
     const at = ctx.now()
     const returned: Array<{ serial: string; gameId: string }> = []
@@ -130,12 +225,25 @@ export async function returnCards(ctx: BingoContext, input: { cardIds: string[];
     for (const id of [...new Set(input.cardIds)]) {
       const card = await store.cardById(tx, id)
       if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${id} not found`)
-      if (await store.cardReturned(tx, id)) { already.push(card.serial); continue }
+      if (await store.cardReturned(tx, id)) {
+        already.push(card.serial)
+        continue
+      }
       const game = await loadGame(tx, card.game_id)
       if (game.status === GameStatus.Announced || game.status === GameStatus.OnSale) {
-        throw new DomainError('ILLEGAL_TRANSITION', `card ${card.serial} is on sale for game ${game.id}: it is handed back after the game`, { serial: card.serial, gameId: game.id })
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `card ${card.serial} is on sale for game ${game.id}: it is handed back after the game`,
+          { serial: card.serial, gameId: game.id },
+        )
       }
-      await store.insertCardReturn(tx, { cardId: id, gameId: game.id, at, by: JSON.stringify(input.by), stationId: input.stationId })
+      await store.insertCardReturn(tx, {
+        cardId: id,
+        gameId: game.id,
+        at,
+        by: JSON.stringify(input.by),
+        stationId: input.stationId,
+      })
       // BNG-87/88: a card handed back after its game is in the hall's custody too (returned, or archived if it won).
       await collectOnReturn(tx, id, at, input.by.name)
       returned.push({ serial: card.serial, gameId: game.id })
@@ -143,14 +251,25 @@ export async function returnCards(ctx: BingoContext, input: { cardIds: string[];
     }
     for (const [gameId, serials] of byGame) {
       const game = await loadGame(tx, gameId)
-      await appendJournal(tx, { at, type: 'cards.returned', scope: gameScope(game), payload: { gameId, serials, stationId: input.stationId, by: input.by, rule: 'BNG-15' } })
+      await appendJournal(tx, {
+        at,
+        type: 'cards.returned',
+        scope: gameScope(game),
+        payload: { gameId, serials, stationId: input.stationId, by: input.by, rule: 'BNG-15' },
+      })
     }
     return { returned, already }
   })
 }
 
 /** The hall's door as a screen shows it: players present in the open session, and whether entry is closed. */
-export async function doorOf(sql: Sql, sessionId: string | null): Promise<{ present: number; entryClosedForGame: string | null }> {
+export async function doorOf(
+  sql: Sql,
+  sessionId: string | null,
+): Promise<{ present: number; entryClosedForGame: string | null }> {
   if (!sessionId) return { present: 0, entryClosedForGame: null }
-  return { present: await store.peopleInSession(sql, sessionId), entryClosedForGame: (await store.entryClosedGameOfSession(sql, sessionId))?.id ?? null }
+  return {
+    present: await store.peopleInSession(sql, sessionId),
+    entryClosedForGame: (await store.entryClosedGameOfSession(sql, sessionId))?.id ?? null,
+  }
 }

@@ -22,24 +22,67 @@ export function retentionEndsAt(closedAt: string, retentionDays: number): string
 export function createRetentionService(deps: { db: Database; clock: { now(): Date } }) {
   const { db } = deps
 
-  async function purgeSession(input: { sessionId: string; by: string; witness: string; reason: string }): Promise<{ sessionId: string; cardsPurged: number; retentionDays: number; retainedUntil: string }> {
+  async function purgeSession(input: {
+    sessionId: string
+    by: string
+    witness: string
+    reason: string
+  }): Promise<{ sessionId: string; cardsPurged: number; retentionDays: number; retainedUntil: string }> {
     return db.transaction(async (tx) => {
       const s = await sessionRetentionFacts(tx, input.sessionId)
       if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${input.sessionId} not found`)
       const at = deps.clock.now().toISOString()
       const retentionDays = await retentionDaysOfHall(tx, s.hall_id)
-      const refuse = (why: string, extra: Record<string, unknown> = {}) => new DomainError('RETENTION_NOT_ELAPSED', why, { sessionId: input.sessionId, retentionDays, rule: 'BNG-77', ...extra })
-      if (Number(s.purged) > 0) throw new DomainError('ILLEGAL_TRANSITION', `session ${input.sessionId} was already purged`)
+      const refuse = (why: string, extra: Record<string, unknown> = {}) =>
+        new DomainError('RETENTION_NOT_ELAPSED', why, {
+          sessionId: input.sessionId,
+          retentionDays,
+          rule: 'BNG-77',
+          ...extra,
+        })
+      if (Number(s.purged) > 0)
+        throw new DomainError('ILLEGAL_TRANSITION', `session ${input.sessionId} was already purged`)
       if (s.status !== 'closed' || !s.closed_at) throw refuse('the session is still open: its minutes are not closed')
       const retainedUntil = retentionEndsAt(s.closed_at, retentionDays)
-      if (at < retainedUntil) throw refuse(`the session's records are kept until ${retainedUntil} (${retentionDays} days from its minutes)`, { retainedUntil })
-      if (Number(s.pending_complaints) > 0) throw refuse(`${s.pending_complaints} complaint(s) of the session are pending: its records are kept until they are resolved`, { pendingComplaints: Number(s.pending_complaints) })
-      if (Number(s.held_cards) > 0) throw refuse(`${s.held_cards} card(s) of the session are held as evidence for the authority (BNG-87 (a))`, { heldCards: Number(s.held_cards) })
+      if (at < retainedUntil)
+        throw refuse(`the session's records are kept until ${retainedUntil} (${retentionDays} days from its minutes)`, {
+          retainedUntil,
+        })
+      if (Number(s.pending_complaints) > 0)
+        throw refuse(
+          `${s.pending_complaints} complaint(s) of the session are pending: its records are kept until they are resolved`,
+          { pendingComplaints: Number(s.pending_complaints) },
+        )
+      if (Number(s.held_cards) > 0)
+        throw refuse(`${s.held_cards} card(s) of the session are held as evidence for the authority (BNG-87 (a))`, {
+          heldCards: Number(s.held_cards),
+        })
       const cardsPurged = await purgeNonWinningCardsOfSession(tx, input.sessionId)
-      await insertRecordsPurge(tx, { sessionId: input.sessionId, hallId: s.hall_id, at, by: input.by, witness: input.witness, cardsPurged, retentionDays })
+      await insertRecordsPurge(tx, {
+        sessionId: input.sessionId,
+        hallId: s.hall_id,
+        at,
+        by: input.by,
+        witness: input.witness,
+        cardsPurged,
+        retentionDays,
+      })
       await appendJournal(tx, {
-        at, type: 'records.purged', scope: `hall:${s.hall_id}/session:${input.sessionId}`,
-        payload: { sessionId: input.sessionId, closedAt: s.closed_at, retentionDays, retainedUntil, cardsPurged, kept: 'winning cards, prizes, payouts, journal and minutes', by: input.by, witness: input.witness, reason: input.reason, rule: 'BNG-77' },
+        at,
+        type: 'records.purged',
+        scope: `hall:${s.hall_id}/session:${input.sessionId}`,
+        payload: {
+          sessionId: input.sessionId,
+          closedAt: s.closed_at,
+          retentionDays,
+          retainedUntil,
+          cardsPurged,
+          kept: 'winning cards, prizes, payouts, journal and minutes',
+          by: input.by,
+          witness: input.witness,
+          reason: input.reason,
+          rule: 'BNG-77',
+        },
       })
       return { sessionId: input.sessionId, cardsPurged, retentionDays, retainedUntil }
     })

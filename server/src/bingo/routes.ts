@@ -3,7 +3,17 @@
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
 import { z } from 'zod'
-import { actorOf, body, nameOf, needs, param, principalOf, witnessOf, type App, type AppContext } from '../http/context.ts'
+import {
+  actorOf,
+  body,
+  nameOf,
+  needs,
+  param,
+  principalOf,
+  witnessOf,
+  type App,
+  type AppContext,
+} from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import { counterCashFields, counterTill } from '../http/station.ts'
@@ -11,62 +21,141 @@ import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/)
 /**
  * Issue 14 point 2 (BNG-27, BNG-94, BNG-96): a recount is made by the requester (the Jefe de Mesa, or de Mesa-Cajero)
  * in the presence of the Director de Bingo (Bolivia) or the Jefe de Sala (Cantabria), who confirms it with their own
  * credential on the same screen (X-Bolillo-Second-Person, holding ball-set.witness). Both names go into the journal
  * and the minutes; the body's `confirmedBy` is read only with authentication off (witnessOf).
  */
-async function recountOf(c: AppContext, r: { ballsCounted: number; confirmedBy?: string }): Promise<{ ballsCounted: number; confirmedBy: string; countedBy?: string }> {
-  if (!c.get('authOn')) return { ballsCounted: r.ballsCounted, confirmedBy: nameOf(c, r.confirmedBy, 'recount.confirmedBy') }
+async function recountOf(
+  c: AppContext,
+  r: { ballsCounted: number; confirmedBy?: string },
+): Promise<{ ballsCounted: number; confirmedBy: string; countedBy?: string }> {
+  if (!c.get('authOn'))
+    return { ballsCounted: r.ballsCounted, confirmedBy: nameOf(c, r.confirmedBy, 'recount.confirmedBy') }
   return { ballsCounted: r.ballsCounted, countedBy: nameOf(c), confirmedBy: await witnessOf(c, 'ball-set.witness') }
 }
 
 const bp = z.number().int().min(0).max(10_000)
 /** BNG-52: a Plan de Apuestas version: prize shares, pot increments and commission, in basis points of the total collected. */
-const bettingPlan = z.object({
-  authorisationRef: z.string().min(1).max(120),
-  shares: z.object({ poolBp: bp, lineBp: bp, bingoBp: bp, primaBp: bp }).strict(),
-  potsBp: bp.default(0), commissionBp: bp.default(0),
-}).strict()
-const recount = z.object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120).optional() }).strict()
+const bettingPlan = z
+  .object({
+    authorisationRef: z.string().min(1).max(120),
+    shares: z.object({ poolBp: bp, lineBp: bp, bingoBp: bp, primaBp: bp }).strict(),
+    potsBp: bp.default(0),
+    commissionBp: bp.default(0),
+  })
+  .strict()
+const recount = z
+  .object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120).optional() })
+  .strict()
 
 export function registerBingoRoutes(app: App, services: Services) {
   const { bingo } = services
   // ---- halls, series, sessions
   app.get('/api/halls', needs('hall.read'), async (c) => c.json({ halls: await bingo.listHalls() }))
-  app.get('/api/halls/:hallId', needs('hall.read'), async (c) => c.json(await bingo.getHallOverview(param(c, 'hallId'))))
+  app.get('/api/halls/:hallId', needs('hall.read'), async (c) =>
+    c.json(await bingo.getHallOverview(param(c, 'hallId'))),
+  )
   app.post('/api/halls', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ name: z.string().min(1).max(120), profileId: z.enum(['BO-2025', 'ES-CB-2010']), playingPositions: z.number().int().min(1).max(100_000), id: id.optional(), timeZone: z.string().min(1).max(64).optional(), bettingPlan: bettingPlan.optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          name: z.string().min(1).max(120),
+          profileId: z.enum(['BO-2025', 'ES-CB-2010']),
+          playingPositions: z.number().int().min(1).max(100_000),
+          id: id.optional(),
+          timeZone: z.string().min(1).max(64).optional(),
+          bettingPlan: bettingPlan.optional(),
+        })
+        .strict(),
+    )
     return c.json(await bingo.createHall({ ...b, by: actorOf(c) }), 201)
   })
   // Issue 18: the rules a hall plays under and every version of its plans (BNG-52, CFG-17, CFG-24/25, BNG-102).
-  app.get('/api/halls/:hallId/rules', needs('minutes.read'), async (c) => c.json(await bingo.hallRules(param(c, 'hallId'))))
+  app.get('/api/halls/:hallId/rules', needs('minutes.read'), async (c) =>
+    c.json(await bingo.hallRules(param(c, 'hallId'))),
+  )
   app.put('/api/halls/:hallId/betting-plan', needs('hall.rules'), async (c) => {
     const plan = await body(c, bettingPlan)
     return c.json(await bingo.setBettingPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   app.put('/api/halls/:hallId/licence', needs('hall.rules'), async (c) => {
-    const terms = await body(c, z.object({ authorisationRef: z.string().min(1).max(120), minimumBasis: z.enum(['cards', 'positions']), playingPositions: z.number().int().min(1).max(100_000) }).strict())
+    const terms = await body(
+      c,
+      z
+        .object({
+          authorisationRef: z.string().min(1).max(120),
+          minimumBasis: z.enum(['cards', 'positions']),
+          playingPositions: z.number().int().min(1).max(100_000),
+        })
+        .strict(),
+    )
     return c.json(await bingo.setLicenceTerms({ hallId: param(c, 'hallId'), terms, by: actorOf(c) }))
   })
   app.put('/api/halls/:hallId/derived-plan', needs('hall.rules'), async (c) => {
-    const plan = await body(c, z.object({
-      authorisationRef: z.string().min(1).max(120), version: z.enum(['instant', 'deferred']), ballCount: z.number().int(), rows: z.number().int().min(1).max(5), perRow: z.number().int().min(1).max(18),
-      prizePercentBp: z.number().int().min(0).max(10_000),
-      prizes: z.array(z.object({ name: z.string().min(1).max(60), combination: z.string().min(1).max(120), shareBp: z.number().int().min(0).max(10_000), fixedCents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(), stakeMultiple: z.number().int().positive().max(100_000).optional() }).strict()).min(1).max(20),
-      window: z.object({ games: z.number().int().min(1).max(100_000).optional(), hours: z.number().int().min(1).max(8760).optional() }).strict().optional(),
-    }).strict())
+    const plan = await body(
+      c,
+      z
+        .object({
+          authorisationRef: z.string().min(1).max(120),
+          version: z.enum(['instant', 'deferred']),
+          ballCount: z.number().int(),
+          rows: z.number().int().min(1).max(5),
+          perRow: z.number().int().min(1).max(18),
+          prizePercentBp: z.number().int().min(0).max(10_000),
+          prizes: z
+            .array(
+              z
+                .object({
+                  name: z.string().min(1).max(60),
+                  combination: z.string().min(1).max(120),
+                  shareBp: z.number().int().min(0).max(10_000),
+                  fixedCents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+                  stakeMultiple: z.number().int().positive().max(100_000).optional(),
+                })
+                .strict(),
+            )
+            .min(1)
+            .max(20),
+          window: z
+            .object({
+              games: z.number().int().min(1).max(100_000).optional(),
+              hours: z.number().int().min(1).max(8760).optional(),
+            })
+            .strict()
+            .optional(),
+        })
+        .strict(),
+    )
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
   const cards = z.number().int().min(1).max(100_000)
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
-    const rules = await body(c, z.object({
-      authorisationRef: z.string().min(1).max(120), minCardsPerPurchase: cards, maxCardsPerPurchase: cards, maxCardsPerPlayer: cards,
-      faceValuesCents: z.array(z.number().int().positive().max(100_000_000)).min(1).max(20).nullable().default(null),
-    }).strict())
+    const rules = await body(
+      c,
+      z
+        .object({
+          authorisationRef: z.string().min(1).max(120),
+          minCardsPerPurchase: cards,
+          maxCardsPerPurchase: cards,
+          maxCardsPerPlayer: cards,
+          faceValuesCents: z
+            .array(z.number().int().positive().max(100_000_000))
+            .min(1)
+            .max(20)
+            .nullable()
+            .default(null),
+        })
+        .strict(),
+    )
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
   })
   // CFG-21: the hall's automatic claims (null: the profile's default).
@@ -77,7 +166,9 @@ export function registerBingoRoutes(app: App, services: Services) {
   // BNG-34: the hall's CCTV camera on the ball exit point, named by every incident of its games (GEN-31).
   app.put('/api/halls/:hallId/cctv', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ ballCameraId: z.string().min(1).max(80).nullable() }).strict())
-    return c.json(await bingo.setHallCamera({ hallId: param(c, 'hallId'), ballCameraId: b.ballCameraId, by: actorOf(c) }))
+    return c.json(
+      await bingo.setHallCamera({ hallId: param(c, 'hallId'), ballCameraId: b.ballCameraId, by: actorOf(c) }),
+    )
   })
   // Issue 17: the hall's wall clock (IANA zone); null goes back to the profile's.
   app.put('/api/halls/:hallId/time-zone', needs('hall.admin'), async (c) => {
@@ -90,24 +181,66 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.setHallTerritory({ hallId: param(c, 'hallId'), territory: b.territory, by: actorOf(c) }))
   })
   app.post('/api/master-sets', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict())
+    const b = await body(
+      c,
+      z.object({ count: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(128).optional() }).strict(),
+    )
     return c.json(await bingo.createMasterSet(b), 201)
   })
   app.post('/api/halls/:hallId/series', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({ code: z.string().min(1).max(8), masterSetId: id, faceValueCents: z.number().int().positive().max(100_000_000), layoutAuthorisationRef: z.string().min(1).max(120).optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          code: z.string().min(1).max(8),
+          masterSetId: id,
+          faceValueCents: z.number().int().positive().max(100_000_000),
+          layoutAuthorisationRef: z.string().min(1).max(120).optional(),
+        })
+        .strict(),
+    )
     return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) }), 201)
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     // BNG-41: the ball recount (BNG-27) and the check of the material and installations, both before the session.
-    const b = await body(c, z.object({ recount, checklist: z.object({ extractor: z.boolean(), cctv: z.boolean(), displays: z.boolean(), sound: z.boolean(), reader: z.boolean().optional(), note: z.string().max(500).optional() }).strict() }).strict())
-    return c.json(await bingo.openSession({ hallId: param(c, 'hallId'), recount: await recountOf(c, b.recount), checklist: b.checklist }), 201)
+    const b = await body(
+      c,
+      z
+        .object({
+          recount,
+          checklist: z
+            .object({
+              extractor: z.boolean(),
+              cctv: z.boolean(),
+              displays: z.boolean(),
+              sound: z.boolean(),
+              reader: z.boolean().optional(),
+              note: z.string().max(500).optional(),
+            })
+            .strict(),
+        })
+        .strict(),
+    )
+    return c.json(
+      await bingo.openSession({
+        hallId: param(c, 'hallId'),
+        recount: await recountOf(c, b.recount),
+        checklist: b.checklist,
+      }),
+      201,
+    )
   })
   // BNG-93 / BNG-19: players let into or out of the hall (never more than its seated positions; none while closed).
   app.post('/api/sessions/:sessionId/entries', needs('game.sales'), async (c) => {
-    const b = await body(c, z.object({ direction: z.enum(['in', 'out']), people: z.number().int().min(1).max(1000) }).strict())
+    const b = await body(
+      c,
+      z.object({ direction: z.enum(['in', 'out']), people: z.number().int().min(1).max(1000) }).strict(),
+    )
     return c.json(await bingo.recordEntry({ sessionId: param(c, 'sessionId'), ...b, by: actorOf(c) }), 201)
   })
-  app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))))
+  app.get('/api/sessions/:sessionId', needs('minutes.read'), async (c) =>
+    c.json(await services.minutes.sessionSummary(param(c, 'sessionId'))),
+  )
   app.post('/api/sessions/:sessionId/last-game', needs('session.close'), async (c) => {
     await bingo.announceLastGame(param(c, 'sessionId'))
     return c.json({ ok: true })
@@ -117,29 +250,54 @@ export function registerBingoRoutes(app: App, services: Services) {
     await bingo.closeSession(param(c, 'sessionId'), b.recount ? await recountOf(c, b.recount) : null)
     return c.json({ ok: true })
   })
-  app.get('/api/sessions/:sessionId/minutes', needs('minutes.read'), async (c) => c.json(await services.minutes.sessionMinutes(param(c, 'sessionId'))))
+  app.get('/api/sessions/:sessionId/minutes', needs('minutes.read'), async (c) =>
+    c.json(await services.minutes.sessionMinutes(param(c, 'sessionId'))),
+  )
   app.get('/api/sessions/:sessionId/minutes.pdf', needs('minutes.read'), async (c) => {
-    const pdf = await services.minutes.sessionMinutesPdf(param(c, 'sessionId'), pickLang(c.req.header('accept-language')))
-    return c.body(pdf as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="acta-${param(c, 'sessionId')}.pdf"` })
+    const pdf = await services.minutes.sessionMinutesPdf(
+      param(c, 'sessionId'),
+      pickLang(c.req.header('accept-language')),
+    )
+    return c.body(pdf as unknown as ArrayBuffer, 200, {
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="acta-${param(c, 'sessionId')}.pdf"`,
+    })
   })
 
   // ---- games
   app.post('/api/sessions/:sessionId/games', needs('game.announce'), async (c) => {
-    const b = await body(c, z.object({ seriesIds: z.array(id).min(1).max(2), drawSource: z.enum(['rng', 'manual', 'blower']).optional(), deviceId: z.string().min(1).max(40).optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          seriesIds: z.array(id).min(1).max(2),
+          drawSource: z.enum(['rng', 'manual', 'blower']).optional(),
+          deviceId: z.string().min(1).max(40).optional(),
+        })
+        .strict(),
+    )
     return c.json(await bingo.announceGame({ sessionId: param(c, 'sessionId'), ...b }), 201)
   })
   app.get('/api/games/:gameId', needs('game.read'), async (c) => c.json(await bingo.getGameState(param(c, 'gameId'))))
-  app.get('/api/games/:gameId/state', needs('game.read'), async (c) => c.json(await bingo.getGameState(param(c, 'gameId'))))
+  app.get('/api/games/:gameId/state', needs('game.read'), async (c) =>
+    c.json(await bingo.getGameState(param(c, 'gameId'))),
+  )
   app.post('/api/games/:gameId/series', needs('game.announce'), async (c) => {
     const b = await body(c, z.object({ seriesId: id }).strict())
     return c.json(await bingo.addSeries(param(c, 'gameId'), b.seriesId))
   })
-  app.post('/api/games/:gameId/sales/open', needs('game.sales'), async (c) => c.json(await bingo.openSales(param(c, 'gameId'))))
+  app.post('/api/games/:gameId/sales/open', needs('game.sales'), async (c) =>
+    c.json(await bingo.openSales(param(c, 'gameId'))),
+  )
   app.post('/api/games/:gameId/sales/close', needs('game.sales'), async (c) => {
     const b = await body(c, z.object({ externalEntropy: z.unknown().optional() }).strict())
     // bolillo-draw-v2: no person supplies entropy; an old client that still sends it is told so plainly.
     if (b.externalEntropy !== undefined) {
-      throw new DomainError('VALIDATION_FAILED', 'externalEntropy is no longer accepted: the draw uses the public beacon round fixed by the close time', { field: 'externalEntropy', reason: fieldReasons.externalEntropy[pickLang(c.req.header('accept-language'))] })
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'externalEntropy is no longer accepted: the draw uses the public beacon round fixed by the close time',
+        { field: 'externalEntropy', reason: fieldReasons.externalEntropy[pickLang(c.req.header('accept-language'))] },
+      )
     }
     return c.json(await bingo.closeSales({ gameId: param(c, 'gameId') }))
   })
@@ -148,7 +306,13 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ signature: z.string().min(1).max(400).optional() }).strict())
     const who = principalOf(c)
     if (b.signature === undefined) return c.json(await bingo.obtainBeacon(param(c, 'gameId')))
-    return c.json(await bingo.acceptTypedBeacon({ gameId: param(c, 'gameId'), signature: b.signature, actor: { kind: who.kind, id: who.id, name: who.name, role: String(who.role) } }))
+    return c.json(
+      await bingo.acceptTypedBeacon({
+        gameId: param(c, 'gameId'),
+        signature: b.signature,
+        actor: { kind: who.kind, id: who.id, name: who.name, role: String(who.role) },
+      }),
+    )
   })
   // Issue 13: a counter sale (cashier station, the caller's table) takes the cash into the station's drawer and
   // prints the cards, all or nothing; a kiosk sells only against a voucher (POST /api/kiosk/purchases).
@@ -156,20 +320,59 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.post('/api/games/:gameId/sales', needs('game.sell'), async (c) => {
     // `playerDocument`: the buyer's identity document, when the seller records it; the hall's maximum per player
     // (CFG-16) and its seats (BNG-93) then count this player's cards of the game (bingo/purchases.ts).
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).optional(), stationId: z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/).optional(), playerDocument: z.string().min(4).max(40).optional(), ...counterCashFields }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          count: z.number().int().min(1).max(1000),
+          channel: z
+            .string()
+            .min(1)
+            .max(40)
+            .regex(/^[a-z0-9:_-]+$/)
+            .optional(),
+          stationId: z
+            .string()
+            .min(1)
+            .max(40)
+            .regex(/^[A-Za-z0-9_.:-]+$/)
+            .optional(),
+          playerDocument: z.string().min(4).max(40).optional(),
+          ...counterCashFields,
+        })
+        .strict(),
+    )
     const station = await counterTill(c, services, b.stationId)
-    return c.json(await services.paidSales.counterCards({ gameId: param(c, 'gameId'), count: b.count, playerDocument: b.playerDocument, cash: b.cash, buyerDocument: b.buyerDocument, ...station }), 201)
+    return c.json(
+      await services.paidSales.counterCards({
+        gameId: param(c, 'gameId'),
+        count: b.count,
+        playerDocument: b.playerDocument,
+        cash: b.cash,
+        buyerDocument: b.buyerDocument,
+        ...station,
+      }),
+      201,
+    )
   })
   // BNG-19 (Cantabria): the jefe closes the hall's entry as the reading of the game's data begins.
-  app.post('/api/games/:gameId/entry/close', needs('game.sales'), async (c) => c.json(await bingo.closeHallEntry({ gameId: param(c, 'gameId'), by: actorOf(c) })))
+  app.post('/api/games/:gameId/entry/close', needs('game.sales'), async (c) =>
+    c.json(await bingo.closeHallEntry({ gameId: param(c, 'gameId'), by: actorOf(c) })),
+  )
   // BNG-15 / BNG-88: cards handed back to staff, scanned by their signed codes (up to 10 per request).
   // BNG-15 / BNG-88: the same people who collect cards after a game (card.collect, people only, never a kiosk).
   app.post('/api/cards/returns', needs('card.collect'), async (c) => {
-    const b = await body(c, z.object({ code: z.union([z.string().min(1).max(400), z.array(z.string().min(1).max(400)).min(1).max(10)]) }).strict())
+    const b = await body(
+      c,
+      z
+        .object({ code: z.union([z.string().min(1).max(400), z.array(z.string().min(1).max(400)).min(1).max(10)]) })
+        .strict(),
+    )
     const codes = Array.isArray(b.code) ? b.code : [b.code]
     const cardIds = codes.map((code) => {
       const ref = verifyTicketCode(code, services.keys.publicKey)
-      if (ref.kind !== TicketKind.card) throw new DomainError('VALIDATION_FAILED', 'only bingo cards are handed back here', { field: 'code' })
+      if (ref.kind !== TicketKind.card)
+        throw new DomainError('VALIDATION_FAILED', 'only bingo cards are handed back here', { field: 'code' })
       return ref.id
     })
     const who = principalOf(c)
@@ -185,19 +388,42 @@ export function registerBingoRoutes(app: App, services: Services) {
     const r = await bingo.claim({ gameId: param(c, 'gameId'), serial: b.serial, kind: b.kind })
     return c.json(r, r.ok ? 200 : 422)
   })
-  app.post('/api/games/:gameId/claims/stop', needs('game.claim'), async (c) => c.json(await bingo.stopForClaim(param(c, 'gameId'))))
-  app.post('/api/games/:gameId/claims/resume', needs('game.claim'), async (c) => c.json(await bingo.resumePlay(param(c, 'gameId'))))
-  app.post('/api/games/:gameId/window/close', needs('game.window'), async (c) => c.json(await bingo.closeWindow(param(c, 'gameId'))))
+  app.post('/api/games/:gameId/claims/stop', needs('game.claim'), async (c) =>
+    c.json(await bingo.stopForClaim(param(c, 'gameId'))),
+  )
+  app.post('/api/games/:gameId/claims/resume', needs('game.claim'), async (c) =>
+    c.json(await bingo.resumePlay(param(c, 'gameId'))),
+  )
+  app.post('/api/games/:gameId/window/close', needs('game.window'), async (c) =>
+    c.json(await bingo.closeWindow(param(c, 'gameId'))),
+  )
   app.post('/api/games/:gameId/incidents', needs('game.incident'), async (c) => {
-    const b = await body(c, z.object({
-      kind: z.enum(['device-failure-before-first-ball', 'device-failure-after-first-ball', 'ball-irregularity', 'caller-error', 'unresolved-suspension', 'reader-misread']),
-      note: z.string().max(2000).optional(), correctedBall: z.number().int().optional(),
-      // Issue 15 point 4: an annulment carries its reason and a second person's confirmation.
-      reason: z.string().max(500).optional(),
-      confirm: z.object({ username: z.string().min(1).max(120), password: z.string().min(1).max(200) }).strict().optional(),
-      // BNG-34 / GEN-31: the camera whose footage shows it (default: the hall's ball-exit camera) and the recording.
-      cameraId: z.string().min(1).max(80).optional(), cctvRef: z.string().min(1).max(200).optional(),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          kind: z.enum([
+            'device-failure-before-first-ball',
+            'device-failure-after-first-ball',
+            'ball-irregularity',
+            'caller-error',
+            'unresolved-suspension',
+            'reader-misread',
+          ]),
+          note: z.string().max(2000).optional(),
+          correctedBall: z.number().int().optional(),
+          // Issue 15 point 4: an annulment carries its reason and a second person's confirmation.
+          reason: z.string().max(500).optional(),
+          confirm: z
+            .object({ username: z.string().min(1).max(120), password: z.string().min(1).max(200) })
+            .strict()
+            .optional(),
+          // BNG-34 / GEN-31: the camera whose footage shows it (default: the hall's ball-exit camera) and the recording.
+          cameraId: z.string().min(1).max(80).optional(),
+          cctvRef: z.string().min(1).max(200).optional(),
+        })
+        .strict(),
+    )
     const who = principalOf(c)
     const by = { kind: who.kind, id: who.id, name: who.name, role: who.role }
     const boss = c.get('authorisedBy')
@@ -205,32 +431,87 @@ export function registerBingoRoutes(app: App, services: Services) {
     // The password is checked here, at the door; whether the incident annuls, whether the hall wants the director's
     // co-signature (BNG-74) and who may give either is the use case's. Only a checked credential names the second
     // person: never a name in the body.
-    const confirmedBy = b.confirm ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password) : undefined
+    const confirmedBy = b.confirm
+      ? await services.auth.confirmPerson(b.confirm.username, b.confirm.password)
+      : undefined
     const annulment = confirmedBy ? { reason: b.reason ?? '', confirmedBy } : undefined
-    return c.json(await bingo.declareIncident({ gameId: param(c, 'gameId'), kind: b.kind, note: b.note, correctedBall: b.correctedBall, by, authorisedBy, cosigner: confirmedBy, annulment, cctv: { cameraId: b.cameraId, cctvRef: b.cctvRef } }))
+    return c.json(
+      await bingo.declareIncident({
+        gameId: param(c, 'gameId'),
+        kind: b.kind,
+        note: b.note,
+        correctedBall: b.correctedBall,
+        by,
+        authorisedBy,
+        cosigner: confirmedBy,
+        annulment,
+        cctv: { cameraId: b.cameraId, cctvRef: b.cctvRef },
+      }),
+    )
   })
   // BNG-83 (Cantabria): any manually entered ball is corrected to the number on the ball, before a prize is
   // verified at or after it (CORRECTION_TOO_LATE after that: only the annulment incident is left).
   app.post('/api/games/:gameId/balls/:seq/correction', needs('game.incident'), async (c) => {
-    const b = await body(c, z.object({ ball: z.number().int(), kind: z.enum(['caller-error', 'reader-misread']).optional(), note: z.string().max(2000).optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          ball: z.number().int(),
+          kind: z.enum(['caller-error', 'reader-misread']).optional(),
+          note: z.string().max(2000).optional(),
+        })
+        .strict(),
+    )
     const seq = Number(param(c, 'seq'))
-    if (!Number.isInteger(seq) || seq < 1) throw new DomainError('VALIDATION_FAILED', 'seq is the ball\'s extraction number (1, 2, ...)', { field: 'seq' })
+    if (!Number.isInteger(seq) || seq < 1)
+      throw new DomainError('VALIDATION_FAILED', "seq is the ball's extraction number (1, 2, ...)", { field: 'seq' })
     const who = principalOf(c)
-    return c.json(await bingo.correctCalledBall({ gameId: param(c, 'gameId'), seq, ball: b.ball, kind: b.kind, note: b.note, by: { kind: who.kind, id: who.id, name: who.name, role: who.role } }))
+    return c.json(
+      await bingo.correctCalledBall({
+        gameId: param(c, 'gameId'),
+        seq,
+        ball: b.ball,
+        kind: b.kind,
+        note: b.note,
+        by: { kind: who.kind, id: who.id, name: who.name, role: who.role },
+      }),
+    )
   })
-  app.post('/api/games/:gameId/resume', needs('game.incident'), async (c) => c.json(await bingo.resume(param(c, 'gameId'))))
+  app.post('/api/games/:gameId/resume', needs('game.incident'), async (c) =>
+    c.json(await bingo.resume(param(c, 'gameId'))),
+  )
   app.get('/api/games/:gameId/proof', needs('game.read'), async (c) => c.json(await bingo.getProof(param(c, 'gameId'))))
   app.get('/api/games/:gameId/cards/:serial', needs('game.claim'), async (c) => {
     const card = await bingo.getCard(param(c, 'gameId'), param(c, 'serial'))
     if (!card) throw new DomainError('TICKET_NOT_FOUND', 'card not sold in this game')
     return c.json(card)
   })
-  app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) => c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }))
+  app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) =>
+    c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }),
+  )
   // Issue 13 point 6: the table pays through the cashier's path: against the card's signed code, after the game's
   // prize window has closed, out of the drawer of the person's open shift at the table's station.
   app.post('/api/prizes/:prizeId/pay', needs('prize.pay'), async (c) => {
-    const b = await body(c, z.object({ code: z.string().min(1).max(400).optional(), paidBy: z.string().min(1).max(120).optional(), payeeName: z.string().max(120).optional(), payeeDocument: z.string().max(40).optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          code: z.string().min(1).max(400).optional(),
+          paidBy: z.string().min(1).max(120).optional(),
+          payeeName: z.string().max(120).optional(),
+          payeeDocument: z.string().max(40).optional(),
+        })
+        .strict(),
+    )
     const till = await tillOf(c, services, { stationId: 'mesa', cashierId: b.paidBy })
-    return c.json(await services.cashdesk.payouts.payAtTable({ prizeId: param(c, 'prizeId'), code: b.code, ...till, payeeName: b.payeeName, payeeDocument: b.payeeDocument }))
+    return c.json(
+      await services.cashdesk.payouts.payAtTable({
+        prizeId: param(c, 'prizeId'),
+        code: b.code,
+        ...till,
+        payeeName: b.payeeName,
+        payeeDocument: b.payeeDocument,
+      }),
+    )
   })
 }

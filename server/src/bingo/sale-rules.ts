@@ -30,27 +30,46 @@ export function checkSaleRules(rules: SaleRules): SaleRules {
   const problems: string[] = []
   const ref = rules.authorisationRef.trim()
   if (ref.length < 3 || ref.length > 120) problems.push('the authorisation reference has 3 to 120 characters')
-  const n = (name: string, v: number) => { if (!Number.isInteger(v) || v < 1 || v > MAX_CARDS) problems.push(`${name} must be 1..${MAX_CARDS}`) }
+  const n = (name: string, v: number) => {
+    if (!Number.isInteger(v) || v < 1 || v > MAX_CARDS) problems.push(`${name} must be 1..${MAX_CARDS}`)
+  }
   n('minCardsPerPurchase', rules.minCardsPerPurchase)
   n('maxCardsPerPurchase', rules.maxCardsPerPurchase)
   n('maxCardsPerPlayer', rules.maxCardsPerPlayer)
-  if (rules.minCardsPerPurchase > rules.maxCardsPerPurchase) problems.push('the minimum per purchase is above the maximum')
-  if (rules.maxCardsPerPurchase > rules.maxCardsPerPlayer) problems.push('the maximum per purchase is above the maximum per player')
+  if (rules.minCardsPerPurchase > rules.maxCardsPerPurchase)
+    problems.push('the minimum per purchase is above the maximum')
+  if (rules.maxCardsPerPurchase > rules.maxCardsPerPlayer)
+    problems.push('the maximum per purchase is above the maximum per player')
   let faces: number[] | null = null
   if (rules.faceValuesCents !== null) {
     faces = [...new Set(rules.faceValuesCents)].sort((a, b) => a - b)
     if (faces.length === 0 || faces.length > 20) problems.push('list 1 to 20 authorised face values')
-    if (faces.some((v) => !Number.isSafeInteger(v) || v <= 0)) problems.push('face values are positive amounts of minor units')
+    if (faces.some((v) => !Number.isSafeInteger(v) || v <= 0))
+      problems.push('face values are positive amounts of minor units')
   }
-  if (problems.length) throw new DomainError('VALIDATION_FAILED', `invalid sale rules: ${problems.join('; ')}`, { problems, rule: 'GEN-18' })
-  return { authorisationRef: ref, minCardsPerPurchase: rules.minCardsPerPurchase, maxCardsPerPurchase: rules.maxCardsPerPurchase, maxCardsPerPlayer: rules.maxCardsPerPlayer, faceValuesCents: faces }
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid sale rules: ${problems.join('; ')}`, {
+      problems,
+      rule: 'GEN-18',
+    })
+  return {
+    authorisationRef: ref,
+    minCardsPerPurchase: rules.minCardsPerPurchase,
+    maxCardsPerPurchase: rules.maxCardsPerPurchase,
+    maxCardsPerPlayer: rules.maxCardsPerPlayer,
+    faceValuesCents: faces,
+  }
 }
 
 /** BNG-10: refuses a series whose face value is not among the hall's authorised ones (none listed: any). */
 export function assertFaceValueAuthorised(profile: Profile, faceValueCents: number): void {
   const list = profile.faceValuesCents
   if (list && !list.includes(faceValueCents)) {
-    throw new DomainError('FACE_VALUE_NOT_AUTHORISED', `face value ${faceValueCents} is not among the hall's authorised values ${list.join(', ')} (BNG-10)`, { faceValueCents, authorised: list, rule: 'BNG-10' })
+    throw new DomainError(
+      'FACE_VALUE_NOT_AUTHORISED',
+      `face value ${faceValueCents} is not among the hall's authorised values ${list.join(', ')} (BNG-10)`,
+      { faceValueCents, authorised: list, rule: 'BNG-10' },
+    )
   }
 }
 
@@ -59,17 +78,38 @@ export function assertFaceValueAuthorised(profile: Profile, faceValueCents: numb
  * purchase, or that takes the player over the most cards one player may hold in the game (`heldBefore`: cards the
  * same player already holds in it; null when the buyer is not identified, so only the purchase is counted).
  */
-export function assertWithinBetLimits(profile: Profile, input: { count: number; heldBefore: number | null; faceValueCents: number }): void {
+export function assertWithinBetLimits(
+  profile: Profile,
+  input: { count: number; heldBefore: number | null; faceValueCents: number },
+): void {
   const l = profile.betLimits
-  const detail = { count: input.count, minCardsPerPurchase: l.minCardsPerPurchase, maxCardsPerPurchase: l.maxCardsPerPurchase, maxCardsPerPlayer: l.maxCardsPerPlayer, faceValueCents: input.faceValueCents }
+  const detail = {
+    count: input.count,
+    minCardsPerPurchase: l.minCardsPerPurchase,
+    maxCardsPerPurchase: l.maxCardsPerPurchase,
+    maxCardsPerPlayer: l.maxCardsPerPlayer,
+    faceValueCents: input.faceValueCents,
+  }
   if (input.count < l.minCardsPerPurchase) {
-    throw new DomainError('BET_OUT_OF_LIMITS', `${input.count} cards are below the hall's minimum bet of ${l.minCardsPerPurchase} cards (GEN-18)`, { ...detail, limit: 'min-per-purchase', rule: 'GEN-18' })
+    throw new DomainError(
+      'BET_OUT_OF_LIMITS',
+      `${input.count} cards are below the hall's minimum bet of ${l.minCardsPerPurchase} cards (GEN-18)`,
+      { ...detail, limit: 'min-per-purchase', rule: 'GEN-18' },
+    )
   }
   if (input.count > l.maxCardsPerPurchase) {
-    throw new DomainError('BET_OUT_OF_LIMITS', `${input.count} cards are above the hall's maximum bet of ${l.maxCardsPerPurchase} cards in one purchase (GEN-18)`, { ...detail, limit: 'max-per-purchase', rule: 'GEN-18' })
+    throw new DomainError(
+      'BET_OUT_OF_LIMITS',
+      `${input.count} cards are above the hall's maximum bet of ${l.maxCardsPerPurchase} cards in one purchase (GEN-18)`,
+      { ...detail, limit: 'max-per-purchase', rule: 'GEN-18' },
+    )
   }
   if (input.heldBefore !== null && input.heldBefore + input.count > l.maxCardsPerPlayer) {
-    throw new DomainError('BET_OUT_OF_LIMITS', `the player holds ${input.heldBefore} cards of this game; ${input.count} more pass the maximum of ${l.maxCardsPerPlayer} per player (CFG-16)`, { ...detail, heldBefore: input.heldBefore, limit: 'max-per-player', rule: 'CFG-16' })
+    throw new DomainError(
+      'BET_OUT_OF_LIMITS',
+      `the player holds ${input.heldBefore} cards of this game; ${input.count} more pass the maximum of ${l.maxCardsPerPlayer} per player (CFG-16)`,
+      { ...detail, heldBefore: input.heldBefore, limit: 'max-per-player', rule: 'CFG-16' },
+    )
   }
 }
 

@@ -36,12 +36,19 @@ describe('a second node drawing and correcting balls of the same game', () => {
     const y = cards[0]
     const numbers = y.rows.flat()
     const [n5, m] = [numbers[3], numbers[9]]
-    const wrong = Array.from({ length: 90 }, (_, i) => i + 1).find((n) => !cards.some((c) => c.rows.flat().includes(n)))!
+    const wrong = Array.from({ length: 90 }, (_, i) => i + 1).find(
+      (n) => !cards.some((c) => c.rows.flat().includes(n)),
+    )!
     // Node A calls every number of card Y but two, then a ball misread as a number on no card.
     for (const ball of numbers.filter((n) => n !== n5 && n !== m)) await nodeA.enterBall(g.gameId, ball)
     await nodeA.enterBall(g.gameId, wrong)
     // Node B corrects it: the ball was n5. The count of balls stays 14.
-    const corrected = await nodeB.declareIncident({ gameId: g.gameId, kind: 'caller-error', correctedBall: n5, note: 'era el ' + n5 })
+    const corrected = await nodeB.declareIncident({
+      gameId: g.gameId,
+      kind: 'caller-error',
+      correctedBall: n5,
+      note: 'era el ' + n5,
+    })
     expect(corrected.balls.at(-1)).toBe(n5)
     expect(corrected.balls).toHaveLength(14)
     // Node A calls m, Y's last number: its detector must know n5 was called, not the misread number.

@@ -10,12 +10,16 @@
 import type { Profile } from '../shared/profile.ts'
 
 export type SeriesStart =
-  | { kind: 'continue'; startCardNo: number }
-  | { kind: 'lapsed'; lastSaleDay: string; today: string; idleDays: number }
+  { kind: 'continue'; startCardNo: number } | { kind: 'lapsed'; lastSaleDay: string; today: string; idleDays: number }
 
 /** The calendar day (YYYY-MM-DD) of an instant in an IANA time zone. */
 export function localDay(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at)
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(at)
   const get = (t: string) => parts.find((p) => p.type === t)!.value
   return `${get('year')}-${get('month')}-${get('day')}`
 }
@@ -49,7 +53,8 @@ export function seriesStart(input: {
 }): SeriesStart {
   const { nextCardNo, lastSoldAt, now, carry, timeZone } = input
   // A series that never sold a card begins at card 1 (its cursor), whatever the day.
-  if (lastSoldAt === null || nextCardNo === 1 || carry === 'any-previous-game') return { kind: 'continue', startCardNo: nextCardNo }
+  if (lastSoldAt === null || nextCardNo === 1 || carry === 'any-previous-game')
+    return { kind: 'continue', startCardNo: nextCardNo }
   const lastSaleDay = localDay(new Date(lastSoldAt), timeZone)
   const today = localDay(now, timeZone)
   const idleDays = daysBetween(lastSaleDay, today)

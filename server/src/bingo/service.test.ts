@@ -15,8 +15,17 @@ afterEach(async () => {
 async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { now(): Date } } = {}) {
   const db = await openTestDatabase()
   dbs.push(db)
-  const bingo = createBingoService({ db, clock: opts.clock ?? { now: () => new Date('2026-11-21T20:00:00Z') }, entropy: { name: 'test', randomBytes: (n) => randomBytes(n) } })
-  const hall = await bingo.createHall({ name: 'Sala', profileId, playingPositions: 100, ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}) })
+  const bingo = createBingoService({
+    db,
+    clock: opts.clock ?? { now: () => new Date('2026-11-21T20:00:00Z') },
+    entropy: { name: 'test', randomBytes: (n) => randomBytes(n) },
+  })
+  const hall = await bingo.createHall({
+    name: 'Sala',
+    profileId,
+    playingPositions: 100,
+    ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
+  })
   const set = await bingo.createMasterSet({ count: opts.cards ?? 1000, seed: 'svc-test' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
   const b = await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
@@ -24,7 +33,6 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })
   return { db, bingo, hall, set, a, b, c, session }
 }
-
 
 async function playToEnd(bingo: BingoService, gameId: string) {
   for (let i = 0; i < 300; i++) {
@@ -69,8 +77,24 @@ describe('series and correlative sale (BNG-12, BNG-13)', () => {
     await bingo.openSales(g.gameId)
     const [card] = await bingo.sell({ gameId: g.gameId, count: 1, channel: 't' })
     const row = await db.get<Record<string, unknown>>('SELECT * FROM cards WHERE id = ?', [card.id])
-    await expect(db.run('INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ['c_forged', g.gameId, row!.series_id, 999, 'Z-00999', row!.master_set_id, row!.card_key, row!.numbers, 'sold', 't', 'now'])).rejects.toMatchObject({ code: 'CONFLICT' })
+    await expect(
+      db.run(
+        'INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          'c_forged',
+          g.gameId,
+          row!.series_id,
+          999,
+          'Z-00999',
+          row!.master_set_id,
+          row!.card_key,
+          row!.numbers,
+          'sold',
+          't',
+          'now',
+        ],
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT' })
   })
 
   it('refuses a second series when the first started at card 1', async () => {
@@ -105,31 +129,48 @@ describe('lifecycle refusals', () => {
   })
 
   it('never repeats a ball and never draws more than the set, under random drawing and claiming', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom('draw', 'draw', 'draw', 'close', 'claim-line', 'claim-bingo', 'sell'), { minLength: 20, maxLength: 140 }), async (actions) => {
-      const { bingo, a, session, db } = await setup('BO-2025', { cards: 60 })
-      const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
-      await bingo.openSales(g.gameId)
-      await bingo.sell({ gameId: g.gameId, count: 40, channel: 't' })
-      await bingo.closeSales({ gameId: g.gameId })
-      let serialNo = 1
-      for (const act of actions) {
-        const p = act === 'draw' ? bingo.drawNext(g.gameId)
-          : act === 'close' ? bingo.closeWindow(g.gameId)
-          : act === 'sell' ? bingo.sell({ gameId: g.gameId, count: 1, channel: 't' })
-          : bingo.claim({ gameId: g.gameId, serial: `A-${String((serialNo++ % 40) + 1).padStart(5, '0')}`, kind: act === 'claim-line' ? 'line' : 'bingo' })
-        const c = await code(p)
-        if (act === 'sell') expect(c).toBe('SALES_CLOSED')
-      }
-      const s = await bingo.getGameState(g.gameId)
-      expect(new Set(s.balls).size).toBe(s.balls.length)
-      expect(s.balls.every((b) => b >= 1 && b <= 90)).toBe(true)
-      const lines = s.winners.filter((w) => w.kind === 'line' && w.amountCents !== null)
-      if (lines.length) expect(lines.reduce((x, w) => x + w.amountCents!, 0)).toBe(s.linePoolCents)
-      const journal = await db.all('SELECT COUNT(*) AS n FROM journal')
-      expect(Number((journal[0] as { n: number }).n)).toBeGreaterThan(5)
-      await db.close()
-      dbs.splice(dbs.indexOf(db), 1)
-    }), { numRuns: 12 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('draw', 'draw', 'draw', 'close', 'claim-line', 'claim-bingo', 'sell'), {
+          minLength: 20,
+          maxLength: 140,
+        }),
+        async (actions) => {
+          const { bingo, a, session, db } = await setup('BO-2025', { cards: 60 })
+          const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
+          await bingo.openSales(g.gameId)
+          await bingo.sell({ gameId: g.gameId, count: 40, channel: 't' })
+          await bingo.closeSales({ gameId: g.gameId })
+          let serialNo = 1
+          for (const act of actions) {
+            const p =
+              act === 'draw'
+                ? bingo.drawNext(g.gameId)
+                : act === 'close'
+                  ? bingo.closeWindow(g.gameId)
+                  : act === 'sell'
+                    ? bingo.sell({ gameId: g.gameId, count: 1, channel: 't' })
+                    : bingo.claim({
+                        gameId: g.gameId,
+                        serial: `A-${String((serialNo++ % 40) + 1).padStart(5, '0')}`,
+                        kind: act === 'claim-line' ? 'line' : 'bingo',
+                      })
+            const c = await code(p)
+            if (act === 'sell') expect(c).toBe('SALES_CLOSED')
+          }
+          const s = await bingo.getGameState(g.gameId)
+          expect(new Set(s.balls).size).toBe(s.balls.length)
+          expect(s.balls.every((b) => b >= 1 && b <= 90)).toBe(true)
+          const lines = s.winners.filter((w) => w.kind === 'line' && w.amountCents !== null)
+          if (lines.length) expect(lines.reduce((x, w) => x + w.amountCents!, 0)).toBe(s.linePoolCents)
+          const journal = await db.all('SELECT COUNT(*) AS n FROM journal')
+          expect(Number((journal[0] as { n: number }).n)).toBeGreaterThan(5)
+          await db.close()
+          dbs.splice(dbs.indexOf(db), 1)
+        },
+      ),
+      { numRuns: 12 },
+    )
   })
 
   it('plays the last game and then refuses another (BNG-43)', async () => {
@@ -149,7 +190,9 @@ describe('lifecycle refusals', () => {
 describe('Cantabria profile: claims by the player, silent first wins (BNG-48), ball prevails (BNG-83)', () => {
   it('refuses a software draw, records first wins silently, verifies claims by serial, and requires the closing recount', async () => {
     const { bingo, db, a, session } = await setup('ES-CB-2010')
-    expect(await code(bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'rng' }))).toBe('RULE_DISABLED')
+    expect(await code(bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'rng' }))).toBe(
+      'RULE_DISABLED',
+    )
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id], drawSource: 'manual' })
     await bingo.openSales(g.gameId)
     const cards = await bingo.sell({ gameId: g.gameId, count: 5, channel: 't' })
@@ -175,9 +218,16 @@ describe('Cantabria profile: claims by the player, silent first wins (BNG-48), b
     // A misentered manual ball is corrected: the ball prevails, the journal keeps both values.
     const undrawn = Array.from({ length: 90 }, (_, i) => i + 1).filter((n) => !s.balls.includes(n))
     await bingo.enterBall(g.gameId, undrawn[0])
-    s = await bingo.declareIncident({ gameId: g.gameId, kind: 'caller-error', correctedBall: undrawn[1], note: 'se leyó mal la bola' })
+    s = await bingo.declareIncident({
+      gameId: g.gameId,
+      kind: 'caller-error',
+      correctedBall: undrawn[1],
+      note: 'se leyó mal la bola',
+    })
     expect(s.balls.at(-1)).toBe(undrawn[1])
-    const inc = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'incident' ORDER BY seq DESC LIMIT 1")
+    const inc = await db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'incident' ORDER BY seq DESC LIMIT 1",
+    )
     expect(JSON.parse(inc!.payload).outcome).toBe(`ball-corrected:${undrawn[0]}->${undrawn[1]}`)
     await bingo.declareIncident({ gameId: g.gameId, kind: 'ball-irregularity', note: 'falta la bola 33' })
     expect(await code(bingo.closeSession(session.id, null))).toBe('VALIDATION_FAILED')
@@ -218,7 +268,11 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
     await bingo.openSales(g.gameId)
     await bingo.sell({ gameId: g.gameId, count: 25, channel: 't' })
-    let s = await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-before-first-ball', note: 'fallo del extractor' })
+    let s = await bingo.declareIncident({
+      gameId: g.gameId,
+      kind: 'device-failure-before-first-ball',
+      note: 'fallo del extractor',
+    })
     expect(s.status).toBe('suspended')
     expect(await code(bingo.sell({ gameId: g.gameId, count: 1, channel: 't' }))).toBe('ILLEGAL_TRANSITION')
     s = await bingo.resume(g.gameId)
@@ -226,7 +280,10 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-before-first-ball' })
     s = await bingo.declareIncident({ gameId: g.gameId, kind: 'unresolved-suspension' })
     expect(s.status).toBe('void')
-    const refunded = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM cards WHERE game_id = ? AND status = 'refunded'", [g.gameId])
+    const refunded = await db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM cards WHERE game_id = ? AND status = 'refunded'",
+      [g.gameId],
+    )
     expect(Number(refunded!.n)).toBe(25)
     const voided = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'game.void'")
     expect(JSON.parse(voided!.payload)).toMatchObject({ refundedCards: 25, refundCents: 25 * 500 })
@@ -238,16 +295,26 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     await bingo.openSales(g.gameId)
     await bingo.sell({ gameId: g.gameId, count: 15, channel: 't' })
     await bingo.closeSales({ gameId: g.gameId })
-    expect(await code(bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball' }))).toBe('ILLEGAL_TRANSITION')
+    expect(await code(bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball' }))).toBe(
+      'ILLEGAL_TRANSITION',
+    )
     const { ball } = await bingo.drawNext(g.gameId)
-    const s = await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball', note: 'se colgó la pantalla del bombo' })
+    const s = await bingo.declareIncident({
+      gameId: g.gameId,
+      kind: 'device-failure-after-first-ball',
+      note: 'se colgó la pantalla del bombo',
+    })
     expect(s.drawSource).toBe('rng')
     expect(s.status).toBe('drawing')
     // The lever of the review: a chosen ball typed in after the "failure" is refused, whatever it is.
     const next = ball === 90 ? 1 : ball + 1
     expect(await code(bingo.enterBall(g.gameId, next))).toBe('RNG_NO_MANUAL_BALL')
     const incident = await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'incident'")
-    expect(JSON.parse(incident!.payload)).toMatchObject({ kind: 'device-failure-after-first-ball', outcome: 'resume-committed-order', rule: 'BNG-81' })
+    expect(JSON.parse(incident!.payload)).toMatchObject({
+      kind: 'device-failure-after-first-ball',
+      outcome: 'resume-committed-order',
+      rule: 'BNG-81',
+    })
     const end = await playToEnd(bingo, g.gameId)
     const proof = await bingo.getProof(g.gameId)
     expect(proof.drawSources).toEqual(['rng'])
@@ -264,7 +331,11 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     await bingo.closeSales({ gameId: g.gameId })
     const s0 = await bingo.enterBall(g.gameId, 7)
     expect(s0.balls).toEqual([7])
-    const s = await bingo.declareIncident({ gameId: g.gameId, kind: 'device-failure-after-first-ball', note: 'se cortó la luz del bombo' })
+    const s = await bingo.declareIncident({
+      gameId: g.gameId,
+      kind: 'device-failure-after-first-ball',
+      note: 'se cortó la luz del bombo',
+    })
     expect(s.drawSource).toBe('manual')
     expect(await code(bingo.drawNext(g.gameId))).toBe('ILLEGAL_TRANSITION')
     expect(await code(bingo.enterBall(g.gameId, 7))).toBe('BALL_ALREADY_DRAWN')

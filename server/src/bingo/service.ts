@@ -28,25 +28,32 @@ export function createBingoService(deps: BingoDeps) {
   const ctx = createBingoContext(deps)
   return {
     createHall: (input: Parameters<typeof halls.createHall>[1]) => halls.createHall(ctx, input),
-    createMasterSet: (input: { count: number; seed?: string; layout?: CardLayout }) => halls.createMasterSet(ctx, input),
+    createMasterSet: (input: { count: number; seed?: string; layout?: CardLayout }) =>
+      halls.createMasterSet(ctx, input),
     createSeries: (input: Parameters<typeof halls.createSeries>[1]) => halls.createSeries(ctx, input),
     setHallCamera: (input: Parameters<typeof halls.setHallCamera>[1]) => halls.setHallCamera(ctx, input),
     openSession: (input: Parameters<typeof halls.openSession>[1]) => halls.openSession(ctx, input),
     announceLastGame: (sessionId: string) => halls.announceLastGame(ctx, sessionId),
-    closeSession: (sessionId: string, recount: { ballsCounted: number; confirmedBy: string } | null) => halls.closeSession(ctx, sessionId, recount),
+    closeSession: (sessionId: string, recount: { ballsCounted: number; confirmedBy: string } | null) =>
+      halls.closeSession(ctx, sessionId, recount),
     announceGame: (input: Parameters<typeof games.announceGame>[1]) => games.announceGame(ctx, input),
     addSeries: (gameId: string, seriesId: string) => games.addSeries(ctx, gameId, seriesId),
     openSales: (gameId: string) => games.openSales(ctx, gameId),
     sell: (input: { gameId: string; count: number; channel: string }) => games.sell(ctx, input),
-    sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string }) => games.sellWithin(ctx, sql, input),
+    sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string }) =>
+      games.sellWithin(ctx, sql, input),
     closeSales: (input: { gameId: string }) => games.closeSales(ctx, input),
     /** Obtains and verifies the game's beacon round now (relays or demo beacon). @throws BEACON_PENDING before it is published. */
     obtainBeacon: (gameId: string) => beacon.ensureBeacon(ctx, gameId).then(() => reads.getGameState(ctx, gameId)),
     /** A quicknet signature typed in by staff for the game's round. @throws INVALID_SIGNATURE (journaled). */
     // The game as the hall sees it once the typed round is stored (read here: draw-beacon.ts does not import the reads).
-    acceptTypedBeacon: async (input: { gameId: string; signature: string; actor: Actor }) => { await beacon.acceptTypedBeacon(ctx, input); return reads.getGameState(ctx, input.gameId) },
+    acceptTypedBeacon: async (input: { gameId: string; signature: string; actor: Actor }) => {
+      await beacon.acceptTypedBeacon(ctx, input)
+      return reads.getGameState(ctx, input.gameId)
+    },
     drawNext: (gameId: string) => draw.drawNext(ctx, gameId),
-    enterBall: (gameId: string, ball: number, deviceId: string | null = null) => draw.enterBall(ctx, gameId, ball, deviceId),
+    enterBall: (gameId: string, ball: number, deviceId: string | null = null) =>
+      draw.enterBall(ctx, gameId, ball, deviceId),
     claim: (input: Parameters<typeof claims.claim>[1]) => claims.claim(ctx, input),
     closeWindow: (gameId: string) => claims.closeWindow(ctx, gameId),
     stopForClaim: (gameId: string) => claims.stopForClaim(ctx, gameId),
@@ -55,7 +62,8 @@ export function createBingoService(deps: BingoDeps) {
     payAllPrizes: (gameId: string, paidBy: string) => claims.payAllPrizes(ctx, gameId, paidBy),
     declareIncident: (input: Parameters<typeof incidents.declareIncident>[1]) => incidents.declareIncident(ctx, input),
     resume: (gameId: string) => incidents.resume(ctx, gameId),
-    correctCalledBall: (input: Parameters<typeof incidents.correctCalledBall>[1]) => incidents.correctCalledBall(ctx, input),
+    correctCalledBall: (input: Parameters<typeof incidents.correctCalledBall>[1]) =>
+      incidents.correctCalledBall(ctx, input),
     getGameState: (gameId: string) => reads.getGameState(ctx, gameId),
     getProof: (gameId: string) => reads.getProof(ctx, gameId),
     getCard: (gameId: string, serial: string) => reads.getCard(ctx, gameId, serial),
@@ -80,7 +88,8 @@ export function createBingoService(deps: BingoDeps) {
     setSaleRules: (input: Parameters<typeof halls.setSaleRules>[1]) => halls.setSaleRules(ctx, input),
     setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
     admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),
-    recordPurchaseWithin: (sql: Sql, input: Parameters<typeof purchases.recordPurchase>[2]) => purchases.recordPurchase(ctx, sql, input),
+    recordPurchaseWithin: (sql: Sql, input: Parameters<typeof purchases.recordPurchase>[2]) =>
+      purchases.recordPurchase(ctx, sql, input),
     closeHallEntry: (input: Parameters<typeof purchases.closeHallEntry>[1]) => purchases.closeHallEntry(ctx, input),
     recordEntry: (input: Parameters<typeof purchases.recordEntry>[1]) => purchases.recordEntry(ctx, input),
     returnCards: (input: Parameters<typeof purchases.returnCards>[1]) => purchases.returnCards(ctx, input),

@@ -13,76 +13,205 @@ import { insertSoldCards } from './games.ts'
 import type { GameRow, SoldCard } from './types.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  addSimultaneousCardsSold, advanceGameHallCursor, advanceSeriesCursorForHallSale, gameHallOf, gameHallsCardsSold, gameHallsOfGame, insertGameHall, overlappingGameHall,
-  simultaneousFirstSeries, bonusGameById, simultaneousHallById, simultaneousSeriesById, simultaneousSeriesOfHall,
+  addSimultaneousCardsSold,
+  advanceGameHallCursor,
+  advanceSeriesCursorForHallSale,
+  gameHallOf,
+  gameHallsCardsSold,
+  gameHallsOfGame,
+  insertGameHall,
+  overlappingGameHall,
+  simultaneousFirstSeries,
+  bonusGameById,
+  simultaneousHallById,
+  simultaneousSeriesById,
+  simultaneousSeriesOfHall,
 } from './store.ts'
 
-export const gameScope = (g: { hall_id: string; session_id: string; id: string }) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
+export const gameScope = (g: { hall_id: string; session_id: string; id: string }) =>
+  `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 
 export async function loadGameRow(tx: Sql, gameId: string): Promise<GameRow> {
   const g = await bonusGameById<GameRow>(tx, gameId)
   if (!g) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
-  return { ...g, face_value_cents: Number(g.face_value_cents), cards_sold: Number(g.cards_sold), ball_count: Number(g.ball_count) }
+  return {
+    ...g,
+    face_value_cents: Number(g.face_value_cents),
+    cards_sold: Number(g.cards_sold),
+    ball_count: Number(g.ball_count),
+  }
 }
 
-export interface JoinInput { gameId: string; hallId: string; seriesId: string; fromCardNo: number; toCardNo: number }
+export interface JoinInput {
+  gameId: string
+  hallId: string
+  seriesId: string
+  fromCardNo: number
+  toCardNo: number
+}
 
 /** A hall joins a simultaneous game with its own range of the game's master set (BNG-100: no card repeats). */
 export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise<GameRow> {
   const game = await loadGameRow(tx, input.gameId)
-  if (game.status !== 'announced' && game.status !== 'on_sale') throw new DomainError('ILLEGAL_TRANSITION', `halls join a simultaneous game before its sales close (it is ${game.status})`)
+  if (game.status !== 'announced' && game.status !== 'on_sale')
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      `halls join a simultaneous game before its sales close (it is ${game.status})`,
+    )
   const first = await simultaneousFirstSeries(tx, game.id)
   if (!first) throw new DomainError('VALIDATION_FAILED', `game ${game.id} has no series`)
   const host = (await simultaneousHallById(tx, game.hall_id))!
   const hall = await simultaneousHallById(tx, input.hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
   if (hall.profile_id !== host.profile_id || hall.currency !== host.currency) {
-    throw new DomainError('VALIDATION_FAILED', 'every hall of a simultaneous game plays under the central hall\'s profile and currency (BNG-100)', { rule: 'BNG-100' })
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      "every hall of a simultaneous game plays under the central hall's profile and currency (BNG-100)",
+      { rule: 'BNG-100' },
+    )
   }
   const series = await simultaneousSeriesOfHall(tx, input.seriesId, hall.id)
   if (!series) throw new DomainError('NOT_FOUND', `series ${input.seriesId} not found in hall ${hall.id}`)
-  if (series.master_set_id !== first.master_set_id) throw new DomainError('SERIES_RULE_VIOLATED', 'every hall sells from the game\'s master set, so no card repeats across halls (BNG-100)', { rule: 'BNG-100' })
-  if (Number(series.face_value_cents) !== Number(first.face_value_cents)) throw new DomainError('SERIES_RULE_VIOLATED', 'one game, one face value: the series must have the game\'s face value', { rule: 'BNG-100' })
+  if (series.master_set_id !== first.master_set_id)
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      "every hall sells from the game's master set, so no card repeats across halls (BNG-100)",
+      { rule: 'BNG-100' },
+    )
+  if (Number(series.face_value_cents) !== Number(first.face_value_cents))
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      "one game, one face value: the series must have the game's face value",
+      { rule: 'BNG-100' },
+    )
   const { fromCardNo: from, toCardNo: to } = input
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || from > to || to > Number(series.card_count)) {
-    throw new DomainError('VALIDATION_FAILED', `the range must satisfy 1 <= from <= to <= ${series.card_count}`, { field: 'fromCardNo' })
+    throw new DomainError('VALIDATION_FAILED', `the range must satisfy 1 <= from <= to <= ${series.card_count}`, {
+      field: 'fromCardNo',
+    })
   }
-  if (from < Number(series.next_card_no)) throw new DomainError('SERIES_RULE_VIOLATED', `series ${series.code} has already sold up to card ${Number(series.next_card_no) - 1} (BNG-12)`, { rule: 'BNG-12' })
-  if (game.cards_sold !== await gameHallsCardsSold(tx, game.id)) throw new DomainError('ILLEGAL_TRANSITION', 'the game already sold cards as a one-hall game; halls join before the first sale')
+  if (from < Number(series.next_card_no))
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      `series ${series.code} has already sold up to card ${Number(series.next_card_no) - 1} (BNG-12)`,
+      { rule: 'BNG-12' },
+    )
+  if (game.cards_sold !== (await gameHallsCardsSold(tx, game.id)))
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      'the game already sold cards as a one-hall game; halls join before the first sale',
+    )
   const clash = await overlappingGameHall(tx, game.id, series.master_set_id, from, to)
-  if (clash) throw new DomainError('SERIES_RULE_VIOLATED', `cards ${from}-${to} overlap hall ${clash.hall_id}'s ${clash.from_card_no}-${clash.to_card_no} (BNG-100: no card repeats)`, { rule: 'BNG-100', hallId: clash.hall_id })
-  await insertGameHall(tx, { gameId: game.id, hallId: hall.id, seriesId: series.id, masterSetId: series.master_set_id, from, to, at })
-  await appendJournal(tx, { at, type: 'simultaneous.hall_joined', scope: gameScope(game), payload: { gameId: game.id, hallId: hall.id, hallName: hall.name, series: series.code, fromCardNo: from, toCardNo: to, rule: 'BNG-100' } })
+  if (clash)
+    throw new DomainError(
+      'SERIES_RULE_VIOLATED',
+      `cards ${from}-${to} overlap hall ${clash.hall_id}'s ${clash.from_card_no}-${clash.to_card_no} (BNG-100: no card repeats)`,
+      { rule: 'BNG-100', hallId: clash.hall_id },
+    )
+  await insertGameHall(tx, {
+    gameId: game.id,
+    hallId: hall.id,
+    seriesId: series.id,
+    masterSetId: series.master_set_id,
+    from,
+    to,
+    at,
+  })
+  await appendJournal(tx, {
+    at,
+    type: 'simultaneous.hall_joined',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      hallId: hall.id,
+      hallName: hall.name,
+      series: series.code,
+      fromCardNo: from,
+      toCardNo: to,
+      rule: 'BNG-100',
+    },
+  })
   return game
 }
 
 /** A participating hall sells `count` cards of its range, correlatively (BNG-12), into the one game. All or nothing. */
-export async function sellInHallTx(tx: Sql, input: { gameId: string; hallId: string; count: number; channel: string }, newId: (p: string) => string, at: string): Promise<{ game: GameRow; cards: SoldCard[] }> {
-  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
+export async function sellInHallTx(
+  tx: Sql,
+  input: { gameId: string; hallId: string; count: number; channel: string },
+  newId: (p: string) => string,
+  at: string,
+): Promise<{ game: GameRow; cards: SoldCard[] }> {
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
+    throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
   const game = await loadGameRow(tx, input.gameId)
   assertLegal(GameAction.Sell, game.status, game.id)
   const gh = await gameHallOf(tx, game.id, input.hallId)
-  if (!gh) throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })
+  if (!gh)
+    throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })
   const series = (await simultaneousSeriesById(tx, gh.series_id))!
   const from = Number(gh.next_card_no)
   const available = Number(gh.to_card_no) - from + 1
-  if (input.count > available) throw new DomainError('SERIES_EXHAUSTED', `only ${available} cards left in hall ${input.hallId}'s range`, { available })
+  if (input.count > available)
+    throw new DomainError('SERIES_EXHAUSTED', `only ${available} cards left in hall ${input.hallId}'s range`, {
+      available,
+    })
   const to = from + input.count - 1
-  const cards = await insertSoldCards(tx, { gameId: game.id, seriesId: series.id, seriesCode: series.code, seriesCardCount: series.card_count, masterSetId: gh.master_set_id, from, to, channel: input.channel, at }, newId)
-  if (!(await advanceGameHallCursor(tx, game.id, input.hallId, from, input.count))) throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
+  const cards = await insertSoldCards(
+    tx,
+    {
+      gameId: game.id,
+      seriesId: series.id,
+      seriesCode: series.code,
+      seriesCardCount: series.card_count,
+      masterSetId: gh.master_set_id,
+      from,
+      to,
+      channel: input.channel,
+      at,
+    },
+    newId,
+  )
+  if (!(await advanceGameHallCursor(tx, game.id, input.hallId, from, input.count)))
+    throw new DomainError('CONFLICT', `hall ${input.hallId}'s cursor moved during the sale`)
   // The hall's series cursor follows, so its later one-hall games never sell these cards again (BNG-12).
   await advanceSeriesCursorForHallSale(tx, series.id, to + 1, at)
   await addSimultaneousCardsSold(tx, game.id, input.count)
   await appendJournal(tx, {
-    at, type: 'cards.sold', scope: gameScope(game),
-    payload: { gameId: game.id, hallId: input.hallId, channel: input.channel, count: cards.length, amountCents: cards.length * game.face_value_cents, serials: cards.map((c) => c.serial), cardIds: cards.map((c) => c.id) },
+    at,
+    type: 'cards.sold',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      hallId: input.hallId,
+      channel: input.channel,
+      count: cards.length,
+      amountCents: cards.length * game.face_value_cents,
+      serials: cards.map((c) => c.serial),
+      cardIds: cards.map((c) => c.id),
+    },
   })
   return { game, cards }
 }
 
 /** The halls of a game and their sales; a one-hall game has none. */
-export async function hallSales(tx: Sql, game: GameRow): Promise<Array<{ hallId: string; cardsSold: number; salesCents: number; simultaneous: boolean }>> {
+export async function hallSales(
+  tx: Sql,
+  game: GameRow,
+): Promise<Array<{ hallId: string; cardsSold: number; salesCents: number; simultaneous: boolean }>> {
   const halls = await gameHallsOfGame(tx, game.id)
-  if (halls.length === 0) return [{ hallId: game.hall_id, cardsSold: game.cards_sold, salesCents: game.cards_sold * game.face_value_cents, simultaneous: false }]
-  return halls.map((h) => ({ hallId: h.hall_id, cardsSold: Number(h.cards_sold), salesCents: Number(h.cards_sold) * game.face_value_cents, simultaneous: true }))
+  if (halls.length === 0)
+    return [
+      {
+        hallId: game.hall_id,
+        cardsSold: game.cards_sold,
+        salesCents: game.cards_sold * game.face_value_cents,
+        simultaneous: false,
+      },
+    ]
+  return halls.map((h) => ({
+    hallId: h.hall_id,
+    cardsSold: Number(h.cards_sold),
+    salesCents: Number(h.cards_sold) * game.face_value_cents,
+    simultaneous: true,
+  }))
 }

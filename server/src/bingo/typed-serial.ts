@@ -2,7 +2,10 @@
  * A card serial as a caller hears it and types it: "A-00041", "a41", "A 41", or the number alone "41". Pure: the
  * lookup against the game's cards is findCard's (context.ts).
  */
-export interface TypedSerial { seriesCode: string | null; cardNo: number }
+export interface TypedSerial {
+  seriesCode: string | null
+  cardNo: number
+}
 
 /** The series code (letters, then optional digits, before a dash or space) and the card number; null if neither. */
 export function parseTypedSerial(text: string): TypedSerial | null {

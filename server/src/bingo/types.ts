@@ -38,14 +38,72 @@ export interface BingoDeps {
  * action and rolls it back; a hook may append journal records with the `scope` given.
  */
 export interface BingoHooks {
-  sessionOpened?(tx: Sql, e: { sessionId: string; hallId: string; profile: Profile; recount: { ballsCounted: number; confirmedBy: string }; at: string; scope: string }): Promise<void>
-  sessionClosing?(tx: Sql, e: { sessionId: string; hallId: string; profile: Profile; recount: { ballsCounted: number; confirmedBy: string } | null; at: string; scope: string }): Promise<void>
-  gameAnnounced?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; deviceId: string | null; at: string; scope: string }): Promise<void>
-  ballRecording?(tx: Sql, e: { gameId: string; sessionId: string; hallId: string; profile: Profile; drawSource: string; ball: number; seq: number; source: string; deviceId: string | null; at: string; scope: string }): Promise<void>
+  sessionOpened?(
+    tx: Sql,
+    e: {
+      sessionId: string
+      hallId: string
+      profile: Profile
+      recount: { ballsCounted: number; confirmedBy: string }
+      at: string
+      scope: string
+    },
+  ): Promise<void>
+  sessionClosing?(
+    tx: Sql,
+    e: {
+      sessionId: string
+      hallId: string
+      profile: Profile
+      recount: { ballsCounted: number; confirmedBy: string } | null
+      at: string
+      scope: string
+    },
+  ): Promise<void>
+  gameAnnounced?(
+    tx: Sql,
+    e: {
+      gameId: string
+      sessionId: string
+      hallId: string
+      profile: Profile
+      drawSource: string
+      deviceId: string | null
+      at: string
+      scope: string
+    },
+  ): Promise<void>
+  ballRecording?(
+    tx: Sql,
+    e: {
+      gameId: string
+      sessionId: string
+      hallId: string
+      profile: Profile
+      drawSource: string
+      ball: number
+      seq: number
+      source: string
+      deviceId: string | null
+      at: string
+      scope: string
+    },
+  ): Promise<void>
   /** Issue #8 (app/bonus.ts): prima, pots, lucky ball, simultaneous games. */
   cardsSelling?(tx: Sql, e: { game: GameRow; count: number; channel: string }): Promise<void>
   salesClosed?(tx: Sql, e: { game: GameRow; profile: Profile; at: string; scope: string }): Promise<void>
-  prizeAwarded?(tx: Sql, e: { game: GameRow; profile: Profile; kind: ClaimKind; winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>; balls: number[]; at: string; scope: string }): Promise<void>
+  prizeAwarded?(
+    tx: Sql,
+    e: {
+      game: GameRow
+      profile: Profile
+      kind: ClaimKind
+      winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>
+      balls: number[]
+      at: string
+      scope: string
+    },
+  ): Promise<void>
   gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
   gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
   /**
@@ -59,35 +117,87 @@ export type BingoEvent =
   | { type: 'game:changed'; gameId: string; hallId: string; seq: number; reason: string; ball?: number; count?: number }
   | { type: 'session:changed'; sessionId: string; hallId: string; seq: number; reason: string }
 
-export interface SoldCard { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][] }
+export interface SoldCard {
+  id: string
+  serial: string
+  seriesCode: string
+  cardNo: number
+  rows: number[][]
+}
 
 /**
  * The beacon round of a v2 draw as the hall sees it (DESIGN.md bolillo-draw-v2 points 2, 3 and 9): from the close of
  * sales, the round awaited and when it is published; once verified, its randomness. `demo`: the local demo beacon.
  */
-export interface BeaconState { round: number; publishedAt: string; status: 'awaiting' | 'verified'; randomness?: string; scheme: BeaconScheme; demo: boolean }
+export interface BeaconState {
+  round: number
+  publishedAt: string
+  status: 'awaiting' | 'verified'
+  randomness?: string
+  scheme: BeaconScheme
+  demo: boolean
+}
 
 /** Who caused a journal record, from the authenticated request (never from a body). */
-export interface Actor { kind: string; id: string; name: string; role: string }
+export interface Actor {
+  kind: string
+  id: string
+  name: string
+  role: string
+}
 
-export interface PublicWinner { kind: ClaimKind; serial: string; cardId: string; rows: number[][]; atBall: number; amountCents: number | null; status: 'verified' | 'awarded' | 'paid' }
+export interface PublicWinner {
+  kind: ClaimKind
+  serial: string
+  cardId: string
+  rows: number[][]
+  atBall: number
+  amountCents: number | null
+  status: 'verified' | 'awarded' | 'paid'
+}
 
 /** What every screen may see of a game. Secrets (seed, draw order) are only shown once the game has ended. */
 /** The issue #8 fields (GameExtras) are always filled by the server; optional so older screens and fixtures still type-check. */
 export interface GameState extends Partial<GameExtras> {
-  gameId: string; hallId: string; hallName: string; sessionId: string; orderNo: number; status: GameStatus
-  profileId: string; currency: string; faceValueCents: number; ballCount: number
-  cardsSold: number; totalCents: number; linePoolCents: number | null; bingoPoolCents: number | null
-  lineClosed: boolean; window: ClaimKind | null; drawSource: string; commitment: string
-  balls: number[]; lastBall: number | null; series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
-  winners: PublicWinner[]; rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
-  isLastGame: boolean; voidReason: string | null; seq: number
+  gameId: string
+  hallId: string
+  hallName: string
+  sessionId: string
+  orderNo: number
+  status: GameStatus
+  profileId: string
+  currency: string
+  faceValueCents: number
+  ballCount: number
+  cardsSold: number
+  totalCents: number
+  linePoolCents: number | null
+  bingoPoolCents: number | null
+  lineClosed: boolean
+  window: ClaimKind | null
+  drawSource: string
+  commitment: string
+  balls: number[]
+  lastBall: number | null
+  series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
+  winners: PublicWinner[]
+  rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
+  isLastGame: boolean
+  voidReason: string | null
+  seq: number
   /** Fixed at the close of sales (v2): the sales digest D, the close time t and the beacon round R. */
-  salesDigest?: string | null; closedAt?: string | null
+  salesDigest?: string | null
+  closedAt?: string | null
   beacon?: BeaconState | null
   /** Issue 15 point 4: a game annulled by two people shows the hall their reason (the names stay in the minutes). */
   annulment?: { reason: string; at: string } | null
   /** Issue 17: the game's newest incident (what happened and how the game goes on), shown on every screen. */
   incident?: { at: string; kind: string; outcome: string; note: string; rule: string } | null
-  times: { createdAt: string; salesOpenedAt: string | null; salesClosedAt: string | null; firstBallAt: string | null; finishedAt: string | null }
+  times: {
+    createdAt: string
+    salesOpenedAt: string | null
+    salesClosedAt: string | null
+    firstBallAt: string | null
+    finishedAt: string | null
+  }
 }

@@ -20,14 +20,20 @@ import { insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
 const DAY_MS = 86_400_000
 
 /** How the cash was paid: small notes and coins, and the rest (GEN-17). */
-export interface CashCount { smallCents: number; otherCents: number }
+export interface CashCount {
+  smallCents: number
+  otherCents: number
+}
 
 export interface CashIntake {
-  hallId: string; stationId: string; cashierId: string
+  hallId: string
+  stationId: string
+  cashierId: string
   source: 'voucher' | 'counter_sale'
   /** The voucher or the counter sale the cash paid for. */
   refId: string
-  amountCents: number; currency: string
+  amountCents: number
+  currency: string
   /** null: not counted (allowed up to the limit only). */
   cash: CashCount | null
   /** As typed by the cashier (kept for display); matched by its key. */
@@ -35,9 +41,18 @@ export interface CashIntake {
   at: string
 }
 
-export interface AmlScreen { flagged: boolean; reportId: string | null; limitCents: number; counted: boolean }
+export interface AmlScreen {
+  flagged: boolean
+  reportId: string | null
+  limitCents: number
+  counted: boolean
+}
 
-export function createCashIntakes(deps: { config: Pick<Config, 'amlThresholdCents' | 'amlSmallShareBp'>; newId: (prefix: string) => string; keyOf: (document: string) => string }) {
+export function createCashIntakes(deps: {
+  config: Pick<Config, 'amlThresholdCents' | 'amlSmallShareBp'>
+  newId: (prefix: string) => string
+  keyOf: (document: string) => string
+}) {
   const { config } = deps
   const limitCents = () => shareOf(config.amlThresholdCents, config.amlSmallShareBp)
 
@@ -46,20 +61,36 @@ export function createCashIntakes(deps: { config: Pick<Config, 'amlThresholdCent
     const { amountCents, cash } = input
     const limit = limitCents()
     if (cash) {
-      for (const [field, v] of [['cash.smallCents', cash.smallCents], ['cash.otherCents', cash.otherCents]] as const) {
-        if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
+      for (const [field, v] of [
+        ['cash.smallCents', cash.smallCents],
+        ['cash.otherCents', cash.otherCents],
+      ] as const) {
+        if (!Number.isSafeInteger(v) || v < 0)
+          throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
       }
       if (cash.smallCents + cash.otherCents !== amountCents) {
-        throw new DomainError('VALIDATION_FAILED', `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`, { field: 'cash', rule: 'GEN-17' })
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`,
+          { field: 'cash', rule: 'GEN-17' },
+        )
       }
     } else if (amountCents > limit) {
-      throw new DomainError('CASH_COUNT_REQUIRED', `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the small notes and coins (cash.smallCents, cash.otherCents)`, { field: 'cash', limitCents: limit, rule: 'GEN-17' })
+      throw new DomainError(
+        'CASH_COUNT_REQUIRED',
+        `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the small notes and coins (cash.smallCents, cash.otherCents)`,
+        { field: 'cash', limitCents: limit, rule: 'GEN-17' },
+      )
     }
     // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
     // that the officer's record names the person and the buyer's day adds up (CFG-3).
     const small = cash ? cash.smallCents : amountCents
     if (small > limit && !input.buyerDocument?.trim()) {
-      throw new DomainError('BUYER_ID_REQUIRED', `${small} in small notes is over the GEN-17 limit of ${limit}: the buyer's identity document is recorded first`, { field: 'buyerDocument', limitCents: limit, rule: 'GEN-17' })
+      throw new DomainError(
+        'BUYER_ID_REQUIRED',
+        `${small} in small notes is over the GEN-17 limit of ${limit}: the buyer's identity document is recorded first`,
+        { field: 'buyerDocument', limitCents: limit, rule: 'GEN-17' },
+      )
     }
   }
 
@@ -71,27 +102,70 @@ export function createCashIntakes(deps: { config: Pick<Config, 'amlThresholdCent
     const buyerKey = buyerDocument ? deps.keyOf(buyerDocument) : null
     const id = deps.newId('ci')
     await insertCashIntake(tx, {
-      id, hallId: input.hallId, stationId: input.stationId, cashierId: input.cashierId, source: input.source, refId: input.refId, amountCents: input.amountCents, currency: input.currency,
-      smallCents: input.cash?.smallCents ?? null, otherCents: input.cash?.otherCents ?? null, buyerDocument, buyerKey, at: input.at,
+      id,
+      hallId: input.hallId,
+      stationId: input.stationId,
+      cashierId: input.cashierId,
+      source: input.source,
+      refId: input.refId,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      smallCents: input.cash?.smallCents ?? null,
+      otherCents: input.cash?.otherCents ?? null,
+      buyerDocument,
+      buyerKey,
+      at: input.at,
     })
     const small = input.cash ? input.cash.smallCents : input.amountCents
     let windowSmall = small
     if (buyerKey) {
       const dayStart = `${input.at.slice(0, 10)}T00:00:00.000Z`
-      windowSmall = await smallCashOfBuyer(tx, buyerKey, input.hallId, dayStart, new Date(Date.parse(dayStart) + DAY_MS).toISOString())
+      windowSmall = await smallCashOfBuyer(
+        tx,
+        buyerKey,
+        input.hallId,
+        dayStart,
+        new Date(Date.parse(dayStart) + DAY_MS).toISOString(),
+      )
     }
     const counted = input.cash !== null
     if (windowSmall <= limit) return { flagged: false, reportId: null, limitCents: limit, counted }
     const reportId = deps.newId('aml')
     await insertAmlReport(tx, {
-      id: reportId, hallId: input.hallId, stationId: input.stationId, cashierId: input.cashierId, voucherId: input.source === 'voucher' ? input.refId : '', buyerDocument, buyerKey, intakeId: id,
-      amountCents: input.amountCents, smallCents: small, windowSmallCents: windowSmall, limitCents: limit, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, createdAt: input.at,
+      id: reportId,
+      hallId: input.hallId,
+      stationId: input.stationId,
+      cashierId: input.cashierId,
+      voucherId: input.source === 'voucher' ? input.refId : '',
+      buyerDocument,
+      buyerKey,
+      intakeId: id,
+      amountCents: input.amountCents,
+      smallCents: small,
+      windowSmallCents: windowSmall,
+      limitCents: limit,
+      thresholdCents: config.amlThresholdCents,
+      shareBp: config.amlSmallShareBp,
+      createdAt: input.at,
     })
     await appendJournal(tx, {
-      at: input.at, type: 'aml.flagged', scope: `hall:${input.hallId}`,
+      at: input.at,
+      type: 'aml.flagged',
+      scope: `hall:${input.hallId}`,
       payload: {
-        reportId, intakeId: id, source: input.source, ...(input.source === 'voucher' ? { voucherId: input.refId } : { saleId: input.refId }), stationId: input.stationId, cashierId: input.cashierId,
-        smallCents: small, counted, windowSmallCents: windowSmall, limitCents: limit, thresholdCents: config.amlThresholdCents, shareBp: config.amlSmallShareBp, rule: 'GEN-17',
+        reportId,
+        intakeId: id,
+        source: input.source,
+        ...(input.source === 'voucher' ? { voucherId: input.refId } : { saleId: input.refId }),
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        smallCents: small,
+        counted,
+        windowSmallCents: windowSmall,
+        limitCents: limit,
+        thresholdCents: config.amlThresholdCents,
+        shareBp: config.amlSmallShareBp,
+        rule: 'GEN-17',
       },
     })
     return { flagged: true, reportId, limitCents: limit, counted }

@@ -27,9 +27,21 @@ export interface KioskOffer {
   /** on_sale: cards can be bought; not_open: announced, sales not open yet; closed: the game is in play; none. */
   state: 'on_sale' | 'not_open' | 'closed' | 'none'
   game: null | {
-    gameId: string; sessionId: string; orderNo: number; status: string; faceValueCents: number; cardsSold: number
+    gameId: string
+    sessionId: string
+    orderNo: number
+    status: string
+    faceValueCents: number
+    cardsSold: number
     /** BNG-11: each series with its number of cards and the range on sale. */
-    series: Array<{ code: string; position: number; cardCount: number; nextCardNo: number; lastCardNo: number; available: number }>
+    series: Array<{
+      code: string
+      position: number
+      cardCount: number
+      nextCardNo: number
+      lastCardNo: number
+      available: number
+    }>
     available: number
     /** Prize shares (basis points of the cards sold x face value) and the amounts at the present sales (BNG-52/56). */
     prizes: { lineBp: number; bingoBp: number; lineCents: number; bingoCents: number; final: boolean }
@@ -48,7 +60,14 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
     const rows = await seriesOfGame(tx, gameId)
     return rows.map((r) => {
       const last = Number(r.position) === 1 ? Number(r.card_count) : Number(r.max_card_no)
-      return { code: r.code, position: Number(r.position), cardCount: Number(r.card_count), nextCardNo: Number(r.next_card_no), lastCardNo: last, available: Math.max(0, last - Number(r.next_card_no) + 1) }
+      return {
+        code: r.code,
+        position: Number(r.position),
+        cardCount: Number(r.card_count),
+        nextCardNo: Number(r.next_card_no),
+        lastCardNo: last,
+        available: Math.max(0, last - Number(r.next_card_no) + 1),
+      }
     })
   }
 
@@ -59,21 +78,36 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
     const game = await currentGameOfHall(db, hallId)
     if (!game) return { ...base, state: 'none', game: null }
     const status = game.status
-    const state: KioskOffer['state'] = status === GameStatus.OnSale ? 'on_sale' : status === GameStatus.Announced ? 'not_open'
-      : status === GameStatus.Finished || status === GameStatus.Void ? 'none' : 'closed'
+    const state: KioskOffer['state'] =
+      status === GameStatus.OnSale
+        ? 'on_sale'
+        : status === GameStatus.Announced
+          ? 'not_open'
+          : status === GameStatus.Finished || status === GameStatus.Void
+            ? 'none'
+            : 'closed'
     const series = await seriesOf(db, game.id)
     const face = Number(game.face_value_cents)
     const total = Number(game.cards_sold) * face
     const final = game.line_pool_cents !== null
     return {
-      ...base, state,
+      ...base,
+      state,
       game: {
-        gameId: game.id, sessionId: game.session_id, orderNo: Number(game.order_no), status, faceValueCents: face, cardsSold: Number(game.cards_sold),
-        series, available: series.reduce((s, x) => s + x.available, 0),
+        gameId: game.id,
+        sessionId: game.session_id,
+        orderNo: Number(game.order_no),
+        status,
+        faceValueCents: face,
+        cardsSold: Number(game.cards_sold),
+        series,
+        available: series.reduce((s, x) => s + x.available, 0),
         prizes: {
-          lineBp: Number(game.line_bp), bingoBp: Number(game.bingo_bp),
+          lineBp: Number(game.line_bp),
+          bingoBp: Number(game.bingo_bp),
           lineCents: final ? Number(game.line_pool_cents) : shareOf(total, Number(game.line_bp)),
-          bingoCents: final ? Number(game.bingo_pool_cents) : shareOf(total, Number(game.bingo_bp)), final,
+          bingoCents: final ? Number(game.bingo_pool_cents) : shareOf(total, Number(game.bingo_bp)),
+          final,
         },
         isLastGame: Boolean(Number(game.is_last_game)),
       },

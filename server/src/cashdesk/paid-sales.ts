@@ -36,7 +36,16 @@ import { formatShortCode } from './short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
-import { gameById, hallOfStation, insertCashMovement, insertKioskPurchase, insertSalePayment, seriesOfGame, voucherById, voucherParent } from './store.ts'
+import {
+  gameById,
+  hallOfStation,
+  insertCashMovement,
+  insertKioskPurchase,
+  insertSalePayment,
+  seriesOfGame,
+  voucherById,
+  voucherParent,
+} from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen, CashCount } from './cash-intake.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -60,15 +69,44 @@ export interface PaidSalesDeps {
 }
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
-export interface PrintedCard { id: string; serial: string; seriesCode: string; cardNo: number; rows: number[][]; grid: number[][]; code: string }
+export interface PrintedCard {
+  id: string
+  serial: string
+  seriesCode: string
+  cardNo: number
+  rows: number[][]
+  grid: number[][]
+  code: string
+}
 
 type InstantSale = Awaited<ReturnType<InstantService['sellElectronicWithin']>>
 
 /** What the kiosk shows: the bingo game on sale, the lotto draw on sale, the hall's e-instant games. */
 export interface KioskFullOffer extends KioskOffer {
-  lotto: null | { drawId: string; name: string; drawNumber: number; drawAt: string; range: number; picks: number; priceCents: number; currency: string; maxBoardsPerSlip: number; maxDrawsPerSlip: number; categories: Array<{ code: string; name: string; matches: number }> }
+  lotto: null | {
+    drawId: string
+    name: string
+    drawNumber: number
+    drawAt: string
+    range: number
+    picks: number
+    priceCents: number
+    currency: string
+    maxBoardsPerSlip: number
+    maxDrawsPerSlip: number
+    categories: Array<{ code: string; name: string; matches: number }>
+  }
   /** Empty where the hall's profile does not allow on-screen instant sales (INS-15). */
-  instant: Array<{ gameNo: number; name: string; priceCents: number; currency: string; playStyle: string; tiers: Array<{ tier: number; amountCents: number; count: number }>; ticketCount: number; claimDays: number }>
+  instant: Array<{
+    gameNo: number
+    name: string
+    priceCents: number
+    currency: string
+    playStyle: string
+    tiers: Array<{ tier: number; amountCents: number; count: number }>
+    ticketCount: number
+    claimDays: number
+  }>
   instantAllowed: boolean
 }
 
@@ -120,33 +158,86 @@ export function createPaidSales(deps: PaidSalesDeps) {
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)
     const t = clock.now().getTime()
-    const draw = (await lotto.listDraws()).find((d) => d.status === 'open' && Date.parse(d.plan.salesStartAt) <= t && t < Date.parse(d.plan.salesCloseAt))
+    const draw = (await lotto.listDraws()).find(
+      (d) => d.status === 'open' && Date.parse(d.plan.salesStartAt) <= t && t < Date.parse(d.plan.salesCloseAt),
+    )
     const instantAllowed = await instant.electronicAllowed(hallId)
-    const games = instantAllowed ? (await instant.listGames()).filter((g) => g.channel === 'electronic' && g.status === 'ready' && (g.soldElectronic ?? 0) < g.ticketCount) : []
+    const games = instantAllowed
+      ? (await instant.listGames()).filter(
+          (g) => g.channel === 'electronic' && g.status === 'ready' && (g.soldElectronic ?? 0) < g.ticketCount,
+        )
+      : []
     return {
-      ...base, instantAllowed,
-      lotto: draw ? {
-        drawId: draw.drawId, name: draw.plan.name, drawNumber: draw.plan.drawNumber, drawAt: draw.plan.drawAt, range: draw.plan.range, picks: draw.plan.picks,
-        priceCents: draw.plan.priceCents, currency: draw.plan.currency, maxBoardsPerSlip: draw.plan.maxBoardsPerSlip, maxDrawsPerSlip: draw.plan.maxDrawsPerSlip,
-        categories: draw.plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
-      } : null,
-      instant: games.map((g) => ({ gameNo: g.gameNo, name: g.name, priceCents: g.priceCents, currency: g.currency, playStyle: g.playStyle, tiers: g.tiers, ticketCount: g.ticketCount, claimDays: g.claimDays })),
+      ...base,
+      instantAllowed,
+      lotto: draw
+        ? {
+            drawId: draw.drawId,
+            name: draw.plan.name,
+            drawNumber: draw.plan.drawNumber,
+            drawAt: draw.plan.drawAt,
+            range: draw.plan.range,
+            picks: draw.plan.picks,
+            priceCents: draw.plan.priceCents,
+            currency: draw.plan.currency,
+            maxBoardsPerSlip: draw.plan.maxBoardsPerSlip,
+            maxDrawsPerSlip: draw.plan.maxDrawsPerSlip,
+            categories: draw.plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
+          }
+        : null,
+      instant: games.map((g) => ({
+        gameNo: g.gameNo,
+        name: g.name,
+        priceCents: g.priceCents,
+        currency: g.currency,
+        playStyle: g.playStyle,
+        tiers: g.tiers,
+        ticketCount: g.ticketCount,
+        claimDays: g.claimDays,
+      })),
     }
   }
 
   /** The printed cards of a sale and their documents (BNG-5..7 layout, QR of the signed code). */
-  async function cardsToPrint(tx: Sql, gameId: string, sold: SoldCard[], input: { hallId: string; station: string; at: string; printer: TicketPrinter }): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
+  async function cardsToPrint(
+    tx: Sql,
+    gameId: string,
+    sold: SoldCard[],
+    input: { hallId: string; station: string; at: string; printer: TicketPrinter },
+  ): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
     const game = (await gameById(tx, gameId))!
     const hall = await vouchers.hallFor(tx, input.hallId)
     const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
     const layout = JSON.parse(game.layout) as CardLayout
     const face = Number(game.face_value_cents)
-    const cards = sold.map((c) => ({ ...c, grid: cardFromRows(c.rows, layout).grid, code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey) }))
-    const docs = cards.map((c) => cardTicket({
-      code: c.code, cardId: c.id, hallName: hall.name, sessionId: game.session_id, gameId: game.id, gameNo: Number(game.order_no),
-      seriesCode: c.seriesCode, cardNo: c.cardNo, serial: c.serial, cardsInSeries: sizes.get(c.seriesCode) ?? 0,
-      faceValueCents: face, currency: hall.currency, soldAt: input.at, station: input.station, grid: c.grid, minimumAge: hall.minimumAge,
-    }, { paper: input.printer.paper }))
+    const cards = sold.map((c) => ({
+      ...c,
+      grid: cardFromRows(c.rows, layout).grid,
+      code: encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey),
+    }))
+    const docs = cards.map((c) =>
+      cardTicket(
+        {
+          code: c.code,
+          cardId: c.id,
+          hallName: hall.name,
+          sessionId: game.session_id,
+          gameId: game.id,
+          gameNo: Number(game.order_no),
+          seriesCode: c.seriesCode,
+          cardNo: c.cardNo,
+          serial: c.serial,
+          cardsInSeries: sizes.get(c.seriesCode) ?? 0,
+          faceValueCents: face,
+          currency: hall.currency,
+          soldAt: input.at,
+          station: input.station,
+          grid: c.grid,
+          minimumAge: hall.minimumAge,
+        },
+        { paper: input.printer.paper },
+      ),
+    )
     return { cards, docs, faceValueCents: face, gameNo: Number(game.order_no) }
   }
 
@@ -154,7 +245,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * The player of a kiosk purchase (BNG-40 / CFG-16): the identity document recorded on the voucher, or the first
    * voucher of its chain (a voucher sold at the till and the change vouchers each purchase gave back).
    */
-  async function kioskPlayerKey(tx: Sql, v: { id: string; parent_id: string | null; buyer_document: string | null }): Promise<string> {
+  async function kioskPlayerKey(
+    tx: Sql,
+    v: { id: string; parent_id: string | null; buyer_document: string | null },
+  ): Promise<string> {
     if (v.buyer_document?.trim()) return `doc:${vouchers.keyOf(v.buyer_document)}`
     let root = v.id
     let parent = v.parent_id
@@ -165,8 +259,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return `voucher:${root}`
   }
 
-  const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter) => lottoReceiptTicket({ ...r, station }, { paper: printer.paper })
-  const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter) => instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper)
+  const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter) =>
+    lottoReceiptTicket({ ...r, station }, { paper: printer.paper })
+  const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter) =>
+    instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper)
 
   // ------------------------------------------------------------------------------------------------ kiosk
 
@@ -195,7 +291,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
   async function admitPlayers(input: KioskBasket, signed: SignedVoucher): Promise<void> {
     if (!deps.admission) return
     const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
-    const voucherId = signed ? (signed.id ?? null) : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
+    const voucherId = signed
+      ? (signed.id ?? null)
+      : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
     if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
     if (!documents.length) return
@@ -211,114 +309,253 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
    */
   async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
-    if (input.ageConfirmed !== true) throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', { field: 'ageConfirmed', rule: 'CFG-5' })
+    if (input.ageConfirmed !== true)
+      throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', {
+        field: 'ageConfirmed',
+        rule: 'CFG-5',
+      })
     const cardCount = input.cards?.count ?? 0
     const slips = input.slips ?? []
     const instantCount = input.instant?.count ?? 0
     // The hall's posted limits (BNG-40, GEN-18, CFG-16) are checked in the sale's transaction (admitPurchaseWithin).
-    if (input.cards && (!Number.isInteger(cardCount) || cardCount < 1 || cardCount > 100_000)) throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
-    if (slips.length > MAX_SLIPS_PER_PURCHASE) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, { field: 'slips' })
-    if (input.instant && (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)) throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, { field: 'instant.count' })
-    if (cardCount + slips.length + instantCount === 0) throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
+    if (input.cards && (!Number.isInteger(cardCount) || cardCount < 1 || cardCount > 100_000))
+      throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
+    if (slips.length > MAX_SLIPS_PER_PURCHASE)
+      throw new DomainError('VALIDATION_FAILED', `at most ${MAX_SLIPS_PER_PURCHASE} slips in one purchase`, {
+        field: 'slips',
+      })
+    if (
+      input.instant &&
+      (!Number.isInteger(instantCount) || instantCount < 1 || instantCount > MAX_INSTANT_PER_PURCHASE)
+    )
+      throw new DomainError('VALIDATION_FAILED', `instant count must be 1..${MAX_INSTANT_PER_PURCHASE}`, {
+        field: 'instant.count',
+      })
+    if (cardCount + slips.length + instantCount === 0)
+      throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     const signed = verifySignedVoucher(input.voucherCode)
     await admitPlayers(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
     const publish: Array<() => void> = []
-    const { docs, ...result } = await sales.run(async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
-      const at = now()
-      if (signed?.error) throw signed.error
-      const voucherId = signed?.id ?? await vouchers.resolveVoucherId(tx, input.voucherCode)
-      const v = await loadSpendableVoucher(tx, voucherId, at)
-      // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
-      // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
-      await assertActsInHall(tx, v.hall_id, { stationId: input.kioskId, resource: 'voucher' })
-      const hall = await vouchers.hallFor(tx, v.hall_id)
-      const purchaseId = newId('kp')
-      const docs: PrintDoc[] = []
-      const paid: Array<{ product: 'card' | 'slip' | 'instant'; refId: string; amountCents: number; currency: string }> = []
-      let cards: PrintedCard[] = []
-      let gameNo: number | null = null
-      if (input.cards) {
-        const game = await gameById(tx, input.cards.gameId)
-        if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.cards.gameId} not found`, { gameId: input.cards.gameId })
-        if (game.hall_id !== v.hall_id) throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, { field: 'voucherCode' })
-        const face = Number(game.face_value_cents)
-        // Refused before any card is taken, with how many the voucher can buy.
-        if (cardCount * face > v.amount_cents) throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, ${cardCount} cards cost ${cardCount * face}`, { amountCents: v.amount_cents, costCents: cardCount * face, maxCards: Math.floor(v.amount_cents / face) })
-        // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the player is the voucher's buyer (its document) or
-        // the chain of vouchers it comes from (a purchase's change pays the same player's next one).
-        const playerKey = await kioskPlayerKey(tx, v)
-        await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: cardCount, playerKey })
-        // BNG-12/13: correlative sale through the bingo service, inside this transaction.
-        const sale = await bingo.sellWithin(tx, { gameId: game.id, count: cardCount, channel: `kiosk:${input.kioskId}` })
-        await bingo.recordPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, playerKey, cardIds: sale.cards.map((c) => c.id) })
-        publish.push(sale.publish)
-        const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId: v.hall_id, station: input.kioskId, at, printer })
-        cards = printed.cards
-        gameNo = printed.gameNo
-        docs.push(...printed.docs)
-        for (const c of cards) paid.push({ product: 'card', refId: c.id, amountCents: face, currency: hall.currency })
-      }
-      const slipReceipts: LottoReceipt[] = []
-      for (const s of slips) {
-        const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
-        slipReceipts.push(r)
-        docs.push(slipDoc(r, input.kioskId, printer))
-        paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
-      }
-      const instantSales: InstantSale[] = []
-      for (let i = 0; i < instantCount; i++) {
-        const s = await instant.sellElectronicWithin(tx, { hallId: v.hall_id, gameNo: input.instant!.gameNo, stationId: input.kioskId })
-        instantSales.push(s)
-        docs.push(instantDoc(s, input.kioskId, printer))
-        paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
-      }
-      for (const p of paid) {
-        if (p.currency !== v.currency) throw new DomainError('VALIDATION_FAILED', `a ${v.currency} voucher cannot pay for ${p.currency} items`, { field: 'voucherCode' })
-      }
-      const costCents = paid.reduce((s, p) => s + p.amountCents, 0)
-      if (costCents > v.amount_cents) throw new DomainError('VOUCHER_INSUFFICIENT', `the voucher holds ${v.amount_cents}, the purchase costs ${costCents}`, { amountCents: v.amount_cents, costCents })
-      const changeCents = v.amount_cents - costCents
-      await markVoucherSpent(tx, v, { at, station: input.kioskId, for: 'purchase', ref: purchaseId })
-      for (const p of paid) {
-        await insertSalePayment(tx, { id: newId('sp'), hallId: v.hall_id, stationId: input.kioskId, soldBy: input.kioskId, ...p, paidBy: 'voucher', paymentRef: v.id, at })
-      }
-      const change = changeCents > 0
-        ? await vouchers.issue(tx, { hallId: v.hall_id, currency: v.currency, amountCents: changeCents, origin: 'change', parentId: v.id, stationId: input.kioskId, issuedBy: input.kioskId, smallCents: 0, otherCents: 0, buyerDocument: v.buyer_document, at })
-        : null
-      if (input.cards) {
-        await insertKioskPurchase(tx, {
-          id: purchaseId, kioskId: input.kioskId, hallId: v.hall_id, gameId: input.cards.gameId, voucherId: v.id, changeVoucherId: change?.id ?? null,
-          cardCount: cards.length, amountCents: costCents, cardIds: cards.map((c) => c.id), createdAt: at,
+    const { docs, ...result } = await sales.run(
+      async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
+        const at = now()
+        if (signed?.error) throw signed.error
+        const voucherId = signed?.id ?? (await vouchers.resolveVoucherId(tx, input.voucherCode))
+        const v = await loadSpendableVoucher(tx, voucherId, at)
+        // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
+        // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
+        await assertActsInHall(tx, v.hall_id, { stationId: input.kioskId, resource: 'voucher' })
+        const hall = await vouchers.hallFor(tx, v.hall_id)
+        const purchaseId = newId('kp')
+        const docs: PrintDoc[] = []
+        const paid: Array<{
+          product: 'card' | 'slip' | 'instant'
+          refId: string
+          amountCents: number
+          currency: string
+        }> = []
+        let cards: PrintedCard[] = []
+        let gameNo: number | null = null
+        if (input.cards) {
+          const game = await gameById(tx, input.cards.gameId)
+          if (!game)
+            throw new DomainError('GAME_NOT_FOUND', `game ${input.cards.gameId} not found`, {
+              gameId: input.cards.gameId,
+            })
+          if (game.hall_id !== v.hall_id)
+            throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, {
+              field: 'voucherCode',
+            })
+          const face = Number(game.face_value_cents)
+          // Refused before any card is taken, with how many the voucher can buy.
+          if (cardCount * face > v.amount_cents)
+            throw new DomainError(
+              'VOUCHER_INSUFFICIENT',
+              `the voucher holds ${v.amount_cents}, ${cardCount} cards cost ${cardCount * face}`,
+              { amountCents: v.amount_cents, costCents: cardCount * face, maxCards: Math.floor(v.amount_cents / face) },
+            )
+          // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the player is the voucher's buyer (its document) or
+          // the chain of vouchers it comes from (a purchase's change pays the same player's next one).
+          const playerKey = await kioskPlayerKey(tx, v)
+          await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: cardCount, playerKey })
+          // BNG-12/13: correlative sale through the bingo service, inside this transaction.
+          const sale = await bingo.sellWithin(tx, {
+            gameId: game.id,
+            count: cardCount,
+            channel: `kiosk:${input.kioskId}`,
+          })
+          await bingo.recordPurchaseWithin(tx, {
+            gameId: game.id,
+            hallId: game.hall_id,
+            playerKey,
+            cardIds: sale.cards.map((c) => c.id),
+          })
+          publish.push(sale.publish)
+          const printed = await cardsToPrint(tx, game.id, sale.cards, {
+            hallId: v.hall_id,
+            station: input.kioskId,
+            at,
+            printer,
+          })
+          cards = printed.cards
+          gameNo = printed.gameNo
+          docs.push(...printed.docs)
+          for (const c of cards) paid.push({ product: 'card', refId: c.id, amountCents: face, currency: hall.currency })
+        }
+        const slipReceipts: LottoReceipt[] = []
+        for (const s of slips) {
+          const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
+          slipReceipts.push(r)
+          docs.push(slipDoc(r, input.kioskId, printer))
+          paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
+        }
+        const instantSales: InstantSale[] = []
+        for (let i = 0; i < instantCount; i++) {
+          const s = await instant.sellElectronicWithin(tx, {
+            hallId: v.hall_id,
+            gameNo: input.instant!.gameNo,
+            stationId: input.kioskId,
+          })
+          instantSales.push(s)
+          docs.push(instantDoc(s, input.kioskId, printer))
+          paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
+        }
+        for (const p of paid) {
+          if (p.currency !== v.currency)
+            throw new DomainError('VALIDATION_FAILED', `a ${v.currency} voucher cannot pay for ${p.currency} items`, {
+              field: 'voucherCode',
+            })
+        }
+        const costCents = paid.reduce((s, p) => s + p.amountCents, 0)
+        if (costCents > v.amount_cents)
+          throw new DomainError(
+            'VOUCHER_INSUFFICIENT',
+            `the voucher holds ${v.amount_cents}, the purchase costs ${costCents}`,
+            { amountCents: v.amount_cents, costCents },
+          )
+        const changeCents = v.amount_cents - costCents
+        await markVoucherSpent(tx, v, { at, station: input.kioskId, for: 'purchase', ref: purchaseId })
+        for (const p of paid) {
+          await insertSalePayment(tx, {
+            id: newId('sp'),
+            hallId: v.hall_id,
+            stationId: input.kioskId,
+            soldBy: input.kioskId,
+            ...p,
+            paidBy: 'voucher',
+            paymentRef: v.id,
+            at,
+          })
+        }
+        const change =
+          changeCents > 0
+            ? await vouchers.issue(tx, {
+                hallId: v.hall_id,
+                currency: v.currency,
+                amountCents: changeCents,
+                origin: 'change',
+                parentId: v.id,
+                stationId: input.kioskId,
+                issuedBy: input.kioskId,
+                smallCents: 0,
+                otherCents: 0,
+                buyerDocument: v.buyer_document,
+                at,
+              })
+            : null
+        if (input.cards) {
+          await insertKioskPurchase(tx, {
+            id: purchaseId,
+            kioskId: input.kioskId,
+            hallId: v.hall_id,
+            gameId: input.cards.gameId,
+            voucherId: v.id,
+            changeVoucherId: change?.id ?? null,
+            cardCount: cards.length,
+            amountCents: costCents,
+            cardIds: cards.map((c) => c.id),
+            createdAt: at,
+          })
+        }
+        // Issue 24 point 1: written after the change voucher and the purchase row, so that it seals them all.
+        await appendJournal(tx, {
+          at,
+          type: 'voucher.redeemed',
+          scope: `hall:${v.hall_id}`,
+          payload: {
+            voucherId: v.id,
+            purchaseId,
+            kioskId: input.kioskId,
+            gameId: input.cards?.gameId ?? null,
+            amountCents: v.amount_cents,
+            costCents,
+            changeCents,
+            cardIds: cards.map((c) => c.id),
+            slips: slipReceipts.map((r) => r.receiptNumber),
+            instant: instantSales.map((s) => s.serial),
+            ageConfirmed: true,
+          },
         })
-      }
-      // Issue 24 point 1: written after the change voucher and the purchase row, so that it seals them all.
-      await appendJournal(tx, {
-        at, type: 'voucher.redeemed', scope: `hall:${v.hall_id}`,
-        payload: {
-          voucherId: v.id, purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, amountCents: v.amount_cents, costCents, changeCents,
-          cardIds: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), ageConfirmed: true,
-        },
-      })
-      if (change) {
-        docs.push(voucherTicket({
-          code: vouchers.codeOf(change.id), shortCode: change.short_code ? formatShortCode(change.short_code) : undefined, voucherId: change.id, hallName: hall.name,
-          amountCents: change.amount_cents, currency: change.currency, issuedAt: change.issued_at, expiresAt: change.expires_at, station: input.kioskId, origin: 'change', minimumAge: hall.minimumAge,
-        }, { paper: printer.paper }))
-      }
-      // The paper this purchase owes, committed with it; printed after the commit.
-      await prints.recordWithin(tx, {
-        ref: purchaseId, hallId: v.hall_id, stationId: input.kioskId, voucherId: v.id, docs, at,
-        items: { cards: cards.map((c) => c.id), slips: slipReceipts.map((r) => r.receiptNumber), instant: instantSales.map((s) => s.serial), change: change?.id ?? null },
-      })
-      return {
-        purchaseId, kioskId: input.kioskId, gameId: input.cards?.gameId ?? null, gameNo, count: cards.length, cards, slips: slipReceipts, instant: instantSales,
-        amountCents: costCents, currency: hall.currency, voucherId: v.id, change: change ? vouchers.view(change, at) : null, docs,
-      }
-    })
+        if (change) {
+          docs.push(
+            voucherTicket(
+              {
+                code: vouchers.codeOf(change.id),
+                shortCode: change.short_code ? formatShortCode(change.short_code) : undefined,
+                voucherId: change.id,
+                hallName: hall.name,
+                amountCents: change.amount_cents,
+                currency: change.currency,
+                issuedAt: change.issued_at,
+                expiresAt: change.expires_at,
+                station: input.kioskId,
+                origin: 'change',
+                minimumAge: hall.minimumAge,
+              },
+              { paper: printer.paper },
+            ),
+          )
+        }
+        // The paper this purchase owes, committed with it; printed after the commit.
+        await prints.recordWithin(tx, {
+          ref: purchaseId,
+          hallId: v.hall_id,
+          stationId: input.kioskId,
+          voucherId: v.id,
+          docs,
+          at,
+          items: {
+            cards: cards.map((c) => c.id),
+            slips: slipReceipts.map((r) => r.receiptNumber),
+            instant: instantSales.map((s) => s.serial),
+            change: change?.id ?? null,
+          },
+        })
+        return {
+          purchaseId,
+          kioskId: input.kioskId,
+          gameId: input.cards?.gameId ?? null,
+          gameNo,
+          count: cards.length,
+          cards,
+          slips: slipReceipts,
+          instant: instantSales,
+          amountCents: costCents,
+          currency: hall.currency,
+          voucherId: v.id,
+          change: change ? vouchers.view(change, at) : null,
+          docs,
+        }
+      },
+    )
     for (const p of publish) p()
-    const print = await prints.printSale({ ref: result.purchaseId, stationId: input.kioskId }, docs, `kiosk-${result.purchaseId}`)
+    const print = await prints.printSale(
+      { ref: result.purchaseId, stationId: input.kioskId },
+      docs,
+      `kiosk-${result.purchaseId}`,
+    )
     return { ...result, print }
   }
 
@@ -329,7 +566,21 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * sale's transaction (issue 13); with its denominations and buyer, on the one GEN-17 path of every cash intake
    * (cash-intake.ts, issue 24 point 6): the buyer's day adds up their voucher and counter sales.
    */
-  async function takeCash(tx: Sql, sale: { saleId: string; hallId: string; stationId: string; soldBy: string; shiftId?: string | null; at: string; currency: string; cash: CashCount | null; buyerDocument: string | null; items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }> }): Promise<{ amountCents: number; aml: AmlScreen }> {
+  async function takeCash(
+    tx: Sql,
+    sale: {
+      saleId: string
+      hallId: string
+      stationId: string
+      soldBy: string
+      shiftId?: string | null
+      at: string
+      currency: string
+      cash: CashCount | null
+      buyerDocument: string | null
+      items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }>
+    },
+  ): Promise<{ amountCents: number; aml: AmlScreen }> {
     // The shift is checked here, inside the sale's transaction (issue 23): a sale racing the close of its shift
     // lands in it before the close or is refused, never in a closed shift.
     await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId)
@@ -337,21 +588,70 @@ export function createPaidSales(deps: PaidSalesDeps) {
     // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
     if (sale.hallId) {
       const hall = await vouchers.hallFor(tx, sale.hallId)
-      if (hall.currency !== sale.currency) throw new DomainError('VALIDATION_FAILED', `priced in ${sale.currency}, but this drawer holds ${hall.currency}`, { field: 'currency', currency: sale.currency, drawer: hall.currency })
+      if (hall.currency !== sale.currency)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `priced in ${sale.currency}, but this drawer holds ${hall.currency}`,
+          { field: 'currency', currency: sale.currency, drawer: hall.currency },
+        )
     }
     const movementId = newId('cm')
     // One product per counter sale (cards, a slip or an instant ticket): the shift report sums it under that product.
     const product = sale.items[0]?.product ?? 'card'
-    await insertCashMovement(tx, { id: movementId, hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, kind: 'counter_sale', amountCents, currency: sale.currency, refId: sale.saleId, at: sale.at, shiftId: sale.shiftId ?? null, product })
+    await insertCashMovement(tx, {
+      id: movementId,
+      hallId: sale.hallId,
+      stationId: sale.stationId,
+      cashierId: sale.soldBy,
+      kind: 'counter_sale',
+      amountCents,
+      currency: sale.currency,
+      refId: sale.saleId,
+      at: sale.at,
+      shiftId: sale.shiftId ?? null,
+      product,
+    })
     for (const i of sale.items) {
-      await insertSalePayment(tx, { id: newId('sp'), hallId: sale.hallId, stationId: sale.stationId, soldBy: sale.soldBy, ...i, currency: sale.currency, paidBy: 'cash', paymentRef: movementId, at: sale.at })
+      await insertSalePayment(tx, {
+        id: newId('sp'),
+        hallId: sale.hallId,
+        stationId: sale.stationId,
+        soldBy: sale.soldBy,
+        ...i,
+        currency: sale.currency,
+        paidBy: 'cash',
+        paymentRef: movementId,
+        at: sale.at,
+      })
     }
-    const aml = await vouchers.intakes.record(tx, { hallId: sale.hallId, stationId: sale.stationId, cashierId: sale.soldBy, source: 'counter_sale', refId: sale.saleId, amountCents, currency: sale.currency, cash: sale.cash, buyerDocument: sale.buyerDocument, at: sale.at })
+    const aml = await vouchers.intakes.record(tx, {
+      hallId: sale.hallId,
+      stationId: sale.stationId,
+      cashierId: sale.soldBy,
+      source: 'counter_sale',
+      refId: sale.saleId,
+      amountCents,
+      currency: sale.currency,
+      cash: sale.cash,
+      buyerDocument: sale.buyerDocument,
+      at: sale.at,
+    })
     await appendJournal(tx, {
-      at: sale.at, type: 'sale.cash_taken', scope: `hall:${sale.hallId}`,
+      at: sale.at,
+      type: 'sale.cash_taken',
+      scope: `hall:${sale.hallId}`,
       payload: {
-        saleId: sale.saleId, movementId, stationId: sale.stationId, soldBy: sale.soldBy, amountCents, currency: sale.currency, items: sale.items.map((i) => `${i.product}:${i.refId}`),
-        smallCents: sale.cash?.smallCents ?? null, otherCents: sale.cash?.otherCents ?? null, counted: sale.cash !== null, rule: 'GEN-17',
+        saleId: sale.saleId,
+        movementId,
+        stationId: sale.stationId,
+        soldBy: sale.soldBy,
+        amountCents,
+        currency: sale.currency,
+        items: sale.items.map((i) => `${i.product}:${i.refId}`),
+        smallCents: sale.cash?.smallCents ?? null,
+        otherCents: sale.cash?.otherCents ?? null,
+        counted: sale.cash !== null,
+        rule: 'GEN-17',
       },
     })
     return { amountCents, aml }
@@ -362,7 +662,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * about on the exclusion list (by their key, however the document was typed), in the station's hall; refused in a
    * transaction of its own (journaled), before the sale's.
    */
-  async function admitCounter(input: Counter & { hallId?: string | null }, documents: Array<string | null | undefined>): Promise<void> {
+  async function admitCounter(
+    input: Counter & { hallId?: string | null },
+    documents: Array<string | null | undefined>,
+  ): Promise<void> {
     const named = documents.filter((d): d is string => typeof d === 'string' && d.trim().length > 0)
     if (!named.length || !deps.admission) return
     await deps.admission.assertAdmitted(named, (await hallOfStation(db, input.stationId)) ?? input.hallId ?? null)
@@ -372,7 +675,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * The drawer: the station, the person selling and their open shift (null only with authentication off); the cash
    * count (GEN-17: null or absent, not counted, allowed up to the limit only) and the buyer's document when recorded.
    */
-  interface Counter { stationId: string; soldBy: string; shiftId?: string | null; cash?: CashCount | null; buyerDocument?: string | null }
+  interface Counter {
+    stationId: string
+    soldBy: string
+    shiftId?: string | null
+    cash?: CashCount | null
+    buyerDocument?: string | null
+  }
   const buyerOf = (input: Counter, named?: string | null) => input.buyerDocument?.trim() || named?.trim() || null
 
   /**
@@ -380,7 +689,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * cards are printed on its printer after the commit (a failed print: PRINT_PENDING, reprinted on request).
    * `hallId`: a simultaneous game's hall range (BNG-100).
    */
-  async function counterCards(input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null }) {
+  async function counterCards(
+    input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null },
+  ) {
     const buyerDocument = buyerOf(input, input.playerDocument)
     await admitCounter(input, [input.playerDocument, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
@@ -406,12 +717,47 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hall = await vouchers.hallFor(tx, hallId)
       const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
       const saleId = newId('cs')
-      const { amountCents, aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: hall.currency, cash: input.cash ?? null, buyerDocument, items: printed.cards.map((c) => ({ product: 'card' as const, refId: c.id, amountCents: printed.faceValueCents })) })
-      await prints.recordWithin(tx, { ref: saleId, hallId, stationId: input.stationId, voucherId: null, docs: printed.docs, at, items: { cards: printed.cards.map((c) => c.id) } })
-      return { saleId, cards: printed.cards, amountCents, currency: hall.currency, stationId: input.stationId, aml, docs: printed.docs }
+      const { amountCents, aml } = await takeCash(tx, {
+        saleId,
+        hallId,
+        stationId: input.stationId,
+        soldBy: input.soldBy,
+        shiftId: input.shiftId,
+        at,
+        currency: hall.currency,
+        cash: input.cash ?? null,
+        buyerDocument,
+        items: printed.cards.map((c) => ({
+          product: 'card' as const,
+          refId: c.id,
+          amountCents: printed.faceValueCents,
+        })),
+      })
+      await prints.recordWithin(tx, {
+        ref: saleId,
+        hallId,
+        stationId: input.stationId,
+        voucherId: null,
+        docs: printed.docs,
+        at,
+        items: { cards: printed.cards.map((c) => c.id) },
+      })
+      return {
+        saleId,
+        cards: printed.cards,
+        amountCents,
+        currency: hall.currency,
+        stationId: input.stationId,
+        aml,
+        docs: printed.docs,
+      }
     })
     publish()
-    const print = await prints.printSale({ ref: result.saleId, stationId: input.stationId }, docs, `counter-${result.saleId}`)
+    const print = await prints.printSale(
+      { ref: result.saleId, stationId: input.stationId },
+      docs,
+      `counter-${result.saleId}`,
+    )
     return { ...result, print }
   }
 
@@ -428,8 +774,22 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
-      const { aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: receipt.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }] })
-      return { ...receipt, payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const, aml } }
+      const { aml } = await takeCash(tx, {
+        saleId,
+        hallId,
+        stationId: input.stationId,
+        soldBy: input.soldBy,
+        shiftId: input.shiftId,
+        at,
+        currency: receipt.currency,
+        cash: input.cash ?? null,
+        buyerDocument,
+        items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }],
+      })
+      return {
+        ...receipt,
+        payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const, aml },
+      }
     })
   }
 
@@ -441,8 +801,22 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
-      const { aml } = await takeCash(tx, { saleId, hallId: hallId ?? '', stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml } }
+      const { aml } = await takeCash(tx, {
+        saleId,
+        hallId: hallId ?? '',
+        stationId: input.stationId,
+        soldBy: input.soldBy,
+        shiftId: input.shiftId,
+        at: sale.soldAt,
+        currency: sale.currency,
+        cash: input.cash ?? null,
+        buyerDocument,
+        items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
+      })
+      return {
+        ...sale,
+        payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml },
+      }
     })
   }
 
@@ -456,14 +830,45 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     const { docs, ...result } = await sales.run(async (tx) => {
-      const sale = await instant.sellElectronicWithin(tx, { hallId: input.hallId, gameNo: input.gameNo, stationId: input.stationId })
+      const sale = await instant.sellElectronicWithin(tx, {
+        hallId: input.hallId,
+        gameNo: input.gameNo,
+        stationId: input.stationId,
+      })
       const saleId = newId('cs')
-      const { aml } = await takeCash(tx, { saleId, hallId: input.hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at: sale.soldAt, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }] })
+      const { aml } = await takeCash(tx, {
+        saleId,
+        hallId: input.hallId,
+        stationId: input.stationId,
+        soldBy: input.soldBy,
+        shiftId: input.shiftId,
+        at: sale.soldAt,
+        currency: sale.currency,
+        cash: input.cash ?? null,
+        buyerDocument,
+        items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
+      })
       const docs = [instantDoc(sale, input.stationId, printer)]
-      await prints.recordWithin(tx, { ref: saleId, hallId: input.hallId, stationId: input.stationId, voucherId: null, docs, at: sale.soldAt, items: { instant: [sale.serial] } })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml }, docs }
+      await prints.recordWithin(tx, {
+        ref: saleId,
+        hallId: input.hallId,
+        stationId: input.stationId,
+        voucherId: null,
+        docs,
+        at: sale.soldAt,
+        items: { instant: [sale.serial] },
+      })
+      return {
+        ...sale,
+        payment: { saleId, stationId: input.stationId, amountCents: sale.priceCents, paidBy: 'cash' as const, aml },
+        docs,
+      }
     })
-    const print = await prints.printSale({ ref: result.payment.saleId, stationId: input.stationId }, docs, `instant-${result.serial}`)
+    const print = await prints.printSale(
+      { ref: result.payment.saleId, stationId: input.stationId },
+      docs,
+      `instant-${result.serial}`,
+    )
     return { ...result, receipt: print.printed ? { printed: true as const, files: print.files } : print }
   }
 
@@ -471,20 +876,54 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * Raffle or tombola tickets sold at a counter (PRM-1): the cash into the drawer in the tickets' transaction. Issue
    * 13 point 2: no route issues them without it (the back office only reads raffles).
    */
-  async function counterRaffle(input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string }) {
+  async function counterRaffle(
+    input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string },
+  ) {
     const buyerDocument = buyerOf(input)
     await admitCounter(input, [buyerDocument])
     return sales.run(async (tx) => {
-      const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, { count: input.count, numbers: input.numbers, buyerName: input.buyerName, channel: `counter:${input.stationId}`.slice(0, 40) })
+      const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, {
+        count: input.count,
+        numbers: input.numbers,
+        buyerName: input.buyerName,
+        channel: `counter:${input.stationId}`.slice(0, 40),
+      })
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
       const at = sale.tickets[0]?.soldAt ?? now()
-      const { aml } = await takeCash(tx, { saleId, hallId, stationId: input.stationId, soldBy: input.soldBy, shiftId: input.shiftId, at, currency: sale.currency, cash: input.cash ?? null, buyerDocument, items: sale.tickets.map((t) => ({ product: 'raffle' as const, refId: t.ticketId, amountCents: sale.priceCents })) })
-      return { ...sale, payment: { saleId, stationId: input.stationId, amountCents: sale.amountCents, paidBy: 'cash' as const, aml } }
+      const { aml } = await takeCash(tx, {
+        saleId,
+        hallId,
+        stationId: input.stationId,
+        soldBy: input.soldBy,
+        shiftId: input.shiftId,
+        at,
+        currency: sale.currency,
+        cash: input.cash ?? null,
+        buyerDocument,
+        items: sale.tickets.map((t) => ({
+          product: 'raffle' as const,
+          refId: t.ticketId,
+          amountCents: sale.priceCents,
+        })),
+      })
+      return {
+        ...sale,
+        payment: { saleId, stationId: input.stationId, amountCents: sale.amountCents, paidBy: 'cash' as const, aml },
+      }
     })
   }
 
-  return { offer, kioskPurchase, counterCards, counterRaffle, counterSlip, counterInstantPrinted, counterInstantElectronic, stats: sales.stats }
+  return {
+    offer,
+    kioskPurchase,
+    counterCards,
+    counterRaffle,
+    counterSlip,
+    counterInstantPrinted,
+    counterInstantElectronic,
+    stats: sales.stats,
+  }
 }
 
 export type PaidSales = ReturnType<typeof createPaidSales>

@@ -46,8 +46,24 @@ import { cardCustodyState } from '../bingo/store.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  blockedTicket, cardIdBySerial, cardJoin, cardWithHall, insertBlockedTicket, deleteBlockedTicket, insertPayout, markPrizesPaid, paidPrizeRows, payoutJoin, payoutOfCard, prizesByIds, prizesOfCard,
-  prizeCardRow, refundOfTicket, buyerOfCard, bonusPrizesOfCard, type PrizeRow,
+  blockedTicket,
+  cardIdBySerial,
+  cardJoin,
+  cardWithHall,
+  insertBlockedTicket,
+  deleteBlockedTicket,
+  insertPayout,
+  markPrizesPaid,
+  paidPrizeRows,
+  payoutJoin,
+  payoutOfCard,
+  prizesByIds,
+  prizesOfCard,
+  prizeCardRow,
+  refundOfTicket,
+  buyerOfCard,
+  bonusPrizesOfCard,
+  type PrizeRow,
 } from './store.ts'
 import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
@@ -58,15 +74,32 @@ import { getProfile } from '../shared/profile.ts'
 export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
 
 export interface CardRef {
-  kind: 'card'; ticketId: string; serial: string; seriesCode: string; cardNo: number
+  kind: 'card'
+  ticketId: string
+  serial: string
+  seriesCode: string
+  cardNo: number
   /** The numbers of each row, and the same in their columns (0 = blank). */
-  rows: number[][]; grid: number[][]
-  gameId: string; gameNo: number; gameStatus: string; sessionId: string; hallId: string; hallName: string; currency: string; faceValueCents: number
+  rows: number[][]
+  grid: number[][]
+  gameId: string
+  gameNo: number
+  gameStatus: string
+  sessionId: string
+  hallId: string
+  hallName: string
+  currency: string
+  faceValueCents: number
   /** The hall the card belongs to (its series' hall: the game's, or the selling hall of a simultaneous game). */
   cardHallId: string
 }
 /** One prize of a card: `kind` is line or bingo, or a bonus prize's source (prima, progressive, interconnected, lucky). */
-export interface PrizeLine { id: string; kind: string; amountCents: number; bonus?: { name: string } }
+export interface PrizeLine {
+  id: string
+  kind: string
+  amountCents: number
+  bonus?: { name: string }
+}
 
 /** BNG-70: how a payout is paid. A cheque only where the hall's profile allows it, with the player's consent. */
 export type PayoutPayment = { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
@@ -77,26 +110,65 @@ export type TicketStatus =
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
   | (CardRef & { status: 'held'; reason: string | null; heldAt: string; heldBy: string })
   | (CardRef & { status: 'destroyed'; destroyedAt: string })
-  | (CardRef & { status: 'void'; reason: string | null; refundCents: number; refunded: null | { at: string; method: string; stationId: string; refundId: string } })
+  | (CardRef & {
+      status: 'void'
+      reason: string | null
+      refundCents: number
+      refunded: null | { at: string; method: string; stationId: string; refundId: string }
+    })
   | (CardRef & { status: 'pending' })
   | (CardRef & { status: 'not_winner' })
-  | (CardRef & { status: 'paid'; paidAt: string; stationId: string | null; cashierId: string | null; payoutId: string | null; amountCents: number; prizes: PrizeLine[] })
+  | (CardRef & {
+      status: 'paid'
+      paidAt: string
+      stationId: string | null
+      cashierId: string | null
+      payoutId: string | null
+      amountCents: number
+      prizes: PrizeLine[]
+    })
   | (CardRef & { status: 'expired'; expiredAt: string; amountCents: number; prizes: PrizeLine[] })
   | (CardRef & { status: 'winner'; amountCents: number; prizes: PrizeLine[]; idRequired: boolean; claimUntil: string })
 
 export interface Payout {
-  payoutId: string; ticketId: string; serial: string; gameId: string; gameNo: number; sessionId: string; hallId: string; hallName: string
-  amountCents: number; currency: string; prizes: PrizeLine[]; paidAt: string; stationId: string; cashierId: string
-  payeeName: string | null; payeeDocument: string | null
+  payoutId: string
+  ticketId: string
+  serial: string
+  gameId: string
+  gameNo: number
+  sessionId: string
+  hallId: string
+  hallName: string
+  amountCents: number
+  currency: string
+  prizes: PrizeLine[]
+  paidAt: string
+  stationId: string
+  cashierId: string
+  payeeName: string | null
+  payeeDocument: string | null
   payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
 }
 
 export interface PrizeRegisterRow {
   /** Running number of the entry in this extract. */
   entry: number
-  paidAt: string; hallId: string; hallName: string; sessionId: string; gameId: string; gameNo: number
-  serial: string; ticketId: string; prizes: PrizeLine[]; amountCents: number; currency: string
-  payeeName: string | null; payeeDocument: string | null; stationId: string | null; cashierId: string | null; payoutId: string | null
+  paidAt: string
+  hallId: string
+  hallName: string
+  sessionId: string
+  gameId: string
+  gameNo: number
+  serial: string
+  ticketId: string
+  prizes: PrizeLine[]
+  amountCents: number
+  currency: string
+  payeeName: string | null
+  payeeDocument: string | null
+  stationId: string | null
+  cashierId: string | null
+  payoutId: string | null
 }
 
 export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService) {
@@ -109,35 +181,82 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     if (!c) return { status: 'invalid', reason: 'unknown', detail: `card ${cardId} was never sold`, ticketId: cardId }
     const rows = JSON.parse(c.numbers) as number[][]
     const ref: CardRef = {
-      kind: 'card', ticketId: c.id, serial: c.serial, seriesCode: c.series_code, cardNo: Number(c.card_no), rows, grid: cardFromRows(rows, JSON.parse(c.layout) as CardLayout).grid,
-      gameId: c.game_id, gameNo: Number(c.order_no), gameStatus: c.game_status, sessionId: c.session_id, hallId: c.hall_id, hallName: c.hall_name,
-      currency: c.currency, faceValueCents: Number(c.face_value_cents), cardHallId: c.card_hall_id ?? c.hall_id,
+      kind: 'card',
+      ticketId: c.id,
+      serial: c.serial,
+      seriesCode: c.series_code,
+      cardNo: Number(c.card_no),
+      rows,
+      grid: cardFromRows(rows, JSON.parse(c.layout) as CardLayout).grid,
+      gameId: c.game_id,
+      gameNo: Number(c.order_no),
+      gameStatus: c.game_status,
+      sessionId: c.session_id,
+      hallId: c.hall_id,
+      hallName: c.hall_name,
+      currency: c.currency,
+      faceValueCents: Number(c.face_value_cents),
+      cardHallId: c.card_hall_id ?? c.hall_id,
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
-    if (blocked) return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
+    if (blocked)
+      return { ...ref, status: 'blocked', reason: blocked.reason, note: blocked.note, reportedAt: blocked.created_at }
     // BNG-87 / BNG-92: a card held as evidence is not paid; a destroyed card is nothing any more.
     const custody = await cardCustodyState(sql, c.id)
-    if (custody?.state === CardCustody.Evidence) return { ...ref, status: 'held', reason: custody.reason, heldAt: custody.changed_at, heldBy: custody.changed_by }
-    if (custody?.state === CardCustody.Destroyed) return { ...ref, status: 'destroyed', destroyedAt: custody.changed_at }
+    if (custody?.state === CardCustody.Evidence)
+      return { ...ref, status: 'held', reason: custody.reason, heldAt: custody.changed_at, heldBy: custody.changed_by }
+    if (custody?.state === CardCustody.Destroyed)
+      return { ...ref, status: 'destroyed', destroyedAt: custody.changed_at }
     if (c.card_status === 'refunded' || c.game_status === 'void') {
       // BNG-86: refundable once; the refund register says whether it was (issue 13 point 7).
       const r = await refundOfTicket(sql, 'card', c.id)
-      return { ...ref, status: 'void', reason: c.void_reason, refundCents: ref.faceValueCents, refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null }
+      return {
+        ...ref,
+        status: 'void',
+        reason: c.void_reason,
+        refundCents: ref.faceValueCents,
+        refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null,
+      }
     }
     if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
     // Issue 23: the bonus prizes the card won are its prizes like the line and the bingo, paid with them.
-    const prizes: Array<PrizeRow & { name?: string }> = [...(await prizesOfCard(sql, c.id)), ...(await bonusPrizesOfCard(sql, c.id))]
+    const prizes: Array<PrizeRow & { name?: string }> = [
+      ...(await prizesOfCard(sql, c.id)),
+      ...(await bonusPrizesOfCard(sql, c.id)),
+    ]
     if (prizes.length === 0) return { ...ref, status: 'not_winner' }
-    const lines = (ps: typeof prizes): PrizeLine[] => ps.map((p) => ({ id: p.id, kind: p.kind, amountCents: p.amount_cents, ...(p.name !== undefined ? { bonus: { name: p.name } } : {}) }))
+    const lines = (ps: typeof prizes): PrizeLine[] =>
+      ps.map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        amountCents: p.amount_cents,
+        ...(p.name !== undefined ? { bonus: { name: p.name } } : {}),
+      }))
     const sum = (ps: typeof prizes) => ps.reduce((s, p) => s + p.amount_cents, 0)
     const awarded = prizes.filter((p) => p.status === 'awarded')
     if (awarded.length === 0) {
       const payout = await payoutOfCard(sql, c.id)
-      const paidAt = payout?.paid_at ?? prizes.map((p) => p.paid_at ?? '').sort().at(-1) ?? ''
-      return { ...ref, status: 'paid', paidAt, stationId: payout?.station_id ?? null, cashierId: payout?.cashier_id ?? prizes[0].paid_by, payoutId: payout?.id ?? null, amountCents: sum(prizes), prizes: lines(prizes) }
+      const paidAt =
+        payout?.paid_at ??
+        prizes
+          .map((p) => p.paid_at ?? '')
+          .sort()
+          .at(-1) ??
+        ''
+      return {
+        ...ref,
+        status: 'paid',
+        paidAt,
+        stationId: payout?.station_id ?? null,
+        cashierId: payout?.cashier_id ?? prizes[0].paid_by,
+        payoutId: payout?.id ?? null,
+        amountCents: sum(prizes),
+        prizes: lines(prizes),
+      }
     }
     const claimUntil = new Date(Date.parse(c.finished_at ?? at) + config.prizeClaimDays * DAY_MS).toISOString()
-    if (at >= claimUntil) return { ...ref, status: 'expired', expiredAt: claimUntil, amountCents: sum(awarded), prizes: lines(awarded) }
+    if (at >= claimUntil)
+      return { ...ref, status: 'expired', expiredAt: claimUntil, amountCents: sum(awarded), prizes: lines(awarded) }
     const amountCents = sum(awarded)
     // GEN-26 from the threshold up; BNG-55 / RNG-18: a prima or jackpot winner is always identified.
     const idRequired = amountCents >= config.idRequiredPrizeCents || awarded.some((p) => p.name !== undefined)
@@ -150,14 +269,26 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     // the serial of a winning card is announced in the hall (BNG-73 lists it in the minutes), so anyone knows it;
     // the prize is paid against the card delivered intact (BNG-71), that is its signed code.
     if (!/^BLL1\./i.test(String(code).trim()) && parseTypedSerial(String(code))) {
-      return { status: 'invalid', reason: 'serial', detail: 'a card serial is public: a prize is paid against the signed code of the card delivered (BNG-71)', ticketId: null }
+      return {
+        status: 'invalid',
+        reason: 'serial',
+        detail: 'a card serial is public: a prize is paid against the signed code of the card delivered (BNG-71)',
+        ticketId: null,
+      }
     }
     try {
       const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
-      if (ref.kind !== TicketKind.card) return { status: 'invalid', reason: 'kind', detail: `a ${ref.kind === TicketKind.voucher ? 'credit voucher' : ref.kind} code, not a bingo card`, ticketId: ref.id }
+      if (ref.kind !== TicketKind.card)
+        return {
+          status: 'invalid',
+          reason: 'kind',
+          detail: `a ${ref.kind === TicketKind.voucher ? 'credit voucher' : ref.kind} code, not a bingo card`,
+          ticketId: ref.id,
+        }
       return { cardId: ref.id }
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'INVALID_SIGNATURE') return { status: 'invalid', reason: 'signature', detail: err.message, ticketId: null }
+      if (err instanceof DomainError && err.code === 'INVALID_SIGNATURE')
+        return { status: 'invalid', reason: 'signature', detail: err.message, ticketId: null }
       throw err
     }
   }
@@ -170,8 +301,18 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       const st = 'cardId' in parsed ? await evaluate(tx, parsed.cardId, at) : parsed
       const hallId = st.status === 'invalid' ? null : st.hallId
       await appendJournal(tx, {
-        at, type: 'ticket.validated', scope: hallId ? `hall:${hallId}` : '',
-        payload: { ticketId: st.ticketId, kind: 'card', status: st.status, reason: st.status === 'invalid' ? st.reason : null, stationId: who.stationId ?? null, cashierId: who.cashierId ?? null, rule: '§8' },
+        at,
+        type: 'ticket.validated',
+        scope: hallId ? `hall:${hallId}` : '',
+        payload: {
+          ticketId: st.ticketId,
+          kind: 'card',
+          status: st.status,
+          reason: st.status === 'invalid' ? st.reason : null,
+          stationId: who.stationId ?? null,
+          cashierId: who.cashierId ?? null,
+          rule: '§8',
+        },
       })
       return st
     })
@@ -180,17 +321,64 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   function refuse(st: Exclude<TicketStatus, { status: 'winner' }>): never {
     switch (st.status) {
       case 'invalid':
-        if (st.reason === 'unknown') throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
-        if (st.reason === 'serial') throw new DomainError('SERIAL_NOT_A_CODE', st.detail, { status: st.status, reason: st.reason, rule: 'BNG-71' })
+        if (st.reason === 'unknown')
+          throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
+        if (st.reason === 'serial')
+          throw new DomainError('SERIAL_NOT_A_CODE', st.detail, {
+            status: st.status,
+            reason: st.reason,
+            rule: 'BNG-71',
+          })
         throw new DomainError('INVALID_SIGNATURE', st.detail, { status: st.status, reason: st.reason })
-      case 'blocked': throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, { status: st.status, reason: st.reason, rule: 'LST-4' })
-      case 'held': throw new DomainError('CARD_HELD', `card ${st.serial} is held as evidence (${st.reason ?? 'no reason'}): its prize is not paid`, { status: st.status, reason: st.reason, heldAt: st.heldAt, rule: st.reason?.startsWith('tampered:') ? 'BNG-92' : 'BNG-87' })
-      case 'destroyed': throw new DomainError('CARD_DESTROYED', `card ${st.serial} was destroyed at ${st.destroyedAt}`, { status: st.status, destroyedAt: st.destroyedAt, rule: 'BNG-87' })
-      case 'void': throw new DomainError('TICKET_VOID', `game ${st.gameNo} was voided: card ${st.serial} is refundable only`, { status: st.status, refundCents: st.refundCents })
-      case 'pending': throw new DomainError('PRIZE_PENDING', `game ${st.gameNo} is ${st.gameStatus}: prizes are paid when it ends (BNG-71)`, { status: st.status, gameStatus: st.gameStatus, rule: 'BNG-71' })
-      case 'not_winner': throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
-      case 'paid': throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at ${st.paidAt}`, { status: st.status, paidAt: st.paidAt, stationId: st.stationId, cashierId: st.cashierId, payoutId: st.payoutId })
-      case 'expired': throw new DomainError('TICKET_EXPIRED', `the claim period of card ${st.serial} ended at ${st.expiredAt}`, { status: st.status, expiredAt: st.expiredAt })
+      case 'blocked':
+        throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, {
+          status: st.status,
+          reason: st.reason,
+          rule: 'LST-4',
+        })
+      case 'held':
+        throw new DomainError(
+          'CARD_HELD',
+          `card ${st.serial} is held as evidence (${st.reason ?? 'no reason'}): its prize is not paid`,
+          {
+            status: st.status,
+            reason: st.reason,
+            heldAt: st.heldAt,
+            rule: st.reason?.startsWith('tampered:') ? 'BNG-92' : 'BNG-87',
+          },
+        )
+      case 'destroyed':
+        throw new DomainError('CARD_DESTROYED', `card ${st.serial} was destroyed at ${st.destroyedAt}`, {
+          status: st.status,
+          destroyedAt: st.destroyedAt,
+          rule: 'BNG-87',
+        })
+      case 'void':
+        throw new DomainError('TICKET_VOID', `game ${st.gameNo} was voided: card ${st.serial} is refundable only`, {
+          status: st.status,
+          refundCents: st.refundCents,
+        })
+      case 'pending':
+        throw new DomainError(
+          'PRIZE_PENDING',
+          `game ${st.gameNo} is ${st.gameStatus}: prizes are paid when it ends (BNG-71)`,
+          { status: st.status, gameStatus: st.gameStatus, rule: 'BNG-71' },
+        )
+      case 'not_winner':
+        throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
+      case 'paid':
+        throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at ${st.paidAt}`, {
+          status: st.status,
+          paidAt: st.paidAt,
+          stationId: st.stationId,
+          cashierId: st.cashierId,
+          payoutId: st.payoutId,
+        })
+      case 'expired':
+        throw new DomainError('TICKET_EXPIRED', `the claim period of card ${st.serial} ended at ${st.expiredAt}`, {
+          status: st.status,
+          expiredAt: st.expiredAt,
+        })
       default: {
         const _never: never = st
         throw new Error(`unknown status ${JSON.stringify(_never)}`)
@@ -210,7 +398,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * identified at the sale (the document on the kiosk voucher, or recorded by the seller) pays its prize only to
    * that document. A card sold to an unnamed player cannot be told apart from a transferred one and is paid as before.
    */
-  async function assertNotTransferred(tx: Sql, cardId: string, hallId: string, payeeDocument: string | null): Promise<void> {
+  async function assertNotTransferred(
+    tx: Sql,
+    cardId: string,
+    hallId: string,
+    payeeDocument: string | null,
+  ): Promise<void> {
     const hall = await vouchers.hallFor(tx, hallId)
     if (getProfile(hall.profileId)?.cardTransferAllowed !== false) return
     const buyer = await buyerOfCard(tx, cardId)
@@ -218,7 +411,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     // Issue 24 point 6: both sides by the person's key; a buyer keyed before the keys is keyed again (a key is its own key).
     const payee = payeeDocument ? `doc:${vouchers.keyOf(payeeDocument)}` : null
     if (payee !== `doc:${vouchers.keyOf(buyer.slice(4))}`) {
-      throw new DomainError('CARD_TRANSFER_FORBIDDEN', payee ? 'the payee is not the player who bought this card (BNG-85)' : 'this card was bought by an identified player: the payee shows that identity document (BNG-85)', { field: 'payeeDocument', rule: 'BNG-85' })
+      throw new DomainError(
+        'CARD_TRANSFER_FORBIDDEN',
+        payee
+          ? 'the payee is not the player who bought this card (BNG-85)'
+          : 'this card was bought by an identified player: the payee shows that identity document (BNG-85)',
+        { field: 'payeeDocument', rule: 'BNG-85' },
+      )
     }
   }
 
@@ -227,11 +426,29 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * the payer a person of it (a person's halls: '*' or a list). Without authentication (older tests) neither is known.
    */
   function assertPayHall(cardHallId: string, till: PayTill): void {
-    if (till.stationHallId && till.stationHallId !== cardHallId) throw new DomainError('WRONG_HALL', 'the card is of another hall: it is paid at a station of its own hall', { resource: 'card' })
-    if (till.personHalls && till.personHalls !== '*' && !till.personHalls.includes(cardHallId)) throw new DomainError('WRONG_HALL', 'the card is of a hall you do not work in', { resource: 'card' })
+    if (till.stationHallId && till.stationHallId !== cardHallId)
+      throw new DomainError('WRONG_HALL', 'the card is of another hall: it is paid at a station of its own hall', {
+        resource: 'card',
+      })
+    if (till.personHalls && till.personHalls !== '*' && !till.personHalls.includes(cardHallId))
+      throw new DomainError('WRONG_HALL', 'the card is of a hall you do not work in', { resource: 'card' })
   }
 
-  async function pay(input: PayTill & { code: string; payeeName?: string | null; payeeDocument?: string | null; payment?: PayoutPayment }): Promise<{ payout: Payout; receipt: { printed: true; print: PrintResult } | { printed: false; error: { code: string; reason: string | null; message: string } }; preview: string; bonusReceipts: BonusPrint[] }> {
+  async function pay(
+    input: PayTill & {
+      code: string
+      payeeName?: string | null
+      payeeDocument?: string | null
+      payment?: PayoutPayment
+    },
+  ): Promise<{
+    payout: Payout
+    receipt:
+      | { printed: true; print: PrintResult }
+      | { printed: false; error: { code: string; reason: string | null; message: string } }
+    preview: string
+    bonusReceipts: BonusPrint[]
+  }> {
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
     const payeeName = input.payeeName?.trim() || null
@@ -249,48 +466,142 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           if (st.status !== 'winner') refuse(st)
           assertPayHall(st.cardHallId, input)
           // Issue 24 point 1: no prize is paid from a row changed outside the server (its amount, its status).
-          await assertRowsSealed(tx, 'prizes', st.prizes.filter((p) => !p.bonus).map((p) => p.id))
-          await assertRowsSealed(tx, 'bonus_prizes', st.prizes.filter((p) => p.bonus).map((p) => p.id))
+          await assertRowsSealed(
+            tx,
+            'prizes',
+            st.prizes.filter((p) => !p.bonus).map((p) => p.id),
+          )
+          await assertRowsSealed(
+            tx,
+            'bonus_prizes',
+            st.prizes.filter((p) => p.bonus).map((p) => p.id),
+          )
           await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
           // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
           // every prima and jackpot.
           if (st.idRequired && (!payeeDocument || !payeeName)) {
             const bonus = st.prizes.some((p) => p.bonus)
-            throw new DomainError('PAYEE_ID_REQUIRED', bonus ? 'a prima or jackpot prize is paid against the winner\'s name and identity document' : `a prize of ${st.amountCents} needs the payee's name and identity document`, { amountCents: st.amountCents, thresholdCents: config.idRequiredPrizeCents, fields: ['payeeName', 'payeeDocument'], rule: bonus ? 'BNG-55' : 'GEN-26' })
+            throw new DomainError(
+              'PAYEE_ID_REQUIRED',
+              bonus
+                ? "a prima or jackpot prize is paid against the winner's name and identity document"
+                : `a prize of ${st.amountCents} needs the payee's name and identity document`,
+              {
+                amountCents: st.amountCents,
+                thresholdCents: config.idRequiredPrizeCents,
+                fields: ['payeeName', 'payeeDocument'],
+                rule: bonus ? 'BNG-55' : 'GEN-26',
+              },
+            )
           }
           const hall = await vouchers.hallFor(tx, st.hallId)
           if (payment.method === 'cheque' && getProfile(hall.profileId)?.prizeChequeAllowed !== true) {
-            throw new DomainError('RULE_DISABLED', 'this hall\'s rules pay prizes in cash: no cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+            throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
+              field: 'payment.method',
+              rule: 'BNG-70',
+            })
           }
           const paidBy = `${input.cashierId}@${input.stationId}`
           const ordinary = st.prizes.filter((p) => !p.bonus).map((p) => p.id)
-          if (ordinary.length && (await markPrizesPaid(tx, st.ticketId, ordinary, at, paidBy)) !== ordinary.length) throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, { status: 'paid' })
+          if (ordinary.length && (await markPrizesPaid(tx, st.ticketId, ordinary, at, paidBy)) !== ordinary.length)
+            throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, {
+              status: 'paid',
+            })
           const payoutId = deps.bingo.newId('po')
-          const paidVia = payment.method === 'cheque' ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber } : { method: 'cash' as const }
+          const paidVia =
+            payment.method === 'cheque'
+              ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber }
+              : { method: 'cash' as const }
           // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
           for (const p of st.prizes.filter((x) => x.bonus)) {
-            lastSeq = (await deps.bonus.settleWithin(tx, { prizeId: p.id, at, paidBy: input.cashierName ?? input.cashierId, payee: { name: payeeName ?? '', document: payeeDocument ?? '' }, payment: paidVia, stationId: input.stationId, payoutId })).seq
+            lastSeq = (
+              await deps.bonus.settleWithin(tx, {
+                prizeId: p.id,
+                at,
+                paidBy: input.cashierName ?? input.cashierId,
+                payee: { name: payeeName ?? '', document: payeeDocument ?? '' },
+                payment: paidVia,
+                stationId: input.stationId,
+                payoutId,
+              })
+            ).seq
           }
           // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners.
           await archiveOnPayout(tx, st.ticketId, at, paidBy)
           const ids = st.prizes.map((p) => p.id)
           await insertPayout(tx, {
-            id: payoutId, cardId: st.ticketId, gameId: st.gameId, hallId: st.hallId, amountCents: st.amountCents, currency: st.currency, prizeIds: ids,
-            stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, paidAt: at, paymentMethod: paidVia.method, chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
+            id: payoutId,
+            cardId: st.ticketId,
+            gameId: st.gameId,
+            hallId: st.hallId,
+            amountCents: st.amountCents,
+            currency: st.currency,
+            prizeIds: ids,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            payeeName,
+            payeeDocument,
+            paidAt: at,
+            paymentMethod: paidVia.method,
+            chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
           })
           // BNG-70: cash leaves the payer's own drawer, under the open shift, in this transaction; a cheque moves none.
           if (paidVia.method === 'cash' && st.amountCents > 0) {
-            await vouchers.movement(tx, { hallId: st.hallId, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'card', kind: 'prize_payout', amountCents: -st.amountCents, currency: st.currency, refId: payoutId, at })
+            await vouchers.movement(tx, {
+              hallId: st.hallId,
+              stationId: input.stationId,
+              cashierId: input.cashierId,
+              shiftId: input.shiftId,
+              product: 'card',
+              kind: 'prize_payout',
+              amountCents: -st.amountCents,
+              currency: st.currency,
+              refId: payoutId,
+              at,
+            })
           }
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
           // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
           for (const p of st.prizes.filter((x) => !x.bonus)) {
-            const rec = await appendJournal(tx, { at, type: 'prize.paid', scope, payload: { gameId: st.gameId, prizeId: p.id, serial: st.serial, kind: p.kind, amountCents: p.amountCents, paidBy, payoutId, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: Boolean(payeeDocument), payment: paidVia.method, ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}) } })
+            const rec = await appendJournal(tx, {
+              at,
+              type: 'prize.paid',
+              scope,
+              payload: {
+                gameId: st.gameId,
+                prizeId: p.id,
+                serial: st.serial,
+                kind: p.kind,
+                amountCents: p.amountCents,
+                paidBy,
+                payoutId,
+                stationId: input.stationId,
+                cashierId: input.cashierId,
+                payeeIdentified: Boolean(payeeDocument),
+                payment: paidVia.method,
+                ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}),
+              },
+            })
             lastSeq = rec.seq
           }
           return {
-            payoutId, ticketId: st.ticketId, serial: st.serial, gameId: st.gameId, gameNo: st.gameNo, sessionId: st.sessionId, hallId: st.hallId, hallName: st.hallName,
-            amountCents: st.amountCents, currency: st.currency, prizes: st.prizes, paidAt: at, stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, payment: paidVia,
+            payoutId,
+            ticketId: st.ticketId,
+            serial: st.serial,
+            gameId: st.gameId,
+            gameNo: st.gameNo,
+            sessionId: st.sessionId,
+            hallId: st.hallId,
+            hallName: st.hallName,
+            amountCents: st.amountCents,
+            currency: st.currency,
+            prizes: st.prizes,
+            paidAt: at,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            payeeName,
+            payeeDocument,
+            payment: paidVia,
           }
         })
       } catch (err) {
@@ -299,14 +610,23 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         throw err
       }
     }
-    deps.publish?.({ type: 'game:changed', gameId: payout.gameId, hallId: payout.hallId, seq: lastSeq, reason: 'prize_paid' })
+    deps.publish?.({
+      type: 'game:changed',
+      gameId: payout.gameId,
+      hallId: payout.hallId,
+      seq: lastSeq,
+      reason: 'prize_paid',
+    })
     // After the commit: the payout receipt, and for each bonus prize its own receipt and duplicate (BNG-69).
     // Issue 17: the receipt prints the hall's wall-clock time.
     const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
     const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
     const receipt = await printReceipt(payout, input.stationId, timeZone)
     const bonusReceipts: BonusPrint[] = []
-    for (const p of payout.prizes.filter((x) => x.bonus)) bonusReceipts.push(await printBonusReceipt(deps.printers, await deps.bonus.bonusReceipt(p.id), input.stationId, timeZone))
+    for (const p of payout.prizes.filter((x) => x.bonus))
+      bonusReceipts.push(
+        await printBonusReceipt(deps.printers, await deps.bonus.bonusReceipt(p.id), input.stationId, timeZone),
+      )
     return { payout, receipt, preview: ticketPreviewDataUrl(doc), bonusReceipts }
   }
 
@@ -314,8 +634,17 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   function paymentOf(p: PayoutPayment | undefined): { method: 'cash' } | { method: 'cheque'; chequeNumber: string } {
     if (!p || p.method === 'cash') return { method: 'cash' }
     const chequeNumber = p.chequeNumber?.trim() ?? ''
-    if (!chequeNumber || chequeNumber.length > 40) throw new DomainError('VALIDATION_FAILED', 'a cheque payment records the cheque\'s number (BNG-70)', { field: 'payment.chequeNumber', rule: 'BNG-70' })
-    if (p.playerConsent !== true) throw new DomainError('VALIDATION_FAILED', 'a cheque replaces cash only at the player\'s request or with their consent (BNG-70)', { field: 'payment.playerConsent', rule: 'BNG-70' })
+    if (!chequeNumber || chequeNumber.length > 40)
+      throw new DomainError('VALIDATION_FAILED', "a cheque payment records the cheque's number (BNG-70)", {
+        field: 'payment.chequeNumber',
+        rule: 'BNG-70',
+      })
+    if (p.playerConsent !== true)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        "a cheque replaces cash only at the player's request or with their consent (BNG-70)",
+        { field: 'payment.playerConsent', rule: 'BNG-70' },
+      )
     return { method: 'cheque', chequeNumber }
   }
 
@@ -324,32 +653,65 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * winning card's signed code must be presented (BNG-71: against delivery of the card), it must be that prize's
    * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
    */
-  async function payAtTable(input: PayTill & { prizeId: string; code?: string; payeeName?: string | null; payeeDocument?: string | null }) {
+  async function payAtTable(
+    input: PayTill & { prizeId: string; code?: string; payeeName?: string | null; payeeDocument?: string | null },
+  ) {
     const prize = await prizeCardRow(db, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
-    if (!input.code?.trim()) throw new DomainError('CODE_REQUIRED', `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`, { field: 'code', rule: 'BNG-71' })
+    if (!input.code?.trim())
+      throw new DomainError(
+        'CODE_REQUIRED',
+        `prize ${input.prizeId} is paid only against its card's signed code (BNG-71)`,
+        { field: 'code', rule: 'BNG-71' },
+      )
     const parsed = cardIdOf(input.code)
     if (!('cardId' in parsed)) refuse(parsed)
-    if (parsed.cardId !== prize.card_id) throw new DomainError('CODE_REQUIRED', `the code presented is not the card of prize ${input.prizeId}`, { field: 'code', reason: 'other_card' })
+    if (parsed.cardId !== prize.card_id)
+      throw new DomainError('CODE_REQUIRED', `the code presented is not the card of prize ${input.prizeId}`, {
+        field: 'code',
+        reason: 'other_card',
+      })
     return pay({ ...input, code: input.code })
   }
 
   function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): PrintDoc {
-    return payoutReceipt({
-      payoutId: p.payoutId, hallName: p.hallName, gameNo: p.gameNo, gameId: p.gameId, sessionId: p.sessionId, serial: p.serial, cardId: p.ticketId,
-      prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })), amountCents: p.amountCents, currency: p.currency,
-      paidAt: p.paidAt, station: p.stationId, cashier: p.cashierId, payeeName: p.payeeName, payeeDocument: p.payeeDocument, payment: p.payment,
-    }, { paper, timeZone })
+    return payoutReceipt(
+      {
+        payoutId: p.payoutId,
+        hallName: p.hallName,
+        gameNo: p.gameNo,
+        gameId: p.gameId,
+        sessionId: p.sessionId,
+        serial: p.serial,
+        cardId: p.ticketId,
+        prizes: p.prizes.map((x) => ({ kind: x.kind, amountCents: x.amountCents })),
+        amountCents: p.amountCents,
+        currency: p.currency,
+        paidAt: p.paidAt,
+        station: p.stationId,
+        cashier: p.cashierId,
+        payeeName: p.payeeName,
+        payeeDocument: p.payeeDocument,
+        payment: p.payment,
+      },
+      { paper, timeZone },
+    )
   }
 
   async function printReceipt(p: Payout, stationId: string, timeZone: string) {
     const printer = deps.printers.forStation(stationId)
     try {
-      return { printed: true as const, print: await printer.print([receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`) }
+      return {
+        printed: true as const,
+        print: await printer.print([receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`),
+      }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
       const details = err.details as { reason?: string } | undefined
-      return { printed: false as const, error: { code: err.code, reason: details?.reason ?? null, message: err.message } }
+      return {
+        printed: false as const,
+        error: { code: err.code, reason: details?.reason ?? null, message: err.message },
+      }
     }
   }
 
@@ -359,10 +721,31 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const ids = JSON.parse(row.prize_ids) as string[]
     const prizes = await prizesByIds(db, ids)
     return {
-      payoutId: row.id, ticketId: row.card_id, serial: row.serial, gameId: row.game_id, gameNo: Number(row.order_no), sessionId: row.session_id, hallId: row.hall_id, hallName: row.hall_name,
-      amountCents: Number(row.amount_cents), currency: row.currency, prizes: prizes.map((p) => ({ id: p.id, kind: p.kind, amountCents: Number(p.amount_cents), ...(p.name !== null ? { bonus: { name: p.name } } : {}) })),
-      paidAt: row.paid_at, stationId: row.station_id, cashierId: row.cashier_id, payeeName: row.payee_name, payeeDocument: row.payee_document,
-      payment: row.payment_method === 'cheque' ? { method: 'cheque', chequeNumber: row.cheque_number ?? '' } : { method: 'cash' },
+      payoutId: row.id,
+      ticketId: row.card_id,
+      serial: row.serial,
+      gameId: row.game_id,
+      gameNo: Number(row.order_no),
+      sessionId: row.session_id,
+      hallId: row.hall_id,
+      hallName: row.hall_name,
+      amountCents: Number(row.amount_cents),
+      currency: row.currency,
+      prizes: prizes.map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        amountCents: Number(p.amount_cents),
+        ...(p.name !== null ? { bonus: { name: p.name } } : {}),
+      })),
+      paidAt: row.paid_at,
+      stationId: row.station_id,
+      cashierId: row.cashier_id,
+      payeeName: row.payee_name,
+      payeeDocument: row.payee_document,
+      payment:
+        row.payment_method === 'cheque'
+          ? { method: 'cheque', chequeNumber: row.cheque_number ?? '' }
+          : { method: 'cash' },
     }
   }
 
@@ -370,7 +753,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   async function reprintReceipt(payoutId: string, stationId: string) {
     const p = await loadPayout(payoutId)
     const receipt = await printReceipt(p, stationId, (await vouchers.hallFor(db, p.hallId)).timeZone)
-    if (!receipt.printed) throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
+    if (!receipt.printed)
+      throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
     return receipt
   }
 
@@ -382,7 +766,14 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /** §8 REPORTED LOST/STOLEN: blocks a card by its code, or by game and serial. */
-  async function block(input: { code?: string; gameId?: string; serial?: string; reason: 'lost' | 'stolen'; note?: string; reportedBy: string }): Promise<{ ticketId: string; serial: string; reason: string; reportedAt: string }> {
+  async function block(input: {
+    code?: string
+    gameId?: string
+    serial?: string
+    reason: 'lost' | 'stolen'
+    note?: string
+    reportedBy: string
+  }): Promise<{ ticketId: string; serial: string; reason: string; reportedAt: string }> {
     return db.transaction(async (tx) => {
       let cardId: string | undefined
       if (input.code) {
@@ -392,12 +783,32 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       } else if (input.gameId && input.serial) {
         cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
       }
-      if (!cardId) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+      if (!cardId)
+        throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
       const card = await cardWithHall(tx, cardId)
       if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
       const at = now()
-      await insertBlockedTicket(tx, { kind: TicketKind.card, ticketId: card.id, reason: input.reason, note: input.note ?? '', reportedBy: input.reportedBy, createdAt: at })
-      await appendJournal(tx, { at, type: 'ticket.blocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, reportedBy: input.reportedBy, rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4' } })
+      await insertBlockedTicket(tx, {
+        kind: TicketKind.card,
+        ticketId: card.id,
+        reason: input.reason,
+        note: input.note ?? '',
+        reportedBy: input.reportedBy,
+        createdAt: at,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'ticket.blocked',
+        scope: `hall:${card.hall_id}`,
+        payload: {
+          kind: TicketKind.card,
+          ticketId: card.id,
+          serial: card.serial,
+          reason: input.reason,
+          reportedBy: input.reportedBy,
+          rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4',
+        },
+      })
       return { ticketId: card.id, serial: card.serial, reason: input.reason, reportedAt: at }
     })
   }
@@ -406,7 +817,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * The prize register (§7.13): every prize paid, by payout (game number, winning card, payee's names and
    * identity document, prize) in the order paid; prizes paid at the table (no payout) are listed one by one.
    */
-  async function prizeRegister(filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string } = {}): Promise<{ filter: typeof filter; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }> {
+  async function prizeRegister(
+    filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string } = {},
+  ): Promise<{ filter: typeof filter; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }> {
     const rows = await paidPrizeRows(db, filter)
     const out: PrizeRegisterRow[] = []
     const byPayout = new Map<string, PrizeRegisterRow>()
@@ -415,17 +828,39 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       // A prize is its card's payout's when that payout paid it (prizes paid at the table before have none).
       const ownPayout = r.payout_id !== null && (JSON.parse(r.prize_ids ?? '[]') as string[]).includes(r.prize_id)
       const existing = ownPayout ? byPayout.get(r.payout_id!) : undefined
-      if (existing) { existing.prizes.push(line); existing.amountCents += line.amountCents; continue }
+      if (existing) {
+        existing.prizes.push(line)
+        existing.amountCents += line.amountCents
+        continue
+      }
       const row: PrizeRegisterRow = {
-        entry: out.length + 1, paidAt: r.paid_at, hallId: r.hall_id, hallName: r.hall_name, sessionId: r.session_id, gameId: r.game_id, gameNo: Number(r.order_no),
-        serial: r.serial, ticketId: r.card_id, prizes: [line], amountCents: line.amountCents, currency: r.currency,
-        payeeName: ownPayout ? r.payee_name : r.own_payee_name, payeeDocument: ownPayout ? r.payee_document : r.own_payee_document,
-        stationId: ownPayout ? r.station_id : null, cashierId: ownPayout ? r.cashier_id : r.paid_by, payoutId: ownPayout ? r.payout_id : null,
+        entry: out.length + 1,
+        paidAt: r.paid_at,
+        hallId: r.hall_id,
+        hallName: r.hall_name,
+        sessionId: r.session_id,
+        gameId: r.game_id,
+        gameNo: Number(r.order_no),
+        serial: r.serial,
+        ticketId: r.card_id,
+        prizes: [line],
+        amountCents: line.amountCents,
+        currency: r.currency,
+        payeeName: ownPayout ? r.payee_name : r.own_payee_name,
+        payeeDocument: ownPayout ? r.payee_document : r.own_payee_document,
+        stationId: ownPayout ? r.station_id : null,
+        cashierId: ownPayout ? r.cashier_id : r.paid_by,
+        payoutId: ownPayout ? r.payout_id : null,
       }
       out.push(row)
       if (ownPayout) byPayout.set(r.payout_id!, row)
     }
-    return { filter, rows: out, totalCents: out.reduce((s, r) => s + r.amountCents, 0), currency: out[0]?.currency ?? null }
+    return {
+      filter,
+      rows: out,
+      totalCents: out.reduce((s, r) => s + r.amountCents, 0),
+      currency: out[0]?.currency ?? null,
+    }
   }
 
   /** The signed code of a sold card (for reprints by staff and tests). */
@@ -435,7 +870,14 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * Issue 14 point 6: a director reverses a block (a lost card found, a report withdrawn), confirmed by a second
    * person; both names and the reason are journaled, and the card can be paid again.
    */
-  async function unblock(input: { code?: string; gameId?: string; serial?: string; reason: string; by: string; witness: string }): Promise<{ ticketId: string; serial: string; unblockedAt: string }> {
+  async function unblock(input: {
+    code?: string
+    gameId?: string
+    serial?: string
+    reason: string
+    by: string
+    witness: string
+  }): Promise<{ ticketId: string; serial: string; unblockedAt: string }> {
     return db.transaction(async (tx) => {
       let cardId: string | undefined
       if (input.code) {
@@ -446,15 +888,41 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
       }
       const card = cardId ? await cardWithHall(tx, cardId) : undefined
-      if (!card) throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-      if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id))) throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
+      if (!card)
+        throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+      if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id)))
+        throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
       const at = now()
-      await appendJournal(tx, { at, type: 'ticket.unblocked', scope: `hall:${card.hall_id}`, payload: { kind: TicketKind.card, ticketId: card.id, serial: card.serial, reason: input.reason, by: input.by, witness: input.witness } })
+      await appendJournal(tx, {
+        at,
+        type: 'ticket.unblocked',
+        scope: `hall:${card.hall_id}`,
+        payload: {
+          kind: TicketKind.card,
+          ticketId: card.id,
+          serial: card.serial,
+          reason: input.reason,
+          by: input.by,
+          witness: input.witness,
+        },
+      })
       return { ticketId: card.id, serial: card.serial, unblockedAt: at }
     })
   }
 
-  return { validate, pay, payAtTable, block, unblock, prizeRegister, reprintReceipt, receiptPdf, loadPayout, evaluate, cardCode }
+  return {
+    validate,
+    pay,
+    payAtTable,
+    block,
+    unblock,
+    prizeRegister,
+    reprintReceipt,
+    receiptPdf,
+    loadPayout,
+    evaluate,
+    cardCode,
+  }
 }
 
 export type PayoutService = ReturnType<typeof createPayoutService>

@@ -21,14 +21,41 @@ import type { Till } from './shifts.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { returnOnRefund } from '../bingo/card-custody-service.ts'
 import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
-import { blockedTicket, cardJoin, insertRefund, kioskPurchaseOfCard, refundOfTicket, refundsOfGame, type RefundRow } from './store.ts'
+import {
+  blockedTicket,
+  cardJoin,
+  insertRefund,
+  kioskPurchaseOfCard,
+  refundOfTicket,
+  refundsOfGame,
+  type RefundRow,
+} from './store.ts'
 
-export interface RefundActor { kind: string; id: string; name: string; role: string }
+export interface RefundActor {
+  kind: string
+  id: string
+  name: string
+  role: string
+}
 
 export interface CardRefund {
-  refundId: string; product: 'card'; ticketId: string; serial: string; gameId: string; gameNo: number; hallId: string
-  amountCents: number; currency: string; method: 'cash' | 'voucher'; voucher: VoucherView | null; refundedAt: string
-  stationId: string; cashierId: string; shiftId: string | null; print: SalePrint | null; preview: string | null
+  refundId: string
+  product: 'card'
+  ticketId: string
+  serial: string
+  gameId: string
+  gameNo: number
+  hallId: string
+  amountCents: number
+  currency: string
+  method: 'cash' | 'voucher'
+  voucher: VoucherView | null
+  refundedAt: string
+  stationId: string
+  cashierId: string
+  shiftId: string | null
+  print: SalePrint | null
+  preview: string | null
 }
 
 export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService, prints: TicketPrints) {
@@ -37,7 +64,12 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
 
   function cardIdOf(code: string): string {
     const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
-    if (ref.kind !== TicketKind.card) throw new DomainError('NOT_REFUNDABLE', 'only a bingo card is refunded here: lotto slips and instant tickets have their own refund', { kind: ref.kind })
+    if (ref.kind !== TicketKind.card)
+      throw new DomainError(
+        'NOT_REFUNDABLE',
+        'only a bingo card is refunded here: lotto slips and instant tickets have their own refund',
+        { kind: ref.kind },
+      )
     return ref.id
   }
 
@@ -47,7 +79,12 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
    * TICKET_NOT_FOUND, TICKET_BLOCKED, NOT_REFUNDABLE (the game was not voided; or a voucher refund of a card not
    * bought with a voucher), ALREADY_REFUNDED (here, elsewhere, or at the same moment).
    */
-  async function refundCard(input: { code: string; to: 'cash' | 'voucher'; till: Till; actor: RefundActor }): Promise<CardRefund> {
+  async function refundCard(input: {
+    code: string
+    to: 'cash' | 'voucher'
+    till: Till
+    actor: RefundActor
+  }): Promise<CardRefund> {
     const cardId = cardIdOf(input.code)
     const printer = input.to === 'voucher' ? deps.printers.forStation(input.till.stationId) : null
     if (printer) await prints.ensurePrinter(input.till.stationId)
@@ -58,9 +95,19 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       // Issue 23 point 3: refunded only at a station (or kiosk) of the card's game's hall, by someone of that hall.
       await assertActsInHall(tx, c.hall_id, { stationId: input.till.stationId, resource: 'card' })
       const blocked = await blockedTicket(tx, TicketKind.card, c.id)
-      if (blocked) throw new DomainError('TICKET_BLOCKED', `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`, { rule: 'LST-4' })
+      if (blocked)
+        throw new DomainError(
+          'TICKET_BLOCKED',
+          `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`,
+          { rule: 'LST-4' },
+        )
       // BNG-86: only the cards of a voided or annulled game are refunded, at full price.
-      if (c.game_status !== 'void') throw new DomainError('NOT_REFUNDABLE', `game ${c.order_no} is ${c.game_status}: only a voided or annulled game's cards are refunded (BNG-86)`, { gameStatus: c.game_status, rule: 'BNG-86' })
+      if (c.game_status !== 'void')
+        throw new DomainError(
+          'NOT_REFUNDABLE',
+          `game ${c.order_no} is ${c.game_status}: only a voided or annulled game's cards are refunded (BNG-86)`,
+          { gameStatus: c.game_status, rule: 'BNG-86' },
+        )
       const done = await refundOfTicket(tx, 'card', c.id)
       if (done) throw alreadyRefunded(done)
       // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
@@ -73,47 +120,152 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       let voucher: VoucherView | null = null
       if (input.to === 'voucher') {
         const bought = await kioskPurchaseOfCard(tx, c.game_id, c.id)
-        if (!bought) throw new DomainError('NOT_REFUNDABLE', `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`, { field: 'to' })
+        if (!bought)
+          throw new DomainError(
+            'NOT_REFUNDABLE',
+            `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`,
+            { field: 'to' },
+          )
         await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
         // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
-        const v = await vouchers.issue(tx, { hallId: c.hall_id, currency: c.currency, amountCents, origin: 'change', parentId: bought.voucher_id, stationId: input.till.stationId, issuedBy: input.actor.id, smallCents: 0, otherCents: 0, buyerDocument: null, at })
+        const v = await vouchers.issue(tx, {
+          hallId: c.hall_id,
+          currency: c.currency,
+          amountCents,
+          origin: 'change',
+          parentId: bought.voucher_id,
+          stationId: input.till.stationId,
+          issuedBy: input.actor.id,
+          smallCents: 0,
+          otherCents: 0,
+          buyerDocument: null,
+          at,
+        })
         voucher = vouchers.view(v, at)
       } else {
-        await vouchers.movement(tx, { hallId: c.hall_id, stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, product: 'card', kind: 'refund', amountCents: -amountCents, currency: c.currency, refId: refundId, at })
+        await vouchers.movement(tx, {
+          hallId: c.hall_id,
+          stationId: input.till.stationId,
+          cashierId: input.till.cashierId,
+          shiftId: input.till.shiftId,
+          product: 'card',
+          kind: 'refund',
+          amountCents: -amountCents,
+          currency: c.currency,
+          refId: refundId,
+          at,
+        })
       }
       try {
         await insertRefund(tx, {
-          id: refundId, product: 'card', ticketId: c.id, hallId: c.hall_id, gameRef: c.game_id, amountCents, currency: c.currency, method: input.to, voucherId: voucher?.id ?? null,
-          stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, approvedBy: null, approvedByName: null, reason: c.void_reason ?? 'void', at,
+          id: refundId,
+          product: 'card',
+          ticketId: c.id,
+          hallId: c.hall_id,
+          gameRef: c.game_id,
+          amountCents,
+          currency: c.currency,
+          method: input.to,
+          voucherId: voucher?.id ?? null,
+          stationId: input.till.stationId,
+          cashierId: input.till.cashierId,
+          shiftId: input.till.shiftId,
+          approvedBy: null,
+          approvedByName: null,
+          reason: c.void_reason ?? 'void',
+          at,
         })
       } catch (err) {
         // Two stations refunding the same card at the same moment: the UNIQUE refuses the second.
-        if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new DomainError('ALREADY_REFUNDED', `card ${c.serial} was refunded at the same moment elsewhere`, {})
+        if (/unique|duplicate/i.test(String((err as Error)?.message)))
+          throw new DomainError('ALREADY_REFUNDED', `card ${c.serial} was refunded at the same moment elsewhere`, {})
         throw err
       }
       await appendJournal(tx, {
-        at, type: 'refund.paid', scope: `hall:${c.hall_id}/session:${c.session_id}/game:${c.game_id}`,
-        payload: { refundId, product: 'card', ticketId: c.id, serial: c.serial, gameId: c.game_id, amountCents, currency: c.currency, method: input.to, voucherId: voucher?.id ?? null, stationId: input.till.stationId, shiftId: input.till.shiftId, actor: input.actor, rule: 'BNG-86' },
+        at,
+        type: 'refund.paid',
+        scope: `hall:${c.hall_id}/session:${c.session_id}/game:${c.game_id}`,
+        payload: {
+          refundId,
+          product: 'card',
+          ticketId: c.id,
+          serial: c.serial,
+          gameId: c.game_id,
+          amountCents,
+          currency: c.currency,
+          method: input.to,
+          voucherId: voucher?.id ?? null,
+          stationId: input.till.stationId,
+          shiftId: input.till.shiftId,
+          actor: input.actor,
+          rule: 'BNG-86',
+        },
       })
       const out: CardRefund = {
-        refundId, product: 'card', ticketId: c.id, serial: c.serial, gameId: c.game_id, gameNo: Number(c.order_no), hallId: c.hall_id, amountCents, currency: c.currency,
-        method: input.to, voucher, refundedAt: at, stationId: input.till.stationId, cashierId: input.till.cashierId, shiftId: input.till.shiftId, print: null, preview: null,
+        refundId,
+        product: 'card',
+        ticketId: c.id,
+        serial: c.serial,
+        gameId: c.game_id,
+        gameNo: Number(c.order_no),
+        hallId: c.hall_id,
+        amountCents,
+        currency: c.currency,
+        method: input.to,
+        voucher,
+        refundedAt: at,
+        stationId: input.till.stationId,
+        cashierId: input.till.cashierId,
+        shiftId: input.till.shiftId,
+        print: null,
+        preview: null,
       }
       if (voucher && printer) {
         // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
         const hall = await vouchers.hallFor(tx, c.hall_id)
-        doc = voucherTicket({ code: voucher.code, voucherId: voucher.id, hallName: hall.name, amountCents, currency: c.currency, issuedAt: voucher.issuedAt, expiresAt: voucher.expiresAt, station: input.till.stationId, origin: 'change', minimumAge: hall.minimumAge }, { paper: printer.paper })
-        await prints.recordWithin(tx, { ref: refundId, hallId: c.hall_id, stationId: input.till.stationId, voucherId: null, docs: [doc], at, items: { change: voucher.id } })
+        doc = voucherTicket(
+          {
+            code: voucher.code,
+            voucherId: voucher.id,
+            hallName: hall.name,
+            amountCents,
+            currency: c.currency,
+            issuedAt: voucher.issuedAt,
+            expiresAt: voucher.expiresAt,
+            station: input.till.stationId,
+            origin: 'change',
+            minimumAge: hall.minimumAge,
+          },
+          { paper: printer.paper },
+        )
+        await prints.recordWithin(tx, {
+          ref: refundId,
+          hallId: c.hall_id,
+          stationId: input.till.stationId,
+          voucherId: null,
+          docs: [doc],
+          at,
+          items: { change: voucher.id },
+        })
       }
       return out
     })
     if (!doc) return { ...result, preview: null }
-    const print = await prints.printSale({ ref: result.refundId, stationId: input.till.stationId }, [doc], `refund-${result.refundId}`)
+    const print = await prints.printSale(
+      { ref: result.refundId, stationId: input.till.stationId },
+      [doc],
+      `refund-${result.refundId}`,
+    )
     return { ...result, print, preview: ticketPreviewDataUrl(doc) }
   }
 
   function alreadyRefunded(r: RefundRow): DomainError {
-    return new DomainError('ALREADY_REFUNDED', `ticket ${r.ticket_id} was refunded at ${r.refunded_at}`, { refundedAt: r.refunded_at, stationId: r.station_id, method: r.method, refundId: r.id })
+    return new DomainError('ALREADY_REFUNDED', `ticket ${r.ticket_id} was refunded at ${r.refunded_at}`, {
+      refundedAt: r.refunded_at,
+      stationId: r.station_id,
+      method: r.method,
+      refundId: r.id,
+    })
   }
 
   /** A card's refund, if it was refunded (for the scan at the cashier). */

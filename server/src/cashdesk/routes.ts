@@ -6,7 +6,18 @@
  * When authentication is on, the enrolled device is the station (kiosk or cash desk) and a logged-in person is
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
-import { pdf, actors, body, nameOf, needs, overrideOf, principalOf, secondPerson, type App, type AppContext } from '../http/context.ts'
+import {
+  pdf,
+  actors,
+  body,
+  nameOf,
+  needs,
+  overrideOf,
+  principalOf,
+  secondPerson,
+  type App,
+  type AppContext,
+} from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { kioskStation } from '../http/station.ts'
@@ -14,16 +25,27 @@ import type { Services } from '../services.ts'
 import { registerShiftRoutes } from './shift-routes.ts'
 import { tillOf } from '../http/till.ts'
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/)
 const code = z.string().min(1).max(400)
-const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
+const station = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9_.:-]+$/)
 const person = z.string().min(1).max(120)
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 
 function queryOf<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query())
-  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+  if (!parsed.success)
+    throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    })
   return parsed.data
 }
 
@@ -31,35 +53,72 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   const { vouchers, payouts } = services.cashdesk
 
   // ---- kiosk (issue 13: one voucher buys cards, lotto slips and e-instant tickets, all or nothing with printing)
-  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) => c.json(await services.paidSales.offer(c.req.param('hallId') ?? '')))
+  app.get('/api/kiosk/halls/:hallId/offer', needs('hall.read'), async (c) =>
+    c.json(await services.paidSales.offer(c.req.param('hallId') ?? '')),
+  )
   const board = z.array(z.number().int()).max(128)
-  const kioskSlip = z.object({
-    drawId: id, boards: z.array(board).max(100).optional(), quickPicks: z.number().int().min(0).max(100).optional(), draws: z.number().int().min(1).max(52).optional(),
-    player: z.object({ name: person, document: z.string().min(1).max(40) }).strict(),
-  }).strict()
+  const kioskSlip = z
+    .object({
+      drawId: id,
+      boards: z.array(board).max(100).optional(),
+      quickPicks: z.number().int().min(0).max(100).optional(),
+      draws: z.number().int().min(1).max(52).optional(),
+      player: z.object({ name: person, document: z.string().min(1).max(40) }).strict(),
+    })
+    .strict()
   // Built once, not per request (issue 23 point 5): a zod schema compiles its parser on first use, and a schema
   // made per request paid that compilation on every purchase.
-  const kioskPurchaseBody = z.object({
-    voucherCode: code, kioskId: station.optional(), ageConfirmed: z.literal(true),
-    // Cards: `gameId` and `count` (as before), or `cards`.
-    gameId: id.optional(), count: z.number().int().min(1).max(1000).optional(),
-    cards: z.object({ gameId: id, count: z.number().int().min(1).max(1000) }).strict().optional(),
-    slips: z.array(kioskSlip).max(20).optional(),
-    instant: z.object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) }).strict().optional(),
-  }).strict()
+  const kioskPurchaseBody = z
+    .object({
+      voucherCode: code,
+      kioskId: station.optional(),
+      ageConfirmed: z.literal(true),
+      // Cards: `gameId` and `count` (as before), or `cards`.
+      gameId: id.optional(),
+      count: z.number().int().min(1).max(1000).optional(),
+      cards: z
+        .object({ gameId: id, count: z.number().int().min(1).max(1000) })
+        .strict()
+        .optional(),
+      slips: z.array(kioskSlip).max(20).optional(),
+      instant: z
+        .object({ gameNo: z.number().int().min(1).max(9999), count: z.number().int().min(1).max(100) })
+        .strict()
+        .optional(),
+    })
+    .strict()
   app.post('/api/kiosk/purchases', needs('voucher.redeem'), async (c) => {
     const b = await body(c, kioskPurchaseBody)
     const cards = b.cards ?? (b.gameId ? { gameId: b.gameId, count: b.count ?? 1 } : undefined)
     const kioskId = kioskStation(c, b.kioskId ?? 'kiosk-1')
-    return c.json(await services.paidSales.kioskPurchase({ voucherCode: b.voucherCode, kioskId, ageConfirmed: b.ageConfirmed, cards, slips: b.slips, instant: b.instant }), 201)
+    return c.json(
+      await services.paidSales.kioskPurchase({
+        voucherCode: b.voucherCode,
+        kioskId,
+        ageConfirmed: b.ageConfirmed,
+        cards,
+        slips: b.slips,
+        instant: b.instant,
+      }),
+      201,
+    )
   })
 
   // ---- vouchers
   app.post('/api/vouchers', needs('voucher.sell'), async (c) => {
-    const b = await body(c, z.object({
-      hallId: id, amountCents: cents.min(1), cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
-      stationId: station.optional(), cashierId: person.optional(), buyerDocument: z.string().max(40).optional(),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          hallId: id,
+          amountCents: cents.min(1),
+          cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
+          stationId: station.optional(),
+          cashierId: person.optional(),
+          buyerDocument: z.string().max(40).optional(),
+        })
+        .strict(),
+    )
     // Issue 13 point 5: the cash goes into the drawer of the person's open shift at this station.
     return c.json(await vouchers.sell({ ...b, ...(await tillOf(c, services, b)) }), 201)
   })
@@ -76,53 +135,141 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   app.post('/api/tickets/validate', needs('ticket.validate'), async (c) => {
     const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
     // Issue 23: the cash desk finds the ticket's line from its code and answers in one shape (`view`).
-    return c.json(await services.ticketDesk.judge(b.code, b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {}))
+    return c.json(
+      await services.ticketDesk.judge(
+        b.code,
+        b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {},
+      ),
+    )
   })
   // BNG-70: a bingo card's prizes in cash (default) or, where the hall's profile allows it, by cheque.
   const payment = z.discriminatedUnion('method', [
     z.object({ method: z.literal('cash') }).strict(),
-    z.object({ method: z.literal('cheque'), chequeNumber: z.string().trim().min(1).max(40), playerConsent: z.boolean() }).strict(),
+    z
+      .object({
+        method: z.literal('cheque'),
+        chequeNumber: z.string().trim().min(1).max(40),
+        playerConsent: z.boolean(),
+      })
+      .strict(),
   ])
   app.post('/api/tickets/pay', needs('ticket.pay'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional(), payeeDocument: z.string().max(40).optional(), payeeName: z.string().max(120).optional(), payeeAuthorisation: z.string().max(500).optional(), objectCode: z.string().max(8).optional(), payment: payment.optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          code,
+          stationId: station.optional(),
+          cashierId: person.optional(),
+          payeeDocument: z.string().max(40).optional(),
+          payeeName: z.string().max(120).optional(),
+          payeeAuthorisation: z.string().max(500).optional(),
+          objectCode: z.string().max(8).optional(),
+          payment: payment.optional(),
+        })
+        .strict(),
+    )
     // Issue 13 points 5-6, issue 23: the one route that pays a prize. Every product is paid against its signed code,
     // out of the drawer of the payer's open shift at an enrolled station (with authentication on, never the body's).
     const till = await tillOf(c, services, b)
     // GEN-26: paying a named slip to someone other than its buyer needs a supervisor's override (second person).
-    const override = services.lotto.handles(b.code.trim()) ? await overrideOf(c, 'payee.override', b.payeeAuthorisation) : undefined
-    return c.json(await services.ticketDesk.pay({ code: b.code, till, payeeName: b.payeeName, payeeDocument: b.payeeDocument, objectCode: b.objectCode, payment: b.payment, override }))
+    const override = services.lotto.handles(b.code.trim())
+      ? await overrideOf(c, 'payee.override', b.payeeAuthorisation)
+      : undefined
+    return c.json(
+      await services.ticketDesk.pay({
+        code: b.code,
+        till,
+        payeeName: b.payeeName,
+        payeeDocument: b.payeeDocument,
+        objectCode: b.objectCode,
+        payment: b.payment,
+        override,
+      }),
+    )
   })
   // Issue 23 point 5: a ticket whose print failed after its sale committed is reprinted at the station making the
   // request (an enrolled kiosk or cash desk, never a station named in the body), in the sale's hall only.
   app.post('/api/tickets/reprint', needs('ticket.reprint'), async (c) => {
-    const b = await body(c, z.object({ ref: id.optional(), voucherCode: code.optional(), stationId: station.optional() }).strict())
+    const b = await body(
+      c,
+      z.object({ ref: id.optional(), voucherCode: code.optional(), stationId: station.optional() }).strict(),
+    )
     const who = principalOf(c)
     const atKiosk = who.role === 'kiosk' || who.device?.kind === 'kiosk'
-    const stationId = who.kind === 'device' ? who.id : who.device?.id ?? (c.get('authOn') ? undefined : b.stationId)
-    if (!stationId) throw new DomainError('STATION_REQUIRED', 'a ticket is reprinted at an enrolled kiosk or cash desk: log in at the station', { principal: who.kind })
-    return c.json(await services.cashdesk.prints.reprint({ ref: b.ref, voucherCode: b.voucherCode, stationId, atKiosk, resolveVoucherId: vouchers.resolveVoucherId }))
+    const stationId = who.kind === 'device' ? who.id : (who.device?.id ?? (c.get('authOn') ? undefined : b.stationId))
+    if (!stationId)
+      throw new DomainError(
+        'STATION_REQUIRED',
+        'a ticket is reprinted at an enrolled kiosk or cash desk: log in at the station',
+        { principal: who.kind },
+      )
+    return c.json(
+      await services.cashdesk.prints.reprint({
+        ref: b.ref,
+        voucherCode: b.voucherCode,
+        stationId,
+        atKiosk,
+        resolveVoucherId: vouchers.resolveVoucherId,
+      }),
+    )
   })
   app.get('/api/tickets/reprints', needs('ticket.pay'), async (c) => {
     const who = principalOf(c)
     const stationId = who.device?.id ?? (c.get('authOn') ? undefined : c.req.query('stationId'))
-    if (!stationId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk', { principal: who.kind })
+    if (!stationId)
+      throw new DomainError(
+        'STATION_REQUIRED',
+        'the tickets waiting for a reprint are listed at an enrolled cash desk',
+        { principal: who.kind },
+      )
     return c.json({ pending: await services.cashdesk.prints.pending(stationId) })
   })
 
   // Issue 14 point 6 (LST-4, LST-5): a staff role blocks a card by its code, or by game and serial only with a
   // documented report (a police or regulator reference); a director reverses it with a second person.
   app.post('/api/tickets/block', needs('ticket.block'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.enum(['lost', 'stolen']), note: z.string().max(2000).optional(), reportRef: z.string().min(3).max(120).optional(), reportedBy: person.optional() }).strict())
-    if (!b.code && !b.reportRef) throw new DomainError('VALIDATION_FAILED', 'without the card\'s code a block needs a documented report (reportRef)', { field: 'reportRef' })
+    const b = await body(
+      c,
+      z
+        .object({
+          code: code.optional(),
+          gameId: id.optional(),
+          serial: z.string().max(40).optional(),
+          reason: z.enum(['lost', 'stolen']),
+          note: z.string().max(2000).optional(),
+          reportRef: z.string().min(3).max(120).optional(),
+          reportedBy: person.optional(),
+        })
+        .strict(),
+    )
+    if (!b.code && !b.reportRef)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        "without the card's code a block needs a documented report (reportRef)",
+        { field: 'reportRef' },
+      )
     const note = b.reportRef ? `${b.reportRef}${b.note ? ` · ${b.note}` : ''}` : b.note
     return c.json(await payouts.block({ ...b, note, reportedBy: nameOf(c, b.reportedBy, 'reportedBy') }), 201)
   })
   app.post('/api/tickets/unblock', needs('ticket.unblock'), async (c) => {
-    const b = await body(c, z.object({ code: code.optional(), gameId: id.optional(), serial: z.string().max(40).optional(), reason: z.string().min(3).max(500) }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          code: code.optional(),
+          gameId: id.optional(),
+          serial: z.string().max(40).optional(),
+          reason: z.string().min(3).max(500),
+        })
+        .strict(),
+    )
     const witness = c.get('authOn') ? (await secondPerson(c, 'ticket.block')).name : 'sin autenticación'
     return c.json(await payouts.unblock({ ...b, by: nameOf(c, 'sin autenticación'), witness }))
   })
-  app.get('/api/payouts/:payoutId', needs('report.read'), async (c) => c.json(await payouts.loadPayout(c.req.param('payoutId') ?? '')))
+  app.get('/api/payouts/:payoutId', needs('report.read'), async (c) =>
+    c.json(await payouts.loadPayout(c.req.param('payoutId') ?? '')),
+  )
   app.get('/api/payouts/:payoutId/receipt.pdf', needs('report.read'), async (c) => {
     const q = queryOf(c, z.object({ paper: z.enum(['80mm', '58mm']).optional() }))
     const payoutId = c.req.param('payoutId') ?? ''
@@ -138,7 +285,14 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     const q = queryOf(c, z.object({ day: isoDay.optional() }))
     return c.json(await vouchers.stationDay(c.req.param('stationId') ?? '', q.day))
   })
-  const registerQuery = z.object({ hallId: id.optional(), sessionId: id.optional(), gameId: id.optional(), from: z.string().max(40).optional(), to: z.string().max(40).optional(), lang: z.enum(['es', 'en']).optional() })
+  const registerQuery = z.object({
+    hallId: id.optional(),
+    sessionId: id.optional(),
+    gameId: id.optional(),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+    lang: z.enum(['es', 'en']).optional(),
+  })
   app.get('/api/prize-register', needs('minutes.read'), async (c) => {
     const { lang: _lang, ...filter } = queryOf(c, registerQuery)
     return c.json(await payouts.prizeRegister(filter))
@@ -146,7 +300,11 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   app.get('/api/prize-register.pdf', needs('minutes.read'), async (c) => {
     const { lang, ...filter } = queryOf(c, registerQuery)
     const { renderPrizeRegisterPdf } = await import('../../../printer/src/prize-register-pdf.ts')
-    return pdf(c, await renderPrizeRegisterPdf(await payouts.prizeRegister(filter), lang ?? 'es'), 'registro-de-premios.pdf')
+    return pdf(
+      c,
+      await renderPrizeRegisterPdf(await payouts.prizeRegister(filter), lang ?? 'es'),
+      'registro-de-premios.pdf',
+    )
   })
   app.get('/api/aml/reports', needs('aml.review'), async (c) => {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
@@ -154,13 +312,23 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   })
   // GEN-17 (issue 24 point 6): one person's day of cash, voucher and counter sales, by the key of their document.
   app.get('/api/aml/day', needs('aml.review'), async (c) => {
-    const q = queryOf(c, z.object({ document: z.string().min(4).max(40), day: z.string().max(10), hallId: z.string().max(80).optional() }))
+    const q = queryOf(
+      c,
+      z.object({ document: z.string().min(4).max(40), day: z.string().max(10), hallId: z.string().max(80).optional() }),
+    )
     return c.json(await vouchers.amlDay(q))
   })
   // GEN-9: only the responsible officer (or the director) files or dismisses, under their own name (issue 14 point 2).
   app.post('/api/aml/reports/:reportId/review', needs('aml.decide'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() }).strict())
-    return c.json(await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer: nameOf(c, b.officer, 'officer') }))
+    const b = await body(
+      c,
+      z
+        .object({ status: z.enum(['filed', 'dismissed']), note: z.string().max(4000), officer: person.optional() })
+        .strict(),
+    )
+    return c.json(
+      await vouchers.reviewAml(c.req.param('reportId') ?? '', { ...b, officer: nameOf(c, b.officer, 'officer') }),
+    )
   })
 
   registerShiftRoutes(app, services)

@@ -7,18 +7,31 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { lockShift } from './store.ts'
 
-export interface ShiftLine { product: string; kind: string; count: number; inCents: number; outCents: number }
+export interface ShiftLine {
+  product: string
+  kind: string
+  count: number
+  inCents: number
+  outCents: number
+}
 
 export interface ShiftReport {
-  shiftId: string; status: 'open' | 'closed'; hallId: string; hallName: string; currency: string
-  station: { id: string; name: string }; cashier: { id: string; name: string }
-  openedAt: string; closedAt: string | null
+  shiftId: string
+  status: 'open' | 'closed'
+  hallId: string
+  hallName: string
+  currency: string
+  station: { id: string; name: string }
+  cashier: { id: string; name: string }
+  openedAt: string
+  closedAt: string | null
   floatCents: number
   /** Every movement, in time order. */
   movements: Array<{ id: string; at: string; product: string; kind: string; amountCents: number; refId: string }>
   /** The movements summed by product and kind (vouchers sold and cashed, prizes paid, refunds). */
   lines: ShiftLine[]
-  inCents: number; outCents: number
+  inCents: number
+  outCents: number
   /** Float plus every movement: what the drawer should hold. */
   expectedCents: number
   countedCents: number | null
@@ -35,6 +48,8 @@ export interface ShiftReport {
 export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId?: string): Promise<void> {
   if (shiftId === null) return
   const s = await lockShift(tx, shiftId)
-  if (!s || s.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
-  if (stationId !== undefined && s.station_id !== stationId) throw new DomainError('SHIFT_NOT_OPEN', 'the shift is another station\'s drawer', { shiftId, stationId })
+  if (!s || s.status !== 'open')
+    throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
+  if (stationId !== undefined && s.station_id !== stationId)
+    throw new DomainError('SHIFT_NOT_OPEN', "the shift is another station's drawer", { shiftId, stationId })
 }

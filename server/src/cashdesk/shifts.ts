@@ -16,7 +16,17 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
 import {
-  cashMovementsOfShift, closeShiftRow, deviceRow, insertShift, lockShift, openShiftOfStation, shiftById, shiftsOf, sumOfShift, type CashMovementRow, type ShiftRow,
+  cashMovementsOfShift,
+  closeShiftRow,
+  deviceRow,
+  insertShift,
+  lockShift,
+  openShiftOfStation,
+  shiftById,
+  shiftsOf,
+  sumOfShift,
+  type CashMovementRow,
+  type ShiftRow,
 } from './store.ts'
 
 /**
@@ -24,8 +34,11 @@ import {
  * with authentication on also the station's hall and the person's halls, for the use case's own hall check.
  */
 export interface Till {
-  stationId: string; cashierId: string; shiftId: string | null
-  stationHallId?: string | null; personHalls?: '*' | readonly string[]
+  stationId: string
+  cashierId: string
+  shiftId: string | null
+  stationHallId?: string | null
+  personHalls?: '*' | readonly string[]
   /** The person's name, for what is printed (a receipt names who paid, not an account id). */
   cashierName?: string
 }
@@ -53,37 +66,74 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
 
   function assertStation(sp: StationPerson): void {
     if (sp.station.kind !== 'cashier_station') {
-      throw new DomainError('STATION_REQUIRED', `a drawer is kept at an enrolled cashier station, not at a ${sp.station.kind}`, { kind: sp.station.kind })
+      throw new DomainError(
+        'STATION_REQUIRED',
+        `a drawer is kept at an enrolled cashier station, not at a ${sp.station.kind}`,
+        { kind: sp.station.kind },
+      )
     }
-    if (!sp.station.hallId) throw new DomainError('STATION_REQUIRED', `station ${sp.station.name} belongs to no hall`, { stationId: sp.station.id })
+    if (!sp.station.hallId)
+      throw new DomainError('STATION_REQUIRED', `station ${sp.station.name} belongs to no hall`, {
+        stationId: sp.station.id,
+      })
   }
 
   /** Opens the person's shift at the station with the float counted into the drawer. */
   async function open(sp: StationPerson, input: { floatCents: number }): Promise<ShiftReport> {
     assertStation(sp)
-    if (!Number.isSafeInteger(input.floatCents) || input.floatCents < 0) throw new DomainError('VALIDATION_FAILED', 'the float is a whole number of centavos, zero or more', { field: 'floatCents' })
-    const id = await db.transaction(async (tx) => {
-      const at = now()
-      const device = await deviceRow(tx, sp.station.id)
-      if (!device || device.revoked_at) throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
-      const current = await openShiftOfStation(tx, sp.station.id)
-      if (current) {
-        throw new DomainError('SHIFT_ALREADY_OPEN', `station ${sp.station.name} has an open shift of ${current.cashier_name} since ${current.opened_at}: it is closed with its count first`, { shiftId: current.id, cashierName: current.cashier_name, openedAt: current.opened_at })
-      }
-      const hall = await vouchers.hallFor(tx, sp.station.hallId!)
-      const shiftId = deps.bingo.newId('sh')
-      await insertShift(tx, { id: shiftId, hallId: hall.id, stationId: sp.station.id, stationName: sp.station.name, cashierId: sp.person.id, cashierName: sp.person.name, currency: hall.currency, floatCents: input.floatCents, openedAt: at })
-      await appendJournal(tx, {
-        at, type: 'shift.opened', scope: `hall:${hall.id}`,
-        payload: { shiftId, stationId: sp.station.id, stationName: sp.station.name, actor: { kind: 'person', ...sp.person }, floatCents: input.floatCents, currency: hall.currency },
+    if (!Number.isSafeInteger(input.floatCents) || input.floatCents < 0)
+      throw new DomainError('VALIDATION_FAILED', 'the float is a whole number of centavos, zero or more', {
+        field: 'floatCents',
       })
-      return shiftId
-    }).catch((err: unknown) => {
-      // Two openings at the same moment: the partial UNIQUE index refuses the second.
-      if (err instanceof DomainError) throw err
-      if (/unique|duplicate/i.test(String((err as Error)?.message))) throw new DomainError('SHIFT_ALREADY_OPEN', `station ${sp.station.name} has an open shift`, {})
-      throw err
-    })
+    const id = await db
+      .transaction(async (tx) => {
+        const at = now()
+        const device = await deviceRow(tx, sp.station.id)
+        if (!device || device.revoked_at)
+          throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
+        const current = await openShiftOfStation(tx, sp.station.id)
+        if (current) {
+          throw new DomainError(
+            'SHIFT_ALREADY_OPEN',
+            `station ${sp.station.name} has an open shift of ${current.cashier_name} since ${current.opened_at}: it is closed with its count first`,
+            { shiftId: current.id, cashierName: current.cashier_name, openedAt: current.opened_at },
+          )
+        }
+        const hall = await vouchers.hallFor(tx, sp.station.hallId!)
+        const shiftId = deps.bingo.newId('sh')
+        await insertShift(tx, {
+          id: shiftId,
+          hallId: hall.id,
+          stationId: sp.station.id,
+          stationName: sp.station.name,
+          cashierId: sp.person.id,
+          cashierName: sp.person.name,
+          currency: hall.currency,
+          floatCents: input.floatCents,
+          openedAt: at,
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'shift.opened',
+          scope: `hall:${hall.id}`,
+          payload: {
+            shiftId,
+            stationId: sp.station.id,
+            stationName: sp.station.name,
+            actor: { kind: 'person', ...sp.person },
+            floatCents: input.floatCents,
+            currency: hall.currency,
+          },
+        })
+        return shiftId
+      })
+      .catch((err: unknown) => {
+        // Two openings at the same moment: the partial UNIQUE index refuses the second.
+        if (err instanceof DomainError) throw err
+        if (/unique|duplicate/i.test(String((err as Error)?.message)))
+          throw new DomainError('SHIFT_ALREADY_OPEN', `station ${sp.station.name} has an open shift`, {})
+        throw err
+      })
     return report(id)
   }
 
@@ -94,14 +144,33 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
   async function till(sp: StationPerson, sql: Sql = db): Promise<Till> {
     assertStation(sp)
     const shift = await openShiftOfStation(sql, sp.station.id)
-    if (!shift) throw new DomainError('SHIFT_NOT_OPEN', `no shift is open at ${sp.station.name}: open one with the counted float first`, { stationId: sp.station.id })
+    if (!shift)
+      throw new DomainError(
+        'SHIFT_NOT_OPEN',
+        `no shift is open at ${sp.station.name}: open one with the counted float first`,
+        { stationId: sp.station.id },
+      )
     if (shift.cashier_id !== sp.person.id) {
-      throw new DomainError('SHIFT_NOT_OPEN', `the open shift at ${sp.station.name} is ${shift.cashier_name}'s: only that person moves its cash`, { stationId: sp.station.id, cashierName: shift.cashier_name })
+      throw new DomainError(
+        'SHIFT_NOT_OPEN',
+        `the open shift at ${sp.station.name} is ${shift.cashier_name}'s: only that person moves its cash`,
+        { stationId: sp.station.id, cashierName: shift.cashier_name },
+      )
     }
     // A person moves cash only in a hall they work in (issue 14 point 1), whatever station they log in at.
     const halls = sp.person.halls
-    if (halls && halls !== '*' && !halls.includes(sp.station.hallId!)) throw new DomainError('WRONG_HALL', `station ${sp.station.name} is of a hall you do not work in`, { resource: 'station' })
-    return { stationId: sp.station.id, cashierId: sp.person.id, shiftId: shift.id, stationHallId: sp.station.hallId, personHalls: sp.person.halls, cashierName: sp.person.name }
+    if (halls && halls !== '*' && !halls.includes(sp.station.hallId!))
+      throw new DomainError('WRONG_HALL', `station ${sp.station.name} is of a hall you do not work in`, {
+        resource: 'station',
+      })
+    return {
+      stationId: sp.station.id,
+      cashierId: sp.person.id,
+      shiftId: shift.id,
+      stationHallId: sp.station.hallId,
+      personHalls: sp.person.halls,
+      cashierName: sp.person.name,
+    }
   }
 
   async function current(sp: StationPerson): Promise<ShiftReport | null> {
@@ -111,12 +180,16 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
 
   /** Closes the person's own open shift with the drawer counted (arqueo); the difference is to the centavo. */
   async function close(sp: StationPerson, input: { countedCents: number; note?: string | null }): Promise<ShiftReport> {
-    if (!Number.isSafeInteger(input.countedCents) || input.countedCents < 0) throw new DomainError('VALIDATION_FAILED', 'the count is a whole number of centavos, zero or more', { field: 'countedCents' })
+    if (!Number.isSafeInteger(input.countedCents) || input.countedCents < 0)
+      throw new DomainError('VALIDATION_FAILED', 'the count is a whole number of centavos, zero or more', {
+        field: 'countedCents',
+      })
     const shiftId = await db.transaction(async (tx) => {
       const { shiftId } = await till(sp, tx)
       // Locked before the sum: a movement committing at the same moment is either summed here or refused.
       const shift = await lockShift(tx, shiftId!)
-      if (!shift || shift.status !== 'open') throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
+      if (!shift || shift.status !== 'open')
+        throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
       // Issue 24 point 1: the float and every movement summed into the expected cash are as the server wrote them.
       await assertRowsSealed(tx, 'cashier_shifts', [shift.id])
       await assertRowsSealedWhere(tx, 'cash_movements', 't.shift_id = ?', [shift.id])
@@ -127,14 +200,37 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       if (differenceCents !== 0 && !note) {
         // Issue 29 point 2: its own code, so the screens say in the user's language by how much and what to do
         // (count again, or close recording the difference with its reason); the count typed is kept there.
-        throw new DomainError('SHIFT_COUNT_DIFFERS', `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: count again, or say why in a note`, { field: 'note', differenceCents, currency: shift.currency })
+        throw new DomainError(
+          'SHIFT_COUNT_DIFFERS',
+          `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: count again, or say why in a note`,
+          { field: 'note', differenceCents, currency: shift.currency },
+        )
       }
-      if ((await closeShiftRow(tx, shift.id, { at, expectedCents, countedCents: input.countedCents, differenceCents, note })) !== 1) {
+      if (
+        (await closeShiftRow(tx, shift.id, {
+          at,
+          expectedCents,
+          countedCents: input.countedCents,
+          differenceCents,
+          note,
+        })) !== 1
+      ) {
         throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId: shift.id })
       }
       await appendJournal(tx, {
-        at, type: 'shift.closed', scope: `hall:${shift.hall_id}`,
-        payload: { shiftId: shift.id, stationId: shift.station_id, actor: { kind: 'person', ...sp.person }, floatCents: shift.float_cents, expectedCents, countedCents: input.countedCents, differenceCents, note },
+        at,
+        type: 'shift.closed',
+        scope: `hall:${shift.hall_id}`,
+        payload: {
+          shiftId: shift.id,
+          stationId: shift.station_id,
+          actor: { kind: 'person', ...sp.person },
+          floatCents: shift.float_cents,
+          expectedCents,
+          countedCents: input.countedCents,
+          differenceCents,
+          note,
+        },
       })
       return shift.id
     })
@@ -146,7 +242,14 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     const s = await shiftById(db, shiftId)
     if (!s) throw new DomainError('NOT_FOUND', `shift ${shiftId} not found`)
     const rows = await cashMovementsOfShift(db, s.id)
-    const movements = rows.map((m) => ({ id: m.id, at: m.at, product: productOf(m), kind: m.kind, amountCents: m.amount_cents, refId: m.ref_id }))
+    const movements = rows.map((m) => ({
+      id: m.id,
+      at: m.at,
+      product: productOf(m),
+      kind: m.kind,
+      amountCents: m.amount_cents,
+      refId: m.ref_id,
+    }))
     const byKey = new Map<string, ShiftLine>()
     for (const m of movements) {
       const key = `${m.product}|${m.kind}`
@@ -162,11 +265,24 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     const expectedCents = s.float_cents + inCents - outCents
     const hall = await vouchers.hallFor(db, s.hall_id)
     return {
-      shiftId: s.id, status: s.status, hallId: s.hall_id, hallName: hall.name, currency: s.currency,
-      station: { id: s.station_id, name: s.station_name }, cashier: { id: s.cashier_id, name: s.cashier_name },
-      openedAt: s.opened_at, closedAt: s.closed_at, floatCents: s.float_cents, movements, lines, inCents, outCents,
+      shiftId: s.id,
+      status: s.status,
+      hallId: s.hall_id,
+      hallName: hall.name,
+      currency: s.currency,
+      station: { id: s.station_id, name: s.station_name },
+      cashier: { id: s.cashier_id, name: s.cashier_name },
+      openedAt: s.opened_at,
+      closedAt: s.closed_at,
+      floatCents: s.float_cents,
+      movements,
+      lines,
+      inCents,
+      outCents,
       expectedCents: s.status === 'closed' ? s.expected_cents! : expectedCents,
-      countedCents: s.counted_cents, differenceCents: s.difference_cents, note: s.close_note,
+      countedCents: s.counted_cents,
+      differenceCents: s.difference_cents,
+      note: s.close_note,
     }
   }
 

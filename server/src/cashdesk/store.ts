@@ -8,66 +8,163 @@ import type { GameRow } from '../bingo/service.ts'
 import { touchRows } from '../shared/row-seals.ts'
 
 export interface VoucherRow {
-  id: string; hall_id: string; currency: string; amount_cents: number; status: 'active' | 'spent'; origin: 'cashier' | 'change'
-  parent_id: string | null; station_id: string; issued_by: string; issued_at: string; expires_at: string
+  id: string
+  hall_id: string
+  currency: string
+  amount_cents: number
+  status: 'active' | 'spent'
+  origin: 'cashier' | 'change'
+  parent_id: string | null
+  station_id: string
+  issued_by: string
+  issued_at: string
+  expires_at: string
   // short_code: null as read (issue 24 point 2, only short_code_hash is kept); set in memory by the issuing sale.
-  small_cents: number; other_cents: number; buyer_document: string | null; short_code: string | null
-  spent_at: string | null; spent_station: string | null; spent_for: 'purchase' | 'cashout' | null; spent_ref: string | null
+  small_cents: number
+  other_cents: number
+  buyer_document: string | null
+  short_code: string | null
+  spent_at: string | null
+  spent_station: string | null
+  spent_for: 'purchase' | 'cashout' | null
+  spent_ref: string | null
 }
 
 export interface CashMovementRow {
-  id: string; at: string; kind: string; amount_cents: number; currency: string; ref_id: string; cashier_id: string; station_id: string
-  shift_id: string | null; product: string | null
+  id: string
+  at: string
+  kind: string
+  amount_cents: number
+  currency: string
+  ref_id: string
+  cashier_id: string
+  station_id: string
+  shift_id: string | null
+  product: string | null
 }
 
 export interface CardJoin {
-  id: string; serial: string; card_no: number; numbers: string; card_status: string; game_id: string; series_code: string
-  order_no: number; game_status: string; finished_at: string | null; void_reason: string | null; session_id: string; hall_id: string
-  face_value_cents: number; hall_name: string; currency: string; layout: string
+  id: string
+  serial: string
+  card_no: number
+  numbers: string
+  card_status: string
+  game_id: string
+  series_code: string
+  order_no: number
+  game_status: string
+  finished_at: string | null
+  void_reason: string | null
+  session_id: string
+  hall_id: string
+  face_value_cents: number
+  hall_name: string
+  currency: string
+  layout: string
   /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
   card_hall_id: string
 }
-export interface PrizeRow { id: string; kind: string; amount_cents: number; status: string; paid_at: string | null; paid_by: string | null }
+export interface PrizeRow {
+  id: string
+  kind: string
+  amount_cents: number
+  status: string
+  paid_at: string | null
+  paid_by: string | null
+}
 export interface PayoutRow {
-  id: string; card_id: string; game_id: string; hall_id: string; amount_cents: number; currency: string; prize_ids: string; station_id: string; cashier_id: string; payee_name: string | null; payee_document: string | null; paid_at: string
+  id: string
+  card_id: string
+  game_id: string
+  hall_id: string
+  amount_cents: number
+  currency: string
+  prize_ids: string
+  station_id: string
+  cashier_id: string
+  payee_name: string | null
+  payee_document: string | null
+  paid_at: string
   /** BNG-70 (migration 0056): null on payouts made before it, which were all in cash. */
-  payment_method: 'cash' | 'cheque' | null; cheque_number: string | null
+  payment_method: 'cash' | 'cheque' | null
+  cheque_number: string | null
 }
 /** A card's prima, pot or lucky-ball prize as the cash desk reads it (`kind` is its source). */
-export interface BonusLineRow extends PrizeRow { name: string; accumulated_games: number | null }
+export interface BonusLineRow extends PrizeRow {
+  name: string
+  accumulated_games: number | null
+}
 
 export interface PrizeRegisterJoin {
-  prize_id: string; kind: string; amount_cents: number; paid_at: string; paid_by: string | null; card_id: string; serial: string; game_id: string; order_no: number
-  session_id: string; hall_id: string; hall_name: string; currency: string; payout_id: string | null; station_id: string | null; cashier_id: string | null
-  payee_name: string | null; payee_document: string | null
+  prize_id: string
+  kind: string
+  amount_cents: number
+  paid_at: string
+  paid_by: string | null
+  card_id: string
+  serial: string
+  game_id: string
+  order_no: number
+  session_id: string
+  hall_id: string
+  hall_name: string
+  currency: string
+  payout_id: string | null
+  station_id: string | null
+  cashier_id: string | null
+  payee_name: string | null
+  payee_document: string | null
   /** The payout's prize ids (JSON): a prize is that payout's when its id is among them. */
   prize_ids: string | null
   /** A bonus prize's own record of its payee (paid before issue 23 by its id); null for line and bingo prizes. */
-  own_payee_name: string | null; own_payee_document: string | null
+  own_payee_name: string | null
+  own_payee_document: string | null
 }
 
-export interface SeriesOfGameRow { code: string; position: number; card_count: number; next_card_no: number; max_card_no: number }
+export interface SeriesOfGameRow {
+  code: string
+  position: number
+  card_count: number
+  next_card_no: number
+  max_card_no: number
+}
 
 /** PostgreSQL returns BIGINT columns as strings. */
 export function toVoucherRow(r: VoucherRow): VoucherRow {
-  return { ...r, amount_cents: Number(r.amount_cents), small_cents: Number(r.small_cents), other_cents: Number(r.other_cents) }
+  return {
+    ...r,
+    amount_cents: Number(r.amount_cents),
+    small_cents: Number(r.small_cents),
+    other_cents: Number(r.other_cents),
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ halls, games, series
 
-export async function hallById(tx: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profile_id: string; settings: string } | undefined> {
-  return tx.get<{ id: string; name: string; currency: string; profile_id: string; settings: string }>('SELECT id, name, currency, profile_id, settings FROM halls WHERE id = ?', [hallId])
+export async function hallById(
+  tx: Sql,
+  hallId: string,
+): Promise<{ id: string; name: string; currency: string; profile_id: string; settings: string } | undefined> {
+  return tx.get<{ id: string; name: string; currency: string; profile_id: string; settings: string }>(
+    'SELECT id, name, currency, profile_id, settings FROM halls WHERE id = ?',
+    [hallId],
+  )
 }
 
 /** The hall of an enrolled station, if it has one. */
 export async function hallOfStation(tx: Sql, stationId: string): Promise<string | null | undefined> {
-  const station = await tx.get<{ hall_id: string | null }>('SELECT hall_id FROM device_credentials WHERE id = ?', [stationId])
+  const station = await tx.get<{ hall_id: string | null }>('SELECT hall_id FROM device_credentials WHERE id = ?', [
+    stationId,
+  ])
   return station?.hall_id
 }
 
 /** The newest game of the hall in a session that is not closed. */
 export async function currentGameOfHall(tx: Sql, hallId: string): Promise<GameRow | undefined> {
-  return tx.get<GameRow>("SELECT g.* FROM games g JOIN sessions s ON s.id = g.session_id WHERE g.hall_id = ? AND s.status <> 'closed' ORDER BY g.created_at DESC LIMIT 1", [hallId])
+  return tx.get<GameRow>(
+    "SELECT g.* FROM games g JOIN sessions s ON s.id = g.session_id WHERE g.hall_id = ? AND s.status <> 'closed' ORDER BY g.created_at DESC LIMIT 1",
+    [hallId],
+  )
 }
 
 export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
@@ -76,7 +173,8 @@ export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undef
 
 export async function seriesOfGame(tx: Sql, gameId: string): Promise<SeriesOfGameRow[]> {
   return tx.all<SeriesOfGameRow>(
-    'SELECT s.code, gs.position, s.card_count, s.next_card_no, gs.max_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position', [gameId],
+    'SELECT s.code, gs.position, s.card_count, s.next_card_no, gs.max_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position',
+    [gameId],
   )
 }
 
@@ -87,14 +185,45 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRo
   return row && toVoucherRow(row)
 }
 
-export async function insertVoucher(tx: Sql, v: {
-  id: string; hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string
-  issuedAt: string; expiresAt: string; smallCents: number; otherCents: number; buyerDocument: string | null; shortCodeHash: string
-}): Promise<void> {
+export async function insertVoucher(
+  tx: Sql,
+  v: {
+    id: string
+    hallId: string
+    currency: string
+    amountCents: number
+    origin: 'cashier' | 'change'
+    parentId: string | null
+    stationId: string
+    issuedBy: string
+    issuedAt: string
+    expiresAt: string
+    smallCents: number
+    otherCents: number
+    buyerDocument: string | null
+    shortCodeHash: string
+  },
+): Promise<void> {
   // Issue 24 point 2: the short code itself is never stored, only its keyed hash.
   await tx.run(
     'INSERT INTO vouchers (id, hall_id, currency, amount_cents, status, origin, parent_id, station_id, issued_by, issued_at, expires_at, small_cents, other_cents, buyer_document, short_code_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [v.id, v.hallId, v.currency, v.amountCents, 'active', v.origin, v.parentId, v.stationId, v.issuedBy, v.issuedAt, v.expiresAt, v.smallCents, v.otherCents, v.buyerDocument, v.shortCodeHash],
+    [
+      v.id,
+      v.hallId,
+      v.currency,
+      v.amountCents,
+      'active',
+      v.origin,
+      v.parentId,
+      v.stationId,
+      v.issuedBy,
+      v.issuedAt,
+      v.expiresAt,
+      v.smallCents,
+      v.otherCents,
+      v.buyerDocument,
+      v.shortCodeHash,
+    ],
   )
   touchRows(tx, 'vouchers', [v.id])
 }
@@ -106,7 +235,10 @@ export async function voucherIdByShortCodeHash(tx: Sql, shortCodeHash: string): 
 
 /** Vouchers written before issue 24 with their short code in clear (hashed once at startup). */
 export function vouchersWithClearShortCode(tx: Sql, limit: number): Promise<Array<{ id: string; short_code: string }>> {
-  return tx.all<{ id: string; short_code: string }>('SELECT id, short_code FROM vouchers WHERE short_code IS NOT NULL ORDER BY id LIMIT ?', [limit])
+  return tx.all<{ id: string; short_code: string }>(
+    'SELECT id, short_code FROM vouchers WHERE short_code IS NOT NULL ORDER BY id LIMIT ?',
+    [limit],
+  )
 }
 
 export async function replaceShortCodeByHash(tx: Sql, id: string, shortCodeHash: string): Promise<void> {
@@ -124,26 +256,66 @@ export async function checkpointWal(db: Database): Promise<void> {
 }
 
 /** Issue 13: the payment an item (card, slip, instant ticket) was sold against, in the sale's transaction. */
-export async function insertSalePayment(tx: Sql, p: {
-  id: string; hallId: string; stationId: string; soldBy: string; product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number; currency: string
-  paidBy: 'voucher' | 'cash'; paymentRef: string; at: string
-}): Promise<void> {
+export async function insertSalePayment(
+  tx: Sql,
+  p: {
+    id: string
+    hallId: string
+    stationId: string
+    soldBy: string
+    product: 'card' | 'slip' | 'instant' | 'raffle'
+    refId: string
+    amountCents: number
+    currency: string
+    paidBy: 'voucher' | 'cash'
+    paymentRef: string
+    at: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO sale_payments (id, hall_id, station_id, sold_by, product, ref_id, amount_cents, currency, paid_by, payment_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [p.id, p.hallId, p.stationId, p.soldBy, p.product, p.refId, p.amountCents, p.currency, p.paidBy, p.paymentRef, p.at],
+    [
+      p.id,
+      p.hallId,
+      p.stationId,
+      p.soldBy,
+      p.product,
+      p.refId,
+      p.amountCents,
+      p.currency,
+      p.paidBy,
+      p.paymentRef,
+      p.at,
+    ],
   )
   touchRows(tx, 'sale_payments', [p.id])
 }
 
 /** Issue 13: the payments recorded against one voucher or cash movement. */
-export async function salePaymentsOf(tx: Sql, paymentRef: string): Promise<Array<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>> {
-  return (await tx.all<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>('SELECT product, ref_id, amount_cents, paid_by FROM sale_payments WHERE payment_ref = ? ORDER BY product, ref_id', [paymentRef]))
-    .map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
+export async function salePaymentsOf(
+  tx: Sql,
+  paymentRef: string,
+): Promise<Array<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>> {
+  return (
+    await tx.all<{ product: string; ref_id: string; amount_cents: number; paid_by: string }>(
+      'SELECT product, ref_id, amount_cents, paid_by FROM sale_payments WHERE payment_ref = ? ORDER BY product, ref_id',
+      [paymentRef],
+    )
+  ).map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
 }
 
 /** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */
-export async function markVoucherSpentRow(tx: Sql, voucherId: string, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<number> {
-  const changed = (await tx.run("UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'", [spend.at, spend.station, spend.for, spend.ref, voucherId])).changes
+export async function markVoucherSpentRow(
+  tx: Sql,
+  voucherId: string,
+  spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string },
+): Promise<number> {
+  const changed = (
+    await tx.run(
+      "UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'",
+      [spend.at, spend.station, spend.for, spend.ref, voucherId],
+    )
+  ).changes
   touchRows(tx, 'vouchers', [voucherId])
   return changed
 }
@@ -151,13 +323,42 @@ export async function markVoucherSpentRow(tx: Sql, voucherId: string, spend: { a
 // ------------------------------------------------------------------------------------------------ cash intakes (GEN-17)
 
 /** A cash intake at a drawer with its denominations (null when not counted) and the buyer when recorded. */
-export async function insertCashIntake(tx: Sql, i: {
-  id: string; hallId: string; stationId: string; cashierId: string; source: 'voucher' | 'counter_sale'; refId: string; amountCents: number; currency: string
-  smallCents: number | null; otherCents: number | null; buyerDocument: string | null; buyerKey: string | null; at: string
-}): Promise<void> {
+export async function insertCashIntake(
+  tx: Sql,
+  i: {
+    id: string
+    hallId: string
+    stationId: string
+    cashierId: string
+    source: 'voucher' | 'counter_sale'
+    refId: string
+    amountCents: number
+    currency: string
+    smallCents: number | null
+    otherCents: number | null
+    buyerDocument: string | null
+    buyerKey: string | null
+    at: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO cash_intakes (id, hall_id, station_id, cashier_id, source, ref_id, amount_cents, currency, counted, small_cents, other_cents, buyer_document, buyer_key, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [i.id, i.hallId, i.stationId, i.cashierId, i.source, i.refId, i.amountCents, i.currency, i.smallCents === null ? 0 : 1, i.smallCents, i.otherCents, i.buyerDocument, i.buyerKey, i.at],
+    [
+      i.id,
+      i.hallId,
+      i.stationId,
+      i.cashierId,
+      i.source,
+      i.refId,
+      i.amountCents,
+      i.currency,
+      i.smallCents === null ? 0 : 1,
+      i.smallCents,
+      i.otherCents,
+      i.buyerDocument,
+      i.buyerKey,
+      i.at,
+    ],
   )
 }
 
@@ -165,54 +366,155 @@ export async function insertCashIntake(tx: Sql, i: {
  * Small-denomination cash of one person (their identity key) in a hall in [from, to): voucher sales and counter
  * sales alike; an intake whose notes were not counted counts whole (GEN-17 is never under-counted).
  */
-export async function smallCashOfBuyer(tx: Sql, buyerKey: string, hallId: string, from: string, to: string): Promise<number> {
-  const r = await tx.get<{ s: number | null }>('SELECT SUM(COALESCE(small_cents, amount_cents)) AS s FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ?', [buyerKey, hallId, from, to])
+export async function smallCashOfBuyer(
+  tx: Sql,
+  buyerKey: string,
+  hallId: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const r = await tx.get<{ s: number | null }>(
+    'SELECT SUM(COALESCE(small_cents, amount_cents)) AS s FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ?',
+    [buyerKey, hallId, from, to],
+  )
   return Number(r?.s ?? 0)
 }
 
 export interface CashIntakeRow {
-  id: string; hall_id: string; station_id: string; cashier_id: string; source: 'voucher' | 'counter_sale'; ref_id: string; amount_cents: number; currency: string
-  counted: number; small_cents: number | null; other_cents: number | null; buyer_document: string | null; buyer_key: string | null; at: string
+  id: string
+  hall_id: string
+  station_id: string
+  cashier_id: string
+  source: 'voucher' | 'counter_sale'
+  ref_id: string
+  amount_cents: number
+  currency: string
+  counted: number
+  small_cents: number | null
+  other_cents: number | null
+  buyer_document: string | null
+  buyer_key: string | null
+  at: string
 }
 
 /** One person's cash intakes (their identity key) in [from, to), in a hall or in all, in time order. */
-export async function cashIntakesOfBuyer(tx: Sql, buyerKey: string, hallId: string | null, from: string, to: string): Promise<CashIntakeRow[]> {
+export async function cashIntakesOfBuyer(
+  tx: Sql,
+  buyerKey: string,
+  hallId: string | null,
+  from: string,
+  to: string,
+): Promise<CashIntakeRow[]> {
   return hallId
-    ? tx.all<CashIntakeRow>('SELECT * FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ? ORDER BY at, id', [buyerKey, hallId, from, to])
-    : tx.all<CashIntakeRow>('SELECT * FROM cash_intakes WHERE buyer_key = ? AND at >= ? AND at < ? ORDER BY at, id', [buyerKey, from, to])
+    ? tx.all<CashIntakeRow>(
+        'SELECT * FROM cash_intakes WHERE buyer_key = ? AND hall_id = ? AND at >= ? AND at < ? ORDER BY at, id',
+        [buyerKey, hallId, from, to],
+      )
+    : tx.all<CashIntakeRow>('SELECT * FROM cash_intakes WHERE buyer_key = ? AND at >= ? AND at < ? ORDER BY at, id', [
+        buyerKey,
+        from,
+        to,
+      ])
 }
 
 // ------------------------------------------------------------------------------------------------ cash movements
 
-export async function insertCashMovement(tx: Sql, m: { id: string; hallId: string; stationId: string; cashierId: string; kind: string; amountCents: number; currency: string; refId: string; at: string; shiftId?: string | null; product?: string | null }): Promise<void> {
+export async function insertCashMovement(
+  tx: Sql,
+  m: {
+    id: string
+    hallId: string
+    stationId: string
+    cashierId: string
+    kind: string
+    amountCents: number
+    currency: string
+    refId: string
+    at: string
+    shiftId?: string | null
+    product?: string | null
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO cash_movements (id, hall_id, station_id, cashier_id, kind, amount_cents, currency, ref_id, at, shift_id, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [m.id, m.hallId, m.stationId, m.cashierId, m.kind, m.amountCents, m.currency, m.refId, m.at, m.shiftId ?? null, m.product ?? null],
+    [
+      m.id,
+      m.hallId,
+      m.stationId,
+      m.cashierId,
+      m.kind,
+      m.amountCents,
+      m.currency,
+      m.refId,
+      m.at,
+      m.shiftId ?? null,
+      m.product ?? null,
+    ],
   )
   touchRows(tx, 'cash_movements', [m.id])
 }
 
 /** A station's movements in [from, to), in time order. */
-export async function cashMovementsOfStation(tx: Sql, stationId: string, from: string, to: string): Promise<CashMovementRow[]> {
+export async function cashMovementsOfStation(
+  tx: Sql,
+  stationId: string,
+  from: string,
+  to: string,
+): Promise<CashMovementRow[]> {
   return tx.all<CashMovementRow>(
-    'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id', [stationId, from, to],
+    'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id',
+    [stationId, from, to],
   )
 }
 
 // ------------------------------------------------------------------------------------------------ AML records (GEN-17)
 
-export async function insertAmlReport(tx: Sql, r: {
-  id: string; hallId: string; stationId: string; cashierId: string; voucherId: string; buyerDocument: string | null; buyerKey: string | null; intakeId: string; amountCents: number; smallCents: number
-  windowSmallCents: number; limitCents: number; thresholdCents: number; shareBp: number; createdAt: string
-}): Promise<void> {
+export async function insertAmlReport(
+  tx: Sql,
+  r: {
+    id: string
+    hallId: string
+    stationId: string
+    cashierId: string
+    voucherId: string
+    buyerDocument: string | null
+    buyerKey: string | null
+    intakeId: string
+    amountCents: number
+    smallCents: number
+    windowSmallCents: number
+    limitCents: number
+    thresholdCents: number
+    shareBp: number
+    createdAt: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO aml_reports (id, hall_id, station_id, cashier_id, voucher_id, buyer_document, buyer_key, intake_id, amount_cents, small_cents, window_small_cents, limit_cents, threshold_cents, share_bp, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.hallId, r.stationId, r.cashierId, r.voucherId, r.buyerDocument, r.buyerKey, r.intakeId, r.amountCents, r.smallCents, r.windowSmallCents, r.limitCents, r.thresholdCents, r.shareBp, 'open', r.createdAt],
+    [
+      r.id,
+      r.hallId,
+      r.stationId,
+      r.cashierId,
+      r.voucherId,
+      r.buyerDocument,
+      r.buyerKey,
+      r.intakeId,
+      r.amountCents,
+      r.smallCents,
+      r.windowSmallCents,
+      r.limitCents,
+      r.thresholdCents,
+      r.shareBp,
+      'open',
+      r.createdAt,
+    ],
   )
 }
 
 /** An AML record with the intake it was opened on (a voucher or a counter sale). */
-const AML_SELECT = 'SELECT r.*, i.source AS intake_source, i.ref_id AS intake_ref FROM aml_reports r LEFT JOIN cash_intakes i ON i.id = r.intake_id'
+const AML_SELECT =
+  'SELECT r.*, i.source AS intake_source, i.ref_id AS intake_ref FROM aml_reports r LEFT JOIN cash_intakes i ON i.id = r.intake_id'
 
 /** AML records, newest first, optionally of one status. */
 export async function amlReportRows(tx: Sql, status?: string): Promise<Array<Record<string, unknown>>> {
@@ -226,18 +528,50 @@ export async function amlReportRow(tx: Sql, id: string): Promise<Record<string, 
 }
 
 /** Open to reviewed; the number of rows changed (0: reviewed already, or no such record). */
-export async function reviewAmlReportRow(tx: Sql, id: string, review: { status: string; at: string; officer: string; note: string }): Promise<number> {
-  return (await tx.run("UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'", [review.status, review.at, review.officer, review.note, id])).changes
+export async function reviewAmlReportRow(
+  tx: Sql,
+  id: string,
+  review: { status: string; at: string; officer: string; note: string },
+): Promise<number> {
+  return (
+    await tx.run(
+      "UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'",
+      [review.status, review.at, review.officer, review.note, id],
+    )
+  ).changes
 }
 
 // ------------------------------------------------------------------------------------------------ kiosk purchases
 
-export async function insertKioskPurchase(tx: Sql, p: {
-  id: string; kioskId: string; hallId: string; gameId: string; voucherId: string; changeVoucherId: string | null; cardCount: number; amountCents: number; cardIds: string[]; createdAt: string
-}): Promise<void> {
+export async function insertKioskPurchase(
+  tx: Sql,
+  p: {
+    id: string
+    kioskId: string
+    hallId: string
+    gameId: string
+    voucherId: string
+    changeVoucherId: string | null
+    cardCount: number
+    amountCents: number
+    cardIds: string[]
+    createdAt: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO kiosk_purchases (id, kiosk_id, hall_id, game_id, voucher_id, change_voucher_id, card_count, amount_cents, card_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [p.id, p.kioskId, p.hallId, p.gameId, p.voucherId, p.changeVoucherId, p.cardCount, p.amountCents, JSON.stringify(p.cardIds), p.createdAt],
+    [
+      p.id,
+      p.kioskId,
+      p.hallId,
+      p.gameId,
+      p.voucherId,
+      p.changeVoucherId,
+      p.cardCount,
+      p.amountCents,
+      JSON.stringify(p.cardIds),
+      p.createdAt,
+    ],
   )
   touchRows(tx, 'kiosk_purchases', [p.id])
 }
@@ -249,7 +583,8 @@ export async function cardJoin(tx: Sql, cardId: string): Promise<CardJoin | unde
   return tx.get<CardJoin>(
     `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
               g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency, s.hall_id AS card_hall_id
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`, [cardId],
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`,
+    [cardId],
   )
 }
 
@@ -257,47 +592,104 @@ export async function cardIdBySerial(tx: Sql, gameId: string, serial: string): P
   return (await tx.get<{ id: string }>('SELECT id FROM cards WHERE game_id = ? AND serial = ?', [gameId, serial]))?.id
 }
 
-export async function cardWithHall(tx: Sql, cardId: string): Promise<{ id: string; serial: string; hall_id: string } | undefined> {
-  return tx.get<{ id: string; serial: string; hall_id: string }>('SELECT c.id, c.serial, g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
+export async function cardWithHall(
+  tx: Sql,
+  cardId: string,
+): Promise<{ id: string; serial: string; hall_id: string } | undefined> {
+  return tx.get<{ id: string; serial: string; hall_id: string }>(
+    'SELECT c.id, c.serial, g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?',
+    [cardId],
+  )
 }
 
-export async function blockedTicket(tx: Sql, kind: string, ticketId: string): Promise<{ reason: string; note: string; created_at: string } | undefined> {
-  return tx.get<{ reason: string; note: string; created_at: string }>('SELECT reason, note, created_at FROM blocked_tickets WHERE kind = ? AND ticket_id = ?', [kind, ticketId])
+export async function blockedTicket(
+  tx: Sql,
+  kind: string,
+  ticketId: string,
+): Promise<{ reason: string; note: string; created_at: string } | undefined> {
+  return tx.get<{ reason: string; note: string; created_at: string }>(
+    'SELECT reason, note, created_at FROM blocked_tickets WHERE kind = ? AND ticket_id = ?',
+    [kind, ticketId],
+  )
 }
 
-export async function insertBlockedTicket(tx: Sql, b: { kind: string; ticketId: string; reason: string; note: string; reportedBy: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO blocked_tickets (kind, ticket_id, reason, note, reported_by, created_at) VALUES (?, ?, ?, ?, ?, ?)', [b.kind, b.ticketId, b.reason, b.note, b.reportedBy, b.createdAt])
+export async function insertBlockedTicket(
+  tx: Sql,
+  b: { kind: string; ticketId: string; reason: string; note: string; reportedBy: string; createdAt: string },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO blocked_tickets (kind, ticket_id, reason, note, reported_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [b.kind, b.ticketId, b.reason, b.note, b.reportedBy, b.createdAt],
+  )
 }
 
 /** A card's prizes awarded or paid, the bingo before the line. */
 export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]> {
-  return (await tx.all<PrizeRow>("SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id", [cardId]))
-    .map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
+  return (
+    await tx.all<PrizeRow>(
+      "SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id",
+      [cardId],
+    )
+  ).map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
 }
 
 /** A card's prima, pot and lucky-ball prizes awarded or paid (void ones are the game's refund's business). */
 export async function bonusPrizesOfCard(tx: Sql, cardId: string): Promise<BonusLineRow[]> {
-  return (await tx.all<BonusLineRow>("SELECT id, source AS kind, name, amount_cents, status, paid_at, paid_by, accumulated_games FROM bonus_prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY source, id", [cardId]))
-    .map((p) => ({ ...p, amount_cents: Number(p.amount_cents), accumulated_games: p.accumulated_games === null ? null : Number(p.accumulated_games) }))
+  return (
+    await tx.all<BonusLineRow>(
+      "SELECT id, source AS kind, name, amount_cents, status, paid_at, paid_by, accumulated_games FROM bonus_prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY source, id",
+      [cardId],
+    )
+  ).map((p) => ({
+    ...p,
+    amount_cents: Number(p.amount_cents),
+    accumulated_games: p.accumulated_games === null ? null : Number(p.accumulated_games),
+  }))
 }
 
 /** A bingo prize's card and game (the table pays it only against that card's code). */
-export async function prizeCardRow(tx: Sql, prizeId: string): Promise<{ id: string; card_id: string; game_id: string; status: string } | undefined> {
-  return tx.get<{ id: string; card_id: string; game_id: string; status: string }>('SELECT id, card_id, game_id, status FROM prizes WHERE id = ?', [prizeId])
+export async function prizeCardRow(
+  tx: Sql,
+  prizeId: string,
+): Promise<{ id: string; card_id: string; game_id: string; status: string } | undefined> {
+  return tx.get<{ id: string; card_id: string; game_id: string; status: string }>(
+    'SELECT id, card_id, game_id, status FROM prizes WHERE id = ?',
+    [prizeId],
+  )
 }
 
 /** Line, bingo and bonus prizes by id (a payout's), line and bingo first. */
-export async function prizesByIds(tx: Sql, ids: string[]): Promise<Array<{ id: string; kind: string; amount_cents: number; name: string | null }>> {
+export async function prizesByIds(
+  tx: Sql,
+  ids: string[],
+): Promise<Array<{ id: string; kind: string; amount_cents: number; name: string | null }>> {
   if (ids.length === 0) return []
   const marks = ids.map(() => '?').join(', ')
-  const ordinary = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(`SELECT id, kind, amount_cents, NULL AS name FROM prizes WHERE id IN (${marks}) ORDER BY kind DESC, id`, ids)
-  const bonus = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(`SELECT id, source AS kind, amount_cents, name FROM bonus_prizes WHERE id IN (${marks}) ORDER BY source, id`, ids)
+  const ordinary = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(
+    `SELECT id, kind, amount_cents, NULL AS name FROM prizes WHERE id IN (${marks}) ORDER BY kind DESC, id`,
+    ids,
+  )
+  const bonus = await tx.all<{ id: string; kind: string; amount_cents: number; name: string | null }>(
+    `SELECT id, source AS kind, amount_cents, name FROM bonus_prizes WHERE id IN (${marks}) ORDER BY source, id`,
+    ids,
+  )
   return [...ordinary, ...bonus]
 }
 
 /** Awarded prizes of the card among `ids` to paid; the number changed (fewer than ids: paid elsewhere meanwhile). */
-export async function markPrizesPaid(tx: Sql, cardId: string, ids: string[], at: string, paidBy: string): Promise<number> {
-  const changed = (await tx.run(`UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`, [at, paidBy, cardId, ...ids])).changes
+export async function markPrizesPaid(
+  tx: Sql,
+  cardId: string,
+  ids: string[],
+  at: string,
+  paidBy: string,
+): Promise<number> {
+  const changed = (
+    await tx.run(
+      `UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE card_id = ? AND status = 'awarded' AND id IN (${ids.map(() => '?').join(', ')})`,
+      [at, paidBy, cardId, ...ids],
+    )
+  ).changes
   touchRows(tx, 'prizes', ids)
   return changed
 }
@@ -306,21 +698,55 @@ export async function payoutOfCard(tx: Sql, cardId: string): Promise<PayoutRow |
   return tx.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ?', [cardId])
 }
 
-export async function insertPayout(tx: Sql, p: {
-  id: string; cardId: string; gameId: string; hallId: string; amountCents: number; currency: string; prizeIds: string[]; stationId: string; cashierId: string
-  payeeName: string | null; payeeDocument: string | null; paidAt: string; paymentMethod: 'cash' | 'cheque'; chequeNumber: string | null
-}): Promise<void> {
+export async function insertPayout(
+  tx: Sql,
+  p: {
+    id: string
+    cardId: string
+    gameId: string
+    hallId: string
+    amountCents: number
+    currency: string
+    prizeIds: string[]
+    stationId: string
+    cashierId: string
+    payeeName: string | null
+    payeeDocument: string | null
+    paidAt: string
+    paymentMethod: 'cash' | 'cheque'
+    chequeNumber: string | null
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO payouts (id, card_id, game_id, hall_id, amount_cents, currency, prize_ids, station_id, cashier_id, payee_name, payee_document, paid_at, payment_method, cheque_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [p.id, p.cardId, p.gameId, p.hallId, p.amountCents, p.currency, JSON.stringify(p.prizeIds), p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.paidAt, p.paymentMethod, p.chequeNumber],
+    [
+      p.id,
+      p.cardId,
+      p.gameId,
+      p.hallId,
+      p.amountCents,
+      p.currency,
+      JSON.stringify(p.prizeIds),
+      p.stationId,
+      p.cashierId,
+      p.payeeName,
+      p.payeeDocument,
+      p.paidAt,
+      p.paymentMethod,
+      p.chequeNumber,
+    ],
   )
   touchRows(tx, 'payouts', [p.id])
 }
 
 /** A payout with its card's serial, game number, session and hall name. */
-export async function payoutJoin(tx: Sql, payoutId: string): Promise<(PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }) | undefined> {
+export async function payoutJoin(
+  tx: Sql,
+  payoutId: string,
+): Promise<(PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }) | undefined> {
   return tx.get<PayoutRow & { serial: string; order_no: number; session_id: string; hall_name: string }>(
-    'SELECT po.*, c.serial, g.order_no, g.session_id, h.name AS hall_name FROM payouts po JOIN cards c ON c.id = po.card_id JOIN games g ON g.id = po.game_id JOIN halls h ON h.id = po.hall_id WHERE po.id = ?', [payoutId],
+    'SELECT po.*, c.serial, g.order_no, g.session_id, h.name AS hall_name FROM payouts po JOIN cards c ON c.id = po.card_id JOIN games g ON g.id = po.game_id JOIN halls h ON h.id = po.hall_id WHERE po.id = ?',
+    [payoutId],
   )
 }
 
@@ -328,41 +754,92 @@ export async function payoutJoin(tx: Sql, payoutId: string): Promise<(PayoutRow 
  * Every paid prize matching the filter, line and bingo prizes and bonus prizes (prima, pots, lucky ball) alike, with
  * its card, game, hall and the card's payout, in the order paid.
  */
-export async function paidPrizeRows(tx: Sql, filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string }): Promise<PrizeRegisterJoin[]> {
+export async function paidPrizeRows(
+  tx: Sql,
+  filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string },
+): Promise<PrizeRegisterJoin[]> {
   const where: string[] = ["p.status = 'paid'"]
   const params: unknown[] = []
-  if (filter.hallId) { where.push('g.hall_id = ?'); params.push(filter.hallId) }
-  if (filter.sessionId) { where.push('g.session_id = ?'); params.push(filter.sessionId) }
-  if (filter.gameId) { where.push('g.id = ?'); params.push(filter.gameId) }
-  if (filter.from) { where.push('p.paid_at >= ?'); params.push(filter.from) }
-  if (filter.to) { where.push('p.paid_at < ?'); params.push(filter.to) }
+  if (filter.hallId) {
+    where.push('g.hall_id = ?')
+    params.push(filter.hallId)
+  }
+  if (filter.sessionId) {
+    where.push('g.session_id = ?')
+    params.push(filter.sessionId)
+  }
+  if (filter.gameId) {
+    where.push('g.id = ?')
+    params.push(filter.gameId)
+  }
+  if (filter.from) {
+    where.push('p.paid_at >= ?')
+    params.push(filter.from)
+  }
+  if (filter.to) {
+    where.push('p.paid_at < ?')
+    params.push(filter.to)
+  }
   const common = `c.id AS card_id, c.serial AS serial, g.id AS game_id, g.order_no, g.session_id, g.hall_id,
               h.name AS hall_name, h.currency, po.id AS payout_id, po.station_id, po.cashier_id, po.payee_name, po.payee_document, po.prize_ids`
-  const joins = 'JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id LEFT JOIN payouts po ON po.card_id = p.card_id'
+  const joins =
+    'JOIN cards c ON c.id = p.card_id JOIN games g ON g.id = p.game_id JOIN halls h ON h.id = g.hall_id LEFT JOIN payouts po ON po.card_id = p.card_id'
   return tx.all<PrizeRegisterJoin>(
     `SELECT p.id AS prize_id, p.kind AS kind, p.amount_cents AS amount_cents, p.paid_at AS paid_at, p.paid_by AS paid_by, ${common}, NULL AS own_payee_name, NULL AS own_payee_document
        FROM prizes p ${joins} WHERE ${where.join(' AND ')}
      UNION ALL
      SELECT p.id AS prize_id, p.source AS kind, p.amount_cents AS amount_cents, p.paid_at AS paid_at, p.paid_by AS paid_by, ${common}, p.payee_name AS own_payee_name, p.payee_document AS own_payee_document
        FROM bonus_prizes p ${joins} WHERE ${where.join(' AND ')}
-     ORDER BY paid_at, serial, kind DESC`, [...params, ...params],
+     ORDER BY paid_at, serial, kind DESC`,
+    [...params, ...params],
   )
 }
 
 // ------------------------------------------------------------------------------------------------ shifts (issue 13 point 5)
 
 export interface ShiftRow {
-  id: string; hall_id: string; station_id: string; station_name: string; cashier_id: string; cashier_name: string; currency: string
-  float_cents: number; status: 'open' | 'closed'; opened_at: string; closed_at: string | null
-  expected_cents: number | null; counted_cents: number | null; difference_cents: number | null; close_note: string | null
+  id: string
+  hall_id: string
+  station_id: string
+  station_name: string
+  cashier_id: string
+  cashier_name: string
+  currency: string
+  float_cents: number
+  status: 'open' | 'closed'
+  opened_at: string
+  closed_at: string | null
+  expected_cents: number | null
+  counted_cents: number | null
+  difference_cents: number | null
+  close_note: string | null
 }
 
 function toShiftRow(r: ShiftRow): ShiftRow {
   const n = (x: number | null) => (x === null || x === undefined ? null : Number(x))
-  return { ...r, float_cents: Number(r.float_cents), expected_cents: n(r.expected_cents), counted_cents: n(r.counted_cents), difference_cents: n(r.difference_cents) }
+  return {
+    ...r,
+    float_cents: Number(r.float_cents),
+    expected_cents: n(r.expected_cents),
+    counted_cents: n(r.counted_cents),
+    difference_cents: n(r.difference_cents),
+  }
 }
 
-export async function insertShift(tx: Sql, s: { id: string; hallId: string; stationId: string; stationName: string; cashierId: string; cashierName: string; currency: string; floatCents: number; openedAt: string }): Promise<void> {
+export async function insertShift(
+  tx: Sql,
+  s: {
+    id: string
+    hallId: string
+    stationId: string
+    stationName: string
+    cashierId: string
+    cashierName: string
+    currency: string
+    floatCents: number
+    openedAt: string
+  },
+): Promise<void> {
   await tx.run(
     "INSERT INTO cashier_shifts (id, hall_id, station_id, station_name, cashier_id, cashier_name, currency, float_cents, status, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)",
     [s.id, s.hallId, s.stationId, s.stationName, s.cashierId, s.cashierName, s.currency, s.floatCents, s.openedAt],
@@ -391,46 +868,87 @@ export async function openShiftOfStation(tx: Sql, stationId: string): Promise<Sh
 }
 
 /** Shifts of a station (or of every station), newest first. */
-export async function shiftsOf(tx: Sql, filter: { stationId?: string; hallId?: string; limit: number }): Promise<ShiftRow[]> {
+export async function shiftsOf(
+  tx: Sql,
+  filter: { stationId?: string; hallId?: string; limit: number },
+): Promise<ShiftRow[]> {
   const where: string[] = []
   const params: unknown[] = []
-  if (filter.stationId) { where.push('station_id = ?'); params.push(filter.stationId) }
-  if (filter.hallId) { where.push('hall_id = ?'); params.push(filter.hallId) }
-  const rows = await tx.all<ShiftRow>(`SELECT * FROM cashier_shifts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY opened_at DESC, id DESC LIMIT ${Math.max(1, Math.min(500, filter.limit))}`, params)
+  if (filter.stationId) {
+    where.push('station_id = ?')
+    params.push(filter.stationId)
+  }
+  if (filter.hallId) {
+    where.push('hall_id = ?')
+    params.push(filter.hallId)
+  }
+  const rows = await tx.all<ShiftRow>(
+    `SELECT * FROM cashier_shifts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY opened_at DESC, id DESC LIMIT ${Math.max(1, Math.min(500, filter.limit))}`,
+    params,
+  )
   return rows.map(toShiftRow)
 }
 
 /** Open to closed with the count; the number of rows changed (0: closed meanwhile). */
-export async function closeShiftRow(tx: Sql, id: string, c: { at: string; expectedCents: number; countedCents: number; differenceCents: number; note: string | null }): Promise<number> {
-  const changed = (await tx.run(
-    "UPDATE cashier_shifts SET status = 'closed', closed_at = ?, expected_cents = ?, counted_cents = ?, difference_cents = ?, close_note = ? WHERE id = ? AND status = 'open'",
-    [c.at, c.expectedCents, c.countedCents, c.differenceCents, c.note, id],
-  )).changes
+export async function closeShiftRow(
+  tx: Sql,
+  id: string,
+  c: { at: string; expectedCents: number; countedCents: number; differenceCents: number; note: string | null },
+): Promise<number> {
+  const changed = (
+    await tx.run(
+      "UPDATE cashier_shifts SET status = 'closed', closed_at = ?, expected_cents = ?, counted_cents = ?, difference_cents = ?, close_note = ? WHERE id = ? AND status = 'open'",
+      [c.at, c.expectedCents, c.countedCents, c.differenceCents, c.note, id],
+    )
+  ).changes
   touchRows(tx, 'cashier_shifts', [id])
   return changed
 }
 
 export async function cashMovementsOfShift(tx: Sql, shiftId: string): Promise<CashMovementRow[]> {
-  const rows = await tx.all<CashMovementRow>('SELECT * FROM cash_movements WHERE shift_id = ? ORDER BY at, id', [shiftId])
+  const rows = await tx.all<CashMovementRow>('SELECT * FROM cash_movements WHERE shift_id = ? ORDER BY at, id', [
+    shiftId,
+  ])
   return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
 }
 
 export async function sumOfShift(tx: Sql, shiftId: string): Promise<number> {
-  const r = await tx.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [shiftId])
+  const r = await tx.get<{ s: number | null }>('SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?', [
+    shiftId,
+  ])
   return Number(r?.s ?? 0)
 }
 
 /** An enrolled device's kind, name and hall (the station identity of a drawer). */
-export async function deviceRow(tx: Sql, id: string): Promise<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null } | undefined> {
-  return tx.get<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null }>('SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?', [id])
+export async function deviceRow(
+  tx: Sql,
+  id: string,
+): Promise<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null } | undefined> {
+  return tx.get<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null }>(
+    'SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?',
+    [id],
+  )
 }
 
 // ------------------------------------------------------------------------------------------------ refunds (issue 13 point 7)
 
 export interface RefundRow {
-  id: string; product: string; ticket_id: string; hall_id: string | null; game_ref: string; amount_cents: number; currency: string; method: 'cash' | 'voucher'
-  voucher_id: string | null; station_id: string; cashier_id: string; shift_id: string | null; approved_by: string | null; approved_by_name: string | null
-  reason: string; refunded_at: string
+  id: string
+  product: string
+  ticket_id: string
+  hall_id: string | null
+  game_ref: string
+  amount_cents: number
+  currency: string
+  method: 'cash' | 'voucher'
+  voucher_id: string | null
+  station_id: string
+  cashier_id: string
+  shift_id: string | null
+  approved_by: string | null
+  approved_by_name: string | null
+  reason: string
+  refunded_at: string
 }
 
 export async function refundOfTicket(tx: Sql, product: string, ticketId: string): Promise<RefundRow | undefined> {
@@ -438,26 +956,70 @@ export async function refundOfTicket(tx: Sql, product: string, ticketId: string)
   return r && { ...r, amount_cents: Number(r.amount_cents) }
 }
 
-export async function insertRefund(tx: Sql, r: {
-  id: string; product: string; ticketId: string; hallId: string | null; gameRef: string; amountCents: number; currency: string; method: 'cash' | 'voucher'
-  voucherId: string | null; stationId: string; cashierId: string; shiftId: string | null; approvedBy: string | null; approvedByName: string | null; reason: string; at: string
-}): Promise<void> {
+export async function insertRefund(
+  tx: Sql,
+  r: {
+    id: string
+    product: string
+    ticketId: string
+    hallId: string | null
+    gameRef: string
+    amountCents: number
+    currency: string
+    method: 'cash' | 'voucher'
+    voucherId: string | null
+    stationId: string
+    cashierId: string
+    shiftId: string | null
+    approvedBy: string | null
+    approvedByName: string | null
+    reason: string
+    at: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO refunds (id, product, ticket_id, hall_id, game_ref, amount_cents, currency, method, voucher_id, station_id, cashier_id, shift_id, approved_by, approved_by_name, reason, refunded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.product, r.ticketId, r.hallId, r.gameRef, r.amountCents, r.currency, r.method, r.voucherId, r.stationId, r.cashierId, r.shiftId, r.approvedBy, r.approvedByName, r.reason, r.at],
+    [
+      r.id,
+      r.product,
+      r.ticketId,
+      r.hallId,
+      r.gameRef,
+      r.amountCents,
+      r.currency,
+      r.method,
+      r.voucherId,
+      r.stationId,
+      r.cashierId,
+      r.shiftId,
+      r.approvedBy,
+      r.approvedByName,
+      r.reason,
+      r.at,
+    ],
   )
   touchRows(tx, 'refunds', [r.id])
 }
 
 /** Refunds of one game (bingo game id, lotto draw id, instant game number) for the minutes. */
 export async function refundsOfGame(tx: Sql, product: string, gameRef: string): Promise<{ n: number; cents: number }> {
-  const r = await tx.get<{ n: number; s: number | null }>('SELECT COUNT(*) AS n, SUM(amount_cents) AS s FROM refunds WHERE product = ? AND game_ref = ?', [product, gameRef])
+  const r = await tx.get<{ n: number; s: number | null }>(
+    'SELECT COUNT(*) AS n, SUM(amount_cents) AS s FROM refunds WHERE product = ? AND game_ref = ?',
+    [product, gameRef],
+  )
   return { n: Number(r?.n ?? 0), cents: Number(r?.s ?? 0) }
 }
 
 /** Whether a card was bought at a kiosk with a voucher (its refund may go onto a new voucher). */
-export async function kioskPurchaseOfCard(tx: Sql, gameId: string, cardId: string): Promise<{ id: string; kiosk_id: string; voucher_id: string } | undefined> {
-  const rows = await tx.all<{ id: string; kiosk_id: string; voucher_id: string; card_ids: string }>('SELECT id, kiosk_id, voucher_id, card_ids FROM kiosk_purchases WHERE game_id = ?', [gameId])
+export async function kioskPurchaseOfCard(
+  tx: Sql,
+  gameId: string,
+  cardId: string,
+): Promise<{ id: string; kiosk_id: string; voucher_id: string } | undefined> {
+  const rows = await tx.all<{ id: string; kiosk_id: string; voucher_id: string; card_ids: string }>(
+    'SELECT id, kiosk_id, voucher_id, card_ids FROM kiosk_purchases WHERE game_id = ?',
+    [gameId],
+  )
   const hit = rows.find((r) => (JSON.parse(r.card_ids) as string[]).includes(cardId))
   return hit && { id: hit.id, kiosk_id: hit.kiosk_id, voucher_id: hit.voucher_id }
 }
@@ -465,9 +1027,15 @@ export async function kioskPurchaseOfCard(tx: Sql, gameId: string, cardId: strin
 // ------------------------------------------------------------------------------------------------ AML hold (issue 13 point 8)
 
 /** Open GEN-17 records on any of the given vouchers. */
-export async function openAmlReportsOn(tx: Sql, voucherIds: string[]): Promise<Array<{ id: string; voucher_id: string }>> {
+export async function openAmlReportsOn(
+  tx: Sql,
+  voucherIds: string[],
+): Promise<Array<{ id: string; voucher_id: string }>> {
   if (voucherIds.length === 0) return []
-  return tx.all<{ id: string; voucher_id: string }>(`SELECT id, voucher_id FROM aml_reports WHERE status = 'open' AND voucher_id IN (${voucherIds.map(() => '?').join(', ')})`, voucherIds)
+  return tx.all<{ id: string; voucher_id: string }>(
+    `SELECT id, voucher_id FROM aml_reports WHERE status = 'open' AND voucher_id IN (${voucherIds.map(() => '?').join(', ')})`,
+    voucherIds,
+  )
 }
 
 /** Issue 14 point 6: lifts a block; false when the ticket was not blocked. */
@@ -477,22 +1045,44 @@ export async function deleteBlockedTicket(tx: Sql, kind: string, ticketId: strin
 
 /** Issue 18 (CFG-16): the voucher a change voucher was given from, to find the player's chain. */
 export async function voucherParent(sql: Sql, voucherId: string): Promise<string | null | undefined> {
-  return (await sql.get<{ parent_id: string | null }>('SELECT parent_id FROM vouchers WHERE id = ?', [voucherId]))?.parent_id
+  return (await sql.get<{ parent_id: string | null }>('SELECT parent_id FROM vouchers WHERE id = ?', [voucherId]))
+    ?.parent_id
 }
 
 /** Issue 18 (BNG-85): who bought a card, when the sale identified the player (bingo/purchases.ts). */
 export async function buyerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
-  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))?.player_key
+  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))
+    ?.player_key
 }
 
 // ---------------------------------------------------------------------------------------------- ticket prints
 
 /** Issue 23 point 5: the paper a sale owes, until it is out (cashdesk/ticket-prints.ts). */
 export interface TicketPrintRow {
-  id: string; hall_id: string; station_id: string; voucher_id: string | null; status: string; reprints: number; items: string; docs_sealed: string | null; created_at: string; updated_at: string
+  id: string
+  hall_id: string
+  station_id: string
+  voucher_id: string | null
+  status: string
+  reprints: number
+  items: string
+  docs_sealed: string | null
+  created_at: string
+  updated_at: string
 }
 
-export async function insertTicketPrint(tx: Sql, p: { id: string; hallId: string; stationId: string; voucherId: string | null; items: string; docsSealed: string; at: string }): Promise<void> {
+export async function insertTicketPrint(
+  tx: Sql,
+  p: {
+    id: string
+    hallId: string
+    stationId: string
+    voucherId: string | null
+    items: string
+    docsSealed: string
+    at: string
+  },
+): Promise<void> {
   await tx.run(
     'INSERT INTO ticket_prints (id, hall_id, station_id, voucher_id, status, reprints, items, docs_sealed, failure, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, NULL, ?, ?)',
     [p.id, p.hallId, p.stationId, p.voucherId, 'printing', p.items, p.docsSealed, p.at, p.at],
@@ -505,32 +1095,64 @@ export async function ticketPrintById(tx: Sql, id: string): Promise<TicketPrintR
 
 /** The sales a voucher paid that owe (or owed) paper, newest first. */
 export async function ticketPrintsOfVoucher(tx: Sql, voucherId: string): Promise<TicketPrintRow[]> {
-  return tx.all<TicketPrintRow>('SELECT * FROM ticket_prints WHERE voucher_id = ? ORDER BY created_at DESC', [voucherId])
+  return tx.all<TicketPrintRow>('SELECT * FROM ticket_prints WHERE voucher_id = ? ORDER BY created_at DESC', [
+    voucherId,
+  ])
 }
 
 /** Moves a row from one status to another (and records why, or drops its sealed job); false if it had moved. */
-export async function setTicketPrintStatus(tx: Sql, u: { id: string; from: string; to: string; at: string; failure?: string; dropDocs?: boolean }): Promise<boolean> {
-  const r = u.failure !== undefined
-    ? await tx.run('UPDATE ticket_prints SET status = ?, failure = ?, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.failure, u.at, u.id, u.from])
-    : u.dropDocs
-      ? await tx.run('UPDATE ticket_prints SET status = ?, docs_sealed = NULL, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.at, u.id, u.from])
-      : await tx.run('UPDATE ticket_prints SET status = ?, updated_at = ? WHERE id = ? AND status = ?', [u.to, u.at, u.id, u.from])
+export async function setTicketPrintStatus(
+  tx: Sql,
+  u: { id: string; from: string; to: string; at: string; failure?: string; dropDocs?: boolean },
+): Promise<boolean> {
+  const r =
+    u.failure !== undefined
+      ? await tx.run('UPDATE ticket_prints SET status = ?, failure = ?, updated_at = ? WHERE id = ? AND status = ?', [
+          u.to,
+          u.failure,
+          u.at,
+          u.id,
+          u.from,
+        ])
+      : u.dropDocs
+        ? await tx.run(
+            'UPDATE ticket_prints SET status = ?, docs_sealed = NULL, updated_at = ? WHERE id = ? AND status = ?',
+            [u.to, u.at, u.id, u.from],
+          )
+        : await tx.run('UPDATE ticket_prints SET status = ?, updated_at = ? WHERE id = ? AND status = ?', [
+            u.to,
+            u.at,
+            u.id,
+            u.from,
+          ])
   return r.changes === 1
 }
 
 /** Counts one more reprint and takes the row for it; false when another station took it first. */
-export async function claimTicketReprint(tx: Sql, c: { id: string; from: string; reprints: number; at: string }): Promise<boolean> {
-  const r = await tx.run('UPDATE ticket_prints SET status = ?, reprints = ?, updated_at = ? WHERE id = ? AND status = ? AND reprints = ?', ['reprinting', c.reprints + 1, c.at, c.id, c.from, c.reprints])
+export async function claimTicketReprint(
+  tx: Sql,
+  c: { id: string; from: string; reprints: number; at: string },
+): Promise<boolean> {
+  const r = await tx.run(
+    'UPDATE ticket_prints SET status = ?, reprints = ?, updated_at = ? WHERE id = ? AND status = ? AND reprints = ?',
+    ['reprinting', c.reprints + 1, c.at, c.id, c.from, c.reprints],
+  )
   return r.changes === 1
 }
 
 /** The printed sales, marked so and their sealed jobs dropped (a first print only). */
 export async function markTicketsPrinted(tx: Sql, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return
-  await tx.run(`UPDATE ticket_prints SET status = 'printed', docs_sealed = NULL, updated_at = ? WHERE status = 'printing' AND id IN (${ids.map(() => '?').join(', ')})`, [at, ...ids])
+  await tx.run(
+    `UPDATE ticket_prints SET status = 'printed', docs_sealed = NULL, updated_at = ? WHERE status = 'printing' AND id IN (${ids.map(() => '?').join(', ')})`,
+    [at, ...ids],
+  )
 }
 
 /** A hall's sales whose paper is not out (waiting for a reprint, or mid-print). */
 export async function unprintedOfHall(tx: Sql, hallId: string): Promise<TicketPrintRow[]> {
-  return tx.all<TicketPrintRow>("SELECT * FROM ticket_prints WHERE hall_id = ? AND status IN ('pending', 'printing', 'reprinting') ORDER BY created_at", [hallId])
+  return tx.all<TicketPrintRow>(
+    "SELECT * FROM ticket_prints WHERE hall_id = ? AND status IN ('pending', 'printing', 'reprinting') ORDER BY created_at",
+    [hallId],
+  )
 }

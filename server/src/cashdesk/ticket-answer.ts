@@ -18,13 +18,22 @@ import type { LotteryService, LotteryValidation } from '../lottery/service.ts'
 export type InstantScan = Awaited<ReturnType<InstantService['scan']>>
 /** What a product line answers to a scan, by the code's kind. */
 export type ScanAnswer = TicketStatus | InstantScan | LottoValidation | LotteryValidation
-export type ReceiptPrint = { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
-export interface CardPayResult { payout: Payout; receipt: ReceiptPrint; preview: string }
+export type ReceiptPrint =
+  { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
+export interface CardPayResult {
+  payout: Payout
+  receipt: ReceiptPrint
+  preview: string
+}
 export type InstantPayResult = Awaited<ReturnType<InstantService['payAtCashier']>>
 export type LottoPayout = Awaited<ReturnType<LottoService['pay']>>
 export type LotteryPayout = Awaited<ReturnType<LotteryService['pay']>>
 /** What a product line answers to a payout: lotto and lottery payouts come without a printed receipt. */
-export type PayAnswer = CardPayResult | InstantPayResult | { payout: { kind: 'lotto' } & LottoPayout } | { payout: { kind: 'lottery' } & LotteryPayout }
+export type PayAnswer =
+  | CardPayResult
+  | InstantPayResult
+  | { payout: { kind: 'lotto' } & LottoPayout }
+  | { payout: { kind: 'lottery' } & LotteryPayout }
 
 export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
 
@@ -33,10 +42,23 @@ export type Product = 'card' | 'instant' | 'lotto' | 'lottery' | 'raffle'
  * YA PAGADO, CADUCADO, ANULADO, BLOQUEADO (lost or stolen), NO VÁLIDO, PENDIENTE, NO VENDIDO (instant ticket not sold, or its pack not activated),
  * RETENIDO (a card kept as evidence, BNG-87 (a) / BNG-92), DESTRUIDO (BNG-87).
  */
-export type Verdict = 'winner' | 'refund' | 'not_winner' | 'paid' | 'expired' | 'void' | 'blocked' | 'invalid' | 'pending' | 'not_activated' | 'held' | 'destroyed'
+export type Verdict =
+  | 'winner'
+  | 'refund'
+  | 'not_winner'
+  | 'paid'
+  | 'expired'
+  | 'void'
+  | 'blocked'
+  | 'invalid'
+  | 'pending'
+  | 'not_activated'
+  | 'held'
+  | 'destroyed'
 
 /** Why a code is not valid, for the words under NO VÁLIDO. */
-export type InvalidWhy = 'signature' | 'kind' | 'unknown' | 'serial' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
+export type InvalidWhy =
+  'signature' | 'kind' | 'unknown' | 'serial' | 'not_sold' | 'counterfeit' | 'mistyped' | 'length' | 'inventory'
 
 /** One prize line: what it is for and how much. */
 export type PrizeLabel =
@@ -44,7 +66,12 @@ export type PrizeLabel =
   | { t: 'tier'; tier: number }
   | { t: 'category'; name: string; matches: number; drawNumber: number; board: number }
   | { t: 'named'; name: string }
-export interface PrizeRow { key: string; label: PrizeLabel; amountCents: number; goods: string | null }
+export interface PrizeRow {
+  key: string
+  label: PrizeLabel
+  amountCents: number
+  goods: string | null
+}
 
 /** The data that identify the ticket: game or draw, serial or receipt, number, series and fraction. */
 export interface TicketIds {
@@ -103,7 +130,10 @@ export interface ScanView {
 /** The kind of ticket a code is, from its prefix (`BLL1.C.`, ...) or its shape (a typed instant code). */
 export function productOfCode(code: string): Product | 'voucher' | null {
   const m = /^BLL1\.([CLTIV])\./.exec(code.trim())
-  if (m) return ({ C: 'card', L: 'lotto', T: 'lottery', I: 'instant', V: 'voucher' } as const)[m[1] as 'C' | 'L' | 'T' | 'I' | 'V']
+  if (m)
+    return ({ C: 'card', L: 'lotto', T: 'lottery', I: 'instant', V: 'voucher' } as const)[
+      m[1] as 'C' | 'L' | 'T' | 'I' | 'V'
+    ]
   return readTyped(code).kind === 'instant' ? 'instant' : null
 }
 
@@ -139,7 +169,8 @@ export function readTyped(text: string): TypedCode {
   if (short && /[A-Z]/i.test(short)) return { kind: 'voucher_short', code: formatShortCode(short) }
   const compact = t.replace(/[\s-]/g, '')
   if (/^\d{4}[0-9A-Za-z]*$/.test(compact) && /[-\s]|^.{16,}$/.test(t)) {
-    if (compact.length === VALIDATION_CODE_LENGTH) return { kind: 'instant', code: compact.toUpperCase().replace(/(.{4})(?=.)/g, '$1-') }
+    if (compact.length === VALIDATION_CODE_LENGTH)
+      return { kind: 'instant', code: compact.toUpperCase().replace(/(.{4})(?=.)/g, '$1-') }
     if (compact.length >= 12) return { kind: 'instant_length', length: compact.length }
   }
   return { kind: 'other', code: t }
@@ -147,8 +178,26 @@ export function readTyped(text: string): TypedCode {
 
 function empty(product: Product | null, verdict: Verdict): ScanView {
   return {
-    product, verdict, amountCents: null, currency: null, payable: false, payee: { required: false, fullName: false }, ids: {}, prizes: [], goods: [], choices: [],
-    claimUntil: null, expiredAt: null, paid: null, blocked: null, invalid: null, pendingDraws: [], refundCents: null, refunded: false, typedLength: null, reason: null,
+    product,
+    verdict,
+    amountCents: null,
+    currency: null,
+    payable: false,
+    payee: { required: false, fullName: false },
+    ids: {},
+    prizes: [],
+    goods: [],
+    choices: [],
+    claimUntil: null,
+    expiredAt: null,
+    paid: null,
+    blocked: null,
+    invalid: null,
+    pendingDraws: [],
+    refundCents: null,
+    refunded: false,
+    typedLength: null,
+    reason: null,
   }
 }
 
@@ -166,11 +215,15 @@ const blockedKind = (reason: string | null | undefined): 'lost' | 'stolen' | nul
 export function readAnswer(a: ScanAnswer, code = ''): ScanView {
   if (!('kind' in a)) return invalidView(ticketOfCode(code), a.reason, a.detail)
   switch (a.kind) {
-    case 'card': return readCard(a)
-    case 'instant': return readInstant(a)
-    case 'lotto': return readLotto(a)
+    case 'card':
+      return readCard(a)
+    case 'instant':
+      return readInstant(a)
+    case 'lotto':
+      return readLotto(a)
     case 'lottery':
-    case 'raffle': return readLottery(a)
+    case 'raffle':
+      return readLottery(a)
     default: {
       const _never: never = a
       return _never
@@ -180,20 +233,51 @@ export function readAnswer(a: ScanAnswer, code = ''): ScanView {
 
 function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
   const base: ScanView = {
-    ...empty('card', 'invalid'), currency: st.currency,
+    ...empty('card', 'invalid'),
+    currency: st.currency,
     ids: { gameNo: st.gameNo, serial: st.serial, hallName: st.hallName, rows: st.rows },
   }
-  const lines = (ps: Array<{ id: string; kind: string; amountCents: number }>): PrizeRow[] => ps.map((p) => ({ key: p.id, label: { t: 'bingo', kind: p.kind }, amountCents: p.amountCents, goods: null }))
+  const lines = (ps: Array<{ id: string; kind: string; amountCents: number }>): PrizeRow[] =>
+    ps.map((p) => ({ key: p.id, label: { t: 'bingo', kind: p.kind }, amountCents: p.amountCents, goods: null }))
   switch (st.status) {
-    case 'winner': return { ...base, verdict: 'winner', amountCents: st.amountCents, payable: true, payee: { required: st.idRequired, fullName: false }, prizes: lines(st.prizes), claimUntil: st.claimUntil }
-    case 'paid': return { ...base, verdict: 'paid', amountCents: st.amountCents, prizes: lines(st.prizes), paid: { at: st.paidAt || null, stationId: st.stationId, cashierId: st.cashierId } }
-    case 'expired': return { ...base, verdict: 'expired', amountCents: st.amountCents, prizes: lines(st.prizes), expiredAt: st.expiredAt }
-    case 'not_winner': return { ...base, verdict: 'not_winner' }
-    case 'void': return { ...base, verdict: 'void', refundCents: st.refundCents, reason: st.reason }
-    case 'blocked': return { ...base, verdict: 'blocked', blocked: blockedKind(st.reason) ?? 'lost', reason: st.note || null }
-    case 'pending': return { ...base, verdict: 'pending', pendingDraws: [st.gameNo] }
-    case 'held': return { ...base, verdict: 'held' }
-    case 'destroyed': return { ...base, verdict: 'destroyed' }
+    case 'winner':
+      return {
+        ...base,
+        verdict: 'winner',
+        amountCents: st.amountCents,
+        payable: true,
+        payee: { required: st.idRequired, fullName: false },
+        prizes: lines(st.prizes),
+        claimUntil: st.claimUntil,
+      }
+    case 'paid':
+      return {
+        ...base,
+        verdict: 'paid',
+        amountCents: st.amountCents,
+        prizes: lines(st.prizes),
+        paid: { at: st.paidAt || null, stationId: st.stationId, cashierId: st.cashierId },
+      }
+    case 'expired':
+      return {
+        ...base,
+        verdict: 'expired',
+        amountCents: st.amountCents,
+        prizes: lines(st.prizes),
+        expiredAt: st.expiredAt,
+      }
+    case 'not_winner':
+      return { ...base, verdict: 'not_winner' }
+    case 'void':
+      return { ...base, verdict: 'void', refundCents: st.refundCents, reason: st.reason }
+    case 'blocked':
+      return { ...base, verdict: 'blocked', blocked: blockedKind(st.reason) ?? 'lost', reason: st.note || null }
+    case 'pending':
+      return { ...base, verdict: 'pending', pendingDraws: [st.gameNo] }
+    case 'held':
+      return { ...base, verdict: 'held' }
+    case 'destroyed':
+      return { ...base, verdict: 'destroyed' }
     default: {
       const _never: never = st
       return _never
@@ -203,25 +287,50 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
 
 function readInstant(a: InstantScan): ScanView {
   const base: ScanView = {
-    ...empty('instant', 'invalid'), currency: a.currency, reason: a.reason,
+    ...empty('instant', 'invalid'),
+    currency: a.currency,
+    reason: a.reason,
     ids: { gameNo: a.gameNo, gameName: a.gameName, serial: a.serial, tier: a.tier, priceCents: a.priceCents },
-    prizes: a.tier > 0 ? [{ key: `tier-${a.tier}`, label: { t: 'tier', tier: a.tier }, amountCents: a.amountCents, goods: null }] : [],
+    prizes:
+      a.tier > 0
+        ? [{ key: `tier-${a.tier}`, label: { t: 'tier', tier: a.tier }, amountCents: a.amountCents, goods: null }]
+        : [],
   }
   switch (a.outcome) {
     // INS-5: the instant prize register always takes the payee's first and last names and document.
-    case 'WIN': return { ...base, verdict: 'winner', amountCents: a.amountCents, payable: true, payee: { required: true, fullName: true }, claimUntil: a.expiresAt }
-    case 'NO_WIN': return { ...base, verdict: 'not_winner' }
+    case 'WIN':
+      return {
+        ...base,
+        verdict: 'winner',
+        amountCents: a.amountCents,
+        payable: true,
+        payee: { required: true, fullName: true },
+        claimUntil: a.expiresAt,
+      }
+    case 'NO_WIN':
+      return { ...base, verdict: 'not_winner' }
     case 'ALREADY_PAID': {
       const refunded = /refunded/.test(a.reason ?? '')
-      return { ...base, verdict: 'paid', refunded, amountCents: refunded ? a.priceCents : a.tier > 0 ? a.amountCents : null, paid: { at: a.paidAt || null, stationId: a.stationId, cashierId: a.cashierId } }
+      return {
+        ...base,
+        verdict: 'paid',
+        refunded,
+        amountCents: refunded ? a.priceCents : a.tier > 0 ? a.amountCents : null,
+        paid: { at: a.paidAt || null, stationId: a.stationId, cashierId: a.cashierId },
+      }
     }
-    case 'EXPIRED': return { ...base, verdict: 'expired', amountCents: a.tier > 0 ? a.amountCents : null, expiredAt: a.expiresAt }
-    case 'REPORTED_LOST_STOLEN': return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
+    case 'EXPIRED':
+      return { ...base, verdict: 'expired', amountCents: a.tier > 0 ? a.amountCents : null, expiredAt: a.expiresAt }
+    case 'REPORTED_LOST_STOLEN':
+      return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
     // A misprint (INS-9): the price is refunded through the refund procedure, never paid as a prize here.
-    case 'REFUND_ONLY': return { ...base, verdict: 'refund', amountCents: a.priceCents, refundCents: a.priceCents }
-    case 'NOT_ACTIVATED': return { ...base, verdict: 'not_activated' }
+    case 'REFUND_ONLY':
+      return { ...base, verdict: 'refund', amountCents: a.priceCents, refundCents: a.priceCents }
+    case 'NOT_ACTIVATED':
+      return { ...base, verdict: 'not_activated' }
     // INS-8: declared not valid for prizes for the player's damage: nothing is paid or refunded.
-    case 'VOID': return { ...base, verdict: 'void', prizes: [], amountCents: 0, refundCents: 0 }
+    case 'VOID':
+      return { ...base, verdict: 'void', prizes: [], amountCents: 0, refundCents: 0 }
     default: {
       const _never: never = a.outcome
       return _never
@@ -232,12 +341,20 @@ function readInstant(a: InstantScan): ScanView {
 function readLotto(a: LottoValidation): ScanView {
   const receipt = a.ticketId ?? undefined
   const byStatus = (s: string) => a.draws.filter((d) => d.status === s)
-  const prizeRows = (draws: LottoValidation['draws']): PrizeRow[] => draws.flatMap((d) => d.prizes.map((p) => ({
-    key: `${d.drawNumber}-${p.board}-${p.category}`, label: { t: 'category' as const, name: p.name, matches: p.matches, drawNumber: d.drawNumber, board: p.board }, amountCents: p.amountCents, goods: p.goods,
-  })))
+  const prizeRows = (draws: LottoValidation['draws']): PrizeRow[] =>
+    draws.flatMap((d) =>
+      d.prizes.map((p) => ({
+        key: `${d.drawNumber}-${p.board}-${p.category}`,
+        label: { t: 'category' as const, name: p.name, matches: p.matches, drawNumber: d.drawNumber, board: p.board },
+        amountCents: p.amountCents,
+        goods: p.goods,
+      })),
+    )
   const sum = (draws: LottoValidation['draws']) => draws.reduce((s, d) => s + d.amountCents, 0)
   const base: ScanView = {
-    ...empty('lotto', 'invalid'), currency: a.currency, reason: a.reason,
+    ...empty('lotto', 'invalid'),
+    currency: a.currency,
+    reason: a.reason,
     ids: { receipt, gameCode: receipt?.split('-')[0], drawNumbers: a.draws.map((d) => d.drawNumber) },
     pendingDraws: byStatus('pending').map((d) => d.drawNumber),
   }
@@ -246,25 +363,62 @@ function readLotto(a: LottoValidation): ScanView {
   switch (a.outcome) {
     case 'WIN': {
       const won = byStatus('win')
-      return { ...base, verdict: 'winner', amountCents: a.amountCents, payable: true, payee, prizes: prizeRows(won), goods: a.goods, claimUntil: earliest(won.map((d) => d.claimDeadline)) }
+      return {
+        ...base,
+        verdict: 'winner',
+        amountCents: a.amountCents,
+        payable: true,
+        payee,
+        prizes: prizeRows(won),
+        goods: a.goods,
+        claimUntil: earliest(won.map((d) => d.claimDeadline)),
+      }
     }
-    case 'NO_WIN': return { ...base, verdict: 'not_winner' }
-    case 'PENDING': return { ...base, verdict: 'pending' }
-    case 'REFUND_ONLY': return { ...base, verdict: 'refund', amountCents: a.amountCents, refundCents: a.amountCents, payable: true, payee }
+    case 'NO_WIN':
+      return { ...base, verdict: 'not_winner' }
+    case 'PENDING':
+      return { ...base, verdict: 'pending' }
+    case 'REFUND_ONLY':
+      return {
+        ...base,
+        verdict: 'refund',
+        amountCents: a.amountCents,
+        refundCents: a.amountCents,
+        payable: true,
+        payee,
+      }
     case 'ALREADY_PAID': {
       const paid = byStatus('paid')
       return {
-        ...base, verdict: 'paid', refunded: /refund/.test(a.reason), amountCents: paid.length ? sum(paid) : null, prizes: prizeRows(paid), goods: paid.flatMap((d) => d.goods),
-        paid: { at: null, stationId: null, cashierId: null }, ids: { ...base.ids, paidDrawIds: paid.map((d) => d.drawId) },
+        ...base,
+        verdict: 'paid',
+        refunded: /refund/.test(a.reason),
+        amountCents: paid.length ? sum(paid) : null,
+        prizes: prizeRows(paid),
+        goods: paid.flatMap((d) => d.goods),
+        paid: { at: null, stationId: null, cashierId: null },
+        ids: { ...base.ids, paidDrawIds: paid.map((d) => d.drawId) },
       }
     }
     case 'EXPIRED': {
       const expired = byStatus('expired')
-      return { ...base, verdict: 'expired', amountCents: sum(expired) || null, prizes: prizeRows(expired), expiredAt: latest(expired.map((d) => d.claimDeadline)) }
+      return {
+        ...base,
+        verdict: 'expired',
+        amountCents: sum(expired) || null,
+        prizes: prizeRows(expired),
+        expiredAt: latest(expired.map((d) => d.claimDeadline)),
+      }
     }
-    case 'REPORTED_LOST_STOLEN': return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
+    case 'REPORTED_LOST_STOLEN':
+      return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
     // LOT-8: a receipt whose signature fails, or that the sales system does not know, is void: not valid.
-    case 'VOID': return { ...base, verdict: 'invalid', invalid: /not a lotto/.test(a.reason) ? 'kind' : /registered/.test(a.reason) ? 'unknown' : 'signature' }
+    case 'VOID':
+      return {
+        ...base,
+        verdict: 'invalid',
+        invalid: /not a lotto/.test(a.reason) ? 'kind' : /registered/.test(a.reason) ? 'unknown' : 'signature',
+      }
     default: {
       const _never: never = a.outcome
       return _never
@@ -274,26 +428,70 @@ function readLotto(a: LottoValidation): ScanView {
 
 function readLottery(a: LotteryValidation): ScanView {
   const base: ScanView = {
-    ...empty(a.kind, 'invalid'), currency: a.currency, reason: a.reason,
-    ids: { receipt: a.ticketId ?? undefined, drawId: a.drawId ?? undefined, number: a.number ?? undefined, series: a.series ?? undefined, fraction: a.fraction ?? undefined },
-    prizes: a.prizes.map((p) => ({ key: p.code, label: { t: 'named' as const, name: p.name }, amountCents: p.amountCents, goods: a.goods.find((g) => g.startsWith(`${p.name}:`)) ?? null })),
+    ...empty(a.kind, 'invalid'),
+    currency: a.currency,
+    reason: a.reason,
+    ids: {
+      receipt: a.ticketId ?? undefined,
+      drawId: a.drawId ?? undefined,
+      number: a.number ?? undefined,
+      series: a.series ?? undefined,
+      fraction: a.fraction ?? undefined,
+    },
+    prizes: a.prizes.map((p) => ({
+      key: p.code,
+      label: { t: 'named' as const, name: p.name },
+      amountCents: p.amountCents,
+      goods: a.goods.find((g) => g.startsWith(`${p.name}:`)) ?? null,
+    })),
     goods: a.goods,
     choices: a.choices ?? [],
   }
   // PRM-2: the object drawn for a tómbola ticket that another winner already took is not what this one is owed.
-  if (a.choices?.length && !a.prizes.some((p) => a.choices!.some((o) => o.code === p.code))) { base.prizes = []; base.goods = [] }
+  if (a.choices?.length && !a.prizes.some((p) => a.choices!.some((o) => o.code === p.code))) {
+    base.prizes = []
+    base.goods = []
+  }
   switch (a.outcome) {
-    case 'WIN': return { ...base, verdict: 'winner', amountCents: a.amountCents, payable: true, payee: { required: true, fullName: true } }
-    case 'NO_WIN': return { ...base, verdict: 'not_winner' }
-    case 'PENDING': return { ...base, verdict: 'pending' }
-    case 'ALREADY_PAID': return { ...base, verdict: 'paid', amountCents: a.amountCents, paid: { at: /paid at (\S+)/.exec(a.reason)?.[1] ?? null, stationId: null, cashierId: null } }
-    case 'EXPIRED': return { ...base, verdict: 'expired', amountCents: a.amountCents }
-    case 'REPORTED_LOST_STOLEN': return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
-    case 'REFUND_ONLY': return { ...base, verdict: 'refund', amountCents: a.amountCents, refundCents: a.amountCents }
+    case 'WIN':
+      return {
+        ...base,
+        verdict: 'winner',
+        amountCents: a.amountCents,
+        payable: true,
+        payee: { required: true, fullName: true },
+      }
+    case 'NO_WIN':
+      return { ...base, verdict: 'not_winner' }
+    case 'PENDING':
+      return { ...base, verdict: 'pending' }
+    case 'ALREADY_PAID':
+      return {
+        ...base,
+        verdict: 'paid',
+        amountCents: a.amountCents,
+        paid: { at: /paid at (\S+)/.exec(a.reason)?.[1] ?? null, stationId: null, cashierId: null },
+      }
+    case 'EXPIRED':
+      return { ...base, verdict: 'expired', amountCents: a.amountCents }
+    case 'REPORTED_LOST_STOLEN':
+      return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
+    case 'REFUND_ONLY':
+      return { ...base, verdict: 'refund', amountCents: a.amountCents, refundCents: a.amountCents }
     case 'VOID':
       // Returned unsold before the draw: a genuine ticket out of play (ANULADO). Anything else is not valid (LOT-8).
       if (/returned unsold/.test(a.reason)) return { ...base, verdict: 'void' }
-      return { ...base, verdict: 'invalid', invalid: /not a lottery/.test(a.reason) ? 'kind' : /never sold/.test(a.reason) ? 'not_sold' : /forged|altered/.test(a.reason) ? 'signature' : 'unknown' }
+      return {
+        ...base,
+        verdict: 'invalid',
+        invalid: /not a lottery/.test(a.reason)
+          ? 'kind'
+          : /never sold/.test(a.reason)
+            ? 'not_sold'
+            : /forged|altered/.test(a.reason)
+              ? 'signature'
+              : 'unknown',
+      }
     default: {
       const _never: never = a.outcome
       return _never
@@ -301,8 +499,10 @@ function readLottery(a: LotteryValidation): ScanView {
   }
 }
 
-const earliest = (isos: string[]) => isos.length ? isos.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b)) : null
-const latest = (isos: string[]) => isos.length ? isos.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b)) : null
+const earliest = (isos: string[]) =>
+  isos.length ? isos.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b)) : null
+const latest = (isos: string[]) =>
+  isos.length ? isos.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b)) : null
 
 // ------------------------------------------------------------------------------------------------ payment
 
@@ -333,27 +533,71 @@ export interface PaidView {
 /** A product line's answer to a payout, as the cashier shows it. */
 export function readPayment(r: PayAnswer): PaidView {
   const printed = (x: { receipt: { printed: boolean; error?: { message: string } }; preview: string }) => ({
-    receipt: x.receipt.printed ? 'printed' as const : 'failed' as const, printError: x.receipt.printed ? null : x.receipt.error?.message ?? null, preview: x.preview,
+    receipt: x.receipt.printed ? ('printed' as const) : ('failed' as const),
+    printError: x.receipt.printed ? null : (x.receipt.error?.message ?? null),
+    preview: x.preview,
   })
   const p = r.payout
   if (!('kind' in p)) {
     const b = r as Extract<PayAnswer, { receipt: unknown }>
-    return { product: 'card', refund: false, payoutIds: [p.payoutId], amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, goods: [], ...printed(b), reprint: true, drawNumbers: [] }
+    return {
+      product: 'card',
+      refund: false,
+      payoutIds: [p.payoutId],
+      amountCents: p.amountCents,
+      currency: p.currency,
+      paidAt: p.paidAt,
+      goods: [],
+      ...printed(b),
+      reprint: true,
+      drawNumbers: [],
+    }
   }
   switch (p.kind) {
     case 'instant': {
       const i = r as Extract<PayAnswer, { payout: { kind: 'instant' } }>
-      return { product: 'instant', refund: false, payoutIds: [p.payoutId], amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, goods: [], ...printed(i), reprint: false, drawNumbers: [] }
+      return {
+        product: 'instant',
+        refund: false,
+        payoutIds: [p.payoutId],
+        amountCents: p.amountCents,
+        currency: p.currency,
+        paidAt: p.paidAt,
+        goods: [],
+        ...printed(i),
+        reprint: false,
+        drawNumbers: [],
+      }
     }
     case 'lotto':
       return {
-        product: 'lotto', refund: p.outcome === 'REFUND_ONLY', payoutIds: p.payouts.map((x) => x.payoutId), amountCents: p.amountCents, currency: p.currency ?? '', paidAt: p.paidAt,
-        goods: p.goods, receipt: 'none', printError: null, preview: null, reprint: false, drawNumbers: p.drawNumbers,
+        product: 'lotto',
+        refund: p.outcome === 'REFUND_ONLY',
+        payoutIds: p.payouts.map((x) => x.payoutId),
+        amountCents: p.amountCents,
+        currency: p.currency ?? '',
+        paidAt: p.paidAt,
+        goods: p.goods,
+        receipt: 'none',
+        printError: null,
+        preview: null,
+        reprint: false,
+        drawNumbers: p.drawNumbers,
       }
     case 'lottery':
       return {
-        product: p.product, refund: false, payoutIds: [p.payoutId], amountCents: p.amountCents, currency: p.currency ?? '', paidAt: p.paidAt,
-        goods: p.goods, receipt: 'none', printError: null, preview: null, reprint: false, drawNumbers: [p.drawNumber],
+        product: p.product,
+        refund: false,
+        payoutIds: [p.payoutId],
+        amountCents: p.amountCents,
+        currency: p.currency ?? '',
+        paidAt: p.paidAt,
+        goods: p.goods,
+        receipt: 'none',
+        printError: null,
+        preview: null,
+        reprint: false,
+        drawNumbers: [p.drawNumber],
       }
     default: {
       const _never: never = p

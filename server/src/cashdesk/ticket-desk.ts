@@ -27,7 +27,11 @@ export interface TicketDeskDeps {
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
-export interface Till { stationId: string; cashierId: string; shiftId: string | null }
+export interface Till {
+  stationId: string
+  cashierId: string
+  shiftId: string | null
+}
 
 type Line = 'card' | 'instant' | 'lotto' | 'lottery'
 
@@ -36,18 +40,32 @@ export function createTicketDesk(deps: TicketDeskDeps) {
   // Codes come typed or scanned: a paste or a wedge scanner may add spaces around them.
   const clean = (code: string) => code.trim()
   const lineOf = (code: string): Line =>
-    deps.instant.handles(code) ? 'instant' : deps.lotto.handles(code) ? 'lotto' : deps.lottery.handles(code) ? 'lottery' : 'card'
-  const drawer = (till: Till, product: string) => cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
+    deps.instant.handles(code)
+      ? 'instant'
+      : deps.lotto.handles(code)
+        ? 'lotto'
+        : deps.lottery.handles(code)
+          ? 'lottery'
+          : 'card'
+  const drawer = (till: Till, product: string) =>
+    cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
 
   /** What a code is and what it is worth (§8), in the line's words and in the cashier's one shape (`view`). */
   async function judge(rawCode: string, who: { stationId?: string; cashierId?: string } = {}) {
     const code = clean(rawCode)
     let answer: ScanAnswer
     switch (lineOf(code)) {
-      case 'instant': answer = await deps.instant.scan(code, who); break
-      case 'lotto': answer = await deps.lotto.validate(code); break
-      case 'lottery': answer = await deps.lottery.validate(code); break
-      default: answer = await payouts.validate(code, who)
+      case 'instant':
+        answer = await deps.instant.scan(code, who)
+        break
+      case 'lotto':
+        answer = await deps.lotto.validate(code)
+        break
+      case 'lottery':
+        answer = await deps.lottery.validate(code)
+        break
+      default:
+        answer = await payouts.validate(code, who)
     }
     return { ...answer, view: readAnswer(answer, code) }
   }
@@ -57,7 +75,11 @@ export function createTicketDesk(deps: TicketDeskDeps) {
    * lotto slip to someone other than its buyer (GEN-26), read by the route from the second person's session.
    */
   async function pay(input: {
-    code: string; till: Till; payeeName?: string; payeeDocument?: string; objectCode?: string
+    code: string
+    till: Till
+    payeeName?: string
+    payeeDocument?: string
+    objectCode?: string
     payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
     override?: Parameters<LottoService['pay']>[0]['override']
   }): Promise<PayAnswer & { paid: ReturnType<typeof readPayment> }> {
@@ -65,31 +87,90 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     const line = lineOf(code)
     const { till } = input
     if (input.payment?.method === 'cheque' && line !== 'card') {
-      throw new DomainError('VALIDATION_FAILED', 'only a bingo card\'s prizes are paid by cheque (BNG-70)', { field: 'payment.method', rule: 'BNG-70' })
+      throw new DomainError('VALIDATION_FAILED', "only a bingo card's prizes are paid by cheque (BNG-70)", {
+        field: 'payment.method',
+        rule: 'BNG-70',
+      })
     }
     const payee = { name: input.payeeName ?? '', document: input.payeeDocument ?? '' }
     let answer: PayAnswer
     switch (line) {
       case 'instant':
-        answer = await deps.instant.payAtCashier({ code, stationId: till.stationId, cashierId: till.cashierId, payeeName: input.payeeName, payeeDocument: input.payeeDocument, onPaid: drawer(till, 'instant') })
+        answer = await deps.instant.payAtCashier({
+          code,
+          stationId: till.stationId,
+          cashierId: till.cashierId,
+          payeeName: input.payeeName,
+          payeeDocument: input.payeeDocument,
+          onPaid: drawer(till, 'instant'),
+        })
         break
       case 'lotto':
-        answer = { payout: { kind: 'lotto', ...(await deps.lotto.pay({ code, stationId: till.stationId, cashierId: till.cashierId, payee, override: input.override, onPaid: drawer(till, 'lotto') })) } }
+        answer = {
+          payout: {
+            kind: 'lotto',
+            ...(await deps.lotto.pay({
+              code,
+              stationId: till.stationId,
+              cashierId: till.cashierId,
+              payee,
+              override: input.override,
+              onPaid: drawer(till, 'lotto'),
+            })),
+          },
+        }
         break
       case 'lottery':
-        answer = { payout: { kind: 'lottery', ...(await deps.lottery.pay({ code, stationId: till.stationId, cashierId: till.cashierId, payee, objectCode: input.objectCode, onPaid: drawer(till, 'lottery') })) } }
+        answer = {
+          payout: {
+            kind: 'lottery',
+            ...(await deps.lottery.pay({
+              code,
+              stationId: till.stationId,
+              cashierId: till.cashierId,
+              payee,
+              objectCode: input.objectCode,
+              onPaid: drawer(till, 'lottery'),
+            })),
+          },
+        }
         break
       default:
-        answer = await payouts.pay({ code, ...till, payeeName: input.payeeName, payeeDocument: input.payeeDocument, payment: input.payment })
+        answer = await payouts.pay({
+          code,
+          ...till,
+          payeeName: input.payeeName,
+          payeeDocument: input.payeeDocument,
+          payment: input.payment,
+        })
     }
     return { ...answer, paid: readPayment(answer) }
   }
 
   /** INS-9: a misprinted instant ticket's price, once, out of the till's drawer, approved by a second person. */
-  async function refundMisprint(input: { code: string; inventoryCode?: string; reason: string; note?: string; till: Till; approvedBy: { id: string; name: string; role: string } | null }) {
+  async function refundMisprint(input: {
+    code: string
+    inventoryCode?: string
+    reason: string
+    note?: string
+    till: Till
+    approvedBy: { id: string; name: string; role: string } | null
+  }) {
     const code = clean(input.code)
-    if (lineOf(code) !== 'instant') throw new DomainError('NOT_REFUNDABLE', 'only a printed instant ticket is refunded as a misprint (INS-9)', { rule: 'INS-9' })
-    return deps.instant.refund({ code, inventoryCode: input.inventoryCode, reason: input.reason, note: input.note, stationId: input.till.stationId, cashierId: input.till.cashierId, approvedBy: input.approvedBy, onPaid: drawer(input.till, 'instant') })
+    if (lineOf(code) !== 'instant')
+      throw new DomainError('NOT_REFUNDABLE', 'only a printed instant ticket is refunded as a misprint (INS-9)', {
+        rule: 'INS-9',
+      })
+    return deps.instant.refund({
+      code,
+      inventoryCode: input.inventoryCode,
+      reason: input.reason,
+      note: input.note,
+      stationId: input.till.stationId,
+      cashierId: input.till.cashierId,
+      approvedBy: input.approvedBy,
+      onPaid: drawer(input.till, 'instant'),
+    })
   }
 
   return { judge, pay, refundMisprint }

@@ -26,10 +26,25 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { reprintDoc, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { claimTicketReprint, hallOfStation, insertTicketPrint, markTicketsPrinted, setTicketPrintStatus, ticketPrintById, ticketPrintsOfVoucher, unprintedOfHall, type TicketPrintRow as PrintRow } from './store.ts'
+import {
+  claimTicketReprint,
+  hallOfStation,
+  insertTicketPrint,
+  markTicketsPrinted,
+  setTicketPrintStatus,
+  ticketPrintById,
+  ticketPrintsOfVoucher,
+  unprintedOfHall,
+  type TicketPrintRow as PrintRow,
+} from './store.ts'
 
 /** What the paper of a sale holds, by reference (the journal names the same ids). */
-export interface PrintItems { cards?: string[]; slips?: string[]; instant?: string[]; change?: string | null }
+export interface PrintItems {
+  cards?: string[]
+  slips?: string[]
+  instant?: string[]
+  change?: string | null
+}
 
 /** What a sale's answer says about its paper. */
 export type SalePrint =
@@ -41,7 +56,6 @@ export const PRINT_PENDING_NOTICE = {
   es: 'Su compra está registrada, pero el ticket no se pudo imprimir. Pida la reimpresión en caja o en un quiosco con el vale que usó (referencia {ref}).',
   en: 'Your purchase is recorded, but the ticket could not be printed. Ask for the reprint at the cash desk or at a kiosk with the voucher you used (reference {ref}).',
 } as const
-
 
 /** A row left `printing` or `reprinting` this long (a server stopped mid-print) counts as pending. */
 const STALE_MS = 60_000
@@ -75,12 +89,35 @@ export function createTicketPrints(deps: TicketPrintDeps) {
   }
 
   /** Inside the sale's transaction: the paper the sale owes. No I/O. */
-  async function recordWithin(tx: Sql, sale: { ref: string; hallId: string; stationId: string; voucherId: string | null; items: PrintItems; docs: readonly PrintDoc[]; at: string }): Promise<void> {
-    await insertTicketPrint(tx, { id: sale.ref, hallId: sale.hallId, stationId: sale.stationId, voucherId: sale.voucherId, items: JSON.stringify(sale.items), docsSealed: sealer.seal(JSON.stringify(sale.docs), context(sale.ref)), at: sale.at })
+  async function recordWithin(
+    tx: Sql,
+    sale: {
+      ref: string
+      hallId: string
+      stationId: string
+      voucherId: string | null
+      items: PrintItems
+      docs: readonly PrintDoc[]
+      at: string
+    },
+  ): Promise<void> {
+    await insertTicketPrint(tx, {
+      id: sale.ref,
+      hallId: sale.hallId,
+      stationId: sale.stationId,
+      voucherId: sale.voucherId,
+      items: JSON.stringify(sale.items),
+      docsSealed: sealer.seal(JSON.stringify(sale.docs), context(sale.ref)),
+      at: sale.at,
+    })
   }
 
   /** After the sale's commit: prints its paper. Never throws for a printer failure: the sale stands either way. */
-  async function printSale(sale: { ref: string; stationId: string }, docs: readonly PrintDoc[], jobName: string): Promise<SalePrint> {
+  async function printSale(
+    sale: { ref: string; stationId: string },
+    docs: readonly PrintDoc[],
+    jobName: string,
+  ): Promise<SalePrint> {
     const printer = printers.forStation(sale.stationId)
     try {
       const r = await printer.print(docs, jobName)
@@ -89,25 +126,58 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       return { printed: true, ...r }
     } catch (err) {
       suspect.add(printer.target)
-      const reason = err instanceof DomainError ? String((err.details as { reason?: string } | undefined)?.reason ?? err.code) : 'error'
+      const reason =
+        err instanceof DomainError
+          ? String((err.details as { reason?: string } | undefined)?.reason ?? err.code)
+          : 'error'
       const message = err instanceof Error ? err.message : String(err)
-      await markFailed(sale.ref, 'printing', { reason, message, stationId: sale.stationId, attempt: 0 }).catch((e) => deps.onError?.(e))
+      await markFailed(sale.ref, 'printing', { reason, message, stationId: sale.stationId, attempt: 0 }).catch((e) =>
+        deps.onError?.(e),
+      )
       return pendingNotice(sale.ref, reason)
     }
   }
 
   function pendingNotice(ref: string, reason: string | null): SalePrint {
-    return { printed: false, code: 'PRINT_PENDING', ref, reason, message: PRINT_PENDING_NOTICE.es.replace('{ref}', ref), messageEn: PRINT_PENDING_NOTICE.en.replace('{ref}', ref) }
+    return {
+      printed: false,
+      code: 'PRINT_PENDING',
+      ref,
+      reason,
+      message: PRINT_PENDING_NOTICE.es.replace('{ref}', ref),
+      messageEn: PRINT_PENDING_NOTICE.en.replace('{ref}', ref),
+    }
   }
 
   /** The ticket waits for a reprint; the failure is journaled (who sold it, where, why). */
-  async function markFailed(ref: string, from: string, f: { reason: string; message: string; stationId: string; attempt: number }): Promise<void> {
+  async function markFailed(
+    ref: string,
+    from: string,
+    f: { reason: string; message: string; stationId: string; attempt: number },
+  ): Promise<void> {
     await db.transaction(async (tx) => {
       const at = now()
       const row = await ticketPrintById(tx, ref)
       if (!row) return
-      await setTicketPrintStatus(tx, { id: ref, from, to: 'pending', at, failure: `${f.reason}: ${f.message}`.slice(0, 300) })
-      await appendJournal(tx, { at, type: 'ticket.print_failed', scope: `hall:${row.hall_id}`, payload: { ref, stationId: f.stationId, reprint: f.attempt, reason: f.reason, items: JSON.parse(row.items) as PrintItems } })
+      await setTicketPrintStatus(tx, {
+        id: ref,
+        from,
+        to: 'pending',
+        at,
+        failure: `${f.reason}: ${f.message}`.slice(0, 300),
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'ticket.print_failed',
+        scope: `hall:${row.hall_id}`,
+        payload: {
+          ref,
+          stationId: f.stationId,
+          reprint: f.attempt,
+          reason: f.reason,
+          items: JSON.parse(row.items) as PrintItems,
+        },
+      })
     })
   }
 
@@ -125,16 +195,22 @@ export function createTicketPrints(deps: TicketPrintDeps) {
    * write of its own on the sale path. Waits for any flush under way.
    */
   function flushPrinted(): Promise<void> {
-    if (timer) { clearTimeout(timer); timer = null }
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+    }
     const ids = printedQueue
     printedQueue = []
-    flushing = flushing.then(async () => {
-      if (ids.length === 0) return
-      const at = now()
-      await db.transaction(async (tx) => {
-        for (let i = 0; i < ids.length; i += PRINTED_BATCH) await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
+    flushing = flushing
+      .then(async () => {
+        if (ids.length === 0) return
+        const at = now()
+        await db.transaction(async (tx) => {
+          for (let i = 0; i < ids.length; i += PRINTED_BATCH)
+            await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
+        })
       })
-    }).catch((e) => deps.onError?.(e))
+      .catch((e) => deps.onError?.(e))
     return flushing
   }
 
@@ -151,9 +227,21 @@ export function createTicketPrints(deps: TicketPrintDeps) {
    * TICKET_NOT_FOUND, WRONG_HALL (the station is not of the sale's hall), CONFLICT (already printed, or being
    * reprinted elsewhere), DEVICE_UNAVAILABLE (this printer failed too: the ticket stays pending, the attempt counted).
    */
-  async function reprint(input: { ref?: string; voucherCode?: string; stationId: string; atKiosk: boolean; resolveVoucherId: (tx: Sql, code: string) => Promise<string> }) {
-    if (input.atKiosk && !input.voucherCode) throw new DomainError('VALIDATION_FAILED', 'at a kiosk the player shows the voucher that paid the purchase', { field: 'voucherCode' })
-    if (!input.ref && !input.voucherCode) throw new DomainError('VALIDATION_FAILED', 'name the sale (ref) or show the voucher that paid it', { field: 'ref' })
+  async function reprint(input: {
+    ref?: string
+    voucherCode?: string
+    stationId: string
+    atKiosk: boolean
+    resolveVoucherId: (tx: Sql, code: string) => Promise<string>
+  }) {
+    if (input.atKiosk && !input.voucherCode)
+      throw new DomainError('VALIDATION_FAILED', 'at a kiosk the player shows the voucher that paid the purchase', {
+        field: 'voucherCode',
+      })
+    if (!input.ref && !input.voucherCode)
+      throw new DomainError('VALIDATION_FAILED', 'name the sale (ref) or show the voucher that paid it', {
+        field: 'ref',
+      })
     await flushPrinted()
     const claimed = await db.transaction(async (tx) => {
       const at = now()
@@ -161,37 +249,75 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       if (input.voucherCode) {
         const voucherId = await input.resolveVoucherId(tx, input.voucherCode)
         const rows = await ticketPrintsOfVoucher(tx, voucherId)
-        row = input.ref ? rows.find((r) => r.id === input.ref) : rows.find((r) => reprintable(r, at)) ?? rows[0]
+        row = input.ref ? rows.find((r) => r.id === input.ref) : (rows.find((r) => reprintable(r, at)) ?? rows[0])
       } else {
         row = await ticketPrintById(tx, input.ref!)
       }
-      if (!row) throw new DomainError('TICKET_NOT_FOUND', 'no sale with that reference owes a ticket', { field: input.voucherCode ? 'voucherCode' : 'ref' })
+      if (!row)
+        throw new DomainError('TICKET_NOT_FOUND', 'no sale with that reference owes a ticket', {
+          field: input.voucherCode ? 'voucherCode' : 'ref',
+        })
       // The hall is the enrolled station's, decided here from what the request touches.
       const stationHall = await hallOfStation(tx, input.stationId)
-      if (!stationHall || stationHall !== row.hall_id) throw new DomainError('WRONG_HALL', `sale ${row.id} belongs to another hall`, { resource: 'ref' })
+      if (!stationHall || stationHall !== row.hall_id)
+        throw new DomainError('WRONG_HALL', `sale ${row.id} belongs to another hall`, { resource: 'ref' })
       if (!reprintable(row, at) || !row.docs_sealed) {
-        throw new DomainError('CONFLICT', `the ticket of sale ${row.id} is ${row.status}: only a ticket that failed to print is reprinted`, { status: row.status, ref: row.id })
+        throw new DomainError(
+          'CONFLICT',
+          `the ticket of sale ${row.id} is ${row.status}: only a ticket that failed to print is reprinted`,
+          { status: row.status, ref: row.id },
+        )
       }
       const n = Number(row.reprints) + 1
-      if (!(await claimTicketReprint(tx, { id: row.id, from: row.status, reprints: Number(row.reprints), at }))) throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
+      if (!(await claimTicketReprint(tx, { id: row.id, from: row.status, reprints: Number(row.reprints), at })))
+        throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
       // Counted and journaled before any paper can come out, so every "REIMPRESIÓN n" has its record.
-      await appendJournal(tx, { at, type: 'ticket.reprinted', scope: `hall:${row.hall_id}`, payload: { ref: row.id, reprint: n, stationId: input.stationId, soldAt: row.created_at, items: JSON.parse(row.items) as PrintItems } })
+      await appendJournal(tx, {
+        at,
+        type: 'ticket.reprinted',
+        scope: `hall:${row.hall_id}`,
+        payload: {
+          ref: row.id,
+          reprint: n,
+          stationId: input.stationId,
+          soldAt: row.created_at,
+          items: JSON.parse(row.items) as PrintItems,
+        },
+      })
       return { ref: row.id, n, sealed: row.docs_sealed, items: JSON.parse(row.items) as PrintItems }
     })
-    const docs = (JSON.parse(sealer.openText(claimed.sealed, context(claimed.ref))) as PrintDoc[]).map((d) => reprintDoc(d, claimed.n))
+    const docs = (JSON.parse(sealer.openText(claimed.sealed, context(claimed.ref))) as PrintDoc[]).map((d) =>
+      reprintDoc(d, claimed.n),
+    )
     const printer = printers.forStation(input.stationId)
     let print: PrintResult
     try {
       print = await printer.print(docs, `reprint-${claimed.ref}-${claimed.n}`)
     } catch (err) {
       suspect.add(printer.target)
-      const reason = err instanceof DomainError ? String((err.details as { reason?: string } | undefined)?.reason ?? err.code) : 'error'
-      await markFailed(claimed.ref, 'reprinting', { reason, message: err instanceof Error ? err.message : String(err), stationId: input.stationId, attempt: claimed.n })
-      throw err instanceof DomainError ? err : new DomainError('DEVICE_UNAVAILABLE', `the reprint of ${claimed.ref} failed`, { reason })
+      const reason =
+        err instanceof DomainError
+          ? String((err.details as { reason?: string } | undefined)?.reason ?? err.code)
+          : 'error'
+      await markFailed(claimed.ref, 'reprinting', {
+        reason,
+        message: err instanceof Error ? err.message : String(err),
+        stationId: input.stationId,
+        attempt: claimed.n,
+      })
+      throw err instanceof DomainError
+        ? err
+        : new DomainError('DEVICE_UNAVAILABLE', `the reprint of ${claimed.ref} failed`, { reason })
     }
     suspect.delete(printer.target)
     await db.transaction(async (tx) => {
-      await setTicketPrintStatus(tx, { id: claimed.ref, from: 'reprinting', to: 'reprinted', at: now(), dropDocs: true })
+      await setTicketPrintStatus(tx, {
+        id: claimed.ref,
+        from: 'reprinting',
+        to: 'reprinted',
+        at: now(),
+        dropDocs: true,
+      })
     })
     return { ref: claimed.ref, reprint: claimed.n, items: claimed.items, print: { printed: true as const, ...print } }
   }
@@ -199,11 +325,24 @@ export function createTicketPrints(deps: TicketPrintDeps) {
   /** The sales of the station's hall whose ticket waits for a reprint (the cash desk's list). */
   async function pending(stationId: string) {
     const hallId = await hallOfStation(db, stationId)
-    if (!hallId) throw new DomainError('STATION_REQUIRED', 'the tickets waiting for a reprint are listed at an enrolled cash desk of a hall', { stationId })
+    if (!hallId)
+      throw new DomainError(
+        'STATION_REQUIRED',
+        'the tickets waiting for a reprint are listed at an enrolled cash desk of a hall',
+        { stationId },
+      )
     await flushPrinted()
     const at = now()
     const rows = await unprintedOfHall(db, hallId)
-    return rows.filter((r) => reprintable(r, at)).map((r) => ({ ref: r.id, stationId: r.station_id, soldAt: r.created_at, reprints: Number(r.reprints), items: JSON.parse(r.items) as PrintItems }))
+    return rows
+      .filter((r) => reprintable(r, at))
+      .map((r) => ({
+        ref: r.id,
+        stationId: r.station_id,
+        soldAt: r.created_at,
+        reprints: Number(r.reprints),
+        items: JSON.parse(r.items) as PrintItems,
+      }))
   }
 
   return { ensurePrinter, recordWithin, printSale, flushPrinted, reprint, pending }

@@ -32,8 +32,25 @@ import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
-  amlReportRow, amlReportRows, cashMovementsOfStation, deviceRow, hallById, hallOfStation, insertCashMovement, insertVoucher, markVoucherSpentRow, openAmlReportsOn, reviewAmlReportRow,
-  cashIntakesOfBuyer, voucherById, voucherIdByShortCodeHash, vouchersWithClearShortCode, replaceShortCodeByHash, eraseFreedBytes, checkpointWal, type VoucherRow,
+  amlReportRow,
+  amlReportRows,
+  cashMovementsOfStation,
+  deviceRow,
+  hallById,
+  hallOfStation,
+  insertCashMovement,
+  insertVoucher,
+  markVoucherSpentRow,
+  openAmlReportsOn,
+  reviewAmlReportRow,
+  cashIntakesOfBuyer,
+  voucherById,
+  voucherIdByShortCodeHash,
+  vouchersWithClearShortCode,
+  replaceShortCodeByHash,
+  eraseFreedBytes,
+  checkpointWal,
+  type VoucherRow,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -50,7 +67,10 @@ export interface CashdeskDeps {
   /** Bonus prizes (prima, pots, lucky ball): the cash desk settles them with the card's other prizes (issue 23). */
   bonus: Pick<BonusService, 'settleWithin' | 'bonusReceipt'>
   keys: OperatorKeys
-  config: Pick<Config, 'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'>
+  config: Pick<
+    Config,
+    'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'
+  >
   printers: PrinterPool
   /** Issue 23 point 5: seals the print job a sale owes until its paper is out (ticket-prints.ts). */
   sealer: Sealer
@@ -91,16 +111,39 @@ export interface VoucherView {
 }
 
 /** A drawer movement. Kinds: voucher_sale, voucher_cashout, prize_payout, refund (and the sales other lines file). */
-export interface CashMovement { id: string; at: string; kind: string; amountCents: number; currency: string; refId: string; cashierId: string; stationId: string }
+export interface CashMovement {
+  id: string
+  at: string
+  kind: string
+  amountCents: number
+  currency: string
+  refId: string
+  cashierId: string
+  stationId: string
+}
 
 export interface AmlReport {
-  id: string; hallId: string; stationId: string; cashierId: string
+  id: string
+  hallId: string
+  stationId: string
+  cashierId: string
   /** The voucher sold, or '' for a counter sale (then `saleId`). */
-  voucherId: string; saleId: string | null
+  voucherId: string
+  saleId: string | null
   /** As typed, and the person's key the day's total was added up by (issue 24 point 6). */
-  buyerDocument: string | null; buyerKey: string | null
-  amountCents: number; smallCents: number; windowSmallCents: number; limitCents: number; thresholdCents: number; sharePercent: number
-  status: 'open' | 'filed' | 'dismissed'; createdAt: string; reviewedAt: string | null; reviewedBy: string | null; reviewNote: string | null
+  buyerDocument: string | null
+  buyerKey: string | null
+  amountCents: number
+  smallCents: number
+  windowSmallCents: number
+  limitCents: number
+  thresholdCents: number
+  sharePercent: number
+  status: 'open' | 'filed' | 'dismissed'
+  createdAt: string
+  reviewedAt: string | null
+  reviewedBy: string | null
+  reviewNote: string | null
   rule: 'GEN-17'
 }
 
@@ -109,17 +152,33 @@ export const DAY_MS = 86_400_000
 /** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
 export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<VoucherRow> {
   const v = await voucherById(tx, voucherId)
-  if (!v) throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
+  if (!v)
+    throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
   // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent.
   await assertRowsSealed(tx, 'vouchers', [v.id])
-  if (v.status !== 'active') throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, { voucherId: v.id, spentAt: v.spent_at, spentFor: v.spent_for, spentStation: v.spent_station })
-  if (nowIso >= v.expires_at) throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, { voucherId: v.id, expiresAt: v.expires_at })
+  if (v.status !== 'active')
+    throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, {
+      voucherId: v.id,
+      spentAt: v.spent_at,
+      spentFor: v.spent_for,
+      spentStation: v.spent_station,
+    })
+  if (nowIso >= v.expires_at)
+    throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, {
+      voucherId: v.id,
+      expiresAt: v.expires_at,
+    })
   return v
 }
 
 /** Marks an active voucher spent; a concurrent spend makes the conditional update miss and the caller roll back. */
-export async function markVoucherSpent(tx: Sql, v: VoucherRow, spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string }): Promise<void> {
-  if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1) throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
+export async function markVoucherSpent(
+  tx: Sql,
+  v: VoucherRow,
+  spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string },
+): Promise<void> {
+  if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1)
+    throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was used at the same moment elsewhere`, { voucherId: v.id })
 }
 
 /** Issue 24 point 2: the keyed hash a voucher's short code (normalised) is stored and looked up by. */
@@ -160,10 +219,21 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
 
   function view(v: VoucherRow, atIso = now()): VoucherView {
     return {
-      id: v.id, code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : null, hallId: v.hall_id, currency: v.currency, amountCents: Number(v.amount_cents),
-      status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status, origin: v.origin, parentId: v.parent_id,
-      issuedAt: v.issued_at, expiresAt: v.expires_at, stationId: v.station_id,
-      spentAt: v.spent_at, spentStation: v.spent_station, spentFor: v.spent_for,
+      id: v.id,
+      code: codeOf(v.id),
+      shortCode: v.short_code ? formatShortCode(v.short_code) : null,
+      hallId: v.hall_id,
+      currency: v.currency,
+      amountCents: Number(v.amount_cents),
+      status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status,
+      origin: v.origin,
+      parentId: v.parent_id,
+      issuedAt: v.issued_at,
+      expiresAt: v.expires_at,
+      stationId: v.station_id,
+      spentAt: v.spent_at,
+      spentStation: v.spent_station,
+      spentFor: v.spent_for,
     }
   }
 
@@ -172,7 +242,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /** Verifies a voucher code's signature and kind; returns the voucher id. INVALID_SIGNATURE otherwise. */
   function voucherIdOf(code: string): string {
     const ref = verifyTicketCode(code.trim(), keys.publicKey)
-    if (ref.kind !== TicketKind.voucher) throw new DomainError('INVALID_SIGNATURE', 'this code is not a credit voucher', { kind: ref.kind, reason: 'kind' })
+    if (ref.kind !== TicketKind.voucher)
+      throw new DomainError('INVALID_SIGNATURE', 'this code is not a credit voucher', {
+        kind: ref.kind,
+        reason: 'kind',
+      })
     return ref.id
   }
 
@@ -190,31 +264,78 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /** A hall with what tickets print of it: name, currency and the profile's minimum age (CFG-5). */
-  async function hallFor(sql: Sql, hallId: string): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }> {
+  async function hallFor(
+    sql: Sql,
+    hallId: string,
+  ): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
     // Issue 17: tickets print the hall's wall-clock time, not the server's UTC.
     const timeZone = hallZoneOf(hall.settings, profile?.timeZone ?? 'UTC')
-    return { id: hall.id, name: hall.name, currency: hall.currency, profileId: hall.profile_id, minimumAge: profile?.minimumAge ?? 18, timeZone }
+    return {
+      id: hall.id,
+      name: hall.name,
+      currency: hall.currency,
+      profileId: hall.profile_id,
+      minimumAge: profile?.minimumAge ?? 18,
+      timeZone,
+    }
   }
 
   /**
    * Issues a voucher row and its journal record inside the caller's transaction. Change vouchers get a full
    * validity period of their own, so that a player is never left with credit that expires at once.
    */
-  async function issue(tx: Sql, input: { hallId: string; currency: string; amountCents: number; origin: 'cashier' | 'change'; parentId: string | null; stationId: string; issuedBy: string; smallCents: number; otherCents: number; buyerDocument: string | null; at: string }): Promise<VoucherRow> {
+  async function issue(
+    tx: Sql,
+    input: {
+      hallId: string
+      currency: string
+      amountCents: number
+      origin: 'cashier' | 'change'
+      parentId: string | null
+      stationId: string
+      issuedBy: string
+      smallCents: number
+      otherCents: number
+      buyerDocument: string | null
+      at: string
+    },
+  ): Promise<VoucherRow> {
     const id = deps.bingo.newId('v')
     const expiresAt = new Date(Date.parse(input.at) + config.voucherDays * DAY_MS).toISOString()
     const shortCode = shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH))
     await insertVoucher(tx, {
-      id, hallId: input.hallId, currency: input.currency, amountCents: input.amountCents, origin: input.origin, parentId: input.parentId, stationId: input.stationId,
-      issuedBy: input.issuedBy, issuedAt: input.at, expiresAt, smallCents: input.smallCents, otherCents: input.otherCents, buyerDocument: input.buyerDocument,
+      id,
+      hallId: input.hallId,
+      currency: input.currency,
+      amountCents: input.amountCents,
+      origin: input.origin,
+      parentId: input.parentId,
+      stationId: input.stationId,
+      issuedBy: input.issuedBy,
+      issuedAt: input.at,
+      expiresAt,
+      smallCents: input.smallCents,
+      otherCents: input.otherCents,
+      buyerDocument: input.buyerDocument,
       shortCodeHash: shortCodeHash(deps.sealer, shortCode),
     })
     await appendJournal(tx, {
-      at: input.at, type: 'voucher.issued', scope: `hall:${input.hallId}`,
-      payload: { voucherId: id, origin: input.origin, parentId: input.parentId, amountCents: input.amountCents, currency: input.currency, stationId: input.stationId, issuedBy: input.issuedBy, expiresAt },
+      at: input.at,
+      type: 'voucher.issued',
+      scope: `hall:${input.hallId}`,
+      payload: {
+        voucherId: id,
+        origin: input.origin,
+        parentId: input.parentId,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        stationId: input.stationId,
+        issuedBy: input.issuedBy,
+        expiresAt,
+      },
     })
     // The short code lives only in this answer (printed and shown once); the row keeps its keyed hash.
     return { ...(await voucherById(tx, id))!, short_code: shortCode }
@@ -224,9 +345,24 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    * Files cash in (positive) or out (negative) of a station's drawer, under its open shift (issue 13 point 5): the
    * shift is checked again here, inside the movement's transaction, so that a close at the same moment wins.
    */
-  async function movement(tx: Sql, m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string }): Promise<void> {
+  async function movement(
+    tx: Sql,
+    m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string },
+  ): Promise<void> {
     await assertShiftOpen(tx, m.shiftId ?? null, m.stationId)
-    await insertCashMovement(tx, { id: deps.bingo.newId('cm'), hallId: m.hallId, stationId: m.stationId, cashierId: m.cashierId, kind: m.kind, amountCents: m.amountCents, currency: m.currency, refId: m.refId, at: m.at, shiftId: m.shiftId ?? null, product: m.product ?? null })
+    await insertCashMovement(tx, {
+      id: deps.bingo.newId('cm'),
+      hallId: m.hallId,
+      stationId: m.stationId,
+      cashierId: m.cashierId,
+      kind: m.kind,
+      amountCents: m.amountCents,
+      currency: m.currency,
+      refId: m.refId,
+      at: m.at,
+      shiftId: m.shiftId ?? null,
+      product: m.product ?? null,
+    })
   }
 
   /**
@@ -234,16 +370,34 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    * waited on under the write lock). A voucher whose paper did not come out stays sold and is answered with
    * `print.code` PRINT_PENDING: the cashier reprints it (POST /api/tickets/reprint) before handing it over.
    */
-  async function sell(input: { hallId: string; amountCents: number; cash: { smallCents: number; otherCents: number }; stationId: string; cashierId: string; shiftId?: string | null; buyerDocument?: string | null }): Promise<{ voucher: VoucherView; aml: { flagged: boolean; reportId: string | null; limitCents: number }; print: SalePrint; preview: string }> {
+  async function sell(input: {
+    hallId: string
+    amountCents: number
+    cash: { smallCents: number; otherCents: number }
+    stationId: string
+    cashierId: string
+    shiftId?: string | null
+    buyerDocument?: string | null
+  }): Promise<{
+    voucher: VoucherView
+    aml: { flagged: boolean; reportId: string | null; limitCents: number }
+    print: SalePrint
+    preview: string
+  }> {
     const { amountCents, cash } = input
-    if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new DomainError('VALIDATION_FAILED', 'amountCents must be a whole number of minor units', { field: 'amountCents' })
-    if (amountCents <= 0) throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
+    if (!Number.isSafeInteger(amountCents) || amountCents < 0)
+      throw new DomainError('VALIDATION_FAILED', 'amountCents must be a whole number of minor units', {
+        field: 'amountCents',
+      })
+    if (amountCents <= 0)
+      throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
     // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
     intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
     // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
     // looked like, in the hall of the station that sells (the hall check below refuses any other).
     const buyerDocument = input.buyerDocument?.trim() || null
-    if (buyerDocument && deps.admission) await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
+    if (buyerDocument && deps.admission)
+      await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
     const printer = deps.printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
@@ -252,15 +406,91 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       const hall = await hallFor(tx, input.hallId)
       // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
       await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
-      const v = await issue(tx, { hallId: hall.id, currency: hall.currency, amountCents, origin: 'cashier', parentId: null, stationId: input.stationId, issuedBy: input.cashierId, smallCents: cash.smallCents, otherCents: cash.otherCents, buyerDocument, at })
-      await movement(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_sale', amountCents, currency: hall.currency, refId: v.id, at })
-      await appendJournal(tx, { at, type: 'voucher.sold', scope: `hall:${hall.id}`, payload: { voucherId: v.id, amountCents, currency: hall.currency, smallCents: cash.smallCents, otherCents: cash.otherCents, stationId: input.stationId, cashierId: input.cashierId, payment: 'cash', rule: 'GEN-13' } })
-      const { counted: _counted, ...aml } = await intakes.record(tx, { hallId: hall.id, stationId: input.stationId, cashierId: input.cashierId, source: 'voucher', refId: v.id, amountCents, currency: hall.currency, cash, buyerDocument, at })
-      const doc = voucherTicket({ code: codeOf(v.id), shortCode: v.short_code ? formatShortCode(v.short_code) : undefined, voucherId: v.id, hallName: hall.name, amountCents, currency: hall.currency, issuedAt: v.issued_at, expiresAt: v.expires_at, station: input.stationId, origin: 'cashier', minimumAge: hall.minimumAge }, { paper: printer.paper, timeZone: hall.timeZone })
-      await prints.recordWithin(tx, { ref: v.id, hallId: hall.id, stationId: input.stationId, voucherId: null, docs: [doc], at, items: { change: v.id } })
+      const v = await issue(tx, {
+        hallId: hall.id,
+        currency: hall.currency,
+        amountCents,
+        origin: 'cashier',
+        parentId: null,
+        stationId: input.stationId,
+        issuedBy: input.cashierId,
+        smallCents: cash.smallCents,
+        otherCents: cash.otherCents,
+        buyerDocument,
+        at,
+      })
+      await movement(tx, {
+        hallId: hall.id,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        shiftId: input.shiftId,
+        product: 'voucher',
+        kind: 'voucher_sale',
+        amountCents,
+        currency: hall.currency,
+        refId: v.id,
+        at,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'voucher.sold',
+        scope: `hall:${hall.id}`,
+        payload: {
+          voucherId: v.id,
+          amountCents,
+          currency: hall.currency,
+          smallCents: cash.smallCents,
+          otherCents: cash.otherCents,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payment: 'cash',
+          rule: 'GEN-13',
+        },
+      })
+      const { counted: _counted, ...aml } = await intakes.record(tx, {
+        hallId: hall.id,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        source: 'voucher',
+        refId: v.id,
+        amountCents,
+        currency: hall.currency,
+        cash,
+        buyerDocument,
+        at,
+      })
+      const doc = voucherTicket(
+        {
+          code: codeOf(v.id),
+          shortCode: v.short_code ? formatShortCode(v.short_code) : undefined,
+          voucherId: v.id,
+          hallName: hall.name,
+          amountCents,
+          currency: hall.currency,
+          issuedAt: v.issued_at,
+          expiresAt: v.expires_at,
+          station: input.stationId,
+          origin: 'cashier',
+          minimumAge: hall.minimumAge,
+        },
+        { paper: printer.paper, timeZone: hall.timeZone },
+      )
+      await prints.recordWithin(tx, {
+        ref: v.id,
+        hallId: hall.id,
+        stationId: input.stationId,
+        voucherId: null,
+        docs: [doc],
+        at,
+        items: { change: v.id },
+      })
       return { voucher: view(v, at), aml, doc }
     })
-    const print = await prints.printSale({ ref: sold.voucher.id, stationId: input.stationId }, [doc], `voucher-${sold.voucher.id}`)
+    const print = await prints.printSale(
+      { ref: sold.voucher.id, stationId: input.stationId },
+      [doc],
+      `voucher-${sold.voucher.id}`,
+    )
     return { ...sold, print, preview: ticketPreviewDataUrl(doc) }
   }
 
@@ -268,14 +498,20 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function check(code: string): Promise<VoucherView> {
     const id = await resolveVoucherId(db, code)
     const row = await voucherById(db, id)
-    if (!row) throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
+    if (!row)
+      throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
     // Issue 29: a screen names the station where it was spent, never its internal id.
-    const spentStationName = row.spent_station ? (await deviceRow(db, row.spent_station))?.name ?? null : null
+    const spentStationName = row.spent_station ? ((await deviceRow(db, row.spent_station))?.name ?? null) : null
     return { ...view(row), spentStationName }
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */
-  async function cashOut(input: { code: string; stationId: string; cashierId: string; shiftId?: string | null }): Promise<{ voucher: VoucherView; paidCents: number }> {
+  async function cashOut(input: {
+    code: string
+    stationId: string
+    cashierId: string
+    shiftId?: string | null
+  }): Promise<{ voucher: VoucherView; paidCents: number }> {
     // Issue 29 point 3: the printed short code is the voucher's bearer secret made for typing (60 random bits,
     // kiosks already spend it): it cashes out as the QR does when the QR cannot be read. A voucher is no prize, so
     // no card rule (BNG-71) is at stake; the hall, shift and GEN-17 checks below apply the same.
@@ -288,14 +524,41 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
       // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
       const chain = [v.id]
-      for (let p = v.parent_id; p && chain.length < 100; p = (await voucherById(tx, p))?.parent_id ?? null) chain.push(p)
+      for (let p = v.parent_id; p && chain.length < 100; p = (await voucherById(tx, p))?.parent_id ?? null)
+        chain.push(p)
       const held = await openAmlReportsOn(tx, chain)
       if (held.length > 0) {
-        throw new DomainError('AML_REVIEW_PENDING', `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`, { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' })
+        throw new DomainError(
+          'AML_REVIEW_PENDING',
+          `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`,
+          { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' },
+        )
       }
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
-      await movement(tx, { hallId: v.hall_id, stationId: input.stationId, cashierId: input.cashierId, shiftId: input.shiftId, product: 'voucher', kind: 'voucher_cashout', amountCents: -v.amount_cents, currency: v.currency, refId: v.id, at })
-      await appendJournal(tx, { at, type: 'voucher.cashed_out', scope: `hall:${v.hall_id}`, payload: { voucherId: v.id, amountCents: v.amount_cents, currency: v.currency, stationId: input.stationId, cashierId: input.cashierId } })
+      await movement(tx, {
+        hallId: v.hall_id,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        shiftId: input.shiftId,
+        product: 'voucher',
+        kind: 'voucher_cashout',
+        amountCents: -v.amount_cents,
+        currency: v.currency,
+        refId: v.id,
+        at,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'voucher.cashed_out',
+        scope: `hall:${v.hall_id}`,
+        payload: {
+          voucherId: v.id,
+          amountCents: v.amount_cents,
+          currency: v.currency,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+        },
+      })
       const spent = (await voucherById(tx, v.id))!
       return { voucher: view(spent, at), paidCents: v.amount_cents }
     })
@@ -305,30 +568,73 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    * The cash movements of a station on one local day (default today), with the totals: what the drawer should
    * hold beyond its opening float.
    */
-  async function stationDay(stationId: string, day?: string): Promise<{ stationId: string; day: string; from: string; to: string; movements: CashMovement[]; inCents: number; outCents: number; balanceCents: number; currency: string | null }> {
+  async function stationDay(
+    stationId: string,
+    day?: string,
+  ): Promise<{
+    stationId: string
+    day: string
+    from: string
+    to: string
+    movements: CashMovement[]
+    inCents: number
+    outCents: number
+    balanceCents: number
+    currency: string | null
+  }> {
     const ref = day ? new Date(`${day}T12:00:00`) : clock.now()
-    if (Number.isNaN(ref.getTime())) throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
+    if (Number.isNaN(ref.getTime()))
+      throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
     const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
     const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
     const rows = await cashMovementsOfStation(db, stationId, start.toISOString(), end.toISOString())
-    const movements = rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind, amountCents: Number(r.amount_cents), currency: r.currency, refId: r.ref_id, cashierId: r.cashier_id, stationId: r.station_id }))
+    const movements = rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      kind: r.kind,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      refId: r.ref_id,
+      cashierId: r.cashier_id,
+      stationId: r.station_id,
+    }))
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
     const pad = (n: number) => String(n).padStart(2, '0')
     return {
-      stationId, day: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`, from: start.toISOString(), to: end.toISOString(),
-      movements, inCents, outCents, balanceCents: inCents - outCents, currency: movements[0]?.currency ?? null,
+      stationId,
+      day: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`,
+      from: start.toISOString(),
+      to: end.toISOString(),
+      movements,
+      inCents,
+      outCents,
+      balanceCents: inCents - outCents,
+      currency: movements[0]?.currency ?? null,
     }
   }
 
   function toReport(r: Record<string, unknown>): AmlReport {
     return {
-      id: String(r.id), hallId: String(r.hall_id), stationId: String(r.station_id), cashierId: String(r.cashier_id), voucherId: String(r.voucher_id),
+      id: String(r.id),
+      hallId: String(r.hall_id),
+      stationId: String(r.station_id),
+      cashierId: String(r.cashier_id),
+      voucherId: String(r.voucher_id),
       saleId: r.intake_source === 'counter_sale' ? String(r.intake_ref) : null,
-      buyerDocument: (r.buyer_document as string | null) ?? null, buyerKey: (r.buyer_key as string | null) ?? null, amountCents: Number(r.amount_cents), smallCents: Number(r.small_cents),
-      windowSmallCents: Number(r.window_small_cents), limitCents: Number(r.limit_cents), thresholdCents: Number(r.threshold_cents),
-      sharePercent: Number(r.share_bp) / 100, status: r.status as AmlReport['status'], createdAt: String(r.created_at),
-      reviewedAt: (r.reviewed_at as string | null) ?? null, reviewedBy: (r.reviewed_by as string | null) ?? null, reviewNote: (r.review_note as string | null) ?? null,
+      buyerDocument: (r.buyer_document as string | null) ?? null,
+      buyerKey: (r.buyer_key as string | null) ?? null,
+      amountCents: Number(r.amount_cents),
+      smallCents: Number(r.small_cents),
+      windowSmallCents: Number(r.window_small_cents),
+      limitCents: Number(r.limit_cents),
+      thresholdCents: Number(r.threshold_cents),
+      sharePercent: Number(r.share_bp) / 100,
+      status: r.status as AmlReport['status'],
+      createdAt: String(r.created_at),
+      reviewedAt: (r.reviewed_at as string | null) ?? null,
+      reviewedBy: (r.reviewed_by as string | null) ?? null,
+      reviewNote: (r.review_note as string | null) ?? null,
       rule: 'GEN-17',
     }
   }
@@ -339,20 +645,42 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    * rule compares with its limit (an intake not counted counts whole).
    */
   async function amlDay(input: { document: string; day: string; hallId?: string | null }) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.day) || Number.isNaN(Date.parse(`${input.day}T00:00:00.000Z`))) throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.day) || Number.isNaN(Date.parse(`${input.day}T00:00:00.000Z`)))
+      throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
     const buyerKey = keyOf(input.document)
     const from = `${input.day}T00:00:00.000Z`
-    const rows = await cashIntakesOfBuyer(db, buyerKey, input.hallId ?? null, from, new Date(Date.parse(from) + DAY_MS).toISOString())
+    const rows = await cashIntakesOfBuyer(
+      db,
+      buyerKey,
+      input.hallId ?? null,
+      from,
+      new Date(Date.parse(from) + DAY_MS).toISOString(),
+    )
     const list = rows.map((r) => ({
-      id: r.id, at: r.at, hallId: r.hall_id, stationId: r.station_id, cashierId: r.cashier_id, source: r.source, refId: r.ref_id, amountCents: Number(r.amount_cents), currency: r.currency,
-      counted: Number(r.counted) === 1, smallCents: r.small_cents === null ? null : Number(r.small_cents), otherCents: r.other_cents === null ? null : Number(r.other_cents), buyerDocument: r.buyer_document,
+      id: r.id,
+      at: r.at,
+      hallId: r.hall_id,
+      stationId: r.station_id,
+      cashierId: r.cashier_id,
+      source: r.source,
+      refId: r.ref_id,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      counted: Number(r.counted) === 1,
+      smallCents: r.small_cents === null ? null : Number(r.small_cents),
+      otherCents: r.other_cents === null ? null : Number(r.other_cents),
+      buyerDocument: r.buyer_document,
     }))
     return {
-      buyerKey, day: input.day, hallId: input.hallId ?? null, intakes: list,
+      buyerKey,
+      day: input.day,
+      hallId: input.hallId ?? null,
+      intakes: list,
       amountCents: list.reduce((s, i) => s + i.amountCents, 0),
       smallCents: list.reduce((s, i) => s + (i.smallCents ?? i.amountCents), 0),
       notCountedCents: list.reduce((s, i) => s + (i.counted ? 0 : i.amountCents), 0),
-      limitCents: intakes.limitCents(), rule: 'GEN-17' as const,
+      limitCents: intakes.limitCents(),
+      rule: 'GEN-17' as const,
     }
   }
 
@@ -363,20 +691,55 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /** The officer's decision: ROS filed, or dismissed with the documented analysis that justifies it (GEN-17). */
-  async function reviewAml(id: string, input: { status: 'filed' | 'dismissed'; note: string; officer: string }): Promise<AmlReport> {
-    if (input.status === 'dismissed' && input.note.trim().length < 10) throw new DomainError('VALIDATION_FAILED', 'not filing a ROS needs the documented analysis that justifies it (GEN-17)', { field: 'note', rule: 'GEN-17' })
+  async function reviewAml(
+    id: string,
+    input: { status: 'filed' | 'dismissed'; note: string; officer: string },
+  ): Promise<AmlReport> {
+    if (input.status === 'dismissed' && input.note.trim().length < 10)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'not filing a ROS needs the documented analysis that justifies it (GEN-17)',
+        { field: 'note', rule: 'GEN-17' },
+      )
     return db.transaction(async (tx) => {
       const at = now()
-      const changed = await reviewAmlReportRow(tx, id, { status: input.status, at, officer: input.officer, note: input.note })
+      const changed = await reviewAmlReportRow(tx, id, {
+        status: input.status,
+        at,
+        officer: input.officer,
+        note: input.note,
+      })
       const row = await amlReportRow(tx, id)
       if (!row) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
       if (changed !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
-      await appendJournal(tx, { at, type: 'aml.reviewed', scope: `hall:${String(row.hall_id)}`, payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' } })
+      await appendJournal(tx, {
+        at,
+        type: 'aml.reviewed',
+        scope: `hall:${String(row.hall_id)}`,
+        payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' },
+      })
       return toReport(row)
     })
   }
 
-  return { sell, check, cashOut, stationDay, amlReports, amlDay, reviewAml, issue, movement, view, codeOf, voucherIdOf, resolveVoucherId, hallFor, intakes, keyOf }
+  return {
+    sell,
+    check,
+    cashOut,
+    stationDay,
+    amlReports,
+    amlDay,
+    reviewAml,
+    issue,
+    movement,
+    view,
+    codeOf,
+    voucherIdOf,
+    resolveVoucherId,
+    hallFor,
+    intakes,
+    keyOf,
+  }
 }
 
 export type VoucherService = ReturnType<typeof createVoucherService>

@@ -11,7 +11,10 @@ import { verifyChain } from '../shared/journal-chain.ts'
  * API restarts whenever another connection writes, and never finishes under steady sales.) Then an integrity
  * and journal-chain check of the copy.
  */
-export async function backupSqlite(dataDir: string, target: string): Promise<{ pages: number; journalRecords: number }> {
+export async function backupSqlite(
+  dataDir: string,
+  target: string,
+): Promise<{ pages: number; journalRecords: number }> {
   const source = join(dataDir, 'bolillo.sqlite')
   if (!existsSync(source)) throw new Error(`no database at ${source}`)
   mkdirSync(dirname(target), { recursive: true })
@@ -44,7 +47,11 @@ export async function checkDatabaseFile(file: string): Promise<{ journalRecords:
 }
 
 /** Restores a backup into DATA_DIR (the server must be stopped). Refuses to overwrite without `force`. */
-export async function restoreSqlite(backup: string, dataDir: string, force: boolean): Promise<{ journalRecords: number }> {
+export async function restoreSqlite(
+  backup: string,
+  dataDir: string,
+  force: boolean,
+): Promise<{ journalRecords: number }> {
   const check = await checkDatabaseFile(backup)
   const target = join(dataDir, 'bolillo.sqlite')
   if (existsSync(target) && !force) throw new Error(`${target} exists: stop the server and pass --force to replace it`)

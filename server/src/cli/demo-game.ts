@@ -23,13 +23,26 @@ export interface DemoResult {
  * Prize shares are the demo Plan de Apuestas' (10 % line / 51 % bingo: Bolivia fixes none, BNG-52). The proof is
  * bolillo-draw-v2, with the demo beacon unless the services were given published rounds (`--beacon-file`).
  */
-export async function runDemoGame(services: Services, options: { cards: number; withCards?: boolean; faceValueCents?: number; afterClose?: () => void }): Promise<DemoResult> {
+export async function runDemoGame(
+  services: Services,
+  options: { cards: number; withCards?: boolean; faceValueCents?: number; afterClose?: () => void },
+): Promise<DemoResult> {
   const { bingo } = services
-  const hall = await bingo.createHall({ name: 'Sala demo (CLI)', profileId: 'BO-2025', playingPositions: Math.max(100, options.cards), bettingPlan: DEMO_BETTING_PLAN })
+  const hall = await bingo.createHall({
+    name: 'Sala demo (CLI)',
+    profileId: 'BO-2025',
+    playingPositions: Math.max(100, options.cards),
+    bettingPlan: DEMO_BETTING_PLAN,
+  })
   // The demo beacon signs the demo's own halls only (issue 24 point 4).
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: options.cards })
-  const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: options.faceValueCents ?? 500 })
+  const series = await bingo.createSeries({
+    hallId: hall.id,
+    code: 'A',
+    masterSetId: set.id,
+    faceValueCents: options.faceValueCents ?? 500,
+  })
   const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'demo' } })
   const announced = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id], drawSource: 'rng' })
   const gameId = announced.gameId
@@ -53,11 +66,23 @@ export async function runDemoGame(services: Services, options: { cards: number; 
   const state = await bingo.getGameState(gameId)
   const proof = await bingo.getProof(gameId)
   return {
-    gameId, hallId: hall.id, sessionId: session.id, currency: state.currency,
-    cardsSold: state.cardsSold, faceValue: state.faceValueCents,
-    linePool: state.linePoolCents ?? 0, bingoPool: state.bingoPoolCents ?? 0,
-    balls: state.balls, proof,
-    winners: state.winners.map((w) => ({ kind: w.kind, serial: w.serial, numbers: w.rows, atBall: w.atBall, amount: w.amountCents ?? 0 })),
+    gameId,
+    hallId: hall.id,
+    sessionId: session.id,
+    currency: state.currency,
+    cardsSold: state.cardsSold,
+    faceValue: state.faceValueCents,
+    linePool: state.linePoolCents ?? 0,
+    bingoPool: state.bingoPoolCents ?? 0,
+    balls: state.balls,
+    proof,
+    winners: state.winners.map((w) => ({
+      kind: w.kind,
+      serial: w.serial,
+      numbers: w.rows,
+      atBall: w.atBall,
+      amount: w.amountCents ?? 0,
+    })),
     ...(options.withCards ? { cards: sold } : {}),
   }
 }

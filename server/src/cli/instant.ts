@@ -65,7 +65,9 @@ function progressBar(label: string) {
       const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${((done / total) * 100).toFixed(1).padStart(5)}%  ${done.toLocaleString('en')}/${total.toLocaleString('en')}  ${Math.round(rate).toLocaleString('en')} tickets/s  ETA ${fmt(left)}`
       process.stderr.write(tty ? `\r${line}` : `${line}\n`)
     },
-    done() { if (tty) process.stderr.write('\n') },
+    done() {
+      if (tty) process.stderr.write('\n')
+    },
   }
 }
 
@@ -78,21 +80,26 @@ function parseSheets(spec: string | undefined, ticketCount: number, packCount: n
   if (!m) throw new DomainError('VALIDATION_FAILED', '--sheets must be none, all, N or N-M (pack numbers)')
   const a = Number(m[1])
   const b = Number(m[2] ?? m[1])
-  if (a < 1 || b < a || b > packCount) throw new DomainError('VALIDATION_FAILED', `--sheets packs must be within 1..${packCount}`)
+  if (a < 1 || b < a || b > packCount)
+    throw new DomainError('VALIDATION_FAILED', `--sheets packs must be within 1..${packCount}`)
   return [a, b]
 }
 
 /** Runs the print-file worker; resolves with its result. */
 function printWorker(input: PrintWorkerInput, onProgress: (done: number) => void): Promise<PrintResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('../instant/print-worker.ts', import.meta.url).href, input } })
+    const worker = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), {
+      workerData: { entry: new URL('../instant/print-worker.ts', import.meta.url).href, input },
+    })
     let result: PrintResult | null = null
     worker.on('message', (m: { type: 'progress'; done: number } | { type: 'done'; result: PrintResult }) => {
       if (m.type === 'progress') onProgress(m.done)
       else result = m.result
     })
     worker.on('error', reject)
-    worker.on('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`print worker exited with code ${code}`))))
+    worker.on('exit', (code) =>
+      result && code === 0 ? resolve(result) : reject(new Error(`print worker exited with code ${code}`)),
+    )
   })
 }
 
@@ -119,12 +126,22 @@ async function generate(args: string[]): Promise<number> {
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
   // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
   // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
-  if (inside(resolve(out), resolve(config.dataDir))) throw new DomainError('VALIDATION_FAILED', `--out ${out} is inside DATA_DIR (${config.dataDir}): write the print files elsewhere`)
+  if (inside(resolve(out), resolve(config.dataDir)))
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `--out ${out} is inside DATA_DIR (${config.dataDir}): write the print files elsewhere`,
+    )
   assertProductionStart(config)
   const keys = loadOrCreateKeysIn(config.keyDir!)
-  const sealer = createSealer(config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir: config.keyDir }).key)
+  const sealer = createSealer(
+    config.sealingKey
+      ? parseSealingKey(config.sealingKey)
+      : loadSealingKey({ dataDir: config.dataDir, keyDir: config.keyDir }).key,
+  )
   // The health-tested source of draw seeds (BOLILLO_ENTROPY, RNG-32), as the server uses.
-  const entropy = selectEntropy(config, { onFailure: (reason) => process.stderr.write(`entropy source failed its health tests: ${reason}\n`) })
+  const entropy = selectEntropy(config, {
+    onFailure: (reason) => process.stderr.write(`entropy source failed its health tests: ${reason}\n`),
+  })
   const sheets = parseSheets(option(args, '--sheets'), design.ticketCount, checked.packCount)
   const operatorKeyId = publicKeyId(keys.publicKey)
   const bar = progressBar(`instant ${String(design.gameNo).padStart(4, '0')}`)
@@ -138,29 +155,65 @@ async function generate(args: string[]): Promise<number> {
   let printing: Promise<PrintResult> | null = null
   const startPrinting = (s: Uint8Array) => {
     seed = s
-    printing = printWorker({ outDir: out, design, seed: s, sheets, operatorKeyPem: String(keys.privateKey.export({ type: 'pkcs8', format: 'pem' })), operatorKeyId }, (done) => { printed = done; progress() })
+    printing = printWorker(
+      {
+        outDir: out,
+        design,
+        seed: s,
+        sheets,
+        operatorKeyPem: String(keys.privateKey.export({ type: 'pkcs8', format: 'pem' })),
+        operatorKeyId,
+      },
+      (done) => {
+        printed = done
+        progress()
+      },
+    )
     printing.catch(() => undefined)
   }
   let summary: Record<string, unknown> & { placementSha256?: string }
   if (noDb) {
     // No database to keep the sealed seed: the manifest carries it, sealed (only the sealing key opens it).
     const s = Buffer.from(entropy.randomBytes(SEED_BYTES))
-    if (s.length !== SEED_BYTES) throw new DomainError('ENTROPY_HEALTH_FAILED', `the entropy source gave ${s.length} bytes`)
+    if (s.length !== SEED_BYTES)
+      throw new DomainError('ENTROPY_HEALTH_FAILED', `the entropy source gave ${s.length} bytes`)
     startPrinting(s)
     const commitment = seedCommitment(s)
-    summary = { gameNo: design.gameNo, ticketCount: design.ticketCount, database: null, seedCommitment: commitment, sealedSeed: sealer.seal(s, sealContext('seed', design.gameNo, commitment)), sealingKeyId: sealer.keyId }
+    summary = {
+      gameNo: design.gameNo,
+      ticketCount: design.ticketCount,
+      database: null,
+      seedCommitment: commitment,
+      sealedSeed: sealer.seal(s, sealContext('seed', design.gameNo, commitment)),
+      sealingKeyId: sealer.keyId,
+    }
   } else {
     const db = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
     try {
       await migrate(db)
       const service = createInstantService({
-        db, keys, sealer, pepper: loadOrCreateInstantPepper(config.dataDir, config.keyDir), clock: { now: () => new Date() },
+        db,
+        keys,
+        sealer,
+        pepper: loadOrCreateInstantPepper(config.dataDir, config.keyDir),
+        clock: { now: () => new Date() },
         entropy: { name: entropy.name, randomBytes: (n) => entropy.randomBytes(n) },
         // INS-3: the same generator certification rule as the server's.
-        generator: { required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false, certification: config.instantGeneratorCertification ?? null },
+        generator: {
+          required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false,
+          certification: config.instantGeneratorCertification ?? null,
+        },
         designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
       })
-      const result = await service.generateBatch({ design, onSeed: startPrinting, onProgress: (done) => { stored = done; progress() }, by: { kind: 'cli', id: process.env.USER ?? 'cli' } })
+      const result = await service.generateBatch({
+        design,
+        onSeed: startPrinting,
+        onProgress: (done) => {
+          stored = done
+          progress()
+        },
+        by: { kind: 'cli', id: process.env.USER ?? 'cli' },
+      })
       summary = { ...result, database: db.engine }
     } catch (err) {
       await (printing as Promise<PrintResult> | null)?.catch(() => undefined)
@@ -173,30 +226,60 @@ async function generate(args: string[]): Promise<number> {
   if (!printing || !seed) throw new Error('the batch seed was never fixed')
   const print = await (printing as Promise<PrintResult>)
   if (summary.placementSha256 !== undefined && summary.placementSha256 !== print.placementSha256) {
-    throw new Error(`the print files (placement ${print.placementSha256}) and the database (placement ${summary.placementSha256}) disagree: do not print`)
+    throw new Error(
+      `the print files (placement ${print.placementSha256}) and the database (placement ${summary.placementSha256}) disagree: do not print`,
+    )
   }
   bar.update(design.ticketCount, design.ticketCount, true)
   bar.done()
   const { manifestPath } = writeManifest({
-    outDir: out, checked, seed: seed as Uint8Array, files: print.files, placementSha256: print.placementSha256, tierCounts: print.tierCounts,
-    operatorKey: keys.privateKey, operatorKeyId, extra: { database: summary.database, batchId: summary.batchId ?? null, ...(summary.sealedSeed ? { sealedSeed: summary.sealedSeed, sealingKeyId: summary.sealingKeyId } : {}) },
+    outDir: out,
+    checked,
+    seed: seed as Uint8Array,
+    files: print.files,
+    placementSha256: print.placementSha256,
+    tierCounts: print.tierCounts,
+    operatorKey: keys.privateKey,
+    operatorKeyId,
+    extra: {
+      database: summary.database,
+      batchId: summary.batchId ?? null,
+      ...(summary.sealedSeed ? { sealedSeed: summary.sealedSeed, sealingKeyId: summary.sealingKeyId } : {}),
+    },
   })
   const seconds = (performance.now() - t0) / 1000
   const usage = process.resourceUsage()
   const peakRssMb = Math.round(usage.maxRSS / 1024)
   const cpuSeconds = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000) / 1000
-  const report = { ...summary, seconds: Math.round(seconds * 1000) / 1000, ticketsPerSecond: Math.round(design.ticketCount / seconds), cpuSeconds, peakRssMb, manifest: manifestPath }
+  const report = {
+    ...summary,
+    seconds: Math.round(seconds * 1000) / 1000,
+    ticketsPerSecond: Math.round(design.ticketCount / seconds),
+    cpuSeconds,
+    peakRssMb,
+    manifest: manifestPath,
+  }
   if (json) process.stdout.write(JSON.stringify(report) + '\n')
   else {
-    process.stdout.write(`Emisión ${design.gameNo} "${design.name}": ${design.ticketCount.toLocaleString('es')} boletos en ${checked.packCount.toLocaleString('es')} paquetes, ` +
-      `${seconds.toFixed(1)} s (${report.ticketsPerSecond.toLocaleString('es')} boletos/s), memoria máx. ${peakRssMb} MB\n`)
-    process.stdout.write(`Fondo de premios ${checked.prizeFundCents} (${(checked.payoutShareBp / 100).toFixed(2)} % de las ventas). Manifiesto: ${manifestPath}\n`)
+    process.stdout.write(
+      `Emisión ${design.gameNo} "${design.name}": ${design.ticketCount.toLocaleString('es')} boletos en ${checked.packCount.toLocaleString('es')} paquetes, ` +
+        `${seconds.toFixed(1)} s (${report.ticketsPerSecond.toLocaleString('es')} boletos/s), memoria máx. ${peakRssMb} MB\n`,
+    )
+    process.stdout.write(
+      `Fondo de premios ${checked.prizeFundCents} (${(checked.payoutShareBp / 100).toFixed(2)} % de las ventas). Manifiesto: ${manifestPath}\n`,
+    )
   }
   return 0
 }
 
 function inside(path: string, dir: string): boolean {
-  const real = (p: string) => { try { return realpathSync(p) } catch { return p } }
+  const real = (p: string) => {
+    try {
+      return realpathSync(p)
+    } catch {
+      return p
+    }
+  }
   const a = real(path)
   const b = real(dir)
   return a === b || a.startsWith(b.endsWith(sep) ? b : b + sep)
@@ -205,11 +288,17 @@ function inside(path: string, dir: string): boolean {
 /** Recomputes the SHA-256 of every file named in a manifest and checks the manifest's signature. */
 function verifyDir(dir: string): number {
   const text = readFileSync(join(dir, 'manifest.json'), 'utf8')
-  const manifest = JSON.parse(text) as { files: Array<{ name: string; sha256: string; bytes: number }>; operatorKeyId: string }
+  const manifest = JSON.parse(text) as {
+    files: Array<{ name: string; sha256: string; bytes: number }>
+    operatorKeyId: string
+  }
   const errors: string[] = []
   for (const f of manifest.files) {
     const path = join(dir, f.name)
-    if (!existsSync(path)) { errors.push(`${f.name}: missing`); continue }
+    if (!existsSync(path)) {
+      errors.push(`${f.name}: missing`)
+      continue
+    }
     const hash = createHash('sha256').update(readFileSync(path)).digest('hex')
     if (hash !== f.sha256) errors.push(`${f.name}: SHA-256 ${hash} differs from the manifest`)
   }
@@ -218,8 +307,17 @@ function verifyDir(dir: string): number {
   const keys = loadOrCreateKeysIn(config.keyDir!)
   const sigPath = join(dir, 'manifest.sig')
   if (!existsSync(sigPath)) errors.push('manifest.sig: missing')
-  else if (!verifySignature(null, Buffer.from(text, 'utf8'), keys.publicKey, Buffer.from(readFileSync(sigPath, 'utf8').trim(), 'base64url'))) {
-    errors.push(`manifest.sig: does not verify with this operator key (${publicKeyId(keys.publicKey)}; manifest names ${manifest.operatorKeyId})`)
+  else if (
+    !verifySignature(
+      null,
+      Buffer.from(text, 'utf8'),
+      keys.publicKey,
+      Buffer.from(readFileSync(sigPath, 'utf8').trim(), 'base64url'),
+    )
+  ) {
+    errors.push(
+      `manifest.sig: does not verify with this operator key (${publicKeyId(keys.publicKey)}; manifest names ${manifest.operatorKeyId})`,
+    )
   }
   if (errors.length) {
     process.stdout.write(`FAILED:\n  ${errors.join('\n  ')}\n`)
@@ -237,7 +335,11 @@ export async function runInstantCli(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof DomainError) {
       // Spanish first, as on the screens, then the detail.
-      process.stderr.write(err.code === 'TYPED_SEED_REFUSED' ? `${messages.TYPED_SEED_REFUSED.es}\n${messages.TYPED_SEED_REFUSED.en}\n` : `${err.message}\n`)
+      process.stderr.write(
+        err.code === 'TYPED_SEED_REFUSED'
+          ? `${messages.TYPED_SEED_REFUSED.es}\n${messages.TYPED_SEED_REFUSED.en}\n`
+          : `${err.message}\n`,
+      )
       return err.code === 'TYPED_SEED_REFUSED' ? 2 : 1
     }
     throw err

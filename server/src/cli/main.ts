@@ -52,7 +52,11 @@ function option(args: string[], name: string): string | undefined {
 }
 
 /** `verify-journal --checkpoints F`: the chain plus every signed checkpoint in F (DESIGN.md "Journal"). */
-async function verifyJournalCheckpoints(services: Awaited<ReturnType<typeof createServices>>, file: string, publicKeyFile: string | undefined): Promise<number> {
+async function verifyJournalCheckpoints(
+  services: Awaited<ReturnType<typeof createServices>>,
+  file: string,
+  publicKeyFile: string | undefined,
+): Promise<number> {
   const { readJournal } = await import('../shared/journal.ts')
   const { parseCheckpoints, verifyCheckpoints } = await import('../shared/checkpoints.ts')
   const checkpoints = parseCheckpoints(readFileSync(file, 'utf8'))
@@ -61,7 +65,9 @@ async function verifyJournalCheckpoints(services: Awaited<ReturnType<typeof crea
   const publicKey = publicKeyFile ? readFileSync(publicKeyFile, 'utf8') : services.keys.publicKey
   const report = verifyCheckpoints(records, checkpoints, publicKey)
   if (report.ok) {
-    process.stdout.write(`OK: journal of ${records.length} records verifies and matches all ${report.matched} checkpoints\n`)
+    process.stdout.write(
+      `OK: journal of ${records.length} records verifies and matches all ${report.matched} checkpoints\n`,
+    )
     return 0
   }
   if (!report.chain.ok) process.stdout.write(`FAILED at record #${report.chain.badSeq}: ${report.chain.reason}\n`)
@@ -82,32 +88,53 @@ async function main(argv: string[]): Promise<number> {
         return 2
       }
       if (flag(args, '--entropy')) {
-        process.stderr.write('--entropy ya no existe: nadie aporta entropía al sorteo (bolillo-draw-v2); use --beacon-file F con rondas publicadas del faro\n')
+        process.stderr.write(
+          '--entropy ya no existe: nadie aporta entropía al sorteo (bolillo-draw-v2); use --beacon-file F con rondas publicadas del faro\n',
+        )
         return 2
       }
       const env = { ...process.env }
       // Issue 24 point 4: the demo's hall and beacon never go into a production installation's data.
       if (toolOptions(env).production) {
-        process.stderr.write('npx bolillo demo no se ejecuta en una instalación sin demo (BOLILLO_SEED_DEMO=false): use otro DATA_DIR sin esa variable\n')
+        process.stderr.write(
+          'npx bolillo demo no se ejecuta en una instalación sin demo (BOLILLO_SEED_DEMO=false): use otro DATA_DIR sin esa variable\n',
+        )
         return 2
       }
       const dataDir = env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bolillo-demo-'))
       // Without a beacon file the demo plays offline with the labelled demo beacon (DESIGN.md point 9).
       // A demo of its own (never a production installation): its hall is the demo's, drawn by the demo beacon.
-      const config = loadConfig({ BOLILLO_DEMO_BEACON: 'true', ...env, DATA_DIR: dataDir, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, { production: false })
+      const config = loadConfig(
+        {
+          BOLILLO_DEMO_BEACON: 'true',
+          ...env,
+          DATA_DIR: dataDir,
+          BOLILLO_SEED_DEMO: 'false',
+          BOLILLO_LOG_LEVEL: 'warn',
+        },
+        { production: false },
+      )
       const beaconFile = option(args, '--beacon-file')
-      let fromFile: { clock: ReturnType<typeof beaconFileClock>; beacon: ReturnType<typeof fileBeaconSource> } | null = null
+      let fromFile: { clock: ReturnType<typeof beaconFileClock>; beacon: ReturnType<typeof fileBeaconSource> } | null =
+        null
       if (beaconFile) {
         const rounds = readBeaconFile(beaconFile)
         fromFile = { clock: beaconFileClock(rounds[0].round), beacon: fileBeaconSource(rounds, beaconFile) }
       }
       const services = await createServices(config, fromFile ? { clock: fromFile.clock, beacon: fromFile.beacon } : {})
       try {
-        const result = await runDemoGame(services, { cards, withCards: flag(args, '--with-cards'), afterClose: () => fromFile?.clock.publish() })
+        const result = await runDemoGame(services, {
+          cards,
+          withCards: flag(args, '--with-cards'),
+          afterClose: () => fromFile?.clock.publish(),
+        })
         if (flag(args, '--json')) process.stdout.write(JSON.stringify({ ...result, dataDir }) + '\n')
         else {
           process.stdout.write(`Partida ${result.gameId}: ${result.cardsSold} cartones, ${result.balls.length} bolas\n`)
-          for (const w of result.winners) process.stdout.write(`  ${w.kind === 'line' ? 'Línea' : 'Bingo'} ${w.serial} en la bola ${w.atBall}: ${w.amount}\n`)
+          for (const w of result.winners)
+            process.stdout.write(
+              `  ${w.kind === 'line' ? 'Línea' : 'Bingo'} ${w.serial} en la bola ${w.atBall}: ${w.amount}\n`,
+            )
           process.stdout.write(`Datos en ${dataDir}\n`)
         }
       } finally {
@@ -129,32 +156,55 @@ async function main(argv: string[]): Promise<number> {
     case 'verify-lucky': {
       // BNG-67 / RNG-28: the lucky ball comes from its own committed seed, independent of the game's draw.
       const file = args[0]
-      if (!file) { process.stderr.write('uso: npx bolillo verify-lucky <lucky-proof.json>\n'); return 2 }
+      if (!file) {
+        process.stderr.write('uso: npx bolillo verify-lucky <lucky-proof.json>\n')
+        return 2
+      }
       const proof = JSON.parse(readFileSync(file, 'utf8'))
       const r = verifyLuckyProof(proof)
-      process.stdout.write(r.ok ? `OK: lucky ball ${proof.numbers?.join(', ')} of game ${proof.gameId} follows from its committed seed\n` : `FAILED: ${r.errors.join('\n        ')}\n`)
+      process.stdout.write(
+        r.ok
+          ? `OK: lucky ball ${proof.numbers?.join(', ')} of game ${proof.gameId} follows from its committed seed\n`
+          : `FAILED: ${r.errors.join('\n        ')}\n`,
+      )
       return r.ok ? 0 : 1
     }
     case 'backup': {
       const target = args[0]
-      if (!target) { process.stderr.write('uso: npx bolillo backup <fichero.sqlite>\n'); return 2 }
+      if (!target) {
+        process.stderr.write('uso: npx bolillo backup <fichero.sqlite>\n')
+        return 2
+      }
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
-      if (config.databaseUrl) { process.stderr.write('PostgreSQL: use pg_dump --format=custom; this command copies the SQLite store\n'); return 2 }
+      if (config.databaseUrl) {
+        process.stderr.write('PostgreSQL: use pg_dump --format=custom; this command copies the SQLite store\n')
+        return 2
+      }
       const r = await backupSqlite(config.dataDir, target)
-      process.stdout.write(`OK: backup of ${r.pages} pages written to ${target}; integrity ok, journal of ${r.journalRecords} records verifies\n`)
+      process.stdout.write(
+        `OK: backup of ${r.pages} pages written to ${target}; integrity ok, journal of ${r.journalRecords} records verifies\n`,
+      )
       return 0
     }
     case 'open-print': {
       // Issue 24 point 2: the file printer keeps its jobs sealed; whoever holds the sealing key opens one here.
       const file = args[0]
-      if (!file) { process.stderr.write('uso: npx bolillo open-print <fichero.sealed> [--out F]\n'); return 2 }
+      if (!file) {
+        process.stderr.write('uso: npx bolillo open-print <fichero.sealed> [--out F]\n')
+        return 2
+      }
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       const { openPrintFile } = await import('../../../printer/src/printers.ts')
       const { createSealer, parseSealingKey } = await import('../shared/sealing.ts')
       const { loadSealingKey, SEALING_KEY_FILE } = await import('../shared/sealing-key-file.ts')
       const keyDir = config.keyDir ?? join(config.dataDir, 'keys')
-      if (!config.sealingKey && !existsSync(join(keyDir, SEALING_KEY_FILE))) { process.stderr.write(`no sealing key in ${keyDir} nor in BOLILLO_SEALING_KEY\n`); return 2 }
-      const key = config.sealingKey ? parseSealingKey(config.sealingKey) : loadSealingKey({ dataDir: config.dataDir, keyDir }).key
+      if (!config.sealingKey && !existsSync(join(keyDir, SEALING_KEY_FILE))) {
+        process.stderr.write(`no sealing key in ${keyDir} nor in BOLILLO_SEALING_KEY\n`)
+        return 2
+      }
+      const key = config.sealingKey
+        ? parseSealingKey(config.sealingKey)
+        : loadSealingKey({ dataDir: config.dataDir, keyDir }).key
       const clear = openPrintFile(createSealer(key), file)
       const out = option(args, '--out')
       if (out) writeFileSync(out, clear, { mode: 0o600 })
@@ -163,10 +213,15 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'restore': {
       const source = args[0]
-      if (!source) { process.stderr.write('uso: npx bolillo restore <fichero.sqlite> [--force]\n'); return 2 }
+      if (!source) {
+        process.stderr.write('uso: npx bolillo restore <fichero.sqlite> [--force]\n')
+        return 2
+      }
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       const r = await restoreSqlite(source, config.dataDir, flag(args, '--force'))
-      process.stdout.write(`OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`)
+      process.stdout.write(
+        `OK: restored ${source} into ${config.dataDir}; journal of ${r.journalRecords} records verifies\n`,
+      )
       return 0
     }
     case 'create-director': {
@@ -179,17 +234,26 @@ async function main(argv: string[]): Promise<number> {
       return runInstantCli(args)
     }
     case 'verify-journal': {
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
+      const config = loadConfig(
+        { ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' },
+        toolOptions(),
+      )
       const services = await createServices(config)
       try {
         const checkpointFile = option(args, '--checkpoints')
-        if (checkpointFile) return await verifyJournalCheckpoints(services, checkpointFile, option(args, '--public-key'))
+        if (checkpointFile)
+          return await verifyJournalCheckpoints(services, checkpointFile, option(args, '--public-key'))
         const result = await services.verifyJournal()
         if (result.ok) {
-          process.stdout.write(`OK: journal of ${result.count} records verifies (hash chain intact); ${result.rows.checked} sealed rows match it\n`)
+          process.stdout.write(
+            `OK: journal of ${result.count} records verifies (hash chain intact); ${result.rows.checked} sealed rows match it\n`,
+          )
           return 0
         }
-        if (result.badSeq > 0) process.stdout.write(`FAILED at record #${result.badSeq}: ${result.reason} (${result.count} records checked before it)\n`)
+        if (result.badSeq > 0)
+          process.stdout.write(
+            `FAILED at record #${result.badSeq}: ${result.reason} (${result.count} records checked before it)\n`,
+          )
         // Issue 24 point 1: every value row that differs from the journal, by table and id.
         for (const p of result.rows.problems) process.stdout.write(`FAILED row ${p.table} ${p.id}: ${p.what}\n`)
         return 1
@@ -203,11 +267,16 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write('uso / usage: npx bolillo regulator-export --out DIR\n')
         return 2
       }
-      const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn', BOLILLO_REGULATOR_INTERVAL_MS: '0' }, toolOptions())
+      const config = loadConfig(
+        { ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn', BOLILLO_REGULATOR_INTERVAL_MS: '0' },
+        toolOptions(),
+      )
       const services = await createServices(config)
       try {
         const r = await services.regulator.exportTo(out)
-        process.stdout.write(`${r.files} lotes de ${r.chains} cadenas escritos en ${out} / ${r.files} batches of ${r.chains} chains written to ${out}\n`)
+        process.stdout.write(
+          `${r.files} lotes de ${r.chains} cadenas escritos en ${out} / ${r.files} batches of ${r.chains} chains written to ${out}\n`,
+        )
         return 0
       } finally {
         await services.close()
@@ -223,13 +292,25 @@ async function main(argv: string[]): Promise<number> {
       const { selectEntropy } = await import('../../../hardware/src/select.ts')
       const games = Number(option(args, '--games') ?? 10_000)
       const wordsPerGame = Number(option(args, '--words-per-game') ?? 96)
-      if (!Number.isInteger(games) || games < 1 || games > 100_000_000 || !Number.isInteger(wordsPerGame) || wordsPerGame < 1) {
+      if (
+        !Number.isInteger(games) ||
+        games < 1 ||
+        games > 100_000_000 ||
+        !Number.isInteger(wordsPerGame) ||
+        wordsPerGame < 1
+      ) {
         process.stderr.write('--games y --words-per-game deben ser enteros positivos\n')
         return 2
       }
       const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false' }, toolOptions())
       const entropy = selectEntropy(config)
-      const report = runRngReport({ games, entropy, out: option(args, '--out') ?? null, wordsPerGame, onProgress: (n) => process.stderr.write(`  ${n} partidas\r`) })
+      const report = runRngReport({
+        games,
+        entropy,
+        out: option(args, '--out') ?? null,
+        wordsPerGame,
+        onProgress: (n) => process.stderr.write(`  ${n} partidas\r`),
+      })
       process.stderr.write('\n')
       process.stdout.write(flag(args, '--json') ? JSON.stringify(report) + '\n' : formatRngReport(report))
       return 0
@@ -242,7 +323,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   // exitCode, not exit(): stdout to a pipe is asynchronous and exit() would cut the JSON short.
-  (code) => { if (code >= 0) process.exitCode = code },
+  (code) => {
+    if (code >= 0) process.exitCode = code
+  },
   (err) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
     process.exitCode = 1

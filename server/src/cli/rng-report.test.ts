@@ -55,7 +55,10 @@ describe('rng-report', () => {
 
   it('calibrates the whole-table statistic: mean (N-1)^2, not N(N-1)', () => {
     // 100 reports of 500 games of 5 balls: the scaled statistic averages 16 (chi-square, 16 df); the raw sum 20.
-    const stats = Array.from({ length: 100 }, () => runRngReport({ games: 500, ballCount: 5, entropy }).positionSummary.table)
+    const stats = Array.from(
+      { length: 100 },
+      () => runRngReport({ games: 500, ballCount: 5, entropy }).positionSummary.table,
+    )
     const mean = stats.reduce((s, t) => s + t.statistic, 0) / stats.length
     expect(stats[0].df).toBe(16)
     expect(Math.abs(mean - 16)).toBeLessThan(3)

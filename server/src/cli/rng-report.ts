@@ -35,12 +35,22 @@ export interface RngReport {
   entropySource: string
   seconds: number
   /** Chi-square of the first ball: each ball should come first in games / ballCount games. */
-  firstBall: { statistic: number; df: number; pValue: number; counts: number[]; min: { ball: number; count: number }; max: { ball: number; count: number } }
+  firstBall: {
+    statistic: number
+    df: number
+    pValue: number
+    counts: number[]
+    min: { ball: number; count: number }
+    max: { ball: number; count: number }
+  }
   /** One chi-square per extraction position (1..ballCount), each with ballCount - 1 degrees of freedom. */
   positions: Array<{ position: number; statistic: number; pValue: number }>
   /** Summary over the positions. */
   positionSummary: {
-    minPValue: number; maxPValue: number; below001: number; below005: number
+    minPValue: number
+    maxPValue: number
+    below001: number
+    below005: number
     /** The per-position p-values should be uniform on [0, 1]. */
     ksUniform: { statistic: number; pValue: number }
     /**
@@ -75,7 +85,8 @@ export function runRngReport(options: RngReportOptions): RngReport {
   const games = options.games
   if (!Number.isInteger(games) || games < 1) throw new RangeError('--games must be a positive integer')
   const wordsPerGame = options.wordsPerGame ?? 96
-  if (!Number.isInteger(wordsPerGame) || wordsPerGame < 1 || wordsPerGame > 1 << 24) throw new RangeError('--words-per-game must be 1..16777216')
+  if (!Number.isInteger(wordsPerGame) || wordsPerGame < 1 || wordsPerGame > 1 << 24)
+    throw new RangeError('--words-per-game must be 1..16777216')
   const counts = new Float64Array(n * n) // counts[position * n + (ball - 1)]
   const started = performance.now()
   let fd: number | null = options.out ? openSync(options.out, 'w') : null
@@ -129,17 +140,24 @@ export function runRngReport(options: RngReportOptions): RngReport {
     if (c > max.count) max = { ball: i + 1, count: c }
   })
   return {
-    version: 'bolillo-rng-report-v1', games, ballCount: n, entropySource: options.entropy.name,
+    version: 'bolillo-rng-report-v1',
+    games,
+    ballCount: n,
+    entropySource: options.entropy.name,
     seconds: (performance.now() - started) / 1000,
     firstBall: { ...firstTest, counts: first, min, max },
     positions,
     positionSummary: {
-      minPValue: Math.min(...pvals), maxPValue: Math.max(...pvals),
-      below001: pvals.filter((p) => p < 0.01).length, below005: pvals.filter((p) => p < 0.05).length,
+      minPValue: Math.min(...pvals),
+      maxPValue: Math.max(...pvals),
+      below001: pvals.filter((p) => p < 0.01).length,
+      below005: pvals.filter((p) => p < 0.05).length,
       ksUniform: ksUniform(pvals),
       table: { statistic: tableStatistic, df: tableDf, pValue: chiSquarePValue(tableStatistic, tableDf), rawSum },
     },
-    raw: options.out ? { file: options.out, bytes: written, wordsPerGame, dieharder: `dieharder -a -g 201 -f ${options.out}` } : null,
+    raw: options.out
+      ? { file: options.out, bytes: written, wordsPerGame, dieharder: `dieharder -a -g 201 -f ${options.out}` }
+      : null,
   }
 }
 
@@ -160,7 +178,11 @@ export function formatRngReport(r: RngReport): string {
     `  by position: ${r.positions.map((p) => `${p.position}:${p.pValue.toFixed(3)}`).join(' ')}`,
   ]
   if (r.raw) {
-    lines.push('', `Raw stream: ${r.raw.bytes} bytes (${r.raw.wordsPerGame} uint32 per game, little-endian) in ${r.raw.file}`, `  test it with: ${r.raw.dieharder}`)
+    lines.push(
+      '',
+      `Raw stream: ${r.raw.bytes} bytes (${r.raw.wordsPerGame} uint32 per game, little-endian) in ${r.raw.file}`,
+      `  test it with: ${r.raw.dieharder}`,
+    )
   }
   return lines.join('\n') + '\n'
 }

@@ -13,14 +13,24 @@ const run = promisify(execFile)
 
 async function bolillo(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), ...args], { env: { ...process.env, ...env } })
+    const r = await run(process.execPath, [join(process.cwd(), 'bin', 'bolillo.mjs'), ...args], {
+      env: { ...process.env, ...env },
+    })
     return { code: 0, stdout: r.stdout }
   } catch (err: any) {
     return { code: err.code as number, stdout: `${err.stdout}${err.stderr}` }
   }
 }
 
-interface Row { seq: number; at: string; type: string; scope: string; payload: string; prev_hash: string; hash: string }
+interface Row {
+  seq: number
+  at: string
+  type: string
+  scope: string
+  payload: string
+  prev_hash: string
+  hash: string
+}
 
 describe('npx bolillo verify-journal --checkpoints', () => {
   it('passes with a held checkpoint and catches a tail rewritten with fresh hashes', async () => {
@@ -30,7 +40,11 @@ describe('npx bolillo verify-journal --checkpoints', () => {
     const rows = db.prepare('SELECT * FROM journal ORDER BY seq').all() as Row[]
     const last = rows[rows.length - 1]
     const keys = loadOrCreateKeys(dir)
-    const cp = signCheckpoint({ privateKey: keys.privateKey, keyId: keys.publicInfo().keyId }, { seq: last.seq, hash: last.hash }, '2025-03-01T21:00:00.000Z')
+    const cp = signCheckpoint(
+      { privateKey: keys.privateKey, keyId: keys.publicInfo().keyId },
+      { seq: last.seq, hash: last.hash },
+      '2025-03-01T21:00:00.000Z',
+    )
     const file = join(dir, 'checkpoints.jsonl')
     writeFileSync(file, JSON.stringify(cp) + '\n')
 
@@ -44,7 +58,14 @@ describe('npx bolillo verify-journal --checkpoints', () => {
     const update = db.prepare('UPDATE journal SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?')
     for (const row of rows.slice(from - 1)) {
       const payload = { ...JSON.parse(row.payload), rewritten: true }
-      const rec: Omit<JournalRecord, 'hash'> = { seq: row.seq, at: row.at, type: row.type, scope: row.scope, payload, prevHash }
+      const rec: Omit<JournalRecord, 'hash'> = {
+        seq: row.seq,
+        at: row.at,
+        type: row.type,
+        scope: row.scope,
+        payload,
+        prevHash,
+      }
       prevHash = hashRecord(rec)
       update.run(JSON.stringify(payload), rec.prevHash, prevHash, row.seq)
     }

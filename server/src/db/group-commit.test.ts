@@ -26,18 +26,37 @@ describe('group commit on the storage port', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const committed = () => (reader.prepare('SELECT id FROM sold ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id)
+  const committed = () =>
+    (reader.prepare('SELECT id FROM sold ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id)
 
   it('writes the units that arrive together in one transaction, rolls a refused one back alone, and answers after the commit', async () => {
     const group = createGroupCommit(db)
     const seenAtAnswer: number[][] = []
-    const answers = Array.from({ length: 10 }, (_, i) => group.run(async (tx) => {
-      await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, `sale ${i}`])
-      if (i === 3) throw new DomainError('VOUCHER_SPENT', 'refused after its first write')
-      return i
-    }).then((v) => { seenAtAnswer.push(committed()); return v }))
+    const answers = Array.from({ length: 10 }, (_, i) =>
+      group
+        .run(async (tx) => {
+          await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, `sale ${i}`])
+          if (i === 3) throw new DomainError('VOUCHER_SPENT', 'refused after its first write')
+          return i
+        })
+        .then((v) => {
+          seenAtAnswer.push(committed())
+          return v
+        }),
+    )
     const settled = await Promise.allSettled(answers)
-    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'])
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ])
     expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'VOUCHER_SPENT' })
     expect(committed()).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9])
     // Every answer came after its commit: a second connection already saw all nine sales.
@@ -48,10 +67,14 @@ describe('group commit on the storage port', () => {
   it('bounds a batch by count, carrying the rest into the next batch in order', async () => {
     const group = createGroupCommit(db, { maxBatch: 3 })
     const order: number[] = []
-    await Promise.all(Array.from({ length: 7 }, (_, i) => group.run(async (tx) => {
-      await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, 'x'])
-      order.push(i)
-    })))
+    await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        group.run(async (tx) => {
+          await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [i, 'x'])
+          order.push(i)
+        }),
+      ),
+    )
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6])
     expect(group.stats()).toEqual({ batches: 3, units: 7 })
     expect(committed()).toEqual([0, 1, 2, 3, 4, 5, 6])
@@ -69,10 +92,14 @@ describe(`group commit with a constraint violation in one unit (${testPostgresUr
 
   it('rolls back only the unit whose statement failed; the batch commits the others', async () => {
     const group = createGroupCommit(db)
-    const settled = await Promise.allSettled([1, 2, 2, 3].map((id, i) => group.run(async (tx) => {
-      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [id * 10, `unit ${i}`])
-      await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [1000 + i, `second row of unit ${i}`])
-    })))
+    const settled = await Promise.allSettled(
+      [1, 2, 2, 3].map((id, i) =>
+        group.run(async (tx) => {
+          await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [id * 10, `unit ${i}`])
+          await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [1000 + i, `second row of unit ${i}`])
+        }),
+      ),
+    )
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
     expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
     const rows = await db.all<{ id: number }>('SELECT id FROM group_sold ORDER BY id')

@@ -14,7 +14,12 @@ import type { Database, Sql } from './database.ts'
 import { currentActor, type JournalActor } from '../shared/request-context.ts'
 import { journalUnitRefusal, sealedUnit } from '../shared/row-seal-database.ts'
 
-interface Unit { fn: (tx: Sql) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void; actor: JournalActor | undefined }
+interface Unit {
+  fn: (tx: Sql) => Promise<unknown>
+  resolve: (v: unknown) => void
+  reject: (e: unknown) => void
+  actor: JournalActor | undefined
+}
 
 export interface GroupCommit {
   /** Runs `fn` in the next batch's transaction, inside its own savepoint; resolves after that transaction commits. */

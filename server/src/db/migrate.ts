@@ -7,8 +7,12 @@ const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations'
 
 /** Applies every pending numbered migration (`NNNN_name.sql`), each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
-  const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)))
+  await db.run(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  )
+  const applied = new Set(
+    (await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
+  )
   // `NNNN_name.sql` runs everywhere; `NNNN_name.<engine>.sql` only on that engine (trigger syntax differs).
   const files = readdirSync(migrationsDir)
     .filter((f) => /^\d{4}_[^.]+(\.(sqlite|postgres))?\.sql$/.test(f))
@@ -23,7 +27,11 @@ export async function migrate(db: Database): Promise<string[]> {
       // Another node may have applied it meanwhile (transactions are serialised on both engines).
       if (await tx.get('SELECT version FROM schema_migrations WHERE version = ?', [version])) return
       for (const statement of splitStatements(sql)) await tx.run(statement)
-      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [version, file, new Date().toISOString()])
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        version,
+        file,
+        new Date().toISOString(),
+      ])
     })
     done.push(file)
   }

@@ -67,4 +67,5 @@ async function guard<T>(f: () => Promise<T>): Promise<T> {
 }
 
 /** The socket.io PostgreSQL adapter's table for large payloads (realtime/multi-node.ts creates it on start). */
-export const SOCKET_IO_ATTACHMENTS_DDL = 'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)'
+export const SOCKET_IO_ATTACHMENTS_DDL =
+  'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)'

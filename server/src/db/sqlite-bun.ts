@@ -6,6 +6,9 @@ export const engine: SqliteEngine = {
   driver: 'bun:sqlite',
   connect(file, options = {}) {
     // `strict: false` keeps positional `?` binding as better-sqlite3 does it; `create` only for read-write.
-    return new Database(file, options.readonly ? { readonly: true } : { create: true, readwrite: true }) as unknown as SqliteConnection
+    return new Database(
+      file,
+      options.readonly ? { readonly: true } : { create: true, readwrite: true },
+    ) as unknown as SqliteConnection
   },
 }

@@ -5,7 +5,14 @@
  */
 import { runtime } from '../shared/runtime.ts'
 import type { Database } from './database.ts'
-import { openConnection, sqliteDatabase, type SqliteConnection, type SqliteEngine, type SqliteOptions, type Synchronous } from './sqlite-shared.ts'
+import {
+  openConnection,
+  sqliteDatabase,
+  type SqliteConnection,
+  type SqliteEngine,
+  type SqliteOptions,
+  type Synchronous,
+} from './sqlite-shared.ts'
 
 export { sqlOver, type SqliteConnection, type SqliteOptions } from './sqlite-shared.ts'
 

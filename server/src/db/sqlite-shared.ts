@@ -45,7 +45,11 @@ export function connectionPragmas(synchronous: Synchronous): string[] {
 }
 
 /** Opens one read-write connection to `file` (creating its folder) with {@link connectionPragmas}. */
-export function openConnection(engine: SqliteEngine, file: string, synchronous: Synchronous = 'FULL'): SqliteConnection {
+export function openConnection(
+  engine: SqliteEngine,
+  file: string,
+  synchronous: Synchronous = 'FULL',
+): SqliteConnection {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const db = engine.connect(file)
   for (const pragma of connectionPragmas(synchronous)) db.exec(`PRAGMA ${pragma}`)
@@ -88,7 +92,9 @@ export function sqliteDatabase(db: SqliteConnection): Database {
   const writerGate = new Int32Array(new SharedArrayBuffer(4))
   const gated = <T>(p: () => Promise<T>): Promise<T> => {
     Atomics.add(writerGate, 0, 1)
-    return p().finally(() => { if (Atomics.sub(writerGate, 0, 1) === 1) Atomics.notify(writerGate, 0) })
+    return p().finally(() => {
+      if (Atomics.sub(writerGate, 0, 1) === 1) Atomics.notify(writerGate, 0)
+    })
   }
   // Both drivers are synchronous but our port is async: transactions are queued so that two of them
   // never interleave on the one connection.

@@ -5,6 +5,9 @@ import type { SqliteConnection, SqliteEngine } from './sqlite-shared.ts'
 export const engine: SqliteEngine = {
   driver: 'better-sqlite3',
   connect(file, options = {}) {
-    return new BetterSqlite3(file, options.readonly ? { readonly: true, fileMustExist: true } : {}) as unknown as SqliteConnection
+    return new BetterSqlite3(
+      file,
+      options.readonly ? { readonly: true, fileMustExist: true } : {},
+    ) as unknown as SqliteConnection
   },
 }

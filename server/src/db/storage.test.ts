@@ -17,23 +17,33 @@ describe(`storage port (${testPostgresUrl ? 'postgres' : `sqlite on ${runtime}`}
   let db: Database
   beforeAll(async () => {
     db = await openTestDatabase()
-    await db.run('CREATE TABLE t_parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, n INTEGER NOT NULL CHECK (n > 0))')
+    await db.run(
+      'CREATE TABLE t_parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, n INTEGER NOT NULL CHECK (n > 0))',
+    )
     await db.run('CREATE TABLE t_child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES t_parent (id))')
   })
-  afterAll(async () => { await db.close() })
+  afterAll(async () => {
+    await db.close()
+  })
 
   it('has every migration applied once: a second run applies none', async () => {
-    const versions = (await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version))
+    const versions = (await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map(
+      (r) => Number(r.version),
+    )
     expect(versions.length).toBeGreaterThanOrEqual(8)
     expect(versions).toEqual([...versions].sort((a, b) => a - b))
     expect(await migrate(db)).toEqual([])
   })
 
   it('answers rows, undefined for no row, and the number of rows changed', async () => {
-    expect(await db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?), (?, ?, ?)', [1, 'uno', 1, 2, 'dos', 2])).toEqual({ changes: 2 })
+    expect(
+      await db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?), (?, ?, ?)', [1, 'uno', 1, 2, 'dos', 2]),
+    ).toEqual({ changes: 2 })
     expect(await db.get('SELECT name FROM t_parent WHERE id = ?', [2])).toEqual({ name: 'dos' })
     expect(await db.get('SELECT name FROM t_parent WHERE id = ?', [99])).toBeUndefined()
-    expect((await db.all<{ id: number }>('SELECT id FROM t_parent ORDER BY id')).map((r) => Number(r.id))).toEqual([1, 2])
+    expect((await db.all<{ id: number }>('SELECT id FROM t_parent ORDER BY id')).map((r) => Number(r.id))).toEqual([
+      1, 2,
+    ])
     expect(await db.run('UPDATE t_parent SET n = n + 1 WHERE id > ?', [0])).toEqual({ changes: 2 })
   })
 
@@ -42,25 +52,33 @@ describe(`storage port (${testPostgresUrl ? 'postgres' : `sqlite on ${runtime}`}
     expect(await code(db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [3, 'tres', 0]))).toBe('CONFLICT')
     expect(await code(db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [3, null, 1]))).toBe('CONFLICT')
     expect(await code(db.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [1, 42]))).toBe('CONFLICT')
-    expect(await code(db.transaction((tx) => tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [1, 42])))).toBe('CONFLICT')
+    expect(
+      await code(db.transaction((tx) => tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [1, 42]))),
+    ).toBe('CONFLICT')
     // Other errors are not dressed up as domain errors.
     await expect(db.get('SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/)
   })
 
   it('takes a row lock with SELECT ... FOR UPDATE on either engine (SQLite: implied by its write lock)', async () => {
     // Issue 23: a shift's movements and its close both lock the shift's row; the same SQL runs on both engines.
-    const row = await db.transaction((tx) => tx.get<{ name: string }>('SELECT name FROM t_parent WHERE id = ? FOR UPDATE', [1]))
+    const row = await db.transaction((tx) =>
+      tx.get<{ name: string }>('SELECT name FROM t_parent WHERE id = ? FOR UPDATE', [1]),
+    )
     expect(row).toEqual({ name: 'uno' })
     // Not a blind rewrite: only a trailing clause is dropped, and a wrong statement still fails.
-    await expect(db.transaction((tx) => tx.get('SELECT name FROM t_parent WHERE id = ? FOR UPDATE NOWAIT SKIP', [1]))).rejects.toThrow()
+    await expect(
+      db.transaction((tx) => tx.get('SELECT name FROM t_parent WHERE id = ? FOR UPDATE NOWAIT SKIP', [1])),
+    ).rejects.toThrow()
   })
 
   it('rolls a failed transaction back whole and commits a good one', async () => {
-    await expect(db.transaction(async (tx) => {
-      await tx.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [10, 'diez', 1])
-      await tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [10, 10])
-      throw new Error('change of mind')
-    })).rejects.toThrow('change of mind')
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [10, 'diez', 1])
+        await tx.run('INSERT INTO t_child (id, parent_id) VALUES (?, ?)', [10, 10])
+        throw new Error('change of mind')
+      }),
+    ).rejects.toThrow('change of mind')
     expect(await db.get('SELECT id FROM t_parent WHERE id = ?', [10])).toBeUndefined()
     expect(await db.get('SELECT id FROM t_child WHERE id = ?', [10])).toBeUndefined()
     const out = await db.transaction(async (tx) => {
@@ -73,11 +91,15 @@ describe(`storage port (${testPostgresUrl ? 'postgres' : `sqlite on ${runtime}`}
 
   it('never interleaves two transactions: concurrent read-modify-write loses no update', async () => {
     await db.run('INSERT INTO t_parent (id, name, n) VALUES (?, ?, ?)', [20, 'contador', 1])
-    await Promise.all(Array.from({ length: 20 }, () => db.transaction(async (tx) => {
-      const { n } = (await tx.get<{ n: number }>('SELECT n FROM t_parent WHERE id = ?', [20]))!
-      await new Promise((r) => setTimeout(r, 1))
-      await tx.run('UPDATE t_parent SET n = ? WHERE id = ?', [Number(n) + 1, 20])
-    })))
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.transaction(async (tx) => {
+          const { n } = (await tx.get<{ n: number }>('SELECT n FROM t_parent WHERE id = ?', [20]))!
+          await new Promise((r) => setTimeout(r, 1))
+          await tx.run('UPDATE t_parent SET n = ? WHERE id = ?', [Number(n) + 1, 20])
+        }),
+      ),
+    )
     expect(Number((await db.get<{ n: number }>('SELECT n FROM t_parent WHERE id = ?', [20]))!.n)).toBe(21)
   })
 })
@@ -91,7 +113,10 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
   })
 
   it('opens every connection in WAL with the asked synchronous level, foreign keys on and a busy timeout', async () => {
-    for (const [level, value] of [['FULL', 2], ['NORMAL', 1]] as const) {
+    for (const [level, value] of [
+      ['FULL', 2],
+      ['NORMAL', 1],
+    ] as const) {
       const conn = await openSqliteConnection(join(dir, `pragmas-${level}.sqlite`), level)
       try {
         expect(conn.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
@@ -108,7 +133,9 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
     const db = await openSqlite(join(dir, 'journal.sqlite'))
     try {
       await migrate(db)
-      await db.run("INSERT INTO journal (seq, at, type, scope, payload, prev_hash, hash) VALUES (1, '2026-01-01T00:00:00Z', 't', 's', '{}', 'x', 'y')")
+      await db.run(
+        "INSERT INTO journal (seq, at, type, scope, payload, prev_hash, hash) VALUES (1, '2026-01-01T00:00:00Z', 't', 's', '{}', 'x', 'y')",
+      )
       expect(await code(db.run("UPDATE journal SET payload = '[]' WHERE seq = 1"))).toBe('CONFLICT')
       expect(await code(db.run('DELETE FROM journal'))).toBe('CONFLICT')
       expect(await db.get('SELECT payload FROM journal WHERE seq = 1')).toEqual({ payload: '{}' })
@@ -126,8 +153,13 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
       await db.run('CREATE TABLE g (id INTEGER PRIMARY KEY)')
       expect(Atomics.load(gate, 0)).toBe(0)
       let release!: () => void
-      const held = new Promise<void>((r) => { release = r })
-      const first = db.transaction(async (tx) => { await tx.run('INSERT INTO g (id) VALUES (1)'); await held })
+      const held = new Promise<void>((r) => {
+        release = r
+      })
+      const first = db.transaction(async (tx) => {
+        await tx.run('INSERT INTO g (id) VALUES (1)')
+        await held
+      })
       const second = db.transaction((tx) => tx.run('INSERT INTO g (id) VALUES (2)'))
       await new Promise((r) => setTimeout(r, 10))
       expect(Atomics.load(gate, 0)).toBe(2)

@@ -60,12 +60,16 @@ export function createBlowerControl(opts: BlowerControlOptions) {
   const minConfidence = opts.minConfidence ?? 90
   const releaseTimeoutMs = opts.releaseTimeoutMs ?? 10_000
   const attached = new Set<Attached>()
-  const waiters = new Map<string, { resolve: (o: ReleaseOutcome) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>()
+  const waiters = new Map<
+    string,
+    { resolve: (o: ReleaseOutcome) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
+  >()
   const pendingReads = new Map<string, BallRead>()
   const now = () => opts.clock.now().toISOString()
   const scopeOf = (g: GameLink) => `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
 
-  const byDevice = (deviceId: string) => [...attached].find((a) => a.deviceId === deviceId && a.online) ?? [...attached].find((a) => a.deviceId === deviceId)
+  const byDevice = (deviceId: string) =>
+    [...attached].find((a) => a.deviceId === deviceId && a.online) ?? [...attached].find((a) => a.deviceId === deviceId)
 
   async function journal(type: string, scope: string, payload: Record<string, unknown>) {
     await db.transaction((tx) => appendJournal(tx, { at: now(), type, scope, payload }))
@@ -99,7 +103,12 @@ export function createBlowerControl(opts: BlowerControlOptions) {
   async function onConnection(a: Attached, change: ConnectionChange) {
     if (change.connected && change.identity) {
       a.deviceId = change.identity.deviceId
-      const r = await devices.bringOnline({ deviceId: change.identity.deviceId, sealCode: change.identity.sealCode, firmware: change.identity.firmware, port: a.reader.label })
+      const r = await devices.bringOnline({
+        deviceId: change.identity.deviceId,
+        sealCode: change.identity.sealCode,
+        firmware: change.identity.firmware,
+        port: a.reader.label,
+      })
       a.online = r.ok
       a.refusal = r.ok ? null : r.error
       if (!r.ok) log.warn(`blower ${change.identity.deviceId} refused: ${r.error.message}`)
@@ -110,7 +119,11 @@ export function createBlowerControl(opts: BlowerControlOptions) {
     a.online = false
     if (!a.deviceId || !wasOnline) return
     await devices.recordOffline(a.deviceId, change.reason)
-    await trouble(a.deviceId, { deviceId: a.deviceId, code: 'OTHER', detail: `disconnected: ${change.reason}` }, 'DISCONNECTED')
+    await trouble(
+      a.deviceId,
+      { deviceId: a.deviceId, code: 'OTHER', detail: `disconnected: ${change.reason}` },
+      'DISCONNECTED',
+    )
   }
 
   /** A fault or a lost device: the outcome depends on whether the first ball is out (BNG-80, BNG-81). */
@@ -123,7 +136,13 @@ export function createBlowerControl(opts: BlowerControlOptions) {
     }
     settle(g.id, new DomainError('DEVICE_UNAVAILABLE', `blower ${deviceId} ${what}`, { deviceId }))
     const state = await bingo.getGameState(g.id)
-    await journal('device.fault', scopeOf(g), { gameId: g.id, deviceId, code: label, detail: fault.detail, ballsDrawn: state.balls.length })
+    await journal('device.fault', scopeOf(g), {
+      gameId: g.id,
+      deviceId,
+      code: label,
+      detail: fault.detail,
+      ballsDrawn: state.balls.length,
+    })
     const note = `blower ${deviceId} ${what} (declared by the draw server)`
     if (state.balls.length === 0 && PRE_FIRST_BALL.includes(state.status)) {
       await bingo.declareIncident({ gameId: g.id, kind: 'device-failure-before-first-ball', note })
@@ -140,23 +159,50 @@ export function createBlowerControl(opts: BlowerControlOptions) {
 
   async function onBall(a: Attached, read: BallRead) {
     if (!a.online || !a.deviceId) {
-      await journal('device.ball_ignored', `device:${read.deviceId}`, { deviceId: read.deviceId, ball: read.ball, seq: read.seq, reason: a.refusal?.message ?? 'device not online' })
+      await journal('device.ball_ignored', `device:${read.deviceId}`, {
+        deviceId: read.deviceId,
+        ball: read.ball,
+        seq: read.seq,
+        reason: a.refusal?.message ?? 'device not online',
+      })
       return
     }
     const g = await gameOf(a.deviceId)
     if (!g || !DRAWABLE.includes(g.status)) {
-      await journal('device.ball_ignored', g ? scopeOf(g) : `device:${a.deviceId}`, { deviceId: a.deviceId, ball: read.ball, seq: read.seq, confidence: read.confidence, reason: g ? `game ${g.id} is ${g.status}` : 'no game is being drawn with this blower' })
+      await journal('device.ball_ignored', g ? scopeOf(g) : `device:${a.deviceId}`, {
+        deviceId: a.deviceId,
+        ball: read.ball,
+        seq: read.seq,
+        confidence: read.confidence,
+        reason: g ? `game ${g.id} is ${g.status}` : 'no game is being drawn with this blower',
+      })
       return
     }
     if (pendingReads.has(g.id)) {
       // A second ball while one waits for confirmation: two balls out at once is an irregularity of the mechanism.
-      await irregular(g, read, `ball ${read.ball} came out while ball ${pendingReads.get(g.id)!.ball} awaited confirmation`)
+      await irregular(
+        g,
+        read,
+        `ball ${read.ball} came out while ball ${pendingReads.get(g.id)!.ball} awaited confirmation`,
+      )
       return
     }
     if (read.confidence < minConfidence) {
       pendingReads.set(g.id, read)
-      await journal('ball.read_unconfirmed', scopeOf(g), { gameId: g.id, deviceId: a.deviceId, ball: read.ball, confidence: read.confidence, seq: read.seq, minConfidence })
-      settle(g.id, { outcome: 'needs-confirmation', ball: read.ball, confidence: read.confidence, state: await bingo.getGameState(g.id) })
+      await journal('ball.read_unconfirmed', scopeOf(g), {
+        gameId: g.id,
+        deviceId: a.deviceId,
+        ball: read.ball,
+        confidence: read.confidence,
+        seq: read.seq,
+        minConfidence,
+      })
+      settle(g.id, {
+        outcome: 'needs-confirmation',
+        ball: read.ball,
+        confidence: read.confidence,
+        state: await bingo.getGameState(g.id),
+      })
       return
     }
     await record(g, read.ball, read)
@@ -164,8 +210,20 @@ export function createBlowerControl(opts: BlowerControlOptions) {
 
   async function irregular(g: GameLink, read: BallRead, reason: string): Promise<ReleaseOutcome> {
     pendingReads.delete(g.id)
-    await journal('device.fault', scopeOf(g), { gameId: g.id, deviceId: read.deviceId, code: 'BALL_IRREGULARITY', detail: reason, ball: read.ball, seq: read.seq, confidence: read.confidence })
-    const state = await bingo.declareIncident({ gameId: g.id, kind: 'ball-irregularity', note: `reader ${read.deviceId}: ${reason} (frame ${read.seq}, declared by the draw server)` })
+    await journal('device.fault', scopeOf(g), {
+      gameId: g.id,
+      deviceId: read.deviceId,
+      code: 'BALL_IRREGULARITY',
+      detail: reason,
+      ball: read.ball,
+      seq: read.seq,
+      confidence: read.confidence,
+    })
+    const state = await bingo.declareIncident({
+      gameId: g.id,
+      kind: 'ball-irregularity',
+      note: `reader ${read.deviceId}: ${reason} (frame ${read.seq}, declared by the draw server)`,
+    })
     const outcome: ReleaseOutcome = { outcome: 'ball-irregularity', ball: read.ball, reason, state }
     settle(g.id, outcome)
     return outcome
@@ -178,9 +236,18 @@ export function createBlowerControl(opts: BlowerControlOptions) {
       settle(g.id, outcome)
       return outcome
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'BALL_ALREADY_DRAWN') return irregular(g, read, `ball ${ball} was already drawn in this game: duplicate ball (BNG-82)`)
-      if (err instanceof DomainError && err.code === 'BALL_OUT_OF_RANGE') return irregular(g, read, `ball ${ball} is not in the set: defective or foreign ball (BNG-82)`)
-      await journal('device.ball_rejected', scopeOf(g), { gameId: g.id, deviceId: read.deviceId, ball, seq: read.seq, code: err instanceof DomainError ? err.code : 'INTERNAL', reason: (err as Error).message })
+      if (err instanceof DomainError && err.code === 'BALL_ALREADY_DRAWN')
+        return irregular(g, read, `ball ${ball} was already drawn in this game: duplicate ball (BNG-82)`)
+      if (err instanceof DomainError && err.code === 'BALL_OUT_OF_RANGE')
+        return irregular(g, read, `ball ${ball} is not in the set: defective or foreign ball (BNG-82)`)
+      await journal('device.ball_rejected', scopeOf(g), {
+        gameId: g.id,
+        deviceId: read.deviceId,
+        ball,
+        seq: read.seq,
+        code: err instanceof DomainError ? err.code : 'INTERNAL',
+        reason: (err as Error).message,
+      })
       settle(g.id, err as Error)
       throw err
     }
@@ -188,17 +255,28 @@ export function createBlowerControl(opts: BlowerControlOptions) {
 
   async function blowerFor(gameId: string): Promise<{ g: GameLink; a: Attached }> {
     const g = await gameLink(gameId)
-    if (g.draw_source !== 'blower' || !g.device_id) throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is not drawn by a blower (it is ${g.draw_source})`, { drawSource: g.draw_source })
+    if (g.draw_source !== 'blower' || !g.device_id)
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${gameId} is not drawn by a blower (it is ${g.draw_source})`, {
+        drawSource: g.draw_source,
+      })
     const a = byDevice(g.device_id)
-    if (!a) throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not connected`, { deviceId: g.device_id })
+    if (!a)
+      throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not connected`, { deviceId: g.device_id })
     if (a.refusal && !a.online && a.reader.connected && a.reader.identity) {
       // Refused at its HELLO; the registry may have been put right since (registered, sealed, reactivated).
-      await new Promise<void>((resolve) => serial(a, async () => {
-        try { await onConnection(a, { connected: true, identity: a.reader.identity, reason: 'recheck' }) } finally { resolve() }
-      }))
+      await new Promise<void>((resolve) =>
+        serial(a, async () => {
+          try {
+            await onConnection(a, { connected: true, identity: a.reader.identity, reason: 'recheck' })
+          } finally {
+            resolve()
+          }
+        }),
+      )
     }
     if (a.refusal && !a.online) throw a.refusal
-    if (!a.online || !a.reader.connected) throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not online`, { deviceId: g.device_id })
+    if (!a.online || !a.reader.connected)
+      throw new DomainError('DEVICE_UNAVAILABLE', `blower ${g.device_id} is not online`, { deviceId: g.device_id })
     await devices.assertUsable(db, g.device_id)
     return { g, a }
   }
@@ -213,8 +291,12 @@ export function createBlowerControl(opts: BlowerControlOptions) {
         reader.onFault((f) => serial(a, () => onFault(a, f))),
         reader.onBall((b) => serial(a, () => onBall(a, b))),
       )
-      if (reader.connected && reader.identity) serial(a, () => onConnection(a, { connected: true, identity: reader.identity, reason: 'hello' }))
-      return () => { for (const off of a.offs) off(); attached.delete(a) }
+      if (reader.connected && reader.identity)
+        serial(a, () => onConnection(a, { connected: true, identity: reader.identity, reason: 'hello' }))
+      return () => {
+        for (const off of a.offs) off()
+        attached.delete(a)
+      }
     },
 
     /** Waits until every event received so far has been handled (tests, shutdown). */
@@ -235,12 +317,29 @@ export function createBlowerControl(opts: BlowerControlOptions) {
     /** Caller: "release next ball". Resolves with what the reader read and what it led to. */
     async release(gameId: string): Promise<ReleaseOutcome> {
       const { g, a } = await blowerFor(gameId)
-      if (!DRAWABLE.includes(g.status)) throw new DomainError('ILLEGAL_TRANSITION', `cannot draw game ${gameId} while it is ${g.status}`, { status: g.status })
-      if (pendingReads.has(gameId)) throw new DomainError('ILLEGAL_TRANSITION', `ball ${pendingReads.get(gameId)!.ball} awaits the floor manager's confirmation`, { pending: pendingReads.get(gameId) })
+      if (!DRAWABLE.includes(g.status))
+        throw new DomainError('ILLEGAL_TRANSITION', `cannot draw game ${gameId} while it is ${g.status}`, {
+          status: g.status,
+        })
+      if (pendingReads.has(gameId))
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `ball ${pendingReads.get(gameId)!.ball} awaits the floor manager's confirmation`,
+          { pending: pendingReads.get(gameId) },
+        )
       if (waiters.has(gameId)) throw new DomainError('CONFLICT', 'a ball is already on its way')
       if (a.reader.state !== 'MIXING' && a.reader.state !== 'READY') await a.reader.start()
       const result = new Promise<ReleaseOutcome>((resolve, reject) => {
-        const timer = setTimeout(() => { waiters.delete(gameId); reject(new DomainError('DEVICE_UNAVAILABLE', `no ball read from blower ${g.device_id} within ${releaseTimeoutMs} ms`, { deviceId: g.device_id })) }, releaseTimeoutMs)
+        const timer = setTimeout(() => {
+          waiters.delete(gameId)
+          reject(
+            new DomainError(
+              'DEVICE_UNAVAILABLE',
+              `no ball read from blower ${g.device_id} within ${releaseTimeoutMs} ms`,
+              { deviceId: g.device_id },
+            ),
+          )
+        }, releaseTimeoutMs)
         waiters.set(gameId, { resolve, reject, timer })
       })
       try {
@@ -260,7 +359,16 @@ export function createBlowerControl(opts: BlowerControlOptions) {
       if (!read) throw new DomainError('ILLEGAL_TRANSITION', `no read of game ${gameId} awaits confirmation`)
       const g = await gameLink(gameId)
       if (ball !== read.ball) {
-        await journal('device.misread', scopeOf(g), { gameId, deviceId: read.deviceId, readBall: read.ball, actualBall: ball, confidence: read.confidence, seq: read.seq, confirmedBy, rule: 'BNG-83' })
+        await journal('device.misread', scopeOf(g), {
+          gameId,
+          deviceId: read.deviceId,
+          readBall: read.ball,
+          actualBall: ball,
+          confidence: read.confidence,
+          seq: read.seq,
+          confirmedBy,
+          rule: 'BNG-83',
+        })
       }
       pendingReads.delete(gameId)
       try {
@@ -275,15 +383,26 @@ export function createBlowerControl(opts: BlowerControlOptions) {
       const g = await gameLink(gameId)
       const a = g.device_id ? byDevice(g.device_id) : undefined
       return {
-        gameId, drawSource: g.draw_source, deviceId: g.device_id ?? null,
-        attached: Boolean(a), online: Boolean(a?.online && a.reader.connected), state: a?.reader.state ?? null,
+        gameId,
+        drawSource: g.draw_source,
+        deviceId: g.device_id ?? null,
+        attached: Boolean(a),
+        online: Boolean(a?.online && a.reader.connected),
+        state: a?.reader.state ?? null,
         refusal: a?.refusal ? { code: a.refusal.code, message: a.refusal.message } : null,
-        pendingRead: pendingReads.get(gameId) ?? null, minConfidence,
+        pendingRead: pendingReads.get(gameId) ?? null,
+        minConfidence,
       }
     },
 
     list() {
-      return [...attached].map((a) => ({ port: a.reader.label, deviceId: a.deviceId, online: a.online && a.reader.connected, state: a.reader.state, refusal: a.refusal?.message ?? null }))
+      return [...attached].map((a) => ({
+        port: a.reader.label,
+        deviceId: a.deviceId,
+        online: a.online && a.reader.connected,
+        state: a.reader.state,
+        refusal: a.refusal?.message ?? null,
+      }))
     },
 
     async close(): Promise<void> {

@@ -10,8 +10,24 @@ import type { BingoHooks } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  activeExtractorsOfHall, activePartsOf, blowerOfGame, DEVICE_PATCH_FIELDS, deviceById, deviceBySealCode, deviceOfGame, insertDevice, insertGameDevice, isDeviceRegistered, isHallRegistered,
-  isSealCodeTaken, listDevices, markDeviceSeen, setDeviceField, setDeviceStatus, touchDevice, type DeviceRow,
+  activeExtractorsOfHall,
+  activePartsOf,
+  blowerOfGame,
+  DEVICE_PATCH_FIELDS,
+  deviceById,
+  deviceBySealCode,
+  deviceOfGame,
+  insertDevice,
+  insertGameDevice,
+  isDeviceRegistered,
+  isHallRegistered,
+  isSealCodeTaken,
+  listDevices,
+  markDeviceSeen,
+  setDeviceField,
+  setDeviceStatus,
+  touchDevice,
+  type DeviceRow,
 } from './store.ts'
 
 export { DeviceKind, DeviceStatus } from './kinds.ts'
@@ -45,9 +61,23 @@ export interface Device {
 
 function toDevice(r: DeviceRow): Device {
   return {
-    id: r.id, hallId: r.hall_id, kind: r.kind, name: r.name, manufacturer: r.manufacturer, model: r.model, serialNo: r.serial_no,
-    sealCode: r.seal_code, certificateId: r.certificate_id, certificateExpiresAt: r.certificate_expires_at, typeApprovalNo: r.type_approval_no ?? null, parentId: r.parent_id,
-    status: r.status, firmware: r.firmware, lastSeenAt: r.last_seen_at, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    hallId: r.hall_id,
+    kind: r.kind,
+    name: r.name,
+    manufacturer: r.manufacturer,
+    model: r.model,
+    serialNo: r.serial_no,
+    sealCode: r.seal_code,
+    certificateId: r.certificate_id,
+    certificateExpiresAt: r.certificate_expires_at,
+    typeApprovalNo: r.type_approval_no ?? null,
+    parentId: r.parent_id,
+    status: r.status,
+    firmware: r.firmware,
+    lastSeenAt: r.last_seen_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   }
 }
 
@@ -55,11 +85,18 @@ function toDevice(r: DeviceRow): Device {
  * Why a device may not take part in play at `now` (empty when it may). Pure: the reasons are stable words that
  * the refusal carries in its details.
  */
-export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'certificateExpiresAt' | 'status'> & { typeApprovalNo?: string | null }, now: Date, opts: { typeApproval?: boolean } = {}): string[] {
+export function deviceProblems(
+  d: Pick<Device, 'sealCode' | 'certificateId' | 'certificateExpiresAt' | 'status'> & {
+    typeApprovalNo?: string | null
+  },
+  now: Date,
+  opts: { typeApproval?: boolean } = {},
+): string[] {
   const problems: string[] = []
   if (!d.sealCode?.trim()) problems.push('no-seal-code')
   if (!d.certificateId?.trim()) problems.push('no-certificate')
-  else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime()) problems.push('certificate-expired')
+  else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime())
+    problems.push('certificate-expired')
   // BNG-31 / CFG-8: where the profile asks for it, a draw device is type-approved.
   if (opts.typeApproval && !d.typeApprovalNo?.trim()) problems.push('no-type-approval')
   if (d.status !== DeviceStatus.Active) problems.push(`status-${d.status}`)
@@ -67,7 +104,13 @@ export function deviceProblems(d: Pick<Device, 'sealCode' | 'certificateId' | 'c
 }
 
 /** A registered extraction device as a lotto or lottery draw records it (LOT-18, LNS-8). */
-export interface ExtractionDevice { id: string; name: string; sealCode: string; certificateId: string; hallId: string | null }
+export interface ExtractionDevice {
+  id: string
+  name: string
+  sealCode: string
+  certificateId: string
+  hallId: string | null
+}
 
 /**
  * LOT-18 / LNS-8 (002 §7.1.2.1, §7.3.3.1: "tómbolas, balotas o baloterías, recipientes (peceras) u otro similar ...
@@ -76,20 +119,44 @@ export interface ExtractionDevice { id: string; name: string; sealCode: string; 
  * and of the draw's hall: a device registered to a hall serves only draws held in that hall (`hallId`); an
  * operator-level device (no hall) serves any. DEVICE_NOT_CERTIFIED otherwise, with the reasons.
  */
-export async function extractionDevice(tx: Sql, ref: string | null | undefined, hallId: string | null | undefined, now: Date): Promise<ExtractionDevice> {
+export async function extractionDevice(
+  tx: Sql,
+  ref: string | null | undefined,
+  hallId: string | null | undefined,
+  now: Date,
+): Promise<ExtractionDevice> {
   const key = ref?.trim() ?? ''
   const row = key ? ((await deviceById(tx, key)) ?? (await deviceBySealCode(tx, key))) : undefined
-  if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `the extraction device "${key}" is not in the device registry: register the AJ-authorised tómbola or ball machine first (LOT-18, LNS-8)`, { rule: 'LNS-8', device: key, problems: ['not-registered'] })
+  if (!row)
+    throw new DomainError(
+      'DEVICE_NOT_CERTIFIED',
+      `the extraction device "${key}" is not in the device registry: register the AJ-authorised tómbola or ball machine first (LOT-18, LNS-8)`,
+      { rule: 'LNS-8', device: key, problems: ['not-registered'] },
+    )
   const problems = deviceProblems(toDevice(row), now)
   if (row.kind !== DeviceKind.Blower) problems.push(`kind-${row.kind}`)
   if (row.hall_id && row.hall_id !== (hallId ?? null)) problems.push('other-hall')
-  if (problems.length > 0) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${row.id} may not draw this lottery: ${problems.join(', ')} (LOT-18, LNS-8)`, { rule: 'LNS-8', deviceId: row.id, problems })
-  return { id: row.id, name: row.name, sealCode: row.seal_code!, certificateId: row.certificate_id!, hallId: row.hall_id }
+  if (problems.length > 0)
+    throw new DomainError(
+      'DEVICE_NOT_CERTIFIED',
+      `device ${row.id} may not draw this lottery: ${problems.join(', ')} (LOT-18, LNS-8)`,
+      { rule: 'LNS-8', deviceId: row.id, problems },
+    )
+  return {
+    id: row.id,
+    name: row.name,
+    sealCode: row.seal_code!,
+    certificateId: row.certificate_id!,
+    hallId: row.hall_id,
+  }
 }
 
 const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/
 const checkDate = (v: string | null | undefined) => {
-  if (v && Number.isNaN(Date.parse(v))) throw new DomainError('VALIDATION_FAILED', `certificateExpiresAt must be an ISO date, got ${JSON.stringify(v)}`, { field: 'certificateExpiresAt' })
+  if (v && Number.isNaN(Date.parse(v)))
+    throw new DomainError('VALIDATION_FAILED', `certificateExpiresAt must be an ISO date, got ${JSON.stringify(v)}`, {
+      field: 'certificateExpiresAt',
+    })
 }
 const text = (v: string | null | undefined, max = 120) => {
   if (v === undefined || v === null) return null
@@ -101,7 +168,8 @@ const text = (v: string | null | undefined, max = 120) => {
 export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
-  const scopeOf = (d: { hallId: string | null; id: string }) => (d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`)
+  const scopeOf = (d: { hallId: string | null; id: string }) =>
+    d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`
 
   async function load(tx: Sql, id: string): Promise<Device> {
     const row = await deviceById(tx, id)
@@ -110,41 +178,86 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   }
 
   /** Throws DEVICE_NOT_CERTIFIED unless the device (and any reader built into it) may take part in play now. */
-  async function assertUsable(tx: Sql, id: string, expect: { kinds?: readonly DeviceKind[]; hallId?: string; typeApproval?: boolean } = {}): Promise<Device> {
+  async function assertUsable(
+    tx: Sql,
+    id: string,
+    expect: { kinds?: readonly DeviceKind[]; hallId?: string; typeApproval?: boolean } = {},
+  ): Promise<Device> {
     const row = await deviceById(tx, id)
-    if (!row) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} is not in the device registry (GEN-7)`, { deviceId: id, problems: ['not-registered'], rule: 'GEN-7' })
+    if (!row)
+      throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} is not in the device registry (GEN-7)`, {
+        deviceId: id,
+        problems: ['not-registered'],
+        rule: 'GEN-7',
+      })
     const d = toDevice(row)
-    if (expect.kinds && !expect.kinds.includes(d.kind)) throw new DomainError('VALIDATION_FAILED', `device ${id} is a ${d.kind}, not a ${expect.kinds.join(' or ')}`, { deviceId: id })
-    if (expect.hallId && d.hallId && d.hallId !== expect.hallId) throw new DomainError('VALIDATION_FAILED', `device ${id} belongs to hall ${d.hallId}`, { deviceId: id })
+    if (expect.kinds && !expect.kinds.includes(d.kind))
+      throw new DomainError('VALIDATION_FAILED', `device ${id} is a ${d.kind}, not a ${expect.kinds.join(' or ')}`, {
+        deviceId: id,
+      })
+    if (expect.hallId && d.hallId && d.hallId !== expect.hallId)
+      throw new DomainError('VALIDATION_FAILED', `device ${id} belongs to hall ${d.hallId}`, { deviceId: id })
     const at = clock.now()
     const problems = deviceProblems(d, at, { typeApproval: expect.typeApproval })
-    if (problems.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`, { deviceId: id, problems, rule: 'GEN-7' })
+    if (problems.length)
+      throw new DomainError(
+        'DEVICE_NOT_CERTIFIED',
+        `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`,
+        { deviceId: id, problems, rule: 'GEN-7' },
+      )
     const parts = (await activePartsOf(tx, id)).map(toDevice)
     for (const p of parts) {
       const pp = deviceProblems(p, at, { typeApproval: expect.typeApproval })
-      if (pp.length) throw new DomainError('DEVICE_NOT_CERTIFIED', `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`, { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' })
+      if (pp.length)
+        throw new DomainError(
+          'DEVICE_NOT_CERTIFIED',
+          `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`,
+          { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' },
+        )
     }
     return d
   }
 
   async function register(input: RegisterDeviceInput): Promise<Device> {
-    if (!ID_RE.test(input.id)) throw new DomainError('VALIDATION_FAILED', 'device id must be 1-40 letters, digits or . _ : -', { field: 'id' })
-    if (!(Object.values(DeviceKind) as string[]).includes(input.kind)) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
+    if (!ID_RE.test(input.id))
+      throw new DomainError('VALIDATION_FAILED', 'device id must be 1-40 letters, digits or . _ : -', { field: 'id' })
+    if (!(Object.values(DeviceKind) as string[]).includes(input.kind))
+      throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
     checkDate(input.certificateExpiresAt)
     return db.transaction(async (tx) => {
-      if (await isDeviceRegistered(tx, input.id)) throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
-      if (input.hallId && !(await isHallRegistered(tx, input.hallId))) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
+      if (await isDeviceRegistered(tx, input.id))
+        throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
+      if (input.hallId && !(await isHallRegistered(tx, input.hallId)))
+        throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
       if (input.parentId) await load(tx, input.parentId)
       const sealCode = text(input.sealCode, 40)
-      if (sealCode && (await isSealCodeTaken(tx, sealCode))) throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
+      if (sealCode && (await isSealCodeTaken(tx, sealCode)))
+        throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
       const at = now()
       await insertDevice(tx, {
-        id: input.id, hall_id: input.hallId ?? null, kind: input.kind, name: text(input.name) ?? input.id, manufacturer: text(input.manufacturer), model: text(input.model),
-        serial_no: text(input.serialNo), seal_code: sealCode, certificate_id: text(input.certificateId), certificate_expires_at: text(input.certificateExpiresAt, 40), type_approval_no: text(input.typeApprovalNo, 60),
-        parent_id: input.parentId ?? null, firmware: text(input.firmware, 40), created_at: at, updated_at: at,
+        id: input.id,
+        hall_id: input.hallId ?? null,
+        kind: input.kind,
+        name: text(input.name) ?? input.id,
+        manufacturer: text(input.manufacturer),
+        model: text(input.model),
+        serial_no: text(input.serialNo),
+        seal_code: sealCode,
+        certificate_id: text(input.certificateId),
+        certificate_expires_at: text(input.certificateExpiresAt, 40),
+        type_approval_no: text(input.typeApprovalNo, 60),
+        parent_id: input.parentId ?? null,
+        firmware: text(input.firmware, 40),
+        created_at: at,
+        updated_at: at,
       })
       const d = await load(tx, input.id)
-      await appendJournal(tx, { at, type: 'device.registered', scope: scopeOf(d), payload: { device: d, problems: deviceProblems(d, clock.now()), rule: 'GEN-7' } })
+      await appendJournal(tx, {
+        at,
+        type: 'device.registered',
+        scope: scopeOf(d),
+        payload: { device: d, problems: deviceProblems(d, clock.now()), rule: 'GEN-7' },
+      })
       return d
     })
   }
@@ -158,9 +271,13 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const changes: Record<string, { from: unknown; to: unknown }> = {}
       for (const key of DEVICE_PATCH_FIELDS) {
         if (!(key in patch)) continue
-        const value = key === 'hallId' || key === 'parentId' ? (patch[key] ?? null) : text(patch[key] as string | null, key === 'name' ? 120 : key === 'typeApprovalNo' ? 60 : 40)
+        const value =
+          key === 'hallId' || key === 'parentId'
+            ? (patch[key] ?? null)
+            : text(patch[key] as string | null, key === 'name' ? 120 : key === 'typeApprovalNo' ? 60 : 40)
         if (value === before[key]) continue
-        if (key === 'sealCode' && value && (await isSealCodeTaken(tx, String(value), id))) throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
+        if (key === 'sealCode' && value && (await isSealCodeTaken(tx, String(value), id)))
+          throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
         if (key === 'parentId' && value) await load(tx, String(value))
         await setDeviceField(tx, id, key, value)
         changes[key] = { from: before[key], to: value }
@@ -169,14 +286,20 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const at = now()
       await touchDevice(tx, id, at)
       const after = await load(tx, id)
-      await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(after), payload: { deviceId: id, by, changes, problems: deviceProblems(after, clock.now()), rule: 'GEN-7' } })
+      await appendJournal(tx, {
+        at,
+        type: 'device.updated',
+        scope: scopeOf(after),
+        payload: { deviceId: id, by, changes, problems: deviceProblems(after, clock.now()), rule: 'GEN-7' },
+      })
       return after
     })
   }
 
   /** Active <-> suspended; retired is final (GEN-7: a device found without a seal is removed until regularised). */
   async function setStatus(id: string, status: DeviceStatus, reason: string, by: string): Promise<Device> {
-    if (!(Object.values(DeviceStatus) as string[]).includes(status)) throw new DomainError('VALIDATION_FAILED', `unknown status ${status}`, { field: 'status' })
+    if (!(Object.values(DeviceStatus) as string[]).includes(status))
+      throw new DomainError('VALIDATION_FAILED', `unknown status ${status}`, { field: 'status' })
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
       if (before.status === status) return before
@@ -184,7 +307,12 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       const at = now()
       await setDeviceStatus(tx, id, status, at)
       const after = await load(tx, id)
-      await appendJournal(tx, { at, type: 'device.status_changed', scope: scopeOf(after), payload: { deviceId: id, from: before.status, to: status, reason: reason.slice(0, 500), by } })
+      await appendJournal(tx, {
+        at,
+        type: 'device.status_changed',
+        scope: scopeOf(after),
+        payload: { deviceId: id, from: before.status, to: status, reason: reason.slice(0, 500), by },
+      })
       return after
     })
   }
@@ -193,24 +321,54 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
    * A device says who it is (HELLO): it comes online only if it is registered, usable, and shows the seal code on
    * record (GEN-7: "refuse to bring online a device that has no recorded seal code"). Journaled either way.
    */
-  async function bringOnline(hello: { deviceId: string; sealCode: string; firmware: string; port: string }): Promise<{ ok: true; device: Device } | { ok: false; error: DomainError }> {
+  async function bringOnline(hello: {
+    deviceId: string
+    sealCode: string
+    firmware: string
+    port: string
+  }): Promise<{ ok: true; device: Device } | { ok: false; error: DomainError }> {
     return db.transaction(async (tx) => {
       const at = now()
       try {
         const d = await assertUsable(tx, hello.deviceId, { kinds: [DeviceKind.Blower, DeviceKind.BallReader] })
-        if (d.sealCode !== hello.sealCode) throw new DomainError('DEVICE_NOT_CERTIFIED', `device ${d.id} reports seal ${hello.sealCode || '(none)'}, the registry has ${d.sealCode} (GEN-7)`, { deviceId: d.id, problems: ['seal-mismatch'], rule: 'GEN-7' })
+        if (d.sealCode !== hello.sealCode)
+          throw new DomainError(
+            'DEVICE_NOT_CERTIFIED',
+            `device ${d.id} reports seal ${hello.sealCode || '(none)'}, the registry has ${d.sealCode} (GEN-7)`,
+            { deviceId: d.id, problems: ['seal-mismatch'], rule: 'GEN-7' },
+          )
         await markDeviceSeen(tx, d.id, at, hello.firmware)
         if (d.firmware !== hello.firmware) {
-          await appendJournal(tx, { at, type: 'device.updated', scope: scopeOf(d), payload: { deviceId: d.id, by: 'device', changes: { firmware: { from: d.firmware, to: hello.firmware } } } })
+          await appendJournal(tx, {
+            at,
+            type: 'device.updated',
+            scope: scopeOf(d),
+            payload: { deviceId: d.id, by: 'device', changes: { firmware: { from: d.firmware, to: hello.firmware } } },
+          })
         }
-        await appendJournal(tx, { at, type: 'device.online', scope: scopeOf(d), payload: { deviceId: d.id, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port } })
+        await appendJournal(tx, {
+          at,
+          type: 'device.online',
+          scope: scopeOf(d),
+          payload: { deviceId: d.id, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port },
+        })
         return { ok: true as const, device: { ...d, firmware: hello.firmware, lastSeenAt: at } }
       } catch (err) {
         if (!(err instanceof DomainError)) throw err
         const known = await deviceById(tx, hello.deviceId)
         await appendJournal(tx, {
-          at, type: 'device.refused', scope: known ? scopeOf(toDevice(known)) : `device:${hello.deviceId}`,
-          payload: { deviceId: hello.deviceId, sealCode: hello.sealCode, firmware: hello.firmware, port: hello.port, code: err.code, reason: err.message, details: err.details },
+          at,
+          type: 'device.refused',
+          scope: known ? scopeOf(toDevice(known)) : `device:${hello.deviceId}`,
+          payload: {
+            deviceId: hello.deviceId,
+            sealCode: hello.sealCode,
+            firmware: hello.firmware,
+            port: hello.port,
+            code: err.code,
+            reason: err.message,
+            details: err.details,
+          },
         })
         return { ok: false as const, error: err }
       }
@@ -220,7 +378,12 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   async function recordOffline(deviceId: string, reason: string): Promise<void> {
     await db.transaction(async (tx) => {
       const d = await deviceById(tx, deviceId)
-      await appendJournal(tx, { at: now(), type: 'device.offline', scope: d ? scopeOf(toDevice(d)) : `device:${deviceId}`, payload: { deviceId, reason } })
+      await appendJournal(tx, {
+        at: now(),
+        type: 'device.offline',
+        scope: d ? scopeOf(toDevice(d)) : `device:${deviceId}`,
+        payload: { deviceId, reason },
+      })
     })
   }
 
@@ -235,30 +398,65 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
     if (named) return named
     const found = await activeExtractorsOfHall(tx, hallId)
     if (found.length === 1) return found[0].id
-    throw new DomainError('DEVICE_NOT_CERTIFIED', found.length === 0
-      ? `hall ${hallId} has no registered ball extractor: a manual game is drawn from a certified drum (BNG-30)`
-      : `hall ${hallId} has ${found.length} extractors: name the one this game is drawn from (deviceId)`, { problems: [found.length === 0 ? 'no-extractor' : 'extractor-not-named'], rule: 'BNG-30' })
+    throw new DomainError(
+      'DEVICE_NOT_CERTIFIED',
+      found.length === 0
+        ? `hall ${hallId} has no registered ball extractor: a manual game is drawn from a certified drum (BNG-30)`
+        : `hall ${hallId} has ${found.length} extractors: name the one this game is drawn from (deviceId)`,
+      { problems: [found.length === 0 ? 'no-extractor' : 'extractor-not-named'], rule: 'BNG-30' },
+    )
   }
 
   const bingoHooks: BingoHooks = {
     async gameAnnounced(tx, e) {
-      if (e.drawSource === 'blower' && !e.deviceId) throw new DomainError('VALIDATION_FAILED', 'a blower game names its blower (deviceId)', { field: 'deviceId' })
+      if (e.drawSource === 'blower' && !e.deviceId)
+        throw new DomainError('VALIDATION_FAILED', 'a blower game names its blower (deviceId)', { field: 'deviceId' })
       // BNG-30/31: a manual game is drawn from a registered, sealed and certified extractor (type-approved where the
       // profile asks for it). An RNG game names its RNG device when the hall registers one; the server's own entropy
       // source is stated in every proof (RNG-32).
       const deviceId = e.drawSource === 'manual' ? await extractorOf(tx, e.hallId, e.deviceId) : e.deviceId
       if (!deviceId) return
       const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]
-      const d = await assertUsable(tx, deviceId, { kinds, hallId: e.hallId, typeApproval: e.drawSource !== 'rng' && e.profile.drawDeviceTypeApproval })
+      const d = await assertUsable(tx, deviceId, {
+        kinds,
+        hallId: e.hallId,
+        typeApproval: e.drawSource !== 'rng' && e.profile.drawDeviceTypeApproval,
+      })
       const role = e.drawSource === 'rng' ? 'rng' : e.drawSource === 'manual' ? 'extractor' : 'blower'
-      await insertGameDevice(tx, { gameId: e.gameId, deviceId: d.id, role, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo, assignedAt: e.at })
-      await appendJournal(tx, { at: e.at, type: 'game.device_assigned', scope: e.scope, payload: { gameId: e.gameId, deviceId: d.id, role, kind: d.kind, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo, rule: e.drawSource === 'rng' ? 'GEN-7' : 'BNG-30' } })
+      await insertGameDevice(tx, {
+        gameId: e.gameId,
+        deviceId: d.id,
+        role,
+        sealCode: d.sealCode,
+        certificateId: d.certificateId,
+        typeApprovalNo: d.typeApprovalNo,
+        assignedAt: e.at,
+      })
+      await appendJournal(tx, {
+        at: e.at,
+        type: 'game.device_assigned',
+        scope: e.scope,
+        payload: {
+          gameId: e.gameId,
+          deviceId: d.id,
+          role,
+          kind: d.kind,
+          sealCode: d.sealCode,
+          certificateId: d.certificateId,
+          typeApprovalNo: d.typeApprovalNo,
+          rule: e.drawSource === 'rng' ? 'GEN-7' : 'BNG-30',
+        },
+      })
     },
     async ballRecording(tx, e) {
       if (e.source === 'blower') {
         const assigned = await gameBlower(tx, e.gameId)
         if (!assigned || e.deviceId !== assigned.device_id) {
-          throw new DomainError('ILLEGAL_TRANSITION', `the balls of game ${e.gameId} come from blower ${assigned?.device_id ?? '(none)'}; after a device failure continue by hand (BNG-81)`, { rule: 'BNG-81', deviceId: e.deviceId })
+          throw new DomainError(
+            'ILLEGAL_TRANSITION',
+            `the balls of game ${e.gameId} come from blower ${assigned?.device_id ?? '(none)'}; after a device failure continue by hand (BNG-81)`,
+            { rule: 'BNG-81', deviceId: e.deviceId },
+          )
         }
         await assertUsable(tx, assigned.device_id, { typeApproval: e.profile.drawDeviceTypeApproval })
       } else if (e.deviceId) {
@@ -273,7 +471,14 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   }
 
   return {
-    register, update, setStatus, bringOnline, recordOffline, assertUsable, gameBlower, bingoHooks,
+    register,
+    update,
+    setStatus,
+    bringOnline,
+    recordOffline,
+    assertUsable,
+    gameBlower,
+    bingoHooks,
     async get(id: string): Promise<Device & { problems: string[] }> {
       const d = await load(db, id)
       return { ...d, problems: deviceProblems(d, clock.now()) }

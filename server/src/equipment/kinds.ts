@@ -1,5 +1,12 @@
 /** The kinds and states of the hall's equipment, shared by the registries and their store (no import loop). */
-export const DeviceKind = { Blower: 'blower', BallReader: 'ball_reader', Rng: 'rng', Printer: 'printer', Kiosk: 'kiosk', Display: 'display' } as const
+export const DeviceKind = {
+  Blower: 'blower',
+  BallReader: 'ball_reader',
+  Rng: 'rng',
+  Printer: 'printer',
+  Kiosk: 'kiosk',
+  Display: 'display',
+} as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
 export const DeviceStatus = { Active: 'active', Suspended: 'suspended', Retired: 'retired' } as const
 export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus]

@@ -8,8 +8,16 @@ import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/)
-const deviceId = z.string().min(1).max(40).regex(/^[A-Za-z0-9._:-]+$/)
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/)
+const deviceId = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9._:-]+$/)
 const person = z.string().min(1).max(120)
 const optText = (max: number) => z.string().max(max).nullable().optional()
 const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'display'])
@@ -21,49 +29,119 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   app.get('/api/devices', needs('minutes.read'), async (c) => {
     const k = c.req.query('kind')
     const parsed = k ? kind.safeParse(k) : null
-    if (parsed && !parsed.success) throw new DomainError('VALIDATION_FAILED', `unknown device kind ${k}`, { field: 'kind' })
+    if (parsed && !parsed.success)
+      throw new DomainError('VALIDATION_FAILED', `unknown device kind ${k}`, { field: 'kind' })
     return c.json({ devices: await devices.list({ hallId: c.req.query('hallId') || undefined, kind: parsed?.data }) })
   })
   app.post('/api/devices', needs('device.admin'), async (c) => {
-    const b = await body(c, z.object({
-      id: deviceId, kind, name: z.string().min(1).max(120), hallId: id.nullable().optional(),
-      manufacturer: optText(120), model: optText(120), serialNo: optText(120), sealCode: optText(40), certificateId: optText(40),
-      certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          id: deviceId,
+          kind,
+          name: z.string().min(1).max(120),
+          hallId: id.nullable().optional(),
+          manufacturer: optText(120),
+          model: optText(120),
+          serialNo: optText(120),
+          sealCode: optText(40),
+          certificateId: optText(40),
+          certificateExpiresAt: optText(40),
+          typeApprovalNo: optText(60),
+          parentId: deviceId.nullable().optional(),
+          firmware: optText(40),
+        })
+        .strict(),
+    )
     return c.json(await devices.register(b), 201)
   })
   app.get('/api/devices/:deviceId', needs('minutes.read'), async (c) => c.json(await devices.get(param(c, 'deviceId'))))
   app.patch('/api/devices/:deviceId', needs('device.admin'), async (c) => {
-    const b = await body(c, z.object({
-      by: person.optional(), name: z.string().min(1).max(120).optional(), hallId: id.nullable().optional(), manufacturer: optText(120), model: optText(120),
-      serialNo: optText(120), sealCode: optText(40), certificateId: optText(40), certificateExpiresAt: optText(40), typeApprovalNo: optText(60), parentId: deviceId.nullable().optional(), firmware: optText(40),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          by: person.optional(),
+          name: z.string().min(1).max(120).optional(),
+          hallId: id.nullable().optional(),
+          manufacturer: optText(120),
+          model: optText(120),
+          serialNo: optText(120),
+          sealCode: optText(40),
+          certificateId: optText(40),
+          certificateExpiresAt: optText(40),
+          typeApprovalNo: optText(60),
+          parentId: deviceId.nullable().optional(),
+          firmware: optText(40),
+        })
+        .strict(),
+    )
     const { by, ...patch } = b
     return c.json(await devices.update(param(c, 'deviceId'), patch, nameOf(c, by)))
   })
   app.post('/api/devices/:deviceId/status', needs('device.admin'), async (c) => {
-    const b = await body(c, z.object({ status: z.enum(['active', 'suspended', 'retired']), reason: z.string().min(1).max(500), by: person.optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          status: z.enum(['active', 'suspended', 'retired']),
+          reason: z.string().min(1).max(500),
+          by: person.optional(),
+        })
+        .strict(),
+    )
     return c.json(await devices.setStatus(param(c, 'deviceId'), b.status, b.reason, nameOf(c, b.by)))
   })
   app.get('/api/blowers', needs('minutes.read'), (c) => c.json({ blowers: blowers.list() }))
 
   // ---- ball sets (BNG-23 to BNG-27)
-  app.get('/api/halls/:hallId/ball-sets', needs('minutes.read'), async (c) => c.json(await ballSets.list(param(c, 'hallId'))))
+  app.get('/api/halls/:hallId/ball-sets', needs('minutes.read'), async (c) =>
+    c.json(await ballSets.list(param(c, 'hallId'))),
+  )
   app.post('/api/halls/:hallId/ball-sets', needs('hall.admin'), async (c) => {
-    const b = await body(c, z.object({
-      label: z.string().min(1).max(40), approvalNo: optText(60), ballCount: z.number().int().min(1).max(999).optional(),
-      guaranteedGames: z.number().int().min(1).max(1_000_000).nullable().optional(), gameLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
-      warnPercent: z.number().int().min(1).max(100).optional(), status: z.enum(['active', 'reserve']).optional(),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          label: z.string().min(1).max(40),
+          approvalNo: optText(60),
+          ballCount: z.number().int().min(1).max(999).optional(),
+          guaranteedGames: z.number().int().min(1).max(1_000_000).nullable().optional(),
+          gameLimit: z.number().int().min(1).max(1_000_000).nullable().optional(),
+          warnPercent: z.number().int().min(1).max(100).optional(),
+          status: z.enum(['active', 'reserve']).optional(),
+        })
+        .strict(),
+    )
     return c.json(await ballSets.register({ hallId: param(c, 'hallId'), ...b }), 201)
   })
   app.post('/api/halls/:hallId/ball-sets/change', needs('session.open'), async (c) => {
-    const b = await body(c, z.object({ toSetId: id, reason: z.string().min(1).max(500), witnessedBy: person.optional(), keepOldAsReserve: z.boolean().optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          toSetId: id,
+          reason: z.string().min(1).max(500),
+          witnessedBy: person.optional(),
+          keepOldAsReserve: z.boolean().optional(),
+        })
+        .strict(),
+    )
     // BNG-25/27 (BNG-94: the director is present): witnessed by a second person with their own credential; the
     // profile says whether that person must be the director (ball-sets.ts change).
-    if (!c.get('authOn')) return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: await witnessOf(c, 'ball-set.witness', b.witnessedBy) }))
+    if (!c.get('authOn'))
+      return c.json(
+        await ballSets.change({
+          hallId: param(c, 'hallId'),
+          ...b,
+          witnessedBy: await witnessOf(c, 'ball-set.witness', b.witnessedBy),
+        }),
+      )
     const witness = await secondPerson(c, 'ball-set.witness')
-    return c.json(await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: witness.name, witnessRole: witness.role }))
+    return c.json(
+      await ballSets.change({ hallId: param(c, 'hallId'), ...b, witnessedBy: witness.name, witnessRole: witness.role }),
+    )
   })
   app.post('/api/ball-sets/:setId/retire', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person.optional() }).strict())
@@ -71,7 +149,9 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
   })
 
   // ---- the blower of a game (BNG-30 to BNG-33, BNG-80 to BNG-83)
-  app.get('/api/games/:gameId/blower', needs('game.read'), async (c) => c.json(await blowers.status(param(c, 'gameId'))))
+  app.get('/api/games/:gameId/blower', needs('game.read'), async (c) =>
+    c.json(await blowers.status(param(c, 'gameId'))),
+  )
   app.post('/api/games/:gameId/blower/start', needs('game.draw'), async (c) => {
     await blowers.start(param(c, 'gameId'))
     return c.json({ ok: true })
@@ -80,7 +160,9 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     await blowers.stop(param(c, 'gameId'))
     return c.json({ ok: true })
   })
-  app.post('/api/games/:gameId/blower/release', needs('game.draw'), async (c) => c.json(await blowers.release(param(c, 'gameId'))))
+  app.post('/api/games/:gameId/blower/release', needs('game.draw'), async (c) =>
+    c.json(await blowers.release(param(c, 'gameId'))),
+  )
   app.post('/api/games/:gameId/blower/confirm', needs('game.incident'), async (c) => {
     const b = await body(c, z.object({ ball: z.number().int(), confirmedBy: person.optional() }).strict())
     return c.json(await blowers.confirm(param(c, 'gameId'), b.ball, nameOf(c, b.confirmedBy, 'confirmedBy')))

@@ -21,8 +21,14 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
       log.error(`entropy source failed its health tests: ${reason}`)
       // Journaled after the fact: the failing call is synchronous and may be inside a transaction.
       setImmediate(() => {
-        db.transaction((tx) => appendJournal(tx, { at: clock.now().toISOString(), type: 'entropy.failure', scope: 'entropy', payload: { source: config.hwrngPath, reason, fallback: config.entropyFallback ?? false, rule: 'RNG-32' } }))
-          .catch((err) => log.error('could not journal the entropy failure', err))
+        db.transaction((tx) =>
+          appendJournal(tx, {
+            at: clock.now().toISOString(),
+            type: 'entropy.failure',
+            scope: 'entropy',
+            payload: { source: config.hwrngPath, reason, fallback: config.entropyFallback ?? false, rule: 'RNG-32' },
+          }),
+        ).catch((err) => log.error('could not journal the entropy failure', err))
       })
     },
   })
@@ -55,10 +61,18 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
     /** The entropy source's name and health (RNG-32), with the configured source and fallback. */
     entropyStatus() {
       const e = entropy as { name: string; failure?: string | null; cutoffs?: unknown }
-      return { source: e.name, failure: e.failure ?? null, healthTests: e.cutoffs ?? null, configured: config.entropy ?? 'os', fallback: config.entropyFallback ?? false }
+      return {
+        source: e.name,
+        failure: e.failure ?? null,
+        healthTests: e.cutoffs ?? null,
+        configured: config.entropy ?? 'os',
+        fallback: config.entropyFallback ?? false,
+      }
     },
     /** The simulator behind BOLILLO_BALL_SOURCE=sim, for the demo. */
-    get simulator() { return selected?.simulator ?? null },
+    get simulator() {
+      return selected?.simulator ?? null
+    },
     async close(): Promise<void> {
       await selected?.close()
       await blowers?.close()
@@ -75,17 +89,53 @@ export type Equipment = ReturnType<typeof createEquipment>
  * the demo game should use when it is the blower.
  */
 export async function seedDemoEquipment(
-  services: { config: Config; devices: ReturnType<typeof createDeviceRegistry>; ballSets: ReturnType<typeof createBallSetService> },
+  services: {
+    config: Config
+    devices: ReturnType<typeof createDeviceRegistry>
+    ballSets: ReturnType<typeof createBallSetService>
+  },
   hallId: string,
 ): Promise<{ drawSource: 'blower'; deviceId: string } | Record<string, never>> {
-  await services.ballSets.register({ hallId, label: 'Demo 1', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'active' })
-  await services.ballSets.register({ hallId, label: 'Demo 2 (reserva)', approvalNo: 'DEMO-HOM-1', guaranteedGames: 3000, status: 'reserve' })
+  await services.ballSets.register({
+    hallId,
+    label: 'Demo 1',
+    approvalNo: 'DEMO-HOM-1',
+    guaranteedGames: 3000,
+    status: 'active',
+  })
+  await services.ballSets.register({
+    hallId,
+    label: 'Demo 2 (reserva)',
+    approvalNo: 'DEMO-HOM-1',
+    guaranteedGames: 3000,
+    status: 'reserve',
+  })
   if (services.config.ballSource !== 'sim') {
     // BNG-30/31: the demo's manual games are drawn from a registered, sealed, certified and type-approved drum.
-    await services.devices.register({ id: 'DEMO-BOMBO', kind: 'blower', name: 'Bombo manual (demostración)', hallId, manufacturer: 'Bolillo', model: 'demo', sealCode: 'DEMO-PRECINTO-BOMBO', certificateId: 'DEMO-CERT-BOMBO', typeApprovalNo: 'DEMO-HOM-BOMBO' })
+    await services.devices.register({
+      id: 'DEMO-BOMBO',
+      kind: 'blower',
+      name: 'Bombo manual (demostración)',
+      hallId,
+      manufacturer: 'Bolillo',
+      model: 'demo',
+      sealCode: 'DEMO-PRECINTO-BOMBO',
+      certificateId: 'DEMO-CERT-BOMBO',
+      typeApprovalNo: 'DEMO-HOM-BOMBO',
+    })
     return {}
   }
   const { SIM_BLOWER } = await import('../../../hardware/src/select.ts')
-  await services.devices.register({ id: SIM_BLOWER.deviceId, kind: 'blower', name: 'Extractor neumático (simulado)', hallId, manufacturer: 'Bolillo', model: 'simulator', sealCode: SIM_BLOWER.sealCode, certificateId: 'SIM-CERT-DEMO', typeApprovalNo: 'SIM-HOM-DEMO' })
+  await services.devices.register({
+    id: SIM_BLOWER.deviceId,
+    kind: 'blower',
+    name: 'Extractor neumático (simulado)',
+    hallId,
+    manufacturer: 'Bolillo',
+    model: 'simulator',
+    sealCode: SIM_BLOWER.sealCode,
+    certificateId: 'SIM-CERT-DEMO',
+    typeApprovalNo: 'SIM-HOM-DEMO',
+  })
   return { drawSource: 'blower', deviceId: SIM_BLOWER.deviceId }
 }

@@ -9,9 +9,23 @@ import type { BallSetStatus, DeviceKind, DevicePatch, DeviceStatus } from './kin
 // Devices (devices.ts)
 
 export interface DeviceRow {
-  id: string; hall_id: string | null; kind: DeviceKind; name: string; manufacturer: string | null; model: string | null; serial_no: string | null
-  seal_code: string | null; certificate_id: string | null; certificate_expires_at: string | null; type_approval_no: string | null; parent_id: string | null; status: DeviceStatus
-  firmware: string | null; last_seen_at: string | null; created_at: string; updated_at: string
+  id: string
+  hall_id: string | null
+  kind: DeviceKind
+  name: string
+  manufacturer: string | null
+  model: string | null
+  serial_no: string | null
+  seal_code: string | null
+  certificate_id: string | null
+  certificate_expires_at: string | null
+  type_approval_no: string | null
+  parent_id: string | null
+  status: DeviceStatus
+  firmware: string | null
+  last_seen_at: string | null
+  created_at: string
+  updated_at: string
 }
 
 export function deviceById(tx: Sql, id: string): Promise<DeviceRow | undefined> {
@@ -34,17 +48,28 @@ export function activePartsOf(tx: Sql, parentId: string): Promise<DeviceRow[]> {
 
 /** Whether some device carries this seal code; with `exceptId`, some device other than that one. */
 export async function isSealCodeTaken(tx: Sql, sealCode: string, exceptId?: string): Promise<boolean> {
-  return Boolean(exceptId === undefined
-    ? await tx.get('SELECT id FROM devices WHERE seal_code = ?', [sealCode])
-    : await tx.get('SELECT id FROM devices WHERE seal_code = ? AND id <> ?', [sealCode, exceptId]))
+  return Boolean(
+    exceptId === undefined
+      ? await tx.get('SELECT id FROM devices WHERE seal_code = ?', [sealCode])
+      : await tx.get('SELECT id FROM devices WHERE seal_code = ? AND id <> ?', [sealCode, exceptId]),
+  )
 }
 
 export function listDevices(db: Sql, filter: { hallId?: string; kind?: DeviceKind }): Promise<DeviceRow[]> {
   const where: string[] = []
   const params: unknown[] = []
-  if (filter.hallId) { where.push('(hall_id = ? OR hall_id IS NULL)'); params.push(filter.hallId) }
-  if (filter.kind) { where.push('kind = ?'); params.push(filter.kind) }
-  return db.all<DeviceRow>(`SELECT * FROM devices${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY kind, id`, params)
+  if (filter.hallId) {
+    where.push('(hall_id = ? OR hall_id IS NULL)')
+    params.push(filter.hallId)
+  }
+  if (filter.kind) {
+    where.push('kind = ?')
+    params.push(filter.kind)
+  }
+  return db.all<DeviceRow>(
+    `SELECT * FROM devices${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY kind, id`,
+    params,
+  )
 }
 
 /** A new device, active. */
@@ -52,14 +77,39 @@ export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_
   await tx.run(
     `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, type_approval_no, parent_id, status, firmware, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-    [d.id, d.hall_id, d.kind, d.name, d.manufacturer, d.model, d.serial_no, d.seal_code, d.certificate_id, d.certificate_expires_at, d.type_approval_no, d.parent_id, d.firmware, d.created_at, d.updated_at],
+    [
+      d.id,
+      d.hall_id,
+      d.kind,
+      d.name,
+      d.manufacturer,
+      d.model,
+      d.serial_no,
+      d.seal_code,
+      d.certificate_id,
+      d.certificate_expires_at,
+      d.type_approval_no,
+      d.parent_id,
+      d.firmware,
+      d.created_at,
+      d.updated_at,
+    ],
   )
 }
 
 /** The column behind each field a device's record may change, in the order an update applies them. */
 const PATCH_COLUMNS: Record<keyof DevicePatch, string> = {
-  name: 'name', hallId: 'hall_id', manufacturer: 'manufacturer', model: 'model', serialNo: 'serial_no', sealCode: 'seal_code',
-  certificateId: 'certificate_id', certificateExpiresAt: 'certificate_expires_at', typeApprovalNo: 'type_approval_no', parentId: 'parent_id', firmware: 'firmware',
+  name: 'name',
+  hallId: 'hall_id',
+  manufacturer: 'manufacturer',
+  model: 'model',
+  serialNo: 'serial_no',
+  sealCode: 'seal_code',
+  certificateId: 'certificate_id',
+  certificateExpiresAt: 'certificate_expires_at',
+  typeApprovalNo: 'type_approval_no',
+  parentId: 'parent_id',
+  firmware: 'firmware',
 }
 export const DEVICE_PATCH_FIELDS = Object.keys(PATCH_COLUMNS) as Array<keyof DevicePatch>
 
@@ -81,23 +131,46 @@ export async function markDeviceSeen(tx: Sql, id: string, at: string, firmware: 
 }
 
 /** Records which device a game was announced with, and its seal and certificate at that moment. */
-export async function insertGameDevice(tx: Sql, g: { gameId: string; deviceId: string; role: string; sealCode: string | null; certificateId: string | null; typeApprovalNo: string | null; assignedAt: string }): Promise<void> {
-  await tx.run('INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, type_approval_no, assigned_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.typeApprovalNo, g.assignedAt])
+export async function insertGameDevice(
+  tx: Sql,
+  g: {
+    gameId: string
+    deviceId: string
+    role: string
+    sealCode: string | null
+    certificateId: string | null
+    typeApprovalNo: string | null
+    assignedAt: string
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO game_devices (game_id, device_id, role, seal_code, certificate_id, type_approval_no, assigned_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [g.gameId, g.deviceId, g.role, g.sealCode, g.certificateId, g.typeApprovalNo, g.assignedAt],
+  )
 }
 
 /** The device a game was announced with in `role` (the extractor of a manual game), if any. */
 export function deviceOfGame(tx: Sql, gameId: string, role: string): Promise<{ device_id: string } | undefined> {
-  return tx.get<{ device_id: string }>('SELECT device_id FROM game_devices WHERE game_id = ? AND role = ?', [gameId, role])
+  return tx.get<{ device_id: string }>('SELECT device_id FROM game_devices WHERE game_id = ? AND role = ?', [
+    gameId,
+    role,
+  ])
 }
 
 /** The active extractors (kind blower: drum or pneumatic, BNG-30) registered for a hall. */
 export function activeExtractorsOfHall(tx: Sql, hallId: string): Promise<Array<{ id: string }>> {
-  return tx.all<{ id: string }>("SELECT id FROM devices WHERE hall_id = ? AND kind = 'blower' AND status = 'active' ORDER BY id", [hallId])
+  return tx.all<{ id: string }>(
+    "SELECT id FROM devices WHERE hall_id = ? AND kind = 'blower' AND status = 'active' ORDER BY id",
+    [hallId],
+  )
 }
 
 /** The blower a game was announced with, if any. */
 export function blowerOfGame(tx: Sql, gameId: string): Promise<{ device_id: string; seal_code: string } | undefined> {
-  return tx.get<{ device_id: string; seal_code: string }>("SELECT device_id, seal_code FROM game_devices WHERE game_id = ? AND role = 'blower'", [gameId])
+  return tx.get<{ device_id: string; seal_code: string }>(
+    "SELECT device_id, seal_code FROM game_devices WHERE game_id = ? AND role = 'blower'",
+    [gameId],
+  )
 }
 
 export async function isHallRegistered(tx: Sql, hallId: string): Promise<boolean> {
@@ -107,25 +180,48 @@ export async function isHallRegistered(tx: Sql, hallId: string): Promise<boolean
 // Games drawn by a blower (blowers.ts)
 
 /** A game and the blower it was announced with (`device_id` null when there is none). */
-export interface BlowerGameRow { id: string; hall_id: string; session_id: string; status: string; draw_source: string; device_id: string }
+export interface BlowerGameRow {
+  id: string
+  hall_id: string
+  session_id: string
+  status: string
+  draw_source: string
+  device_id: string
+}
 
 /** The newest unfinished blower game announced with this device. */
 export function unfinishedGameOfBlower(db: Sql, deviceId: string): Promise<BlowerGameRow | undefined> {
   return db.get<BlowerGameRow>(
     `SELECT g.id, g.hall_id, g.session_id, g.status, g.draw_source, d.device_id FROM games g JOIN game_devices d ON d.game_id = g.id AND d.role = 'blower'
-       WHERE d.device_id = ? AND g.draw_source = 'blower' AND g.status NOT IN ('finished', 'void') ORDER BY g.created_at DESC LIMIT 1`, [deviceId])
+       WHERE d.device_id = ? AND g.draw_source = 'blower' AND g.status NOT IN ('finished', 'void') ORDER BY g.created_at DESC LIMIT 1`,
+    [deviceId],
+  )
 }
 
 export function gameWithBlower(db: Sql, gameId: string): Promise<BlowerGameRow | undefined> {
   return db.get<BlowerGameRow>(
-    `SELECT g.id, g.hall_id, g.session_id, g.status, g.draw_source, d.device_id FROM games g LEFT JOIN game_devices d ON d.game_id = g.id AND d.role = 'blower' WHERE g.id = ?`, [gameId])
+    `SELECT g.id, g.hall_id, g.session_id, g.status, g.draw_source, d.device_id FROM games g LEFT JOIN game_devices d ON d.game_id = g.id AND d.role = 'blower' WHERE g.id = ?`,
+    [gameId],
+  )
 }
 
 // Ball sets (ball-sets.ts)
 
 export interface BallSetRow {
-  id: string; hall_id: string; label: string; approval_no: string | null; ball_count: number; guaranteed_games: number | null; game_limit: number
-  warn_percent: number; games_played: number; status: BallSetStatus; created_at: string; activated_at: string | null; retired_at: string | null; retired_reason: string | null
+  id: string
+  hall_id: string
+  label: string
+  approval_no: string | null
+  ball_count: number
+  guaranteed_games: number | null
+  game_limit: number
+  warn_percent: number
+  games_played: number
+  status: BallSetStatus
+  created_at: string
+  activated_at: string | null
+  retired_at: string | null
+  retired_reason: string | null
 }
 
 export function hallProfileId(tx: Sql, hallId: string): Promise<{ id: string; profile_id: string } | undefined> {
@@ -134,7 +230,10 @@ export function hallProfileId(tx: Sql, hallId: string): Promise<{ id: string; pr
 
 /** The newest session of a hall that is not closed. */
 export function openSessionOfHall(tx: Sql, hallId: string): Promise<{ id: string } | undefined> {
-  return tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [hallId])
+  return tx.get<{ id: string }>(
+    "SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1",
+    [hallId],
+  )
 }
 
 export function activeBallSet(tx: Sql, hallId: string): Promise<BallSetRow | undefined> {
@@ -151,15 +250,25 @@ export function ballSetsOfHall(db: Sql, hallId: string): Promise<BallSetRow[]> {
 
 /** Reserve sets of a hall with games left; with `ballCount`, only those of that many balls. */
 export async function countUsableReserves(tx: Sql, hallId: string, ballCount?: number): Promise<number> {
-  const row = ballCount === undefined
-    ? await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit", [hallId])
-    : await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit AND ball_count = ?", [hallId, ballCount])
+  const row =
+    ballCount === undefined
+      ? await tx.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit",
+          [hallId],
+        )
+      : await tx.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM ball_sets WHERE hall_id = ? AND status = 'reserve' AND games_played < game_limit AND ball_count = ?",
+          [hallId, ballCount],
+        )
   return Number(row?.n ?? 0)
 }
 
 /** The layout plans of a hall (BNG-3/4: `layout` and `derived`), for the ball counts its sets may have. */
 export function layoutPlansOfHall(tx: Sql, hallId: string): Promise<Array<{ kind: string; body: string }>> {
-  return tx.all<{ kind: string; body: string }>("SELECT kind, body FROM hall_plans WHERE hall_id = ? AND kind IN ('layout', 'derived') ORDER BY kind, version", [hallId])
+  return tx.all<{ kind: string; body: string }>(
+    "SELECT kind, body FROM hall_plans WHERE hall_id = ? AND kind IN ('layout', 'derived') ORDER BY kind, version",
+    [hallId],
+  )
 }
 
 /** The number of balls a game is played with. */
@@ -173,23 +282,51 @@ export async function isBallSetLabelTaken(tx: Sql, hallId: string, label: string
 }
 
 /** A new set, no games played yet. */
-export async function insertBallSet(tx: Sql, s: Omit<BallSetRow, 'games_played' | 'retired_at' | 'retired_reason'>): Promise<void> {
+export async function insertBallSet(
+  tx: Sql,
+  s: Omit<BallSetRow, 'games_played' | 'retired_at' | 'retired_reason'>,
+): Promise<void> {
   await tx.run(
     `INSERT INTO ball_sets (id, hall_id, label, approval_no, ball_count, guaranteed_games, game_limit, warn_percent, games_played, status, created_at, activated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-    [s.id, s.hall_id, s.label, s.approval_no, s.ball_count, s.guaranteed_games, s.game_limit, s.warn_percent, s.status, s.created_at, s.activated_at],
+    [
+      s.id,
+      s.hall_id,
+      s.label,
+      s.approval_no,
+      s.ball_count,
+      s.guaranteed_games,
+      s.game_limit,
+      s.warn_percent,
+      s.status,
+      s.created_at,
+      s.activated_at,
+    ],
   )
 }
 
 /** A game of the hall being drawn from its current set right now, if any. */
 export function gameDrawingFromBallSet(tx: Sql, hallId: string): Promise<{ id: string } | undefined> {
   return tx.get<{ id: string }>(
-    `SELECT g.id FROM games g JOIN ball_set_games b ON b.game_id = g.id WHERE g.hall_id = ? AND g.status IN ('drawing', 'line_window', 'bingo_window')`, [hallId])
+    `SELECT g.id FROM games g JOIN ball_set_games b ON b.game_id = g.id WHERE g.hall_id = ? AND g.status IN ('drawing', 'line_window', 'bingo_window')`,
+    [hallId],
+  )
 }
 
 /** Takes the active set out of use: back to reserve (retiredAt and reason null) or retired. */
-export async function setBallSetStatus(tx: Sql, id: string, status: 'reserve' | 'retired', retiredAt: string | null, retiredReason: string | null): Promise<void> {
-  await tx.run('UPDATE ball_sets SET status = ?, retired_at = ?, retired_reason = ? WHERE id = ?', [status, retiredAt, retiredReason, id])
+export async function setBallSetStatus(
+  tx: Sql,
+  id: string,
+  status: 'reserve' | 'retired',
+  retiredAt: string | null,
+  retiredReason: string | null,
+): Promise<void> {
+  await tx.run('UPDATE ball_sets SET status = ?, retired_at = ?, retired_reason = ? WHERE id = ?', [
+    status,
+    retiredAt,
+    retiredReason,
+    id,
+  ])
 }
 
 export async function activateBallSet(tx: Sql, id: string, at: string): Promise<void> {
@@ -197,7 +334,11 @@ export async function activateBallSet(tx: Sql, id: string, at: string): Promise<
 }
 
 export async function retireBallSet(tx: Sql, id: string, at: string, reason: string): Promise<void> {
-  await tx.run("UPDATE ball_sets SET status = 'retired', retired_at = ?, retired_reason = ? WHERE id = ?", [at, reason, id])
+  await tx.run("UPDATE ball_sets SET status = 'retired', retired_at = ?, retired_reason = ? WHERE id = ?", [
+    at,
+    reason,
+    id,
+  ])
 }
 
 export async function isGameCounted(tx: Sql, gameId: string): Promise<boolean> {
@@ -210,6 +351,14 @@ export async function advanceBallSetCounter(tx: Sql, id: string, from: number, t
   return moved.changes === 1
 }
 
-export async function insertBallSetGame(tx: Sql, g: { gameId: string; ballSetId: string; gameNo: number; countedAt: string }): Promise<void> {
-  await tx.run('INSERT INTO ball_set_games (game_id, ball_set_id, game_no, counted_at) VALUES (?, ?, ?, ?)', [g.gameId, g.ballSetId, g.gameNo, g.countedAt])
+export async function insertBallSetGame(
+  tx: Sql,
+  g: { gameId: string; ballSetId: string; gameNo: number; countedAt: string },
+): Promise<void> {
+  await tx.run('INSERT INTO ball_set_games (game_id, ball_set_id, game_no, counted_at) VALUES (?, ?, ?, ?)', [
+    g.gameId,
+    g.ballSetId,
+    g.gameNo,
+    g.countedAt,
+  ])
 }

@@ -34,28 +34,87 @@ import { ping } from '../db/health.ts'
 import { registerRegulatorRoutes } from '../regulator/routes.ts'
 
 const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
-  VALIDATION_FAILED: 400, TYPED_SEED_REFUSED: 400, NOT_FOUND: 404, GAME_NOT_FOUND: 404, SESSION_NOT_FOUND: 404, TICKET_NOT_FOUND: 404,
-  ILLEGAL_TRANSITION: 409, SALES_CLOSED: 409, SALES_NOT_OPEN: 409, SERIES_EXHAUSTED: 409, SERIES_RULE_VIOLATED: 422,
-  DUPLICATE_CARD: 409, MINIMUM_PARTICIPATION: 422, BALL_ALREADY_DRAWN: 409, BALL_OUT_OF_RANGE: 422, NO_BALLS_LEFT: 409,
-  CLAIM_REJECTED: 422, CLAIM_CLOSED: 409, NOT_VERIFIED: 409, ALREADY_PAID: 409, INVALID_SIGNATURE: 422,
-  CONFLICT: 409, ROW_TAMPERED: 409, BEACON_PENDING: 409, DEVICE_UNAVAILABLE: 503, DEVICE_NOT_CERTIFIED: 422, BALL_SET_EXHAUSTED: 409, BALL_SET_REQUIRED: 409, RESERVE_BALL_SET_REQUIRED: 409, LAYOUT_NOT_AUTHORISED: 422, EQUIPMENT_CHECK_FAILED: 409, ENTROPY_HEALTH_FAILED: 503, RULE_DISABLED: 422, UNAUTHORIZED: 401, FORBIDDEN: 403, ACCOUNT_LOCKED: 423, RATE_LIMITED: 429,
-  VOUCHER_SPENT: 409, VOUCHER_EXPIRED: 410, VOUCHER_INSUFFICIENT: 422, NOT_A_WINNER: 422, PRIZE_PENDING: 409,
-  TICKET_EXPIRED: 410, TICKET_VOID: 409, TICKET_BLOCKED: 423, PAYEE_ID_REQUIRED: 422,
-  PACK_NOT_ACTIVATED: 409, RNG_NO_MANUAL_BALL: 409, SECOND_PERSON_REQUIRED: 403,
+  VALIDATION_FAILED: 400,
+  TYPED_SEED_REFUSED: 400,
+  NOT_FOUND: 404,
+  GAME_NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  TICKET_NOT_FOUND: 404,
+  ILLEGAL_TRANSITION: 409,
+  SALES_CLOSED: 409,
+  SALES_NOT_OPEN: 409,
+  SERIES_EXHAUSTED: 409,
+  SERIES_RULE_VIOLATED: 422,
+  DUPLICATE_CARD: 409,
+  MINIMUM_PARTICIPATION: 422,
+  BALL_ALREADY_DRAWN: 409,
+  BALL_OUT_OF_RANGE: 422,
+  NO_BALLS_LEFT: 409,
+  CLAIM_REJECTED: 422,
+  CLAIM_CLOSED: 409,
+  NOT_VERIFIED: 409,
+  ALREADY_PAID: 409,
+  INVALID_SIGNATURE: 422,
+  CONFLICT: 409,
+  ROW_TAMPERED: 409,
+  BEACON_PENDING: 409,
+  DEVICE_UNAVAILABLE: 503,
+  DEVICE_NOT_CERTIFIED: 422,
+  BALL_SET_EXHAUSTED: 409,
+  BALL_SET_REQUIRED: 409,
+  RESERVE_BALL_SET_REQUIRED: 409,
+  LAYOUT_NOT_AUTHORISED: 422,
+  EQUIPMENT_CHECK_FAILED: 409,
+  ENTROPY_HEALTH_FAILED: 503,
+  RULE_DISABLED: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  ACCOUNT_LOCKED: 423,
+  RATE_LIMITED: 429,
+  VOUCHER_SPENT: 409,
+  VOUCHER_EXPIRED: 410,
+  VOUCHER_INSUFFICIENT: 422,
+  NOT_A_WINNER: 422,
+  PRIZE_PENDING: 409,
+  TICKET_EXPIRED: 410,
+  TICKET_VOID: 409,
+  TICKET_BLOCKED: 423,
+  PAYEE_ID_REQUIRED: 422,
+  PACK_NOT_ACTIVATED: 409,
+  RNG_NO_MANUAL_BALL: 409,
+  SECOND_PERSON_REQUIRED: 403,
   // Issue 18 (lottery helper): LOT-21 / LNS-22.
   DRAW_NOT_DUE: 409,
   ROLLOVER_UNMAPPED: 409,
   DRAW_CANCELLED: 409,
   // Issue 18 (rules): LNS-14, LNS-21, LOT-28.
-  PUBLICATION_HOLD: 409, NOTARIAL_ACT_REQUIRED: 409, OUTSIDE_TERRITORY: 403,
+  PUBLICATION_HOLD: 409,
+  NOTARIAL_ACT_REQUIRED: 409,
+  OUTSIDE_TERRITORY: 403,
   COMPLAINT_ANSWERED: 409,
   // Issue 13 points 5-8 (cashier)
-  STATION_REQUIRED: 409, SHIFT_NOT_OPEN: 409, SHIFT_ALREADY_OPEN: 409, CODE_REQUIRED: 422, ANNUL_AFTER_PAYOUT: 409,
-  NOT_REFUNDABLE: 409, ALREADY_REFUNDED: 409, AML_REVIEW_PENDING: 409, BUYER_ID_REQUIRED: 422, CASH_COUNT_REQUIRED: 422,
+  STATION_REQUIRED: 409,
+  SHIFT_NOT_OPEN: 409,
+  SHIFT_ALREADY_OPEN: 409,
+  CODE_REQUIRED: 422,
+  ANNUL_AFTER_PAYOUT: 409,
+  NOT_REFUNDABLE: 409,
+  ALREADY_REFUNDED: 409,
+  AML_REVIEW_PENDING: 409,
+  BUYER_ID_REQUIRED: 422,
+  CASH_COUNT_REQUIRED: 422,
   // Issue 18 (bingo rules)
-  SERIES_LAPSED: 409, PRIZE_SHARES_INVALID: 422, PRIZES_UNPAID: 409, RESERVE_SET_REQUIRED: 409, CORRECTION_TOO_LATE: 409, BETTING_PLAN_REQUIRED: 409,
+  SERIES_LAPSED: 409,
+  PRIZE_SHARES_INVALID: 422,
+  PRIZES_UNPAID: 409,
+  RESERVE_SET_REQUIRED: 409,
+  CORRECTION_TOO_LATE: 409,
+  BETTING_PLAN_REQUIRED: 409,
   // Issue 14
-  WRONG_HALL: 403, PASSWORD_CHANGE_REQUIRED: 403, PLAYER_EXCLUDED: 403, PAYEE_NOT_BUYER: 403,
+  WRONG_HALL: 403,
+  PASSWORD_CHANGE_REQUIRED: 403,
+  PLAYER_EXCLUDED: 403,
+  PAYEE_NOT_BUYER: 403,
   // Issue 13 (money-kiosk)
   // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
   KIOSK_VOUCHER_ONLY: 409,
@@ -64,15 +123,30 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   SHIFT_COUNT_DIFFERS: 422,
   SERIAL_NOT_A_CODE: 422,
   // Issue 18 (bingo sale rules)
-  BET_OUT_OF_LIMITS: 422, FACE_VALUE_NOT_AUTHORISED: 422, HALL_FULL: 409, HALL_ENTRY_CLOSED: 409, PREVIOUS_CARDS_NOT_RETURNED: 409, CARD_TRANSFER_FORBIDDEN: 403,
+  BET_OUT_OF_LIMITS: 422,
+  FACE_VALUE_NOT_AUTHORISED: 422,
+  HALL_FULL: 409,
+  HALL_ENTRY_CLOSED: 409,
+  PREVIOUS_CARDS_NOT_RETURNED: 409,
+  CARD_TRANSFER_FORBIDDEN: 403,
   // Issue 18 (bingo rules): BNG-87/92, BNG-77, BNG-65
-  CARD_HELD: 423, CARD_DESTROYED: 410, CARD_CUSTODY_REFUSED: 409, RETENTION_NOT_ELAPSED: 409, HALL_CLOSED: 409,
+  CARD_HELD: 423,
+  CARD_DESTROYED: 410,
+  CARD_CUSTODY_REFUSED: 409,
+  RETENTION_NOT_ELAPSED: 409,
+  HALL_CLOSED: 409,
   // Issue 23 point 3
   UNSUPPORTED_MEDIA_TYPE: 415,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */
-const PASSWORD_CHANGE_PATHS: ReadonlySet<string> = new Set(['/api/auth/password', '/api/auth/logout', '/api/auth/me', '/api/me', '/api/health'])
+const PASSWORD_CHANGE_PATHS: ReadonlySet<string> = new Set([
+  '/api/auth/password',
+  '/api/auth/logout',
+  '/api/auth/me',
+  '/api/me',
+  '/api/health',
+])
 
 /** The username a refused login named (the body was read by the route; hono keeps it). */
 function loginName(c: { req: { path: string }; get: (k: 'loginName') => string | undefined }): string | undefined {
@@ -80,13 +154,27 @@ function loginName(c: { req: { path: string }; get: (k: 'loginName') => string |
 }
 
 /** Refusals worth an audit record (issue 9: every refused attempt is journaled). */
-const AUDITED: ReadonlySet<string> = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'INVALID_SIGNATURE', 'ALREADY_PAID', 'SECOND_PERSON_REQUIRED', 'WRONG_HALL', 'PLAYER_EXCLUDED', 'ALREADY_REFUNDED', 'ANNUL_AFTER_PAYOUT'])
+const AUDITED: ReadonlySet<string> = new Set([
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'ACCOUNT_LOCKED',
+  'INVALID_SIGNATURE',
+  'ALREADY_PAID',
+  'SECOND_PERSON_REQUIRED',
+  'WRONG_HALL',
+  'PLAYER_EXCLUDED',
+  'ALREADY_REFUNDED',
+  'ANNUL_AFTER_PAYOUT',
+])
 
 export function createHttpApp(services: Services) {
   const { config } = services
   const app = new Hono<AppEnv>()
 
-  const limitBody = bodyLimit({ maxSize: 256 * 1024, onError: (c) => c.json(errorBody(c, 'PAYLOAD_TOO_LARGE', 'body over 256 KiB'), 413) })
+  const limitBody = bodyLimit({
+    maxSize: 256 * 1024,
+    onError: (c) => c.json(errorBody(c, 'PAYLOAD_TOO_LARGE', 'body over 256 KiB'), 413),
+  })
   // With a Content-Length the limit is checked on the header alone: hono's bodyLimit reads c.req.raw.body, which
   // makes the node adapter build a web Request and stream for every POST (a fifth of the lotto sale path's CPU).
   app.use('/api/*', async (c, next) => {
@@ -102,10 +190,19 @@ export function createHttpApp(services: Services) {
   const addressLimiter = createRateLimiter(config.rateLimitPerMinute)
   const refusedCredentials = createRateLimiter(config.authFailuresPerMinute ?? 30)
   app.use('/api/*', async (c, next) => {
-    const address = clientAddress((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress, c.req.header('x-forwarded-for'), config.trustedProxies ?? [])
+    const address = clientAddress(
+      (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress,
+      c.req.header('x-forwarded-for'),
+      config.trustedProxies ?? [],
+    )
     c.set('address', address)
-    if (!addressLimiter.take(`ip:${address}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute from this address`)
-    if (!refusedCredentials.has(address)) throw new DomainError('RATE_LIMITED', 'too many refused credentials from this address; wait a minute')
+    if (!addressLimiter.take(`ip:${address}`))
+      throw new DomainError(
+        'RATE_LIMITED',
+        `more than ${config.rateLimitPerMinute} requests a minute from this address`,
+      )
+    if (!refusedCredentials.has(address))
+      throw new DomainError('RATE_LIMITED', 'too many refused credentials from this address; wait a minute')
     const authOn = config.auth === 'on'
     c.set('authOn', authOn)
     c.set('admission', checkAdmission)
@@ -114,9 +211,11 @@ export function createHttpApp(services: Services) {
     c.set('confirmPerson', services.auth.confirmPerson)
     c.set('hallGuard', guardHalls)
     // Per person or device; anonymous callers share their address's bucket above.
-    if (principal.kind !== 'anonymous' && !limiter.take(`${principal.kind}:${principal.id}`)) throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
+    if (principal.kind !== 'anonymous' && !limiter.take(`${principal.kind}:${principal.id}`))
+      throw new DomainError('RATE_LIMITED', `more than ${config.rateLimitPerMinute} requests a minute`)
     // Issue 14 point 5: a person whose password must change can only change it (or look at who they are, or leave).
-    if (principal.mustChangePassword && !PASSWORD_CHANGE_PATHS.has(c.req.path)) throw new DomainError('PASSWORD_CHANGE_REQUIRED', 'change your password first (POST /api/auth/password)')
+    if (principal.mustChangePassword && !PASSWORD_CHANGE_PATHS.has(c.req.path))
+      throw new DomainError('PASSWORD_CHANGE_REQUIRED', 'change your password first (POST /api/auth/password)')
     // Issue 23 point 3: the body is parsed once, here, and the guards and the route all read this one value: a body
     // not labelled JSON is refused (415) instead of reaching the route unseen by the hall and exclusion checks.
     const text = hasBody(c.req.method) ? await c.req.text() : ''
@@ -124,10 +223,14 @@ export function createHttpApp(services: Services) {
     // Issue 14 point 2: every journal record written while serving this request names its actor.
     if (!authOn) return next()
     // Issue 23 point 3: and the use cases that move money check the hall against the principal's own halls.
-    return runAs(() => actorOf(c), next, () => {
-      const who = principalOf(c)
-      return { halls: who.halls ?? [], deviceHall: who.device?.hallId ?? null }
-    })
+    return runAs(
+      () => actorOf(c),
+      next,
+      () => {
+        const who = principalOf(c)
+        return { halls: who.halls ?? [], deviceHall: who.device?.hallId ?? null }
+      },
+    )
   })
 
   /**
@@ -138,8 +241,15 @@ export function createHttpApp(services: Services) {
     if (c.req.path.startsWith('/api/players/')) return
     const parsed = c.get('requestBody')
     const documents = documentsIn(parsed)
-    const bodyHall = parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string' ? (parsed as { hallId: string }).hallId : undefined
-    if (documents.length) await services.players.assertAdmitted(documents, c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null)
+    const bodyHall =
+      parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string'
+        ? (parsed as { hallId: string }).hallId
+        : undefined
+    if (documents.length)
+      await services.players.assertAdmitted(
+        documents,
+        c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null,
+      )
   }
 
   /** Issue 14 point 1: the ids in the path, the query and the JSON body, each resolved to its halls. */
@@ -154,20 +264,41 @@ export function createHttpApp(services: Services) {
       const who = principalOf(c)
       const address = c.get('address') ?? 'local'
       // A refused credential (bad login, unknown token) spends the address's small budget; a missing one does not.
-      const badCredential = err.code === 'UNAUTHORIZED' && !(err.details && typeof err.details === 'object' && 'permission' in err.details)
+      const badCredential =
+        err.code === 'UNAUTHORIZED' && !(err.details && typeof err.details === 'object' && 'permission' in err.details)
       if (badCredential) refusedCredentials.take(address)
       if (who.kind === 'anonymous') {
         // Issue 14 point 4: anonymous refusals are counted and journaled as one summary a minute, not a row each.
         const username = err.message === LOGIN_REFUSED ? loginName(c) : undefined
-        services.refusals.count({ code: err.code, method: c.req.method, route: c.req.routePath.includes('*') ? c.req.path.slice(0, 80) : c.req.routePath, address, username })
+        services.refusals.count({
+          code: err.code,
+          method: c.req.method,
+          route: c.req.routePath.includes('*') ? c.req.path.slice(0, 80) : c.req.routePath,
+          address,
+          username,
+        })
       } else {
-        await services.db.transaction((tx) => appendJournal(tx, {
-          at: services.clock.now().toISOString(), type: 'access.refused', scope: '',
-          payload: { code: err.code, method: c.req.method, path: c.req.path, principal: { kind: who.kind, id: who.id, name: who.name, role: who.role }, address, reason: err.message },
-        })).catch((e) => services.log.warn('could not journal a refusal', e))
+        await services.db
+          .transaction((tx) =>
+            appendJournal(tx, {
+              at: services.clock.now().toISOString(),
+              type: 'access.refused',
+              scope: '',
+              payload: {
+                code: err.code,
+                method: c.req.method,
+                path: c.req.path,
+                principal: { kind: who.kind, id: who.id, name: who.name, role: who.role },
+                address,
+                reason: err.message,
+              },
+            }),
+          )
+          .catch((e) => services.log.warn('could not journal a refusal', e))
       }
     }
-    if (err instanceof DomainError) return c.json(errorBody(c, err.code, err.message, err.details), statusByCode[err.code] ?? 400)
+    if (err instanceof DomainError)
+      return c.json(errorBody(c, err.code, err.message, err.details), statusByCode[err.code] ?? 400)
     services.log.error('unexpected error', err)
     return c.json(errorBody(c, 'INTERNAL', 'internal error'), 500)
   })
@@ -175,7 +306,13 @@ export function createHttpApp(services: Services) {
 
   app.get('/api/health', async (c) => {
     await ping(services.db)
-    return c.json({ ok: true, engine: services.db.engine, runtime, profile: config.profileId, version: services.version })
+    return c.json({
+      ok: true,
+      engine: services.db.engine,
+      runtime,
+      profile: config.profileId,
+      version: services.version,
+    })
   })
 
   app.get('/api/keys', (c) => c.json(services.keys.publicInfo()))
@@ -192,14 +329,22 @@ export function createHttpApp(services: Services) {
     // Issue 24 point 2: identity documents are sealed in the journal; opened only for the roles that act on a
     // person's identity for anti-money-laundering (aml.decide), masked for every other reader.
     const opener = !c.get('authOn') || isAllowed('aml.decide', principalOf(c).role as Role) ? services.sealer : null
-    return c.json({ records: (await journalPage(services.db, from, limit)).map((r) => ({ ...r, payload: revealDocuments(r.payload, opener) })) })
+    return c.json({
+      records: (await journalPage(services.db, from, limit)).map((r) => ({
+        ...r,
+        payload: revealDocuments(r.payload, opener),
+      })),
+    })
   })
   app.get('/api/journal/verify', needs('journal.read'), async (c) => c.json(await services.verifyJournal()))
   // Issue 15 point 5: the signed checkpoints as JSON lines, a file a regulator keeps for `verify-journal --checkpoints`.
   app.get('/api/journal/checkpoints', needs('journal.read'), async (c) => {
     const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
     const lines = (await services.checkpoints.list(after)).map((cp) => JSON.stringify(cp)).join('\n')
-    return c.body(lines ? `${lines}\n` : '', 200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'inline; filename="checkpoints.jsonl"' })
+    return c.body(lines ? `${lines}\n` : '', 200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': 'inline; filename="checkpoints.jsonl"',
+    })
   })
 
   // ---- vouchers, kiosk sales, validation and payout (issue #3)

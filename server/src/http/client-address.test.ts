@@ -19,9 +19,11 @@ describe('client address (issue 14 point 4)', () => {
     expect(isTrusted('::1', ['::1'])).toBe(true)
   })
   it('never lets an untrusted peer choose its address, whatever the header (property)', () => {
-    fc.assert(fc.property(fc.ipV4(), fc.array(fc.ipV4(), { maxLength: 5 }), (peer, hops) => {
-      fc.pre(!peer.startsWith('10.'))
-      expect(clientAddress(peer, hops.join(', '), ['10.0.0.0/8'])).toBe(peer)
-    }))
+    fc.assert(
+      fc.property(fc.ipV4(), fc.array(fc.ipV4(), { maxLength: 5 }), (peer, hops) => {
+        fc.pre(!peer.startsWith('10.'))
+        expect(clientAddress(peer, hops.join(', '), ['10.0.0.0/8'])).toBe(peer)
+      }),
+    )
   })
 })

@@ -4,10 +4,17 @@
  * right-most address in the header that is not itself a trusted proxy. Anyone else's header is ignored, so
  * rotating it gets a flooder nothing.
  */
-export function clientAddress(remote: string | undefined, forwardedFor: string | undefined, trusted: readonly string[]): string {
+export function clientAddress(
+  remote: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: readonly string[],
+): string {
   const peer = normalise(remote ?? 'local')
   if (!forwardedFor || !isTrusted(peer, trusted)) return peer
-  const hops = forwardedFor.split(',').map((s) => normalise(s.trim())).filter(Boolean)
+  const hops = forwardedFor
+    .split(',')
+    .map((s) => normalise(s.trim()))
+    .filter(Boolean)
   for (let i = hops.length - 1; i >= 0; i--) if (!isTrusted(hops[i], trusted)) return hops[i]
   return hops[0] ?? peer
 }
@@ -28,7 +35,7 @@ function inCidr(address: string, cidr: string): boolean {
   const bits = Number(bitsText)
   if (a === null || b === null || !(bits >= 0 && bits <= 32)) return false
   const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0
-  return ((a & mask) >>> 0) === ((b & mask) >>> 0)
+  return (a & mask) >>> 0 === (b & mask) >>> 0
 }
 
 function ipv4(address: string): number | null {

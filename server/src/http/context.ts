@@ -41,7 +41,12 @@ export const param = (c: AppContext, name: string): string => c.req.param(name) 
 
 // What every route file uses: error bodies, body validation, the permission gate, the caller's identity.
 
-export function errorBody(c: AppContext, code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', detail: string, details?: unknown) {
+export function errorBody(
+  c: AppContext,
+  code: ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND',
+  detail: string,
+  details?: unknown,
+) {
   const lang = pickLang(c.req.header('accept-language'))
   return { error: { code, message: messages[code][lang], detail, details } }
 }
@@ -55,7 +60,9 @@ export async function body<T extends z.ZodType>(c: AppContext, schema: T): Promi
   const raw: unknown = given === undefined ? {} : given
   const parsed = schema.safeParse(raw)
   if (!parsed.success) {
-    throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+    throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    })
   }
   return parsed.data
 }
@@ -71,12 +78,20 @@ export function needs(permission: Permission) {
     if (c.get('authOn')) {
       const who = c.get('principal') ?? ANONYMOUS
       if (!isAllowed(permission, who.role as Role)) {
-        if (who.kind === 'anonymous') throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, { permission })
+        if (who.kind === 'anonymous')
+          throw new DomainError('UNAUTHORIZED', `${permission} needs one of: ${permissions[permission].join(', ')}`, {
+            permission,
+          })
         // A jefe may authorise this one action on the console of someone who lacks the permission, with her own
         // credential, without logging him out (issue 14 point 7); both are journaled (actorOf).
         const second = await secondPersonFromHeader(c)
-        if (!second) throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
-        if (!isAllowed(permission, second.role as Role)) throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, { permission, role: second.role })
+        if (!second)
+          throw new DomainError('FORBIDDEN', `${who.role} may not ${permission}`, { permission, role: who.role })
+        if (!isAllowed(permission, second.role as Role))
+          throw new DomainError('FORBIDDEN', `${second.role} may not ${permission} either`, {
+            permission,
+            role: second.role,
+          })
         await secondInHall(c, second)
         c.set('authorisedBy', second)
       }
@@ -96,7 +111,8 @@ async function secondPersonFromHeader(c: AppContext): Promise<Principal | null> 
   if (!raw) return null
   const text = Buffer.from(raw.trim(), 'base64').toString('utf8')
   const colon = text.indexOf(':')
-  if (colon < 1) throw new DomainError('SECOND_PERSON_REQUIRED', 'malformed second-person credential', { field: 'secondPerson' })
+  if (colon < 1)
+    throw new DomainError('SECOND_PERSON_REQUIRED', 'malformed second-person credential', { field: 'secondPerson' })
   const { username: _username, ...person } = await c.get('confirmPerson')(text.slice(0, colon), text.slice(colon + 1))
   return person
 }
@@ -109,9 +125,10 @@ async function secondPersonFromHeader(c: AppContext): Promise<Principal | null> 
 export async function secondPerson(c: AppContext, permission: Permission): Promise<Principal> {
   const refuse = (why: string) => new DomainError('SECOND_PERSON_REQUIRED', why, { field: 'secondPerson', permission })
   const second = await secondPersonFromHeader(c)
-  if (!second) throw refuse('this action needs a second person\'s confirmation')
+  if (!second) throw refuse("this action needs a second person's confirmation")
   const who = principalOf(c)
-  if (who.kind === 'person' && who.id === second.id) throw refuse('the second person must be someone other than the requester')
+  if (who.kind === 'person' && who.id === second.id)
+    throw refuse('the second person must be someone other than the requester')
   if (!isAllowed(permission, second.role as Role)) throw refuse(`${second.role} may not confirm ${permission}`)
   await secondInHall(c, second)
   return second
@@ -139,7 +156,11 @@ async function secondInHall(c: AppContext, second: Principal): Promise<void> {
  * requester gives. undefined without the header, or when the header already authorised a role lacking the route's
  * permission (the same credential does not count twice).
  */
-export async function overrideOf(c: AppContext, permission: Permission, reason?: string): Promise<{ by: { id: string; name: string; role: string }; reason: string } | undefined> {
+export async function overrideOf(
+  c: AppContext,
+  permission: Permission,
+  reason?: string,
+): Promise<{ by: { id: string; name: string; role: string }; reason: string } | undefined> {
   if (!c.req.header(SECOND_PERSON_HEADER) || c.get('authorisedBy')) return undefined
   const p = await secondPerson(c, permission)
   return { by: { id: p.id, name: p.name, role: String(p.role) }, reason: (reason ?? '').trim() }
@@ -164,29 +185,41 @@ export function actorOf(c: AppContext): Actor {
   const who = principalOf(c)
   const by = c.get('authorisedBy')
   return {
-    kind: who.kind, id: who.id, name: who.name, role: who.role,
+    kind: who.kind,
+    id: who.id,
+    name: who.name,
+    role: who.role,
     ...(who.device && who.kind === 'person' ? { device: { id: who.device.id, name: who.device.name } } : {}),
     ...(by ? { authorisedBy: { id: by.id, name: by.name, role: by.role } } : {}),
   }
 }
 
 /** Station and cashier as the request proves them (an enrolled device or a logged-in person wins over the body). */
-export function actors(c: AppContext, claimed: { stationId: string; cashierId?: string }): { stationId: string; cashierId: string } {
+export function actors(
+  c: AppContext,
+  claimed: { stationId: string; cashierId?: string },
+): { stationId: string; cashierId: string } {
   const who = principalOf(c)
   return {
     stationId: who.device?.id ?? claimed.stationId,
-    cashierId: who.kind === 'person' ? who.id : claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown'),
+    cashierId: who.kind === 'person' ? who.id : (claimed.cashierId ?? (who.kind === 'device' ? who.id : 'unknown')),
   }
 }
 
 /** A PDF answered inline under `filename`. */
 export function pdf(c: AppContext, bytes: Uint8Array, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${filename}"` })
+  return c.body(bytes as unknown as ArrayBuffer, 200, {
+    'content-type': 'application/pdf',
+    'content-disposition': `inline; filename="${filename}"`,
+  })
 }
 
 /** A CSV file answered inline under `filename`. */
 export function csv(c: AppContext, bytes: Buffer, filename: string) {
-  return c.body(bytes as unknown as ArrayBuffer, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` })
+  return c.body(bytes as unknown as ArrayBuffer, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `inline; filename="${filename}"`,
+  })
 }
 
 /**
@@ -196,7 +229,8 @@ export function csv(c: AppContext, bytes: Buffer, filename: string) {
  */
 export function nameOf(c: AppContext, claimed?: string, field = 'by'): string {
   if (!c.get('authOn')) {
-    if (!claimed) throw new DomainError('VALIDATION_FAILED', `${field} is required when authentication is off`, { field })
+    if (!claimed)
+      throw new DomainError('VALIDATION_FAILED', `${field} is required when authentication is off`, { field })
     return claimed
   }
   const who = principalOf(c)
@@ -209,7 +243,12 @@ export function nameOf(c: AppContext, claimed?: string, field = 'by'): string {
  * recounts, BNG-74 incident entries): with authentication on, the second person who typed their own credential
  * on the same screen (secondPerson); the body's name only with authentication off.
  */
-export async function witnessOf(c: AppContext, permission: Permission, claimed?: string, field = 'witnessedBy'): Promise<string> {
+export async function witnessOf(
+  c: AppContext,
+  permission: Permission,
+  claimed?: string,
+  field = 'witnessedBy',
+): Promise<string> {
   if (!c.get('authOn')) return nameOf(c, claimed, field)
   return (await secondPerson(c, permission)).name
 }

@@ -11,7 +11,9 @@ export function scopedHall(c: AppContext, hallId: string | undefined): string | 
   if (!c.get('authOn') || who.halls === '*') return hallId
   const own = who.halls ?? []
   const hall = hallId ?? (own.length === 1 ? own[0] : undefined)
-  if (!hall) throw new DomainError('VALIDATION_FAILED', 'name the hall to read: you work in more than one', { field: 'hallId' })
-  if (!own.includes(hall)) throw new DomainError('WRONG_HALL', `hall ${hall} is not one of yours`, { resource: 'hallId' })
+  if (!hall)
+    throw new DomainError('VALIDATION_FAILED', 'name the hall to read: you work in more than one', { field: 'hallId' })
+  if (!own.includes(hall))
+    throw new DomainError('WRONG_HALL', `hall ${hall} is not one of yours`, { resource: 'hallId' })
   return hall
 }

@@ -1,23 +1,47 @@
 import type { ErrorCode } from '../shared/errors.ts'
 
 /** What people read when something is refused: Spanish first, English second (per Accept-Language). */
-export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND', { es: string; en: string }> = {
+export const messages: Record<
+  ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND',
+  { es: string; en: string }
+> = {
   VALIDATION_FAILED: { es: 'Los datos enviados no son válidos.', en: 'The data sent is not valid.' },
   NOT_FOUND: { es: 'No existe.', en: 'Not found.' },
   ROUTE_NOT_FOUND: { es: 'Esa dirección no existe.', en: 'No such route.' },
   GAME_NOT_FOUND: { es: 'La partida no existe.', en: 'The game does not exist.' },
   SESSION_NOT_FOUND: { es: 'La sesión no existe.', en: 'The session does not exist.' },
-  SERIAL_AMBIGUOUS: { es: 'Ese número de cartón está en varias series de esta partida: elija la serie.', en: 'That card number is in several series of this game: choose the series.' },
-  SHIFT_COUNT_DIFFERS: { es: 'El efectivo contado no cuadra con lo que debe haber en la caja. Cuente de nuevo; si la diferencia es real, escriba el motivo en la nota y cierre otra vez.', en: 'The cash counted does not match what the drawer should hold. Count again; if the difference is real, write the reason in the note and close again.' },
-  SERIAL_NOT_A_CODE: { es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.', en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall." },
-  TICKET_NOT_FOUND: { es: 'El cartón o boleto no existe en esta partida.', en: 'The card or ticket does not exist in this game.' },
-  ILLEGAL_TRANSITION: { es: 'Esa acción no está permitida en el estado actual de la partida.', en: 'That action is not allowed in the current state of the game.' },
+  SERIAL_AMBIGUOUS: {
+    es: 'Ese número de cartón está en varias series de esta partida: elija la serie.',
+    en: 'That card number is in several series of this game: choose the series.',
+  },
+  SHIFT_COUNT_DIFFERS: {
+    es: 'El efectivo contado no cuadra con lo que debe haber en la caja. Cuente de nuevo; si la diferencia es real, escriba el motivo en la nota y cierre otra vez.',
+    en: 'The cash counted does not match what the drawer should hold. Count again; if the difference is real, write the reason in the note and close again.',
+  },
+  SERIAL_NOT_A_CODE: {
+    es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.',
+    en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall.",
+  },
+  TICKET_NOT_FOUND: {
+    es: 'El cartón o boleto no existe en esta partida.',
+    en: 'The card or ticket does not exist in this game.',
+  },
+  ILLEGAL_TRANSITION: {
+    es: 'Esa acción no está permitida en el estado actual de la partida.',
+    en: 'That action is not allowed in the current state of the game.',
+  },
   SALES_CLOSED: { es: 'La venta de cartones está cerrada.', en: 'Card sales are closed.' },
   SALES_NOT_OPEN: { es: 'La venta de cartones aún no está abierta.', en: 'Card sales are not open yet.' },
   SERIES_EXHAUSTED: { es: 'No quedan cartones suficientes en la serie.', en: 'Not enough cards left in the series.' },
-  SERIES_RULE_VIOLATED: { es: 'La segunda serie no cumple las condiciones del reglamento.', en: 'The second series does not meet the regulation.' },
+  SERIES_RULE_VIOLATED: {
+    es: 'La segunda serie no cumple las condiciones del reglamento.',
+    en: 'The second series does not meet the regulation.',
+  },
   DUPLICATE_CARD: { es: 'Ese cartón ya se vendió en esta partida.', en: 'That card was already sold in this game.' },
-  MINIMUM_PARTICIPATION: { es: 'No se alcanzó la participación mínima para iniciar la partida.', en: 'The minimum participation to start the game was not reached.' },
+  MINIMUM_PARTICIPATION: {
+    es: 'No se alcanzó la participación mínima para iniciar la partida.',
+    en: 'The minimum participation to start the game was not reached.',
+  },
   BALL_ALREADY_DRAWN: { es: 'Esa bola ya salió en esta partida.', en: 'That ball was already drawn in this game.' },
   BALL_OUT_OF_RANGE: { es: 'Esa bola no pertenece al juego de bolas.', en: 'That ball is not in the ball set.' },
   NO_BALLS_LEFT: { es: 'Ya salieron todas las bolas.', en: 'Every ball has been drawn.' },
@@ -25,84 +49,264 @@ export const messages: Record<ErrorCode | 'INTERNAL' | 'PAYLOAD_TOO_LARGE' | 'RO
   CLAIM_CLOSED: { es: 'Ya no se admiten reclamaciones en esta partida.', en: 'Claims are closed for this game.' },
   NOT_VERIFIED: { es: 'El premio no está verificado.', en: 'The prize has not been verified.' },
   ALREADY_PAID: { es: 'Este premio ya fue pagado.', en: 'This prize was already paid.' },
-  INVALID_SIGNATURE: { es: 'Código no válido: la firma no coincide.', en: 'Invalid code: the signature does not match.' },
-  ROW_TAMPERED: { es: 'Los datos de este valor no coinciden con su sello: fueron cambiados fuera del sistema. No se paga ni se gasta; avise al inspector (queda anotado en el diario).', en: 'The data of this value does not match its seal: it was changed outside the system. It is not paid or spent; call the inspector (recorded in the journal).' },
-  CONFLICT: { es: 'Otra operación cambió estos datos a la vez; inténtelo de nuevo.', en: 'Another operation changed this at the same time; try again.' },
-  TYPED_SEED_REFUSED: { es: 'La semilla de una emisión de raspaditas la toma el servidor de su fuente de entropía: nadie la escribe. Quite «seed» de la petición o la opción --seed de la orden.', en: "An instant batch's seed is taken by the server from its entropy source: nobody types it. Remove \"seed\" from the request, or --seed from the command." },
-  BEACON_PENDING: { es: 'Esperando la ronda del faro público de aleatoriedad: el sorteo empieza en cuanto se publique.', en: 'Waiting for the public randomness beacon round: the draw starts as soon as it is published.' },
+  INVALID_SIGNATURE: {
+    es: 'Código no válido: la firma no coincide.',
+    en: 'Invalid code: the signature does not match.',
+  },
+  ROW_TAMPERED: {
+    es: 'Los datos de este valor no coinciden con su sello: fueron cambiados fuera del sistema. No se paga ni se gasta; avise al inspector (queda anotado en el diario).',
+    en: 'The data of this value does not match its seal: it was changed outside the system. It is not paid or spent; call the inspector (recorded in the journal).',
+  },
+  CONFLICT: {
+    es: 'Otra operación cambió estos datos a la vez; inténtelo de nuevo.',
+    en: 'Another operation changed this at the same time; try again.',
+  },
+  TYPED_SEED_REFUSED: {
+    es: 'La semilla de una emisión de raspaditas la toma el servidor de su fuente de entropía: nadie la escribe. Quite «seed» de la petición o la opción --seed de la orden.',
+    en: 'An instant batch\'s seed is taken by the server from its entropy source: nobody types it. Remove "seed" from the request, or --seed from the command.',
+  },
+  BEACON_PENDING: {
+    es: 'Esperando la ronda del faro público de aleatoriedad: el sorteo empieza en cuanto se publique.',
+    en: 'Waiting for the public randomness beacon round: the draw starts as soon as it is published.',
+  },
   DEVICE_UNAVAILABLE: { es: 'El dispositivo no está disponible.', en: 'The device is unavailable.' },
-  DEVICE_NOT_CERTIFIED: { es: 'El dispositivo no está registrado, precintado y certificado, o no está activo: no puede usarse en el juego.', en: 'The device is not registered, sealed and certified, or not active: it cannot be used in play.' },
-  BALL_SET_EXHAUSTED: { es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.', en: 'The ball set has reached its game limit: change it for the reserve set.' },
+  DEVICE_NOT_CERTIFIED: {
+    es: 'El dispositivo no está registrado, precintado y certificado, o no está activo: no puede usarse en el juego.',
+    en: 'The device is not registered, sealed and certified, or not active: it cannot be used in play.',
+  },
+  BALL_SET_EXHAUSTED: {
+    es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.',
+    en: 'The ball set has reached its game limit: change it for the reserve set.',
+  },
   BALL_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas activo.', en: 'The hall has no active ball set.' },
-  EQUIPMENT_CHECK_FAILED: { es: 'La sesión no se abre: algún equipo de la sala no funciona (bombo, circuito cerrado de televisión, pantallas o sonido).', en: 'The session does not open: some of the hall\'s equipment does not work (extractor, CCTV, screens or sound).' },
-  LAYOUT_NOT_AUTHORISED: { es: 'Este formato de cartón no está autorizado en la sala: indique la referencia de la licencia o autorización que lo permite.', en: 'This card format is not authorised in the hall: give the reference of the licence or authorisation that allows it.' },
-  RESERVE_BALL_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.', en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.' },
-  ENTROPY_HEALTH_FAILED: { es: 'La fuente de entropía falló sus pruebas de salud: no se generan semillas.', en: 'The entropy source failed its health tests: no seeds are generated.' },
-  RULE_DISABLED: { es: 'El perfil de la sala no permite esta operación.', en: "The hall's profile does not allow this." },
+  EQUIPMENT_CHECK_FAILED: {
+    es: 'La sesión no se abre: algún equipo de la sala no funciona (bombo, circuito cerrado de televisión, pantallas o sonido).',
+    en: "The session does not open: some of the hall's equipment does not work (extractor, CCTV, screens or sound).",
+  },
+  LAYOUT_NOT_AUTHORISED: {
+    es: 'Este formato de cartón no está autorizado en la sala: indique la referencia de la licencia o autorización que lo permite.',
+    en: 'This card format is not authorised in the hall: give the reference of the licence or authorisation that allows it.',
+  },
+  RESERVE_BALL_SET_REQUIRED: {
+    es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.',
+    en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.',
+  },
+  ENTROPY_HEALTH_FAILED: {
+    es: 'La fuente de entropía falló sus pruebas de salud: no se generan semillas.',
+    en: 'The entropy source failed its health tests: no seeds are generated.',
+  },
+  RULE_DISABLED: {
+    es: 'El perfil de la sala no permite esta operación.',
+    en: "The hall's profile does not allow this.",
+  },
   UNAUTHORIZED: { es: 'Debe identificarse.', en: 'Authentication required.' },
   FORBIDDEN: { es: 'Su rol no permite esta operación.', en: 'Your role does not allow this.' },
-  ACCOUNT_LOCKED: { es: 'Cuenta bloqueada por intentos fallidos. Espere o avise al director.', en: 'Account locked after failed attempts. Wait or call the director.' },
+  ACCOUNT_LOCKED: {
+    es: 'Cuenta bloqueada por intentos fallidos. Espere o avise al director.',
+    en: 'Account locked after failed attempts. Wait or call the director.',
+  },
   RATE_LIMITED: { es: 'Demasiadas peticiones. Espere un momento.', en: 'Too many requests. Wait a moment.' },
   VOUCHER_SPENT: { es: 'Este vale ya fue usado.', en: 'This voucher has already been used.' },
   VOUCHER_EXPIRED: { es: 'Este vale está caducado.', en: 'This voucher has expired.' },
-  VOUCHER_INSUFFICIENT: { es: 'El saldo del vale no alcanza para esa compra.', en: 'The voucher balance does not cover that purchase.' },
+  VOUCHER_INSUFFICIENT: {
+    es: 'El saldo del vale no alcanza para esa compra.',
+    en: 'The voucher balance does not cover that purchase.',
+  },
   NOT_A_WINNER: { es: 'Este cartón no tiene premio.', en: 'This card has not won a prize.' },
-  PRIZE_PENDING: { es: 'La partida aún no ha terminado: el premio se paga al finalizar.', en: 'The game has not finished yet: prizes are paid when it ends.' },
-  TICKET_EXPIRED: { es: 'El plazo para cobrar este premio ha vencido.', en: 'The period to collect this prize has expired.' },
-  TICKET_VOID: { es: 'La partida fue anulada: este cartón solo da derecho a reembolso.', en: 'The game was voided: this card is only refundable.' },
-  TICKET_BLOCKED: { es: 'Este boleto fue denunciado como extraviado o robado.', en: 'This ticket was reported lost or stolen.' },
-  PAYEE_ID_REQUIRED: { es: 'Para este importe se requiere el documento de identidad del cobrador.', en: "This amount requires the payee's identity document." },
-  PACK_NOT_ACTIVATED: { es: 'Boleto fuera de venta o no vendido: su paquete no fue activado, o su venta no se registró escaneándolo en caja o quiosco. No se paga ni se reembolsa (INS-12).', en: 'Ticket not on sale or not sold: its pack was not activated, or its sale was not recorded by scanning it at a till or kiosk. It is neither paid nor refunded (INS-12).' },
-  RNG_NO_MANUAL_BALL: { es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.', en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.' },
+  PRIZE_PENDING: {
+    es: 'La partida aún no ha terminado: el premio se paga al finalizar.',
+    en: 'The game has not finished yet: prizes are paid when it ends.',
+  },
+  TICKET_EXPIRED: {
+    es: 'El plazo para cobrar este premio ha vencido.',
+    en: 'The period to collect this prize has expired.',
+  },
+  TICKET_VOID: {
+    es: 'La partida fue anulada: este cartón solo da derecho a reembolso.',
+    en: 'The game was voided: this card is only refundable.',
+  },
+  TICKET_BLOCKED: {
+    es: 'Este boleto fue denunciado como extraviado o robado.',
+    en: 'This ticket was reported lost or stolen.',
+  },
+  PAYEE_ID_REQUIRED: {
+    es: 'Para este importe se requiere el documento de identidad del cobrador.',
+    en: "This amount requires the payee's identity document.",
+  },
+  PACK_NOT_ACTIVATED: {
+    es: 'Boleto fuera de venta o no vendido: su paquete no fue activado, o su venta no se registró escaneándolo en caja o quiosco. No se paga ni se reembolsa (INS-12).',
+    en: 'Ticket not on sale or not sold: its pack was not activated, or its sale was not recorded by scanning it at a till or kiosk. It is neither paid nor refunded (INS-12).',
+  },
+  RNG_NO_MANUAL_BALL: {
+    es: 'En una partida con generador aleatorio no se introducen bolas a mano: la partida sigue con el orden de extracción comprometido.',
+    en: 'An RNG game takes no balls typed by hand: it continues with its committed draw order.',
+  },
   // Issue 13 points 5-8 (cashier)
-  STATION_REQUIRED: { es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.', en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.' },
-  SHIFT_NOT_OPEN: { es: 'No hay un turno abierto de esta persona en esta caja: abra el turno con el fondo contado.', en: "There is no open shift of this person at this station: open the shift with the counted float." },
-  SHIFT_ALREADY_OPEN: { es: 'Esta caja ya tiene un turno abierto: ciérrelo con el arqueo antes de abrir otro.', en: 'This station already has an open shift: close it with its count before opening another.' },
-  CODE_REQUIRED: { es: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.', en: "A prize is paid only against the signed code of that very card or ticket." },
-  ANNUL_AFTER_PAYOUT: { es: 'No se puede anular: ya se pagaron premios de esta partida.', en: 'It cannot be annulled: prizes of this game have already been paid.' },
-  NOT_REFUNDABLE: { es: 'Este cartón o boleto no tiene derecho a devolución.', en: 'This card or ticket is not entitled to a refund.' },
+  STATION_REQUIRED: {
+    es: 'El dinero se mueve solo en una caja registrada, con una persona que haya iniciado sesión en ella.',
+    en: 'Cash moves only at an enrolled cashier station, with a person logged in at it.',
+  },
+  SHIFT_NOT_OPEN: {
+    es: 'No hay un turno abierto de esta persona en esta caja: abra el turno con el fondo contado.',
+    en: 'There is no open shift of this person at this station: open the shift with the counted float.',
+  },
+  SHIFT_ALREADY_OPEN: {
+    es: 'Esta caja ya tiene un turno abierto: ciérrelo con el arqueo antes de abrir otro.',
+    en: 'This station already has an open shift: close it with its count before opening another.',
+  },
+  CODE_REQUIRED: {
+    es: 'El premio se paga solo contra el código firmado de ese mismo cartón o boleto.',
+    en: 'A prize is paid only against the signed code of that very card or ticket.',
+  },
+  ANNUL_AFTER_PAYOUT: {
+    es: 'No se puede anular: ya se pagaron premios de esta partida.',
+    en: 'It cannot be annulled: prizes of this game have already been paid.',
+  },
+  NOT_REFUNDABLE: {
+    es: 'Este cartón o boleto no tiene derecho a devolución.',
+    en: 'This card or ticket is not entitled to a refund.',
+  },
   ALREADY_REFUNDED: { es: 'Este cartón o boleto ya fue reembolsado.', en: 'This card or ticket was already refunded.' },
-  AML_REVIEW_PENDING: { es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.', en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.' },
-  CASH_COUNT_REQUIRED: { es: 'Por este importe hay que registrar cuánto se pagó en billetes de Bs 10, Bs 20 y monedas, y cuánto en otros billetes.', en: 'For this amount, record how much was paid in Bs 10 and Bs 20 notes and coins, and how much in other notes.' },
-  BUYER_ID_REQUIRED: { es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.', en: "For this amount in small notes the buyer's identity document must be recorded." },
-  SECOND_PERSON_REQUIRED: { es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.', en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.' },
+  AML_REVIEW_PENDING: {
+    es: 'Este vale se pagó con billetes pequeños por encima del límite: no se cobra en efectivo hasta que el oficial de cumplimiento revise el caso.',
+    en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.',
+  },
+  CASH_COUNT_REQUIRED: {
+    es: 'Por este importe hay que registrar cuánto se pagó en billetes de Bs 10, Bs 20 y monedas, y cuánto en otros billetes.',
+    en: 'For this amount, record how much was paid in Bs 10 and Bs 20 notes and coins, and how much in other notes.',
+  },
+  BUYER_ID_REQUIRED: {
+    es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.',
+    en: "For this amount in small notes the buyer's identity document must be recorded.",
+  },
+  SECOND_PERSON_REQUIRED: {
+    es: 'Esta acción necesita la confirmación de una segunda persona con el cargo necesario (por ejemplo, jefe de mesa o director), distinta de quien la pide, con su usuario y contraseña.',
+    en: 'This action needs the confirmation of a second person with the required role (for example a floor manager or director), other than the requester, with their username and password.',
+  },
   // Issue 18 (lottery helper): LOT-21 / LNS-22.
-  DRAW_NOT_DUE: { es: 'Este sorteo no se realiza hoy: se sortea en la fecha de su plan o en la nueva fecha de un aplazamiento autorizado.', en: 'This draw does not take place today: it is drawn on its plan date or on the new date of an authorised postponement.' },
-  ROLLOVER_UNMAPPED: { es: 'El dinero acumulado del sorteo anterior quedaría sin categoría: conserve esas categorías de reparto o asígnelas expresamente en el plan.', en: 'Money rolled over from the previous draw would have no category: keep those pari-mutuel categories or map them explicitly in the plan.' },
-  DRAW_CANCELLED: { es: 'Este sorteo fue cancelado: no admite ventas ni extracciones; sus comprobantes se reintegran en caja.', en: 'This draw was cancelled: it takes no sales or balls; its receipts are refunded at the cashier.' },
+  DRAW_NOT_DUE: {
+    es: 'Este sorteo no se realiza hoy: se sortea en la fecha de su plan o en la nueva fecha de un aplazamiento autorizado.',
+    en: 'This draw does not take place today: it is drawn on its plan date or on the new date of an authorised postponement.',
+  },
+  ROLLOVER_UNMAPPED: {
+    es: 'El dinero acumulado del sorteo anterior quedaría sin categoría: conserve esas categorías de reparto o asígnelas expresamente en el plan.',
+    en: 'Money rolled over from the previous draw would have no category: keep those pari-mutuel categories or map them explicitly in the plan.',
+  },
+  DRAW_CANCELLED: {
+    es: 'Este sorteo fue cancelado: no admite ventas ni extracciones; sus comprobantes se reintegran en caja.',
+    en: 'This draw was cancelled: it takes no sales or balls; its receipts are refunded at the cashier.',
+  },
   COMPLAINT_ANSWERED: { es: 'Esta reclamación ya tiene respuesta.', en: 'This complaint has already been answered.' },
   // Issue 18 (bingo rules)
-  SERIES_LAPSED: { es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.', en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.' },
-  PRIZE_SHARES_INVALID: { es: 'Los porcentajes de premios, pozos y comisión no son válidos: su suma no puede pasar del 100 % y deben coincidir con el Plan de Apuestas autorizado.', en: 'The prize, pot and commission percentages are not valid: they cannot add up to more than 100 % and must match the authorised betting plan.' },
-  PRIZES_UNPAID: { es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.', en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.' },
-  RESERVE_SET_REQUIRED: { es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.', en: 'The hall has no complete reserve ball set on record: play cannot start.' },
-  CORRECTION_TOO_LATE: { es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.', en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.' },
-  BETTING_PLAN_REQUIRED: { es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.', en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.' },
+  SERIES_LAPSED: {
+    es: 'Esta serie no vendió cartones ni hoy ni ayer: su venta no puede continuar. Ponga a la venta una serie nueva, desde el cartón número 1.',
+    en: 'This series sold no cards today or yesterday: its sale cannot continue. Put a new series on sale, from card number 1.',
+  },
+  PRIZE_SHARES_INVALID: {
+    es: 'Los porcentajes de premios, pozos y comisión no son válidos: su suma no puede pasar del 100 % y deben coincidir con el Plan de Apuestas autorizado.',
+    en: 'The prize, pot and commission percentages are not valid: they cannot add up to more than 100 % and must match the authorised betting plan.',
+  },
+  PRIZES_UNPAID: {
+    es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.',
+    en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.',
+  },
+  RESERVE_SET_REQUIRED: {
+    es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.',
+    en: 'The hall has no complete reserve ball set on record: play cannot start.',
+  },
+  CORRECTION_TOO_LATE: {
+    es: 'Ya se adjudicó un premio después de esa bola: el error no puede corregirse. Si afecta de forma sustancial a la partida, anúlela con devolución.',
+    en: 'A prize was awarded after that ball: the error can no longer be corrected. If it substantially affects the game, annul it with a refund.',
+  },
+  BETTING_PLAN_REQUIRED: {
+    es: 'La sala no tiene registrado su Plan de Apuestas aprobado (porcentajes de premios): no se puede anunciar ninguna partida.',
+    en: 'The hall has no approved betting plan (prize percentages) on record: no game can be announced.',
+  },
   // Issue 13 (money-kiosk): nothing of value without a recorded payment.
-  KIOSK_VOUCHER_ONLY: { es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.', en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.' },
-  PUBLICATION_HOLD: { es: 'El archivo de participación se publicó hace muy poco: el sorteo espera el plazo de publicación antes de comenzar.', en: 'The participation file was published too recently: the draw waits for the publication period before it starts.' },
-  NOTARIAL_ACT_REQUIRED: { es: 'Hay jugadas excluidas o anuladas: registre antes el acta notarial que las lista (notario y número de acta).', en: 'There are excluded or annulled plays: first record the notarial act that lists them (notary and act number).' },
-  OUTSIDE_TERRITORY: { es: 'Esta lotería solo se vende en su territorio autorizado, y el punto de venta está fuera de él o no tiene territorio registrado.', en: 'This lottery is sold only in its authorised territory, and the point of sale is outside it or has no territory on record.' },
+  KIOSK_VOUCHER_ONLY: {
+    es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.',
+    en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.',
+  },
+  PUBLICATION_HOLD: {
+    es: 'El archivo de participación se publicó hace muy poco: el sorteo espera el plazo de publicación antes de comenzar.',
+    en: 'The participation file was published too recently: the draw waits for the publication period before it starts.',
+  },
+  NOTARIAL_ACT_REQUIRED: {
+    es: 'Hay jugadas excluidas o anuladas: registre antes el acta notarial que las lista (notario y número de acta).',
+    en: 'There are excluded or annulled plays: first record the notarial act that lists them (notary and act number).',
+  },
+  OUTSIDE_TERRITORY: {
+    es: 'Esta lotería solo se vende en su territorio autorizado, y el punto de venta está fuera de él o no tiene territorio registrado.',
+    en: 'This lottery is sold only in its authorised territory, and the point of sale is outside it or has no territory on record.',
+  },
   INTERNAL: { es: 'Error interno. La operación no se realizó.', en: 'Internal error. Nothing was done.' },
   PAYLOAD_TOO_LARGE: { es: 'La petición es demasiado grande.', en: 'The request is too large.' },
   // Issue 14
-  WRONG_HALL: { es: 'Eso pertenece a otra sala: no puede actuar sobre ella.', en: 'That belongs to another hall: you cannot act on it.' },
-  PASSWORD_CHANGE_REQUIRED: { es: 'Debe cambiar su contraseña antes de continuar.', en: 'You must change your password before continuing.' },
-  PAYEE_NOT_BUYER: { es: 'Este boleto es nominativo: su premio se cobra solo por el comprador o por quien él autorizó. Para pagarlo a otra persona, un supervisor debe autorizarlo con su usuario y contraseña, indicando la autorización del comprador.', en: 'This slip is named: its prize is collected only by its buyer or someone the buyer authorised. To pay another person, a supervisor must authorise it with their username and password, stating the buyer\'s authorisation.' },
-  CARD_HELD: { es: 'Este cartón está retenido como prueba (reclamación, incidencia o cartón alterado): no se paga ni se reembolsa mientras esté retenido.', en: 'This card is held as evidence (a claim, an incident or an altered card): it is neither paid nor refunded while held.' },
-  CARD_DESTROYED: { es: 'Este cartón fue destruido: ya no se paga ni se reembolsa.', en: 'This card was destroyed: it is no longer paid or refunded.' },
-  CARD_CUSTODY_REFUSED: { es: 'Este cambio de estado del cartón no está permitido (los no premiados se recogen y destruyen tras la partida; los premiados se archivan al menos el plazo de conservación; los retenidos como prueba solo los libera la dirección).', en: 'This change of the card\'s state is not allowed (non-winning cards are collected and destroyed after the game; winners are archived for at least the retention period; cards held as evidence are released only by the director).' },
-  RETENTION_NOT_ELAPSED: { es: 'Estos registros aún están dentro del plazo de conservación o tienen una reclamación pendiente: no se pueden depurar.', en: 'These records are still within their retention period or have a pending claim: they cannot be purged.' },
-  HALL_CLOSED: { es: 'La sala está cerrada: no se abren sesiones ni partidas ni se venden cartones.', en: 'The hall is closed: no sessions, games or card sales.' },
-  PLAYER_EXCLUDED: { es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.', en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.' },
-  BET_OUT_OF_LIMITS: { es: 'La compra está fuera de las apuestas mínima y máxima autorizadas de la sala (cartones por compra o por jugador en la partida). Los límites están expuestos en la sala.', en: 'The purchase is outside the hall\'s authorised minimum and maximum bets (cards per purchase or per player in the game). The limits are posted in the hall.' },
-  FACE_VALUE_NOT_AUTHORISED: { es: 'Ese valor facial de cartón no está entre los autorizados para la sala.', en: 'That card face value is not among those authorised for the hall.' },
-  HALL_FULL: { es: 'Todas las posiciones de juego sentadas de la sala están ocupadas: no se admiten más jugadores (no se permite el juego de pie).', en: 'Every seated playing position in the hall is taken: no more players are admitted (standing play is not allowed).' },
-  HALL_ENTRY_CLOSED: { es: 'La entrada a la sala está cerrada desde que comenzó la lectura de los datos de la partida: no se admite a nadie ni se venden cartones para ella hasta que termine.', en: 'Entry to the hall is closed since the reading of the game\'s data began: no one is admitted and no cards are sold for it until it ends.' },
-  PREVIOUS_CARDS_NOT_RETURNED: { es: 'Para comprar cartones, el jugador debe entregar antes los cartones jugados en la partida anterior.', en: 'To buy cards, the player must first hand back the cards played in the previous game.' },
-  CARD_TRANSFER_FORBIDDEN: { es: 'Este cartón fue comprado por otro jugador y no puede transferirse: su premio se paga solo a quien lo compró.', en: 'This card was bought by another player and cannot be transferred: its prize is paid only to its buyer.' },
+  WRONG_HALL: {
+    es: 'Eso pertenece a otra sala: no puede actuar sobre ella.',
+    en: 'That belongs to another hall: you cannot act on it.',
+  },
+  PASSWORD_CHANGE_REQUIRED: {
+    es: 'Debe cambiar su contraseña antes de continuar.',
+    en: 'You must change your password before continuing.',
+  },
+  PAYEE_NOT_BUYER: {
+    es: 'Este boleto es nominativo: su premio se cobra solo por el comprador o por quien él autorizó. Para pagarlo a otra persona, un supervisor debe autorizarlo con su usuario y contraseña, indicando la autorización del comprador.',
+    en: "This slip is named: its prize is collected only by its buyer or someone the buyer authorised. To pay another person, a supervisor must authorise it with their username and password, stating the buyer's authorisation.",
+  },
+  CARD_HELD: {
+    es: 'Este cartón está retenido como prueba (reclamación, incidencia o cartón alterado): no se paga ni se reembolsa mientras esté retenido.',
+    en: 'This card is held as evidence (a claim, an incident or an altered card): it is neither paid nor refunded while held.',
+  },
+  CARD_DESTROYED: {
+    es: 'Este cartón fue destruido: ya no se paga ni se reembolsa.',
+    en: 'This card was destroyed: it is no longer paid or refunded.',
+  },
+  CARD_CUSTODY_REFUSED: {
+    es: 'Este cambio de estado del cartón no está permitido (los no premiados se recogen y destruyen tras la partida; los premiados se archivan al menos el plazo de conservación; los retenidos como prueba solo los libera la dirección).',
+    en: "This change of the card's state is not allowed (non-winning cards are collected and destroyed after the game; winners are archived for at least the retention period; cards held as evidence are released only by the director).",
+  },
+  RETENTION_NOT_ELAPSED: {
+    es: 'Estos registros aún están dentro del plazo de conservación o tienen una reclamación pendiente: no se pueden depurar.',
+    en: 'These records are still within their retention period or have a pending claim: they cannot be purged.',
+  },
+  HALL_CLOSED: {
+    es: 'La sala está cerrada: no se abren sesiones ni partidas ni se venden cartones.',
+    en: 'The hall is closed: no sessions, games or card sales.',
+  },
+  PLAYER_EXCLUDED: {
+    es: 'Esta persona está excluida del juego (autoexclusión o prohibición): no se le puede vender ni pagar.',
+    en: 'This person is excluded from play (self-exclusion or prohibition): no sale or payout.',
+  },
+  BET_OUT_OF_LIMITS: {
+    es: 'La compra está fuera de las apuestas mínima y máxima autorizadas de la sala (cartones por compra o por jugador en la partida). Los límites están expuestos en la sala.',
+    en: "The purchase is outside the hall's authorised minimum and maximum bets (cards per purchase or per player in the game). The limits are posted in the hall.",
+  },
+  FACE_VALUE_NOT_AUTHORISED: {
+    es: 'Ese valor facial de cartón no está entre los autorizados para la sala.',
+    en: 'That card face value is not among those authorised for the hall.',
+  },
+  HALL_FULL: {
+    es: 'Todas las posiciones de juego sentadas de la sala están ocupadas: no se admiten más jugadores (no se permite el juego de pie).',
+    en: 'Every seated playing position in the hall is taken: no more players are admitted (standing play is not allowed).',
+  },
+  HALL_ENTRY_CLOSED: {
+    es: 'La entrada a la sala está cerrada desde que comenzó la lectura de los datos de la partida: no se admite a nadie ni se venden cartones para ella hasta que termine.',
+    en: "Entry to the hall is closed since the reading of the game's data began: no one is admitted and no cards are sold for it until it ends.",
+  },
+  PREVIOUS_CARDS_NOT_RETURNED: {
+    es: 'Para comprar cartones, el jugador debe entregar antes los cartones jugados en la partida anterior.',
+    en: 'To buy cards, the player must first hand back the cards played in the previous game.',
+  },
+  CARD_TRANSFER_FORBIDDEN: {
+    es: 'Este cartón fue comprado por otro jugador y no puede transferirse: su premio se paga solo a quien lo compró.',
+    en: 'This card was bought by another player and cannot be transferred: its prize is paid only to its buyer.',
+  },
   // Issue 23 point 3
-  UNSUPPORTED_MEDIA_TYPE: { es: 'Los datos se envían en formato JSON (Content-Type: application/json).', en: 'Data is sent as JSON (Content-Type: application/json).' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    es: 'Los datos se envían en formato JSON (Content-Type: application/json).',
+    en: 'Data is sent as JSON (Content-Type: application/json).',
+  },
 }
 
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */
@@ -119,11 +323,14 @@ export type Lang = 'es' | 'en'
 /** Picks es or en from an Accept-Language header; Spanish is the default. */
 export function pickLang(header: string | undefined | null): Lang {
   if (!header) return 'es'
-  const parts = header.split(',').map((p) => {
-    const [tag, ...params] = p.trim().split(';')
-    const q = params.find((x) => x.trim().startsWith('q='))
-    return { tag: tag.trim().toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 }
-  }).sort((a, b) => b.q - a.q)
+  const parts = header
+    .split(',')
+    .map((p) => {
+      const [tag, ...params] = p.trim().split(';')
+      const q = params.find((x) => x.trim().startsWith('q='))
+      return { tag: tag.trim().toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 }
+    })
+    .sort((a, b) => b.q - a.q)
   for (const { tag } of parts) {
     if (tag.startsWith('es')) return 'es'
     if (tag.startsWith('en')) return 'en'

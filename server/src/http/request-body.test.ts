@@ -20,15 +20,31 @@ describe('request body, parsed once (issue 23 point 3)', () => {
   })
 
   it('refuses a non-empty body not labelled JSON with UNSUPPORTED_MEDIA_TYPE, valid JSON or not', () => {
-    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', undefined, 'application/jsonp', 'text/json-ish', 'json']) {
-      expect(codeOf(() => parseRequestBody('POST', type, '{"code":"BLL1.V.x.y","stationId":"s"}')), String(type)).toBe('UNSUPPORTED_MEDIA_TYPE')
+    for (const type of [
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      undefined,
+      'application/jsonp',
+      'text/json-ish',
+      'json',
+    ]) {
+      expect(
+        codeOf(() => parseRequestBody('POST', type, '{"code":"BLL1.V.x.y","stationId":"s"}')),
+        String(type),
+      ).toBe('UNSUPPORTED_MEDIA_TYPE')
     }
     expect(codeOf(() => parseRequestBody('DELETE', 'text/plain', 'x'))).toBe('UNSUPPORTED_MEDIA_TYPE')
   })
 
   it('answers malformed JSON with VALIDATION_FAILED', () => {
     for (const text of ['{', '{"count": ', "{'a':1}", 'undefined', '\uFFFF\uD800']) {
-      expect(codeOf(() => parseRequestBody('POST', 'application/json', text)), text).toBe('VALIDATION_FAILED')
+      expect(
+        codeOf(() => parseRequestBody('POST', 'application/json', text)),
+        text,
+      ).toBe('VALIDATION_FAILED')
     }
   })
 

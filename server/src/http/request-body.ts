@@ -29,7 +29,11 @@ export function isJsonMediaType(contentType: string | undefined | null): boolean
 export function parseRequestBody(method: string, contentType: string | undefined | null, text: string): unknown {
   if (!hasBody(method) || !text.trim()) return undefined
   if (!isJsonMediaType(contentType)) {
-    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `a request body is JSON (content-type application/json), not ${(contentType ?? '').slice(0, 80) || 'unlabelled'}`, { contentType: (contentType ?? '').slice(0, 80) })
+    throw new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `a request body is JSON (content-type application/json), not ${(contentType ?? '').slice(0, 80) || 'unlabelled'}`,
+      { contentType: (contentType ?? '').slice(0, 80) },
+    )
   }
   try {
     return JSON.parse(text)

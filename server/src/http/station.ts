@@ -24,10 +24,18 @@ export const counterCashFields = {
  * the person logged in at an enrolled cashier station (STATION_REQUIRED, SHIFT_NOT_OPEN otherwise), so the sale is
  * one of the shift's movements and counts in its arqueo. A kiosk has no drawer: it sells only against a voucher.
  */
-export async function counterTill(c: AppContext, services: Services, claimed?: string): Promise<{ stationId: string; soldBy: string; shiftId: string | null }> {
+export async function counterTill(
+  c: AppContext,
+  services: Services,
+  claimed?: string,
+): Promise<{ stationId: string; soldBy: string; shiftId: string | null }> {
   const who = principalOf(c)
   if (who.role === 'kiosk' || who.device?.kind === 'kiosk') {
-    throw new DomainError('KIOSK_VOUCHER_ONLY', 'a kiosk sells only against a credit voucher (POST /api/kiosk/purchases)', { rule: 'GEN-14' })
+    throw new DomainError(
+      'KIOSK_VOUCHER_ONLY',
+      'a kiosk sells only against a credit voucher (POST /api/kiosk/purchases)',
+      { rule: 'GEN-14' },
+    )
   }
   // Authentication off (tests that say why): nothing is proven, the body names the drawer.
   if (!c.get('authOn')) return { stationId: claimed ?? 'counter', soldBy: who.id, shiftId: null }

@@ -17,9 +17,13 @@ export type WithDevice = Principal & { device?: { id: string; name: string; kind
 export function stationPersonOf(c: AppContext): StationPerson {
   const who: WithDevice = principalOf(c)
   if (who.kind !== 'person' || !who.device) {
-    throw new DomainError('STATION_REQUIRED', who.kind === 'device'
-      ? 'a station alone moves no cash: a person logs in at it and opens a shift'
-      : 'cash moves only at an enrolled cashier station: log in at the station', { principal: who.kind })
+    throw new DomainError(
+      'STATION_REQUIRED',
+      who.kind === 'device'
+        ? 'a station alone moves no cash: a person logs in at it and opens a shift'
+        : 'cash moves only at an enrolled cashier station: log in at the station',
+      { principal: who.kind },
+    )
   }
   return { station: who.device, person: { id: who.id, name: who.name, role: String(who.role), halls: who.halls } }
 }
@@ -28,7 +32,11 @@ export function stationPersonOf(c: AppContext): StationPerson {
  * Where a request's cash moves. Authentication on: the person's open shift at the station (STATION_REQUIRED,
  * SHIFT_NOT_OPEN otherwise). Off: the claimed station and cashier, no shift.
  */
-export async function tillOf(c: AppContext, services: Services, claimed: { stationId?: string; cashierId?: string }): Promise<Till> {
+export async function tillOf(
+  c: AppContext,
+  services: Services,
+  claimed: { stationId?: string; cashierId?: string },
+): Promise<Till> {
   if (c.get('authOn')) return services.cashdesk.shifts.till(stationPersonOf(c))
   if (!claimed.stationId) throw new DomainError('VALIDATION_FAILED', 'stationId is required', { field: 'stationId' })
   return { stationId: claimed.stationId, cashierId: claimed.cashierId ?? claimed.stationId, shiftId: null }
@@ -39,4 +47,3 @@ export function refundActor(c: AppContext): { kind: string; id: string; name: st
   const who = principalOf(c)
   return { kind: who.kind, id: who.id, name: who.name, role: String(who.role) }
 }
-

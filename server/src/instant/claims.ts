@@ -17,7 +17,8 @@ import type { InstantContext, ResolvedTicket } from './context.ts'
 import { insertPrizePayout, insertRefundPayout, payoutOfSerial, settleTicket, TicketState } from './store.ts'
 
 /** `VOID`: declared not valid for prizes for the player's damage (INS-8): neither paid nor refunded. */
-export type ValidationOutcome = 'WIN' | 'NO_WIN' | 'REFUND_ONLY' | 'ALREADY_PAID' | 'EXPIRED' | 'REPORTED_LOST_STOLEN' | 'NOT_ACTIVATED' | 'VOID'
+export type ValidationOutcome =
+  'WIN' | 'NO_WIN' | 'REFUND_ONLY' | 'ALREADY_PAID' | 'EXPIRED' | 'REPORTED_LOST_STOLEN' | 'NOT_ACTIVATED' | 'VOID'
 
 export interface ValidationResult {
   outcome: ValidationOutcome
@@ -36,13 +37,28 @@ export interface ValidationResult {
   expiresAt: string | null
 }
 
-const refusal: Record<Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>, 'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID'> = {
-  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED', NOT_ACTIVATED: 'PACK_NOT_ACTIVATED', ALREADY_PAID: 'ALREADY_PAID', EXPIRED: 'TICKET_EXPIRED', REFUND_ONLY: 'TICKET_VOID', VOID: 'TICKET_VOID',
+const refusal: Record<
+  Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>,
+  'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID'
+> = {
+  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED',
+  NOT_ACTIVATED: 'PACK_NOT_ACTIVATED',
+  ALREADY_PAID: 'ALREADY_PAID',
+  EXPIRED: 'TICKET_EXPIRED',
+  REFUND_ONLY: 'TICKET_VOID',
+  VOID: 'TICKET_VOID',
 }
 
 /** §8 outcome in the words of the generic cashier scan (payouts.ts TicketStatus), plus the instant details. */
 const SCAN_STATUS: Record<ValidationOutcome, string> = {
-  WIN: 'winner', NO_WIN: 'not_winner', ALREADY_PAID: 'paid', EXPIRED: 'expired', REPORTED_LOST_STOLEN: 'blocked', REFUND_ONLY: 'void', NOT_ACTIVATED: 'not_activated', VOID: 'void',
+  WIN: 'winner',
+  NO_WIN: 'not_winner',
+  ALREADY_PAID: 'paid',
+  EXPIRED: 'expired',
+  REPORTED_LOST_STOLEN: 'blocked',
+  REFUND_ONLY: 'void',
+  NOT_ACTIVATED: 'not_activated',
+  VOID: 'void',
 }
 
 export function createClaimUseCases(ctx: InstantContext) {
@@ -54,13 +70,33 @@ export function createClaimUseCases(ctx: InstantContext) {
     const amount = tier > 0 ? t.design.design.tiers[tier - 1].amountCents : 0
     const face = ticketFace(t.design, ctx.keysOf(t.batch).symbolsKey, t.index, tier)
     const base = {
-      gameNo: t.batch.game_no, gameName: t.batch.name, serial: t.serial, tier, amountCents: amount,
-      priceCents: t.batch.price_cents, currency: t.batch.currency, face, symbolAmountsCents: t.design.symbolAmountsCents, expiresAt: ctx.claimExpiresAt(t.batch),
+      gameNo: t.batch.game_no,
+      gameName: t.batch.name,
+      serial: t.serial,
+      tier,
+      amountCents: amount,
+      priceCents: t.batch.price_cents,
+      currency: t.batch.currency,
+      face,
+      symbolAmountsCents: t.design.symbolAmountsCents,
+      expiresAt: ctx.claimExpiresAt(t.batch),
     }
-    const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({ outcome, reason, ...base })
+    const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({
+      outcome,
+      reason,
+      ...base,
+    })
     const blocked = await ctx.blockedBy(tx, t)
-    if (blocked) return result('REPORTED_LOST_STOLEN', `in a range reported ${blocked.kind} (report ${blocked.id}): no payment, refund or exchange (LST-4, LST-5)`)
-    if (t.batch.channel === 'printed' && t.packStatus !== 'activated') return result('NOT_ACTIVATED', `pack ${t.packNo} is ${t.packStatus}, not activated: its tickets were never on sale (INS-12)`)
+    if (blocked)
+      return result(
+        'REPORTED_LOST_STOLEN',
+        `in a range reported ${blocked.kind} (report ${blocked.id}): no payment, refund or exchange (LST-4, LST-5)`,
+      )
+    if (t.batch.channel === 'printed' && t.packStatus !== 'activated')
+      return result(
+        'NOT_ACTIVATED',
+        `pack ${t.packNo} is ${t.packStatus}, not activated: its tickets were never on sale (INS-12)`,
+      )
     // INS-12 (issue 24 point 3): only a sold ticket is paid or refunded. A pre-printed ticket's sale is recorded
     // ticket by ticket at the point of sale: its inventory code scanned at a kiosk or till (sales.ts sellPrinted,
     // the counter sale that takes the cash), which marks it sold with an instant_sales row and a journal record.
@@ -68,27 +104,56 @@ export function createClaimUseCases(ctx: InstantContext) {
     // paid nor refunded, so a pack's unsold winners cannot be cashed by whoever holds the pack. Same for an
     // electronic ticket never issued. Every use case that settles a ticket (pay, refund, void) passes here.
     if (t.status === TicketState.InStock) {
-      return result('NOT_ACTIVATED', t.batch.channel === 'printed'
-        ? `ticket ${t.serial} was never sold: a pre-printed ticket is paid or refunded only once its sale was recorded by scanning it at the point of sale (INS-12)`
-        : 'this electronic ticket was never sold (INS-12)')
+      return result(
+        'NOT_ACTIVATED',
+        t.batch.channel === 'printed'
+          ? `ticket ${t.serial} was never sold: a pre-printed ticket is paid or refunded only once its sale was recorded by scanning it at the point of sale (INS-12)`
+          : 'this electronic ticket was never sold (INS-12)',
+      )
     }
     if (t.status === TicketState.Paid) return result('ALREADY_PAID', 'the prize of this ticket was already paid')
-    if (t.status === TicketState.Refunded) return result('ALREADY_PAID', 'this ticket was already refunded as a misprint')
-    if (t.status === TicketState.Voided) return result('VOID', 'declared not valid for prizes: marks or crossings-out prevent identifying its number or symbols; no prize and no refund (INS-8)')
+    if (t.status === TicketState.Refunded)
+      return result('ALREADY_PAID', 'this ticket was already refunded as a misprint')
+    if (t.status === TicketState.Voided)
+      return result(
+        'VOID',
+        'declared not valid for prizes: marks or crossings-out prevent identifying its number or symbols; no prize and no refund (INS-8)',
+      )
     const exp = base.expiresAt
     if (exp && now() > exp) return result('EXPIRED', `the claim period ended on ${exp} (INS-10)`)
     if (inventoryCode !== undefined && inventoryCode !== '') {
       const outside = await ctx.byInventoryCode(tx, inventoryCode).catch(() => null)
-      if (!outside || outside.ticketId !== t.ticketId) return result('REFUND_ONLY', `the inventory code outside (${outside?.serial ?? 'unreadable'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`)
+      if (!outside || outside.ticketId !== t.ticketId)
+        return result(
+          'REFUND_ONLY',
+          `the inventory code outside (${outside?.serial ?? 'unreadable'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`,
+        )
     }
     return result(tier > 0 ? 'WIN' : 'NO_WIN', null)
   }
 
   /** A ticket's worth at the cashier (REGULATIONS §8), journaled with the station and cashier; changes nothing else. */
-  async function validate(input: { code: string; inventoryCode?: string; stationId?: string; cashierId?: string }): Promise<ValidationResult> {
+  async function validate(input: {
+    code: string
+    inventoryCode?: string
+    stationId?: string
+    cashierId?: string
+  }): Promise<ValidationResult> {
     return db.transaction(async (tx) => {
       const v = await outcomeOf(tx, await ctx.byValidationCode(tx, input.code), input.inventoryCode)
-      await appendJournal(tx, { at: now(), type: 'instant.ticket_validated', scope: `instant:${v.gameNo}`, payload: { gameNo: v.gameNo, serial: v.serial, outcome: v.outcome, stationId: input.stationId ?? null, cashierId: input.cashierId ?? null, rule: '§8' } })
+      await appendJournal(tx, {
+        at: now(),
+        type: 'instant.ticket_validated',
+        scope: `instant:${v.gameNo}`,
+        payload: {
+          gameNo: v.gameNo,
+          serial: v.serial,
+          outcome: v.outcome,
+          stationId: input.stationId ?? null,
+          cashierId: input.cashierId ?? null,
+          rule: '§8',
+        },
+      })
       return v
     })
   }
@@ -98,32 +163,87 @@ export function createClaimUseCases(ctx: InstantContext) {
    * (INS-5; UNIQUE per ticket) and the journal record commit together. A second or concurrent payout gets
    * ALREADY_PAID.
    */
-  async function pay(input: { code: string; inventoryCode?: string; stationId: string; cashierId: string; payeeName?: string | null; payeeDocument?: string | null; signatureRef?: string; onPaid: OnPaid }) {
+  async function pay(input: {
+    code: string
+    inventoryCode?: string
+    stationId: string
+    cashierId: string
+    payeeName?: string | null
+    payeeDocument?: string | null
+    signatureRef?: string
+    onPaid: OnPaid
+  }) {
     const payeeName = input.payeeName?.trim() ?? ''
     const payeeDocument = input.payeeDocument?.trim() ?? ''
     if (!/\S+\s+\S+/.test(payeeName) || !payeeDocument) {
-      throw new DomainError('PAYEE_ID_REQUIRED', "the prize register needs the payee's first and last names and identity document (INS-5)", { rule: 'INS-5', fields: ['payeeName', 'payeeDocument'] })
+      throw new DomainError(
+        'PAYEE_ID_REQUIRED',
+        "the prize register needs the payee's first and last names and identity document (INS-5)",
+        { rule: 'INS-5', fields: ['payeeName', 'payeeDocument'] },
+      )
     }
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
       const v = await outcomeOf(tx, t, input.inventoryCode)
-      if (v.outcome === 'NO_WIN') throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, { outcome: v.outcome })
+      if (v.outcome === 'NO_WIN')
+        throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, { outcome: v.outcome })
       if (v.outcome !== 'WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
-      if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1)
+        throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })
       const at = now()
       const id = ctx.newId('inp')
       await insertPrizePayout(tx, {
-        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency,
-        stationId: input.stationId, cashierId: input.cashierId, payeeName, payeeDocument, signatureRef: input.signatureRef ?? 'signed-slip', paidAt: at,
+        id,
+        ticketId: t.ticketId,
+        batchId: t.batch.id,
+        gameNo: t.batch.game_no,
+        serial: t.serial,
+        tier: v.tier,
+        amountCents: v.amountCents,
+        currency: t.batch.currency,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        payeeName,
+        payeeDocument,
+        signatureRef: input.signatureRef ?? 'signed-slip',
+        paidAt: at,
       })
       const rec = await appendJournal(tx, {
-        at, type: 'instant.prize_paid', scope: scopeOf(t.batch),
+        at,
+        type: 'instant.prize_paid',
+        scope: scopeOf(t.batch),
         // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
         // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
-        payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, stationId: input.stationId, cashierId: input.cashierId, payeeIdentified: true, rule: 'INS-11' },
+        payload: {
+          payoutId: id,
+          gameNo: t.batch.game_no,
+          serial: t.serial,
+          tier: v.tier,
+          amountCents: v.amountCents,
+          currency: t.batch.currency,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payeeIdentified: true,
+          rule: 'INS-11',
+        },
       })
-      await input.onPaid(tx, { amountCents: v.amountCents, currency: t.batch.currency, refId: id, at, kind: 'prize_payout' })
-      return { payoutId: id, serial: t.serial, gameNo: t.batch.game_no, tier: v.tier, amountCents: v.amountCents, currency: t.batch.currency, paidAt: at, journalSeq: rec.seq }
+      await input.onPaid(tx, {
+        amountCents: v.amountCents,
+        currency: t.batch.currency,
+        refId: id,
+        at,
+        kind: 'prize_payout',
+      })
+      return {
+        payoutId: id,
+        serial: t.serial,
+        gameNo: t.batch.game_no,
+        tier: v.tier,
+        amountCents: v.amountCents,
+        currency: t.batch.currency,
+        paidAt: at,
+        journalSeq: rec.seq,
+      }
     })
   }
 
@@ -132,17 +252,39 @@ export function createClaimUseCases(ctx: InstantContext) {
    * route's shape (payout with its prize lines, receipt printed after the commit with the signature line of the
    * prize register, INS-5, and its preview).
    */
-  async function payAtCashier(input: { code: string; stationId: string; cashierId: string; payeeName?: string; payeeDocument?: string; onPaid: OnPaid }) {
+  async function payAtCashier(input: {
+    code: string
+    stationId: string
+    cashierId: string
+    payeeName?: string
+    payeeDocument?: string
+    onPaid: OnPaid
+  }) {
     if (!deps.printers) throw new Error('payAtCashier needs the printers')
     // The cash desk's drawer movement (issue 23: the product line never touches cash).
     const p = await pay(input)
     const prizes = [{ id: p.payoutId, kind: 'instant', amountCents: p.amountCents }]
     const printer = deps.printers.forStation(input.stationId)
-    const doc = payoutReceipt({
-      payoutId: p.payoutId, hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`, gameNo: p.gameNo, gameId: `instant-${p.gameNo}`, sessionId: '-',
-      serial: p.serial, cardId: p.serial, prizes, amountCents: p.amountCents, currency: p.currency, paidAt: p.paidAt, station: input.stationId,
-      cashier: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null,
-    }, { paper: printer.paper })
+    const doc = payoutReceipt(
+      {
+        payoutId: p.payoutId,
+        hallName: `Juego instantáneo ${String(p.gameNo).padStart(4, '0')}`,
+        gameNo: p.gameNo,
+        gameId: `instant-${p.gameNo}`,
+        sessionId: '-',
+        serial: p.serial,
+        cardId: p.serial,
+        prizes,
+        amountCents: p.amountCents,
+        currency: p.currency,
+        paidAt: p.paidAt,
+        station: input.stationId,
+        cashier: input.cashierId,
+        payeeName: input.payeeName ?? null,
+        payeeDocument: input.payeeDocument ?? null,
+      },
+      { paper: printer.paper },
+    )
     let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
     try {
       await printer.print([doc], `payout-${p.payoutId}`)
@@ -151,7 +293,20 @@ export function createClaimUseCases(ctx: InstantContext) {
       if (!(err instanceof DomainError)) throw err
       receipt = { printed: false, error: { code: err.code, reason: null, message: err.message } }
     }
-    return { payout: { kind: 'instant' as const, ...p, ticketId: p.serial, prizes, stationId: input.stationId, cashierId: input.cashierId, payeeName: input.payeeName ?? null, payeeDocument: input.payeeDocument ?? null }, receipt, preview: ticketPreviewDataUrl(doc) }
+    return {
+      payout: {
+        kind: 'instant' as const,
+        ...p,
+        ticketId: p.serial,
+        prizes,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        payeeName: input.payeeName ?? null,
+        payeeDocument: input.payeeDocument ?? null,
+      },
+      receipt,
+      preview: ticketPreviewDataUrl(doc),
+    }
   }
 
   /**
@@ -159,26 +314,80 @@ export function createClaimUseCases(ctx: InstantContext) {
    * contradicted by the control number, or a hidden code that is not the ticket's: the price is refunded, once, and
    * the ticket can no longer be paid. Lost, stolen, unactivated or expired tickets are refused as for a payout.
    */
-  async function refund(input: { code: string; inventoryCode?: string; reason: string; stationId: string; cashierId: string; note?: string; approvedBy?: { id: string; name: string; role: string } | null; onPaid: OnPaid }) {
+  async function refund(input: {
+    code: string
+    inventoryCode?: string
+    reason: string
+    stationId: string
+    cashierId: string
+    note?: string
+    approvedBy?: { id: string; name: string; role: string } | null
+    onPaid: OnPaid
+  }) {
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
       // INS-9 is about a printed play area (illegible, defective, wrong symbols): an electronic ticket's face is the
       // server's own computation, so there is nothing misprinted to refund (issue 13 point 7).
-      if (t.batch.channel !== 'printed') throw new DomainError('NOT_REFUNDABLE', `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`, { channel: t.batch.channel, rule: 'INS-9' })
+      if (t.batch.channel !== 'printed')
+        throw new DomainError(
+          'NOT_REFUNDABLE',
+          `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`,
+          { channel: t.batch.channel, rule: 'INS-9' },
+        )
       const v = await outcomeOf(tx, t, input.inventoryCode)
-      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
-      if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
+      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY')
+        throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1)
+        throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
       const at = now()
       const id = ctx.newId('inp')
       const reason = input.note ? `${input.reason}: ${input.note}` : input.reason
       await insertRefundPayout(tx, {
-        id, ticketId: t.ticketId, batchId: t.batch.id, gameNo: t.batch.game_no, serial: t.serial, tier: v.tier, amountCents: t.batch.price_cents, currency: t.batch.currency,
-        reason, stationId: input.stationId, cashierId: input.cashierId, paidAt: at,
+        id,
+        ticketId: t.ticketId,
+        batchId: t.batch.id,
+        gameNo: t.batch.game_no,
+        serial: t.serial,
+        tier: v.tier,
+        amountCents: t.batch.price_cents,
+        currency: t.batch.currency,
+        reason,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        paidAt: at,
       })
-      const rec = await appendJournal(tx, { at, type: 'instant.misprint_refunded', scope: scopeOf(t.batch), payload: { payoutId: id, gameNo: t.batch.game_no, serial: t.serial, amountCents: t.batch.price_cents, reason, stationId: input.stationId, cashierId: input.cashierId, approvedBy: input.approvedBy ?? null, rule: 'INS-9' } })
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.misprint_refunded',
+        scope: scopeOf(t.batch),
+        payload: {
+          payoutId: id,
+          gameNo: t.batch.game_no,
+          serial: t.serial,
+          amountCents: t.batch.price_cents,
+          reason,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          approvedBy: input.approvedBy ?? null,
+          rule: 'INS-9',
+        },
+      })
       // The price leaves the drawer of the till that refunds it, in the same transaction.
-      await input.onPaid(tx, { amountCents: t.batch.price_cents, currency: t.batch.currency, refId: id, at, kind: 'refund' })
-      return { payoutId: id, serial: t.serial, amountCents: t.batch.price_cents, currency: t.batch.currency, reason, journalSeq: rec.seq }
+      await input.onPaid(tx, {
+        amountCents: t.batch.price_cents,
+        currency: t.batch.currency,
+        refId: id,
+        at,
+        kind: 'refund',
+      })
+      return {
+        payoutId: id,
+        serial: t.serial,
+        amountCents: t.batch.price_cents,
+        currency: t.batch.currency,
+        reason,
+        journalSeq: rec.seq,
+      }
     })
   }
 
@@ -190,22 +399,63 @@ export function createClaimUseCases(ctx: InstantContext) {
    * the operator's fault, price refunded), the damage is the player's. The ticket can no longer be paid or
    * refunded. An electronic ticket has no paper to damage and is refused.
    */
-  async function voidForDamage(input: { code: string; inventoryCode?: string; damage: string; keptAs: string; decidedBy: { kind: string; id: string; name: string; role: string } }) {
+  async function voidForDamage(input: {
+    code: string
+    inventoryCode?: string
+    damage: string
+    keptAs: string
+    decidedBy: { kind: string; id: string; name: string; role: string }
+  }) {
     const damage = input.damage?.trim() ?? ''
     const keptAs = input.keptAs?.trim() ?? ''
-    if (damage.length < 5 || !keptAs) throw new DomainError('VALIDATION_FAILED', 'a void for damage describes the marks (5+ characters) and where the ticket is kept (INS-8)', { rule: 'INS-8', fields: ['damage', 'keptAs'] })
+    if (damage.length < 5 || !keptAs)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'a void for damage describes the marks (5+ characters) and where the ticket is kept (INS-8)',
+        { rule: 'INS-8', fields: ['damage', 'keptAs'] },
+      )
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
-      if (t.batch.channel !== 'printed') throw new DomainError('NOT_REFUNDABLE', `ticket ${t.serial} is electronic: it has no paper a player could damage (INS-8)`, { channel: t.batch.channel, rule: 'INS-8' })
+      if (t.batch.channel !== 'printed')
+        throw new DomainError(
+          'NOT_REFUNDABLE',
+          `ticket ${t.serial} is electronic: it has no paper a player could damage (INS-8)`,
+          { channel: t.batch.channel, rule: 'INS-8' },
+        )
       const v = await outcomeOf(tx, t, input.inventoryCode)
-      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
-      if ((await settleTicket(tx, t.ticketId, TicketState.Voided)) !== 1) throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid, refunded or voided`)
+      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN')
+        throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+      if ((await settleTicket(tx, t.ticketId, TicketState.Voided)) !== 1)
+        throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid, refunded or voided`)
       const at = now()
       const rec = await appendJournal(tx, {
-        at, type: 'instant.ticket_voided', scope: scopeOf(t.batch),
-        payload: { gameNo: t.batch.game_no, serial: t.serial, cause: 'player-damage', damage, keptAs, paidCents: 0, refundCents: 0, decidedBy: input.decidedBy, rule: 'INS-8' },
+        at,
+        type: 'instant.ticket_voided',
+        scope: scopeOf(t.batch),
+        payload: {
+          gameNo: t.batch.game_no,
+          serial: t.serial,
+          cause: 'player-damage',
+          damage,
+          keptAs,
+          paidCents: 0,
+          refundCents: 0,
+          decidedBy: input.decidedBy,
+          rule: 'INS-8',
+        },
       })
-      return { serial: t.serial, gameNo: t.batch.game_no, outcome: 'VOID' as const, paidCents: 0, refundCents: 0, damage, keptAs, decidedBy: input.decidedBy, at, journalSeq: rec.seq }
+      return {
+        serial: t.serial,
+        gameNo: t.batch.game_no,
+        outcome: 'VOID' as const,
+        paidCents: 0,
+        refundCents: 0,
+        damage,
+        keptAs,
+        decidedBy: input.decidedBy,
+        at,
+        journalSeq: rec.seq,
+      }
     })
   }
 
@@ -222,10 +472,20 @@ export function createClaimUseCases(ctx: InstantContext) {
     // The generic scan's fields (payouts.ts TicketStatus) so that the cashier screen shows an instant ticket too:
     // no card grid, one prize line, the payee always asked for (INS-5).
     return {
-      kind: 'instant' as const, status: SCAN_STATUS[v.outcome], ...v, ticketId: v.serial, rows: [] as number[][],
+      kind: 'instant' as const,
+      status: SCAN_STATUS[v.outcome],
+      ...v,
+      ticketId: v.serial,
+      rows: [] as number[][],
       prizes: v.tier > 0 ? [{ id: `instant-${v.serial}`, kind: 'instant', amountCents: v.amountCents }] : [],
-      idRequired: true, claimUntil: v.expiresAt ?? '', expiredAt: v.expiresAt ?? '', refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
-      paidAt: paid?.paid_at ?? '', stationId: paid?.station_id ?? null, cashierId: paid?.cashier_id ?? null, payoutId: paid?.id ?? null,
+      idRequired: true,
+      claimUntil: v.expiresAt ?? '',
+      expiredAt: v.expiresAt ?? '',
+      refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
+      paidAt: paid?.paid_at ?? '',
+      stationId: paid?.station_id ?? null,
+      cashierId: paid?.cashier_id ?? null,
+      payoutId: paid?.id ?? null,
     }
   }
 

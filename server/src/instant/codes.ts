@@ -54,9 +54,16 @@ export const SEED_BYTES = 32
 // ------------------------------------------------------------------------------------------------ serial
 
 const DAMM: readonly (readonly number[])[] = [
-  [0, 3, 1, 7, 5, 9, 8, 6, 4, 2], [7, 0, 9, 2, 1, 5, 4, 8, 6, 3], [4, 2, 0, 6, 8, 7, 1, 3, 5, 9], [1, 7, 5, 0, 9, 8, 3, 4, 2, 6],
-  [6, 1, 2, 3, 0, 4, 5, 9, 7, 8], [3, 6, 7, 4, 2, 0, 9, 5, 8, 1], [5, 8, 6, 9, 7, 2, 0, 1, 3, 4], [8, 9, 4, 5, 3, 6, 2, 0, 1, 7],
-  [9, 4, 3, 8, 6, 1, 7, 2, 0, 5], [2, 5, 8, 1, 4, 3, 6, 7, 9, 0],
+  [0, 3, 1, 7, 5, 9, 8, 6, 4, 2],
+  [7, 0, 9, 2, 1, 5, 4, 8, 6, 3],
+  [4, 2, 0, 6, 8, 7, 1, 3, 5, 9],
+  [1, 7, 5, 0, 9, 8, 3, 4, 2, 6],
+  [6, 1, 2, 3, 0, 4, 5, 9, 7, 8],
+  [3, 6, 7, 4, 2, 0, 9, 5, 8, 1],
+  [5, 8, 6, 9, 7, 2, 0, 1, 3, 4],
+  [8, 9, 4, 5, 3, 6, 2, 0, 1, 7],
+  [9, 4, 3, 8, 6, 1, 7, 2, 0, 5],
+  [2, 5, 8, 1, 4, 3, 6, 7, 9, 0],
 ]
 
 /** Damm interim digit after `digits` (a string of 0-9), starting from `interim`. */
@@ -105,7 +112,8 @@ export function parseSerial(text: string): SerialParts {
   const m = SERIAL_PATTERN.exec(String(text).trim())
   if (!m) throw new DomainError('VALIDATION_FAILED', 'not an instant-ticket serial (GGGG-PPPPPP-TTT-C)')
   const body = m[1] + m[2] + m[3]
-  if (dammStep(body + m[4]) !== 0) throw new DomainError('VALIDATION_FAILED', 'serial check digit does not match: mistyped serial?')
+  if (dammStep(body + m[4]) !== 0)
+    throw new DomainError('VALIDATION_FAILED', 'serial check digit does not match: mistyped serial?')
   return { gameNo: Number(m[1]), packNo: Number(m[2]), position: Number(m[3]) }
 }
 
@@ -123,7 +131,15 @@ const B32_VALUE: Int8Array = (() => {
     t[B32.charCodeAt(i)] = i
     t[B32.toLowerCase().charCodeAt(i)] = i
   }
-  for (const [c, v] of [['I', 1], ['i', 1], ['L', 1], ['l', 1], ['O', 0], ['o', 0]] as const) t[c.charCodeAt(0)] = v
+  for (const [c, v] of [
+    ['I', 1],
+    ['i', 1],
+    ['L', 1],
+    ['l', 1],
+    ['O', 0],
+    ['o', 0],
+  ] as const)
+    t[c.charCodeAt(0)] = v
   return t
 })()
 
@@ -171,16 +187,26 @@ export interface ParsedValidationCode {
  */
 export function parseValidationCode(text: string): ParsedValidationCode {
   const raw = String(text ?? '').replace(/[\s-]/g, '')
-  if (raw.length !== VALIDATION_CODE_LENGTH) throw new DomainError('VALIDATION_FAILED', `a validation code has ${VALIDATION_CODE_LENGTH} characters, got ${raw.length}`)
+  if (raw.length !== VALIDATION_CODE_LENGTH)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `a validation code has ${VALIDATION_CODE_LENGTH} characters, got ${raw.length}`,
+    )
   let code = ''
   for (let i = 0; i < raw.length; i++) {
     const v = raw.charCodeAt(i) < 128 ? B32_VALUE[raw.charCodeAt(i)] : -1
-    if (v < 0) throw new DomainError('VALIDATION_FAILED', `character ${JSON.stringify(raw[i])} cannot appear in a validation code`)
+    if (v < 0)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `character ${JSON.stringify(raw[i])} cannot appear in a validation code`,
+      )
     code += B32[v]
   }
   const game = code.slice(0, 4)
-  if (!/^\d{4}$/.test(game)) throw new DomainError('VALIDATION_FAILED', 'a validation code starts with the 4-digit game number')
-  if (checkChars(code.slice(0, 22)) !== code.slice(22)) throw new DomainError('VALIDATION_FAILED', 'validation code check characters do not match: mistyped code?')
+  if (!/^\d{4}$/.test(game))
+    throw new DomainError('VALIDATION_FAILED', 'a validation code starts with the 4-digit game number')
+  if (checkChars(code.slice(0, 22)) !== code.slice(22))
+    throw new DomainError('VALIDATION_FAILED', 'validation code check characters do not match: mistyped code?')
   let index = 0
   for (let i = 4; i < 10; i++) index = index * 32 + B32_VALUE[code.charCodeAt(i)]
   return { code, gameNo: Number(game), index }
@@ -190,7 +216,8 @@ export function parseValidationCode(text: string): ParsedValidationCode {
 
 /** Derives the 32-byte key of `label` for game `gameNo` from the 32-byte batch seed. */
 export function deriveKey(seed: Uint8Array, gameNo: number, label: 'placement' | 'code' | 'symbols' | 'prize'): Buffer {
-  if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES) throw new DomainError('VALIDATION_FAILED', `the batch seed must be ${SEED_BYTES} bytes from the entropy source`)
+  if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES)
+    throw new DomainError('VALIDATION_FAILED', `the batch seed must be ${SEED_BYTES} bytes from the entropy source`)
   return createHmac('sha256', seed).update(`${INSTANT_STREAM_VERSION}|${label}|${gameNo}`).digest()
 }
 
@@ -202,7 +229,12 @@ export function seedCommitment(seed: Uint8Array): string {
 const TIER_MARK = 0x74696572 // "tier"
 const TAG_HI = 65536 // 48-bit tags: 32 high bits x 2^16 + 16 low bits
 
-function prizeBlocks(prizeKey: Buffer, gameNo: number, indexes: ArrayLike<number>, tiers: ArrayLike<number> | number): Buffer {
+function prizeBlocks(
+  prizeKey: Buffer,
+  gameNo: number,
+  indexes: ArrayLike<number>,
+  tiers: ArrayLike<number> | number,
+): Buffer {
   const input = Buffer.alloc(indexes.length * 16)
   for (let i = 0, o = 0; i < indexes.length; i++, o += 16) {
     input.writeUInt32BE(gameNo, o)
@@ -229,11 +261,22 @@ export function prizeTags(prizeKey: Buffer, gameNo: number, from: number, tiers:
  * The tiers behind prize tags (tier 0..tierCount), or -1 where a tag matches no tier (altered). Tier by tier over
  * the tickets not yet matched, one cipher call per round: most tickets lose and match in the first round.
  */
-export function openPrizeTags(prizeKey: Buffer, gameNo: number, indexes: ArrayLike<number>, tags: ArrayLike<number>, tierCount: number): Int16Array {
+export function openPrizeTags(
+  prizeKey: Buffer,
+  gameNo: number,
+  indexes: ArrayLike<number>,
+  tags: ArrayLike<number>,
+  tierCount: number,
+): Int16Array {
   const tiers = new Int16Array(indexes.length).fill(-1)
   let open = Array.from({ length: indexes.length }, (_, i) => i)
   for (let t = 0; t <= tierCount && open.length > 0; t++) {
-    const out = prizeBlocks(prizeKey, gameNo, open.map((i) => indexes[i]), t)
+    const out = prizeBlocks(
+      prizeKey,
+      gameNo,
+      open.map((i) => indexes[i]),
+      t,
+    )
     const still: number[] = []
     open.forEach((i, k) => (tagAt(out, k) === Number(tags[i]) ? (tiers[i] = t) : still.push(i)))
     open = still
@@ -337,15 +380,26 @@ export function createCodeBatch(codeKey: Buffer, gameNo: number): CodeBatch {
   const secrets = (from: number, count: number) => indexBlocks(codeKey, from, count, 1)
   const format = (index: number, hi: number, lo: number): string => {
     const sum = (gameSum + digitSum(index, 5) + digitSum(hi, 11) + digitSum(lo, 17)) % CHECK_MOD
-    return game + PAIRS[index >>> 20] + PAIRS[(index >>> 10) & 1023] + PAIRS[index & 1023] +
-      PAIRS[hi >>> 20] + PAIRS[(hi >>> 10) & 1023] + PAIRS[hi & 1023] +
-      PAIRS[lo >>> 20] + PAIRS[(lo >>> 10) & 1023] + PAIRS[lo & 1023] + PAIRS[sum]
+    return (
+      game +
+      PAIRS[index >>> 20] +
+      PAIRS[(index >>> 10) & 1023] +
+      PAIRS[index & 1023] +
+      PAIRS[hi >>> 20] +
+      PAIRS[(hi >>> 10) & 1023] +
+      PAIRS[hi & 1023] +
+      PAIRS[lo >>> 20] +
+      PAIRS[(lo >>> 10) & 1023] +
+      PAIRS[lo & 1023] +
+      PAIRS[sum]
+    )
   }
   return {
     codes(from, count) {
       const blocks = secrets(from, count)
       const out = new Array<string>(count)
-      for (let i = 0; i < count; i++) out[i] = format(from + i, blocks.readUInt32BE(i * 16) >>> 2, blocks.readUInt32BE(i * 16 + 4) >>> 2)
+      for (let i = 0; i < count; i++)
+        out[i] = format(from + i, blocks.readUInt32BE(i * 16) >>> 2, blocks.readUInt32BE(i * 16 + 4) >>> 2)
       return out
     },
     codesAndTags(from, count, pepper) {
@@ -364,7 +418,8 @@ export function createCodeBatch(codeKey: Buffer, gameNo: number): CodeBatch {
       }
       const out = ecb(pepper, input)
       const tags = new Array<number>(count)
-      for (let i = 0; i < count; i++) tags[i] = out.readUInt32BE(i * 16) * 1048576 + (out.readUInt32BE(i * 16 + 4) >>> 12)
+      for (let i = 0; i < count; i++)
+        tags[i] = out.readUInt32BE(i * 16) * 1048576 + (out.readUInt32BE(i * 16 + 4) >>> 12)
       return { codes, tags }
     },
   }

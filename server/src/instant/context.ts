@@ -8,7 +8,15 @@ import { createHash } from 'node:crypto'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { checkDesign, type CheckedDesign, type InstantDesign } from './design.ts'
-import { codeTag, formatSerial, looksLikeSerial, openPrizeTags, parseSerial, parseValidationCode, VALIDATION_CODE_LENGTH } from './codes.ts'
+import {
+  codeTag,
+  formatSerial,
+  looksLikeSerial,
+  openPrizeTags,
+  parseSerial,
+  parseValidationCode,
+  VALIDATION_CODE_LENGTH,
+} from './codes.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
@@ -74,12 +82,18 @@ export function createInstantContext(deps: InstantDeps) {
 
   /** Opens one of a batch's sealed values; a wrong or missing sealing key is the server's fault, not the ticket's. */
   function openSealed(batch: BatchRow, what: 'seed' | 'keys' | 'pack-prizes', sealed: string | null): Buffer {
-    if (!sealed) throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed ${what}`, { gameNo: batch.game_no })
+    if (!sealed)
+      throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed ${what}`, {
+        gameNo: batch.game_no,
+      })
     try {
       return deps.sealer.open(sealed, sealContext(what, batch.game_no, batch.seed_commitment))
     } catch (err) {
       if (!(err instanceof SealingError)) throw err
-      throw new DomainError('DEVICE_UNAVAILABLE', `instant game ${batch.game_no}: ${err.message}`, { gameNo: batch.game_no, sealingKeyId: deps.sealer.keyId })
+      throw new DomainError('DEVICE_UNAVAILABLE', `instant game ${batch.game_no}: ${err.message}`, {
+        gameNo: batch.game_no,
+        sealingKeyId: deps.sealer.keyId,
+      })
     }
   }
 
@@ -90,7 +104,8 @@ export function createInstantContext(deps: InstantDeps) {
   function keysOf(batch: BatchRow): BatchKeys {
     let k = batchKeys.get(batch.id)
     if (!k) {
-      if (!batch.keys_sealed) throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed keys`, { gameNo: batch.game_no })
+      if (!batch.keys_sealed)
+        throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed keys`, { gameNo: batch.game_no })
       const bytes = openSealed(batch, 'keys', batch.keys_sealed)
       k = { prizeKey: bytes.subarray(0, 32), symbolsKey: bytes.subarray(32, 64) }
       batchKeys.set(batch.id, k)
@@ -100,22 +115,38 @@ export function createInstantContext(deps: InstantDeps) {
 
   /** The prize tier of a ticket, opened from its tag; an altered tag is refused, never read as a loser. */
   function tierOf(t: { batch: BatchRow; design: CheckedDesign; index: number; prizeTag: number }): number {
-    const tier = openPrizeTags(keysOf(t.batch).prizeKey, t.batch.game_no, [t.index], [t.prizeTag], t.design.design.tiers.length)[0]
-    if (tier < 0) throw new DomainError('INVALID_SIGNATURE', `the stored prize tag of a ticket of game ${t.batch.game_no} does not open: the ticket row was altered`, { gameNo: t.batch.game_no })
+    const tier = openPrizeTags(
+      keysOf(t.batch).prizeKey,
+      t.batch.game_no,
+      [t.index],
+      [t.prizeTag],
+      t.design.design.tiers.length,
+    )[0]
+    if (tier < 0)
+      throw new DomainError(
+        'INVALID_SIGNATURE',
+        `the stored prize tag of a ticket of game ${t.batch.game_no} does not open: the ticket row was altered`,
+        { gameNo: t.batch.game_no },
+      )
     return tier
   }
 
   async function batchByGame(tx: Sql, gameNo: number): Promise<BatchRow> {
     const row = await batchOfGame(tx, gameNo)
     if (!row) throw new DomainError('NOT_FOUND', `instant game ${gameNo} not found`, { gameNo })
-    if (row.status === 'generating') throw new DomainError('CONFLICT', `instant game ${gameNo} is still being generated`, { gameNo })
+    if (row.status === 'generating')
+      throw new DomainError('CONFLICT', `instant game ${gameNo} is still being generated`, { gameNo })
     return row
   }
 
   const scopeOf = (b: { game_no: number }) => `instant:${b.game_no}`
 
   function serialOfIndex(b: BatchRow, index: number): string {
-    return formatSerial({ gameNo: b.game_no, packNo: Math.floor(index / b.pack_size) + 1, position: index % b.pack_size })
+    return formatSerial({
+      gameNo: b.game_no,
+      packNo: Math.floor(index / b.pack_size) + 1,
+      position: index % b.pack_size,
+    })
   }
 
   /** Accepts a signed QR payload (`BLL1.I.<id>.<sig>`) or the bare id, and returns the id. */
@@ -123,7 +154,8 @@ export function createInstantContext(deps: InstantDeps) {
     const t = String(text ?? '').trim()
     if (t.startsWith('BLL')) {
       const ref = verifyTicketCode(t, keys.publicKey)
-      if (ref.kind !== TicketKind.instant) throw new DomainError('VALIDATION_FAILED', `this code is not an instant ticket (kind ${ref.kind})`)
+      if (ref.kind !== TicketKind.instant)
+        throw new DomainError('VALIDATION_FAILED', `this code is not an instant ticket (kind ${ref.kind})`)
       return ref.id
     }
     return t
@@ -131,15 +163,24 @@ export function createInstantContext(deps: InstantDeps) {
 
   async function locate(tx: Sql, gameNo: number, index: number): Promise<ResolvedTicket> {
     const batch = await batchByGame(tx, gameNo)
-    if (index < 0 || index >= batch.ticket_count) throw new DomainError('TICKET_NOT_FOUND', `game ${gameNo} has no ticket ${index}`)
+    if (index < 0 || index >= batch.ticket_count)
+      throw new DomainError('TICKET_NOT_FOUND', `game ${gameNo} has no ticket ${index}`)
     const ticketId = batch.first_id + index
     const row = await ticketPrizeTagAndStatus(tx, ticketId)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `ticket ${index} of game ${gameNo} is not stored`)
     const packNo = Math.floor(index / batch.pack_size) + 1
     const pack = await packOf(tx, batch.id, packNo)
     return {
-      batch, design: checkedOf(batch), index, ticketId, prizeTag: row.prizeTag, status: row.status, packNo,
-      serial: formatSerial({ gameNo, packNo, position: index % batch.pack_size }), packStatus: pack?.status ?? 'warehouse', packLocation: pack?.location ?? null,
+      batch,
+      design: checkedOf(batch),
+      index,
+      ticketId,
+      prizeTag: row.prizeTag,
+      status: row.status,
+      packNo,
+      serial: formatSerial({ gameNo, packNo, position: index % batch.pack_size }),
+      packStatus: pack?.status ?? 'warehouse',
+      packLocation: pack?.location ?? null,
     }
   }
 
@@ -147,26 +188,42 @@ export function createInstantContext(deps: InstantDeps) {
   async function byInventoryCode(tx: Sql, text: string): Promise<ResolvedTicket> {
     const id = unwrap(text)
     if (!looksLikeSerial(id)) {
-      if (id.replace(/[\s-]/g, '').length === VALIDATION_CODE_LENGTH) throw new DomainError('VALIDATION_FAILED', 'this is the hidden validation code; scan the inventory code printed outside')
+      if (id.replace(/[\s-]/g, '').length === VALIDATION_CODE_LENGTH)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'this is the hidden validation code; scan the inventory code printed outside',
+        )
       throw new DomainError('VALIDATION_FAILED', 'not an instant-ticket inventory code')
     }
     const s = parseSerial(id)
     const batch = await batchByGame(tx, s.gameNo)
-    if (s.packNo < 1 || s.packNo > batch.pack_count || s.position >= batch.pack_size) throw new DomainError('TICKET_NOT_FOUND', `game ${s.gameNo} has no ticket ${id}`)
+    if (s.packNo < 1 || s.packNo > batch.pack_count || s.position >= batch.pack_size)
+      throw new DomainError('TICKET_NOT_FOUND', `game ${s.gameNo} has no ticket ${id}`)
     return locate(tx, s.gameNo, (s.packNo - 1) * batch.pack_size + s.position)
   }
 
   /** The ticket behind a hidden validation code (typed, or its signed QR); a code that is not the ticket's is refused. */
   async function byValidationCode(tx: Sql, text: string): Promise<ResolvedTicket> {
     const id = unwrap(text)
-    if (looksLikeSerial(id)) throw new DomainError('VALIDATION_FAILED', 'this is the inventory code; scan or type the validation code under the scratch layer (INS-9)')
+    if (looksLikeSerial(id))
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'this is the inventory code; scan or type the validation code under the scratch layer (INS-9)',
+      )
     const parsed = parseValidationCode(id)
     const t = await locate(tx, parsed.gameNo, parsed.index)
     if (t.batch.pepper_id !== pepperId) {
-      throw new DomainError('DEVICE_UNAVAILABLE', `game ${parsed.gameNo} was generated with instant-code key ${t.batch.pepper_id}; this server holds ${pepperId}`)
+      throw new DomainError(
+        'DEVICE_UNAVAILABLE',
+        `game ${parsed.gameNo} was generated with instant-code key ${t.batch.pepper_id}; this server holds ${pepperId}`,
+      )
     }
     if ((await ticketCodeTag(tx, t.ticketId)) !== codeTag(deps.pepper, parsed.code)) {
-      throw new DomainError('INVALID_SIGNATURE', 'this validation code belongs to no ticket: counterfeit or mistyped (INS-12)', { gameNo: parsed.gameNo })
+      throw new DomainError(
+        'INVALID_SIGNATURE',
+        'this validation code belongs to no ticket: counterfeit or mistyped (INS-12)',
+        { gameNo: parsed.gameNo },
+      )
     }
     return t
   }
@@ -182,10 +239,31 @@ export function createInstantContext(deps: InstantDeps) {
     return new Date(Date.parse(b.closed_at) + checkedOf(b).design.claimDays * 86_400_000).toISOString()
   }
 
-  return { deps, db, keys, now, pepperId, newId, checkedOf, openSealed, keysOf, tierOf, batchByGame, scopeOf, serialOfIndex, byInventoryCode, byValidationCode, blockedBy, claimExpiresAt }
+  return {
+    deps,
+    db,
+    keys,
+    now,
+    pepperId,
+    newId,
+    checkedOf,
+    openSealed,
+    keysOf,
+    tierOf,
+    batchByGame,
+    scopeOf,
+    serialOfIndex,
+    byInventoryCode,
+    byValidationCode,
+    blockedBy,
+    claimExpiresAt,
+  }
 }
 
-export interface BatchKeys { prizeKey: Buffer; symbolsKey: Buffer }
+export interface BatchKeys {
+  prizeKey: Buffer
+  symbolsKey: Buffer
+}
 
 /**
  * Sealing context of a batch's secrets: what, game number and seed commitment, so that a sealed value copied to

@@ -147,24 +147,44 @@ const isAmount = (n: unknown): n is number => typeof n === 'number' && Number.is
 export function checkDesign(input: InstantDesign): CheckedDesign {
   const d = input
   if (typeof d !== 'object' || d === null) refuse('the design must be a JSON object', '')
-  if (!Number.isInteger(d.gameNo) || d.gameNo < 1 || d.gameNo > INSTANT_LIMITS.maxGameNo) refuse(`gameNo must be an integer 1..${INSTANT_LIMITS.maxGameNo}`, 'gameNo')
-  if (typeof d.name !== 'string' || d.name.trim() === '' || d.name.length > 80) refuse('name must be 1..80 characters', 'name')
-  if (typeof d.currency !== 'string' || !/^[A-Z]{3}$/.test(d.currency)) refuse('currency must be an ISO 4217 code such as BOB or EUR', 'currency')
+  if (!Number.isInteger(d.gameNo) || d.gameNo < 1 || d.gameNo > INSTANT_LIMITS.maxGameNo)
+    refuse(`gameNo must be an integer 1..${INSTANT_LIMITS.maxGameNo}`, 'gameNo')
+  if (typeof d.name !== 'string' || d.name.trim() === '' || d.name.length > 80)
+    refuse('name must be 1..80 characters', 'name')
+  if (typeof d.currency !== 'string' || !/^[A-Z]{3}$/.test(d.currency))
+    refuse('currency must be an ISO 4217 code such as BOB or EUR', 'currency')
   if (!isAmount(d.priceCents)) refuse('priceCents must be a positive integer number of minor units', 'priceCents')
-  if (!Number.isInteger(d.packSize) || d.packSize < INSTANT_LIMITS.minPackSize || d.packSize > INSTANT_LIMITS.maxPackSize) {
+  if (
+    !Number.isInteger(d.packSize) ||
+    d.packSize < INSTANT_LIMITS.minPackSize ||
+    d.packSize > INSTANT_LIMITS.maxPackSize
+  ) {
     refuse(`packSize must be an integer ${INSTANT_LIMITS.minPackSize}..${INSTANT_LIMITS.maxPackSize}`, 'packSize')
   }
   if (!isAmount(d.ticketCount)) refuse('ticketCount must be a positive integer', 'ticketCount')
-  if (d.ticketCount % d.packSize !== 0) refuse(`ticketCount ${d.ticketCount} is not a whole number of packs of ${d.packSize}`, 'ticketCount')
+  if (d.ticketCount % d.packSize !== 0)
+    refuse(`ticketCount ${d.ticketCount} is not a whole number of packs of ${d.packSize}`, 'ticketCount')
   const packCount = d.ticketCount / d.packSize
-  if (packCount > INSTANT_LIMITS.maxPacks) refuse(`${packCount} packs do not fit the 6-digit pack number (at most ${INSTANT_LIMITS.maxPacks})`, 'ticketCount')
-  if (d.ticketCount > INSTANT_LIMITS.maxTickets) refuse(`at most ${INSTANT_LIMITS.maxTickets} tickets per game`, 'ticketCount')
-  if (d.channel !== undefined && d.channel !== 'printed' && d.channel !== 'electronic') refuse('channel must be "printed" or "electronic"', 'channel')
-  if (!Number.isInteger(d.claimDays) || d.claimDays < 1 || d.claimDays > 3660) refuse('claimDays must be an integer 1..3660 (INS-10)', 'claimDays')
-  if (d.authorisationRef !== undefined && d.authorisationRef !== null && (typeof d.authorisationRef !== 'string' || d.authorisationRef.length > 120)) refuse('authorisationRef must be text of at most 120 characters (LOT-3)', 'authorisationRef')
-  if (typeof d.back !== 'object' || d.back === null) refuse('back texts are required (INS-4: issuer, payment place)', 'back')
-  if (typeof d.back.issuer !== 'string' || !d.back.issuer.trim()) refuse('back.issuer is required (INS-4)', 'back.issuer')
-  if (typeof d.back.paymentPlace !== 'string' || !d.back.paymentPlace.trim()) refuse('back.paymentPlace is required (INS-4, INS-6)', 'back.paymentPlace')
+  if (packCount > INSTANT_LIMITS.maxPacks)
+    refuse(`${packCount} packs do not fit the 6-digit pack number (at most ${INSTANT_LIMITS.maxPacks})`, 'ticketCount')
+  if (d.ticketCount > INSTANT_LIMITS.maxTickets)
+    refuse(`at most ${INSTANT_LIMITS.maxTickets} tickets per game`, 'ticketCount')
+  if (d.channel !== undefined && d.channel !== 'printed' && d.channel !== 'electronic')
+    refuse('channel must be "printed" or "electronic"', 'channel')
+  if (!Number.isInteger(d.claimDays) || d.claimDays < 1 || d.claimDays > 3660)
+    refuse('claimDays must be an integer 1..3660 (INS-10)', 'claimDays')
+  if (
+    d.authorisationRef !== undefined &&
+    d.authorisationRef !== null &&
+    (typeof d.authorisationRef !== 'string' || d.authorisationRef.length > 120)
+  )
+    refuse('authorisationRef must be text of at most 120 characters (LOT-3)', 'authorisationRef')
+  if (typeof d.back !== 'object' || d.back === null)
+    refuse('back texts are required (INS-4: issuer, payment place)', 'back')
+  if (typeof d.back.issuer !== 'string' || !d.back.issuer.trim())
+    refuse('back.issuer is required (INS-4)', 'back.issuer')
+  if (typeof d.back.paymentPlace !== 'string' || !d.back.paymentPlace.trim())
+    refuse('back.paymentPlace is required (INS-4, INS-6)', 'back.paymentPlace')
 
   // ---- prize table
   if (!Array.isArray(d.tiers) || d.tiers.length === 0) refuse('at least one prize tier is required', 'tiers')
@@ -173,23 +193,44 @@ export function checkDesign(input: InstantDesign): CheckedDesign {
   let winnerCount = 0
   let fund = 0n
   d.tiers.forEach((t, i) => {
-    if (!isAmount(t?.amountCents)) refuse(`tier ${i + 1}: amountCents must be a positive integer`, `tiers.${i}.amountCents`)
+    if (!isAmount(t?.amountCents))
+      refuse(`tier ${i + 1}: amountCents must be a positive integer`, `tiers.${i}.amountCents`)
     if (!isCount(t.count) || t.count < 1) refuse(`tier ${i + 1}: count must be a positive integer`, `tiers.${i}.count`)
-    if (amounts.has(t.amountCents)) refuse(`tier ${i + 1}: two tiers pay ${t.amountCents}; a ticket shows its prize as an amount, so amounts must differ`, `tiers.${i}.amountCents`)
+    if (amounts.has(t.amountCents))
+      refuse(
+        `tier ${i + 1}: two tiers pay ${t.amountCents}; a ticket shows its prize as an amount, so amounts must differ`,
+        `tiers.${i}.amountCents`,
+      )
     amounts.add(t.amountCents)
     winnerCount += t.count
     fund += BigInt(t.amountCents) * BigInt(t.count)
   })
-  if (winnerCount > d.ticketCount) refuse(`the tiers hold ${winnerCount} prizes but there are only ${d.ticketCount} tickets`, 'tiers')
+  if (winnerCount > d.ticketCount)
+    refuse(`the tiers hold ${winnerCount} prizes but there are only ${d.ticketCount} tickets`, 'tiers')
   const sales = BigInt(d.priceCents) * BigInt(d.ticketCount)
-  if (fund > BigInt(Number.MAX_SAFE_INTEGER) || sales > BigInt(Number.MAX_SAFE_INTEGER)) refuse('amounts too large', 'tiers')
+  if (fund > BigInt(Number.MAX_SAFE_INTEGER) || sales > BigInt(Number.MAX_SAFE_INTEGER))
+    refuse('amounts too large', 'tiers')
   const shareBp = Number((fund * 10_000n) / sales)
   const range = d.payoutShareBp
-  if (typeof range !== 'object' || range === null || !isCount(range.min) || !isCount(range.max) || range.min > range.max || range.max > 10_000) {
+  if (
+    typeof range !== 'object' ||
+    range === null ||
+    !isCount(range.min) ||
+    !isCount(range.max) ||
+    range.min > range.max ||
+    range.max > 10_000
+  ) {
     refuse('payoutShareBp must be {min, max} basis points with 0 <= min <= max <= 10000', 'payoutShareBp')
   }
-  if (shareBp < range.min || shareBp > range.max || (shareBp === range.max && fund * 10_000n > sales * BigInt(range.max))) {
-    refuse(`the prize fund is ${pct(fund, sales)} of sales, outside the declared ${bp(range.min)}..${bp(range.max)}`, 'payoutShareBp')
+  if (
+    shareBp < range.min ||
+    shareBp > range.max ||
+    (shareBp === range.max && fund * 10_000n > sales * BigInt(range.max))
+  ) {
+    refuse(
+      `the prize fund is ${pct(fund, sales)} of sales, outside the declared ${bp(range.min)}..${bp(range.max)}`,
+      'payoutShareBp',
+    )
   }
 
   // ---- pack rules
@@ -201,53 +242,82 @@ export function checkDesign(input: InstantDesign): CheckedDesign {
   let notFirstOrLast = false
   if (rules.lowTiers) {
     const r = rules.lowTiers
-    if (!isAmount(r.maxAmountCents)) refuse('packRules.lowTiers.maxAmountCents must be a positive integer', 'packRules.lowTiers.maxAmountCents')
-    if (!isCount(r.minPerPack) || r.minPerPack > d.packSize) refuse(`packRules.lowTiers.minPerPack must be 0..${d.packSize}`, 'packRules.lowTiers.minPerPack')
-    d.tiers.forEach((t, i) => { if (t.amountCents <= r.maxAmountCents) lowTiers.push(i + 1) })
+    if (!isAmount(r.maxAmountCents))
+      refuse('packRules.lowTiers.maxAmountCents must be a positive integer', 'packRules.lowTiers.maxAmountCents')
+    if (!isCount(r.minPerPack) || r.minPerPack > d.packSize)
+      refuse(`packRules.lowTiers.minPerPack must be 0..${d.packSize}`, 'packRules.lowTiers.minPerPack')
+    d.tiers.forEach((t, i) => {
+      if (t.amountCents <= r.maxAmountCents) lowTiers.push(i + 1)
+    })
     minLowPerPack = r.minPerPack
-    if (minLowPerPack > 0 && lowTiers.length === 0) refuse(`no tier pays ${r.maxAmountCents} or less, so no pack can hold ${minLowPerPack} low-tier prizes`, 'packRules.lowTiers')
+    if (minLowPerPack > 0 && lowTiers.length === 0)
+      refuse(
+        `no tier pays ${r.maxAmountCents} or less, so no pack can hold ${minLowPerPack} low-tier prizes`,
+        'packRules.lowTiers',
+      )
     const lowTotal = lowTiers.reduce((s, k) => s + d.tiers[k - 1].count, 0)
     if (lowTotal < minLowPerPack * packCount) {
-      refuse(`every pack needs ${minLowPerPack} low-tier prizes: ${minLowPerPack} x ${packCount} packs = ${minLowPerPack * packCount}, but the low tiers hold ${lowTotal}`, 'packRules.lowTiers.minPerPack')
+      refuse(
+        `every pack needs ${minLowPerPack} low-tier prizes: ${minLowPerPack} x ${packCount} packs = ${minLowPerPack * packCount}, but the low tiers hold ${lowTotal}`,
+        'packRules.lowTiers.minPerPack',
+      )
     }
   }
   if (rules.topTiers) {
     const r = rules.topTiers
-    if (!isAmount(r.minAmountCents)) refuse('packRules.topTiers.minAmountCents must be a positive integer', 'packRules.topTiers.minAmountCents')
-    if (r.maxPerPack !== undefined && (!isCount(r.maxPerPack) || r.maxPerPack < 1)) refuse('packRules.topTiers.maxPerPack must be a positive integer', 'packRules.topTiers.maxPerPack')
+    if (!isAmount(r.minAmountCents))
+      refuse('packRules.topTiers.minAmountCents must be a positive integer', 'packRules.topTiers.minAmountCents')
+    if (r.maxPerPack !== undefined && (!isCount(r.maxPerPack) || r.maxPerPack < 1))
+      refuse('packRules.topTiers.maxPerPack must be a positive integer', 'packRules.topTiers.maxPerPack')
     notFirstOrLast = r.notFirstOrLast === true
-    d.tiers.forEach((t, i) => { if (t.amountCents >= r.minAmountCents) topTiers.push(i + 1) })
+    d.tiers.forEach((t, i) => {
+      if (t.amountCents >= r.minAmountCents) topTiers.push(i + 1)
+    })
     const overlap = topTiers.filter((k) => lowTiers.includes(k))
     if (overlap.length) refuse(`tier ${overlap[0]} is both a low tier and a top tier`, 'packRules')
     const edgeSlots = notFirstOrLast ? d.packSize - 2 : d.packSize
     topCapacityPerPack = Math.min(r.maxPerPack ?? d.packSize, edgeSlots, d.packSize - minLowPerPack)
     const topTotal = topTiers.reduce((s, k) => s + d.tiers[k - 1].count, 0)
     if (topTotal > 0 && topCapacityPerPack < 1) {
-      refuse(`a pack of ${d.packSize} has no room for a top prize after ${minLowPerPack} low-tier prizes${notFirstOrLast ? ' and its first and last tickets' : ''}`, 'packRules.topTiers')
+      refuse(
+        `a pack of ${d.packSize} has no room for a top prize after ${minLowPerPack} low-tier prizes${notFirstOrLast ? ' and its first and last tickets' : ''}`,
+        'packRules.topTiers',
+      )
     }
     if (topTotal > topCapacityPerPack * packCount) {
-      refuse(`${topTotal} top-tier prizes do not fit ${packCount} packs at ${topCapacityPerPack} per pack`, 'packRules.topTiers')
+      refuse(
+        `${topTotal} top-tier prizes do not fit ${packCount} packs at ${topCapacityPerPack} per pack`,
+        'packRules.topTiers',
+      )
     }
   }
 
   // ---- play style and symbols
   const style = d.playStyle
   if (typeof style !== 'object' || style === null) refuse('playStyle is required', 'playStyle')
-  if (style.type !== 'match-three' && style.type !== 'beat-their-number') refuse('playStyle.type must be "match-three" or "beat-their-number"', 'playStyle.type')
+  if (style.type !== 'match-three' && style.type !== 'beat-their-number')
+    refuse('playStyle.type must be "match-three" or "beat-their-number"', 'playStyle.type')
   const decoys = style.decoyAmountsCents ?? []
-  if (!Array.isArray(decoys) || decoys.some((a) => !isAmount(a))) refuse('decoyAmountsCents must be positive integers', 'playStyle.decoyAmountsCents')
+  if (!Array.isArray(decoys) || decoys.some((a) => !isAmount(a)))
+    refuse('decoyAmountsCents must be positive integers', 'playStyle.decoyAmountsCents')
   const symbolAmountsCents = [...new Set([...amounts, ...decoys])].sort((a, b) => a - b)
-  if (symbolAmountsCents.length > 26) refuse('at most 26 different amounts (symbols A..Z)', 'playStyle.decoyAmountsCents')
+  if (symbolAmountsCents.length > 26)
+    refuse('at most 26 different amounts (symbols A..Z)', 'playStyle.decoyAmountsCents')
   if (style.type === 'match-three') {
     // 9 cells with no amount three times need at least 5 amounts (4 pairs and a single).
     if (symbolAmountsCents.length < 5) {
-      refuse(`match-three needs at least 5 different amounts so that a losing ticket can fill 9 cells without three equal; the design has ${symbolAmountsCents.length}: add decoyAmountsCents`, 'playStyle.decoyAmountsCents')
+      refuse(
+        `match-three needs at least 5 different amounts so that a losing ticket can fill 9 cells without three equal; the design has ${symbolAmountsCents.length}: add decoyAmountsCents`,
+        'playStyle.decoyAmountsCents',
+      )
     }
   } else {
     const rows = style.rows ?? 5
     const maxNumber = style.maxNumber ?? 20
-    if (!Number.isInteger(rows) || rows < 1 || rows > INSTANT_LIMITS.maxRows) refuse(`playStyle.rows must be 1..${INSTANT_LIMITS.maxRows}`, 'playStyle.rows')
-    if (!Number.isInteger(maxNumber) || maxNumber < 2 || maxNumber > 99) refuse('playStyle.maxNumber must be 2..99', 'playStyle.maxNumber')
+    if (!Number.isInteger(rows) || rows < 1 || rows > INSTANT_LIMITS.maxRows)
+      refuse(`playStyle.rows must be 1..${INSTANT_LIMITS.maxRows}`, 'playStyle.rows')
+    if (!Number.isInteger(maxNumber) || maxNumber < 2 || maxNumber > 99)
+      refuse('playStyle.maxNumber must be 2..99', 'playStyle.maxNumber')
   }
   const tierSymbol = [-1, ...d.tiers.map((t) => symbolAmountsCents.indexOf(t.amountCents))]
 
@@ -276,8 +346,15 @@ function pct(num: bigint, den: bigint): string {
 }
 
 /** Odds "1 in X" of a tier and of any prize, for the back of the ticket (INS-4 prize structure). */
-export function prizeStructure(c: CheckedDesign): Array<{ tier: number; amountCents: number; count: number; oneIn: number }> {
-  return c.design.tiers.map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count, oneIn: Math.round((c.design.ticketCount / t.count) * 100) / 100 }))
+export function prizeStructure(
+  c: CheckedDesign,
+): Array<{ tier: number; amountCents: number; count: number; oneIn: number }> {
+  return c.design.tiers.map((t, i) => ({
+    tier: i + 1,
+    amountCents: t.amountCents,
+    count: t.count,
+    oneIn: Math.round((c.design.ticketCount / t.count) * 100) / 100,
+  }))
 }
 
 /** The how-to-play text of a play style (INS-4 item 7), unless the design gives its own. */
@@ -291,5 +368,5 @@ export function instructionsFor(c: CheckedDesign, lang: 'es' | 'en' = 'es'): str
   }
   return lang === 'es'
     ? 'Raspe TU NÚMERO y SU NÚMERO de cada fila. Si tu número es mayor que el suyo, gana el premio de esa fila.'
-    : 'Scratch YOUR NUMBER and THEIR NUMBER in each row. If yours is higher than theirs, you win that row\'s prize.'
+    : "Scratch YOUR NUMBER and THEIR NUMBER in each row. If yours is higher than theirs, you win that row's prize."
 }

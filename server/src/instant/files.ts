@@ -31,7 +31,11 @@ class HashedFile {
   private readonly hash = createHash('sha256')
   private readonly stream: WriteStream
   bytes = 0
-  constructor(readonly path: string, readonly name: string, private readonly ascii = true) {
+  constructor(
+    readonly path: string,
+    readonly name: string,
+    private readonly ascii = true,
+  ) {
     this.stream = createWriteStream(path)
   }
   async append(text: string): Promise<void> {
@@ -51,7 +55,9 @@ class HashedFile {
   }
   async close(): Promise<{ name: string; bytes: number; sha256: string }> {
     await this.flush()
-    await new Promise<void>((resolve, reject) => this.stream.end((err?: Error | null) => (err ? reject(err) : resolve())))
+    await new Promise<void>((resolve, reject) =>
+      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    )
     return { name: this.name, bytes: this.bytes, sha256: this.hash.digest('hex') }
   }
 }
@@ -68,7 +74,12 @@ export interface PrintFilesOptions {
   operatorKeyId: string
 }
 
-export type FileEntry = { name: string; bytes: number; sha256: string; audience: 'printer' | 'warehouse' | 'restricted' }
+export type FileEntry = {
+  name: string
+  bytes: number
+  sha256: string
+  audience: 'printer' | 'warehouse' | 'restricted'
+}
 
 export interface PrintFiles {
   onPack(pack: PackPrintData): Promise<void>
@@ -114,18 +125,42 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
       if (o.sheetsFor(p.packNo)) {
         const { renderInstantSheets } = await import('../../../printer/src/instant-sheet.ts')
         const c = o.checked
-        const pdf = await renderInstantSheets({
-          gameNo: d.gameNo, name: d.name, currency: d.currency, priceCents: d.priceCents, playStyle: d.playStyle.type,
-          symbolAmountsCents: c.symbolAmountsCents, tiers: d.tiers, ticketCount: d.ticketCount, claimDays: d.claimDays,
-          issuer: d.back.issuer, paymentPlace: d.back.paymentPlace, instructions: instructionsFor(c), authorisationRef: d.authorisationRef ?? null,
-          securityWarnings: d.back.securityWarnings ?? 'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.',
-        }, p.serials.map((serial, i) => ({
-          serial, codeText: groupCode(p.codes[i]), inventoryQr: o.signCode(serial), validationQr: o.signCode(p.codes[i]), face: decodeFace(p.faces[i]),
-        })))
+        const pdf = await renderInstantSheets(
+          {
+            gameNo: d.gameNo,
+            name: d.name,
+            currency: d.currency,
+            priceCents: d.priceCents,
+            playStyle: d.playStyle.type,
+            symbolAmountsCents: c.symbolAmountsCents,
+            tiers: d.tiers,
+            ticketCount: d.ticketCount,
+            claimDays: d.claimDays,
+            issuer: d.back.issuer,
+            paymentPlace: d.back.paymentPlace,
+            instructions: instructionsFor(c),
+            authorisationRef: d.authorisationRef ?? null,
+            securityWarnings:
+              d.back.securityWarnings ??
+              'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.',
+          },
+          p.serials.map((serial, i) => ({
+            serial,
+            codeText: groupCode(p.codes[i]),
+            inventoryQr: o.signCode(serial),
+            validationQr: o.signCode(p.codes[i]),
+            face: decodeFace(p.faces[i]),
+          })),
+        )
         mkdirSync(join(o.outDir, 'sheets'), { recursive: true })
         const name = `sheets/pack-${packText}.pdf`
         writeFileSync(join(o.outDir, name), pdf)
-        sheets.push({ name, bytes: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex'), audience: 'printer' })
+        sheets.push({
+          name,
+          bytes: pdf.length,
+          sha256: createHash('sha256').update(pdf).digest('hex'),
+          audience: 'printer',
+        })
       }
     },
     async close() {
@@ -141,7 +176,17 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
 }
 
 /** Writes manifest.json (design, seed commitment, counts, every file's SHA-256) and manifest.sig (Ed25519, base64url). */
-export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed: Uint8Array; files: FileEntry[]; placementSha256: string; tierCounts: number[]; operatorKey: KeyObject; operatorKeyId: string; extra?: Record<string, unknown> }) {
+export function writeManifest(o: {
+  outDir: string
+  checked: CheckedDesign
+  seed: Uint8Array
+  files: FileEntry[]
+  placementSha256: string
+  tierCounts: number[]
+  operatorKey: KeyObject
+  operatorKeyId: string
+  extra?: Record<string, unknown>
+}) {
   const d = o.checked.design
   const manifest = {
     format: 'bolillo-instant-manifest-v1',
@@ -159,7 +204,8 @@ export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed:
     prizeFundCents: o.checked.prizeFundCents,
     payoutShareBp: o.checked.payoutShareBp,
     symbolLetters: Object.fromEntries(o.checked.symbolAmountsCents.map((a, i) => [String.fromCharCode(65 + i), a])),
-    qrFormat: 'BLL1.I.<serial or validation code>.<Ed25519 signature> (README "Ticket codes"); the CSV holds the bare values',
+    qrFormat:
+      'BLL1.I.<serial or validation code>.<Ed25519 signature> (README "Ticket codes"); the CSV holds the bare values',
     operatorKeyId: o.operatorKeyId,
     files: o.files,
     ...o.extra,
@@ -167,7 +213,10 @@ export function writeManifest(o: { outDir: string; checked: CheckedDesign; seed:
   const text = JSON.stringify(manifest, null, 2) + '\n'
   const manifestPath = join(o.outDir, 'manifest.json')
   writeFileSync(manifestPath, text)
-  writeFileSync(join(o.outDir, 'manifest.sig'), sign(null, Buffer.from(text, 'utf8'), o.operatorKey).toString('base64url') + '\n')
+  writeFileSync(
+    join(o.outDir, 'manifest.sig'),
+    sign(null, Buffer.from(text, 'utf8'), o.operatorKey).toString('base64url') + '\n',
+  )
   return { manifestPath, manifest }
 }
 
@@ -194,8 +243,12 @@ export function* packPrintData(checked: CheckedDesign, seed: Uint8Array): Genera
   const symbolsKey = deriveKey(seed, d.gameNo, 'symbols')
   for (const p of generatePacks(checked, seed)) {
     yield {
-      packNo: p.packNo, firstIndex: p.firstIndex, tiers: p.tiers, codes: codes.codes(p.firstIndex, d.packSize),
-      serials: packSerials(d.gameNo, p.packNo, d.packSize), faces: encodedFaces(checked, symbolsKey, p.firstIndex, p.tiers),
+      packNo: p.packNo,
+      firstIndex: p.firstIndex,
+      tiers: p.tiers,
+      codes: codes.codes(p.firstIndex, d.packSize),
+      serials: packSerials(d.gameNo, p.packNo, d.packSize),
+      faces: encodedFaces(checked, symbolsKey, p.firstIndex, p.tiers),
     }
   }
 }

@@ -6,13 +6,35 @@ import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { DomainError } from '../shared/errors.ts'
 import { checkDesign, type InstantDesign } from './design.ts'
-import { createCodeBatch, deriveKey, formatSerial, INSTANT_STREAM_VERSION, packSerials, prizeTags, SEED_BYTES, seedCommitment } from './codes.ts'
+import {
+  createCodeBatch,
+  deriveKey,
+  formatSerial,
+  INSTANT_STREAM_VERSION,
+  packSerials,
+  prizeTags,
+  SEED_BYTES,
+  seedCommitment,
+} from './codes.ts'
 import { generatePacks, type GeneratedPack } from './generate.ts'
 import { encodedFaces, ticketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { sealContext, type InstantContext } from './context.ts'
 import { generatorProblems, generatorRecord, instantGeneratorBuild, type GeneratorRecord } from './generator-build.ts'
-import { batchById, batchGeneratedPayload, batchOfGame, deleteBatch, insertBatch, listedBatches, markBatchClosed, markBatchReady, packWriter, ticketIdsEnd, ticketWriter, type BatchRow } from './store.ts'
+import {
+  batchById,
+  batchGeneratedPayload,
+  batchOfGame,
+  deleteBatch,
+  insertBatch,
+  listedBatches,
+  markBatchClosed,
+  markBatchReady,
+  packWriter,
+  ticketIdsEnd,
+  ticketWriter,
+  type BatchRow,
+} from './store.ts'
 
 /** What the print files need of each pack (computed only when asked for). */
 export interface PackPrintData {
@@ -84,7 +106,15 @@ export function createGameUseCases(ctx: InstantContext) {
     const d = checked.design
     // LOT-3 / GEN-5 (GEN-3): a game is generated only under the regulator's authorisation, where the profile asks for it.
     if (deps.designAuthorisationRequired && !d.authorisationRef?.trim()) {
-      throw new DomainError('VALIDATION_FAILED', `instant game ${d.gameNo} needs the reference of the regulator's authorisation of the game (LOT-3, GEN-5)`, { field: 'authorisationRef', rule: 'LOT-3', problems: [{ field: 'authorisationRef', rule: 'LOT-3', message: 'required' }] })
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `instant game ${d.gameNo} needs the reference of the regulator's authorisation of the game (LOT-3, GEN-5)`,
+        {
+          field: 'authorisationRef',
+          rule: 'LOT-3',
+          problems: [{ field: 'authorisationRef', rule: 'LOT-3', message: 'required' }],
+        },
+      )
     }
     const designJson = JSON.stringify(d)
     const designSha256 = createHash('sha256').update(designJson).digest('hex')
@@ -95,18 +125,38 @@ export function createGameUseCases(ctx: InstantContext) {
 
     const { batch, seed } = await db.transaction(async (tx) => {
       const existing = await batchOfGame(tx, d.gameNo)
-      if (existing && existing.status !== 'generating') throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
+      if (existing && existing.status !== 'generating')
+        throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
       const seed = existing?.seed_sealed ? ctx.openSealed(existing, 'seed', existing.seed_sealed) : freshSeed()
       if (existing) await deleteBatch(tx, existing)
       const firstId = Math.max(1, Number((await ticketIdsEnd(tx)) ?? 1))
-      if (firstId + d.ticketCount - 1 > MAX_TICKET_ID) throw new DomainError('VALIDATION_FAILED', `the ticket table is full: ${d.ticketCount} more tickets would pass id ${MAX_TICKET_ID}`)
+      if (firstId + d.ticketCount - 1 > MAX_TICKET_ID)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `the ticket table is full: ${d.ticketCount} more tickets would pass id ${MAX_TICKET_ID}`,
+        )
       const id = ctx.newId('inb')
       const commitment = seedCommitment(seed)
       const keys = Buffer.concat([deriveKey(seed, d.gameNo, 'prize'), deriveKey(seed, d.gameNo, 'symbols')])
       await insertBatch(tx, {
-        id, gameNo: d.gameNo, name: d.name, channel, currency: d.currency, priceCents: d.priceCents, ticketCount: d.ticketCount, packSize: d.packSize,
-        packCount: checked.packCount, firstId, design: designJson, designSha256, seedCommitment: commitment, pepperId, createdAt: at, generator: JSON.stringify(generator),
-        seedSealed: deps.sealer.seal(seed, sealContext('seed', d.gameNo, commitment)), keysSealed: deps.sealer.seal(keys, sealContext('keys', d.gameNo, commitment)),
+        id,
+        gameNo: d.gameNo,
+        name: d.name,
+        channel,
+        currency: d.currency,
+        priceCents: d.priceCents,
+        ticketCount: d.ticketCount,
+        packSize: d.packSize,
+        packCount: checked.packCount,
+        firstId,
+        design: designJson,
+        designSha256,
+        seedCommitment: commitment,
+        pepperId,
+        createdAt: at,
+        generator: JSON.stringify(generator),
+        seedSealed: deps.sealer.seal(seed, sealContext('seed', d.gameNo, commitment)),
+        keysSealed: deps.sealer.seal(keys, sealContext('keys', d.gameNo, commitment)),
       })
       return { batch: (await batchById(tx, id))!, seed }
     })
@@ -156,8 +206,12 @@ export function createGameUseCases(ctx: InstantContext) {
           if (packs.push4(batch.id, pack.packNo, packStatus, packLocation)) await packs.send(tx)
           if (opts.onPack) {
             await opts.onPack({
-              packNo: pack.packNo, firstIndex: pack.firstIndex, tiers: pack.tiers, codes: packCodes,
-              serials: packSerials(d.gameNo, pack.packNo, S), faces: encodedFaces(checked, symbolsKey, pack.firstIndex, pack.tiers),
+              packNo: pack.packNo,
+              firstIndex: pack.firstIndex,
+              tiers: pack.tiers,
+              codes: packCodes,
+              serials: packSerials(d.gameNo, pack.packNo, S),
+              faces: encodedFaces(checked, symbolsKey, pack.firstIndex, pack.tiers),
             })
           }
           done += S
@@ -175,7 +229,8 @@ export function createGameUseCases(ctx: InstantContext) {
 
     // The counts come from the tickets written; a mismatch would be a generator bug, never shipped.
     for (let k = 1; k <= d.tiers.length; k++) {
-      if (tierCounts[k] !== d.tiers[k - 1].count) throw new Error(`generator produced ${tierCounts[k]} prizes of tier ${k}, design says ${d.tiers[k - 1].count}`)
+      if (tierCounts[k] !== d.tiers[k - 1].count)
+        throw new Error(`generator produced ${tierCounts[k]} prizes of tier ${k}, design says ${d.tiers[k - 1].count}`)
     }
     const placementSha256 = placement.digest('hex')
     const packPrizesSealed = deps.sealer.seal(deflateSync(packPrizes), sealContext('pack-prizes', d.gameNo, commitment))
@@ -183,19 +238,49 @@ export function createGameUseCases(ctx: InstantContext) {
       const at2 = now()
       await markBatchReady(tx, batch.id, packPrizesSealed, at2)
       return appendJournal(tx, {
-        at: at2, type: 'instant.batch_generated', scope: scopeOf(batch),
+        at: at2,
+        type: 'instant.batch_generated',
+        scope: scopeOf(batch),
         payload: {
-          batchId: batch.id, gameNo: d.gameNo, name: d.name, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
-          tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, payoutShareBp: checked.payoutShareBp,
-          designSha256, seedCommitment: commitment, placementSha256, algorithm: INSTANT_STREAM_VERSION, pepperId,
-          seedSource: deps.entropy.name, sealingKeyId: deps.sealer.keyId, generator, by: opts.by ?? null, rule: 'RNG-27',
+          batchId: batch.id,
+          gameNo: d.gameNo,
+          name: d.name,
+          channel,
+          ticketCount: d.ticketCount,
+          packCount: checked.packCount,
+          packSize: S,
+          tierCounts: tierCounts.slice(1),
+          prizeFundCents: checked.prizeFundCents,
+          payoutShareBp: checked.payoutShareBp,
+          designSha256,
+          seedCommitment: commitment,
+          placementSha256,
+          algorithm: INSTANT_STREAM_VERSION,
+          pepperId,
+          seedSource: deps.entropy.name,
+          sealingKeyId: deps.sealer.keyId,
+          generator,
+          by: opts.by ?? null,
+          rule: 'RNG-27',
         },
       })
     })
     return {
-      batchId: batch.id, gameNo: d.gameNo, channel, ticketCount: d.ticketCount, packCount: checked.packCount, packSize: S,
-      tierCounts: tierCounts.slice(1), prizeFundCents: checked.prizeFundCents, salesCents: checked.salesCents,
-      payoutShareBp: checked.payoutShareBp, designSha256, seedCommitment: commitment, placementSha256, journalSeq: record.seq, generator,
+      batchId: batch.id,
+      gameNo: d.gameNo,
+      channel,
+      ticketCount: d.ticketCount,
+      packCount: checked.packCount,
+      packSize: S,
+      tierCounts: tierCounts.slice(1),
+      prizeFundCents: checked.prizeFundCents,
+      salesCents: checked.salesCents,
+      payoutShareBp: checked.payoutShareBp,
+      designSha256,
+      seedCommitment: commitment,
+      placementSha256,
+      journalSeq: record.seq,
+      generator,
     }
   }
 
@@ -211,7 +296,16 @@ export function createGameUseCases(ctx: InstantContext) {
     const running = instantGeneratorBuild()
     const certification = deps.generator?.certification ?? null
     const problems = generatorProblems(recorded, journaled, running, certification)
-    return { gameNo, ok: problems.length === 0, problems, recorded, journaled, running: { sha256: running.sha256, algorithm: running.algorithm, modules: running.modules }, certification, rule: 'INS-3' }
+    return {
+      gameNo,
+      ok: problems.length === 0,
+      problems,
+      recorded,
+      journaled,
+      running: { sha256: running.sha256, algorithm: running.algorithm, modules: running.modules },
+      certification,
+      rule: 'INS-3',
+    }
   }
 
   async function listGames() {
@@ -221,11 +315,25 @@ export function createGameUseCases(ctx: InstantContext) {
   function gameInfo(b: BatchRow) {
     const c = checkedOf(b)
     return {
-      gameNo: b.game_no, name: b.name, channel: b.channel, status: b.status, currency: b.currency, priceCents: b.price_cents,
-      ticketCount: b.ticket_count, packSize: b.pack_size, packCount: b.pack_count, playStyle: c.design.playStyle.type,
-      symbolAmountsCents: c.symbolAmountsCents, tiers: c.design.tiers.map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count })),
-      payoutShareBp: c.payoutShareBp, claimDays: c.design.claimDays, seedCommitment: b.seed_commitment, designSha256: b.design_sha256,
-      generatedAt: b.generated_at, closedAt: b.closed_at, soldElectronic: b.channel === 'electronic' ? b.next_sale_index : undefined,
+      gameNo: b.game_no,
+      name: b.name,
+      channel: b.channel,
+      status: b.status,
+      currency: b.currency,
+      priceCents: b.price_cents,
+      ticketCount: b.ticket_count,
+      packSize: b.pack_size,
+      packCount: b.pack_count,
+      playStyle: c.design.playStyle.type,
+      symbolAmountsCents: c.symbolAmountsCents,
+      tiers: c.design.tiers.map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count })),
+      payoutShareBp: c.payoutShareBp,
+      claimDays: c.design.claimDays,
+      seedCommitment: b.seed_commitment,
+      designSha256: b.design_sha256,
+      generatedAt: b.generated_at,
+      closedAt: b.closed_at,
+      soldElectronic: b.channel === 'electronic' ? b.next_sale_index : undefined,
     }
   }
 
@@ -237,10 +345,16 @@ export function createGameUseCases(ctx: InstantContext) {
   async function closeGame(input: { gameNo: number; by: string }) {
     return db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
-      if (b.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `instant game ${b.game_no} is already closed`)
+      if (b.status === 'closed')
+        throw new DomainError('ILLEGAL_TRANSITION', `instant game ${b.game_no} is already closed`)
       const at = now()
       await markBatchClosed(tx, b.id, at)
-      const rec = await appendJournal(tx, { at, type: 'instant.game_closed', scope: scopeOf(b), payload: { gameNo: b.game_no, by: input.by, claimDays: checkedOf(b).design.claimDays } })
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.game_closed',
+        scope: scopeOf(b),
+        payload: { gameNo: b.game_no, by: input.by, claimDays: checkedOf(b).design.claimDays },
+      })
       return { gameNo: b.game_no, closedAt: at, journalSeq: rec.seq }
     })
   }
@@ -248,7 +362,11 @@ export function createGameUseCases(ctx: InstantContext) {
   /** A fresh 32-byte seed from the entropy source (RNG-27); refused if the source hands back anything else. */
   function freshSeed(): Buffer {
     const seed = Buffer.from(deps.entropy.randomBytes(SEED_BYTES))
-    if (seed.length !== SEED_BYTES) throw new DomainError('ENTROPY_HEALTH_FAILED', `the entropy source ${deps.entropy.name} gave ${seed.length} bytes, not ${SEED_BYTES}`)
+    if (seed.length !== SEED_BYTES)
+      throw new DomainError(
+        'ENTROPY_HEALTH_FAILED',
+        `the entropy source ${deps.entropy.name} gave ${seed.length} bytes, not ${SEED_BYTES}`,
+      )
     return seed
   }
 
@@ -262,8 +380,15 @@ export function createGameUseCases(ctx: InstantContext) {
    * claim period has ended, by this server's clock; before that the request is refused and the refusal journaled
    * (who, why, when it opens) in its own transaction, so that the refusal is kept although the request fails.
    */
-  async function exportSeed(input: { gameNo: number; reason: string; by: { kind: string; id: string; deviceId?: string | null } }) {
-    if (!input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'opening a batch seed needs the reason of the audit', { field: 'reason' })
+  async function exportSeed(input: {
+    gameNo: number
+    reason: string
+    by: { kind: string; id: string; deviceId?: string | null }
+  }) {
+    if (!input.reason?.trim())
+      throw new DomainError('VALIDATION_FAILED', 'opening a batch seed needs the reason of the audit', {
+        field: 'reason',
+      })
     const reason = input.reason.trim()
     const outcome = await db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
@@ -271,18 +396,42 @@ export function createGameUseCases(ctx: InstantContext) {
       const opensAt = ctx.claimExpiresAt(b)
       if (b.status !== 'closed' || opensAt === null || at <= opensAt) {
         const why = b.status !== 'closed' ? 'on-sale' : 'claim-period'
-        await appendJournal(tx, { at, type: 'instant.seed_export_refused', scope: scopeOf(b), payload: { gameNo: b.game_no, status: b.status, why, opensAt, reason, by: input.by, rule: 'INS-10' } })
+        await appendJournal(tx, {
+          at,
+          type: 'instant.seed_export_refused',
+          scope: scopeOf(b),
+          payload: { gameNo: b.game_no, status: b.status, why, opensAt, reason, by: input.by, rule: 'INS-10' },
+        })
         return { ok: false as const, refused: { gameNo: b.game_no, why, opensAt } }
       }
       const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
-      const rec = await appendJournal(tx, { at, type: 'instant.seed_exported', scope: scopeOf(b), payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason, by: input.by, rule: 'INS-3' } })
-      return { ok: true as const, opened: { gameNo: b.game_no, algorithm: INSTANT_STREAM_VERSION, seedCommitment: b.seed_commitment, seedHex: seed.toString('hex'), exportedAt: at, journalSeq: rec.seq } }
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.seed_exported',
+        scope: scopeOf(b),
+        payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason, by: input.by, rule: 'INS-3' },
+      })
+      return {
+        ok: true as const,
+        opened: {
+          gameNo: b.game_no,
+          algorithm: INSTANT_STREAM_VERSION,
+          seedCommitment: b.seed_commitment,
+          seedHex: seed.toString('hex'),
+          exportedAt: at,
+          journalSeq: rec.seq,
+        },
+      }
     })
     if (!outcome.ok) {
       const r = outcome.refused
-      throw new DomainError('ILLEGAL_TRANSITION', r.why === 'on-sale'
-        ? `instant game ${r.gameNo} is on sale: its seed opens only after the game is closed and its claim period has ended (INS-3, INS-10)`
-        : `instant game ${r.gameNo} is in its claim period: its seed opens after ${r.opensAt} (INS-3, INS-10)`, { gameNo: r.gameNo, opensAt: r.opensAt, rule: 'INS-10' })
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        r.why === 'on-sale'
+          ? `instant game ${r.gameNo} is on sale: its seed opens only after the game is closed and its claim period has ended (INS-3, INS-10)`
+          : `instant game ${r.gameNo} is in its claim period: its seed opens after ${r.opensAt} (INS-3, INS-10)`,
+        { gameNo: r.gameNo, opensAt: r.opensAt, rule: 'INS-10' },
+      )
     }
     return outcome.opened
   }
@@ -303,5 +452,9 @@ export function createGameUseCases(ctx: InstantContext) {
 
 /** A seed given by a person is refused: it comes from the entropy source (DESIGN.md "Sealed secrets"). */
 export function typedSeedRefused(): DomainError {
-  return new DomainError('TYPED_SEED_REFUSED', "an instant batch's seed is taken from the server's entropy source; nobody types it: remove the seed", { field: 'seed' })
+  return new DomainError(
+    'TYPED_SEED_REFUSED',
+    "an instant batch's seed is taken from the server's entropy source; nobody types it: remove the seed",
+    { field: 'seed' },
+  )
 }

@@ -147,6 +147,7 @@ export function packRuleViolation(c: CheckedDesign, tiers: ArrayLike<number>): s
     }
   }
   if (low < c.minLowPerPack) return `${low} low-tier prizes, at least ${c.minLowPerPack} required`
-  if (c.topTiers.length && top > c.topCapacityPerPack) return `${top} top-tier prizes, at most ${c.topCapacityPerPack} allowed`
+  if (c.topTiers.length && top > c.topCapacityPerPack)
+    return `${top} top-tier prizes, at most ${c.topCapacityPerPack} allowed`
   return null
 }

@@ -7,11 +7,25 @@ import { parseSerial } from './codes.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { InstantContext } from './context.ts'
 import {
-  countPacksOutOfWarehouse, firstPackOutOfWarehouse, insertReport, markPackActivated, packOf, reportsOfBatch, setPackRangeStatus, shipPackRange, type BatchRow,
+  countPacksOutOfWarehouse,
+  firstPackOutOfWarehouse,
+  insertReport,
+  markPackActivated,
+  packOf,
+  reportsOfBatch,
+  setPackRangeStatus,
+  shipPackRange,
+  type BatchRow,
 } from './store.ts'
 
 function packRange(b: BatchRow, fromPack: number, toPack: number) {
-  if (!Number.isInteger(fromPack) || !Number.isInteger(toPack) || fromPack < 1 || toPack < fromPack || toPack > b.pack_count) {
+  if (
+    !Number.isInteger(fromPack) ||
+    !Number.isInteger(toPack) ||
+    fromPack < 1 ||
+    toPack < fromPack ||
+    toPack > b.pack_count
+  ) {
     throw new DomainError('VALIDATION_FAILED', `packs must be a range within 1..${b.pack_count}`)
   }
 }
@@ -20,22 +34,49 @@ export function createInventoryUseCases(ctx: InstantContext) {
   const { db, now, batchByGame, scopeOf, serialOfIndex } = ctx
 
   /** Sends packs from the warehouse to a retailer or kiosk (they travel inactive). */
-  async function shipPacks(input: { gameNo: number; fromPack: number; toPack: number; destination: string; by: string }) {
+  async function shipPacks(input: {
+    gameNo: number
+    fromPack: number
+    toPack: number
+    destination: string
+    by: string
+  }) {
     return db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
       if (b.channel !== 'printed') throw new DomainError('VALIDATION_FAILED', 'electronic games have no packs to ship')
       packRange(b, input.fromPack, input.toPack)
       const notHere = await firstPackOutOfWarehouse(tx, b.id, input.fromPack, input.toPack)
-      if (notHere) throw new DomainError('CONFLICT', `pack ${notHere.pack_no} is ${notHere.status}, not in the warehouse`, { packNo: notHere.pack_no })
+      if (notHere)
+        throw new DomainError('CONFLICT', `pack ${notHere.pack_no} is ${notHere.status}, not in the warehouse`, {
+          packNo: notHere.pack_no,
+        })
       const at = now()
       const shipped = await shipPackRange(tx, b.id, input.fromPack, input.toPack, input.destination, at)
-      const rec = await appendJournal(tx, { at, type: 'instant.packs_shipped', scope: scopeOf(b), payload: { gameNo: b.game_no, fromPack: input.fromPack, toPack: input.toPack, packs: shipped, destination: input.destination, by: input.by } })
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.packs_shipped',
+        scope: scopeOf(b),
+        payload: {
+          gameNo: b.game_no,
+          fromPack: input.fromPack,
+          toPack: input.toPack,
+          packs: shipped,
+          destination: input.destination,
+          by: input.by,
+        },
+      })
       return { packs: shipped, destination: input.destination, journalSeq: rec.seq }
     })
   }
 
   /** Activates a pack on arrival at the place it was shipped to; identified by any of its tickets' inventory codes, or game and pack number. */
-  async function activatePack(input: { code?: string; gameNo?: number; packNo?: number; location: string; by: string }) {
+  async function activatePack(input: {
+    code?: string
+    gameNo?: number
+    packNo?: number
+    location: string
+    by: string
+  }) {
     return db.transaction(async (tx) => {
       let b: BatchRow
       let packNo: number
@@ -50,13 +91,25 @@ export function createInventoryUseCases(ctx: InstantContext) {
       }
       const pack = await packOf(tx, b.id, packNo)
       if (!pack) throw new DomainError('NOT_FOUND', `pack ${packNo} of game ${b.game_no} not found`)
-      if (pack.status === 'lost' || pack.status === 'stolen') throw new DomainError('TICKET_BLOCKED', `pack ${packNo} was reported ${pack.status} (LST-7)`)
-      if (pack.status !== 'shipped') throw new DomainError('ILLEGAL_TRANSITION', `pack ${packNo} is ${pack.status}; only a shipped pack is activated on arrival`)
-      if (pack.location !== input.location) throw new DomainError('CONFLICT', `pack ${packNo} was shipped to ${pack.location}, not to ${input.location}`)
+      if (pack.status === 'lost' || pack.status === 'stolen')
+        throw new DomainError('TICKET_BLOCKED', `pack ${packNo} was reported ${pack.status} (LST-7)`)
+      if (pack.status !== 'shipped')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `pack ${packNo} is ${pack.status}; only a shipped pack is activated on arrival`,
+        )
+      if (pack.location !== input.location)
+        throw new DomainError('CONFLICT', `pack ${packNo} was shipped to ${pack.location}, not to ${input.location}`)
       if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
       const at = now()
-      if ((await markPackActivated(tx, b.id, packNo, at, input.by)) !== 1) throw new DomainError('CONFLICT', `pack ${packNo} changed meanwhile`)
-      const rec = await appendJournal(tx, { at, type: 'instant.pack_activated', scope: scopeOf(b), payload: { gameNo: b.game_no, packNo, location: input.location, by: input.by } })
+      if ((await markPackActivated(tx, b.id, packNo, at, input.by)) !== 1)
+        throw new DomainError('CONFLICT', `pack ${packNo} changed meanwhile`)
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.pack_activated',
+        scope: scopeOf(b),
+        payload: { gameNo: b.game_no, packNo, location: input.location, by: input.by },
+      })
       return { gameNo: b.game_no, packNo, location: input.location, activatedAt: at, journalSeq: rec.seq }
     })
   }
@@ -66,10 +119,25 @@ export function createInventoryUseCases(ctx: InstantContext) {
    * exchanged. Theft needs the police or prosecutor complaint reference. Whole packs in the range change status.
    */
   async function reportLostOrStolen(input: {
-    gameNo: number; kind: 'lost' | 'stolen'; fromSerial?: string; toSerial?: string; fromPack?: number; toPack?: number
-    discoveredAt: string; regulatorReportedAt?: string; policeReportRef?: string; remedy?: string; note?: string; by: string
+    gameNo: number
+    kind: 'lost' | 'stolen'
+    fromSerial?: string
+    toSerial?: string
+    fromPack?: number
+    toPack?: number
+    discoveredAt: string
+    regulatorReportedAt?: string
+    policeReportRef?: string
+    remedy?: string
+    note?: string
+    by: string
   }) {
-    if (input.kind === 'stolen' && !input.policeReportRef?.trim()) throw new DomainError('VALIDATION_FAILED', 'a theft report needs the police or prosecutor complaint reference (LST-5)', { field: 'policeReportRef' })
+    if (input.kind === 'stolen' && !input.policeReportRef?.trim())
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'a theft report needs the police or prosecutor complaint reference (LST-5)',
+        { field: 'policeReportRef' },
+      )
     return db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
       let first: number
@@ -77,7 +145,8 @@ export function createInventoryUseCases(ctx: InstantContext) {
       if (input.fromSerial && input.toSerial) {
         const a = parseSerial(input.fromSerial)
         const z = parseSerial(input.toSerial)
-        if (a.gameNo !== b.game_no || z.gameNo !== b.game_no) throw new DomainError('VALIDATION_FAILED', `serials must belong to game ${b.game_no}`)
+        if (a.gameNo !== b.game_no || z.gameNo !== b.game_no)
+          throw new DomainError('VALIDATION_FAILED', `serials must belong to game ${b.game_no}`)
         first = (a.packNo - 1) * b.pack_size + a.position
         last = (z.packNo - 1) * b.pack_size + z.position
       } else if (input.fromPack !== undefined && input.toPack !== undefined) {
@@ -87,21 +156,54 @@ export function createInventoryUseCases(ctx: InstantContext) {
       } else {
         throw new DomainError('VALIDATION_FAILED', 'give fromSerial and toSerial, or fromPack and toPack')
       }
-      if (first > last || first < 0 || last >= b.ticket_count) throw new DomainError('VALIDATION_FAILED', 'the range is empty or outside the game')
-      const distributed = await countPacksOutOfWarehouse(tx, b.id, Math.floor(first / b.pack_size) + 1, Math.floor(last / b.pack_size) + 1)
+      if (first > last || first < 0 || last >= b.ticket_count)
+        throw new DomainError('VALIDATION_FAILED', 'the range is empty or outside the game')
+      const distributed = await countPacksOutOfWarehouse(
+        tx,
+        b.id,
+        Math.floor(first / b.pack_size) + 1,
+        Math.floor(last / b.pack_size) + 1,
+      )
       const stage = distributed > 0 ? 'after-distribution' : 'before-distribution'
       const at = now()
       const id = ctx.newId('inr')
       await insertReport(tx, {
-        id, batchId: b.id, kind: input.kind, firstIndex: first, lastIndex: last, stage, discoveredAt: input.discoveredAt, regulatorReportedAt: input.regulatorReportedAt ?? null,
-        policeReportRef: input.policeReportRef ?? null, remedy: input.remedy ?? null, note: input.note ?? '', reportedBy: input.by, createdAt: at,
+        id,
+        batchId: b.id,
+        kind: input.kind,
+        firstIndex: first,
+        lastIndex: last,
+        stage,
+        discoveredAt: input.discoveredAt,
+        regulatorReportedAt: input.regulatorReportedAt ?? null,
+        policeReportRef: input.policeReportRef ?? null,
+        remedy: input.remedy ?? null,
+        note: input.note ?? '',
+        reportedBy: input.by,
+        createdAt: at,
       })
       // Packs wholly inside the range take the report's status.
       const firstWhole = Math.ceil(first / b.pack_size) + 1
       const lastWhole = Math.floor((last + 1) / b.pack_size)
       if (lastWhole >= firstWhole) await setPackRangeStatus(tx, b.id, firstWhole, lastWhole, input.kind)
       const range = { fromSerial: serialOfIndex(b, first), toSerial: serialOfIndex(b, last), tickets: last - first + 1 }
-      const rec = await appendJournal(tx, { at, type: 'instant.range_reported', scope: scopeOf(b), payload: { reportId: id, gameNo: b.game_no, kind: input.kind, stage, ...range, discoveredAt: input.discoveredAt, regulatorReportedAt: input.regulatorReportedAt ?? null, policeReportRef: input.policeReportRef ?? null, remedy: input.remedy ?? null, by: input.by } })
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'instant.range_reported',
+        scope: scopeOf(b),
+        payload: {
+          reportId: id,
+          gameNo: b.game_no,
+          kind: input.kind,
+          stage,
+          ...range,
+          discoveredAt: input.discoveredAt,
+          regulatorReportedAt: input.regulatorReportedAt ?? null,
+          policeReportRef: input.policeReportRef ?? null,
+          remedy: input.remedy ?? null,
+          by: input.by,
+        },
+      })
       return { reportId: id, kind: input.kind, stage, ...range, journalSeq: rec.seq }
     })
   }
@@ -110,10 +212,23 @@ export function createInventoryUseCases(ctx: InstantContext) {
   async function publicNotice(gameNo: number) {
     const b = await batchByGame(db, gameNo)
     const rows = await reportsOfBatch(db, b.id)
-    const ranges = rows.map((r) => ({ kind: r.kind, fromSerial: serialOfIndex(b, Number(r.first_index)), toSerial: serialOfIndex(b, Number(r.last_index)), tickets: Number(r.ticket_count), reportedAt: r.created_at }))
-    const text = ranges.length === 0 ? `Juego ${b.game_no} "${b.name}": no hay boletos denunciados como extraviados o robados.`
-      : `Juego ${b.game_no} "${b.name}": los boletos de los rangos siguientes fueron denunciados como extraviados o robados; no se pagan, reembolsan ni canjean (LST-4, LST-5). ` +
-        ranges.map((r) => `${r.fromSerial} a ${r.toSerial} (${r.tickets}, ${r.kind === 'lost' ? 'extraviados' : 'robados'})`).join('; ') + '.'
+    const ranges = rows.map((r) => ({
+      kind: r.kind,
+      fromSerial: serialOfIndex(b, Number(r.first_index)),
+      toSerial: serialOfIndex(b, Number(r.last_index)),
+      tickets: Number(r.ticket_count),
+      reportedAt: r.created_at,
+    }))
+    const text =
+      ranges.length === 0
+        ? `Juego ${b.game_no} "${b.name}": no hay boletos denunciados como extraviados o robados.`
+        : `Juego ${b.game_no} "${b.name}": los boletos de los rangos siguientes fueron denunciados como extraviados o robados; no se pagan, reembolsan ni canjean (LST-4, LST-5). ` +
+          ranges
+            .map(
+              (r) => `${r.fromSerial} a ${r.toSerial} (${r.tickets}, ${r.kind === 'lost' ? 'extraviados' : 'robados'})`,
+            )
+            .join('; ') +
+          '.'
     return { gameNo: b.game_no, name: b.name, ranges, text }
   }
 

@@ -94,7 +94,11 @@ function matchThreeCells(m: number, win: number, w: TicketWords, cells: Uint8Arr
   }
 }
 
-function beatRows(c: CheckedDesign, win: number, w: TicketWords): Array<{ yours: number; theirs: number; symbol: number }> {
+function beatRows(
+  c: CheckedDesign,
+  win: number,
+  w: TicketWords,
+): Array<{ yours: number; theirs: number; symbol: number }> {
   const style = c.design.playStyle as Extract<CheckedDesign['design']['playStyle'], { type: 'beat-their-number' }>
   const rowCount = style.rows ?? 5
   const maxNumber = style.maxNumber ?? 20
@@ -126,11 +130,20 @@ function faceOf(c: CheckedDesign, tier: number, w: TicketWords): TicketFace {
 /** The face of one ticket. */
 export function ticketFace(c: CheckedDesign, symbolsKey: Buffer, index: number, tier: number): TicketFace {
   const bulk = indexBlocks(symbolsKey, index, 1, BULK_BLOCKS)
-  return faceOf(c, tier, new TicketWords(symbolsKey).reset(index, new DataView(bulk.buffer, bulk.byteOffset, bulk.byteLength), 0))
+  return faceOf(
+    c,
+    tier,
+    new TicketWords(symbolsKey).reset(index, new DataView(bulk.buffer, bulk.byteOffset, bulk.byteLength), 0),
+  )
 }
 
 /** Faces of tickets [from, from + tiers.length), with one cipher call for the range. */
-export function ticketFaces(c: CheckedDesign, symbolsKey: Buffer, from: number, tiers: ArrayLike<number>): TicketFace[] {
+export function ticketFaces(
+  c: CheckedDesign,
+  symbolsKey: Buffer,
+  from: number,
+  tiers: ArrayLike<number>,
+): TicketFace[] {
   const bulk = indexBlocks(symbolsKey, from, tiers.length, BULK_BLOCKS)
   const view = new DataView(bulk.buffer, bulk.byteOffset, bulk.byteLength)
   const w = new TicketWords(symbolsKey)
@@ -151,7 +164,17 @@ export function encodedFaces(c: CheckedDesign, symbolsKey: Buffer, from: number,
   for (let i = 0; i < tiers.length; i++) {
     const tier = tiers[i]
     matchThreeCells(m, tier > 0 ? c.tierSymbol[tier] : -1, w.reset(from + i, view, i * BULK_BLOCKS * 16), cells)
-    out[i] = String.fromCharCode(65 + cells[0], 65 + cells[1], 65 + cells[2], 65 + cells[3], 65 + cells[4], 65 + cells[5], 65 + cells[6], 65 + cells[7], 65 + cells[8])
+    out[i] = String.fromCharCode(
+      65 + cells[0],
+      65 + cells[1],
+      65 + cells[2],
+      65 + cells[3],
+      65 + cells[4],
+      65 + cells[5],
+      65 + cells[6],
+      65 + cells[7],
+      65 + cells[8],
+    )
   }
   return out
 }
@@ -177,7 +200,9 @@ export function decodeFace(text: string): TicketFace {
   if (/^[A-Z]{9}$/.test(text)) return { style: 'match-three', cells: [...text].map((ch) => ch.charCodeAt(0) - 65) }
   return {
     style: 'beat-their-number',
-    rows: text.split('.').map((r) => ({ yours: Number(r.slice(0, 2)), theirs: Number(r.slice(2, 4)), symbol: r.charCodeAt(4) - 65 })),
+    rows: text
+      .split('.')
+      .map((r) => ({ yours: Number(r.slice(0, 2)), theirs: Number(r.slice(2, 4)), symbol: r.charCodeAt(4) - 65 })),
   }
 }
 
@@ -186,7 +211,10 @@ export function decodeFace(text: string): TicketFace {
  * times (match-three), or the sum of the prizes of rows where your number is higher. `ambiguous` marks a face a
  * generator must never produce (two triples, or an amount more than three times).
  */
-export function evaluateFace(face: TicketFace, symbolAmountsCents: readonly number[]): { amountCents: number; ambiguous: boolean } {
+export function evaluateFace(
+  face: TicketFace,
+  symbolAmountsCents: readonly number[],
+): { amountCents: number; ambiguous: boolean } {
   if (face.style === 'match-three') {
     const counts = new Map<number, number>()
     for (const s of face.cells) counts.set(s, (counts.get(s) ?? 0) + 1)

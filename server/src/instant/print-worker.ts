@@ -22,9 +22,16 @@ export interface PrintWorkerInput {
 
 const input = workerData.input as PrintWorkerInput
 const key = createPrivateKey(input.operatorKeyPem)
-const result = await writePrintFiles({
-  outDir: input.outDir, checked: checkDesign(input.design), seed: Buffer.from(input.seed),
-  sheetsFor: (p) => input.sheets !== null && p >= input.sheets[0] && p <= input.sheets[1],
-  signCode: (id) => encodeTicketCode({ kind: TicketKind.instant, id }, key), operatorKey: key, operatorKeyId: input.operatorKeyId,
-}, (done) => parentPort!.postMessage({ type: 'progress', done }))
+const result = await writePrintFiles(
+  {
+    outDir: input.outDir,
+    checked: checkDesign(input.design),
+    seed: Buffer.from(input.seed),
+    sheetsFor: (p) => input.sheets !== null && p >= input.sheets[0] && p <= input.sheets[1],
+    signCode: (id) => encodeTicketCode({ kind: TicketKind.instant, id }, key),
+    operatorKey: key,
+    operatorKeyId: input.operatorKeyId,
+  },
+  (done) => parentPort!.postMessage({ type: 'progress', done }),
+)
 parentPort!.postMessage({ type: 'done', result })

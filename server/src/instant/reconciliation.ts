@@ -4,7 +4,15 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { openPrizeTags } from './codes.ts'
 import type { InstantContext } from './context.ts'
-import { packsOfBatch, payoutsOfBatch, payoutTotals, reportedTicketsByKind, salesTotal, soldPrizeTags, type BatchRow } from './store.ts'
+import {
+  packsOfBatch,
+  payoutsOfBatch,
+  payoutTotals,
+  reportedTicketsByKind,
+  salesTotal,
+  soldPrizeTags,
+  type BatchRow,
+} from './store.ts'
 
 export function createReconciliationUseCases(ctx: InstantContext) {
   const { db, now, batchByGame, checkedOf } = ctx
@@ -18,13 +26,25 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const inPlay = new Array<number>(T).fill(0)
     if (b.channel === 'printed') {
       const counts = inflateSync(ctx.openSealed(b, 'pack-prizes', b.pack_prizes_sealed))
-      for (const p of activatedPacks) for (let k = 0; k < T; k++) inPlay[k] += counts.readUInt16BE(((p - 1) * T + k) * 2)
+      for (const p of activatedPacks)
+        for (let k = 0; k < T; k++) inPlay[k] += counts.readUInt16BE(((p - 1) * T + k) * 2)
       return inPlay
     }
     const sold = await soldPrizeTags(tx, b)
-    const tiers = openPrizeTags(ctx.keysOf(b).prizeKey, b.game_no, sold.map((r) => r.id - b.first_id), sold.map((r) => r.prizeTag), T)
+    const tiers = openPrizeTags(
+      ctx.keysOf(b).prizeKey,
+      b.game_no,
+      sold.map((r) => r.id - b.first_id),
+      sold.map((r) => r.prizeTag),
+      T,
+    )
     for (const t of tiers) {
-      if (t < 0) throw new DomainError('INVALID_SIGNATURE', `a stored prize tag of game ${b.game_no} does not open: a ticket row was altered`, { gameNo: b.game_no })
+      if (t < 0)
+        throw new DomainError(
+          'INVALID_SIGNATURE',
+          `a stored prize tag of game ${b.game_no} does not open: a ticket row was altered`,
+          { gameNo: b.game_no },
+        )
       if (t > 0) inPlay[t - 1]++
     }
     return inPlay
@@ -35,11 +55,21 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const b = await batchByGame(db, gameNo)
     const rows = await payoutsOfBatch(db, b.id)
     return {
-      gameNo: b.game_no, name: b.name, currency: b.currency,
+      gameNo: b.game_no,
+      name: b.name,
+      currency: b.currency,
       entries: rows.map((r) => ({
-        payoutId: r.id, kind: r.kind, serial: r.serial, tier: Number(r.tier), amountCents: Number(r.amount_cents), reason: r.reason ?? null,
-        payee: r.kind === 'prize' ? { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref } : null,
-        stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+        payoutId: r.id,
+        kind: r.kind,
+        serial: r.serial,
+        tier: Number(r.tier),
+        amountCents: Number(r.amount_cents),
+        reason: r.reason ?? null,
+        payee:
+          r.kind === 'prize' ? { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref } : null,
+        stationId: r.station_id,
+        cashierId: r.cashier_id,
+        paidAt: r.paid_at,
       })),
     }
   }
@@ -63,7 +93,13 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const packStatus: Record<string, number> = {}
     for (const p of packs) packStatus[p.status] = (packStatus[p.status] ?? 0) + 1
     const withheld = b.channel === 'printed' && b.status !== 'closed'
-    const inPlay = withheld ? null : await prizesInPlay(db, b, packs.filter((p) => p.status === 'activated').map((p) => p.pack_no))
+    const inPlay = withheld
+      ? null
+      : await prizesInPlay(
+          db,
+          b,
+          packs.filter((p) => p.status === 'activated').map((p) => p.pack_no),
+        )
     const paidRows = await payoutTotals(db, b.id)
     const paid = new Array<number>(T).fill(0)
     const paidCents = new Array<number>(T).fill(0)
@@ -95,29 +131,81 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const totalPaid = paidCents.reduce((a, x) => a + x, 0)
     const salesBase = Math.max(soldCents, b.channel === 'printed' ? inPlayTickets * b.price_cents : 0)
     return {
-      gameNo: b.game_no, name: b.name, channel: b.channel, status: b.status, currency: b.currency, priceCents: b.price_cents,
-      generatedAt: b.generated_at, closedAt: b.closed_at, claimExpiresAt: expiry, asOf: now(),
-      generated: { tickets: b.ticket_count, packs: b.pack_count, packSize: b.pack_size, prizeFundCents: c.prizeFundCents, salesValueCents: c.salesCents },
+      gameNo: b.game_no,
+      name: b.name,
+      channel: b.channel,
+      status: b.status,
+      currency: b.currency,
+      priceCents: b.price_cents,
+      generatedAt: b.generated_at,
+      closedAt: b.closed_at,
+      claimExpiresAt: expiry,
+      asOf: now(),
+      generated: {
+        tickets: b.ticket_count,
+        packs: b.pack_count,
+        packSize: b.pack_size,
+        prizeFundCents: c.prizeFundCents,
+        salesValueCents: c.salesCents,
+      },
       distributed: { packs: distributedPacks, tickets: distributedPacks * b.pack_size },
       activated: { packs: activatedPacks, tickets: activatedPacks * b.pack_size },
       packsByStatus: packStatus,
-      lostOrStolen: { lostTickets: Number(reported.find((r) => r.kind === 'lost')?.n ?? 0), stolenTickets: Number(reported.find((r) => r.kind === 'stolen')?.n ?? 0) },
-      sold: { tickets: soldTickets, amountCents: soldCents, note: b.channel === 'printed' ? 'tickets scanned as sold at a kiosk or cashier: only these are paid or refunded (INS-12)' : 'electronic pool' },
-      inPlayWithheld: withheld ? { until: 'closed' as const, reason: 'prizes in play of a pre-printed game on sale would tell which pack holds which prizes' } : null,
+      lostOrStolen: {
+        lostTickets: Number(reported.find((r) => r.kind === 'lost')?.n ?? 0),
+        stolenTickets: Number(reported.find((r) => r.kind === 'stolen')?.n ?? 0),
+      },
+      sold: {
+        tickets: soldTickets,
+        amountCents: soldCents,
+        note:
+          b.channel === 'printed'
+            ? 'tickets scanned as sold at a kiosk or cashier: only these are paid or refunded (INS-12)'
+            : 'electronic pool',
+      },
+      inPlayWithheld: withheld
+        ? {
+            until: 'closed' as const,
+            reason: 'prizes in play of a pre-printed game on sale would tell which pack holds which prizes',
+          }
+        : null,
       tiers: d.tiers.map((t, k) => {
-        const paidLine = { tier: k + 1, amountCents: t.amountCents, generated: t.count, paid: paid[k], paidCents: paidCents[k], refundedAsMisprint: refundedWinners[k] }
-        if (!inPlay) return { ...paidLine, inPlay: null, notInPlay: null, unpaid: null, unpaidCents: null, expired: null, expiredCents: null }
+        const paidLine = {
+          tier: k + 1,
+          amountCents: t.amountCents,
+          generated: t.count,
+          paid: paid[k],
+          paidCents: paidCents[k],
+          refundedAsMisprint: refundedWinners[k],
+        }
+        if (!inPlay)
+          return {
+            ...paidLine,
+            inPlay: null,
+            notInPlay: null,
+            unpaid: null,
+            unpaidCents: null,
+            expired: null,
+            expiredCents: null,
+          }
         const unpaidInPlay = Math.max(0, inPlay[k] - paid[k] - refundedWinners[k])
         return {
-          ...paidLine, inPlay: inPlay[k], notInPlay: t.count - inPlay[k],
-          unpaid: expired ? 0 : unpaidInPlay, unpaidCents: expired ? 0 : unpaidInPlay * t.amountCents,
-          expired: expired ? unpaidInPlay : 0, expiredCents: expired ? unpaidInPlay * t.amountCents : 0,
+          ...paidLine,
+          inPlay: inPlay[k],
+          notInPlay: t.count - inPlay[k],
+          unpaid: expired ? 0 : unpaidInPlay,
+          unpaidCents: expired ? 0 : unpaidInPlay * t.amountCents,
+          expired: expired ? unpaidInPlay : 0,
+          expiredCents: expired ? unpaidInPlay * t.amountCents : 0,
         }
       }),
       refunds: { tickets: refunds, amountCents: refundCents },
       payoutShare: {
         designBp: c.payoutShareBp,
-        inPlayBp: inPlayFund !== null && inPlayTickets > 0 ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents)) : null,
+        inPlayBp:
+          inPlayFund !== null && inPlayTickets > 0
+            ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents))
+            : null,
         paidOfSalesBp: salesBase > 0 ? Math.floor((totalPaid * 10_000) / salesBase) : null,
         salesBaseCents: salesBase,
         paidCents: totalPaid,

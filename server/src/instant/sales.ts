@@ -12,9 +12,21 @@ import { appendJournal } from '../shared/journal.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
-import { advanceSaleIndex, hallById, insertSale, markElectronicTicketSold, markTicketSold, setHallSettings, ticketPrizeTagAndStatus, type BatchRow } from './store.ts'
+import {
+  advanceSaleIndex,
+  hallById,
+  insertSale,
+  markElectronicTicketSold,
+  markTicketSold,
+  setHallSettings,
+  ticketPrizeTagAndStatus,
+  type BatchRow,
+} from './store.ts'
 
-interface InstantHallSettings { electronicInstantAllowed?: boolean; authorisationRef?: string }
+interface InstantHallSettings {
+  electronicInstantAllowed?: boolean
+  authorisationRef?: string
+}
 
 export function createSaleUseCases(ctx: InstantContext) {
   const { db, deps, keys, now, batchByGame, checkedOf, scopeOf, serialOfIndex } = ctx
@@ -27,7 +39,12 @@ export function createSaleUseCases(ctx: InstantContext) {
     if (!deps.demoReferencesRefused) return
     const generator = b.generator ? (JSON.parse(b.generator) as { certificationRef?: string | null }) : null
     for (const ref of [checkedOf(b).design.authorisationRef, generator?.certificationRef, hallRef]) {
-      if (isDemoReference(ref)) throw new DomainError('RULE_DISABLED', `instant game ${b.game_no} is under a demo reference ("${ref}"): a server without the demo sells only under real authorisations`, { rule: 'INS-3' })
+      if (isDemoReference(ref))
+        throw new DomainError(
+          'RULE_DISABLED',
+          `instant game ${b.game_no} is under a demo reference ("${ref}"): a server without the demo sells only under real authorisations`,
+          { rule: 'INS-3' },
+        )
     }
   }
 
@@ -39,17 +56,57 @@ export function createSaleUseCases(ctx: InstantContext) {
   /** sellPrinted inside a caller's transaction: a counter sale that takes the cash into the station's drawer (issue 13). */
   async function sellPrintedWithin(tx: Sql, input: { code: string; stationId: string; hallId?: string }) {
     const t = await ctx.byInventoryCode(tx, input.code)
-    if (t.batch.channel !== 'printed') throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
+    if (t.batch.channel !== 'printed')
+      throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
     if (t.batch.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${t.batch.game_no} is closed`)
     refuseDemoReferences(t.batch)
     const blocked = await ctx.blockedBy(tx, t)
-    if (blocked) throw new DomainError('TICKET_BLOCKED', `ticket ${t.serial} is in a range reported ${blocked.kind} (LST-4, LST-5)`, { reportId: blocked.id })
-    if (t.packStatus !== 'activated') throw new DomainError('PACK_NOT_ACTIVATED', `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`, { packNo: t.packNo })
-    if ((await markTicketSold(tx, t.ticketId)) !== 1) throw new DomainError('CONFLICT', `ticket ${t.serial} was already sold`, { serial: t.serial })
+    if (blocked)
+      throw new DomainError(
+        'TICKET_BLOCKED',
+        `ticket ${t.serial} is in a range reported ${blocked.kind} (LST-4, LST-5)`,
+        { reportId: blocked.id },
+      )
+    if (t.packStatus !== 'activated')
+      throw new DomainError(
+        'PACK_NOT_ACTIVATED',
+        `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`,
+        { packNo: t.packNo },
+      )
+    if ((await markTicketSold(tx, t.ticketId)) !== 1)
+      throw new DomainError('CONFLICT', `ticket ${t.serial} was already sold`, { serial: t.serial })
     const at = now()
-    await insertSale(tx, { ticketId: t.ticketId, batchId: t.batch.id, channel: 'printed', hallId: input.hallId ?? null, stationId: input.stationId, priceCents: t.batch.price_cents, soldAt: at })
-    const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(t.batch), payload: { gameNo: t.batch.game_no, serial: t.serial, channel: 'printed', stationId: input.stationId, hallId: input.hallId ?? null, priceCents: t.batch.price_cents } })
-    return { serial: t.serial, gameNo: t.batch.game_no, name: t.batch.name, priceCents: t.batch.price_cents, currency: t.batch.currency, soldAt: at, journalSeq: rec.seq }
+    await insertSale(tx, {
+      ticketId: t.ticketId,
+      batchId: t.batch.id,
+      channel: 'printed',
+      hallId: input.hallId ?? null,
+      stationId: input.stationId,
+      priceCents: t.batch.price_cents,
+      soldAt: at,
+    })
+    const rec = await appendJournal(tx, {
+      at,
+      type: 'instant.ticket_sold',
+      scope: scopeOf(t.batch),
+      payload: {
+        gameNo: t.batch.game_no,
+        serial: t.serial,
+        channel: 'printed',
+        stationId: input.stationId,
+        hallId: input.hallId ?? null,
+        priceCents: t.batch.price_cents,
+      },
+    })
+    return {
+      serial: t.serial,
+      gameNo: t.batch.game_no,
+      name: t.batch.name,
+      priceCents: t.batch.price_cents,
+      currency: t.batch.currency,
+      soldAt: at,
+      journalSeq: rec.seq,
+    }
   }
 
   async function hallSettings(tx: Sql, hallId: string) {
@@ -58,20 +115,43 @@ export function createSaleUseCases(ctx: InstantContext) {
     const profile = getProfile(hall.profile_id)
     if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown> & { instant?: InstantHallSettings }
-    return { hall, profile, settings, electronicInstantAllowed: settings.instant?.electronicInstantAllowed ?? profile.electronicInstantAllowed }
+    return {
+      hall,
+      profile,
+      settings,
+      electronicInstantAllowed: settings.instant?.electronicInstantAllowed ?? profile.electronicInstantAllowed,
+    }
   }
 
   /**
    * Overrides the profile's on-screen instant switch for one hall (INS-15/16: allowed only under a specific
    * authorisation, whose reference is required to switch it on). Journaled.
    */
-  async function configureHall(input: { hallId: string; electronicInstantAllowed: boolean; authorisationRef?: string; by: string }) {
-    if (input.electronicInstantAllowed && !input.authorisationRef?.trim()) throw new DomainError('VALIDATION_FAILED', 'switching on-screen instant sales on needs the authorisation reference (INS-15)', { field: 'authorisationRef' })
+  async function configureHall(input: {
+    hallId: string
+    electronicInstantAllowed: boolean
+    authorisationRef?: string
+    by: string
+  }) {
+    if (input.electronicInstantAllowed && !input.authorisationRef?.trim())
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'switching on-screen instant sales on needs the authorisation reference (INS-15)',
+        { field: 'authorisationRef' },
+      )
     return db.transaction(async (tx) => {
       const { hall, settings } = await hallSettings(tx, input.hallId)
-      const instant: InstantHallSettings = { electronicInstantAllowed: input.electronicInstantAllowed, authorisationRef: input.authorisationRef?.trim() }
+      const instant: InstantHallSettings = {
+        electronicInstantAllowed: input.electronicInstantAllowed,
+        authorisationRef: input.authorisationRef?.trim(),
+      }
       await setHallSettings(tx, hall.id, JSON.stringify({ ...settings, instant }))
-      const rec = await appendJournal(tx, { at: now(), type: 'instant.hall_configured', scope: `hall:${hall.id}`, payload: { hallId: hall.id, ...instant, by: input.by } })
+      const rec = await appendJournal(tx, {
+        at: now(),
+        type: 'instant.hall_configured',
+        scope: `hall:${hall.id}`,
+        payload: { hallId: hall.id, ...instant, by: input.by },
+      })
       return { hallId: hall.id, ...instant, journalSeq: rec.seq }
     })
   }
@@ -92,33 +172,80 @@ export function createSaleUseCases(ctx: InstantContext) {
   async function sellElectronicWithin(tx: Sql, input: { hallId: string; gameNo: number; stationId: string }) {
     const hs = await hallSettings(tx, input.hallId)
     if (!hs.electronicInstantAllowed) {
-      throw new DomainError('RULE_DISABLED', `profile ${hs.profile.id} does not allow on-screen instant sales: that needs the AJ's specific regulation (INS-15, INS-16)`, { rule: 'INS-15', profileId: hs.profile.id })
+      throw new DomainError(
+        'RULE_DISABLED',
+        `profile ${hs.profile.id} does not allow on-screen instant sales: that needs the AJ's specific regulation (INS-15, INS-16)`,
+        { rule: 'INS-15', profileId: hs.profile.id },
+      )
     }
     const b = await batchByGame(tx, input.gameNo)
-    if (b.channel !== 'electronic') throw new DomainError('VALIDATION_FAILED', `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`)
+    if (b.channel !== 'electronic')
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`,
+      )
     if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
     refuseDemoReferences(b, hs.settings.instant?.authorisationRef)
     const index = b.next_sale_index
-    if (index >= b.ticket_count) throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
-    if ((await advanceSaleIndex(tx, b.id, index)) !== 1) throw new DomainError('CONFLICT', 'another sale took this ticket; try again')
+    if (index >= b.ticket_count)
+      throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
+    if ((await advanceSaleIndex(tx, b.id, index)) !== 1)
+      throw new DomainError('CONFLICT', 'another sale took this ticket; try again')
     const secret = Buffer.from(deps.entropy.randomBytes(8))
     const code = formatValidationCode(b.game_no, index, secret.readUInt32BE(0) >>> 2, secret.readUInt32BE(4) >>> 2)
     const ticketId = b.first_id + index
-    if ((await markElectronicTicketSold(tx, ticketId, codeTag(deps.pepper, code))) !== 1) throw new DomainError('CONFLICT', `ticket ${index} of game ${b.game_no} is not in stock`)
+    if ((await markElectronicTicketSold(tx, ticketId, codeTag(deps.pepper, code))) !== 1)
+      throw new DomainError('CONFLICT', `ticket ${index} of game ${b.game_no} is not in stock`)
     const at = now()
-    await insertSale(tx, { ticketId, batchId: b.id, channel: 'electronic', hallId: input.hallId, stationId: input.stationId, priceCents: b.price_cents, soldAt: at })
+    await insertSale(tx, {
+      ticketId,
+      batchId: b.id,
+      channel: 'electronic',
+      hallId: input.hallId,
+      stationId: input.stationId,
+      priceCents: b.price_cents,
+      soldAt: at,
+    })
     const c = checkedOf(b)
     // The buyer sees the face now (the on-screen scratch): the tier is opened for this ticket, in this sale only.
-    const tier = ctx.tierOf({ batch: b, design: c, index, prizeTag: (await ticketPrizeTagAndStatus(tx, ticketId))!.prizeTag })
+    const tier = ctx.tierOf({
+      batch: b,
+      design: c,
+      index,
+      prizeTag: (await ticketPrizeTagAndStatus(tx, ticketId))!.prizeTag,
+    })
     const serial = serialOfIndex(b, index)
-    const rec = await appendJournal(tx, { at, type: 'instant.ticket_sold', scope: scopeOf(b), payload: { gameNo: b.game_no, serial, channel: 'electronic', stationId: input.stationId, hallId: input.hallId, priceCents: b.price_cents } })
+    const rec = await appendJournal(tx, {
+      at,
+      type: 'instant.ticket_sold',
+      scope: scopeOf(b),
+      payload: {
+        gameNo: b.game_no,
+        serial,
+        channel: 'electronic',
+        stationId: input.stationId,
+        hallId: input.hallId,
+        priceCents: b.price_cents,
+      },
+    })
     const face = ticketFace(c, ctx.keysOf(b).symbolsKey, index, tier)
     return {
-      gameNo: b.game_no, name: b.name, serial, priceCents: b.price_cents, currency: b.currency, soldAt: at,
-      playStyle: c.design.playStyle.type, face, symbolAmountsCents: c.symbolAmountsCents,
+      gameNo: b.game_no,
+      name: b.name,
+      serial,
+      priceCents: b.price_cents,
+      currency: b.currency,
+      soldAt: at,
+      playStyle: c.design.playStyle.type,
+      face,
+      symbolAmountsCents: c.symbolAmountsCents,
       prizeCents: evaluateFace(face, c.symbolAmountsCents).amountCents,
-      validationCode: code, qr: encodeTicketCode({ kind: TicketKind.instant, id: code }, keys.privateKey),
-      instructions: c.design.back.instructions ?? null, claimDays: c.design.claimDays, paymentPlace: c.design.back.paymentPlace, journalSeq: rec.seq,
+      validationCode: code,
+      qr: encodeTicketCode({ kind: TicketKind.instant, id: code }, keys.privateKey),
+      instructions: c.design.back.instructions ?? null,
+      claimDays: c.design.claimDays,
+      paymentPlace: c.design.back.paymentPlace,
+      journalSeq: rec.seq,
     }
   }
 
@@ -128,7 +255,16 @@ export function createSaleUseCases(ctx: InstantContext) {
     const sale = await sellElectronic(input)
     // Printed after the commit: the sale is a fact whether or not the paper comes out (reprint from the journal).
     const printer = deps.printers.forStation(input.stationId)
-    const doc = instantSaleTicket({ ...sale, qr: sale.qr, codeText: groupCode(sale.validationCode), prizeCents: sale.prizeCents, station: input.stationId }, printer.paper)
+    const doc = instantSaleTicket(
+      {
+        ...sale,
+        qr: sale.qr,
+        codeText: groupCode(sale.validationCode),
+        prizeCents: sale.prizeCents,
+        station: input.stationId,
+      },
+      printer.paper,
+    )
     let receipt: { printed: boolean; files?: string[]; error?: string }
     try {
       receipt = { printed: true, files: (await printer.print([doc], `instant-${sale.serial}`)).files }
@@ -144,5 +280,13 @@ export function createSaleUseCases(ctx: InstantContext) {
     return (await hallSettings(db, hallId)).electronicInstantAllowed
   }
 
-  return { sellPrinted, sellPrintedWithin, electronicAllowed, configureHall, sellElectronic, sellElectronicWithin, sellElectronicAndPrint }
+  return {
+    sellPrinted,
+    sellPrintedWithin,
+    electronicAllowed,
+    configureHall,
+    sellElectronic,
+    sellElectronicWithin,
+    sellElectronicAndPrint,
+  }
 }

@@ -10,25 +10,65 @@ import type { Sql } from '../db/database.ts'
 export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3, Voided: 4 } as const
 
 export interface BatchRow {
-  id: string; game_no: number; name: string; channel: 'printed' | 'electronic'; currency: string; price_cents: number
-  ticket_count: number; pack_size: number; pack_count: number; first_id: number; design: string; design_sha256: string
-  seed_commitment: string; pepper_id: string; status: 'generating' | 'ready' | 'closed'
-  next_sale_index: number; created_at: string; generated_at: string | null; closed_at: string | null
+  id: string
+  game_no: number
+  name: string
+  channel: 'printed' | 'electronic'
+  currency: string
+  price_cents: number
+  ticket_count: number
+  pack_size: number
+  pack_count: number
+  first_id: number
+  design: string
+  design_sha256: string
+  seed_commitment: string
+  pepper_id: string
+  status: 'generating' | 'ready' | 'closed'
+  next_sale_index: number
+  created_at: string
+  generated_at: string | null
+  closed_at: string | null
   /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
   generator?: string | null
   /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
-  seed_sealed: string | null; keys_sealed: string | null; pack_prizes_sealed: string | null
+  seed_sealed: string | null
+  keys_sealed: string | null
+  pack_prizes_sealed: string | null
 }
 
-export interface PackRow { status: string; location: string | null }
+export interface PackRow {
+  status: string
+  location: string | null
+}
 
-export interface ReportRow { kind: string; first_index: number; last_index: number; ticket_count: number; discovered_at: string; created_at: string }
+export interface ReportRow {
+  kind: string
+  first_index: number
+  last_index: number
+  ticket_count: number
+  discovered_at: string
+  created_at: string
+}
 
-export interface HallRow { id: string; profile_id: string; settings: string }
+export interface HallRow {
+  id: string
+  profile_id: string
+  settings: string
+}
 
 /** PostgreSQL returns BIGINT and some INTEGER columns as strings. */
 function toBatchRow(row: BatchRow): BatchRow {
-  return { ...row, game_no: Number(row.game_no), price_cents: Number(row.price_cents), ticket_count: Number(row.ticket_count), pack_size: Number(row.pack_size), pack_count: Number(row.pack_count), first_id: Number(row.first_id), next_sale_index: Number(row.next_sale_index) }
+  return {
+    ...row,
+    game_no: Number(row.game_no),
+    price_cents: Number(row.price_cents),
+    ticket_count: Number(row.ticket_count),
+    pack_size: Number(row.pack_size),
+    pack_count: Number(row.pack_count),
+    first_id: Number(row.first_id),
+    next_sale_index: Number(row.next_sale_index),
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ batches
@@ -62,22 +102,63 @@ export async function ticketIdsEnd(tx: Sql): Promise<number | null> {
   return last?.end ?? null
 }
 
-export async function insertBatch(tx: Sql, b: {
-  id: string; gameNo: number; name: string; channel: string; currency: string; priceCents: number; ticketCount: number; packSize: number; packCount: number
-  firstId: number; design: string; designSha256: string; seedCommitment: string; seedSealed: string; keysSealed: string; pepperId: string; createdAt: string
-  /** INS-3: JSON of the generator that produced the batch. */
-  generator: string
-}): Promise<void> {
+export async function insertBatch(
+  tx: Sql,
+  b: {
+    id: string
+    gameNo: number
+    name: string
+    channel: string
+    currency: string
+    priceCents: number
+    ticketCount: number
+    packSize: number
+    packCount: number
+    firstId: number
+    design: string
+    designSha256: string
+    seedCommitment: string
+    seedSealed: string
+    keysSealed: string
+    pepperId: string
+    createdAt: string
+    /** INS-3: JSON of the generator that produced the batch. */
+    generator: string
+  },
+): Promise<void> {
   await tx.run(
     `INSERT INTO instant_batches (id, game_no, name, channel, currency, price_cents, ticket_count, pack_size, pack_count, first_id, design, design_sha256, seed_commitment, seed_sealed, keys_sealed, pepper_id, status, created_at, generator)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'generating', ?, ?)`,
-    [b.id, b.gameNo, b.name, b.channel, b.currency, b.priceCents, b.ticketCount, b.packSize, b.packCount, b.firstId, b.design, b.designSha256, b.seedCommitment, b.seedSealed, b.keysSealed, b.pepperId, b.createdAt, b.generator],
+    [
+      b.id,
+      b.gameNo,
+      b.name,
+      b.channel,
+      b.currency,
+      b.priceCents,
+      b.ticketCount,
+      b.packSize,
+      b.packCount,
+      b.firstId,
+      b.design,
+      b.designSha256,
+      b.seedCommitment,
+      b.seedSealed,
+      b.keysSealed,
+      b.pepperId,
+      b.createdAt,
+      b.generator,
+    ],
   )
 }
 
 /** The batch is complete: its sealed pack prize counts go in with the `ready` status. */
 export async function markBatchReady(tx: Sql, batchId: string, packPrizesSealed: string, at: string): Promise<void> {
-  await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ?, pack_prizes_sealed = ? WHERE id = ?", [at, packPrizesSealed, batchId])
+  await tx.run("UPDATE instant_batches SET status = 'ready', generated_at = ?, pack_prizes_sealed = ? WHERE id = ?", [
+    at,
+    packPrizesSealed,
+    batchId,
+  ])
 }
 
 export async function markBatchClosed(tx: Sql, batchId: string, at: string): Promise<void> {
@@ -86,7 +167,13 @@ export async function markBatchClosed(tx: Sql, batchId: string, at: string): Pro
 
 /** Moves the electronic pool's cursor from `index` to the next ticket; 0 changes when another sale moved it first. */
 export async function advanceSaleIndex(tx: Sql, batchId: string, index: number): Promise<number> {
-  return (await tx.run('UPDATE instant_batches SET next_sale_index = ? WHERE id = ? AND next_sale_index = ?', [index + 1, batchId, index])).changes
+  return (
+    await tx.run('UPDATE instant_batches SET next_sale_index = ? WHERE id = ? AND next_sale_index = ?', [
+      index + 1,
+      batchId,
+      index,
+    ])
+  ).changes
 }
 
 // ------------------------------------------------------------------------------------------------ bulk rows
@@ -118,7 +205,10 @@ function rowWriter(engine: 'sqlite' | 'postgres', head: string, types: readonly 
       })
       await tx.run(unnest, columns)
     } else {
-      await tx.run(count === params.length ? sqlFull : values(count / width), count === params.length ? params : params.slice(0, count))
+      await tx.run(
+        count === params.length ? sqlFull : values(count / width),
+        count === params.length ? params : params.slice(0, count),
+      )
     }
     n = 0
   }
@@ -145,15 +235,28 @@ function rowWriter(engine: 'sqlite' | 'postgres', head: string, types: readonly 
 }
 
 /** Bulk writer of instant_tickets rows: push3(id, prizeTag, codeTag). The tier itself is never written. */
-export const ticketWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_tickets (id, prize_tag, code_tag)', ['integer', 'bigint', 'bigint'])
+export const ticketWriter = (engine: 'sqlite' | 'postgres') =>
+  rowWriter(engine, 'INSERT INTO instant_tickets (id, prize_tag, code_tag)', ['integer', 'bigint', 'bigint'])
 
 /** Bulk writer of instant_packs rows: push4(batchId, packNo, status, location). */
-export const packWriter = (engine: 'sqlite' | 'postgres') => rowWriter(engine, 'INSERT INTO instant_packs (batch_id, pack_no, status, location)', ['text', 'integer', 'text', 'text'])
+export const packWriter = (engine: 'sqlite' | 'postgres') =>
+  rowWriter(engine, 'INSERT INTO instant_packs (batch_id, pack_no, status, location)', [
+    'text',
+    'integer',
+    'text',
+    'text',
+  ])
 
 // ------------------------------------------------------------------------------------------------ tickets
 
-export async function ticketPrizeTagAndStatus(tx: Sql, ticketId: number): Promise<{ prizeTag: number; status: number } | undefined> {
-  const row = await tx.get<{ prize_tag: number; status: number }>('SELECT prize_tag, status FROM instant_tickets WHERE id = ?', [ticketId])
+export async function ticketPrizeTagAndStatus(
+  tx: Sql,
+  ticketId: number,
+): Promise<{ prizeTag: number; status: number } | undefined> {
+  const row = await tx.get<{ prize_tag: number; status: number }>(
+    'SELECT prize_tag, status FROM instant_tickets WHERE id = ?',
+    [ticketId],
+  )
   return row && { prizeTag: Number(row.prize_tag), status: Number(row.status) }
 }
 
@@ -164,136 +267,344 @@ export async function ticketCodeTag(tx: Sql, ticketId: number): Promise<number> 
 
 /** In stock to sold; the number of rows changed (0: not in stock). */
 export async function markTicketSold(tx: Sql, ticketId: number): Promise<number> {
-  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [TicketState.Sold, ticketId, TicketState.InStock])).changes
+  return (
+    await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [
+      TicketState.Sold,
+      ticketId,
+      TicketState.InStock,
+    ])
+  ).changes
 }
 
 /** In stock to sold with the tag of the validation code issued at the sale (electronic tickets). */
 export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTag: number): Promise<number> {
-  return (await tx.run('UPDATE instant_tickets SET status = ?, code_tag = ? WHERE id = ? AND status = ?', [TicketState.Sold, codeTag, ticketId, TicketState.InStock])).changes
+  return (
+    await tx.run('UPDATE instant_tickets SET status = ?, code_tag = ? WHERE id = ? AND status = ?', [
+      TicketState.Sold,
+      codeTag,
+      ticketId,
+      TicketState.InStock,
+    ])
+  ).changes
 }
 
 /**
  * Sold to paid, refunded or voided; the number of rows changed (0: settled already, or never sold). A ticket still
  * in stock is never settled (INS-12: only a sold ticket is paid or refunded; claims.ts says so before coming here).
  */
-export async function settleTicket(tx: Sql, ticketId: number, to: typeof TicketState.Paid | typeof TicketState.Refunded | typeof TicketState.Voided): Promise<number> {
-  return (await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [to, ticketId, TicketState.Sold])).changes
+export async function settleTicket(
+  tx: Sql,
+  ticketId: number,
+  to: typeof TicketState.Paid | typeof TicketState.Refunded | typeof TicketState.Voided,
+): Promise<number> {
+  return (
+    await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [to, ticketId, TicketState.Sold])
+  ).changes
 }
 
 /** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */
 export async function soldPrizeTags(tx: Sql, b: BatchRow): Promise<Array<{ id: number; prizeTag: number }>> {
-  const rows = await tx.all<{ id: number; prize_tag: number }>('SELECT id, prize_tag FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0', [b.first_id, b.first_id + b.ticket_count])
+  const rows = await tx.all<{ id: number; prize_tag: number }>(
+    'SELECT id, prize_tag FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0',
+    [b.first_id, b.first_id + b.ticket_count],
+  )
   return rows.map((r) => ({ id: Number(r.id), prizeTag: Number(r.prize_tag) }))
 }
 
 // ------------------------------------------------------------------------------------------------ packs
 
 export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<PackRow | undefined> {
-  return tx.get<PackRow>('SELECT status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?', [batchId, packNo])
+  return tx.get<PackRow>('SELECT status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?', [
+    batchId,
+    packNo,
+  ])
 }
 
 export async function packsOfBatch(tx: Sql, batchId: string): Promise<Array<{ pack_no: number; status: string }>> {
-  const rows = await tx.all<{ pack_no: number; status: string }>('SELECT pack_no, status FROM instant_packs WHERE batch_id = ?', [batchId])
+  const rows = await tx.all<{ pack_no: number; status: string }>(
+    'SELECT pack_no, status FROM instant_packs WHERE batch_id = ?',
+    [batchId],
+  )
   return rows.map((r) => ({ pack_no: Number(r.pack_no), status: r.status }))
 }
 
 /** The first pack of the range that is not in the warehouse. */
-export async function firstPackOutOfWarehouse(tx: Sql, batchId: string, fromPack: number, toPack: number): Promise<{ pack_no: number; status: string } | undefined> {
-  return tx.get<{ pack_no: number; status: string }>("SELECT pack_no, status FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse' ORDER BY pack_no LIMIT 1", [batchId, fromPack, toPack])
+export async function firstPackOutOfWarehouse(
+  tx: Sql,
+  batchId: string,
+  fromPack: number,
+  toPack: number,
+): Promise<{ pack_no: number; status: string } | undefined> {
+  return tx.get<{ pack_no: number; status: string }>(
+    "SELECT pack_no, status FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse' ORDER BY pack_no LIMIT 1",
+    [batchId, fromPack, toPack],
+  )
 }
 
 /** Warehouse packs of the range to shipped; the number shipped. */
-export async function shipPackRange(tx: Sql, batchId: string, fromPack: number, toPack: number, destination: string, at: string): Promise<number> {
-  return (await tx.run("UPDATE instant_packs SET status = 'shipped', location = ?, shipped_at = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status = 'warehouse'", [destination, at, batchId, fromPack, toPack])).changes
+export async function shipPackRange(
+  tx: Sql,
+  batchId: string,
+  fromPack: number,
+  toPack: number,
+  destination: string,
+  at: string,
+): Promise<number> {
+  return (
+    await tx.run(
+      "UPDATE instant_packs SET status = 'shipped', location = ?, shipped_at = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status = 'warehouse'",
+      [destination, at, batchId, fromPack, toPack],
+    )
+  ).changes
 }
 
 /** A shipped pack to activated; the number of rows changed (0: it changed meanwhile). */
-export async function markPackActivated(tx: Sql, batchId: string, packNo: number, at: string, by: string): Promise<number> {
-  return (await tx.run("UPDATE instant_packs SET status = 'activated', activated_at = ?, activated_by = ? WHERE batch_id = ? AND pack_no = ? AND status = 'shipped'", [at, by, batchId, packNo])).changes
+export async function markPackActivated(
+  tx: Sql,
+  batchId: string,
+  packNo: number,
+  at: string,
+  by: string,
+): Promise<number> {
+  return (
+    await tx.run(
+      "UPDATE instant_packs SET status = 'activated', activated_at = ?, activated_by = ? WHERE batch_id = ? AND pack_no = ? AND status = 'shipped'",
+      [at, by, batchId, packNo],
+    )
+  ).changes
 }
 
-export async function countPacksOutOfWarehouse(tx: Sql, batchId: string, fromPack: number, toPack: number): Promise<number> {
-  const row = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse'", [batchId, fromPack, toPack])
+export async function countPacksOutOfWarehouse(
+  tx: Sql,
+  batchId: string,
+  fromPack: number,
+  toPack: number,
+): Promise<number> {
+  const row = await tx.get<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse'",
+    [batchId, fromPack, toPack],
+  )
   return Number(row?.n ?? 0)
 }
 
-export async function setPackRangeStatus(tx: Sql, batchId: string, fromPack: number, toPack: number, status: string): Promise<void> {
-  await tx.run('UPDATE instant_packs SET status = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ?', [status, batchId, fromPack, toPack])
+export async function setPackRangeStatus(
+  tx: Sql,
+  batchId: string,
+  fromPack: number,
+  toPack: number,
+  status: string,
+): Promise<void> {
+  await tx.run('UPDATE instant_packs SET status = ? WHERE batch_id = ? AND pack_no BETWEEN ? AND ?', [
+    status,
+    batchId,
+    fromPack,
+    toPack,
+  ])
 }
 
 // ------------------------------------------------------------------------------------------------ lost or stolen reports
 
 /** A report whose range holds the ticket, if any. */
-export async function reportCovering(tx: Sql, batchId: string, index: number): Promise<{ kind: string; id: string } | undefined> {
-  return tx.get<{ kind: string; id: string }>('SELECT kind, id FROM instant_reports WHERE batch_id = ? AND first_index <= ? AND last_index >= ? LIMIT 1', [batchId, index, index])
+export async function reportCovering(
+  tx: Sql,
+  batchId: string,
+  index: number,
+): Promise<{ kind: string; id: string } | undefined> {
+  return tx.get<{ kind: string; id: string }>(
+    'SELECT kind, id FROM instant_reports WHERE batch_id = ? AND first_index <= ? AND last_index >= ? LIMIT 1',
+    [batchId, index, index],
+  )
 }
 
-export async function insertReport(tx: Sql, r: {
-  id: string; batchId: string; kind: string; firstIndex: number; lastIndex: number; stage: string; discoveredAt: string
-  regulatorReportedAt: string | null; policeReportRef: string | null; remedy: string | null; note: string; reportedBy: string; createdAt: string
-}): Promise<void> {
+export async function insertReport(
+  tx: Sql,
+  r: {
+    id: string
+    batchId: string
+    kind: string
+    firstIndex: number
+    lastIndex: number
+    stage: string
+    discoveredAt: string
+    regulatorReportedAt: string | null
+    policeReportRef: string | null
+    remedy: string | null
+    note: string
+    reportedBy: string
+    createdAt: string
+  },
+): Promise<void> {
   await tx.run(
     `INSERT INTO instant_reports (id, batch_id, kind, first_index, last_index, ticket_count, stage, discovered_at, regulator_reported_at, police_report_ref, remedy, note, reported_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [r.id, r.batchId, r.kind, r.firstIndex, r.lastIndex, r.lastIndex - r.firstIndex + 1, r.stage, r.discoveredAt, r.regulatorReportedAt, r.policeReportRef, r.remedy, r.note, r.reportedBy, r.createdAt],
+    [
+      r.id,
+      r.batchId,
+      r.kind,
+      r.firstIndex,
+      r.lastIndex,
+      r.lastIndex - r.firstIndex + 1,
+      r.stage,
+      r.discoveredAt,
+      r.regulatorReportedAt,
+      r.policeReportRef,
+      r.remedy,
+      r.note,
+      r.reportedBy,
+      r.createdAt,
+    ],
   )
 }
 
 export async function reportsOfBatch(tx: Sql, batchId: string): Promise<ReportRow[]> {
-  return tx.all<ReportRow>('SELECT kind, first_index, last_index, ticket_count, discovered_at, created_at FROM instant_reports WHERE batch_id = ? ORDER BY first_index', [batchId])
+  return tx.all<ReportRow>(
+    'SELECT kind, first_index, last_index, ticket_count, discovered_at, created_at FROM instant_reports WHERE batch_id = ? ORDER BY first_index',
+    [batchId],
+  )
 }
 
 /** Tickets reported, by kind (lost, stolen). */
 export async function reportedTicketsByKind(tx: Sql, batchId: string): Promise<Array<{ kind: string; n: number }>> {
-  return tx.all<{ kind: string; n: number }>('SELECT kind, SUM(ticket_count) AS n FROM instant_reports WHERE batch_id = ? GROUP BY kind', [batchId])
+  return tx.all<{ kind: string; n: number }>(
+    'SELECT kind, SUM(ticket_count) AS n FROM instant_reports WHERE batch_id = ? GROUP BY kind',
+    [batchId],
+  )
 }
 
 // ------------------------------------------------------------------------------------------------ sales
 
-export async function insertSale(tx: Sql, s: { ticketId: number; batchId: string; channel: 'printed' | 'electronic'; hallId: string | null; stationId: string; priceCents: number; soldAt: string }): Promise<void> {
-  await tx.run('INSERT INTO instant_sales (ticket_id, batch_id, channel, hall_id, station_id, price_cents, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [s.ticketId, s.batchId, s.channel, s.hallId, s.stationId, s.priceCents, s.soldAt])
+export async function insertSale(
+  tx: Sql,
+  s: {
+    ticketId: number
+    batchId: string
+    channel: 'printed' | 'electronic'
+    hallId: string | null
+    stationId: string
+    priceCents: number
+    soldAt: string
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO instant_sales (ticket_id, batch_id, channel, hall_id, station_id, price_cents, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [s.ticketId, s.batchId, s.channel, s.hallId, s.stationId, s.priceCents, s.soldAt],
+  )
 }
 
 export async function salesTotal(tx: Sql, batchId: string): Promise<{ tickets: number; cents: number }> {
-  const sold = await tx.get<{ n: number; cents: number | null }>('SELECT COUNT(*) AS n, SUM(price_cents) AS cents FROM instant_sales WHERE batch_id = ?', [batchId])
+  const sold = await tx.get<{ n: number; cents: number | null }>(
+    'SELECT COUNT(*) AS n, SUM(price_cents) AS cents FROM instant_sales WHERE batch_id = ?',
+    [batchId],
+  )
   return { tickets: Number(sold?.n ?? 0), cents: Number(sold?.cents ?? 0) }
 }
 
 // ------------------------------------------------------------------------------------------------ payouts (the prize register)
 
-export async function insertPrizePayout(tx: Sql, p: {
-  id: string; ticketId: number; batchId: string; gameNo: number; serial: string; tier: number; amountCents: number; currency: string
-  stationId: string; cashierId: string; payeeName: string; payeeDocument: string; signatureRef: string; paidAt: string
-}): Promise<void> {
+export async function insertPrizePayout(
+  tx: Sql,
+  p: {
+    id: string
+    ticketId: number
+    batchId: string
+    gameNo: number
+    serial: string
+    tier: number
+    amountCents: number
+    currency: string
+    stationId: string
+    cashierId: string
+    payeeName: string
+    payeeDocument: string
+    signatureRef: string
+    paidAt: string
+  },
+): Promise<void> {
   await tx.run(
     `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
          VALUES (?, ?, ?, ?, ?, 'prize', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [p.id, p.ticketId, p.batchId, p.gameNo, p.serial, p.tier, p.amountCents, p.currency, p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.signatureRef, p.paidAt],
+    [
+      p.id,
+      p.ticketId,
+      p.batchId,
+      p.gameNo,
+      p.serial,
+      p.tier,
+      p.amountCents,
+      p.currency,
+      p.stationId,
+      p.cashierId,
+      p.payeeName,
+      p.payeeDocument,
+      p.signatureRef,
+      p.paidAt,
+    ],
   )
 }
 
-export async function insertRefundPayout(tx: Sql, p: {
-  id: string; ticketId: number; batchId: string; gameNo: number; serial: string; tier: number; amountCents: number; currency: string
-  reason: string; stationId: string; cashierId: string; paidAt: string
-}): Promise<void> {
+export async function insertRefundPayout(
+  tx: Sql,
+  p: {
+    id: string
+    ticketId: number
+    batchId: string
+    gameNo: number
+    serial: string
+    tier: number
+    amountCents: number
+    currency: string
+    reason: string
+    stationId: string
+    cashierId: string
+    paidAt: string
+  },
+): Promise<void> {
   await tx.run(
     `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, reason, station_id, cashier_id, paid_at)
          VALUES (?, ?, ?, ?, ?, 'refund', ?, ?, ?, ?, ?, ?, ?)`,
-    [p.id, p.ticketId, p.batchId, p.gameNo, p.serial, p.tier, p.amountCents, p.currency, p.reason, p.stationId, p.cashierId, p.paidAt],
+    [
+      p.id,
+      p.ticketId,
+      p.batchId,
+      p.gameNo,
+      p.serial,
+      p.tier,
+      p.amountCents,
+      p.currency,
+      p.reason,
+      p.stationId,
+      p.cashierId,
+      p.paidAt,
+    ],
   )
 }
 
 export async function payoutsOfBatch(tx: Sql, batchId: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>('SELECT * FROM instant_payouts WHERE batch_id = ? ORDER BY paid_at, id', [batchId])
+  return tx.all<Record<string, unknown>>('SELECT * FROM instant_payouts WHERE batch_id = ? ORDER BY paid_at, id', [
+    batchId,
+  ])
 }
 
-export async function payoutOfSerial(tx: Sql, serial: string, gameNo: number): Promise<{ id: string; paid_at: string; station_id: string; cashier_id: string } | undefined> {
-  return tx.get<{ id: string; paid_at: string; station_id: string; cashier_id: string }>('SELECT id, paid_at, station_id, cashier_id FROM instant_payouts WHERE serial = ? AND game_no = ?', [serial, gameNo])
+export async function payoutOfSerial(
+  tx: Sql,
+  serial: string,
+  gameNo: number,
+): Promise<{ id: string; paid_at: string; station_id: string; cashier_id: string } | undefined> {
+  return tx.get<{ id: string; paid_at: string; station_id: string; cashier_id: string }>(
+    'SELECT id, paid_at, station_id, cashier_id FROM instant_payouts WHERE serial = ? AND game_no = ?',
+    [serial, gameNo],
+  )
 }
 
 /** Payouts counted and summed by kind (prize, refund) and tier. */
-export async function payoutTotals(tx: Sql, batchId: string): Promise<Array<{ kind: string; tier: number; n: number; cents: number }>> {
-  const rows = await tx.all<{ kind: string; tier: number; n: number; cents: number }>('SELECT kind, tier, COUNT(*) AS n, SUM(amount_cents) AS cents FROM instant_payouts WHERE batch_id = ? GROUP BY kind, tier', [batchId])
+export async function payoutTotals(
+  tx: Sql,
+  batchId: string,
+): Promise<Array<{ kind: string; tier: number; n: number; cents: number }>> {
+  const rows = await tx.all<{ kind: string; tier: number; n: number; cents: number }>(
+    'SELECT kind, tier, COUNT(*) AS n, SUM(amount_cents) AS cents FROM instant_payouts WHERE batch_id = ? GROUP BY kind, tier',
+    [batchId],
+  )
   return rows.map((r) => ({ kind: r.kind, tier: Number(r.tier), n: Number(r.n), cents: Number(r.cents) }))
 }
 
@@ -309,6 +620,9 @@ export async function setHallSettings(tx: Sql, hallId: string, settingsJson: str
 
 /** INS-3: the payload of the journal record of a batch's generation (scope of its game), for the generator check. */
 export async function batchGeneratedPayload(tx: Sql, scope: string, batchId: string): Promise<string | undefined> {
-  const rows = await tx.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'instant.batch_generated' AND scope = ? ORDER BY seq", [scope])
+  const rows = await tx.all<{ payload: string }>(
+    "SELECT payload FROM journal WHERE type = 'instant.batch_generated' AND scope = ? ORDER BY seq",
+    [scope],
+  )
   return rows.map((r) => r.payload).find((p) => (JSON.parse(p) as { batchId?: string }).batchId === batchId)
 }

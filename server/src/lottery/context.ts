@@ -18,7 +18,10 @@ import { numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './
 import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
 
 export interface LotteryDeps {
-  db: Database; clock: Clock; keys: OperatorKeys; dataDir: string
+  db: Database
+  clock: Clock
+  keys: OperatorKeys
+  dataDir: string
   /** Issue 17: the operator's profile zone, for plans that name none. */
   timeZone?: string
   /** Ids. */
@@ -37,17 +40,35 @@ export interface LotteryDeps {
 export const MAX_TICKETS_IN_PLAY = 4_000_000
 
 export type Plan = LotteryPlan | RafflePlan
-export const isRaffle = (p: Plan): p is RafflePlan => p.kind === 'raffle' || p.kind === 'tombola' || p.kind === 'promotional'
+export const isRaffle = (p: Plan): p is RafflePlan =>
+  p.kind === 'raffle' || p.kind === 'tombola' || p.kind === 'promotional'
 
 /** A range taken out of play (LST-7, §7.14). */
 export interface TicketRange {
-  id: string; kind: 'returned' | 'lost' | 'stolen'; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; createdAt: string
+  id: string
+  kind: 'returned' | 'lost' | 'stolen'
+  from: number
+  to: number
+  seriesFrom: number
+  seriesTo: number
+  quantity: number
+  createdAt: string
   /** Reported after the close of sales: blocked from payment, but the draw's list (and D) stay as closed. */
   afterClose: boolean
-  details: { discoveredAt?: string; reportedToAjAt?: string; distributed?: boolean; policeReportRef?: string | null; remedy?: string; notice?: string; lateReport?: boolean; note?: string }
+  details: {
+    discoveredAt?: string
+    reportedToAjAt?: string
+    distributed?: boolean
+    policeReportRef?: string | null
+    remedy?: string
+    notice?: string
+    lateReport?: boolean
+    note?: string
+  }
 }
 
-export const inRange = (rs: readonly TicketRange[], number: number, series: number) => rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
+export const inRange = (rs: readonly TicketRange[], number: number, series: number) =>
+  rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
 
 /** Sealing context of a draw's per-issue secret (issue 13 point 3). */
 export const issueSecretContext = (drawId: string) => `lottery-issue-secret|${drawId}`
@@ -67,10 +88,26 @@ export function fractionCodeId(baseId: string, runNo: number, secret: Uint8Array
 }
 
 /** Inverse of {@link fractionCodeId}; null for anything else (codes minted before the register included). */
-export function parseFractionCodeId(id: string): { baseId: string; drawId: string; number: number; series: number; fraction: number; runNo: number; tag: string } | null {
+export function parseFractionCodeId(id: string): {
+  baseId: string
+  drawId: string
+  number: number
+  series: number
+  fraction: number
+  runNo: number
+  tag: string
+} | null {
   const m = /^(([^-]+)-(\d{1,9})-(\d{2,})-(\d{2,}))-r(\d{1,9})-([0-9a-f]{16})$/.exec(id)
   if (!m) return null
-  return { baseId: m[1], drawId: m[2], number: Number(m[3]), series: Number(m[4]), fraction: Number(m[5]), runNo: Number(m[6]), tag: m[7] }
+  return {
+    baseId: m[1],
+    drawId: m[2],
+    number: Number(m[3]),
+    series: Number(m[4]),
+    fraction: Number(m[5]),
+    runNo: Number(m[6]),
+    tag: m[7],
+  }
 }
 
 /** Constant-time comparison of a code's tag with the one the secret gives. */
@@ -83,11 +120,16 @@ export function tagMatches(secret: Uint8Array, baseId: string, runNo: number, ta
 /** A prize rule as printed on the ticket and in the results. */
 export function describeRule(r: LotteryPlan['prizes'][number]['rule'], plan: LotteryPlan): string {
   switch (r.type) {
-    case 'exact': return 'numero exacto'
-    case 'approximation': return `aproximacion +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
-    case 'ending': return `terminacion de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
-    case 'beginning': return `comienzo de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
-    case 'progression': return `progresion de ${r.step} en ${r.step} desde el ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'exact':
+      return 'numero exacto'
+    case 'approximation':
+      return `aproximacion +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'ending':
+      return `terminacion de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'beginning':
+      return `comienzo de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+    case 'progression':
+      return `progresion de ${r.step} en ${r.step} desde el ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
   }
 }
 
@@ -102,13 +144,30 @@ export function createLotteryContext(deps: LotteryDeps) {
     return row
   }
 
-  async function ranges(tx: Sql, drawId: string, kinds: ReadonlyArray<TicketRange['kind']> = ['returned', 'lost', 'stolen']): Promise<TicketRange[]> {
+  async function ranges(
+    tx: Sql,
+    drawId: string,
+    kinds: ReadonlyArray<TicketRange['kind']> = ['returned', 'lost', 'stolen'],
+  ): Promise<TicketRange[]> {
     const rows = await rangesOfDraw(tx, drawId, kinds)
-    return rows.map((r) => ({ id: r.id, kind: r.kind, from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), quantity: Number(r.quantity), createdAt: r.created_at, afterClose: Number(r.after_close) === 1, details: JSON.parse(r.details) }))
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      from: Number(r.from_number),
+      to: Number(r.to_number),
+      seriesFrom: Number(r.series_from),
+      seriesTo: Number(r.series_to),
+      quantity: Number(r.quantity),
+      createdAt: r.created_at,
+      afterClose: Number(r.after_close) === 1,
+      details: JSON.parse(r.details),
+    }))
   }
 
   return {
-    deps, db, clock,
+    deps,
+    db,
+    clock,
     now: () => clock.now().toISOString(),
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
@@ -132,9 +191,14 @@ export function createLotteryContext(deps: LotteryDeps) {
         return sortByBytes(sold.filter((s) => !inRange(out, Number(s.number), 1)).map((s) => s.serial))
       }
       const total = numberCount(plan.numbering) * plan.series
-      if (total > MAX_TICKETS_IN_PLAY) throw new DomainError('VALIDATION_FAILED', `${total} tickets are more than this server puts in one participation list (${MAX_TICKETS_IN_PLAY})`)
+      if (total > MAX_TICKETS_IN_PLAY)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `${total} tickets are more than this server puts in one participation list (${MAX_TICKETS_IN_PLAY})`,
+        )
       const list: string[] = []
-      for (let n = plan.numbering.from; n <= plan.numbering.to; n++) for (let s = 1; s <= plan.series; s++) if (!inRange(out, n, s)) list.push(ticketSerial(n, s, plan.numbering))
+      for (let n = plan.numbering.from; n <= plan.numbering.to; n++)
+        for (let s = 1; s <= plan.series; s++) if (!inRange(out, n, s)) list.push(ticketSerial(n, s, plan.numbering))
       // Zero-padded serials of equal width: numeric order is byte order.
       return list
     },
@@ -147,7 +211,18 @@ export interface LotteryResult {
   winning: Record<string, number>
   /** Values drawn (bolillo-draw-v1 positions, or the numbers entered), in order. */
   drawn: number[]
-  prizes: Array<{ code: string; name: string; rule: string; numbers: number[] | null; numbersCount: number; amountPerTicketCents: number; amountPerFractionCents: number; ticketsInPlay: number; liabilityCents: number; goods: string | null }>
+  prizes: Array<{
+    code: string
+    name: string
+    rule: string
+    numbers: number[] | null
+    numbersCount: number
+    amountPerTicketCents: number
+    amountPerFractionCents: number
+    ticketsInPlay: number
+    liabilityCents: number
+    goods: string | null
+  }>
   ticketsInPlay: number
   liabilityCents: number
 }

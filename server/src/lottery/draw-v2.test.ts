@@ -39,7 +39,11 @@ function replayable(label: string): EntropySource {
     name: `replay:${label}`,
     randomBytes(n) {
       const out = Buffer.alloc(n)
-      for (let o = 0; o < n; o += 32) createHash('sha256').update(`${label}|${counter++}`).digest().copy(out, o, 0, Math.min(32, n - o))
+      for (let o = 0; o < n; o += 32)
+        createHash('sha256')
+          .update(`${label}|${counter++}`)
+          .digest()
+          .copy(out, o, 0, Math.min(32, n - o))
       return out
     },
   }
@@ -57,19 +61,35 @@ async function hall() {
   const refused: unknown[] = []
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-lottery-'))
   const lottery = createLotteryService({
-    db, clock: { now: () => new Date(t) }, keys: loadOrCreateKeys(dataDir), dataDir,
-    entropy: replayable('ids'), seedEntropy: replayable('seeds'), sealer: createSealer(sealingKeyFromBytes(Buffer.alloc(32, 7))),
+    db,
+    clock: { now: () => new Date(t) },
+    keys: loadOrCreateKeys(dataDir),
+    dataDir,
+    entropy: replayable('ids'),
+    seedEntropy: replayable('seeds'),
+    sealer: createSealer(sealingKeyFromBytes(Buffer.alloc(32, 7))),
     // No relay and no demo beacon: only a typed signature lets this hall draw.
     beacon: createBeaconSource({ relays: [], demo: null, onRefused: (r) => refused.push(r) }),
     softwareDraw: { profileAllows: false, authorisationRef: 'AJ-RA-PRUEBAS-RNG' },
   })
   const plan = rafflePlan({
-    salesStartAt: iso(CLOSE - 10 * 86_400), salesCloseAt: iso(CLOSE), drawAt: iso(CLOSE + 7200), claimDeadline: iso(CLOSE + 70 * 86_400),
+    salesStartAt: iso(CLOSE - 10 * 86_400),
+    salesCloseAt: iso(CLOSE),
+    drawAt: iso(CLOSE + 7200),
+    claimDeadline: iso(CLOSE + 70 * 86_400),
   })
   plan.prizes = plan.prizes.map((p) => ({ ...p, depositedAt: iso(CLOSE - 11 * 86_400) }))
   const draw = await lottery.createRaffle(plan)
   await lottery.sellRaffleTickets(draw.drawId, { count: 40, channel: 'counter' })
-  return { db, lottery, drawId: draw.drawId, refused, at: (unix: number) => { t = unix * 1000 } }
+  return {
+    db,
+    lottery,
+    drawId: draw.drawId,
+    refused,
+    at: (unix: number) => {
+      t = unix * 1000
+    },
+  }
 }
 
 describe('raffle draw by bolillo-draw-v2', () => {
@@ -81,23 +101,49 @@ describe('raffle draw by bolillo-draw-v2', () => {
     h.at(CLOSE + 60)
     // No relay, no demo beacon: the hall waits (DESIGN.md point 8).
     expect(await code(h.lottery.drawRng(h.drawId, STAFF))).toBe('DEVICE_UNAVAILABLE')
-    const wrong = VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
+    const wrong =
+      VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
     expect(await code(h.lottery.recordBeacon(h.drawId, wrong, STAFF))).toBe('INVALID_SIGNATURE')
-    const refusals = await h.db.all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'raffle.beacon_refused'")
-    expect(refusals.map((r) => JSON.parse(r.payload))).toEqual([expect.objectContaining({ drawId: h.drawId, round: VECTOR.round, signature: wrong, source: 'staff', actor: STAFF })])
+    const refusals = await h.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'raffle.beacon_refused'",
+    )
+    expect(refusals.map((r) => JSON.parse(r.payload))).toEqual([
+      expect.objectContaining({
+        drawId: h.drawId,
+        round: VECTOR.round,
+        signature: wrong,
+        source: 'staff',
+        actor: STAFF,
+      }),
+    ])
     expect(h.refused).toHaveLength(1)
     expect((await h.lottery.getDraw(h.drawId)).beacon).toBeNull()
 
     const kept = await h.lottery.recordBeacon(h.drawId, VECTOR.signature.toUpperCase(), STAFF)
-    expect(kept.beacon).toMatchObject({ scheme: 'drand-quicknet', round: VECTOR.round, randomness: VECTOR.randomness, demo: false, source: 'staff' })
+    expect(kept.beacon).toMatchObject({
+      scheme: 'drand-quicknet',
+      round: VECTOR.round,
+      randomness: VECTOR.randomness,
+      demo: false,
+      source: 'staff',
+    })
     expect(await code(h.lottery.recordBeacon(h.drawId, VECTOR.signature, STAFF))).toBe('CONFLICT')
     const drawn = await h.lottery.drawRng(h.drawId, STAFF)
     expect(drawn.drawn).toHaveLength(2)
     const proof = await h.lottery.getProof(h.drawId)
-    expect(verifyProof(proof)).toMatchObject({ ok: true, version: 'bolillo-draw-v2', demoBeacon: false, beacon: { round: VECTOR.round, publicRandomness: true } })
+    expect(verifyProof(proof)).toMatchObject({
+      ok: true,
+      version: 'bolillo-draw-v2',
+      demoBeacon: false,
+      beacon: { round: VECTOR.round, publicRandomness: true },
+    })
     expect(proof).toMatchObject({ gameId: h.drawId, ballCount: 40, beacon: { signature: VECTOR.signature } })
     const rec = await h.db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'raffle.drawn'")
-    expect(JSON.parse(rec!.payload)).toMatchObject({ version: 'bolillo-draw-v2', actor: STAFF, beacon: { round: VECTOR.round } })
+    expect(JSON.parse(rec!.payload)).toMatchObject({
+      version: 'bolillo-draw-v2',
+      actor: STAFF,
+      beacon: { round: VECTOR.round },
+    })
   })
 
   it('draws the same winners whatever tickets are reported lost or stolen after the close (D is fixed)', async () => {
@@ -108,7 +154,15 @@ describe('raffle draw by bolillo-draw-v2', () => {
       h.at(CLOSE + 60)
       for (const n of after) {
         const r = await h.lottery.reportLostStolen(h.drawId, {
-          kind: 'stolen', from: n, to: n, discoveredAt: iso(CLOSE + 30), reportedToAjAt: iso(CLOSE + 30), distributed: true, policeReportRef: 'DEN-1', remedy: 'none', notice: `Boleto ${n}`,
+          kind: 'stolen',
+          from: n,
+          to: n,
+          discoveredAt: iso(CLOSE + 30),
+          reportedToAjAt: iso(CLOSE + 30),
+          distributed: true,
+          policeReportRef: 'DEN-1',
+          remedy: 'none',
+          notice: `Boleto ${n}`,
         })
         expect(r.afterClose).toBe(true)
       }
@@ -123,15 +177,23 @@ describe('raffle draw by bolillo-draw-v2', () => {
       return { drawId: h.drawId, drawn: drawn.drawn, balls: proof.balls }
     }
     const baseline = await run([])
-    await fc.assert(fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }), async (after) => {
-      // Even the very tickets the baseline drew: reporting them stolen blocks their payment, it does not redraw.
-      const again = await run([...after, ...baseline.drawn.slice(0, 1)].filter((n, i, a) => a.indexOf(n) === i))
-      expect(again).toEqual(baseline)
-    }), { numRuns: 4 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        async (after) => {
+          // Even the very tickets the baseline drew: reporting them stolen blocks their payment, it does not redraw.
+          const again = await run([...after, ...baseline.drawn.slice(0, 1)].filter((n, i, a) => a.indexOf(n) === i))
+          expect(again).toEqual(baseline)
+        },
+      ),
+      { numRuns: 4 },
+    )
   })
 
-  it('refuses a person\'s entropy at the close in plain words', () => {
-    expect(() => refusePersonEntropy({ externalEntropy: 'dados 4-2-6' })).toThrow(/externalEntropy is no longer accepted/)
+  it("refuses a person's entropy at the close in plain words", () => {
+    expect(() => refusePersonEntropy({ externalEntropy: 'dados 4-2-6' })).toThrow(
+      /externalEntropy is no longer accepted/,
+    )
     expect(() => refusePersonEntropy({ entropySource: 'notario' })).toThrow(/entropySource is no longer accepted/)
     expect(() => refusePersonEntropy({})).not.toThrow()
   })

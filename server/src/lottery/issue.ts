@@ -4,19 +4,64 @@
  * returned, and ranges reported lost or stolen with their public notice (LST-1 to LST-7).
  */
 import { DomainError } from '../shared/errors.ts'
-import { beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext } from '../shared/lottery-draw-v2.ts'
-import { AJ_LEGEND, checkDemoReferences, checkSoftwareDraw, territoryCovers, type PlanProblem } from '../shared/lottery-common.ts'
+import {
+  beaconRoundOf,
+  beaconSummary,
+  closeFacts,
+  newSealedSeed,
+  parseBeacon,
+  seedContext,
+} from '../shared/lottery-draw-v2.ts'
+import {
+  AJ_LEGEND,
+  checkDemoReferences,
+  checkSoftwareDraw,
+  territoryCovers,
+  type PlanProblem,
+} from '../shared/lottery-common.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
-import { describeRule, fractionCodeId, inRange, isRaffle, issueSecretContext, type LotteryContext, type Plan, type TicketRange } from './context.ts'
 import {
-  formatNumber, fractionTicketId, numberCount, parseLotteryPlan, parseRafflePlan, winningTicketCount, type LotteryPlan, type LotteryPlanInput, type RafflePlanInput,
+  describeRule,
+  fractionCodeId,
+  inRange,
+  isRaffle,
+  issueSecretContext,
+  type LotteryContext,
+  type Plan,
+  type TicketRange,
+} from './context.ts'
+import {
+  formatNumber,
+  fractionTicketId,
+  numberCount,
+  parseLotteryPlan,
+  parseRafflePlan,
+  winningTicketCount,
+  type LotteryPlan,
+  type LotteryPlanInput,
+  type RafflePlanInput,
 } from './rules.ts'
 import type { LotteryResult } from './context.ts'
 import {
-  activeSellerDevice, sellerHallTerritory, distributeFractions, fractionsIn, insertFractions, insertLotteryDraw, insertPrintRun, insertRange, issueSecretOf, lastPrintRunNo, lotteryDrawIds, printRunsOf,
-  registerCounts, reprintFractions, returnFractions, setIssueSecret, type FractionBlock,
+  activeSellerDevice,
+  sellerHallTerritory,
+  distributeFractions,
+  fractionsIn,
+  insertFractions,
+  insertLotteryDraw,
+  insertPrintRun,
+  insertRange,
+  issueSecretOf,
+  lastPrintRunNo,
+  lotteryDrawIds,
+  printRunsOf,
+  registerCounts,
+  reprintFractions,
+  returnFractions,
+  setIssueSecret,
+  type FractionBlock,
 } from './store.ts'
 import type { Sql } from '../db/database.ts'
 
@@ -24,7 +69,14 @@ import type { Sql } from '../db/database.ts'
 export const MAX_PRINT_FRACTIONS = 2_000
 
 /** A block of the issue as a request names it: series and fractions default to all. */
-export interface BlockInput { from: number; to: number; seriesFrom?: number; seriesTo?: number; fractionFrom?: number; fractionTo?: number }
+export interface BlockInput {
+  from: number
+  to: number
+  seriesFrom?: number
+  seriesTo?: number
+  fractionFrom?: number
+  fractionTo?: number
+}
 /** The authenticated person or device, as journaled (http/context.ts actorOf). */
 export type Actor = { kind: string; id: string; role: string; name?: string }
 
@@ -49,14 +101,41 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const at = now()
     await db.transaction(async (tx) => {
       // LOT-18: a manual numbered-lottery draw names a registered, sealed, certified device of its hall; the plan keeps its id.
-      if (product === 'lottery' && plan.drawMethod === 'manual') plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, (plan as LotteryPlan).drawHallId ?? null, deps.clock.now())).id
+      if (product === 'lottery' && plan.drawMethod === 'manual')
+        plan.drawDevice = (
+          await extractionDevice(tx, plan.drawDevice, (plan as LotteryPlan).drawHallId ?? null, deps.clock.now())
+        ).id
       await insertLotteryDraw(tx, {
-        id, product, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents, salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
+        id,
+        product,
+        gameCode: plan.gameCode,
+        drawNo: plan.drawNumber,
+        planJson: JSON.stringify(plan),
+        currency: plan.currency,
+        priceCents,
+        salesStartAt: plan.salesStartAt,
+        salesCloseAt: plan.salesCloseAt,
+        drawAt: plan.drawAt,
+        claimDeadline: plan.claimDeadline,
+        drawMethod: plan.drawMethod,
+        commitment,
+        seedSealed: sealed,
+        entropySource: source,
+        createdAt: at,
       })
       // Issue 13 point 3: the per-issue secret that keys the fraction codes, sealed at once like the seed.
-      if (product === 'lottery') await setIssueSecret(tx, id, deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(id)))
-      await appendJournal(tx, { at, type: `${product}.draw_planned`, scope: `${product}:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source } })
+      if (product === 'lottery')
+        await setIssueSecret(
+          tx,
+          id,
+          deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(id)),
+        )
+      await appendJournal(tx, {
+        at,
+        type: `${product}.draw_planned`,
+        scope: `${product}:${plan.gameCode}/draw:${id}`,
+        payload: { drawId: id, plan, commitment, entropySource: source },
+      })
     })
     return getDraw(id)
   }
@@ -75,20 +154,39 @@ export function createIssueUseCases(ctx: LotteryContext) {
     return create('raffle', plan, plan.ticketPriceCents)
   }
 
-
   async function getDraw(drawId: string) {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
     const complete = row.status === 'drawn' || row.status === 'settled'
     return {
-      drawId: row.id, product: row.product, status: row.status, plan, commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null, salesDigest: row.sales_digest,
+      drawId: row.id,
+      product: row.product,
+      status: row.status,
+      plan,
+      commitment: row.commitment,
+      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null,
+      salesDigest: row.sales_digest,
       // Fixed at the close of sales (t, and the beacon round R the draw waits for), and the verified beacon.
-      close: row.closed_at && plan.drawMethod === 'rng' ? { closedAt: closeFacts(row.closed_at).closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: closeFacts(row.closed_at).beaconPublishedAt } : null,
+      close:
+        row.closed_at && plan.drawMethod === 'rng'
+          ? {
+              closedAt: closeFacts(row.closed_at).closedAt,
+              beaconRound: beaconRoundOf(row),
+              beaconPublishedAt: closeFacts(row.closed_at).beaconPublishedAt,
+            }
+          : null,
       beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participation_sha256 ? { sha256: row.participation_sha256, ticketsInPlay: Number(row.entries_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at } : null,
-      drawn, result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
+      participation: row.participation_sha256
+        ? {
+            sha256: row.participation_sha256,
+            ticketsInPlay: Number(row.entries_count),
+            salesCents: Number(row.sales_cents),
+            closedAt: row.closed_at,
+          }
+        : null,
+      drawn,
+      result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
@@ -102,31 +200,87 @@ export function createIssueUseCases(ctx: LotteryContext) {
   // ------------------------------------------------------------------------------------------ printing (lottery)
 
   /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
-  function ticketData(row: DrawRow, plan: LotteryPlan, number: number, series: number, fraction: number, runNo: number, secret: Buffer) {
+  function ticketData(
+    row: DrawRow,
+    plan: LotteryPlan,
+    number: number,
+    series: number,
+    fraction: number,
+    runNo: number,
+    secret: Buffer,
+  ) {
     const id = fractionCodeId(fractionTicketId(row.id, number, series, fraction, plan.numbering), runNo, secret)
     return {
-      code: sign(id), ticketId: id, printRun: runNo, institution: plan.institution, lotteryName: plan.name, number: formatNumber(number, plan.numbering), series, fraction, fractions: plan.fractions,
-      fractionPriceCents: plan.ticketPriceCents / plan.fractions, ticketPriceCents: plan.ticketPriceCents, currency: plan.currency, drawNumber: plan.drawNumber, issue: plan.issue,
-      drawAt: plan.drawAt, drawPlace: plan.drawPlace, securityMarks: plan.securityMarks, authority: plan.staff.authority, legend: AJ_LEGEND,
-      prizes: plan.prizes.map((p) => ({ name: p.name, rule: describeRule(p.rule, plan), amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions })),
-      claimDeadline: plan.claimDeadline, securityWarnings: plan.securityWarnings, winningTickets: winningTicketCount(plan), paymentPlace: plan.paymentPlace,
-      regulationUrl: plan.regulationUrl, authorisationRef: plan.authorisationRef, territory: plan.territory, timeZone: ctx.zoneOf(plan),
+      code: sign(id),
+      ticketId: id,
+      printRun: runNo,
+      institution: plan.institution,
+      lotteryName: plan.name,
+      number: formatNumber(number, plan.numbering),
+      series,
+      fraction,
+      fractions: plan.fractions,
+      fractionPriceCents: plan.ticketPriceCents / plan.fractions,
+      ticketPriceCents: plan.ticketPriceCents,
+      currency: plan.currency,
+      drawNumber: plan.drawNumber,
+      issue: plan.issue,
+      drawAt: plan.drawAt,
+      drawPlace: plan.drawPlace,
+      securityMarks: plan.securityMarks,
+      authority: plan.staff.authority,
+      legend: AJ_LEGEND,
+      prizes: plan.prizes.map((p) => ({
+        name: p.name,
+        rule: describeRule(p.rule, plan),
+        amountPerTicketCents: p.amountCents,
+        amountPerFractionCents: p.amountCents / plan.fractions,
+      })),
+      claimDeadline: plan.claimDeadline,
+      securityWarnings: plan.securityWarnings,
+      winningTickets: winningTicketCount(plan),
+      paymentPlace: plan.paymentPlace,
+      regulationUrl: plan.regulationUrl,
+      authorisationRef: plan.authorisationRef,
+      territory: plan.territory,
+      timeZone: ctx.zoneOf(plan),
     }
   }
 
   async function lotteryDraw(tx: Sql, drawId: string) {
     const row = await loadDraw(tx, drawId)
     const plan = planOf(row)
-    if (isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', `${drawId} is a ${plan.kind}, not a numbered-ticket lottery`)
+    if (isRaffle(plan))
+      throw new DomainError('VALIDATION_FAILED', `${drawId} is a ${plan.kind}, not a numbered-ticket lottery`)
     return { row, plan }
   }
 
   /** A block of the issue from a request, checked against the plan. */
   function blockOf(plan: LotteryPlan, input: BlockInput): FractionBlock {
-    const b = { from: input.from, to: input.to, seriesFrom: input.seriesFrom ?? 1, seriesTo: input.seriesTo ?? plan.series, fractionFrom: input.fractionFrom ?? 1, fractionTo: input.fractionTo ?? plan.fractions }
-    const ok = [b.from, b.to, b.seriesFrom, b.seriesTo, b.fractionFrom, b.fractionTo].every(Number.isInteger) && b.from >= plan.numbering.from && b.to <= plan.numbering.to && b.from <= b.to &&
-      b.seriesFrom >= 1 && b.seriesTo <= plan.series && b.seriesFrom <= b.seriesTo && b.fractionFrom >= 1 && b.fractionTo <= plan.fractions && b.fractionFrom <= b.fractionTo
-    if (!ok) throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${plan.series}, fractions 1..${plan.fractions}`)
+    const b = {
+      from: input.from,
+      to: input.to,
+      seriesFrom: input.seriesFrom ?? 1,
+      seriesTo: input.seriesTo ?? plan.series,
+      fractionFrom: input.fractionFrom ?? 1,
+      fractionTo: input.fractionTo ?? plan.fractions,
+    }
+    const ok =
+      [b.from, b.to, b.seriesFrom, b.seriesTo, b.fractionFrom, b.fractionTo].every(Number.isInteger) &&
+      b.from >= plan.numbering.from &&
+      b.to <= plan.numbering.to &&
+      b.from <= b.to &&
+      b.seriesFrom >= 1 &&
+      b.seriesTo <= plan.series &&
+      b.seriesFrom <= b.seriesTo &&
+      b.fractionFrom >= 1 &&
+      b.fractionTo <= plan.fractions &&
+      b.fractionFrom <= b.fractionTo
+    if (!ok)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${plan.series}, fractions 1..${plan.fractions}`,
+      )
     return b
   }
 
@@ -141,14 +295,27 @@ export function createIssueUseCases(ctx: LotteryContext) {
   async function printRun(drawId: string, input: BlockInput & { reason?: string }, actor: Actor) {
     return db.transaction(async (tx) => {
       const { row, plan } = await lotteryDraw(tx, drawId)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are printed before the close of sales; draw ${drawId} is ${row.status} (LOT-12)`, { rule: 'LOT-12' })
+      if (row.status !== 'open')
+        throw new DomainError(
+          'SALES_CLOSED',
+          `fractions are printed before the close of sales; draw ${drawId} is ${row.status} (LOT-12)`,
+          { rule: 'LOT-12' },
+        )
       const b = blockOf(plan, { ...input, fractionFrom: 1, fractionTo: plan.fractions })
       const count = (b.to - b.from + 1) * (b.seriesTo - b.seriesFrom + 1) * plan.fractions
-      if (count > MAX_PRINT_FRACTIONS) throw new DomainError('VALIDATION_FAILED', `${count} fractions asked; print at most ${MAX_PRINT_FRACTIONS} per request`)
+      if (count > MAX_PRINT_FRACTIONS)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `${count} fractions asked; print at most ${MAX_PRINT_FRACTIONS} per request`,
+        )
       const existing = await fractionsIn(tx, drawId, b)
       const reason = input.reason?.trim() || null
       if (existing.length > 0 && !reason) {
-        throw new DomainError('CONFLICT', `${existing.length} fractions of this range are already printed: a reprint needs its reason, and voids their earlier codes (LST-1, LST-4)`, { rule: 'LST-1', alreadyPrinted: existing.length })
+        throw new DomainError(
+          'CONFLICT',
+          `${existing.length} fractions of this range are already printed: a reprint needs its reason, and voids their earlier codes (LST-1, LST-4)`,
+          { rule: 'LST-1', alreadyPrinted: existing.length },
+        )
       }
       const secret = await issueSecret(tx, row.id)
       const runNo = (await lastPrintRunNo(tx, drawId)) + 1
@@ -157,31 +324,72 @@ export function createIssueUseCases(ctx: LotteryContext) {
       const fresh: unknown[][] = []
       const tickets = []
       let reprinted = 0
-      for (let s = b.seriesFrom; s <= b.seriesTo; s++) for (let n = b.from; n <= b.to; n++) {
-        // LST-1 (a): lost numbering is never printed again under the same numbers.
-        if (inRange(blocked, n, s)) continue
-        for (let f = 1; f <= plan.fractions; f++) {
-          const was = known.get(`${n}-${s}-${f}`)
-          if (was?.status === 'returned') continue
-          if (was) reprinted++
-          else fresh.push([drawId, n, s, f, runNo, 'printed'])
-          tickets.push(ticketData(row, plan, n, s, f, runNo, secret))
+      for (let s = b.seriesFrom; s <= b.seriesTo; s++)
+        for (let n = b.from; n <= b.to; n++) {
+          // LST-1 (a): lost numbering is never printed again under the same numbers.
+          if (inRange(blocked, n, s)) continue
+          for (let f = 1; f <= plan.fractions; f++) {
+            const was = known.get(`${n}-${s}-${f}`)
+            if (was?.status === 'returned') continue
+            if (was) reprinted++
+            else fresh.push([drawId, n, s, f, runNo, 'printed'])
+            tickets.push(ticketData(row, plan, n, s, f, runNo, secret))
+          }
         }
-      }
-      if (tickets.length === 0) throw new DomainError('CONFLICT', 'nothing to print in this range: it is reported lost or stolen, or returned', { rule: 'LST-1' })
+      if (tickets.length === 0)
+        throw new DomainError(
+          'CONFLICT',
+          'nothing to print in this range: it is reported lost or stolen, or returned',
+          { rule: 'LST-1' },
+        )
       if (fresh.length) await insertFractions(tx, fresh)
       if (reprinted) await reprintFractions(tx, drawId, b, runNo)
       const at = now()
       const runId = newId('lpr')
-      await insertPrintRun(tx, { id: runId, drawId, runNo, from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, fractions: tickets.length, reprinted, reason, actorJson: JSON.stringify(actor), createdAt: at })
+      await insertPrintRun(tx, {
+        id: runId,
+        drawId,
+        runNo,
+        from: b.from,
+        to: b.to,
+        seriesFrom: b.seriesFrom,
+        seriesTo: b.seriesTo,
+        fractions: tickets.length,
+        reprinted,
+        reason,
+        actorJson: JSON.stringify(actor),
+        createdAt: at,
+      })
       // The journal names the run and its counts, never a code.
-      await appendJournal(tx, { at, type: 'lottery.print_run', scope: scope(row), payload: { drawId, runId, runNo, from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, fractions: tickets.length, reprinted, reason, actor, rule: reprinted ? 'LST-1' : 'LOT-12' } })
+      await appendJournal(tx, {
+        at,
+        type: 'lottery.print_run',
+        scope: scope(row),
+        payload: {
+          drawId,
+          runId,
+          runNo,
+          from: b.from,
+          to: b.to,
+          seriesFrom: b.seriesFrom,
+          seriesTo: b.seriesTo,
+          fractions: tickets.length,
+          reprinted,
+          reason,
+          actor,
+          rule: reprinted ? 'LST-1' : 'LOT-12',
+        },
+      })
       return { runId, runNo, printed: tickets.length, reprinted, tickets }
     })
   }
 
   /** The same print run as the print shop's sheet (PDF). */
-  async function printRunPdf(drawId: string, input: BlockInput & { reason?: string }, actor: Actor): Promise<{ runNo: number; pdf: Uint8Array }> {
+  async function printRunPdf(
+    drawId: string,
+    input: BlockInput & { reason?: string },
+    actor: Actor,
+  ): Promise<{ runNo: number; pdf: Uint8Array }> {
     const run = await printRun(drawId, input, actor)
     const { renderLotteryTicketSheetPdf } = await import('../../../printer/src/lottery-pdf.ts')
     return { runNo: run.runNo, pdf: await renderLotteryTicketSheetPdf(run.tickets) }
@@ -192,7 +400,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const sealed = await issueSecretOf(tx, drawId)
     if (sealed) return deps.sealer.open(sealed, issueSecretContext(drawId))
     const secret = Buffer.from(deps.seedEntropy.randomBytes(32))
-    if (!(await setIssueSecret(tx, drawId, deps.sealer.seal(secret, issueSecretContext(drawId))))) throw new DomainError('CONFLICT', 'the issue secret was set meanwhile; print again')
+    if (!(await setIssueSecret(tx, drawId, deps.sealer.seal(secret, issueSecretContext(drawId)))))
+      throw new DomainError('CONFLICT', 'the issue secret was set meanwhile; print again')
     return secret
   }
 
@@ -203,17 +412,28 @@ export function createIssueUseCases(ctx: LotteryContext) {
   async function distribute(drawId: string, input: BlockInput & { sellerId: string }, actor: Actor) {
     return db.transaction(async (tx) => {
       const { row, plan } = await lotteryDraw(tx, drawId)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', `fractions are distributed before the close of sales; draw ${drawId} is ${row.status}`)
+      if (row.status !== 'open')
+        throw new DomainError(
+          'SALES_CLOSED',
+          `fractions are distributed before the close of sales; draw ${drawId} is ${row.status}`,
+        )
       // Issue 24 point 4: fractions of an issue planned under a demo reference reach no seller outside the demo.
       checkDemoReferences(plan, deps.softwareDraw)
       const seller = await activeSellerDevice(tx, input.sellerId)
-      if (!seller) throw new DomainError('NOT_FOUND', `no enrolled kiosk or cashier station ${input.sellerId}`, { sellerId: input.sellerId })
+      if (!seller)
+        throw new DomainError('NOT_FOUND', `no enrolled kiosk or cashier station ${input.sellerId}`, {
+          sellerId: input.sellerId,
+        })
       // LOT-28: a regional (or territory-limited popular) lottery reaches only sellers of halls inside its territory.
       const territory = isRaffle(plan) ? null : plan.territory
       if (territory) {
         const at = await sellerHallTerritory(tx, seller.id)
         if (!territoryCovers(territory, at.territory)) {
-          throw new DomainError('OUTSIDE_TERRITORY', `${seller.name} is in a hall ${at.territory ? `at ${at.territory}` : 'that has no registered territory'}, outside this lottery's territory ${territory} (LOT-28)`, { rule: 'LOT-28', territory, sellerTerritory: at.territory })
+          throw new DomainError(
+            'OUTSIDE_TERRITORY',
+            `${seller.name} is in a hall ${at.territory ? `at ${at.territory}` : 'that has no registered territory'}, outside this lottery's territory ${territory} (LOT-28)`,
+            { rule: 'LOT-28', territory, sellerTerritory: at.territory },
+          )
         }
       }
       const b = blockOf(plan, input)
@@ -222,12 +442,27 @@ export function createIssueUseCases(ctx: LotteryContext) {
       const notPrinted = wanted - inBlock.length
       const taken = inBlock.filter((f) => f.status !== 'printed')
       if (notPrinted > 0 || taken.length > 0) {
-        throw new DomainError('CONFLICT', `only printed, undistributed fractions are distributed: ${notPrinted} of this range are not printed, ${taken.length} are already distributed or returned`, { notPrinted, taken: taken.length })
+        throw new DomainError(
+          'CONFLICT',
+          `only printed, undistributed fractions are distributed: ${notPrinted} of this range are not printed, ${taken.length} are already distributed or returned`,
+          { notPrinted, taken: taken.length },
+        )
       }
       const at = now()
       const n = await distributeFractions(tx, drawId, b, { id: seller.id, name: seller.name }, at)
-      await appendJournal(tx, { at, type: 'lottery.fractions_distributed', scope: scope(row), payload: { drawId, ...b, fractions: n, sellerId: seller.id, sellerName: seller.name, actor, rule: 'LOT-12' } })
-      return { drawId, ...b, fractions: n, seller: { id: seller.id, name: seller.name, kind: seller.kind }, distributedAt: at }
+      await appendJournal(tx, {
+        at,
+        type: 'lottery.fractions_distributed',
+        scope: scope(row),
+        payload: { drawId, ...b, fractions: n, sellerId: seller.id, sellerName: seller.name, actor, rule: 'LOT-12' },
+      })
+      return {
+        drawId,
+        ...b,
+        fractions: n,
+        seller: { id: seller.id, name: seller.name, kind: seller.kind },
+        distributedAt: at,
+      }
     })
   }
 
@@ -240,12 +475,35 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const runs = await printRunsOf(db, drawId)
     const counts = await registerCounts(db, drawId)
     const fractionPriceCents = plan.ticketPriceCents / plan.fractions
-    const sellers = new Map<string, { sellerId: string; sellerName: string; distributed: number; returned: number; sold: number; amountDueCents: number }>()
-    let printed = 0; let undistributed = 0; let returnedUndistributed = 0
+    const sellers = new Map<
+      string,
+      {
+        sellerId: string
+        sellerName: string
+        distributed: number
+        returned: number
+        sold: number
+        amountDueCents: number
+      }
+    >()
+    let printed = 0
+    let undistributed = 0
+    let returnedUndistributed = 0
     for (const c of counts) {
       printed += c.n
-      if (!c.seller_id) { if (c.status === 'returned') returnedUndistributed += c.n; else undistributed += c.n; continue }
-      const s = sellers.get(c.seller_id) ?? { sellerId: c.seller_id, sellerName: c.seller_name ?? c.seller_id, distributed: 0, returned: 0, sold: 0, amountDueCents: 0 }
+      if (!c.seller_id) {
+        if (c.status === 'returned') returnedUndistributed += c.n
+        else undistributed += c.n
+        continue
+      }
+      const s = sellers.get(c.seller_id) ?? {
+        sellerId: c.seller_id,
+        sellerName: c.seller_name ?? c.seller_id,
+        distributed: 0,
+        returned: 0,
+        sold: 0,
+        amountDueCents: 0,
+      }
       s.distributed += c.n
       if (c.status === 'returned') s.returned += c.n
       s.sold = s.distributed - s.returned
@@ -254,11 +512,38 @@ export function createIssueUseCases(ctx: LotteryContext) {
     }
     const list = [...sellers.values()]
     return {
-      drawId, status: row.status, currency: plan.currency, fractionPriceCents, fractionsPerTicket: plan.fractions,
-      issue: { tickets: numberCount(plan.numbering) * plan.series, fractions: numberCount(plan.numbering) * plan.series * plan.fractions, printed, undistributed, returnedUndistributed },
-      printRuns: runs.map((r) => ({ runId: r.id, runNo: Number(r.run_no), from: Number(r.from_number), to: Number(r.to_number), seriesFrom: Number(r.series_from), seriesTo: Number(r.series_to), fractions: Number(r.fractions_count), reprinted: Number(r.reprinted_count), reason: r.reason, by: JSON.parse(r.actor), at: r.created_at })),
+      drawId,
+      status: row.status,
+      currency: plan.currency,
+      fractionPriceCents,
+      fractionsPerTicket: plan.fractions,
+      issue: {
+        tickets: numberCount(plan.numbering) * plan.series,
+        fractions: numberCount(plan.numbering) * plan.series * plan.fractions,
+        printed,
+        undistributed,
+        returnedUndistributed,
+      },
+      printRuns: runs.map((r) => ({
+        runId: r.id,
+        runNo: Number(r.run_no),
+        from: Number(r.from_number),
+        to: Number(r.to_number),
+        seriesFrom: Number(r.series_from),
+        seriesTo: Number(r.series_to),
+        fractions: Number(r.fractions_count),
+        reprinted: Number(r.reprinted_count),
+        reason: r.reason,
+        by: JSON.parse(r.actor),
+        at: r.created_at,
+      })),
       sellers: list,
-      totals: { distributed: list.reduce((s, x) => s + x.distributed, 0), returned: list.reduce((s, x) => s + x.returned, 0), sold: list.reduce((s, x) => s + x.sold, 0), amountDueCents: list.reduce((s, x) => s + x.amountDueCents, 0) },
+      totals: {
+        distributed: list.reduce((s, x) => s + x.distributed, 0),
+        returned: list.reduce((s, x) => s + x.returned, 0),
+        sold: list.reduce((s, x) => s + x.sold, 0),
+        amountDueCents: list.reduce((s, x) => s + x.amountDueCents, 0),
+      },
     }
   }
 
@@ -273,16 +558,45 @@ export function createIssueUseCases(ctx: LotteryContext) {
     return db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
-      if (row.status !== 'open') throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
-      const whole = isRaffle(plan) || ((input.fractionFrom ?? 1) === 1 && (input.fractionTo ?? plan.fractions) === plan.fractions)
+      if (row.status !== 'open')
+        throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
+      const whole =
+        isRaffle(plan) || ((input.fractionFrom ?? 1) === 1 && (input.fractionTo ?? plan.fractions) === plan.fractions)
       const at = now()
       let range: TicketRange | null = null
       if (whole) range = await addRangeIn(tx, row, 'returned', input, { note: input.note ?? '' })
       if (isRaffle(plan)) return { ...range!, fractionsReturned: 0 }
       const b = blockOf(plan, input)
       const n = await returnFractions(tx, drawId, b, at, input.sellerId)
-      await appendJournal(tx, { at, type: 'lottery.fractions_returned', scope: scope(row), payload: { drawId, ...b, fractions: n, sellerId: input.sellerId ?? null, wholeTickets: whole, note: input.note ?? '', actor: actor ?? null, rule: 'LOT-12' } })
-      return { ...(range ?? { kind: 'returned', from: b.from, to: b.to, seriesFrom: b.seriesFrom, seriesTo: b.seriesTo, quantity: 0, afterClose: false }), fractionFrom: b.fractionFrom, fractionTo: b.fractionTo, fractionsReturned: n }
+      await appendJournal(tx, {
+        at,
+        type: 'lottery.fractions_returned',
+        scope: scope(row),
+        payload: {
+          drawId,
+          ...b,
+          fractions: n,
+          sellerId: input.sellerId ?? null,
+          wholeTickets: whole,
+          note: input.note ?? '',
+          actor: actor ?? null,
+          rule: 'LOT-12',
+        },
+      })
+      return {
+        ...(range ?? {
+          kind: 'returned',
+          from: b.from,
+          to: b.to,
+          seriesFrom: b.seriesFrom,
+          seriesTo: b.seriesTo,
+          quantity: 0,
+          afterClose: false,
+        }),
+        fractionFrom: b.fractionFrom,
+        fractionTo: b.fractionTo,
+        fractionsReturned: n,
+      }
     })
   }
 
@@ -291,45 +605,140 @@ export function createIssueUseCases(ctx: LotteryContext) {
    * (LST-4, LST-5) and listed publicly (LST-3). A theft needs the police or prosecutor complaint record. A report
    * to the AJ later than the next business day (LST-1: before distribution, 1 business day) is recorded as late.
    */
-  async function reportLostStolen(drawId: string, input: {
-    kind: 'lost' | 'stolen'; from: number; to: number; seriesFrom?: number; seriesTo?: number; discoveredAt: string; reportedToAjAt: string
-    distributed: boolean; policeReportRef?: string | null; remedy: 'new-numbering' | 'full-reprint' | 'renunciation' | 'new-draw-date' | 'none'; notice: string
-  }) {
+  async function reportLostStolen(
+    drawId: string,
+    input: {
+      kind: 'lost' | 'stolen'
+      from: number
+      to: number
+      seriesFrom?: number
+      seriesTo?: number
+      discoveredAt: string
+      reportedToAjAt: string
+      distributed: boolean
+      policeReportRef?: string | null
+      remedy: 'new-numbering' | 'full-reprint' | 'renunciation' | 'new-draw-date' | 'none'
+      notice: string
+    },
+  ) {
     const problems: PlanProblem[] = []
-    if (input.kind === 'stolen' && !input.policeReportRef?.trim()) problems.push({ field: 'policeReportRef', rule: 'LST-5', message: 'a theft is reported with the police or prosecutor complaint record' })
-    if (!input.notice?.trim()) problems.push({ field: 'notice', rule: 'LST-3', message: 'the public notice text is required' })
-    if (!Number.isFinite(Date.parse(input.discoveredAt)) || !Number.isFinite(Date.parse(input.reportedToAjAt))) problems.push({ field: 'reportedToAjAt', rule: 'LST-1', message: 'discovery and report dates are required' })
-    if (input.remedy === 'renunciation' && input.distributed) problems.push({ field: 'remedy', rule: 'LST-1', message: 'renunciation of the draw is only possible before distribution and advertising' })
-    if (problems.length) throw new DomainError('VALIDATION_FAILED', problems.map((p) => `${p.message} (${p.rule})`).join('; '), { problems })
+    if (input.kind === 'stolen' && !input.policeReportRef?.trim())
+      problems.push({
+        field: 'policeReportRef',
+        rule: 'LST-5',
+        message: 'a theft is reported with the police or prosecutor complaint record',
+      })
+    if (!input.notice?.trim())
+      problems.push({ field: 'notice', rule: 'LST-3', message: 'the public notice text is required' })
+    if (!Number.isFinite(Date.parse(input.discoveredAt)) || !Number.isFinite(Date.parse(input.reportedToAjAt)))
+      problems.push({ field: 'reportedToAjAt', rule: 'LST-1', message: 'discovery and report dates are required' })
+    if (input.remedy === 'renunciation' && input.distributed)
+      problems.push({
+        field: 'remedy',
+        rule: 'LST-1',
+        message: 'renunciation of the draw is only possible before distribution and advertising',
+      })
+    if (problems.length)
+      throw new DomainError('VALIDATION_FAILED', problems.map((p) => `${p.message} (${p.rule})`).join('; '), {
+        problems,
+      })
     const lateReport = input.reportedToAjAt.slice(0, 10) > nextBusinessDay(input.discoveredAt)
     return addRange(drawId, input.kind, input, {
-      discoveredAt: input.discoveredAt, reportedToAjAt: input.reportedToAjAt, distributed: input.distributed, policeReportRef: input.policeReportRef ?? null,
-      remedy: input.remedy, notice: input.notice, lateReport,
+      discoveredAt: input.discoveredAt,
+      reportedToAjAt: input.reportedToAjAt,
+      distributed: input.distributed,
+      policeReportRef: input.policeReportRef ?? null,
+      remedy: input.remedy,
+      notice: input.notice,
+      lateReport,
     })
   }
 
-  async function addRange(drawId: string, kind: TicketRange['kind'], input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }, details: TicketRange['details']): Promise<TicketRange> {
+  async function addRange(
+    drawId: string,
+    kind: TicketRange['kind'],
+    input: { from: number; to: number; seriesFrom?: number; seriesTo?: number },
+    details: TicketRange['details'],
+  ): Promise<TicketRange> {
     return db.transaction(async (tx) => addRangeIn(tx, await loadDraw(tx, drawId), kind, input, details))
   }
 
-  async function addRangeIn(tx: Sql, row: DrawRow, kind: TicketRange['kind'], input: { from: number; to: number; seriesFrom?: number; seriesTo?: number }, details: TicketRange['details']): Promise<TicketRange> {
+  async function addRangeIn(
+    tx: Sql,
+    row: DrawRow,
+    kind: TicketRange['kind'],
+    input: { from: number; to: number; seriesFrom?: number; seriesTo?: number },
+    details: TicketRange['details'],
+  ): Promise<TicketRange> {
     const drawId = row.id
     const plan = planOf(row)
-    if (kind === 'returned' && row.status !== 'open') throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
+    if (kind === 'returned' && row.status !== 'open')
+      throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
     const seriesMax = isRaffle(plan) ? 1 : plan.series
     const sFrom = input.seriesFrom ?? 1
     const sTo = input.seriesTo ?? seriesMax
-    if (!Number.isInteger(input.from) || !Number.isInteger(input.to) || input.from > input.to || input.from < plan.numbering.from || input.to > plan.numbering.to || sFrom < 1 || sTo > seriesMax || sFrom > sTo) {
-      throw new DomainError('VALIDATION_FAILED', `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${seriesMax}`)
+    if (
+      !Number.isInteger(input.from) ||
+      !Number.isInteger(input.to) ||
+      input.from > input.to ||
+      input.from < plan.numbering.from ||
+      input.to > plan.numbering.to ||
+      sFrom < 1 ||
+      sTo > seriesMax ||
+      sFrom > sTo
+    ) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the range must lie in ${plan.numbering.from}..${plan.numbering.to}, series 1..${seriesMax}`,
+      )
     }
     const id = newId('rng')
     const at = now()
     const quantity = (input.to - input.from + 1) * (sTo - sFrom + 1)
     // After the close the range is blocked from payment only: the draw keeps the list its D was fixed on.
     const afterClose = row.status !== 'open'
-    await insertRange(tx, { id, drawId, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, detailsJson: JSON.stringify(details), createdAt: at, afterClose })
-    await appendJournal(tx, { at, type: `lottery.range_${kind}`, scope: scope(row), payload: { drawId, rangeId: id, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, ...details, afterClose, rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2' } })
-    return { id, kind, from: input.from, to: input.to, seriesFrom: sFrom, seriesTo: sTo, quantity, createdAt: at, afterClose, details }
+    await insertRange(tx, {
+      id,
+      drawId,
+      kind,
+      from: input.from,
+      to: input.to,
+      seriesFrom: sFrom,
+      seriesTo: sTo,
+      quantity,
+      detailsJson: JSON.stringify(details),
+      createdAt: at,
+      afterClose,
+    })
+    await appendJournal(tx, {
+      at,
+      type: `lottery.range_${kind}`,
+      scope: scope(row),
+      payload: {
+        drawId,
+        rangeId: id,
+        from: input.from,
+        to: input.to,
+        seriesFrom: sFrom,
+        seriesTo: sTo,
+        quantity,
+        ...details,
+        afterClose,
+        rule: kind === 'returned' ? 'LOT-12' : kind === 'stolen' ? 'LST-5' : 'LST-2',
+      },
+    })
+    return {
+      id,
+      kind,
+      from: input.from,
+      to: input.to,
+      seriesFrom: sFrom,
+      seriesTo: sTo,
+      quantity,
+      createdAt: at,
+      afterClose,
+      details,
+    }
   }
 
   /** LST-3: the public notice of lost and stolen tickets, with quantities, numbering and procedure. */
@@ -338,15 +747,37 @@ export function createIssueUseCases(ctx: LotteryContext) {
     const plan = planOf(row)
     const list = await ranges(db, drawId, ['lost', 'stolen'])
     return {
-      drawId, name: plan.name, drawNumber: plan.drawNumber, issue: isRaffle(plan) ? null : plan.issue,
+      drawId,
+      name: plan.name,
+      drawNumber: plan.drawNumber,
+      issue: isRaffle(plan) ? null : plan.issue,
       ranges: list.map((r) => ({
-        kind: r.kind, from: formatNumber(r.from, plan.numbering), to: formatNumber(r.to, plan.numbering), seriesFrom: r.seriesFrom, seriesTo: r.seriesTo, quantity: r.quantity,
-        reportedAt: r.createdAt, notice: r.details.notice ?? '',
+        kind: r.kind,
+        from: formatNumber(r.from, plan.numbering),
+        to: formatNumber(r.to, plan.numbering),
+        seriesFrom: r.seriesFrom,
+        seriesTo: r.seriesTo,
+        quantity: r.quantity,
+        reportedAt: r.createdAt,
+        notice: r.details.notice ?? '',
       })),
       total: list.reduce((s, r) => s + r.quantity, 0),
-      procedure: 'Los billetes de estas numeraciones no se pagan, no se reembolsan ni se canjean (LST-4, LST-5). Tickets in these ranges are neither paid, refunded nor exchanged.',
+      procedure:
+        'Los billetes de estas numeraciones no se pagan, no se reembolsan ni se canjean (LST-4, LST-5). Tickets in these ranges are neither paid, refunded nor exchanged.',
     }
   }
 
-  return { createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice }
+  return {
+    createLottery,
+    createRaffle,
+    getDraw,
+    listDraws,
+    printRun,
+    printRunPdf,
+    distribute,
+    register,
+    recordReturn,
+    reportLostStolen,
+    lostStolenNotice,
+  }
 }

@@ -11,14 +11,42 @@ import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
-import { inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches, type LotteryContext } from './context.ts'
+import {
+  inRange,
+  isRaffle,
+  issueSecretContext,
+  parseFractionCodeId,
+  tagMatches,
+  type LotteryContext,
+} from './context.ts'
 import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { deliveredPrizeCodes, fractionOf, insertLotteryPayout, isNumberSold, issueSecretOf, lotteryDrawRow, lotteryPayouts, paidAtOf, payoutTotals, recordDisposal } from './store.ts'
+import {
+  deliveredPrizeCodes,
+  fractionOf,
+  insertLotteryPayout,
+  isNumberSold,
+  issueSecretOf,
+  lotteryDrawRow,
+  lotteryPayouts,
+  paidAtOf,
+  payoutTotals,
+  recordDisposal,
+} from './store.ts'
 
 export interface LotteryValidation {
-  outcome: ValidationOutcome; kind: 'lottery' | 'raffle'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
-  reason: string; prizes: WonPrize[]; drawId: string | null; number: string | null; series: number | null; fraction: number | null
+  outcome: ValidationOutcome
+  kind: 'lottery' | 'raffle'
+  ticketId: string | null
+  amountCents: number
+  goods: string[]
+  currency: string | null
+  reason: string
+  prizes: WonPrize[]
+  drawId: string | null
+  number: string | null
+  series: number | null
+  fraction: number | null
   /**
    * PRM-2: a tómbola's winner may take any of the objects drawn that nobody has taken yet: their codes and names
    * (empty for lotteries and raffles, whose prizes are fixed by the order of the draw).
@@ -31,14 +59,36 @@ export function createPayoutUseCases(ctx: LotteryContext) {
 
   /** §8 for a lottery fraction or raffle ticket: VOID if the signature fails (LOT-8), REPORTED LOST/STOLEN, ... */
   async function validate(code: string, tx: Sql = db): Promise<LotteryValidation> {
-    const base = { amountCents: 0, goods: [] as string[], currency: null as string | null, prizes: [] as WonPrize[], drawId: null as string | null, number: null as string | null, series: null as number | null, fraction: null as number | null }
+    const base = {
+      amountCents: 0,
+      goods: [] as string[],
+      currency: null as string | null,
+      prizes: [] as WonPrize[],
+      drawId: null as string | null,
+      number: null as string | null,
+      series: null as number | null,
+      fraction: null as number | null,
+    }
     let id: string
     try {
       const ref = verifyTicketCode(code, deps.keys.publicKey)
-      if (ref.kind !== TicketKind.lottery) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lottery ticket' }
+      if (ref.kind !== TicketKind.lottery)
+        return {
+          ...base,
+          kind: 'lottery',
+          outcome: ValidationOutcome.Void,
+          ticketId: ref.id,
+          reason: 'not a lottery ticket',
+        }
       id = ref.id
     } catch (e) {
-      return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: null, reason: `altered or forged ticket: ${(e as Error).message} (LOT-8)` }
+      return {
+        ...base,
+        kind: 'lottery',
+        outcome: ValidationOutcome.Void,
+        ticketId: null,
+        reason: `altered or forged ticket: ${(e as Error).message} (LOT-8)`,
+      }
     }
     const fractionRef = parseFractionCodeId(id)
     const parts = id.split('-')
@@ -49,34 +99,80 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     if (!isRaffle(plan) && !fractionRef) {
       // Issue 13 point 3: a fraction's code comes only from a print run of the register; one without its run and tag
       // (such as those the removed per-fraction route handed to any kiosk) is not a ticket of this issue.
-      return { ...base, kind, drawId: row.id, currency: plan.currency, ticketId: id, outcome: ValidationOutcome.Void, reason: 'not a code from a print run of this issue (LOT-26)' }
+      return {
+        ...base,
+        kind,
+        drawId: row.id,
+        currency: plan.currency,
+        ticketId: id,
+        outcome: ValidationOutcome.Void,
+        reason: 'not a code from a print run of this issue (LOT-26)',
+      }
     }
     const number = fractionRef ? fractionRef.number : Number(parts[1])
     const series = isRaffle(plan) ? 1 : fractionRef!.series
     const fraction = isRaffle(plan) ? 1 : fractionRef!.fraction
-    const shape = isRaffle(plan) ? parts.length === 2 : series >= 1 && series <= plan.series && fraction >= 1 && fraction <= plan.fractions
-    const r0 = { ...base, kind, ticketId: id, drawId: row.id, currency: plan.currency, number: fractionRef ? String(fractionRef.number).padStart(plan.numbering.digits, '0') : parts[1] ?? null, series, fraction }
-    if (!shape || !Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to) return { ...r0, outcome: ValidationOutcome.Void, reason: 'not a ticket of this issue' }
+    const shape = isRaffle(plan)
+      ? parts.length === 2
+      : series >= 1 && series <= plan.series && fraction >= 1 && fraction <= plan.fractions
+    const r0 = {
+      ...base,
+      kind,
+      ticketId: id,
+      drawId: row.id,
+      currency: plan.currency,
+      number: fractionRef ? String(fractionRef.number).padStart(plan.numbering.digits, '0') : (parts[1] ?? null),
+      series,
+      fraction,
+    }
+    if (!shape || !Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to)
+      return { ...r0, outcome: ValidationOutcome.Void, reason: 'not a ticket of this issue' }
     const rs = await ranges(tx, row.id)
     const hit = inRange(rs, number, series)
-    if (hit && hit.kind !== 'returned') return { ...r0, outcome: ValidationOutcome.ReportedLostStolen, reason: `number reported ${hit.kind}: no payment, refund or exchange (${hit.kind === 'stolen' ? 'LST-5' : 'LST-4'})` }
+    if (hit && hit.kind !== 'returned')
+      return {
+        ...r0,
+        outcome: ValidationOutcome.ReportedLostStolen,
+        reason: `number reported ${hit.kind}: no payment, refund or exchange (${hit.kind === 'stolen' ? 'LST-5' : 'LST-4'})`,
+      }
     if (hit) return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold before the draw: not in play' }
     if (isRaffle(plan)) {
-      if (!(await isNumberSold(tx, row.id, number))) return { ...r0, outcome: ValidationOutcome.Void, reason: 'this ticket was never sold (LOT-8)' }
+      if (!(await isNumberSold(tx, row.id, number)))
+        return { ...r0, outcome: ValidationOutcome.Void, reason: 'this ticket was never sold (LOT-8)' }
     } else {
       // Issue 13 point 3 (LOT-12, LOT-26, LST-1): the register's current print run, the per-issue tag, and only a
       // fraction distributed to a seller and not returned is payable.
       const reg = await fractionOf(tx, row.id, number, series, fraction)
       if (!reg) return { ...r0, outcome: ValidationOutcome.Void, reason: 'this fraction was never printed (LOT-12)' }
       const sealed = await issueSecretOf(tx, row.id)
-      if (!sealed || !tagMatches(deps.sealer.open(sealed, issueSecretContext(row.id)), fractionRef!.baseId, fractionRef!.runNo, fractionRef!.tag)) {
-        return { ...r0, outcome: ValidationOutcome.Void, reason: 'altered or forged ticket: the issue tag does not match (LOT-8)' }
+      if (
+        !sealed ||
+        !tagMatches(
+          deps.sealer.open(sealed, issueSecretContext(row.id)),
+          fractionRef!.baseId,
+          fractionRef!.runNo,
+          fractionRef!.tag,
+        )
+      ) {
+        return {
+          ...r0,
+          outcome: ValidationOutcome.Void,
+          reason: 'altered or forged ticket: the issue tag does not match (LOT-8)',
+        }
       }
-      if (reg.run_no !== fractionRef!.runNo) return { ...r0, outcome: ValidationOutcome.Void, reason: `reprinted in print run ${reg.run_no}: this earlier code is void (LST-1, LST-4)` }
-      if (reg.status === 'printed') return { ...r0, outcome: ValidationOutcome.Void, reason: 'never distributed to a seller: not payable (LOT-12)' }
-      if (reg.status === 'returned') return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
+      if (reg.run_no !== fractionRef!.runNo)
+        return {
+          ...r0,
+          outcome: ValidationOutcome.Void,
+          reason: `reprinted in print run ${reg.run_no}: this earlier code is void (LST-1, LST-4)`,
+        }
+      if (reg.status === 'printed')
+        return { ...r0, outcome: ValidationOutcome.Void, reason: 'never distributed to a seller: not payable (LOT-12)' }
+      if (reg.status === 'returned')
+        return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
     }
-    if (row.status !== 'settled') return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
+    if (row.status !== 'settled')
+      return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
     const result = JSON.parse(row.result!) as LotteryResult
     let prizes: WonPrize[]
     let goods: string[] = []
@@ -87,10 +183,15 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       goods = won.map((p) => rafflePrizeWon(p).goods).filter((g): g is string => g !== null)
       if (plan.kind === 'tombola' && won.length > 0) {
         const taken = await deliveredPrizeCodes(tx, row.id)
-        choices = plan.prizes.filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code)).map((p) => ({ code: p.code, name: p.name, description: p.description }))
+        choices = plan.prizes
+          .filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code))
+          .map((p) => ({ code: p.code, name: p.name, description: p.description }))
       }
     } else {
-      prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({ ...p, amountCents: p.amountCents / plan.fractions }))
+      prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({
+        ...p,
+        amountCents: p.amountCents / plan.fractions,
+      }))
       // LOT-22: goods and in-kind prizes are handed over against the ticket, recorded in the register, no cash.
       goods = prizes.filter((p) => p.goods).map((p) => `${p.name}: ${p.goods}`)
     }
@@ -99,44 +200,117 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     if (prizes.length === 0) return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
     const paidAt = await paidAtOf(tx, row.id, id)
     if (paidAt !== undefined) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${paidAt}` }
-    if (isClaimExpired(plan.claimDeadline, now())) return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
+    if (isClaimExpired(plan.claimDeadline, now()))
+      return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
     return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
   }
 
   /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
   /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; onPaid: OnPaid; objectCode?: string }) {
+  async function pay(input: {
+    code: string
+    stationId: string
+    cashierId: string
+    payee: PayeeData
+    onPaid: OnPaid
+    objectCode?: string
+  }) {
     const p = input.payee
-    if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
-      throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5)', { rule: 'INS-5' })
+    if (
+      ![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) ||
+      p.name.trim().split(/\s+/).length < 2
+    ) {
+      throw new DomainError(
+        'PAYEE_ID_REQUIRED',
+        'the prize register needs the payee first and last names and identity document (INS-5)',
+        { rule: 'INS-5' },
+      )
     }
     return db.transaction(async (tx) => {
       const v = await validate(input.code, tx)
       switch (v.outcome) {
         // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
         // returned, reprinted: issue 13 point 3) as void.
-        case 'VOID': throw new DomainError(v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID', v.reason, { outcome: v.outcome })
-        case 'REPORTED_LOST_STOLEN': throw new DomainError('TICKET_BLOCKED', v.reason, { outcome: v.outcome })
-        case 'ALREADY_PAID': throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
-        case 'EXPIRED': throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
-        case 'PENDING': throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
-        case 'NO_WIN': throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
-        default: break
+        case 'VOID':
+          throw new DomainError(
+            v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID',
+            v.reason,
+            { outcome: v.outcome },
+          )
+        case 'REPORTED_LOST_STOLEN':
+          throw new DomainError('TICKET_BLOCKED', v.reason, { outcome: v.outcome })
+        case 'ALREADY_PAID':
+          throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
+        case 'EXPIRED':
+          throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
+        case 'PENDING':
+          throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
+        case 'NO_WIN':
+          throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
+        default:
+          break
       }
-      if (input.objectCode !== undefined && !v.choices) throw new DomainError('VALIDATION_FAILED', 'only a tómbola\'s winner chooses an object (PRM-2)', { field: 'objectCode', rule: 'PRM-2' })
+      if (input.objectCode !== undefined && !v.choices)
+        throw new DomainError('VALIDATION_FAILED', "only a tómbola's winner chooses an object (PRM-2)", {
+          field: 'objectCode',
+          rule: 'PRM-2',
+        })
       if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
       const at = now()
       const payoutId = newId('lpay')
       await insertLotteryPayout(tx, {
-        id: payoutId, drawId: v.drawId, product: v.kind, ticketId: v.ticketId, amountCents: v.amountCents, goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
-        prizesJson: JSON.stringify(v.prizes), currency: v.currency, stationId: input.stationId, cashierId: input.cashierId, payeeName: p.name.trim(), payeeDocument: p.document.trim(),
-        signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
+        id: payoutId,
+        drawId: v.drawId,
+        product: v.kind,
+        ticketId: v.ticketId,
+        amountCents: v.amountCents,
+        goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
+        prizesJson: JSON.stringify(v.prizes),
+        currency: v.currency,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        payeeName: p.name.trim(),
+        payeeDocument: p.document.trim(),
+        signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+        paidAt: at,
       })
       const row = await loadDraw(tx, v.drawId!)
-      await appendJournal(tx, { at, type: `${v.kind}.prize_paid`, scope: scope(row), payload: { payoutId, drawId: v.drawId, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes.map((x) => x.code), stationId: input.stationId, cashierId: input.cashierId, payeeDocument: protectDocument(deps.sealer, p.document) } })
-      await input.onPaid(tx, { amountCents: v.amountCents, currency: v.currency ?? '', refId: payoutId, at, kind: 'prize_payout' })
+      await appendJournal(tx, {
+        at,
+        type: `${v.kind}.prize_paid`,
+        scope: scope(row),
+        payload: {
+          payoutId,
+          drawId: v.drawId,
+          ticketId: v.ticketId,
+          amountCents: v.amountCents,
+          goods: v.goods,
+          prizes: v.prizes.map((x) => x.code),
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payeeDocument: protectDocument(deps.sealer, p.document),
+        },
+      })
+      await input.onPaid(tx, {
+        amountCents: v.amountCents,
+        currency: v.currency ?? '',
+        refId: payoutId,
+        at,
+        kind: 'prize_payout',
+      })
       // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
-      return { payoutId, outcome: v.outcome, product: v.kind, drawNumber: planOf(row).drawNumber, ticketId: v.ticketId, amountCents: v.amountCents, goods: v.goods, prizes: v.prizes, currency: v.currency, paidAt: at }
+      return {
+        payoutId,
+        outcome: v.outcome,
+        product: v.kind,
+        drawNumber: planOf(row).drawNumber,
+        ticketId: v.ticketId,
+        amountCents: v.amountCents,
+        goods: v.goods,
+        prizes: v.prizes,
+        currency: v.currency,
+        paidAt: at,
+      }
     })
   }
 
@@ -144,19 +318,43 @@ export function createPayoutUseCases(ctx: LotteryContext) {
    * PRM-2: a tómbola's winner takes any object drawn that is still there: the one they name, or, if they name none,
    * the one drawn for their ticket while nobody has taken it (or the only one left). Each object is handed over once (the payout's prizes).
    */
-  async function chosenObject(tx: Sql, v: LotteryValidation, objectCode: string | undefined): Promise<Pick<LotteryValidation, 'prizes' | 'goods' | 'amountCents'>> {
+  async function chosenObject(
+    tx: Sql,
+    v: LotteryValidation,
+    objectCode: string | undefined,
+  ): Promise<Pick<LotteryValidation, 'prizes' | 'goods' | 'amountCents'>> {
     const row = await loadDraw(tx, v.drawId!)
     const plan = planOf(row)
     if (!isRaffle(plan)) throw new DomainError('VALIDATION_FAILED', 'not a tómbola')
     // Naming nothing: the object drawn for the ticket if it is still there, else the only one left.
-    const code = objectCode ?? v.prizes.find((p) => v.choices!.some((c) => c.code === p.code))?.code ?? (v.choices!.length === 1 ? v.choices![0].code : undefined)
+    const code =
+      objectCode ??
+      v.prizes.find((p) => v.choices!.some((c) => c.code === p.code))?.code ??
+      (v.choices!.length === 1 ? v.choices![0].code : undefined)
     if (code === undefined) {
-      if (v.choices!.length === 0) throw new DomainError('CONFLICT', 'every object of the tómbola has been taken (PRM-2)', { rule: 'PRM-2', reason: 'none_left' })
-      throw new DomainError('VALIDATION_FAILED', 'the object drawn for this ticket was taken: the winner chooses another (PRM-2)', { field: 'objectCode', rule: 'PRM-2', choices: v.choices })
+      if (v.choices!.length === 0)
+        throw new DomainError('CONFLICT', 'every object of the tómbola has been taken (PRM-2)', {
+          rule: 'PRM-2',
+          reason: 'none_left',
+        })
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'the object drawn for this ticket was taken: the winner chooses another (PRM-2)',
+        { field: 'objectCode', rule: 'PRM-2', choices: v.choices },
+      )
     }
     const prize = plan.prizes.find((p) => p.code === code)
-    if (!prize) throw new DomainError('VALIDATION_FAILED', `no object ${code} in this tómbola`, { field: 'objectCode', rule: 'PRM-2' })
-    if (!v.choices!.some((c) => c.code === code)) throw new DomainError('CONFLICT', `object ${code} was already taken by another winner (PRM-2)`, { field: 'objectCode', rule: 'PRM-2', reason: 'taken' })
+    if (!prize)
+      throw new DomainError('VALIDATION_FAILED', `no object ${code} in this tómbola`, {
+        field: 'objectCode',
+        rule: 'PRM-2',
+      })
+    if (!v.choices!.some((c) => c.code === code))
+      throw new DomainError('CONFLICT', `object ${code} was already taken by another winner (PRM-2)`, {
+        field: 'objectCode',
+        rule: 'PRM-2',
+        reason: 'taken',
+      })
     const won = rafflePrizeWon(prize)
     return { prizes: [won.prize], goods: won.goods === null ? [] : [won.goods], amountCents: won.prize.amountCents }
   }
@@ -171,22 +369,46 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
     const at = now()
     return {
-      drawId, product: row.product, claimDeadline: plan.claimDeadline, prescribed: isClaimExpired(plan.claimDeadline, at), charityDueBy: charityDueBy(plan.claimDeadline), asOf: at,
-      currency: plan.currency, prizesInPlayCents: cashLiability, paidCents: paid.totalCents, payouts: paid.count,
+      drawId,
+      product: row.product,
+      claimDeadline: plan.claimDeadline,
+      prescribed: isClaimExpired(plan.claimDeadline, at),
+      charityDueBy: charityDueBy(plan.claimDeadline),
+      asOf: at,
+      currency: plan.currency,
+      prizesInPlayCents: cashLiability,
+      paidCents: paid.totalCents,
+      payouts: paid.count,
       unclaimedCents: cashLiability - paid.totalCents,
-      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).', disposal: row.disposal ? JSON.parse(row.disposal) : null, rule: 'LOT-24',
+      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
+      disposal: row.disposal ? JSON.parse(row.disposal) : null,
+      rule: 'LOT-24',
     }
   }
 
   async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
     const report = await unclaimed(drawId)
-    if (!report.prescribed) throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
+    if (!report.prescribed)
+      throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
     const at = now()
-    const disposal = { destination: input.destination, reference: input.reference, amountCents: report.unclaimedCents, recordedAt: at, dueBy: report.charityDueBy, late: Date.parse(at) > Date.parse(report.charityDueBy) }
+    const disposal = {
+      destination: input.destination,
+      reference: input.reference,
+      amountCents: report.unclaimedCents,
+      recordedAt: at,
+      dueBy: report.charityDueBy,
+      late: Date.parse(at) > Date.parse(report.charityDueBy),
+    }
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal)))) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
-      await appendJournal(tx, { at, type: `${row.product}.unclaimed_disposed`, scope: scope(row), payload: { drawId, ...disposal, rule: 'LOT-24' } })
+      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal))))
+        throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.unclaimed_disposed`,
+        scope: scope(row),
+        payload: { drawId, ...disposal, rule: 'LOT-24' },
+      })
     })
     return disposal
   }
@@ -194,9 +416,18 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   async function prizeRegister(drawId?: string) {
     const rows = await lotteryPayouts(db, drawId)
     return rows.map((r) => ({
-      payoutId: r.id, product: r.product, drawNumber: Number(r.draw_no), ticketNumber: r.ticket_id, amountCents: Number(r.amount_cents), currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [], prizes: JSON.parse(String(r.prizes)), payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
-      stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+      payoutId: r.id,
+      product: r.product,
+      drawNumber: Number(r.draw_no),
+      ticketNumber: r.ticket_id,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      goods: r.goods ? JSON.parse(String(r.goods)) : [],
+      prizes: JSON.parse(String(r.prizes)),
+      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      stationId: r.station_id,
+      cashierId: r.cashier_id,
+      paidAt: r.paid_at,
     }))
   }
 

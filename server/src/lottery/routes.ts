@@ -22,19 +22,28 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   const lottery = services.lottery
   app.post('/api/lottery/draws', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ kind: z.string().max(20) }).passthrough())
-    const plan = ['raffle', 'tombola', 'promotional'].includes(b.kind) ? await lottery.createRaffle(await bodyAgain(c, rafflePlan)) : await lottery.createLottery(await bodyAgain(c, lotteryPlan))
+    const plan = ['raffle', 'tombola', 'promotional'].includes(b.kind)
+      ? await lottery.createRaffle(await bodyAgain(c, rafflePlan))
+      : await lottery.createLottery(await bodyAgain(c, lotteryPlan))
     return c.json(plan, 201)
   })
   app.get('/api/lottery/draws', needs('game.read'), async (c) => {
     const product = c.req.query('product')
-    return c.json({ draws: await lottery.listDraws(product === 'lottery' || product === 'raffle' ? product : undefined) })
+    return c.json({
+      draws: await lottery.listDraws(product === 'lottery' || product === 'raffle' ? product : undefined),
+    })
   })
   app.get('/api/lottery/draws/:drawId', needs('game.read'), async (c) => c.json(await lottery.getDraw(p(c, 'drawId'))))
   // Issue 13 point 3: a fraction's signed code leaves the server only in a print run of the lottery administration,
   // before the close of sales, entered in the issue register (the per-fraction code route that any kiosk could call
   // is gone). The print shop gets the run as JSON or as the PDF sheet.
   app.post('/api/lottery/draws/:drawId/print-runs', needs('lottery.admin'), async (c) => {
-    const b = await body(c, block.extend({ reason: z.string().max(500).optional(), format: z.enum(['json', 'pdf']).default('json') }).strict())
+    const b = await body(
+      c,
+      block
+        .extend({ reason: z.string().max(500).optional(), format: z.enum(['json', 'pdf']).default('json') })
+        .strict(),
+    )
     if (b.format === 'pdf') {
       const run = await lottery.printRunPdf(p(c, 'drawId'), b, actorOf(c))
       return pdf(c, run.pdf, `billetes-${p(c, 'drawId')}-tiraje-${run.runNo}.pdf`)
@@ -45,39 +54,85 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80) }).strict())
     return c.json(await lottery.distribute(p(c, 'drawId'), b, actorOf(c)), 201)
   })
-  app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) => c.json(await lottery.register(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) =>
+    c.json(await lottery.register(p(c, 'drawId'))),
+  )
   app.post('/api/lottery/draws/:drawId/returns', needs('lottery.draw'), async (c) => {
-    const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80).optional(), note: z.string().max(500).optional() }).strict())
+    const b = await body(
+      c,
+      block.extend({ sellerId: z.string().min(1).max(80).optional(), note: z.string().max(500).optional() }).strict(),
+    )
     return c.json(await lottery.recordReturn(p(c, 'drawId'), b, actorOf(c)), 201)
   })
   app.post('/api/lottery/draws/:drawId/lost-stolen', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({
-      kind: z.enum(['lost', 'stolen']), from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(),
-      discoveredAt: iso, reportedToAjAt: iso, distributed: z.boolean(), policeReportRef: z.string().max(200).nullable().optional(),
-      remedy: z.enum(['new-numbering', 'full-reprint', 'renunciation', 'new-draw-date', 'none']), notice: text(2000),
-    }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          kind: z.enum(['lost', 'stolen']),
+          from: z.number().int(),
+          to: z.number().int(),
+          seriesFrom: z.number().int().optional(),
+          seriesTo: z.number().int().optional(),
+          discoveredAt: iso,
+          reportedToAjAt: iso,
+          distributed: z.boolean(),
+          policeReportRef: z.string().max(200).nullable().optional(),
+          remedy: z.enum(['new-numbering', 'full-reprint', 'renunciation', 'new-draw-date', 'none']),
+          notice: text(2000),
+        })
+        .strict(),
+    )
     return c.json(await lottery.reportLostStolen(p(c, 'drawId'), b), 201)
   })
-  app.get('/api/lottery/draws/:drawId/lost-stolen', needs('game.read'), async (c) => c.json(await lottery.lostStolenNotice(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/lost-stolen', needs('game.read'), async (c) =>
+    c.json(await lottery.lostStolenNotice(p(c, 'drawId'))),
+  )
   app.post('/api/lottery/draws/:drawId/tickets', needs('lottery.sell'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000).optional(), numbers: z.array(z.number().int()).max(1000).optional(), buyerName: z.string().max(120).optional(), channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'), ...counterCashFields }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          count: z.number().int().min(1).max(1000).optional(),
+          numbers: z.array(z.number().int()).max(1000).optional(),
+          buyerName: z.string().max(120).optional(),
+          channel: z
+            .string()
+            .min(1)
+            .max(40)
+            .regex(/^[a-z0-9:_-]+$/)
+            .default('counter'),
+          ...counterCashFields,
+        })
+        .strict(),
+    )
     // Issue 13 point 2: sold at a counter for cash into the open shift's drawer (PRM-1), never issued for nothing.
     const { channel: _channel, ...sale } = b
-    return c.json(await services.paidSales.counterRaffle({ drawId: p(c, 'drawId'), ...sale, ...(await counterTill(c, services)) }), 201)
+    return c.json(
+      await services.paidSales.counterRaffle({ drawId: p(c, 'drawId'), ...sale, ...(await counterTill(c, services)) }),
+      201,
+    )
   })
   // bolillo-draw-v2: no entropy from any person; a body that still sends one is refused by name.
   app.post('/api/lottery/draws/:drawId/close', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ externalEntropy: z.unknown().optional(), entropySource: z.unknown().optional() }).strict())
+    const b = await body(
+      c,
+      z.object({ externalEntropy: z.unknown().optional(), entropySource: z.unknown().optional() }).strict(),
+    )
     refusePersonEntropy(b)
     return c.json(await lottery.closeSales(p(c, 'drawId'), actorOf(c)))
   })
-  app.get('/api/lottery/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lottery.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
+  app.get('/api/lottery/draws/:drawId/participation', needs('game.read'), async (c) =>
+    csv(c, await lottery.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`),
+  )
   // Beacon round R typed in by staff from any public source (whoever may run the draw).
   app.post('/api/lottery/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
     return c.json(await lottery.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
-  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))))
+  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) =>
+    c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))),
+  )
   // LOT-21: an authorised postponement (director), with the AJ authorisation reference and the reason.
   app.post('/api/lottery/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
@@ -92,61 +147,162 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     await lottery.recordIncident(p(c, 'drawId'), b.note)
     return c.json({ ok: true }, 201)
   })
-  app.post('/api/lottery/draws/:drawId/settle', needs('lottery.draw'), async (c) => c.json(await lottery.settle(p(c, 'drawId'))))
-  app.get('/api/lottery/draws/:drawId/proof', needs('game.read'), async (c) => c.json(await lottery.getProof(p(c, 'drawId'))))
-  app.get('/api/lottery/draws/:drawId/extracto', needs('game.read'), async (c) => c.json(await lottery.extracto(p(c, 'drawId'))))
-  app.get('/api/lottery/draws/:drawId/extracto.pdf', needs('game.read'), async (c) => pdf(c, await lottery.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`))
-  app.get('/api/lottery/draws/:drawId/acta', needs('minutes.read'), async (c) => c.json(await lottery.acta(p(c, 'drawId'))))
-  app.get('/api/lottery/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) => pdf(c, await lottery.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`))
+  app.post('/api/lottery/draws/:drawId/settle', needs('lottery.draw'), async (c) =>
+    c.json(await lottery.settle(p(c, 'drawId'))),
+  )
+  app.get('/api/lottery/draws/:drawId/proof', needs('game.read'), async (c) =>
+    c.json(await lottery.getProof(p(c, 'drawId'))),
+  )
+  app.get('/api/lottery/draws/:drawId/extracto', needs('game.read'), async (c) =>
+    c.json(await lottery.extracto(p(c, 'drawId'))),
+  )
+  app.get('/api/lottery/draws/:drawId/extracto.pdf', needs('game.read'), async (c) =>
+    pdf(c, await lottery.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`),
+  )
+  app.get('/api/lottery/draws/:drawId/acta', needs('minutes.read'), async (c) =>
+    c.json(await lottery.acta(p(c, 'drawId'))),
+  )
+  app.get('/api/lottery/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) =>
+    pdf(c, await lottery.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`),
+  )
   app.post('/api/lottery/tickets/validate', needs('ticket.validate'), async (c) => {
     const b = await body(c, z.object({ code }).strict())
     return c.json(await lottery.validate(b.code))
   })
   // Issue 23: a ticket's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
-  app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lottery.unclaimed(p(c, 'drawId'))))
+  app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
+    c.json(await lottery.unclaimed(p(c, 'drawId'))),
+  )
   app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
     return c.json(await lottery.disposeUnclaimed(p(c, 'drawId'), b), 201)
   })
-  app.get('/api/lottery/prize-register', needs('report.read'), async (c) => c.json({ entries: await lottery.prizeRegister(c.req.query('drawId') || undefined) }))
+  app.get('/api/lottery/prize-register', needs('report.read'), async (c) =>
+    c.json({ entries: await lottery.prizeRegister(c.req.query('drawId') || undefined) }),
+  )
 }
 
 const numbering = z.object({ from: z.number().int(), to: z.number().int(), digits: z.number().int() }).strict()
-const lotteryPlan = z.object({
-  kind: z.enum(['traditional', 'popular', 'regional']), institution: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
-  issue: z.string().max(40), numbering, series: z.number().int(), fractions: z.number().int(), ticketPriceCents: z.number().int(), currency: z.string().max(3),
-  licensedMaxTickets: z.number().int(), budgetCents: z.number().int(),
-  prizes: z.array(z.object({
-    code: z.string().max(8), name: z.string().max(80), amountCents: z.number().int(),
-    rule: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('exact') }).strict(),
-      z.object({ type: z.literal('approximation'), of: z.string().max(8), distance: z.number().int() }).strict(),
-      z.object({ type: z.literal('ending'), of: z.string().max(8), digits: z.number().int() }).strict(),
-      z.object({ type: z.literal('beginning'), of: z.string().max(8), digits: z.number().int() }).strict(),
-      z.object({ type: z.literal('progression'), of: z.string().max(8), step: z.number().int() }).strict(),
-    ]),
-    kind: z.enum(['cash', 'goods', 'in-kind']).optional(),
-    goods: z.object({
-      description: z.string().max(500), class: z.enum(['movable', 'registrable', 'real-estate']), invoiceRef: z.string().max(120).nullable().optional(),
-      commitmentRef: z.string().max(120).nullable().optional(), supplierCertificateRef: z.string().max(120).nullable().optional(),
-    }).strict().nullable().optional(),
-    source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
-  }).strict()).max(50),
-  salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500),
-  authorisationRef: z.string().max(120), drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), drawHallId: z.string().max(64).nullable().optional(), territory: z.string().max(120).nullable().optional(),
-  staff, securityMarks: z.string().max(500), securityWarnings: z.array(z.string().max(300)).max(10).optional(),
-  timeZone: z.string().max(64).nullable().optional(),
-}).strict()
-const rafflePlan = z.object({
-  kind: z.enum(['raffle', 'tombola', 'promotional']), organiser: z.string().max(500), name: z.string().max(500), gameCode: z.string().max(16), drawNumber: z.number().int(),
-  classification: z.enum(['benefica', 'utilidad-publica', 'interes-particular', 'promotional']), nonProfit: z.boolean(), numbering, ticketPriceCents: z.number().int(), currency: z.string().max(3),
-  prizes: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), description: z.string().max(500), kind: z.enum(['goods', 'service', 'cash']), valueCents: z.number().int(), depositedAt: iso, depositPlace: z.string().max(500), invoiceRef: z.string().max(120), bankDepositRef: z.string().max(120).nullable().optional(), source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional() }).strict()).max(100),
-  authorisationRef: z.string().max(120).nullable().optional(), communicationRef: z.string().max(120).nullable().optional(), successive: z.boolean().optional(), drawAmong: z.enum(['sold', 'issued']).optional(),
-  salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso, drawPlace: z.string().max(500), paymentPlace: z.string().max(500),
-  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), staff,
-  timeZone: z.string().max(64).nullable().optional(),
-}).strict()
-const block = z.object({ from: z.number().int(), to: z.number().int(), seriesFrom: z.number().int().optional(), seriesTo: z.number().int().optional(), fractionFrom: z.number().int().optional(), fractionTo: z.number().int().optional() })
+const lotteryPlan = z
+  .object({
+    kind: z.enum(['traditional', 'popular', 'regional']),
+    institution: z.string().max(500),
+    name: z.string().max(500),
+    gameCode: z.string().max(16),
+    drawNumber: z.number().int(),
+    issue: z.string().max(40),
+    numbering,
+    series: z.number().int(),
+    fractions: z.number().int(),
+    ticketPriceCents: z.number().int(),
+    currency: z.string().max(3),
+    licensedMaxTickets: z.number().int(),
+    budgetCents: z.number().int(),
+    prizes: z
+      .array(
+        z
+          .object({
+            code: z.string().max(8),
+            name: z.string().max(80),
+            amountCents: z.number().int(),
+            rule: z.discriminatedUnion('type', [
+              z.object({ type: z.literal('exact') }).strict(),
+              z
+                .object({ type: z.literal('approximation'), of: z.string().max(8), distance: z.number().int() })
+                .strict(),
+              z.object({ type: z.literal('ending'), of: z.string().max(8), digits: z.number().int() }).strict(),
+              z.object({ type: z.literal('beginning'), of: z.string().max(8), digits: z.number().int() }).strict(),
+              z.object({ type: z.literal('progression'), of: z.string().max(8), step: z.number().int() }).strict(),
+            ]),
+            kind: z.enum(['cash', 'goods', 'in-kind']).optional(),
+            goods: z
+              .object({
+                description: z.string().max(500),
+                class: z.enum(['movable', 'registrable', 'real-estate']),
+                invoiceRef: z.string().max(120).nullable().optional(),
+                commitmentRef: z.string().max(120).nullable().optional(),
+                supplierCertificateRef: z.string().max(120).nullable().optional(),
+              })
+              .strict()
+              .nullable()
+              .optional(),
+            source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
+          })
+          .strict(),
+      )
+      .max(50),
+    salesStartAt: iso,
+    salesCloseAt: iso,
+    drawAt: iso,
+    claimDeadline: iso,
+    drawPlace: z.string().max(500),
+    paymentPlace: z.string().max(500),
+    regulationUrl: z.string().max(500),
+    authorisationRef: z.string().max(120),
+    drawMethod: z.enum(['rng', 'manual']),
+    drawDevice: z.string().max(120).nullable().optional(),
+    drawHallId: z.string().max(64).nullable().optional(),
+    territory: z.string().max(120).nullable().optional(),
+    staff,
+    securityMarks: z.string().max(500),
+    securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+    timeZone: z.string().max(64).nullable().optional(),
+  })
+  .strict()
+const rafflePlan = z
+  .object({
+    kind: z.enum(['raffle', 'tombola', 'promotional']),
+    organiser: z.string().max(500),
+    name: z.string().max(500),
+    gameCode: z.string().max(16),
+    drawNumber: z.number().int(),
+    classification: z.enum(['benefica', 'utilidad-publica', 'interes-particular', 'promotional']),
+    nonProfit: z.boolean(),
+    numbering,
+    ticketPriceCents: z.number().int(),
+    currency: z.string().max(3),
+    prizes: z
+      .array(
+        z
+          .object({
+            code: z.string().max(8),
+            name: z.string().max(80),
+            description: z.string().max(500),
+            kind: z.enum(['goods', 'service', 'cash']),
+            valueCents: z.number().int(),
+            depositedAt: iso,
+            depositPlace: z.string().max(500),
+            invoiceRef: z.string().max(120),
+            bankDepositRef: z.string().max(120).nullable().optional(),
+            source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
+          })
+          .strict(),
+      )
+      .max(100),
+    authorisationRef: z.string().max(120).nullable().optional(),
+    communicationRef: z.string().max(120).nullable().optional(),
+    successive: z.boolean().optional(),
+    drawAmong: z.enum(['sold', 'issued']).optional(),
+    salesStartAt: iso,
+    salesCloseAt: iso,
+    drawAt: iso,
+    claimDeadline: iso,
+    drawPlace: z.string().max(500),
+    paymentPlace: z.string().max(500),
+    drawMethod: z.enum(['rng', 'manual']),
+    drawDevice: z.string().max(120).nullable().optional(),
+    staff,
+    timeZone: z.string().max(64).nullable().optional(),
+  })
+  .strict()
+const block = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  seriesFrom: z.number().int().optional(),
+  seriesTo: z.number().int().optional(),
+  fractionFrom: z.number().int().optional(),
+  fractionTo: z.number().int().optional(),
+})
 
 /** The body again, for a second schema: hono caches the text it read. */
 async function bodyAgain<T extends z.ZodType>(c: AppContext, schema: T): Promise<z.infer<T>> {

@@ -22,7 +22,14 @@
  * Pure: no clock, no I/O.
  */
 import { DomainError } from '../shared/errors.ts'
-import { assertNoProblems, checkPlanDates, requireInt, requireText, type PlanDates, type PlanProblem } from '../shared/lottery-common.ts'
+import {
+  assertNoProblems,
+  checkPlanDates,
+  requireInt,
+  requireText,
+  type PlanDates,
+  type PlanProblem,
+} from '../shared/lottery-common.ts'
 import type { DrawStaff } from '../lotto/plan.ts'
 
 export type LotteryPrizeRule =
@@ -110,7 +117,8 @@ export interface LotteryPlan extends PlanDates {
   securityWarnings: string[]
 }
 
-export type LotteryPlanInput = Omit<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'> & Partial<Pick<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'>>
+export type LotteryPlanInput = Omit<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'> &
+  Partial<Pick<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'>>
 
 /** A raffle, tombola or promotional draw (PRM-1 to PRM-10, CFG-44). */
 export interface RafflePlan extends PlanDates {
@@ -164,7 +172,11 @@ export interface RafflePrize {
   source?: PrizeSource
 }
 
-export type RafflePlanInput = Omit<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'> & Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'>>
+export type RafflePlanInput = Omit<
+  RafflePlan,
+  'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'
+> &
+  Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'>>
 
 /** PRM-4: raffles and tombolas of non-profit organisers with prizes up to 1,500 EUR need no authorisation. */
 export const PRM4_EXEMPT_MAX_CENTS = 150_000
@@ -185,12 +197,20 @@ export function ticketSerial(number: number, series: number, numbering: Numberin
 }
 
 /** Id in the signed code of one fraction: `<drawId>.<number>-<series>-<fraction>` with "-" separators. */
-export function fractionTicketId(drawId: string, number: number, series: number, fraction: number, numbering: Numbering): string {
+export function fractionTicketId(
+  drawId: string,
+  number: number,
+  series: number,
+  fraction: number,
+  numbering: Numbering,
+): string {
   return `${drawId}-${ticketSerial(number, series, numbering)}-${String(fraction).padStart(2, '0')}`
 }
 
 /** Inverse of {@link fractionTicketId}; null when the id is not one. */
-export function parseFractionTicketId(id: string): { drawId: string; number: number; series: number; fraction: number; numberText: string } | null {
+export function parseFractionTicketId(
+  id: string,
+): { drawId: string; number: number; series: number; fraction: number; numberText: string } | null {
   const m = /^(.+)-(\d{1,9})-(\d{2,})-(\d{2,})$/.exec(id)
   if (!m) return null
   return { drawId: m[1], number: Number(m[2]), series: Number(m[3]), fraction: Number(m[4]), numberText: m[2] }
@@ -211,18 +231,29 @@ function checkNumbering(n: Numbering, problems: PlanProblem[], rule: string): bo
     problems.push({ field: 'numbering', rule, message: 'numbering { from, to, digits } is required' })
     return false
   }
-  const ok = requireInt(n.from, 'numbering.from', rule, 0, 999_999_999, problems) &&
+  const ok =
+    requireInt(n.from, 'numbering.from', rule, 0, 999_999_999, problems) &&
     requireInt(n.to, 'numbering.to', rule, 0, 999_999_999, problems) &&
     requireInt(n.digits, 'numbering.digits', rule, 1, 9, problems)
   if (!ok) return false
-  if (n.to < n.from) { problems.push({ field: 'numbering.to', rule, message: 'the numbering ends before it starts' }); return false }
-  if (String(n.to).length > n.digits) { problems.push({ field: 'numbering.digits', rule, message: `${n.to} does not fit in ${n.digits} digits` }); return false }
-  if (numberCount(n) > 16_777_216) { problems.push({ field: 'numbering', rule, message: 'at most 16,777,216 numbers in one issue' }); return false }
+  if (n.to < n.from) {
+    problems.push({ field: 'numbering.to', rule, message: 'the numbering ends before it starts' })
+    return false
+  }
+  if (String(n.to).length > n.digits) {
+    problems.push({ field: 'numbering.digits', rule, message: `${n.to} does not fit in ${n.digits} digits` })
+    return false
+  }
+  if (numberCount(n) > 16_777_216) {
+    problems.push({ field: 'numbering', rule, message: 'at most 16,777,216 numbers in one issue' })
+    return false
+  }
   return true
 }
 
 function checkStaff(staff: DrawStaff | undefined, problems: PlanProblem[]): void {
-  for (const role of ['authority', 'director', 'moderator', 'notary'] as const) requireText(staff?.[role], `staff.${role}`, 'LOT-19', problems, 120)
+  for (const role of ['authority', 'director', 'moderator', 'notary'] as const)
+    requireText(staff?.[role], `staff.${role}`, 'LOT-19', problems, 120)
 }
 
 /**
@@ -232,12 +263,17 @@ function checkStaff(staff: DrawStaff | undefined, problems: PlanProblem[]): void
 export function maxWinningNumbers(rule: LotteryPrizeRule, n: Numbering): number {
   const count = numberCount(n)
   switch (rule.type) {
-    case 'exact': return 1
-    case 'approximation': return Math.min(2 * rule.distance, count - 1)
-    case 'ending': return Math.min(Math.ceil(count / 10 ** rule.digits), count) - 1
-    case 'beginning': return Math.min(10 ** (n.digits - rule.digits), count) - 1
+    case 'exact':
+      return 1
+    case 'approximation':
+      return Math.min(2 * rule.distance, count - 1)
+    case 'ending':
+      return Math.min(Math.ceil(count / 10 ** rule.digits), count) - 1
+    case 'beginning':
+      return Math.min(10 ** (n.digits - rule.digits), count) - 1
     // Every other number of the range that is a whole number of steps away, at most (count - 1) / step of them.
-    case 'progression': return Math.floor((count - 1) / rule.step)
+    case 'progression':
+      return Math.floor((count - 1) / rule.step)
   }
 }
 
@@ -267,7 +303,8 @@ export function normalizeLotteryPlan(input: LotteryPlanInput): LotteryPlan {
 /** Every problem of a lottery plan (LOT-4, LOT-12, LOT-15, LOT-16, LOT-23, LOT-25, CFG-39). Empty when valid. */
 export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   const problems: PlanProblem[] = []
-  if (!['traditional', 'popular', 'regional'].includes(p.kind)) problems.push({ field: 'kind', rule: 'LOT-4', message: 'kind must be traditional, popular or regional' })
+  if (!['traditional', 'popular', 'regional'].includes(p.kind))
+    problems.push({ field: 'kind', rule: 'LOT-4', message: 'kind must be traditional, popular or regional' })
   requireText(p.institution, 'institution', 'LOT-15', problems)
   requireText(p.name, 'name', 'LOT-4', problems)
   requireText(p.issue, 'issue', 'LOT-15', problems, 40)
@@ -278,11 +315,18 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   requireText(p.securityMarks, 'securityMarks', 'LOT-15', problems)
   requireText(p.currency, 'currency', 'LOT-4', problems, 3)
   if (p.kind === 'regional') requireText(p.territory, 'territory', 'LOT-28', problems, 120)
-  if (typeof p.gameCode !== 'string' || !/^[A-Z0-9]{1,16}$/.test(p.gameCode)) problems.push({ field: 'gameCode', rule: 'LOT-4', message: 'gameCode must be 1 to 16 capital letters or digits' })
+  if (typeof p.gameCode !== 'string' || !/^[A-Z0-9]{1,16}$/.test(p.gameCode))
+    problems.push({ field: 'gameCode', rule: 'LOT-4', message: 'gameCode must be 1 to 16 capital letters or digits' })
   requireInt(p.drawNumber, 'drawNumber', 'LOT-15', 1, 99_999_999, problems)
-  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual') problems.push({ field: 'drawMethod', rule: 'LOT-18', message: 'drawMethod must be rng or manual' })
+  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual')
+    problems.push({ field: 'drawMethod', rule: 'LOT-18', message: 'drawMethod must be rng or manual' })
   if (p.drawMethod === 'manual') requireText(p.drawDevice, 'drawDevice', 'LOT-18', problems, 120)
-  if (!Array.isArray(p.securityWarnings) || p.securityWarnings.length === 0) problems.push({ field: 'securityWarnings', rule: 'LOT-16', message: 'the back needs at least one security warning' })
+  if (!Array.isArray(p.securityWarnings) || p.securityWarnings.length === 0)
+    problems.push({
+      field: 'securityWarnings',
+      rule: 'LOT-16',
+      message: 'the back needs at least one security warning',
+    })
   checkStaff(p.staff, problems)
   checkPlanDates(p, problems)
   const numberingOk = checkNumbering(p.numbering, problems, 'LOT-12')
@@ -290,11 +334,28 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   const fractionsOk = requireInt(p.fractions, 'fractions', 'LOT-16', 1, 99, problems)
   requireInt(p.budgetCents, 'budgetCents', 'LOT-4', 0, Number.MAX_SAFE_INTEGER, problems)
   requireInt(p.licensedMaxTickets, 'licensedMaxTickets', 'LOT-12', 1, Number.MAX_SAFE_INTEGER, problems)
-  if (requireInt(p.ticketPriceCents, 'ticketPriceCents', 'LOT-15', 1, 1_000_000_000, problems) && fractionsOk && p.ticketPriceCents % p.fractions !== 0) {
-    problems.push({ field: 'ticketPriceCents', rule: 'LOT-15', message: `the ticket price does not divide into ${p.fractions} equal fractions` })
+  if (
+    requireInt(p.ticketPriceCents, 'ticketPriceCents', 'LOT-15', 1, 1_000_000_000, problems) &&
+    fractionsOk &&
+    p.ticketPriceCents % p.fractions !== 0
+  ) {
+    problems.push({
+      field: 'ticketPriceCents',
+      rule: 'LOT-15',
+      message: `the ticket price does not divide into ${p.fractions} equal fractions`,
+    })
   }
-  if (numberingOk && seriesOk && Number.isSafeInteger(p.licensedMaxTickets) && numberCount(p.numbering) * p.series > p.licensedMaxTickets) {
-    problems.push({ field: 'series', rule: 'LOT-12', message: `${numberCount(p.numbering) * p.series} tickets exceed the licensed maximum of ${p.licensedMaxTickets}` })
+  if (
+    numberingOk &&
+    seriesOk &&
+    Number.isSafeInteger(p.licensedMaxTickets) &&
+    numberCount(p.numbering) * p.series > p.licensedMaxTickets
+  ) {
+    problems.push({
+      field: 'series',
+      rule: 'LOT-12',
+      message: `${numberCount(p.numbering) * p.series} tickets exceed the licensed maximum of ${p.licensedMaxTickets}`,
+    })
   }
   if (!Array.isArray(p.prizes) || p.prizes.length === 0) {
     problems.push({ field: 'prizes', rule: 'LOT-4', message: 'the plan needs a prize structure' })
@@ -304,78 +365,168 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   let exact = 0
   p.prizes.forEach((prize, i) => {
     const f = `prizes[${i}]`
-    if (typeof prize.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(prize.code)) problems.push({ field: `${f}.code`, rule: 'LOT-4', message: 'prize code must be 1 to 8 letters or digits' })
-    else if (codes.has(prize.code)) problems.push({ field: `${f}.code`, rule: 'LOT-4', message: `prize code ${prize.code} appears twice` })
+    if (typeof prize.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(prize.code))
+      problems.push({ field: `${f}.code`, rule: 'LOT-4', message: 'prize code must be 1 to 8 letters or digits' })
+    else if (codes.has(prize.code))
+      problems.push({ field: `${f}.code`, rule: 'LOT-4', message: `prize code ${prize.code} appears twice` })
     else codes.set(prize.code, prize)
     requireText(prize.name, `${f}.name`, 'LOT-4', problems, 80)
-    if (requireInt(prize.amountCents, `${f}.amountCents`, 'LOT-4', 1, Number.MAX_SAFE_INTEGER, problems) && fractionsOk && prize.amountCents % p.fractions !== 0) {
-      problems.push({ field: `${f}.amountCents`, rule: 'LOT-25', message: `the prize does not divide into ${p.fractions} equal fractions` })
+    if (
+      requireInt(prize.amountCents, `${f}.amountCents`, 'LOT-4', 1, Number.MAX_SAFE_INTEGER, problems) &&
+      fractionsOk &&
+      prize.amountCents % p.fractions !== 0
+    ) {
+      problems.push({
+        field: `${f}.amountCents`,
+        rule: 'LOT-25',
+        message: `the prize does not divide into ${p.fractions} equal fractions`,
+      })
     }
     const rule = prize.rule
     switch (rule?.type) {
-      case 'exact': exact++; break
-      case 'approximation': case 'ending': case 'beginning': case 'progression': {
+      case 'exact':
+        exact++
+        break
+      case 'approximation':
+      case 'ending':
+      case 'beginning':
+      case 'progression': {
         const source = p.prizes.find((x) => x.code === rule.of)
-        if (!source || source.rule?.type !== 'exact') problems.push({ field: `${f}.rule.of`, rule: 'LOT-4', message: `${rule.type} prizes derive from an exact prize; ${JSON.stringify(rule.of)} is not one` })
+        if (!source || source.rule?.type !== 'exact')
+          problems.push({
+            field: `${f}.rule.of`,
+            rule: 'LOT-4',
+            message: `${rule.type} prizes derive from an exact prize; ${JSON.stringify(rule.of)} is not one`,
+          })
         if (rule.type === 'approximation') requireInt(rule.distance, `${f}.rule.distance`, 'LOT-4', 1, 1000, problems)
         else if (rule.type === 'progression') {
-          if (requireInt(rule.step, `${f}.rule.step`, 'LOT-4', 2, 999_999_999, problems) && numberingOk && rule.step > p.numbering.to - p.numbering.from) {
-            problems.push({ field: `${f}.rule.step`, rule: 'LOT-4', message: `a progression of step ${rule.step} reaches no other number of the range` })
+          if (
+            requireInt(rule.step, `${f}.rule.step`, 'LOT-4', 2, 999_999_999, problems) &&
+            numberingOk &&
+            rule.step > p.numbering.to - p.numbering.from
+          ) {
+            problems.push({
+              field: `${f}.rule.step`,
+              rule: 'LOT-4',
+              message: `a progression of step ${rule.step} reaches no other number of the range`,
+            })
           }
-        }
-        else if (numberingOk && requireInt(rule.digits, `${f}.rule.digits`, 'LOT-4', 1, 9, problems) && rule.digits >= p.numbering.digits) {
-          problems.push({ field: `${f}.rule.digits`, rule: 'LOT-4', message: `a ${rule.type} of ${rule.digits} digits is the whole number` })
+        } else if (
+          numberingOk &&
+          requireInt(rule.digits, `${f}.rule.digits`, 'LOT-4', 1, 9, problems) &&
+          rule.digits >= p.numbering.digits
+        ) {
+          problems.push({
+            field: `${f}.rule.digits`,
+            rule: 'LOT-4',
+            message: `a ${rule.type} of ${rule.digits} digits is the whole number`,
+          })
         }
         break
       }
       default:
-        problems.push({ field: `${f}.rule`, rule: 'LOT-4', message: 'prize rule must be exact, approximation, ending, beginning or progression' })
+        problems.push({
+          field: `${f}.rule`,
+          rule: 'LOT-4',
+          message: 'prize rule must be exact, approximation, ending, beginning or progression',
+        })
     }
     checkLotteryPrizeKind(prize, f, p.fractions, problems)
   })
-  if (exact === 0) problems.push({ field: 'prizes', rule: 'LOT-11', message: 'at least one prize must be won by the exact number drawn' })
-  if (numberingOk && exact > numberCount(p.numbering)) problems.push({ field: 'prizes', rule: 'LOT-11', message: 'more exact prizes than numbers issued' })
+  if (exact === 0)
+    problems.push({
+      field: 'prizes',
+      rule: 'LOT-11',
+      message: 'at least one prize must be won by the exact number drawn',
+    })
+  if (numberingOk && exact > numberCount(p.numbering))
+    problems.push({ field: 'prizes', rule: 'LOT-11', message: 'more exact prizes than numbers issued' })
   if (numberingOk && seriesOk && problems.length === 0 && lotteryLiabilityCents(p) > p.budgetCents) {
-    problems.push({ field: 'budgetCents', rule: 'LOT-4', message: `the prize structure can cost up to ${lotteryLiabilityCents(p)}, over the draw budget (${p.budgetCents})` })
+    problems.push({
+      field: 'budgetCents',
+      rule: 'LOT-4',
+      message: `the prize structure can cost up to ${lotteryLiabilityCents(p)}, over the draw budget (${p.budgetCents})`,
+    })
   }
   return problems
 }
 
 /** LOT-22: what is handed over for a prize in goods or in kind; null for a cash prize. */
 export function lotteryPrizeGoods(p: Pick<LotteryPrize, 'kind' | 'goods' | 'name'>): string | null {
-  return (p.kind ?? 'cash') === 'cash' ? null : p.goods?.description ?? p.name
+  return (p.kind ?? 'cash') === 'cash' ? null : (p.goods?.description ?? p.name)
 }
 
 /** PRM-2 / PRM-10: what a raffle prize pays in cash, and the goods line of the register (null for cash). */
 export function rafflePrizeWon(p: RafflePrize): { prize: WonPrize; goods: string | null } {
-  return { prize: { code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 }, goods: p.kind === 'cash' ? null : `${p.name}: ${p.description}` }
+  return {
+    prize: { code: p.code, name: p.name, amountCents: p.kind === 'cash' ? p.valueCents : 0 },
+    goods: p.kind === 'cash' ? null : `${p.name}: ${p.description}`,
+  }
 }
 
 /** LOT-22 / PRM-11: what a prize is and where it comes from. */
 function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number, problems: PlanProblem[]): void {
-  if (prize.source !== undefined && !['operator', 'sponsor', 'expired-promotion'].includes(prize.source)) problems.push({ field: `${f}.source`, rule: 'LOT-22', message: 'source must be operator, sponsor or expired-promotion' })
-  if (prize.source === 'expired-promotion') problems.push({ field: `${f}.source`, rule: 'LOT-22', message: 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (PRM-11)' })
+  if (prize.source !== undefined && !['operator', 'sponsor', 'expired-promotion'].includes(prize.source))
+    problems.push({
+      field: `${f}.source`,
+      rule: 'LOT-22',
+      message: 'source must be operator, sponsor or expired-promotion',
+    })
+  if (prize.source === 'expired-promotion')
+    problems.push({
+      field: `${f}.source`,
+      rule: 'LOT-22',
+      message:
+        'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (PRM-11)',
+    })
   const kind = prize.kind ?? 'cash'
-  if (!['cash', 'goods', 'in-kind'].includes(kind)) { problems.push({ field: `${f}.kind`, rule: 'LOT-22', message: 'prize kind must be cash, goods or in-kind' }); return }
+  if (!['cash', 'goods', 'in-kind'].includes(kind)) {
+    problems.push({ field: `${f}.kind`, rule: 'LOT-22', message: 'prize kind must be cash, goods or in-kind' })
+    return
+  }
   if (kind === 'cash') {
     if (prize.goods) problems.push({ field: `${f}.goods`, rule: 'LOT-22', message: 'a cash prize has no goods' })
     return
   }
   const g = prize.goods
-  if (!g || typeof g !== 'object') { problems.push({ field: `${f}.goods`, rule: 'LOT-22', message: 'a prize in goods or in kind needs its description and backing documents' }); return }
+  if (!g || typeof g !== 'object') {
+    problems.push({
+      field: `${f}.goods`,
+      rule: 'LOT-22',
+      message: 'a prize in goods or in kind needs its description and backing documents',
+    })
+    return
+  }
   requireText(g.description, `${f}.goods.description`, 'LOT-22', problems)
-  if (g.class === 'real-estate') problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
-  else if (g.class !== 'movable' && g.class !== 'registrable') problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'goods class must be movable or registrable' })
+  if (g.class === 'real-estate')
+    problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
+  else if (g.class !== 'movable' && g.class !== 'registrable')
+    problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'goods class must be movable or registrable' })
   const text = (x: unknown) => typeof x === 'string' && x.trim().length > 0 && x.length <= 120
   const invoiced = text(g.invoiceRef)
   const committed = text(g.commitmentRef) && text(g.supplierCertificateRef)
-  if (g.class === 'movable' && !invoiced) problems.push({ field: `${f}.goods.invoiceRef`, rule: 'LOT-22', message: 'goods and in-kind prizes are backed by an invoice' })
+  if (g.class === 'movable' && !invoiced)
+    problems.push({
+      field: `${f}.goods.invoiceRef`,
+      rule: 'LOT-22',
+      message: 'goods and in-kind prizes are backed by an invoice',
+    })
   if (g.class === 'registrable' && !invoiced && !committed) {
-    problems.push({ field: `${f}.goods.invoiceRef`, rule: 'LOT-22', message: 'a registrable good is backed by an invoice, or by a commitment document with the supplier\'s original certificate' })
+    problems.push({
+      field: `${f}.goods.invoiceRef`,
+      rule: 'LOT-22',
+      message:
+        "a registrable good is backed by an invoice, or by a commitment document with the supplier's original certificate",
+    })
   }
   // A good cannot be split among the fractions of a ticket (LOT-25: prizes are indivisible), so a plan with goods
   // sells whole tickets only.
-  if (Number.isInteger(fractions) && fractions > 1) problems.push({ field: `${f}.kind`, rule: 'LOT-25', message: `a prize in goods cannot be split into ${fractions} fractions; sell whole tickets (fractions 1)` })
+  if (Number.isInteger(fractions) && fractions > 1)
+    problems.push({
+      field: `${f}.kind`,
+      rule: 'LOT-25',
+      message: `a prize in goods cannot be split into ${fractions} fractions; sell whole tickets (fractions 1)`,
+    })
 }
 
 export function parseLotteryPlan(input: LotteryPlanInput): LotteryPlan {
@@ -385,7 +536,14 @@ export function parseLotteryPlan(input: LotteryPlanInput): LotteryPlan {
 }
 
 export function normalizeRafflePlan(input: RafflePlanInput): RafflePlan {
-  return { ...input, authorisationRef: input.authorisationRef ?? null, communicationRef: input.communicationRef ?? null, drawDevice: input.drawDevice ?? null, successive: input.successive ?? false, drawAmong: input.drawAmong ?? 'sold' }
+  return {
+    ...input,
+    authorisationRef: input.authorisationRef ?? null,
+    communicationRef: input.communicationRef ?? null,
+    drawDevice: input.drawDevice ?? null,
+    successive: input.successive ?? false,
+    drawAmong: input.drawAmong ?? 'sold',
+  }
 }
 
 /** Whether a raffle or tombola is exempt from authorisation (PRM-4). */
@@ -397,33 +555,56 @@ export function isPrm4Exempt(p: Pick<RafflePlan, 'kind' | 'nonProfit' | 'prizes'
 /** Every problem of a raffle, tombola or promotional draw plan (PRM-1 to PRM-10, CFG-44). */
 export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   const problems: PlanProblem[] = []
-  if (!['raffle', 'tombola', 'promotional'].includes(p.kind)) problems.push({ field: 'kind', rule: 'PRM-1', message: 'kind must be raffle, tombola or promotional' })
+  if (!['raffle', 'tombola', 'promotional'].includes(p.kind))
+    problems.push({ field: 'kind', rule: 'PRM-1', message: 'kind must be raffle, tombola or promotional' })
   requireText(p.organiser, 'organiser', 'CFG-44', problems)
   requireText(p.name, 'name', 'CFG-44', problems)
   requireText(p.drawPlace, 'drawPlace', 'CFG-44', problems)
   requireText(p.paymentPlace, 'paymentPlace', 'CFG-44', problems)
   requireText(p.currency, 'currency', 'CFG-44', problems, 3)
-  if (typeof p.gameCode !== 'string' || !/^[A-Z0-9]{1,16}$/.test(p.gameCode)) problems.push({ field: 'gameCode', rule: 'CFG-44', message: 'gameCode must be 1 to 16 capital letters or digits' })
+  if (typeof p.gameCode !== 'string' || !/^[A-Z0-9]{1,16}$/.test(p.gameCode))
+    problems.push({ field: 'gameCode', rule: 'CFG-44', message: 'gameCode must be 1 to 16 capital letters or digits' })
   requireInt(p.drawNumber, 'drawNumber', 'CFG-44', 1, 99_999_999, problems)
-  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual') problems.push({ field: 'drawMethod', rule: 'CFG-44', message: 'drawMethod must be rng or manual' })
+  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual')
+    problems.push({ field: 'drawMethod', rule: 'CFG-44', message: 'drawMethod must be rng or manual' })
   if (p.drawMethod === 'manual') requireText(p.drawDevice, 'drawDevice', 'CFG-44', problems, 120)
-  if (p.drawAmong !== 'sold' && p.drawAmong !== 'issued') problems.push({ field: 'drawAmong', rule: 'PRM-1', message: 'drawAmong must be sold or issued' })
+  if (p.drawAmong !== 'sold' && p.drawAmong !== 'issued')
+    problems.push({ field: 'drawAmong', rule: 'PRM-1', message: 'drawAmong must be sold or issued' })
   // PRM-1 / PRM-2: a raffle or tómbola is drawn among the BUYERS of its tickets; drawing among every issued number would
   // let an unsold winning number leave the organiser the prize. Only a free promotional draw (PRM-7, PRM-8), whose
   // numbers are all handed out, may draw among every issued number.
-  else if (p.drawAmong === 'issued' && p.kind !== 'promotional') problems.push({ field: 'drawAmong', rule: 'PRM-1', message: `a ${p.kind} is drawn among the tickets sold, not among every issued number` })
+  else if (p.drawAmong === 'issued' && p.kind !== 'promotional')
+    problems.push({
+      field: 'drawAmong',
+      rule: 'PRM-1',
+      message: `a ${p.kind} is drawn among the tickets sold, not among every issued number`,
+    })
   const classes = p.kind === 'promotional' ? ['promotional'] : ['benefica', 'utilidad-publica', 'interes-particular']
-  if (!classes.includes(p.classification)) problems.push({ field: 'classification', rule: 'PRM-5', message: `classification must be one of ${classes.join(', ')}` })
+  if (!classes.includes(p.classification))
+    problems.push({
+      field: 'classification',
+      rule: 'PRM-5',
+      message: `classification must be one of ${classes.join(', ')}`,
+    })
   checkStaff(p.staff, problems)
   checkPlanDates(p, problems)
   const numberingOk = checkNumbering(p.numbering, problems, 'PRM-1')
   const priceOk = requireInt(p.ticketPriceCents, 'ticketPriceCents', 'PRM-1', 0, 1_000_000_000, problems)
   if (p.kind === 'promotional') {
     // PRM-7 / PRM-8: free participation, no surcharge; an individual prior communication for each activity.
-    if (priceOk && p.ticketPriceCents !== 0) problems.push({ field: 'ticketPriceCents', rule: 'PRM-8', message: 'a promotional draw is free: participation may cost nothing' })
+    if (priceOk && p.ticketPriceCents !== 0)
+      problems.push({
+        field: 'ticketPriceCents',
+        rule: 'PRM-8',
+        message: 'a promotional draw is free: participation may cost nothing',
+      })
     requireText(p.communicationRef, 'communicationRef', 'PRM-8', problems, 120)
   } else if (priceOk && p.ticketPriceCents === 0) {
-    problems.push({ field: 'ticketPriceCents', rule: 'PRM-1', message: 'raffle and tombola tickets have a single fixed price' })
+    problems.push({
+      field: 'ticketPriceCents',
+      rule: 'PRM-1',
+      message: 'raffle and tombola tickets have a single fixed price',
+    })
   }
   if (!Array.isArray(p.prizes) || p.prizes.length === 0) {
     problems.push({ field: 'prizes', rule: 'PRM-1', message: 'the plan needs at least one prize' })
@@ -433,33 +614,65 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   let total = 0
   p.prizes.forEach((prize, i) => {
     const f = `prizes[${i}]`
-    if (typeof prize.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(prize.code) || codes.has(prize.code)) problems.push({ field: `${f}.code`, rule: 'PRM-1', message: 'prize codes are 1 to 8 letters or digits, each once' })
+    if (typeof prize.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(prize.code) || codes.has(prize.code))
+      problems.push({
+        field: `${f}.code`,
+        rule: 'PRM-1',
+        message: 'prize codes are 1 to 8 letters or digits, each once',
+      })
     codes.add(prize.code)
     requireText(prize.name, `${f}.name`, 'PRM-1', problems, 80)
     requireText(prize.description, `${f}.description`, 'PRM-1', problems)
     requireText(prize.depositPlace, `${f}.depositPlace`, 'PRM-6', problems)
     requireText(prize.invoiceRef, `${f}.invoiceRef`, 'PRM-6', problems, 120)
-    if (requireInt(prize.valueCents, `${f}.valueCents`, 'PRM-3', 1, Number.MAX_SAFE_INTEGER, problems)) total += prize.valueCents
-    if (!['goods', 'service', 'cash'].includes(prize.kind)) problems.push({ field: `${f}.kind`, rule: 'PRM-1', message: 'prize kind must be goods, service or cash' })
-    if (prize.kind === 'cash' && p.kind !== 'promotional') problems.push({ field: `${f}.kind`, rule: 'PRM-1', message: 'raffles and tombolas give goods or services, not cash' })
+    if (requireInt(prize.valueCents, `${f}.valueCents`, 'PRM-3', 1, Number.MAX_SAFE_INTEGER, problems))
+      total += prize.valueCents
+    if (!['goods', 'service', 'cash'].includes(prize.kind))
+      problems.push({ field: `${f}.kind`, rule: 'PRM-1', message: 'prize kind must be goods, service or cash' })
+    if (prize.kind === 'cash' && p.kind !== 'promotional')
+      problems.push({
+        field: `${f}.kind`,
+        rule: 'PRM-1',
+        message: 'raffles and tombolas give goods or services, not cash',
+      })
     // PRM-10: cash prizes are deposited in a bank; the place alone ("en el banco") proves nothing, the bank's slip does.
     if (prize.kind === 'cash') requireText(prize.bankDepositRef, `${f}.bankDepositRef`, 'PRM-10', problems, 120)
-    if (prize.source === 'expired-promotion') problems.push({ field: `${f}.source`, rule: 'PRM-11', message: 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes' })
+    if (prize.source === 'expired-promotion')
+      problems.push({
+        field: `${f}.source`,
+        rule: 'PRM-11',
+        message:
+          'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes',
+      })
     const deadline = p.kind === 'promotional' ? p.drawAt : p.salesStartAt
     if (typeof prize.depositedAt !== 'string' || !Number.isFinite(Date.parse(prize.depositedAt))) {
-      problems.push({ field: `${f}.depositedAt`, rule: p.kind === 'promotional' ? 'PRM-10' : 'PRM-6', message: 'the date the prize was deposited is required' })
+      problems.push({
+        field: `${f}.depositedAt`,
+        rule: p.kind === 'promotional' ? 'PRM-10' : 'PRM-6',
+        message: 'the date the prize was deposited is required',
+      })
     } else if (Number.isFinite(Date.parse(deadline)) && Date.parse(prize.depositedAt) > Date.parse(deadline)) {
       problems.push({
-        field: `${f}.depositedAt`, rule: p.kind === 'promotional' ? 'PRM-10' : 'PRM-6',
-        message: p.kind === 'promotional' ? 'prizes must be acquired and deposited before the draw' : 'prizes must be owned and on public view before ticket sales start',
+        field: `${f}.depositedAt`,
+        rule: p.kind === 'promotional' ? 'PRM-10' : 'PRM-6',
+        message:
+          p.kind === 'promotional'
+            ? 'prizes must be acquired and deposited before the draw'
+            : 'prizes must be owned and on public view before ticket sales start',
       })
     }
   })
-  if (numberingOk && p.prizes.length > numberCount(p.numbering)) problems.push({ field: 'prizes', rule: 'PRM-1', message: 'more prizes than tickets' })
+  if (numberingOk && p.prizes.length > numberCount(p.numbering))
+    problems.push({ field: 'prizes', rule: 'PRM-1', message: 'more prizes than tickets' })
   if (p.kind !== 'promotional' && numberingOk && priceOk && numberCount(p.numbering) * p.ticketPriceCents < total) {
-    problems.push({ field: 'ticketPriceCents', rule: 'PRM-3', message: `the tickets issued are worth ${numberCount(p.numbering) * p.ticketPriceCents}, less than the prizes (${total})` })
+    problems.push({
+      field: 'ticketPriceCents',
+      rule: 'PRM-3',
+      message: `the tickets issued are worth ${numberCount(p.numbering) * p.ticketPriceCents}, less than the prizes (${total})`,
+    })
   }
-  if (p.kind !== 'promotional' && !isPrm4Exempt(p)) requireText(p.authorisationRef, 'authorisationRef', 'PRM-4', problems, 120)
+  if (p.kind !== 'promotional' && !isPrm4Exempt(p))
+    requireText(p.authorisationRef, 'authorisationRef', 'PRM-4', problems, 120)
   return problems
 }
 
@@ -485,7 +698,11 @@ export interface WonPrize {
  * @example
  * lotteryPrizesFor(plan, { P1: 4217 }, 4218) // [{ code: 'A1', name: 'Aproximación', amountCents: ... }]
  */
-export function lotteryPrizesFor(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>, winning: Readonly<Record<string, number>>, number: number): WonPrize[] {
+export function lotteryPrizesFor(
+  plan: Pick<LotteryPlan, 'prizes' | 'numbering'>,
+  winning: Readonly<Record<string, number>>,
+  number: number,
+): WonPrize[] {
   const out: WonPrize[] = []
   const width = plan.numbering.digits
   for (const p of plan.prizes) {
@@ -502,7 +719,11 @@ export function lotteryPrizesFor(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>
     }
     if (!won) continue
     const goods = lotteryPrizeGoods(p)
-    out.push(goods === null ? { code: p.code, name: p.name, amountCents: p.amountCents } : { code: p.code, name: p.name, amountCents: 0, goods })
+    out.push(
+      goods === null
+        ? { code: p.code, name: p.name, amountCents: p.amountCents }
+        : { code: p.code, name: p.name, amountCents: 0, goods },
+    )
   }
   return out
 }
@@ -511,29 +732,54 @@ export function lotteryPrizesFor(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>
  * Every number that wins something, with its prizes, by enumerating the rules (never the whole range unless a
  * rule reaches it). Ascending by number.
  */
-export function lotteryWinningNumbers(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>, winning: Readonly<Record<string, number>>): Array<{ number: number; prizes: WonPrize[] }> {
+export function lotteryWinningNumbers(
+  plan: Pick<LotteryPlan, 'prizes' | 'numbering'>,
+  winning: Readonly<Record<string, number>>,
+): Array<{ number: number; prizes: WonPrize[] }> {
   const { from, to, digits } = plan.numbering
   const candidates = new Set<number>()
   for (const p of plan.prizes) {
     const r = p.rule
-    if (r.type === 'exact') { if (winning[p.code] !== undefined) candidates.add(winning[p.code]); continue }
+    if (r.type === 'exact') {
+      if (winning[p.code] !== undefined) candidates.add(winning[p.code])
+      continue
+    }
     const s = winning[r.of]
     if (s === undefined) continue
-    if (r.type === 'approximation') for (let d = 1; d <= r.distance; d++) { candidates.add(s - d); candidates.add(s + d) }
-    else if (r.type === 'ending') { const m = 10 ** r.digits; for (let x = from + ((((s % m) - from) % m) + m) % m; x <= to; x += m) candidates.add(x) }
-    else if (r.type === 'progression') { for (let x = from + ((((s - from) % r.step) + r.step) % r.step); x <= to; x += r.step) candidates.add(x) }
-    else { const m = 10 ** (digits - r.digits); const start = Math.floor(s / m) * m; for (let x = start; x < start + m; x++) candidates.add(x) }
+    if (r.type === 'approximation')
+      for (let d = 1; d <= r.distance; d++) {
+        candidates.add(s - d)
+        candidates.add(s + d)
+      }
+    else if (r.type === 'ending') {
+      const m = 10 ** r.digits
+      for (let x = from + (((((s % m) - from) % m) + m) % m); x <= to; x += m) candidates.add(x)
+    } else if (r.type === 'progression') {
+      for (let x = from + ((((s - from) % r.step) + r.step) % r.step); x <= to; x += r.step) candidates.add(x)
+    } else {
+      const m = 10 ** (digits - r.digits)
+      const start = Math.floor(s / m) * m
+      for (let x = start; x < start + m; x++) candidates.add(x)
+    }
   }
-  return [...candidates].filter((x) => x >= from && x <= to).sort((a, b) => a - b)
+  return [...candidates]
+    .filter((x) => x >= from && x <= to)
+    .sort((a, b) => a - b)
     .map((number) => ({ number, prizes: lotteryPrizesFor(plan, winning, number) }))
     .filter((x) => x.prizes.length > 0)
 }
 
 /** Assigns the exact prizes their winning numbers from the values drawn (1-based positions in the numbering). */
-export function exactWinners(plan: Pick<LotteryPlan, 'prizes' | 'numbering'>, values: readonly number[]): Record<string, number> {
+export function exactWinners(
+  plan: Pick<LotteryPlan, 'prizes' | 'numbering'>,
+  values: readonly number[],
+): Record<string, number> {
   const exact = plan.prizes.filter((p) => p.rule.type === 'exact')
-  if (values.length < exact.length) throw new DomainError('VALIDATION_FAILED', `${exact.length} numbers are needed, ${values.length} given`)
+  if (values.length < exact.length)
+    throw new DomainError('VALIDATION_FAILED', `${exact.length} numbers are needed, ${values.length} given`)
   const out: Record<string, number> = {}
-  exact.forEach((p, i) => { out[p.code] = plan.numbering.from + values[i] - 1 })
+  exact.forEach((p, i) => {
+    out[p.code] = plan.numbering.from + values[i] - 1
+  })
   return out
 }

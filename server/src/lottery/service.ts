@@ -31,17 +31,68 @@ export type { LotteryResult } from './settlement.ts'
 
 export function createLotteryService(deps: LotteryDeps) {
   const ctx = createLotteryContext(deps)
-  const { createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice } = createIssueUseCases(ctx)
-  const { sellRaffleTickets, sellRaffleTicketsWithin, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, getProof, recordIncident } = createDrawUseCases(ctx, getDraw)
+  const {
+    createLottery,
+    createRaffle,
+    getDraw,
+    listDraws,
+    printRun,
+    printRunPdf,
+    distribute,
+    register,
+    recordReturn,
+    reportLostStolen,
+    lostStolenNotice,
+  } = createIssueUseCases(ctx)
+  const {
+    sellRaffleTickets,
+    sellRaffleTicketsWithin,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterNumber,
+    postpone,
+    getProof,
+    recordIncident,
+  } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
 
   return {
     /** Whether a scanned code is a lottery or raffle ticket (kind `T`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.T.'),
-    createLottery, createRaffle, getDraw, listDraws, printRun, printRunPdf, distribute, register, recordReturn, reportLostStolen, lostStolenNotice,
-    sellRaffleTickets, sellRaffleTicketsWithin, closeSales, participationFile, recordBeacon, drawRng, enterNumber, postpone, settle, getProof, recordIncident, extracto, acta, extractoPdf, actaPdf,
-    validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
+    createLottery,
+    createRaffle,
+    getDraw,
+    listDraws,
+    printRun,
+    printRunPdf,
+    distribute,
+    register,
+    recordReturn,
+    reportLostStolen,
+    lostStolenNotice,
+    sellRaffleTickets,
+    sellRaffleTicketsWithin,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterNumber,
+    postpone,
+    settle,
+    getProof,
+    recordIncident,
+    extracto,
+    acta,
+    extractoPdf,
+    actaPdf,
+    validate: (code: string) => validate(code),
+    pay,
+    unclaimed,
+    disposeUnclaimed,
+    prizeRegister,
   }
 }
 

@@ -14,7 +14,10 @@ import { markLotterySettled } from './store.ts'
 export type { LotteryResult } from './context.ts'
 
 /** @param lostStolenNotice the public list of lost and stolen ranges (issue.ts), printed in the extracto. */
-export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: (drawId: string) => Promise<LostStolenNotice>) {
+export function createSettlementUseCases(
+  ctx: LotteryContext,
+  lostStolenNotice: (drawId: string) => Promise<LostStolenNotice>,
+) {
   const { db, now, scope, planOf, loadDraw, ranges, ticketsInPlay } = ctx
 
   /** Settles: the winning numbers of every prize and what the tickets in play may claim. */
@@ -22,22 +25,45 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
     return db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
-      if (row.status !== 'drawn') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
+      if (row.status !== 'drawn')
+        throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
       const drawn = JSON.parse(row.balls!) as number[]
       const out = await ranges(tx, drawId)
       let result: LotteryResult
       if (isRaffle(plan)) {
         const winning: Record<string, number> = {}
-        plan.prizes.forEach((p, i) => { winning[p.code] = drawn[i] })
+        plan.prizes.forEach((p, i) => {
+          winning[p.code] = drawn[i]
+        })
         const sold = new Set(await ticketsInPlay(tx, row, plan))
         const prizes = plan.prizes.map((p, i) => {
           // drawAmong 'issued': a number nobody bought leaves its prize void (desierto), kept by the organiser.
           const inPlay = sold.has(formatNumber(drawn[i], plan.numbering)) ? 1 : 0
-          return { code: p.code, name: p.name, rule: inPlay ? `boleto extraido n.º ${i + 1}` : `boleto extraido n.º ${i + 1}: no vendido, premio desierto`, numbers: [drawn[i]], numbersCount: 1, amountPerTicketCents: p.kind === 'cash' ? p.valueCents : 0, amountPerFractionCents: p.kind === 'cash' ? p.valueCents : 0, ticketsInPlay: inPlay, liabilityCents: inPlay * p.valueCents, goods: p.kind === 'cash' ? null : p.description }
+          return {
+            code: p.code,
+            name: p.name,
+            rule: inPlay ? `boleto extraido n.º ${i + 1}` : `boleto extraido n.º ${i + 1}: no vendido, premio desierto`,
+            numbers: [drawn[i]],
+            numbersCount: 1,
+            amountPerTicketCents: p.kind === 'cash' ? p.valueCents : 0,
+            amountPerFractionCents: p.kind === 'cash' ? p.valueCents : 0,
+            ticketsInPlay: inPlay,
+            liabilityCents: inPlay * p.valueCents,
+            goods: p.kind === 'cash' ? null : p.description,
+          }
         })
-        result = { winning, drawn, ticketsInPlay: Number(row.entries_count), liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0), prizes }
+        result = {
+          winning,
+          drawn,
+          ticketsInPlay: Number(row.entries_count),
+          liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0),
+          prizes,
+        }
       } else {
-        const winning = exactWinners(plan, drawn.map((n) => n - plan.numbering.from + 1))
+        const winning = exactWinners(
+          plan,
+          drawn.map((n) => n - plan.numbering.from + 1),
+        )
         const numbers = lotteryWinningNumbers(plan, winning)
         result = { winning, drawn, ticketsInPlay: Number(row.entries_count), liabilityCents: 0, prizes: [] }
         for (const p of plan.prizes) {
@@ -47,8 +73,15 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
           const liability = inPlay * p.amountCents
           result.liabilityCents += liability
           result.prizes.push({
-            code: p.code, name: p.name, rule: describeRule(p.rule, plan), numbers: nums.length <= 50 ? nums : null, numbersCount: nums.length,
-            amountPerTicketCents: p.amountCents, amountPerFractionCents: p.amountCents / plan.fractions, ticketsInPlay: inPlay, liabilityCents: liability,
+            code: p.code,
+            name: p.name,
+            rule: describeRule(p.rule, plan),
+            numbers: nums.length <= 50 ? nums : null,
+            numbersCount: nums.length,
+            amountPerTicketCents: p.amountCents,
+            amountPerFractionCents: p.amountCents / plan.fractions,
+            ticketsInPlay: inPlay,
+            liabilityCents: liability,
             // LOT-22: a prize in goods is handed over; its value stays in the liability (the budget) but no cash is due.
             goods: lotteryPrizeGoods(p),
           })
@@ -56,7 +89,22 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
       }
       const at = now()
       await markLotterySettled(tx, drawId, JSON.stringify(result), at)
-      await appendJournal(tx, { at, type: `${row.product}.settled`, scope: scope(row), payload: { drawId, winning: result.winning, liabilityCents: result.liabilityCents, prizes: result.prizes.map((p) => ({ code: p.code, numbersCount: p.numbersCount, ticketsInPlay: p.ticketsInPlay, liabilityCents: p.liabilityCents })) } })
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.settled`,
+        scope: scope(row),
+        payload: {
+          drawId,
+          winning: result.winning,
+          liabilityCents: result.liabilityCents,
+          prizes: result.prizes.map((p) => ({
+            code: p.code,
+            numbersCount: p.numbersCount,
+            ticketsInPlay: p.ticketsInPlay,
+            liabilityCents: p.liabilityCents,
+          })),
+        },
+      })
       return result
     })
   }
@@ -65,19 +113,42 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
 
   async function extracto(drawId: string) {
     const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
+    if (row.status !== 'settled')
+      throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
     const plan = planOf(row)
     const result = JSON.parse(row.result!) as LotteryResult
     const blocked = await lostStolenNotice(drawId)
     return {
-      title: 'Extracto oficial de resultados', product: row.product, kind: plan.kind, institution: isRaffle(plan) ? plan.organiser : plan.institution, name: plan.name,
-      drawId, drawNumber: plan.drawNumber, issue: isRaffle(plan) ? null : plan.issue, drawAt: plan.drawAt, drawPlace: plan.drawPlace, drawMethod: plan.drawMethod, drawDevice: plan.drawDevice,
-      numbering: plan.numbering, series: isRaffle(plan) ? 1 : plan.series, fractions: isRaffle(plan) ? 1 : plan.fractions, currency: plan.currency,
+      title: 'Extracto oficial de resultados',
+      product: row.product,
+      kind: plan.kind,
+      institution: isRaffle(plan) ? plan.organiser : plan.institution,
+      name: plan.name,
+      drawId,
+      drawNumber: plan.drawNumber,
+      issue: isRaffle(plan) ? null : plan.issue,
+      drawAt: plan.drawAt,
+      drawPlace: plan.drawPlace,
+      drawMethod: plan.drawMethod,
+      drawDevice: plan.drawDevice,
+      numbering: plan.numbering,
+      series: isRaffle(plan) ? 1 : plan.series,
+      fractions: isRaffle(plan) ? 1 : plan.fractions,
+      currency: plan.currency,
       winning: Object.fromEntries(Object.entries(result.winning).map(([k, v]) => [k, formatNumber(v, plan.numbering)])),
-      prizes: result.prizes.map((p) => ({ ...p, numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null })),
-      ticketsInPlay: result.ticketsInPlay, participationSha256: row.participation_sha256, lostStolen: blocked.ranges,
+      prizes: result.prizes.map((p) => ({
+        ...p,
+        numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null,
+      })),
+      ticketsInPlay: result.ticketsInPlay,
+      participationSha256: row.participation_sha256,
+      lostStolen: blocked.ranges,
       proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
-      claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, publishedAt: row.settled_at, timeZone: ctx.zoneOf(plan),
+      claimDeadline: plan.claimDeadline,
+      paymentPlace: plan.paymentPlace,
+      legend: AJ_LEGEND,
+      publishedAt: row.settled_at,
+      timeZone: ctx.zoneOf(plan),
     }
   }
 
@@ -85,24 +156,44 @@ export function createSettlementUseCases(ctx: LotteryContext, lostStolenNotice: 
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
-    for await (const r of readJournal(db, { scopePrefix: scope(row) })) events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    for await (const r of readJournal(db, { scopePrefix: scope(row) }))
+      events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
     const rs = await ranges(db, drawId)
     const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
-      title: 'Acta del sorteo', product: row.product, drawId, status: row.status, plan, timeZone: ctx.zoneOf(plan),
+      title: 'Acta del sorteo',
+      product: row.product,
+      drawId,
+      status: row.status,
+      plan,
+      timeZone: ctx.zoneOf(plan),
       liabilityCents: isRaffle(plan) ? plan.prizes.reduce((s, p) => s + p.valueCents, 0) : lotteryLiabilityCents(plan),
-      ranges: rs, participation: row.participation_sha256 ? {
-        closedAt: row.closed_at, ticketsInPlay: Number(row.entries_count), sha256: row.participation_sha256, salesDigest: row.sales_digest,
-        beaconRound: facts?.beaconRound ?? null, beacon: facts?.beacon ?? null, externalEntropy: facts?.externalEntropy ?? null,
-      } : null,
-      drawn: row.balls ? (JSON.parse(row.balls) as number[]).map((n) => formatNumber(n, plan.numbering)) : [], drawnAt: row.drawn_at,
-      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null, commitment: row.commitment,
+      ranges: rs,
+      participation: row.participation_sha256
+        ? {
+            closedAt: row.closed_at,
+            ticketsInPlay: Number(row.entries_count),
+            sha256: row.participation_sha256,
+            salesDigest: row.sales_digest,
+            beaconRound: facts?.beaconRound ?? null,
+            beacon: facts?.beacon ?? null,
+            externalEntropy: facts?.externalEntropy ?? null,
+          }
+        : null,
+      drawn: row.balls ? (JSON.parse(row.balls) as number[]).map((n) => formatNumber(n, plan.numbering)) : [],
+      drawnAt: row.drawn_at,
+      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+      commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
-      incidents: events.filter((e) => e.type.endsWith('.incident')).map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      incidents: events
+        .filter((e) => e.type.endsWith('.incident'))
+        .map((e) => ({ at: e.at, note: String(e.payload.note) })),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },
       signatures: [
         { role: isRaffle(plan) ? 'Organizador' : 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
-        { role: 'Director del Sorteo', name: plan.staff.director }, { role: 'Moderador', name: plan.staff.moderator }, { role: 'Notario de Fe Pública', name: plan.staff.notary },
+        { role: 'Director del Sorteo', name: plan.staff.director },
+        { role: 'Moderador', name: plan.staff.moderator },
+        { role: 'Notario de Fe Pública', name: plan.staff.notary },
       ],
     }
   }

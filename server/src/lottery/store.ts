@@ -10,29 +10,66 @@ import type { DrawRow } from '../lotto/store.ts'
 /** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
 export type LotteryDrawRow = DrawRow & { product: 'lottery' | 'raffle' }
 
-export interface RangeRow { id: string; kind: 'returned' | 'lost' | 'stolen'; from_number: number; to_number: number; series_from: number; series_to: number; quantity: number; details: string; created_at: string; after_close: number }
+export interface RangeRow {
+  id: string
+  kind: 'returned' | 'lost' | 'stolen'
+  from_number: number
+  to_number: number
+  series_from: number
+  series_to: number
+  quantity: number
+  details: string
+  created_at: string
+  after_close: number
+}
 
 // ------------------------------------------------------------------------------------------ draws
 
 /** The draw as stored (numbers not normalised): validation reads it this way. */
 export function lotteryDrawRow(tx: Sql, drawId: string): Promise<LotteryDrawRow | undefined> {
-  return tx.get<LotteryDrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product IN ('lottery', 'raffle')", [drawId])
+  return tx.get<LotteryDrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product IN ('lottery', 'raffle')", [
+    drawId,
+  ])
 }
 
 export async function lotteryDrawById(tx: Sql, drawId: string): Promise<LotteryDrawRow | undefined> {
   const row = await lotteryDrawRow(tx, drawId)
-  return row ? { ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents), beacon_round: row.beacon_round === null ? null : Number(row.beacon_round) } : undefined
+  return row
+    ? {
+        ...row,
+        draw_no: Number(row.draw_no),
+        price_cents: Number(row.price_cents),
+        beacon_round: row.beacon_round === null ? null : Number(row.beacon_round),
+      }
+    : undefined
 }
 
 /** Ids of the draws of one product, or of both, by creation time. */
 export async function lotteryDrawIds(tx: Sql, product?: 'lottery' | 'raffle'): Promise<string[]> {
-  const rows = await tx.all<{ id: string }>(`SELECT id FROM lottery_draws WHERE product IN (${product ? '?' : "'lottery', 'raffle'"}) ORDER BY created_at`, product ? [product] : [])
+  const rows = await tx.all<{ id: string }>(
+    `SELECT id FROM lottery_draws WHERE product IN (${product ? '?' : "'lottery', 'raffle'"}) ORDER BY created_at`,
+    product ? [product] : [],
+  )
   return rows.map((r) => r.id)
 }
 
 export interface NewLotteryDraw {
-  id: string; product: 'lottery' | 'raffle'; gameCode: string; drawNo: number; planJson: string; currency: string; priceCents: number; salesStartAt: string
-  salesCloseAt: string; drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedSealed: string; entropySource: string; createdAt: string
+  id: string
+  product: 'lottery' | 'raffle'
+  gameCode: string
+  drawNo: number
+  planJson: string
+  currency: string
+  priceCents: number
+  salesStartAt: string
+  salesCloseAt: string
+  drawAt: string
+  claimDeadline: string
+  drawMethod: string
+  commitment: string
+  seedSealed: string
+  entropySource: string
+  createdAt: string
 }
 
 /** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
@@ -40,39 +77,97 @@ export async function insertLotteryDraw(tx: Sql, d: NewLotteryDraw): Promise<voi
   await tx.run(
     `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
          VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
-    [d.id, d.product, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedSealed, d.entropySource, d.createdAt],
+    [
+      d.id,
+      d.product,
+      d.gameCode,
+      d.drawNo,
+      d.planJson,
+      d.currency,
+      d.priceCents,
+      d.salesStartAt,
+      d.salesCloseAt,
+      d.drawAt,
+      d.claimDeadline,
+      d.drawMethod,
+      d.commitment,
+      d.seedSealed,
+      d.entropySource,
+      d.createdAt,
+    ],
   )
 }
 
 /** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
-export async function markLotteryDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; beaconRound: number; participationSha256: string; ticketsInPlay: number; salesCents: number }): Promise<void> {
-  await tx.run(`UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId])
+export async function markLotteryDrawClosed(
+  tx: Sql,
+  drawId: string,
+  c: {
+    at: string
+    salesDigest: string
+    beaconRound: number
+    participationSha256: string
+    ticketsInPlay: number
+    salesCents: number
+  },
+): Promise<void> {
+  await tx.run(
+    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
+    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId],
+  )
 }
 
 /** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
 export async function recordLotteryBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [beaconJson, drawId])).changes === 1
+  return (
+    (
+      await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [
+        beaconJson,
+        drawId,
+      ])
+    ).changes === 1
+  )
 }
 
 /** Stores every value of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
-export async function markLotteryDrawn(tx: Sql, drawId: string, d: { drawnJson: string; at: string; beaconJson: string; seedHex: string }): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'", [d.drawnJson, d.at, d.beaconJson, d.seedHex, drawId])
+export async function markLotteryDrawn(
+  tx: Sql,
+  drawId: string,
+  d: { drawnJson: string; at: string; beaconJson: string; seedHex: string },
+): Promise<void> {
+  await tx.run(
+    "UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'",
+    [d.drawnJson, d.at, d.beaconJson, d.seedHex, drawId],
+  )
 }
 
 /** Stores the numbers entered so far; with `drawnAt` the draw is complete and marked drawn. */
-export async function recordLotteryNumbers(tx: Sql, drawId: string, drawnJson: string, drawnAt: string | null): Promise<void> {
+export async function recordLotteryNumbers(
+  tx: Sql,
+  drawId: string,
+  drawnJson: string,
+  drawnAt: string | null,
+): Promise<void> {
   const complete = drawnAt !== null
-  await tx.run(`UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`, complete ? [drawnJson, drawnAt, drawId] : [drawnJson, drawId])
+  await tx.run(
+    `UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`,
+    complete ? [drawnJson, drawnAt, drawId] : [drawnJson, drawId],
+  )
 }
 
 export async function markLotterySettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'", [resultJson, at, drawId])
+  await tx.run(
+    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
+    [resultJson, at, drawId],
+  )
 }
 
 /** Records where the unclaimed prizes went; false when that was already recorded. */
 export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [disposalJson, drawId])
+  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
+    disposalJson,
+    drawId,
+  ])
   return r.changes === 1
 }
 
@@ -80,22 +175,58 @@ export async function recordDisposal(tx: Sql, drawId: string, disposalJson: stri
 
 /** The draw's ranges of the given kinds, by creation. */
 export function rangesOfDraw(tx: Sql, drawId: string, kinds: ReadonlyArray<RangeRow['kind']>): Promise<RangeRow[]> {
-  return tx.all<RangeRow>(`SELECT * FROM lottery_ranges WHERE draw_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at, id`, [drawId, ...kinds])
+  return tx.all<RangeRow>(
+    `SELECT * FROM lottery_ranges WHERE draw_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at, id`,
+    [drawId, ...kinds],
+  )
 }
 
-export async function insertRange(tx: Sql, r: { id: string; drawId: string; kind: RangeRow['kind']; from: number; to: number; seriesFrom: number; seriesTo: number; quantity: number; detailsJson: string; createdAt: string; afterClose: boolean }): Promise<void> {
-  await tx.run('INSERT INTO lottery_ranges (id, draw_id, kind, from_number, to_number, series_from, series_to, quantity, details, created_at, after_close) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.drawId, r.kind, r.from, r.to, r.seriesFrom, r.seriesTo, r.quantity, r.detailsJson, r.createdAt, r.afterClose ? 1 : 0])
+export async function insertRange(
+  tx: Sql,
+  r: {
+    id: string
+    drawId: string
+    kind: RangeRow['kind']
+    from: number
+    to: number
+    seriesFrom: number
+    seriesTo: number
+    quantity: number
+    detailsJson: string
+    createdAt: string
+    afterClose: boolean
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO lottery_ranges (id, draw_id, kind, from_number, to_number, series_from, series_to, quantity, details, created_at, after_close) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      r.id,
+      r.drawId,
+      r.kind,
+      r.from,
+      r.to,
+      r.seriesFrom,
+      r.seriesTo,
+      r.quantity,
+      r.detailsJson,
+      r.createdAt,
+      r.afterClose ? 1 : 0,
+    ],
+  )
 }
 
 // ------------------------------------------------------------------------------------------ raffle tickets sold
 
 export async function soldNumbers(tx: Sql, drawId: string): Promise<number[]> {
-  return (await tx.all<{ number: number }>('SELECT number FROM lottery_sales WHERE draw_id = ?', [drawId])).map((r) => Number(r.number))
+  return (await tx.all<{ number: number }>('SELECT number FROM lottery_sales WHERE draw_id = ?', [drawId])).map((r) =>
+    Number(r.number),
+  )
 }
 
 export function soldTickets(tx: Sql, drawId: string): Promise<Array<{ serial: string; number: number }>> {
-  return tx.all<{ serial: string; number: number }>('SELECT serial, number FROM lottery_sales WHERE draw_id = ?', [drawId])
+  return tx.all<{ serial: string; number: number }>('SELECT serial, number FROM lottery_sales WHERE draw_id = ?', [
+    drawId,
+  ])
 }
 
 export async function isNumberSold(tx: Sql, drawId: string, number: number): Promise<boolean> {
@@ -111,25 +242,60 @@ export function insertSales(tx: Sql, rows: readonly unknown[][]): Promise<void> 
 
 /** When the ticket's prize was paid, if it was. */
 export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promise<string | undefined> {
-  return (await tx.get<{ paid_at: string }>('SELECT paid_at FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [drawId, ticketId]))?.paid_at
+  return (
+    await tx.get<{ paid_at: string }>('SELECT paid_at FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [
+      drawId,
+      ticketId,
+    ])
+  )?.paid_at
 }
 
 export interface NewLotteryPayout {
-  id: string; drawId: string | null; product: 'lottery' | 'raffle'; ticketId: string | null; amountCents: number; goodsJson: string | null; prizesJson: string
-  currency: string | null; stationId: string; cashierId: string; payeeName: string; payeeDocument: string; signatureRef: string; paidAt: string
+  id: string
+  drawId: string | null
+  product: 'lottery' | 'raffle'
+  ticketId: string | null
+  amountCents: number
+  goodsJson: string | null
+  prizesJson: string
+  currency: string | null
+  stationId: string
+  cashierId: string
+  payeeName: string
+  payeeDocument: string
+  signatureRef: string
+  paidAt: string
 }
 
 export async function insertLotteryPayout(tx: Sql, p: NewLotteryPayout): Promise<void> {
   await tx.run(
     `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [p.id, p.drawId, p.product, p.ticketId, p.amountCents, p.goodsJson, p.prizesJson, p.currency, p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.signatureRef, p.paidAt],
+    [
+      p.id,
+      p.drawId,
+      p.product,
+      p.ticketId,
+      p.amountCents,
+      p.goodsJson,
+      p.prizesJson,
+      p.currency,
+      p.stationId,
+      p.cashierId,
+      p.payeeName,
+      p.payeeDocument,
+      p.signatureRef,
+      p.paidAt,
+    ],
   )
 }
 
 /** Total paid out for a draw and the number of payouts. */
 export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCents: number; count: number }> {
-  const paid = await tx.get<{ total: number | null; n: number }>('SELECT SUM(amount_cents) AS total, COUNT(*) AS n FROM lottery_payouts WHERE draw_id = ?', [drawId])
+  const paid = await tx.get<{ total: number | null; n: number }>(
+    'SELECT SUM(amount_cents) AS total, COUNT(*) AS n FROM lottery_payouts WHERE draw_id = ?',
+    [drawId],
+  )
   return { totalCents: Number(paid?.total ?? 0), count: Number(paid?.n ?? 0) }
 }
 
@@ -150,45 +316,153 @@ export function lotteryPayouts(tx: Sql, drawId?: string): Promise<Array<Record<s
 // ------------------------------------------------------------------------------------------ issue register (issue 13 point 3)
 
 /** A printed fraction in the register: its current print run and where the paper is. */
-export interface FractionRow { number: number; series: number; fraction: number; run_no: number; status: 'printed' | 'distributed' | 'returned'; seller_id: string | null; seller_name: string | null; distributed_at: string | null; returned_at: string | null }
+export interface FractionRow {
+  number: number
+  series: number
+  fraction: number
+  run_no: number
+  status: 'printed' | 'distributed' | 'returned'
+  seller_id: string | null
+  seller_name: string | null
+  distributed_at: string | null
+  returned_at: string | null
+}
 
 /** A block of the issue: numbers from..to of series seriesFrom..seriesTo, fractions fractionFrom..fractionTo. */
-export interface FractionBlock { from: number; to: number; seriesFrom: number; seriesTo: number; fractionFrom: number; fractionTo: number }
+export interface FractionBlock {
+  from: number
+  to: number
+  seriesFrom: number
+  seriesTo: number
+  fractionFrom: number
+  fractionTo: number
+}
 
 const BLOCK = 'draw_id = ? AND number BETWEEN ? AND ? AND series BETWEEN ? AND ? AND fraction BETWEEN ? AND ?'
-const blockArgs = (drawId: string, b: FractionBlock) => [drawId, b.from, b.to, b.seriesFrom, b.seriesTo, b.fractionFrom, b.fractionTo]
+const blockArgs = (drawId: string, b: FractionBlock) => [
+  drawId,
+  b.from,
+  b.to,
+  b.seriesFrom,
+  b.seriesTo,
+  b.fractionFrom,
+  b.fractionTo,
+]
 
 /** The sealed per-issue secret that keys the fraction tags, if the draw has one. */
 export async function issueSecretOf(tx: Sql, drawId: string): Promise<string | null> {
-  return (await tx.get<{ issue_secret_sealed: string | null }>('SELECT issue_secret_sealed FROM lottery_draws WHERE id = ?', [drawId]))?.issue_secret_sealed ?? null
+  return (
+    (
+      await tx.get<{ issue_secret_sealed: string | null }>(
+        'SELECT issue_secret_sealed FROM lottery_draws WHERE id = ?',
+        [drawId],
+      )
+    )?.issue_secret_sealed ?? null
+  )
 }
 
 /** Keeps the sealed per-issue secret once; false when the draw already has one. */
 export async function setIssueSecret(tx: Sql, drawId: string, sealed: string): Promise<boolean> {
-  return (await tx.run('UPDATE lottery_draws SET issue_secret_sealed = ? WHERE id = ? AND issue_secret_sealed IS NULL', [sealed, drawId])).changes === 1
+  return (
+    (
+      await tx.run('UPDATE lottery_draws SET issue_secret_sealed = ? WHERE id = ? AND issue_secret_sealed IS NULL', [
+        sealed,
+        drawId,
+      ])
+    ).changes === 1
+  )
 }
 
 export async function lastPrintRunNo(tx: Sql, drawId: string): Promise<number> {
-  return Number((await tx.get<{ n: number | null }>('SELECT MAX(run_no) AS n FROM lottery_print_runs WHERE draw_id = ?', [drawId]))?.n ?? 0)
+  return Number(
+    (await tx.get<{ n: number | null }>('SELECT MAX(run_no) AS n FROM lottery_print_runs WHERE draw_id = ?', [drawId]))
+      ?.n ?? 0,
+  )
 }
 
-export async function insertPrintRun(tx: Sql, r: { id: string; drawId: string; runNo: number; from: number; to: number; seriesFrom: number; seriesTo: number; fractions: number; reprinted: number; reason: string | null; actorJson: string; createdAt: string }): Promise<void> {
-  await tx.run('INSERT INTO lottery_print_runs (id, draw_id, run_no, from_number, to_number, series_from, series_to, fractions_count, reprinted_count, reason, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [r.id, r.drawId, r.runNo, r.from, r.to, r.seriesFrom, r.seriesTo, r.fractions, r.reprinted, r.reason, r.actorJson, r.createdAt])
+export async function insertPrintRun(
+  tx: Sql,
+  r: {
+    id: string
+    drawId: string
+    runNo: number
+    from: number
+    to: number
+    seriesFrom: number
+    seriesTo: number
+    fractions: number
+    reprinted: number
+    reason: string | null
+    actorJson: string
+    createdAt: string
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO lottery_print_runs (id, draw_id, run_no, from_number, to_number, series_from, series_to, fractions_count, reprinted_count, reason, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      r.id,
+      r.drawId,
+      r.runNo,
+      r.from,
+      r.to,
+      r.seriesFrom,
+      r.seriesTo,
+      r.fractions,
+      r.reprinted,
+      r.reason,
+      r.actorJson,
+      r.createdAt,
+    ],
+  )
 }
 
-export function printRunsOf(tx: Sql, drawId: string): Promise<Array<{ id: string; run_no: number; from_number: number; to_number: number; series_from: number; series_to: number; fractions_count: number; reprinted_count: number; reason: string | null; actor: string; created_at: string }>> {
+export function printRunsOf(
+  tx: Sql,
+  drawId: string,
+): Promise<
+  Array<{
+    id: string
+    run_no: number
+    from_number: number
+    to_number: number
+    series_from: number
+    series_to: number
+    fractions_count: number
+    reprinted_count: number
+    reason: string | null
+    actor: string
+    created_at: string
+  }>
+> {
   return tx.all('SELECT * FROM lottery_print_runs WHERE draw_id = ? ORDER BY run_no', [drawId])
 }
 
 /** The register rows of a block, by series, number, fraction. */
 export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Promise<FractionRow[]> {
-  const rows = await tx.all<FractionRow>(`SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`, blockArgs(drawId, b))
-  return rows.map((r) => ({ ...r, number: Number(r.number), series: Number(r.series), fraction: Number(r.fraction), run_no: Number(r.run_no) }))
+  const rows = await tx.all<FractionRow>(
+    `SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`,
+    blockArgs(drawId, b),
+  )
+  return rows.map((r) => ({
+    ...r,
+    number: Number(r.number),
+    series: Number(r.series),
+    fraction: Number(r.fraction),
+    run_no: Number(r.run_no),
+  }))
 }
 
-export async function fractionOf(tx: Sql, drawId: string, number: number, series: number, fraction: number): Promise<FractionRow | undefined> {
-  const r = await tx.get<FractionRow>('SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?', [drawId, number, series, fraction])
+export async function fractionOf(
+  tx: Sql,
+  drawId: string,
+  number: number,
+  series: number,
+  fraction: number,
+): Promise<FractionRow | undefined> {
+  const r = await tx.get<FractionRow>(
+    'SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?',
+    [drawId, number, series, fraction],
+  )
   return r ? { ...r, run_no: Number(r.run_no) } : undefined
 }
 
@@ -199,40 +473,101 @@ export function insertFractions(tx: Sql, rows: readonly unknown[][]): Promise<vo
 
 /** A reprint: every already printed, not returned fraction of the block gets the new run (its earlier code is void). */
 export async function reprintFractions(tx: Sql, drawId: string, b: FractionBlock, runNo: number): Promise<number> {
-  return (await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status <> 'returned'`, [runNo, ...blockArgs(drawId, b)])).changes
+  return (
+    await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status <> 'returned'`, [
+      runNo,
+      ...blockArgs(drawId, b),
+    ])
+  ).changes
 }
 
 /** Hands the printed, undistributed fractions of a block to a seller; returns how many. */
-export async function distributeFractions(tx: Sql, drawId: string, b: FractionBlock, seller: { id: string; name: string }, at: string): Promise<number> {
-  return (await tx.run(`UPDATE lottery_fractions SET status = 'distributed', seller_id = ?, seller_name = ?, distributed_at = ? WHERE ${BLOCK} AND status = 'printed'`, [seller.id, seller.name, at, ...blockArgs(drawId, b)])).changes
+export async function distributeFractions(
+  tx: Sql,
+  drawId: string,
+  b: FractionBlock,
+  seller: { id: string; name: string },
+  at: string,
+): Promise<number> {
+  return (
+    await tx.run(
+      `UPDATE lottery_fractions SET status = 'distributed', seller_id = ?, seller_name = ?, distributed_at = ? WHERE ${BLOCK} AND status = 'printed'`,
+      [seller.id, seller.name, at, ...blockArgs(drawId, b)],
+    )
+  ).changes
 }
 
 /** Marks the printed or distributed fractions of a block returned (of one seller when `sellerId` is given). */
-export async function returnFractions(tx: Sql, drawId: string, b: FractionBlock, at: string, sellerId?: string): Promise<number> {
-  return (await tx.run(`UPDATE lottery_fractions SET status = 'returned', returned_at = ? WHERE ${BLOCK} AND status IN ('printed', 'distributed')${sellerId ? ' AND seller_id = ?' : ''}`,
-    [at, ...blockArgs(drawId, b), ...(sellerId ? [sellerId] : [])])).changes
+export async function returnFractions(
+  tx: Sql,
+  drawId: string,
+  b: FractionBlock,
+  at: string,
+  sellerId?: string,
+): Promise<number> {
+  return (
+    await tx.run(
+      `UPDATE lottery_fractions SET status = 'returned', returned_at = ? WHERE ${BLOCK} AND status IN ('printed', 'distributed')${sellerId ? ' AND seller_id = ?' : ''}`,
+      [at, ...blockArgs(drawId, b), ...(sellerId ? [sellerId] : [])],
+    )
+  ).changes
 }
 
 /** Counts of the register by seller and state (a fraction returned keeps the seller it was distributed to). */
-export async function registerCounts(tx: Sql, drawId: string): Promise<Array<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>> {
-  const rows = await tx.all<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>(
-    'SELECT seller_id, seller_name, status, COUNT(*) AS n FROM lottery_fractions WHERE draw_id = ? GROUP BY seller_id, seller_name, status ORDER BY seller_id, status', [drawId])
+export async function registerCounts(
+  tx: Sql,
+  drawId: string,
+): Promise<Array<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>> {
+  const rows = await tx.all<{
+    seller_id: string | null
+    seller_name: string | null
+    status: FractionRow['status']
+    n: number
+  }>(
+    'SELECT seller_id, seller_name, status, COUNT(*) AS n FROM lottery_fractions WHERE draw_id = ? GROUP BY seller_id, seller_name, status ORDER BY seller_id, status',
+    [drawId],
+  )
   return rows.map((r) => ({ ...r, n: Number(r.n) }))
 }
 
 /** An enrolled, not revoked kiosk or cashier station that may receive fractions to sell. */
-export function activeSellerDevice(tx: Sql, deviceId: string): Promise<{ id: string; name: string; kind: string } | undefined> {
-  return tx.get("SELECT id, name, kind FROM device_credentials WHERE id = ? AND revoked_at IS NULL AND kind IN ('kiosk', 'cashier_station')", [deviceId])
+export function activeSellerDevice(
+  tx: Sql,
+  deviceId: string,
+): Promise<{ id: string; name: string; kind: string } | undefined> {
+  return tx.get(
+    "SELECT id, name, kind FROM device_credentials WHERE id = ? AND revoked_at IS NULL AND kind IN ('kiosk', 'cashier_station')",
+    [deviceId],
+  )
 }
 
 /** LOT-28: the territory on record (halls.settings) of the hall a seller device belongs to; null when none. */
-export async function sellerHallTerritory(tx: Sql, deviceId: string): Promise<{ hallId: string | null; territory: string | null }> {
-  const row = await tx.get<{ hall_id: string | null; settings: string | null }>('SELECT d.hall_id, h.settings FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.id = ?', [deviceId])
+export async function sellerHallTerritory(
+  tx: Sql,
+  deviceId: string,
+): Promise<{ hallId: string | null; territory: string | null }> {
+  const row = await tx.get<{ hall_id: string | null; settings: string | null }>(
+    'SELECT d.hall_id, h.settings FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.id = ?',
+    [deviceId],
+  )
   const t = row?.settings ? (JSON.parse(row.settings) as { territory?: unknown }).territory : null
   return { hallId: row?.hall_id ?? null, territory: typeof t === 'string' && t ? t : null }
 }
 
 /** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1
+export async function postponeDrawRow(
+  tx: Sql,
+  drawId: string,
+  planJson: string,
+  drawAt: string,
+  claimDeadline: string,
+): Promise<boolean> {
+  return (
+    (
+      await tx.run(
+        "UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')",
+        [planJson, drawAt, claimDeadline, drawId],
+      )
+    ).changes === 1
+  )
 }

@@ -43,7 +43,10 @@ export interface LottoDeps {
 }
 
 /** A draw row with its parsed plan. */
-export interface PlannedDraw { row: DrawRow; plan: LottoPlan }
+export interface PlannedDraw {
+  row: DrawRow
+  plan: LottoPlan
+}
 
 export type LottoContext = ReturnType<typeof createLottoContext>
 
@@ -61,12 +64,15 @@ export function createLottoContext(deps: LottoDeps) {
   }
 
   return {
-    deps, db, clock,
+    deps,
+    db,
+    clock,
     now: () => clock.now().toISOString(),
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
     drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
-    planOf, zoneOf,
+    planOf,
+    zoneOf,
     loadDraw,
 
     /** Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. */

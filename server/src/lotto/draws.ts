@@ -11,11 +11,25 @@ import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { DRAW_PROOF_VERSION, salesDigest, sortByBytes, type DrawProof } from '../shared/draw-proof.ts'
-import { buildDrawProofV2, drawOrderV2, DRAW_PROOF_V2, unixSecondsOf, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
+import {
+  buildDrawProofV2,
+  drawOrderV2,
+  DRAW_PROOF_V2,
+  unixSecondsOf,
+  type DrawProofV2,
+} from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  beaconKeyOf, beaconRoundOf, beaconSummary, closeFacts, newSealedSeed, parseBeacon, seedContext, seedOf, type Actor,
+  beaconKeyOf,
+  beaconRoundOf,
+  beaconSummary,
+  closeFacts,
+  newSealedSeed,
+  parseBeacon,
+  seedContext,
+  seedOf,
+  type Actor,
 } from '../shared/lottery-draw-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
@@ -26,17 +40,43 @@ import { assertDrawDate, checkDemoReferences, checkSoftwareDraw, postponedDates 
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
-  ensureReceiptCounter, excludeSlip, insertLottoDraw, lastPlanOfGame, lottoDraws, previousLottoDraw, markLottoDrawClosed, markLottoDrawn, recordDrawBeacon, recordLottoBalls, type DrawRow, type SlipRow,
-  postponeDrawRow, markLottoCancelled, recordNotarialAct as storeNotarialAct,
+  ensureReceiptCounter,
+  excludeSlip,
+  insertLottoDraw,
+  lastPlanOfGame,
+  lottoDraws,
+  previousLottoDraw,
+  markLottoDrawClosed,
+  markLottoDrawn,
+  recordDrawBeacon,
+  recordLottoBalls,
+  type DrawRow,
+  type SlipRow,
+  postponeDrawRow,
+  markLottoCancelled,
+  recordNotarialAct as storeNotarialAct,
 } from './store.ts'
 
 /** LNS-21: the notary's act listing a draw's excluded and annulled plays. */
-export interface NotarialAct { notary: string; actNumber: string; actDate: string | null; excludedSha256: string; excluded: number; recordedAt: string; recordedBy: Actor | null }
+export interface NotarialAct {
+  notary: string
+  actNumber: string
+  actDate: string | null
+  excludedSha256: string
+  excluded: number
+  recordedAt: string
+  recordedBy: Actor | null
+}
 
 /** What anyone may see of a draw. The seed is revealed only once the numbers are drawn. */
 export interface DrawView {
-  drawId: string; product: 'lotto'; status: DrawRow['status']; plan: LottoPlan; commitment: string
-  seed: string | null; salesDigest: string | null
+  drawId: string
+  product: 'lotto'
+  status: DrawRow['status']
+  plan: LottoPlan
+  commitment: string
+  seed: string | null
+  salesDigest: string | null
   /** Fixed at the close of sales: t (whole seconds) and the beacon round R the draw waits for. */
   close: { closedAt: string; beaconRound: number; beaconPublishedAt: string } | null
   /** The verified beacon round, once obtained or typed in. */
@@ -46,7 +86,9 @@ export interface DrawView {
   drawableFrom: string | null
   /** LNS-21: the notary's act listing the excluded and annulled plays, once recorded. */
   notarialAct: NotarialAct | null
-  balls: number[]; numbers: number[]; result: LottoResult | null
+  balls: number[]
+  numbers: number[]
+  result: LottoResult | null
   times: { createdAt: string; closedAt: string | null; drawnAt: string | null; settledAt: string | null }
 }
 
@@ -62,24 +104,43 @@ export function createDrawUseCases(ctx: LottoContext) {
     // LNS-12 / LNS-15: the range is bounded by the operator's licence record, never by what the plan says of itself.
     const licence = deps.licence ?? null
     if (!licence && deps.licensedRangeRequired) {
-      throw new DomainError('VALIDATION_FAILED', 'no Licencia de Operaciones range is on record (BOLILLO_LOTTO_LICENCE): a lotto draw cannot be planned under this profile (LNS-12)', {
-        rule: 'LNS-12', problems: [{ field: 'licensedRange', rule: 'LNS-12', message: 'the operating licence record with its authorised range is missing' }],
-      })
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'no Licencia de Operaciones range is on record (BOLILLO_LOTTO_LICENCE): a lotto draw cannot be planned under this profile (LNS-12)',
+        {
+          rule: 'LNS-12',
+          problems: [
+            {
+              field: 'licensedRange',
+              rule: 'LNS-12',
+              message: 'the operating licence record with its authorised range is missing',
+            },
+          ],
+        },
+      )
     }
-    const plan = parseLottoPlan(licence ? { ...input, licensedRange: { min: licence.rangeMin, max: licence.rangeMax }, licenceRef: licence.ref } : { ...input, licenceRef: null })
+    const plan = parseLottoPlan(
+      licence
+        ? { ...input, licensedRange: { min: licence.rangeMin, max: licence.rangeMax }, licenceRef: licence.ref }
+        : { ...input, licenceRef: null },
+    )
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = newId('ldr')
     const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
     await db.transaction(async (tx) => {
       // LNS-8 / LOT-18: a manual draw names a registered, sealed, certified device of its hall; the plan keeps its id.
-      if (plan.drawMethod === 'manual') plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, plan.drawHallId ?? null, clock.now())).id
+      if (plan.drawMethod === 'manual')
+        plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, plan.drawHallId ?? null, clock.now())).id
       // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
       const sibling = await lastPlanOfGame(tx, plan.gameCode)
       if (sibling) {
         const s = JSON.parse(sibling) as LottoPlan
         for (const f of ['range', 'picks', 'drawCount', 'currency'] as const) {
-          if (s[f] !== plan[f]) throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, { problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }] })
+          if (s[f] !== plan[f])
+            throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, {
+              problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }],
+            })
         }
       }
       // LNS-4: the previous draw's unwon pari-mutuel money rolls over to this one; a plan whose categories could not
@@ -87,17 +148,44 @@ export function createDrawUseCases(ctx: LottoContext) {
       const prev = await previousLottoDraw(tx, plan.gameCode, plan.drawNumber)
       const lost = prev ? unreceivedCarryCodes(planOf(prev), plan) : []
       if (lost.length > 0) {
-        throw new DomainError('ROLLOVER_UNMAPPED', `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`, {
-          rule: 'LNS-4', problems: lost.map((code) => ({ field: `carryMap.${code}`, rule: 'LNS-4', message: `rolled-over money of ${code} has no category to go to` })),
-        })
+        throw new DomainError(
+          'ROLLOVER_UNMAPPED',
+          `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`,
+          {
+            rule: 'LNS-4',
+            problems: lost.map((code) => ({
+              field: `carryMap.${code}`,
+              rule: 'LNS-4',
+              message: `rolled-over money of ${code} has no category to go to`,
+            })),
+          },
+        )
       }
       const at = now()
       await insertLottoDraw(tx, {
-        id, gameCode: plan.gameCode, drawNo: plan.drawNumber, planJson: JSON.stringify(plan), currency: plan.currency, priceCents: plan.priceCents, salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, claimDeadline: plan.claimDeadline, drawMethod: plan.drawMethod, commitment, seedSealed: sealed, entropySource: source, createdAt: at,
+        id,
+        gameCode: plan.gameCode,
+        drawNo: plan.drawNumber,
+        planJson: JSON.stringify(plan),
+        currency: plan.currency,
+        priceCents: plan.priceCents,
+        salesStartAt: plan.salesStartAt,
+        salesCloseAt: plan.salesCloseAt,
+        drawAt: plan.drawAt,
+        claimDeadline: plan.claimDeadline,
+        drawMethod: plan.drawMethod,
+        commitment,
+        seedSealed: sealed,
+        entropySource: source,
+        createdAt: at,
       })
       await ensureReceiptCounter(tx, plan.gameCode)
-      await appendJournal(tx, { at, type: 'lotto.draw_planned', scope: `lotto:${plan.gameCode}/draw:${id}`, payload: { drawId: id, plan, commitment, entropySource: source, rngAuthorisation } })
+      await appendJournal(tx, {
+        at,
+        type: 'lotto.draw_planned',
+        scope: `lotto:${plan.gameCode}/draw:${id}`,
+        payload: { drawId: id, plan, commitment, entropySource: source, rngAuthorisation },
+      })
     })
     return getDraw(id)
   }
@@ -107,15 +195,28 @@ export function createDrawUseCases(ctx: LottoContext) {
     const balls = row.balls ? (JSON.parse(row.balls) as number[]) : []
     const complete = balls.length === plan.drawCount
     return {
-      drawId: row.id, product: 'lotto', status: row.status, plan, commitment: row.commitment,
+      drawId: row.id,
+      product: 'lotto',
+      status: row.status,
+      plan,
+      commitment: row.commitment,
       seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null,
       salesDigest: row.sales_digest,
       close: row.closed_at && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
       beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participation_sha256 ? { sha256: row.participation_sha256, receipts: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents), closedAt: row.closed_at! } : null,
+      participation: row.participation_sha256
+        ? {
+            sha256: row.participation_sha256,
+            receipts: Number(row.entries_count),
+            plays: Number(row.plays_count),
+            salesCents: Number(row.sales_cents),
+            closedAt: row.closed_at!,
+          }
+        : null,
       drawableFrom: row.closed_at ? drawableFrom(row) : null,
       notarialAct: row.notarial_act ? (JSON.parse(row.notarial_act) as NotarialAct) : null,
-      balls, numbers: complete ? [...balls].sort((a, b) => a - b) : [],
+      balls,
+      numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
     }
@@ -135,10 +236,18 @@ export function createDrawUseCases(ctx: LottoContext) {
   async function assertReadyToDraw(tx: Sql, row: DrawRow, plan: LottoPlan): Promise<void> {
     const from = drawableFrom(row)
     if (Date.parse(now()) < Date.parse(from)) {
-      throw new DomainError('PUBLICATION_HOLD', `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`, { rule: 'LNS-14', drawableFrom: from })
+      throw new DomainError(
+        'PUBLICATION_HOLD',
+        `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`,
+        { rule: 'LNS-14', drawableFrom: from },
+      )
     }
     if (!row.notarial_act && (await slipsOfDraw(tx, row, 'inactive')).length > 0) {
-      throw new DomainError('NOTARIAL_ACT_REQUIRED', `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`, { rule: 'LNS-21' })
+      throw new DomainError(
+        'NOTARIAL_ACT_REQUIRED',
+        `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`,
+        { rule: 'LNS-21' },
+      )
     }
     if (plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
     checkDemoReferences(plan, deps.softwareDraw)
@@ -149,25 +258,59 @@ export function createDrawUseCases(ctx: LottoContext) {
    * at the close, whose SHA-256 the act is tied to), once, after the close of sales and before the draw. Journaled
    * with the person who recorded it.
    */
-  async function recordNotarialAct(drawId: string, input: { notary: string; actNumber: string; actDate?: string }, actor: Actor | null = null): Promise<DrawView> {
+  async function recordNotarialAct(
+    drawId: string,
+    input: { notary: string; actNumber: string; actDate?: string },
+    actor: Actor | null = null,
+  ): Promise<DrawView> {
     const notary = input.notary?.trim() ?? ''
     const actNumber = input.actNumber?.trim() ?? ''
     const problems = [
       ...(notary ? [] : [{ field: 'notary', rule: 'LNS-21', message: 'the notary who drew up the act is required' }]),
-      ...(actNumber ? [] : [{ field: 'actNumber', rule: 'LNS-21', message: 'the number of the notarial act is required' }]),
-      ...(input.actDate !== undefined && Number.isNaN(Date.parse(input.actDate)) ? [{ field: 'actDate', rule: 'LNS-21', message: 'actDate must be an ISO 8601 time' }] : []),
+      ...(actNumber
+        ? []
+        : [{ field: 'actNumber', rule: 'LNS-21', message: 'the number of the notarial act is required' }]),
+      ...(input.actDate !== undefined && Number.isNaN(Date.parse(input.actDate))
+        ? [{ field: 'actDate', rule: 'LNS-21', message: 'actDate must be an ISO 8601 time' }]
+        : []),
     ]
-    if (problems.length) throw new DomainError('VALIDATION_FAILED', 'a notarial act names its notary and its number (LNS-21)', { rule: 'LNS-21', problems })
+    if (problems.length)
+      throw new DomainError('VALIDATION_FAILED', 'a notarial act names its notary and its number (LNS-21)', {
+        rule: 'LNS-21',
+        problems,
+      })
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: the notarial act is recorded after the close of sales and before the draw (LNS-21)`, { rule: 'LNS-21' })
-      if (row.notarial_act) throw new DomainError('CONFLICT', `the notarial act of draw ${drawId} is already recorded`, { rule: 'LNS-21' })
-      const excludedSha256 = createHash('sha256').update(readFileSync(join(drawDir(drawId), 'excluded.csv'))).digest('hex')
+      if (row.status !== 'closed')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}: the notarial act is recorded after the close of sales and before the draw (LNS-21)`,
+          { rule: 'LNS-21' },
+        )
+      if (row.notarial_act)
+        throw new DomainError('CONFLICT', `the notarial act of draw ${drawId} is already recorded`, { rule: 'LNS-21' })
+      const excludedSha256 = createHash('sha256')
+        .update(readFileSync(join(drawDir(drawId), 'excluded.csv')))
+        .digest('hex')
       const excluded = (await slipsOfDraw(tx, row, 'inactive')).length
       const at = now()
-      const act: NotarialAct = { notary, actNumber, actDate: input.actDate ?? null, excludedSha256, excluded, recordedAt: at, recordedBy: actor }
-      if (!(await storeNotarialAct(tx, drawId, JSON.stringify(act)))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, { at, type: 'lotto.notarial_act_recorded', scope: drawScope(row), payload: { drawId, ...act, actor, rule: 'LNS-21' } })
+      const act: NotarialAct = {
+        notary,
+        actNumber,
+        actDate: input.actDate ?? null,
+        excludedSha256,
+        excluded,
+        recordedAt: at,
+        recordedBy: actor,
+      }
+      if (!(await storeNotarialAct(tx, drawId, JSON.stringify(act))))
+        throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, {
+        at,
+        type: 'lotto.notarial_act_recorded',
+        scope: drawScope(row),
+        payload: { drawId, ...act, actor, rule: 'LNS-21' },
+      })
     })
     forget(drawId)
     return getDraw(drawId)
@@ -200,11 +343,16 @@ export function createDrawUseCases(ctx: LottoContext) {
   async function closeSales(drawId: string, input: { earlyReason?: string } = {}, actor: Actor | null = null) {
     const result = await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `sales of draw ${drawId} are already ${row.status}`)
+      if (row.status !== 'open')
+        throw new DomainError('ILLEGAL_TRANSITION', `sales of draw ${drawId} are already ${row.status}`)
       const plan = planOf(row)
       const at = now()
       const early = Date.parse(at) < Date.parse(plan.salesCloseAt)
-      if (early && !input.earlyReason?.trim()) throw new DomainError('ILLEGAL_TRANSITION', `sales close at ${plan.salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`)
+      if (early && !input.earlyReason?.trim())
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `sales close at ${plan.salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`,
+        )
       // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
       const active = await slipsOfDraw(tx, row, 'active')
       const participating: SlipRow[] = []
@@ -219,7 +367,12 @@ export function createDrawUseCases(ctx: LottoContext) {
         }
         if (reason) {
           await excludeSlip(tx, s.id, reason, at)
-          await appendJournal(tx, { at, type: 'lotto.slip_excluded', scope: drawScope(row), payload: { receipt: s.id, reason, rule: 'LNS-21' } })
+          await appendJournal(tx, {
+            at,
+            type: 'lotto.slip_excluded',
+            scope: drawScope(row),
+            payload: { receipt: s.id, reason, rule: 'LNS-21' },
+          })
         } else participating.push(s)
       }
       const inactive = await slipsOfDraw(tx, row, 'inactive')
@@ -234,31 +387,77 @@ export function createDrawUseCases(ctx: LottoContext) {
         for (const s of participating) {
           const boards = parseStoredBoards(s.boards)
           boards.forEach((b, i) => {
-            out(`${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quick_picks[i] === '1' ? 'S' : 'N'}\n`)
+            out(
+              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quick_picks[i] === '1' ? 'S' : 'N'}\n`,
+            )
             plays++
           })
         }
         out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
       })
-      const excludedRows = inactive.map((s) => ({ receipt: s.id, status: s.status, reason: s.status_reason ?? '', at: s.status_at, refundCents: s.amount_cents }))
+      const excludedRows = inactive.map((s) => ({
+        receipt: s.id,
+        status: s.status,
+        reason: s.status_reason ?? '',
+        at: s.status_at,
+        refundCents: s.amount_cents,
+      }))
       const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
         out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
         out('comprobante;estado;motivo;reembolso_centavos\n')
-        for (const e of excludedRows) out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
+        for (const e of excludedRows)
+          out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
       })
       const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
       const digest = salesDigest(participating.map((s) => s.id))
       const facts = closeFacts(at)
-      await markLottoDrawClosed(tx, drawId, { at, salesDigest: digest, beaconRound: facts.beaconRound, participationSha256: part.sha256, participationFile: 'participation.csv', entries: participating.length, plays, salesCents })
+      await markLottoDrawClosed(tx, drawId, {
+        at,
+        salesDigest: digest,
+        beaconRound: facts.beaconRound,
+        participationSha256: part.sha256,
+        participationFile: 'participation.csv',
+        entries: participating.length,
+        plays,
+        salesCents,
+      })
       await appendJournal(tx, {
-        at, type: 'lotto.sales_closed', scope: drawScope(row),
+        at,
+        type: 'lotto.sales_closed',
+        scope: drawScope(row),
         payload: {
-          drawId, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, participationBytes: part.bytes,
-          excludedSha256: excl.sha256, excluded: excludedRows.length, salesDigest: digest, closedAt: facts.closedAt, closedAtUnix: facts.closedAtUnix,
-          beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, early: early ? input.earlyReason : null, actor, rule: 'LNS-13',
+          drawId,
+          receipts: participating.length,
+          plays,
+          salesCents,
+          participationSha256: part.sha256,
+          participationBytes: part.bytes,
+          excludedSha256: excl.sha256,
+          excluded: excludedRows.length,
+          salesDigest: digest,
+          closedAt: facts.closedAt,
+          closedAtUnix: facts.closedAtUnix,
+          beaconRound: facts.beaconRound,
+          beaconPublishedAt: facts.beaconPublishedAt,
+          early: early ? input.earlyReason : null,
+          actor,
+          rule: 'LNS-13',
         },
       })
-      return { drawId, closedAt: at, closedAtUnix: facts.closedAtUnix, beaconRound: facts.beaconRound, beaconPublishedAt: facts.beaconPublishedAt, receipts: participating.length, plays, salesCents, participationSha256: part.sha256, excludedSha256: excl.sha256, excluded: excludedRows, salesDigest: digest }
+      return {
+        drawId,
+        closedAt: at,
+        closedAtUnix: facts.closedAtUnix,
+        beaconRound: facts.beaconRound,
+        beaconPublishedAt: facts.beaconPublishedAt,
+        receipts: participating.length,
+        plays,
+        salesCents,
+        participationSha256: part.sha256,
+        excludedSha256: excl.sha256,
+        excluded: excludedRows,
+        salesDigest: digest,
+      }
     })
     forget(drawId)
     return result
@@ -278,7 +477,10 @@ export function createDrawUseCases(ctx: LottoContext) {
       chunk = []
     }
     try {
-      body((line) => { chunk.push(line); if (chunk.length >= 8192) flush() })
+      body((line) => {
+        chunk.push(line)
+        if (chunk.length >= 8192) flush()
+      })
       flush()
     } finally {
       closeSync(fd)
@@ -287,9 +489,13 @@ export function createDrawUseCases(ctx: LottoContext) {
   }
 
   /** The published participation file (LNS-14) or excluded list; its SHA-256 is in the journal and the minutes. */
-  async function participationFile(drawId: string, which: 'participation' | 'excluded' = 'participation'): Promise<Buffer> {
+  async function participationFile(
+    drawId: string,
+    which: 'participation' | 'excluded' = 'participation',
+  ): Promise<Buffer> {
     const row = await loadDraw(db, drawId)
-    if (!row.participation_sha256) throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
+    if (!row.participation_sha256)
+      throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
     return readFileSync(join(drawDir(drawId), `${which}.csv`))
   }
 
@@ -298,8 +504,16 @@ export function createDrawUseCases(ctx: LottoContext) {
   /** A closed RNG draw, or the reason it cannot take a beacon or be drawn. */
   function assertRngClosed(row: DrawRow): LottoPlan {
     const plan = planOf(row)
-    if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`)
-    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)')
+    if (row.status !== 'closed')
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`,
+      )
+    if (plan.drawMethod !== 'rng')
+      throw new DomainError(
+        'RULE_DISABLED',
+        'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)',
+      )
     return plan
   }
 
@@ -317,17 +531,35 @@ export function createDrawUseCases(ctx: LottoContext) {
       value = deps.beacon.acceptTyped(round, signature)
     } catch (e) {
       if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
-        await db.transaction((tx) => appendJournal(tx, {
-          at: now(), type: 'lotto.beacon_refused', scope: drawScope(pre), payload: { drawId, round, signature: String(signature).slice(0, 200), reason: e.message, source: 'staff', actor },
-        }))
+        await db.transaction((tx) =>
+          appendJournal(tx, {
+            at: now(),
+            type: 'lotto.beacon_refused',
+            scope: drawScope(pre),
+            payload: {
+              drawId,
+              round,
+              signature: String(signature).slice(0, 200),
+              reason: e.message,
+              source: 'staff',
+              actor,
+            },
+          }),
+        )
       }
       throw e
     }
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       assertRngClosed(row)
-      if (!(await recordDrawBeacon(tx, drawId, JSON.stringify(value)))) throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
-      await appendJournal(tx, { at: now(), type: 'lotto.beacon_recorded', scope: drawScope(row), payload: { drawId, ...beaconSummary(value), actor } })
+      if (!(await recordDrawBeacon(tx, drawId, JSON.stringify(value))))
+        throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
+      await appendJournal(tx, {
+        at: now(),
+        type: 'lotto.beacon_recorded',
+        scope: drawScope(row),
+        payload: { drawId, ...beaconSummary(value), actor },
+      })
     })
     forget(drawId)
     return getDraw(drawId)
@@ -356,15 +588,43 @@ export function createDrawUseCases(ctx: LottoContext) {
       const value = parseBeacon(row.beacon) ?? fetched
       const seed = seedOf(deps.sealer, sealedSeed(row.id), row)
       const serials = (await slipsOfDraw(tx, row, 'active')).map((s) => s.id)
-      const { salesDigest: digest, order } = drawOrderV2({ seed, gameId: row.id, serials, closedAt: unixSecondsOf(row.closed_at!), beaconKey: beaconKeyOf(value), beacon: value, ballCount: plan.range })
-      if (digest !== row.sales_digest) throw new DomainError('CONFLICT', `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`)
+      const { salesDigest: digest, order } = drawOrderV2({
+        seed,
+        gameId: row.id,
+        serials,
+        closedAt: unixSecondsOf(row.closed_at!),
+        beaconKey: beaconKeyOf(value),
+        beacon: value,
+        ballCount: plan.range,
+      })
+      if (digest !== row.sales_digest)
+        throw new DomainError(
+          'CONFLICT',
+          `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
+        )
       const balls = order.slice(0, plan.drawCount)
       const at = now()
       const seedHex = seed.toString('hex')
-      await markLottoDrawn(tx, drawId, { ballsJson: JSON.stringify(balls), at, beaconJson: JSON.stringify(value), seedHex })
+      await markLottoDrawn(tx, drawId, {
+        ballsJson: JSON.stringify(balls),
+        at,
+        beaconJson: JSON.stringify(value),
+        seedHex,
+      })
       await appendJournal(tx, {
-        at, type: 'lotto.drawn', scope: drawScope(row),
-        payload: { drawId, source: 'rng', version: DRAW_PROOF_V2, beacon: beaconSummary(value), balls, numbers: [...balls].sort((a, b) => a - b), seed: seedHex, actor },
+        at,
+        type: 'lotto.drawn',
+        scope: drawScope(row),
+        payload: {
+          drawId,
+          source: 'rng',
+          version: DRAW_PROOF_V2,
+          beacon: beaconSummary(value),
+          balls,
+          numbers: [...balls].sort((a, b) => a - b),
+          seed: seedHex,
+          actor,
+        },
       })
     })
     forget(drawId)
@@ -376,15 +636,37 @@ export function createDrawUseCases(ctx: LottoContext) {
    * LNS-22 (as LOT-21): an authorised postponement of a draw not yet drawn: a new draw date with the AJ authorisation
    * reference and the reason; the claim deadline keeps its 60 full days from the new date. Journaled with the person.
    */
-  async function postpone(drawId: string, input: { drawAt: string; authorisationRef: string; reason: string }, actor: Actor) {
+  async function postpone(
+    drawId: string,
+    input: { drawAt: string; authorisationRef: string; reason: string },
+    actor: Actor,
+  ) {
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`)
+      if (row.status !== 'open' && row.status !== 'closed')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`,
+        )
       const plan = planOf(row)
       const dates = postponedDates(plan, input, now())
       const next = { ...plan, ...dates }
-      if (!(await postponeDrawRow(tx, drawId, JSON.stringify(next), dates.drawAt, dates.claimDeadline))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, { at: now(), type: 'lotto.draw_postponed', scope: drawScope(row), payload: { drawId, from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline }, to: dates, authorisationRef: input.authorisationRef.trim(), reason: input.reason.trim(), actor, rule: 'LNS-22' } })
+      if (!(await postponeDrawRow(tx, drawId, JSON.stringify(next), dates.drawAt, dates.claimDeadline)))
+        throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, {
+        at: now(),
+        type: 'lotto.draw_postponed',
+        scope: drawScope(row),
+        payload: {
+          drawId,
+          from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline },
+          to: dates,
+          authorisationRef: input.authorisationRef.trim(),
+          reason: input.reason.trim(),
+          actor,
+          rule: 'LNS-22',
+        },
+      })
     })
     forget(drawId)
     return getDraw(drawId)
@@ -397,21 +679,50 @@ export function createDrawUseCases(ctx: LottoContext) {
    * the open shift's drawer). Money rolled over into it passes on to the game's next draw (previousLottoDraw skips
    * cancelled draws). Journaled with the person, the authorisation and what is to be refunded.
    */
-  async function cancel(drawId: string, input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string }, actor: Actor) {
+  async function cancel(
+    drawId: string,
+    input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string },
+    actor: Actor,
+  ) {
     const authorisationRef = input.authorisationRef?.trim() ?? ''
     const reason = input.reason?.trim() ?? ''
-    if (!authorisationRef) throw new DomainError('VALIDATION_FAILED', 'a cancellation needs the AJ authorisation reference (LNS-22, LOT-21)', { problems: [{ field: 'authorisationRef', rule: 'LNS-22', message: 'required' }] })
-    if (reason.length < 5) throw new DomainError('VALIDATION_FAILED', 'a cancellation states its justified reason (LNS-22, LOT-21)', { problems: [{ field: 'reason', rule: 'LNS-22', message: 'required' }] })
+    if (!authorisationRef)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'a cancellation needs the AJ authorisation reference (LNS-22, LOT-21)',
+        { problems: [{ field: 'authorisationRef', rule: 'LNS-22', message: 'required' }] },
+      )
+    if (reason.length < 5)
+      throw new DomainError('VALIDATION_FAILED', 'a cancellation states its justified reason (LNS-22, LOT-21)', {
+        problems: [{ field: 'reason', rule: 'LNS-22', message: 'required' }],
+      })
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}: only a draw not yet drawn is cancelled (LNS-22)`, { rule: 'LNS-22' })
+      if (row.status !== 'open' && row.status !== 'closed')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}: only a draw not yet drawn is cancelled (LNS-22)`,
+          { rule: 'LNS-22' },
+        )
       const plan = planOf(row)
       const slips = await slipsOfDraw(tx, row, 'active')
       const refundCents = slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0)
       if (!(await markLottoCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
       await appendJournal(tx, {
-        at: now(), type: 'lotto.draw_cancelled', scope: drawScope(row),
-        payload: { drawId, kind: input.kind, authorisationRef, reason, statusBefore: row.status, slipsToRefund: slips.length, refundCents, actor, rule: 'LNS-22' },
+        at: now(),
+        type: 'lotto.draw_cancelled',
+        scope: drawScope(row),
+        payload: {
+          drawId,
+          kind: input.kind,
+          authorisationRef,
+          reason,
+          statusBefore: row.status,
+          slipsToRefund: slips.length,
+          refundCents,
+          actor,
+          rule: 'LNS-22',
+        },
       })
     })
     forget(drawId)
@@ -422,8 +733,13 @@ export function createDrawUseCases(ctx: LottoContext) {
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
-      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; balls are entered after the close of sales`)
-      if (plan.drawMethod !== 'manual') throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
+      if (row.status !== 'closed')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}; balls are entered after the close of sales`,
+        )
+      if (plan.drawMethod !== 'manual')
+        throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       assertDrawDate(plan.drawAt, now())
       await assertReadyToDraw(tx, row, plan)
       // LNS-8 / LOT-18: every ball comes from a registered, certified device of the draw's hall, checked as it is entered.
@@ -432,8 +748,26 @@ export function createDrawUseCases(ctx: LottoContext) {
       const at = now()
       const complete = balls.length === plan.drawCount
       await recordLottoBalls(tx, drawId, JSON.stringify(balls), complete ? at : null)
-      await appendJournal(tx, { at, type: 'lotto.ball_drawn', scope: drawScope(row), payload: { drawId, seq: balls.length, ball, source: 'manual', device: device.id, sealCode: device.sealCode } })
-      if (complete) await appendJournal(tx, { at, type: 'lotto.drawn', scope: drawScope(row), payload: { drawId, source: 'manual', device: device.id, sealCode: device.sealCode, balls, numbers: [...balls].sort((a, b) => a - b) } })
+      await appendJournal(tx, {
+        at,
+        type: 'lotto.ball_drawn',
+        scope: drawScope(row),
+        payload: { drawId, seq: balls.length, ball, source: 'manual', device: device.id, sealCode: device.sealCode },
+      })
+      if (complete)
+        await appendJournal(tx, {
+          at,
+          type: 'lotto.drawn',
+          scope: drawScope(row),
+          payload: {
+            drawId,
+            source: 'manual',
+            device: device.id,
+            sealCode: device.sealCode,
+            balls,
+            numbers: [...balls].sort((a, b) => a - b),
+          },
+        })
     })
     return getDraw(drawId)
   }
@@ -445,23 +779,43 @@ export function createDrawUseCases(ctx: LottoContext) {
   async function getProof(drawId: string): Promise<(DrawProofV2 | DrawProof) & { numbers: number[]; note: string }> {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
-    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', 'a blower draw has no RNG proof; its balls are in the minutes')
-    if (!row.balls || JSON.parse(row.balls).length !== plan.drawCount) throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
+    if (plan.drawMethod !== 'rng')
+      throw new DomainError('RULE_DISABLED', 'a blower draw has no RNG proof; its balls are in the minutes')
+    if (!row.balls || JSON.parse(row.balls).length !== plan.drawCount)
+      throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
     const receipts = (await slipsOfDraw(db, row, 'active')).map((s) => s.id)
     const balls = JSON.parse(row.balls) as number[]
-    const extra = { numbers: [...balls].sort((a, b) => a - b), note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}` }
+    const extra = {
+      numbers: [...balls].sort((a, b) => a - b),
+      note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}`,
+    }
     const value = parseBeacon(row.beacon)
     if (!value) {
       return {
-        version: DRAW_PROOF_VERSION, gameId: row.id, commitment: row.commitment, seed: row.seed_hex, salesDigest: row.sales_digest!,
-        externalEntropy: row.external_entropy ?? '', ballCount: plan.range, balls, soldSerials: sortByBytes(receipts), ...extra,
+        version: DRAW_PROOF_VERSION,
+        gameId: row.id,
+        commitment: row.commitment,
+        seed: row.seed_hex,
+        salesDigest: row.sales_digest!,
+        externalEntropy: row.external_entropy ?? '',
+        ballCount: plan.range,
+        balls,
+        soldSerials: sortByBytes(receipts),
+        ...extra,
       }
     }
     const proof = buildDrawProofV2({
-      seed: Buffer.from(row.seed_hex, 'hex'), gameId: row.id, serials: receipts, closedAt: unixSecondsOf(row.closed_at!), beaconKey: beaconKeyOf(value), beacon: value,
-      ballCount: plan.range, calledCount: plan.drawCount,
+      seed: Buffer.from(row.seed_hex, 'hex'),
+      gameId: row.id,
+      serials: receipts,
+      closedAt: unixSecondsOf(row.closed_at!),
+      beaconKey: beaconKeyOf(value),
+      beacon: value,
+      ballCount: plan.range,
+      calledCount: plan.drawCount,
     })
-    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => b !== balls[i])) throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
+    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => b !== balls[i]))
+      throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
     return { ...proof, ...extra }
   }
 
@@ -469,10 +823,28 @@ export function createDrawUseCases(ctx: LottoContext) {
     if (!note.trim()) throw new DomainError('VALIDATION_FAILED', 'an incident needs its description')
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      await appendJournal(tx, { at: now(), type: 'lotto.incident', scope: drawScope(row), payload: { drawId, note, status: row.status, rule: 'LNS-17' } })
+      await appendJournal(tx, {
+        at: now(),
+        type: 'lotto.incident',
+        scope: drawScope(row),
+        payload: { drawId, note, status: row.status, rule: 'LNS-17' },
+      })
     })
   }
 
-
-  return { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct }
+  return {
+    createDraw,
+    getDraw,
+    listDraws,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterBall,
+    postpone,
+    cancel,
+    getProof,
+    recordIncident,
+    recordNotarialAct,
+  }
 }

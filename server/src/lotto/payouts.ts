@@ -13,20 +13,38 @@ import type { OnPaid } from '../shared/settlement.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
-  hasPayout, hasPayoutForDraw, insertLottoPayout, lottoDrawByNumber, lottoDrawIdByNumber, lottoPayouts, markWinsPaid, recordDisposal, slipById, unpaidWins, winsOfSlip, type SlipRow,
+  hasPayout,
+  hasPayoutForDraw,
+  insertLottoPayout,
+  lottoDrawByNumber,
+  lottoDrawIdByNumber,
+  lottoPayouts,
+  markWinsPaid,
+  recordDisposal,
+  slipById,
+  unpaidWins,
+  winsOfSlip,
+  type SlipRow,
 } from './store.ts'
 
 /**
  * Prize-register data of the person paid (INS-5, LNS-25, §7.13): first and last names, identity document, and how
  * the signature was taken (e.g. "firma en recibo impreso", or the id of a signature-pad image).
  */
-export interface PayeeData { name: string; document: string; signatureRef?: string }
+export interface PayeeData {
+  name: string
+  document: string
+  signatureRef?: string
+}
 
 /**
  * GEN-26: a supervisor's override to pay a named slip to someone the buyer authorised: who (a second person with
  * their own credential, never a name from a body) and the buyer's authorisation they checked.
  */
-export interface PayeeOverride { by: { id: string; name: string; role: string }; reason: string }
+export interface PayeeOverride {
+  by: { id: string; name: string; role: string }
+  reason: string
+}
 
 /** An identity document compared as written by different people: no spaces, dots or dashes, in capitals. */
 /** GEN-16 / GEN-26: the payee is the buyer when both documents are one person's (issue 24 point 6: "4567890 LP" is "4567890-lp"). */
@@ -37,13 +55,31 @@ export const SIGNED_RECEIPT = 'firma en recibo impreso'
 
 export interface DrawClaim {
   /** `refund` / `refunded`: the draw was cancelled (LNS-22, LOT-21); the price of the slip's boards for it is refunded once. */
-  drawId: string; drawNumber: number; status: 'pending' | 'no_win' | 'win' | 'paid' | 'expired' | 'refund' | 'refunded'
-  amountCents: number; goods: string[]; prizes: Array<{ board: number; category: string; name: string; matches: number; amountCents: number; goods: string | null }>
+  drawId: string
+  drawNumber: number
+  status: 'pending' | 'no_win' | 'win' | 'paid' | 'expired' | 'refund' | 'refunded'
+  amountCents: number
+  goods: string[]
+  prizes: Array<{
+    board: number
+    category: string
+    name: string
+    matches: number
+    amountCents: number
+    goods: string | null
+  }>
   claimDeadline: string
 }
 export interface LottoValidation {
-  outcome: ValidationOutcome; kind: 'lotto'; ticketId: string | null; amountCents: number; goods: string[]; currency: string | null
-  reason: string; draws: DrawClaim[]; receipt: LottoReceipt | null
+  outcome: ValidationOutcome
+  kind: 'lotto'
+  ticketId: string | null
+  amountCents: number
+  goods: string[]
+  currency: string | null
+  reason: string
+  draws: DrawClaim[]
+  receipt: LottoReceipt | null
 }
 
 export function createPayoutUseCases(ctx: LottoContext) {
@@ -55,10 +91,25 @@ export function createPayoutUseCases(ctx: LottoContext) {
       const d = await lottoDrawByNumber(tx, s.game_code, n)
       if (!d) continue
       const plan = planOf(d)
-      const c: DrawClaim = { drawId: d.id, drawNumber: Number(d.draw_no), status: 'pending', amountCents: 0, goods: [], prizes: [], claimDeadline: d.claim_deadline }
+      const c: DrawClaim = {
+        drawId: d.id,
+        drawNumber: Number(d.draw_no),
+        status: 'pending',
+        amountCents: 0,
+        goods: [],
+        prizes: [],
+        claimDeadline: d.claim_deadline,
+      }
       if (d.status === 'settled') {
         const wins = await winsOfSlip(tx, d.id, s.id)
-        c.prizes = wins.map((w) => ({ board: Number(w.board), category: w.category, name: plan.categories.find((x) => x.code === w.category)?.name ?? w.category, matches: Number(w.matches), amountCents: Number(w.amount_cents), goods: w.goods }))
+        c.prizes = wins.map((w) => ({
+          board: Number(w.board),
+          category: w.category,
+          name: plan.categories.find((x) => x.code === w.category)?.name ?? w.category,
+          matches: Number(w.matches),
+          amountCents: Number(w.amount_cents),
+          goods: w.goods,
+        }))
         c.amountCents = c.prizes.reduce((t, p) => t + p.amountCents, 0)
         c.goods = c.prizes.filter((p) => p.goods).map((p) => p.goods!)
         if (wins.length === 0) c.status = 'no_win'
@@ -68,7 +119,10 @@ export function createPayoutUseCases(ctx: LottoContext) {
       } else if (d.status === 'cancelled') {
         // LNS-22 / LOT-21: a withdrawn or renounced draw refunds what the slip paid for it, once.
         if (await hasPayoutForDraw(tx, d.id, s.id)) c.status = 'refunded'
-        else { c.status = 'refund'; c.amountCents = plan.priceCents * Number(s.board_count) }
+        else {
+          c.status = 'refund'
+          c.amountCents = plan.priceCents * Number(s.board_count)
+        }
       }
       out.push(c)
     }
@@ -82,22 +136,51 @@ export function createPayoutUseCases(ctx: LottoContext) {
    * deadline (LOT-23), or NO WIN.
    */
   async function validate(code: string, tx: Sql = db): Promise<LottoValidation> {
-    const base = { kind: 'lotto' as const, amountCents: 0, goods: [] as string[], currency: null as string | null, draws: [] as DrawClaim[], receipt: null as LottoReceipt | null }
+    const base = {
+      kind: 'lotto' as const,
+      amountCents: 0,
+      goods: [] as string[],
+      currency: null as string | null,
+      draws: [] as DrawClaim[],
+      receipt: null as LottoReceipt | null,
+    }
     let id: string
     try {
       const ref = verifyTicketCode(code, deps.keys.publicKey)
-      if (ref.kind !== TicketKind.lotto) return { ...base, outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lotto receipt' }
+      if (ref.kind !== TicketKind.lotto)
+        return { ...base, outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lotto receipt' }
       id = ref.id
     } catch (e) {
-      return { ...base, outcome: ValidationOutcome.Void, ticketId: null, reason: `altered or forged receipt: ${(e as Error).message} (LOT-8)` }
+      return {
+        ...base,
+        outcome: ValidationOutcome.Void,
+        ticketId: null,
+        reason: `altered or forged receipt: ${(e as Error).message} (LOT-8)`,
+      }
     }
     const s = await slipById(tx, id)
-    if (!s) return { ...base, outcome: ValidationOutcome.Void, ticketId: id, reason: 'the receipt is not registered in the sales system (LOT-8)' }
+    if (!s)
+      return {
+        ...base,
+        outcome: ValidationOutcome.Void,
+        ticketId: id,
+        reason: 'the receipt is not registered in the sales system (LOT-8)',
+      }
     const at = now()
-    const receipt = { ...base, ticketId: id, currency: (await cachedByNumber(s.game_code, s.first_draw_no))?.plan.currency ?? null }
+    const receipt = {
+      ...base,
+      ticketId: id,
+      currency: (await cachedByNumber(s.game_code, s.first_draw_no))?.plan.currency ?? null,
+    }
     if (s.status !== 'active') {
-      if (await hasPayout(tx, id)) return { ...receipt, outcome: ValidationOutcome.AlreadyPaid, reason: 'the refund was already paid' }
-      return { ...receipt, outcome: ValidationOutcome.RefundOnly, amountCents: s.amount_cents, reason: `${s.status}: ${s.status_reason ?? ''} — refund of the price only (LNS-21)` }
+      if (await hasPayout(tx, id))
+        return { ...receipt, outcome: ValidationOutcome.AlreadyPaid, reason: 'the refund was already paid' }
+      return {
+        ...receipt,
+        outcome: ValidationOutcome.RefundOnly,
+        amountCents: s.amount_cents,
+        reason: `${s.status}: ${s.status_reason ?? ''} — refund of the price only (LNS-21)`,
+      }
     }
     const draws = await claimsOf(tx, s, at)
     const payable = draws.filter((d) => d.status === 'win')
@@ -105,13 +188,34 @@ export function createPayoutUseCases(ctx: LottoContext) {
     const amountCents = [...payable, ...refunds].reduce((t, d) => t + d.amountCents, 0)
     const goods = payable.flatMap((d) => d.goods)
     const r = { ...receipt, draws, amountCents, goods }
-    const refundText = refunds.length ? `; refund of cancelled draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} (LNS-22)` : ''
-    if (payable.length > 0) return { ...r, outcome: ValidationOutcome.Win, reason: `prize in draw(s) ${payable.map((d) => d.drawNumber).join(', ')}${refundText}` }
-    if (refunds.length > 0) return { ...r, outcome: ValidationOutcome.RefundOnly, reason: `draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} cancelled with the AJ's authorisation: refund of the price only (LNS-22, LOT-21)` }
-    if (draws.some((d) => d.status === 'pending')) return { ...r, outcome: ValidationOutcome.Pending, reason: 'a draw of this receipt is not settled yet' }
-    if (draws.some((d) => d.status === 'refunded') && !draws.some((d) => d.status === 'win' || d.status === 'expired')) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the refund of the cancelled draw was already paid', amountCents: 0 }
-    if (draws.some((d) => d.status === 'paid')) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the prize was already paid', amountCents: 0 }
-    if (draws.some((d) => d.status === 'expired')) return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)', amountCents: 0 }
+    const refundText = refunds.length
+      ? `; refund of cancelled draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} (LNS-22)`
+      : ''
+    if (payable.length > 0)
+      return {
+        ...r,
+        outcome: ValidationOutcome.Win,
+        reason: `prize in draw(s) ${payable.map((d) => d.drawNumber).join(', ')}${refundText}`,
+      }
+    if (refunds.length > 0)
+      return {
+        ...r,
+        outcome: ValidationOutcome.RefundOnly,
+        reason: `draw(s) ${refunds.map((d) => d.drawNumber).join(', ')} cancelled with the AJ's authorisation: refund of the price only (LNS-22, LOT-21)`,
+      }
+    if (draws.some((d) => d.status === 'pending'))
+      return { ...r, outcome: ValidationOutcome.Pending, reason: 'a draw of this receipt is not settled yet' }
+    if (draws.some((d) => d.status === 'refunded') && !draws.some((d) => d.status === 'win' || d.status === 'expired'))
+      return {
+        ...r,
+        outcome: ValidationOutcome.AlreadyPaid,
+        reason: 'the refund of the cancelled draw was already paid',
+        amountCents: 0,
+      }
+    if (draws.some((d) => d.status === 'paid'))
+      return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: 'the prize was already paid', amountCents: 0 }
+    if (draws.some((d) => d.status === 'expired'))
+      return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)', amountCents: 0 }
     return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
   }
 
@@ -122,20 +226,40 @@ export function createPayoutUseCases(ctx: LottoContext) {
    * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
    */
   /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
-  async function pay(input: { code: string; stationId: string; cashierId: string; payee: PayeeData; override?: PayeeOverride; onPaid: OnPaid }) {
+  async function pay(input: {
+    code: string
+    stationId: string
+    cashierId: string
+    payee: PayeeData
+    override?: PayeeOverride
+    onPaid: OnPaid
+  }) {
     const p = input.payee
-    if (![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) || p.name.trim().split(/\s+/).length < 2) {
-      throw new DomainError('PAYEE_ID_REQUIRED', 'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)', { rule: 'INS-5' })
+    if (
+      ![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) ||
+      p.name.trim().split(/\s+/).length < 2
+    ) {
+      throw new DomainError(
+        'PAYEE_ID_REQUIRED',
+        'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)',
+        { rule: 'INS-5' },
+      )
     }
     return db.transaction(async (tx) => {
       const v = await validate(input.code, tx)
       switch (v.outcome) {
-        case 'VOID': throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
-        case 'ALREADY_PAID': throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
-        case 'EXPIRED': throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
-        case 'PENDING': throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
-        case 'NO_WIN': throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
-        default: break
+        case 'VOID':
+          throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
+        case 'ALREADY_PAID':
+          throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
+        case 'EXPIRED':
+          throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
+        case 'PENDING':
+          throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
+        case 'NO_WIN':
+          throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
+        default:
+          break
       }
       const at = now()
       const s = (await slipById(tx, v.ticketId!))!
@@ -143,42 +267,126 @@ export function createPayoutUseCases(ctx: LottoContext) {
       // someone the buyer authorised, which a supervisor checks and overrides with their own credential.
       const payeeIsBuyer = sameDocument(p.document, s.player_document)
       if (!payeeIsBuyer) {
-        if (!input.override) throw new DomainError('PAYEE_NOT_BUYER', `receipt ${s.id} is named: its prize is paid to its buyer, or to someone the buyer authorised with a supervisor's override (GEN-16, GEN-26)`, { rule: 'GEN-16', field: 'payeeDocument' })
-        if (input.override.reason.length < 3) throw new DomainError('VALIDATION_FAILED', 'state the buyer\'s authorisation the supervisor checked (payeeAuthorisation, GEN-26)', { field: 'payeeAuthorisation', rule: 'GEN-26' })
+        if (!input.override)
+          throw new DomainError(
+            'PAYEE_NOT_BUYER',
+            `receipt ${s.id} is named: its prize is paid to its buyer, or to someone the buyer authorised with a supervisor's override (GEN-16, GEN-26)`,
+            { rule: 'GEN-16', field: 'payeeDocument' },
+          )
+        if (input.override.reason.length < 3)
+          throw new DomainError(
+            'VALIDATION_FAILED',
+            "state the buyer's authorisation the supervisor checked (payeeAuthorisation, GEN-26)",
+            { field: 'payeeAuthorisation', rule: 'GEN-26' },
+          )
       }
-      const third = payeeIsBuyer ? {} : { payeeIsBuyer: false, override: { by: input.override!.by, authorisation: input.override!.reason.slice(0, 500) }, rule: 'GEN-26' }
-      const payouts: Array<{ payoutId: string; drawId: string; amountCents: number; goods: string[]; refund?: boolean }> = []
+      const third = payeeIsBuyer
+        ? {}
+        : {
+            payeeIsBuyer: false,
+            override: { by: input.override!.by, authorisation: input.override!.reason.slice(0, 500) },
+            rule: 'GEN-26',
+          }
+      const payouts: Array<{
+        payoutId: string
+        drawId: string
+        amountCents: number
+        goods: string[]
+        refund?: boolean
+      }> = []
       // An annulled or excluded slip: its whole price, once (LNS-21). An active slip: its prizes, and the price of
       // its boards for each cancelled draw (LNS-22, LOT-21), each draw's payout row once (UNIQUE draw_id, ticket_id).
-      const targets = s.status !== 'active'
-        ? [{ drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!, amountCents: v.amountCents, goods: [] as string[], prizes: [{ refund: true }] as unknown[], refund: true }]
-        : v.draws.filter((d) => d.status === 'win' || d.status === 'refund').map((d) => ({
-          drawId: d.drawId, amountCents: d.amountCents, goods: d.goods, refund: d.status === 'refund',
-          prizes: (d.status === 'refund' ? [{ refund: true, cancelledDraw: d.drawNumber, rule: 'LNS-22' }] : d.prizes) as unknown[],
-        }))
+      const targets =
+        s.status !== 'active'
+          ? [
+              {
+                drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!,
+                amountCents: v.amountCents,
+                goods: [] as string[],
+                prizes: [{ refund: true }] as unknown[],
+                refund: true,
+              },
+            ]
+          : v.draws
+              .filter((d) => d.status === 'win' || d.status === 'refund')
+              .map((d) => ({
+                drawId: d.drawId,
+                amountCents: d.amountCents,
+                goods: d.goods,
+                refund: d.status === 'refund',
+                prizes: (d.status === 'refund'
+                  ? [{ refund: true, cancelledDraw: d.drawNumber, rule: 'LNS-22' }]
+                  : d.prizes) as unknown[],
+              }))
       for (const t of targets) {
         if (!t.refund) {
           const rows = v.draws.find((d) => d.drawId === t.drawId)!.prizes.length
-          if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows) throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
+          if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows)
+            throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
         }
         const payoutId = newId('lpay')
         await insertLottoPayout(tx, {
-          id: payoutId, drawId: t.drawId, ticketId: s.id, amountCents: t.amountCents, goodsJson: t.goods.length ? JSON.stringify(t.goods) : null, prizesJson: JSON.stringify(t.prizes),
-          currency: v.currency ?? '', stationId: input.stationId, cashierId: input.cashierId, payeeName: p.name.trim(), payeeDocument: p.document.trim(),
-          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT, paidAt: at,
+          id: payoutId,
+          drawId: t.drawId,
+          ticketId: s.id,
+          amountCents: t.amountCents,
+          goodsJson: t.goods.length ? JSON.stringify(t.goods) : null,
+          prizesJson: JSON.stringify(t.prizes),
+          currency: v.currency ?? '',
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payeeName: p.name.trim(),
+          payeeDocument: p.document.trim(),
+          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+          paidAt: at,
         })
         await appendJournal(tx, {
-          at, type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid', scope: `lotto:${s.game_code}/payouts`,
-          payload: { payoutId, drawId: t.drawId, receipt: s.id, amountCents: t.amountCents, goods: t.goods, stationId: input.stationId, cashierId: input.cashierId, payeeDocument: protectDocument(deps.sealer, p.document), ...third },
+          at,
+          type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid',
+          scope: `lotto:${s.game_code}/payouts`,
+          payload: {
+            payoutId,
+            drawId: t.drawId,
+            receipt: s.id,
+            amountCents: t.amountCents,
+            goods: t.goods,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            payeeDocument: protectDocument(deps.sealer, p.document),
+            ...third,
+          },
         })
         payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
       }
       const total = payouts.reduce((x, y) => x + y.amountCents, 0)
       // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-      for (const x of payouts) await input.onPaid(tx, { amountCents: x.amountCents, currency: v.currency ?? '', refId: x.payoutId, at, kind: x.refund ? 'refund' : 'prize_payout' })
+      for (const x of payouts)
+        await input.onPaid(tx, {
+          amountCents: x.amountCents,
+          currency: v.currency ?? '',
+          refId: x.payoutId,
+          at,
+          kind: x.refund ? 'refund' : 'prize_payout',
+        })
       // The draws paid, for the cashier's receipt (an annulled slip's refund names none).
-      const drawNumbers = [...new Set(payouts.filter((x) => !x.refund).map((x) => v.draws.find((d) => d.drawId === x.drawId)?.drawNumber ?? 0).filter((n) => n > 0))]
-      return { outcome: v.outcome, receipt: s.id, amountCents: total, currency: v.currency, goods: payouts.flatMap((x) => x.goods), payouts, drawNumbers, paidAt: at }
+      const drawNumbers = [
+        ...new Set(
+          payouts
+            .filter((x) => !x.refund)
+            .map((x) => v.draws.find((d) => d.drawId === x.drawId)?.drawNumber ?? 0)
+            .filter((n) => n > 0),
+        ),
+      ]
+      return {
+        outcome: v.outcome,
+        receipt: s.id,
+        amountCents: total,
+        currency: v.currency,
+        goods: payouts.flatMap((x) => x.goods),
+        payouts,
+        drawNumbers,
+        paidAt: at,
+      }
     })
   }
 
@@ -195,24 +403,54 @@ export function createPayoutUseCases(ctx: LottoContext) {
     const prescribed = isClaimExpired(row.claim_deadline, at)
     const items = await unpaidWins(db, drawId)
     return {
-      drawId, product: 'lotto' as const, claimDeadline: row.claim_deadline, prescribed, charityDueBy: charityDueBy(row.claim_deadline), asOf: at,
-      currency: row.currency, unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0), unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
-      count: items.length, items: items.map((i) => ({ ticketId: i.receipt, board: Number(i.board), category: i.category, amountCents: Number(i.amount_cents), goods: i.goods })),
-      disposal: row.disposal ? JSON.parse(row.disposal) : null, rule: 'LOT-24',
+      drawId,
+      product: 'lotto' as const,
+      claimDeadline: row.claim_deadline,
+      prescribed,
+      charityDueBy: charityDueBy(row.claim_deadline),
+      asOf: at,
+      currency: row.currency,
+      unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
+      unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
+      count: items.length,
+      items: items.map((i) => ({
+        ticketId: i.receipt,
+        board: Number(i.board),
+        category: i.category,
+        amountCents: Number(i.amount_cents),
+        goods: i.goods,
+      })),
+      disposal: row.disposal ? JSON.parse(row.disposal) : null,
+      rule: 'LOT-24',
     }
   }
 
   /** Records that the unclaimed prizes went to charity and health (LOT-24); late when after prescription + 10 days. */
   async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
     const report = await unclaimed(drawId)
-    if (!report.prescribed) throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
+    if (!report.prescribed)
+      throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
     if (report.disposal) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
     const at = now()
-    const disposal = { destination: input.destination, reference: input.reference, amountCents: report.unclaimedCents, goods: report.unclaimedGoods, recordedAt: at, dueBy: report.charityDueBy, late: Date.parse(at) > Date.parse(report.charityDueBy) }
+    const disposal = {
+      destination: input.destination,
+      reference: input.reference,
+      amountCents: report.unclaimedCents,
+      goods: report.unclaimedGoods,
+      recordedAt: at,
+      dueBy: report.charityDueBy,
+      late: Date.parse(at) > Date.parse(report.charityDueBy),
+    }
     await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
-      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal)))) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
-      await appendJournal(tx, { at, type: 'lotto.unclaimed_disposed', scope: drawScope(row), payload: { drawId, ...disposal, rule: 'LOT-24' } })
+      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal))))
+        throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+      await appendJournal(tx, {
+        at,
+        type: 'lotto.unclaimed_disposed',
+        scope: drawScope(row),
+        payload: { drawId, ...disposal, rule: 'LOT-24' },
+      })
     })
     return disposal
   }
@@ -221,9 +459,18 @@ export function createPayoutUseCases(ctx: LottoContext) {
   async function prizeRegister(drawId?: string) {
     const rows = await lottoPayouts(db, drawId)
     return rows.map((r) => ({
-      payoutId: r.id, gameCode: r.game_code, drawNumber: Number(r.draw_no), ticketNumber: r.ticket_id, amountCents: Number(r.amount_cents), currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [], prizes: JSON.parse(String(r.prizes)), payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
-      stationId: r.station_id, cashierId: r.cashier_id, paidAt: r.paid_at,
+      payoutId: r.id,
+      gameCode: r.game_code,
+      drawNumber: Number(r.draw_no),
+      ticketNumber: r.ticket_id,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      goods: r.goods ? JSON.parse(String(r.goods)) : [],
+      prizes: JSON.parse(String(r.prizes)),
+      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      stationId: r.station_id,
+      cashierId: r.cashier_id,
+      paidAt: r.paid_at,
     }))
   }
 

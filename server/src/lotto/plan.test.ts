@@ -36,14 +36,22 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
 
   it('refuses a claim period under 60 calendar days from the draw date (LOT-23)', () => {
     const problems = problemsOf(plan649({ claimDeadline: '2025-05-06T23:59:59-04:00' }))
-    expect(problems).toEqual([expect.objectContaining({ field: 'claimDeadline', rule: 'LOT-23', message: expect.stringMatching(/59 calendar days/) })])
+    expect(problems).toEqual([
+      expect.objectContaining({
+        field: 'claimDeadline',
+        rule: 'LOT-23',
+        message: expect.stringMatching(/59 calendar days/),
+      }),
+    ])
     // LOT-23: 60 FULL days: 00:00 of the 60th day is not enough, its last second is.
     expect(problemsOf(plan649({ claimDeadline: '2025-05-07T00:00:00-04:00' })).map((x) => x.rule)).toEqual(['LOT-23'])
     expect(problemsOf(plan649({ claimDeadline: '2025-05-07T23:59:59-04:00' }))).toEqual([])
   })
 
   it('refuses a draw before the start of sales, and sales closing after the draw (LOT-4, LNS-13)', () => {
-    expect(rulesOf(plan649({ drawAt: '2025-02-28T20:00:00-04:00', salesCloseAt: '2025-02-28T19:00:00-04:00' }))).toEqual(expect.arrayContaining(['drawAt:LOT-4', 'salesCloseAt:LOT-4']))
+    expect(
+      rulesOf(plan649({ drawAt: '2025-02-28T20:00:00-04:00', salesCloseAt: '2025-02-28T19:00:00-04:00' })),
+    ).toEqual(expect.arrayContaining(['drawAt:LOT-4', 'salesCloseAt:LOT-4']))
     expect(rulesOf(plan649({ salesCloseAt: '2025-03-08T20:30:00-04:00' }))).toContain('salesCloseAt:LNS-13')
   })
 
@@ -51,20 +59,36 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
     expect(rulesOf(plan649({ budgetCents: 999 }))).toContain('budgetCents:LOT-5')
     // 1,000,000 plays x P(3 of 6) ~ 17,650 winners x Bs 10 = Bs 176,504 > Bs 50,000.
     const problems = problemsOf(plan649({ expectedPlays: 1_000_000 }))
-    expect(problems).toEqual([expect.objectContaining({ field: 'budgetCents', message: expect.stringMatching(/expected to cost 17650\d\d\d/) })])
+    expect(problems).toEqual([
+      expect.objectContaining({ field: 'budgetCents', message: expect.stringMatching(/expected to cost 17650\d\d\d/) }),
+    ])
     expect(problemsOf(plan649({ expectedPlays: 200_000 }))).toEqual([])
   })
 
   it('refuses two categories for the same number of matches, and impossible matches (LNS-16, LNS-18)', () => {
     const p = plan649()
-    p.categories = [...p.categories, { code: 'X', name: 'Doble', matches: 3, prize: { type: 'fixed', amountCents: 10 } }, { code: 'Y', name: 'Siete', matches: 7, prize: { type: 'fixed', amountCents: 10 } }]
+    p.categories = [
+      ...p.categories,
+      { code: 'X', name: 'Doble', matches: 3, prize: { type: 'fixed', amountCents: 10 } },
+      { code: 'Y', name: 'Siete', matches: 7, prize: { type: 'fixed', amountCents: 10 } },
+    ]
     expect(rulesOf(p)).toEqual(expect.arrayContaining(['categories[4].matches:LNS-18', 'categories[5].matches:LNS-16']))
   })
 
   it('refuses real estate as a goods prize and requires its invoice (LOT-22, LNS-23)', () => {
     const p = plan649()
-    p.categories = [...p.categories.slice(0, 3), { code: 'C3', name: 'Casa propia', matches: 3, prize: { type: 'goods', description: 'Casa en Cochabamba', unitValueCents: 100, invoiceRef: '' } }]
-    expect(rulesOf(p)).toEqual(expect.arrayContaining(['categories[3].prize.description:LOT-22', 'categories[3].prize.invoiceRef:LOT-22']))
+    p.categories = [
+      ...p.categories.slice(0, 3),
+      {
+        code: 'C3',
+        name: 'Casa propia',
+        matches: 3,
+        prize: { type: 'goods', description: 'Casa en Cochabamba', unitValueCents: 100, invoiceRef: '' },
+      },
+    ]
+    expect(rulesOf(p)).toEqual(
+      expect.arrayContaining(['categories[3].prize.description:LOT-22', 'categories[3].prize.invoiceRef:LOT-22']),
+    )
   })
 
   it('refuses a range outside the licence (LNS-12) and a manual draw without its device (LNS-8)', () => {
@@ -73,7 +97,12 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
   })
 
   it('lists every problem at once and throws them in details', () => {
-    const input = plan649({ picks: 60, priceCents: 0, operator: '', staff: { authority: '', director: 'D', moderator: 'M', notary: 'N' } })
+    const input = plan649({
+      picks: 60,
+      priceCents: 0,
+      operator: '',
+      staff: { authority: '', director: 'D', moderator: 'M', notary: 'N' },
+    })
     try {
       parseLottoPlan(input)
       expect.unreachable()

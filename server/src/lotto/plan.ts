@@ -8,7 +8,14 @@
  * Pure: no clock, no I/O.
  */
 import { DomainError } from '../shared/errors.ts'
-import { assertNoProblems, checkPlanDates, requireInt, requireText, type PlanDates, type PlanProblem } from '../shared/lottery-common.ts'
+import {
+  assertNoProblems,
+  checkPlanDates,
+  requireInt,
+  requireText,
+  type PlanDates,
+  type PlanProblem,
+} from '../shared/lottery-common.ts'
 
 /** Largest ball range supported (1..n); the packed settlement uses ceil(n / 32) 32-bit words per play. */
 export const MAX_LOTTO_RANGE = 128
@@ -116,8 +123,30 @@ export interface LottoPlan extends PlanDates {
 }
 
 /** Input of a plan: the optional fields may be left out and take their defaults. */
-export type LottoPlanInput = Omit<LottoPlan, 'drawCount' | 'expectedPlays' | 'drawDevice' | 'licensedRange' | 'securityWarnings' | 'unwonShares' | 'maxBoardsPerSlip' | 'maxDrawsPerSlip'> &
-  Partial<Pick<LottoPlan, 'drawCount' | 'expectedPlays' | 'drawDevice' | 'licensedRange' | 'securityWarnings' | 'unwonShares' | 'maxBoardsPerSlip' | 'maxDrawsPerSlip'>>
+export type LottoPlanInput = Omit<
+  LottoPlan,
+  | 'drawCount'
+  | 'expectedPlays'
+  | 'drawDevice'
+  | 'licensedRange'
+  | 'securityWarnings'
+  | 'unwonShares'
+  | 'maxBoardsPerSlip'
+  | 'maxDrawsPerSlip'
+> &
+  Partial<
+    Pick<
+      LottoPlan,
+      | 'drawCount'
+      | 'expectedPlays'
+      | 'drawDevice'
+      | 'licensedRange'
+      | 'securityWarnings'
+      | 'unwonShares'
+      | 'maxBoardsPerSlip'
+      | 'maxDrawsPerSlip'
+    >
+  >
 
 const DEFAULT_WARNINGS = [
   'Compruebe sus números y datos antes de retirar el comprobante (LNS-19).',
@@ -188,28 +217,52 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
   requireInt(p.maxDrawsPerSlip, 'maxDrawsPerSlip', 'CFG-41', 1, 52, problems)
   requireInt(p.budgetCents, 'budgetCents', 'LOT-5', 0, Number.MAX_SAFE_INTEGER, problems)
   requireInt(p.prizePoolBp, 'prizePoolBp', 'LOT-5', 0, 10_000, problems)
-  if (p.unwonShares !== 'rollover' && p.unwonShares !== 'operator') problems.push({ field: 'unwonShares', rule: 'CFG-41', message: 'unwonShares must be rollover or operator' })
-  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual') problems.push({ field: 'drawMethod', rule: 'LNS-8', message: 'drawMethod must be rng or manual' })
+  if (p.unwonShares !== 'rollover' && p.unwonShares !== 'operator')
+    problems.push({ field: 'unwonShares', rule: 'CFG-41', message: 'unwonShares must be rollover or operator' })
+  if (p.drawMethod !== 'rng' && p.drawMethod !== 'manual')
+    problems.push({ field: 'drawMethod', rule: 'LNS-8', message: 'drawMethod must be rng or manual' })
   if (p.drawMethod === 'manual') requireText(p.drawDevice, 'drawDevice', 'LNS-8', problems, 120)
-  for (const role of ['authority', 'director', 'moderator', 'notary'] as const) requireText(p.staff?.[role], `staff.${role}`, 'LOT-19', problems, 120)
-  if (!Array.isArray(p.securityWarnings) || p.securityWarnings.length === 0) problems.push({ field: 'securityWarnings', rule: 'LNS-6', message: 'the receipt needs at least one security warning' })
+  for (const role of ['authority', 'director', 'moderator', 'notary'] as const)
+    requireText(p.staff?.[role], `staff.${role}`, 'LOT-19', problems, 120)
+  if (!Array.isArray(p.securityWarnings) || p.securityWarnings.length === 0)
+    problems.push({
+      field: 'securityWarnings',
+      rule: 'LNS-6',
+      message: 'the receipt needs at least one security warning',
+    })
   checkPlanDates(p, problems)
 
   const rangeOk = requireInt(p.range, 'range', 'LNS-12', 2, MAX_LOTTO_RANGE, problems)
   const picksOk = requireInt(p.picks, 'picks', 'LOT-5', 1, MAX_LOTTO_RANGE, problems)
   const drawOk = requireInt(p.drawCount, 'drawCount', 'LNS-1', 1, MAX_LOTTO_RANGE, problems)
   if (rangeOk && picksOk && p.picks >= p.range) {
-    problems.push({ field: 'picks', rule: 'LOT-5', message: `the player must select fewer numbers than the range: ${p.picks} of ${p.range}` })
+    problems.push({
+      field: 'picks',
+      rule: 'LOT-5',
+      message: `the player must select fewer numbers than the range: ${p.picks} of ${p.range}`,
+    })
   }
   if (rangeOk && drawOk && p.drawCount >= p.range) {
-    problems.push({ field: 'drawCount', rule: 'LNS-1', message: `fewer balls must be drawn than are loaded: ${p.drawCount} of ${p.range}` })
+    problems.push({
+      field: 'drawCount',
+      rule: 'LNS-1',
+      message: `fewer balls must be drawn than are loaded: ${p.drawCount} of ${p.range}`,
+    })
   }
   if (picksOk && drawOk && p.drawCount < p.picks) {
-    problems.push({ field: 'drawCount', rule: 'LNS-1', message: `at least as many numbers must be drawn as the player selects (${p.picks})` })
+    problems.push({
+      field: 'drawCount',
+      rule: 'LNS-1',
+      message: `at least as many numbers must be drawn as the player selects (${p.picks})`,
+    })
   }
   if (rangeOk && p.licensedRange) {
     if (p.range < p.licensedRange.min || p.range > p.licensedRange.max) {
-      problems.push({ field: 'range', rule: 'LNS-12', message: `the range 1..${p.range} is outside the licensed ${p.licensedRange.min}..${p.licensedRange.max}` })
+      problems.push({
+        field: 'range',
+        rule: 'LNS-12',
+        message: `the range 1..${p.range} is outside the licensed ${p.licensedRange.min}..${p.licensedRange.max}`,
+      })
     }
   }
 
@@ -224,15 +277,25 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
   let expectedCost = 0
   p.categories.forEach((c, i) => {
     const f = `categories[${i}]`
-    if (typeof c.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(c.code)) problems.push({ field: `${f}.code`, rule: 'LNS-4', message: 'category code must be 1 to 8 letters or digits' })
-    else if (codes.has(c.code)) problems.push({ field: `${f}.code`, rule: 'LNS-4', message: `category code ${c.code} appears twice` })
+    if (typeof c.code !== 'string' || !/^[A-Za-z0-9]{1,8}$/.test(c.code))
+      problems.push({ field: `${f}.code`, rule: 'LNS-4', message: 'category code must be 1 to 8 letters or digits' })
+    else if (codes.has(c.code))
+      problems.push({ field: `${f}.code`, rule: 'LNS-4', message: `category code ${c.code} appears twice` })
     else codes.add(c.code)
     requireText(c.name, `${f}.name`, 'LNS-4', problems, 80)
     if (requireInt(c.matches, `${f}.matches`, 'LNS-16', 0, MAX_LOTTO_RANGE, problems)) {
       if (picksOk && drawOk && c.matches > Math.min(p.picks, p.drawCount)) {
-        problems.push({ field: `${f}.matches`, rule: 'LNS-16', message: `${c.matches} matches is impossible with ${p.picks} numbers selected and ${p.drawCount} drawn` })
+        problems.push({
+          field: `${f}.matches`,
+          rule: 'LNS-16',
+          message: `${c.matches} matches is impossible with ${p.picks} numbers selected and ${p.drawCount} drawn`,
+        })
       } else if (matchesSeen.has(c.matches)) {
-        problems.push({ field: `${f}.matches`, rule: 'LNS-18', message: `two categories are won with ${c.matches} matches` })
+        problems.push({
+          field: `${f}.matches`,
+          rule: 'LNS-18',
+          message: `two categories are won with ${c.matches} matches`,
+        })
       }
       matchesSeen.add(c.matches)
     }
@@ -242,39 +305,85 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
         if (requireInt(prize.bp, `${f}.prize.bp`, 'LNS-4', 1, 10_000, problems)) shareBp += prize.bp
         break
       case 'fixed':
-        if (requireInt(prize.amountCents, `${f}.prize.amountCents`, 'LNS-4', 1, Number.MAX_SAFE_INTEGER, problems)) fixedOnce += prize.amountCents
+        if (requireInt(prize.amountCents, `${f}.prize.amountCents`, 'LNS-4', 1, Number.MAX_SAFE_INTEGER, problems))
+          fixedOnce += prize.amountCents
         break
       case 'goods':
         requireText(prize.description, `${f}.prize.description`, 'LNS-23', problems)
         requireText(prize.invoiceRef, `${f}.prize.invoiceRef`, 'LOT-22', problems, 120)
-        if (requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)) fixedOnce += prize.unitValueCents
+        if (
+          requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)
+        )
+          fixedOnce += prize.unitValueCents
         if (/inmueble|real estate|casa|departamento|terreno/i.test(prize.description ?? '')) {
-          problems.push({ field: `${f}.prize.description`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
+          problems.push({
+            field: `${f}.prize.description`,
+            rule: 'LOT-22',
+            message: 'real estate may not be offered as a prize',
+          })
         }
         break
       default:
         problems.push({ field: `${f}.prize`, rule: 'LNS-4', message: 'prize type must be share, fixed or goods' })
     }
-    if (rangeOk && picksOk && drawOk && p.picks < p.range && p.drawCount < p.range && Number.isInteger(c.matches) && c.prize && p.expectedPlays) {
-      expectedCost += fixedValueCents(c.prize) * p.expectedPlays * matchProbability(p.range, p.picks, p.drawCount, c.matches)
+    if (
+      rangeOk &&
+      picksOk &&
+      drawOk &&
+      p.picks < p.range &&
+      p.drawCount < p.range &&
+      Number.isInteger(c.matches) &&
+      c.prize &&
+      p.expectedPlays
+    ) {
+      expectedCost +=
+        fixedValueCents(c.prize) * p.expectedPlays * matchProbability(p.range, p.picks, p.drawCount, c.matches)
     }
   })
-  if (shareBp > 10_000) problems.push({ field: 'categories', rule: 'LNS-4', message: `pari-mutuel shares add up to ${(shareBp / 100).toFixed(2)} % of the prize pool, over 100 %` })
-  if (shareBp > 0 && p.prizePoolBp === 0) problems.push({ field: 'prizePoolBp', rule: 'LNS-4', message: 'pari-mutuel categories need a prize pool share of sales' })
+  if (shareBp > 10_000)
+    problems.push({
+      field: 'categories',
+      rule: 'LNS-4',
+      message: `pari-mutuel shares add up to ${(shareBp / 100).toFixed(2)} % of the prize pool, over 100 %`,
+    })
+  if (shareBp > 0 && p.prizePoolBp === 0)
+    problems.push({
+      field: 'prizePoolBp',
+      rule: 'LNS-4',
+      message: 'pari-mutuel categories need a prize pool share of sales',
+    })
   if (Number.isSafeInteger(p.budgetCents)) {
     if (fixedOnce > p.budgetCents) {
-      problems.push({ field: 'budgetCents', rule: 'LOT-5', message: `fixed and goods prizes (one winner each: ${fixedOnce}) are over the draw budget (${p.budgetCents})` })
+      problems.push({
+        field: 'budgetCents',
+        rule: 'LOT-5',
+        message: `fixed and goods prizes (one winner each: ${fixedOnce}) are over the draw budget (${p.budgetCents})`,
+      })
     } else if (p.expectedPlays !== null && Math.ceil(expectedCost) > p.budgetCents) {
-      problems.push({ field: 'budgetCents', rule: 'LOT-5', message: `fixed and goods prizes are expected to cost ${Math.ceil(expectedCost)} at ${p.expectedPlays} plays, over the draw budget (${p.budgetCents})` })
+      problems.push({
+        field: 'budgetCents',
+        rule: 'LOT-5',
+        message: `fixed and goods prizes are expected to cost ${Math.ceil(expectedCost)} at ${p.expectedPlays} plays, over the draw budget (${p.budgetCents})`,
+      })
     }
   }
   if (p.expectedPlays !== null) requireInt(p.expectedPlays, 'expectedPlays', 'LOT-5', 1, 1_000_000_000, problems)
   if (p.carryMap !== undefined) {
-    if (typeof p.carryMap !== 'object' || p.carryMap === null || Array.isArray(p.carryMap)) problems.push({ field: 'carryMap', rule: 'LNS-4', message: 'carryMap maps old category codes to this plan\'s codes' })
+    if (typeof p.carryMap !== 'object' || p.carryMap === null || Array.isArray(p.carryMap))
+      problems.push({
+        field: 'carryMap',
+        rule: 'LNS-4',
+        message: "carryMap maps old category codes to this plan's codes",
+      })
     else {
       const shares = new Set(p.categories.filter((c) => c.prize?.type === 'share').map((c) => c.code))
       for (const [from, to] of Object.entries(p.carryMap)) {
-        if (!shares.has(to)) problems.push({ field: `carryMap.${from}`, rule: 'LNS-4', message: `rolled-over money of ${from} must go to a pari-mutuel category of this plan; ${String(to)} is not one` })
+        if (!shares.has(to))
+          problems.push({
+            field: `carryMap.${from}`,
+            rule: 'LNS-4',
+            message: `rolled-over money of ${from} must go to a pari-mutuel category of this plan; ${String(to)} is not one`,
+          })
       }
     }
   }
@@ -294,9 +403,14 @@ export function carryTargetOf(plan: Pick<LottoPlan, 'categories' | 'carryMap'>, 
  * receive (no pari-mutuel category of that code and no `carryMap` entry). A previous plan that leaves unwon
  * shares to the operator rolls nothing over.
  */
-export function unreceivedCarryCodes(previous: Pick<LottoPlan, 'categories' | 'unwonShares'>, next: Pick<LottoPlan, 'categories' | 'carryMap'>): string[] {
+export function unreceivedCarryCodes(
+  previous: Pick<LottoPlan, 'categories' | 'unwonShares'>,
+  next: Pick<LottoPlan, 'categories' | 'carryMap'>,
+): string[] {
   if (previous.unwonShares !== 'rollover') return []
-  return previous.categories.filter((c) => c.prize.type === 'share' && carryTargetOf(next, c.code) === null).map((c) => c.code)
+  return previous.categories
+    .filter((c) => c.prize.type === 'share' && carryTargetOf(next, c.code) === null)
+    .map((c) => c.code)
 }
 
 /** Normalises and validates; throws VALIDATION_FAILED with every problem in `details.problems`. */

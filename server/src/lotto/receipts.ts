@@ -23,31 +23,47 @@ export interface ReceiptPool {
  * @param reserve takes `count` numbers from the game's counter and returns the first (a committed transaction).
  * @param options.block numbers per reservation once warm (the first reservation of a game is smaller).
  */
-export function createReceiptPool(reserve: (gameCode: string, count: number) => Promise<number>, privateKey: KeyObject, options: { block?: number; low?: number } = {}): ReceiptPool {
+export function createReceiptPool(
+  reserve: (gameCode: string, count: number) => Promise<number>,
+  privateKey: KeyObject,
+  options: { block?: number; low?: number } = {},
+): ReceiptPool {
   const block = options.block ?? 2048
   const low = options.low ?? block
   let signer: Worker | null = null
   let nextId = 1
   const waiting = new Map<number, (codes: string[]) => void>()
-  type Game = { ready: Array<{ receipt: string; code: string }>; head: number; refill: Promise<void> | null; size: number }
+  type Game = {
+    ready: Array<{ receipt: string; code: string }>
+    head: number
+    refill: Promise<void> | null
+    size: number
+  }
   const games = new Map<string, Game>()
 
-  const sign = (receipts: string[]) => new Promise<string[]>((resolve, reject) => {
-    if (!signer) {
-      signer = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./sign-worker.ts', import.meta.url).href, privateKey } })
-      signer.on('message', (m: { id: number; codes: string }) => {
-        const r = waiting.get(m.id)
-        waiting.delete(m.id)
-        if (waiting.size === 0) signer?.unref()
-        r?.(JSON.parse(m.codes) as string[])
-      })
-      signer.on('error', (err) => { for (const id of waiting.keys()) waiting.delete(id); signer = null; reject(err) })
-    }
-    const id = nextId++
-    if (waiting.size === 0) signer.ref()
-    waiting.set(id, resolve)
-    signer.postMessage({ id, receipts: JSON.stringify(receipts) })
-  })
+  const sign = (receipts: string[]) =>
+    new Promise<string[]>((resolve, reject) => {
+      if (!signer) {
+        signer = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), {
+          workerData: { entry: new URL('./sign-worker.ts', import.meta.url).href, privateKey },
+        })
+        signer.on('message', (m: { id: number; codes: string }) => {
+          const r = waiting.get(m.id)
+          waiting.delete(m.id)
+          if (waiting.size === 0) signer?.unref()
+          r?.(JSON.parse(m.codes) as string[])
+        })
+        signer.on('error', (err) => {
+          for (const id of waiting.keys()) waiting.delete(id)
+          signer = null
+          reject(err)
+        })
+      }
+      const id = nextId++
+      if (waiting.size === 0) signer.ref()
+      waiting.set(id, resolve)
+      signer.postMessage({ id, receipts: JSON.stringify(receipts) })
+    })
 
   function refill(gameCode: string, g: Game): Promise<void> {
     g.refill ??= (async () => {
@@ -72,7 +88,10 @@ export function createReceiptPool(reserve: (gameCode: string, count: number) => 
   return {
     async take(gameCode) {
       let g = games.get(gameCode)
-      if (!g) { g = { ready: [], head: 0, refill: null, size: 64 }; games.set(gameCode, g) }
+      if (!g) {
+        g = { ready: [], head: 0, refill: null, size: 64 }
+        games.set(gameCode, g)
+      }
       while (g.ready.length - g.head === 0) await refill(gameCode, g)
       const next = g.ready[g.head++]
       if (g.ready.length - g.head < low && !g.refill) void refill(gameCode, g).catch(() => undefined)

@@ -16,37 +16,84 @@ import { counterCashFields, counterTill } from '../http/station.ts'
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
 const code = z.string().min(1).max(400)
-const station = z.string().min(1).max(40).regex(/^[A-Za-z0-9_.:-]+$/)
+const station = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9_.:-]+$/)
 const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
 
 const lottoPrize = z.discriminatedUnion('type', [
   z.object({ type: z.literal('share'), bp: z.number().int() }).strict(),
   z.object({ type: z.literal('fixed'), amountCents: z.number().int() }).strict(),
-  z.object({ type: z.literal('goods'), description: z.string().max(500), unitValueCents: z.number().int(), invoiceRef: z.string().max(120) }).strict(),
+  z
+    .object({
+      type: z.literal('goods'),
+      description: z.string().max(500),
+      unitValueCents: z.number().int(),
+      invoiceRef: z.string().max(120),
+    })
+    .strict(),
 ])
 /** Shape only: the rules (LOT-5, LOT-23...) are checked by the domain, which names every problem at once. */
-const lottoPlan = z.object({
-  operator: z.string().max(500), gameCode: z.string().max(16), name: z.string().max(500), drawNumber: z.number().int(), issue: z.string().max(40),
-  range: z.number().int(), picks: z.number().int(), drawCount: z.number().int().optional(), priceCents: z.number().int(), currency: z.string().max(3),
-  maxBoardsPerSlip: z.number().int().optional(), maxDrawsPerSlip: z.number().int().optional(), prizePoolBp: z.number().int(),
-  unwonShares: z.enum(['rollover', 'operator']).optional(),
-  categories: z.array(z.object({ code: z.string().max(8), name: z.string().max(80), matches: z.number().int(), prize: lottoPrize }).strict()).max(20),
-  budgetCents: z.number().int(), expectedPlays: z.number().int().nullable().optional(), salesStartAt: iso, salesCloseAt: iso, drawAt: iso, claimDeadline: iso,
-  drawPlace: z.string().max(500), paymentPlace: z.string().max(500), regulationUrl: z.string().max(500), authorisationRef: z.string().max(120),
-  drawMethod: z.enum(['rng', 'manual']), drawDevice: z.string().max(120).nullable().optional(), drawHallId: z.string().max(64).nullable().optional(),
-  licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
-  staff, securityWarnings: z.array(z.string().max(300)).max(10).optional(),
-  timeZone: z.string().max(64).nullable().optional(),
-  carryMap: z.record(z.string().max(8), z.string().max(8)).optional(),
-}).strict()
+const lottoPlan = z
+  .object({
+    operator: z.string().max(500),
+    gameCode: z.string().max(16),
+    name: z.string().max(500),
+    drawNumber: z.number().int(),
+    issue: z.string().max(40),
+    range: z.number().int(),
+    picks: z.number().int(),
+    drawCount: z.number().int().optional(),
+    priceCents: z.number().int(),
+    currency: z.string().max(3),
+    maxBoardsPerSlip: z.number().int().optional(),
+    maxDrawsPerSlip: z.number().int().optional(),
+    prizePoolBp: z.number().int(),
+    unwonShares: z.enum(['rollover', 'operator']).optional(),
+    categories: z
+      .array(
+        z
+          .object({ code: z.string().max(8), name: z.string().max(80), matches: z.number().int(), prize: lottoPrize })
+          .strict(),
+      )
+      .max(20),
+    budgetCents: z.number().int(),
+    expectedPlays: z.number().int().nullable().optional(),
+    salesStartAt: iso,
+    salesCloseAt: iso,
+    drawAt: iso,
+    claimDeadline: iso,
+    drawPlace: z.string().max(500),
+    paymentPlace: z.string().max(500),
+    regulationUrl: z.string().max(500),
+    authorisationRef: z.string().max(120),
+    drawMethod: z.enum(['rng', 'manual']),
+    drawDevice: z.string().max(120).nullable().optional(),
+    drawHallId: z.string().max(64).nullable().optional(),
+    licensedRange: z.object({ min: z.number().int(), max: z.number().int() }).strict().nullable().optional(),
+    staff,
+    securityWarnings: z.array(z.string().max(300)).max(10).optional(),
+    timeZone: z.string().max(64).nullable().optional(),
+    carryMap: z.record(z.string().max(8), z.string().max(8)).optional(),
+  })
+  .strict()
 
-const slip = z.object({
-  boards: z.array(z.array(z.number().int()).max(128)).max(100).optional(),
-  quickPicks: z.number().int().min(0).max(100).optional(),
-  draws: z.number().int().min(1).max(52).optional(),
-  player: z.object({ name: text(120), document: text(40) }).strict(),
-  channel: z.string().min(1).max(40).regex(/^[a-z0-9:_-]+$/).default('counter'),
-}).strict()
+const slip = z
+  .object({
+    boards: z.array(z.array(z.number().int()).max(128)).max(100).optional(),
+    quickPicks: z.number().int().min(0).max(100).optional(),
+    draws: z.number().int().min(1).max(52).optional(),
+    player: z.object({ name: text(120), document: text(40) }).strict(),
+    channel: z
+      .string()
+      .min(1)
+      .max(40)
+      .regex(/^[a-z0-9:_-]+$/)
+      .default('counter'),
+  })
+  .strict()
 
 /** Whether the caller's role pays prizes (and so may see a player's identity document, GEN-16). */
 function paysPrizes(c: AppContext): boolean {
@@ -57,25 +104,48 @@ export function registerLottoRoutes(app: App, services: Services): void {
   const lotto = services.lotto
 
   // ---- lotto: plans
-  app.post('/api/lotto/draws', needs('lottery.admin'), async (c) => c.json(await lotto.createDraw(await body(c, lottoPlan)), 201))
-  app.get('/api/lotto/draws', needs('game.read'), async (c) => c.json({ draws: await lotto.listDraws(c.req.query('game') || undefined) }))
+  app.post('/api/lotto/draws', needs('lottery.admin'), async (c) =>
+    c.json(await lotto.createDraw(await body(c, lottoPlan)), 201),
+  )
+  app.get('/api/lotto/draws', needs('game.read'), async (c) =>
+    c.json({ draws: await lotto.listDraws(c.req.query('game') || undefined) }),
+  )
   app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
 
   // ---- lotto: sales
   // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
   // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).
   app.post('/api/lotto/draws/:drawId/slips', needs('lottery.sell'), async (c) => {
-    const { stationId: claimed, cash, buyerDocument, ...b } = await body(c, slip.extend({ stationId: station.optional(), ...counterCashFields }))
+    const {
+      stationId: claimed,
+      cash,
+      buyerDocument,
+      ...b
+    } = await body(c, slip.extend({ stationId: station.optional(), ...counterCashFields }))
     const who = await counterTill(c, services, claimed)
-    return c.json(await services.paidSales.counterSlip({ ...who, cash, buyerDocument, slip: { drawId: p(c, 'drawId'), ...b } }), 201)
+    return c.json(
+      await services.paidSales.counterSlip({ ...who, cash, buyerDocument, slip: { drawId: p(c, 'drawId'), ...b } }),
+      201,
+    )
   })
   // Issue 13 point 4: a lookup by receipt number never carries the bearer code, and the player's document only for
   // those who pay prizes (ticket.pay); a copy of the receipt is printed without its QR.
-  app.get('/api/lotto/slips/:receipt', needs('lotto.slip.read'), async (c) => c.json(await lotto.getReceipt(p(c, 'receipt'), { showDocument: paysPrizes(c) })))
-  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lotto.slip.read'), async (c) => pdf(c, await lotto.receiptPdf(p(c, 'receipt'), { showDocument: paysPrizes(c) }), `comprobante-copia-${p(c, 'receipt')}.pdf`))
+  app.get('/api/lotto/slips/:receipt', needs('lotto.slip.read'), async (c) =>
+    c.json(await lotto.getReceipt(p(c, 'receipt'), { showDocument: paysPrizes(c) })),
+  )
+  app.get('/api/lotto/slips/:receipt/receipt.pdf', needs('lotto.slip.read'), async (c) =>
+    pdf(
+      c,
+      await lotto.receiptPdf(p(c, 'receipt'), { showDocument: paysPrizes(c) }),
+      `comprobante-copia-${p(c, 'receipt')}.pdf`,
+    ),
+  )
   // LNS-20: player data amended before the draw, with the supporting document; validated by the operator's staff.
   app.post('/api/lotto/slips/:receipt/player', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ name: text(120), document: text(40), evidenceRef: text(200), reason: text(500) }).strict())
+    const b = await body(
+      c,
+      z.object({ name: text(120), document: text(40), evidenceRef: text(200), reason: text(500) }).strict(),
+    )
     return c.json(await lotto.amendPlayer(p(c, 'receipt'), b, actorOf(c)))
   })
   app.post('/api/lotto/slips/:receipt/annul', needs('lottery.draw'), async (c) => {
@@ -87,18 +157,33 @@ export function registerLottoRoutes(app: App, services: Services): void {
   // ---- lotto: close of sales, participation, draw, settlement
   // bolillo-draw-v2: no entropy from any person; a body that still sends one is refused by name.
   app.post('/api/lotto/draws/:drawId/close', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ externalEntropy: z.unknown().optional(), entropySource: z.unknown().optional(), earlyReason: z.string().max(500).optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          externalEntropy: z.unknown().optional(),
+          entropySource: z.unknown().optional(),
+          earlyReason: z.string().max(500).optional(),
+        })
+        .strict(),
+    )
     refusePersonEntropy(b)
     return c.json(await lotto.closeSales(p(c, 'drawId'), { earlyReason: b.earlyReason }, actorOf(c)))
   })
-  app.get('/api/lotto/draws/:drawId/participation', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`))
-  app.get('/api/lotto/draws/:drawId/excluded', needs('game.read'), async (c) => csv(c, await lotto.participationFile(p(c, 'drawId'), 'excluded'), `excluidas-${p(c, 'drawId')}.csv`))
+  app.get('/api/lotto/draws/:drawId/participation', needs('game.read'), async (c) =>
+    csv(c, await lotto.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`),
+  )
+  app.get('/api/lotto/draws/:drawId/excluded', needs('game.read'), async (c) =>
+    csv(c, await lotto.participationFile(p(c, 'drawId'), 'excluded'), `excluidas-${p(c, 'drawId')}.csv`),
+  )
   // Beacon round R typed in by staff from any public source (whoever may run the draw).
   app.post('/api/lotto/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
     return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
   })
-  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) => c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))))
+  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) =>
+    c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))),
+  )
   // LNS-22 (as LOT-21): an authorised postponement (director), with the AJ authorisation reference and the reason.
   app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
@@ -106,7 +191,12 @@ export function registerLottoRoutes(app: App, services: Services): void {
   })
   // LNS-22 (as LOT-21): an authorised withdrawal or renunciation (director): the draw is cancelled, its slips refunded.
   app.post('/api/lotto/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) }).strict())
+    const b = await body(
+      c,
+      z
+        .object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) })
+        .strict(),
+    )
     return c.json(await lotto.cancel(p(c, 'drawId'), b, actorOf(c)))
   })
   // LNS-21: the notary's act listing the excluded and annulled plays, recorded after the close and before the draw.
@@ -123,12 +213,22 @@ export function registerLottoRoutes(app: App, services: Services): void {
     await lotto.recordIncident(p(c, 'drawId'), b.note)
     return c.json({ ok: true }, 201)
   })
-  app.post('/api/lotto/draws/:drawId/settle', needs('lottery.draw'), async (c) => c.json(await lotto.settle(p(c, 'drawId'))))
-  app.get('/api/lotto/draws/:drawId/proof', needs('game.read'), async (c) => c.json(await lotto.getProof(p(c, 'drawId'))))
-  app.get('/api/lotto/draws/:drawId/extracto', needs('game.read'), async (c) => c.json(await lotto.extracto(p(c, 'drawId'))))
-  app.get('/api/lotto/draws/:drawId/extracto.pdf', needs('game.read'), async (c) => pdf(c, await lotto.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`))
+  app.post('/api/lotto/draws/:drawId/settle', needs('lottery.draw'), async (c) =>
+    c.json(await lotto.settle(p(c, 'drawId'))),
+  )
+  app.get('/api/lotto/draws/:drawId/proof', needs('game.read'), async (c) =>
+    c.json(await lotto.getProof(p(c, 'drawId'))),
+  )
+  app.get('/api/lotto/draws/:drawId/extracto', needs('game.read'), async (c) =>
+    c.json(await lotto.extracto(p(c, 'drawId'))),
+  )
+  app.get('/api/lotto/draws/:drawId/extracto.pdf', needs('game.read'), async (c) =>
+    pdf(c, await lotto.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`),
+  )
   app.get('/api/lotto/draws/:drawId/acta', needs('minutes.read'), async (c) => c.json(await lotto.acta(p(c, 'drawId'))))
-  app.get('/api/lotto/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) => pdf(c, await lotto.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`))
+  app.get('/api/lotto/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) =>
+    pdf(c, await lotto.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`),
+  )
 
   // ---- lotto: cashier, claim period, prize register
   app.post('/api/lotto/tickets/validate', needs('ticket.validate'), async (c) => {
@@ -136,10 +236,14 @@ export function registerLottoRoutes(app: App, services: Services): void {
     return c.json(await lotto.validate(b.code))
   })
   // Issue 23: a receipt's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
-  app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) => c.json(await lotto.unclaimed(p(c, 'drawId'))))
+  app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
+    c.json(await lotto.unclaimed(p(c, 'drawId'))),
+  )
   app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
     return c.json(await lotto.disposeUnclaimed(p(c, 'drawId'), b), 201)
   })
-  app.get('/api/lotto/prize-register', needs('report.read'), async (c) => c.json({ entries: await lotto.prizeRegister(c.req.query('drawId') || undefined) }))
+  app.get('/api/lotto/prize-register', needs('report.read'), async (c) =>
+    c.json({ entries: await lotto.prizeRegister(c.req.query('drawId') || undefined) }),
+  )
 }

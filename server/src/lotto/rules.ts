@@ -47,11 +47,18 @@ export function wordsFor(range: number): number {
 export function parseBoard(numbers: readonly number[], range: number, picks: number): number[] {
   if (!Array.isArray(numbers)) throw new DomainError('VALIDATION_FAILED', 'a board is a list of numbers')
   if (numbers.length !== picks) {
-    throw new DomainError('VALIDATION_FAILED', `a board has exactly ${picks} numbers, this one has ${numbers.length} (LNS-21)`, { rule: 'LNS-21' })
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `a board has exactly ${picks} numbers, this one has ${numbers.length} (LNS-21)`,
+      { rule: 'LNS-21' },
+    )
   }
   const seen = new Set<number>()
   for (const x of numbers) {
-    if (!Number.isInteger(x) || x < 1 || x > range) throw new DomainError('VALIDATION_FAILED', `number ${String(x)} is outside 1..${range} (LNS-15)`, { rule: 'LNS-15' })
+    if (!Number.isInteger(x) || x < 1 || x > range)
+      throw new DomainError('VALIDATION_FAILED', `number ${String(x)} is outside 1..${range} (LNS-15)`, {
+        rule: 'LNS-15',
+      })
     if (seen.has(x)) throw new DomainError('VALIDATION_FAILED', `number ${x} is chosen twice on one board`)
     seen.add(x)
   }
@@ -60,7 +67,8 @@ export function parseBoard(numbers: readonly number[], range: number, picks: num
 
 /** A quick pick: `picks` distinct numbers of 1..range chosen uniformly (partial Fisher-Yates), ascending. */
 export function quickPick(rng: Rng, range: number, picks: number): number[] {
-  if (!Number.isInteger(picks) || picks < 1 || picks >= range) throw new DomainError('VALIDATION_FAILED', `cannot pick ${picks} of ${range}`)
+  if (!Number.isInteger(picks) || picks < 1 || picks >= range)
+    throw new DomainError('VALIDATION_FAILED', `cannot pick ${picks} of ${range}`)
   const a = Array.from({ length: range }, (_, i) => i + 1)
   for (let i = 0; i < picks; i++) {
     const j = i + rng.nextInt(range - i)
@@ -83,7 +91,8 @@ export function parseStoredBoards(text: string): number[][] {
 
 /** Receipt number of a slip: the game code and a 9-digit counter, e.g. "LOTO649-000000123" (byte order = sale order). */
 export function receiptNumber(gameCode: string, seq: number): string {
-  if (!Number.isSafeInteger(seq) || seq < 1 || seq > 999_999_999) throw new DomainError('VALIDATION_FAILED', `receipt counter ${seq} out of range`)
+  if (!Number.isSafeInteger(seq) || seq < 1 || seq > 999_999_999)
+    throw new DomainError('VALIDATION_FAILED', `receipt counter ${seq} out of range`)
   return `${gameCode}-${String(seq).padStart(9, '0')}`
 }
 
@@ -129,7 +138,13 @@ function popcount(x: number): number {
  * Matches of every play against the numbers drawn: `out[i]` = how many of play `i`'s numbers were drawn.
  * Runs the two-word loop for ranges up to 64 and a general one above.
  */
-export function countMatches(masks: Uint32Array, words: number, count: number, drawn: readonly number[], out = new Uint8Array(count)): Uint8Array {
+export function countMatches(
+  masks: Uint32Array,
+  words: number,
+  count: number,
+  drawn: readonly number[],
+  out = new Uint8Array(count),
+): Uint8Array {
   const d = maskOf(drawn, words)
   if (words === 1) {
     const d0 = d[0]
@@ -208,12 +223,18 @@ export interface CarryPlacement {
  * categories: same code, or the plan's explicit `carryMap`. Money it cannot place is returned in `unplaced`,
  * never dropped: the caller refuses to settle (ROLLOVER_UNMAPPED).
  */
-export function placeCarry(carryOut: Readonly<Record<string, number>>, plan: Pick<LottoPlan, 'categories' | 'carryMap'>): CarryPlacement {
+export function placeCarry(
+  carryOut: Readonly<Record<string, number>>,
+  plan: Pick<LottoPlan, 'categories' | 'carryMap'>,
+): CarryPlacement {
   const out: CarryPlacement = { carryIn: {}, moves: [], unplaced: [] }
   for (const [code, cents] of Object.entries(carryOut)) {
     if (!(cents > 0)) continue
     const to = carryTargetOf(plan, code)
-    if (to === null) { out.unplaced.push({ code, cents }); continue }
+    if (to === null) {
+      out.unplaced.push({ code, cents })
+      continue
+    }
     out.carryIn[to] = (out.carryIn[to] ?? 0) + cents
     out.moves.push({ from: code, to, cents })
   }
@@ -228,7 +249,9 @@ export function settleLotto(input: SettlementInput): LottoSettlement {
   const { plan, matches } = input
   const cats = plan.categories
   const byMatches = new Int16Array(256).fill(-1)
-  cats.forEach((c, i) => { byMatches[c.matches] = i })
+  cats.forEach((c, i) => {
+    byMatches[c.matches] = i
+  })
   const histogram = new Array<number>(plan.picks + 1).fill(0)
   const winnersOf = new Array<number>(cats.length).fill(0)
   for (let i = 0; i < matches.length; i++) histogram[matches[i]]++
@@ -248,9 +271,20 @@ export function settleLotto(input: SettlementInput): LottoSettlement {
     const res = shareIdx.length > 0 && i === shareIdx[0] ? residue : 0
     const w = winnersOf[i]
     const r: CategoryResult = {
-      code: c.code, name: c.name, matches: c.matches, type: c.prize.type, winners: w,
-      poolCents: 0, carryInCents: carryIn, residueCents: res, amountEachCents: 0, extraCentWinners: 0,
-      totalCents: 0, carryOutCents: 0, retainedCents: 0, goods: null,
+      code: c.code,
+      name: c.name,
+      matches: c.matches,
+      type: c.prize.type,
+      winners: w,
+      poolCents: 0,
+      carryInCents: carryIn,
+      residueCents: res,
+      amountEachCents: 0,
+      extraCentWinners: 0,
+      totalCents: 0,
+      carryOutCents: 0,
+      retainedCents: 0,
+      goods: null,
     }
     switch (c.prize.type) {
       case 'share': {
@@ -293,7 +327,14 @@ export function settleLotto(input: SettlementInput): LottoSettlement {
     amountCents[k] = p ? p[next[ci]++] : results[ci].type === 'fixed' ? results[ci].amountEachCents : 0
     k++
   }
-  return { salesCents: input.salesCents, poolCents, reserveCents, categories: results, winners: { play, category, amountCents }, histogram }
+  return {
+    salesCents: input.salesCents,
+    poolCents,
+    reserveCents,
+    categories: results,
+    winners: { play, category, amountCents },
+    histogram,
+  }
 }
 
 /**
@@ -302,7 +343,8 @@ export function settleLotto(input: SettlementInput): LottoSettlement {
  */
 export function recordManualBall(drawn: readonly number[], ball: number, range: number, drawCount: number): number[] {
   if (drawn.length >= drawCount) throw new DomainError('NO_BALLS_LEFT', `all ${drawCount} numbers have been drawn`)
-  if (!Number.isInteger(ball) || ball < 1 || ball > range) throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${range}`)
+  if (!Number.isInteger(ball) || ball < 1 || ball > range)
+    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${range}`)
   if (drawn.includes(ball)) throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
   return [...drawn, ball]
 }

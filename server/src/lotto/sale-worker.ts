@@ -19,13 +19,21 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
 import { reserveReceipts } from './store.ts'
 
-const data = workerData as { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate: Int32Array | null }
+const data = workerData as {
+  file: string
+  synchronous: 'FULL' | 'NORMAL'
+  privateKey: KeyObject
+  gate: Int32Array | null
+}
 const db = await openSqliteConnection(data.file, data.synchronous)
 const tx = sqlOver(db)
 const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
 
 /** Batches travel as JSON text: one string is far cheaper to pass between threads than a structured clone of objects. */
-type Message = { type: 'batch'; id: number; at: string; slips: string } | { type: 'reserve'; id: number; gameCode: string; count: number } | { type: 'close'; id: number }
+type Message =
+  | { type: 'batch'; id: number; at: string; slips: string }
+  | { type: 'reserve'; id: number; gameCode: string; count: number }
+  | { type: 'close'; id: number }
 
 // Group commit on this side too: every batch that arrived while the previous transaction was committing is
 // taken off the port at once and written in ONE transaction, then each batch gets its own answer.
@@ -53,13 +61,18 @@ async function handle(messages: Message[]): Promise<void> {
       giveWay()
       db.exec('BEGIN IMMEDIATE')
       const results: string[] = []
-      for (const b of batches) results.push(JSON.stringify(await writeSlipBatch(tx, JSON.parse(b.slips) as SlipToWrite[], b.at, sign)))
+      for (const b of batches)
+        results.push(JSON.stringify(await writeSlipBatch(tx, JSON.parse(b.slips) as SlipToWrite[], b.at, sign)))
       db.exec('COMMIT')
       batches.forEach((b, i) => parentPort!.postMessage({ id: b.id, results: results[i] }))
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK')
       const e = err as { message?: string }
-      for (const b of batches) parentPort!.postMessage({ id: b.id, error: { code: err instanceof DomainError ? err.code : 'INTERNAL', message: e.message ?? String(err) } })
+      for (const b of batches)
+        parentPort!.postMessage({
+          id: b.id,
+          error: { code: err instanceof DomainError ? err.code : 'INTERNAL', message: e.message ?? String(err) },
+        })
     }
   }
   for (const m of messages) {

@@ -40,13 +40,25 @@ export interface SlipToWrite {
 }
 
 export type SlipWriteResult =
-  | { ok: true; receipt: string; code: string; journalSeq: number }
-  | { ok: false; code: ErrorCode; message: string }
+  { ok: true; receipt: string; code: string; journalSeq: number } | { ok: false; code: ErrorCode; message: string }
 
-interface DrawWindow { status: string; start: number; close: number; price: number }
+interface DrawWindow {
+  status: string
+  start: number
+  close: number
+  price: number
+}
 
 /** Payload of a `lotto.slip_sold` journal record. */
-export interface SlipSoldPayload { receipt: string; drawNos: [number, number]; boards: string; quickPicks: string; amountCents: number; channel: string; actor?: JournalActor }
+export interface SlipSoldPayload {
+  receipt: string
+  drawNos: [number, number]
+  boards: string
+  quickPicks: string
+  amountCents: number
+  channel: string
+  actor?: JournalActor
+}
 
 /** canonicalJson of a {@link SlipSoldPayload}, written out by hand (keys sorted): the sale path journals every slip. */
 export function slipSoldPayloadText(p: SlipSoldPayload): string {
@@ -57,7 +69,12 @@ export function slipSoldPayloadText(p: SlipSoldPayload): string {
  * Writes a batch of slips sold at `at` (ISO time). Returns one result per slip, in order. Must run inside a
  * transaction: the counter, the slips and the journal records commit or vanish together.
  */
-export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at: string, sign: (receipt: string) => string): Promise<SlipWriteResult[]> {
+export async function writeSlipBatch(
+  tx: Sql,
+  slips: readonly SlipToWrite[],
+  at: string,
+  sign: (receipt: string) => string,
+): Promise<SlipWriteResult[]> {
   const atMs = Date.parse(at)
   const results: SlipWriteResult[] = new Array(slips.length)
   // The draws of every game in the batch, read once.
@@ -71,7 +88,20 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
   }
   for (const [game, r] of byGame) {
     const rows = await drawWindows(tx, game, r.min, r.max)
-    windows.set(game, new Map(rows.map((d) => [Number(d.draw_no), { status: d.status, start: Date.parse(d.sales_start_at), close: Date.parse(d.sales_close_at), price: Number(d.price_cents) }])))
+    windows.set(
+      game,
+      new Map(
+        rows.map((d) => [
+          Number(d.draw_no),
+          {
+            status: d.status,
+            start: Date.parse(d.sales_start_at),
+            close: Date.parse(d.sales_close_at),
+            price: Number(d.price_cents),
+          },
+        ]),
+      ),
+    )
   }
 
   const accepted = new Map<string, number[]>()
@@ -80,12 +110,24 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
     let amount = 0
     for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
       const d = draws.get(n)
-      if (!d) { results[i] = { ok: false, code: 'NOT_FOUND', message: `draw ${n} of ${s.gameCode} is not planned` }; return }
-      if (atMs < d.start) { results[i] = { ok: false, code: 'SALES_NOT_OPEN', message: `sales of draw ${n} have not started` }; return }
-      if (d.status !== 'open' || atMs >= d.close) { results[i] = { ok: false, code: 'SALES_CLOSED', message: `sales of draw ${n} are closed (LNS-13)` }; return }
+      if (!d) {
+        results[i] = { ok: false, code: 'NOT_FOUND', message: `draw ${n} of ${s.gameCode} is not planned` }
+        return
+      }
+      if (atMs < d.start) {
+        results[i] = { ok: false, code: 'SALES_NOT_OPEN', message: `sales of draw ${n} have not started` }
+        return
+      }
+      if (d.status !== 'open' || atMs >= d.close) {
+        results[i] = { ok: false, code: 'SALES_CLOSED', message: `sales of draw ${n} are closed (LNS-13)` }
+        return
+      }
       amount += d.price * s.boardCount
     }
-    if (amount !== s.amountCents) { results[i] = { ok: false, code: 'CONFLICT', message: 'the price of a draw changed during the sale' }; return }
+    if (amount !== s.amountCents) {
+      results[i] = { ok: false, code: 'CONFLICT', message: 'the price of a draw changed during the sale' }
+      return
+    }
     const list = accepted.get(s.gameCode) ?? []
     list.push(i)
     accepted.set(s.gameCode, list)
@@ -101,16 +143,46 @@ export async function writeSlipBatch(tx: Sql, slips: readonly SlipToWrite[], at:
       const s = slips[i]
       const receipt = s.receipt ?? receiptNumber(game, ++seq)
       results[i] = { ok: true, receipt, code: s.code ?? sign(receipt), journalSeq: 0 }
-      rows.push([receipt, s.gameCode, s.firstDrawNo, s.drawCount, s.boards, s.boardCount, s.quickPicks, s.amountCents, s.playerName, s.playerDocument, s.channel, 'active', at])
+      rows.push([
+        receipt,
+        s.gameCode,
+        s.firstDrawNo,
+        s.drawCount,
+        s.boards,
+        s.boardCount,
+        s.quickPicks,
+        s.amountCents,
+        s.playerName,
+        s.playerDocument,
+        s.channel,
+        'active',
+        at,
+      ])
       // Player data stay in the sales system (LNS-14): the journal holds the play, not the person.
-      const payload: SlipSoldPayload = { receipt, drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1], boards: s.boards, quickPicks: s.quickPicks, amountCents: s.amountCents, channel: s.channel, ...(s.actor ? { actor: s.actor } : {}) }
-      entries.push({ at, type: 'lotto.slip_sold', scope: `lotto:${game}/sales`, payload, payloadText: slipSoldPayloadText(payload) })
+      const payload: SlipSoldPayload = {
+        receipt,
+        drawNos: [s.firstDrawNo, s.firstDrawNo + s.drawCount - 1],
+        boards: s.boards,
+        quickPicks: s.quickPicks,
+        amountCents: s.amountCents,
+        channel: s.channel,
+        ...(s.actor ? { actor: s.actor } : {}),
+      }
+      entries.push({
+        at,
+        type: 'lotto.slip_sold',
+        scope: `lotto:${game}/sales`,
+        payload,
+        payloadText: slipSoldPayloadText(payload),
+      })
       order.push(i)
     }
   }
   if (rows.length === 0) return results
   await insertSlips(tx, rows)
   const records = await appendJournalBatch(tx, entries)
-  order.forEach((i, k) => { (results[i] as { journalSeq: number }).journalSeq = records[k].seq })
+  order.forEach((i, k) => {
+    ;(results[i] as { journalSeq: number }).journalSeq = records[k].seq
+  })
   return results
 }

@@ -41,40 +41,68 @@ export function createInlineSlipWriter(db: Database, privateKey: KeyObject): Sli
 }
 
 /** Writes each batch on a writer thread with its own connection to the SQLite file. Started on first use. */
-export function createWorkerSlipWriter(options: { file: string; synchronous: 'FULL' | 'NORMAL'; privateKey: KeyObject; gate?: Int32Array }): SlipWriter {
+export function createWorkerSlipWriter(options: {
+  file: string
+  synchronous: 'FULL' | 'NORMAL'
+  privateKey: KeyObject
+  gate?: Int32Array
+}): SlipWriter {
   let worker: Worker | null = null
   let nextId = 1
   const pending = new Map<number, { resolve: (r: SlipWriteResult[]) => void; reject: (e: Error) => void }>()
   const start = () => {
     const w = new Worker(new URL('../shared/worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./sale-worker.ts', import.meta.url).href, file: options.file, synchronous: options.synchronous, privateKey: options.privateKey, gate: options.gate ?? null },
+      workerData: {
+        entry: new URL('./sale-worker.ts', import.meta.url).href,
+        file: options.file,
+        synchronous: options.synchronous,
+        privateKey: options.privateKey,
+        gate: options.gate ?? null,
+      },
     })
-    w.on('message', (m: { id: number; results?: string; first?: number; error?: { code: string; message: string }; closed?: boolean }) => {
-      const p = pending.get(m.id)
-      if (!p) return
-      pending.delete(m.id)
-      if (pending.size === 0) w.unref()
-      if (m.results) p.resolve(JSON.parse(m.results) as SlipWriteResult[])
-      else if (m.first !== undefined) (p.resolve as unknown as (n: number) => void)(m.first)
-      else if (m.error) p.reject(m.error.code === 'INTERNAL' ? new Error(m.error.message) : new DomainError(m.error.code as ErrorCode, m.error.message))
-      else p.resolve([])
-    })
+    w.on(
+      'message',
+      (m: {
+        id: number
+        results?: string
+        first?: number
+        error?: { code: string; message: string }
+        closed?: boolean
+      }) => {
+        const p = pending.get(m.id)
+        if (!p) return
+        pending.delete(m.id)
+        if (pending.size === 0) w.unref()
+        if (m.results) p.resolve(JSON.parse(m.results) as SlipWriteResult[])
+        else if (m.first !== undefined) (p.resolve as unknown as (n: number) => void)(m.first)
+        else if (m.error)
+          p.reject(
+            m.error.code === 'INTERNAL'
+              ? new Error(m.error.message)
+              : new DomainError(m.error.code as ErrorCode, m.error.message),
+          )
+        else p.resolve([])
+      },
+    )
     w.on('error', (err) => {
       for (const p of pending.values()) p.reject(err)
       pending.clear()
       worker = null
     })
-    w.on('exit', () => { worker = null })
+    w.on('exit', () => {
+      worker = null
+    })
     return w
   }
-  const call = <T>(msg: Record<string, unknown>) => new Promise<T>((resolve, reject) => {
-    worker ??= start()
-    const id = nextId++
-    // A write in flight keeps the process alive; an idle thread must not (the HTTP server does that).
-    if (pending.size === 0) worker.ref()
-    pending.set(id, { resolve: resolve as (r: SlipWriteResult[]) => void, reject })
-    worker.postMessage({ ...msg, id })
-  })
+  const call = <T>(msg: Record<string, unknown>) =>
+    new Promise<T>((resolve, reject) => {
+      worker ??= start()
+      const id = nextId++
+      // A write in flight keeps the process alive; an idle thread must not (the HTTP server does that).
+      if (pending.size === 0) worker.ref()
+      pending.set(id, { resolve: resolve as (r: SlipWriteResult[]) => void, reject })
+      worker.postMessage({ ...msg, id })
+    })
   return {
     kind: 'worker',
     maxInFlight: 64,
@@ -94,13 +122,20 @@ export function createWorkerSlipWriter(options: { file: string; synchronous: 'FU
  * The group-commit queue in front of a writer: at most one batch in flight, at most `maxBatch` slips in it.
  * `submit` resolves with the slip's receipt once its batch committed, or rejects with the slip's own refusal.
  */
-export function createSlipQueue(writer: SlipWriter, options: { now: () => string; maxBatch?: number; maxInFlight?: number }) {
+export function createSlipQueue(
+  writer: SlipWriter,
+  options: { now: () => string; maxBatch?: number; maxInFlight?: number },
+) {
   const maxBatch = options.maxBatch ?? 256
   // The writer thread takes every batch queued on its port into its next transaction, so batches are handed over
   // as they form (one per event-loop turn) and never wait here for the previous commit; the inline writer gets
   // one batch at a time, and what arrives meanwhile forms the next.
   const maxInFlight = options.maxInFlight ?? writer.maxInFlight
-  const queue: Array<{ slip: SlipToWrite; resolve: (r: Extract<SlipWriteResult, { ok: true }> & { soldAt: string }) => void; reject: (e: Error) => void }> = []
+  const queue: Array<{
+    slip: SlipToWrite
+    resolve: (r: Extract<SlipWriteResult, { ok: true }> & { soldAt: string }) => void
+    reject: (e: Error) => void
+  }> = []
   let inFlight = 0
   let scheduled = false
   let batches = 0
@@ -120,11 +155,17 @@ export function createSlipQueue(writer: SlipWriter, options: { now: () => string
     const batch = queue.splice(0, maxBatch)
     const at = options.now()
     try {
-      const results = await writer.write(batch.map((b) => b.slip), at)
+      const results = await writer.write(
+        batch.map((b) => b.slip),
+        at,
+      )
       batches++
       batch.forEach((b, i) => {
         const r = results[i]
-        if (r.ok) { written++; b.resolve({ ...r, soldAt: at }) } else b.reject(new DomainError(r.code, r.message))
+        if (r.ok) {
+          written++
+          b.resolve({ ...r, soldAt: at })
+        } else b.reject(new DomainError(r.code, r.message))
       })
     } catch (err) {
       for (const b of batch) b.reject(err as Error)

@@ -32,26 +32,80 @@ export function createLottoService(deps: LottoDeps) {
   const ctx = createLottoContext(deps)
   const { db } = deps
   // The writer thread gives way to the server's own SQLite writes (Database.writerGate).
-  const gate = deps.sqliteFile ? db.writerGate ?? null : null
+  const gate = deps.sqliteFile ? (db.writerGate ?? null) : null
   const writer: SlipWriter = deps.sqliteFile
-    ? createWorkerSlipWriter({ file: deps.sqliteFile, synchronous: deps.sqliteSynchronous ?? 'FULL', privateKey: deps.keys.privateKey, gate: gate ?? undefined })
+    ? createWorkerSlipWriter({
+        file: deps.sqliteFile,
+        synchronous: deps.sqliteSynchronous ?? 'FULL',
+        privateKey: deps.keys.privateKey,
+        gate: gate ?? undefined,
+      })
     : createInlineSlipWriter(db, deps.keys.privateKey)
   const sales = createSlipQueue(writer, { now: ctx.now })
   // Writer-thread mode: receipt numbers come from reserved blocks, signed ahead on a signer thread (receipts.ts).
   const receipts = writer.reserve ? createReceiptPool((g, n) => writer.reserve!(g, n), deps.keys.privateKey) : null
 
-  const { createDraw, getDraw, listDraws, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct } = createDrawUseCases(ctx)
-  const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(ctx, sales, receipts)
+  const {
+    createDraw,
+    getDraw,
+    listDraws,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterBall,
+    postpone,
+    cancel,
+    getProof,
+    recordIncident,
+    recordNotarialAct,
+  } = createDrawUseCases(ctx)
+  const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(
+    ctx,
+    sales,
+    receipts,
+  )
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
 
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
     handles: (code: string) => String(code).trim().startsWith('BLL1.L.'),
-    createDraw, getDraw, listDraws, sellSlip, sellSlipWithin, getReceipt, annulSlip, amendPlayer, closeSales, participationFile, recordBeacon, drawRng, enterBall, postpone, cancel, getProof, recordIncident, recordNotarialAct,
-    settle, extracto, acta, extractoPdf, actaPdf, receiptPdf, validate: (code: string) => validate(code), pay, unclaimed, disposeUnclaimed, prizeRegister,
+    createDraw,
+    getDraw,
+    listDraws,
+    sellSlip,
+    sellSlipWithin,
+    getReceipt,
+    annulSlip,
+    amendPlayer,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterBall,
+    postpone,
+    cancel,
+    getProof,
+    recordIncident,
+    recordNotarialAct,
+    settle,
+    extracto,
+    acta,
+    extractoPdf,
+    actaPdf,
+    receiptPdf,
+    validate: (code: string) => validate(code),
+    pay,
+    unclaimed,
+    disposeUnclaimed,
+    prizeRegister,
     saleStats: () => ({ ...sales.stats(), writer: writer.kind }),
-    async close() { await sales.drain(); await receipts?.close(); await writer.close() },
+    async close() {
+      await sales.drain()
+      await receipts?.close()
+      await writer.close()
+    },
   }
 }
 

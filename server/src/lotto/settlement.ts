@@ -7,7 +7,15 @@ import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
-import { countMatches, PackedPlays, parseStoredBoards, placeCarry, settleLotto, type CarryPlacement, type CategoryResult } from './rules.ts'
+import {
+  countMatches,
+  PackedPlays,
+  parseStoredBoards,
+  placeCarry,
+  settleLotto,
+  type CarryPlacement,
+  type CategoryResult,
+} from './rules.ts'
 import { insertWins, markLottoSettled, previousLottoDraw } from './store.ts'
 
 /** The stored result of a settled draw. */
@@ -41,21 +49,34 @@ export function createSettlementUseCases(ctx: LottoContext) {
     const result = await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
-      if (row.status !== 'drawn') throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
+      if (row.status !== 'drawn')
+        throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
       const prev = await previousLottoDraw(tx, row.game_code, row.draw_no)
-      if (prev && prev.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
+      if (prev && prev.status !== 'settled')
+        throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
       const carryOut: Record<string, number> = {}
-      if (prev?.result) for (const c of (JSON.parse(prev.result) as LottoResult).categories) if (c.carryOutCents > 0) carryOut[c.code] = c.carryOutCents
+      if (prev?.result)
+        for (const c of (JSON.parse(prev.result) as LottoResult).categories)
+          if (c.carryOutCents > 0) carryOut[c.code] = c.carryOutCents
       // LNS-4: the carried money follows its category or the plan's explicit map; it is never dropped silently.
       const placed = placeCarry(carryOut, plan)
       if (placed.unplaced.length > 0) {
-        throw new DomainError('ROLLOVER_UNMAPPED', `draw ${prev!.draw_no} rolled over ${placed.unplaced.map((u) => `${u.cents} under ${u.code}`).join(', ')}, which no pari-mutuel category of this plan receives (LNS-4)`, { rule: 'LNS-4', unplaced: placed.unplaced })
+        throw new DomainError(
+          'ROLLOVER_UNMAPPED',
+          `draw ${prev!.draw_no} rolled over ${placed.unplaced.map((u) => `${u.cents} under ${u.code}`).join(', ')}, which no pari-mutuel category of this plan receives (LNS-4)`,
+          { rule: 'LNS-4', unplaced: placed.unplaced },
+        )
       }
       const carryIn = placed.carryIn
       const slips = await slipsOfDraw(tx, row, 'active')
       const packed = new PackedPlays(plan.range, Math.max(1, Number(row.plays_count ?? 1)))
       const playRef: Array<[number, number]> = []
-      slips.forEach((s, si) => parseStoredBoards(s.boards).forEach((b, bi) => { packed.push(b); playRef.push([si, bi]) }))
+      slips.forEach((s, si) =>
+        parseStoredBoards(s.boards).forEach((b, bi) => {
+          packed.push(b)
+          playRef.push([si, bi])
+        }),
+      )
       const balls = JSON.parse(row.balls!) as number[]
       const matches = countMatches(packed.masks, packed.words, packed.count, balls)
       const s = settleLotto({ plan, salesCents: Number(row.sales_cents ?? 0), carryInCents: carryIn, matches })
@@ -63,18 +84,53 @@ export function createSettlementUseCases(ctx: LottoContext) {
       for (let k = 0; k < s.winners.play.length; k++) {
         const [si, bi] = playRef[s.winners.play[k]]
         const cat = s.categories[s.winners.category[k]]
-        rows.push([drawId, slips[si].id, bi + 1, cat.code, cat.matches, s.winners.amountCents[k], cat.goods ? cat.goods.description : null])
+        rows.push([
+          drawId,
+          slips[si].id,
+          bi + 1,
+          cat.code,
+          cat.matches,
+          s.winners.amountCents[k],
+          cat.goods ? cat.goods.description : null,
+        ])
       }
       await insertWins(tx, rows)
       const result: LottoResult = {
-        numbers: [...balls].sort((a, b) => a - b), salesCents: s.salesCents, poolCents: s.poolCents, reserveCents: s.reserveCents,
-        categories: s.categories, carriedIn: placed.moves, histogram: s.histogram, plays: packed.count, receipts: slips.length, remainderRule: LOTTO_REMAINDER_RULE,
+        numbers: [...balls].sort((a, b) => a - b),
+        salesCents: s.salesCents,
+        poolCents: s.poolCents,
+        reserveCents: s.reserveCents,
+        categories: s.categories,
+        carriedIn: placed.moves,
+        histogram: s.histogram,
+        plays: packed.count,
+        receipts: slips.length,
+        remainderRule: LOTTO_REMAINDER_RULE,
       }
       const at = now()
       await markLottoSettled(tx, drawId, JSON.stringify(result), at)
       await appendJournal(tx, {
-        at, type: 'lotto.settled', scope: drawScope(row),
-        payload: { drawId, numbers: result.numbers, poolCents: s.poolCents, reserveCents: s.reserveCents, carryIn, carriedIn: placed.moves, categories: s.categories.map((c) => ({ code: c.code, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryOutCents: c.carryOutCents, retainedCents: c.retainedCents })), winningPlays: rows.length },
+        at,
+        type: 'lotto.settled',
+        scope: drawScope(row),
+        payload: {
+          drawId,
+          numbers: result.numbers,
+          poolCents: s.poolCents,
+          reserveCents: s.reserveCents,
+          carryIn,
+          carriedIn: placed.moves,
+          categories: s.categories.map((c) => ({
+            code: c.code,
+            winners: c.winners,
+            amountEachCents: c.amountEachCents,
+            extraCentWinners: c.extraCentWinners,
+            totalCents: c.totalCents,
+            carryOutCents: c.carryOutCents,
+            retainedCents: c.retainedCents,
+          })),
+          winningPlays: rows.length,
+        },
       })
       return result
     })
@@ -87,21 +143,57 @@ export function createSettlementUseCases(ctx: LottoContext) {
   /** The extracto (official results, LNS-10, LOT-17): the only basis for paying prizes. */
   async function extracto(drawId: string) {
     const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
+    if (row.status !== 'settled')
+      throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
     const plan = planOf(row)
     const result = JSON.parse(row.result!) as LottoResult
     return {
-      title: 'Extracto oficial de resultados', product: 'lotto' as const, operator: plan.operator, gameName: plan.name, gameCode: plan.gameCode,
-      drawId, drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt, drawPlace: plan.drawPlace, drawMethod: plan.drawMethod, drawDevice: plan.drawDevice,
-      range: plan.range, picks: plan.picks, balls: JSON.parse(row.balls!) as number[], numbers: result.numbers,
-      categories: result.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches, type: c.type, winners: c.winners, amountEachCents: c.amountEachCents, extraCentWinners: c.extraCentWinners, totalCents: c.totalCents, carryInCents: c.carryInCents, carryOutCents: c.carryOutCents, goods: c.goods })),
+      title: 'Extracto oficial de resultados',
+      product: 'lotto' as const,
+      operator: plan.operator,
+      gameName: plan.name,
+      gameCode: plan.gameCode,
+      drawId,
+      drawNumber: plan.drawNumber,
+      issue: plan.issue,
+      drawAt: plan.drawAt,
+      drawPlace: plan.drawPlace,
+      drawMethod: plan.drawMethod,
+      drawDevice: plan.drawDevice,
+      range: plan.range,
+      picks: plan.picks,
+      balls: JSON.parse(row.balls!) as number[],
+      numbers: result.numbers,
+      categories: result.categories.map((c) => ({
+        code: c.code,
+        name: c.name,
+        matches: c.matches,
+        type: c.type,
+        winners: c.winners,
+        amountEachCents: c.amountEachCents,
+        extraCentWinners: c.extraCentWinners,
+        totalCents: c.totalCents,
+        carryInCents: c.carryInCents,
+        carryOutCents: c.carryOutCents,
+        goods: c.goods,
+      })),
       // LNS-4: the money carried in from the previous draw, in total and by old category (the extracto states it).
       carriedInCents: result.categories.reduce((t, c) => t + c.carryInCents, 0),
       carriedIn: result.carriedIn ?? [],
-      receipts: result.receipts, plays: result.plays, salesCents: result.salesCents, poolCents: result.poolCents, currency: plan.currency,
-      participationSha256: row.participation_sha256, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
-      claimDeadline: plan.claimDeadline, paymentPlace: plan.paymentPlace, regulationUrl: plan.regulationUrl, remainderRule: result.remainderRule,
-      legend: AJ_LEGEND, publishedAt: row.settled_at, timeZone: zoneOf(plan),
+      receipts: result.receipts,
+      plays: result.plays,
+      salesCents: result.salesCents,
+      poolCents: result.poolCents,
+      currency: plan.currency,
+      participationSha256: row.participation_sha256,
+      proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
+      claimDeadline: plan.claimDeadline,
+      paymentPlace: plan.paymentPlace,
+      regulationUrl: plan.regulationUrl,
+      remainderRule: result.remainderRule,
+      legend: AJ_LEGEND,
+      publishedAt: row.settled_at,
+      timeZone: zoneOf(plan),
     }
   }
 
@@ -110,31 +202,97 @@ export function createSettlementUseCases(ctx: LottoContext) {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
-    for await (const r of readJournal(db, { scopePrefix: drawScope(row) })) events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    for await (const r of readJournal(db, { scopePrefix: drawScope(row) }))
+      events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
     const inactive = row.participation_sha256 ? await slipsOfDraw(db, row, 'inactive') : []
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
     const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
-      title: 'Acta del sorteo', product: 'lotto' as const, drawId, status: row.status, timeZone: zoneOf(plan),
+      title: 'Acta del sorteo',
+      product: 'lotto' as const,
+      drawId,
+      status: row.status,
+      timeZone: zoneOf(plan),
       background: {
-        operator: plan.operator, gameName: plan.name, drawNumber: plan.drawNumber, issue: plan.issue, authorisationRef: plan.authorisationRef,
-        range: plan.range, picks: plan.picks, drawCount: plan.drawCount, priceCents: plan.priceCents, currency: plan.currency,
-        salesStartAt: plan.salesStartAt, salesCloseAt: plan.salesCloseAt, drawAt: plan.drawAt, drawPlace: plan.drawPlace, claimDeadline: plan.claimDeadline,
-        drawMethod: plan.drawMethod, drawDevice: plan.drawDevice, commitment: row.commitment, budgetCents: plan.budgetCents, prizePoolBp: plan.prizePoolBp,
+        operator: plan.operator,
+        gameName: plan.name,
+        drawNumber: plan.drawNumber,
+        issue: plan.issue,
+        authorisationRef: plan.authorisationRef,
+        range: plan.range,
+        picks: plan.picks,
+        drawCount: plan.drawCount,
+        priceCents: plan.priceCents,
+        currency: plan.currency,
+        salesStartAt: plan.salesStartAt,
+        salesCloseAt: plan.salesCloseAt,
+        drawAt: plan.drawAt,
+        drawPlace: plan.drawPlace,
+        claimDeadline: plan.claimDeadline,
+        drawMethod: plan.drawMethod,
+        drawDevice: plan.drawDevice,
+        commitment: row.commitment,
+        budgetCents: plan.budgetCents,
+        prizePoolBp: plan.prizePoolBp,
         categories: plan.categories,
       },
-      beforeDraw: row.participation_sha256 ? {
-        closedAt: row.closed_at, receiptsEnabled: Number(row.entries_count), plays: Number(row.plays_count), salesCents: Number(row.sales_cents),
-        participationSha256: row.participation_sha256, salesDigest: row.sales_digest,
-        beaconRound: facts?.beaconRound ?? null, beacon: facts?.beacon ?? null, externalEntropy: facts?.externalEntropy ?? null,
-        excluded: inactive.map((s) => ({ receipt: s.id, status: s.status, reason: s.status_reason, refundCents: s.amount_cents })),
-      } : null,
-      draw: row.balls ? { balls: JSON.parse(row.balls) as number[], drawnAt: row.drawn_at, seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null } : null,
-      results: result ? { numbers: result.numbers, poolCents: result.poolCents, reserveCents: result.reserveCents, categories: result.categories, histogram: result.histogram, remainderRule: result.remainderRule } : null,
-      incidents: events.filter((e) => e.type === 'lotto.incident').map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      beforeDraw: row.participation_sha256
+        ? {
+            closedAt: row.closed_at,
+            receiptsEnabled: Number(row.entries_count),
+            plays: Number(row.plays_count),
+            salesCents: Number(row.sales_cents),
+            participationSha256: row.participation_sha256,
+            salesDigest: row.sales_digest,
+            beaconRound: facts?.beaconRound ?? null,
+            beacon: facts?.beacon ?? null,
+            externalEntropy: facts?.externalEntropy ?? null,
+            excluded: inactive.map((s) => ({
+              receipt: s.id,
+              status: s.status,
+              reason: s.status_reason,
+              refundCents: s.amount_cents,
+            })),
+          }
+        : null,
+      draw: row.balls
+        ? {
+            balls: JSON.parse(row.balls) as number[],
+            drawnAt: row.drawn_at,
+            seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+          }
+        : null,
+      results: result
+        ? {
+            numbers: result.numbers,
+            poolCents: result.poolCents,
+            reserveCents: result.reserveCents,
+            categories: result.categories,
+            histogram: result.histogram,
+            remainderRule: result.remainderRule,
+          }
+        : null,
+      incidents: events
+        .filter((e) => e.type === 'lotto.incident')
+        .map((e) => ({ at: e.at, note: String(e.payload.note) })),
       // LNS-22 / LOT-21: an authorised withdrawal or renunciation, and what its slips are refunded.
-      cancellation: ((c) => c ? { at: c.at, kind: String(c.payload.kind), authorisationRef: String(c.payload.authorisationRef), reason: String(c.payload.reason), slipsToRefund: Number(c.payload.slipsToRefund), refundCents: Number(c.payload.refundCents) } : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
-      journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
+      cancellation: ((c) =>
+        c
+          ? {
+              at: c.at,
+              kind: String(c.payload.kind),
+              authorisationRef: String(c.payload.authorisationRef),
+              reason: String(c.payload.reason),
+              slipsToRefund: Number(c.payload.slipsToRefund),
+              refundCents: Number(c.payload.refundCents),
+            }
+          : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
+      journal: {
+        records: events.length,
+        lastSeq: events.at(-1)?.seq ?? null,
+        lastHash: events.at(-1)?.hash ?? null,
+        events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })),
+      },
       signatures: [
         { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
         { role: 'Director del Sorteo', name: plan.staff.director },

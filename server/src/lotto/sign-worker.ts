@@ -10,6 +10,8 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 
 const { privateKey } = workerData as { privateKey: KeyObject }
 parentPort!.on('message', (m: { id: number; receipts: string }) => {
-  const codes = (JSON.parse(m.receipts) as string[]).map((id) => encodeTicketCode({ kind: TicketKind.lotto, id }, privateKey))
+  const codes = (JSON.parse(m.receipts) as string[]).map((id) =>
+    encodeTicketCode({ kind: TicketKind.lotto, id }, privateKey),
+  )
   parentPort!.postMessage({ id: m.id, codes: JSON.stringify(codes) })
 })

@@ -61,14 +61,19 @@ export interface LottoReceipt {
 }
 
 /** A receipt looked up by its number: no bearer code, and the document only for those who pay prizes (issue 13 point 4). */
-export type LottoReceiptView = Omit<LottoReceipt, 'code' | 'player'> & { player: { name: string; document: string | null } }
+export type LottoReceiptView = Omit<LottoReceipt, 'code' | 'player'> & {
+  player: { name: string; document: string | null }
+}
 
 /** A CSPRNG-backed Rng for quick picks (LNS-2). */
 function entropyRng(entropy: EntropySource): Rng {
   let buf: Uint8Array = new Uint8Array(0)
   let off = 0
   const next32 = () => {
-    if (off + 4 > buf.length) { buf = entropy.randomBytes(4096); off = 0 }
+    if (off + 4 > buf.length) {
+      buf = entropy.randomBytes(4096)
+      off = 0
+    }
     const v = ((buf[off] << 24) | (buf[off + 1] << 16) | (buf[off + 2] << 8) | buf[off + 3]) >>> 0
     off += 4
     return v
@@ -76,7 +81,10 @@ function entropyRng(entropy: EntropySource): Rng {
   return {
     nextInt(max: number) {
       const limit = 2 ** 32 - (2 ** 32 % max)
-      for (;;) { const u = next32(); if (u < limit) return u % max }
+      for (;;) {
+        const u = next32()
+        if (u < limit) return u % max
+      }
     },
   }
 }
@@ -85,7 +93,11 @@ function entropyRng(entropy: EntropySource): Rng {
  * @param sales the group-commit queue the slips go through.
  * @param receipts receipt numbers signed ahead (writer-thread mode), or null to number and sign at commit.
  */
-export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof createSlipQueue>, receipts: ReceiptPool | null) {
+export function createSlipUseCases(
+  ctx: LottoContext,
+  sales: ReturnType<typeof createSlipQueue>,
+  receipts: ReceiptPool | null,
+) {
   const { db, clock, deps, now, cached, cachedByNumber } = ctx
   const rng = entropyRng(deps.entropy)
 
@@ -100,23 +112,41 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     const chosen = input.boards ?? []
     const qp = input.quickPicks ?? 0
     if (!Number.isInteger(drawCount) || drawCount < 1 || drawCount > plan.maxDrawsPerSlip) {
-      throw new DomainError('VALIDATION_FAILED', `a slip is valid for 1 to ${plan.maxDrawsPerSlip} consecutive draws`, { field: 'draws' })
+      throw new DomainError('VALIDATION_FAILED', `a slip is valid for 1 to ${plan.maxDrawsPerSlip} consecutive draws`, {
+        field: 'draws',
+      })
     }
     if (!Number.isInteger(qp) || qp < 0 || chosen.length + qp < 1 || chosen.length + qp > plan.maxBoardsPerSlip) {
-      throw new DomainError('VALIDATION_FAILED', `a slip holds 1 to ${plan.maxBoardsPerSlip} boards`, { field: 'boards' })
+      throw new DomainError('VALIDATION_FAILED', `a slip holds 1 to ${plan.maxBoardsPerSlip} boards`, {
+        field: 'boards',
+      })
     }
     const name = input.player?.name?.trim() ?? ''
     const document = input.player?.document?.trim() ?? ''
-    if (!name || !document) throw new DomainError('VALIDATION_FAILED', 'the player name and identity document are required on the receipt (LNS-6)', { rule: 'LNS-6' })
+    if (!name || !document)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'the player name and identity document are required on the receipt (LNS-6)',
+        { rule: 'LNS-6' },
+      )
     const boards = chosen.map((b) => parseBoard(b, plan.range, plan.picks))
     for (let i = 0; i < qp; i++) boards.push(quickPick(rng, plan.range, plan.picks))
     const t = clock.now().getTime()
     const draws: PlannedDraw[] = []
     for (let n = first.row.draw_no; n < first.row.draw_no + drawCount; n++) {
       const d = n === first.row.draw_no ? first : await cachedByNumber(plan.gameCode, n)
-      if (!d) throw new DomainError('NOT_FOUND', `draw ${n} of ${plan.gameCode} is not planned yet: the slip cannot cover ${drawCount} draws`, { drawNo: n })
-      if (t < Date.parse(d.plan.salesStartAt)) throw new DomainError('SALES_NOT_OPEN', `sales of draw ${n} start at ${d.plan.salesStartAt}`)
-      if (t >= Date.parse(d.plan.salesCloseAt)) throw new DomainError('SALES_CLOSED', `sales of draw ${n} closed at ${d.plan.salesCloseAt} (LNS-13)`, { rule: 'LNS-13' })
+      if (!d)
+        throw new DomainError(
+          'NOT_FOUND',
+          `draw ${n} of ${plan.gameCode} is not planned yet: the slip cannot cover ${drawCount} draws`,
+          { drawNo: n },
+        )
+      if (t < Date.parse(d.plan.salesStartAt))
+        throw new DomainError('SALES_NOT_OPEN', `sales of draw ${n} start at ${d.plan.salesStartAt}`)
+      if (t >= Date.parse(d.plan.salesCloseAt))
+        throw new DomainError('SALES_CLOSED', `sales of draw ${n} closed at ${d.plan.salesCloseAt} (LNS-13)`, {
+          rule: 'LNS-13',
+        })
       // INS-16 / RNG-26: a draw by software ("lotería electrónica") is sold only while the profile or the licence's AJ
       // authorisation of the RNG allows it, as on-screen instant sales are gated at each sale (INS-15).
       if (d.plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
@@ -126,17 +156,45 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     const amountCents = draws.reduce((s, d) => s + d.plan.priceCents * boards.length, 0)
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
     const slip: SlipToWrite = {
-      gameCode: plan.gameCode, firstDrawNo: first.row.draw_no, drawCount, boards: formatBoards(boards), boardCount: boards.length,
-      quickPicks, amountCents, playerName: name, playerDocument: document, channel: input.channel,
+      gameCode: plan.gameCode,
+      firstDrawNo: first.row.draw_no,
+      drawCount,
+      boards: formatBoards(boards),
+      boardCount: boards.length,
+      quickPicks,
+      amountCents,
+      playerName: name,
+      playerDocument: document,
+      channel: input.channel,
     }
     const receiptOf = (done: { receipt: string; code: string; soldAt: string }): LottoReceipt => ({
-      receiptNumber: done.receipt, code: done.code, operator: plan.operator, gameName: plan.name,
+      receiptNumber: done.receipt,
+      code: done.code,
+      operator: plan.operator,
+      gameName: plan.name,
       categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
-      drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
-      draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
-      player: { name, document }, boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
-      soldAt: done.soldAt, amountCents, currency: plan.currency, channel: input.channel, status: 'active',
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
+      drawNumber: plan.drawNumber,
+      issue: plan.issue,
+      drawAt: plan.drawAt,
+      draws: draws.map((d) => ({
+        drawId: d.row.id,
+        drawNumber: d.plan.drawNumber,
+        issue: d.plan.issue,
+        drawAt: d.plan.drawAt,
+        claimDeadline: d.plan.claimDeadline,
+      })),
+      player: { name, document },
+      boards: boards.map((numbers, i) => ({ numbers, quickPick: quickPicks[i] === '1' })),
+      soldAt: done.soldAt,
+      amountCents,
+      currency: plan.currency,
+      channel: input.channel,
+      status: 'active',
+      securityWarnings: plan.securityWarnings,
+      regulationUrl: plan.regulationUrl,
+      paymentPlace: plan.paymentPlace,
+      legend: AJ_LEGEND,
+      timeZone: ctx.zoneOf(plan),
     })
     return { slip, receiptOf, amountCents, currency: plan.currency }
   }
@@ -161,7 +219,9 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     const { slip, receiptOf } = await prepareSlip(input)
     // Issue 14 point 2: the slip's record names the seller (its payload text is written by hand, not stamped).
     const actor = slip.actor ?? currentActor()
-    const [r] = await writeSlipBatch(tx, [actor ? { ...slip, actor } : slip], at, (receipt) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey))
+    const [r] = await writeSlipBatch(tx, [actor ? { ...slip, actor } : slip], at, (receipt) =>
+      encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, deps.keys.privateKey),
+    )
     if (!r.ok) throw new DomainError(r.code, r.message)
     return receiptOf({ receipt: r.receipt, code: r.code, soldAt: at })
   }
@@ -181,13 +241,32 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
     }
     const plan = draws[0].plan
     return {
-      receiptNumber: s.id, operator: plan.operator, gameName: plan.name,
-      categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })), drawNumber: plan.drawNumber, issue: plan.issue, drawAt: plan.drawAt,
-      draws: draws.map((d) => ({ drawId: d.row.id, drawNumber: d.plan.drawNumber, issue: d.plan.issue, drawAt: d.plan.drawAt, claimDeadline: d.plan.claimDeadline })),
+      receiptNumber: s.id,
+      operator: plan.operator,
+      gameName: plan.name,
+      categories: plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
+      drawNumber: plan.drawNumber,
+      issue: plan.issue,
+      drawAt: plan.drawAt,
+      draws: draws.map((d) => ({
+        drawId: d.row.id,
+        drawNumber: d.plan.drawNumber,
+        issue: d.plan.issue,
+        drawAt: d.plan.drawAt,
+        claimDeadline: d.plan.claimDeadline,
+      })),
       player: { name: s.player_name, document: opts.showDocument ? s.player_document : null },
       boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
-      soldAt: s.sold_at, amountCents: s.amount_cents, currency: plan.currency, channel: s.channel, status: s.status,
-      securityWarnings: plan.securityWarnings, regulationUrl: plan.regulationUrl, paymentPlace: plan.paymentPlace, legend: AJ_LEGEND, timeZone: ctx.zoneOf(plan),
+      soldAt: s.sold_at,
+      amountCents: s.amount_cents,
+      currency: plan.currency,
+      channel: s.channel,
+      status: s.status,
+      securityWarnings: plan.securityWarnings,
+      regulationUrl: plan.regulationUrl,
+      paymentPlace: plan.paymentPlace,
+      legend: AJ_LEGEND,
+      timeZone: ctx.zoneOf(plan),
     }
   }
 
@@ -203,11 +282,21 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
       for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
         const d = await lottoDrawByNumber(tx, s.game_code, n)
-        if (!d || d.status !== 'open') throw new DomainError('SALES_CLOSED', `a slip can only be annulled before the close of sales of every draw it covers (LNS-21): draw ${n} is ${d?.status ?? 'not planned'}`)
+        if (!d || d.status !== 'open')
+          throw new DomainError(
+            'SALES_CLOSED',
+            `a slip can only be annulled before the close of sales of every draw it covers (LNS-21): draw ${n} is ${d?.status ?? 'not planned'}`,
+          )
       }
       const at = now()
-      if (!(await annulSlipRow(tx, receipt, reason, at))) throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
-      await appendJournal(tx, { at, type: 'lotto.slip_annulled', scope: `lotto:${s.game_code}/sales`, payload: { receipt, reason, rule: 'LNS-21' } })
+      if (!(await annulSlipRow(tx, receipt, reason, at)))
+        throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
+      await appendJournal(tx, {
+        at,
+        type: 'lotto.slip_annulled',
+        scope: `lotto:${s.game_code}/sales`,
+        payload: { receipt, reason, rule: 'LNS-21' },
+      })
     })
   }
 
@@ -216,24 +305,54 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
    * by the operator (the authenticated person who records it). The numbers never change; every draw the slip covers
    * must not have been drawn yet. The journal keeps the data before and after, the evidence and who validated it.
    */
-  async function amendPlayer(receipt: string, input: { name: string; document: string; evidenceRef: string; reason: string }, actor: { kind: string; id: string; role: string }) {
+  async function amendPlayer(
+    receipt: string,
+    input: { name: string; document: string; evidenceRef: string; reason: string },
+    actor: { kind: string; id: string; role: string },
+  ) {
     const name = input.name?.trim() ?? ''
     const document = input.document?.trim() ?? ''
-    if (!name || !document) throw new DomainError('VALIDATION_FAILED', 'the player name and identity document are required on the receipt (LNS-6)', { rule: 'LNS-6' })
-    if (!input.evidenceRef?.trim() || !input.reason?.trim()) throw new DomainError('VALIDATION_FAILED', 'an amendment is justified with its supporting document and reason (LNS-20)', { rule: 'LNS-20' })
+    if (!name || !document)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'the player name and identity document are required on the receipt (LNS-6)',
+        { rule: 'LNS-6' },
+      )
+    if (!input.evidenceRef?.trim() || !input.reason?.trim())
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'an amendment is justified with its supporting document and reason (LNS-20)',
+        { rule: 'LNS-20' },
+      )
     return db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
       if (s.status !== 'active') throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
       for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
         const d = await lottoDrawByNumber(tx, s.game_code, n)
-        if (d && d.status !== 'open' && d.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', `player data are amended before the draw (LNS-20): draw ${n} is ${d.status}`, { rule: 'LNS-20' })
+        if (d && d.status !== 'open' && d.status !== 'closed')
+          throw new DomainError(
+            'ILLEGAL_TRANSITION',
+            `player data are amended before the draw (LNS-20): draw ${n} is ${d.status}`,
+            { rule: 'LNS-20' },
+          )
       }
       const at = now()
-      if (!(await amendSlipPlayer(tx, receipt, name, document))) throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
+      if (!(await amendSlipPlayer(tx, receipt, name, document)))
+        throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
       await appendJournal(tx, {
-        at, type: 'lotto.player_amended', scope: `lotto:${s.game_code}/sales`,
-        payload: { receipt, before: { name: s.player_name, document: protectDocument(deps.sealer, s.player_document) }, after: { name, document: protectDocument(deps.sealer, document) }, evidenceRef: input.evidenceRef.trim(), reason: input.reason.trim(), validatedBy: actor, rule: 'LNS-20' },
+        at,
+        type: 'lotto.player_amended',
+        scope: `lotto:${s.game_code}/sales`,
+        payload: {
+          receipt,
+          before: { name: s.player_name, document: protectDocument(deps.sealer, s.player_document) },
+          after: { name, document: protectDocument(deps.sealer, document) },
+          evidenceRef: input.evidenceRef.trim(),
+          reason: input.reason.trim(),
+          validatedBy: actor,
+          rule: 'LNS-20',
+        },
       })
       return { receipt, player: { name, document }, amendedAt: at }
     })
@@ -243,7 +362,11 @@ export function createSlipUseCases(ctx: LottoContext, sales: ReturnType<typeof c
   async function receiptPdf(receipt: string, opts: { showDocument: boolean }): Promise<Uint8Array> {
     const { renderLottoReceiptPdf } = await import('../../../printer/src/lottery-pdf.ts')
     const r = await getReceipt(receipt, opts)
-    return renderLottoReceiptPdf({ ...r, code: null, player: { name: r.player.name, document: r.player.document ?? '(reservado)' } })
+    return renderLottoReceiptPdf({
+      ...r,
+      code: null,
+      player: { name: r.player.name, document: r.player.document ?? '(reservado)' },
+    })
   }
 
   return { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer }

@@ -9,32 +9,94 @@ import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 
 export interface DrawRow {
-  id: string; product: string; game_code: string; draw_no: number; plan: string; status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
-  currency: string; price_cents: number; sales_start_at: string; sales_close_at: string; draw_at: string; claim_deadline: string; draw_method: string
+  id: string
+  product: string
+  game_code: string
+  draw_no: number
+  plan: string
+  status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
+  currency: string
+  price_cents: number
+  sales_start_at: string
+  sales_close_at: string
+  draw_at: string
+  claim_deadline: string
+  draw_method: string
   /** '' until the draw has ended for a v2 draw (the seed is then only in seed_sealed); the revealed seed after. */
-  commitment: string; seed_hex: string; seed_sealed: string | null; entropy_source: string | null; beacon_round: number | null; beacon: string | null
-  sales_digest: string | null; external_entropy: string | null; participation_sha256: string | null
-  participation_file: string | null; entries_count: number | null; plays_count: number | null; sales_cents: number | null; balls: string | null
-  result: string | null; disposal: string | null; notarial_act?: string | null; created_at: string; closed_at: string | null; drawn_at: string | null; settled_at: string | null
+  commitment: string
+  seed_hex: string
+  seed_sealed: string | null
+  entropy_source: string | null
+  beacon_round: number | null
+  beacon: string | null
+  sales_digest: string | null
+  external_entropy: string | null
+  participation_sha256: string | null
+  participation_file: string | null
+  entries_count: number | null
+  plays_count: number | null
+  sales_cents: number | null
+  balls: string | null
+  result: string | null
+  disposal: string | null
+  notarial_act?: string | null
+  created_at: string
+  closed_at: string | null
+  drawn_at: string | null
+  settled_at: string | null
 }
 
 export interface SlipRow {
-  id: string; game_code: string; first_draw_no: number; draw_count: number; boards: string; board_count: number; quick_picks: string
-  amount_cents: number; player_name: string; player_document: string; channel: string; status: 'active' | 'annulled' | 'excluded'
-  status_reason: string | null; status_at: string | null; sold_at: string
+  id: string
+  game_code: string
+  first_draw_no: number
+  draw_count: number
+  boards: string
+  board_count: number
+  quick_picks: string
+  amount_cents: number
+  player_name: string
+  player_document: string
+  channel: string
+  status: 'active' | 'annulled' | 'excluded'
+  status_reason: string | null
+  status_at: string | null
+  sold_at: string
 }
 
 /** A winning play of one slip in a settled draw. */
-export interface SlipWinRow { board: number; category: string; matches: number; amount_cents: number; goods: string | null; paid_at: string | null }
+export interface SlipWinRow {
+  board: number
+  category: string
+  matches: number
+  amount_cents: number
+  goods: string | null
+  paid_at: string | null
+}
 /** A winning play nobody has been paid for yet. */
-export interface UnpaidWinRow { receipt: string; board: number; category: string; amount_cents: number; goods: string | null }
+export interface UnpaidWinRow {
+  receipt: string
+  board: number
+  category: string
+  amount_cents: number
+  goods: string | null
+}
 /** What the sale path needs of a draw to accept a slip for it. */
-export interface DrawWindowRow { draw_no: number; status: string; sales_start_at: string; sales_close_at: string; price_cents: number }
+export interface DrawWindowRow {
+  draw_no: number
+  status: string
+  sales_start_at: string
+  sales_close_at: string
+  price_cents: number
+}
 
 // ------------------------------------------------------------------------------------------ draws
 
 const toDraw = (row: DrawRow): DrawRow => ({
-  ...row, draw_no: Number(row.draw_no), price_cents: Number(row.price_cents), sales_cents: row.sales_cents === null ? null : Number(row.sales_cents),
+  ...row,
+  draw_no: Number(row.draw_no),
+  price_cents: Number(row.price_cents),
+  sales_cents: row.sales_cents === null ? null : Number(row.sales_cents),
   beacon_round: row.beacon_round === null || row.beacon_round === undefined ? null : Number(row.beacon_round),
 })
 
@@ -45,36 +107,67 @@ export async function lottoDrawById(tx: Sql, drawId: string): Promise<DrawRow | 
 
 /** Draw `drawNo` of a lotto game. */
 export async function lottoDrawByNumber(tx: Sql, gameCode: string, drawNo: number): Promise<DrawRow | undefined> {
-  const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?", [gameCode, drawNo])
+  const row = await tx.get<DrawRow>(
+    "SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?",
+    [gameCode, drawNo],
+  )
   return row ? toDraw(row) : undefined
 }
 
 export async function lottoDrawIdByNumber(tx: Sql, gameCode: string, drawNo: number): Promise<string | undefined> {
-  return (await tx.get<{ id: string }>("SELECT id FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?", [gameCode, drawNo]))?.id
+  return (
+    await tx.get<{ id: string }>(
+      "SELECT id FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?",
+      [gameCode, drawNo],
+    )
+  )?.id
 }
 
 /** Every lotto draw, of one game (by draw number) or of all (by game, then draw number). */
 export async function lottoDraws(tx: Sql, gameCode?: string): Promise<DrawRow[]> {
   const rows = gameCode
-    ? await tx.all<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no", [gameCode])
+    ? await tx.all<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no", [
+        gameCode,
+      ])
     : await tx.all<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' ORDER BY game_code, draw_no")
   return rows.map(toDraw)
 }
 
 /** The plan (JSON text) of the game's highest-numbered draw, if any. */
 export async function lastPlanOfGame(tx: Sql, gameCode: string): Promise<string | undefined> {
-  return (await tx.get<{ plan: string }>("SELECT plan FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no DESC LIMIT 1", [gameCode]))?.plan
+  return (
+    await tx.get<{ plan: string }>(
+      "SELECT plan FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no DESC LIMIT 1",
+      [gameCode],
+    )
+  )?.plan
 }
 
 /** The game's last draw before `drawNo` that was not cancelled. */
 export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: number): Promise<DrawRow | undefined> {
-  const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no < ? AND status <> 'cancelled' ORDER BY draw_no DESC LIMIT 1", [gameCode, drawNo])
+  const row = await tx.get<DrawRow>(
+    "SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no < ? AND status <> 'cancelled' ORDER BY draw_no DESC LIMIT 1",
+    [gameCode, drawNo],
+  )
   return row ? toDraw(row) : undefined
 }
 
 export interface NewLottoDraw {
-  id: string; gameCode: string; drawNo: number; planJson: string; currency: string; priceCents: number; salesStartAt: string; salesCloseAt: string
-  drawAt: string; claimDeadline: string; drawMethod: string; commitment: string; seedSealed: string; entropySource: string; createdAt: string
+  id: string
+  gameCode: string
+  drawNo: number
+  planJson: string
+  currency: string
+  priceCents: number
+  salesStartAt: string
+  salesCloseAt: string
+  drawAt: string
+  claimDeadline: string
+  drawMethod: string
+  commitment: string
+  seedSealed: string
+  entropySource: string
+  createdAt: string
 }
 
 /** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
@@ -82,46 +175,120 @@ export async function insertLottoDraw(tx: Sql, d: NewLottoDraw): Promise<void> {
   await tx.run(
     `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
          VALUES (?, 'lotto', ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
-    [d.id, d.gameCode, d.drawNo, d.planJson, d.currency, d.priceCents, d.salesStartAt, d.salesCloseAt, d.drawAt, d.claimDeadline, d.drawMethod, d.commitment, d.seedSealed, d.entropySource, d.createdAt],
+    [
+      d.id,
+      d.gameCode,
+      d.drawNo,
+      d.planJson,
+      d.currency,
+      d.priceCents,
+      d.salesStartAt,
+      d.salesCloseAt,
+      d.drawAt,
+      d.claimDeadline,
+      d.drawMethod,
+      d.commitment,
+      d.seedSealed,
+      d.entropySource,
+      d.createdAt,
+    ],
   )
 }
 
 /** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
-export async function markLottoDrawClosed(tx: Sql, drawId: string, c: { at: string; salesDigest: string; beaconRound: number; participationSha256: string; participationFile: string; entries: number; plays: number; salesCents: number }): Promise<void> {
+export async function markLottoDrawClosed(
+  tx: Sql,
+  drawId: string,
+  c: {
+    at: string
+    salesDigest: string
+    beaconRound: number
+    participationSha256: string
+    participationFile: string
+    entries: number
+    plays: number
+    salesCents: number
+  },
+): Promise<void> {
   await tx.run(
     `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = ?, entries_count = ?, plays_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.participationFile, c.entries, c.plays, c.salesCents, drawId],
+    [
+      c.at,
+      c.salesDigest,
+      c.beaconRound,
+      c.participationSha256,
+      c.participationFile,
+      c.entries,
+      c.plays,
+      c.salesCents,
+      drawId,
+    ],
   )
 }
 
 /** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
 export async function recordDrawBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [beaconJson, drawId])).changes === 1
+  return (
+    (
+      await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [
+        beaconJson,
+        drawId,
+      ])
+    ).changes === 1
+  )
 }
 
 /** Stores every ball of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
-export async function markLottoDrawn(tx: Sql, drawId: string, d: { ballsJson: string; at: string; beaconJson: string | null; seedHex: string }): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'", [d.ballsJson, d.at, d.beaconJson, d.seedHex, drawId])
+export async function markLottoDrawn(
+  tx: Sql,
+  drawId: string,
+  d: { ballsJson: string; at: string; beaconJson: string | null; seedHex: string },
+): Promise<void> {
+  await tx.run(
+    "UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'",
+    [d.ballsJson, d.at, d.beaconJson, d.seedHex, drawId],
+  )
 }
 
 /** LNS-21: the notary's act listing the excluded and annulled plays, once, on a closed draw not yet drawn. */
 export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET notarial_act = ? WHERE id = ? AND status = 'closed' AND notarial_act IS NULL", [actJson, drawId])).changes === 1
+  return (
+    (
+      await tx.run(
+        "UPDATE lottery_draws SET notarial_act = ? WHERE id = ? AND status = 'closed' AND notarial_act IS NULL",
+        [actJson, drawId],
+      )
+    ).changes === 1
+  )
 }
 
 /** Stores the balls entered so far; with `drawnAt` the draw is complete and marked drawn. */
-export async function recordLottoBalls(tx: Sql, drawId: string, ballsJson: string, drawnAt: string | null): Promise<void> {
+export async function recordLottoBalls(
+  tx: Sql,
+  drawId: string,
+  ballsJson: string,
+  drawnAt: string | null,
+): Promise<void> {
   const complete = drawnAt !== null
-  await tx.run(`UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`, complete ? [ballsJson, drawnAt, drawId] : [ballsJson, drawId])
+  await tx.run(
+    `UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`,
+    complete ? [ballsJson, drawnAt, drawId] : [ballsJson, drawId],
+  )
 }
 
 export async function markLottoSettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run("UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'", [resultJson, at, drawId])
+  await tx.run(
+    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
+    [resultJson, at, drawId],
+  )
 }
 
 /** Records where the unclaimed prizes went; false when that was already recorded. */
 export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [disposalJson, drawId])
+  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
+    disposalJson,
+    drawId,
+  ])
   return r.changes === 1
 }
 
@@ -132,7 +299,10 @@ export const receiptCounter = (gameCode: string) => `lotto:${gameCode}`
 
 /** Creates the game's receipt counter at 0 unless it exists. */
 export async function ensureReceiptCounter(tx: Sql, gameCode: string): Promise<void> {
-  await tx.run('INSERT INTO lottery_counters (name, value) SELECT ?, 0 WHERE NOT EXISTS (SELECT 1 FROM lottery_counters WHERE name = ?)', [receiptCounter(gameCode), receiptCounter(gameCode)])
+  await tx.run(
+    'INSERT INTO lottery_counters (name, value) SELECT ?, 0 WHERE NOT EXISTS (SELECT 1 FROM lottery_counters WHERE name = ?)',
+    [receiptCounter(gameCode), receiptCounter(gameCode)],
+  )
 }
 
 /** Takes `count` receipt numbers from the game's counter; returns the first. Must run inside a transaction. */
@@ -140,13 +310,21 @@ export async function reserveReceipts(tx: Sql, gameCode: string, count: number):
   const name = receiptCounter(gameCode)
   const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [count, name])
   if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
-  const last = Number((await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value)
+  const last = Number(
+    (await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value,
+  )
   return last - count + 1
 }
 
 // ------------------------------------------------------------------------------------------ slips
 
-const toSlip = (s: SlipRow): SlipRow => ({ ...s, first_draw_no: Number(s.first_draw_no), draw_count: Number(s.draw_count), amount_cents: Number(s.amount_cents), board_count: Number(s.board_count) })
+const toSlip = (s: SlipRow): SlipRow => ({
+  ...s,
+  first_draw_no: Number(s.first_draw_no),
+  draw_count: Number(s.draw_count),
+  amount_cents: Number(s.amount_cents),
+  board_count: Number(s.board_count),
+})
 
 /** The sales windows and prices of draws `min`..`max` of a game (sale path: one statement per game and batch). */
 export function drawWindows(tx: Sql, gameCode: string, min: number, max: number): Promise<DrawWindowRow[]> {
@@ -156,7 +334,21 @@ export function drawWindows(tx: Sql, gameCode: string, min: number, max: number)
   )
 }
 
-const SLIP_COLUMNS = ['id', 'game_code', 'first_draw_no', 'draw_count', 'boards', 'board_count', 'quick_picks', 'amount_cents', 'player_name', 'player_document', 'channel', 'status', 'sold_at'] as const
+const SLIP_COLUMNS = [
+  'id',
+  'game_code',
+  'first_draw_no',
+  'draw_count',
+  'boards',
+  'board_count',
+  'quick_picks',
+  'amount_cents',
+  'player_name',
+  'player_document',
+  'channel',
+  'status',
+  'sold_at',
+] as const
 
 /** Inserts sold slips, each row in SLIP_COLUMNS order (sale path: multi-row INSERTs). */
 export function insertSlips(tx: Sql, rows: readonly unknown[][]): Promise<void> {
@@ -169,50 +361,96 @@ export async function slipById(tx: Sql, receipt: string): Promise<SlipRow | unde
 }
 
 /** The slips of a game covering draw `drawNo`: the active ones, or the annulled and excluded ones. Unordered. */
-export async function slipsCoveringDraw(tx: Sql, gameCode: string, drawNo: number, status: 'active' | 'inactive'): Promise<SlipRow[]> {
+export async function slipsCoveringDraw(
+  tx: Sql,
+  gameCode: string,
+  drawNo: number,
+  status: 'active' | 'inactive',
+): Promise<SlipRow[]> {
   const cond = status === 'active' ? "status = 'active'" : "status <> 'active'"
-  const rows = await tx.all<SlipRow>(`SELECT * FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND ${cond}`, [gameCode, drawNo, drawNo])
+  const rows = await tx.all<SlipRow>(
+    `SELECT * FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND ${cond}`,
+    [gameCode, drawNo, drawNo],
+  )
   return rows.map(toSlip)
 }
 
 /** Annuls an active slip; false when it is not active. */
 export async function annulSlipRow(tx: Sql, receipt: string, reason: string, at: string): Promise<boolean> {
-  const r = await tx.run("UPDATE lotto_slips SET status = 'annulled', status_reason = ?, status_at = ? WHERE id = ? AND status = 'active'", [reason, at, receipt])
+  const r = await tx.run(
+    "UPDATE lotto_slips SET status = 'annulled', status_reason = ?, status_at = ? WHERE id = ? AND status = 'active'",
+    [reason, at, receipt],
+  )
   return r.changes === 1
 }
 
 /** LNS-20: the player data of an active slip, amended; false when the slip is not active. */
 export async function amendSlipPlayer(tx: Sql, receipt: string, name: string, document: string): Promise<boolean> {
-  return (await tx.run("UPDATE lotto_slips SET player_name = ?, player_document = ? WHERE id = ? AND status = 'active'", [name, document, receipt])).changes === 1
+  return (
+    (
+      await tx.run("UPDATE lotto_slips SET player_name = ?, player_document = ? WHERE id = ? AND status = 'active'", [
+        name,
+        document,
+        receipt,
+      ])
+    ).changes === 1
+  )
 }
 
 export async function excludeSlip(tx: Sql, receipt: string, reason: string, at: string): Promise<void> {
-  await tx.run("UPDATE lotto_slips SET status = 'excluded', status_reason = ?, status_at = ? WHERE id = ?", [reason, at, receipt])
+  await tx.run("UPDATE lotto_slips SET status = 'excluded', status_reason = ?, status_at = ? WHERE id = ?", [
+    reason,
+    at,
+    receipt,
+  ])
 }
 
 // ------------------------------------------------------------------------------------------ wins and payouts
 
 /** Inserts winning plays, each row (draw_id, receipt, board, category, matches, amount_cents, goods). */
 export function insertWins(tx: Sql, rows: readonly unknown[][]): Promise<void> {
-  return insertRows(tx, 'lotto_wins', ['draw_id', 'receipt', 'board', 'category', 'matches', 'amount_cents', 'goods'], rows)
+  return insertRows(
+    tx,
+    'lotto_wins',
+    ['draw_id', 'receipt', 'board', 'category', 'matches', 'amount_cents', 'goods'],
+    rows,
+  )
 }
 
 export function winsOfSlip(tx: Sql, drawId: string, receipt: string): Promise<SlipWinRow[]> {
-  return tx.all<SlipWinRow>('SELECT board, category, matches, amount_cents, goods, paid_at FROM lotto_wins WHERE draw_id = ? AND receipt = ? ORDER BY board', [drawId, receipt])
+  return tx.all<SlipWinRow>(
+    'SELECT board, category, matches, amount_cents, goods, paid_at FROM lotto_wins WHERE draw_id = ? AND receipt = ? ORDER BY board',
+    [drawId, receipt],
+  )
 }
 
 export function unpaidWins(tx: Sql, drawId: string): Promise<UnpaidWinRow[]> {
-  return tx.all<UnpaidWinRow>('SELECT receipt, board, category, amount_cents, goods FROM lotto_wins WHERE draw_id = ? AND paid_at IS NULL ORDER BY receipt, board', [drawId])
+  return tx.all<UnpaidWinRow>(
+    'SELECT receipt, board, category, amount_cents, goods FROM lotto_wins WHERE draw_id = ? AND paid_at IS NULL ORDER BY receipt, board',
+    [drawId],
+  )
 }
 
 /** Marks the slip's unpaid wins in a draw paid; returns how many rows changed. */
 export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at: string): Promise<number> {
-  return (await tx.run('UPDATE lotto_wins SET paid_at = ? WHERE draw_id = ? AND receipt = ? AND paid_at IS NULL', [at, drawId, receipt])).changes
+  return (
+    await tx.run('UPDATE lotto_wins SET paid_at = ? WHERE draw_id = ? AND receipt = ? AND paid_at IS NULL', [
+      at,
+      drawId,
+      receipt,
+    ])
+  ).changes
 }
 
 /** LNS-22 / LOT-21: an authorised cancellation (withdrawal or renunciation) of a draw not yet drawn. */
 export async function markLottoCancelled(tx: Sql, drawId: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET status = 'cancelled' WHERE id = ? AND status IN ('open', 'closed')", [drawId])).changes === 1
+  return (
+    (
+      await tx.run("UPDATE lottery_draws SET status = 'cancelled' WHERE id = ? AND status IN ('open', 'closed')", [
+        drawId,
+      ])
+    ).changes === 1
+  )
 }
 
 /** Whether the ticket was already paid or refunded for this draw (the UNIQUE of lottery_payouts is the last guard). */
@@ -226,15 +464,40 @@ export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
 }
 
 export interface NewPayout {
-  id: string; drawId: string; ticketId: string; amountCents: number; goodsJson: string | null; prizesJson: string; currency: string
-  stationId: string; cashierId: string; payeeName: string; payeeDocument: string; signatureRef: string; paidAt: string
+  id: string
+  drawId: string
+  ticketId: string
+  amountCents: number
+  goodsJson: string | null
+  prizesJson: string
+  currency: string
+  stationId: string
+  cashierId: string
+  payeeName: string
+  payeeDocument: string
+  signatureRef: string
+  paidAt: string
 }
 
 export async function insertLottoPayout(tx: Sql, p: NewPayout): Promise<void> {
   await tx.run(
     `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
            VALUES (?, ?, 'lotto', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [p.id, p.drawId, p.ticketId, p.amountCents, p.goodsJson, p.prizesJson, p.currency, p.stationId, p.cashierId, p.payeeName, p.payeeDocument, p.signatureRef, p.paidAt],
+    [
+      p.id,
+      p.drawId,
+      p.ticketId,
+      p.amountCents,
+      p.goodsJson,
+      p.prizesJson,
+      p.currency,
+      p.stationId,
+      p.cashierId,
+      p.payeeName,
+      p.payeeDocument,
+      p.signatureRef,
+      p.paidAt,
+    ],
   )
 }
 
@@ -247,6 +510,19 @@ export function lottoPayouts(tx: Sql, drawId?: string): Promise<Array<Record<str
 }
 
 /** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(tx: Sql, drawId: string, planJson: string, drawAt: string, claimDeadline: string): Promise<boolean> {
-  return (await tx.run("UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')", [planJson, drawAt, claimDeadline, drawId])).changes === 1
+export async function postponeDrawRow(
+  tx: Sql,
+  drawId: string,
+  planJson: string,
+  drawAt: string,
+  claimDeadline: string,
+): Promise<boolean> {
+  return (
+    (
+      await tx.run(
+        "UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')",
+        [planJson, drawAt, claimDeadline, drawId],
+      )
+    ).changes === 1
+  )
 }

@@ -14,7 +14,10 @@ export type Ack<T> = (r: { ok: true; data: T } | { ok: false; error: { code: str
 /** Screen -> server requests, each with an ack. */
 export interface ClientToServerEvents {
   'game:watch': (req: { gameId: string }, ack: Ack<GameState>) => void
-  'hall:watch': (req: { hallId: string }, ack: Ack<{ hallId: string; gameId: string | null; state: GameState | null }>) => void
+  'hall:watch': (
+    req: { hallId: string },
+    ack: Ack<{ hallId: string; gameId: string | null; state: GameState | null }>,
+  ) => void
 }
 
 export const gameRoom = (gameId: string) => `game:${gameId}`

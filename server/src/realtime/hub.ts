@@ -13,9 +13,17 @@ import { clientAddress } from '../http/client-address.ts'
  * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
  * (so a screen opened mid-game, or reconnecting, is right immediately), then a full state after every change.
  */
-export function attachRealtime(http: HttpServer, services: Services, limits: SocketLimits = { ...SOCKET_LIMITS, ...services.config.socketLimits }) {
+export function attachRealtime(
+  http: HttpServer,
+  services: Services,
+  limits: SocketLimits = { ...SOCKET_LIMITS, ...services.config.socketLimits },
+) {
   // Issue 24 point 5: no client frame above maxFrameBytes (a screen's requests are a few dozen bytes).
-  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, { cors: { origin: true }, serveClient: false, maxHttpBufferSize: limits.maxFrameBytes })
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, {
+    cors: { origin: true },
+    serveClient: false,
+    maxHttpBufferSize: limits.maxFrameBytes,
+  })
   // Issue #8: nodes joined by the PostgreSQL adapter; hall screens follow the simultaneous games their hall plays.
   const multi = attachMultiNode(io, services)
 
@@ -23,21 +31,34 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
   // and every event goes through the permission table.
   // Issue 24 point 5: per address, a bounded number of new anonymous sockets a minute and one bucket of events for
   // all its anonymous sockets together; the address as the HTTP rate limit sees it.
-  const connections = createBucketMap({ capacity: limits.connectionsPerMinute, perSecond: limits.connectionsPerMinute / 60 })
+  const connections = createBucketMap({
+    capacity: limits.connectionsPerMinute,
+    perSecond: limits.connectionsPerMinute / 60,
+  })
   const addressEvents = createBucketMap(limits.address)
-  const addressOf = (socket: { handshake: { address: string; headers: Record<string, string | string[] | undefined> } }) => {
+  const addressOf = (socket: {
+    handshake: { address: string; headers: Record<string, string | string[] | undefined> }
+  }) => {
     const xff = socket.handshake.headers['x-forwarded-for']
-    return clientAddress(socket.handshake.address, Array.isArray(xff) ? xff.join(',') : xff, services.config.trustedProxies ?? [])
+    return clientAddress(
+      socket.handshake.address,
+      Array.isArray(xff) ? xff.join(',') : xff,
+      services.config.trustedProxies ?? [],
+    )
   }
   // Anonymous sockets and refused credentials count against their address; a person's or an enrolled device's
   // sockets are accountable and limited one by one (a hall's displays may all come through one address).
-  const tooManyConnections = () => Object.assign(new Error('RATE_LIMITED'), { data: { code: 'RATE_LIMITED', message: 'too many connections from this address: wait a minute' } })
+  const tooManyConnections = () =>
+    Object.assign(new Error('RATE_LIMITED'), {
+      data: { code: 'RATE_LIMITED', message: 'too many connections from this address: wait a minute' },
+    })
   io.use(async (socket, next) => {
     const address = addressOf(socket)
     try {
       const header = (socket.handshake.auth as { authorization?: string } | undefined)?.authorization
       socket.data.principal = services.config.auth === 'on' ? await services.auth.authenticate(header) : ANONYMOUS
-      if (socket.data.principal.kind === 'anonymous' && !connections.take(address, Date.now())) return next(tooManyConnections())
+      if (socket.data.principal.kind === 'anonymous' && !connections.take(address, Date.now()))
+        return next(tooManyConnections())
       next()
     } catch (err) {
       if (!connections.take(address, Date.now())) return next(tooManyConnections())
@@ -46,7 +67,8 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
   })
   const allow = (socket: { data: { principal?: Principal } }, event: keyof typeof socketPermissions) => {
     const who = socket.data.principal ?? ANONYMOUS
-    if (services.config.auth === 'on' && !isAllowed(socketPermissions[event], who.role as Role)) throw new DomainError('FORBIDDEN', `${who.role} may not ${event}`)
+    if (services.config.auth === 'on' && !isAllowed(socketPermissions[event], who.role as Role))
+      throw new DomainError('FORBIDDEN', `${who.role} may not ${event}`)
   }
 
   io.on('connection', (socket) => {
@@ -72,7 +94,11 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
         services.log.warn(`socket ${socket.id} from ${address} disconnected: ${refused} events refused (${error.code})`)
         // A graceful close would go on parsing every frame the flooder already sent: nothing more is read from it,
         // and the connection is cut once the warning and the disconnect have gone out.
-        const raw = (socket.conn as unknown as { transport?: { socket?: { terminate?: () => void; _socket?: { pause?: () => void } } } }).transport?.socket
+        const raw = (
+          socket.conn as unknown as {
+            transport?: { socket?: { terminate?: () => void; _socket?: { pause?: () => void } } }
+          }
+        ).transport?.socket
         raw?._socket?.pause?.()
         socket.disconnect(true)
         setTimeout(() => raw?.terminate?.(), 50).unref()
@@ -80,7 +106,8 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
     })
     const roomsLeft = () => {
       // socket.rooms holds the socket's own room too.
-      if (socket.rooms.size > limits.maxRoomsPerSocket) throw new DomainError('RATE_LIMITED', `a screen watches at most ${limits.maxRoomsPerSocket} halls and games`)
+      if (socket.rooms.size > limits.maxRoomsPerSocket)
+        throw new DomainError('RATE_LIMITED', `a screen watches at most ${limits.maxRoomsPerSocket} halls and games`)
     }
     socket.on('game:watch', async (req, ack) => {
       try {
@@ -101,8 +128,12 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
         roomsLeft()
         if (!(await services.bingo.hallExists(req.hallId))) throw new DomainError('NOT_FOUND', 'hall not found')
         await socket.join(hallRoom(req.hallId))
-        const gameId = (await multi.joinHallGames(socket, req.hallId)) ?? (await services.bingo.currentGameOfHall(req.hallId))
-        ack?.({ ok: true, data: { hallId: req.hallId, gameId, state: gameId ? await services.bingo.getGameState(gameId) : null } })
+        const gameId =
+          (await multi.joinHallGames(socket, req.hallId)) ?? (await services.bingo.currentGameOfHall(req.hallId))
+        ack?.({
+          ok: true,
+          data: { hallId: req.hallId, gameId, state: gameId ? await services.bingo.getGameState(gameId) : null },
+        })
       } catch (err) {
         ack?.({ ok: false, error: toError(err) })
       }
@@ -132,9 +163,12 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
     if (e.type !== 'game:changed') return
     if (e.reason === 'ball' && e.ball !== undefined) {
       // The ball goes out at once, before the full state: the hall sees it with no delay (BNG-39).
-      io.to(gameRoom(e.gameId)).to(hallRoom(e.hallId)).emit('ball:drawn', { gameId: e.gameId, seq: e.seq, ball: e.ball, count: e.count ?? 0 })
+      io.to(gameRoom(e.gameId))
+        .to(hallRoom(e.hallId))
+        .emit('ball:drawn', { gameId: e.gameId, seq: e.seq, ball: e.ball, count: e.count ?? 0 })
     }
-    if (e.reason === 'announced') io.to(hallRoom(e.hallId)).emit('hall:game', { hallId: e.hallId, gameId: e.gameId, seq: e.seq })
+    if (e.reason === 'announced')
+      io.to(hallRoom(e.hallId)).emit('hall:game', { hallId: e.hallId, gameId: e.gameId, seq: e.seq })
     dirty.set(e.gameId, e.hallId)
     if (!scheduled) {
       scheduled = true
@@ -142,7 +176,13 @@ export function attachRealtime(http: HttpServer, services: Services, limits: Soc
       else setImmediate(flush)
     }
   })
-  return { io, close: () => { off(); return new Promise<void>((r) => io.close(() => r())).then(() => multi.close()) } }
+  return {
+    io,
+    close: () => {
+      off()
+      return new Promise<void>((r) => io.close(() => r())).then(() => multi.close())
+    },
+  }
 }
 
 function toError(err: unknown) {

@@ -6,7 +6,10 @@
  * Anonymous sockets (no credential) get a smaller budget than enrolled devices and staff.
  */
 
-export interface Bucket { capacity: number; perSecond: number }
+export interface Bucket {
+  capacity: number
+  perSecond: number
+}
 
 export interface SocketLimits {
   /** Largest frame a client may send (socket.io maxHttpBufferSize). */

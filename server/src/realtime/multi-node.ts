@@ -41,7 +41,13 @@ export function attachMultiNode(io: Server<any, any, any, any>, services: Servic
     pool.query(SOCKET_IO_ATTACHMENTS_DDL).catch((err: { code?: string }) => {
       if (err.code !== '23505' && err.code !== '42P07') services.log.warn('could not create socket_io_attachments', err)
     })
-    io.adapter(createAdapter(pool, { heartbeatInterval: 2_000, heartbeatTimeout: 7_000, errorHandler: (err) => services.log.warn('socket.io adapter error', err) }))
+    io.adapter(
+      createAdapter(pool, {
+        heartbeatInterval: 2_000,
+        heartbeatTimeout: 7_000,
+        errorHandler: (err) => services.log.warn('socket.io adapter error', err),
+      }),
+    )
   }
   const info: ClusterInfo = {
     adapter: pool ? 'postgres' : 'memory',
@@ -70,7 +76,13 @@ export function attachMultiNode(io: Server<any, any, any, any>, services: Servic
       // for it forever, so a stop waits at most 2 s for the pool and then goes on (the process or test ends it).
       if (pool) {
         let timer: NodeJS.Timeout | undefined
-        await Promise.race([pool.end(), new Promise<void>((r) => { timer = setTimeout(r, 2000); timer.unref() })])
+        await Promise.race([
+          pool.end(),
+          new Promise<void>((r) => {
+            timer = setTimeout(r, 2000)
+            timer.unref()
+          }),
+        ])
         clearTimeout(timer)
       }
     },

@@ -13,7 +13,8 @@ export const CONTROL_SCHEMA = 'bolillo-control-v1'
 /** The chain of batches a record travels in: one per hall, and one for the operator's own products (lotto). */
 export const OPERATOR_CHAIN = 'operator'
 
-export type ControlType = 'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'lotto.plays' | 'totals.daily' | 'event.significant'
+export type ControlType =
+  'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'lotto.plays' | 'totals.daily' | 'event.significant'
 
 /** A control record before it is numbered and put into a batch. */
 export interface DerivedRecord {
@@ -30,12 +31,33 @@ export interface DerivedRecord {
 }
 
 interface BingoGameState {
-  gameId: string; hallId: string; sessionId: string; orderNo: number; faceValueCents: number; lineBp: number; bingoBp: number; ballCount: number
-  commitment: string; drawSource: string; announcedAt: string; startedAt: string | null; endedAt: string | null
+  gameId: string
+  hallId: string
+  sessionId: string
+  orderNo: number
+  faceValueCents: number
+  lineBp: number
+  bingoBp: number
+  ballCount: number
+  commitment: string
+  drawSource: string
+  announcedAt: string
+  startedAt: string | null
+  endedAt: string | null
   series: Array<{ series: string; from: number; to: number }>
-  cardsSold: number; byChannel: Record<string, number>; collectedCents: number; poolsCents: { line: number; bingo: number }
-  salesDigest: string | null; beacon: { round: number; randomness: string | null; scheme: string | null } | null
-  balls: number[]; prizes: Array<{ kind: string; poolCents: number; lineAtBingo: boolean; winners: Array<{ serial: string; atBall: number; amountCents: number }> }>
+  cardsSold: number
+  byChannel: Record<string, number>
+  collectedCents: number
+  poolsCents: { line: number; bingo: number }
+  salesDigest: string | null
+  beacon: { round: number; randomness: string | null; scheme: string | null } | null
+  balls: number[]
+  prizes: Array<{
+    kind: string
+    poolCents: number
+    lineAtBingo: boolean
+    winners: Array<{ serial: string; atBall: number; amountCents: number }>
+  }>
   jackpots: Array<{ type: string; amountCents: number; serial: string | null }>
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy: string | null }>
   corrections: Array<{ seq: number; from: number; to: number }>
@@ -43,26 +65,66 @@ interface BingoGameState {
 }
 
 interface LottoDrawState {
-  drawId: string; gameCode: string | null; plannedAt: string | null; closedAt: string | null
-  receipts: number; plays: number; salesCents: number; participationSha256: string | null; excluded: number; excludedSha256: string | null
-  salesDigest: string | null; balls: number[]; beacon: unknown
+  drawId: string
+  gameCode: string | null
+  plannedAt: string | null
+  closedAt: string | null
+  receipts: number
+  plays: number
+  salesCents: number
+  participationSha256: string | null
+  excluded: number
+  excludedSha256: string | null
+  salesDigest: string | null
+  balls: number[]
+  beacon: unknown
   /** The plan's categories: a pari-mutuel share of the pool, or a fixed amount paid from the budget. */
   prizeKinds: Record<string, string>
   drawNo: number | null
   /** What of the plan a checker needs to settle the draw again: categories, pool share, picks. */
-  plan: { picks: number; priceCents: number; prizePoolBp: number; unwonShares: string | null; categories: Array<{ code: string; matches: number; prize: unknown }> } | null
+  plan: {
+    picks: number
+    priceCents: number
+    prizePoolBp: number
+    unwonShares: string | null
+    categories: Array<{ code: string; matches: number; prize: unknown }>
+  } | null
 }
 
 /** Journal types that are significant events (GLI-19 / AGCO: configuration, devices, integrity, logins, refusals). */
-const SIGNIFICANT: Record<string, 'configuration' | 'device' | 'integrity' | 'login' | 'refusal' | 'self-verification'> = {
-  'hall.created': 'configuration', 'hall.plan': 'configuration', 'hall.auto_claim': 'configuration', 'hall.time_zone_set': 'configuration',
-  'hall.territory_set': 'configuration', 'hall.cctv_set': 'configuration', 'hall.closed': 'configuration', 'prima.configured': 'configuration',
-  'prima.amount_changed': 'configuration', 'user.created': 'configuration', 'user.halls': 'configuration', 'instant.hall_configured': 'configuration',
-  'device.enrolled': 'device', 'device.revoked': 'device', 'device.updated': 'device', 'device.registered': 'device', 'device.status_changed': 'device',
-  'entropy.failure': 'integrity', 'beacon.refused': 'integrity', 'lotto.beacon_refused': 'integrity', 'device.refused': 'integrity',
-  'instant.seed_export_refused': 'integrity', 'regulator.integrity_failed': 'integrity',
-  'user.login': 'login', 'user.locked': 'login', 'user.unlocked': 'login',
-  'access.refused': 'refusal', 'access.refused.summary': 'refusal', 'player.refused': 'refusal',
+const SIGNIFICANT: Record<
+  string,
+  'configuration' | 'device' | 'integrity' | 'login' | 'refusal' | 'self-verification'
+> = {
+  'hall.created': 'configuration',
+  'hall.plan': 'configuration',
+  'hall.auto_claim': 'configuration',
+  'hall.time_zone_set': 'configuration',
+  'hall.territory_set': 'configuration',
+  'hall.cctv_set': 'configuration',
+  'hall.closed': 'configuration',
+  'prima.configured': 'configuration',
+  'prima.amount_changed': 'configuration',
+  'user.created': 'configuration',
+  'user.halls': 'configuration',
+  'instant.hall_configured': 'configuration',
+  'device.enrolled': 'device',
+  'device.revoked': 'device',
+  'device.updated': 'device',
+  'device.registered': 'device',
+  'device.status_changed': 'device',
+  'entropy.failure': 'integrity',
+  'beacon.refused': 'integrity',
+  'lotto.beacon_refused': 'integrity',
+  'device.refused': 'integrity',
+  'instant.seed_export_refused': 'integrity',
+  'regulator.integrity_failed': 'integrity',
+  'user.login': 'login',
+  'user.locked': 'login',
+  'user.unlocked': 'login',
+  'access.refused': 'refusal',
+  'access.refused.summary': 'refusal',
+  'player.refused': 'refusal',
   'system.self_verified': 'self-verification',
 }
 
@@ -101,22 +163,70 @@ export function createDeriver() {
     const id = String(p.drawId)
     let d = draws.get(id)
     if (!d) {
-      d = { drawId: id, gameCode: null, plannedAt: null, closedAt: null, receipts: 0, plays: 0, salesCents: 0, participationSha256: null, excluded: 0, excludedSha256: null, salesDigest: null, balls: [], beacon: null, prizeKinds: {}, drawNo: null, plan: null }
+      d = {
+        drawId: id,
+        gameCode: null,
+        plannedAt: null,
+        closedAt: null,
+        receipts: 0,
+        plays: 0,
+        salesCents: 0,
+        participationSha256: null,
+        excluded: 0,
+        excludedSha256: null,
+        salesDigest: null,
+        balls: [],
+        beacon: null,
+        prizeKinds: {},
+        drawNo: null,
+        plan: null,
+      }
       draws.set(id, d)
     }
     return d
   }
 
-  function bingoRecord(g: BingoGameState, status: 'finished' | 'void', at: string, extra: { voidReason?: string; refundCents?: number; refundedCards?: number }): DerivedRecord {
+  function bingoRecord(
+    g: BingoGameState,
+    status: 'finished' | 'void',
+    at: string,
+    extra: { voidReason?: string; refundCents?: number; refundedCards?: number },
+  ): DerivedRecord {
     return {
-      sourceKey: `bingo.game:${g.gameId}`, chain: g.hallId, hall: g.hallId, type: 'bingo.game', at,
+      sourceKey: `bingo.game:${g.gameId}`,
+      chain: g.hallId,
+      hall: g.hallId,
+      type: 'bingo.game',
+      at,
       data: {
-        gameId: g.gameId, sessionId: g.sessionId, gameNo: g.orderNo, status, announcedAt: g.announcedAt, startedAt: g.startedAt, endedAt: at,
-        series: g.series, faceValueCents: g.faceValueCents, shares: { lineBp: g.lineBp, bingoBp: g.bingoBp },
-        cardsSold: g.cardsSold, cardsByChannel: g.byChannel, collectedCents: g.collectedCents, poolsCents: g.poolsCents,
-        prizes: g.prizes, jackpots: g.jackpots, ballCount: g.ballCount, balls: g.balls, drawSource: g.drawSource, commitment: g.commitment,
-        salesDigest: g.salesDigest, beacon: g.beacon, incidents: g.incidents, ballCorrections: g.corrections, rejectedClaims: g.rejectedClaims,
-        voidReason: extra.voidReason ?? null, refundCents: extra.refundCents ?? 0, refundedCards: extra.refundedCards ?? 0,
+        gameId: g.gameId,
+        sessionId: g.sessionId,
+        gameNo: g.orderNo,
+        status,
+        announcedAt: g.announcedAt,
+        startedAt: g.startedAt,
+        endedAt: at,
+        series: g.series,
+        faceValueCents: g.faceValueCents,
+        shares: { lineBp: g.lineBp, bingoBp: g.bingoBp },
+        cardsSold: g.cardsSold,
+        cardsByChannel: g.byChannel,
+        collectedCents: g.collectedCents,
+        poolsCents: g.poolsCents,
+        prizes: g.prizes,
+        jackpots: g.jackpots,
+        ballCount: g.ballCount,
+        balls: g.balls,
+        drawSource: g.drawSource,
+        commitment: g.commitment,
+        salesDigest: g.salesDigest,
+        beacon: g.beacon,
+        incidents: g.incidents,
+        ballCorrections: g.corrections,
+        rejectedClaims: g.rejectedClaims,
+        voidReason: extra.voidReason ?? null,
+        refundCents: extra.refundCents ?? 0,
+        refundedCards: extra.refundedCards ?? 0,
       },
     }
   }
@@ -131,8 +241,21 @@ export function createDeriver() {
     if (kind) {
       const hall = hallOfRecord(r)
       out.push({
-        sourceKey: `event:${r.seq}`, chain: hall ?? OPERATOR_CHAIN, hall, type: 'event.significant', at: r.at,
-        data: { kind, event: r.type, journalSeq: r.seq, journalHash: r.hash, by: actorName(p), before: p.before ?? p.from ?? null, after: p.after ?? p.to ?? null, details: stripActor(p) },
+        sourceKey: `event:${r.seq}`,
+        chain: hall ?? OPERATOR_CHAIN,
+        hall,
+        type: 'event.significant',
+        at: r.at,
+        data: {
+          kind,
+          event: r.type,
+          journalSeq: r.seq,
+          journalHash: r.hash,
+          by: actorName(p),
+          before: p.before ?? p.from ?? null,
+          after: p.after ?? p.to ?? null,
+          details: stripActor(p),
+        },
       })
     }
     switch (r.type) {
@@ -141,10 +264,32 @@ export function createDeriver() {
         const session = /\/session:([^/]+)/.exec(r.scope)?.[1] ?? ''
         if (!hall) break
         games.set(String(p.gameId), {
-          gameId: String(p.gameId), hallId: hall, sessionId: session, orderNo: num(p.orderNo), faceValueCents: num(p.faceValueCents), lineBp: num(p.lineBp), bingoBp: num(p.bingoBp),
-          ballCount: num(p.ballCount), commitment: String(p.commitment ?? ''), drawSource: String(p.drawSource ?? ''), announcedAt: r.at, startedAt: null, endedAt: null,
-          series: [], cardsSold: 0, byChannel: {}, collectedCents: 0, poolsCents: { line: 0, bingo: 0 }, salesDigest: null, beacon: null, balls: [], prizes: [], jackpots: [],
-          incidents: [], corrections: [], rejectedClaims: 0,
+          gameId: String(p.gameId),
+          hallId: hall,
+          sessionId: session,
+          orderNo: num(p.orderNo),
+          faceValueCents: num(p.faceValueCents),
+          lineBp: num(p.lineBp),
+          bingoBp: num(p.bingoBp),
+          ballCount: num(p.ballCount),
+          commitment: String(p.commitment ?? ''),
+          drawSource: String(p.drawSource ?? ''),
+          announcedAt: r.at,
+          startedAt: null,
+          endedAt: null,
+          series: [],
+          cardsSold: 0,
+          byChannel: {},
+          collectedCents: 0,
+          poolsCents: { line: 0, bingo: 0 },
+          salesDigest: null,
+          beacon: null,
+          balls: [],
+          prizes: [],
+          jackpots: [],
+          incidents: [],
+          corrections: [],
+          rejectedClaims: 0,
         })
         break
       }
@@ -159,7 +304,9 @@ export function createDeriver() {
       case 'sales.closed': {
         const g = gameOf(p)
         if (!g) break
-        g.series = Array.isArray(p.ranges) ? p.ranges.map((x: any) => ({ series: String(x.series), from: num(x.from), to: num(x.to) })) : []
+        g.series = Array.isArray(p.ranges)
+          ? p.ranges.map((x: any) => ({ series: String(x.series), from: num(x.from), to: num(x.to) }))
+          : []
         g.cardsSold = num(p.cardsSold)
         g.collectedCents = num(p.totalCents)
         g.poolsCents = { line: num(p.linePoolCents), bingo: num(p.bingoPoolCents) }
@@ -194,26 +341,47 @@ export function createDeriver() {
       case 'prize.awarded': {
         const g = gameOf(p)
         if (!g) break
-        const winners = Array.isArray(p.winners) ? p.winners.map((w: any) => ({ serial: String(w.serial), atBall: num(w.atBall), amountCents: num(w.amountCents) })) : []
-        g.prizes.push({ kind: String(p.kind), poolCents: num(p.poolCents), lineAtBingo: Boolean(p.lineAtBingo), winners })
+        const winners = Array.isArray(p.winners)
+          ? p.winners.map((w: any) => ({
+              serial: String(w.serial),
+              atBall: num(w.atBall),
+              amountCents: num(w.amountCents),
+            }))
+          : []
+        g.prizes.push({
+          kind: String(p.kind),
+          poolCents: num(p.poolCents),
+          lineAtBingo: Boolean(p.lineAtBingo),
+          winners,
+        })
         break
       }
       case 'prima.awarded':
       case 'pot.awarded':
       case 'lucky.drawn': {
         const g = gameOf(p)
-        if (g && (p.amountCents || p.totalCents)) g.jackpots.push({ type: r.type, amountCents: num(p.amountCents ?? p.totalCents), serial: str(p.serial) })
+        if (g && (p.amountCents || p.totalCents))
+          g.jackpots.push({ type: r.type, amountCents: num(p.amountCents ?? p.totalCents), serial: str(p.serial) })
         break
       }
       case 'incident': {
         const g = gameOf(p)
-        if (g) g.incidents.push({ at: r.at, kind: String(p.kind), outcome: String(p.outcome ?? ''), rule: String(p.rule ?? ''), note: String(p.note ?? ''), declaredBy: actorName(p) })
+        if (g)
+          g.incidents.push({
+            at: r.at,
+            kind: String(p.kind),
+            outcome: String(p.outcome ?? ''),
+            rule: String(p.rule ?? ''),
+            note: String(p.note ?? ''),
+            declaredBy: actorName(p),
+          })
         break
       }
       case 'game.finished': {
         const g = gameOf(p)
         if (!g) break
-        if (Array.isArray(p.balls) && p.balls.length >= g.balls.length && g.corrections.length === 0) g.balls = p.balls.map(num)
+        if (Array.isArray(p.balls) && p.balls.length >= g.balls.length && g.corrections.length === 0)
+          g.balls = p.balls.map(num)
         out.push(bingoRecord(g, 'finished', r.at, {}))
         games.delete(g.gameId)
         break
@@ -221,7 +389,13 @@ export function createDeriver() {
       case 'game.void': {
         const g = gameOf(p)
         if (!g) break
-        out.push(bingoRecord(g, 'void', r.at, { voidReason: String(p.reason ?? ''), refundCents: num(p.refundCents), refundedCards: num(p.refundedCards) }))
+        out.push(
+          bingoRecord(g, 'void', r.at, {
+            voidReason: String(p.reason ?? ''),
+            refundCents: num(p.refundCents),
+            refundedCards: num(p.refundedCards),
+          }),
+        )
         games.delete(g.gameId)
         break
       }
@@ -229,17 +403,36 @@ export function createDeriver() {
         const d = drawOf(p)
         d.gameCode = str(p.plan?.gameCode)
         d.plannedAt = str(p.plan?.drawAt)
-        for (const c of Array.isArray(p.plan?.categories) ? p.plan.categories : []) d.prizeKinds[String(c.code)] = String(c.prize?.type ?? '')
+        for (const c of Array.isArray(p.plan?.categories) ? p.plan.categories : [])
+          d.prizeKinds[String(c.code)] = String(c.prize?.type ?? '')
         d.drawNo = typeof p.plan?.drawNumber === 'number' ? p.plan.drawNumber : null
-        d.plan = p.plan ? {
-          picks: num(p.plan.picks), priceCents: num(p.plan.priceCents), prizePoolBp: num(p.plan.prizePoolBp), unwonShares: str(p.plan.unwonShares),
-          categories: (Array.isArray(p.plan.categories) ? p.plan.categories : []).map((c: any) => ({ code: String(c.code), matches: num(c.matches), prize: c.prize ?? null })),
-        } : null
+        d.plan = p.plan
+          ? {
+              picks: num(p.plan.picks),
+              priceCents: num(p.plan.priceCents),
+              prizePoolBp: num(p.plan.prizePoolBp),
+              unwonShares: str(p.plan.unwonShares),
+              categories: (Array.isArray(p.plan.categories) ? p.plan.categories : []).map((c: any) => ({
+                code: String(c.code),
+                matches: num(c.matches),
+                prize: c.prize ?? null,
+              })),
+            }
+          : null
         break
       }
       case 'lotto.sales_closed': {
         const d = drawOf(p)
-        Object.assign(d, { closedAt: str(p.closedAt) ?? r.at, receipts: num(p.receipts), plays: num(p.plays), salesCents: num(p.salesCents), participationSha256: str(p.participationSha256), excluded: num(p.excluded), excludedSha256: str(p.excludedSha256), salesDigest: str(p.salesDigest) })
+        Object.assign(d, {
+          closedAt: str(p.closedAt) ?? r.at,
+          receipts: num(p.receipts),
+          plays: num(p.plays),
+          salesCents: num(p.salesCents),
+          participationSha256: str(p.participationSha256),
+          excluded: num(p.excluded),
+          excludedSha256: str(p.excludedSha256),
+          salesDigest: str(p.salesDigest),
+        })
         break
       }
       case 'lotto.drawn': {
@@ -253,16 +446,49 @@ export function createDeriver() {
         const d = drawOf(p)
         const settled = r.type === 'lotto.settled'
         out.push({
-          sourceKey: `lotto.draw:${d.drawId}`, chain: OPERATOR_CHAIN, hall: null, type: 'lotto.draw', at: r.at,
+          sourceKey: `lotto.draw:${d.drawId}`,
+          chain: OPERATOR_CHAIN,
+          hall: null,
+          type: 'lotto.draw',
+          at: r.at,
           data: {
-            drawId: d.drawId, gameCode: d.gameCode, drawNo: d.drawNo, plan: d.plan, status: settled ? 'settled' : 'cancelled', plannedAt: d.plannedAt, closedAt: d.closedAt,
-            closeOfSales: { receipts: d.receipts, plays: d.plays, salesCents: d.salesCents, participationSha256: d.participationSha256, excluded: d.excluded, excludedSha256: d.excludedSha256, salesDigest: d.salesDigest },
-            balls: d.balls, winningNumbers: settled ? (Array.isArray(p.numbers) ? p.numbers.map(num) : []) : [], beacon: d.beacon,
-            poolCents: num(p.poolCents), reserveCents: num(p.reserveCents), carryInCents: p.carryIn ?? {},
-            categories: settled && Array.isArray(p.categories)
-              ? p.categories.map((c: any) => ({ code: String(c.code), prize: d.prizeKinds[String(c.code)] ?? null, winners: num(c.winners), amountEachCents: num(c.amountEachCents), extraCentWinners: num(c.extraCentWinners), totalCents: num(c.totalCents), carryOutCents: num(c.carryOutCents), retainedCents: num(c.retainedCents) }))
-              : [],
-            refundCents: settled ? 0 : num(p.refundCents), cancelReason: settled ? null : String(p.reason ?? ''),
+            drawId: d.drawId,
+            gameCode: d.gameCode,
+            drawNo: d.drawNo,
+            plan: d.plan,
+            status: settled ? 'settled' : 'cancelled',
+            plannedAt: d.plannedAt,
+            closedAt: d.closedAt,
+            closeOfSales: {
+              receipts: d.receipts,
+              plays: d.plays,
+              salesCents: d.salesCents,
+              participationSha256: d.participationSha256,
+              excluded: d.excluded,
+              excludedSha256: d.excludedSha256,
+              salesDigest: d.salesDigest,
+            },
+            balls: d.balls,
+            winningNumbers: settled ? (Array.isArray(p.numbers) ? p.numbers.map(num) : []) : [],
+            beacon: d.beacon,
+            poolCents: num(p.poolCents),
+            reserveCents: num(p.reserveCents),
+            carryInCents: p.carryIn ?? {},
+            categories:
+              settled && Array.isArray(p.categories)
+                ? p.categories.map((c: any) => ({
+                    code: String(c.code),
+                    prize: d.prizeKinds[String(c.code)] ?? null,
+                    winners: num(c.winners),
+                    amountEachCents: num(c.amountEachCents),
+                    extraCentWinners: num(c.extraCentWinners),
+                    totalCents: num(c.totalCents),
+                    carryOutCents: num(c.carryOutCents),
+                    retainedCents: num(c.retainedCents),
+                  }))
+                : [],
+            refundCents: settled ? 0 : num(p.refundCents),
+            cancelReason: settled ? null : String(p.reason ?? ''),
           },
         })
         draws.delete(d.drawId)
@@ -285,7 +511,12 @@ function stripActor(p: Record<string, any>): Record<string, unknown> {
 
 /** The calendar day (YYYY-MM-DD) of a UTC instant on a zone's wall clock. */
 export function dayIn(iso: string, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(iso))
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(iso))
   const get = (t: string) => parts.find((x) => x.type === t)?.value ?? '00'
   return `${get('year')}-${get('month')}-${get('day')}`
 }
@@ -294,7 +525,10 @@ export function dayIn(iso: string, zone: string): string {
  * Daily totals per hall (chain) and product, computed from the control records themselves so that the checker
  * recomputes them from the same records: stakes (collected), refunds, prizes awarded (line, bingo and jackpots).
  */
-export function dailyTotals(records: ReadonlyArray<{ chain: string; hall: string | null; type: string; at: string; data: Record<string, any> }>, zoneOf: (chain: string) => string): Map<string, DerivedRecord> {
+export function dailyTotals(
+  records: ReadonlyArray<{ chain: string; hall: string | null; type: string; at: string; data: Record<string, any> }>,
+  zoneOf: (chain: string) => string,
+): Map<string, DerivedRecord> {
   const out = new Map<string, DerivedRecord>()
   for (const r of records) {
     if (r.type !== 'bingo.game' && r.type !== 'lotto.draw') continue
@@ -303,10 +537,23 @@ export function dailyTotals(records: ReadonlyArray<{ chain: string; hall: string
     const key = `totals.daily:${r.chain}:${product}:${day}`
     let t = out.get(key)
     if (!t) {
-      t = { sourceKey: key, chain: r.chain, hall: r.hall, type: 'totals.daily', at: r.at, data: { day, product, events: 0, stakesCents: 0, refundsCents: 0, prizesCents: 0, grossGamingRevenueCents: 0 } }
+      t = {
+        sourceKey: key,
+        chain: r.chain,
+        hall: r.hall,
+        type: 'totals.daily',
+        at: r.at,
+        data: { day, product, events: 0, stakesCents: 0, refundsCents: 0, prizesCents: 0, grossGamingRevenueCents: 0 },
+      }
       out.set(key, t)
     }
-    const d = t.data as { events: number; stakesCents: number; refundsCents: number; prizesCents: number; grossGamingRevenueCents: number }
+    const d = t.data as {
+      events: number
+      stakesCents: number
+      refundsCents: number
+      prizesCents: number
+      grossGamingRevenueCents: number
+    }
     d.events++
     if (r.type === 'bingo.game') {
       d.stakesCents += Number(r.data.collectedCents ?? 0)

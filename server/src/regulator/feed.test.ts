@@ -21,12 +21,27 @@ describe('regulator feed batches', () => {
     const keys = fromPrivateKey(generateKeyPairSync('ed25519').privateKey)
     const feed = createRegulatorFeed({ db, keys, clock, defaultZone: 'America/La_Paz', intervalMs: 0 })
     // Significant events of the operator: device enrolments, one control record each.
-    const events = async (n: number) => db.transaction(async (tx) => {
-      for (let i = 0; i < n; i++) await appendJournal(tx, { at: clock.now().toISOString(), type: 'device.enrolled', scope: '', payload: { deviceId: `d${i}`, kind: 'kiosk', name: `K${i}` } })
-    })
-    return { feed, events, advance: (ms: number) => { t += ms }, keys }
+    const events = async (n: number) =>
+      db.transaction(async (tx) => {
+        for (let i = 0; i < n; i++)
+          await appendJournal(tx, {
+            at: clock.now().toISOString(),
+            type: 'device.enrolled',
+            scope: '',
+            payload: { deviceId: `d${i}`, kind: 'kiosk', name: `K${i}` },
+          })
+      })
+    return {
+      feed,
+      events,
+      advance: (ms: number) => {
+        t += ms
+      },
+      keys,
+    }
   }
-  const batches = (feed: ReturnType<typeof createRegulatorFeed>) => feed.batchesSince(['operator'], '1970-01-01T00:00:00Z', 100)
+  const batches = (feed: ReturnType<typeof createRegulatorFeed>) =>
+    feed.batchesSince(['operator'], '1970-01-01T00:00:00Z', 100)
 
   it('closes a batch at 500 records at once, and the rest only 15 minutes after its first record', async () => {
     const { feed, events, advance } = await setUp()
@@ -58,9 +73,14 @@ describe('regulator feed batches', () => {
     await feed.tick()
     expect((await batches(feed)).map((b) => b.header.records)).toEqual([3])
     // A restarted feed reads the journal from its start again: the records it finds are already sent.
-    const again = createRegulatorFeed({ db, keys, clock: { now: () => new Date(Date.parse('2026-01-10T13:00:00Z')) }, defaultZone: 'America/La_Paz', intervalMs: 0 })
+    const again = createRegulatorFeed({
+      db,
+      keys,
+      clock: { now: () => new Date(Date.parse('2026-01-10T13:00:00Z')) },
+      defaultZone: 'America/La_Paz',
+      intervalMs: 0,
+    })
     await again.tick({ force: true })
     expect((await batches(again)).map((b) => b.header.records)).toEqual([3])
   })
 })
-

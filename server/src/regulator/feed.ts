@@ -47,7 +47,12 @@ export interface BatchHeader {
 }
 
 /** What GET /api/regulator/batches serves and regulator-export writes: the header line and the record lines. */
-export interface DeliveredBatch { header: BatchHeader; hash: string; signature: string; lines: string[] }
+export interface DeliveredBatch {
+  header: BatchHeader
+  hash: string
+  signature: string
+  lines: string[]
+}
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
@@ -57,7 +62,13 @@ export function batchHash(header: BatchHeader): string {
 }
 
 export function createRegulatorFeed(deps: {
-  db: Database; keys: OperatorKeys; clock: { now(): Date }; log?: Logger; defaultZone: string; operator?: string; intervalMs?: number
+  db: Database
+  keys: OperatorKeys
+  clock: { now(): Date }
+  log?: Logger
+  defaultZone: string
+  operator?: string
+  intervalMs?: number
   /** The draw proof of a finished bingo game (published after its end), put into the game's record. */
   proofOf?: (gameId: string) => Promise<unknown>
 }) {
@@ -86,7 +97,12 @@ export function createRegulatorFeed(deps: {
     if (r.type === 'lotto.draw') return enrichLotto(r)
     if (r.type !== 'bingo.game') return [r]
     const gameId = String(r.data.gameId)
-    const cards = (await store.cardsOfGame(db, gameId)).map((c) => ({ serial: c.serial, rows: JSON.parse(c.numbers) as number[][], status: c.status, channel: c.channel }))
+    const cards = (await store.cardsOfGame(db, gameId)).map((c) => ({
+      serial: c.serial,
+      rows: JSON.parse(c.numbers) as number[][],
+      status: c.status,
+      channel: c.channel,
+    }))
     if (r.data.status === 'finished' && deps.proofOf) {
       try {
         r.data.proof = await deps.proofOf(gameId)
@@ -99,22 +115,48 @@ export function createRegulatorFeed(deps: {
     const out: DerivedRecord[] = [r]
     for (let i = 0; i < cards.length; i += CARDS_PER_PART) {
       const part = i / CARDS_PER_PART + 1
-      out.push({ sourceKey: `bingo.cards:${gameId}:${part}`, chain: r.chain, hall: r.hall, type: 'bingo.cards', at: r.at, part, parts, data: { gameId, cards: cards.slice(i, i + CARDS_PER_PART) } })
+      out.push({
+        sourceKey: `bingo.cards:${gameId}:${part}`,
+        chain: r.chain,
+        hall: r.hall,
+        type: 'bingo.cards',
+        at: r.at,
+        part,
+        parts,
+        data: { gameId, cards: cards.slice(i, i + CARDS_PER_PART) },
+      })
     }
     return out
   }
 
   /** The close-of-sales file of a settled lotto draw: every participating play with its receipt, in parts. */
   async function enrichLotto(r: DerivedRecord): Promise<DerivedRecord[]> {
-    const { drawId, gameCode, drawNo, status } = r.data as { drawId: string; gameCode: string | null; drawNo: number | null; status: string }
+    const { drawId, gameCode, drawNo, status } = r.data as {
+      drawId: string
+      gameCode: string | null
+      drawNo: number | null
+      status: string
+    }
     if (status !== 'settled' || !gameCode || drawNo === null) return [r]
-    const plays = (await store.playsOfLottoDraw(db, gameCode, drawNo)).map((s) => ({ receipt: s.id, boards: s.boards.split(' ').map((b) => b.split('-').map(Number)) }))
+    const plays = (await store.playsOfLottoDraw(db, gameCode, drawNo)).map((s) => ({
+      receipt: s.id,
+      boards: s.boards.split(' ').map((b) => b.split('-').map(Number)),
+    }))
     const parts = Math.max(1, Math.ceil(plays.length / CARDS_PER_PART))
     r.data.playParts = plays.length ? parts : 0
     const out: DerivedRecord[] = [r]
     for (let i = 0; i < plays.length; i += CARDS_PER_PART) {
       const part = i / CARDS_PER_PART + 1
-      out.push({ sourceKey: `lotto.plays:${drawId}:${part}`, chain: r.chain, hall: r.hall, type: 'lotto.plays', at: r.at, part, parts, data: { drawId, plays: plays.slice(i, i + CARDS_PER_PART) } })
+      out.push({
+        sourceKey: `lotto.plays:${drawId}:${part}`,
+        chain: r.chain,
+        hall: r.hall,
+        type: 'lotto.plays',
+        at: r.at,
+        part,
+        parts,
+        data: { drawId, plays: plays.slice(i, i + CARDS_PER_PART) },
+      })
     }
     return out
   }
@@ -124,7 +166,17 @@ export function createRegulatorFeed(deps: {
     const n = (await store.lastRecordNo(tx, r.chain)) + 1
     const recordId = `${r.chain}-r${n}`
     const body = { type: r.type, at: r.at, part: r.part ?? 1, parts: r.parts ?? 1, replaces, data: r.data }
-    await store.insertRecord(tx, { record_id: recordId, chain: r.chain, n, source_key: r.sourceKey, hall_id: r.hall, type: r.type, at: r.at, created_at: now, body: JSON.stringify(body) })
+    await store.insertRecord(tx, {
+      record_id: recordId,
+      chain: r.chain,
+      n,
+      source_key: r.sourceKey,
+      hall_id: r.hall,
+      type: r.type,
+      at: r.at,
+      created_at: now,
+      body: JSON.stringify(body),
+    })
     return true
   }
 
@@ -165,16 +217,26 @@ export function createRegulatorFeed(deps: {
     for (const { chain } of await store.allChains(db)) {
       const zone = await zoneOf(chain)
       const today = dayIn(now, zone)
-      const facts = [...(await store.recordsOfType(db, chain, 'bingo.game')), ...(await store.recordsOfType(db, chain, 'lotto.draw'))]
-        .map((row) => { const b = JSON.parse(row.body); return { chain, hall: row.hall_id, type: row.type, at: row.at, data: b.data } })
+      const facts = [
+        ...(await store.recordsOfType(db, chain, 'bingo.game')),
+        ...(await store.recordsOfType(db, chain, 'lotto.draw')),
+      ].map((row) => {
+        const b = JSON.parse(row.body)
+        return { chain, hall: row.hall_id, type: row.type, at: row.at, data: b.data }
+      })
       const totals = [...dailyTotals(facts, () => zone).values()].filter((t) => String(t.data.day) < today)
       if (totals.length === 0) continue
       const sent = await store.recordsOfType(db, chain, 'totals.daily')
       added += await db.transaction(async (tx) => {
         let n = 0
         for (const t of totals) {
-          const previous = sent.filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`)).at(-1)
-          if (!previous) { if (await insert(tx, t, now)) n++; continue }
+          const previous = sent
+            .filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`))
+            .at(-1)
+          if (!previous) {
+            if (await insert(tx, t, now)) n++
+            continue
+          }
           if (canonicalJson(JSON.parse(previous.body).data) === canonicalJson(t.data)) continue
           const version = sent.filter((s) => s.source_key.startsWith(`${t.sourceKey}#`)).length + 2
           if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
@@ -212,22 +274,64 @@ export function createRegulatorFeed(deps: {
       const batchId = `${chain}-b${seq}`
       const hall = chain === OPERATOR_CHAIN ? null : chain
       const lines = rows.map((row) => {
-        const b = JSON.parse(row.body) as { type: string; at: string; part: number; parts: number; replaces: string | null; data: unknown }
+        const b = JSON.parse(row.body) as {
+          type: string
+          at: string
+          part: number
+          parts: number
+          replaces: string | null
+          data: unknown
+        }
         // The envelope (SCHEMA.md): operator, hall, batch, record, part n of m, time with its zone, what it replaces.
         return JSON.stringify({
-          schema: CONTROL_SCHEMA, operator, hall: row.hall_id, batch: batchId, record: row.record_id, part: b.part, parts: b.parts,
-          at: isoInZone(Date.parse(b.at), zone), zone, type: b.type, replaces: b.replaces, data: b.data,
+          schema: CONTROL_SCHEMA,
+          operator,
+          hall: row.hall_id,
+          batch: batchId,
+          record: row.record_id,
+          part: b.part,
+          parts: b.parts,
+          at: isoInZone(Date.parse(b.at), zone),
+          zone,
+          type: b.type,
+          replaces: b.replaces,
+          data: b.data,
         })
       })
       const header: BatchHeader = {
-        schema: BATCH_SCHEMA, operator, chain, hall, seq, batchId, openedAt: rows[0].created_at, closedAt, records: rows.length,
-        firstRecord: rows[0].record_id, lastRecord: rows[rows.length - 1].record_id, recordsSha256: sha256(lines.join('\n')), recordHashes: lines.map(sha256),
-        prevHash: prev?.hash ?? GENESIS_HASH, keyId: keys.publicInfo().keyId,
+        schema: BATCH_SCHEMA,
+        operator,
+        chain,
+        hall,
+        seq,
+        batchId,
+        openedAt: rows[0].created_at,
+        closedAt,
+        records: rows.length,
+        firstRecord: rows[0].record_id,
+        lastRecord: rows[rows.length - 1].record_id,
+        recordsSha256: sha256(lines.join('\n')),
+        recordHashes: lines.map(sha256),
+        prevHash: prev?.hash ?? GENESIS_HASH,
+        keyId: keys.publicInfo().keyId,
       }
       const hash = batchHash(header)
       const signature = sign(null, Buffer.from(hash, 'hex'), keys.privateKey).toString('base64')
       const content = [JSON.stringify({ header, hash, signature }), ...lines].join('\n') + '\n'
-      await store.insertBatch(tx, { chain, seq, batch_id: batchId, hall_id: hall, opened_at: rows[0].created_at, closed_at: closedAt, record_count: rows.length, prev_hash: header.prevHash, hash, key_id: header.keyId, signature, content })
+      await store.insertBatch(tx, {
+        chain,
+        seq,
+        batch_id: batchId,
+        hall_id: hall,
+        opened_at: rows[0].created_at,
+        closed_at: closedAt,
+        record_count: rows.length,
+        prev_hash: header.prevHash,
+        hash,
+        key_id: header.keyId,
+        signature,
+        content,
+      })
       await store.markBatched(tx, chain, Number(rows[0].n), Number(rows[rows.length - 1].n), seq)
       return rows.length
     })
@@ -257,7 +361,9 @@ export function createRegulatorFeed(deps: {
     tick,
     start() {
       if (timer || (deps.intervalMs ?? 60_000) <= 0) return
-      timer = setInterval(() => { void tick() }, deps.intervalMs ?? 60_000)
+      timer = setInterval(() => {
+        void tick()
+      }, deps.intervalMs ?? 60_000)
       timer.unref?.()
     },
     async stop() {
@@ -284,13 +390,21 @@ export function createRegulatorFeed(deps: {
       const prev = new Map<string, string>()
       for (const row of await store.allBatches(db)) {
         const b = parse(row)
-        const good = b.header.prevHash === (prev.get(row.chain) ?? GENESIS_HASH) && batchHash(b.header) === b.hash && verify(null, Buffer.from(b.hash, 'hex'), keys.publicKey, Buffer.from(b.signature, 'base64'))
+        const good =
+          b.header.prevHash === (prev.get(row.chain) ?? GENESIS_HASH) &&
+          batchHash(b.header) === b.hash &&
+          verify(null, Buffer.from(b.hash, 'hex'), keys.publicKey, Buffer.from(b.signature, 'base64'))
         if (!good) broken.push(row.batch_id)
         prev.set(row.chain, b.hash)
       }
       return {
-        operator, keyId: keys.publicInfo().keyId, lastTick, verified: broken.length === 0, broken,
-        chains: heads.map((h) => ({ chain: h.chain, lastSeq: Number(h.seq), lastHash: h.hash, closedAt: h.closed_at })), pending,
+        operator,
+        keyId: keys.publicInfo().keyId,
+        lastTick,
+        verified: broken.length === 0,
+        broken,
+        chains: heads.map((h) => ({ chain: h.chain, lastSeq: Number(h.seq), lastHash: h.hash, closedAt: h.closed_at })),
+        pending,
       }
     },
     /**
@@ -310,7 +424,13 @@ export function createRegulatorFeed(deps: {
       }
       const info = keys.publicInfo()
       writeFileSync(join(dir, 'operator-key.json'), JSON.stringify(info, null, 2) + '\n')
-      const manifest = { schema: 'bolillo-control-manifest-v1', operator, exportedAt: deps.clock.now().toISOString(), chains: heads, keyId: info.keyId }
+      const manifest = {
+        schema: 'bolillo-control-manifest-v1',
+        operator,
+        exportedAt: deps.clock.now().toISOString(),
+        chains: heads,
+        keyId: info.keyId,
+      }
       const signature = sign(null, Buffer.from(canonicalJson(manifest), 'utf8'), keys.privateKey).toString('base64')
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, signature }, null, 2) + '\n')
       return { files: rows.length, chains: Object.keys(heads).length }

@@ -20,25 +20,41 @@ export function registerRegulatorRoutes(app: App, services: Services): void {
   async function chainsFor(c: AppContext, hallId: string | undefined): Promise<string[]> {
     const who = principalOf(c)
     const known = await services.regulator.chains()
-    const mine = !c.get('authOn') || who.halls === '*' ? known : known.filter((ch) => ch === OPERATOR_CHAIN || (who.halls ?? []).includes(ch))
+    const mine =
+      !c.get('authOn') || who.halls === '*'
+        ? known
+        : known.filter((ch) => ch === OPERATOR_CHAIN || (who.halls ?? []).includes(ch))
     // The hall guard has already refused a hallId outside the person's halls (access/halls.ts).
     return hallId ? mine.filter((ch) => ch === hallId) : mine
   }
 
   app.get('/api/regulator/batches', needs('regulator.read'), async (c) => {
     const who = principalOf(c)
-    if (!limiter.take(`${who.kind}:${who.id}`)) throw new DomainError('RATE_LIMITED', `more than ${REGULATOR_REQUESTS_PER_MINUTE} feed requests a minute`)
+    if (!limiter.take(`${who.kind}:${who.id}`))
+      throw new DomainError('RATE_LIMITED', `more than ${REGULATOR_REQUESTS_PER_MINUTE} feed requests a minute`)
     const since = c.req.query('since') ?? '1970-01-01T00:00:00.000Z'
-    if (!ISO.test(since) || Number.isNaN(Date.parse(since))) throw new DomainError('VALIDATION_FAILED', 'since is an ISO 8601 time with its offset', { field: 'since' })
+    if (!ISO.test(since) || Number.isNaN(Date.parse(since)))
+      throw new DomainError('VALIDATION_FAILED', 'since is an ISO 8601 time with its offset', { field: 'since' })
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit') ?? 100) || 100))
     const chains = await chainsFor(c, c.req.query('hallId'))
     const batches = await services.regulator.batchesSince(chains, new Date(Date.parse(since)).toISOString(), limit)
-    return c.json({ operator: services.regulator.operator, key: services.keys.publicInfo(), chains, batches, next: batches.at(-1)?.header.closedAt ?? since })
+    return c.json({
+      operator: services.regulator.operator,
+      key: services.keys.publicInfo(),
+      chains,
+      batches,
+      next: batches.at(-1)?.header.closedAt ?? since,
+    })
   })
 
   app.get('/api/regulator/state', needs('regulator.state'), async (c) => {
     const state = await services.regulator.state()
     const chains = await chainsFor(c, undefined)
-    return c.json({ ...state, selfVerification: services.selfVerification.last(), chains: state.chains.filter((ch) => chains.includes(ch.chain)), pending: state.pending.filter((p) => chains.includes(p.chain)) })
+    return c.json({
+      ...state,
+      selfVerification: services.selfVerification.last(),
+      chains: state.chains.filter((ch) => chains.includes(ch.chain)),
+      pending: state.pending.filter((p) => chains.includes(p.chain)),
+    })
   })
 }

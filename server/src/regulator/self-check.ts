@@ -25,7 +25,9 @@ function filesUnder(path: string): string[] {
   const st = statSync(path, { throwIfNoEntry: false })
   if (!st) return []
   if (st.isFile()) return [path]
-  return readdirSync(path).sort().flatMap((name) => (name === 'node_modules' || name.startsWith('.') ? [] : filesUnder(join(path, name))))
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => (name === 'node_modules' || name.startsWith('.') ? [] : filesUnder(join(path, name))))
 }
 
 /** SHA-256 over every code file's path and content, in path order. */
@@ -45,7 +47,14 @@ export function configDigest(config: object): string {
   return createHash('sha256').update(canonicalJson(clean)).digest('hex')
 }
 
-export function createSelfVerification(deps: { db: Database; config: object; clock: { now(): Date }; version: string; intervalMs?: number; onError?: (e: unknown) => void }) {
+export function createSelfVerification(deps: {
+  db: Database
+  config: object
+  clock: { now(): Date }
+  version: string
+  intervalMs?: number
+  onError?: (e: unknown) => void
+}) {
   let timer: ReturnType<typeof setInterval> | null = null
   let last: { at: string; codeSha256: string; configSha256: string; files: number; changed: boolean } | null = null
 
@@ -57,10 +66,25 @@ export function createSelfVerification(deps: { db: Database; config: object; clo
     const stored = last ? null : await lastSelfVerification(deps.db)
     const previous: { codeSha256?: string; configSha256?: string } | null = last ?? (stored ? JSON.parse(stored) : null)
     const changed = Boolean(previous && (previous.codeSha256 !== code.sha256 || previous.configSha256 !== configSha256))
-    await deps.db.transaction((tx) => appendJournal(tx, {
-      at, type: 'system.self_verified', scope: '',
-      payload: { reason, version: deps.version, codeSha256: code.sha256, files: code.files, configSha256, changed, before: changed ? { codeSha256: previous?.codeSha256 ?? null, configSha256: previous?.configSha256 ?? null } : null, actor: { kind: 'system', id: 'server' } },
-    }))
+    await deps.db.transaction((tx) =>
+      appendJournal(tx, {
+        at,
+        type: 'system.self_verified',
+        scope: '',
+        payload: {
+          reason,
+          version: deps.version,
+          codeSha256: code.sha256,
+          files: code.files,
+          configSha256,
+          changed,
+          before: changed
+            ? { codeSha256: previous?.codeSha256 ?? null, configSha256: previous?.configSha256 ?? null }
+            : null,
+          actor: { kind: 'system', id: 'server' },
+        },
+      }),
+    )
     last = { at, codeSha256: code.sha256, configSha256, files: code.files, changed }
     return last
   }
@@ -70,7 +94,9 @@ export function createSelfVerification(deps: { db: Database; config: object; clo
     last: () => last,
     start() {
       const every = deps.intervalMs ?? 24 * 3600_000
-      timer = setInterval(() => { verifyNow('timer').catch((e) => deps.onError?.(e)) }, every)
+      timer = setInterval(() => {
+        verifyNow('timer').catch((e) => deps.onError?.(e))
+      }, every)
       timer.unref?.()
     },
     stop() {

@@ -1,33 +1,69 @@
 /** Issue 28: the control feed's SQL (regulator_records, regulator_batches; migration 0078), and the reads it derives from. */
 import type { Sql } from '../db/database.ts'
 
-export interface RecordRow { record_id: string; chain: string; n: number; source_key: string; hall_id: string | null; type: string; at: string; created_at: string; body: string; batch_seq: number | null }
-export interface BatchRow { chain: string; seq: number; batch_id: string; hall_id: string | null; opened_at: string; closed_at: string; record_count: number; prev_hash: string; hash: string; key_id: string; signature: string; content: string }
+export interface RecordRow {
+  record_id: string
+  chain: string
+  n: number
+  source_key: string
+  hall_id: string | null
+  type: string
+  at: string
+  created_at: string
+  body: string
+  batch_seq: number | null
+}
+export interface BatchRow {
+  chain: string
+  seq: number
+  batch_id: string
+  hall_id: string | null
+  opened_at: string
+  closed_at: string
+  record_count: number
+  prev_hash: string
+  hash: string
+  key_id: string
+  signature: string
+  content: string
+}
 
 export async function hasSourceKey(db: Sql, key: string): Promise<boolean> {
   return Boolean(await db.get('SELECT 1 AS x FROM regulator_records WHERE source_key = ?', [key]))
 }
 
 export async function lastRecordNo(db: Sql, chain: string): Promise<number> {
-  return Number((await db.get<{ n: number | null }>('SELECT MAX(n) AS n FROM regulator_records WHERE chain = ?', [chain]))?.n ?? 0)
+  return Number(
+    (await db.get<{ n: number | null }>('SELECT MAX(n) AS n FROM regulator_records WHERE chain = ?', [chain]))?.n ?? 0,
+  )
 }
 
 export async function insertRecord(tx: Sql, r: Omit<RecordRow, 'batch_seq'>): Promise<void> {
-  await tx.run('INSERT INTO regulator_records (record_id, chain, n, source_key, hall_id, type, at, created_at, body, batch_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
-    [r.record_id, r.chain, r.n, r.source_key, r.hall_id, r.type, r.at, r.created_at, r.body])
+  await tx.run(
+    'INSERT INTO regulator_records (record_id, chain, n, source_key, hall_id, type, at, created_at, body, batch_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
+    [r.record_id, r.chain, r.n, r.source_key, r.hall_id, r.type, r.at, r.created_at, r.body],
+  )
 }
 
 export function pendingRecords(db: Sql, chain: string, limit: number): Promise<RecordRow[]> {
-  return db.all<RecordRow>('SELECT * FROM regulator_records WHERE chain = ? AND batch_seq IS NULL ORDER BY n LIMIT ?', [chain, limit])
+  return db.all<RecordRow>('SELECT * FROM regulator_records WHERE chain = ? AND batch_seq IS NULL ORDER BY n LIMIT ?', [
+    chain,
+    limit,
+  ])
 }
 
 export async function chainsWithPending(db: Sql): Promise<Array<{ chain: string; oldest: string; count: number }>> {
-  const rows = await db.all<{ chain: string; oldest: string; count: number }>('SELECT chain, MIN(created_at) AS oldest, COUNT(*) AS count FROM regulator_records WHERE batch_seq IS NULL GROUP BY chain ORDER BY chain')
+  const rows = await db.all<{ chain: string; oldest: string; count: number }>(
+    'SELECT chain, MIN(created_at) AS oldest, COUNT(*) AS count FROM regulator_records WHERE batch_seq IS NULL GROUP BY chain ORDER BY chain',
+  )
   return rows.map((r) => ({ chain: r.chain, oldest: r.oldest, count: Number(r.count) }))
 }
 
 export async function markBatched(tx: Sql, chain: string, fromN: number, toN: number, seq: number): Promise<void> {
-  await tx.run('UPDATE regulator_records SET batch_seq = ? WHERE chain = ? AND n >= ? AND n <= ? AND batch_seq IS NULL', [seq, chain, fromN, toN])
+  await tx.run(
+    'UPDATE regulator_records SET batch_seq = ? WHERE chain = ? AND n >= ? AND n <= ? AND batch_seq IS NULL',
+    [seq, chain, fromN, toN],
+  )
 }
 
 export function lastBatch(db: Sql, chain: string): Promise<BatchRow | undefined> {
@@ -35,14 +71,32 @@ export function lastBatch(db: Sql, chain: string): Promise<BatchRow | undefined>
 }
 
 export async function insertBatch(tx: Sql, b: BatchRow): Promise<void> {
-  await tx.run('INSERT INTO regulator_batches (chain, seq, batch_id, hall_id, opened_at, closed_at, record_count, prev_hash, hash, key_id, signature, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [b.chain, b.seq, b.batch_id, b.hall_id, b.opened_at, b.closed_at, b.record_count, b.prev_hash, b.hash, b.key_id, b.signature, b.content])
+  await tx.run(
+    'INSERT INTO regulator_batches (chain, seq, batch_id, hall_id, opened_at, closed_at, record_count, prev_hash, hash, key_id, signature, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      b.chain,
+      b.seq,
+      b.batch_id,
+      b.hall_id,
+      b.opened_at,
+      b.closed_at,
+      b.record_count,
+      b.prev_hash,
+      b.hash,
+      b.key_id,
+      b.signature,
+      b.content,
+    ],
+  )
 }
 
 /** Closed batches of `chains` closed after `since` (ISO), oldest first. */
 export function batchesSince(db: Sql, chains: readonly string[], since: string, limit: number): Promise<BatchRow[]> {
   if (chains.length === 0) return Promise.resolve([])
-  return db.all<BatchRow>(`SELECT * FROM regulator_batches WHERE chain IN (${chains.map(() => '?').join(', ')}) AND closed_at > ? ORDER BY closed_at, chain, seq LIMIT ?`, [...chains, since, limit])
+  return db.all<BatchRow>(
+    `SELECT * FROM regulator_batches WHERE chain IN (${chains.map(() => '?').join(', ')}) AND closed_at > ? ORDER BY closed_at, chain, seq LIMIT ?`,
+    [...chains, since, limit],
+  )
 }
 
 export function allBatches(db: Sql): Promise<BatchRow[]> {
@@ -50,7 +104,9 @@ export function allBatches(db: Sql): Promise<BatchRow[]> {
 }
 
 export function chainHeads(db: Sql): Promise<Array<{ chain: string; seq: number; hash: string; closed_at: string }>> {
-  return db.all('SELECT b.chain, b.seq, b.hash, b.closed_at FROM regulator_batches b WHERE b.seq = (SELECT MAX(seq) FROM regulator_batches x WHERE x.chain = b.chain) ORDER BY b.chain')
+  return db.all(
+    'SELECT b.chain, b.seq, b.hash, b.closed_at FROM regulator_batches b WHERE b.seq = (SELECT MAX(seq) FROM regulator_batches x WHERE x.chain = b.chain) ORDER BY b.chain',
+  )
 }
 
 /** Latest daily-totals records (by source key prefix), to write a correction when a day's totals change. */
@@ -63,7 +119,10 @@ export function allChains(db: Sql): Promise<Array<{ chain: string }>> {
 }
 
 /** Every card of a game as sold (serial, rows as JSON, status), for the close-of-sales part of its record. */
-export function cardsOfGame(db: Sql, gameId: string): Promise<Array<{ serial: string; numbers: string; status: string; channel: string }>> {
+export function cardsOfGame(
+  db: Sql,
+  gameId: string,
+): Promise<Array<{ serial: string; numbers: string; status: string; channel: string }>> {
   return db.all('SELECT serial, numbers, status, channel FROM cards WHERE game_id = ? ORDER BY serial', [gameId])
 }
 
@@ -73,10 +132,21 @@ export function hallZoneRow(db: Sql, hallId: string): Promise<{ profile_id: stri
 
 /** The payload of the last self-verification journaled (issue 28 point 5). */
 export async function lastSelfVerification(db: Sql): Promise<string | undefined> {
-  return (await db.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'system.self_verified' ORDER BY seq DESC LIMIT 1"))?.payload
+  return (
+    await db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'system.self_verified' ORDER BY seq DESC LIMIT 1",
+    )
+  )?.payload
 }
 
 /** The active slips of a lotto draw (receipt and boards as stored, "n-n-n n-n-n"), in receipt order: its close-of-sales file. */
-export function playsOfLottoDraw(db: Sql, gameCode: string, drawNo: number): Promise<Array<{ id: string; boards: string }>> {
-  return db.all("SELECT id, boards FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND status = 'active' ORDER BY id", [gameCode, drawNo, drawNo])
+export function playsOfLottoDraw(
+  db: Sql,
+  gameCode: string,
+  drawNo: number,
+): Promise<Array<{ id: string; boards: string }>> {
+  return db.all(
+    "SELECT id, boards FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND status = 'active' ORDER BY id",
+    [gameCode, drawNo, drawNo],
+  )
 }

@@ -23,7 +23,12 @@ export interface Figure {
   planBp: number | null
 }
 
-export interface Totals { salesCents: number; prizesCents: number; payoutBp: number | null; planBp: number | null }
+export interface Totals {
+  salesCents: number
+  prizesCents: number
+  payoutBp: number | null
+  planBp: number | null
+}
 export interface SalesReport {
   from: string
   to: string
@@ -43,24 +48,46 @@ export interface SalesReport {
  * expected). An open shift has no count and no difference yet.
  */
 export interface DrawerFigure {
-  station: string; cashier: string; currency: string; open: boolean; openedAt: string; closedAt: string | null
-  floatCents: number; inCents: number; outCents: number; expectedCents: number; countedCents: number | null; differenceCents: number | null
+  station: string
+  cashier: string
+  currency: string
+  open: boolean
+  openedAt: string
+  closedAt: string | null
+  floatCents: number
+  inCents: number
+  outCents: number
+  expectedCents: number
+  countedCents: number | null
+  differenceCents: number | null
 }
 
 /** A shift as the store reads it: raw numbers (strings on PostgreSQL) and the figures frozen at the close. */
 export interface DrawerInput {
-  station: string; cashier: string; currency: string; open: boolean; openedAt: string; closedAt: string | null
-  floatCents: number; inCents: number; outCents: number; expectedCents: number | null; countedCents: number | null; differenceCents: number | null
+  station: string
+  cashier: string
+  currency: string
+  open: boolean
+  openedAt: string
+  closedAt: string | null
+  floatCents: number
+  inCents: number
+  outCents: number
+  expectedCents: number | null
+  countedCents: number | null
+  differenceCents: number | null
 }
 
 /** The drawers of one currency; an open shift's expected balance is what its movements say now. */
 export function drawerFigures(shifts: readonly DrawerInput[], currency: string): DrawerFigure[] {
-  return shifts.filter((s) => s.currency === currency).map((s) => ({
-    ...s,
-    expectedCents: !s.open && s.expectedCents !== null ? s.expectedCents : s.floatCents + s.inCents - s.outCents,
-    countedCents: s.open ? null : s.countedCents,
-    differenceCents: s.open ? null : s.differenceCents,
-  }))
+  return shifts
+    .filter((s) => s.currency === currency)
+    .map((s) => ({
+      ...s,
+      expectedCents: !s.open && s.expectedCents !== null ? s.expectedCents : s.floatCents + s.inCents - s.outCents,
+      countedCents: s.open ? null : s.countedCents,
+      differenceCents: s.open ? null : s.differenceCents,
+    }))
 }
 
 /** Prizes over sales in basis points; null without sales. */
@@ -81,7 +108,11 @@ export function planBpOf(product: Product, plan: string | null): number | null {
       return typeof p.prizePoolBp === 'number' ? p.prizePoolBp : null
     }
     if (product === 'instant') {
-      const d = JSON.parse(plan) as { ticketCount?: number; priceCents?: number; tiers?: Array<{ amountCents: number; count: number }> }
+      const d = JSON.parse(plan) as {
+        ticketCount?: number
+        priceCents?: number
+        tiers?: Array<{ amountCents: number; count: number }>
+      }
       const value = Number(d.ticketCount) * Number(d.priceCents)
       const fund = (d.tiers ?? []).reduce((s, t) => s + Number(t.amountCents) * Number(t.count), 0)
       return value > 0 ? Math.floor((fund * 10_000) / value) : null
@@ -92,7 +123,12 @@ export function planBpOf(product: Product, plan: string | null): number | null {
   return null
 }
 
-interface Acc { salesCents: number; prizesCents: number; planWeighted: number; planSales: number }
+interface Acc {
+  salesCents: number
+  prizesCents: number
+  planWeighted: number
+  planSales: number
+}
 const acc = (): Acc => ({ salesCents: 0, prizesCents: 0, planWeighted: 0, planSales: 0 })
 function add(a: Acc, f: Figure) {
   a.salesCents += f.salesCents
@@ -104,7 +140,9 @@ function add(a: Acc, f: Figure) {
   }
 }
 const totalsOf = (a: Acc): Totals => ({
-  salesCents: a.salesCents, prizesCents: a.prizesCents, payoutBp: payoutBp(a.prizesCents, a.salesCents),
+  salesCents: a.salesCents,
+  prizesCents: a.prizesCents,
+  payoutBp: payoutBp(a.prizesCents, a.salesCents),
   planBp: a.planSales > 0 ? Math.round(a.planWeighted / a.planSales) : null,
 })
 
@@ -116,7 +154,11 @@ export function reportCurrency(figures: readonly Figure[], wanted?: string): str
   return [...by.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? 'BOB'
 }
 
-export function buildReport(figures: readonly Figure[], opts: { from: string; to: string; currency?: string }, shifts: readonly DrawerInput[] = []): SalesReport {
+export function buildReport(
+  figures: readonly Figure[],
+  opts: { from: string; to: string; currency?: string },
+  shifts: readonly DrawerInput[] = [],
+): SalesReport {
   const currency = reportCurrency(figures, opts.currency)
   const mine = figures.filter((f) => f.currency === currency)
   const total = acc()
@@ -133,21 +175,39 @@ export function buildReport(figures: readonly Figure[], opts: { from: string; to
     if (!d.byProduct.has(f.product)) d.byProduct.set(f.product, acc())
     add(d.byProduct.get(f.product)!, f)
     const key = `${f.product}:${f.gameKey}`
-    if (!games.has(key)) games.set(key, { product: f.product, label: f.label, gameNo: f.gameNo, firstDay: f.day, a: acc() })
+    if (!games.has(key))
+      games.set(key, { product: f.product, label: f.label, gameNo: f.gameNo, firstDay: f.day, a: acc() })
     const g = games.get(key)!
     if (f.day < g.firstDay) g.firstDay = f.day
     add(g.a, f)
   }
   return {
-    from: opts.from, to: opts.to, currency, currencies: [...new Set(figures.map((f) => f.currency))].sort(),
+    from: opts.from,
+    to: opts.to,
+    currency,
+    currencies: [...new Set(figures.map((f) => f.currency))].sort(),
     totals: totalsOf(total),
     products: PRODUCTS.filter((p) => products.has(p)).map((p) => ({ product: p, ...totalsOf(products.get(p)!) })),
-    days: [...days.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([day, d]) => ({
-      day, ...totalsOf(d.all),
-      byProduct: Object.fromEntries(PRODUCTS.map((p) => [p, { salesCents: d.byProduct.get(p)?.salesCents ?? 0, prizesCents: d.byProduct.get(p)?.prizesCents ?? 0 }])) as Record<Product, { salesCents: number; prizesCents: number }>,
-    })),
+    days: [...days.entries()]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([day, d]) => ({
+        day,
+        ...totalsOf(d.all),
+        byProduct: Object.fromEntries(
+          PRODUCTS.map((p) => [
+            p,
+            { salesCents: d.byProduct.get(p)?.salesCents ?? 0, prizesCents: d.byProduct.get(p)?.prizesCents ?? 0 },
+          ]),
+        ) as Record<Product, { salesCents: number; prizesCents: number }>,
+      })),
     games: [...games.values()]
-      .sort((a, b) => a.firstDay.localeCompare(b.firstDay) || PRODUCTS.indexOf(a.product) - PRODUCTS.indexOf(b.product) || a.label.localeCompare(b.label) || (a.gameNo ?? 0) - (b.gameNo ?? 0))
+      .sort(
+        (a, b) =>
+          a.firstDay.localeCompare(b.firstDay) ||
+          PRODUCTS.indexOf(a.product) - PRODUCTS.indexOf(b.product) ||
+          a.label.localeCompare(b.label) ||
+          (a.gameNo ?? 0) - (b.gameNo ?? 0),
+      )
       .map((g) => ({ product: g.product, label: g.label, gameNo: g.gameNo, firstDay: g.firstDay, ...totalsOf(g.a) })),
     drawers: drawerFigures(shifts, currency),
   }

@@ -15,11 +15,26 @@ import { getProfile } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
-const reportQuery = z.object({ from: day.optional(), to: day.optional(), currency: z.string().regex(/^[A-Z]{3}$/).optional(), hallId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(), lang: z.enum(['es', 'en']).optional() })
+const reportQuery = z.object({
+  from: day.optional(),
+  to: day.optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
+  hallId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+  lang: z.enum(['es', 'en']).optional(),
+})
 
 function query<T extends z.ZodType>(c: AppContext, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query())
-  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) })
+  if (!parsed.success)
+    throw new DomainError('VALIDATION_FAILED', 'the query does not match the expected fields', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    })
   return parsed.data
 }
 
@@ -40,8 +55,14 @@ export function registerReportsRoutes(app: App, services: Services): void {
   app.get('/api/reports/sales.pdf', needs('minutes.read'), async (c) => {
     const { lang, ...raw } = query(c, reportQuery)
     const q = { ...raw, hallId: scopedHall(c, raw.hallId) }
-    return pdf(c, await reports.salesReportPdf(q, lang ?? pickLang(c.req.header('accept-language')), await zoneOf(q.hallId)), `ventas-y-premios-${q.from ?? ''}-${q.to ?? ''}.pdf`)
+    return pdf(
+      c,
+      await reports.salesReportPdf(q, lang ?? pickLang(c.req.header('accept-language')), await zoneOf(q.hallId)),
+      `ventas-y-premios-${q.from ?? ''}-${q.to ?? ''}.pdf`,
+    )
   })
-  app.get('/api/ball-sets/:setId/frequencies', needs('minutes.read'), async (c) => c.json(await reports.ballFrequencies(param(c, 'setId'))))
+  app.get('/api/ball-sets/:setId/frequencies', needs('minutes.read'), async (c) =>
+    c.json(await reports.ballFrequencies(param(c, 'setId'))),
+  )
   app.get('/api/master-sets', needs('hall.admin'), async (c) => c.json({ masterSets: await reports.masterSets() }))
 }

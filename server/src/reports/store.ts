@@ -5,7 +5,15 @@
  */
 import type { Sql } from '../db/database.ts'
 
-export interface FigureRow { day: string; game_key: string; label: string; game_no: number | string | null; currency: string; cents: number | string; plan: string | null }
+export interface FigureRow {
+  day: string
+  game_key: string
+  label: string
+  game_no: number | string | null
+  currency: string
+  cents: number | string
+  plan: string | null
+}
 
 /** Bingo cards sold (refunded cards of an annulled game count as no sale). */
 export function bingoSales(sql: Sql, from: string, to: string, hallId?: string): Promise<FigureRow[]> {
@@ -104,9 +112,18 @@ export function instantPrizes(sql: Sql, from: string, to: string): Promise<Figur
 }
 
 export interface DrawerRow {
-  station_name: string; cashier_name: string; currency: string; status: string; opened_at: string; closed_at: string | null
-  float_cents: number | string; in_cents: number | string | null; out_cents: number | string | null
-  expected_cents: number | string | null; counted_cents: number | string | null; difference_cents: number | string | null
+  station_name: string
+  cashier_name: string
+  currency: string
+  status: string
+  opened_at: string
+  closed_at: string | null
+  float_cents: number | string
+  in_cents: number | string | null
+  out_cents: number | string | null
+  expected_cents: number | string | null
+  counted_cents: number | string | null
+  difference_cents: number | string | null
 }
 
 /** Cashier shifts opened in the range with the cash that came in and went out of each drawer (issue 17 point 2). */
@@ -123,14 +140,27 @@ export function drawerShifts(sql: Sql, from: string, to: string, hallId?: string
   )
 }
 
-export interface BallSetInfo { id: string; hall_id: string; label: string; ball_count: number | string; games_played: number | string; status: string }
+export interface BallSetInfo {
+  id: string
+  hall_id: string
+  label: string
+  ball_count: number | string
+  games_played: number | string
+  status: string
+}
 
 export function ballSetInfo(sql: Sql, setId: string): Promise<BallSetInfo | undefined> {
-  return sql.get<BallSetInfo>('SELECT id, hall_id, label, ball_count, games_played, status FROM ball_sets WHERE id = ?', [setId])
+  return sql.get<BallSetInfo>(
+    'SELECT id, hall_id, label, ball_count, games_played, status FROM ball_sets WHERE id = ?',
+    [setId],
+  )
 }
 
 /** How often each ball came out in the games played with a set (BNG-24). */
-export function ballCountsOfSet(sql: Sql, setId: string): Promise<Array<{ ball: number | string; n: number | string }>> {
+export function ballCountsOfSet(
+  sql: Sql,
+  setId: string,
+): Promise<Array<{ ball: number | string; n: number | string }>> {
   return sql.all(
     `SELECT b.ball AS ball, COUNT(*) AS n FROM balls b JOIN ball_set_games bg ON bg.game_id = b.game_id
       WHERE bg.ball_set_id = ? GROUP BY b.ball ORDER BY b.ball`,
@@ -139,11 +169,15 @@ export function ballCountsOfSet(sql: Sql, setId: string): Promise<Array<{ ball: 
 }
 
 export async function gamesOfSet(sql: Sql, setId: string): Promise<number> {
-  const row = await sql.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM ball_set_games WHERE ball_set_id = ?', [setId])
+  const row = await sql.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM ball_set_games WHERE ball_set_id = ?', [
+    setId,
+  ])
   return Number(row?.n ?? 0)
 }
 
-export function masterSetRows(sql: Sql): Promise<Array<{ id: string; card_count: number | string; created_at: string; series_count: number | string }>> {
+export function masterSetRows(
+  sql: Sql,
+): Promise<Array<{ id: string; card_count: number | string; created_at: string; series_count: number | string }>> {
   return sql.all(
     `SELECT m.id, m.card_count, m.created_at, (SELECT COUNT(*) FROM series s WHERE s.master_set_id = m.id) AS series_count
        FROM master_sets m ORDER BY m.created_at DESC LIMIT 200`,
@@ -152,6 +186,12 @@ export function masterSetRows(sql: Sql): Promise<Array<{ id: string; card_count:
 }
 
 /** A hall's settings document and profile, for the zone its report is printed in (issue 17 point 4). */
-export function hallZoneRow(db: Sql, hallId: string): Promise<{ settings: string | null; profile_id: string } | undefined> {
-  return db.get<{ settings: string | null; profile_id: string }>('SELECT settings, profile_id FROM halls WHERE id = ?', [hallId])
+export function hallZoneRow(
+  db: Sql,
+  hallId: string,
+): Promise<{ settings: string | null; profile_id: string } | undefined> {
+  return db.get<{ settings: string | null; profile_id: string }>(
+    'SELECT settings, profile_id FROM halls WHERE id = ?',
+    [hallId],
+  )
 }

@@ -17,7 +17,10 @@ const recorded = new Map<string, Map<number, object>>([
   [QUICKNET.chainHash, new Map([[VECTOR.round, VECTOR]])],
   [demo.key.chainHash, new Map([100, 101].map((r) => [r, demo.sign(r)]))],
 ])
-const forged = new Map([[demo.key.chainHash, new Map([100, 101].map((r) => [r, forger.sign(r)]))], [QUICKNET.chainHash, new Map([[VECTOR.round, forger.sign(VECTOR.round)]])]])
+const forged = new Map([
+  [demo.key.chainHash, new Map([100, 101].map((r) => [r, forger.sign(r)]))],
+  [QUICKNET.chainHash, new Map([[VECTOR.round, forger.sign(VECTOR.round)]])],
+])
 
 type Behaviour = 'good' | 'wrong-signature' | 'late' | 'down'
 const servers: Server[] = []
@@ -29,8 +32,14 @@ async function relay(behaviour: Behaviour): Promise<string> {
     const m = /^\/([0-9a-f]{64})\/public\/(\d+)$/.exec(req.url ?? '')
     const table = behaviour === 'wrong-signature' ? forged : recorded
     const body = m ? table.get(m[1])?.get(Number(m[2])) : undefined
-    if (behaviour === 'down') { res.writeHead(503).end('unavailable'); return }
-    if (!body) { res.writeHead(404).end('{}'); return }
+    if (behaviour === 'down') {
+      res.writeHead(503).end('unavailable')
+      return
+    }
+    if (!body) {
+      res.writeHead(404).end('{}')
+      return
+    }
     const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     // Far longer than any loaded test host could take for the rest: waiting for it would show.
     if (behaviour === 'late') setTimeout(send, 45_000).unref()
@@ -43,16 +52,30 @@ async function relay(behaviour: Behaviour): Promise<string> {
 
 let urls: Record<Behaviour, string>
 beforeAll(async () => {
-  urls = { good: await relay('good'), 'wrong-signature': await relay('wrong-signature'), late: await relay('late'), down: await relay('down') }
+  urls = {
+    good: await relay('good'),
+    'wrong-signature': await relay('wrong-signature'),
+    late: await relay('late'),
+    down: await relay('down'),
+  }
 })
 afterAll(() => {
-  for (const s of servers) { s.closeAllConnections(); s.close() }
+  for (const s of servers) {
+    s.closeAllConnections()
+    s.close()
+  }
 })
 
 function client(key: BeaconKey, order: Behaviour[]) {
   const refused: RefusedBeacon[] = []
   const failures: RelayFailure[] = []
-  const c = createBeaconRelayClient({ relays: order.map((b) => urls[b]), key, timeoutMs: 300, onRefused: (r) => refused.push(r), onRelayFailure: (f) => failures.push(f) })
+  const c = createBeaconRelayClient({
+    relays: order.map((b) => urls[b]),
+    key,
+    timeoutMs: 300,
+    onRefused: (r) => refused.push(r),
+    onRelayFailure: (f) => failures.push(f),
+  })
   return { c, refused, failures }
 }
 
@@ -64,7 +87,12 @@ describe('beacon relay client over real HTTP', () => {
     expect(performance.now() - started).toBeLessThan(30_000)
     expect(r).toEqual({ ...VECTOR, source: urls.good, demo: false })
     expect(refused).toHaveLength(1)
-    expect(refused[0]).toMatchObject({ source: 'relay', relay: urls['wrong-signature'], round: VECTOR.round, reason: expect.stringContaining('does not verify') })
+    expect(refused[0]).toMatchObject({
+      source: 'relay',
+      relay: urls['wrong-signature'],
+      round: VECTOR.round,
+      reason: expect.stringContaining('does not verify'),
+    })
     expect(refused[0].signature).toBe(forger.sign(VECTOR.round).signature)
     expect(failures).toEqual([{ relay: urls.late, round: VECTOR.round, reason: 'no answer within 300 ms' }])
     expect(requests).toContain(`good /${QUICKNET.chainHash}/public/${VECTOR.round}`)

@@ -98,7 +98,10 @@ export function createBeaconRelayClient(options: BeaconRelayOptions): BeaconRela
         const got = await fromRelay(relay, round)
         if (got) return got
       }
-      throw new DomainError('DEVICE_UNAVAILABLE', `no beacon relay gave a valid signature for round ${round} (${options.relays.length} tried)`)
+      throw new DomainError(
+        'DEVICE_UNAVAILABLE',
+        `no beacon relay gave a valid signature for round ${round} (${options.relays.length} tried)`,
+      )
     },
     acceptTyped(round, typed) {
       const signature = String(typed).replace(/\s+/g, '').toLowerCase()

@@ -7,8 +7,20 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DomainError } from './errors.ts'
-import { QUICKNET_KEY, createDemoBeacon, demoSecretKeyFrom, roundTime, type BeaconKey, type DemoBeacon } from './beacon.ts'
-import { createBeaconRelayClient, type RefusedBeacon, type RelayFailure, type VerifiedBeaconRound } from './beacon-relay.ts'
+import {
+  QUICKNET_KEY,
+  createDemoBeacon,
+  demoSecretKeyFrom,
+  roundTime,
+  type BeaconKey,
+  type DemoBeacon,
+} from './beacon.ts'
+import {
+  createBeaconRelayClient,
+  type RefusedBeacon,
+  type RelayFailure,
+  type VerifiedBeaconRound,
+} from './beacon-relay.ts'
 
 export interface BeaconValue extends VerifiedBeaconRound {
   scheme: BeaconKey['scheme']
@@ -59,8 +71,18 @@ export interface BeaconSourceOptions {
 }
 
 export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
-  const client = createBeaconRelayClient({ relays: options.relays, key: QUICKNET_KEY, timeoutMs: options.timeoutMs, onRefused: options.onRefused, onRelayFailure: options.onRelayFailure })
-  const quicknet = (v: VerifiedBeaconRound): BeaconValue => ({ ...v, scheme: 'drand-quicknet', chainHash: QUICKNET_KEY.chainHash })
+  const client = createBeaconRelayClient({
+    relays: options.relays,
+    key: QUICKNET_KEY,
+    timeoutMs: options.timeoutMs,
+    onRefused: options.onRefused,
+    onRelayFailure: options.onRelayFailure,
+  })
+  const quicknet = (v: VerifiedBeaconRound): BeaconValue => ({
+    ...v,
+    scheme: 'drand-quicknet',
+    chainHash: QUICKNET_KEY.chainHash,
+  })
   const demo = options.demo
   return {
     mode: demo ? 'demo-fallback' : 'quicknet',
@@ -70,7 +92,11 @@ export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
         // A relay cannot have a round before its time: the draw waits for it, demo fallback or not.
         const publishedAt = roundTime(round)
         if (Math.floor(now.getTime() / 1000) < publishedAt) {
-          throw new DomainError('BEACON_PENDING', `beacon round ${round} is published at ${new Date(publishedAt * 1000).toISOString()}`, { round, publishedAt: new Date(publishedAt * 1000).toISOString() })
+          throw new DomainError(
+            'BEACON_PENDING',
+            `beacon round ${round} is published at ${new Date(publishedAt * 1000).toISOString()}`,
+            { round, publishedAt: new Date(publishedAt * 1000).toISOString() },
+          )
         }
         try {
           return quicknet(await client.fetchRound(round))
@@ -78,13 +104,29 @@ export function createBeaconSource(options: BeaconSourceOptions): BeaconSource {
           if (!demo || !(e instanceof DomainError)) throw e
         }
       }
-      if (!demo) throw new DomainError('DEVICE_UNAVAILABLE', 'no beacon relay is configured (BOLILLO_BEACON_RELAYS); type the round\'s signature in', { round })
+      if (!demo)
+        throw new DomainError(
+          'DEVICE_UNAVAILABLE',
+          "no beacon relay is configured (BOLILLO_BEACON_RELAYS); type the round's signature in",
+          { round },
+        )
       if (options.demoScope && !(await options.demoScope(scope))) {
         const publishedAt = new Date(roundTime(round) * 1000).toISOString()
-        throw new DomainError('BEACON_PENDING', `the demo beacon signs only the demo's own draws: this draw waits for public beacon round ${round} (relays, or its signature typed in)`, { round, publishedAt })
+        throw new DomainError(
+          'BEACON_PENDING',
+          `the demo beacon signs only the demo's own draws: this draw waits for public beacon round ${round} (relays, or its signature typed in)`,
+          { round, publishedAt },
+        )
       }
       const v = demo.sign(round)
-      return { ...v, source: 'demo', demo: true, scheme: 'demo', chainHash: demo.key.chainHash, publicKey: demo.key.publicKey }
+      return {
+        ...v,
+        source: 'demo',
+        demo: true,
+        scheme: 'demo',
+        chainHash: demo.key.chainHash,
+        publicKey: demo.key.publicKey,
+      }
     },
     acceptTyped(round, signature) {
       return quicknet(client.acceptTyped(round, signature))

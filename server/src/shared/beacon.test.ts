@@ -31,14 +31,20 @@ describe('quicknet signature', () => {
     // Positions across the whole point, including the flag bits of the first byte.
     for (const i of [0, 1, 2, 17, 47, 95]) {
       const c = VECTOR.signature[i]
-      const bad = VECTOR.signature.slice(0, i) + (c === '0' ? '1' : c === 'f' ? 'e' : (parseInt(c, 16) ^ 1).toString(16)) + VECTOR.signature.slice(i + 1)
+      const bad =
+        VECTOR.signature.slice(0, i) +
+        (c === '0' ? '1' : c === 'f' ? 'e' : (parseInt(c, 16) ^ 1).toString(16)) +
+        VECTOR.signature.slice(i + 1)
       const r = verifyBeaconSignature(QUICKNET_KEY, VECTOR.round, bad)
       expect(r.ok, `position ${i}`).toBe(false)
     }
   })
 
   it('refuses the signature for a neighbouring round', () => {
-    expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round + 1, VECTOR.signature)).toMatchObject({ ok: false, reason: expect.stringContaining('does not verify') })
+    expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round + 1, VECTOR.signature)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('does not verify'),
+    })
     expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round - 1, VECTOR.signature).ok).toBe(false)
   })
 
@@ -46,12 +52,18 @@ describe('quicknet signature', () => {
     expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round, VECTOR.signature.toUpperCase()).ok).toBe(false)
     expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round, VECTOR.signature.slice(2)).ok).toBe(false)
     expect(verifyBeaconSignature(QUICKNET_KEY, 0, VECTOR.signature).ok).toBe(false)
-    expect(verifyBeaconSignature({ ...QUICKNET_KEY, publicKey: '00'.repeat(96) }, VECTOR.round, VECTOR.signature).ok).toBe(false)
+    expect(
+      verifyBeaconSignature({ ...QUICKNET_KEY, publicKey: '00'.repeat(96) }, VECTOR.round, VECTOR.signature).ok,
+    ).toBe(false)
   })
 
   it('signs SHA-256 of the round as uint64 big-endian', () => {
-    expect(roundMessage(1).toString('hex')).toBe(createHash('sha256').update(Buffer.from('0000000000000001', 'hex')).digest('hex'))
-    expect(roundMessage(2 ** 40 + 5).toString('hex')).toBe(createHash('sha256').update(Buffer.from('0000010000000005', 'hex')).digest('hex'))
+    expect(roundMessage(1).toString('hex')).toBe(
+      createHash('sha256').update(Buffer.from('0000000000000001', 'hex')).digest('hex'),
+    )
+    expect(roundMessage(2 ** 40 + 5).toString('hex')).toBe(
+      createHash('sha256').update(Buffer.from('0000010000000005', 'hex')).digest('hex'),
+    )
     expect(randomnessOf(VECTOR.signature)).toBe(VECTOR.randomness)
   })
 })
@@ -68,15 +80,17 @@ describe('round arithmetic', () => {
   })
 
   it('a round runs from its publication time to just before the next one (property)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 40 }), fc.integer({ min: 0, max: 2 }), (r, offset) => {
-      const t = roundTime(r)
-      expect(roundAt(t + offset)).toBe(r)
-      expect(roundAt(t + 3)).toBe(r + 1)
-      if (r > 1) expect(roundAt(t - 1)).toBe(r - 1)
-      // The draw round is published strictly after the close, at least 3 s later.
-      expect(roundTime(drawRoundFor(t + offset))).toBeGreaterThan(t + offset)
-      expect(roundTime(drawRoundFor(t + offset)) - (t + offset)).toBeGreaterThanOrEqual(4)
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), fc.integer({ min: 0, max: 2 }), (r, offset) => {
+        const t = roundTime(r)
+        expect(roundAt(t + offset)).toBe(r)
+        expect(roundAt(t + 3)).toBe(r + 1)
+        if (r > 1) expect(roundAt(t - 1)).toBe(r - 1)
+        // The draw round is published strictly after the close, at least 3 s later.
+        expect(roundTime(drawRoundFor(t + offset))).toBeGreaterThan(t + offset)
+        expect(roundTime(drawRoundFor(t + offset)) - (t + offset)).toBeGreaterThanOrEqual(4)
+      }),
+    )
   })
 })
 

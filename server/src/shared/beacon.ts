@@ -38,7 +38,11 @@ export interface BeaconKey {
 }
 
 /** The quicknet key. */
-export const QUICKNET_KEY: BeaconKey = Object.freeze({ scheme: 'drand-quicknet', chainHash: QUICKNET.chainHash, publicKey: QUICKNET.publicKey })
+export const QUICKNET_KEY: BeaconKey = Object.freeze({
+  scheme: 'drand-quicknet',
+  chainHash: QUICKNET.chainHash,
+  publicKey: QUICKNET.publicKey,
+})
 
 /** A verified beacon round, as it goes into a v2 proof. */
 export interface BeaconRound {
@@ -85,9 +89,7 @@ export function randomnessOf(signatureHex: string): string {
 }
 
 /** Result of {@link verifyBeaconSignature}. */
-export type BeaconCheck =
-  | { ok: true; demo: boolean; round: BeaconRound }
-  | { ok: false; demo: boolean; reason: string }
+export type BeaconCheck = { ok: true; demo: boolean; round: BeaconRound } | { ok: false; demo: boolean; reason: string }
 
 /**
  * Checks a round's signature against `key`. Never throws. `demo` is true when the key is the demo beacon's: such a
@@ -95,7 +97,8 @@ export type BeaconCheck =
  */
 export function verifyBeaconSignature(key: BeaconKey, round: number, signatureHex: string): BeaconCheck {
   const demo = key.scheme === 'demo'
-  if (!Number.isSafeInteger(round) || round < 1) return { ok: false, demo, reason: `round must be a positive integer, got ${String(round)}` }
+  if (!Number.isSafeInteger(round) || round < 1)
+    return { ok: false, demo, reason: `round must be a positive integer, got ${String(round)}` }
   if (typeof signatureHex !== 'string' || !HEX_SIGNATURE.test(signatureHex)) {
     return { ok: false, demo, reason: 'signature must be 96 lowercase hex characters (a compressed G1 point)' }
   }
@@ -105,11 +108,20 @@ export function verifyBeaconSignature(key: BeaconKey, round: number, signatureHe
   let valid: boolean
   try {
     const sigs = bls12_381.shortSignatures
-    valid = sigs.verify(Buffer.from(signatureHex, 'hex'), sigs.hash(roundMessage(round), BEACON_DST), Buffer.from(key.publicKey, 'hex'))
+    valid = sigs.verify(
+      Buffer.from(signatureHex, 'hex'),
+      sigs.hash(roundMessage(round), BEACON_DST),
+      Buffer.from(key.publicKey, 'hex'),
+    )
   } catch (e) {
     return { ok: false, demo, reason: `signature or public key is not a valid curve point (${(e as Error).message})` }
   }
-  if (!valid) return { ok: false, demo, reason: `the signature does not verify for round ${round} under the ${demo ? 'demo' : 'quicknet'} public key` }
+  if (!valid)
+    return {
+      ok: false,
+      demo,
+      reason: `the signature does not verify for round ${round} under the ${demo ? 'demo' : 'quicknet'} public key`,
+    }
   return { ok: true, demo, round: { round, signature: signatureHex, randomness: randomnessOf(signatureHex) } }
 }
 
@@ -125,7 +137,8 @@ export interface DemoBeacon {
  * server's entropy source).
  */
 export function demoSecretKeyFrom(entropy: Uint8Array): Uint8Array {
-  if (!(entropy instanceof Uint8Array) || entropy.length < 48) throw new RangeError('demo beacon key needs at least 48 bytes of entropy')
+  if (!(entropy instanceof Uint8Array) || entropy.length < 48)
+    throw new RangeError('demo beacon key needs at least 48 bytes of entropy')
   return Uint8Array.from(bls12_381.utils.randomSecretKey(entropy.subarray(0, 48)))
 }
 

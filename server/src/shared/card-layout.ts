@@ -24,7 +24,15 @@ export const LAYOUT_90: CardLayout = Object.freeze({
   columns: 9,
   perRow: 5,
   columnRanges: Object.freeze([
-    [1, 9], [10, 19], [20, 29], [30, 39], [40, 49], [50, 59], [60, 69], [70, 79], [80, 90],
+    [1, 9],
+    [10, 19],
+    [20, 29],
+    [30, 39],
+    [40, 49],
+    [50, 59],
+    [60, 69],
+    [70, 79],
+    [80, 90],
   ] as const),
   minPerColumn: 1,
 }) as CardLayout
@@ -39,7 +47,11 @@ export const LAYOUT_75: CardLayout = Object.freeze({
   columns: 5,
   perRow: 5,
   columnRanges: Object.freeze([
-    [1, 15], [16, 30], [31, 45], [46, 60], [61, 75],
+    [1, 15],
+    [16, 30],
+    [31, 45],
+    [46, 60],
+    [61, 75],
   ] as const),
   minPerColumn: 5,
 }) as CardLayout

@@ -8,7 +8,9 @@ import { appendJournal, readJournal } from './journal.ts'
 import { fromPrivateKey } from './keys.ts'
 
 const dbs: Database[] = []
-afterEach(async () => { for (const db of dbs.splice(0)) await db.close() })
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close()
+})
 
 describe('journal checkpointer (DESIGN.md "Journal", issue 15 point 5)', () => {
   it('signs the head on a timer, adds nothing while the journal is idle, and stops on stop()', async () => {
@@ -17,7 +19,16 @@ describe('journal checkpointer (DESIGN.md "Journal", issue 15 point 5)', () => {
     const keys = fromPrivateKey(generateKeyPairSync('ed25519').privateKey)
     let t = Date.parse('2026-02-01T20:00:00Z')
     const cp = createCheckpointer({ db, keys, clock: { now: () => new Date((t += 1000)) }, intervalMs: 20 })
-    const add = (n: number) => db.transaction(async (tx) => { for (let i = 0; i < n; i++) await appendJournal(tx, { at: new Date((t += 1000)).toISOString(), type: 'test.event', scope: '', payload: { i } }) })
+    const add = (n: number) =>
+      db.transaction(async (tx) => {
+        for (let i = 0; i < n; i++)
+          await appendJournal(tx, {
+            at: new Date((t += 1000)).toISOString(),
+            type: 'test.event',
+            scope: '',
+            payload: { i },
+          })
+      })
     expect(await cp.checkpoint('timer')).toBeNull()
     await add(3)
     cp.start()

@@ -9,19 +9,42 @@ import type { Logger } from '../log.ts'
 import { signCheckpoint, type Checkpoint } from './checkpoints.ts'
 import { appendJournal } from './journal.ts'
 import type { OperatorKeys } from './keys.ts'
-import { checkpointRows, checkpointRowsBetween, insertCheckpoint, lastCheckpointRow, lastJournalLink, type CheckpointRow } from './store.ts'
+import {
+  checkpointRows,
+  checkpointRowsBetween,
+  insertCheckpoint,
+  lastCheckpointRow,
+  lastJournalLink,
+  type CheckpointRow,
+} from './store.ts'
 
 export type CheckpointReason = 'game-ended' | 'sales-closed' | 'timer' | 'session-closed'
 
-export interface StoredCheckpoint extends Checkpoint { reason: CheckpointReason }
+export interface StoredCheckpoint extends Checkpoint {
+  reason: CheckpointReason
+}
 
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 5 * 60_000
 
 export function toCheckpoint(r: CheckpointRow): StoredCheckpoint {
-  return { version: 'bolillo-checkpoint-v1', seq: Number(r.seq), hash: r.hash, at: r.at, keyId: r.key_id, signature: r.signature, reason: r.reason as CheckpointReason }
+  return {
+    version: 'bolillo-checkpoint-v1',
+    seq: Number(r.seq),
+    hash: r.hash,
+    at: r.at,
+    keyId: r.key_id,
+    signature: r.signature,
+    reason: r.reason as CheckpointReason,
+  }
 }
 
-export function createCheckpointer(deps: { db: Database; keys: OperatorKeys; clock: { now(): Date }; log?: Logger; intervalMs?: number }) {
+export function createCheckpointer(deps: {
+  db: Database
+  keys: OperatorKeys
+  clock: { now(): Date }
+  log?: Logger
+  intervalMs?: number
+}) {
   const { db, keys } = deps
   const intervalMs = deps.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS
   let queue: Promise<unknown> = Promise.resolve()
@@ -29,8 +52,13 @@ export function createCheckpointer(deps: { db: Database; keys: OperatorKeys; clo
   let closed = false
 
   /** Signs the current head now (serialised: one checkpoint at a time). Null when there is nothing new to sign. */
-  function checkpoint(reason: CheckpointReason, scope: string | (() => Promise<string>) = ''): Promise<StoredCheckpoint | null> {
-    const run = queue.then(async () => (closed ? null : signNow(reason, typeof scope === 'string' ? scope : await scope())))
+  function checkpoint(
+    reason: CheckpointReason,
+    scope: string | (() => Promise<string>) = '',
+  ): Promise<StoredCheckpoint | null> {
+    const run = queue.then(async () =>
+      closed ? null : signNow(reason, typeof scope === 'string' ? scope : await scope()),
+    )
     queue = run.catch((e) => deps.log?.warn('could not sign a journal checkpoint', e))
     return run
   }
@@ -43,9 +71,28 @@ export function createCheckpointer(deps: { db: Database; keys: OperatorKeys; clo
       const last = await lastCheckpointRow(tx)
       // The timer adds nothing when the only record since the last checkpoint is that checkpoint's own record.
       if (last && Number(head.seq) <= Number(last.seq) + (reason === 'timer' ? 1 : 0)) return null
-      const cp = signCheckpoint({ privateKey: keys.privateKey, keyId: keys.publicInfo().keyId }, { seq: Number(head.seq), hash: head.hash }, deps.clock.now().toISOString())
-      if (!(await insertCheckpoint(tx, { seq: cp.seq, hash: cp.hash, at: cp.at, key_id: cp.keyId, signature: cp.signature, reason }))) return null
-      await appendJournal(tx, { at: cp.at, type: 'journal.checkpoint', scope, payload: { ...cp, reason, actor: { kind: 'system', id: 'server' } } })
+      const cp = signCheckpoint(
+        { privateKey: keys.privateKey, keyId: keys.publicInfo().keyId },
+        { seq: Number(head.seq), hash: head.hash },
+        deps.clock.now().toISOString(),
+      )
+      if (
+        !(await insertCheckpoint(tx, {
+          seq: cp.seq,
+          hash: cp.hash,
+          at: cp.at,
+          key_id: cp.keyId,
+          signature: cp.signature,
+          reason,
+        }))
+      )
+        return null
+      await appendJournal(tx, {
+        at: cp.at,
+        type: 'journal.checkpoint',
+        scope,
+        payload: { ...cp, reason, actor: { kind: 'system', id: 'server' } },
+      })
       return { ...cp, reason }
     })
   }
@@ -55,7 +102,9 @@ export function createCheckpointer(deps: { db: Database; keys: OperatorKeys; clo
     /** Starts the timer (unref'd: it never keeps the process alive). */
     start() {
       if (timer || intervalMs <= 0) return
-      timer = setInterval(() => { void checkpoint('timer') }, intervalMs)
+      timer = setInterval(() => {
+        void checkpoint('timer')
+      }, intervalMs)
       timer.unref?.()
     },
     /** Stops the timer and waits for a checkpoint being signed. */

@@ -2,7 +2,13 @@ import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { nextRecord, verifyChain, type JournalRecord } from './journal-chain.ts'
 import { fromPrivateKey } from './keys.ts'
-import { parseCheckpoints, signCheckpoint, verifyCheckpointSignature, verifyCheckpoints, type Checkpoint } from './checkpoints.ts'
+import {
+  parseCheckpoints,
+  signCheckpoint,
+  verifyCheckpointSignature,
+  verifyCheckpoints,
+  type Checkpoint,
+} from './checkpoints.ts'
 
 const operator = fromPrivateKey(generateKeyPairSync('ed25519').privateKey)
 const signer = { privateKey: operator.privateKey, keyId: operator.publicInfo().keyId }
@@ -12,9 +18,20 @@ function at(i: number): string {
   return new Date(Date.UTC(2025, 2, 1, 20, 0, i)).toISOString()
 }
 
-function buildChain(n: number, payloadOf = (i: number): unknown => ({ ticket: `B-${i}`, amount: 500 })): JournalRecord[] {
+function buildChain(
+  n: number,
+  payloadOf = (i: number): unknown => ({ ticket: `B-${i}`, amount: 500 }),
+): JournalRecord[] {
   const records: JournalRecord[] = []
-  for (let i = 1; i <= n; i++) records.push(nextRecord(records[i - 2] ?? null, { at: at(i), type: 'ticket.sold', scope: 'hall:1/session:1/game:1', payload: payloadOf(i) }))
+  for (let i = 1; i <= n; i++)
+    records.push(
+      nextRecord(records[i - 2] ?? null, {
+        at: at(i),
+        type: 'ticket.sold',
+        scope: 'hall:1/session:1/game:1',
+        payload: payloadOf(i),
+      }),
+    )
   return records
 }
 
@@ -22,7 +39,14 @@ function buildChain(n: number, payloadOf = (i: number): unknown => ({ ticket: `B
 function rewriteTail(records: JournalRecord[], from: number): JournalRecord[] {
   const out = records.slice(0, from - 1)
   for (const r of records.slice(from - 1)) {
-    out.push(nextRecord(out[out.length - 1] ?? null, { at: r.at, type: r.type, scope: r.scope, payload: { ticket: (r.payload as { ticket: string }).ticket, amount: 1 } }))
+    out.push(
+      nextRecord(out[out.length - 1] ?? null, {
+        at: r.at,
+        type: r.type,
+        scope: r.scope,
+        payload: { ticket: (r.payload as { ticket: string }).ticket, amount: 1 },
+      }),
+    )
   }
   return out
 }
@@ -63,13 +87,26 @@ describe('journal checkpoints', () => {
     const cp450 = signCheckpoint(signer, records[449], '2025-03-01T20:08:00.000Z')
     const cp390 = signCheckpoint(signer, records[389], '2025-03-01T20:07:00.000Z')
     const narrower = verifyCheckpoints(forged, [cp390, cp450, cpHead], operator.publicKey)
-    expect(narrower.problems.map((p) => [p.seq, p.from])).toEqual([[450, 391], [500, 391]])
+    expect(narrower.problems.map((p) => [p.seq, p.from])).toEqual([
+      [450, 391],
+      [500, 391],
+    ])
   })
 
   it('reports a truncated journal, and does not trust checkpoints signed by another key', () => {
     const cut = verifyCheckpoints(records.slice(0, 480), [cpHead], operator.publicKey)
-    expect(cut.problems).toEqual([expect.objectContaining({ kind: 'missing', seq: 500, reason: expect.stringContaining('records 481..500 are missing') })])
-    const fake = signCheckpoint({ privateKey: stranger.privateKey, keyId: 'x' }, rewriteTail(records, 401)[499], '2025-03-01T20:11:00.000Z')
+    expect(cut.problems).toEqual([
+      expect.objectContaining({
+        kind: 'missing',
+        seq: 500,
+        reason: expect.stringContaining('records 481..500 are missing'),
+      }),
+    ])
+    const fake = signCheckpoint(
+      { privateKey: stranger.privateKey, keyId: 'x' },
+      rewriteTail(records, 401)[499],
+      '2025-03-01T20:11:00.000Z',
+    )
     const r = verifyCheckpoints(rewriteTail(records, 401), [fake], operator.publicKey)
     expect(r.ok).toBe(false)
     expect(r.problems.map((p) => p.kind)).toEqual(['bad-signature'])

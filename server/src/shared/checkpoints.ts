@@ -35,9 +35,15 @@ export function checkpointMessage(seq: number, hash: string, at: string): Buffer
 }
 
 /** Signs the journal head `{ seq, hash }` at time `at`. */
-export function signCheckpoint(signer: { privateKey: KeyObject; keyId: string }, head: { seq: number; hash: string }, at: string): Checkpoint {
-  if (!Number.isSafeInteger(head.seq) || head.seq < 1 || !HEX64.test(head.hash)) throw new RangeError('a checkpoint needs a record seq and its 64-hex hash')
-  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) throw new RangeError(`bad checkpoint time ${JSON.stringify(at)}`)
+export function signCheckpoint(
+  signer: { privateKey: KeyObject; keyId: string },
+  head: { seq: number; hash: string },
+  at: string,
+): Checkpoint {
+  if (!Number.isSafeInteger(head.seq) || head.seq < 1 || !HEX64.test(head.hash))
+    throw new RangeError('a checkpoint needs a record seq and its 64-hex hash')
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at)))
+    throw new RangeError(`bad checkpoint time ${JSON.stringify(at)}`)
   const signature = sign(null, checkpointMessage(head.seq, head.hash, at), signer.privateKey).toString('base64url')
   return { version: CHECKPOINT_VERSION, seq: head.seq, hash: head.hash, at, keyId: signer.keyId, signature }
 }
@@ -45,7 +51,14 @@ export function signCheckpoint(signer: { privateKey: KeyObject; keyId: string },
 /** True when `cp` is well formed and signed by `publicKey` (a KeyObject or SPKI PEM). Never throws. */
 export function verifyCheckpointSignature(cp: Checkpoint, publicKey: KeyObject | string): boolean {
   try {
-    if (cp.version !== CHECKPOINT_VERSION || !Number.isSafeInteger(cp.seq) || cp.seq < 1 || !HEX64.test(cp.hash) || typeof cp.at !== 'string') return false
+    if (
+      cp.version !== CHECKPOINT_VERSION ||
+      !Number.isSafeInteger(cp.seq) ||
+      cp.seq < 1 ||
+      !HEX64.test(cp.hash) ||
+      typeof cp.at !== 'string'
+    )
+      return false
     const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey
     return verify(null, checkpointMessage(cp.seq, cp.hash, cp.at), key, Buffer.from(cp.signature, 'base64url'))
   } catch {
@@ -61,13 +74,16 @@ export function parseCheckpoints(text: string): Checkpoint[] {
   try {
     return [JSON.parse(t) as Checkpoint]
   } catch {
-    return t.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
-      try {
-        return JSON.parse(l) as Checkpoint
-      } catch {
-        throw new SyntaxError(`checkpoint file line ${i + 1} is not JSON`)
-      }
-    })
+    return t
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l, i) => {
+        try {
+          return JSON.parse(l) as Checkpoint
+        } catch {
+          throw new SyntaxError(`checkpoint file line ${i + 1} is not JSON`)
+        }
+      })
   }
 }
 
@@ -95,12 +111,21 @@ export interface CheckpointReport {
  * under `publicKey`, and that record `seq` still has the checkpointed hash. For a mismatch, `from` is one past the
  * last checkpoint that still matched: the rewritten records lie between the two.
  */
-export function verifyCheckpoints(records: Iterable<JournalRecord>, checkpoints: readonly Checkpoint[], publicKey: KeyObject | string): CheckpointReport {
+export function verifyCheckpoints(
+  records: Iterable<JournalRecord>,
+  checkpoints: readonly Checkpoint[],
+  publicKey: KeyObject | string,
+): CheckpointReport {
   const problems: CheckpointProblem[] = []
   const trusted = new Map<number, Checkpoint[]>()
   for (const cp of checkpoints) {
     if (!verifyCheckpointSignature(cp, publicKey)) {
-      problems.push({ seq: Number(cp?.seq), at: String(cp?.at), kind: 'bad-signature', reason: `checkpoint of record ${String(cp?.seq)} at ${String(cp?.at)} is not signed by this operator key (key ${String(cp?.keyId)}); it proves nothing` })
+      problems.push({
+        seq: Number(cp?.seq),
+        at: String(cp?.at),
+        kind: 'bad-signature',
+        reason: `checkpoint of record ${String(cp?.seq)} at ${String(cp?.at)} is not signed by this operator key (key ${String(cp?.keyId)}); it proves nothing`,
+      })
       continue
     }
     trusted.set(cp.seq, [...(trusted.get(cp.seq) ?? []), cp])
@@ -119,7 +144,12 @@ export function verifyCheckpoints(records: Iterable<JournalRecord>, checkpoints:
         matched++
         matchedSeqs.add(cp.seq)
       } else {
-        mismatches.push({ seq: cp.seq, at: cp.at, kind: 'mismatch', reason: `record ${cp.seq} has hash ${record.hash}, but the checkpoint signed at ${cp.at} holds ${cp.hash}` })
+        mismatches.push({
+          seq: cp.seq,
+          at: cp.at,
+          kind: 'mismatch',
+          reason: `record ${cp.seq} has hash ${record.hash}, but the checkpoint signed at ${cp.at} holds ${cp.hash}`,
+        })
       }
     }
   }
@@ -129,7 +159,14 @@ export function verifyCheckpoints(records: Iterable<JournalRecord>, checkpoints:
     problems.push({ ...m, from, reason: `${m.reason}: records ${from}..${m.seq} were changed after the checkpoint` })
   }
   for (const [seq, cps] of trusted) {
-    if (seq > lastSeq) for (const cp of cps) problems.push({ seq, at: cp.at, kind: 'missing', reason: `the journal ends at record ${lastSeq}, but a checkpoint signed at ${cp.at} covers record ${seq}: records ${lastSeq + 1}..${seq} are missing` })
+    if (seq > lastSeq)
+      for (const cp of cps)
+        problems.push({
+          seq,
+          at: cp.at,
+          kind: 'missing',
+          reason: `the journal ends at record ${lastSeq}, but a checkpoint signed at ${cp.at} covers record ${seq}: records ${lastSeq + 1}..${seq} are missing`,
+        })
   }
   problems.sort((a, b) => a.seq - b.seq)
   const chainResult = chain.result()

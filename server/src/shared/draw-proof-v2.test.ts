@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest'
 import { DomainError } from './errors.ts'
 import { buildDrawProof } from './draw-proof.ts'
 import { QUICKNET, QUICKNET_KEY, createDemoBeacon, demoSecretKeyFrom, roundTime } from './beacon.ts'
-import { buildDrawProofV2, drawKeyV2, drawOrderV2, isoOfUnixSeconds, luckyKeyV2, luckyNumbersV2, unixSecondsOf, verifyProof, type DrawInputV2, type DrawProofV2 } from './draw-proof-v2.ts'
+import {
+  buildDrawProofV2,
+  drawKeyV2,
+  drawOrderV2,
+  isoOfUnixSeconds,
+  luckyKeyV2,
+  luckyNumbersV2,
+  unixSecondsOf,
+  verifyProof,
+  type DrawInputV2,
+  type DrawProofV2,
+} from './draw-proof-v2.ts'
 
 const VECTOR = {
   round: 657413,
@@ -16,12 +27,34 @@ const seed = Buffer.from('11'.repeat(16) + '22'.repeat(16), 'hex')
 const serials = ['B-0003', 'B-0001', 'B-0002']
 
 function input(over: Partial<DrawInputV2> = {}): DrawInputV2 {
-  return { seed, gameId: 'g-7', serials, closedAt: CLOSED_AT, beaconKey: QUICKNET_KEY, beacon: VECTOR, ballCount: 90, ...over }
+  return {
+    seed,
+    gameId: 'g-7',
+    serials,
+    closedAt: CLOSED_AT,
+    beaconKey: QUICKNET_KEY,
+    beacon: VECTOR,
+    ballCount: 90,
+    ...over,
+  }
 }
 
 /** Straight from DESIGN.md, sharing no code with the module: byte-built message, BigInt rejection sampling. */
-function referenceOrder(seedHex: string, gameId: string, digest: string, round: number, x: string, n: number): number[] {
-  const msg = Buffer.concat([Buffer.from('bolillo-draw-v2|'), Buffer.from(gameId), Buffer.from('|' + digest + '|'), Buffer.from(String(round)), Buffer.from('|' + x)])
+function referenceOrder(
+  seedHex: string,
+  gameId: string,
+  digest: string,
+  round: number,
+  x: string,
+  n: number,
+): number[] {
+  const msg = Buffer.concat([
+    Buffer.from('bolillo-draw-v2|'),
+    Buffer.from(gameId),
+    Buffer.from('|' + digest + '|'),
+    Buffer.from(String(round)),
+    Buffer.from('|' + x),
+  ])
   const k = createHmac('sha256', Buffer.from(seedHex, 'hex')).update(msg).digest()
   let block = 0
   let buf: number[] = []
@@ -61,13 +94,24 @@ describe('bolillo-draw-v2 with drand quicknet', () => {
   it('matches an independent implementation of the contract', () => {
     const digest = createHash('sha256').update('B-0001\nB-0002\nB-0003').digest('hex')
     expect(proof.salesDigest).toBe(digest)
-    expect(proof.balls).toEqual(referenceOrder(proof.seed, 'g-7', digest, VECTOR.round, VECTOR.randomness, 90).slice(0, 40))
+    expect(proof.balls).toEqual(
+      referenceOrder(proof.seed, 'g-7', digest, VECTOR.round, VECTOR.randomness, 90).slice(0, 40),
+    )
   })
 
   it('differs from the v1 draw and from the lucky key with the same inputs', () => {
-    const v1 = buildDrawProof({ seed, gameId: 'g-7', serials, externalEntropy: VECTOR.randomness, ballCount: 90, calledCount: 40 })
+    const v1 = buildDrawProof({
+      seed,
+      gameId: 'g-7',
+      serials,
+      externalEntropy: VECTOR.randomness,
+      ballCount: 90,
+      calledCount: 40,
+    })
     expect(v1.balls).not.toEqual(proof.balls)
-    expect(luckyKeyV2(seed, 'g-7', proof.salesDigest, VECTOR.round, VECTOR.randomness)).not.toEqual(drawKeyV2(seed, 'g-7', proof.salesDigest, VECTOR.round, VECTOR.randomness))
+    expect(luckyKeyV2(seed, 'g-7', proof.salesDigest, VECTOR.round, VECTOR.randomness)).not.toEqual(
+      drawKeyV2(seed, 'g-7', proof.salesDigest, VECTOR.round, VECTOR.randomness),
+    )
     expect(luckyNumbersV2(seed, 'g-7', proof.salesDigest, VECTOR, 90, 3)).toHaveLength(3)
   })
 
@@ -78,9 +122,12 @@ describe('bolillo-draw-v2 with drand quicknet', () => {
   })
 
   it('refuses to draw from an unverified or inconsistent beacon value', () => {
-    const badSig = VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
+    const badSig =
+      VECTOR.signature.slice(0, 10) + (VECTOR.signature[10] === 'a' ? 'b' : 'a') + VECTOR.signature.slice(11)
     expect(() => drawOrderV2(input({ beacon: { ...VECTOR, signature: badSig } }))).toThrow(DomainError)
-    expect(() => drawOrderV2(input({ beacon: { ...VECTOR, randomness: '0'.repeat(64) } }))).toThrow(/SHA-256 of its signature/)
+    expect(() => drawOrderV2(input({ beacon: { ...VECTOR, randomness: '0'.repeat(64) } }))).toThrow(
+      /SHA-256 of its signature/,
+    )
   })
 
   const tamper = (f: (p: DrawProofV2) => void): string[] => {
@@ -93,21 +140,68 @@ describe('bolillo-draw-v2 with drand quicknet', () => {
   }
 
   it('names what was tampered with', () => {
-    expect(tamper((p) => { p.seed = '33'.repeat(32) })).toContain('commitment')
-    expect(tamper((p) => { p.closedAt = isoOfUnixSeconds(CLOSED_AT + 3) })).toEqual(['beacon.round'])
-    expect(tamper((p) => { p.beacon.signature = p.beacon.signature.replace(/^b7/, 'b6') })).toContain('beacon.signature')
-    expect(tamper((p) => { p.beacon.randomness = 'ff' + p.beacon.randomness.slice(2) })).toEqual(['beacon.randomness'])
-    expect(tamper((p) => { p.beacon.chainHash = '00'.repeat(32) })).toEqual(['beacon.chainHash'])
-    expect(tamper((p) => { p.beacon.round += 1; p.closedAt = isoOfUnixSeconds(CLOSED_AT + 3) })).toEqual(['beacon.signature'])
-    expect(tamper((p) => { [p.balls[3], p.balls[4]] = [p.balls[4], p.balls[3]] })).toEqual(['balls', 'balls'])
-    expect(tamper((p) => { p.soldSerials = ['B-0001', 'B-0002'] })).toEqual(['salesDigest'])
-    expect(tamper((p) => { p.gameId = 'g-8' })).toEqual(['balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls'])
+    expect(
+      tamper((p) => {
+        p.seed = '33'.repeat(32)
+      }),
+    ).toContain('commitment')
+    expect(
+      tamper((p) => {
+        p.closedAt = isoOfUnixSeconds(CLOSED_AT + 3)
+      }),
+    ).toEqual(['beacon.round'])
+    expect(
+      tamper((p) => {
+        p.beacon.signature = p.beacon.signature.replace(/^b7/, 'b6')
+      }),
+    ).toContain('beacon.signature')
+    expect(
+      tamper((p) => {
+        p.beacon.randomness = 'ff' + p.beacon.randomness.slice(2)
+      }),
+    ).toEqual(['beacon.randomness'])
+    expect(
+      tamper((p) => {
+        p.beacon.chainHash = '00'.repeat(32)
+      }),
+    ).toEqual(['beacon.chainHash'])
+    expect(
+      tamper((p) => {
+        p.beacon.round += 1
+        p.closedAt = isoOfUnixSeconds(CLOSED_AT + 3)
+      }),
+    ).toEqual(['beacon.signature'])
+    expect(
+      tamper((p) => {
+        ;[p.balls[3], p.balls[4]] = [p.balls[4], p.balls[3]]
+      }),
+    ).toEqual(['balls', 'balls'])
+    expect(
+      tamper((p) => {
+        p.soldSerials = ['B-0001', 'B-0002']
+      }),
+    ).toEqual(['salesDigest'])
+    expect(
+      tamper((p) => {
+        p.gameId = 'g-8'
+      }),
+    ).toEqual(['balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls', 'balls'])
   })
 
   it('does not accept a quicknet signature passed off as a demo one, or vice versa', () => {
     const demo = createDemoBeacon(demoSecretKeyFrom(new Uint8Array(48).fill(3)))
-    expect(tamper((p) => { p.beacon.scheme = 'demo'; p.beacon.publicKey = demo.key.publicKey; p.beacon.chainHash = demo.key.chainHash })).toEqual(['beacon.signature'])
-    expect(tamper((p) => { p.beacon.publicKey = demo.key.publicKey })).toEqual(['beacon.publicKey'])
+    expect(
+      tamper((p) => {
+        p.beacon.scheme = 'demo'
+        p.beacon.publicKey = demo.key.publicKey
+        p.beacon.chainHash = demo.key.chainHash
+      }),
+    ).toEqual(['beacon.signature'])
+    expect(
+      tamper((p) => {
+        p.beacon.publicKey = demo.key.publicKey
+      }),
+    ).toEqual(['beacon.publicKey'])
   })
 })
 
@@ -115,7 +209,10 @@ describe('bolillo-draw-v2 with the demo beacon', () => {
   const demo = createDemoBeacon(demoSecretKeyFrom(new Uint8Array(48).fill(5)))
   const closedAt = 1_750_000_000
   const round = Math.floor((closedAt - 1692803367) / 3) + 3
-  const proof = buildDrawProofV2({ ...input({ closedAt, beaconKey: demo.key, beacon: demo.sign(round) }), calledCount: 90 })
+  const proof = buildDrawProofV2({
+    ...input({ closedAt, beaconKey: demo.key, beacon: demo.sign(round) }),
+    calledCount: 90,
+  })
 
   it('verifies, and says plainly that it is a demo beacon', () => {
     expect(proof.beacon).toMatchObject({ scheme: 'demo', publicKey: demo.key.publicKey, round })
@@ -131,14 +228,24 @@ describe('bolillo-draw-v2 with the demo beacon', () => {
 
   it('fails when the demo key in the proof is swapped for another', () => {
     const other = createDemoBeacon(demoSecretKeyFrom(new Uint8Array(48).fill(6)))
-    const r = verifyProof({ ...proof, beacon: { ...proof.beacon, publicKey: other.key.publicKey, chainHash: other.key.chainHash } })
+    const r = verifyProof({
+      ...proof,
+      beacon: { ...proof.beacon, publicKey: other.key.publicKey, chainHash: other.key.chainHash },
+    })
     expect(r.errors.map((e) => e.code)).toEqual(['beacon.signature'])
   })
 })
 
 describe('verifyProof and v1', () => {
   it('still verifies v1 proofs, with a notice that staff supplied the entropy', () => {
-    const v1 = buildDrawProof({ seed, gameId: 'g-1', serials, externalEntropy: 'dice 3 5 1', ballCount: 75, calledCount: 20 })
+    const v1 = buildDrawProof({
+      seed,
+      gameId: 'g-1',
+      serials,
+      externalEntropy: 'dice 3 5 1',
+      ballCount: 75,
+      calledCount: 20,
+    })
     const r = verifyProof(v1)
     expect(r).toMatchObject({ ok: true, version: 'bolillo-draw-v1', beacon: null, demoBeacon: false })
     expect(r.notices.map((n) => n.code)).toEqual(['v1-entropy'])

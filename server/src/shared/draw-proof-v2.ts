@@ -74,22 +74,49 @@ export function isoOfUnixSeconds(t: number): string {
 }
 
 /** `K` of a v2 draw. `randomness` is `X`, 64 lowercase hex. */
-export function drawKeyV2(seed: Uint8Array, gameId: string, salesDigest: string, round: number, randomness: string): Buffer {
+export function drawKeyV2(
+  seed: Uint8Array,
+  gameId: string,
+  salesDigest: string,
+  round: number,
+  randomness: string,
+): Buffer {
   return keyV2(DRAW_PROOF_V2, seed, gameId, salesDigest, round, randomness)
 }
 
 /** `KL` of a v2 lucky-ball draw (its own seed, prefix "bolillo-lucky-v2|"). */
-export function luckyKeyV2(seed: Uint8Array, gameId: string, salesDigest: string, round: number, randomness: string): Buffer {
+export function luckyKeyV2(
+  seed: Uint8Array,
+  gameId: string,
+  salesDigest: string,
+  round: number,
+  randomness: string,
+): Buffer {
   return keyV2(LUCKY_V2, seed, gameId, salesDigest, round, randomness)
 }
 
 /** The first `count` values of the shuffle of 1..ballCount under {@link luckyKeyV2}. */
-export function luckyNumbersV2(seed: Uint8Array, gameId: string, salesDigest: string, beacon: BeaconRound, ballCount: number, count: number): number[] {
-  if (!Number.isInteger(count) || count < 1 || count > ballCount) throw invalid(`cannot draw ${count} lucky numbers out of ${ballCount}`)
+export function luckyNumbersV2(
+  seed: Uint8Array,
+  gameId: string,
+  salesDigest: string,
+  beacon: BeaconRound,
+  ballCount: number,
+  count: number,
+): number[] {
+  if (!Number.isInteger(count) || count < 1 || count > ballCount)
+    throw invalid(`cannot draw ${count} lucky numbers out of ${ballCount}`)
   return shuffleOrder(luckyKeyV2(seed, gameId, salesDigest, beacon.round, beacon.randomness), ballCount).slice(0, count)
 }
 
-function keyV2(prefix: string, seed: Uint8Array, gameId: string, salesDigest: string, round: number, randomness: string): Buffer {
+function keyV2(
+  prefix: string,
+  seed: Uint8Array,
+  gameId: string,
+  salesDigest: string,
+  round: number,
+  randomness: string,
+): Buffer {
   if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES) throw invalid(`seed must be ${SEED_BYTES} bytes`)
   if (typeof gameId !== 'string' || gameId.length === 0 || gameId.includes('|') || LONE_SURROGATE.test(gameId)) {
     throw invalid(`gameId must be a non-empty string without "|", got ${JSON.stringify(gameId)}`)
@@ -120,12 +147,19 @@ export interface DrawInputV2 {
  *
  * @throws DomainError VALIDATION_FAILED on a wrong round, a refused signature or bad inputs.
  */
-export function drawOrderV2(input: DrawInputV2): { commitment: string; salesDigest: string; round: number; order: number[] } {
+export function drawOrderV2(input: DrawInputV2): {
+  commitment: string
+  salesDigest: string
+  round: number
+  order: number[]
+} {
   const round = drawRoundFor(input.closedAt)
-  if (input.beacon.round !== round) throw invalid(`the draw needs beacon round ${round} (close at ${input.closedAt}), got ${input.beacon.round}`)
+  if (input.beacon.round !== round)
+    throw invalid(`the draw needs beacon round ${round} (close at ${input.closedAt}), got ${input.beacon.round}`)
   const check = verifyBeaconSignature(input.beaconKey, input.beacon.round, input.beacon.signature)
   if (!check.ok) throw new DomainError('INVALID_SIGNATURE', `beacon round ${round} refused: ${check.reason}`)
-  if (check.round.randomness !== input.beacon.randomness) throw invalid('beacon randomness is not SHA-256 of its signature')
+  if (check.round.randomness !== input.beacon.randomness)
+    throw invalid('beacon randomness is not SHA-256 of its signature')
   const commitment = commitmentOf(input.seed)
   const digest = digestOf(input.serials)
   const key = drawKeyV2(input.seed, input.gameId, digest, round, check.round.randomness)
@@ -138,7 +172,13 @@ export function buildDrawProofV2(input: DrawInputV2 & { calledCount: number; inc
   if (!Number.isInteger(input.calledCount) || input.calledCount < 0 || input.calledCount > order.length) {
     throw invalid(`calledCount must be an integer in 0..${order.length}, got ${input.calledCount}`)
   }
-  const beacon: ProofBeacon = { scheme: input.beaconKey.scheme, chainHash: input.beaconKey.chainHash, round: input.beacon.round, signature: input.beacon.signature, randomness: input.beacon.randomness }
+  const beacon: ProofBeacon = {
+    scheme: input.beaconKey.scheme,
+    chainHash: input.beaconKey.chainHash,
+    round: input.beacon.round,
+    signature: input.beacon.signature,
+    randomness: input.beacon.randomness,
+  }
   if (input.beaconKey.scheme === 'demo') beacon.publicKey = input.beaconKey.publicKey
   const proof: DrawProofV2 = {
     version: DRAW_PROOF_V2,
@@ -192,13 +232,28 @@ export function verifyProof(proof: unknown): ProofVerification {
   if (p.version === DRAW_PROOF_V1) {
     const v1 = verifyDrawProofV1(proof)
     const errors = v1.errors.map((en) => reason('v1', `prueba bolillo-draw-v1 no válida: ${en}`, en))
-    const notices = [reason('v1-entropy', 'prueba v1: la entropía externa la aportó el personal al cerrar la venta, no una baliza pública',
-      'v1 proof: the external entropy was supplied by staff at close of sales, not by a public beacon')]
+    const notices = [
+      reason(
+        'v1-entropy',
+        'prueba v1: la entropía externa la aportó el personal al cerrar la venta, no una baliza pública',
+        'v1 proof: the external entropy was supplied by staff at close of sales, not by a public beacon',
+      ),
+    ]
     return result(DRAW_PROOF_V1, null, errors, notices)
   }
   if (p.version !== DRAW_PROOF_V2) {
-    return result(null, null, [reason('version', `versión desconocida ${describe(p.version)}; se esperaba ${DRAW_PROOF_V1} o ${DRAW_PROOF_V2}`,
-      `unknown version ${describe(p.version)}; expected ${DRAW_PROOF_V1} or ${DRAW_PROOF_V2}`)], [])
+    return result(
+      null,
+      null,
+      [
+        reason(
+          'version',
+          `versión desconocida ${describe(p.version)}; se esperaba ${DRAW_PROOF_V1} o ${DRAW_PROOF_V2}`,
+          `unknown version ${describe(p.version)}; expected ${DRAW_PROOF_V1} or ${DRAW_PROOF_V2}`,
+        ),
+      ],
+      [],
+    )
   }
   return verifyV2(p)
 }
@@ -208,40 +263,93 @@ function verifyV2(p: Record<string, unknown>): ProofVerification {
   const notices: Reason[] = []
   const bad = (code: string, es: string, en: string) => errors.push(reason(code, es, en))
 
-  const gameIdOk = typeof p.gameId === 'string' && p.gameId.length > 0 && !p.gameId.includes('|') && !LONE_SURROGATE.test(p.gameId)
-  if (!gameIdOk) bad('gameId', `gameId debe ser texto no vacío sin "|", es ${describe(p.gameId)}`, `gameId must be a non-empty string without "|", got ${describe(p.gameId)}`)
+  const gameIdOk =
+    typeof p.gameId === 'string' && p.gameId.length > 0 && !p.gameId.includes('|') && !LONE_SURROGATE.test(p.gameId)
+  if (!gameIdOk)
+    bad(
+      'gameId',
+      `gameId debe ser texto no vacío sin "|", es ${describe(p.gameId)}`,
+      `gameId must be a non-empty string without "|", got ${describe(p.gameId)}`,
+    )
   const seedOk = isHex64(p.seed)
-  if (!seedOk) bad('seed', 'seed debe tener 64 caracteres hexadecimales en minúscula', 'seed must be 64 lowercase hex characters')
+  if (!seedOk)
+    bad('seed', 'seed debe tener 64 caracteres hexadecimales en minúscula', 'seed must be 64 lowercase hex characters')
   const commitmentOk = isHex64(p.commitment)
-  if (!commitmentOk) bad('commitment', 'commitment debe tener 64 caracteres hexadecimales en minúscula', 'commitment must be 64 lowercase hex characters')
+  if (!commitmentOk)
+    bad(
+      'commitment',
+      'commitment debe tener 64 caracteres hexadecimales en minúscula',
+      'commitment must be 64 lowercase hex characters',
+    )
   const digestOk = isHex64(p.salesDigest)
-  if (!digestOk) bad('salesDigest', 'salesDigest debe tener 64 caracteres hexadecimales en minúscula', 'salesDigest must be 64 lowercase hex characters')
-  const ballCountOk = Number.isInteger(p.ballCount) && (p.ballCount as number) >= 1 && (p.ballCount as number) <= MAX_DRAW_SIZE
-  if (!ballCountOk) bad('ballCount', `ballCount debe ser un entero en 1..${MAX_DRAW_SIZE}`, `ballCount must be an integer in 1..${MAX_DRAW_SIZE}, got ${describe(p.ballCount)}`)
-  const ballsOk = Array.isArray(p.balls) && p.balls.every((b) => Number.isInteger(b)) && (!ballCountOk || p.balls.length <= (p.ballCount as number))
-  if (!ballsOk) bad('balls', 'balls debe ser una lista de enteros no más larga que ballCount', 'balls must be an array of integers no longer than ballCount')
+  if (!digestOk)
+    bad(
+      'salesDigest',
+      'salesDigest debe tener 64 caracteres hexadecimales en minúscula',
+      'salesDigest must be 64 lowercase hex characters',
+    )
+  const ballCountOk =
+    Number.isInteger(p.ballCount) && (p.ballCount as number) >= 1 && (p.ballCount as number) <= MAX_DRAW_SIZE
+  if (!ballCountOk)
+    bad(
+      'ballCount',
+      `ballCount debe ser un entero en 1..${MAX_DRAW_SIZE}`,
+      `ballCount must be an integer in 1..${MAX_DRAW_SIZE}, got ${describe(p.ballCount)}`,
+    )
+  const ballsOk =
+    Array.isArray(p.balls) &&
+    p.balls.every((b) => Number.isInteger(b)) &&
+    (!ballCountOk || p.balls.length <= (p.ballCount as number))
+  if (!ballsOk)
+    bad(
+      'balls',
+      'balls debe ser una lista de enteros no más larga que ballCount',
+      'balls must be an array of integers no longer than ballCount',
+    )
 
   let closedAt: number | null = null
   try {
     closedAt = unixSecondsOf(p.closedAt as string)
   } catch {
-    bad('closedAt', `closedAt debe ser una hora ISO 8601 en UTC terminada en "Z", es ${describe(p.closedAt)}`, `closedAt must be an ISO 8601 UTC time ending in "Z", got ${describe(p.closedAt)}`)
+    bad(
+      'closedAt',
+      `closedAt debe ser una hora ISO 8601 en UTC terminada en "Z", es ${describe(p.closedAt)}`,
+      `closedAt must be an ISO 8601 UTC time ending in "Z", got ${describe(p.closedAt)}`,
+    )
   }
 
   if (seedOk && commitmentOk) {
     const actual = commitmentOf(Buffer.from(p.seed as string, 'hex'))
-    if (actual !== p.commitment) bad('commitment', `el compromiso publicado no es SHA-256(seed) = ${actual}: la semilla no es la comprometida`, `commitment does not match SHA-256(seed) = ${actual}: the seed is not the committed one`)
+    if (actual !== p.commitment)
+      bad(
+        'commitment',
+        `el compromiso publicado no es SHA-256(seed) = ${actual}: la semilla no es la comprometida`,
+        `commitment does not match SHA-256(seed) = ${actual}: the seed is not the committed one`,
+      )
   }
 
   if (p.soldSerials !== undefined) {
     if (!Array.isArray(p.soldSerials) || !p.soldSerials.every((s) => typeof s === 'string')) {
-      bad('soldSerials', 'soldSerials debe ser una lista de textos', 'soldSerials must be an array of strings when present')
+      bad(
+        'soldSerials',
+        'soldSerials debe ser una lista de textos',
+        'soldSerials must be an array of strings when present',
+      )
     } else {
       try {
         const actual = digestOf(p.soldSerials as string[])
-        if (digestOk && actual !== p.salesDigest) bad('salesDigest', `salesDigest no corresponde a los ${p.soldSerials.length} cartones vendidos (dan ${actual})`, `salesDigest does not match the ${p.soldSerials.length} soldSerials, which give ${actual}`)
+        if (digestOk && actual !== p.salesDigest)
+          bad(
+            'salesDigest',
+            `salesDigest no corresponde a los ${p.soldSerials.length} cartones vendidos (dan ${actual})`,
+            `salesDigest does not match the ${p.soldSerials.length} soldSerials, which give ${actual}`,
+          )
       } catch (e) {
-        bad('soldSerials', `soldSerials no es una lista de ventas válida: ${(e as Error).message}`, `soldSerials are not a valid sale list: ${(e as Error).message}`)
+        bad(
+          'soldSerials',
+          `soldSerials no es una lista de ventas válida: ${(e as Error).message}`,
+          `soldSerials are not a valid sale list: ${(e as Error).message}`,
+        )
       }
     }
   }
@@ -257,47 +365,94 @@ function verifyV2(p: Record<string, unknown>): ProofVerification {
     const scheme = b.scheme
     const round = b.round
     const roundOk = Number.isSafeInteger(round) && (round as number) >= 1
-    if (!roundOk) bad('beacon.round', 'beacon.round debe ser un entero positivo', `beacon.round must be a positive integer, got ${describe(round)}`)
+    if (!roundOk)
+      bad(
+        'beacon.round',
+        'beacon.round debe ser un entero positivo',
+        `beacon.round must be a positive integer, got ${describe(round)}`,
+      )
     let key: BeaconKey | null = null
     if (scheme === 'drand-quicknet') {
-      if (b.chainHash !== QUICKNET.chainHash) bad('beacon.chainHash', `beacon.chainHash no es la cadena quicknet de drand (${QUICKNET.chainHash})`, `beacon.chainHash is not drand quicknet's (${QUICKNET.chainHash})`)
-      if (b.publicKey !== undefined && b.publicKey !== QUICKNET.publicKey) bad('beacon.publicKey', 'beacon.publicKey no es la clave pública de quicknet', 'beacon.publicKey is not the quicknet public key')
+      if (b.chainHash !== QUICKNET.chainHash)
+        bad(
+          'beacon.chainHash',
+          `beacon.chainHash no es la cadena quicknet de drand (${QUICKNET.chainHash})`,
+          `beacon.chainHash is not drand quicknet's (${QUICKNET.chainHash})`,
+        )
+      if (b.publicKey !== undefined && b.publicKey !== QUICKNET.publicKey)
+        bad(
+          'beacon.publicKey',
+          'beacon.publicKey no es la clave pública de quicknet',
+          'beacon.publicKey is not the quicknet public key',
+        )
       key = QUICKNET_KEY
     } else if (scheme === 'demo') {
       demo = true
       if (typeof b.publicKey !== 'string') {
-        bad('beacon.publicKey', 'una baliza de demostración debe incluir su clave pública', 'a demo beacon must carry its public key')
+        bad(
+          'beacon.publicKey',
+          'una baliza de demostración debe incluir su clave pública',
+          'a demo beacon must carry its public key',
+        )
       } else {
-        if (b.chainHash !== demoChainHash(b.publicKey)) bad('beacon.chainHash', 'beacon.chainHash no corresponde a la clave de la baliza de demostración', 'beacon.chainHash does not match the demo beacon key')
+        if (b.chainHash !== demoChainHash(b.publicKey))
+          bad(
+            'beacon.chainHash',
+            'beacon.chainHash no corresponde a la clave de la baliza de demostración',
+            'beacon.chainHash does not match the demo beacon key',
+          )
         key = { scheme: 'demo', chainHash: demoChainHash(b.publicKey), publicKey: b.publicKey }
       }
-      notices.push(reason('demo-beacon',
-        'BALIZA DE DEMOSTRACIÓN: la aleatoriedad viene de una clave local del servidor, no de una baliza pública; este sorteo no es un sorteo público verificable',
-        'DEMO BEACON: the randomness comes from a local key of the server, not from a public beacon; this is not a publicly verifiable draw'))
+      notices.push(
+        reason(
+          'demo-beacon',
+          'BALIZA DE DEMOSTRACIÓN: la aleatoriedad viene de una clave local del servidor, no de una baliza pública; este sorteo no es un sorteo público verificable',
+          'DEMO BEACON: the randomness comes from a local key of the server, not from a public beacon; this is not a publicly verifiable draw',
+        ),
+      )
     } else {
-      bad('beacon.scheme', `beacon.scheme debe ser "drand-quicknet" o "demo", es ${describe(scheme)}`, `beacon.scheme must be "drand-quicknet" or "demo", got ${describe(scheme)}`)
+      bad(
+        'beacon.scheme',
+        `beacon.scheme debe ser "drand-quicknet" o "demo", es ${describe(scheme)}`,
+        `beacon.scheme must be "drand-quicknet" or "demo", got ${describe(scheme)}`,
+      )
     }
-    if (scheme === 'drand-quicknet' || scheme === 'demo') beaconInfo = { scheme, round: round as number, publicRandomness: scheme === 'drand-quicknet' }
+    if (scheme === 'drand-quicknet' || scheme === 'demo')
+      beaconInfo = { scheme, round: round as number, publicRandomness: scheme === 'drand-quicknet' }
 
     if (roundOk && closedAt !== null) {
       let expected: number | null = null
       try {
         expected = drawRoundFor(closedAt)
       } catch {
-        bad('closedAt', 'closedAt es anterior al inicio de la cadena quicknet', 'closedAt is before the quicknet genesis')
+        bad(
+          'closedAt',
+          'closedAt es anterior al inicio de la cadena quicknet',
+          'closedAt is before the quicknet genesis',
+        )
       }
       if (expected !== null && expected !== round) {
-        bad('beacon.round', `la ronda ${round as number} no es la que corresponde al cierre de ventas ${p.closedAt as string}: debía ser la ${expected}`,
-          `round ${round as number} does not follow from closedAt ${p.closedAt as string}: it must be ${expected}`)
+        bad(
+          'beacon.round',
+          `la ronda ${round as number} no es la que corresponde al cierre de ventas ${p.closedAt as string}: debía ser la ${expected}`,
+          `round ${round as number} does not follow from closedAt ${p.closedAt as string}: it must be ${expected}`,
+        )
       }
     }
     if (key && roundOk) {
       const check = verifyBeaconSignature(key, round as number, b.signature as string)
       if (!check.ok) {
-        bad('beacon.signature', `la firma BLS de la ronda ${round as number} no es válida (${demo ? 'clave de demostración' : 'clave pública de quicknet'}): ${check.reason}`,
-          `the BLS signature of round ${round as number} is not valid (${demo ? 'demo key' : 'quicknet public key'}): ${check.reason}`)
+        bad(
+          'beacon.signature',
+          `la firma BLS de la ronda ${round as number} no es válida (${demo ? 'clave de demostración' : 'clave pública de quicknet'}): ${check.reason}`,
+          `the BLS signature of round ${round as number} is not valid (${demo ? 'demo key' : 'quicknet public key'}): ${check.reason}`,
+        )
       } else if (check.round.randomness !== b.randomness) {
-        bad('beacon.randomness', `beacon.randomness no es SHA-256 de la firma (${check.round.randomness})`, `beacon.randomness is not SHA-256 of the signature (${check.round.randomness})`)
+        bad(
+          'beacon.randomness',
+          `beacon.randomness no es SHA-256 de la firma (${check.round.randomness})`,
+          `beacon.randomness is not SHA-256 of the signature (${check.round.randomness})`,
+        )
       } else {
         randomnessOk = true
       }
@@ -305,22 +460,43 @@ function verifyV2(p: Record<string, unknown>): ProofVerification {
   }
 
   if (seedOk && gameIdOk && digestOk && ballCountOk && ballsOk && randomnessOk && b) {
-    const key = drawKeyV2(Buffer.from(p.seed as string, 'hex'), p.gameId as string, p.salesDigest as string, b.round as number, b.randomness as string)
+    const key = drawKeyV2(
+      Buffer.from(p.seed as string, 'hex'),
+      p.gameId as string,
+      p.salesDigest as string,
+      b.round as number,
+      b.randomness as string,
+    )
     const order = shuffleOrder(key, p.ballCount as number)
     const balls = p.balls as number[]
     let mismatches = 0
     for (let i = 0; i < balls.length; i++) {
       if (balls[i] === order[i]) continue
       mismatches++
-      if (mismatches <= MAX_BALL_ERRORS) bad('balls', `la bola nº ${i + 1} es ${balls[i]} pero la prueba da ${order[i]}`, `ball #${i + 1} is ${balls[i]} but the proof stream gives ${order[i]}`)
+      if (mismatches <= MAX_BALL_ERRORS)
+        bad(
+          'balls',
+          `la bola nº ${i + 1} es ${balls[i]} pero la prueba da ${order[i]}`,
+          `ball #${i + 1} is ${balls[i]} but the proof stream gives ${order[i]}`,
+        )
     }
-    if (mismatches > MAX_BALL_ERRORS) bad('balls', `... y ${mismatches - MAX_BALL_ERRORS} bolas más difieren`, `... and ${mismatches - MAX_BALL_ERRORS} more balls differ`)
+    if (mismatches > MAX_BALL_ERRORS)
+      bad(
+        'balls',
+        `... y ${mismatches - MAX_BALL_ERRORS} bolas más difieren`,
+        `... and ${mismatches - MAX_BALL_ERRORS} more balls differ`,
+      )
   }
 
   return { ...result(DRAW_PROOF_V2, beaconInfo, errors, notices), demoBeacon: demo }
 }
 
-function result(version: ProofVerification['version'], beacon: ProofVerification['beacon'], errors: Reason[], notices: Reason[]): ProofVerification {
+function result(
+  version: ProofVerification['version'],
+  beacon: ProofVerification['beacon'],
+  errors: Reason[],
+  notices: Reason[],
+): ProofVerification {
   return { ok: errors.length === 0, version, beacon, demoBeacon: beacon?.scheme === 'demo', errors, notices }
 }
 
@@ -344,11 +520,18 @@ export function formatProofVerification(r: ProofVerification, proof: unknown): s
   const balls = Array.isArray(p.balls) ? p.balls.length : 0
   const lines: string[] = []
   if (r.ok) {
-    const source = r.version === DRAW_PROOF_V2
-      ? r.demoBeacon ? `DEMO beacon round ${r.beacon?.round} (NOT public randomness)` : `drand quicknet round ${r.beacon?.round}, BLS signature verified`
-      : 'external entropy supplied at close of sales'
-    lines.push(`OK: the ${balls} balls of game ${String(p.gameId)} follow from the committed seed (${r.version}; ${source})`)
-    lines.push(`OK: las ${balls} bolas de la partida ${String(p.gameId)} salen de la semilla comprometida (${r.version})`)
+    const source =
+      r.version === DRAW_PROOF_V2
+        ? r.demoBeacon
+          ? `DEMO beacon round ${r.beacon?.round} (NOT public randomness)`
+          : `drand quicknet round ${r.beacon?.round}, BLS signature verified`
+        : 'external entropy supplied at close of sales'
+    lines.push(
+      `OK: the ${balls} balls of game ${String(p.gameId)} follow from the committed seed (${r.version}; ${source})`,
+    )
+    lines.push(
+      `OK: las ${balls} bolas de la partida ${String(p.gameId)} salen de la semilla comprometida (${r.version})`,
+    )
   } else {
     lines.push(`FAILED / NO VÁLIDA: ${r.version ?? 'unknown proof'}`)
     for (const e of r.errors) lines.push(`  - ${e.en}`, `    ${e.es}`)

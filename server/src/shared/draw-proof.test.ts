@@ -28,11 +28,14 @@ const reference = {
   digest(serials: string[]): string {
     const codePoints = (s: string) => Array.from(s, (c) => c.codePointAt(0)!)
     const sorted = [...serials].sort((a, b) => {
-      const x = codePoints(a), y = codePoints(b)
+      const x = codePoints(a),
+        y = codePoints(b)
       for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i]
       return x.length - y.length
     })
-    return createHash('sha256').update(Buffer.from(sorted.join('\n'))).digest('hex')
+    return createHash('sha256')
+      .update(Buffer.from(sorted.join('\n')))
+      .digest('hex')
   },
   key(seed: Uint8Array, gameId: string, digest: string, entropy: string): Buffer {
     const pieces = ['bolillo-draw-v1', gameId, digest, entropy].map((p) => Buffer.from(p, 'utf8'))
@@ -95,14 +98,21 @@ function sampleProof(overrides: Partial<Parameters<typeof buildDrawProof>[0]> = 
 describe('bolillo-draw-v1 against an independent implementation', () => {
   it('agrees on digest, key and full order for random inputs', () => {
     fc.assert(
-      fc.property(seedArb, gameIdArb, serialsArb, entropyArb, fc.integer({ min: 1, max: 120 }), (seed, gameId, serials, entropy, n) => {
-        const result = drawOrder({ seed, gameId, serials, externalEntropy: entropy, ballCount: n })
-        const digest = reference.digest(serials)
-        expect(result.salesDigest).toBe(digest)
-        expect(result.commitment).toBe(createHash('sha256').update(seed).digest('hex'))
-        expect(drawKey(seed, gameId, digest, entropy).equals(reference.key(seed, gameId, digest, entropy))).toBe(true)
-        expect(result.order).toEqual(reference.order(reference.key(seed, gameId, digest, entropy), n))
-      }),
+      fc.property(
+        seedArb,
+        gameIdArb,
+        serialsArb,
+        entropyArb,
+        fc.integer({ min: 1, max: 120 }),
+        (seed, gameId, serials, entropy, n) => {
+          const result = drawOrder({ seed, gameId, serials, externalEntropy: entropy, ballCount: n })
+          const digest = reference.digest(serials)
+          expect(result.salesDigest).toBe(digest)
+          expect(result.commitment).toBe(createHash('sha256').update(seed).digest('hex'))
+          expect(drawKey(seed, gameId, digest, entropy).equals(reference.key(seed, gameId, digest, entropy))).toBe(true)
+          expect(result.order).toEqual(reference.order(reference.key(seed, gameId, digest, entropy), n))
+        },
+      ),
       { numRuns: 200 },
     )
   })
@@ -123,9 +133,15 @@ describe('bolillo-draw-v1 against an independent implementation', () => {
     const key = Buffer.alloc(32, 7)
     const stream = new DrawStream(key)
     const values = Array.from({ length: 17 }, () => stream.nextUint32())
-    const block0 = createHmac('sha256', key).update(Buffer.from([0, 0, 0, 0])).digest()
-    const block1 = createHmac('sha256', key).update(Buffer.from([0, 0, 0, 1])).digest()
-    const block2 = createHmac('sha256', key).update(Buffer.from([0, 0, 0, 2])).digest()
+    const block0 = createHmac('sha256', key)
+      .update(Buffer.from([0, 0, 0, 0]))
+      .digest()
+    const block1 = createHmac('sha256', key)
+      .update(Buffer.from([0, 0, 0, 1]))
+      .digest()
+    const block2 = createHmac('sha256', key)
+      .update(Buffer.from([0, 0, 0, 2]))
+      .digest()
     expect(values[0]).toBe(block0.readUInt32BE(0))
     expect(values[7]).toBe(block0.readUInt32BE(28))
     expect(values[8]).toBe(block1.readUInt32BE(0))
@@ -237,17 +253,23 @@ describe('drawKey', () => {
 describe('draws among tickets and lotto', () => {
   it('maps value v to the v-th ticket in byte order', () => {
     fc.assert(
-      fc.property(seedArb, fc.uniqueArray(serialArb, { minLength: 1, maxLength: 30 }), fc.nat(), (seed, tickets, kRaw) => {
-        const k = kRaw % (tickets.length + 1)
-        const key = drawKey(seed, 'raffle-1', salesDigest(tickets), '')
-        const winners = pickFromSorted(tickets, key, k)
-        const sorted = sortByBytes(tickets)
-        const expected = reference.order(reference.key(seed, 'raffle-1', reference.digest(tickets), ''), tickets.length)
-          .slice(0, k)
-          .map((v) => sorted[v - 1])
-        expect(winners).toEqual(expected)
-        expect(new Set(winners).size).toBe(k)
-      }),
+      fc.property(
+        seedArb,
+        fc.uniqueArray(serialArb, { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        (seed, tickets, kRaw) => {
+          const k = kRaw % (tickets.length + 1)
+          const key = drawKey(seed, 'raffle-1', salesDigest(tickets), '')
+          const winners = pickFromSorted(tickets, key, k)
+          const sorted = sortByBytes(tickets)
+          const expected = reference
+            .order(reference.key(seed, 'raffle-1', reference.digest(tickets), ''), tickets.length)
+            .slice(0, k)
+            .map((v) => sorted[v - 1])
+          expect(winners).toEqual(expected)
+          expect(new Set(winners).size).toBe(k)
+        },
+      ),
       { numRuns: 100 },
     )
   })
@@ -269,15 +291,32 @@ describe('verifyDrawProof', () => {
     for (const calledCount of [0, 1, 40, 90]) {
       expect(verifyDrawProof(sampleProof({ calledCount }))).toEqual({ ok: true, errors: [] })
     }
-    expect(verifyDrawProof(JSON.parse(JSON.stringify(sampleProof({ includeSerials: false, entropySource: 'beacon' })))).ok).toBe(true)
+    expect(
+      verifyDrawProof(JSON.parse(JSON.stringify(sampleProof({ includeSerials: false, entropySource: 'beacon' })))).ok,
+    ).toBe(true)
   })
 
   it('accepts proofs built from random inputs', () => {
     fc.assert(
-      fc.property(seedArb, gameIdArb, serialsArb, entropyArb, fc.integer({ min: 1, max: 90 }), fc.nat(), (seed, gameId, serials, e, n, c) => {
-        const proof = buildDrawProof({ seed, gameId, serials, externalEntropy: e, ballCount: n, calledCount: c % (n + 1) })
-        expect(verifyDrawProof(JSON.parse(JSON.stringify(proof)))).toEqual({ ok: true, errors: [] })
-      }),
+      fc.property(
+        seedArb,
+        gameIdArb,
+        serialsArb,
+        entropyArb,
+        fc.integer({ min: 1, max: 90 }),
+        fc.nat(),
+        (seed, gameId, serials, e, n, c) => {
+          const proof = buildDrawProof({
+            seed,
+            gameId,
+            serials,
+            externalEntropy: e,
+            ballCount: n,
+            calledCount: c % (n + 1),
+          })
+          expect(verifyDrawProof(JSON.parse(JSON.stringify(proof)))).toEqual({ ok: true, errors: [] })
+        },
+      ),
       { numRuns: 100 },
     )
   })
@@ -317,7 +356,9 @@ describe('verifyDrawProof', () => {
     const digest = salesDigest(['A-0001', 'a-0002'])
     const result = verifyDrawProof({ ...proof, salesDigest: digest })
     expect(result.ok).toBe(false)
-    expect(result.errors[0]).toBe(`salesDigest ${digest} does not match the 3 soldSerials, which give ${proof.salesDigest}`)
+    expect(result.errors[0]).toBe(
+      `salesDigest ${digest} does not match the 3 soldSerials, which give ${proof.salesDigest}`,
+    )
 
     const withoutSerials = verifyDrawProof({ ...sampleProof({ includeSerials: false }), salesDigest: digest })
     expect(withoutSerials.ok).toBe(false)
@@ -334,18 +375,26 @@ describe('verifyDrawProof', () => {
 
   it('reports shape errors precisely', () => {
     expect(verifyDrawProof(null)).toEqual({ ok: false, errors: ['proof must be a JSON object'] })
-    const result = verifyDrawProof({ version: 'bolillo-draw-v2', gameId: '', seed: 'xyz', balls: [1, 'x', 200], ballCount: 90 })
+    const result = verifyDrawProof({
+      version: 'bolillo-draw-v2',
+      gameId: '',
+      seed: 'xyz',
+      balls: [1, 'x', 200],
+      ballCount: 90,
+    })
     expect(result.ok).toBe(false)
-    expect(result.errors).toEqual(expect.arrayContaining([
-      'version must be "bolillo-draw-v1", got "bolillo-draw-v2"',
-      'gameId must be a non-empty string without "|", got ""',
-      'commitment must be 64 lowercase hex characters, got nothing',
-      'seed must be 64 lowercase hex characters (32 bytes), got "xyz"',
-      'salesDigest must be 64 lowercase hex characters, got nothing',
-      'externalEntropy must be a string (may be empty), got nothing',
-      'ball #2 must be an integer, got "x"',
-      'ball #3 is 200, outside 1..90',
-    ]))
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        'version must be "bolillo-draw-v1", got "bolillo-draw-v2"',
+        'gameId must be a non-empty string without "|", got ""',
+        'commitment must be 64 lowercase hex characters, got nothing',
+        'seed must be 64 lowercase hex characters (32 bytes), got "xyz"',
+        'salesDigest must be 64 lowercase hex characters, got nothing',
+        'externalEntropy must be a string (may be empty), got nothing',
+        'ball #2 must be an integer, got "x"',
+        'ball #3 is 200, outside 1..90',
+      ]),
+    )
     const tooMany = sampleProof({ ballCount: 5, calledCount: 5 })
     tooMany.balls.push(tooMany.balls[0])
     expect(verifyDrawProof(tooMany).errors).toContain('balls has 6 entries but ballCount is 5')

@@ -101,7 +101,8 @@ export function salesDigest(serials: readonly string[]): string {
 export function drawKey(seed: Uint8Array, gameId: string, salesDigest: string, externalEntropy: string): Buffer {
   assertSeed(seed)
   assertGameId(gameId)
-  if (typeof salesDigest !== 'string' || !HEX64.test(salesDigest)) throw invalid('salesDigest must be 64 lowercase hex characters')
+  if (typeof salesDigest !== 'string' || !HEX64.test(salesDigest))
+    throw invalid('salesDigest must be 64 lowercase hex characters')
   if (typeof externalEntropy !== 'string') throw invalid('externalEntropy must be a string')
   if (LONE_SURROGATE.test(externalEntropy)) throw invalid('externalEntropy is not well-formed Unicode')
   const message = `${DRAW_PROOF_VERSION}|${gameId}|${salesDigest}|${externalEntropy}`
@@ -168,7 +169,8 @@ export class DrawStream {
  * The whole permutation is always computed, because `a[0]` is fixed last.
  */
 export function shuffleOrder(key: Uint8Array, n: number): number[] {
-  if (!Number.isInteger(n) || n < 0 || n > MAX_DRAW_SIZE) throw invalid(`draw size must be an integer in 0..${MAX_DRAW_SIZE}, got ${n}`)
+  if (!Number.isInteger(n) || n < 0 || n > MAX_DRAW_SIZE)
+    throw invalid(`draw size must be an integer in 0..${MAX_DRAW_SIZE}, got ${n}`)
   const stream = new DrawStream(key)
   const a = Array.from({ length: n }, (_, i) => i + 1)
   for (let j = n - 1; j >= 1; j--) {
@@ -231,7 +233,9 @@ export function pickFromSorted(items: readonly string[], key: Uint8Array, k: num
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i - 1] === sorted[i]) throw invalid(`item ${JSON.stringify(sorted[i])} appears more than once`)
   }
-  return shuffleOrder(key, sorted.length).slice(0, k).map((v) => sorted[v - 1])
+  return shuffleOrder(key, sorted.length)
+    .slice(0, k)
+    .map((v) => sorted[v - 1])
 }
 
 /**
@@ -306,8 +310,10 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
   }
   const p = proof as Record<string, unknown>
 
-  if (p.version !== DRAW_PROOF_VERSION) errors.push(`version must be "${DRAW_PROOF_VERSION}", got ${describe(p.version)}`)
-  const gameIdOk = typeof p.gameId === 'string' && p.gameId.length > 0 && !p.gameId.includes('|') && !LONE_SURROGATE.test(p.gameId)
+  if (p.version !== DRAW_PROOF_VERSION)
+    errors.push(`version must be "${DRAW_PROOF_VERSION}", got ${describe(p.version)}`)
+  const gameIdOk =
+    typeof p.gameId === 'string' && p.gameId.length > 0 && !p.gameId.includes('|') && !LONE_SURROGATE.test(p.gameId)
   if (!gameIdOk) errors.push(`gameId must be a non-empty string without "|", got ${describe(p.gameId)}`)
   const commitmentOk = isHex64(p.commitment)
   if (!commitmentOk) errors.push(`commitment must be 64 lowercase hex characters, got ${describe(p.commitment)}`)
@@ -317,7 +323,8 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
   if (!digestOk) errors.push(`salesDigest must be 64 lowercase hex characters, got ${describe(p.salesDigest)}`)
   const entropyOk = typeof p.externalEntropy === 'string' && !LONE_SURROGATE.test(p.externalEntropy)
   if (!entropyOk) errors.push(`externalEntropy must be a string (may be empty), got ${describe(p.externalEntropy)}`)
-  const ballCountOk = Number.isInteger(p.ballCount) && (p.ballCount as number) >= 1 && (p.ballCount as number) <= MAX_DRAW_SIZE
+  const ballCountOk =
+    Number.isInteger(p.ballCount) && (p.ballCount as number) >= 1 && (p.ballCount as number) <= MAX_DRAW_SIZE
   if (!ballCountOk) errors.push(`ballCount must be an integer in 1..${MAX_DRAW_SIZE}, got ${describe(p.ballCount)}`)
 
   let balls: number[] | null = null
@@ -327,7 +334,8 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
     balls = p.balls as number[]
     balls.forEach((b, i) => {
       if (!Number.isInteger(b)) errors.push(`ball #${i + 1} must be an integer, got ${describe(b)}`)
-      else if (ballCountOk && (b < 1 || b > (p.ballCount as number))) errors.push(`ball #${i + 1} is ${b}, outside 1..${p.ballCount as number}`)
+      else if (ballCountOk && (b < 1 || b > (p.ballCount as number)))
+        errors.push(`ball #${i + 1} is ${b}, outside 1..${p.ballCount as number}`)
     })
     if (ballCountOk && balls.length > (p.ballCount as number)) {
       errors.push(`balls has ${balls.length} entries but ballCount is ${p.ballCount as number}`)
@@ -338,8 +346,11 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
   }
 
   if (seedOk && commitmentOk) {
-    const actual = createHash('sha256').update(Buffer.from(p.seed as string, 'hex')).digest('hex')
-    if (actual !== p.commitment) errors.push(`commitment ${p.commitment as string} does not match SHA-256(seed) = ${actual}`)
+    const actual = createHash('sha256')
+      .update(Buffer.from(p.seed as string, 'hex'))
+      .digest('hex')
+    if (actual !== p.commitment)
+      errors.push(`commitment ${p.commitment as string} does not match SHA-256(seed) = ${actual}`)
   }
 
   if (p.soldSerials !== undefined) {
@@ -349,7 +360,9 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
       try {
         const actual = salesDigest(p.soldSerials as string[])
         if (digestOk && actual !== p.salesDigest) {
-          errors.push(`salesDigest ${p.salesDigest as string} does not match the ${p.soldSerials.length} soldSerials, which give ${actual}`)
+          errors.push(
+            `salesDigest ${p.salesDigest as string} does not match the ${p.soldSerials.length} soldSerials, which give ${actual}`,
+          )
         }
       } catch (e) {
         errors.push(`soldSerials are not a valid sale list: ${(e as Error).message}`)
@@ -358,16 +371,23 @@ export function verifyDrawProof(proof: unknown): { ok: boolean; errors: string[]
   }
 
   if (seedOk && gameIdOk && digestOk && entropyOk && ballCountOk && balls !== null) {
-    const key = drawKey(Buffer.from(p.seed as string, 'hex'), p.gameId as string, p.salesDigest as string, p.externalEntropy as string)
+    const key = drawKey(
+      Buffer.from(p.seed as string, 'hex'),
+      p.gameId as string,
+      p.salesDigest as string,
+      p.externalEntropy as string,
+    )
     const order = shuffleOrder(key, p.ballCount as number)
     let mismatches = 0
     const prefix = Math.min(balls.length, order.length)
     for (let i = 0; i < prefix; i++) {
       if (balls[i] === order[i]) continue
       mismatches++
-      if (mismatches <= MAX_BALL_ERRORS) errors.push(`ball #${i + 1} is ${describe(balls[i])} but the proof stream gives ${order[i]}`)
+      if (mismatches <= MAX_BALL_ERRORS)
+        errors.push(`ball #${i + 1} is ${describe(balls[i])} but the proof stream gives ${order[i]}`)
     }
-    if (mismatches > MAX_BALL_ERRORS) errors.push(`... and ${mismatches - MAX_BALL_ERRORS} more balls differ from the proof stream`)
+    if (mismatches > MAX_BALL_ERRORS)
+      errors.push(`... and ${mismatches - MAX_BALL_ERRORS} more balls differ from the proof stream`)
   }
 
   return { ok: errors.length === 0, errors }

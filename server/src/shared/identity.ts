@@ -23,16 +23,42 @@
 
 export type IdentityCountry = 'BO' | 'ES' | 'CL'
 
-const DEPARTMENTS = ['LAPAZ', 'COCHABAMBA', 'SANTACRUZ', 'ORURO', 'POTOSI', 'CHUQUISACA', 'TARIJA', 'BENI', 'PANDO', 'LP', 'CB', 'SC', 'OR', 'PT', 'CH', 'TJ', 'BE', 'PD']
+const DEPARTMENTS = [
+  'LAPAZ',
+  'COCHABAMBA',
+  'SANTACRUZ',
+  'ORURO',
+  'POTOSI',
+  'CHUQUISACA',
+  'TARIJA',
+  'BENI',
+  'PANDO',
+  'LP',
+  'CB',
+  'SC',
+  'OR',
+  'PT',
+  'CH',
+  'TJ',
+  'BE',
+  'PD',
+]
 // The number (digits, then an optional complement such as "1A"), then "EXP"/"EXPEDIDOEN" and the department.
-const BOLIVIAN_CI = new RegExp(`^(\\d{4,}(?:\\d?[A-Z])?)(?:EXPEDIDOEN|EXPEDIDO|EXPEN|EXP)?(?:${DEPARTMENTS.join('|')})$`)
+const BOLIVIAN_CI = new RegExp(
+  `^(\\d{4,}(?:\\d?[A-Z])?)(?:EXPEDIDOEN|EXPEDIDO|EXPEN|EXP)?(?:${DEPARTMENTS.join('|')})$`,
+)
 
 // A label typed before the number ("CI 4567890 LP", "C.I.", "DNI", "RUT"): the kind of document, not the person.
 const LABEL = /^(?:CEDULADEIDENTIDAD|CEDULA|CI|DNI|NIE|NIF|RUT|RUN)+(?=\d|[XYZ]\d)/
 
 /** Upper case letters and digits only: accents, spaces, dots, dashes, slashes and the rest dropped; no label. */
 function alphanumeric(document: string): string {
-  return document.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^0-9A-Z]/g, '').replace(LABEL, '')
+  return document
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+    .replace(LABEL, '')
 }
 
 /**

@@ -26,13 +26,19 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 export type BatchEntry = JournalEntry & { payloadText?: string }
 
 /** The hash of a record from its parts, `payloadText` being canonicalJson(payload). Equals `hashRecord`. */
-export function hashRecordText(r: { seq: number; at: string; type: string; scope: string; prevHash: string }, payloadText: string): string {
+export function hashRecordText(
+  r: { seq: number; at: string; type: string; scope: string; prevHash: string },
+  payloadText: string,
+): string {
   const text = `{"at":${JSON.stringify(r.at)},"payload":${payloadText},"prevHash":${JSON.stringify(r.prevHash)},"scope":${JSON.stringify(r.scope)},"seq":${JSON.stringify(r.seq)},"type":${JSON.stringify(r.type)}}`
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
 /** Appends `entries` in order; returns the seq and hash of each. */
-export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]): Promise<Array<{ seq: number; hash: string }>> {
+export async function appendJournalBatch(
+  tx: Sql,
+  entries: readonly BatchEntry[],
+): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return []
   // Only seq and hash of the previous record enter the chain: the payload is not read back.
   const last = await lastJournalLink(tx)
@@ -41,8 +47,10 @@ export async function appendJournalBatch(tx: Sql, entries: readonly BatchEntry[]
   const rows: unknown[][] = []
   const out: Array<{ seq: number; hash: string }> = []
   for (const e of entries) {
-    if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at))) throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
-    if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string') throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
+    if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at)))
+      throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
+    if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string')
+      throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
     // A ready-made payload text carries its actor already (the lotto sale path adds it); others get it here.
     // Issue 24 point 2: as appendJournal, no bearer code or clear identity document (a ready-made text holds neither).
     const payloadText = e.payloadText ?? canonicalJson(scrubJournalPayload(withActor(e.payload)))

@@ -31,13 +31,23 @@ const FIELDS = ['seq', 'at', 'type', 'scope', 'payload', 'prevHash', 'hash'] as 
 function altered(record: JournalRecord, field: (typeof FIELDS)[number]): JournalRecord {
   const flipHex = (h: string) => (h[0] === 'a' ? 'b' : 'a') + h.slice(1)
   switch (field) {
-    case 'seq': return { ...record, seq: record.seq + 1000 }
-    case 'at': return { ...record, at: record.at === '2099-01-01T00:00:00.000Z' ? '2099-01-02T00:00:00.000Z' : '2099-01-01T00:00:00.000Z' }
-    case 'type': return { ...record, type: `${record.type}x` }
-    case 'scope': return { ...record, scope: `${record.scope}/x` }
-    case 'payload': return { ...record, payload: { tampered: record.payload } }
-    case 'prevHash': return { ...record, prevHash: flipHex(record.prevHash) }
-    case 'hash': return { ...record, hash: flipHex(record.hash) }
+    case 'seq':
+      return { ...record, seq: record.seq + 1000 }
+    case 'at':
+      return {
+        ...record,
+        at: record.at === '2099-01-01T00:00:00.000Z' ? '2099-01-02T00:00:00.000Z' : '2099-01-01T00:00:00.000Z',
+      }
+    case 'type':
+      return { ...record, type: `${record.type}x` }
+    case 'scope':
+      return { ...record, scope: `${record.scope}/x` }
+    case 'payload':
+      return { ...record, payload: { tampered: record.payload } }
+    case 'prevHash':
+      return { ...record, prevHash: flipHex(record.prevHash) }
+    case 'hash':
+      return { ...record, hash: flipHex(record.hash) }
   }
 }
 
@@ -53,8 +63,9 @@ function shuffleKeys(value: unknown, score: (key: string) => number): unknown {
 
 describe('canonicalJson', () => {
   it('sorts keys recursively and writes no whitespace', () => {
-    expect(canonicalJson({ b: [1, { d: null, c: 'x' }], a: true, 'é': -0, A: 1.5e-7 }))
-      .toBe('{"A":1.5e-7,"a":true,"b":[1,{"c":"x","d":null}],"é":0}')
+    expect(canonicalJson({ b: [1, { d: null, c: 'x' }], a: true, é: -0, A: 1.5e-7 })).toBe(
+      '{"A":1.5e-7,"a":true,"b":[1,{"c":"x","d":null}],"é":0}',
+    )
   })
 
   it('does not depend on the order keys were inserted in', () => {
@@ -102,10 +113,28 @@ describe('canonicalJson', () => {
 describe('hashRecord and nextRecord', () => {
   it('matches recorded hashes (guards the journal format against drift)', () => {
     // Computed once and checked with Python's json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
-    const r1 = nextRecord(null, { at: '2025-03-01T20:00:00.000Z', type: 'session.opened', scope: 'hall:1/session:2', payload: { caller: 'Ana', prices: [500, 1000] } })
-    const r2 = nextRecord(r1, { at: '2025-03-01T20:05:00.000-04:00', type: 'ball.called', scope: 'hall:1/session:2/game:3', payload: { ball: 42, ñ: 'é' } })
-    expect(r1).toMatchObject({ seq: 1, prevHash: GENESIS_HASH, hash: '4221bed5e755be476f715989120ea5ae8699442bffd86fd527c79fd5a1ece18a' })
-    expect(r2).toMatchObject({ seq: 2, prevHash: r1.hash, hash: '6be58ae6f2d354099960b896c9daf0c403e5b7290b99138030594dc289eca4bd' })
+    const r1 = nextRecord(null, {
+      at: '2025-03-01T20:00:00.000Z',
+      type: 'session.opened',
+      scope: 'hall:1/session:2',
+      payload: { caller: 'Ana', prices: [500, 1000] },
+    })
+    const r2 = nextRecord(r1, {
+      at: '2025-03-01T20:05:00.000-04:00',
+      type: 'ball.called',
+      scope: 'hall:1/session:2/game:3',
+      payload: { ball: 42, ñ: 'é' },
+    })
+    expect(r1).toMatchObject({
+      seq: 1,
+      prevHash: GENESIS_HASH,
+      hash: '4221bed5e755be476f715989120ea5ae8699442bffd86fd527c79fd5a1ece18a',
+    })
+    expect(r2).toMatchObject({
+      seq: 2,
+      prevHash: r1.hash,
+      hash: '6be58ae6f2d354099960b896c9daf0c403e5b7290b99138030594dc289eca4bd',
+    })
     expect(hashRecord(r2)).toBe(r2.hash)
     expect(GENESIS_HASH).toBe('0'.repeat(64))
   })
@@ -113,7 +142,13 @@ describe('hashRecord and nextRecord', () => {
   it('rejects a bad time, type, scope or payload', () => {
     const ok = { at: '2025-03-01T20:00:00Z', type: 'x', scope: '', payload: null }
     expect(nextRecord(null, ok).seq).toBe(1)
-    for (const bad of [{ ...ok, at: '2025-03-01 20:00:00' }, { ...ok, at: 'yesterday' }, { ...ok, type: '' }, { ...ok, scope: undefined as unknown as string }, { ...ok, payload: { n: NaN } }]) {
+    for (const bad of [
+      { ...ok, at: '2025-03-01 20:00:00' },
+      { ...ok, at: 'yesterday' },
+      { ...ok, type: '' },
+      { ...ok, scope: undefined as unknown as string },
+      { ...ok, payload: { n: NaN } },
+    ]) {
       expect(() => nextRecord(null, bad)).toThrow(DomainError)
     }
   })
@@ -123,7 +158,12 @@ describe('verifyChain', () => {
   it('accepts an intact chain, also after a JSON round trip', () => {
     fc.assert(
       fc.property(chainArb, (records) => {
-        expect(verifyChain(records)).toEqual({ ok: true, count: records.length, lastSeq: records.length, lastHash: records.at(-1)!.hash })
+        expect(verifyChain(records)).toEqual({
+          ok: true,
+          count: records.length,
+          lastSeq: records.length,
+          lastHash: records.at(-1)!.hash,
+        })
         expect(verifyChain(JSON.parse(JSON.stringify(records)) as JournalRecord[]).ok).toBe(true)
       }),
     )
@@ -145,12 +185,16 @@ describe('verifyChain', () => {
 
   it('detects a deleted record and names the first seq that is missing', () => {
     fc.assert(
-      fc.property(chainArb.filter((r) => r.length >= 2), fc.nat(), (records, pos) => {
-        const i = pos % (records.length - 1) // not the last one: see the head test below
-        const result = verifyChain(records.filter((_, k) => k !== i))
-        expect(result).toMatchObject({ ok: false, badSeq: i + 1 })
-        if (!result.ok) expect(result.reason).toContain('missing')
-      }),
+      fc.property(
+        chainArb.filter((r) => r.length >= 2),
+        fc.nat(),
+        (records, pos) => {
+          const i = pos % (records.length - 1) // not the last one: see the head test below
+          const result = verifyChain(records.filter((_, k) => k !== i))
+          expect(result).toMatchObject({ ok: false, badSeq: i + 1 })
+          if (!result.ok) expect(result.reason).toContain('missing')
+        },
+      ),
     )
   })
 
@@ -158,21 +202,30 @@ describe('verifyChain', () => {
     const records = buildChain(fc.sample(entryArb, 5))
     const head = { seq: 5, hash: records[4].hash }
     expect(verifyChain(records.slice(0, 4)).ok).toBe(true)
-    expect(verifyChain(records.slice(0, 4), { head })).toMatchObject({ ok: false, badSeq: 5, reason: expect.stringContaining('records 5..5 are missing') })
+    expect(verifyChain(records.slice(0, 4), { head })).toMatchObject({
+      ok: false,
+      badSeq: 5,
+      reason: expect.stringContaining('records 5..5 are missing'),
+    })
     expect(verifyChain(records, { head }).ok).toBe(true)
     expect(verifyChain(records, { head: { seq: 5, hash: records[3].hash } })).toMatchObject({ ok: false, badSeq: 5 })
   })
 
   it('detects two records swapped and names the first position', () => {
     fc.assert(
-      fc.property(chainArb.filter((r) => r.length >= 2), fc.nat(), fc.nat(), (records, a, b) => {
-        const i = a % records.length
-        const j = b % records.length
-        fc.pre(i !== j)
-        const swapped = [...records]
-        ;[swapped[i], swapped[j]] = [swapped[j], swapped[i]]
-        expect(verifyChain(swapped)).toMatchObject({ ok: false, badSeq: Math.min(i, j) + 1 })
-      }),
+      fc.property(
+        chainArb.filter((r) => r.length >= 2),
+        fc.nat(),
+        fc.nat(),
+        (records, a, b) => {
+          const i = a % records.length
+          const j = b % records.length
+          fc.pre(i !== j)
+          const swapped = [...records]
+          ;[swapped[i], swapped[j]] = [swapped[j], swapped[i]]
+          expect(verifyChain(swapped)).toMatchObject({ ok: false, badSeq: Math.min(i, j) + 1 })
+        },
+      ),
     )
   })
 
@@ -184,16 +237,29 @@ describe('verifyChain', () => {
 
   it('detects a record rewritten with a fresh valid hash at the next record', () => {
     const records = buildChain(fc.sample(entryArb, 5))
-    const forged = nextRecord(records[1], { at: records[2].at, type: 'payout.made', scope: records[2].scope, payload: { amountCents: 999_999 } })
+    const forged = nextRecord(records[1], {
+      at: records[2].at,
+      type: 'payout.made',
+      scope: records[2].scope,
+      payload: { amountCents: 999_999 },
+    })
     const result = verifyChain([records[0], records[1], forged, records[3], records[4]])
     expect(result).toMatchObject({ ok: false, badSeq: 4, reason: expect.stringContaining('prevHash') })
   })
 
   it('reports a malformed record instead of throwing', () => {
     const records = buildChain(fc.sample(entryArb, 3))
-    expect(verifyChain([records[0], { ...records[1], hash: 'nope' }])).toMatchObject({ ok: false, badSeq: 2, reason: expect.stringContaining('hash must be') })
+    expect(verifyChain([records[0], { ...records[1], hash: 'nope' }])).toMatchObject({
+      ok: false,
+      badSeq: 2,
+      reason: expect.stringContaining('hash must be'),
+    })
     expect(verifyChain([records[0], null as unknown as JournalRecord])).toMatchObject({ ok: false, badSeq: 2 })
-    expect(verifyChain([{ ...records[0], payload: { x: undefined } }])).toMatchObject({ ok: false, badSeq: 1, reason: expect.stringContaining('undefined') })
+    expect(verifyChain([{ ...records[0], payload: { x: undefined } }])).toMatchObject({
+      ok: false,
+      badSeq: 1,
+      reason: expect.stringContaining('undefined'),
+    })
   })
 
   it('reads a one-shot stream once and stops at the first failure', () => {
@@ -211,8 +277,15 @@ describe('verifyChain', () => {
 
   it('verifies a segment after a trusted checkpoint, and incrementally', () => {
     const records = buildChain(fc.sample(entryArb, 6))
-    expect(verifyChain(records.slice(3), { after: { seq: 3, hash: records[2].hash } })).toMatchObject({ ok: true, count: 3, lastSeq: 6 })
-    expect(verifyChain(records.slice(3), { after: { seq: 3, hash: records[1].hash } })).toMatchObject({ ok: false, badSeq: 4 })
+    expect(verifyChain(records.slice(3), { after: { seq: 3, hash: records[2].hash } })).toMatchObject({
+      ok: true,
+      count: 3,
+      lastSeq: 6,
+    })
+    expect(verifyChain(records.slice(3), { after: { seq: 3, hash: records[1].hash } })).toMatchObject({
+      ok: false,
+      badSeq: 4,
+    })
     expect(verifyChain(records.slice(3))).toMatchObject({ ok: false, badSeq: 1 })
 
     const verifier = createChainVerifier()

@@ -80,7 +80,8 @@ function write(value: unknown, path: string, stack: object[]): string {
         text = `[${items.join(',')}]`
       } else {
         const proto = Object.getPrototypeOf(value)
-        if (proto !== Object.prototype && proto !== null) throw notJson(path, `a ${value.constructor?.name ?? 'non-plain'} object`)
+        if (proto !== Object.prototype && proto !== null)
+          throw notJson(path, `a ${value.constructor?.name ?? 'non-plain'} object`)
         if (Object.getOwnPropertySymbols(value).length > 0) throw notJson(path, 'a symbol key')
         const record = value as Record<string, unknown>
         const keys = Object.keys(record).sort()
@@ -105,7 +106,14 @@ function notJson(path: string, what: string): DomainError {
  * ignored.
  */
 export function hashRecord(r: Omit<JournalRecord, 'hash'>): string {
-  const text = canonicalJson({ seq: r.seq, at: r.at, type: r.type, scope: r.scope, payload: r.payload, prevHash: r.prevHash })
+  const text = canonicalJson({
+    seq: r.seq,
+    at: r.at,
+    type: r.type,
+    scope: r.scope,
+    payload: r.payload,
+    prevHash: r.prevHash,
+  })
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
@@ -169,7 +177,7 @@ export interface ChainOptions {
  */
 export interface ChainVerifier {
   /** Checks the next record; returns the failure the first time one is found, else null. */
-  push(record: JournalRecord): ChainVerification & { ok: false } | null
+  push(record: JournalRecord): (ChainVerification & { ok: false }) | null
   /** The outcome so far, including the `head` check once the stream has ended. */
   result(): ChainVerification
 }
@@ -194,11 +202,18 @@ export function createChainVerifier(options: ChainOptions = {}): ChainVerifier {
       const problem = recordShapeProblem(record)
       if (problem) return fail(expectedSeq, `record ${expectedSeq}: ${problem}`)
       if (record.seq !== expectedSeq) {
-        const why = record.seq > expectedSeq ? 'a record is missing or out of order' : 'a record is repeated or out of order'
-        return fail(expectedSeq, `record ${expectedSeq}: found seq ${record.seq} where seq ${expectedSeq} was expected (${why})`)
+        const why =
+          record.seq > expectedSeq ? 'a record is missing or out of order' : 'a record is repeated or out of order'
+        return fail(
+          expectedSeq,
+          `record ${expectedSeq}: found seq ${record.seq} where seq ${expectedSeq} was expected (${why})`,
+        )
       }
       if (record.prevHash !== expectedPrev) {
-        return fail(expectedSeq, `record ${expectedSeq}: prevHash ${record.prevHash} does not match the hash of the record before it, ${expectedPrev}`)
+        return fail(
+          expectedSeq,
+          `record ${expectedSeq}: prevHash ${record.prevHash} does not match the hash of the record before it, ${expectedPrev}`,
+        )
       }
       let actual: string
       try {
@@ -207,7 +222,10 @@ export function createChainVerifier(options: ChainOptions = {}): ChainVerifier {
         return fail(expectedSeq, `record ${expectedSeq}: ${(e as Error).message}`)
       }
       if (actual !== record.hash) {
-        return fail(expectedSeq, `record ${expectedSeq}: stored hash ${record.hash} does not match its contents, which hash to ${actual}`)
+        return fail(
+          expectedSeq,
+          `record ${expectedSeq}: stored hash ${record.hash} does not match its contents, which hash to ${actual}`,
+        )
       }
       count++
       expectedSeq++
@@ -224,9 +242,10 @@ export function createChainVerifier(options: ChainOptions = {}): ChainVerifier {
           ok: false,
           count,
           badSeq,
-          reason: head.seq > lastSeq
-            ? `the journal ends at seq ${lastSeq} but the anchored head is seq ${head.seq}: records ${lastSeq + 1}..${head.seq} are missing`
-            : `the anchored head is seq ${head.seq} with hash ${head.hash}, but the journal has seq ${lastSeq} with hash ${expectedPrev}`,
+          reason:
+            head.seq > lastSeq
+              ? `the journal ends at seq ${lastSeq} but the anchored head is seq ${head.seq}: records ${lastSeq + 1}..${head.seq} are missing`
+              : `the anchored head is seq ${head.seq} with hash ${head.hash}, but the journal has seq ${lastSeq} with hash ${expectedPrev}`,
         }
       }
       return { ok: true, count, lastSeq, lastHash: expectedPrev }

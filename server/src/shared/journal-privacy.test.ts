@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { generateKeyPairSync } from 'node:crypto'
-import { MASKED_DOCUMENT, protectDocument, revealDocuments, scrubJournalPayload, withoutBearerCodes } from './journal-privacy.ts'
+import {
+  MASKED_DOCUMENT,
+  protectDocument,
+  revealDocuments,
+  scrubJournalPayload,
+  withoutBearerCodes,
+} from './journal-privacy.ts'
 import { createSealer, sealingKeyFromBytes } from './sealing.ts'
 import { encodeTicketCode, TicketKind } from './ticket-code.ts'
 
@@ -21,9 +27,23 @@ describe('journal privacy', () => {
 
   it('scrubs codes at any depth and masks a document given in clear, leaving other fields and protected documents alone', () => {
     const doc = protectDocument(sealer, '4455667 LP')!
-    const payload = { reason: `voucherCode ${card} of hall h_1`, nested: [{ path: card }], payeeDocument: '998877 CB', buyer: { document: doc }, amountCents: 500, documents: ['plan-v2'] }
+    const payload = {
+      reason: `voucherCode ${card} of hall h_1`,
+      nested: [{ path: card }],
+      payeeDocument: '998877 CB',
+      buyer: { document: doc },
+      amountCents: 500,
+      documents: ['plan-v2'],
+    }
     const out = scrubJournalPayload(payload)
-    expect(out).toEqual({ reason: 'voucherCode BLL1.C.c_abc123 of hall h_1', nested: [{ path: 'BLL1.C.c_abc123' }], payeeDocument: MASKED_DOCUMENT, buyer: { document: doc }, amountCents: 500, documents: ['plan-v2'] })
+    expect(out).toEqual({
+      reason: 'voucherCode BLL1.C.c_abc123 of hall h_1',
+      nested: [{ path: 'BLL1.C.c_abc123' }],
+      payeeDocument: MASKED_DOCUMENT,
+      buyer: { document: doc },
+      amountCents: 500,
+      documents: ['plan-v2'],
+    })
     expect(JSON.stringify(out)).not.toMatch(/998877|4455667/)
     const clean = { a: 1, b: ['x'] }
     expect(scrubJournalPayload(clean)).toBe(clean)
@@ -37,9 +57,15 @@ describe('journal privacy', () => {
     expect(protectDocument(other, '4455667 LP')!.tag).not.toBe(a.tag)
     expect(protectDocument(sealer, null)).toBeNull()
     expect(JSON.stringify(a)).not.toContain('4455667')
-    expect(revealDocuments({ payee: a }, sealer)).toEqual({ payee: { protected: 'identity-document', tag: a.tag, value: '4455667 LP' } })
-    expect(revealDocuments({ payee: a }, null)).toEqual({ payee: { protected: 'identity-document', tag: a.tag, value: MASKED_DOCUMENT } })
+    expect(revealDocuments({ payee: a }, sealer)).toEqual({
+      payee: { protected: 'identity-document', tag: a.tag, value: '4455667 LP' },
+    })
+    expect(revealDocuments({ payee: a }, null)).toEqual({
+      payee: { protected: 'identity-document', tag: a.tag, value: MASKED_DOCUMENT },
+    })
     // Sealed under another key (a restored copy, a forged value): masked, never an error for the reader.
-    expect(revealDocuments({ payee: a }, other)).toEqual({ payee: { protected: 'identity-document', tag: a.tag, value: MASKED_DOCUMENT } })
+    expect(revealDocuments({ payee: a }, other)).toEqual({
+      payee: { protected: 'identity-document', tag: a.tag, value: MASKED_DOCUMENT },
+    })
   })
 })

@@ -41,19 +41,33 @@ export function normaliseDocumentText(document: string): string {
 }
 
 /** The journal form of a player's identity document; null stays null (no document given). */
-export function protectDocument(sealer: Pick<Sealer, 'seal' | 'tag'>, document: string | null | undefined): ProtectedDocument | null {
+export function protectDocument(
+  sealer: Pick<Sealer, 'seal' | 'tag'>,
+  document: string | null | undefined,
+): ProtectedDocument | null {
   if (document === null || document === undefined || document === '') return null
-  return { protected: PROTECTED_DOCUMENT, tag: sealer.tag(normaliseDocumentText(document), DOCUMENT_TAG_PURPOSE), sealed: sealer.seal(document, DOCUMENT_CONTEXT) }
+  return {
+    protected: PROTECTED_DOCUMENT,
+    tag: sealer.tag(normaliseDocumentText(document), DOCUMENT_TAG_PURPOSE),
+    sealed: sealer.seal(document, DOCUMENT_CONTEXT),
+  }
 }
 
 export function isProtectedDocument(v: unknown): v is ProtectedDocument {
-  return !!v && typeof v === 'object' && (v as ProtectedDocument).protected === PROTECTED_DOCUMENT && typeof (v as ProtectedDocument).sealed === 'string'
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    (v as ProtectedDocument).protected === PROTECTED_DOCUMENT &&
+    typeof (v as ProtectedDocument).sealed === 'string'
+  )
 }
 
 /** A text with every signed code cut to `BLL1.<kind>.<id>` (the ticket named, not its bearer value). */
 export function withoutBearerCodes(text: string): string {
   // An instant ticket's id is its validation code, itself a bearer value: only the kind is left of it.
-  return text.includes('BLL1.') ? text.replace(SIGNED_CODE, (_m, kind: string, id: string) => (kind === 'I' ? 'BLL1.I' : `BLL1.${kind}.${id}`)) : text
+  return text.includes('BLL1.')
+    ? text.replace(SIGNED_CODE, (_m, kind: string, id: string) => (kind === 'I' ? 'BLL1.I' : `BLL1.${kind}.${id}`))
+    : text
 }
 
 /**
@@ -69,7 +83,11 @@ function scrub(v: unknown): unknown {
   if (!v || typeof v !== 'object') return v
   if (Array.isArray(v)) {
     let changed = false
-    const out = v.map((x) => { const y = scrub(x); if (y !== x) changed = true; return y })
+    const out = v.map((x) => {
+      const y = scrub(x)
+      if (y !== x) changed = true
+      return y
+    })
     return changed ? out : v
   }
   if (isProtectedDocument(v)) return v

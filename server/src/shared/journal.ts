@@ -6,14 +6,25 @@ import { sealPendingRows } from './row-seals.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
-  return { seq: Number(row.seq), at: row.at, type: row.type, scope: row.scope, payload: JSON.parse(row.payload), prevHash: row.prev_hash, hash: row.hash }
+  return {
+    seq: Number(row.seq),
+    at: row.at,
+    type: row.type,
+    scope: row.scope,
+    payload: JSON.parse(row.payload),
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  }
 }
 
 /**
  * Appends one record to the hash-chained journal inside the caller's transaction, so the event and the
  * state change it describes commit or vanish together.
  */
-export async function appendJournal(tx: Sql, entry: { at: string; type: string; scope: string; payload: unknown }): Promise<JournalRecord> {
+export async function appendJournal(
+  tx: Sql,
+  entry: { at: string; type: string; scope: string; payload: unknown },
+): Promise<JournalRecord> {
   // Issue 23 point 5: only the newest record's seq and hash continue the chain; its payload is neither read nor parsed.
   const last = await lastJournalLink(tx)
   // Issue 24 point 1: the value rows this transaction wrote are sealed under this record, which carries their MACs.
@@ -21,15 +32,27 @@ export async function appendJournal(tx: Sql, entry: { at: string; type: string; 
   const payload = rowSeals ? { ...(entry.payload as Record<string, unknown>), rowSeals } : entry.payload
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
   // Issue 24 point 2: no bearer code and no identity document in clear in a record the journal never forgets.
-  const record = nextRecord(last ? { seq: Number(last.seq), hash: last.hash } : null, { ...entry, payload: scrubJournalPayload(withActor(payload)) })
+  const record = nextRecord(last ? { seq: Number(last.seq), hash: last.hash } : null, {
+    ...entry,
+    payload: scrubJournalPayload(withActor(payload)),
+  })
   await insertJournalRow(tx, {
-    seq: record.seq, at: record.at, type: record.type, scope: record.scope, payload: JSON.stringify(record.payload), prev_hash: record.prevHash, hash: record.hash,
+    seq: record.seq,
+    at: record.at,
+    type: record.type,
+    scope: record.scope,
+    payload: JSON.stringify(record.payload),
+    prev_hash: record.prevHash,
+    hash: record.hash,
   })
   return record
 }
 
 /** Reads the journal in pages, in order, for verification and minutes. */
-export async function* readJournal(db: Sql, options: { scopePrefix?: string; pageSize?: number } = {}): AsyncGenerator<JournalRecord> {
+export async function* readJournal(
+  db: Sql,
+  options: { scopePrefix?: string; pageSize?: number } = {},
+): AsyncGenerator<JournalRecord> {
   const pageSize = options.pageSize ?? 1000
   let after = 0
   for (;;) {

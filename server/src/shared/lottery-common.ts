@@ -91,37 +91,64 @@ export function checkPlanDates(p: PlanDates, problems: PlanProblem[], minClaimDa
   let ok = true
   for (const f of fields) {
     if (!isIsoTime(p[f])) {
-      problems.push({ field: f, rule: 'LOT-4', message: `${f} must be an ISO 8601 time with an offset, e.g. 2025-03-01T20:00:00-04:00` })
+      problems.push({
+        field: f,
+        rule: 'LOT-4',
+        message: `${f} must be an ISO 8601 time with an offset, e.g. 2025-03-01T20:00:00-04:00`,
+      })
       ok = false
     }
   }
   if (!ok) return
   if (p.timeZone !== undefined && p.timeZone !== null && !isTimeZone(p.timeZone)) {
-    problems.push({ field: 'timeZone', rule: 'LOT-4', message: `timeZone must be an IANA time zone such as America/La_Paz or Europe/Madrid, got ${JSON.stringify(p.timeZone)}` })
+    problems.push({
+      field: 'timeZone',
+      rule: 'LOT-4',
+      message: `timeZone must be an IANA time zone such as America/La_Paz or Europe/Madrid, got ${JSON.stringify(p.timeZone)}`,
+    })
   }
   const t = (f: (typeof fields)[number]) => Date.parse(p[f])
-  if (t('drawAt') < t('salesStartAt')) problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
-  if (t('salesCloseAt') <= t('salesStartAt')) problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
-  if (t('salesCloseAt') > t('drawAt')) problems.push({ field: 'salesCloseAt', rule: 'LNS-13', message: 'sales must close before the draw' })
+  if (t('drawAt') < t('salesStartAt'))
+    problems.push({ field: 'drawAt', rule: 'LOT-4', message: 'the draw is before the start of sales' })
+  if (t('salesCloseAt') <= t('salesStartAt'))
+    problems.push({ field: 'salesCloseAt', rule: 'LOT-4', message: 'sales close before they start' })
+  if (t('salesCloseAt') > t('drawAt'))
+    problems.push({ field: 'salesCloseAt', rule: 'LNS-13', message: 'sales must close before the draw' })
   // LOT-23 / LNS-24: 60 FULL calendar days after the draw date, so the deadline is no earlier than the last second of
   // the 60th day (in the plan's own offset); a deadline at 00:00 of day 60 would give 59 days and a few hours.
   const end = claimPeriodEnd(p.drawAt, minClaimDays)
   if (Date.parse(p.claimDeadline) < Date.parse(end)) {
     const days = calendarDay(p.claimDeadline) - calendarDay(p.drawAt)
-    problems.push({ field: 'claimDeadline', rule: 'LOT-23', message: `the claim period ends ${p.claimDeadline}, ${days} calendar days from the draw date; ${minClaimDays} full days end no earlier than ${end}` })
+    problems.push({
+      field: 'claimDeadline',
+      rule: 'LOT-23',
+      message: `the claim period ends ${p.claimDeadline}, ${days} calendar days from the draw date; ${minClaimDays} full days end no earlier than ${end}`,
+    })
   }
 }
 
 /** Pushes a problem when a text field is missing or blank. */
 export function requireText(value: unknown, field: string, rule: string, problems: PlanProblem[], max = 500): void {
-  if (typeof value !== 'string' || value.trim().length === 0) problems.push({ field, rule, message: `${field} is required` })
+  if (typeof value !== 'string' || value.trim().length === 0)
+    problems.push({ field, rule, message: `${field} is required` })
   else if (value.length > max) problems.push({ field, rule, message: `${field} is longer than ${max} characters` })
 }
 
 /** Pushes a problem unless `value` is an integer in [min, max]. Returns whether it was. */
-export function requireInt(value: unknown, field: string, rule: string, min: number, max: number, problems: PlanProblem[]): value is number {
+export function requireInt(
+  value: unknown,
+  field: string,
+  rule: string,
+  min: number,
+  max: number,
+  problems: PlanProblem[],
+): value is number {
   if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) {
-    problems.push({ field, rule, message: `${field} must be an integer in ${min}..${max}, got ${JSON.stringify(value)}` })
+    problems.push({
+      field,
+      rule,
+      message: `${field} must be an integer in ${min}..${max}, got ${JSON.stringify(value)}`,
+    })
     return false
   }
   return true
@@ -175,10 +202,18 @@ export function isDemoReference(ref: string | null | undefined): boolean {
  * Issue 24 point 4: outside the demo, a plan stored under the demo's authorisation or licence (a data directory
  * that ran the demo) is neither sold nor drawn: a DEMO reference authorises nothing.
  */
-export function checkDemoReferences(plan: { authorisationRef?: string | null; licenceRef?: string | null }, policy: SoftwareDrawPolicy): void {
+export function checkDemoReferences(
+  plan: { authorisationRef?: string | null; licenceRef?: string | null },
+  policy: SoftwareDrawPolicy,
+): void {
   if (!policy.demoReferencesRefused) return
   for (const ref of [plan.authorisationRef, plan.licenceRef]) {
-    if (isDemoReference(ref)) throw new DomainError('RULE_DISABLED', `this draw was planned under a demo reference ("${ref}"): a server without the demo sells and draws only under real authorisations`, { rule: 'LOT-3' })
+    if (isDemoReference(ref))
+      throw new DomainError(
+        'RULE_DISABLED',
+        `this draw was planned under a demo reference ("${ref}"): a server without the demo sells and draws only under real authorisations`,
+        { rule: 'LOT-3' },
+      )
   }
 }
 
@@ -190,7 +225,11 @@ export function checkSoftwareDraw(drawMethod: string, policy: SoftwareDrawPolicy
   if (drawMethod !== 'rng') return null
   if (policy.authorisationRef?.trim()) return policy.authorisationRef.trim()
   if (policy.profileAllows) return null
-  throw new DomainError('RULE_DISABLED', 'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)', { rule: 'RNG-26' })
+  throw new DomainError(
+    'RULE_DISABLED',
+    'a software (RNG) lottery draw needs the AJ authorisation of the RNG as an extraction device in this profile: draw with an authorised tómbola (drawMethod manual), or set BOLILLO_LOTTERY_RNG_AUTHORISATION (RNG-26, LOT-18, LNS-8)',
+    { rule: 'RNG-26' },
+  )
 }
 
 /** The calendar day (days since 1970-01-01) of instant `nowIso` in the UTC offset written in `ref`. */
@@ -209,7 +248,11 @@ export function assertDrawDate(drawAt: string, nowIso: string): void {
   const today = dayInOffsetOf(nowIso, drawAt)
   const due = calendarDay(drawAt)
   if (today !== due) {
-    throw new DomainError('DRAW_NOT_DUE', `the draw takes place on ${drawAt.slice(0, 10)}${today < due ? '' : ', which has passed: an authorised postponement sets a new date'} (LOT-21, LNS-22)`, { rule: 'LOT-21', drawAt })
+    throw new DomainError(
+      'DRAW_NOT_DUE',
+      `the draw takes place on ${drawAt.slice(0, 10)}${today < due ? '' : ', which has passed: an authorised postponement sets a new date'} (LOT-21, LNS-22)`,
+      { rule: 'LOT-21', drawAt },
+    )
   }
 }
 
@@ -218,23 +261,47 @@ export function assertDrawDate(drawAt: string, nowIso: string): void {
  * now and not before the close of sales, and the claim deadline moves so that the 60 full days still run from the
  * new draw date (LOT-23); an AJ authorisation reference and a reason are required.
  */
-export function postponedDates(plan: PlanDates, input: { drawAt: string; authorisationRef: string; reason: string }, nowIso: string, minClaimDays = MIN_CLAIM_DAYS): { drawAt: string; claimDeadline: string } {
+export function postponedDates(
+  plan: PlanDates,
+  input: { drawAt: string; authorisationRef: string; reason: string },
+  nowIso: string,
+  minClaimDays = MIN_CLAIM_DAYS,
+): { drawAt: string; claimDeadline: string } {
   const problems: PlanProblem[] = []
-  if (!input.authorisationRef?.trim()) problems.push({ field: 'authorisationRef', rule: 'LOT-21', message: 'a postponement needs the AJ authorisation reference' })
-  if (!input.reason?.trim()) problems.push({ field: 'reason', rule: 'LOT-21', message: 'a postponement states its justified reason' })
-  if (!isIsoTime(input.drawAt)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'drawAt must be an ISO 8601 time with an offset' })
+  if (!input.authorisationRef?.trim())
+    problems.push({
+      field: 'authorisationRef',
+      rule: 'LOT-21',
+      message: 'a postponement needs the AJ authorisation reference',
+    })
+  if (!input.reason?.trim())
+    problems.push({ field: 'reason', rule: 'LOT-21', message: 'a postponement states its justified reason' })
+  if (!isIsoTime(input.drawAt))
+    problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'drawAt must be an ISO 8601 time with an offset' })
   else {
-    if (Date.parse(input.drawAt) <= Date.parse(nowIso)) problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'the new draw date is in the past' })
-    if (Date.parse(input.drawAt) < Date.parse(plan.salesCloseAt)) problems.push({ field: 'drawAt', rule: 'LNS-13', message: 'the new draw date is before the close of sales' })
+    if (Date.parse(input.drawAt) <= Date.parse(nowIso))
+      problems.push({ field: 'drawAt', rule: 'LOT-21', message: 'the new draw date is in the past' })
+    if (Date.parse(input.drawAt) < Date.parse(plan.salesCloseAt))
+      problems.push({ field: 'drawAt', rule: 'LNS-13', message: 'the new draw date is before the close of sales' })
   }
   assertNoProblems(problems, 'postponement')
   const end = claimPeriodEnd(input.drawAt, minClaimDays)
-  return { drawAt: input.drawAt, claimDeadline: Date.parse(plan.claimDeadline) >= Date.parse(end) ? plan.claimDeadline : end }
+  return {
+    drawAt: input.drawAt,
+    claimDeadline: Date.parse(plan.claimDeadline) >= Date.parse(end) ? plan.claimDeadline : end,
+  }
 }
 
 /** LOT-28: a territory name compared without case, accents or extra spaces. */
 function territoryKey(t: string): string {
-  return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split('/').map((p) => p.trim().replace(/\s+/g, ' ')).filter(Boolean).join('/')
+  return t
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split('/')
+    .map((p) => p.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+    .join('/')
 }
 
 /**
@@ -246,9 +313,16 @@ function territoryKey(t: string): string {
  * territoryCovers('La Paz', 'La Paz/Murillo/El Alto') // true
  * territoryCovers('La Paz/Murillo', 'Oruro/Cercado') // false
  */
-export function territoryCovers(territory: string | null | undefined, hallTerritory: string | null | undefined): boolean {
+export function territoryCovers(
+  territory: string | null | undefined,
+  hallTerritory: string | null | undefined,
+): boolean {
   if (!territory?.trim()) return true
   if (!hallTerritory?.trim()) return false
   const hall = territoryKey(hallTerritory)
-  return territory.split(';').map(territoryKey).filter(Boolean).some((t) => hall === t || hall.startsWith(`${t}/`))
+  return territory
+    .split(';')
+    .map(territoryKey)
+    .filter(Boolean)
+    .some((t) => hall === t || hall.startsWith(`${t}/`))
 }

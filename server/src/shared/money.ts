@@ -7,7 +7,8 @@ export type Cents = number
 /** Share of an amount in basis points, rounded down to the centavo (the remainder stays with the house pool). */
 export function shareOf(amountCents: Cents, basisPoints: number): Cents {
   if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new RangeError(`bad amount ${amountCents}`)
-  if (!Number.isInteger(basisPoints) || basisPoints < 0 || basisPoints > 10_000) throw new RangeError(`bad share ${basisPoints}`)
+  if (!Number.isInteger(basisPoints) || basisPoints < 0 || basisPoints > 10_000)
+    throw new RangeError(`bad share ${basisPoints}`)
   // BigInt keeps the product exact for any safe amount.
   return Number((BigInt(amountCents) * BigInt(basisPoints)) / 10_000n)
 }
@@ -33,7 +34,12 @@ export function formatMoney(amountCents: Cents, currency: string, locale = 'es')
   const key = `${tag}|${currency}|${minor}`
   let format = moneyFormats.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(tag, { style: 'currency', currency, minimumFractionDigits: minor, maximumFractionDigits: minor })
+    format = new Intl.NumberFormat(tag, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: minor,
+      maximumFractionDigits: minor,
+    })
     moneyFormats.set(key, format)
   }
   return format.format(value)

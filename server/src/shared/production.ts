@@ -20,15 +20,28 @@ export function productionStartProblems(config: Config): string[] {
     ['BOLILLO_LOTTO_LICENCE', config.lottoLicence?.ref],
     ['BOLILLO_INSTANT_GENERATOR_CERT', config.instantGeneratorCertification?.ref],
   ]
-  for (const [name, ref] of refs) if (isDemoReference(ref)) problems.push(`${name} is a demo reference ("${ref}"): a server without the demo accepts only the real one`)
-  if (config.demoBeacon) problems.push('BOLILLO_DEMO_BEACON: the demo beacon serves only the demo; a server without the demo draws by the public beacon (BOLILLO_BEACON_RELAYS or typed signatures)')
-  if (!config.keyDir) problems.push(`BOLILLO_KEY_DIR is not set: a server without the demo keeps its keys outside DATA_DIR (${config.dataDir})`)
-  else if (isInside(config.keyDir, config.dataDir)) problems.push(`BOLILLO_KEY_DIR=${config.keyDir} lies inside DATA_DIR (${config.dataDir}): set it to a directory outside DATA_DIR`)
+  for (const [name, ref] of refs)
+    if (isDemoReference(ref))
+      problems.push(`${name} is a demo reference ("${ref}"): a server without the demo accepts only the real one`)
+  if (config.demoBeacon)
+    problems.push(
+      'BOLILLO_DEMO_BEACON: the demo beacon serves only the demo; a server without the demo draws by the public beacon (BOLILLO_BEACON_RELAYS or typed signatures)',
+    )
+  if (!config.keyDir)
+    problems.push(
+      `BOLILLO_KEY_DIR is not set: a server without the demo keeps its keys outside DATA_DIR (${config.dataDir})`,
+    )
+  else if (isInside(config.keyDir, config.dataDir))
+    problems.push(
+      `BOLILLO_KEY_DIR=${config.keyDir} lies inside DATA_DIR (${config.dataDir}): set it to a directory outside DATA_DIR`,
+    )
   const inData = join(config.dataDir, 'keys')
   for (const name of [OPERATOR_KEY_FILE, SEALING_KEY_FILE, INSTANT_PEPPER_FILE, DEMO_BEACON_KEY_FILE]) {
     const file = join(inData, name)
     if (existsSync(file)) {
-      problems.push(`key file ${file} is inside DATA_DIR: whoever copies DATA_DIR would hold it. A server without the demo reads its keys only from BOLILLO_KEY_DIR: move the operator key, sealing key and pepper there (the demo beacon key is the demo's: delete it) and remove them from DATA_DIR`)
+      problems.push(
+        `key file ${file} is inside DATA_DIR: whoever copies DATA_DIR would hold it. A server without the demo reads its keys only from BOLILLO_KEY_DIR: move the operator key, sealing key and pepper there (the demo beacon key is the demo's: delete it) and remove them from DATA_DIR`,
+      )
     }
   }
   return problems

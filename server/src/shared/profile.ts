@@ -269,7 +269,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },
-  primaOnHallClosure: 'Consejería competente en materia de economía y hacienda — cuenta general de ingresos del Gobierno de Cantabria',
+  primaOnHallClosure:
+    'Consejería competente en materia de economía y hacienda — cuenta general de ingresos del Gobierno de Cantabria',
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
   prizesPaidBeforeNextGame: true,

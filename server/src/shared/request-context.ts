@@ -54,6 +54,7 @@ export function currentScope(): ActingScope | undefined {
 
 /** A journal payload with the current actor added, unless it names one already. */
 export function withActor<T>(payload: T, actor: JournalActor | undefined = currentActor()): T {
-  if (!actor || !payload || typeof payload !== 'object' || Array.isArray(payload) || 'actor' in (payload as object)) return payload
+  if (!actor || !payload || typeof payload !== 'object' || Array.isArray(payload) || 'actor' in (payload as object))
+    return payload
   return { ...payload, actor }
 }

@@ -26,19 +26,27 @@ export function createSeededRng(seed: string | number): Rng & { nextUint32(): nu
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0
     return (z ^ (z >>> 16)) >>> 0
   }
-  let a = splitmix(), b = splitmix(), c = splitmix(), d = splitmix()
+  let a = splitmix(),
+    b = splitmix(),
+    c = splitmix(),
+    d = splitmix()
   if ((a | b | c | d) === 0) a = 1
   const nextUint32 = (): number => {
     const result = Math.imul(rotl(Math.imul(b, 5) >>> 0, 7), 9) >>> 0
     const t = (b << 9) >>> 0
-    c ^= a; d ^= b; b ^= c; a ^= d; c ^= t
+    c ^= a
+    d ^= b
+    b ^= c
+    a ^= d
+    c ^= t
     d = rotl(d, 11)
     return result
   }
   return {
     nextUint32,
     nextInt(maxExclusive: number): number {
-      if (!Number.isInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > 2 ** 32) throw new RangeError(`bad bound ${maxExclusive}`)
+      if (!Number.isInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > 2 ** 32)
+        throw new RangeError(`bad bound ${maxExclusive}`)
       // Rejection sampling: no modulo bias.
       const limit = 2 ** 32 - (2 ** 32 % maxExclusive)
       for (;;) {

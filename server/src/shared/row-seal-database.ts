@@ -9,7 +9,15 @@ import { DomainError } from './errors.ts'
 import type { Sealer } from './sealing.ts'
 import { insertLegacySealMarker, legacySealMarker, legacySealRecord } from './store.ts'
 import { appendJournal } from './journal.ts'
-import { currentRowSeals, hasPendingRows, runWithRowSeals, SEALED_TABLE_NAMES, touchRows, unsealedRowIds, type RowProblem } from './row-seals.ts'
+import {
+  currentRowSeals,
+  hasPendingRows,
+  runWithRowSeals,
+  SEALED_TABLE_NAMES,
+  touchRows,
+  unsealedRowIds,
+  type RowProblem,
+} from './row-seals.ts'
 
 /** The row-seal key, derived from the sealing key (BOLILLO_SEALING_KEY or BOLILLO_KEY_DIR), never stored anywhere. */
 export function rowSealKeyOf(sealer: Sealer): Buffer {
@@ -21,14 +29,18 @@ export function withRowSeals(db: Database, key: Buffer, now: () => Date): Databa
     ...db,
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       // Each transaction's body runs in its own context: the rows it touched are its own.
-      return db.transaction((tx) => runWithRowSeals(key, now, async () => {
-        const result = await fn(tx)
-        await sealLeftovers(tx, now)
-        return result
-      })).catch(async (err: unknown) => {
-        if (isTampered(err)) await db.transaction((tx) => appendJournal(tx, refusalEntry(err, now)))
-        throw err
-      })
+      return db
+        .transaction((tx) =>
+          runWithRowSeals(key, now, async () => {
+            const result = await fn(tx)
+            await sealLeftovers(tx, now)
+            return result
+          }),
+        )
+        .catch(async (err: unknown) => {
+          if (isTampered(err)) await db.transaction((tx) => appendJournal(tx, refusalEntry(err, now)))
+          throw err
+        })
     },
   }
   return sealed
@@ -38,12 +50,18 @@ const isTampered = (err: unknown): err is DomainError => err instanceof DomainEr
 
 function refusalEntry(err: DomainError, now: () => Date, actor?: unknown) {
   const rows = (err.details as { rows?: RowProblem[] } | undefined)?.rows ?? []
-  return { at: now().toISOString(), type: 'row.tampered', scope: '', payload: { refused: true, rows, ...(actor ? { actor } : {}) } }
+  return {
+    at: now().toISOString(),
+    type: 'row.tampered',
+    scope: '',
+    payload: { refused: true, rows, ...(actor ? { actor } : {}) },
+  }
 }
 
 /** Rows touched after the last journal record of a transaction (or unit) are sealed by one `rows.sealed` record. */
 async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
-  if (hasPendingRows(tx)) await appendJournal(tx, { at: now().toISOString(), type: 'rows.sealed', scope: '', payload: { reason: 'written' } })
+  if (hasPendingRows(tx))
+    await appendJournal(tx, { at: now().toISOString(), type: 'rows.sealed', scope: '', payload: { reason: 'written' } })
 }
 
 /**
@@ -101,7 +119,14 @@ async function sealLegacyRowsOnce(db: Database): Promise<number> {
         count += ids.length
       }
     }
-    const rec = done ?? await appendJournal(tx, { at: currentRowSeals()!.now().toISOString(), type: 'rows.legacy_sealed', scope: '', payload: { rows: count } })
+    const rec =
+      done ??
+      (await appendJournal(tx, {
+        at: currentRowSeals()!.now().toISOString(),
+        type: 'rows.legacy_sealed',
+        scope: '',
+        payload: { rows: count },
+      }))
     await insertLegacySealMarker(tx, Number(rec.seq))
     return count
   })

@@ -8,7 +8,19 @@ import { sealLegacyRows, withRowSeals } from './row-seal-database.ts'
 import { assertRowsSealed, collectJournalSeals, rowMac, verifySealedRows } from './row-seals.ts'
 
 /** Issue 24 point 1: the row-seal mechanism on its own, on SQLite (and PostgreSQL with BOLILLO_TEST_DATABASE_URL). */
-const row = { id: 'cm1', hall_id: 'h1', station_id: 's1', cashier_id: 'u1', kind: 'voucher_sale', amount_cents: 1000, currency: 'BOB', ref_id: 'v1', at: '2026-11-24T10:00:00.000Z', shift_id: null, product: 'voucher' }
+const row = {
+  id: 'cm1',
+  hall_id: 'h1',
+  station_id: 's1',
+  cashier_id: 'u1',
+  kind: 'voucher_sale',
+  amount_cents: 1000,
+  currency: 'BOB',
+  ref_id: 'v1',
+  at: '2026-11-24T10:00:00.000Z',
+  shift_id: null,
+  product: 'voucher',
+}
 
 describe('row seals', () => {
   it('a MAC covers every value column, the table, the journal record and the key; a BIGINT read as text is the same value', () => {
@@ -23,7 +35,10 @@ describe('row seals', () => {
   })
 
   let raw: Database | null = null
-  afterEach(async () => { await raw?.close(); raw = null })
+  afterEach(async () => {
+    await raw?.close()
+    raw = null
+  })
 
   it('seals a row under the record of its transaction, refuses it once edited (journaling the refusal), and verify lists it', async () => {
     raw = await openTestDatabase()
@@ -32,23 +47,40 @@ describe('row seals', () => {
     const db = withRowSeals(raw, key, now)
     await sealLegacyRows(db)
     await db.transaction(async (tx) => {
-      await insertCashMovement(tx, { id: 'cm1', hallId: 'h1', stationId: 's1', cashierId: 'u1', kind: 'voucher_sale', amountCents: 1000, currency: 'BOB', refId: 'v1', at: row.at, product: 'voucher' })
+      await insertCashMovement(tx, {
+        id: 'cm1',
+        hallId: 'h1',
+        stationId: 's1',
+        cashierId: 'u1',
+        kind: 'voucher_sale',
+        amountCents: 1000,
+        currency: 'BOB',
+        refId: 'v1',
+        at: row.at,
+        product: 'voucher',
+      })
       await appendJournal(tx, { at: row.at, type: 'test.moved', scope: '', payload: { id: 'cm1' } })
     })
     const records = []
     for await (const r of readJournal(raw)) records.push(r)
     const moved = records.find((r) => r.type === 'test.moved')!
-    expect((moved.payload as { rowSeals: Record<string, string> }).rowSeals['cash_movements:cm1']).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect((moved.payload as { rowSeals: Record<string, string> }).rowSeals['cash_movements:cm1']).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    )
     const seals = new Map<string, { seq: number; mac: string }>()
     for (const r of records) collectJournalSeals(seals, r)
     expect(await verifySealedRows(raw, key, seals)).toEqual({ checked: 1, problems: [] })
     await db.transaction((tx) => assertRowsSealed(tx, 'cash_movements', ['cm1']))
 
     await raw.run('UPDATE cash_movements SET amount_cents = 100000 WHERE id = ?', ['cm1'])
-    await expect(db.transaction((tx) => assertRowsSealed(tx, 'cash_movements', ['cm1']))).rejects.toMatchObject({ code: 'ROW_TAMPERED' })
+    await expect(db.transaction((tx) => assertRowsSealed(tx, 'cash_movements', ['cm1']))).rejects.toMatchObject({
+      code: 'ROW_TAMPERED',
+    })
     const refusal = await raw.get<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered'")
     expect(JSON.parse(refusal!.payload).rows).toEqual([expect.objectContaining({ table: 'cash_movements', id: 'cm1' })])
-    expect((await verifySealedRows(raw, key, seals)).problems).toEqual([expect.objectContaining({ table: 'cash_movements', id: 'cm1' })])
+    expect((await verifySealedRows(raw, key, seals)).problems).toEqual([
+      expect.objectContaining({ table: 'cash_movements', id: 'cm1' }),
+    ])
     // Under another key nothing matches: a restore needs the installation's key.
     await raw.run('UPDATE cash_movements SET amount_cents = 1000 WHERE id = ?', ['cm1'])
     expect((await verifySealedRows(raw, key, seals)).problems).toEqual([])

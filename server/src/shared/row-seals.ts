@@ -22,28 +22,149 @@ export const ROW_SEAL_VERSION = 'bolillo-row-seal-v1'
 
 /** The sealed tables and the columns each seal covers (all of a row that decides what it is worth or pays). */
 export const SEALED_TABLES = {
-  vouchers: ['id', 'hall_id', 'currency', 'amount_cents', 'status', 'origin', 'parent_id', 'station_id', 'issued_by', 'issued_at', 'expires_at', 'small_cents', 'other_cents', 'buyer_document', 'short_code', 'spent_at', 'spent_station', 'spent_for', 'spent_ref'],
-  cash_movements: ['id', 'hall_id', 'station_id', 'cashier_id', 'kind', 'amount_cents', 'currency', 'ref_id', 'at', 'shift_id', 'product'],
-  cashier_shifts: ['id', 'hall_id', 'station_id', 'cashier_id', 'currency', 'float_cents', 'status', 'opened_at', 'closed_at', 'expected_cents', 'counted_cents', 'difference_cents'],
-  sale_payments: ['id', 'hall_id', 'station_id', 'sold_by', 'product', 'ref_id', 'amount_cents', 'currency', 'paid_by', 'payment_ref', 'at'],
-  kiosk_purchases: ['id', 'kiosk_id', 'hall_id', 'game_id', 'voucher_id', 'change_voucher_id', 'card_count', 'amount_cents', 'card_ids', 'created_at'],
+  vouchers: [
+    'id',
+    'hall_id',
+    'currency',
+    'amount_cents',
+    'status',
+    'origin',
+    'parent_id',
+    'station_id',
+    'issued_by',
+    'issued_at',
+    'expires_at',
+    'small_cents',
+    'other_cents',
+    'buyer_document',
+    'short_code',
+    'spent_at',
+    'spent_station',
+    'spent_for',
+    'spent_ref',
+  ],
+  cash_movements: [
+    'id',
+    'hall_id',
+    'station_id',
+    'cashier_id',
+    'kind',
+    'amount_cents',
+    'currency',
+    'ref_id',
+    'at',
+    'shift_id',
+    'product',
+  ],
+  cashier_shifts: [
+    'id',
+    'hall_id',
+    'station_id',
+    'cashier_id',
+    'currency',
+    'float_cents',
+    'status',
+    'opened_at',
+    'closed_at',
+    'expected_cents',
+    'counted_cents',
+    'difference_cents',
+  ],
+  sale_payments: [
+    'id',
+    'hall_id',
+    'station_id',
+    'sold_by',
+    'product',
+    'ref_id',
+    'amount_cents',
+    'currency',
+    'paid_by',
+    'payment_ref',
+    'at',
+  ],
+  kiosk_purchases: [
+    'id',
+    'kiosk_id',
+    'hall_id',
+    'game_id',
+    'voucher_id',
+    'change_voucher_id',
+    'card_count',
+    'amount_cents',
+    'card_ids',
+    'created_at',
+  ],
   prizes: ['id', 'game_id', 'card_id', 'kind', 'amount_cents', 'status', 'awarded_at', 'paid_at', 'paid_by'],
-  bonus_prizes: ['id', 'game_id', 'card_id', 'hall_id', 'source', 'pot_id', 'prize_kind', 'amount_cents', 'status', 'awarded_at', 'paid_at', 'paid_by', 'payment_method', 'cheque_number'],
-  payouts: ['id', 'card_id', 'game_id', 'hall_id', 'amount_cents', 'currency', 'prize_ids', 'station_id', 'cashier_id', 'paid_at', 'payment_method', 'cheque_number'],
-  refunds: ['id', 'product', 'ticket_id', 'hall_id', 'game_ref', 'amount_cents', 'currency', 'method', 'voucher_id', 'station_id', 'cashier_id', 'shift_id', 'refunded_at'],
+  bonus_prizes: [
+    'id',
+    'game_id',
+    'card_id',
+    'hall_id',
+    'source',
+    'pot_id',
+    'prize_kind',
+    'amount_cents',
+    'status',
+    'awarded_at',
+    'paid_at',
+    'paid_by',
+    'payment_method',
+    'cheque_number',
+  ],
+  payouts: [
+    'id',
+    'card_id',
+    'game_id',
+    'hall_id',
+    'amount_cents',
+    'currency',
+    'prize_ids',
+    'station_id',
+    'cashier_id',
+    'paid_at',
+    'payment_method',
+    'cheque_number',
+  ],
+  refunds: [
+    'id',
+    'product',
+    'ticket_id',
+    'hall_id',
+    'game_ref',
+    'amount_cents',
+    'currency',
+    'method',
+    'voucher_id',
+    'station_id',
+    'cashier_id',
+    'shift_id',
+    'refunded_at',
+  ],
 } as const satisfies Record<string, readonly string[]>
 
 export type SealedTable = keyof typeof SEALED_TABLES
 export const SEALED_TABLE_NAMES = Object.keys(SEALED_TABLES) as SealedTable[]
 
 /** A row that does not match its seal: which table, which row, and what is wrong. */
-export interface RowProblem { table: string; id: string; what: string }
+export interface RowProblem {
+  table: string
+  id: string
+  what: string
+}
 
-export interface RowSealState { key: Buffer; now: () => Date; pending: Map<SealedTable, Set<string>> }
+export interface RowSealState {
+  key: Buffer
+  now: () => Date
+  pending: Map<SealedTable, Set<string>>
+}
 type TxState = RowSealState
 // The transaction being run, found from its async context rather than from the `tx` object, which use cases re-wrap.
 const current = new AsyncLocalStorage<TxState>()
-const states = { get: (_tx: Sql): TxState | undefined => current.getStore(), has: (_tx: Sql): boolean => current.getStore() !== undefined }
+const states = {
+  get: (_tx: Sql): TxState | undefined => current.getStore(),
+  has: (_tx: Sql): boolean => current.getStore() !== undefined,
+}
 
 /** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
 export function runWithRowSeals<T>(key: Buffer, now: () => Date, fn: () => Promise<T>): Promise<T> {
@@ -71,7 +192,12 @@ export function touchRows(tx: Sql, table: SealedTable, ids: readonly string[]): 
 }
 
 /** Ids of rows matching `where` (for a store function that updates rows by a condition, e.g. a game's prizes). */
-export async function touchRowsWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
+export async function touchRowsWhere(
+  tx: Sql,
+  table: SealedTable,
+  where: string,
+  params: readonly unknown[],
+): Promise<void> {
   if (!states.has(tx)) return
   touchRows(tx, table, await rowIdsWhere(tx, table, where, params))
 }
@@ -80,7 +206,9 @@ export async function touchRowsWhere(tx: Sql, table: SealedTable, where: string,
 export function rowMac(key: Buffer, table: SealedTable, row: Record<string, unknown>, seq: number): string {
   // PostgreSQL answers BIGINT as text, SQLite as a number: every value is compared as its text.
   const values = SEALED_TABLES[table].map((c) => (row[c] === null || row[c] === undefined ? null : String(row[c])))
-  return createHmac('sha256', key).update(JSON.stringify([ROW_SEAL_VERSION, table, seq, values])).digest('base64url')
+  return createHmac('sha256', key)
+    .update(JSON.stringify([ROW_SEAL_VERSION, table, seq, values]))
+    .digest('base64url')
 }
 
 function sameMac(a: string, b: string): boolean {
@@ -119,14 +247,14 @@ export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<stri
 
 /** What is wrong with a row read with its seal (`seal_seq`, `seal_mac`), or null when it matches. */
 function problemOf(key: Buffer, table: SealedTable, row: Record<string, unknown>): string | null {
-  if (row.seal_mac === null || row.seal_mac === undefined) return 'unsealed: no seal for this row (written or its seal removed outside the server)'
+  if (row.seal_mac === null || row.seal_mac === undefined)
+    return 'unsealed: no seal for this row (written or its seal removed outside the server)'
   const seq = Number(row.seal_seq)
   if (!sameMac(rowMac(key, table, row, seq), String(row.seal_mac))) {
     return `its values do not match the seal of journal record #${seq} (changed outside the server)`
   }
   return null
 }
-
 
 /**
  * The check where a use case loads a row it pays, spends, cashes out or refunds from: throws ROW_TAMPERED (the
@@ -145,11 +273,17 @@ export async function assertRowsSealed(tx: Sql, table: SealedTable, ids: readonl
 }
 
 export function rowTampered(problems: RowProblem[]): DomainError {
-  return new DomainError('ROW_TAMPERED', `${problems.map((p) => `${p.table} ${p.id}: ${p.what}`).join('; ')}`, { rows: problems })
+  return new DomainError('ROW_TAMPERED', `${problems.map((p) => `${p.table} ${p.id}: ${p.what}`).join('; ')}`, {
+    rows: problems,
+  })
 }
 
 /** Reads every row of `table` with its seal, in pages (verification, the legacy pass). */
-export async function* sealedRowsOf(db: Sql, table: SealedTable, pageSize = 1000): AsyncGenerator<Record<string, unknown>> {
+export async function* sealedRowsOf(
+  db: Sql,
+  table: SealedTable,
+  pageSize = 1000,
+): AsyncGenerator<Record<string, unknown>> {
   let after = ''
   for (;;) {
     const rows = await rowsWithSealsAfter(db, table, SEALED_TABLES[table], after, pageSize)
@@ -163,7 +297,11 @@ export async function* sealedRowsOf(db: Sql, table: SealedTable, pageSize = 1000
  * Checks every sealed row against its seal and against the journal's latest seal of it (`journalSeals`, built
  * from the records' `rowSeals`), and finds rows the journal sealed that are gone. Pure but for reading `db`.
  */
-export async function verifySealedRows(db: Sql, key: Buffer, journalSeals: Map<string, { seq: number; mac: string }>): Promise<{ checked: number; problems: RowProblem[] }> {
+export async function verifySealedRows(
+  db: Sql,
+  key: Buffer,
+  journalSeals: Map<string, { seq: number; mac: string }>,
+): Promise<{ checked: number; problems: RowProblem[] }> {
   const problems: RowProblem[] = []
   const seen = new Set<string>()
   let checked = 0
@@ -174,26 +312,44 @@ export async function verifySealedRows(db: Sql, key: Buffer, journalSeals: Map<s
       const k = `${table}:${id}`
       seen.add(k)
       const what = problemOf(key, table, row)
-      if (what) { problems.push({ table, id, what }); continue }
+      if (what) {
+        problems.push({ table, id, what })
+        continue
+      }
       const latest = journalSeals.get(k)
       if (!latest) {
-        problems.push({ table, id, what: `no journal record seals this row (its seal names record #${Number(row.seal_seq)})` })
+        problems.push({
+          table,
+          id,
+          what: `no journal record seals this row (its seal names record #${Number(row.seal_seq)})`,
+        })
       } else if (latest.seq !== Number(row.seal_seq) || latest.mac !== String(row.seal_mac)) {
-        problems.push({ table, id, what: `row and seal are those of journal record #${Number(row.seal_seq)}, but record #${latest.seq} sealed it since (put back from an older copy)` })
+        problems.push({
+          table,
+          id,
+          what: `row and seal are those of journal record #${Number(row.seal_seq)}, but record #${latest.seq} sealed it since (put back from an older copy)`,
+        })
       }
     }
   }
   for (const k of journalSeals.keys()) {
     if (!seen.has(k)) {
       const [table, ...rest] = k.split(':')
-      problems.push({ table, id: rest.join(':'), what: `sealed by journal record #${journalSeals.get(k)!.seq} but missing from the table (deleted outside the server)` })
+      problems.push({
+        table,
+        id: rest.join(':'),
+        what: `sealed by journal record #${journalSeals.get(k)!.seq} but missing from the table (deleted outside the server)`,
+      })
     }
   }
   return { checked, problems }
 }
 
 /** Collects, record by record, the latest seal of each row named in a record's `rowSeals`. */
-export function collectJournalSeals(into: Map<string, { seq: number; mac: string }>, record: { seq: number; payload: unknown }): void {
+export function collectJournalSeals(
+  into: Map<string, { seq: number; mac: string }>,
+  record: { seq: number; payload: unknown },
+): void {
   const seals = (record.payload as { rowSeals?: unknown } | null)?.rowSeals
   if (!seals || typeof seals !== 'object') return
   for (const [k, mac] of Object.entries(seals as Record<string, unknown>)) {
@@ -207,7 +363,12 @@ export async function unsealedRowIds(db: Sql, table: SealedTable): Promise<strin
 }
 
 /** {@link assertRowsSealed} for the rows matching `where` (e.g. every cash movement of a shift being closed). */
-export async function assertRowsSealedWhere(tx: Sql, table: SealedTable, where: string, params: readonly unknown[]): Promise<void> {
+export async function assertRowsSealedWhere(
+  tx: Sql,
+  table: SealedTable,
+  where: string,
+  params: readonly unknown[],
+): Promise<void> {
   const s = states.get(tx)
   if (!s) return
   const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], where, params)

@@ -18,13 +18,19 @@ export async function recomputeBalances(db: Sql, records: readonly JournalRecord
   for (const r of records) {
     const p = r.payload as Record<string, unknown> | null
     if (!p || typeof p !== 'object') continue
-    if (r.type === 'voucher.issued' && typeof p.voucherId === 'string') issued.set(p.voucherId, { seq: r.seq, amountCents: Number(p.amountCents) })
-    if (r.type === 'shift.closed' && typeof p.shiftId === 'string') closed.set(p.shiftId, { seq: r.seq, expectedCents: Number(p.expectedCents) })
+    if (r.type === 'voucher.issued' && typeof p.voucherId === 'string')
+      issued.set(p.voucherId, { seq: r.seq, amountCents: Number(p.amountCents) })
+    if (r.type === 'shift.closed' && typeof p.shiftId === 'string')
+      closed.set(p.shiftId, { seq: r.seq, expectedCents: Number(p.expectedCents) })
   }
   for (const v of await voucherAmounts(db)) {
     const rec = issued.get(v.id)
     if (rec && rec.amountCents !== Number(v.amount_cents)) {
-      problems.push({ table: 'vouchers', id: v.id, what: `amount_cents is ${Number(v.amount_cents)} but journal record #${rec.seq} (voucher.issued) issued it for ${rec.amountCents}` })
+      problems.push({
+        table: 'vouchers',
+        id: v.id,
+        what: `amount_cents is ${Number(v.amount_cents)} but journal record #${rec.seq} (voucher.issued) issued it for ${rec.amountCents}`,
+      })
     }
   }
   const shifts = await shiftsWithMovementSums(db)
@@ -32,9 +38,19 @@ export async function recomputeBalances(db: Sql, records: readonly JournalRecord
     if (s.status !== 'closed') continue
     const recomputed = Number(s.float_cents) + Number(s.moved ?? 0)
     const stored = s.expected_cents === null ? null : Number(s.expected_cents)
-    if (stored !== recomputed) problems.push({ table: 'cashier_shifts', id: s.id, what: `expected_cents is ${stored} but its float plus its cash movements is ${recomputed}` })
+    if (stored !== recomputed)
+      problems.push({
+        table: 'cashier_shifts',
+        id: s.id,
+        what: `expected_cents is ${stored} but its float plus its cash movements is ${recomputed}`,
+      })
     const rec = closed.get(s.id)
-    if (rec && stored !== rec.expectedCents) problems.push({ table: 'cashier_shifts', id: s.id, what: `expected_cents is ${stored} but journal record #${rec.seq} (shift.closed) closed it expecting ${rec.expectedCents}` })
+    if (rec && stored !== rec.expectedCents)
+      problems.push({
+        table: 'cashier_shifts',
+        id: s.id,
+        what: `expected_cents is ${stored} but journal record #${rec.seq} (shift.closed) closed it expecting ${rec.expectedCents}`,
+      })
   }
   return problems
 }
@@ -42,7 +58,16 @@ export async function recomputeBalances(db: Sql, records: readonly JournalRecord
 export type JournalVerification = ChainVerification & { rows: { checked: number; problems: RowProblem[] } }
 
 /** The chain's verdict, not ok as well when any row differs (`reason` then says how many). */
-export function rowsVerdict(chain: ChainVerification, rows: { checked: number; problems: RowProblem[] }): JournalVerification {
+export function rowsVerdict(
+  chain: ChainVerification,
+  rows: { checked: number; problems: RowProblem[] },
+): JournalVerification {
   if (!chain.ok || rows.problems.length === 0) return { ...chain, rows }
-  return { ok: false, count: chain.count, badSeq: 0, reason: `${rows.problems.length} sealed row(s) differ from the journal`, rows }
+  return {
+    ok: false,
+    count: chain.count,
+    badSeq: 0,
+    reason: `${rows.problems.length} sealed row(s) differ from the journal`,
+    rows,
+  }
 }

@@ -47,7 +47,10 @@ export function loadSealingKey(options: {
   if (text !== null) {
     const mode = statSync(file).mode & 0o777
     if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-      throw new SealingError('BAD_KEY', `sealing key file ${file} has mode ${mode.toString(8).padStart(4, '0')}: other users may read it; restrict it (chmod 600) and consider the key exposed`)
+      throw new SealingError(
+        'BAD_KEY',
+        `sealing key file ${file} has mode ${mode.toString(8).padStart(4, '0')}: other users may read it; restrict it (chmod 600) and consider the key exposed`,
+      )
     }
     try {
       return { key: parseSealingKey(text), source: 'file', file }

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDecipheriv } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { SealingError, openSealed, openSealedText, parseSealingKey, seal, sealedKeyId, sealingKeyFromBytes } from './sealing.ts'
+import {
+  SealingError,
+  openSealed,
+  openSealedText,
+  parseSealingKey,
+  seal,
+  sealedKeyId,
+  sealingKeyFromBytes,
+} from './sealing.ts'
 import { SEALING_KEY_ENV, SEALING_KEY_FILE, loadSealingKey } from './sealing-key-file.ts'
 
 const key = sealingKeyFromBytes(Buffer.alloc(32, 1))
@@ -11,7 +19,12 @@ const otherKey = sealingKeyFromBytes(Buffer.alloc(32, 2))
 const secret = Buffer.from('aa'.repeat(32), 'hex')
 
 function codeOf(f: () => unknown): string {
-  try { f() } catch (e) { if (e instanceof SealingError) return e.code; throw e }
+  try {
+    f()
+  } catch (e) {
+    if (e instanceof SealingError) return e.code
+    throw e
+  }
   return 'NO ERROR'
 }
 
@@ -44,7 +57,10 @@ describe('seal and open', () => {
       bytes[bytes.length - 1] ^= 1
       const altered = [...parts]
       altered[i] = bytes.toString('base64url')
-      expect(codeOf(() => openSealed(key, altered.join('.'), 'draw-seed|game:1')), `part ${i}`).toBe('TAMPERED')
+      expect(
+        codeOf(() => openSealed(key, altered.join('.'), 'draw-seed|game:1')),
+        `part ${i}`,
+      ).toBe('TAMPERED')
     }
     expect(codeOf(() => openSealed(key, sealed, 'draw-seed|game:2'))).toBe('TAMPERED')
     expect(codeOf(() => openSealed(key, sealed.replace('v1', 'v2'), 'draw-seed|game:1'))).toBe('MALFORMED')
@@ -54,7 +70,9 @@ describe('seal and open', () => {
   it('refuses a value sealed under another key by naming both keys', () => {
     const sealed = seal(otherKey, secret, 'c')
     expect(sealedKeyId(sealed)).toBe(otherKey.id)
-    expect(() => openSealed(key, sealed, 'c')).toThrow(`sealed under key ${otherKey.id}, but the sealing key in use is ${key.id}`)
+    expect(() => openSealed(key, sealed, 'c')).toThrow(
+      `sealed under key ${otherKey.id}, but the sealing key in use is ${key.id}`,
+    )
     // Forging the key id does not help: the id is authenticated and the key still differs.
     expect(codeOf(() => openSealed(key, sealed.replace(otherKey.id, key.id), 'c'))).toBe('TAMPERED')
   })
@@ -78,7 +96,12 @@ describe.skipIf(process.platform === 'win32')('sealing key file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(statSync(join(dataDir, 'keys')).mode & 0o777).toBe(0o700)
     expect(readFileSync(file, 'utf8').trim()).toBe('07'.repeat(32))
-    const again = loadSealingKey({ dataDir, entropy: () => { throw new Error('must not make a new key') } })
+    const again = loadSealingKey({
+      dataDir,
+      entropy: () => {
+        throw new Error('must not make a new key')
+      },
+    })
     expect(again).toEqual({ key: created.key, source: 'file', file })
   })
 

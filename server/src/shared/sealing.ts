@@ -25,7 +25,10 @@ export type SealingErrorCode = 'MALFORMED' | 'WRONG_KEY' | 'TAMPERED' | 'BAD_KEY
 
 /** Why a value did not seal or open. Messages never include the plaintext or the key. */
 export class SealingError extends Error {
-  constructor(readonly code: SealingErrorCode, message: string) {
+  constructor(
+    readonly code: SealingErrorCode,
+    message: string,
+  ) {
     super(message)
     this.name = 'SealingError'
   }
@@ -34,7 +37,10 @@ export class SealingError extends Error {
 /** A sealing key from 32 bytes. */
 export function sealingKeyFromBytes(bytes: Uint8Array): SealingKey {
   if (!(bytes instanceof Uint8Array) || bytes.length !== SEALING_KEY_BYTES) {
-    throw new SealingError('BAD_KEY', `a sealing key is ${SEALING_KEY_BYTES} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`)
+    throw new SealingError(
+      'BAD_KEY',
+      `a sealing key is ${SEALING_KEY_BYTES} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`,
+    )
   }
   const copy = Buffer.from(bytes)
   const id = createHash('sha256').update('bolillo-sealing-key|').update(copy).digest('hex').slice(0, 16)
@@ -53,11 +59,19 @@ export function parseSealingKey(text: string): SealingKey {
 }
 
 /** Seals `plaintext` for `context` (which must be given again to open it). */
-export function seal(key: SealingKey, plaintext: Uint8Array | string, context: string, iv: Uint8Array = randomBytes(IV_BYTES)): string {
+export function seal(
+  key: SealingKey,
+  plaintext: Uint8Array | string,
+  context: string,
+  iv: Uint8Array = randomBytes(IV_BYTES),
+): string {
   if (iv.length !== IV_BYTES) throw new SealingError('MALFORMED', `IV must be ${IV_BYTES} bytes`)
   const cipher = createCipheriv('aes-256-gcm', key.bytes, iv, { authTagLength: TAG_BYTES })
   cipher.setAAD(aad(key.id, context))
-  const body = Buffer.concat([cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext), cipher.final()])
+  const body = Buffer.concat([
+    cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext),
+    cipher.final(),
+  ])
   return [SEALED_VERSION, key.id, b64(iv), b64(body), b64(cipher.getAuthTag())].join('.')
 }
 
@@ -73,14 +87,18 @@ export function sealedKeyId(sealed: string): string {
  */
 export function openSealed(key: SealingKey, sealed: string, context: string): Buffer {
   const p = parse(sealed)
-  if (p.keyId !== key.id) throw new SealingError('WRONG_KEY', `sealed under key ${p.keyId}, but the sealing key in use is ${key.id}`)
+  if (p.keyId !== key.id)
+    throw new SealingError('WRONG_KEY', `sealed under key ${p.keyId}, but the sealing key in use is ${key.id}`)
   const decipher = createDecipheriv('aes-256-gcm', key.bytes, p.iv, { authTagLength: TAG_BYTES })
   decipher.setAAD(aad(p.keyId, context))
   decipher.setAuthTag(p.tag)
   try {
     return Buffer.concat([decipher.update(p.body), decipher.final()])
   } catch {
-    throw new SealingError('TAMPERED', `sealed value does not authenticate under key ${key.id} for context ${JSON.stringify(context)}: altered, or sealed for another context`)
+    throw new SealingError(
+      'TAMPERED',
+      `sealed value does not authenticate under key ${key.id} for context ${JSON.stringify(context)}: altered, or sealed for another context`,
+    )
   }
 }
 
@@ -91,18 +109,22 @@ export function openSealedText(key: SealingKey, sealed: string, context: string)
 
 function parse(sealed: string): { keyId: string; iv: Buffer; body: Buffer; tag: Buffer } {
   const parts = typeof sealed === 'string' ? sealed.split('.') : []
-  if (parts.length !== 5 || parts[0] !== SEALED_VERSION) throw new SealingError('MALFORMED', `not a ${SEALED_VERSION} sealed value`)
+  if (parts.length !== 5 || parts[0] !== SEALED_VERSION)
+    throw new SealingError('MALFORMED', `not a ${SEALED_VERSION} sealed value`)
   const [, keyId, iv, body, tag] = parts
   const B64URL = /^[A-Za-z0-9_-]*$/
-  if (!/^[0-9a-f]{16}$/.test(keyId) || ![iv, body, tag].every((x) => B64URL.test(x))) throw new SealingError('MALFORMED', `not a ${SEALED_VERSION} sealed value`)
+  if (!/^[0-9a-f]{16}$/.test(keyId) || ![iv, body, tag].every((x) => B64URL.test(x)))
+    throw new SealingError('MALFORMED', `not a ${SEALED_VERSION} sealed value`)
   const ivBytes = Buffer.from(iv, 'base64url')
   const tagBytes = Buffer.from(tag, 'base64url')
-  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new SealingError('MALFORMED', 'sealed value has a bad IV or tag length')
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES)
+    throw new SealingError('MALFORMED', 'sealed value has a bad IV or tag length')
   return { keyId, iv: ivBytes, body: Buffer.from(body, 'base64url'), tag: tagBytes }
 }
 
 function aad(keyId: string, context: string): Buffer {
-  if (typeof context !== 'string' || context.length === 0) throw new SealingError('MALFORMED', 'a sealing context is required')
+  if (typeof context !== 'string' || context.length === 0)
+    throw new SealingError('MALFORMED', 'a sealing context is required')
   return Buffer.from(`${SEALED_VERSION}|${keyId}|${context}`, 'utf8')
 }
 
@@ -128,7 +150,8 @@ export interface Sealer {
 
 /** HMAC-SHA256 of `value` for `purpose`, under a subkey of the sealing key (never the sealing key itself). */
 export function keyedTag(key: SealingKey, value: string, purpose: string): string {
-  if (typeof purpose !== 'string' || purpose.length === 0) throw new SealingError('MALFORMED', 'a tag purpose is required')
+  if (typeof purpose !== 'string' || purpose.length === 0)
+    throw new SealingError('MALFORMED', 'a tag purpose is required')
   const sub = createHmac('sha256', key.bytes).update('bolillo-tag-key-v1').digest()
   return createHmac('sha256', sub).update(`${purpose}|${value}`, 'utf8').digest('hex')
 }

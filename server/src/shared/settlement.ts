@@ -6,4 +6,7 @@ import type { Sql } from '../db/database.ts'
  * credited) is recorded together with the payout or not at all. Product lines depend on this contract, never on
  * the cash desk: the cash desk passes its drawer movement in (cashdesk/cash.ts `cashOut`).
  */
-export type OnPaid = (tx: Sql, paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' | 'refund' }) => Promise<void>
+export type OnPaid = (
+  tx: Sql,
+  paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' | 'refund' },
+) => Promise<void>

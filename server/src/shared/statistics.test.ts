@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { chiSquareCdf, chiSquarePValue, chiSquareTest, ksUniform, logGamma, regularizedGammaP, regularizedGammaQ } from './statistics.ts'
+import {
+  chiSquareCdf,
+  chiSquarePValue,
+  chiSquareTest,
+  ksUniform,
+  logGamma,
+  regularizedGammaP,
+  regularizedGammaQ,
+} from './statistics.ts'
 
 // Reference values from SciPy 1.17 (scipy.special.gammainc / gammaincc, scipy.stats.chi2).
 describe('regularized incomplete gamma', () => {
@@ -17,10 +25,17 @@ describe('regularized incomplete gamma', () => {
   })
 
   it('keeps P + Q = 1 and P increasing in x', () => {
-    fc.assert(fc.property(fc.double({ min: 0.05, max: 500, noNaN: true }), fc.double({ min: 0, max: 1000, noNaN: true }), fc.double({ min: 0, max: 5, noNaN: true }), (a, x, dx) => {
-      expect(regularizedGammaP(a, x) + regularizedGammaQ(a, x)).toBeCloseTo(1, 10)
-      expect(regularizedGammaP(a, x + dx)).toBeGreaterThanOrEqual(regularizedGammaP(a, x) - 1e-12)
-    }))
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.05, max: 500, noNaN: true }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        (a, x, dx) => {
+          expect(regularizedGammaP(a, x) + regularizedGammaQ(a, x)).toBeCloseTo(1, 10)
+          expect(regularizedGammaP(a, x + dx)).toBeGreaterThanOrEqual(regularizedGammaP(a, x) - 1e-12)
+        },
+      ),
+    )
   })
 
   it('computes ln Gamma', () => {

@@ -8,8 +8,10 @@
 export function logGamma(x: number): number {
   if (!(x > 0)) throw new RangeError(`logGamma needs x > 0, got ${x}`)
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x)
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7]
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ]
   const z = x - 1
   const t = z + 7.5
   let a = c[0]
@@ -89,7 +91,10 @@ export function chiSquarePValue(x: number, df: number): number {
  * Pearson's chi-square statistic of observed counts against one expected count per cell (or a list), with
  * `cells - 1` degrees of freedom and its p-value.
  */
-export function chiSquareTest(observed: ArrayLike<number>, expected: number | ArrayLike<number>): { statistic: number; df: number; pValue: number } {
+export function chiSquareTest(
+  observed: ArrayLike<number>,
+  expected: number | ArrayLike<number>,
+): { statistic: number; df: number; pValue: number } {
   let statistic = 0
   for (let i = 0; i < observed.length; i++) {
     const e = typeof expected === 'number' ? expected : expected[i]

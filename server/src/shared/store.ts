@@ -7,7 +7,15 @@ import type { Sql } from '../db/database.ts'
 // Journal append and read (journal.ts, journal-batch.ts)
 
 /** A journal record as stored: `payload` is its JSON text. */
-export interface JournalRow { seq: number; at: string; type: string; scope: string; payload: string; prev_hash: string; hash: string }
+export interface JournalRow {
+  seq: number
+  at: string
+  type: string
+  scope: string
+  payload: string
+  prev_hash: string
+  hash: string
+}
 
 /** Seq and hash of the newest journal record: all `appendJournal` or a batch needs to continue the chain. */
 export function lastJournalLink(tx: Sql): Promise<{ seq: number; hash: string } | undefined> {
@@ -16,14 +24,25 @@ export function lastJournalLink(tx: Sql): Promise<{ seq: number; hash: string } 
 
 export async function insertJournalRow(tx: Sql, row: JournalRow): Promise<void> {
   await tx.run('INSERT INTO journal (seq, at, type, scope, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    row.seq, row.at, row.type, row.scope, row.payload, row.prev_hash, row.hash,
+    row.seq,
+    row.at,
+    row.type,
+    row.scope,
+    row.payload,
+    row.prev_hash,
+    row.hash,
   ])
 }
 
 /** Up to `limit` records after `after`, in order; with `scopePrefix`, only that scope and the scopes under it. */
 export function journalRowsAfter(db: Sql, after: number, limit: number, scopePrefix?: string): Promise<JournalRow[]> {
   return scopePrefix
-    ? db.all<JournalRow>('SELECT * FROM journal WHERE seq > ? AND (scope = ? OR scope LIKE ?) ORDER BY seq LIMIT ?', [after, scopePrefix, `${scopePrefix}/%`, limit])
+    ? db.all<JournalRow>('SELECT * FROM journal WHERE seq > ? AND (scope = ? OR scope LIKE ?) ORDER BY seq LIMIT ?', [
+        after,
+        scopePrefix,
+        `${scopePrefix}/%`,
+        limit,
+      ])
     : db.all<JournalRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [after, limit])
 }
 
@@ -36,7 +55,12 @@ export function insertJournalRows(tx: Sql, rows: readonly unknown[][]): Promise<
 const CHUNKS = [64, 16, 4, 1] as const
 
 /** Inserts `rows` (each `columns.length` values) into `table` with as few statements as the chunk sizes allow. */
-export async function insertRows(tx: Sql, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+export async function insertRows(
+  tx: Sql,
+  table: string,
+  columns: readonly string[],
+  rows: readonly unknown[][],
+): Promise<void> {
   let i = 0
   const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `
   const tuple = `(${columns.map(() => '?').join(', ')})`
@@ -63,7 +87,10 @@ export function oldestHall(db: Sql): Promise<{ id: string } | undefined> {
 
 /** The newest session of a hall that is not closed. */
 export function openSessionOfHall(db: Sql, hallId: string): Promise<{ id: string } | undefined> {
-  return db.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1", [hallId])
+  return db.get<{ id: string }>(
+    "SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1",
+    [hallId],
+  )
 }
 
 /** The newest game of a hall, whatever its status. */
@@ -74,20 +101,41 @@ export function latestGameOfHall(db: Sql, hallId: string): Promise<{ id: string 
 // Journal pages for the HTTP edge (http/app.ts)
 
 /** Up to `limit` journal records after sequence number `from`, in order, with their payloads parsed. */
-export async function journalPage(sql: Sql, from: number, limit: number): Promise<Array<Record<string, unknown> & { payload: unknown }>> {
-  const rows = await sql.all<Record<string, unknown>>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [from, limit])
+export async function journalPage(
+  sql: Sql,
+  from: number,
+  limit: number,
+): Promise<Array<Record<string, unknown> & { payload: unknown }>> {
+  const rows = await sql.all<Record<string, unknown>>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [
+    from,
+    limit,
+  ])
   return rows.map((r) => ({ ...r, payload: JSON.parse(String(r.payload)) }))
 }
 
 // Signed journal checkpoints (checkpoint-service.ts; DESIGN.md "Journal")
 
-export interface CheckpointRow { seq: number; hash: string; at: string; key_id: string; signature: string; reason: string }
+export interface CheckpointRow {
+  seq: number
+  hash: string
+  at: string
+  key_id: string
+  signature: string
+  reason: string
+}
 
 /** Stores a checkpoint; a second one of the same head is not stored again. */
 export async function insertCheckpoint(tx: Sql, c: CheckpointRow): Promise<boolean> {
   const seen = await tx.get('SELECT seq FROM journal_checkpoints WHERE seq = ?', [c.seq])
   if (seen) return false
-  await tx.run('INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason) VALUES (?, ?, ?, ?, ?, ?)', [c.seq, c.hash, c.at, c.key_id, c.signature, c.reason])
+  await tx.run('INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason) VALUES (?, ?, ?, ?, ?, ?)', [
+    c.seq,
+    c.hash,
+    c.at,
+    c.key_id,
+    c.signature,
+    c.reason,
+  ])
   return true
 }
 
@@ -111,13 +159,26 @@ export function checkpointRowsBetween(sql: Sql, from: string, to: string): Promi
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 
 /** Ids of a table's rows matching `where`. */
-export async function rowIdsWhere(tx: Sql, table: string, where: string, params: readonly unknown[]): Promise<string[]> {
+export async function rowIdsWhere(
+  tx: Sql,
+  table: string,
+  where: string,
+  params: readonly unknown[],
+): Promise<string[]> {
   return (await tx.all<{ id: string }>(`SELECT id FROM ${table} WHERE ${where}`, params)).map((r) => String(r.id))
 }
 
 /** The given columns of the rows with these ids. */
-export function rowsByIds(tx: Sql, table: string, columns: readonly string[], ids: readonly string[]): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${table} WHERE id IN (${marks(ids.length)})`, ids)
+export function rowsByIds(
+  tx: Sql,
+  table: string,
+  columns: readonly string[],
+  ids: readonly string[],
+): Promise<Array<Record<string, unknown>>> {
+  return tx.all<Record<string, unknown>>(
+    `SELECT ${columns.join(', ')} FROM ${table} WHERE id IN (${marks(ids.length)})`,
+    ids,
+  )
 }
 
 /** Writes (or replaces) seals: rows of [table, rowId, journalSeq, mac]. */
@@ -136,18 +197,37 @@ function selectWithSeals(table: string, columns: readonly string[]): string {
 }
 
 /** Rows (with their seal: seal_seq, seal_mac) matching `where` over the alias `t`. */
-export function rowsWithSeals(tx: Sql, table: string, columns: readonly string[], where: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+export function rowsWithSeals(
+  tx: Sql,
+  table: string,
+  columns: readonly string[],
+  where: string,
+  params: readonly unknown[],
+): Promise<Array<Record<string, unknown>>> {
   return tx.all<Record<string, unknown>>(`${selectWithSeals(table, columns)} WHERE ${where}`, params)
 }
 
 /** A page of a table's rows with their seals, in id order after `after`. */
-export function rowsWithSealsAfter(db: Sql, table: string, columns: readonly string[], after: string, limit: number): Promise<Array<Record<string, unknown>>> {
-  return db.all<Record<string, unknown>>(`${selectWithSeals(table, columns)} WHERE t.id > ? ORDER BY t.id LIMIT ${Math.max(1, Math.floor(limit))}`, [after])
+export function rowsWithSealsAfter(
+  db: Sql,
+  table: string,
+  columns: readonly string[],
+  after: string,
+  limit: number,
+): Promise<Array<Record<string, unknown>>> {
+  return db.all<Record<string, unknown>>(
+    `${selectWithSeals(table, columns)} WHERE t.id > ? ORDER BY t.id LIMIT ${Math.max(1, Math.floor(limit))}`,
+    [after],
+  )
 }
 
 /** Rows of a table that have no seal. */
 export async function unsealedIds(db: Sql, table: string): Promise<string[]> {
-  return (await db.all<{ id: string }>(`SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`)).map((r) => String(r.id))
+  return (
+    await db.all<{ id: string }>(
+      `SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`,
+    )
+  ).map((r) => String(r.id))
 }
 
 /** The once-only legacy pass's marker row, and its journal record. */
@@ -158,15 +238,28 @@ export function legacySealRecord(tx: Sql): Promise<{ seq: number } | undefined> 
   return tx.get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'rows.legacy_sealed' ORDER BY seq LIMIT 1")
 }
 export async function insertLegacySealMarker(tx: Sql, seq: number): Promise<void> {
-  await tx.run("INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING", [seq])
+  await tx.run(
+    "INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING",
+    [seq],
+  )
 }
 
 /** Every voucher's amount, and every shift with the sum of its cash movements (row-verify.ts). */
 export function voucherAmounts(db: Sql): Promise<Array<{ id: string; amount_cents: number }>> {
   return db.all<{ id: string; amount_cents: number }>('SELECT id, amount_cents FROM vouchers ORDER BY id')
 }
-export function shiftsWithMovementSums(db: Sql): Promise<Array<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>> {
-  return db.all<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>(
+export function shiftsWithMovementSums(
+  db: Sql,
+): Promise<
+  Array<{ id: string; float_cents: number; status: string; expected_cents: number | null; moved: number | null }>
+> {
+  return db.all<{
+    id: string
+    float_cents: number
+    status: string
+    expected_cents: number | null
+    moved: number | null
+  }>(
     'SELECT s.id, s.float_cents, s.status, s.expected_cents, (SELECT SUM(m.amount_cents) FROM cash_movements m WHERE m.shift_id = s.id) AS moved FROM cashier_shifts s ORDER BY s.id',
   )
 }

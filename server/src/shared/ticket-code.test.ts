@@ -196,7 +196,11 @@ describe('publishing the key', () => {
 
   it('describes the key for GET /api/keys', () => {
     const published = describePublicKey(publicKey)
-    expect(published).toMatchObject({ alg: 'Ed25519', format: 'BLL1', raw: Buffer.from(RFC_PUBLIC, 'hex').toString('base64url') })
+    expect(published).toMatchObject({
+      alg: 'Ed25519',
+      format: 'BLL1',
+      raw: Buffer.from(RFC_PUBLIC, 'hex').toString('base64url'),
+    })
     expect(published.kid).toMatch(/^[0-9a-f]{16}$/)
     expect(published.pem).toContain('BEGIN PUBLIC KEY')
     expect(published.jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', kid: published.kid })
@@ -205,7 +209,9 @@ describe('publishing the key', () => {
 
 describe('performance', () => {
   it('verifies a thousand codes quickly', () => {
-    const codes = Array.from({ length: 1000 }, (_, i) => encodeTicketCode({ kind: TicketKind.card, id: `g1-${i}` }, privateKey))
+    const codes = Array.from({ length: 1000 }, (_, i) =>
+      encodeTicketCode({ kind: TicketKind.card, id: `g1-${i}` }, privateKey),
+    )
     const start = performance.now()
     for (const code of codes) verifyTicketCode(code, publicKey)
     // Typically ~0.1 s; the bound only catches an accidental order-of-magnitude slowdown.

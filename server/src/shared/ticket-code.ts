@@ -57,7 +57,8 @@ export const MAX_TICKET_ID_LENGTH = 64
 /** Length of an Ed25519 signature in unpadded base64url. */
 export const SIGNATURE_CHARS = 86
 /** Longest possible code: 3 dots and the kind character besides prefix, id and signature (158). */
-export const MAX_TICKET_CODE_LENGTH = `${TICKET_CODE_PREFIX}${TICKET_CODE_VERSION}`.length + 4 + MAX_TICKET_ID_LENGTH + SIGNATURE_CHARS
+export const MAX_TICKET_CODE_LENGTH =
+  `${TICKET_CODE_PREFIX}${TICKET_CODE_VERSION}`.length + 4 + MAX_TICKET_ID_LENGTH + SIGNATURE_CHARS
 
 const KINDS: ReadonlySet<string> = new Set(Object.values(TicketKind))
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/
@@ -90,7 +91,8 @@ export interface ParsedTicketCode extends TicketRef {
  * encodeTicketCode({ kind: TicketKind.card, id: 'g12-000345' }, privateKey) // 'BLL1.C.g12-000345.Xk3...'
  */
 export function encodeTicketCode(ticket: TicketRef, privateKey: KeyObject): string {
-  if (!KINDS.has(ticket.kind)) throw new DomainError('VALIDATION_FAILED', `unknown ticket kind ${JSON.stringify(ticket.kind)}`)
+  if (!KINDS.has(ticket.kind))
+    throw new DomainError('VALIDATION_FAILED', `unknown ticket kind ${JSON.stringify(ticket.kind)}`)
   assertId(ticket.id)
   assertEd25519(privateKey, 'private')
   const message = `${TICKET_CODE_PREFIX}${TICKET_CODE_VERSION}.${ticket.kind}.${ticket.id}`
@@ -108,7 +110,8 @@ export function encodeTicketCode(ticket: TicketRef, privateKey: KeyObject): stri
 export function parseTicketCode(code: string): ParsedTicketCode {
   if (typeof code !== 'string' || code.length === 0) throw malformed('empty ticket code')
   // Bound the work done on hostile input before splitting it.
-  if (code.length > MAX_TICKET_CODE_LENGTH) throw malformed(`ticket code is ${code.length} characters, at most ${MAX_TICKET_CODE_LENGTH} allowed`)
+  if (code.length > MAX_TICKET_CODE_LENGTH)
+    throw malformed(`ticket code is ${code.length} characters, at most ${MAX_TICKET_CODE_LENGTH} allowed`)
   const parts = code.split('.')
   if (parts.length !== 4) throw malformed(`ticket code must have 4 fields separated by ".", found ${parts.length}`)
   const [head, kind, id, signatureText] = parts
@@ -153,7 +156,8 @@ export function verifyTicketCode(code: string, publicKey: KeyObject | readonly K
   try {
     parsed = parseTicketCode(code)
   } catch (e) {
-    if (e instanceof DomainError) throw new DomainError('INVALID_SIGNATURE', `invalid ticket code: ${e.message}`, { cause: e.code })
+    if (e instanceof DomainError)
+      throw new DomainError('INVALID_SIGNATURE', `invalid ticket code: ${e.message}`, { cause: e.code })
     throw e
   }
   const message = Buffer.from(parsed.message, 'utf8')
@@ -179,7 +183,8 @@ export function isValidTicketCode(code: string, publicKey: KeyObject | readonly 
  * function only wraps it, so that key material can be stored or derived outside the domain.
  */
 export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
-  if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new DomainError('VALIDATION_FAILED', 'Ed25519 seed must be 32 bytes')
+  if (!(seed instanceof Uint8Array) || seed.length !== 32)
+    throw new DomainError('VALIDATION_FAILED', 'Ed25519 seed must be 32 bytes')
   return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' })
 }
 
@@ -262,7 +267,9 @@ export function describePublicKey(publicKey: KeyObject): PublishedTicketKey {
 
 function assertId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_TICKET_ID_LENGTH || !ID_PATTERN.test(id)) {
-    throw malformed(`ticket id must be 1 to ${MAX_TICKET_ID_LENGTH} characters from A-Z a-z 0-9 - _, got ${JSON.stringify(id)}`)
+    throw malformed(
+      `ticket id must be 1 to ${MAX_TICKET_ID_LENGTH} characters from A-Z a-z 0-9 - _, got ${JSON.stringify(id)}`,
+    )
   }
 }
 

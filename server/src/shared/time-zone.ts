@@ -15,15 +15,36 @@ export function isTimeZone(tz: unknown): tz is string {
   }
 }
 
-interface WallClock { year: number; month: number; day: number; hour: number; minute: number; second: number }
+interface WallClock {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+}
 
 /** The wall-clock fields of instant `t` (ms) in `tz`. */
 export function wallClock(t: number, tz: string): WallClock {
   const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
   }).formatToParts(new Date(t))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') }
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  }
 }
 
 /** Minutes east of UTC that `tz` shows at instant `t` (La Paz: -240; Madrid: 60 or 120). */
@@ -57,14 +78,26 @@ export type StampStyle = 'date-time' | 'time' | 'seconds' | 'date'
  * `iso` as the wall-clock time of `tz`; "—" when absent, the text itself when it is not a time. With `zoneName`,
  * the zone's short name follows ("18:47 (GMT-4)") so a printed document says which clock it speaks.
  */
-export function formatInZone(iso: string | null | undefined, tz: string, style: StampStyle = 'date-time', zoneName = false): string {
+export function formatInZone(
+  iso: string | null | undefined,
+  tz: string,
+  style: StampStyle = 'date-time',
+  zoneName = false,
+): string {
   if (!iso) return '—'
   const t = Date.parse(iso)
   if (!Number.isFinite(t)) return iso
   const w = wallClock(t, tz)
   const date = `${p2(w.day)}/${p2(w.month)}/${w.year}`
   const time = `${p2(w.hour)}:${p2(w.minute)}`
-  const text = style === 'time' ? time : style === 'date' ? date : style === 'seconds' ? `${date} ${time}:${p2(w.second)}` : `${date} ${time}`
+  const text =
+    style === 'time'
+      ? time
+      : style === 'date'
+        ? date
+        : style === 'seconds'
+          ? `${date} ${time}:${p2(w.second)}`
+          : `${date} ${time}`
   return zoneName && style !== 'date' ? `${text} (${zoneLabel(t, tz)})` : text
 }
 
