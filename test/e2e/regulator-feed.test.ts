@@ -306,7 +306,15 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     rmSync(join(s.server.dataDir, 'keys'), { recursive: true })
     rmSync(join(keyDir, 'demo-beacon.key'), { force: true })
     chmodSync(keyDir, 0o700)
-    const env = { ...process.env, DATA_DIR: s.server.dataDir, BOLILLO_KEY_DIR: keyDir, BOLILLO_SEED_DEMO: 'false' }
+    // The CLI reads the server's own database: the SQLite file in DATA_DIR, or the PostgreSQL one on that engine's run.
+    const databaseUrl = s.server.services.config.databaseUrl
+    const env = {
+      ...process.env,
+      DATA_DIR: s.server.dataDir,
+      BOLILLO_KEY_DIR: keyDir,
+      BOLILLO_SEED_DEMO: 'false',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }
     const exported = await run(process.execPath, ['bin/bolillo.mjs', 'regulator-export', '--out', out], { env })
     expect(exported.stdout).toMatch(/lotes de 3 cadenas/)
     // The batches the server had closed are the same bytes.
