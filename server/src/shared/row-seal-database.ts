@@ -25,8 +25,9 @@ export function rowSealKeyOf(sealer: Sealer): Buffer {
 }
 
 export function withRowSeals(db: Database, key: Buffer, now: () => Date): Database {
-  const sealed: Database = {
-    ...db,
+  // The storage's own members are reached through the prototype, so a wrapped storage keeps whatever it has
+  // (a benchmark's wrapper, an engine's extras); only the transaction is this module's.
+  const sealed: Database = Object.assign(Object.create(db) as Database, {
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       // Each transaction's body runs in its own context: the rows it touched are its own.
       return db
@@ -42,7 +43,7 @@ export function withRowSeals(db: Database, key: Buffer, now: () => Date): Databa
           throw err
         })
     },
-  }
+  })
   return sealed
 }
 
