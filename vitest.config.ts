@@ -16,7 +16,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Issue 25 point 3: vitest's default (one worker fewer than the cores) runs this 2-core machine's suite in one
-    // file at a time, while most files wait on sockets, Chromium and fsync rather than the CPU: at least two.
+    // file at a time, while most files wait on sockets, Chromium and fsync rather than the CPU: at least two (three made the kiosk printer-offline tests time out).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
