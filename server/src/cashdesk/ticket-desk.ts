@@ -71,8 +71,9 @@ export function createTicketDesk(deps: TicketDeskDeps) {
   }
 
   /**
-   * Pays a ticket's prize once, against its signed code. `override` is a supervisor's authorisation to pay a named
-   * lotto slip to someone other than its buyer (GEN-26), read by the route from the second person's session.
+   * Pays a ticket's prize once, against its signed code. `override` reads a supervisor's authorisation to pay a named
+   * lotto slip to someone other than its buyer (GEN-26) from the second person's session; it is asked for only when
+   * the code is a lotto slip, which this use case decides.
    */
   async function pay(input: {
     code: string
@@ -81,7 +82,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     payeeDocument?: string
     objectCode?: string
     payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
-    override?: Parameters<LottoService['pay']>[0]['override']
+    override?: () => Promise<Parameters<LottoService['pay']>[0]['override']>
   }): Promise<PayAnswer & { paid: ReturnType<typeof readPayment> }> {
     const code = clean(input.code)
     const line = lineOf(code)
@@ -114,7 +115,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
               stationId: till.stationId,
               cashierId: till.cashierId,
               payee,
-              override: input.override,
+              override: await input.override?.(),
               onPaid: drawer(till, 'lotto'),
             })),
           },
