@@ -4,6 +4,7 @@ import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { openTill } from '../helpers/till.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { runAs } from '../../server/src/shared/request-context.ts'
 
 /**
  * Issue 23 points 2 and 4, over real HTTP with authentication on, enrolled stations and real accounts:
@@ -306,4 +307,32 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
     // Rosa opens her drawer again for whatever comes next.
     await openShift('cajera@caja1')
   }, 120_000)
+  it("lets nobody of another hall read a shift's report, by its id or its PDF (the hall is the shift's)", async () => {
+    const other = await hallWithGameOnSale(server.services, { name: 'Sala Illimani', cards: 10 })
+    await server.services.auth.createUser({
+      username: 'mesa9',
+      displayName: 'Iván Rojas',
+      role: 'floor_manager',
+      password: PASSWORD,
+      halls: [other.hallId],
+    })
+    const login = await api(server.url, 'POST', '/api/auth/login', { username: 'mesa9', password: PASSWORD })
+    const them = { authorization: `Bearer ${login.body.token}`, 'accept-language': 'es' }
+    const shiftId = (await h.call('cajera@caja1', 'GET', '/api/shifts/current')).body.shift.shiftId as string
+    const own = await h.call('jefa', 'GET', `/api/shifts/${shiftId}`)
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+    expect(own.body.hallId).toBe(h.setup.hallId)
+    for (const path of [`/api/shifts/${shiftId}`, `/api/shifts/${shiftId}/report.pdf`]) {
+      const r = await api(server.url, 'GET', path, undefined, them)
+      expect(r.status, path).toBe(403)
+      expect(r.body.error.code).toBe('WRONG_HALL')
+      expect(JSON.stringify(r.body)).not.toContain(String(own.body.floatCents))
+    }
+    // The use case decides it from the shift itself, not only the route's guard (a caller other than HTTP).
+    const scope = () => ({ halls: [other.hallId], deviceHall: null })
+    const actor = () => ({ kind: 'person', id: 'u', name: 'Iván Rojas', role: 'floor_manager' })
+    await expect(runAs(actor, () => server.services.cashdesk.shifts.report(shiftId), scope)).rejects.toMatchObject({
+      code: 'WRONG_HALL',
+    })
+  })
 })

@@ -39,3 +39,16 @@ export async function assertActsInHall(
   if (scope.deviceHall && scope.deviceHall !== hallId)
     throw refuse(`the request comes from a device of hall ${scope.deviceHall}`, { stationHall: scope.deviceHall })
 }
+
+/**
+ * The read-side twin: a report of something that belongs to a hall (a shift, its PDF) is for those who hold that
+ * hall, decided from the thing read, whatever the request's query says. Outside an authenticated request it passes.
+ */
+export function assertReadsHall(hallId: string, resource: string): void {
+  const scope = currentScope()
+  if (!scope || scope.halls === '*' || scope.halls.includes(hallId)) return
+  throw new DomainError('WRONG_HALL', `${resource} of hall ${hallId}: the reader does not work in that hall`, {
+    resource,
+    hallId,
+  })
+}

@@ -14,6 +14,7 @@ import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { assertReadsHall } from '../access/acting-hall.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
 import {
   cashMovementsOfShift,
@@ -241,6 +242,8 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
   async function report(shiftId: string): Promise<ShiftReport> {
     const s = await shiftById(db, shiftId)
     if (!s) throw new DomainError('NOT_FOUND', `shift ${shiftId} not found`)
+    // A drawer's report is its hall's: a floor manager of another hall reads none of it (by id or PDF).
+    assertReadsHall(s.hall_id, 'shift')
     const rows = await cashMovementsOfShift(db, s.id)
     const movements = rows.map((m) => ({
       id: m.id,
