@@ -1,6 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Reporter, TestModule } from 'vitest/node'
 
-/** Prints one plain closing line, "N passed, N failed, N skipped", that any CI can read. */
+/**
+ * Prints one plain closing line, "N passed, N failed, N skipped", that any CI can read, and writes each file's
+ * duration, slowest first, to test-output/test-durations.json: where the suite's minutes go (issue 25 point 3).
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0
@@ -19,6 +23,11 @@ export default class SummaryReporter implements Reporter {
       // A file that failed to load has no failed test of its own: count it, so the line never hides it.
       if (moduleFailures === 0 && mod.state() === 'failed') failed++
     }
+    const durations = testModules
+      .map((m) => ({ file: m.moduleId.replace(process.cwd() + '/', ''), ms: Math.round(m.diagnostic().duration) }))
+      .sort((a, b) => b.ms - a.ms)
+    mkdirSync('test-output', { recursive: true })
+    writeFileSync('test-output/test-durations.json', JSON.stringify(durations, null, 1) + '\n')
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`)
   }
 }
