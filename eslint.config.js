@@ -52,6 +52,8 @@ const pureImports = {
     '**/service.ts',
     '**/*-service.ts',
     '**/store.ts',
+    // A line whose SQL grew large keeps it in a store/ folder of topic modules (bingo/store/).
+    '**/store/*',
     '**/routes.ts',
   ],
   message: 'Rule modules are pure: no I/O.',

@@ -1,6 +1,6 @@
 /**
- * Guards of the server's layout (DESIGN.md "Layout", issue 12): SQL lives only in each line's store.ts and in
- * db/; a line's routes never import another line's routes; the old app/ and domain/ folders stay gone.
+ * Guards of the server's layout (DESIGN.md "Layout", issue 12): SQL lives only in each line's store.ts (or its
+ * store/ folder of topic modules, as bingo/store/) and in db/; a line's routes never import another line's routes; the old app/ and domain/ folders stay gone.
  * Each failure lists file:line, so the fix starts from the message.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -74,12 +74,13 @@ function imports(source: ts.SourceFile): Array<{ specifier: string; at: string }
 const isRoutesFile = (path: string) => /(^|-)routes(\.ts)?$/.test(basename(path))
 
 describe('server layout', () => {
-  it('keeps SQL in store.ts files and db/ only', () => {
+  it('keeps SQL in store.ts files, store/ folders and db/ only', () => {
     const db = join(serverSrc, 'db') + sep
+    const isStore = (file: string) => basename(file) === 'store.ts' || basename(dirname(file)) === 'store'
     const offenders = sourceFiles(serverSrc)
-      .filter((file) => basename(file) !== 'store.ts' && !file.startsWith(db))
+      .filter((file) => !isStore(file) && !file.startsWith(db))
       .flatMap((file) => sqlLiterals(parse(file)))
-    expect(offenders, `SQL outside store.ts and db/:\n${offenders.join('\n')}`).toEqual([])
+    expect(offenders, `SQL outside store.ts, store/ and db/:\n${offenders.join('\n')}`).toEqual([])
   })
 
   it("never lets a line's routes import another line's routes", () => {

@@ -51,8 +51,6 @@ import {
 } from './prima-service.ts'
 import { gameScope, hallSales, joinGameTx, loadGameRow, sellInHallTx, type JoinInput } from './simultaneous-service.ts'
 import {
-  activeSimultaneousGamesOfHall,
-  appendPotLedgerEntry,
   bonusCardNumbersAndHall,
   bonusHallProfile,
   bonusLastJournalSeq,
@@ -60,29 +58,32 @@ import {
   bonusPrizeReceiptRow,
   bonusPrizesOfGame,
   bonusReceiptBalls,
-  gameHallViews,
-  gameHallsOfGame,
+  insertBonusPrize as insertBonusPrizeRow,
+  markBonusPrizePaid,
+  unpaidPotPrizesOfGame,
+  voidBonusPrizesOfGame,
+} from './store/bonus.ts'
+import {
+  appendPotLedgerEntry,
   hallIdsOfPot,
   hallIdsWithPots,
-  simultaneousHallOfCard,
-  insertBonusPrize as insertBonusPrizeRow,
   luckyCommitmentOfGame,
   luckyDrawByGame,
   luckyNumbersOfGame,
-  markBonusPrizePaid,
   potBalance,
   potById,
   potGamesSinceLastAward,
   potLedgerEntries,
-  primaByHall,
-  primaGameById,
-  primaLedgerEntries,
-  unpaidPotPrizesOfGame,
-  verifiedWinnerHallsOfGame,
-  voidBonusPrizesOfGame,
   type PotRow,
-  type PrimaLedgerEntry,
-} from './store.ts'
+} from './store/pots.ts'
+import { primaByHall, primaGameById, primaLedgerEntries, type PrimaLedgerEntry } from './store/prima.ts'
+import {
+  activeSimultaneousGamesOfHall,
+  gameHallViews,
+  gameHallsOfGame,
+  simultaneousHallOfCard,
+  verifiedWinnerHallsOfGame,
+} from './store/simultaneous.ts'
 
 export interface BonusDeps {
   db: Database

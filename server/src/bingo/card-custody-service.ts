@@ -19,13 +19,8 @@ import {
   type CustodyFacts,
   type TamperReason,
 } from './card-custody.ts'
-import {
-  cardCustodyById,
-  cardCustodyOfGame,
-  hallProfileSettings,
-  setCardCustody,
-  type CardCustodyRow,
-} from './store.ts'
+import { cardCustodyById, cardCustodyOfGame, setCardCustody, type CardCustodyRow } from './store/custody.ts'
+import { hallProfileSettings } from './store/halls.ts'
 
 export interface CustodyView {
   cardId: string

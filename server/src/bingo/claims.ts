@@ -8,8 +8,20 @@ import { appendJournal } from '../shared/journal.ts'
 import { cacheFor, emit, findCard, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
 import { simpleTransition } from './games.ts'
 import { getGameState } from './game-state.ts'
-import * as store from './store.ts'
-import type { CardRow, ClaimRow, GameRow, PrizeRow } from './store.ts'
+import { calledBalls } from './store/balls.ts'
+import {
+  type ClaimRow,
+  type PrizeRow,
+  verifiedClaimIdOfCard,
+  insertClaim,
+  verifiedClaimsOfKind,
+  insertPrize,
+  prizeById,
+  markPrizePaid,
+  awardedPrizeIds,
+} from './store/claims.ts'
+import { type GameRow, openClaimWindow, closeClaimWindow } from './store/games.ts'
+import { type CardRow, cardSerial } from './store/sales.ts'
 import type { GameState } from './types.ts'
 
 /** Records a claim (verified or rejected); the first verified one opens the window for its kind (BNG-50). */
@@ -25,7 +37,7 @@ export async function registerClaim(
 ): Promise<{ ok: boolean; reason?: string }> {
   const rows = JSON.parse(card.numbers) as number[][]
   const check = verifyClaim(rows, called, kind, Boolean(game.line_closed))
-  const dup = await store.verifiedClaimIdOfCard(tx, game.id, card.id, kind)
+  const dup = await verifiedClaimIdOfCard(tx, game.id, card.id, kind)
   const at = ctx.now()
   if (dup) return { ok: true }
   const window = game.window_kind
@@ -36,7 +48,7 @@ export async function registerClaim(
   else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.line_closed))
     result = { ok: false, reason: `window_open_for_${window}` }
   else result = { ok: true }
-  await store.insertClaim(tx, {
+  await insertClaim(tx, {
     id: ctx.newId('cl'),
     gameId: game.id,
     cardId: card.id,
@@ -50,7 +62,7 @@ export async function registerClaim(
   })
   if (result.ok && !window) {
     // BNG-50: the "¿alguna línea/bingo más?" window opens on the first verified claim.
-    await store.openClaimWindow(tx, game.id, kind === 'line' ? GameStatus.LineWindow : GameStatus.BingoWindow, kind)
+    await openClaimWindow(tx, game.id, kind === 'line' ? GameStatus.LineWindow : GameStatus.BingoWindow, kind)
     game.window_kind = kind
   }
   const rec = await appendJournal(tx, {
@@ -98,7 +110,7 @@ export async function claim(
       })
     if (card.status !== 'sold')
       throw new DomainError('CLAIM_REJECTED', `card ${card.serial} is ${card.status}`, { status: card.status })
-    const called = new Set(await store.calledBalls(tx, game.id))
+    const called = new Set(await calledBalls(tx, game.id))
     result = await registerClaim(ctx, tx, game, card, input.kind, called.size, called, false)
   })
   return { ...result, state: await getGameState(ctx, input.gameId) }
@@ -114,7 +126,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.CloseWindow, game.status, gameId)
     const kind = game.window_kind!
-    const claims = await store.verifiedClaimsOfKind(tx, gameId, kind)
+    const claims = await verifiedClaimsOfKind(tx, gameId, kind)
     const pool = kind === 'line' ? game.line_pool_cents! : game.bingo_pool_cents!
     const unique = new Map<string, ClaimRow>()
     for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
@@ -125,7 +137,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const at = ctx.now()
     if (kind === 'bingo' && !game.line_closed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
     for (const w of winners) {
-      await store.insertPrize(tx, {
+      await insertPrize(tx, {
         id: ctx.newId('pz'),
         gameId,
         cardId: w.cardId,
@@ -136,7 +148,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       })
     }
     const finished = kind === 'bingo'
-    await store.closeClaimWindow(tx, gameId, {
+    await closeClaimWindow(tx, gameId, {
       status: finished ? GameStatus.Finished : GameStatus.Drawing,
       lineClosed: kind === 'line' || game.line_closed ? 1 : 0,
       finishedAt: finished ? at : null,
@@ -160,7 +172,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       },
     })
     if (deps.hooks?.length) {
-      const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await store.calledBalls(tx, gameId)]
+      const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await calledBalls(tx, gameId)]
       for (const h of deps.hooks)
         await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
     }
@@ -169,7 +181,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         at,
         type: 'game.finished',
         scope: gameScope(game),
-        payload: { gameId, balls: await store.calledBalls(tx, gameId) },
+        payload: { gameId, balls: await calledBalls(tx, gameId) },
       })
       emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: endRec.seq, reason: 'finished' })
       caches.delete(gameId)
@@ -181,7 +193,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       const { profile } = await hallOf(tx, game.hall_id)
       if (profile.autoClaimSoldCards) {
         const fresh = await loadGame(tx, gameId)
-        const called = new Set(await store.calledBalls(tx, gameId))
+        const called = new Set(await calledBalls(tx, gameId))
         const c = await cacheFor(ctx, tx, fresh)
         for (let i = 0; i < c.cards.length; i++) {
           if (c.rows[i].every((row) => row.every((n) => called.has(n))))
@@ -209,14 +221,14 @@ async function awardLineAtBingo(
   at: string,
 ): Promise<void> {
   const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()
-  for (const c of [...bingoClaims, ...(await store.verifiedClaimsOfKind(tx, game.id, 'line'))]) {
+  for (const c of [...bingoClaims, ...(await verifiedClaimsOfKind(tx, game.id, 'line'))]) {
     if (!cards.has(c.card_id!))
       cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
   }
   const pool = game.line_pool_cents!
   const winners = splitPrize(pool, [...cards.values()])
   for (const w of winners)
-    await store.insertPrize(tx, {
+    await insertPrize(tx, {
       id: ctx.newId('pz'),
       gameId: game.id,
       cardId: w.cardId,
@@ -245,7 +257,7 @@ async function awardLineAtBingo(
     },
   })
   if (ctx.deps.hooks?.length) {
-    const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await store.calledBalls(tx, game.id)]
+    const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await calledBalls(tx, game.id)]
     for (const h of ctx.deps.hooks)
       await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
   }
@@ -264,16 +276,16 @@ export const resumePlay = (ctx: BingoContext, gameId: string) =>
 export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<PrizeRow> {
   let paid: PrizeRow | undefined
   await ctx.tx(async (tx) => {
-    const prize = await store.prizeById(tx, input.prizeId)
+    const prize = await prizeById(tx, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
     const game = await loadGame(tx, prize.game_id)
     const at = ctx.now()
-    if (!(await store.markPrizePaid(tx, prize.id, at, input.paidBy)))
+    if (!(await markPrizePaid(tx, prize.id, at, input.paidBy)))
       throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paid_at}`, {
         paidAt: prize.paid_at,
         paidBy: prize.paid_by,
       })
-    const serial = await store.cardSerial(tx, prize.card_id)
+    const serial = await cardSerial(tx, prize.card_id)
     const rec = await appendJournal(tx, {
       at,
       type: 'prize.paid',
@@ -288,14 +300,14 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
       },
     })
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'prize_paid' })
-    paid = (await store.prizeById(tx, prize.id))!
+    paid = (await prizeById(tx, prize.id))!
   })
   return paid!
 }
 
 /** Pays every awarded prize of a game (the table pays before the next game, BNG-71). */
 export async function payAllPrizes(ctx: BingoContext, gameId: string, paidBy: string): Promise<number> {
-  const prizes = await store.awardedPrizeIds(ctx.db, gameId)
+  const prizes = await awardedPrizeIds(ctx.db, gameId)
   for (const prizeId of prizes) await payPrize(ctx, { prizeId, paidBy })
   return prizes.length
 }

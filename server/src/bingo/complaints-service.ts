@@ -20,13 +20,12 @@ import {
   answerComplaint,
   complaintByNumber,
   complaintsOfHall,
-  gameIdByOrder,
-  hallExists,
   insertComplaint,
   nextComplaintNumber,
-  sessionHallId,
   type ComplaintRow,
-} from './store.ts'
+} from './store/complaints.ts'
+import { gameIdByOrder, sessionHallId } from './store/games.ts'
+import { hallExists } from './store/halls.ts'
 
 /** The logged-in person who writes in the book (actorOf(c)); never a name from a request body. */
 export interface BookActor {

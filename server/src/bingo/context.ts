@@ -14,10 +14,18 @@ import { compareBytes } from './game.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
-import * as store from './store.ts'
+import { calledBalls } from './store/balls.ts'
+import { type GameRow, type SessionRow, gameById, sessionById, endedGameIds } from './store/games.ts'
+import { type HallRow, hallById } from './store/halls.ts'
+import {
+  type CardRow,
+  cardOfGameById,
+  cardOfGameBySerial,
+  cardsOfGameByNumber,
+  soldCardsBySerial,
+} from './store/sales.ts'
 import { parseTypedSerial } from './typed-serial.ts'
 import { hallProfile } from './betting-plan.ts'
-import type { CardRow, GameRow, HallRow, SessionRow } from './store.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
 export type Tx = Sql & { events: BingoEvent[] }
@@ -98,7 +106,7 @@ export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.ha
 
 /** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
 export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
-  const hall = await store.hallById(tx, hallId)
+  const hall = await hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   const profile = getProfile(hall.profile_id)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
@@ -116,13 +124,13 @@ export function hallTimeZone(hall: HallRow, profile: Profile): string {
 }
 
 export async function loadGame(tx: Sql, gameId: string): Promise<GameRow> {
-  const game = await store.gameById(tx, gameId)
+  const game = await gameById(tx, gameId)
   if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
   return game
 }
 
 export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRow> {
-  const s = await store.sessionById(tx, sessionId)
+  const s = await sessionById(tx, sessionId)
   if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`, { sessionId })
   return s
 }
@@ -137,13 +145,13 @@ export async function findCard(
   gameId: string,
   ref: { serial?: string; cardId?: string },
 ): Promise<CardRow | undefined> {
-  if (ref.cardId) return store.cardOfGameById(tx, gameId, ref.cardId)
+  if (ref.cardId) return cardOfGameById(tx, gameId, ref.cardId)
   if (!ref.serial) return undefined
-  const exact = await store.cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
+  const exact = await cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
   if (exact) return exact
   const typed = parseTypedSerial(ref.serial)
   if (!typed) return undefined
-  const found = (await store.cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter(
+  const found = (await cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter(
     (c) => typed.seriesCode === null || c.series_code === typed.seriesCode,
   )
   if (found.length > 1) {
@@ -164,7 +172,7 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
   if (hit) {
     // Another server node may have drawn a ball, corrected any manual ball (same count, another number: BNG-83)
     // or closed the line since: then rebuild from storage.
-    const stored = await store.calledBalls(tx, game.id)
+    const stored = await calledBalls(tx, game.id)
     const mine = hit.detector.called()
     if (
       stored.length === mine.length &&
@@ -176,7 +184,7 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
   }
   // Games another node finished or voided never pass through this node's closeWindow: drop their detectors here.
   if (caches.size > 0) {
-    for (const id of await store.endedGameIds(tx, [...caches.keys()])) caches.delete(id)
+    for (const id of await endedGameIds(tx, [...caches.keys()])) caches.delete(id)
   }
   return (await rebuildCache(ctx, tx, game)).cache
 }
@@ -190,12 +198,12 @@ export async function rebuildCache(
   tx: Sql,
   game: GameRow,
 ): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
-  const cards = await store.soldCardsBySerial(tx, game.id)
+  const cards = await soldCardsBySerial(tx, game.id)
   cards.sort((a, b) => compareBytes(a.serial, b.serial))
   const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
   const detector = createDetector(rows, game.ball_count)
   let last = { lines: [] as number[], bingos: [] as number[] }
-  for (const ball of await store.calledBalls(tx, game.id)) last = detector.call(ball)
+  for (const ball of await calledBalls(tx, game.id)) last = detector.call(ball)
   if (game.line_closed) detector.closeLine()
   const cache = { detector, cards, rows }
   ctx.caches.set(game.id, cache)

@@ -8,7 +8,7 @@ import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import type { BingoHooks } from './types.ts'
-import { hallProfileSettings } from './store.ts'
+import { hallProfileSettings } from './store/halls.ts'
 
 async function assertNoDemoReference(sql: Sql, hallId: string): Promise<void> {
   const hall = await hallProfileSettings(sql, hallId)

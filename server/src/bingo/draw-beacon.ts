@@ -11,8 +11,8 @@ import { drawOrderV2, isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { compareBytes } from './game.ts'
 import { emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
-import * as store from './store.ts'
-import type { GameRow } from './store.ts'
+import { type GameRow, setGameBeacon } from './store/games.ts'
+import { issuedSerials } from './store/sales.ts'
 import type { Actor, BeaconState } from './types.ts'
 
 /** Sealing contexts: a sealed value opens only for its own game and purpose. */
@@ -133,7 +133,7 @@ async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue
       value.scheme === 'demo'
         ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' }
         : QUICKNET_KEY
-    const serials = (await store.issuedSerials(tx, gameId)).sort(compareBytes)
+    const serials = (await issuedSerials(tx, gameId)).sort(compareBytes)
     // drawOrderV2 re-verifies the round, the BLS signature and the randomness: no order from an unverified value.
     const { salesDigest, order } = drawOrderV2({
       seed: seedOf(ctx, game),
@@ -150,7 +150,7 @@ async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue
         `the cards of game ${gameId} no longer give the sales digest fixed at its close`,
       )
     const at = ctx.now()
-    const stored = await store.setGameBeacon(tx, gameId, {
+    const stored = await setGameBeacon(tx, gameId, {
       round,
       signature: value.signature,
       randomness: value.randomness,

@@ -9,8 +9,8 @@ import { cacheFor, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx
 import { registerClaim } from './claims.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
-import * as store from './store.ts'
-import type { GameRow } from './store.ts'
+import { calledBalls, insertBall, insertSilentWin } from './store/balls.ts'
+import { type GameRow, markFirstBall } from './store/games.ts'
 import type { GameState } from './types.ts'
 
 /**
@@ -38,7 +38,7 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
     const order = isV2(game)
       ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
       : (JSON.parse(game.draw_order!) as number[])
-    const called = await store.calledBalls(tx, gameId)
+    const called = await calledBalls(tx, gameId)
     if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
     ball = order[called.length]
     await recordBall(ctx, tx, game, ball, 'rng', null)
@@ -78,7 +78,7 @@ async function recordBall(
 ): Promise<void> {
   if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
     throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`, { ball })
-  const called = await store.calledBalls(tx, game.id)
+  const called = await calledBalls(tx, game.id)
   if (called.includes(ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
   const { profile } = await hallOf(tx, game.hall_id)
@@ -99,8 +99,8 @@ async function recordBall(
       at,
       scope: gameScope(game),
     })
-  await store.insertBall(tx, { gameId: game.id, seq, ball, source, deviceId, at })
-  if (seq === 1) await store.markFirstBall(tx, game.id, at)
+  await insertBall(tx, { gameId: game.id, seq, ball, source, deviceId, at })
+  if (seq === 1) await markFirstBall(tx, game.id, at)
   const rec = await appendJournal(tx, {
     at,
     type: 'ball.called',
@@ -153,7 +153,7 @@ async function recordBall(
       ...found.bingos.map((i) => [i, 'bingo'] as [number, ClaimKind]),
     ]
     for (const [idx, kind] of silent) {
-      await store.insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
+      await insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
     }
   }
 }

@@ -9,8 +9,13 @@ import { DomainError } from '../shared/errors.ts'
 import { GameStatus, compareBytes, type ClaimKind } from './game.ts'
 import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
 import { findCard, gameScope, loadGame, type BingoContext } from './context.ts'
-import * as store from './store.ts'
-import type { PrizeRow } from './store.ts'
+import { calledBalls, calledBallsWithSource, silentWinsOfGame } from './store/balls.ts'
+import { type PrizeRow, claimsWithNumbers, prizesOfGame, prizesWithSerials } from './store/claims.ts'
+import { gameSeries, lastJournalSeqOfScope } from './store/games.ts'
+import { hallById } from './store/halls.ts'
+import { annulmentOfGame, latestIncidentOfGame } from './store/incidents.ts'
+import { issuedSerials } from './store/sales.ts'
+import { seriesCode } from './store/series.ts'
 import type { GameState, PublicWinner, SoldCard } from './types.ts'
 
 const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
@@ -18,11 +23,11 @@ const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
 export async function getGameState(ctx: BingoContext, gameId: string): Promise<GameState> {
   const { db, deps } = ctx
   const game = await loadGame(db, gameId)
-  const hall = (await store.hallById(db, game.hall_id))!
-  const balls = await store.calledBalls(db, gameId)
-  const series = await store.gameSeries(db, gameId)
-  const claims = await store.claimsWithNumbers(db, gameId)
-  const prizes = await store.prizesOfGame(db, gameId)
+  const hall = (await hallById(db, game.hall_id))!
+  const balls = await calledBalls(db, gameId)
+  const series = await gameSeries(db, gameId)
+  const claims = await claimsWithNumbers(db, gameId)
+  const prizes = await prizesOfGame(db, gameId)
   const prizeOf = new Map(prizes.map((p) => [`${p.card_id}:${p.kind}`, p]))
   const winners: PublicWinner[] = []
   const seen = new Set<string>()
@@ -42,9 +47,9 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       status: p ? (p.status === 'paid' ? 'paid' : 'awarded') : 'verified',
     })
   }
-  const seq = await store.lastJournalSeqOfScope(db, gameScope(game))
-  const annulled = game.status === GameStatus.Void ? await store.annulmentOfGame(db, gameId) : undefined
-  const incident = await store.latestIncidentOfGame(db, gameId)
+  const seq = await lastJournalSeqOfScope(db, gameScope(game))
+  const annulled = game.status === GameStatus.Void ? await annulmentOfGame(db, gameId) : undefined
+  const incident = await latestIncidentOfGame(db, gameId)
   let extras: GameExtras = NO_EXTRAS
   for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
   return {
@@ -121,8 +126,8 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
       'ILLEGAL_TRANSITION',
       `the proof of game ${gameId} is published when the game ends (it is ${game.status})`,
     )
-  const balls = await store.calledBallsWithSource(db, gameId)
-  const serials = (await store.issuedSerials(db, gameId)).sort(compareBytes)
+  const balls = await calledBallsWithSource(db, gameId)
+  const serials = (await issuedSerials(db, gameId)).sort(compareBytes)
   const rngBalls = balls.filter((b) => b.source === 'rng').map((b) => Number(b.ball))
   const extras: ProofExtras = {
     entropySource: game.entropy_source ?? deps.entropy.name,
@@ -188,7 +193,7 @@ export async function getCard(
 ): Promise<(SoldCard & { status: string; gameId: string }) | undefined> {
   const card = await findCard(ctx.db, gameId, { serial })
   if (!card) return undefined
-  const code = await store.seriesCode(ctx.db, card.series_id)
+  const code = await seriesCode(ctx.db, card.series_id)
   return {
     id: card.id,
     serial: card.serial,
@@ -201,12 +206,12 @@ export async function getCard(
 }
 
 export function listPrizes(ctx: BingoContext, gameId: string): Promise<Array<PrizeRow & { serial: string }>> {
-  return store.prizesWithSerials(ctx.db, gameId)
+  return prizesWithSerials(ctx.db, gameId)
 }
 
 export function silentWins(
   ctx: BingoContext,
   gameId: string,
 ): Promise<Array<{ serial: string; kind: ClaimKind; atBall: number }>> {
-  return store.silentWinsOfGame(ctx.db, gameId)
+  return silentWinsOfGame(ctx.db, gameId)
 }

@@ -16,8 +16,23 @@ import { emit, gameScope, hallOf, hallTimeZone, loadGame, loadSession, type Bing
 import { seriesStart } from './series-cursor.ts'
 import { entryClosedWithin } from './purchases.ts'
 import { getGameState } from './game-state.ts'
-import * as store from './store.ts'
-import type { GameRow } from './store.ts'
+import {
+  type GameRow,
+  unfinishedGameOfSession,
+  sessionGameCount,
+  insertGame,
+  insertFirstGameSeries,
+  gameSeries,
+  insertSecondGameSeries,
+  setGameStatus,
+  setGameStatusSalesOpened,
+  setGameSeriesEnd,
+  addCardsSold,
+  markSalesClosed,
+} from './store/games.ts'
+import { unpaidPrizesOfHall } from './store/halls.ts'
+import { insertCards, soldSerials } from './store/sales.ts'
+import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
 
 /**
@@ -39,10 +54,10 @@ export async function insertSoldCards(
   },
   newId: (prefix: string) => string,
 ): Promise<SoldCard[]> {
-  const masters = await store.masterCardsInRange(tx, s.masterSetId, s.from, s.to)
+  const masters = await masterCardsInRange(tx, s.masterSetId, s.from, s.to)
   const width = Math.max(5, String(s.seriesCardCount).length)
   const sold: SoldCard[] = []
-  const rows: Parameters<typeof store.insertCards>[1][number][] = []
+  const rows: Parameters<typeof insertCards>[1][number][] = []
   for (const m of masters) {
     const serial = `${s.seriesCode}-${String(m.card_no).padStart(width, '0')}`
     const id = newId('c')
@@ -61,7 +76,7 @@ export async function insertSoldCards(
     })
     sold.push({ id, serial, seriesCode: s.seriesCode, cardNo: Number(m.card_no), rows: JSON.parse(m.numbers) })
   }
-  await store.insertCards(tx, rows)
+  await insertCards(tx, rows)
   return sold
 }
 
@@ -80,10 +95,10 @@ export async function announceGame(
     const session = await loadSession(tx, input.sessionId)
     if (session.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${session.id} is closed`)
     const { hall, profile } = await hallOf(tx, session.hall_id)
-    const running = await store.unfinishedGameOfSession(tx, session.id)
+    const running = await unfinishedGameOfSession(tx, session.id)
     if (running)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
-    const previous = await store.sessionGameCount(tx, session.id)
+    const previous = await sessionGameCount(tx, session.id)
     if (previous.lastAnnounced)
       throw new DomainError('ILLEGAL_TRANSITION', 'the last game of the session has been played (BNG-43)', {
         rule: 'BNG-43',
@@ -98,7 +113,7 @@ export async function announceGame(
       )
     // BNG-71: where prizes are paid before the next game starts, no game is announced while one is unpaid.
     if (profile.prizesPaidBeforeNextGame) {
-      const unpaid = await store.unpaidPrizesOfHall(tx, hall.id)
+      const unpaid = await unpaidPrizesOfHall(tx, hall.id)
       if (unpaid.count > 0)
         throw new DomainError(
           'PRIZES_UNPAID',
@@ -112,7 +127,7 @@ export async function announceGame(
         rule: 'BNG-1',
       })
     }
-    const first = await store.seriesOfHall(tx, input.seriesIds[0], hall.id)
+    const first = await seriesOfHall(tx, input.seriesIds[0], hall.id)
     if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
@@ -143,9 +158,9 @@ export async function announceGame(
     const orderNo = previous.count + 1
     const isLast = session.status === 'last_game' ? 1 : 0
     // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
-    const setLayout = await store.masterSetLayout(tx, first.master_set_id)
+    const setLayout = await masterSetLayout(tx, first.master_set_id)
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
-    await store.insertGame(tx, {
+    await insertGame(tx, {
       id: gameId,
       sessionId: session.id,
       hallId: hall.id,
@@ -162,7 +177,7 @@ export async function announceGame(
       at,
       entropySource,
     })
-    await store.insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
+    await insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
     const rec = await appendJournal(tx, {
       at,
       type: 'game.announced',
@@ -201,14 +216,14 @@ export async function announceGame(
 async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: string): Promise<void> {
   const game = await loadGame(tx, gameId)
   assertLegal(GameAction.AddSeries, game.status, gameId)
-  const existing = await store.gameSeries(tx, gameId)
+  const existing = await gameSeries(tx, gameId)
   if (existing.length >= 2)
     throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
-  const second = await store.seriesOfHall(tx, seriesId, game.hall_id)
+  const second = await seriesOfHall(tx, seriesId, game.hall_id)
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
   if (second.id === existing[0].series_id)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
-  const secondLayout = await store.masterSetLayout(tx, second.master_set_id)
+  const secondLayout = await masterSetLayout(tx, second.master_set_id)
   if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
@@ -227,7 +242,7 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
       masterSetId: second.master_set_id,
     },
   )
-  await store.insertSecondGameSeries(tx, gameId, second.id, max)
+  await insertSecondGameSeries(tx, gameId, second.id, max)
   const rec = await appendJournal(tx, {
     at: ctx.now(),
     type: 'game.series_added',
@@ -253,7 +268,7 @@ export async function simpleTransition(
   type: string,
   extra: (g: GameRow) => Record<string, unknown> = () => ({}),
   setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) =>
-    store.setGameStatus(tx, id, status),
+    setGameStatus(tx, id, status),
 ): Promise<GameState> {
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
@@ -279,7 +294,7 @@ export const openSales = (ctx: BingoContext, gameId: string) =>
     GameStatus.OnSale,
     'sales.opened',
     () => ({}),
-    store.setGameStatusSalesOpened,
+    setGameStatusSalesOpened,
   )
 
 /** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */
@@ -320,7 +335,7 @@ async function sellTx(
   const game = await loadGame(tx, input.gameId)
   assertLegal(GameAction.Sell, game.status, game.id)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
-  const series = await store.gameSeries(tx, game.id)
+  const series = await gameSeries(tx, game.id)
   const at = ctx.now()
   const sold: SoldCard[] = []
   let remaining = input.count
@@ -350,9 +365,9 @@ async function sellTx(
       )),
     )
     // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.
-    if (!(await store.advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
+    if (!(await advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
       throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
-    await store.setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+    await setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
     remaining -= take
   }
   if (remaining > 0) {
@@ -360,7 +375,7 @@ async function sellTx(
       available: input.count - remaining,
     })
   }
-  await store.addCardsSold(tx, game.id, sold.length)
+  await addCardsSold(tx, game.id, sold.length)
   const rec = await appendJournal(tx, {
     at,
     type: 'cards.sold',
@@ -389,7 +404,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     const game = await loadGame(tx, input.gameId)
     assertLegal(GameAction.CloseSales, game.status, game.id)
     const { hall, profile } = await hallOf(tx, game.hall_id)
-    const serials = await store.soldSerials(tx, game.id)
+    const serials = await soldSerials(tx, game.id)
     const minimum = minimumCardsToStart(profile, hall.playing_positions)
     if (serials.length < minimum) {
       throw new DomainError(
@@ -403,7 +418,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     const at = ctx.now()
     const closedAtUnix = Math.floor(Date.parse(at) / 1000)
     round = drawRoundFor(closedAtUnix)
-    await store.markSalesClosed(tx, game.id, {
+    await markSalesClosed(tx, game.id, {
       at,
       closedAtUnix,
       beaconRound: round,
@@ -412,7 +427,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
       linePoolCents: pools.lineCents,
       bingoPoolCents: pools.bingoCents,
     })
-    const series = await store.gameSeries(tx, game.id)
+    const series = await gameSeries(tx, game.id)
     const ranges = series
       .filter((s) => s.end_card_no >= s.start_card_no)
       .map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))

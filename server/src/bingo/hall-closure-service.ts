@@ -15,15 +15,9 @@ import { getProfile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
 import type { BingoHooks } from './types.ts'
 import { stateOf } from './prima-service.ts'
-import {
-  appendPrimaLedgerEntry,
-  hallClosure,
-  hallProfileSettings,
-  insertHallClosure,
-  openSessionIdOfHall,
-  primaByHall,
-  updatePrimaState,
-} from './store.ts'
+import { openSessionIdOfHall } from './store/games.ts'
+import { hallClosure, hallProfileSettings, insertHallClosure } from './store/halls.ts'
+import { appendPrimaLedgerEntry, primaByHall, updatePrimaState } from './store/prima.ts'
 
 async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
   const closed = await hallClosure(sql, hallId)

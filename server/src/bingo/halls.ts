@@ -19,8 +19,43 @@ import { checkDerivedPlan, hallBallCounts, isLayoutAuthorised, type DerivedPlan 
 import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRules } from './sale-rules.ts'
 import { doorOf } from './purchases.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
-import * as store from './store.ts'
-import type { HallRow, HallSeriesSummary, HallSummary, SeriesRow, SessionRow } from './store.ts'
+import {
+  type SessionRow,
+  openSessionIdOfHall,
+  insertSession,
+  sessionById,
+  markLastGameAnnounced,
+  unfinishedGameOfSession,
+  markSessionClosed,
+} from './store/games.ts'
+import {
+  type HallRow,
+  type HallSeriesSummary,
+  type HallSummary,
+  insertHall,
+  hallById,
+  latestHallPlanVersion,
+  insertHallPlan,
+  setHallSettings,
+  setHallPlayingPositions,
+  hallPlans,
+  updateHallSettings,
+  hallSummaries,
+  hallSummary,
+  latestOpenSessionIdOfHall,
+  latestGameIdOfHall,
+  seriesSummariesOfHall,
+  hallExists as hallRowExists,
+} from './store/halls.ts'
+import {
+  type SeriesRow,
+  insertMasterSet,
+  insertMasterCards,
+  masterSetCardCount,
+  masterSetLayout,
+  insertSeries,
+  seriesById,
+} from './store/series.ts'
 
 /** BNG-27: the balls counted, the witness who confirmed (`confirmedBy`) and, with authentication on, who counted. */
 type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
@@ -94,7 +129,7 @@ export async function createHall(
       shares: plan?.shares ?? input.shares ?? {},
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     }
-    await store.insertHall(tx, {
+    await insertHall(tx, {
       id,
       name: input.name,
       profileId: profile.id,
@@ -117,7 +152,7 @@ export async function createHall(
       },
     })
     if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
-    return (await store.hallById(tx, id))!
+    return (await hallById(tx, id))!
   })
 }
 
@@ -132,9 +167,9 @@ async function recordPlan(
   body: unknown,
   by: PlanActor,
 ): Promise<number> {
-  const version = (await store.latestHallPlanVersion(tx, hallId, kind)) + 1
+  const version = (await latestHallPlanVersion(tx, hallId, kind)) + 1
   const at = ctx.now()
-  await store.insertHallPlan(tx, {
+  await insertHallPlan(tx, {
     id: ctx.newId('plan'),
     hallId,
     kind,
@@ -144,7 +179,7 @@ async function recordPlan(
     at,
     createdBy: JSON.stringify(by),
   })
-  const open = await store.openSessionIdOfHall(tx, hallId)
+  const open = await openSessionIdOfHall(tx, hallId)
   await appendJournal(tx, {
     at,
     type: 'hall.plan',
@@ -161,10 +196,10 @@ async function recordBettingPlan(
   plan: BettingPlan,
   by: PlanActor,
 ): Promise<number> {
-  const hall = (await store.hallById(tx, hallId))!
+  const hall = (await hallById(tx, hallId))!
   const version = await recordPlan(ctx, tx, hallId, 'betting-plan', plan.authorisationRef, plan, by)
   const settings = JSON.parse(hall.settings) as HallRuleSettings
-  await store.setHallSettings(
+  await setHallSettings(
     tx,
     hallId,
     JSON.stringify({
@@ -208,7 +243,7 @@ export async function setLicenceTerms(
     const terms = checkLicenceTerms(getProfile(hall.profile_id)!, input.terms)
     const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await store.setHallSettings(
+    await setHallSettings(
       tx,
       hall.id,
       JSON.stringify({
@@ -216,7 +251,7 @@ export async function setLicenceTerms(
         licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
       } satisfies HallRuleSettings),
     )
-    await store.setHallPlayingPositions(tx, hall.id, terms.playingPositions)
+    await setHallPlayingPositions(tx, hall.id, terms.playingPositions)
   })
   return hallRules(ctx, input.hallId)
 }
@@ -248,7 +283,7 @@ export async function setSaleRules(
     const { hall } = await hallOf(tx, input.hallId)
     const version = await recordPlan(ctx, tx, hall.id, 'sale-rules', rules.authorisationRef, rules, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await store.setHallSettings(
+    await setHallSettings(
       tx,
       hall.id,
       JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
@@ -279,9 +314,9 @@ export async function setAutoClaim(
     const settings = JSON.parse(hall.settings) as HallRuleSettings
     if (input.autoClaim === null) delete settings.autoClaim
     else settings.autoClaim = input.autoClaim
-    await store.setHallSettings(tx, hall.id, JSON.stringify(settings))
+    await setHallSettings(tx, hall.id, JSON.stringify(settings))
     const effective = hallProfile(profile, JSON.stringify(settings)).autoClaimSoldCards
-    const open = await store.openSessionIdOfHall(tx, hall.id)
+    const open = await openSessionIdOfHall(tx, hall.id)
     await appendJournal(tx, {
       at: ctx.now(),
       type: 'hall.auto_claim',
@@ -331,7 +366,7 @@ export interface HallRules {
 export async function hallRules(ctx: BingoContext, hallId: string): Promise<HallRules> {
   const { hall, profile } = await hallOf(ctx.db, hallId)
   const settings = JSON.parse(hall.settings) as HallRuleSettings
-  const plans = await store.hallPlans(ctx.db, hall.id)
+  const plans = await hallPlans(ctx.db, hall.id)
   return {
     hallId: hall.id,
     profileId: profile.id,
@@ -366,8 +401,8 @@ export async function createMasterSet(
   const id = ctx.newId('set')
   await ctx.tx(async (tx) => {
     const at = ctx.now()
-    await store.insertMasterSet(tx, { id, seed, cardCount: input.count, layout: JSON.stringify(layout), at })
-    await store.insertMasterCards(
+    await insertMasterSet(tx, { id, seed, cardCount: input.count, layout: JSON.stringify(layout), at })
+    await insertMasterCards(
       tx,
       id,
       cards.map((card, i) => ({ cardNo: i + 1, numbers: JSON.stringify(cardRows(card)), cardKey: cardKey(card) })),
@@ -409,11 +444,11 @@ export async function createSeries(
     const { hall, profile } = await hallOf(tx, input.hallId)
     // BNG-10 / CFG-15: only a face value the authority set for the hall.
     assertFaceValueAuthorised(profile, input.faceValueCents)
-    const cardCount = await store.masterSetCardCount(tx, input.masterSetId)
+    const cardCount = await masterSetCardCount(tx, input.masterSetId)
     if (cardCount === undefined) throw new DomainError('NOT_FOUND', `master set ${input.masterSetId} not found`)
-    const stored = await store.masterSetLayout(tx, input.masterSetId)
+    const stored = await masterSetLayout(tx, input.masterSetId)
     const layout: CardLayout = stored !== undefined ? JSON.parse(stored) : profile.layout
-    if (!isLayoutAuthorised(profile, layout, await store.hallPlans(tx, hall.id))) {
+    if (!isLayoutAuthorised(profile, layout, await hallPlans(tx, hall.id))) {
       const ref = input.layoutAuthorisationRef?.trim() ?? ''
       if (ref.length < 3 || ref.length > 120) {
         throw new DomainError(
@@ -434,7 +469,7 @@ export async function createSeries(
     }
     const id = ctx.newId('ser')
     const at = ctx.now()
-    await store.insertSeries(tx, {
+    await insertSeries(tx, {
       id,
       hallId: input.hallId,
       code: input.code,
@@ -455,7 +490,7 @@ export async function createSeries(
         faceValueCents: input.faceValueCents,
       },
     })
-    return (await store.seriesById(tx, id))!
+    return (await seriesById(tx, id))!
   })
 }
 
@@ -468,11 +503,11 @@ export async function openSession(
   const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
-    const open = await store.openSessionIdOfHall(tx, hall.id)
+    const open = await openSessionIdOfHall(tx, hall.id)
     if (open) throw new DomainError('CONFLICT', `hall ${hall.id} already has open session ${open}`, { sessionId: open })
     // BNG-27 / BNG-41: the ball count is verified before the session: a set of the profile's layout or of one
     // authorised for the hall (BNG-3/4; the active set's own count is checked by the equipment hook).
-    const counts = hallBallCounts(profile, await store.hallPlans(tx, hall.id))
+    const counts = hallBallCounts(profile, await hallPlans(tx, hall.id))
     if (!counts.includes(input.recount.ballsCounted)) {
       throw new DomainError(
         'VALIDATION_FAILED',
@@ -482,7 +517,7 @@ export async function openSession(
     }
     const id = ctx.newId('ses')
     const at = ctx.now()
-    await store.insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
+    await insertSession(tx, { id, hallId: hall.id, at, openRecount: JSON.stringify(input.recount) })
     const rec = await appendJournal(tx, {
       at,
       type: 'session.opened',
@@ -515,7 +550,7 @@ export async function openSession(
         scope: `hall:${hall.id}/session:${id}`,
       })
     emit(tx, { type: 'session:changed', sessionId: id, hallId: hall.id, seq: rec.seq, reason: 'opened' })
-    return (await store.sessionById(tx, id))!
+    return (await sessionById(tx, id))!
   })
 }
 
@@ -523,7 +558,7 @@ export async function announceLastGame(ctx: BingoContext, sessionId: string): Pr
   await ctx.tx(async (tx) => {
     const s = await loadSession(tx, sessionId)
     if (s.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is ${s.status}`)
-    await store.markLastGameAnnounced(tx, sessionId)
+    await markLastGameAnnounced(tx, sessionId)
     // BNG-43: the next game announced is the last one; no game may follow it.
     const rec = await appendJournal(tx, {
       at: ctx.now(),
@@ -540,7 +575,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     const s = await loadSession(tx, sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
     const { profile } = await hallOf(tx, s.hall_id)
-    const running = await store.unfinishedGameOfSession(tx, sessionId)
+    const running = await unfinishedGameOfSession(tx, sessionId)
     if (running)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} is still ${running.status}`, {
         gameId: running.id,
@@ -553,7 +588,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
           'this profile requires a ball recount to close the session (BNG-27)',
           { rule: 'BNG-27' },
         )
-      const counts = hallBallCounts(profile, await store.hallPlans(tx, s.hall_id))
+      const counts = hallBallCounts(profile, await hallPlans(tx, s.hall_id))
       if (!counts.includes(recount.ballsCounted))
         throw new DomainError(
           'VALIDATION_FAILED',
@@ -564,7 +599,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     const at = ctx.now()
     for (const h of ctx.deps.hooks ?? [])
       await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
-    await store.markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
+    await markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
     const rec = await appendJournal(tx, {
       at,
       type: 'session.closed',
@@ -596,7 +631,7 @@ export async function setHallCamera(
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
     if (cam === null) delete settings.ballCameraId
     else settings.ballCameraId = cam
-    await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await updateHallSettings(tx, hall.id, JSON.stringify(settings))
     await appendJournal(tx, {
       at: ctx.now(),
       type: 'hall.cctv_set',
@@ -629,7 +664,7 @@ export async function setHallTimeZone(
     if (input.timeZone === null) delete settings.timeZone
     else settings.timeZone = input.timeZone
     const json = JSON.stringify(settings)
-    await store.updateHallSettings(tx, hall.id, json)
+    await updateHallSettings(tx, hall.id, json)
     const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
     await appendJournal(tx, {
       at: ctx.now(),
@@ -670,7 +705,7 @@ export async function setHallTerritory(
     const before = typeof settings.territory === 'string' ? settings.territory : null
     if (territory === null) delete settings.territory
     else settings.territory = territory
-    await store.updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await updateHallSettings(tx, hall.id, JSON.stringify(settings))
     await appendJournal(tx, {
       at: ctx.now(),
       type: 'hall.territory_set',
@@ -692,7 +727,7 @@ function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
 // ---------------------------------------------------------------- reads
 
 export async function listHalls(ctx: BingoContext): Promise<Array<HallSummary & { timeZone: string }>> {
-  return (await store.hallSummaries(ctx.db)).map(summaryOf)
+  return (await hallSummaries(ctx.db)).map(summaryOf)
 }
 
 /** A hall with its open session, its newest game and its series, as the hall's page shows them. */
@@ -711,13 +746,13 @@ export async function getHallOverview(
   /** CFG-21. */
   autoClaim: boolean
 }> {
-  const row = await store.hallSummary(ctx.db, hallId)
+  const row = await hallSummary(ctx.db, hallId)
   if (!row) throw new DomainError('NOT_FOUND', 'hall not found')
   const settings = JSON.parse(row.settings ?? '{}') as HallRuleSettings
   const hall = summaryOf(row)
-  const session = await store.latestOpenSessionIdOfHall(ctx.db, hall.id)
-  const game = await store.latestGameIdOfHall(ctx.db, hall.id)
-  const series = await store.seriesSummariesOfHall(ctx.db, hall.id)
+  const session = await latestOpenSessionIdOfHall(ctx.db, hall.id)
+  const game = await latestGameIdOfHall(ctx.db, hall.id)
+  const series = await seriesSummariesOfHall(ctx.db, hall.id)
   const profile = getProfile(row.profileId)!
   const door = await doorOf(ctx.db, session ?? null)
   return {
@@ -732,10 +767,10 @@ export async function getHallOverview(
 }
 
 export function hallExists(ctx: BingoContext, hallId: string): Promise<boolean> {
-  return store.hallExists(ctx.db, hallId)
+  return hallRowExists(ctx.db, hallId)
 }
 
 /** The hall's newest game (whatever its status), or null. */
 export async function currentGameOfHall(ctx: BingoContext, hallId: string): Promise<string | null> {
-  return (await store.latestGameIdOfHall(ctx.db, hallId)) ?? null
+  return (await latestGameIdOfHall(ctx.db, hallId)) ?? null
 }

@@ -8,9 +8,27 @@ import { appendJournal } from '../shared/journal.ts'
 import { emit, gameScope, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
 import { getGameState } from './game-state.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
-import * as store from './store.ts'
+import {
+  calledBalls,
+  lastBall,
+  ballAt,
+  isBallCalled,
+  replaceBall,
+  deleteSilentWinsFrom,
+  insertSilentWin,
+} from './store/balls.ts'
+import { paidPrizeCount, voidAwardedPrizes, verifiedClaimCountFrom } from './store/claims.ts'
+import {
+  type GameRow,
+  markGameVoid,
+  markGameSuspended,
+  switchGameToManual,
+  lastJournalSeq,
+  markGameResumed,
+} from './store/games.ts'
+import { insertIncident, insertAnnulment } from './store/incidents.ts'
+import { soldCardRefs, refundSoldCards } from './store/sales.ts'
 import { createDetector } from './detector.ts'
-import type { GameRow } from './store.ts'
 import type { GameState } from './types.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
 
@@ -134,7 +152,7 @@ async function recordIncident(
   const at = ctx.now()
   const { by, signatures } = signed
   const cctv = signed.cctv ?? checkCctv(undefined, await hallCameraOf(tx, game.hall_id))
-  await store.insertIncident(tx, {
+  await insertIncident(tx, {
     id: ctx.newId('inc'),
     sessionId: game.session_id,
     gameId: game.id,
@@ -180,7 +198,7 @@ async function voidTx(
   // Issue 13 point 6, BNG-51: once a prize of the game is paid the game is not annulled (refused, not reversed):
   // the cash is in a player's hand, a reversal in the minutes would not bring it back, and refunding every card
   // on top would pay the same card twice. Prizes are paid only after the game ends, so this is a last guard.
-  const paid = await store.paidPrizeCount(tx, game.id)
+  const paid = await paidPrizeCount(tx, game.id)
   if (paid > 0)
     throw new DomainError(
       'ANNUL_AFTER_PAYOUT',
@@ -188,12 +206,12 @@ async function voidTx(
       { paidPrizes: paid, rule: 'BNG-51' },
     )
   const at = ctx.now()
-  const cards = await store.soldCardRefs(tx, game.id)
-  await store.refundSoldCards(tx, game.id)
-  await store.voidAwardedPrizes(tx, game.id)
-  await store.markGameVoid(tx, game.id, reason, at)
+  const cards = await soldCardRefs(tx, game.id)
+  await refundSoldCards(tx, game.id)
+  await voidAwardedPrizes(tx, game.id)
+  await markGameVoid(tx, game.id, reason, at)
   if (annulment)
-    await store.insertAnnulment(tx, {
+    await insertAnnulment(tx, {
       gameId: game.id,
       reason: annulment.reason,
       requestedBy: annulment.requestedBy,
@@ -249,7 +267,7 @@ export async function declareIncident(
   await ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
     const { profile } = await hallOf(tx, game.hall_id)
-    const balls = await store.calledBalls(tx, game.id)
+    const balls = await calledBalls(tx, game.id)
     // Checked before anything changes: a refused annulment leaves the game as it was.
     // BNG-83 (Cantabria): a wrong call that can no longer be corrected (a prize was awarded after it) and that
     // substantially affects the game annuls it: staff ask for that with a reason and a second person.
@@ -270,7 +288,7 @@ export async function declareIncident(
             rule: 'BNG-81',
           })
         assertLegal(GameAction.Suspend, game.status, game.id)
-        await store.markGameSuspended(tx, game.id, game.status)
+        await markGameSuspended(tx, game.id, game.status)
         await recordIncident(ctx, tx, game, input.kind, 'suspended', note, entry)
         break
       }
@@ -310,7 +328,7 @@ export async function declareIncident(
           break
         }
         // A blower game's remaining balls are physical: they are entered by hand (BNG-81).
-        await store.switchGameToManual(tx, game.id)
+        await switchGameToManual(tx, game.id)
         await recordIncident(ctx, tx, game, input.kind, 'continue-manual-with-remaining-balls', note, entry)
         break
       }
@@ -326,7 +344,7 @@ export async function declareIncident(
         } else if (callerAnnul) {
           // BNG-83 (Cantabria, 004 Bingo II.1.b): annulment only for an error that "no pueda ser subsanado antes de
           // la adjudicación de los premios": while no prize has been verified the call is corrected instead.
-          if ((await store.verifiedClaimCountFrom(tx, game.id, 0)) === 0) {
+          if ((await verifiedClaimCountFrom(tx, game.id, 0)) === 0) {
             throw new DomainError(
               'ILLEGAL_TRANSITION',
               'no prize has been awarded yet: correct the call (the ball prevails) instead of annulling the game (BNG-83)',
@@ -379,7 +397,7 @@ async function correctBallTx(
   seq?: number,
 ): Promise<void> {
   assertLegal(GameAction.CorrectBall, game.status, game.id)
-  const target = seq === undefined ? await store.lastBall(tx, game.id) : await store.ballAt(tx, game.id, seq)
+  const target = seq === undefined ? await lastBall(tx, game.id) : await ballAt(tx, game.id, seq)
   if (!target)
     throw new DomainError(
       'ILLEGAL_TRANSITION',
@@ -387,7 +405,7 @@ async function correctBallTx(
     )
   if (target.source === 'rng')
     throw new DomainError('ILLEGAL_TRANSITION', 'an RNG ball is what it is: correct the announcement, not the ball')
-  if ((await store.verifiedClaimCountFrom(tx, game.id, target.seq)) > 0) {
+  if ((await verifiedClaimCountFrom(tx, game.id, target.seq)) > 0) {
     throw new DomainError(
       'CORRECTION_TOO_LATE',
       `a prize was verified at or after ball ${target.seq}: the error can no longer be corrected; annul the game if it substantially affects it (BNG-83)`,
@@ -396,10 +414,10 @@ async function correctBallTx(
   }
   if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
     throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`)
-  if (await store.isBallCalled(tx, game.id, ball))
+  if (await isBallCalled(tx, game.id, ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
-  await store.replaceBall(tx, game.id, target.seq, ball)
-  await store.deleteSilentWinsFrom(tx, game.id, target.seq)
+  await replaceBall(tx, game.id, target.seq, ball)
+  await deleteSilentWinsFrom(tx, game.id, target.seq)
   await recordIncident(ctx, tx, game, kind, `ball-corrected:${target.ball}->${ball}`, note, entry)
   await appendJournal(tx, {
     at: ctx.now(),
@@ -422,7 +440,7 @@ async function correctBallTx(
   const {
     cache: { cards },
   } = await rebuildCache(ctx, tx, fresh)
-  const balls = await store.calledBalls(tx, game.id)
+  const balls = await calledBalls(tx, game.id)
   const replay = createDetector(
     cards.map((c) => JSON.parse(c.numbers) as number[][]),
     fresh.ball_count,
@@ -432,14 +450,14 @@ async function correctBallTx(
     const found = replay.call(balls[i])
     if (i + 1 < target.seq) continue
     for (const idx of replay.isLineClosed() ? [] : found.lines)
-      await store.insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
-    for (const idx of found.bingos) await store.insertSilentWin(tx, game.id, cards[idx].id, 'bingo', i + 1)
+      await insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
+    for (const idx of found.bingos) await insertSilentWin(tx, game.id, cards[idx].id, 'bingo', i + 1)
   }
   emit(tx, {
     type: 'game:changed',
     gameId: game.id,
     hallId: game.hall_id,
-    seq: await store.lastJournalSeq(tx),
+    seq: await lastJournalSeq(tx),
     reason: 'ball_corrected',
     ball,
   })
@@ -486,7 +504,7 @@ export async function resume(ctx: BingoContext, gameId: string): Promise<GameSta
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Resume, game.status, gameId)
     const back = game.suspended_from ?? GameStatus.OnSale
-    await store.markGameResumed(tx, gameId, back)
+    await markGameResumed(tx, gameId, back)
     const rec = await appendJournal(tx, {
       at: ctx.now(),
       type: 'game.resumed',

@@ -15,7 +15,7 @@ import { code } from '../../../test/helpers/error-code.ts'
 import { createBonusService } from './bonus-service.ts'
 import { verifyLuckyProof, type LuckyProofV2 } from './pots.ts'
 import { createBingoService, type BingoHooks, type GameRow } from './service.ts'
-import { gameById } from './store.ts'
+import { gameById } from './store/games.ts'
 
 /**
  * The lucky ball's seed is sealed (DESIGN.md "Sealed secrets", context `lucky-seed|<gameId>`), and in a

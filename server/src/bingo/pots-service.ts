@@ -43,7 +43,7 @@ import {
   setLuckyNumbers,
   type LuckyDrawRow,
   type PotRow,
-} from './store.ts'
+} from './store/pots.ts'
 
 export function definitionOf(p: PotRow): PotDefinition {
   return {

@@ -40,7 +40,7 @@ import {
   updatePrimaState,
   withdrawPrimaGame,
   type PrimaRow,
-} from './store.ts'
+} from './store/prima.ts'
 
 /** A hall's prima as the API shows it. */
 export interface PrimaView {

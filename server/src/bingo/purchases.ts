@@ -20,7 +20,20 @@ import { assertWithinBetLimits } from './sale-rules.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import type { Sql } from '../db/database.ts'
-import * as store from './store.ts'
+import {
+  playerCardCount,
+  playersOfGame,
+  previousGameOfSession,
+  unreturnedCardsOfPlayer,
+  insertPlayerCards,
+  markEntryClosed,
+  peopleInSession,
+  entryClosedGameOfSession,
+  insertHallEntry,
+  cardById,
+  cardReturned,
+  insertCardReturn,
+} from './store/sales.ts'
 
 export interface PurchaseInput {
   gameId: string
@@ -43,11 +56,11 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
       { gameId: game.id, closedAt: game.entry_closed_at, rule: 'BNG-19' },
     )
   }
-  const heldBefore = input.playerKey ? await store.playerCardCount(sql, game.id, input.playerKey) : null
+  const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: Number(game.face_value_cents) })
   if (input.playerKey && heldBefore === 0) {
     // BNG-93: a new player of this game takes a seat; there are no more players than seats (no standing play).
-    const players = await store.playersOfGame(sql, game.id, hall.id)
+    const players = await playersOfGame(sql, game.id, hall.id)
     if (players >= Number(hall.playing_positions)) {
       throw new DomainError(
         'HALL_FULL',
@@ -60,9 +73,9 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // partida, el retiro de los cartones jugados en la partida anterior"). The system knows them for a recognised
   // player; a card counts as handed back once staff scanned it in (POST /api/cards/returns).
   if (input.playerKey && profile.previousCardsReturnedToBuy) {
-    const previous = await store.previousGameOfSession(sql, game.id)
+    const previous = await previousGameOfSession(sql, game.id)
     if (previous) {
-      const kept = await store.unreturnedCardsOfPlayer(sql, previous.id, input.playerKey)
+      const kept = await unreturnedCardsOfPlayer(sql, previous.id, input.playerKey)
       if (kept.length > 0) {
         throw new DomainError(
           'PREVIOUS_CARDS_NOT_RETURNED',
@@ -82,7 +95,7 @@ export async function recordPurchase(
 ): Promise<void> {
   if (!input.playerKey) return
   const at = ctx.now()
-  await store.insertPlayerCards(
+  await insertPlayerCards(
     sql,
     input.cardIds.map((cardId) => ({
       cardId,
@@ -134,7 +147,7 @@ export async function entryClosedWithin(
   at: string,
   by: Actor | { kind: 'system'; reason: string },
 ): Promise<void> {
-  if (!(await store.markEntryClosed(tx, game.id, at))) return
+  if (!(await markEntryClosed(tx, game.id, at))) return
   const rec = await appendJournal(tx, {
     at,
     type: 'hall.entry_closed',
@@ -158,10 +171,10 @@ export async function recordEntry(
     const s = await loadSession(tx, input.sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${s.id} is closed`)
     const { hall, profile } = await hallOf(tx, s.hall_id)
-    const present = await store.peopleInSession(tx, s.id)
+    const present = await peopleInSession(tx, s.id)
     const positions = Number(hall.playing_positions)
     if (input.direction === 'in') {
-      const closed = profile.hallEntryClosesForGame ? await store.entryClosedGameOfSession(tx, s.id) : undefined
+      const closed = profile.hallEntryClosesForGame ? await entryClosedGameOfSession(tx, s.id) : undefined
       if (closed)
         throw new DomainError(
           'HALL_ENTRY_CLOSED',
@@ -182,7 +195,7 @@ export async function recordEntry(
     }
     const at = ctx.now()
     const after = input.direction === 'in' ? present + input.people : present - input.people
-    await store.insertHallEntry(tx, {
+    await insertHallEntry(tx, {
       id: ctx.newId('he'),
       hallId: hall.id,
       sessionId: s.id,
@@ -223,9 +236,9 @@ export async function returnCards(
     const already: string[] = []
     const byGame = new Map<string, string[]>()
     for (const id of [...new Set(input.cardIds)]) {
-      const card = await store.cardById(tx, id)
+      const card = await cardById(tx, id)
       if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${id} not found`)
-      if (await store.cardReturned(tx, id)) {
+      if (await cardReturned(tx, id)) {
         already.push(card.serial)
         continue
       }
@@ -237,7 +250,7 @@ export async function returnCards(
           { serial: card.serial, gameId: game.id },
         )
       }
-      await store.insertCardReturn(tx, {
+      await insertCardReturn(tx, {
         cardId: id,
         gameId: game.id,
         at,
@@ -269,7 +282,7 @@ export async function doorOf(
 ): Promise<{ present: number; entryClosedForGame: string | null }> {
   if (!sessionId) return { present: 0, entryClosedForGame: null }
   return {
-    present: await store.peopleInSession(sql, sessionId),
-    entryClosedForGame: (await store.entryClosedGameOfSession(sql, sessionId))?.id ?? null,
+    present: await peopleInSession(sql, sessionId),
+    entryClosedForGame: (await entryClosedGameOfSession(sql, sessionId))?.id ?? null,
   }
 }

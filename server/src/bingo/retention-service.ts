@@ -10,7 +10,7 @@ import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { retentionDaysOfHall } from './card-custody-service.ts'
-import { insertRecordsPurge, purgeNonWinningCardsOfSession, sessionRetentionFacts } from './store.ts'
+import { insertRecordsPurge, purgeNonWinningCardsOfSession, sessionRetentionFacts } from './store/retention.ts'
 
 const DAY_MS = 86_400_000
 

@@ -17,7 +17,8 @@ import * as incidents from './incidents.ts'
 import * as reads from './game-state.ts'
 import * as beacon from './draw-beacon.ts'
 import * as purchases from './purchases.ts'
-import { lastJournalSeq, playerOfCard } from './store.ts'
+import { lastJournalSeq } from './store/games.ts'
+import { playerOfCard } from './store/sales.ts'
 
 export { insertSoldCards } from './games.ts'
 

@@ -26,7 +26,7 @@ import {
   simultaneousHallById,
   simultaneousSeriesById,
   simultaneousSeriesOfHall,
-} from './store.ts'
+} from './store/simultaneous.ts'
 
 export const gameScope = (g: { hall_id: string; session_id: string; id: string }) =>
   `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`

@@ -42,7 +42,7 @@ import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
 import { archiveOnPayout } from '../bingo/card-custody-service.ts'
-import { cardCustodyState } from '../bingo/store.ts'
+import { cardCustodyState } from '../bingo/store/custody.ts'
 import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {

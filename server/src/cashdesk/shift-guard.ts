@@ -50,6 +50,6 @@ export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId
   const s = await lockShift(tx, shiftId)
   if (!s || s.status !== 'open')
     throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed: open a new one with the counted float', { shiftId })
-  if (stationId !== undefined && s.station_id !== stationId)
+  if (stationId !== undefined && s.stationId !== stationId)
     throw new DomainError('SHIFT_NOT_OPEN', "the shift is another station's drawer", { shiftId, stationId })
 }

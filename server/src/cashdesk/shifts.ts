@@ -26,8 +26,8 @@ import {
   shiftById,
   shiftsOf,
   sumOfShift,
-  type CashMovementRow,
-  type ShiftRow,
+  type CashMovement,
+  type Shift,
 } from './store.ts'
 
 /**
@@ -55,10 +55,49 @@ export { assertShiftOpen } from './shift-guard.ts'
 import type { ShiftLine, ShiftReport } from './shift-guard.ts'
 
 /** The product a movement concerns: stored since shifts, else read from its kind (movements filed before). */
-function productOf(m: CashMovementRow): string {
+function productOf(m: CashMovement): string {
   if (m.product) return m.product
   if (m.kind.startsWith('voucher')) return 'voucher'
   return 'card'
+}
+
+/** A shift as GET /api/shifts lists it (the screens and the reports test read these names). */
+export interface ShiftListing {
+  id: string
+  hall_id: string
+  station_id: string
+  station_name: string
+  cashier_id: string
+  cashier_name: string
+  currency: string
+  float_cents: number
+  status: 'open' | 'closed'
+  opened_at: string
+  closed_at: string | null
+  expected_cents: number | null
+  counted_cents: number | null
+  difference_cents: number | null
+  close_note: string | null
+}
+
+function toListing(s: Shift): ShiftListing {
+  return {
+    id: s.id,
+    hall_id: s.hallId,
+    station_id: s.stationId,
+    station_name: s.stationName,
+    cashier_id: s.cashierId,
+    cashier_name: s.cashierName,
+    currency: s.currency,
+    float_cents: s.floatCents,
+    status: s.status,
+    opened_at: s.openedAt,
+    closed_at: s.closedAt,
+    expected_cents: s.expectedCents,
+    counted_cents: s.countedCents,
+    difference_cents: s.differenceCents,
+    close_note: s.closeNote,
+  }
 }
 
 export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService) {
@@ -90,14 +129,14 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       .transaction(async (tx) => {
         const at = now()
         const device = await deviceRow(tx, sp.station.id)
-        if (!device || device.revoked_at)
+        if (!device || device.revokedAt)
           throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
         const current = await openShiftOfStation(tx, sp.station.id)
         if (current) {
           throw new DomainError(
             'SHIFT_ALREADY_OPEN',
-            `station ${sp.station.name} has an open shift of ${current.cashier_name} since ${current.opened_at}: it is closed with its count first`,
-            { shiftId: current.id, cashierName: current.cashier_name, openedAt: current.opened_at },
+            `station ${sp.station.name} has an open shift of ${current.cashierName} since ${current.openedAt}: it is closed with its count first`,
+            { shiftId: current.id, cashierName: current.cashierName, openedAt: current.openedAt },
           )
         }
         const hall = await vouchers.hallFor(tx, sp.station.hallId!)
@@ -151,11 +190,11 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
         `no shift is open at ${sp.station.name}: open one with the counted float first`,
         { stationId: sp.station.id },
       )
-    if (shift.cashier_id !== sp.person.id) {
+    if (shift.cashierId !== sp.person.id) {
       throw new DomainError(
         'SHIFT_NOT_OPEN',
-        `the open shift at ${sp.station.name} is ${shift.cashier_name}'s: only that person moves its cash`,
-        { stationId: sp.station.id, cashierName: shift.cashier_name },
+        `the open shift at ${sp.station.name} is ${shift.cashierName}'s: only that person moves its cash`,
+        { stationId: sp.station.id, cashierName: shift.cashierName },
       )
     }
     // A person moves cash only in a hall they work in (issue 14 point 1), whatever station they log in at.
@@ -195,7 +234,7 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       await assertRowsSealed(tx, 'cashier_shifts', [shift.id])
       await assertRowsSealedWhere(tx, 'cash_movements', 't.shift_id = ?', [shift.id])
       const at = now()
-      const expectedCents = shift.float_cents + (await sumOfShift(tx, shift.id))
+      const expectedCents = shift.floatCents + (await sumOfShift(tx, shift.id))
       const differenceCents = input.countedCents - expectedCents
       const note = input.note?.trim() || null
       if (differenceCents !== 0 && !note) {
@@ -221,12 +260,12 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       await appendJournal(tx, {
         at,
         type: 'shift.closed',
-        scope: `hall:${shift.hall_id}`,
+        scope: `hall:${shift.hallId}`,
         payload: {
           shiftId: shift.id,
-          stationId: shift.station_id,
+          stationId: shift.stationId,
           actor: { kind: 'person', ...sp.person },
-          floatCents: shift.float_cents,
+          floatCents: shift.floatCents,
           expectedCents,
           countedCents: input.countedCents,
           differenceCents,
@@ -250,8 +289,8 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       at: m.at,
       product: productOf(m),
       kind: m.kind,
-      amountCents: m.amount_cents,
-      refId: m.ref_id,
+      amountCents: m.amountCents,
+      refId: m.refId,
     }))
     const byKey = new Map<string, ShiftLine>()
     for (const m of movements) {
@@ -265,32 +304,33 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     const lines = [...byKey.values()].sort((a, b) => a.product.localeCompare(b.product) || a.kind.localeCompare(b.kind))
     const inCents = lines.reduce((t, l) => t + l.inCents, 0)
     const outCents = lines.reduce((t, l) => t + l.outCents, 0)
-    const expectedCents = s.float_cents + inCents - outCents
-    const hall = await vouchers.hallFor(db, s.hall_id)
+    const expectedCents = s.floatCents + inCents - outCents
+    const hall = await vouchers.hallFor(db, s.hallId)
     return {
       shiftId: s.id,
       status: s.status,
-      hallId: s.hall_id,
+      hallId: s.hallId,
       hallName: hall.name,
       currency: s.currency,
-      station: { id: s.station_id, name: s.station_name },
-      cashier: { id: s.cashier_id, name: s.cashier_name },
-      openedAt: s.opened_at,
-      closedAt: s.closed_at,
-      floatCents: s.float_cents,
+      station: { id: s.stationId, name: s.stationName },
+      cashier: { id: s.cashierId, name: s.cashierName },
+      openedAt: s.openedAt,
+      closedAt: s.closedAt,
+      floatCents: s.floatCents,
       movements,
       lines,
       inCents,
       outCents,
-      expectedCents: s.status === 'closed' ? s.expected_cents! : expectedCents,
-      countedCents: s.counted_cents,
-      differenceCents: s.difference_cents,
-      note: s.close_note,
+      expectedCents: s.status === 'closed' ? s.expectedCents! : expectedCents,
+      countedCents: s.countedCents,
+      differenceCents: s.differenceCents,
+      note: s.closeNote,
     }
   }
 
-  async function list(filter: { stationId?: string; hallId?: string; limit?: number } = {}): Promise<ShiftRow[]> {
-    return shiftsOf(db, { ...filter, limit: filter.limit ?? 50 })
+  /** GET /api/shifts: each shift under the column names that listing has always answered with. */
+  async function list(filter: { stationId?: string; hallId?: string; limit?: number } = {}): Promise<ShiftListing[]> {
+    return (await shiftsOf(db, { ...filter, limit: filter.limit ?? 50 })).map(toListing)
   }
 
   async function reportPdf(shiftId: string, lang: 'es' | 'en'): Promise<Uint8Array> {

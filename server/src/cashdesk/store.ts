@@ -30,17 +30,51 @@ export interface VoucherRow {
   spent_ref: string | null
 }
 
-export interface CashMovementRow {
+/** A `cash_movements` row as stored (PostgreSQL returns its BIGINT as text). */
+interface CashMovementRow {
   id: string
+  hall_id: string
   at: string
   kind: string
-  amount_cents: number
+  amount_cents: number | string
   currency: string
   ref_id: string
   cashier_id: string
   station_id: string
   shift_id: string | null
   product: string | null
+}
+
+/** A movement of cash into (positive) or out of (negative) a drawer, as the use cases read it. */
+export interface CashMovement {
+  id: string
+  hallId: string
+  at: string
+  kind: string
+  amountCents: number
+  currency: string
+  refId: string
+  cashierId: string
+  stationId: string
+  shiftId: string | null
+  product: string | null
+}
+
+/** The one mapping of a `cash_movements` row. */
+function toCashMovement(r: CashMovementRow): CashMovement {
+  return {
+    id: r.id,
+    hallId: r.hall_id,
+    at: r.at,
+    kind: r.kind,
+    amountCents: Number(r.amount_cents),
+    currency: r.currency,
+    refId: r.ref_id,
+    cashierId: r.cashier_id,
+    stationId: r.station_id,
+    shiftId: r.shift_id ?? null,
+    product: r.product ?? null,
+  }
 }
 
 export interface CardJoin {
@@ -460,11 +494,12 @@ export async function cashMovementsOfStation(
   stationId: string,
   from: string,
   to: string,
-): Promise<CashMovementRow[]> {
-  return tx.all<CashMovementRow>(
+): Promise<CashMovement[]> {
+  const rows = await tx.all<CashMovementRow>(
     'SELECT * FROM cash_movements WHERE station_id = ? AND at >= ? AND at < ? ORDER BY at, id',
     [stationId, from, to],
   )
+  return rows.map(toCashMovement)
 }
 
 // ------------------------------------------------------------------------------------------------ AML records (GEN-17)
@@ -797,7 +832,8 @@ export async function paidPrizeRows(
 
 // ------------------------------------------------------------------------------------------------ shifts (issue 13 point 5)
 
-export interface ShiftRow {
+/** A `cashier_shifts` row as stored (PostgreSQL returns its BIGINT columns as text). */
+interface ShiftRow {
   id: string
   hall_id: string
   station_id: string
@@ -805,24 +841,55 @@ export interface ShiftRow {
   cashier_id: string
   cashier_name: string
   currency: string
-  float_cents: number
+  float_cents: number | string
   status: 'open' | 'closed'
   opened_at: string
   closed_at: string | null
-  expected_cents: number | null
-  counted_cents: number | null
-  difference_cents: number | null
+  expected_cents: number | string | null
+  counted_cents: number | string | null
+  difference_cents: number | string | null
   close_note: string | null
 }
 
-function toShiftRow(r: ShiftRow): ShiftRow {
-  const n = (x: number | null) => (x === null || x === undefined ? null : Number(x))
+/** A person's drawer at one station, as the use cases read it. */
+export interface Shift {
+  id: string
+  hallId: string
+  stationId: string
+  stationName: string
+  cashierId: string
+  cashierName: string
+  currency: string
+  floatCents: number
+  status: 'open' | 'closed'
+  openedAt: string
+  closedAt: string | null
+  /** Set by the close (arqueo); null while open. */
+  expectedCents: number | null
+  countedCents: number | null
+  differenceCents: number | null
+  closeNote: string | null
+}
+
+/** The one mapping of a `cashier_shifts` row. */
+function toShift(r: ShiftRow): Shift {
+  const n = (x: number | string | null) => (x === null || x === undefined ? null : Number(x))
   return {
-    ...r,
-    float_cents: Number(r.float_cents),
-    expected_cents: n(r.expected_cents),
-    counted_cents: n(r.counted_cents),
-    difference_cents: n(r.difference_cents),
+    id: r.id,
+    hallId: r.hall_id,
+    stationId: r.station_id,
+    stationName: r.station_name,
+    cashierId: r.cashier_id,
+    cashierName: r.cashier_name,
+    currency: r.currency,
+    floatCents: Number(r.float_cents),
+    status: r.status,
+    openedAt: r.opened_at,
+    closedAt: r.closed_at,
+    expectedCents: n(r.expected_cents),
+    countedCents: n(r.counted_cents),
+    differenceCents: n(r.difference_cents),
+    closeNote: r.close_note,
   }
 }
 
@@ -847,31 +914,31 @@ export async function insertShift(
   touchRows(tx, 'cashier_shifts', [s.id])
 }
 
-export async function shiftById(tx: Sql, id: string): Promise<ShiftRow | undefined> {
+export async function shiftById(tx: Sql, id: string): Promise<Shift | undefined> {
   const r = await tx.get<ShiftRow>('SELECT * FROM cashier_shifts WHERE id = ?', [id])
-  return r && toShiftRow(r)
+  return r && toShift(r)
 }
 
 /**
  * The shift's row, locked until the transaction ends (PostgreSQL `FOR UPDATE`; a SQLite transaction already holds
  * the one write lock): a movement into the shift and its close take it first, so they never interleave.
  */
-export async function lockShift(tx: Sql, id: string): Promise<ShiftRow | undefined> {
+export async function lockShift(tx: Sql, id: string): Promise<Shift | undefined> {
   const r = await tx.get<ShiftRow>('SELECT * FROM cashier_shifts WHERE id = ? FOR UPDATE', [id])
-  return r && toShiftRow(r)
+  return r && toShift(r)
 }
 
 /** The station's open shift, if any (at most one: partial UNIQUE index). */
-export async function openShiftOfStation(tx: Sql, stationId: string): Promise<ShiftRow | undefined> {
+export async function openShiftOfStation(tx: Sql, stationId: string): Promise<Shift | undefined> {
   const r = await tx.get<ShiftRow>("SELECT * FROM cashier_shifts WHERE station_id = ? AND status = 'open'", [stationId])
-  return r && toShiftRow(r)
+  return r && toShift(r)
 }
 
 /** Shifts of a station (or of every station), newest first. */
 export async function shiftsOf(
   tx: Sql,
   filter: { stationId?: string; hallId?: string; limit: number },
-): Promise<ShiftRow[]> {
+): Promise<Shift[]> {
   const where: string[] = []
   const params: unknown[] = []
   if (filter.stationId) {
@@ -886,7 +953,7 @@ export async function shiftsOf(
     `SELECT * FROM cashier_shifts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY opened_at DESC, id DESC LIMIT ${Math.max(1, Math.min(500, filter.limit))}`,
     params,
   )
-  return rows.map(toShiftRow)
+  return rows.map(toShift)
 }
 
 /** Open to closed with the count; the number of rows changed (0: closed meanwhile). */
@@ -905,11 +972,11 @@ export async function closeShiftRow(
   return changed
 }
 
-export async function cashMovementsOfShift(tx: Sql, shiftId: string): Promise<CashMovementRow[]> {
+export async function cashMovementsOfShift(tx: Sql, shiftId: string): Promise<CashMovement[]> {
   const rows = await tx.all<CashMovementRow>('SELECT * FROM cash_movements WHERE shift_id = ? ORDER BY at, id', [
     shiftId,
   ])
-  return rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
+  return rows.map(toCashMovement)
 }
 
 export async function sumOfShift(tx: Sql, shiftId: string): Promise<number> {
@@ -923,11 +990,12 @@ export async function sumOfShift(tx: Sql, shiftId: string): Promise<number> {
 export async function deviceRow(
   tx: Sql,
   id: string,
-): Promise<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null } | undefined> {
-  return tx.get<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null }>(
+): Promise<{ id: string; kind: string; name: string; hallId: string | null; revokedAt: string | null } | undefined> {
+  const r = await tx.get<{ id: string; kind: string; name: string; hall_id: string | null; revoked_at: string | null }>(
     'SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?',
     [id],
   )
+  return r && { id: r.id, kind: r.kind, name: r.name, hallId: r.hall_id, revokedAt: r.revoked_at }
 }
 
 // ------------------------------------------------------------------------------------------------ refunds (issue 13 point 7)

@@ -592,11 +592,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       id: r.id,
       at: r.at,
       kind: r.kind,
-      amountCents: Number(r.amount_cents),
+      amountCents: r.amountCents,
       currency: r.currency,
-      refId: r.ref_id,
-      cashierId: r.cashier_id,
-      stationId: r.station_id,
+      refId: r.refId,
+      cashierId: r.cashierId,
+      stationId: r.stationId,
     }))
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)

@@ -1,0 +1,95 @@
+/**
+ * The complaints book of a hall (BNG-72, GEN-21).
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ */
+import type { Sql } from '../../db/database.ts'
+
+export interface ComplaintRow {
+  id: string
+  hall_id: string
+  number: number
+  session_id: string | null
+  game_id: string | null
+  game_no: number | null
+  player_name: string
+  player_document: string | null
+  player_contact: string | null
+  text: string
+  recorded_at: string
+  recorded_by: string
+  recorded_by_name: string
+  recorded_by_role: string
+  answer: string | null
+  answered_at: string | null
+  answered_by: string | null
+  answered_by_name: string | null
+  answered_by_role: string | null
+}
+
+const toComplaint = (r: ComplaintRow): ComplaintRow => ({
+  ...r,
+  number: Number(r.number),
+  game_no: r.game_no === null ? null : Number(r.game_no),
+})
+
+/** The next number of the hall's complaints book (1 for the first). */
+export async function nextComplaintNumber(tx: Sql, hallId: string): Promise<number> {
+  const row = await tx.get<{ n: number | null }>('SELECT MAX(number) AS n FROM complaints WHERE hall_id = ?', [hallId])
+  return Number(row?.n ?? 0) + 1
+}
+
+export async function insertComplaint(
+  tx: Sql,
+  c: Omit<ComplaintRow, 'answer' | 'answered_at' | 'answered_by' | 'answered_by_name' | 'answered_by_role'>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO complaints (id, hall_id, number, session_id, game_id, game_no, player_name, player_document, player_contact, text, recorded_at, recorded_by, recorded_by_name, recorded_by_role)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      c.id,
+      c.hall_id,
+      c.number,
+      c.session_id,
+      c.game_id,
+      c.game_no,
+      c.player_name,
+      c.player_document,
+      c.player_contact,
+      c.text,
+      c.recorded_at,
+      c.recorded_by,
+      c.recorded_by_name,
+      c.recorded_by_role,
+    ],
+  )
+}
+
+export async function complaintByNumber(tx: Sql, hallId: string, number: number): Promise<ComplaintRow | undefined> {
+  const row = await tx.get<ComplaintRow>('SELECT * FROM complaints WHERE hall_id = ? AND number = ?', [hallId, number])
+  return row ? toComplaint(row) : undefined
+}
+
+/** Writes the answer once; false when it was already answered. */
+export async function answerComplaint(
+  tx: Sql,
+  id: string,
+  a: { answer: string; at: string; byId: string; byName: string; byRole: string },
+): Promise<boolean> {
+  return (
+    (
+      await tx.run(
+        'UPDATE complaints SET answer = ?, answered_at = ?, answered_by = ?, answered_by_name = ?, answered_by_role = ? WHERE id = ? AND answer IS NULL',
+        [a.answer, a.at, a.byId, a.byName, a.byRole, id],
+      )
+    ).changes === 1
+  )
+}
+
+export async function complaintsOfHall(tx: Sql, hallId: string): Promise<ComplaintRow[]> {
+  return (await tx.all<ComplaintRow>('SELECT * FROM complaints WHERE hall_id = ? ORDER BY number', [hallId])).map(
+    toComplaint,
+  )
+}

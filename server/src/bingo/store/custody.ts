@@ -1,0 +1,85 @@
+/**
+ * Card custody after the game (BNG-87, BNG-88, BNG-89, BNG-92): card-custody-service.ts.
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ */
+import type { Sql } from '../../db/database.ts'
+
+export interface CardCustodyRow {
+  card_id: string
+  serial: string
+  game_id: string
+  hall_id: string
+  game_status: string
+  finished_at: string | null
+  card_status: string
+  state: string | null
+  reason: string | null
+  authority_ref: string | null
+  changed_at: string | null
+  changed_by: string | null
+  prizes: number
+  unpaid_prizes: number
+}
+
+const CUSTODY_SELECT = `SELECT c.id AS card_id, c.serial, c.game_id, g.hall_id, g.status AS game_status, g.finished_at, c.status AS card_status,
+       k.state, k.reason, k.authority_ref, k.changed_at, k.changed_by,
+       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status IN ('awarded', 'paid'))
+         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status IN ('awarded', 'paid')) AS prizes,
+       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status = 'awarded')
+         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status = 'awarded') AS unpaid_prizes
+  FROM cards c JOIN games g ON g.id = c.game_id LEFT JOIN card_custody k ON k.card_id = c.id`
+
+/** A card with its custody state and whether it won (line, bingo or a bonus prize). */
+export function cardCustodyById(sql: Sql, cardId: string): Promise<CardCustodyRow | undefined> {
+  return sql.get<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.id = ?`, [cardId])
+}
+
+/** Every card of a game with its custody state, in serial order. */
+export function cardCustodyOfGame(sql: Sql, gameId: string): Promise<CardCustodyRow[]> {
+  return sql.all<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.game_id = ? ORDER BY c.serial`, [gameId])
+}
+
+/** The custody state of one card (no row = with the player). */
+export async function cardCustodyState(
+  sql: Sql,
+  cardId: string,
+): Promise<{ state: string; reason: string | null; changed_at: string; changed_by: string } | undefined> {
+  return sql.get<{ state: string; reason: string | null; changed_at: string; changed_by: string }>(
+    'SELECT state, reason, changed_at, changed_by FROM card_custody WHERE card_id = ?',
+    [cardId],
+  )
+}
+
+/** Sets a card's custody state, moving it only from the state read (`from`, null = no row); false when it changed meanwhile. */
+export async function setCardCustody(
+  tx: Sql,
+  k: {
+    cardId: string
+    gameId: string
+    hallId: string
+    from: string | null
+    state: string
+    reason: string | null
+    authorityRef: string | null
+    at: string
+    by: string
+  },
+): Promise<boolean> {
+  if (k.from === null) {
+    const exists = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM card_custody WHERE card_id = ?', [k.cardId])
+    if (Number(exists?.n ?? 0) > 0) return false
+    await tx.run(
+      'INSERT INTO card_custody (card_id, game_id, hall_id, state, reason, authority_ref, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [k.cardId, k.gameId, k.hallId, k.state, k.reason, k.authorityRef, k.at, k.by],
+    )
+    return true
+  }
+  const r = await tx.run(
+    'UPDATE card_custody SET state = ?, reason = ?, authority_ref = ?, changed_at = ?, changed_by = ? WHERE card_id = ? AND state = ?',
+    [k.state, k.reason, k.authorityRef, k.at, k.by, k.cardId, k.from],
+  )
+  return r.changes === 1
+}

@@ -1,0 +1,367 @@
+/**
+ * Sessions and games: their rows, status changes, sales close, beacon, claim windows, and the journal positions.
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ */
+import type { Sql } from '../../db/database.ts'
+import type { ClaimKind, GameStatus } from '../game.ts'
+
+export interface SessionRow {
+  id: string
+  hall_id: string
+  status: string
+  last_game_announced: number
+  opened_at: string
+  closed_at: string | null
+  open_recount: string | null
+  close_recount: string | null
+}
+
+export interface GameRow {
+  id: string
+  session_id: string
+  hall_id: string
+  order_no: number
+  status: GameStatus
+  suspended_from: GameStatus | null
+  face_value_cents: number
+  ball_count: number
+  layout: string
+  line_bp: number
+  bingo_bp: number
+  draw_source: string
+  commitment: string
+  seed_hex: string
+  sales_digest: string | null
+  external_entropy: string | null
+  draw_order: string | null
+  cards_sold: number
+  line_pool_cents: number | null
+  bingo_pool_cents: number | null
+  line_closed: number
+  window_kind: ClaimKind | null
+  is_last_game: number
+  created_at: string
+  sales_opened_at: string | null
+  sales_closed_at: string | null
+  first_ball_at: string | null
+  finished_at: string | null
+  void_reason: string | null
+  entropy_source?: string | null
+  /** BNG-19 (migration 0045): when the hall's entry closed for this game. */
+  entry_closed_at?: string | null
+  /** bolillo-draw-v2 (migration 0009): sealed seed and order, close time and the verified beacon round. */
+  seed_sealed?: string | null
+  draw_order_sealed?: string | null
+  closed_at_unix?: number | null
+  beacon_round?: number | null
+  beacon_signature?: string | null
+  beacon_randomness?: string | null
+  beacon_scheme?: string | null
+  beacon_chain_hash?: string | null
+  beacon_public_key?: string | null
+  beacon_source?: string | null
+  beacon_verified_at?: string | null
+}
+
+export interface GameSeriesRow {
+  game_id: string
+  series_id: string
+  position: number
+  start_card_no: number
+  end_card_no: number
+  max_card_no: number
+  code: string
+  face_value_cents: number
+  master_set_id: string
+  card_count: number
+  next_card_no: number
+}
+
+export function sessionById(tx: Sql, sessionId: string): Promise<SessionRow | undefined> {
+  return tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+}
+
+export async function sessionHallId(sql: Sql, sessionId: string): Promise<string | undefined> {
+  return (await sql.get<{ hall_id: string }>('SELECT hall_id FROM sessions WHERE id = ?', [sessionId]))?.hall_id
+}
+
+export async function openSessionIdOfHall(tx: Sql, hallId: string): Promise<string | undefined> {
+  return (await tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed'", [hallId]))
+    ?.id
+}
+
+export async function insertSession(
+  tx: Sql,
+  s: { id: string; hallId: string; at: string; openRecount: string },
+): Promise<void> {
+  await tx.run('INSERT INTO sessions (id, hall_id, status, opened_at, open_recount) VALUES (?, ?, ?, ?, ?)', [
+    s.id,
+    s.hallId,
+    'open',
+    s.at,
+    s.openRecount,
+  ])
+}
+
+export async function markLastGameAnnounced(tx: Sql, sessionId: string): Promise<void> {
+  await tx.run("UPDATE sessions SET status = 'last_game', last_game_announced = 1 WHERE id = ?", [sessionId])
+}
+
+export async function markSessionClosed(
+  tx: Sql,
+  sessionId: string,
+  at: string,
+  closeRecount: string | null,
+): Promise<void> {
+  await tx.run("UPDATE sessions SET status = 'closed', closed_at = ?, close_recount = ? WHERE id = ?", [
+    at,
+    closeRecount,
+    sessionId,
+  ])
+}
+
+/** A game with its money columns as numbers (PostgreSQL returns BIGINT as text). */
+export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
+  const game = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  if (!game) return undefined
+  return {
+    ...game,
+    face_value_cents: Number(game.face_value_cents),
+    line_pool_cents: game.line_pool_cents === null ? null : Number(game.line_pool_cents),
+    bingo_pool_cents: game.bingo_pool_cents === null ? null : Number(game.bingo_pool_cents),
+  }
+}
+
+/** A game of the session that has neither finished nor been voided. */
+export function unfinishedGameOfSession(
+  tx: Sql,
+  sessionId: string,
+): Promise<{ id: string; status: string } | undefined> {
+  return tx.get<{ id: string; status: string }>(
+    "SELECT id, status FROM games WHERE session_id = ? AND status NOT IN ('finished', 'void')",
+    [sessionId],
+  )
+}
+
+/** How many games the session has, and whether one of them was announced as the last. */
+export async function sessionGameCount(tx: Sql, sessionId: string): Promise<{ count: number; lastAnnounced: boolean }> {
+  const r = await tx.get<{ n: number; last: number }>(
+    'SELECT COUNT(*) AS n, MAX(is_last_game) AS last FROM games WHERE session_id = ?',
+    [sessionId],
+  )
+  return { count: Number(r?.n ?? 0), lastAnnounced: Number(r?.last ?? 0) === 1 }
+}
+
+/** Of the given games, those finished or voided. */
+export async function endedGameIds(tx: Sql, gameIds: readonly string[]): Promise<string[]> {
+  return (
+    await tx.all<{ id: string }>(
+      `SELECT id FROM games WHERE status IN ('finished', 'void') AND id IN (${gameIds.map(() => '?').join(', ')})`,
+      gameIds,
+    )
+  ).map((r) => r.id)
+}
+
+export async function insertGame(
+  tx: Sql,
+  g: {
+    id: string
+    sessionId: string
+    hallId: string
+    orderNo: number
+    faceValueCents: number
+    ballCount: number
+    layout: string
+    lineBp: number
+    bingoBp: number
+    drawSource: string
+    commitment: string
+    seedSealed: string
+    isLastGame: number
+    at: string
+    entropySource: string
+  },
+): Promise<void> {
+  // seed_hex is NOT NULL from v1 and stays empty: the seed is only ever stored sealed (DESIGN.md "Sealed secrets").
+  await tx.run(
+    `INSERT INTO games (id, session_id, hall_id, order_no, status, face_value_cents, ball_count, layout, line_bp, bingo_bp, draw_source, commitment, seed_hex, seed_sealed, is_last_game, created_at, entropy_source)
+         VALUES (?, ?, ?, ?, 'announced', ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+    [
+      g.id,
+      g.sessionId,
+      g.hallId,
+      g.orderNo,
+      g.faceValueCents,
+      g.ballCount,
+      g.layout,
+      g.lineBp,
+      g.bingoBp,
+      g.drawSource,
+      g.commitment,
+      g.seedSealed,
+      g.isLastGame,
+      g.at,
+      g.entropySource,
+    ],
+  )
+}
+
+export function gameSeries(tx: Sql, gameId: string): Promise<GameSeriesRow[]> {
+  return tx.all<GameSeriesRow>(
+    `SELECT gs.*, s.code, s.face_value_cents, s.master_set_id, s.card_count, s.next_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position`,
+    [gameId],
+  )
+}
+
+/** The game's first series: sold from `startCardNo`, nothing sold yet. */
+export async function insertFirstGameSeries(
+  tx: Sql,
+  gameId: string,
+  seriesId: string,
+  startCardNo: number,
+  maxCardNo: number,
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 1, ?, ?, ?)',
+    [gameId, seriesId, startCardNo, startCardNo - 1, maxCardNo],
+  )
+}
+
+/** The game's second series (BNG-13): sold from card 1 up to `maxCardNo`. */
+export async function insertSecondGameSeries(
+  tx: Sql,
+  gameId: string,
+  seriesId: string,
+  maxCardNo: number,
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO game_series (game_id, series_id, position, start_card_no, end_card_no, max_card_no) VALUES (?, ?, 2, 1, 0, ?)',
+    [gameId, seriesId, maxCardNo],
+  )
+}
+
+export async function setGameSeriesEnd(tx: Sql, gameId: string, seriesId: string, endCardNo: number): Promise<void> {
+  await tx.run('UPDATE game_series SET end_card_no = ? WHERE game_id = ? AND series_id = ?', [
+    endCardNo,
+    gameId,
+    seriesId,
+  ])
+}
+
+export async function setGameStatus(tx: Sql, gameId: string, status: GameStatus): Promise<void> {
+  await tx.run('UPDATE games SET status = ? WHERE id = ?', [status, gameId])
+}
+
+export async function setGameStatusSalesOpened(tx: Sql, gameId: string, status: GameStatus, at: string): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, sales_opened_at = ? WHERE id = ?', [status, at, gameId])
+}
+
+export async function addCardsSold(tx: Sql, gameId: string, count: number): Promise<void> {
+  await tx.run('UPDATE games SET cards_sold = cards_sold + ? WHERE id = ?', [count, gameId])
+}
+
+/** v2 close: the digest, the close time and the beacon round are fixed; no order exists until the beacon is verified. */
+export async function markSalesClosed(
+  tx: Sql,
+  gameId: string,
+  c: {
+    at: string
+    closedAtUnix: number
+    beaconRound: number
+    salesDigest: string
+    cardsSold: number
+    linePoolCents: number
+    bingoPoolCents: number
+  },
+): Promise<void> {
+  await tx.run(
+    "UPDATE games SET status = 'sales_closed', sales_closed_at = ?, closed_at_unix = ?, beacon_round = ?, sales_digest = ?, external_entropy = NULL, draw_order = NULL, cards_sold = ?, line_pool_cents = ?, bingo_pool_cents = ? WHERE id = ?",
+    [c.at, c.closedAtUnix, c.beaconRound, c.salesDigest, c.cardsSold, c.linePoolCents, c.bingoPoolCents, gameId],
+  )
+}
+
+/** Stores the verified beacon round and the sealed draw order, once: false when another request stored it first. */
+export async function setGameBeacon(
+  tx: Sql,
+  gameId: string,
+  b: {
+    round: number
+    signature: string
+    randomness: string
+    scheme: string
+    chainHash: string
+    publicKey: string | null
+    source: string
+    drawOrderSealed: string
+    at: string
+  },
+): Promise<boolean> {
+  const r = await tx.run(
+    'UPDATE games SET beacon_signature = ?, beacon_randomness = ?, beacon_scheme = ?, beacon_chain_hash = ?, beacon_public_key = ?, beacon_source = ?, draw_order_sealed = ?, beacon_verified_at = ? WHERE id = ? AND beacon_round = ? AND beacon_randomness IS NULL',
+    [b.signature, b.randomness, b.scheme, b.chainHash, b.publicKey, b.source, b.drawOrderSealed, b.at, gameId, b.round],
+  )
+  return r.changes === 1
+}
+
+export async function markFirstBall(tx: Sql, gameId: string, at: string): Promise<void> {
+  await tx.run("UPDATE games SET status = 'drawing', first_ball_at = ? WHERE id = ?", [at, gameId])
+}
+
+export async function openClaimWindow(tx: Sql, gameId: string, status: GameStatus, kind: ClaimKind): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, window_kind = ? WHERE id = ?', [status, kind, gameId])
+}
+
+export async function closeClaimWindow(
+  tx: Sql,
+  gameId: string,
+  c: { status: GameStatus; lineClosed: number; finishedAt: string | null },
+): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, window_kind = NULL, line_closed = ?, finished_at = ? WHERE id = ?', [
+    c.status,
+    c.lineClosed,
+    c.finishedAt,
+    gameId,
+  ])
+}
+
+export async function markGameVoid(tx: Sql, gameId: string, reason: string, at: string): Promise<void> {
+  await tx.run("UPDATE games SET status = 'void', void_reason = ?, finished_at = ?, window_kind = NULL WHERE id = ?", [
+    reason,
+    at,
+    gameId,
+  ])
+}
+
+export async function markGameSuspended(tx: Sql, gameId: string, from: GameStatus): Promise<void> {
+  await tx.run("UPDATE games SET status = 'suspended', suspended_from = ? WHERE id = ?", [from, gameId])
+}
+
+export async function markGameResumed(tx: Sql, gameId: string, status: GameStatus): Promise<void> {
+  await tx.run('UPDATE games SET status = ?, suspended_from = NULL WHERE id = ?', [status, gameId])
+}
+
+export async function switchGameToManual(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE games SET draw_source = 'manual' WHERE id = ?", [gameId])
+}
+
+/** The journal's last sequence number (0 when empty). */
+export async function lastJournalSeq(tx: Sql): Promise<number> {
+  const r = await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal')
+  return Number(r?.seq ?? 0)
+}
+
+/** The last sequence number of one scope's records (0 when none). */
+export async function lastJournalSeqOfScope(sql: Sql, scope: string): Promise<number> {
+  const r = await sql.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal WHERE scope = ?', [scope])
+  return Number(r?.seq ?? 0)
+}
+
+/** The game of a session with this order number. */
+export async function gameIdByOrder(tx: Sql, sessionId: string, orderNo: number): Promise<string | undefined> {
+  return (
+    await tx.get<{ id: string }>('SELECT id FROM games WHERE session_id = ? AND order_no = ?', [sessionId, orderNo])
+  )?.id
+}

@@ -1,0 +1,303 @@
+/**
+ * Pots (progressive, interconnected) and their ledger, and the lucky ball (pots-service.ts, bonus-service.ts).
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ *
+ * Statement texts are kept as they were, since the SQLite engine caches prepared statements by text. Rows of the
+ * core bingo tables (games, halls) are typed by the caller.
+ */
+import type { Sql } from '../../db/database.ts'
+
+export type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
+
+export interface PotRow {
+  id: string
+  name: string
+  kind: BonusPotKind
+  currency: string
+  contribution_bp: number
+  reserve_bp: number
+  seed_cents: number
+  max_cents: number | null
+  conditions: string
+  public_text: string
+  status: string
+  entries: number
+  created_at: string
+  /** RNG-20 / RNG-21 (migration 0055). */
+  authorisation_ref?: string | null
+  commission_bp?: number
+}
+
+export type PotLedgerKind =
+  'seed' | 'contribution' | 'award' | 'reserve_transfer' | 'payment' | 'reversal' | 'award_reversal'
+
+export interface PotLedgerEntry {
+  entryNo: number
+  kind: string
+  gameId: string | null
+  hallId: string | null
+  prizeId: string | null
+  mainCents: number
+  reserveCents: number
+  detail: unknown
+  at: string
+}
+
+export interface LuckyDrawRow {
+  game_id: string
+  commitment: string
+  seed_hex: string
+  number_count: number
+  numbers: string | null
+  created_at: string
+  drawn_at: string | null
+  /** Issue 15: the sealed seed (older rows have it in `seed_hex`), the derivation used and, for v2, the beacon round (JSON). */
+  seed_sealed?: string | null
+  version?: string | null
+  beacon?: string | null
+}
+
+export async function potBalance(tx: Sql, potId: string): Promise<{ mainCents: number; reserveCents: number }> {
+  const r = await tx.get<{ m: number | string | null; r: number | string | null }>(
+    'SELECT SUM(main_cents) AS m, SUM(reserve_cents) AS r FROM pot_ledger WHERE pot_id = ?',
+    [potId],
+  )
+  return { mainCents: Number(r?.m ?? 0), reserveCents: Number(r?.r ?? 0) }
+}
+
+/** Appends one movement to a pot's ledger (entry numbers 1, 2, 3, ... per pot). */
+export async function appendPotLedgerEntry(
+  tx: Sql,
+  potId: string,
+  e: {
+    kind: PotLedgerKind
+    gameId?: string
+    hallId?: string
+    prizeId?: string
+    mainCents: number
+    reserveCents: number
+    detail?: unknown
+    at: string
+  },
+): Promise<void> {
+  const row = await tx.get<{ entries: number }>('SELECT entries FROM pots WHERE id = ?', [potId])
+  const entryNo = Number(row?.entries ?? 0) + 1
+  await tx.run(
+    'INSERT INTO pot_ledger (pot_id, entry_no, kind, game_id, hall_id, prize_id, main_cents, reserve_cents, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      potId,
+      entryNo,
+      e.kind,
+      e.gameId ?? '',
+      e.hallId ?? '',
+      e.prizeId ?? '',
+      e.mainCents,
+      e.reserveCents,
+      JSON.stringify(e.detail ?? {}),
+      e.at,
+    ],
+  )
+  await tx.run('UPDATE pots SET entries = ? WHERE id = ?', [entryNo, potId])
+}
+
+export async function potLedgerEntries(tx: Sql, potId: string): Promise<PotLedgerEntry[]> {
+  const rows = await tx.all<{
+    entry_no: number
+    kind: string
+    game_id: string
+    hall_id: string
+    prize_id: string
+    main_cents: number
+    reserve_cents: number
+    detail: string
+    created_at: string
+  }>('SELECT * FROM pot_ledger WHERE pot_id = ? ORDER BY entry_no', [potId])
+  return rows.map((r) => ({
+    entryNo: Number(r.entry_no),
+    kind: r.kind,
+    gameId: r.game_id || null,
+    hallId: r.hall_id || null,
+    prizeId: r.prize_id || null,
+    mainCents: Number(r.main_cents),
+    reserveCents: Number(r.reserve_cents),
+    detail: JSON.parse(r.detail),
+    at: r.created_at,
+  }))
+}
+
+/** A hall a new pot is created for, with its currency. */
+export function potCandidateHall(
+  tx: Sql,
+  hallId: string,
+): Promise<{ id: string; currency: string; profile_id: string } | undefined> {
+  return tx.get<{ id: string; currency: string; profile_id: string }>(
+    'SELECT id, currency, profile_id FROM halls WHERE id = ?',
+    [hallId],
+  )
+}
+
+/** The currency of a hall joining an existing pot. */
+export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string; profile_id: string } | undefined> {
+  return tx.get<{ currency: string; profile_id: string }>('SELECT currency, profile_id FROM halls WHERE id = ?', [
+    hallId,
+  ])
+}
+
+export async function insertPot(
+  tx: Sql,
+  p: {
+    id: string
+    name: string
+    kind: string
+    currency: string
+    contributionBp: number
+    reserveBp: number
+    seedCents: number
+    maxCents: number | null
+    conditionJson: string
+    publicText: string
+    status: string
+    at: string
+    authorisationRef: string | null
+    commissionBp: number
+  },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO pots (id, name, kind, currency, contribution_bp, reserve_bp, seed_cents, max_cents, conditions, public_text, status, entries, created_at, authorisation_ref, commission_bp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)',
+    [
+      p.id,
+      p.name,
+      p.kind,
+      p.currency,
+      p.contributionBp,
+      p.reserveBp,
+      p.seedCents,
+      p.maxCents,
+      p.conditionJson,
+      p.publicText,
+      p.status,
+      p.at,
+      p.authorisationRef,
+      p.commissionBp,
+    ],
+  )
+}
+
+export async function insertPotHall(tx: Sql, potId: string, hallId: string, at: string): Promise<void> {
+  await tx.run('INSERT INTO pot_halls (pot_id, hall_id, joined_at) VALUES (?, ?, ?)', [potId, hallId, at])
+}
+
+export function potById(tx: Sql, potId: string): Promise<PotRow | undefined> {
+  return tx.get<PotRow>('SELECT * FROM pots WHERE id = ?', [potId])
+}
+
+export async function hallIdsOfPot(tx: Sql, potId: string): Promise<string[]> {
+  return (
+    await tx.all<{ hall_id: string }>('SELECT hall_id FROM pot_halls WHERE pot_id = ? ORDER BY hall_id', [potId])
+  ).map((h) => h.hall_id)
+}
+
+/** Every hall that takes part in some pot. */
+export async function hallIdsWithPots(tx: Sql): Promise<string[]> {
+  return (await tx.all<{ hall_id: string }>('SELECT DISTINCT hall_id FROM pot_halls')).map((r) => r.hall_id)
+}
+
+/** Active pots that any of `hallIds` takes part in, with all their halls. */
+export async function activePotsOfHalls(
+  tx: Sql,
+  hallIds: readonly string[],
+): Promise<Array<PotRow & { hallIds: string[] }>> {
+  if (hallIds.length === 0) return []
+  const rows = await tx.all<PotRow & { hall_id: string }>(
+    `SELECT p.*, ph.hall_id FROM pots p JOIN pot_halls ph ON ph.pot_id = p.id WHERE p.status = 'active' AND p.id IN (SELECT pot_id FROM pot_halls WHERE hall_id IN (${hallIds.map(() => '?').join(', ')})) ORDER BY p.created_at, p.id, ph.hall_id`,
+    [...hallIds],
+  )
+  const out = new Map<string, PotRow & { hallIds: string[] }>()
+  for (const r of rows) {
+    const { hall_id, ...pot } = r
+    const p = out.get(pot.id) ?? { ...pot, hallIds: [] }
+    p.hallIds.push(hall_id)
+    out.set(pot.id, p)
+  }
+  return [...out.values()]
+}
+
+export function potContributionsOfGame(
+  tx: Sql,
+  gameId: string,
+): Promise<Array<{ pot_id: string; hall_id: string; main_cents: number; reserve_cents: number }>> {
+  return tx.all<{ pot_id: string; hall_id: string; main_cents: number; reserve_cents: number }>(
+    "SELECT pot_id, hall_id, main_cents, reserve_cents FROM pot_ledger WHERE game_id = ? AND kind = 'contribution'",
+    [gameId],
+  )
+}
+
+/** Games that contributed to a pot since its last award in another game (the accumulated games of BNG-69). */
+export async function potGamesSinceLastAward(tx: Sql, potId: string, gameId: string): Promise<number> {
+  const cycle = await tx.get<{ n: number }>(
+    "SELECT COUNT(DISTINCT game_id) AS n FROM pot_ledger WHERE pot_id = ? AND kind = 'contribution' AND entry_no > COALESCE((SELECT MAX(entry_no) FROM pot_ledger WHERE pot_id = ? AND kind = 'award' AND game_id <> ?), 0)",
+    [potId, potId, gameId],
+  )
+  return Number(cycle?.n ?? 0)
+}
+
+export function luckyDrawByGame(tx: Sql, gameId: string): Promise<LuckyDrawRow | undefined> {
+  return tx.get<LuckyDrawRow>('SELECT * FROM lucky_draws WHERE game_id = ?', [gameId])
+}
+
+export async function luckyNumberCount(tx: Sql, gameId: string): Promise<number | undefined> {
+  const r = await tx.get<{ number_count: number }>('SELECT number_count FROM lucky_draws WHERE game_id = ?', [gameId])
+  return r ? Number(r.number_count) : undefined
+}
+
+/** Raises the count of lucky numbers while they are not drawn yet. */
+export async function raiseLuckyNumberCount(tx: Sql, gameId: string, count: number): Promise<void> {
+  await tx.run('UPDATE lucky_draws SET number_count = ? WHERE game_id = ? AND numbers IS NULL', [count, gameId])
+}
+
+/** A new lucky-ball draw: its seed only sealed (`seed_hex` is left empty). */
+export async function insertLuckyDraw(
+  tx: Sql,
+  d: { gameId: string; commitment: string; seedSealed: string; count: number; at: string },
+): Promise<void> {
+  await tx.run(
+    "INSERT INTO lucky_draws (game_id, commitment, seed_hex, seed_sealed, number_count, created_at) VALUES (?, ?, '', ?, ?, ?)",
+    [d.gameId, d.commitment, d.seedSealed, d.count, d.at],
+  )
+}
+
+export async function setLuckyNumbers(
+  tx: Sql,
+  gameId: string,
+  numbers: number[],
+  at: string,
+  version: string,
+  beacon: string | null = null,
+): Promise<void> {
+  await tx.run('UPDATE lucky_draws SET numbers = ?, drawn_at = ?, version = ?, beacon = ? WHERE game_id = ?', [
+    JSON.stringify(numbers),
+    at,
+    version,
+    beacon,
+    gameId,
+  ])
+}
+
+/** The game's drawn lucky numbers; null before close of sales or without a lucky ball. */
+export async function luckyNumbersOfGame(tx: Sql, gameId: string): Promise<number[] | null> {
+  const lucky = await tx.get<{ numbers: string | null }>('SELECT numbers FROM lucky_draws WHERE game_id = ?', [gameId])
+  return lucky?.numbers ? JSON.parse(lucky.numbers) : null
+}
+
+export function luckyCommitmentOfGame(
+  tx: Sql,
+  gameId: string,
+): Promise<{ commitment: string; numbers: string | null } | undefined> {
+  return tx.get<{ commitment: string; numbers: string | null }>(
+    'SELECT commitment, numbers FROM lucky_draws WHERE game_id = ?',
+    [gameId],
+  )
+}

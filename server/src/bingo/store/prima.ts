@@ -1,0 +1,241 @@
+/**
+ * The hall prima, its games and its ledger (prima-service.ts).
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ *
+ * Statement texts are kept as they were, since the SQLite engine caches prepared statements by text. Rows of the
+ * core bingo tables (games, halls) are typed by the caller.
+ */
+import type { Sql } from '../../db/database.ts'
+
+export interface PrimaRow {
+  hall_id: string
+  amounts: string
+  amount_cents: number
+  deduction_bp: number
+  min_amount_cents: number
+  max_amount_cents: number
+  step_cents: number
+  base_ball_limit: number
+  increment_per_game: number
+  reset_policy: 'base' | 'keep'
+  fund_cents: number
+  ball_limit: number
+  cycle_games: number
+  unwon_games: number
+  amount_changeable: number
+  entries: number
+  updated_at: string
+}
+
+export interface PrimaGameRow {
+  game_id: string
+  hall_id: string
+  active: number
+  amount_cents: number
+  ball_limit: number
+  fund_at_start_cents: number
+  deduction_cents: number | null
+  outcome: string | null
+}
+
+export type PrimaLedgerKind = 'deduction' | 'award' | 'reversal' | 'payment'
+
+export interface PrimaLedgerEntry {
+  entryNo: number
+  kind: string
+  gameId: string | null
+  amountCents: number
+  fundAfterCents: number
+  detail: unknown
+  at: string
+}
+
+export function primaByHall(tx: Sql, hallId: string): Promise<PrimaRow | undefined> {
+  return tx.get<PrimaRow>('SELECT * FROM prima_halls WHERE hall_id = ?', [hallId])
+}
+
+export async function updatePrimaState(
+  tx: Sql,
+  hallId: string,
+  s: {
+    amountCents: number
+    fundCents: number
+    ballLimit: number
+    cycleGames: number
+    unwonGames: number
+    amountChangeable: boolean
+  },
+  at: string,
+): Promise<void> {
+  await tx.run(
+    'UPDATE prima_halls SET amount_cents = ?, fund_cents = ?, ball_limit = ?, cycle_games = ?, unwon_games = ?, amount_changeable = ?, updated_at = ? WHERE hall_id = ?',
+    [s.amountCents, s.fundCents, s.ballLimit, s.cycleGames, s.unwonGames, s.amountChangeable ? 1 : 0, at, hallId],
+  )
+}
+
+/** Appends one movement to the hall's prima ledger (entry numbers 1, 2, 3, ... per hall). */
+export async function appendPrimaLedgerEntry(
+  tx: Sql,
+  hallId: string,
+  e: {
+    kind: PrimaLedgerKind
+    gameId: string | null
+    amountCents: number
+    fundAfterCents: number
+    detail: unknown
+    at: string
+  },
+): Promise<void> {
+  const row = await tx.get<{ entries: number }>('SELECT entries FROM prima_halls WHERE hall_id = ?', [hallId])
+  const entryNo = Number(row?.entries ?? 0) + 1
+  await tx.run(
+    'INSERT INTO prima_ledger (hall_id, entry_no, kind, game_id, amount_cents, fund_after_cents, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [hallId, entryNo, e.kind, e.gameId, e.amountCents, e.fundAfterCents, JSON.stringify(e.detail ?? {}), e.at],
+  )
+  await tx.run('UPDATE prima_halls SET entries = ? WHERE hall_id = ?', [entryNo, hallId])
+}
+
+export async function primaLedgerEntries(tx: Sql, hallId: string): Promise<PrimaLedgerEntry[]> {
+  const rows = await tx.all<{
+    entry_no: number
+    kind: string
+    game_id: string | null
+    amount_cents: number
+    fund_after_cents: number
+    detail: string
+    created_at: string
+  }>('SELECT * FROM prima_ledger WHERE hall_id = ? ORDER BY entry_no', [hallId])
+  return rows.map((r) => ({
+    entryNo: Number(r.entry_no),
+    kind: r.kind,
+    gameId: r.game_id,
+    amountCents: Number(r.amount_cents),
+    fundAfterCents: Number(r.fund_after_cents),
+    detail: JSON.parse(r.detail),
+    at: r.created_at,
+  }))
+}
+
+/** The hall's session not yet closed, latest first: hall-level prima records are journaled under it (BNG-61). */
+export async function primaOpenSessionOfHall(tx: Sql, hallId: string): Promise<string | undefined> {
+  return (
+    await tx.get<{ id: string }>(
+      "SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed' ORDER BY opened_at DESC LIMIT 1",
+      [hallId],
+    )
+  )?.id
+}
+
+export async function primaGamesInSession(tx: Sql, sessionId: string): Promise<number> {
+  return Number(
+    (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM games WHERE session_id = ?', [sessionId]))?.n ?? 0,
+  )
+}
+
+/** A game of the hall not yet ended, if any (the prima changes between games, BNG-61). */
+export async function primaHallGameInProgress(tx: Sql, hallId: string): Promise<string | undefined> {
+  return (
+    await tx.get<{ id: string }>("SELECT id FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')", [
+      hallId,
+    ])
+  )?.id
+}
+
+export async function insertPrimaHall(
+  tx: Sql,
+  p: {
+    hallId: string
+    amountsJson: string
+    amountCents: number
+    deductionBp: number
+    minAmountCents: number
+    maxAmountCents: number
+    stepCents: number
+    baseBallLimit: number
+    incrementPerGame: number
+    resetPolicy: string
+    fundCents: number
+    ballLimit: number
+    cycleGames: number
+    unwonGames: number
+    amountChangeable: number
+    at: string
+  },
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO prima_halls (hall_id, amounts, amount_cents, deduction_bp, min_amount_cents, max_amount_cents, step_cents, base_ball_limit, increment_per_game, reset_policy, fund_cents, ball_limit, cycle_games, unwon_games, amount_changeable, entries, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    [
+      p.hallId,
+      p.amountsJson,
+      p.amountCents,
+      p.deductionBp,
+      p.minAmountCents,
+      p.maxAmountCents,
+      p.stepCents,
+      p.baseBallLimit,
+      p.incrementPerGame,
+      p.resetPolicy,
+      p.fundCents,
+      p.ballLimit,
+      p.cycleGames,
+      p.unwonGames,
+      p.amountChangeable,
+      p.at,
+    ],
+  )
+}
+
+export async function updatePrimaRules(
+  tx: Sql,
+  hallId: string,
+  r: { amountsJson: string; deductionBp: number; baseBallLimit: number; incrementPerGame: number; resetPolicy: string },
+  at: string,
+): Promise<void> {
+  await tx.run(
+    'UPDATE prima_halls SET amounts = ?, deduction_bp = ?, base_ball_limit = ?, increment_per_game = ?, reset_policy = ?, updated_at = ? WHERE hall_id = ?',
+    [r.amountsJson, r.deductionBp, r.baseBallLimit, r.incrementPerGame, r.resetPolicy, at, hallId],
+  )
+}
+
+export async function insertPrimaGame(
+  tx: Sql,
+  g: { gameId: string; hallId: string; active: boolean; amountCents: number; ballLimit: number; fundCents: number },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO prima_games (game_id, hall_id, active, amount_cents, ball_limit, fund_at_start_cents) VALUES (?, ?, ?, ?, ?, ?)',
+    [g.gameId, g.hallId, g.active ? 1 : 0, g.amountCents, g.ballLimit, g.fundCents],
+  )
+}
+
+/** Takes the prima off a game that has neither deducted nor settled it; true if it was on offer. */
+export async function withdrawPrimaGame(tx: Sql, gameId: string): Promise<boolean> {
+  const r = await tx.run(
+    "UPDATE prima_games SET active = 0, outcome = 'not_offered' WHERE game_id = ? AND deduction_cents IS NULL AND outcome IS NULL",
+    [gameId],
+  )
+  return r.changes === 1
+}
+
+export function primaGameById(tx: Sql, gameId: string): Promise<PrimaGameRow | undefined> {
+  return tx.get<PrimaGameRow>('SELECT * FROM prima_games WHERE game_id = ?', [gameId])
+}
+
+export async function setPrimaGameDeduction(tx: Sql, gameId: string, deductionCents: number): Promise<void> {
+  await tx.run('UPDATE prima_games SET deduction_cents = ? WHERE game_id = ?', [deductionCents, gameId])
+}
+
+export async function markPrimaGameNotOffered(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE prima_games SET outcome = 'not_offered' WHERE game_id = ?", [gameId])
+}
+
+export async function setPrimaGameOutcome(tx: Sql, gameId: string, outcome: 'won' | 'not_won'): Promise<void> {
+  await tx.run('UPDATE prima_games SET outcome = ? WHERE game_id = ?', [outcome, gameId])
+}
+
+export async function markPrimaGameVoid(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE prima_games SET outcome = 'void' WHERE game_id = ?", [gameId])
+}

@@ -1,0 +1,256 @@
+/**
+ * Cards sold and refunded, and the sale limits of issue 18: players and their cards, seats, hall entry, cards handed back (BNG-15, BNG-19, BNG-40, BNG-93).
+ *
+ * The bingo line's SQL, and only its SQL (test/structure.test.ts): named functions that take a transaction or
+ * connection (`Sql`) first and return plain rows, written once for SQLite and PostgreSQL alike (`?` placeholders).
+ * Rules, checks and journal records stay in the use cases that call these.
+ */
+import type { Sql } from '../../db/database.ts'
+
+export interface CardRow {
+  id: string
+  game_id: string
+  series_id: string
+  card_no: number
+  serial: string
+  numbers: string
+  status: string
+  channel: string
+  sold_at: string
+}
+
+/** Inserts sold cards, 100 to a statement. */
+export async function insertCards(
+  tx: Sql,
+  cards: ReadonlyArray<{
+    id: string
+    gameId: string
+    seriesId: string
+    cardNo: number
+    serial: string
+    masterSetId: string
+    cardKey: string
+    numbers: string
+    status: string
+    channel: string
+    soldAt: string
+  }>,
+): Promise<void> {
+  const chunk = 100
+  for (let i = 0; i < cards.length; i += chunk) {
+    const part = cards.slice(i, i + chunk)
+    const params: unknown[] = []
+    for (const c of part)
+      params.push(
+        c.id,
+        c.gameId,
+        c.seriesId,
+        c.cardNo,
+        c.serial,
+        c.masterSetId,
+        c.cardKey,
+        c.numbers,
+        c.status,
+        c.channel,
+        c.soldAt,
+      )
+    await tx.run(
+      `INSERT INTO cards (id, game_id, series_id, card_no, serial, master_set_id, card_key, numbers, status, channel, sold_at) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      params,
+    )
+  }
+}
+
+/** Serials of the cards still sold (not refunded) in a game, in storage order. */
+export async function soldSerials(tx: Sql, gameId: string): Promise<string[]> {
+  return (
+    await tx.all<{ serial: string }>("SELECT serial FROM cards WHERE game_id = ? AND status = 'sold'", [gameId])
+  ).map((r) => r.serial)
+}
+
+export function soldCardsBySerial(tx: Sql, gameId: string): Promise<CardRow[]> {
+  return tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [gameId])
+}
+
+export function soldCardRefs(tx: Sql, gameId: string): Promise<Array<{ id: string; serial: string }>> {
+  return tx.all<{ id: string; serial: string }>("SELECT id, serial FROM cards WHERE game_id = ? AND status = 'sold'", [
+    gameId,
+  ])
+}
+
+export async function refundSoldCards(tx: Sql, gameId: string): Promise<void> {
+  await tx.run("UPDATE cards SET status = 'refunded' WHERE game_id = ? AND status = 'sold'", [gameId])
+}
+
+/** Serials of every card the game ever sold (refunded ones included): the draw proof's sales list. */
+export async function issuedSerials(sql: Sql, gameId: string): Promise<string[]> {
+  return (
+    await sql.all<{ serial: string }>("SELECT serial FROM cards WHERE game_id = ? AND status IN ('sold', 'refunded')", [
+      gameId,
+    ])
+  ).map((r) => r.serial)
+}
+
+export function cardOfGameById(tx: Sql, gameId: string, cardId: string): Promise<CardRow | undefined> {
+  return tx.get<CardRow>('SELECT * FROM cards WHERE id = ? AND game_id = ?', [cardId, gameId])
+}
+
+export function cardOfGameBySerial(tx: Sql, gameId: string, serial: string): Promise<CardRow | undefined> {
+  return tx.get<CardRow>('SELECT * FROM cards WHERE serial = ? AND game_id = ?', [serial, gameId])
+}
+
+/** The game's cards with this number in their series, each with its series code (the number alone, as heard). */
+export function cardsOfGameByNumber(
+  tx: Sql,
+  gameId: string,
+  cardNo: number,
+): Promise<Array<CardRow & { series_code: string }>> {
+  return tx.all<CardRow & { series_code: string }>(
+    'SELECT c.*, s.code AS series_code FROM cards c JOIN series s ON s.id = c.series_id WHERE c.game_id = ? AND c.card_no = ?',
+    [gameId, cardNo],
+  )
+}
+
+export async function cardSerial(tx: Sql, cardId: string): Promise<string | undefined> {
+  return (await tx.get<{ serial: string }>('SELECT serial FROM cards WHERE id = ?', [cardId]))?.serial
+}
+
+/** Cards an identified player holds in a game (CFG-16). */
+export async function playerCardCount(sql: Sql, gameId: string, playerKey: string): Promise<number> {
+  const r = await sql.get<{ n: number | string }>(
+    'SELECT COUNT(*) AS n FROM player_cards WHERE game_id = ? AND player_key = ?',
+    [gameId, playerKey],
+  )
+  return Number(r?.n ?? 0)
+}
+
+/**
+ * Distinct identified players holding cards of a game in a hall (BNG-93): the count kept by insertPlayerCards
+ * (migration 0073), one row read, however many cards the game has sold.
+ */
+export async function playersOfGame(sql: Sql, gameId: string, hallId: string): Promise<number> {
+  const r = await sql.get<{ n: number | string }>(
+    'SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?',
+    [gameId, hallId],
+  )
+  return Number(r?.n ?? 0)
+}
+
+/** Records the cards of identified players; a player new to the game in that hall is counted in its seats (BNG-93). */
+export async function insertPlayerCards(
+  tx: Sql,
+  rows: Array<{ cardId: string; gameId: string; hallId: string; playerKey: string; at: string }>,
+): Promise<void> {
+  const seen = new Set<string>()
+  for (const r of rows) {
+    const key = JSON.stringify([r.gameId, r.hallId, r.playerKey])
+    if (!seen.has(key)) {
+      seen.add(key)
+      const held = await tx.get(
+        'SELECT 1 AS held FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ? LIMIT 1',
+        [r.gameId, r.playerKey, r.hallId],
+      )
+      if (!held) {
+        await tx.run(
+          'INSERT INTO game_hall_players (game_id, hall_id, players) VALUES (?, ?, 1) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1',
+          [r.gameId, r.hallId],
+        )
+      }
+    }
+    await tx.run(
+      'INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)',
+      [r.cardId, r.gameId, r.hallId, r.playerKey, r.at],
+    )
+  }
+}
+
+/** The player who bought a card, when identified (BNG-85). */
+export async function playerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
+  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))
+    ?.player_key
+}
+
+/** The game played just before `gameId` in its session (BNG-15), or undefined for the first. */
+export async function previousGameOfSession(
+  sql: Sql,
+  gameId: string,
+): Promise<{ id: string; order_no: number } | undefined> {
+  return sql.get<{ id: string; order_no: number }>(
+    'SELECT p.id, p.order_no FROM games g JOIN games p ON p.session_id = g.session_id AND p.order_no = g.order_no - 1 WHERE g.id = ?',
+    [gameId],
+  )
+}
+
+/** Serials of a player's cards of a game not handed back (BNG-15). */
+export async function unreturnedCardsOfPlayer(sql: Sql, gameId: string, playerKey: string): Promise<string[]> {
+  const rows = await sql.all<{ serial: string }>(
+    // Handed back: at the till or table (card_returns), or collected into the hall's custody (card_custody, BNG-87/88).
+    'SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND k.card_id IS NULL ORDER BY c.serial',
+    [gameId, playerKey],
+  )
+  return rows.map((r) => r.serial)
+}
+
+export async function cardReturned(sql: Sql, cardId: string): Promise<boolean> {
+  return (await sql.get('SELECT card_id FROM card_returns WHERE card_id = ?', [cardId])) !== undefined
+}
+
+export async function insertCardReturn(
+  tx: Sql,
+  r: { cardId: string; gameId: string; at: string; by: string; stationId: string | null },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO card_returns (card_id, game_id, returned_at, returned_by, station_id) VALUES (?, ?, ?, ?, ?)',
+    [r.cardId, r.gameId, r.at, r.by, r.stationId],
+  )
+}
+
+/** BNG-19: marks the moment the hall's entry closed for a game (only once). */
+export async function markEntryClosed(tx: Sql, gameId: string, at: string): Promise<boolean> {
+  const r = await tx.run('UPDATE games SET entry_closed_at = ? WHERE id = ? AND entry_closed_at IS NULL', [at, gameId])
+  return r.changes > 0
+}
+
+export async function entryClosedAt(sql: Sql, gameId: string): Promise<string | null> {
+  return (
+    (await sql.get<{ entry_closed_at: string | null }>('SELECT entry_closed_at FROM games WHERE id = ?', [gameId]))
+      ?.entry_closed_at ?? null
+  )
+}
+
+/** BNG-19: the session's game whose entry is closed and that has not ended, if any. */
+export function entryClosedGameOfSession(
+  sql: Sql,
+  sessionId: string,
+): Promise<{ id: string; entry_closed_at: string } | undefined> {
+  return sql.get<{ id: string; entry_closed_at: string }>(
+    "SELECT id, entry_closed_at FROM games WHERE session_id = ? AND entry_closed_at IS NOT NULL AND status NOT IN ('finished', 'void') ORDER BY order_no DESC LIMIT 1",
+    [sessionId],
+  )
+}
+
+/** BNG-93: players present in the hall in a session (let in minus let out). */
+export async function peopleInSession(sql: Sql, sessionId: string): Promise<number> {
+  const r = await sql.get<{ n: number | string | null }>(
+    "SELECT SUM(CASE WHEN direction = 'in' THEN people ELSE -people END) AS n FROM hall_entries WHERE session_id = ?",
+    [sessionId],
+  )
+  return Number(r?.n ?? 0)
+}
+
+export async function insertHallEntry(
+  tx: Sql,
+  e: { id: string; hallId: string; sessionId: string; direction: 'in' | 'out'; people: number; at: string; by: string },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO hall_entries (id, hall_id, session_id, direction, people, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [e.id, e.hallId, e.sessionId, e.direction, e.people, e.at, e.by],
+  )
+}
+
+export function cardById(sql: Sql, cardId: string): Promise<CardRow | undefined> {
+  return sql.get<CardRow>(
+    'SELECT id, game_id, series_id, card_no, serial, numbers, status, channel, sold_at FROM cards WHERE id = ?',
+    [cardId],
+  )
+}
