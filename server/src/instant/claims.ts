@@ -14,6 +14,7 @@ import type { OnPaid } from '../shared/settlement.ts'
 import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { InstantContext, ResolvedTicket } from './context.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import { insertPrizePayout, insertRefundPayout, payoutOfSerial, settleTicket, TicketState } from './store.ts'
 
 /** `VOID`: declared not valid for prizes for the player's damage (INS-8): neither paid nor refunded. */
@@ -86,6 +87,12 @@ export function createClaimUseCases(ctx: InstantContext) {
       reason,
       ...base,
     })
+    // Issue 24 point 1: a ticket's state, sale and payout are as the server sealed them (none marked sold, unpaid
+    // or refunded outside it); a ticket in stock carries no seal until it is sold.
+    const id = String(t.ticketId)
+    await assertRowsSealed(tx, 'instant_tickets', [id])
+    await assertRowsSealed(tx, 'instant_sales', [id])
+    await assertRowsSealed(tx, 'instant_payouts', [id])
     const blocked = await ctx.blockedBy(tx, t)
     if (blocked)
       return result(

@@ -4,6 +4,7 @@
  * connection first; rows come out as plain objects with numbers as numbers.
  */
 import type { Sql } from '../db/database.ts'
+import { touchRows } from '../shared/row-seals.ts'
 
 /** Ticket states in instant_tickets.status. */
 /** Voided (INS-8): declared not valid for prizes because of the player's marks or crossings-out; nothing is paid. */
@@ -267,18 +268,21 @@ export async function ticketCodeTag(tx: Sql, ticketId: number): Promise<number> 
 
 /** In stock to sold; the number of rows changed (0: not in stock). */
 export async function markTicketSold(tx: Sql, ticketId: number): Promise<number> {
-  return (
+  const n = (
     await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [
       TicketState.Sold,
       ticketId,
       TicketState.InStock,
     ])
   ).changes
+  // Issue 24 point 1: from its sale on, a ticket's state is sealed (row-seals.ts).
+  if (n > 0) touchRows(tx, 'instant_tickets', [String(ticketId)])
+  return n
 }
 
 /** In stock to sold with the tag of the validation code issued at the sale (electronic tickets). */
 export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTag: number): Promise<number> {
-  return (
+  const n = (
     await tx.run('UPDATE instant_tickets SET status = ?, code_tag = ? WHERE id = ? AND status = ?', [
       TicketState.Sold,
       codeTag,
@@ -286,6 +290,8 @@ export async function markElectronicTicketSold(tx: Sql, ticketId: number, codeTa
       TicketState.InStock,
     ])
   ).changes
+  if (n > 0) touchRows(tx, 'instant_tickets', [String(ticketId)])
+  return n
 }
 
 /**
@@ -297,9 +303,11 @@ export async function settleTicket(
   ticketId: number,
   to: typeof TicketState.Paid | typeof TicketState.Refunded | typeof TicketState.Voided,
 ): Promise<number> {
-  return (
+  const n = (
     await tx.run('UPDATE instant_tickets SET status = ? WHERE id = ? AND status = ?', [to, ticketId, TicketState.Sold])
   ).changes
+  if (n > 0) touchRows(tx, 'instant_tickets', [String(ticketId)])
+  return n
 }
 
 /** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */
@@ -485,6 +493,7 @@ export async function insertSale(
     soldAt: string
   },
 ): Promise<void> {
+  touchRows(tx, 'instant_sales', [String(s.ticketId)])
   await tx.run(
     'INSERT INTO instant_sales (ticket_id, batch_id, channel, hall_id, station_id, price_cents, sold_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     [s.ticketId, s.batchId, s.channel, s.hallId, s.stationId, s.priceCents, s.soldAt],
@@ -520,6 +529,7 @@ export async function insertPrizePayout(
     paidAt: string
   },
 ): Promise<void> {
+  touchRows(tx, 'instant_payouts', [String(p.ticketId)])
   await tx.run(
     `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
          VALUES (?, ?, ?, ?, ?, 'prize', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -559,6 +569,7 @@ export async function insertRefundPayout(
     paidAt: string
   },
 ): Promise<void> {
+  touchRows(tx, 'instant_payouts', [String(p.ticketId)])
   await tx.run(
     `INSERT INTO instant_payouts (id, ticket_id, batch_id, game_no, serial, kind, tier, amount_cents, currency, reason, station_id, cashier_id, paid_at)
          VALUES (?, ?, ?, ?, ?, 'refund', ?, ?, ?, ?, ?, ?, ?)`,

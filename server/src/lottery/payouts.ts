@@ -6,6 +6,7 @@
 import { protectDocument } from '../shared/journal-privacy.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
@@ -255,6 +256,13 @@ export function createPayoutUseCases(ctx: LotteryContext) {
           field: 'objectCode',
           rule: 'PRM-2',
         })
+      // Issue 24 point 1: nothing is paid from a fraction or raffle sale changed outside the server (a returned
+      // fraction made distributed), nor again once its payout was deleted (its seal is still there).
+      if (v.kind === 'raffle')
+        await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [v.drawId, Number(v.number)])
+      else
+        await assertRowsSealed(tx, 'lottery_fractions', [`${v.drawId}|${Number(v.number)}|${v.series}|${v.fraction}`])
+      await assertRowsSealed(tx, 'lottery_payouts', [`${v.drawId}|${v.ticketId}`])
       if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
       const at = now()
       const payoutId = newId('lpay')

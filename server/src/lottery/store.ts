@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
+import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 import type { DrawRow } from '../lotto/store.ts'
 
 /** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
@@ -235,6 +236,11 @@ export async function isNumberSold(tx: Sql, drawId: string, number: number): Pro
 
 /** Inserts sold tickets, each row (draw_id, serial, number, channel, buyer_name, sold_at). */
 export function insertSales(tx: Sql, rows: readonly unknown[][]): Promise<void> {
+  touchRows(
+    tx,
+    'lottery_sales',
+    rows.map((r) => `${String(r[0])}|${String(r[1])}`),
+  )
   return insertRows(tx, 'lottery_sales', ['draw_id', 'serial', 'number', 'channel', 'buyer_name', 'sold_at'], rows)
 }
 
@@ -268,6 +274,8 @@ export interface NewLotteryPayout {
 }
 
 export async function insertLotteryPayout(tx: Sql, p: NewLotteryPayout): Promise<void> {
+  // Issue 24 point 1: named by what it pays (UNIQUE draw and ticket), so a payout deleted leaves its seal behind.
+  touchRows(tx, 'lottery_payouts', [`${p.drawId}|${p.ticketId}`])
   await tx.run(
     `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -468,11 +476,18 @@ export async function fractionOf(
 
 /** Registers newly printed fractions, each row (draw_id, number, series, fraction, run_no, status). */
 export function insertFractions(tx: Sql, rows: readonly unknown[][]): Promise<void> {
+  touchRows(
+    tx,
+    'lottery_fractions',
+    rows.map((r) => r.slice(0, 4).map(String).join('|')),
+  )
   return insertRows(tx, 'lottery_fractions', ['draw_id', 'number', 'series', 'fraction', 'run_no', 'status'], rows)
 }
 
 /** A reprint: every already printed, not returned fraction of the block gets the new run (its earlier code is void). */
 export async function reprintFractions(tx: Sql, drawId: string, b: FractionBlock, runNo: number): Promise<number> {
+  // The rows the update changes, named before it (sealed with their new values by the transaction's next record).
+  await touchRowsWhere(tx, 'lottery_fractions', `${BLOCK} AND status <> 'returned'`, blockArgs(drawId, b))
   return (
     await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status <> 'returned'`, [
       runNo,
@@ -489,6 +504,7 @@ export async function distributeFractions(
   seller: { id: string; name: string },
   at: string,
 ): Promise<number> {
+  await touchRowsWhere(tx, 'lottery_fractions', `${BLOCK} AND status = 'printed'`, blockArgs(drawId, b))
   return (
     await tx.run(
       `UPDATE lottery_fractions SET status = 'distributed', seller_id = ?, seller_name = ?, distributed_at = ? WHERE ${BLOCK} AND status = 'printed'`,
@@ -505,6 +521,12 @@ export async function returnFractions(
   at: string,
   sellerId?: string,
 ): Promise<number> {
+  await touchRowsWhere(
+    tx,
+    'lottery_fractions',
+    `${BLOCK} AND status IN ('printed', 'distributed')${sellerId ? ' AND seller_id = ?' : ''}`,
+    [...blockArgs(drawId, b), ...(sellerId ? [sellerId] : [])],
+  )
   return (
     await tx.run(
       `UPDATE lottery_fractions SET status = 'returned', returned_at = ? WHERE ${BLOCK} AND status IN ('printed', 'distributed')${sellerId ? ' AND seller_id = ?' : ''}`,

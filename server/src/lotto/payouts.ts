@@ -5,6 +5,7 @@
 import { identityKey } from '../shared/identity.ts'
 import { protectDocument } from '../shared/journal-privacy.ts'
 import { DomainError } from '../shared/errors.ts'
+import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Sql } from '../db/database.ts'
@@ -263,6 +264,18 @@ export function createPayoutUseCases(ctx: LottoContext) {
       }
       const at = now()
       const s = (await slipById(tx, v.ticketId!))!
+      // Issue 24 point 1: nothing is paid from a slip, a winning play or a payout changed or deleted outside the
+      // server (a prize raised, a paid play made unpaid and its payout removed).
+      await assertRowsSealed(tx, 'lotto_slips', [s.id])
+      await assertRowsSealedWhere(tx, 'lotto_wins', 't.receipt = ?', [s.id])
+      const drawIds = new Set(v.draws.map((d) => d.drawId))
+      const firstDraw = await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no)
+      if (firstDraw) drawIds.add(firstDraw)
+      await assertRowsSealed(
+        tx,
+        'lottery_payouts',
+        [...drawIds].map((d) => `${d}|${s.id}`),
+      )
       // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only as
       // someone the buyer authorised, which a supervisor checks and overrides with their own credential.
       const payeeIsBuyer = sameDocument(p.document, s.player_document)

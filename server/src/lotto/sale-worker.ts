@@ -17,6 +17,8 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { DomainError } from '../shared/errors.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
+import { runWithRowSeals } from '../shared/row-seals.ts'
+import { sealLeftovers } from '../shared/row-seal-database.ts'
 import { reserveReceipts } from './store.ts'
 
 const data = workerData as {
@@ -24,7 +26,10 @@ const data = workerData as {
   synchronous: 'FULL' | 'NORMAL'
   privateKey: KeyObject
   gate: Int32Array | null
+  /** Issue 24 point 1: the row-seal key (row-seals.ts); the slips of a batch are sealed in its transaction. */
+  rowSealKey: Uint8Array | null
 }
+const rowSealKey = data.rowSealKey ? Buffer.from(data.rowSealKey) : null
 const db = await openSqliteConnection(data.file, data.synchronous)
 const tx = sqlOver(db)
 const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, data.privateKey)
@@ -61,8 +66,18 @@ async function handle(messages: Message[]): Promise<void> {
       giveWay()
       db.exec('BEGIN IMMEDIATE')
       const results: string[] = []
-      for (const b of batches)
-        results.push(JSON.stringify(await writeSlipBatch(tx, JSON.parse(b.slips) as SlipToWrite[], b.at, sign)))
+      for (const b of batches) {
+        const write = () => writeSlipBatch(tx, JSON.parse(b.slips) as SlipToWrite[], b.at, sign)
+        const now = () => new Date(b.at)
+        const written = rowSealKey
+          ? await runWithRowSeals(rowSealKey, now, async () => {
+              const r = await write()
+              await sealLeftovers(tx, now)
+              return r
+            })
+          : await write()
+        results.push(JSON.stringify(written))
+      }
       db.exec('COMMIT')
       batches.forEach((b, i) => parentPort!.postMessage({ id: b.id, results: results[i] }))
     } catch (err) {

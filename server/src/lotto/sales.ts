@@ -46,6 +46,7 @@ export function createWorkerSlipWriter(options: {
   synchronous: 'FULL' | 'NORMAL'
   privateKey: KeyObject
   gate?: Int32Array
+  rowSealKey?: Buffer
 }): SlipWriter {
   let worker: Worker | null = null
   let nextId = 1
@@ -58,6 +59,7 @@ export function createWorkerSlipWriter(options: {
         synchronous: options.synchronous,
         privateKey: options.privateKey,
         gate: options.gate ?? null,
+        rowSealKey: options.rowSealKey ?? null,
       },
     })
     w.on(

@@ -21,6 +21,7 @@ import { createInlineSlipWriter, createSlipQueue, createWorkerSlipWriter, type S
 import { createSettlementUseCases } from './settlement.ts'
 import { createSlipUseCases } from './slips.ts'
 
+import { rowSealKeyOf } from '../shared/row-seal-database.ts'
 export type { LottoDeps } from './context.ts'
 export type { DrawView } from './draws.ts'
 export { SIGNED_RECEIPT, type DrawClaim, type LottoValidation, type PayeeData } from './payouts.ts'
@@ -39,6 +40,7 @@ export function createLottoService(deps: LottoDeps) {
         synchronous: deps.sqliteSynchronous ?? 'FULL',
         privateKey: deps.keys.privateKey,
         gate: gate ?? undefined,
+        rowSealKey: rowSealKeyOf(deps.sealer),
       })
     : createInlineSlipWriter(db, deps.keys.privateKey)
   const sales = createSlipQueue(writer, { now: ctx.now })

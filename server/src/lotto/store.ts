@@ -7,6 +7,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
+import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 
 export interface DrawRow {
   id: string
@@ -352,6 +353,12 @@ const SLIP_COLUMNS = [
 
 /** Inserts sold slips, each row in SLIP_COLUMNS order (sale path: multi-row INSERTs). */
 export function insertSlips(tx: Sql, rows: readonly unknown[][]): Promise<void> {
+  // Issue 24 point 1: a slip is sealed (row-seals.ts) by the records of its transaction.
+  touchRows(
+    tx,
+    'lotto_slips',
+    rows.map((r) => String(r[0])),
+  )
   return insertRows(tx, 'lotto_slips', SLIP_COLUMNS, rows)
 }
 
@@ -381,12 +388,13 @@ export async function annulSlipRow(tx: Sql, receipt: string, reason: string, at:
     "UPDATE lotto_slips SET status = 'annulled', status_reason = ?, status_at = ? WHERE id = ? AND status = 'active'",
     [reason, at, receipt],
   )
+  if (r.changes === 1) touchRows(tx, 'lotto_slips', [receipt])
   return r.changes === 1
 }
 
 /** LNS-20: the player data of an active slip, amended; false when the slip is not active. */
 export async function amendSlipPlayer(tx: Sql, receipt: string, name: string, document: string): Promise<boolean> {
-  return (
+  const changed =
     (
       await tx.run("UPDATE lotto_slips SET player_name = ?, player_document = ? WHERE id = ? AND status = 'active'", [
         name,
@@ -394,7 +402,8 @@ export async function amendSlipPlayer(tx: Sql, receipt: string, name: string, do
         receipt,
       ])
     ).changes === 1
-  )
+  if (changed) touchRows(tx, 'lotto_slips', [receipt])
+  return changed
 }
 
 export async function excludeSlip(tx: Sql, receipt: string, reason: string, at: string): Promise<void> {
@@ -403,12 +412,18 @@ export async function excludeSlip(tx: Sql, receipt: string, reason: string, at: 
     at,
     receipt,
   ])
+  touchRows(tx, 'lotto_slips', [receipt])
 }
 
 // ------------------------------------------------------------------------------------------ wins and payouts
 
 /** Inserts winning plays, each row (draw_id, receipt, board, category, matches, amount_cents, goods). */
 export function insertWins(tx: Sql, rows: readonly unknown[][]): Promise<void> {
+  touchRows(
+    tx,
+    'lotto_wins',
+    rows.map((r) => `${String(r[0])}|${String(r[1])}|${String(r[2])}`),
+  )
   return insertRows(
     tx,
     'lotto_wins',
@@ -433,6 +448,7 @@ export function unpaidWins(tx: Sql, drawId: string): Promise<UnpaidWinRow[]> {
 
 /** Marks the slip's unpaid wins in a draw paid; returns how many rows changed. */
 export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at: string): Promise<number> {
+  await touchRowsWhere(tx, 'lotto_wins', 'draw_id = ? AND receipt = ? AND paid_at IS NULL', [drawId, receipt])
   return (
     await tx.run('UPDATE lotto_wins SET paid_at = ? WHERE draw_id = ? AND receipt = ? AND paid_at IS NULL', [
       at,
@@ -480,6 +496,7 @@ export interface NewPayout {
 }
 
 export async function insertLottoPayout(tx: Sql, p: NewPayout): Promise<void> {
+  touchRows(tx, 'lottery_payouts', [`${p.drawId}|${p.ticketId}`])
   await tx.run(
     `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
            VALUES (?, ?, 'lotto', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -13,8 +13,10 @@ import {
   currentRowSeals,
   hasPendingRows,
   runWithRowSeals,
+  FIRST_SEALED_TABLES,
   SEALED_TABLE_NAMES,
   touchRows,
+  type SealedTable,
   unsealedRowIds,
   type RowProblem,
 } from './row-seals.ts'
@@ -59,8 +61,11 @@ function refusalEntry(err: DomainError, now: () => Date, actor?: unknown) {
   }
 }
 
-/** Rows touched after the last journal record of a transaction (or unit) are sealed by one `rows.sealed` record. */
-async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
+/**
+ * Rows touched after the last journal record of a transaction (or unit) are sealed by one `rows.sealed` record
+ * (exported for the lotto sale's writer thread, whose transactions are its own).
+ */
+export async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
   if (hasPendingRows(tx))
     await appendJournal(tx, { at: now().toISOString(), type: 'rows.sealed', scope: '', payload: { reason: 'written' } })
 }
@@ -90,31 +95,48 @@ export async function journalUnitRefusal(tx: Sql, err: unknown, actor: unknown):
 }
 
 /**
- * Start-up pass, once per database: rows written before row seals existed (migration 0061) are sealed under one
- * `rows.legacy_sealed` record. It never runs again (the record is in the journal), so a seal removed later is
- * reported, not silently remade.
+ * The start-up passes, each once per database: rows written before their table was sealed (migration 0061 for the
+ * cash desk's tables, 0085 for the lotto, lottery and instant lines') are sealed under one record of the pass. A pass
+ * never runs again (its record is in the journal), so a seal removed later is reported, not silently remade.
  */
+const LEGACY_PASSES = [
+  { marker: 'legacy', type: 'rows.legacy_sealed', tables: FIRST_SEALED_TABLES },
+  {
+    marker: 'legacy:products',
+    type: 'rows.legacy_sealed.products',
+    tables: SEALED_TABLE_NAMES.filter((t) => !FIRST_SEALED_TABLES.includes(t)),
+  },
+] as const
+
 export async function sealLegacyRows(db: Database): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await sealLegacyRowsOnce(db)
-    } catch (err) {
-      // Two nodes starting at once on one PostgreSQL database: the second finds the first's record on its retry.
-      if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 3) continue
-      throw err
+  let count = 0
+  for (const pass of LEGACY_PASSES) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        count += await sealLegacyRowsOnce(db, pass)
+        break
+      } catch (err) {
+        // Two nodes starting at once on one PostgreSQL database: the second finds the first's record on its retry.
+        if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 3) continue
+        throw err
+      }
     }
   }
+  return count
 }
 
-async function sealLegacyRowsOnce(db: Database): Promise<number> {
-  const marker = await legacySealMarker(db)
+async function sealLegacyRowsOnce(
+  db: Database,
+  pass: { marker: string; type: string; tables: readonly SealedTable[] },
+): Promise<number> {
+  const marker = await legacySealMarker(db, pass.marker)
   if (marker) return 0
   return db.transaction(async (tx) => {
     // The marker row may have been removed: the journal says whether the pass ran already.
-    const done = await legacySealRecord(tx)
+    const done = await legacySealRecord(tx, pass.type)
     let count = 0
     if (!done) {
-      for (const table of SEALED_TABLE_NAMES) {
+      for (const table of pass.tables) {
         const ids = await unsealedRowIds(tx, table)
         touchRows(tx, table, ids)
         count += ids.length
@@ -124,11 +146,11 @@ async function sealLegacyRowsOnce(db: Database): Promise<number> {
       done ??
       (await appendJournal(tx, {
         at: currentRowSeals()!.now().toISOString(),
-        type: 'rows.legacy_sealed',
+        type: pass.type,
         scope: '',
         payload: { rows: count },
       }))
-    await insertLegacySealMarker(tx, Number(rec.seq))
+    await insertLegacySealMarker(tx, Number(rec.seq), pass.marker)
     return count
   })
 }

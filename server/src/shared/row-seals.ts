@@ -16,7 +16,15 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
-import { rowIdsWhere, rowsByIds, rowsWithSeals, rowsWithSealsAfter, unsealedIds, upsertRowSeals } from './store.ts'
+import {
+  rowIdsWhere,
+  rowsByIds,
+  rowsWithSeals,
+  rowsWithSealsAfter,
+  sealsOf,
+  unsealedIds,
+  upsertRowSeals,
+} from './store.ts'
 
 export const ROW_SEAL_VERSION = 'bolillo-row-seal-v1'
 
@@ -141,10 +149,127 @@ export const SEALED_TABLES = {
     'shift_id',
     'refunded_at',
   ],
+  // The lotto, numbered lottery, raffle and instant lines: what a receipt, fraction or ticket is worth and whether it
+  // was sold, paid or refunded.
+  lotto_slips: [
+    'id',
+    'game_code',
+    'first_draw_no',
+    'draw_count',
+    'boards',
+    'board_count',
+    'quick_picks',
+    'amount_cents',
+    'player_name',
+    'player_document',
+    'channel',
+    'status',
+    'status_reason',
+    'status_at',
+    'sold_at',
+  ],
+  lotto_wins: ['draw_id', 'receipt', 'board', 'category', 'matches', 'amount_cents', 'goods', 'paid_at'],
+  lottery_payouts: [
+    'id',
+    'draw_id',
+    'product',
+    'ticket_id',
+    'amount_cents',
+    'goods',
+    'prizes',
+    'currency',
+    'station_id',
+    'cashier_id',
+    'payee_name',
+    'payee_document',
+    'signature_ref',
+    'paid_at',
+  ],
+  lottery_sales: ['draw_id', 'serial', 'number', 'channel', 'buyer_name', 'sold_at'],
+  lottery_fractions: [
+    'draw_id',
+    'number',
+    'series',
+    'fraction',
+    'run_no',
+    'status',
+    'seller_id',
+    'seller_name',
+    'distributed_at',
+    'returned_at',
+  ],
+  instant_tickets: ['id', 'prize_tag', 'code_tag', 'status'],
+  instant_sales: ['ticket_id', 'batch_id', 'channel', 'hall_id', 'station_id', 'price_cents', 'sold_at'],
+  instant_payouts: [
+    'id',
+    'ticket_id',
+    'batch_id',
+    'game_no',
+    'serial',
+    'kind',
+    'tier',
+    'amount_cents',
+    'currency',
+    'reason',
+    'station_id',
+    'cashier_id',
+    'payee_name',
+    'payee_document',
+    'signature_ref',
+    'paid_at',
+  ],
 } as const satisfies Record<string, readonly string[]>
+
+/**
+ * How a row is named in `row_seals` when not by its `id`: the columns of its key, joined with '|'. A payout row of the
+ * lotto, lottery and instant lines is named by what it pays (draw and ticket, or ticket), which is UNIQUE: a payout
+ * deleted to pay a ticket twice leaves the seal of its name, and the second payment is refused.
+ */
+export const SEAL_KEYS: Partial<Record<keyof typeof SEALED_TABLES, readonly string[]>> = {
+  lotto_wins: ['draw_id', 'receipt', 'board'],
+  lottery_payouts: ['draw_id', 'ticket_id'],
+  lottery_sales: ['draw_id', 'serial'],
+  lottery_fractions: ['draw_id', 'number', 'series', 'fraction'],
+  instant_tickets: ['id'],
+  instant_sales: ['ticket_id'],
+  instant_payouts: ['ticket_id'],
+}
+
+/**
+ * Rows that carry no value until the server changes them need no seal before: an instant ticket in stock (status 0)
+ * is as the generator wrote it (its batch's sealed commitment proves it); from its sale on it is sealed.
+ */
+export const SEAL_SCOPES: Partial<Record<keyof typeof SEALED_TABLES, string>> = {
+  instant_tickets: 't.status <> 0',
+}
+/** {@link SEAL_SCOPES} on a row read: whether it may be without a seal. */
+const unsealedAllowed = (table: string, row: Record<string, unknown>): boolean =>
+  table === 'instant_tickets' && Number(row.status) === 0 && (row.seal_mac === null || row.seal_mac === undefined)
 
 export type SealedTable = keyof typeof SEALED_TABLES
 export const SEALED_TABLE_NAMES = Object.keys(SEALED_TABLES) as SealedTable[]
+/** The tables sealed since migration 0061 (the first start-up pass); the products' tables came later (0085). */
+export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
+  'vouchers',
+  'cash_movements',
+  'cashier_shifts',
+  'sale_payments',
+  'kiosk_purchases',
+  'prizes',
+  'bonus_prizes',
+  'payouts',
+  'refunds',
+]
+
+/** The key columns of a table's rows (`id` unless {@link SEAL_KEYS} says otherwise). */
+export const keyColumnsOf = (table: SealedTable): readonly string[] => SEAL_KEYS[table] ?? ['id']
+
+/** The name of a row in `row_seals`, from a row read (or written) with its key columns. */
+export function rowKeyOf(table: SealedTable, row: Record<string, unknown>): string {
+  return keyColumnsOf(table)
+    .map((c) => String(row[c]))
+    .join('|')
+}
 
 /** A row that does not match its seal: which table, which row, and what is wrong. */
 export interface RowProblem {
@@ -199,7 +324,7 @@ export async function touchRowsWhere(
   params: readonly unknown[],
 ): Promise<void> {
   if (!states.has(tx)) return
-  touchRows(tx, table, await rowIdsWhere(tx, table, where, params))
+  touchRows(tx, table, await rowIdsWhere(tx, table, keyColumnsOf(table), where, params))
 }
 
 /** The MAC of a row's value columns, bound to the journal record `seq` that sealed it. */
@@ -233,11 +358,12 @@ export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<stri
     idSet.clear()
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK)
-      const rows = await rowsByIds(tx, table, SEALED_TABLES[table], part)
+      const rows = await rowsByIds(tx, table, SEALED_TABLES[table], keyColumnsOf(table), part)
       for (const row of rows) {
         const mac = rowMac(s.key, table, row, seq)
-        out[`${table}:${String(row.id)}`] = mac
-        seals.push([table, String(row.id), seq, mac])
+        const id = rowKeyOf(table, row)
+        out[`${table}:${id}`] = mac
+        seals.push([table, id, seq, mac])
       }
     }
   }
@@ -263,12 +389,25 @@ function problemOf(key: Buffer, table: SealedTable, row: Record<string, unknown>
 export async function assertRowsSealed(tx: Sql, table: SealedTable, ids: readonly string[]): Promise<void> {
   const s = states.get(tx)
   if (!s || ids.length === 0) return
-  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], `t.id IN (${ids.map(() => '?').join(', ')})`, ids)
+  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], keyColumnsOf(table), null, [], ids)
   const problems: RowProblem[] = []
+  const found = new Set<string>()
   for (const row of rows) {
+    const id = rowKeyOf(table, row)
+    found.add(id)
+    if (unsealedAllowed(table, row)) continue
     const what = problemOf(s.key, table, row)
-    if (what) problems.push({ table, id: String(row.id), what })
+    if (what) problems.push({ table, id, what })
   }
+  // A row the server sealed and someone deleted (a payout removed so that its ticket is paid again).
+  const gone = ids.filter((id) => !found.has(id))
+  if (gone.length > 0)
+    for (const seal of await sealsOf(tx, table, gone))
+      problems.push({
+        table,
+        id: seal.row_id,
+        what: `sealed by journal record #${Number(seal.journal_seq)} but missing from the table (deleted outside the server)`,
+      })
   if (problems.length > 0) throw rowTampered(problems)
 }
 
@@ -284,12 +423,22 @@ export async function* sealedRowsOf(
   table: SealedTable,
   pageSize = 1000,
 ): AsyncGenerator<Record<string, unknown>> {
-  let after = ''
+  const keys = keyColumnsOf(table)
+  let after: unknown[] | null = null
   for (;;) {
-    const rows = await rowsWithSealsAfter(db, table, SEALED_TABLES[table], after, pageSize)
+    const rows = await rowsWithSealsAfter(
+      db,
+      table,
+      SEALED_TABLES[table],
+      keys,
+      SEAL_SCOPES[table] ?? null,
+      after,
+      pageSize,
+    )
     if (rows.length === 0) return
     yield* rows
-    after = String(rows[rows.length - 1].id)
+    const last = rows[rows.length - 1]
+    after = keys.map((c) => last[c])
   }
 }
 
@@ -308,7 +457,7 @@ export async function verifySealedRows(
   for (const table of SEALED_TABLE_NAMES) {
     for await (const row of sealedRowsOf(db, table)) {
       checked++
-      const id = String(row.id)
+      const id = rowKeyOf(table, row)
       const k = `${table}:${id}`
       seen.add(k)
       const what = problemOf(key, table, row)
@@ -359,7 +508,7 @@ export function collectJournalSeals(
 
 /** Rows of every sealed table that have no seal yet (the legacy pass at start-up seals them once). */
 export async function unsealedRowIds(db: Sql, table: SealedTable): Promise<string[]> {
-  return unsealedIds(db, table)
+  return unsealedIds(db, table, keyColumnsOf(table), SEAL_SCOPES[table] ?? null)
 }
 
 /** {@link assertRowsSealed} for the rows matching `where` (e.g. every cash movement of a shift being closed). */
@@ -371,11 +520,11 @@ export async function assertRowsSealedWhere(
 ): Promise<void> {
   const s = states.get(tx)
   if (!s) return
-  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], where, params)
+  const rows = await rowsWithSeals(tx, table, SEALED_TABLES[table], keyColumnsOf(table), where, params)
   const problems: RowProblem[] = []
   for (const row of rows) {
     const what = problemOf(s.key, table, row)
-    if (what) problems.push({ table, id: String(row.id), what })
+    if (what) problems.push({ table, id: rowKeyOf(table, row), what })
   }
   if (problems.length > 0) throw rowTampered(problems)
 }

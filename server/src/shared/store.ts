@@ -158,26 +158,52 @@ export function checkpointRowsBetween(sql: Sql, from: string, to: string): Promi
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 
-/** Ids of a table's rows matching `where`. */
+/**
+ * The SQL naming a row of a sealed table in `row_seals` (over the alias `t`): its `id`, or its key columns as text
+ * joined with '|' (row-seals.ts SEAL_KEYS; an integer key is its decimal text, as String() writes it in JS).
+ */
+export function sealKeySql(keys: readonly string[]): string {
+  return keys.map((k) => `CAST(t.${k} AS TEXT)`).join(" || '|' || ")
+}
+
+/** `t.k IN (...)`, or for a composite key one `(t.a = ? AND t.b = ?)` per row: the key's index answers each. */
+function keysWhere(keys: readonly string[], ids: readonly string[]): { sql: string; params: unknown[] } {
+  if (keys.length === 1) return { sql: `t.${keys[0]} IN (${marks(ids.length)})`, params: [...ids] }
+  const params: unknown[] = []
+  const one = `(${keys.map((k) => `t.${k} = ?`).join(' AND ')})`
+  for (const id of ids) {
+    const parts = id.split('|')
+    // The last column takes the rest (a value holding '|' stays whole).
+    params.push(...parts.slice(0, keys.length - 1), parts.slice(keys.length - 1).join('|'))
+  }
+  return { sql: `(${ids.map(() => one).join(' OR ')})`, params }
+}
+
+/** Names (row-seals.ts rowKeyOf) of the rows matching `where`. */
 export async function rowIdsWhere(
   tx: Sql,
   table: string,
+  keys: readonly string[],
   where: string,
   params: readonly unknown[],
 ): Promise<string[]> {
-  return (await tx.all<{ id: string }>(`SELECT id FROM ${table} WHERE ${where}`, params)).map((r) => String(r.id))
+  return (await tx.all<{ k: string }>(`SELECT ${sealKeySql(keys)} AS k FROM ${table} t WHERE ${where}`, params)).map(
+    (r) => String(r.k),
+  )
 }
 
-/** The given columns of the rows with these ids. */
+/** The given columns of the rows with these names. */
 export function rowsByIds(
   tx: Sql,
   table: string,
   columns: readonly string[],
+  keys: readonly string[],
   ids: readonly string[],
 ): Promise<Array<Record<string, unknown>>> {
+  const w = keysWhere(keys, ids)
   return tx.all<Record<string, unknown>>(
-    `SELECT ${columns.join(', ')} FROM ${table} WHERE id IN (${marks(ids.length)})`,
-    ids,
+    `SELECT ${columns.map((c) => `t.${c}`).join(', ')} FROM ${table} t WHERE ${w.sql}`,
+    w.params,
   )
 }
 
@@ -192,55 +218,88 @@ export async function upsertRowSeals(tx: Sql, seals: readonly unknown[][]): Prom
   }
 }
 
-function selectWithSeals(table: string, columns: readonly string[]): string {
-  return `SELECT ${columns.map((c) => `t.${c}`).join(', ')}, s.journal_seq AS seal_seq, s.mac AS seal_mac FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id`
+/** The seals of these row names (a row that is gone may have left its seal). */
+export function sealsOf(
+  tx: Sql,
+  table: string,
+  ids: readonly string[],
+): Promise<Array<{ row_id: string; journal_seq: number }>> {
+  return tx.all<{ row_id: string; journal_seq: number }>(
+    `SELECT row_id, journal_seq FROM row_seals WHERE tbl = ? AND row_id IN (${marks(ids.length)})`,
+    [table, ...ids],
+  )
 }
 
-/** Rows (with their seal: seal_seq, seal_mac) matching `where` over the alias `t`. */
+function selectWithSeals(table: string, columns: readonly string[], keys: readonly string[]): string {
+  return `SELECT ${columns.map((c) => `t.${c}`).join(', ')}, s.journal_seq AS seal_seq, s.mac AS seal_mac FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = ${sealKeySql(keys)}`
+}
+
+/** Rows (with their seal: seal_seq, seal_mac) matching `where` over the alias `t`, or with these names. */
 export function rowsWithSeals(
   tx: Sql,
   table: string,
   columns: readonly string[],
-  where: string,
+  keys: readonly string[],
+  where: string | null,
   params: readonly unknown[],
+  ids?: readonly string[],
 ): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(`${selectWithSeals(table, columns)} WHERE ${where}`, params)
+  const w = ids ? keysWhere(keys, ids) : { sql: where ?? 'TRUE', params: [...params] }
+  return tx.all<Record<string, unknown>>(`${selectWithSeals(table, columns, keys)} WHERE ${w.sql}`, w.params)
 }
 
-/** A page of a table's rows with their seals, in id order after `after`. */
+/**
+ * A page of a table's rows with their seals, in key order after `after` (the key columns' values of the last row
+ * of the previous page); `scope` limits it to the rows that need a seal, and those that have one.
+ */
 export function rowsWithSealsAfter(
   db: Sql,
   table: string,
   columns: readonly string[],
-  after: string,
+  keys: readonly string[],
+  scope: string | null,
+  after: readonly unknown[] | null,
   limit: number,
 ): Promise<Array<Record<string, unknown>>> {
+  const conds: string[] = []
+  if (scope) conds.push(`(${scope} OR s.row_id IS NOT NULL)`)
+  if (after)
+    conds.push(
+      keys.length === 1
+        ? `t.${keys[0]} > ?`
+        : `(${keys.map((k) => `t.${k}`).join(', ')}) > (${keys.map(() => '?').join(', ')})`,
+    )
   return db.all<Record<string, unknown>>(
-    `${selectWithSeals(table, columns)} WHERE t.id > ? ORDER BY t.id LIMIT ${Math.max(1, Math.floor(limit))}`,
-    [after],
+    `${selectWithSeals(table, columns, keys)}${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY ${keys.map((k) => `t.${k}`).join(', ')} LIMIT ${Math.max(1, Math.floor(limit))}`,
+    after ? [...after] : [],
   )
 }
 
-/** Rows of a table that have no seal. */
-export async function unsealedIds(db: Sql, table: string): Promise<string[]> {
+/** Names of the rows of a table (within `scope`) that have no seal. */
+export async function unsealedIds(
+  db: Sql,
+  table: string,
+  keys: readonly string[],
+  scope: string | null,
+): Promise<string[]> {
   return (
-    await db.all<{ id: string }>(
-      `SELECT t.id FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = t.id WHERE s.row_id IS NULL`,
+    await db.all<{ k: string }>(
+      `SELECT ${sealKeySql(keys)} AS k FROM ${table} t LEFT JOIN row_seals s ON s.tbl = '${table}' AND s.row_id = ${sealKeySql(keys)} WHERE s.row_id IS NULL${scope ? ` AND ${scope}` : ''}`,
     )
-  ).map((r) => String(r.id))
+  ).map((r) => String(r.k))
 }
 
-/** The once-only legacy pass's marker row, and its journal record. */
-export function legacySealMarker(db: Sql): Promise<{ seq: number } | undefined> {
-  return db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = 'legacy'")
+/** A once-only legacy pass's marker row ('legacy', then 'legacy:<pass>'), and its journal record. */
+export function legacySealMarker(db: Sql, marker = 'legacy'): Promise<{ seq: number } | undefined> {
+  return db.get<{ seq: number }>("SELECT journal_seq AS seq FROM row_seals WHERE tbl = '*' AND row_id = ?", [marker])
 }
-export function legacySealRecord(tx: Sql): Promise<{ seq: number } | undefined> {
-  return tx.get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'rows.legacy_sealed' ORDER BY seq LIMIT 1")
+export function legacySealRecord(tx: Sql, type = 'rows.legacy_sealed'): Promise<{ seq: number } | undefined> {
+  return tx.get<{ seq: number }>('SELECT seq FROM journal WHERE type = ? ORDER BY seq LIMIT 1', [type])
 }
-export async function insertLegacySealMarker(tx: Sql, seq: number): Promise<void> {
+export async function insertLegacySealMarker(tx: Sql, seq: number, marker = 'legacy'): Promise<void> {
   await tx.run(
-    "INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', 'legacy', ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING",
-    [seq],
+    "INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', ?, ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING",
+    [marker, seq],
   )
 }
 
