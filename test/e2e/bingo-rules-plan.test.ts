@@ -135,7 +135,7 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
       rows: 3,
       perRow: 5,
       prizePercentBp: 7000,
-      prizes: [{ name: 'Cartón', combination: 'los 15 números', shareBp: 7000 }],
+      prizes: [{ name: 'Cartón', combination: 'los 15 números', wins: 'bingo', shareBp: 7000 }],
       window: { games: 40 },
     }
     const ok = await s.call('jefa', 'PUT', `/api/halls/${es.hallId}/derived-plan`, deferred)

@@ -70,6 +70,8 @@ export function registerBonusRoutes(app: App, services: Services): void {
           baseBallLimit: z.number().int().min(1).max(255).optional(),
           incrementPerGame: z.number().int().min(0).max(255).optional(),
           resetAfterAward: z.enum(['base', 'keep']).optional(),
+          // BNG-58: the Consejería resolution under which the deduction differs from 6 %.
+          resolutionRef: z.string().min(1).max(120).optional(),
         })
         .strict(),
     )

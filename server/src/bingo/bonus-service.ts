@@ -41,6 +41,8 @@ import {
   announcePrima,
   configurePrimaTx,
   deductPrima,
+  deductSimultaneousPrima,
+  reverseSimultaneousPrima,
   primaPaymentTx,
   reversePrimaTx,
   settlePrimaTx,
@@ -283,6 +285,17 @@ export function createBonusService(deps: BonusDeps) {
             rule: 'BNG-100',
           },
         })
+        // BNG-58: a simultaneous game funds each hall's prima from its own sales, as any ordinary game does.
+        const withProfiles = []
+        for (const h of sales) withProfiles.push({ ...h, profile: await profileOf(sql, h.hallId) })
+        await deductSimultaneousPrima(sql, {
+          gameId: e.game.id,
+          centralHallId: e.game.hall_id,
+          faceValueCents: e.game.face_value_cents,
+          halls: withProfiles,
+          at: e.at,
+          scope: e.scope,
+        })
       } else {
         await deductPrima(sql, {
           gameId: e.game.id,
@@ -409,6 +422,14 @@ export function createBonusService(deps: BonusDeps) {
 
     async gameVoided(sql, e) {
       await reversePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hall_id, at: e.at, scope: e.scope })
+      const joined = await gameHallsOfGame(sql, e.game.id)
+      if (joined.length > 0)
+        await reverseSimultaneousPrima(sql, {
+          gameId: e.game.id,
+          hallIds: joined.map((h) => h.hall_id),
+          at: e.at,
+          scope: e.scope,
+        })
       const open = await unpaidPotPrizesOfGame(sql, e.game.id)
       await voidBonusPrizesOfGame(sql, e.game.id)
       await reversePots(sql, {

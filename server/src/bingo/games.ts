@@ -34,6 +34,31 @@ import { unpaidPrizesOfHall } from './store/halls.ts'
 import { insertCards, soldSerials } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
+import type { Profile } from '../shared/profile.ts'
+import { checkDerivedPlan, derivedPools, derivedShares, isDerivedLayoutOf, type DerivedPlan } from './modalities.ts'
+import { derivedPlanOfGame, derivedPlansOfHall, insertDerivedGame } from './derived-store.ts'
+
+/**
+ * BNG-102 / CFG-34: the derived bingo version a game on this layout plays (the hall's newest version of that card
+ * format), checked again now against the decree and the Consejería minimum; undefined for any other game.
+ */
+async function derivedVersionFor(
+  tx: Sql,
+  hallId: string,
+  profile: Profile,
+  layout: CardLayout,
+): Promise<{ version: number; authorisationRef: string; plan: DerivedPlan } | undefined> {
+  for (const row of await derivedPlansOfHall(tx, hallId)) {
+    const body = JSON.parse(row.body) as DerivedPlan
+    if (!isDerivedLayoutOf(layout, body)) continue
+    return {
+      version: Number(row.version),
+      authorisationRef: row.authorisation_ref,
+      plan: checkDerivedPlan(profile, body),
+    }
+  }
+  return undefined
+}
 
 /**
  * Inserts, as sold, cards `from`..`to` of a series: each card takes the numbers of the same card number of the
@@ -160,6 +185,9 @@ export async function announceGame(
     // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
     const setLayout = await masterSetLayout(tx, first.master_set_id)
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
+    // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
+    const derived = await derivedVersionFor(tx, hall.id, profile, layout)
+    const gameShares = derived ? derivedShares(derived.plan) : shares
     await insertGame(tx, {
       id: gameId,
       sessionId: session.id,
@@ -168,8 +196,8 @@ export async function announceGame(
       faceValueCents: first.face_value_cents,
       ballCount: layout.ballCount,
       layout: JSON.stringify(layout),
-      lineBp: shares.lineBp,
-      bingoBp: shares.bingoBp,
+      lineBp: gameShares.lineBp,
+      bingoBp: gameShares.bingoBp,
       drawSource,
       commitment,
       seedSealed,
@@ -178,6 +206,15 @@ export async function announceGame(
       entropySource,
     })
     await insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
+    if (derived)
+      await insertDerivedGame(tx, {
+        gameId,
+        hallId: hall.id,
+        planVersion: derived.version,
+        authorisationRef: derived.authorisationRef,
+        plan: JSON.stringify(derived.plan),
+        at,
+      })
     const rec = await appendJournal(tx, {
       at,
       type: 'game.announced',
@@ -191,9 +228,21 @@ export async function announceGame(
         ballCount: layout.ballCount,
         drawSource,
         isLastGame: isLast === 1,
-        lineBp: shares.lineBp,
-        bingoBp: shares.bingoBp,
+        lineBp: gameShares.lineBp,
+        bingoBp: gameShares.bingoBp,
         entropySource,
+        ...(derived
+          ? {
+              derived: {
+                planVersion: derived.version,
+                authorisationRef: derived.authorisationRef,
+                version: derived.plan.version,
+                prizePercentBp: derived.plan.prizePercentBp,
+                prizes: derived.plan.prizes,
+                rule: 'BNG-102',
+              },
+            }
+          : {}),
       },
     })
     for (const h of deps.hooks ?? [])
@@ -414,7 +463,11 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
       )
     }
     const salesDigest = digestOf(serials)
-    const pools = prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
+    // BNG-102: a derived game pays its version's prizes (an instant version's fixed amounts whatever the sales).
+    const derivedPlan = await derivedPlanOfGame(tx, game.id)
+    const pools = derivedPlan
+      ? derivedPools(JSON.parse(derivedPlan) as DerivedPlan, serials.length, game.face_value_cents)
+      : prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
     const at = ctx.now()
     const closedAtUnix = Math.floor(Date.parse(at) / 1000)
     round = drawRoundFor(closedAtUnix)

@@ -103,14 +103,14 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
       ...base,
       version: 'instant',
       prizes: [
-        { name: 'Fila', combination: 'una fila completa', shareBp: 2000, stakeMultiple: 3 },
-        { name: 'Cartón', combination: 'cartón completo', shareBp: 5000, fixedCents: 20_000 },
+        { name: 'Fila', combination: 'una fila completa', wins: 'line', shareBp: 2000, stakeMultiple: 3 },
+        { name: 'Cartón', combination: 'cartón completo', wins: 'bingo', shareBp: 5000, fixedCents: 20_000 },
       ],
     }
     const deferred: DerivedPlan = {
       ...base,
       version: 'deferred',
-      prizes: [{ name: 'Cartón', combination: 'cartón completo', shareBp: 7000 }],
+      prizes: [{ name: 'Cartón', combination: 'cartón completo', wins: 'bingo', shareBp: 7000 }],
       window: { games: 50 },
     }
 
@@ -123,7 +123,7 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
         code(() =>
           checkDerivedPlan(CANTABRIA_2010, {
             ...instant,
-            prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000 }],
+            prizes: [{ name: 'Cartón', combination: 'completo', wins: 'bingo', shareBp: 7000 }],
           }),
         ),
       ).toBe('VALIDATION_FAILED')
@@ -131,7 +131,7 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
         code(() =>
           checkDerivedPlan(CANTABRIA_2010, {
             ...deferred,
-            prizes: [{ name: 'Cartón', combination: 'completo', shareBp: 7000, fixedCents: 100 }],
+            prizes: [{ name: 'Cartón', combination: 'completo', wins: 'bingo', shareBp: 7000, fixedCents: 100 }],
           }),
         ),
       ).toBe('VALIDATION_FAILED')
@@ -143,7 +143,7 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
           checkDerivedPlan(CANTABRIA_2010, {
             ...deferred,
             prizePercentBp: 6000,
-            prizes: [{ name: 'C', combination: 'completo', shareBp: 6000 }],
+            prizes: [{ name: 'C', combination: 'completo', wins: 'bingo', shareBp: 6000 }],
           }),
         ),
       ).toBe('VALIDATION_FAILED')
@@ -151,7 +151,7 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
         code(() =>
           checkDerivedPlan(CANTABRIA_2010, {
             ...deferred,
-            prizes: [{ name: 'C', combination: 'completo', shareBp: 6900 }],
+            prizes: [{ name: 'C', combination: 'completo', wins: 'bingo', shareBp: 6900 }],
           }),
         ),
       ).toBe('VALIDATION_FAILED')

@@ -18,6 +18,7 @@
 import { LAYOUT_75, LAYOUT_90, countCards, validateLayout, type CardLayout } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Profile } from '../shared/profile.ts'
+import { shareOf } from '../shared/money.ts'
 
 export const Modality = {
   Ordinary90: 'ordinary-90',
@@ -127,8 +128,62 @@ export interface DerivedPlan {
   rows: number
   perRow: number
   prizePercentBp: number
-  prizes: Array<{ name: string; combination: string; shareBp: number; fixedCents?: number; stakeMultiple?: number }>
+  prizes: Array<{
+    name: string
+    combination: string
+    /**
+     * Issue 26: which verified combination wins the prize, the one the server checks a claim against: a whole row
+     * ('line') or the whole card ('bingo'). `combination` is its public wording.
+     */
+    wins: 'line' | 'bingo'
+    shareBp: number
+    fixedCents?: number
+    stakeMultiple?: number
+  }>
   window?: { games?: number; hours?: number }
+}
+
+/** Whether a game's layout is the card format of this derived version (balls, rows, numbers per row, free columns). */
+export function isDerivedLayoutOf(
+  layout: CardLayout,
+  plan: Pick<DerivedPlan, 'ballCount' | 'rows' | 'perRow'>,
+): boolean {
+  return (
+    layout.minPerColumn === 0 &&
+    layout.ballCount === plan.ballCount &&
+    layout.rows === plan.rows &&
+    layout.perRow === plan.perRow
+  )
+}
+
+/**
+ * BNG-102 / CFG-34 (004 Bingo VI.3.b): what a derived game pays, fixed before it from its version. Each prize is its
+ * `shareBp` of the face value of the cards sold, so that the prize percentage is the version's, never below the
+ * Consejería minimum; an instant version's prize is besides a fixed amount "independently of the betting volume"
+ * (`fixedCents`, or `stakeMultiple` times the card price), paid whatever the sales, and never less than its share
+ * (the minimum percentage holds in any version). A deferred version's prize is its share of the sales.
+ */
+export function derivedPools(
+  plan: DerivedPlan,
+  cardsSold: number,
+  faceValueCents: number,
+): { totalCents: number; lineCents: number; bingoCents: number } {
+  const totalCents = cardsSold * faceValueCents
+  const amount = (kind: 'line' | 'bingo'): number => {
+    const p = plan.prizes.find((x) => x.wins === kind)
+    if (!p) return 0
+    const share = shareOf(totalCents, p.shareBp)
+    if (plan.version === 'deferred') return share
+    const fixed = p.fixedCents ?? (p.stakeMultiple ?? 0) * faceValueCents
+    return Math.max(fixed, share)
+  }
+  return { totalCents, lineCents: amount('line'), bingoCents: amount('bingo') }
+}
+
+/** The shares a derived game is announced with (its line and bingo parts of the version's prize percentage). */
+export function derivedShares(plan: DerivedPlan): { lineBp: number; bingoBp: number } {
+  const bp = (kind: 'line' | 'bingo') => plan.prizes.find((x) => x.wins === kind)?.shareBp ?? 0
+  return { lineBp: bp('line'), bingoBp: bp('bingo') }
 }
 
 export function checkDerivedPlan(profile: Profile, plan: DerivedPlan): DerivedPlan {
@@ -155,6 +210,10 @@ export function checkDerivedPlan(profile: Profile, plan: DerivedPlan): DerivedPl
   for (const [i, p] of plan.prizes.entries()) {
     if (!p.name.trim() || !p.combination.trim())
       problems.push(`prize ${i + 1} needs a name and its predetermined combination`)
+    if (p.wins !== 'line' && p.wins !== 'bingo')
+      problems.push(`prize ${i + 1}: wins is the combination the server verifies, 'line' or 'bingo'`)
+    else if (plan.prizes.findIndex((x) => x.wins === p.wins) !== i)
+      problems.push(`prize ${i + 1}: one prize per combination (${p.wins} twice)`)
     if (!Number.isInteger(p.shareBp) || p.shareBp <= 0)
       problems.push(`prize ${i + 1}: shareBp must be a positive integer`)
     sum += p.shareBp

@@ -41,6 +41,7 @@ import {
   withdrawPrimaGame,
   type PrimaRow,
 } from './store/prima.ts'
+import { primaLedgerAmountOf } from './prima-simultaneous-store.ts'
 
 /** A hall's prima as the API shows it. */
 export interface PrimaView {
@@ -110,6 +111,37 @@ export interface PrimaConfig {
   baseBallLimit?: number
   incrementPerGame?: number
   resetAfterAward?: 'base' | 'keep'
+  /**
+   * BNG-58 / BNG-59 (004 Bingo V.2.a): the reference of the Consejería's resolution under which the deduction differs
+   * from the profile's 6 %. Required for any other deduction; recorded in the journal.
+   */
+  resolutionRef?: string
+}
+
+/**
+ * BNG-58, BNG-62 (004 Bingo V.2.a): the values the decree fixes. "Se otorgará cuando se cante bingo con la bola
+ * quincuagésima o inferior ... se procederá a incrementar el límite de extracción en una bola por cada una de las
+ * partidas sucesivas": ball 50 and +1 per game, with no power for anyone to change them, so a hall may not. "El
+ * porcentaje de detracción ... así como su máximo y su mínimo podrá ser modificado por resolución de la Consejería":
+ * the 6 % changes only under a Consejería resolution, whose reference the request gives.
+ */
+function assertDecreeValues(profile: Profile, rules: PrimaRules, cfg: PrimaConfig, current: PrimaRules | null): void {
+  const fixed = { baseBallLimit: profile.prima.baseBallLimit, incrementPerGame: profile.prima.incrementPerGame }
+  for (const k of ['baseBallLimit', 'incrementPerGame'] as const)
+    if (rules[k] !== fixed[k])
+      throw new DomainError(
+        'REGULATOR_REF_REQUIRED',
+        `${k} is fixed by the decree at ${fixed[k]} (BNG-62, 004 Bingo V.2.a); no hall may change it`,
+        { rule: 'BNG-62', field: k, fixed: fixed[k] },
+      )
+  const standard = profile.shares?.primaBp || PRIMA_RULES_CANTABRIA.deductionBp
+  const changing = rules.deductionBp !== (current?.deductionBp ?? standard)
+  if (changing && rules.deductionBp !== standard && !cfg.resolutionRef?.trim())
+    throw new DomainError(
+      'REGULATOR_REF_REQUIRED',
+      `the prima deduction is ${standard} bp unless a Consejería resolution says otherwise: give its reference (BNG-58)`,
+      { rule: 'BNG-58', field: 'deductionBp', standard },
+    )
 }
 
 /**
@@ -137,10 +169,13 @@ export async function configurePrimaTx(
   const rules = validatePrimaRules({
     ...base,
     deductionBp: cfg.deductionBp ?? base.deductionBp,
-    baseBallLimit: cfg.baseBallLimit ?? base.baseBallLimit,
-    incrementPerGame: cfg.incrementPerGame ?? base.incrementPerGame,
+    // BNG-62: the decree's values, whatever an older row holds.
+    baseBallLimit: cfg.baseBallLimit ?? profile.prima.baseBallLimit,
+    incrementPerGame: cfg.incrementPerGame ?? profile.prima.incrementPerGame,
     resetAfterAward: cfg.resetAfterAward ?? base.resetAfterAward,
   })
+  assertDecreeValues(profile, rules, cfg, existing ? rulesOf(existing) : null)
+  const resolutionRef = cfg.resolutionRef?.trim() || null
   const amounts = validatePrimaAmounts(cfg.amountsCents, rules)
   const { scope, nextGameNo } = await hallScope(tx, hallId)
   if (!existing) {
@@ -170,7 +205,7 @@ export async function configurePrimaTx(
       at,
       type: 'prima.configured',
       scope,
-      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' },
+      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, resolutionRef, nextGameNo, rule: 'BNG-59' },
     })
     return (await primaByHall(tx, hallId))!
   }
@@ -213,7 +248,7 @@ export async function configurePrimaTx(
       at,
       type: 'prima.configured',
       scope,
-      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, nextGameNo, rule: 'BNG-59' },
+      payload: { hallId, amountsCents: amounts, amountCents: amount, rules, resolutionRef, nextGameNo, rule: 'BNG-59' },
     })
   }
   return (await primaByHall(tx, hallId))!
@@ -305,6 +340,98 @@ export async function deductPrima(
       rule: 'BNG-58',
     },
   })
+}
+
+/**
+ * BNG-58 with BNG-100: a simultaneous game is an ordinary bingo game played in several halls at once (004 Bingo
+ * VI.1, "conforme a las normas generales que rigen el Bingo Ordinario"), so 6 % of the face value of every card each
+ * hall sold goes into that hall's own prima fund at the close of sales, as in any game of the hall. The game does not
+ * offer a hall's prima (withdrawPrima): the halls play the central's prizes. Once per (hall, game), by the ledger.
+ */
+export async function deductSimultaneousPrima(
+  tx: Sql,
+  e: {
+    gameId: string
+    centralHallId: string
+    faceValueCents: number
+    halls: Array<{ hallId: string; cardsSold: number; profile: Profile }>
+    at: string
+    scope: string
+  },
+): Promise<void> {
+  for (const h of e.halls) {
+    const row = await ensurePrima(tx, h.hallId, h.profile, e.at)
+    if (!row) continue
+    if ((await primaLedgerAmountOf(tx, h.hallId, e.gameId, 'deduction')) !== undefined) continue
+    const rules = rulesOf(row)
+    const deduction = primaDeduction(h.cardsSold, e.faceValueCents, rules)
+    const state = accruePrima(stateOf(row), deduction)
+    await updatePrimaState(tx, h.hallId, state, e.at)
+    await appendPrimaLedgerEntry(tx, h.hallId, {
+      kind: 'deduction',
+      gameId: e.gameId,
+      amountCents: deduction,
+      fundAfterCents: state.fundCents,
+      detail: {
+        cardsSold: h.cardsSold,
+        faceValueCents: e.faceValueCents,
+        deductionBp: rules.deductionBp,
+        simultaneous: true,
+      },
+      at: e.at,
+    })
+    const scope = h.hallId === e.centralHallId ? e.scope : (await hallScope(tx, h.hallId)).scope
+    await appendJournal(tx, {
+      at: e.at,
+      type: 'prima.deducted',
+      scope,
+      payload: {
+        gameId: e.gameId,
+        hallId: h.hallId,
+        deductedCents: deduction,
+        accumulatedCents: state.fundCents,
+        cycleGames: state.cycleGames,
+        deductionBp: rules.deductionBp,
+        simultaneous: true,
+        rule: 'BNG-58',
+      },
+    })
+  }
+}
+
+/** A void simultaneous game (BNG-86): each hall's deduction leaves its fund again, once. */
+export async function reverseSimultaneousPrima(
+  tx: Sql,
+  e: { gameId: string; hallIds: string[]; at: string; scope: string },
+): Promise<void> {
+  for (const hallId of e.hallIds) {
+    const deduction = await primaLedgerAmountOf(tx, hallId, e.gameId, 'deduction')
+    const row = await primaByHall(tx, hallId)
+    if (deduction === undefined || !row) continue
+    if ((await primaLedgerAmountOf(tx, hallId, e.gameId, 'reversal')) !== undefined) continue
+    const state = reversePrima(stateOf(row), deduction)
+    await updatePrimaState(tx, hallId, state, e.at)
+    await appendPrimaLedgerEntry(tx, hallId, {
+      kind: 'reversal',
+      gameId: e.gameId,
+      amountCents: -deduction,
+      fundAfterCents: state.fundCents,
+      detail: { reason: 'simultaneous game void, cards refunded' },
+      at: e.at,
+    })
+    await appendJournal(tx, {
+      at: e.at,
+      type: 'prima.reversed',
+      scope: (await hallScope(tx, hallId)).scope,
+      payload: {
+        gameId: e.gameId,
+        hallId,
+        reversedCents: deduction,
+        accumulatedCents: state.fundCents,
+        rule: 'BNG-86',
+      },
+    })
+  }
 }
 
 /**

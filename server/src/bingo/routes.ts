@@ -116,6 +116,7 @@ export function registerBingoRoutes(app: App, services: Services) {
                 .object({
                   name: z.string().min(1).max(60),
                   combination: z.string().min(1).max(120),
+                  wins: z.enum(['line', 'bingo']),
                   shareBp: z.number().int().min(0).max(10_000),
                   fixedCents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
                   stakeMultiple: z.number().int().positive().max(100_000).optional(),

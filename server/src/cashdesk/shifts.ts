@@ -282,7 +282,7 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     const s = await shiftById(db, shiftId)
     if (!s) throw new DomainError('NOT_FOUND', `shift ${shiftId} not found`)
     // A drawer's report is its hall's: a floor manager of another hall reads none of it (by id or PDF).
-    assertReadsHall(s.hall_id, 'shift')
+    assertReadsHall(s.hallId, 'shift')
     const rows = await cashMovementsOfShift(db, s.id)
     const movements = rows.map((m) => ({
       id: m.id,

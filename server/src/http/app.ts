@@ -122,6 +122,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   SERIAL_AMBIGUOUS: 409,
   SHIFT_COUNT_DIFFERS: 422,
   SERIAL_NOT_A_CODE: 422,
+  REGULATOR_REF_REQUIRED: 422,
   // Issue 18 (bingo sale rules)
   BET_OUT_OF_LIMITS: 422,
   FACE_VALUE_NOT_AUTHORISED: 422,

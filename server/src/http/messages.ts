@@ -22,6 +22,10 @@ export const messages: Record<
     es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.',
     en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall.",
   },
+  REGULATOR_REF_REQUIRED: {
+    es: 'Ese valor lo fija el reglamento o solo puede cambiarlo la autoridad de juego: indique la referencia de su resolución (o no puede cambiarse en absoluto).',
+    en: 'That value is fixed by the regulation or only the gaming authority may change it: give the reference of its resolution (or it cannot be changed at all).',
+  },
   TICKET_NOT_FOUND: {
     es: 'El cartón o boleto no existe en esta partida.',
     en: 'The card or ticket does not exist in this game.',

@@ -132,6 +132,8 @@ export const ErrorCode = {
   ShiftCountDiffers: 'SHIFT_COUNT_DIFFERS',
   // Issue 29 point 3: a card's printed serial given where its signed code pays the prize (BNG-71).
   SerialNotACode: 'SERIAL_NOT_A_CODE',
+  // Issue 26: a value the decree fixes, or one only the regulator may change, changed without the regulator's reference.
+  RegulatorRefRequired: 'REGULATOR_REF_REQUIRED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
