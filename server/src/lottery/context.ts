@@ -35,6 +35,18 @@ export interface LotteryDeps {
   /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
   softwareDraw: SoftwareDrawPolicy
   beacon: BeaconSource
+  /**
+   * LOT-12 / LOT-27: the operator's licence record (BOLILLO_LOTTERY_LICENCE): the most tickets an issue may hold, as
+   * authorised by the AJ; and whether the profile requires it (lotteryLicensedMaxRequired).
+   */
+  licence?: LotteryLicence | null
+  licenceRequired?: boolean
+}
+
+/** LOT-12: the licence record a numbered lottery's issue is bounded by. */
+export interface LotteryLicence {
+  ref: string
+  maxTickets: number
 }
 
 /** Most whole tickets (numbers x series) an issue may put in play: the participation list is built in memory. */

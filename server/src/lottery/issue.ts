@@ -196,10 +196,43 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
-    const plan = parseLotteryPlan(input)
+    const plan = parseLotteryPlan(licensed(input))
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     return create('lottery', plan, plan.ticketPriceCents)
+  }
+
+  /**
+   * LOT-12 / LOT-27: the issue's maximum is the licence record's, never what the plan says of itself; a plan may
+   * declare a lower one (then it is bound by it), never a higher one. Where the profile requires the record and none
+   * is installed, no lottery is planned.
+   */
+  function licensed(input: LotteryPlanInput): LotteryPlanInput {
+    const licence = deps.licence ?? null
+    if (!licence) {
+      if (deps.licenceRequired)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'the operating licence record with its maximum issue is missing (BOLILLO_LOTTERY_LICENCE) (LOT-12)',
+          {
+            problems: [
+              {
+                field: 'licensedMaxTickets',
+                rule: 'LOT-12',
+                message: 'the operating licence record with its maximum issue is missing',
+              },
+            ],
+          },
+        )
+      return { ...input, licenceRef: null }
+    }
+    const declared = input.licensedMaxTickets
+    return {
+      ...input,
+      licensedMaxTickets:
+        Number.isSafeInteger(declared) && declared! > 0 ? Math.min(declared!, licence.maxTickets) : licence.maxTickets,
+      licenceRef: licence.ref,
+    }
   }
 
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */

@@ -198,7 +198,7 @@ const lotteryPlan = z
     fractions: z.number().int(),
     ticketPriceCents: z.number().int(),
     currency: z.string().max(3),
-    licensedMaxTickets: z.number().int(),
+    licensedMaxTickets: z.number().int().optional(),
     budgetCents: z.number().int(),
     prizes: z
       .array(
