@@ -78,6 +78,14 @@ export interface Config {
    */
   lottoLicence?: LottoLicence | null
   /**
+   * LOT-12 / LOT-27: the licence's maximum issue of a numbered lottery (BOLILLO_LOTTERY_LICENCE, written
+   * `REFERENCE:MAX_TICKETS`, e.g. `AJ-LO-2025-0007:300000`): the most whole tickets (numbers x series) one issue may
+   * hold. The operator's installed licence record, not something a plan declares: where the profile requires it
+   * (lotteryLicensedMaxRequired) no lottery is planned without it. Default: none, except the demo hall's labelled
+   * "DEMO (sin licencia real)" record of 1,000,000.
+   */
+  lotteryLicence?: LotteryLicence | null
+  /**
    * Issue 18, INS-3: the certificate of the instant ticket generator (BOLILLO_INSTANT_GENERATOR_CERT, written
    * `REFERENCE:SHA256`, the build hash the certifier certified; GET /api/instant/games/{gameNo}/generator shows the
    * running one). Where the profile requires it (instantGeneratorCertificationRequired) no batch is generated without it or by
@@ -126,6 +134,21 @@ export { isDemoReference } from './shared/lottery-common.ts'
 export function isInside(path: string, dir: string): boolean {
   const rel = relative(resolve(dir), resolve(path))
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** LOT-12: the licence record a numbered lottery's issue is bounded by. */
+export interface LotteryLicence {
+  ref: string
+  maxTickets: number
+}
+
+/** Parses `REFERENCE:MAX_TICKETS` (LOT-12); null for an empty value, an error message for a malformed one. */
+export function parseLotteryLicence(raw: string | undefined): LotteryLicence | null | string {
+  if (!raw?.trim()) return null
+  const m = /^(.{1,120}):(\d{1,9})$/.exec(raw.trim())
+  if (!m || !m[1].trim() || Number(m[2]) < 1)
+    return `BOLILLO_LOTTERY_LICENCE must be REFERENCE:MAX_TICKETS, e.g. AJ-LO-2025-0007:300000 (got "${raw}")`
+  return { ref: m[1].trim(), maxTickets: Number(m[2]) }
 }
 
 /** LNS-12: the licence record a lotto plan's range is checked against. */
@@ -239,6 +262,7 @@ export function loadConfig(
         ? 'DEMO (sin autorización real)'
         : null),
     lottoLicence: lottoLicenceOf(env, errors),
+    lotteryLicence: lotteryLicenceOf(env, errors),
     instantGeneratorCertification: generatorCertificationOf(env, errors),
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
@@ -289,6 +313,10 @@ function productionErrors(env: Record<string, string | undefined>, config: Confi
       'the AJ authorisation of the RNG as a lotto/lottery extraction device (RNG-26), or leave it unset to draw lotteries with an authorised tómbola',
     ],
     ['BOLILLO_LOTTO_LICENCE', 'the Licencia de Operaciones as REFERENCE:MIN-MAX, e.g. AJ-LO-2025-0007:20-60 (LNS-12)'],
+    [
+      'BOLILLO_LOTTERY_LICENCE',
+      "the licence's maximum lottery issue as REFERENCE:MAX_TICKETS, e.g. AJ-LO-2025-0007:300000 (LOT-12)",
+    ],
     [
       'BOLILLO_INSTANT_GENERATOR_CERT',
       "the certifier's certificate of the generator build as REFERENCE:SHA256 (INS-3)",
@@ -406,6 +434,19 @@ function lottoLicenceOf(env: Record<string, string | undefined>, errors: string[
   if (parsed) return parsed
   return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
     ? { ref: 'DEMO (sin licencia real)', rangeMin: 2, rangeMax: 128 }
+    : null
+}
+
+/** BOLILLO_LOTTERY_LICENCE, or the demo hall's labelled record (LOT-12). */
+function lotteryLicenceOf(env: Record<string, string | undefined>, errors: string[]): LotteryLicence | null {
+  const parsed = parseLotteryLicence(env.BOLILLO_LOTTERY_LICENCE)
+  if (typeof parsed === 'string') {
+    errors.push(parsed)
+    return null
+  }
+  if (parsed) return parsed
+  return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
+    ? { ref: 'DEMO (sin licencia real)', maxTickets: 1_000_000 }
     : null
 }
 

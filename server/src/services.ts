@@ -243,6 +243,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     dataDir: config.dataDir,
     softwareDraw,
     timeZone: getProfile(config.profileId)?.timeZone,
+    // LOT-12 / LOT-27: the licence record an issue is bounded by, never the plan's own maximum.
+    licence: config.lotteryLicence ?? null,
+    licenceRequired: getProfile(config.profileId)?.lotteryLicensedMaxRequired ?? false,
   })
   const paidSales = createPaidSales({
     db,

@@ -16,6 +16,7 @@ import type { Clock, EntropySource } from '../shared/clock.ts'
 import type { DrawRow } from '../lotto/store.ts'
 import { numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
 import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
+import { currentDesignVersion } from './reissue-store.ts'
 
 export interface LotteryDeps {
   db: Database
@@ -34,6 +35,18 @@ export interface LotteryDeps {
   /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
   softwareDraw: SoftwareDrawPolicy
   beacon: BeaconSource
+  /**
+   * LOT-12 / LOT-27: the operator's licence record (BOLILLO_LOTTERY_LICENCE): the most tickets an issue may hold, as
+   * authorised by the AJ; and whether the profile requires it (lotteryLicensedMaxRequired).
+   */
+  licence?: LotteryLicence | null
+  licenceRequired?: boolean
+}
+
+/** LOT-12: the licence record a numbered lottery's issue is bounded by. */
+export interface LotteryLicence {
+  ref: string
+  maxTickets: number
 }
 
 /** Most whole tickets (numbers x series) an issue may put in play: the participation list is built in memory. */
@@ -64,8 +77,17 @@ export interface TicketRange {
     notice?: string
     lateReport?: boolean
     note?: string
+    /** LST-7: the design the range was lost or stolen under (1 when reported before any reissue). */
+    designVersion?: number
   }
 }
+
+/**
+ * LST-4 / LST-7: a lost or stolen range blocks the papers of the design it was lost under and earlier; a full
+ * reprint with a new design under the authorised numbering (LST-1 (a)) prints its numbers again, distinguishable.
+ */
+export const blocksDesign = (r: TicketRange, design: number) =>
+  r.kind === 'returned' || (r.details.designVersion ?? 1) >= design
 
 export const inRange = (rs: readonly TicketRange[], number: number, series: number) =>
   rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
@@ -185,7 +207,9 @@ export function createLotteryContext(deps: LotteryDeps) {
      * draw's list: its D is fixed (bolillo-draw-v2 step 2); the ticket is only blocked from payment (LST-4).
      */
     async ticketsInPlay(tx: Sql, row: DrawRow, plan: Plan): Promise<string[]> {
-      const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose)
+      // LST-1 (a): numbers lost under an earlier design and reprinted under the new one are back in play.
+      const design = isRaffle(plan) ? 1 : await currentDesignVersion(tx, row.id)
+      const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose && blocksDesign(r, design))
       if (isRaffle(plan)) {
         const sold = await soldTickets(tx, row.id)
         return sortByBytes(sold.filter((s) => !inRange(out, Number(s.number), 1)).map((s) => s.serial))

@@ -22,7 +22,9 @@ import {
 import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
+import { currentDesignVersion } from './reissue-store.ts'
 import {
+  blocksDesign,
   describeRule,
   fractionCodeId,
   inRange,
@@ -91,8 +93,60 @@ export function nextBusinessDay(iso: string): string {
 /** LST-3: the public notice of lost and stolen tickets of a draw. */
 export type LostStolenNotice = Awaited<ReturnType<ReturnType<typeof createIssueUseCases>['lostStolenNotice']>>
 
+/** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
+export function fractionTicketData(
+  ctx: LotteryContext,
+  row: DrawRow,
+  plan: LotteryPlan,
+  number: number,
+  series: number,
+  fraction: number,
+  runNo: number,
+  secret: Buffer,
+  designVersion = 1,
+) {
+  const id = fractionCodeId(fractionTicketId(row.id, number, series, fraction, plan.numbering), runNo, secret)
+  return {
+    code: ctx.sign(id),
+    ticketId: id,
+    printRun: runNo,
+    /** LST-7: the design printed (1 = the authorised one; a full reprint after a loss prints the next). */
+    designVersion,
+    institution: plan.institution,
+    lotteryName: plan.name,
+    number: formatNumber(number, plan.numbering),
+    series,
+    fraction,
+    fractions: plan.fractions,
+    fractionPriceCents: plan.ticketPriceCents / plan.fractions,
+    ticketPriceCents: plan.ticketPriceCents,
+    currency: plan.currency,
+    drawNumber: plan.drawNumber,
+    issue: plan.issue,
+    drawAt: plan.drawAt,
+    drawPlace: plan.drawPlace,
+    securityMarks: plan.securityMarks,
+    authority: plan.staff.authority,
+    legend: AJ_LEGEND,
+    prizes: plan.prizes.map((p) => ({
+      name: p.name,
+      rule: describeRule(p.rule, plan),
+      amountPerTicketCents: p.amountCents,
+      amountPerFractionCents: p.amountCents / plan.fractions,
+    })),
+    claimDeadline: plan.claimDeadline,
+    securityWarnings: plan.securityWarnings,
+    winningTickets: winningTicketCount(plan),
+    paymentPlace: plan.paymentPlace,
+    regulationUrl: plan.regulationUrl,
+    authorisationRef: plan.authorisationRef,
+    territory: plan.territory,
+    timeZone: ctx.zoneOf(plan),
+  }
+}
+
 export function createIssueUseCases(ctx: LotteryContext) {
-  const { db, deps, now, newId, scope, sign, planOf, loadDraw, ranges } = ctx
+  const { db, deps, now, newId, scope, planOf, loadDraw, ranges } = ctx
 
   async function create(product: 'lottery' | 'raffle', plan: Plan, priceCents: number) {
     const id = newId(product === 'lottery' ? 'ltr' : 'rfl')
@@ -142,10 +196,43 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
-    const plan = parseLotteryPlan(input)
+    const plan = parseLotteryPlan(licensed(input))
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     return create('lottery', plan, plan.ticketPriceCents)
+  }
+
+  /**
+   * LOT-12 / LOT-27: the issue's maximum is the licence record's, never what the plan says of itself; a plan may
+   * declare a lower one (then it is bound by it), never a higher one. Where the profile requires the record and none
+   * is installed, no lottery is planned.
+   */
+  function licensed(input: LotteryPlanInput): LotteryPlanInput {
+    const licence = deps.licence ?? null
+    if (!licence) {
+      if (deps.licenceRequired)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'the operating licence record with its maximum issue is missing (BOLILLO_LOTTERY_LICENCE) (LOT-12)',
+          {
+            problems: [
+              {
+                field: 'licensedMaxTickets',
+                rule: 'LOT-12',
+                message: 'the operating licence record with its maximum issue is missing',
+              },
+            ],
+          },
+        )
+      return { ...input, licenceRef: null }
+    }
+    const declared = input.licensedMaxTickets
+    return {
+      ...input,
+      licensedMaxTickets:
+        Number.isSafeInteger(declared) && declared! > 0 ? Math.min(declared!, licence.maxTickets) : licence.maxTickets,
+      licenceRef: licence.ref,
+    }
   }
 
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
@@ -199,8 +286,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   // ------------------------------------------------------------------------------------------ printing (lottery)
 
-  /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
-  function ticketData(
+  const ticketData = (
     row: DrawRow,
     plan: LotteryPlan,
     number: number,
@@ -208,44 +294,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
     fraction: number,
     runNo: number,
     secret: Buffer,
-  ) {
-    const id = fractionCodeId(fractionTicketId(row.id, number, series, fraction, plan.numbering), runNo, secret)
-    return {
-      code: sign(id),
-      ticketId: id,
-      printRun: runNo,
-      institution: plan.institution,
-      lotteryName: plan.name,
-      number: formatNumber(number, plan.numbering),
-      series,
-      fraction,
-      fractions: plan.fractions,
-      fractionPriceCents: plan.ticketPriceCents / plan.fractions,
-      ticketPriceCents: plan.ticketPriceCents,
-      currency: plan.currency,
-      drawNumber: plan.drawNumber,
-      issue: plan.issue,
-      drawAt: plan.drawAt,
-      drawPlace: plan.drawPlace,
-      securityMarks: plan.securityMarks,
-      authority: plan.staff.authority,
-      legend: AJ_LEGEND,
-      prizes: plan.prizes.map((p) => ({
-        name: p.name,
-        rule: describeRule(p.rule, plan),
-        amountPerTicketCents: p.amountCents,
-        amountPerFractionCents: p.amountCents / plan.fractions,
-      })),
-      claimDeadline: plan.claimDeadline,
-      securityWarnings: plan.securityWarnings,
-      winningTickets: winningTicketCount(plan),
-      paymentPlace: plan.paymentPlace,
-      regulationUrl: plan.regulationUrl,
-      authorisationRef: plan.authorisationRef,
-      territory: plan.territory,
-      timeZone: ctx.zoneOf(plan),
-    }
-  }
+    designVersion = 1,
+  ) => fractionTicketData(ctx, row, plan, number, series, fraction, runNo, secret, designVersion)
 
   async function lotteryDraw(tx: Sql, drawId: string) {
     const row = await loadDraw(tx, drawId)
@@ -287,9 +337,10 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /**
    * A print run (issue 13 point 3, LOT-12, LOT-26): the only way a fraction's signed code leaves the server, by the
    * lottery administration, before the close of sales. Every fraction printed is entered in the issue register
-   * under this run; a fraction printed before is printed again only with a reason (a reprint, LST-1 (a), LST-4),
-   * and its earlier code is void from then on. Lost or stolen numbering is never printed again (LST-1 (a)); a
-   * returned fraction is not reprinted. The code's id carries a tag keyed by the sealed per-issue secret, so nobody
+   * under this run; a fraction printed before is printed again only with a reason (a reprint, LST-1 (a), LST-4):
+   * an undistributed fraction's earlier code is void from then on, a sold (distributed) one keeps its paper valid
+   * and its reprint waits for the exchange (exchange.ts). Lost or stolen numbering is not printed again under the
+   * design it was lost under (LST-1 (a), LST-7); a returned fraction is not reprinted. The code's id carries a tag keyed by the sealed per-issue secret, so nobody
    * without it (not the database, not the signing key alone) can make a payable code for a fraction.
    */
   async function printRun(drawId: string, input: BlockInput & { reason?: string }, actor: Actor) {
@@ -319,21 +370,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
       }
       const secret = await issueSecret(tx, row.id)
       const runNo = (await lastPrintRunNo(tx, drawId)) + 1
-      const blocked = await ranges(tx, drawId, ['lost', 'stolen'])
+      // LST-1 (a): numbering lost under the current design is never printed again under it; after a full reprint
+      // with a new design (recordReissue) the whole authorised numbering prints under the new one.
+      const design = await currentDesignVersion(tx, drawId)
+      const blocked = (await ranges(tx, drawId, ['lost', 'stolen'])).filter((r) => blocksDesign(r, design))
       const known = new Map(existing.map((f) => [`${f.number}-${f.series}-${f.fraction}`, f]))
       const fresh: unknown[][] = []
-      const tickets = []
+      const tickets: Array<ReturnType<typeof ticketData> & { forExchange?: true }> = []
       let reprinted = 0
       for (let s = b.seriesFrom; s <= b.seriesTo; s++)
         for (let n = b.from; n <= b.to; n++) {
-          // LST-1 (a): lost numbering is never printed again under the same numbers.
           if (inRange(blocked, n, s)) continue
           for (let f = 1; f <= plan.fractions; f++) {
             const was = known.get(`${n}-${s}-${f}`)
             if (was?.status === 'returned') continue
             if (was) reprinted++
             else fresh.push([drawId, n, s, f, runNo, 'printed'])
-            tickets.push(ticketData(row, plan, n, s, f, runNo, secret))
+            const t = ticketData(row, plan, n, s, f, runNo, secret, design)
+            // LST-4: a sold fraction's reprint goes to the exchange desk, not to a seller; its sold paper stays valid.
+            tickets.push(was?.status === 'distributed' ? { ...t, forExchange: true } : t)
           }
         }
       if (tickets.length === 0)
@@ -359,6 +414,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
         reason,
         actorJson: JSON.stringify(actor),
         createdAt: at,
+        designVersion: design,
       })
       // The journal names the run and its counts, never a code.
       await appendJournal(tx, {
@@ -376,11 +432,21 @@ export function createIssueUseCases(ctx: LotteryContext) {
           fractions: tickets.length,
           reprinted,
           reason,
+          designVersion: design,
+          forExchange: tickets.filter((t) => t.forExchange).length,
           actor,
           rule: reprinted ? 'LST-1' : 'LOT-12',
         },
       })
-      return { runId, runNo, printed: tickets.length, reprinted, tickets }
+      return {
+        runId,
+        runNo,
+        designVersion: design,
+        printed: tickets.length,
+        reprinted,
+        forExchange: tickets.filter((t) => t.forExchange).length,
+        tickets,
+      }
     })
   }
 
@@ -534,6 +600,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
         fractions: Number(r.fractions_count),
         reprinted: Number(r.reprinted_count),
         reason: r.reason,
+        designVersion: Number(r.design_version ?? 1),
         by: JSON.parse(r.actor),
         at: r.created_at,
       })),
@@ -644,6 +711,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
       })
     const lateReport = input.reportedToAjAt.slice(0, 10) > nextBusinessDay(input.discoveredAt)
     return addRange(drawId, input.kind, input, {
+      designVersion: await currentDesignVersion(db, drawId),
       discoveredAt: input.discoveredAt,
       reportedToAjAt: input.reportedToAjAt,
       distributed: input.distributed,
@@ -763,7 +831,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
       })),
       total: list.reduce((s, r) => s + r.quantity, 0),
       procedure:
-        'Los billetes de estas numeraciones no se pagan, no se reembolsan ni se canjean (LST-4, LST-5). Tickets in these ranges are neither paid, refunded nor exchanged.',
+        'Los billetes de estas numeraciones no se pagan, no se reembolsan ni se canjean (LST-4, LST-5). Los demás billetes vendidos de un sorteo reimpreso se canjean en caja a sola presentación. Tickets in these ranges are neither paid, refunded nor exchanged; other sold tickets of a reprinted issue are exchanged at a cash desk on presentation.',
     }
   }
 

@@ -13,6 +13,7 @@ import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
 import {
+  blocksDesign,
   inRange,
   isRaffle,
   issueSecretContext,
@@ -34,6 +35,7 @@ import {
   payoutTotals,
   recordDisposal,
 } from './store.ts'
+import { runDesignVersion } from './reissue-store.ts'
 
 export interface LotteryValidation {
   outcome: ValidationOutcome
@@ -128,7 +130,9 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     }
     if (!shape || !Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to)
       return { ...r0, outcome: ValidationOutcome.Void, reason: 'not a ticket of this issue' }
-    const rs = await ranges(tx, row.id)
+    // LST-7: a lost range blocks the papers of the design it was lost under; a new design's reprint is not blocked.
+    const design = fractionRef ? await runDesignVersion(tx, row.id, fractionRef.runNo) : 1
+    const rs = (await ranges(tx, row.id)).filter((r) => blocksDesign(r, design))
     const hit = inRange(rs, number, series)
     if (hit && hit.kind !== 'returned')
       return {
@@ -161,6 +165,13 @@ export function createPayoutUseCases(ctx: LotteryContext) {
           reason: 'altered or forged ticket: the issue tag does not match (LOT-8)',
         }
       }
+      // LST-4: the reprint of a sold fraction is handed over only in exchange for the sold paper, which stays valid.
+      if (reg.exchange_run_no === fractionRef!.runNo)
+        return {
+          ...r0,
+          outcome: ValidationOutcome.Void,
+          reason: 'printed for the exchange of the sold ticket: payable only once exchanged (LST-4)',
+        }
       if (reg.run_no !== fractionRef!.runNo)
         return {
           ...r0,

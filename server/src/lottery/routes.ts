@@ -11,6 +11,7 @@ import { pdf, csv, actorOf, body, needs, param as p, type App, type AppContext }
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
+import { registerReissueRoutes } from './reissue-routes.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
@@ -20,6 +21,7 @@ const staff = z.object({ authority: text(120), director: text(120), moderator: t
 export function registerLotteryRoutes(app: App, services: Services): void {
   // ---- numbered-ticket lotteries and raffles
   const lottery = services.lottery
+  registerReissueRoutes(app, services)
   app.post('/api/lottery/draws', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ kind: z.string().max(20) }).passthrough())
     const plan = ['raffle', 'tombola', 'promotional'].includes(b.kind)
@@ -196,7 +198,7 @@ const lotteryPlan = z
     fractions: z.number().int(),
     ticketPriceCents: z.number().int(),
     currency: z.string().max(3),
-    licensedMaxTickets: z.number().int(),
+    licensedMaxTickets: z.number().int().optional(),
     budgetCents: z.number().int(),
     prizes: z
       .array(

@@ -95,8 +95,13 @@ export interface LotteryPlan extends PlanDates {
   /** LOT-15 (5): public price of a whole ticket; a fraction costs ticketPriceCents / fractions. */
   ticketPriceCents: number
   currency: string
-  /** LOT-12: the most tickets the licence allows in one issue. */
+  /**
+   * LOT-12 / LOT-27: the most tickets the licence allows in one issue. Where the operator's licence record is
+   * installed (BOLILLO_LOTTERY_LICENCE) the planned value is the record's; a plan may only declare less.
+   */
   licensedMaxTickets: number
+  /** LOT-12: the licence record the maximum was taken from (null: the plan's own value, where no record is required). */
+  licenceRef?: string | null
   prizes: LotteryPrize[]
   budgetCents: number
   drawPlace: string
@@ -117,8 +122,11 @@ export interface LotteryPlan extends PlanDates {
   securityWarnings: string[]
 }
 
-export type LotteryPlanInput = Omit<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'> &
-  Partial<Pick<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings'>>
+export type LotteryPlanInput = Omit<
+  LotteryPlan,
+  'drawDevice' | 'territory' | 'securityWarnings' | 'licensedMaxTickets'
+> &
+  Partial<Pick<LotteryPlan, 'drawDevice' | 'territory' | 'securityWarnings' | 'licensedMaxTickets'>>
 
 /** A raffle, tombola or promotional draw (PRM-1 to PRM-10, CFG-44). */
 export interface RafflePlan extends PlanDates {
@@ -290,6 +298,8 @@ export function lotteryLiabilityCents(plan: Pick<LotteryPlan, 'prizes' | 'number
 export function normalizeLotteryPlan(input: LotteryPlanInput): LotteryPlan {
   return {
     ...input,
+    // LOT-12: none declared and no licence record: 0, refused as missing.
+    licensedMaxTickets: input.licensedMaxTickets ?? 0,
     drawDevice: input.drawDevice ?? null,
     territory: input.territory ?? null,
     securityWarnings: input.securityWarnings ?? [

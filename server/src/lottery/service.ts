@@ -22,6 +22,7 @@ import { createLotteryContext, type LotteryDeps } from './context.ts'
 import { createDrawUseCases } from './draws.ts'
 import { createIssueUseCases } from './issue.ts'
 import { createPayoutUseCases } from './payouts.ts'
+import { createReissueUseCases } from './reissue.ts'
 import { createSettlementUseCases } from './settlement.ts'
 
 export { MAX_TICKETS_IN_PLAY, type LotteryDeps, type TicketRange } from './context.ts'
@@ -93,6 +94,7 @@ export function createLotteryService(deps: LotteryDeps) {
     unclaimed,
     disposeUnclaimed,
     prizeRegister,
+    ...createReissueUseCases(ctx),
   }
 }
 

@@ -329,6 +329,8 @@ export interface FractionRow {
   series: number
   fraction: number
   run_no: number
+  /** LST-4: the reprint that waits for the holder of the sold paper to exchange it. */
+  exchange_run_no: number | null
   status: 'printed' | 'distributed' | 'returned'
   seller_id: string | null
   seller_name: string | null
@@ -403,10 +405,12 @@ export async function insertPrintRun(
     reason: string | null
     actorJson: string
     createdAt: string
+    /** LST-7: the design the run is printed under (1 = the authorised one). */
+    designVersion?: number
   },
 ): Promise<void> {
   await tx.run(
-    'INSERT INTO lottery_print_runs (id, draw_id, run_no, from_number, to_number, series_from, series_to, fractions_count, reprinted_count, reason, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO lottery_print_runs (id, draw_id, run_no, from_number, to_number, series_from, series_to, fractions_count, reprinted_count, reason, actor, created_at, design_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
       r.id,
       r.drawId,
@@ -420,6 +424,7 @@ export async function insertPrintRun(
       r.reason,
       r.actorJson,
       r.createdAt,
+      r.designVersion ?? 1,
     ],
   )
 }
@@ -440,6 +445,7 @@ export function printRunsOf(
     reason: string | null
     actor: string
     created_at: string
+    design_version: number
   }>
 > {
   return tx.all('SELECT * FROM lottery_print_runs WHERE draw_id = ? ORDER BY run_no', [drawId])
@@ -448,7 +454,7 @@ export function printRunsOf(
 /** The register rows of a block, by series, number, fraction. */
 export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Promise<FractionRow[]> {
   const rows = await tx.all<FractionRow>(
-    `SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`,
+    `SELECT number, series, fraction, run_no, exchange_run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`,
     blockArgs(drawId, b),
   )
   return rows.map((r) => ({
@@ -457,6 +463,7 @@ export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Pr
     series: Number(r.series),
     fraction: Number(r.fraction),
     run_no: Number(r.run_no),
+    exchange_run_no: r.exchange_run_no == null ? null : Number(r.exchange_run_no),
   }))
 }
 
@@ -468,10 +475,12 @@ export async function fractionOf(
   fraction: number,
 ): Promise<FractionRow | undefined> {
   const r = await tx.get<FractionRow>(
-    'SELECT number, series, fraction, run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?',
+    'SELECT number, series, fraction, run_no, exchange_run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?',
     [drawId, number, series, fraction],
   )
-  return r ? { ...r, run_no: Number(r.run_no) } : undefined
+  return r
+    ? { ...r, run_no: Number(r.run_no), exchange_run_no: r.exchange_run_no == null ? null : Number(r.exchange_run_no) }
+    : undefined
 }
 
 /** Registers newly printed fractions, each row (draw_id, number, series, fraction, run_no, status). */
@@ -484,16 +493,28 @@ export function insertFractions(tx: Sql, rows: readonly unknown[][]): Promise<vo
   return insertRows(tx, 'lottery_fractions', ['draw_id', 'number', 'series', 'fraction', 'run_no', 'status'], rows)
 }
 
-/** A reprint: every already printed, not returned fraction of the block gets the new run (its earlier code is void). */
+/**
+ * A reprint: an undistributed fraction of the block gets the new run (the operator's earlier paper is void and
+ * destroyed); a distributed one keeps its sold paper valid and the new run waits for the exchange (LST-4), when
+ * the holder presents the old paper. Returned fractions are not reprinted.
+ */
 export async function reprintFractions(tx: Sql, drawId: string, b: FractionBlock, runNo: number): Promise<number> {
-  // The rows the update changes, named before it (sealed with their new values by the transaction's next record).
-  await touchRowsWhere(tx, 'lottery_fractions', `${BLOCK} AND status <> 'returned'`, blockArgs(drawId, b))
-  return (
-    await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status <> 'returned'`, [
-      runNo,
-      ...blockArgs(drawId, b),
-    ])
-  ).changes
+  // The rows the updates change, named before them (sealed with their new values by the transaction's next record).
+  await touchRowsWhere(
+    tx,
+    'lottery_fractions',
+    `${BLOCK} AND status IN ('printed', 'distributed')`,
+    blockArgs(drawId, b),
+  )
+  const printed = await tx.run(`UPDATE lottery_fractions SET run_no = ? WHERE ${BLOCK} AND status = 'printed'`, [
+    runNo,
+    ...blockArgs(drawId, b),
+  ])
+  const sold = await tx.run(
+    `UPDATE lottery_fractions SET exchange_run_no = ? WHERE ${BLOCK} AND status = 'distributed'`,
+    [runNo, ...blockArgs(drawId, b)],
+  )
+  return printed.changes + sold.changes
 }
 
 /** Hands the printed, undistributed fractions of a block to a seller; returns how many. */

@@ -18,6 +18,7 @@ export function productionStartProblems(config: Config): string[] {
   const refs: Array<[string, string | null | undefined]> = [
     ['BOLILLO_LOTTERY_RNG_AUTHORISATION', config.lotteryRngAuthorisation],
     ['BOLILLO_LOTTO_LICENCE', config.lottoLicence?.ref],
+    ['BOLILLO_LOTTERY_LICENCE', config.lotteryLicence?.ref],
     ['BOLILLO_INSTANT_GENERATOR_CERT', config.instantGeneratorCertification?.ref],
   ]
   for (const [name, ref] of refs)

@@ -166,6 +166,13 @@ export interface Profile {
    */
   lnsLicensedRangeRequired: boolean
   /**
+   * LOT-12 / LOT-27 (002 §7.1.1, §7.2): a numbered lottery prints "not exceeding the maximum quantity of tickets"
+   * of the Implementation Project authorised by the AJ for the licence (the Operating Licence and Start-of-Operations
+   * Certificate for the popular lottery): true where the licence record (configuration BOLILLO_LOTTERY_LICENCE) must
+   * exist and bound every issue. Bolivia only; Cantabria has no numbered-lottery text.
+   */
+  lotteryLicensedMaxRequired: boolean
+  /**
    * INS-3 (002 §7.4.3.1): the instant ticket generator must hold a certification by an AJ-authorised certifier; where
    * true, a batch is generated only by the build the operator's certificate names (BOLILLO_INSTANT_GENERATOR_CERT).
    * 000 and decree 6/2010 ask for none: false in Cantabria.
@@ -235,6 +242,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   softwareLotteryDrawAllowed: false,
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: true,
+  lotteryLicensedMaxRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
   instantDesignAuthorisationRequired: true,
@@ -283,6 +291,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   softwareLotteryDrawAllowed: false,
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: false,
+  lotteryLicensedMaxRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
   instantDesignAuthorisationRequired: true,
