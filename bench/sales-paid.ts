@@ -22,7 +22,7 @@
  */
 import { spawn } from 'node:child_process'
 import { withBenchDatabase } from './postgres.ts'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -109,8 +109,47 @@ function load(
   })
 }
 
+/**
+ * CPU time (ms) of this process's main thread, the one that runs the event loop (Linux: /proc); NaN elsewhere.
+ * process.cpuUsage() adds up every thread, the thread pool's crypto and the writer thread included.
+ */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name; in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
+
+/**
+ * BENCH_PAID_PROFILE=<file.cpuprofile>: the server's CPU profile of the warm SQLite run only (open it in Chrome's
+ * DevTools, or sum its self times), to see where a paid sale's CPU goes without the untimed set-up.
+ */
+async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
+  const file = process.env.BENCH_PAID_PROFILE
+  if (!file) return null
+  const { Session } = await import('node:inspector/promises')
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop')
+      writeFileSync(file, JSON.stringify(profile))
+      session.disconnect()
+      log(`CPU profile of the warm run written to ${file}`)
+    },
+  }
+}
+
 export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
   await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
+  // BENCH_PAID_POSTGRES=0: the SQLite runs only (paired runs while profiling one engine).
+  if (process.env.BENCH_PAID_POSTGRES === '0') return
   await withBenchDatabase('sales.paid.postgres', (url) =>
     run(emit, { databaseUrl: url, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS_POSTGRES ?? 12_000) }),
   )
@@ -258,15 +297,19 @@ async function run(
     // Warm.
     writeBodies(Math.floor(codes.length / 2))
     const cpu0 = process.cpuUsage()
+    const main0 = mainThreadCpuMs()
+    const profiling = await startProfile()
     const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
     const cpu = process.cpuUsage(cpu0)
+    const mainMs = mainThreadCpuMs() - main0
+    await profiling?.stop()
     report('warm', warm)
     const g = services.paidSales.stats()
     log(
       `group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`,
     )
     log(
-      `CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs, load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`,
+      `CPU per sale: server ${((cpu.user + cpu.system) / Math.max(1, warm.totalSent)).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs), load generator ${((warm.clientCpuMs * 1000) / Math.max(1, warm.totalSent)).toFixed(0)} µs`,
     )
     emit({ name: 'sales.paid', value: Math.round(warm.ok / warm.seconds), unit: 'sales/s' })
     emit({ name: 'sales.paid.p99', value: Number((warm.p99 ?? 0).toFixed(1)), unit: 'ms' })

@@ -3,6 +3,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { rafflePlan } from '../helpers/lottery-plans.ts'
+import { publicKeyFromRaw, verifyTicketCode } from '../../server/src/shared/ticket-code.ts'
 
 /**
  * Issue 13, points 1 and 2, over real HTTP with authentication on: nothing of value without a recorded payment.
@@ -201,6 +202,46 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       asKiosk(),
     )
     expect(typed.body).toMatchObject({ id: r.body.change.id, amountCents: 2500, status: 'active' })
+  })
+
+  it('signs each card of a kiosk purchase ahead of its transaction: every printed code verifies with the published key and names the card written, and a refused purchase writes none of the ids it drew (issue 23 point 5)', async () => {
+    const publicKey = publicKeyFromRaw(
+      (await api(server.url, 'GET', '/api/keys', undefined, asKiosk())).body.publicKeyRaw as string,
+    )
+    const voucher = await sellVoucher(server.url, hall.hallId, 1500, {}, asCashier())
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 3 } },
+      asKiosk(),
+    )
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    const cards = r.body.cards as Array<{ id: string; serial: string; code: string }>
+    expect(new Set(cards.map((c) => c.id)).size).toBe(3)
+    for (const c of cards) {
+      expect(verifyTicketCode(c.code, publicKey)).toEqual({ kind: 'C', id: c.id })
+      const row = await server.services.db.get<{ serial: string; game_id: string }>(
+        'SELECT serial, game_id FROM cards WHERE id = ?',
+        [c.id],
+      )
+      expect(row).toEqual({ serial: c.serial, game_id: hall.gameId })
+    }
+    // Refused in its transaction (the voucher covers 3 cards, not 4): the ids drawn for it name no card.
+    const before = await cardsSold()
+    const cardRows = () => count('SELECT COUNT(*) AS n FROM cards')
+    const rowsBefore = await cardRows()
+    const short = await sellVoucher(server.url, hall.hallId, 1500, {}, asCashier())
+    const refused = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: short.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 4 } },
+      asKiosk(),
+    )
+    expect(refused.body.error?.code).toBe('VOUCHER_INSUFFICIENT')
+    expect(await cardsSold()).toBe(before)
+    expect(await cardRows()).toBe(rowsBefore)
   })
 
   it('buys with a voucher typed by its short code, and refuses a short code nobody holds (TICKET_NOT_FOUND)', async () => {

@@ -362,10 +362,13 @@ export async function sell(
 export async function sellWithin(
   ctx: BingoContext,
   sql: Sql,
-  input: { gameId: string; count: number; channel: string },
+  input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] },
 ): Promise<{ cards: SoldCard[]; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
-  const cards = await sellTx(ctx, inner, input)
+  // Ids drawn ahead by the caller (their codes signed before the transaction), in order; then new ones.
+  const ahead = [...(input.cardIds ?? [])]
+  const newId = ahead.length ? (prefix: string) => ahead.shift() ?? ctx.newId(prefix) : ctx.newId
+  const cards = await sellTx(ctx, inner, input, newId)
   return {
     cards,
     publish: () => {
@@ -378,6 +381,7 @@ async function sellTx(
   ctx: BingoContext,
   tx: Tx,
   input: { gameId: string; count: number; channel: string },
+  newId: (prefix: string) => string = ctx.newId,
 ): Promise<SoldCard[]> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
@@ -410,7 +414,7 @@ async function sellTx(
           channel: input.channel,
           at,
         },
-        ctx.newId,
+        newId,
       )),
     )
     // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.

@@ -41,7 +41,7 @@ export function createBingoService(deps: BingoDeps) {
     addSeries: (gameId: string, seriesId: string) => games.addSeries(ctx, gameId, seriesId),
     openSales: (gameId: string) => games.openSales(ctx, gameId),
     sell: (input: { gameId: string; count: number; channel: string }) => games.sell(ctx, input),
-    sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string }) =>
+    sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] }) =>
       games.sellWithin(ctx, sql, input),
     closeSales: (input: { gameId: string }) => games.closeSales(ctx, input),
     /** Obtains and verifies the game's beacon round now (relays or demo beacon). @throws BEACON_PENDING before it is published. */

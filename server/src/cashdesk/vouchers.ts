@@ -24,7 +24,13 @@ import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
-import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import {
+  encodeTicketCode,
+  TicketKind,
+  verifyTicketCode,
+  verifyTicketCodeAsync,
+  type TicketRef,
+} from '../shared/ticket-code.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { SalePrint, TicketPrints } from './ticket-prints.ts'
@@ -241,7 +247,15 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
 
   /** Verifies a voucher code's signature and kind; returns the voucher id. INVALID_SIGNATURE otherwise. */
   function voucherIdOf(code: string): string {
-    const ref = verifyTicketCode(code.trim(), keys.publicKey)
+    return voucherIdOfRef(verifyTicketCode(code.trim(), keys.publicKey))
+  }
+
+  /** {@link voucherIdOf} with the signature checked on the thread pool (the kiosk sale path, before its batch). */
+  async function voucherIdOfAsync(code: string): Promise<string> {
+    return voucherIdOfRef(await verifyTicketCodeAsync(code.trim(), keys.publicKey))
+  }
+
+  function voucherIdOfRef(ref: TicketRef): string {
     if (ref.kind !== TicketKind.voucher)
       throw new DomainError('INVALID_SIGNATURE', 'this code is not a credit voucher', {
         kind: ref.kind,
@@ -735,6 +749,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     view,
     codeOf,
     voucherIdOf,
+    voucherIdOfAsync,
     resolveVoucherId,
     hallFor,
     intakes,

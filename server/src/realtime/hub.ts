@@ -144,6 +144,9 @@ export function attachRealtime(
   // After a ball the state waits STATE_AFTER_BALL_MS: the small ball frame reaches every screen first and is not
   // queued behind a full state per screen (bench/display.ts); the state (claims, windows) follows unnoticeably.
   const STATE_AFTER_BALL_MS = 40
+  // Card sales (issue 23 point 5): at hundreds of sales a second each group commit changed the game, and each change
+  // cost a full state read; the screens show the cards sold, which may lag a sale by this much.
+  const STATE_AFTER_SALE_MS = 50
   const dirty = new Map<string, string>()
   let scheduled = false
   const flush = async () => {
@@ -173,6 +176,7 @@ export function attachRealtime(
     if (!scheduled) {
       scheduled = true
       if (e.reason === 'ball') setTimeout(flush, STATE_AFTER_BALL_MS)
+      else if (e.reason === 'cards_sold') setTimeout(flush, STATE_AFTER_SALE_MS)
       else setImmediate(flush)
     }
   })

@@ -17,6 +17,7 @@ import {
   publicKeyToPem,
   publicKeyToRaw,
   verifyTicketCode,
+  verifyTicketCodeAsync,
 } from './ticket-code.ts'
 
 // RFC 8032 section 7.1, test 1: a known seed and its public key.
@@ -124,6 +125,32 @@ describe('tampering', () => {
     const b = encodeTicketCode({ kind: TicketKind.voucher, id: 'g1-1' }, privateKey)
     expectCode(() => verifyTicketCode(`BLL1.V.g1-1.${a.split('.')[3]}`, publicKey), 'INVALID_SIGNATURE')
     expect(verifyTicketCode(b, publicKey)).toEqual({ kind: 'V', id: 'g1-1' })
+  })
+})
+
+describe('verifying on the thread pool (the kiosk sale path)', () => {
+  const code = encodeTicketCode({ kind: TicketKind.voucher, id: 'vc_ABC123' }, privateKey)
+
+  it('answers as the synchronous check: the ticket for a good code, INVALID_SIGNATURE for any one-character change', async () => {
+    await expect(verifyTicketCodeAsync(code, publicKey)).resolves.toEqual({ kind: 'V', id: 'vc_ABC123' })
+    for (let i = 0; i < code.length; i += 7) {
+      const changed = code.slice(0, i) + (code[i] === 'A' ? 'B' : 'A') + code.slice(i + 1)
+      const rejected = await verifyTicketCodeAsync(changed, publicKey).then(
+        () => null,
+        (e: unknown) => e,
+      )
+      expect(rejected, `position ${i}`).toBeInstanceOf(DomainError)
+      expect((rejected as DomainError).code).toBe('INVALID_SIGNATURE')
+    }
+  })
+
+  it('tries every published key, and refuses a code of another key alone', async () => {
+    const foreign = encodeTicketCode({ kind: TicketKind.card, id: 'g1-1' }, other.privateKey)
+    await expect(verifyTicketCodeAsync(foreign, publicKey)).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' })
+    await expect(verifyTicketCodeAsync(foreign, [publicKey, other.publicKey])).resolves.toEqual({
+      kind: 'C',
+      id: 'g1-1',
+    })
   })
 })
 
