@@ -153,8 +153,20 @@ export function createApi(
       ),
     game: (gameId: string) => request<GameState>('GET', `/api/games/${enc(gameId)}`),
     openSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/open`),
-    sell: (gameId: string, count: number, channel = 'caller') =>
-      request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, { count, channel }),
+    /** GEN-17: the cash counted for the sale (small notes and coins, other notes) and, past the limit, the buyer. */
+    sell: (
+      gameId: string,
+      count: number,
+      channel = 'caller',
+      cash?: { smallCents: number; otherCents: number },
+      buyerDocument?: string,
+    ) =>
+      request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, {
+        count,
+        channel,
+        ...(cash ? { cash } : {}),
+        ...(buyerDocument ? { buyerDocument } : {}),
+      }),
     closeSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, {}),
     /** bolillo-draw-v2: a round's signature typed in by staff, or (without one) fetch the round from the relays now. */
     beacon: (gameId: string, signature?: string) =>

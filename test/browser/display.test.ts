@@ -233,6 +233,9 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
 
     // 40 cards at the table from the console, 20 more through a kiosk: the hall sees the count grow.
     await caller.getByTestId('sell-count').fill('40')
+    // GEN-17: the cash received, counted note by note (Bs 400: two Bs 200 notes).
+    await caller.getByTestId('note-plus-20000').click()
+    await caller.getByTestId('note-plus-20000').click()
     await caller.getByTestId('sell').click()
     await untilText(display, 'cards-sold', '40')
     // The sale's cash is a movement of her shift at the table's station (issue 13 point 5), and the drawer shows it.

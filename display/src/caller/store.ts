@@ -398,9 +398,9 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       act('openSales', async () => {
         await api.openSales(gameId())
       }),
-    sell: (count: number) =>
+    sell: (count: number, cash?: { smallCents: number; otherCents: number }, buyerDocument?: string) =>
       act('sell', async () => {
-        await api.sell(gameId(), count)
+        await api.sell(gameId(), count, 'caller', cash, buyerDocument)
       }).then(async (ok) => {
         await refreshTill()
         return ok

@@ -449,22 +449,5 @@ const en: Texts = {
 
 export const TEXTS: Record<Lang, Texts> = { es, en }
 
-/** Notes of each currency and whether they count as small denominations for GEN-17 (CFG-2: Bs 10, Bs 20, coins). */
-export const NOTES: Record<string, Array<{ cents: number; small: boolean }>> = {
-  BOB: [
-    { cents: 20_000, small: false },
-    { cents: 10_000, small: false },
-    { cents: 5_000, small: false },
-    { cents: 2_000, small: true },
-    { cents: 1_000, small: true },
-  ],
-  EUR: [
-    { cents: 50_000, small: false },
-    { cents: 20_000, small: false },
-    { cents: 10_000, small: false },
-    { cents: 5_000, small: false },
-    { cents: 2_000, small: false },
-    { cents: 1_000, small: false },
-    { cents: 500, small: false },
-  ],
-}
+// The notes of each currency live with the counting rule the table's console shares (web/cash-count.ts).
+export { NOTES } from '../../../web/cash-count.ts'
