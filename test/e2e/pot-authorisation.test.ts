@@ -47,7 +47,19 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
       ['bo', 'Sala Illimani', 'BO-2025'],
       ['cb', 'Sala Pereda', 'ES-CB-2010'],
     ]) {
-      const h = await call('jefa', 'POST', '/api/halls', { name, profileId, playingPositions: 100 })
+      // BNG-52: a Bolivian hall's pots take their share under its Plan de Apuestas.
+      const plan =
+        profileId === 'BO-2025'
+          ? {
+              bettingPlan: {
+                authorisationRef: 'AJ-RA-PRUEBA-1',
+                shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+                potsBp: 1000,
+                commissionBp: 0,
+              },
+            }
+          : {}
+      const h = await call('jefa', 'POST', '/api/halls', { name, profileId, playingPositions: 100, ...plan })
       expect(h.status).toBe(201)
       halls[key] = h.body.id
     }

@@ -63,6 +63,9 @@ export type RulesServer = Awaited<ReturnType<typeof startRulesServer>>
 export const TEST_PLAN = {
   authorisationRef: 'AJ-RA-PRUEBA-1',
   shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+  // BNG-52 / CFG-28: the share of the takings the hall's pots may take.
+  potsBp: 1000,
+  commissionBp: 0,
 }
 
 export async function hallWithSeries(

@@ -23,7 +23,13 @@ export async function hallWithGameOnSale(
     name: options.name ?? 'Sala Illimani',
     profileId: 'BO-2025',
     playingPositions: options.playingPositions ?? 100,
-    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    // BNG-52: pots only within the Plan de Apuestas' approved share.
+    bettingPlan: {
+      authorisationRef: 'AJ-RA-PRUEBA-1',
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      potsBp: 1000,
+      commissionBp: 0,
+    },
   })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({

@@ -62,8 +62,11 @@ export function checkBettingPlan(profile: Profile, plan: BettingPlan): BettingPl
     bpOk(k, v, problems)
   if (problems.length === 0) {
     // The pool is every prize of the game: line, bingo and the prima's deduction (67 = 10 + 51 + 6 in Cantabria).
-    if (lineBp + bingoBp + primaBp > poolBp)
-      problems.push(`line ${lineBp} + bingo ${bingoBp} + prima ${primaBp} exceed the prize pool ${poolBp}`)
+    // Issue 26 (BNG-52): exactly, so that no part of the approved prize percentage is left to no prize.
+    if (lineBp + bingoBp + primaBp !== poolBp)
+      problems.push(
+        `line ${lineBp} + bingo ${bingoBp} + prima ${primaBp} = ${lineBp + bingoBp + primaBp} is not the prize pool ${poolBp}`,
+      )
     if (bingoBp === 0) problems.push('the bingo prize cannot be 0')
     if (primaBp > 0 && !profile.prima.enabled)
       problems.push('this profile has no prima de bingo (BNG-57): prima must be 0')
@@ -84,6 +87,39 @@ export function checkBettingPlan(profile: Profile, plan: BettingPlan): BettingPl
     potsBp: plan.potsBp,
     commissionBp: plan.commissionBp,
   }
+}
+
+/**
+ * BNG-52 / CFG-24 / CFG-28 (002 §6.1.8.3: the percentages for prizes, progressive-pot increments and commission are
+ * the AJ-approved Plan de Apuestas'): `potsBp`, the sum of the contributions of every active pot a hall funds, stays
+ * within the plan's approved pot increments, and prizes + pots + commission within 100 % of the total collected.
+ * Where the profile fixes the shares itself (Cantabria), no plan is needed, and only the 100 % holds. `profile` is the
+ * jurisdiction's, not the hall's (hallProfile); throws PRIZE_SHARES_INVALID or BETTING_PLAN_REQUIRED.
+ */
+export function checkPotsWithinPlan(profile: Profile, settings: HallRuleSettings, potsBp: number): void {
+  const plan = settings.bettingPlan
+  if (!plan && profile.shares === null)
+    throw new DomainError(
+      'BETTING_PLAN_REQUIRED',
+      'a pot takes a share of the takings only under the Plan de Apuestas the AJ approved (BNG-52)',
+      { rule: 'BNG-52' },
+    )
+  const shares = effectiveShares(profile, settings)
+  const problems: string[] = []
+  if (plan && potsBp > plan.potsBp)
+    problems.push(`the pots take ${potsBp} basis points, the Plan de Apuestas approves ${plan.potsBp}`)
+  const total = (shares?.poolBp ?? 0) + potsBp + (plan?.commissionBp ?? 0)
+  if (total > BP_MAX)
+    problems.push(
+      `prizes ${shares?.poolBp ?? 0} + pots ${potsBp} + commission ${plan?.commissionBp ?? 0} = ${total} basis points, over 100 %`,
+    )
+  if (problems.length)
+    throw new DomainError('PRIZE_SHARES_INVALID', `${problems.join('; ')} (BNG-52)`, {
+      problems,
+      potsBp,
+      approvedPotsBp: plan?.potsBp ?? null,
+      rule: 'BNG-52',
+    })
 }
 
 /** Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose. */

@@ -35,7 +35,16 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
     name: 'Sala Pereda',
     profileId,
     playingPositions: 100,
-    ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
+    ...(profileId === 'BO-2025'
+      ? {
+          bettingPlan: {
+            authorisationRef: 'AJ-RA-PRUEBA-1',
+            shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+            potsBp: 1000,
+            commissionBp: 0,
+          },
+        }
+      : {}),
   })
   const set = await bingo.createMasterSet({ count: 1200, seed: 'bonus-test' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
@@ -461,7 +470,17 @@ describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
       ),
     ).toBe('OK')
     // A Bolivian hall may run a progressive pot with seed money (BNG-55).
-    const bo = await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100 })
+    const bo = await bingo.createHall({
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 100,
+      bettingPlan: {
+        authorisationRef: 'AJ-RA-PRUEBA-1',
+        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        potsBp: 1000,
+        commissionBp: 0,
+      },
+    })
     expect(
       await codeOf(
         bonus.createPot({

@@ -3,7 +3,38 @@
  * equal split of its prize (BNG-50, BNG-53, BNG-56), and the payment of a prize once (BNG-71).
  */
 import { DomainError } from '../shared/errors.ts'
-import { GameAction, GameStatus, assertLegal, splitPrize, verifyClaim, type ClaimKind } from './game.ts'
+import {
+  GameAction,
+  GameStatus,
+  assertLegal,
+  splitPrize,
+  splitPrizeByPlayer,
+  verifyClaim,
+  type ClaimKind,
+} from './game.ts'
+import { playerKeysOfCards } from './split-store.ts'
+
+/**
+ * BNG-53 / CFG-26: the one split of a line or bingo pool, on the basis the hall's profile states (per card, or per
+ * player where decree 002 says "entre los jugadores").
+ */
+async function splitWinners<T extends { serial: string; cardId: string }>(
+  tx: Tx,
+  game: GameRow,
+  pool: number,
+  winners: readonly T[],
+): Promise<Array<T & { amountCents: number }>> {
+  const { profile } = await hallOf(tx, game.hall_id)
+  if (profile.splitBasis !== 'player') return splitPrize(pool, winners)
+  const keys = await playerKeysOfCards(
+    tx,
+    winners.map((w) => w.cardId),
+  )
+  return splitPrizeByPlayer(
+    pool,
+    winners.map((w) => ({ ...w, playerKey: keys.get(w.cardId) ?? null })),
+  )
+}
 import { appendJournal } from '../shared/journal.ts'
 import { cacheFor, emit, findCard, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
 import { simpleTransition } from './games.ts'
@@ -130,7 +161,9 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const pool = kind === 'line' ? game.line_pool_cents! : game.bingo_pool_cents!
     const unique = new Map<string, ClaimRow>()
     for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
-    const winners = splitPrize(
+    const winners = await splitWinners(
+      tx,
+      game,
       pool,
       [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })),
     )
@@ -226,7 +259,7 @@ async function awardLineAtBingo(
       cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
   }
   const pool = game.line_pool_cents!
-  const winners = splitPrize(pool, [...cards.values()])
+  const winners = await splitWinners(tx, game, pool, [...cards.values()])
   for (const w of winners)
     await insertPrize(tx, {
       id: ctx.newId('pz'),

@@ -128,6 +128,27 @@ export function splitPrize<T extends { serial: string }>(
   return sorted.map((w, i) => ({ ...w, amountCents: parts[i] }))
 }
 
+/**
+ * BNG-53 (002 §6.1.8.3, "entre los jugadores"): equal parts among the winning players, each player's part then in
+ * equal parts among their winning cards. `playerKey` null = a card of no identified buyer, its own player. Players
+ * are ordered by their lowest serial and cards by serial; leftover centavos go one each to the first, so the amounts
+ * always sum to the pool.
+ */
+export function splitPrizeByPlayer<T extends { serial: string; playerKey: string | null }>(
+  poolCents: Cents,
+  winners: readonly T[],
+): Array<T & { amountCents: Cents }> {
+  if (winners.length === 0) return []
+  const sorted = [...winners].sort((a, b) => compareBytes(a.serial, b.serial))
+  const groups = new Map<string, T[]>()
+  for (const w of sorted) {
+    const key = w.playerKey === null ? `card:${w.serial}` : `player:${w.playerKey}`
+    groups.set(key, [...(groups.get(key) ?? []), w])
+  }
+  const parts = splitEvenly(poolCents, groups.size)
+  return [...groups.values()].flatMap((cards, i) => splitPrize(parts[i], cards))
+}
+
 /** Byte-order comparison of UTF-8 strings (the order the draw proof uses). */
 export function compareBytes(a: string, b: string): number {
   const ea = new TextEncoder().encode(a)

@@ -2,6 +2,7 @@
  * Halls, master card sets, series and sessions: what must exist before a game is announced. Each use case is
  * one transaction with its journal records.
  */
+import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
@@ -228,7 +229,22 @@ export async function setBettingPlan(
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const profile = getProfile(hall.profile_id)!
-    await recordBettingPlan(ctx, tx, hall.id, checkBettingPlan(profile, input.plan), input.by)
+    const plan = checkBettingPlan(profile, input.plan)
+    // BNG-52 / CFG-28: the pots the hall already funds fit in the new version.
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    await assertHallPotsWithinPlan(tx, hall.id, {
+      settings: {
+        ...settings,
+        shares: plan.shares,
+        bettingPlan: {
+          version: 0,
+          authorisationRef: plan.authorisationRef,
+          potsBp: plan.potsBp,
+          commissionBp: plan.commissionBp,
+        },
+      },
+    })
+    await recordBettingPlan(ctx, tx, hall.id, plan, input.by)
   })
   return hallRules(ctx, input.hallId)
 }

@@ -65,7 +65,13 @@ async function setup(v2: boolean) {
     name: 'Sala Tunari',
     profileId: 'BO-2025',
     playingPositions: 100,
-    shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    // BNG-52: pots only within the Plan de Apuestas' approved share.
+    bettingPlan: {
+      authorisationRef: 'AJ-RA-PRUEBA-1',
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+      potsBp: 1000,
+      commissionBp: 0,
+    },
   })
   const set = await bingo.createMasterSet({ count: 300, seed: 'lucky-sealed' })
   const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })

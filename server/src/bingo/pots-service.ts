@@ -3,6 +3,7 @@
  * RNG-22, RNG-28). Definition and halls, the ledger of every movement (RNG-18), contributions at close of sales,
  * awards when a line or bingo is awarded, the lucky-ball draw. The rules are pots.ts; the SQL is store.ts.
  */
+import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
@@ -139,6 +140,8 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
       )
     }
   }
+  // BNG-52 / CFG-28: each hall's pots, this one included, within its Plan de Apuestas and 100 % of its takings.
+  for (const h of halls) await assertHallPotsWithinPlan(tx, h.id, { addedBp: def.contributionBp })
   const text = potConditionText(def, halls[0].currency)
   await insertPot(tx, {
     id,
@@ -193,6 +196,7 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   if (hall.currency !== pot.currency)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   assertPotAllowed(hallId, hall.profile_id, pot.kind, Number(pot.seed_cents))
+  await assertHallPotsWithinPlan(tx, hallId, { addedBp: Number(pot.contribution_bp) })
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, {
     at,

@@ -35,7 +35,13 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
         name,
         profileId: 'BO-2025',
         playingPositions: 100,
-        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        // BNG-52: pots only within the Plan de Apuestas' approved share.
+        bettingPlan: {
+          authorisationRef: 'AJ-RA-PRUEBA-1',
+          shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+          potsBp: 1000,
+          commissionBp: 0,
+        },
       })
       const s = await bingo.createSeries({ hallId: h.id, code: codeName, masterSetId: set.id, faceValueCents: 1000 })
       halls.push({ id: h.id, series: s.id })

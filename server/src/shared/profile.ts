@@ -141,8 +141,13 @@ export interface Profile {
   identityCountry: IdentityCountry
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
   retentionDays: number
-  /** CFG-26: equal split among winning cards, leftover centavos to the lowest serials (see money.ts). */
-  splitBasis: 'card'
+  /**
+   * BNG-53 / CFG-26: among whom a line or bingo prize is split in equal parts, leftover centavos to the lowest serials
+   * (money.ts). Bolivia (002 §6.1.8.3): "entre los jugadores que lo obtengan": per player, each identified player's
+   * part then split among their winning cards; a card sold to no identified buyer is its own player. Cantabria (004
+   * Bingo III and V.1): "a partes iguales entre los cartones premiados": per card.
+   */
+  splitBasis: 'card' | 'player'
   /** INS-15/16: on-screen electronic instant lottery sale. */
   electronicInstantAllowed: boolean
   /**
@@ -237,7 +242,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   minimumAge: 18,
   identityCountry: 'BO',
   retentionDays: 183,
-  splitBasis: 'card',
+  splitBasis: 'player',
   electronicInstantAllowed: false,
   softwareLotteryDrawAllowed: false,
   lnsPublicationHoldMinutes: 30,
