@@ -37,6 +37,7 @@ const design: InstantDesign = {
     topTiers: { minAmountCents: 50_000, maxPerPack: 1, notFirstOrLast: true },
   },
   claimDays: 60,
+  salesEndAt: '2099-12-31T23:59:59-04:00',
   back: { issuer: 'Lotería de prueba', paymentPlace: 'cajas autorizadas' },
 }
 

@@ -27,6 +27,22 @@ import {
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { qrMatrix, qrRuns } from './qr.ts'
 
+/**
+ * INS-10: the player can know the deadline: the design's last day of sale and the last day to claim (claimDays
+ * later), as dates in the wall clock the design was written in (the offset of salesEndAt).
+ */
+function lastClaimDay(g: { claimDays: number; salesEndAt?: string | null }): string {
+  const m = g.salesEndAt ? /([+-]\d{2}):(\d{2})$|Z$/.exec(g.salesEndAt) : null
+  if (!g.salesEndAt || !m || !Number.isFinite(Date.parse(g.salesEndAt))) return ''
+  const offsetMs = m[1] ? (Number(m[1]) * 60 + Math.sign(Number(m[1]) || 1) * Number(m[2])) * 60_000 : 0
+  const day = (ms: number) => {
+    const d = new Date(ms + offsetMs)
+    return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`
+  }
+  const end = Date.parse(g.salesEndAt)
+  return ` (venta hasta el ${day(end)}; cobro a más tardar el ${day(end + g.claimDays * 86_400_000)})`
+}
+
 export interface SheetGame {
   gameNo: number
   name: string
@@ -37,6 +53,8 @@ export interface SheetGame {
   tiers: Array<{ amountCents: number; count: number }>
   ticketCount: number
   claimDays: number
+  /** INS-10: the design's last moment of sale (ISO with offset): the back prints the last day to claim from it. */
+  salesEndAt?: string | null
   issuer: string
   paymentPlace: string
   securityWarnings: string
@@ -339,7 +357,7 @@ function drawBack(
   )
   line(`Cómo jugar: ${g.instructions}`)
   line(
-    `Plazo de cobro: ${g.claimDays} días desde el cierre del juego; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`,
+    `Plazo de cobro: ${g.claimDays} días desde el cierre del juego${lastClaimDay(g)}; después el premio caduca. Premios indivisibles, pagados solo contra presentación del boleto.`,
   )
   line(`Lugar de pago: ${g.paymentPlace}.`)
   line(`Advertencias: ${g.securityWarnings}`)

@@ -4,7 +4,7 @@
  * that the cashier scans to pay (INS-10: the ticket is the proof).
  */
 import { formatMoney } from '../../server/src/shared/money.ts'
-import type { PrintBlock, PrintDoc, Paper } from './ticket-layout.ts'
+import { formatStamp, type PrintBlock, type PrintDoc, type Paper } from './ticket-layout.ts'
 
 export interface InstantSaleTicket {
   gameNo: number
@@ -23,7 +23,7 @@ export interface InstantSaleTicket {
   paymentPlace: string
 }
 
-export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): PrintDoc {
+export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm', timeZone?: string): PrintDoc {
   const money = (c: number) => formatMoney(c, t.currency, 'es')
   const blocks: PrintBlock[] = [
     { type: 'text', text: t.name, align: 'center', size: 'large', bold: true },
@@ -31,7 +31,12 @@ export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): 
     { type: 'rule', style: 'double' },
     { type: 'pair', left: 'Boleto', right: t.serial },
     { type: 'pair', left: 'Precio', right: money(t.priceCents) },
-    { type: 'pair', left: 'Vendido', right: t.soldAt.slice(0, 19).replace('T', ' ') },
+    // The hall's wall clock when the seller knows its zone (the counter, the kiosk), else UTC as before.
+    {
+      type: 'pair',
+      left: 'Vendido',
+      right: timeZone ? formatStamp(t.soldAt, timeZone) : t.soldAt.slice(0, 19).replace('T', ' '),
+    },
     { type: 'pair', left: 'Terminal', right: t.station },
     { type: 'rule' },
     {

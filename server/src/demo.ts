@@ -242,6 +242,8 @@ async function seedDemoLotteries(
     payoutShareBp: { min: 5000, max: 8000 },
     packRules: { lowTiers: { maxAmountCents: 2000, minPerPack: 5 } },
     claimDays: 60,
+    // INS-10: the demo's game sells for a year from the seeding.
+    salesEndAt: new Date(services.clock.now().getTime() + 365 * 86_400_000).toISOString(),
     back,
     authorisationRef: 'DEMO (sin autorización real)',
   }

@@ -63,6 +63,7 @@ const design: InstantDesign = {
     topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true },
   },
   claimDays: 60,
+  salesEndAt: '2099-12-31T23:59:59-04:00',
   authorisationRef: 'AJ-RA-2025-0042',
   back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }

@@ -39,6 +39,7 @@ const ALL_WIN: InstantDesign = {
   payoutShareBp: { min: 0, max: 10_000 },
   packRules: { lowTiers: { maxAmountCents: 1000, minPerPack: 5 } },
   claimDays: 60,
+  salesEndAt: '2099-12-31T23:59:59-04:00',
   authorisationRef: 'AJ-RA-2025-0042',
   back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
 }

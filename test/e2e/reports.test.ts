@@ -222,6 +222,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
       ],
       payoutShareBp: { min: 4500, max: 7000 },
       claimDays: 90,
+      salesEndAt: '2099-12-31T23:59:59-04:00',
       authorisationRef: 'AJ-RA-2025-0042',
       back: { issuer: 'Lotería Nacional', paymentPlace: 'Cajas de la sala' },
     }

@@ -119,6 +119,7 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
     issuer: '',
     paymentPlace: '',
     claimDays: '90',
+    salesEnd: '',
     authorisation: '',
   })
   const [tiers, setTiers] = useState<Tier[]>([
@@ -149,6 +150,11 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
     tiers: tiers.map((t) => ({ amountCents: cents(t.amount), count: Number(t.count) })),
     payoutShareBp: { min: Math.round(Number(f.min) * 100), max: Math.round(Number(f.max) * 100) },
     claimDays: Number(f.claimDays),
+    // INS-10: the last moment of sale, in the browser's (the hall's) wall clock, sent with its offset as UTC.
+    salesEndAt:
+      f.salesEnd && Number.isFinite(Date.parse(`${f.salesEnd}T23:59:59`))
+        ? new Date(`${f.salesEnd}T23:59:59`).toISOString()
+        : '',
     back: { issuer: f.issuer.trim(), paymentPlace: f.paymentPlace.trim() },
     // LOT-3 / GEN-5: the regulator's authorisation of the game, printed on the back of its tickets.
     authorisationRef: f.authorisation.trim() || null,
@@ -219,6 +225,9 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
           </Field>
           <Field label={tx('paymentPlace')}>
             <Input name="paymentPlace" value={f.paymentPlace} onValue={set('paymentPlace')} />
+          </Field>
+          <Field label={tx('salesEnd')}>
+            <Input name="salesEnd" type="date" value={f.salesEnd} onValue={set('salesEnd')} />
           </Field>
           <Field label={tx('authorisationRef')}>
             <Input name="instantAuthorisation" value={f.authorisation} onValue={set('authorisation')} />

@@ -267,10 +267,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return `voucher:${root}`
   }
 
-  const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter) =>
-    lottoReceiptTicket({ ...r, station }, { paper: printer.paper })
-  const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter) =>
-    instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper)
+  // LNS-6 (7): the date and time of issue in the hall's wall clock (its zone, else the profile's), never the
+  // server's: on a UTC server a slip sold at 21:30 in La Paz must not print the next day.
+  const slipDoc = (r: LottoReceipt, station: string, printer: TicketPrinter, timeZone: string) =>
+    lottoReceiptTicket({ ...r, station }, { paper: printer.paper, timeZone })
+  const instantDoc = (s: InstantSale, station: string, printer: TicketPrinter, timeZone: string) =>
+    instantSaleTicket({ ...s, codeText: groupCode(s.validationCode), station }, printer.paper, timeZone)
 
   // ------------------------------------------------------------------------------------------------ kiosk
 
@@ -435,7 +437,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         for (const s of slips) {
           const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
           slipReceipts.push(r)
-          docs.push(slipDoc(r, input.kioskId, printer))
+          docs.push(slipDoc(r, input.kioskId, printer, hall.timeZone))
           paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
         }
         const instantSales: InstantSale[] = []
@@ -446,7 +448,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             stationId: input.kioskId,
           })
           instantSales.push(s)
-          docs.push(instantDoc(s, input.kioskId, printer))
+          docs.push(instantDoc(s, input.kioskId, printer, hall.timeZone))
           paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
         }
         for (const p of paid) {
@@ -875,7 +877,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         buyerDocument,
         items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
       })
-      const docs = [instantDoc(sale, input.stationId, printer)]
+      const docs = [instantDoc(sale, input.stationId, printer, (await vouchers.hallFor(tx, input.hallId)).timeZone)]
       await prints.recordWithin(tx, {
         ref: saleId,
         hallId: input.hallId,

@@ -2,6 +2,7 @@
  * What the instant use cases share: dependencies, ids, the batch of a game, and resolving a scanned or typed code
  * to its ticket (inventory code outside, validation code under the scratch layer).
  */
+import { claimDeadlineOf } from './claim-period.ts'
 import type { GeneratorCertification } from './generator-build.ts'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import { createHash } from 'node:crypto'
@@ -233,10 +234,9 @@ export function createInstantContext(deps: InstantDeps) {
     return reportCovering(tx, t.batch.id, t.index)
   }
 
-  /** End of the claim period (INS-10): claimDays after the game was closed; null while it is on sale. */
+  /** End of the claim period (INS-10): claimDays after the close, or after the design's end of sales if sooner. */
   function claimExpiresAt(b: BatchRow): string | null {
-    if (!b.closed_at) return null
-    return new Date(Date.parse(b.closed_at) + checkedOf(b).design.claimDays * 86_400_000).toISOString()
+    return claimDeadlineOf(b.closed_at, checkedOf(b).design)
   }
 
   return {

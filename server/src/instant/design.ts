@@ -14,7 +14,7 @@
  *   "payoutShareBp": { "min": 5000, "max": 6500 },
  *   "packRules": { "lowTiers": { "maxAmountCents": 2000, "minPerPack": 8 },
  *                  "topTiers": { "minAmountCents": 100000, "maxPerPack": 1, "notFirstOrLast": true } },
- *   "claimDays": 90,
+ *   "claimDays": 90, "salesEndAt": "2025-12-31T23:59:59-04:00",
  *   "back": { "issuer": "Lotería Nacional", "paymentPlace": "Cajas autorizadas", "securityWarnings": "..." }
  * }
  * ```
@@ -88,6 +88,12 @@ export interface InstantDesign {
   packRules?: PackRules
   /** INS-10: days after the game is closed during which prizes are paid. */
   claimDays: number
+  /**
+   * INS-10: the last moment of sale, fixed in the design (ISO date and time with its offset). The game closes then
+   * if nobody closed it earlier, so the claim period always ends: at most claimDays after this moment, a date the
+   * back of the ticket can print.
+   */
+  salesEndAt: string
   back: BackTexts
   /**
    * LOT-3 / GEN-5 (GEN-3 in Cantabria): the reference of the regulator's authorisation of this game, printed on the back
@@ -173,6 +179,15 @@ export function checkDesign(input: InstantDesign): CheckedDesign {
     refuse('channel must be "printed" or "electronic"', 'channel')
   if (!Number.isInteger(d.claimDays) || d.claimDays < 1 || d.claimDays > 3660)
     refuse('claimDays must be an integer 1..3660 (INS-10)', 'claimDays')
+  if (
+    typeof d.salesEndAt !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(d.salesEndAt) ||
+    !Number.isFinite(Date.parse(d.salesEndAt))
+  )
+    refuse(
+      'salesEndAt, the last moment of sale with its offset (e.g. 2025-12-31T23:59:59-04:00), is required: without it the claim period never ends (INS-10)',
+      'salesEndAt',
+    )
   if (
     d.authorisationRef !== undefined &&
     d.authorisationRef !== null &&

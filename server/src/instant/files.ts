@@ -136,6 +136,7 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
             tiers: d.tiers,
             ticketCount: d.ticketCount,
             claimDays: d.claimDays,
+            salesEndAt: d.salesEndAt ?? null,
             issuer: d.back.issuer,
             paymentPlace: d.back.paymentPlace,
             instructions: instructionsFor(c),

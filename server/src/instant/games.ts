@@ -393,7 +393,8 @@ export function createGameUseCases(ctx: InstantContext) {
     const outcome = await db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
       const at = now()
-      const opensAt = ctx.claimExpiresAt(b)
+      // The seed opens only after a formal close (not merely the design's end of sales) and its claim period.
+      const opensAt = b.status === 'closed' ? ctx.claimExpiresAt(b) : null
       if (b.status !== 'closed' || opensAt === null || at <= opensAt) {
         const why = b.status !== 'closed' ? 'on-sale' : 'claim-period'
         await appendJournal(tx, {

@@ -41,6 +41,7 @@ const base: InstantDesign = {
     topTiers: { minAmountCents: 20_000, maxPerPack: 1, notFirstOrLast: true },
   },
   claimDays: 90,
+  salesEndAt: '2099-12-31T23:59:59-04:00',
   back: { issuer: 'Lotería', paymentPlace: 'cajas' },
 }
 

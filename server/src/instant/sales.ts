@@ -12,6 +12,7 @@ import { appendJournal } from '../shared/journal.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
+import { salesOver } from './claim-period.ts'
 import {
   advanceSaleIndex,
   hallById,
@@ -49,6 +50,14 @@ export function createSaleUseCases(ctx: InstantContext) {
   }
 
   /** A pre-printed ticket sold by scanning its inventory code at a kiosk or cashier; its pack must be activated. */
+  /** Closed, or past the design's last moment of sale (INS-10): no ticket of the game is sold any more. */
+  function assertOnSale(b: BatchRow) {
+    if (b.status === 'closed' || salesOver(b.closed_at, checkedOf(b).design.salesEndAt, now()))
+      throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed (sales ended; INS-10)`, {
+        rule: 'INS-10',
+      })
+  }
+
   async function sellPrinted(input: { code: string; stationId: string; hallId?: string }) {
     return db.transaction((tx) => sellPrintedWithin(tx, input))
   }
@@ -58,7 +67,7 @@ export function createSaleUseCases(ctx: InstantContext) {
     const t = await ctx.byInventoryCode(tx, input.code)
     if (t.batch.channel !== 'printed')
       throw new DomainError('VALIDATION_FAILED', 'electronic tickets are sold from the pool, not scanned')
-    if (t.batch.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${t.batch.game_no} is closed`)
+    assertOnSale(t.batch)
     refuseDemoReferences(t.batch)
     const blocked = await ctx.blockedBy(tx, t)
     if (blocked)
@@ -184,7 +193,7 @@ export function createSaleUseCases(ctx: InstantContext) {
         'VALIDATION_FAILED',
         `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`,
       )
-    if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
+    assertOnSale(b)
     refuseDemoReferences(b, hs.settings.instant?.authorisationRef)
     const index = b.next_sale_index
     if (index >= b.ticket_count)

@@ -30,6 +30,7 @@ const design: InstantDesign = {
     topTiers: { minAmountCents: 2000, maxPerPack: 1, notFirstOrLast: true },
   },
   claimDays: 30,
+  salesEndAt: '2099-12-31T23:59:59-04:00',
   back: { issuer: 'Loterías de prueba', paymentPlace: 'puntos de venta' },
 }
 type Ticket = { code: string; tier: number; pack: number; serial: string }
