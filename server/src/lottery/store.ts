@@ -5,7 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
-import type { DrawRow } from '../lotto/store.ts'
+import type { DrawRow } from '../draws/store.ts'
 
 /** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
 export type LotteryDrawRow = DrawRow & { product: 'lottery' | 'raffle' }
@@ -95,63 +95,6 @@ export async function insertLotteryDraw(tx: Sql, d: NewLotteryDraw): Promise<voi
       d.entropySource,
       d.createdAt,
     ],
-  )
-}
-
-/** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
-export async function markLotteryDrawClosed(
-  tx: Sql,
-  drawId: string,
-  c: {
-    at: string
-    salesDigest: string
-    beaconRound: number
-    participationSha256: string
-    ticketsInPlay: number
-    salesCents: number
-  },
-): Promise<void> {
-  await tx.run(
-    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId],
-  )
-}
-
-/** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
-export async function recordLotteryBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
-  return (
-    (
-      await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [
-        beaconJson,
-        drawId,
-      ])
-    ).changes === 1
-  )
-}
-
-/** Stores every value of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
-export async function markLotteryDrawn(
-  tx: Sql,
-  drawId: string,
-  d: { drawnJson: string; at: string; beaconJson: string; seedHex: string },
-): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'",
-    [d.drawnJson, d.at, d.beaconJson, d.seedHex, drawId],
-  )
-}
-
-/** Stores the numbers entered so far; with `drawnAt` the draw is complete and marked drawn. */
-export async function recordLotteryNumbers(
-  tx: Sql,
-  drawId: string,
-  drawnJson: string,
-  drawnAt: string | null,
-): Promise<void> {
-  const complete = drawnAt !== null
-  await tx.run(
-    `UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`,
-    complete ? [drawnJson, drawnAt, drawId] : [drawnJson, drawId],
   )
 }
 
@@ -554,20 +497,3 @@ export async function sellerHallTerritory(
   return { hallId: row?.hall_id ?? null, territory: typeof t === 'string' && t ? t : null }
 }
 
-/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(
-  tx: Sql,
-  drawId: string,
-  planJson: string,
-  drawAt: string,
-  claimDeadline: string,
-): Promise<boolean> {
-  return (
-    (
-      await tx.run(
-        "UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')",
-        [planJson, drawAt, claimDeadline, drawId],
-      )
-    ).changes === 1
-  )
-}
