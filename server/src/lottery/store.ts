@@ -98,22 +98,6 @@ export async function insertLotteryDraw(tx: Sql, d: NewLotteryDraw): Promise<voi
   )
 }
 
-export async function markLotterySettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
-    [resultJson, at, drawId],
-  )
-}
-
-/** Records where the unclaimed prizes went; false when that was already recorded. */
-export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
-    disposalJson,
-    drawId,
-  ])
-  return r.changes === 1
-}
-
 // ------------------------------------------------------------------------------------------ ranges out of play
 
 /** The draw's ranges of the given kinds, by creation. */
@@ -193,46 +177,6 @@ export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promi
   )?.paid_at
 }
 
-export interface NewLotteryPayout {
-  id: string
-  drawId: string | null
-  product: 'lottery' | 'raffle'
-  ticketId: string | null
-  amountCents: number
-  goodsJson: string | null
-  prizesJson: string
-  currency: string | null
-  stationId: string
-  cashierId: string
-  payeeName: string
-  payeeDocument: string
-  signatureRef: string
-  paidAt: string
-}
-
-export async function insertLotteryPayout(tx: Sql, p: NewLotteryPayout): Promise<void> {
-  await tx.run(
-    `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      p.id,
-      p.drawId,
-      p.product,
-      p.ticketId,
-      p.amountCents,
-      p.goodsJson,
-      p.prizesJson,
-      p.currency,
-      p.stationId,
-      p.cashierId,
-      p.payeeName,
-      p.payeeDocument,
-      p.signatureRef,
-      p.paidAt,
-    ],
-  )
-}
-
 /** Total paid out for a draw and the number of payouts. */
 export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCents: number; count: number }> {
   const paid = await tx.get<{ total: number | null; n: number }>(
@@ -247,13 +191,6 @@ export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCent
 export async function deliveredPrizeCodes(tx: Sql, drawId: string): Promise<Set<string>> {
   const rows = await tx.all<{ prizes: string }>('SELECT prizes FROM lottery_payouts WHERE draw_id = ?', [drawId])
   return new Set(rows.flatMap((r) => (JSON.parse(String(r.prizes)) as Array<{ code: string }>).map((x) => x.code)))
-}
-
-export function lotteryPayouts(tx: Sql, drawId?: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
-    `SELECT p.*, d.draw_no FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product IN ('lottery', 'raffle')${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.ticket_id`,
-    drawId ? [drawId] : [],
-  )
 }
 
 // ------------------------------------------------------------------------------------------ issue register (issue 13 point 3)

@@ -172,22 +172,6 @@ export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string
   )
 }
 
-export async function markLottoSettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
-    [resultJson, at, drawId],
-  )
-}
-
-/** Records where the unclaimed prizes went; false when that was already recorded. */
-export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
-    disposalJson,
-    drawId,
-  ])
-  return r.changes === 1
-}
-
 // ------------------------------------------------------------------------------------------ receipt counters
 
 /** Counter name of a lotto game's receipt numbers. */
@@ -346,51 +330,5 @@ export async function hasPayoutForDraw(tx: Sql, drawId: string, ticketId: string
 /** Whether a payout (prize or refund) exists for the ticket. */
 export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE ticket_id = ?', [ticketId]))
-}
-
-export interface NewPayout {
-  id: string
-  drawId: string
-  ticketId: string
-  amountCents: number
-  goodsJson: string | null
-  prizesJson: string
-  currency: string
-  stationId: string
-  cashierId: string
-  payeeName: string
-  payeeDocument: string
-  signatureRef: string
-  paidAt: string
-}
-
-export async function insertLottoPayout(tx: Sql, p: NewPayout): Promise<void> {
-  await tx.run(
-    `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
-           VALUES (?, ?, 'lotto', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      p.id,
-      p.drawId,
-      p.ticketId,
-      p.amountCents,
-      p.goodsJson,
-      p.prizesJson,
-      p.currency,
-      p.stationId,
-      p.cashierId,
-      p.payeeName,
-      p.payeeDocument,
-      p.signatureRef,
-      p.paidAt,
-    ],
-  )
-}
-
-/** Payouts of the lotto (of one draw or all) with their draw's number and game, by payment time. */
-export function lottoPayouts(tx: Sql, drawId?: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
-    `SELECT p.*, d.draw_no, d.game_code FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product = 'lotto'${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.id`,
-    drawId ? [drawId] : [],
-  )
 }
 
