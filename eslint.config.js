@@ -30,7 +30,7 @@ const pureModules = {
 }
 // shared/ and hardware/ sit below the product lines and the cash desk.
 const layerRule = {
-  regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)',
+  regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|draws|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)',
   message: 'shared/ and hardware/ import no product line: move what both need to shared/.',
 }
 const pureImports = {
@@ -150,7 +150,7 @@ export default tseslint.config(
   {
     // Issue 23: the cash desk owns money; product lines settle tickets through the port in shared/settlement.ts and
     // never import the cash desk (it imports them).
-    files: ['server/src/{bingo,lotto,lottery,instant,equipment,reports}/**/*.ts'],
+    files: ['server/src/{bingo,lotto,lottery,draws,instant,equipment,reports}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -160,6 +160,24 @@ export default tseslint.config(
               regex: '^(\\.\\./)+cashdesk(/|$)',
               message:
                 'A product line does not import cashdesk/: take an OnPaid (shared/settlement.ts) or move the use case to cashdesk/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Issue 23 point 6: the draw lifecycle sits below lotto/ and lottery/: each line gives its rules (a DrawLine),
+    // the lifecycle imports neither line, nor the cash desk.
+    files: ['server/src/draws/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(cashdesk|lotto|lottery)(/|$)',
+              message: 'draws/ imports no product line nor cashdesk/: take what differs from the line (DrawLine).',
             },
           ],
         },
@@ -207,7 +225,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(\\.\\./)+(bingo|lotto|lottery|instant|cashdesk|equipment|reports|access|http|realtime|regulator|db|cli)(/|$)',
+                '^(\\.\\./)+(bingo|lotto|lottery|draws|instant|cashdesk|equipment|reports|access|http|realtime|regulator|db|cli)(/|$)',
               message: 'regulator-check/ is independent: it imports no use case, store, route or the feed itself.',
             },
             {

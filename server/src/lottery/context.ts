@@ -13,8 +13,10 @@ import type { Sealer } from '../shared/sealing.ts'
 import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
-import type { DrawRow } from '../lotto/store.ts'
-import { numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
+import type { DrawRow } from '../draws/store.ts'
+import { createDrawLifecycle } from '../draws/lifecycle.ts'
+import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
+import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
 import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
 import { currentDesignVersion } from './reissue-store.ts'
 
@@ -88,6 +90,13 @@ export interface TicketRange {
  */
 export const blocksDesign = (r: TicketRange, design: number) =>
   r.kind === 'returned' || (r.details.designVersion ?? 1) >= design
+
+/** How many values the draw needs: one per exact prize (lottery) or per prize (raffle). */
+export const valuesNeeded = (plan: Plan) =>
+  isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length
+
+/** Whether the draw is made among the tickets in play (a raffle drawn among sold tickets), not the numbering. */
+export const drawsAmongSold = (plan: Plan) => isRaffle(plan) && plan.drawAmong === 'sold'
 
 export const inRange = (rs: readonly TicketRange[], number: number, series: number) =>
   rs.find((r) => number >= r.from && number <= r.to && series >= r.seriesFrom && series <= r.seriesTo)
@@ -186,7 +195,7 @@ export function createLotteryContext(deps: LotteryDeps) {
     }))
   }
 
-  return {
+  const ctx = {
     deps,
     db,
     clock,
@@ -227,6 +236,69 @@ export function createLotteryContext(deps: LotteryDeps) {
       return list
     },
   }
+
+  /** The lottery's and raffle's rules of the shared draw lifecycle (draws/lifecycle.ts). */
+  const life = createDrawLifecycle<LotteryDrawRow, Plan>({
+    db,
+    clock,
+    dataDir: deps.dataDir,
+    beacon: deps.beacon,
+    sealer: deps.sealer,
+    seedLine: 'lottery',
+    products: ['lottery', 'raffle'],
+    loadDraw,
+    planOf: ctx.planOf,
+    scope: ctx.scope,
+    forget: () => {},
+    rules: { postpone: 'LOT-21' },
+    texts: {
+      notClosed: (row) => `draw ${row.id} is ${row.status}; close the sales first`,
+      notRng: 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)',
+      noProof: 'a tómbola draw has no RNG proof; its numbers are in the minutes',
+      listChanged: (drawId) =>
+        `the tickets in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
+    },
+    checkRng(plan) {
+      // INS-16 / RNG-26: a numbered lottery drawn by software ("lotería electrónica") only while its authorisation stands.
+      if (!isRaffle(plan)) checkSoftwareDraw('rng', deps.softwareDraw)
+      checkDemoReferences(plan, deps.softwareDraw)
+    },
+    async readyToDraw(_tx, _row, plan) {
+      checkDemoReferences(plan, deps.softwareDraw)
+    },
+    // Among the sold tickets: N = M tickets in play (value v = the v-th of the sorted list); among issued numbers:
+    // N = the numbering, value v = number from + v - 1. The first value wins the first (exact) prize, and so on.
+    async rngList(tx, row, plan) {
+      const serials = await ctx.ticketsInPlay(tx, row, plan)
+      const sold = drawsAmongSold(plan)
+      return {
+        serials,
+        ballCount: sold ? serials.length : numberCount(plan.numbering),
+        count: valuesNeeded(plan),
+        toDrawn: (v) => (sold ? Number(serials[v - 1]) : plan.numbering.from + v - 1),
+        toValue: (n) => (sold ? serials.indexOf(formatNumber(n, plan.numbering)) + 1 : n - plan.numbering.from + 1),
+        includeSerials: serials.length <= 200_000,
+      }
+    },
+    drawnRecord: (numbers) => ({ numbers }),
+    proofExtra: (row, plan) => {
+      const sold = drawsAmongSold(plan)
+      return {
+        items: sold
+          ? { list: 'soldSerials (tickets in play at the close of sales, sorted by bytes)' }
+          : {
+              numbering: plan.numbering,
+              mapping: 'value v -> number from + v - 1 (the v-th of the sorted zero-padded numbers)',
+            },
+        winning: row.result ? (JSON.parse(row.result) as LotteryResult).winning : null,
+        note: sold
+          ? 'draw among M tickets in play: value v is the v-th ticket of the sorted list; the first drawn wins the first prize'
+          : 'draw among M issued numbers: the first value wins the first exact prize, and so on',
+      }
+    },
+  })
+
+  return { ...ctx, life }
 }
 
 /** The stored result of a settled lottery or raffle draw. */

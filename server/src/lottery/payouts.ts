@@ -8,6 +8,8 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { assertPayable, assertPayee } from '../draws/lifecycle.ts'
+import { insertPayout } from '../draws/store.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../shared/settlement.ts'
@@ -26,14 +28,11 @@ import type { LotteryResult } from './settlement.ts'
 import {
   deliveredPrizeCodes,
   fractionOf,
-  insertLotteryPayout,
   isNumberSold,
   issueSecretOf,
   lotteryDrawRow,
-  lotteryPayouts,
   paidAtOf,
   payoutTotals,
-  recordDisposal,
 } from './store.ts'
 import { runDesignVersion } from './reissue-store.ts'
 
@@ -58,7 +57,7 @@ export interface LotteryValidation {
 }
 
 export function createPayoutUseCases(ctx: LotteryContext) {
-  const { db, deps, now, newId, scope, planOf, loadDraw, ranges } = ctx
+  const { db, deps, now, newId, scope, planOf, loadDraw, ranges, life } = ctx
 
   /** §8 for a lottery fraction or raffle ticket: VOID if the signature fails (LOT-8), REPORTED LOST/STOLEN, ... */
   async function validate(code: string, tx: Sql = db): Promise<LotteryValidation> {
@@ -228,40 +227,12 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     objectCode?: string
   }) {
     const p = input.payee
-    if (
-      ![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) ||
-      p.name.trim().split(/\s+/).length < 2
-    ) {
-      throw new DomainError(
-        'PAYEE_ID_REQUIRED',
-        'the prize register needs the payee first and last names and identity document (INS-5)',
-        { rule: 'INS-5' },
-      )
-    }
+    assertPayee(p, 'INS-5')
     return db.transaction(async (tx) => {
       const v = await validate(input.code, tx)
-      switch (v.outcome) {
-        // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
-        // returned, reprinted: issue 13 point 3) as void.
-        case 'VOID':
-          throw new DomainError(
-            v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID',
-            v.reason,
-            { outcome: v.outcome },
-          )
-        case 'REPORTED_LOST_STOLEN':
-          throw new DomainError('TICKET_BLOCKED', v.reason, { outcome: v.outcome })
-        case 'ALREADY_PAID':
-          throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
-        case 'EXPIRED':
-          throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
-        case 'PENDING':
-          throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
-        case 'NO_WIN':
-          throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
-        default:
-          break
-      }
+      // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
+      // returned, reprinted: issue 13 point 3) as void.
+      assertPayable(v, v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID')
       if (input.objectCode !== undefined && !v.choices)
         throw new DomainError('VALIDATION_FAILED', "only a tómbola's winner chooses an object (PRM-2)", {
           field: 'objectCode',
@@ -277,15 +248,15 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
       const at = now()
       const payoutId = newId('lpay')
-      await insertLotteryPayout(tx, {
+      await insertPayout(tx, {
         id: payoutId,
-        drawId: v.drawId,
+        drawId: v.drawId!,
         product: v.kind,
-        ticketId: v.ticketId,
+        ticketId: v.ticketId!,
         amountCents: v.amountCents,
         goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
         prizesJson: JSON.stringify(v.prizes),
-        currency: v.currency,
+        currency: v.currency ?? '',
         stationId: input.stationId,
         cashierId: input.cashierId,
         payeeName: p.name.trim(),
@@ -379,76 +350,23 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */
-  async function unclaimed(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the draw is not settled')
-    const plan = planOf(row)
-    const result = JSON.parse(row.result!) as LotteryResult
-    const paid = await payoutTotals(db, drawId)
-    const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
-    const at = now()
-    return {
-      drawId,
-      product: row.product,
-      claimDeadline: plan.claimDeadline,
-      prescribed: isClaimExpired(plan.claimDeadline, at),
-      charityDueBy: charityDueBy(plan.claimDeadline),
-      asOf: at,
-      currency: plan.currency,
-      prizesInPlayCents: cashLiability,
-      paidCents: paid.totalCents,
-      payouts: paid.count,
-      unclaimedCents: cashLiability - paid.totalCents,
-      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
-      disposal: row.disposal ? JSON.parse(row.disposal) : null,
-      rule: 'LOT-24',
-    }
-  }
-
-  async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
-    const report = await unclaimed(drawId)
-    if (!report.prescribed)
-      throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
-    const at = now()
-    const disposal = {
-      destination: input.destination,
-      reference: input.reference,
-      amountCents: report.unclaimedCents,
-      recordedAt: at,
-      dueBy: report.charityDueBy,
-      late: Date.parse(at) > Date.parse(report.charityDueBy),
-    }
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal))))
-        throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
-      await appendJournal(tx, {
-        at,
-        type: `${row.product}.unclaimed_disposed`,
-        scope: scope(row),
-        payload: { drawId, ...disposal, rule: 'LOT-24' },
-      })
+  function unclaimed(drawId: string) {
+    return life.unclaimed(drawId, async (row) => {
+      const result = JSON.parse(row.result!) as LotteryResult
+      const paid = await payoutTotals(db, drawId)
+      const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
+      return {
+        prizesInPlayCents: cashLiability,
+        paidCents: paid.totalCents,
+        payouts: paid.count,
+        unclaimedCents: cashLiability - paid.totalCents,
+        note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
+      }
     })
-    return disposal
   }
 
-  async function prizeRegister(drawId?: string) {
-    const rows = await lotteryPayouts(db, drawId)
-    return rows.map((r) => ({
-      payoutId: r.id,
-      product: r.product,
-      drawNumber: Number(r.draw_no),
-      ticketNumber: r.ticket_id,
-      amountCents: Number(r.amount_cents),
-      currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [],
-      prizes: JSON.parse(String(r.prizes)),
-      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
-      stationId: r.station_id,
-      cashierId: r.cashier_id,
-      paidAt: r.paid_at,
-    }))
-  }
+  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
+    life.disposeUnclaimed(await unclaimed(drawId), input)
 
-  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister }
+  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

@@ -4,12 +4,11 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
-import { appendJournal, readJournal } from '../shared/journal.ts'
+import { readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import { describeRule, inRange, isRaffle, type LotteryContext, type LotteryResult } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
 import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
-import { markLotterySettled } from './store.ts'
 
 export type { LotteryResult } from './context.ts'
 
@@ -18,16 +17,11 @@ export function createSettlementUseCases(
   ctx: LotteryContext,
   lostStolenNotice: (drawId: string) => Promise<LostStolenNotice>,
 ) {
-  const { db, now, scope, planOf, loadDraw, ranges, ticketsInPlay } = ctx
+  const { db, scope, planOf, loadDraw, ranges, ticketsInPlay, life } = ctx
 
   /** Settles: the winning numbers of every prize and what the tickets in play may claim. */
   async function settle(drawId: string): Promise<LotteryResult> {
-    return db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'drawn')
-        throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
-      const drawn = JSON.parse(row.balls!) as number[]
+    return life.settle(drawId, async (tx, row, plan, drawn) => {
       const out = await ranges(tx, drawId)
       let result: LotteryResult
       if (isRaffle(plan)) {
@@ -87,14 +81,9 @@ export function createSettlementUseCases(
           })
         }
       }
-      const at = now()
-      await markLotterySettled(tx, drawId, JSON.stringify(result), at)
-      await appendJournal(tx, {
-        at,
-        type: `${row.product}.settled`,
-        scope: scope(row),
-        payload: {
-          drawId,
+      return {
+        result,
+        record: {
           winning: result.winning,
           liabilityCents: result.liabilityCents,
           prizes: result.prizes.map((p) => ({
@@ -104,8 +93,7 @@ export function createSettlementUseCases(
             liabilityCents: p.liabilityCents,
           })),
         },
-      })
-      return result
+      }
     })
   }
 

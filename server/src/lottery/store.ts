@@ -6,7 +6,7 @@
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
-import type { DrawRow } from '../lotto/store.ts'
+import type { DrawRow } from '../draws/store.ts'
 
 /** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
 export type LotteryDrawRow = DrawRow & { product: 'lottery' | 'raffle' }
@@ -99,79 +99,6 @@ export async function insertLotteryDraw(tx: Sql, d: NewLotteryDraw): Promise<voi
   )
 }
 
-/** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
-export async function markLotteryDrawClosed(
-  tx: Sql,
-  drawId: string,
-  c: {
-    at: string
-    salesDigest: string
-    beaconRound: number
-    participationSha256: string
-    ticketsInPlay: number
-    salesCents: number
-  },
-): Promise<void> {
-  await tx.run(
-    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = 'participation.csv', entries_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [c.at, c.salesDigest, c.beaconRound, c.participationSha256, c.ticketsInPlay, c.salesCents, drawId],
-  )
-}
-
-/** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
-export async function recordLotteryBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
-  return (
-    (
-      await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [
-        beaconJson,
-        drawId,
-      ])
-    ).changes === 1
-  )
-}
-
-/** Stores every value of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
-export async function markLotteryDrawn(
-  tx: Sql,
-  drawId: string,
-  d: { drawnJson: string; at: string; beaconJson: string; seedHex: string },
-): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'",
-    [d.drawnJson, d.at, d.beaconJson, d.seedHex, drawId],
-  )
-}
-
-/** Stores the numbers entered so far; with `drawnAt` the draw is complete and marked drawn. */
-export async function recordLotteryNumbers(
-  tx: Sql,
-  drawId: string,
-  drawnJson: string,
-  drawnAt: string | null,
-): Promise<void> {
-  const complete = drawnAt !== null
-  await tx.run(
-    `UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`,
-    complete ? [drawnJson, drawnAt, drawId] : [drawnJson, drawId],
-  )
-}
-
-export async function markLotterySettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
-    [resultJson, at, drawId],
-  )
-}
-
-/** Records where the unclaimed prizes went; false when that was already recorded. */
-export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
-    disposalJson,
-    drawId,
-  ])
-  return r.changes === 1
-}
-
 // ------------------------------------------------------------------------------------------ ranges out of play
 
 /** The draw's ranges of the given kinds, by creation. */
@@ -256,48 +183,6 @@ export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promi
   )?.paid_at
 }
 
-export interface NewLotteryPayout {
-  id: string
-  drawId: string | null
-  product: 'lottery' | 'raffle'
-  ticketId: string | null
-  amountCents: number
-  goodsJson: string | null
-  prizesJson: string
-  currency: string | null
-  stationId: string
-  cashierId: string
-  payeeName: string
-  payeeDocument: string
-  signatureRef: string
-  paidAt: string
-}
-
-export async function insertLotteryPayout(tx: Sql, p: NewLotteryPayout): Promise<void> {
-  // Issue 24 point 1: named by what it pays (UNIQUE draw and ticket), so a payout deleted leaves its seal behind.
-  touchRows(tx, 'lottery_payouts', [`${p.drawId}|${p.ticketId}`])
-  await tx.run(
-    `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      p.id,
-      p.drawId,
-      p.product,
-      p.ticketId,
-      p.amountCents,
-      p.goodsJson,
-      p.prizesJson,
-      p.currency,
-      p.stationId,
-      p.cashierId,
-      p.payeeName,
-      p.payeeDocument,
-      p.signatureRef,
-      p.paidAt,
-    ],
-  )
-}
-
 /** Total paid out for a draw and the number of payouts. */
 export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCents: number; count: number }> {
   const paid = await tx.get<{ total: number | null; n: number }>(
@@ -312,13 +197,6 @@ export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCent
 export async function deliveredPrizeCodes(tx: Sql, drawId: string): Promise<Set<string>> {
   const rows = await tx.all<{ prizes: string }>('SELECT prizes FROM lottery_payouts WHERE draw_id = ?', [drawId])
   return new Set(rows.flatMap((r) => (JSON.parse(String(r.prizes)) as Array<{ code: string }>).map((x) => x.code)))
-}
-
-export function lotteryPayouts(tx: Sql, drawId?: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
-    `SELECT p.*, d.draw_no FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product IN ('lottery', 'raffle')${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.ticket_id`,
-    drawId ? [drawId] : [],
-  )
 }
 
 // ------------------------------------------------------------------------------------------ issue register (issue 13 point 3)
@@ -595,22 +473,4 @@ export async function sellerHallTerritory(
   )
   const t = row?.settings ? (JSON.parse(row.settings) as { territory?: unknown }).territory : null
   return { hallId: row?.hall_id ?? null, territory: typeof t === 'string' && t ? t : null }
-}
-
-/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(
-  tx: Sql,
-  drawId: string,
-  planJson: string,
-  drawAt: string,
-  claimDeadline: string,
-): Promise<boolean> {
-  return (
-    (
-      await tx.run(
-        "UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')",
-        [planJson, drawAt, claimDeadline, drawId],
-      )
-    ).changes === 1
-  )
 }

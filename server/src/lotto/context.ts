@@ -11,6 +11,8 @@ import type { BeaconSource } from '../shared/beacon-source.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
+import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
+import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
 
@@ -63,7 +65,7 @@ export function createLottoContext(deps: LottoDeps) {
     return row
   }
 
-  return {
+  const ctx = {
     deps,
     db,
     clock,
@@ -110,5 +112,82 @@ export function createLottoContext(deps: LottoDeps) {
       const order = new Map(sortByBytes(rows.map((r) => r.id)).map((id, i) => [id, i]))
       return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
     },
+
+    /** LNS-14: the close of sales (when the participation file is published) plus the profile's hold. */
+    drawableFrom(row: DrawRow): string {
+      return new Date(Date.parse(row.closed_at!) + (deps.publicationHoldMinutes ?? 0) * 60_000).toISOString()
+    },
   }
+
+  /**
+   * What must be true before the first ball or the RNG draw, besides the date (LOT-21):
+   * - LNS-14: the participation file has been public for the profile's hold (lnsPublicationHoldMinutes);
+   * - LNS-21: where plays were excluded or annulled, the notary's act listing them has been recorded;
+   * - INS-16 / RNG-26: an RNG draw ("lotería electrónica") is still authorised now, not only when it was planned.
+   */
+  async function readyToDraw(tx: Sql, row: DrawRow, plan: LottoPlan): Promise<void> {
+    const from = ctx.drawableFrom(row)
+    if (Date.parse(ctx.now()) < Date.parse(from)) {
+      throw new DomainError(
+        'PUBLICATION_HOLD',
+        `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`,
+        { rule: 'LNS-14', drawableFrom: from },
+      )
+    }
+    if (!row.notarial_act && (await ctx.slipsOfDraw(tx, row, 'inactive')).length > 0) {
+      throw new DomainError(
+        'NOTARIAL_ACT_REQUIRED',
+        `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`,
+        { rule: 'LNS-21' },
+      )
+    }
+    if (plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
+    checkDemoReferences(plan, deps.softwareDraw)
+  }
+
+  /** The lotto's rules of the shared draw lifecycle (draws/lifecycle.ts). */
+  const life = createDrawLifecycle<DrawRow, LottoPlan>({
+    db,
+    clock,
+    dataDir: deps.dataDir,
+    beacon: deps.beacon,
+    sealer: deps.sealer,
+    seedLine: 'lotto',
+    products: ['lotto'],
+    loadDraw,
+    planOf,
+    scope: ctx.drawScope,
+    forget: ctx.forget,
+    rules: { postpone: 'LNS-22', incident: 'LNS-17' },
+    texts: {
+      notClosed: (row) => `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`,
+      notRng: 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)',
+      noProof: 'a blower draw has no RNG proof; its balls are in the minutes',
+      listChanged: (drawId) =>
+        `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
+    },
+    checkRng(plan) {
+      checkSoftwareDraw('rng', deps.softwareDraw)
+      checkDemoReferences(plan, deps.softwareDraw)
+    },
+    readyToDraw,
+    // LNS-16: the first `drawCount` values of the order of balls 1..range, over the receipt numbers in play.
+    async rngList(tx, row, plan) {
+      return {
+        serials: (await ctx.slipsOfDraw(tx, row, 'active')).map((s) => s.id),
+        ballCount: plan.range,
+        count: plan.drawCount,
+        toDrawn: (v) => v,
+        toValue: (b) => b,
+        includeSerials: true,
+      }
+    },
+    drawnRecord: (balls) => ({ balls, numbers: [...balls].sort((a, b) => a - b) }),
+    proofExtra: (_row, plan, balls) => ({
+      numbers: [...balls].sort((a, b) => a - b),
+      note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}`,
+    }),
+  })
+
+  return { ...ctx, readyToDraw, life }
 }

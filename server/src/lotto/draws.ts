@@ -8,35 +8,25 @@
  * by staff), and no person supplies any entropy.
  */
 import { createHash } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DRAW_PROOF_VERSION, salesDigest, sortByBytes, type DrawProof } from '../shared/draw-proof.ts'
-import {
-  buildDrawProofV2,
-  drawOrderV2,
-  DRAW_PROOF_V2,
-  unixSecondsOf,
-  type DrawProofV2,
-} from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  beaconKeyOf,
   beaconRoundOf,
   beaconSummary,
   closeFacts,
   newSealedSeed,
   parseBeacon,
   seedContext,
-  seedOf,
   type Actor,
 } from '../shared/lottery-draw-v2.ts'
-import type { BeaconValue } from '../shared/beacon-source.ts'
 import type { LottoContext } from './context.ts'
 import { extractionDevice } from '../equipment/devices.ts'
-import type { Sql } from '../db/database.ts'
+import { writeHashed } from '../draws/lifecycle.ts'
+import { markDrawCancelled } from '../draws/store.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
-import { assertDrawDate, checkDemoReferences, checkSoftwareDraw, postponedDates } from '../shared/lottery-common.ts'
+import { checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
@@ -46,14 +36,8 @@ import {
   lastPlanOfGame,
   lottoDraws,
   previousLottoDraw,
-  markLottoDrawClosed,
-  markLottoDrawn,
-  recordDrawBeacon,
-  recordLottoBalls,
   type DrawRow,
   type SlipRow,
-  postponeDrawRow,
-  markLottoCancelled,
   recordNotarialAct as storeNotarialAct,
 } from './store.ts'
 
@@ -93,7 +77,7 @@ export interface DrawView {
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
-  const { db, deps, clock, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget } = ctx
+  const { db, deps, clock, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
   const sealedSeed = (drawId: string) => seedContext('lotto', drawId)
 
   /**
@@ -213,44 +197,13 @@ export function createDrawUseCases(ctx: LottoContext) {
             closedAt: row.closed_at!,
           }
         : null,
-      drawableFrom: row.closed_at ? drawableFrom(row) : null,
+      drawableFrom: row.closed_at ? ctx.drawableFrom(row) : null,
       notarialAct: row.notarial_act ? (JSON.parse(row.notarial_act) as NotarialAct) : null,
       balls,
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
     }
-  }
-
-  /** LNS-14: the close of sales (when the participation file is published) plus the profile's hold. */
-  function drawableFrom(row: DrawRow): string {
-    return new Date(Date.parse(row.closed_at!) + (deps.publicationHoldMinutes ?? 0) * 60_000).toISOString()
-  }
-
-  /**
-   * What must be true before the first ball or the RNG draw, besides the date (LOT-21):
-   * - LNS-14: the participation file has been public for the profile's hold (lnsPublicationHoldMinutes);
-   * - LNS-21: where plays were excluded or annulled, the notary's act listing them has been recorded;
-   * - INS-16 / RNG-26: an RNG draw ("lotería electrónica") is still authorised now, not only when it was planned.
-   */
-  async function assertReadyToDraw(tx: Sql, row: DrawRow, plan: LottoPlan): Promise<void> {
-    const from = drawableFrom(row)
-    if (Date.parse(now()) < Date.parse(from)) {
-      throw new DomainError(
-        'PUBLICATION_HOLD',
-        `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`,
-        { rule: 'LNS-14', drawableFrom: from },
-      )
-    }
-    if (!row.notarial_act && (await slipsOfDraw(tx, row, 'inactive')).length > 0) {
-      throw new DomainError(
-        'NOTARIAL_ACT_REQUIRED',
-        `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`,
-        { rule: 'LNS-21' },
-      )
-    }
-    if (plan.drawMethod === 'rng') checkSoftwareDraw('rng', deps.softwareDraw)
-    checkDemoReferences(plan, deps.softwareDraw)
   }
 
   /**
@@ -290,7 +243,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       if (row.notarial_act)
         throw new DomainError('CONFLICT', `the notarial act of draw ${drawId} is already recorded`, { rule: 'LNS-21' })
       const excludedSha256 = createHash('sha256')
-        .update(readFileSync(join(drawDir(drawId), 'excluded.csv')))
+        .update(readFileSync(join(life.drawDir(row), 'excluded.csv')))
         .digest('hex')
       const excluded = (await slipsOfDraw(tx, row, 'inactive')).length
       const at = now()
@@ -331,22 +284,15 @@ export function createDrawUseCases(ctx: LottoContext) {
 
   // ------------------------------------------------------------------------------------------ close of sales
 
-  const drawDir = (drawId: string) => join(deps.dataDir, 'lotto', drawId)
-
   /**
    * Closes the sales of a draw (LNS-13): from the plan's close time on (the server's clock), or earlier with a
    * recorded reason. Immediately writes the participation file (every accepted play with its receipt number,
-   * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR, fixes the sales digest D over the receipt numbers,
-   * the close time t and the beacon round R (bolillo-draw-v2 step 2), and journals them with the files' SHA-256
-   * before any ball is drawn. Nothing after this changes D: a slip is annulled only while all its draws are open.
+   * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR; the lifecycle fixes D over the receipt numbers, t
+   * and R and journals them with the files' SHA-256 before any ball is drawn. Nothing after this changes D: a slip
+   * is annulled only while all its draws are open.
    */
   async function closeSales(drawId: string, input: { earlyReason?: string } = {}, actor: Actor | null = null) {
-    const result = await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open')
-        throw new DomainError('ILLEGAL_TRANSITION', `sales of draw ${drawId} are already ${row.status}`)
-      const plan = planOf(row)
-      const at = now()
+    return life.closeSales(drawId, actor, async (tx, row, plan, at, dir) => {
       const early = Date.parse(at) < Date.parse(plan.salesCloseAt)
       if (early && !input.earlyReason?.trim())
         throw new DomainError(
@@ -376,8 +322,6 @@ export function createDrawUseCases(ctx: LottoContext) {
         } else participating.push(s)
       }
       const inactive = await slipsOfDraw(tx, row, 'inactive')
-      const dir = drawDir(drawId)
-      mkdirSync(dir, { recursive: true })
       let plays = 0
       const part = writeHashed(join(dir, 'participation.csv'), (out) => {
         out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
@@ -409,268 +353,26 @@ export function createDrawUseCases(ctx: LottoContext) {
           out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
       })
       const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
-      const digest = salesDigest(participating.map((s) => s.id))
-      const facts = closeFacts(at)
-      await markLottoDrawClosed(tx, drawId, {
-        at,
-        salesDigest: digest,
-        beaconRound: facts.beaconRound,
-        participationSha256: part.sha256,
-        participationFile: 'participation.csv',
+      const counts = { receipts: participating.length, plays, salesCents }
+      return {
+        serials: participating.map((s) => s.id),
         entries: participating.length,
         plays,
         salesCents,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.sales_closed',
-        scope: drawScope(row),
-        payload: {
-          drawId,
-          receipts: participating.length,
-          plays,
-          salesCents,
-          participationSha256: part.sha256,
+        participationSha256: part.sha256,
+        record: {
+          ...counts,
           participationBytes: part.bytes,
           excludedSha256: excl.sha256,
           excluded: excludedRows.length,
-          salesDigest: digest,
-          closedAt: facts.closedAt,
-          closedAtUnix: facts.closedAtUnix,
-          beaconRound: facts.beaconRound,
-          beaconPublishedAt: facts.beaconPublishedAt,
-          early: early ? input.earlyReason : null,
-          actor,
-          rule: 'LNS-13',
         },
-      })
-      return {
-        drawId,
-        closedAt: at,
-        closedAtUnix: facts.closedAtUnix,
-        beaconRound: facts.beaconRound,
-        beaconPublishedAt: facts.beaconPublishedAt,
-        receipts: participating.length,
-        plays,
-        salesCents,
-        participationSha256: part.sha256,
-        excludedSha256: excl.sha256,
-        excluded: excludedRows,
-        salesDigest: digest,
+        tail: { early: early ? input.earlyReason : null, rule: 'LNS-13' },
+        answer: { ...counts, excludedSha256: excl.sha256, excluded: excludedRows },
       }
     })
-    forget(drawId)
-    return result
-  }
-
-  /** Streams lines into a file and its SHA-256 at once (a participation file can be large). */
-  function writeHashed(file: string, body: (out: (line: string) => void) => void): { sha256: string; bytes: number } {
-    const hash = createHash('sha256')
-    const fd = openSync(file, 'w')
-    let bytes = 0
-    let chunk: string[] = []
-    const flush = () => {
-      const buf = Buffer.from(chunk.join(''), 'utf8')
-      hash.update(buf)
-      writeSync(fd, buf)
-      bytes += buf.length
-      chunk = []
-    }
-    try {
-      body((line) => {
-        chunk.push(line)
-        if (chunk.length >= 8192) flush()
-      })
-      flush()
-    } finally {
-      closeSync(fd)
-    }
-    return { sha256: hash.digest('hex'), bytes }
-  }
-
-  /** The published participation file (LNS-14) or excluded list; its SHA-256 is in the journal and the minutes. */
-  async function participationFile(
-    drawId: string,
-    which: 'participation' | 'excluded' = 'participation',
-  ): Promise<Buffer> {
-    const row = await loadDraw(db, drawId)
-    if (!row.participation_sha256)
-      throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
-    return readFileSync(join(drawDir(drawId), `${which}.csv`))
   }
 
   // ------------------------------------------------------------------------------------------ the draw
-
-  /** A closed RNG draw, or the reason it cannot take a beacon or be drawn. */
-  function assertRngClosed(row: DrawRow): LottoPlan {
-    const plan = planOf(row)
-    if (row.status !== 'closed')
-      throw new DomainError(
-        'ILLEGAL_TRANSITION',
-        `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`,
-      )
-    if (plan.drawMethod !== 'rng')
-      throw new DomainError(
-        'RULE_DISABLED',
-        'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)',
-      )
-    return plan
-  }
-
-  /**
-   * Beacon round R's signature typed in by staff from any public source (DESIGN.md point 3): verified against the
-   * quicknet key and kept for the draw. A wrong one is refused (INVALID_SIGNATURE) and journaled with who typed it.
-   */
-  async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null): Promise<DrawView> {
-    const pre = await loadDraw(db, drawId)
-    assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
-    const round = beaconRoundOf(pre)
-    let value: BeaconValue
-    try {
-      value = deps.beacon.acceptTyped(round, signature)
-    } catch (e) {
-      if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
-        await db.transaction((tx) =>
-          appendJournal(tx, {
-            at: now(),
-            type: 'lotto.beacon_refused',
-            scope: drawScope(pre),
-            payload: {
-              drawId,
-              round,
-              signature: String(signature).slice(0, 200),
-              reason: e.message,
-              source: 'staff',
-              actor,
-            },
-          }),
-        )
-      }
-      throw e
-    }
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      assertRngClosed(row)
-      if (!(await recordDrawBeacon(tx, drawId, JSON.stringify(value))))
-        throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
-      await appendJournal(tx, {
-        at: now(),
-        type: 'lotto.beacon_recorded',
-        scope: drawScope(row),
-        payload: { drawId, ...beaconSummary(value), actor },
-      })
-    })
-    forget(drawId)
-    return getDraw(drawId)
-  }
-
-  /**
-   * RNG draw (bolillo-draw-v2): waits for beacon round R (BEACON_PENDING until it is published), then takes the
-   * first `drawCount` values of the extraction order of balls 1..range. The slips in play must still give the D
-   * fixed at the close.
-   */
-  async function drawRng(drawId: string, actor: Actor | null = null): Promise<DrawView> {
-    const pre = await loadDraw(db, drawId)
-    assertRngClosed(pre)
-    assertDrawDate(planOf(pre).drawAt, now())
-    // INS-16 / RNG-26: no beacon is fetched for a software draw whose authorisation has been withdrawn.
-    checkSoftwareDraw('rng', deps.softwareDraw)
-    // Issue 24 point 4: no beacon is asked for a draw planned under a demo reference on a server without the demo.
-    checkDemoReferences(planOf(pre), deps.softwareDraw)
-    const round = beaconRoundOf(pre)
-    // Network outside the transaction; a value typed in meanwhile is used first.
-    const fetched = parseBeacon(pre.beacon) ?? (await deps.beacon.obtain(round, clock.now(), { drawId }))
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = assertRngClosed(row)
-      await assertReadyToDraw(tx, row, plan)
-      const value = parseBeacon(row.beacon) ?? fetched
-      const seed = seedOf(deps.sealer, sealedSeed(row.id), row)
-      const serials = (await slipsOfDraw(tx, row, 'active')).map((s) => s.id)
-      const { salesDigest: digest, order } = drawOrderV2({
-        seed,
-        gameId: row.id,
-        serials,
-        closedAt: unixSecondsOf(row.closed_at!),
-        beaconKey: beaconKeyOf(value),
-        beacon: value,
-        ballCount: plan.range,
-      })
-      if (digest !== row.sales_digest)
-        throw new DomainError(
-          'CONFLICT',
-          `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
-        )
-      const balls = order.slice(0, plan.drawCount)
-      const at = now()
-      const seedHex = seed.toString('hex')
-      await markLottoDrawn(tx, drawId, {
-        ballsJson: JSON.stringify(balls),
-        at,
-        beaconJson: JSON.stringify(value),
-        seedHex,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.drawn',
-        scope: drawScope(row),
-        payload: {
-          drawId,
-          source: 'rng',
-          version: DRAW_PROOF_V2,
-          beacon: beaconSummary(value),
-          balls,
-          numbers: [...balls].sort((a, b) => a - b),
-          seed: seedHex,
-          actor,
-        },
-      })
-    })
-    forget(drawId)
-    return getDraw(drawId)
-  }
-
-  /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
-  /**
-   * LNS-22 (as LOT-21): an authorised postponement of a draw not yet drawn: a new draw date with the AJ authorisation
-   * reference and the reason; the claim deadline keeps its 60 full days from the new date. Journaled with the person.
-   */
-  async function postpone(
-    drawId: string,
-    input: { drawAt: string; authorisationRef: string; reason: string },
-    actor: Actor,
-  ) {
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed')
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`,
-        )
-      const plan = planOf(row)
-      const dates = postponedDates(plan, input, now())
-      const next = { ...plan, ...dates }
-      if (!(await postponeDrawRow(tx, drawId, JSON.stringify(next), dates.drawAt, dates.claimDeadline)))
-        throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, {
-        at: now(),
-        type: 'lotto.draw_postponed',
-        scope: drawScope(row),
-        payload: {
-          drawId,
-          from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline },
-          to: dates,
-          authorisationRef: input.authorisationRef.trim(),
-          reason: input.reason.trim(),
-          actor,
-          rule: 'LNS-22',
-        },
-      })
-    })
-    forget(drawId)
-    return getDraw(drawId)
-  }
 
   /**
    * LNS-22 (as LOT-21, 002 §7.3.9 "desistimiento o renuncia"): with the AJ's prior authorisation a draw not yet
@@ -707,7 +409,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       const plan = planOf(row)
       const slips = await slipsOfDraw(tx, row, 'active')
       const refundCents = slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0)
-      if (!(await markLottoCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      if (!(await markDrawCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
       await appendJournal(tx, {
         at: now(),
         type: 'lotto.draw_cancelled',
@@ -729,122 +431,71 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
+  /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
   async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'closed')
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `draw ${drawId} is ${row.status}; balls are entered after the close of sales`,
-        )
-      if (plan.drawMethod !== 'manual')
-        throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
-      assertDrawDate(plan.drawAt, now())
-      await assertReadyToDraw(tx, row, plan)
+    await life.enterValue(drawId, async (tx, row, plan, drawn) => {
       // LNS-8 / LOT-18: every ball comes from a registered, certified device of the draw's hall, checked as it is entered.
       const device = await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
-      const balls = recordManualBall(row.balls ? JSON.parse(row.balls) : [], ball, plan.range, plan.drawCount)
-      const at = now()
+      const balls = recordManualBall(drawn, ball, plan.range, plan.drawCount)
       const complete = balls.length === plan.drawCount
-      await recordLottoBalls(tx, drawId, JSON.stringify(balls), complete ? at : null)
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.ball_drawn',
-        scope: drawScope(row),
-        payload: { drawId, seq: balls.length, ball, source: 'manual', device: device.id, sealCode: device.sealCode },
-      })
-      if (complete)
-        await appendJournal(tx, {
-          at,
-          type: 'lotto.drawn',
-          scope: drawScope(row),
-          payload: {
-            drawId,
-            source: 'manual',
-            device: device.id,
-            sealCode: device.sealCode,
-            balls,
-            numbers: [...balls].sort((a, b) => a - b),
-          },
-        })
+      return {
+        values: balls,
+        complete,
+        async record(at) {
+          await appendJournal(tx, {
+            at,
+            type: 'lotto.ball_drawn',
+            scope: drawScope(row),
+            payload: {
+              drawId,
+              seq: balls.length,
+              ball,
+              source: 'manual',
+              device: device.id,
+              sealCode: device.sealCode,
+            },
+          })
+          if (complete)
+            await appendJournal(tx, {
+              at,
+              type: 'lotto.drawn',
+              scope: drawScope(row),
+              payload: {
+                drawId,
+                source: 'manual',
+                device: device.id,
+                sealCode: device.sealCode,
+                balls,
+                numbers: [...balls].sort((a, b) => a - b),
+              },
+            })
+        },
+      }
     })
     return getDraw(drawId)
   }
 
-  /**
-   * The published proof, once drawn: bolillo-draw-v2 with the draw id as gameId, the first k balls of the order
-   * and soldSerials = the receipt numbers in play. A draw made before v2 keeps its v1 proof.
-   */
-  async function getProof(drawId: string): Promise<(DrawProofV2 | DrawProof) & { numbers: number[]; note: string }> {
-    const row = await loadDraw(db, drawId)
-    const plan = planOf(row)
-    if (plan.drawMethod !== 'rng')
-      throw new DomainError('RULE_DISABLED', 'a blower draw has no RNG proof; its balls are in the minutes')
-    if (!row.balls || JSON.parse(row.balls).length !== plan.drawCount)
-      throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
-    const receipts = (await slipsOfDraw(db, row, 'active')).map((s) => s.id)
-    const balls = JSON.parse(row.balls) as number[]
-    const extra = {
-      numbers: [...balls].sort((a, b) => a - b),
-      note: `lotto draw of ${plan.drawCount} numbers: the first ${plan.drawCount} of the extraction order of balls 1..${plan.range}`,
+  /** Each step of the shared lifecycle, answered with the draw as anyone may see it. */
+  const thenView =
+    <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
+    async (drawId: string, ...a: A): Promise<DrawView> => {
+      await step(drawId, ...a)
+      return getDraw(drawId)
     }
-    const value = parseBeacon(row.beacon)
-    if (!value) {
-      return {
-        version: DRAW_PROOF_VERSION,
-        gameId: row.id,
-        commitment: row.commitment,
-        seed: row.seed_hex,
-        salesDigest: row.sales_digest!,
-        externalEntropy: row.external_entropy ?? '',
-        ballCount: plan.range,
-        balls,
-        soldSerials: sortByBytes(receipts),
-        ...extra,
-      }
-    }
-    const proof = buildDrawProofV2({
-      seed: Buffer.from(row.seed_hex, 'hex'),
-      gameId: row.id,
-      serials: receipts,
-      closedAt: unixSecondsOf(row.closed_at!),
-      beaconKey: beaconKeyOf(value),
-      beacon: value,
-      ballCount: plan.range,
-      calledCount: plan.drawCount,
-    })
-    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => b !== balls[i]))
-      throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
-    return { ...proof, ...extra }
-  }
-
-  async function recordIncident(drawId: string, note: string): Promise<void> {
-    if (!note.trim()) throw new DomainError('VALIDATION_FAILED', 'an incident needs its description')
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      await appendJournal(tx, {
-        at: now(),
-        type: 'lotto.incident',
-        scope: drawScope(row),
-        payload: { drawId, note, status: row.status, rule: 'LNS-17' },
-      })
-    })
-  }
 
   return {
     createDraw,
     getDraw,
     listDraws,
     closeSales,
-    participationFile,
-    recordBeacon,
-    drawRng,
+    participationFile: life.participationFile,
+    recordBeacon: thenView(life.recordBeacon),
+    drawRng: thenView(life.drawRng),
     enterBall,
-    postpone,
+    postpone: thenView(life.postpone),
     cancel,
-    getProof,
-    recordIncident,
+    getProof: life.getProof,
+    recordIncident: life.recordIncident,
     recordNotarialAct,
   }
 }

@@ -7,6 +7,8 @@ import { protectDocument } from '../shared/journal-privacy.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { charityDueBy, isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { assertPayable, assertPayee } from '../draws/lifecycle.ts'
+import { insertPayout } from '../draws/store.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Sql } from '../db/database.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
@@ -16,12 +18,9 @@ import type { LottoReceipt } from './slips.ts'
 import {
   hasPayout,
   hasPayoutForDraw,
-  insertLottoPayout,
   lottoDrawByNumber,
   lottoDrawIdByNumber,
-  lottoPayouts,
   markWinsPaid,
-  recordDisposal,
   slipById,
   unpaidWins,
   winsOfSlip,
@@ -84,7 +83,7 @@ export interface LottoValidation {
 }
 
 export function createPayoutUseCases(ctx: LottoContext) {
-  const { db, deps, now, newId, drawScope, planOf, loadDraw, cachedByNumber } = ctx
+  const { db, deps, now, newId, planOf, cachedByNumber, life } = ctx
 
   async function claimsOf(tx: Sql, s: SlipRow, at: string): Promise<DrawClaim[]> {
     const out: DrawClaim[] = []
@@ -236,32 +235,10 @@ export function createPayoutUseCases(ctx: LottoContext) {
     onPaid: OnPaid
   }) {
     const p = input.payee
-    if (
-      ![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) ||
-      p.name.trim().split(/\s+/).length < 2
-    ) {
-      throw new DomainError(
-        'PAYEE_ID_REQUIRED',
-        'the prize register needs the payee first and last names and identity document (INS-5, LNS-25)',
-        { rule: 'INS-5' },
-      )
-    }
+    assertPayee(p, 'INS-5, LNS-25')
     return db.transaction(async (tx) => {
       const v = await validate(input.code, tx)
-      switch (v.outcome) {
-        case 'VOID':
-          throw new DomainError('INVALID_SIGNATURE', v.reason, { outcome: v.outcome })
-        case 'ALREADY_PAID':
-          throw new DomainError('ALREADY_PAID', v.reason, { outcome: v.outcome })
-        case 'EXPIRED':
-          throw new DomainError('TICKET_EXPIRED', v.reason, { outcome: v.outcome })
-        case 'PENDING':
-          throw new DomainError('PRIZE_PENDING', v.reason, { outcome: v.outcome })
-        case 'NO_WIN':
-          throw new DomainError('NOT_A_WINNER', v.reason, { outcome: v.outcome })
-        default:
-          break
-      }
+      assertPayable(v, 'INVALID_SIGNATURE')
       const at = now()
       const s = (await slipById(tx, v.ticketId!))!
       // Issue 24 point 1: nothing is paid from a slip, a winning play or a payout changed or deleted outside the
@@ -338,9 +315,10 @@ export function createPayoutUseCases(ctx: LottoContext) {
             throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
         }
         const payoutId = newId('lpay')
-        await insertLottoPayout(tx, {
+        await insertPayout(tx, {
           id: payoutId,
           drawId: t.drawId,
+          product: 'lotto',
           ticketId: s.id,
           amountCents: t.amountCents,
           goodsJson: t.goods.length ? JSON.stringify(t.goods) : null,
@@ -405,87 +383,27 @@ export function createPayoutUseCases(ctx: LottoContext) {
 
   // ---- claim period
 
-  /**
-   * LOT-24: after prescription, the prizes nobody claimed, their total and the date by which they must have gone
-   * to charity and health purposes (prescription + 10 days).
-   */
-  async function unclaimed(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the draw is not settled')
-    const at = now()
-    const prescribed = isClaimExpired(row.claim_deadline, at)
-    const items = await unpaidWins(db, drawId)
-    return {
-      drawId,
-      product: 'lotto' as const,
-      claimDeadline: row.claim_deadline,
-      prescribed,
-      charityDueBy: charityDueBy(row.claim_deadline),
-      asOf: at,
-      currency: row.currency,
-      unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
-      unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
-      count: items.length,
-      items: items.map((i) => ({
-        ticketId: i.receipt,
-        board: Number(i.board),
-        category: i.category,
-        amountCents: Number(i.amount_cents),
-        goods: i.goods,
-      })),
-      disposal: row.disposal ? JSON.parse(row.disposal) : null,
-      rule: 'LOT-24',
-    }
-  }
-
-  /** Records that the unclaimed prizes went to charity and health (LOT-24); late when after prescription + 10 days. */
-  async function disposeUnclaimed(drawId: string, input: { destination: string; reference: string }) {
-    const report = await unclaimed(drawId)
-    if (!report.prescribed)
-      throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
-    if (report.disposal) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
-    const at = now()
-    const disposal = {
-      destination: input.destination,
-      reference: input.reference,
-      amountCents: report.unclaimedCents,
-      goods: report.unclaimedGoods,
-      recordedAt: at,
-      dueBy: report.charityDueBy,
-      late: Date.parse(at) > Date.parse(report.charityDueBy),
-    }
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (!(await recordDisposal(tx, drawId, JSON.stringify(disposal))))
-        throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.unclaimed_disposed',
-        scope: drawScope(row),
-        payload: { drawId, ...disposal, rule: 'LOT-24' },
-      })
+  /** LOT-24: after prescription, the winning plays nobody claimed, for charity and health. */
+  function unclaimed(drawId: string) {
+    return life.unclaimed(drawId, async () => {
+      const items = await unpaidWins(db, drawId)
+      return {
+        unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
+        unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
+        count: items.length,
+        items: items.map((i) => ({
+          ticketId: i.receipt,
+          board: Number(i.board),
+          category: i.category,
+          amountCents: Number(i.amount_cents),
+          goods: i.goods,
+        })),
+      }
     })
-    return disposal
   }
 
-  /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the lotto. */
-  async function prizeRegister(drawId?: string) {
-    const rows = await lottoPayouts(db, drawId)
-    return rows.map((r) => ({
-      payoutId: r.id,
-      gameCode: r.game_code,
-      drawNumber: Number(r.draw_no),
-      ticketNumber: r.ticket_id,
-      amountCents: Number(r.amount_cents),
-      currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [],
-      prizes: JSON.parse(String(r.prizes)),
-      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
-      stationId: r.station_id,
-      cashierId: r.cashier_id,
-      paidAt: r.paid_at,
-    }))
-  }
+  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
+    life.disposeUnclaimed(await unclaimed(drawId), input)
 
-  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister }
+  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

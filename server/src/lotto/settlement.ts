@@ -4,7 +4,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
-import { appendJournal, readJournal } from '../shared/journal.ts'
+import { readJournal } from '../shared/journal.ts'
 import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import {
@@ -16,7 +16,7 @@ import {
   type CarryPlacement,
   type CategoryResult,
 } from './rules.ts'
-import { insertWins, markLottoSettled, previousLottoDraw } from './store.ts'
+import { insertWins, previousLottoDraw } from './store.ts'
 
 /** The stored result of a settled draw. */
 export interface LottoResult {
@@ -38,7 +38,7 @@ export const LOTTO_REMAINDER_RULE =
   'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior en la misma categoría o en la que el plan del sorteo le asigne expresamente (LNS-4); si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus what the previous draw rolled over under the same category or the one the plan names for it (LNS-4); when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
 
 export function createSettlementUseCases(ctx: LottoContext) {
-  const { db, now, drawScope, planOf, zoneOf, loadDraw, slipsOfDraw, forget } = ctx
+  const { db, drawScope, planOf, zoneOf, loadDraw, slipsOfDraw, life } = ctx
 
   /**
    * Settles a drawn draw (LNS-16 step 4): every participating play is matched against the numbers drawn, the
@@ -46,11 +46,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
    * result is journaled. The game's previous draw must be settled first (its unwon pari-mutuel money may roll over).
    */
   async function settle(drawId: string): Promise<LottoResult> {
-    const result = await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      const plan = planOf(row)
-      if (row.status !== 'drawn')
-        throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
+    return life.settle(drawId, async (tx, row, plan, balls) => {
       const prev = await previousLottoDraw(tx, row.game_code, row.draw_no)
       if (prev && prev.status !== 'settled')
         throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
@@ -77,7 +73,6 @@ export function createSettlementUseCases(ctx: LottoContext) {
           playRef.push([si, bi])
         }),
       )
-      const balls = JSON.parse(row.balls!) as number[]
       const matches = countMatches(packed.masks, packed.words, packed.count, balls)
       const s = settleLotto({ plan, salesCents: Number(row.sales_cents ?? 0), carryInCents: carryIn, matches })
       const rows: unknown[][] = []
@@ -107,14 +102,9 @@ export function createSettlementUseCases(ctx: LottoContext) {
         receipts: slips.length,
         remainderRule: LOTTO_REMAINDER_RULE,
       }
-      const at = now()
-      await markLottoSettled(tx, drawId, JSON.stringify(result), at)
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.settled',
-        scope: drawScope(row),
-        payload: {
-          drawId,
+      return {
+        result,
+        record: {
           numbers: result.numbers,
           poolCents: s.poolCents,
           reserveCents: s.reserveCents,
@@ -131,11 +121,8 @@ export function createSettlementUseCases(ctx: LottoContext) {
           })),
           winningPlays: rows.length,
         },
-      })
-      return result
+      }
     })
-    forget(drawId)
-    return result
   }
 
   // ------------------------------------------------------------------------------------------ extracto and minutes

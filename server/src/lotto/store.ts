@@ -9,43 +9,8 @@ import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 
-export interface DrawRow {
-  id: string
-  product: string
-  game_code: string
-  draw_no: number
-  plan: string
-  status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
-  currency: string
-  price_cents: number
-  sales_start_at: string
-  sales_close_at: string
-  draw_at: string
-  claim_deadline: string
-  draw_method: string
-  /** '' until the draw has ended for a v2 draw (the seed is then only in seed_sealed); the revealed seed after. */
-  commitment: string
-  seed_hex: string
-  seed_sealed: string | null
-  entropy_source: string | null
-  beacon_round: number | null
-  beacon: string | null
-  sales_digest: string | null
-  external_entropy: string | null
-  participation_sha256: string | null
-  participation_file: string | null
-  entries_count: number | null
-  plays_count: number | null
-  sales_cents: number | null
-  balls: string | null
-  result: string | null
-  disposal: string | null
-  notarial_act?: string | null
-  created_at: string
-  closed_at: string | null
-  drawn_at: string | null
-  settled_at: string | null
-}
+export type { DrawRow } from '../draws/store.ts'
+import type { DrawRow } from '../draws/store.ts'
 
 export interface SlipRow {
   id: string
@@ -196,61 +161,6 @@ export async function insertLottoDraw(tx: Sql, d: NewLottoDraw): Promise<void> {
   )
 }
 
-/** Fixes the close of sales of an open draw: D, the close time and the beacon round R. */
-export async function markLottoDrawClosed(
-  tx: Sql,
-  drawId: string,
-  c: {
-    at: string
-    salesDigest: string
-    beaconRound: number
-    participationSha256: string
-    participationFile: string
-    entries: number
-    plays: number
-    salesCents: number
-  },
-): Promise<void> {
-  await tx.run(
-    `UPDATE lottery_draws SET status = 'closed', closed_at = ?, sales_digest = ?, beacon_round = ?, participation_sha256 = ?, participation_file = ?, entries_count = ?, plays_count = ?, sales_cents = ? WHERE id = ? AND status = 'open'`,
-    [
-      c.at,
-      c.salesDigest,
-      c.beaconRound,
-      c.participationSha256,
-      c.participationFile,
-      c.entries,
-      c.plays,
-      c.salesCents,
-      drawId,
-    ],
-  )
-}
-
-/** Keeps the verified beacon round of a closed draw; false when one is already kept or the draw is not closed. */
-export async function recordDrawBeacon(tx: Sql, drawId: string, beaconJson: string): Promise<boolean> {
-  return (
-    (
-      await tx.run("UPDATE lottery_draws SET beacon = ? WHERE id = ? AND status = 'closed' AND beacon IS NULL", [
-        beaconJson,
-        drawId,
-      ])
-    ).changes === 1
-  )
-}
-
-/** Stores every ball of a closed RNG draw at once with its beacon and the seed, now revealed, and marks it drawn. */
-export async function markLottoDrawn(
-  tx: Sql,
-  drawId: string,
-  d: { ballsJson: string; at: string; beaconJson: string | null; seedHex: string },
-): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET balls = ?, status = 'drawn', drawn_at = ?, beacon = COALESCE(beacon, ?), seed_hex = ? WHERE id = ? AND status = 'closed'",
-    [d.ballsJson, d.at, d.beaconJson, d.seedHex, drawId],
-  )
-}
-
 /** LNS-21: the notary's act listing the excluded and annulled plays, once, on a closed draw not yet drawn. */
 export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string): Promise<boolean> {
   return (
@@ -261,36 +171,6 @@ export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string
       )
     ).changes === 1
   )
-}
-
-/** Stores the balls entered so far; with `drawnAt` the draw is complete and marked drawn. */
-export async function recordLottoBalls(
-  tx: Sql,
-  drawId: string,
-  ballsJson: string,
-  drawnAt: string | null,
-): Promise<void> {
-  const complete = drawnAt !== null
-  await tx.run(
-    `UPDATE lottery_draws SET balls = ?${complete ? ", status = 'drawn', drawn_at = ?" : ''} WHERE id = ?`,
-    complete ? [ballsJson, drawnAt, drawId] : [ballsJson, drawId],
-  )
-}
-
-export async function markLottoSettled(tx: Sql, drawId: string, resultJson: string, at: string): Promise<void> {
-  await tx.run(
-    "UPDATE lottery_draws SET result = ?, status = 'settled', settled_at = ? WHERE id = ? AND status = 'drawn'",
-    [resultJson, at, drawId],
-  )
-}
-
-/** Records where the unclaimed prizes went; false when that was already recorded. */
-export async function recordDisposal(tx: Sql, drawId: string, disposalJson: string): Promise<boolean> {
-  const r = await tx.run('UPDATE lottery_draws SET disposal = ? WHERE id = ? AND disposal IS NULL', [
-    disposalJson,
-    drawId,
-  ])
-  return r.changes === 1
 }
 
 // ------------------------------------------------------------------------------------------ receipt counters
@@ -458,17 +338,6 @@ export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at:
   ).changes
 }
 
-/** LNS-22 / LOT-21: an authorised cancellation (withdrawal or renunciation) of a draw not yet drawn. */
-export async function markLottoCancelled(tx: Sql, drawId: string): Promise<boolean> {
-  return (
-    (
-      await tx.run("UPDATE lottery_draws SET status = 'cancelled' WHERE id = ? AND status IN ('open', 'closed')", [
-        drawId,
-      ])
-    ).changes === 1
-  )
-}
-
 /** Whether the ticket was already paid or refunded for this draw (the UNIQUE of lottery_payouts is the last guard). */
 export async function hasPayoutForDraw(tx: Sql, drawId: string, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [drawId, ticketId]))
@@ -477,69 +346,4 @@ export async function hasPayoutForDraw(tx: Sql, drawId: string, ticketId: string
 /** Whether a payout (prize or refund) exists for the ticket. */
 export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE ticket_id = ?', [ticketId]))
-}
-
-export interface NewPayout {
-  id: string
-  drawId: string
-  ticketId: string
-  amountCents: number
-  goodsJson: string | null
-  prizesJson: string
-  currency: string
-  stationId: string
-  cashierId: string
-  payeeName: string
-  payeeDocument: string
-  signatureRef: string
-  paidAt: string
-}
-
-export async function insertLottoPayout(tx: Sql, p: NewPayout): Promise<void> {
-  touchRows(tx, 'lottery_payouts', [`${p.drawId}|${p.ticketId}`])
-  await tx.run(
-    `INSERT INTO lottery_payouts (id, draw_id, product, ticket_id, amount_cents, goods, prizes, currency, station_id, cashier_id, payee_name, payee_document, signature_ref, paid_at)
-           VALUES (?, ?, 'lotto', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      p.id,
-      p.drawId,
-      p.ticketId,
-      p.amountCents,
-      p.goodsJson,
-      p.prizesJson,
-      p.currency,
-      p.stationId,
-      p.cashierId,
-      p.payeeName,
-      p.payeeDocument,
-      p.signatureRef,
-      p.paidAt,
-    ],
-  )
-}
-
-/** Payouts of the lotto (of one draw or all) with their draw's number and game, by payment time. */
-export function lottoPayouts(tx: Sql, drawId?: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
-    `SELECT p.*, d.draw_no, d.game_code FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product = 'lotto'${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.id`,
-    drawId ? [drawId] : [],
-  )
-}
-
-/** LOT-21 / LNS-22: a planned, not yet drawn draw gets its postponed dates (plan, draw_at, claim_deadline). */
-export async function postponeDrawRow(
-  tx: Sql,
-  drawId: string,
-  planJson: string,
-  drawAt: string,
-  claimDeadline: string,
-): Promise<boolean> {
-  return (
-    (
-      await tx.run(
-        "UPDATE lottery_draws SET plan = ?, draw_at = ?, claim_deadline = ? WHERE id = ? AND status IN ('open', 'closed')",
-        [planJson, drawAt, claimDeadline, drawId],
-      )
-    ).changes === 1
-  )
 }

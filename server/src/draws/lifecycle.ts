@@ -1,0 +1,667 @@
+/**
+ * One draw lifecycle for lotto (LNS-*), numbered lotteries (LOT-*) and raffles, tombolas and promotional draws
+ * (PRM-*), over the rows they share (lottery_draws, lottery_payouts): close of sales, beacon, RNG draw, proof,
+ * postponement, incidents, settlement, unclaimed prizes and their disposal, the prize register, and the checks a
+ * payout starts with. Each line gives a small {@link DrawLine} object with what differs: which tickets are in play
+ * and how the RNG's values map to balls or numbers, the readiness checks of its regulation, the texts of its refusals
+ * and the fields of its journal records. The record kinds stay `<product>.<event>` and the proof stays
+ * bolillo-draw-v2 (DESIGN.md).
+ *
+ * The twin use cases this replaced (lotto/ | lottery/, same name, same tables), and what really differed:
+ * - closeSales: lotto closes early with a reason (LNS-13), excludes plays it cannot process and writes excluded.csv
+ *   (LNS-21); a ticket line never closes early and a raffle drawn among sold tickets needs one ticket per prize.
+ *   Shared: the state check, the participation file and its SHA-256, D, t and R, the row update.
+ * - participationFile: lotto also serves the excluded list. Shared: the file under DATA_DIR/<product>/<draw>/.
+ * - recordBeacon: identical but for the refusal texts.
+ * - drawRng: lotto draws k of balls 1..range over the receipt numbers and first checks LNS-14/LNS-21; a lottery
+ *   draws among M issued numbers, a raffle among the tickets in play. Shared: the beacon fetched outside the
+ *   transaction, the seed, the order, the D check, the row and the `<product>.drawn` record.
+ * - enterBall / enterNumber: the value's check (a lotto ball; a number of the numbering, or a ticket in play) and
+ *   the record (`ball_drawn` + `drawn`, or `number_drawn`). Shared: the state, method, date and device checks.
+ * - getProof: what the proof lists (soldSerials always, or when at most 200,000) and its note. Shared: v1 and v2.
+ * - postpone, recordIncident, disposeUnclaimed: identical but for the rule cited (LNS-22 / LOT-21, LNS-17).
+ * - settle: the matching (lotto: boards against balls with carry-over, LNS-4; lottery: exact numbers,
+ *   approximations, terminations; raffle: the order of the draw). Shared: the state check, the row and record.
+ * - unclaimed: lotto lists its unpaid winning plays; a lottery counts the liability of the tickets in play less
+ *   what was paid. Shared: the state check, prescription and the charity date (LOT-23, LOT-24).
+ * - prizeRegister: lotto names the game, a ticket line the product. Shared: the query.
+ * - pay: lotto pays per draw of a slip with the buyer's document (GEN-16); a lottery pays a fraction, a tómbola an
+ *   object chosen (PRM-2). Shared: the payee's data (INS-5) and the outcomes that refuse a payout.
+ * - validate, extracto, acta (and their PDFs), createDraw / createLottery, getDraw, listDraws: the line's own
+ *   ticket, document and plan shapes; they read the shared row through this module's store.
+ */
+import { createHash } from 'node:crypto'
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Database, Sql } from '../db/database.ts'
+import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
+import type { Clock } from '../shared/clock.ts'
+import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
+import {
+  buildDrawProofV2,
+  drawOrderV2,
+  DRAW_PROOF_V2,
+  unixSecondsOf,
+  type DrawInputV2,
+  type DrawProofV2,
+} from '../shared/draw-proof-v2.ts'
+import { DomainError } from '../shared/errors.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
+import {
+  beaconKeyOf,
+  beaconRoundOf,
+  beaconSummary,
+  closeFacts,
+  parseBeacon,
+  seedContext,
+  seedOf,
+  type Actor,
+} from '../shared/lottery-draw-v2.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import {
+  markDrawClosed,
+  markDrawn,
+  markDrawSettled,
+  payoutsOf,
+  postponeDrawRow,
+  recordDisposal,
+  recordDrawBeacon,
+  recordDrawnValues,
+  type DrawRow,
+} from './store.ts'
+
+/** What every plan of the three lines states about its dates and method. */
+export interface LifecyclePlan {
+  name: string
+  drawNumber: number
+  currency: string
+  salesStartAt: string
+  salesCloseAt: string
+  drawAt: string
+  claimDeadline: string
+  drawMethod: 'rng' | 'manual'
+}
+
+/** The list a draw is made over, fixed at its close, and how the RNG's values 1..ballCount become balls or numbers. */
+export interface RngList {
+  /** The serials in play, sorted by bytes (their digest is D). */
+  serials: string[]
+  ballCount: number
+  /** How many values the draw takes. */
+  count: number
+  /** Value v of the extraction order as the ball or number recorded. */
+  toDrawn(v: number): number
+  /** Its inverse, for a proof made before v2. */
+  toValue(drawn: number): number
+  /** Whether the published proof lists the serials (a very large issue does not). */
+  includeSerials: boolean
+}
+
+/** What a line's close of sales fixes: the participation it writes and the counts it reports. */
+export interface ClosedParticipation {
+  /** The serials in play, sorted by bytes. */
+  serials: string[]
+  entries: number
+  plays: number | null
+  salesCents: number
+  participationSha256: string
+  /** The record `<product>.sales_closed` (the shared facts of D, t and R are added) and the answer. */
+  record: Record<string, unknown>
+  /** Fields of the record after the actor (the early close's reason, the rule). */
+  tail?: Record<string, unknown>
+  answer: Record<string, unknown>
+}
+
+/** A line's rules of the lifecycle (lotto; lottery and raffle). */
+export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
+  db: Database
+  clock: Clock
+  dataDir: string
+  beacon: BeaconSource
+  sealer: Sealer
+  /** The sealing context of the seeds (DESIGN.md "Sealed secrets"). */
+  seedLine: 'lotto' | 'lottery'
+  /** The products whose payouts the prize register lists. */
+  products: readonly string[]
+  loadDraw(tx: Sql, drawId: string): Promise<Row>
+  planOf(row: Row): Plan
+  /** Journal scope of a draw's records (the minutes read them back by this prefix). */
+  scope(row: Row): string
+  /** Drops what the line caches of a draw after it changed. */
+  forget(drawId: string): void
+  /** The rule each step cites in its record. */
+  rules: { postpone: string; incident?: string }
+  texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
+  /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
+  checkRng(plan: Plan): void
+  /** Inside the transaction, before the first ball or the RNG draw (lotto: LNS-14, LNS-21). */
+  readyToDraw(tx: Sql, row: Row, plan: Plan): Promise<void>
+  rngList(tx: Sql, row: Row, plan: Plan): Promise<RngList>
+  /** The balls or numbers in the `<product>.drawn` record. */
+  drawnRecord(values: number[]): Record<string, unknown>
+  /** What the proof adds: the mapping, the winning numbers, a note. */
+  proofExtra(row: Row, plan: Plan, values: number[]): Record<string, unknown>
+}
+
+/** Streams lines into a file and its SHA-256 at once (a participation file can be large). */
+export function writeHashed(
+  file: string,
+  body: (out: (line: string) => void) => void,
+): { sha256: string; bytes: number } {
+  const hash = createHash('sha256')
+  const fd = openSync(file, 'w')
+  let bytes = 0
+  let chunk: string[] = []
+  const flush = () => {
+    const buf = Buffer.from(chunk.join(''), 'utf8')
+    hash.update(buf)
+    writeSync(fd, buf)
+    bytes += buf.length
+    chunk = []
+  }
+  try {
+    body((line) => {
+      chunk.push(line)
+      if (chunk.length >= 8192) flush()
+    })
+    flush()
+  } finally {
+    closeSync(fd)
+  }
+  return { sha256: hash.digest('hex'), bytes }
+}
+
+/** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
+const REFUSED = {
+  ALREADY_PAID: 'ALREADY_PAID',
+  EXPIRED: 'TICKET_EXPIRED',
+  PENDING: 'PRIZE_PENDING',
+  NO_WIN: 'NOT_A_WINNER',
+  REPORTED_LOST_STOLEN: 'TICKET_BLOCKED',
+} as const
+
+/** Refuses a payout whose validation does not allow it (REGULATIONS.md §8); `voidCode` names a void code's error. */
+export function assertPayable(v: { outcome: string; reason: string }, voidCode: 'INVALID_SIGNATURE' | 'TICKET_VOID') {
+  if (v.outcome === 'VOID') throw new DomainError(voidCode, v.reason, { outcome: v.outcome })
+  const code = REFUSED[v.outcome as keyof typeof REFUSED]
+  if (code) throw new DomainError(code, v.reason, { outcome: v.outcome })
+}
+
+/** INS-5 (and LNS-25): the prize register names the payee with first and last names and an identity document. */
+export function assertPayee(p: { name: string; document: string } | undefined, rules: string): void {
+  if (
+    ![p?.name, p?.document].every((x) => typeof x === 'string' && x.trim()) ||
+    p!.name.trim().split(/\s+/).length < 2
+  ) {
+    throw new DomainError(
+      'PAYEE_ID_REQUIRED',
+      `the prize register needs the payee first and last names and identity document (${rules})`,
+      { rule: 'INS-5' },
+    )
+  }
+}
+
+/** The steps answer nothing of the draw: each line answers its own view of it. */
+export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan>(line: DrawLine<Row, Plan>) {
+  const { db, clock, loadDraw, planOf, scope, forget, texts } = line
+  const now = () => clock.now().toISOString()
+  const drawDir = (row: Row) => join(line.dataDir, row.product, row.id)
+
+  // ---------------------------------------------------------------------------------------- close of sales
+
+  /**
+   * Closes the sales of an open draw: the line fixes what is in play and writes the participation file (LNS-13,
+   * LNS-14); this fixes D over the serials, the close time t and the beacon round R (bolillo-draw-v2 step 2) and
+   * journals them with the file's SHA-256 before anything else happens.
+   */
+  async function closeSales(
+    drawId: string,
+    actor: Actor | null,
+    inPlay: (tx: Sql, row: Row, plan: Plan, at: string, dir: string) => Promise<ClosedParticipation>,
+  ): Promise<Record<string, unknown>> {
+    const result = await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', texts.notClosed(row))
+      const plan = planOf(row)
+      const at = now()
+      const dir = drawDir(row)
+      mkdirSync(dir, { recursive: true })
+      const p = await inPlay(tx, row, plan, at, dir)
+      const digest = salesDigest(p.serials)
+      const facts = closeFacts(at)
+      await markDrawClosed(tx, drawId, {
+        at,
+        salesDigest: digest,
+        beaconRound: facts.beaconRound,
+        participationSha256: p.participationSha256,
+        entries: p.entries,
+        plays: p.plays,
+        salesCents: p.salesCents,
+      })
+      const close = {
+        salesDigest: digest,
+        closedAt: facts.closedAt,
+        closedAtUnix: facts.closedAtUnix,
+        beaconRound: facts.beaconRound,
+        beaconPublishedAt: facts.beaconPublishedAt,
+      }
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.sales_closed`,
+        scope: scope(row),
+        payload: { drawId, ...p.record, participationSha256: p.participationSha256, ...close, actor, ...p.tail },
+      })
+      return {
+        drawId,
+        closedAt: at,
+        closedAtUnix: facts.closedAtUnix,
+        beaconRound: facts.beaconRound,
+        beaconPublishedAt: facts.beaconPublishedAt,
+        ...p.answer,
+        participationSha256: p.participationSha256,
+        salesDigest: digest,
+      }
+    })
+    forget(drawId)
+    return result
+  }
+
+  /** The published participation file (LNS-14) or lotto's excluded list; its SHA-256 is in the journal and minutes. */
+  async function participationFile(
+    drawId: string,
+    which: 'participation' | 'excluded' = 'participation',
+  ): Promise<Buffer> {
+    const row = await loadDraw(db, drawId)
+    if (!row.participation_sha256)
+      throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
+    return readFileSync(join(drawDir(row), `${which}.csv`))
+  }
+
+  // ---------------------------------------------------------------------------------------- the draw
+
+  /** A closed RNG draw, or the reason it cannot take a beacon or be drawn. */
+  function assertRngClosed(row: Row): Plan {
+    const plan = planOf(row)
+    if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', texts.notClosed(row))
+    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', texts.notRng)
+    return plan
+  }
+
+  /**
+   * Beacon round R's signature typed in by staff from any public source (DESIGN.md point 3): verified against the
+   * quicknet key and kept for the draw. A wrong one is refused (INVALID_SIGNATURE) and journaled with who typed it.
+   */
+  async function recordBeacon(drawId: string, signature: string, actor: Actor | null = null): Promise<void> {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    assertDrawDate(planOf(pre).drawAt, now())
+    const round = beaconRoundOf(pre)
+    let value: BeaconValue
+    try {
+      value = line.beacon.acceptTyped(round, signature)
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
+        await db.transaction((tx) =>
+          appendJournal(tx, {
+            at: now(),
+            type: `${pre.product}.beacon_refused`,
+            scope: scope(pre),
+            payload: {
+              drawId,
+              round,
+              signature: String(signature).slice(0, 200),
+              reason: e.message,
+              source: 'staff',
+              actor,
+            },
+          }),
+        )
+      }
+      throw e
+    }
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      assertRngClosed(row)
+      if (!(await recordDrawBeacon(tx, drawId, JSON.stringify(value))))
+        throw new DomainError('CONFLICT', `beacon round ${round} of draw ${drawId} is already recorded`)
+      await appendJournal(tx, {
+        at: now(),
+        type: `${row.product}.beacon_recorded`,
+        scope: scope(row),
+        payload: { drawId, ...beaconSummary(value), actor },
+      })
+    })
+    forget(drawId)
+  }
+
+  /** The draw input over the list fixed at the close; D must be the one fixed then. */
+  async function orderInput(tx: Sql, row: Row, plan: Plan, value: BeaconValue, seed: Uint8Array) {
+    const list = await line.rngList(tx, row, plan)
+    const input: DrawInputV2 = {
+      seed,
+      gameId: row.id,
+      serials: list.serials,
+      closedAt: unixSecondsOf(row.closed_at!),
+      beaconKey: beaconKeyOf(value),
+      beacon: value,
+      ballCount: list.ballCount,
+    }
+    return { list, input }
+  }
+
+  /**
+   * RNG draw (bolillo-draw-v2): waits for beacon round R (BEACON_PENDING until it is published), then takes the
+   * line's count of values of the extraction order over the list in play. The list must still give the D fixed at
+   * the close. No person supplies any entropy.
+   */
+  async function drawRng(drawId: string, actor: Actor | null = null): Promise<void> {
+    const pre = await loadDraw(db, drawId)
+    assertRngClosed(pre)
+    assertDrawDate(planOf(pre).drawAt, now())
+    // INS-16 / RNG-26, issue 24 point 4: no beacon is asked for a draw that may not be drawn by software here.
+    line.checkRng(planOf(pre))
+    const round = beaconRoundOf(pre)
+    // Network outside the transaction; a value typed in meanwhile is used first.
+    const fetched = parseBeacon(pre.beacon) ?? (await line.beacon.obtain(round, clock.now(), { drawId }))
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = assertRngClosed(row)
+      await line.readyToDraw(tx, row, plan)
+      const value = parseBeacon(row.beacon) ?? fetched
+      const seed = seedOf(line.sealer, seedContext(line.seedLine, row.id), row)
+      const { list, input } = await orderInput(tx, row, plan, value, seed)
+      const { salesDigest: digest, order } = drawOrderV2(input)
+      if (digest !== row.sales_digest) throw new DomainError('CONFLICT', texts.listChanged(drawId))
+      const values = order.slice(0, list.count).map(list.toDrawn)
+      const at = now()
+      const seedHex = seed.toString('hex')
+      await markDrawn(tx, drawId, {
+        valuesJson: JSON.stringify(values),
+        at,
+        beaconJson: JSON.stringify(value),
+        seedHex,
+      })
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.drawn`,
+        scope: scope(row),
+        payload: {
+          drawId,
+          source: 'rng',
+          version: DRAW_PROOF_V2,
+          beacon: beaconSummary(value),
+          ...line.drawnRecord(values),
+          seed: seedHex,
+          actor,
+        },
+      })
+    })
+    forget(drawId)
+  }
+
+  /**
+   * A ball or number read from an authorised blower or tómbola (LNS-8, LNS-16, LOT-18). The line checks the value
+   * and the device and journals it (`accept`); the draw is complete at the line's count.
+   */
+  async function enterValue(
+    drawId: string,
+    accept: (
+      tx: Sql,
+      row: Row,
+      plan: Plan,
+      drawn: number[],
+    ) => Promise<{ values: number[]; complete: boolean; record(at: string): Promise<unknown> }>,
+  ): Promise<void> {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (row.status !== 'closed') throw new DomainError('ILLEGAL_TRANSITION', texts.notClosed(row))
+      if (plan.drawMethod !== 'manual')
+        throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
+      assertDrawDate(plan.drawAt, now())
+      await line.readyToDraw(tx, row, plan)
+      const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [])
+      const at = now()
+      await recordDrawnValues(tx, drawId, JSON.stringify(a.values), a.complete ? at : null)
+      await a.record(at)
+    })
+    forget(drawId)
+  }
+
+  /**
+   * The published proof, once drawn: bolillo-draw-v2 with the draw id as gameId over the list fixed at the close.
+   * A draw made before v2 keeps its v1 proof.
+   */
+  async function getProof(drawId: string): Promise<(DrawProofV2 | DrawProof) & Record<string, unknown>> {
+    const row = await loadDraw(db, drawId)
+    const plan = planOf(row)
+    if (plan.drawMethod !== 'rng') throw new DomainError('RULE_DISABLED', texts.noProof)
+    if (row.status !== 'drawn' && row.status !== 'settled')
+      throw new DomainError('ILLEGAL_TRANSITION', 'the proof is published after the draw')
+    const values = JSON.parse(row.balls!) as number[]
+    const extra = line.proofExtra(row, plan, values)
+    const value = parseBeacon(row.beacon)
+    if (!value) {
+      // Drawn before v2: its v1 proof.
+      const list = await line.rngList(db, row, plan)
+      return {
+        version: DRAW_PROOF_VERSION,
+        gameId: row.id,
+        commitment: row.commitment,
+        seed: row.seed_hex,
+        salesDigest: row.sales_digest!,
+        externalEntropy: row.external_entropy ?? '',
+        ballCount: list.ballCount,
+        balls: values.map(list.toValue),
+        ...(list.includeSerials ? { soldSerials: list.serials } : {}),
+        ...extra,
+      }
+    }
+    const { list, input } = await orderInput(db, row, plan, value, Buffer.from(row.seed_hex, 'hex'))
+    const proof = buildDrawProofV2({ ...input, calledCount: list.count, includeSerials: list.includeSerials })
+    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => list.toDrawn(b) !== values[i]))
+      throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
+    return { ...proof, ...extra }
+  }
+
+  // ---------------------------------------------------------------------------------------- incidents, dates
+
+  /**
+   * LOT-21 / LNS-22: an authorised postponement of a draw not yet drawn: a new draw date with the AJ authorisation
+   * reference and the reason; the claim deadline keeps its 60 full days from the new date (LOT-23). Journaled with
+   * the person.
+   */
+  async function postpone(
+    drawId: string,
+    input: { drawAt: string; authorisationRef: string; reason: string },
+    actor: Actor,
+  ): Promise<void> {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      if (row.status !== 'open' && row.status !== 'closed')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}: only a draw not yet drawn is postponed`,
+        )
+      const plan = planOf(row)
+      const dates = postponedDates(plan, input, now())
+      if (
+        !(await postponeDrawRow(tx, drawId, JSON.stringify({ ...plan, ...dates }), dates.drawAt, dates.claimDeadline))
+      )
+        throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, {
+        at: now(),
+        type: `${row.product}.draw_postponed`,
+        scope: scope(row),
+        payload: {
+          drawId,
+          from: { drawAt: plan.drawAt, claimDeadline: plan.claimDeadline },
+          to: dates,
+          authorisationRef: input.authorisationRef.trim(),
+          reason: input.reason.trim(),
+          actor,
+          rule: line.rules.postpone,
+        },
+      })
+    })
+    forget(drawId)
+  }
+
+  /** An incident of the draw, for its minutes (LNS-17, §7.11). */
+  async function recordIncident(drawId: string, note: string): Promise<void> {
+    if (!note.trim()) throw new DomainError('VALIDATION_FAILED', 'an incident needs its description')
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      await appendJournal(tx, {
+        at: now(),
+        type: `${row.product}.incident`,
+        scope: scope(row),
+        payload: { drawId, note, status: row.status, ...(line.rules.incident ? { rule: line.rules.incident } : {}) },
+      })
+    })
+  }
+
+  // ---------------------------------------------------------------------------------------- settlement
+
+  /**
+   * Settles a drawn draw: the line matches what is in play against the values drawn (`match`, in this transaction)
+   * and gives its result and the fields of its `<product>.settled` record.
+   */
+  async function settle<Result>(
+    drawId: string,
+    match: (
+      tx: Sql,
+      row: Row,
+      plan: Plan,
+      drawn: number[],
+    ) => Promise<{ result: Result; record: Record<string, unknown> }>,
+  ): Promise<Result> {
+    const result = await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (row.status !== 'drawn')
+        throw new DomainError('ILLEGAL_TRANSITION', `draw ${drawId} is ${row.status}; it is settled once drawn`)
+      const m = await match(tx, row, plan, JSON.parse(row.balls!) as number[])
+      const at = now()
+      await markDrawSettled(tx, drawId, JSON.stringify(m.result), at)
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.settled`,
+        scope: scope(row),
+        payload: { drawId, ...m.record },
+      })
+      return m.result
+    })
+    forget(drawId)
+    return result
+  }
+
+  // ---------------------------------------------------------------------------------------- claim period
+
+  /**
+   * LOT-24: after prescription (LOT-23), what nobody claimed, its total and the date by which it must have gone to
+   * charity and health purposes (prescription + 10 days). The line counts what is unclaimed (`amounts`).
+   */
+  async function unclaimed<Amounts extends { unclaimedCents: number; unclaimedGoods?: string[] }>(
+    drawId: string,
+    amounts: (row: Row, plan: Plan) => Promise<Amounts>,
+  ) {
+    const row = await loadDraw(db, drawId)
+    if (row.status !== 'settled') throw new DomainError('ILLEGAL_TRANSITION', 'the draw is not settled')
+    const at = now()
+    return {
+      drawId,
+      product: row.product,
+      claimDeadline: row.claim_deadline,
+      prescribed: isClaimExpired(row.claim_deadline, at),
+      charityDueBy: charityDueBy(row.claim_deadline),
+      asOf: at,
+      currency: row.currency,
+      ...(await amounts(row, planOf(row))),
+      disposal: row.disposal ? (JSON.parse(row.disposal) as Record<string, unknown>) : null,
+      rule: 'LOT-24' as const,
+    }
+  }
+
+  /** Records that the unclaimed prizes went to charity and health (LOT-24); late when after prescription + 10 days. */
+  async function disposeUnclaimed(
+    report: {
+      drawId: string
+      prescribed: boolean
+      claimDeadline: string
+      charityDueBy: string
+      unclaimedCents: number
+      unclaimedGoods?: string[]
+      disposal: unknown
+    },
+    input: { destination: string; reference: string },
+  ) {
+    if (!report.prescribed)
+      throw new DomainError('ILLEGAL_TRANSITION', `prizes can be claimed until ${report.claimDeadline} (LOT-23)`)
+    if (report.disposal) throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+    const at = now()
+    const disposal = {
+      destination: input.destination,
+      reference: input.reference,
+      amountCents: report.unclaimedCents,
+      ...(report.unclaimedGoods ? { goods: report.unclaimedGoods } : {}),
+      recordedAt: at,
+      dueBy: report.charityDueBy,
+      late: Date.parse(at) > Date.parse(report.charityDueBy),
+    }
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, report.drawId)
+      if (!(await recordDisposal(tx, report.drawId, JSON.stringify(disposal))))
+        throw new DomainError('CONFLICT', 'the unclaimed prizes were already disposed of')
+      await appendJournal(tx, {
+        at,
+        type: `${row.product}.unclaimed_disposed`,
+        scope: scope(row),
+        payload: { drawId: report.drawId, ...disposal, rule: 'LOT-24' },
+      })
+    })
+    return disposal
+  }
+
+  /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the line's products. */
+  async function prizeRegister(drawId?: string) {
+    const rows = await payoutsOf(db, line.products, drawId)
+    return rows.map((r) => ({
+      payoutId: r.id,
+      product: r.product,
+      gameCode: r.game_code,
+      drawNumber: Number(r.draw_no),
+      ticketNumber: r.ticket_id,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      goods: r.goods ? JSON.parse(String(r.goods)) : [],
+      prizes: JSON.parse(String(r.prizes)),
+      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      stationId: r.station_id,
+      cashierId: r.cashier_id,
+      paidAt: r.paid_at,
+    }))
+  }
+
+  return {
+    now,
+    drawDir,
+    closeSales,
+    participationFile,
+    recordBeacon,
+    drawRng,
+    enterValue,
+    getProof,
+    postpone,
+    recordIncident,
+    settle,
+    unclaimed,
+    disposeUnclaimed,
+    prizeRegister,
+  }
+}
+
+export type DrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan> = ReturnType<
+  typeof createDrawLifecycle<Row, Plan>
+>
