@@ -11,6 +11,8 @@ const apps = [
   { name: 'cashier', root: 'kiosk/cashier' },
   { name: 'instant', root: 'kiosk/instant' },
   { name: 'lotto', root: 'kiosk/lotto' },
+  // Issue 27: the electronic bingo terminal at a seat of the hall.
+  { name: 'terminal', root: 'kiosk/terminal' },
   { name: 'display', root: 'display/display' },
   { name: 'caller', root: 'display/caller' },
   // Issue 14 point 7: the inspector's read-only screen.

@@ -41,6 +41,9 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { kind: 'kiosk', name: 'Kiosco 1' },
     { kind: 'cashier_station', name: 'Caja 1' },
     { kind: 'display', name: 'Pantalla sala' },
+    // Issue 27: two electronic bingo terminals at seats of the hall.
+    { kind: 'terminal', name: 'Terminal 1' },
+    { kind: 'terminal', name: 'Terminal 2' },
   ] as const) {
     const e = await services.auth.enrolDevice({ ...d, hallId })
     devices.push({ ...d, credential: e.credential })
@@ -111,8 +114,51 @@ export async function seedDemoHall(
   const count = options.cards ?? 40
   if (count > 0) await bingo.sell({ gameId: game.gameId, count, channel: 'demo' })
   const devices = await seedDemoCredentials(services, hall.id)
+  await seedDemoTerminals(services, hall.id, game.gameId, devices)
   await seedDemoLotteries(services, hall.id, devices)
   return { hallId: hall.id, sessionId: session.id, gameId: game.gameId }
+}
+
+// ---------------------------------------------------------------- issue 27: electronic bingo terminals
+
+/**
+ * Issue 27: the demo hall plays mixed games from the first start: its terminal terms are recorded under a reference
+ * that says plainly it is a demonstration, and Terminal 2 has a session (a demo voucher of 20.00) holding three
+ * virtual cards of the game on sale beside the paper ones; Terminal 1 waits for a player's voucher.
+ */
+async function seedDemoTerminals(
+  services: Services,
+  hallId: string,
+  gameId: string,
+  devices: Array<{ kind: string; name: string; credential: string }>,
+): Promise<void> {
+  await services.terminals.setTerms({
+    hallId,
+    reference: 'DEMO — sin resolución de la autoridad (terminales)',
+    terms: {
+      markingMode: 'automatic',
+      maxCardCents: 600,
+      maxGameCents: 5000,
+      maxSessionCents: 20_000,
+      minGameSeconds: 180,
+      prizeReturnBp: { min: 6000, max: 8500 },
+      terminalRangePercent: 25,
+    },
+    by: 'Demostración',
+  })
+  const cashier = devices.find((d) => d.kind === 'cashier_station')
+  const terminal = devices.filter((d) => d.kind === 'terminal')[1]
+  if (!cashier || !terminal) return
+  const sold = await services.cashdesk.vouchers.sell({
+    hallId,
+    amountCents: 2000,
+    cash: { smallCents: 0, otherCents: 2000 },
+    stationId: cashier.credential.split('.')[0],
+    cashierId: 'Demostración',
+  })
+  const terminalId = terminal.credential.split('.')[0]
+  await services.terminals.open({ terminalId, voucherCode: sold.voucher.code })
+  if (gameId) await services.terminals.buy({ terminalId, count: 3 })
 }
 
 // ---------------------------------------------------------------- issue 17: every product line in the demo

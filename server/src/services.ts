@@ -46,6 +46,7 @@ import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
 import { createRegulatorFeed } from './regulator/feed.ts'
 import { createSelfVerification } from './regulator/self-check.ts'
+import { createTerminalService, terminalHooks } from './terminals/service.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 
@@ -159,7 +160,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     idEntropy: overrides.entropy ?? idEntropy,
     // Issue 18, BNG-65: a closed hall opens no session, announces no game, sells no card.
     // Issue 24 point 4: outside the demo, no game or card under a hall's demo Plan de Apuestas.
-    hooks: [hallClosureHooks, ...(config.production ? [demoReferenceHooks] : []), ...equipment.hooks, bonus.hooks],
+    hooks: [
+      hallClosureHooks,
+      ...(config.production ? [demoReferenceHooks] : []),
+      ...equipment.hooks,
+      bonus.hooks,
+      // Issue 27 (BNG-9): the range of each series reserved for the hall's terminals.
+      terminalHooks,
+    ],
     publish: (e) => {
       for (const l of listeners) l(e)
     },
@@ -287,6 +295,23 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     prints: cashdesk.prints,
     admission: players,
   })
+  // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when its game ends.
+  const terminals = createTerminalService({
+    db,
+    clock: overrides.clock ?? systemClock,
+    bingo,
+    vouchers: cashdesk.vouchers,
+    payouts: cashdesk.payouts,
+    paidSales,
+    prints: cashdesk.prints,
+    printers: cashdesk.printers,
+    admission: players,
+    onError: (e) => log.warn('terminal prize credit failed', e),
+  })
+  listeners.add((e) => {
+    if (e.type === 'game:changed' && e.reason === 'finished')
+      terminals.settleGame(e.gameId).catch((err) => log.warn('terminal prize credit failed', err))
+  })
   // Issue 23: every payout and misprint refund of a presented ticket, whatever its line, through the cash desk.
   const ticketDesk = createTicketDesk({ cashdesk, instant, lotto, lottery })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
@@ -387,6 +412,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lottery,
     paidSales,
     ticketDesk,
+    terminals,
     equipment,
     devices: equipment.devices,
     ballSets: equipment.ballSets,

@@ -41,7 +41,8 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
   const hall = (await api(url, 'GET', '/api/halls/demo')).body
   const gameId = hall.currentGameId
   const state = (await api(url, 'GET', `/api/games/${gameId}`)).body
-  expect(state).toMatchObject({ status: 'on_sale', cardsSold: 40 })
+  // Issue 27: a mixed game, 40 paper cards and 3 virtual cards held by the demo's Terminal 2.
+  expect(state).toMatchObject({ status: 'on_sale', cardsSold: 43 })
 
   // Authentication is on: nobody anonymous closes sales; the floor manager can.
   expect((await api(url, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(401)
@@ -58,6 +59,15 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
     authorization: `Device ${creds.devices.find((d: { kind: string }) => d.kind === 'kiosk').credential}`,
   }
   expect((await api(url, 'POST', `/api/games/${gameId}/draw`, undefined, kiosk)).status).toBe(403)
+  // Issue 27: the demo's two enrolled terminals; the second holds a session with its three virtual cards.
+  const terminals = creds.devices.filter((d: { kind: string }) => d.kind === 'terminal')
+  expect(terminals).toHaveLength(2)
+  const t2 = await api(url, 'GET', '/api/terminal/state', undefined, {
+    authorization: `Device ${terminals[1].credential}`,
+  })
+  expect(t2.status).toBe(200)
+  expect(t2.body.session).toMatchObject({ status: 'open', balanceCents: 500 })
+  expect(t2.body.game.cards).toHaveLength(3)
 
   await checkDemoProductLines(url, creds)
 }

@@ -26,6 +26,8 @@ export const Role = {
   Kiosk: 'kiosk',
   CashierStation: 'cashier_station',
   Display: 'display',
+  /** Issue 27: an electronic bingo terminal (BNG-101). */
+  Terminal: 'terminal',
   Public: 'public',
 } as const
 export type Role = (typeof Role)[keyof typeof Role]
@@ -149,6 +151,15 @@ export const permissions = {
   'regulator.read': [Role.Regulator, ...readers],
   /** Issue 28: the feed's state (last batch of each chain, the server's self-verification) for the back office. */
   'regulator.state': [Role.Director, Role.Regulator, ...readers],
+  /**
+   * Issue 27 (BNG-101): a terminal's player session: open it with a voucher, buy virtual cards, claim, end it. The
+   * enrolled terminal only: the session, its cards and its balance are that device's, never named in a body.
+   */
+  'terminal.play': [Role.Terminal],
+  /** Issue 27: a lost terminal session's balance paid back by the cash desk against the original voucher. */
+  'terminal.recover': [...staff, ...cash],
+  /** Issue 27 (BNG-101, CFG-33): the authority's terms for the hall's terminals, with its reference. */
+  'terminal.terms': [Role.Director],
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 

@@ -15,5 +15,11 @@ export const PersonRole = {
   Regulator: 'regulator',
 } as const
 export type PersonRole = (typeof PersonRole)[keyof typeof PersonRole]
-export const DeviceKind = { Kiosk: 'kiosk', CashierStation: 'cashier_station', Display: 'display' } as const
+/** Issue 27: `terminal`, an electronic bingo terminal at a seat of the hall (BNG-101): plays virtual cards, holds no money. */
+export const DeviceKind = {
+  Kiosk: 'kiosk',
+  CashierStation: 'cashier_station',
+  Display: 'display',
+  Terminal: 'terminal',
+} as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]

@@ -395,8 +395,23 @@ async function sellTx(
   for (const s of series) {
     if (remaining === 0) break
     // The first series sells from its cursor; the second from 1 up to its BNG-13 limit.
-    const from = s.next_card_no
-    const limit = s.position === 1 ? s.card_count : s.max_card_no
+    let from = s.next_card_no
+    let limit = s.position === 1 ? s.card_count : s.max_card_no
+    // Issue 27 (BNG-9): a range of the series may be reserved for one kind of seller (the hall's terminals).
+    let ownCursor: ((from: number, next: number) => Promise<boolean>) | undefined
+    for (const h of ctx.deps.hooks ?? []) {
+      const range = await h.cardRange?.(tx, {
+        game,
+        seriesId: s.series_id,
+        cardCount: s.card_count,
+        nextCardNo: s.next_card_no,
+        channel: input.channel,
+      })
+      if (!range) continue
+      from = range.from
+      limit = Math.min(limit, range.to)
+      ownCursor = range.advance ?? ownCursor
+    }
     const available = Math.max(0, limit - from + 1)
     const take = Math.min(available, remaining)
     if (take === 0) continue
@@ -418,9 +433,14 @@ async function sellTx(
       )),
     )
     // Conditional update: a concurrent sale that moved the cursor makes this one fail instead of overlapping.
-    if (!(await advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
-      throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
-    await setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+    if (ownCursor) {
+      if (!(await ownCursor(from, from + take)))
+        throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
+    } else {
+      if (!(await advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
+        throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
+      await setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+    }
     remaining -= take
   }
   if (remaining > 0) {

@@ -106,6 +106,15 @@ export interface BingoHooks {
     },
   ): Promise<void>
   gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
+  /**
+   * Issue 27 (BNG-9): the part of a series a sale on `channel` may take. null: the series' own cursor and limit. A
+   * range with `advance` is a seller's own block (the terminals'), whose cursor the hook keeps and moves itself; the
+   * series' cursor and the game's announced range (BNG-17) are left to the other sellers.
+   */
+  cardRange?(
+    tx: Sql,
+    e: { game: GameRow; seriesId: string; cardCount: number; nextCardNo: number; channel: string },
+  ): Promise<{ from: number; to: number; advance?: (from: number, next: number) => Promise<boolean> } | null>
   gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
   /**
    * bolillo-draw-v2: round R of a game is verified and its order fixed (DESIGN.md draw v2 point 3), inside the

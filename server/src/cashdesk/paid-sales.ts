@@ -791,6 +791,87 @@ export function createPaidSales(deps: PaidSalesDeps) {
   }
 
   /**
+   * Issue 27 (BNG-101, BNG-9): virtual cards bought at an enrolled hall terminal, paid from its session's balance, a
+   * cash-desk account opened with a credit voucher (terminals/service.ts). The same path as a kiosk's cards: the
+   * hall's posted limits for the voucher's player (one terminal, one seat), the correlative sale through the bingo
+   * service (on the `terminal:` channel, which takes the range of each series reserved for terminals), a
+   * `sale_payments` row per card naming the session, all in one group-committed transaction. `pay` debits the
+   * account (caps and balance, refused before any card is taken); `hold` gives the cards to the session and journals
+   * the purchase. No paper: the cards live on the terminal's screen.
+   */
+  async function terminalCards(input: {
+    terminalId: string
+    gameId: string
+    count: number
+    /** The session's opening voucher: the player whose cards are counted (BNG-40 / CFG-16, BNG-93). */
+    voucherId: string
+    pay: (
+      tx: Sql,
+      sale: { gameId: string; hallId: string; faceValueCents: number; count: number; at: string },
+    ) => Promise<{ paymentRef: string; currency: string }>
+    hold: (tx: Sql, sale: { gameId: string; cards: SoldCard[]; costCents: number; at: string }) => Promise<void>
+  }) {
+    if (!Number.isInteger(input.count) || input.count < 1 || input.count > 1000)
+      throw new DomainError('VALIDATION_FAILED', 'count must be 1..1000', { field: 'count' })
+    let publish = () => {}
+    const result = await sales.run(async (tx) => {
+      const at = now()
+      const game = await gameById(tx, input.gameId)
+      if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
+      const face = Number(game.face_value_cents)
+      const { paymentRef, currency } = await input.pay(tx, {
+        gameId: game.id,
+        hallId: game.hall_id,
+        faceValueCents: face,
+        count: input.count,
+        at,
+      })
+      const voucher = await voucherById(tx, input.voucherId)
+      const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `terminal:${input.terminalId}`
+      await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: input.count, playerKey })
+      const sale = await bingo.sellWithin(tx, {
+        gameId: game.id,
+        count: input.count,
+        channel: `terminal:${input.terminalId}`,
+      })
+      publish = sale.publish
+      await bingo.recordPurchaseWithin(tx, {
+        gameId: game.id,
+        hallId: game.hall_id,
+        playerKey,
+        cardIds: sale.cards.map((c) => c.id),
+      })
+      for (const c of sale.cards) {
+        await insertSalePayment(tx, {
+          id: newId('sp'),
+          hallId: game.hall_id,
+          stationId: input.terminalId,
+          soldBy: input.terminalId,
+          product: 'card',
+          refId: c.id,
+          amountCents: face,
+          currency,
+          paidBy: 'terminal',
+          paymentRef,
+          at,
+        })
+      }
+      const costCents = face * sale.cards.length
+      // Written last: its journal record seals the sale payments above (issue 24 point 1).
+      await input.hold(tx, { gameId: game.id, cards: sale.cards, costCents, at })
+      const layout = JSON.parse(game.layout) as CardLayout
+      return {
+        gameId: game.id,
+        faceValueCents: face,
+        costCents,
+        cards: sale.cards.map((c) => ({ ...c, grid: cardFromRows(c.rows, layout).grid })),
+      }
+    })
+    publish()
+    return result
+  }
+
+  /**
    * A lotto slip sold at a counter: the cash into the drawer in the slip's transaction. The counter prints the
    * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
    */
@@ -947,6 +1028,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     offer,
     kioskPurchase,
     counterCards,
+    terminalCards,
     counterRaffle,
     counterSlip,
     counterInstantPrinted,

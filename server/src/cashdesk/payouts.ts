@@ -69,6 +69,7 @@ import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
 export type PayTill = Omit<Till, 'shiftId'> & { shiftId?: string | null }
@@ -147,7 +148,8 @@ export interface Payout {
   cashierId: string
   payeeName: string | null
   payeeDocument: string | null
-  payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
+  /** `terminal`: credited to the terminal session holding the virtual card (issue 27). */
+  payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string } | { method: 'terminal' }
 }
 
 export interface PrizeRegisterRow {
@@ -440,6 +442,11 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       payeeName?: string | null
       payeeDocument?: string | null
       payment?: PayoutPayment
+      /**
+       * Issue 27: a virtual card's prize is credited to the terminal session that holds the card (its cash-desk
+       * account) instead of leaving a drawer: called in this payout's transaction, recorded as paid by `terminal`.
+       */
+      credit?: OnPaid
     },
   ): Promise<{
     payout: Payout
@@ -511,9 +518,16 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const paidVia =
             payment.method === 'cheque'
               ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber }
-              : { method: 'cash' as const }
+              : input.credit
+                ? { method: 'terminal' as const }
+                : { method: 'cash' as const }
           // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
           for (const p of st.prizes.filter((x) => x.bonus)) {
+            // A prima or jackpot is paid to its identified winner at a cash desk (BNG-55), never credited on screen.
+            if (paidVia.method === 'terminal')
+              throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid at a cash desk', {
+                rule: 'BNG-55',
+              })
             lastSeq = (
               await deps.bonus.settleWithin(tx, {
                 prizeId: p.id,
@@ -546,6 +560,14 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
           })
           // BNG-70: cash leaves the payer's own drawer, under the open shift, in this transaction; a cheque moves none.
+          if (paidVia.method === 'terminal')
+            await input.credit!(tx, {
+              amountCents: st.amountCents,
+              currency: st.currency,
+              refId: payoutId,
+              at,
+              kind: 'prize_payout',
+            })
           if (paidVia.method === 'cash' && st.amountCents > 0) {
             await vouchers.movement(tx, {
               hallId: st.hallId,
@@ -621,7 +643,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     // Issue 17: the receipt prints the hall's wall-clock time.
     const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
     const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
-    const receipt = await printReceipt(payout, input.stationId, timeZone)
+    // Issue 27: a credit to a terminal session is shown on its screen; no receipt paper at the seat.
+    const receipt = input.credit
+      ? {
+          printed: false as const,
+          error: { code: 'NOT_PRINTED', reason: 'terminal_credit', message: 'credited to the terminal session' },
+        }
+      : await printReceipt(payout, input.stationId, timeZone)
     const bonusReceipts: BonusPrint[] = []
     for (const p of payout.prizes.filter((x) => x.bonus))
       bonusReceipts.push(
@@ -692,7 +720,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         cashier: p.cashierId,
         payeeName: p.payeeName,
         payeeDocument: p.payeeDocument,
-        payment: p.payment,
+        payment: p.payment.method === 'terminal' ? undefined : p.payment,
       },
       { paper, timeZone },
     )

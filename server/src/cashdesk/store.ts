@@ -120,7 +120,7 @@ export interface PayoutRow {
   payee_document: string | null
   paid_at: string
   /** BNG-70 (migration 0056): null on payouts made before it, which were all in cash. */
-  payment_method: 'cash' | 'cheque' | null
+  payment_method: 'cash' | 'cheque' | 'terminal' | null
   cheque_number: string | null
 }
 /** A card's prima, pot or lucky-ball prize as the cash desk reads it (`kind` is its source). */
@@ -301,7 +301,7 @@ export async function insertSalePayment(
     refId: string
     amountCents: number
     currency: string
-    paidBy: 'voucher' | 'cash'
+    paidBy: 'voucher' | 'cash' | 'terminal'
     paymentRef: string
     at: string
   },
@@ -748,7 +748,7 @@ export async function insertPayout(
     payeeName: string | null
     payeeDocument: string | null
     paidAt: string
-    paymentMethod: 'cash' | 'cheque'
+    paymentMethod: 'cash' | 'cheque' | 'terminal'
     chequeNumber: string | null
   },
 ): Promise<void> {

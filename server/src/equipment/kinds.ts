@@ -6,6 +6,8 @@ export const DeviceKind = {
   Printer: 'printer',
   Kiosk: 'kiosk',
   Display: 'display',
+  /** Issue 27: an electronic bingo terminal at a seat (BNG-101); its seal and approval as any gaming device (GEN-7). */
+  Terminal: 'terminal',
 } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
 export const DeviceStatus = { Active: 'active', Suspended: 'suspended', Retired: 'retired' } as const

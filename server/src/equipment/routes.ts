@@ -20,7 +20,7 @@ const deviceId = z
   .regex(/^[A-Za-z0-9._:-]+$/)
 const person = z.string().min(1).max(120)
 const optText = (max: number) => z.string().max(max).nullable().optional()
-const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'display'])
+const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'display', 'terminal'])
 
 export function registerEquipmentRoutes(app: App, services: Services): void {
   const { devices, ballSets, blowers } = services

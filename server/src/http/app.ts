@@ -1,3 +1,4 @@
+import { registerTerminalRoutes } from '../terminals/routes.ts'
 import { Hono } from 'hono'
 import { actorOf, errorBody, needs, principalOf, type AppContext, type AppEnv } from './context.ts'
 import { assertSameHall, namedResources } from '../access/halls.ts'
@@ -74,6 +75,10 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   VOUCHER_SPENT: 409,
   VOUCHER_EXPIRED: 410,
   VOUCHER_INSUFFICIENT: 422,
+  TERMINAL_CAP_EXCEEDED: 422,
+  TERMINAL_BALANCE_INSUFFICIENT: 422,
+  TERMINAL_SESSION_CLOSED: 409,
+  TERMINAL_CARD_NOT_HELD: 403,
   NOT_A_WINNER: 422,
   PRIZE_PENDING: 409,
   TICKET_EXPIRED: 410,
@@ -350,6 +355,8 @@ export function createHttpApp(services: Services) {
 
   // ---- vouchers, kiosk sales, validation and payout (issue #3)
   registerCashdeskRoutes(app, services)
+  // ---- electronic bingo on hall terminals (issue 27)
+  registerTerminalRoutes(app, services)
   registerEquipmentRoutes(app, services)
   // ---- instant lottery (issue #7)
   registerInstantRoutes(app, services)

@@ -52,6 +52,8 @@ const TEXT = {
     groups: { players: 'Para el público', staff: 'Para el personal', office: 'Oficina y control' },
     screens: {
       kiosk: ['Quiosco de venta', 'Jugadores: compran cartones de bingo, boletos de lotto y raspaditas con un vale.'],
+      terminal: ['Terminal de bingo 1', 'Jugadores: bingo electrónico en su puesto, con el saldo de un vale.'],
+      terminal2: ['Terminal de bingo 2', 'Jugadores: bingo electrónico en su puesto (con cartones ya comprados).'],
       lotto: ['Lotto', 'Jugadores: eligen sus números del sorteo de lotto en venta y reciben el comprobante.'],
       instant: ['Raspadita en pantalla', 'Jugadores: compran y raspan una lotería instantánea en la pantalla.'],
       display: ['Pantalla de sala', 'El público de la sala: bola actual, tablero, premios, ganadores e incidencias.'],
@@ -85,6 +87,8 @@ const TEXT = {
     groups: { players: 'For the public', staff: 'For staff', office: 'Office and oversight' },
     screens: {
       kiosk: ['Sales kiosk', 'Players: buy bingo cards, lotto slips and scratch tickets with a voucher.'],
+      terminal: ['Bingo terminal 1', "Players: electronic bingo at their seat, from a voucher's balance."],
+      terminal2: ['Bingo terminal 2', 'Players: electronic bingo at their seat (cards already bought).'],
       lotto: ['Lotto', 'Players: pick their numbers for the lotto draw on sale and get the receipt.'],
       instant: ['On-screen scratch ticket', 'Players: buy and scratch an instant lottery ticket on screen.'],
       display: ['Hall display', "The hall's public: current ball, board, prizes, winners and incidents."],
@@ -123,6 +127,7 @@ export function mountLauncher(app: App, services: Services, distDir: string): vo
       return s ? `${path}?${s}` : path
     }
     const h = hall?.id ?? null
+    const terminals = (demo?.devices.filter((d) => d.kind === 'terminal') ?? []).slice(0, 2).map((d) => d.credential)
     type Item = { id: keyof typeof T.screens; href: string; enrolled: boolean; login?: boolean }
     const groups: Array<[string, Item[]]> = [
       [
@@ -141,6 +146,12 @@ export function mountLauncher(app: App, services: Services, distDir: string): vo
             enrolled: !!cred('kiosk'),
           },
           { id: 'display', href: link('/display/', { hall: h, device: cred('display') }), enrolled: !!cred('display') },
+          // Issue 27: the hall's electronic bingo terminals (each its own enrolled device).
+          ...terminals.map((credential, i) => ({
+            id: (i === 0 ? 'terminal' : 'terminal2') as 'terminal' | 'terminal2',
+            href: link('/terminal/', { hall: h, device: credential }),
+            enrolled: true,
+          })),
         ],
       ],
       [

@@ -117,6 +117,22 @@ export const messages: Record<
     en: 'The voucher balance does not cover that purchase.',
   },
   NOT_A_WINNER: { es: 'Este cartón no tiene premio.', en: 'This card has not won a prize.' },
+  TERMINAL_CAP_EXCEEDED: {
+    es: 'Esa compra supera el límite de apuesta fijado para los terminales.',
+    en: 'That purchase exceeds the stake limit set for terminals.',
+  },
+  TERMINAL_BALANCE_INSUFFICIENT: {
+    es: 'El saldo no alcanza para esa compra.',
+    en: 'The balance does not cover that purchase.',
+  },
+  TERMINAL_SESSION_CLOSED: {
+    es: 'No hay una sesión abierta en este terminal: presente un vale para empezar.',
+    en: 'No session is open at this terminal: present a voucher to start.',
+  },
+  TERMINAL_CARD_NOT_HELD: {
+    es: 'Ese cartón no es de esta sesión de terminal.',
+    en: 'That card does not belong to this terminal session.',
+  },
   PRIZE_PENDING: {
     es: 'La partida aún no ha terminado: el premio se paga al finalizar.',
     en: 'The game has not finished yet: prizes are paid when it ends.',

@@ -14,7 +14,7 @@ const types: Record<string, string> = {
 
 /** Serves the built screens (dist/<app>) at /kiosk, /cashier, /display and /caller; `/` is the launcher (launcher.ts). */
 export function mountScreens(app: App, distDir = resolve('dist')) {
-  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto', 'inspector', 'admin'] as const
+  const apps = ['kiosk', 'cashier', 'display', 'caller', 'instant', 'lotto', 'inspector', 'admin', 'terminal'] as const
   for (const name of apps) {
     const root = join(distDir, name)
     app.get(`/${name}`, (c) => c.redirect(`/${name}/`))

@@ -44,6 +44,13 @@ export const ErrorCode = {
   VoucherSpent: 'VOUCHER_SPENT',
   VoucherExpired: 'VOUCHER_EXPIRED',
   VoucherInsufficient: 'VOUCHER_INSUFFICIENT',
+  /** Issue 27: a terminal's caps (per card, per game, per session) or its balance refuse a purchase. */
+  TerminalCapExceeded: 'TERMINAL_CAP_EXCEEDED',
+  TerminalBalanceInsufficient: 'TERMINAL_BALANCE_INSUFFICIENT',
+  /** Issue 27: the terminal has no open player session (or it was closed elsewhere). */
+  TerminalSessionClosed: 'TERMINAL_SESSION_CLOSED',
+  /** Issue 27: a claim for a card the terminal's session does not hold. */
+  TerminalCardNotHeld: 'TERMINAL_CARD_NOT_HELD',
   NotAWinner: 'NOT_A_WINNER',
   PrizePending: 'PRIZE_PENDING',
   TicketExpired: 'TICKET_EXPIRED',

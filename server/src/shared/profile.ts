@@ -16,6 +16,42 @@ export interface PrizeShares {
   primaBp: number
 }
 
+/** BNG-101 / CFG-33: how the virtual cards of an electronic bingo terminal are marked on its screen. */
+export type TerminalMarking = 'automatic' | 'per-ball' | 'catch-up'
+
+/**
+ * Issue 27: the operating terms of electronic bingo on hall terminals (BNG-101, CFG-33). Amounts in minor units;
+ * `prizeReturnBp` bounds the game's line + bingo shares (basis points of the takings); `terminalRangePercent` is the
+ * top share of each series' card numbers reserved for terminals (BNG-9: paper and virtual cards in one game, no clash).
+ */
+export interface TerminalTerms {
+  markingMode: TerminalMarking
+  maxCardCents: number
+  maxGameCents: number
+  maxSessionCents: number
+  minGameSeconds: number
+  prizeReturnBp: { min: number; max: number }
+  terminalRangePercent: number
+}
+
+export interface ElectronicBingoRules {
+  /** Virtual cards sold at hall terminals at all. */
+  allowed: boolean
+  /**
+   * Who sets the terms where the text leaves them open, and the rule that says so: a hall records that authority's
+   * reference with its terms before a terminal sells (PUT /api/halls/:hallId/terminal-terms). null: the profile's
+   * `terms` apply as they are.
+   */
+  authority: { name: string; rule: string } | null
+  /**
+   * Claims for virtual cards made by the system (CFG-21) or by the player's button. Cantabria: never automatic
+   * (004 Bingo III, the player calls; BNG-48). Follows `autoClaimAllowed` in both shipped profiles.
+   */
+  autoClaim: boolean
+  /** The terms the text itself fixes; null where it leaves them to `authority` (the hall's record then supplies them). */
+  terms: TerminalTerms | null
+}
+
 export interface Profile {
   id: string
   name: string
@@ -202,6 +238,8 @@ export interface Profile {
    * needs a sale path for chosen numbers and a hit-count detector: refused (RULE_DISABLED) until then.
    */
   fastBingo: { playerChooses: false; timesRequired: 'all-picks' }
+  /** Issue 27, BNG-101 / BNG-9 / CFG-33: electronic bingo on hall terminals. */
+  electronicBingo: ElectronicBingoRules
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
@@ -252,6 +290,14 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   potAuthorisationRequired: true,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // GEN-6 (002 §1.1.t): computers adapted as gaming terminals are medios de juego, each under the AJ's authorisation;
+  // the 2025 text sets no terms of its own for virtual cards, so the hall records the AJ's with its reference.
+  electronicBingo: {
+    allowed: true,
+    authority: { name: 'Autoridad de Fiscalización del Juego (AJ)', rule: 'GEN-6 (002 §1.1.t)' },
+    autoClaim: true,
+    terms: null,
+  },
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -301,6 +347,16 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   potAuthorisationRequired: false,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // BNG-101 (004 Bingo VI.2): "the prize percentage, operation and requirements are set by the Consejería"; BNG-9
+  // (004 Bingo II.1.a): physical and electronic cards in one ordinary game, technical requirements by Consejería order.
+  // The decree fixes only that the player calls (004 Bingo III, BNG-48): no automatic claim. Caps, marking, duration,
+  // prize return and the reserved range come from the Consejería's order, recorded per hall with its reference.
+  electronicBingo: {
+    allowed: true,
+    authority: { name: 'Consejería competente en materia de juego (Cantabria)', rule: 'BNG-101 (004 Bingo VI.2)' },
+    autoClaim: false,
+    terms: null,
+  },
 }) as Profile
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({

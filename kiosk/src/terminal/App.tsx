@@ -1,0 +1,286 @@
+import { useState } from 'preact/hooks'
+import { money } from '../../../web/format.ts'
+import type { HeldCard, TerminalStore } from './store.ts'
+import { TEXTS, type Texts } from './texts.ts'
+
+/** Issue 27: the hall terminal's one screen: start by voucher, balance always on screen, buy, play, claim, end. */
+export function App({ store }: { store: TerminalStore }) {
+  const t = TEXTS[store.lang.value]
+  const v = store.view.value
+  const open = v?.session?.status === 'open' ? v.session : null
+  const currency = v?.session?.currency ?? store.feed.state.value?.currency ?? 'EUR'
+  return (
+    <div class="t-root">
+      <header class="t-header">
+        <div class="t-title">
+          <strong>{t.title}</strong>
+          <span>{store.feed.state.value?.hallName ?? ''}</span>
+        </div>
+        <div class="t-balance" data-testid="balance">
+          <span>{t.balance}</span>
+          <strong>{money(open?.balanceCents ?? 0, currency, store.lang.value)}</strong>
+        </div>
+        <button class="t-lang" onClick={() => (store.lang.value = store.lang.value === 'es' ? 'en' : 'es')}>
+          {t.language}
+        </button>
+      </header>
+      {store.feed.connection.value === 'offline' && <div class="t-banner t-banner--warn">{t.offline}</div>}
+      {store.message.value && (
+        <div
+          class={`t-banner ${store.message.value.kind === 'ok' ? 't-banner--ok' : 't-banner--error'}`}
+          data-testid="message"
+          role="status"
+        >
+          {store.message.value.text}
+        </div>
+      )}
+      {open ? (
+        <Play store={store} t={t} currency={currency} />
+      ) : store.ended.value ? (
+        <Ended store={store} t={t} currency={currency} />
+      ) : (
+        <Start store={store} t={t} />
+      )}
+    </div>
+  )
+}
+
+function Start({ store, t }: { store: TerminalStore; t: Texts }) {
+  const [code, setCode] = useState('')
+  return (
+    <main class="t-start">
+      <h1>{t.startTitle}</h1>
+      <p>{t.startHint}</p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (code.trim()) void store.start(code)
+        }}
+      >
+        <label>
+          {t.voucherLabel}
+          <input
+            data-testid="voucher"
+            autoFocus
+            value={code}
+            onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+            autoComplete="off"
+            spellcheck={false}
+          />
+        </label>
+        <button class="t-primary" type="submit" disabled={store.busy.value || !code.trim()} data-testid="start">
+          {t.start}
+        </button>
+      </form>
+    </main>
+  )
+}
+
+function Ended({ store, t, currency }: { store: TerminalStore; t: Texts; currency: string }) {
+  const e = store.ended.value!
+  return (
+    <main class="t-start" data-testid="ended">
+      <h1>{t.endTitle}</h1>
+      {e.change ? (
+        <>
+          <p>{t.endChange}</p>
+          <div class="t-change" data-testid="change">
+            <strong>{money(e.change.amountCents, currency, store.lang.value)}</strong>
+            {/* The voucher's code is its bearer secret: it is on the paper only, never left on a seat's screen. */}
+          </div>
+          <p>{e.print?.printed ? t.printed : t.printPending}</p>
+        </>
+      ) : (
+        <p>{t.endNothing}</p>
+      )}
+      <button class="t-primary" onClick={() => (store.ended.value = null)}>
+        {t.again}
+      </button>
+    </main>
+  )
+}
+
+function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency: string }) {
+  const v = store.view.value!
+  const s = v.session!
+  const g = store.game.value
+  const lang = store.lang.value
+  const [count, setCount] = useState(1)
+  const terms = v.terms && 'terms' in v.terms ? v.terms.terms : undefined
+  const statusText = !g
+    ? t.noGame
+    : g.status === 'on_sale'
+      ? t.onSale
+      : g.status === 'announced'
+        ? t.announced
+        : g.status === 'finished' || g.status === 'void'
+          ? t.finished
+          : t.inPlay
+  const maxByBalance = g ? Math.floor(s.balanceCents / g.faceValueCents) : 0
+  return (
+    <main class="t-play">
+      <section class="t-side">
+        <div class="t-game" data-testid="game">
+          <div class="t-game__head">
+            <span>
+              {t.game} {g ? `nº ${g.orderNo}` : ''}
+            </span>
+            <span class="t-status" data-testid="status">
+              {statusText}
+            </span>
+          </div>
+          <div class="t-ball" data-testid="last-ball">
+            <span>{t.lastBall}</span>
+            <strong>{g?.lastBall ?? '–'}</strong>
+            <small>
+              {t.balls}: {g?.balls.length ?? 0}
+            </small>
+          </div>
+          {g && (
+            <div class="t-recent">
+              {g.balls
+                .slice(-8, -1)
+                .reverse()
+                .map((b) => (
+                  <span key={b}>{b}</span>
+                ))}
+            </div>
+          )}
+        </div>
+        <div class="t-money">
+          <div>
+            <span>{t.spent}</span>
+            <strong>{money(s.spentCents, currency, lang)}</strong>
+          </div>
+          <div>
+            <span>{t.won}</span>
+            <strong data-testid="won">{money(s.wonCents, currency, lang)}</strong>
+          </div>
+        </div>
+        {g?.onSale || g?.status === 'on_sale' ? (
+          <div class="t-buy">
+            <h2>{t.buyTitle}</h2>
+            <p>
+              {t.cardPrice}: <strong>{money(g.faceValueCents, currency, lang)}</strong>
+            </p>
+            <div class="t-stepper">
+              <button onClick={() => setCount(Math.max(1, count - 1))} aria-label="-">
+                −
+              </button>
+              <strong data-testid="count">{count}</strong>
+              <button onClick={() => setCount(count + 1)} aria-label="+">
+                +
+              </button>
+            </div>
+            <button
+              class="t-primary"
+              data-testid="buy"
+              disabled={store.busy.value || count > maxByBalance}
+              onClick={() => void store.buy(count)}
+            >
+              {t.buy} {count} {t.cards} · {money(count * g.faceValueCents, currency, lang)}
+            </button>
+          </div>
+        ) : g && g.cards.length && g.status !== 'finished' && g.status !== 'void' ? (
+          <p class="t-note">{t.salesClosed}</p>
+        ) : null}
+        {terms && (
+          <p class="t-caps">
+            {t.caps}: {money(terms.maxCardCents, currency, lang)} {t.perCard} ·{' '}
+            {money(terms.maxGameCents, currency, lang)} {t.perGame} · {money(terms.maxSessionCents, currency, lang)}{' '}
+            {t.perSession}
+          </p>
+        )}
+        <button class="t-end" data-testid="end" disabled={store.busy.value} onClick={() => void store.end()}>
+          {t.end}
+        </button>
+      </section>
+      <section class="t-cards">
+        <div class="t-cards__head">
+          <h2>{t.yourCards}</h2>
+          {store.mode.value === 'catch-up' && (
+            <button class="t-secondary" data-testid="catch-up" onClick={() => store.catchUp()}>
+              {t.catchUp}
+            </button>
+          )}
+          <small>
+            {store.mode.value === 'per-ball' ? t.tapToMark : store.mode.value === 'automatic' ? t.autoMarked : ''}
+          </small>
+        </div>
+        {store.ranked.value.length === 0 ? (
+          <p class="t-note">{t.noCards}</p>
+        ) : (
+          <div class="t-card-list">
+            {store.ranked.value.map((c, i) => (
+              <Card key={c.id} store={store} t={t} card={c} best={i === 0} />
+            ))}
+          </div>
+        )}
+      </section>
+    </main>
+  )
+}
+
+function Card({ store, t, card, best }: { store: TerminalStore; t: Texts; card: HeldCard; best: boolean }) {
+  const g = store.game.value!
+  const marks = store.marks.value
+  const ready = card.missing.length === 0
+  const kind = card.target
+  const winner = g.winners.some((w) => w.serial === card.serial)
+  const playing = !['finished', 'void', 'on_sale', 'announced'].includes(g.status)
+  return (
+    <article
+      class={`t-card${best ? ' t-card--best' : ''}${ready && playing ? ' t-card--ready' : ''}`}
+      data-testid="card"
+      data-serial={card.serial}
+    >
+      <header>
+        <span>
+          {t.serial} {card.serial}
+        </span>
+        {winner && <strong class="t-won">★</strong>}
+      </header>
+      <table class="t-grid">
+        <tbody>
+          {card.grid.map((row, r) => (
+            <tr key={r}>
+              {row.map((n, c) =>
+                n === 0 ? (
+                  <td key={c} class="t-cell t-cell--blank" />
+                ) : (
+                  <td
+                    key={c}
+                    class={marks.has(n) ? 't-cell t-cell--marked' : 't-cell'}
+                    data-marked={marks.has(n) ? 'true' : 'false'}
+                    onClick={() => store.mode.value === 'per-ball' && store.mark(n)}
+                  >
+                    {n}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {ready && playing ? (
+        <button
+          class="t-claim"
+          data-testid="claim"
+          disabled={store.busy.value}
+          onClick={() => void store.claim(card.id, kind, t.claimOk, t.claimRejected)}
+        >
+          {kind === 'line' ? t.readyLine : t.readyBingo}
+        </button>
+      ) : winner ? (
+        <p class="t-missing t-credited" data-testid="winner">
+          ★ {g.status === 'finished' ? t.credited : t.claimOk}
+        </p>
+      ) : (
+        <p class="t-missing" data-testid="missing">
+          {kind === 'line' ? t.needsLine : t.needsBingo} {card.missing.length}:{' '}
+          <span>{card.missing.slice(0, 15).join(' · ')}</span>
+        </p>
+      )}
+    </article>
+  )
+}

@@ -1,0 +1,593 @@
+/**
+ * Issue 27: electronic bingo on hall terminals (BNG-101; BNG-9: paper and virtual cards in one ordinary game).
+ *
+ * Money: a terminal never holds money of its own. A player opens a session by presenting a credit voucher; the
+ * voucher is spent and its whole amount becomes the balance of a cash-desk account tied to it (terminal_sessions,
+ * every movement in terminal_ledger and the journal). Cards are bought from that balance through the cash desk's one
+ * sale path (paid-sales.ts `terminalCards`); a virtual card's prize is paid through the one payout path
+ * (payouts.ts `pay`, credited to the account instead of leaving a drawer), once; ending the session issues a change
+ * voucher for the balance, printed on the terminal's printer after the commit and cashed at the cashier. A session
+ * whose terminal is lost is closed by a cashier against the original voucher (`recover`), the change printed there.
+ *
+ * Everything is decided from the enrolled terminal that asks (its hall, its one open session), never from a body.
+ */
+import type { Database, Sql } from '../db/database.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { BingoHooks, BingoService, SoldCard } from '../bingo/service.ts'
+import type { PaidSales } from '../cashdesk/paid-sales.ts'
+import type { VoucherService } from '../cashdesk/vouchers.ts'
+import type { PayoutService } from '../cashdesk/payouts.ts'
+import type { TicketPrints } from '../cashdesk/ticket-prints.ts'
+import type { PrinterPool } from '../../../printer/src/printers.ts'
+import type { PlayerAdmission } from '../access/players.ts'
+import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { formatShortCode } from '../cashdesk/short-code.ts'
+import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
+import { voucherById } from '../cashdesk/store.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
+import { appendJournal } from '../shared/journal.ts'
+import { DomainError } from '../shared/errors.ts'
+import { getProfile, type TerminalTerms } from '../shared/profile.ts'
+import { GameStatus } from '../bingo/game.ts'
+import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { gameById } from '../bingo/store/games.ts'
+import { effectiveTerms, rankCards, reservedFrom, spendVerdict, termsProblem } from './rules.ts'
+import * as store from './store.ts'
+
+export interface TerminalDeps {
+  db: Database
+  clock: Clock
+  bingo: BingoService
+  vouchers: VoucherService
+  payouts: PayoutService
+  paidSales: Pick<PaidSales, 'terminalCards'>
+  prints: TicketPrints
+  printers: PrinterPool
+  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  onError?: (err: unknown) => void
+}
+
+/** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
+async function termsWithin(sql: Sql, hallId: string) {
+  const profile = getProfile((await store.hallProfileId(sql, hallId)) ?? '')
+  if (!profile) return { profile: null, verdict: { refused: 'not_allowed' as const } }
+  const row = await store.termsRow(sql, hallId)
+  const record = row ? { reference: row.reference, terms: JSON.parse(row.terms) as TerminalTerms } : null
+  return { profile, verdict: effectiveTerms(profile.electronicBingo, record), record: row }
+}
+
+export const TERMINAL_CHANNEL = 'terminal:'
+
+/**
+ * BNG-9 / BNG-12: where terms reserve a range of each series for terminals, a terminal sale takes the next number of
+ * the terminals' own cursor in that range, and every other seller stops below it. A hall with no terms: unchanged.
+ */
+export const terminalHooks: BingoHooks = {
+  async cardRange(tx, e) {
+    const { verdict } = await termsWithin(tx, e.game.hall_id)
+    if (!('terms' in verdict)) {
+      if (e.channel.startsWith(TERMINAL_CHANNEL))
+        throw new DomainError('RULE_DISABLED', 'this hall sells no virtual cards (BNG-101)', { rule: 'BNG-101' })
+      return null
+    }
+    const first = reservedFrom(e.cardCount, verdict.terms.terminalRangePercent)
+    if (!e.channel.startsWith(TERMINAL_CHANNEL)) return { from: e.nextCardNo, to: first - 1 }
+    // The terminals start where the reserved range begins, or above any number paper had already taken there.
+    const from = (await store.terminalCursor(tx, e.seriesId)) ?? Math.max(first, e.nextCardNo)
+    return {
+      from,
+      to: e.cardCount,
+      advance: (f, next) => store.advanceTerminalCursor(tx, e.seriesId, f, next),
+    }
+  },
+}
+
+export function createTerminalService(deps: TerminalDeps) {
+  const { db, clock, bingo, vouchers, payouts } = deps
+  const now = () => clock.now().toISOString()
+  const newId = (p: string) => bingo.newId(p)
+
+  async function sessionOrRefuse(sql: Sql, terminalId: string) {
+    const s = await store.openSessionOf(sql, terminalId)
+    if (!s) throw new DomainError('TERMINAL_SESSION_CLOSED', 'no player session is open at this terminal', {})
+    return s
+  }
+
+  // -------------------------------------------------------------------------------------------- terms
+
+  /** BNG-101 / CFG-33: the hall's record of the authority's terms, with its reference (the director). */
+  async function setTerms(input: { hallId: string; reference: string; terms: TerminalTerms; by: string }) {
+    const problem = termsProblem(input.terms)
+    if (problem)
+      throw new DomainError('VALIDATION_FAILED', `terminal terms: ${problem} is not valid`, { field: problem })
+    const reference = input.reference.trim()
+    if (reference.length < 3)
+      throw new DomainError('VALIDATION_FAILED', "the authority's reference is required (BNG-101, CFG-33)", {
+        field: 'reference',
+        rule: 'BNG-101',
+      })
+    return db.transaction(async (tx) => {
+      const profile = getProfile((await store.hallProfileId(tx, input.hallId)) ?? '')
+      if (!profile) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
+      await assertActsInHall(tx, input.hallId, { resource: 'terminal terms' })
+      if (!profile.electronicBingo.allowed)
+        throw new DomainError('RULE_DISABLED', "this hall's profile allows no electronic bingo", { rule: 'BNG-101' })
+      const at = now()
+      await store.upsertTerms(tx, {
+        hallId: input.hallId,
+        reference,
+        terms: JSON.stringify(input.terms),
+        at,
+        by: input.by,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'terminal.terms_set',
+        scope: `hall:${input.hallId}`,
+        payload: { hallId: input.hallId, reference, terms: input.terms, by: input.by, rule: 'BNG-101' },
+      })
+      return termsOf(input.hallId, tx)
+    })
+  }
+
+  /** What a hall's terminals play under, or why none may sell. */
+  async function termsOf(hallId: string, sql: Sql = db) {
+    const { profile, verdict } = await termsWithin(sql, hallId)
+    const rules = profile?.electronicBingo ?? null
+    return {
+      hallId,
+      allowed: rules?.allowed ?? false,
+      authority: rules?.authority ?? null,
+      autoClaim: rules?.autoClaim ?? false,
+      ...('terms' in verdict ? { terms: verdict.terms, reference: verdict.reference } : { refused: verdict.refused }),
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------- session
+
+  /** Opens a session at `terminalId` with a voucher: the voucher is spent into the session's balance. */
+  async function open(input: { terminalId: string; voucherCode: string }) {
+    const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
+    // GEN-23 / GEN-27: the buyer the voucher records is asked about, as at a kiosk.
+    const named = await voucherById(db, voucherId)
+    if (named?.buyer_document?.trim() && deps.admission)
+      await deps.admission.assertAdmitted([named.buyer_document], named.hall_id)
+    const id = await db.transaction(async (tx) => {
+      const at = now()
+      const v = await loadSpendableVoucher(tx, voucherId, at)
+      // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
+      await assertActsInHall(tx, v.hall_id, { stationId: input.terminalId, resource: 'voucher' })
+      const { verdict } = await termsWithin(tx, v.hall_id)
+      if (!('terms' in verdict))
+        throw new DomainError(
+          'RULE_DISABLED',
+          verdict.refused === 'not_allowed'
+            ? "this hall's profile allows no electronic bingo (BNG-101)"
+            : "the hall has not recorded the authority's terms for its terminals (BNG-101, CFG-33)",
+          { rule: 'BNG-101', reason: verdict.refused },
+        )
+      if (await store.openSessionOf(tx, input.terminalId))
+        throw new DomainError('CONFLICT', 'a session is already open at this terminal: end it first', {
+          reason: 'session_open',
+        })
+      const sessionId = newId('ts')
+      await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
+      await store.insertSession(tx, {
+        id: sessionId,
+        hallId: v.hall_id,
+        terminalId: input.terminalId,
+        voucherId: v.id,
+        currency: v.currency,
+        balanceCents: Number(v.amount_cents),
+        at,
+      })
+      await store.insertLedger(tx, {
+        id: newId('tl'),
+        sessionId,
+        at,
+        kind: 'opened',
+        amountCents: Number(v.amount_cents),
+        balanceCents: Number(v.amount_cents),
+        refId: v.id,
+        gameId: null,
+      })
+      await appendJournal(tx, {
+        at,
+        type: 'terminal.session_opened',
+        scope: `hall:${v.hall_id}`,
+        payload: {
+          sessionId,
+          terminalId: input.terminalId,
+          voucherId: v.id,
+          amountCents: Number(v.amount_cents),
+          currency: v.currency,
+          rule: 'BNG-101',
+        },
+      })
+      return sessionId
+    })
+    return view(input.terminalId, id)
+  }
+
+  /**
+   * Virtual cards for the hall's game on sale, from the balance: the caps (per card, game, session) and the balance
+   * are checked inside the sale's transaction, before any card is taken; SALES_CLOSED after the close of sales.
+   */
+  async function buy(input: { terminalId: string; count: number }) {
+    const s = await sessionOrRefuse(db, input.terminalId)
+    const gameId = await bingo.currentGameOfHall(s.hall_id)
+    if (!gameId) throw new DomainError('SALES_NOT_OPEN', 'no game of this hall is on sale', {})
+    let paidBy = s.id
+    await deps.paidSales.terminalCards({
+      terminalId: input.terminalId,
+      gameId,
+      count: input.count,
+      voucherId: s.voucher_id,
+      pay: async (tx, sale) => {
+        const session = await sessionOrRefuse(tx, input.terminalId)
+        if (sale.hallId !== session.hall_id)
+          throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
+        const { verdict } = await termsWithin(tx, session.hall_id)
+        if (!('terms' in verdict)) throw new DomainError('RULE_DISABLED', 'no terminal terms (BNG-101)', {})
+        // The game's prize return (line + bingo shares) lies in the authority's range, or it is not sold on screen.
+        const game = (await gameById(tx, sale.gameId))!
+        const returnBp = Number(game.line_bp) + Number(game.bingo_bp)
+        if (returnBp < verdict.terms.prizeReturnBp.min || returnBp > verdict.terms.prizeReturnBp.max)
+          throw new DomainError(
+            'RULE_DISABLED',
+            `the game returns ${returnBp / 100} % in prizes, outside the terminals' range (BNG-101)`,
+            { rule: 'BNG-101', returnBp, range: verdict.terms.prizeReturnBp },
+          )
+        const v = spendVerdict({
+          balanceCents: session.balance_cents,
+          faceValueCents: sale.faceValueCents,
+          count: sale.count,
+          spentInGameCents: await store.spentInGame(tx, session.id, sale.gameId),
+          spentInSessionCents: session.spent_cents,
+          terms: verdict.terms,
+        })
+        if (!v.ok)
+          throw new DomainError(
+            v.code,
+            v.code === 'TERMINAL_CAP_EXCEEDED'
+              ? `the ${v.cap} cap of ${v.limitCents} refuses ${v.costCents}`
+              : `the balance ${session.balance_cents} does not cover ${v.costCents}`,
+            { cap: v.cap ?? null, limitCents: v.limitCents ?? null, costCents: v.costCents, maxCards: v.maxCards },
+          )
+        if ((await store.debitSession(tx, session.id, v.costCents)) !== 1)
+          throw new DomainError('TERMINAL_BALANCE_INSUFFICIENT', 'the balance changed at the same moment', {})
+        await store.insertLedger(tx, {
+          id: newId('tl'),
+          sessionId: session.id,
+          at: sale.at,
+          kind: 'cards',
+          amountCents: -v.costCents,
+          balanceCents: session.balance_cents - v.costCents,
+          refId: sale.gameId,
+          gameId: sale.gameId,
+        })
+        paidBy = session.id
+        return { paymentRef: session.id, currency: session.currency }
+      },
+      hold: async (tx, sale: { gameId: string; cards: SoldCard[]; costCents: number; at: string }) => {
+        for (const c of sale.cards)
+          await store.insertHeldCard(tx, { cardId: c.id, sessionId: paidBy, gameId: sale.gameId })
+        await appendJournal(tx, {
+          at: sale.at,
+          type: 'terminal.cards_bought',
+          scope: `hall:${s.hall_id}`,
+          payload: {
+            sessionId: paidBy,
+            terminalId: input.terminalId,
+            gameId: sale.gameId,
+            costCents: sale.costCents,
+            serials: sale.cards.map((c) => c.serial),
+            cardIds: sale.cards.map((c) => c.id),
+            rule: 'BNG-101',
+          },
+        })
+      },
+    })
+    return view(input.terminalId)
+  }
+
+  /** A claim by the player's button, for a card this terminal's session holds, verified by the server (BNG-44). */
+  async function claim(input: { terminalId: string; cardId: string; kind: 'line' | 'bingo' }) {
+    const s = await sessionOrRefuse(db, input.terminalId)
+    const held = await store.heldCard(db, input.cardId)
+    if (!held || held.session_id !== s.id)
+      throw new DomainError('TERMINAL_CARD_NOT_HELD', 'this session holds no such card', { cardId: input.cardId })
+    const result = await bingo.claim({ gameId: held.game_id, cardId: input.cardId, kind: input.kind })
+    return { ok: result.ok, reason: result.reason ?? null, session: await view(input.terminalId) }
+  }
+
+  /**
+   * Credits the prizes of finished games to the sessions holding the winning cards, each once: through the cash
+   * desk's payout of the card (ALREADY_PAID when it was paid already), the credit in the payout's transaction.
+   */
+  async function settle(winners: Array<{ card_id: string; session_id: string; terminal_id: string }>) {
+    let credited = 0
+    for (const w of winners) {
+      try {
+        await payouts.pay({
+          code: payouts.cardCode(w.card_id),
+          stationId: w.terminal_id,
+          cashierId: w.terminal_id,
+          shiftId: null,
+          credit: async (tx, paid) => {
+            if ((await store.markCredited(tx, w.card_id, paid.at)) !== 1)
+              throw new DomainError('ALREADY_PAID', 'credited at the same moment', {})
+            if ((await store.creditSession(tx, w.session_id, paid.amountCents)) !== 1)
+              throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed before its prize', {})
+            const session = (await store.sessionById(tx, w.session_id))!
+            await store.insertLedger(tx, {
+              id: newId('tl'),
+              sessionId: w.session_id,
+              at: paid.at,
+              kind: 'prize',
+              amountCents: paid.amountCents,
+              balanceCents: session.balance_cents,
+              refId: paid.refId,
+              gameId: null,
+            })
+            await appendJournal(tx, {
+              at: paid.at,
+              type: 'terminal.prize_credited',
+              scope: `hall:${session.hall_id}`,
+              payload: {
+                sessionId: w.session_id,
+                terminalId: w.terminal_id,
+                cardId: w.card_id,
+                payoutId: paid.refId,
+                amountCents: paid.amountCents,
+                currency: paid.currency,
+              },
+            })
+          },
+        })
+        credited++
+      } catch (err) {
+        // Paid already (a second settle), or a prize the cash desk must pay against identification (GEN-26, BNG-55):
+        // it waits there; nothing is credited twice.
+        if (!(err instanceof DomainError)) deps.onError?.(err)
+      }
+    }
+    return credited
+  }
+
+  const settleGame = async (gameId: string) => settle(await store.heldWinnersOf(db, gameId))
+
+  /** Ends the session: a change voucher for the whole balance, printed on the terminal's printer after the commit. */
+  async function end(input: { terminalId: string }) {
+    const s = await sessionOrRefuse(db, input.terminalId)
+    await settle(await store.heldWinnersOfSession(db, s.id))
+    return closeAndIssue({
+      sessionId: s.id,
+      stationId: input.terminalId,
+      by: input.terminalId,
+      status: 'closed',
+      guard: async (tx, session) => {
+        if (session.terminal_id !== input.terminalId) throw new DomainError('TERMINAL_SESSION_CLOSED', 'closed', {})
+      },
+    })
+  }
+
+  /**
+   * A lost terminal session (the terminal broke, the player left it): a cashier of its hall closes it against the
+   * original voucher, and the balance is issued as a change voucher printed at the cash desk.
+   */
+  async function recover(input: { voucherCode: string; stationId: string; cashierId: string }) {
+    const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
+    const s = await store.sessionByVoucher(db, voucherId)
+    if (!s || s.status !== 'open')
+      throw new DomainError('TERMINAL_SESSION_CLOSED', 'no open terminal session was opened with this voucher', {})
+    await settle(await store.heldWinnersOfSession(db, s.id))
+    return closeAndIssue({
+      sessionId: s.id,
+      stationId: input.stationId,
+      by: input.cashierId,
+      status: 'recovered',
+      guard: async (tx, session) => {
+        await assertActsInHall(tx, session.hall_id, { stationId: input.stationId, resource: 'terminal session' })
+      },
+    })
+  }
+
+  async function closeAndIssue(c: {
+    sessionId: string
+    stationId: string
+    by: string
+    status: 'closed' | 'recovered'
+    guard: (tx: Sql, s: store.TerminalSessionRow) => Promise<void>
+  }) {
+    const printer = deps.printers.forStation(c.stationId)
+    await deps.prints.ensurePrinter(c.stationId)
+    const { docs, ...result } = await db.transaction(async (tx) => {
+      const at = now()
+      const s = await store.sessionById(tx, c.sessionId)
+      if (!s || s.status !== 'open') throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session is closed', {})
+      await c.guard(tx, s)
+      // The cards play on to the end of their game and a win is credited: the session stays open until then.
+      const inPlay = await store.gamesInPlayOf(tx, s.id)
+      if (inPlay.length)
+        throw new DomainError('CONFLICT', 'the session holds cards of a game still in play: end it after the game', {
+          reason: 'cards_in_play',
+          gameIds: inPlay,
+        })
+      const original = (await voucherById(tx, s.voucher_id))!
+      const change =
+        s.balance_cents > 0
+          ? await vouchers.issue(tx, {
+              hallId: s.hall_id,
+              currency: s.currency,
+              amountCents: s.balance_cents,
+              origin: 'change',
+              parentId: s.voucher_id,
+              stationId: c.stationId,
+              issuedBy: c.by,
+              smallCents: 0,
+              otherCents: 0,
+              buyerDocument: original.buyer_document,
+              at,
+            })
+          : null
+      if (
+        (await store.closeSessionRow(tx, s.id, {
+          status: c.status,
+          at,
+          by: c.by,
+          station: c.stationId,
+          changeVoucherId: change?.id ?? null,
+        })) !== 1
+      )
+        throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session was closed at the same moment', {})
+      await store.insertLedger(tx, {
+        id: newId('tl'),
+        sessionId: s.id,
+        at,
+        kind: c.status,
+        amountCents: -s.balance_cents,
+        balanceCents: 0,
+        refId: change?.id ?? '',
+        gameId: null,
+      })
+      await appendJournal(tx, {
+        at,
+        type: c.status === 'closed' ? 'terminal.session_closed' : 'terminal.session_recovered',
+        scope: `hall:${s.hall_id}`,
+        payload: {
+          sessionId: s.id,
+          terminalId: s.terminal_id,
+          voucherId: s.voucher_id,
+          changeVoucherId: change?.id ?? null,
+          balanceCents: s.balance_cents,
+          spentCents: s.spent_cents,
+          wonCents: s.won_cents,
+          stationId: c.stationId,
+          by: c.by,
+        },
+      })
+      const docs: PrintDoc[] = []
+      if (change) {
+        const hall = await vouchers.hallFor(tx, s.hall_id)
+        docs.push(
+          voucherTicket(
+            {
+              code: vouchers.codeOf(change.id),
+              shortCode: change.short_code ? formatShortCode(change.short_code) : undefined,
+              voucherId: change.id,
+              hallName: hall.name,
+              amountCents: change.amount_cents,
+              currency: change.currency,
+              issuedAt: change.issued_at,
+              expiresAt: change.expires_at,
+              station: c.stationId,
+              origin: 'change',
+              minimumAge: hall.minimumAge,
+            },
+            { paper: printer.paper, timeZone: hall.timeZone },
+          ),
+        )
+        await deps.prints.recordWithin(tx, {
+          ref: s.id,
+          hallId: s.hall_id,
+          stationId: c.stationId,
+          voucherId: s.voucher_id,
+          docs,
+          at,
+          items: { change: change.id },
+        })
+      }
+      return {
+        sessionId: s.id,
+        status: c.status,
+        balanceCents: 0,
+        change: change ? vouchers.view(change, at) : null,
+        docs,
+      }
+    })
+    // No printer is waited on under the write lock: the change voucher prints after the commit.
+    const print = docs.length
+      ? await deps.prints.printSale(
+          { ref: result.sessionId, stationId: c.stationId },
+          docs,
+          `terminal-${result.sessionId}`,
+        )
+      : null
+    return { ...result, print }
+  }
+
+  /**
+   * What the terminal shows: its session (balance, what it spent and won), the hall's current game, the cards it holds
+   * in that game with the numbers still needed, best first, and the terms (marking mode, caps). Prizes of finished
+   * games are credited first, so a terminal that reconnects sees the game as it is.
+   */
+  async function view(terminalId: string, sessionId?: string) {
+    const s = sessionId ? await store.sessionById(db, sessionId) : await store.openSessionOf(db, terminalId)
+    if (s && s.status === 'open') {
+      const pending = await store.heldWinnersOfSession(db, s.id)
+      if (pending.length) await settle(pending)
+    }
+    const session = s ? await store.sessionById(db, s.id) : undefined
+    const hallId = session?.hall_id ?? null
+    const terms = hallId ? await termsOf(hallId) : null
+    let game = null
+    if (hallId && session?.status === 'open') {
+      const gameId = await bingo.currentGameOfHall(hallId)
+      if (gameId) {
+        const state = await bingo.getGameState(gameId)
+        const row = (await gameById(db, gameId))!
+        const layout = JSON.parse(row.layout) as CardLayout
+        const called = new Set(state.balls)
+        const held = (await store.heldCardsOf(db, session.id, gameId)).map((c) => {
+          const rows = JSON.parse(c.numbers) as number[][]
+          return {
+            id: c.id,
+            serial: c.serial,
+            seriesCode: c.series_code,
+            cardNo: Number(c.card_no),
+            rows,
+            grid: cardFromRows(rows, layout).grid,
+          }
+        })
+        game = {
+          gameId,
+          orderNo: state.orderNo,
+          status: state.status,
+          onSale: state.status === GameStatus.OnSale,
+          faceValueCents: state.faceValueCents,
+          lineClosed: state.lineClosed,
+          balls: state.balls,
+          winners: state.winners,
+          cards: rankCards(held, called, state.lineClosed).map((r) => ({
+            ...r.card,
+            target: r.target,
+            missing: r.missing,
+          })),
+        }
+      }
+    }
+    return {
+      terminalId,
+      session: session
+        ? {
+            id: session.id,
+            status: session.status,
+            hallId: session.hall_id,
+            currency: session.currency,
+            balanceCents: session.balance_cents,
+            spentCents: session.spent_cents,
+            wonCents: session.won_cents,
+            openedAt: session.opened_at,
+            ledger: await store.ledgerOf(db, session.id),
+          }
+        : null,
+      terms,
+      game,
+    }
+  }
+
+  return { setTerms, termsOf, open, buy, claim, end, recover, view, settleGame, hooks: terminalHooks }
+}
+
+export type TerminalService = ReturnType<typeof createTerminalService>

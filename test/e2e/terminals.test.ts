@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
+import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+
+/**
+ * Issue 27 (BNG-101, BNG-9), over real HTTP with authentication on and enrolled terminals: a terminal session is a
+ * cash-desk account opened by a voucher; virtual cards are real cards of the game, from the range reserved for
+ * terminals, bought from the balance within the caps; a prize is credited once; the change voucher is cashed at the
+ * cashier; a lost session is recovered against its voucher. Each refusal leaves the money where it was.
+ */
+describe('electronic bingo on hall terminals (issue 27)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let hall: PaidHall
+  let t1: { id: string; credential: string }
+  let t2: { id: string; credential: string }
+  const es = { 'accept-language': 'es' }
+  const asKiosk = () => ({ ...es, authorization: `Device ${hall.kiosk.credential}` })
+  const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
+  const asDirector = () => ({ ...es, authorization: `Bearer ${hall.directorToken}` })
+  const as = (t: { credential: string }) => ({ ...es, authorization: `Device ${t.credential}` })
+  const terms = {
+    reference: 'AJ-RND-2026-0117 (terminales de bingo)',
+    terms: {
+      markingMode: 'automatic',
+      maxCardCents: 600,
+      maxGameCents: 2500,
+      maxSessionCents: 5000,
+      minGameSeconds: 0,
+      prizeReturnBp: { min: 6000, max: 8500 },
+      terminalRangePercent: 25,
+    },
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' })
+    hall = await paidHall(server.services)
+    t1 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId: hall.hallId })
+    t2 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 2', hallId: hall.hallId })
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('refuses a session until the hall records the authority terms, and the voucher keeps its credit (BNG-101)', async () => {
+    const voucher = await sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())
+    const r = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t1))
+    expect(r.status).toBe(422)
+    expect(r.body.error.code).toBe('RULE_DISABLED')
+    const check = await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asCashier())
+    expect(check.body.status ?? check.body.voucher?.status).toBe('active')
+  })
+
+  it('lets only the director record the terms; a terminal or a cashier cannot (FORBIDDEN)', async () => {
+    for (const who of [as(t1), asCashier(), asKiosk()]) {
+      const r = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, who)
+      expect(r.status).toBe(403)
+    }
+    const r = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, asDirector())
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.reference).toBe(terms.reference)
+    expect(r.body.terms.terminalRangePercent).toBe(25)
+  })
+
+  it('opens a session with a voucher (spent into the balance once), buys virtual cards from the reserved range', async () => {
+    const voucher = await sellVoucher(server.url, hall.hallId, 3000, {}, asCashier())
+    const opened = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t1))
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
+    expect(opened.body.session.balanceCents).toBe(3000)
+    // The same voucher at the other terminal, or at a kiosk: spent.
+    const again = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t2))
+    expect(again.body.error.code).toBe('VOUCHER_SPENT')
+    const kiosk = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
+    expect(kiosk.body.error.code).toBe('VOUCHER_SPENT')
+
+    const paperBefore = (await server.services.bingo.getGameState(hall.gameId)).cardsSold
+    const bought = await api(server.url, 'POST', '/api/terminal/cards', { count: 2 }, as(t1))
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+    expect(bought.body.session.balanceCents).toBe(2000)
+    const cards = bought.body.game.cards as Array<{ id: string; cardNo: number; missing: number[] }>
+    expect(cards).toHaveLength(2)
+    // BNG-9: series A has 400 cards, the top 25 % (301..400) is the terminals'.
+    for (const c of cards) expect(c.cardNo).toBeGreaterThanOrEqual(301)
+    // Counted in the game like paper (pool, display, digest at the close).
+    expect((await server.services.bingo.getGameState(hall.gameId)).cardsSold).toBe(paperBefore + 2)
+    const paid = await server.services.db.all<{ paid_by: string; amount_cents: number; payment_ref: string }>(
+      'SELECT paid_by, amount_cents, payment_ref FROM sale_payments WHERE ref_id IN (?, ?)',
+      cards.map((c) => c.id),
+    )
+    expect(paid.map((p) => [p.paid_by, Number(p.amount_cents), p.payment_ref])).toEqual([
+      ['terminal', 500, opened.body.session.id],
+      ['terminal', 500, opened.body.session.id],
+    ])
+    // A kiosk's paper card stays below the reserved range.
+    const paper = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
+    const k = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: paper.code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+      asKiosk(),
+    )
+    expect(k.status, JSON.stringify(k.body)).toBe(201)
+    expect(k.body.cards[0].cardNo).toBeLessThan(301)
+  })
+
+  it('enforces the per-game cap and the balance, and sells nothing when it refuses', async () => {
+    const before = (await server.services.bingo.getGameState(hall.gameId)).cardsSold
+    // 1000 spent in this game, cap 2500: three more cards (1500) would exceed it.
+    const over = await api(server.url, 'POST', '/api/terminal/cards', { count: 4 }, as(t1))
+    expect(over.status).toBe(422)
+    expect(over.body.error.code).toBe('TERMINAL_CAP_EXCEEDED')
+    expect(over.body.error.details.cap).toBe('game')
+    expect(over.body.error.details.maxCards).toBe(3)
+    const voucher = await sellVoucher(server.url, hall.hallId, 700, {}, asCashier())
+    expect((await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t2))).status).toBe(
+      201,
+    )
+    const poor = await api(server.url, 'POST', '/api/terminal/cards', { count: 2 }, as(t2))
+    expect(poor.status).toBe(422)
+    expect(poor.body.error.code).toBe('TERMINAL_BALANCE_INSUFFICIENT')
+    expect((await server.services.bingo.getGameState(hall.gameId)).cardsSold).toBe(before)
+    const state = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t2))
+    expect(state.body.session.balanceCents).toBe(700)
+    expect((await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(t2))).status).toBe(201)
+  })
+
+  it('refuses a claim for a card the session does not hold (TERMINAL_CARD_NOT_HELD)', async () => {
+    const t2state = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t2))
+    const foreign = t2state.body.game.cards[0].id
+    const r = await api(server.url, 'POST', '/api/terminal/claims', { cardId: foreign, kind: 'line' }, as(t1))
+    expect(r.status).toBe(403)
+    expect(r.body.error.code).toBe('TERMINAL_CARD_NOT_HELD')
+    // A person's session cannot play as a terminal either.
+    expect((await api(server.url, 'GET', '/api/terminal/state', undefined, asCashier())).status).toBe(403)
+  })
+
+  it('refuses ending a session while its cards are in play; after the game its prizes are credited once', async () => {
+    const early = await api(server.url, 'POST', '/api/terminal/session/end', undefined, as(t1))
+    expect(early.status).toBe(409)
+    // More paper, sold at the counter for cash (BNG-21: the game needs 10 cards).
+    await server.services.paidSales.counterCards({
+      stationId: hall.station.id,
+      soldBy: 'cajera',
+      gameId: hall.gameId,
+      count: 8,
+    })
+    await playToTheEnd(server.services, hall.gameId)
+    const prizes = await server.services.bingo.listPrizes(hall.gameId)
+    for (const t of [t1, t2]) {
+      const s = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
+      const held = await server.services.db.all<{ card_id: string }>(
+        'SELECT card_id FROM terminal_cards WHERE session_id = ?',
+        [s.body.session.id],
+      )
+      const won = prizes
+        .filter((p) => held.some((h) => h.card_id === p.card_id))
+        .reduce((n, p) => n + Number(p.amount_cents), 0)
+      expect(s.body.session.wonCents).toBe(won)
+      // Credited again on a second read: never twice.
+      const again = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
+      expect(again.body.session.balanceCents).toBe(s.body.session.balanceCents)
+      // A credited card is paid: the cash desk does not pay it a second time.
+      for (const h of held.filter((x) => prizes.some((p) => p.card_id === x.card_id))) {
+        const r = await api(
+          server.url,
+          'POST',
+          '/api/tickets/pay',
+          { code: server.services.cashdesk.payouts.cardCode(h.card_id) },
+          asCashier(),
+        )
+        expect(r.status).toBeGreaterThanOrEqual(400)
+      }
+    }
+  })
+
+  it('ends a session with a change voucher that the cashier cashes out for the whole balance', async () => {
+    const before = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t1))
+    const balance = before.body.session.balanceCents as number
+    const ended = await api(server.url, 'POST', '/api/terminal/session/end', undefined, as(t1))
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200)
+    expect(ended.body.change.amountCents).toBe(balance)
+    expect(ended.body.print.printed).toBe(true)
+    const cashed = await api(server.url, 'POST', '/api/vouchers/cashout', { code: ended.body.change.code }, asCashier())
+    expect(cashed.status, JSON.stringify(cashed.body)).toBe(200)
+    expect(cashed.body.paidCents).toBe(balance)
+    const after = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t1))
+    expect(after.body.session).toBeNull()
+    expect((await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(t1))).body.error.code).toBe(
+      'TERMINAL_SESSION_CLOSED',
+    )
+  })
+
+  it("recovers a lost session's balance at the cashier against the original voucher, once", async () => {
+    const voucher = await sellVoucher(server.url, hall.hallId, 1200, {}, asCashier())
+    const t3 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 3', hallId: hall.hallId })
+    expect((await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t3))).status).toBe(
+      201,
+    )
+    // The terminal cannot recover sessions; the cashier can.
+    const byTerminal = await api(
+      server.url,
+      'POST',
+      '/api/terminal-sessions/recover',
+      { voucherCode: voucher.code },
+      as(t3),
+    )
+    expect(byTerminal.status).toBe(403)
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/terminal-sessions/recover',
+      { voucherCode: voucher.code },
+      asCashier(),
+    )
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.status).toBe('recovered')
+    expect(r.body.change.amountCents).toBe(1200)
+    const twice = await api(
+      server.url,
+      'POST',
+      '/api/terminal-sessions/recover',
+      { voucherCode: voucher.code },
+      asCashier(),
+    )
+    expect(twice.body.error.code).toBe('TERMINAL_SESSION_CLOSED')
+    expect((await api(server.url, 'GET', '/api/terminal/state', undefined, as(t3))).body.session).toBeNull()
+  })
+
+  it('credits the whole line and bingo pools to the terminals when only virtual cards play (BNG-56 split, once)', async () => {
+    const gameId = await nextGameOnSale(server.services, hall)
+    const sessions: string[] = []
+    for (const t of [t1, t2]) {
+      await api(server.url, 'POST', '/api/terminal/session/end', undefined, as(t))
+      const v = await sellVoucher(server.url, hall.hallId, 4000, {}, asCashier())
+      const o = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: v.code }, as(t))
+      expect(o.status, JSON.stringify(o.body)).toBe(201)
+      sessions.push(o.body.session.id)
+      const b = await api(server.url, 'POST', '/api/terminal/cards', { count: 5 }, as(t))
+      expect(b.status, JSON.stringify(b.body)).toBe(201)
+      expect(b.body.game.gameId).toBe(gameId)
+    }
+    await playToTheEnd(server.services, gameId)
+    const state = await server.services.bingo.getGameState(gameId)
+    const pools = Number(state.linePoolCents) + Number(state.bingoPoolCents)
+    expect(pools).toBeGreaterThan(0)
+    let won = 0
+    let balances = 0
+    for (const t of [t1, t2]) {
+      const s = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
+      won += s.body.session.wonCents
+      balances += s.body.session.balanceCents
+    }
+    // Every centavo of both pools reached a terminal balance, none twice (each session spent 2500 of 4000).
+    expect(won).toBe(pools)
+    expect(balances).toBe(2 * 1500 + pools)
+    const methods = await server.services.db.all<{ payment_method: string }>(
+      'SELECT payment_method FROM payouts WHERE game_id = ?',
+      [gameId],
+    )
+    expect(methods.length).toBeGreaterThan(0)
+    expect(methods.every((m) => m.payment_method === 'terminal')).toBe(true)
+  })
+
+  it('journals every movement of a session and the journal chain still verifies', async () => {
+    const types = (
+      await server.services.db.all<{ type: string }>("SELECT type FROM journal WHERE type LIKE 'terminal.%'")
+    ).map((r) => r.type)
+    for (const t of [
+      'terminal.terms_set',
+      'terminal.session_opened',
+      'terminal.cards_bought',
+      'terminal.session_closed',
+      'terminal.session_recovered',
+    ])
+      expect(types).toContain(t)
+    const v = await server.services.verifyJournal()
+    expect(v.ok, JSON.stringify(v)).toBe(true)
+  })
+})
