@@ -4,7 +4,7 @@
  * that the cashier scans to pay (INS-10: the ticket is the proof).
  */
 import { formatMoney } from '../../server/src/shared/money.ts'
-import type { PrintBlock, PrintDoc, Paper } from './ticket-layout.ts'
+import { formatStamp, type PrintBlock, type PrintDoc, type Paper } from './ticket-layout.ts'
 
 export interface InstantSaleTicket {
   gameNo: number
@@ -23,7 +23,8 @@ export interface InstantSaleTicket {
   paymentPlace: string
 }
 
-export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): PrintDoc {
+/** `timeZone`: the hall's (issue 29 point 5: the sale time in the hall's wall-clock time, not UTC). */
+export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm', timeZone?: string): PrintDoc {
   const money = (c: number) => formatMoney(c, t.currency, 'es')
   const blocks: PrintBlock[] = [
     { type: 'text', text: t.name, align: 'center', size: 'large', bold: true },
@@ -31,7 +32,7 @@ export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm'): 
     { type: 'rule', style: 'double' },
     { type: 'pair', left: 'Boleto', right: t.serial },
     { type: 'pair', left: 'Precio', right: money(t.priceCents) },
-    { type: 'pair', left: 'Vendido', right: t.soldAt.slice(0, 19).replace('T', ' ') },
+    { type: 'pair', left: 'Vendido', right: formatStamp(t.soldAt, timeZone) },
     { type: 'pair', left: 'Terminal', right: t.station },
     { type: 'rule' },
     {

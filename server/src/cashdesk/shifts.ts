@@ -27,6 +27,7 @@ import {
   sumOfShift,
   type CashMovementRow,
   type ShiftRow,
+  movementRefLabel,
 } from './store.ts'
 
 /**
@@ -242,14 +243,17 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     const s = await shiftById(db, shiftId)
     if (!s) throw new DomainError('NOT_FOUND', `shift ${shiftId} not found`)
     const rows = await cashMovementsOfShift(db, s.id)
-    const movements = rows.map((m) => ({
-      id: m.id,
-      at: m.at,
-      product: productOf(m),
-      kind: m.kind,
-      amountCents: m.amount_cents,
-      refId: m.ref_id,
-    }))
+    const movements = []
+    for (const m of rows)
+      movements.push({
+        id: m.id,
+        at: m.at,
+        product: productOf(m),
+        kind: m.kind,
+        amountCents: m.amount_cents,
+        refId: m.ref_id,
+        ref: await movementRefLabel(db, m),
+      })
     const byKey = new Map<string, ShiftLine>()
     for (const m of movements) {
       const key = `${m.product}|${m.kind}`
@@ -269,6 +273,8 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       status: s.status,
       hallId: s.hall_id,
       hallName: hall.name,
+      // Issue 29 point 5: the report prints the hall's wall-clock time.
+      timeZone: hall.timeZone,
       currency: s.currency,
       station: { id: s.station_id, name: s.station_name },
       cashier: { id: s.cashier_id, name: s.cashier_name },

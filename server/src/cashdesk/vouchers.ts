@@ -51,6 +51,7 @@ import {
   eraseFreedBytes,
   checkpointWal,
   type VoucherRow,
+  stationNameOf,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -469,7 +470,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
           currency: hall.currency,
           issuedAt: v.issued_at,
           expiresAt: v.expires_at,
-          station: input.stationId,
+          station: await stationNameOf(tx, input.stationId),
           origin: 'cashier',
           minimumAge: hall.minimumAge,
         },
