@@ -52,6 +52,8 @@ import {
   checkpointWal,
   type VoucherRow,
   stationNameOf,
+  personNameOf,
+  movementRefLabel,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -122,6 +124,12 @@ export interface CashMovement {
   cashierId: string
   stationId: string
 }
+
+/**
+ * A movement as the station's day shows it (issue 29 point 6): `ref` is what a person reads for the reference
+ * (serials, a receipt number; empty for a voucher), `cashierName` the full name of who moved the cash.
+ */
+export type DayMovement = CashMovement & { ref: string; cashierName: string }
 
 export interface AmlReport {
   id: string
@@ -577,7 +585,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     day: string
     from: string
     to: string
-    movements: CashMovement[]
+    movements: DayMovement[]
     inCents: number
     outCents: number
     balanceCents: number
@@ -589,16 +597,24 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
     const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
     const rows = await cashMovementsOfStation(db, stationId, start.toISOString(), end.toISOString())
-    const movements = rows.map((r) => ({
-      id: r.id,
-      at: r.at,
-      kind: r.kind,
-      amountCents: Number(r.amount_cents),
-      currency: r.currency,
-      refId: r.ref_id,
-      cashierId: r.cashier_id,
-      stationId: r.station_id,
-    }))
+    // Issue 29 point 6: the screen shows who moved the cash by name and what it was by serial or receipt number.
+    const names = new Map<string, string>()
+    const movements: DayMovement[] = []
+    for (const r of rows) {
+      if (!names.has(r.cashier_id)) names.set(r.cashier_id, await personNameOf(db, r.cashier_id))
+      movements.push({
+        id: r.id,
+        at: r.at,
+        kind: r.kind,
+        amountCents: Number(r.amount_cents),
+        currency: r.currency,
+        refId: r.ref_id,
+        ref: await movementRefLabel(db, r),
+        cashierId: r.cashier_id,
+        cashierName: names.get(r.cashier_id)!,
+        stationId: r.station_id,
+      })
+    }
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
     const pad = (n: number) => String(n).padStart(2, '0')
