@@ -6,6 +6,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import type { InstantService } from '../../server/src/instant/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
+import { formatInZone, zoneLabel } from '../../server/src/shared/time-zone.ts'
 import { winAnsi } from './instant-sheet.ts'
 
 type Reconciliation = Awaited<ReturnType<InstantService['reconciliation']>>
@@ -20,7 +21,11 @@ const BAR = rgb(0.16, 0.22, 0.33)
 const pct = (bp: number | null) => (bp === null ? '-' : `${(bp / 100).toFixed(2)} %`)
 const n = (v: number | null) => (v === null ? '-' : v.toLocaleString('es-ES'))
 
-export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8Array> {
+const STATUS: Record<string, string> = { generating: 'en generación', ready: 'en venta', closed: 'cerrado' }
+
+/** `timeZone`: the clock the report's times are printed on (named under the title); UTC when absent. */
+export async function renderReconciliationPdf(r: Reconciliation, timeZone = 'UTC'): Promise<Uint8Array> {
+  const when = (iso: string | null | undefined) => (iso ? formatInZone(iso, timeZone) : '-')
   const doc = await PDFDocument.create()
   doc.setTitle(winAnsi(`Conciliación juego ${r.gameNo}`))
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
@@ -40,7 +45,7 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   text(`Conciliación del juego instantáneo N.º ${String(r.gameNo).padStart(4, '0')} - ${r.name}`, X, 14, bold)
   y -= 16
   text(
-    `Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electrónico (en pantalla)'} - estado ${r.status} - precio ${money(r.priceCents)} - a fecha ${r.asOf}`,
+    `Canal: ${r.channel === 'printed' ? 'boletos preimpresos' : 'electrónico (en pantalla)'} - ${STATUS[r.status] ?? r.status} - precio ${money(r.priceCents)} - a fecha ${when(r.asOf)} (${zoneLabel(Date.parse(r.asOf), timeZone)})`,
     X,
     8.5,
     regular,
@@ -48,7 +53,7 @@ export async function renderReconciliationPdf(r: Reconciliation): Promise<Uint8A
   )
   y -= 12
   text(
-    `Generado ${r.generatedAt ?? '-'}; cierre ${r.closedAt ?? 'abierto'}; caducidad de premios ${r.claimExpiresAt ?? '-'}`,
+    `Generado ${when(r.generatedAt)}; cierre ${r.closedAt ? when(r.closedAt) : 'abierto'}; caducidad de premios ${when(r.claimExpiresAt)}`,
     X,
     8.5,
     regular,

@@ -23,6 +23,7 @@ export interface InstantSaleTicket {
   paymentPlace: string
 }
 
+/** `timeZone`: the hall's (issue 29 point 5: the sale time in the hall's wall-clock time, not UTC). */
 export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm', timeZone?: string): PrintDoc {
   const money = (c: number) => formatMoney(c, t.currency, 'es')
   const blocks: PrintBlock[] = [
@@ -31,12 +32,7 @@ export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm', t
     { type: 'rule', style: 'double' },
     { type: 'pair', left: 'Boleto', right: t.serial },
     { type: 'pair', left: 'Precio', right: money(t.priceCents) },
-    // The hall's wall clock when the seller knows its zone (the counter, the kiosk), else UTC as before.
-    {
-      type: 'pair',
-      left: 'Vendido',
-      right: timeZone ? formatStamp(t.soldAt, timeZone) : t.soldAt.slice(0, 19).replace('T', ' '),
-    },
+    { type: 'pair', left: 'Vendido', right: formatStamp(t.soldAt, timeZone) },
     { type: 'pair', left: 'Terminal', right: t.station },
     { type: 'rule' },
     {

@@ -577,15 +577,13 @@ describe('renderMinutesPdf', () => {
       if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
       ctx.skip('pdftotext (poppler-utils) is not installed: text extraction not checked')
     }
-    const m = threeGames()
+    const m = { ...threeGames(), sessionNo: 4 }
     const text = pdfText(await renderMinutesPdf(m), 'es')
     const bob = (c: number) => norm(formatMoney(c, 'BOB', 'es'))
     for (const expected of [
       HALL,
       'ACTA DE SESIÓN DE BINGO',
-      'hall_cbba_01',
       'BO-2025',
-      'ses_2025-03-14_n1',
       '14/03/2025 14:55:03',
       'La Paz, UTC-04:00',
       'María José Ibáñez',
@@ -624,7 +622,10 @@ describe('renderMinutesPdf', () => {
     ])
       expect(text).toContain(norm(expected))
     expect(text).toMatch(/Página 1 de \d+/)
-    expect(text).toContain(`Sesión ${m.sessionId}`)
+    // Issue 29 point 6: the session by its number in the hall, the hall by its name; no record id on paper.
+    expect(text).toContain('Sesión N.º 4')
+    expect(text).not.toContain('hall_cbba_01')
+    expect(text).not.toContain(m.sessionId)
 
     const en = pdfText(await renderMinutesPdf(m, 'en'), 'en')
     for (const expected of [

@@ -43,6 +43,11 @@ import {
 
 export type MinutesLang = 'es' | 'en'
 
+/** The session as people name it: its number in the hall; its record id only when no number is known. */
+function sessionName(m: SessionMinutes): string {
+  return m.sessionNo ? `N.º ${m.sessionNo}` : m.sessionId
+}
+
 // ------------------------------------------------------------------------------------------------ labels
 
 interface Labels {
@@ -924,7 +929,7 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     const base = wr.y - 8
     wr.text(L.runningTitle, MARGIN_X, base, 'bold', 7.5, MUTED)
     wr.textRight(
-      wr.fit(`${m.hallName} · ${m.sessionId}`, 'regular', 7.5, CONTENT_W * 0.6),
+      wr.fit(`${m.hallName} · ${sessionName(m)}`, 'regular', 7.5, CONTENT_W * 0.6),
       MARGIN_X + CONTENT_W,
       base,
       'regular',
@@ -948,10 +953,9 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   const profile = getProfile(m.profileId)
   w.heading(L.sessionData, 80)
   w.grid([
-    { label: L.hall, value: m.hallName, span: 3, font: 'bold', size: 11 },
-    { label: L.hallId, value: m.hallId },
+    { label: L.hall, value: m.hallName, span: 4, font: 'bold', size: 11 },
     { label: L.profile, value: profile ? `${m.profileId} · ${profile.name}` : m.profileId, span: 2 },
-    { label: L.session, value: m.sessionId, span: 2 },
+    { label: L.session, value: sessionName(m), span: 2 },
     { label: L.opened, value: formatMinutesDate(m.openedAt) },
     { label: L.closed, value: m.closedAt ? formatMinutesDate(m.closedAt) : L.stillOpen },
     { label: L.currency, value: m.currency || 'BOB' },
@@ -1161,7 +1165,7 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     { label: L.records, value: int(m.journal.records) },
     { label: L.firstSeq, value: String(m.journal.firstSeq) },
     { label: L.lastSeq, value: String(m.journal.lastSeq) },
-    { label: L.session, value: m.sessionId },
+    { label: L.session, value: sessionName(m) },
     { label: L.lastHash, value: m.journal.lastHash || '—', span: 4, font: 'mono', size: 8.5 },
   ])
   w.space(14)
@@ -1221,7 +1225,7 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     w.hline(MARGIN_X, MARGIN_X + CONTENT_W, base + 11, 0.5, RULE)
     const right = L.page(i + 1, total)
     const rightW = w.width(right, 'bold', 7.5)
-    const left = w.fit(L.footerSession(m.sessionId), 'regular', 7.5, CONTENT_W * 0.45)
+    const left = w.fit(L.footerSession(sessionName(m)), 'regular', 7.5, CONTENT_W * 0.45)
     w.text(left, MARGIN_X, base, 'regular', 7.5, MUTED)
     w.textRight(right, MARGIN_X + CONTENT_W, base, 'bold', 7.5, INK)
     const center = `${L.footerJournal} · ${m.journal.firstSeq}-${m.journal.lastSeq}`

@@ -7,7 +7,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import { formatMoney } from '../../server/src/shared/money.ts'
 import type { PrizeRegisterRow } from '../../server/src/cashdesk/payouts.ts'
 import { toWinAnsi } from './pdf-kit.ts'
-import { formatStamp, shortId } from './ticket-layout.ts'
+import { formatStamp } from './ticket-layout.ts'
 
 const W = 841.89
 const H = 595.28
@@ -72,7 +72,14 @@ const WIDTHS = [26, 80, 70, 44, 60, 70, 66, 170, 90, 93.89]
 const SIGNATURE = WIDTHS.length - 1
 
 export async function renderPrizeRegisterPdf(
-  register: { filter: Record<string, unknown>; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null },
+  register: {
+    filter: Record<string, unknown>
+    rows: PrizeRegisterRow[]
+    totalCents: number
+    currency: string | null
+    /** The hall's zone: every time printed is the hall's wall-clock time. */
+    timeZone?: string
+  },
   lang: 'es' | 'en' = 'es',
 ): Promise<Uint8Array> {
   const L = LABELS[lang]
@@ -105,9 +112,13 @@ export async function renderPrizeRegisterPdf(
       font,
       color: MUTED,
     })
+    // Only the dates: the hall is named above, and record ids mean nothing on paper (issue 29 point 6).
     const filter = Object.entries(register.filter)
-      .filter(([, v]) => v)
-      .map(([k, v]) => `${k}: ${String(v)}`)
+      .filter(([k, v]) => v && (k === 'from' || k === 'to'))
+      .map(
+        ([k, v]) =>
+          `${k === 'from' ? (lang === 'en' ? 'From' : 'Desde') : lang === 'en' ? 'To' : 'Hasta'}: ${String(v)}`,
+      )
       .join('   ')
     if (filter) page.drawText(t(`${L.filter}: ${filter}`), { x: M, y: H - M - 42, size: 8, font, color: MUTED })
     y = H - M - 58
@@ -126,8 +137,8 @@ export async function renderPrizeRegisterPdf(
     const top = y
     const cells = [
       String(r.entry),
-      formatStamp(r.paidAt),
-      shortId(r.sessionId),
+      formatStamp(r.paidAt, register.timeZone),
+      r.sessionNo ? String(r.sessionNo) : '',
       String(r.gameNo),
       r.serial,
       r.prizes.map((p) => L.kinds[p.kind] ?? p.kind).join(' + ') + (r.payoutId ? '' : ` (${L.table})`),

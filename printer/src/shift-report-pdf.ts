@@ -50,6 +50,7 @@ export const SHIFT_LABELS = {
       lottery: 'Lotería numerada',
       raffle: 'Rifa',
       instant: 'Raspaditas',
+      slip: 'Boletos de lotto',
       voucher: 'Vales de crédito',
     } as Record<string, string>,
     kinds: {
@@ -59,6 +60,7 @@ export const SHIFT_LABELS = {
       refund: 'Reembolso',
       sale: 'Venta',
       card_sale: 'Venta de cartones',
+      counter_sale: 'Venta en caja',
     } as Record<string, string>,
   },
   en: {
@@ -91,6 +93,7 @@ export const SHIFT_LABELS = {
       lottery: 'Numbered lottery',
       raffle: 'Raffle',
       instant: 'Instant tickets',
+      slip: 'Lotto slips',
       voucher: 'Credit vouchers',
     } as Record<string, string>,
     kinds: {
@@ -100,6 +103,7 @@ export const SHIFT_LABELS = {
       refund: 'Refund',
       sale: 'Sale',
       card_sale: 'Cards sold',
+      counter_sale: 'Sold at the counter',
     } as Record<string, string>,
   },
 } as const
@@ -139,8 +143,8 @@ export async function renderShiftReportPdf(r: ShiftReport, lang: 'es' | 'en' = '
     [L.hall, r.hallName],
     [L.station, r.station.name],
     [L.cashier, r.cashier.name],
-    [L.opened, formatStamp(r.openedAt)],
-    [L.closed, r.closedAt ? formatStamp(r.closedAt) : L.open],
+    [L.opened, formatStamp(r.openedAt, r.timeZone)],
+    [L.closed, r.closedAt ? formatStamp(r.closedAt, r.timeZone) : L.open],
   ] as const) {
     text(`${label}:`, M, 10, bold)
     text(value, M + 110, 10)
@@ -206,10 +210,10 @@ export async function renderShiftReportPdf(r: ShiftReport, lang: 'es' | 'en' = '
   y -= 18
   for (const m of r.movements) {
     need(13)
-    text(formatStamp(m.at).slice(11), dx[0] + 2, 9)
+    text(formatStamp(m.at, r.timeZone).slice(11), dx[0] + 2, 9)
     text(L.products[m.product] ?? m.product, dx[1] + 2, 9)
     text(L.kinds[m.kind] ?? m.kind, dx[2] + 2, 9)
-    text(m.refId.length > 26 ? `${m.refId.slice(0, 25)}.` : m.refId, dx[3] + 2, 8, font, MUTED)
+    text(m.ref.length > 30 ? `${m.ref.slice(0, 29)}.` : m.ref, dx[3] + 2, 8, font, MUTED)
     right(money(m.amountCents), dx[4] - 2, 9)
     y -= 13
   }

@@ -61,6 +61,8 @@ export interface CardTicket {
   cardId: string
   hallName: string
   sessionId: string
+  /** The session's number in its hall ("Sesión N.º 3"), printed instead of its id (issue 29 point 6). */
+  sessionNo?: number | null
   gameId: string
   gameNo: number
   seriesCode: string
@@ -71,6 +73,7 @@ export interface CardTicket {
   faceValueCents: number
   currency: string
   soldAt: string
+  /** The station's name as people call it ("Caja 1", "Kiosco 2"), never its id. */
   station: string
   /** The card's cells, rows x columns (3 x 9 for BNG-5), 0 = blank cell. */
   grid: number[][]
@@ -94,6 +97,10 @@ export interface VoucherTicket {
 
 export interface PayoutTicket {
   payoutId: string
+  /** The receipt number people read (issue 29 point 6); the record id is never printed. */
+  receiptNo?: number | null
+  /** The session's number in its hall. */
+  sessionNo?: number | null
   hallName: string
   gameNo: number
   gameId: string
@@ -104,6 +111,7 @@ export interface PayoutTicket {
   amountCents: number
   currency: string
   paidAt: string
+  /** The station's and the cashier's names, never their ids. */
   station: string
   cashier: string
   payeeName: string | null
@@ -242,7 +250,7 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
     {
       type: 'pair',
       left: narrow ? t.station : `${L.station} ${t.station}`,
-      right: `${L.session} ${shortId(t.sessionId)}`,
+      right: t.sessionNo ? `${L.session} ${L.no} ${t.sessionNo}` : '',
     },
     { type: 'grid', rows: t.grid },
     {
@@ -253,7 +261,6 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
       invert: true,
     },
     { type: 'qr', payload: t.code },
-    { type: 'text', text: t.cardId, align: 'center' },
     { type: 'text', text: L.validNote, align: 'center' },
     { type: 'rule' },
     { type: 'text', text: L.playerData, bold: true },
@@ -289,7 +296,6 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
     { type: 'pair', left: L.station, right: t.station },
     { type: 'qr', payload: t.code },
     ...(t.shortCode ? [{ type: 'text', text: t.shortCode, align: 'center', size: 'tall', bold: true } as const] : []),
-    { type: 'text', text: t.voucherId, align: 'center' },
     { type: 'text', text: L.voucherNote, align: 'center' },
     { type: 'text', text: L.voucherCash, align: 'center' },
     { type: 'rule' },
@@ -307,8 +313,12 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
     { type: 'text', text: t.hallName, align: 'center', bold: true },
     { type: 'text', text: L.payout, align: 'center', size: 'large', bold: true },
     { type: 'rule', style: 'double' },
-    { type: 'pair', left: L.receipt, right: t.payoutId },
-    { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.session} ${shortId(t.sessionId)}` },
+    ...(t.receiptNo ? [{ type: 'pair', left: L.receipt, right: `${L.no} ${t.receiptNo}`, bold: true } as const] : []),
+    {
+      type: 'pair',
+      left: `${L.game} ${t.gameNo}`,
+      right: t.sessionNo ? `${L.session} ${L.no} ${t.sessionNo}` : '',
+    },
     { type: 'pair', left: L.cardLabel, right: t.serial, bold: true },
     { type: 'rule' },
     ...t.prizes.map((p): PrintBlock => ({

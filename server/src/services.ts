@@ -19,6 +19,7 @@ import { backfillIdentityKeys, createPlayerAdmission } from './access/players.ts
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createTicketDesk } from './cashdesk/ticket-desk.ts'
+import { personNameOf, stationNameOf } from './cashdesk/store.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -313,7 +314,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       terminals.settleGame(e.gameId).catch((err) => log.warn('terminal prize credit failed', err))
   })
   // Issue 23: every payout and misprint refund of a presented ticket, whatever its line, through the cash desk.
-  const ticketDesk = createTicketDesk({ cashdesk, instant, lotto, lottery })
+  const ticketDesk = createTicketDesk({
+    cashdesk,
+    instant,
+    lotto,
+    lottery,
+    names: { station: (id) => stationNameOf(db, id), person: (id) => personNameOf(db, id) },
+  })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({
     db,

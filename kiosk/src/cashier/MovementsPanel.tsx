@@ -51,10 +51,8 @@ export function MovementsPanel(props: { store: CashierStore }) {
               <tr key={m.id} data-kind={m.kind}>
                 <td>{formatStamp(m.at).slice(11)}</td>
                 <td>{T.kinds2[m.kind] ?? m.kind}</td>
-                <td>
-                  <code>{m.refId}</code>
-                </td>
-                <td>{m.cashierId}</td>
+                <td data-testid="day-ref">{m.ref}</td>
+                <td data-testid="day-by">{m.cashierName}</td>
                 <td class="num">{m.amountCents > 0 ? money(m.amountCents) : ''}</td>
                 <td class="num">{m.amountCents < 0 ? money(-m.amountCents) : ''}</td>
               </tr>

@@ -213,6 +213,8 @@ const es = {
     voucher_sale: 'Venta de vale',
     prize_payout: 'Pago de premio',
     voucher_cashout: 'Reembolso de vale',
+    counter_sale: 'Venta en caja',
+    refund: 'Reembolso',
   } as Record<string, string>,
   time: 'Hora',
   kind: 'Movimiento',
@@ -433,10 +435,13 @@ const en: Texts = {
   cashIn: 'In',
   cashOut2: 'Out',
   net: 'Balance',
-  kinds2: { voucher_sale: 'Voucher sale', prize_payout: 'Prize payout', voucher_cashout: 'Voucher refund' } as Record<
-    string,
-    string
-  >,
+  kinds2: {
+    voucher_sale: 'Voucher sale',
+    prize_payout: 'Prize payout',
+    voucher_cashout: 'Voucher refund',
+    counter_sale: 'Counter sale',
+    refund: 'Refund',
+  } as Record<string, string>,
   time: 'Time',
   kind: 'Movement',
   ref: 'Reference',

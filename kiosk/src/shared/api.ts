@@ -15,7 +15,7 @@ import type {
   ScanAnswer as ServerScanAnswer,
   ScanView,
 } from '../../../server/src/cashdesk/ticket-answer.ts'
-import type { CashMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
+import type { CashMovement, DayMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 
 export { ApiError }
@@ -90,7 +90,7 @@ export interface LotteryDrawInfo {
 export interface StationDay {
   stationId: string
   day: string
-  movements: CashMovement[]
+  movements: DayMovement[]
   inCents: number
   outCents: number
   balanceCents: number

@@ -6,7 +6,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { JournalRecord } from '../shared/journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { readJournal } from '../shared/journal.ts'
-import { sessionHallId } from './store/games.ts'
+import { sessionHallId, sessionNoOf } from './store/games.ts'
 import { hallCurrency, hallProfileSettings } from './store/halls.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
 import { getProfile } from '../shared/profile.ts'
@@ -84,6 +84,8 @@ export const LINE_AT_BINGO_ES =
 
 export interface SessionMinutes {
   sessionId: string
+  /** The session's number in its hall ("Sesión N.º 3"), what people read on the minutes (issue 29 point 6). */
+  sessionNo?: number
   hallId: string
   hallName: string
   profileId: string
@@ -412,6 +414,8 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   for await (const r of readJournal(db, { scopePrefix: `hall:${hallId}/session:${sessionId}` })) records.push(r)
   const m = minutesFromJournal(records)
   m.currency = (await hallCurrency(db, hallId)) ?? ''
+  // Issue 29 point 6: the session as people number it in their hall, not its record id.
+  m.sessionNo = (await sessionNoOf(db, sessionId)) ?? undefined
   // Issue 17: the minutes speak the hall's wall clock.
   const hall = await hallProfileSettings(db, hallId)
   m.timeZone = hallZoneOf(hall?.settings, getProfile(hall?.profile_id ?? m.profileId)?.timeZone ?? 'UTC')

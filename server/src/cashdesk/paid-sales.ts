@@ -39,6 +39,8 @@ import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import {
   gameById,
   hallOfStation,
+  sessionNoOf,
+  stationNameOf,
   insertCashMovement,
   insertKioskPurchase,
   insertSalePayment,
@@ -218,6 +220,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
     const layout = JSON.parse(game.layout) as CardLayout
     const face = Number(game.face_value_cents)
+    // Issue 29 point 6: the paper names the station and numbers the session as people say them.
+    const station = await stationNameOf(tx, input.station)
+    const sessionNo = await sessionNoOf(tx, game.session_id)
     const cards = sold.map((c) => ({
       ...c,
       grid: cardFromRows(c.rows, layout).grid,
@@ -230,6 +235,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           cardId: c.id,
           hallName: hall.name,
           sessionId: game.session_id,
+          sessionNo,
           gameId: game.id,
           gameNo: Number(game.order_no),
           seriesCode: c.seriesCode,
@@ -239,11 +245,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
           faceValueCents: face,
           currency: hall.currency,
           soldAt: input.at,
-          station: input.station,
+          station,
           grid: c.grid,
           minimumAge: hall.minimumAge,
         },
-        { paper: input.printer.paper },
+        // Issue 29 point 5: "Vendido" in the hall's wall-clock time, as the payout receipt prints it.
+        { paper: input.printer.paper, timeZone: hall.timeZone },
       ),
     )
     return { cards, docs, faceValueCents: face, gameNo: Number(game.order_no) }
@@ -437,7 +444,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         for (const s of slips) {
           const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
           slipReceipts.push(r)
-          docs.push(slipDoc(r, input.kioskId, printer, hall.timeZone))
+          docs.push(slipDoc(r, await stationNameOf(tx, input.kioskId), printer, hall.timeZone))
           paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
         }
         const instantSales: InstantSale[] = []
@@ -448,7 +455,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             stationId: input.kioskId,
           })
           instantSales.push(s)
-          docs.push(instantDoc(s, input.kioskId, printer, hall.timeZone))
+          docs.push(instantDoc(s, await stationNameOf(tx, input.kioskId), printer, hall.timeZone))
           paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
         }
         for (const p of paid) {
@@ -539,11 +546,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
                 currency: change.currency,
                 issuedAt: change.issued_at,
                 expiresAt: change.expires_at,
-                station: input.kioskId,
+                station: await stationNameOf(tx, input.kioskId),
                 origin: 'change',
                 minimumAge: hall.minimumAge,
               },
-              { paper: printer.paper },
+              { paper: printer.paper, timeZone: hall.timeZone },
             ),
           )
         }
@@ -958,7 +965,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
         buyerDocument,
         items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
       })
-      const docs = [instantDoc(sale, input.stationId, printer, (await vouchers.hallFor(tx, input.hallId)).timeZone)]
+      const docs = [
+        instantDoc(
+          sale,
+          await stationNameOf(tx, input.stationId),
+          printer,
+          (await vouchers.hallFor(tx, input.hallId)).timeZone,
+        ),
+      ]
       await prints.recordWithin(tx, {
         ref: saleId,
         hallId: input.hallId,

@@ -64,6 +64,10 @@ import {
   buyerOfCard,
   bonusPrizesOfCard,
   type PrizeRow,
+  payoutNoOf,
+  personNameOf,
+  sessionNoOf,
+  stationNameOf,
 } from './store.ts'
 import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
@@ -159,6 +163,8 @@ export interface PrizeRegisterRow {
   hallId: string
   hallName: string
   sessionId: string
+  /** The session's number in its hall, as the paper prints it (issue 29 point 6). */
+  sessionNo: number | null
   gameId: string
   gameNo: number
   serial: string
@@ -642,7 +648,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     // After the commit: the payout receipt, and for each bonus prize its own receipt and duplicate (BNG-69).
     // Issue 17: the receipt prints the hall's wall-clock time.
     const timeZone = (await vouchers.hallFor(db, payout.hallId)).timeZone
-    const doc = receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
+    const doc = await receiptDoc(payout, deps.printers.forStation(input.stationId).paper, timeZone)
     // Issue 27: a credit to a terminal session is shown on its screen; no receipt paper at the seat.
     const receipt = input.credit
       ? {
@@ -702,10 +708,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return pay({ ...input, code: input.code })
   }
 
-  function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): PrintDoc {
+  /** Issue 29 point 6: the receipt names the station and the cashier and carries a number people read. */
+  async function receiptDoc(p: Payout, paper: PrintDoc['paper'], timeZone: string): Promise<PrintDoc> {
     return payoutReceipt(
       {
         payoutId: p.payoutId,
+        receiptNo: await payoutNoOf(db, p.payoutId),
+        sessionNo: await sessionNoOf(db, p.sessionId),
         hallName: p.hallName,
         gameNo: p.gameNo,
         gameId: p.gameId,
@@ -716,8 +725,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         amountCents: p.amountCents,
         currency: p.currency,
         paidAt: p.paidAt,
-        station: p.stationId,
-        cashier: p.cashierId,
+        station: await stationNameOf(db, p.stationId),
+        cashier: await personNameOf(db, p.cashierId),
         payeeName: p.payeeName,
         payeeDocument: p.payeeDocument,
         payment: p.payment.method === 'terminal' ? undefined : p.payment,
@@ -731,7 +740,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     try {
       return {
         printed: true as const,
-        print: await printer.print([receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`),
+        print: await printer.print([await receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`),
       }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
@@ -790,7 +799,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   async function receiptPdf(payoutId: string, paper: PrintDoc['paper'] = '80mm'): Promise<Uint8Array> {
     const { renderTicketsPdf } = await import('../../../printer/src/pdf.ts')
     const p = await loadPayout(payoutId)
-    return renderTicketsPdf([receiptDoc(p, paper, (await vouchers.hallFor(db, p.hallId)).timeZone)])
+    return renderTicketsPdf([await receiptDoc(p, paper, (await vouchers.hallFor(db, p.hallId)).timeZone)])
   }
 
   /** §8 REPORTED LOST/STOLEN: blocks a card by its code, or by game and serial. */
@@ -847,8 +856,15 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    */
   async function prizeRegister(
     filter: { hallId?: string; sessionId?: string; gameId?: string; from?: string; to?: string } = {},
-  ): Promise<{ filter: typeof filter; rows: PrizeRegisterRow[]; totalCents: number; currency: string | null }> {
+  ): Promise<{
+    filter: typeof filter
+    rows: PrizeRegisterRow[]
+    totalCents: number
+    currency: string | null
+    timeZone?: string
+  }> {
     const rows = await paidPrizeRows(db, filter)
+    const sessionNos = new Map<string, number | null>()
     const out: PrizeRegisterRow[] = []
     const byPayout = new Map<string, PrizeRegisterRow>()
     for (const r of rows) {
@@ -867,6 +883,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         hallId: r.hall_id,
         hallName: r.hall_name,
         sessionId: r.session_id,
+        sessionNo: sessionNos.get(r.session_id) ?? null,
         gameId: r.game_id,
         gameNo: Number(r.order_no),
         serial: r.serial,
@@ -880,11 +897,17 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         cashierId: ownPayout ? r.cashier_id : r.paid_by,
         payoutId: ownPayout ? r.payout_id : null,
       }
+      if (!sessionNos.has(r.session_id)) {
+        sessionNos.set(r.session_id, await sessionNoOf(db, r.session_id))
+        row.sessionNo = sessionNos.get(r.session_id) ?? null
+      }
       out.push(row)
       if (ownPayout) byPayout.set(r.payout_id!, row)
     }
     return {
       filter,
+      // Issue 29 point 5: the register prints the hall's wall-clock time.
+      ...(out[0] ? { timeZone: (await vouchers.hallFor(db, out[0].hallId)).timeZone } : {}),
       rows: out,
       totalCents: out.reduce((s, r) => s + r.amountCents, 0),
       currency: out[0]?.currency ?? null,

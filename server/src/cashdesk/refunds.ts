@@ -29,6 +29,7 @@ import {
   refundOfTicket,
   refundsOfGame,
   type RefundRow,
+  stationNameOf,
 } from './store.ts'
 
 export interface RefundActor {
@@ -232,11 +233,11 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
             currency: c.currency,
             issuedAt: voucher.issuedAt,
             expiresAt: voucher.expiresAt,
-            station: input.till.stationId,
+            station: await stationNameOf(tx, input.till.stationId),
             origin: 'change',
             minimumAge: hall.minimumAge,
           },
-          { paper: printer.paper },
+          { paper: printer.paper, timeZone: hall.timeZone },
         )
         await prints.recordWithin(tx, {
           ref: refundId,

@@ -27,7 +27,18 @@ export interface ShiftReport {
   closedAt: string | null
   floatCents: number
   /** Every movement, in time order. */
-  movements: Array<{ id: string; at: string; product: string; kind: string; amountCents: number; refId: string }>
+  /** The hall's IANA time zone: the report's times are the hall's wall-clock time. */
+  timeZone?: string
+  /** `ref`: what the reference column shows a person (serials, receipt number), never a record id. */
+  movements: Array<{
+    id: string
+    at: string
+    product: string
+    kind: string
+    amountCents: number
+    refId: string
+    ref: string
+  }>
   /** The movements summed by product and kind (vouchers sold and cashed, prizes paid, refunds). */
   lines: ShiftLine[]
   inCents: number

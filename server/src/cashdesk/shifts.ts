@@ -28,6 +28,7 @@ import {
   sumOfShift,
   type CashMovement,
   type Shift,
+  movementRefLabel,
 } from './store.ts'
 
 /**
@@ -284,14 +285,17 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
     // A drawer's report is its hall's: a floor manager of another hall reads none of it (by id or PDF).
     assertReadsHall(s.hallId, 'shift')
     const rows = await cashMovementsOfShift(db, s.id)
-    const movements = rows.map((m) => ({
-      id: m.id,
-      at: m.at,
-      product: productOf(m),
-      kind: m.kind,
-      amountCents: m.amountCents,
-      refId: m.refId,
-    }))
+    const movements = []
+    for (const m of rows)
+      movements.push({
+        id: m.id,
+        at: m.at,
+        product: productOf(m),
+        kind: m.kind,
+        amountCents: m.amountCents,
+        refId: m.refId,
+        ref: await movementRefLabel(db, m),
+      })
     const byKey = new Map<string, ShiftLine>()
     for (const m of movements) {
       const key = `${m.product}|${m.kind}`
@@ -311,6 +315,8 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       status: s.status,
       hallId: s.hallId,
       hallName: hall.name,
+      // Issue 29 point 5: the report prints the hall's wall-clock time.
+      timeZone: hall.timeZone,
       currency: s.currency,
       station: { id: s.stationId, name: s.stationName },
       cashier: { id: s.cashierId, name: s.cashierName },

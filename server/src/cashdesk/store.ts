@@ -193,6 +193,67 @@ export async function hallOfStation(tx: Sql, stationId: string): Promise<string 
   return station?.hall_id
 }
 
+/**
+ * Issue 29 point 6: the name a person reads for a station (an enrolled device's name, "Caja 1"), never its id. A
+ * station id that names no enrolled device (a legacy or test label such as "caja-1") is shown as it is.
+ */
+export async function stationNameOf(tx: Sql, stationId: string): Promise<string> {
+  const row = await tx.get<{ name: string }>(
+    'SELECT name FROM device_credentials WHERE id = ? UNION ALL SELECT name FROM devices WHERE id = ?',
+    [stationId, stationId],
+  )
+  return row?.name ?? stationId
+}
+
+/** A person's full name for paper and screens (issue 29 point 6); a name already (not a user id) is kept. */
+export async function personNameOf(tx: Sql, userId: string): Promise<string> {
+  const row = await tx.get<{ display_name: string }>('SELECT display_name FROM users WHERE id = ?', [userId])
+  return row?.display_name ?? userId
+}
+
+/**
+ * The receipt number printed on a prize payout: its place among the hall's payouts in the order they were paid
+ * (issue 29 point 6), so a cashier and a player read "N.º 12", not a record id. Payouts are only ever added.
+ */
+export async function payoutNoOf(tx: Sql, payoutId: string): Promise<number | null> {
+  const row = await tx.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM payouts p, payouts me
+      WHERE me.id = ? AND p.hall_id = me.hall_id AND (p.paid_at < me.paid_at OR (p.paid_at = me.paid_at AND p.id <= me.id))`,
+    [payoutId],
+  )
+  return row && Number(row.n) > 0 ? Number(row.n) : null
+}
+
+export { sessionNoOf } from '../bingo/store/games.ts'
+
+/**
+ * What a cash movement's reference column says to a person (issue 29 point 6): the cards' serials of a sale, the
+ * slip's receipt number, the instant ticket's serial, the payout's receipt number, the refunded card's serial. A
+ * voucher has no public name (its short code is its bearer secret), so its movement names none.
+ */
+export async function movementRefLabel(tx: Sql, m: { id: string; kind: string; refId: string }): Promise<string> {
+  if (m.kind === 'prize_payout') {
+    const no = await payoutNoOf(tx, m.refId)
+    return no ? `N.º ${no}` : ''
+  }
+  if (m.kind === 'refund') {
+    const r = await tx.get<{ serial: string | null }>(
+      'SELECT c.serial FROM refunds r LEFT JOIN cards c ON c.id = r.ticket_id WHERE r.id = ?',
+      [m.refId],
+    )
+    return r?.serial ?? ''
+  }
+  if (m.kind.startsWith('voucher')) return ''
+  const items = await tx.all<{ product: string; ref_id: string; serial: string | null }>(
+    `SELECT sp.product, sp.ref_id, c.serial FROM sale_payments sp LEFT JOIN cards c ON sp.product = 'card' AND c.id = sp.ref_id
+      WHERE sp.payment_ref = ? ORDER BY c.serial, sp.ref_id`,
+    [m.id],
+  )
+  const names = items.map((i) => (i.product === 'card' ? (i.serial ?? '') : i.ref_id)).filter(Boolean)
+  if (names.length <= 2) return names.join(', ')
+  return `${names[0]} … ${names.at(-1)} (${names.length})`
+}
+
 /** The newest game of the hall in a session that is not closed. */
 export async function currentGameOfHall(tx: Sql, hallId: string): Promise<GameRow | undefined> {
   return tx.get<GameRow>(

@@ -24,6 +24,8 @@ export interface TicketDeskDeps {
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
   lotto: Pick<LottoService, 'handles' | 'validate' | 'pay'>
   lottery: Pick<LotteryService, 'handles' | 'validate' | 'pay'>
+  /** Issue 29 point 6: the names a person reads for a station and a person id ("Caja 1", "Rosa Vargas"). */
+  names?: { station(id: string): Promise<string>; person(id: string): Promise<string> }
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -67,7 +69,15 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       default:
         answer = await payouts.validate(code, who)
     }
-    return { ...answer, view: readAnswer(answer, code) }
+    const view = readAnswer(answer, code)
+    // ALREADY PAID says where and by whom by name, never by the station's or the person's id.
+    if (view.paid && deps.names)
+      view.paid = {
+        ...view.paid,
+        stationId: view.paid.stationId && (await deps.names.station(view.paid.stationId)),
+        cashierId: view.paid.cashierId && (await deps.names.person(view.paid.cashierId)),
+      }
+    return { ...answer, view }
   }
 
   /**

@@ -57,6 +57,9 @@ import {
   eraseFreedBytes,
   checkpointWal,
   type VoucherRow,
+  stationNameOf,
+  personNameOf,
+  movementRefLabel,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -127,6 +130,12 @@ export interface CashMovement {
   cashierId: string
   stationId: string
 }
+
+/**
+ * A movement as the station's day shows it (issue 29 point 6): `ref` is what a person reads for the reference
+ * (serials, a receipt number; empty for a voucher), `cashierName` the full name of who moved the cash.
+ */
+export type DayMovement = CashMovement & { ref: string; cashierName: string }
 
 export interface AmlReport {
   id: string
@@ -483,7 +492,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
           currency: hall.currency,
           issuedAt: v.issued_at,
           expiresAt: v.expires_at,
-          station: input.stationId,
+          station: await stationNameOf(tx, input.stationId),
           origin: 'cashier',
           minimumAge: hall.minimumAge,
         },
@@ -590,7 +599,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     day: string
     from: string
     to: string
-    movements: CashMovement[]
+    movements: DayMovement[]
     inCents: number
     outCents: number
     balanceCents: number
@@ -602,16 +611,24 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
     const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
     const rows = await cashMovementsOfStation(db, stationId, start.toISOString(), end.toISOString())
-    const movements = rows.map((r) => ({
-      id: r.id,
-      at: r.at,
-      kind: r.kind,
-      amountCents: r.amountCents,
-      currency: r.currency,
-      refId: r.refId,
-      cashierId: r.cashierId,
-      stationId: r.stationId,
-    }))
+    // Issue 29 point 6: the screen shows who moved the cash by name and what it was by serial or receipt number.
+    const names = new Map<string, string>()
+    const movements: DayMovement[] = []
+    for (const r of rows) {
+      if (!names.has(r.cashierId)) names.set(r.cashierId, await personNameOf(db, r.cashierId))
+      movements.push({
+        id: r.id,
+        at: r.at,
+        kind: r.kind,
+        amountCents: r.amountCents,
+        currency: r.currency,
+        refId: r.refId,
+        ref: await movementRefLabel(db, r),
+        cashierId: r.cashierId,
+        cashierName: names.get(r.cashierId)!,
+        stationId: r.stationId,
+      })
+    }
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
     const pad = (n: number) => String(n).padStart(2, '0')

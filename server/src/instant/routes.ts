@@ -3,6 +3,7 @@
  * through the generic POST /api/tickets/validate and /api/tickets/pay (cashdesk/routes.ts), which hand kind `I`
  * codes to the same service.
  */
+import { getProfile } from '../shared/profile.ts'
 import {
   actorOf,
   actors,
@@ -298,7 +299,9 @@ export function registerInstantRoutes(app: App, services: Services): void {
   )
   app.get('/api/instant/games/:gameNo/reconciliation.pdf', needs('instant.reconcile'), async (c) => {
     const { renderReconciliationPdf } = await import('../../../printer/src/instant-report-pdf.ts')
-    const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)))
+    // Issue 29 point 5: an instant game is the operator's, so its report speaks the operator's profile clock.
+    const zone = getProfile(services.config.profileId)?.timeZone ?? 'UTC'
+    const bytes = await renderReconciliationPdf(await instant.reconciliation(gameNoOf(c)), zone)
     return c.body(bytes as unknown as ArrayBuffer, 200, {
       'content-type': 'application/pdf',
       'content-disposition': `inline; filename="conciliacion-${gameNoOf(c)}.pdf"`,

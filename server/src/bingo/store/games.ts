@@ -88,6 +88,19 @@ export async function sessionHallId(sql: Sql, sessionId: string): Promise<string
   return (await sql.get<{ hall_id: string }>('SELECT hall_id FROM sessions WHERE id = ?', [sessionId]))?.hall_id
 }
 
+/**
+ * The number a person reads for a session: its place among the hall's sessions in the order they were opened
+ * ("Sesión N.º 3"), instead of its record id (issue 29 point 6). Sessions are only ever added, so it does not change.
+ */
+export async function sessionNoOf(tx: Sql, sessionId: string): Promise<number | null> {
+  const row = await tx.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM sessions s, sessions me
+      WHERE me.id = ? AND s.hall_id = me.hall_id AND (s.opened_at < me.opened_at OR (s.opened_at = me.opened_at AND s.id <= me.id))`,
+    [sessionId],
+  )
+  return row && Number(row.n) > 0 ? Number(row.n) : null
+}
+
 export async function openSessionIdOfHall(tx: Sql, hallId: string): Promise<string | undefined> {
   return (await tx.get<{ id: string }>("SELECT id FROM sessions WHERE hall_id = ? AND status <> 'closed'", [hallId]))
     ?.id

@@ -1,0 +1,131 @@
+/**
+ * Issue 29 point 6 in a real Chromium, authentication on, an enrolled station: a card paid at Caja 1 by Rosa Vargas
+ * is scanned again (typed as a wedge scanner types it) and YA PAGADO says where and by whom by name; the day's
+ * movements name the person who moved the cash and say what it was by serial and receipt number. No internal id
+ * (a station's `dev_…`, a person's `u_…`, a payout's `po_…`, a card's `c_…`) is on the screen.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
+import { hallWithGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
+import { screenLeaks } from '../helpers/screen-text.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { openTill, type Till } from '../helpers/till.ts'
+
+const PASSWORD = 'correct horse battery'
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started)) }
+/** Any record id as the server makes them (prefix, underscore, random letters and digits). */
+const IDS = /\b(?:dev|u|po|c|cs|v|rf|ses|sh|hall|g)_[a-z0-9]{6,}/gi
+
+browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let hallId = ''
+  let till: Till
+  let paidCode = ''
+
+  async function atCashier(viewport: { width: number; height: number }): Promise<Page> {
+    const page = await pageOnClock(browser, clock, viewport)
+    await page.goto(`${server.url}/cashier/?hall=${hallId}&device=${encodeURIComponent(till.station.credential)}`)
+    await page.getByTestId('shift-login').waitFor()
+    await page.getByTestId('shift-user').fill('rosa')
+    await page.getByTestId('shift-password').fill(PASSWORD)
+    await page.getByTestId('shift-enter').click()
+    await page.getByTestId('shift-bar').waitFor()
+    return page
+  }
+  async function scan(page: Page, code: string): Promise<void> {
+    await page.getByTestId('cashier-code').click()
+    await page.getByTestId('cashier-code').fill('')
+    await page.keyboard.type(code)
+    await page.keyboard.press('Enter')
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    ensureBuilt(['cashier'], ['kiosk', 'web'])
+    server = await startTestServer({ auth: 'on' }, { clock })
+    const setup = await hallWithGameOnSale(server.services, { faceValueCents: 500 })
+    hallId = setup.hallId
+    await server.services.auth.createUser({
+      username: 'rosa',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [hallId],
+    })
+    till = await openTill(server.url, server.services, {
+      hallId,
+      username: 'rosa',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 50_000,
+    })
+    // Cards sold at her till, the game played, the first winner paid there by her.
+    const sold = await api(server.url, 'POST', `/api/games/${setup.gameId}/sales`, { count: 30 }, till.headers)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    await playToTheEnd(server.services, setup.gameId)
+    const [winner] = await winningCodes(server.services, setup.gameId)
+    const paid = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: winner.code, payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' },
+      till.headers,
+    )
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    paidCode = winner.code
+    browser = await launchChromium()
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it(
+    'Spanish, 1366x768: YA PAGADO names Caja 1 and Rosa Vargas; the movements name her and the serials',
+    { timeout: 90_000 },
+    async () => {
+      const page = await atCashier({ width: 1366, height: 768 })
+      await scan(page, paidCode)
+      await expect.poll(async () => norm(await page.getByTestId('cashier-status').textContent())).toMatch(/PAGADO/)
+      const status = norm(await page.getByTestId('cashier-status').textContent())
+      expect(status).toContain('Caja 1 · Rosa Vargas')
+      expect(status.match(IDS) ?? []).toEqual([])
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-paid-names-1366x768.png') })
+
+      await page.getByTestId('tab-day').click()
+      await page.getByTestId('day-table').waitFor()
+      const by = (await page.getByTestId('day-by').allTextContents()).map(norm)
+      expect(new Set(by)).toEqual(new Set(['Rosa Vargas']))
+      const refs = (await page.getByTestId('day-ref').allTextContents()).map(norm)
+      // The sale by its serials (first … last, and how many), the payout by its receipt number.
+      expect(refs).toContain('A-00001 … A-00030 (30)')
+      expect(refs).toContain('N.º 1')
+      const body = norm(await page.locator('body').textContent())
+      expect(body.match(IDS) ?? []).toEqual([])
+      expect(screenLeaks(body)).toEqual([])
+      // The kinds in words, not their codes (counter_sale).
+      expect(body.match(/\b[a-z]+_[a-z]+\b/g) ?? []).toEqual([])
+      expect(body).toContain('Venta en caja')
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-movements-names-1366x768.png'), fullPage: true })
+      await page.close()
+    },
+  )
+
+  it('English, 1920x1080: ALREADY PAID names the station and the person too', { timeout: 90_000 }, async () => {
+    const page = await atCashier({ width: 1920, height: 1080 })
+    await page.getByTestId('lang-en').click()
+    await scan(page, paidCode)
+    await expect.poll(async () => norm(await page.getByTestId('cashier-status').textContent())).toMatch(/PAID/)
+    const status = norm(await page.getByTestId('cashier-status').textContent())
+    expect(status).toContain('Caja 1 · Rosa Vargas')
+    expect(norm(await page.locator('body').textContent()).match(IDS) ?? []).toEqual([])
+    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-paid-names-1920x1080.png') })
+    await page.close()
+  })
+})
