@@ -262,11 +262,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
    */
   async function kioskPlayerKey(
     tx: Sql,
-    v: { id: string; parent_id: string | null; buyer_document: string | null },
+    v: { id: string; parentId: string | null; buyerDocument: string | null },
   ): Promise<string> {
-    if (v.buyer_document?.trim()) return `doc:${vouchers.keyOf(v.buyer_document)}`
+    if (v.buyerDocument?.trim()) return `doc:${vouchers.keyOf(v.buyerDocument)}`
     let root = v.id
-    let parent = v.parent_id
+    let parent = v.parentId
     for (let i = 0; parent && i < 10_000; i++) {
       root = parent
       parent = (await voucherParent(tx, parent)) ?? null
@@ -328,9 +328,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
       ? (signed.id ?? null)
       : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
-    if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
+    if (voucher?.buyerDocument?.trim()) documents.push(voucher.buyerDocument)
     if (!documents.length) return
-    const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hall_id ?? null
+    const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hallId ?? null
     await deps.admission.assertAdmitted(documents, hallId)
   }
 
@@ -380,8 +380,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         const v = await loadSpendableVoucher(tx, voucherId, at)
         // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
-        await assertActsInHall(tx, v.hall_id, { stationId: input.kioskId, resource: 'voucher' })
-        const hall = await vouchers.hallFor(tx, v.hall_id)
+        await assertActsInHall(tx, v.hallId, { stationId: input.kioskId, resource: 'voucher' })
+        const hall = await vouchers.hallFor(tx, v.hallId)
         const purchaseId = newId('kp')
         const docs: PrintDoc[] = []
         const paid: Array<{
@@ -398,17 +398,17 @@ export function createPaidSales(deps: PaidSalesDeps) {
             throw new DomainError('GAME_NOT_FOUND', `game ${input.cards.gameId} not found`, {
               gameId: input.cards.gameId,
             })
-          if (game.hall_id !== v.hall_id)
+          if (game.hall_id !== v.hallId)
             throw new DomainError('VALIDATION_FAILED', `voucher ${v.id} belongs to another hall`, {
               field: 'voucherCode',
             })
           const face = Number(game.face_value_cents)
           // Refused before any card is taken, with how many the voucher can buy.
-          if (cardCount * face > v.amount_cents)
+          if (cardCount * face > v.amountCents)
             throw new DomainError(
               'VOUCHER_INSUFFICIENT',
-              `the voucher holds ${v.amount_cents}, ${cardCount} cards cost ${cardCount * face}`,
-              { amountCents: v.amount_cents, costCents: cardCount * face, maxCards: Math.floor(v.amount_cents / face) },
+              `the voucher holds ${v.amountCents}, ${cardCount} cards cost ${cardCount * face}`,
+              { amountCents: v.amountCents, costCents: cardCount * face, maxCards: Math.floor(v.amountCents / face) },
             )
           // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the player is the voucher's buyer (its document) or
           // the chain of vouchers it comes from (a purchase's change pays the same player's next one).
@@ -429,7 +429,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           })
           publish.push(sale.publish)
           const printed = await cardsToPrint(tx, game.id, sale.cards, {
-            hallId: v.hall_id,
+            hallId: v.hallId,
             station: input.kioskId,
             at,
             printer,
@@ -450,7 +450,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         const instantSales: InstantSale[] = []
         for (let i = 0; i < instantCount; i++) {
           const s = await instant.sellElectronicWithin(tx, {
-            hallId: v.hall_id,
+            hallId: v.hallId,
             gameNo: input.instant!.gameNo,
             stationId: input.kioskId,
           })
@@ -465,18 +465,18 @@ export function createPaidSales(deps: PaidSalesDeps) {
             })
         }
         const costCents = paid.reduce((s, p) => s + p.amountCents, 0)
-        if (costCents > v.amount_cents)
+        if (costCents > v.amountCents)
           throw new DomainError(
             'VOUCHER_INSUFFICIENT',
-            `the voucher holds ${v.amount_cents}, the purchase costs ${costCents}`,
-            { amountCents: v.amount_cents, costCents },
+            `the voucher holds ${v.amountCents}, the purchase costs ${costCents}`,
+            { amountCents: v.amountCents, costCents },
           )
-        const changeCents = v.amount_cents - costCents
+        const changeCents = v.amountCents - costCents
         await markVoucherSpent(tx, v, { at, station: input.kioskId, for: 'purchase', ref: purchaseId })
         for (const p of paid) {
           await insertSalePayment(tx, {
             id: newId('sp'),
-            hallId: v.hall_id,
+            hallId: v.hallId,
             stationId: input.kioskId,
             soldBy: input.kioskId,
             ...p,
@@ -488,7 +488,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         const change =
           changeCents > 0
             ? await vouchers.issue(tx, {
-                hallId: v.hall_id,
+                hallId: v.hallId,
                 currency: v.currency,
                 amountCents: changeCents,
                 origin: 'change',
@@ -497,7 +497,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
                 issuedBy: input.kioskId,
                 smallCents: 0,
                 otherCents: 0,
-                buyerDocument: v.buyer_document,
+                buyerDocument: v.buyerDocument,
                 at,
               })
             : null
@@ -505,7 +505,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           await insertKioskPurchase(tx, {
             id: purchaseId,
             kioskId: input.kioskId,
-            hallId: v.hall_id,
+            hallId: v.hallId,
             gameId: input.cards.gameId,
             voucherId: v.id,
             changeVoucherId: change?.id ?? null,
@@ -519,13 +519,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
         await appendJournal(tx, {
           at,
           type: 'voucher.redeemed',
-          scope: `hall:${v.hall_id}`,
+          scope: `hall:${v.hallId}`,
           payload: {
             voucherId: v.id,
             purchaseId,
             kioskId: input.kioskId,
             gameId: input.cards?.gameId ?? null,
-            amountCents: v.amount_cents,
+            amountCents: v.amountCents,
             costCents,
             changeCents,
             cardIds: cards.map((c) => c.id),
@@ -539,13 +539,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
             voucherTicket(
               {
                 code: vouchers.codeOf(change.id),
-                shortCode: change.short_code ? formatShortCode(change.short_code) : undefined,
+                shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
                 voucherId: change.id,
                 hallName: hall.name,
-                amountCents: change.amount_cents,
+                amountCents: change.amountCents,
                 currency: change.currency,
-                issuedAt: change.issued_at,
-                expiresAt: change.expires_at,
+                issuedAt: change.issuedAt,
+                expiresAt: change.expiresAt,
                 station: await stationNameOf(tx, input.kioskId),
                 origin: 'change',
                 minimumAge: hall.minimumAge,
@@ -557,7 +557,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         // The paper this purchase owes, committed with it; printed after the commit.
         await prints.recordWithin(tx, {
           ref: purchaseId,
-          hallId: v.hall_id,
+          hallId: v.hallId,
           stationId: input.kioskId,
           voucherId: v.id,
           docs,

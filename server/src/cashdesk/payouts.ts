@@ -192,19 +192,19 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       kind: 'card',
       ticketId: c.id,
       serial: c.serial,
-      seriesCode: c.series_code,
-      cardNo: Number(c.card_no),
+      seriesCode: c.seriesCode,
+      cardNo: c.cardNo,
       rows,
       grid: cardFromRows(rows, JSON.parse(c.layout) as CardLayout).grid,
-      gameId: c.game_id,
-      gameNo: Number(c.order_no),
-      gameStatus: c.game_status,
-      sessionId: c.session_id,
-      hallId: c.hall_id,
-      hallName: c.hall_name,
+      gameId: c.gameId,
+      gameNo: c.orderNo,
+      gameStatus: c.gameStatus,
+      sessionId: c.sessionId,
+      hallId: c.hallId,
+      hallName: c.hallName,
       currency: c.currency,
-      faceValueCents: Number(c.face_value_cents),
-      cardHallId: c.card_hall_id ?? c.hall_id,
+      faceValueCents: c.faceValueCents,
+      cardHallId: c.cardHallId ?? c.hallId,
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked)
@@ -215,18 +215,18 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       return { ...ref, status: 'held', reason: custody.reason, heldAt: custody.changed_at, heldBy: custody.changed_by }
     if (custody?.state === CardCustody.Destroyed)
       return { ...ref, status: 'destroyed', destroyedAt: custody.changed_at }
-    if (c.card_status === 'refunded' || c.game_status === 'void') {
+    if (c.cardStatus === 'refunded' || c.gameStatus === 'void') {
       // BNG-86: refundable once; the refund register says whether it was (issue 13 point 7).
       const r = await refundOfTicket(sql, 'card', c.id)
       return {
         ...ref,
         status: 'void',
-        reason: c.void_reason,
+        reason: c.voidReason,
         refundCents: ref.faceValueCents,
         refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null,
       }
     }
-    if (c.game_status !== 'finished') return { ...ref, status: 'pending' }
+    if (c.gameStatus !== 'finished') return { ...ref, status: 'pending' }
     // Issue 23: the bonus prizes the card won are its prizes like the line and the bingo, paid with them.
     const prizes: Array<PrizeRow & { name?: string }> = [
       ...(await prizesOfCard(sql, c.id)),
@@ -262,7 +262,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         prizes: lines(prizes),
       }
     }
-    const claimUntil = new Date(Date.parse(c.finished_at ?? at) + config.prizeClaimDays * DAY_MS).toISOString()
+    const claimUntil = new Date(Date.parse(c.finishedAt ?? at) + config.prizeClaimDays * DAY_MS).toISOString()
     if (at >= claimUntil)
       return { ...ref, status: 'expired', expiredAt: claimUntil, amountCents: sum(awarded), prizes: lines(awarded) }
     const amountCents = sum(awarded)

@@ -94,7 +94,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       const c = await cardJoin(tx, cardId)
       if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
       // Issue 23 point 3: refunded only at a station (or kiosk) of the card's game's hall, by someone of that hall.
-      await assertActsInHall(tx, c.hall_id, { stationId: input.till.stationId, resource: 'card' })
+      await assertActsInHall(tx, c.hallId, { stationId: input.till.stationId, resource: 'card' })
       const blocked = await blockedTicket(tx, TicketKind.card, c.id)
       if (blocked)
         throw new DomainError(
@@ -103,11 +103,11 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           { rule: 'LST-4' },
         )
       // BNG-86: only the cards of a voided or annulled game are refunded, at full price.
-      if (c.game_status !== 'void')
+      if (c.gameStatus !== 'void')
         throw new DomainError(
           'NOT_REFUNDABLE',
-          `game ${c.order_no} is ${c.game_status}: only a voided or annulled game's cards are refunded (BNG-86)`,
-          { gameStatus: c.game_status, rule: 'BNG-86' },
+          `game ${c.orderNo} is ${c.gameStatus}: only a voided or annulled game's cards are refunded (BNG-86)`,
+          { gameStatus: c.gameStatus, rule: 'BNG-86' },
         )
       const done = await refundOfTicket(tx, 'card', c.id)
       if (done) throw alreadyRefunded(done)
@@ -116,11 +116,11 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       const at = now()
       // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
       await returnOnRefund(tx, c.id, at, input.actor.name)
-      const amountCents = Number(c.face_value_cents)
+      const amountCents = c.faceValueCents
       const refundId = deps.bingo.newId('rf')
       let voucher: VoucherView | null = null
       if (input.to === 'voucher') {
-        const bought = await kioskPurchaseOfCard(tx, c.game_id, c.id)
+        const bought = await kioskPurchaseOfCard(tx, c.gameId, c.id)
         if (!bought)
           throw new DomainError(
             'NOT_REFUNDABLE',
@@ -130,7 +130,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
         // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
         const v = await vouchers.issue(tx, {
-          hallId: c.hall_id,
+          hallId: c.hallId,
           currency: c.currency,
           amountCents,
           origin: 'change',
@@ -145,7 +145,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         voucher = vouchers.view(v, at)
       } else {
         await vouchers.movement(tx, {
-          hallId: c.hall_id,
+          hallId: c.hallId,
           stationId: input.till.stationId,
           cashierId: input.till.cashierId,
           shiftId: input.till.shiftId,
@@ -162,8 +162,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           id: refundId,
           product: 'card',
           ticketId: c.id,
-          hallId: c.hall_id,
-          gameRef: c.game_id,
+          hallId: c.hallId,
+          gameRef: c.gameId,
           amountCents,
           currency: c.currency,
           method: input.to,
@@ -173,7 +173,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           shiftId: input.till.shiftId,
           approvedBy: null,
           approvedByName: null,
-          reason: c.void_reason ?? 'void',
+          reason: c.voidReason ?? 'void',
           at,
         })
       } catch (err) {
@@ -185,13 +185,13 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       await appendJournal(tx, {
         at,
         type: 'refund.paid',
-        scope: `hall:${c.hall_id}/session:${c.session_id}/game:${c.game_id}`,
+        scope: `hall:${c.hallId}/session:${c.sessionId}/game:${c.gameId}`,
         payload: {
           refundId,
           product: 'card',
           ticketId: c.id,
           serial: c.serial,
-          gameId: c.game_id,
+          gameId: c.gameId,
           amountCents,
           currency: c.currency,
           method: input.to,
@@ -207,9 +207,9 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         product: 'card',
         ticketId: c.id,
         serial: c.serial,
-        gameId: c.game_id,
-        gameNo: Number(c.order_no),
-        hallId: c.hall_id,
+        gameId: c.gameId,
+        gameNo: c.orderNo,
+        hallId: c.hallId,
         amountCents,
         currency: c.currency,
         method: input.to,
@@ -223,7 +223,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       }
       if (voucher && printer) {
         // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
-        const hall = await vouchers.hallFor(tx, c.hall_id)
+        const hall = await vouchers.hallFor(tx, c.hallId)
         doc = voucherTicket(
           {
             code: voucher.code,
@@ -241,7 +241,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         )
         await prints.recordWithin(tx, {
           ref: refundId,
-          hallId: c.hall_id,
+          hallId: c.hallId,
           stationId: input.till.stationId,
           voucherId: null,
           docs: [doc],

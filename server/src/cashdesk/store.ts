@@ -7,11 +7,12 @@ import type { Database, Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
 import { touchRows } from '../shared/row-seals.ts'
 
-export interface VoucherRow {
+/** A `vouchers` row as stored (PostgreSQL returns its BIGINT columns as text). */
+interface VoucherRow {
   id: string
   hall_id: string
   currency: string
-  amount_cents: number
+  amount_cents: number | string
   status: 'active' | 'spent'
   origin: 'cashier' | 'change'
   parent_id: string | null
@@ -19,15 +20,38 @@ export interface VoucherRow {
   issued_by: string
   issued_at: string
   expires_at: string
-  // short_code: null as read (issue 24 point 2, only short_code_hash is kept); set in memory by the issuing sale.
-  small_cents: number
-  other_cents: number
+  small_cents: number | string
+  other_cents: number | string
   buyer_document: string | null
   short_code: string | null
   spent_at: string | null
   spent_station: string | null
   spent_for: 'purchase' | 'cashout' | null
   spent_ref: string | null
+}
+
+/** A credit voucher as the use cases read it. */
+export interface Voucher {
+  id: string
+  hallId: string
+  currency: string
+  amountCents: number
+  status: 'active' | 'spent'
+  origin: 'cashier' | 'change'
+  parentId: string | null
+  stationId: string
+  issuedBy: string
+  issuedAt: string
+  expiresAt: string
+  smallCents: number
+  otherCents: number
+  buyerDocument: string | null
+  /** null as read (issue 24 point 2: only its keyed hash is kept); set in memory by the issuing sale. */
+  shortCode: string | null
+  spentAt: string | null
+  spentStation: string | null
+  spentFor: 'purchase' | 'cashout' | null
+  spentRef: string | null
 }
 
 /** A `cash_movements` row as stored (PostgreSQL returns its BIGINT as text). */
@@ -77,26 +101,74 @@ function toCashMovement(r: CashMovementRow): CashMovement {
   }
 }
 
-export interface CardJoin {
+/** A card with its game, series and hall, as stored (PostgreSQL may return BIGINT columns as text). */
+interface CardJoinRow {
   id: string
   serial: string
-  card_no: number
+  card_no: number | string
   numbers: string
   card_status: string
   game_id: string
   series_code: string
-  order_no: number
+  order_no: number | string
   game_status: string
   finished_at: string | null
   void_reason: string | null
   session_id: string
   hall_id: string
-  face_value_cents: number
+  face_value_cents: number | string
   hall_name: string
   currency: string
   layout: string
   /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
   card_hall_id: string
+}
+
+/** A card with its game, series and hall, as the payout and refund use cases read it. */
+export interface CardJoin {
+  id: string
+  serial: string
+  cardNo: number
+  numbers: string
+  cardStatus: string
+  gameId: string
+  seriesCode: string
+  orderNo: number
+  gameStatus: string
+  finishedAt: string | null
+  voidReason: string | null
+  sessionId: string
+  hallId: string
+  faceValueCents: number
+  hallName: string
+  currency: string
+  layout: string
+  /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
+  cardHallId: string
+}
+
+/** The one mapping of a card joined to its game, series and hall. */
+function toCardJoin(r: CardJoinRow): CardJoin {
+  return {
+    id: r.id,
+    serial: r.serial,
+    cardNo: Number(r.card_no),
+    numbers: r.numbers,
+    cardStatus: r.card_status,
+    gameId: r.game_id,
+    seriesCode: r.series_code,
+    orderNo: Number(r.order_no),
+    gameStatus: r.game_status,
+    finishedAt: r.finished_at,
+    voidReason: r.void_reason,
+    sessionId: r.session_id,
+    hallId: r.hall_id,
+    faceValueCents: Number(r.face_value_cents),
+    hallName: r.hall_name,
+    currency: r.currency,
+    layout: r.layout,
+    cardHallId: r.card_hall_id,
+  }
 }
 export interface PrizeRow {
   id: string
@@ -163,13 +235,28 @@ export interface SeriesOfGameRow {
   max_card_no: number
 }
 
-/** PostgreSQL returns BIGINT columns as strings. */
-export function toVoucherRow(r: VoucherRow): VoucherRow {
+/** The one mapping of a `vouchers` row (PostgreSQL returns BIGINT columns as strings). */
+function toVoucher(r: VoucherRow): Voucher {
   return {
-    ...r,
-    amount_cents: Number(r.amount_cents),
-    small_cents: Number(r.small_cents),
-    other_cents: Number(r.other_cents),
+    id: r.id,
+    hallId: r.hall_id,
+    currency: r.currency,
+    amountCents: Number(r.amount_cents),
+    status: r.status,
+    origin: r.origin,
+    parentId: r.parent_id,
+    stationId: r.station_id,
+    issuedBy: r.issued_by,
+    issuedAt: r.issued_at,
+    expiresAt: r.expires_at,
+    smallCents: Number(r.small_cents),
+    otherCents: Number(r.other_cents),
+    buyerDocument: r.buyer_document,
+    shortCode: r.short_code ?? null,
+    spentAt: r.spent_at,
+    spentStation: r.spent_station,
+    spentFor: r.spent_for,
+    spentRef: r.spent_ref,
   }
 }
 
@@ -275,9 +362,9 @@ export async function seriesOfGame(tx: Sql, gameId: string): Promise<SeriesOfGam
 
 // ------------------------------------------------------------------------------------------------ vouchers
 
-export async function voucherById(tx: Sql, voucherId: string): Promise<VoucherRow | undefined> {
+export async function voucherById(tx: Sql, voucherId: string): Promise<Voucher | undefined> {
   const row = await tx.get<VoucherRow>('SELECT * FROM vouchers WHERE id = ?', [voucherId])
-  return row && toVoucherRow(row)
+  return row && toVoucher(row)
 }
 
 export async function insertVoucher(
@@ -676,12 +763,13 @@ export async function insertKioskPurchase(
 
 /** A sold card with its series, game and hall. */
 export async function cardJoin(tx: Sql, cardId: string): Promise<CardJoin | undefined> {
-  return tx.get<CardJoin>(
+  const r = await tx.get<CardJoinRow>(
     `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
               g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency, s.hall_id AS card_hall_id
        FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`,
     [cardId],
   )
+  return r && toCardJoin(r)
 }
 
 export async function cardIdBySerial(tx: Sql, gameId: string, serial: string): Promise<string | undefined> {

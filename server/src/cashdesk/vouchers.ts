@@ -56,7 +56,7 @@ import {
   replaceShortCodeByHash,
   eraseFreedBytes,
   checkpointWal,
-  type VoucherRow,
+  type Voucher,
   stationNameOf,
   personNameOf,
   movementRefLabel,
@@ -94,7 +94,7 @@ export interface CashdeskDeps {
   admission?: Pick<PlayerAdmission, 'assertAdmitted' | 'keyOf'>
 }
 
-export type { VoucherRow } from './store.ts'
+export type { Voucher } from './store.ts'
 
 /** What the kiosk and the cashier see of a voucher. `expired` is an active voucher past its date. */
 export interface VoucherView {
@@ -165,23 +165,23 @@ export interface AmlReport {
 export const DAY_MS = 86_400_000
 
 /** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
-export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<VoucherRow> {
+export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<Voucher> {
   const v = await voucherById(tx, voucherId)
   if (!v)
     throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
   // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent.
   await assertRowsSealed(tx, 'vouchers', [v.id])
   if (v.status !== 'active')
-    throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spent_for} at ${v.spent_at})`, {
+    throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spentFor} at ${v.spentAt})`, {
       voucherId: v.id,
-      spentAt: v.spent_at,
-      spentFor: v.spent_for,
-      spentStation: v.spent_station,
+      spentAt: v.spentAt,
+      spentFor: v.spentFor,
+      spentStation: v.spentStation,
     })
-  if (nowIso >= v.expires_at)
-    throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expires_at}`, {
+  if (nowIso >= v.expiresAt)
+    throw new DomainError('VOUCHER_EXPIRED', `voucher ${v.id} expired at ${v.expiresAt}`, {
       voucherId: v.id,
-      expiresAt: v.expires_at,
+      expiresAt: v.expiresAt,
     })
   return v
 }
@@ -189,7 +189,7 @@ export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: s
 /** Marks an active voucher spent; a concurrent spend makes the conditional update miss and the caller roll back. */
 export async function markVoucherSpent(
   tx: Sql,
-  v: VoucherRow,
+  v: Voucher,
   spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string },
 ): Promise<void> {
   if ((await markVoucherSpentRow(tx, v.id, spend)) !== 1)
@@ -232,23 +232,23 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /** GEN-17: every cash intake, here and at the counters (paid-sales.ts), on one path. */
   const intakes = createCashIntakes({ config, newId: (p) => deps.bingo.newId(p), keyOf })
 
-  function view(v: VoucherRow, atIso = now()): VoucherView {
+  function view(v: Voucher, atIso = now()): VoucherView {
     return {
       id: v.id,
       code: codeOf(v.id),
-      shortCode: v.short_code ? formatShortCode(v.short_code) : null,
-      hallId: v.hall_id,
+      shortCode: v.shortCode ? formatShortCode(v.shortCode) : null,
+      hallId: v.hallId,
       currency: v.currency,
-      amountCents: Number(v.amount_cents),
-      status: v.status === 'active' && atIso >= v.expires_at ? 'expired' : v.status,
+      amountCents: v.amountCents,
+      status: v.status === 'active' && atIso >= v.expiresAt ? 'expired' : v.status,
       origin: v.origin,
-      parentId: v.parent_id,
-      issuedAt: v.issued_at,
-      expiresAt: v.expires_at,
-      stationId: v.station_id,
-      spentAt: v.spent_at,
-      spentStation: v.spent_station,
-      spentFor: v.spent_for,
+      parentId: v.parentId,
+      issuedAt: v.issuedAt,
+      expiresAt: v.expiresAt,
+      stationId: v.stationId,
+      spentAt: v.spentAt,
+      spentStation: v.spentStation,
+      spentFor: v.spentFor,
     }
   }
 
@@ -325,7 +325,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       buyerDocument: string | null
       at: string
     },
-  ): Promise<VoucherRow> {
+  ): Promise<Voucher> {
     const id = deps.bingo.newId('v')
     const expiresAt = new Date(Date.parse(input.at) + config.voucherDays * DAY_MS).toISOString()
     const shortCode = shortCodeFromBytes(randomBytes(SHORT_CODE_LENGTH))
@@ -361,7 +361,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       },
     })
     // The short code lives only in this answer (printed and shown once); the row keeps its keyed hash.
-    return { ...(await voucherById(tx, id))!, short_code: shortCode }
+    return { ...(await voucherById(tx, id))!, shortCode }
   }
 
   /**
@@ -485,13 +485,13 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       const doc = voucherTicket(
         {
           code: codeOf(v.id),
-          shortCode: v.short_code ? formatShortCode(v.short_code) : undefined,
+          shortCode: v.shortCode ? formatShortCode(v.shortCode) : undefined,
           voucherId: v.id,
           hallName: hall.name,
           amountCents,
           currency: hall.currency,
-          issuedAt: v.issued_at,
-          expiresAt: v.expires_at,
+          issuedAt: v.issuedAt,
+          expiresAt: v.expiresAt,
           station: await stationNameOf(tx, input.stationId),
           origin: 'cashier',
           minimumAge: hall.minimumAge,
@@ -524,7 +524,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     if (!row)
       throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
     // Issue 29: a screen names the station where it was spent, never its internal id.
-    const spentStationName = row.spent_station ? ((await deviceRow(db, row.spent_station))?.name ?? null) : null
+    const spentStationName = row.spentStation ? ((await deviceRow(db, row.spentStation))?.name ?? null) : null
     return { ...view(row), spentStationName }
   }
 
@@ -543,12 +543,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       const at = now()
       const v = await loadSpendableVoucher(tx, id, at)
       // Issue 23 point 3: paid only out of a drawer of the voucher's own hall, by someone of that hall.
-      await assertActsInHall(tx, v.hall_id, { stationId: input.stationId, resource: 'voucher' })
+      await assertActsInHall(tx, v.hallId, { stationId: input.stationId, resource: 'voucher' })
       // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
       // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
       const chain = [v.id]
-      for (let p = v.parent_id; p && chain.length < 100; p = (await voucherById(tx, p))?.parent_id ?? null)
-        chain.push(p)
+      for (let p = v.parentId; p && chain.length < 100; p = (await voucherById(tx, p))?.parentId ?? null) chain.push(p)
       const held = await openAmlReportsOn(tx, chain)
       if (held.length > 0) {
         throw new DomainError(
@@ -559,13 +558,13 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       }
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
       await movement(tx, {
-        hallId: v.hall_id,
+        hallId: v.hallId,
         stationId: input.stationId,
         cashierId: input.cashierId,
         shiftId: input.shiftId,
         product: 'voucher',
         kind: 'voucher_cashout',
-        amountCents: -v.amount_cents,
+        amountCents: -v.amountCents,
         currency: v.currency,
         refId: v.id,
         at,
@@ -573,17 +572,17 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       await appendJournal(tx, {
         at,
         type: 'voucher.cashed_out',
-        scope: `hall:${v.hall_id}`,
+        scope: `hall:${v.hallId}`,
         payload: {
           voucherId: v.id,
-          amountCents: v.amount_cents,
+          amountCents: v.amountCents,
           currency: v.currency,
           stationId: input.stationId,
           cashierId: input.cashierId,
         },
       })
       const spent = (await voucherById(tx, v.id))!
-      return { voucher: view(spent, at), paidCents: v.amount_cents }
+      return { voucher: view(spent, at), paidCents: v.amountCents }
     })
   }
 

@@ -150,14 +150,14 @@ export function createTerminalService(deps: TerminalDeps) {
     const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
     // GEN-23 / GEN-27: the buyer the voucher records is asked about, as at a kiosk.
     const named = await voucherById(db, voucherId)
-    if (named?.buyer_document?.trim() && deps.admission)
-      await deps.admission.assertAdmitted([named.buyer_document], named.hall_id)
+    if (named?.buyerDocument?.trim() && deps.admission)
+      await deps.admission.assertAdmitted([named.buyerDocument], named.hallId)
     const id = await db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
-      await assertActsInHall(tx, v.hall_id, { stationId: input.terminalId, resource: 'voucher' })
-      const { verdict } = await termsWithin(tx, v.hall_id)
+      await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+      const { verdict } = await termsWithin(tx, v.hallId)
       if (!('terms' in verdict))
         throw new DomainError(
           'RULE_DISABLED',
@@ -174,11 +174,11 @@ export function createTerminalService(deps: TerminalDeps) {
       await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
       await store.insertSession(tx, {
         id: sessionId,
-        hallId: v.hall_id,
+        hallId: v.hallId,
         terminalId: input.terminalId,
         voucherId: v.id,
         currency: v.currency,
-        balanceCents: Number(v.amount_cents),
+        balanceCents: v.amountCents,
         at,
       })
       await store.insertLedger(tx, {
@@ -186,20 +186,20 @@ export function createTerminalService(deps: TerminalDeps) {
         sessionId,
         at,
         kind: 'opened',
-        amountCents: Number(v.amount_cents),
-        balanceCents: Number(v.amount_cents),
+        amountCents: v.amountCents,
+        balanceCents: v.amountCents,
         refId: v.id,
         gameId: null,
       })
       await appendJournal(tx, {
         at,
         type: 'terminal.session_opened',
-        scope: `hall:${v.hall_id}`,
+        scope: `hall:${v.hallId}`,
         payload: {
           sessionId,
           terminalId: input.terminalId,
           voucherId: v.id,
-          amountCents: Number(v.amount_cents),
+          amountCents: v.amountCents,
           currency: v.currency,
           rule: 'BNG-101',
         },
@@ -427,7 +427,7 @@ export function createTerminalService(deps: TerminalDeps) {
               issuedBy: c.by,
               smallCents: 0,
               otherCents: 0,
-              buyerDocument: original.buyer_document,
+              buyerDocument: original.buyerDocument,
               at,
             })
           : null
@@ -474,13 +474,13 @@ export function createTerminalService(deps: TerminalDeps) {
           voucherTicket(
             {
               code: vouchers.codeOf(change.id),
-              shortCode: change.short_code ? formatShortCode(change.short_code) : undefined,
+              shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
               voucherId: change.id,
               hallName: hall.name,
-              amountCents: change.amount_cents,
+              amountCents: change.amountCents,
               currency: change.currency,
-              issuedAt: change.issued_at,
-              expiresAt: change.expires_at,
+              issuedAt: change.issuedAt,
+              expiresAt: change.expiresAt,
               station: c.stationId,
               origin: 'change',
               minimumAge: hall.minimumAge,
