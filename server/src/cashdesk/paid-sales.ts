@@ -249,7 +249,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     tx: Sql,
     v: { id: string; parent_id: string | null; buyer_document: string | null },
   ): Promise<string> {
-    if (v.buyer_document?.trim()) return `doc:${vouchers.keyOf(v.buyer_document)}`
+    const buyer = vouchers.openDocument(v.buyer_document)
+    if (buyer?.trim()) return `doc:${vouchers.keyOf(buyer)}`
     let root = v.id
     let parent = v.parent_id
     for (let i = 0; parent && i < 10_000; i++) {
@@ -295,7 +296,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
       ? (signed.id ?? null)
       : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
-    if (voucher?.buyer_document?.trim()) documents.push(voucher.buyer_document)
+    const buyer = vouchers.openDocument(voucher?.buyer_document)
+    if (buyer?.trim()) documents.push(buyer)
     if (!documents.length) return
     const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hall_id ?? null
     await deps.admission.assertAdmitted(documents, hallId)
