@@ -11,8 +11,12 @@
  *   code, short code (with or without dashes), card, slip or instant code, nor the signature part of a signed code;
  * - the journal (in the database and in the backup), the logs and the prints hold no identity document in clear.
  *
- * Identity documents do stay in clear in the sales and payout tables (lotto_slips, payouts, vouchers.buyer_document),
- * which the retention rules purge (issue 18); the journal, which never forgets, is what this test holds to it.
+ * - a voucher buyer's identity document (a voucher paid in small notes over the GEN-17 limit) is in no file at all,
+ *   database, WAL and backup included, nor in any row: the voucher, its cash intake and the officer's record keep it
+ *   sealed under the sealing key, and the AML officer's screen shows it opened.
+ *
+ * Identity documents do stay in clear in the lotto and payout tables (lotto_slips, payouts), which the retention
+ * rules purge (issue 18); the journal, which never forgets, is what this test holds to it.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,6 +63,11 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
   const asAuditor = () => ({ ...es, authorization: `Bearer ${auditorToken}` })
   const player = { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' }
   const amended = { name: 'Rosa Condori de Quispe', document: 'CI 9035518 SC' }
+  const voucherBuyer = 'CI 6677889 CB'
+  const buyerNeedles: Needle[] = [
+    textNeedle(`identity document ${voucherBuyer}`, voucherBuyer),
+    textNeedle(`identity document ${voucherBuyer} (number)`, '6677889'),
+  ]
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bearer-'))
@@ -92,6 +101,15 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     bearerCodesIn(voucher, 'voucher sold at the till', codes)
     const spare = await sellVoucher(server.url, hall.hallId, 2000, {}, asCashier())
     bearerCodesIn(spare, 'voucher kept by its player', codes)
+    // GEN-17: Bs 4.000 in small notes, over the limit: the buyer's document is recorded, and an officer's record opened.
+    const smallNotes = await sellVoucher(
+      server.url,
+      hall.hallId,
+      400_000,
+      { cash: { smallCents: 400_000, otherCents: 0 }, buyerDocument: voucherBuyer },
+      asCashier(),
+    )
+    bearerCodesIn(smallNotes, 'voucher paid in small notes', codes)
     const kiosk = ok(
       await api(
         server.url,
@@ -248,11 +266,27 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
         documents,
       ),
       ...journals.flatMap(([label, text]) => findNeedlesInText(label, text, documents)),
+      // Issue 24 point 2: the voucher buyer's document nowhere, the database file, its WAL and the backup included.
+      ...findNeedles(files, buyerNeedles),
+      ...findNeedlesInText('database rows', await databaseRowsText(server.services.db), buyerNeedles),
     ]
     expect(findings).toEqual([])
     // Not vacuous: the same needles find the codes and documents where they are meant to be (the answers given).
     expect(findNeedlesInText('kiosk answer', JSON.stringify(kiosk), codeNeedles).length).toBeGreaterThanOrEqual(6)
     expect(findNeedlesInText('request', JSON.stringify({ player, amended }), documents)).toHaveLength(4)
+    expect(findNeedlesInText('request', JSON.stringify({ voucherBuyer }), buyerNeedles)).toHaveLength(2)
+    // The officer's record (aml.review) shows the document opened; it is stored sealed (and keyed for the totals).
+    const reports = (await api(server.url, 'GET', '/api/aml/reports', undefined, asDirector())).body.reports as Array<{
+      voucherId: string
+      buyerDocument: string
+      buyerKey: string
+    }>
+    expect(reports.find((r) => r.voucherId === smallNotes.id)).toMatchObject({ buyerDocument: voucherBuyer })
+    const stored = (await server.services.db.get<{ buyer_document: string }>(
+      'SELECT buyer_document FROM vouchers WHERE id = ?',
+      [smallNotes.id],
+    ))!.buyer_document
+    expect(stored.startsWith('idoc1.')).toBe(true)
 
     // The director (aml.decide) reads the documents of the record; the auditor sees them masked, with the same tag.
     const byDirector = (await journal(asDirector())).find((r) => r.type === 'lotto.player_amended')!

@@ -52,6 +52,8 @@ export function createCashIntakes(deps: {
   config: Pick<Config, 'amlThresholdCents' | 'amlSmallShareBp'>
   newId: (prefix: string) => string
   keyOf: (document: string) => string
+  /** Issue 24 point 2: the document as it is stored (sealed, document-at-rest.ts); matched by its key. */
+  sealDocument?: (document: string) => string
 }) {
   const { config } = deps
   const limitCents = () => shareOf(config.amlThresholdCents, config.amlSmallShareBp)
@@ -100,6 +102,7 @@ export function createCashIntakes(deps: {
     const limit = limitCents()
     const buyerDocument = input.buyerDocument?.trim() || null
     const buyerKey = buyerDocument ? deps.keyOf(buyerDocument) : null
+    const storedDocument = buyerDocument && deps.sealDocument ? deps.sealDocument(buyerDocument) : buyerDocument
     const id = deps.newId('ci')
     await insertCashIntake(tx, {
       id,
@@ -112,7 +115,7 @@ export function createCashIntakes(deps: {
       currency: input.currency,
       smallCents: input.cash?.smallCents ?? null,
       otherCents: input.cash?.otherCents ?? null,
-      buyerDocument,
+      buyerDocument: storedDocument,
       buyerKey,
       at: input.at,
     })
@@ -137,7 +140,7 @@ export function createCashIntakes(deps: {
       stationId: input.stationId,
       cashierId: input.cashierId,
       voucherId: input.source === 'voucher' ? input.refId : '',
-      buyerDocument,
+      buyerDocument: storedDocument,
       buyerKey,
       intakeId: id,
       amountCents: input.amountCents,

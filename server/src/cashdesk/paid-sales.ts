@@ -264,7 +264,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     tx: Sql,
     v: { id: string; parentId: string | null; buyerDocument: string | null },
   ): Promise<string> {
-    if (v.buyerDocument?.trim()) return `doc:${vouchers.keyOf(v.buyerDocument)}`
+    const buyer = vouchers.openDocument(v.buyerDocument)
+    if (buyer?.trim()) return `doc:${vouchers.keyOf(buyer)}`
     let root = v.id
     let parent = v.parentId
     for (let i = 0; parent && i < 10_000; i++) {
@@ -328,7 +329,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
       ? (signed.id ?? null)
       : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
-    if (voucher?.buyerDocument?.trim()) documents.push(voucher.buyerDocument)
+    const buyer = vouchers.openDocument(voucher?.buyerDocument)
+    if (buyer?.trim()) documents.push(buyer)
     if (!documents.length) return
     const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hallId ?? null
     await deps.admission.assertAdmitted(documents, hallId)

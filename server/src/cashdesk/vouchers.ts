@@ -67,6 +67,7 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { identityKey } from '../shared/identity.ts'
 import { createCashIntakes } from './cash-intake.ts'
 import { randomBytes } from 'node:crypto'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
 export interface CashdeskDeps {
@@ -230,7 +231,17 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /** Issue 24 point 6: the key a person is matched by (the exclusion list's, in the server's country). */
   const keyOf = deps.admission?.keyOf ?? ((document: string) => identityKey(document))
   /** GEN-17: every cash intake, here and at the counters (paid-sales.ts), on one path. */
-  const intakes = createCashIntakes({ config, newId: (p) => deps.bingo.newId(p), keyOf })
+  // Issue 24 point 2: the key stored beside a sealed document is keyed under the sealing key too (a normalised
+  // document is the document); the AML totals match on it, the officer's screens show the person's plain key.
+  const storedKeyOf = (document: string) => deps.sealer.tag(keyOf(document), 'identity-key-at-rest')
+  const intakes = createCashIntakes({
+    config,
+    newId: (p) => deps.bingo.newId(p),
+    keyOf: storedKeyOf,
+    sealDocument: (d) => sealDocumentAtRest(deps.sealer, d)!,
+  })
+  /** A buyer's document as stored (sealed), opened for the use cases that need it. */
+  const openDocument = (stored: string | null | undefined) => openDocumentAtRest(deps.sealer, stored)
 
   function view(v: Voucher, atIso = now()): VoucherView {
     return {
@@ -342,7 +353,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       expiresAt,
       smallCents: input.smallCents,
       otherCents: input.otherCents,
-      buyerDocument: input.buyerDocument,
+      // Issue 24 point 2: the buyer's document is kept sealed (lookups and totals go by its key).
+      buyerDocument: sealDocumentAtRest(deps.sealer, input.buyerDocument),
       shortCodeHash: shortCodeHash(deps.sealer, shortCode),
     })
     await appendJournal(tx, {
@@ -652,8 +664,12 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       cashierId: String(r.cashier_id),
       voucherId: String(r.voucher_id),
       saleId: r.intake_source === 'counter_sale' ? String(r.intake_ref) : null,
-      buyerDocument: (r.buyer_document as string | null) ?? null,
-      buyerKey: (r.buyer_key as string | null) ?? null,
+      // The officer's record (aml.review) shows the document opened.
+      buyerDocument: openDocument(r.buyer_document as string | null),
+      buyerKey: (() => {
+        const d = openDocument(r.buyer_document as string | null)
+        return d ? keyOf(d) : ((r.buyer_key as string | null) ?? null)
+      })(),
       amountCents: Number(r.amount_cents),
       smallCents: Number(r.small_cents),
       windowSmallCents: Number(r.window_small_cents),
@@ -681,7 +697,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const from = `${input.day}T00:00:00.000Z`
     const rows = await cashIntakesOfBuyer(
       db,
-      buyerKey,
+      storedKeyOf(input.document),
       input.hallId ?? null,
       from,
       new Date(Date.parse(from) + DAY_MS).toISOString(),
@@ -699,7 +715,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       counted: Number(r.counted) === 1,
       smallCents: r.small_cents === null ? null : Number(r.small_cents),
       otherCents: r.other_cents === null ? null : Number(r.other_cents),
-      buyerDocument: r.buyer_document,
+      buyerDocument: openDocument(r.buyer_document),
     }))
     return {
       buyerKey,
@@ -753,6 +769,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   return {
+    openDocument,
     sell,
     check,
     cashOut,

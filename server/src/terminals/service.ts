@@ -150,8 +150,9 @@ export function createTerminalService(deps: TerminalDeps) {
     const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
     // GEN-23 / GEN-27: the buyer the voucher records is asked about, as at a kiosk.
     const named = await voucherById(db, voucherId)
-    if (named?.buyerDocument?.trim() && deps.admission)
-      await deps.admission.assertAdmitted([named.buyerDocument], named.hallId)
+    // The buyer's document is stored sealed (issue 24 point 2): opened here only for the admission check.
+    const buyer = vouchers.openDocument(named?.buyerDocument)
+    if (named && buyer?.trim() && deps.admission) await deps.admission.assertAdmitted([buyer], named.hallId)
     const id = await db.transaction(async (tx) => {
       const at = now()
       const v = await loadSpendableVoucher(tx, voucherId, at)
@@ -427,7 +428,7 @@ export function createTerminalService(deps: TerminalDeps) {
               issuedBy: c.by,
               smallCents: 0,
               otherCents: 0,
-              buyerDocument: original.buyerDocument,
+              buyerDocument: vouchers.openDocument(original.buyerDocument),
               at,
             })
           : null

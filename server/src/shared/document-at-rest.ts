@@ -1,0 +1,26 @@
+/**
+ * Issue 24 point 2: an identity document kept in a table is stored sealed under the sealing key (outside the
+ * database), never in clear; the keyed `buyer_key` column beside it (identity.ts) is what lookups, AML totals and
+ * exclusion checks match on. Only the use cases that show it to the roles that need it (the AML officer's records,
+ * the buyer check of a kiosk purchase) open it. A value written in clear by an earlier version is read as it is.
+ * Pure apart from the sealer handed in.
+ */
+import type { Sealer } from './sealing.ts'
+
+/** Marks a sealed document in a column (a clear one never starts with it: documents have no dot-prefixed tag). */
+export const DOCUMENT_AT_REST_PREFIX = 'idoc1.'
+const CONTEXT = 'at-rest|identity-document'
+
+/** The stored form of a document; an already sealed value is kept as it is (a change voucher inherits its parent's). */
+export function sealDocumentAtRest(sealer: Pick<Sealer, 'seal'>, document: string | null | undefined): string | null {
+  if (document === null || document === undefined || document === '') return null
+  if (document.startsWith(DOCUMENT_AT_REST_PREFIX)) return document
+  return DOCUMENT_AT_REST_PREFIX + sealer.seal(document, CONTEXT)
+}
+
+/** The document a stored value holds (a clear value from an earlier version is returned unchanged). */
+export function openDocumentAtRest(sealer: Pick<Sealer, 'open'>, stored: string | null | undefined): string | null {
+  if (stored === null || stored === undefined || stored === '') return null
+  if (!stored.startsWith(DOCUMENT_AT_REST_PREFIX)) return stored
+  return sealer.open(stored.slice(DOCUMENT_AT_REST_PREFIX.length), CONTEXT).toString('utf8')
+}
