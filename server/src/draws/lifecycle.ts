@@ -46,7 +46,7 @@ import {
   type DrawProofV2,
 } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
-import { appendJournal } from '../shared/journal.ts'
+import { appendJournal, readJournal } from '../shared/journal.ts'
 import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
@@ -54,6 +54,7 @@ import {
   beaconSummary,
   closeFacts,
   parseBeacon,
+  proofFacts,
   seedContext,
   seedOf,
   type Actor,
@@ -557,6 +558,43 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return result
   }
 
+  // ---------------------------------------------------------------------------------------- extracto and minutes
+
+  /**
+   * What the extracto (official results, LNS-10, LOT-17) is made from: a settled draw, its plan and, for an RNG
+   * draw, the facts of its proof. The line lays out its own results.
+   */
+  async function extractoOf(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    if (row.status !== 'settled')
+      throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
+    const plan = planOf(row)
+    return { row, plan, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null }
+  }
+
+  /**
+   * What the draw minutes (acta, LNS-17, §7.11) are made from: the draw, its plan, every journal record of its scope
+   * in order, its incidents and the facts of its proof. The line lays out its own minutes.
+   */
+  async function minutesOf(drawId: string) {
+    const row = await loadDraw(db, drawId)
+    const plan = planOf(row)
+    const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
+    for await (const r of readJournal(db, { scopePrefix: scope(row) }))
+      events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    return {
+      row,
+      plan,
+      events,
+      facts: plan.drawMethod === 'rng' ? proofFacts(row) : null,
+      incidents: events
+        .filter((e) => e.type === `${row.product}.incident`)
+        .map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },
+      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+    }
+  }
+
   // ---------------------------------------------------------------------------------------- claim period
 
   /**
@@ -656,6 +694,8 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     postpone,
     recordIncident,
     settle,
+    extractoOf,
+    minutesOf,
     unclaimed,
     disposeUnclaimed,
     prizeRegister,

@@ -2,10 +2,7 @@
  * Settlement of a lottery or raffle draw (the winning numbers, approximations and terminations of rules.ts, and
  * what the tickets in play may claim), its extracto and its minutes, with their PDFs.
  */
-import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
-import { readJournal } from '../shared/journal.ts'
-import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import { describeRule, inRange, isRaffle, type LotteryContext, type LotteryResult } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
 import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
@@ -17,7 +14,7 @@ export function createSettlementUseCases(
   ctx: LotteryContext,
   lostStolenNotice: (drawId: string) => Promise<LostStolenNotice>,
 ) {
-  const { db, scope, planOf, loadDraw, ranges, ticketsInPlay, life } = ctx
+  const { db, ranges, ticketsInPlay, life } = ctx
 
   /** Settles: the winning numbers of every prize and what the tickets in play may claim. */
   async function settle(drawId: string): Promise<LotteryResult> {
@@ -100,10 +97,7 @@ export function createSettlementUseCases(
   // ---- extracto and minutes
 
   async function extracto(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled')
-      throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
-    const plan = planOf(row)
+    const { row, plan, proof } = await life.extractoOf(drawId)
     const result = JSON.parse(row.result!) as LotteryResult
     const blocked = await lostStolenNotice(drawId)
     return {
@@ -131,7 +125,7 @@ export function createSettlementUseCases(
       ticketsInPlay: result.ticketsInPlay,
       participationSha256: row.participation_sha256,
       lostStolen: blocked.ranges,
-      proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
+      proof,
       claimDeadline: plan.claimDeadline,
       paymentPlace: plan.paymentPlace,
       legend: AJ_LEGEND,
@@ -141,13 +135,8 @@ export function createSettlementUseCases(
   }
 
   async function acta(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    const plan = planOf(row)
-    const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
-    for await (const r of readJournal(db, { scopePrefix: scope(row) }))
-      events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    const { row, plan, facts, incidents, journal, seed } = await life.minutesOf(drawId)
     const rs = await ranges(db, drawId)
-    const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
       title: 'Acta del sorteo',
       product: row.product,
@@ -170,13 +159,11 @@ export function createSettlementUseCases(
         : null,
       drawn: row.balls ? (JSON.parse(row.balls) as number[]).map((n) => formatNumber(n, plan.numbering)) : [],
       drawnAt: row.drawn_at,
-      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+      seed,
       commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
-      incidents: events
-        .filter((e) => e.type.endsWith('.incident'))
-        .map((e) => ({ at: e.at, note: String(e.payload.note) })),
-      journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },
+      incidents,
+      journal,
       signatures: [
         { role: isRaffle(plan) ? 'Organizador' : 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
         { role: 'Director del Sorteo', name: plan.staff.director },

@@ -4,8 +4,6 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
-import { readJournal } from '../shared/journal.ts'
-import { proofFacts } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import {
   countMatches,
@@ -38,7 +36,7 @@ export const LOTTO_REMAINDER_RULE =
   'Fondo de premios = ventas x porcentaje, redondeado hacia abajo al centavo. Cada categoría de reparto recibe su porcentaje del fondo, redondeado hacia abajo, más lo acumulado del sorteo anterior en la misma categoría o en la que el plan del sorteo le asigne expresamente (LNS-4); si los porcentajes suman 100 %, los centavos sobrantes del redondeo van a la primera categoría de reparto. El importe de una categoría se divide en partes iguales entre sus jugadas ganadoras; los centavos que sobran se asignan, uno a cada una, a las primeras jugadas ganadoras por número de comprobante ascendente y, dentro del comprobante, por número de jugada. / Prize pool = sales x share, rounded down to the centavo. Each pari-mutuel category gets its share, rounded down, plus what the previous draw rolled over under the same category or the one the plan names for it (LNS-4); when the shares total 100 % the rounding leftover goes to the first pari-mutuel category. A category is split equally among its winning plays; leftover centavos go one each to the first winning plays by ascending receipt number, then play number.'
 
 export function createSettlementUseCases(ctx: LottoContext) {
-  const { db, drawScope, planOf, zoneOf, loadDraw, slipsOfDraw, life } = ctx
+  const { db, zoneOf, slipsOfDraw, life } = ctx
 
   /**
    * Settles a drawn draw (LNS-16 step 4): every participating play is matched against the numbers drawn, the
@@ -129,10 +127,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
 
   /** The extracto (official results, LNS-10, LOT-17): the only basis for paying prizes. */
   async function extracto(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    if (row.status !== 'settled')
-      throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
-    const plan = planOf(row)
+    const { row, plan, proof } = await life.extractoOf(drawId)
     const result = JSON.parse(row.result!) as LottoResult
     return {
       title: 'Extracto oficial de resultados',
@@ -173,7 +168,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
       poolCents: result.poolCents,
       currency: plan.currency,
       participationSha256: row.participation_sha256,
-      proof: plan.drawMethod === 'rng' ? proofFacts(row) : null,
+      proof,
       claimDeadline: plan.claimDeadline,
       paymentPlace: plan.paymentPlace,
       regulationUrl: plan.regulationUrl,
@@ -186,14 +181,9 @@ export function createSettlementUseCases(ctx: LottoContext) {
 
   /** The draw minutes (acta, LNS-17, §7.11), derived from the plan, the draw row and the draw's journal records. */
   async function acta(drawId: string) {
-    const row = await loadDraw(db, drawId)
-    const plan = planOf(row)
-    const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
-    for await (const r of readJournal(db, { scopePrefix: drawScope(row) }))
-      events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    const { row, plan, events, facts, incidents, journal, seed } = await life.minutesOf(drawId)
     const inactive = row.participation_sha256 ? await slipsOfDraw(db, row, 'inactive') : []
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
-    const facts = plan.drawMethod === 'rng' ? proofFacts(row) : null
     return {
       title: 'Acta del sorteo',
       product: 'lotto' as const,
@@ -246,7 +236,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
         ? {
             balls: JSON.parse(row.balls) as number[],
             drawnAt: row.drawn_at,
-            seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+            seed,
           }
         : null,
       results: result
@@ -259,9 +249,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
             remainderRule: result.remainderRule,
           }
         : null,
-      incidents: events
-        .filter((e) => e.type === 'lotto.incident')
-        .map((e) => ({ at: e.at, note: String(e.payload.note) })),
+      incidents,
       // LNS-22 / LOT-21: an authorised withdrawal or renunciation, and what its slips are refunded.
       cancellation: ((c) =>
         c
@@ -274,12 +262,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
               refundCents: Number(c.payload.refundCents),
             }
           : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
-      journal: {
-        records: events.length,
-        lastSeq: events.at(-1)?.seq ?? null,
-        lastHash: events.at(-1)?.hash ?? null,
-        events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })),
-      },
+      journal: { ...journal, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
       signatures: [
         { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
         { role: 'Director del Sorteo', name: plan.staff.director },
