@@ -62,6 +62,19 @@ suite('lotto slips at the one kiosk', () => {
     await page.goto(`${server.url}/lotto/?hall=${hallId}&kiosk=k7`)
     await page.waitForURL(/\/kiosk\/\?.*section=boletos/)
     await page.getByTestId('lotto-grid').waitFor()
+    // LNS-5 / §7.9: the slip screen shows the operator, the issue, the range, each category's prize, the link to the
+    // Reglamento Específico and the legend, besides the name, draw number, date, how many to pick and the price.
+    const facts = ((await page.getByTestId('lotto-slip-facts').textContent()) ?? '').replace(/\s+/g, ' ')
+    for (const text of [
+      'Lotería Nacional de Beneficencia y Salubridad',
+      'Emisión 2025-A',
+      'del 1 al 49',
+      'Premio Mayor (6 aciertos): 60 % del fondo de premios',
+      'Reintegro (3 aciertos): Bs 10,00',
+      'https://loteria.example.bo/reglamento/loto649',
+      'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos',
+    ])
+      expect(facts).toContain(text)
     expect(await page.getByTestId('kiosk-confirm').isDisabled()).toBe(true)
     for (const n of [45, 3, 19, 11, 38, 27]) await page.getByTestId(`lotto-n-${n}`).click()
     await page.getByTestId('lotto-quick').click()

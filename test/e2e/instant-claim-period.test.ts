@@ -5,6 +5,9 @@
  * every route that reaches a sale or a prize: the counter sale of a pre-printed ticket, the kiosk's on-screen sale,
  * validation and payment at a cash desk.
  */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cashierHall, electronicDesign, PASSWORD, printedDesign, type CashierHall } from '../helpers/cashier.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
@@ -132,5 +135,24 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     const paid = await pay(w.code)
     expect(paid.status).toBe(410)
     expect(paid.body.error.code).toBe('TICKET_EXPIRED')
+  })
+
+  it('INS-5 / §7.13: the printable prize register lists the prize paid with its ticket, the payee and a signature box', async () => {
+    const [, w1] = winners().filter((x) => x.pack === 1)
+    const r = await fetch(`${server.url}/api/instant/games/${printed.gameNo}/prize-register.pdf`, {
+      headers: { authorization: `Bearer ${h.tokens.get('jefa')}` },
+    })
+    expect(r.status).toBe(200)
+    const dir = join(process.cwd(), 'test-output', 'screenshots')
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, 'instant-prize-register.pdf')
+    writeFileSync(file, Buffer.from(await r.arrayBuffer()))
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    expect(text).toContain('LIBRO DE REGISTRO DE PREMIOS OTORGADOS')
+    expect(text).toContain(w1.serial)
+    expect(text).toContain('Ana Quispe')
+    expect(text).toContain('445566 LP')
+    expect(text).toContain(`Juego N.º ${printed.gameNo}`)
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(dir, 'instant-prize-register')])
   })
 })

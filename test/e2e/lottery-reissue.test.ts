@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
@@ -292,5 +295,29 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
     // 12: the old design's paper is blocked as lost, the new design's is paid.
     expect((await pay(code(12, 1))).body.error.code).toBe('TICKET_BLOCKED')
     expect((await pay(code(12, 3))).body.payout).toMatchObject({ amountCents: 500_000 })
+  })
+
+  it('§7.13 (INS-5, LST-4): the printable prize register lists each fraction paid with its number, the payee and a signature box, never a code', async () => {
+    const get = (who: string) =>
+      fetch(`${server.url}/api/lottery/prize-register.pdf?drawId=${drawId}`, {
+        headers: { authorization: auth.get(who)! },
+      })
+    expect((await get('kiosco')).status).toBe(403)
+    const r = await get('jefa')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toMatch(/pdf/)
+    const dir = join(process.cwd(), 'test-output', 'screenshots')
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, 'lottery-prize-register.pdf')
+    writeFileSync(file, Buffer.from(await r.arrayBuffer()))
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    expect(text).toContain('LIBRO DE REGISTRO DE PREMIOS OTORGADOS')
+    // 5 (the sold paper), 3 (exchanged) and 12 (the new design), each once, with the payee's names and document.
+    for (const n of ['05', '03', '12']) expect(text).toMatch(new RegExp(`${n} serie 1 fracci.n 1`))
+    expect(text.match(/Juana Flores Quispe/g)).toHaveLength(3)
+    expect(text).toContain('3344556 LP')
+    expect(text).toContain('Firma del jugador')
+    expect(text).not.toMatch(/BLL1|-r\d+-[0-9a-f]{16}/)
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(dir, 'lottery-prize-register')])
   })
 })

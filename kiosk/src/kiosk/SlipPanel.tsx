@@ -36,6 +36,28 @@ export function SlipPanel(props: { store: KioskStore }) {
         <p class="k-slip__hint">
           {T.choose(rules.picks, rules.range)} · <strong>{money(rules.priceCents)}</strong> {T.perBoard}
         </p>
+        {/* LNS-5 / §7.9: operator, issue, number range, the prizes by category, the Reglamento Específico, the legend. */}
+        <div class="k-slip__facts" data-testid="lotto-slip-facts">
+          <p>
+            {l.operator} · {T.issue} {l.issue} · {T.range(1, rules.range)}
+          </p>
+          <ul>
+            {(l.categories ?? []).map((c) => (
+              <li key={c.code}>
+                <strong>{c.name}</strong> ({T.matches(c.matches)}):{' '}
+                {c.prize.type === 'fixed'
+                  ? money(c.prize.amountCents)
+                  : c.prize.type === 'share'
+                    ? T.share(c.prize.bp / 100)
+                    : c.prize.description}
+              </li>
+            ))}
+          </ul>
+          <p>
+            {T.regulation}: {l.regulationUrl}
+          </p>
+          <p class="k-slip__legend">{l.legend}</p>
+        </div>
         <div class="k-grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }} data-testid="lotto-grid">
           {Array.from({ length: rules.range }, (_, i) => i + 1).map((n) => (
             <button

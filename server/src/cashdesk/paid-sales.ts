@@ -14,6 +14,8 @@
  * (ticket-prints.ts). A ticket that fails to print stays sold and waits for a reprint at the kiosk or the cash desk;
  * the answer says so (`print.code` PRINT_PENDING). No printer sees an e-instant outcome before its sale committed.
  */
+import { AJ_LEGEND } from '../shared/lottery-common.ts'
+import type { LottoPrize } from '../lotto/plan.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoService, SoldCard } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -96,7 +98,11 @@ export interface KioskFullOffer extends KioskOffer {
     currency: string
     maxBoardsPerSlip: number
     maxDrawsPerSlip: number
-    categories: Array<{ code: string; name: string; matches: number }>
+    categories: Array<{ code: string; name: string; matches: number; prize: LottoPrize }>
+    operator: string
+    issue: string
+    regulationUrl: string
+    legend: string
   }
   /** Empty where the hall's profile does not allow on-screen instant sales (INS-15). */
   instant: Array<{
@@ -186,7 +192,17 @@ export function createPaidSales(deps: PaidSalesDeps) {
             currency: draw.plan.currency,
             maxBoardsPerSlip: draw.plan.maxBoardsPerSlip,
             maxDrawsPerSlip: draw.plan.maxDrawsPerSlip,
-            categories: draw.plan.categories.map((c) => ({ code: c.code, name: c.name, matches: c.matches })),
+            categories: draw.plan.categories.map((c) => ({
+              code: c.code,
+              name: c.name,
+              matches: c.matches,
+              prize: c.prize,
+            })),
+            // LNS-5 / §7.9: what the slip shows beside the grid: operator, issue, the Reglamento Específico, the legend.
+            operator: draw.plan.operator,
+            issue: draw.plan.issue,
+            regulationUrl: draw.plan.regulationUrl,
+            legend: AJ_LEGEND,
           }
         : null,
       instant: games.map((g) => ({

@@ -23,6 +23,7 @@ import { registerComplaintsRoutes } from '../bingo/complaints-routes.ts'
 import { registerCustodyRoutes } from '../bingo/custody-routes.ts'
 import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
+import { registerPrizeRegisterRoutes } from './prize-register-routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
 // Issue 17: the back office's reports and the instant generation's live progress.
@@ -366,6 +367,8 @@ export function createHttpApp(services: Services) {
   registerCustodyRoutes(app, services)
   // ---- lotto, numbered-ticket lotteries, raffles (issue #6)
   registerLottoRoutes(app, services)
+  // §7.13 (INS-5, LNS-25): the printable prize register of the lotto, lotteries and instant games.
+  registerPrizeRegisterRoutes(app, services)
   registerLotteryRoutes(app, services)
   // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
   registerReportsRoutes(app, services)
