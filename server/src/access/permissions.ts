@@ -51,6 +51,16 @@ export const permissions = {
   'session.close': staff,
   'game.announce': staff,
   'game.sales': table,
+  /**
+   * BNG-16 / BNG-97 (002 §6.1.5): the close of sales is the cut-off the Jefe de Mesa announces. The locutor may press
+   * it only with a jefe's credential beside him (X-Bolillo-Second-Person holding this permission); staff close alone.
+   */
+  'game.sales.close': staff,
+  /**
+   * BNG-27 (002 §6.1.5, Bolivia): the ball recount is made in the presence of the Director de Bingo; the profile's
+   * `ballSetChangeWitness: 'director'` asks for this permission of the witness instead of ball-set.witness.
+   */
+  'recount.witness.director': [Role.Director],
   'game.sell': [...table, ...cash, Role.Kiosk],
   'game.draw': table,
   'game.claim': table,

@@ -59,7 +59,23 @@ import {
 } from './store/series.ts'
 
 /** BNG-27: the balls counted, the witness who confirmed (`confirmedBy`) and, with authentication on, who counted. */
-type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string }
+type Recount = { ballsCounted: number; confirmedBy: string; countedBy?: string; confirmedByRole?: string }
+
+/**
+ * BNG-27 (002 §6.1.5): in Bolivia the recount is made in the presence of the Director de Bingo, not of any jefe
+ * (profile `ballSetChangeWitness: 'director'`). The witness's role comes from their credential (absent with
+ * authentication off, where no one is identified). Returns the recount as recorded (without the role).
+ */
+function checkedRecount(profile: Profile, r: Recount): Omit<Recount, 'confirmedByRole'> {
+  const { confirmedByRole, ...recount } = r
+  if (profile.ballSetChangeWitness === 'director' && confirmedByRole !== undefined && confirmedByRole !== 'director')
+    throw new DomainError('SECOND_PERSON_REQUIRED', 'the Director de Bingo witnesses the ball recount (BNG-27)', {
+      field: 'secondPerson',
+      permission: 'recount.witness.director',
+      rule: 'BNG-27',
+    })
+  return recount
+}
 
 /**
  * BNG-41 (002 §6.1.5; 004 Bingo III "se comprobará el correcto funcionamiento de todo el material e instalaciones"):
@@ -519,6 +535,7 @@ export async function openSession(
   const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
+    input = { ...input, recount: checkedRecount(profile, input.recount) }
     const open = await openSessionIdOfHall(tx, hall.id)
     if (open) throw new DomainError('CONFLICT', `hall ${hall.id} already has open session ${open}`, { sessionId: open })
     // BNG-27 / BNG-41: the ball count is verified before the session: a set of the profile's layout or of one
@@ -591,6 +608,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     const s = await loadSession(tx, sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
     const { profile } = await hallOf(tx, s.hall_id)
+    if (recount) recount = checkedRecount(profile, recount)
     const running = await unfinishedGameOfSession(tx, sessionId)
     if (running)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} is still ${running.status}`, {

@@ -10,12 +10,13 @@ import {
   needs,
   param,
   principalOf,
-  witnessOf,
+  secondPerson,
   type App,
   type AppContext,
 } from '../http/context.ts'
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isAllowed, type Role } from '../access/permissions.ts'
 import { counterCashFields, counterTill } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
@@ -35,10 +36,17 @@ const id = z
 async function recountOf(
   c: AppContext,
   r: { ballsCounted: number; confirmedBy?: string },
-): Promise<{ ballsCounted: number; confirmedBy: string; countedBy?: string }> {
+): Promise<{ ballsCounted: number; confirmedBy: string; countedBy?: string; confirmedByRole?: string }> {
   if (!c.get('authOn'))
     return { ballsCounted: r.ballsCounted, confirmedBy: nameOf(c, r.confirmedBy, 'recount.confirmedBy') }
-  return { ballsCounted: r.ballsCounted, countedBy: nameOf(c), confirmedBy: await witnessOf(c, 'ball-set.witness') }
+  // Issue 26, BNG-27: the witness's role goes to the use case, which asks the hall's profile whom it must be.
+  const witness = await secondPerson(c, 'ball-set.witness')
+  return {
+    ballsCounted: r.ballsCounted,
+    countedBy: nameOf(c),
+    confirmedBy: witness.name,
+    confirmedByRole: witness.role,
+  }
 }
 
 const bp = z.number().int().min(0).max(10_000)
@@ -292,6 +300,13 @@ export function registerBingoRoutes(app: App, services: Services) {
   )
   app.post('/api/games/:gameId/sales/close', needs('game.sales'), async (c) => {
     const b = await body(c, z.object({ externalEntropy: z.unknown().optional() }).strict())
+    // BNG-16 / BNG-97: the locutor does not close sales alone; a jefe confirms with her own credential (asked once
+    // the game is known to exist, so that an unknown game answers 404 to everyone).
+    const who = principalOf(c)
+    if (c.get('authOn') && who.kind === 'person' && !isAllowed('game.sales.close', who.role as Role)) {
+      await bingo.getGameState(param(c, 'gameId'))
+      await secondPerson(c, 'game.sales.close')
+    }
     // bolillo-draw-v2: no person supplies entropy; an old client that still sends it is told so plainly.
     if (b.externalEntropy !== undefined) {
       throw new DomainError(
