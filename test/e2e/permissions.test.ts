@@ -48,7 +48,7 @@ describe('permission table on every route and socket event', () => {
       const { token } = await auth.login(`u-${role}`, 'correct horse battery')
       credentials.set(role, `Bearer ${token}`)
     }
-    for (const kind of ['kiosk', 'cashier_station', 'display'] as const) {
+    for (const kind of ['kiosk', 'cashier_station', 'display', 'terminal'] as const) {
       const d = await auth.enrolDevice({ kind, name: `${kind} 1` })
       credentials.set(kind, `Device ${d.credential}`)
     }
@@ -120,7 +120,7 @@ describe('permission table on every route and socket event', () => {
     const ofHallA = new Map<Role, string>()
     for (const role of ALL_ROLES) {
       if (role === 'public') continue
-      if (['kiosk', 'cashier_station', 'display'].includes(role)) {
+      if (['kiosk', 'cashier_station', 'display', 'terminal'].includes(role)) {
         ofHallA.set(
           role,
           `Device ${(await auth.enrolDevice({ kind: role as 'kiosk', name: `${role} A`, hallId: 'hall-a' })).credential}`,

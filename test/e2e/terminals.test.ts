@@ -49,6 +49,30 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(check.body.status ?? check.body.voucher?.status).toBe('active')
   })
 
+  it("refuses another hall's voucher at a terminal (WRONG_HALL), and leaves that voucher its credit", async () => {
+    const other = await server.services.bingo.createHall({
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 50,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    const desk = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja B', hallId: other.id })
+    const foreign = (
+      await server.services.cashdesk.vouchers.sell({
+        hallId: other.id,
+        amountCents: 1000,
+        cash: { smallCents: 0, otherCents: 1000 },
+        stationId: desk.id,
+        cashierId: 'cajero B',
+      })
+    ).voucher
+    const r = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: foreign.code }, as(t1))
+    expect(r.status).toBe(403)
+    expect(r.body.error.code).toBe('WRONG_HALL')
+    const check = await server.services.cashdesk.vouchers.check(foreign.code)
+    expect(check.status).toBe('active')
+  })
+
   it('lets only the director record the terms; a terminal or a cashier cannot (FORBIDDEN)', async () => {
     for (const who of [as(t1), asCashier(), asKiosk()]) {
       const r = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, who)
@@ -150,6 +174,10 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       count: 8,
     })
     await playToTheEnd(server.services, hall.gameId)
+    // No card after the close of sales: the terminal's balance stays as it was.
+    const late = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(t2))
+    expect(late.status).toBe(409)
+    expect(['SALES_CLOSED', 'ILLEGAL_TRANSITION']).toContain(late.body.error.code)
     const prizes = await server.services.bingo.listPrizes(hall.gameId)
     for (const t of [t1, t2]) {
       const s = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))

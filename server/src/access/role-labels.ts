@@ -18,6 +18,8 @@ export const roleLabels: Record<string, { es: string; en: string }> = {
   kiosk: { es: 'Quiosco', en: 'Kiosk' },
   cashier_station: { es: 'Estación de caja', en: 'Cashier station' },
   display: { es: 'Pantalla de sala', en: 'Hall display' },
+  // Issue 27: an electronic bingo terminal at a seat.
+  terminal: { es: 'Terminal de bingo', en: 'Bingo terminal' },
   public: { es: 'Sin identificar', en: 'Not identified' },
 }
 

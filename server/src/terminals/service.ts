@@ -28,7 +28,7 @@ import { assertActsInHall } from '../access/acting-hall.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, type TerminalTerms } from '../shared/profile.ts'
-import { GameStatus } from '../bingo/game.ts'
+import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
 import { effectiveTerms, rankCards, reservedFrom, spendVerdict, termsProblem } from './rules.ts'
@@ -230,8 +230,10 @@ export function createTerminalService(deps: TerminalDeps) {
           throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
         const { verdict } = await termsWithin(tx, session.hall_id)
         if (!('terms' in verdict)) throw new DomainError('RULE_DISABLED', 'no terminal terms (BNG-101)', {})
-        // The game's prize return (line + bingo shares) lies in the authority's range, or it is not sold on screen.
         const game = (await gameById(tx, sale.gameId))!
+        // No card after the close of sales (BNG-16): said before anything about money.
+        assertLegal(GameAction.Sell, game.status as GameStatus, game.id)
+        // The game's prize return (line + bingo shares) lies in the authority's range, or it is not sold on screen.
         const returnBp = Number(game.line_bp) + Number(game.bingo_bp)
         if (returnBp < verdict.terms.prizeReturnBp.min || returnBp > verdict.terms.prizeReturnBp.max)
           throw new DomainError(

@@ -1,0 +1,257 @@
+/**
+ * Issue 27: hall terminals. How long after the server calls a ball does every terminal's screen state have it, with
+ * BENCH_TERMINAL_CLIENTS (default 2,000) terminals connected: real socket.io clients over websockets, each
+ * authenticated as an enrolled terminal (`Device <credential>`, authentication on) and watching its hall
+ * ('hall:watch', what /terminal/ does), spread over BENCH_TERMINAL_THREADS (default 2) worker threads off the
+ * server's event loop. A terminal's marks and best card are computed on the screen from the balls it receives, so
+ * the receipt of 'ball:drawn' is when its state changes.
+ *
+ * - terminals.ball.p50 / .p99 / .max: ms from the ball's commit (published right after) to receipt, over every
+ *   (terminal, ball) pair; goal p99 <= 100 ms. BENCH_TERMINAL_BALLS (default 30) balls after 3 warm-up balls, one
+ *   every BENCH_TERMINAL_GAP_MS (default 250 ms). Clients share the machine with the server.
+ */
+import { createRequire } from 'node:module'
+import { performance } from 'node:perf_hooks'
+import { Worker } from 'node:worker_threads'
+import type { Database } from '../server/src/db/database.ts'
+import { openDatabase } from '../server/src/services.ts'
+import { startTestServer, testConfig } from '../test/helpers/server.ts'
+
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+}
+
+const WARMUP_BALLS = 3
+
+/** Runs inside each worker: N socket.io clients that watch the game and time-stamp every ball. */
+const CLIENT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { io } = require(workerData.clientPath)
+const { url, hallId, count, authorization } = workerData
+const sockets = []
+const received = [] // flat pairs: ball count, receipt time (ns, monotonic)
+let watching = 0
+let failed = 0
+for (let i = 0; i < count; i++) {
+  const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60000, auth: { authorization } })
+  s.on('ball:drawn', (e) => { received.push(e.count, Number(process.hrtime.bigint())) })
+  s.once('connect', () => {
+    s.timeout(60000).emit('hall:watch', { hallId }, (err, r) => {
+      if (err || !r || !r.ok) failed++
+      else watching++
+      if (watching + failed === count) parentPort.postMessage({ type: 'ready', watching, failed })
+    })
+  })
+  s.once('connect_error', (err) => {
+    failed++
+    if (watching + failed === count) parentPort.postMessage({ type: 'ready', watching, failed, error: String(err && err.message) })
+  })
+  sockets.push(s)
+}
+parentPort.on('message', (m) => {
+  if (m.type === 'report') parentPort.postMessage({ type: 'report', received })
+  if (m.type === 'close') {
+    for (const s of sockets) s.close()
+    parentPort.postMessage({ type: 'closed' })
+  }
+})
+`
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench terminals] ${message}\n`)
+}
+
+function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      worker.off('message', on)
+      reject(new Error(`worker: no ${type} in ${timeoutMs} ms`))
+    }, timeoutMs)
+    const on = (m: { type: string }) => {
+      if (m.type !== type) return
+      clearTimeout(timer)
+      worker.off('message', on)
+      resolve(m as T)
+    }
+    worker.on('message', on)
+  })
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const round = (ms: number) => Number(ms.toFixed(3))
+
+export async function benchTerminals(emit: (r: BenchResult) => void): Promise<void> {
+  const clientCount = Number(process.env.BENCH_TERMINAL_CLIENTS ?? 2000)
+  const ballCount = Number(process.env.BENCH_TERMINAL_BALLS ?? 30)
+  const gapMs = Number(process.env.BENCH_TERMINAL_GAP_MS ?? 250)
+  const threads = Math.max(1, Number(process.env.BENCH_TERMINAL_THREADS ?? 2))
+
+  // The storage is wrapped only to take a server-side timestamp the moment a transaction commits: the ball is
+  // published to the screens right after its commit, so that is when the fan-out starts.
+  // Every client comes from this host's one address, anonymous: the bench measures the fan-out, not the socket
+  // limits (issue 24 point 5), which would turn away the 121st connection of the minute.
+  const config = testConfig({
+    sqliteSynchronous: 'FULL',
+    auth: 'on',
+    logLevel: 'error',
+    socketLimits: { connectionsPerMinute: 1_000_000, address: { capacity: 1_000_000, perSecond: 1_000_000 } },
+  })
+  const real = await openDatabase(config)
+  let committedAt = 0
+  const db: Database = Object.assign(Object.create(real) as Database, {
+    transaction: <T>(fn: Parameters<Database['transaction']>[0]) =>
+      real.transaction(fn).then((r) => {
+        committedAt = Number(process.hrtime.bigint())
+        return r as T
+      }),
+  })
+  const server = await startTestServer({ ...config }, { db })
+  const workers: Worker[] = []
+  try {
+    const { bingo } = server.services
+    // BNG-52: a Bolivian hall plays only under the prize shares of its Plan de Apuestas.
+    const hall = await bingo.createHall({
+      name: 'Sala Bench',
+      profileId: 'BO-2025',
+      playingPositions: 1000,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    const set = await bingo.createMasterSet({ count: 200, seed: 'bench-terminals' })
+    const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
+    const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
+    const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
+    await bingo.openSales(gameId)
+    // Few cards: the line and bingo windows come late, and the bench measures the fan-out, not the detector.
+    await bingo.sell({ gameId, count: 10, channel: 'bench' })
+    await bingo.closeSales({ gameId })
+    // One enrolled terminal's credential for every client: the bench measures the fan-out to authenticated screens.
+    const terminal = await server.services.auth.enrolDevice({
+      kind: 'terminal',
+      name: 'Terminal bench',
+      hallId: hall.id,
+    })
+    const authorization = `Device ${terminal.credential}`
+
+    const clientPath = createRequire(import.meta.url).resolve('socket.io-client')
+    const t0 = performance.now()
+    const per = Math.ceil(clientCount / threads)
+    for (let i = 0; i < threads; i++) {
+      const count = Math.min(per, clientCount - i * per)
+      if (count <= 0) break
+      workers.push(
+        new Worker(CLIENT_WORKER, {
+          eval: true,
+          workerData: { clientPath, url: server.url, hallId: hall.id, count, authorization },
+        }),
+      )
+    }
+    const ready = await Promise.all(
+      workers.map((w) => nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')),
+    )
+    const watching = ready.reduce((s, r) => s + r.watching, 0)
+    const failed = ready.reduce((s, r) => s + r.failed, 0)
+    log(
+      `${watching} terminals watching hall ${hall.id} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${
+        failed
+          ? `, ${failed} failed (${ready
+              .map((r) => r.error)
+              .filter(Boolean)
+              .join('; ')})`
+          : ''
+      }`,
+    )
+    if (watching !== clientCount) throw new Error(`only ${watching} of ${clientCount} clients are watching`)
+
+    // Ball number (count) -> when the draw was called and when it was committed and published, ns on the
+    // monotonic clock every thread shares.
+    const calledAt = new Map<number, number>()
+    const publishedAt = new Map<number, number>()
+    const emitDoneAt = new Map<number, number>()
+    // Listeners run in registration order: this one runs right after the hub's has written the ball to every socket.
+    server.services.onEvent((e) => {
+      if (e.type === 'game:changed' && e.reason === 'ball' && e.count)
+        emitDoneAt.set(e.count, Number(process.hrtime.bigint()))
+    })
+    let drawn = 0
+    while (drawn < WARMUP_BALLS + ballCount) {
+      await sleep(gapMs)
+      const state = await bingo.getGameState(gameId)
+      if (state.status === 'finished' || state.balls.length >= state.ballCount) break
+      if (state.window) {
+        await bingo.closeWindow(gameId)
+        continue
+      }
+      const at = Number(process.hrtime.bigint())
+      const { state: after } = await bingo.drawNext(gameId)
+      drawn++
+      if (drawn > WARMUP_BALLS) {
+        calledAt.set(after.balls.length, at)
+        publishedAt.set(after.balls.length, committedAt)
+      }
+    }
+    await sleep(Math.max(gapMs, 500))
+
+    const reports = await Promise.all(
+      workers.map((w) => {
+        const p = nextMessage<{ received: number[] }>(w, 'report')
+        w.postMessage({ type: 'report' })
+        return p
+      }),
+    )
+    const fanout: number[] = []
+    const callToScreen: number[] = []
+    for (const { received } of reports) {
+      for (let i = 0; i < received.length; i += 2) {
+        const called = calledAt.get(received[i])
+        if (called === undefined) continue
+        callToScreen.push((received[i + 1] - called) / 1e6)
+        fanout.push((received[i + 1] - publishedAt.get(received[i])!) / 1e6)
+      }
+    }
+    const expected = calledAt.size * clientCount
+    if (fanout.length !== expected)
+      throw new Error(
+        `${fanout.length} receipts, expected ${expected} (${calledAt.size} balls x ${clientCount} clients)`,
+      )
+    fanout.sort((a, b) => a - b)
+    callToScreen.sort((a, b) => a - b)
+    const commit = [...calledAt].map(([c, t]) => (publishedAt.get(c)! - t) / 1e6).sort((a, b) => a - b)
+    const p50 = percentile(fanout, 0.5)
+    const p99 = percentile(fanout, 0.99)
+    const max = fanout[fanout.length - 1]
+    log(`${calledAt.size} balls x ${clientCount} clients = ${fanout.length} receipts`)
+    log(
+      `fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (goal p99 <= 100 ms)`,
+    )
+    const emitMs = [...publishedAt].map(([c, t]) => ((emitDoneAt.get(c) ?? t) - t) / 1e6).sort((a, b) => a - b)
+    log(
+      `hub write of the ball to every socket: p50 ${percentile(emitMs, 0.5).toFixed(2)} ms, max ${emitMs[emitMs.length - 1].toFixed(2)} ms`,
+    )
+    log(
+      `draw call -> commit (transaction, journal, fsync): p50 ${percentile(commit, 0.5).toFixed(2)} ms, max ${commit[commit.length - 1].toFixed(2)} ms`,
+    )
+    log(
+      `draw call -> client: p50 ${percentile(callToScreen, 0.5).toFixed(2)} ms, p99 ${percentile(callToScreen, 0.99).toFixed(2)} ms`,
+    )
+    emit({ name: 'terminals.ball.p50', value: round(p50), unit: 'ms' })
+    emit({ name: 'terminals.ball.p99', value: round(p99), unit: 'ms' })
+    emit({ name: 'terminals.ball.max', value: round(max), unit: 'ms' })
+    emit({ name: 'terminals.ball.clients', value: clientCount, unit: 'clients' })
+  } finally {
+    await Promise.all(
+      workers.map(async (w) => {
+        const closed = nextMessage(w, 'closed', 10_000).catch(() => undefined)
+        w.postMessage({ type: 'close' })
+        await closed
+        await w.terminate()
+      }),
+    )
+    await server.cleanup()
+  }
+}
