@@ -30,7 +30,8 @@ const pureModules = {
 }
 // shared/ and hardware/ sit below the product lines and the cash desk.
 const layerRule = {
-  regex: '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|draws|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)',
+  regex:
+    '^(\\.\\./)+(server/src/)?(bingo|lotto|lottery|draws|instant|cashdesk|equipment|reports|access|http|realtime)(/|$)',
   message: 'shared/ and hardware/ import no product line: move what both need to shared/.',
 }
 const pureImports = {

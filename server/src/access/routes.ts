@@ -136,7 +136,11 @@ export function registerAccessRoutes(app: App, services: Services) {
     const b = await body(
       c,
       z
-        .object({ kind: z.enum(['kiosk', 'cashier_station', 'display', 'terminal']), name: z.string().min(1).max(120), hallId: id })
+        .object({
+          kind: z.enum(['kiosk', 'cashier_station', 'display', 'terminal']),
+          name: z.string().min(1).max(120),
+          hallId: id,
+        })
         .strict(),
     )
     assertHolds(c, [b.hallId])
