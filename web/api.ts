@@ -167,7 +167,8 @@ export function createApi(
         ...(cash ? { cash } : {}),
         ...(buyerDocument ? { buyerDocument } : {}),
       }),
-    closeSales: (gameId: string) => request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, {}),
+    closeSales: (gameId: string, second?: SecondPerson) =>
+      request<GameState>('POST', `/api/games/${enc(gameId)}/sales/close`, {}, { secondPerson: second }),
     /** bolillo-draw-v2: a round's signature typed in by staff, or (without one) fetch the round from the relays now. */
     beacon: (gameId: string, signature?: string) =>
       request<GameState>('POST', `/api/games/${enc(gameId)}/beacon`, signature ? { signature } : {}),

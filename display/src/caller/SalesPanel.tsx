@@ -182,7 +182,9 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
       title: t(lang, 'closeSales'),
       body: [t(lang, 'closeSalesConfirm'), `${t(lang, 'cardsSold')}: ${game.cardsSold}`],
       confirmLabel: t(lang, 'closeSales'),
-      run: () => store.closeSales(),
+      // BNG-97: a locutor does not close sales alone; a jefe authorises it on his console.
+      permission: 'game.sales.close',
+      run: (second) => store.closeSales(second),
     })
   if (!sales && !selling)
     return (

@@ -439,7 +439,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         }
         await refreshTill()
       }),
-    closeSales: () => api.closeSales(gameId()).then(() => undefined),
+    closeSales: (second?: SecondPerson) => api.closeSales(gameId(), second).then(() => undefined),
     typeBeacon: (signature: string) =>
       act('beacon', async () => {
         await api.beacon(gameId(), signature.trim())
