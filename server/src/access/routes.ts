@@ -146,7 +146,16 @@ export function registerAccessRoutes(app: App, services: Services) {
     assertHolds(c, [b.hallId])
     return c.json(await auth.enrolDevice(b), 201)
   })
+  // Issue 29 point 7: the devices of the halls the director holds, so a lost credential is revoked by its name.
+  app.get('/api/auth/devices', needs('device.admin'), async (c) => {
+    const who = principalOf(c)
+    return c.json({ devices: await auth.listDevices(c.get('authOn') ? (who.halls ?? []) : '*') })
+  })
   app.post('/api/auth/devices/:deviceId/revoke', needs('device.admin'), async (c) => {
+    // A director revokes only the devices of her own halls (issue 29 point 7).
+    const hall = await auth.deviceHall(param(c, 'deviceId'))
+    if (hall === undefined) throw new DomainError('NOT_FOUND', `no device ${param(c, 'deviceId')}`)
+    assertHolds(c, hall === null ? '*' : [hall])
     await auth.revokeDevice(param(c, 'deviceId'))
     return c.json({ ok: true })
   })

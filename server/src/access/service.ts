@@ -14,6 +14,8 @@ import {
   countDirectors,
   demoUsers,
   deviceCredentialById,
+  enrolledDevices,
+  touchDevice,
   deviceSecretHash,
   hallsOfUser,
   insertDeviceCredential,
@@ -519,6 +521,29 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return { id, secret, credential: `${id}.${secret}` }
   }
 
+  /**
+   * Issue 29 point 7: the enrolled devices of the halls a director holds, with their names, kind, hall, when they
+   * were enrolled, last seen and revoked. The id is there for the revoke call, not for a screen to show.
+   */
+  async function listDevices(halls: '*' | readonly string[]) {
+    return (await enrolledDevices(db, halls)).map((d) => ({
+      id: d.id,
+      name: d.name,
+      kind: d.kind,
+      hallId: d.hall_id,
+      hallName: d.hall_name,
+      enrolledAt: d.created_at,
+      lastSeenAt: d.last_seen_at,
+      revokedAt: d.revoked_at,
+    }))
+  }
+
+  /** The hall an enrolled device belongs to (null: none), undefined when there is no such device. */
+  async function deviceHall(deviceId: string): Promise<string | null | undefined> {
+    const d = await deviceCredentialById(db, deviceId)
+    return d ? d.hall_id : undefined
+  }
+
   async function revokeDevice(deviceId: string) {
     await db.transaction(async (tx) => {
       if (!(await revokeDeviceCredential(tx, deviceId, now().toISOString())))
@@ -565,7 +590,11 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       const given = Buffer.from(sha256(value.slice(dot + 1)))
       if (!d || !timingSafeEqual(given, Buffer.from(d.secret_hash)))
         throw new DomainError('UNAUTHORIZED', 'unknown device credential')
-      return deviceById(id)
+      const device = await deviceById(id)
+      // Issue 29 point 7: the director's list says when each device was last seen (a failed write refuses nothing).
+      const at = now()
+      await touchDevice(db, id, at.toISOString(), new Date(at.getTime() - 60_000).toISOString()).catch(() => {})
+      return device
     }
     throw new DomainError('UNAUTHORIZED', `unsupported Authorization scheme ${scheme}`)
   }
@@ -590,6 +619,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     confirmPerson,
     logout,
     enrolDevice,
+    listDevices,
+    deviceHall,
     revokeDevice,
     revokeDemoDevices,
     authenticate,

@@ -275,6 +275,36 @@ export function deviceSecretHash(db: Sql, deviceId: string): Promise<{ secret_ha
   return db.get<{ secret_hash: string }>('SELECT secret_hash FROM device_credentials WHERE id = ?', [deviceId])
 }
 
+/** Issue 29 point 7: records that a device presented its credential, at most once a minute (a write per request would be too many). */
+export async function touchDevice(db: Sql, deviceId: string, at: string, notBefore: string): Promise<void> {
+  await db.run(
+    'UPDATE device_credentials SET last_seen_at = ? WHERE id = ? AND (last_seen_at IS NULL OR last_seen_at < ?)',
+    [at, deviceId, notBefore],
+  )
+}
+
+export interface EnrolledDeviceRow {
+  id: string
+  kind: string
+  name: string
+  hall_id: string | null
+  hall_name: string | null
+  created_at: string
+  revoked_at: string | null
+  last_seen_at: string | null
+}
+
+/** The enrolled devices of the halls given ('*': every hall, and devices bound to none), by hall and name. */
+export function enrolledDevices(db: Sql, halls: '*' | readonly string[]): Promise<EnrolledDeviceRow[]> {
+  const where = halls === '*' ? '' : `WHERE d.hall_id IN (${halls.map(() => '?').join(', ') || 'NULL'})`
+  return db.all<EnrolledDeviceRow>(
+    `SELECT d.id, d.kind, d.name, d.hall_id, h.name AS hall_name, d.created_at, d.revoked_at, d.last_seen_at
+       FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id ${where}
+      ORDER BY h.name, d.revoked_at IS NOT NULL, d.name, d.created_at`,
+    halls === '*' ? [] : [...halls],
+  )
+}
+
 export function deviceCredentialById(db: Sql, deviceId: string): Promise<DeviceCredentialRow | undefined> {
   return db.get<DeviceCredentialRow>(
     'SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?',

@@ -1,0 +1,105 @@
+/**
+ * Issue 29 point 7 over real HTTP, authentication on: a director lists the enrolled devices of her halls (name,
+ * kind, hall, last seen), revokes a stolen one by its name's row and enrols a new one; the revoked credential is
+ * refused at once. Insiders: a cashier lists nothing, a director of another hall neither sees nor revokes this
+ * hall's devices.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+
+const PASSWORD = 'correct horse battery'
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started)) }
+
+describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  const es = { 'accept-language': 'es' }
+  const as = (token: string) => ({ ...es, authorization: `Bearer ${token}` })
+  const asDevice = (credential: string) => ({ ...es, authorization: `Device ${credential}` })
+  let hallA = ''
+  let marta = ''
+  let pedro = ''
+  let rosa = ''
+  let kiosk = { id: '', credential: '' }
+  let other = { id: '', credential: '' }
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' }, { clock })
+    const { auth, bingo } = server.services
+    const shares = { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }
+    hallA = (await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares })).id
+    const hallB = (await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100, shares }))
+      .id
+    await auth.createUser({
+      username: 'marta',
+      displayName: 'Marta Quispe',
+      role: 'director',
+      password: PASSWORD,
+      halls: [hallA],
+    })
+    await auth.createUser({
+      username: 'pedro',
+      displayName: 'Pedro Choque',
+      role: 'director',
+      password: PASSWORD,
+      halls: [hallB],
+    })
+    await auth.createUser({
+      username: 'rosa',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [hallA],
+    })
+    marta = (await auth.login('marta', PASSWORD)).token
+    pedro = (await auth.login('pedro', PASSWORD)).token
+    rosa = (await auth.login('rosa', PASSWORD)).token
+    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hallA })
+    await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: hallA })
+    other = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Sajama', hallId: hallB })
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('lists her hall’s devices by name, kind and hall, and when each was last seen; nothing of another hall', async () => {
+    const before = await api(server.url, 'GET', '/api/auth/devices', undefined, as(marta))
+    expect(before.status).toBe(200)
+    expect(before.body.devices.map((d: { name: string }) => d.name).sort()).toEqual(['Caja 1', 'Kiosco 1'])
+    const k = before.body.devices.find((d: { name: string }) => d.name === 'Kiosco 1')
+    expect(k).toMatchObject({ kind: 'kiosk', hallName: 'Sala Illimani', lastSeenAt: null, revokedAt: null })
+    // The kiosk works: it is seen, at the server's clock.
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(kiosk.credential))).status).toBe(200)
+    const after = await api(server.url, 'GET', '/api/auth/devices', undefined, as(marta))
+    const seen = after.body.devices.find((d: { name: string }) => d.name === 'Kiosco 1').lastSeenAt
+    expect(seen).toMatch(/^2026-03-14T22:1/)
+    // Insiders: a cashier sees no list; the other hall's director sees only hers.
+    expect((await api(server.url, 'GET', '/api/auth/devices', undefined, as(rosa))).status).toBe(403)
+    const theirs = await api(server.url, 'GET', '/api/auth/devices', undefined, as(pedro))
+    expect(theirs.body.devices.map((d: { name: string }) => d.name)).toEqual(['Kiosco Sajama'])
+  })
+
+  it('refuses a director’s revoke of another hall’s device (WRONG_HALL); that device keeps working', async () => {
+    const r = await api(server.url, 'POST', `/api/auth/devices/${other.id}/revoke`, {}, as(marta))
+    expect(r.status).toBe(403)
+    expect(r.body.error.code).toBe('WRONG_HALL')
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(other.credential))).status).toBe(200)
+  })
+
+  it('revokes a stolen kiosk: its credential is refused at once; a new one is enrolled under the same name', async () => {
+    const r = await api(server.url, 'POST', `/api/auth/devices/${kiosk.id}/revoke`, {}, as(marta))
+    expect(r.status).toBe(200)
+    const refused = await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(kiosk.credential))
+    expect(refused.status).toBe(401)
+    const list = (await api(server.url, 'GET', '/api/auth/devices', undefined, as(marta))).body.devices
+    expect(list.find((d: { id: string }) => d.id === kiosk.id).revokedAt).toMatch(/^2026-03-14T22:1/)
+    const again = await api(
+      server.url,
+      'POST',
+      '/api/auth/devices',
+      { kind: 'kiosk', name: 'Kiosco 1', hallId: hallA },
+      as(marta),
+    )
+    expect(again.status).toBe(201)
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(again.body.credential))).status).toBe(200)
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(kiosk.credential))).status).toBe(401)
+  })
+})
