@@ -12,7 +12,7 @@ import {
   verifyClaim,
   type ClaimKind,
 } from './game.ts'
-import { playerKeysOfCards } from './split-store.ts'
+import { playerKeysOfCards } from './store/split.ts'
 
 /**
  * BNG-53 / CFG-26: the one split of a line or bingo pool, on the basis the hall's profile states (per card, or per

@@ -36,7 +36,7 @@ import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor 
 import type { GameState, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
 import { checkDerivedPlan, derivedPools, derivedShares, isDerivedLayoutOf, type DerivedPlan } from './modalities.ts'
-import { derivedPlanOfGame, derivedPlansOfHall, insertDerivedGame } from './derived-store.ts'
+import { derivedPlanOfGame, derivedPlansOfHall, insertDerivedGame } from './store/derived.ts'
 
 /**
  * BNG-102 / CFG-34: the derived bingo version a game on this layout plays (the hall's newest version of that card

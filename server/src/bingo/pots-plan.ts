@@ -6,7 +6,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import { checkPotsWithinPlan, type HallRuleSettings } from './betting-plan.ts'
-import { activePotsBpOfHall, hallProfileAndSettings } from './pots-plan-store.ts'
+import { activePotsBpOfHall, hallProfileAndSettings } from './store/pots-plan.ts'
 
 export async function assertHallPotsWithinPlan(
   tx: Sql,

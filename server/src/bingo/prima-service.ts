@@ -41,7 +41,7 @@ import {
   withdrawPrimaGame,
   type PrimaRow,
 } from './store/prima.ts'
-import { primaLedgerAmountOf } from './prima-simultaneous-store.ts'
+import { primaLedgerAmountOf } from './store/prima-simultaneous.ts'
 
 /** A hall's prima as the API shows it. */
 export interface PrimaView {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { pdf, needs, param as p, type App } from './context.ts'
 import type { Services } from '../services.ts'
+import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
 import { parseFractionCodeId } from '../lottery/context.ts'
 import type { GamePrizeRegisterRow } from '../../../printer/src/game-prize-register-pdf.ts'
@@ -28,7 +29,12 @@ export function registerPrizeRegisterRoutes(app: App, services: Services): void 
     return renderGamePrizeRegisterPdf({ product, extract, rows, timeZone: timeZone() })
   }
   const drawQuery = z.object({ drawId: z.string().min(1).max(80).optional() })
-  const drawIdOf = (q: Record<string, string | undefined>) => drawQuery.parse({ drawId: q.drawId || undefined }).drawId
+  // Bad input is a 400 with its field, never a 500 (the fuzz test sends every shape).
+  const drawIdOf = (q: Record<string, string | undefined>) => {
+    const r = drawQuery.safeParse({ drawId: q.drawId || undefined })
+    if (!r.success) throw new DomainError('VALIDATION_FAILED', 'drawId is 1..80 characters', { field: 'drawId' })
+    return r.data.drawId
+  }
 
   // LNS-25: the lotto's book, by the same readers as its JSON register.
   app.get('/api/lotto/prize-register.pdf', needs('report.read'), async (c) => {
@@ -64,7 +70,15 @@ export function registerPrizeRegisterRoutes(app: App, services: Services): void 
   })
   // INS-5: an instant game's book (prizes only; refunds are not prizes).
   app.get('/api/instant/games/:gameNo/prize-register.pdf', needs('minutes.read'), async (c) => {
-    const gameNo = z.coerce.number().int().min(1).max(999_999).parse(p(c, 'gameNo'))
+    const parsed = z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(999_999)
+      .safeParse(p(c, 'gameNo').trim() || undefined)
+    if (!parsed.success)
+      throw new DomainError('VALIDATION_FAILED', 'game number must be 1..999999', { field: 'gameNo' })
+    const gameNo = parsed.data
     const reg = await services.instant.prizeRegister(gameNo)
     const rows = reg.entries
       .filter((e) => e.kind === 'prize')

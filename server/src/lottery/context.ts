@@ -18,7 +18,7 @@ import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
 import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
-import { currentDesignVersion } from './reissue-store.ts'
+import { currentDesignVersion } from './store/reissue.ts'
 
 export interface LotteryDeps {
   db: Database

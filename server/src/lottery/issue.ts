@@ -22,7 +22,7 @@ import {
 import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../lotto/store.ts'
-import { currentDesignVersion } from './reissue-store.ts'
+import { currentDesignVersion } from './store/reissue.ts'
 import {
   blocksDesign,
   describeRule,

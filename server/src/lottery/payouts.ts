@@ -34,7 +34,7 @@ import {
   paidAtOf,
   payoutTotals,
 } from './store.ts'
-import { runDesignVersion } from './reissue-store.ts'
+import { runDesignVersion } from './store/reissue.ts'
 
 export interface LotteryValidation {
   outcome: ValidationOutcome

@@ -27,7 +27,7 @@ import {
   moveToExchangeRun,
   reissuesOf,
   runDesignVersion,
-} from './reissue-store.ts'
+} from './store/reissue.ts'
 import { fractionOf, fractionsIn, issueSecretOf, paidAtOf } from './store.ts'
 
 export interface ReissueInput {

@@ -3,7 +3,7 @@
  * from its own sales. The ledger (prima_ledger) is the record: a (hall, game) pair has at most one deduction and
  * at most one reversal there.
  */
-import type { Sql } from '../db/database.ts'
+import type { Sql } from '../../db/database.ts'
 
 /** The amount of the (hall, game) ledger entry of `kind`, if any. */
 export async function primaLedgerAmountOf(

@@ -1,5 +1,5 @@
 /** SQL of derived bingo games (BNG-102, CFG-34): the hall's recorded versions and the version each game plays. */
-import type { Sql } from '../db/database.ts'
+import type { Sql } from '../../db/database.ts'
 
 /** The hall's derived bingo versions, newest first. */
 export function derivedPlansOfHall(

@@ -2,8 +2,8 @@
  * SQL of the reprint after a loss or theft and of the exchange of sold tickets (LST-1 (a), LST-2 (a), LST-4,
  * LST-7; migration 0110).
  */
-import type { Sql } from '../db/database.ts'
-import { touchRowsWhere } from '../shared/row-seals.ts'
+import type { Sql } from '../../db/database.ts'
+import { touchRowsWhere } from '../../shared/row-seals.ts'
 
 export interface ReissueRow {
   id: string

@@ -1,5 +1,5 @@
 /** SQL of the pots a hall funds (BNG-52, CFG-28): the sum of their contributions. */
-import type { Sql } from '../db/database.ts'
+import type { Sql } from '../../db/database.ts'
 
 /** Basis points of the takings the hall's active pots take, without `exceptPotId`. */
 export async function activePotsBpOfHall(sql: Sql, hallId: string): Promise<number> {

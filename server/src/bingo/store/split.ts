@@ -1,5 +1,5 @@
 /** SQL of the per-player split (BNG-53): the identified player each winning card was sold to, if any. */
-import type { Sql } from '../db/database.ts'
+import type { Sql } from '../../db/database.ts'
 
 export async function playerKeysOfCards(sql: Sql, cardIds: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>()
