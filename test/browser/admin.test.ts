@@ -110,6 +110,9 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        // BNG-52: the director's pot below funds only within the plan's approved pots share.
+        potsBp: 1000,
+        commissionBp: 0,
       },
     })
     hallId = hall.id
@@ -338,9 +341,16 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=planRef]', 'AJ-RA-2026-0042')
     await page.fill('input[name=planLine]', '12')
     await page.fill('input[name=planBingo]', '50')
+    // BNG-52 / CFG-24: the plan's approved pots share, which bounds every pot of the hall.
+    await page.fill('input[name=planPots]', '5')
     await page.click('[data-testid=betting-plan] button[type=submit]')
     await page.getByTestId('prize-shares').getByText('Plan de Apuestas aprobado · AJ-RA-2026-0042').waitFor()
     expect(await textOf(page, 'prize-shares')).toMatch(/Fondo de premios\s*62 %.*Línea\s*12 %.*Bingo\s*50 %/)
+    const sajama = (await call('jefa', 'GET', '/api/halls')).halls.find(
+      (h: { name: string }) => h.name === 'Sala Sajama',
+    )
+    const rules = await call('jefa', 'GET', `/api/halls/${sajama.id}/rules`)
+    expect(rules.bettingPlan).toMatchObject({ authorisationRef: 'AJ-RA-2026-0042', potsBp: 500 })
     await noLeaks(page)
     await shot(page, 'director-halls')
     await page.close()

@@ -131,7 +131,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       const gameId = (await api<{ currentGameId: string }>(server.url, 'GET', `/api/halls/${hallId}`)).body
         .currentGameId
 
-      // His own actions, unmarked: open sales, open his table shift, sell at the table, close sales, draw.
+      // His own actions, unmarked: open sales, open his table shift, sell at the table, draw (closing sales is marked).
       expect(await textOf(page, 'open-sales')).not.toContain('Autoriza el jefe')
       await page.getByTestId('open-sales').click()
       // Issue 13: no sale before his own shift is open at the table's station; he opens it with the counted float.
@@ -165,9 +165,13 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       expect(sold.map((m) => ({ shift_id: m.shift_id, amount_cents: Number(m.amount_cents) }))).toEqual([
         { shift_id: shift.id, amount_cents: 40_000 },
       ])
+      // BNG-97: the locutor does not close sales alone: the button is marked and the jefe authorises it here.
+      expect(await textOf(page, 'close-sales')).toContain('Autoriza el jefe')
       await page.getByTestId('close-sales').click()
       await page.getByTestId('confirm-dialog').waitFor()
-      expect(await page.getByTestId('authorise').count()).toBe(0)
+      await page.getByTestId('authorise').waitFor()
+      await page.getByTestId('authorise-user').fill('marta')
+      await page.getByTestId('authorise-password').fill(PASSWORD)
       await page.getByTestId('confirm-ok').click()
       await until('beacon verified', async () => (await stateOf(gameId)).beacon?.status, 'verified', 20_000)
 

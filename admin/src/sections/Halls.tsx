@@ -88,12 +88,16 @@ function SharesPanel(props: { hall: Hall }) {
   const [ref, setRef] = useState('')
   const [line, setLine] = useState('10')
   const [bingo, setBingo] = useState('51')
+  // BNG-52 / CFG-24: the share of sales the plan approves for pots; no pot funds beyond it.
+  const [pots, setPots] = useState('0')
   const save = useAction(async () => {
     const lineBp = Math.round(Number(line.replace(',', '.')) * 100)
     const bingoBp = Math.round(Number(bingo.replace(',', '.')) * 100)
+    const potsBp = Math.round(Number(pots.replace(',', '.')) * 100)
     await api('PUT', `/api/halls/${enc}/betting-plan`, {
       authorisationRef: ref.trim(),
       shares: { poolBp: lineBp + bingoBp, lineBp, bingoBp, primaBp: 0 },
+      potsBp,
     })
     setRef('')
     rules.reload()
@@ -139,6 +143,9 @@ function SharesPanel(props: { hall: Hall }) {
           </Field>
           <Field label={`${tx('bingoShare')} (%)`}>
             <Input name="planBingo" inputMode="decimal" value={bingo} onValue={setBingo} />
+          </Field>
+          <Field label={`${tx('potsShare')} (%)`}>
+            <Input name="planPots" inputMode="decimal" value={pots} onValue={setPots} />
           </Field>
           <button type="submit" class="primary" disabled={save.busy || !ref.trim()}>
             {tx('saveBettingPlan')}

@@ -6,6 +6,7 @@ import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 import { parseAmount, tillState } from './till.ts'
+import { JefeMark } from './JefeMark.tsx'
 
 /**
  * GEN-17 (issue 24 point 6): the cash a table sale takes is counted note by note, large buttons for a touch screen;
@@ -257,7 +258,7 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
           disabled={busy}
           onClick={close}
         >
-          {t(lang, 'closeSales')}
+          {t(lang, 'closeSales')} <JefeMark how={store.offer('game.sales.close')} lang={lang} />
         </button>
       )}
     </div>
