@@ -81,6 +81,8 @@ export function designOfBench(ticketCount: number) {
       topTiers: { minAmountCents: 1_000_000, maxPerPack: 1, notFirstOrLast: true },
     },
     claimDays: 90,
+    // INS-10: a design fixes the last moment of sale; far ahead, so the bench sells and pays on any date.
+    salesEndAt: '2099-12-31T23:59:59-04:00',
     back: { issuer: 'Lotería Nacional (bench)', paymentPlace: 'cajas autorizadas' },
     // LOT-3 / GEN-5: the shipped profile generates a game only under the reference of the regulator's authorisation.
     authorisationRef: 'BENCH (sin autorización real)',
