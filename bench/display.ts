@@ -33,20 +33,23 @@ export interface BenchResult {
 
 const WARMUP_BALLS = 3
 
-/** Runs inside each worker: N socket.io clients that watch the game and time-stamp every ball. */
+/**
+ * Runs inside each worker: N socket.io clients that watch the game (or the hall) and time-stamp every ball; with
+ * an authorization, each connects as that enrolled device.
+ */
 const CLIENT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { io } = require(workerData.clientPath)
-const { url, gameId, count } = workerData
+const { url, watch, target, count, authorization } = workerData
 const sockets = []
 const received = [] // flat pairs: ball count, receipt time (ns, monotonic)
 let watching = 0
 let failed = 0
 for (let i = 0; i < count; i++) {
-  const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60000 })
+  const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60000, ...(authorization ? { auth: { authorization } } : {}) })
   s.on('ball:drawn', (e) => { received.push(e.count, Number(process.hrtime.bigint())) })
   s.once('connect', () => {
-    s.timeout(60000).emit('game:watch', { gameId }, (err, r) => {
+    s.timeout(60000).emit(watch + ':watch', watch === 'hall' ? { hallId: target } : { gameId: target }, (err, r) => {
       if (err || !r || !r.ok) failed++
       else watching++
       if (watching + failed === count) parentPort.postMessage({ type: 'ready', watching, failed })
@@ -71,10 +74,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]
 }
 
-function log(message: string): void {
-  process.stderr.write(`[bench display] ${message}\n`)
-}
-
 function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -94,18 +93,64 @@ function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Prom
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const round = (ms: number) => Number(ms.toFixed(3))
 
+/** What a fan-out measurement connects: hall screens (anonymous, one game) or terminals (authenticated, the hall). */
+export interface FanoutSetup {
+  /** The log's prefix, e.g. "display". */
+  label: string
+  /** Sizes from `${envPrefix}_CLIENTS`, `_BALLS`, `_GAP_MS`, `_THREADS`. */
+  envPrefix: string
+  defaults: { clients: number; balls: number }
+  /** What each client watches: 'game' ('game:watch', a hall display) or 'hall' ('hall:watch', a terminal). */
+  watch: 'game' | 'hall'
+  /** Authentication on and every client connected as one enrolled device of this kind; null: anonymous. */
+  device: 'terminal' | null
+  goal: string
+}
+
+export interface FanoutFigures {
+  clients: number
+  /** ms, sorted: publish -> receipt, and draw call -> receipt, over every (client, ball) pair. */
+  fanout: number[]
+  callToScreen: number[]
+}
+
+export function fanoutPercentile(sorted: number[], p: number): number {
+  return percentile(sorted, p)
+}
+
 export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void> {
-  const clientCount = Number(process.env.BENCH_DISPLAY_CLIENTS ?? 1000)
-  const ballCount = Number(process.env.BENCH_DISPLAY_BALLS ?? 40)
-  const gapMs = Number(process.env.BENCH_DISPLAY_GAP_MS ?? 250)
-  const threads = Math.max(1, Number(process.env.BENCH_DISPLAY_THREADS ?? 2))
+  const { fanout, callToScreen, clients } = await measureBallFanout({
+    label: 'display',
+    envPrefix: 'BENCH_DISPLAY',
+    defaults: { clients: 1000, balls: 40 },
+    watch: 'game',
+    device: null,
+    goal: 'target p99 <= 50 ms',
+  })
+  emit({ name: 'display.fanout.p50', value: round(percentile(fanout, 0.5)), unit: 'ms' })
+  emit({ name: 'display.fanout.p99', value: round(percentile(fanout, 0.99)), unit: 'ms' })
+  emit({ name: 'display.fanout.max', value: round(fanout[fanout.length - 1]), unit: 'ms' })
+  emit({ name: 'display.call_to_screen.p50', value: round(percentile(callToScreen, 0.5)), unit: 'ms' })
+  emit({ name: 'display.call_to_screen.p99', value: round(percentile(callToScreen, 0.99)), unit: 'ms' })
+  emit({ name: 'display.fanout.clients', value: clients, unit: 'clients' })
+}
+
+/** Starts the server, connects the clients, draws the balls and answers every receipt's delays. */
+export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigures> {
+  const env = (name: string, fallback: number) => Number(process.env[`${setup.envPrefix}_${name}`] ?? fallback)
+  const clientCount = env('CLIENTS', setup.defaults.clients)
+  const ballCount = env('BALLS', setup.defaults.balls)
+  const gapMs = env('GAP_MS', 250)
+  const threads = Math.max(1, env('THREADS', 2))
+  const log = (message: string) => process.stderr.write(`[bench ${setup.label}] ${message}\n`)
 
   // The storage is wrapped only to take a server-side timestamp the moment a transaction commits: the ball is
   // published to the screens right after its commit, so that is when the fan-out starts.
-  // Every client comes from this host's one address, anonymous: the bench measures the fan-out, not the socket
-  // limits (issue 24 point 5), which would turn away the 121st connection of the minute.
+  // Every client comes from this host's one address: the bench measures the fan-out, not the socket limits
+  // (issue 24 point 5), which would turn away the 121st connection of the minute.
   const config = testConfig({
     sqliteSynchronous: 'FULL',
+    ...(setup.device ? { auth: 'on' as const } : {}),
     logLevel: 'error',
     socketLimits: { connectionsPerMinute: 1_000_000, address: { capacity: 1_000_000, perSecond: 1_000_000 } },
   })
@@ -129,7 +174,7 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
       playingPositions: 1000,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    const set = await bingo.createMasterSet({ count: 200, seed: 'bench-display' })
+    const set = await bingo.createMasterSet({ count: 200, seed: `bench-${setup.label}` })
     const series = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 1000 })
     const session = await bingo.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'bench' } })
     const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
@@ -137,6 +182,11 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     // Few cards: the line and bingo windows come late, and the bench measures the fan-out, not the detector.
     await bingo.sell({ gameId, count: 10, channel: 'bench' })
     await bingo.closeSales({ gameId })
+    // One enrolled device's credential for every client: the fan-out to authenticated screens.
+    const authorization = setup.device
+      ? `Device ${(await server.services.auth.enrolDevice({ kind: setup.device, name: `${setup.label} bench`, hallId: hall.id })).credential}`
+      : undefined
+    const target = setup.watch === 'hall' ? hall.id : gameId
 
     const clientPath = createRequire(import.meta.url).resolve('socket.io-client')
     const t0 = performance.now()
@@ -145,7 +195,10 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
       const count = Math.min(per, clientCount - i * per)
       if (count <= 0) break
       workers.push(
-        new Worker(CLIENT_WORKER, { eval: true, workerData: { clientPath, url: server.url, gameId, count } }),
+        new Worker(CLIENT_WORKER, {
+          eval: true,
+          workerData: { clientPath, url: server.url, watch: setup.watch, target, count, authorization },
+        }),
       )
     }
     const ready = await Promise.all(
@@ -154,7 +207,7 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     const watching = ready.reduce((s, r) => s + r.watching, 0)
     const failed = ready.reduce((s, r) => s + r.failed, 0)
     log(
-      `${watching} clients watching game ${gameId} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${
+      `${watching} clients watching ${setup.watch} ${target} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${
         failed
           ? `, ${failed} failed (${ready
               .map((r) => r.error)
@@ -224,7 +277,7 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     const max = fanout[fanout.length - 1]
     log(`${calledAt.size} balls x ${clientCount} clients = ${fanout.length} receipts`)
     log(
-      `fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (target p99 <= 50 ms)`,
+      `fan-out, publish -> client: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms (${setup.goal})`,
     )
     const emitMs = [...publishedAt].map(([c, t]) => ((emitDoneAt.get(c) ?? t) - t) / 1e6).sort((a, b) => a - b)
     log(
@@ -236,12 +289,7 @@ export async function benchDisplay(emit: (r: BenchResult) => void): Promise<void
     log(
       `draw call -> client: p50 ${percentile(callToScreen, 0.5).toFixed(2)} ms, p99 ${percentile(callToScreen, 0.99).toFixed(2)} ms`,
     )
-    emit({ name: 'display.fanout.p50', value: round(p50), unit: 'ms' })
-    emit({ name: 'display.fanout.p99', value: round(p99), unit: 'ms' })
-    emit({ name: 'display.fanout.max', value: round(max), unit: 'ms' })
-    emit({ name: 'display.call_to_screen.p50', value: round(percentile(callToScreen, 0.5)), unit: 'ms' })
-    emit({ name: 'display.call_to_screen.p99', value: round(percentile(callToScreen, 0.99)), unit: 'ms' })
-    emit({ name: 'display.fanout.clients', value: clientCount, unit: 'clients' })
+    return { clients: clientCount, fanout, callToScreen }
   } finally {
     await Promise.all(
       workers.map(async (w) => {
