@@ -294,6 +294,55 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(methods.every((m) => m.payment_method === 'terminal')).toBe(true)
   })
 
+  it("paces games with virtual cards by the terms' minimum game duration; a paper-only game is not held (BNG-101, CFG-33)", async () => {
+    const paced = { ...terms, terms: { ...terms.terms, minGameSeconds: 180 } }
+    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, paced, asDirector())).status).toBe(
+      200,
+    )
+    const close = (gameId: string, lang = 'es') =>
+      api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {}, { ...asDirector(), 'accept-language': lang })
+
+    // A paper-only game closes whenever the caller is ready.
+    const paperOnly = await nextGameOnSale(server.services, hall)
+    await server.services.bingo.sell({ gameId: paperOnly, count: 10, channel: 'cashier' })
+    const paperClosed = await close(paperOnly)
+    expect(paperClosed.status, JSON.stringify(paperClosed.body)).toBe(200)
+    await playToTheEnd(server.services, paperOnly)
+
+    // The previous game with virtual cards started moments ago: this one waits for the rest of the 180 seconds.
+    const gameId = await nextGameOnSale(server.services, hall)
+    await server.services.bingo.sell({ gameId, count: 10, channel: 'cashier' })
+    const bought = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(t1))
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+    expect(bought.body.game.gameId).toBe(gameId)
+    const early = await close(gameId)
+    expect(early.status).toBe(409)
+    expect(early.body.error.code).toBe('TERMINAL_GAME_TOO_SOON')
+    const { waitSeconds, minGameSeconds } = early.body.error.details
+    expect(minGameSeconds).toBe(180)
+    expect(waitSeconds).toBeGreaterThan(0)
+    expect(waitSeconds).toBeLessThanOrEqual(180)
+    expect(early.body.error.message).toContain(`al menos 180 segundos`)
+    expect(early.body.error.message).toContain(`Espere ${waitSeconds} segundos`)
+    expect((await close(gameId, 'en')).body.error.message).toMatch(
+      /at least 180 seconds \(BNG-101\)\. Wait \d+ seconds/,
+    )
+    // Refused whole: the game is still on sale and nothing was journaled as closed.
+    expect((await server.services.bingo.getGameState(gameId)).status).toBe('on_sale')
+    expect(
+      await server.services.db.get("SELECT 1 AS one FROM journal WHERE type = 'sales.closed' AND payload LIKE ?", [
+        `%${gameId}%`,
+      ]),
+    ).toBeUndefined()
+
+    // Terms without a minimum (the authority's new record): it starts.
+    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, asDirector())).status).toBe(
+      200,
+    )
+    expect((await close(gameId)).status).toBe(200)
+    await playToTheEnd(server.services, gameId)
+  })
+
   it('journals every movement of a session and the journal chain still verifies', async () => {
     const types = (
       await server.services.db.all<{ type: string }>("SELECT type FROM journal WHERE type LIKE 'terminal.%'")

@@ -54,10 +54,11 @@ export async function nextGameOnSale(services: Services, setup: HallSetup): Prom
   return game.gameId
 }
 
-/** Closes sales and draws until the bingo is awarded, closing each "any more?" window (BNG-50). */
+/** Closes sales (unless closed already) and draws until the bingo is awarded, closing each "any more?" window (BNG-50). */
 export async function playToTheEnd(services: Services, gameId: string): Promise<void> {
   const { bingo } = services
-  let state = await bingo.closeSales({ gameId })
+  let state = await bingo.getGameState(gameId)
+  if (state.status === 'on_sale') state = await bingo.closeSales({ gameId })
   for (let i = 0; i < 200 && state.status !== 'finished'; i++) {
     state =
       state.status === 'line_window' || state.status === 'bingo_window'

@@ -48,7 +48,16 @@ export function errorBody(
   details?: unknown,
 ) {
   const lang = pickLang(c.req.header('accept-language'))
-  return { error: { code, message: messages[code][lang], detail, details } }
+  return { error: { code, message: fillIn(messages[code][lang], details), detail, details } }
+}
+
+/** A message may name a figure of the refusal ("{waitSeconds}"), so the person reads the number it depends on. */
+function fillIn(message: string, details: unknown): string {
+  if (!details || typeof details !== 'object') return message
+  const d = details as Record<string, unknown>
+  return message.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    typeof d[key] === 'number' || typeof d[key] === 'string' ? String(d[key]) : whole,
+  )
 }
 
 /**

@@ -121,6 +121,10 @@ export const messages: Record<
     es: 'Esa compra supera el límite de apuesta fijado para los terminales.',
     en: 'That purchase exceeds the stake limit set for terminals.',
   },
+  TERMINAL_GAME_TOO_SOON: {
+    es: 'Hay cartones de terminal en esta partida: cada partida de bingo electrónico dura al menos {minGameSeconds} segundos (BNG-101). Espere {waitSeconds} segundos y cierre la venta de nuevo.',
+    en: 'Terminal cards are in this game: each electronic bingo game lasts at least {minGameSeconds} seconds (BNG-101). Wait {waitSeconds} seconds and close sales again.',
+  },
   TERMINAL_BALANCE_INSUFFICIENT: {
     es: 'El saldo no alcanza para esa compra.',
     en: 'The balance does not cover that purchase.',

@@ -46,6 +46,7 @@ export const ErrorCode = {
   VoucherInsufficient: 'VOUCHER_INSUFFICIENT',
   /** Issue 27: a terminal's caps (per card, per game, per session) or its balance refuse a purchase. */
   TerminalCapExceeded: 'TERMINAL_CAP_EXCEEDED',
+  TerminalGameTooSoon: 'TERMINAL_GAME_TOO_SOON',
   TerminalBalanceInsufficient: 'TERMINAL_BALANCE_INSUFFICIENT',
   /** Issue 27: the terminal has no open player session (or it was closed elsewhere). */
   TerminalSessionClosed: 'TERMINAL_SESSION_CLOSED',

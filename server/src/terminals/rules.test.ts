@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { missingFor, rankCards, reservedFrom, spendVerdict, termsProblem } from './rules.ts'
+import { missingFor, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
 import { prizePools, splitPrize } from '../bingo/game.ts'
 
 /** Issue 27: the pure rules of hall terminals, as properties (BNG-101, BNG-9, BNG-56). */
@@ -139,5 +139,19 @@ describe('terminal rules (issue 27)', () => {
     expect(termsProblem({ ...ok, maxGameCents: 500 })).toBe('maxGameCents')
     expect(termsProblem({ ...ok, terminalRangePercent: 0 })).toBe('terminalRangePercent')
     expect(termsProblem({ ...ok, prizeReturnBp: { min: 9000, max: 8000 } })).toBe('prizeReturnBp')
+  })
+})
+
+describe('secondsUntilNextGame (BNG-101, CFG-33: minimum game duration)', () => {
+  const start = '2026-03-10T20:00:00.000Z'
+  it('holds the next game with virtual cards until the minimum has passed since the previous one started', () => {
+    expect(secondsUntilNextGame(start, '2026-03-10T20:00:00.000Z', 180)).toBe(180)
+    expect(secondsUntilNextGame(start, '2026-03-10T20:02:59.001Z', 180)).toBe(1)
+    expect(secondsUntilNextGame(start, '2026-03-10T20:03:00.000Z', 180)).toBe(0)
+    expect(secondsUntilNextGame(start, '2026-03-10T21:00:00.000Z', 180)).toBe(0)
+  })
+  it('never holds the first game, nor any game when the terms set no minimum', () => {
+    expect(secondsUntilNextGame(null, start, 180)).toBe(0)
+    expect(secondsUntilNextGame(start, start, 0)).toBe(0)
   })
 })

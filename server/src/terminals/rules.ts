@@ -23,6 +23,18 @@ export function termsProblem(t: TerminalTerms): string | null {
 }
 
 /**
+ * The terms' minimum game duration (CFG-33: "operating rules set by the Consejería"; Aragón's cycle of one game every
+ * three minutes): a game holding virtual cards may not start (close its sales) sooner than `minGameSeconds` after the
+ * hall's previous game with virtual cards started. Whole seconds still to wait, 0 when it may start now. A manual
+ * caller cannot stretch a game once its balls flow, so the pace is held where staff decide it: at the start.
+ */
+export function secondsUntilNextGame(previousStartAt: string | null, at: string, minGameSeconds: number): number {
+  if (!previousStartAt || minGameSeconds <= 0) return 0
+  const waitMs = Date.parse(previousStartAt) + minGameSeconds * 1000 - Date.parse(at)
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0
+}
+
+/**
  * The terms a hall's terminals play under: the profile's own where the text fixes them, otherwise the hall's record
  * of the authority's (with its reference). `null` with the reason when no terminal may sell.
  */

@@ -31,7 +31,7 @@ import { getProfile, type TerminalTerms } from '../shared/profile.ts'
 import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
-import { effectiveTerms, rankCards, reservedFrom, spendVerdict, termsProblem } from './rules.ts'
+import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
 import * as store from './store.ts'
 
 export interface TerminalDeps {
@@ -79,6 +79,22 @@ export const terminalHooks: BingoHooks = {
       to: e.cardCount,
       advance: (f, next) => store.advanceTerminalCursor(tx, e.seriesId, f, next),
     }
+  },
+  // BNG-101 / CFG-33: the terms' minimum game duration paces the hall's games that hold virtual cards.
+  async salesClosed(tx, e) {
+    if (!(await store.gameHoldsTerminalCards(tx, e.game.id))) return
+    const { verdict } = await termsWithin(tx, e.game.hall_id)
+    if (!('terms' in verdict)) return
+    const { minGameSeconds } = verdict.terms
+    const previous = await store.previousTerminalGameStart(tx, e.game.hall_id, e.game.id)
+    const waitSeconds = secondsUntilNextGame(previous, e.at, minGameSeconds)
+    if (waitSeconds > 0)
+      throw new DomainError('TERMINAL_GAME_TOO_SOON', `a game with virtual cards may start ${waitSeconds} s from now`, {
+        rule: 'BNG-101',
+        minGameSeconds,
+        waitSeconds,
+        previousStartAt: previous,
+      })
   },
 }
 

@@ -240,3 +240,19 @@ export async function advanceTerminalCursor(sql: Sql, seriesId: string, from: nu
   await sql.run('INSERT INTO terminal_series_cursors (series_id, next_card_no) VALUES (?, ?)', [seriesId, next])
   return true
 }
+
+/** Whether any virtual card was sold into the game. */
+export async function gameHoldsTerminalCards(sql: Sql, gameId: string): Promise<boolean> {
+  return !!(await sql.get('SELECT 1 AS one FROM terminal_cards WHERE game_id = ? LIMIT 1', [gameId]))
+}
+
+/** When the hall's latest other game with virtual cards closed its sales (its start), or null. */
+export async function previousTerminalGameStart(sql: Sql, hallId: string, gameId: string): Promise<string | null> {
+  const r = await sql.get<{ at: string | null }>(
+    `SELECT MAX(g.sales_closed_at) AS at FROM games g
+      WHERE g.hall_id = ? AND g.id <> ? AND g.sales_closed_at IS NOT NULL
+        AND EXISTS (SELECT 1 FROM terminal_cards tc WHERE tc.game_id = g.id)`,
+    [hallId, gameId],
+  )
+  return r?.at ?? null
+}
