@@ -27,6 +27,9 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
   let t1: { id: string; credential: string }
   let t2: { id: string; credential: string }
   let cashierToken: string
+  let directorToken: string
+  let sessionId: string
+  let seriesId: string
   const pages: Page[] = []
   const es = { 'accept-language': 'es' }
   const asCashier = () => ({ ...es, authorization: `Bearer ${cashierToken}` })
@@ -47,6 +50,8 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     ;({ extractorId } = await equipForManualGames(server.services, hallId))
     const session = await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' } })
+    sessionId = session.id
+    seriesId = series.id
     gameId = (
       await bingo.announceGame({
         sessionId: session.id,
@@ -71,7 +76,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
       { station: desk, person: { id: login.user.id, name: 'Rosa Vargas', role: 'cashier' } },
       { floatCents: 50_000 },
     )
-    const director = (await auth.login('jefa', PASSWORD)).token
+    const director = (directorToken = (await auth.login('jefa', PASSWORD)).token)
     const terms = await api(
       server.url,
       'PUT',
@@ -225,4 +230,77 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     expect(cashed.status, JSON.stringify(cashed.body)).toBe(200)
     expect(cashed.body.paidCents).toBe(balance)
   }, 180_000)
+
+  it('marks as the terms say: per ball only the called numbers the player touches; catch-up all called at one touch (BNG-101)', async () => {
+    const setMode = async (markingMode: string) => {
+      const r = await api(
+        server.url,
+        'PUT',
+        `/api/halls/${hallId}/terminal-terms`,
+        {
+          reference: 'AJ-RND-2026-0117',
+          terms: {
+            markingMode,
+            maxCardCents: 600,
+            maxGameCents: 5000,
+            maxSessionCents: 20_000,
+            minGameSeconds: 0,
+            prizeReturnBp: { min: 6000, max: 8500 },
+            terminalRangePercent: 25,
+          },
+        },
+        { ...es, authorization: `Bearer ${directorToken}` },
+      )
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+    }
+    await setMode('per-ball')
+    const { bingo } = server.services
+    const next = (
+      await bingo.announceGame({ sessionId, seriesIds: [seriesId], drawSource: 'manual', deviceId: extractorId })
+    ).gameId
+    await bingo.openSales(next)
+    await bingo.sell({ gameId: next, count: 10, channel: 'cashier' })
+    // Terminal 2 still has its session (and its balance) from the first game.
+    const page = await open(t2, { width: 1920, height: 1080 })
+    await page.getByTestId('buy').click()
+    // A second game on the same session: virtual cards are never handed back on paper (BNG-15 is about paper).
+    await page.getByTestId('card').first().waitFor()
+    expect(await page.getByText('Toque los números cantados para marcarlos.').count()).toBe(1)
+    const held = await server.services.db.get<{ numbers: string }>(
+      `SELECT c.numbers FROM terminal_cards tc JOIN cards c ON c.id = tc.card_id WHERE tc.game_id = ?`,
+      [next],
+    )
+    const mine = (JSON.parse(held!.numbers) as number[][]).flat().filter((n) => n > 0)
+    const [n1, n2, notCalled] = mine
+    const elsewhere = Array.from({ length: 90 }, (_, i) => i + 1).find((n) => !mine.includes(n))!
+    await bingo.closeSales({ gameId: next })
+    for (const n of [n1, n2, elsewhere]) await bingo.enterBall(next, n, extractorId)
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="last-ball"]')?.textContent?.includes(String(n)),
+      elsewhere,
+    )
+    const marked = page.locator('[data-marked="true"]')
+    const cell = (n: number) => page.locator('td.t-cell', { hasText: new RegExp(`^${n}$`) }).first()
+    // Per ball: called numbers wait for the player's touch; an uncalled number does not mark.
+    expect(await marked.count()).toBe(0)
+    await cell(n1).click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-marked="true"]').length === 1)
+    expect(await cell(n1).getAttribute('data-marked')).toBe('true')
+    await cell(notCalled).click()
+    expect(await marked.count()).toBe(1)
+    expect(await cell(notCalled).getAttribute('data-marked')).toBe('false')
+    await page.screenshot({ path: join(SCREENSHOTS, 'terminal-1920x1080-per-ball.png') })
+
+    // Catch-up: nothing marked until the button, then every called number of the card at once.
+    await setMode('catch-up')
+    await page.reload()
+    await page.getByTestId('catch-up').waitFor()
+    expect(await page.getByTestId('catch-up').innerText()).toBe('Marcar bolas cantadas')
+    expect(await marked.count()).toBe(0)
+    await page.getByTestId('catch-up').click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-marked="true"]').length === 2)
+    for (const n of [n1, n2]) expect(await cell(n).getAttribute('data-marked')).toBe('true')
+    expect(await cell(notCalled).getAttribute('data-marked')).toBe('false')
+    await page.screenshot({ path: join(SCREENSHOTS, 'terminal-1920x1080-catch-up.png') })
+  }, 120_000)
 })

@@ -185,7 +185,8 @@ export async function previousGameOfSession(
 export async function unreturnedCardsOfPlayer(sql: Sql, gameId: string, playerKey: string): Promise<string[]> {
   const rows = await sql.all<{ serial: string }>(
     // Handed back: at the till or table (card_returns), or collected into the hall's custody (card_custody, BNG-87/88).
-    'SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND k.card_id IS NULL ORDER BY c.serial',
+    // A virtual card (sold at a terminal, channel 'terminal:…') never was in the player's hands: nothing to hand back.
+    "SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND k.card_id IS NULL AND c.channel NOT LIKE 'terminal:%' ORDER BY c.serial",
     [gameId, playerKey],
   )
   return rows.map((r) => r.serial)
