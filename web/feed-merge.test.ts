@@ -25,6 +25,7 @@ function state(over: Partial<GameState> = {}): GameState {
     balls: [5, 17],
     lastBall: 17,
     series: [],
+    soldRanges: null,
     winners: [],
     rejectedClaims: [],
     isLastGame: false,

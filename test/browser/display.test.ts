@@ -279,6 +279,17 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     expect(await litCount(display)).toBe(0)
     const closedState = await stateOf(server.url, gameId)
     expect(closedState.beacon!.round).toBeGreaterThan(0)
+    // BNG-17 / BNG-18: the numbers sold as runs per series: the hall reads them on the panel, the jefe reads the
+    // Bolivian formula from the console.
+    const runs = closedState.soldRanges!
+    expect(runs.reduce((n, r) => n + r.count, 0)).toBe(60)
+    const inPlay = await textOf(display, 'in-play')
+    for (const r of runs) expect(inPlay).toContain(`${r.from}–${r.to}`)
+    const announcement = await textOf(caller, 'caller-announcement')
+    expect(announcement).toContain('Tickets autorizados vendidos, 60 cartones vendidos, de la serie')
+    for (const r of runs) expect(announcement).toContain(`del número ${r.from} al ${r.to}`)
+    expect(announcement).toContain(`Premio de línea: ${money(6000)}. Premio de bingo: ${money(30600)}.`)
+    await shot(caller, 'caller-sales-announcement-1920x1080.png')
     expect(await display.getByTestId('beacon').count()).toBe(1)
     // The test hall reaches no relay: the labelled demo beacon signs round R, and both screens say so plainly.
     await until('beacon verified', async () => (await stateOf(server.url, gameId)).beacon!.status, 'verified')

@@ -340,6 +340,18 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       200,
     )
     expect((await close(gameId)).status).toBe(200)
+    // BNG-17 / BNG-18: the jefe announces the blocks really sold: the paper run and the terminals' own run.
+    const state = await server.services.bingo.getGameState(gameId)
+    expect(state.soldRanges).toHaveLength(2)
+    const [paperRun, terminalRun] = state.soldRanges!
+    expect(paperRun).toMatchObject({ series: 'A', count: 10, to: paperRun.from + 9 })
+    expect(terminalRun).toMatchObject({ series: 'A', count: 1 })
+    expect(terminalRun.from).toBeGreaterThanOrEqual(301)
+    const closedRecord = await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'sales.closed' AND payload LIKE ?",
+      [`%${gameId}%`],
+    )
+    expect(JSON.parse(closedRecord!.payload).soldRanges).toEqual(state.soldRanges)
     await playToTheEnd(server.services, gameId)
   })
 

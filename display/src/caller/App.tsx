@@ -16,7 +16,7 @@ import { PrizesPanel } from './PrizesPanel.tsx'
 import { SalesPanel } from './SalesPanel.tsx'
 import { SessionPanel } from './SessionPanel.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
-import { StatusPanel } from './StatusPanel.tsx'
+import { SalesAnnouncement, StatusPanel } from './StatusPanel.tsx'
 import { TillPanel } from './TillPanel.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -79,6 +79,7 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
         <StatusPanel game={game} lang={lang} />
         <section class="cc-col cc-col--flow">
           {primary}
+          {game && <SalesAnnouncement game={game} lang={lang} />}
           {claimsOpen && <ClaimPanel store={store} game={game} lang={lang} />}
         </section>
         <section class="cc-col cc-col--side">

@@ -1,4 +1,6 @@
+import { rangesInPlay, salesAnnouncement } from '../../../server/src/bingo/announcement.ts'
 import type { GameState } from '../../../server/src/bingo/service.ts'
+import { getProfile } from '../../../server/src/shared/profile.ts'
 import { beaconInfo, boardRows, money, shortCommitment } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { ballCall } from '../../../web/number-words.ts'
@@ -67,15 +69,22 @@ export function StatusPanel({ game, lang }: { game: GameState | null; lang: Lang
             <small data-testid="caller-beacon-note">{beacon.note}</small>
           </div>
         )}
-        {game.series.length > 0 && (
+        {game.soldRanges && game.soldRanges.length > 0 ? (
           <div class="cc-facts__wide">
-            <span>{t(lang, 'series')}</span>
-            <strong>
-              {game.series
-                .map((s) => (s.to >= s.from ? `${s.code} ${s.from}–${s.to}` : `${s.code} (${s.from}…)`))
-                .join(' · ')}
-            </strong>
+            <span>{t(lang, 'inPlay')}</span>
+            <strong data-testid="caller-in-play">{rangesInPlay(game.soldRanges)}</strong>
           </div>
+        ) : (
+          game.series.length > 0 && (
+            <div class="cc-facts__wide">
+              <span>{t(lang, 'series')}</span>
+              <strong>
+                {game.series
+                  .map((s) => (s.to >= s.from ? `${s.code} ${s.from}–${s.to}` : `${s.code} (${s.from}…)`))
+                  .join(' · ')}
+              </strong>
+            </div>
+          )
         )}
       </div>
       <div
@@ -102,5 +111,28 @@ export function StatusPanel({ game, lang }: { game: GameState | null; lang: Lang
           ))}
       </div>
     </section>
+  )
+}
+
+/** BNG-17 / BNG-18: the words the jefe reads aloud once sales close, before the first ball (beside SACAR BOLA). */
+export function SalesAnnouncement({ game, lang }: { game: GameState; lang: Lang }) {
+  if (game.status !== 'sales_closed' || !game.soldRanges) return null
+  const amount = (c: number | null) => (c === null ? '—' : money(c, game.currency, lang))
+  return (
+    <div class="cc-panel cc-announce" data-testid="caller-announcement">
+      <span>{t(lang, 'announceSales')}</span>
+      <p>
+        {salesAnnouncement(
+          {
+            style: getProfile(game.profileId)?.salesAnnouncement ?? 'ranges',
+            ranges: game.soldRanges,
+            cardsSold: game.cardsSold,
+            linePrize: amount(game.linePoolCents),
+            bingoPrize: amount(game.bingoPoolCents),
+          },
+          lang,
+        )}
+      </p>
+    </div>
   )
 }

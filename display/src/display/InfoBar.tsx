@@ -1,3 +1,4 @@
+import { rangesInPlay } from '../../../server/src/bingo/announcement.ts'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { beaconInfo, extraPrizes, groupedCommitment, money, shortCommitment } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
@@ -13,7 +14,14 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
   const lineWinners = state.lineClosed ? state.winners.filter((w) => w.kind === 'line').map((w) => w.serial) : []
   return (
     <footer class="hd-info">
-      <Tile label={text(lang, 'cardsSold')} value={String(state.cardsSold)} testId="cards-sold" />
+      {/* BNG-18: the series and card numbers in play, made known to everyone from the close of sales. */}
+      <Tile
+        label={text(lang, 'cardsSold')}
+        value={String(state.cardsSold)}
+        testId="cards-sold"
+        note={state.soldRanges?.length ? rangesInPlay(state.soldRanges) : undefined}
+        noteTestId="in-play"
+      />
       <Tile
         label={text(lang, 'faceValue')}
         value={money(state.faceValueCents, state.currency, lang)}
@@ -117,6 +125,7 @@ function Tile(props: {
   highlight?: boolean
   done?: boolean
   muted?: boolean
+  noteTestId?: string
 }) {
   const cls = [
     'hd-tile',
@@ -133,7 +142,7 @@ function Tile(props: {
         {props.value}
       </strong>
       {props.note && (
-        <span class="hd-tile__note" title={props.note}>
+        <span class="hd-tile__note" title={props.note} data-testid={props.noteTestId}>
           {props.note}
         </span>
       )}

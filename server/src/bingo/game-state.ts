@@ -14,7 +14,7 @@ import { type PrizeRow, claimsWithNumbers, prizesOfGame, prizesWithSerials } fro
 import { gameSeries, lastJournalSeqOfScope } from './store/games.ts'
 import { hallById } from './store/halls.ts'
 import { annulmentOfGame, latestIncidentOfGame } from './store/incidents.ts'
-import { issuedSerials } from './store/sales.ts'
+import { issuedSerials, soldRuns } from './store/sales.ts'
 import { seriesCode } from './store/series.ts'
 import type { GameState, PublicWinner, SoldCard } from './types.ts'
 
@@ -50,6 +50,8 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
   const seq = await lastJournalSeqOfScope(db, gameScope(game))
   const annulled = game.status === GameStatus.Void ? await annulmentOfGame(db, gameId) : undefined
   const incident = await latestIncidentOfGame(db, gameId)
+  const beforeClose = game.status === GameStatus.Announced || game.status === GameStatus.OnSale
+  const soldRanges = beforeClose ? null : await soldRuns(db, gameId)
   let extras: GameExtras = NO_EXTRAS
   for (const h of deps.hooks ?? []) if (h.gameState) extras = { ...extras, ...(await h.gameState(db, game)) }
   return {
@@ -82,6 +84,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       maxCardNo: s.max_card_no,
       cardCount: s.card_count,
     })),
+    soldRanges,
     winners,
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')

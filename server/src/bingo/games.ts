@@ -31,7 +31,7 @@ import {
   markSalesClosed,
 } from './store/games.ts'
 import { unpaidPrizesOfHall } from './store/halls.ts'
-import { insertCards, soldSerials } from './store/sales.ts'
+import { insertCards, soldRuns, soldSerials } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
@@ -520,6 +520,8 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
         linePoolCents: pools.lineCents,
         bingoPoolCents: pools.bingoCents,
         ranges,
+        // BNG-17 / BNG-18: the runs really sold (a terminals' block is its own run), as the jefe announces them.
+        soldRanges: await soldRuns(tx, game.id),
         salesDigest,
         closedAt: isoOfUnixSeconds(closedAtUnix),
         closedAtUnix,

@@ -168,6 +168,8 @@ export interface PublicWinner {
 
 /** What every screen may see of a game. Secrets (seed, draw order) are only shown once the game has ended. */
 /** The issue #8 fields (GameExtras) are always filled by the server; optional so older screens and fixtures still type-check. */
+import type { SoldRange } from './announcement.ts'
+
 export interface GameState extends Partial<GameExtras> {
   gameId: string
   hallId: string
@@ -190,6 +192,8 @@ export interface GameState extends Partial<GameExtras> {
   balls: number[]
   lastBall: number | null
   series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
+  /** BNG-17 / BNG-18: from the close of sales, the card numbers sold as runs per series (null while on sale). */
+  soldRanges: SoldRange[] | null
   winners: PublicWinner[]
   rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean

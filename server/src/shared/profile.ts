@@ -138,6 +138,12 @@ export interface Profile {
    * buys for the next. Cantabria has staff collect them after each game (BNG-87) and makes no such condition.
    */
   previousCardsReturnedToBuy: boolean
+  /**
+   * BNG-17 / BNG-18 / CFG-45: how the jefe announces the cards sold at the close of sales. `formula`: Bolivia's fixed
+   * words ("tickets autorizados vendidos … de la serie … del número … al …", 002 §6.1.5); `ranges`: Cantabria's "any
+   * method" that makes the series and card numbers in play known, other prizes on the panels (004 Bingo III).
+   */
+  salesAnnouncement: 'formula' | 'ranges'
   /** BNG-12: the correlative cursor of a series carries over from any earlier game, or only from the same or previous day. */
   seriesCursorCarry: 'any-previous-game' | 'same-or-previous-day'
   /** IANA time zone of a hall that sets none of its own (hall setting `timeZone`): days of BNG-12 are its days. */
@@ -269,6 +275,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   faceValuesCents: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
+  salesAnnouncement: 'formula',
   seriesCursorCarry: 'any-previous-game',
   timeZone: 'America/La_Paz',
   prima: { enabled: false, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [] },
@@ -325,6 +332,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
+  salesAnnouncement: 'ranges',
   seriesCursorCarry: 'same-or-previous-day',
   timeZone: 'Europe/Madrid',
   prima: { enabled: true, baseBallLimit: 50, incrementPerGame: 1, amountsCents: [5000, 10000, 50000, 100000] },

@@ -255,3 +255,25 @@ export function cardById(sql: Sql, cardId: string): Promise<CardRow | undefined>
     [cardId],
   )
 }
+
+/**
+ * BNG-17 / BNG-18: the card numbers sold in a game as contiguous runs per series (gaps and islands: within a run,
+ * card_no minus its rank is constant), in the game's series order. Refunded cards were sold: they stay in the runs.
+ */
+export async function soldRuns(
+  sql: Sql,
+  gameId: string,
+): Promise<Array<{ series: string; from: number; to: number; count: number }>> {
+  const rows = await sql.all<{ series: string; from_no: number; to_no: number; n: number }>(
+    `SELECT s.code AS series, MIN(x.card_no) AS from_no, MAX(x.card_no) AS to_no, COUNT(*) AS n, MIN(gs.position) AS pos
+       FROM (SELECT series_id, card_no,
+                    card_no - ROW_NUMBER() OVER (PARTITION BY series_id ORDER BY card_no) AS island
+               FROM cards WHERE game_id = ? AND status IN ('sold', 'refunded')) x
+       JOIN series s ON s.id = x.series_id
+       JOIN game_series gs ON gs.game_id = ? AND gs.series_id = x.series_id
+      GROUP BY s.code, x.series_id, x.island
+      ORDER BY pos, from_no`,
+    [gameId, gameId],
+  )
+  return rows.map((r) => ({ series: r.series, from: Number(r.from_no), to: Number(r.to_no), count: Number(r.n) }))
+}
