@@ -307,6 +307,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     prints: cashdesk.prints,
     printers: cashdesk.printers,
     admission: players,
+    demoReferencesRefused: config.production ?? false,
     onError: (e) => log.warn('terminal prize credit failed', e),
   })
   listeners.add((e) => {

@@ -277,6 +277,24 @@ describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => 
       code: 'RULE_DISABLED',
       message: expect.stringMatching(/demo reference/),
     })
+    // The demo hall's terminal terms carry the demo's label: no terminal plays under them, and none is recorded anew.
+    expect(await s.services.terminals.termsOf('demo')).toMatchObject({ refused: 'terms_missing' })
+    await expect(
+      s.services.terminals.setTerms({
+        hallId: 'demo',
+        reference: 'DEMO — sin resolución de la autoridad (terminales)',
+        terms: {
+          markingMode: 'automatic',
+          maxCardCents: 600,
+          maxGameCents: 2500,
+          maxSessionCents: 5000,
+          minGameSeconds: 0,
+          prizeReturnBp: { min: 6000, max: 8500 },
+          terminalRangePercent: 25,
+        },
+        by: 'marta',
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'reference' } })
     // The demo hall's Plan de Apuestas is the demo's: no card is sold in its game.
     const gameId = (await api(s.url, 'GET', '/api/halls/demo')).body.currentGameId
     await expect(bingo.sell({ gameId, count: 1, channel: 'counter' })).rejects.toMatchObject({

@@ -27,6 +27,7 @@ import { voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile, type TerminalTerms } from '../shared/profile.ts'
 import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
@@ -44,15 +45,19 @@ export interface TerminalDeps {
   prints: TicketPrints
   printers: PrinterPool
   admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  /** Issue 24 point 4: a server without the demo (production) takes no DEMO reference as the authority's terms. */
+  demoReferencesRefused?: boolean
   onError?: (err: unknown) => void
 }
 
 /** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
-async function termsWithin(sql: Sql, hallId: string) {
+async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false) {
   const profile = getProfile((await store.hallProfileId(sql, hallId)) ?? '')
   if (!profile) return { profile: null, verdict: { refused: 'not_allowed' as const } }
   const row = await store.termsRow(sql, hallId)
-  const record = row ? { reference: row.reference, terms: JSON.parse(row.terms) as TerminalTerms } : null
+  // Issue 24 point 4: on a server without the demo, the demo's labelled terms are no authority's record at all.
+  const real = row && !(demoReferencesRefused && isDemoReference(row.reference))
+  const record = real ? { reference: row.reference, terms: JSON.parse(row.terms) as TerminalTerms } : null
   return { profile, verdict: effectiveTerms(profile.electronicBingo, record), record: row }
 }
 
@@ -102,6 +107,7 @@ export function createTerminalService(deps: TerminalDeps) {
   const { db, clock, bingo, vouchers, payouts } = deps
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
+  const termsOfHall = (sql: Sql, hallId: string) => termsWithin(sql, hallId, deps.demoReferencesRefused ?? false)
 
   async function sessionOrRefuse(sql: Sql, terminalId: string) {
     const s = await store.openSessionOf(sql, terminalId)
@@ -117,6 +123,11 @@ export function createTerminalService(deps: TerminalDeps) {
     if (problem)
       throw new DomainError('VALIDATION_FAILED', `terminal terms: ${problem} is not valid`, { field: problem })
     const reference = input.reference.trim()
+    if (deps.demoReferencesRefused && isDemoReference(reference))
+      throw new DomainError('VALIDATION_FAILED', 'a demo reference is no authority resolution (BNG-101)', {
+        field: 'reference',
+        rule: 'BNG-101',
+      })
     if (reference.length < 3)
       throw new DomainError('VALIDATION_FAILED', "the authority's reference is required (BNG-101, CFG-33)", {
         field: 'reference',
@@ -148,7 +159,7 @@ export function createTerminalService(deps: TerminalDeps) {
 
   /** What a hall's terminals play under, or why none may sell. */
   async function termsOf(hallId: string, sql: Sql = db) {
-    const { profile, verdict } = await termsWithin(sql, hallId)
+    const { profile, verdict } = await termsOfHall(sql, hallId)
     const rules = profile?.electronicBingo ?? null
     return {
       hallId,
@@ -174,7 +185,7 @@ export function createTerminalService(deps: TerminalDeps) {
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
       await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
-      const { verdict } = await termsWithin(tx, v.hallId)
+      const { verdict } = await termsOfHall(tx, v.hallId)
       if (!('terms' in verdict))
         throw new DomainError(
           'RULE_DISABLED',
@@ -244,7 +255,7 @@ export function createTerminalService(deps: TerminalDeps) {
         const session = await sessionOrRefuse(tx, input.terminalId)
         if (sale.hallId !== session.hall_id)
           throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
-        const { verdict } = await termsWithin(tx, session.hall_id)
+        const { verdict } = await termsOfHall(tx, session.hall_id)
         if (!('terms' in verdict)) throw new DomainError('RULE_DISABLED', 'no terminal terms (BNG-101)', {})
         const game = (await gameById(tx, sale.gameId))!
         // No card after the close of sales (BNG-16): said before anything about money.
