@@ -10,6 +10,7 @@ declare module 'bun:sqlite' {
       all(...params: unknown[]): unknown[]
       get(...params: unknown[]): unknown
       run(...params: unknown[]): { changes: number }
+      finalize(): void
     }
     readonly inTransaction: boolean
     close(): void
