@@ -36,6 +36,7 @@ import { join } from 'node:path'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock } from '../shared/clock.ts'
+import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
   buildDrawProofV2,
@@ -171,6 +172,26 @@ export function writeHashed(
     closeSync(fd)
   }
   return { sha256: hash.digest('hex'), bytes }
+}
+
+/**
+ * Whether the draw (the sorteo) has begun, so that what decides a ticket's prize may no longer change (LNS-20,
+ * 002 §7.3.6 "pudiendo efectuarse modificaciones a éstos antes del sorteo"). The close of sales comes before the
+ * draw (002 §7.3.4.2 "Previo a la realización del sorteo, se deberá efectuar el cierre de ventas"), so a closed draw
+ * has not begun by itself. It has begun once drawn, once its first ball or number is entered (002 §7.3.4.5
+ * "Extracción de los Bolillos", a manual draw stays `closed` until its last ball), and, for a draw by software, once
+ * its beacon is recorded or beacon round R has been published: from then the result exists.
+ */
+export function drawHasBegun(
+  row: Pick<DrawRow, 'status' | 'balls' | 'beacon' | 'beacon_round' | 'closed_at'>,
+  method: 'rng' | 'manual',
+  nowIso: string,
+): boolean {
+  if (row.status !== 'open' && row.status !== 'closed') return true
+  if (row.balls && (JSON.parse(row.balls) as unknown[]).length > 0) return true
+  if (row.status !== 'closed' || method !== 'rng') return false
+  if (row.beacon) return true
+  return Date.parse(nowIso) >= roundTime(beaconRoundOf(row)) * 1000
 }
 
 /** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
