@@ -469,6 +469,7 @@ function readLottery(a: LotteryValidation): ScanView {
       return {
         ...base,
         verdict: 'paid',
+        refunded: /refund/.test(a.reason),
         amountCents: a.amountCents,
         paid: { at: /paid at (\S+)/.exec(a.reason)?.[1] ?? null, stationId: null, cashierId: null },
       }
@@ -476,8 +477,16 @@ function readLottery(a: LotteryValidation): ScanView {
       return { ...base, verdict: 'expired', amountCents: a.amountCents }
     case 'REPORTED_LOST_STOLEN':
       return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
+    // LOT-21: a cancelled draw's ticket: its price is refunded at the desk, to a named payee (INS-5).
     case 'REFUND_ONLY':
-      return { ...base, verdict: 'refund', amountCents: a.amountCents, refundCents: a.amountCents }
+      return {
+        ...base,
+        verdict: 'refund',
+        amountCents: a.amountCents,
+        refundCents: a.amountCents,
+        payable: true,
+        payee: { required: true, fullName: true },
+      }
     case 'VOID':
       // Returned unsold before the draw: a genuine ticket out of play (ANULADO). Anything else is not valid (LOT-8).
       if (/returned unsold/.test(a.reason)) return { ...base, verdict: 'void' }
@@ -587,7 +596,7 @@ export function readPayment(r: PayAnswer): PaidView {
     case 'lottery':
       return {
         product: p.product,
-        refund: false,
+        refund: p.outcome === 'REFUND_ONLY',
         payoutIds: [p.payoutId],
         amountCents: p.amountCents,
         currency: p.currency ?? '',
