@@ -276,6 +276,9 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
       return { ...base, verdict: 'pending', pendingDraws: [st.gameNo] }
     case 'held':
       return { ...base, verdict: 'held' }
+    // BNG-91 / BNG-92: not valid for prizes: nothing is paid or refunded (as INS-8's declared-invalid ticket).
+    case 'forfeited':
+      return { ...base, verdict: 'void', prizes: [], amountCents: 0, refundCents: 0, reason: 'BNG-92' }
     case 'destroyed':
       return { ...base, verdict: 'destroyed' }
     default: {
