@@ -28,6 +28,7 @@ import {
   type CardCustodyRow,
 } from './store/custody.ts'
 import { hallProfileSettings } from './store/halls.ts'
+import { BULK_COLLECT } from './store/sales.ts'
 
 export interface CustodyView {
   cardId: string
@@ -295,7 +296,8 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
             hallId: r.hall_id,
             from: null,
             state: to,
-            reason: null,
+            // BNG-15 / BNG-88: taken in bulk, not handed back by its player one by one (store/sales.ts).
+            reason: BULK_COLLECT,
             authorityRef: null,
             at,
             by: input.by,
