@@ -1718,7 +1718,9 @@ function renderGame(
   const sigX = MARGIN_X + CONTENT_W - sigW
   w.textRight(L.gameClosingSignature, sigX - 8, w.y + 2, 'regular', 7.5, MUTED)
   w.hline(sigX, sigX + sigW, w.y, 0.6, INK)
-  w.text(formatMinutesDate(g.endedAt), sigX, w.y - 9, 'regular', 7, MUTED)
+  // Signed in the system by the jefe logged in (game.closing_signed): her name over the line, the time of signing.
+  if (g.closing) w.text(g.closing.signedBy, sigX + 4, w.y + 3, 'regular', 8, INK)
+  w.text(formatMinutesDate(g.closing?.at ?? g.endedAt), sigX, w.y - 9, 'regular', 7, MUTED)
   w.y -= 12
   w.continuation = null
 }

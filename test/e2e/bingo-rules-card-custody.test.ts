@@ -63,7 +63,7 @@ describe('card custody after the game (BNG-87/88/89, BNG-92)', () => {
     return { gameId: g.gameId, winners, losers }
   }
 
-  it("BNG-92: the cashier holds a tampered winning card; its prize is not paid and no cash leaves the drawer until the director releases it on the authority's decision", async () => {
+  it("BNG-92: the cashier holds a tampered winning card; its prize is not paid and no cash leaves the drawer, nor after the director releases it on the authority's decision", async () => {
     const { winners } = await playedGame()
     const w = winners[0]
     expect((await asCashier('POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
@@ -145,12 +145,16 @@ describe('card custody after the game (BNG-87/88/89, BNG-92)', () => {
     })
     expect(released.status, JSON.stringify(released.body)).toBe(200)
     expect(released.body).toMatchObject({ state: 'winner_archive', authorityRef: 'AJ/DJ/RES/77/2026' })
+    // BNG-91 / BNG-92 (002 §6.1.7 (2) "invalidados para premios"): released, an altered card's prize stays
+    // forfeited. This test paid it after the release before; the audit (BNG-71/91/92) found that to be the bug.
     const paid = await asCashier('POST', '/api/tickets/pay', {
       code: w.code,
       payeeName: 'Juana Flores',
       payeeDocument: 'CI 3344556',
     })
-    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.status, JSON.stringify(paid.body)).toBe(409)
+    expect(paid.body.error.code).toBe('PRIZE_FORFEITED')
+    expect(await n('SELECT COUNT(*) AS n FROM payouts WHERE card_id = ?', [w.cardId])).toBe(0)
   })
 
   it('BNG-87/88: after the game non-winning cards are returned and winners archived; returned cards are destroyed with a witness, winners not before retentionDays; a destroyed card is not paid', async () => {

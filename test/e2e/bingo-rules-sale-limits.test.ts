@@ -59,7 +59,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
     }
   }
 
-  describe('a Bolivian hall of 3 seats with its own sale rules', () => {
+  describe('a Bolivian hall of 5 seats with its own sale rules', () => {
     let hall: Awaited<ReturnType<typeof hallWithSeries>>
     let sessionId = ''
     let gameId = ''
@@ -70,7 +70,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         profileId: 'BO-2025',
         name: 'Sala Límites',
         seed: 'limits',
-        playingPositions: 3,
+        playingPositions: 5,
       })
       sessionId = await openSession(s, hall.hallId)
       kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
@@ -86,7 +86,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         faceValuesCents: null,
         authorisationRef: null,
       })
-      expect(info.body.door).toEqual({ present: 0, playingPositions: 3, entryClosedForGame: null })
+      expect(info.body.door).toEqual({ present: 0, playingPositions: 5, entryClosedForGame: null })
     })
 
     it('only the director sets the sale rules; they are posted, journaled and versioned (BNG-40, GEN-18, BNG-10)', async () => {
@@ -214,22 +214,42 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect((await buy(change, 3)).status).toBe(201)
     })
 
-    it('no more players hold cards of a game than the hall has seats (BNG-93)', async () => {
-      // Two players so far (the document and the kiosk's voucher chain); the third seat is taken, the fourth refused.
+    it('no more players hold cards of a game than the hall has seats, named or not, at the table, the counter and the kiosk (BNG-93)', async () => {
+      // Four players so far: the unnamed purchase that opened the game, the document, the unnamed counter purchase
+      // and the kiosk's voucher chain (BNG-93: an unnamed purchase takes a seat of its own). The fifth seat is
+      // taken; then no one more, named or not, in any channel.
       expect((await tableSale(gameId, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).status).toBe(201)
       const full = await tableSale(gameId, hall.hallId, { count: 2, playerDocument: 'CI 777 002' })
       expect(full.status).toBe(409)
       expect(full.body.error.code).toBe('HALL_FULL')
       expect(full.body.error.message).toMatch(/juego de pie/)
-      expect(full.body.error.details).toMatchObject({ playingPositions: 3, players: 3, rule: 'BNG-93' })
+      expect(full.body.error.details).toMatchObject({ playingPositions: 5, players: 5, rule: 'BNG-93' })
+      // The audit's scenario: unnamed buyers at the table and the counter are seated players too.
+      expect((await tableSale(gameId, hall.hallId, { count: 2 })).body.error.code).toBe('HALL_FULL')
+      expect((await counterSale(gameId, hall.hallId, { count: 2 })).body.error.code).toBe('HALL_FULL')
+      const v = await api(
+        s.server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } },
+        (await cashierTill(hall.hallId)).headers,
+      )
+      const kioskFull = await api(
+        s.server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: v.body.voucher.code, ageConfirmed: true, cards: { gameId, count: 2 } },
+        asKiosk(),
+      )
+      expect(kioskFull.body.error.code).toBe('HALL_FULL')
       // A seated player buys more within the limits.
       expect((await tableSale(gameId, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).status).toBe(201)
     })
 
     it('the door lets in no more players than seats, and the entries are journaled with who recorded them (BNG-93)', async () => {
-      const inn = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 3 })
+      const inn = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 5 })
       expect(inn.status, JSON.stringify(inn.body)).toBe(201)
-      expect(inn.body).toEqual({ sessionId, present: 3, playingPositions: 3 })
+      expect(inn.body).toEqual({ sessionId, present: 5, playingPositions: 5 })
       const more = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })
       expect(more.status).toBe(409)
       expect(more.body.error.code).toBe('HALL_FULL')
@@ -239,19 +259,19 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(
         (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'out', people: 1 })).body
           .present,
-      ).toBe(2)
+      ).toBe(4)
       expect(
         (await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/entries`, { direction: 'in', people: 1 })).status,
       ).toBe(201)
       expect((await api(s.server.url, 'GET', `/api/halls/${hall.hallId}`)).body.door).toMatchObject({
-        present: 3,
-        playingPositions: 3,
+        present: 5,
+        playingPositions: 5,
       })
       const entries = (await journal()).filter((r) => r.type === 'hall.entry' && r.payload.sessionId === sessionId)
       expect(entries.map((r) => [r.payload.direction, r.payload.present, r.payload.by.name])).toEqual([
-        ['in', 3, 'Luis Mamani'],
-        ['out', 2, 'Luis Mamani'],
-        ['in', 3, 'Luis Mamani'],
+        ['in', 5, 'Luis Mamani'],
+        ['out', 4, 'Luis Mamani'],
+        ['in', 5, 'Luis Mamani'],
       ])
     })
 
@@ -321,6 +341,36 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         'returned',
         'returned',
       ])
+    })
+
+    it('BNG-15 / BNG-88: the bulk collect after a game does not count as the player handing back: only cards scanned one by one do', async () => {
+      const previous = (await s.server.services.db.get<{ id: string }>(
+        "SELECT id FROM games WHERE session_id = ? AND status = 'on_sale' ORDER BY order_no DESC LIMIT 1",
+        [sessionId],
+      ))!.id
+      await voidBeforeFirstBall(s, previous)
+      // The caller collects what was left on the tables, in bulk (002 §6.1.5 "el retiro de los cartones jugados").
+      const bulk = await s.call('locutor', 'POST', `/api/games/${previous}/card-custody/collect`, {})
+      expect(bulk.status, JSON.stringify(bulk.body)).toBe(200)
+      const third = (await gameOnSale(s, sessionId, [hall.seriesId], 2)).gameId
+      const kept = await tableSale(third, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })
+      expect(kept.status, JSON.stringify(kept.body)).toBe(409)
+      expect(kept.body.error.code).toBe('PREVIOUS_CARDS_NOT_RETURNED')
+      expect(kept.body.error.details.serials).toHaveLength(2)
+      // Handed back at the table one by one, scanned: now the player buys.
+      const rows = await s.server.services.db.all<{ card_id: string }>(
+        'SELECT card_id FROM player_cards WHERE game_id = ? AND player_key = ?',
+        [previous, 'doc:777001'],
+      )
+      const back = await api(
+        s.server.url,
+        'POST',
+        '/api/cards/returns',
+        { code: rows.map((r) => s.server.services.cashdesk.payouts.cardCode(r.card_id)) },
+        (await s.till(hall.hallId)).headers,
+      )
+      expect(back.status, JSON.stringify(back.body)).toBe(200)
+      expect((await tableSale(third, hall.hallId, { count: 2, playerDocument: 'CI 777 001' })).status).toBe(201)
     })
   })
 

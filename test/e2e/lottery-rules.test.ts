@@ -192,7 +192,7 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       })
     })
 
-    it('LNS-20: refused without its supporting document (400), to a kiosk or a cashier (403), and after the draw (409)', async () => {
+    it('LNS-20: refused without its supporting document (400), to a kiosk or a cashier (403), and from the first ball of the draw (409)', async () => {
       const bare = await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, {
         name: 'Otra Persona',
         document: '1 LP',
@@ -230,16 +230,22 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       // LNS-14: the balls wait the profile's 30 minutes after the participation file is published.
       t += 30 * 60_000
       await login()
-      for (const ball of [1, 2, 3, 4, 5, 6])
+      const accomplice = { name: 'Otra Persona', document: '1 LP', evidenceRef: 'doc', reason: 'x' }
+      // LNS-20, 002 §7.3.6 "antes del sorteo": the draw has begun at its first ball, though a manual draw stays
+      // `closed` until its last. With 5 of 6 balls in and the slip matching all 5, a floor manager may not rename
+      // its buyer (the audit's scenario: only the accomplice could then cash it, GEN-16).
+      for (const ball of [3, 11, 19, 27, 38]) {
         expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
-      const late = await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, {
-        name: 'Otra Persona',
-        document: '1 LP',
-        evidenceRef: 'doc',
-        reason: 'x',
-      })
+        const between = await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, accomplice)
+        expect(between.status, `after ball ${ball}`).toBe(409)
+        expect(between.body.error.detail).toMatch(/LNS-20/)
+      }
+      expect((await call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball: 45 })).status).toBe(200)
+      const late = await call('mesa', 'POST', `/api/lotto/slips/${receipt}/player`, accomplice)
       expect(late.status).toBe(409)
       expect(late.body.error.detail).toMatch(/LNS-20/)
+      const view = await call('cajera', 'GET', `/api/lotto/slips/${receipt}`)
+      expect(view.body.player).toEqual({ name: 'Ana Quispe Mamani', document: '4455667 LP' })
     })
   })
 

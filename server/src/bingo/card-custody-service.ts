@@ -19,8 +19,16 @@ import {
   type CustodyFacts,
   type TamperReason,
 } from './card-custody.ts'
-import { cardCustodyById, cardCustodyOfGame, setCardCustody, type CardCustodyRow } from './store/custody.ts'
+import {
+  cardCustodyById,
+  cardCustodyOfGame,
+  forfeitPrizesOfCard,
+  markPrizesNotPresented,
+  setCardCustody,
+  type CardCustodyRow,
+} from './store/custody.ts'
 import { hallProfileSettings } from './store/halls.ts'
+import { BULK_COLLECT } from './store/sales.ts'
 
 export interface CustodyView {
   cardId: string
@@ -192,13 +200,72 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
   }): Promise<CustodyView> {
     return db.transaction(async (tx) => {
       const r = await rowOf(tx, input.cardId)
-      return moveTx(tx, r, 'hold', {
-        at: now(),
+      const at = now()
+      const view = await moveTx(tx, r, 'hold', {
+        at,
         by: input.by,
         reason: `tampered:${input.reason}`,
         journalType: 'card.tampered',
         extra: { note: input.note?.trim() || null, stationId: input.stationId },
       })
+      // BNG-91 (004 Bingo II.1.a "no serán válidos para premios"), BNG-92 (002 §6.1.7 (2) "invalidados para
+      // premios") and BNG-71 (004 Bingo V.3, paid only against cards "íntegros y sin manipulaciones"): the prizes
+      // of a card found altered are forfeited here, for good; releasing the card later does not make them payable.
+      const forfeited = await forfeitPrizesOfCard(tx, r.card_id)
+      if (forfeited.length > 0)
+        await appendJournal(tx, {
+          at,
+          type: 'prize.forfeited',
+          scope: `hall:${r.hall_id}/game:${r.game_id}`,
+          payload: {
+            cardId: r.card_id,
+            serial: r.serial,
+            gameId: r.game_id,
+            reason: `tampered:${input.reason}`,
+            prizes: forfeited.map((f) => ({ id: f.id, kind: f.kind, amountCents: Number(f.amount_cents) })),
+            amountCents: forfeited.reduce((t, f) => t + Number(f.amount_cents), 0),
+            by: input.by,
+            rule: 'BNG-92',
+          },
+        })
+      return view
+    })
+  }
+
+  /**
+   * BNG-71 (004 Bingo V.3 "Los premios se pagarán a la terminación de cada partida, siempre antes de comenzar la
+   * siguiente ... contra la entrega de los correspondientes cartones"): when a winner has not presented the card by
+   * the time the next game is to start, the jefe de mesa records so (journaled, with the note) and the hall goes on.
+   * The decree forfeits only an altered card's prize: this one stays payable against the intact card within the
+   * claim period, through the same payout.
+   */
+  async function recordNotPresented(input: { gameId: string; note: string; by: string }) {
+    if (!input.note?.trim())
+      throw new DomainError('VALIDATION_FAILED', 'state why the prize was not paid before the next game (BNG-71)', {
+        field: 'note',
+        rule: 'BNG-71',
+      })
+    return db.transaction(async (tx) => {
+      const rows = await cardCustodyOfGame(tx, input.gameId)
+      if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
+      if (rows[0].game_status !== 'finished')
+        throw new DomainError('ILLEGAL_TRANSITION', `game ${input.gameId} has not finished (BNG-71)`, {
+          rule: 'BNG-71',
+        })
+      const at = now()
+      const marked = await markPrizesNotPresented(tx, input.gameId, at)
+      if (marked.length === 0)
+        throw new DomainError('CONFLICT', `game ${input.gameId} has no unpaid prize to record (BNG-71)`, {
+          rule: 'BNG-71',
+        })
+      const prizes = marked.map((m) => ({ serial: m.serial, kind: m.kind, amountCents: Number(m.amount_cents) }))
+      await appendJournal(tx, {
+        at,
+        type: 'prize.not_presented',
+        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        payload: { gameId: input.gameId, prizes, note: input.note.trim(), by: input.by, rule: 'BNG-71' },
+      })
+      return { gameId: input.gameId, recordedAt: at, prizes }
     })
   }
 
@@ -229,7 +296,8 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
             hallId: r.hall_id,
             from: null,
             state: to,
-            reason: null,
+            // BNG-15 / BNG-88: taken in bulk, not handed back by its player one by one (store/sales.ts).
+            reason: BULK_COLLECT,
             authorityRef: null,
             at,
             by: input.by,
@@ -324,7 +392,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     return (await cardCustodyOfGame(db, gameId)).map(viewOf)
   }
 
-  return { custodyOf, move, markTampered, collect, collectGame, destroyGame, ofGame }
+  return { custodyOf, move, markTampered, recordNotPresented, collect, collectGame, destroyGame, ofGame }
 }
 
 export type CardCustodyService = ReturnType<typeof createCardCustodyService>

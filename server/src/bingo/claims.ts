@@ -32,7 +32,11 @@ async function splitWinners<T extends { serial: string; cardId: string }>(
   )
   return splitPrizeByPlayer(
     pool,
-    winners.map((w) => ({ ...w, playerKey: keys.get(w.cardId) ?? null })),
+    // An unnamed purchase's seat key (BNG-93, purchases.ts) names no player: each such card shares as before.
+    winners.map((w) => {
+      const key = keys.get(w.cardId) ?? null
+      return { ...w, playerKey: key?.startsWith('anon:') ? null : key }
+    }),
   )
 }
 import { appendJournal } from '../shared/journal.ts'

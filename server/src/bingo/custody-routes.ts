@@ -81,6 +81,13 @@ export function registerCustodyRoutes(app: App, services: Services): void {
       }),
     )
   })
+  // BNG-71: the jefe de mesa records that a winner did not present the card before the next game; it stays payable.
+  app.post('/api/games/:gameId/prizes/not-presented', needs('game.announce'), async (c) => {
+    const b = await body(c, z.object({ note: text }).strict())
+    return c.json(
+      await custody.recordNotPresented({ gameId: param(c, 'gameId'), note: b.note, by: nameOf(c, 'sin autenticación') }),
+    )
+  })
   // BNG-87: destroyed in the presence of a second person.
   app.post('/api/cards/destroy', needs('card.destroy'), async (c) => {
     const b = await body(c, z.object({ code, witnessedBy: z.string().max(120).optional() }).strict())

@@ -31,6 +31,7 @@ import {
   markSalesClosed,
 } from './store/games.ts'
 import { unpaidPrizesOfHall } from './store/halls.ts'
+import { markGameClosingSigned } from './store/games.ts'
 import { insertCards, soldRuns, soldSerials } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
@@ -543,3 +544,48 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
   if (ctx.deps.autoBeacon) scheduleBeacon(ctx, input.gameId, round)
   return getGameState(ctx, input.gameId)
 }
+
+/**
+ * BNG-73 (002 §6.1.5 "Al final de cada partida se asentará la diligencia de cierre firmada por el Jefe de Mesa"):
+ * the closing entry of a game that has ended, signed once by the jefe de mesa logged in (never a name from a body):
+ * a jefe of the floor, not the caller, a cashier or the director. The minutes print who signed and when.
+ */
+export async function signGameClosing(
+  ctx: BingoContext,
+  input: { gameId: string; signer: { kind: string; id: string; name: string; role: string }; note?: string },
+): Promise<{ gameId: string; signedAt: string; signedBy: { name: string; role: string } }> {
+  if (input.signer.kind === 'person' && !JEFE_ROLES.has(input.signer.role))
+    throw new DomainError('FORBIDDEN', "the game's closing entry is signed by the Jefe de Mesa (BNG-73)", {
+      rule: 'BNG-73',
+    })
+  return ctx.gameTx(input.gameId, async (tx) => {
+    const game = await loadGame(tx, input.gameId)
+    if (game.status !== GameStatus.Finished && game.status !== GameStatus.Void)
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        `game ${game.id} is ${game.status}: its closing is signed once it ends (BNG-73)`,
+        {
+          rule: 'BNG-73',
+        },
+      )
+    const at = ctx.now()
+    if (!(await markGameClosingSigned(tx, game.id, at, JSON.stringify(input.signer))))
+      throw new DomainError('CONFLICT', `the closing of game ${game.id} is already signed (BNG-73)`, { rule: 'BNG-73' })
+    await appendJournal(tx, {
+      at,
+      type: 'game.closing_signed',
+      scope: gameScope(game),
+      payload: {
+        gameId: game.id,
+        status: game.status,
+        signedBy: { id: input.signer.id, name: input.signer.name, role: input.signer.role },
+        note: input.note?.trim() || null,
+        rule: 'BNG-73',
+      },
+    })
+    return { gameId: game.id, signedAt: at, signedBy: { name: input.signer.name, role: input.signer.role } }
+  })
+}
+
+/** BNG-73 / BNG-96: the jefes of the floor (jefe de mesa, de mesa-cajero, de sala). */
+const JEFE_ROLES = new Set(['floor_manager', 'table_cashier', 'hall_manager'])

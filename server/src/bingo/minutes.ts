@@ -75,6 +75,8 @@ export interface MinutesGame extends MinutesBonusGame {
   annulment?: { requestedBy: string; confirmedBy: string; reason: string } | null
   rejectedClaims: Array<{ serial: string; kind: string; atBall: number; reason: string }>
   lastGame: boolean
+  /** BNG-73: the game's closing entry, signed by the Jefe de Mesa (name, role, when); null until signed. */
+  closing?: { signedBy: string; role: string; at: string; note: string | null } | null
   /** BNG-56: set when no line was called before the bingo and the line pool went to the cards with a formed line. */
   lineAtBingo?: string | null
 }
@@ -310,6 +312,9 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       }
       case 'game.finished':
         Object.assign(game(pl), { status: 'finished', endedAt: r.at })
+        break
+      case 'game.closing_signed':
+        game(pl).closing = { signedBy: pl.signedBy.name, role: pl.signedBy.role, at: r.at, note: pl.note ?? null }
         break
       case 'game.void': {
         const g = game(pl)

@@ -58,8 +58,10 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   }
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: Number(game.face_value_cents) })
-  if (input.playerKey && heldBefore === 0) {
-    // BNG-93: a new player of this game takes a seat; there are no more players than seats (no standing play).
+  // BNG-93 (002 §6.1.4.2.3 "El número máximo de jugadores será el total de posiciones sentadas"): a new player of
+  // this game takes a seat; there are no more players than seats (no standing play). A buyer nobody names cannot be
+  // told from another, so each unnamed purchase takes a seat of its own (recordPurchase).
+  if (!input.playerKey || heldBefore === 0) {
     const players = await playersOfGame(sql, game.id, hall.id)
     if (players >= Number(hall.playing_positions)) {
       throw new DomainError(
@@ -93,15 +95,17 @@ export async function recordPurchase(
   sql: Sql,
   input: { gameId: string; hallId: string; playerKey: string | null; cardIds: string[] },
 ): Promise<void> {
-  if (!input.playerKey) return
+  if (input.cardIds.length === 0) return
   const at = ctx.now()
+  // BNG-93: an unnamed purchase is one player in one seat, keyed by its first card (admitPurchase counted it).
+  const playerKey = input.playerKey ?? `anon:${input.cardIds[0]}`
   await insertPlayerCards(
     sql,
     input.cardIds.map((cardId) => ({
       cardId,
       gameId: input.gameId,
       hallId: input.hallId,
-      playerKey: input.playerKey!,
+      playerKey,
       at,
     })),
   )

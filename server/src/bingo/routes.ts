@@ -295,6 +295,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ seriesId: id }).strict())
     return c.json(await bingo.addSeries(param(c, 'gameId'), b.seriesId))
   })
+  // BNG-73: the Jefe de Mesa signs each game's closing entry, with her own session.
+  app.post('/api/games/:gameId/closing/sign', needs('game.incident'), async (c) => {
+    const b = await body(c, z.object({ note: z.string().max(500).optional() }).strict())
+    return c.json(await bingo.signGameClosing({ gameId: param(c, 'gameId'), signer: actorOf(c), note: b.note }))
+  })
   app.post('/api/games/:gameId/sales/open', needs('game.sales'), async (c) =>
     c.json(await bingo.openSales(param(c, 'gameId'))),
   )

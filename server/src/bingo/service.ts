@@ -40,6 +40,7 @@ export function createBingoService(deps: BingoDeps) {
     announceGame: (input: Parameters<typeof games.announceGame>[1]) => games.announceGame(ctx, input),
     addSeries: (gameId: string, seriesId: string) => games.addSeries(ctx, gameId, seriesId),
     openSales: (gameId: string) => games.openSales(ctx, gameId),
+    signGameClosing: (input: Parameters<typeof games.signGameClosing>[1]) => games.signGameClosing(ctx, input),
     sell: (input: { gameId: string; count: number; channel: string }) => games.sell(ctx, input),
     sellWithin: (sql: Sql, input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] }) =>
       games.sellWithin(ctx, sql, input),

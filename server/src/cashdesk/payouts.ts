@@ -115,6 +115,8 @@ export type TicketStatus =
   | (CardRef & { status: 'blocked'; reason: string; note: string; reportedAt: string })
   | (CardRef & { status: 'held'; reason: string | null; heldAt: string; heldBy: string })
   | (CardRef & { status: 'destroyed'; destroyedAt: string })
+  /** BNG-91 / BNG-92: presented altered; its unpaid prizes were forfeited, for good. */
+  | (CardRef & { status: 'forfeited'; amountCents: number; prizes: PrizeLine[] })
   | (CardRef & {
       status: 'void'
       reason: string | null
@@ -242,6 +244,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       }))
     const sum = (ps: typeof prizes) => ps.reduce((s, p) => s + p.amount_cents, 0)
     const awarded = prizes.filter((p) => p.status === 'awarded')
+    // BNG-91 / BNG-92: an altered card's unpaid prizes were forfeited when it was held; released or not, never paid.
+    const forfeited = prizes.filter((p) => p.status === 'forfeited')
+    if (awarded.length === 0 && forfeited.length > 0)
+      return { ...ref, status: 'forfeited', amountCents: sum(forfeited), prizes: lines(forfeited) }
     if (awarded.length === 0) {
       const payout = await payoutOfCard(sql, c.id)
       const paidAt =
@@ -374,6 +380,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         )
       case 'not_winner':
         throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
+      case 'forfeited':
+        throw new DomainError(
+          'PRIZE_FORFEITED',
+          `card ${st.serial} was presented altered: its prizes are not valid (BNG-91, BNG-92, BNG-71)`,
+          { status: st.status, rule: 'BNG-92' },
+        )
       case 'paid':
         throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at ${st.paidAt}`, {
           status: st.status,

@@ -807,21 +807,21 @@ export async function insertBlockedTicket(
   )
 }
 
-/** A card's prizes awarded or paid, the bingo before the line. */
+/** A card's prizes awarded, paid or forfeited (BNG-91/92), the bingo before the line. */
 export async function prizesOfCard(tx: Sql, cardId: string): Promise<PrizeRow[]> {
   return (
     await tx.all<PrizeRow>(
-      "SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY kind DESC, id",
+      "SELECT id, kind, amount_cents, status, paid_at, paid_by FROM prizes WHERE card_id = ? AND status IN ('awarded', 'paid', 'forfeited') ORDER BY kind DESC, id",
       [cardId],
     )
   ).map((p) => ({ ...p, amount_cents: Number(p.amount_cents) }))
 }
 
-/** A card's prima, pot and lucky-ball prizes awarded or paid (void ones are the game's refund's business). */
+/** A card's prima, pot and lucky-ball prizes awarded, paid or forfeited (void ones are the game's refund's business). */
 export async function bonusPrizesOfCard(tx: Sql, cardId: string): Promise<BonusLineRow[]> {
   return (
     await tx.all<BonusLineRow>(
-      "SELECT id, source AS kind, name, amount_cents, status, paid_at, paid_by, accumulated_games FROM bonus_prizes WHERE card_id = ? AND status IN ('awarded', 'paid') ORDER BY source, id",
+      "SELECT id, source AS kind, name, amount_cents, status, paid_at, paid_by, accumulated_games FROM bonus_prizes WHERE card_id = ? AND status IN ('awarded', 'paid', 'forfeited') ORDER BY source, id",
       [cardId],
     )
   ).map((p) => ({

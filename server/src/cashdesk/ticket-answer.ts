@@ -276,6 +276,9 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
       return { ...base, verdict: 'pending', pendingDraws: [st.gameNo] }
     case 'held':
       return { ...base, verdict: 'held' }
+    // BNG-91 / BNG-92: not valid for prizes: nothing is paid or refunded (as INS-8's declared-invalid ticket).
+    case 'forfeited':
+      return { ...base, verdict: 'void', prizes: [], amountCents: 0, refundCents: 0, reason: 'BNG-92' }
     case 'destroyed':
       return { ...base, verdict: 'destroyed' }
     default: {
@@ -469,6 +472,7 @@ function readLottery(a: LotteryValidation): ScanView {
       return {
         ...base,
         verdict: 'paid',
+        refunded: /refund/.test(a.reason),
         amountCents: a.amountCents,
         paid: { at: /paid at (\S+)/.exec(a.reason)?.[1] ?? null, stationId: null, cashierId: null },
       }
@@ -476,8 +480,16 @@ function readLottery(a: LotteryValidation): ScanView {
       return { ...base, verdict: 'expired', amountCents: a.amountCents }
     case 'REPORTED_LOST_STOLEN':
       return { ...base, verdict: 'blocked', blocked: blockedKind(a.reason) }
+    // LOT-21: a cancelled draw's ticket: its price is refunded at the desk, to a named payee (INS-5).
     case 'REFUND_ONLY':
-      return { ...base, verdict: 'refund', amountCents: a.amountCents, refundCents: a.amountCents }
+      return {
+        ...base,
+        verdict: 'refund',
+        amountCents: a.amountCents,
+        refundCents: a.amountCents,
+        payable: true,
+        payee: { required: true, fullName: true },
+      }
     case 'VOID':
       // Returned unsold before the draw: a genuine ticket out of play (ANULADO). Anything else is not valid (LOT-8).
       if (/returned unsold/.test(a.reason)) return { ...base, verdict: 'void' }
@@ -587,7 +599,7 @@ export function readPayment(r: PayAnswer): PaidView {
     case 'lottery':
       return {
         product: p.product,
-        refund: false,
+        refund: p.outcome === 'REFUND_ONLY',
         payoutIds: [p.payoutId],
         amountCents: p.amountCents,
         currency: p.currency ?? '',

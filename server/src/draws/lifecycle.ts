@@ -36,6 +36,7 @@ import { join } from 'node:path'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock } from '../shared/clock.ts'
+import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
   buildDrawProofV2,
@@ -61,6 +62,7 @@ import {
 } from '../shared/lottery-draw-v2.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import {
+  markDrawCancelled,
   markDrawClosed,
   markDrawn,
   markDrawSettled,
@@ -132,7 +134,7 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   /** Drops what the line caches of a draw after it changed. */
   forget(drawId: string): void
   /** The rule each step cites in its record. */
-  rules: { postpone: string; incident?: string }
+  rules: { postpone: string; cancel: string; incident?: string }
   texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
   /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
   checkRng(plan: Plan): void
@@ -171,6 +173,26 @@ export function writeHashed(
     closeSync(fd)
   }
   return { sha256: hash.digest('hex'), bytes }
+}
+
+/**
+ * Whether the draw (the sorteo) has begun, so that what decides a ticket's prize may no longer change (LNS-20,
+ * 002 §7.3.6 "pudiendo efectuarse modificaciones a éstos antes del sorteo"). The close of sales comes before the
+ * draw (002 §7.3.4.2 "Previo a la realización del sorteo, se deberá efectuar el cierre de ventas"), so a closed draw
+ * has not begun by itself. It has begun once drawn, once its first ball or number is entered (002 §7.3.4.5
+ * "Extracción de los Bolillos", a manual draw stays `closed` until its last ball), and, for a draw by software, once
+ * its beacon is recorded or beacon round R has been published: from then the result exists.
+ */
+export function drawHasBegun(
+  row: Pick<DrawRow, 'status' | 'balls' | 'beacon' | 'beacon_round' | 'closed_at'>,
+  method: 'rng' | 'manual',
+  nowIso: string,
+): boolean {
+  if (row.status !== 'open' && row.status !== 'closed') return true
+  if (row.balls && (JSON.parse(row.balls) as unknown[]).length > 0) return true
+  if (row.status !== 'closed' || method !== 'rng') return false
+  if (row.beacon) return true
+  return Date.parse(nowIso) >= roundTime(beaconRoundOf(row)) * 1000
 }
 
 /** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
@@ -509,6 +531,51 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     forget(drawId)
   }
 
+  /**
+   * LOT-21 / LNS-22 (002 §7.1.4 and §7.3.9 "desistimiento o renuncia ... previa autorización de la AJ"): a draw that
+   * has not begun (drawHasBegun) is withdrawn or renounced with the AJ authorisation reference and a justified
+   * reason. It takes no more sales, numbers or settlement; what the line counts as to be refunded (`toRefund`: the
+   * tickets in the public's hands and their price) is refunded once each at the cash desk against the ticket's code,
+   * through the line's payout (the desk's one door, out of the open shift's drawer). Journaled with the person.
+   */
+  async function cancel(
+    drawId: string,
+    input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string },
+    actor: Actor,
+    toRefund: (tx: Sql, row: Row, plan: Plan) => Promise<Record<string, unknown> & { refundCents: number }>,
+  ): Promise<void> {
+    const rule = line.rules.cancel
+    const authorisationRef = input.authorisationRef?.trim() ?? ''
+    const reason = input.reason?.trim() ?? ''
+    if (!authorisationRef)
+      throw new DomainError('VALIDATION_FAILED', `a cancellation needs the AJ authorisation reference (${rule})`, {
+        problems: [{ field: 'authorisationRef', rule, message: 'required' }],
+      })
+    if (reason.length < 5)
+      throw new DomainError('VALIDATION_FAILED', `a cancellation states its justified reason (${rule})`, {
+        problems: [{ field: 'reason', rule, message: 'required' }],
+      })
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (drawHasBegun(row, plan.drawMethod, now()))
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `draw ${drawId} is ${row.status}${row.balls ? `, values ${row.balls} in` : ''}: only a draw not yet begun is withdrawn or renounced (${rule})`,
+          { rule },
+        )
+      const refunds = await toRefund(tx, row, plan)
+      if (!(await markDrawCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
+      await appendJournal(tx, {
+        at: now(),
+        type: `${row.product}.draw_cancelled`,
+        scope: scope(row),
+        payload: { drawId, kind: input.kind, authorisationRef, reason, statusBefore: row.status, ...refunds, actor, rule },
+      })
+    })
+    forget(drawId)
+  }
+
   /** An incident of the draw, for its minutes (LNS-17, §7.11). */
   async function recordIncident(drawId: string, note: string): Promise<void> {
     if (!note.trim()) throw new DomainError('VALIDATION_FAILED', 'an incident needs its description')
@@ -692,6 +759,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     enterValue,
     getProof,
     postpone,
+    cancel,
     recordIncident,
     settle,
     extractoOf,

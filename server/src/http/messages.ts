@@ -234,6 +234,10 @@ export const messages: Record<
     es: 'Quedan premios sin pagar de la partida anterior: se pagan antes de anunciar la siguiente.',
     en: 'Prizes of the previous game are unpaid: they are paid before the next game is announced.',
   },
+  PRIZE_FORFEITED: {
+    es: 'El cartón fue presentado alterado o dañado: su premio no es válido y no se paga.',
+    en: 'The card was presented altered or damaged: its prize is not valid and is not paid.',
+  },
   RESERVE_SET_REQUIRED: {
     es: 'La sala no tiene un juego de bolas de reserva completo registrado: no se puede jugar.',
     en: 'The hall has no complete reserve ball set on record: play cannot start.',

@@ -96,6 +96,8 @@ export const valuesNeeded = (plan: Plan) =>
   isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length
 
 /** Whether the draw is made among the tickets in play (a raffle drawn among sold tickets), not the numbering. */
+/** The price a ticket's holder paid: a raffle ticket's single price (PRM-1); a lottery fraction's share (LOT-15 (5)). */
+export const ticketPriceOf = (plan: Plan) => (isRaffle(plan) ? plan.ticketPriceCents : plan.ticketPriceCents / plan.fractions)
 export const drawsAmongSold = (plan: Plan) => isRaffle(plan) && plan.drawAmong === 'sold'
 
 export const inRange = (rs: readonly TicketRange[], number: number, series: number) =>
@@ -250,7 +252,7 @@ export function createLotteryContext(deps: LotteryDeps) {
     planOf: ctx.planOf,
     scope: ctx.scope,
     forget: () => {},
-    rules: { postpone: 'LOT-21' },
+    rules: { postpone: 'LOT-21', cancel: 'LOT-21' },
     texts: {
       notClosed: (row) => `draw ${row.id} is ${row.status}; close the sales first`,
       notRng: 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)',

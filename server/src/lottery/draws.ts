@@ -14,7 +14,7 @@ import { appendJournal } from '../shared/journal.ts'
 import type { Actor } from '../shared/lottery-draw-v2.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
 import { checkDemoReferences } from '../shared/lottery-common.ts'
-import { drawsAmongSold, inRange, isRaffle, valuesNeeded, type LotteryContext } from './context.ts'
+import { drawsAmongSold, inRange, ticketPriceOf, isRaffle, valuesNeeded, type LotteryContext } from './context.ts'
 import { formatNumber, raffleTicketId } from './rules.ts'
 import { insertSales, registerCounts, soldNumbers } from './store.ts'
 
@@ -180,6 +180,30 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     return getDraw(drawId)
   }
 
+  /**
+   * LOT-21 (002 §7.1.4; as lotto's LNS-22): the public entity's withdrawal or renunciation of a lottery or raffle
+   * draw not yet begun, with the AJ's prior authorisation. The tickets in the public's hands (a raffle's sold
+   * tickets; a lottery's fractions distributed and not returned) are refunded their price once each, at a cash desk
+   * against the ticket's code (payouts.ts `pay`, out of the open shift's drawer).
+   */
+  async function cancel(
+    drawId: string,
+    input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string },
+    actor: Actor,
+  ) {
+    await life.cancel(drawId, input, actor, async (tx, row, plan) => {
+      if (isRaffle(plan)) {
+        const sold = (await soldNumbers(tx, drawId)).length
+        return { ticketsToRefund: sold, refundCents: sold * plan.ticketPriceCents }
+      }
+      const distributed = (await registerCounts(tx, drawId))
+        .filter((c) => c.status === 'distributed')
+        .reduce((t, c) => t + Number(c.n), 0)
+      return { fractionsToRefund: distributed, refundCents: distributed * ticketPriceOf(plan) }
+    })
+    return getDraw(drawId)
+  }
+
   /** Each step of the shared lifecycle, answered with the draw as anyone may see it. */
   const thenView =
     <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
@@ -197,6 +221,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     drawRng: thenView(life.drawRng),
     enterNumber,
     postpone: thenView(life.postpone),
+    cancel,
     getProof: life.getProof,
     recordIncident: life.recordIncident,
   }

@@ -21,6 +21,7 @@ import {
   issueSecretContext,
   parseFractionCodeId,
   tagMatches,
+  ticketPriceOf,
   type LotteryContext,
 } from './context.ts'
 import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
@@ -182,6 +183,26 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       if (reg.status === 'returned')
         return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
     }
+    if (row.status === 'cancelled') {
+      // LOT-21 (002 §7.1.4): a withdrawn or renounced draw refunds the price of a ticket in the public's hands
+      // (sold, or distributed and not returned, as checked above), once; a free promotional ticket has none.
+      const refundedAt = await paidAtOf(tx, row.id, id)
+      if (refundedAt !== undefined)
+        return {
+          ...r0,
+          outcome: ValidationOutcome.AlreadyPaid,
+          reason: `the refund of the cancelled draw was already paid at ${refundedAt} (LOT-21)`,
+        }
+      const price = ticketPriceOf(plan)
+      if (price <= 0)
+        return { ...r0, outcome: ValidationOutcome.NoWin, reason: 'free ticket of a cancelled draw: nothing to refund' }
+      return {
+        ...r0,
+        amountCents: price,
+        outcome: ValidationOutcome.RefundOnly,
+        reason: "draw cancelled with the AJ's authorisation: refund of the price only (LOT-21)",
+      }
+    }
     if (row.status !== 'settled')
       return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
     const result = JSON.parse(row.result!) as LotteryResult
@@ -246,6 +267,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         await assertRowsSealed(tx, 'lottery_fractions', [`${v.drawId}|${Number(v.number)}|${v.series}|${v.fraction}`])
       await assertRowsSealed(tx, 'lottery_payouts', [`${v.drawId}|${v.ticketId}`])
       if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
+      // LOT-21: a cancelled draw's ticket is refunded its price (a refund out of the drawer, not a prize).
+      const refund = v.outcome === ValidationOutcome.RefundOnly
       const at = now()
       const payoutId = newId('lpay')
       await insertPayout(tx, {
@@ -255,7 +278,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         ticketId: v.ticketId!,
         amountCents: v.amountCents,
         goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
-        prizesJson: JSON.stringify(v.prizes),
+        prizesJson: JSON.stringify(refund ? [{ refund: true, rule: 'LOT-21' }] : v.prizes),
         currency: v.currency ?? '',
         stationId: input.stationId,
         cashierId: input.cashierId,
@@ -267,7 +290,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       const row = await loadDraw(tx, v.drawId!)
       await appendJournal(tx, {
         at,
-        type: `${v.kind}.prize_paid`,
+        type: refund ? `${v.kind}.refund_paid` : `${v.kind}.prize_paid`,
         scope: scope(row),
         payload: {
           payoutId,
@@ -286,7 +309,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         currency: v.currency ?? '',
         refId: payoutId,
         at,
-        kind: 'prize_payout',
+        kind: refund ? 'refund' : 'prize_payout',
       })
       // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
       return {

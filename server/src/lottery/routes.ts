@@ -140,6 +140,16 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
     return c.json(await lottery.postpone(p(c, 'drawId'), b, actorOf(c)))
   })
+  // LOT-21: an authorised withdrawal or renunciation (director): the draw is cancelled, its tickets refunded at a desk.
+  app.post('/api/lottery/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) })
+        .strict(),
+    )
+    return c.json(await lottery.cancel(p(c, 'drawId'), b, actorOf(c)))
+  })
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))

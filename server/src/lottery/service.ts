@@ -54,6 +54,7 @@ export function createLotteryService(deps: LotteryDeps) {
     drawRng,
     enterNumber,
     postpone,
+    cancel,
     getProof,
     recordIncident,
   } = createDrawUseCases(ctx, getDraw)
@@ -82,6 +83,7 @@ export function createLotteryService(deps: LotteryDeps) {
     drawRng,
     enterNumber,
     postpone,
+    cancel,
     settle,
     getProof,
     recordIncident,

@@ -158,7 +158,7 @@ export function createLottoContext(deps: LottoDeps) {
     planOf,
     scope: ctx.drawScope,
     forget: ctx.forget,
-    rules: { postpone: 'LNS-22', incident: 'LNS-17' },
+    rules: { postpone: 'LNS-22', cancel: 'LNS-22', incident: 'LNS-17' },
     texts: {
       notClosed: (row) => `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`,
       notRng: 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)',

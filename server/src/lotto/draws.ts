@@ -24,7 +24,6 @@ import {
 import type { LottoContext } from './context.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
-import { markDrawCancelled } from '../draws/store.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
@@ -386,48 +385,13 @@ export function createDrawUseCases(ctx: LottoContext) {
     input: { kind: 'withdrawal' | 'renunciation'; authorisationRef: string; reason: string },
     actor: Actor,
   ) {
-    const authorisationRef = input.authorisationRef?.trim() ?? ''
-    const reason = input.reason?.trim() ?? ''
-    if (!authorisationRef)
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        'a cancellation needs the AJ authorisation reference (LNS-22, LOT-21)',
-        { problems: [{ field: 'authorisationRef', rule: 'LNS-22', message: 'required' }] },
-      )
-    if (reason.length < 5)
-      throw new DomainError('VALIDATION_FAILED', 'a cancellation states its justified reason (LNS-22, LOT-21)', {
-        problems: [{ field: 'reason', rule: 'LNS-22', message: 'required' }],
-      })
-    await db.transaction(async (tx) => {
-      const row = await loadDraw(tx, drawId)
-      if (row.status !== 'open' && row.status !== 'closed')
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `draw ${drawId} is ${row.status}: only a draw not yet drawn is cancelled (LNS-22)`,
-          { rule: 'LNS-22' },
-        )
-      const plan = planOf(row)
+    await life.cancel(drawId, input, actor, async (tx, row, plan) => {
       const slips = await slipsOfDraw(tx, row, 'active')
-      const refundCents = slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0)
-      if (!(await markDrawCancelled(tx, drawId))) throw new DomainError('CONFLICT', `draw ${drawId} changed meanwhile`)
-      await appendJournal(tx, {
-        at: now(),
-        type: 'lotto.draw_cancelled',
-        scope: drawScope(row),
-        payload: {
-          drawId,
-          kind: input.kind,
-          authorisationRef,
-          reason,
-          statusBefore: row.status,
-          slipsToRefund: slips.length,
-          refundCents,
-          actor,
-          rule: 'LNS-22',
-        },
-      })
+      return {
+        slipsToRefund: slips.length,
+        refundCents: slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0),
+      }
     })
-    forget(drawId)
     return getDraw(drawId)
   }
 

@@ -16,6 +16,7 @@ import type { createSlipQueue } from './sales.ts'
 import { writeSlipBatch, type SlipToWrite } from './sale-writer.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Sql } from '../db/database.ts'
+import { drawHasBegun } from '../draws/lifecycle.ts'
 import { amendSlipPlayer, annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
 
 export interface SlipInput {
@@ -328,16 +329,18 @@ export function createSlipUseCases(
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
       if (s.status !== 'active') throw new DomainError('CONFLICT', `receipt ${receipt} is ${s.status}`)
+      const at = now()
+      // LNS-20, 002 §7.3.6: "modificaciones a éstos antes del sorteo". Not only a drawn draw: a manual draw stays
+      // `closed` until its last ball, and an amendment between its balls would name who cashes a known winner.
       for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n)
-        if (d && d.status !== 'open' && d.status !== 'closed')
+        const d = await lottoDrawByNumber(tx, s.game_code, n, { lock: true })
+        if (d && drawHasBegun(d, d.draw_method === 'rng' ? 'rng' : 'manual', at))
           throw new DomainError(
             'ILLEGAL_TRANSITION',
-            `player data are amended before the draw (LNS-20): draw ${n} is ${d.status}`,
+            `player data are amended before the draw (LNS-20, 002 §7.3.6): draw ${n} has begun (${d.status}${d.balls ? `, balls ${d.balls}` : ''})`,
             { rule: 'LNS-20' },
           )
       }
-      const at = now()
       if (!(await amendSlipPlayer(tx, receipt, name, document)))
         throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
       await appendJournal(tx, {

@@ -72,9 +72,15 @@ export async function lottoDrawById(tx: Sql, drawId: string): Promise<DrawRow | 
 }
 
 /** Draw `drawNo` of a lotto game. */
-export async function lottoDrawByNumber(tx: Sql, gameCode: string, drawNo: number): Promise<DrawRow | undefined> {
+export async function lottoDrawByNumber(
+  tx: Sql,
+  gameCode: string,
+  drawNo: number,
+  opts: { lock?: boolean } = {},
+): Promise<DrawRow | undefined> {
+  // `lock`: held until the transaction ends, so a ball entered meanwhile waits for it or is seen by it (LNS-20).
   const row = await tx.get<DrawRow>(
-    "SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?",
+    `SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?${opts.lock ? ' FOR UPDATE' : ''}`,
     [gameCode, drawNo],
   )
   return row ? toDraw(row) : undefined

@@ -97,6 +97,8 @@ export const ErrorCode = {
   SeriesLapsed: 'SERIES_LAPSED',
   PrizeSharesInvalid: 'PRIZE_SHARES_INVALID',
   PrizesUnpaid: 'PRIZES_UNPAID',
+  // BNG-91 / BNG-92: an altered card's prize is not valid, for good.
+  PrizeForfeited: 'PRIZE_FORFEITED',
   ReserveSetRequired: 'RESERVE_SET_REQUIRED',
   CorrectionTooLate: 'CORRECTION_TOO_LATE',
   BettingPlanRequired: 'BETTING_PLAN_REQUIRED',

@@ -6,6 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRowsWhere } from '../../shared/row-seals.ts'
 
 export interface CardCustodyRow {
   card_id: string
@@ -26,8 +27,8 @@ export interface CardCustodyRow {
 
 const CUSTODY_SELECT = `SELECT c.id AS card_id, c.serial, c.game_id, g.hall_id, g.status AS game_status, g.finished_at, c.status AS card_status,
        k.state, k.reason, k.authority_ref, k.changed_at, k.changed_by,
-       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status IN ('awarded', 'paid'))
-         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status IN ('awarded', 'paid')) AS prizes,
+       (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status IN ('awarded', 'paid', 'forfeited'))
+         + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status IN ('awarded', 'paid', 'forfeited')) AS prizes,
        (SELECT COUNT(*) FROM prizes p WHERE p.card_id = c.id AND p.status = 'awarded')
          + (SELECT COUNT(*) FROM bonus_prizes b WHERE b.card_id = c.id AND b.status = 'awarded') AS unpaid_prizes
   FROM cards c JOIN games g ON g.id = c.game_id LEFT JOIN card_custody k ON k.card_id = c.id`
@@ -82,4 +83,61 @@ export async function setCardCustody(
     [k.state, k.reason, k.authorityRef, k.at, k.by, k.cardId, k.from],
   )
   return r.changes === 1
+}
+
+/**
+ * BNG-91 / BNG-92: the unpaid prizes (line, bingo, bonus) of a card found altered are forfeited, for good; what was
+ * forfeited, for the journal.
+ */
+export async function forfeitPrizesOfCard(
+  tx: Sql,
+  cardId: string,
+): Promise<Array<{ id: string; kind: string; amount_cents: number; table: 'prizes' | 'bonus_prizes' }>> {
+  const rows = [
+    ...(
+      await tx.all<{ id: string; kind: string; amount_cents: number }>(
+        "SELECT id, kind, amount_cents FROM prizes WHERE card_id = ? AND status = 'awarded'",
+        [cardId],
+      )
+    ).map((r) => ({ ...r, table: 'prizes' as const })),
+    ...(
+      await tx.all<{ id: string; kind: string; amount_cents: number }>(
+        "SELECT id, prize_kind AS kind, amount_cents FROM bonus_prizes WHERE card_id = ? AND status = 'awarded'",
+        [cardId],
+      )
+    ).map((r) => ({ ...r, table: 'bonus_prizes' as const })),
+  ]
+  await tx.run("UPDATE prizes SET status = 'forfeited' WHERE card_id = ? AND status = 'awarded'", [cardId])
+  await tx.run("UPDATE bonus_prizes SET status = 'forfeited' WHERE card_id = ? AND status = 'awarded'", [cardId])
+  await touchRowsWhere(tx, 'prizes', "card_id = ? AND status = 'forfeited'", [cardId])
+  await touchRowsWhere(tx, 'bonus_prizes', "card_id = ? AND status = 'forfeited'", [cardId])
+  return rows
+}
+
+/**
+ * BNG-71: the awarded prizes of a finished game whose cards were not presented, marked so at `at`; the serials and
+ * amounts marked. A prize already marked, paid or forfeited is left alone.
+ */
+export async function markPrizesNotPresented(
+  tx: Sql,
+  gameId: string,
+  at: string,
+): Promise<Array<{ serial: string; kind: string; amount_cents: number }>> {
+  const rows = await tx.all<{ serial: string; kind: string; amount_cents: number }>(
+    `SELECT c.serial, p.kind, p.amount_cents FROM prizes p JOIN cards c ON c.id = p.card_id
+      WHERE p.game_id = ? AND p.status = 'awarded' AND p.not_presented_at IS NULL
+     UNION ALL
+     SELECT c.serial, b.prize_kind AS kind, b.amount_cents FROM bonus_prizes b JOIN cards c ON c.id = b.card_id
+      WHERE b.game_id = ? AND b.status = 'awarded' AND b.not_presented_at IS NULL`,
+    [gameId, gameId],
+  )
+  await tx.run(
+    "UPDATE prizes SET not_presented_at = ? WHERE game_id = ? AND status = 'awarded' AND not_presented_at IS NULL",
+    [at, gameId],
+  )
+  await tx.run(
+    "UPDATE bonus_prizes SET not_presented_at = ? WHERE game_id = ? AND status = 'awarded' AND not_presented_at IS NULL",
+    [at, gameId],
+  )
+  return rows
 }

@@ -378,3 +378,12 @@ export async function gameIdByOrder(tx: Sql, sessionId: string, orderNo: number)
     await tx.get<{ id: string }>('SELECT id FROM games WHERE session_id = ? AND order_no = ?', [sessionId, orderNo])
   )?.id
 }
+
+/** BNG-73: records the Jefe de Mesa's signature of a game's closing entry, once; false when already signed. */
+export async function markGameClosingSigned(tx: Sql, gameId: string, at: string, by: string): Promise<boolean> {
+  const r = await tx.run(
+    'UPDATE games SET closing_signed_at = ?, closing_signed_by = ? WHERE id = ? AND closing_signed_at IS NULL',
+    [at, by, gameId],
+  )
+  return r.changes === 1
+}

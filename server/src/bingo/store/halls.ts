@@ -168,15 +168,23 @@ export async function setHallPlayingPositions(tx: Sql, hallId: string, positions
   await tx.run('UPDATE halls SET playing_positions = ? WHERE id = ?', [positions, hallId])
 }
 
-/** BNG-71: prizes (ordinary and bonus) awarded in a hall's finished games and not yet paid. */
+/**
+ * BNG-71: prizes (ordinary and bonus) awarded in a hall's finished games and not yet paid, that halt its next game:
+ * not those whose card was recorded as not presented, nor those of a card held as evidence (unpayable while held;
+ * an altered card's are forfeited, BNG-91/92).
+ */
 export async function unpaidPrizesOfHall(
   sql: Sql,
   hallId: string,
 ): Promise<{ count: number; amountCents: number; gameIds: string[] }> {
   const rows = await sql.all<{ game_id: string; amount_cents: number }>(
     `SELECT p.game_id, p.amount_cents FROM prizes p JOIN games g ON g.id = p.game_id WHERE g.hall_id = ? AND g.status = 'finished' AND p.status = 'awarded'
+        AND p.not_presented_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM card_custody k WHERE k.card_id = p.card_id AND k.state = 'evidence')
      UNION ALL
-     SELECT b.game_id, b.amount_cents FROM bonus_prizes b JOIN games g ON g.id = b.game_id WHERE b.hall_id = ? AND g.status = 'finished' AND b.status = 'awarded'`,
+     SELECT b.game_id, b.amount_cents FROM bonus_prizes b JOIN games g ON g.id = b.game_id WHERE b.hall_id = ? AND g.status = 'finished' AND b.status = 'awarded'
+        AND b.not_presented_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM card_custody k WHERE k.card_id = b.card_id AND k.state = 'evidence')`,
     [hallId, hallId],
   )
   return {

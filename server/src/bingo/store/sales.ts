@@ -182,12 +182,17 @@ export async function previousGameOfSession(
 }
 
 /** Serials of a player's cards of a game not handed back (BNG-15). */
+/** The custody reason of the cards a game's bulk collect took (card-custody-service.ts collectGame). */
+export const BULK_COLLECT = 'bulk collect after the game'
+
 export async function unreturnedCardsOfPlayer(sql: Sql, gameId: string, playerKey: string): Promise<string[]> {
   const rows = await sql.all<{ serial: string }>(
-    // Handed back: at the till or table (card_returns), or collected into the hall's custody (card_custody, BNG-87/88).
-    // A virtual card (sold at a terminal, channel 'terminal:…') never was in the player's hands: nothing to hand back.
-    "SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND k.card_id IS NULL AND c.channel NOT LIKE 'terminal:%' ORDER BY c.serial",
-    [gameId, playerKey],
+    // Handed back: at the till or table (card_returns), or collected one by one into the hall's custody (card_custody,
+    // BNG-87/88). BNG-15 / BNG-88: the bulk collect after a game (reason BULK_COLLECT) says the hall took what was
+    // left on the tables, not that this player handed anything back. A virtual card (sold at a terminal, channel
+    // 'terminal:…') never was in the player's hands: nothing to hand back.
+    "SELECT c.serial FROM player_cards pc JOIN cards c ON c.id = pc.card_id LEFT JOIN card_returns r ON r.card_id = pc.card_id LEFT JOIN card_custody k ON k.card_id = pc.card_id WHERE pc.game_id = ? AND pc.player_key = ? AND r.card_id IS NULL AND (k.card_id IS NULL OR k.reason = ?) AND c.channel NOT LIKE 'terminal:%' ORDER BY c.serial",
+    [gameId, playerKey, BULK_COLLECT],
   )
   return rows.map((r) => r.serial)
 }
