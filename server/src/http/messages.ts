@@ -329,6 +329,22 @@ export const messages: Record<
   },
 }
 
+/**
+ * Issue 29 point 10 and 7: an UNAUTHORIZED that is not "identify yourself" says what happened (sent in
+ * `details.reason`, replacing the code's message): a wrong password, or a device whose credential died.
+ */
+export const unauthorizedReasons = {
+  login: {
+    es: 'Usuario o contraseña incorrectos. Si falla varias veces, la cuenta se bloquea un rato: espere o pida al director que la desbloquee.',
+    en: 'Wrong username or password. After several failures the account is locked for a while: wait, or ask the director to unlock it.',
+  },
+  device: {
+    es: 'Este equipo ya no está autorizado: su credencial fue revocada o sustituida. Pida al director que lo vuelva a dar de alta.',
+    en: 'This device is no longer authorised: its credential was revoked or replaced. Ask the director to enrol it again.',
+  },
+} as const
+export type UnauthorizedReason = keyof typeof unauthorizedReasons
+
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */
 export const fieldReasons = {
   // Issue 15 / DESIGN.md bolillo-draw-v2 point 2: no person supplies entropy to a draw.
