@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
-import { messages, pickLang, unauthorizedReasons, type UnauthorizedReason } from './messages.ts'
+import { detailedMessage, messages, pickLang } from './messages.ts'
 import { isAllowed, permissions, type Permission, type Role } from '../access/permissions.ts'
 import { ANONYMOUS, type Principal } from '../access/service.ts'
 
@@ -48,11 +48,7 @@ export function errorBody(
   details?: unknown,
 ) {
   const lang = pickLang(c.req.header('accept-language'))
-  const reason = (details as { reason?: unknown } | undefined)?.reason
-  const message =
-    code === 'UNAUTHORIZED' && typeof reason === 'string' && reason in unauthorizedReasons
-      ? unauthorizedReasons[reason as UnauthorizedReason][lang]
-      : messages[code][lang]
+  const message = detailedMessage(code, details, lang) ?? messages[code][lang]
   return { error: { code, message, detail, details } }
 }
 
