@@ -11,10 +11,25 @@ export function deviceCredential(search: string, storage?: Storage): string | nu
   const given = new URLSearchParams(search).get('device')
   try {
     const store = storage ?? localStorage
-    if (given) store.setItem(DEVICE_KEY, given)
+    if (given) {
+      store.setItem(DEVICE_KEY, given)
+      // Kept: the next load needs it no more in the address.
+      forgetInAddressBar()
+    }
     return given ?? store.getItem(DEVICE_KEY)
   } catch {
-    // No storage (private mode, or not a browser): the credential lasts this load only.
+    // No storage (private mode, or not a browser): the credential lasts this load only, so it stays in the address.
     return given
   }
+}
+
+/**
+ * Issue 29 "Also": the credential does not stay in the address bar (where anyone passing, a screenshot or the
+ * browser's history would keep it): once read, the address is rewritten without it, nothing else changed.
+ */
+function forgetInAddressBar(): void {
+  if (typeof location === 'undefined' || typeof history === 'undefined' || typeof URL === 'undefined') return
+  const url = new URL(location.href)
+  url.searchParams.delete('device')
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash)
 }

@@ -42,7 +42,8 @@ const es = {
   prize: 'Premio',
   prizeShared: 'a repartir entre',
   cards: 'cartones',
-  atBallN: 'con la bola',
+  // Issue 29 point 10: the extraction's number (the 75th ball drawn), not a ball's number.
+  atBallN: 'en la extracción',
   paid: 'PAGADO',
   claimRejected: 'SIN PREMIO',
   checked: 'Comprobado',
@@ -120,7 +121,7 @@ const en: Record<TextKey, string> = {
   prize: 'Prize',
   prizeShared: 'shared among',
   cards: 'cards',
-  atBallN: 'at ball',
+  atBallN: 'at draw',
   paid: 'PAID',
   claimRejected: 'NOT A WINNER',
   checked: 'Checked',

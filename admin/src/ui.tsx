@@ -214,3 +214,47 @@ export function cents(value: string): number {
   const n = Number(value.replace(',', '.'))
   return Number.isFinite(n) ? Math.round(n * 100) : 0
 }
+
+/**
+ * An irreversible action asked in the page (issue 29 point 7), not the browser's confirm(): the question and its
+ * consequence in the screen's language, Cancel first.
+ */
+export function ConfirmDialog(props: {
+  title: string
+  consequence: string
+  confirm: string
+  busy?: boolean
+  /** The server's refusal, in words, shown in the dialog. */
+  error?: string | null
+  onConfirm: () => void
+  onCancel: () => void
+  testId?: string
+}) {
+  return (
+    <div class="modal-backdrop">
+      <div
+        class="modal"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="confirm-title"
+        data-testid={props.testId ?? 'confirm'}
+      >
+        <h3 id="confirm-title">{props.title}</h3>
+        <p>{props.consequence}</p>
+        {props.error && (
+          <Notice kind="error" testId="error">
+            {props.error}
+          </Notice>
+        )}
+        <div class="modal-actions">
+          <button data-testid="confirm-cancel" onClick={props.onCancel} autoFocus>
+            {tx('cancel')}
+          </button>
+          <button class="danger" data-testid="confirm-ok" disabled={props.busy} onClick={props.onConfirm}>
+            {props.confirm}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

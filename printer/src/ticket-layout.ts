@@ -392,7 +392,7 @@ const BONUS_LABELS = {
     card: 'Cartón premiado',
     series: 'Serie',
     cardNo: 'Cartón N.º',
-    atBall: 'Bingo con la bola N.º',
+    atBall: 'Bingo en la extracción N.º',
     order: 'ORDEN DE SALIDA DE LAS BOLAS',
     signature: 'Firma del jugador',
     tray: 'Entregado en bandeja aparte del premio de bingo ordinario.',
@@ -417,7 +417,7 @@ const BONUS_LABELS = {
     card: 'Winning card',
     series: 'Series',
     cardNo: 'Card no.',
-    atBall: 'Bingo at ball no.',
+    atBall: 'Bingo at draw no.',
     order: 'BALL EXTRACTION ORDER',
     signature: 'Player signature',
     tray: 'Handed over on a tray apart from the ordinary bingo prize.',
@@ -498,6 +498,15 @@ export function bonusPrizeReceipt(
 export function reprintDoc(doc: PrintDoc, n: number): PrintDoc {
   const mark: PrintBlock = { type: 'text', text: `REIMPRESIÓN ${n}`, align: 'center', bold: true, invert: true }
   return { ...doc, name: `${doc.name}-r${n}`, blocks: [mark, ...doc.blocks, { type: 'rule' }, mark] }
+}
+
+/**
+ * Issue 29 "Also": a receipt printed again on request (for the file, or because the first was lost) says COPIA at
+ * its head and foot, so two papers for one payout never read as two payouts.
+ */
+export function copyDoc(doc: PrintDoc): PrintDoc {
+  const mark: PrintBlock = { type: 'text', text: 'COPIA', align: 'center', bold: true, invert: true }
+  return { ...doc, name: `${doc.name}-copia`, blocks: [mark, ...doc.blocks, { type: 'rule' }, mark] }
 }
 
 // ------------------------------------------------------------------------------------------------ flow

@@ -397,9 +397,11 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ).toBe('device')
     await noLeaks(page)
     await shot(page, 'director-staff')
-    page.once('dialog', (d) => void d.accept())
-    await page.click('[data-testid=revoke]')
-    await page.getByTestId('enrolled-table').getByText('revocado').waitFor()
+    // Issue 29 point 7: the revocation is confirmed in the page, with its consequence.
+    const station = page.getByTestId('enrolled-table').locator('tr', { hasText: 'Quiosco de la entrada' })
+    await station.getByTestId('revoke').click()
+    await page.getByTestId('confirm-ok').click()
+    await station.getByText('revocado').waitFor()
     expect(
       (
         await api(server.url, 'GET', `/api/halls/${hallId}/ball-sets`, undefined, {

@@ -336,6 +336,12 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
           .locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-serial"]`)
           .textContent(),
       ).toBe(w.serial)
+      // Issue 29 point 10: the extraction's number, not read as a ball's ("con la bola 75").
+      expect(
+        await display
+          .locator(`[data-testid="winner"][data-serial="${w.serial}"] [data-testid="winner-draw"]`)
+          .textContent(),
+      ).toBe(`en la extracción ${w.atBall}`)
       expect(await markedCells(display, w.serial)).toBe(calledIn(w.rows, state.balls))
       expect(await display.locator(`[data-testid="winner"][data-serial="${w.serial}"] td`).count()).toBe(27)
       expect(
@@ -680,7 +686,13 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
 
       // Close the session with the final recount (required by this profile, BNG-27); the minutes open.
       await caller.getByTestId('close-recount-balls').fill('90')
+      // Issue 29 point 10: closing the gaming session never reads like logging out ("Salir").
+      expect(await caller.getByTestId('close-session').textContent()).toContain('Cerrar la sesión de juego')
       await caller.getByTestId('close-session').click()
+      await caller.getByTestId('confirm-dialog').waitFor()
+      expect(await caller.getByTestId('confirm-dialog').textContent()).toContain(
+        'Se cierra la sesión de juego y su acta, para siempre',
+      )
       await confirmWithEnter(caller)
       await caller.getByTestId('minutes-table').waitFor()
       await until('minutes row', () => caller.locator('[data-testid="minutes-row"][data-status="void"]').count(), 1)

@@ -96,7 +96,8 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
         (page) => page.getByTestId('kiosk-refused').waitFor(),
         'messages-lotto.png',
       )
-      expect(lotto).toContain('Debe identificarse.')
+      // Issue 29 point 7: says what happened to the station and what to do, not "Debe identificarse."
+      expect(lotto).toContain('Este equipo ya no está autorizado')
       expect(screenLeaks(lotto)).toEqual([])
       const instant = await open(
         `/instant/?hall=${hallId}&device=${device}`,

@@ -152,18 +152,22 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const low = await tableSale(gameId, hall.hallId, { count: 1 })
       expect(low.status).toBe(422)
       expect(low.body.error.code).toBe('BET_OUT_OF_LIMITS')
-      expect(low.body.error.message).toMatch(/apuestas mínima y máxima/)
       expect(low.body.error.details).toMatchObject({ limit: 'min-per-purchase', rule: 'GEN-18' })
+      // Issue 29 point 10: the refusal names the limit with its number (the hall's, from the refusal's details).
+      const min = low.body.error.details.minCardsPerPurchase as number
+      expect(min).toBeGreaterThan(1)
+      expect(low.body.error.message).toBe(`La compra mínima de la sala es de ${min} cartones: compre al menos ${min}.`)
       const high = await tableSale(gameId, hall.hallId, { count: 6 })
       expect(high.status).toBe(422)
-      expect(high.body.error.details).toMatchObject({ limit: 'max-per-purchase' })
+      expect(high.body.error.details).toMatchObject({ limit: 'max-per-purchase', maxCardsPerPurchase: 5 })
+      expect(high.body.error.message).toMatch(/^Se pueden comprar como máximo 5 cartones por compra: compre 5 o menos/)
       expect(await cardsSold(gameId)).toBe(before)
       expect((await tableSale(gameId, hall.hallId, { count: 5, playerDocument: '4.567.890 LP' })).status).toBe(201)
       // The same document, spelt otherwise: 5 + 4 is over the 8 one player may hold in a game.
       const over = await tableSale(gameId, hall.hallId, { count: 4, playerDocument: '4567890-LP' }, 'en')
       expect(over.status).toBe(422)
       expect(over.body.error.code).toBe('BET_OUT_OF_LIMITS')
-      expect(over.body.error.message).toMatch(/minimum and maximum bets/)
+      expect(over.body.error.message).toBe('Each player may hold at most 8 cards in the game and already holds 5.')
       expect(over.body.error.details).toMatchObject({
         limit: 'max-per-player',
         heldBefore: 5,

@@ -244,6 +244,13 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
 
       // What people read instead: the station's and the cashier's names, the receipt's and the session's numbers,
       // the serials of a counter sale in the shift report.
+      // Issue 29 "Also": the receipt printed again is marked COPIA, head and foot; the first paper is not.
+      const escpos = (suffix: string) =>
+        [...papers].filter(([n]) => n.includes(`-payout-${payouts[0]}${suffix}.escpos`)).map(([, t]) => t)
+      expect(escpos('-copia')).toHaveLength(1)
+      expect(escpos('-copia')[0].match(/COPIA/g)).toHaveLength(2)
+      expect(escpos('')).toHaveLength(1)
+      expect(escpos('')[0]).not.toContain('COPIA')
       const receipt = papers.get('payout-receipt')!
       expect(receipt).toMatch(/Comprobante\s+N\.º 1\b/)
       expect(receipt).toMatch(/Terminal\s+Caja 1/)

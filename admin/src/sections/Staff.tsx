@@ -6,7 +6,20 @@
 import { useState } from 'preact/hooks'
 import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
-import { Field, Input, Notice, Panel, Select, Table, tx, useAction, useLoad } from '../ui.tsx'
+import {
+  ConfirmDialog,
+  Field,
+  Input,
+  Loading,
+  Notice,
+  Panel,
+  Select,
+  Table,
+  tx,
+  useAction,
+  useLoad,
+  when,
+} from '../ui.tsx'
 import { useHalls } from './Halls.tsx'
 
 /** The people's roles of access/permissions.ts (BNG-94, BNG-96, GEN-9). */
@@ -22,18 +35,15 @@ const PERSON_ROLES = [
   'inspector',
   'auditor',
 ] as const
-const STATION_KINDS = ['kiosk', 'cashier_station', 'display'] as const
+const STATION_KINDS = ['kiosk', 'cashier_station', 'display', 'terminal'] as const
 /** The screen each kind of station opens. */
-const SCREEN: Record<string, string> = { kiosk: 'kiosk', cashier_station: 'cashier', display: 'display' }
-
-interface Enrolled {
-  id: string
-  name: string
-  kind: string
-  hallId?: string
-  link: string
-  revoked: boolean
+const SCREEN: Record<string, string> = {
+  kiosk: 'kiosk',
+  cashier_station: 'cashier',
+  display: 'display',
+  terminal: 'terminal',
 }
+
 interface Person {
   id: string
   username: string
@@ -163,29 +173,64 @@ function People() {
   )
 }
 
+/** What GET /api/auth/devices answers (issue 29 point 7); the id is for the calls, never shown. */
+interface Device {
+  id: string
+  name: string
+  kind: string
+  hallId: string | null
+  hallName: string | null
+  enrolledAt: string
+  lastSeenAt: string | null
+  revokedAt: string | null
+}
+
+/**
+ * Issue 29 point 7: every enrolled station of the director's halls (the demo's too), loaded from the server so the
+ * list survives a reload, with revocation and re-enrolment, each confirmed with its consequence. A new credential
+ * is shown once, as the link that sets the station up.
+ */
 function Stations() {
   const halls = useHalls()
   const [kind, setKind] = useState<string>('kiosk')
   const [name, setName] = useState('')
   const [hallId, setHallId] = useState('')
-  const [enrolled, setEnrolled] = useState<Enrolled[]>([])
+  const devices = useLoad(() => api<{ devices: Device[] }>('GET', '/api/auth/devices').then((r) => r.devices))
+  /** The credential just issued, shown once (gone on reload, as the server keeps only its hash). */
+  const [issued, setIssued] = useState<{ name: string; link: string; again: boolean } | null>(null)
+  const [asking, setAsking] = useState<{ action: 'revoke' | 'reenrol'; device: Device } | null>(null)
+  const [copied, setCopied] = useState(false)
+  const linkOf = (d: { kind: string; hallId: string | null }, credential: string) =>
+    `${location.origin}/${SCREEN[d.kind] ?? 'kiosk'}/?${d.hallId ? `hall=${encodeURIComponent(d.hallId)}&` : ''}device=${encodeURIComponent(credential)}`
   const enrol = useAction(async () => {
-    const hall = hallId || halls.data?.[0]?.id
+    const hall = hallId || halls.data?.[0]?.id || null
     const r = await api<{ id: string; credential: string }>('POST', '/api/auth/devices', {
       kind,
       name: name.trim(),
       ...(hall ? { hallId: hall } : {}),
     })
-    const link = `${location.origin}/${SCREEN[kind]}/?${hall ? `hall=${encodeURIComponent(hall)}&` : ''}device=${encodeURIComponent(r.credential)}`
-    setEnrolled((list) => [{ id: r.id, name: name.trim(), kind, hallId: hall, link, revoked: false }, ...list])
+    setIssued({ name: name.trim(), link: linkOf({ kind, hallId: hall }, r.credential), again: false })
+    setCopied(false)
     setName('')
+    devices.reload()
   })
-  const revoke = useAction(async (d: Enrolled) => {
-    if (!confirm(tx('revokeConfirm', { name: d.name }))) return
-    await api('POST', `/api/auth/devices/${encodeURIComponent(d.id)}/revoke`)
-    setEnrolled((list) => list.map((x) => (x.id === d.id ? { ...x, revoked: true, link: '' } : x)))
+  const act = useAction(async () => {
+    if (!asking) return
+    const d = asking.device
+    if (asking.action === 'revoke') {
+      await api('POST', `/api/auth/devices/${encodeURIComponent(d.id)}/revoke`)
+      setAsking(null)
+      setIssued(null)
+      devices.reload()
+      return tx('revokedDone', { name: d.name })
+    }
+    const r = await api<{ credential: string }>('POST', `/api/auth/devices/${encodeURIComponent(d.id)}/reenrol`)
+    setAsking(null)
+    setIssued({ name: d.name, link: linkOf(d, r.credential), again: true })
+    setCopied(false)
+    devices.reload()
   })
-  const hallName = (id?: string) => halls.data?.find((h) => h.id === id)?.name ?? '—'
+  const kindName = (k: string) => named(lang.value, 'kind', k, 'role_other')
   return (
     <Panel title={tx('devices')} testId="stations" wide>
       <form
@@ -201,7 +246,7 @@ function Stations() {
             testId="device-kind"
             value={kind}
             onValue={setKind}
-            options={STATION_KINDS.map((k): [string, string] => [k, named(lang.value, 'kind', k, 'role_other')])}
+            options={STATION_KINDS.map((k): [string, string] => [k, kindName(k)])}
           />
         </Field>
         <Field label={tx('name')}>
@@ -218,33 +263,74 @@ function Stations() {
           {tx('enrolDevice')}
         </button>
       </form>
-      {enrol.feedback}
-      {enrolled.length > 0 && (
+      {enrol.error && enrol.feedback}
+      {issued && (
+        <div class="stack" data-testid="issued">
+          <Notice kind="info">{tx(issued.again ? 'reenrolled' : 'enrolled', { name: issued.name })}</Notice>
+          <div class="row-actions">
+            <a class="link" data-testid="enrol-link" href={issued.link} target="_blank" rel="noreferrer">
+              {tx('open')}: {issued.name}
+            </a>
+            <button
+              data-testid="copy-link"
+              onClick={() =>
+                void navigator.clipboard?.writeText(issued.link).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                )
+              }
+            >
+              {tx('copyLink')}
+            </button>
+            {copied && <span class="muted">{tx('linkCopied')}</span>}
+          </div>
+        </div>
+      )}
+      {devices.data === null ? (
+        <Loading error={devices.error} />
+      ) : (
         <Table
           testId="enrolled-table"
-          head={[tx('name'), tx('deviceKind'), tx('hall'), tx('status'), '']}
-          rows={enrolled.map((d) => [
-            d.name,
-            named(lang.value, 'kind', d.kind, 'role_other'),
-            hallName(d.hallId),
-            d.revoked ? <span class="tag bad">{tx('revoked')}</span> : <span class="tag good">{tx('active')}</span>,
-            d.revoked ? (
-              ''
+          empty={tx('noDevices')}
+          head={[tx('name'), tx('deviceKind'), tx('hall'), tx('lastSeen'), tx('enrolledAt'), tx('status'), '']}
+          rows={devices.data.map((d) => [
+            <strong data-testid="device-name">{d.name}</strong>,
+            kindName(d.kind),
+            d.hallName ?? '—',
+            d.lastSeenAt ? when(d.lastSeenAt) : tx('never'),
+            when(d.enrolledAt),
+            d.revokedAt ? (
+              <span class="tag bad">
+                {tx('revoked')} · {when(d.revokedAt)}
+              </span>
             ) : (
-              <div class="stack">
-                <Notice kind="info">{tx('enrolled')}</Notice>
-                <a class="link" data-testid="enrol-link" href={d.link} target="_blank" rel="noreferrer">
-                  {tx('open')}: {d.name}
-                </a>
-                <button data-testid="revoke" onClick={() => void revoke.run(d)}>
+              <span class="tag good">{tx('active')}</span>
+            ),
+            <div class="row-actions" data-testid={`device-actions-${d.name}`}>
+              {!d.revokedAt && (
+                <button data-testid="revoke" onClick={() => setAsking({ action: 'revoke', device: d })}>
                   {tx('revoke')}
                 </button>
-              </div>
-            ),
+              )}
+              <button data-testid="reenrol" onClick={() => setAsking({ action: 'reenrol', device: d })}>
+                {tx('reenrol')}
+              </button>
+            </div>,
           ])}
         />
       )}
-      {revoke.feedback}
+      {!asking && act.feedback}
+      {asking && (
+        <ConfirmDialog
+          title={tx(asking.action === 'revoke' ? 'revokeTitle' : 'reenrolTitle', { name: asking.device.name })}
+          consequence={tx(asking.action === 'revoke' ? 'revokeConsequence' : 'reenrolConsequence')}
+          confirm={tx(asking.action === 'revoke' ? 'revoke' : 'reenrol')}
+          busy={act.busy}
+          error={act.error}
+          onConfirm={() => void act.run()}
+          onCancel={() => setAsking(null)}
+        />
+      )}
     </Panel>
   )
 }

@@ -32,9 +32,12 @@ const es = {
   witness: 'Testigo',
   lastGame: 'Anunciar último juego',
   lastGameConfirm: 'Se anuncia «ÚLTIMO JUEGO»: la próxima partida será la última de la sesión (BNG-43).',
-  closeSession: 'Cerrar sesión',
-  closeSessionHelp: 'Cierre de sesión con recuento final de bolas (obligatorio en perfiles que lo exigen, BNG-27).',
-  closeSessionConfirm: 'Se cierra la sesión y su acta. No podrán jugarse más partidas en ella.',
+  // Issue 29 point 10: closing the gaming session (irreversible) never reads like logging out ("Salir").
+  closeSession: 'Cerrar la sesión de juego',
+  closeSessionHelp:
+    'Cierre de la sesión de juego con recuento final de bolas (obligatorio en perfiles que lo exigen, BNG-27). No es salir: para eso, «Salir».',
+  closeSessionConfirm:
+    'Se cierra la sesión de juego y su acta, para siempre: no podrán jugarse más partidas en ella. (Para dejar la consola sin cerrarla, use «Salir».)',
   minutes: 'Acta de la sesión',
   minutesPdf: 'Acta en PDF',
   showMinutes: 'Ver acta',
@@ -113,7 +116,8 @@ const es = {
   check: 'COMPROBAR',
   verified: 'PREMIADO',
   rejected: 'SIN PREMIO',
-  atBall: 'con la bola',
+  // Issue 29 point 10: the extraction's number (the 75th ball drawn), not a ball's number.
+  atBall: 'en la extracción',
   calledOf: 'cantados',
   // window
   anyMoreLine: '¿ALGUNA LÍNEA MÁS?',
@@ -249,9 +253,11 @@ const en: Record<CallerKey, string> = {
   witness: 'Witness',
   lastGame: 'Announce last game',
   lastGameConfirm: '"LAST GAME" is announced: the next game will be the last of the session (BNG-43).',
-  closeSession: 'Close session',
-  closeSessionHelp: 'Close the session with the final ball recount (required where the profile asks for it, BNG-27).',
-  closeSessionConfirm: 'The session and its minutes are closed. No more games can be played in it.',
+  closeSession: 'Close the gaming session',
+  closeSessionHelp:
+    'Close the gaming session with the final ball recount (required where the profile asks for it, BNG-27). This is not logging out: for that, “Log out”.',
+  closeSessionConfirm:
+    'The gaming session and its minutes are closed for good: no more games can be played in it. (To leave the console without closing it, use “Log out”.)',
   minutes: 'Session minutes',
   minutesPdf: 'Minutes PDF',
   showMinutes: 'Show minutes',
@@ -325,7 +331,7 @@ const en: Record<CallerKey, string> = {
   check: 'CHECK',
   verified: 'WINNER',
   rejected: 'NOT A WINNER',
-  atBall: 'at ball',
+  atBall: 'at draw',
   calledOf: 'called',
   anyMoreLine: 'ANY MORE LINES?',
   anyMoreBingo: 'ANY MORE BINGOS?',

@@ -40,7 +40,7 @@ export function WinnerPanel({ state, winners, lang }: { state: GameState; winner
                 <strong class="hd-winner__serial" data-testid="winner-serial">
                   {w.serial}
                 </strong>
-                <span class="hd-winner__ball">
+                <span class="hd-winner__ball" data-testid="winner-draw">
                   {text(lang, 'atBallN')} {w.atBall}
                 </span>
               </div>

@@ -83,6 +83,7 @@ export function PayPanel(props: { store: CashierStore }) {
           onCode={(c) => void store.scanned(c)}
           label={T.camera}
           stopLabel={T.cameraStop}
+          failedText={T.cameraFailed}
           class="camera c-camera"
         />
         {st && <TicketInfo store={store} view={st} />}

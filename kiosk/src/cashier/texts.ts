@@ -46,6 +46,7 @@ const es = {
   check: 'COMPROBAR',
   camera: 'Cámara',
   cameraStop: 'Cerrar cámara',
+  cameraFailed: 'No se pudo usar la cámara. Lea el código con el lector o escríbalo.',
   waiting: 'Esperando un código…',
   products: {
     card: 'Cartón de bingo',
@@ -273,6 +274,7 @@ const en: Texts = {
   check: 'CHECK',
   camera: 'Camera',
   cameraStop: 'Close camera',
+  cameraFailed: 'The camera could not be used. Read the code with the barcode reader or type it.',
   waiting: 'Waiting for a code…',
   products: {
     card: 'Bingo card',

@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks'
 import { useScanner } from '../shared/useScanner.ts'
 import { DoneScreen } from './DoneScreen.tsx'
 import { Header } from './Header.tsx'
+import { OnScreenKeyboard } from './OnScreenKeyboard.tsx'
 import { ProblemScreen } from './ProblemScreen.tsx'
 import { SaleScreen } from './SaleScreen.tsx'
 import type { KioskStore } from './store.ts'
@@ -80,6 +81,7 @@ export function App(props: { store: KioskStore }) {
         {screen.name === 'done' && <DoneScreen store={store} purchase={screen.purchase} />}
         {screen.name === 'problem' && <ProblemScreen store={store} screen={screen} />}
       </main>
+      <OnScreenKeyboard labels={{ delete: T.keyDelete, ok: T.keyOk, space: T.keySpace, keyboard: T.keyboard }} />
       <footer class="k-footer">{T.footer(age)}</footer>
     </div>
   )

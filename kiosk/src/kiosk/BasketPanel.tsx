@@ -54,6 +54,8 @@ export function BasketPanel(props: { store: KioskStore }) {
                 data-testid="kiosk-voucher-code"
                 placeholder={T.voucherPlaceholder}
                 autocomplete="off"
+                inputMode="none"
+                data-osk="code"
                 autocapitalize="characters"
                 spellcheck={false}
                 maxLength={20}
@@ -87,6 +89,7 @@ export function BasketPanel(props: { store: KioskStore }) {
               onCode={(code) => void store.checkVoucher(code)}
               label={T.camera}
               stopLabel={T.cameraStop}
+              failedText={T.cameraFailed}
             />
           </form>
         )}

@@ -21,7 +21,7 @@ export function CardsPanel(props: { store: KioskStore }) {
     return (
       <div class="k-empty" data-testid="kiosk-state" data-state={offer?.state ?? 'none'}>
         <div class="k-empty__icon" aria-hidden="true">
-          {offer?.state === 'closed' ? '⏵' : '⏸'}
+          <span class={offer?.state === 'closed' ? 'k-glyph k-glyph--play' : 'k-glyph k-glyph--pause'} />
         </div>
         <h2 class="k-empty__title">{title}</h2>
         <p class="k-empty__hint">{hint}</p>
@@ -81,6 +81,12 @@ export function CardsPanel(props: { store: KioskStore }) {
       </div>
       <div class="k-choose">
         <h3 class="k-choose__title">{T.howManyCards}</h3>
+        {/* Issue 29 point 10: the hall's limits with their numbers, as the server posts them (BNG-40). */}
+        {offer?.bets && (
+          <p class="k-choose__limits" data-testid="kiosk-cards-limits">
+            {T.cardsLimits(offer.bets.minCardsPerPurchase, offer.bets.maxCardsPerPurchase)}
+          </p>
+        )}
         <Stepper
           value={store.cardCount.value}
           max={store.maxCards.value}

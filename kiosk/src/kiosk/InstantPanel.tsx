@@ -15,7 +15,7 @@ export function InstantPanel(props: { store: KioskStore }) {
     return (
       <div class="k-empty" data-testid="instant-none">
         <div class="k-empty__icon" aria-hidden="true">
-          ⏸
+          <span class="k-glyph k-glyph--pause" />
         </div>
         <h2 class="k-empty__title">{T.noInstant}</h2>
         {offer && !offer.instantAllowed && <p class="k-empty__hint">{T.instantNotAllowed}</p>}

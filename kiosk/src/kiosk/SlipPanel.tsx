@@ -15,7 +15,7 @@ export function SlipPanel(props: { store: KioskStore }) {
     return (
       <div class="k-empty" data-testid="lotto-no-draw">
         <div class="k-empty__icon" aria-hidden="true">
-          ⏸
+          <span class="k-glyph k-glyph--pause" />
         </div>
         <h2 class="k-empty__title">{T.noDraw}</h2>
         <p class="k-empty__hint">{T.noDrawHint}</p>
@@ -140,6 +140,8 @@ export function SlipPanel(props: { store: KioskStore }) {
           <input
             class="k-input"
             data-testid="lotto-name"
+            data-osk="text"
+            inputMode="none"
             placeholder={T.name}
             aria-label={T.name}
             autocomplete="off"
@@ -149,6 +151,8 @@ export function SlipPanel(props: { store: KioskStore }) {
           <input
             class="k-input"
             data-testid="lotto-document"
+            data-osk="text"
+            inputMode="none"
             placeholder={T.document}
             aria-label={T.document}
             autocomplete="off"

@@ -204,7 +204,11 @@ export function createKioskStore(
     return g && offer.value ? Math.max(0, Math.min(g.available, offer.value.maxCardsPerPurchase)) : 0
   })
   function setCards(n: number) {
-    cardCount.value = Math.max(0, Math.min(n, maxCards.value))
+    // GEN-18 (issue 29 point 10): below the hall's minimum purchase the stepper goes to the minimum or to none.
+    const min = offer.value?.bets?.minCardsPerPurchase ?? 1
+    let next = Math.max(0, Math.min(n, maxCards.value))
+    if (next > 0 && next < min) next = n > cardCount.value && min <= maxCards.value ? min : 0
+    cardCount.value = next
   }
 
   // ---- boletos

@@ -6,6 +6,11 @@ export function CameraScanner(props: {
   onCode: (code: string) => void
   label: string
   stopLabel: string
+  /**
+   * Issue 29 point 9: what the person reads when the camera cannot be opened (none, refused, busy), in the screen's
+   * language, saying what to do instead; never the browser's own (English) error.
+   */
+  failedText: string
   class?: string
 }) {
   const [open, setOpen] = useState(false)
@@ -23,8 +28,8 @@ export function CameraScanner(props: {
         if (cancelled) s()
         else stop = s
       })
-      .catch((err: unknown) => {
-        setFailed(err instanceof Error ? err.message : String(err))
+      .catch(() => {
+        setFailed(props.failedText)
         setOpen(false)
       })
     return () => {
@@ -47,7 +52,11 @@ export function CameraScanner(props: {
         {open ? props.stopLabel : props.label}
       </button>
       {open && <video ref={video} class="camera__video" muted playsInline data-testid="camera-video" />}
-      {failed && <p class="camera__error">{failed}</p>}
+      {failed && (
+        <p class="camera__error" role="alert" data-testid="camera-error">
+          {failed}
+        </p>
+      )}
     </div>
   )
 }

@@ -151,12 +151,13 @@ export function registerAccessRoutes(app: App, services: Services) {
     const who = principalOf(c)
     return c.json({ devices: await auth.listDevices(c.get('authOn') ? (who.halls ?? []) : '*') })
   })
+  // Issue 29 point 7: the hall check is the use case's, from the device's own hall (WRONG_HALL for another's).
+  const actingHalls = (c: AppContext): '*' | readonly string[] => (c.get('authOn') ? (principalOf(c).halls ?? []) : '*')
   app.post('/api/auth/devices/:deviceId/revoke', needs('device.admin'), async (c) => {
-    // A director revokes only the devices of her own halls (issue 29 point 7).
-    const hall = await auth.deviceHall(param(c, 'deviceId'))
-    if (hall === undefined) throw new DomainError('NOT_FOUND', `no device ${param(c, 'deviceId')}`)
-    assertHolds(c, hall === null ? '*' : [hall])
-    await auth.revokeDevice(param(c, 'deviceId'))
+    await auth.revokeDevice(param(c, 'deviceId'), actingHalls(c))
     return c.json({ ok: true })
   })
+  app.post('/api/auth/devices/:deviceId/reenrol', needs('device.admin'), async (c) =>
+    c.json(await auth.reenrolDevice(param(c, 'deviceId'), actingHalls(c))),
+  )
 }

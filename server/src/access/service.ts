@@ -17,6 +17,8 @@ import {
   enrolledDevices,
   touchDevice,
   deviceSecretHash,
+  replaceDeviceSecret,
+  type DeviceCredentialRow,
   hallsOfUser,
   insertDeviceCredential,
   insertToken,
@@ -379,7 +381,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   async function verifyPassword(
     username: string,
     password: string,
-    refuse: (why: string) => DomainError = () => new DomainError('UNAUTHORIZED', LOGIN_REFUSED),
+    refuse: (why: string) => DomainError = () => new DomainError('UNAUTHORIZED', LOGIN_REFUSED, { reason: 'login' }),
   ): Promise<UserRow> {
     const at = now().toISOString()
     const user = await db.transaction(async (tx) => {
@@ -544,13 +546,73 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     return d ? d.hall_id : undefined
   }
 
-  async function revokeDevice(deviceId: string) {
+  /** Listeners told of a device whose credential died (revoked or re-enrolled): realtime cuts its open sockets. */
+  const deviceRevokedListeners = new Set<(deviceId: string) => void>()
+  function onDeviceRevoked(l: (deviceId: string) => void) {
+    deviceRevokedListeners.add(l)
+    return () => deviceRevokedListeners.delete(l)
+  }
+  const deviceRevoked = (deviceId: string) => {
+    for (const l of deviceRevokedListeners) l(deviceId)
+  }
+
+  /**
+   * The enrolled device a director acts on (issue 29 point 7): one of her halls only, decided from the device's own
+   * hall as stored, never from the request. '*' (every hall, or authentication off) reaches every device.
+   */
+  async function deviceOfHalls(deviceId: string, halls: '*' | readonly string[]): Promise<DeviceCredentialRow> {
+    const d = await deviceCredentialById(db, deviceId)
+    if (!d) throw new DomainError('NOT_FOUND', `no device ${deviceId}`)
+    if (halls !== '*' && (d.hall_id === null || !halls.includes(d.hall_id)))
+      throw new DomainError('WRONG_HALL', `device ${deviceId} is not of a hall of yours`, {
+        field: 'deviceId',
+        halls: d.hall_id ? [d.hall_id] : [],
+      })
+    return d
+  }
+
+  /**
+   * Revokes a device's credential and the sessions opened at it; its open sockets are cut after the commit
+   * (issue 29 point 7: a stolen kiosk stops selling at once).
+   */
+  async function revokeDevice(deviceId: string, halls: '*' | readonly string[] = '*') {
+    const d = await deviceOfHalls(deviceId, halls)
     await db.transaction(async (tx) => {
       if (!(await revokeDeviceCredential(tx, deviceId, now().toISOString())))
         throw new DomainError('NOT_FOUND', `no active device ${deviceId}`)
       await revokeTokensOfDevice(tx, deviceId, now().toISOString())
-      await appendJournal(tx, { at: now().toISOString(), type: 'device.revoked', scope: '', payload: { deviceId } })
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'device.revoked',
+        scope: d.hall_id ? `hall:${d.hall_id}` : '',
+        payload: { deviceId, name: d.name },
+      })
     })
+    deviceRevoked(deviceId)
+  }
+
+  /**
+   * Issue 29 point 7: enrols a device again under its id, name, kind and hall (its drawer and history stay its
+   * own) with a new secret shown once; the old credential, the sessions opened at it and its sockets die.
+   */
+  async function reenrolDevice(
+    deviceId: string,
+    halls: '*' | readonly string[] = '*',
+  ): Promise<{ id: string; name: string; kind: DeviceKind; hallId: string | null; credential: string }> {
+    const d = await deviceOfHalls(deviceId, halls)
+    const secret = randomBytes(24).toString('base64url')
+    await db.transaction(async (tx) => {
+      await replaceDeviceSecret(tx, deviceId, sha256(secret))
+      await revokeTokensOfDevice(tx, deviceId, now().toISOString())
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'device.reenrolled',
+        scope: d.hall_id ? `hall:${d.hall_id}` : '',
+        payload: { deviceId, kind: d.kind, name: d.name },
+      })
+    })
+    deviceRevoked(deviceId)
+    return { id: deviceId, name: d.name, kind: d.kind, hallId: d.hall_id, credential: `${deviceId}.${secret}` }
   }
 
   /**
@@ -584,12 +646,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     }
     if (/^device$/i.test(scheme)) {
       const dot = value.indexOf('.')
-      if (dot < 1) throw new DomainError('UNAUTHORIZED', 'malformed device credential')
+      if (dot < 1) throw new DomainError('UNAUTHORIZED', 'malformed device credential', { reason: 'device' })
       const id = value.slice(0, dot)
       const d = await deviceSecretHash(db, id)
       const given = Buffer.from(sha256(value.slice(dot + 1)))
       if (!d || !timingSafeEqual(given, Buffer.from(d.secret_hash)))
-        throw new DomainError('UNAUTHORIZED', 'unknown device credential')
+        throw new DomainError('UNAUTHORIZED', 'unknown device credential', { reason: 'device' })
       const device = await deviceById(id)
       // Issue 29 point 7: the director's list says when each device was last seen (a failed write refuses nothing).
       const at = now()
@@ -601,7 +663,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
 
   async function deviceById(id: string): Promise<Principal> {
     const d = await deviceCredentialById(db, id)
-    if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown')
+    if (!d || d.revoked_at) throw new DomainError('UNAUTHORIZED', 'device revoked or unknown', { reason: 'device' })
     // A device enrolled before halls were tracked (service callers that named none) is not bound to one.
     return {
       kind: 'device',
@@ -622,6 +684,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     listDevices,
     deviceHall,
     revokeDevice,
+    reenrolDevice,
+    onDeviceRevoked,
     revokeDemoDevices,
     authenticate,
     setHalls,

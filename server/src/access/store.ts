@@ -271,6 +271,11 @@ export async function revokeDeviceCredential(tx: Sql, deviceId: string, at: stri
   return r.changes === 1
 }
 
+/** A new secret for an enrolled device (re-enrolment): the old one stops matching, a revoked device is live again. */
+export async function replaceDeviceSecret(tx: Sql, deviceId: string, secretHash: string): Promise<void> {
+  await tx.run('UPDATE device_credentials SET secret_hash = ?, revoked_at = NULL WHERE id = ?', [secretHash, deviceId])
+}
+
 export function deviceSecretHash(db: Sql, deviceId: string): Promise<{ secret_hash: string } | undefined> {
   return db.get<{ secret_hash: string }>('SELECT secret_hash FROM device_credentials WHERE id = ?', [deviceId])
 }

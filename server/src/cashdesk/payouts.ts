@@ -43,7 +43,7 @@ import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
 import { archiveOnPayout } from '../bingo/card-custody-service.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
-import { payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   blockedTicket,
@@ -747,12 +747,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     )
   }
 
-  async function printReceipt(p: Payout, stationId: string, timeZone: string) {
+  async function printReceipt(p: Payout, stationId: string, timeZone: string, copy = false) {
     const printer = deps.printers.forStation(stationId)
     try {
+      const doc = await receiptDoc(p, printer.paper, timeZone)
       return {
         printed: true as const,
-        print: await printer.print([await receiptDoc(p, printer.paper, timeZone)], `payout-${p.payoutId}`),
+        print: await printer.print([copy ? copyDoc(doc) : doc], `payout-${p.payoutId}${copy ? '-copia' : ''}`),
       }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
@@ -801,7 +802,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** Prints a payout's receipt again (a failed receipt, or a copy for the file). */
   async function reprintReceipt(payoutId: string, stationId: string) {
     const p = await loadPayout(payoutId)
-    const receipt = await printReceipt(p, stationId, (await vouchers.hallFor(db, p.hallId)).timeZone)
+    // Issue 29 "Also": marked COPIA, whether the first paper came out or not (it may have, and been lost).
+    const receipt = await printReceipt(p, stationId, (await vouchers.hallFor(db, p.hallId)).timeZone, true)
     if (!receipt.printed)
       throw new DomainError('DEVICE_UNAVAILABLE', receipt.error.message, { reason: receipt.error.reason })
     return receipt

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
-import { messages, pickLang } from './messages.ts'
+import { detailedMessage, messages, pickLang } from './messages.ts'
 import { isAllowed, permissions, type Permission, type Role } from '../access/permissions.ts'
 import { ANONYMOUS, type Principal } from '../access/service.ts'
 
@@ -48,7 +48,8 @@ export function errorBody(
   details?: unknown,
 ) {
   const lang = pickLang(c.req.header('accept-language'))
-  return { error: { code, message: fillIn(messages[code][lang], details), detail, details } }
+  const message = detailedMessage(code, details, lang) ?? fillIn(messages[code][lang], details)
+  return { error: { code, message, detail, details } }
 }
 
 /** A message may name a figure of the refusal ("{waitSeconds}"), so the person reads the number it depends on. */

@@ -337,6 +337,54 @@ export const messages: Record<
   },
 }
 
+/**
+ * Issue 29 point 10 and 7: an UNAUTHORIZED that is not "identify yourself" says what happened (sent in
+ * `details.reason`, replacing the code's message): a wrong password, or a device whose credential died.
+ */
+export const unauthorizedReasons = {
+  login: {
+    es: 'Usuario o contraseña incorrectos. Si falla varias veces, la cuenta se bloquea un rato: espere o pida al director que la desbloquee.',
+    en: 'Wrong username or password. After several failures the account is locked for a while: wait, or ask the director to unlock it.',
+  },
+  device: {
+    es: 'Este equipo ya no está autorizado: su credencial fue revocada o sustituida. Pida al director que lo vuelva a dar de alta.',
+    en: 'This device is no longer authorised: its credential was revoked or replaced. Ask the director to enrol it again.',
+  },
+} as const
+export type UnauthorizedReason = keyof typeof unauthorizedReasons
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * Issue 29 point 10: refusals that depend on a number say it (the hall's limit, from the refusal's own details, so
+ * the screen never keeps a second copy of the server's constants). Undefined: the code's plain message.
+ */
+export function detailedMessage(code: string, details: unknown, lang: Lang): string | undefined {
+  const d = (details ?? {}) as Record<string, unknown>
+  if (code === 'UNAUTHORIZED' && typeof d.reason === 'string' && d.reason in unauthorizedReasons)
+    return unauthorizedReasons[d.reason as UnauthorizedReason][lang]
+  if (code === 'BET_OUT_OF_LIMITS') {
+    const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)
+    const min = n('minCardsPerPurchase')
+    const max = n('maxCardsPerPurchase')
+    const perPlayer = n('maxCardsPerPlayer')
+    const held = n('heldBefore')
+    if (d.limit === 'min-per-purchase' && min !== null)
+      return lang === 'es'
+        ? `La compra mínima de la sala es de ${plural(min, 'cartón', 'cartones')}: compre al menos ${min}.`
+        : `The hall's minimum purchase is ${plural(min, 'card', 'cards')}: buy at least ${min}.`
+    if (d.limit === 'max-per-purchase' && max !== null)
+      return lang === 'es'
+        ? `Se pueden comprar como máximo ${plural(max, 'cartón', 'cartones')} por compra: compre ${max} o menos y, si quiere más, haga otra compra.`
+        : `At most ${plural(max, 'card', 'cards')} can be bought in one purchase: buy ${max} or fewer, and make another purchase for more.`
+    if (d.limit === 'max-per-player' && perPlayer !== null)
+      return lang === 'es'
+        ? `Cada jugador puede tener como máximo ${plural(perPlayer, 'cartón', 'cartones')} en la partida${held !== null ? ` y ya tiene ${held}` : ''}.`
+        : `Each player may hold at most ${plural(perPlayer, 'card', 'cards')} in the game${held !== null ? ` and already holds ${held}` : ''}.`
+  }
+  return undefined
+}
+
 /** Why a particular field is refused, in both languages (sent in `details.reason`). */
 export const fieldReasons = {
   // Issue 15 / DESIGN.md bolillo-draw-v2 point 2: no person supplies entropy to a draw.

@@ -22,3 +22,5 @@ export interface ClientToServerEvents {
 
 export const gameRoom = (gameId: string) => `game:${gameId}`
 export const hallRoom = (hallId: string) => `hall:${hallId}`
+/** Issue 29 point 7: every socket of an enrolled device (and of people signed in at it), cut when it is revoked. */
+export const deviceRoom = (deviceId: string) => `device:${deviceId}`

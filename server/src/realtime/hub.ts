@@ -4,7 +4,7 @@ import { DomainError } from '../shared/errors.ts'
 import { ANONYMOUS, type Principal } from '../access/service.ts'
 import { isAllowed, socketPermissions, type Role } from '../access/permissions.ts'
 import type { Services } from '../services.ts'
-import { gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
+import { deviceRoom, gameRoom, hallRoom, type ClientToServerEvents, type ServerToClientEvents } from './events.ts'
 import { attachMultiNode } from './multi-node.ts'
 import { SOCKET_LIMITS, createBucket, createBucketMap, eventBytes, type SocketLimits } from './limits.ts'
 import { clientAddress } from '../http/client-address.ts'
@@ -72,6 +72,10 @@ export function attachRealtime(
   }
 
   io.on('connection', (socket) => {
+    // Issue 29 point 7: a device's sockets, and those of people signed in at it, sit in its room, so a revoked or
+    // re-enrolled device is cut off at once (on every node, through the adapter).
+    const device = socket.data.principal?.device?.id
+    if (device) void socket.join(deviceRoom(device))
     // Issue 24 point 5: every event is paid for before any handler runs. Refused events are dropped (an ack gets
     // RATE_LIMITED or VALIDATION_FAILED); the first refusal warns, and a socket that keeps on is disconnected.
     const address = addressOf(socket)
@@ -180,10 +184,12 @@ export function attachRealtime(
       else setImmediate(flush)
     }
   })
+  const offRevoked = services.auth.onDeviceRevoked((deviceId) => io.in(deviceRoom(deviceId)).disconnectSockets(true))
   return {
     io,
     close: () => {
       off()
+      offRevoked()
       return new Promise<void>((r) => io.close(() => r())).then(() => multi.close())
     },
   }

@@ -110,6 +110,7 @@ const SIGNIFICANT: Record<
   'instant.hall_configured': 'configuration',
   'device.enrolled': 'device',
   'device.revoked': 'device',
+  'device.reenrolled': 'device',
   'device.updated': 'device',
   'device.registered': 'device',
   'device.status_changed': 'device',
