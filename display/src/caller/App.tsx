@@ -17,6 +17,7 @@ import { SalesPanel } from './SalesPanel.tsx'
 import { SessionPanel } from './SessionPanel.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
 import { StatusPanel } from './StatusPanel.tsx'
+import { TableRefundPanel } from './TableRefundPanel.tsx'
 import { TillPanel } from './TillPanel.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -80,6 +81,7 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
         <section class="cc-col cc-col--flow">
           {primary}
           {claimsOpen && <ClaimPanel store={store} game={game} lang={lang} />}
+          {store.can('ticket.refund') && <TableRefundPanel store={store} game={game} lang={lang} />}
         </section>
         <section class="cc-col cc-col--side">
           {game && <PrizesPanel store={store} game={game} lang={lang} />}
