@@ -181,9 +181,9 @@ describe('refunds of an annulled game at the cashier, the kiosk and the table (i
     expect(r.body.amountCents).toBe(1000)
     const voucher = await h.call('kiosk', 'POST', '/api/vouchers/check', { code: r.body.voucher.code })
     expect(voucher.body).toMatchObject({ amountCents: 1000, status: 'active' })
-    expect(
-      Number((await server.services.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements'))!.n),
-    ).toBe(movementsBefore)
+    expect(Number((await server.services.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements'))!.n)).toBe(
+      movementsBefore,
+    )
     const again = await h.call('kiosk', 'POST', '/api/refunds/cards', { code: kioskCodes[0], to: 'voucher' })
     expect([again.status, again.body.error?.code]).toEqual([409, 'ALREADY_REFUNDED'])
     // The kiosk never pays cash, and a card the table sold for cash has no voucher to go back to.

@@ -79,9 +79,10 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
       <main class="cc-main">
         <StatusPanel game={game} lang={lang} />
         <section class="cc-col cc-col--flow">
+          {/* Issue 29 point 1: after an annulment the players bring their cards back first; the refunds lead. */}
+          {store.can('ticket.refund') && <TableRefundPanel store={store} game={game} lang={lang} />}
           {primary}
           {claimsOpen && <ClaimPanel store={store} game={game} lang={lang} />}
-          {store.can('ticket.refund') && <TableRefundPanel store={store} game={game} lang={lang} />}
         </section>
         <section class="cc-col cc-col--side">
           {game && <PrizesPanel store={store} game={game} lang={lang} />}
