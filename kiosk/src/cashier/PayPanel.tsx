@@ -200,7 +200,7 @@ export function PayPanel(props: { store: CashierStore }) {
             )}
             {payable.verdict === 'refund' && store.confirming.value ? (
               <ConfirmBox
-                title={T.refundConfirmTitle}
+                title={T.refundConfirmSlipTitle}
                 text={T.refundConfirmSlip(money(payable.amountCents ?? 0, payable.currency))}
                 yes={T.refundYes(money(payable.amountCents ?? 0, payable.currency))}
                 no={T.cancel}

@@ -111,6 +111,7 @@ const es = {
     ['Reembolsado el ' + when, where && `en ${where}`, who && `por ${who}`].filter(Boolean).join(' '),
   refundCard: (amount: string) => `REEMBOLSAR ${amount}`,
   refundConfirmTitle: '¿Reembolsar este cartón?',
+  refundConfirmSlipTitle: '¿Reembolsar este boleto?',
   refundConfirm: (amount: string, serial: string, game: number | string) =>
     `Entregará ${amount} en efectivo de su caja por el cartón ${serial} de la partida ${game}. El cartón queda en la caja y no podrá volver a reembolsarse ni jugar.`,
   refundConfirmSlip: (amount: string) =>
@@ -350,6 +351,7 @@ const en: Texts = {
     ['Refunded on ' + when, where && `at ${where}`, who && `by ${who}`].filter(Boolean).join(' '),
   refundCard: (amount: string) => `REFUND ${amount}`,
   refundConfirmTitle: 'Refund this card?',
+  refundConfirmSlipTitle: 'Refund this slip?',
   refundConfirm: (amount: string, serial: string, game: number | string) =>
     `You will hand out ${amount} in cash from your drawer for card ${serial} of game ${game}. The card stays at the desk and can never be refunded or played again.`,
   refundConfirmSlip: (amount: string) =>
