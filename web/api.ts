@@ -4,6 +4,7 @@
  */
 import type { GameState } from '../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
+import type { CardRefund, RefundService } from '../server/src/cashdesk/refunds.ts'
 import { ApiError, createRequest, type SecondPerson } from './http.ts'
 import { fetchMe } from './me.ts'
 import type { Lang } from './i18n.ts'
@@ -93,6 +94,10 @@ export interface TableTill {
     expectedCents: number
   } | null
 }
+
+/** Issue 29 point 1: the annulled game's cards this table sold, refunded or still to refund (GET /api/refunds/cards). */
+export type TableRefunds = Awaited<ReturnType<RefundService['stationCards']>>
+export type { CardRefund }
 
 /** A closed shift as the server reports it: the difference is counted minus expected, to the centavo. */
 export interface ClosedShift {
@@ -217,6 +222,10 @@ export function createApi(
         { secondPerson: second },
       ),
     currentShift: () => request<TableTill>('GET', '/api/shifts/current'),
+    /** Issue 29 point 1 (BNG-86): the annulled game's cards sold at this table, and a card handed back refunded. */
+    tableRefunds: (gameId: string) =>
+      request<TableRefunds>('GET', `/api/refunds/cards?gameId=${encodeURIComponent(gameId)}`),
+    refundCard: (code: string) => request<CardRefund>('POST', '/api/refunds/cards', { code, to: 'cash' }),
     openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
     closeShift: (countedCents: number, note?: string) =>
       request<ClosedShift>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),

@@ -17,6 +17,7 @@ import { SalesPanel } from './SalesPanel.tsx'
 import { SessionPanel } from './SessionPanel.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
 import { SalesAnnouncement, StatusPanel } from './StatusPanel.tsx'
+import { TableRefundPanel } from './TableRefundPanel.tsx'
 import { TillPanel } from './TillPanel.tsx'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -78,6 +79,8 @@ export function App({ store, feed, lang }: { store: CallerStore; feed: GameFeed;
       <main class="cc-main">
         <StatusPanel game={game} lang={lang} />
         <section class="cc-col cc-col--flow">
+          {/* Issue 29 point 1: after an annulment the players bring their cards back first; the refunds lead. */}
+          {store.can('ticket.refund') && <TableRefundPanel store={store} game={game} lang={lang} />}
           {primary}
           {game && <SalesAnnouncement game={game} lang={lang} />}
           {claimsOpen && <ClaimPanel store={store} game={game} lang={lang} />}

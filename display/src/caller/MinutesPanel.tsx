@@ -139,7 +139,18 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
               <td>
                 {status(g.status)}
                 {g.voidReason && incidentTitle(g.voidReason) ? ` · ${incidentTitle(g.voidReason)}` : ''}
-                {g.refundCents ? ` · ${t(lang, 'mRefund')} ${cur(g.refundCents)}` : ''}
+                {g.refundCents ? ` · ${t(lang, 'mRefund')}: ${cur(g.refundCents)}` : ''}
+                {g.status === 'void' && g.refundsPaid && (
+                  <>
+                    <br />
+                    <small data-testid={`minutes-refunds-${g.orderNo}`}>
+                      {t(lang, 'mRefundsPaid')
+                        .replace('{n}', String(g.refundsPaid.cards))
+                        .replace('{of}', String(g.refundCards ?? g.cardsSold))
+                        .replace('{amount}', cur(g.refundsPaid.amountCents))}
+                    </small>
+                  </>
+                )}
               </td>
             </tr>
           ))}
@@ -152,7 +163,7 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
             <th colSpan={2} class="cc-num">
               {t(lang, 'mPaid')} {cur(m.totals.prizesPaidCents)}
             </th>
-            <th colSpan={3}>{m.totals.refundCents ? `${t(lang, 'mRefund')} ${cur(m.totals.refundCents)}` : ''}</th>
+            <th colSpan={3}>{m.totals.refundCents ? `${t(lang, 'mRefunds')} ${cur(m.totals.refundCents)}` : ''}</th>
           </tr>
         </tfoot>
       </table>

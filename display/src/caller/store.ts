@@ -18,6 +18,8 @@ import {
   type EquipmentChecklist,
   type SecondPerson,
   type TableTill,
+  type TableRefunds,
+  type CardRefund,
 } from '../../../web/api.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can as holds, type Me, type Permission } from '../../../web/me.ts'
@@ -115,6 +117,13 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   // A jefe's credential typed into the confirmation dialog; the password is dropped after every attempt.
   const secondUser = signal('')
   const secondPassword = signal('')
+  /**
+   * Issue 29 point 1 (BNG-86): the annulled game whose cards this table refunds as players hand them back (kept
+   * when the next game is announced), its cards as the server lists them, and the last card refunded here.
+   */
+  const refundGame = signal<{ gameId: string; gameNo: number } | null>(null)
+  const tableRefunds = signal<TableRefunds | null>(null)
+  const lastRefund = signal<CardRefund | null>(null)
 
   const game = (): GameState | null => feed.state.value
 
@@ -393,6 +402,36 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       await api.announce(sessionId, seriesIds, drawSource, second)
       claimResult.value = null
       await feed.refresh()
+    },
+    refundGame,
+    tableRefunds,
+    lastRefund,
+    /** The annulled game's cards sold at this table (a refusal leaves the list as it was). */
+    async loadTableRefunds(game: { gameId: string; gameNo: number }): Promise<void> {
+      if (refundGame.value?.gameId !== game.gameId)
+        batch(() => {
+          refundGame.value = game
+          tableRefunds.value = null
+          lastRefund.value = null
+        })
+      try {
+        tableRefunds.value = await api.tableRefunds(game.gameId)
+      } catch (err) {
+        showError(err)
+      }
+    },
+    /**
+     * A card handed back to the table, read by the scanner (its signed code): refunded once, out of this shift. Run
+     * from the confirmation (its refusal is shown there); the list and the till are read again either way.
+     */
+    async refundTableCard(code: string): Promise<void> {
+      try {
+        lastRefund.value = await api.refundCard(code.trim())
+      } finally {
+        const g = refundGame.value
+        if (g) tableRefunds.value = await api.tableRefunds(g.gameId).catch(() => tableRefunds.value)
+        await refreshTill()
+      }
     },
     openSales: () =>
       act('openSales', async () => {

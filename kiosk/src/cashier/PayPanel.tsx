@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks'
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { CameraScanner } from '../shared/CameraScanner.tsx'
+import { ConfirmBox } from './ConfirmBox.tsx'
 import { lotteryReceiptDoc, receiptDataUrl } from './receipt.ts'
 import { StatusBanner } from './StatusBanner.tsx'
 import type { CashierStore } from './store.ts'
@@ -23,6 +24,10 @@ export function PayPanel(props: { store: CashierStore }) {
   const v = store.voucher.value
   const money = (c: number, cur: string | null = null) => formatMoney(c, cur || store.currency.value, store.lang.value)
   const payable = st?.payable && !paid ? st : null
+  const refunded = store.refunded.value
+  // Issue 29 point 1 (BNG-86): an annulled game's card not yet refunded is refunded here, once, in cash.
+  const refundable =
+    st?.product === 'card' && st.verdict === 'void' && !st.refunded && st.refundCents !== null && !refunded ? st : null
   const name = store.payeeName.value.trim()
   const doc = store.payeeDocument.value.trim()
   const idMissing = Boolean(
@@ -118,7 +123,14 @@ export function PayPanel(props: { store: CashierStore }) {
             class="c-payee"
             onSubmit={(e) => {
               e.preventDefault()
-              if (!idMissing && !choiceMissing) void store.pay()
+              if (idMissing || choiceMissing) return
+              // A price refund (a cancelled draw's slip) is said with its consequence first.
+              if (payable.verdict === 'refund' && !store.confirming.value) {
+                store.confirming.value = true
+                return
+              }
+              store.confirming.value = false
+              void store.pay()
             }}
           >
             <div class="c-payee__head">
@@ -187,15 +199,93 @@ export function PayPanel(props: { store: CashierStore }) {
                 })}
               </fieldset>
             )}
-            <button
-              type="submit"
-              class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'}
-              data-testid="cashier-pay"
-              disabled={store.busy.value || idMissing || choiceMissing}
-            >
-              {payLabel}
-            </button>
+            {payable.verdict === 'refund' && store.confirming.value ? (
+              <ConfirmBox
+                title={T.refundConfirmSlipTitle}
+                text={T.refundConfirmSlip(money(payable.amountCents ?? 0, payable.currency))}
+                yes={T.refundYes(money(payable.amountCents ?? 0, payable.currency))}
+                no={T.cancel}
+                busy={store.busy.value}
+                yesType="submit"
+                onNo={() => {
+                  store.confirming.value = false
+                }}
+                testId="cashier-confirm"
+              />
+            ) : (
+              <button
+                type="submit"
+                class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'}
+                data-testid="cashier-pay"
+                disabled={store.busy.value || idMissing || choiceMissing}
+              >
+                {payLabel}
+              </button>
+            )}
           </form>
+        )}
+        {refundable &&
+          (store.confirming.value ? (
+            <ConfirmBox
+              title={T.refundConfirmTitle}
+              text={T.refundConfirm(
+                money(refundable.refundCents ?? 0, refundable.currency),
+                refundable.ids.serial ?? '',
+                refundable.ids.gameNo ?? '',
+              )}
+              yes={T.refundYes(money(refundable.refundCents ?? 0, refundable.currency))}
+              no={T.cancel}
+              busy={store.busy.value}
+              onYes={() => void store.refund()}
+              onNo={() => {
+                store.confirming.value = false
+              }}
+              testId="cashier-confirm"
+            />
+          ) : (
+            <button
+              type="button"
+              class="c-btn c-btn--pay c-btn--refund"
+              data-testid="cashier-refund"
+              disabled={store.busy.value}
+              onClick={() => {
+                store.confirming.value = true
+              }}
+            >
+              {T.refundCard(money(refundable.refundCents ?? 0, refundable.currency))}
+            </button>
+          ))}
+        {refunded && (
+          <div
+            class="c-receipt"
+            data-testid="cashier-refund-receipt"
+            data-receipt={refunded.receipt?.printed ? 'printed' : 'failed'}
+          >
+            {refunded.receipt && !refunded.receipt.printed && (
+              <p class="c-error">{T.receiptFailed(refunded.receipt.error.message)}</p>
+            )}
+            <img
+              src={refunded.preview ?? ''}
+              alt=""
+              class="c-receipt__img"
+              data-testid="cashier-refund-receipt-preview"
+            />
+            <div class="c-receipt__actions">
+              {!refunded.receipt?.printed && (
+                <button type="button" class="c-btn" data-testid="cashier-print" onClick={() => window.print()}>
+                  {T.print}
+                </button>
+              )}
+              <button
+                type="button"
+                class="c-btn c-btn--primary"
+                data-testid="cashier-next"
+                onClick={() => store.clearScan()}
+              >
+                {T.next}
+              </button>
+            </div>
+          </div>
         )}
         {st?.product === 'card' && (st.verdict === 'winner' || st.verdict === 'not_winner') && !paid && (
           <details class="c-tamper" data-testid="cashier-tamper">
@@ -262,7 +352,7 @@ export function PayPanel(props: { store: CashierStore }) {
             {T.cashOut(money(v.amountCents, v.currency))}
           </button>
         )}
-        {(st || v) && !paid && (
+        {(st || v) && !paid && !refunded && (
           <button
             type="button"
             class="c-btn c-btn--ghost"

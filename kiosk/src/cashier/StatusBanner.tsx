@@ -52,6 +52,15 @@ export function StatusBanner(props: { store: CashierStore }) {
       amount = money(v.amountCents, v.currency)
       note = T.expiredOn(stamp(v.expiresAt))
     }
+  } else if (st && store.refunded.value) {
+    // Issue 29 point 1: the annulled game's card just refunded here.
+    const r = store.refunded.value
+    kind = kindLine(T, st, store.code.value)
+    tone = 'ok'
+    testStatus = 'refunded'
+    title = T.status.refunded
+    amount = money(r.amountCents, r.currency)
+    note = T.refundCardDone(amount)
   } else if (st && paid) {
     kind = kindLine(T, st, store.code.value)
     tone = 'ok'
@@ -116,11 +125,26 @@ export function StatusBanner(props: { store: CashierStore }) {
         note = T.notWinnerNote[st.product ?? 'card'] ?? ''
         break
       case 'void':
-        tone = 'bad'
-        note =
-          st.product === 'card' && st.refundCents !== null
-            ? T.voidNote(money(st.refundCents, st.currency))
-            : T.voidReturned
+        if (st.refunded && st.paid?.at) {
+          // Presented again: when (the hall's clock), where and by whom, in names.
+          tone = 'bad'
+          testStatus = 'void_refunded'
+          title = T.refundedTitle
+          amount = worth
+          note = T.refundedOn(
+            formatStamp(st.paid.at, st.ids.timeZone),
+            st.paid.stationId ?? '',
+            st.paid.cashierId ?? '',
+          )
+        } else if (st.product === 'card' && st.refundCents !== null) {
+          // BNG-86: the full price of the card is refunded, once (PayPanel offers it).
+          tone = 'warn'
+          amount = money(st.refundCents, st.currency)
+          note = T.voidNote(amount)
+        } else {
+          tone = 'bad'
+          note = T.voidReturned
+        }
         break
       case 'blocked':
         tone = 'bad'

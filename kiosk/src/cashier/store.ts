@@ -6,6 +6,7 @@
 import { batch, computed, signal } from '@preact/signals'
 import {
   ApiError,
+  type CardRefund,
   type CashdeskApi,
   type Lang,
   type ShiftReport,
@@ -58,6 +59,9 @@ export function createCashierStore(
   /** Who paid whom, for the receipt the screen draws (lotto, lottery). */
   const paidParty = signal<ReceiptParty | null>(null)
   const cashedOut = signal<number | null>(null)
+  /** Issue 29 point 1: the annulled game's card refunded here, and whether the cashier is being asked to confirm. */
+  const refunded = signal<CardRefund | null>(null)
+  const confirming = signal(false)
   // sell
   const notes = signal<Record<number, number>>({})
   const coins = signal('')
@@ -129,6 +133,8 @@ export function createCashierStore(
       paid.value = null
       paidParty.value = null
       cashedOut.value = null
+      refunded.value = null
+      confirming.value = false
       payeeName.value = ''
       payeeDocument.value = ''
       error.value = null
@@ -219,7 +225,25 @@ export function createCashierStore(
     'PACK_NOT_ACTIVATED',
     'CARD_HELD',
     'CARD_DESTROYED',
+    'ALREADY_REFUNDED',
+    'NOT_REFUNDABLE',
   ])
+
+  /**
+   * Issue 29 point 1 (BNG-86): the presented card of an annulled game, refunded in cash out of this station's open
+   * shift once the cashier has confirmed. A refusal that a new scan explains (refunded meanwhile elsewhere) rescans.
+   */
+  async function refund(): Promise<void> {
+    const scan = view.value
+    if (!scan || scan.product !== 'card' || scan.verdict !== 'void' || scan.refunded) return
+    confirming.value = false
+    const r = await run(() => api.refundCard({ code: code.value, to: 'cash', ...who() }))
+    if (r) {
+      refunded.value = r
+      void refreshDay()
+      void refreshShift()
+    } else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
+  }
 
   async function pay(): Promise<void> {
     const scan = view.value
@@ -315,6 +339,8 @@ export function createCashierStore(
       paid.value = null
       paidParty.value = null
       cashedOut.value = null
+      refunded.value = null
+      confirming.value = false
       error.value = null
     })
   }
@@ -443,6 +469,9 @@ export function createCashierStore(
     paid,
     paidParty,
     cashedOut,
+    refunded,
+    confirming,
+    refund,
     notes,
     coins,
     buyerDocument,

@@ -105,7 +105,22 @@ const es = {
   refundedAlready: 'El precio de este boleto ya se reembolsó',
   expiredOn: (when: string) => `Plazo de cobro vencido el ${when}`,
   expiredNote: 'Plazo de cobro vencido (LOT-23): no se paga',
-  voidNote: (refund: string) => `Partida anulada: solo reembolso del valor facial (${refund})`,
+  voidNote: (refund: string) => `Partida anulada: se devuelve el importe íntegro del cartón (${refund})`,
+  // Issue 29 point 1: an annulled game's card refunded here in cash, once (BNG-86).
+  refundedTitle: 'YA REEMBOLSADO',
+  refundedOn: (when: string, where: string, who: string) =>
+    ['Reembolsado el ' + when, where && `en ${where}`, who && `por ${who}`].filter(Boolean).join(' '),
+  refundCard: (amount: string) => `REEMBOLSAR ${amount}`,
+  refundConfirmTitle: '¿Reembolsar este cartón?',
+  refundConfirmSlipTitle: '¿Reembolsar este boleto?',
+  refundConfirm: (amount: string, serial: string, game: number | string) =>
+    `Entregará ${amount} en efectivo de su caja por el cartón ${serial} de la partida ${game}. El cartón queda en la caja y no podrá volver a reembolsarse ni jugar.`,
+  refundConfirmSlip: (amount: string) =>
+    `Entregará ${amount} en efectivo de su caja. El boleto queda reembolsado y no podrá volver a cobrarse.`,
+  refundYes: (amount: string) => `SÍ, ENTREGAR ${amount}`,
+  cancel: 'Cancelar',
+  refundCardDone: (amount: string) =>
+    `Reembolso pagado: entregue ${amount} al jugador, quédese con el cartón y haga firmar el recibo.`,
   voidReturned: 'Devuelto sin vender antes del sorteo: no participa',
   refundNote: {
     lotto: 'Jugada anulada o excluida del sorteo: se devuelve solo el precio (LNS-21)',
@@ -332,7 +347,21 @@ const en: Texts = {
   refundedAlready: 'The price of this ticket was already refunded',
   expiredOn: (when: string) => `Claim period ended on ${when}`,
   expiredNote: 'Claim period ended (LOT-23): not paid',
-  voidNote: (refund: string) => `Game voided: face value refund only (${refund})`,
+  voidNote: (refund: string) => `Game annulled: the full price of the card is refunded (${refund})`,
+  refundedTitle: 'ALREADY REFUNDED',
+  refundedOn: (when: string, where: string, who: string) =>
+    ['Refunded on ' + when, where && `at ${where}`, who && `by ${who}`].filter(Boolean).join(' '),
+  refundCard: (amount: string) => `REFUND ${amount}`,
+  refundConfirmTitle: 'Refund this card?',
+  refundConfirmSlipTitle: 'Refund this slip?',
+  refundConfirm: (amount: string, serial: string, game: number | string) =>
+    `You will hand out ${amount} in cash from your drawer for card ${serial} of game ${game}. The card stays at the desk and can never be refunded or played again.`,
+  refundConfirmSlip: (amount: string) =>
+    `You will hand out ${amount} in cash from your drawer. The slip is refunded and can never be cashed again.`,
+  refundYes: (amount: string) => `YES, HAND OUT ${amount}`,
+  cancel: 'Cancel',
+  refundCardDone: (amount: string) =>
+    `Refund paid: hand ${amount} to the player, keep the card and have the receipt signed.`,
   voidReturned: 'Returned unsold before the draw: not in play',
   refundNote: {
     lotto: 'Slip annulled or excluded from the draw: the price only is refunded (LNS-21)',

@@ -4,6 +4,7 @@ import { DoneScreen } from './DoneScreen.tsx'
 import { Header } from './Header.tsx'
 import { OnScreenKeyboard } from './OnScreenKeyboard.tsx'
 import { ProblemScreen } from './ProblemScreen.tsx'
+import { RefundedScreen, RefundScreen } from './RefundScreen.tsx'
 import { SaleScreen } from './SaleScreen.tsx'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'
@@ -16,7 +17,7 @@ export function App(props: { store: KioskStore }) {
   const T = TEXTS[store.lang.value]
   const screen = store.screen.value
   const age = store.offer.value?.hall.minimumAge ?? 18
-  // A voucher's QR read by the wedge scanner, on the sale screen.
+  // A voucher's QR read by the wedge scanner, on the sale screen (a bingo card's: its refund, issue 29 point 1).
   useScanner((code) => void store.checkVoucher(code))
   const untouched =
     screen.name === 'sale' && !store.voucher.value && store.lines.value.length === 0 && store.adult.value === null
@@ -80,6 +81,15 @@ export function App(props: { store: KioskStore }) {
         )}
         {screen.name === 'done' && <DoneScreen store={store} purchase={screen.purchase} />}
         {screen.name === 'problem' && <ProblemScreen store={store} screen={screen} />}
+        {screen.name === 'refund' && <RefundScreen store={store} screen={screen} />}
+        {screen.name === 'refunding' && (
+          <section class="k-state" data-testid="kiosk-printing">
+            <div class="k-spinner" aria-hidden="true" />
+            <h1 class="k-state__title">{T.refundPrinting}</h1>
+            <p class="k-state__hint">{T.printingHint}</p>
+          </section>
+        )}
+        {screen.name === 'refunded' && <RefundedScreen store={store} screen={screen} />}
       </main>
       <OnScreenKeyboard labels={{ delete: T.keyDelete, ok: T.keyOk, space: T.keySpace, keyboard: T.keyboard }} />
       <footer class="k-footer">{T.footer(age)}</footer>

@@ -8,6 +8,7 @@
 import { batch, computed, signal } from '@preact/signals'
 import {
   ApiError,
+  type CardRefund,
   type CashdeskApi,
   type KioskOffer,
   type KioskPurchase,
@@ -16,7 +17,8 @@ import {
 } from '../shared/api.ts'
 import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
-import type { Problem } from './texts.ts'
+import type { Problem, RefundRefusal } from './texts.ts'
+import { invalidView, type ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
 
 export type Screen =
   | { name: 'sale' }
@@ -24,6 +26,10 @@ export type Screen =
   | { name: 'printing' }
   | { name: 'done'; purchase: KioskPurchase }
   | { name: 'problem'; problem: Problem; keepsCredit: boolean; retry: boolean }
+  /** Issue 29 point 1: a presented card of an annulled game, its refund offered onto a voucher, or refused in words. */
+  | { name: 'refund'; code: string; view: ScanView; refusal: RefundRefusal | null }
+  | { name: 'refunding' }
+  | { name: 'refunded'; refund: CardRefund }
 
 /** What a refusal from the server means to the player (never its code: the texts say it in words). */
 export function problemOf(err: unknown): Problem {
@@ -256,6 +262,8 @@ export function createKioskStore(
   async function checkVoucher(code: string): Promise<void> {
     const typed = code.trim()
     if (!typed || checking.value || screen.value.name !== 'sale') return
+    // A bingo card read by the scanner: the player hands in a card of an annulled game for its refund.
+    if (/^BLL1\.C\./.test(typed)) return presentCard(typed)
     checking.value = true
     voucherProblem.value = null
     try {
@@ -281,6 +289,69 @@ export function createKioskStore(
       checking.value = false
     }
   }
+  /**
+   * Issue 29 point 1 (BNG-86): what the presented card is worth back. A card of an annulled game not yet refunded is
+   * offered its full price onto a new voucher (confirmed first); anything else is said in words.
+   */
+  async function presentCard(code: string): Promise<void> {
+    checking.value = true
+    try {
+      const { view } = await api.validate({ code, stationId: options.kioskId, cashierId: options.kioskId })
+      screen.value = { name: 'refund', code, view, refusal: refusalOf(view) }
+    } catch (err) {
+      const invalid = err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')
+      screen.value = {
+        name: 'refund',
+        code,
+        view: invalidView('card', 'unknown'),
+        refusal: invalid ? 'invalid' : 'other',
+      }
+    } finally {
+      checking.value = false
+    }
+  }
+  function refusalOf(v: ScanView): RefundRefusal | null {
+    if (v.product !== 'card' || v.verdict === 'invalid') return 'invalid'
+    if (v.verdict === 'void') return v.refunded ? 'already' : null
+    if (v.verdict === 'held' || v.verdict === 'destroyed' || v.verdict === 'blocked') return 'held'
+    return 'not_annulled'
+  }
+  /** The player confirmed: the refund through the cash desk's one refund, printed on this kiosk's printer. */
+  async function refundCard(): Promise<void> {
+    const s = screen.value
+    if (s.name !== 'refund' || s.refusal) return
+    screen.value = { name: 'refunding' }
+    try {
+      const refund = await api.refundCard({ code: s.code, to: 'voucher' })
+      screen.value = { name: 'refunded', refund }
+    } catch (err) {
+      const code = err instanceof ApiError ? err.code : ''
+      if (code === 'ALREADY_REFUNDED') return presentCard(s.code)
+      // Nothing was refunded when the printer is not there (checked before): said as any printer problem.
+      if (code === 'DEVICE_UNAVAILABLE' || code === 'NETWORK') {
+        screen.value = { name: 'problem', problem: problemOf(err), keepsCredit: false, retry: false }
+        return
+      }
+      const refusal: RefundRefusal =
+        code === 'NOT_REFUNDABLE' && ((err as ApiError).details as { field?: string } | undefined)?.field === 'to'
+          ? 'cash_bought'
+          : code === 'CARD_HELD' || code === 'CARD_DESTROYED' || code === 'TICKET_BLOCKED'
+            ? 'held'
+            : code === 'NOT_REFUNDABLE'
+              ? 'not_annulled'
+              : 'other'
+      screen.value = { ...s, refusal }
+    }
+  }
+  /** After the refund: the new voucher pays a purchase here straight away. */
+  function useRefundVoucher() {
+    const s = screen.value
+    if (s.name !== 'refunded' || !s.refund.voucher) return
+    const v = s.refund.voucher
+    reset()
+    voucher.value = v
+  }
+
   function forgetVoucher() {
     batch(() => {
       voucher.value = null
@@ -367,6 +438,9 @@ export function createKioskStore(
     setPlayer,
     setInstant,
     checkVoucher,
+    presentCard,
+    refundCard,
+    useRefundVoucher,
     forgetVoucher,
     answerAge,
     buy,

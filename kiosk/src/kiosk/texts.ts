@@ -116,6 +116,35 @@ const es = {
   keepCredit: 'No se ha cobrado nada: su vale conserva el saldo.',
   refusedTitle: 'Kiosco fuera de servicio',
   footer: (age: number) => `Juego responsable · Prohibido a menores de ${age} años`,
+  // Issue 29 point 1 (BNG-86): a card of an annulled game, presented at the kiosk, refunded onto a new voucher.
+  refundTitle: 'Partida anulada: le devolvemos el importe',
+  refundBody: (amount: string, serial: string, game: number | string) =>
+    `El cartón ${serial} es de la partida N.º ${game}, que se anuló. Se le devuelve el importe íntegro, ${amount}, en un vale nuevo que se imprime aquí.`,
+  refundConsequence:
+    'El cartón deja de valer: no juega ni puede reembolsarse otra vez. El vale se usa en el kiosco o se cobra en caja.',
+  refundYes: (amount: string) => `SÍ, DEVOLVER ${amount} EN UN VALE`,
+  refundPrinting: 'Imprimiendo su vale…',
+  refundedTitle: (amount: string) => `Retire su vale de ${amount}`,
+  refundedHint: 'Úselo en este kiosco para comprar o cóbrelo en efectivo en caja.',
+  refundedCode: 'Código del vale',
+  refundedUse: 'COMPRAR CON ESTE VALE',
+  refundedNotPrinted: 'El vale no se imprimió: avise al personal de sala. El importe ya está en el vale.',
+  refundAlready: (when: string, where: string) =>
+    `Este cartón ya se reembolsó el ${when}${where ? ` en ${where}` : ''}. Un cartón se reembolsa una sola vez.`,
+  refusals: {
+    already: ['Cartón ya reembolsado', ''],
+    not_annulled: [
+      'Nada que devolver',
+      'Este cartón no es de una partida anulada. Si ganó un premio, cóbrelo en caja.',
+    ],
+    cash_bought: [
+      'Se devuelve en caja',
+      'Este cartón se pagó en efectivo: su importe se devuelve en la caja o en la mesa que lo vendió, entregando el cartón.',
+    ],
+    held: ['Cartón retenido', 'Este cartón no se puede reembolsar aquí. Diríjase a caja.'],
+    invalid: ['Cartón no válido', 'No reconocemos este cartón. Diríjase a caja.'],
+    other: ['No se pudo completar', 'Inténtelo de nuevo o solicite ayuda en caja.'],
+  },
   problems: {
     voucher_invalid: [
       'Vale no válido',
@@ -247,6 +276,34 @@ const en: Texts = {
   keepCredit: 'Nothing was charged: your voucher keeps its balance.',
   refusedTitle: 'Kiosk out of service',
   footer: (age: number) => `Play responsibly · No play under ${age}`,
+  refundTitle: 'Game annulled: we refund your card',
+  refundBody: (amount: string, serial: string, game: number | string) =>
+    `Card ${serial} is of game no. ${game}, which was annulled. Its full price, ${amount}, is refunded onto a new voucher printed here.`,
+  refundConsequence:
+    'The card is no longer valid: it does not play and cannot be refunded again. Use the voucher at the kiosk or cash it at the cashier.',
+  refundYes: (amount: string) => `YES, REFUND ${amount} TO A VOUCHER`,
+  refundPrinting: 'Printing your voucher…',
+  refundedTitle: (amount: string) => `Take your voucher for ${amount}`,
+  refundedHint: 'Use it at this kiosk to buy, or cash it at the cashier.',
+  refundedCode: 'Voucher code',
+  refundedUse: 'BUY WITH THIS VOUCHER',
+  refundedNotPrinted: 'The voucher did not print: tell the hall staff. The amount is already on the voucher.',
+  refundAlready: (when: string, where: string) =>
+    `This card was already refunded on ${when}${where ? ` at ${where}` : ''}. A card is refunded once only.`,
+  refusals: {
+    already: ['Card already refunded', ''],
+    not_annulled: [
+      'Nothing to refund',
+      'This card is not of an annulled game. If it won a prize, collect it at the cashier.',
+    ],
+    cash_bought: [
+      'Refunded at the cashier',
+      'This card was paid in cash: its price is refunded at the cashier or the table that sold it, on handing the card back.',
+    ],
+    held: ['Card held', 'This card cannot be refunded here. Please go to the cashier.'],
+    invalid: ['Card not valid', 'We do not recognise this card. Please go to the cashier.'],
+    other: ['Could not complete', 'Try again or ask for help at the cashier.'],
+  },
   problems: {
     voucher_invalid: [
       'Invalid voucher',
@@ -269,4 +326,5 @@ const en: Texts = {
 }
 
 export type Problem = keyof Texts['problems']
+export type RefundRefusal = keyof Texts['refusals']
 export const TEXTS: Record<Lang, Texts> = { es, en }

@@ -16,10 +16,12 @@ import type {
   ScanView,
 } from '../../../server/src/cashdesk/ticket-answer.ts'
 import type { CashMovement, DayMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
+import type { CardRefund } from '../../../server/src/cashdesk/refunds.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 
 export { ApiError }
 export type {
+  CardRefund,
   KioskOffer,
   KioskPurchase,
   Payout,
@@ -143,6 +145,12 @@ export function createCashdeskApi(
     lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),
     prizeRegister: (product: 'lotto' | 'lottery', drawId: string) =>
       request<{ entries: RegisterEntry[] }>('GET', `/api/${product}/prize-register?drawId=${enc(drawId)}`),
+    /**
+     * Issue 29 point 1 (BNG-86): an annulled game's card refunded once, through the cash desk's one refund: in cash
+     * out of this station's open shift, or (a kiosk buyer's card, at the kiosk) onto a new printed voucher.
+     */
+    refundCard: (input: { code: string; to: 'cash' | 'voucher'; stationId?: string; cashierId?: string }) =>
+      request<CardRefund>('POST', '/api/refunds/cards', input),
     /** BNG-92: the presented card is altered or does not match its code: held as evidence, its prize not paid. */
     markTampered: (input: { code: string; reason: 'code_mismatch' | 'altered_marks' | 'erasable_marks' | 'damaged' }) =>
       request<{ state: string }>('POST', '/api/tickets/tampered', input),

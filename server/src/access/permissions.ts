@@ -112,7 +112,9 @@ export const permissions = {
   'shift.open': [...staff, Role.Cashier, Role.Caller],
   /** Who is at this station and its open shift (GET /api/shifts/current): ticket.validate's roles and the caller. */
   'shift.current': [...staff, ...cash, Role.Kiosk, ...readers, Role.Caller],
-  'ticket.refund': [...staff, ...cash, Role.Kiosk],
+  // Issue 29 point 1: the caller refunds at his table the annulled game's cards handed back to it (BNG-86), from
+  // the table shift he sold them in.
+  'ticket.refund': [...staff, ...cash, Role.Kiosk, Role.Caller],
   /**
    * Issue 23 point 5: a ticket that failed to print after its sale is reprinted at a kiosk (the player shows the
    * voucher that paid) or at a cash desk of the sale's hall, marked REIMPRESIÓN n.

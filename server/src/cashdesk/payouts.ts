@@ -121,7 +121,15 @@ export type TicketStatus =
       status: 'void'
       reason: string | null
       refundCents: number
-      refunded: null | { at: string; method: string; stationId: string; refundId: string }
+      /** Issue 29 point 1: when, where and by whom it was refunded (a kiosk's own refund names no person). */
+      refunded: null | {
+        at: string
+        method: string
+        stationId: string
+        cashierId: string | null
+        refundId: string
+        timeZone: string
+      }
     })
   | (CardRef & { status: 'pending' })
   | (CardRef & { status: 'not_winner' })
@@ -225,7 +233,16 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         status: 'void',
         reason: c.voidReason,
         refundCents: ref.faceValueCents,
-        refunded: r ? { at: r.refunded_at, method: r.method, stationId: r.station_id, refundId: r.id } : null,
+        refunded: r
+          ? {
+              at: r.refunded_at,
+              method: r.method,
+              stationId: r.station_id,
+              cashierId: r.cashier_id === r.station_id ? null : r.cashier_id,
+              refundId: r.id,
+              timeZone: (await vouchers.hallFor(sql, c.hallId)).timeZone,
+            }
+          : null,
       }
     }
     if (c.gameStatus !== 'finished') return { ...ref, status: 'pending' }

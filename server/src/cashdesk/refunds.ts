@@ -24,13 +24,18 @@ import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
 import {
   blockedTicket,
   cardJoin,
+  gameForRefunds,
   insertRefund,
   kioskPurchaseOfCard,
+  personNameOf,
   refundOfTicket,
   refundsOfGame,
   type RefundRow,
+  sessionNoOf,
+  stationCardsOfGame,
   stationNameOf,
 } from './store.ts'
+import { refundReceipt } from '../../../printer/src/refund-receipt.ts'
 
 export interface RefundActor {
   kind: string
@@ -57,6 +62,12 @@ export interface CardRefund {
   shiftId: string | null
   print: SalePrint | null
   preview: string | null
+  /** Issue 29 point 1: the names a person reads (station, who paid) and the hall's clock for the time shown. */
+  stationName: string
+  cashierName: string
+  timeZone: string
+  /** A cash refund's receipt: printed at the station, or why not (the refund stands either way). */
+  receipt: { printed: true } | { printed: false; error: { code: string; message: string } } | null
 }
 
 export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService, prints: TicketPrints) {
@@ -220,6 +231,28 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         shiftId: input.till.shiftId,
         print: null,
         preview: null,
+        stationName: await stationNameOf(tx, input.till.stationId),
+        cashierName: input.actor.kind === 'person' ? input.actor.name : '',
+        timeZone: (await vouchers.hallFor(tx, c.hallId)).timeZone,
+        receipt: null,
+      }
+      if (input.to === 'cash') {
+        // The receipt is laid out inside (names and numbers as committed) and printed after the commit.
+        doc = refundReceipt(
+          {
+            hallName: c.hallName,
+            gameNo: c.orderNo,
+            sessionNo: await sessionNoOf(tx, c.sessionId),
+            serial: c.serial,
+            amountCents,
+            currency: c.currency,
+            refundedAt: at,
+            timeZone: out.timeZone,
+            station: out.stationName,
+            cashier: out.cashierName || (await personNameOf(tx, input.till.cashierId)),
+          },
+          { paper: deps.printers.forStation(input.till.stationId).paper },
+        )
       }
       if (voucher && printer) {
         // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
@@ -252,12 +285,25 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       return out
     })
     if (!doc) return { ...result, preview: null }
+    if (result.method === 'cash') return { ...result, ...(await printCashReceipt(doc, input.till.stationId)) }
     const print = await prints.printSale(
       { ref: result.refundId, stationId: input.till.stationId },
       [doc],
       `refund-${result.refundId}`,
     )
     return { ...result, print, preview: ticketPreviewDataUrl(doc) }
+  }
+
+  /** A cash refund's receipt at the station's printer; a printer fault is reported, the refund stands. */
+  async function printCashReceipt(doc: PrintDoc, stationId: string) {
+    const preview = ticketPreviewDataUrl(doc)
+    try {
+      await deps.printers.forStation(stationId).print([doc], doc.name)
+      return { receipt: { printed: true as const }, preview }
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      return { receipt: { printed: false as const, error: { code: err.code, message: err.message } }, preview }
+    }
   }
 
   function alreadyRefunded(r: RefundRow): DomainError {
@@ -280,7 +326,55 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
     return { count: r.n, amountCents: r.cents }
   }
 
-  return { refundCard, refundOfCard, ofGame }
+  /**
+   * Issue 29 point 1 (BNG-86: refunds against the cards handed back to the table): the cards of an annulled game
+   * that this station sold for cash, each with its refund (when, where, by whom: names), and the cash still to hand
+   * out. Read from the station the request comes from, never a station named in the request; a game of another
+   * hall is refused (WRONG_HALL). The refunds themselves go through `refundCard`, one card handed back at a time.
+   */
+  async function stationCards(input: { gameId: string; stationId: string }) {
+    const g = await gameForRefunds(db, input.gameId)
+    if (!g) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
+    await assertActsInHall(db, g.hallId, { stationId: input.stationId, resource: 'game' })
+    const timeZone = (await vouchers.hallFor(db, g.hallId)).timeZone
+    const names = new Map<string, string>()
+    const nameOf = async (id: string, person: boolean) => {
+      if (!names.has(id)) names.set(id, person ? await personNameOf(db, id) : await stationNameOf(db, id))
+      return names.get(id)!
+    }
+    const cards = []
+    for (const c of await stationCardsOfGame(db, g.id, input.stationId))
+      cards.push({
+        serial: c.serial,
+        cardId: c.cardId,
+        amountCents: g.faceValueCents,
+        refund: c.refund && {
+          at: c.refund.at,
+          method: c.refund.method,
+          amountCents: c.refund.amountCents,
+          station: await nameOf(c.refund.stationId, false),
+          by: c.refund.cashierId === c.refund.stationId ? '' : await nameOf(c.refund.cashierId, true),
+        },
+      })
+    const open = cards.filter((c) => !c.refund)
+    return {
+      gameId: g.id,
+      gameNo: g.orderNo,
+      status: g.status,
+      refundable: g.status === 'void',
+      currency: g.currency,
+      faceValueCents: g.faceValueCents,
+      timeZone,
+      cards,
+      sold: cards.length,
+      refunded: cards.length - open.length,
+      refundedCents: cards.reduce((s, c) => s + (c.refund?.amountCents ?? 0), 0),
+      /** What the table still owes its players for this game, in cash. */
+      toHandOutCents: g.status === 'void' ? open.reduce((s, c) => s + c.amountCents, 0) : 0,
+    }
+  }
+
+  return { refundCard, refundOfCard, ofGame, stationCards }
 }
 
 export type RefundService = ReturnType<typeof createRefundService>

@@ -101,4 +101,13 @@ export function registerShiftRoutes(app: App, services: Services): void {
     const till = await tillOf(c, services, b)
     return c.json(await refunds.refundCard({ code: b.code, to: b.to, till, actor: refundActor(c) }), 201)
   })
+  // Issue 29 point 1: the table's list of the annulled game's cards it sold, refunded or still to refund. The
+  // station is the one the person is logged in at (authentication off: the query's, older tests only).
+  app.get('/api/refunds/cards', needs('ticket.refund'), async (c) => {
+    const gameId = id.safeParse(c.req.query('gameId'))
+    if (!gameId.success) throw new DomainError('VALIDATION_FAILED', 'gameId is required', { field: 'gameId' })
+    const stationId = c.get('authOn') ? stationPersonOf(c).station.id : String(c.req.query('stationId') ?? '')
+    if (!stationId) throw new DomainError('VALIDATION_FAILED', 'stationId is required', { field: 'stationId' })
+    return c.json(await refunds.stationCards({ gameId: gameId.data, stationId }))
+  })
 }

@@ -1227,6 +1227,84 @@ export async function refundsOfGame(tx: Sql, product: string, gameRef: string): 
   return { n: Number(r?.n ?? 0), cents: Number(r?.s ?? 0) }
 }
 
+/** A game as its table refunds read it: number, state, hall, price. */
+export async function gameForRefunds(
+  tx: Sql,
+  gameId: string,
+): Promise<
+  | { id: string; orderNo: number; status: string; hallId: string; faceValueCents: number; currency: string }
+  | undefined
+> {
+  const r = await tx.get<{
+    id: string
+    order_no: number
+    status: string
+    hall_id: string
+    face_value_cents: number
+    currency: string
+  }>(
+    'SELECT g.id, g.order_no, g.status, g.hall_id, g.face_value_cents, h.currency FROM games g JOIN halls h ON h.id = g.hall_id WHERE g.id = ?',
+    [gameId],
+  )
+  return (
+    r && {
+      id: r.id,
+      orderNo: Number(r.order_no),
+      status: r.status,
+      hallId: r.hall_id,
+      faceValueCents: Number(r.face_value_cents),
+      currency: r.currency,
+    }
+  )
+}
+
+/** Issue 29 point 1: the cards of a game sold for cash at one station (the table's till), with their refund if any. */
+export async function stationCardsOfGame(
+  tx: Sql,
+  gameId: string,
+  stationId: string,
+): Promise<
+  Array<{
+    cardId: string
+    serial: string
+    amountCents: number
+    refund: { at: string; stationId: string; cashierId: string; method: string; amountCents: number } | null
+  }>
+> {
+  const rows = await tx.all<{
+    id: string
+    serial: string
+    amount_cents: number
+    refunded_at: string | null
+    station_id: string | null
+    cashier_id: string | null
+    method: string | null
+    refund_cents: number | null
+  }>(
+    `SELECT c.id, c.serial, sp.amount_cents, r.refunded_at, r.station_id, r.cashier_id, r.method, r.amount_cents AS refund_cents
+       FROM sale_payments sp JOIN cards c ON c.id = sp.ref_id
+       LEFT JOIN refunds r ON r.product = 'card' AND r.ticket_id = c.id
+      WHERE sp.product = 'card' AND sp.station_id = ? AND c.game_id = ?
+      ORDER BY c.serial`,
+    [stationId, gameId],
+  )
+  return rows.map((r) => ({
+    cardId: r.id,
+    serial: r.serial,
+    amountCents: Number(r.amount_cents),
+    refund:
+      r.refunded_at === null
+        ? null
+        : {
+            at: r.refunded_at,
+            stationId: r.station_id ?? '',
+            cashierId: r.cashier_id ?? '',
+            method: r.method ?? 'cash',
+            amountCents: Number(r.refund_cents ?? 0),
+          },
+  }))
+}
+
 /** Whether a card was bought at a kiosk with a voucher (its refund may go onto a new voucher). */
 export async function kioskPurchaseOfCard(
   tx: Sql,

@@ -91,6 +91,8 @@ export interface TicketIds {
   tier?: number
   priceCents?: number
   rows?: number[][]
+  /** The hall's time zone, for the times shown with the ticket (a refund's). */
+  timeZone?: string
 }
 
 export interface ScanView {
@@ -269,7 +271,19 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
     case 'not_winner':
       return { ...base, verdict: 'not_winner' }
     case 'void':
-      return { ...base, verdict: 'void', refundCents: st.refundCents, reason: st.reason }
+      // Issue 29 point 1: refunded once; a second presentation says when, where and by whom (names: ticket-desk.ts).
+      return st.refunded
+        ? {
+            ...base,
+            verdict: 'void',
+            refundCents: st.refundCents,
+            amountCents: st.refundCents,
+            reason: st.reason,
+            refunded: true,
+            paid: { at: st.refunded.at, stationId: st.refunded.stationId, cashierId: st.refunded.cashierId },
+            ids: { ...base.ids, timeZone: st.refunded.timeZone },
+          }
+        : { ...base, verdict: 'void', refundCents: st.refundCents, reason: st.reason }
     case 'blocked':
       return { ...base, verdict: 'blocked', blocked: blockedKind(st.reason) ?? 'lost', reason: st.note || null }
     case 'pending':
