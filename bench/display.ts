@@ -157,8 +157,8 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
   const real = await openDatabase(config)
   let committedAt = 0
   const db: Database = Object.assign(Object.create(real) as Database, {
-    transaction: <T>(fn: Parameters<Database['transaction']>[0]) =>
-      real.transaction(fn).then((r) => {
+    transaction: <T>(fn: Parameters<Database['transaction']>[0], options?: Parameters<Database['transaction']>[1]) =>
+      real.transaction(fn, options).then((r) => {
         committedAt = Number(process.hrtime.bigint())
         return r as T
       }),

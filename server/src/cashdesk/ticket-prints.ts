@@ -205,10 +205,17 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       .then(async () => {
         if (ids.length === 0) return
         const at = now()
-        await db.transaction(async (tx) => {
-          for (let i = 0; i < ids.length; i += PRINTED_BATCH)
-            await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
-        })
+        // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite FULL,
+        // up to 20 times a second under load); the WAL is synced on the thread pool before the next flush. A mark
+        // lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked reprint.
+        await db.transaction(
+          async (tx) => {
+            for (let i = 0; i < ids.length; i += PRINTED_BATCH)
+              await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
+          },
+          { deferSync: true },
+        )
+        await db.durable?.()
       })
       .catch((e) => deps.onError?.(e))
     return flushing

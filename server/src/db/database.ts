@@ -9,10 +9,25 @@ export interface Sql {
   run(sql: string, params?: readonly unknown[]): Promise<{ changes: number }>
 }
 
+export interface TransactionOptions {
+  /**
+   * The commit does not wait for the disk: the caller answers no one about this transaction's work before
+   * `durable()` has resolved (the group commit of sales, db/group-commit.ts). Only the SQLite engine on a file
+   * with synchronous = FULL defers anything; elsewhere a commit is as durable as it is without the option.
+   */
+  deferSync?: boolean
+}
+
 export interface Database extends Sql {
   readonly engine: 'sqlite' | 'postgres'
   /** Runs `fn` in one serialisable transaction; a throw rolls everything back. Not re-entrant: use the `tx` given. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /**
+   * Resolves once every transaction committed so far, those with `deferSync` included, is on disk. SQLite: one fsync
+   * of the write-ahead log on the thread pool (not on the event loop), shared by every caller waiting meanwhile.
+   * Absent or at once where there is nothing to wait for.
+   */
+  durable?(): Promise<void>
   /**
    * SQLite only: how many writes of this connection are queued or running (a shared counter). A writer thread
    * with its own connection to the same file waits while it is above zero, so the server's writes go first.

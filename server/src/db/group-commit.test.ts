@@ -85,6 +85,42 @@ describe('group commit on the storage port', () => {
     expect(group.stats()).toEqual({ batches: 3, units: 7 })
     expect(committed()).toEqual([0, 1, 2, 3, 4, 5, 6])
   })
+
+  it('answers a batch only after its commit is on disk (durable), writes the next batch meanwhile, and leaves the connection at FULL', async () => {
+    // The fsync of the WAL (durable) held back by the test: the batch is committed, yet nobody is answered.
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    const realDurable = db.durable!.bind(db)
+    let syncs = 0
+    const slowDisk: Database = Object.assign(Object.create(db) as Database, {
+      durable: async () => {
+        syncs++
+        await held
+        await realDurable()
+      },
+    })
+    const group = createGroupCommit(slowDisk)
+    const answered: number[] = []
+    const first = group
+      .run(async (tx) => tx.run('INSERT INTO sold (id, note) VALUES (1, ?)', ['a']))
+      .then(() => answered.push(1))
+    await new Promise((r) => setTimeout(r, 30))
+    expect(committed()).toEqual([1])
+    expect(answered).toEqual([])
+    // The next batch does not wait for the first one's disk.
+    const second = group
+      .run(async (tx) => tx.run('INSERT INTO sold (id, note) VALUES (2, ?)', ['b']))
+      .then(() => answered.push(2))
+    await new Promise((r) => setTimeout(r, 30))
+    expect(committed()).toEqual([1, 2])
+    expect(answered).toEqual([])
+    release()
+    await Promise.all([first, second])
+    expect(answered.sort()).toEqual([1, 2])
+    expect(syncs).toBe(2)
+    // Every other transaction of the connection still commits at synchronous = FULL (2).
+    expect(await db.get<{ synchronous: number }>('PRAGMA synchronous')).toEqual({ synchronous: 2 })
+  })
 })
 
 /** On either engine (BOLILLO_TEST_DATABASE_URL for PostgreSQL, where a failed statement aborts the transaction). */

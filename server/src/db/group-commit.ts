@@ -3,7 +3,8 @@
  * running are written together by the next, each inside a savepoint of its own, and committed once. A unit that
  * throws is rolled back to its savepoint and rejected alone; the others of the batch still commit. Every caller is
  * answered only after the commit of the transaction that holds its work (with SQLite synchronous = FULL: durable),
- * so one commit (one fsync) serves the whole batch instead of one per sale.
+ * so one commit (one fsync) serves the whole batch instead of one per sale. On SQLite that fsync runs on the thread
+ * pool (Database.durable), and the next batch is written meanwhile.
  *
  * A batch is bounded by count and by time (`budgetMs` of work, checked between units): the write lock is never held
  * much longer than that, so a ball draw or another writer waiting behind a batch waits at most about one budget plus
@@ -52,42 +53,58 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
     queue = []
     const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
     try {
-      await db.transaction(async (tx) => {
-        const started = performance.now()
-        for (let i = 0; i < taken.length; i++) {
-          // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
-          if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
-            queue = taken.slice(i).concat(queue)
-            break
+      // deferSync: the commit does not wait for the disk (SQLite FULL: no fsync on the event loop); every caller is
+      // answered only after durable() below, so nothing is told of a sale before it is on disk.
+      await db.transaction(
+        async (tx) => {
+          const started = performance.now()
+          for (let i = 0; i < taken.length; i++) {
+            // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
+            if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
+              queue = taken.slice(i).concat(queue)
+              break
+            }
+            const unit = taken[i]
+            await tx.run('SAVEPOINT group_unit')
+            try {
+              // Issue 24 point 1: the rows a unit writes are sealed by its own records.
+              const value = await sealedUnit(tx, () => unit.fn(tx))
+              await tx.run('RELEASE SAVEPOINT group_unit')
+              done.push({ unit, ok: true, value })
+            } catch (err) {
+              await tx.run('ROLLBACK TO SAVEPOINT group_unit')
+              await tx.run('RELEASE SAVEPOINT group_unit')
+              // A refusal for a tampered row is on record even though the unit wrote nothing.
+              await journalUnitRefusal(tx, err, unit.actor)
+              done.push({ unit, ok: false, value: err })
+            }
           }
-          const unit = taken[i]
-          await tx.run('SAVEPOINT group_unit')
-          try {
-            // Issue 24 point 1: the rows a unit writes are sealed by its own records.
-            const value = await sealedUnit(tx, () => unit.fn(tx))
-            await tx.run('RELEASE SAVEPOINT group_unit')
-            done.push({ unit, ok: true, value })
-          } catch (err) {
-            await tx.run('ROLLBACK TO SAVEPOINT group_unit')
-            await tx.run('RELEASE SAVEPOINT group_unit')
-            // A refusal for a tampered row is on record even though the unit wrote nothing.
-            await journalUnitRefusal(tx, err, unit.actor)
-            done.push({ unit, ok: false, value: err })
-          }
-        }
-      })
-      batches++
-      units += done.length
-      for (const d of done) (d.ok ? d.unit.resolve : d.unit.reject)(d.value)
+        },
+        { deferSync: true },
+      )
     } catch (err) {
       // The commit (or a savepoint) failed: nothing of this batch was written.
       for (const d of done) d.unit.reject(err)
       const answered = new Set(done.map((d) => d.unit))
       for (const u of taken) if (!answered.has(u) && !queue.includes(u)) u.reject(err)
-    } finally {
       running = false
       schedule()
+      return
     }
+    batches++
+    units += done.length
+    // The next batch is written while this one's commit reaches the disk.
+    running = false
+    schedule()
+    try {
+      await db.durable?.()
+    } catch (err) {
+      // The disk did not confirm the commit (an fsync error): nobody is told the sale stands. What was committed
+      // stays on record (its paper is owed and can be reprinted) and the journal says what it holds.
+      for (const d of done) d.unit.reject(err)
+      return
+    }
+    for (const d of done) (d.ok ? d.unit.resolve : d.unit.reject)(d.value)
   }
 
   return {

@@ -36,5 +36,6 @@ export async function openSqliteReadonly(file: string): Promise<SqliteConnection
 
 /** Opens (creating if needed) a SQLite database in WAL mode with foreign keys on, on this runtime's engine. */
 export async function openSqlite(file: string, options: SqliteOptions = {}): Promise<Database> {
-  return sqliteDatabase(await openSqliteConnection(file, options.synchronous ?? 'FULL'))
+  const synchronous = options.synchronous ?? 'FULL'
+  return sqliteDatabase(await openSqliteConnection(file, synchronous), { file, synchronous })
 }

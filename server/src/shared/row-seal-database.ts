@@ -4,7 +4,7 @@
  * `rows.sealed` record before the commit; a refusal for a tampered row (ROW_TAMPERED) rolls the transaction back
  * and is then journaled on its own (`row.tampered`), so the attempt is on record even though nothing was paid.
  */
-import type { Database, Sql } from '../db/database.ts'
+import type { Database, Sql, TransactionOptions } from '../db/database.ts'
 import { DomainError } from './errors.ts'
 import type { Sealer } from './sealing.ts'
 import { insertLegacySealMarker, legacySealMarker, legacySealRecord } from './store.ts'
@@ -30,15 +30,17 @@ export function withRowSeals(db: Database, key: Buffer, now: () => Date): Databa
   // The storage's own members are reached through the prototype, so a wrapped storage keeps whatever it has
   // (a benchmark's wrapper, an engine's extras); only the transaction is this module's.
   const sealed: Database = Object.assign(Object.create(db) as Database, {
-    transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       // Each transaction's body runs in its own context: the rows it touched are its own.
       return db
-        .transaction((tx) =>
-          runWithRowSeals(key, now, async () => {
-            const result = await fn(tx)
-            await sealLeftovers(tx, now)
-            return result
-          }),
+        .transaction(
+          (tx) =>
+            runWithRowSeals(key, now, async () => {
+              const result = await fn(tx)
+              await sealLeftovers(tx, now)
+              return result
+            }),
+          options,
         )
         .catch(async (err: unknown) => {
           if (isTampered(err)) await db.transaction((tx) => appendJournal(tx, refusalEntry(err, now)))
