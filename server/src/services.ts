@@ -368,6 +368,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC',
     intervalMs: config.regulatorIntervalMs ?? 0,
     proofOf: (gameId) => bingo.getProof(gameId),
+    sealer,
   })
   regulator.start()
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.

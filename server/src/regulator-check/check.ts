@@ -13,6 +13,7 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { verifyProof } from '../shared/draw-proof-v2.ts'
+import { checkInstantGame, checkLotteryDraw } from './products.ts'
 
 export interface CheckReport {
   ok: boolean
@@ -24,6 +25,10 @@ export interface CheckReport {
   records: number
   games: number
   draws: number
+  /** Numbered lottery and raffle draws recomputed. */
+  lotteries: number
+  /** Instant games checked against their prize structure. */
+  instants: number
   totals: number
 }
 
@@ -332,6 +337,18 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
     )
   }
 
+  // ---- numbered lotteries, raffles and instant games (products.ts)
+  let lotteries = 0
+  for (const r of records.filter((x) => x.type === 'lottery.draw' && !replaced.has(x.record))) {
+    lotteries++
+    checkLotteryDraw(r, diff)
+  }
+  let instants = 0
+  for (const r of records.filter((x) => x.type === 'instant.game' && !replaced.has(x.record))) {
+    instants++
+    checkInstantGame(r, diff)
+  }
+
   // ---- daily totals, recomputed from the game and draw records of the same chain and day
   const computed = new Map<string, { stakesCents: number; refundsCents: number; prizesCents: number; events: number }>()
   for (const r of records) {
@@ -387,6 +404,8 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
     records: records.length,
     games,
     draws,
+    lotteries,
+    instants,
     totals,
   }
 }
@@ -655,7 +674,7 @@ function checkLottoDraw(r: Envelope, playRecords: Envelope[], diff: (es: string,
 /** Text for the command line. */
 export function formatReport(r: CheckReport): string {
   const lines = [
-    `Lotes / batches: ${r.batches} · registros / records: ${r.records} · partidas / games: ${r.games} · sorteos / draws: ${r.draws} · totales diarios / daily totals: ${r.totals} · cadenas / chains: ${r.chains.join(', ')}`,
+    `Lotes / batches: ${r.batches} · registros / records: ${r.records} · partidas / games: ${r.games} · sorteos / draws: ${r.draws} · loterías y rifas / lotteries and raffles: ${r.lotteries} · juegos instantáneos / instant games: ${r.instants} · totales diarios / daily totals: ${r.totals} · cadenas / chains: ${r.chains.join(', ')}`,
   ]
   for (const n of r.notices) lines.push(`AVISO / NOTICE: ${n}`)
   for (const d of r.differences) lines.push(`DIFERENCIA / DIFFERENCE: ${d}`)

@@ -7,6 +7,7 @@
  * without this module.
  */
 import type { JournalRecord } from '../shared/journal-chain.ts'
+import { createProductDeriver } from './derive-products.ts'
 
 export const CONTROL_SCHEMA = 'bolillo-control-v1'
 
@@ -14,7 +15,15 @@ export const CONTROL_SCHEMA = 'bolillo-control-v1'
 export const OPERATOR_CHAIN = 'operator'
 
 export type ControlType =
-  'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'lotto.plays' | 'totals.daily' | 'event.significant'
+  | 'bingo.game'
+  | 'bingo.cards'
+  | 'lotto.draw'
+  | 'lotto.plays'
+  | 'lottery.draw'
+  | 'instant.game'
+  | 'totals.daily'
+  | 'totals.monthly'
+  | 'event.significant'
 
 /** A control record before it is numbered and put into a batch. */
 export interface DerivedRecord {
@@ -28,6 +37,8 @@ export interface DerivedRecord {
   data: Record<string, unknown>
   part?: number
   parts?: number
+  /** The source key of an earlier record this one brings up to date (its `replaces`; the original stays). */
+  replacesKey?: string
 }
 
 interface BingoGameState {
@@ -62,6 +73,16 @@ interface BingoGameState {
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy: string | null }>
   corrections: Array<{ seq: number; from: number; to: number }>
   rejectedClaims: number
+  /** Issue 28 point 2: increases and decreases of the prima fund and the accumulated pots in this game. */
+  potMovements: PotMovement[]
+}
+
+export interface PotMovement {
+  pot: string
+  hallId: string | null
+  direction: 'increase' | 'decrease'
+  amountCents: number
+  event: string
 }
 
 interface LottoDrawState {
@@ -153,6 +174,7 @@ function actorName(p: Record<string, any>): string | null {
 export function createDeriver() {
   const games = new Map<string, BingoGameState>()
   const draws = new Map<string, LottoDrawState>()
+  const products = createProductDeriver()
   let lastSeq = 0
 
   function gameOf(p: Record<string, any>): BingoGameState | undefined {
@@ -224,6 +246,7 @@ export function createDeriver() {
         incidents: g.incidents,
         ballCorrections: g.corrections,
         rejectedClaims: g.rejectedClaims,
+        potMovements: g.potMovements,
         voidReason: extra.voidReason ?? null,
         refundCents: extra.refundCents ?? 0,
         refundedCards: extra.refundedCards ?? 0,
@@ -290,6 +313,7 @@ export function createDeriver() {
           incidents: [],
           corrections: [],
           rejectedClaims: 0,
+          potMovements: [],
         })
         break
       }
@@ -362,6 +386,47 @@ export function createDeriver() {
         const g = gameOf(p)
         if (g && (p.amountCents || p.totalCents))
           g.jackpots.push({ type: r.type, amountCents: num(p.amountCents ?? p.totalCents), serial: str(p.serial) })
+        if (g && r.type !== 'lucky.drawn' && num(p.amountCents) > 0)
+          g.potMovements.push({
+            pot: r.type === 'prima.awarded' ? 'prima' : String(p.potId ?? 'pot'),
+            hallId: str(p.hallId) ?? g.hallId,
+            direction: 'decrease',
+            amountCents: num(p.amountCents),
+            event: r.type,
+          })
+        break
+      }
+      case 'prima.deducted':
+      case 'prima.reversed': {
+        // The prima fund grows by each game's deduction (BNG-58); a void game gives its deduction back.
+        const g = gameOf(p)
+        const amount = num(r.type === 'prima.deducted' ? p.deductedCents : p.reversedCents)
+        if (g && amount > 0)
+          g.potMovements.push({
+            pot: 'prima',
+            hallId: str(p.hallId) ?? g.hallId,
+            direction: r.type === 'prima.deducted' ? 'increase' : 'decrease',
+            amountCents: amount,
+            event: r.type,
+          })
+        break
+      }
+      case 'pot.contributed':
+      case 'pot.reversed': {
+        // RNG-18: each hall's contribution to an accumulated pot (main and reserve), or its reversal.
+        const g = gameOf(p)
+        if (!g || !Array.isArray(p.contributions)) break
+        for (const c of p.contributions) {
+          const amount = num(c.mainCents) + num(c.reserveCents)
+          if (amount > 0)
+            g.potMovements.push({
+              pot: String(c.potId ?? p.potId ?? 'pot'),
+              hallId: str(c.hallId) ?? g.hallId,
+              direction: r.type === 'pot.contributed' ? 'increase' : 'decrease',
+              amountCents: amount,
+              event: r.type,
+            })
+        }
         break
       }
       case 'incident': {
@@ -495,6 +560,7 @@ export function createDeriver() {
         break
       }
       default:
+        out.push(...products.feed(r, p))
         break
     }
     return out

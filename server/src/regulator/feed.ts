@@ -17,6 +17,8 @@ import { toRecord } from '../shared/journal.ts'
 import { journalRowsAfter } from '../shared/store.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import { getProfile } from '../shared/profile.ts'
+import { DOCUMENT_TAG_PURPOSE, normaliseDocumentText } from '../shared/journal-privacy.ts'
+import type { Sealer } from '../shared/sealing.ts'
 import { hallZoneOf, isoInZone } from '../shared/time-zone.ts'
 import { CONTROL_SCHEMA, createDeriver, dailyTotals, dayIn, OPERATOR_CHAIN, type DerivedRecord } from './derive.ts'
 import * as store from './store.ts'
@@ -71,6 +73,11 @@ export function createRegulatorFeed(deps: {
   intervalMs?: number
   /** The draw proof of a finished bingo game (published after its end), put into the game's record. */
   proofOf?: (gameId: string) => Promise<unknown>
+  /**
+   * The operator's keyed tag (HMAC under the sealing key, shared/sealing.ts): an instant winner's identity document
+   * travels as this reference, never in clear. The operator shows the document behind a reference when asked.
+   */
+  sealer?: Pick<Sealer, 'tag'>
 }) {
   const { db, keys } = deps
   const operator = deps.operator ?? `op-${keys.publicInfo().keyId}`
@@ -95,6 +102,8 @@ export function createRegulatorFeed(deps: {
   /** The close-of-sales part of a bingo game: every card of the game with its numbers, in parts. */
   async function enrich(r: DerivedRecord): Promise<DerivedRecord[]> {
     if (r.type === 'lotto.draw') return enrichLotto(r)
+    if (r.type === 'lottery.draw') return [await enrichLottery(r)]
+    if (r.type === 'instant.game') return [await enrichInstant(r)]
     if (r.type !== 'bingo.game') return [r]
     const gameId = String(r.data.gameId)
     const cards = (await store.cardsOfGame(db, gameId)).map((c) => ({
@@ -127,6 +136,46 @@ export function createRegulatorFeed(deps: {
       })
     }
     return out
+  }
+
+  /**
+   * A lottery or raffle draw: the ranges taken out of play (what the checker needs to count the winning tickets in
+   * play), the design the papers are printed under, and for a raffle the sold tickets (its close-of-sales list).
+   */
+  async function enrichLottery(r: DerivedRecord): Promise<DerivedRecord> {
+    const drawId = String(r.data.drawId)
+    r.data.ranges = await store.lotteryRanges(db, drawId)
+    if (r.data.product === 'raffle') {
+      r.data.designVersion = 1
+      r.data.soldSerials = await store.raffleSoldSerials(db, drawId)
+    } else {
+      r.data.designVersion = await store.lotteryDesignVersion(db, drawId)
+    }
+    return r
+  }
+
+  /**
+   * An instant game: its prize structure (each tier's amount and count), its packs by state, and each payee as a
+   * keyed reference (INS-5 identifies every winner paid, so the threshold is 0: every payout carries one).
+   */
+  async function enrichInstant(r: DerivedRecord): Promise<DerivedRecord> {
+    const b = await store.instantBatchOfGame(db, Number(r.data.gameNo))
+    if (!b) return r
+    const design = JSON.parse(b.design) as { tiers?: Array<{ amountCents: number; count: number }> }
+    r.data.priceCents = Number(b.price_cents)
+    r.data.currency = b.currency
+    r.data.tiers = (design.tiers ?? []).map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count }))
+    r.data.packs = await store.instantPackStates(db, b.id)
+    r.data.identityThresholdCents = 0
+    const documents = await store.instantPayeeDocuments(db, b.id)
+    r.data.payouts = (r.data.payouts as Array<Record<string, unknown>>).map((p) => {
+      const doc = documents.get(String(p.payoutId))
+      return {
+        ...p,
+        payee: doc && deps.sealer ? deps.sealer.tag(normaliseDocumentText(doc), DOCUMENT_TAG_PURPOSE) : null,
+      }
+    })
+    return r
   }
 
   /** The close-of-sales file of a settled lotto draw: every participating play with its receipt, in parts. */
@@ -163,6 +212,7 @@ export function createRegulatorFeed(deps: {
 
   async function insert(tx: Sql, r: DerivedRecord, now: string, replaces: string | null = null): Promise<boolean> {
     if (await store.hasSourceKey(tx, r.sourceKey)) return false
+    if (!replaces && r.replacesKey) replaces = await store.recordIdOfSourceKey(tx, r.replacesKey)
     const n = (await store.lastRecordNo(tx, r.chain)) + 1
     const recordId = `${r.chain}-r${n}`
     const body = { type: r.type, at: r.at, part: r.part ?? 1, parts: r.parts ?? 1, replaces, data: r.data }
