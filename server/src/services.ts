@@ -369,6 +369,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     intervalMs: config.regulatorIntervalMs ?? 0,
     proofOf: (gameId) => bingo.getProof(gameId),
     sealer,
+    profileId: config.profileId,
   })
   regulator.start()
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.

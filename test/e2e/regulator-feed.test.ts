@@ -50,6 +50,16 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
       cards: 300,
     })
     hallId = hall.hallId
+    // An accumulated pot of the hall (RNG-18): 3 % of each game's takings, won by a bingo within 90 balls.
+    const pot = await s.call('jefa', 'POST', '/api/pots', {
+      name: 'Pozo acumulado Illimani',
+      kind: 'progressive',
+      contributionBp: 300,
+      condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [hallId],
+      authorisationRef: 'AJ/DE/RA/0601/2025',
+    })
+    expect(pot.status, JSON.stringify(pot.body)).toBe(201)
     const other = await s.call('jefa', 'POST', '/api/halls', {
       name: 'Sala Sucre',
       profileId: 'BO-2025',
@@ -204,6 +214,40 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(cards.flatMap((c) => c.data.cards)).toHaveLength(40)
     // Significant events: the hall's configuration and its devices.
     expect(records.filter((r) => r.type === 'event.significant').map((r) => r.data.kind)).toContain('device')
+  })
+
+  it('bingo games carry their pot movements, and the daily totals the increases, decreases and the tax base (issue 28 point 2)', () => {
+    const records = readdirSync(join(exportDir, hallId)).flatMap((f) =>
+      readFileSync(join(exportDir, hallId, f), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l)),
+    )
+    const games = records.filter((r) => r.type === 'bingo.game')
+    const moves = games.map((g) => g.data.potMovements.map((m: any) => [m.direction, m.amountCents, m.event]))
+    // 3 % of 200.00 and of 150.00 paid in; each game's bingo, within 90 balls, takes the pot. The annulled game
+    // had drawn no ball: nothing was paid in.
+    expect(moves).toEqual([
+      [
+        ['increase', 600, 'pot.contributed'],
+        ['decrease', 600, 'pot.awarded'],
+      ],
+      [],
+      [
+        ['increase', 450, 'pot.contributed'],
+        ['decrease', 450, 'pot.awarded'],
+      ],
+    ])
+    const day = records.find((r) => r.type === 'totals.daily')
+    expect(day.data).toMatchObject({
+      product: 'bingo',
+      events: 3,
+      potIncreasesCents: 1050,
+      potDecreasesCents: 1050,
+      taxBasis: 'gross-gaming-revenue',
+      taxBaseCents: day.data.grossGamingRevenueCents,
+    })
   })
 
   it("the server's self-verification at start (digest of its code and configuration) reaches the regulator as a significant event", async () => {

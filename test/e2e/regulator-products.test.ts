@@ -290,6 +290,56 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
       expect(readFileSync(join(exportDir, 'operator', f), 'utf8')).not.toMatch(/4455667|Juana Mamani/)
   })
 
+  it('totals.monthly per chain and product: summed from the daily totals of each ended month, with the tax base (issue 28 point 2)', () => {
+    const records = operatorRecords(exportDir)
+    const daily = records.filter((r) => r.type === 'totals.daily')
+    expect(daily.map((r) => [r.data.day, r.data.product])).toEqual([
+      ['2025-03-01', 'lottery'],
+      ['2025-06-23', 'lottery'],
+    ])
+    const monthly = records.filter((r) => r.type === 'totals.monthly')
+    expect(monthly.map((r) => r.data)).toEqual([
+      {
+        month: '2025-03',
+        product: 'lottery',
+        days: 1,
+        events: 1,
+        stakesCents: 40_000,
+        refundsCents: 0,
+        prizesCents: 1_180_000,
+        grossGamingRevenueCents: 40_000 - 1_180_000,
+        potIncreasesCents: 0,
+        potDecreasesCents: 0,
+        taxBasis: 'gross-gaming-revenue',
+        taxBaseCents: 40_000 - 1_180_000,
+      },
+      expect.objectContaining({ month: '2025-06', days: 1, stakesCents: 6000 }),
+    ])
+    // The checker summed every month from its days.
+    expect(report.totals).toBe(4)
+  })
+
+  it("a monthly total changed, re-signed with the operator's own key: the sum of its days names the record", () => {
+    const [dir, record] = tampered(
+      'monthly',
+      'totals.monthly',
+      (d) => {
+        d.stakesCents += 5000
+        d.grossGamingRevenueCents += 5000
+        d.taxBaseCents += 5000
+      },
+      server.services.keys.privateKey,
+    )
+    const differences = check(dir)
+    expect(differences).toEqual([
+      expect.stringContaining(
+        `registro ${record}: totales de 2025-03 (lottery) stakesCents = 45000, recalculado 40000`,
+      ),
+      expect.stringContaining(`registro ${record}: margen bruto`),
+      expect.stringContaining(`registro ${record}: base imponible`),
+    ])
+  })
+
   /** A copy of the export with one record's data changed and every batch re-signed with `key`. */
   function tampered(
     name: string,

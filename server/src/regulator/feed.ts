@@ -20,7 +20,16 @@ import { getProfile } from '../shared/profile.ts'
 import { DOCUMENT_TAG_PURPOSE, normaliseDocumentText } from '../shared/journal-privacy.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import { hallZoneOf, isoInZone } from '../shared/time-zone.ts'
-import { CONTROL_SCHEMA, createDeriver, dailyTotals, dayIn, OPERATOR_CHAIN, type DerivedRecord } from './derive.ts'
+import {
+  CONTROL_SCHEMA,
+  createDeriver,
+  dailyTotals,
+  dayIn,
+  monthlyTotals,
+  OPERATOR_CHAIN,
+  type DerivedRecord,
+  type TaxBasis,
+} from './derive.ts'
 import * as store from './store.ts'
 
 export const BATCH_SCHEMA = 'bolillo-control-batch-v1'
@@ -78,6 +87,8 @@ export function createRegulatorFeed(deps: {
    * travels as this reference, never in clear. The operator shows the document behind a reference when asked.
    */
   sealer?: Pick<Sealer, 'tag'>
+  /** The server's profile: its `taxBase` for the operator's chain (lotto, lotteries). */
+  profileId?: string
 }) {
   const { db, keys } = deps
   const operator = deps.operator ?? `op-${keys.publicInfo().keyId}`
@@ -258,41 +269,70 @@ export function createRegulatorFeed(deps: {
   }
   let totalsCheckedFor = ''
 
+  /** The tax basis of a chain: its hall's profile `taxBase`, the server's profile for the operator's chain. */
+  async function basisOf(chain: string): Promise<TaxBasis> {
+    const profileId =
+      chain === OPERATOR_CHAIN ? (deps.profileId ?? '') : ((await store.hallZoneRow(db, chain))?.profile_id ?? '')
+    return getProfile(profileId)?.taxBase ?? 'gross-gaming-revenue'
+  }
+
+  /** The records of a type in force in a chain: those no later record replaces, as (chain, hall, type, at, data). */
+  async function inForce(chain: string, types: readonly string[]) {
+    const rows = (await Promise.all(types.map((t) => store.recordsOfType(db, chain, t)))).flat()
+    const bodies = rows.map((row) => ({ row, body: JSON.parse(row.body) as { replaces: string | null; data: any } }))
+    const replaced = new Set(bodies.map((b) => b.body.replaces).filter(Boolean))
+    return bodies
+      .filter((b) => !replaced.has(b.row.record_id))
+      .map((b) => ({ chain, hall: b.row.hall_id, type: b.row.type, at: b.row.at, data: b.body.data }))
+  }
+
   /**
-   * Daily totals of every day that has ended on the chain's wall clock. A day whose totals change after they were
-   * sent (a late record) gets a correction record naming the one it replaces; the original stays.
+   * Sends the totals not yet sent; totals that changed after they were sent (a late record) get a correction
+   * record naming the one it replaces; the original stays.
+   */
+  async function sendTotals(chain: string, type: string, totals: DerivedRecord[], now: string): Promise<number> {
+    if (totals.length === 0) return 0
+    const sent = await store.recordsOfType(db, chain, type)
+    return db.transaction(async (tx) => {
+      let n = 0
+      for (const t of totals) {
+        const previous = sent
+          .filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`))
+          .at(-1)
+        if (!previous) {
+          if (await insert(tx, t, now)) n++
+          continue
+        }
+        if (canonicalJson(JSON.parse(previous.body).data) === canonicalJson(t.data)) continue
+        const version = sent.filter((s) => s.source_key.startsWith(`${t.sourceKey}#`)).length + 2
+        if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
+      }
+      return n
+    })
+  }
+
+  /**
+   * Daily totals of every day that has ended on the chain's wall clock, then monthly totals of every month that has
+   * ended, summed from the daily totals in force.
    */
   async function closeDays(now: string): Promise<number> {
     let added = 0
     for (const { chain } of await store.allChains(db)) {
       const zone = await zoneOf(chain)
       const today = dayIn(now, zone)
-      const facts = [
-        ...(await store.recordsOfType(db, chain, 'bingo.game')),
-        ...(await store.recordsOfType(db, chain, 'lotto.draw')),
-      ].map((row) => {
-        const b = JSON.parse(row.body)
-        return { chain, hall: row.hall_id, type: row.type, at: row.at, data: b.data }
-      })
-      const totals = [...dailyTotals(facts, () => zone).values()].filter((t) => String(t.data.day) < today)
-      if (totals.length === 0) continue
-      const sent = await store.recordsOfType(db, chain, 'totals.daily')
-      added += await db.transaction(async (tx) => {
-        let n = 0
-        for (const t of totals) {
-          const previous = sent
-            .filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`))
-            .at(-1)
-          if (!previous) {
-            if (await insert(tx, t, now)) n++
-            continue
-          }
-          if (canonicalJson(JSON.parse(previous.body).data) === canonicalJson(t.data)) continue
-          const version = sent.filter((s) => s.source_key.startsWith(`${t.sourceKey}#`)).length + 2
-          if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
-        }
-        return n
-      })
+      const basis = await basisOf(chain)
+      const facts = await inForce(chain, ['bingo.game', 'lotto.draw', 'lottery.draw'])
+      const daily = [
+        ...dailyTotals(
+          facts,
+          () => zone,
+          () => basis,
+        ).values(),
+      ].filter((t) => String(t.data.day) < today)
+      added += await sendTotals(chain, 'totals.daily', daily, now)
+      const days = await inForce(chain, ['totals.daily'])
+      const monthly = [...monthlyTotals(days).values()].filter((t) => String(t.data.month) < today.slice(0, 7))
+      added += await sendTotals(chain, 'totals.monthly', monthly, now)
     }
     return added
   }

@@ -240,6 +240,12 @@ export interface Profile {
   fastBingo: { playerChooses: false; timesRequired: 'all-picks' }
   /** Issue 27, BNG-101 / BNG-9 / CFG-33: electronic bingo on hall terminals. */
   electronicBingo: ElectronicBingoRules
+  /**
+   * Issue 28: the base the regulator's daily and monthly totals give as `taxBaseCents`: `gross-gaming-revenue`
+   * (stakes - refunds - prizes) or `stakes` (stakes - refunds). No rule of REGULATIONS.md sets it for the shipped
+   * profiles, which leave it unset (gross gaming revenue); an operator whose tax is on the stakes sets `stakes`.
+   */
+  taxBase?: 'gross-gaming-revenue' | 'stakes'
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
