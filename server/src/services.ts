@@ -45,6 +45,7 @@ import { demoReferenceHooks } from './bingo/demo-references.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
+import { createCloseOfSalesPublisher } from './regulator/close-of-sales.ts'
 import { createRegulatorFeed } from './regulator/feed.ts'
 import { createSelfVerification } from './regulator/self-check.ts'
 import { createTerminalService, terminalHooks } from './terminals/service.ts'
@@ -359,6 +360,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       .catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
+  // Issue 28 point 3: each lotto draw's close-of-sales file, signed, published from the close on.
+  const closeOfSales = createCloseOfSalesPublisher({
+    db,
+    keys,
+    participationFile: (drawId, which) => lotto.participationFile(drawId, which),
+  })
   // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
   const regulator = createRegulatorFeed({
     db,
@@ -370,6 +377,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     proofOf: (gameId) => bingo.getProof(gameId),
     sealer,
     profileId: config.profileId,
+    closeOfSales,
   })
   regulator.start()
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
@@ -383,6 +391,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   })
   return {
     regulator,
+    closeOfSales,
     selfVerification,
     config,
     db,

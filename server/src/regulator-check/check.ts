@@ -13,7 +13,11 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { verifyProof } from '../shared/draw-proof-v2.ts'
+import { canonical } from './canonical.ts'
+import { checkAgainstCloseOfSales, readCloseOfSales } from './close-of-sales.ts'
 import { checkInstantGame, checkLotteryDraw } from './products.ts'
+
+export { canonical } from './canonical.ts'
 
 export interface CheckReport {
   ok: boolean
@@ -73,17 +77,6 @@ interface Batch {
 
 const GENESIS = '0'.repeat(64)
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex')
-
-/** Canonical JSON as SCHEMA.md states it: keys sorted by UTF-16 code units, no whitespace. Written here again on purpose. */
-export function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const o = value as Record<string, unknown>
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(',')}}`
-}
 
 /** UTF-8 byte order, as the sales digest sorts serials. */
 function byteOrder(a: string, b: string): number {
@@ -326,15 +319,14 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
     checkBingoGame(r, cardsOf.get(String(r.data.gameId)) ?? [], diff, notices)
   }
 
-  // ---- lotto draws
+  // ---- lotto draws, each settled one against its close-of-sales file published before the draw
+  const published = readCloseOfSales(dir, key, diff)
   let draws = 0
   for (const r of records.filter((x) => x.type === 'lotto.draw' && !replaced.has(x.record))) {
     draws++
-    checkLottoDraw(
-      r,
-      records.filter((x) => x.type === 'lotto.plays' && x.data.drawId === r.data.drawId),
-      diff,
-    )
+    const plays = records.filter((x) => x.type === 'lotto.plays' && x.data.drawId === r.data.drawId)
+    checkLottoDraw(r, plays, diff)
+    if (r.data.status === 'settled') checkAgainstCloseOfSales(r, plays, published.get(String(r.data.drawId)), diff)
   }
 
   // ---- numbered lotteries, raffles and instant games (products.ts)

@@ -89,6 +89,8 @@ export function createRegulatorFeed(deps: {
   sealer?: Pick<Sealer, 'tag'>
   /** The server's profile: its `taxBase` for the operator's chain (lotto, lotteries). */
   profileId?: string
+  /** The signed close-of-sales documents of the lotto draws (close-of-sales.ts), written beside the batches. */
+  closeOfSales?: { all(): Promise<Array<{ body: { drawId: string } }>> }
 }) {
   const { db, keys } = deps
   const operator = deps.operator ?? `op-${keys.publicInfo().keyId}`
@@ -512,6 +514,12 @@ export function createRegulatorFeed(deps: {
         writeFileSync(join(sub, `${String(row.seq).padStart(6, '0')}.jsonl`), row.content)
         heads[row.chain] = { lastSeq: Number(row.seq), lastHash: row.hash }
       }
+      // Issue 28 point 3: each lotto draw's close-of-sales file as published before its draw.
+      for (const doc of (await deps.closeOfSales?.all()) ?? [])
+        writeFileSync(
+          join(dir, `close-of-sales-${safeName(doc.body.drawId)}.json`),
+          JSON.stringify(doc, null, 2) + '\n',
+        )
       const info = keys.publicInfo()
       writeFileSync(join(dir, 'operator-key.json'), JSON.stringify(info, null, 2) + '\n')
       const manifest = {

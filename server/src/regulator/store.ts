@@ -232,3 +232,18 @@ export async function recordIdOfSourceKey(db: Sql, key: string): Promise<string 
       ?.record_id ?? null
   )
 }
+
+/** A lotto draw's game, number and close of sales, for its close-of-sales document. */
+export function lottoDrawHead(
+  db: Sql,
+  drawId: string,
+): Promise<{ game_code: string; draw_no: number; closed_at: string | null } | undefined> {
+  return db.get("SELECT game_code, draw_no, closed_at FROM lottery_draws WHERE id = ? AND product = 'lotto'", [drawId])
+}
+
+/** Every lotto draw whose sales have closed (its participation file is written), oldest close first. */
+export function closedLottoDraws(db: Sql): Promise<Array<{ id: string }>> {
+  return db.all(
+    "SELECT id FROM lottery_draws WHERE product = 'lotto' AND participation_sha256 IS NOT NULL ORDER BY closed_at, id",
+  )
+}
