@@ -80,6 +80,8 @@ export const systemClock: Clock = { now: () => new Date() }
 
 export interface ServiceOverrides {
   clock?: Clock
+  /** Issue 28 point 5: the build's code digest as the self-verification sees it (tests stand in for a build). */
+  codeDigest?: () => { sha256: string; files: number }
   entropy?: EntropySource
   log?: Logger
   db?: Database
@@ -388,6 +390,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock: overrides.clock ?? systemClock,
     version: '0.1.0',
     onError: (e) => log.warn('self-verification failed', e),
+    release: {
+      path: config.releaseRegisterPath ?? join(config.dataDir, 'release-register.json'),
+      required: config.certifiedBuilds === 'required' || Boolean(getProfile(config.profileId)?.certifiedBuildsRequired),
+    },
+    codeDigest: overrides.codeDigest,
   })
   return {
     regulator,

@@ -140,6 +140,7 @@ const SIGNIFICANT: Record<
   'device.refused': 'integrity',
   'instant.seed_export_refused': 'integrity',
   'regulator.integrity_failed': 'integrity',
+  'system.build_refused': 'integrity',
   'user.login': 'login',
   'user.locked': 'login',
   'user.unlocked': 'login',

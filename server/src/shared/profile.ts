@@ -246,6 +246,13 @@ export interface Profile {
    * profiles, which leave it unset (gross gaming revenue); an operator whose tax is on the stakes sets `stakes`.
    */
   taxBase?: 'gross-gaming-revenue' | 'stakes'
+  /**
+   * Issue 28 point 5: the server refuses to start a build absent from the operator's release register. RNG-3 (and
+   * RNG-25 by interpretation) asks a Certificado de Cumplimiento of the software in Bolivia, but the register is the
+   * operator's to keep: the shipped profiles leave this unset and the operator turns it on with
+   * BOLILLO_CERTIFIED_BUILDS=required once its register is in place.
+   */
+  certifiedBuildsRequired?: boolean
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
