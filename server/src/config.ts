@@ -59,6 +59,16 @@ export interface Config {
   regulatorIntervalMs?: number
   /** Issue 28 point 5: digest of the code and configuration at start and every 24 hours, journaled (default on; tests opt in). */
   selfVerification?: boolean
+  /**
+   * Issue 28 point 5: where the operator keeps its release register (the digests of the certified builds): a JSON
+   * file, `bolillo-release-register-v1` (README). Default `<DATA_DIR>/release-register.json`.
+   */
+  releaseRegisterPath?: string
+  /**
+   * Issue 28 point 5: `required` refuses to start a build whose code digest is not in the release register (RNG-3:
+   * the software holds a Certificado de Cumplimiento). A profile with `certifiedBuildsRequired` requires it too.
+   */
+  certifiedBuilds?: 'required' | 'off'
   demoBeacon?: boolean
   /** The sealing key from the operator's key store (BOLILLO_SEALING_KEY, hex or base64); else a key file. */
   sealingKey?: string | null
@@ -250,6 +260,8 @@ export function loadConfig(
     checkpointIntervalMs: int('BOLILLO_CHECKPOINT_INTERVAL_MS', 5 * 60_000, 0, 24 * 3600_000),
     regulatorIntervalMs: int('BOLILLO_REGULATOR_INTERVAL_MS', 60_000, 0, 3600_000),
     selfVerification: oneOf('BOLILLO_SELF_VERIFICATION', 'true', ['true', 'false'] as const) === 'true',
+    releaseRegisterPath: env.BOLILLO_RELEASE_REGISTER || undefined,
+    certifiedBuilds: oneOf('BOLILLO_CERTIFIED_BUILDS', 'off', ['required', 'off'] as const),
     demoBeacon:
       oneOf('BOLILLO_DEMO_BEACON', oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const), [
         'true',

@@ -20,8 +20,14 @@ export interface RunningServer {
 export async function createServer(config: Config, overrides: ServiceOverrides = {}): Promise<RunningServer> {
   const services = await createServices(config, overrides)
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
-  if (config.selfVerification) {
-    await services.selfVerification.verifyNow('start')
+  // Where the profile requires certified builds, a build absent from the release register does not start.
+  if (config.selfVerification || services.selfVerification.releaseRequired) {
+    try {
+      await services.selfVerification.verifyNow('start')
+    } catch (e) {
+      await services.close()
+      throw e
+    }
     services.selfVerification.start()
   }
   const app = createHttpApp(services)

@@ -45,6 +45,7 @@ import { demoReferenceHooks } from './bingo/demo-references.ts'
 import { createLottoService } from './lotto/service.ts'
 import { getProfile } from './shared/profile.ts'
 import { createLotteryService } from './lottery/service.ts'
+import { createCloseOfSalesPublisher } from './regulator/close-of-sales.ts'
 import { createRegulatorFeed } from './regulator/feed.ts'
 import { createSelfVerification } from './regulator/self-check.ts'
 import { createTerminalService, terminalHooks } from './terminals/service.ts'
@@ -79,6 +80,8 @@ export const systemClock: Clock = { now: () => new Date() }
 
 export interface ServiceOverrides {
   clock?: Clock
+  /** Issue 28 point 5: the build's code digest as the self-verification sees it (tests stand in for a build). */
+  codeDigest?: () => { sha256: string; files: number }
   entropy?: EntropySource
   log?: Logger
   db?: Database
@@ -360,6 +363,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       .catch((err) => log.warn('could not sign a journal checkpoint', err))
   })
   checkpoints.start()
+  // Issue 28 point 3: each lotto draw's close-of-sales file, signed, published from the close on.
+  const closeOfSales = createCloseOfSalesPublisher({
+    db,
+    keys,
+    participationFile: (drawId, which) => lotto.participationFile(drawId, which),
+  })
   // Issue 28: the regulator's control feed, derived from the journal and closed into signed batches on a timer.
   const regulator = createRegulatorFeed({
     db,
@@ -369,6 +378,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     defaultZone: getProfile(config.profileId)?.timeZone ?? 'UTC',
     intervalMs: config.regulatorIntervalMs ?? 0,
     proofOf: (gameId) => bingo.getProof(gameId),
+    sealer,
+    profileId: config.profileId,
+    closeOfSales,
   })
   regulator.start()
   // Issue 28 point 5: the digest of the code and the configuration, journaled at start and every 24 hours.
@@ -379,9 +391,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock: overrides.clock ?? systemClock,
     version: '0.1.0',
     onError: (e) => log.warn('self-verification failed', e),
+    release: {
+      path: config.releaseRegisterPath ?? join(config.dataDir, 'release-register.json'),
+      required: config.certifiedBuilds === 'required' || Boolean(getProfile(config.profileId)?.certifiedBuildsRequired),
+    },
+    codeDigest: overrides.codeDigest,
   })
   return {
     regulator,
+    closeOfSales,
     selfVerification,
     config,
     db,

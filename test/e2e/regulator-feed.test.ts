@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
+import { createHash, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { promisify } from 'node:util'
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,6 +35,9 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
   let exportDir = ''
   const work = mkdtempSync(join(tmpdir(), 'bolillo-regfeed-'))
   let report: CheckReport
+  let publishedBeforeDraw: { status: number; body: any }
+  let regulatorBeforeDraw: { status: number; body: any }
+  let lottoDrawId = ''
   const regulator = async (username: string) => ({
     authorization: `Bearer ${(await s.server.services.auth.login(username, PASSWORD)).token}`,
     'accept-language': 'es',
@@ -50,6 +53,16 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
       cards: 300,
     })
     hallId = hall.hallId
+    // An accumulated pot of the hall (RNG-18): 3 % of each game's takings, won by a bingo within 90 balls.
+    const pot = await s.call('jefa', 'POST', '/api/pots', {
+      name: 'Pozo acumulado Illimani',
+      kind: 'progressive',
+      contributionBp: 300,
+      condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [hallId],
+      authorisationRef: 'AJ/DE/RA/0601/2025',
+    })
+    expect(pot.status, JSON.stringify(pot.body)).toBe(201)
     const other = await s.call('jefa', 'POST', '/api/halls', {
       name: 'Sala Sucre',
       profileId: 'BO-2025',
@@ -125,8 +138,22 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
         channel: 'counter',
       })
     }
+    // Issue 28 point 3: nothing to publish while sales are open.
+    const early = await api(s.server.url, 'GET', `/api/lotto/draws/${drawId}/close-of-sales`)
+    expect(early.status).toBe(409)
+    expect(early.body.error.code).toBe('ILLEGAL_TRANSITION')
     await s.at('2025-03-08T20:05:00-04:00')
     expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
+    // Published at once, before any ball: to anyone, and to the regulator through its own door.
+    publishedBeforeDraw = await api(s.server.url, 'GET', `/api/lotto/draws/${drawId}/close-of-sales`)
+    regulatorBeforeDraw = await api(
+      s.server.url,
+      'GET',
+      `/api/regulator/lotto/${drawId}/close-of-sales`,
+      undefined,
+      await regulator('regsucre'),
+    )
+    lottoDrawId = drawId
     await s.at('2025-03-08T20:40:00-04:00')
     for (const ball of [1, 2, 3, 4, 5, 6])
       expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
@@ -204,6 +231,40 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     expect(cards.flatMap((c) => c.data.cards)).toHaveLength(40)
     // Significant events: the hall's configuration and its devices.
     expect(records.filter((r) => r.type === 'event.significant').map((r) => r.data.kind)).toContain('device')
+  })
+
+  it('bingo games carry their pot movements, and the daily totals the increases, decreases and the tax base (issue 28 point 2)', () => {
+    const records = readdirSync(join(exportDir, hallId)).flatMap((f) =>
+      readFileSync(join(exportDir, hallId, f), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l)),
+    )
+    const games = records.filter((r) => r.type === 'bingo.game')
+    const moves = games.map((g) => g.data.potMovements.map((m: any) => [m.direction, m.amountCents, m.event]))
+    // 3 % of 200.00 and of 150.00 paid in; each game's bingo, within 90 balls, takes the pot. The annulled game
+    // had drawn no ball: nothing was paid in.
+    expect(moves).toEqual([
+      [
+        ['increase', 600, 'pot.contributed'],
+        ['decrease', 600, 'pot.awarded'],
+      ],
+      [],
+      [
+        ['increase', 450, 'pot.contributed'],
+        ['decrease', 450, 'pot.awarded'],
+      ],
+    ])
+    const day = records.find((r) => r.type === 'totals.daily')
+    expect(day.data).toMatchObject({
+      product: 'bingo',
+      events: 3,
+      potIncreasesCents: 1050,
+      potDecreasesCents: 1050,
+      taxBasis: 'gross-gaming-revenue',
+      taxBaseCents: day.data.grossGamingRevenueCents,
+    })
   })
 
   it("the server's self-verification at start (digest of its code and configuration) reaches the regulator as a significant event", async () => {
@@ -491,6 +552,72 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
     )
     // Nothing else is wrong with the copy: every difference is about that record.
     expect(r.differences.every((d) => d.startsWith(`registro ${draw.record}`))).toBe(true)
+  })
+
+  it('the close-of-sales file of the lotto draw was published, signed, before the draw, and the settlement matches it (002 §7.3.4.2-3)', () => {
+    expect(publishedBeforeDraw.status).toBe(200)
+    expect(regulatorBeforeDraw.status).toBe(200)
+    expect(regulatorBeforeDraw.body).toEqual(publishedBeforeDraw.body)
+    const doc = publishedBeforeDraw.body
+    expect(doc.body).toMatchObject({
+      schema: 'bolillo-close-of-sales-v1',
+      drawId: lottoDrawId,
+      gameCode: 'REGF',
+      receipts: 4,
+      excluded: [],
+    })
+    // Every participating slip with its receipt number and its combination (in receipt order).
+    expect(doc.body.plays.map((p: any) => p.receipt)).toEqual([...doc.body.plays.map((p: any) => p.receipt)].sort())
+    expect(doc.body.plays.map((p: any) => p.boards[0].join('-')).sort()).toEqual([
+      '1-2-3-30-31-32',
+      '1-2-3-4-5-40',
+      '1-2-3-4-5-6',
+      '20-21-22-23-24-25',
+    ])
+    // Its digest and signature, checked with the operator's public key alone.
+    expect(createHash('sha256').update(canonical(doc.body)).digest('hex')).toBe(doc.digest)
+    expect(
+      verify(
+        null,
+        Buffer.from(doc.digest, 'hex'),
+        createPublicKey(s.server.services.keys.publicInfo().publicKeyPem),
+        Buffer.from(doc.signature, 'base64'),
+      ),
+    ).toBe(true)
+    // The export carries the same document; the checker held the settlement against it (the export passed).
+    expect(JSON.parse(readFileSync(join(exportDir, `close-of-sales-${lottoDrawId}.json`), 'utf8'))).toEqual(doc)
+    expect(report.ok).toBe(true)
+  })
+
+  it('a slip altered after the close, its settlement made to agree and re-signed with the operator key: the published file names it', () => {
+    const dir = copy('slip-after-close')
+    const file = readdirSync(join(dir, 'operator'))
+      .map((f) => join(dir, 'operator', f))
+      .find((f) => readFileSync(f, 'utf8').includes('"type":"lotto.plays"'))!
+    let receipt = ''
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l, i) => {
+        if (i === 0) return l
+        const r = JSON.parse(l)
+        if (r.type === 'lotto.plays') {
+          // The losing slip made a winner of the first category after the close.
+          const slip = r.data.plays.find((p: any) => p.boards[0][0] === 20)
+          slip.boards = [[1, 2, 3, 4, 5, 6]]
+          receipt = slip.receipt
+        }
+        if (r.type === 'lotto.draw') r.data.categories.find((c: any) => c.code === 'C6').winners = 2
+        return JSON.stringify(r)
+      })
+    writeFileSync(file, lines.join('\n') + '\n')
+    resign(dir, s.server.services.keys.privateKey)
+    const r = check(dir)
+    expect(r.ok).toBe(false)
+    expect(r.differences).toContainEqual(
+      expect.stringContaining(`el comprobante ${receipt} tiene otras jugadas que en el fichero de cierre publicado`),
+    )
+    expect(r.differences.filter((d) => /firma|enlaza|hash|alterado/.test(d))).toEqual([])
   })
 
   it('one batch re-signed with another key: caught, naming the batch', () => {

@@ -13,6 +13,11 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { verifyProof } from '../shared/draw-proof-v2.ts'
+import { canonical } from './canonical.ts'
+import { checkAgainstCloseOfSales, readCloseOfSales } from './close-of-sales.ts'
+import { checkInstantGame, checkLotteryDraw } from './products.ts'
+
+export { canonical } from './canonical.ts'
 
 export interface CheckReport {
   ok: boolean
@@ -24,6 +29,10 @@ export interface CheckReport {
   records: number
   games: number
   draws: number
+  /** Numbered lottery and raffle draws recomputed. */
+  lotteries: number
+  /** Instant games checked against their prize structure. */
+  instants: number
   totals: number
 }
 
@@ -68,17 +77,6 @@ interface Batch {
 
 const GENESIS = '0'.repeat(64)
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex')
-
-/** Canonical JSON as SCHEMA.md states it: keys sorted by UTF-16 code units, no whitespace. Written here again on purpose. */
-export function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  const o = value as Record<string, unknown>
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(',')}}`
-}
 
 /** UTF-8 byte order, as the sales digest sorts serials. */
 function byteOrder(a: string, b: string): number {
@@ -321,53 +319,89 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
     checkBingoGame(r, cardsOf.get(String(r.data.gameId)) ?? [], diff, notices)
   }
 
-  // ---- lotto draws
+  // ---- lotto draws, each settled one against its close-of-sales file published before the draw
+  const published = readCloseOfSales(dir, key, diff)
   let draws = 0
   for (const r of records.filter((x) => x.type === 'lotto.draw' && !replaced.has(x.record))) {
     draws++
-    checkLottoDraw(
-      r,
-      records.filter((x) => x.type === 'lotto.plays' && x.data.drawId === r.data.drawId),
-      diff,
-    )
+    const plays = records.filter((x) => x.type === 'lotto.plays' && x.data.drawId === r.data.drawId)
+    checkLottoDraw(r, plays, diff)
+    if (r.data.status === 'settled') checkAgainstCloseOfSales(r, plays, published.get(String(r.data.drawId)), diff)
   }
 
-  // ---- daily totals, recomputed from the game and draw records of the same chain and day
-  const computed = new Map<string, { stakesCents: number; refundsCents: number; prizesCents: number; events: number }>()
+  // ---- numbered lotteries, raffles and instant games (products.ts)
+  let lotteries = 0
+  for (const r of records.filter((x) => x.type === 'lottery.draw' && !replaced.has(x.record))) {
+    lotteries++
+    checkLotteryDraw(r, diff)
+  }
+  let instants = 0
+  for (const r of records.filter((x) => x.type === 'instant.game' && !replaced.has(x.record))) {
+    instants++
+    checkInstantGame(r, diff)
+  }
+
+  // ---- daily totals, recomputed from the game and draw records in force of the same chain and day
+  const figures = [
+    'events',
+    'stakesCents',
+    'refundsCents',
+    'prizesCents',
+    'potIncreasesCents',
+    'potDecreasesCents',
+  ] as const
+  type Figures = Record<(typeof figures)[number], number>
+  const computed = new Map<string, Figures>()
   for (const r of records) {
-    if ((r.type !== 'bingo.game' && r.type !== 'lotto.draw') || replaced.has(r.record)) continue
-    const k = `${(r as Envelope & { chain: string }).chain}|${r.type === 'bingo.game' ? 'bingo' : 'lotto'}|${r.at.slice(0, 10)}`
-    const t = computed.get(k) ?? { stakesCents: 0, refundsCents: 0, prizesCents: 0, events: 0 }
+    if (replaced.has(r.record)) continue
+    const product =
+      r.type === 'bingo.game'
+        ? 'bingo'
+        : r.type === 'lotto.draw'
+          ? 'lotto'
+          : r.type === 'lottery.draw'
+            ? 'lottery'
+            : null
+    if (!product) continue
+    // A lottery draw counts on the day it was settled (SCHEMA.md), on the chain's wall clock.
+    const day =
+      product === 'lottery' && r.data.settledAt ? wallClockDay(String(r.data.settledAt), r.zone) : r.at.slice(0, 10)
+    const k = `${(r as Envelope & { chain: string }).chain}|${product}|${day}`
+    const t = computed.get(k) ?? {
+      events: 0,
+      stakesCents: 0,
+      refundsCents: 0,
+      prizesCents: 0,
+      potIncreasesCents: 0,
+      potDecreasesCents: 0,
+    }
     t.events++
     if (r.type === 'bingo.game') {
       t.stakesCents += Number(r.data.collectedCents)
       t.refundsCents += Number(r.data.refundCents ?? 0)
       for (const p of r.data.prizes ?? []) for (const w of p.winners ?? []) t.prizesCents += Number(w.amountCents)
       for (const j of r.data.jackpots ?? []) t.prizesCents += Number(j.amountCents)
-    } else {
+      for (const m of r.data.potMovements ?? [])
+        if (m.direction === 'increase') t.potIncreasesCents += Number(m.amountCents)
+        else t.potDecreasesCents += Number(m.amountCents)
+    } else if (r.type === 'lotto.draw') {
       t.stakesCents += Number(r.data.closeOfSales?.salesCents ?? 0)
       t.refundsCents += Number(r.data.refundCents ?? 0)
       for (const c of r.data.categories ?? []) t.prizesCents += Number(c.totalCents)
+    } else {
+      t.stakesCents += Number(r.data.closeOfSales?.salesCents ?? 0)
+      t.refundsCents += Number(r.data.refundCents ?? 0)
+      t.prizesCents += Number(r.data.liabilityCents ?? 0)
     }
     computed.set(k, t)
   }
-  let totals = 0
-  for (const r of records.filter((x) => x.type === 'totals.daily' && !replaced.has(x.record))) {
-    totals++
-    const k = `${(r as Envelope & { chain: string }).chain}|${r.data.product}|${r.data.day}`
-    const c = computed.get(k)
-    if (!c) {
-      diff(
-        `registro ${r.record}: totales del ${r.data.day} (${r.data.product}) sin ninguna partida o sorteo de ese día`,
-        `record ${r.record}: daily totals with no game or draw that day`,
-      )
-      continue
-    }
-    for (const f of ['stakesCents', 'refundsCents', 'prizesCents', 'events'] as const) {
-      if (Number(r.data[f]) !== c[f])
+  /** The totals' own figures against the recomputed ones, gross gaming revenue and the tax base by its basis. */
+  const compare = (r: Envelope, label: string, c: Figures) => {
+    for (const f of figures) {
+      if (Number(r.data[f] ?? 0) !== c[f])
         diff(
-          `registro ${r.record}: totales del ${r.data.day} (${r.data.product}) ${f} = ${r.data[f]}, recalculado ${c[f]}`,
-          `record ${r.record}: daily ${f} differs`,
+          `registro ${r.record}: totales ${label} (${r.data.product}) ${f} = ${r.data[f]}, recalculado ${c[f]}`,
+          `record ${r.record}: ${label} ${f} differs`,
         )
     }
     const ggr = c.stakesCents - c.refundsCents - c.prizesCents
@@ -376,6 +410,66 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
         `registro ${r.record}: margen bruto ${r.data.grossGamingRevenueCents}, recalculado ${ggr}`,
         `record ${r.record}: gross gaming revenue differs`,
       )
+    if (r.data.taxBasis !== undefined) {
+      const base =
+        r.data.taxBasis === 'stakes'
+          ? c.stakesCents - c.refundsCents
+          : r.data.taxBasis === 'gross-gaming-revenue'
+            ? ggr
+            : NaN
+      if (Number(r.data.taxBaseCents) !== base)
+        diff(
+          `registro ${r.record}: base imponible ${r.data.taxBaseCents} (${r.data.taxBasis}), recalculada ${base}`,
+          `record ${r.record}: tax base differs`,
+        )
+    }
+  }
+  let totals = 0
+  const monthly = new Map<string, Figures & { days: number }>()
+  for (const r of records.filter((x) => x.type === 'totals.daily' && !replaced.has(x.record))) {
+    totals++
+    const chain = (r as Envelope & { chain: string }).chain
+    const k = `${chain}|${r.data.product}|${r.data.day}`
+    const c = computed.get(k)
+    // The month is summed from the daily totals as sent: a difference in a day shows once, on that day.
+    const mk = `${chain}|${r.data.product}|${String(r.data.day).slice(0, 7)}`
+    const m = monthly.get(mk) ?? {
+      days: 0,
+      events: 0,
+      stakesCents: 0,
+      refundsCents: 0,
+      prizesCents: 0,
+      potIncreasesCents: 0,
+      potDecreasesCents: 0,
+    }
+    m.days++
+    for (const f of figures) m[f] += Number(r.data[f] ?? 0)
+    monthly.set(mk, m)
+    if (!c) {
+      diff(
+        `registro ${r.record}: totales del ${r.data.day} (${r.data.product}) sin ninguna partida o sorteo de ese día`,
+        `record ${r.record}: daily totals with no game or draw that day`,
+      )
+      continue
+    }
+    compare(r, `del ${r.data.day}`, c)
+  }
+  for (const r of records.filter((x) => x.type === 'totals.monthly' && !replaced.has(x.record))) {
+    totals++
+    const m = monthly.get(`${(r as Envelope & { chain: string }).chain}|${r.data.product}|${r.data.month}`)
+    if (!m) {
+      diff(
+        `registro ${r.record}: totales de ${r.data.month} (${r.data.product}) sin ningún total diario de ese mes`,
+        `record ${r.record}: monthly totals with no daily totals that month`,
+      )
+      continue
+    }
+    if (Number(r.data.days) !== m.days)
+      diff(
+        `registro ${r.record}: totales de ${r.data.month} (${r.data.product}) suman ${r.data.days} días, hay ${m.days} totales diarios`,
+        `record ${r.record}: monthly day count differs`,
+      )
+    compare(r, `de ${r.data.month}`, m)
   }
 
   return {
@@ -387,6 +481,8 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
     records: records.length,
     games,
     draws,
+    lotteries,
+    instants,
     totals,
   }
 }
@@ -652,10 +748,22 @@ function checkLottoDraw(r: Envelope, playRecords: Envelope[], diff: (es: string,
     )
 }
 
+/** The calendar day (YYYY-MM-DD) of an instant on a zone's wall clock. */
+function wallClockDay(iso: string, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(iso))
+  const get = (t: string) => parts.find((x) => x.type === t)?.value ?? '00'
+  return `${get('year')}-${get('month')}-${get('day')}`
+}
+
 /** Text for the command line. */
 export function formatReport(r: CheckReport): string {
   const lines = [
-    `Lotes / batches: ${r.batches} · registros / records: ${r.records} · partidas / games: ${r.games} · sorteos / draws: ${r.draws} · totales diarios / daily totals: ${r.totals} · cadenas / chains: ${r.chains.join(', ')}`,
+    `Lotes / batches: ${r.batches} · registros / records: ${r.records} · partidas / games: ${r.games} · sorteos / draws: ${r.draws} · loterías y rifas / lotteries and raffles: ${r.lotteries} · juegos instantáneos / instant games: ${r.instants} · totales diarios y mensuales / daily and monthly totals: ${r.totals} · cadenas / chains: ${r.chains.join(', ')}`,
   ]
   for (const n of r.notices) lines.push(`AVISO / NOTICE: ${n}`)
   for (const d of r.differences) lines.push(`DIFERENCIA / DIFFERENCE: ${d}`)

@@ -7,6 +7,7 @@
  * without this module.
  */
 import type { JournalRecord } from '../shared/journal-chain.ts'
+import { createProductDeriver } from './derive-products.ts'
 
 export const CONTROL_SCHEMA = 'bolillo-control-v1'
 
@@ -14,7 +15,15 @@ export const CONTROL_SCHEMA = 'bolillo-control-v1'
 export const OPERATOR_CHAIN = 'operator'
 
 export type ControlType =
-  'bingo.game' | 'bingo.cards' | 'lotto.draw' | 'lotto.plays' | 'totals.daily' | 'event.significant'
+  | 'bingo.game'
+  | 'bingo.cards'
+  | 'lotto.draw'
+  | 'lotto.plays'
+  | 'lottery.draw'
+  | 'instant.game'
+  | 'totals.daily'
+  | 'totals.monthly'
+  | 'event.significant'
 
 /** A control record before it is numbered and put into a batch. */
 export interface DerivedRecord {
@@ -28,6 +37,8 @@ export interface DerivedRecord {
   data: Record<string, unknown>
   part?: number
   parts?: number
+  /** The source key of an earlier record this one brings up to date (its `replaces`; the original stays). */
+  replacesKey?: string
 }
 
 interface BingoGameState {
@@ -62,6 +73,16 @@ interface BingoGameState {
   incidents: Array<{ at: string; kind: string; outcome: string; rule: string; note: string; declaredBy: string | null }>
   corrections: Array<{ seq: number; from: number; to: number }>
   rejectedClaims: number
+  /** Issue 28 point 2: increases and decreases of the prima fund and the accumulated pots in this game. */
+  potMovements: PotMovement[]
+}
+
+export interface PotMovement {
+  pot: string
+  hallId: string | null
+  direction: 'increase' | 'decrease'
+  amountCents: number
+  event: string
 }
 
 interface LottoDrawState {
@@ -120,6 +141,7 @@ const SIGNIFICANT: Record<
   'device.refused': 'integrity',
   'instant.seed_export_refused': 'integrity',
   'regulator.integrity_failed': 'integrity',
+  'system.build_refused': 'integrity',
   'user.login': 'login',
   'user.locked': 'login',
   'user.unlocked': 'login',
@@ -154,6 +176,7 @@ function actorName(p: Record<string, any>): string | null {
 export function createDeriver() {
   const games = new Map<string, BingoGameState>()
   const draws = new Map<string, LottoDrawState>()
+  const products = createProductDeriver()
   let lastSeq = 0
 
   function gameOf(p: Record<string, any>): BingoGameState | undefined {
@@ -225,6 +248,7 @@ export function createDeriver() {
         incidents: g.incidents,
         ballCorrections: g.corrections,
         rejectedClaims: g.rejectedClaims,
+        potMovements: g.potMovements,
         voidReason: extra.voidReason ?? null,
         refundCents: extra.refundCents ?? 0,
         refundedCards: extra.refundedCards ?? 0,
@@ -291,6 +315,7 @@ export function createDeriver() {
           incidents: [],
           corrections: [],
           rejectedClaims: 0,
+          potMovements: [],
         })
         break
       }
@@ -363,6 +388,47 @@ export function createDeriver() {
         const g = gameOf(p)
         if (g && (p.amountCents || p.totalCents))
           g.jackpots.push({ type: r.type, amountCents: num(p.amountCents ?? p.totalCents), serial: str(p.serial) })
+        if (g && r.type !== 'lucky.drawn' && num(p.amountCents) > 0)
+          g.potMovements.push({
+            pot: r.type === 'prima.awarded' ? 'prima' : String(p.potId ?? 'pot'),
+            hallId: str(p.hallId) ?? g.hallId,
+            direction: 'decrease',
+            amountCents: num(p.amountCents),
+            event: r.type,
+          })
+        break
+      }
+      case 'prima.deducted':
+      case 'prima.reversed': {
+        // The prima fund grows by each game's deduction (BNG-58); a void game gives its deduction back.
+        const g = gameOf(p)
+        const amount = num(r.type === 'prima.deducted' ? p.deductedCents : p.reversedCents)
+        if (g && amount > 0)
+          g.potMovements.push({
+            pot: 'prima',
+            hallId: str(p.hallId) ?? g.hallId,
+            direction: r.type === 'prima.deducted' ? 'increase' : 'decrease',
+            amountCents: amount,
+            event: r.type,
+          })
+        break
+      }
+      case 'pot.contributed':
+      case 'pot.reversed': {
+        // RNG-18: each hall's contribution to an accumulated pot (main and reserve), or its reversal.
+        const g = gameOf(p)
+        if (!g || !Array.isArray(p.contributions)) break
+        for (const c of p.contributions) {
+          const amount = num(c.mainCents) + num(c.reserveCents)
+          if (amount > 0)
+            g.potMovements.push({
+              pot: String(c.potId ?? p.potId ?? 'pot'),
+              hallId: str(c.hallId) ?? g.hallId,
+              direction: r.type === 'pot.contributed' ? 'increase' : 'decrease',
+              amountCents: amount,
+              event: r.type,
+            })
+        }
         break
       }
       case 'incident': {
@@ -496,6 +562,7 @@ export function createDeriver() {
         break
       }
       default:
+        out.push(...products.feed(r, p))
         break
     }
     return out
@@ -523,18 +590,73 @@ export function dayIn(iso: string, zone: string): string {
 }
 
 /**
+ * How a jurisdiction's tax base is computed from a day's or a month's figures: the profile's `taxBase` (shared/
+ * profile.ts), gross gaming revenue when the profile says nothing. Each totals record names the basis it used.
+ */
+export type TaxBasis = 'gross-gaming-revenue' | 'stakes'
+
+export function taxBaseCents(
+  basis: TaxBasis,
+  t: { stakesCents: number; refundsCents: number; prizesCents: number },
+): number {
+  return basis === 'stakes' ? t.stakesCents - t.refundsCents : t.stakesCents - t.refundsCents - t.prizesCents
+}
+
+interface TotalsFigures {
+  events: number
+  stakesCents: number
+  refundsCents: number
+  prizesCents: number
+  grossGamingRevenueCents: number
+  potIncreasesCents: number
+  potDecreasesCents: number
+  taxBasis: TaxBasis
+  taxBaseCents: number
+}
+
+const emptyFigures = (taxBasis: TaxBasis): TotalsFigures => ({
+  events: 0,
+  stakesCents: 0,
+  refundsCents: 0,
+  prizesCents: 0,
+  grossGamingRevenueCents: 0,
+  potIncreasesCents: 0,
+  potDecreasesCents: 0,
+  taxBasis,
+  taxBaseCents: 0,
+})
+
+/** The product of a game or draw record in the totals, and the instant its day is taken from. */
+function totalsFact(r: {
+  type: string
+  at: string
+  data: Record<string, any>
+}): { product: string; at: string } | null {
+  if (r.type === 'bingo.game') return { product: 'bingo', at: r.at }
+  if (r.type === 'lotto.draw') return { product: 'lotto', at: r.at }
+  // A lottery draw counts on the day it was settled, whichever record (settlement or a later update) is in force.
+  if (r.type === 'lottery.draw') return { product: 'lottery', at: String(r.data.settledAt ?? r.at) }
+  return null
+}
+
+/**
  * Daily totals per hall (chain) and product, computed from the control records themselves so that the checker
- * recomputes them from the same records: stakes (collected), refunds, prizes awarded (line, bingo and jackpots).
+ * recomputes them from the same records: stakes (collected), refunds, prizes awarded (line, bingo and jackpots; a
+ * lottery's prizes owed), pot increases and decreases (bingo), gross gaming revenue and the tax base. Records
+ * replaced by a later one are left out by the caller. Instant games are not in them: an instant game's sales and
+ * payouts span its life and are in its own record.
  */
 export function dailyTotals(
   records: ReadonlyArray<{ chain: string; hall: string | null; type: string; at: string; data: Record<string, any> }>,
   zoneOf: (chain: string) => string,
+  basisOf: (chain: string) => TaxBasis = () => 'gross-gaming-revenue',
 ): Map<string, DerivedRecord> {
   const out = new Map<string, DerivedRecord>()
   for (const r of records) {
-    if (r.type !== 'bingo.game' && r.type !== 'lotto.draw') continue
-    const product = r.type === 'bingo.game' ? 'bingo' : 'lotto'
-    const day = dayIn(r.at, zoneOf(r.chain))
+    const fact = totalsFact(r)
+    if (!fact) continue
+    const { product } = fact
+    const day = dayIn(fact.at, zoneOf(r.chain))
     const key = `totals.daily:${r.chain}:${product}:${day}`
     let t = out.get(key)
     if (!t) {
@@ -543,30 +665,73 @@ export function dailyTotals(
         chain: r.chain,
         hall: r.hall,
         type: 'totals.daily',
-        at: r.at,
-        data: { day, product, events: 0, stakesCents: 0, refundsCents: 0, prizesCents: 0, grossGamingRevenueCents: 0 },
+        at: fact.at,
+        data: { day, product, ...emptyFigures(basisOf(r.chain)) },
       }
       out.set(key, t)
     }
-    const d = t.data as {
-      events: number
-      stakesCents: number
-      refundsCents: number
-      prizesCents: number
-      grossGamingRevenueCents: number
-    }
+    const d = t.data as unknown as TotalsFigures
     d.events++
     if (r.type === 'bingo.game') {
       d.stakesCents += Number(r.data.collectedCents ?? 0)
       d.refundsCents += Number(r.data.refundCents ?? 0)
       for (const p of r.data.prizes ?? []) for (const w of p.winners ?? []) d.prizesCents += Number(w.amountCents ?? 0)
       for (const j of r.data.jackpots ?? []) d.prizesCents += Number(j.amountCents ?? 0)
-    } else {
+      for (const m of r.data.potMovements ?? [])
+        if (m.direction === 'increase') d.potIncreasesCents += Number(m.amountCents ?? 0)
+        else d.potDecreasesCents += Number(m.amountCents ?? 0)
+    } else if (r.type === 'lotto.draw') {
       d.stakesCents += Number(r.data.closeOfSales?.salesCents ?? 0)
       d.refundsCents += Number(r.data.refundCents ?? 0)
       for (const c of r.data.categories ?? []) d.prizesCents += Number(c.totalCents ?? 0)
+    } else {
+      d.stakesCents += Number(r.data.closeOfSales?.salesCents ?? 0)
+      d.refundsCents += Number(r.data.refundCents ?? 0)
+      d.prizesCents += Number(r.data.liabilityCents ?? 0)
     }
     d.grossGamingRevenueCents = d.stakesCents - d.refundsCents - d.prizesCents
+    d.taxBaseCents = taxBaseCents(d.taxBasis, d)
+    if (fact.at > t.at) t.at = fact.at
+  }
+  return out
+}
+
+/**
+ * Monthly totals per hall (chain) and product: the sum of the daily totals in force of that month (a daily total
+ * replaced by a correction counts by its correction), so that the checker recomputes each month from the days.
+ */
+export function monthlyTotals(
+  daily: ReadonlyArray<{ chain: string; hall: string | null; at: string; data: Record<string, any> }>,
+): Map<string, DerivedRecord> {
+  const out = new Map<string, DerivedRecord>()
+  for (const r of daily) {
+    const month = String(r.data.day).slice(0, 7)
+    const key = `totals.monthly:${r.chain}:${r.data.product}:${month}`
+    let t = out.get(key)
+    if (!t) {
+      t = {
+        sourceKey: key,
+        chain: r.chain,
+        hall: r.hall,
+        type: 'totals.monthly',
+        at: r.at,
+        data: { month, product: r.data.product, days: 0, ...emptyFigures(r.data.taxBasis ?? 'gross-gaming-revenue') },
+      }
+      out.set(key, t)
+    }
+    const d = t.data as unknown as TotalsFigures & { days: number }
+    d.days++
+    for (const f of [
+      'events',
+      'stakesCents',
+      'refundsCents',
+      'prizesCents',
+      'grossGamingRevenueCents',
+      'potIncreasesCents',
+      'potDecreasesCents',
+      'taxBaseCents',
+    ] as const)
+      d[f] += Number(r.data[f] ?? 0)
     if (r.at > t.at) t.at = r.at
   }
   return out

@@ -17,8 +17,19 @@ import { toRecord } from '../shared/journal.ts'
 import { journalRowsAfter } from '../shared/store.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import { getProfile } from '../shared/profile.ts'
+import { DOCUMENT_TAG_PURPOSE, normaliseDocumentText } from '../shared/journal-privacy.ts'
+import type { Sealer } from '../shared/sealing.ts'
 import { hallZoneOf, isoInZone } from '../shared/time-zone.ts'
-import { CONTROL_SCHEMA, createDeriver, dailyTotals, dayIn, OPERATOR_CHAIN, type DerivedRecord } from './derive.ts'
+import {
+  CONTROL_SCHEMA,
+  createDeriver,
+  dailyTotals,
+  dayIn,
+  monthlyTotals,
+  OPERATOR_CHAIN,
+  type DerivedRecord,
+  type TaxBasis,
+} from './derive.ts'
 import * as store from './store.ts'
 
 export const BATCH_SCHEMA = 'bolillo-control-batch-v1'
@@ -71,6 +82,15 @@ export function createRegulatorFeed(deps: {
   intervalMs?: number
   /** The draw proof of a finished bingo game (published after its end), put into the game's record. */
   proofOf?: (gameId: string) => Promise<unknown>
+  /**
+   * The operator's keyed tag (HMAC under the sealing key, shared/sealing.ts): an instant winner's identity document
+   * travels as this reference, never in clear. The operator shows the document behind a reference when asked.
+   */
+  sealer?: Pick<Sealer, 'tag'>
+  /** The server's profile: its `taxBase` for the operator's chain (lotto, lotteries). */
+  profileId?: string
+  /** The signed close-of-sales documents of the lotto draws (close-of-sales.ts), written beside the batches. */
+  closeOfSales?: { all(): Promise<Array<{ body: { drawId: string } }>> }
 }) {
   const { db, keys } = deps
   const operator = deps.operator ?? `op-${keys.publicInfo().keyId}`
@@ -95,6 +115,8 @@ export function createRegulatorFeed(deps: {
   /** The close-of-sales part of a bingo game: every card of the game with its numbers, in parts. */
   async function enrich(r: DerivedRecord): Promise<DerivedRecord[]> {
     if (r.type === 'lotto.draw') return enrichLotto(r)
+    if (r.type === 'lottery.draw') return [await enrichLottery(r)]
+    if (r.type === 'instant.game') return [await enrichInstant(r)]
     if (r.type !== 'bingo.game') return [r]
     const gameId = String(r.data.gameId)
     const cards = (await store.cardsOfGame(db, gameId)).map((c) => ({
@@ -127,6 +149,46 @@ export function createRegulatorFeed(deps: {
       })
     }
     return out
+  }
+
+  /**
+   * A lottery or raffle draw: the ranges taken out of play (what the checker needs to count the winning tickets in
+   * play), the design the papers are printed under, and for a raffle the sold tickets (its close-of-sales list).
+   */
+  async function enrichLottery(r: DerivedRecord): Promise<DerivedRecord> {
+    const drawId = String(r.data.drawId)
+    r.data.ranges = await store.lotteryRanges(db, drawId)
+    if (r.data.product === 'raffle') {
+      r.data.designVersion = 1
+      r.data.soldSerials = await store.raffleSoldSerials(db, drawId)
+    } else {
+      r.data.designVersion = await store.lotteryDesignVersion(db, drawId)
+    }
+    return r
+  }
+
+  /**
+   * An instant game: its prize structure (each tier's amount and count), its packs by state, and each payee as a
+   * keyed reference (INS-5 identifies every winner paid, so the threshold is 0: every payout carries one).
+   */
+  async function enrichInstant(r: DerivedRecord): Promise<DerivedRecord> {
+    const b = await store.instantBatchOfGame(db, Number(r.data.gameNo))
+    if (!b) return r
+    const design = JSON.parse(b.design) as { tiers?: Array<{ amountCents: number; count: number }> }
+    r.data.priceCents = Number(b.price_cents)
+    r.data.currency = b.currency
+    r.data.tiers = (design.tiers ?? []).map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count }))
+    r.data.packs = await store.instantPackStates(db, b.id)
+    r.data.identityThresholdCents = 0
+    const documents = await store.instantPayeeDocuments(db, b.id)
+    r.data.payouts = (r.data.payouts as Array<Record<string, unknown>>).map((p) => {
+      const doc = documents.get(String(p.payoutId))
+      return {
+        ...p,
+        payee: doc && deps.sealer ? deps.sealer.tag(normaliseDocumentText(doc), DOCUMENT_TAG_PURPOSE) : null,
+      }
+    })
+    return r
   }
 
   /** The close-of-sales file of a settled lotto draw: every participating play with its receipt, in parts. */
@@ -163,6 +225,7 @@ export function createRegulatorFeed(deps: {
 
   async function insert(tx: Sql, r: DerivedRecord, now: string, replaces: string | null = null): Promise<boolean> {
     if (await store.hasSourceKey(tx, r.sourceKey)) return false
+    if (!replaces && r.replacesKey) replaces = await store.recordIdOfSourceKey(tx, r.replacesKey)
     const n = (await store.lastRecordNo(tx, r.chain)) + 1
     const recordId = `${r.chain}-r${n}`
     const body = { type: r.type, at: r.at, part: r.part ?? 1, parts: r.parts ?? 1, replaces, data: r.data }
@@ -208,41 +271,70 @@ export function createRegulatorFeed(deps: {
   }
   let totalsCheckedFor = ''
 
+  /** The tax basis of a chain: its hall's profile `taxBase`, the server's profile for the operator's chain. */
+  async function basisOf(chain: string): Promise<TaxBasis> {
+    const profileId =
+      chain === OPERATOR_CHAIN ? (deps.profileId ?? '') : ((await store.hallZoneRow(db, chain))?.profile_id ?? '')
+    return getProfile(profileId)?.taxBase ?? 'gross-gaming-revenue'
+  }
+
+  /** The records of a type in force in a chain: those no later record replaces, as (chain, hall, type, at, data). */
+  async function inForce(chain: string, types: readonly string[]) {
+    const rows = (await Promise.all(types.map((t) => store.recordsOfType(db, chain, t)))).flat()
+    const bodies = rows.map((row) => ({ row, body: JSON.parse(row.body) as { replaces: string | null; data: any } }))
+    const replaced = new Set(bodies.map((b) => b.body.replaces).filter(Boolean))
+    return bodies
+      .filter((b) => !replaced.has(b.row.record_id))
+      .map((b) => ({ chain, hall: b.row.hall_id, type: b.row.type, at: b.row.at, data: b.body.data }))
+  }
+
   /**
-   * Daily totals of every day that has ended on the chain's wall clock. A day whose totals change after they were
-   * sent (a late record) gets a correction record naming the one it replaces; the original stays.
+   * Sends the totals not yet sent; totals that changed after they were sent (a late record) get a correction
+   * record naming the one it replaces; the original stays.
+   */
+  async function sendTotals(chain: string, type: string, totals: DerivedRecord[], now: string): Promise<number> {
+    if (totals.length === 0) return 0
+    const sent = await store.recordsOfType(db, chain, type)
+    return db.transaction(async (tx) => {
+      let n = 0
+      for (const t of totals) {
+        const previous = sent
+          .filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`))
+          .at(-1)
+        if (!previous) {
+          if (await insert(tx, t, now)) n++
+          continue
+        }
+        if (canonicalJson(JSON.parse(previous.body).data) === canonicalJson(t.data)) continue
+        const version = sent.filter((s) => s.source_key.startsWith(`${t.sourceKey}#`)).length + 2
+        if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
+      }
+      return n
+    })
+  }
+
+  /**
+   * Daily totals of every day that has ended on the chain's wall clock, then monthly totals of every month that has
+   * ended, summed from the daily totals in force.
    */
   async function closeDays(now: string): Promise<number> {
     let added = 0
     for (const { chain } of await store.allChains(db)) {
       const zone = await zoneOf(chain)
       const today = dayIn(now, zone)
-      const facts = [
-        ...(await store.recordsOfType(db, chain, 'bingo.game')),
-        ...(await store.recordsOfType(db, chain, 'lotto.draw')),
-      ].map((row) => {
-        const b = JSON.parse(row.body)
-        return { chain, hall: row.hall_id, type: row.type, at: row.at, data: b.data }
-      })
-      const totals = [...dailyTotals(facts, () => zone).values()].filter((t) => String(t.data.day) < today)
-      if (totals.length === 0) continue
-      const sent = await store.recordsOfType(db, chain, 'totals.daily')
-      added += await db.transaction(async (tx) => {
-        let n = 0
-        for (const t of totals) {
-          const previous = sent
-            .filter((s) => s.source_key === t.sourceKey || s.source_key.startsWith(`${t.sourceKey}#`))
-            .at(-1)
-          if (!previous) {
-            if (await insert(tx, t, now)) n++
-            continue
-          }
-          if (canonicalJson(JSON.parse(previous.body).data) === canonicalJson(t.data)) continue
-          const version = sent.filter((s) => s.source_key.startsWith(`${t.sourceKey}#`)).length + 2
-          if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
-        }
-        return n
-      })
+      const basis = await basisOf(chain)
+      const facts = await inForce(chain, ['bingo.game', 'lotto.draw', 'lottery.draw'])
+      const daily = [
+        ...dailyTotals(
+          facts,
+          () => zone,
+          () => basis,
+        ).values(),
+      ].filter((t) => String(t.data.day) < today)
+      added += await sendTotals(chain, 'totals.daily', daily, now)
+      const days = await inForce(chain, ['totals.daily'])
+      const monthly = [...monthlyTotals(days).values()].filter((t) => String(t.data.month) < today.slice(0, 7))
+      added += await sendTotals(chain, 'totals.monthly', monthly, now)
     }
     return added
   }
@@ -422,6 +514,12 @@ export function createRegulatorFeed(deps: {
         writeFileSync(join(sub, `${String(row.seq).padStart(6, '0')}.jsonl`), row.content)
         heads[row.chain] = { lastSeq: Number(row.seq), lastHash: row.hash }
       }
+      // Issue 28 point 3: each lotto draw's close-of-sales file as published before its draw.
+      for (const doc of (await deps.closeOfSales?.all()) ?? [])
+        writeFileSync(
+          join(dir, `close-of-sales-${safeName(doc.body.drawId)}.json`),
+          JSON.stringify(doc, null, 2) + '\n',
+        )
       const info = keys.publicInfo()
       writeFileSync(join(dir, 'operator-key.json'), JSON.stringify(info, null, 2) + '\n')
       const manifest = {

@@ -47,6 +47,24 @@ export function registerRegulatorRoutes(app: App, services: Services): void {
     })
   })
 
+  /**
+   * Issue 28 point 3 (002 §7.3.4.2-3, §7.3.7.1): a lotto draw's close-of-sales file, signed, from the close of sales
+   * on (before it, 409 ILLEGAL_TRANSITION). Two doors to the same document: the regulator's, rate-limited like the
+   * feed, and a public one (GET /api/lotto/draws/:drawId/close-of-sales, `game.read`: anyone), because the decree
+   * has the receipt numbers and combinations published to the players before the draw. The public one is not
+   * hall-scoped: a lotto draw is the operator's, sold in every hall, and its file is one for all of them. A receipt
+   * number pays nothing without the signed ticket code.
+   */
+  app.get('/api/regulator/lotto/:drawId/close-of-sales', needs('regulator.read'), async (c) => {
+    const who = principalOf(c)
+    if (!limiter.take(`${who.kind}:${who.id}`))
+      throw new DomainError('RATE_LIMITED', `more than ${REGULATOR_REQUESTS_PER_MINUTE} feed requests a minute`)
+    return c.json(await services.closeOfSales.document(c.req.param('drawId') ?? ''))
+  })
+  app.get('/api/lotto/draws/:drawId/close-of-sales', needs('game.read'), async (c) =>
+    c.json(await services.closeOfSales.document(c.req.param('drawId') ?? '')),
+  )
+
   app.get('/api/regulator/state', needs('regulator.state'), async (c) => {
     const state = await services.regulator.state()
     const chains = await chainsFor(c, undefined)

@@ -7,7 +7,7 @@
  * The configuration digest leaves secrets out (the sealing key): it must not let anyone test guesses of them.
  */
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '../db/database.ts'
@@ -47,6 +47,50 @@ export function configDigest(config: object): string {
   return createHash('sha256').update(canonicalJson(clean)).digest('hex')
 }
 
+/** The operator's release register (`bolillo-release-register-v1`): the builds certified for this operator. */
+export interface ReleaseRegister {
+  schema: 'bolillo-release-register-v1'
+  releases: Array<{
+    version: string
+    /** The code digest (`codeDigest`) of the certified build, lowercase hex. */
+    codeSha256: string
+    /** The Certificado de Cumplimiento (RNG-3) or the certifier's report reference. */
+    certificate: string
+    certifiedBy?: string
+    registeredAt?: string
+  }>
+}
+
+/** The server refused to start: its build is not in the release register (a clear message in both languages). */
+export class ReleaseNotRegisteredError extends Error {
+  constructor(
+    readonly codeSha256: string,
+    readonly registerPath: string,
+    why: string,
+  ) {
+    super(
+      `Arranque rechazado: esta versión del servidor (código SHA-256 ${codeSha256}) no figura en el registro de ` +
+        `versiones certificadas ${registerPath} (${why}). El perfil exige versiones certificadas (RNG-3): instale una ` +
+        `versión certificada o añada esta al registro una vez certificada. / Start refused: this build (code SHA-256 ` +
+        `${codeSha256}) is not in the release register ${registerPath}; the profile requires certified builds.`,
+    )
+    this.name = 'ReleaseNotRegisteredError'
+  }
+}
+
+/** Reads the register; `why` says what is wrong with it when it cannot be read. */
+export function readReleaseRegister(path: string): { register: ReleaseRegister | null; why: string | null } {
+  if (!existsSync(path)) return { register: null, why: 'no existe el registro / no register file' }
+  try {
+    const r = JSON.parse(readFileSync(path, 'utf8')) as ReleaseRegister
+    if (r.schema !== 'bolillo-release-register-v1' || !Array.isArray(r.releases))
+      return { register: null, why: 'registro con otro formato / not a bolillo-release-register-v1 file' }
+    return { register: r, why: null }
+  } catch (e) {
+    return { register: null, why: `registro ilegible / unreadable register: ${(e as Error).message}` }
+  }
+}
+
 export function createSelfVerification(deps: {
   db: Database
   config: object
@@ -54,14 +98,53 @@ export function createSelfVerification(deps: {
   version: string
   intervalMs?: number
   onError?: (e: unknown) => void
+  /** Issue 28 point 5: the release register, and whether the profile or the configuration requires certified builds. */
+  release?: { path: string; required: boolean }
+  /** The code digest (tests give one; the server computes its own). */
+  codeDigest?: () => { sha256: string; files: number }
 }) {
   let timer: ReturnType<typeof setInterval> | null = null
-  let last: { at: string; codeSha256: string; configSha256: string; files: number; changed: boolean } | null = null
+  let last: {
+    at: string
+    codeSha256: string
+    configSha256: string
+    files: number
+    changed: boolean
+    release: { version: string; certificate: string } | null
+  } | null = null
+  const every = deps.intervalMs ?? 24 * 3600_000
 
   async function verifyNow(reason: 'start' | 'timer'): Promise<typeof last> {
-    const code = codeDigest()
+    const code = (deps.codeDigest ?? codeDigest)()
     const configSha256 = configDigest(deps.config)
     const at = deps.clock.now().toISOString()
+    // The release register: which certified release this build is, if any.
+    let release: { version: string; certificate: string } | null = null
+    if (deps.release) {
+      const { register, why } = readReleaseRegister(deps.release.path)
+      const entry = register?.releases.find((r) => r.codeSha256 === code.sha256) ?? null
+      release = entry ? { version: entry.version, certificate: entry.certificate } : null
+      if (!entry && deps.release.required) {
+        const reasonText = why ?? 'versión no registrada / build not registered'
+        // The refusal is itself a significant event (an integrity failure) the regulator receives.
+        await deps.db.transaction((tx) =>
+          appendJournal(tx, {
+            at,
+            type: 'system.build_refused',
+            scope: '',
+            payload: {
+              reason,
+              codeSha256: code.sha256,
+              register: deps.release!.path,
+              why: reasonText,
+              rule: 'RNG-3',
+              actor: { kind: 'system', id: 'server' },
+            },
+          }),
+        )
+        throw new ReleaseNotRegisteredError(code.sha256, deps.release.path, reasonText)
+      }
+    }
     // The last journaled digest, so that a change between two runs is said in the record itself.
     const stored = last ? null : await lastSelfVerification(deps.db)
     const previous: { codeSha256?: string; configSha256?: string } | null = last ?? (stored ? JSON.parse(stored) : null)
@@ -78,6 +161,7 @@ export function createSelfVerification(deps: {
           files: code.files,
           configSha256,
           changed,
+          release,
           before: changed
             ? { codeSha256: previous?.codeSha256 ?? null, configSha256: previous?.configSha256 ?? null }
             : null,
@@ -85,18 +169,33 @@ export function createSelfVerification(deps: {
         },
       }),
     )
-    last = { at, codeSha256: code.sha256, configSha256, files: code.files, changed }
+    last = { at, codeSha256: code.sha256, configSha256, files: code.files, changed, release }
     return last
+  }
+
+  /**
+   * Verifies again once 24 hours (the interval) have passed since the last verification on the injected clock; the
+   * timer only asks often, the clock decides.
+   */
+  async function tick(): Promise<boolean> {
+    if (last && deps.clock.now().getTime() - Date.parse(last.at) < every) return false
+    await verifyNow(last ? 'timer' : 'start')
+    return true
   }
 
   return {
     verifyNow,
+    tick,
+    /** Whether a build absent from the release register must not start. */
+    releaseRequired: Boolean(deps.release?.required),
     last: () => last,
     start() {
-      const every = deps.intervalMs ?? 24 * 3600_000
-      timer = setInterval(() => {
-        verifyNow('timer').catch((e) => deps.onError?.(e))
-      }, every)
+      timer = setInterval(
+        () => {
+          tick().catch((e) => deps.onError?.(e))
+        },
+        Math.min(every, 60_000),
+      )
       timer.unref?.()
     },
     stop() {

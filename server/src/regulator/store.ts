@@ -150,3 +150,100 @@ export function playsOfLottoDraw(
     [gameCode, drawNo, drawNo],
   )
 }
+
+/** The ranges taken out of play of a lottery or raffle draw (returned, lost, stolen), as reported (LST-1 to LST-7). */
+export async function lotteryRanges(db: Sql, drawId: string) {
+  const rows = await db.all<{
+    id: string
+    kind: string
+    from_number: number
+    to_number: number
+    series_from: number
+    series_to: number
+    quantity: number
+    details: string
+    created_at: string
+    after_close: number
+  }>('SELECT * FROM lottery_ranges WHERE draw_id = ? ORDER BY created_at, id', [drawId])
+  return rows.map((r) => {
+    const details = JSON.parse(r.details || '{}') as Record<string, unknown>
+    return {
+      kind: r.kind,
+      from: Number(r.from_number),
+      to: Number(r.to_number),
+      seriesFrom: Number(r.series_from),
+      seriesTo: Number(r.series_to),
+      quantity: Number(r.quantity),
+      afterClose: Number(r.after_close) === 1,
+      designVersion: typeof details.designVersion === 'number' ? details.designVersion : 1,
+      reportedAt: r.created_at,
+      discoveredAt: typeof details.discoveredAt === 'string' ? details.discoveredAt : null,
+      reportedToAjAt: typeof details.reportedToAjAt === 'string' ? details.reportedToAjAt : null,
+    }
+  })
+}
+
+/** The design a numbered lottery's papers are printed under now (1 before any reissue, LST-1 (a)). */
+export async function lotteryDesignVersion(db: Sql, drawId: string): Promise<number> {
+  const r = await db.get<{ v: number | null }>(
+    'SELECT MAX(design_version) AS v FROM lottery_reissues WHERE draw_id = ?',
+    [drawId],
+  )
+  return Number(r?.v ?? 1) || 1
+}
+
+/** The serials of a raffle's sold tickets, in byte order. */
+export async function raffleSoldSerials(db: Sql, drawId: string): Promise<string[]> {
+  return (
+    await db.all<{ serial: string }>('SELECT serial FROM lottery_sales WHERE draw_id = ? ORDER BY serial', [drawId])
+  ).map((r) => r.serial)
+}
+
+/** An instant game's design (its tiers' amounts), price and currency. */
+export function instantBatchOfGame(
+  db: Sql,
+  gameNo: number,
+): Promise<{ id: string; design: string; price_cents: number; currency: string } | undefined> {
+  return db.get('SELECT id, design, price_cents, currency FROM instant_batches WHERE game_no = ?', [gameNo])
+}
+
+/** How many packs of an instant game are in each state. */
+export async function instantPackStates(db: Sql, batchId: string): Promise<Record<string, number>> {
+  const rows = await db.all<{ status: string; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM instant_packs WHERE batch_id = ? GROUP BY status ORDER BY status',
+    [batchId],
+  )
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
+}
+
+/** The payee's document of each instant payout (the prize register, INS-5), for its keyed reference. */
+export async function instantPayeeDocuments(db: Sql, batchId: string): Promise<Map<string, string | null>> {
+  const rows = await db.all<{ id: string; payee_document: string | null }>(
+    'SELECT id, payee_document FROM instant_payouts WHERE batch_id = ?',
+    [batchId],
+  )
+  return new Map(rows.map((r) => [r.id, r.payee_document]))
+}
+
+/** The record id of the record stored under a source key (what a later record replaces). */
+export async function recordIdOfSourceKey(db: Sql, key: string): Promise<string | null> {
+  return (
+    (await db.get<{ record_id: string }>('SELECT record_id FROM regulator_records WHERE source_key = ?', [key]))
+      ?.record_id ?? null
+  )
+}
+
+/** A lotto draw's game, number and close of sales, for its close-of-sales document. */
+export function lottoDrawHead(
+  db: Sql,
+  drawId: string,
+): Promise<{ game_code: string; draw_no: number; closed_at: string | null } | undefined> {
+  return db.get("SELECT game_code, draw_no, closed_at FROM lottery_draws WHERE id = ? AND product = 'lotto'", [drawId])
+}
+
+/** Every lotto draw whose sales have closed (its participation file is written), oldest close first. */
+export function closedLottoDraws(db: Sql): Promise<Array<{ id: string }>> {
+  return db.all(
+    "SELECT id FROM lottery_draws WHERE product = 'lotto' AND participation_sha256 IS NOT NULL ORDER BY closed_at, id",
+  )
+}

@@ -246,6 +246,19 @@ export interface Profile {
   fastBingo: { playerChooses: false; timesRequired: 'all-picks' }
   /** Issue 27, BNG-101 / BNG-9 / CFG-33: electronic bingo on hall terminals. */
   electronicBingo: ElectronicBingoRules
+  /**
+   * Issue 28: the base the regulator's daily and monthly totals give as `taxBaseCents`: `gross-gaming-revenue`
+   * (stakes - refunds - prizes) or `stakes` (stakes - refunds). No rule of REGULATIONS.md sets it for the shipped
+   * profiles, which leave it unset (gross gaming revenue); an operator whose tax is on the stakes sets `stakes`.
+   */
+  taxBase?: 'gross-gaming-revenue' | 'stakes'
+  /**
+   * Issue 28 point 5: the server refuses to start a build absent from the operator's release register. RNG-3 (and
+   * RNG-25 by interpretation) asks a Certificado de Cumplimiento of the software in Bolivia, but the register is the
+   * operator's to keep: the shipped profiles leave this unset and the operator turns it on with
+   * BOLILLO_CERTIFIED_BUILDS=required once its register is in place.
+   */
+  certifiedBuildsRequired?: boolean
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
