@@ -85,7 +85,11 @@ export function registerCustodyRoutes(app: App, services: Services): void {
   app.post('/api/games/:gameId/prizes/not-presented', needs('game.announce'), async (c) => {
     const b = await body(c, z.object({ note: text }).strict())
     return c.json(
-      await custody.recordNotPresented({ gameId: param(c, 'gameId'), note: b.note, by: nameOf(c, 'sin autenticación') }),
+      await custody.recordNotPresented({
+        gameId: param(c, 'gameId'),
+        note: b.note,
+        by: nameOf(c, 'sin autenticación'),
+      }),
     )
   })
   // BNG-87: destroyed in the presence of a second person.

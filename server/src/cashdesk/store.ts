@@ -1232,8 +1232,7 @@ export async function gameForRefunds(
   tx: Sql,
   gameId: string,
 ): Promise<
-  | { id: string; orderNo: number; status: string; hallId: string; faceValueCents: number; currency: string }
-  | undefined
+  { id: string; orderNo: number; status: string; hallId: string; faceValueCents: number; currency: string } | undefined
 > {
   const r = await tx.get<{
     id: string

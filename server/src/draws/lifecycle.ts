@@ -570,7 +570,16 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
         at: now(),
         type: `${row.product}.draw_cancelled`,
         scope: scope(row),
-        payload: { drawId, kind: input.kind, authorisationRef, reason, statusBefore: row.status, ...refunds, actor, rule },
+        payload: {
+          drawId,
+          kind: input.kind,
+          authorisationRef,
+          reason,
+          statusBefore: row.status,
+          ...refunds,
+          actor,
+          rule,
+        },
       })
     })
     forget(drawId)

@@ -97,7 +97,8 @@ export const valuesNeeded = (plan: Plan) =>
 
 /** Whether the draw is made among the tickets in play (a raffle drawn among sold tickets), not the numbering. */
 /** The price a ticket's holder paid: a raffle ticket's single price (PRM-1); a lottery fraction's share (LOT-15 (5)). */
-export const ticketPriceOf = (plan: Plan) => (isRaffle(plan) ? plan.ticketPriceCents : plan.ticketPriceCents / plan.fractions)
+export const ticketPriceOf = (plan: Plan) =>
+  isRaffle(plan) ? plan.ticketPriceCents : plan.ticketPriceCents / plan.fractions
 export const drawsAmongSold = (plan: Plan) => isRaffle(plan) && plan.drawAmong === 'sold'
 
 export const inRange = (rs: readonly TicketRange[], number: number, series: number) =>
