@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
+import { PrintRunPanel } from './LotteryIssue.tsx'
 import {
   Field,
   Input,
@@ -150,14 +151,6 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   const pdf = useAction(async (kind: 'extracto' | 'acta') => {
     await openPdf(`${path}/${kind}.pdf`, api)
   })
-  const [from, setFrom] = useState('0')
-  const [to, setTo] = useState('9')
-  const print = useAction(async () => {
-    await openPdf(`${path}/tickets.pdf?from=${Number(from)}&to=${Number(to)}`, api)
-  })
-  const ret = useAction(async () => {
-    await api('POST', `${path}/returns`, { from: Number(from), to: Number(to) })
-  })
   const p = draw.plan
   const drawn = draw.numbers?.length ? draw.numbers : draw.drawn?.length ? draw.drawn : (draw.balls ?? [])
   return (
@@ -297,31 +290,12 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
         {can('minutes.read') && <button onClick={() => void pdf.run('acta')}>{tx('acta')} · PDF</button>}
       </div>
       {pdf.error && pdf.feedback}
-      {product === 'lottery' && can('lottery.admin') && (
-        <>
-          <h3>
-            {tx('printRun')} · {tx('returns')}
-          </h3>
-          <div class="inline" data-testid="print-run">
-            <Field label={tx('fromNumber')}>
-              <Input name="from" inputMode="numeric" value={from} onValue={setFrom} />
-            </Field>
-            <Field label={tx('toNumber')}>
-              <Input name="to" inputMode="numeric" value={to} onValue={setTo} />
-            </Field>
-            <button onClick={() => void print.run()} disabled={print.busy}>
-              {tx('printPdf')}
-            </button>
-            {draw.status === 'open' && (
-              <button onClick={() => void ret.run()} disabled={ret.busy}>
-                {tx('recordReturn')}
-              </button>
-            )}
-          </div>
-          {print.error && print.feedback}
-          {ret.feedback}
-          <p class="muted">{tx('noRegister')}</p>
-        </>
+      {product === 'lottery' && can('lottery.admin') && draw.status === 'open' && p.numbering && (
+        <PrintRunPanel
+          drawId={draw.drawId}
+          plan={{ numbering: p.numbering, series: p.series ?? 1, fractions: p.fractions ?? 1 }}
+          onPrinted={() => undefined}
+        />
       )}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
       {product === 'raffle' && draw.status === 'open' && (

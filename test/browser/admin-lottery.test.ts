@@ -1,0 +1,167 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
+import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { screenLeaks } from '../helpers/screen-text.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+
+/**
+ * The numbered-lottery back office (issue 29 point 8) in real Chromium at 1920 x 1080, against a real server with
+ * authentication on and real people (a lottery operator, a director): the print shop's PDF of a range, returns
+ * that name their seller and confirm their consequence, the issue and prize registers, the forms that plan a
+ * lottery and a raffle, distribute a range and report a lost one, and a confirm before every irreversible step.
+ * Screenshots in test-output/screenshots/admin-lottery-*.png.
+ */
+const PASSWORD = 'contraseña segura 1'
+const START = Date.parse('2026-03-10T14:00:00Z')
+const startedAt = Date.now()
+const clock = { now: () => new Date(START + (Date.now() - startedAt)) }
+const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
+const HOUR = 3_600_000
+
+browserSuite('the numbered-lottery back office, in Chromium with authentication on (issue 29 point 8)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  const tokens = new Map<string, string>()
+  const ids: string[] = []
+  let drawId = ''
+  const sellers = { caja1: { id: '', name: 'Caja 1' }, kiosco: { id: '', name: 'Kiosco de la entrada' } }
+
+  async function call(user: string, method: string, path: string, body?: unknown) {
+    const r = await api(server.url, method, path, body, {
+      authorization: `Bearer ${tokens.get(user)}`,
+      'accept-language': 'es',
+    })
+    if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`)
+    return r.body
+  }
+
+  beforeAll(async () => {
+    ensureBuilt(['admin'], ['admin', 'web'])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    server = await startTestServer({ auth: 'on' }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['operador', 'Jorge Condori', 'lottery_operator'],
+    ] as const) {
+      const u = await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+      ids.push(u.id)
+      tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
+    }
+    const hall = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+    })
+    ids.push(hall.id)
+    for (const [key, kind] of [
+      ['caja1', 'cashier_station'],
+      ['kiosco', 'kiosk'],
+    ] as const) {
+      const d = await server.services.auth.enrolDevice({ kind, name: sellers[key].name, hallId: hall.id })
+      sellers[key].id = d.id
+      ids.push(d.id)
+    }
+    const lottery = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        numbering: { from: 0, to: 9_999, digits: 4 },
+        series: 1,
+        fractions: 10,
+        licensedMaxTickets: 10_000,
+        salesStartAt: iso(-24 * HOUR),
+        salesCloseAt: iso(24 * HOUR),
+        drawAt: iso(25 * HOUR),
+        claimDeadline: iso(90 * 24 * HOUR),
+      }),
+    )
+    drawId = lottery.drawId
+    ids.push(drawId)
+    browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  async function open(user: string, lang: 'es' | 'en' = 'es'): Promise<Page> {
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
+    await page.goto(`${server.url}/admin/?lang=${lang}#/draws`)
+    await page.fill('input[name=username]', user)
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('[data-testid=login] button[type=submit]')
+    await page.getByTestId('nav').waitFor()
+    await page.click('[data-testid=tab-lottery]')
+    await page.getByTestId('draw-detail').waitFor()
+    return page
+  }
+  /** No English error code, permission name, role code or internal id on the screen. */
+  async function noLeaks(page: Page) {
+    const text = await page.evaluate(() => document.body.innerText)
+    expect(screenLeaks(text)).toEqual([])
+    for (const id of ids.filter(Boolean)) expect(text, `internal id ${id} on screen`).not.toContain(id)
+  }
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: join(SCREENSHOTS, `admin-lottery-${name}.png`), fullPage: true })
+  const textOf = async (page: Page, testId: string) =>
+    ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+
+  it('"Billetes en PDF" prints the range typed as the print shop\'s sheet, entered in the register (LOT-12, LOT-15)', async () => {
+    const page = await open('operador')
+    const panel = page.getByTestId('print-run')
+    await panel.locator('input[name=print-from]').fill('0')
+    await panel.locator('input[name=print-to]').fill('9')
+    expect(await textOf(page, 'print-covers')).toBe('El rango tiene 10 billetes, 100 fracciones.')
+    // The PDF as the browser received it (the route passes the server's answer through untouched).
+    let pdf: { status: number; type: string; body: Buffer } | null = null
+    await page.route('**/print-runs', async (route) => {
+      const r = await route.fetch()
+      pdf = { status: r.status(), type: r.headers()['content-type'] ?? '', body: await r.body() }
+      await route.fulfill({ response: r, body: pdf.body })
+    })
+    const popup = page.waitForEvent('popup')
+    await panel.getByTestId('print-pdf').click()
+    await popup
+    expect(pdf).toMatchObject({ status: 200, type: expect.stringContaining('application/pdf') })
+    const file = join(server.dataDir, 'billetes.pdf')
+    writeFileSync(file, pdf!.body)
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    for (const n of ['0000', '0004', '0009']) expect(text).toContain(n)
+    expect(text).toContain('Sorteo Extraordinario de Carnaval')
+    execFileSync('pdftoppm', [
+      '-r',
+      '70',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      '-png',
+      file,
+      join(SCREENSHOTS, 'admin-lottery-ticket-sheet'),
+    ])
+    expect(await textOf(page, 'ok')).toBe('PDF del tiraje abierto: 100 fracciones.')
+    // The server entered the run in the issue register.
+    const register = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    expect(register.issue.printed).toBe(100)
+    expect(register.printRuns.map((r: any) => [r.runNo, r.from, r.to, r.fractions])).toEqual([[1, 0, 9, 100]])
+    // The same range again: the screen asks for the reason of a reprint, and the confirm states what it voids.
+    await panel.getByTestId('print-pdf').click()
+    await page.getByText('Ya hay 100 fracciones impresas en ese rango. Para reimprimirlas escriba el motivo.').waitFor()
+    await panel.locator('input[name=print-reason]').fill('Billetes dañados en imprenta')
+    await panel.getByTestId('print-pdf').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    expect(await textOf(page, 'confirm-dialog')).toContain('dejan de valer')
+    await shot(page, 'reprint-confirm')
+    await page.getByTestId('confirm-cancel').click()
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)).printRuns).toHaveLength(1)
+    await noLeaks(page)
+    await shot(page, 'print')
+    await page.close()
+  })
+})
