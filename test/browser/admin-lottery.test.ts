@@ -164,4 +164,95 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await shot(page, 'print')
     await page.close()
   })
+
+  it('"Registrar devolución" names the seller, pre-fills no range, counts the fractions and confirms the consequence (LOT-12)', async () => {
+    for (const [key, from, to] of [
+      ['kiosco', 0, 4],
+      ['caja1', 5, 9],
+    ] as const)
+      await call('operador', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+        from,
+        to,
+        sellerId: sellers[key].id,
+      })
+    const page = await open('operador')
+    const panel = page.getByTestId('returns')
+    // Nothing chosen, nothing typed: the button cannot return anything.
+    expect(await panel.locator('input[name=return-from]').inputValue()).toBe('')
+    expect(await panel.locator('input[name=return-to]').inputValue()).toBe('')
+    expect(await panel.getByTestId('record-return').isDisabled()).toBe(true)
+    await panel.getByTestId('return-seller').selectOption({ label: 'Caja 1' })
+    expect(await textOf(page, 'seller-holds')).toBe('Caja 1 tiene ahora: 0005–0009 (50 fracciones).')
+    // The old default range 0-9 reaches the kiosk's fractions too: said, and refused before the server is asked.
+    await panel.locator('input[name=return-from]').fill('0')
+    await panel.locator('input[name=return-to]').fill('9')
+    expect(await textOf(page, 'return-covers')).toBe(
+      'La devolución cubre 100 fracciones, pero Caja 1 tiene como mucho 50 de ellas: ajuste el rango.',
+    )
+    expect(await panel.getByTestId('record-return').isDisabled()).toBe(true)
+    await shot(page, 'return-short')
+    await panel.locator('input[name=return-from]').fill('5')
+    await panel.locator('input[name=return-to]').fill('5')
+    expect(await textOf(page, 'return-covers')).toBe('La devolución cubre 10 fracciones, todas en manos de Caja 1.')
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    const said = await textOf(page, 'confirm-dialog')
+    expect(said).toContain('Caja 1 devuelve 10 fracciones: números 0005.')
+    expect(said).toContain('no se venden ni se pagan aunque salgan premiadas')
+    expect(said).toContain('No se puede deshacer.')
+    await shot(page, 'return-confirm')
+    // Cancel stores nothing.
+    await page.getByTestId('confirm-cancel').click()
+    const before = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    expect(before.sellers.find((x: any) => x.sellerName === 'Caja 1').returned).toBe(0)
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Devolución registrada: 10 fracciones de Caja 1.')
+    const after = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    const caja = after.sellers.find((x: any) => x.sellerName === 'Caja 1')
+    const kiosk = after.sellers.find((x: any) => x.sellerName === 'Kiosco de la entrada')
+    expect(caja).toMatchObject({ distributed: 50, returned: 10, sold: 40 })
+    expect(kiosk).toMatchObject({ distributed: 50, returned: 0 })
+    // The form is empty again and the seller's holding is updated.
+    expect(await panel.locator('input[name=return-from]').inputValue()).toBe('')
+    expect(await textOf(page, 'seller-holds')).toBe('Caja 1 tiene ahora: 0006–0009 (40 fracciones).')
+    await noLeaks(page)
+    await shot(page, 'return-done')
+    await page.close()
+  })
+
+  it('in English: the return form and its confirm speak English, and the refusal of the server too', async () => {
+    const page = await open('operador', 'en')
+    const panel = page.getByTestId('returns')
+    await panel.getByTestId('return-seller').selectOption({ label: 'Kiosco de la entrada' })
+    expect(await textOf(page, 'seller-holds')).toBe('Kiosco de la entrada now holds: 0000–0004 (50 fractions).')
+    await panel.locator('input[name=return-from]').fill('4')
+    await panel.locator('input[name=return-to]').fill('4')
+    await panel.locator('input[name=return-fraction-from]').fill('3')
+    await panel.locator('input[name=return-fraction-to]').fill('3')
+    expect(await textOf(page, 'return-covers')).toBe(
+      'The return covers 1 fractions, all in the hands of Kiosco de la entrada.',
+    )
+    await panel.getByTestId('record-return').click()
+    expect(await textOf(page, 'confirm-dialog')).toContain('This cannot be undone.')
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Return recorded: 1 fractions from Kiosco de la entrada.')
+    // The same fraction again: the server refuses it in English, naming the seller and the counts.
+    await panel.getByTestId('return-seller').selectOption({ label: 'Kiosco de la entrada' })
+    await panel.locator('input[name=return-from]').fill('4')
+    await panel.locator('input[name=return-to]').fill('4')
+    await panel.locator('input[name=return-fraction-from]').fill('3')
+    await panel.locator('input[name=return-fraction-to]').fill('3')
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toMatch(
+      /^Kiosco de la entrada does not hold all of that range: of 1 fractions it holds 0 not yet returned\./,
+    )
+    await noLeaks(page)
+    await shot(page, 'return-en')
+    await page.close()
+  })
 })

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
-import { PrintRunPanel } from './LotteryIssue.tsx'
+import { LotteryIssue } from './LotteryIssue.tsx'
 import {
   Field,
   Input,
@@ -290,11 +290,13 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
         {can('minutes.read') && <button onClick={() => void pdf.run('acta')}>{tx('acta')} · PDF</button>}
       </div>
       {pdf.error && pdf.feedback}
-      {product === 'lottery' && can('lottery.admin') && draw.status === 'open' && p.numbering && (
-        <PrintRunPanel
+      {product === 'lottery' && p.numbering && (can('lottery.admin') || can('report.read')) && (
+        <LotteryIssue
           drawId={draw.drawId}
           plan={{ numbering: p.numbering, series: p.series ?? 1, fractions: p.fractions ?? 1 }}
-          onPrinted={() => undefined}
+          status={draw.status}
+          admin={can('lottery.admin')}
+          draw={can('lottery.draw')}
         />
       )}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}

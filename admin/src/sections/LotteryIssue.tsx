@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks'
 import { ApiError } from '../../../web/http.ts'
 import { api } from '../session.ts'
-import { Field, Input, Notice, errorText, num, openPdf, useConfirm } from '../ui.tsx'
+import { Field, Input, Loading, Notice, Select, errorText, num, openPdf, useConfirm, useLoad } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 
 export interface IssuePlan {
@@ -188,6 +188,262 @@ export function PrintRunPanel(props: { drawId: string; plan: IssuePlan; onPrinte
         </Notice>
       )}
       {confirm.dialog}
+    </div>
+  )
+}
+
+export interface HeldRun {
+  series: number
+  from: number
+  to: number
+  each: number
+  fractions: number
+}
+export interface IssueRegister {
+  status: string
+  currency: string
+  fractionPriceCents: number
+  fractionsPerTicket: number
+  issue: { tickets: number; fractions: number; printed: number; undistributed: number; returnedUndistributed: number }
+  printRuns: Array<{
+    runNo: number
+    from: number
+    to: number
+    seriesFrom: number
+    seriesTo: number
+    fractions: number
+    reprinted: number
+    reason: string | null
+    by: { name?: string }
+    at: string
+  }>
+  sellers: Array<{
+    sellerId: string
+    sellerName: string
+    distributed: number
+    returned: number
+    sold: number
+    amountDueCents: number
+    held: HeldRun[]
+  }>
+  totals: { distributed: number; returned: number; sold: number; amountDueCents: number }
+}
+
+/** "0005–0009 (50 fracciones)" for each run a seller holds (series named when the issue has several). */
+export function heldText(runs: HeldRun[], plan: IssuePlan): string {
+  if (runs.length === 0) return lx('holdsNothing')
+  return runs
+    .map((r) => {
+      const numbers = r.from === r.to ? pad(r.from, plan) : `${pad(r.from, plan)}–${pad(r.to, plan)}`
+      const series = plan.series > 1 ? ` ${lx('seriesShort', { n: r.series })}` : ''
+      return `${numbers}${series} (${lx('nFractions', { n: num(r.fractions) })})`
+    })
+    .join(', ')
+}
+
+/** The most fractions of the typed block a seller can hold, from the runs of the register. */
+function heldAtMost(
+  runs: HeldRun[],
+  b: { from: number; to: number; seriesFrom: number; seriesTo: number },
+  per: number,
+) {
+  let n = 0
+  for (const r of runs) {
+    if (r.series < b.seriesFrom || r.series > b.seriesTo) continue
+    const overlap = Math.min(r.to, b.to) - Math.max(r.from, b.from) + 1
+    if (overlap > 0) n += overlap * Math.min(r.each, per)
+  }
+  return n
+}
+
+/**
+ * Unsold fractions handed back by a seller (LOT-12): the seller is chosen (no default), the range is typed (none
+ * pre-filled), the screen says how many fractions it covers and whether the seller holds them, and a confirm
+ * states that they are voided for good. The server checks the same against its register.
+ */
+export function ReturnPanel(props: {
+  drawId: string
+  plan: IssuePlan
+  register: IssueRegister
+  onReturned: () => void
+}) {
+  const { plan, register } = props
+  const [sellerId, setSellerId] = useState('')
+  const [range, setRange] = useState(emptyRange())
+  const [fractionFrom, setFractionFrom] = useState('')
+  const [fractionTo, setFractionTo] = useState('')
+  const [note, setNote] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [ok, setOk] = useState<string | null>(null)
+  const confirm = useConfirm()
+  const holders = register.sellers.filter((s) => s.held.length > 0)
+  const seller = register.sellers.find((s) => s.sellerId === sellerId)
+  const parsed = parseRange(range, plan)
+  const fFrom = fractionFrom.trim() ? Number(fractionFrom) : 1
+  const fTo = fractionTo.trim() ? Number(fractionTo) : plan.fractions
+  const fractionsOk =
+    Number.isInteger(fFrom) && Number.isInteger(fTo) && fFrom >= 1 && fTo <= plan.fractions && fFrom <= fTo
+  const per = fractionsOk ? fTo - fFrom + 1 : 0
+  const covers = 'error' in parsed || !fractionsOk ? null : parsed.tickets * per
+  const atMost = seller && covers !== null && !('error' in parsed) ? heldAtMost(seller.held, parsed, per) : null
+  const short = atMost !== null && covers !== null && atMost < covers
+  async function submit(e: Event) {
+    e.preventDefault()
+    setError(null)
+    setOk(null)
+    if (!seller) return setError(lx('chooseSellerFirst'))
+    if ('error' in parsed) return setError(parsed.error ?? null)
+    if (!fractionsOk) return setError(lx('fractionsOutOf', { n: plan.fractions }))
+    const fractions = parsed.tickets * per
+    const numbers =
+      parsed.from === parsed.to ? pad(parsed.from, plan) : `${pad(parsed.from, plan)}–${pad(parsed.to, plan)}`
+    const yes = await confirm.ask({
+      title: lx('returnTitle'),
+      consequence: [
+        lx('returnLead', { seller: seller.sellerName, n: num(fractions), numbers }),
+        lx('returnConsequence', { seller: seller.sellerName }),
+      ],
+      confirmLabel: lx('returnOk', { n: num(fractions) }),
+      danger: true,
+    })
+    if (!yes) return
+    setBusy(true)
+    try {
+      const r = await api<{ fractionsReturned: number }>(
+        'POST',
+        `/api/lottery/draws/${encodeURIComponent(props.drawId)}/returns`,
+        {
+          sellerId: seller.sellerId,
+          from: parsed.from,
+          to: parsed.to,
+          seriesFrom: parsed.seriesFrom,
+          seriesTo: parsed.seriesTo,
+          fractionFrom: fFrom,
+          fractionTo: fTo,
+          ...(note.trim() ? { note: note.trim() } : {}),
+        },
+      )
+      setOk(lx('returnDone', { n: num(r.fractionsReturned), seller: seller.sellerName }))
+      setRange(emptyRange())
+      setFractionFrom('')
+      setFractionTo('')
+      setNote('')
+      props.onReturned()
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div class="subpanel" data-testid="returns">
+      <h3>{lx('returnsTitle')}</h3>
+      <p class="muted">{lx('returnsHelp')}</p>
+      {holders.length === 0 ? (
+        <p class="muted" data-testid="no-holders">
+          {lx('noHolders')}
+        </p>
+      ) : (
+        <form class="inline" onSubmit={(e) => void submit(e)}>
+          <Field label={lx('seller')}>
+            <Select
+              testId="return-seller"
+              value={sellerId}
+              onValue={setSellerId}
+              options={[['', lx('chooseSeller')], ...holders.map((s): [string, string] => [s.sellerId, s.sellerName])]}
+            />
+          </Field>
+          <RangeFields plan={plan} value={range} onValue={setRange} prefix="return" />
+          {plan.fractions > 1 && (
+            <>
+              <Field label={lx('fractionFrom')}>
+                <Input
+                  name="return-fraction-from"
+                  inputMode="numeric"
+                  placeholder="1"
+                  value={fractionFrom}
+                  onValue={setFractionFrom}
+                />
+              </Field>
+              <Field label={lx('fractionTo')}>
+                <Input
+                  name="return-fraction-to"
+                  inputMode="numeric"
+                  placeholder={String(plan.fractions)}
+                  value={fractionTo}
+                  onValue={setFractionTo}
+                />
+              </Field>
+            </>
+          )}
+          <Field label={lx('note')} wide>
+            <Input name="return-note" value={note} onValue={setNote} />
+          </Field>
+          <button type="submit" class="primary" data-testid="record-return" disabled={busy || !seller || short}>
+            {lx('recordReturn')}
+          </button>
+        </form>
+      )}
+      {seller && (
+        <p class="muted" data-testid="seller-holds">
+          {lx('sellerHolds', { seller: seller.sellerName, ranges: heldText(seller.held, plan) })}
+        </p>
+      )}
+      {covers !== null && (
+        <p class={short ? 'notice error' : 'muted'} data-testid="return-covers">
+          {seller
+            ? short
+              ? lx('returnShort', { n: num(covers), seller: seller.sellerName, held: num(atMost ?? 0) })
+              : lx('returnCovers', { n: num(covers), seller: seller.sellerName })
+            : lx('returnCoversNoSeller', { n: num(covers) })}
+        </p>
+      )}
+      {error && (
+        <Notice kind="error" testId="error">
+          {error}
+        </Notice>
+      )}
+      {ok && (
+        <Notice kind="ok" testId="ok">
+          {ok}
+        </Notice>
+      )}
+      {confirm.dialog}
+    </div>
+  )
+}
+
+/** The issue's panels of a numbered lottery on sale: print, returns (and, with the register, the rest). */
+export function LotteryIssue(props: {
+  drawId: string
+  plan: IssuePlan
+  status: string
+  admin: boolean
+  draw: boolean
+}) {
+  const register = useLoad(
+    () => api<IssueRegister>('GET', `/api/lottery/draws/${encodeURIComponent(props.drawId)}/register`),
+    [props.drawId],
+  )
+  const open = props.status === 'open'
+  return (
+    <div data-testid="lottery-issue">
+      {open && props.admin && <PrintRunPanel drawId={props.drawId} plan={props.plan} onPrinted={register.reload} />}
+      {!register.data ? (
+        <Loading error={register.error} />
+      ) : (
+        <>
+          {open && props.draw && (
+            <ReturnPanel
+              drawId={props.drawId}
+              plan={props.plan}
+              register={register.data}
+              onReturned={register.reload}
+            />
+          )}
+        </>
+      )}
     </div>
   )
 }

@@ -28,6 +28,29 @@ const es = {
   alreadyPrinted: 'Ya hay {n} fracciones impresas en ese rango. Para reimprimirlas escriba el motivo.',
   rangeRequired: 'Escriba el primer y el último número del rango.',
   outOfIssue: 'El rango debe estar entre {from} y {to}.',
+  holdsNothing: 'nada',
+  seriesShort: 'serie {n}',
+  nFractions: '{n} fracciones',
+  returnsTitle: 'Devolución de billetes no vendidos',
+  returnsHelp:
+    'Un vendedor devuelve fracciones que no vendió, antes del cierre de la venta. Elija el vendedor y escriba el rango que entrega: solo se devuelve lo que está en sus manos.',
+  noHolders: 'Ningún vendedor tiene fracciones de este sorteo: no hay nada que devolver.',
+  seller: 'Vendedor',
+  chooseSeller: 'Elija el vendedor…',
+  chooseSellerFirst: 'Elija primero el vendedor que devuelve las fracciones.',
+  fractionsOutOf: 'Las fracciones van de 1 a {n}.',
+  note: 'Nota (opcional)',
+  recordReturn: 'Registrar devolución',
+  sellerHolds: '{seller} tiene ahora: {ranges}.',
+  returnCovers: 'La devolución cubre {n} fracciones, todas en manos de {seller}.',
+  returnShort: 'La devolución cubre {n} fracciones, pero {seller} tiene como mucho {held} de ellas: ajuste el rango.',
+  returnCoversNoSeller: 'La devolución cubre {n} fracciones.',
+  returnTitle: 'Registrar devolución',
+  returnLead: '{seller} devuelve {n} fracciones: números {numbers}.',
+  returnConsequence:
+    'Esas fracciones quedan anuladas para siempre: no se venden ni se pagan aunque salgan premiadas, y se descuentan de lo que {seller} debe. No se puede deshacer.',
+  returnOk: 'Registrar la devolución de {n} fracciones',
+  returnDone: 'Devolución registrada: {n} fracciones de {seller}.',
 }
 
 export type LotteryTextKey = keyof typeof es
@@ -56,6 +79,29 @@ const en: Record<LotteryTextKey, string> = {
   alreadyPrinted: '{n} fractions of that range are already printed. To print them again, write the reason.',
   rangeRequired: 'Write the first and the last number of the range.',
   outOfIssue: 'The range must lie between {from} and {to}.',
+  holdsNothing: 'nothing',
+  seriesShort: 'series {n}',
+  nFractions: '{n} fractions',
+  returnsTitle: 'Unsold tickets returned',
+  returnsHelp:
+    'A seller hands back fractions it did not sell, before the close of sales. Choose the seller and type the range handed back: only what is in its hands can be returned.',
+  noHolders: 'No seller holds fractions of this draw: there is nothing to return.',
+  seller: 'Seller',
+  chooseSeller: 'Choose the seller…',
+  chooseSellerFirst: 'First choose the seller who hands the fractions back.',
+  fractionsOutOf: 'Fractions go from 1 to {n}.',
+  note: 'Note (optional)',
+  recordReturn: 'Record a return',
+  sellerHolds: '{seller} now holds: {ranges}.',
+  returnCovers: 'The return covers {n} fractions, all in the hands of {seller}.',
+  returnShort: 'The return covers {n} fractions, but {seller} holds at most {held} of them: adjust the range.',
+  returnCoversNoSeller: 'The return covers {n} fractions.',
+  returnTitle: 'Record a return',
+  returnLead: '{seller} hands back {n} fractions: numbers {numbers}.',
+  returnConsequence:
+    'Those fractions are voided for good: they are not sold or paid even if they win, and they are taken off what {seller} owes. This cannot be undone.',
+  returnOk: 'Record the return of {n} fractions',
+  returnDone: 'Return recorded: {n} fractions from {seller}.',
 }
 
 const tables = { es, en }

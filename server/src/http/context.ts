@@ -48,7 +48,17 @@ export function errorBody(
   details?: unknown,
 ) {
   const lang = pickLang(c.req.header('accept-language'))
-  return { error: { code, message: messages[code][lang], detail, details } }
+  return { error: { code, message: fillMessage(messages[code][lang], details), detail, details } }
+}
+
+/** A message's `{name}` placeholders filled from the error's details (a seller's name, a count), so it says which. */
+export function fillMessage(message: string, details: unknown): string {
+  if (!message.includes('{') || !details || typeof details !== 'object') return message
+  const values = details as Record<string, unknown>
+  return message.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const v = values[key]
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : whole
+  })
 }
 
 /**
