@@ -255,4 +255,51 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await shot(page, 'return-en')
     await page.close()
   })
+
+  it("the register replaces the developer's placeholder: print runs, each seller's fractions and debt, the prizes paid (LOT-25)", async () => {
+    const page = await open('jefa')
+    const register = page.getByTestId('register')
+    await register.waitFor({ timeout: 5000 }).catch(async (e) => {
+      await shot(page, 'register-missing')
+      throw e
+    })
+    const body = await page.evaluate(() => document.body.innerText)
+    expect(body).not.toContain('cuando el servidor lo ofrezca')
+    expect(await textOf(page, 'register-issue')).toContain('Fracciones impresas100')
+    const rows = await register
+      .getByTestId('register-sellers')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
+    expect(rows).toEqual([
+      ['Caja 1', '50', '10', '40', 'Bs 400,00', '0006–0009 (40 fracciones)'],
+      ['Kiosco de la entrada', '50', '1', '49', 'Bs 490,00', '0000–0003 (40 fracciones), 0004 (9 fracciones)'],
+      ['Total', '100', '11', '89', 'Bs 890,00', ''],
+    ])
+    const runs = await register
+      .getByTestId('register-runs')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
+    expect(runs.map((r) => r.slice(0, 7))).toEqual([['1', '0000–0009', '1', '100', '0', '—', 'Jorge Condori']])
+    expect(await textOf(page, 'prize-register')).toBe('Aún no se pagó ningún premio de este sorteo.')
+    // The printable prize book of this draw opens as a PDF.
+    let status = 0
+    let type = ''
+    await page.route('**/prize-register.pdf*', async (route) => {
+      const r = await route.fetch()
+      status = r.status()
+      type = r.headers()['content-type'] ?? ''
+      await route.fulfill({ response: r })
+    })
+    const popup = page.waitForEvent('popup')
+    await register.getByTestId('prize-register-pdf').click()
+    await popup
+    expect([status, type]).toEqual([200, 'application/pdf'])
+    await noLeaks(page)
+    await shot(page, 'register')
+    await page.close()
+  })
 })

@@ -297,6 +297,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
           status={draw.status}
           admin={can('lottery.admin')}
           draw={can('lottery.draw')}
+          read={can('report.read')}
         />
       )}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}

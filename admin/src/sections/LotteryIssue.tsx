@@ -5,7 +5,22 @@
 import { useState } from 'preact/hooks'
 import { ApiError } from '../../../web/http.ts'
 import { api } from '../session.ts'
-import { Field, Input, Loading, Notice, Select, errorText, num, openPdf, useConfirm, useLoad } from '../ui.tsx'
+import {
+  Field,
+  Input,
+  Loading,
+  Notice,
+  Select,
+  Table,
+  errorText,
+  money,
+  num,
+  openPdf,
+  useAction,
+  useConfirm,
+  useLoad,
+  when,
+} from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 
 export interface IssuePlan {
@@ -414,11 +429,146 @@ export function ReturnPanel(props: {
   )
 }
 
+/** A prize paid or delivered, as the register answers it (GET /api/lottery/prize-register). */
+interface PrizeEntry {
+  paidAt: string
+  ticketNumber: string
+  amountCents: number
+  currency: string
+  goods: string[]
+  prizes: Array<{ name?: string; code?: string }>
+  payee: { name: string | null }
+}
+
+/** The fraction a prize was paid on, as its paper shows it (number, series, fraction), never its code's id. */
+function ticketText(id: string, plan: IssuePlan): string {
+  const m = /-(\d{1,9})-(\d{2,})-(\d{2,})-r\d+-[0-9a-f]{16}$/.exec(id)
+  if (!m) return '—'
+  return lx('fractionOf', { number: pad(Number(m[1]), plan), series: Number(m[2]), fraction: Number(m[3]) })
+}
+
+/**
+ * The issue and distribution register (issue 13 point 3) and the prize register (LOT-25, INS-5) of one draw: what
+ * was printed, what each seller was given, returned, sold and owes and still holds, and each prize paid, with
+ * the printable book.
+ */
+export function RegisterPanel(props: { drawId: string; plan: IssuePlan; register: IssueRegister }) {
+  const { plan, register: r } = props
+  const prizes = useLoad(
+    () =>
+      api<{ entries: PrizeEntry[] }>('GET', `/api/lottery/prize-register?drawId=${encodeURIComponent(props.drawId)}`),
+    [props.drawId],
+  )
+  const book = useAction(async () => {
+    await openPdf(`/api/lottery/prize-register.pdf?drawId=${encodeURIComponent(props.drawId)}`, api)
+    return lx('bookOpened')
+  })
+  const m = (cents: number) => money(cents, r.currency)
+  return (
+    <div class="subpanel" data-testid="register">
+      <h3>{lx('registerTitle')}</h3>
+      <div class="facts" data-testid="register-issue">
+        {(
+          [
+            ['ticketsIssued', num(r.issue.tickets)],
+            ['fractionsIssued', num(r.issue.fractions)],
+            ['printed', num(r.issue.printed)],
+            ['inStock', num(r.issue.undistributed)],
+            ['fractionPrice', m(r.fractionPriceCents)],
+          ] as const
+        ).map(([k, v]) => (
+          <div key={k}>
+            <span>{lx(k)}</span>
+            <strong>{v}</strong>
+          </div>
+        ))}
+      </div>
+      <h4>{lx('bySeller')}</h4>
+      <Table
+        testId="register-sellers"
+        empty={lx('noDistribution')}
+        head={[lx('seller'), lx('distributed'), lx('returned'), lx('soldCol'), lx('owes'), lx('holdsCol')]}
+        rows={[
+          ...r.sellers.map((s) => [
+            s.sellerName,
+            num(s.distributed),
+            num(s.returned),
+            num(s.sold),
+            m(s.amountDueCents),
+            heldText(s.held, plan),
+          ]),
+          ...(r.sellers.length
+            ? [
+                [
+                  <strong>{lx('totals')}</strong>,
+                  num(r.totals.distributed),
+                  num(r.totals.returned),
+                  num(r.totals.sold),
+                  <strong>{m(r.totals.amountDueCents)}</strong>,
+                  '',
+                ],
+              ]
+            : []),
+        ]}
+      />
+      <h4>{lx('printRuns')}</h4>
+      <Table
+        testId="register-runs"
+        empty={lx('noPrintRuns')}
+        head={[
+          lx('runNo'),
+          lx('numbersCol'),
+          lx('seriesCol'),
+          lx('fractionsCol'),
+          lx('reprinted'),
+          lx('reason'),
+          lx('by'),
+          lx('when'),
+        ]}
+        rows={r.printRuns.map((run) => [
+          num(run.runNo),
+          `${pad(run.from, plan)}–${pad(run.to, plan)}`,
+          run.seriesFrom === run.seriesTo ? String(run.seriesFrom) : `${run.seriesFrom}–${run.seriesTo}`,
+          num(run.fractions),
+          num(run.reprinted),
+          run.reason ?? '—',
+          run.by?.name ?? '—',
+          when(run.at),
+        ])}
+      />
+      <div class="inline">
+        <h4>{lx('prizeRegister')}</h4>
+        <button data-testid="prize-register-pdf" onClick={() => void book.run()} disabled={book.busy}>
+          {lx('prizeBookPdf')}
+        </button>
+      </div>
+      {book.feedback}
+      {!prizes.data ? (
+        <Loading error={prizes.error} />
+      ) : (
+        <Table
+          testId="prize-register"
+          empty={lx('noPrizesPaid')}
+          head={[lx('paidAt'), lx('ticket'), lx('prizeCol'), lx('amountCol'), lx('payee')]}
+          rows={prizes.data.entries.map((e) => [
+            when(e.paidAt),
+            ticketText(e.ticketNumber, plan),
+            [...e.prizes.map((p) => p.name ?? ''), ...e.goods].filter(Boolean).join(' + ') || '—',
+            money(e.amountCents, e.currency),
+            e.payee.name ?? '—',
+          ])}
+        />
+      )}
+    </div>
+  )
+}
+
 /** The issue's panels of a numbered lottery on sale: print, returns (and, with the register, the rest). */
 export function LotteryIssue(props: {
   drawId: string
   plan: IssuePlan
   status: string
+  read: boolean
   admin: boolean
   draw: boolean
 }) {
@@ -442,6 +592,7 @@ export function LotteryIssue(props: {
               onReturned={register.reload}
             />
           )}
+          {props.read && <RegisterPanel drawId={props.drawId} plan={props.plan} register={register.data} />}
         </>
       )}
     </div>
