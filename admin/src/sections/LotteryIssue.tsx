@@ -429,6 +429,236 @@ export function ReturnPanel(props: {
   )
 }
 
+/** Field names the server's validation answers with, in the screen's words (never the field's code). */
+function problemsText(err: unknown, labels: Record<string, string>): string {
+  const details =
+    err instanceof ApiError ? (err.details as { problems?: Array<{ field: string; rule?: string }> }) : null
+  const problems = details?.problems ?? []
+  if (!problems.length) return errorText(err)
+  const named = problems.map((p) => {
+    const label = labels[p.field] ?? labels[p.field.split('.')[0]] ?? lx('otherField')
+    return p.rule ? `${label} (${p.rule})` : label
+  })
+  return lx('checkFields', { fields: [...new Set(named)].join(', ') })
+}
+
+/** A printed range handed to an enrolled kiosk or cashier station to sell (issue 13 point 3, LOT-28). */
+export function DistributePanel(props: { drawId: string; plan: IssuePlan; onDistributed: () => void }) {
+  const { plan } = props
+  const sellers = useLoad(
+    () => api<{ sellers: Array<{ id: string; name: string; hallName: string | null }> }>('GET', '/api/lottery/sellers'),
+    [],
+  )
+  const [sellerId, setSellerId] = useState('')
+  const [range, setRange] = useState(emptyRange())
+  const parsed = parseRange(range, plan)
+  const seller = sellers.data?.sellers.find((s) => s.id === sellerId)
+  const give = useAction(async () => {
+    if (!seller) throw new ApiError('LOCAL', lx('chooseSellerToGive'), 0)
+    if ('error' in parsed) throw new ApiError('LOCAL', parsed.error ?? '', 0)
+    try {
+      const r = await api<{ fractions: number }>(
+        'POST',
+        `/api/lottery/draws/${encodeURIComponent(props.drawId)}/distributions`,
+        { sellerId, from: parsed.from, to: parsed.to, seriesFrom: parsed.seriesFrom, seriesTo: parsed.seriesTo },
+      )
+      setRange(emptyRange())
+      props.onDistributed()
+      return lx('distributedDone', { n: num(r.fractions), seller: seller.name })
+    } catch (err) {
+      // The register's refusal says how many of the range are not printed or are out already.
+      const d =
+        err instanceof ApiError ? (err.details as { notPrinted?: number; taken?: number } | undefined) : undefined
+      if (err instanceof ApiError && err.code === 'CONFLICT' && d?.notPrinted !== undefined)
+        throw new ApiError(
+          err.code,
+          lx('distributeConflict', { notPrinted: num(d.notPrinted), taken: num(d.taken ?? 0) }),
+          err.status,
+        )
+      throw err
+    }
+  })
+  return (
+    <div class="subpanel" data-testid="distribute">
+      <h3>{lx('distributeTitle')}</h3>
+      <p class="muted">{lx('distributeHelp')}</p>
+      <form
+        class="inline"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void give.run()
+        }}
+      >
+        <Field label={lx('seller')}>
+          <Select
+            testId="distribute-seller"
+            value={sellerId}
+            onValue={setSellerId}
+            options={[
+              ['', lx('chooseSeller')],
+              ...(sellers.data?.sellers ?? []).map((s): [string, string] => [
+                s.id,
+                s.hallName ? `${s.name} · ${s.hallName}` : s.name,
+              ]),
+            ]}
+          />
+        </Field>
+        <RangeFields plan={plan} value={range} onValue={setRange} prefix="distribute" />
+        <button type="submit" class="primary" data-testid="distribute-submit" disabled={give.busy || !seller}>
+          {lx('distributeOk')}
+        </button>
+      </form>
+      {!('error' in parsed) && (
+        <p class="muted" data-testid="distribute-covers">
+          {lx('printCovers', { tickets: num(parsed.tickets), fractions: num(parsed.fractions) })}
+        </p>
+      )}
+      {give.feedback}
+    </div>
+  )
+}
+
+/**
+ * A range reported lost or stolen (LST-1, LST-2, LST-5, §7.14): blocked for good from payment, refund and exchange
+ * and listed in the public notice (LST-3), so the confirm says so.
+ */
+export function LostStolenPanel(props: { drawId: string; plan: IssuePlan; onReported: () => void }) {
+  const { plan } = props
+  const [f, setF] = useState({
+    kind: '',
+    discoveredAt: '',
+    reportedToAjAt: '',
+    distributed: '',
+    policeReportRef: '',
+    remedy: '',
+    notice: '',
+  })
+  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
+  const [range, setRange] = useState(emptyRange())
+  const parsed = parseRange(range, plan)
+  const confirm = useConfirm()
+  const labels: Record<string, string> = {
+    kind: lx('lostKind'),
+    discoveredAt: lx('discoveredAt'),
+    reportedToAjAt: lx('reportedToAjAt'),
+    distributed: lx('wasDistributed'),
+    policeReportRef: lx('policeReportRef'),
+    remedy: lx('remedy'),
+    notice: lx('publicNotice'),
+    from: lx('fromNumber'),
+    to: lx('toNumber'),
+  }
+  const report = useAction(async () => {
+    if ('error' in parsed) throw new ApiError('LOCAL', parsed.error ?? '', 0)
+    const missing = (['kind', 'discoveredAt', 'reportedToAjAt', 'distributed', 'remedy', 'notice'] as const).filter(
+      (k) => !f[k].trim(),
+    )
+    if (f.kind === 'stolen' && !f.policeReportRef.trim()) missing.push('policeReportRef' as never)
+    if (missing.length)
+      throw new ApiError('LOCAL', lx('checkFields', { fields: missing.map((k) => labels[k]).join(', ') }), 0)
+    const numbers =
+      parsed.from === parsed.to ? pad(parsed.from, plan) : `${pad(parsed.from, plan)}–${pad(parsed.to, plan)}`
+    const yes = await confirm.ask({
+      title: f.kind === 'stolen' ? lx('stolenTitle') : lx('lostTitle'),
+      consequence: [lx('lostLead', { tickets: num(parsed.tickets), numbers }), lx('lostConsequence')],
+      confirmLabel: lx('lostOk'),
+      danger: true,
+    })
+    if (!yes) return lx('notReported')
+    try {
+      await api('POST', `/api/lottery/draws/${encodeURIComponent(props.drawId)}/lost-stolen`, {
+        kind: f.kind,
+        from: parsed.from,
+        to: parsed.to,
+        seriesFrom: parsed.seriesFrom,
+        seriesTo: parsed.seriesTo,
+        discoveredAt: new Date(f.discoveredAt).toISOString(),
+        reportedToAjAt: new Date(f.reportedToAjAt).toISOString(),
+        distributed: f.distributed === 'yes',
+        policeReportRef: f.policeReportRef.trim() || null,
+        remedy: f.remedy,
+        notice: f.notice.trim(),
+      })
+    } catch (err) {
+      throw new ApiError('LOCAL', problemsText(err, labels), 0)
+    }
+    setRange(emptyRange())
+    props.onReported()
+    return lx('lostDone', { tickets: num(parsed.tickets), numbers })
+  })
+  return (
+    <div class="subpanel" data-testid="lost-stolen">
+      <h3>{lx('lostPanelTitle')}</h3>
+      <p class="muted">{lx('lostHelp')}</p>
+      <form
+        class="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void report.run()
+        }}
+      >
+        <Field label={lx('lostKind')}>
+          <Select
+            testId="lost-kind"
+            value={f.kind}
+            onValue={set('kind')}
+            options={[
+              ['', lx('choose')],
+              ['lost', lx('kindLost')],
+              ['stolen', lx('kindStolen')],
+            ]}
+          />
+        </Field>
+        <RangeFields plan={plan} value={range} onValue={setRange} prefix="lost" />
+        <Field label={lx('wasDistributed')}>
+          <Select
+            testId="lost-distributed"
+            value={f.distributed}
+            onValue={set('distributed')}
+            options={[
+              ['', lx('choose')],
+              ['no', lx('beforeDistribution')],
+              ['yes', lx('afterDistribution')],
+            ]}
+          />
+        </Field>
+        <Field label={lx('discoveredAt')}>
+          <Input name="lost-discovered" type="datetime-local" value={f.discoveredAt} onValue={set('discoveredAt')} />
+        </Field>
+        <Field label={lx('reportedToAjAt')}>
+          <Input name="lost-reported" type="datetime-local" value={f.reportedToAjAt} onValue={set('reportedToAjAt')} />
+        </Field>
+        <Field label={lx('policeReportRef')}>
+          <Input name="lost-police" value={f.policeReportRef} onValue={set('policeReportRef')} />
+        </Field>
+        <Field label={lx('remedy')}>
+          <Select
+            testId="lost-remedy"
+            value={f.remedy}
+            onValue={set('remedy')}
+            options={[
+              ['', lx('choose')],
+              ['new-numbering', lx('remedyNewNumbering')],
+              ['full-reprint', lx('remedyFullReprint')],
+              ['new-draw-date', lx('remedyNewDate')],
+              ['renunciation', lx('remedyRenunciation')],
+              ['none', lx('remedyNone')],
+            ]}
+          />
+        </Field>
+        <Field label={lx('publicNotice')} wide>
+          <Input name="lost-notice" value={f.notice} onValue={set('notice')} />
+        </Field>
+        <button type="submit" class="danger" data-testid="lost-submit" disabled={report.busy}>
+          {lx('lostSubmit')}
+        </button>
+      </form>
+      {report.feedback}
+      {confirm.dialog}
+    </div>
+  )
+}
+
 /** A prize paid or delivered, as the register answers it (GET /api/lottery/prize-register). */
 interface PrizeEntry {
   paidAt: string
@@ -580,6 +810,9 @@ export function LotteryIssue(props: {
   return (
     <div data-testid="lottery-issue">
       {open && props.admin && <PrintRunPanel drawId={props.drawId} plan={props.plan} onPrinted={register.reload} />}
+      {open && props.admin && (
+        <DistributePanel drawId={props.drawId} plan={props.plan} onDistributed={register.reload} />
+      )}
       {!register.data ? (
         <Loading error={register.error} />
       ) : (
@@ -592,6 +825,7 @@ export function LotteryIssue(props: {
               onReturned={register.reload}
             />
           )}
+          {props.admin && <LostStolenPanel drawId={props.drawId} plan={props.plan} onReported={register.reload} />}
           {props.read && <RegisterPanel drawId={props.drawId} plan={props.plan} register={register.data} />}
         </>
       )}

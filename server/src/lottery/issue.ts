@@ -48,6 +48,7 @@ import {
 import type { LotteryResult } from './context.ts'
 import {
   activeSellerDevice,
+  activeSellers,
   sellerHallTerritory,
   distributeFractions,
   fractionsIn,
@@ -534,6 +535,11 @@ export function createIssueUseCases(ctx: LotteryContext) {
     })
   }
 
+  /** Issue 29 point 8: the stations a range can be distributed to (enrolled kiosks and cashier stations), by name. */
+  async function sellers() {
+    return { sellers: await activeSellers(db) }
+  }
+
   /**
    * The issue register (issue 13 point 3): print runs, and by seller the fractions distributed, returned and sold
    * (distributed and not returned: what the seller owes at the fraction price), with the undistributed stock.
@@ -590,7 +596,9 @@ export function createIssueUseCases(ctx: LotteryContext) {
       } else runs.push({ series: h.series, from: h.number, to: h.number, each: h.fractions, fractions: h.fractions })
       held.set(h.sellerId, runs)
     }
-    const list = [...sellers.values()].map((s) => ({ ...s, held: held.get(s.sellerId) ?? [] }))
+    const list = [...sellers.values()]
+      .map((s) => ({ ...s, held: held.get(s.sellerId) ?? [] }))
+      .sort((a, b) => a.sellerName.localeCompare(b.sellerName, 'es'))
     return {
       drawId,
       status: row.status,
@@ -894,6 +902,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
     printRun,
     printRunPdf,
     distribute,
+    sellers,
     register,
     recordReturn,
     reportLostStolen,

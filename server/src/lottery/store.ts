@@ -478,6 +478,16 @@ export async function registerCounts(
   return rows.map((r) => ({ ...r, n: Number(r.n) }))
 }
 
+/** Every enrolled, not revoked kiosk and cashier station, with its hall's name: who may receive fractions to sell. */
+export async function activeSellers(
+  tx: Sql,
+): Promise<Array<{ id: string; name: string; kind: string; hallName: string | null }>> {
+  const rows = await tx.all<{ id: string; name: string; kind: string; hall_name: string | null }>(
+    "SELECT d.id, d.name, d.kind, h.name AS hall_name FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.revoked_at IS NULL AND d.kind IN ('kiosk', 'cashier_station') ORDER BY h.name, d.name",
+  )
+  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, hallName: r.hall_name }))
+}
+
 /** An enrolled, not revoked kiosk or cashier station that may receive fractions to sell. */
 export function activeSellerDevice(
   tx: Sql,
