@@ -18,7 +18,9 @@ import { api, startTestServer } from '../helpers/server.ts'
 const PASSWORD = 'contraseña segura 1'
 const START = Date.parse('2026-03-10T14:00:00Z')
 const startedAt = Date.now()
-const clock = { now: () => new Date(START + (Date.now() - startedAt)) }
+/** Moved past the close of sales in the last test. */
+let skew = 0
+const clock = { now: () => new Date(START + (Date.now() - startedAt) + skew) }
 const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
 const HOUR = 3_600_000
 
@@ -115,23 +117,24 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     const page = await open('operador')
     const panel = page.getByTestId('print-run')
     await panel.locator('input[name=print-from]').fill('0')
-    await panel.locator('input[name=print-to]').fill('9')
-    expect(await textOf(page, 'print-covers')).toBe('El rango tiene 10 billetes, 100 fracciones.')
+    await panel.locator('input[name=print-to]').fill('4')
+    expect(await textOf(page, 'print-covers')).toBe('El rango tiene 5 billetes, 50 fracciones.')
     // The PDF as the browser received it (the route passes the server's answer through untouched).
     let pdf: { status: number; type: string; body: Buffer } | null = null
     await page.route('**/print-runs', async (route) => {
-      const r = await route.fetch()
+      const r = await route.fetch({ timeout: 120_000 })
       pdf = { status: r.status(), type: r.headers()['content-type'] ?? '', body: await r.body() }
       await route.fulfill({ response: r, body: pdf.body })
     })
-    const popup = page.waitForEvent('popup')
+    const popup = page.waitForEvent('popup', { timeout: 120_000 })
     await panel.getByTestId('print-pdf').click()
     await popup
     expect(pdf).toMatchObject({ status: 200, type: expect.stringContaining('application/pdf') })
     const file = join(server.dataDir, 'billetes.pdf')
     writeFileSync(file, pdf!.body)
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
-    for (const n of ['0000', '0004', '0009']) expect(text).toContain(n)
+    for (const n of ['0000', '0002', '0004']) expect(text).toContain(n)
+    expect(text).not.toContain('0005')
     expect(text).toContain('Sorteo Extraordinario de Carnaval')
     execFileSync('pdftoppm', [
       '-r',
@@ -145,14 +148,14 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       file,
       join(SCREENSHOTS, 'admin-lottery-ticket-sheet'),
     ])
-    expect(await textOf(page, 'ok')).toBe('PDF del tiraje abierto: 100 fracciones.')
+    expect(await textOf(page, 'ok')).toBe('PDF del tiraje abierto: 50 fracciones.')
     // The server entered the run in the issue register.
     const register = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
-    expect(register.issue.printed).toBe(100)
-    expect(register.printRuns.map((r: any) => [r.runNo, r.from, r.to, r.fractions])).toEqual([[1, 0, 9, 100]])
+    expect(register.issue.printed).toBe(50)
+    expect(register.printRuns.map((r: any) => [r.runNo, r.from, r.to, r.fractions])).toEqual([[1, 0, 4, 50]])
     // The same range again: the screen asks for the reason of a reprint, and the confirm states what it voids.
     await panel.getByTestId('print-pdf').click()
-    await page.getByText('Ya hay 100 fracciones impresas en ese rango. Para reimprimirlas escriba el motivo.').waitFor()
+    await page.getByText('Ya hay 50 fracciones impresas en ese rango. Para reimprimirlas escriba el motivo.').waitFor()
     await panel.locator('input[name=print-reason]').fill('Billetes dañados en imprenta')
     await panel.getByTestId('print-pdf').click()
     await page.getByTestId('confirm-dialog').waitFor()
@@ -163,6 +166,8 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await noLeaks(page)
     await shot(page, 'print')
     await page.close()
+    // The rest of the first ten numbers, as the print shop's JSON run.
+    await call('operador', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 5, to: 9 })
   })
 
   it('"Registrar devolución" names the seller, pre-fills no range, counts the fractions and confirms the consequence (LOT-12)', async () => {
@@ -283,7 +288,10 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       .evaluateAll((trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())),
       )
-    expect(runs.map((r) => r.slice(0, 7))).toEqual([['1', '0000–0009', '1', '100', '0', '—', 'Jorge Condori']])
+    expect(runs.map((r) => r.slice(0, 7))).toEqual([
+      ['1', '0000–0004', '1', '50', '0', '—', 'Jorge Condori'],
+      ['2', '0005–0009', '1', '50', '0', '—', 'Jorge Condori'],
+    ])
     expect(await textOf(page, 'prize-register')).toBe('Aún no se pagó ningún premio de este sorteo.')
     // The printable prize book of this draw opens as a PDF.
     let status = 0
@@ -351,6 +359,38 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     expect(await textOf(page, 'ok')).toBe('Rango denunciado: 10 billetes, números 0020–0029. Ya no se pagan.')
     const notice = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/lost-stolen`)
     expect(notice.ranges).toEqual([expect.objectContaining({ kind: 'stolen', from: '0020', to: '0029', quantity: 10 })])
+    await noLeaks(page)
+    await page.close()
+  })
+
+  it('closing the sales of the lottery asks first and says it cannot be reopened; Cancel leaves it on sale', async () => {
+    // Before its time the close cannot even be asked for (a lottery closes at its planned time), and says when.
+    let page = await open('operador')
+    expect(await page.getByTestId('close-sales').isDisabled()).toBe(true)
+    expect(await textOf(page, 'closes-at')).toMatch(
+      /^La venta se cierra a partir de su hora fijada: 11\/3\/26, 1[0-9]:00\.$/,
+    )
+    await page.close()
+    skew = 24 * HOUR + 60_000
+    for (const user of ['jefa', 'operador']) tokens.set(user, (await server.services.auth.login(user, PASSWORD)).token)
+    page = await open('operador')
+    await page.click('[data-testid=close-sales]')
+    const said = await textOf(page, 'confirm-dialog')
+    expect(said).toContain('Se cierra la venta de Sorteo Extraordinario de Carnaval · Sorteo nº 2451.')
+    expect(said).toContain('La venta no se puede volver a abrir.')
+    await shot(page, 'close-confirm')
+    await page.click('[data-testid=confirm-cancel]')
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).status).toBe('open')
+    await page.click('[data-testid=close-sales]')
+    await page.click('[data-testid=confirm-ok]')
+    await page.getByTestId('draw-now').waitFor()
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).status).toBe('closed')
+    // The draw asks too, and says the result is final; the return and print forms are gone after the close.
+    await page.click('[data-testid=draw-now]')
+    expect(await textOf(page, 'confirm-dialog')).toContain('es definitivo')
+    await page.click('[data-testid=confirm-cancel]')
+    expect(await page.getByTestId('returns').count()).toBe(0)
+    expect(await page.getByTestId('print-run').count()).toBe(0)
     await noLeaks(page)
     await page.close()
   })

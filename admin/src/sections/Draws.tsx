@@ -19,9 +19,11 @@ import {
   percent,
   tx,
   useAction,
+  useConfirm,
   useLoad,
   when,
 } from '../ui.tsx'
+import { lx } from './lottery-texts.ts'
 
 type Product = 'lotto' | 'lottery' | 'raffle'
 interface Draw {
@@ -136,7 +138,24 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   const path = `${base(product)}/draws/${encodeURIComponent(draw.drawId)}`
   const [earlyReason, setEarlyReason] = useState('')
   const [signature, setSignature] = useState('')
+  const confirm = useConfirm()
   const step = useAction(async (what: 'close' | 'beacon' | 'draw' | 'settle') => {
+    // Issue 29 point 8: closing sales, drawing and settling cannot be undone: each asks first, saying what follows.
+    if (what !== 'beacon') {
+      const name = `${draw.plan.name} · ${tx('drawNo')} ${draw.plan.drawNumber}`
+      const early = what === 'close' && product === 'lotto' && Date.now() < Date.parse(draw.plan.salesCloseAt)
+      const yes = await confirm.ask({
+        title: what === 'close' ? tx('closeSales') : what === 'draw' ? tx('drawNow') : tx('settle'),
+        consequence: [
+          lx(what === 'close' ? 'closeLead' : what === 'draw' ? 'drawLead' : 'settleLead', { name }),
+          ...(early ? [lx('closeEarly', { at: when(draw.plan.salesCloseAt) })] : []),
+          lx(what === 'close' ? 'closeConsequence' : what === 'draw' ? 'drawConsequence' : 'settleConsequence'),
+        ],
+        confirmLabel: lx(what === 'close' ? 'closeOk' : what === 'draw' ? 'drawOk' : 'settleOk'),
+        danger: true,
+      })
+      if (!yes) return lx('nothingDone')
+    }
     if (what === 'close')
       await api(
         'POST',
@@ -246,9 +265,20 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
                   <Input name="earlyReason" value={earlyReason} onValue={setEarlyReason} />
                 </Field>
               )}
-              <button type="submit" class="primary" data-testid="close-sales" disabled={step.busy}>
+              <button
+                type="submit"
+                class="primary"
+                data-testid="close-sales"
+                disabled={step.busy || (product !== 'lotto' && Date.now() < Date.parse(p.salesCloseAt))}
+              >
                 {tx('closeSales')}
               </button>
+              {/* A lottery or raffle closes at its planned time, never before (the lotto may, with a reason: LNS-13). */}
+              {product !== 'lotto' && Date.now() < Date.parse(p.salesCloseAt) && (
+                <span class="muted" data-testid="closes-at">
+                  {lx('closesAt', { at: when(p.salesCloseAt) })}
+                </span>
+              )}
             </form>
           )}
           {draw.status === 'closed' && (
@@ -278,6 +308,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
             </button>
           )}
           {step.feedback}
+          {confirm.dialog}
         </div>
       )}
       {draw.status === 'settled' && <ExtractoView product={product} drawId={draw.drawId} />}

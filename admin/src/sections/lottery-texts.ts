@@ -125,6 +125,21 @@ const es = {
   lostOk: 'Denunciar y bloquear el rango',
   notReported: 'No se denunció nada.',
   lostDone: 'Rango denunciado: {tickets} billetes, números {numbers}. Ya no se pagan.',
+  closeLead: 'Se cierra la venta de {name}.',
+  closeEarly: 'Es antes de la hora fijada para el cierre ({at}).',
+  closeConsequence:
+    'Nadie podrá vender más de este sorteo y queda fijada la lista de participación con la que se sortea. La venta no se puede volver a abrir.',
+  closeOk: 'Cerrar la venta definitivamente',
+  drawLead: 'Se sortea {name}.',
+  drawConsequence:
+    'El resultado sale de la ronda del faro público fijada al cierre y es definitivo: se publica y no se puede repetir ni corregir.',
+  drawOk: 'Sortear ahora',
+  settleLead: 'Se liquida {name}.',
+  settleConsequence:
+    'Se fijan los premios y se publica el extracto oficial; desde ese momento los premios se pagan en caja. No se puede deshacer.',
+  settleOk: 'Liquidar y publicar el extracto',
+  nothingDone: 'No se hizo nada.',
+  closesAt: 'La venta se cierra a partir de su hora fijada: {at}.',
 }
 
 export type LotteryTextKey = keyof typeof es
@@ -250,6 +265,21 @@ const en: Record<LotteryTextKey, string> = {
   lostOk: 'Report and block the range',
   notReported: 'Nothing was reported.',
   lostDone: 'Range reported: {tickets} tickets, numbers {numbers}. They are no longer paid.',
+  closeLead: 'Sales of {name} are closed.',
+  closeEarly: 'This is before the time set for the close ({at}).',
+  closeConsequence:
+    'Nobody can sell any more of this draw, and the participation list it is drawn on is fixed. Sales cannot be reopened.',
+  closeOk: 'Close sales for good',
+  drawLead: '{name} is drawn.',
+  drawConsequence:
+    'The result comes from the public beacon round fixed at the close and is final: it is published and cannot be repeated or corrected.',
+  drawOk: 'Draw now',
+  settleLead: '{name} is settled.',
+  settleConsequence:
+    'The prizes are fixed and the official extracto is published; from then on prizes are paid at the cash desk. This cannot be undone.',
+  settleOk: 'Settle and publish the extracto',
+  nothingDone: 'Nothing was done.',
+  closesAt: 'Sales close from their set time on: {at}.',
 }
 
 const tables = { es, en }
