@@ -394,4 +394,71 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await noLeaks(page)
     await page.close()
   })
+
+  it('plans a numbered lottery from the form: Spanish labels for every field, the refusal named by field (LOT-4)', async () => {
+    const page = await open('jefa')
+    await page.click('[data-testid=new-lottery-plan]')
+    const form = page.getByTestId('lottery-plan-form')
+    await form.getByTestId('plan-submit').click()
+    expect(await textOf(page, 'error')).toMatch(/^Revise: Institución, Nombre de la lotería, Código del juego/)
+    /** A datetime-local value `hours` from the page's now, in the page's own zone. */
+    const local = (hours: number) =>
+      page.evaluate((h) => {
+        const d = new Date(Date.now() + h * 3_600_000)
+        const p = (n: number) => String(n).padStart(2, '0')
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+      }, hours)
+    const values: Record<string, string> = {
+      institution: 'Lotería Nacional de Beneficencia y Salubridad',
+      name: 'Sorteo de la Alasita',
+      gameCode: 'ALASITA',
+      drawNumber: '2460',
+      issue: 'Emisión 2026-01',
+      from: '0000',
+      to: '9999',
+      series: '1',
+      fractions: '3',
+      price: '20',
+      currency: 'BOB',
+      budget: '200000',
+      salesStartAt: await local(-1),
+      salesCloseAt: await local(48),
+      drawAt: await local(50),
+      claimDeadline: await local(24 * 70),
+      drawPlace: 'Salón de sorteos, La Paz',
+      paymentPlace: 'Oficinas de la Lotería, La Paz',
+      regulationUrl: 'https://loteria.example.bo/reglamento/2460',
+      authorisationRef: 'AJ-RA-2026-2460',
+      securityMarks: 'Holograma y tinta UV',
+      authority: 'Gerente General',
+      director: 'Director del Sorteo',
+      moderator: 'Moderador',
+      notary: 'Notaría N.º 12',
+    }
+    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=plan-${k}]`).fill(v)
+    await form.locator('input[name=prize-name-0]').fill('Primer Premio')
+    await form.locator('input[name=prize-amount-0]').fill('100000')
+    // Bs 20 does not divide into 3 fractions: the server refuses and the form names the field, in Spanish.
+    await form.getByTestId('plan-submit').click()
+    await form.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toContain('Precio del billete')
+    expect(await form.locator('input[name=plan-price]').getAttribute('aria-invalid')).toBe('true')
+    await noLeaks(page)
+    await shot(page, 'plan-refused')
+    await form.locator('input[name=plan-fractions]').fill('10')
+    await form.getByTestId('plan-submit').click()
+    await page.getByTestId('draws-table').getByText('Sorteo de la Alasita').waitFor()
+    const planned = (await call('jefa', 'GET', '/api/lottery/draws?product=lottery')).draws.find(
+      (d: any) => d.plan.name === 'Sorteo de la Alasita',
+    )
+    expect(planned.plan).toMatchObject({
+      gameCode: 'ALASITA',
+      numbering: { from: 0, to: 9999, digits: 4 },
+      fractions: 10,
+      ticketPriceCents: 2000,
+    })
+    ids.push(planned.drawId)
+    await noLeaks(page)
+    await page.close()
+  })
 })

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
 import { LotteryIssue } from './LotteryIssue.tsx'
+import { LotteryPlanForm } from './LotteryPlanForm.tsx'
 import {
   Field,
   Input,
@@ -494,7 +495,22 @@ export function DrawsSection() {
         {product === 'lotto' && can('lottery.admin') && (
           <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>
         )}
+        {product === 'lottery' && can('lottery.admin') && (
+          <button data-testid="new-lottery-plan" onClick={() => setCreating((x) => !x)}>
+            {lx('planTitle')}
+          </button>
+        )}
       </div>
+      {creating && product === 'lottery' && (
+        <div class="wide">
+          <LotteryPlanForm
+            onCreated={() => {
+              setCreating(false)
+              draws.reload()
+            }}
+          />
+        </div>
+      )}
       {creating && product === 'lotto' && (
         <NewLottoPlan
           onCreated={() => {
