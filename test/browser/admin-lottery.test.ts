@@ -461,4 +461,66 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await noLeaks(page)
     await page.close()
   })
+
+  it('plans a raffle from the form; a prize worth more than the tickets issued is refused by its field and rule (PRM-3)', async () => {
+    const page = await open('jefa')
+    await page.click('[data-testid=tab-raffle]')
+    await page.click('[data-testid=new-raffle-plan]')
+    const form = page.getByTestId('raffle-plan-form')
+    await form.getByTestId('raffle-plan-submit').click()
+    expect(await textOf(page, 'error')).toMatch(/^Revise: Organizador, Nombre de la rifa, .*Clase de rifa\.$/)
+    const local = (hours: number) =>
+      page.evaluate((h) => {
+        const d = new Date(Date.now() + h * 3_600_000)
+        const p = (n: number) => String(n).padStart(2, '0')
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+      }, hours)
+    await form.getByTestId('raffle-classification').selectOption('benefica')
+    const values: Record<string, string> = {
+      organiser: 'Asociación de Vecinos de Sopocachi',
+      name: 'Rifa de la bicicleta',
+      gameCode: 'RIFABICI',
+      drawNumber: '1',
+      from: '1',
+      to: '500',
+      price: '5',
+      currency: 'BOB',
+      salesStartAt: await local(-1),
+      salesCloseAt: await local(48),
+      drawAt: await local(50),
+      claimDeadline: await local(24 * 70),
+      drawPlace: 'Sede vecinal, La Paz',
+      paymentPlace: 'Sede vecinal, La Paz',
+      authority: 'Presidenta de la asociación',
+      director: 'Director del Sorteo',
+      moderator: 'Moderador',
+      notary: 'Notaría N.º 3',
+      prizeName: 'Primer premio',
+      prizeDescription: 'Bicicleta de montaña',
+      prizeValue: '3000',
+      prizeDepositedAt: await local(-2),
+      prizeDepositPlace: 'Escaparate de la sede',
+      prizeInvoiceRef: 'FAC-2026-77',
+    }
+    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=raffle-${k}]`).fill(v)
+    await form.getByTestId('raffle-plan-submit').click()
+    await form.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toBe(
+      'Revise: Precio del boleto (PRM-3), Autorización de la autoridad (si no está exenta) (PRM-4).',
+    )
+    await noLeaks(page)
+    await shot(page, 'raffle-plan-refused')
+    await form.locator('input[name=raffle-price]').fill('10')
+    await form.locator('input[name=raffle-authorisationRef]').fill('AJ-RIFA-2026-31')
+    await form.getByTestId('raffle-plan-submit').click()
+    await page.getByTestId('draws-table').getByText('Rifa de la bicicleta').waitFor()
+    const planned = (await call('jefa', 'GET', '/api/lottery/draws?product=raffle')).draws.find(
+      (d: any) => d.plan.name === 'Rifa de la bicicleta',
+    )
+    expect(planned.plan).toMatchObject({ classification: 'benefica', ticketPriceCents: 1000 })
+    expect(planned.plan.prizes[0]).toMatchObject({ description: 'Bicicleta de montaña', valueCents: 300_000 })
+    ids.push(planned.drawId)
+    await noLeaks(page)
+    await page.close()
+  })
 })

@@ -7,6 +7,7 @@ import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
 import { LotteryIssue } from './LotteryIssue.tsx'
 import { LotteryPlanForm } from './LotteryPlanForm.tsx'
+import { RafflePlanForm } from './RafflePlanForm.tsx'
 import {
   Field,
   Input,
@@ -495,12 +496,27 @@ export function DrawsSection() {
         {product === 'lotto' && can('lottery.admin') && (
           <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>
         )}
+        {product === 'raffle' && can('lottery.admin') && (
+          <button data-testid="new-raffle-plan" onClick={() => setCreating((x) => !x)}>
+            {lx('rafflePlanTitle')}
+          </button>
+        )}
         {product === 'lottery' && can('lottery.admin') && (
           <button data-testid="new-lottery-plan" onClick={() => setCreating((x) => !x)}>
             {lx('planTitle')}
           </button>
         )}
       </div>
+      {creating && product === 'raffle' && (
+        <div class="wide">
+          <RafflePlanForm
+            onCreated={() => {
+              setCreating(false)
+              draws.reload()
+            }}
+          />
+        </div>
+      )}
       {creating && product === 'lottery' && (
         <div class="wide">
           <LotteryPlanForm
