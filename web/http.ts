@@ -51,8 +51,11 @@ export interface CallOptions {
 
 export interface ApiRequest {
   <T>(method: string, path: string, body?: unknown, call?: CallOptions): Promise<T>
-  /** A binary answer (a PDF): a plain link cannot carry the Authorization header. */
-  blob(path: string): Promise<Blob>
+  /**
+   * A binary answer (a PDF): a plain link cannot carry the Authorization header. With `body` it is a POST of that
+   * JSON (a document that records something when made, such as a print run of lottery tickets).
+   */
+  blob(path: string, body?: unknown): Promise<Blob>
 }
 
 type ErrorBody = { error?: { code?: string; message?: string; detail?: string; details?: unknown } }
@@ -102,8 +105,13 @@ export function createRequest(options: RequestOptions): ApiRequest {
     if (!isJson) throw new ApiError('BAD_RESPONSE', texts.badResponse[lang()], res.status, raw.slice(0, 200))
     return parsed as T
   }
-  async function blob(path: string): Promise<Blob> {
-    const res = await send(path, { headers: headers(false) })
+  async function blob(path: string, body?: unknown): Promise<Blob> {
+    const res = await send(
+      path,
+      body === undefined
+        ? { headers: headers(false) }
+        : { method: 'POST', headers: headers(true), body: JSON.stringify(body) },
+    )
     if (!res.ok) {
       const e = ((await res.json().catch(() => null)) as ErrorBody | null)?.error
       throw new ApiError(

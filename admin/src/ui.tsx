@@ -203,8 +203,12 @@ export function Table(props: { head: string[]; rows: ComponentChildren[][]; test
 }
 
 /** Opens a PDF fetched with the Authorization header (a plain link cannot carry it). */
-export async function openPdf(path: string, request: { blob(path: string): Promise<Blob> }) {
-  const blob = await request.blob(path)
+export async function openPdf(
+  path: string,
+  request: { blob(path: string, body?: unknown): Promise<Blob> },
+  body?: unknown,
+) {
+  const blob = await request.blob(path, body)
   const url = URL.createObjectURL(blob)
   window.open(url, '_blank')
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
@@ -231,9 +235,9 @@ export function ConfirmDialog(props: {
   testId?: string
 }) {
   return (
-    <div class="modal-backdrop">
+    <div class="modal">
       <div
-        class="modal"
+        class="modal-box modal-box--stack"
         role="alertdialog"
         aria-modal="true"
         aria-labelledby="confirm-title"
@@ -257,4 +261,67 @@ export function ConfirmDialog(props: {
       </div>
     </div>
   )
+}
+
+/** What a confirmation says: the action, its consequence in the person's words, and the button that does it. */
+export interface ConfirmAsk {
+  title: string
+  consequence: string[]
+  confirmLabel: string
+  danger?: boolean
+}
+
+/**
+ * Asks before an action that cannot be undone (issue 29 point 8): a dialog that states the consequence, with
+ * Cancel focused first so Enter alone never commits it. `ask` resolves true only on the confirm button.
+ */
+export function useConfirm() {
+  const [asking, setAsking] = useState<(ConfirmAsk & { answer: (yes: boolean) => void }) | null>(null)
+  const ask = useCallback(
+    (what: ConfirmAsk) =>
+      new Promise<boolean>((resolve) =>
+        setAsking({
+          ...what,
+          answer: (yes) => {
+            setAsking(null)
+            resolve(yes)
+          },
+        }),
+      ),
+    [],
+  )
+  const dialog = asking ? (
+    <div class="modal" data-testid="confirm-dialog">
+      <div
+        class={`modal-box${asking.danger ? ' danger' : ''}`}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="confirm-title"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') asking.answer(false)
+        }}
+      >
+        <h2 id="confirm-title">{asking.title}</h2>
+        {asking.consequence.map((p, i) => (
+          <p key={i} class={i === 0 ? 'lead' : ''} data-testid="confirm-consequence">
+            {p}
+          </p>
+        ))}
+        <div class="modal-actions">
+          <button type="button" data-testid="confirm-cancel" autoFocus onClick={() => asking.answer(false)}>
+            {tx('cancel')}
+          </button>
+          <button
+            type="button"
+            class={asking.danger ? 'danger' : 'primary'}
+            data-testid="confirm-ok"
+            onClick={() => asking.answer(true)}
+          >
+            {asking.confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  ) : null
+  return { ask, dialog }
 }

@@ -455,12 +455,17 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await go(page, 'draws')
     await page.getByTestId('draws-table').getByText('Loto 6/49').waitFor()
     expect(await textOf(page, 'draw-status')).toBe('en venta')
-    // Early close without a reason is refused in words.
+    // Early close without a reason is refused in words. Issue 29 point 8: each irreversible step asks first and says
+    // what follows (here: before the time set, and sales cannot be reopened).
     await page.click('[data-testid=close-sales]')
+    expect(await textOf(page, 'confirm-dialog')).toContain('Es antes de la hora fijada para el cierre')
+    expect(await textOf(page, 'confirm-dialog')).toContain('La venta no se puede volver a abrir.')
+    await page.click('[data-testid=confirm-ok]')
     await page.getByTestId('draw-steps').getByTestId('error').waitFor()
     await noLeaks(page)
     await page.fill('input[name=earlyReason]', 'Cierre anticipado ordenado por la autoridad')
     await page.click('[data-testid=close-sales]')
+    await page.click('[data-testid=confirm-ok]')
     await page.getByTestId('draw-now').waitFor()
     // LNS-14: the server's clock moves past the 30-minute publication hold after the participation file is published.
     skew += 31 * 60_000
@@ -469,6 +474,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     // The beacon round comes a few seconds after the close: the draw waits for it and says so in words.
     for (let i = 0; i < 40; i++) {
       await page.click('[data-testid=draw-now]')
+      await page.click('[data-testid=confirm-ok]')
       const done = await page
         .getByTestId('settle')
         .waitFor({ timeout: 1500 })
@@ -481,6 +487,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     }
     expect(await page.getByTestId('drawn').locator('.ball').count()).toBe(6)
     await page.click('[data-testid=settle]')
+    expect(await textOf(page, 'confirm-dialog')).toContain('se publica el extracto oficial')
+    await page.click('[data-testid=confirm-ok]')
     await page.getByTestId('extracto').waitFor()
     const drawn = (await call('operador', 'GET', `/api/lotto/draws/${lottoDrawId}`)).numbers as number[]
     expect(await textOf(page, 'winning-numbers')).toBe(drawn.join(''))

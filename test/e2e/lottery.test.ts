@@ -168,6 +168,17 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   })
 
   it('records returned unsold tickets, and a stolen range with its police report, listed publicly (LST-3, LST-5, LST-7)', async () => {
+    // Issue 29 point 8: the seller hands back its unsold ticket 9050 of series 2 by name; a return that names no
+    // seller reaches only the operator's own stock, so the rest of 9000-9999 follows once 9050 is back.
+    const bySeller = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/returns`, {
+      from: 9050,
+      to: 9050,
+      seriesFrom: 2,
+      seriesTo: 2,
+      sellerId: seller,
+    })
+    expect(bySeller.status).toBe(201)
+    expect(bySeller.body.fractionsReturned).toBe(10)
     const ret = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/returns`, {
       from: 9000,
       to: 9999,
@@ -323,7 +334,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const pdf = await fetch(`${server.url}/api/lottery/draws/${manualId}/extracto.pdf`)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     const acta = await api(server.url, 'GET', `/api/lottery/draws/${manualId}/acta`)
-    expect(acta.body.ranges.map((r: any) => r.kind).sort()).toEqual(['returned', 'stolen'])
+    expect(acta.body.ranges.map((r: any) => r.kind).sort()).toEqual(['returned', 'returned', 'stolen'])
     expect((await fetch(`${server.url}/api/lottery/draws/${manualId}/acta.pdf`)).status).toBe(200)
   })
 

@@ -5,6 +5,9 @@
 import { useState } from 'preact/hooks'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
+import { LotteryIssue } from './LotteryIssue.tsx'
+import { LotteryPlanForm } from './LotteryPlanForm.tsx'
+import { RafflePlanForm } from './RafflePlanForm.tsx'
 import {
   Field,
   Input,
@@ -18,9 +21,11 @@ import {
   percent,
   tx,
   useAction,
+  useConfirm,
   useLoad,
   when,
 } from '../ui.tsx'
+import { lx } from './lottery-texts.ts'
 
 type Product = 'lotto' | 'lottery' | 'raffle'
 interface Draw {
@@ -135,7 +140,24 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   const path = `${base(product)}/draws/${encodeURIComponent(draw.drawId)}`
   const [earlyReason, setEarlyReason] = useState('')
   const [signature, setSignature] = useState('')
+  const confirm = useConfirm()
   const step = useAction(async (what: 'close' | 'beacon' | 'draw' | 'settle') => {
+    // Issue 29 point 8: closing sales, drawing and settling cannot be undone: each asks first, saying what follows.
+    if (what !== 'beacon') {
+      const name = `${draw.plan.name} · ${tx('drawNo')} ${draw.plan.drawNumber}`
+      const early = what === 'close' && product === 'lotto' && Date.now() < Date.parse(draw.plan.salesCloseAt)
+      const yes = await confirm.ask({
+        title: what === 'close' ? tx('closeSales') : what === 'draw' ? tx('drawNow') : tx('settle'),
+        consequence: [
+          lx(what === 'close' ? 'closeLead' : what === 'draw' ? 'drawLead' : 'settleLead', { name }),
+          ...(early ? [lx('closeEarly', { at: when(draw.plan.salesCloseAt) })] : []),
+          lx(what === 'close' ? 'closeConsequence' : what === 'draw' ? 'drawConsequence' : 'settleConsequence'),
+        ],
+        confirmLabel: lx(what === 'close' ? 'closeOk' : what === 'draw' ? 'drawOk' : 'settleOk'),
+        danger: true,
+      })
+      if (!yes) return lx('nothingDone')
+    }
     if (what === 'close')
       await api(
         'POST',
@@ -149,14 +171,6 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
   })
   const pdf = useAction(async (kind: 'extracto' | 'acta') => {
     await openPdf(`${path}/${kind}.pdf`, api)
-  })
-  const [from, setFrom] = useState('0')
-  const [to, setTo] = useState('9')
-  const print = useAction(async () => {
-    await openPdf(`${path}/tickets.pdf?from=${Number(from)}&to=${Number(to)}`, api)
-  })
-  const ret = useAction(async () => {
-    await api('POST', `${path}/returns`, { from: Number(from), to: Number(to) })
   })
   const p = draw.plan
   const drawn = draw.numbers?.length ? draw.numbers : draw.drawn?.length ? draw.drawn : (draw.balls ?? [])
@@ -253,9 +267,20 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
                   <Input name="earlyReason" value={earlyReason} onValue={setEarlyReason} />
                 </Field>
               )}
-              <button type="submit" class="primary" data-testid="close-sales" disabled={step.busy}>
+              <button
+                type="submit"
+                class="primary"
+                data-testid="close-sales"
+                disabled={step.busy || (product !== 'lotto' && Date.now() < Date.parse(p.salesCloseAt))}
+              >
                 {tx('closeSales')}
               </button>
+              {/* A lottery or raffle closes at its planned time, never before (the lotto may, with a reason: LNS-13). */}
+              {product !== 'lotto' && Date.now() < Date.parse(p.salesCloseAt) && (
+                <span class="muted" data-testid="closes-at">
+                  {lx('closesAt', { at: when(p.salesCloseAt) })}
+                </span>
+              )}
             </form>
           )}
           {draw.status === 'closed' && (
@@ -285,6 +310,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
             </button>
           )}
           {step.feedback}
+          {confirm.dialog}
         </div>
       )}
       {draw.status === 'settled' && <ExtractoView product={product} drawId={draw.drawId} />}
@@ -297,31 +323,15 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
         {can('minutes.read') && <button onClick={() => void pdf.run('acta')}>{tx('acta')} · PDF</button>}
       </div>
       {pdf.error && pdf.feedback}
-      {product === 'lottery' && can('lottery.admin') && (
-        <>
-          <h3>
-            {tx('printRun')} · {tx('returns')}
-          </h3>
-          <div class="inline" data-testid="print-run">
-            <Field label={tx('fromNumber')}>
-              <Input name="from" inputMode="numeric" value={from} onValue={setFrom} />
-            </Field>
-            <Field label={tx('toNumber')}>
-              <Input name="to" inputMode="numeric" value={to} onValue={setTo} />
-            </Field>
-            <button onClick={() => void print.run()} disabled={print.busy}>
-              {tx('printPdf')}
-            </button>
-            {draw.status === 'open' && (
-              <button onClick={() => void ret.run()} disabled={ret.busy}>
-                {tx('recordReturn')}
-              </button>
-            )}
-          </div>
-          {print.error && print.feedback}
-          {ret.feedback}
-          <p class="muted">{tx('noRegister')}</p>
-        </>
+      {product === 'lottery' && p.numbering && (can('lottery.admin') || can('report.read')) && (
+        <LotteryIssue
+          drawId={draw.drawId}
+          plan={{ numbering: p.numbering, series: p.series ?? 1, fractions: p.fractions ?? 1 }}
+          status={draw.status}
+          admin={can('lottery.admin')}
+          draw={can('lottery.draw')}
+          read={can('report.read')}
+        />
       )}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
       {product === 'raffle' && draw.status === 'open' && (
@@ -486,7 +496,37 @@ export function DrawsSection() {
         {product === 'lotto' && can('lottery.admin') && (
           <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>
         )}
+        {product === 'raffle' && can('lottery.admin') && (
+          <button data-testid="new-raffle-plan" onClick={() => setCreating((x) => !x)}>
+            {lx('rafflePlanTitle')}
+          </button>
+        )}
+        {product === 'lottery' && can('lottery.admin') && (
+          <button data-testid="new-lottery-plan" onClick={() => setCreating((x) => !x)}>
+            {lx('planTitle')}
+          </button>
+        )}
       </div>
+      {creating && product === 'raffle' && (
+        <div class="wide">
+          <RafflePlanForm
+            onCreated={() => {
+              setCreating(false)
+              draws.reload()
+            }}
+          />
+        </div>
+      )}
+      {creating && product === 'lottery' && (
+        <div class="wide">
+          <LotteryPlanForm
+            onCreated={() => {
+              setCreating(false)
+              draws.reload()
+            }}
+          />
+        </div>
+      )}
       {creating && product === 'lotto' && (
         <NewLottoPlan
           onCreated={() => {

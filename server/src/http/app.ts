@@ -131,6 +131,10 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   SHIFT_COUNT_DIFFERS: 422,
   SERIAL_NOT_A_CODE: 422,
   REGULATOR_REF_REQUIRED: 422,
+  // Issue 29 point 8: lottery returns.
+  RETURN_NOT_HELD: 409,
+  RETURN_SELLER_REQUIRED: 422,
+  RETURN_AFTER_CLOSE: 409,
   // Issue 18 (bingo sale rules)
   BET_OUT_OF_LIMITS: 422,
   FACE_VALUE_NOT_AUTHORISED: 422,

@@ -48,17 +48,18 @@ export function errorBody(
   details?: unknown,
 ) {
   const lang = pickLang(c.req.header('accept-language'))
-  const message = detailedMessage(code, details, lang) ?? fillIn(messages[code][lang], details)
+  const message = detailedMessage(code, details, lang) ?? fillMessage(messages[code][lang], details)
   return { error: { code, message, detail, details } }
 }
 
-/** A message may name a figure of the refusal ("{waitSeconds}"), so the person reads the number it depends on. */
-function fillIn(message: string, details: unknown): string {
-  if (!details || typeof details !== 'object') return message
-  const d = details as Record<string, unknown>
-  return message.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    typeof d[key] === 'number' || typeof d[key] === 'string' ? String(d[key]) : whole,
-  )
+/** A message's `{name}` placeholders filled from the error's details (a seller's name, a count, the seconds to wait). */
+export function fillMessage(message: string, details: unknown): string {
+  if (!message.includes('{') || !details || typeof details !== 'object') return message
+  const values = details as Record<string, unknown>
+  return message.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const v = values[key]
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : whole
+  })
 }
 
 /**

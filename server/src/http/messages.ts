@@ -22,6 +22,18 @@ export const messages: Record<
     es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.',
     en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall.",
   },
+  RETURN_NOT_HELD: {
+    es: '{seller} no tiene todo ese rango: de {wanted} fracciones tiene {held} sin devolver. Solo se devuelven fracciones entregadas a ese vendedor y aún no devueltas: revise el rango en el registro de distribución.',
+    en: '{seller} does not hold all of that range: of {wanted} fractions it holds {held} not yet returned. Only fractions distributed to that seller and not returned can be returned: check the range in the distribution register.',
+  },
+  RETURN_SELLER_REQUIRED: {
+    es: 'Ese rango tiene {held} fracciones entregadas a vendedores: elija el vendedor que las devuelve.',
+    en: 'That range has {held} fractions distributed to sellers: choose the seller who hands them back.',
+  },
+  RETURN_AFTER_CLOSE: {
+    es: 'La venta de este sorteo ya está cerrada: los billetes no vendidos se devuelven antes del cierre, y después no cambia la lista del sorteo.',
+    en: "This draw's sales are closed: unsold tickets are returned before the close, and after it the draw's list does not change.",
+  },
   REGULATOR_REF_REQUIRED: {
     es: 'Ese valor lo fija el reglamento o solo puede cambiarlo la autoridad de juego: indique la referencia de su resolución (o no puede cambiarse en absoluto).',
     en: 'That value is fixed by the regulation or only the gaming authority may change it: give the reference of its resolution (or it cannot be changed at all).',

@@ -48,6 +48,7 @@ import {
 import type { LotteryResult } from './context.ts'
 import {
   activeSellerDevice,
+  activeSellers,
   sellerHallTerritory,
   distributeFractions,
   fractionsIn,
@@ -62,6 +63,8 @@ import {
   registerCounts,
   reprintFractions,
   returnFractions,
+  sellerNameOf,
+  heldBySeller,
   setIssueSecret,
   type FractionBlock,
 } from './store.ts'
@@ -532,6 +535,11 @@ export function createIssueUseCases(ctx: LotteryContext) {
     })
   }
 
+  /** Issue 29 point 8: the stations a range can be distributed to (enrolled kiosks and cashier stations), by name. */
+  async function sellers() {
+    return { sellers: await activeSellers(db) }
+  }
+
   /**
    * The issue register (issue 13 point 3): print runs, and by seller the fractions distributed, returned and sold
    * (distributed and not returned: what the seller owes at the fraction price), with the undistributed stock.
@@ -576,10 +584,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
       s.amountDueCents = s.sold * fractionPriceCents
       sellers.set(c.seller_id, s)
     }
+    // Issue 29 point 8: the ranges each seller holds now, so a return names what is in the seller's hands.
+    // Consecutive numbers of a series with the same count of fractions held make one run (`each` per number).
+    const held = new Map<string, Array<{ series: number; from: number; to: number; each: number; fractions: number }>>()
+    for (const h of await heldBySeller(db, drawId)) {
+      const runs = held.get(h.sellerId) ?? []
+      const last = runs.at(-1)
+      if (last && last.series === h.series && last.to + 1 === h.number && last.each === h.fractions) {
+        last.to = h.number
+        last.fractions += h.fractions
+      } else runs.push({ series: h.series, from: h.number, to: h.number, each: h.fractions, fractions: h.fractions })
+      held.set(h.sellerId, runs)
+    }
     const list = [...sellers.values()]
+      .map((s) => ({ ...s, held: held.get(s.sellerId) ?? [] }))
+      .sort((a, b) => a.sellerName.localeCompare(b.sellerName, 'es'))
     return {
       drawId,
       status: row.status,
+      numbering: plan.numbering,
       currency: plan.currency,
       fractionPriceCents,
       fractionsPerTicket: plan.fractions,
@@ -626,14 +649,21 @@ export function createIssueUseCases(ctx: LotteryContext) {
       const row = await loadDraw(tx, drawId)
       const plan = planOf(row)
       if (row.status !== 'open')
-        throw new DomainError('SALES_CLOSED', 'unsold tickets are returned before the close of sales')
+        throw new DomainError(
+          'RETURN_AFTER_CLOSE',
+          `unsold tickets are returned before the close of sales; draw ${drawId} is ${row.status} (LOT-12)`,
+          { rule: 'LOT-12', status: row.status },
+        )
       const whole =
         isRaffle(plan) || ((input.fractionFrom ?? 1) === 1 && (input.fractionTo ?? plan.fractions) === plan.fractions)
+      // Issue 29 point 8: the register decides what a seller holds, so a return never reaches fractions of another
+      // seller, fractions returned already, or (without a seller named) fractions out with any seller.
+      const b = isRaffle(plan) ? null : blockOf(plan, input)
+      if (b) await assertHeld(tx, drawId, b, input.sellerId)
       const at = now()
       let range: TicketRange | null = null
       if (whole) range = await addRangeIn(tx, row, 'returned', input, { note: input.note ?? '' })
-      if (isRaffle(plan)) return { ...range!, fractionsReturned: 0 }
-      const b = blockOf(plan, input)
+      if (!b) return { ...range!, fractionsReturned: 0 }
       const n = await returnFractions(tx, drawId, b, at, input.sellerId)
       await appendJournal(tx, {
         at,
@@ -644,6 +674,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
           ...b,
           fractions: n,
           sellerId: input.sellerId ?? null,
+          sellerName: input.sellerId ? ((await sellerNameOf(tx, drawId, input.sellerId)) ?? null) : null,
           wholeTickets: whole,
           note: input.note ?? '',
           actor: actor ?? null,
@@ -665,6 +696,34 @@ export function createIssueUseCases(ctx: LotteryContext) {
         fractionsReturned: n,
       }
     })
+  }
+
+  /**
+   * LOT-12 / issue 29 point 8: with a seller named, every fraction of the block is distributed to that seller and not
+   * returned; without one, none of it is out with a seller (the operator's own printed or unprinted stock).
+   */
+  async function assertHeld(tx: Sql, drawId: string, b: FractionBlock, sellerId: string | undefined) {
+    const inBlock = await fractionsIn(tx, drawId, b)
+    const wanted = (b.to - b.from + 1) * (b.seriesTo - b.seriesFrom + 1) * (b.fractionTo - b.fractionFrom + 1)
+    if (!sellerId) {
+      const out = inBlock.filter((f) => f.status === 'distributed').length
+      if (out > 0)
+        throw new DomainError(
+          'RETURN_SELLER_REQUIRED',
+          `${out} fractions of this range are distributed to sellers: name the seller who returns them (LOT-12)`,
+          { rule: 'LOT-12', held: out, wanted },
+        )
+      return
+    }
+    const held = inBlock.filter((f) => f.status === 'distributed' && f.seller_id === sellerId).length
+    if (held < wanted) {
+      const seller = (await sellerNameOf(tx, drawId, sellerId)) ?? '?'
+      throw new DomainError(
+        'RETURN_NOT_HELD',
+        `${seller} holds ${held} of the ${wanted} fractions of this range not yet returned (LOT-12)`,
+        { rule: 'LOT-12', seller, held, wanted },
+      )
+    }
   }
 
   /**
@@ -843,6 +902,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
     printRun,
     printRunPdf,
     distribute,
+    sellers,
     register,
     recordReturn,
     reportLostStolen,

@@ -56,6 +56,8 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80) }).strict())
     return c.json(await lottery.distribute(p(c, 'drawId'), b, actorOf(c)), 201)
   })
+  // Issue 29 point 8: whom the back office can distribute to (names for the select; the id is the value sent back).
+  app.get('/api/lottery/sellers', needs('lottery.admin'), async (c) => c.json(await lottery.sellers()))
   app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) =>
     c.json(await lottery.register(p(c, 'drawId'))),
   )

@@ -434,6 +434,33 @@ export async function returnFractions(
   ).changes
 }
 
+/** The name a seller was given fractions of this draw under (or, for one given none, its device name). */
+export async function sellerNameOf(tx: Sql, drawId: string, sellerId: string): Promise<string | undefined> {
+  const given = await tx.get<{ seller_name: string | null }>(
+    'SELECT seller_name FROM lottery_fractions WHERE draw_id = ? AND seller_id = ? LIMIT 1',
+    [drawId, sellerId],
+  )
+  if (given?.seller_name) return given.seller_name
+  return (await tx.get<{ name: string }>('SELECT name FROM device_credentials WHERE id = ?', [sellerId]))?.name
+}
+
+/** What each seller holds now (distributed, not returned): fractions per series and number, in order. */
+export async function heldBySeller(
+  tx: Sql,
+  drawId: string,
+): Promise<Array<{ sellerId: string; series: number; number: number; fractions: number }>> {
+  const rows = await tx.all<{ seller_id: string; series: number; number: number; n: number }>(
+    "SELECT seller_id, series, number, COUNT(*) AS n FROM lottery_fractions WHERE draw_id = ? AND status = 'distributed' GROUP BY seller_id, series, number ORDER BY seller_id, series, number",
+    [drawId],
+  )
+  return rows.map((r) => ({
+    sellerId: r.seller_id,
+    series: Number(r.series),
+    number: Number(r.number),
+    fractions: Number(r.n),
+  }))
+}
+
 /** Counts of the register by seller and state (a fraction returned keeps the seller it was distributed to). */
 export async function registerCounts(
   tx: Sql,
@@ -449,6 +476,16 @@ export async function registerCounts(
     [drawId],
   )
   return rows.map((r) => ({ ...r, n: Number(r.n) }))
+}
+
+/** Every enrolled, not revoked kiosk and cashier station, with its hall's name: who may receive fractions to sell. */
+export async function activeSellers(
+  tx: Sql,
+): Promise<Array<{ id: string; name: string; kind: string; hallName: string | null }>> {
+  const rows = await tx.all<{ id: string; name: string; kind: string; hall_name: string | null }>(
+    "SELECT d.id, d.name, d.kind, h.name AS hall_name FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.revoked_at IS NULL AND d.kind IN ('kiosk', 'cashier_station') ORDER BY h.name, d.name",
+  )
+  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, hallName: r.hall_name }))
 }
 
 /** An enrolled, not revoked kiosk or cashier station that may receive fractions to sell. */

@@ -144,6 +144,13 @@ export const ErrorCode = {
   SerialNotACode: 'SERIAL_NOT_A_CODE',
   // Issue 26: a value the decree fixes, or one only the regulator may change, changed without the regulator's reference.
   RegulatorRefRequired: 'REGULATOR_REF_REQUIRED',
+  // Issue 29 point 8: a lottery return names the seller who hands the fractions back, and only what that seller holds.
+  /** LOT-12: part of a return range is not held by the seller named (not distributed to them, or returned already). */
+  ReturnNotHeld: 'RETURN_NOT_HELD',
+  /** LOT-12: a range with fractions distributed to sellers is returned by naming the seller who hands it back. */
+  ReturnSellerRequired: 'RETURN_SELLER_REQUIRED',
+  /** LOT-12: unsold tickets are returned before the close of sales; after it the draw's list is fixed. */
+  ReturnAfterClose: 'RETURN_AFTER_CLOSE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -1,0 +1,225 @@
+/**
+ * Plans a numbered-ticket lottery (LOT-3, LOT-4, LOT-12, CFG-39) in the back office (issue 29 point 8): every field
+ * POST /api/lottery/draws requires, with Spanish labels, and the server's refusal named by field.
+ */
+import { useState } from 'preact/hooks'
+import { ApiError } from '../../../web/http.ts'
+import { api } from '../session.ts'
+import { Field, Input, Notice, Select, cents, errorText } from '../ui.tsx'
+import { lx } from './lottery-texts.ts'
+
+type PrizeRow = { name: string; rule: 'exact' | 'ending'; digits: string; amount: string }
+
+const FIELDS = [
+  'institution',
+  'name',
+  'gameCode',
+  'drawNumber',
+  'issue',
+  'from',
+  'to',
+  'series',
+  'fractions',
+  'price',
+  'currency',
+  'budget',
+  'salesStartAt',
+  'salesCloseAt',
+  'drawAt',
+  'claimDeadline',
+  'drawPlace',
+  'paymentPlace',
+  'regulationUrl',
+  'authorisationRef',
+  'securityMarks',
+  'authority',
+  'director',
+  'moderator',
+  'notary',
+] as const
+type FieldKey = (typeof FIELDS)[number]
+
+/** The server's field paths (rules.ts problems, zod issues) to the form's inputs. */
+const SERVER_FIELD: Record<string, FieldKey> = {
+  numbering: 'to',
+  'numbering.to': 'to',
+  'numbering.digits': 'to',
+  ticketPriceCents: 'price',
+  budgetCents: 'budget',
+  licensedMaxTickets: 'to',
+  staff: 'authority',
+}
+
+export function LotteryPlanForm(props: { onCreated: () => void }) {
+  const [f, setF] = useState<Record<FieldKey, string>>(
+    Object.fromEntries(FIELDS.map((k) => [k, k === 'currency' ? 'BOB' : ''])) as Record<FieldKey, string>,
+  )
+  const [prizes, setPrizes] = useState<PrizeRow[]>([{ name: '', rule: 'exact', digits: '', amount: '' }])
+  const [bad, setBad] = useState<Set<string>>(new Set())
+  const [error, setError] = useState<string | null>(null)
+  const [ok, setOk] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const set = (k: FieldKey) => (v: string) => setF((x) => ({ ...x, [k]: v }))
+  const label = (k: FieldKey) => lx(`pf_${k}` as never)
+  async function submit(e: Event) {
+    e.preventDefault()
+    setError(null)
+    setOk(null)
+    const missing = FIELDS.filter((k) => !f[k].trim())
+    if (missing.length || prizes.some((p) => !p.name.trim() || !p.amount.trim())) {
+      setBad(new Set(missing))
+      return setError(
+        lx('checkFields', {
+          fields: [
+            ...missing.map(label),
+            ...(prizes.some((p) => !p.name.trim() || !p.amount.trim()) ? [lx('pf_prizes')] : []),
+          ].join(', '),
+        }),
+      )
+    }
+    const to = Number(f.to)
+    const iso = (v: string) => new Date(v).toISOString()
+    setBusy(true)
+    try {
+      await api('POST', '/api/lottery/draws', {
+        kind: 'traditional',
+        institution: f.institution.trim(),
+        name: f.name.trim(),
+        gameCode: f.gameCode.trim().toUpperCase(),
+        drawNumber: Number(f.drawNumber),
+        issue: f.issue.trim(),
+        numbering: { from: Number(f.from), to, digits: Math.max(String(to).length, f.to.trim().length) },
+        series: Number(f.series),
+        fractions: Number(f.fractions),
+        ticketPriceCents: cents(f.price),
+        currency: f.currency.trim().toUpperCase(),
+        budgetCents: cents(f.budget),
+        prizes: prizes.map((p, i) => ({
+          code: `P${i + 1}`,
+          name: p.name.trim(),
+          amountCents: cents(p.amount),
+          rule: p.rule === 'exact' ? { type: 'exact' } : { type: 'ending', of: 'P1', digits: Number(p.digits || 1) },
+        })),
+        salesStartAt: iso(f.salesStartAt),
+        salesCloseAt: iso(f.salesCloseAt),
+        drawAt: iso(f.drawAt),
+        claimDeadline: iso(f.claimDeadline),
+        drawPlace: f.drawPlace.trim(),
+        paymentPlace: f.paymentPlace.trim(),
+        regulationUrl: f.regulationUrl.trim(),
+        authorisationRef: f.authorisationRef.trim(),
+        drawMethod: 'rng',
+        securityMarks: f.securityMarks.trim(),
+        staff: {
+          authority: f.authority.trim(),
+          director: f.director.trim(),
+          moderator: f.moderator.trim(),
+          notary: f.notary.trim(),
+        },
+      })
+      setOk(lx('planCreated', { name: f.name.trim() }))
+      props.onCreated()
+    } catch (err) {
+      const d = err instanceof ApiError ? (err.details as { problems?: Array<{ field: string; rule?: string }> }) : null
+      const problems = d?.problems ?? []
+      if (!problems.length) setError(errorText(err))
+      else {
+        const keys = problems.map(
+          (p) =>
+            SERVER_FIELD[p.field] ?? (FIELDS as readonly string[]).find((k) => k === p.field.split('.')[0]) ?? null,
+        )
+        setBad(new Set(keys.filter((k): k is FieldKey => k !== null)))
+        const names = problems.map((p, i) => {
+          const k = keys[i]
+          const name = k ? label(k) : p.field.startsWith('prizes') ? lx('pf_prizes') : lx('otherField')
+          return p.rule ? `${name} (${p.rule})` : name
+        })
+        setError(lx('checkFields', { fields: [...new Set(names)].join(', ') }))
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+  const input = (k: FieldKey, type = 'text') => (
+    <Field label={label(k)} key={k}>
+      <Input
+        name={`plan-${k}`}
+        type={type}
+        value={f[k]}
+        onValue={set(k)}
+        aria-invalid={bad.has(k) ? 'true' : undefined}
+      />
+    </Field>
+  )
+  const dates = new Set<FieldKey>(['salesStartAt', 'salesCloseAt', 'drawAt', 'claimDeadline'])
+  return (
+    <div class="subpanel" data-testid="lottery-plan-form">
+      <h3>{lx('planTitle')}</h3>
+      <p class="muted">{lx('planHelp')}</p>
+      <form class="form-grid" onSubmit={(e) => void submit(e)}>
+        {FIELDS.map((k) => input(k, dates.has(k) ? 'datetime-local' : 'text'))}
+      </form>
+      <h4>{lx('pf_prizes')}</h4>
+      {prizes.map((p, i) => (
+        <div class="inline" key={i} data-testid="plan-prize">
+          <Field label={lx('prizeName')}>
+            <Input
+              name={`prize-name-${i}`}
+              value={p.name}
+              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, name: v } : y)))}
+            />
+          </Field>
+          <Field label={lx('prizeRule')}>
+            <Select
+              value={p.rule}
+              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, rule: v as PrizeRow['rule'] } : y)))}
+              options={[
+                ['exact', lx('ruleExact')],
+                ['ending', lx('ruleEnding')],
+              ]}
+            />
+          </Field>
+          {p.rule === 'ending' && (
+            <Field label={lx('endingDigits')}>
+              <Input
+                name={`prize-digits-${i}`}
+                inputMode="numeric"
+                value={p.digits}
+                onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, digits: v } : y)))}
+              />
+            </Field>
+          )}
+          <Field label={lx('prizeAmount')}>
+            <Input
+              name={`prize-amount-${i}`}
+              inputMode="decimal"
+              value={p.amount}
+              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, amount: v } : y)))}
+            />
+          </Field>
+        </div>
+      ))}
+      <div class="inline">
+        <button
+          type="button"
+          onClick={() => setPrizes((x) => [...x, { name: '', rule: 'ending', digits: '1', amount: '' }])}
+        >
+          {lx('addPrize')}
+        </button>
+        <button type="button" class="primary" data-testid="plan-submit" disabled={busy} onClick={(e) => void submit(e)}>
+          {lx('planSubmit')}
+        </button>
+      </div>
+      {error && (
+        <Notice kind="error" testId="error">
+          {error}
+        </Notice>
+      )}
+      {ok && (
+        <Notice kind="ok" testId="ok">
+          {ok}
+        </Notice>
+      )}
+    </div>
+  )
+}

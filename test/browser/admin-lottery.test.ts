@@ -1,0 +1,526 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
+import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { screenLeaks } from '../helpers/screen-text.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+
+/**
+ * The numbered-lottery back office (issue 29 point 8) in real Chromium at 1920 x 1080, against a real server with
+ * authentication on and real people (a lottery operator, a director): the print shop's PDF of a range, returns
+ * that name their seller and confirm their consequence, the issue and prize registers, the forms that plan a
+ * lottery and a raffle, distribute a range and report a lost one, and a confirm before every irreversible step.
+ * Screenshots in test-output/screenshots/admin-lottery-*.png.
+ */
+const PASSWORD = 'contraseña segura 1'
+const START = Date.parse('2026-03-10T14:00:00Z')
+const startedAt = Date.now()
+/** Moved past the close of sales in the last test. */
+let skew = 0
+const clock = { now: () => new Date(START + (Date.now() - startedAt) + skew) }
+const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
+const HOUR = 3_600_000
+
+browserSuite('the numbered-lottery back office, in Chromium with authentication on (issue 29 point 8)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  const tokens = new Map<string, string>()
+  const ids: string[] = []
+  let drawId = ''
+  const sellers = { caja1: { id: '', name: 'Caja 1' }, kiosco: { id: '', name: 'Kiosco de la entrada' } }
+
+  async function call(user: string, method: string, path: string, body?: unknown) {
+    const r = await api(server.url, method, path, body, {
+      authorization: `Bearer ${tokens.get(user)}`,
+      'accept-language': 'es',
+    })
+    if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`)
+    return r.body
+  }
+
+  beforeAll(async () => {
+    ensureBuilt(['admin'], ['admin', 'web'])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    server = await startTestServer({ auth: 'on' }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['operador', 'Jorge Condori', 'lottery_operator'],
+    ] as const) {
+      const u = await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+      ids.push(u.id)
+      tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
+    }
+    const hall = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Illimani',
+      profileId: 'BO-2025',
+      playingPositions: 200,
+    })
+    ids.push(hall.id)
+    for (const [key, kind] of [
+      ['caja1', 'cashier_station'],
+      ['kiosco', 'kiosk'],
+    ] as const) {
+      const d = await server.services.auth.enrolDevice({ kind, name: sellers[key].name, hallId: hall.id })
+      sellers[key].id = d.id
+      ids.push(d.id)
+    }
+    const lottery = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        numbering: { from: 0, to: 9_999, digits: 4 },
+        series: 1,
+        fractions: 10,
+        licensedMaxTickets: 10_000,
+        salesStartAt: iso(-24 * HOUR),
+        salesCloseAt: iso(24 * HOUR),
+        drawAt: iso(25 * HOUR),
+        claimDeadline: iso(90 * 24 * HOUR),
+      }),
+    )
+    drawId = lottery.drawId
+    ids.push(drawId)
+    browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  async function open(user: string, lang: 'es' | 'en' = 'es'): Promise<Page> {
+    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
+    await page.goto(`${server.url}/admin/?lang=${lang}#/draws`)
+    await page.fill('input[name=username]', user)
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('[data-testid=login] button[type=submit]')
+    await page.getByTestId('nav').waitFor()
+    await page.click('[data-testid=tab-lottery]')
+    await page.getByTestId('draw-detail').waitFor()
+    return page
+  }
+  /** No English error code, permission name, role code or internal id on the screen. */
+  async function noLeaks(page: Page) {
+    const text = await page.evaluate(() => document.body.innerText)
+    expect(screenLeaks(text)).toEqual([])
+    for (const id of ids.filter(Boolean)) expect(text, `internal id ${id} on screen`).not.toContain(id)
+  }
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: join(SCREENSHOTS, `admin-lottery-${name}.png`), fullPage: true })
+  const textOf = async (page: Page, testId: string) =>
+    ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+
+  it('"Billetes en PDF" prints the range typed as the print shop\'s sheet, entered in the register (LOT-12, LOT-15)', async () => {
+    const page = await open('operador')
+    const panel = page.getByTestId('print-run')
+    await panel.locator('input[name=print-from]').fill('0')
+    await panel.locator('input[name=print-to]').fill('4')
+    expect(await textOf(page, 'print-covers')).toBe('El rango tiene 5 billetes, 50 fracciones.')
+    // The PDF as the browser received it (the route passes the server's answer through untouched).
+    let pdf: { status: number; type: string; body: Buffer } | null = null
+    await page.route('**/print-runs', async (route) => {
+      const r = await route.fetch({ timeout: 120_000 })
+      pdf = { status: r.status(), type: r.headers()['content-type'] ?? '', body: await r.body() }
+      await route.fulfill({ response: r, body: pdf.body })
+    })
+    const popup = page.waitForEvent('popup', { timeout: 120_000 })
+    await panel.getByTestId('print-pdf').click()
+    await popup
+    expect(pdf).toMatchObject({ status: 200, type: expect.stringContaining('application/pdf') })
+    const file = join(server.dataDir, 'billetes.pdf')
+    writeFileSync(file, pdf!.body)
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    for (const n of ['0000', '0002', '0004']) expect(text).toContain(n)
+    expect(text).not.toContain('0005')
+    expect(text).toContain('Sorteo Extraordinario de Carnaval')
+    execFileSync('pdftoppm', [
+      '-r',
+      '70',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      '-png',
+      file,
+      join(SCREENSHOTS, 'admin-lottery-ticket-sheet'),
+    ])
+    expect(await textOf(page, 'ok')).toBe('PDF del tiraje abierto: 50 fracciones.')
+    // The server entered the run in the issue register.
+    const register = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    expect(register.issue.printed).toBe(50)
+    expect(register.printRuns.map((r: any) => [r.runNo, r.from, r.to, r.fractions])).toEqual([[1, 0, 4, 50]])
+    // The same range again: the screen asks for the reason of a reprint, and the confirm states what it voids.
+    await panel.getByTestId('print-pdf').click()
+    await page.getByText('Ya hay 50 fracciones impresas en ese rango. Para reimprimirlas escriba el motivo.').waitFor()
+    await panel.locator('input[name=print-reason]').fill('Billetes dañados en imprenta')
+    await panel.getByTestId('print-pdf').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    expect(await textOf(page, 'confirm-dialog')).toContain('dejan de valer')
+    await shot(page, 'reprint-confirm')
+    await page.getByTestId('confirm-cancel').click()
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)).printRuns).toHaveLength(1)
+    await noLeaks(page)
+    await shot(page, 'print')
+    await page.close()
+    // The rest of the first ten numbers, as the print shop's JSON run.
+    await call('operador', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 5, to: 9 })
+  })
+
+  it('"Registrar devolución" names the seller, pre-fills no range, counts the fractions and confirms the consequence (LOT-12)', async () => {
+    for (const [key, from, to] of [
+      ['kiosco', 0, 4],
+      ['caja1', 5, 9],
+    ] as const)
+      await call('operador', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
+        from,
+        to,
+        sellerId: sellers[key].id,
+      })
+    const page = await open('operador')
+    const panel = page.getByTestId('returns')
+    // Nothing chosen, nothing typed: the button cannot return anything.
+    expect(await panel.locator('input[name=return-from]').inputValue()).toBe('')
+    expect(await panel.locator('input[name=return-to]').inputValue()).toBe('')
+    expect(await panel.getByTestId('record-return').isDisabled()).toBe(true)
+    await panel.getByTestId('return-seller').selectOption({ label: 'Caja 1' })
+    expect(await textOf(page, 'seller-holds')).toBe('Caja 1 tiene ahora: 0005–0009 (50 fracciones).')
+    // The old default range 0-9 reaches the kiosk's fractions too: said, and refused before the server is asked.
+    await panel.locator('input[name=return-from]').fill('0')
+    await panel.locator('input[name=return-to]').fill('9')
+    expect(await textOf(page, 'return-covers')).toBe(
+      'La devolución cubre 100 fracciones, pero Caja 1 tiene como mucho 50 de ellas: ajuste el rango.',
+    )
+    expect(await panel.getByTestId('record-return').isDisabled()).toBe(true)
+    await shot(page, 'return-short')
+    await panel.locator('input[name=return-from]').fill('5')
+    await panel.locator('input[name=return-to]').fill('5')
+    expect(await textOf(page, 'return-covers')).toBe('La devolución cubre 10 fracciones, todas en manos de Caja 1.')
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    const said = await textOf(page, 'confirm-dialog')
+    expect(said).toContain('Caja 1 devuelve 10 fracciones: números 0005.')
+    expect(said).toContain('no se venden ni se pagan aunque salgan premiadas')
+    expect(said).toContain('No se puede deshacer.')
+    await shot(page, 'return-confirm')
+    // Cancel stores nothing.
+    await page.getByTestId('confirm-cancel').click()
+    const before = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    expect(before.sellers.find((x: any) => x.sellerName === 'Caja 1').returned).toBe(0)
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Devolución registrada: 10 fracciones de Caja 1.')
+    const after = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    const caja = after.sellers.find((x: any) => x.sellerName === 'Caja 1')
+    const kiosk = after.sellers.find((x: any) => x.sellerName === 'Kiosco de la entrada')
+    expect(caja).toMatchObject({ distributed: 50, returned: 10, sold: 40 })
+    expect(kiosk).toMatchObject({ distributed: 50, returned: 0 })
+    // The form is empty again and the seller's holding is updated.
+    expect(await panel.locator('input[name=return-from]').inputValue()).toBe('')
+    expect(await textOf(page, 'seller-holds')).toBe('Caja 1 tiene ahora: 0006–0009 (40 fracciones).')
+    await noLeaks(page)
+    await shot(page, 'return-done')
+    await page.close()
+  })
+
+  it('in English: the return form and its confirm speak English, and the refusal of the server too', async () => {
+    const page = await open('operador', 'en')
+    const panel = page.getByTestId('returns')
+    await panel.getByTestId('return-seller').selectOption({ label: 'Kiosco de la entrada' })
+    expect(await textOf(page, 'seller-holds')).toBe('Kiosco de la entrada now holds: 0000–0004 (50 fractions).')
+    await panel.locator('input[name=return-from]').fill('4')
+    await panel.locator('input[name=return-to]').fill('4')
+    await panel.locator('input[name=return-fraction-from]').fill('3')
+    await panel.locator('input[name=return-fraction-to]').fill('3')
+    expect(await textOf(page, 'return-covers')).toBe(
+      'The return covers 1 fractions, all in the hands of Kiosco de la entrada.',
+    )
+    await panel.getByTestId('record-return').click()
+    expect(await textOf(page, 'confirm-dialog')).toContain('This cannot be undone.')
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Return recorded: 1 fractions from Kiosco de la entrada.')
+    // The same fraction again: the server refuses it in English, naming the seller and the counts.
+    await panel.getByTestId('return-seller').selectOption({ label: 'Kiosco de la entrada' })
+    await panel.locator('input[name=return-from]').fill('4')
+    await panel.locator('input[name=return-to]').fill('4')
+    await panel.locator('input[name=return-fraction-from]').fill('3')
+    await panel.locator('input[name=return-fraction-to]').fill('3')
+    await panel.getByTestId('record-return').click()
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toMatch(
+      /^Kiosco de la entrada does not hold all of that range: of 1 fractions it holds 0 not yet returned\./,
+    )
+    await noLeaks(page)
+    await shot(page, 'return-en')
+    await page.close()
+  })
+
+  it("the register replaces the developer's placeholder: print runs, each seller's fractions and debt, the prizes paid (LOT-25)", async () => {
+    const page = await open('jefa')
+    const register = page.getByTestId('register')
+    await register.waitFor({ timeout: 5000 }).catch(async (e) => {
+      await shot(page, 'register-missing')
+      throw e
+    })
+    const body = await page.evaluate(() => document.body.innerText)
+    expect(body).not.toContain('cuando el servidor lo ofrezca')
+    expect(await textOf(page, 'register-issue')).toContain('Fracciones impresas100')
+    const rows = await register
+      .getByTestId('register-sellers')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
+    expect(rows).toEqual([
+      ['Caja 1', '50', '10', '40', 'Bs 400,00', '0006–0009 (40 fracciones)'],
+      ['Kiosco de la entrada', '50', '1', '49', 'Bs 490,00', '0000–0003 (40 fracciones), 0004 (9 fracciones)'],
+      ['Total', '100', '11', '89', 'Bs 890,00', ''],
+    ])
+    const runs = await register
+      .getByTestId('register-runs')
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())),
+      )
+    expect(runs.map((r) => r.slice(0, 7))).toEqual([
+      ['1', '0000–0004', '1', '50', '0', '—', 'Jorge Condori'],
+      ['2', '0005–0009', '1', '50', '0', '—', 'Jorge Condori'],
+    ])
+    expect(await textOf(page, 'prize-register')).toBe('Aún no se pagó ningún premio de este sorteo.')
+    // The printable prize book of this draw opens as a PDF.
+    let status = 0
+    let type = ''
+    await page.route('**/prize-register.pdf*', async (route) => {
+      const r = await route.fetch()
+      status = r.status()
+      type = r.headers()['content-type'] ?? ''
+      await route.fulfill({ response: r })
+    })
+    const popup = page.waitForEvent('popup')
+    await register.getByTestId('prize-register-pdf').click()
+    await popup
+    expect([status, type]).toEqual([200, 'application/pdf'])
+    await noLeaks(page)
+    await shot(page, 'register')
+    await page.close()
+  })
+
+  it('distributes a printed range to a seller chosen by name, and says why an unprinted one is refused (LOT-12)', async () => {
+    const page = await open('operador')
+    const panel = page.getByTestId('distribute')
+    await panel.getByTestId('distribute-seller').selectOption({ label: 'Caja 1 · Sala Illimani' })
+    await panel.locator('input[name=distribute-from]').fill('10')
+    await panel.locator('input[name=distribute-to]').fill('14')
+    await panel.getByTestId('distribute-submit').click()
+    await panel.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toBe(
+      'Solo se entregan fracciones impresas y no entregadas: en ese rango hay 50 sin imprimir y 0 ya entregadas o devueltas. Ajuste el rango.',
+    )
+    await call('operador', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 10, to: 14 })
+    await panel.getByTestId('distribute-submit').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Entregadas 50 fracciones a Caja 1.')
+    const register = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
+    expect(register.sellers.find((x: any) => x.sellerName === 'Caja 1')).toMatchObject({ distributed: 100 })
+    await noLeaks(page)
+    await shot(page, 'distribute')
+    await page.close()
+  })
+
+  it('reports a stolen range: asks for the police complaint, confirms that it is never paid, and lists it publicly (LST-3, LST-5)', async () => {
+    const page = await open('operador')
+    const panel = page.getByTestId('lost-stolen')
+    await panel.getByTestId('lost-kind').selectOption('stolen')
+    await panel.locator('input[name=lost-from]').fill('20')
+    await panel.locator('input[name=lost-to]').fill('29')
+    await panel.getByTestId('lost-distributed').selectOption('no')
+    await panel.locator('input[name=lost-discovered]').fill('2026-03-10T09:00')
+    await panel.locator('input[name=lost-reported]').fill('2026-03-10T11:00')
+    await panel.getByTestId('lost-remedy').selectOption('new-numbering')
+    await panel.locator('input[name=lost-notice]').fill('Robo de billetes en el traslado a imprenta')
+    await panel.getByTestId('lost-submit').click()
+    await panel.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toBe('Revise: Denuncia policial o fiscal (si fue robo).')
+    await panel.locator('input[name=lost-police]').fill('FELCC-LP-2026-118')
+    await panel.getByTestId('lost-submit').click()
+    await page.getByTestId('confirm-dialog').waitFor()
+    const said = await textOf(page, 'confirm-dialog')
+    expect(said).toContain('Se denuncian 10 billetes: números 0020–0029.')
+    expect(said).toContain('no se pagan aunque salgan premiados')
+    await shot(page, 'stolen-confirm')
+    await page.getByTestId('confirm-ok').click()
+    await panel.getByTestId('ok').waitFor()
+    expect(await textOf(page, 'ok')).toBe('Rango denunciado: 10 billetes, números 0020–0029. Ya no se pagan.')
+    const notice = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/lost-stolen`)
+    expect(notice.ranges).toEqual([expect.objectContaining({ kind: 'stolen', from: '0020', to: '0029', quantity: 10 })])
+    await noLeaks(page)
+    await page.close()
+  })
+
+  it('closing the sales of the lottery asks first and says it cannot be reopened; Cancel leaves it on sale', async () => {
+    // Before its time the close cannot even be asked for (a lottery closes at its planned time), and says when.
+    let page = await open('operador')
+    expect(await page.getByTestId('close-sales').isDisabled()).toBe(true)
+    expect(await textOf(page, 'closes-at')).toMatch(
+      /^La venta se cierra a partir de su hora fijada: 11\/3\/26, 1[0-9]:00\.$/,
+    )
+    await page.close()
+    skew = 24 * HOUR + 60_000
+    for (const user of ['jefa', 'operador']) tokens.set(user, (await server.services.auth.login(user, PASSWORD)).token)
+    page = await open('operador')
+    await page.click('[data-testid=close-sales]')
+    const said = await textOf(page, 'confirm-dialog')
+    expect(said).toContain('Se cierra la venta de Sorteo Extraordinario de Carnaval · Sorteo nº 2451.')
+    expect(said).toContain('La venta no se puede volver a abrir.')
+    await shot(page, 'close-confirm')
+    await page.click('[data-testid=confirm-cancel]')
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).status).toBe('open')
+    await page.click('[data-testid=close-sales]')
+    await page.click('[data-testid=confirm-ok]')
+    await page.getByTestId('draw-now').waitFor()
+    expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).status).toBe('closed')
+    // The draw asks too, and says the result is final; the return and print forms are gone after the close.
+    await page.click('[data-testid=draw-now]')
+    expect(await textOf(page, 'confirm-dialog')).toContain('es definitivo')
+    await page.click('[data-testid=confirm-cancel]')
+    expect(await page.getByTestId('returns').count()).toBe(0)
+    expect(await page.getByTestId('print-run').count()).toBe(0)
+    await noLeaks(page)
+    await page.close()
+  })
+
+  it('plans a numbered lottery from the form: Spanish labels for every field, the refusal named by field (LOT-4)', async () => {
+    const page = await open('jefa')
+    await page.click('[data-testid=new-lottery-plan]')
+    const form = page.getByTestId('lottery-plan-form')
+    await form.getByTestId('plan-submit').click()
+    expect(await textOf(page, 'error')).toMatch(/^Revise: Institución, Nombre de la lotería, Código del juego/)
+    /** A datetime-local value `hours` from the page's now, in the page's own zone. */
+    const local = (hours: number) =>
+      page.evaluate((h) => {
+        const d = new Date(Date.now() + h * 3_600_000)
+        const p = (n: number) => String(n).padStart(2, '0')
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+      }, hours)
+    const values: Record<string, string> = {
+      institution: 'Lotería Nacional de Beneficencia y Salubridad',
+      name: 'Sorteo de la Alasita',
+      gameCode: 'ALASITA',
+      drawNumber: '2460',
+      issue: 'Emisión 2026-01',
+      from: '0000',
+      to: '9999',
+      series: '1',
+      fractions: '3',
+      price: '20',
+      currency: 'BOB',
+      budget: '200000',
+      salesStartAt: await local(-1),
+      salesCloseAt: await local(48),
+      drawAt: await local(50),
+      claimDeadline: await local(24 * 70),
+      drawPlace: 'Salón de sorteos, La Paz',
+      paymentPlace: 'Oficinas de la Lotería, La Paz',
+      regulationUrl: 'https://loteria.example.bo/reglamento/2460',
+      authorisationRef: 'AJ-RA-2026-2460',
+      securityMarks: 'Holograma y tinta UV',
+      authority: 'Gerente General',
+      director: 'Director del Sorteo',
+      moderator: 'Moderador',
+      notary: 'Notaría N.º 12',
+    }
+    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=plan-${k}]`).fill(v)
+    await form.locator('input[name=prize-name-0]').fill('Primer Premio')
+    await form.locator('input[name=prize-amount-0]').fill('100000')
+    // Bs 20 does not divide into 3 fractions: the server refuses and the form names the field, in Spanish.
+    await form.getByTestId('plan-submit').click()
+    await form.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toContain('Precio del billete')
+    expect(await form.locator('input[name=plan-price]').getAttribute('aria-invalid')).toBe('true')
+    await noLeaks(page)
+    await shot(page, 'plan-refused')
+    await form.locator('input[name=plan-fractions]').fill('10')
+    await form.getByTestId('plan-submit').click()
+    await page.getByTestId('draws-table').getByText('Sorteo de la Alasita').waitFor()
+    const planned = (await call('jefa', 'GET', '/api/lottery/draws?product=lottery')).draws.find(
+      (d: any) => d.plan.name === 'Sorteo de la Alasita',
+    )
+    expect(planned.plan).toMatchObject({
+      gameCode: 'ALASITA',
+      numbering: { from: 0, to: 9999, digits: 4 },
+      fractions: 10,
+      ticketPriceCents: 2000,
+    })
+    ids.push(planned.drawId)
+    await noLeaks(page)
+    await page.close()
+  })
+
+  it('plans a raffle from the form; a prize worth more than the tickets issued is refused by its field and rule (PRM-3)', async () => {
+    const page = await open('jefa')
+    await page.click('[data-testid=tab-raffle]')
+    await page.click('[data-testid=new-raffle-plan]')
+    const form = page.getByTestId('raffle-plan-form')
+    await form.getByTestId('raffle-plan-submit').click()
+    expect(await textOf(page, 'error')).toMatch(/^Revise: Organizador, Nombre de la rifa, .*Clase de rifa\.$/)
+    const local = (hours: number) =>
+      page.evaluate((h) => {
+        const d = new Date(Date.now() + h * 3_600_000)
+        const p = (n: number) => String(n).padStart(2, '0')
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+      }, hours)
+    await form.getByTestId('raffle-classification').selectOption('benefica')
+    const values: Record<string, string> = {
+      organiser: 'Asociación de Vecinos de Sopocachi',
+      name: 'Rifa de la bicicleta',
+      gameCode: 'RIFABICI',
+      drawNumber: '1',
+      from: '1',
+      to: '500',
+      price: '5',
+      currency: 'BOB',
+      salesStartAt: await local(-1),
+      salesCloseAt: await local(48),
+      drawAt: await local(50),
+      claimDeadline: await local(24 * 70),
+      drawPlace: 'Sede vecinal, La Paz',
+      paymentPlace: 'Sede vecinal, La Paz',
+      authority: 'Presidenta de la asociación',
+      director: 'Director del Sorteo',
+      moderator: 'Moderador',
+      notary: 'Notaría N.º 3',
+      prizeName: 'Primer premio',
+      prizeDescription: 'Bicicleta de montaña',
+      prizeValue: '3000',
+      prizeDepositedAt: await local(-2),
+      prizeDepositPlace: 'Escaparate de la sede',
+      prizeInvoiceRef: 'FAC-2026-77',
+    }
+    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=raffle-${k}]`).fill(v)
+    await form.getByTestId('raffle-plan-submit').click()
+    await form.getByTestId('error').waitFor()
+    expect(await textOf(page, 'error')).toBe(
+      'Revise: Precio del boleto (PRM-3), Autorización de la autoridad (si no está exenta) (PRM-4).',
+    )
+    await noLeaks(page)
+    await shot(page, 'raffle-plan-refused')
+    await form.locator('input[name=raffle-price]').fill('10')
+    await form.locator('input[name=raffle-authorisationRef]').fill('AJ-RIFA-2026-31')
+    await form.getByTestId('raffle-plan-submit').click()
+    await page.getByTestId('draws-table').getByText('Rifa de la bicicleta').waitFor()
+    const planned = (await call('jefa', 'GET', '/api/lottery/draws?product=raffle')).draws.find(
+      (d: any) => d.plan.name === 'Rifa de la bicicleta',
+    )
+    expect(planned.plan).toMatchObject({ classification: 'benefica', ticketPriceCents: 1000 })
+    expect(planned.plan.prizes[0]).toMatchObject({ description: 'Bicicleta de montaña', valueCents: 300_000 })
+    ids.push(planned.drawId)
+    await noLeaks(page)
+    await page.close()
+  })
+})
