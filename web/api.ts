@@ -82,7 +82,7 @@ export interface LoginResult {
 
 /** Issue 13 point 5: the enrolled station this console is, the person at it and the open shift (GET /api/shifts/current). */
 export interface TableTill {
-  station: { id: string; name: string; kind: string; hallId: string | null } | null
+  station: { id: string; name: string; kind: string; hallId: string | null; timeZone?: string | null } | null
   person: { id: string; name: string; role: string } | null
   shift: {
     shiftId: string

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
+import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -78,6 +79,11 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
       person: { name: 'Rosa Vargas' },
       shift: { status: 'open', floatCents: 20_000 },
     })
+    // Issue 29 point 5: "open since" on the hall's clock (La Paz), its zone named, not the browser's (UTC here).
+    expect(current.body.station.timeZone).toBe('America/La_Paz')
+    const since = formatInZone(current.body.shift.openedAt, 'America/La_Paz', 'time', true)
+    expect(since).toMatch(/La Paz, UTC-04:00/)
+    expect(await page.getByTestId('shift-open-since').textContent()).toContain(since)
     const shiftId = current.body.shift.shiftId as string
 
     // With the float counted exactly it closes with no difference.

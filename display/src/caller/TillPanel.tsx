@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
@@ -69,10 +70,8 @@ export function TillClose({ store, lang }: { store: CallerStore; lang: Lang }) {
   if (tillState(store.me.value, till) !== 'open') return null
   const shift = till!.shift!
   const busy = Boolean(store.busy.value)
-  const since = new Date(shift.openedAt).toLocaleTimeString(lang === 'es' ? 'es-BO' : 'en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-  })
+  // Issue 29 point 5: the hall's clock with its zone named, not the browser's.
+  const since = formatInZone(shift.openedAt, till!.station?.timeZone ?? 'UTC', 'time', true)
   const close = (e: Event) => {
     e.preventDefault()
     void store.closeShift(counted, note).then((ok) => {

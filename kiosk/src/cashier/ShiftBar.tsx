@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { formatMoney } from '../../../server/src/shared/money.ts'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -91,13 +92,8 @@ export function ShiftBar(props: { store: CashierStore }) {
           }}
         >
           <span data-testid="shift-open-since">
-            {T.openSince}{' '}
-            {s.shift.openedAt
-              ? new Date(s.shift.openedAt).toLocaleTimeString(store.lang.value === 'es' ? 'es-BO' : 'en-GB', {
-                  hour: '2-digit',
-                  minute: '2-digit',
-                })
-              : ''}
+            {T.openSince} {/* Issue 29 point 5: the hall's clock with its zone named, not the browser's. */}
+            {s.shift.openedAt ? formatInZone(s.shift.openedAt, s.station?.timeZone ?? 'UTC', 'time', true) : ''}
             {s.shift.floatCents !== undefined
               ? ` · ${formatMoney(s.shift.floatCents, currency, store.lang.value)}`
               : ''}

@@ -101,7 +101,7 @@ export interface StationDay {
 
 /** Who is at this cashier station and the open shift (issue 13 point 5). */
 export interface StationShift {
-  station: { id: string; name: string } | null
+  station: { id: string; name: string; timeZone?: string | null } | null
   person: { id: string; name: string; role: string } | null
   shift: { shiftId?: string; floatCents?: number; openedAt?: string } | null
 }

@@ -26,8 +26,12 @@ export function registerShiftRoutes(app: App, services: Services): void {
     if (!who.device) return c.json({ station: null, person: null, shift: null })
     const person = who.kind === 'person' ? { id: who.id, name: who.name, role: String(who.role) } : null
     const shift = await shifts.current({ station: who.device, person: person ?? { id: '', name: '', role: '' } })
+    // Issue 29 point 5: the screens show the station's times on its hall's clock, not the browser's.
+    const timeZone = who.device.hallId
+      ? (await services.cashdesk.vouchers.hallFor(services.db, who.device.hallId)).timeZone
+      : null
     return c.json({
-      station: { id: who.device.id, name: who.device.name, kind: who.device.kind, hallId: who.device.hallId },
+      station: { id: who.device.id, name: who.device.name, kind: who.device.kind, hallId: who.device.hallId, timeZone },
       person,
       shift,
     })
