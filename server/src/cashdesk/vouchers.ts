@@ -67,7 +67,12 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { identityKey } from '../shared/identity.ts'
 import { createCashIntakes } from './cash-intake.ts'
 import { randomBytes } from 'node:crypto'
-import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
+import {
+  identityKeyAtRest,
+  isIdentityKeyAtRest,
+  openDocumentAtRest,
+  sealDocumentAtRest,
+} from '../shared/document-at-rest.ts'
 import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
 export interface CashdeskDeps {
@@ -233,7 +238,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /** GEN-17: every cash intake, here and at the counters (paid-sales.ts), on one path. */
   // Issue 24 point 2: the key stored beside a sealed document is keyed under the sealing key too (a normalised
   // document is the document); the AML totals match on it, the officer's screens show the person's plain key.
-  const storedKeyOf = (document: string) => deps.sealer.tag(keyOf(document), 'identity-key-at-rest')
+  const storedKeyOf = (document: string) =>
+    isIdentityKeyAtRest(document) ? document : identityKeyAtRest(deps.sealer, keyOf(document))
   const intakes = createCashIntakes({
     config,
     newId: (p) => deps.bingo.newId(p),
@@ -787,6 +793,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     hallFor,
     intakes,
     keyOf,
+    storedKeyOf,
   }
 }
 
