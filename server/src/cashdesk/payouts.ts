@@ -477,6 +477,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
           await assertShiftOpen(tx, input.shiftId ?? null, input.stationId)
           const at = now()
+          // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
+          // card is judged, which reads them).
+          await assertRowsSealed(tx, 'cards', [parsed.cardId])
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
           assertPayHall(st.cardHallId, input)
