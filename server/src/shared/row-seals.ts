@@ -220,6 +220,26 @@ export const SEALED_TABLES = {
   ],
   // Bingo cards: the numbers a prize is judged on and the status a refund or a payout reads (sold, refunded).
   cards: ['id', 'game_id', 'series_id', 'card_no', 'serial', 'card_key', 'numbers', 'status', 'channel', 'sold_at'],
+  // Player terminals (issue 27): a session's balance spent on cards and paid back as a change voucher, its ledger,
+  // and the held cards a prize is credited for (once).
+  terminal_sessions: [
+    'id',
+    'hall_id',
+    'terminal_id',
+    'voucher_id',
+    'currency',
+    'balance_cents',
+    'spent_cents',
+    'won_cents',
+    'status',
+    'opened_at',
+    'closed_at',
+    'closed_by',
+    'closed_station',
+    'change_voucher_id',
+  ],
+  terminal_ledger: ['id', 'session_id', 'at', 'kind', 'amount_cents', 'balance_cents', 'ref_id', 'game_id'],
+  terminal_cards: ['card_id', 'session_id', 'game_id', 'credited_at'],
 } as const satisfies Record<string, readonly string[]>
 
 /**
@@ -241,6 +261,7 @@ export const SEAL_KEYS: Partial<Record<keyof typeof SEALED_TABLES, readonly stri
   instant_tickets: ['id'],
   instant_sales: ['ticket_id'],
   instant_payouts: ['ticket_id'],
+  terminal_cards: ['card_id'],
 }
 
 /**
@@ -257,8 +278,13 @@ const unsealedAllowed = (table: string, row: Record<string, unknown>): boolean =
 export type SealedTable = keyof typeof SEALED_TABLES
 export const SEALED_TABLE_NAMES = Object.keys(SEALED_TABLES) as SealedTable[]
 /** The tables sealed since migration 0061 (the first start-up pass); the products' tables came later (0085). */
-/** The tables sealed by the third start-up pass (after the products'): bingo cards. */
-export const CARD_SEALED_TABLES: readonly SealedTable[] = ['cards']
+/** The tables sealed by the third start-up pass (after the products'): bingo cards and the player terminals'. */
+export const CARD_SEALED_TABLES: readonly SealedTable[] = [
+  'cards',
+  'terminal_sessions',
+  'terminal_ledger',
+  'terminal_cards',
+]
 export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
   'vouchers',
   'cash_movements',
