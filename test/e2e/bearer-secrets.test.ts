@@ -328,6 +328,22 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       [smallNotes.id],
     ))!.buyer_document
     expect(stored.startsWith('idoc1.')).toBe(true)
+    // GEN-9 / GEN-10: the auditor audits the records (amounts, decisions) but does not read the person behind them:
+    // the document masked, no key, and no look-up of a person's day by document (FORBIDDEN).
+    const audited = (await api(server.url, 'GET', '/api/aml/reports', undefined, asAuditor())).body.reports as Array<{
+      voucherId: string
+      buyerDocument: string | null
+      buyerKey: string | null
+      amountCents: number
+    }>
+    expect(audited.find((r) => r.voucherId === smallNotes.id)).toMatchObject({
+      buyerDocument: '•••••• CB',
+      buyerKey: null,
+      amountCents: 400_000,
+    })
+    expect(JSON.stringify(audited)).not.toContain('6677889')
+    const lookUp = await api(server.url, 'GET', '/api/aml/day?document=6677889&day=2030-01-01', undefined, asAuditor())
+    expect([lookUp.status, lookUp.body.error?.code]).toEqual([403, 'FORBIDDEN'])
 
     // Those who read a document see it opened: the prize payer the slip's player, the keeper of the exclusion list
     // its entries, the book's readers the complainant; a cashier reading the exclusion list sees it masked.

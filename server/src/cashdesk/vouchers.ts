@@ -70,6 +70,7 @@ import { randomBytes } from 'node:crypto'
 import {
   identityKeyAtRest,
   isIdentityKeyAtRest,
+  maskDocument,
   openDocumentAtRest,
   sealDocumentAtRest,
 } from '../shared/document-at-rest.ts'
@@ -737,9 +738,19 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /** GEN-17 records for the responsible officer, newest first. */
-  async function amlReports(filter: { status?: AmlReport['status'] } = {}): Promise<AmlReport[]> {
+  /**
+   * The officer's records. GEN-9 / GEN-10: the person behind a record (the ROS is confidential, the FR's work) is read
+   * by the officer, the director and the inspector (`showDocuments`, aml.identity); an auditor sees the amounts, the
+   * figures and the decisions, with the document masked and no key (issue 24 point 2).
+   */
+  async function amlReports(
+    filter: { status?: AmlReport['status'] } = {},
+    opts: { showDocuments: boolean } = { showDocuments: true },
+  ): Promise<AmlReport[]> {
     const rows = await amlReportRows(db, filter.status)
-    return rows.map(toReport)
+    return rows
+      .map(toReport)
+      .map((r) => (opts.showDocuments ? r : { ...r, buyerDocument: maskDocument(r.buyerDocument), buyerKey: null }))
   }
 
   /** The officer's decision: ROS filed, or dismissed with the documented analysis that justifies it (GEN-17). */
