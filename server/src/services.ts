@@ -15,7 +15,8 @@ import { gameById } from './bingo/store/games.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
 import { createAuthService } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
-import { backfillIdentityKeys, createPlayerAdmission } from './access/players.ts'
+import { createPlayerAdmission } from './access/players.ts'
+import { sealIdentitiesAtRest } from './access/identity-at-rest.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createTicketDesk } from './cashdesk/ticket-desk.ts'
@@ -198,8 +199,22 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Issue 14 point 8: the exclusion list checked wherever a player's document is presented.
   // Issue 24 point 6: one key per person, in the profile's country (CFG-5); rows from before the keys are keyed now.
   const identityCountry = getProfile(config.profileId)?.identityCountry ?? null
-  await backfillIdentityKeys(db, identityCountry)
-  const players = createPlayerAdmission({ db, clock: overrides.clock ?? systemClock, country: identityCountry })
+  // Issue 24 point 2: documents, names and keys written in clear by an older version are sealed and keyed once.
+  const atRest = await sealIdentitiesAtRest(db, sealer, identityCountry, () =>
+    (overrides.clock ?? systemClock).now().toISOString(),
+  )
+  const convertedTotal = Object.values(atRest.converted).reduce((a, b) => a + b, 0)
+  if (convertedTotal > 0) log.info(`${convertedTotal} identity document(s) or key(s) stored sealed at rest`)
+  if (atRest.tampered.length > 0)
+    log.warn(
+      `${atRest.tampered.length} row(s) left as found: they no longer match their seal (npx bolillo verify-journal lists them)`,
+    )
+  const players = createPlayerAdmission({
+    db,
+    clock: overrides.clock ?? systemClock,
+    country: identityCountry,
+    sealer,
+  })
   const refusals = createRefusalLog({
     db,
     now: () => (overrides.clock ?? systemClock).now(),
@@ -423,6 +438,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       db,
       clock: overrides.clock ?? systemClock,
       entropy: overrides.entropy ?? osEntropy,
+      sealer,
     }),
     // Issue 18, BNG-87/88/89/92: where each sold card is after its game (returned, evidence, archive, destroyed).
     custody: createCardCustodyService({

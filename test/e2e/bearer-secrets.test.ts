@@ -11,12 +11,13 @@
  *   code, short code (with or without dashes), card, slip or instant code, nor the signature part of a signed code;
  * - the journal (in the database and in the backup), the logs and the prints hold no identity document in clear.
  *
- * - a voucher buyer's identity document (a voucher paid in small notes over the GEN-17 limit) is in no file at all,
- *   database, WAL and backup included, nor in any row: the voucher, its cash intake and the officer's record keep it
- *   sealed under the sealing key, and the AML officer's screen shows it opened.
- *
- * Identity documents do stay in clear in the lotto and payout tables (lotto_slips, payouts), which the retention
- * rules purge (issue 18); the journal, which never forgets, is what this test holds to it.
+ * - no identity document planted through the routes is in any file at all, database, WAL and backup included, nor
+ *   in any row: a voucher buyer's (a voucher paid in small notes over the GEN-17 limit), a named slip's player and
+ *   the player amended on it, a player put on the exclusion list (and her name), a player named in the complaints
+ *   book, and the player of a counter sale of cards (BNG-40). Each is sealed under the sealing key, people are
+ *   matched by a keyed hash of their key, and the roles that read a document are shown it opened (the AML officer,
+ *   the prize payer, the keeper of the exclusion list, the complaints book's readers); a cashier reading the
+ *   exclusion list sees it masked.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -68,6 +69,9 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     textNeedle(`identity document ${voucherBuyer}`, voucherBuyer),
     textNeedle(`identity document ${voucherBuyer} (number)`, '6677889'),
   ]
+  const excluded = { name: 'Eusebia Choque Flores', document: 'CI 5544332 OR' }
+  const complainant = { name: 'Teodoro Huanca', document: 'CI 3322110 PT' }
+  const cardPlayer = 'CI 7788990 BE'
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bearer-'))
@@ -145,12 +149,40 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       'kiosk purchase by short code',
     )
     expect(typed.cards).toHaveLength(1)
-    // Counter sales at the cashier's station.
+    // Counter sales at the cashier's station; one named by the player's document (BNG-40, per-player limits).
     ok(
       await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier()),
       201,
       'counter cards',
     )
+    ok(
+      await api(
+        server.url,
+        'POST',
+        `/api/games/${hall.gameId}/sales`,
+        { count: 1, playerDocument: cardPlayer },
+        asCashier(),
+      ),
+      201,
+      'counter cards of a named player',
+    )
+    // A player put on the exclusion list (GEN-27) and one who complains in the hall's book (BNG-72).
+    const exclusion = await api(
+      server.url,
+      'POST',
+      '/api/players/exclusions',
+      { ...excluded, kind: 'self_excluded', reason: 'autoexclusión firmada en sala' },
+      asDirector(),
+    )
+    expect(exclusion.status, JSON.stringify(exclusion.body)).toBe(201)
+    const complaint = await api(
+      server.url,
+      'POST',
+      `/api/halls/${hall.hallId}/complaints`,
+      { playerName: complainant.name, playerDocument: complainant.document, text: 'El cartón no se leyó bien.' },
+      asCashier(),
+    )
+    expect(complaint.status, JSON.stringify(complaint.body)).toBe(201)
     const slip = ok(
       await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asCashier()),
       201,
@@ -241,10 +273,18 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       expect(names).toEqual(expect.arrayContaining(['bolillo.sqlite', 'backups/bolillo-backup.sqlite']))
 
     const codeNeedles = bearerNeedles(codes)
-    const documents: Needle[] = [player.document, amended.document].flatMap((d) => [
+    const documents: Needle[] = [
+      player.document,
+      amended.document,
+      excluded.document,
+      complainant.document,
+      cardPlayer,
+    ].flatMap((d) => [
       textNeedle(`identity document ${d}`, d),
       textNeedle(`identity document ${d} (number)`, d.replace(/\D/g, '')),
     ])
+    // The excluded player's name is on the list only, sealed too.
+    const personNames: Needle[] = [textNeedle(`excluded player's name`, excluded.name)]
     // The journal as stored: in the live database (either engine) and in the backup.
     const journals = [['journal', await databaseRowsText(server.services.db, ['journal'])]]
     if (!testPostgresUrl) {
@@ -261,10 +301,9 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const findings = [
       ...findNeedles(files, codeNeedles),
       ...findNeedlesInText('database rows', await databaseRowsText(server.services.db), codeNeedles),
-      ...findNeedles(
-        files.filter((f) => !/\.sqlite(-wal|-shm)?$/.test(f)),
-        documents,
-      ),
+      // Issue 24 point 2: no planted document in any file (database, WAL, backup, prints, logs) nor in any row.
+      ...findNeedles(files, [...documents, ...personNames]),
+      ...findNeedlesInText('database rows', await databaseRowsText(server.services.db), [...documents, ...personNames]),
       ...journals.flatMap(([label, text]) => findNeedlesInText(label, text, documents)),
       // Issue 24 point 2: the voucher buyer's document nowhere, the database file, its WAL and the backup included.
       ...findNeedles(files, buyerNeedles),
@@ -273,7 +312,9 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     expect(findings).toEqual([])
     // Not vacuous: the same needles find the codes and documents where they are meant to be (the answers given).
     expect(findNeedlesInText('kiosk answer', JSON.stringify(kiosk), codeNeedles).length).toBeGreaterThanOrEqual(6)
-    expect(findNeedlesInText('request', JSON.stringify({ player, amended }), documents)).toHaveLength(4)
+    expect(
+      findNeedlesInText('request', JSON.stringify({ player, amended, excluded, complainant, cardPlayer }), documents),
+    ).toHaveLength(10)
     expect(findNeedlesInText('request', JSON.stringify({ voucherBuyer }), buyerNeedles)).toHaveLength(2)
     // The officer's record (aml.review) shows the document opened; it is stored sealed (and keyed for the totals).
     const reports = (await api(server.url, 'GET', '/api/aml/reports', undefined, asDirector())).body.reports as Array<{
@@ -287,6 +328,43 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       [smallNotes.id],
     ))!.buyer_document
     expect(stored.startsWith('idoc1.')).toBe(true)
+    // GEN-9 / GEN-10: the auditor audits the records (amounts, decisions) but does not read the person behind them:
+    // the document masked, no key, and no look-up of a person's day by document (FORBIDDEN).
+    const audited = (await api(server.url, 'GET', '/api/aml/reports', undefined, asAuditor())).body.reports as Array<{
+      voucherId: string
+      buyerDocument: string | null
+      buyerKey: string | null
+      amountCents: number
+    }>
+    expect(audited.find((r) => r.voucherId === smallNotes.id)).toMatchObject({
+      buyerDocument: '•••••• CB',
+      buyerKey: null,
+      amountCents: 400_000,
+    })
+    expect(JSON.stringify(audited)).not.toContain('6677889')
+    const lookUp = await api(server.url, 'GET', '/api/aml/day?document=6677889&day=2030-01-01', undefined, asAuditor())
+    expect([lookUp.status, lookUp.body.error?.code]).toEqual([403, 'FORBIDDEN'])
+
+    // Those who read a document see it opened: the prize payer the slip's player, the keeper of the exclusion list
+    // its entries, the book's readers the complainant; a cashier reading the exclusion list sees it masked.
+    const receipt = await api(server.url, 'GET', `/api/lotto/slips/${slip.receiptNumber}`, undefined, asCashier())
+    expect(receipt.body.player).toEqual({ name: amended.name, document: amended.document })
+    const listed = (await api(server.url, 'GET', '/api/players/exclusions', undefined, asDirector())).body.exclusions
+    expect(listed[0]).toMatchObject({ ...excluded, documentKey: '5544332' })
+    const masked = (await api(server.url, 'GET', '/api/players/exclusions', undefined, asCashier())).body.exclusions
+    expect(masked[0]).toMatchObject({ name: excluded.name, document: '•••••• OR', documentKey: null })
+    expect(JSON.stringify(masked)).not.toContain('5544332')
+    const book = (await api(server.url, 'GET', `/api/halls/${hall.hallId}/complaints`, undefined, asDirector())).body
+    expect(book.complaints[0].player).toMatchObject(complainant)
+    // The excluded player is still refused wherever her document is shown, however it is spelled (GEN-23).
+    const refusedSale = await sellVoucher(
+      server.url,
+      hall.hallId,
+      400_000,
+      { cash: { smallCents: 400_000, otherCents: 0 }, buyerDocument: '5544332-or' },
+      asCashier(),
+    ).catch((e: Error) => e)
+    expect(String(refusedSale)).toMatch(/PLAYER_EXCLUDED/)
 
     // The director (aml.decide) reads the documents of the record; the auditor sees them masked, with the same tag.
     const byDirector = (await journal(asDirector())).find((r) => r.type === 'lotto.player_amended')!

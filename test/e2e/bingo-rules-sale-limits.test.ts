@@ -1,3 +1,4 @@
+import { identityKeyAtRest } from '../../server/src/shared/document-at-rest.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PASSWORD,
@@ -295,8 +296,9 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         )
         return rows.map((r) => s.server.services.cashdesk.payouts.cardCode(r.card_id))
       }
-      // Issue 24 point 6: the player's key, the document without its "CI" label.
-      const codes = await codesOf('doc:777001')
+      // Issue 24 points 2 and 6: the player's key (the document without its "CI" label) is stored as its keyed hash.
+      expect(await codesOf('doc:777001')).toEqual([])
+      const codes = await codesOf(`doc:${identityKeyAtRest(s.server.services.sealer, '777001')}`)
       const byKiosk = await api(s.server.url, 'POST', '/api/cards/returns', { code: codes }, asKiosk())
       expect(byKiosk.status).toBe(403)
       const some = await api(

@@ -86,7 +86,7 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
 
   let cashoutVoucher = { id: '', code: '' }
   let kioskVoucher = { id: '', code: '' }
-  let winner = { cardId: '', code: '', amountCents: 0 }
+  let winner = { cardId: '', code: '', amountCents: 0, numbers: '' }
   let payoutId = ''
 
   beforeAll(async () => {
@@ -111,7 +111,11 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     await playToTheEnd(server.services, h.setup.gameId)
     const winners = await winningCodes(server.services, h.setup.gameId)
     expect(winners.length).toBeGreaterThanOrEqual(1)
-    winner = winners[0]
+    winner = {
+      ...winners[0],
+      numbers: (await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE id = ?', [winners[0].cardId]))!
+        .numbers,
+    }
   }, 120_000)
   afterAll(async () => server?.cleanup())
 
@@ -157,6 +161,37 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     expect(paid.body.payout.amountCents).toBe(winner.amountCents)
     payoutId = paid.body.payout.payoutId
     expect((await verifyHttp()).ok).toBe(true)
+  })
+
+  it('a bingo card whose status was changed in the database is refused at the payout (ROW_TAMPERED, journaled) and listed by verify-journal; put back, it is the paid card again', async () => {
+    const card = await db().get<{ status: string }>('SELECT status FROM cards WHERE id = ?', [winner.cardId])
+    expect(card!.status).toBe('sold')
+    expect(
+      await db().get("SELECT 1 AS sealed FROM row_seals WHERE tbl = 'cards' AND row_id = ?", [winner.cardId]),
+    ).toBeTruthy()
+    for (const status of ['refunded', 'winner', 'paid']) {
+      await tamper('UPDATE cards SET status = ? WHERE id = ?', [status, winner.cardId])
+      const refused = await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: winner.code })
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409)
+      expect(refused.body.error.code).toBe('ROW_TAMPERED')
+      expect((await verifyHttp()).rows.problems).toEqual(
+        expect.arrayContaining([expect.objectContaining({ table: 'cards', id: winner.cardId })]),
+      )
+    }
+    expect((await refusalsOf('cards', winner.cardId)).length).toBe(3)
+    // Its numbers edited to match the balls drawn: the same.
+    await tamper('UPDATE cards SET status = ?, numbers = ? WHERE id = ?', ['sold', '[]', winner.cardId])
+    expect((await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: winner.code })).body.error.code).toBe(
+      'ROW_TAMPERED',
+    )
+    const numbers = (await verifyHttp()).rows.problems.find((p) => p.table === 'cards' && p.id === winner.cardId)
+    expect(numbers?.what).toMatch(/do not match the seal/)
+    // Put back as the server wrote it: no problem left, and the card is the one paid already.
+    await tamper('UPDATE cards SET numbers = ? WHERE id = ?', [winner.numbers, winner.cardId])
+    expect((await verifyHttp()).ok).toBe(true)
+    expect((await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: winner.code })).body.error.code).toBe(
+      'ALREADY_PAID',
+    )
   })
 
   it("a Bs 10 voucher edited to Bs 2.500 is refused at the cashier's cash-out and at a kiosk purchase, journaled, and reported by verify-journal", async () => {

@@ -1,4 +1,7 @@
+import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
@@ -369,5 +372,45 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       expect(types).toContain(t)
     const v = await server.services.verifyJournal()
     expect(v.ok, JSON.stringify(v)).toBe(true)
+  })
+
+  it('a session balance edited in the database buys no card and is paid back as no change voucher (ROW_TAMPERED); verify-journal lists it (issue 24 point 1)', async () => {
+    await nextGameOnSale(server.services, hall)
+    const s = (await api(server.url, 'GET', '/api/terminal/state', undefined, as(t1))).body.session
+    expect(s.status).toBe('open')
+    // As someone with the database would: a bare UPDATE on its own connection, no store function, no seal.
+    const sql = 'UPDATE terminal_sessions SET balance_cents = ? WHERE id = ?'
+    const params = [500_000, s.id]
+    const url = server.services.config.databaseUrl
+    if (url) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.query(sql.replace('?', '$1').replace('?', '$2'), params).finally(() => client.end())
+    } else {
+      const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
+      try {
+        conn.prepare(sql).run(...params)
+      } finally {
+        conn.close()
+      }
+    }
+    const buy = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(t1))
+    expect([buy.status, buy.body.error?.code]).toEqual([409, 'ROW_TAMPERED'])
+    const end = await api(server.url, 'POST', '/api/terminal/session/end', undefined, as(t1))
+    expect([end.status, end.body.error?.code]).toEqual([409, 'ROW_TAMPERED'])
+    // No change voucher was issued from it, and the refusals are journaled.
+    const changes = await server.services.db.all<{ id: string }>(
+      "SELECT id FROM vouchers WHERE origin = 'change' AND amount_cents = 500000",
+    )
+    expect(changes).toEqual([])
+    const refusals = await server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'row.tampered'",
+    )
+    expect(refusals.filter((r) => r.payload.includes(s.id)).length).toBeGreaterThanOrEqual(2)
+    const v = await api(server.url, 'GET', '/api/journal/verify', undefined, asDirector())
+    expect(v.body.ok).toBe(false)
+    expect(v.body.rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'terminal_sessions', id: s.id })]),
+    )
   })
 })

@@ -87,6 +87,11 @@ export const permissions = {
   'aml.review': [Role.Director, Role.AmlOfficer, ...readers],
   /** GEN-9: only the responsible officer (or the director standing in) files or dismisses a report. */
   'aml.decide': [Role.AmlOfficer, Role.Director],
+  /**
+   * GEN-9 / GEN-10 (issue 24 point 2): the person behind a record (document, key, a person's day by document) is read
+   * by the officer, the director and the regulator's inspector; an auditor audits the records without it.
+   */
+  'aml.identity': [Role.AmlOfficer, Role.Director, Role.Inspector],
   /** BNG-25/27 (BNG-94): the second person present at a ball-set change or a manual recount. */
   'ball-set.witness': [Role.Director, Role.HallManager],
   /** GEN-23/25/27: the exclusion list of self-excluded and prohibited players. */

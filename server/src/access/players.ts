@@ -12,8 +12,16 @@ import type { Database } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../shared/clock.ts'
-import { backfillIdentityKeyRows, exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
+import { exclusionsInForce, insertExclusion, liftExclusion, listExclusions } from './store.ts'
 import { identityKey, type IdentityCountry } from '../shared/identity.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import {
+  identityKeyAtRest,
+  isIdentityKeyAtRest,
+  maskDocument,
+  openDocumentAtRest,
+  sealDocumentAtRest,
+} from '../shared/document-at-rest.ts'
 
 /** One key per person (shared/identity.ts): "4567890 LP", "4567890-lp" and "4567890" are "4567890". */
 export function normaliseDocument(document: string, country: IdentityCountry | null = null): string {
@@ -32,16 +40,19 @@ export function documentsIn(body: unknown): string[] {
   return out.filter((d): d is string => typeof d === 'string' && d.trim().length > 0)
 }
 
-/** Issue 24 point 6: keys the rows written before migration 0070 (run at startup, after the migrations). */
-export async function backfillIdentityKeys(db: Database, country: IdentityCountry | null): Promise<number> {
-  return db.transaction((tx) => backfillIdentityKeyRows(tx, (d) => identityKey(d, country)))
-}
-
-export function createPlayerAdmission(deps: { db: Database; clock: Clock; country?: IdentityCountry | null }) {
+export function createPlayerAdmission(deps: {
+  db: Database
+  clock: Clock
+  country?: IdentityCountry | null
+  sealer: Pick<Sealer, 'seal' | 'open' | 'tag'>
+}) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
   /** The key a person is matched by, in the server's country (idempotent: a key may be passed again). */
   const keyOf = (document: string) => identityKey(document, deps.country ?? null)
+  /** Issue 24 point 2: the key the list is stored and searched by, a keyed hash of the person's key. */
+  const storedKeyOf = (document: string) =>
+    isIdentityKeyAtRest(document) ? document : identityKeyAtRest(deps.sealer, keyOf(document))
 
   async function exclude(
     input: {
@@ -62,11 +73,12 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
         field: 'document',
       })
     await db.transaction(async (tx) => {
+      // Issue 24 point 2: the person's document and name are stored sealed, found by the keyed hash of the key.
       await insertExclusion(tx, {
         id,
-        document,
-        documentKey,
-        name: input.name,
+        document: sealDocumentAtRest(deps.sealer, document)!,
+        documentKey: storedKeyOf(document),
+        name: sealDocumentAtRest(deps.sealer, input.name.trim()) ?? '',
         kind: input.kind,
         reason: input.reason,
         hallId: input.hallId ?? null,
@@ -100,7 +112,7 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
 
   /** Refuses with PLAYER_EXCLUDED when the person of any of `documents` (as typed, or keys) is excluded in `hallId` (or everywhere). */
   async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
-    for (const key of new Set(documents.filter((d) => d.trim()).map(keyOf))) {
+    for (const key of new Set(documents.filter((d) => d.trim()).map(storedKeyOf))) {
       const found = (await exclusionsInForce(db, key, now())).filter(
         (e) => !e.hall_id || !hallId || e.hall_id === hallId,
       )
@@ -120,20 +132,27 @@ export function createPlayerAdmission(deps: { db: Database; clock: Clock; countr
     }
   }
 
-  async function list() {
-    return (await listExclusions(db)).map((e) => ({
-      id: e.id,
-      document: e.document,
-      documentKey: e.document_key ?? keyOf(e.document),
-      name: e.name,
-      kind: e.kind,
-      reason: e.reason,
-      hallId: e.hall_id,
-      until: e.until_at,
-      createdBy: e.created_by,
-      createdAt: e.created_at,
-      liftedAt: e.lifted_at,
-    }))
+  /**
+   * The list; the documents opened for those who keep it (`showDocuments`: players.exclude), masked for the others
+   * who read it (cash desks, readers), who are shown the name and the last characters (issue 24 point 2).
+   */
+  async function list(opts: { showDocuments: boolean } = { showDocuments: true }) {
+    return (await listExclusions(db)).map((e) => {
+      const document = openDocumentAtRest(deps.sealer, e.document) ?? ''
+      return {
+        id: e.id,
+        document: opts.showDocuments ? document : maskDocument(document),
+        documentKey: opts.showDocuments ? keyOf(document) : null,
+        name: openDocumentAtRest(deps.sealer, e.name) ?? '',
+        kind: e.kind,
+        reason: e.reason,
+        hallId: e.hall_id,
+        until: e.until_at,
+        createdBy: e.created_by,
+        createdAt: e.created_at,
+        liftedAt: e.lifted_at,
+      }
+    })
   }
 
   return { exclude, lift, assertAdmitted, list, keyOf }

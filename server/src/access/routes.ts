@@ -9,6 +9,7 @@ import { pickLang } from '../http/messages.ts'
 import { describePrincipal } from './me.ts'
 import type { Services } from '../services.ts'
 import { holdsHall, PersonRole } from './service.ts'
+import { isAllowed, type Role } from './permissions.ts'
 
 const id = z
   .string()
@@ -109,7 +110,12 @@ export function registerAccessRoutes(app: App, services: Services) {
 
   // Issue 14 point 8 (GEN-23, GEN-25, GEN-27): the exclusion list of self-excluded and prohibited players.
   app.get('/api/players/exclusions', needs('players.read'), async (c) =>
-    c.json({ exclusions: await services.players.list() }),
+    // Issue 24 point 2: the documents are read in clear by those who keep the list, masked for the other readers.
+    c.json({
+      exclusions: await services.players.list({
+        showDocuments: !c.get('authOn') || isAllowed('players.exclude', principalOf(c).role as Role),
+      }),
+    }),
   )
   app.post('/api/players/exclusions', needs('players.exclude'), async (c) => {
     const b = await body(

@@ -420,23 +420,77 @@ export function exclusionsInForce(db: Sql, documentKey: string, now: string): Pr
 }
 
 /**
- * Issue 24 point 6: fills the identity keys SQL could not compute (rows from before migration 0070), and returns
- * how many rows it keyed. Idempotent: only null keys are filled.
+ * Issue 24 points 2 and 6: where a person's document, name or key still sits in clear at rest (rows written before
+ * the documents were sealed), what the start-up pass converts. A column holds a sealed value once it starts with
+ * `sealedPrefix`; a stored key is 64 lowercase hex digits. Each entry: table, the clear columns read, the rows.
  */
-export async function backfillIdentityKeyRows(tx: Sql, keyOf: (document: string) => string): Promise<number> {
-  let n = 0
-  for (const [table, doc, key] of [
-    ['player_exclusions', 'document', 'document_key'],
-    ['cash_intakes', 'buyer_document', 'buyer_key'],
-    ['aml_reports', 'buyer_document', 'buyer_key'],
-  ] as const) {
-    const rows = await tx.all<{ id: string; d: string }>(
-      `SELECT id, ${doc} AS d FROM ${table} WHERE ${key} IS NULL AND ${doc} IS NOT NULL`,
-    )
-    for (const r of rows)
-      n += (await tx.run(`UPDATE ${table} SET ${key} = ? WHERE id = ? AND ${key} IS NULL`, [keyOf(r.d), r.id])).changes
-  }
-  return n
+export const CLEAR_IDENTITY_TABLES = {
+  // Unsealed by row seals (no seal to renew), or the document outside the row's seal.
+  player_exclusions: { id: 'id', documents: ['document', 'name'], key: 'document_key' },
+  cash_intakes: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
+  aml_reports: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
+  complaints: { id: 'id', documents: ['player_document'], key: null },
+  payouts: { id: 'id', documents: ['payee_document'], key: null },
+  bonus_prizes: { id: 'id', documents: ['payee_document'], key: null },
+  // Row-sealed tables whose seal covers the document: the pass renews the row's seal (identity-at-rest.ts).
+  vouchers: { id: 'id', documents: ['buyer_document'], key: null },
+  lotto_slips: { id: 'id', documents: ['player_document'], key: null },
+  lottery_payouts: { id: 'id', documents: ['payee_document'], key: null },
+  instant_payouts: { id: 'id', documents: ['payee_document'], key: null },
+} as const
+export type ClearIdentityTable = keyof typeof CLEAR_IDENTITY_TABLES
+
+/** Rows of `table` with a document in clear, or a key that is not a stored key (all of them: a one-time pass). */
+export function rowsWithClearIdentity(
+  tx: Sql,
+  table: ClearIdentityTable,
+  sealedPrefix: string,
+  extraColumns: readonly string[] = [],
+): Promise<Array<Record<string, string | null>>> {
+  const t = CLEAR_IDENTITY_TABLES[table]
+  const clear = t.documents.map((c) => `(${c} IS NOT NULL AND ${c} <> '' AND ${c} NOT LIKE '${sealedPrefix}%')`)
+  // A key is 64 characters; a person's key in clear is shorter or in upper case (checked again by the caller).
+  const key = t.key
+    ? [`(${t.key} IS NOT NULL AND LENGTH(${t.key}) <> 64)`, `(${t.key} IS NULL AND ${t.documents[0]} IS NOT NULL)`]
+    : []
+  return tx.all(
+    `SELECT ${[...new Set([t.id, ...extraColumns, ...t.documents, ...(t.key ? [t.key] : [])])].join(', ')} FROM ${table} WHERE ${[...clear, ...key].join(' OR ')} ORDER BY ${t.id}`,
+  )
+}
+
+/** Writes a row's converted columns (sealed documents, stored key). */
+export async function setIdentityColumns(
+  tx: Sql,
+  table: ClearIdentityTable,
+  id: string,
+  values: Record<string, string | null>,
+): Promise<void> {
+  const cols = Object.keys(values)
+  await tx.run(
+    `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE ${CLEAR_IDENTITY_TABLES[table].id} = ?`,
+    [...cols.map((c) => values[c]), id],
+  )
+}
+
+/** Cards whose player is stored by a document's key in clear (`doc:<key>`), not by a stored key. */
+export function playerCardsWithClearKey(tx: Sql): Promise<Array<{ card_id: string; player_key: string }>> {
+  return tx.all(
+    "SELECT card_id, player_key FROM player_cards WHERE player_key LIKE 'doc:%' AND LENGTH(player_key) <> 68",
+  )
+}
+
+export async function setPlayerCardKey(tx: Sql, cardId: string, playerKey: string): Promise<void> {
+  await tx.run('UPDATE player_cards SET player_key = ? WHERE card_id = ?', [playerKey, cardId])
+}
+
+/** SQLite: freed bytes overwritten from now on in this connection, so emptied values do not linger in the file. */
+export async function eraseFreedPages(db: Sql & { engine: string }): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA secure_delete = ON')
+}
+
+/** SQLite: the WAL copied into the database file and emptied (it may hold pages written before an erase). */
+export async function truncateWal(db: Sql & { engine: string }): Promise<void> {
+  if (db.engine === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)')
 }
 
 export function listExclusions(db: Sql): Promise<ExclusionRow[]> {

@@ -9,6 +9,7 @@
  * run their own transactions and publish the same `game:changed` events after the commit.
  */
 import { protectDocument } from '../shared/journal-privacy.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -601,7 +602,8 @@ export function createBonusService(deps: BonusDeps) {
         at,
         paidBy: input.paidBy,
         payeeName: name,
-        payeeDocument: document,
+        // Issue 24 point 2: stored sealed; the prize's record opens it.
+        payeeDocument: sealDocumentAtRest(deps.sealer, document)!,
         paymentMethod: payment.method,
         chequeNumber,
         stationId: input.stationId,
@@ -706,7 +708,9 @@ export function createBonusService(deps: BonusDeps) {
       balls,
       status: p.status,
       paidAt: p.paid_at,
-      payee: p.payee_name ? { name: p.payee_name, document: p.payee_document ?? '' } : null,
+      payee: p.payee_name
+        ? { name: p.payee_name, document: openDocumentAtRest(deps.sealer, p.payee_document) ?? '' }
+        : null,
       hallName: p.hall_name,
       paidBy: p.paid_by,
       payment:

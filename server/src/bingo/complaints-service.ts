@@ -5,6 +5,8 @@
  */
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database } from '../db/database.ts'
+import type { Sealer } from '../shared/sealing.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import type { Clock, EntropySource } from './types.ts'
@@ -52,13 +54,14 @@ const scopeOf = (hallId: string, sessionId: string | null) =>
   sessionId ? `hall:${hallId}/session:${sessionId}` : `hall:${hallId}/complaints`
 const who = (a: BookActor) => ({ id: a.id, name: a.name, role: a.role })
 
-function view(r: ComplaintRow): ComplaintView {
+function view(sealer: Pick<Sealer, 'open'>, r: ComplaintRow): ComplaintView {
   return {
     number: r.number,
     hallId: r.hall_id,
     sessionId: r.session_id,
     gameNo: r.game_no,
-    player: { name: r.player_name, document: r.player_document, contact: r.player_contact },
+    // Issue 24 point 2: the document is stored sealed, opened for the book's readers.
+    player: { name: r.player_name, document: openDocumentAtRest(sealer, r.player_document), contact: r.player_contact },
     text: r.text,
     recordedAt: r.recorded_at,
     recordedBy: { id: r.recorded_by, name: r.recorded_by_name, role: r.recorded_by_role },
@@ -74,7 +77,12 @@ function view(r: ComplaintRow): ComplaintView {
   }
 }
 
-export function createComplaintsService(deps: { db: Database; clock: Clock; entropy: EntropySource }) {
+export function createComplaintsService(deps: {
+  db: Database
+  clock: Clock
+  entropy: EntropySource
+  sealer: Pick<Sealer, 'seal' | 'open'>
+}) {
   const { db } = deps
   const now = () => deps.clock.now().toISOString()
   const newId = (prefix: string) => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES))
@@ -112,7 +120,7 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
         game_id: gameId,
         game_no: c.gameNo,
         player_name: c.playerName,
-        player_document: c.playerDocument,
+        player_document: sealDocumentAtRest(deps.sealer, c.playerDocument),
         player_contact: c.playerContact,
         text: c.text,
         recorded_at: at,
@@ -137,7 +145,7 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
           rule: 'BNG-72',
         },
       })
-      return view((await complaintByNumber(tx, hallId, number))!)
+      return view(deps.sealer, (await complaintByNumber(tx, hallId, number))!)
     })
   }
 
@@ -169,13 +177,13 @@ export function createComplaintsService(deps: { db: Database; clock: Clock; entr
           rule: 'BNG-72',
         },
       })
-      return view((await complaintByNumber(tx, hallId, number))!)
+      return view(deps.sealer, (await complaintByNumber(tx, hallId, number))!)
     })
   }
 
   /** The hall's complaints book, in number order (readers: inspector, auditor; staff). */
   async function list(hallId: string, status?: 'pending' | 'answered'): Promise<ComplaintView[]> {
-    const rows = (await complaintsOfHall(db, hallId)).map(view)
+    const rows = (await complaintsOfHall(db, hallId)).map((r) => view(deps.sealer, r))
     return status ? rows.filter((r) => r.status === status) : rows
   }
 

@@ -281,7 +281,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     v: { id: string; parentId: string | null; buyerDocument: string | null },
   ): Promise<string> {
     const buyer = vouchers.openDocument(v.buyerDocument)
-    if (buyer?.trim()) return `doc:${vouchers.keyOf(buyer)}`
+    // Issue 24 point 2: a card's player is stored by the person's keyed hash, never the document.
+    if (buyer?.trim()) return `doc:${vouchers.storedKeyOf(buyer)}`
     let root = v.id
     let parent = v.parentId
     for (let i = 0; parent && i < 10_000; i++) {
@@ -759,7 +760,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
       // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
       const player = input.playerDocument?.trim() || buyerDocument
-      const playerKey = player ? `doc:${vouchers.keyOf(player)}` : null
+      const playerKey = player ? `doc:${vouchers.storedKeyOf(player)}` : null
       await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })

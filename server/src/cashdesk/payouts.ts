@@ -34,6 +34,7 @@
 import { parseTypedSerial } from '../bingo/typed-serial.ts'
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
@@ -445,9 +446,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     if (getProfile(hall.profileId)?.cardTransferAllowed !== false) return
     const buyer = await buyerOfCard(tx, cardId)
     if (!buyer?.startsWith('doc:')) return
-    // Issue 24 point 6: both sides by the person's key; a buyer keyed before the keys is keyed again (a key is its own key).
-    const payee = payeeDocument ? `doc:${vouchers.keyOf(payeeDocument)}` : null
-    if (payee !== `doc:${vouchers.keyOf(buyer.slice(4))}`) {
+    // Issue 24 points 2 and 6: both sides by the person's stored key (a keyed hash); a buyer stored before the keys
+    // is keyed again (a key is its own key, a stored key stays as it is).
+    const payee = payeeDocument ? `doc:${vouchers.storedKeyOf(payeeDocument)}` : null
+    if (payee !== `doc:${vouchers.storedKeyOf(buyer.slice(4))}`) {
       throw new DomainError(
         'CARD_TRANSFER_FORBIDDEN',
         payee
@@ -504,6 +506,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
           await assertShiftOpen(tx, input.shiftId ?? null, input.stationId)
           const at = now()
+          // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
+          // card is judged, which reads them).
+          await assertRowsSealed(tx, 'cards', [parsed.cardId])
           const st = await evaluate(tx, parsed.cardId, at)
           if (st.status !== 'winner') refuse(st)
           assertPayHall(st.cardHallId, input)
@@ -589,7 +594,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             stationId: input.stationId,
             cashierId: input.cashierId,
             payeeName,
-            payeeDocument,
+            // Issue 24 point 2: stored sealed; the payout's view and the prize register open it.
+            payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument),
             paidAt: at,
             paymentMethod: paidVia.method,
             chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
@@ -808,7 +814,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       stationId: row.station_id,
       cashierId: row.cashier_id,
       payeeName: row.payee_name,
-      payeeDocument: row.payee_document,
+      payeeDocument: openDocumentAtRest(deps.sealer, row.payee_document),
       payment:
         row.payment_method === 'cheque'
           ? { method: 'cheque', chequeNumber: row.cheque_number ?? '' }
@@ -923,7 +929,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
         amountCents: line.amountCents,
         currency: r.currency,
         payeeName: ownPayout ? r.payee_name : r.own_payee_name,
-        payeeDocument: ownPayout ? r.payee_document : r.own_payee_document,
+        payeeDocument: openDocumentAtRest(deps.sealer, ownPayout ? r.payee_document : r.own_payee_document),
         stationId: ownPayout ? r.station_id : null,
         cashierId: ownPayout ? r.cashier_id : r.paid_by,
         payoutId: ownPayout ? r.payout_id : null,

@@ -124,6 +124,8 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       if (done) throw alreadyRefunded(done)
       // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
       await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
+      // ...and the card itself (its status: a card marked refunded in the database is not refunded again).
+      await assertRowsSealed(tx, 'cards', [c.id])
       const at = now()
       // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
       await returnOnRefund(tx, c.id, at, input.actor.name)

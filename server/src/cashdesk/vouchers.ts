@@ -67,7 +67,13 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { identityKey } from '../shared/identity.ts'
 import { createCashIntakes } from './cash-intake.ts'
 import { randomBytes } from 'node:crypto'
-import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
+import {
+  identityKeyAtRest,
+  isIdentityKeyAtRest,
+  maskDocument,
+  openDocumentAtRest,
+  sealDocumentAtRest,
+} from '../shared/document-at-rest.ts'
 import { formatShortCode, normalizeShortCode, SHORT_CODE_LENGTH, shortCodeFromBytes } from './short-code.ts'
 
 export interface CashdeskDeps {
@@ -233,7 +239,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /** GEN-17: every cash intake, here and at the counters (paid-sales.ts), on one path. */
   // Issue 24 point 2: the key stored beside a sealed document is keyed under the sealing key too (a normalised
   // document is the document); the AML totals match on it, the officer's screens show the person's plain key.
-  const storedKeyOf = (document: string) => deps.sealer.tag(keyOf(document), 'identity-key-at-rest')
+  const storedKeyOf = (document: string) =>
+    isIdentityKeyAtRest(document) ? document : identityKeyAtRest(deps.sealer, keyOf(document))
   const intakes = createCashIntakes({
     config,
     newId: (p) => deps.bingo.newId(p),
@@ -731,9 +738,19 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /** GEN-17 records for the responsible officer, newest first. */
-  async function amlReports(filter: { status?: AmlReport['status'] } = {}): Promise<AmlReport[]> {
+  /**
+   * The officer's records. GEN-9 / GEN-10: the person behind a record (the ROS is confidential, the FR's work) is read
+   * by the officer, the director and the inspector (`showDocuments`, aml.identity); an auditor sees the amounts, the
+   * figures and the decisions, with the document masked and no key (issue 24 point 2).
+   */
+  async function amlReports(
+    filter: { status?: AmlReport['status'] } = {},
+    opts: { showDocuments: boolean } = { showDocuments: true },
+  ): Promise<AmlReport[]> {
     const rows = await amlReportRows(db, filter.status)
-    return rows.map(toReport)
+    return rows
+      .map(toReport)
+      .map((r) => (opts.showDocuments ? r : { ...r, buyerDocument: maskDocument(r.buyerDocument), buyerKey: null }))
   }
 
   /** The officer's decision: ROS filed, or dismissed with the documented analysis that justifies it (GEN-17). */
@@ -787,6 +804,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     hallFor,
     intakes,
     keyOf,
+    storedKeyOf,
   }
 }
 

@@ -33,6 +33,7 @@
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -751,7 +752,12 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       currency: r.currency,
       goods: r.goods ? JSON.parse(String(r.goods)) : [],
       prizes: JSON.parse(String(r.prizes)),
-      payee: { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref },
+      payee: {
+        name: r.payee_name,
+        // Issue 24 point 2: opened for the register's readers (prizes.register).
+        document: openDocumentAtRest(line.sealer, r.payee_document as string | null),
+        signatureRef: r.signature_ref,
+      },
       stationId: r.station_id,
       cashierId: r.cashier_id,
       paidAt: r.paid_at,

@@ -10,6 +10,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { ticketFace, type TicketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
@@ -211,7 +212,8 @@ export function createClaimUseCases(ctx: InstantContext) {
         stationId: input.stationId,
         cashierId: input.cashierId,
         payeeName,
-        payeeDocument,
+        // Issue 24 point 2: stored sealed; the register opens it for its readers.
+        payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument)!,
         signatureRef: input.signatureRef ?? 'signed-slip',
         paidAt: at,
       })

@@ -4,6 +4,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { openPrizeTags } from './codes.ts'
 import type { InstantContext } from './context.ts'
+import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import {
   packsOfBatch,
   payoutsOfBatch,
@@ -66,7 +67,14 @@ export function createReconciliationUseCases(ctx: InstantContext) {
         amountCents: Number(r.amount_cents),
         reason: r.reason ?? null,
         payee:
-          r.kind === 'prize' ? { name: r.payee_name, document: r.payee_document, signatureRef: r.signature_ref } : null,
+          r.kind === 'prize'
+            ? {
+                name: r.payee_name,
+                // Issue 24 point 2: opened for the register's readers.
+                document: openDocumentAtRest(ctx.deps.sealer, r.payee_document as string | null),
+                signatureRef: r.signature_ref,
+              }
+            : null,
         stationId: r.station_id,
         cashierId: r.cashier_id,
         paidAt: r.paid_at,

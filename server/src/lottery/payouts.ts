@@ -4,6 +4,7 @@
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
 import { protectDocument } from '../shared/journal-privacy.ts'
+import { sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
@@ -283,7 +284,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         stationId: input.stationId,
         cashierId: input.cashierId,
         payeeName: p.name.trim(),
-        payeeDocument: p.document.trim(),
+        // Issue 24 point 2: stored sealed; the prize register opens it.
+        payeeDocument: sealDocumentAtRest(deps.sealer, p.document.trim())!,
         signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
         paidAt: at,
       })

@@ -4,6 +4,7 @@
  */
 import { identityKey } from '../shared/identity.ts'
 import { protectDocument } from '../shared/journal-privacy.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
@@ -255,7 +256,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
       )
       // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only as
       // someone the buyer authorised, which a supervisor checks and overrides with their own credential.
-      const payeeIsBuyer = sameDocument(p.document, s.player_document)
+      const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.player_document) ?? '')
       if (!payeeIsBuyer) {
         if (!input.override)
           throw new DomainError(
@@ -327,7 +328,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
           stationId: input.stationId,
           cashierId: input.cashierId,
           payeeName: p.name.trim(),
-          payeeDocument: p.document.trim(),
+          payeeDocument: sealDocumentAtRest(deps.sealer, p.document.trim())!,
           signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
           paidAt: at,
         })

@@ -3,6 +3,7 @@
  * and annulment before the close of sales (LNS-21). The sale itself is group-committed (sales.ts).
  */
 import { protectDocument } from '../shared/journal-privacy.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { currentActor } from '../shared/request-context.ts'
 import { DomainError } from '../shared/errors.ts'
 import { AJ_LEGEND, checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
@@ -165,7 +166,9 @@ export function createSlipUseCases(
       quickPicks,
       amountCents,
       playerName: name,
-      playerDocument: document,
+      // Issue 24 point 2: the player's document is stored sealed; the receipt, the payee check and the prize
+      // register open it for the roles that read it.
+      playerDocument: sealDocumentAtRest(deps.sealer, document)!,
       channel: input.channel,
     }
     const receiptOf = (done: { receipt: string; code: string; soldAt: string }): LottoReceipt => ({
@@ -256,7 +259,10 @@ export function createSlipUseCases(
         drawAt: d.plan.drawAt,
         claimDeadline: d.plan.claimDeadline,
       })),
-      player: { name: s.player_name, document: opts.showDocument ? s.player_document : null },
+      player: {
+        name: s.player_name,
+        document: opts.showDocument ? openDocumentAtRest(deps.sealer, s.player_document) : null,
+      },
       boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
       soldAt: s.sold_at,
       amountCents: s.amount_cents,
@@ -341,7 +347,7 @@ export function createSlipUseCases(
             { rule: 'LNS-20' },
           )
       }
-      if (!(await amendSlipPlayer(tx, receipt, name, document)))
+      if (!(await amendSlipPlayer(tx, receipt, name, sealDocumentAtRest(deps.sealer, document)!)))
         throw new DomainError('CONFLICT', `receipt ${receipt} is no longer active`)
       await appendJournal(tx, {
         at,
@@ -349,7 +355,10 @@ export function createSlipUseCases(
         scope: `lotto:${s.game_code}/sales`,
         payload: {
           receipt,
-          before: { name: s.player_name, document: protectDocument(deps.sealer, s.player_document) },
+          before: {
+            name: s.player_name,
+            document: protectDocument(deps.sealer, openDocumentAtRest(deps.sealer, s.player_document)),
+          },
           after: { name, document: protectDocument(deps.sealer, document) },
           evidenceRef: input.evidenceRef.trim(),
           reason: input.reason.trim(),

@@ -24,3 +24,24 @@ export function openDocumentAtRest(sealer: Pick<Sealer, 'open'>, stored: string 
   if (!stored.startsWith(DOCUMENT_AT_REST_PREFIX)) return stored
   return sealer.open(stored.slice(DOCUMENT_AT_REST_PREFIX.length), CONTEXT).toString('utf8')
 }
+
+/**
+ * The key a person is matched by, as stored (issue 24 points 2 and 6): the keyed hash of the person's key
+ * (identity.ts), so that a copy of the database holds no document and cannot test guesses. Every table stores
+ * this one form, so equal people stay equal across tables (a voucher's buyer, a card's player, the exclusion list).
+ */
+export function identityKeyAtRest(sealer: Pick<Sealer, 'tag'>, personKey: string): string {
+  return isIdentityKeyAtRest(personKey) ? personKey : sealer.tag(personKey, 'identity-key-at-rest')
+}
+
+/** A stored key is 64 lowercase hex digits; a person's key in clear (identity.ts) is upper case, so never one. */
+export function isIdentityKeyAtRest(value: string): boolean {
+  return /^[0-9a-f]{64}$/.test(value)
+}
+
+/** A document shown to a role that may not read it: its last three characters, the rest masked. */
+export function maskDocument(document: string | null | undefined): string | null {
+  if (!document) return null
+  const d = document.trim()
+  return d.length <= 3 ? '•'.repeat(d.length) : `${'•'.repeat(Math.min(d.length - 3, 6))}${d.slice(-3)}`
+}

@@ -26,6 +26,7 @@ import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
 import { voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile, type TerminalTerms } from '../shared/profile.ts'
@@ -253,6 +254,8 @@ export function createTerminalService(deps: TerminalDeps) {
       voucherId: s.voucher_id,
       pay: async (tx, sale) => {
         const session = await sessionOrRefuse(tx, input.terminalId)
+        // Issue 24 point 1: no card is bought from a balance changed outside the server.
+        await assertRowsSealed(tx, 'terminal_sessions', [session.id])
         if (sale.hallId !== session.hall_id)
           throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
         const { verdict } = await termsOfHall(tx, session.hall_id)
@@ -345,6 +348,9 @@ export function createTerminalService(deps: TerminalDeps) {
           cashierId: w.terminal_id,
           shiftId: null,
           credit: async (tx, paid) => {
+            // Issue 24 point 1: a held card credited once, to a session as the server wrote them.
+            await assertRowsSealed(tx, 'terminal_cards', [w.card_id])
+            await assertRowsSealed(tx, 'terminal_sessions', [w.session_id])
             if ((await store.markCredited(tx, w.card_id, paid.at)) !== 1)
               throw new DomainError('ALREADY_PAID', 'credited at the same moment', {})
             if ((await store.creditSession(tx, w.session_id, paid.amountCents)) !== 1)
@@ -436,6 +442,8 @@ export function createTerminalService(deps: TerminalDeps) {
       const at = now()
       const s = await store.sessionById(tx, c.sessionId)
       if (!s || s.status !== 'open') throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session is closed', {})
+      // Issue 24 point 1: no change voucher is issued for a balance changed outside the server.
+      await assertRowsSealed(tx, 'terminal_sessions', [s.id])
       await c.guard(tx, s)
       // The cards play on to the end of their game and a win is credited: the session stays open until then.
       const inPlay = await store.gamesInPlayOf(tx, s.id)

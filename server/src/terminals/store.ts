@@ -1,5 +1,6 @@
 /** Issue 27: the SQL of electronic bingo terminals (terms, sessions and their ledger, held cards, reserved cursors). */
 import type { Sql } from '../db/database.ts'
+import { touchRows } from '../shared/row-seals.ts'
 
 export interface TerminalSessionRow {
   id: string
@@ -83,10 +84,13 @@ export async function insertSession(
     "INSERT INTO terminal_sessions (id, hall_id, terminal_id, voucher_id, currency, balance_cents, status, opened_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)",
     [s.id, s.hallId, s.terminalId, s.voucherId, s.currency, s.balanceCents, s.at],
   )
+  // Issue 24 point 1: a session's balance is sealed by the records of each transaction that changes it.
+  touchRows(sql, 'terminal_sessions', [s.id])
 }
 
 /** Takes `cents` from an open session's balance; 0 rows when it is closed or holds less (the caller refuses). */
 export async function debitSession(sql: Sql, id: string, cents: number): Promise<number> {
+  touchRows(sql, 'terminal_sessions', [id])
   return (
     await sql.run(
       "UPDATE terminal_sessions SET balance_cents = balance_cents - ?, spent_cents = spent_cents + ? WHERE id = ? AND status = 'open' AND balance_cents >= ?",
@@ -97,6 +101,7 @@ export async function debitSession(sql: Sql, id: string, cents: number): Promise
 
 /** Adds a prize to an open session's balance; 0 rows when the session is no longer open. */
 export async function creditSession(sql: Sql, id: string, cents: number): Promise<number> {
+  touchRows(sql, 'terminal_sessions', [id])
   return (
     await sql.run(
       "UPDATE terminal_sessions SET balance_cents = balance_cents + ?, won_cents = won_cents + ? WHERE id = ? AND status = 'open'",
@@ -110,6 +115,7 @@ export async function closeSessionRow(
   id: string,
   c: { status: 'closed' | 'recovered'; at: string; by: string; station: string; changeVoucherId: string | null },
 ): Promise<number> {
+  touchRows(sql, 'terminal_sessions', [id])
   return (
     await sql.run(
       "UPDATE terminal_sessions SET status = ?, balance_cents = 0, closed_at = ?, closed_by = ?, closed_station = ?, change_voucher_id = ? WHERE id = ? AND status = 'open'",
@@ -135,6 +141,7 @@ export async function insertLedger(
     'INSERT INTO terminal_ledger (id, session_id, at, kind, amount_cents, balance_cents, ref_id, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [l.id, l.sessionId, l.at, l.kind, l.amountCents, l.balanceCents, l.refId, l.gameId],
   )
+  touchRows(sql, 'terminal_ledger', [l.id])
 }
 
 export async function ledgerOf(sql: Sql, sessionId: string) {
@@ -165,6 +172,7 @@ export async function insertHeldCard(sql: Sql, c: { cardId: string; sessionId: s
     c.sessionId,
     c.gameId,
   ])
+  touchRows(sql, 'terminal_cards', [c.cardId])
 }
 
 export async function heldCard(sql: Sql, cardId: string) {
@@ -216,6 +224,7 @@ export async function heldWinnersOfSession(sql: Sql, sessionId: string) {
 }
 
 export async function markCredited(sql: Sql, cardId: string, at: string): Promise<number> {
+  touchRows(sql, 'terminal_cards', [cardId])
   return (
     await sql.run('UPDATE terminal_cards SET credited_at = ? WHERE card_id = ? AND credited_at IS NULL', [at, cardId])
   ).changes

@@ -6,6 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows, touchRowsWhere } from '../../shared/row-seals.ts'
 
 export interface CardRow {
   id: string
@@ -59,6 +60,12 @@ export async function insertCards(
       params,
     )
   }
+  // Issue 24 point 1: a card (its numbers, its status) is sealed by the records of its sale's transaction.
+  touchRows(
+    tx,
+    'cards',
+    cards.map((c) => c.id),
+  )
 }
 
 /** Serials of the cards still sold (not refunded) in a game, in storage order. */
@@ -79,6 +86,7 @@ export function soldCardRefs(tx: Sql, gameId: string): Promise<Array<{ id: strin
 }
 
 export async function refundSoldCards(tx: Sql, gameId: string): Promise<void> {
+  await touchRowsWhere(tx, 'cards', "t.game_id = ? AND t.status = 'sold'", [gameId])
   await tx.run("UPDATE cards SET status = 'refunded' WHERE game_id = ? AND status = 'sold'", [gameId])
 }
 
