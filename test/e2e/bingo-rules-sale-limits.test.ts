@@ -366,7 +366,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       // Handed back at the table one by one, scanned: now the player buys.
       const rows = await s.server.services.db.all<{ card_id: string }>(
         'SELECT card_id FROM player_cards WHERE game_id = ? AND player_key = ?',
-        [previous, 'doc:777001'],
+        [previous, `doc:${identityKeyAtRest(s.server.services.sealer, '777001')}`],
       )
       const back = await api(
         s.server.url,

@@ -107,7 +107,10 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
         })
       ).status,
     ).toBe(201)
-    expect((await call('mesa', 'POST', `/api/lottery/draws/${lotteryId}/returns`, { from: 5, to: 9 })).status).toBe(201)
+    expect(
+      (await call('mesa', 'POST', `/api/lottery/draws/${lotteryId}/returns`, { from: 5, to: 9, sellerId: seller.id }))
+        .status,
+    ).toBe(201)
 
     // A raffle of 40 tickets at 5.00 EUR: three sold at the counter.
     t = Date.parse('2025-06-01T12:00:00+02:00')

@@ -27,7 +27,8 @@ const suite = haveTools ? describe : describe.skip
  * Record ids as the server makes them: a short prefix, an underscore, random base-32 letters. A game's id is left
  * out on purpose: the minutes print it as the key of the game's draw proof (GET /api/games/{gameId}/proof).
  */
-const ID = /\b(?:dev|u|po|c|cs|ses|rf|v|sh|cm|pz|hall|kp|lpay|sp|inr|inp|bz|aml|lpr)_[a-z0-9]{6,}/gi
+// Record ids are lower case (shared/record-id.ts): matched as such, so a signature's base64 ('…C_dffxZB…') is not one.
+const ID = /\b(?:dev|u|po|c|cs|ses|rf|v|sh|cm|pz|hall|kp|lpay|sp|inr|inp|bz|aml|lpr)_[a-z0-9]{6,}\b/g
 
 /** What a person would read on one paper that is an internal id (empty when none). */
 export function idsIn(text: string, rawIds: string[]): string[] {

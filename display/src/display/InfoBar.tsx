@@ -19,7 +19,8 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
         label={text(lang, 'cardsSold')}
         value={String(state.cardsSold)}
         testId="cards-sold"
-        note={state.soldRanges?.length ? rangesInPlay(state.soldRanges) : undefined}
+        // Hidden while a claim window shows its winners: the panel needs the height (portrait screens).
+        note={state.soldRanges?.length && !state.window ? rangesInPlay(state.soldRanges) : undefined}
         noteTestId="in-play"
       />
       <Tile

@@ -56,6 +56,8 @@ export const permissions = {
    * it only with a jefe's credential beside him (X-Bolillo-Second-Person holding this permission); staff close alone.
    */
   'game.sales.close': staff,
+  // BNG-73: each game's closing entry is signed by a jefe of the floor, not the director (games.ts JEFE_ROLES).
+  'game.closing.sign': [Role.HallManager, Role.FloorManager, Role.TableCashier],
   /**
    * BNG-27 (002 §6.1.5, Bolivia): the ball recount is made in the presence of the Director de Bingo; the profile's
    * `ballSetChangeWitness: 'director'` asks for this permission of the witness instead of ball-set.witness.

@@ -296,7 +296,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.addSeries(param(c, 'gameId'), b.seriesId))
   })
   // BNG-73: the Jefe de Mesa signs each game's closing entry, with her own session.
-  app.post('/api/games/:gameId/closing/sign', needs('game.incident'), async (c) => {
+  app.post('/api/games/:gameId/closing/sign', needs('game.closing.sign'), async (c) => {
     const b = await body(c, z.object({ note: z.string().max(500).optional() }).strict())
     return c.json(await bingo.signGameClosing({ gameId: param(c, 'gameId'), signer: actorOf(c), note: b.note }))
   })

@@ -19,6 +19,7 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import { getProfile } from '../shared/profile.ts'
 import { DOCUMENT_TAG_PURPOSE, normaliseDocumentText } from '../shared/journal-privacy.ts'
 import type { Sealer } from '../shared/sealing.ts'
+import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import { hallZoneOf, isoInZone } from '../shared/time-zone.ts'
 import {
   CONTROL_SCHEMA,
@@ -86,7 +87,7 @@ export function createRegulatorFeed(deps: {
    * The operator's keyed tag (HMAC under the sealing key, shared/sealing.ts): an instant winner's identity document
    * travels as this reference, never in clear. The operator shows the document behind a reference when asked.
    */
-  sealer?: Pick<Sealer, 'tag'>
+  sealer?: Pick<Sealer, 'tag' | 'open'>
   /** The server's profile: its `taxBase` for the operator's chain (lotto, lotteries). */
   profileId?: string
   /** The signed close-of-sales documents of the lotto draws (close-of-sales.ts), written beside the batches. */
@@ -182,7 +183,9 @@ export function createRegulatorFeed(deps: {
     r.data.identityThresholdCents = 0
     const documents = await store.instantPayeeDocuments(db, b.id)
     r.data.payouts = (r.data.payouts as Array<Record<string, unknown>>).map((p) => {
-      const doc = documents.get(String(p.payoutId))
+      // Stored sealed (issue 24 point 2): opened here only to derive the payee's keyed reference.
+      const stored = documents.get(String(p.payoutId))
+      const doc = deps.sealer ? openDocumentAtRest(deps.sealer, stored) : null
       return {
         ...p,
         payee: doc && deps.sealer ? deps.sealer.tag(normaliseDocumentText(doc), DOCUMENT_TAG_PURPOSE) : null,

@@ -32,7 +32,7 @@ export async function sessionRetentionFacts(
   )
 }
 
-/** Deletes a session's non-winning cards (no prize, bonus prize or payout), with their custody rows; returns how many. */
+/** Deletes a session's non-winning cards (no prize, bonus prize or payout), with their custody, seat and return rows; returns how many. */
 export async function purgeNonWinningCardsOfSession(tx: Sql, sessionId: string): Promise<number> {
   const ids = (
     await tx.all<{ id: string }>(
@@ -47,6 +47,9 @@ export async function purgeNonWinningCardsOfSession(tx: Sql, sessionId: string):
     const chunk = ids.slice(i, i + 500)
     const marks = chunk.map(() => '?').join(', ')
     await tx.run(`DELETE FROM card_custody WHERE card_id IN (${marks})`, chunk)
+    // Every sale records its buyer's seat (BNG-93, named or not) and a card handed back its return (BNG-15).
+    await tx.run(`DELETE FROM player_cards WHERE card_id IN (${marks})`, chunk)
+    await tx.run(`DELETE FROM card_returns WHERE card_id IN (${marks})`, chunk)
     await tx.run(`DELETE FROM cards WHERE id IN (${marks})`, chunk)
   }
   return ids.length
