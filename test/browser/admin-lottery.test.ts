@@ -221,7 +221,10 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     expect(kiosk).toMatchObject({ distributed: 50, returned: 0 })
     // The form is empty again and the seller's holding is updated.
     expect(await panel.locator('input[name=return-from]').inputValue()).toBe('')
-    expect(await textOf(page, 'seller-holds')).toBe('Caja 1 tiene ahora: 0006–0009 (40 fracciones).')
+    // The holding is read again from the register after the answer: wait for it rather than race it.
+    await expect
+      .poll(() => textOf(page, 'seller-holds'), { timeout: 15_000 })
+      .toBe('Caja 1 tiene ahora: 0006–0009 (40 fracciones).')
     await noLeaks(page)
     await shot(page, 'return-done')
     await page.close()
