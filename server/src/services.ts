@@ -473,7 +473,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       }
       const chain = verifyChain(records)
       // Issue 24 point 1: the tables the server pays from agree with the journal, row by row and in their sums.
-      const rows = await verifySealedRows(db, rowSealKey, journalSeals)
+      const rows = await verifySealedRows(db, rowSealKey, journalSeals, records.at(-1)?.seq ?? 0)
       rows.problems.push(...(await recomputeBalances(db, records)))
       return rowsVerdict(chain, rows)
     },

@@ -85,5 +85,13 @@ describe('row seals', () => {
     await raw.run('UPDATE cash_movements SET amount_cents = 1000 WHERE id = ?', ['cm1'])
     expect((await verifySealedRows(raw, key, seals)).problems).toEqual([])
     expect((await verifySealedRows(raw, randomBytes(32), seals)).problems).toHaveLength(1)
+    // A verification that read the journal up to a record before this row's seal (the server wrote on meanwhile):
+    // the row's journal record is the next verification's, but its MAC is still checked.
+    expect((await verifySealedRows(raw, key, new Map(), moved.seq - 1)).problems).toEqual([])
+    expect((await verifySealedRows(raw, key, new Map(), moved.seq)).problems).toHaveLength(1)
+    await raw.run('UPDATE cash_movements SET amount_cents = 100000 WHERE id = ?', ['cm1'])
+    expect((await verifySealedRows(raw, key, new Map(), moved.seq - 1)).problems).toEqual([
+      expect.objectContaining({ table: 'cash_movements', id: 'cm1' }),
+    ])
   })
 })
