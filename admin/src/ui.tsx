@@ -220,41 +220,59 @@ export function cents(value: string): number {
 }
 
 /**
- * An irreversible action asked in the page (issue 29 point 7), not the browser's confirm(): the question and its
- * consequence in the screen's language, Cancel first.
+ * An irreversible action asked in the page (issue 29 points 7 and 8), not the browser's confirm(): the question and
+ * its consequence in the screen's language, Cancel focused first so Enter alone never commits it; Escape cancels.
+ * The one dialog of the back office: the device list renders it directly (with the server's refusal inside), the
+ * lottery screens through {@link useConfirm}.
  */
 export function ConfirmDialog(props: {
   title: string
-  consequence: string
+  /** One paragraph, or several (the first in bold). */
+  consequence: string | string[]
   confirm: string
+  /** Red confirm button and border: the action cannot be undone. */
+  danger?: boolean
   busy?: boolean
   /** The server's refusal, in words, shown in the dialog. */
   error?: string | null
   onConfirm: () => void
   onCancel: () => void
-  testId?: string
 }) {
+  const paragraphs = typeof props.consequence === 'string' ? [props.consequence] : props.consequence
   return (
-    <div class="modal">
+    <div class="modal" data-testid="confirm-dialog">
       <div
-        class="modal-box modal-box--stack"
+        class={`modal-box${props.danger ? ' danger' : ''}`}
         role="alertdialog"
         aria-modal="true"
         aria-labelledby="confirm-title"
-        data-testid={props.testId ?? 'confirm'}
+        data-testid="confirm"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onCancel()
+        }}
       >
-        <h3 id="confirm-title">{props.title}</h3>
-        <p>{props.consequence}</p>
+        <h2 id="confirm-title">{props.title}</h2>
+        {paragraphs.map((p, i) => (
+          <p key={i} class={i === 0 && paragraphs.length > 1 ? 'lead' : ''} data-testid="confirm-consequence">
+            {p}
+          </p>
+        ))}
         {props.error && (
           <Notice kind="error" testId="error">
             {props.error}
           </Notice>
         )}
         <div class="modal-actions">
-          <button data-testid="confirm-cancel" onClick={props.onCancel} autoFocus>
+          <button type="button" data-testid="confirm-cancel" autoFocus onClick={props.onCancel}>
             {tx('cancel')}
           </button>
-          <button class="danger" data-testid="confirm-ok" disabled={props.busy} onClick={props.onConfirm}>
+          <button
+            type="button"
+            class={props.danger ? 'danger' : 'primary'}
+            data-testid="confirm-ok"
+            disabled={props.busy}
+            onClick={props.onConfirm}
+          >
             {props.confirm}
           </button>
         </div>
@@ -291,37 +309,14 @@ export function useConfirm() {
     [],
   )
   const dialog = asking ? (
-    <div class="modal" data-testid="confirm-dialog">
-      <div
-        class={`modal-box${asking.danger ? ' danger' : ''}`}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="confirm-title"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') asking.answer(false)
-        }}
-      >
-        <h2 id="confirm-title">{asking.title}</h2>
-        {asking.consequence.map((p, i) => (
-          <p key={i} class={i === 0 ? 'lead' : ''} data-testid="confirm-consequence">
-            {p}
-          </p>
-        ))}
-        <div class="modal-actions">
-          <button type="button" data-testid="confirm-cancel" autoFocus onClick={() => asking.answer(false)}>
-            {tx('cancel')}
-          </button>
-          <button
-            type="button"
-            class={asking.danger ? 'danger' : 'primary'}
-            data-testid="confirm-ok"
-            onClick={() => asking.answer(true)}
-          >
-            {asking.confirmLabel}
-          </button>
-        </div>
-      </div>
-    </div>
+    <ConfirmDialog
+      title={asking.title}
+      consequence={asking.consequence}
+      confirm={asking.confirmLabel}
+      danger={asking.danger}
+      onConfirm={() => asking.answer(true)}
+      onCancel={() => asking.answer(false)}
+    />
   ) : null
   return { ask, dialog }
 }

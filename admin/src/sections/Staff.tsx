@@ -325,6 +325,7 @@ function Stations() {
           title={tx(asking.action === 'revoke' ? 'revokeTitle' : 'reenrolTitle', { name: asking.device.name })}
           consequence={tx(asking.action === 'revoke' ? 'revokeConsequence' : 'reenrolConsequence')}
           confirm={tx(asking.action === 'revoke' ? 'revoke' : 'reenrol')}
+          danger
           busy={act.busy}
           error={act.error}
           onConfirm={() => void act.run()}
