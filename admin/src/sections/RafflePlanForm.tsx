@@ -3,10 +3,10 @@
  * /api/lottery/draws requires, with Spanish labels, and the server's refusal named by field and rule.
  */
 import { useState } from 'preact/hooks'
-import { ApiError } from '../../../web/http.ts'
 import { api } from '../session.ts'
-import { Field, Input, Notice, Select, cents, errorText } from '../ui.tsx'
+import { Field, Input, Notice, Select, cents } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
+import { planRefusal } from './plan-refusal.ts'
 
 const FIELDS = [
   'organiser',
@@ -111,22 +111,9 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       setOk(lx('planCreated', { name: f.name.trim() }))
       props.onCreated()
     } catch (err) {
-      const d = err instanceof ApiError ? (err.details as { problems?: Array<{ field: string; rule?: string }> }) : null
-      const problems = d?.problems ?? []
-      if (!problems.length) setError(errorText(err))
-      else {
-        const keys = problems.map(
-          (p) =>
-            SERVER_FIELD[p.field] ?? (FIELDS as readonly string[]).find((k) => k === p.field.split('.')[0]) ?? null,
-        ) as Array<FieldKey | null>
-        setBad(new Set(keys.filter((k): k is FieldKey => k !== null)))
-        const names = problems.map((p, i) => {
-          const k = keys[i]
-          const name = k ? label(k) : p.field.startsWith('prizes') ? lx('pf_prizes') : lx('otherField')
-          return p.rule ? `${name} (${p.rule})` : name
-        })
-        setError(lx('checkFields', { fields: [...new Set(names)].join(', ') }))
-      }
+      const refused = planRefusal(err, FIELDS, SERVER_FIELD, label)
+      if (refused.bad) setBad(refused.bad)
+      setError(refused.message)
     } finally {
       setBusy(false)
     }
