@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { importGraph, layerRule } from '../scripts/import-graph.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const serverSrc = join(root, 'server', 'src')
@@ -108,5 +109,54 @@ describe('server layout', () => {
 
   it('has no server/src/app or server/src/domain any more', () => {
     expect(['app', 'domain'].filter((name) => existsSync(join(serverSrc, name)))).toEqual([])
+  })
+})
+
+describe('import graph (scripts/import-graph.ts, issue 25 point 5)', () => {
+  const graph = importGraph(root)
+
+  it('reads the whole tree and resolves its imports (an empty graph would pass the checks below)', () => {
+    expect(graph.files.length).toBeGreaterThan(300)
+    expect(graph.edges.length).toBeGreaterThan(1000)
+    // A known edge in each direction of the layering.
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ from: 'server/src/lotto/payouts.ts', to: 'server/src/draws/lifecycle.ts' }),
+    )
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ from: 'kiosk/src/kiosk/main.tsx', to: 'web/device.ts' }),
+    )
+  })
+
+  it('names the imports that break the layering', () => {
+    expect(layerRule('server/src/shared/profile.ts', 'server/src/bingo/card.ts')).toBe('shared/ imports a higher layer')
+    expect(layerRule('hardware/src/rng/x.ts', 'server/src/equipment/statistics.ts')).toBe(
+      'hardware/ imports a higher layer',
+    )
+    expect(layerRule('server/src/lotto/payouts.ts', 'server/src/cashdesk/payouts.ts')).toBe(
+      'a product line imports cashdesk/',
+    )
+    expect(layerRule('server/src/bingo/service.ts', 'server/src/http/context.ts')).toBe(
+      "a product line's use cases import http/",
+    )
+    expect(layerRule('server/src/lottery/rules.ts', 'server/src/lotto/plan.ts')).toBe(
+      'a product line imports another product line',
+    )
+    expect(layerRule('server/src/draws/lifecycle.ts', 'server/src/lotto/store.ts')).toBe(
+      'draws/ imports a product line',
+    )
+    // Allowed: a line on the draw lifecycle, a line's routes on http/, anything on shared/.
+    expect(layerRule('server/src/lottery/payouts.ts', 'server/src/draws/store.ts')).toBeNull()
+    expect(layerRule('server/src/bingo/routes.ts', 'server/src/http/context.ts')).toBeNull()
+    expect(layerRule('server/src/bingo/service.ts', 'server/src/shared/clock.ts')).toBeNull()
+  })
+
+  it('has no import from a lower layer to a higher one', () => {
+    const found = graph.violations.map((v) => `${v.from} -> ${v.to}  (${v.rule})`)
+    expect(found, `imports against the layering:\n${found.join('\n')}`).toEqual([])
+  })
+
+  it('has no import cycle', () => {
+    const found = graph.cycles.map((c) => c.join(' <-> '))
+    expect(found, `import cycles:\n${found.join('\n')}`).toEqual([])
   })
 })

@@ -21,7 +21,7 @@ import {
 } from '../shared/lottery-common.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { DrawRow } from '../lotto/store.ts'
+import type { DrawRow } from '../draws/store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 import {
   blocksDesign,

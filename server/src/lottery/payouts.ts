@@ -14,7 +14,7 @@ import { insertPayout } from '../draws/store.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { OnPaid } from '../shared/settlement.ts'
-import { SIGNED_RECEIPT, type PayeeData } from '../lotto/payouts.ts'
+import { SIGNED_RECEIPT, type PayeeData } from '../draws/types.ts'
 import {
   blocksDesign,
   inRange,

@@ -30,7 +30,7 @@ import {
   type PlanDates,
   type PlanProblem,
 } from '../shared/lottery-common.ts'
-import type { DrawStaff } from '../lotto/plan.ts'
+import type { DrawStaff } from '../draws/types.ts'
 
 export type LotteryPrizeRule =
   | { type: 'exact' }

@@ -10,6 +10,7 @@ import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
 import { assertPayable, assertPayee } from '../draws/lifecycle.ts'
 import { insertPayout } from '../draws/store.ts'
+import { SIGNED_RECEIPT, type PayeeData } from '../draws/types.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Sql } from '../db/database.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
@@ -28,15 +29,7 @@ import {
   type SlipRow,
 } from './store.ts'
 
-/**
- * Prize-register data of the person paid (INS-5, LNS-25, §7.13): first and last names, identity document, and how
- * the signature was taken (e.g. "firma en recibo impreso", or the id of a signature-pad image).
- */
-export interface PayeeData {
-  name: string
-  document: string
-  signatureRef?: string
-}
+export { SIGNED_RECEIPT, type PayeeData }
 
 /**
  * GEN-26: a supervisor's override to pay a named slip to someone the buyer authorised: who (a second person with
@@ -50,9 +43,6 @@ export interface PayeeOverride {
 /** An identity document compared as written by different people: no spaces, dots or dashes, in capitals. */
 /** GEN-16 / GEN-26: the payee is the buyer when both documents are one person's (issue 24 point 6: "4567890 LP" is "4567890-lp"). */
 export const sameDocument = (a: string, b: string) => identityKey(a) === identityKey(b)
-
-/** Default signature reference: the payee signs the printed payout receipt, kept with the register. */
-export const SIGNED_RECEIPT = 'firma en recibo impreso'
 
 export interface DrawClaim {
   /** `refund` / `refunded`: the draw was cancelled (LNS-22, LOT-21); the price of the slip's boards for it is refunded once. */

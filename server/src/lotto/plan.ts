@@ -7,6 +7,7 @@
  *
  * Pure: no clock, no I/O.
  */
+import type { DrawStaff } from '../draws/types.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
   assertNoProblems,
@@ -42,17 +43,7 @@ export interface LottoCategory {
   prize: LottoPrize
 }
 
-/** LOT-19 / LNS-11: the people who sign the minutes. */
-export interface DrawStaff {
-  /** Máxima Autoridad Ejecutiva. */
-  authority: string
-  /** Director del Sorteo. */
-  director: string
-  /** Moderador (calls the numbers aloud). */
-  moderator: string
-  /** Notario de Fe Pública. */
-  notary: string
-}
+export type { DrawStaff }
 
 /** A selected-numbers lottery draw plan (LOT-5, §7.7, CFG-41). */
 export interface LottoPlan extends PlanDates {

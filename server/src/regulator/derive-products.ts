@@ -9,7 +9,7 @@
  * record of the same type that `replaces` the previous one, whole; the original stays.
  */
 import type { JournalRecord } from '../shared/journal-chain.ts'
-import type { DerivedRecord } from './derive.ts'
+import type { DerivedRecord } from './derived-record.ts'
 
 const OPERATOR_CHAIN = 'operator'
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)

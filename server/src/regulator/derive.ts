@@ -8,38 +8,14 @@
  */
 import type { JournalRecord } from '../shared/journal-chain.ts'
 import { createProductDeriver } from './derive-products.ts'
+import type { DerivedRecord } from './derived-record.ts'
+
+export type { ControlType, DerivedRecord } from './derived-record.ts'
 
 export const CONTROL_SCHEMA = 'bolillo-control-v1'
 
 /** The chain of batches a record travels in: one per hall, and one for the operator's own products (lotto). */
 export const OPERATOR_CHAIN = 'operator'
-
-export type ControlType =
-  | 'bingo.game'
-  | 'bingo.cards'
-  | 'lotto.draw'
-  | 'lotto.plays'
-  | 'lottery.draw'
-  | 'instant.game'
-  | 'totals.daily'
-  | 'totals.monthly'
-  | 'event.significant'
-
-/** A control record before it is numbered and put into a batch. */
-export interface DerivedRecord {
-  /** Unique per fact, so that deriving the same journal twice adds nothing (restart, second node). */
-  sourceKey: string
-  chain: string
-  hall: string | null
-  type: ControlType
-  /** UTC instant of the fact; the envelope writes it on the hall's wall clock with its zone. */
-  at: string
-  data: Record<string, unknown>
-  part?: number
-  parts?: number
-  /** The source key of an earlier record this one brings up to date (its `replaces`; the original stays). */
-  replacesKey?: string
-}
 
 interface BingoGameState {
   gameId: string
