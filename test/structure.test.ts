@@ -123,7 +123,7 @@ describe('import graph (scripts/import-graph.ts, issue 25 point 5)', () => {
       expect.objectContaining({ from: 'server/src/lotto/payouts.ts', to: 'server/src/draws/lifecycle.ts' }),
     )
     expect(graph.edges).toContainEqual(
-      expect.objectContaining({ from: 'kiosk/src/kiosk/main.tsx', to: 'web/device.ts' }),
+      expect.objectContaining({ from: 'kiosk/src/kiosk/main.tsx', to: 'web/credentials.ts' }),
     )
   })
 

@@ -1,16 +1,18 @@
 /**
  * The caller API (same origin). Requests, errors (`ApiError`, branch on `code`) and the Accept-Language header
- * come from http.ts, shared with the kiosk screens.
+ * come from http.ts, the station's login and till from station-api.ts, both shared with the cashier's client
+ * (cashdesk-api.ts); credentials are kept in credentials.ts.
  */
 import type { GameState } from '../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
 import type { CardRefund, RefundService } from '../server/src/cashdesk/refunds.ts'
 import { ApiError, createRequest, type SecondPerson } from './http.ts'
+import { stationCalls, type LoginResult, type ShiftReport, type TableTill } from './station-api.ts'
 import { fetchMe } from './me.ts'
 import type { Lang } from './i18n.ts'
 
 export { ApiError }
-export type { SecondPerson }
+export type { SecondPerson, LoginResult, TableTill }
 
 export interface HallInfo {
   hall: { id: string; name: string; profileId: string; currency: string; playingPositions: number }
@@ -74,39 +76,15 @@ export interface Principal {
   name: string
   role: string
 }
-export interface LoginResult {
-  token: string
-  expiresAt: string
-  user: { id: string; role: string; displayName: string }
-}
-
-/** Issue 13 point 5: the enrolled station this console is, the person at it and the open shift (GET /api/shifts/current). */
-export interface TableTill {
-  station: { id: string; name: string; kind: string; hallId: string | null; timeZone?: string | null } | null
-  person: { id: string; name: string; role: string } | null
-  shift: {
-    shiftId: string
-    status: 'open' | 'closed'
-    currency: string
-    cashier: { id: string; name: string }
-    openedAt: string
-    floatCents: number
-    expectedCents: number
-  } | null
-}
-
 /** Issue 29 point 1: the annulled game's cards this table sold, refunded or still to refund (GET /api/refunds/cards). */
 export type TableRefunds = Awaited<ReturnType<RefundService['stationCards']>>
 export type { CardRefund }
 
 /** A closed shift as the server reports it: the difference is counted minus expected, to the centavo. */
-export interface ClosedShift {
-  shiftId: string
-  currency: string
-  expectedCents: number
-  countedCents: number | null
-  differenceCents: number | null
-}
+export type ClosedShift = Pick<
+  ShiftReport,
+  'shiftId' | 'currency' | 'expectedCents' | 'countedCents' | 'differenceCents'
+>
 
 /**
  * Every call the caller console makes. `base` is '' for same origin; `token` gives the session token of the
@@ -119,14 +97,11 @@ export function createApi(
   options: { base?: string; token?: () => string | null; device?: string | null } = {},
 ) {
   const base = options.base ?? ''
-  const request = createRequest({ lang: () => lang, base, token: options.token, device: options.device })
-  // A login goes out with the station's credential, never an old token: the session is bound to the station.
-  const asDevice = createRequest({ lang: () => lang, base, device: options.device })
+  const requestOptions = { lang: () => lang, base, token: options.token, device: options.device }
+  const request = createRequest(requestOptions)
   const enc = encodeURIComponent
   return {
-    login: (username: string, password: string) =>
-      asDevice<LoginResult>('POST', '/api/auth/login', { username, password }),
-    logout: () => request<{ ok: true }>('POST', '/api/auth/logout'),
+    ...stationCalls(request, requestOptions),
     me: () => request<Principal>('GET', '/api/auth/me'),
     /** Who is logged in, in words, and the permissions of that role (issue 14 point 7). */
     whoAmI: () => fetchMe(request),
@@ -221,14 +196,10 @@ export function createApi(
         { ...(code ? { code } : {}), paidBy },
         { secondPerson: second },
       ),
-    currentShift: () => request<TableTill>('GET', '/api/shifts/current'),
     /** Issue 29 point 1 (BNG-86): the annulled game's cards sold at this table, and a card handed back refunded. */
     tableRefunds: (gameId: string) =>
       request<TableRefunds>('GET', `/api/refunds/cards?gameId=${encodeURIComponent(gameId)}`),
     refundCard: (code: string) => request<CardRefund>('POST', '/api/refunds/cards', { code, to: 'cash' }),
-    openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) =>
-      request<ClosedShift>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
   }
 }
 

@@ -1,7 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deviceCredential } from './device.ts'
 import { ApiError, createRequest, secondPersonHeader } from './http.ts'
 
 // A real local server: each path answers one way; every request's method, headers and body are kept.
@@ -164,33 +163,5 @@ describe('createRequest', () => {
     expect(last()).toMatchObject({ method: 'GET', headers: { authorization: 'Bearer abc', 'accept-language': 'es' } })
     expect(last().headers['content-type']).toBeUndefined()
     expect(await failure(request.blob('/pdf-refused'))).toMatchObject({ code: 'FORBIDDEN', status: 403 })
-  })
-})
-
-describe('deviceCredential', () => {
-  function memory() {
-    const m = new Map<string, string>()
-    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) }
-  }
-
-  it('keeps ?device= for the next loads', () => {
-    const storage = memory()
-    expect(deviceCredential('?device=kiosk-1.s3cret&lang=en', storage)).toBe('kiosk-1.s3cret')
-    expect(deviceCredential('?lang=en', storage)).toBe('kiosk-1.s3cret')
-    expect(deviceCredential('?device=kiosk-2.other', storage)).toBe('kiosk-2.other')
-    expect(deviceCredential('', storage)).toBe('kiosk-2.other')
-  })
-
-  it('has none before enrolment, and lasts one load without storage', () => {
-    expect(deviceCredential('', memory())).toBeNull()
-    const broken = {
-      getItem: () => {
-        throw new Error('denied')
-      },
-      setItem: () => {
-        throw new Error('denied')
-      },
-    }
-    expect(deviceCredential('?device=kiosk-1.s3cret', broken)).toBe('kiosk-1.s3cret')
   })
 })

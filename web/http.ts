@@ -26,7 +26,7 @@ export interface RequestOptions {
   base?: string
   /** The session token of the person logged in, or null when nobody is. Wins over `device`. */
   token?: () => string | null
-  /** The enrolled device's credential `<id>.<secret>` (see device.ts), or null. */
+  /** The enrolled device's credential `<id>.<secret>` (kept by credentials.ts), or null. */
   device?: string | null
 }
 

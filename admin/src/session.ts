@@ -1,14 +1,15 @@
 /**
- * Who is logged in to the back office and what they may do. The token lives in sessionStorage (this tab only).
+ * Who is logged in to the back office and what they may do. The token is kept for this tab only (web/credentials.ts).
  * Sections are chosen by permission: from `GET /api/me` where the server offers it, else derived from the role
  * with the server's own table (access/permissions.ts), so a renamed or new role needs no change here.
  */
 import { signal } from '@preact/signals'
+import { tabToken } from '../../web/credentials.ts'
 import { createRequest, type ApiRequest } from '../../web/http.ts'
 import type { Lang } from '../../web/i18n.ts'
 import { isAllowed, permissions, type Permission, type Role } from '../../server/src/access/permissions.ts'
 
-const TOKEN_KEY = 'bolillo.admin.token'
+const kept = tabToken('admin')
 const LANG_KEY = 'bolillo.admin.lang'
 
 export interface Me {
@@ -19,18 +20,17 @@ export interface Me {
   permissions: Set<string>
 }
 
-function load(key: string): string | null {
+/** The language chosen last on this browser (every tab). */
+function storedLang(): string | null {
   try {
-    return sessionStorage.getItem(key) ?? localStorage.getItem(key)
+    return localStorage.getItem(LANG_KEY)
   } catch {
     return null
   }
 }
-function store(storage: 'session' | 'local', key: string, value: string | null) {
+function keepLang(value: Lang) {
   try {
-    const s = storage === 'session' ? sessionStorage : localStorage
-    if (value === null) s.removeItem(key)
-    else s.setItem(key, value)
+    localStorage.setItem(LANG_KEY, value)
   } catch {
     // no storage: it lasts this load only
   }
@@ -39,16 +39,16 @@ function store(storage: 'session' | 'local', key: string, value: string | null) 
 function initialLang(): Lang {
   const q = new URLSearchParams(location.search).get('lang')
   if (q) return q.toLowerCase().startsWith('en') ? 'en' : 'es'
-  return load(LANG_KEY) === 'en' ? 'en' : 'es'
+  return storedLang() === 'en' ? 'en' : 'es'
 }
 
 export const lang = signal<Lang>(initialLang())
-export const token = signal<string | null>(load(TOKEN_KEY))
+export const token = signal<string | null>(kept.get())
 export const me = signal<Me | null>(null)
 
 export function setLang(l: Lang) {
   lang.value = l
-  store('local', LANG_KEY, l)
+  keepLang(l)
   document.documentElement.lang = l
 }
 
@@ -103,7 +103,7 @@ export async function login(username: string, password: string) {
     password,
   })
   token.value = r.token
-  store('session', TOKEN_KEY, r.token)
+  kept.set(r.token)
   mustChangePassword.value = Boolean(r.user?.mustChangePassword)
   if (!mustChangePassword.value) me.value = await loadMe()
 }
@@ -118,7 +118,7 @@ export async function logout() {
   await api('POST', '/api/auth/logout').catch(() => undefined)
   token.value = null
   me.value = null
-  store('session', TOKEN_KEY, null)
+  kept.set(null)
 }
 
 export function can(...needed: string[]): boolean {

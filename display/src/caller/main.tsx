@@ -1,5 +1,5 @@
 import { render } from 'preact'
-import { deviceCredential } from '../../../web/device.ts'
+import { deviceCredential } from '../../../web/credentials.ts'
 import { langFromSearch } from '../../../web/i18n.ts'
 import { createGameFeed } from '../../../web/socket.ts'
 import { App } from './App.tsx'

@@ -21,6 +21,7 @@ import {
   type TableRefunds,
   type CardRefund,
 } from '../../../web/api.ts'
+import { tabToken } from '../../../web/credentials.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can as holds, type Me, type Permission } from '../../../web/me.ts'
 import { money } from '../../../web/format.ts'
@@ -57,7 +58,7 @@ export type Offer = 'own' | 'jefe' | null
 
 const NAME_KEY = 'bolillo.caller.name'
 // The session token lives for the tab only: closing the console logs out.
-const TOKEN_KEY = 'bolillo.caller.token'
+const kept = tabToken('caller')
 
 function storedName(): string {
   try {
@@ -66,28 +67,13 @@ function storedName(): string {
     return ''
   }
 }
-function storedToken(): string | null {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY)
-  } catch {
-    return null
-  }
-}
-function storeToken(token: string | null): void {
-  try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token)
-    else sessionStorage.removeItem(TOKEN_KEY)
-  } catch {
-    /* private mode: log in again after a reload */
-  }
-}
 
 /**
- * `device` is the credential of the enrolled cashier station this console is (`?device=`, web/device.ts): sent while
+ * `device` is the credential of the enrolled cashier station this console is (`?device=`, web/credentials.ts): sent while
  * nobody is logged in, and with the login, so the person's session is bound to the station (issue 13).
  */
 export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, base = '', device: string | null = null) {
-  const token = signal<string | null>(storedToken())
+  const token = signal<string | null>(kept.get())
   /** Who is using the console and what the role may do (GET /api/me); null until the server has answered. */
   const me = signal<Me | null>(null)
   /** The server refused an anonymous request: show the login form. */
@@ -132,7 +118,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       // An expired or missing session: forget the token and ask for a login.
       if (token.value) {
         token.value = null
-        storeToken(null)
+        kept.set(null)
         me.value = null
         void loadMe()
       }
@@ -297,7 +283,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
           error.value = null
           if (!storedName()) operator.value = r.user.displayName
         })
-        storeToken(r.token)
+        kept.set(r.token)
         await loadMe()
         await refreshHall()
         return true
@@ -316,7 +302,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
         till.value = null
         closedShift.value = null
       })
-      storeToken(null)
+      kept.set(null)
       await loadMe()
     },
     async openMinutesPdf(sessionId: string): Promise<void> {

@@ -3,27 +3,13 @@
  * Nothing here writes: every call is a GET, and the role's permissions decide which sections show.
  */
 import { batch, signal } from '@preact/signals'
+import { tabToken } from '../../../web/credentials.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { can, fetchMe, type Me, type Permission } from '../../../web/me.ts'
 
 // The session token lives for the tab only: closing the screen logs out.
-const TOKEN_KEY = 'bolillo.inspector.token'
-const readToken = (): string | null => {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY)
-  } catch {
-    return null
-  }
-}
-const keepToken = (token: string | null): void => {
-  try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token)
-    else sessionStorage.removeItem(TOKEN_KEY)
-  } catch {
-    /* private mode: log in again after a reload */
-  }
-}
+const kept = tabToken('inspector')
 
 export interface JournalRecord {
   seq: number
@@ -41,7 +27,7 @@ export interface Checkpoint {
 }
 
 export function createInspectorStore(lang: Lang) {
-  const token = signal<string | null>(readToken())
+  const token = signal<string | null>(kept.get())
   const me = signal<Me | null>(null)
   /** The last refusal, as the server words it in the screen's language (never its code). */
   const error = signal<string | null>(null)
@@ -50,7 +36,7 @@ export function createInspectorStore(lang: Lang) {
   function show(err: unknown): void {
     if (err instanceof ApiError && err.code === 'UNAUTHORIZED' && token.value) {
       token.value = null
-      keepToken(null)
+      kept.set(null)
       void loadMe()
     }
     error.value = err instanceof ApiError ? err.message : lang === 'en' ? 'Something went wrong.' : 'Algo falló.'
@@ -92,7 +78,7 @@ export function createInspectorStore(lang: Lang) {
           token.value = r.token
           error.value = null
         })
-        keepToken(r.token)
+        kept.set(r.token)
         await loadMe()
       } catch (err) {
         show(err)
@@ -101,7 +87,7 @@ export function createInspectorStore(lang: Lang) {
     async logout(): Promise<void> {
       await request('POST', '/api/auth/logout').catch(() => undefined)
       token.value = null
-      keepToken(null)
+      kept.set(null)
       await loadMe()
     },
     async checkpoints(): Promise<{ list: Checkpoint[]; blob: Blob }> {

@@ -1,6 +1,6 @@
 import { render } from 'preact'
-import { deviceCredential } from '../../../web/device.ts'
-import { createCashdeskApi, type Lang } from '../shared/api.ts'
+import { deviceCredential, tabToken } from '../../../web/credentials.ts'
+import { createCashdeskApi, type Lang } from '../../../web/cashdesk-api.ts'
 import { App } from './App.tsx'
 import { createCashierStore } from './store.ts'
 import './cashier.css'
@@ -11,24 +11,7 @@ const lang: Lang = params.get('lang') === 'en' ? 'en' : 'es'
 document.documentElement.lang = lang
 const hallId = params.get('hall') || 'demo'
 // The cashier's session token lives as long as this tab (issue 13 point 5: a person logs in at the station).
-const TOKEN_KEY = 'bolillo.cashier.token'
-const session = {
-  get: (): string | null => {
-    try {
-      return sessionStorage.getItem(TOKEN_KEY)
-    } catch {
-      return null
-    }
-  },
-  set: (token: string | null) => {
-    try {
-      if (token) sessionStorage.setItem(TOKEN_KEY, token)
-      else sessionStorage.removeItem(TOKEN_KEY)
-    } catch {
-      /* private mode */
-    }
-  },
-}
+const session = tabToken('cashier')
 const api = createCashdeskApi(() => store.lang.value, { device: deviceCredential(location.search), token: session.get })
 const store = createCashierStore(api, {
   hallId,

@@ -6,7 +6,7 @@
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { renderTicketSvg } from '../../../printer/src/preview.ts'
 import { formatStamp, type PrintBlock, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
-import type { Lang } from '../shared/api.ts'
+import type { Lang } from '../../../web/cashdesk-api.ts'
 import type { PaidView, ScanView } from './answer.ts'
 
 export interface ReceiptParty {

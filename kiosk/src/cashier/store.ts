@@ -14,7 +14,7 @@ import {
   type StationShift,
   type VoucherSale,
   type VoucherView,
-} from '../shared/api.ts'
+} from '../../../web/cashdesk-api.ts'
 import { invalidFromError, invalidView, readTyped, type PaidView, type ScanView } from './answer.ts'
 import { cashBreakdown, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'

@@ -1,5 +1,5 @@
 /** Cashier station texts, Spanish first and English (same keys). */
-import type { Lang } from '../shared/api.ts'
+import type { Lang } from '../../../web/cashdesk-api.ts'
 
 const es = {
   shift: {

@@ -3,7 +3,7 @@ import { CardGrid } from '../../../web/CardGrid.tsx'
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { planTime } from '../shared/lotto-slip.ts'
 import { ScratchCard } from '../shared/ScratchCard.tsx'
-import type { KioskPurchase } from '../shared/api.ts'
+import type { KioskPurchase } from '../../../web/cashdesk-api.ts'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 

@@ -14,7 +14,7 @@ import {
   type KioskPurchase,
   type Lang,
   type VoucherView,
-} from '../shared/api.ts'
+} from '../../../web/cashdesk-api.ts'
 import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem, RefundRefusal } from './texts.ts'

@@ -1,5 +1,5 @@
 /** Kiosk texts, Spanish first and English (same keys in both, so a missing translation is a type error). */
-import type { Lang } from '../shared/api.ts'
+import type { Lang } from '../../../web/cashdesk-api.ts'
 import type { Blocker, Section } from './basket.ts'
 
 const es = {

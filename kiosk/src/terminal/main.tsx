@@ -1,6 +1,6 @@
 import { render } from 'preact'
 import { createGameFeed } from '../../../web/socket.ts'
-import { deviceCredential } from '../../../web/device.ts'
+import { deviceCredential } from '../../../web/credentials.ts'
 import { createRequest } from '../../../web/http.ts'
 import { App } from './App.tsx'
 import { createTerminalStore } from './store.ts'

@@ -1,23 +1,25 @@
 /**
  * The kiosk's and the cashier's calls to the server (same origin), through the screens' shared request function
- * (web/http.ts: ApiError by `code`, Accept-Language). An enrolled device sends its credential
- * (`Authorization: Device <id>.<secret>`), given once as `?device=` and kept in the browser (web/device.ts).
+ * (http.ts: ApiError by `code`, Accept-Language) and, for a person at the station, the same login and till calls as
+ * the caller's table (station-api.ts). An enrolled device sends its credential (`Authorization: Device
+ * <id>.<secret>`), given once as `?device=` and kept in the browser (credentials.ts).
  */
-import type { ShiftReport } from '../../../server/src/cashdesk/shift-guard.ts'
-import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../../../server/src/cashdesk/paid-sales.ts'
-import type { LotteryValidation } from '../../../server/src/lottery/service.ts'
-import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../../../server/src/lotto/service.ts'
-import type { Payout, TicketStatus } from '../../../server/src/cashdesk/payouts.ts'
+import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../server/src/cashdesk/paid-sales.ts'
+import type { LotteryValidation } from '../server/src/lottery/service.ts'
+import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../server/src/lotto/service.ts'
+import type { Payout, TicketStatus } from '../server/src/cashdesk/payouts.ts'
 import type {
   InstantScan,
   PaidView,
   PayAnswer as ServerPayAnswer,
   ScanAnswer as ServerScanAnswer,
   ScanView,
-} from '../../../server/src/cashdesk/ticket-answer.ts'
-import type { CashMovement, DayMovement, VoucherView } from '../../../server/src/cashdesk/vouchers.ts'
-import type { CardRefund } from '../../../server/src/cashdesk/refunds.ts'
-import { ApiError, createRequest } from '../../../web/http.ts'
+} from '../server/src/cashdesk/ticket-answer.ts'
+import type { CashMovement, DayMovement, VoucherView } from '../server/src/cashdesk/vouchers.ts'
+import type { CardRefund } from '../server/src/cashdesk/refunds.ts'
+import { ApiError, createRequest } from './http.ts'
+import type { Lang } from './i18n.ts'
+import { stationCalls, type TableTill } from './station-api.ts'
 
 export { ApiError }
 export type {
@@ -32,7 +34,7 @@ export type {
   LotteryValidation,
   LottoReceipt,
 }
-export type Lang = 'es' | 'en'
+export type { Lang }
 
 /** What the kiosk asks for in one purchase (the player's age answer is added by `purchase`). */
 export interface KioskBasketRequest {
@@ -100,21 +102,17 @@ export interface StationDay {
 }
 
 /** Who is at this cashier station and the open shift (issue 13 point 5). */
-export interface StationShift {
-  station: { id: string; name: string; timeZone?: string | null } | null
-  person: { id: string; name: string; role: string } | null
-  shift: { shiftId?: string; floatCents?: number; openedAt?: string } | null
-}
+export type StationShift = TableTill
 
 export function createCashdeskApi(
   lang: () => Lang,
   options: { base?: string; device?: string | null; token?: () => string | null } = {},
 ) {
-  const request = createRequest({ lang, base: options.base, device: options.device, token: options.token })
-  // A login goes out with the station's device credential, never an old token: the session is bound to the station.
-  const asDevice = createRequest({ lang, base: options.base, device: options.device })
+  const requestOptions = { lang, base: options.base, device: options.device, token: options.token }
+  const request = createRequest(requestOptions)
   const enc = encodeURIComponent
   return {
+    ...stationCalls(request, requestOptions),
     halls: () => request<{ halls: Array<{ id: string; name: string; currency: string }> }>('GET', '/api/halls'),
     offer: (hallId: string) => request<KioskOffer>('GET', `/api/kiosk/halls/${enc(hallId)}/offer`),
     checkVoucher: (code: string) => request<VoucherView>('POST', '/api/vouchers/check', { code }),
@@ -159,16 +157,6 @@ export function createCashdeskApi(
     /** Issue 23 point 5: a sale whose ticket failed to print, printed again at this station (REIMPRESIÓN n). */
     reprintSale: (ref: string) => request<{ ref: string; reprint: number }>('POST', '/api/tickets/reprint', { ref }),
     movements: (stationId: string) => request<StationDay>('GET', `/api/stations/${enc(stationId)}/movements`),
-    login: (username: string, password: string) =>
-      asDevice<{ token: string; user: { displayName: string; role: string } }>('POST', '/api/auth/login', {
-        username,
-        password,
-      }),
-    logout: () => request<{ ok: boolean }>('POST', '/api/auth/logout'),
-    currentShift: () => request<StationShift>('GET', '/api/shifts/current'),
-    openShift: (floatCents: number) => request<unknown>('POST', '/api/shifts', { floatCents }),
-    closeShift: (countedCents: number, note?: string) =>
-      request<ShiftReport>('POST', '/api/shifts/current/close', note ? { countedCents, note } : { countedCents }),
     /** The closed shift's report as PDF, in the screen's language. */
     shiftReportPdf: (shiftId: string, lang: Lang) =>
       request.blob(`/api/shifts/${enc(shiftId)}/report.pdf?lang=${lang}`),
@@ -176,4 +164,4 @@ export function createCashdeskApi(
 }
 
 export type CashdeskApi = ReturnType<typeof createCashdeskApi>
-export type { ShiftReport } from '../../../server/src/cashdesk/shifts.ts'
+export type { ShiftReport } from './station-api.ts'
