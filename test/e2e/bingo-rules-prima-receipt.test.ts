@@ -134,7 +134,8 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       accumulatedGames: 2,
       payment: { method: 'cash' },
       paidBy: 'Rosa Vargas',
-      payee: { name: 'Ana Ruiz', document: '12345678Z' },
+      // Issue 24 point 2: a cashier reads the winner's document masked (aml.identity reads it opened).
+      payee: { name: 'Ana Ruiz', document: '••••••78Z' },
     })
     // Cash left the cashier's drawer, under her shift, once.
     const out = await db().all<{ amount_cents: number; shift_id: string }>(
@@ -407,8 +408,12 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     expect(potPaid.id).toBe(prizes[0].id)
     expect((await s.call('jefa', 'GET', `/api/pots/${pot.body.id}`)).body.ledger.at(-1)).toMatchObject({
       kind: 'payment',
-      detail: { payee: { name: 'Rosa Condori', document: 'CI 1234567' } },
+      // Issue 24 point 2: the ledger names the winner; the document is kept sealed on the prize, not in the ledger.
+      detail: { payee: { name: 'Rosa Condori' } },
     })
+    expect(JSON.stringify((await s.call('jefa', 'GET', `/api/pots/${pot.body.id}`)).body.ledger)).not.toContain(
+      '1234567',
+    )
     const moved = await db().all<{ amount_cents: number; shift_id: string }>(
       'SELECT amount_cents, shift_id FROM cash_movements WHERE ref_id = ?',
       [cash.body.payout.payoutId],

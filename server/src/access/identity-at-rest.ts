@@ -33,7 +33,14 @@ import {
   type ClearIdentityTable,
 } from './store.ts'
 
-const ROW_SEALED: readonly ClearIdentityTable[] = ['vouchers', 'lotto_slips', 'lottery_payouts', 'instant_payouts']
+const ROW_SEALED: readonly ClearIdentityTable[] = [
+  'vouchers',
+  'lotto_slips',
+  'lottery_payouts',
+  'instant_payouts',
+  'cash_intakes',
+  'aml_reports',
+]
 const CHUNK = 200
 
 export interface IdentityAtRestResult {

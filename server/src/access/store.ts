@@ -427,8 +427,6 @@ export function exclusionsInForce(db: Sql, documentKey: string, now: string): Pr
 export const CLEAR_IDENTITY_TABLES = {
   // Unsealed by row seals (no seal to renew), or the document outside the row's seal.
   player_exclusions: { id: 'id', documents: ['document', 'name'], key: 'document_key' },
-  cash_intakes: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
-  aml_reports: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
   complaints: { id: 'id', documents: ['player_document'], key: null },
   payouts: { id: 'id', documents: ['payee_document'], key: null },
   bonus_prizes: { id: 'id', documents: ['payee_document'], key: null },
@@ -437,6 +435,9 @@ export const CLEAR_IDENTITY_TABLES = {
   lotto_slips: { id: 'id', documents: ['player_document'], key: null },
   lottery_payouts: { id: 'id', documents: ['payee_document'], key: null },
   instant_payouts: { id: 'id', documents: ['payee_document'], key: null },
+  // GEN-17's intakes and records (sealed rows since the AML pass): the seal covers the document and the key.
+  cash_intakes: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
+  aml_reports: { id: 'id', documents: ['buyer_document'], key: 'buyer_key' },
 } as const
 export type ClearIdentityTable = keyof typeof CLEAR_IDENTITY_TABLES
 

@@ -4,7 +4,7 @@
  * of the other modalities (BNG-98, BNG-102, BNG-103). Each route validates, authorizes and calls one use case; errors
  * are DomainErrors, turned into JSON by app.ts.
  */
-import { body, needs, principalOf, type App, type AppContext } from '../http/context.ts'
+import { body, forReader, needs, principalOf, type App, type AppContext } from '../http/context.ts'
 import { printBonusReceipt } from './bonus-print.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
@@ -107,20 +107,23 @@ export function registerBonusRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ hallId: id }).strict())
     return c.json(await bonus.addPotHall(param(c, 'potId'), b.hallId), 201)
   })
-  app.get('/api/pots/:potId', needs('minutes.read'), async (c) => c.json(await bonus.getPot(param(c, 'potId'))))
+  app.get('/api/pots/:potId', needs('minutes.read'), async (c) =>
+    c.json(forReader(c, await bonus.getPot(param(c, 'potId')))),
+  )
 
   // ---- bonus prizes (BNG-69) and the lucky-ball proof (RNG-28)
   app.get('/api/games/:gameId/bonus-prizes', needs('game.read'), async (c) =>
     c.json({ prizes: await bonus.listBonusPrizes(param(c, 'gameId')) }),
   )
+  // Issue 24 point 2: the payee's document to the roles that read identities (aml.identity), masked for the rest.
   app.get('/api/bonus-prizes/:prizeId/receipt', needs('prize.pay'), async (c) =>
-    c.json(await bonus.bonusReceipt(param(c, 'prizeId'))),
+    c.json(forReader(c, await bonus.bonusReceipt(param(c, 'prizeId')))),
   )
   // Issue 23: a bonus prize is paid only with its card, through the cash desk (POST /api/tickets/pay with the card's
   // code pays every unpaid prize of the card, bonus prizes included). Its receipt is read and printed again here.
   app.post('/api/bonus-prizes/:prizeId/receipt/print', needs('prize.pay'), async (c) => {
     await body(c, z.object({}).strict())
-    const receipt = await bonus.bonusReceipt(param(c, 'prizeId'))
+    const receipt = forReader(c, await bonus.bonusReceipt(param(c, 'prizeId')))
     const { timeZone } = await services.cashdesk.vouchers.hallFor(services.db, receipt.hallId)
     const printed = await printBonusReceipt(
       services.cashdesk.printers,

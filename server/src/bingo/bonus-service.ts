@@ -632,7 +632,8 @@ export function createBonusService(deps: BonusDeps) {
         detail: {
           paidCents: Number(p.amount_cents),
           serial: p.serial,
-          payee: { name, document },
+          // Issue 24 point 2: the ledger names the winner; the document is kept sealed on the prize (bonus_prizes).
+          payee: { name },
           paidBy: input.paidBy,
         },
         at,

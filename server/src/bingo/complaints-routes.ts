@@ -4,7 +4,7 @@
  * person's halls. The writer is always the logged-in person (actorOf), never a name from the body.
  */
 import { z } from 'zod'
-import { actorOf, body, needs, type App, type AppContext } from '../http/context.ts'
+import { actorOf, body, forReader, needs, type App, type AppContext } from '../http/context.ts'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 
@@ -35,7 +35,8 @@ export function registerComplaintsRoutes(app: App, services: Services): void {
     const status = c.req.query('status')
     if (status !== undefined && status !== 'pending' && status !== 'answered')
       throw new DomainError('VALIDATION_FAILED', 'status is pending or answered')
-    return c.json({ complaints: await book.list(param(c, 'hallId'), status) })
+    // Issue 24 point 2: the complainant's document to the roles that read identities (aml.identity), masked for the rest.
+    return c.json({ complaints: forReader(c, await book.list(param(c, 'hallId'), status)) })
   })
   app.post('/api/halls/:hallId/complaints/:number/answer', needs('complaints.answer'), async (c) => {
     const number = Number(param(c, 'number'))

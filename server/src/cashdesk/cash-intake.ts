@@ -15,6 +15,7 @@ import type { Config } from '../config.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { shareOf } from '../shared/money.ts'
+import { assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
 
 const DAY_MS = 86_400_000
@@ -123,13 +124,17 @@ export function createCashIntakes(deps: {
     let windowSmall = small
     if (buyerKey) {
       const dayStart = `${input.at.slice(0, 10)}T00:00:00.000Z`
-      windowSmall = await smallCashOfBuyer(
+      const dayEnd = new Date(Date.parse(dayStart) + DAY_MS).toISOString()
+      // Issue 24 point 1: the person's day adds up only intakes as the server wrote them; one edited or re-keyed
+      // behind the journal (to keep a buyer under the limit) refuses the sale (ROW_TAMPERED, journaled).
+      // (This intake is sealed with the sale's record, after this check.)
+      await assertRowsSealedWhere(
         tx,
-        buyerKey,
-        input.hallId,
-        dayStart,
-        new Date(Date.parse(dayStart) + DAY_MS).toISOString(),
+        'cash_intakes',
+        't.buyer_key = ? AND t.hall_id = ? AND t.at >= ? AND t.at < ? AND t.id <> ?',
+        [buyerKey, input.hallId, dayStart, dayEnd, id],
       )
+      windowSmall = await smallCashOfBuyer(tx, buyerKey, input.hallId, dayStart, dayEnd)
     }
     const counted = input.cash !== null
     if (windowSmall <= limit) return { flagged: false, reportId: null, limitCents: limit, counted }
@@ -162,6 +167,9 @@ export function createCashIntakes(deps: {
         ...(input.source === 'voucher' ? { voucherId: input.refId } : { saleId: input.refId }),
         stationId: input.stationId,
         cashierId: input.cashierId,
+        // The amounts the officer's record shows, so that the journal says the same (issue 24 point 1).
+        amountCents: input.amountCents,
+        currency: input.currency,
         smallCents: small,
         counted,
         windowSmallCents: windowSmall,

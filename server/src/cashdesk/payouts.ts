@@ -34,7 +34,7 @@
 import { parseTypedSerial } from '../bingo/typed-serial.ts'
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
+import { maskDocument, openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
@@ -833,9 +833,15 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /** The receipt as a PDF. */
-  async function receiptPdf(payoutId: string, paper: PrintDoc['paper'] = '80mm'): Promise<Uint8Array> {
+  async function receiptPdf(
+    payoutId: string,
+    paper: PrintDoc['paper'] = '80mm',
+    opts: { showDocuments: boolean } = { showDocuments: true },
+  ): Promise<Uint8Array> {
     const { renderTicketsPdf } = await import('../../../printer/src/pdf.ts')
-    const p = await loadPayout(payoutId)
+    const loaded = await loadPayout(payoutId)
+    // Issue 24 point 2: a copy read by a role that does not read identities shows the payee's document masked.
+    const p = opts.showDocuments ? loaded : { ...loaded, payeeDocument: maskDocument(loaded.payeeDocument) }
     return renderTicketsPdf([await receiptDoc(p, paper, (await vouchers.hallFor(db, p.hallId)).timeZone)])
   }
 

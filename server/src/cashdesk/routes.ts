@@ -7,6 +7,8 @@
  * the cashier: their ids replace what the body says, so the journal names who really acted.
  */
 import {
+  forReader,
+  readsIdentity,
   pdf,
   actors,
   body,
@@ -24,7 +26,6 @@ import { kioskStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { registerShiftRoutes } from './shift-routes.ts'
 import { tillOf } from '../http/till.ts'
-import { isAllowed, type Role } from '../access/permissions.ts'
 
 const id = z
   .string()
@@ -267,12 +268,16 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(await payouts.unblock({ ...b, by: nameOf(c, 'sin autenticación'), witness }))
   })
   app.get('/api/payouts/:payoutId', needs('report.read'), async (c) =>
-    c.json(await payouts.loadPayout(c.req.param('payoutId') ?? '')),
+    c.json(forReader(c, await payouts.loadPayout(c.req.param('payoutId') ?? ''))),
   )
   app.get('/api/payouts/:payoutId/receipt.pdf', needs('report.read'), async (c) => {
     const q = queryOf(c, z.object({ paper: z.enum(['80mm', '58mm']).optional() }))
     const payoutId = c.req.param('payoutId') ?? ''
-    return pdf(c, await payouts.receiptPdf(payoutId, q.paper), `recibo-${payoutId}.pdf`)
+    return pdf(
+      c,
+      await payouts.receiptPdf(payoutId, q.paper, { showDocuments: readsIdentity(c) }),
+      `recibo-${payoutId}.pdf`,
+    )
   })
   app.post('/api/payouts/:payoutId/receipt/print', needs('ticket.pay'), async (c) => {
     const b = await body(c, z.object({ stationId: station }).strict())
@@ -294,22 +299,21 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
   })
   app.get('/api/prize-register', needs('minutes.read'), async (c) => {
     const { lang: _lang, ...filter } = queryOf(c, registerQuery)
-    return c.json(await payouts.prizeRegister(filter))
+    return c.json(forReader(c, await payouts.prizeRegister(filter)))
   })
   app.get('/api/prize-register.pdf', needs('minutes.read'), async (c) => {
     const { lang, ...filter } = queryOf(c, registerQuery)
     const { renderPrizeRegisterPdf } = await import('../../../printer/src/prize-register-pdf.ts')
     return pdf(
       c,
-      await renderPrizeRegisterPdf(await payouts.prizeRegister(filter), lang ?? 'es'),
+      await renderPrizeRegisterPdf(forReader(c, await payouts.prizeRegister(filter)), lang ?? 'es'),
       'registro-de-premios.pdf',
     )
   })
   app.get('/api/aml/reports', needs('aml.review'), async (c) => {
     const q = queryOf(c, z.object({ status: z.enum(['open', 'filed', 'dismissed']).optional() }))
     // GEN-9 / GEN-10: the person behind a record is read by those who hold aml.identity, masked for an auditor.
-    const showDocuments = !c.get('authOn') || isAllowed('aml.identity', principalOf(c).role as Role)
-    return c.json({ reports: await vouchers.amlReports(q, { showDocuments }) })
+    return c.json({ reports: await vouchers.amlReports(q, { showDocuments: readsIdentity(c) }) })
   })
   // GEN-17 (issue 24 point 6): one person's day of cash, voucher and counter sales, by the key of their document.
   // Looking a person up by document is the officer's work (GEN-9), not an auditor's (aml.identity).

@@ -542,6 +542,7 @@ export async function insertCashIntake(
       i.at,
     ],
   )
+  touchRows(tx, 'cash_intakes', [i.id])
 }
 
 /**
@@ -693,6 +694,7 @@ export async function insertAmlReport(
       r.createdAt,
     ],
   )
+  touchRows(tx, 'aml_reports', [r.id])
 }
 
 /** An AML record with the intake it was opened on (a voucher or a counter sale). */
@@ -716,12 +718,14 @@ export async function reviewAmlReportRow(
   id: string,
   review: { status: string; at: string; officer: string; note: string },
 ): Promise<number> {
-  return (
+  const changes = (
     await tx.run(
       "UPDATE aml_reports SET status = ?, reviewed_at = ?, reviewed_by = ?, review_note = ? WHERE id = ? AND status = 'open'",
       [review.status, review.at, review.officer, review.note, id],
     )
   ).changes
+  if (changes > 0) touchRows(tx, 'aml_reports', [id])
+  return changes
 }
 
 // ------------------------------------------------------------------------------------------------ kiosk purchases

@@ -473,6 +473,19 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
         refId: v.id,
         at,
       })
+      // Issue 24 point 1: recorded before the sale's record, which seals the intake with the voucher.
+      const { counted: _counted, ...aml } = await intakes.record(tx, {
+        hallId: hall.id,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        source: 'voucher',
+        refId: v.id,
+        amountCents,
+        currency: hall.currency,
+        cash,
+        buyerDocument,
+        at,
+      })
       await appendJournal(tx, {
         at,
         type: 'voucher.sold',
@@ -488,18 +501,6 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
           payment: 'cash',
           rule: 'GEN-13',
         },
-      })
-      const { counted: _counted, ...aml } = await intakes.record(tx, {
-        hallId: hall.id,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        source: 'voucher',
-        refId: v.id,
-        amountCents,
-        currency: hall.currency,
-        cash,
-        buyerDocument,
-        at,
       })
       const doc = voucherTicket(
         {

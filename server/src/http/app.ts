@@ -1,6 +1,6 @@
 import { registerTerminalRoutes } from '../terminals/routes.ts'
 import { Hono } from 'hono'
-import { actorOf, errorBody, needs, principalOf, type AppContext, type AppEnv } from './context.ts'
+import { actorOf, errorBody, needs, principalOf, readsIdentity, type AppContext, type AppEnv } from './context.ts'
 import { assertSameHall, namedResources } from '../access/halls.ts'
 import { documentsIn } from '../access/players.ts'
 import { bodyLimit } from 'hono/body-limit'
@@ -31,7 +31,6 @@ import { registerReportsRoutes } from '../reports/routes.ts'
 import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
 import { journalPage } from '../shared/store.ts'
 import { revealDocuments } from '../shared/journal-privacy.ts'
-import { isAllowed, type Role } from '../access/permissions.ts'
 import { ping } from '../db/health.ts'
 import { registerRegulatorRoutes } from '../regulator/routes.ts'
 
@@ -339,9 +338,10 @@ export function createHttpApp(services: Services) {
   app.get('/api/journal', needs('journal.read'), async (c) => {
     const from = Math.max(0, Number(c.req.query('from') ?? 0) || 0)
     const limit = Math.min(1000, Math.max(1, Number(c.req.query('limit') ?? 100) || 100))
-    // Issue 24 point 2: identity documents are sealed in the journal; opened only for the roles that act on a
-    // person's identity for anti-money-laundering (aml.decide), masked for every other reader.
-    const opener = !c.get('authOn') || isAllowed('aml.decide', principalOf(c).role as Role) ? services.sealer : null
+    // Issue 24 point 2: identity documents are sealed in the journal; opened for the roles that read a person's
+    // identity (aml.identity: the officer, the director, the inspector), as in the AML records and the registers,
+    // masked for every other reader.
+    const opener = readsIdentity(c) ? services.sealer : null
     return c.json({
       records: (await journalPage(services.db, from, limit)).map((r) => ({
         ...r,

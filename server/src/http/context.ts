@@ -4,6 +4,7 @@ import { DomainError, type ErrorCode } from '../shared/errors.ts'
 import { detailedMessage, messages, pickLang } from './messages.ts'
 import { isAllowed, permissions, type Permission, type Role } from '../access/permissions.ts'
 import { ANONYMOUS, type Principal } from '../access/service.ts'
+import { maskIdentityDocuments } from '../shared/document-at-rest.ts'
 
 /** What the /api middleware puts on every request's context (http/app.ts), typed for every route file. */
 export interface AppEnv {
@@ -262,4 +263,18 @@ export async function witnessOf(
 ): Promise<string> {
   if (!c.get('authOn')) return nameOf(c, claimed, field)
   return (await secondPerson(c, permission)).name
+}
+
+/**
+ * Issue 24 point 2 (GEN-9, GEN-10): whether the caller reads identity documents opened. One rule for every register,
+ * report, record and journal view that shows a person's document: the roles holding `aml.identity` (the AML officer,
+ * the director, the regulator's inspector). Everyone else reads the rest of the register with the document masked.
+ */
+export function readsIdentity(c: AppContext): boolean {
+  return !c.get('authOn') || isAllowed('aml.identity', principalOf(c).role as Role)
+}
+
+/** `value` as the caller may read it: documents opened for {@link readsIdentity}, masked for everyone else. */
+export function forReader<T>(c: AppContext, value: T): T {
+  return readsIdentity(c) ? value : maskIdentityDocuments(value)
 }

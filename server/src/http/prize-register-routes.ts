@@ -4,7 +4,7 @@
  * prize paid with the player's names, document and a signature box, on the operator profile's wall clock.
  */
 import { z } from 'zod'
-import { pdf, needs, param as p, type App } from './context.ts'
+import { forReader, pdf, needs, param as p, type App } from './context.ts'
 import type { Services } from '../services.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
@@ -50,7 +50,11 @@ export function registerPrizeRegisterRoutes(app: App, services: Services): void 
       payeeName: e.payee.name == null ? null : String(e.payee.name),
       payeeDocument: e.payee.document == null ? null : String(e.payee.document),
     }))
-    return pdf(c, await render('Lotto (números seleccionados)', drawId ?? '', rows), 'registro-premios-lotto.pdf')
+    return pdf(
+      c,
+      await render('Lotto (números seleccionados)', drawId ?? '', forReader(c, rows)),
+      'registro-premios-lotto.pdf',
+    )
   })
   // LOT-25 / INS-5: numbered lotteries and raffles.
   app.get('/api/lottery/prize-register.pdf', needs('report.read'), async (c) => {
@@ -66,7 +70,7 @@ export function registerPrizeRegisterRoutes(app: App, services: Services): void 
       payeeName: e.payee.name == null ? null : String(e.payee.name),
       payeeDocument: e.payee.document == null ? null : String(e.payee.document),
     }))
-    return pdf(c, await render('Lotería y rifas', drawId ?? '', rows), 'registro-premios-loteria.pdf')
+    return pdf(c, await render('Lotería y rifas', drawId ?? '', forReader(c, rows)), 'registro-premios-loteria.pdf')
   })
   // INS-5: an instant game's book (prizes only; refunds are not prizes).
   app.get('/api/instant/games/:gameNo/prize-register.pdf', needs('minutes.read'), async (c) => {
@@ -94,7 +98,7 @@ export function registerPrizeRegisterRoutes(app: App, services: Services): void 
       }))
     return pdf(
       c,
-      await render('Lotería instantánea', `juego ${gameNo}`, rows),
+      await render('Lotería instantánea', `juego ${gameNo}`, forReader(c, rows)),
       `registro-premios-instantanea-${gameNo}.pdf`,
     )
   })

@@ -5,6 +5,7 @@
  */
 import { getProfile } from '../shared/profile.ts'
 import {
+  forReader,
   actorOf,
   actors,
   body,
@@ -291,7 +292,7 @@ export function registerInstantRoutes(app: App, services: Services): void {
 
   // ---- registers and reports
   app.get('/api/instant/games/:gameNo/register', needs('minutes.read'), async (c) =>
-    c.json(await instant.prizeRegister(gameNoOf(c))),
+    c.json(forReader(c, await instant.prizeRegister(gameNoOf(c)))),
   )
   // Issue 24 point 3: by tier, for the lottery operator and auditors only (never a seller: see instant.reconcile).
   app.get('/api/instant/games/:gameNo/reconciliation', needs('instant.reconcile'), async (c) =>

@@ -7,7 +7,7 @@
  * stolen ranges (LST-3).
  */
 import { counterCashFields, counterTill } from '../http/station.ts'
-import { pdf, csv, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
+import { forReader, pdf, csv, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
@@ -59,7 +59,7 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   // Issue 29 point 8: whom the back office can distribute to (names for the select; the id is the value sent back).
   app.get('/api/lottery/sellers', needs('lottery.admin'), async (c) => c.json(await lottery.sellers()))
   app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) =>
-    c.json(await lottery.register(p(c, 'drawId'))),
+    c.json(forReader(c, await lottery.register(p(c, 'drawId')))),
   )
   app.post('/api/lottery/draws/:drawId/returns', needs('lottery.draw'), async (c) => {
     const b = await body(
@@ -185,14 +185,15 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   })
   // Issue 23: a ticket's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
   app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
-    c.json(await lottery.unclaimed(p(c, 'drawId'))),
+    c.json(forReader(c, await lottery.unclaimed(p(c, 'drawId')))),
   )
   app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
     return c.json(await lottery.disposeUnclaimed(p(c, 'drawId'), b), 201)
   })
   app.get('/api/lottery/prize-register', needs('report.read'), async (c) =>
-    c.json({ entries: await lottery.prizeRegister(c.req.query('drawId') || undefined) }),
+    // Issue 24 point 2: the payee's document to the roles that read identities (aml.identity), masked for the rest.
+    c.json({ entries: forReader(c, await lottery.prizeRegister(c.req.query('drawId') || undefined)) }),
   )
 }
 

@@ -6,7 +6,18 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import { pdf, csv, actorOf, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
+import {
+  forReader,
+  pdf,
+  csv,
+  actorOf,
+  body,
+  needs,
+  param as p,
+  principalOf,
+  type App,
+  type AppContext,
+} from '../http/context.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
@@ -237,13 +248,14 @@ export function registerLottoRoutes(app: App, services: Services): void {
   })
   // Issue 23: a receipt's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
   app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
-    c.json(await lotto.unclaimed(p(c, 'drawId'))),
+    c.json(forReader(c, await lotto.unclaimed(p(c, 'drawId')))),
   )
   app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
     const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
     return c.json(await lotto.disposeUnclaimed(p(c, 'drawId'), b), 201)
   })
   app.get('/api/lotto/prize-register', needs('report.read'), async (c) =>
-    c.json({ entries: await lotto.prizeRegister(c.req.query('drawId') || undefined) }),
+    // Issue 24 point 2: the payee's document to the roles that read identities (aml.identity), masked for the rest.
+    c.json({ entries: forReader(c, await lotto.prizeRegister(c.req.query('drawId') || undefined)) }),
   )
 }

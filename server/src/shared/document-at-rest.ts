@@ -45,3 +45,34 @@ export function maskDocument(document: string | null | undefined): string | null
   const d = document.trim()
   return d.length <= 3 ? '•'.repeat(d.length) : `${'•'.repeat(Math.min(d.length - 3, 6))}${d.slice(-3)}`
 }
+
+/** A key whose value is a person's identity document (`document`, `payeeDocument`, `buyerDocument`...). */
+const DOCUMENT_FIELD = /document$/i
+
+/**
+ * A register, report or record as shown to a role that may not read identity documents (issue 24 point 2, GEN-9,
+ * GEN-10): every text under a `…document` key masked as {@link maskDocument} does, everything else as it was.
+ * Objects and arrays are copied only where something changes.
+ */
+export function maskIdentityDocuments<T>(value: T): T {
+  return maskIn(value) as T
+}
+
+function maskIn(v: unknown): unknown {
+  if (!v || typeof v !== 'object') return v
+  if (Array.isArray(v)) {
+    let changed = false
+    const out = v.map((x) => {
+      const y = maskIn(x)
+      if (y !== x) changed = true
+      return y
+    })
+    return changed ? out : v
+  }
+  let out: Record<string, unknown> | null = null
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const y = typeof x === 'string' && x !== '' && DOCUMENT_FIELD.test(k) ? maskDocument(x) : maskIn(x)
+    if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y
+  }
+  return out ?? v
+}

@@ -219,6 +219,45 @@ export const SEALED_TABLES = {
     'paid_at',
   ],
   // Bingo cards: the numbers a prize is judged on and the status a refund or a payout reads (sold, refunded).
+  // GEN-17 (issue 24 point 1): the cash a person paid, with its notes and the keyed buyer, on which the AML day totals
+  // add up; and the officer's records opened from them, with the decision taken.
+  cash_intakes: [
+    'id',
+    'hall_id',
+    'station_id',
+    'cashier_id',
+    'source',
+    'ref_id',
+    'amount_cents',
+    'currency',
+    'counted',
+    'small_cents',
+    'other_cents',
+    'buyer_document',
+    'buyer_key',
+    'at',
+  ],
+  aml_reports: [
+    'id',
+    'hall_id',
+    'station_id',
+    'cashier_id',
+    'voucher_id',
+    'buyer_document',
+    'buyer_key',
+    'intake_id',
+    'amount_cents',
+    'small_cents',
+    'window_small_cents',
+    'limit_cents',
+    'threshold_cents',
+    'share_bp',
+    'status',
+    'created_at',
+    'reviewed_at',
+    'reviewed_by',
+    'review_note',
+  ],
   cards: ['id', 'game_id', 'series_id', 'card_no', 'serial', 'card_key', 'numbers', 'status', 'channel', 'sold_at'],
   // Player terminals (issue 27): a session's balance spent on cards and paid back as a change voucher, its ledger,
   // and the held cards a prize is credited for (once).
@@ -285,6 +324,8 @@ export const CARD_SEALED_TABLES: readonly SealedTable[] = [
   'terminal_ledger',
   'terminal_cards',
 ]
+/** The tables sealed by the fourth start-up pass: the GEN-17 cash intakes and the officer's records. */
+export const AML_SEALED_TABLES: readonly SealedTable[] = ['cash_intakes', 'aml_reports']
 export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
   'vouchers',
   'cash_movements',

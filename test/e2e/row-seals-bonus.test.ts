@@ -1,0 +1,200 @@
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { api } from '../helpers/server.ts'
+import { openTill, type Till } from '../helpers/till.ts'
+import {
+  PASSWORD,
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  startRulesServer,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
+
+/**
+ * Issue 24 point 1 for the bonus prizes (prima, pots, lucky ball, interconnected), over real HTTP with authentication
+ * on and an enrolled cash desk: a prima row, or the card that won it, edited in the database behind the journal is
+ * not paid (ROW_TAMPERED, a `row.tampered` record naming the row and the person who tried), and verify-journal lists
+ * it; put back as the server wrote it, it is paid once.
+ */
+describe('a bonus prize or its card edited behind the journal is not paid (issue 24 point 1, BNG-55)', () => {
+  let s: RulesServer
+  let cashier: Till
+  let hallId: string
+  let seriesId: string
+  let sessionId: string
+  const db = () => s.server.services.db
+  const asCashier = (method: string, path: string, b?: unknown) => api(s.server.url, method, path, b, cashier.headers)
+
+  async function tamper(sql: string, params: unknown[]): Promise<void> {
+    const url = s.server.services.config.databaseUrl
+    if (url) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      try {
+        let i = 0
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
+      } finally {
+        await client.end()
+      }
+      return
+    }
+    const conn = await openSqliteConnection(join(s.server.dataDir, 'bolillo.sqlite'))
+    try {
+      conn.prepare(sql).run(...params)
+    } finally {
+      conn.close()
+    }
+  }
+  const refusalsOf = async (table: string, id: string) =>
+    (await db().all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered' ORDER BY seq"))
+      .map((r) => JSON.parse(r.payload) as { rows: Array<{ table: string; id: string }>; actor?: unknown })
+      .filter((p) => p.rows.some((x) => x.table === table && x.id === id))
+  const problems = async () => {
+    const r = await s.call('auditor', 'GET', '/api/journal/verify')
+    expect(r.status).toBe(200)
+    return r.body as { ok: boolean; rows: { problems: Array<{ table: string; id: string; what: string }> } }
+  }
+
+  beforeAll(async () => {
+    s = await startRulesServer('2026-11-20T18:00:00Z')
+    ;({ hallId, seriesId } = await hallWithSeries(s, {
+      profileId: 'ES-CB-2010',
+      name: 'Sala Pereda',
+      seed: 'prima-seal',
+      cards: 600,
+      faceValueCents: 5_000,
+    }))
+    expect(
+      (await s.call('jefa', 'PUT', `/api/halls/${hallId}/prima`, { amountsCents: [5_000], amountCents: 5_000 })).status,
+    ).toBe(200)
+    sessionId = await openSession(s, hallId)
+    cashier = await openTill(s.server.url, s.server.services, {
+      hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 200_000,
+    })
+  })
+  afterAll(async () => s?.server.cleanup())
+
+  async function manualBingo(cards: number): Promise<{ gameId: string }> {
+    const g = await gameOnSale(s, sessionId, [seriesId], cards, 'manual')
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
+    const card = await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE game_id = ? AND serial = ?', [
+      g.gameId,
+      g.serials[0],
+    ])
+    for (const ball of (JSON.parse(card!.numbers) as number[][]).flat().filter((n) => n > 0))
+      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+    expect(
+      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
+        .ok,
+    ).toBe(true)
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
+    await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
+    return { gameId: g.gameId }
+  }
+
+  it('a prima whose amount was raised, or whose card was edited, is refused at the cash desk, journaled and listed by verify-journal; put back, it is paid once', async () => {
+    // 20 cards x 50.00 at 6 % fill the prima's 50.00: the next game offers it (BNG-60).
+    await manualBingo(20)
+    const g = await manualBingo(20)
+    const prima = (
+      (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
+        id: string
+        source: string
+        cardId: string
+      }>
+    ).find((p) => p.source === 'prima')!
+    expect(prima).toBeDefined()
+    const code = s.server.services.cashdesk.payouts.cardCode(prima.cardId)
+    const pay = () =>
+      asCashier('POST', '/api/tickets/pay', {
+        code,
+        payeeName: 'Ana Ruiz',
+        payeeDocument: '12345678Z',
+        payment: { method: 'cash' },
+      })
+    const prizeOutflows = async () =>
+      Number(
+        (await db().get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout' AND shift_id = ?",
+          [cashier.shiftId],
+        ))!.n,
+      )
+
+    // The prima's amount raised.
+    await tamper('UPDATE bonus_prizes SET amount_cents = ? WHERE id = ?', [500_000, prima.id])
+    const raised = await pay()
+    expect(raised.status, JSON.stringify(raised.body)).toBe(409)
+    expect(raised.body.error.code).toBe('ROW_TAMPERED')
+    expect(raised.body.error.message).toMatch(/no coinciden con su sello/)
+    expect(await refusalsOf('bonus_prizes', prima.id)).toHaveLength(1)
+    expect((await problems()).rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'bonus_prizes', id: prima.id })]),
+    )
+    await tamper('UPDATE bonus_prizes SET amount_cents = ? WHERE id = ?', [5_000, prima.id])
+
+    // The card that won it: its numbers or its status edited behind the journal.
+    const card = (await db().get<{ numbers: string; status: string }>(
+      'SELECT numbers, status FROM cards WHERE id = ?',
+      [prima.cardId],
+    ))!
+    await tamper('UPDATE cards SET status = ? WHERE id = ?', ['refunded', prima.cardId])
+    const edited = await pay()
+    expect(edited.status, JSON.stringify(edited.body)).toBe(409)
+    expect(edited.body.error.code).toBe('ROW_TAMPERED')
+    expect(await refusalsOf('cards', prima.cardId)).toHaveLength(1)
+    expect((await problems()).rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'cards', id: prima.cardId })]),
+    )
+    await tamper('UPDATE cards SET status = ? WHERE id = ?', [card.status, prima.cardId])
+    expect(await prizeOutflows()).toBe(0)
+    expect(
+      (await db().get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [prima.id]))!.status,
+    ).toBe('awarded')
+
+    // As the server wrote them: verified, and paid once.
+    expect((await problems()).ok).toBe(true)
+    const paid = await pay()
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.body.payout.amountCents).toBe(5_000)
+    expect(await prizeOutflows()).toBe(1)
+    expect((await problems()).ok).toBe(true)
+
+    // Issue 24 point 2 (GEN-9, GEN-10): the winner's document, in the receipt and in the journal's `bonus.paid`, is
+    // read opened by the roles that read identities (the director, the inspector) and masked for the cashier and the
+    // auditor, as in the AML records.
+    await s.server.services.auth.createUser({
+      username: 'inspector',
+      displayName: 'Raúl Gemio',
+      role: 'inspector',
+      password: PASSWORD,
+    })
+    const inspector = { authorization: `Bearer ${(await s.server.services.auth.login('inspector', PASSWORD)).token}` }
+    expect((await asCashier('GET', `/api/bonus-prizes/${prima.id}/receipt`)).body.payee).toEqual({
+      name: 'Ana Ruiz',
+      document: '••••••78Z',
+    })
+    expect((await s.call('jefa', 'GET', `/api/bonus-prizes/${prima.id}/receipt`)).body.payee.document).toBe('12345678Z')
+    const payeeInJournal = async (headers: Record<string, string>) => {
+      const seq = Number(
+        (await db().get<{ seq: number }>("SELECT seq FROM journal WHERE type = 'bonus.paid' ORDER BY seq DESC"))!.seq,
+      )
+      const r = await api(s.server.url, 'GET', `/api/journal?from=${seq - 1}&limit=5`, undefined, headers)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      const rec = (r.body.records as Array<{ seq: number; type: string; payload: any }>).find((x) => x.seq === seq)
+      expect(rec?.type, JSON.stringify(r.body.records)).toBe('bonus.paid')
+      return rec!.payload.payee.document.value as string
+    }
+    expect(await payeeInJournal(inspector)).toBe('12345678Z')
+    expect(await payeeInJournal(s.headers('auditor'))).not.toContain('12345678')
+  })
+})
