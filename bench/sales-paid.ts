@@ -125,7 +125,7 @@ function mainThreadCpuMs(): number {
 }
 
 /**
- * BENCH_PAID_PROFILE=<file.cpuprofile>: the server's CPU profile of the warm SQLite run only (open it in Chrome's
+ * BENCH_PAID_PROFILE=<file.cpuprofile>: the server's CPU profile of the warm run (SQLite, then PostgreSQL's over it; open it in Chrome's
  * DevTools, or sum its self times), to see where a paid sale's CPU goes without the untimed set-up.
  */
 async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
@@ -147,7 +147,9 @@ async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
 }
 
 export async function benchSalesPaid(emit: (r: BenchResult) => void): Promise<void> {
-  await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
+  // BENCH_PAID_SQLITE=0: the PostgreSQL run only (paired runs while changing that engine's path).
+  if (process.env.BENCH_PAID_SQLITE !== '0')
+    await run(emit, { databaseUrl: null, voucherCount: Number(process.env.BENCH_PAID_VOUCHERS ?? 40_000) })
   // BENCH_PAID_POSTGRES=0: the SQLite runs only (paired runs while profiling one engine).
   if (process.env.BENCH_PAID_POSTGRES === '0') return
   await withBenchDatabase('sales.paid.postgres', (url) =>
@@ -275,7 +277,9 @@ async function run(
 
     if (postgres) {
       writeBodies(codes.length)
+      const profiling = await startProfile()
       const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
+      await profiling?.stop()
       report('postgres, warm', warm)
       const g = services.paidSales.stats()
       log(
