@@ -33,7 +33,7 @@ async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
 export const hallClosureHooks: BingoHooks = {
   sessionOpened: (tx, e) => assertHallOpen(tx, e.hallId),
   gameAnnounced: (tx, e) => assertHallOpen(tx, e.hallId),
-  cardsSelling: (tx, e) => assertHallOpen(tx, e.game.hall_id),
+  cardsSelling: (tx, e) => assertHallOpen(tx, e.game.hallId),
 }
 
 export function createHallClosureService(deps: { db: Database; clock: { now(): Date } }) {

@@ -9,6 +9,7 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import { type Game, type GameRow, toGame } from './games.ts'
 
 export interface GameHallRow {
   game_id: string
@@ -39,9 +40,10 @@ export interface SimultaneousSeriesRow {
   next_card_no: number
 }
 
-/** A `games` row for the bonus use cases; the caller gives the core section's row type. */
-export function bonusGameById<G>(tx: Sql, gameId: string): Promise<G | undefined> {
-  return tx.get<G>('SELECT * FROM games WHERE id = ?', [gameId])
+/** A game for the bonus use cases. */
+export async function bonusGameById(tx: Sql, gameId: string): Promise<Game | undefined> {
+  const row = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  return row && toGame(row)
 }
 
 export function gameHallsOfGame(tx: Sql, gameId: string): Promise<GameHallRow[]> {
