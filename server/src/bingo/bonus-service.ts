@@ -336,9 +336,7 @@ export function createBonusService(deps: BonusDeps) {
         throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id}: no beacon before the close of sales`, {
           rule: 'RNG-28',
         })
-      const expected =
-        game.beaconRound ??
-        drawRoundFor(Math.floor(Date.parse(game.salesClosedAt) / 1000))
+      const expected = game.beaconRound ?? drawRoundFor(Math.floor(Date.parse(game.salesClosedAt) / 1000))
       if (Number(expected) !== beacon.round)
         throw new DomainError(
           'INVALID_SIGNATURE',
@@ -823,8 +821,7 @@ export function createBonusService(deps: BonusDeps) {
     return {
       cards,
       faceValueCents: game.faceValueCents,
-      publish: () =>
-        publish({ type: 'game:changed', gameId: game.id, hallId: game.hallId, seq, reason: 'cards_sold' }),
+      publish: () => publish({ type: 'game:changed', gameId: game.id, hallId: game.hallId, seq, reason: 'cards_sold' }),
     }
   }
 
