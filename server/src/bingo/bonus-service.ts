@@ -167,8 +167,8 @@ export function createBonusService(deps: BonusDeps) {
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
     const hall = await bonusHallProfile(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+    const profile = getProfile(hall.profileId)
+    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
     return hallProfile(profile, hall.settings)
   }
 

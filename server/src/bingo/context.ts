@@ -16,7 +16,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
 import { type Game, type SessionRow, gameById, sessionById, endedGameIds } from './store/games.ts'
-import { type HallRow, hallById } from './store/halls.ts'
+import { type Hall, hallById } from './store/halls.ts'
 import {
   type CardRow,
   cardOfGameById,
@@ -105,11 +105,11 @@ export const gameScope = (g: { hallId: string; sessionId: string; id: string }) 
 export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
 
 /** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
-export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
+export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: Hall; profile: Profile }> {
   const hall = await hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-  const profile = getProfile(hall.profile_id)
-  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+  const profile = getProfile(hall.profileId)
+  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
   // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
   return { hall, profile: { ...hallProfile(profile, hall.settings), timeZone: hallTimeZone(hall, profile) } }
 }
@@ -118,7 +118,7 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
  * The hall's IANA time zone: its own setting (`settings.timeZone`) if it has one, else its profile's default
  * (America/La_Paz, Europe/Madrid). Calendar-day rules (BNG-12) count the hall's days, not UTC's.
  */
-export function hallTimeZone(hall: HallRow, profile: Profile): string {
+export function hallTimeZone(hall: Hall, profile: Profile): string {
   const settings = JSON.parse(hall.settings) as { timeZone?: unknown }
   return typeof settings.timeZone === 'string' && settings.timeZone ? settings.timeZone : profile.timeZone
 }

@@ -62,7 +62,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     sessionId: game.sessionId,
     orderNo: game.orderNo,
     status: game.status,
-    profileId: hall.profile_id,
+    profileId: hall.profileId,
     currency: hall.currency,
     faceValueCents: game.faceValueCents,
     ballCount: game.ballCount,

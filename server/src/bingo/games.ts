@@ -479,7 +479,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     assertLegal(GameAction.CloseSales, game.status, game.id)
     const { hall, profile } = await hallOf(tx, game.hallId)
     const serials = await soldSerials(tx, game.id)
-    const minimum = minimumCardsToStart(profile, hall.playing_positions)
+    const minimum = minimumCardsToStart(profile, hall.playingPositions)
     if (serials.length < minimum) {
       throw new DomainError(
         'MINIMUM_PARTICIPATION',

@@ -48,7 +48,7 @@ export function createHallClosureService(deps: { db: Database; clock: { now(): D
   }): Promise<{ hallId: string; closedAt: string; primaHandedOverCents: number; primaRecipient: string | null }> {
     return db.transaction(async (tx) => {
       const hall = await hallProfileSettings(tx, input.hallId)
-      const base = hall ? getProfile(hall.profile_id) : undefined
+      const base = hall ? getProfile(hall.profileId) : undefined
       if (!hall || !base) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
       const profile = hallProfile(base, hall.settings)
       await assertHallOpen(tx, input.hallId)

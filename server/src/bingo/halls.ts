@@ -30,7 +30,7 @@ import {
   markSessionClosed,
 } from './store/games.ts'
 import {
-  type HallRow,
+  type Hall,
   type HallSeriesSummary,
   type HallSummary,
   insertHall,
@@ -134,7 +134,7 @@ export async function createHall(
     timeZone?: string
     by?: PlanActor
   },
-): Promise<HallRow> {
+): Promise<Hall> {
   const profile = getProfile(input.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
@@ -244,7 +244,7 @@ export async function setBettingPlan(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const profile = getProfile(hall.profile_id)!
+    const profile = getProfile(hall.profileId)!
     const plan = checkBettingPlan(profile, input.plan)
     // BNG-52 / CFG-28: the pots the hall already funds fit in the new version.
     const settings = JSON.parse(hall.settings) as HallRuleSettings
@@ -272,7 +272,7 @@ export async function setLicenceTerms(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const terms = checkLicenceTerms(getProfile(hall.profile_id)!, input.terms)
+    const terms = checkLicenceTerms(getProfile(hall.profileId)!, input.terms)
     const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
     await setHallSettings(
@@ -295,7 +295,7 @@ export async function setDerivedPlan(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const plan = checkDerivedPlan(getProfile(hall.profile_id)!, input.plan)
+    const plan = checkDerivedPlan(getProfile(hall.profileId)!, input.plan)
     await recordPlan(ctx, tx, hall.id, 'derived', plan.authorisationRef, plan, input.by)
   })
   return hallRules(ctx, input.hallId)
@@ -335,7 +335,7 @@ export async function setAutoClaim(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const profile = getProfile(hall.profile_id)!
+    const profile = getProfile(hall.profileId)!
     if (input.autoClaim === true && !profile.autoClaimAllowed) {
       throw new DomainError(
         'RULE_DISABLED',
@@ -406,10 +406,10 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     shares: profile.shares,
     bettingPlan: settings.bettingPlan ?? null,
     minimumParticipation: profile.minimumParticipation,
-    minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)),
-    playingPositions: Number(hall.playing_positions),
+    minimumCardsToStart: minimumCardsToStart(profile, hall.playingPositions),
+    playingPositions: hall.playingPositions,
     licence: settings.licence ?? null,
-    bets: postedBets(getProfile(hall.profile_id)!, settings),
+    bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
     plans: plans.map((p) => ({
       kind: p.kind,
@@ -699,7 +699,7 @@ export async function setHallTimeZone(
     else settings.timeZone = input.timeZone
     const json = JSON.stringify(settings)
     await updateHallSettings(tx, hall.id, json)
-    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
+    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profileId)!)
     await appendJournal(tx, {
       at: ctx.now(),
       type: 'hall.time_zone_set',

@@ -63,11 +63,11 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // told from another, so each unnamed purchase takes a seat of its own (recordPurchase).
   if (!input.playerKey || heldBefore === 0) {
     const players = await playersOfGame(sql, game.id, hall.id)
-    if (players >= Number(hall.playing_positions)) {
+    if (players >= hall.playingPositions) {
       throw new DomainError(
         'HALL_FULL',
-        `the ${hall.playing_positions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`,
-        { playingPositions: Number(hall.playing_positions), players, rule: 'BNG-93' },
+        `the ${hall.playingPositions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`,
+        { playingPositions: hall.playingPositions, players, rule: 'BNG-93' },
       )
     }
   }
@@ -176,7 +176,7 @@ export async function recordEntry(
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${s.id} is closed`)
     const { hall, profile } = await hallOf(tx, s.hall_id)
     const present = await peopleInSession(tx, s.id)
-    const positions = Number(hall.playing_positions)
+    const positions = hall.playingPositions
     if (input.direction === 'in') {
       const closed = profile.hallEntryClosesForGame ? await entryClosedGameOfSession(tx, s.id) : undefined
       if (closed)

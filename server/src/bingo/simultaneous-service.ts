@@ -58,7 +58,7 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
   const host = (await simultaneousHallById(tx, game.hallId))!
   const hall = await simultaneousHallById(tx, input.hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
-  if (hall.profile_id !== host.profile_id || hall.currency !== host.currency) {
+  if (hall.profileId !== host.profileId || hall.currency !== host.currency) {
     throw new DomainError(
       'VALIDATION_FAILED',
       "every hall of a simultaneous game plays under the central hall's profile and currency (BNG-100)",

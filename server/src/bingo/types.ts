@@ -9,7 +9,7 @@ import type { GameExtras } from './game-extras.ts'
 import type { Game } from './store/games.ts'
 
 export type { Game, GameRow } from './store/games.ts'
-export type { HallRow } from './store/halls.ts'
+export type { Hall, HallRow } from './store/halls.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { BeaconSource, BeaconValue } from '../shared/beacon-source.ts'
 import type { BeaconScheme } from '../shared/beacon.ts'

@@ -10,6 +10,7 @@
  */
 import type { Sql } from '../../db/database.ts'
 import { type Game, type GameRow, toGame } from './games.ts'
+import { type Hall, type HallRow, toHall } from './halls.ts'
 
 export interface GameHallRow {
   game_id: string
@@ -21,14 +22,6 @@ export interface GameHallRow {
   next_card_no: number
   cards_sold: number
   joined_at: string
-}
-
-/** The columns of a `halls` row that a simultaneous game checks. */
-export interface SimultaneousHallRow {
-  id: string
-  name: string
-  profile_id: string
-  currency: string
 }
 
 export interface SimultaneousSeriesRow {
@@ -65,8 +58,9 @@ export function simultaneousFirstSeries(
   )
 }
 
-export function simultaneousHallById(tx: Sql, hallId: string): Promise<SimultaneousHallRow | undefined> {
-  return tx.get<SimultaneousHallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hall | undefined> {
+  const row = await tx.get<HallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+  return row && toHall(row)
 }
 
 export function simultaneousSeriesOfHall(
