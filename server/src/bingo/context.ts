@@ -15,7 +15,7 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
-import { type Game, type SessionRow, gameById, sessionById, endedGameIds } from './store/games.ts'
+import { type Game, type Session, gameById, sessionById, endedGameIds } from './store/games.ts'
 import { type Hall, hallById } from './store/halls.ts'
 import {
   type CardRow,
@@ -102,7 +102,7 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 
 export const gameScope = (g: { hallId: string; sessionId: string; id: string }) =>
   `hall:${g.hallId}/session:${g.sessionId}/game:${g.id}`
-export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
+export const sessionScope = (s: { hallId: string; id: string }) => `hall:${s.hallId}/session:${s.id}`
 
 /** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
 export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: Hall; profile: Profile }> {
@@ -129,7 +129,7 @@ export async function loadGame(tx: Sql, gameId: string): Promise<Game> {
   return game
 }
 
-export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRow> {
+export async function loadSession(tx: Sql, sessionId: string): Promise<Session> {
   const s = await sessionById(tx, sessionId)
   if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`, { sessionId })
   return s

@@ -120,7 +120,7 @@ export async function announceGame(
   await ctx.gameTx(gameId, async (tx) => {
     const session = await loadSession(tx, input.sessionId)
     if (session.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${session.id} is closed`)
-    const { hall, profile } = await hallOf(tx, session.hall_id)
+    const { hall, profile } = await hallOf(tx, session.hallId)
     const running = await unfinishedGameOfSession(tx, session.id)
     if (running)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })

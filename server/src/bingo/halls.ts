@@ -21,7 +21,7 @@ import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRu
 import { doorOf } from './purchases.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
 import {
-  type SessionRow,
+  type Session,
   openSessionIdOfHall,
   insertSession,
   sessionById,
@@ -531,7 +531,7 @@ export async function createSeries(
 export async function openSession(
   ctx: BingoContext,
   input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist },
-): Promise<SessionRow> {
+): Promise<Session> {
   const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
@@ -599,7 +599,7 @@ export async function announceLastGame(ctx: BingoContext, sessionId: string): Pr
       scope: sessionScope(s),
       payload: { sessionId },
     })
-    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'last_game' })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hallId, seq: rec.seq, reason: 'last_game' })
   })
 }
 
@@ -607,7 +607,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
   await ctx.tx(async (tx) => {
     const s = await loadSession(tx, sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
-    const { profile } = await hallOf(tx, s.hall_id)
+    const { profile } = await hallOf(tx, s.hallId)
     if (recount) recount = checkedRecount(profile, recount)
     const running = await unfinishedGameOfSession(tx, sessionId)
     if (running)
@@ -622,7 +622,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
           'this profile requires a ball recount to close the session (BNG-27)',
           { rule: 'BNG-27' },
         )
-      const counts = hallBallCounts(profile, await hallPlans(tx, s.hall_id))
+      const counts = hallBallCounts(profile, await hallPlans(tx, s.hallId))
       if (!counts.includes(recount.ballsCounted))
         throw new DomainError(
           'VALIDATION_FAILED',
@@ -632,7 +632,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     }
     const at = ctx.now()
     for (const h of ctx.deps.hooks ?? [])
-      await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
+      await h.sessionClosing?.(tx, { sessionId, hallId: s.hallId, profile, recount, at, scope: sessionScope(s) })
     await markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
     const rec = await appendJournal(tx, {
       at,
@@ -640,7 +640,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
       scope: sessionScope(s),
       payload: { sessionId, recount },
     })
-    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hallId, seq: rec.seq, reason: 'closed' })
   })
 }
 

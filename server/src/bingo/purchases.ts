@@ -174,7 +174,7 @@ export async function recordEntry(
   return ctx.tx(async (tx) => {
     const s = await loadSession(tx, input.sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${s.id} is closed`)
-    const { hall, profile } = await hallOf(tx, s.hall_id)
+    const { hall, profile } = await hallOf(tx, s.hallId)
     const present = await peopleInSession(tx, s.id)
     const positions = hall.playingPositions
     if (input.direction === 'in') {

@@ -22,6 +22,7 @@ import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { hallAnswer } from './store/halls.ts'
+import { sessionAnswer } from './store/games.ts'
 
 const id = z
   .string()
@@ -232,11 +233,13 @@ export function registerBingoRoutes(app: App, services: Services) {
         .strict(),
     )
     return c.json(
-      await bingo.openSession({
-        hallId: param(c, 'hallId'),
-        recount: await recountOf(c, b.recount),
-        checklist: b.checklist,
-      }),
+      sessionAnswer(
+        await bingo.openSession({
+          hallId: param(c, 'hallId'),
+          recount: await recountOf(c, b.recount),
+          checklist: b.checklist,
+        }),
+      ),
       201,
     )
   })

@@ -8,6 +8,7 @@
 import type { Sql } from '../../db/database.ts'
 import type { ClaimKind, GameStatus } from '../game.ts'
 
+/** A `sessions` row as stored. */
 export interface SessionRow {
   id: string
   hall_id: string
@@ -17,6 +18,45 @@ export interface SessionRow {
   closed_at: string | null
   open_recount: string | null
   close_recount: string | null
+}
+
+/** A session as the use cases read it; the recounts are their JSON text. */
+export interface Session {
+  id: string
+  hallId: string
+  status: string
+  lastGameAnnounced: boolean
+  openedAt: string
+  closedAt: string | null
+  openRecount: string | null
+  closeRecount: string | null
+}
+
+export function toSession(r: SessionRow): Session {
+  return {
+    id: r.id,
+    hallId: r.hall_id,
+    status: r.status,
+    lastGameAnnounced: Number(r.last_game_announced) !== 0,
+    openedAt: r.opened_at,
+    closedAt: r.closed_at ?? null,
+    openRecount: r.open_recount ?? null,
+    closeRecount: r.close_recount ?? null,
+  }
+}
+
+/** The session as the API has always answered it (its column names): what POST /halls/:hallId/sessions returns. */
+export function sessionAnswer(s: Session): SessionRow {
+  return {
+    id: s.id,
+    hall_id: s.hallId,
+    status: s.status,
+    last_game_announced: s.lastGameAnnounced ? 1 : 0,
+    opened_at: s.openedAt,
+    closed_at: s.closedAt,
+    open_recount: s.openRecount,
+    close_recount: s.closeRecount,
+  }
 }
 
 /** A `games` row as stored (PostgreSQL returns its BIGINT columns as text). */
@@ -184,8 +224,9 @@ export interface GameSeriesRow {
   next_card_no: number
 }
 
-export function sessionById(tx: Sql, sessionId: string): Promise<SessionRow | undefined> {
-  return tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+export async function sessionById(tx: Sql, sessionId: string): Promise<Session | undefined> {
+  const row = await tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+  return row && toSession(row)
 }
 
 export async function sessionHallId(sql: Sql, sessionId: string): Promise<string | undefined> {
