@@ -17,7 +17,7 @@ import type { ClaimKind } from './game.ts'
 import { completingBall, type PotKind } from './pots.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
-import type { BingoEvent, BingoHooks, Clock, EntropySource, GameRow, SoldCard } from './types.ts'
+import type { BingoEvent, BingoHooks, Clock, EntropySource, Game, SoldCard } from './types.ts'
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Sealer } from '../shared/sealing.ts'
@@ -126,9 +126,8 @@ export interface BonusReceipt {
 }
 
 /** A bolillo-draw-v2 game: its row carries the beacon round fixed at close of sales (games.beacon_round, issue 15). */
-function isV2Game(game: GameRow): boolean {
-  const round = (game as { beacon_round?: number | null }).beacon_round
-  return round !== undefined && round !== null
+function isV2Game(game: Game): boolean {
+  return game.beaconRound !== null
 }
 
 export function createBonusService(deps: BonusDeps) {
@@ -168,8 +167,8 @@ export function createBonusService(deps: BonusDeps) {
   async function profileOf(sql: Sql, hallId: string): Promise<Profile> {
     const hall = await bonusHallProfile(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+    const profile = getProfile(hall.profileId)
+    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
     return hallProfile(profile, hall.settings)
   }
 
@@ -281,7 +280,7 @@ export function createBonusService(deps: BonusDeps) {
               fromCardNo: Number(h.from_card_no),
               toCardNo: Number(h.next_card_no) - 1,
               cardsSold: Number(h.cards_sold),
-              salesCents: Number(h.cards_sold) * e.game.face_value_cents,
+              salesCents: Number(h.cards_sold) * e.game.faceValueCents,
             })),
             rule: 'BNG-100',
           },
@@ -291,8 +290,8 @@ export function createBonusService(deps: BonusDeps) {
         for (const h of sales) withProfiles.push({ ...h, profile: await profileOf(sql, h.hallId) })
         await deductSimultaneousPrima(sql, {
           gameId: e.game.id,
-          centralHallId: e.game.hall_id,
-          faceValueCents: e.game.face_value_cents,
+          centralHallId: e.game.hallId,
+          faceValueCents: e.game.faceValueCents,
           halls: withProfiles,
           at: e.at,
           scope: e.scope,
@@ -300,9 +299,9 @@ export function createBonusService(deps: BonusDeps) {
       } else {
         await deductPrima(sql, {
           gameId: e.game.id,
-          hallId: e.game.hall_id,
-          cardsSold: e.game.cards_sold,
-          faceValueCents: e.game.face_value_cents,
+          hallId: e.game.hallId,
+          cardsSold: e.game.cardsSold,
+          faceValueCents: e.game.faceValueCents,
           at: e.at,
           scope: e.scope,
         })
@@ -318,9 +317,9 @@ export function createBonusService(deps: BonusDeps) {
       if (!isV2Game(e.game))
         await drawLucky(sql, {
           gameId: e.game.id,
-          salesDigest: e.game.sales_digest ?? '',
-          externalEntropy: e.game.external_entropy ?? '',
-          ballCount: e.game.ball_count,
+          salesDigest: e.game.salesDigest ?? '',
+          externalEntropy: e.game.externalEntropy ?? '',
+          ballCount: e.game.ballCount,
           vault,
           at: e.at,
           scope: e.scope,
@@ -333,13 +332,11 @@ export function createBonusService(deps: BonusDeps) {
      * signature is checked again here, so that a wrong value cannot fix them.
      */
     async beaconVerified(sql, { game, beacon }) {
-      if (!game.sales_closed_at || !game.sales_digest)
+      if (!game.salesClosedAt || !game.salesDigest)
         throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id}: no beacon before the close of sales`, {
           rule: 'RNG-28',
         })
-      const expected =
-        (game as { beacon_round?: number | null }).beacon_round ??
-        drawRoundFor(Math.floor(Date.parse(game.sales_closed_at) / 1000))
+      const expected = game.beaconRound ?? drawRoundFor(Math.floor(Date.parse(game.salesClosedAt) / 1000))
       if (Number(expected) !== beacon.round)
         throw new DomainError(
           'INVALID_SIGNATURE',
@@ -359,9 +356,9 @@ export function createBonusService(deps: BonusDeps) {
         )
       const numbers = await drawLuckyV2(sql, {
         gameId: game.id,
-        salesDigest: game.sales_digest,
+        salesDigest: game.salesDigest,
         beacon,
-        ballCount: game.ball_count,
+        ballCount: game.ballCount,
         vault,
         at: deps.clock.now().toISOString(),
         scope: gameScope(game),
@@ -370,7 +367,7 @@ export function createBonusService(deps: BonusDeps) {
         publish({
           type: 'game:changed',
           gameId: game.id,
-          hallId: game.hall_id,
+          hallId: game.hallId,
           seq: await bonusLastJournalSeq(sql),
           reason: 'lucky_drawn',
         })
@@ -382,7 +379,7 @@ export function createBonusService(deps: BonusDeps) {
         const atBall = Math.min(...winners.map((w) => w.atBall))
         const award = await settlePrimaTx(sql, {
           gameId: e.game.id,
-          hallId: e.game.hall_id,
+          hallId: e.game.hallId,
           atBall,
           winners: winners.map((w) => ({ serial: w.serial, cardId: w.cardId, completedAtBall: w.completedAtBall })),
           at: e.at,
@@ -422,7 +419,7 @@ export function createBonusService(deps: BonusDeps) {
     },
 
     async gameVoided(sql, e) {
-      await reversePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hall_id, at: e.at, scope: e.scope })
+      await reversePrimaTx(sql, { gameId: e.game.id, hallId: e.game.hallId, at: e.at, scope: e.scope })
       const joined = await gameHallsOfGame(sql, e.game.id)
       if (joined.length > 0)
         await reverseSimultaneousPrima(sql, {
@@ -450,7 +447,7 @@ export function createBonusService(deps: BonusDeps) {
     },
   }
 
-  async function gameExtras(sql: Sql, game: GameRow): Promise<Partial<GameExtras>> {
+  async function gameExtras(sql: Sql, game: Game): Promise<Partial<GameExtras>> {
     const out: Partial<GameExtras> = {}
     const prima = await primaGameById(sql, game.id)
     if (prima)
@@ -461,7 +458,7 @@ export function createBonusService(deps: BonusDeps) {
         primaFundCents: Number(prima.fund_at_start_cents),
       })
     const halls = await gameHallViews(sql, game.id)
-    const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hall_id]
+    const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hallId]
     out.pots = await potViews(sql, hallIds)
     const lucky = await luckyCommitmentOfGame(sql, game.id)
     if (lucky)
@@ -615,7 +612,7 @@ export function createBonusService(deps: BonusDeps) {
     const game = await loadGameRow(sql, p.game_id)
     if (p.source === 'prima')
       await primaPaymentTx(sql, {
-        hallId: game.hall_id,
+        hallId: game.hallId,
         gameId: game.id,
         bonusPrizeId: p.id,
         amountCents: Number(p.amount_cents),
@@ -738,8 +735,8 @@ export function createBonusService(deps: BonusDeps) {
       gameId,
       commitment: row.commitment,
       seed,
-      salesDigest: game.sales_digest ?? '',
-      ballCount: game.ball_count,
+      salesDigest: game.salesDigest ?? '',
+      ballCount: game.ballCount,
       count: Number(row.number_count),
       numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [],
     }
@@ -747,11 +744,11 @@ export function createBonusService(deps: BonusDeps) {
       return {
         version: LUCKY_BALL_V2,
         ...common,
-        closedAt: new Date(Math.floor(Date.parse(game.sales_closed_at ?? '') / 1000) * 1000).toISOString(),
+        closedAt: new Date(Math.floor(Date.parse(game.salesClosedAt ?? '') / 1000) * 1000).toISOString(),
         beacon: JSON.parse(row.beacon) as LuckyProofV2['beacon'],
       }
     }
-    return { version: LUCKY_BALL_VERSION, ...common, externalEntropy: game.external_entropy ?? '' }
+    return { version: LUCKY_BALL_VERSION, ...common, externalEntropy: game.externalEntropy ?? '' }
   }
 
   // ------------------------------------------------------------------------------------------------ simultaneous
@@ -777,7 +774,7 @@ export function createBonusService(deps: BonusDeps) {
       events.push({
         type: 'game:changed',
         gameId: g.id,
-        hallId: g.hall_id,
+        hallId: g.hallId,
         seq: await bonusLastJournalSeq(sql),
         reason: 'hall_joined',
       })
@@ -804,7 +801,7 @@ export function createBonusService(deps: BonusDeps) {
       events.push({
         type: 'game:changed',
         gameId: game.id,
-        hallId: game.hall_id,
+        hallId: game.hallId,
         seq: await bonusLastJournalSeq(sql),
         reason: 'cards_sold',
       })
@@ -824,9 +821,8 @@ export function createBonusService(deps: BonusDeps) {
     const seq = await bonusLastJournalSeq(sql)
     return {
       cards,
-      faceValueCents: Number(game.face_value_cents),
-      publish: () =>
-        publish({ type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq, reason: 'cards_sold' }),
+      faceValueCents: game.faceValueCents,
+      publish: () => publish({ type: 'game:changed', gameId: game.id, hallId: game.hallId, seq, reason: 'cards_sold' }),
     }
   }
 
@@ -866,7 +862,7 @@ export function createBonusService(deps: BonusDeps) {
       joinedListeners.add(l)
       return () => joinedListeners.delete(l)
     },
-    gameExtras: (game: GameRow) => gameExtras(db, game),
+    gameExtras: (game: Game) => gameExtras(db, game),
   }
 }
 

@@ -74,7 +74,7 @@ function factsOf(r: CardCustodyRow, at = '', claimDays = 0): CustodyFacts {
 /** BNG-77 / BNG-87 (b): the hall's archive period for winning cards (the profile's retentionDays). */
 export async function retentionDaysOfHall(sql: Sql, hallId: string): Promise<number> {
   const hall = await hallProfileSettings(sql, hallId)
-  const profile = hall ? getProfile(hall.profile_id) : undefined
+  const profile = hall ? getProfile(hall.profileId) : undefined
   if (!hall || !profile) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
   return hallProfile(profile, hall.settings).retentionDays
 }

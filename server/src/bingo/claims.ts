@@ -20,11 +20,11 @@ import { playerKeysOfCards } from './store/split.ts'
  */
 async function splitWinners<T extends { serial: string; cardId: string }>(
   tx: Tx,
-  game: GameRow,
+  game: Game,
   pool: number,
   winners: readonly T[],
 ): Promise<Array<T & { amountCents: number }>> {
-  const { profile } = await hallOf(tx, game.hall_id)
+  const { profile } = await hallOf(tx, game.hallId)
   if (profile.splitBasis !== 'player') return splitPrize(pool, winners)
   const keys = await playerKeysOfCards(
     tx,
@@ -55,7 +55,7 @@ import {
   markPrizePaid,
   awardedPrizeIds,
 } from './store/claims.ts'
-import { type GameRow, openClaimWindow, closeClaimWindow } from './store/games.ts'
+import { type Game, openClaimWindow, closeClaimWindow } from './store/games.ts'
 import { type CardRow, cardSerial } from './store/sales.ts'
 import type { GameState } from './types.ts'
 
@@ -63,7 +63,7 @@ import type { GameState } from './types.ts'
 export async function registerClaim(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   card: CardRow,
   kind: ClaimKind,
   atBall: number,
@@ -71,16 +71,16 @@ export async function registerClaim(
   automatic: boolean,
 ): Promise<{ ok: boolean; reason?: string }> {
   const rows = JSON.parse(card.numbers) as number[][]
-  const check = verifyClaim(rows, called, kind, Boolean(game.line_closed))
+  const check = verifyClaim(rows, called, kind, game.lineClosed)
   const dup = await verifiedClaimIdOfCard(tx, game.id, card.id, kind)
   const at = ctx.now()
   if (dup) return { ok: true }
-  const window = game.window_kind
+  const window = game.windowKind
   let result: { ok: boolean; reason?: string }
   if (!check.ok) result = { ok: false, reason: check.reason }
   // BNG-56: at a bingo with no line called before it, "¿Alguna línea más?" is still asked: a line formed and never
   // called is heard in the bingo window and shares the line pool (see closeWindow).
-  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.line_closed))
+  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.lineClosed))
     result = { ok: false, reason: `window_open_for_${window}` }
   else result = { ok: true }
   await insertClaim(tx, {
@@ -98,7 +98,7 @@ export async function registerClaim(
   if (result.ok && !window) {
     // BNG-50: the "¿alguna línea/bingo más?" window opens on the first verified claim.
     await openClaimWindow(tx, game.id, kind === 'line' ? GameStatus.LineWindow : GameStatus.BingoWindow, kind)
-    game.window_kind = kind
+    game.windowKind = kind
   }
   const rec = await appendJournal(tx, {
     at,
@@ -118,7 +118,7 @@ export async function registerClaim(
   emit(tx, {
     type: 'game:changed',
     gameId: game.id,
-    hallId: game.hall_id,
+    hallId: game.hallId,
     seq: rec.seq,
     reason: result.ok ? 'claim_verified' : 'claim_rejected',
   })
@@ -160,9 +160,9 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.CloseWindow, game.status, gameId)
-    const kind = game.window_kind!
+    const kind = game.windowKind!
     const claims = await verifiedClaimsOfKind(tx, gameId, kind)
-    const pool = kind === 'line' ? game.line_pool_cents! : game.bingo_pool_cents!
+    const pool = kind === 'line' ? game.linePoolCents! : game.bingoPoolCents!
     const unique = new Map<string, ClaimRow>()
     for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
     const winners = await splitWinners(
@@ -172,7 +172,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })),
     )
     const at = ctx.now()
-    if (kind === 'bingo' && !game.line_closed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
+    if (kind === 'bingo' && !game.lineClosed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
     for (const w of winners) {
       await insertPrize(tx, {
         id: ctx.newId('pz'),
@@ -187,7 +187,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const finished = kind === 'bingo'
     await closeClaimWindow(tx, gameId, {
       status: finished ? GameStatus.Finished : GameStatus.Drawing,
-      lineClosed: kind === 'line' || game.line_closed ? 1 : 0,
+      lineClosed: kind === 'line' || game.lineClosed ? 1 : 0,
       finishedAt: finished ? at : null,
     })
     const rec = await appendJournal(tx, {
@@ -209,7 +209,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       },
     })
     if (deps.hooks?.length) {
-      const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await calledBalls(tx, gameId)]
+      const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, gameId)]
       for (const h of deps.hooks)
         await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
     }
@@ -220,14 +220,14 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         scope: gameScope(game),
         payload: { gameId, balls: await calledBalls(tx, gameId) },
       })
-      emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: endRec.seq, reason: 'finished' })
+      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: endRec.seq, reason: 'finished' })
       caches.delete(gameId)
     } else {
       const cache = caches.get(gameId)
       cache?.detector.closeLine()
-      emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'line_awarded' })
+      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'line_awarded' })
       // A ball can complete a bingo while the line window is open: the system claims it now (auto profiles).
-      const { profile } = await hallOf(tx, game.hall_id)
+      const { profile } = await hallOf(tx, game.hallId)
       if (profile.autoClaimSoldCards) {
         const fresh = await loadGame(tx, gameId)
         const called = new Set(await calledBalls(tx, gameId))
@@ -253,7 +253,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
 async function awardLineAtBingo(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   bingoClaims: ClaimRow[],
   at: string,
 ): Promise<void> {
@@ -262,7 +262,7 @@ async function awardLineAtBingo(
     if (!cards.has(c.card_id!))
       cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
   }
-  const pool = game.line_pool_cents!
+  const pool = game.linePoolCents!
   const winners = await splitWinners(tx, game, pool, [...cards.values()])
   for (const w of winners)
     await insertPrize(tx, {
@@ -294,7 +294,7 @@ async function awardLineAtBingo(
     },
   })
   if (ctx.deps.hooks?.length) {
-    const [{ profile }, balls] = [await hallOf(tx, game.hall_id), await calledBalls(tx, game.id)]
+    const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, game.id)]
     for (const h of ctx.deps.hooks)
       await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
   }
@@ -336,7 +336,7 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
         paidBy: input.paidBy,
       },
     })
-    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'prize_paid' })
+    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'prize_paid' })
     paid = (await prizeById(tx, prize.id))!
   })
   return paid!

@@ -15,8 +15,8 @@ import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
-import { type GameRow, type SessionRow, gameById, sessionById, endedGameIds } from './store/games.ts'
-import { type HallRow, hallById } from './store/halls.ts'
+import { type Game, type Session, gameById, sessionById, endedGameIds } from './store/games.ts'
+import { type Hall, hallById } from './store/halls.ts'
 import {
   type CardRow,
   cardOfGameById,
@@ -105,16 +105,16 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
   return { deps, db, sealer, beacon, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
 }
 
-export const gameScope = (g: { hall_id: string; session_id: string; id: string }) =>
-  `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
-export const sessionScope = (s: { hall_id: string; id: string }) => `hall:${s.hall_id}/session:${s.id}`
+export const gameScope = (g: { hallId: string; sessionId: string; id: string }) =>
+  `hall:${g.hallId}/session:${g.sessionId}/game:${g.id}`
+export const sessionScope = (s: { hallId: string; id: string }) => `hall:${s.hallId}/session:${s.id}`
 
 /** A hall and its profile as the hall plays it (its Plan de Apuestas and licence options: hallProfile). */
-export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; profile: Profile }> {
+export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: Hall; profile: Profile }> {
   const hall = await hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-  const profile = getProfile(hall.profile_id)
-  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+  const profile = getProfile(hall.profileId)
+  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
   // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.
   return { hall, profile: { ...hallProfile(profile, hall.settings), timeZone: hallTimeZone(hall, profile) } }
 }
@@ -123,18 +123,18 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: HallRow; 
  * The hall's IANA time zone: its own setting (`settings.timeZone`) if it has one, else its profile's default
  * (America/La_Paz, Europe/Madrid). Calendar-day rules (BNG-12) count the hall's days, not UTC's.
  */
-export function hallTimeZone(hall: HallRow, profile: Profile): string {
+export function hallTimeZone(hall: Hall, profile: Profile): string {
   const settings = JSON.parse(hall.settings) as { timeZone?: unknown }
   return typeof settings.timeZone === 'string' && settings.timeZone ? settings.timeZone : profile.timeZone
 }
 
-export async function loadGame(tx: Sql, gameId: string): Promise<GameRow> {
+export async function loadGame(tx: Sql, gameId: string): Promise<Game> {
   const game = await gameById(tx, gameId)
   if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
   return game
 }
 
-export async function loadSession(tx: Sql, sessionId: string): Promise<SessionRow> {
+export async function loadSession(tx: Sql, sessionId: string): Promise<Session> {
   const s = await sessionById(tx, sessionId)
   if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${sessionId} not found`, { sessionId })
   return s
@@ -171,7 +171,7 @@ export async function findCard(
 }
 
 /** The in-memory detector of a game in play, rebuilt from storage after a restart. */
-export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promise<GameCache> {
+export async function cacheFor(ctx: BingoContext, tx: Sql, game: Game): Promise<GameCache> {
   const { caches } = ctx
   const hit = caches.get(game.id)
   if (hit) {
@@ -182,7 +182,7 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
     if (
       stored.length === mine.length &&
       stored.every((b, i) => b === mine[i]) &&
-      hit.detector.isLineClosed() === Boolean(game.line_closed)
+      hit.detector.isLineClosed() === game.lineClosed
     )
       return hit
     caches.delete(game.id)
@@ -201,15 +201,15 @@ export async function cacheFor(ctx: BingoContext, tx: Sql, game: GameRow): Promi
 export async function rebuildCache(
   ctx: BingoContext,
   tx: Sql,
-  game: GameRow,
+  game: Game,
 ): Promise<{ cache: GameCache; last: { lines: number[]; bingos: number[] } }> {
   const cards = await soldCardsBySerial(tx, game.id)
   cards.sort((a, b) => compareBytes(a.serial, b.serial))
   const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
-  const detector = createDetector(rows, game.ball_count)
+  const detector = createDetector(rows, game.ballCount)
   let last = { lines: [] as number[], bingos: [] as number[] }
   for (const ball of await calledBalls(tx, game.id)) last = detector.call(ball)
-  if (game.line_closed) detector.closeLine()
+  if (game.lineClosed) detector.closeLine()
   const cache = { detector, cards, rows }
   ctx.caches.set(game.id, cache)
   return { cache, last }

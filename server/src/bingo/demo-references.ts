@@ -30,5 +30,5 @@ async function assertNoDemoReference(sql: Sql, hallId: string): Promise<void> {
 
 export const demoReferenceHooks: BingoHooks = {
   gameAnnounced: (tx, e) => assertNoDemoReference(tx, e.hallId),
-  cardsSelling: (tx, e) => assertNoDemoReference(tx, e.game.hall_id),
+  cardsSelling: (tx, e) => assertNoDemoReference(tx, e.game.hallId),
 }

@@ -11,7 +11,7 @@ import { drawOrderV2, isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { compareBytes } from './game.ts'
 import { emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
-import { type GameRow, setGameBeacon } from './store/games.ts'
+import { type Game, setGameBeacon } from './store/games.ts'
 import { issuedSerials } from './store/sales.ts'
 import type { Actor, BeaconState } from './types.ts'
 
@@ -20,34 +20,34 @@ export const seedContext = (gameId: string) => `game-seed|${gameId}`
 export const orderContext = (gameId: string) => `draw-order|${gameId}`
 
 /** True for a game closed under v2 (its beacon round is fixed). Games closed under v1 keep their clear order. */
-export const isV2 = (game: GameRow): boolean => game.beacon_round !== null && game.beacon_round !== undefined
+export const isV2 = (game: Game): boolean => game.beaconRound !== null
 
 /** The game's seed S: opened from its sealed form, or the clear v1 column of a game announced before v2. */
-export function seedOf(ctx: BingoContext, game: GameRow): Buffer {
-  if (game.seed_sealed) return ctx.sealer.open(game.seed_sealed, seedContext(game.id))
-  if (game.seed_hex) return Buffer.from(game.seed_hex, 'hex')
+export function seedOf(ctx: BingoContext, game: Game): Buffer {
+  if (game.seedSealed) return ctx.sealer.open(game.seedSealed, seedContext(game.id))
+  if (game.seedHex) return Buffer.from(game.seedHex, 'hex')
   throw new DomainError('CONFLICT', `game ${game.id} has no seed`)
 }
 
 /** The key a stored beacon round was verified against. */
-export function beaconKeyOf(game: GameRow): BeaconKey {
-  if (game.beacon_scheme === 'demo')
-    return { scheme: 'demo', chainHash: game.beacon_chain_hash ?? '', publicKey: game.beacon_public_key ?? '' }
+export function beaconKeyOf(game: Game): BeaconKey {
+  if (game.beaconScheme === 'demo')
+    return { scheme: 'demo', chainHash: game.beaconChainHash ?? '', publicKey: game.beaconPublicKey ?? '' }
   return QUICKNET_KEY
 }
 
 /** What the hall sees of the beacon (null before the close of sales, and for v1 games). */
-export function beaconStateOf(game: GameRow): BeaconState | null {
+export function beaconStateOf(game: Game): BeaconState | null {
   if (!isV2(game)) return null
-  const round = Number(game.beacon_round)
+  const round = Number(game.beaconRound)
   const publishedAt = isoOfUnixSeconds(roundTime(round))
-  if (game.beacon_randomness) {
-    const scheme = (game.beacon_scheme ?? 'drand-quicknet') as BeaconScheme
+  if (game.beaconRandomness) {
+    const scheme = (game.beaconScheme ?? 'drand-quicknet') as BeaconScheme
     return {
       round,
       publishedAt,
       status: 'verified',
-      randomness: game.beacon_randomness,
+      randomness: game.beaconRandomness,
       scheme,
       demo: scheme === 'demo',
     }
@@ -63,15 +63,15 @@ export function beaconStateOf(game: GameRow): BeaconState | null {
 export async function ensureBeacon(ctx: BingoContext, gameId: string): Promise<void> {
   const game = await loadGame(ctx.db, gameId)
   if (!isV2(game)) {
-    if (game.draw_order) return // a v1 game: its order was fixed at its close
+    if (game.drawOrder) return // a v1 game: its order was fixed at its close
     throw new DomainError(
       'ILLEGAL_TRANSITION',
       `sales of game ${gameId} are not closed yet: the beacon round is fixed at the close`,
     )
   }
-  if (game.beacon_randomness) return
+  if (game.beaconRandomness) return
   // Outside any transaction: a relay may take seconds, and no lock is held while it answers.
-  const value = await ctx.beacon.obtain(Number(game.beacon_round), ctx.deps.clock.now(), { hallId: game.hall_id })
+  const value = await ctx.beacon.obtain(Number(game.beaconRound), ctx.deps.clock.now(), { hallId: game.hallId })
   await storeBeacon(ctx, gameId, value, { kind: 'server', id: 'server', name: 'server', role: 'server' })
 }
 
@@ -86,8 +86,8 @@ export async function acceptTypedBeacon(
       'ILLEGAL_TRANSITION',
       `game ${input.gameId} has no beacon round: its sales are not closed under bolillo-draw-v2`,
     )
-  if (!game.beacon_randomness) {
-    const round = Number(game.beacon_round)
+  if (!game.beaconRandomness) {
+    const round = Number(game.beaconRound)
     const signature = String(input.signature).replace(/\s+/g, '').toLowerCase()
     const check = verifyBeaconSignature(QUICKNET_KEY, round, signature)
     if (!check.ok) {
@@ -109,7 +109,7 @@ export async function acceptTypedBeacon(
         emit(tx, {
           type: 'game:changed',
           gameId: game.id,
-          hallId: game.hall_id,
+          hallId: game.hallId,
           seq: rec.seq,
           reason: 'beacon_refused',
         })
@@ -127,8 +127,8 @@ export async function acceptTypedBeacon(
 async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue, actor: Actor): Promise<void> {
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
-    if (game.beacon_randomness) return // another request stored it first
-    const round = Number(game.beacon_round)
+    if (game.beaconRandomness) return // another request stored it first
+    const round = Number(game.beaconRound)
     const key: BeaconKey =
       value.scheme === 'demo'
         ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' }
@@ -139,12 +139,12 @@ async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue
       seed: seedOf(ctx, game),
       gameId,
       serials,
-      closedAt: Number(game.closed_at_unix),
+      closedAt: Number(game.closedAtUnix),
       beaconKey: key,
       beacon: value,
-      ballCount: game.ball_count,
+      ballCount: game.ballCount,
     })
-    if (salesDigest !== game.sales_digest)
+    if (salesDigest !== game.salesDigest)
       throw new DomainError(
         'CONFLICT',
         `the cards of game ${gameId} no longer give the sales digest fixed at its close`,
@@ -180,15 +180,15 @@ async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue
     })
     for (const h of ctx.deps.hooks ?? [])
       await h.beaconVerified?.(tx, { game: await loadGame(tx, gameId), beacon: value, at, scope: gameScope(game) })
-    emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'beacon' })
+    emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'beacon' })
   })
 }
 
 /** The draw order of a v2 game, opened once per node and kept with its detector (never written in clear). */
-export function drawOrderOf(ctx: BingoContext, game: GameRow, cache: GameCache): number[] {
+export function drawOrderOf(ctx: BingoContext, game: Game, cache: GameCache): number[] {
   if (cache.order) return cache.order
-  if (!game.draw_order_sealed) throw new DomainError('CONFLICT', `game ${game.id} has no draw order yet`)
-  cache.order = JSON.parse(ctx.sealer.openText(game.draw_order_sealed, orderContext(game.id))) as number[]
+  if (!game.drawOrderSealed) throw new DomainError('CONFLICT', `game ${game.id} has no draw order yet`)
+  cache.order = JSON.parse(ctx.sealer.openText(game.drawOrderSealed, orderContext(game.id))) as number[]
   return cache.order
 }
 

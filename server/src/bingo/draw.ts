@@ -10,7 +10,7 @@ import { registerClaim } from './claims.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
 import { calledBalls, insertBall, insertSilentWin } from './store/balls.ts'
-import { type GameRow, markFirstBall } from './store/games.ts'
+import { type Game, markFirstBall } from './store/games.ts'
 import type { GameState } from './types.ts'
 
 /**
@@ -21,23 +21,23 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
   let ball = 0
   const before = await loadGame(ctx.db, gameId)
   assertLegal(GameAction.Draw, before.status, gameId)
-  if (before.draw_source !== 'rng')
+  if (before.drawSource !== 'rng')
     throw new DomainError(
       'ILLEGAL_TRANSITION',
-      `game ${gameId} is drawn by hand (${before.draw_source}): enter the ball read from the blower`,
+      `game ${gameId} is drawn by hand (${before.drawSource}): enter the ball read from the blower`,
     )
-  if (isV2(before) && !before.beacon_randomness) await ensureBeacon(ctx, gameId)
+  if (isV2(before) && !before.beaconRandomness) await ensureBeacon(ctx, gameId)
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
-    if (game.draw_source !== 'rng')
+    if (game.drawSource !== 'rng')
       throw new DomainError(
         'ILLEGAL_TRANSITION',
-        `game ${gameId} is drawn by hand (${game.draw_source}): enter the ball read from the blower`,
+        `game ${gameId} is drawn by hand (${game.drawSource}): enter the ball read from the blower`,
       )
     const order = isV2(game)
       ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
-      : (JSON.parse(game.draw_order!) as number[])
+      : (JSON.parse(game.drawOrder!) as number[])
     const called = await calledBalls(tx, gameId)
     if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
     ball = order[called.length]
@@ -57,13 +57,13 @@ export async function enterBall(
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
     // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
-    if (game.draw_source === 'rng')
+    if (game.drawSource === 'rng')
       throw new DomainError(
         'RNG_NO_MANUAL_BALL',
         `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
         { rule: 'BNG-81' },
       )
-    await recordBall(ctx, tx, game, ball, game.draw_source, deviceId)
+    await recordBall(ctx, tx, game, ball, game.drawSource, deviceId)
   })
   return getGameState(ctx, gameId)
 }
@@ -71,27 +71,27 @@ export async function enterBall(
 async function recordBall(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   ball: number,
   source: string,
   deviceId: string | null,
 ): Promise<void> {
-  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
-    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`, { ball })
+  if (!Number.isInteger(ball) || ball < 1 || ball > game.ballCount)
+    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ballCount}`, { ball })
   const called = await calledBalls(tx, game.id)
   if (called.includes(ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
-  const { profile } = await hallOf(tx, game.hall_id)
+  const { profile } = await hallOf(tx, game.hallId)
   const cache = await cacheFor(ctx, tx, game)
   const at = ctx.now()
   const seq = called.length + 1
   for (const h of ctx.deps.hooks ?? [])
     await h.ballRecording?.(tx, {
       gameId: game.id,
-      sessionId: game.session_id,
-      hallId: game.hall_id,
+      sessionId: game.sessionId,
+      hallId: game.hallId,
       profile,
-      drawSource: game.draw_source,
+      drawSource: game.drawSource,
       ball,
       seq,
       source,
@@ -110,7 +110,7 @@ async function recordBall(
   emit(tx, {
     type: 'game:changed',
     gameId: game.id,
-    hallId: game.hall_id,
+    hallId: game.hallId,
     seq: rec.seq,
     reason: 'ball',
     ball,
@@ -118,7 +118,7 @@ async function recordBall(
   })
   const found = cache.detector.call(ball)
   const calledSet = new Set([...called, ball])
-  const lineOpen = !game.line_closed
+  const lineOpen = !game.lineClosed
   if (profile.autoClaimSoldCards) {
     // Electronic cards are claimed by the system the moment they win (BNG-101); the line comes first.
     if (lineOpen && found.lines.length > 0) {

@@ -23,7 +23,7 @@ const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
 export async function getGameState(ctx: BingoContext, gameId: string): Promise<GameState> {
   const { db, deps } = ctx
   const game = await loadGame(db, gameId)
-  const hall = (await hallById(db, game.hall_id))!
+  const hall = (await hallById(db, game.hallId))!
   const balls = await calledBalls(db, gameId)
   const series = await gameSeries(db, gameId)
   const claims = await claimsWithNumbers(db, gameId)
@@ -57,22 +57,22 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
   return {
     ...extras,
     gameId,
-    hallId: game.hall_id,
+    hallId: game.hallId,
     hallName: hall.name,
-    sessionId: game.session_id,
-    orderNo: game.order_no,
+    sessionId: game.sessionId,
+    orderNo: game.orderNo,
     status: game.status,
-    profileId: hall.profile_id,
+    profileId: hall.profileId,
     currency: hall.currency,
-    faceValueCents: game.face_value_cents,
-    ballCount: game.ball_count,
-    cardsSold: game.cards_sold,
-    totalCents: game.cards_sold * game.face_value_cents,
-    linePoolCents: game.line_pool_cents,
-    bingoPoolCents: game.bingo_pool_cents,
-    lineClosed: Boolean(game.line_closed),
-    window: game.window_kind,
-    drawSource: game.draw_source,
+    faceValueCents: game.faceValueCents,
+    ballCount: game.ballCount,
+    cardsSold: game.cardsSold,
+    totalCents: game.cardsSold * game.faceValueCents,
+    linePoolCents: game.linePoolCents,
+    bingoPoolCents: game.bingoPoolCents,
+    lineClosed: game.lineClosed,
+    window: game.windowKind,
+    drawSource: game.drawSource,
     commitment: game.commitment,
     balls,
     lastBall: balls.length ? balls[balls.length - 1] : null,
@@ -89,11 +89,11 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')
       .map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: Number(c.at_ball) })),
-    isLastGame: Boolean(game.is_last_game),
-    voidReason: game.void_reason,
+    isLastGame: game.isLastGame,
+    voidReason: game.voidReason,
     seq,
-    salesDigest: game.sales_digest,
-    closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closed_at_unix)) : null,
+    salesDigest: game.salesDigest,
+    closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closedAtUnix)) : null,
     beacon: beaconStateOf(game),
     annulment: annulled ? { reason: annulled.reason, at: annulled.created_at } : null,
     incident: incident
@@ -106,11 +106,11 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
         }
       : null,
     times: {
-      createdAt: game.created_at,
-      salesOpenedAt: game.sales_opened_at,
-      salesClosedAt: game.sales_closed_at,
-      firstBallAt: game.first_ball_at,
-      finishedAt: game.finished_at,
+      createdAt: game.createdAt,
+      salesOpenedAt: game.salesOpenedAt,
+      salesClosedAt: game.salesClosedAt,
+      firstBallAt: game.firstBallAt,
+      finishedAt: game.finishedAt,
     },
   }
 }
@@ -133,13 +133,13 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
   const serials = (await issuedSerials(db, gameId)).sort(compareBytes)
   const rngBalls = balls.filter((b) => b.source === 'rng').map((b) => Number(b.ball))
   const extras: ProofExtras = {
-    entropySource: game.entropy_source ?? deps.entropy.name,
+    entropySource: game.entropySource ?? deps.entropy.name,
     status: game.status,
     drawSources: [...new Set(balls.map((b) => b.source))],
   }
   if (isV2(game)) {
     // A game that ended before its first ball (void, or drawn by hand) still gets its round, so the proof is complete.
-    if (!game.beacon_randomness) {
+    if (!game.beaconRandomness) {
       await ensureBeacon(ctx, gameId)
       game = await loadGame(db, gameId)
     }
@@ -147,20 +147,20 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
       seed: seedOf(ctx, game),
       gameId,
       serials,
-      closedAt: Number(game.closed_at_unix),
+      closedAt: Number(game.closedAtUnix),
       beaconKey: beaconKeyOf(game),
       beacon: {
-        round: Number(game.beacon_round),
-        signature: game.beacon_signature!,
-        randomness: game.beacon_randomness!,
+        round: Number(game.beaconRound),
+        signature: game.beaconSignature!,
+        randomness: game.beaconRandomness!,
       },
-      ballCount: game.ball_count,
+      ballCount: game.ballCount,
       calledCount: 0,
     })
     // The balls as called, so that verify-draw checks what the hall saw, not what the order says.
     return { ...proof, balls: rngBalls, ...extras }
   }
-  if (game.seed_sealed) {
+  if (game.seedSealed) {
     // Announced under v2 but ended before its close of sales: no draw took place; the seed is shown against C.
     return {
       version: 'bolillo-draw-v2',
@@ -170,7 +170,7 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
       salesDigest: null,
       closedAt: null,
       beacon: null,
-      ballCount: game.ball_count,
+      ballCount: game.ballCount,
       balls: [],
       ...extras,
     } as unknown as DrawProofV2 & ProofExtras
@@ -179,10 +179,10 @@ export async function getProof(ctx: BingoContext, gameId: string): Promise<(Draw
     version: 'bolillo-draw-v1',
     gameId,
     commitment: game.commitment,
-    seed: game.seed_hex,
-    salesDigest: game.sales_digest ?? '',
-    externalEntropy: game.external_entropy ?? '',
-    ballCount: game.ball_count,
+    seed: game.seedHex,
+    salesDigest: game.salesDigest ?? '',
+    externalEntropy: game.externalEntropy ?? '',
+    ballCount: game.ballCount,
     balls: rngBalls,
     soldSerials: serials,
     ...extras,

@@ -17,7 +17,7 @@ import { seriesStart } from './series-cursor.ts'
 import { entryClosedWithin } from './purchases.ts'
 import { getGameState } from './game-state.ts'
 import {
-  type GameRow,
+  type Game,
   unfinishedGameOfSession,
   sessionGameCount,
   insertGame,
@@ -120,7 +120,7 @@ export async function announceGame(
   await ctx.gameTx(gameId, async (tx) => {
     const session = await loadSession(tx, input.sessionId)
     if (session.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${session.id} is closed`)
-    const { hall, profile } = await hallOf(tx, session.hall_id)
+    const { hall, profile } = await hallOf(tx, session.hallId)
     const running = await unfinishedGameOfSession(tx, session.id)
     if (running)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${running.id} has not ended yet`, { gameId: running.id })
@@ -269,7 +269,7 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
   const existing = await gameSeries(tx, gameId)
   if (existing.length >= 2)
     throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
-  const second = await seriesOfHall(tx, seriesId, game.hall_id)
+  const second = await seriesOfHall(tx, seriesId, game.hallId)
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
   if (second.id === existing[0].series_id)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
@@ -299,7 +299,7 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
     scope: gameScope(game),
     payload: { gameId, series: second.code, startCardNo: 1, maxCardNo: max, rule: 'BNG-13' },
   })
-  emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'series_added' })
+  emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'series_added' })
 }
 
 export async function addSeries(ctx: BingoContext, gameId: string, seriesId: string): Promise<GameState> {
@@ -316,7 +316,7 @@ export async function simpleTransition(
   action: GameAction,
   to: GameStatus,
   type: string,
-  extra: (g: GameRow) => Record<string, unknown> = () => ({}),
+  extra: (g: Game) => Record<string, unknown> = () => ({}),
   setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) =>
     setGameStatus(tx, id, status),
 ): Promise<GameState> {
@@ -331,7 +331,7 @@ export async function simpleTransition(
       scope: gameScope(game),
       payload: { gameId, from: game.status, to, ...extra(game) },
     })
-    emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: type })
+    emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: type })
   })
   return getGameState(ctx, gameId)
 }
@@ -458,12 +458,12 @@ async function sellTx(
       gameId: game.id,
       channel: input.channel,
       count: sold.length,
-      amountCents: sold.length * game.face_value_cents,
+      amountCents: sold.length * game.faceValueCents,
       serials: sold.map((c) => c.serial),
       cardIds: sold.map((c) => c.id),
     },
   })
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'cards_sold' })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'cards_sold' })
   return sold
 }
 
@@ -477,9 +477,9 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
   await ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
     assertLegal(GameAction.CloseSales, game.status, game.id)
-    const { hall, profile } = await hallOf(tx, game.hall_id)
+    const { hall, profile } = await hallOf(tx, game.hallId)
     const serials = await soldSerials(tx, game.id)
-    const minimum = minimumCardsToStart(profile, hall.playing_positions)
+    const minimum = minimumCardsToStart(profile, hall.playingPositions)
     if (serials.length < minimum) {
       throw new DomainError(
         'MINIMUM_PARTICIPATION',
@@ -491,8 +491,8 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     // BNG-102: a derived game pays its version's prizes (an instant version's fixed amounts whatever the sales).
     const derivedPlan = await derivedPlanOfGame(tx, game.id)
     const pools = derivedPlan
-      ? derivedPools(JSON.parse(derivedPlan) as DerivedPlan, serials.length, game.face_value_cents)
-      : prizePools(serials.length, game.face_value_cents, game.line_bp, game.bingo_bp)
+      ? derivedPools(JSON.parse(derivedPlan) as DerivedPlan, serials.length, game.faceValueCents)
+      : prizePools(serials.length, game.faceValueCents, game.lineBp, game.bingoBp)
     const at = ctx.now()
     const closedAtUnix = Math.floor(Date.parse(at) / 1000)
     round = drawRoundFor(closedAtUnix)
@@ -516,7 +516,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
       payload: {
         gameId: game.id,
         cardsSold: serials.length,
-        faceValueCents: game.face_value_cents,
+        faceValueCents: game.faceValueCents,
         totalCents: pools.totalCents,
         linePoolCents: pools.lineCents,
         bingoPoolCents: pools.bingoCents,
@@ -539,7 +539,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     for (const h of ctx.deps.hooks ?? [])
       await h.salesClosed?.(tx, { game: await loadGame(tx, game.id), profile, at, scope: gameScope(game) })
     ctx.caches.delete(game.id)
-    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'sales_closed' })
+    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'sales_closed' })
   })
   if (ctx.deps.autoBeacon) scheduleBeacon(ctx, input.gameId, round)
   return getGameState(ctx, input.gameId)

@@ -33,7 +33,7 @@ async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
 export const hallClosureHooks: BingoHooks = {
   sessionOpened: (tx, e) => assertHallOpen(tx, e.hallId),
   gameAnnounced: (tx, e) => assertHallOpen(tx, e.hallId),
-  cardsSelling: (tx, e) => assertHallOpen(tx, e.game.hall_id),
+  cardsSelling: (tx, e) => assertHallOpen(tx, e.game.hallId),
 }
 
 export function createHallClosureService(deps: { db: Database; clock: { now(): Date } }) {
@@ -48,7 +48,7 @@ export function createHallClosureService(deps: { db: Database; clock: { now(): D
   }): Promise<{ hallId: string; closedAt: string; primaHandedOverCents: number; primaRecipient: string | null }> {
     return db.transaction(async (tx) => {
       const hall = await hallProfileSettings(tx, input.hallId)
-      const base = hall ? getProfile(hall.profile_id) : undefined
+      const base = hall ? getProfile(hall.profileId) : undefined
       if (!hall || !base) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
       const profile = hallProfile(base, hall.settings)
       await assertHallOpen(tx, input.hallId)

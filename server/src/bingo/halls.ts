@@ -21,7 +21,7 @@ import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRu
 import { doorOf } from './purchases.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
 import {
-  type SessionRow,
+  type Session,
   openSessionIdOfHall,
   insertSession,
   sessionById,
@@ -30,7 +30,7 @@ import {
   markSessionClosed,
 } from './store/games.ts'
 import {
-  type HallRow,
+  type Hall,
   type HallSeriesSummary,
   type HallSummary,
   insertHall,
@@ -134,7 +134,7 @@ export async function createHall(
     timeZone?: string
     by?: PlanActor
   },
-): Promise<HallRow> {
+): Promise<Hall> {
   const profile = getProfile(input.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
@@ -244,7 +244,7 @@ export async function setBettingPlan(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const profile = getProfile(hall.profile_id)!
+    const profile = getProfile(hall.profileId)!
     const plan = checkBettingPlan(profile, input.plan)
     // BNG-52 / CFG-28: the pots the hall already funds fit in the new version.
     const settings = JSON.parse(hall.settings) as HallRuleSettings
@@ -272,7 +272,7 @@ export async function setLicenceTerms(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const terms = checkLicenceTerms(getProfile(hall.profile_id)!, input.terms)
+    const terms = checkLicenceTerms(getProfile(hall.profileId)!, input.terms)
     const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
     const settings = JSON.parse(hall.settings) as HallRuleSettings
     await setHallSettings(
@@ -295,7 +295,7 @@ export async function setDerivedPlan(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const plan = checkDerivedPlan(getProfile(hall.profile_id)!, input.plan)
+    const plan = checkDerivedPlan(getProfile(hall.profileId)!, input.plan)
     await recordPlan(ctx, tx, hall.id, 'derived', plan.authorisationRef, plan, input.by)
   })
   return hallRules(ctx, input.hallId)
@@ -335,7 +335,7 @@ export async function setAutoClaim(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const profile = getProfile(hall.profile_id)!
+    const profile = getProfile(hall.profileId)!
     if (input.autoClaim === true && !profile.autoClaimAllowed) {
       throw new DomainError(
         'RULE_DISABLED',
@@ -406,10 +406,10 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     shares: profile.shares,
     bettingPlan: settings.bettingPlan ?? null,
     minimumParticipation: profile.minimumParticipation,
-    minimumCardsToStart: minimumCardsToStart(profile, Number(hall.playing_positions)),
-    playingPositions: Number(hall.playing_positions),
+    minimumCardsToStart: minimumCardsToStart(profile, hall.playingPositions),
+    playingPositions: hall.playingPositions,
     licence: settings.licence ?? null,
-    bets: postedBets(getProfile(hall.profile_id)!, settings),
+    bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
     plans: plans.map((p) => ({
       kind: p.kind,
@@ -531,7 +531,7 @@ export async function createSeries(
 export async function openSession(
   ctx: BingoContext,
   input: { hallId: string; recount: Recount; checklist?: EquipmentChecklist },
-): Promise<SessionRow> {
+): Promise<Session> {
   const checklist = input.checklist ? checkChecklist(input.checklist) : null
   return ctx.tx(async (tx) => {
     const { hall, profile } = await hallOf(tx, input.hallId)
@@ -599,7 +599,7 @@ export async function announceLastGame(ctx: BingoContext, sessionId: string): Pr
       scope: sessionScope(s),
       payload: { sessionId },
     })
-    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'last_game' })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hallId, seq: rec.seq, reason: 'last_game' })
   })
 }
 
@@ -607,7 +607,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
   await ctx.tx(async (tx) => {
     const s = await loadSession(tx, sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${sessionId} is already closed`)
-    const { profile } = await hallOf(tx, s.hall_id)
+    const { profile } = await hallOf(tx, s.hallId)
     if (recount) recount = checkedRecount(profile, recount)
     const running = await unfinishedGameOfSession(tx, sessionId)
     if (running)
@@ -622,7 +622,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
           'this profile requires a ball recount to close the session (BNG-27)',
           { rule: 'BNG-27' },
         )
-      const counts = hallBallCounts(profile, await hallPlans(tx, s.hall_id))
+      const counts = hallBallCounts(profile, await hallPlans(tx, s.hallId))
       if (!counts.includes(recount.ballsCounted))
         throw new DomainError(
           'VALIDATION_FAILED',
@@ -632,7 +632,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
     }
     const at = ctx.now()
     for (const h of ctx.deps.hooks ?? [])
-      await h.sessionClosing?.(tx, { sessionId, hallId: s.hall_id, profile, recount, at, scope: sessionScope(s) })
+      await h.sessionClosing?.(tx, { sessionId, hallId: s.hallId, profile, recount, at, scope: sessionScope(s) })
     await markSessionClosed(tx, sessionId, at, recount ? JSON.stringify(recount) : null)
     const rec = await appendJournal(tx, {
       at,
@@ -640,7 +640,7 @@ export async function closeSession(ctx: BingoContext, sessionId: string, recount
       scope: sessionScope(s),
       payload: { sessionId, recount },
     })
-    emit(tx, { type: 'session:changed', sessionId, hallId: s.hall_id, seq: rec.seq, reason: 'closed' })
+    emit(tx, { type: 'session:changed', sessionId, hallId: s.hallId, seq: rec.seq, reason: 'closed' })
   })
 }
 
@@ -699,7 +699,7 @@ export async function setHallTimeZone(
     else settings.timeZone = input.timeZone
     const json = JSON.stringify(settings)
     await updateHallSettings(tx, hall.id, json)
-    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profile_id)!)
+    const timeZone = hallTimeZone({ ...hall, settings: json }, getProfile(hall.profileId)!)
     await appendJournal(tx, {
       at: ctx.now(),
       type: 'hall.time_zone_set',

@@ -19,7 +19,7 @@ import {
 } from './store/balls.ts'
 import { paidPrizeCount, voidAwardedPrizes, verifiedClaimCountFrom } from './store/claims.ts'
 import {
-  type GameRow,
+  type Game,
   markGameVoid,
   markGameSuspended,
   switchGameToManual,
@@ -142,7 +142,7 @@ function checkCctv(
 async function recordIncident(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   kind: IncidentKind,
   outcome: string,
   note: string,
@@ -151,10 +151,10 @@ async function recordIncident(
 ): Promise<void> {
   const at = ctx.now()
   const { by, signatures } = signed
-  const cctv = signed.cctv ?? checkCctv(undefined, await hallCameraOf(tx, game.hall_id))
+  const cctv = signed.cctv ?? checkCctv(undefined, await hallCameraOf(tx, game.hallId))
   await insertIncident(tx, {
     id: ctx.newId('inc'),
-    sessionId: game.session_id,
+    sessionId: game.sessionId,
     gameId: game.id,
     kind,
     outcome,
@@ -183,14 +183,14 @@ async function recordIncident(
   })
   // Issue 17: every screen hears of it at once (a suspension or a switch to the blower changes no ball).
   ctx.caches.delete(game.id)
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'incident' })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'incident' })
 }
 
 /** Voids the game and refunds every sold card at full price (BNG-80, BNG-82, BNG-83, BNG-86). */
 async function voidTx(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   reason: string,
   annulment: SignedAnnulment | null = null,
 ): Promise<void> {
@@ -202,7 +202,7 @@ async function voidTx(
   if (paid > 0)
     throw new DomainError(
       'ANNUL_AFTER_PAYOUT',
-      `${paid} prize(s) of game ${game.order_no} were already paid: it cannot be annulled (BNG-51)`,
+      `${paid} prize(s) of game ${game.orderNo} were already paid: it cannot be annulled (BNG-51)`,
       { paidPrizes: paid, rule: 'BNG-51' },
     )
   const at = ctx.now()
@@ -229,7 +229,7 @@ async function voidTx(
       gameId: game.id,
       reason,
       refundedCards: cards.length,
-      refundCents: cards.length * game.face_value_cents,
+      refundCents: cards.length * game.faceValueCents,
       serials: cards.map((c) => c.serial),
       rule: 'BNG-86',
       ...signed,
@@ -237,7 +237,7 @@ async function voidTx(
   })
   for (const h of ctx.deps.hooks ?? []) await h.gameVoided?.(tx, { game, at, scope: gameScope(game) })
   ctx.caches.delete(game.id)
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'void' })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'void' })
 }
 
 /** Declares an incident and applies the regulation's outcome for it. */
@@ -266,7 +266,7 @@ export async function declareIncident(
   const by = input.by ?? SYSTEM_ACTOR
   await ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
-    const { profile } = await hallOf(tx, game.hall_id)
+    const { profile } = await hallOf(tx, game.hallId)
     const balls = await calledBalls(tx, game.id)
     // Checked before anything changes: a refused annulment leaves the game as it was.
     // BNG-83 (Cantabria): a wrong call that can no longer be corrected (a prize was awarded after it) and that
@@ -278,8 +278,8 @@ export async function declareIncident(
     // BNG-74: in a hall whose profile wants it, no entry without the jefe's and the director's signatures.
     const entry: Signed = {
       by,
-      signatures: incidentSignatures(profile.incidentCosign, game.hall_id, input.authorisedBy ?? by, input.cosigner),
-      cctv: checkCctv(input.cctv, await hallCameraOf(tx, game.hall_id)),
+      signatures: incidentSignatures(profile.incidentCosign, game.hallId, input.authorisedBy ?? by, input.cosigner),
+      cctv: checkCctv(input.cctv, await hallCameraOf(tx, game.hallId)),
     }
     switch (input.kind) {
       case 'device-failure-before-first-ball': {
@@ -308,7 +308,7 @@ export async function declareIncident(
             rule: 'BNG-80',
           })
         assertLegal(GameAction.SwitchToManual, game.status, game.id)
-        if (game.draw_source === 'rng') {
+        if (game.drawSource === 'rng') {
           // Issue 15 point 4: in an RNG game the server is the device and its remaining balls are the committed
           // order. BNG-81's manual fallback would let staff pick the next balls, so play resumes from that order.
           await recordIncident(ctx, tx, game, input.kind, 'resume-committed-order', note, entry)
@@ -324,7 +324,7 @@ export async function declareIncident(
               rule: 'BNG-81',
             },
           })
-          emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'resumed' })
+          emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'resumed' })
           break
         }
         // A blower game's remaining balls are physical: they are entered by hand (BNG-81).
@@ -389,7 +389,7 @@ export async function declareIncident(
 async function correctBallTx(
   ctx: BingoContext,
   tx: Tx,
-  game: GameRow,
+  game: Game,
   ball: number,
   note: string,
   kind: IncidentKind,
@@ -412,8 +412,8 @@ async function correctBallTx(
       { rule: 'BNG-83', seq: target.seq },
     )
   }
-  if (!Number.isInteger(ball) || ball < 1 || ball > game.ball_count)
-    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ball_count}`)
+  if (!Number.isInteger(ball) || ball < 1 || ball > game.ballCount)
+    throw new DomainError('BALL_OUT_OF_RANGE', `ball ${ball} is outside 1..${game.ballCount}`)
   if (await isBallCalled(tx, game.id, ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn`)
   await replaceBall(tx, game.id, target.seq, ball)
@@ -443,10 +443,10 @@ async function correctBallTx(
   const balls = await calledBalls(tx, game.id)
   const replay = createDetector(
     cards.map((c) => JSON.parse(c.numbers) as number[][]),
-    fresh.ball_count,
+    fresh.ballCount,
   )
   for (let i = 0; i < balls.length; i++) {
-    if (i + 1 === target.seq && fresh.line_closed) replay.closeLine()
+    if (i + 1 === target.seq && fresh.lineClosed) replay.closeLine()
     const found = replay.call(balls[i])
     if (i + 1 < target.seq) continue
     for (const idx of replay.isLineClosed() ? [] : found.lines)
@@ -456,7 +456,7 @@ async function correctBallTx(
   emit(tx, {
     type: 'game:changed',
     gameId: game.id,
-    hallId: game.hall_id,
+    hallId: game.hallId,
     seq: await lastJournalSeq(tx),
     reason: 'ball_corrected',
     ball,
@@ -481,7 +481,7 @@ export async function correctCalledBall(
   const kind = input.kind ?? 'caller-error'
   if (kind === 'caller-error') {
     const game = await loadGame(ctx.db, input.gameId)
-    const { profile } = await hallOf(ctx.db, game.hall_id)
+    const { profile } = await hallOf(ctx.db, game.hallId)
     if (profile.callerError !== 'ball-prevails')
       throw new DomainError(
         'RULE_DISABLED',
@@ -503,7 +503,7 @@ export async function resume(ctx: BingoContext, gameId: string): Promise<GameSta
   await ctx.gameTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Resume, game.status, gameId)
-    const back = game.suspended_from ?? GameStatus.OnSale
+    const back = game.suspendedFrom ?? GameStatus.OnSale
     await markGameResumed(tx, gameId, back)
     const rec = await appendJournal(tx, {
       at: ctx.now(),
@@ -511,7 +511,7 @@ export async function resume(ctx: BingoContext, gameId: string): Promise<GameSta
       scope: gameScope(game),
       payload: { gameId, to: back, rule: 'BNG-80' },
     })
-    emit(tx, { type: 'game:changed', gameId, hallId: game.hall_id, seq: rec.seq, reason: 'resumed' })
+    emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'resumed' })
   })
   return getGameState(ctx, gameId)
 }

@@ -14,7 +14,7 @@ import { createSealer, sealingKeyFromBytes } from '../shared/sealing.ts'
 import { code } from '../../../test/helpers/error-code.ts'
 import { createBonusService } from './bonus-service.ts'
 import { verifyLuckyProof, type LuckyProofV2 } from './pots.ts'
-import { createBingoService, type BingoHooks, type GameRow } from './service.ts'
+import { createBingoService, type BingoHooks, type Game } from './service.ts'
 import { gameById } from './store/games.ts'
 
 /**
@@ -56,7 +56,7 @@ async function setup(v2: boolean) {
   const sealer = createSealer(sealingKeyFromBytes(randomBytes(32)))
   const bonus = createBonusService({ db, clock, entropy, sealer })
   const round = drawRoundFor(Math.floor(clock.now().getTime() / 1000))
-  const withRound = (g: GameRow) => ({ ...g, beacon_round: round }) as GameRow
+  const withRound = (g: Game): Game => ({ ...g, beaconRound: round })
   const hooks: BingoHooks = v2
     ? { ...bonus.hooks, salesClosed: (tx, e) => bonus.hooks.salesClosed!(tx, { ...e, game: withRound(e.game) }) }
     : bonus.hooks

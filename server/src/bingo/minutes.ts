@@ -423,7 +423,7 @@ export async function loadSessionMinutes(db: Sql, sessionId: string): Promise<Se
   m.sessionNo = (await sessionNoOf(db, sessionId)) ?? undefined
   // Issue 17: the minutes speak the hall's wall clock.
   const hall = await hallProfileSettings(db, hallId)
-  m.timeZone = hallZoneOf(hall?.settings, getProfile(hall?.profile_id ?? m.profileId)?.timeZone ?? 'UTC')
+  m.timeZone = hallZoneOf(hall?.settings, getProfile(hall?.profileId ?? m.profileId)?.timeZone ?? 'UTC')
   // Checkpoints are signed for the whole journal, so they are found by time: the session's, and the one covering its close.
   const signed = (await checkpointRowsBetween(db, m.openedAt, '9999-12-31T23:59:59.999Z')).map(toCheckpoint)
   const after = m.closedAt ? signed.findIndex((c) => c.at > m.closedAt!) : -1

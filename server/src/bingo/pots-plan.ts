@@ -15,8 +15,8 @@ export async function assertHallPotsWithinPlan(
 ): Promise<void> {
   const hall = await hallProfileAndSettings(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-  const profile = getProfile(hall.profile_id)
-  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+  const profile = getProfile(hall.profileId)
+  if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
   const settings = opts.settings ?? (JSON.parse(hall.settings || '{}') as HallRuleSettings)
   checkPotsWithinPlan(profile, settings, (await activePotsBpOfHall(tx, hallId)) + (opts.addedBp ?? 0))
 }

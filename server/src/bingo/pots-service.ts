@@ -117,7 +117,7 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
     throw new DomainError('VALIDATION_FAILED', 'only an interconnected pot is shared by several halls (BNG-66)', {
       field: 'hallIds',
     })
-  const halls = [] as Array<{ id: string; currency: string; profile_id: string }>
+  const halls = [] as Array<{ id: string; currency: string; profileId: string }>
   for (const h of new Set(input.hallIds)) {
     const hall = await potCandidateHall(tx, h)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${h} not found`, { hallId: h })
@@ -126,9 +126,9 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
   if (new Set(halls.map((h) => h.currency)).size !== 1)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   for (const h of halls) {
-    assertPotAllowed(h.id, h.profile_id, def.kind, def.seedCents)
+    assertPotAllowed(h.id, h.profileId, def.kind, def.seedCents)
     // RNG-20 / RNG-21: a pot or lucky-ball prize runs only under the AJ's prior authorisation where the profile says so.
-    if (!authorisationRef && getProfile(h.profile_id)?.potAuthorisationRequired) {
+    if (!authorisationRef && getProfile(h.profileId)?.potAuthorisationRequired) {
       throw new DomainError(
         'VALIDATION_FAILED',
         `a pot in hall ${h.id} needs the reference of the AJ's prior authorisation of its use, conditions and pay table (RNG-20, RNG-21)`,
@@ -195,7 +195,7 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`)
   if (hall.currency !== pot.currency)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  assertPotAllowed(hallId, hall.profile_id, pot.kind, Number(pot.seed_cents))
+  assertPotAllowed(hallId, hall.profileId, pot.kind, Number(pot.seed_cents))
   await assertHallPotsWithinPlan(tx, hallId, { addedBp: Number(pot.contribution_bp) })
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, {

@@ -49,25 +49,25 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   assertLegal(GameAction.Sell, game.status, game.id)
   const { hall, profile } = await hallOf(sql, input.hallId)
   // BNG-19: the hall's entry closed for this game; the reading of its data has begun and its sale is over.
-  if (game.entry_closed_at) {
+  if (game.entryClosedAt) {
     throw new DomainError(
       'HALL_ENTRY_CLOSED',
-      `entry to the hall closed for game ${game.id} at ${game.entry_closed_at}: no card is sold for it (BNG-19)`,
-      { gameId: game.id, closedAt: game.entry_closed_at, rule: 'BNG-19' },
+      `entry to the hall closed for game ${game.id} at ${game.entryClosedAt}: no card is sold for it (BNG-19)`,
+      { gameId: game.id, closedAt: game.entryClosedAt, rule: 'BNG-19' },
     )
   }
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
-  assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: Number(game.face_value_cents) })
+  assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // BNG-93 (002 §6.1.4.2.3 "El número máximo de jugadores será el total de posiciones sentadas"): a new player of
   // this game takes a seat; there are no more players than seats (no standing play). A buyer nobody names cannot be
   // told from another, so each unnamed purchase takes a seat of its own (recordPurchase).
   if (!input.playerKey || heldBefore === 0) {
     const players = await playersOfGame(sql, game.id, hall.id)
-    if (players >= Number(hall.playing_positions)) {
+    if (players >= hall.playingPositions) {
       throw new DomainError(
         'HALL_FULL',
-        `the ${hall.playing_positions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`,
-        { playingPositions: Number(hall.playing_positions), players, rule: 'BNG-93' },
+        `the ${hall.playingPositions} playing positions of hall ${hall.id} are taken for this game (BNG-93)`,
+        { playingPositions: hall.playingPositions, players, rule: 'BNG-93' },
       )
     }
   }
@@ -123,7 +123,7 @@ export async function closeHallEntry(
 ): Promise<{ gameId: string; entryClosedAt: string }> {
   return ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
-    const { profile } = await hallOf(tx, game.hall_id)
+    const { profile } = await hallOf(tx, game.hallId)
     if (!profile.hallEntryClosesForGame)
       throw new DomainError(
         'RULE_DISABLED',
@@ -132,10 +132,10 @@ export async function closeHallEntry(
       )
     if (game.status === GameStatus.Finished || game.status === GameStatus.Void)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id} is ${game.status}`, { gameId: game.id })
-    if (game.entry_closed_at)
+    if (game.entryClosedAt)
       throw new DomainError('ILLEGAL_TRANSITION', `the hall's entry is already closed for game ${game.id}`, {
         gameId: game.id,
-        closedAt: game.entry_closed_at,
+        closedAt: game.entryClosedAt,
       })
     const at = ctx.now()
     await entryClosedWithin(ctx, tx, game, at, input.by)
@@ -147,7 +147,7 @@ export async function closeHallEntry(
 export async function entryClosedWithin(
   _ctx: BingoContext,
   tx: Tx,
-  game: { id: string; hall_id: string; session_id: string },
+  game: { id: string; hallId: string; sessionId: string },
   at: string,
   by: Actor | { kind: 'system'; reason: string },
 ): Promise<void> {
@@ -156,9 +156,9 @@ export async function entryClosedWithin(
     at,
     type: 'hall.entry_closed',
     scope: gameScope(game),
-    payload: { gameId: game.id, hallId: game.hall_id, by, rule: 'BNG-19' },
+    payload: { gameId: game.id, hallId: game.hallId, by, rule: 'BNG-19' },
   })
-  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hall_id, seq: rec.seq, reason: 'entry_closed' })
+  emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'entry_closed' })
 }
 
 /**
@@ -174,9 +174,9 @@ export async function recordEntry(
   return ctx.tx(async (tx) => {
     const s = await loadSession(tx, input.sessionId)
     if (s.status === 'closed') throw new DomainError('ILLEGAL_TRANSITION', `session ${s.id} is closed`)
-    const { hall, profile } = await hallOf(tx, s.hall_id)
+    const { hall, profile } = await hallOf(tx, s.hallId)
     const present = await peopleInSession(tx, s.id)
-    const positions = Number(hall.playing_positions)
+    const positions = hall.playingPositions
     if (input.direction === 'in') {
       const closed = profile.hallEntryClosesForGame ? await entryClosedGameOfSession(tx, s.id) : undefined
       if (closed)

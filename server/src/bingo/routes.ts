@@ -21,6 +21,8 @@ import { counterCashFields, counterTill } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
+import { hallAnswer } from './store/halls.ts'
+import { sessionAnswer } from './store/games.ts'
 
 const id = z
   .string()
@@ -84,7 +86,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         })
         .strict(),
     )
-    return c.json(await bingo.createHall({ ...b, by: actorOf(c) }), 201)
+    return c.json(hallAnswer(await bingo.createHall({ ...b, by: actorOf(c) })), 201)
   })
   // Issue 18: the rules a hall plays under and every version of its plans (BNG-52, CFG-17, CFG-24/25, BNG-102).
   app.get('/api/halls/:hallId/rules', needs('minutes.read'), async (c) =>
@@ -231,11 +233,13 @@ export function registerBingoRoutes(app: App, services: Services) {
         .strict(),
     )
     return c.json(
-      await bingo.openSession({
-        hallId: param(c, 'hallId'),
-        recount: await recountOf(c, b.recount),
-        checklist: b.checklist,
-      }),
+      sessionAnswer(
+        await bingo.openSession({
+          hallId: param(c, 'hallId'),
+          recount: await recountOf(c, b.recount),
+          checklist: b.checklist,
+        }),
+      ),
       201,
     )
   })

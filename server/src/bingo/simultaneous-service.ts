@@ -10,7 +10,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, assertLegal } from './game.ts'
 import { insertSoldCards } from './games.ts'
-import type { GameRow, SoldCard } from './types.ts'
+import type { Game, SoldCard } from './types.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
   addSimultaneousCardsSold,
@@ -28,18 +28,13 @@ import {
   simultaneousSeriesOfHall,
 } from './store/simultaneous.ts'
 
-export const gameScope = (g: { hall_id: string; session_id: string; id: string }) =>
-  `hall:${g.hall_id}/session:${g.session_id}/game:${g.id}`
+export const gameScope = (g: { hallId: string; sessionId: string; id: string }) =>
+  `hall:${g.hallId}/session:${g.sessionId}/game:${g.id}`
 
-export async function loadGameRow(tx: Sql, gameId: string): Promise<GameRow> {
-  const g = await bonusGameById<GameRow>(tx, gameId)
+export async function loadGameRow(tx: Sql, gameId: string): Promise<Game> {
+  const g = await bonusGameById(tx, gameId)
   if (!g) throw new DomainError('GAME_NOT_FOUND', `game ${gameId} not found`, { gameId })
-  return {
-    ...g,
-    face_value_cents: Number(g.face_value_cents),
-    cards_sold: Number(g.cards_sold),
-    ball_count: Number(g.ball_count),
-  }
+  return g
 }
 
 export interface JoinInput {
@@ -51,7 +46,7 @@ export interface JoinInput {
 }
 
 /** A hall joins a simultaneous game with its own range of the game's master set (BNG-100: no card repeats). */
-export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise<GameRow> {
+export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise<Game> {
   const game = await loadGameRow(tx, input.gameId)
   if (game.status !== 'announced' && game.status !== 'on_sale')
     throw new DomainError(
@@ -60,10 +55,10 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
     )
   const first = await simultaneousFirstSeries(tx, game.id)
   if (!first) throw new DomainError('VALIDATION_FAILED', `game ${game.id} has no series`)
-  const host = (await simultaneousHallById(tx, game.hall_id))!
+  const host = (await simultaneousHallById(tx, game.hallId))!
   const hall = await simultaneousHallById(tx, input.hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
-  if (hall.profile_id !== host.profile_id || hall.currency !== host.currency) {
+  if (hall.profileId !== host.profileId || hall.currency !== host.currency) {
     throw new DomainError(
       'VALIDATION_FAILED',
       "every hall of a simultaneous game plays under the central hall's profile and currency (BNG-100)",
@@ -96,7 +91,7 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
       `series ${series.code} has already sold up to card ${Number(series.next_card_no) - 1} (BNG-12)`,
       { rule: 'BNG-12' },
     )
-  if (game.cards_sold !== (await gameHallsCardsSold(tx, game.id)))
+  if (game.cardsSold !== (await gameHallsCardsSold(tx, game.id)))
     throw new DomainError(
       'ILLEGAL_TRANSITION',
       'the game already sold cards as a one-hall game; halls join before the first sale',
@@ -140,7 +135,7 @@ export async function sellInHallTx(
   input: { gameId: string; hallId: string; count: number; channel: string },
   newId: (p: string) => string,
   at: string,
-): Promise<{ game: GameRow; cards: SoldCard[] }> {
+): Promise<{ game: Game; cards: SoldCard[] }> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
   const game = await loadGameRow(tx, input.gameId)
@@ -185,7 +180,7 @@ export async function sellInHallTx(
       hallId: input.hallId,
       channel: input.channel,
       count: cards.length,
-      amountCents: cards.length * game.face_value_cents,
+      amountCents: cards.length * game.faceValueCents,
       serials: cards.map((c) => c.serial),
       cardIds: cards.map((c) => c.id),
     },
@@ -196,22 +191,22 @@ export async function sellInHallTx(
 /** The halls of a game and their sales; a one-hall game has none. */
 export async function hallSales(
   tx: Sql,
-  game: GameRow,
+  game: Game,
 ): Promise<Array<{ hallId: string; cardsSold: number; salesCents: number; simultaneous: boolean }>> {
   const halls = await gameHallsOfGame(tx, game.id)
   if (halls.length === 0)
     return [
       {
-        hallId: game.hall_id,
-        cardsSold: game.cards_sold,
-        salesCents: game.cards_sold * game.face_value_cents,
+        hallId: game.hallId,
+        cardsSold: game.cardsSold,
+        salesCents: game.cardsSold * game.faceValueCents,
         simultaneous: false,
       },
     ]
   return halls.map((h) => ({
     hallId: h.hall_id,
     cardsSold: Number(h.cards_sold),
-    salesCents: Number(h.cards_sold) * game.face_value_cents,
+    salesCents: Number(h.cards_sold) * game.faceValueCents,
     simultaneous: true,
   }))
 }

@@ -6,10 +6,10 @@ import type { ClaimKind, GameStatus } from './game.ts'
 import type { Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { GameExtras } from './game-extras.ts'
-import type { GameRow } from './store/games.ts'
+import type { Game } from './store/games.ts'
 
-export type { GameRow } from './store/games.ts'
-export type { HallRow } from './store/halls.ts'
+export type { Game, GameRow } from './store/games.ts'
+export type { Hall, HallRow } from './store/halls.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { BeaconSource, BeaconValue } from '../shared/beacon-source.ts'
 import type { BeaconScheme } from '../shared/beacon.ts'
@@ -91,12 +91,12 @@ export interface BingoHooks {
     },
   ): Promise<void>
   /** Issue #8 (app/bonus.ts): prima, pots, lucky ball, simultaneous games. */
-  cardsSelling?(tx: Sql, e: { game: GameRow; count: number; channel: string }): Promise<void>
-  salesClosed?(tx: Sql, e: { game: GameRow; profile: Profile; at: string; scope: string }): Promise<void>
+  cardsSelling?(tx: Sql, e: { game: Game; count: number; channel: string }): Promise<void>
+  salesClosed?(tx: Sql, e: { game: Game; profile: Profile; at: string; scope: string }): Promise<void>
   prizeAwarded?(
     tx: Sql,
     e: {
-      game: GameRow
+      game: Game
       profile: Profile
       kind: ClaimKind
       winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>
@@ -105,7 +105,7 @@ export interface BingoHooks {
       scope: string
     },
   ): Promise<void>
-  gameVoided?(tx: Sql, e: { game: GameRow; at: string; scope: string }): Promise<void>
+  gameVoided?(tx: Sql, e: { game: Game; at: string; scope: string }): Promise<void>
   /**
    * Issue 27 (BNG-9): the part of a series a sale on `channel` may take. null: the series' own cursor and limit. A
    * range with `advance` is a seller's own block (the terminals'), whose cursor the hook keeps and moves itself; the
@@ -113,14 +113,14 @@ export interface BingoHooks {
    */
   cardRange?(
     tx: Sql,
-    e: { game: GameRow; seriesId: string; cardCount: number; nextCardNo: number; channel: string },
+    e: { game: Game; seriesId: string; cardCount: number; nextCardNo: number; channel: string },
   ): Promise<{ from: number; to: number; advance?: (from: number, next: number) => Promise<boolean> } | null>
-  gameState?(db: Sql, game: GameRow): Promise<Partial<GameExtras>>
+  gameState?(db: Sql, game: Game): Promise<Partial<GameExtras>>
   /**
    * bolillo-draw-v2: round R of a game is verified and its order fixed (DESIGN.md draw v2 point 3), inside the
    * draw's transaction. The v2 lucky ball is fixed here (bonus-service.ts).
    */
-  beaconVerified?(tx: Sql, e: { game: GameRow; beacon: BeaconValue; at: string; scope: string }): Promise<void>
+  beaconVerified?(tx: Sql, e: { game: Game; beacon: BeaconValue; at: string; scope: string }): Promise<void>
 }
 
 export type BingoEvent =

@@ -70,7 +70,7 @@ export const TERMINAL_CHANNEL = 'terminal:'
  */
 export const terminalHooks: BingoHooks = {
   async cardRange(tx, e) {
-    const { verdict } = await termsWithin(tx, e.game.hall_id)
+    const { verdict } = await termsWithin(tx, e.game.hallId)
     if (!('terms' in verdict)) {
       if (e.channel.startsWith(TERMINAL_CHANNEL))
         throw new DomainError('RULE_DISABLED', 'this hall sells no virtual cards (BNG-101)', { rule: 'BNG-101' })
@@ -89,10 +89,10 @@ export const terminalHooks: BingoHooks = {
   // BNG-101 / CFG-33: the terms' minimum game duration paces the hall's games that hold virtual cards.
   async salesClosed(tx, e) {
     if (!(await store.gameHoldsTerminalCards(tx, e.game.id))) return
-    const { verdict } = await termsWithin(tx, e.game.hall_id)
+    const { verdict } = await termsWithin(tx, e.game.hallId)
     if (!('terms' in verdict)) return
     const { minGameSeconds } = verdict.terms
-    const previous = await store.previousTerminalGameStart(tx, e.game.hall_id, e.game.id)
+    const previous = await store.previousTerminalGameStart(tx, e.game.hallId, e.game.id)
     const waitSeconds = secondsUntilNextGame(previous, e.at, minGameSeconds)
     if (waitSeconds > 0)
       throw new DomainError('TERMINAL_GAME_TOO_SOON', `a game with virtual cards may start ${waitSeconds} s from now`, {
@@ -264,7 +264,7 @@ export function createTerminalService(deps: TerminalDeps) {
         // No card after the close of sales (BNG-16): said before anything about money.
         assertLegal(GameAction.Sell, game.status as GameStatus, game.id)
         // The game's prize return (line + bingo shares) lies in the authority's range, or it is not sold on screen.
-        const returnBp = Number(game.line_bp) + Number(game.bingo_bp)
+        const returnBp = game.lineBp + game.bingoBp
         if (returnBp < verdict.terms.prizeReturnBp.min || returnBp > verdict.terms.prizeReturnBp.max)
           throw new DomainError(
             'RULE_DISABLED',

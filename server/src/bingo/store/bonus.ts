@@ -9,6 +9,7 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import type { Hall } from './halls.ts'
 import { touchRows, touchRowsWhere } from '../../shared/row-seals.ts'
 import type { BonusPotKind } from './pots.ts'
 
@@ -55,13 +56,11 @@ export async function bonusLastJournalSeq(tx: Sql): Promise<number> {
   return Number((await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal'))?.seq ?? 0)
 }
 
-export function bonusHallProfile(
-  tx: Sql,
-  hallId: string,
-): Promise<{ profile_id: string; settings: string } | undefined> {
-  return tx.get<{ profile_id: string; settings: string }>('SELECT profile_id, settings FROM halls WHERE id = ?', [
-    hallId,
-  ])
+export function bonusHallProfile(tx: Sql, hallId: string): Promise<Pick<Hall, 'profileId' | 'settings'> | undefined> {
+  return tx.get<Pick<Hall, 'profileId' | 'settings'>>(
+    'SELECT profile_id AS "profileId", settings FROM halls WHERE id = ?',
+    [hallId],
+  )
 }
 
 /** A card's numbers and the hall whose series sold it. */

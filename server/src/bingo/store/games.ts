@@ -8,6 +8,7 @@
 import type { Sql } from '../../db/database.ts'
 import type { ClaimKind, GameStatus } from '../game.ts'
 
+/** A `sessions` row as stored. */
 export interface SessionRow {
   id: string
   hall_id: string
@@ -19,6 +20,46 @@ export interface SessionRow {
   close_recount: string | null
 }
 
+/** A session as the use cases read it; the recounts are their JSON text. */
+export interface Session {
+  id: string
+  hallId: string
+  status: string
+  lastGameAnnounced: boolean
+  openedAt: string
+  closedAt: string | null
+  openRecount: string | null
+  closeRecount: string | null
+}
+
+export function toSession(r: SessionRow): Session {
+  return {
+    id: r.id,
+    hallId: r.hall_id,
+    status: r.status,
+    lastGameAnnounced: Number(r.last_game_announced) !== 0,
+    openedAt: r.opened_at,
+    closedAt: r.closed_at ?? null,
+    openRecount: r.open_recount ?? null,
+    closeRecount: r.close_recount ?? null,
+  }
+}
+
+/** The session as the API has always answered it (its column names): what POST /halls/:hallId/sessions returns. */
+export function sessionAnswer(s: Session): SessionRow {
+  return {
+    id: s.id,
+    hall_id: s.hallId,
+    status: s.status,
+    last_game_announced: s.lastGameAnnounced ? 1 : 0,
+    opened_at: s.openedAt,
+    closed_at: s.closedAt,
+    open_recount: s.openRecount,
+    close_recount: s.closeRecount,
+  }
+}
+
+/** A `games` row as stored (PostgreSQL returns its BIGINT columns as text). */
 export interface GameRow {
   id: string
   session_id: string
@@ -26,7 +67,7 @@ export interface GameRow {
   order_no: number
   status: GameStatus
   suspended_from: GameStatus | null
-  face_value_cents: number
+  face_value_cents: number | string
   ball_count: number
   layout: string
   line_bp: number
@@ -38,8 +79,8 @@ export interface GameRow {
   external_entropy: string | null
   draw_order: string | null
   cards_sold: number
-  line_pool_cents: number | null
-  bingo_pool_cents: number | null
+  line_pool_cents: number | string | null
+  bingo_pool_cents: number | string | null
   line_closed: number
   window_kind: ClaimKind | null
   is_last_game: number
@@ -50,13 +91,11 @@ export interface GameRow {
   finished_at: string | null
   void_reason: string | null
   entropy_source?: string | null
-  /** BNG-19 (migration 0045): when the hall's entry closed for this game. */
   entry_closed_at?: string | null
-  /** bolillo-draw-v2 (migration 0009): sealed seed and order, close time and the verified beacon round. */
   seed_sealed?: string | null
   draw_order_sealed?: string | null
-  closed_at_unix?: number | null
-  beacon_round?: number | null
+  closed_at_unix?: number | string | null
+  beacon_round?: number | string | null
   beacon_signature?: string | null
   beacon_randomness?: string | null
   beacon_scheme?: string | null
@@ -64,6 +103,111 @@ export interface GameRow {
   beacon_public_key?: string | null
   beacon_source?: string | null
   beacon_verified_at?: string | null
+  closing_signed_at?: string | null
+  closing_signed_by?: string | null
+}
+
+/** A game as the use cases read it. */
+export interface Game {
+  id: string
+  sessionId: string
+  hallId: string
+  orderNo: number
+  status: GameStatus
+  suspendedFrom: GameStatus | null
+  faceValueCents: number
+  ballCount: number
+  layout: string
+  lineBp: number
+  bingoBp: number
+  drawSource: string
+  commitment: string
+  seedHex: string
+  salesDigest: string | null
+  externalEntropy: string | null
+  drawOrder: string | null
+  cardsSold: number
+  linePoolCents: number | null
+  bingoPoolCents: number | null
+  lineClosed: boolean
+  windowKind: ClaimKind | null
+  isLastGame: boolean
+  createdAt: string
+  salesOpenedAt: string | null
+  salesClosedAt: string | null
+  firstBallAt: string | null
+  finishedAt: string | null
+  voidReason: string | null
+  entropySource: string | null
+  /** BNG-19 (migration 0045): when the hall's entry closed for this game. */
+  entryClosedAt: string | null
+  /** bolillo-draw-v2 (migration 0009): sealed seed and order, close time and the verified beacon round. */
+  seedSealed: string | null
+  drawOrderSealed: string | null
+  closedAtUnix: number | null
+  beaconRound: number | null
+  beaconSignature: string | null
+  beaconRandomness: string | null
+  beaconScheme: string | null
+  beaconChainHash: string | null
+  beaconPublicKey: string | null
+  beaconSource: string | null
+  beaconVerifiedAt: string | null
+  /** BNG-73: the Jefe de Mesa's signature of the game's closing entry. */
+  closingSignedAt: string | null
+  closingSignedBy: string | null
+}
+
+const numOrNull = (v: number | string | null | undefined): number | null =>
+  v === null || v === undefined ? null : Number(v)
+
+export function toGame(r: GameRow): Game {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    hallId: r.hall_id,
+    orderNo: Number(r.order_no),
+    status: r.status,
+    suspendedFrom: r.suspended_from ?? null,
+    faceValueCents: Number(r.face_value_cents),
+    ballCount: Number(r.ball_count),
+    layout: r.layout,
+    lineBp: Number(r.line_bp),
+    bingoBp: Number(r.bingo_bp),
+    drawSource: r.draw_source,
+    commitment: r.commitment,
+    seedHex: r.seed_hex,
+    salesDigest: r.sales_digest ?? null,
+    externalEntropy: r.external_entropy ?? null,
+    drawOrder: r.draw_order ?? null,
+    cardsSold: Number(r.cards_sold),
+    linePoolCents: numOrNull(r.line_pool_cents),
+    bingoPoolCents: numOrNull(r.bingo_pool_cents),
+    lineClosed: Number(r.line_closed) !== 0,
+    windowKind: r.window_kind ?? null,
+    isLastGame: Number(r.is_last_game) !== 0,
+    createdAt: r.created_at,
+    salesOpenedAt: r.sales_opened_at ?? null,
+    salesClosedAt: r.sales_closed_at ?? null,
+    firstBallAt: r.first_ball_at ?? null,
+    finishedAt: r.finished_at ?? null,
+    voidReason: r.void_reason ?? null,
+    entropySource: r.entropy_source ?? null,
+    entryClosedAt: r.entry_closed_at ?? null,
+    seedSealed: r.seed_sealed ?? null,
+    drawOrderSealed: r.draw_order_sealed ?? null,
+    closedAtUnix: numOrNull(r.closed_at_unix),
+    beaconRound: numOrNull(r.beacon_round),
+    beaconSignature: r.beacon_signature ?? null,
+    beaconRandomness: r.beacon_randomness ?? null,
+    beaconScheme: r.beacon_scheme ?? null,
+    beaconChainHash: r.beacon_chain_hash ?? null,
+    beaconPublicKey: r.beacon_public_key ?? null,
+    beaconSource: r.beacon_source ?? null,
+    beaconVerifiedAt: r.beacon_verified_at ?? null,
+    closingSignedAt: r.closing_signed_at ?? null,
+    closingSignedBy: r.closing_signed_by ?? null,
+  }
 }
 
 export interface GameSeriesRow {
@@ -80,8 +224,9 @@ export interface GameSeriesRow {
   next_card_no: number
 }
 
-export function sessionById(tx: Sql, sessionId: string): Promise<SessionRow | undefined> {
-  return tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+export async function sessionById(tx: Sql, sessionId: string): Promise<Session | undefined> {
+  const row = await tx.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [sessionId])
+  return row && toSession(row)
 }
 
 export async function sessionHallId(sql: Sql, sessionId: string): Promise<string | undefined> {
@@ -136,16 +281,9 @@ export async function markSessionClosed(
   ])
 }
 
-/** A game with its money columns as numbers (PostgreSQL returns BIGINT as text). */
-export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
+export async function gameById(tx: Sql, gameId: string): Promise<Game | undefined> {
   const game = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
-  if (!game) return undefined
-  return {
-    ...game,
-    face_value_cents: Number(game.face_value_cents),
-    line_pool_cents: game.line_pool_cents === null ? null : Number(game.line_pool_cents),
-    bingo_pool_cents: game.bingo_pool_cents === null ? null : Number(game.bingo_pool_cents),
-  }
+  return game && toGame(game)
 }
 
 /** A game of the session that has neither finished nor been voided. */

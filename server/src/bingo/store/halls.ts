@@ -7,14 +7,51 @@
  */
 import type { Sql } from '../../db/database.ts'
 
+/** A `halls` row as stored. */
 export interface HallRow {
   id: string
   name: string
   profile_id: string
   currency: string
-  playing_positions: number
+  playing_positions: number | string
   settings: string
   created_at: string
+}
+
+/** A hall as the use cases read it; `settings` is its JSON text (time zone, territory, plan options). */
+export interface Hall {
+  id: string
+  name: string
+  profileId: string
+  currency: string
+  playingPositions: number
+  settings: string
+  createdAt: string
+}
+
+export function toHall(r: HallRow): Hall {
+  return {
+    id: r.id,
+    name: r.name,
+    profileId: r.profile_id,
+    currency: r.currency,
+    playingPositions: Number(r.playing_positions),
+    settings: r.settings,
+    createdAt: r.created_at,
+  }
+}
+
+/** The hall as the API has always answered it (its column names): what POST /halls returns. */
+export function hallAnswer(h: Hall): HallRow {
+  return {
+    id: h.id,
+    name: h.name,
+    profile_id: h.profileId,
+    currency: h.currency,
+    playing_positions: h.playingPositions,
+    settings: h.settings,
+    created_at: h.createdAt,
+  }
 }
 
 /** A hall as the API lists it (camelCase columns). */
@@ -36,8 +73,9 @@ export interface HallSeriesSummary {
   nextCardNo: number
 }
 
-export function hallById(sql: Sql, hallId: string): Promise<HallRow | undefined> {
-  return sql.get<HallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+export async function hallById(sql: Sql, hallId: string): Promise<Hall | undefined> {
+  const row = await sql.get<HallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+  return row && toHall(row)
 }
 
 export async function hallExists(sql: Sql, hallId: string): Promise<boolean> {
@@ -48,10 +86,11 @@ export async function hallExists(sql: Sql, hallId: string): Promise<boolean> {
 export function hallProfileSettings(
   sql: Sql,
   hallId: string,
-): Promise<{ profile_id: string; settings: string } | undefined> {
-  return sql.get<{ profile_id: string; settings: string }>('SELECT profile_id, settings FROM halls WHERE id = ?', [
-    hallId,
-  ])
+): Promise<Pick<Hall, 'profileId' | 'settings'> | undefined> {
+  return sql.get<Pick<Hall, 'profileId' | 'settings'>>(
+    'SELECT profile_id AS "profileId", settings FROM halls WHERE id = ?',
+    [hallId],
+  )
 }
 
 export async function hallCurrency(sql: Sql, hallId: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 /** SQL of the pots a hall funds (BNG-52, CFG-28): the sum of their contributions. */
 import type { Sql } from '../../db/database.ts'
+import type { Hall } from './halls.ts'
 
 /** Basis points of the takings the hall's active pots take, without `exceptPotId`. */
 export async function activePotsBpOfHall(sql: Sql, hallId: string): Promise<number> {
@@ -13,6 +14,6 @@ export async function activePotsBpOfHall(sql: Sql, hallId: string): Promise<numb
 export function hallProfileAndSettings(
   sql: Sql,
   hallId: string,
-): Promise<{ profile_id: string; settings: string } | undefined> {
-  return sql.get('SELECT profile_id, settings FROM halls WHERE id = ?', [hallId])
+): Promise<Pick<Hall, 'profileId' | 'settings'> | undefined> {
+  return sql.get('SELECT profile_id AS "profileId", settings FROM halls WHERE id = ?', [hallId])
 }

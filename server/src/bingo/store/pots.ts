@@ -9,6 +9,7 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import type { Hall } from './halls.ts'
 
 export type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
 
@@ -132,18 +133,19 @@ export async function potLedgerEntries(tx: Sql, potId: string): Promise<PotLedge
 export function potCandidateHall(
   tx: Sql,
   hallId: string,
-): Promise<{ id: string; currency: string; profile_id: string } | undefined> {
-  return tx.get<{ id: string; currency: string; profile_id: string }>(
-    'SELECT id, currency, profile_id FROM halls WHERE id = ?',
+): Promise<Pick<Hall, 'id' | 'currency' | 'profileId'> | undefined> {
+  return tx.get<Pick<Hall, 'id' | 'currency' | 'profileId'>>(
+    'SELECT id, currency, profile_id AS "profileId" FROM halls WHERE id = ?',
     [hallId],
   )
 }
 
 /** The currency of a hall joining an existing pot. */
-export function potJoiningHall(tx: Sql, hallId: string): Promise<{ currency: string; profile_id: string } | undefined> {
-  return tx.get<{ currency: string; profile_id: string }>('SELECT currency, profile_id FROM halls WHERE id = ?', [
-    hallId,
-  ])
+export function potJoiningHall(tx: Sql, hallId: string): Promise<Pick<Hall, 'currency' | 'profileId'> | undefined> {
+  return tx.get<Pick<Hall, 'currency' | 'profileId'>>(
+    'SELECT currency, profile_id AS "profileId" FROM halls WHERE id = ?',
+    [hallId],
+  )
 }
 
 export async function insertPot(

@@ -9,6 +9,8 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import { type Game, type GameRow, toGame } from './games.ts'
+import { type Hall, type HallRow, toHall } from './halls.ts'
 
 export interface GameHallRow {
   game_id: string
@@ -22,14 +24,6 @@ export interface GameHallRow {
   joined_at: string
 }
 
-/** The columns of a `halls` row that a simultaneous game checks. */
-export interface SimultaneousHallRow {
-  id: string
-  name: string
-  profile_id: string
-  currency: string
-}
-
 export interface SimultaneousSeriesRow {
   id: string
   code: string
@@ -39,9 +33,10 @@ export interface SimultaneousSeriesRow {
   next_card_no: number
 }
 
-/** A `games` row for the bonus use cases; the caller gives the core section's row type. */
-export function bonusGameById<G>(tx: Sql, gameId: string): Promise<G | undefined> {
-  return tx.get<G>('SELECT * FROM games WHERE id = ?', [gameId])
+/** A game for the bonus use cases. */
+export async function bonusGameById(tx: Sql, gameId: string): Promise<Game | undefined> {
+  const row = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  return row && toGame(row)
 }
 
 export function gameHallsOfGame(tx: Sql, gameId: string): Promise<GameHallRow[]> {
@@ -63,8 +58,9 @@ export function simultaneousFirstSeries(
   )
 }
 
-export function simultaneousHallById(tx: Sql, hallId: string): Promise<SimultaneousHallRow | undefined> {
-  return tx.get<SimultaneousHallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hall | undefined> {
+  const row = await tx.get<HallRow>('SELECT * FROM halls WHERE id = ?', [hallId])
+  return row && toHall(row)
 }
 
 export function simultaneousSeriesOfHall(
