@@ -371,6 +371,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         playerDocument: b.playerDocument,
         cash: b.cash,
         buyerDocument: b.buyerDocument,
+        ageConfirmed: b.ageConfirmed,
         ...station,
       }),
       201,

@@ -35,6 +35,7 @@ import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
 import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
 import * as store from './store.ts'
+import { assertOfAge } from '../shared/player-age.ts'
 
 export interface TerminalDeps {
   db: Database
@@ -174,7 +175,9 @@ export function createTerminalService(deps: TerminalDeps) {
   // -------------------------------------------------------------------------------------------- session
 
   /** Opens a session at `terminalId` with a voucher: the voucher is spent into the session's balance. */
-  async function open(input: { terminalId: string; voucherCode: string }) {
+  async function open(input: { terminalId: string; voucherCode: string; ageConfirmed?: boolean }) {
+    // GEN-23: the player at a terminal answers the age question before its session (its cards) opens, as at a kiosk.
+    assertOfAge('terminal', input.ageConfirmed)
     const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
     // GEN-23 / GEN-27: the buyer the voucher records is asked about, as at a kiosk.
     const named = await voucherById(db, voucherId)
