@@ -54,6 +54,7 @@ import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen, CashCount } from './cash-intake.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { assertOfAge } from '../shared/player-age.ts'
+import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
 
 export interface PaidSalesDeps {
@@ -400,6 +401,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
         await assertActsInHall(tx, v.hallId, { stationId: input.kioskId, resource: 'voucher' })
         const hall = await vouchers.hallFor(tx, v.hallId)
+        // GEN-25: a hall that sells only to identified players takes only a voucher that names its buyer.
+        assertIdentifiedWhereRequired(hall, vouchers.openDocument(v.buyerDocument), 'kiosk')
         const purchaseId = newId('kp')
         const docs: PrintDoc[] = []
         const paid: Array<{
@@ -647,6 +650,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
     if (sale.hallId) {
       const hall = await vouchers.hallFor(tx, sale.hallId)
+      // GEN-25: where the hall requires it, the sale names its buyer (already asked about on the exclusion list).
+      assertIdentifiedWhereRequired(hall, sale.buyerDocument, 'counter')
       if (hall.currency !== sale.currency)
         throw new DomainError(
           'VALIDATION_FAILED',

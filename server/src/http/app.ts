@@ -127,6 +127,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
   KIOSK_VOUCHER_ONLY: 409,
   AGE_NOT_CONFIRMED: 400,
+  PLAYER_ID_REQUIRED: 403,
   // Issue 29: the caller says which series.
   SERIAL_AMBIGUOUS: 409,
   SHIFT_COUNT_DIFFERS: 422,

@@ -111,6 +111,8 @@ export const ErrorCode = {
   BetOutOfLimits: 'BET_OUT_OF_LIMITS',
   /** GEN-23: every sale, at a kiosk, a terminal or a counter, confirms the player is of age (shared/player-age.ts). */
   AgeNotConfirmed: 'AGE_NOT_CONFIRMED',
+  /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */
+  PlayerIdRequired: 'PLAYER_ID_REQUIRED',
   FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
   HallFull: 'HALL_FULL',
   HallEntryClosed: 'HALL_ENTRY_CLOSED',

@@ -36,6 +36,7 @@ import { gameById } from '../bingo/store/games.ts'
 import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
 import * as store from './store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
+import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 
 export interface TerminalDeps {
   db: Database
@@ -189,6 +190,8 @@ export function createTerminalService(deps: TerminalDeps) {
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
       await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+      // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
+      assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
       const { verdict } = await termsOfHall(tx, v.hallId)
       if (!('terms' in verdict))
         throw new DomainError(
