@@ -138,6 +138,7 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
         quickPicks: boards - chosen,
         player: { name: `Jugador ${i}`, document: `${4_000_000 + i} LP` },
         channel: 'kiosk:bench',
+        ageConfirmed: true,
       }
     })
     const url = new URL(server.url)

@@ -214,7 +214,13 @@ async function run(
     })
     // Another hall's game in play for the ball draws: cards sold, sales closed now (its beacon round comes due).
     const other = await hallWithGameOnSale(services, { faceValueCents: 500, cards: 200, name: 'Sala Bolas' })
-    await services.paidSales.counterCards({ gameId: other.gameId, count: 12, stationId: 'mesa-bench', soldBy: 'bench' })
+    await services.paidSales.counterCards({
+      gameId: other.gameId,
+      count: 12,
+      stationId: 'mesa-bench',
+      soldBy: 'bench',
+      ageConfirmed: true,
+    })
     // Its draws are signed by the local demo beacon, which signs only the demo's own halls (issue 24 point 4): without
     // this the bench waits for a public beacon round it cannot fetch and draws no ball at all.
     await markDemo(services, [{ hallId: other.hallId }])

@@ -140,10 +140,13 @@ export function createApi(
       channel = 'caller',
       cash?: { smallCents: number; otherCents: number },
       buyerDocument?: string,
+      /** GEN-23: the seller's tick that the player is of age (the server refuses the sale without it). */
+      ageConfirmed = false,
     ) =>
       request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, {
         count,
         channel,
+        ageConfirmed,
         ...(cash ? { cash } : {}),
         ...(buyerDocument ? { buyerDocument } : {}),
       }),

@@ -157,7 +157,7 @@ async function seedDemoTerminals(
     cashierId: 'Demostración',
   })
   const terminalId = terminal.credential.split('.')[0]
-  await services.terminals.open({ terminalId, voucherCode: sold.voucher.code })
+  await services.terminals.open({ terminalId, voucherCode: sold.voucher.code, ageConfirmed: true })
   if (gameId) await services.terminals.buy({ terminalId, count: 3 })
 }
 

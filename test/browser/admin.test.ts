@@ -59,8 +59,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ids.push(g.gameId)
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/open`)
     // Two purchases of 30: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
-    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 30 })
-    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 30 })
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { ageConfirmed: true, count: 30 })
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { ageConfirmed: true, count: 30 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     // A fixed shuffle of 1..90 for the typed-in balls.
     const order = Array.from({ length: 90 }, (_, i) => i + 1)
@@ -189,6 +189,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     ids.push(lottoDrawId)
     for (let i = 0; i < 5; i++)
       await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lottoDrawId}/slips`, {
+        ageConfirmed: true,
         quickPicks: 4,
         player: { name: `Jugador ${i}`, document: `CI 100${i}` },
       })

@@ -150,7 +150,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
         server.url,
         'POST',
         `/api/games/${gameId}/sales`,
-        { count, cash: { smallCents: 0, otherCents: count * 1000 } },
+        { ageConfirmed: true, count, cash: { smallCents: 0, otherCents: count * 1000 } },
         till.headers,
       )
       expect(r.status, JSON.stringify(r.body)).toBe(201)

@@ -145,6 +145,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       // GEN-17: the cash received, counted note by note (Bs 400: two Bs 200 notes).
       await page.getByTestId('note-plus-20000').click()
       await page.getByTestId('note-plus-20000').click()
+      await page.getByTestId('sell-age').check()
       await page.getByTestId('sell').click()
       await until('sold', async () => (await stateOf(gameId)).cardsSold, 40)
       // The sale's cash is a movement of the locutor's shift at 'Mesa 1' (BNG-96: whoever sells at the table keeps its cash).

@@ -129,7 +129,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     await post('/api/instant/packs/activate', { gameNo: design.gameNo, packNo: 1, location: 'caja-1', by: 'caja-1' })
     await post(
       '/api/instant/sales',
-      { code: server.services.instant.signCode(instantWinner.serial), stationId: 'caja-1', hallId },
+      { ageConfirmed: true, code: server.services.instant.signCode(instantWinner.serial), stationId: 'caja-1', hallId },
       201,
     )
 
@@ -204,7 +204,11 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     })
     const drawId = (await post('/api/lotto/draws', plan, 201)).drawId as string
     const sell = (boards: number[][], name: string) =>
-      post(`/api/lotto/draws/${drawId}/slips`, { boards, player: { name, document: '4455667 LP' } }, 201)
+      post(
+        `/api/lotto/draws/${drawId}/slips`,
+        { ageConfirmed: true, boards, player: { name, document: '4455667 LP' } },
+        201,
+      )
     const winner = await sell(
       [
         [30, 31, 32, 33, 34, 35],

@@ -66,7 +66,13 @@ browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
       floatCents: 50_000,
     })
     // Cards sold at her till, the game played, the first winner paid there by her.
-    const sold = await api(server.url, 'POST', `/api/games/${setup.gameId}/sales`, { count: 30 }, till.headers)
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/games/${setup.gameId}/sales`,
+      { ageConfirmed: true, count: 30 },
+      till.headers,
+    )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     await playToTheEnd(server.services, setup.gameId)
     const [winner] = await winningCodes(server.services, setup.gameId)

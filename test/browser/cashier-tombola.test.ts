@@ -79,7 +79,7 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
       server.url,
       'POST',
       `/api/lottery/draws/${drawId}/tickets`,
-      { numbers: Array.from({ length: 30 }, (_, i) => i + 1) },
+      { ageConfirmed: true, numbers: Array.from({ length: 30 }, (_, i) => i + 1) },
       booth.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)

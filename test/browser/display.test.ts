@@ -236,6 +236,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     // GEN-17: the cash received, counted note by note (Bs 400: two Bs 200 notes).
     await caller.getByTestId('note-plus-20000').click()
     await caller.getByTestId('note-plus-20000').click()
+    await caller.getByTestId('sell-age').check()
     await caller.getByTestId('sell').click()
     await untilText(display, 'cards-sold', '40')
     // The sale's cash is a movement of her shift at the table's station (issue 13 point 5), and the drawer shows it.

@@ -97,7 +97,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
       floatCents: 50_000,
     })
     tokens.set('marta@mesa1', till.token)
-    await call('marta@mesa1', 'POST', `/api/games/${gameId}/sales`, { count: 30 })
+    await call('marta@mesa1', 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 30 })
     await call('marta', 'POST', `/api/games/${gameId}/sales/close`, {})
     for (let i = 0; i < 300; i++) {
       const s = (await call('marta', 'GET', `/api/games/${gameId}`)).body as GameState

@@ -76,7 +76,12 @@ browserSuite("a cancelled lotto draw's slip refunded at the cashier, confirmed f
       server.url,
       'POST',
       `/api/lotto/draws/${draw.body.drawId}/slips`,
-      { boards: [[1, 2, 3, 4, 5, 6]], draws: 1, player: { name: 'Ana Quispe', document: '445566 LP' } },
+      {
+        ageConfirmed: true,
+        boards: [[1, 2, 3, 4, 5, 6]],
+        draws: 1,
+        player: { name: 'Ana Quispe', document: '445566 LP' },
+      },
       till.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)

@@ -121,6 +121,12 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       expect(await textOf(page, 'cash-state')).toBe('Cuadra con el importe')
       expect(await textOf(page, 'cash-small')).toMatch(/^Bs\.?\s?100,00$/)
       expect(await textOf(page, 'cash-other')).toMatch(/^Bs\.?\s?300,00$/)
+      // GEN-23: the cash is right, but no sale until the person at the table ticks that the player is of age.
+      expect(await page.getByTestId('sell').isDisabled()).toBe(true)
+      expect(await page.locator('label:has([data-testid="sell-age"])').textContent()).toBe(
+        'El jugador es mayor de edad: he visto su documento (GEN-23)',
+      )
+      await page.getByTestId('sell-age').check()
       expect(await page.getByTestId('sell').isDisabled()).toBe(false)
       await page.waitForTimeout(200)
       await page.screenshot({ path: join(SCREENSHOTS, 'table-sale-cash-count.png'), animations: 'disabled' })
@@ -147,6 +153,8 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
         station: intake.station_id,
       }).toEqual({ amount: 40_000, small: 10_000, other: 30_000, station: table.id })
       await until('count cleared', async () => /^Bs\.?\s?0,00$/.test(await textOf(page, 'cash-received')), true)
+      // The tick is per sale: the next player is asked again.
+      expect(await page.getByTestId('sell-age').isChecked()).toBe(false)
       await page.screenshot({ path: join(SCREENSHOTS, 'table-sale-cash-sold.png'), animations: 'disabled' })
     },
   )

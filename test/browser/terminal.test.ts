@@ -124,6 +124,9 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     ] as const) {
       const v = await sellVoucher(server.url, hallId, amount, {}, asCashier())
       await page.getByTestId('voucher').fill(v.shortCode)
+      // GEN-23: no start until the player says they are of age.
+      expect(await page.getByTestId('start').isDisabled()).toBe(true)
+      await page.getByTestId('age-confirm').check()
       await page.getByTestId('start').click()
       await page.getByTestId('buy').waitFor()
     }

@@ -81,12 +81,14 @@ describe('refunds of an annulled game at the cashier, the kiosk and the table (i
     expect(bought.status, JSON.stringify(bought.body)).toBe(201)
     kioskCodes = bought.body.cards.map((c: { code: string }) => c.code)
     const sold = await asTable('POST', `/api/games/${gameId}/sales`, {
+      ageConfirmed: true,
       count: 3,
       cash: { smallCents: 0, otherCents: 3000 },
     })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     tableCards = sold.body.cards.map((c: { serial: string; code: string }) => ({ serial: c.serial, code: c.code }))
     const counter = await h.call('cajero@caja2', 'POST', `/api/games/${gameId}/sales`, {
+      ageConfirmed: true,
       count: 2,
       cash: { smallCents: 0, otherCents: 2000 },
     })

@@ -32,7 +32,12 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
       await bingo.openSales(gameId)
       let selling = true
       const seller = (async () => {
-        while (selling) await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 5, channel: 'kiosk:1' })
+        while (selling)
+          await api(server.url, 'POST', `/api/games/${gameId}/sales`, {
+            ageConfirmed: true,
+            count: 5,
+            channel: 'kiosk:1',
+          })
       })()
       await new Promise((r) => setTimeout(r, 200))
       const file = join(restoreDir, 'copy.sqlite')
@@ -63,7 +68,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
         const verify = (await api(back.url, 'GET', '/api/journal/verify')).body
         expect(verify.ok).toBe(true)
         // The restored hall keeps selling from where the copy stopped.
-        const more = await api(back.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 })
+        const more = await api(back.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 1 })
         expect(more.status, JSON.stringify(more.body)).toBe(201)
         expect(more.body.cards[0].cardNo).toBe(state.cardsSold + 1)
       } finally {

@@ -151,7 +151,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     expect(typed.cards).toHaveLength(1)
     // Counter sales at the cashier's station; one named by the player's document (BNG-40, per-player limits).
     ok(
-      await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier()),
+      await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { ageConfirmed: true, count: 2 }, asCashier()),
       201,
       'counter cards',
     )
@@ -160,7 +160,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
         server.url,
         'POST',
         `/api/games/${hall.gameId}/sales`,
-        { count: 1, playerDocument: cardPlayer },
+        { ageConfirmed: true, count: 1, playerDocument: cardPlayer },
         asCashier(),
       ),
       201,
@@ -184,7 +184,13 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     )
     expect(complaint.status, JSON.stringify(complaint.body)).toBe(201)
     const slip = ok(
-      await api(server.url, 'POST', `/api/lotto/draws/${hall.drawId}/slips`, { quickPicks: 1, player }, asCashier()),
+      await api(
+        server.url,
+        'POST',
+        `/api/lotto/draws/${hall.drawId}/slips`,
+        { ageConfirmed: true, quickPicks: 1, player },
+        asCashier(),
+      ),
       201,
       'counter slip',
     )
@@ -193,7 +199,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
         server.url,
         'POST',
         `/api/instant/halls/${hall.hallId}/electronic`,
-        { gameNo: hall.gameNo },
+        { ageConfirmed: true, gameNo: hall.gameNo },
         asCashier(),
       ),
       201,

@@ -66,7 +66,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
   })
 
   it('refuses a sale before sales open and answers in the caller language', async () => {
-    const es = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 })
+    const es = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 1 })
     expect(es.status).toBe(409)
     expect(es.body.error.code).toBe('SALES_NOT_OPEN')
     expect(es.body.error.message).toBe('La venta de cartones aún no está abierta.')
@@ -74,7 +74,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
       server.url,
       'POST',
       `/api/games/${gameId}/sales`,
-      { count: 1 },
+      { ageConfirmed: true, count: 1 },
       { 'accept-language': 'en-GB,en;q=0.9' },
     )
     expect(en.body.error.message).toBe('Card sales are not open yet.')
@@ -82,7 +82,11 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   it('sells correlatively and refuses to close below the minimum participation (BNG-12, BNG-21)', async () => {
     expect((await api(server.url, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    const first = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 4, channel: 'counter' })
+    const first = await api(server.url, 'POST', `/api/games/${gameId}/sales`, {
+      ageConfirmed: true,
+      count: 4,
+      channel: 'counter',
+    })
     expect(first.status).toBe(201)
     expect(first.body.cards.map((c: any) => c.serial)).toEqual(['A-00001', 'A-00002', 'A-00003', 'A-00004'])
     const early = await api(server.url, 'POST', `/api/games/${gameId}/sales/close`, {})
@@ -95,7 +99,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     const more = await server.services.bingo.sell({ gameId, count: 196, channel: 'counter' })
     expect(more[0].serial).toBe('A-00005')
     expect(more.at(-1)!.serial).toBe('A-00200')
-    const bad = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 'many' })
+    const bad = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 'many' })
     expect(bad.status).toBe(400)
     expect(bad.body.error.details.issues[0].path).toBe('count')
   })
@@ -131,7 +135,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     expect(closed.body.cardsSold).toBe(200)
     expect(closed.body.linePoolCents).toBe(20_000) // 10 % of 200 x 10.00
     expect(closed.body.bingoPoolCents).toBe(102_000) // 51 %
-    const late = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 })
+    const late = await api(server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 1 })
     expect(late.body.error.code).toBe('SALES_CLOSED')
     expect((await api(server.url, 'GET', `/api/games/${gameId}/proof`)).status).toBe(409)
   })

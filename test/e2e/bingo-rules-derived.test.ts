@@ -80,7 +80,7 @@ describe('derived bingo pays its version (BNG-102, CFG-34)', () => {
       s.server.url,
       'POST',
       `/api/games/${gameId}/sales`,
-      { count: cards },
+      { ageConfirmed: true, count: cards },
       (await s.till(hallId)).headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)

@@ -120,8 +120,15 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
     expect(refused.status).toBe(422)
     expect(refused.body.error).toMatchObject({ code: 'MINIMUM_PARTICIPATION', details: { minimum: 25, sold: 24 } })
     expect(
-      (await api(s.server.url, 'POST', `/api/games/${g.gameId}/sales`, { count: 1 }, (await s.till(bo.hallId)).headers))
-        .status,
+      (
+        await api(
+          s.server.url,
+          'POST',
+          `/api/games/${g.gameId}/sales`,
+          { ageConfirmed: true, count: 1 },
+          (await s.till(bo.hallId)).headers,
+        )
+      ).status,
     ).toBe(201)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
   })

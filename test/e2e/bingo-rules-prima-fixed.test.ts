@@ -110,7 +110,7 @@ describe('the prima keeps the decree values and every game funds it (BNG-58, BNG
         s.server.url,
         'POST',
         `/api/games/${gameId}/halls/${hallId}/sales`,
-        { count, channel: 'counter' },
+        { ageConfirmed: true, count, channel: 'counter' },
         (await s.till(hallId)).headers,
       )
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)

@@ -116,7 +116,7 @@ describe('BNG-71: no hall halts for good on an unpaid prize', () => {
       s.server.url,
       'POST',
       `/api/games/${next.body.gameId}/sales`,
-      { count: 40 },
+      { ageConfirmed: true, count: 40 },
       (await s.till(hallId)).headers,
     )
     expect(sold.status).toBe(201)

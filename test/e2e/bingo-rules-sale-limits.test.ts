@@ -42,12 +42,24 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
     return t
   }
   const tableSale = async (gameId: string, hallId: string, body: Record<string, unknown>, lang = 'es') =>
-    api(s.server.url, 'POST', `/api/games/${gameId}/sales`, body, {
-      ...(await s.till(hallId)).headers,
-      'accept-language': lang,
-    })
+    api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, ...body },
+      {
+        ...(await s.till(hallId)).headers,
+        'accept-language': lang,
+      },
+    )
   const counterSale = async (gameId: string, hallId: string, body: Record<string, unknown>) =>
-    api(s.server.url, 'POST', `/api/games/${gameId}/sales`, body, (await cashierTill(hallId)).headers)
+    api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, ...body },
+      (await cashierTill(hallId)).headers,
+    )
   const cardsSold = async (gameId: string) =>
     (await s.call('auditor', 'GET', `/api/games/${gameId}`)).body.cardsSold as number
   const journal = async () => {

@@ -32,7 +32,13 @@ describe('prizes split among players where 002 says so (BNG-53, CFG-26)', () => 
     expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     const till = await s.till(hall.hallId)
     const sell = async (count: number, playerDocument: string) => {
-      const r = await api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { count, playerDocument }, till.headers)
+      const r = await api(
+        s.server.url,
+        'POST',
+        `/api/games/${gameId}/sales`,
+        { ageConfirmed: true, count, playerDocument },
+        till.headers,
+      )
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       return r.body.cards.map((c: { serial: string }) => c.serial) as string[]
     }
@@ -40,7 +46,13 @@ describe('prizes split among players where 002 says so (BNG-53, CFG-26)', () => 
     const b = await sell(1, profileId === 'BO-2025' ? '7654321 CB' : '87654321X')
     // BNG-21 (Bolivia): at least 10 cards; seven more to an anonymous buyer, whose cards nobody calls.
     if (profileId === 'BO-2025') {
-      const r = await api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { count: 7 }, till.headers)
+      const r = await api(
+        s.server.url,
+        'POST',
+        `/api/games/${gameId}/sales`,
+        { ageConfirmed: true, count: 7 },
+        till.headers,
+      )
       expect(r.status, JSON.stringify(r.body)).toBe(201)
     }
     expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)

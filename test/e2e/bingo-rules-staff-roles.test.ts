@@ -73,7 +73,7 @@ describe('staff roles of the recount and the close of sales (BNG-27, BNG-97)', (
       s.server.url,
       'POST',
       `/api/games/${gameId}/sales`,
-      { count: 12 },
+      { ageConfirmed: true, count: 12 },
       (await s.till(bo.hallId)).headers,
     )
     expect(sold.status).toBe(201)

@@ -81,7 +81,9 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
     expect((await post(`/api/games/${gameId}/sales/open`)).status).toBe(200)
     // BNG-40 / CFG-16: at most 50 cards in one purchase; a bigger hall is sold in several.
     for (let left = cards; left > 0; left -= 30)
-      expect((await post(`/api/games/${gameId}/sales`, { count: Math.min(30, left) })).status).toBe(201)
+      expect((await post(`/api/games/${gameId}/sales`, { ageConfirmed: true, count: Math.min(30, left) })).status).toBe(
+        201,
+      )
     expect((await post(`/api/games/${gameId}/sales/close`)).status).toBe(200)
     return gameId
   }

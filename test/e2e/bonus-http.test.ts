@@ -133,7 +133,12 @@ describe('prima, pots and modalities over HTTP', () => {
     expect((await api(server.url, 'GET', `/api/pots?hallId=${hall.id}`)).body.pots).toHaveLength(1)
     // A one-hall game refuses hall sales; the lucky proof waits for the end of the game; unknown ids are 404.
     expect(
-      (await api(server.url, 'POST', `/api/games/${game.gameId}/halls/${hall.id}/sales`, { count: 1 })).status,
+      (
+        await api(server.url, 'POST', `/api/games/${game.gameId}/halls/${hall.id}/sales`, {
+          ageConfirmed: true,
+          count: 1,
+        })
+      ).status,
     ).toBe(409)
     expect((await api(server.url, 'GET', `/api/games/${game.gameId}/lucky-proof`)).status).toBe(409)
     // Issue 23: no bonus prize is paid by its id (only with its card, at the cash desk); its receipt is unknown.

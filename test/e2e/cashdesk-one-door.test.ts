@@ -46,7 +46,9 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
     for (let round = 0; round < 5 && winners.length < 2; round++) {
       if (round > 0) gameId = await nextGameOnSale(server.services, h.setup)
       for (const count of [30, 30])
-        expect((await h.call('cajera@caja1', 'POST', `/api/games/${gameId}/sales`, { count })).status).toBe(201)
+        expect(
+          (await h.call('cajera@caja1', 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count })).status,
+        ).toBe(201)
       await playToTheEnd(server.services, gameId)
       winners.push(...(await winningCodes(server.services, gameId)))
     }
@@ -253,7 +255,7 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
       const w = payable.shift()
       const sales = Array.from(
         { length: 8 },
-        () => () => h.call('cajera@caja1', 'POST', `/api/games/${saleGame}/sales`, { count: 1 }),
+        () => () => h.call('cajera@caja1', 'POST', `/api/games/${saleGame}/sales`, { ageConfirmed: true, count: 1 }),
       )
       const pay = w ? [() => h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: w.code })] : []
       const close = () =>

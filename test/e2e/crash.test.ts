@@ -108,6 +108,7 @@ describe('crash safety under SIGKILL', () => {
           try {
             if (selling) {
               const r = await api(url, 'POST', `/api/games/${gameId}/sales`, {
+                ageConfirmed: true,
                 count: 1 + (w % 3),
                 channel: `kiosk:${w}`,
               })

@@ -105,7 +105,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       server.url,
       'POST',
       `/api/lotto/draws/${drawId}/slips`,
-      { boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' } },
+      { ageConfirmed: true, boards: [[3, 11, 19, 27, 38, 45]], player: { name: 'Ana Quispe', document: '4455667 LP' } },
       till.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)

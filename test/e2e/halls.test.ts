@@ -109,8 +109,8 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
       ['jefe-a', 'POST', `/api/games/${ids.gameB}/sales/close`, {}],
       ['jefe-a', 'POST', `/api/games/${ids.gameB}/draw`],
       ['jefe-a', 'GET', `/api/sessions/${ids.sessionB}/minutes`],
-      ['cajera-a', 'POST', `/api/games/${ids.gameB}/sales`, { count: 1 }],
-      ['caja-a', 'POST', `/api/games/${ids.gameB}/sales`, { count: 1 }],
+      ['cajera-a', 'POST', `/api/games/${ids.gameB}/sales`, { ageConfirmed: true, count: 1 }],
+      ['caja-a', 'POST', `/api/games/${ids.gameB}/sales`, { ageConfirmed: true, count: 1 }],
       [
         'cajera-a',
         'POST',
@@ -153,9 +153,11 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     }
     expect(await server.services.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM cards')).toEqual(before)
     // The same people act in their own hall.
-    expect((await call('cajera-a', 'POST', `/api/games/${ids.gameA}/sales`, { count: 1 })).status).toBe(201)
+    expect(
+      (await call('cajera-a', 'POST', `/api/games/${ids.gameA}/sales`, { ageConfirmed: true, count: 1 })).status,
+    ).toBe(201)
     // A station's own credential, with nobody logged in at it, moves no cash (issue 13 point 5).
-    const alone = await call('caja-a', 'POST', `/api/games/${ids.gameA}/sales`, { count: 1 })
+    const alone = await call('caja-a', 'POST', `/api/games/${ids.gameA}/sales`, { ageConfirmed: true, count: 1 })
     expect([alone.status, alone.body.error.code]).toEqual([409, 'STATION_REQUIRED'])
     // Past the hall check (one card is below the minimum participation, BNG-15).
     expect((await call('jefe-a', 'POST', `/api/games/${ids.gameA}/sales/close`, {})).body.error.code).toBe(

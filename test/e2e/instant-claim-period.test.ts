@@ -101,6 +101,7 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     const [w, w1] = winners().filter((x) => x.pack === 1)
     for (const x of [w, w1]) {
       const sale = await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+        ageConfirmed: true,
         code: x.serial,
         hallId: h.setup.hallId,
       })
@@ -116,7 +117,11 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     t = Date.parse(SALES_END) + 60_000
     await relogin()
     const [, w1, w2] = winners().filter((x) => x.pack === 1)
-    const late = await h.call('cajero@caja2', 'POST', '/api/instant/sales', { code: w2.serial, hallId: h.setup.hallId })
+    const late = await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+      ageConfirmed: true,
+      code: w2.serial,
+      hallId: h.setup.hallId,
+    })
     expect(late.status).toBe(409)
     expect(late.body.error.code).toBe('SALES_CLOSED')
     const kiosk = await kioskBuy()

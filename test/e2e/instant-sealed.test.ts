@@ -140,7 +140,9 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
     const [winner, winner2] = inPack1.filter((t) => t.tier > 0)
     const loser = inPack1.find((t) => t.tier === 0)!
     for (const t of [winner, winner2, loser])
-      expect((await post('/api/instant/sales', { code: t.serial, stationId: 'caja-1' })).status).toBe(201)
+      expect(
+        (await post('/api/instant/sales', { ageConfirmed: true, code: t.serial, stationId: 'caja-1' })).status,
+      ).toBe(201)
     const v = await post('/api/instant/validate', { code: winner.code, stationId: 'caja-1', cashierId: 'cajera' })
     expect(v.body).toMatchObject({ outcome: 'WIN', tier: winner.tier, amountCents: winner.amountCents })
     expect((await post('/api/instant/validate', { code: winner2.code })).body.outcome).toBe('WIN')

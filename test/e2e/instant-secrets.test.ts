@@ -111,7 +111,11 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     findings.push(...perPackFindings('activate (kiosk)', act2.body))
 
     const [w] = tickets.filter((x) => x.pack === 1 && x.tier > 0)
-    const sale = await h.call('cajero@caja2', 'POST', '/api/instant/sales', { code: w.serial, hallId: h.setup.hallId })
+    const sale = await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+      ageConfirmed: true,
+      code: w.serial,
+      hallId: h.setup.hallId,
+    })
     expect(sale.status, JSON.stringify(sale.body)).toBe(201)
     findings.push(...perPackFindings('sale', sale.body))
 
@@ -202,7 +206,13 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     // Sold at the till (the cash goes into the drawer): now paid once, refunded once.
     for (const x of [w2, l1])
       expect(
-        (await h.call('cajero@caja2', 'POST', '/api/instant/sales', { code: x.serial, hallId: h.setup.hallId })).status,
+        (
+          await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+            ageConfirmed: true,
+            code: x.serial,
+            hallId: h.setup.hallId,
+          })
+        ).status,
       ).toBe(201)
     const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, ...payee })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)

@@ -164,17 +164,24 @@ describe('instant lottery end to end', () => {
   it('sells a pre-printed ticket by its inventory code once, and refuses the hidden code as an inventory code', async () => {
     const w = inPack(1, true)
     const sold = await post('/api/instant/sales', {
+      ageConfirmed: true,
       code: s.services.instant.signCode(w.serial),
       stationId: 'kiosk-1',
       hallId,
     })
     expect(sold.status).toBe(201)
     expect(sold.body.serial).toBe(w.serial)
-    expect((await post('/api/instant/sales', { code: w.serial, stationId: 'kiosk-1' })).status).toBe(409)
-    const hidden = await post('/api/instant/sales', { code: w.code, stationId: 'kiosk-1' })
+    expect(
+      (await post('/api/instant/sales', { ageConfirmed: true, code: w.serial, stationId: 'kiosk-1' })).status,
+    ).toBe(409)
+    const hidden = await post('/api/instant/sales', { ageConfirmed: true, code: w.code, stationId: 'kiosk-1' })
     expect(hidden.status).toBe(400)
     expect(hidden.body.error.detail).toMatch(/hidden validation code/)
-    const unactivated = await post('/api/instant/sales', { code: inPack(3, false).serial, stationId: 'kiosk-1' })
+    const unactivated = await post('/api/instant/sales', {
+      ageConfirmed: true,
+      code: inPack(3, false).serial,
+      stationId: 'kiosk-1',
+    })
     expect(unactivated.status).toBe(409)
     expect(unactivated.body.error.code).toBe('PACK_NOT_ACTIVATED')
   })
@@ -216,7 +223,9 @@ describe('instant lottery end to end', () => {
 
   it('tells a losing ticket, refuses to pay it, and refuses a counterfeit code', async () => {
     const l = inPack(1, false, 1)
-    expect((await post('/api/instant/sales', { code: l.serial, stationId: 'kiosk-1' })).status).toBe(201)
+    expect(
+      (await post('/api/instant/sales', { ageConfirmed: true, code: l.serial, stationId: 'kiosk-1' })).status,
+    ).toBe(201)
     expect((await post('/api/instant/validate', { code: l.code })).body.outcome).toBe('NO_WIN')
     const pay = await post('/api/tickets/pay', { code: l.code, ...payee })
     expect(pay.status).toBe(422)
@@ -268,7 +277,10 @@ describe('instant lottery end to end', () => {
       (await post('/api/instant/refund', { code: w.code, reason: 'illegible', stationId: 'caja-1', cashierId: 'x' }))
         .status,
     ).toBe(423)
-    expect((await post('/api/instant/sales', { code: inPack(2, false).serial, stationId: 'kiosk-1' })).status).toBe(423)
+    expect(
+      (await post('/api/instant/sales', { ageConfirmed: true, code: inPack(2, false).serial, stationId: 'kiosk-1' }))
+        .status,
+    ).toBe(423)
 
     const lost = tickets.filter((t) => t.pack === 1 && t.position >= 40 && t.position <= 44)
     const lr = await post('/api/instant/games/777/reports', {
@@ -300,7 +312,9 @@ describe('instant lottery end to end', () => {
         })
       ).body.error.code,
     ).toBe('PACK_NOT_ACTIVATED')
-    expect((await post('/api/instant/sales', { code: l.serial, stationId: 'kiosk-1' })).status).toBe(201)
+    expect(
+      (await post('/api/instant/sales', { ageConfirmed: true, code: l.serial, stationId: 'kiosk-1' })).status,
+    ).toBe(201)
     const v = await post('/api/instant/validate', { code: l.code, inventoryCode: other.serial })
     expect(v.body.outcome).toBe('REFUND_ONLY')
     const r = await post('/api/instant/refund', {
@@ -326,7 +340,11 @@ describe('instant lottery end to end', () => {
 
   it('refuses the on-screen sale where the profile forbids it, and sells from the pool with a hall override', async () => {
     expect((await post('/api/instant/games', { design: electronic })).status).toBe(201)
-    const refused = await post(`/api/instant/halls/${hallId}/electronic`, { gameNo: 778, stationId: 'kiosk-1' })
+    const refused = await post(`/api/instant/halls/${hallId}/electronic`, {
+      ageConfirmed: true,
+      gameNo: 778,
+      stationId: 'kiosk-1',
+    })
     expect(refused.status).toBe(422)
     expect(refused.body.error.code).toBe('RULE_DISABLED')
     expect(refused.body.error.detail).toMatch(/INS-15/)
@@ -344,7 +362,11 @@ describe('instant lottery end to end', () => {
     ).toBe(200)
     const tiers = [...packPrintData(checkDesign(electronic), await printSeed(778))].flatMap((p) => [...p.tiers])
     for (let i = 0; i < 3; i++) {
-      const sale = await post(`/api/instant/halls/${hallId}/electronic`, { gameNo: 778, stationId: 'kiosk-1' })
+      const sale = await post(`/api/instant/halls/${hallId}/electronic`, {
+        ageConfirmed: true,
+        gameNo: 778,
+        stationId: 'kiosk-1',
+      })
       expect(sale.status).toBe(201)
       const expected = tiers[i] > 0 ? electronic.tiers[tiers[i] - 1].amountCents : 0
       expect(sale.body.prizeCents).toBe(expected)

@@ -127,7 +127,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
       server.url,
       'POST',
       `/api/lottery/draws/${raffleId}/tickets`,
-      { numbers: [1, 2, 3] },
+      { ageConfirmed: true, numbers: [1, 2, 3] },
       esTill.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
@@ -157,7 +157,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
       server.url,
       'POST',
       `/api/lottery/draws/${raffleId}/tickets`,
-      { numbers: [4] },
+      { ageConfirmed: true, numbers: [4] },
       esTill.headers,
     )
     expect(sale.status).toBe(409)

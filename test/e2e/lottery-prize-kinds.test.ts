@@ -260,11 +260,13 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
     // Every number sold, so every object drawn has a buyer.
     const sold = await as(till.headers)('POST', `/api/lottery/draws/${drawId}/tickets`, {
+      ageConfirmed: true,
       numbers: Array.from({ length: 40 }, (_, i) => i + 1),
     })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
     const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, {
+      ageConfirmed: true,
       numbers: Array.from({ length: 40 }, (_, i) => i + 1),
     })
     for (const x of soldRaffle.body.tickets) codes.set(100 + Number(x.number), x.code)

@@ -386,15 +386,22 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     const id = created.body.drawId
     t = Date.parse('2025-06-02T12:00:00+02:00')
     const first = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, {
+      ageConfirmed: true,
       count: 30,
       buyerName: 'Peña Sardinero',
       channel: 'counter',
     })
     expect(first.body.tickets).toHaveLength(30)
     expect(first.body.tickets[0].number).toBe('001')
-    const chosen = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [250, 499] })
+    const chosen = await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, {
+      ageConfirmed: true,
+      numbers: [250, 499],
+    })
     expect(chosen.status).toBe(201)
-    expect((await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [250] })).status).toBe(409)
+    expect(
+      (await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { ageConfirmed: true, numbers: [250] }))
+        .status,
+    ).toBe(409)
     const codes = new Map<string, string>(
       [...first.body.tickets, ...chosen.body.tickets].map((x: any) => [x.number, x.code]),
     )
@@ -462,7 +469,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(created.status).toBe(201)
     const id = created.body.drawId
     t = Date.parse('2025-06-02T12:00:00+02:00')
-    await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { numbers: [3, 7, 11] })
+    await api(server.url, 'POST', `/api/lottery/draws/${id}/tickets`, { ageConfirmed: true, numbers: [3, 7, 11] })
     t = Date.parse('2025-06-23T21:00:00+02:00')
     expect((await api(server.url, 'POST', `/api/lottery/draws/${id}/close`, {})).body.ticketsInPlay).toBe(3)
     const drawn = (await api(server.url, 'POST', `/api/lottery/draws/${id}/draw`)).body.drawn[0]

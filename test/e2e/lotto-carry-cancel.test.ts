@@ -238,7 +238,7 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
             server.url,
             'POST',
             `/api/lotto/draws/${drawId}/slips`,
-            { boards, draws, player: { name: 'Ana Quispe', document: '445566 LP' } },
+            { ageConfirmed: true, boards, draws, player: { name: 'Ana Quispe', document: '445566 LP' } },
             till.headers,
           )
         ).body
@@ -276,7 +276,7 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
         server.url,
         'POST',
         `/api/lotto/draws/${drawId}/slips`,
-        { boards: [[1, 2, 3, 4, 5, 6]], player: { name: 'Ana Quispe', document: '445566 LP' } },
+        { ageConfirmed: true, boards: [[1, 2, 3, 4, 5, 6]], player: { name: 'Ana Quispe', document: '445566 LP' } },
         till.headers,
       )
       expect(sale.status).toBe(409)

@@ -127,6 +127,7 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
     commitment = created.body.commitment
     for (let i = 0; i < 25; i++) {
       const r = await call('POST', `/api/lotto/draws/${drawId}/slips`, {
+        ageConfirmed: true,
         quickPicks: 2,
         player: { name: `Jugador ${i}`, document: `${2_000_000 + i} LP` },
       })

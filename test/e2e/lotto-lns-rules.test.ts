@@ -165,7 +165,7 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
         server.url,
         'POST',
         `/api/lotto/draws/${manualId}/slips`,
-        { quickPicks: 1, player: { name, document: '4455667 LP' } },
+        { ageConfirmed: true, quickPicks: 1, player: { name, document: '4455667 LP' } },
         till.headers,
       )
     const kept = await sell('Ana Quispe')
@@ -390,7 +390,7 @@ describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while
       password: PASSWORD,
       floatCents: 0,
     })
-    const slip = { quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' } }
+    const slip = { quickPicks: 1, player: { name: 'Ana Quispe', document: '4455667 LP' }, ageConfirmed: true }
     expect(
       (await api(first.url, 'POST', `/api/lotto/draws/${rng.body.drawId}/slips`, slip, till1.headers)).status,
     ).toBe(201)

@@ -86,7 +86,7 @@ describe('lotto 6/49 end to end', () => {
     const worker = async () => {
       while (cursor < slips.length) {
         const s = slips[cursor++]
-        const r = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, s)
+        const r = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { ...s, ageConfirmed: true })
         expect(r.status).toBe(201)
         sold.push({
           receipt: r.body.receiptNumber,
@@ -100,6 +100,7 @@ describe('lotto 6/49 end to end', () => {
     expect(sold.reduce((n, s) => n + s.boards.length, 0)).toBe(10_000)
     expect(new Set(sold.map((s) => s.receipt)).size).toBe(2000)
     const one = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       boards: [[45, 3, 19, 11, 38, 27]],
       quickPicks: 1,
       player: { name: 'Ana Quispe', document: '4455667 LP' },
@@ -139,6 +140,7 @@ describe('lotto 6/49 end to end', () => {
 
   it('sells a slip for two consecutive draws, refuses bad slips, and annuls one before the close (LNS-21)', async () => {
     const m = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 2,
       draws: 2,
       player: { name: 'Luis Mamani', document: '998877 CB' },
@@ -148,23 +150,27 @@ describe('lotto 6/49 end to end', () => {
     expect(m.body.amountCents).toBe(2 * 2 * 500)
     multi = { receipt: m.body.receiptNumber, code: m.body.code, boards: m.body.boards.map((b: any) => b.numbers) }
     const seven = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       boards: [[1, 2, 3, 4, 5, 6, 7]],
       player: { name: 'X Y', document: '1' },
     })
     expect(seven.status).toBe(400)
     expect(seven.body.error.detail).toMatch(/LNS-21/)
     const noPlayer = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 1,
       player: { name: '  ', document: '1' },
     })
     expect(noPlayer.status).toBe(400)
     const three = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 1,
       draws: 3,
       player: { name: 'X Y', document: '1' },
     })
     expect(three.status).toBe(400)
     const a = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 1,
       player: { name: 'Rosa Condori', document: '123 OR' },
     })
@@ -183,6 +189,7 @@ describe('lotto 6/49 end to end', () => {
     expect(early.status).toBe(409)
     t = Date.parse('2025-03-08T19:00:00-04:00')
     const late = await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 1,
       player: { name: 'Tarde Tarde', document: '1' },
     })

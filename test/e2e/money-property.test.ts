@@ -131,7 +131,10 @@ describe('money invariants over random interleavings of every product, two stati
     // A finished game whose winners were sold at Caja 1 (cash in its drawer), to be paid during the runs.
     // Two purchases: the hall's default maximum is 50 cards per purchase (BNG-40 / GEN-18).
     for (const count of [30, 30]) {
-      const sold = await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count })
+      const sold = await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, {
+        ageConfirmed: true,
+        count,
+      })
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     }
     balance.set('cajera@caja1', 60 * FACE)
@@ -152,7 +155,7 @@ describe('money invariants over random interleavings of every product, two stati
     expect(winners.some((w) => w.bonus)).toBe(true)
     // A game voided before its first ball (BNG-80): its cards, sold at Caja 2, are refundable once.
     const voided = await nextGameOnSale(server.services, h.setup)
-    const v = await h.call('cajero@caja2', 'POST', `/api/games/${voided}/sales`, { count: 8 })
+    const v = await h.call('cajero@caja2', 'POST', `/api/games/${voided}/sales`, { ageConfirmed: true, count: 8 })
     expect(v.status, JSON.stringify(v.body)).toBe(201)
     balance.set('cajero@caja2', 8 * FACE)
     refundable.push(...v.body.cards.map((c: { code: string }) => c.code))
@@ -185,19 +188,24 @@ describe('money invariants over random interleavings of every product, two stati
     }
     switch (o.t) {
       case 'cards': {
-        const r = await h.call(who, 'POST', `/api/games/${saleGame}/sales`, { count: o.n })
+        const r = await h.call(who, 'POST', `/api/games/${saleGame}/sales`, { ageConfirmed: true, count: o.n })
         if (r.status === 201) add(o.n * FACE)
         else refusedCleanly(r)
         return
       }
       case 'slip': {
-        const r = await h.call(who, 'POST', `/api/lotto/draws/${drawId}/slips`, { quickPicks: 1, player })
+        const r = await h.call(who, 'POST', `/api/lotto/draws/${drawId}/slips`, {
+          ageConfirmed: true,
+          quickPicks: 1,
+          player,
+        })
         if (r.status === 201) add(SLIP)
         else refusedCleanly(r)
         return
       }
       case 'instant': {
         const r = await h.call(who, 'POST', `/api/instant/halls/${h.setup.hallId}/electronic`, {
+          ageConfirmed: true,
           gameNo: E_INSTANT.gameNo,
         })
         if (r.status === 201) add(TICKET)
@@ -276,7 +284,7 @@ describe('money invariants over random interleavings of every product, two stati
         const before = balance.get(who)!
         const calls = Array.from(
           { length: o.n },
-          () => () => h.call(who, 'POST', `/api/games/${saleGame}/sales`, { count: 1 }),
+          () => () => h.call(who, 'POST', `/api/games/${saleGame}/sales`, { ageConfirmed: true, count: 1 }),
         )
         const at = o.at % (o.n + 1)
         calls.splice(at, 0, () =>

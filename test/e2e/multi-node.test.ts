@@ -175,10 +175,18 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     expect((await api(b.url, 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     const sales = await Promise.all([
       ...Array.from({ length: 8 }, () =>
-        api(a.url, 'POST', `/api/games/${gameId}/halls/${central}/sales`, { count: 15, channel: 'counter' }),
+        api(a.url, 'POST', `/api/games/${gameId}/halls/${central}/sales`, {
+          ageConfirmed: true,
+          count: 15,
+          channel: 'counter',
+        }),
       ),
       ...Array.from({ length: 8 }, () =>
-        api(b.url, 'POST', `/api/games/${gameId}/halls/${alto}/sales`, { count: 15, channel: 'kiosk:1' }),
+        api(b.url, 'POST', `/api/games/${gameId}/halls/${alto}/sales`, {
+          ageConfirmed: true,
+          count: 15,
+          channel: 'kiosk:1',
+        }),
       ),
     ])
     for (const s of sales) {
@@ -187,7 +195,7 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     }
     expect(new Set(cards.map((c) => c.serial)).size).toBe(240)
     expect(new Set(cards.map((c) => JSON.stringify(c.rows))).size).toBe(240)
-    const plain = await api(a.url, 'POST', `/api/games/${gameId}/sales`, { count: 1 })
+    const plain = await api(a.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 1 })
     expect(plain.body.error.code).toBe('ILLEGAL_TRANSITION')
     const closed = await api(b.url, 'POST', `/api/games/${gameId}/sales/close`, {})
     expect(closed.body.cardsSold).toBe(240)

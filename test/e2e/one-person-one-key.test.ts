@@ -156,6 +156,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     expect(ok(await voucher(298_000, 298_000, '3344556 cb')).aml.flagged).toBe(false)
     const slip = ok(
       await call('caja', 'POST', `/api/lotto/draws/${drawId}/slips`, {
+        ageConfirmed: true,
         quickPicks: 1,
         player: { name: 'Juana Rojas Flores', document: '3344556-CB' },
         cash: { smallCents: 500, otherCents: 0 },
@@ -164,6 +165,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     expect(slip.payment).toMatchObject({ paidBy: 'cash', amountCents: 500, aml: { flagged: false } })
     const raffle = ok(
       await call('caja', 'POST', `/api/lottery/draws/${raffleId}/tickets`, {
+        ageConfirmed: true,
         count: 2,
         buyerName: 'Juana Rojas',
         buyerDocument: 'CI 3344556',
@@ -174,6 +176,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     // The e-instant ticket takes the person's day to Bs 3,005: over the limit, the record opens on this counter sale.
     const ticket = ok(
       await call('caja', 'POST', `/api/instant/halls/${hall.hallId}/electronic`, {
+        ageConfirmed: true,
         gameNo: E_INSTANT.gameNo,
         buyerDocument: '3.344.556 Cochabamba',
         cash: { smallCents: 1000, otherCents: 0 },
@@ -192,7 +195,11 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     })
     // A card sold at the counter with its notes not counted (an older screen): recorded so, and counted whole.
     const cards = ok(
-      await call('caja', 'POST', `/api/games/${hall.gameId}/sales`, { count: 1, playerDocument: '3344556 CB' }),
+      await call('caja', 'POST', `/api/games/${hall.gameId}/sales`, {
+        ageConfirmed: true,
+        count: 1,
+        playerDocument: '3344556 CB',
+      }),
     )
     expect(cards.aml).toMatchObject({ flagged: true, counted: false })
     const day = ok(await call('oficial', 'GET', `/api/aml/day?document=3344556&day=${DAY}&hallId=${hall.hallId}`), 200)
@@ -232,18 +239,23 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
       raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id IN (?, ?)', [raffleId, dearRaffleId]),
     }
     const bad = await call('caja', 'POST', `/api/lottery/draws/${raffleId}/tickets`, {
+      ageConfirmed: true,
       count: 2,
       cash: { smallCents: 500, otherCents: 0 },
     })
     refused(bad, 400, 'VALIDATION_FAILED')
     expect(bad.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     // Four Bs 1,000 raffle tickets: over the limit, the notes are counted.
-    const uncounted = await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, { count: 4 })
+    const uncounted = await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, {
+      ageConfirmed: true,
+      count: 4,
+    })
     refused(uncounted, 422, 'CASH_COUNT_REQUIRED')
     expect(uncounted.body.error.message).toMatch(/billetes de Bs 10, Bs 20 y monedas/)
     expect(uncounted.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     refused(
       await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, {
+        ageConfirmed: true,
         count: 4,
         cash: { smallCents: 350_000, otherCents: 50_000 },
       }),
@@ -297,21 +309,31 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         'caja',
         'POST',
         `/api/lotto/draws/${drawId}/slips`,
-        { quickPicks: 1, player, cash: { smallCents: 0, otherCents: 500 } },
+        { ageConfirmed: true, quickPicks: 1, player, cash: { smallCents: 0, otherCents: 500 } },
       ],
-      ['caja', 'POST', `/api/games/${hall.gameId}/sales`, { count: 1, playerDocument: '7.654.321' }],
-      ['caja', 'POST', `/api/games/${hall.gameId}/sales`, { count: 1, buyerDocument: ' 7654321lp' }],
+      [
+        'caja',
+        'POST',
+        `/api/games/${hall.gameId}/sales`,
+        { ageConfirmed: true, count: 1, playerDocument: '7.654.321' },
+      ],
+      [
+        'caja',
+        'POST',
+        `/api/games/${hall.gameId}/sales`,
+        { ageConfirmed: true, count: 1, buyerDocument: ' 7654321lp' },
+      ],
       [
         'caja',
         'POST',
         `/api/lottery/draws/${raffleId}/tickets`,
-        { count: 1, buyerDocument: 'ci7654321', cash: { smallCents: 500, otherCents: 0 } },
+        { ageConfirmed: true, count: 1, buyerDocument: 'ci7654321', cash: { smallCents: 500, otherCents: 0 } },
       ],
       [
         'caja',
         'POST',
         `/api/instant/halls/${hall.hallId}/electronic`,
-        { gameNo: E_INSTANT.gameNo, buyerDocument: '7654321 exp. LP' },
+        { ageConfirmed: true, gameNo: E_INSTANT.gameNo, buyerDocument: '7654321 exp. LP' },
       ],
       [
         'kiosco',

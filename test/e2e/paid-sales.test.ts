@@ -39,7 +39,13 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
 
   it('refuses cards to a kiosk credential on the counter route: no voucher, no card (KIOSK_VOUCHER_ONLY)', async () => {
     const before = await cardsSold()
-    const r = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 3 }, asKiosk())
+    const r = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { ageConfirmed: true, count: 3 },
+      asKiosk(),
+    )
     expect(r.status).toBe(409)
     expect(r.body.error.code).toBe('KIOSK_VOUCHER_ONLY')
     expect(r.body.error.message).toMatch(/^Un kiosco solo vende contra un vale de crédito/)
@@ -52,7 +58,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/lotto/draws/${hall.drawId}/slips`,
-      { quickPicks: 1, player },
+      { ageConfirmed: true, quickPicks: 1, player },
       asKiosk(),
     )
     expect(r.status).toBe(409)
@@ -67,7 +73,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/instant/halls/${hall.hallId}/electronic`,
-      { gameNo: hall.gameNo },
+      { ageConfirmed: true, gameNo: hall.gameNo },
       asKiosk(),
     )
     expect(r.status).toBe(409)
@@ -78,19 +84,25 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
 
   it('refuses a counter sale by a person at no enrolled station: no drawer to take the cash (STATION_REQUIRED)', async () => {
     const before = { cards: await cardsSold(), slips: await slipsSold(), instant: await instantSold() }
-    const cards = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 1 }, asDirector())
+    const cards = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { ageConfirmed: true, count: 1 },
+      asDirector(),
+    )
     const slip = await api(
       server.url,
       'POST',
       `/api/lotto/draws/${hall.drawId}/slips`,
-      { quickPicks: 1, player },
+      { ageConfirmed: true, quickPicks: 1, player },
       asDirector(),
     )
     const ticket = await api(
       server.url,
       'POST',
       `/api/instant/halls/${hall.hallId}/electronic`,
-      { gameNo: hall.gameNo },
+      { ageConfirmed: true, gameNo: hall.gameNo },
       asDirector(),
     )
     for (const r of [cards, slip, ticket]) {
@@ -106,7 +118,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/games/${hall.gameId}/sales`,
-      { count: 1, stationId: hall.station.id },
+      { ageConfirmed: true, count: 1, stationId: hall.station.id },
       asDirector(),
     )
     expect(r.status).toBe(409)
@@ -323,7 +335,13 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
   })
 
   it("a cashier logged in at her station sells at the counter with the cash taken into that station's drawer", async () => {
-    const cards = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 2 }, asCashier())
+    const cards = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { ageConfirmed: true, count: 2 },
+      asCashier(),
+    )
     expect(cards.status, JSON.stringify(cards.body)).toBe(201)
     expect(cards.body).toMatchObject({ amountCents: 1000, stationId: hall.station.id })
     expect(cards.body.print.files.length).toBeGreaterThan(0)
@@ -331,7 +349,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/lotto/draws/${hall.drawId}/slips`,
-      { quickPicks: 1, player },
+      { ageConfirmed: true, quickPicks: 1, player },
       asCashier(),
     )
     expect(slip.status, JSON.stringify(slip.body)).toBe(201)
@@ -340,7 +358,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/instant/halls/${hall.hallId}/electronic`,
-      { gameNo: hall.gameNo },
+      { ageConfirmed: true, gameNo: hall.gameNo },
       asCashier(),
     )
     expect(ticket.status, JSON.stringify(ticket.body)).toBe(201)
@@ -367,7 +385,13 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     }
     // A raffle priced in euros is not sold for a Bolivian drawer's bolivianos.
     const euros = await server.services.lottery.createRaffle(rafflePlan({ ...window, gameCode: 'RIFAEU' }))
-    const wrong = await api(server.url, 'POST', `/api/lottery/draws/${euros.drawId}/tickets`, { count: 1 }, asCashier())
+    const wrong = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${euros.drawId}/tickets`,
+      { ageConfirmed: true, count: 1 },
+      asCashier(),
+    )
     expect([wrong.status, wrong.body.error.details.field]).toEqual([400, 'currency'])
     const raffle = await server.services.lottery.createRaffle(
       rafflePlan({ ...window, currency: 'BOB', gameCode: 'RIFABO', authorisationRef: 'AJ-RIFA-PRUEBA-1' } as Parameters<
@@ -375,14 +399,20 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       >[0]),
     )
     const sold = () => count('SELECT COUNT(*) AS n FROM lottery_sales WHERE draw_id = ?', [raffle.drawId])
-    const kiosk = await api(server.url, 'POST', `/api/lottery/draws/${raffle.drawId}/tickets`, { count: 2 }, asKiosk())
+    const kiosk = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${raffle.drawId}/tickets`,
+      { ageConfirmed: true, count: 2 },
+      asKiosk(),
+    )
     expect([kiosk.status, kiosk.body.error.code]).toEqual([409, 'KIOSK_VOUCHER_ONLY'])
     // The director at the back office, at no station: there is no drawer for the cash.
     const office = await api(
       server.url,
       'POST',
       `/api/lottery/draws/${raffle.drawId}/tickets`,
-      { count: 2 },
+      { ageConfirmed: true, count: 2 },
       asDirector(),
     )
     expect([office.status, office.body.error.code]).toEqual([409, 'STATION_REQUIRED'])
@@ -392,7 +422,7 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
       server.url,
       'POST',
       `/api/lottery/draws/${raffle.drawId}/tickets`,
-      { count: 2, buyerName: 'Peña Illimani' },
+      { ageConfirmed: true, count: 2, buyerName: 'Peña Illimani' },
       asCashier(),
     )
     expect(counter.status, JSON.stringify(counter.body)).toBe(201)

@@ -72,6 +72,7 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     expect([sale.status, sale.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
     expect(sale.body.error.message).toMatch(/excluida del juego/)
     const slip = await call('cajera', 'POST', '/api/lotto/draws/any/slips', {
+      ageConfirmed: true,
       player: { name: 'Juan Pérez', document: '12345678-LP' },
     })
     expect([slip.status, slip.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])

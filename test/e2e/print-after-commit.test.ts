@@ -90,6 +90,7 @@ describe('sales commit, then print (issue 23 point 5)', () => {
       count: 12,
       stationId: 'mesa-sopocachi',
       soldBy: 'test',
+      ageConfirmed: true,
     })
     await server.services.bingo.closeSales({ gameId: other.gameId })
   })

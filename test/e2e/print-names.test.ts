@@ -108,11 +108,25 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
       const { hallId, gameId, drawId, gameNo, sessionId } = hall
       // Counter: a voucher, cards, a lotto slip and an e-instant ticket at Caja 1, paid in cash into Rosa's drawer.
       const voucher = await sellVoucher(server.url, hallId, 5_000, {}, asCashier())
-      ok(await api(server.url, 'POST', `/api/games/${gameId}/sales`, { count: 30 }, asCashier()))
+      ok(await api(server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 30 }, asCashier()))
       const slip = ok(
-        await api(server.url, 'POST', `/api/lotto/draws/${drawId}/slips`, { quickPicks: 1, player }, asCashier()),
+        await api(
+          server.url,
+          'POST',
+          `/api/lotto/draws/${drawId}/slips`,
+          { ageConfirmed: true, quickPicks: 1, player },
+          asCashier(),
+        ),
       )
-      ok(await api(server.url, 'POST', `/api/instant/halls/${hallId}/electronic`, { gameNo }, asCashier()))
+      ok(
+        await api(
+          server.url,
+          'POST',
+          `/api/instant/halls/${hallId}/electronic`,
+          { ageConfirmed: true, gameNo },
+          asCashier(),
+        ),
+      )
       // Kiosk: the voucher buys a card, a slip and an e-instant ticket; the change comes back on a voucher.
       ok(
         await api(
@@ -169,7 +183,9 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
           asKiosk(),
         ),
       )
-      const counter = ok(await api(server.url, 'POST', `/api/games/${annulled}/sales`, { count: 12 }, asCashier()))
+      const counter = ok(
+        await api(server.url, 'POST', `/api/games/${annulled}/sales`, { ageConfirmed: true, count: 12 }, asCashier()),
+      )
       await server.services.bingo.closeSales({ gameId: annulled })
       await server.services.bingo.drawNext(annulled)
       ok(

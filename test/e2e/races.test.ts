@@ -30,7 +30,11 @@ describe('races', () => {
     await server.services.bingo.sell({ gameId: game.gameId, count: 70, channel: 'counter' })
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        api(server.url, 'POST', `/api/games/${game.gameId}/sales`, { count: 1, channel: `kiosk:${i}` }),
+        api(server.url, 'POST', `/api/games/${game.gameId}/sales`, {
+          ageConfirmed: true,
+          count: 1,
+          channel: `kiosk:${i}`,
+        }),
       ),
     )
     const ok = results.filter((r) => r.status === 201)

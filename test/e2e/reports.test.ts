@@ -98,7 +98,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
       'mesa@mesa1',
       (await openTill(server.url, server.services, { hallId, username: 'mesa', password: PASSWORD })).token,
     )
-    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { count: 40 })
+    await call('mesa@mesa1', 'POST', `/api/games/${g.gameId}/sales`, { ageConfirmed: true, count: 40 })
     await call('mesa', 'POST', `/api/games/${g.gameId}/sales/close`, {})
     let ball = 0
     for (let i = 0; i < 300; i++) {
@@ -119,6 +119,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
       }),
     )
     await call('mesa@mesa1', 'POST', `/api/lotto/draws/${lotto.drawId}/slips`, {
+      ageConfirmed: true,
       quickPicks: 3,
       player: { name: 'Ana Choque', document: 'CI 1' },
     })

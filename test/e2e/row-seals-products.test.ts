@@ -266,7 +266,7 @@ describe('raffle: a sale edited, or a payout deleted, is refused at the cash des
       server.url,
       'POST',
       `/api/lottery/draws/${drawId}/tickets`,
-      { numbers: Array.from({ length: 40 }, (_, i) => i + 1) },
+      { ageConfirmed: true, numbers: Array.from({ length: 40 }, (_, i) => i + 1) },
       till.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
@@ -327,7 +327,7 @@ describe('instant: a ticket marked sold, or un-paid, behind the server is refuse
   let firstId = 0
   const payee = { payeeName: 'Juana Flores Mamani', payeeDocument: '3344556 LP' }
   const sell = (serial: string) =>
-    h.call('cajero@caja2', 'POST', '/api/instant/sales', { code: serial, hallId: h.setup.hallId })
+    h.call('cajero@caja2', 'POST', '/api/instant/sales', { ageConfirmed: true, code: serial, hallId: h.setup.hallId })
   const pay = (code: string) => h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code, ...payee })
 
   beforeAll(async () => {

@@ -107,7 +107,10 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
         })
       ).status,
     ).toBe(201)
-    expect((await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count: 40 })).status).toBe(201)
+    expect(
+      (await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { ageConfirmed: true, count: 40 }))
+        .status,
+    ).toBe(201)
     await playToTheEnd(server.services, h.setup.gameId)
     const winners = await winningCodes(server.services, h.setup.gameId)
     expect(winners.length).toBeGreaterThanOrEqual(1)

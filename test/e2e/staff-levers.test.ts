@@ -32,7 +32,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
         server.url,
         'POST',
         `/api/games/${gameId}/sales`,
-        { count: Math.min(50, left) },
+        { ageConfirmed: true, count: Math.min(50, left) },
         cashDesk.headers,
       )
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)

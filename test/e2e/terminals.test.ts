@@ -45,7 +45,13 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
 
   it('refuses a session until the hall records the authority terms, and the voucher keeps its credit (BNG-101)', async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 1000, {}, asCashier())
-    const r = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t1))
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as(t1),
+    )
     expect(r.status).toBe(422)
     expect(r.body.error.code).toBe('RULE_DISABLED')
     const check = await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asCashier())
@@ -69,7 +75,13 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
         cashierId: 'cajero B',
       })
     ).voucher
-    const r = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: foreign.code }, as(t1))
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: foreign.code },
+      as(t1),
+    )
     expect(r.status).toBe(403)
     expect(r.body.error.code).toBe('WRONG_HALL')
     const check = await server.services.cashdesk.vouchers.check(foreign.code)
@@ -89,11 +101,23 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
 
   it('opens a session with a voucher (spent into the balance once), buys virtual cards from the reserved range', async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 3000, {}, asCashier())
-    const opened = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t1))
+    const opened = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as(t1),
+    )
     expect(opened.status, JSON.stringify(opened.body)).toBe(201)
     expect(opened.body.session.balanceCents).toBe(3000)
     // The same voucher at the other terminal, or at a kiosk: spent.
-    const again = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t2))
+    const again = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as(t2),
+    )
     expect(again.body.error.code).toBe('VOUCHER_SPENT')
     const kiosk = await api(
       server.url,
@@ -144,9 +168,17 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(over.body.error.details.cap).toBe('game')
     expect(over.body.error.details.maxCards).toBe(3)
     const voucher = await sellVoucher(server.url, hall.hallId, 700, {}, asCashier())
-    expect((await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t2))).status).toBe(
-      201,
-    )
+    expect(
+      (
+        await api(
+          server.url,
+          'POST',
+          '/api/terminal/session',
+          { ageConfirmed: true, voucherCode: voucher.code },
+          as(t2),
+        )
+      ).status,
+    ).toBe(201)
     const poor = await api(server.url, 'POST', '/api/terminal/cards', { count: 2 }, as(t2))
     expect(poor.status).toBe(422)
     expect(poor.body.error.code).toBe('TERMINAL_BALANCE_INSUFFICIENT')
@@ -175,6 +207,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       soldBy: 'cajera',
       gameId: hall.gameId,
       count: 8,
+      ageConfirmed: true,
     })
     await playToTheEnd(server.services, hall.gameId)
     // No card after the close of sales: the terminal's balance stays as it was.
@@ -229,9 +262,17 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
   it("recovers a lost session's balance at the cashier against the original voucher, once", async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 1200, {}, asCashier())
     const t3 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 3', hallId: hall.hallId })
-    expect((await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t3))).status).toBe(
-      201,
-    )
+    expect(
+      (
+        await api(
+          server.url,
+          'POST',
+          '/api/terminal/session',
+          { ageConfirmed: true, voucherCode: voucher.code },
+          as(t3),
+        )
+      ).status,
+    ).toBe(201)
     // The terminal cannot recover sessions; the cashier can.
     const byTerminal = await api(
       server.url,
@@ -268,7 +309,13 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     for (const t of [t1, t2]) {
       await api(server.url, 'POST', '/api/terminal/session/end', undefined, as(t))
       const v = await sellVoucher(server.url, hall.hallId, 4000, {}, asCashier())
-      const o = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: v.code }, as(t))
+      const o = await api(
+        server.url,
+        'POST',
+        '/api/terminal/session',
+        { ageConfirmed: true, voucherCode: v.code },
+        as(t),
+      )
       expect(o.status, JSON.stringify(o.body)).toBe(201)
       sessions.push(o.body.session.id)
       const b = await api(server.url, 'POST', '/api/terminal/cards', { count: 5 }, as(t))

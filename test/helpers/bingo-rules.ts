@@ -167,7 +167,7 @@ export async function gameOnSale(
     s.server.url,
     'POST',
     `/api/games/${gameId}/sales`,
-    { count: cards },
+    { ageConfirmed: true, count: cards },
     (await s.till(hallId)).headers,
   )
   expect(sold.status, JSON.stringify(sold.body)).toBe(201)

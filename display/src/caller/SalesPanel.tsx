@@ -129,6 +129,8 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
   const [notes, setNotes] = useState<Record<number, number>>({})
   const [coins, setCoins] = useState('')
   const [buyer, setBuyer] = useState('')
+  // GEN-23: the person at the table ticks, for each sale, that the player is of age (document seen).
+  const [adult, setAdult] = useState(false)
   const busy = Boolean(store.busy.value)
   // Issue 14 point 7: opening and closing sales (game.sales) and selling (game.sell) each show only to a role holding them.
   const sales = store.can('game.sales')
@@ -164,17 +166,18 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
   const coinsCents = coins.trim() === '' ? 0 : parseAmount(coins)
   const counted = cashBreakdown({ notes, coinsCents: Number.isNaN(coinsCents) ? 0 : coinsCents }, game.currency)
   // The sale goes only with the cash counted to the amount due (GEN-17).
-  const ready = dueCents > 0 && !Number.isNaN(coinsCents) && counted.amountCents === dueCents
+  const ready = dueCents > 0 && !Number.isNaN(coinsCents) && counted.amountCents === dueCents && adult
   const sell = (e: Event) => {
     e.preventDefault()
     if (!ready) return
     void store
-      .sell(n, { smallCents: counted.smallCents, otherCents: counted.otherCents }, buyer.trim() || undefined)
+      .sell(n, { smallCents: counted.smallCents, otherCents: counted.otherCents }, buyer.trim() || undefined, adult)
       .then((ok) => {
         if (ok) {
           setNotes({})
           setCoins('')
           setBuyer('')
+          setAdult(false)
         }
       })
   }
@@ -232,6 +235,15 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
               data-testid="sell-buyer"
               onInput={(e) => setBuyer((e.target as HTMLInputElement).value)}
             />
+          </label>
+          <label class="cc-field cc-field--inline">
+            <input
+              type="checkbox"
+              checked={adult}
+              data-testid="sell-age"
+              onChange={(e) => setAdult((e.target as HTMLInputElement).checked)}
+            />
+            <span>{t(lang, 'ageConfirm')}</span>
           </label>
           <button type="submit" class="cc-btn cc-btn--huge" data-testid="sell" disabled={busy || !ready}>
             {t(lang, 'sell')} · {formatMoney(dueCents, game.currency, lang)}

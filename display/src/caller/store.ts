@@ -423,9 +423,14 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       act('openSales', async () => {
         await api.openSales(gameId())
       }),
-    sell: (count: number, cash?: { smallCents: number; otherCents: number }, buyerDocument?: string) =>
+    sell: (
+      count: number,
+      cash?: { smallCents: number; otherCents: number },
+      buyerDocument?: string,
+      ageConfirmed = false,
+    ) =>
       act('sell', async () => {
-        await api.sell(gameId(), count, 'caller', cash, buyerDocument)
+        await api.sell(gameId(), count, 'caller', cash, buyerDocument, ageConfirmed)
       }).then(async (ok) => {
         await refreshTill()
         return ok

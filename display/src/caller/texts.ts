@@ -69,6 +69,7 @@ const es = {
   cashMatches: 'Cuadra con el importe',
   cashClear: 'Borrar conteo',
   buyerDocument: 'Documento del comprador (GEN-17, con muchos billetes pequeños)',
+  ageConfirm: 'El jugador es mayor de edad: he visto su documento (GEN-23)',
   closeSales: 'Cerrar venta',
   closeSalesConfirm:
     'Se cierra la venta: se fijan los cartones vendidos, los premios y la ronda del faro público que decidirá el sorteo (BNG-16). No se puede deshacer.',
@@ -308,6 +309,7 @@ const en: Record<CallerKey, string> = {
   cashMatches: 'Matches the amount',
   cashClear: 'Clear count',
   buyerDocument: "Buyer's identity document (GEN-17, many small notes)",
+  ageConfirm: 'The player is of age: I have seen their identity document (GEN-23)',
   closeSales: 'Close sales',
   closeSalesConfirm:
     'Sales close: the cards sold, the prizes and the public beacon round that will decide the draw are fixed (BNG-16). This cannot be undone.',

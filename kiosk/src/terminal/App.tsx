@@ -47,6 +47,8 @@ export function App({ store }: { store: TerminalStore }) {
 
 function Start({ store, t }: { store: TerminalStore; t: Texts }) {
   const [code, setCode] = useState('')
+  // GEN-23: asked on every start; the server refuses the session without it (AGE_NOT_CONFIRMED).
+  const [adult, setAdult] = useState(false)
   return (
     <main class="t-start">
       <h1>{t.startTitle}</h1>
@@ -54,7 +56,7 @@ function Start({ store, t }: { store: TerminalStore; t: Texts }) {
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          if (code.trim()) void store.start(code)
+          if (code.trim() && adult) void store.start(code, adult)
         }}
       >
         <label>
@@ -68,7 +70,21 @@ function Start({ store, t }: { store: TerminalStore; t: Texts }) {
             spellcheck={false}
           />
         </label>
-        <button class="t-primary" type="submit" disabled={store.busy.value || !code.trim()} data-testid="start">
+        <label class="t-age">
+          <input
+            type="checkbox"
+            data-testid="age-confirm"
+            checked={adult}
+            onChange={(e) => setAdult((e.target as HTMLInputElement).checked)}
+          />
+          {t.ageConfirm}
+        </label>
+        <button
+          class="t-primary"
+          type="submit"
+          disabled={store.busy.value || !code.trim() || !adult}
+          data-testid="start"
+        >
           {t.start}
         </button>
       </form>

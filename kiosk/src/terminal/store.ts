@@ -103,9 +103,9 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
     marks,
     ranked,
     refresh,
-    async start(voucherCode: string) {
+    async start(voucherCode: string, ageConfirmed: boolean) {
       const v = await call(() =>
-        request<TerminalView>('POST', '/api/terminal/session', { voucherCode: voucherCode.trim() }),
+        request<TerminalView>('POST', '/api/terminal/session', { voucherCode: voucherCode.trim(), ageConfirmed }),
       )
       if (v) {
         ended.value = null

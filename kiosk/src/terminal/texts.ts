@@ -7,6 +7,8 @@ const es = {
   startHint: 'Escanee el código QR del vale o escriba su código corto.',
   voucherLabel: 'Código del vale',
   start: 'Empezar',
+  /** GEN-23: the player answers before the session opens (the terminal's seat is the player's own). */
+  ageConfirm: 'Tengo 18 años o más (el juego está prohibido a menores de edad)',
   balance: 'Saldo',
   spent: 'Jugado',
   won: 'Ganado',
@@ -59,6 +61,7 @@ const en: typeof es = {
   startHint: "Scan the voucher's QR code or type its short code.",
   voucherLabel: 'Voucher code',
   start: 'Start',
+  ageConfirm: 'I am 18 or older (minors may not play)',
   balance: 'Balance',
   spent: 'Played',
   won: 'Won',

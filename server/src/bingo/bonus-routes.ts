@@ -182,6 +182,7 @@ export function registerBonusRoutes(app: App, services: Services): void {
         playerDocument: b.playerDocument,
         cash: b.cash,
         buyerDocument: b.buyerDocument,
+        ageConfirmed: b.ageConfirmed,
         ...station,
       }),
       201,

@@ -750,6 +750,33 @@ export async function setHallTerritory(
   })
 }
 
+/**
+ * GEN-25 (design note of 002 §1.2.2.2): "sales channels (kiosk, cashier) must be able to require a verified player
+ * session before selling". The hall's choice, kept in its settings: when on, every sale of the hall (counter, table,
+ * kiosk, terminal) names the player's identity document, which the exclusion list is asked about (GEN-27), so no
+ * one buys anonymously past it. Journaled with who set it.
+ */
+export async function setIdentifiedSales(
+  ctx: BingoContext,
+  input: { hallId: string; required: boolean; by: unknown },
+): Promise<{ hallId: string; identifiedSales: boolean }> {
+  return ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown>
+    const before = settings.identifiedSales === true
+    if (input.required) settings.identifiedSales = true
+    else delete settings.identifiedSales
+    await updateHallSettings(tx, hall.id, JSON.stringify(settings))
+    await appendJournal(tx, {
+      at: ctx.now(),
+      type: 'hall.identified_sales_set',
+      scope: `hall:${hall.id}`,
+      payload: { hallId: hall.id, before, required: input.required, actor: input.by, rule: 'GEN-25' },
+    })
+    return { hallId: hall.id, identifiedSales: input.required }
+  })
+}
+
 /** A hall as listed, with its wall-clock zone instead of its raw settings. */
 function summaryOf(h: HallSummary): HallSummary & { timeZone: string } {
   const { settings, ...rest } = h

@@ -186,6 +186,11 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ timeZone: z.string().min(1).max(64).nullable() }).strict())
     return c.json(await bingo.setHallTimeZone({ hallId: param(c, 'hallId'), timeZone: b.timeZone, by: actorOf(c) }))
   })
+  // GEN-25: the hall sells only to players who give their identity document (checked on the exclusion list).
+  app.put('/api/halls/:hallId/identified-sales', needs('hall.rules'), async (c) => {
+    const b = await body(c, z.object({ required: z.boolean() }).strict())
+    return c.json(await bingo.setIdentifiedSales({ hallId: param(c, 'hallId'), required: b.required, by: actorOf(c) }))
+  })
   // LOT-28: the hall's place (departamento/municipio/ciudad) that territory-limited lotteries are checked against.
   app.put('/api/halls/:hallId/territory', needs('hall.admin'), async (c) => {
     const b = await body(c, z.object({ territory: z.string().min(1).max(120).nullable() }).strict())
@@ -375,6 +380,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         playerDocument: b.playerDocument,
         cash: b.cash,
         buyerDocument: b.buyerDocument,
+        ageConfirmed: b.ageConfirmed,
         ...station,
       }),
       201,

@@ -78,6 +78,7 @@ export function createBingoService(deps: BingoDeps) {
     getHallOverview: (hallId: string) => halls.getHallOverview(ctx, hallId),
     setHallTimeZone: (input: Parameters<typeof halls.setHallTimeZone>[1]) => halls.setHallTimeZone(ctx, input),
     setHallTerritory: (input: Parameters<typeof halls.setHallTerritory>[1]) => halls.setHallTerritory(ctx, input),
+    setIdentifiedSales: (input: Parameters<typeof halls.setIdentifiedSales>[1]) => halls.setIdentifiedSales(ctx, input),
     hallExists: (hallId: string) => halls.hallExists(ctx, hallId),
     currentGameOfHall: (hallId: string) => halls.currentGameOfHall(ctx, hallId),
     // Issue 18: the hall's Plan de Apuestas, licence options and derived bingo versions (BNG-52, CFG-17, BNG-102).

@@ -53,6 +53,8 @@ import {
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen, CashCount } from './cash-intake.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { assertOfAge } from '../shared/player-age.ts'
+import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
 
 export interface PaidSalesDeps {
@@ -121,7 +123,8 @@ export interface KioskFullOffer extends KioskOffer {
 export interface KioskBasket {
   voucherCode: string
   kioskId: string
-  ageConfirmed: boolean
+  /** GEN-23: the player answered the age question (refused unless true). */
+  ageConfirmed?: boolean
   cards?: { gameId: string; count: number }
   slips?: Array<Omit<SlipInput, 'channel'>>
   instant?: { gameNo: number; count: number }
@@ -361,11 +364,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
    */
   async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
-    if (input.ageConfirmed !== true)
-      throw new DomainError('VALIDATION_FAILED', 'the player must confirm being of age before buying (CFG-5)', {
-        field: 'ageConfirmed',
-        rule: 'CFG-5',
-      })
+    // GEN-23 / CFG-5: the player answers the kiosk's age question; the same rule as every counter sale (takeCash).
+    assertOfAge('kiosk', input.ageConfirmed)
     const cardCount = input.cards?.count ?? 0
     const slips = input.slips ?? []
     const instantCount = input.instant?.count ?? 0
@@ -401,6 +401,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
         await assertActsInHall(tx, v.hallId, { stationId: input.kioskId, resource: 'voucher' })
         const hall = await vouchers.hallFor(tx, v.hallId)
+        // GEN-25: a hall that sells only to identified players takes only a voucher that names its buyer.
+        assertIdentifiedWhereRequired(hall, vouchers.openDocument(v.buyerDocument), 'kiosk')
         const purchaseId = newId('kp')
         const docs: PrintDoc[] = []
         const paid: Array<{
@@ -633,9 +635,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
       currency: string
       cash: CashCount | null
       buyerDocument: string | null
+      /** GEN-23: the seller confirmed the player is of age (the staff's tick on the cashier or table screen). */
+      ageConfirmed: boolean | undefined
       items: Array<{ product: 'card' | 'slip' | 'instant' | 'raffle'; refId: string; amountCents: number }>
     },
   ): Promise<{ amountCents: number; aml: AmlScreen }> {
+    // GEN-23: every counter sale (cards, slips, instant, raffle; cashier station or the caller's table) takes its
+    // cash here and nowhere else, so the age confirmation is asked here, before any cash moves.
+    assertOfAge('counter', sale.ageConfirmed)
     // The shift is checked here, inside the sale's transaction (issue 23): a sale racing the close of its shift
     // lands in it before the close or is refused, never in a closed shift.
     await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId)
@@ -643,6 +650,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
     if (sale.hallId) {
       const hall = await vouchers.hallFor(tx, sale.hallId)
+      // GEN-25: where the hall requires it, the sale names its buyer (already asked about on the exclusion list).
+      assertIdentifiedWhereRequired(hall, sale.buyerDocument, 'counter')
       if (hall.currency !== sale.currency)
         throw new DomainError(
           'VALIDATION_FAILED',
@@ -706,6 +715,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         smallCents: sale.cash?.smallCents ?? null,
         otherCents: sale.cash?.otherCents ?? null,
         counted: sale.cash !== null,
+        ageConfirmed: true,
         rule: 'GEN-17',
       },
     })
@@ -736,6 +746,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     shiftId?: string | null
     cash?: CashCount | null
     buyerDocument?: string | null
+    /** GEN-23: the seller's confirmation that the player is of age (required; refused in takeCash without it). */
+    ageConfirmed?: boolean
   }
   const buyerOf = (input: Counter, named?: string | null) => input.buyerDocument?.trim() || named?.trim() || null
 
@@ -782,6 +794,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         currency: hall.currency,
         cash: input.cash ?? null,
         buyerDocument,
+        ageConfirmed: input.ageConfirmed,
         items: printed.cards.map((c) => ({
           product: 'card' as const,
           refId: c.id,
@@ -920,6 +933,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         currency: receipt.currency,
         cash: input.cash ?? null,
         buyerDocument,
+        ageConfirmed: input.ageConfirmed,
         items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }],
       })
       return {
@@ -947,6 +961,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         currency: sale.currency,
         cash: input.cash ?? null,
         buyerDocument,
+        ageConfirmed: input.ageConfirmed,
         items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
       })
       return {
@@ -982,6 +997,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         currency: sale.currency,
         cash: input.cash ?? null,
         buyerDocument,
+        ageConfirmed: input.ageConfirmed,
         items: [{ product: 'instant', refId: sale.serial, amountCents: sale.priceCents }],
       })
       const docs = [
@@ -1044,6 +1060,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         currency: sale.currency,
         cash: input.cash ?? null,
         buyerDocument,
+        ageConfirmed: input.ageConfirmed,
         items: sale.tickets.map((t) => ({
           product: 'raffle' as const,
           refId: t.ticketId,

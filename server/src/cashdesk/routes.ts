@@ -74,7 +74,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     .object({
       voucherCode: code,
       kioskId: station.optional(),
-      ageConfirmed: z.literal(true),
+      ageConfirmed: z.boolean().optional(),
       // Cards: `gameId` and `count` (as before), or `cards`.
       gameId: id.optional(),
       count: z.number().int().min(1).max(1000).optional(),

@@ -308,7 +308,16 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function hallFor(
     sql: Sql,
     hallId: string,
-  ): Promise<{ id: string; name: string; currency: string; profileId: string; minimumAge: number; timeZone: string }> {
+  ): Promise<{
+    id: string
+    name: string
+    currency: string
+    profileId: string
+    minimumAge: number
+    timeZone: string
+    /** GEN-25: the hall sells only to identified players (its settings, bingo/halls.ts setIdentifiedSales). */
+    identifiedSales: boolean
+  }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
     const profile = getProfile(hall.profile_id)
@@ -321,6 +330,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       profileId: hall.profile_id,
       minimumAge: profile?.minimumAge ?? 18,
       timeZone,
+      identifiedSales: (JSON.parse(hall.settings || '{}') as { identifiedSales?: unknown }).identifiedSales === true,
     }
   }
 

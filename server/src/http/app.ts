@@ -125,6 +125,8 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 13 (money-kiosk)
   // 409 like STATION_REQUIRED: the kiosk may sell (the permission table says so), only not for cash.
   KIOSK_VOUCHER_ONLY: 409,
+  AGE_NOT_CONFIRMED: 400,
+  PLAYER_ID_REQUIRED: 403,
   // Issue 29: the caller says which series.
   SERIAL_AMBIGUOUS: 409,
   SHIFT_COUNT_DIFFERS: 422,

@@ -267,6 +267,14 @@ export const messages: Record<
     es: 'Un kiosco solo vende contra un vale de crédito comprado en caja: no puede emitir cartones, boletos ni raspaditas sin cobrarlos.',
     en: 'A kiosk sells only against a credit voucher bought at the cashier: it cannot issue cards, slips or instant tickets without payment.',
   },
+  AGE_NOT_CONFIRMED: {
+    es: 'Antes de vender hay que confirmar que el jugador es mayor de edad (con su documento a la vista): los menores de edad no pueden jugar (GEN-23).',
+    en: 'Before selling, confirm the player is of age (having seen their identity document): minors may not play (GEN-23).',
+  },
+  PLAYER_ID_REQUIRED: {
+    es: 'Esta sala vende solo a jugadores identificados: registre el documento de identidad del comprador (en la caja, o en el vale que usa en el kiosco o el terminal) (GEN-25).',
+    en: "This hall sells only to identified players: record the buyer's identity document (at the till, or on the voucher used at the kiosk or terminal) (GEN-25).",
+  },
   PUBLICATION_HOLD: {
     es: 'El archivo de participación se publicó hace muy poco: el sorteo espera el plazo de publicación antes de comenzar.',
     en: 'The participation file was published too recently: the draw waits for the publication period before it starts.',

@@ -17,6 +17,8 @@ const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 export const counterCashFields = {
   cash: z.object({ smallCents: cents, otherCents: cents }).strict().optional(),
   buyerDocument: z.string().min(4).max(40).optional(),
+  /** GEN-23: the seller's tick that the player is of age; the sale refuses without it (AGE_NOT_CONFIRMED). */
+  ageConfirmed: z.boolean().optional(),
 }
 
 /**

@@ -109,6 +109,10 @@ export const ErrorCode = {
   // authority did not set (BNG-10), no seat left (BNG-93), the hall's entry closed (BNG-19), the previous game's
   // cards kept (BNG-15), a card paid to someone other than its buyer where cards may not change hands (BNG-85).
   BetOutOfLimits: 'BET_OUT_OF_LIMITS',
+  /** GEN-23: every sale, at a kiosk, a terminal or a counter, confirms the player is of age (shared/player-age.ts). */
+  AgeNotConfirmed: 'AGE_NOT_CONFIRMED',
+  /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */
+  PlayerIdRequired: 'PLAYER_ID_REQUIRED',
   FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
   HallFull: 'HALL_FULL',
   HallEntryClosed: 'HALL_ENTRY_CLOSED',

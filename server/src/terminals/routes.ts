@@ -44,8 +44,14 @@ export function registerTerminalRoutes(app: App, services: Services): void {
   const { terminals } = services
   app.get('/api/terminal/state', needs('terminal.play'), async (c) => c.json(await terminals.view(terminalOf(c))))
   app.post('/api/terminal/session', needs('terminal.play'), async (c) => {
-    const b = await body(c, z.object({ voucherCode: z.string().min(1).max(400) }).strict())
-    return c.json(await terminals.open({ terminalId: terminalOf(c), voucherCode: b.voucherCode }), 201)
+    const b = await body(
+      c,
+      z.object({ voucherCode: z.string().min(1).max(400), ageConfirmed: z.boolean().optional() }).strict(),
+    )
+    return c.json(
+      await terminals.open({ terminalId: terminalOf(c), voucherCode: b.voucherCode, ageConfirmed: b.ageConfirmed }),
+      201,
+    )
   })
   app.post('/api/terminal/cards', needs('terminal.play'), async (c) => {
     const b = await body(c, z.object({ count: z.number().int().min(1).max(1000) }).strict())

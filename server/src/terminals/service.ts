@@ -35,6 +35,8 @@ import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
 import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
 import * as store from './store.ts'
+import { assertOfAge } from '../shared/player-age.ts'
+import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 
 export interface TerminalDeps {
   db: Database
@@ -174,7 +176,9 @@ export function createTerminalService(deps: TerminalDeps) {
   // -------------------------------------------------------------------------------------------- session
 
   /** Opens a session at `terminalId` with a voucher: the voucher is spent into the session's balance. */
-  async function open(input: { terminalId: string; voucherCode: string }) {
+  async function open(input: { terminalId: string; voucherCode: string; ageConfirmed?: boolean }) {
+    // GEN-23: the player at a terminal answers the age question before its session (its cards) opens, as at a kiosk.
+    assertOfAge('terminal', input.ageConfirmed)
     const voucherId = await vouchers.resolveVoucherId(db, input.voucherCode)
     // GEN-23 / GEN-27: the buyer the voucher records is asked about, as at a kiosk.
     const named = await voucherById(db, voucherId)
@@ -186,6 +190,8 @@ export function createTerminalService(deps: TerminalDeps) {
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
       await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+      // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
+      assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
       const { verdict } = await termsOfHall(tx, v.hallId)
       if (!('terms' in verdict))
         throw new DomainError(
