@@ -829,6 +829,8 @@ export function wrapColumns(text: string, columns: number): string[] {
 export interface LotteryTicketPrint {
   code: string
   ticketId: string
+  /** The NO RASPAR zone's control: number, series, fraction, print run and tag ("00041-01-01 T1 3FA2 …"). */
+  control: string
   institution: string
   lotteryName: string
   number: string
@@ -873,7 +875,7 @@ export function lotteryTicketLines(t: LotteryTicketPrint): { front: string[]; ba
     ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`),
     rule,
     `Claves y marcas de seguridad: ${t.securityMarks}`,
-    `[ NO RASPAR ]  Código ${t.ticketId}`,
+    `[ NO RASPAR ]  Control ${t.control}`,
     `Firma: ${t.authority} (Máxima Autoridad Ejecutiva)`,
     '[AJ] ' + t.legend,
   ]
@@ -906,7 +908,7 @@ export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Ui
   const f = front.flatMap((l) => wrapColumns(l, columns))
   const b = ['', '-'.repeat(columns), ...back].flatMap((l) => wrapColumns(l, columns))
   const qrSize = 140
-  const w = await DocWriter.create(`Billete ${t.ticketId}`, {
+  const w = await DocWriter.create(`Billete ${t.number} S${String(t.series).padStart(2, '0')} F${t.fraction}`, {
     w: width,
     h: 2 * margin + (f.length + b.length) * 9.5 + qrSize + 16,
   })
@@ -999,7 +1001,10 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
       txt(front, `${t.authority} - Máxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
       front.drawRectangle({ x: x + 200, y: top - 110, width: 110, height: 42, color: FILL })
       txt(front, 'NO RASPAR', x + 222, top - 92, 10, bold, MUTED)
-      txt(front, t.ticketId, x + 200, top - 122, 6.5, mono, MUTED)
+      // Two lines that fit under the box: the fraction and its run, then the run's tag.
+      const [fractionRun, tag] = [t.control.split(' ').slice(0, 2).join(' '), t.control.split(' ').slice(2).join(' ')]
+      txt(front, `Control ${fractionRun}`, x + 200, top - 120, 6.5, mono, MUTED)
+      txt(front, tag, x + 200, top - 128, 6.5, mono, MUTED)
       // The regulator's logo (CFG-39 image) and legend (LOT-15 (11), (12)); the box marks where the logo goes.
       front.drawRectangle({ x: x + 200, y: top - 160, width: 34, height: 24, borderColor: INK, borderWidth: 0.8 })
       txt(front, 'AJ', x + 210, top - 153, 11, bold)

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { seedDemoHall, DEMO_PASSWORD } from '../../server/src/demo.ts'
+import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -44,14 +45,22 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
       authorization: `Device ${credential}`,
       'accept-language': lang,
     })
+  /**
+   * Issue 29 point 5: the back office's browser runs on Tokyo's clock, thirteen hours from the hall's (La Paz), so a
+   * time shown on the browser's clock is told apart from the hall's on any date.
+   */
   async function login(): Promise<Page> {
-    const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 }, timezoneId: 'Asia/Tokyo' })
+    await page.clock.setSystemTime(clock.now())
     await page.goto(`${server.url}/admin/#/staff`)
     await page.fill('input[name=username]', 'director')
     await page.fill('input[name=password]', DEMO_PASSWORD)
     await page.click('[data-testid=login] button[type=submit]')
     await page.getByTestId('enrolled-table').waitFor()
     return page
+  }
+  async function directorHeaders() {
+    return { authorization: `Bearer ${(await server.services.auth.login('director', DEMO_PASSWORD)).token}` }
   }
   const row = (page: Page, name: string) => page.getByTestId('enrolled-table').locator('tr', { hasText: name })
   async function clean(page: Page) {
@@ -76,6 +85,14 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
       expect(k).toContain('Quiosco')
       expect(k).toContain('activo')
       expect(k).not.toContain('nunca')
+      // Enrolled and last seen on the hall's clock with its zone named, not the browser's (Tokyo).
+      const listed = (await api(server.url, 'GET', '/api/auth/devices', undefined, await directorHeaders())).body
+        .devices as { name: string; enrolledAt: string; lastSeenAt: string }[]
+      const kioskRow = listed.find((d) => d.name === 'Kiosco 1')!
+      for (const at of [kioskRow.enrolledAt, kioskRow.lastSeenAt]) {
+        expect(k).toContain(`${formatInZone(at, 'America/La_Paz')} (La Paz, UTC-04:00)`)
+        expect(k).not.toContain(formatInZone(at, 'Asia/Tokyo'))
+      }
       expect((await row(page, 'Caja 1').innerText()).replace(/\s+/g, ' ')).toContain('Caja')
       await clean(page)
       await page.screenshot({ path: join(SCREENSHOTS, 'admin-devices-list-es.png') })
@@ -149,6 +166,9 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
     const head = await page.getByTestId('enrolled-table').locator('thead').innerText()
     expect(head.toLowerCase()).toContain('last seen')
     expect((await row(page, 'Caja 1').innerText()).replace(/\s+/g, ' ')).toContain('Cash desk')
+    expect((await row(page, 'Caja 1').innerText()).replace(/\s+/g, ' ')).toMatch(
+      /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2} \(La Paz, UTC-04:00\)/,
+    )
     await row(page, 'Caja 1').getByTestId('revoke').click()
     const dialog = (await page.getByTestId('confirm').innerText()).replace(/\s+/g, ' ')
     expect(dialog).toContain('Revoke station Caja 1?')

@@ -136,6 +136,11 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     for (const n of ['0000', '0002', '0004']) expect(text).toContain(n)
     expect(text).not.toContain('0005')
     expect(text).toContain('Sorteo Extraordinario de Carnaval')
+    // Issue 29 point 6: the NO RASPAR zone names the fraction, its run and the run's tag, never the draw's record id.
+    expect(text).not.toContain(drawId)
+    expect(text).not.toMatch(/\bltr_/)
+    expect(text).toMatch(/Control 0000-01-01 T1\s/)
+    expect(text).toMatch(/\b[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}\b/)
     execFileSync('pdftoppm', [
       '-r',
       '70',
@@ -388,6 +393,14 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await page.click('[data-testid=confirm-ok]')
     await page.getByTestId('draw-now').waitFor()
     expect((await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).status).toBe('closed')
+    // Issue 29: the closed lottery counts the tickets in play (issued, less returned and reported ones: sold or held
+    // by a seller), never as "sold"; their face value is not called sales.
+    const inPlay = (await call('jefa', 'GET', `/api/lottery/draws/${drawId}`)).participation.ticketsInPlay
+    const participation = (await page.getByTestId('participation').innerText()).replace(/\s+/g, ' ')
+    expect(participation).toContain(`Billetes en juego ${inPlay.toLocaleString('es')}`)
+    expect(participation).toContain('Valor de los billetes en juego')
+    expect(participation).not.toMatch(/Vendid|Ventas/)
+    await shot(page, 'closed')
     // The draw asks too, and says the result is final; the return and print forms are gone after the close.
     await page.click('[data-testid=draw-now]')
     expect(await textOf(page, 'confirm-dialog')).toContain('es definitivo')
@@ -396,6 +409,12 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     expect(await page.getByTestId('print-run').count()).toBe(0)
     await noLeaks(page)
     await page.close()
+    const en = await open('operador', 'en')
+    const inEnglish = (await en.getByTestId('participation').innerText()).replace(/\s+/g, ' ')
+    expect(inEnglish).toContain(`Tickets in play ${inPlay.toLocaleString('en')}`)
+    expect(inEnglish).toContain('Value of the tickets in play')
+    expect(inEnglish).not.toMatch(/\bSold\b|\bSales\b/)
+    await en.close()
   })
 
   it('plans a numbered lottery from the form: Spanish labels for every field, the refusal named by field (LOT-4)', async () => {

@@ -5,8 +5,9 @@
  * printed again, an annulled game's cards refunded in cash and onto a voucher, the shift closed); then every job
  * the file printer wrote (raw ESC/POS and PDF, opened with the sealing key) and every PDF the back office
  * downloads (session minutes, shift report, prize register, instant reconciliation, lotto receipt, payout
- * receipt) is read as text (pdftotext for PDFs) and scanned for internal ids: `dev_`, `u_`, `po_`, `c_` and the
- * other record prefixes, and the session's raw id.
+ * receipt, and the numbered lottery's print-shop sheet) is read as text (pdftotext for PDFs) and scanned for internal
+ * ids: `dev_`, `u_`, `po_`, `c_`, `ltr_` and the other record prefixes, and the session's and draws' raw ids. Every
+ * kind of paper the issue lists must be among them, so a kind that stops printing fails the test.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPrintFile } from '../../printer/src/printers.ts'
 import { playToTheEnd, sellVoucher, winningCodes, nextGameOnSale } from '../helpers/cashdesk.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
+import { lotteryPlan } from '../helpers/lottery-plans.ts'
 import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
@@ -28,7 +30,10 @@ const suite = haveTools ? describe : describe.skip
  * out on purpose: the minutes print it as the key of the game's draw proof (GET /api/games/{gameId}/proof).
  */
 // Record ids are lower case (shared/record-id.ts): matched as such, so a signature's base64 ('…C_dffxZB…') is not one.
-const ID = /\b(?:dev|u|po|c|cs|ses|rf|v|sh|cm|pz|hall|kp|lpay|sp|inr|inp|bz|aml|lpr)_[a-z0-9]{6,}\b/g
+// Issue 29: the numbered lottery's and raffle's draws (ltr_, rfl_), the lotto's (ldr_), print runs, reissues, exchanges,
+// shifts, tills, terminal sessions, incidents, ball sets and the other record prefixes of shared/record-id.ts users.
+const ID =
+  /\b(?:dev|u|po|c|cs|ses|rf|v|sh|cm|pz|hall|kp|lpay|sp|inr|inp|bz|aml|lpr|ltr|rfl|ldr|lri|lex|tl|ts|inc|inb|cmp|cl|ci|he|ser|pot)_[a-z0-9]{6,}\b/g
 
 /** What a person would read on one paper that is an internal id (empty when none). */
 export function idsIn(text: string, rawIds: string[]): string[] {
@@ -106,6 +111,8 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
     { timeout: 120_000 },
     async () => {
       const { hallId, gameId, drawId, gameNo, sessionId } = hall
+      /** Record ids looked for as they are, whatever their prefix. */
+      const rawIds: string[] = [drawId]
       // Counter: a voucher, cards, a lotto slip and an e-instant ticket at Caja 1, paid in cash into Rosa's drawer.
       const voucher = await sellVoucher(server.url, hallId, 5_000, {}, asCashier())
       ok(await api(server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 30 }, asCashier()))
@@ -234,6 +241,36 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
       await download(`/api/payouts/${payouts[0]}/receipt.pdf`, 'payout-receipt')
       await download(`/api/lotto/slips/${slip.receiptNumber ?? slip.slip?.receiptNumber}/receipt.pdf`, 'lotto-receipt')
       await download(`/api/instant/games/${gameNo}/reconciliation.pdf`, 'instant-reconciliation')
+      // The numbered lottery's print-shop sheet (issue 29: it printed the draw's record id, ltr_…, in NO RASPAR).
+      const at = (h: number) => new Date(clock.now().getTime() + h * 3_600_000).toISOString()
+      const lottery = ok(
+        await api(
+          server.url,
+          'POST',
+          '/api/lottery/draws',
+          lotteryPlan({
+            numbering: { from: 0, to: 9_999, digits: 4 },
+            series: 1,
+            fractions: 10,
+            licensedMaxTickets: 10_000,
+            salesStartAt: at(-2),
+            salesCloseAt: at(26),
+            // Printed on the hall's clock: 22 h 30 min after the night's start there, never one of the night's UTC minutes.
+            drawAt: at(26.5),
+            claimDeadline: at(90 * 24),
+          }),
+          asDirector(),
+        ),
+      )
+      const sheet = await fetch(`${server.url}/api/lottery/draws/${lottery.drawId}/print-runs`, {
+        method: 'POST',
+        headers: { ...asDirector(), 'content-type': 'application/json' },
+        body: JSON.stringify({ from: 0, to: 0, format: 'pdf' }),
+      })
+      expect(sheet.status).toBe(200)
+      papers.set('lottery-sheet', pdfText(Buffer.from(await sheet.arrayBuffer()), 'lottery-sheet'))
+      expect(papers.get('lottery-sheet')).toMatch(/Control 0000-01-01 T1/)
+      rawIds.push(lottery.drawId)
 
       // Every job the file printer wrote, opened with the server's sealing key.
       const prints = join(server.dataDir, 'prints')
@@ -244,16 +281,29 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
           ? pdfText(bytes, f.replace(/\.pdf\.sealed$/, ''))
           : decodeEscPos(bytes).lines.join('\n')
         papers.set(f, text)
-        kinds.add(f.split(/[-_.]/)[0])
+        kinds.add(/^[\dT:.-]+Z-([a-z]+)-/.exec(f)?.[1] ?? f)
       }
       writeFileSync(join(OUT, 'papers.txt'), [...papers].map(([n, t]) => `==== ${n}\n${t}`).join('\n'))
-      // The night printed cards, vouchers, receipts, slips, instant tickets and refunds.
+      // The night printed every kind of paper (issue 29 "What it must show"): cards, slips and instant tickets sold at
+      // the counter and the kiosk, vouchers, payouts and the reprinted receipt, refunds; and the back office's PDFs:
+      // acta, shift report, prize register, receipts, reconciliation, the lottery's print-shop sheet.
+      expect([...kinds].sort()).toEqual(['counter', 'instant', 'kiosk', 'payout', 'refund', 'voucher'])
+      for (const pdf of [
+        'shift-report',
+        'minutes',
+        'prize-register',
+        'payout-receipt',
+        'lotto-receipt',
+        'instant-reconciliation',
+        'lottery-sheet',
+      ])
+        expect(papers.get(pdf), pdf).toBeTruthy()
       expect(papers.size).toBeGreaterThan(10)
       const joined = [...papers.values()].join('\n')
       for (const shown of ['Rosa Vargas', 'Caja 1', 'Kiosco 1']) expect(joined).toContain(shown)
 
       const leaks = [...papers].flatMap(([name, text]) =>
-        idsIn(text, [sessionId.slice(sessionId.indexOf('_') + 1, sessionId.indexOf('_') + 11)]).map(
+        idsIn(text, [sessionId.slice(sessionId.indexOf('_') + 1, sessionId.indexOf('_') + 11), ...rawIds]).map(
           (id) => `${name}: ${id}`,
         ),
       )

@@ -213,15 +213,17 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
               <dd>{num(draw.participation.plays)}</dd>
             </>
           )}
+          {/* Issue 29: a numbered lottery's tickets in play are every ticket issued and not returned, lost or stolen,
+              sold or still held by a seller; calling them "sold" (and their face value "sales") misleads. */}
           {draw.participation?.ticketsInPlay !== undefined && (
             <>
-              <dt>{tx('sold')}</dt>
+              <dt>{tx('ticketsInPlay')}</dt>
               <dd>{num(draw.participation.ticketsInPlay)}</dd>
             </>
           )}
           {draw.participation && (
             <>
-              <dt>{tx('sales')}</dt>
+              <dt>{tx(draw.participation.ticketsInPlay !== undefined ? 'valueInPlay' : 'sales')}</dt>
               <dd>{money(draw.participation.salesCents, p.currency)}</dd>
             </>
           )}

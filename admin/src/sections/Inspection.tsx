@@ -4,6 +4,7 @@
  * Nothing here changes anything: every call is a GET.
  */
 import { useState } from 'preact/hooks'
+import { formatInZone, zoneLabel } from '../../../server/src/shared/time-zone.ts'
 import { api, can, lang } from '../session.ts'
 import { journalTypeName } from '../texts.ts'
 import { Loading, Notice, Panel, Select, Table, money, num, openPdf, tx, useAction, useLoad, when } from '../ui.tsx'
@@ -299,10 +300,14 @@ function Registers() {
         }>
         totalCents: number
         currency: string | null
+        timeZone?: string
       }>('GET', '/api/prize-register')
+      // Issue 29 point 5: paid on the hall's clock (the server names the zone), never the browser's.
+      const zone = r.timeZone
       return {
+        zone: zone && r.rows[0] ? zoneLabel(Date.parse(r.rows[0].paidAt), zone) : null,
         rows: r.rows.map((x) => [
-          when(x.paidAt),
+          zone ? formatInZone(x.paidAt, zone) : when(x.paidAt),
           `${x.hallName} · ${tx('bingoGameNo')} ${x.gameNo}`,
           x.serial,
           money(x.amountCents, x.currency),
@@ -325,6 +330,7 @@ function Registers() {
     }>('GET', path)
     const total = r.entries.reduce((s, e) => s + e.amountCents, 0)
     return {
+      zone: null,
       rows: r.entries.map((x) => [
         when(x.paidAt),
         `${tx('drawNo')} ${x.drawNumber}`,
@@ -364,12 +370,23 @@ function Registers() {
         <>
           <Table
             testId="register-table"
-            head={[tx('when'), tx('game'), tx('record'), tx('amount'), tx('payee')]}
+            head={[
+              tx('when'),
+              tx('game'),
+              tx(which === 'bingo' ? 'cardSerial' : 'ticketNo'),
+              tx('amount'),
+              tx('payee'),
+            ]}
             rows={reg.data.rows}
           />
-          <p>
+          <p data-testid="register-total">
             {tx('entries', { n: num(reg.data.rows.length) })} · {tx('total')} {reg.data.total}
           </p>
+          {reg.data.zone && (
+            <p class="muted" data-testid="register-zone">
+              {tx('hallTimes', { zone: reg.data.zone })}
+            </p>
+          )}
         </>
       )}
     </Panel>

@@ -4,22 +4,10 @@
  * sets the station up.
  */
 import { useState } from 'preact/hooks'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
-import {
-  ConfirmDialog,
-  Field,
-  Input,
-  Loading,
-  Notice,
-  Panel,
-  Select,
-  Table,
-  tx,
-  useAction,
-  useLoad,
-  when,
-} from '../ui.tsx'
+import { ConfirmDialog, Field, Input, Loading, Notice, Panel, Select, Table, tx, useAction, useLoad } from '../ui.tsx'
 import { useHalls } from './Halls.tsx'
 
 /** The people's roles of access/permissions.ts (BNG-94, BNG-96, GEN-9). */
@@ -174,12 +162,21 @@ function People() {
 }
 
 /** What GET /api/auth/devices answers (issue 29 point 7); the id is for the calls, never shown. */
+/**
+ * Issue 29 point 5: a device's times on its hall's clock with the zone named ("14/03/2026 18:10 (La Paz, UTC-04:00)"),
+ * never the browser's: the back office may sit in another zone than the hall.
+ */
+const hallTime = (d: { timeZone: string | null }, iso: string) =>
+  formatInZone(iso, d.timeZone ?? 'UTC', 'date-time', true)
+
 interface Device {
   id: string
   name: string
   kind: string
   hallId: string | null
   hallName: string | null
+  /** The device's hall's zone (IANA): its times are shown on that clock, with the zone named. */
+  timeZone: string | null
   enrolledAt: string
   lastSeenAt: string | null
   revokedAt: string | null
@@ -297,11 +294,11 @@ function Stations() {
             <strong data-testid="device-name">{d.name}</strong>,
             kindName(d.kind),
             d.hallName ?? '—',
-            d.lastSeenAt ? when(d.lastSeenAt) : tx('never'),
-            when(d.enrolledAt),
+            d.lastSeenAt ? hallTime(d, d.lastSeenAt) : tx('never'),
+            hallTime(d, d.enrolledAt),
             d.revokedAt ? (
               <span class="tag bad">
-                {tx('revoked')} · {when(d.revokedAt)}
+                {tx('revoked')} · {hallTime(d, d.revokedAt)}
               </span>
             ) : (
               <span class="tag good">{tx('active')}</span>

@@ -8,6 +8,8 @@ import { promisify } from 'node:util'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { getProfile } from '../shared/profile.ts'
+import { hallZoneOf } from '../shared/time-zone.ts'
 import type { Clock } from '../shared/clock.ts'
 import {
   clearLoginFailures,
@@ -534,6 +536,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       kind: d.kind,
       hallId: d.hall_id,
       hallName: d.hall_name,
+      // Issue 29 point 5: the screen shows the device's times on its hall's clock with the zone named.
+      timeZone: d.hall_id ? hallZoneOf(d.hall_settings, getProfile(d.hall_profile_id ?? '')?.timeZone ?? 'UTC') : null,
       enrolledAt: d.created_at,
       lastSeenAt: d.last_seen_at,
       revokedAt: d.revoked_at,

@@ -294,6 +294,8 @@ export interface EnrolledDeviceRow {
   name: string
   hall_id: string | null
   hall_name: string | null
+  hall_settings: string | null
+  hall_profile_id: string | null
   created_at: string
   revoked_at: string | null
   last_seen_at: string | null
@@ -303,7 +305,8 @@ export interface EnrolledDeviceRow {
 export function enrolledDevices(db: Sql, halls: '*' | readonly string[]): Promise<EnrolledDeviceRow[]> {
   const where = halls === '*' ? '' : `WHERE d.hall_id IN (${halls.map(() => '?').join(', ') || 'NULL'})`
   return db.all<EnrolledDeviceRow>(
-    `SELECT d.id, d.kind, d.name, d.hall_id, h.name AS hall_name, d.created_at, d.revoked_at, d.last_seen_at
+    `SELECT d.id, d.kind, d.name, d.hall_id, h.name AS hall_name, h.settings AS hall_settings,
+            h.profile_id AS hall_profile_id, d.created_at, d.revoked_at, d.last_seen_at
        FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id ${where}
       ORDER BY h.name, d.revoked_at IS NOT NULL, d.name, d.created_at`,
     halls === '*' ? [] : [...halls],

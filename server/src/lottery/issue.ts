@@ -96,6 +96,19 @@ export function nextBusinessDay(iso: string): string {
 /** LST-3: the public notice of lost and stolen tickets of a draw. */
 export type LostStolenNotice = Awaited<ReturnType<ReturnType<typeof createIssueUseCases>['lostStolenNotice']>>
 
+/** "00041-01-01 T1 3FA2 9C1B 0D4E 7A11": the fraction, its print run and the run's tag from the code id. */
+export function fractionControl(
+  number: string,
+  series: number,
+  fraction: number,
+  runNo: number,
+  codeId: string,
+): string {
+  const tag = /-([0-9a-f]{16})$/.exec(codeId)?.[1] ?? ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${number}-${pad(series)}-${pad(fraction)} T${runNo} ${tag.toUpperCase().replace(/(.{4})(?=.)/g, '$1 ')}`.trim()
+}
+
 /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
 export function fractionTicketData(
   ctx: LotteryContext,
@@ -112,6 +125,11 @@ export function fractionTicketData(
   return {
     code: ctx.sign(id),
     ticketId: id,
+    /**
+     * Issue 29 point 6: what the print shop prints in the NO RASPAR zone (LOT-15 (1), security keys): the fraction
+     * as people name it, its print run and the run's tag, never the draw's record id.
+     */
+    control: fractionControl(formatNumber(number, plan.numbering), series, fraction, runNo, id),
     printRun: runNo,
     /** LST-7: the design printed (1 = the authorised one; a full reprint after a loss prints the next). */
     designVersion,

@@ -313,6 +313,7 @@ export function createReissueUseCases(ctx: LotteryContext) {
       const {
         code: _code,
         ticketId: _id,
+        control: _control,
         ...ticket
       } = fractionTicketData(
         ctx,
