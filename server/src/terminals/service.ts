@@ -623,6 +623,8 @@ export function createTerminalService(deps: TerminalDeps) {
             id: session.id,
             status: session.status,
             hallId: session.hall_id,
+            // The seat's own hall: in an interconnected game the game's hall is the central's (BNG-100).
+            hallName: (await store.hallNameOf(db, session.hall_id)) ?? '',
             currency: session.currency,
             balanceCents: session.balance_cents,
             spentCents: session.spent_cents,

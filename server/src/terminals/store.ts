@@ -52,6 +52,10 @@ export async function hallProfileId(sql: Sql, hallId: string): Promise<string | 
   return (await sql.get<{ profile_id: string }>('SELECT profile_id FROM halls WHERE id = ?', [hallId]))?.profile_id
 }
 
+export async function hallNameOf(sql: Sql, hallId: string): Promise<string | undefined> {
+  return (await sql.get<{ name: string }>('SELECT name FROM halls WHERE id = ?', [hallId]))?.name
+}
+
 export async function openSessionOf(sql: Sql, terminalId: string) {
   return session(
     await sql.get<TerminalSessionRow>("SELECT * FROM terminal_sessions WHERE terminal_id = ? AND status = 'open'", [
