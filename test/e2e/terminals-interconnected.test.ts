@@ -19,6 +19,8 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
   let outside: string
   let gameId: string
   let extractorId: string
+  let sessionId: string
+  const series: Record<string, string> = {}
   const devices: Record<string, { id: string; credential: string }> = {}
   const sockets: Socket[] = []
   const es = { 'accept-language': 'es' }
@@ -74,7 +76,6 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     server = await startTestServer({ auth: 'on' })
     const { bingo, bonus, auth, terminals } = server.services
     const set = await bingo.createMasterSet({ count: 400, seed: 'terminals-interconnected' })
-    const series: Record<string, string> = {}
     for (const [name, code] of [
       ['Central La Paz', 'A'],
       ['Sala El Alto', 'B'],
@@ -97,6 +98,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     }
     ;({ extractorId } = await equipForManualGames(server.services, central))
     const session = await bingo.openSession({ hallId: central, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+    sessionId = session.id
     gameId = (
       await bingo.announceGame({
         sessionId: session.id,
@@ -267,4 +269,41 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     const v = await server.services.verifyJournal()
     expect(v.ok, JSON.stringify(v)).toBe(true)
   }, 120_000)
+
+  it("paces the next interconnected game by the minimum duration of a joined hall's terms (BNG-101, CFG-33)", async () => {
+    const { bingo, bonus, terminals } = server.services
+    // El Alto's authority asks for 180 s between games with virtual cards; the central's asks for none.
+    await terminals.setTerms({
+      hallId: alto,
+      reference: 'AJ-RND-2026-0118 (terminales)',
+      terms: { ...terms, minGameSeconds: 180 },
+      by: 'test',
+    })
+    const next = await bingo.announceGame({
+      sessionId,
+      seriesIds: [series[central]],
+      drawSource: 'manual',
+      deviceId: extractorId,
+    })
+    await bonus.joinGame({
+      gameId: next.gameId,
+      hallId: central,
+      seriesId: series[central],
+      fromCardNo: 50,
+      toCardNo: 200,
+    })
+    await bonus.joinGame({ gameId: next.gameId, hallId: alto, seriesId: series[alto], fromCardNo: 250, toCardNo: 400 })
+    await bingo.openSales(next.gameId)
+    gameId = next.gameId
+    await bonus.sellInHall({ gameId, hallId: central, count: 9, channel: 'counter' })
+    const bought = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as(devices[`terminal-${alto}`]))
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+    expect(bought.body.game.gameId).toBe(gameId)
+    // The previous game in which El Alto's terminals held cards started moments ago: this one waits.
+    await expect(bingo.closeSales({ gameId })).rejects.toMatchObject({
+      code: 'TERMINAL_GAME_TOO_SOON',
+      details: expect.objectContaining({ hallId: alto, minGameSeconds: 180 }),
+    })
+    expect((await bingo.getGameState(gameId)).status).toBe('on_sale')
+  }, 60_000)
 })
