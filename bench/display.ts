@@ -4,9 +4,11 @@
  *
  * Starts the real server (HTTP + socket.io, SQLite with the production `synchronous = FULL`), connects
  * BENCH_DISPLAY_CLIENTS (default 1,000) real socket.io clients over websockets, all watching one game
- * ('game:watch'), spread over BENCH_DISPLAY_THREADS (default 2) worker threads so that the clients do not share
- * the server's event loop. Every clock reads `process.hrtime.bigint()`, the one monotonic clock all threads of the
- * process share; a client stops its clock when it receives 'ball:drawn'.
+ * ('game:watch'), spread over BENCH_DISPLAY_PROCESSES (default 2) child processes so that the clients share neither
+ * the server's event loop nor its process. Every clock reads `process.hrtime.bigint()`, which on Linux is
+ * CLOCK_MONOTONIC, one clock for every process of the machine; before the clients connect, each child is asked the
+ * time over IPC and its answer must lie between the parent's send and receipt (else the bench stops: the two clocks
+ * are not one). A client stops its clock when it receives 'ball:drawn'.
  *
  * - display.fanout.p50 / .p99 / .max: ms from the server-side publish of the ball (the moment its transaction
  *   commits; the hub writes the ball to the sockets right after) to receipt, over every (client, ball) pair.
@@ -18,9 +20,9 @@
  * (default 250 ms), so each ball meets an idle server as in a hall (a blower calls every few seconds). The clients
  * run on the same machine as the server, so on a small or busy machine they compete with it for the CPU.
  */
+import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
-import { Worker } from 'node:worker_threads'
 import type { Database } from '../server/src/db/database.ts'
 import { openDatabase } from '../server/src/services.ts'
 import { startTestServer, testConfig } from '../test/helpers/server.ts'
@@ -34,17 +36,25 @@ export interface BenchResult {
 const WARMUP_BALLS = 3
 
 /**
- * Runs inside each worker: N socket.io clients that watch the game (or the hall) and time-stamp every ball; with
- * an authorization, each connects as that enrolled device.
+ * Runs in each child process (node -e, with an IPC channel): N socket.io clients that watch the game (or the hall)
+ * and time-stamp every ball; with an authorization, each connects as that enrolled device. It answers 'clock' at
+ * once with its monotonic time, so the parent can check that both read one clock.
  */
-const CLIENT_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads')
+const CLIENT_PROCESS = `
+const parentPort = { postMessage: (m, done) => process.send(m, done), on: (t, f) => process.on(t, f) }
+const workerData = JSON.parse(process.env.BENCH_CLIENT_DATA)
 const { io } = require(workerData.clientPath)
 const { url, watch, target, count, authorization } = workerData
+parentPort.on('message', (m) => {
+  if (m.type === 'clock') parentPort.postMessage({ type: 'clock', at: String(process.hrtime.bigint()) })
+})
 const sockets = []
 const received = [] // flat pairs: ball count, receipt time (ns, monotonic)
 let watching = 0
 let failed = 0
+let started = false
+parentPort.on('message', (m) => { if (m.type === 'start' && !started) { started = true; connect() } })
+function connect() {
 for (let i = 0; i < count; i++) {
   const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60000, ...(authorization ? { auth: { authorization } } : {}) })
   s.on('ball:drawn', (e) => { received.push(e.count, Number(process.hrtime.bigint())) })
@@ -61,11 +71,12 @@ for (let i = 0; i < count; i++) {
   })
   sockets.push(s)
 }
+}
 parentPort.on('message', (m) => {
   if (m.type === 'report') parentPort.postMessage({ type: 'report', received })
   if (m.type === 'close') {
     for (const s of sockets) s.close()
-    parentPort.postMessage({ type: 'closed' })
+    parentPort.postMessage({ type: 'closed' }, () => process.exit(0))
   }
 })
 `
@@ -74,20 +85,46 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]
 }
 
-function nextMessage<T>(worker: Worker, type: string, timeoutMs = 120_000): Promise<T> {
+function nextMessage<T>(child: ChildProcess, type: string, timeoutMs = 120_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      worker.off('message', on)
-      reject(new Error(`worker: no ${type} in ${timeoutMs} ms`))
+      child.off('message', on)
+      reject(new Error(`client process: no ${type} in ${timeoutMs} ms`))
     }, timeoutMs)
     const on = (m: { type: string }) => {
       if (m.type !== type) return
       clearTimeout(timer)
-      worker.off('message', on)
+      child.off('message', on)
       resolve(m as T)
     }
-    worker.on('message', on)
+    child.on('message', on)
   })
+}
+
+/**
+ * The receipts of a child are compared with the parent's clock: that holds only if both read one monotonic clock
+ * (CLOCK_MONOTONIC is system-wide on Linux). Asked a few times; every answer must fall between the parent's send
+ * and receipt. Returns the widest round trip seen (ms), the bound on any disagreement.
+ */
+async function assertSharedClock(child: ChildProcess): Promise<number> {
+  // The first answer waits for the child to start; the checks that bound the clocks come after it.
+  const first = nextMessage(child, 'clock', 60_000)
+  child.send({ type: 'clock' })
+  await first
+  let widest = 0
+  for (let i = 0; i < 5; i++) {
+    const sent = process.hrtime.bigint()
+    const answer = nextMessage<{ at: string }>(child, 'clock', 30_000)
+    child.send({ type: 'clock' })
+    const at = BigInt((await answer).at)
+    const back = process.hrtime.bigint()
+    if (at < sent || at > back)
+      throw new Error(
+        `the client process's monotonic clock is not the server's (${at} outside ${sent}..${back}): no honest timing`,
+      )
+    widest = Math.max(widest, Number(back - sent) / 1e6)
+  }
+  return widest
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -97,7 +134,7 @@ const round = (ms: number) => Number(ms.toFixed(3))
 export interface FanoutSetup {
   /** The log's prefix, e.g. "display". */
   label: string
-  /** Sizes from `${envPrefix}_CLIENTS`, `_BALLS`, `_GAP_MS`, `_THREADS`. */
+  /** Sizes from `${envPrefix}_CLIENTS`, `_BALLS`, `_GAP_MS`, `_PROCESSES` (`_THREADS`, its older name). */
   envPrefix: string
   defaults: { clients: number; balls: number }
   /** What each client watches: 'game' ('game:watch', a hall display) or 'hall' ('hall:watch', a terminal). */
@@ -141,7 +178,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
   const clientCount = env('CLIENTS', setup.defaults.clients)
   const ballCount = env('BALLS', setup.defaults.balls)
   const gapMs = env('GAP_MS', 250)
-  const threads = Math.max(1, env('THREADS', 2))
+  const processes = Math.max(1, env('PROCESSES', env('THREADS', 2)))
   const log = (message: string) => process.stderr.write(`[bench ${setup.label}] ${message}\n`)
 
   // The storage is wrapped only to take a server-side timestamp the moment a transaction commits: the ball is
@@ -164,7 +201,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
       }),
   })
   const server = await startTestServer({ ...config }, { db })
-  const workers: Worker[] = []
+  const workers: ChildProcess[] = []
   try {
     const { bingo } = server.services
     // BNG-52: a Bolivian hall plays only under the prize shares of its Plan de Apuestas.
@@ -190,24 +227,33 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
 
     const clientPath = createRequire(import.meta.url).resolve('socket.io-client')
     const t0 = performance.now()
-    const per = Math.ceil(clientCount / threads)
-    for (let i = 0; i < threads; i++) {
+    const per = Math.ceil(clientCount / processes)
+    for (let i = 0; i < processes; i++) {
       const count = Math.min(per, clientCount - i * per)
       if (count <= 0) break
+      const data = { clientPath, url: server.url, watch: setup.watch, target, count, authorization }
       workers.push(
-        new Worker(CLIENT_WORKER, {
-          eval: true,
-          workerData: { clientPath, url: server.url, watch: setup.watch, target, count, authorization },
+        spawn(process.execPath, ['-e', CLIENT_PROCESS], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+          env: { ...process.env, BENCH_CLIENT_DATA: JSON.stringify(data) },
         }),
       )
     }
+    const roundTrips = await Promise.all(workers.map((w) => assertSharedClock(w)))
+    log(
+      `one monotonic clock in ${workers.length} client processes (pid ${workers.map((w) => w.pid).join(', ')}): IPC round trip <= ${Math.max(...roundTrips).toFixed(2)} ms`,
+    )
     const ready = await Promise.all(
-      workers.map((w) => nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')),
+      workers.map((w) => {
+        const r = nextMessage<{ watching: number; failed: number; error?: string }>(w, 'ready')
+        w.send({ type: 'start' })
+        return r
+      }),
     )
     const watching = ready.reduce((s, r) => s + r.watching, 0)
     const failed = ready.reduce((s, r) => s + r.failed, 0)
     log(
-      `${watching} clients watching ${setup.watch} ${target} on ${workers.length} threads in ${((performance.now() - t0) / 1000).toFixed(1)} s${
+      `${watching} clients watching ${setup.watch} ${target} in ${workers.length} processes in ${((performance.now() - t0) / 1000).toFixed(1)} s${
         failed
           ? `, ${failed} failed (${ready
               .map((r) => r.error)
@@ -219,7 +265,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
     if (watching !== clientCount) throw new Error(`only ${watching} of ${clientCount} clients are watching`)
 
     // Ball number (count) -> when the draw was called and when it was committed and published, ns on the
-    // monotonic clock every thread shares.
+    // monotonic clock every process shares (checked above).
     const calledAt = new Map<number, number>()
     const publishedAt = new Map<number, number>()
     const emitDoneAt = new Map<number, number>()
@@ -250,7 +296,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
     const reports = await Promise.all(
       workers.map((w) => {
         const p = nextMessage<{ received: number[] }>(w, 'report')
-        w.postMessage({ type: 'report' })
+        w.send({ type: 'report' })
         return p
       }),
     )
@@ -293,10 +339,14 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
   } finally {
     await Promise.all(
       workers.map(async (w) => {
+        if (w.exitCode !== null || w.signalCode !== null) return
+        const exited = new Promise<void>((r) => w.once('exit', () => r()))
         const closed = nextMessage(w, 'closed', 10_000).catch(() => undefined)
-        w.postMessage({ type: 'close' })
+        if (w.connected) w.send({ type: 'close' })
         await closed
-        await w.terminate()
+        const timer = setTimeout(() => w.kill('SIGKILL'), 5_000)
+        await exited
+        clearTimeout(timer)
       }),
     )
     await server.cleanup()

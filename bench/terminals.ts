@@ -2,8 +2,9 @@
  * Issue 27: hall terminals. How long after the server calls a ball does every terminal's screen state have it, with
  * BENCH_TERMINAL_CLIENTS (default 2,000) terminals connected: real socket.io clients over websockets, each
  * authenticated as an enrolled terminal (`Device <credential>`, authentication on) and watching its hall
- * ('hall:watch', what /terminal/ does), spread over BENCH_TERMINAL_THREADS (default 2) worker threads off the
- * server's event loop. A terminal's marks and best card are computed on the screen from the balls it receives, so
+ * ('hall:watch', what /terminal/ does), spread over BENCH_TERMINAL_PROCESSES (default 2) child processes, off the
+ * server's process; their receipt times and the server's publish times read one monotonic clock (display.ts checks
+ * it per process). A terminal's marks and best card are computed on the screen from the balls it receives, so
  * the receipt of 'ball:drawn' is when its state changes.
  *
  * - terminals.ball.p50 / .p99 / .max: ms from the ball's commit (published right after) to receipt, over every

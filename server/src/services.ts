@@ -319,6 +319,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db,
     clock: overrides.clock ?? systemClock,
     bingo,
+    bonus,
     vouchers: cashdesk.vouchers,
     payouts: cashdesk.payouts,
     paidSales,

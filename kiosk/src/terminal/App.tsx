@@ -14,7 +14,7 @@ export function App({ store }: { store: TerminalStore }) {
       <header class="t-header">
         <div class="t-title">
           <strong>{t.title}</strong>
-          <span>{store.feed.state.value?.hallName ?? ''}</span>
+          <span data-testid="hall-name">{store.hallName.value}</span>
         </div>
         <div class="t-balance" data-testid="balance">
           <span>{t.balance}</span>
@@ -133,6 +133,9 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
           ? t.finished
           : t.inPlay
   const maxByBalance = g ? Math.floor(s.balanceCents / g.faceValueCents) : 0
+  // BNG-100: a game played with other halls (one draw, one pool) says so, and with how many halls.
+  const feedState = store.feed.state.value
+  const halls = g && feedState?.gameId === g.gameId ? (feedState.halls ?? null) : null
   return (
     <main class="t-play">
       <section class="t-side">
@@ -145,6 +148,11 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
               {statusText}
             </span>
           </div>
+          {halls && halls.length > 1 && (
+            <p class="t-interconnected" data-testid="interconnected">
+              {t.interconnected} · {halls.length} {t.halls}
+            </p>
+          )}
           <div class="t-ball" data-testid="last-ball">
             <span>{t.lastBall}</span>
             <strong>{g?.lastBall ?? '–'}</strong>
@@ -219,7 +227,7 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
               {t.catchUp}
             </button>
           )}
-          <small>
+          <small class={store.mode.value === 'per-ball' ? 't-hint--act' : undefined} data-testid="marking-hint">
             {store.mode.value === 'per-ball' ? t.tapToMark : store.mode.value === 'automatic' ? t.autoMarked : ''}
           </small>
         </div>
@@ -283,7 +291,7 @@ function Card({ store, t, card, best }: { store: TerminalStore; t: Texts; card: 
           class="t-claim"
           data-testid="claim"
           disabled={store.busy.value}
-          onClick={() => void store.claim(card.id, kind, t.claimOk, t.claimRejected)}
+          onClick={() => void store.claim(card.id, kind, t.claimOk, t.claimRejected, t.rejected)}
         >
           {kind === 'line' ? t.readyLine : t.readyBingo}
         </button>

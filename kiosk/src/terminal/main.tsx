@@ -16,7 +16,7 @@ const hallId = params.get('hall') || 'demo'
 let current: Lang = lang
 const request = createRequest({ lang: () => current, device: deviceCredential(location.search) })
 const feed = createGameFeed({ hallId })
-const store = createTerminalStore(request, feed, lang)
+const store = createTerminalStore(request, feed, lang, hallId)
 store.lang.subscribe((l) => {
   current = l
   document.documentElement.lang = l

@@ -16,7 +16,7 @@ export type TerminalView = Awaited<ReturnType<TerminalService['view']>>
 export type Ended = Awaited<ReturnType<TerminalService['end']>>
 export type HeldCard = NonNullable<TerminalView['game']>['cards'][number]
 
-export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: Lang) {
+export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: Lang, hallId?: string) {
   const view = signal<TerminalView | null>(null)
   const ended = signal<Ended | null>(null)
   const busy = signal(false)
@@ -46,6 +46,16 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
     if (m.gameId !== g.gameId) return new Set()
     const called = new Set(g.balls)
     return new Set([...m.numbers].filter((n) => called.has(n)))
+  })
+  /**
+   * The seat's hall by name: the session's, else the hall this screen watches (in an interconnected game, BNG-100,
+   * the game's hall is the central's, not the seat's).
+   */
+  const hallName = computed(() => {
+    const session = view.value?.session
+    if (session?.hallName) return session.hallName
+    const s = feed.state.value
+    return s?.halls?.find((h) => h.hallId === hallId)?.hallName ?? s?.hallName ?? ''
   })
   /** Best card first, with what it still needs, by the marks on screen. */
   const ranked = computed(() => {
@@ -102,6 +112,7 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
     mode,
     marks,
     ranked,
+    hallName,
     refresh,
     async start(voucherCode: string, ageConfirmed: boolean) {
       const v = await call(() =>
@@ -116,7 +127,13 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
       const v = await call(() => request<TerminalView>('POST', '/api/terminal/cards', { count }))
       if (v) view.value = v
     },
-    async claim(cardId: string, kind: 'line' | 'bingo', okText: string, rejectedText: string) {
+    async claim(
+      cardId: string,
+      kind: 'line' | 'bingo',
+      okText: string,
+      rejectedText: string,
+      reasons: Record<string, string> = {},
+    ) {
       const r = await call(() =>
         request<{ ok: boolean; reason: string | null; session: TerminalView }>('POST', '/api/terminal/claims', {
           cardId,
@@ -127,7 +144,11 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
       view.value = r.session
       message.value = r.ok
         ? { kind: 'ok', text: okText }
-        : { kind: 'error', text: `${rejectedText} (${r.reason ?? ''})` }
+        : // The server's reason is a code: the player reads it in words, never the code itself.
+          {
+            kind: 'error',
+            text: r.reason && reasons[r.reason] ? `${rejectedText}: ${reasons[r.reason]}.` : `${rejectedText}.`,
+          }
     },
     async end() {
       const r = await call(() => request<Ended>('POST', '/api/terminal/session/end'))

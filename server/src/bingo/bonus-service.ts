@@ -857,6 +857,8 @@ export function createBonusService(deps: BonusDeps) {
     hallOfCards,
     activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
     gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),
+    /** The halls of a simultaneous game read inside a caller's transaction (none: a one-hall game). */
+    gameHallsWithin: async (sql: Sql, gameId: string) => (await gameHallsOfGame(sql, gameId)).map((h) => h.hall_id),
     /** Called on the node that committed a join, so that it can put the hall's screens in the game's room. */
     onHallJoined(l: (e: { gameId: string; hallId: string }) => void) {
       joinedListeners.add(l)

@@ -840,6 +840,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    */
   async function terminalCards(input: {
     terminalId: string
+    /** The terminal session's hall (BNG-100: in a simultaneous game it sells from this hall's range). */
+    hallId: string
     gameId: string
     count: number
     /** The session's opening voucher: the player whose cards are counted (BNG-40 / CFG-16, BNG-93). */
@@ -858,32 +860,43 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const game = await gameById(tx, input.gameId)
       if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
       const face = Number(game.face_value_cents)
+      // BNG-100: a simultaneous (interconnected) game is sold by each hall that plays it from its own range; the
+      // selling hall is the terminal's, and only when that hall takes part. A one-hall game: the game's hall.
+      const playing = await bonus.gameHallsWithin(tx, game.id)
+      const simultaneous = playing.length > 0
+      if (simultaneous && !playing.includes(input.hallId))
+        throw new DomainError('WRONG_HALL', "the terminal's hall does not play this interconnected game (BNG-100)", {
+          resource: 'game',
+          rule: 'BNG-100',
+        })
+      const sellingHall = simultaneous ? input.hallId : game.hall_id
       const { paymentRef, currency } = await input.pay(tx, {
         gameId: game.id,
-        hallId: game.hall_id,
+        hallId: sellingHall,
         faceValueCents: face,
         count: input.count,
         at,
       })
       const voucher = await voucherById(tx, input.voucherId)
       const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `terminal:${input.terminalId}`
-      await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: input.count, playerKey })
-      const sale = await bingo.sellWithin(tx, {
-        gameId: game.id,
-        count: input.count,
-        channel: `terminal:${input.terminalId}`,
-      })
+      await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: sellingHall, count: input.count, playerKey })
+      const channel = `terminal:${input.terminalId}`
+      // In a simultaneous game the hall's one cursor hands out its range correlatively to counters and terminals
+      // alike: every card of that range is issued at its sale, so paper and virtual cards cannot clash there.
+      const sale = simultaneous
+        ? await bonus.sellInHallWithin(tx, { gameId: game.id, hallId: sellingHall, count: input.count, channel })
+        : await bingo.sellWithin(tx, { gameId: game.id, count: input.count, channel })
       publish = sale.publish
       await bingo.recordPurchaseWithin(tx, {
         gameId: game.id,
-        hallId: game.hall_id,
+        hallId: sellingHall,
         playerKey,
         cardIds: sale.cards.map((c) => c.id),
       })
       for (const c of sale.cards) {
         await insertSalePayment(tx, {
           id: newId('sp'),
-          hallId: game.hall_id,
+          hallId: sellingHall,
           stationId: input.terminalId,
           soldBy: input.terminalId,
           product: 'card',

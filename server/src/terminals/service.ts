@@ -14,6 +14,7 @@
 import type { Database, Sql } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BingoHooks, BingoService, SoldCard } from '../bingo/service.ts'
+import type { BonusService } from '../bingo/bonus-service.ts'
 import type { PaidSales } from '../cashdesk/paid-sales.ts'
 import type { VoucherService } from '../cashdesk/vouchers.ts'
 import type { PayoutService } from '../cashdesk/payouts.ts'
@@ -42,6 +43,8 @@ export interface TerminalDeps {
   db: Database
   clock: Clock
   bingo: BingoService
+  /** BNG-100: the simultaneous (interconnected) games a hall takes part in. */
+  bonus: Pick<BonusService, 'activeGamesOfHall'>
   vouchers: VoucherService
   payouts: PayoutService
   paidSales: Pick<PaidSales, 'terminalCards'>
@@ -88,21 +91,22 @@ export const terminalHooks: BingoHooks = {
       advance: (f, next) => store.advanceTerminalCursor(tx, e.seriesId, f, next),
     }
   },
-  // BNG-101 / CFG-33: the terms' minimum game duration paces the hall's games that hold virtual cards.
+  // BNG-101 / CFG-33: the terms' minimum game duration paces the games that hold virtual cards, per hall whose
+  // terminals hold them (a simultaneous game, BNG-100, is paced by every such hall's terms).
   async salesClosed(tx, e) {
-    if (!(await store.gameHoldsTerminalCards(tx, e.game.id))) return
-    const { verdict } = await termsWithin(tx, e.game.hallId)
-    if (!('terms' in verdict)) return
-    const { minGameSeconds } = verdict.terms
-    const previous = await store.previousTerminalGameStart(tx, e.game.hallId, e.game.id)
-    const waitSeconds = secondsUntilNextGame(previous, e.at, minGameSeconds)
-    if (waitSeconds > 0)
-      throw new DomainError('TERMINAL_GAME_TOO_SOON', `a game with virtual cards may start ${waitSeconds} s from now`, {
-        rule: 'BNG-101',
-        minGameSeconds,
-        waitSeconds,
-        previousStartAt: previous,
-      })
+    for (const hallId of await store.terminalHallsOfGame(tx, e.game.id)) {
+      const { verdict } = await termsWithin(tx, hallId)
+      if (!('terms' in verdict)) continue
+      const { minGameSeconds } = verdict.terms
+      const previous = await store.previousTerminalGameStart(tx, hallId, e.game.id)
+      const waitSeconds = secondsUntilNextGame(previous, e.at, minGameSeconds)
+      if (waitSeconds > 0)
+        throw new DomainError(
+          'TERMINAL_GAME_TOO_SOON',
+          `a game with virtual cards may start ${waitSeconds} s from now`,
+          { rule: 'BNG-101', minGameSeconds, waitSeconds, previousStartAt: previous, hallId },
+        )
+    }
   },
 }
 
@@ -111,6 +115,12 @@ export function createTerminalService(deps: TerminalDeps) {
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
   const termsOfHall = (sql: Sql, hallId: string) => termsWithin(sql, hallId, deps.demoReferencesRefused ?? false)
+  /**
+   * The game a hall's terminals play: the one its screens show (realtime/hub.ts `hall:watch`), the newest running
+   * simultaneous game the hall takes part in (BNG-100), else the hall's own newest game.
+   */
+  const gameOfHall = async (hallId: string) =>
+    (await deps.bonus.activeGamesOfHall(hallId)).at(-1) ?? (await bingo.currentGameOfHall(hallId))
 
   async function sessionOrRefuse(sql: Sql, terminalId: string) {
     const s = await store.openSessionOf(sql, terminalId)
@@ -250,11 +260,12 @@ export function createTerminalService(deps: TerminalDeps) {
    */
   async function buy(input: { terminalId: string; count: number }) {
     const s = await sessionOrRefuse(db, input.terminalId)
-    const gameId = await bingo.currentGameOfHall(s.hall_id)
+    const gameId = await gameOfHall(s.hall_id)
     if (!gameId) throw new DomainError('SALES_NOT_OPEN', 'no game of this hall is on sale', {})
     let paidBy = s.id
     await deps.paidSales.terminalCards({
       terminalId: input.terminalId,
+      hallId: s.hall_id,
       gameId,
       count: input.count,
       voucherId: s.voucher_id,
@@ -577,7 +588,7 @@ export function createTerminalService(deps: TerminalDeps) {
     const terms = hallId ? await termsOf(hallId) : null
     let game = null
     if (hallId && session?.status === 'open') {
-      const gameId = await bingo.currentGameOfHall(hallId)
+      const gameId = await gameOfHall(hallId)
       if (gameId) {
         const state = await bingo.getGameState(gameId)
         const row = (await gameById(db, gameId))!
@@ -618,6 +629,8 @@ export function createTerminalService(deps: TerminalDeps) {
             id: session.id,
             status: session.status,
             hallId: session.hall_id,
+            // The seat's own hall: in an interconnected game the game's hall is the central's (BNG-100).
+            hallName: (await store.hallNameOf(db, session.hall_id)) ?? '',
             currency: session.currency,
             balanceCents: session.balance_cents,
             spentCents: session.spent_cents,

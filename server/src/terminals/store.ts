@@ -52,6 +52,10 @@ export async function hallProfileId(sql: Sql, hallId: string): Promise<string | 
   return (await sql.get<{ profile_id: string }>('SELECT profile_id FROM halls WHERE id = ?', [hallId]))?.profile_id
 }
 
+export async function hallNameOf(sql: Sql, hallId: string): Promise<string | undefined> {
+  return (await sql.get<{ name: string }>('SELECT name FROM halls WHERE id = ?', [hallId]))?.name
+}
+
 export async function openSessionOf(sql: Sql, terminalId: string) {
   return session(
     await sql.get<TerminalSessionRow>("SELECT * FROM terminal_sessions WHERE terminal_id = ? AND status = 'open'", [
@@ -250,18 +254,27 @@ export async function advanceTerminalCursor(sql: Sql, seriesId: string, from: nu
   return true
 }
 
-/** Whether any virtual card was sold into the game. */
-export async function gameHoldsTerminalCards(sql: Sql, gameId: string): Promise<boolean> {
-  return !!(await sql.get('SELECT 1 AS one FROM terminal_cards WHERE game_id = ? LIMIT 1', [gameId]))
+/** The halls whose terminals hold virtual cards of the game (one, or several in a simultaneous game). */
+export async function terminalHallsOfGame(sql: Sql, gameId: string): Promise<string[]> {
+  const rows = await sql.all<{ hall_id: string }>(
+    `SELECT DISTINCT ts.hall_id FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id
+      WHERE tc.game_id = ? ORDER BY ts.hall_id`,
+    [gameId],
+  )
+  return rows.map((r) => r.hall_id)
 }
 
-/** When the hall's latest other game with virtual cards closed its sales (its start), or null. */
+/**
+ * When the latest other game in which the hall's terminals held virtual cards closed its sales (its start), or null:
+ * the hall's own games and the simultaneous games it took part in (BNG-100).
+ */
 export async function previousTerminalGameStart(sql: Sql, hallId: string, gameId: string): Promise<string | null> {
   const r = await sql.get<{ at: string | null }>(
     `SELECT MAX(g.sales_closed_at) AS at FROM games g
-      WHERE g.hall_id = ? AND g.id <> ? AND g.sales_closed_at IS NOT NULL
-        AND EXISTS (SELECT 1 FROM terminal_cards tc WHERE tc.game_id = g.id)`,
-    [hallId, gameId],
+      WHERE g.id <> ? AND g.sales_closed_at IS NOT NULL
+        AND EXISTS (SELECT 1 FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id
+                     WHERE tc.game_id = g.id AND ts.hall_id = ?)`,
+    [gameId, hallId],
   )
   return r?.at ?? null
 }
