@@ -36,7 +36,8 @@ import { join } from 'node:path'
 import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
-import type { Clock } from '../shared/clock.ts'
+import type { Clock, EntropySource } from '../shared/clock.ts'
+import { extractionDevice } from '../equipment/devices.ts'
 import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
@@ -55,6 +56,7 @@ import {
   beaconRoundOf,
   beaconSummary,
   closeFacts,
+  newSealedSeed,
   parseBeacon,
   proofFacts,
   seedContext,
@@ -63,6 +65,7 @@ import {
 } from '../shared/lottery-draw-v2.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import {
+  insertDraw,
   markDrawCancelled,
   markDrawClosed,
   markDrawn,
@@ -124,6 +127,9 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   dataDir: string
   beacon: BeaconSource
   sealer: Sealer
+  /** Draw seeds: the health-tested source (RNG-32). */
+  seedEntropy: EntropySource
+  newId(prefix: string): string
   /** The sealing context of the seeds (DESIGN.md "Sealed secrets"). */
   seedLine: 'lotto' | 'lottery'
   /** The products whose payouts the prize register lists. */
@@ -131,7 +137,7 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   loadDraw(tx: Sql, drawId: string): Promise<Row>
   planOf(row: Row): Plan
   /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-  scope(row: Row): string
+  scope(row: Pick<DrawRow, 'product' | 'game_code' | 'id'>): string
   /** Drops what the line caches of a draw after it changed. */
   forget(drawId: string): void
   /** The rule each step cites in its record. */
@@ -231,6 +237,71 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   const { db, clock, loadDraw, planOf, scope, forget, texts } = line
   const now = () => clock.now().toISOString()
   const drawDir = (row: Row) => join(line.dataDir, row.product, row.id)
+
+  // ---------------------------------------------------------------------------------------- plan
+
+  /**
+   * Plans a draw (LOT-3, LOT-5, CFG-44) from a plan the line has parsed and checked: takes the seed from the
+   * health-tested source (RNG-32), seals it at once and publishes its commitment. A manual draw names a registered,
+   * sealed, certified extraction device of its hall (LNS-8, LOT-18), the plan keeping its id; the line's own checks
+   * (`check`) and rows (`after`) run in the same transaction. The record `<product>.draw_planned` names the AJ
+   * authorisation of a software draw where the line gives one (RNG-26). Answers the new draw's id.
+   */
+  async function plan<P extends Plan & { gameCode: string; drawDevice: string | null; drawHallId?: string | null }>(
+    input: {
+      product: string
+      idPrefix: string
+      plan: P
+      priceCents: number
+      /** Whether a manual draw's device is checked at planning (a raffle's tómbola is not an AJ-registered device). */
+      manualDevice: boolean
+      rngAuthorisation?: string | null
+    },
+    check: (tx: Sql) => Promise<void> = async () => {},
+    after: (tx: Sql, drawId: string) => Promise<void> = async () => {},
+  ): Promise<string> {
+    const { product, plan: p } = input
+    const id = line.newId(input.idPrefix)
+    const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
+    await db.transaction(async (tx) => {
+      if (input.manualDevice && p.drawMethod === 'manual')
+        p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
+      await check(tx)
+      const at = now()
+      await insertDraw(tx, {
+        id,
+        product,
+        gameCode: p.gameCode,
+        drawNo: p.drawNumber,
+        planJson: JSON.stringify(p),
+        currency: p.currency,
+        priceCents: input.priceCents,
+        salesStartAt: p.salesStartAt,
+        salesCloseAt: p.salesCloseAt,
+        drawAt: p.drawAt,
+        claimDeadline: p.claimDeadline,
+        drawMethod: p.drawMethod,
+        commitment,
+        seedSealed: sealed,
+        entropySource: source,
+        createdAt: at,
+      })
+      await after(tx, id)
+      await appendJournal(tx, {
+        at,
+        type: `${product}.draw_planned`,
+        scope: scope({ product, game_code: p.gameCode, id }),
+        payload: {
+          drawId: id,
+          plan: p,
+          commitment,
+          entropySource: source,
+          ...(input.rngAuthorisation !== undefined ? { rngAuthorisation: input.rngAuthorisation } : {}),
+        },
+      })
+    })
+    return id
+  }
 
   // ---------------------------------------------------------------------------------------- close of sales
 
@@ -767,6 +838,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   return {
     now,
     drawDir,
+    plan,
     closeSales,
     participationFile,
     recordBeacon,
