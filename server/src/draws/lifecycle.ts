@@ -33,7 +33,6 @@
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
@@ -64,8 +63,12 @@ import {
   type Actor,
 } from '../shared/lottery-draw-v2.ts'
 import type { Sealer } from '../shared/sealing.ts'
+import type { OnPaid } from '../shared/settlement.ts'
+import { protectDocument } from '../shared/journal-privacy.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import {
   insertDraw,
+  insertPayout,
   markDrawCancelled,
   markDrawClosed,
   markDrawn,
@@ -200,6 +203,48 @@ export function drawHasBegun(
   if (row.status !== 'closed' || method !== 'rng') return false
   if (row.beacon) return true
   return Date.parse(nowIso) >= roundTime(beaconRoundOf(row)) * 1000
+}
+
+/**
+ * Prize-register data of the person paid (INS-5, LNS-25, §7.13): first and last names, identity document, and how
+ * the signature was taken (e.g. "firma en recibo impreso", or the id of a signature-pad image).
+ */
+export interface PayeeData {
+  name: string
+  document: string
+  signatureRef?: string
+}
+
+/** Default signature reference: the payee signs the printed payout receipt, kept with the register. */
+export const SIGNED_RECEIPT = 'firma en recibo impreso'
+
+/** What the cash desk asks of a line's payout: the code presented, who pays where, the payee, the drawer movement. */
+export interface PayInput {
+  code: string
+  stationId: string
+  cashierId: string
+  payee: PayeeData
+  /** The cash desk's drawer movement, in the payout's transaction (issue 23: no payout without its cash). */
+  onPaid: OnPaid
+}
+
+/** One payout row (a prize or a refund) of a ticket for a draw, as the line lays it out. */
+export interface Payout {
+  drawId: string
+  product: string
+  ticketId: string
+  amountCents: number
+  goods: string[]
+  /** What the register lists as paid (the prizes, or the refund and its rule). */
+  prizes: unknown[]
+  currency: string
+  refund: boolean
+  /** Journal scope of the `<product>.prize_paid` / `refund_paid` record. */
+  scope: string
+  /** How the record names the ticket (lotto `receipt`, a lottery `ticketId`), then what it adds. */
+  ticket: Record<string, unknown>
+  detail?: Record<string, unknown>
+  tail?: Record<string, unknown>
 }
 
 /** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
@@ -810,6 +855,81 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return disposal
   }
 
+  // ---------------------------------------------------------------------------------------- payout
+
+  /**
+   * Pays what a presented code may be paid, once (REGULATIONS.md §8, LOT-26: only against the ticket), in one
+   * transaction: the payee's data (INS-5), the line's validation repeated inside the transaction and its refusals
+   * (assertPayable), then the line's own checks and payouts (`pays`). Each payout (`payOut`) is one row of the
+   * prize register (its UNIQUE draw and ticket is the database's own guard), its `<product>.prize_paid` or
+   * `refund_paid` record with the document protected, and the cash desk's drawer movement, all in this transaction.
+   */
+  async function pay<V extends { outcome: string; reason: string }, R>(
+    input: PayInput,
+    rules: {
+      /** The rules cited when the payee's data is missing. */
+      payee: string
+      validate(code: string, tx: Sql): Promise<V>
+      /** The error of a void code: a forged one, or a genuine one that is not payable. */
+      voidCode(v: V): 'INVALID_SIGNATURE' | 'TICKET_VOID'
+    },
+    pays: (tx: Sql, v: V, at: string, payOut: (p: Payout) => Promise<string>) => Promise<R>,
+  ): Promise<R> {
+    const p = input.payee
+    assertPayee(p, rules.payee)
+    return db.transaction(async (tx) => {
+      const v = await rules.validate(input.code, tx)
+      assertPayable(v, rules.voidCode(v))
+      const at = now()
+      return pays(tx, v, at, async (o) => {
+        const payoutId = line.newId('lpay')
+        await insertPayout(tx, {
+          id: payoutId,
+          drawId: o.drawId,
+          product: o.product,
+          ticketId: o.ticketId,
+          amountCents: o.amountCents,
+          goodsJson: o.goods.length ? JSON.stringify(o.goods) : null,
+          prizesJson: JSON.stringify(o.prizes),
+          currency: o.currency,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payeeName: p.name.trim(),
+          // Issue 24 point 2: stored sealed; the prize register opens it.
+          payeeDocument: sealDocumentAtRest(line.sealer, p.document.trim())!,
+          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+          paidAt: at,
+        })
+        await appendJournal(tx, {
+          at,
+          type: `${o.product}.${o.refund ? 'refund_paid' : 'prize_paid'}`,
+          scope: o.scope,
+          payload: {
+            payoutId,
+            drawId: o.drawId,
+            ...o.ticket,
+            amountCents: o.amountCents,
+            goods: o.goods,
+            ...o.detail,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            payeeDocument: protectDocument(line.sealer, p.document),
+            ...o.tail,
+          },
+        })
+        // A refund leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
+        await input.onPaid(tx, {
+          amountCents: o.amountCents,
+          currency: o.currency,
+          refId: payoutId,
+          at,
+          kind: o.refund ? 'refund' : 'prize_payout',
+        })
+        return payoutId
+      })
+    })
+  }
+
   /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the line's products. */
   async function prizeRegister(drawId?: string) {
     const rows = await payoutsOf(db, line.products, drawId)
@@ -853,6 +973,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     minutesOf,
     unclaimed,
     disposeUnclaimed,
+    pay,
     prizeRegister,
   }
 }
