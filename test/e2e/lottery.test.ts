@@ -364,6 +364,16 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     expect(winner.prizes.map((p: any) => p.code)).toEqual(['P1'])
   })
 
+  it('RNG-26: the plan of a lottery drawn by software journals the AJ authorisation it was planned under, as a lotto plan does; a tómbola plan names none', async () => {
+    const records = (await api(server.url, 'GET', '/api/journal?limit=1000')).body.records as Array<{
+      type: string
+      payload: Record<string, unknown>
+    }>
+    const planned = (id: string) => records.find((r) => r.type === 'lottery.draw_planned' && r.payload.drawId === id)!
+    expect(planned(rngId).payload).toMatchObject({ drawId: rngId, rngAuthorisation: 'AJ-RA-PRUEBAS-RNG' })
+    expect(planned(manualId).payload.rngAuthorisation).toBeNull()
+  })
+
   it('answers EXPIRED after the claim deadline and reports the unclaimed prizes (LOT-23, LOT-24)', async () => {
     t = Date.parse('2025-05-01T00:00:00-04:00')
     expect((await validate(await codeOf(manualId, 5051, 2))).outcome).toBe('EXPIRED')

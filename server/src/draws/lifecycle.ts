@@ -30,13 +30,14 @@
  * - validate, extracto, acta (and their PDFs), createDraw / createLottery, getDraw, listDraws: the line's own
  *   ticket, document and plan shapes; they read the shared row through this module's store.
  */
+import { SIGNED_RECEIPT, type PayeeData } from './types.ts'
 import { createHash } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
-import type { Clock } from '../shared/clock.ts'
+import type { Clock, EntropySource } from '../shared/clock.ts'
+import { extractionDevice } from '../equipment/devices.ts'
 import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
@@ -55,6 +56,7 @@ import {
   beaconRoundOf,
   beaconSummary,
   closeFacts,
+  newSealedSeed,
   parseBeacon,
   proofFacts,
   seedContext,
@@ -62,7 +64,12 @@ import {
   type Actor,
 } from '../shared/lottery-draw-v2.ts'
 import type { Sealer } from '../shared/sealing.ts'
+import type { OnPaid } from '../shared/settlement.ts'
+import { protectDocument } from '../shared/journal-privacy.ts'
+import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import {
+  insertDraw,
+  insertPayout,
   markDrawCancelled,
   markDrawClosed,
   markDrawn,
@@ -124,6 +131,9 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   dataDir: string
   beacon: BeaconSource
   sealer: Sealer
+  /** Draw seeds: the health-tested source (RNG-32). */
+  seedEntropy: EntropySource
+  newId(prefix: string): string
   /** The sealing context of the seeds (DESIGN.md "Sealed secrets"). */
   seedLine: 'lotto' | 'lottery'
   /** The products whose payouts the prize register lists. */
@@ -131,7 +141,7 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   loadDraw(tx: Sql, drawId: string): Promise<Row>
   planOf(row: Row): Plan
   /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-  scope(row: Row): string
+  scope(row: Pick<DrawRow, 'product' | 'game_code' | 'id'>): string
   /** Drops what the line caches of a draw after it changed. */
   forget(drawId: string): void
   /** The rule each step cites in its record. */
@@ -196,6 +206,37 @@ export function drawHasBegun(
   return Date.parse(nowIso) >= roundTime(beaconRoundOf(row)) * 1000
 }
 
+export { SIGNED_RECEIPT, type PayeeData }
+
+/** What the cash desk asks of a line's payout: the code presented, who pays where, the payee, the drawer movement. */
+export interface PayInput {
+  code: string
+  stationId: string
+  cashierId: string
+  payee: PayeeData
+  /** The cash desk's drawer movement, in the payout's transaction (issue 23: no payout without its cash). */
+  onPaid: OnPaid
+}
+
+/** One payout row (a prize or a refund) of a ticket for a draw, as the line lays it out. */
+export interface Payout {
+  drawId: string
+  product: string
+  ticketId: string
+  amountCents: number
+  goods: string[]
+  /** What the register lists as paid (the prizes, or the refund and its rule). */
+  prizes: unknown[]
+  currency: string
+  refund: boolean
+  /** Journal scope of the `<product>.prize_paid` / `refund_paid` record. */
+  scope: string
+  /** How the record names the ticket (lotto `receipt`, a lottery `ticketId`), then what it adds. */
+  ticket: Record<string, unknown>
+  detail?: Record<string, unknown>
+  tail?: Record<string, unknown>
+}
+
 /** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
 const REFUSED = {
   ALREADY_PAID: 'ALREADY_PAID',
@@ -231,6 +272,71 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   const { db, clock, loadDraw, planOf, scope, forget, texts } = line
   const now = () => clock.now().toISOString()
   const drawDir = (row: Row) => join(line.dataDir, row.product, row.id)
+
+  // ---------------------------------------------------------------------------------------- plan
+
+  /**
+   * Plans a draw (LOT-3, LOT-5, CFG-44) from a plan the line has parsed and checked: takes the seed from the
+   * health-tested source (RNG-32), seals it at once and publishes its commitment. A manual draw names a registered,
+   * sealed, certified extraction device of its hall (LNS-8, LOT-18), the plan keeping its id; the line's own checks
+   * (`check`) and rows (`after`) run in the same transaction. The record `<product>.draw_planned` names the AJ
+   * authorisation of a software draw where the line gives one (RNG-26). Answers the new draw's id.
+   */
+  async function plan<P extends Plan & { gameCode: string; drawDevice: string | null; drawHallId?: string | null }>(
+    input: {
+      product: string
+      idPrefix: string
+      plan: P
+      priceCents: number
+      /** Whether a manual draw's device is checked at planning (a raffle's tómbola is not an AJ-registered device). */
+      manualDevice: boolean
+      rngAuthorisation?: string | null
+    },
+    check: (tx: Sql) => Promise<void> = async () => {},
+    after: (tx: Sql, drawId: string) => Promise<void> = async () => {},
+  ): Promise<string> {
+    const { product, plan: p } = input
+    const id = line.newId(input.idPrefix)
+    const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
+    await db.transaction(async (tx) => {
+      if (input.manualDevice && p.drawMethod === 'manual')
+        p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
+      await check(tx)
+      const at = now()
+      await insertDraw(tx, {
+        id,
+        product,
+        gameCode: p.gameCode,
+        drawNo: p.drawNumber,
+        planJson: JSON.stringify(p),
+        currency: p.currency,
+        priceCents: input.priceCents,
+        salesStartAt: p.salesStartAt,
+        salesCloseAt: p.salesCloseAt,
+        drawAt: p.drawAt,
+        claimDeadline: p.claimDeadline,
+        drawMethod: p.drawMethod,
+        commitment,
+        seedSealed: sealed,
+        entropySource: source,
+        createdAt: at,
+      })
+      await after(tx, id)
+      await appendJournal(tx, {
+        at,
+        type: `${product}.draw_planned`,
+        scope: scope({ product, game_code: p.gameCode, id }),
+        payload: {
+          drawId: id,
+          plan: p,
+          commitment,
+          entropySource: source,
+          ...(input.rngAuthorisation !== undefined ? { rngAuthorisation: input.rngAuthorisation } : {}),
+        },
+      })
+    })
+    return id
+  }
 
   // ---------------------------------------------------------------------------------------- close of sales
 
@@ -739,6 +845,81 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return disposal
   }
 
+  // ---------------------------------------------------------------------------------------- payout
+
+  /**
+   * Pays what a presented code may be paid, once (REGULATIONS.md §8, LOT-26: only against the ticket), in one
+   * transaction: the payee's data (INS-5), the line's validation repeated inside the transaction and its refusals
+   * (assertPayable), then the line's own checks and payouts (`pays`). Each payout (`payOut`) is one row of the
+   * prize register (its UNIQUE draw and ticket is the database's own guard), its `<product>.prize_paid` or
+   * `refund_paid` record with the document protected, and the cash desk's drawer movement, all in this transaction.
+   */
+  async function pay<V extends { outcome: string; reason: string }, R>(
+    input: PayInput,
+    rules: {
+      /** The rules cited when the payee's data is missing. */
+      payee: string
+      validate(code: string, tx: Sql): Promise<V>
+      /** The error of a void code: a forged one, or a genuine one that is not payable. */
+      voidCode(v: V): 'INVALID_SIGNATURE' | 'TICKET_VOID'
+    },
+    pays: (tx: Sql, v: V, at: string, payOut: (p: Payout) => Promise<string>) => Promise<R>,
+  ): Promise<R> {
+    const p = input.payee
+    assertPayee(p, rules.payee)
+    return db.transaction(async (tx) => {
+      const v = await rules.validate(input.code, tx)
+      assertPayable(v, rules.voidCode(v))
+      const at = now()
+      return pays(tx, v, at, async (o) => {
+        const payoutId = line.newId('lpay')
+        await insertPayout(tx, {
+          id: payoutId,
+          drawId: o.drawId,
+          product: o.product,
+          ticketId: o.ticketId,
+          amountCents: o.amountCents,
+          goodsJson: o.goods.length ? JSON.stringify(o.goods) : null,
+          prizesJson: JSON.stringify(o.prizes),
+          currency: o.currency,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          payeeName: p.name.trim(),
+          // Issue 24 point 2: stored sealed; the prize register opens it.
+          payeeDocument: sealDocumentAtRest(line.sealer, p.document.trim())!,
+          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+          paidAt: at,
+        })
+        await appendJournal(tx, {
+          at,
+          type: `${o.product}.${o.refund ? 'refund_paid' : 'prize_paid'}`,
+          scope: o.scope,
+          payload: {
+            payoutId,
+            drawId: o.drawId,
+            ...o.ticket,
+            amountCents: o.amountCents,
+            goods: o.goods,
+            ...o.detail,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            payeeDocument: protectDocument(line.sealer, p.document),
+            ...o.tail,
+          },
+        })
+        // A refund leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
+        await input.onPaid(tx, {
+          amountCents: o.amountCents,
+          currency: o.currency,
+          refId: payoutId,
+          at,
+          kind: o.refund ? 'refund' : 'prize_payout',
+        })
+        return payoutId
+      })
+    })
+  }
+
   /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the line's products. */
   async function prizeRegister(drawId?: string) {
     const rows = await payoutsOf(db, line.products, drawId)
@@ -767,6 +948,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   return {
     now,
     drawDir,
+    plan,
     closeSales,
     participationFile,
     recordBeacon,
@@ -781,6 +963,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     minutesOf,
     unclaimed,
     disposeUnclaimed,
+    pay,
     prizeRegister,
   }
 }

@@ -45,6 +45,51 @@ export interface DrawRow {
   settled_at: string | null
 }
 
+export interface NewDraw {
+  id: string
+  product: string
+  gameCode: string
+  drawNo: number
+  planJson: string
+  currency: string
+  priceCents: number
+  salesStartAt: string
+  salesCloseAt: string
+  drawAt: string
+  claimDeadline: string
+  drawMethod: string
+  commitment: string
+  seedSealed: string
+  entropySource: string
+  createdAt: string
+}
+
+/** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
+export async function insertDraw(tx: Sql, d: NewDraw): Promise<void> {
+  await tx.run(
+    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
+         VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
+    [
+      d.id,
+      d.product,
+      d.gameCode,
+      d.drawNo,
+      d.planJson,
+      d.currency,
+      d.priceCents,
+      d.salesStartAt,
+      d.salesCloseAt,
+      d.drawAt,
+      d.claimDeadline,
+      d.drawMethod,
+      d.commitment,
+      d.seedSealed,
+      d.entropySource,
+      d.createdAt,
+    ],
+  )
+}
+
 /** Fixes the close of sales of an open draw: D, the close time, the beacon round R and the participation file. */
 export async function markDrawClosed(
   tx: Sql,

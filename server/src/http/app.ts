@@ -23,6 +23,7 @@ import { registerComplaintsRoutes } from '../bingo/complaints-routes.ts'
 import { registerCustodyRoutes } from '../bingo/custody-routes.ts'
 import { registerLottoRoutes } from '../lotto/routes.ts'
 import { registerLotteryRoutes } from '../lottery/routes.ts'
+import { registerDrawLifecycleRoutes } from '../draws/routes.ts'
 import { registerPrizeRegisterRoutes } from './prize-register-routes.ts'
 import { registerAccessRoutes } from '../access/routes.ts'
 import { registerBingoRoutes } from '../bingo/routes.ts'
@@ -378,6 +379,9 @@ export function createHttpApp(services: Services) {
   // §7.13 (INS-5, LNS-25): the printable prize register of the lotto, lotteries and instant games.
   registerPrizeRegisterRoutes(app, services)
   registerLotteryRoutes(app, services)
+  // The draw lifecycle lotto shares with lotteries and raffles, the same routes under each prefix (issue 23 point 6).
+  registerDrawLifecycleRoutes(app, '/api/lotto', services.lotto)
+  registerDrawLifecycleRoutes(app, '/api/lottery', services.lottery)
   // ---- back office: reports, ball-set frequencies, master sets, instant generation progress (issue 17)
   registerReportsRoutes(app, services)
   registerInstantGenerationRoutes(app, services)

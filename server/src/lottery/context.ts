@@ -247,6 +247,8 @@ export function createLotteryContext(deps: LotteryDeps) {
     dataDir: deps.dataDir,
     beacon: deps.beacon,
     sealer: deps.sealer,
+    seedEntropy: deps.seedEntropy,
+    newId: ctx.newId,
     seedLine: 'lottery',
     products: ['lottery', 'raffle'],
     loadDraw,

@@ -4,14 +4,7 @@
  * returned, and ranges reported lost or stolen with their public notice (LST-1 to LST-7).
  */
 import { DomainError } from '../shared/errors.ts'
-import {
-  beaconRoundOf,
-  beaconSummary,
-  closeFacts,
-  newSealedSeed,
-  parseBeacon,
-  seedContext,
-} from '../shared/lottery-draw-v2.ts'
+import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon } from '../shared/lottery-draw-v2.ts'
 import {
   AJ_LEGEND,
   checkDemoReferences,
@@ -19,7 +12,6 @@ import {
   territoryCovers,
   type PlanProblem,
 } from '../shared/lottery-common.ts'
-import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { DrawRow } from '../draws/store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
@@ -53,7 +45,6 @@ import {
   distributeFractions,
   fractionsIn,
   insertFractions,
-  insertLotteryDraw,
   insertPrintRun,
   insertRange,
   issueSecretOf,
@@ -167,51 +158,31 @@ export function fractionTicketData(
 }
 
 export function createIssueUseCases(ctx: LotteryContext) {
-  const { db, deps, now, newId, scope, planOf, loadDraw, ranges } = ctx
+  const { db, deps, now, newId, scope, planOf, loadDraw, ranges, life } = ctx
 
-  async function create(product: 'lottery' | 'raffle', plan: Plan, priceCents: number) {
-    const id = newId(product === 'lottery' ? 'ltr' : 'rfl')
-    // RNG-32: from the health-tested source, sealed at once (DESIGN.md "Sealed secrets").
-    const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, seedContext('lottery', id))
-    const at = now()
-    await db.transaction(async (tx) => {
-      // LOT-18: a manual numbered-lottery draw names a registered, sealed, certified device of its hall; the plan keeps its id.
-      if (product === 'lottery' && plan.drawMethod === 'manual')
-        plan.drawDevice = (
-          await extractionDevice(tx, plan.drawDevice, (plan as LotteryPlan).drawHallId ?? null, deps.clock.now())
-        ).id
-      await insertLotteryDraw(tx, {
-        id,
+  /** The lifecycle's plan step; a lottery's issue also gets its per-issue secret (issue 13 point 3). */
+  async function create(product: 'lottery' | 'raffle', plan: Plan, rngAuthorisation?: string | null) {
+    const id = await life.plan(
+      {
         product,
-        gameCode: plan.gameCode,
-        drawNo: plan.drawNumber,
-        planJson: JSON.stringify(plan),
-        currency: plan.currency,
-        priceCents,
-        salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt,
-        drawAt: plan.drawAt,
-        claimDeadline: plan.claimDeadline,
-        drawMethod: plan.drawMethod,
-        commitment,
-        seedSealed: sealed,
-        entropySource: source,
-        createdAt: at,
-      })
-      // Issue 13 point 3: the per-issue secret that keys the fraction codes, sealed at once like the seed.
-      if (product === 'lottery')
-        await setIssueSecret(
-          tx,
-          id,
-          deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(id)),
-        )
-      await appendJournal(tx, {
-        at,
-        type: `${product}.draw_planned`,
-        scope: `${product}:${plan.gameCode}/draw:${id}`,
-        payload: { drawId: id, plan, commitment, entropySource: source },
-      })
-    })
+        idPrefix: product === 'lottery' ? 'ltr' : 'rfl',
+        plan,
+        priceCents: plan.ticketPriceCents,
+        // LOT-18: a numbered lottery's tómbola is a registered device of its hall; a raffle's is the organiser's.
+        manualDevice: product === 'lottery',
+        rngAuthorisation,
+      },
+      undefined,
+      async (tx, drawId) => {
+        // The per-issue secret that keys the fraction codes, sealed at once like the seed.
+        if (product === 'lottery')
+          await setIssueSecret(
+            tx,
+            drawId,
+            deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(drawId)),
+          )
+      },
+    )
     return getDraw(id)
   }
 
@@ -219,8 +190,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
   async function createLottery(input: LotteryPlanInput) {
     const plan = parseLotteryPlan(licensed(input))
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
-    checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
-    return create('lottery', plan, plan.ticketPriceCents)
+    // RNG-26: the authorisation is journaled with the plan, as lotto's is (it was dropped for lotteries).
+    return create('lottery', plan, checkSoftwareDraw(plan.drawMethod, deps.softwareDraw))
   }
 
   /**
@@ -259,7 +230,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
   async function createRaffle(input: RafflePlanInput) {
     const plan = parseRafflePlan(input)
-    return create('raffle', plan, plan.ticketPriceCents)
+    return create('raffle', plan)
   }
 
   async function getDraw(drawId: string) {

@@ -3,18 +3,12 @@
  * code's signature fails (LOT-8), blocked when reported lost or stolen (LST-4, LST-5), one payout per fraction
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
-import { protectDocument } from '../shared/journal-privacy.ts'
-import { sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
-import { assertPayable, assertPayee } from '../draws/lifecycle.ts'
-import { insertPayout } from '../draws/store.ts'
-import { appendJournal } from '../shared/journal.ts'
+import type { PayInput } from '../draws/lifecycle.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import type { OnPaid } from '../shared/settlement.ts'
-import { SIGNED_RECEIPT, type PayeeData } from '../draws/types.ts'
 import {
   blocksDesign,
   inRange,
@@ -59,7 +53,7 @@ export interface LotteryValidation {
 }
 
 export function createPayoutUseCases(ctx: LotteryContext) {
-  const { db, deps, now, newId, scope, planOf, loadDraw, ranges, life } = ctx
+  const { db, deps, now, scope, planOf, loadDraw, ranges, life } = ctx
 
   /** §8 for a lottery fraction or raffle ticket: VOID if the signature fails (LOT-8), REPORTED LOST/STOLEN, ... */
   async function validate(code: string, tx: Sql = db): Promise<LotteryValidation> {
@@ -238,95 +232,68 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
   }
 
-  /** Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5). */
-  /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
-  async function pay(input: {
-    code: string
-    stationId: string
-    cashierId: string
-    payee: PayeeData
-    onPaid: OnPaid
-    objectCode?: string
-  }) {
-    const p = input.payee
-    assertPayee(p, 'INS-5')
-    return db.transaction(async (tx) => {
-      const v = await validate(input.code, tx)
-      // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
-      // returned, reprinted: issue 13 point 3) as void.
-      assertPayable(v, v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID')
-      if (input.objectCode !== undefined && !v.choices)
-        throw new DomainError('VALIDATION_FAILED', "only a tómbola's winner chooses an object (PRM-2)", {
-          field: 'objectCode',
-          rule: 'PRM-2',
+  /**
+   * Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5),
+   * through the lifecycle's payout; a tómbola's winner names the object taken (PRM-2).
+   */
+  async function pay(input: PayInput & { objectCode?: string }) {
+    return life.pay(
+      input,
+      {
+        payee: 'INS-5',
+        validate,
+        // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
+        // returned, reprinted: issue 13 point 3) as void.
+        voidCode: (v) => (v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID'),
+      },
+      async (tx, v, at, payOut) => {
+        if (input.objectCode !== undefined && !v.choices)
+          throw new DomainError('VALIDATION_FAILED', "only a tómbola's winner chooses an object (PRM-2)", {
+            field: 'objectCode',
+            rule: 'PRM-2',
+          })
+        // Issue 24 point 1: nothing is paid from a fraction or raffle sale changed outside the server (a returned
+        // fraction made distributed), nor again once its payout was deleted (its seal is still there).
+        if (v.kind === 'raffle')
+          await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [
+            v.drawId,
+            Number(v.number),
+          ])
+        else
+          await assertRowsSealed(tx, 'lottery_fractions', [`${v.drawId}|${Number(v.number)}|${v.series}|${v.fraction}`])
+        await assertRowsSealed(tx, 'lottery_payouts', [`${v.drawId}|${v.ticketId}`])
+        if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
+        // LOT-21: a cancelled draw's ticket is refunded its price (a refund out of the drawer, not a prize).
+        const refund = v.outcome === ValidationOutcome.RefundOnly
+        const row = await loadDraw(tx, v.drawId!)
+        const payoutId = await payOut({
+          drawId: v.drawId!,
+          product: v.kind,
+          ticketId: v.ticketId!,
+          amountCents: v.amountCents,
+          goods: v.goods,
+          prizes: refund ? [{ refund: true, rule: 'LOT-21' }] : v.prizes,
+          currency: v.currency ?? '',
+          refund,
+          scope: scope(row),
+          ticket: { ticketId: v.ticketId },
+          detail: { prizes: v.prizes.map((x) => x.code) },
         })
-      // Issue 24 point 1: nothing is paid from a fraction or raffle sale changed outside the server (a returned
-      // fraction made distributed), nor again once its payout was deleted (its seal is still there).
-      if (v.kind === 'raffle')
-        await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [v.drawId, Number(v.number)])
-      else
-        await assertRowsSealed(tx, 'lottery_fractions', [`${v.drawId}|${Number(v.number)}|${v.series}|${v.fraction}`])
-      await assertRowsSealed(tx, 'lottery_payouts', [`${v.drawId}|${v.ticketId}`])
-      if (v.choices) Object.assign(v, await chosenObject(tx, v, input.objectCode))
-      // LOT-21: a cancelled draw's ticket is refunded its price (a refund out of the drawer, not a prize).
-      const refund = v.outcome === ValidationOutcome.RefundOnly
-      const at = now()
-      const payoutId = newId('lpay')
-      await insertPayout(tx, {
-        id: payoutId,
-        drawId: v.drawId!,
-        product: v.kind,
-        ticketId: v.ticketId!,
-        amountCents: v.amountCents,
-        goodsJson: v.goods.length ? JSON.stringify(v.goods) : null,
-        prizesJson: JSON.stringify(refund ? [{ refund: true, rule: 'LOT-21' }] : v.prizes),
-        currency: v.currency ?? '',
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        payeeName: p.name.trim(),
-        // Issue 24 point 2: stored sealed; the prize register opens it.
-        payeeDocument: sealDocumentAtRest(deps.sealer, p.document.trim())!,
-        signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
-        paidAt: at,
-      })
-      const row = await loadDraw(tx, v.drawId!)
-      await appendJournal(tx, {
-        at,
-        type: refund ? `${v.kind}.refund_paid` : `${v.kind}.prize_paid`,
-        scope: scope(row),
-        payload: {
+        // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
+        return {
           payoutId,
-          drawId: v.drawId,
+          outcome: v.outcome,
+          product: v.kind,
+          drawNumber: planOf(row).drawNumber,
           ticketId: v.ticketId,
           amountCents: v.amountCents,
           goods: v.goods,
-          prizes: v.prizes.map((x) => x.code),
-          stationId: input.stationId,
-          cashierId: input.cashierId,
-          payeeDocument: protectDocument(deps.sealer, p.document),
-        },
-      })
-      await input.onPaid(tx, {
-        amountCents: v.amountCents,
-        currency: v.currency ?? '',
-        refId: payoutId,
-        at,
-        kind: refund ? 'refund' : 'prize_payout',
-      })
-      // `product` and `drawNumber` for the cashier's receipt (a raffle or a lottery, which draw).
-      return {
-        payoutId,
-        outcome: v.outcome,
-        product: v.kind,
-        drawNumber: planOf(row).drawNumber,
-        ticketId: v.ticketId,
-        amountCents: v.amountCents,
-        goods: v.goods,
-        prizes: v.prizes,
-        currency: v.currency,
-        paidAt: at,
-      }
-    })
+          prizes: v.prizes,
+          currency: v.currency,
+          paidAt: at,
+        }
+      },
+    )
   }
 
   /**

@@ -7,7 +7,7 @@
  * stolen ranges (LST-3).
  */
 import { counterCashFields, counterTill } from '../http/station.ts'
-import { forReader, pdf, csv, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
+import { pdf, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
@@ -15,7 +15,6 @@ import { registerReissueRoutes } from './reissue-routes.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
-const code = z.string().min(1).max(400)
 const staff = z.object({ authority: text(120), director: text(120), moderator: text(120), notary: text(120) }).strict()
 
 export function registerLotteryRoutes(app: App, services: Services): void {
@@ -59,7 +58,7 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   // Issue 29 point 8: whom the back office can distribute to (names for the select; the id is the value sent back).
   app.get('/api/lottery/sellers', needs('lottery.admin'), async (c) => c.json(await lottery.sellers()))
   app.get('/api/lottery/draws/:drawId/register', needs('report.read'), async (c) =>
-    c.json(forReader(c, await lottery.register(p(c, 'drawId')))),
+    c.json(await lottery.register(p(c, 'drawId'))),
   )
   app.post('/api/lottery/draws/:drawId/returns', needs('lottery.draw'), async (c) => {
     const b = await body(
@@ -126,75 +125,10 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     refusePersonEntropy(b)
     return c.json(await lottery.closeSales(p(c, 'drawId'), actorOf(c)))
   })
-  app.get('/api/lottery/draws/:drawId/participation', needs('game.read'), async (c) =>
-    csv(c, await lottery.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`),
-  )
-  // Beacon round R typed in by staff from any public source (whoever may run the draw).
-  app.post('/api/lottery/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
-    return c.json(await lottery.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
-  })
-  app.post('/api/lottery/draws/:drawId/draw', needs('lottery.draw'), async (c) =>
-    c.json(await lottery.drawRng(p(c, 'drawId'), actorOf(c))),
-  )
-  // LOT-21: an authorised postponement (director), with the AJ authorisation reference and the reason.
-  app.post('/api/lottery/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
-    return c.json(await lottery.postpone(p(c, 'drawId'), b, actorOf(c)))
-  })
-  // LOT-21: an authorised withdrawal or renunciation (director): the draw is cancelled, its tickets refunded at a desk.
-  app.post('/api/lottery/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
-    const b = await body(
-      c,
-      z
-        .object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) })
-        .strict(),
-    )
-    return c.json(await lottery.cancel(p(c, 'drawId'), b, actorOf(c)))
-  })
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))
   })
-  app.post('/api/lottery/draws/:drawId/incidents', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ note: text(2000) }).strict())
-    await lottery.recordIncident(p(c, 'drawId'), b.note)
-    return c.json({ ok: true }, 201)
-  })
-  app.post('/api/lottery/draws/:drawId/settle', needs('lottery.draw'), async (c) =>
-    c.json(await lottery.settle(p(c, 'drawId'))),
-  )
-  app.get('/api/lottery/draws/:drawId/proof', needs('game.read'), async (c) =>
-    c.json(await lottery.getProof(p(c, 'drawId'))),
-  )
-  app.get('/api/lottery/draws/:drawId/extracto', needs('game.read'), async (c) =>
-    c.json(await lottery.extracto(p(c, 'drawId'))),
-  )
-  app.get('/api/lottery/draws/:drawId/extracto.pdf', needs('game.read'), async (c) =>
-    pdf(c, await lottery.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`),
-  )
-  app.get('/api/lottery/draws/:drawId/acta', needs('minutes.read'), async (c) =>
-    c.json(await lottery.acta(p(c, 'drawId'))),
-  )
-  app.get('/api/lottery/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) =>
-    pdf(c, await lottery.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`),
-  )
-  app.post('/api/lottery/tickets/validate', needs('ticket.validate'), async (c) => {
-    const b = await body(c, z.object({ code }).strict())
-    return c.json(await lottery.validate(b.code))
-  })
-  // Issue 23: a ticket's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
-  app.get('/api/lottery/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
-    c.json(forReader(c, await lottery.unclaimed(p(c, 'drawId')))),
-  )
-  app.post('/api/lottery/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
-    return c.json(await lottery.disposeUnclaimed(p(c, 'drawId'), b), 201)
-  })
-  app.get('/api/lottery/prize-register', needs('report.read'), async (c) =>
-    // Issue 24 point 2: the payee's document to the roles that read identities (aml.identity), masked for the rest.
-    c.json({ entries: forReader(c, await lottery.prizeRegister(c.req.query('drawId') || undefined)) }),
-  )
 }
 
 const numbering = z.object({ from: z.number().int(), to: z.number().int(), digits: z.number().int() }).strict()

@@ -152,6 +152,8 @@ export function createLottoContext(deps: LottoDeps) {
     dataDir: deps.dataDir,
     beacon: deps.beacon,
     sealer: deps.sealer,
+    seedEntropy: deps.seedEntropy,
+    newId: ctx.newId,
     seedLine: 'lotto',
     products: ['lotto'],
     loadDraw,

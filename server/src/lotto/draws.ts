@@ -12,15 +12,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import {
-  beaconRoundOf,
-  beaconSummary,
-  closeFacts,
-  newSealedSeed,
-  parseBeacon,
-  seedContext,
-  type Actor,
-} from '../shared/lottery-draw-v2.ts'
+import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon, type Actor } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import { extractionDevice } from '../equipment/devices.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
@@ -31,7 +23,6 @@ import type { LottoResult } from './settlement.ts'
 import {
   ensureReceiptCounter,
   excludeSlip,
-  insertLottoDraw,
   lastPlanOfGame,
   lottoDraws,
   previousLottoDraw,
@@ -76,13 +67,9 @@ export interface DrawView {
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
-  const { db, deps, clock, now, newId, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
-  const sealedSeed = (drawId: string) => seedContext('lotto', drawId)
+  const { db, deps, clock, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
 
-  /**
-   * Plans a draw (LOT-3, LOT-5): validates the plan, takes the seed from the health-tested source (RNG-32), seals
-   * it at once and publishes its commitment.
-   */
+  /** Plans a draw (LOT-3, LOT-5): the lotto's checks of its plan, then the lifecycle's plan step. */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
     // LNS-12 / LNS-15: the range is bounded by the operator's licence record, never by what the plan says of itself.
     const licence = deps.licence ?? null
@@ -109,67 +96,41 @@ export function createDrawUseCases(ctx: LottoContext) {
     )
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
-    const id = newId('ldr')
-    const { commitment, sealed, source } = newSealedSeed(deps.seedEntropy, deps.sealer, sealedSeed(id))
-    await db.transaction(async (tx) => {
-      // LNS-8 / LOT-18: a manual draw names a registered, sealed, certified device of its hall; the plan keeps its id.
-      if (plan.drawMethod === 'manual')
-        plan.drawDevice = (await extractionDevice(tx, plan.drawDevice, plan.drawHallId ?? null, clock.now())).id
-      // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
-      const sibling = await lastPlanOfGame(tx, plan.gameCode)
-      if (sibling) {
-        const s = JSON.parse(sibling) as LottoPlan
-        for (const f of ['range', 'picks', 'drawCount', 'currency'] as const) {
-          if (s[f] !== plan[f])
-            throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, {
-              problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }],
-            })
+    const id = await life.plan(
+      { product: 'lotto', idPrefix: 'ldr', plan, priceCents: plan.priceCents, manualDevice: true, rngAuthorisation },
+      async (tx) => {
+        // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
+        const sibling = await lastPlanOfGame(tx, plan.gameCode)
+        if (sibling) {
+          const s = JSON.parse(sibling) as LottoPlan
+          for (const f of ['range', 'picks', 'drawCount', 'currency'] as const) {
+            if (s[f] !== plan[f])
+              throw new DomainError('VALIDATION_FAILED', `draws of game ${plan.gameCode} must share ${f} (${s[f]})`, {
+                problems: [{ field: f, rule: 'LNS-12', message: `differs from the game's other draws` }],
+              })
+          }
         }
-      }
-      // LNS-4: the previous draw's unwon pari-mutuel money rolls over to this one; a plan whose categories could not
-      // receive it (another code, and no explicit carryMap entry) is refused rather than losing the money silently.
-      const prev = await previousLottoDraw(tx, plan.gameCode, plan.drawNumber)
-      const lost = prev ? unreceivedCarryCodes(planOf(prev), plan) : []
-      if (lost.length > 0) {
-        throw new DomainError(
-          'ROLLOVER_UNMAPPED',
-          `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`,
-          {
-            rule: 'LNS-4',
-            problems: lost.map((code) => ({
-              field: `carryMap.${code}`,
+        // LNS-4: the previous draw's unwon pari-mutuel money rolls over to this one; a plan whose categories could
+        // not receive it (another code, and no explicit carryMap entry) is refused rather than losing the money.
+        const prev = await previousLottoDraw(tx, plan.gameCode, plan.drawNumber)
+        const lost = prev ? unreceivedCarryCodes(planOf(prev), plan) : []
+        if (lost.length > 0) {
+          throw new DomainError(
+            'ROLLOVER_UNMAPPED',
+            `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`,
+            {
               rule: 'LNS-4',
-              message: `rolled-over money of ${code} has no category to go to`,
-            })),
-          },
-        )
-      }
-      const at = now()
-      await insertLottoDraw(tx, {
-        id,
-        gameCode: plan.gameCode,
-        drawNo: plan.drawNumber,
-        planJson: JSON.stringify(plan),
-        currency: plan.currency,
-        priceCents: plan.priceCents,
-        salesStartAt: plan.salesStartAt,
-        salesCloseAt: plan.salesCloseAt,
-        drawAt: plan.drawAt,
-        claimDeadline: plan.claimDeadline,
-        drawMethod: plan.drawMethod,
-        commitment,
-        seedSealed: sealed,
-        entropySource: source,
-        createdAt: at,
-      })
-      await ensureReceiptCounter(tx, plan.gameCode)
-      await appendJournal(tx, {
-        at,
-        type: 'lotto.draw_planned',
-        scope: `lotto:${plan.gameCode}/draw:${id}`,
-        payload: { drawId: id, plan, commitment, entropySource: source, rngAuthorisation },
-      })
-    })
+              problems: lost.map((code) => ({
+                field: `carryMap.${code}`,
+                rule: 'LNS-4',
+                message: `rolled-over money of ${code} has no category to go to`,
+              })),
+            },
+          )
+        }
+      },
+      (tx) => ensureReceiptCounter(tx, plan.gameCode),
+    )
     return getDraw(id)
   }
 

@@ -3,18 +3,13 @@
  * prize register; and the claim period: unclaimed prizes for charity after prescription (LOT-23, LOT-24).
  */
 import { identityKey } from '../shared/identity.ts'
-import { protectDocument } from '../shared/journal-privacy.ts'
-import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
+import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
-import { assertPayable, assertPayee } from '../draws/lifecycle.ts'
-import { insertPayout } from '../draws/store.ts'
-import { SIGNED_RECEIPT, type PayeeData } from '../draws/types.ts'
-import { appendJournal } from '../shared/journal.ts'
+import type { PayInput } from '../draws/lifecycle.ts'
 import type { Sql } from '../db/database.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import type { OnPaid } from '../shared/settlement.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
@@ -28,8 +23,6 @@ import {
   winsOfSlip,
   type SlipRow,
 } from './store.ts'
-
-export { SIGNED_RECEIPT, type PayeeData }
 
 /**
  * GEN-26: a supervisor's override to pay a named slip to someone the buyer authorised: who (a second person with
@@ -74,7 +67,7 @@ export interface LottoValidation {
 }
 
 export function createPayoutUseCases(ctx: LottoContext) {
-  const { db, deps, now, newId, planOf, cachedByNumber, life } = ctx
+  const { db, deps, now, planOf, cachedByNumber, life } = ctx
 
   async function claimsOf(tx: Sql, s: SlipRow, at: string): Promise<DrawClaim[]> {
     const out: DrawClaim[] = []
@@ -211,165 +204,123 @@ export function createPayoutUseCases(ctx: LottoContext) {
   }
 
   /**
-   * Pays what a receipt has won, once (LOT-26: only against the receipt; LNS-25: prize register). In one
-   * transaction: the validation is repeated, each winning row is marked paid by a conditional update, and one
-   * payout row per draw is inserted (its UNIQUE is the database's own guard); a concurrent second payout finds
-   * the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are refunded the same way.
+   * Pays what a receipt has won, once (LOT-26: only against the receipt; LNS-25: prize register), through the
+   * lifecycle's payout: each winning row is marked paid by a conditional update and one payout per draw is made; a
+   * concurrent second payout finds the rows paid and is refused with ALREADY_PAID. Annulled/excluded slips are
+   * refunded the same way.
    */
-  /** `onPaid` is the cash desk's drawer movement, in this transaction (issue 23: no payout without its cash). */
-  async function pay(input: {
-    code: string
-    stationId: string
-    cashierId: string
-    payee: PayeeData
-    override?: PayeeOverride
-    onPaid: OnPaid
-  }) {
+  async function pay(input: PayInput & { override?: PayeeOverride }) {
     const p = input.payee
-    assertPayee(p, 'INS-5, LNS-25')
-    return db.transaction(async (tx) => {
-      const v = await validate(input.code, tx)
-      assertPayable(v, 'INVALID_SIGNATURE')
-      const at = now()
-      const s = (await slipById(tx, v.ticketId!))!
-      // Issue 24 point 1: nothing is paid from a slip, a winning play or a payout changed or deleted outside the
-      // server (a prize raised, a paid play made unpaid and its payout removed).
-      await assertRowsSealed(tx, 'lotto_slips', [s.id])
-      await assertRowsSealedWhere(tx, 'lotto_wins', 't.receipt = ?', [s.id])
-      const drawIds = new Set(v.draws.map((d) => d.drawId))
-      const firstDraw = await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no)
-      if (firstDraw) drawIds.add(firstDraw)
-      await assertRowsSealed(
-        tx,
-        'lottery_payouts',
-        [...drawIds].map((d) => `${d}|${s.id}`),
-      )
-      // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only as
-      // someone the buyer authorised, which a supervisor checks and overrides with their own credential.
-      const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.player_document) ?? '')
-      if (!payeeIsBuyer) {
-        if (!input.override)
-          throw new DomainError(
-            'PAYEE_NOT_BUYER',
-            `receipt ${s.id} is named: its prize is paid to its buyer, or to someone the buyer authorised with a supervisor's override (GEN-16, GEN-26)`,
-            { rule: 'GEN-16', field: 'payeeDocument' },
-          )
-        if (input.override.reason.length < 3)
-          throw new DomainError(
-            'VALIDATION_FAILED',
-            "state the buyer's authorisation the supervisor checked (payeeAuthorisation, GEN-26)",
-            { field: 'payeeAuthorisation', rule: 'GEN-26' },
-          )
-      }
-      const third = payeeIsBuyer
-        ? {}
-        : {
-            payeeIsBuyer: false,
-            override: { by: input.override!.by, authorisation: input.override!.reason.slice(0, 500) },
-            rule: 'GEN-26',
-          }
-      const payouts: Array<{
-        payoutId: string
-        drawId: string
-        amountCents: number
-        goods: string[]
-        refund?: boolean
-      }> = []
-      // An annulled or excluded slip: its whole price, once (LNS-21). An active slip: its prizes, and the price of
-      // its boards for each cancelled draw (LNS-22, LOT-21), each draw's payout row once (UNIQUE draw_id, ticket_id).
-      const targets =
-        s.status !== 'active'
-          ? [
-              {
-                drawId: (await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no))!,
-                amountCents: v.amountCents,
-                goods: [] as string[],
-                prizes: [{ refund: true }] as unknown[],
-                refund: true,
-              },
-            ]
-          : v.draws
-              .filter((d) => d.status === 'win' || d.status === 'refund')
-              .map((d) => ({
-                drawId: d.drawId,
-                amountCents: d.amountCents,
-                goods: d.goods,
-                refund: d.status === 'refund',
-                prizes: (d.status === 'refund'
-                  ? [{ refund: true, cancelledDraw: d.drawNumber, rule: 'LNS-22' }]
-                  : d.prizes) as unknown[],
-              }))
-      for (const t of targets) {
-        if (!t.refund) {
-          const rows = v.draws.find((d) => d.drawId === t.drawId)!.prizes.length
-          if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows)
-            throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
+    return life.pay(
+      input,
+      { payee: 'INS-5, LNS-25', validate, voidCode: () => 'INVALID_SIGNATURE' },
+      async (tx, v, at, payOut) => {
+        const s = (await slipById(tx, v.ticketId!))!
+        // Issue 24 point 1: nothing is paid from a slip, a winning play or a payout changed or deleted outside the
+        // server (a prize raised, a paid play made unpaid and its payout removed).
+        await assertRowsSealed(tx, 'lotto_slips', [s.id])
+        await assertRowsSealedWhere(tx, 'lotto_wins', 't.receipt = ?', [s.id])
+        const drawIds = new Set(v.draws.map((d) => d.drawId))
+        const firstDraw = await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no)
+        if (firstDraw) drawIds.add(firstDraw)
+        await assertRowsSealed(
+          tx,
+          'lottery_payouts',
+          [...drawIds].map((d) => `${d}|${s.id}`),
+        )
+        // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only
+        // as someone the buyer authorised, which a supervisor checks and overrides with their own credential.
+        const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.player_document) ?? '')
+        if (!payeeIsBuyer) {
+          if (!input.override)
+            throw new DomainError(
+              'PAYEE_NOT_BUYER',
+              `receipt ${s.id} is named: its prize is paid to its buyer, or to someone the buyer authorised with a supervisor's override (GEN-16, GEN-26)`,
+              { rule: 'GEN-16', field: 'payeeDocument' },
+            )
+          if (input.override.reason.length < 3)
+            throw new DomainError(
+              'VALIDATION_FAILED',
+              "state the buyer's authorisation the supervisor checked (payeeAuthorisation, GEN-26)",
+              { field: 'payeeAuthorisation', rule: 'GEN-26' },
+            )
         }
-        const payoutId = newId('lpay')
-        await insertPayout(tx, {
-          id: payoutId,
-          drawId: t.drawId,
-          product: 'lotto',
-          ticketId: s.id,
-          amountCents: t.amountCents,
-          goodsJson: t.goods.length ? JSON.stringify(t.goods) : null,
-          prizesJson: JSON.stringify(t.prizes),
-          currency: v.currency ?? '',
-          stationId: input.stationId,
-          cashierId: input.cashierId,
-          payeeName: p.name.trim(),
-          payeeDocument: sealDocumentAtRest(deps.sealer, p.document.trim())!,
-          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+        const third = payeeIsBuyer
+          ? {}
+          : {
+              payeeIsBuyer: false,
+              override: { by: input.override!.by, authorisation: input.override!.reason.slice(0, 500) },
+              rule: 'GEN-26',
+            }
+        const payouts: Array<{
+          payoutId: string
+          drawId: string
+          amountCents: number
+          goods: string[]
+          refund?: boolean
+        }> = []
+        // An annulled or excluded slip: its whole price, once (LNS-21). An active slip: its prizes, and the price of
+        // its boards for each cancelled draw (LNS-22, LOT-21), each draw's payout row once (UNIQUE draw_id, ticket_id).
+        const targets =
+          s.status !== 'active'
+            ? [
+                {
+                  drawId: firstDraw!,
+                  amountCents: v.amountCents,
+                  goods: [] as string[],
+                  prizes: [{ refund: true }] as unknown[],
+                  refund: true,
+                },
+              ]
+            : v.draws
+                .filter((d) => d.status === 'win' || d.status === 'refund')
+                .map((d) => ({
+                  drawId: d.drawId,
+                  amountCents: d.amountCents,
+                  goods: d.goods,
+                  refund: d.status === 'refund',
+                  prizes: (d.status === 'refund'
+                    ? [{ refund: true, cancelledDraw: d.drawNumber, rule: 'LNS-22' }]
+                    : d.prizes) as unknown[],
+                }))
+        for (const t of targets) {
+          if (!t.refund) {
+            const rows = v.draws.find((d) => d.drawId === t.drawId)!.prizes.length
+            if ((await markWinsPaid(tx, t.drawId, s.id, at)) !== rows)
+              throw new DomainError('ALREADY_PAID', `receipt ${s.id} was paid meanwhile`)
+          }
+          const payoutId = await payOut({
+            ...t,
+            product: 'lotto',
+            ticketId: s.id,
+            currency: v.currency ?? '',
+            scope: `lotto:${s.game_code}/payouts`,
+            ticket: { receipt: s.id },
+            tail: third,
+          })
+          payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
+        }
+        // The draws paid, for the cashier's receipt (an annulled slip's refund names none).
+        const drawNumbers = [
+          ...new Set(
+            payouts
+              .filter((x) => !x.refund)
+              .map((x) => v.draws.find((d) => d.drawId === x.drawId)?.drawNumber ?? 0)
+              .filter((n) => n > 0),
+          ),
+        ]
+        return {
+          outcome: v.outcome,
+          receipt: s.id,
+          amountCents: payouts.reduce((x, y) => x + y.amountCents, 0),
+          currency: v.currency,
+          goods: payouts.flatMap((x) => x.goods),
+          payouts,
+          drawNumbers,
           paidAt: at,
-        })
-        await appendJournal(tx, {
-          at,
-          type: t.refund ? 'lotto.refund_paid' : 'lotto.prize_paid',
-          scope: `lotto:${s.game_code}/payouts`,
-          payload: {
-            payoutId,
-            drawId: t.drawId,
-            receipt: s.id,
-            amountCents: t.amountCents,
-            goods: t.goods,
-            stationId: input.stationId,
-            cashierId: input.cashierId,
-            payeeDocument: protectDocument(deps.sealer, p.document),
-            ...third,
-          },
-        })
-        payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
-      }
-      const total = payouts.reduce((x, y) => x + y.amountCents, 0)
-      // An annulled or excluded slip's price leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-      for (const x of payouts)
-        await input.onPaid(tx, {
-          amountCents: x.amountCents,
-          currency: v.currency ?? '',
-          refId: x.payoutId,
-          at,
-          kind: x.refund ? 'refund' : 'prize_payout',
-        })
-      // The draws paid, for the cashier's receipt (an annulled slip's refund names none).
-      const drawNumbers = [
-        ...new Set(
-          payouts
-            .filter((x) => !x.refund)
-            .map((x) => v.draws.find((d) => d.drawId === x.drawId)?.drawNumber ?? 0)
-            .filter((n) => n > 0),
-        ),
-      ]
-      return {
-        outcome: v.outcome,
-        receipt: s.id,
-        amountCents: total,
-        currency: v.currency,
-        goods: payouts.flatMap((x) => x.goods),
-        payouts,
-        drawNumbers,
-        paidAt: at,
-      }
-    })
+        }
+      },
+    )
   }
 
   // ---- claim period

@@ -6,18 +6,7 @@
  * Public (game.read): plans, participation files and excluded lists (LNS-14), extractos (LNS-10, LOT-17) and
  * proofs.
  */
-import {
-  forReader,
-  pdf,
-  csv,
-  actorOf,
-  body,
-  needs,
-  param as p,
-  principalOf,
-  type App,
-  type AppContext,
-} from '../http/context.ts'
+import { pdf, csv, actorOf, body, needs, param as p, principalOf, type App, type AppContext } from '../http/context.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import { z } from 'zod'
 import type { Services } from '../services.ts'
@@ -26,7 +15,6 @@ import { counterCashFields, counterTill } from '../http/station.ts'
 
 const text = (max = 500) => z.string().min(1).max(max)
 const iso = z.string().min(16).max(40)
-const code = z.string().min(1).max(400)
 const station = z
   .string()
   .min(1)
@@ -131,18 +119,11 @@ export function registerLottoRoutes(app: App, services: Services): void {
       stationId: claimed,
       cash,
       buyerDocument,
-      ageConfirmed,
       ...b
     } = await body(c, slip.extend({ stationId: station.optional(), ...counterCashFields }))
     const who = await counterTill(c, services, claimed)
     return c.json(
-      await services.paidSales.counterSlip({
-        ...who,
-        cash,
-        buyerDocument,
-        ageConfirmed,
-        slip: { drawId: p(c, 'drawId'), ...b },
-      }),
+      await services.paidSales.counterSlip({ ...who, cash, buyerDocument, slip: { drawId: p(c, 'drawId'), ...b } }),
       201,
     )
   })
@@ -188,35 +169,9 @@ export function registerLottoRoutes(app: App, services: Services): void {
     refusePersonEntropy(b)
     return c.json(await lotto.closeSales(p(c, 'drawId'), { earlyReason: b.earlyReason }, actorOf(c)))
   })
-  app.get('/api/lotto/draws/:drawId/participation', needs('game.read'), async (c) =>
-    csv(c, await lotto.participationFile(p(c, 'drawId')), `participacion-${p(c, 'drawId')}.csv`),
-  )
   app.get('/api/lotto/draws/:drawId/excluded', needs('game.read'), async (c) =>
     csv(c, await lotto.participationFile(p(c, 'drawId'), 'excluded'), `excluidas-${p(c, 'drawId')}.csv`),
   )
-  // Beacon round R typed in by staff from any public source (whoever may run the draw).
-  app.post('/api/lotto/draws/:drawId/beacon', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ signature: z.string().min(1).max(400) }).strict())
-    return c.json(await lotto.recordBeacon(p(c, 'drawId'), b.signature, actorOf(c)))
-  })
-  app.post('/api/lotto/draws/:drawId/draw', needs('lottery.draw'), async (c) =>
-    c.json(await lotto.drawRng(p(c, 'drawId'), actorOf(c))),
-  )
-  // LNS-22 (as LOT-21): an authorised postponement (director), with the AJ authorisation reference and the reason.
-  app.post('/api/lotto/draws/:drawId/postpone', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ drawAt: iso, authorisationRef: text(120), reason: text(500) }).strict())
-    return c.json(await lotto.postpone(p(c, 'drawId'), b, actorOf(c)))
-  })
-  // LNS-22 (as LOT-21): an authorised withdrawal or renunciation (director): the draw is cancelled, its slips refunded.
-  app.post('/api/lotto/draws/:drawId/cancel', needs('lottery.admin'), async (c) => {
-    const b = await body(
-      c,
-      z
-        .object({ kind: z.enum(['withdrawal', 'renunciation']), authorisationRef: text(120), reason: text(500) })
-        .strict(),
-    )
-    return c.json(await lotto.cancel(p(c, 'drawId'), b, actorOf(c)))
-  })
   // LNS-21: the notary's act listing the excluded and annulled plays, recorded after the close and before the draw.
   app.post('/api/lotto/draws/:drawId/notarial-act', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ notary: text(120), actNumber: text(60), actDate: iso.optional() }).strict())
@@ -226,43 +181,4 @@ export function registerLottoRoutes(app: App, services: Services): void {
     const b = await body(c, z.object({ ball: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lotto.enterBall(p(c, 'drawId'), b.ball, b.deviceId ?? null))
   })
-  app.post('/api/lotto/draws/:drawId/incidents', needs('lottery.draw'), async (c) => {
-    const b = await body(c, z.object({ note: text(2000) }).strict())
-    await lotto.recordIncident(p(c, 'drawId'), b.note)
-    return c.json({ ok: true }, 201)
-  })
-  app.post('/api/lotto/draws/:drawId/settle', needs('lottery.draw'), async (c) =>
-    c.json(await lotto.settle(p(c, 'drawId'))),
-  )
-  app.get('/api/lotto/draws/:drawId/proof', needs('game.read'), async (c) =>
-    c.json(await lotto.getProof(p(c, 'drawId'))),
-  )
-  app.get('/api/lotto/draws/:drawId/extracto', needs('game.read'), async (c) =>
-    c.json(await lotto.extracto(p(c, 'drawId'))),
-  )
-  app.get('/api/lotto/draws/:drawId/extracto.pdf', needs('game.read'), async (c) =>
-    pdf(c, await lotto.extractoPdf(p(c, 'drawId')), `extracto-${p(c, 'drawId')}.pdf`),
-  )
-  app.get('/api/lotto/draws/:drawId/acta', needs('minutes.read'), async (c) => c.json(await lotto.acta(p(c, 'drawId'))))
-  app.get('/api/lotto/draws/:drawId/acta.pdf', needs('minutes.read'), async (c) =>
-    pdf(c, await lotto.actaPdf(p(c, 'drawId')), `acta-${p(c, 'drawId')}.pdf`),
-  )
-
-  // ---- lotto: cashier, claim period, prize register
-  app.post('/api/lotto/tickets/validate', needs('ticket.validate'), async (c) => {
-    const b = await body(c, z.object({ code }).strict())
-    return c.json(await lotto.validate(b.code))
-  })
-  // Issue 23: a receipt's prize is paid only at the cash desk, POST /api/tickets/pay (out of the payer's open shift).
-  app.get('/api/lotto/draws/:drawId/unclaimed', needs('report.read'), async (c) =>
-    c.json(forReader(c, await lotto.unclaimed(p(c, 'drawId')))),
-  )
-  app.post('/api/lotto/draws/:drawId/unclaimed/dispose', needs('lottery.admin'), async (c) => {
-    const b = await body(c, z.object({ destination: text(500), reference: text(200) }).strict())
-    return c.json(await lotto.disposeUnclaimed(p(c, 'drawId'), b), 201)
-  })
-  app.get('/api/lotto/prize-register', needs('report.read'), async (c) =>
-    // Issue 24 point 2: the payee's document to the roles that read identities (aml.identity), masked for the rest.
-    c.json({ entries: forReader(c, await lotto.prizeRegister(c.req.query('drawId') || undefined)) }),
-  )
 }

@@ -124,49 +124,6 @@ export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: numbe
   return row ? toDraw(row) : undefined
 }
 
-export interface NewLottoDraw {
-  id: string
-  gameCode: string
-  drawNo: number
-  planJson: string
-  currency: string
-  priceCents: number
-  salesStartAt: string
-  salesCloseAt: string
-  drawAt: string
-  claimDeadline: string
-  drawMethod: string
-  commitment: string
-  seedSealed: string
-  entropySource: string
-  createdAt: string
-}
-
-/** A planned draw, open for sales. Its seed is stored only sealed (seed_hex stays '' until the draw has ended). */
-export async function insertLottoDraw(tx: Sql, d: NewLottoDraw): Promise<void> {
-  await tx.run(
-    `INSERT INTO lottery_draws (id, product, game_code, draw_no, plan, status, currency, price_cents, sales_start_at, sales_close_at, draw_at, claim_deadline, draw_method, commitment, seed_hex, seed_sealed, entropy_source, created_at)
-         VALUES (?, 'lotto', ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
-    [
-      d.id,
-      d.gameCode,
-      d.drawNo,
-      d.planJson,
-      d.currency,
-      d.priceCents,
-      d.salesStartAt,
-      d.salesCloseAt,
-      d.drawAt,
-      d.claimDeadline,
-      d.drawMethod,
-      d.commitment,
-      d.seedSealed,
-      d.entropySource,
-      d.createdAt,
-    ],
-  )
-}
-
 /** LNS-21: the notary's act listing the excluded and annulled plays, once, on a closed draw not yet drawn. */
 export async function recordNotarialAct(tx: Sql, drawId: string, actJson: string): Promise<boolean> {
   return (
