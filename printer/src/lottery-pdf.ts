@@ -872,7 +872,8 @@ export function lotteryTicketLines(t: LotteryTicketPrint): { front: string[]; ba
     `Precio fracción: ${money(t.fractionPriceCents, t.currency)}`,
     `Billete entero: ${money(t.ticketPriceCents, t.currency)}`,
     rule,
-    ...t.prizes.slice(0, 3).map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`),
+    // LOT-15 (8): the amount of every prize on the front, not only the first ones.
+    ...t.prizes.map((p) => `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`),
     rule,
     `Claves y marcas de seguridad: ${t.securityMarks}`,
     `[ NO RASPAR ]  Control ${t.control}`,
@@ -979,18 +980,12 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
         8.5,
         regular,
       )
-      t.prizes
-        .slice(0, 2)
-        .forEach((p, j) =>
-          txt(
-            front,
-            `${p.name}: ${money(p.amountPerTicketCents, t.currency)} por billete`,
-            x + 10,
-            top - 126 - j * 11,
-            8,
-            regular,
-          ),
-        )
+      // LOT-15 (8): the amount of every prize on the front (the sheet once showed the first two). Every prize in a
+      // run of text wrapped to the column left of the scratch box, in as small a size as it takes to fit its lines.
+      const prizeText = `Premios por billete: ${t.prizes.map((p) => `${p.name} ${money(p.amountPerTicketCents, t.currency)}`).join(' · ')}`
+      const fit = [8, 7, 6.2, 5.5, 4.8].map((size) => ({ size, lines: w.wrap(prizeText, 180, size) }))
+      const { size, lines } = fit.find((f) => f.lines.length * (f.size + 1.2) <= 22) ?? fit.at(-1)!
+      lines.forEach((l, j) => txt(front, l, x + 10, top - 124 - j * (size + 1.2), size, regular))
       txt(front, `Seguridad: ${t.securityMarks}`, x + 10, top - 150, 7, regular, MUTED)
       front.drawLine({
         start: { x: x + 10, y: top - 160 },

@@ -199,6 +199,13 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     const gameId = (await display.getByTestId('display').getAttribute('data-game'))!
     let state = await stateOf(server.url, gameId)
     expect(await textOf(display, 'face-value')).toBe(money(1000))
+    // BNG-40 / GEN-18: the bets the hall posts, as its public information gives them, and whose authorisation.
+    const posted = (await api(server.url, 'GET', `/api/halls/${state.hallId}`)).body.bets
+    expect(state.bets).toEqual(posted)
+    expect(await textOf(display, 'bets')).toBe(`${posted.minCardsPerPurchase}–${posted.maxCardsPerPurchase}`)
+    expect(await textOf(display, 'bets-note')).toBe(
+      `máx. ${posted.maxCardsPerPlayer} por jugador · sin autorización de la autoridad registrada`,
+    )
     expect(await display.getByTestId('commitment').getAttribute('title')).toBe(state.commitment)
     expect(await textOf(display, 'commitment-full')).toBe(state.commitment.replace(/(.{8})(?=.)/g, '$1 '))
 

@@ -28,6 +28,22 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
         value={money(state.faceValueCents, state.currency, lang)}
         testId="face-value"
       />
+      {state.bets && !state.window && (
+        // BNG-40 / GEN-18: the minimum and maximum bets posted in the hall, with the authority's reference (hidden,
+        // like the runs in play, while a claim window shows its winners: the panel needs the height).
+        <Tile
+          label={text(lang, 'bets')}
+          value={`${state.bets.minCardsPerPurchase}–${state.bets.maxCardsPerPurchase}`}
+          testId="bets"
+          noteTestId="bets-note"
+          note={[
+            text(lang, 'betsPerPlayer').replace('{n}', String(state.bets.maxCardsPerPlayer)),
+            state.bets.authorisationRef
+              ? text(lang, 'betsRef').replace('{ref}', state.bets.authorisationRef)
+              : text(lang, 'betsNoRef'),
+          ].join(' · ')}
+        />
+      )}
       <Tile
         label={text(lang, 'linePrize')}
         value={amount(state.linePoolCents)}

@@ -17,6 +17,9 @@ import { annulmentOfGame, latestIncidentOfGame } from './store/incidents.ts'
 import { issuedSerials, soldRuns } from './store/sales.ts'
 import { seriesCode } from './store/series.ts'
 import type { GameState, PublicWinner, SoldCard } from './types.ts'
+import { postedBets } from './halls.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
+import { getProfile } from '../shared/profile.ts'
 
 const ENDED: readonly GameStatus[] = [GameStatus.Finished, GameStatus.Void]
 
@@ -85,6 +88,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       cardCount: s.card_count,
     })),
     soldRanges,
+    bets: postedBets(getProfile(hall.profile_id)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
     winners,
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')

@@ -169,6 +169,7 @@ export interface PublicWinner {
 /** What every screen may see of a game. Secrets (seed, draw order) are only shown once the game has ended. */
 /** The issue #8 fields (GameExtras) are always filled by the server; optional so older screens and fixtures still type-check. */
 import type { SoldRange } from './announcement.ts'
+import type { PostedBets } from './sale-rules.ts'
 
 export interface GameState extends Partial<GameExtras> {
   gameId: string
@@ -194,6 +195,11 @@ export interface GameState extends Partial<GameExtras> {
   series: Array<{ code: string; position: number; from: number; to: number; maxCardNo: number; cardCount: number }>
   /** BNG-17 / BNG-18: from the close of sales, the card numbers sold as runs per series (null while on sale). */
   soldRanges: SoldRange[] | null
+  /**
+   * BNG-40 / GEN-18: the bets the hall posts (cards per purchase and per player, face values) with the authority's
+   * reference of its sale rules (null: the profile's defaults, no authorisation on record), for the hall's panels.
+   */
+  bets?: PostedBets
   winners: PublicWinner[]
   rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean

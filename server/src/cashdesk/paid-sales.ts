@@ -924,14 +924,19 @@ export function createPaidSales(deps: PaidSalesDeps) {
   }
 
   /**
-   * A lotto slip sold at a counter: the cash into the drawer in the slip's transaction. The counter prints the
-   * receipt from GET /api/lotto/slips/:receipt/receipt.pdf (the kiosk prints it on its thermal printer).
+   * A lotto slip sold at a counter: the cash into the drawer in the slip's transaction, then its receipt (LNS-2,
+   * LNS-6: every field and the QR of its bearer code, the paper the prize is paid against) printed on the station's
+   * printer after the commit, as the kiosk prints it. The receipt PDF (GET /api/lotto/slips/:r/receipt.pdf) is a
+   * copy without the QR, stamped as not valid for payment: it is no longer what the counter hands the player.
+   * A print that fails leaves the slip sold and its paper owed (PRINT_PENDING, reprinted on request).
    */
   async function counterSlip(input: Counter & { slip: SlipInput }) {
     // LNS-6 (5) / GEN-16: the slip names its player, who is its buyer unless the cashier records another document.
     const buyerDocument = buyerOf(input, input.slip.player?.document)
     await admitCounter(input, [input.slip.player?.document, input.buyerDocument])
-    return sales.run(async (tx) => {
+    const printer = printers.forStation(input.stationId)
+    await prints.ensurePrinter(input.stationId)
+    const { docs, ...result } = await sales.run(async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
@@ -949,11 +954,30 @@ export function createPaidSales(deps: PaidSalesDeps) {
         ageConfirmed: input.ageConfirmed,
         items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }],
       })
+      // The hall's wall clock (LNS-6 (7)); with authentication off no station names a hall.
+      const timeZone = hallId ? (await vouchers.hallFor(tx, hallId)).timeZone : 'UTC'
+      const docs = [slipDoc(receipt, await stationNameOf(tx, input.stationId), printer, timeZone)]
+      await prints.recordWithin(tx, {
+        ref: saleId,
+        hallId,
+        stationId: input.stationId,
+        voucherId: null,
+        docs,
+        at,
+        items: { slips: [receipt.receiptNumber] },
+      })
       return {
         ...receipt,
         payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const, aml },
+        docs,
       }
     })
+    const print = await prints.printSale(
+      { ref: result.payment.saleId, stationId: input.stationId },
+      docs,
+      `slip-${result.receiptNumber}`,
+    )
+    return { ...result, print }
   }
 
   /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
