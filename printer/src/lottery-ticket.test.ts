@@ -30,6 +30,7 @@ function ticket(overrides: Partial<LotteryTicketPrint> = {}): LotteryTicketPrint
   return {
     code: 'BLL1.T.prueba',
     ticketId: 'T-00042',
+    control: '04521-01-03 T1 3FA2 9C01',
     institution: 'Lotería Nacional de Beneficencia y Salubridad',
     lotteryName: 'Lotería de Navidad',
     number: '04521',

@@ -88,7 +88,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       cardCount: s.card_count,
     })),
     soldRanges,
-    bets: postedBets(getProfile(hall.profile_id)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
+    bets: postedBets(getProfile(hall.profileId)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
     winners,
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')
