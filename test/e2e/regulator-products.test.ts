@@ -49,6 +49,7 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
   let report: CheckReport
   let lotteryId = ''
   let raffleId = ''
+  let cancelledId = ''
   let tickets: PrintedTicket[] = []
   const call = (who: string, method: string, path: string, body?: unknown) =>
     api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
@@ -149,6 +150,29 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
     expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
     raffleId = raffle.body.drawId
     await services.lottery.sellRaffleTickets(raffleId, { count: 12, channel: 'counter' })
+    // LOT-21: a second raffle, 3 tickets sold, withdrawn with the AJ's authorisation; one ticket refunded at a desk.
+    const withdrawn = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({ drawMethod: 'manual', drawDevice: 'Bombo de la Peña', gameCode: 'RIFACAN' }),
+    )
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(201)
+    cancelledId = withdrawn.body.drawId
+    const sold = await services.lottery.sellRaffleTickets(cancelledId, { count: 3, channel: 'counter' })
+    const cancelled = await call('jefa', 'POST', `/api/lottery/draws/${cancelledId}/cancel`, {
+      kind: 'withdrawal',
+      authorisationRef: 'AJ-RA-2025-0999',
+      reason: 'Desistimiento autorizado por la AJ',
+    })
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
+    await services.lottery.pay({
+      code: sold.tickets[0].code,
+      stationId: 'caja-1',
+      cashierId: 'cajera',
+      payee: { name: 'Juana Mamani', document: '4455667 LP' },
+      onPaid: async () => undefined,
+    })
     t = Date.parse('2025-06-23T22:00:00+02:00')
     await relogin()
     expect((await call('jefa', 'POST', `/api/lottery/draws/${raffleId}/close`, {})).status).toBe(200)
@@ -210,7 +234,7 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
   it('the export passes the independent checker, which recomputed both draws and the instant game', () => {
     expect(report.differences).toEqual([])
     expect(report.ok).toBe(true)
-    expect(report.lotteries).toBe(2)
+    expect(report.lotteries).toBe(3)
     // The first instant.game record was replaced by the one after the claim-period payout: one game checked.
     expect(report.instants).toBe(1)
   })
@@ -295,7 +319,9 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
     const daily = records.filter((r) => r.type === 'totals.daily')
     expect(daily.map((r) => [r.data.day, r.data.product])).toEqual([
       ['2025-03-01', 'lottery'],
+      ['2025-06-05', 'lottery'],
       ['2025-06-23', 'lottery'],
+      ['2025-07-01', 'instant'],
     ])
     const monthly = records.filter((r) => r.type === 'totals.monthly')
     expect(monthly.map((r) => r.data)).toEqual([
@@ -313,10 +339,11 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
         taxBasis: 'gross-gaming-revenue',
         taxBaseCents: 40_000 - 1_180_000,
       },
-      expect.objectContaining({ month: '2025-06', days: 1, stakesCents: 6000 }),
+      // The withdrawn raffle: its 3 tickets' price in, and owed back (LOT-21).
+      expect.objectContaining({ month: '2025-06', days: 2, stakesCents: 6000 + 1500, refundsCents: 1500 }),
     ])
     // The checker summed every month from its days.
-    expect(report.totals).toBe(4)
+    expect(report.totals).toBe(6)
   })
 
   it("a monthly total changed, re-signed with the operator's own key: the sum of its days names the record", () => {
@@ -432,5 +459,80 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
       ),
     )
     expect(differences.filter((x) => /firma|enlaza|hash|alterado/.test(x))).toEqual([])
+  })
+
+  it('LOT-21: a withdrawn raffle sends its lottery.draw record with the cancellation and what it owes, again with each refund paid; the checker recomputes it', () => {
+    const records = operatorRecords(exportDir).filter((r) => r.type === 'lottery.draw' && r.data.drawId === cancelledId)
+    // Sent at the cancellation, and again when the refund was paid (replacing the first).
+    expect(records).toHaveLength(2)
+    expect(records[1].replaces).toBe(records[0].record)
+    expect(records[1].data).toMatchObject({
+      product: 'raffle',
+      status: 'cancelled',
+      drawn: [],
+      liabilityCents: 0,
+      closeOfSales: { ticketsSold: 3, salesCents: 1500 },
+      refundCents: 1500,
+      cancellation: {
+        kind: 'withdrawal',
+        authorisationRef: 'AJ-RA-2025-0999',
+        reason: 'Desistimiento autorizado por la AJ',
+        ticketsToRefund: 3,
+        rule: 'LOT-21',
+      },
+      refunds: { paid: 1, paidCents: 500 },
+    })
+    expect(records[0].data.refunds).toEqual({ paid: 0, paidCents: 0 })
+  })
+
+  it('LOT-21: a withdrawn raffle whose refunds owed were lowered, re-signed with the operator key: caught, naming the record', () => {
+    const [dir, record] = tampered(
+      'cancelled',
+      'lottery.draw',
+      (d) => {
+        if (d.status !== 'cancelled' || d.refunds.paid !== 1) return false
+        d.refundCents = 500
+      },
+      server.services.keys.privateKey,
+    )
+    const differences = check(dir)
+    expect(differences).toContainEqual(
+      expect.stringContaining(`registro ${record} (sorteo ${cancelledId}): devoluciones 500, recalculadas 1500`),
+    )
+  })
+
+  it("instant sales and payouts are in the daily totals on the day each happened (issue 28 point 1); a day's instant stakes changed, re-signed, are caught naming the record", () => {
+    const records = operatorRecords(exportDir)
+    const game = records.filter((r) => r.type === 'instant.game').at(-1)
+    const day = records.find((r) => r.type === 'totals.daily' && r.data.product === 'instant')
+    const paidThatDay = (game.data.payouts as Array<{ paidAt: string; amountCents: number }>)
+      .filter((p) => p.paidAt.startsWith('2025-07-01'))
+      .reduce((t, p) => t + p.amountCents, 0)
+    expect(paidThatDay).toBeGreaterThan(0)
+    // 7 tickets of 10.00 sold on 1 July (3 winners and 4 others), and the two prizes paid that day.
+    expect(day.data).toMatchObject({
+      day: '2025-07-01',
+      events: 1,
+      stakesCents: 7 * 1000,
+      prizesCents: paidThatDay,
+      refundsCents: 0,
+      grossGamingRevenueCents: 7000 - paidThatDay,
+    })
+    const [dir, record] = tampered(
+      'instant-day',
+      'totals.daily',
+      (d) => {
+        if (d.product !== 'instant') return false
+        d.stakesCents += 1000
+        d.grossGamingRevenueCents += 1000
+        d.taxBaseCents += 1000
+      },
+      server.services.keys.privateKey,
+    )
+    expect(check(dir)).toContainEqual(
+      expect.stringContaining(
+        `registro ${record}: totales del 2025-07-01 (instant) stakesCents = ${7000 + 1000}, recalculado 7000`,
+      ),
+    )
   })
 })

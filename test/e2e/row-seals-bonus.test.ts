@@ -197,4 +197,72 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     expect(await payeeInJournal(inspector)).toBe('12345678Z')
     expect(await payeeInJournal(s.headers('auditor'))).not.toContain('12345678')
   })
+
+  it("a pot whose ledger was raised behind the journal awards nothing: the line's window does not close (ROW_TAMPERED, journaled) and verify-journal lists the entry; put back, the pot is awarded its balance", async () => {
+    const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Sajama', seed: 'pot-seal' })
+    const pot = await s.call('jefa', 'POST', '/api/pots', {
+      name: 'Pozo Sajama',
+      authorisationRef: 'AJ-RA-2025-0778',
+      kind: 'progressive',
+      contributionBp: 1000,
+      seedCents: 10_000,
+      condition: { prize: 'line', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+      hallIds: [bo.hallId],
+    })
+    expect(pot.status, JSON.stringify(pot.body)).toBe(201)
+    const potId = pot.body.id as string
+    const session = await openSession(s, bo.hallId)
+    const g = await gameOnSale(s, session, [bo.seriesId], 20, 'manual')
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
+    const balance = async () =>
+      Number(
+        (await db().get<{ m: number }>('SELECT SUM(main_cents) AS m FROM pot_ledger WHERE pot_id = ?', [potId]))!.m,
+      )
+    const before = await balance()
+    expect(before).toBeGreaterThan(0)
+    const first = (await db().get<{ entry_no: number; main_cents: number }>(
+      'SELECT entry_no, main_cents FROM pot_ledger WHERE pot_id = ? ORDER BY entry_no LIMIT 1',
+      [potId],
+    ))!
+    const card = (await db().get<{ id: string; numbers: string }>(
+      'SELECT id, numbers FROM cards WHERE game_id = ? AND serial = ?',
+      [g.gameId, g.serials[0]],
+    ))!
+    for (const ball of (JSON.parse(card.numbers) as number[][])[0].filter((n) => n > 0))
+      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+    expect(
+      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'line', serial: g.serials[0] })).body
+        .ok,
+    ).toBe(true)
+    // Bs 10,000 added to the pot's first entry in the database, behind the journal.
+    await tamper('UPDATE pot_ledger SET main_cents = ? WHERE pot_id = ? AND entry_no = ?', [
+      Number(first.main_cents) + 1_000_000,
+      potId,
+      Number(first.entry_no),
+    ])
+    const refused = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409)
+    expect(refused.body.error.code).toBe('ROW_TAMPERED')
+    const entry = `${potId}|${Number(first.entry_no)}`
+    expect(await refusalsOf('pot_ledger', entry)).toHaveLength(1)
+    expect((await problems()).rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'pot_ledger', id: entry })]),
+    )
+    expect(
+      Number((await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM bonus_prizes WHERE pot_id = ?', [potId]))!.n),
+    ).toBe(0)
+    // As the server wrote it: the window closes and the pot is awarded its balance, not the raised one.
+    await tamper('UPDATE pot_ledger SET main_cents = ? WHERE pot_id = ? AND entry_no = ?', [
+      Number(first.main_cents),
+      potId,
+      Number(first.entry_no),
+    ])
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
+    const won = (await db().get<{ amount_cents: number; card_id: string }>(
+      'SELECT amount_cents, card_id FROM bonus_prizes WHERE pot_id = ?',
+      [potId],
+    ))!
+    expect([Number(won.amount_cents), won.card_id]).toEqual([before, card.id])
+    expect((await problems()).ok).toBe(true)
+  })
 })

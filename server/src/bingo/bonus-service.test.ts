@@ -288,8 +288,10 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     expect((await bonus.getPot(pot.id)).ledger.at(-1)).toMatchObject({
       kind: 'payment',
       mainCents: 0,
-      detail: { payee: { name: 'Juan Mamani', document: 'CI 4455667 LP' } },
+      // Issue 24 point 2: the ledger names the winner; the document stays sealed on the prize.
+      detail: { payee: { name: 'Juan Mamani' } },
     })
+    expect(JSON.stringify((await bonus.getPot(pot.id)).ledger)).not.toContain('4455667')
     const minutes = await loadSessionMinutes(db, session.id)
     expect(minutes.games[0].jackpots).toEqual([
       expect.objectContaining({

@@ -26,6 +26,7 @@ import {
   type PrizeKind,
 } from './pots.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealedWhere } from '../shared/row-seals.ts'
 import type { PotView } from './game-extras.ts'
 import {
   activePotsOfHalls,
@@ -322,6 +323,9 @@ export async function awardPots(
     const c = JSON.parse(pot.conditions) as PotCondition
     const eligible = e.winners.filter((w) => pot.hallIds.includes(w.hallId))
     if (eligible.length === 0) continue
+    // Issue 24 point 1: a pot pays its ledger's balance only as the server wrote it (an entry raised or added behind
+    // the journal refuses the award, ROW_TAMPERED, journaled).
+    await assertRowsSealedWhere(tx, 'pot_ledger', 't.pot_id = ?', [pot.id])
     const balance = await potBalance(tx, pot.id)
     let amount = 0
     let takers: PotWinner[] = []

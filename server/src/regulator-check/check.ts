@@ -354,6 +354,31 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
   const computed = new Map<string, Figures>()
   for (const r of records) {
     if (replaced.has(r.record)) continue
+    if (r.type === 'instant.game') {
+      // An instant game's sales (by hour), payouts (paidAt) and misprint refunds (at), each on its own day.
+      const chain = (r as Envelope & { chain: string }).chain
+      const touched = new Set<string>()
+      const on = (iso: string) => {
+        const k = `${chain}|instant|${wallClockDay(iso, r.zone)}`
+        const t = computed.get(k) ?? {
+          events: 0,
+          stakesCents: 0,
+          refundsCents: 0,
+          prizesCents: 0,
+          potIncreasesCents: 0,
+          potDecreasesCents: 0,
+        }
+        if (!touched.has(k)) t.events++
+        touched.add(k)
+        computed.set(k, t)
+        return t
+      }
+      for (const [hour, h] of Object.entries((r.data.salesByHour ?? {}) as Record<string, any>))
+        on(`${hour}:00:00.000Z`).stakesCents += Number(h.salesCents)
+      for (const p of r.data.payouts ?? []) on(String(p.paidAt)).prizesCents += Number(p.amountCents)
+      for (const x of r.data.refunds ?? []) on(String(x.at)).refundsCents += Number(x.amountCents)
+      continue
+    }
     const product =
       r.type === 'bingo.game'
         ? 'bingo'
@@ -363,9 +388,9 @@ export function checkExport(dir: string, options: { publicKeyPem?: string } = {}
             ? 'lottery'
             : null
     if (!product) continue
-    // A lottery draw counts on the day it was settled (SCHEMA.md), on the chain's wall clock.
-    const day =
-      product === 'lottery' && r.data.settledAt ? wallClockDay(String(r.data.settledAt), r.zone) : r.at.slice(0, 10)
+    // A lottery draw counts on the day it was settled or cancelled (SCHEMA.md), on the chain's wall clock.
+    const lotteryAt = product === 'lottery' ? (r.data.settledAt ?? r.data.cancellation?.at ?? null) : null
+    const day = lotteryAt ? wallClockDay(String(lotteryAt), r.zone) : r.at.slice(0, 10)
     const k = `${(r as Envelope & { chain: string }).chain}|${product}|${day}`
     const t = computed.get(k) ?? {
       events: 0,

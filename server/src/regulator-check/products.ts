@@ -62,6 +62,10 @@ export function checkLotteryDraw(r: { record: string; data: any }, diff: Diff): 
   const ranges = (d.ranges ?? []) as Range[]
   const numbering = plan.numbering ?? { from: 0, to: -1, digits: 1 }
   const raffle = d.product === 'raffle'
+  if (d.status === 'cancelled') {
+    checkCancelledLotteryDraw(d, plan, raffle, id, en, diff)
+    return
+  }
 
   // The winning number of each prize: the values drawn, in order, one per exact prize (raffle: one per prize).
   const exact = raffle ? prizes : prizes.filter((p) => p.rule?.type === 'exact')
@@ -182,6 +186,63 @@ export function checkLotteryDraw(r: { record: string; data: any }, diff: Diff): 
     )
 }
 
+/**
+ * LOT-21: a withdrawn or renounced draw (SCHEMA.md `lottery.draw`, status `cancelled`) draws nothing and pays no
+ * prize; it owes the price of every ticket in the public's hands (a raffle's tickets sold, a lottery's fractions
+ * distributed and not returned), refunded once each at that price, never more than it owes.
+ */
+function checkCancelledLotteryDraw(d: any, plan: any, raffle: boolean, id: string, en: string, diff: Diff): void {
+  const c = d.cancellation
+  if (!c || !String(c.authorisationRef ?? '').trim())
+    diff(
+      `${id}: sorteo anulado sin la autorización de la AJ (LOT-21)`,
+      `${en}: cancelled draw without its authorisation`,
+    )
+  if (((d.drawn ?? []) as unknown[]).length > 0)
+    diff(`${id}: sorteo anulado con números extraídos`, `${en}: cancelled draw with numbers drawn`)
+  if (Number(d.liabilityCents ?? 0) !== 0 || Number(d.paidCents ?? 0) !== 0)
+    diff(
+      `${id}: sorteo anulado con premios ${d.liabilityCents} y pagos ${d.paidCents}`,
+      `${en}: cancelled draw with prizes or payouts`,
+    )
+  const unit = raffle
+    ? Number(plan.ticketPriceCents)
+    : Number(plan.ticketPriceCents) / Math.max(1, Number(plan.fractions))
+  let count = Number(raffle ? c?.ticketsToRefund : c?.fractionsToRefund)
+  if (raffle && d.closeOfSales?.ticketsSold !== null && d.closeOfSales?.ticketsSold !== undefined) {
+    if (Number(d.closeOfSales.ticketsSold) !== count)
+      diff(
+        `${id}: ${count} boletos a devolver, se vendieron ${d.closeOfSales.ticketsSold}`,
+        `${en}: tickets to refund differ from the tickets sold`,
+      )
+    count = Number(d.closeOfSales.ticketsSold)
+  }
+  if (!raffle && Array.isArray(d.closeOfSales?.register)) {
+    const distributed = (d.closeOfSales.register as Array<{ status: string; fractions: number }>)
+      .filter((x) => x.status === 'distributed')
+      .reduce((t, x) => t + Number(x.fractions), 0)
+    if (distributed !== count)
+      diff(
+        `${id}: ${count} fracciones a devolver, distribuidas ${distributed}`,
+        `${en}: fractions to refund differ from the fractions distributed`,
+      )
+  }
+  const owed = Math.round(count * unit)
+  if (Number(d.refundCents) !== owed)
+    diff(
+      `${id}: devoluciones ${d.refundCents}, recalculadas ${owed} (${count} x ${unit})`,
+      `${en}: refunds owed differ`,
+    )
+  const paid = d.refunds ?? { paid: 0, paidCents: 0 }
+  if (Number(paid.paidCents) !== Math.round(Number(paid.paid) * unit))
+    diff(
+      `${id}: ${paid.paid} devoluciones pagadas suman ${paid.paidCents}, al precio serían ${Math.round(Number(paid.paid) * unit)}`,
+      `${en}: refunds paid differ from the price`,
+    )
+  if (Number(paid.paidCents) > owed)
+    diff(`${id}: devuelto ${paid.paidCents}, más de lo debido ${owed}`, `${en}: refunded more than owed`)
+}
+
 export function checkInstantGame(r: { record: string; data: any }, diff: Diff): void {
   const d = r.data
   const id = `registro ${r.record} (juego instantáneo ${d.gameNo})`
@@ -205,6 +266,18 @@ export function checkInstantGame(r: { record: string; data: any }, diff: Diff): 
     diff(
       `${id}: ventas ${d.sales?.salesCents}, recalculadas ${sales} (${d.sales?.tickets} boletos x ${d.priceCents})`,
       `${en}: sales differ`,
+    )
+  // The sales by hour the daily totals count add up to the game's sales.
+  let byHourTickets = 0
+  let byHourCents = 0
+  for (const h of Object.values((d.salesByHour ?? {}) as Record<string, any>)) {
+    byHourTickets += Number(h.tickets)
+    byHourCents += Number(h.salesCents)
+  }
+  if (byHourTickets !== Number(d.sales?.tickets) || byHourCents !== Number(d.sales?.salesCents))
+    diff(
+      `${id}: ventas por hora ${byHourTickets} boletos, ${byHourCents}; el juego dice ${d.sales?.tickets}, ${d.sales?.salesCents}`,
+      `${en}: sales by hour differ from the sales`,
     )
   const paidByTier = new Map<number, number>()
   const serials = new Set<string>()

@@ -34,6 +34,19 @@ interface LotteryDrawState {
   paidCents: number
   unclaimed: Record<string, unknown> | null
   incidents: Array<{ at: string; note: string }>
+  /** LOT-21: the withdrawal or renunciation, with what it owes the public (its refunds). */
+  cancelled: {
+    at: string
+    kind: string
+    authorisationRef: string
+    reason: string
+    statusBefore: string | null
+    ticketsToRefund: number | null
+    fractionsToRefund: number | null
+    refundCents: number
+  } | null
+  refundsPaid: number
+  refundsPaidCents: number
   lastKey: string | null
 }
 
@@ -44,6 +57,8 @@ interface InstantGameState {
   closedAt: string | null
   ticketsSold: number
   salesCents: number
+  /** Sales by UTC hour (`YYYY-MM-DDTHH`), so that the daily totals put each sale on its day (issue 28 point 1). */
+  salesByHour: Record<string, { tickets: number; salesCents: number }>
   validations: Record<string, number>
   payouts: Array<{ payoutId: string; serial: string; tier: number; amountCents: number; paidAt: string }>
   refunds: Array<{ payoutId: string; serial: string; amountCents: number; reason: string; at: string }>
@@ -81,6 +96,9 @@ export function createProductDeriver() {
         paidCents: 0,
         unclaimed: null,
         incidents: [],
+        cancelled: null,
+        refundsPaid: 0,
+        refundsPaidCents: 0,
         lastKey: null,
       }
       lotteries.set(id, d)
@@ -113,7 +131,7 @@ export function createProductDeriver() {
         gameCode: str(plan.gameCode),
         drawNo: typeof plan.drawNumber === 'number' ? plan.drawNumber : null,
         name: str(plan.name),
-        status: d.unclaimed ? 'unclaimed-disposed' : 'settled',
+        status: d.cancelled ? 'cancelled' : d.unclaimed ? 'unclaimed-disposed' : 'settled',
         plannedAt: str(plan.drawAt),
         claimDeadline: str(plan.claimDeadline),
         plan: {
@@ -154,8 +172,22 @@ export function createProductDeriver() {
         paidCents: d.paidCents,
         unclaimed: d.unclaimed,
         incidents: d.incidents,
-        // No lottery or raffle draw is cancelled in this version (LOT-21 postpones it): never a refund here.
-        refundCents: 0,
+        // LOT-21: a withdrawn or renounced draw owes the price of every ticket in the public's hands (refundCents),
+        // refunded once each at a cash desk (refunds: paid so far); a settled draw refunds nothing.
+        refundCents: d.cancelled ? d.cancelled.refundCents : 0,
+        cancellation: d.cancelled
+          ? {
+              at: d.cancelled.at,
+              kind: d.cancelled.kind,
+              authorisationRef: d.cancelled.authorisationRef,
+              reason: d.cancelled.reason,
+              statusBefore: d.cancelled.statusBefore,
+              ticketsToRefund: d.cancelled.ticketsToRefund,
+              fractionsToRefund: d.cancelled.fractionsToRefund,
+              rule: 'LOT-21',
+            }
+          : null,
+        refunds: { paid: d.refundsPaid, paidCents: d.refundsPaidCents },
       },
     }
     if (d.lastKey) record.replacesKey = d.lastKey
@@ -196,6 +228,7 @@ export function createProductDeriver() {
         packsActivated: g.packsActivated,
         reports: g.reports,
         sales: { tickets: g.ticketsSold, salesCents: g.salesCents },
+        salesByHour: Object.fromEntries(Object.entries(g.salesByHour).sort(([a], [b]) => (a < b ? -1 : 1))),
         validations: g.validations,
         payouts: g.payouts,
         refunds: g.refunds,
@@ -260,6 +293,26 @@ export function createProductDeriver() {
           d.payouts++
           d.paidCents += num(p.amountCents)
           break
+        // Issue 28 (LOT-21): a cancelled draw sends its control record at once, with what it owes the public; each
+        // refund paid afterwards sends it again, replacing the previous one.
+        case 'draw_cancelled':
+          d.cancelled = {
+            at: r.at,
+            kind: String(p.kind ?? ''),
+            authorisationRef: String(p.authorisationRef ?? ''),
+            reason: String(p.reason ?? ''),
+            statusBefore: str(p.statusBefore),
+            ticketsToRefund: typeof p.ticketsToRefund === 'number' ? p.ticketsToRefund : null,
+            fractionsToRefund: typeof p.fractionsToRefund === 'number' ? p.fractionsToRefund : null,
+            refundCents: num(p.refundCents),
+          }
+          out.push(lotteryRecord(d, r.at, `lottery.draw:${d.drawId}`))
+          break
+        case 'refund_paid':
+          d.refundsPaid++
+          d.refundsPaidCents += num(p.amountCents)
+          if (d.cancelled) out.push(lotteryRecord(d, r.at, `lottery.draw:${d.drawId}#${r.seq}`))
+          break
         case 'unclaimed_disposed':
           d.unclaimed = {
             amountCents: num(p.amountCents),
@@ -287,6 +340,7 @@ export function createProductDeriver() {
         closedAt: null,
         ticketsSold: 0,
         salesCents: 0,
+        salesByHour: {},
         validations: {},
         payouts: [],
         refunds: [],
@@ -304,6 +358,11 @@ export function createProductDeriver() {
       case 'instant.ticket_sold':
         g.ticketsSold++
         g.salesCents += num(p.priceCents)
+        {
+          const h = (g.salesByHour[r.at.slice(0, 13)] ??= { tickets: 0, salesCents: 0 })
+          h.tickets++
+          h.salesCents += num(p.priceCents)
+        }
         break
       case 'instant.ticket_validated': {
         const outcome = String(p.outcome ?? 'UNKNOWN')

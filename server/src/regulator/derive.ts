@@ -611,7 +611,9 @@ function totalsFact(r: {
   if (r.type === 'bingo.game') return { product: 'bingo', at: r.at }
   if (r.type === 'lotto.draw') return { product: 'lotto', at: r.at }
   // A lottery draw counts on the day it was settled, whichever record (settlement or a later update) is in force.
-  if (r.type === 'lottery.draw') return { product: 'lottery', at: String(r.data.settledAt ?? r.at) }
+  // A cancelled one (LOT-21) on the day it was cancelled.
+  if (r.type === 'lottery.draw')
+    return { product: 'lottery', at: String(r.data.settledAt ?? r.data.cancellation?.at ?? r.at) }
   return null
 }
 
@@ -619,8 +621,8 @@ function totalsFact(r: {
  * Daily totals per hall (chain) and product, computed from the control records themselves so that the checker
  * recomputes them from the same records: stakes (collected), refunds, prizes awarded (line, bingo and jackpots; a
  * lottery's prizes owed), pot increases and decreases (bingo), gross gaming revenue and the tax base. Records
- * replaced by a later one are left out by the caller. Instant games are not in them: an instant game's sales and
- * payouts span its life and are in its own record.
+ * replaced by a later one are left out by the caller. An instant game's sales, payouts and misprint refunds count on
+ * the day each happened (its record's `salesByHour`, `payouts`, `refunds`).
  */
 export function dailyTotals(
   records: ReadonlyArray<{ chain: string; hall: string | null; type: string; at: string; data: Record<string, any> }>,
@@ -629,6 +631,33 @@ export function dailyTotals(
 ): Map<string, DerivedRecord> {
   const out = new Map<string, DerivedRecord>()
   for (const r of records) {
+    if (r.type === 'instant.game') {
+      // Issue 28: an instant game's sales, payouts and misprint refunds, each on the day it happened.
+      for (const [day, f] of instantDays(r.data, (iso) => dayIn(iso, zoneOf(r.chain)))) {
+        const key = `totals.daily:${r.chain}:instant:${day}`
+        let t = out.get(key)
+        if (!t) {
+          t = {
+            sourceKey: key,
+            chain: r.chain,
+            hall: r.hall,
+            type: 'totals.daily',
+            at: f.at,
+            data: { day, product: 'instant', ...emptyFigures(basisOf(r.chain)) },
+          }
+          out.set(key, t)
+        }
+        const d = t.data as unknown as TotalsFigures
+        d.events++
+        d.stakesCents += f.stakesCents
+        d.refundsCents += f.refundsCents
+        d.prizesCents += f.prizesCents
+        d.grossGamingRevenueCents = d.stakesCents - d.refundsCents - d.prizesCents
+        d.taxBaseCents = taxBaseCents(d.taxBasis, d)
+        if (f.at > t.at) t.at = f.at
+      }
+      continue
+    }
     const fact = totalsFact(r)
     if (!fact) continue
     const { product } = fact
@@ -670,6 +699,31 @@ export function dailyTotals(
     if (fact.at > t.at) t.at = fact.at
   }
   return out
+}
+
+/**
+ * An `instant.game` record's figures by day (SCHEMA.md `totals.daily`): its sales by hour, its payouts by `paidAt`
+ * and its misprint refunds by `at`, each put on the day `dayOf` gives. Pure.
+ */
+export function instantDays(
+  data: Record<string, any>,
+  dayOf: (iso: string) => string,
+): Map<string, { stakesCents: number; prizesCents: number; refundsCents: number; at: string }> {
+  const days = new Map<string, { stakesCents: number; prizesCents: number; refundsCents: number; at: string }>()
+  const on = (iso: string) => {
+    const day = dayOf(iso)
+    let f = days.get(day)
+    if (!f) days.set(day, (f = { stakesCents: 0, prizesCents: 0, refundsCents: 0, at: iso }))
+    if (iso > f.at) f.at = iso
+    return f
+  }
+  for (const [hour, h] of Object.entries((data.salesByHour ?? {}) as Record<string, { salesCents: number }>))
+    on(`${hour}:00:00.000Z`).stakesCents += Number(h.salesCents ?? 0)
+  for (const p of (data.payouts ?? []) as Array<{ paidAt: string; amountCents: number }>)
+    on(String(p.paidAt)).prizesCents += Number(p.amountCents ?? 0)
+  for (const x of (data.refunds ?? []) as Array<{ at: string; amountCents: number }>)
+    on(String(x.at)).refundsCents += Number(x.amountCents ?? 0)
+  return days
 }
 
 /**

@@ -326,7 +326,7 @@ export function createRegulatorFeed(deps: {
       const zone = await zoneOf(chain)
       const today = dayIn(now, zone)
       const basis = await basisOf(chain)
-      const facts = await inForce(chain, ['bingo.game', 'lotto.draw', 'lottery.draw'])
+      const facts = await inForce(chain, ['bingo.game', 'lotto.draw', 'lottery.draw', 'instant.game'])
       const daily = [
         ...dailyTotals(
           facts,

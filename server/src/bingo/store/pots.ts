@@ -9,6 +9,7 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 import type { Hall } from './halls.ts'
 
 export type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
@@ -101,6 +102,7 @@ export async function appendPotLedgerEntry(
       e.at,
     ],
   )
+  touchRows(tx, 'pot_ledger', [`${potId}|${entryNo}`])
   await tx.run('UPDATE pots SET entries = ? WHERE id = ?', [entryNo, potId])
 }
 
