@@ -17,7 +17,7 @@
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import type { LottoPrize } from '../lotto/plan.ts'
 import type { Database, Sql } from '../db/database.ts'
-import type { BingoService, SoldCard } from '../bingo/service.ts'
+import type { BingoService, GameRow, SoldCard } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
@@ -226,18 +226,17 @@ export function createPaidSales(deps: PaidSalesDeps) {
   /** The printed cards of a sale and their documents (BNG-5..7 layout, QR of the signed code). */
   async function cardsToPrint(
     tx: Sql,
-    gameId: string,
+    // The sale's game and hall as the caller read them in this transaction: a sale changes neither's printed fields.
+    game: GameRow,
+    hall: Awaited<ReturnType<VoucherService['hallFor']>>,
     sold: SoldCard[],
     input: {
-      hallId: string
       station: string
       at: string
       printer: TicketPrinter
       signed?: ReadonlyMap<string, string>
     },
   ): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
-    const game = (await gameById(tx, gameId))!
-    const hall = await vouchers.hallFor(tx, input.hallId)
     const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
     const layout = JSON.parse(game.layout) as CardLayout
     const face = Number(game.face_value_cents)
@@ -452,8 +451,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             cardIds: sale.cards.map((c) => c.id),
           })
           publish.push(sale.publish)
-          const printed = await cardsToPrint(tx, game.id, sale.cards, {
-            hallId: v.hallId,
+          const printed = await cardsToPrint(tx, game, hall, sale.cards, {
             station: input.kioskId,
             at,
             printer,
@@ -775,7 +773,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       const hallId = input.hallId ?? game.hall_id
       await bingo.recordPurchaseWithin(tx, { gameId: game.id, hallId, playerKey, cardIds: sale.cards.map((c) => c.id) })
       const hall = await vouchers.hallFor(tx, hallId)
-      const printed = await cardsToPrint(tx, game.id, sale.cards, { hallId, station: input.stationId, at, printer })
+      const printed = await cardsToPrint(tx, game, hall, sale.cards, { station: input.stationId, at, printer })
       const saleId = newId('cs')
       const { amountCents, aml } = await takeCash(tx, {
         saleId,
