@@ -14,6 +14,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
 import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
 import { insertJournalRows, insertRows, lastJournalLink } from './store.ts'
+import { knownJournalHead, rememberJournalHead } from './row-seals.ts'
 import { withActor } from './request-context.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
@@ -41,7 +42,7 @@ export async function appendJournalBatch(
 ): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return []
   // Only seq and hash of the previous record enter the chain: the payload is not read back.
-  const last = await lastJournalLink(tx)
+  const last = knownJournalHead(tx) ?? (await lastJournalLink(tx))
   let seq = last ? Number(last.seq) : 0
   let prevHash = last ? last.hash : GENESIS_HASH
   const rows: unknown[][] = []
@@ -61,5 +62,6 @@ export async function appendJournalBatch(
     prevHash = hash
   }
   await insertJournalRows(tx, rows)
+  rememberJournalHead(tx, out[out.length - 1])
   return out
 }

@@ -2,7 +2,7 @@ import { nextRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { insertJournalRow, journalRowsAfter, lastJournalLink, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
-import { sealPendingRows } from './row-seals.ts'
+import { knownJournalHead, rememberJournalHead, sealPendingRows } from './row-seals.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
@@ -26,7 +26,8 @@ export async function appendJournal(
   entry: { at: string; type: string; scope: string; payload: unknown },
 ): Promise<JournalRecord> {
   // Issue 23 point 5: only the newest record's seq and hash continue the chain; its payload is neither read nor parsed.
-  const last = await lastJournalLink(tx)
+  // Only this transaction appends while it holds the lock: after its first record it knows the head.
+  const last = knownJournalHead(tx) ?? (await lastJournalLink(tx))
   // Issue 24 point 1: the value rows this transaction wrote are sealed under this record, which carries their MACs.
   const rowSeals = await sealPendingRows(tx, last ? Number(last.seq) + 1 : 1)
   const payload = rowSeals ? { ...(entry.payload as Record<string, unknown>), rowSeals } : entry.payload
@@ -45,6 +46,7 @@ export async function appendJournal(
     prev_hash: record.prevHash,
     hash: record.hash,
   })
+  rememberJournalHead(tx, record)
   return record
 }
 

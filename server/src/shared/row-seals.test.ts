@@ -4,7 +4,10 @@ import { openTestDatabase } from '../../../test/helpers/database.ts'
 import { insertCashMovement } from '../cashdesk/store.ts'
 import type { Database } from '../db/database.ts'
 import { appendJournal, readJournal } from './journal.ts'
-import { sealLegacyRows, withRowSeals } from './row-seal-database.ts'
+import { sealedUnit, sealLegacyRows, withRowSeals } from './row-seal-database.ts'
+import { createGroupCommit } from '../db/group-commit.ts'
+import { DomainError } from './errors.ts'
+import { verifyChain } from './journal-chain.ts'
 import { assertRowsSealed, collectJournalSeals, rowMac, verifySealedRows } from './row-seals.ts'
 
 /** Issue 24 point 1: the row-seal mechanism on its own, on SQLite (and PostgreSQL with BOLILLO_TEST_DATABASE_URL). */
@@ -92,6 +95,54 @@ describe('row seals', () => {
     await raw.run('UPDATE cash_movements SET amount_cents = 100000 WHERE id = ?', ['cm1'])
     expect((await verifySealedRows(raw, key, new Map(), moved.seq - 1)).problems).toEqual([
       expect.objectContaining({ table: 'cash_movements', id: 'cm1' }),
+    ])
+  })
+})
+
+describe('the journal head a transaction remembers (issue 23 point 5)', () => {
+  let raw: Database | null = null
+  afterEach(async () => {
+    await raw?.close()
+    raw = null
+  })
+
+  it('continues the chain after a nested body appended and after a group-commit unit rolled back its records', async () => {
+    raw = await openTestDatabase()
+    const now = () => new Date('2026-11-24T10:00:00.000Z')
+    const db = withRowSeals(raw, randomBytes(32), now)
+    await sealLegacyRows(db)
+    const entry = (type: string) => ({ at: now().toISOString(), type, scope: 'test', payload: {} })
+    // A body that appended, then a body nested in it (a group-commit unit) that appended too: the outer body's next
+    // record must follow the nested one, not the one it wrote itself.
+    await db.transaction(async (tx) => {
+      await appendJournal(tx, entry('outer.first'))
+      await sealedUnit(tx, () => appendJournal(tx, entry('nested')))
+      await appendJournal(tx, entry('outer.after'))
+    })
+    // Units of one batch: the second appends two records and is refused, rolled back to its savepoint.
+    const group = createGroupCommit(db, { budgetMs: 60_000 })
+    const settled = await Promise.allSettled(
+      [false, true, false].map((refuse, i) =>
+        group.run(async (tx) => {
+          await appendJournal(tx, entry(`unit.${i}.a`))
+          await appendJournal(tx, entry(`unit.${i}.b`))
+          if (refuse) throw new DomainError('VOUCHER_SPENT', 'refused after its records')
+        }),
+      ),
+    )
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    const records = []
+    for await (const r of readJournal(raw)) records.push(r)
+    expect(verifyChain(records).ok).toBe(true)
+    expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i + 1))
+    expect(records.filter((r) => r.scope === 'test').map((r) => r.type)).toEqual([
+      'outer.first',
+      'nested',
+      'outer.after',
+      'unit.0.a',
+      'unit.0.b',
+      'unit.2.a',
+      'unit.2.b',
     ])
   })
 })

@@ -374,6 +374,13 @@ export interface RowSealState {
   key: Buffer
   now: () => Date
   pending: Map<SealedTable, Set<string>>
+  /**
+   * The journal record this body appended last: under the write lock (SQLite) or the journal lock (PostgreSQL) no
+   * one else appends, so the next record continues from it without reading the head back. Forgotten when the body
+   * ends and when a body nested in it ends (a group-commit unit, perhaps rolled back to its savepoint).
+   */
+  journalHead?: { seq: number; hash: string }
+  ended?: boolean
 }
 type TxState = RowSealState
 // The transaction being run, found from its async context rather than from the `tx` object, which use cases re-wrap.
@@ -385,7 +392,25 @@ const states = {
 
 /** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
 export function runWithRowSeals<T>(key: Buffer, now: () => Date, fn: () => Promise<T>): Promise<T> {
-  return current.run({ key, now, pending: new Map() }, fn)
+  const outer = current.getStore()
+  const state: TxState = { key, now, pending: new Map() }
+  return current.run(state, fn).finally(() => {
+    state.ended = true
+    state.journalHead = undefined
+    if (outer) outer.journalHead = undefined
+  })
+}
+
+/** The head of the journal as this transaction's body last appended it, if it did (see RowSealState.journalHead). */
+export function knownJournalHead(tx: Sql): { seq: number; hash: string } | undefined {
+  const s = states.get(tx)
+  return s && !s.ended ? s.journalHead : undefined
+}
+
+/** Called by the journal's writers after their INSERT, in the transaction they wrote in. */
+export function rememberJournalHead(tx: Sql, head: { seq: number; hash: string }): void {
+  const s = states.get(tx)
+  if (s && !s.ended) s.journalHead = { seq: head.seq, hash: head.hash }
 }
 
 /** The row-seal binding of the transaction being run, if any (a group commit hands it to each unit). */
