@@ -148,7 +148,7 @@ const es = {
   invalidNote: {
     signature: 'La firma del código no es válida: código alterado o falso',
     serial:
-      'Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala',
+      'Es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto (BNG-71). Lea su QR o, si no se lee, teclee el código impreso debajo (empieza por C); la serie sola no basta, la serie ganadora se anuncia en la sala',
     kind: 'Este código no es un boleto que se cobre en caja',
     unknown: 'Este boleto no consta como vendido',
     not_sold: 'Este billete nunca se vendió (LOT-8)',
@@ -389,7 +389,7 @@ const en: Texts = {
   invalidNote: {
     signature: 'The code signature is not valid: altered or forged code',
     serial:
-      "That is the card's serial, not its code: the prize is paid by reading the QR code of the card handed in intact (BNG-71); the serial alone is not enough, the winning serial is announced in the hall",
+      "That is the card's serial, not its code: the prize is paid against the card handed in intact (BNG-71). Scan its QR or, if it can't be read, type the code printed under it (it starts with C); the serial alone is not enough, the winning serial is announced in the hall",
     kind: 'This code is not a ticket paid at the cash desk',
     unknown: 'This ticket was never sold',
     not_sold: 'This ticket was never sold (LOT-8)',
