@@ -78,6 +78,8 @@ export interface CardTicket {
   /** The card's cells, rows x columns (3 x 9 for BNG-5), 0 = blank cell. */
   grid: number[][]
   minimumAge: number
+  /** Issue 29 point 4: the code the cashier types when the QR is damaged ("CK7Q-M2XR-…"), printed under the QR. */
+  shortCode?: string
 }
 
 export interface VoucherTicket {
@@ -142,6 +144,7 @@ const LABELS = {
     validOnce: (g: number) => `VÁLIDO SOLO PARA LA PARTIDA N.º ${g}`,
     validOnceShort: (g: number) => `VÁLIDO SOLO PARTIDA N.º ${g}`,
     validNote: 'Un cartón es válido para una sola partida. Entréguelo intacto para cobrar un premio.',
+    cardShortCode: 'Código para la caja si el QR no se lee:',
     playerData: 'Datos del jugador:',
     name: 'Nombre',
     idDoc: 'C.I./Pasaporte',
@@ -191,6 +194,7 @@ const LABELS = {
     validOnce: (g: number) => `VALID FOR GAME NO. ${g} ONLY`,
     validOnceShort: (g: number) => `GAME NO. ${g} ONLY`,
     validNote: 'A card is valid for one game only. Hand it in intact to collect a prize.',
+    cardShortCode: "Code for the cash desk if the QR can't be read:",
     playerData: 'Player data:',
     name: 'Name',
     idDoc: 'ID/Passport',
@@ -261,6 +265,12 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
       invert: true,
     },
     { type: 'qr', payload: t.code },
+    ...(t.shortCode
+      ? [
+          { type: 'text', text: L.cardShortCode, align: 'center' } as const,
+          { type: 'text', text: t.shortCode, align: 'center', bold: true } as const,
+        ]
+      : []),
     { type: 'text', text: L.validNote, align: 'center' },
     { type: 'rule' },
     { type: 'text', text: L.playerData, bold: true },

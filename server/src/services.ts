@@ -313,6 +313,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     printers: cashdesk.printers,
     prints: cashdesk.prints,
     admission: players,
+    sealer,
   })
   // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when its game ends.
   const terminals = createTerminalService({

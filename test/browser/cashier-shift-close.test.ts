@@ -104,6 +104,10 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
       expect(norm(await page.getByTestId('shift-report').textContent())).toContain(
         'Turno cerrado · Rosa Vargas · Caja 1',
       )
+      // Issue 29 point 5: opened and closed on the hall's clock (La Paz, 23:40 UTC is 19:40 there), its zone named.
+      expect(norm(await page.getByTestId('shift-report').textContent())).toMatch(
+        /14\/03\/2026 (?:19|20):\d\d \(La Paz, UTC-04:00\)/,
+      )
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-shift-report-1366x768.png') })
       const [download] = await Promise.all([

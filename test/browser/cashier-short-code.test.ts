@@ -123,7 +123,7 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
       await expect
         .poll(async () => norm(await page.getByTestId('cashier-status-note').textContent()))
         .toBe(
-          'Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala',
+          'Es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto (BNG-71). Lea su QR o, si no se lee, teclee el código impreso debajo (empieza por C); la serie sola no basta, la serie ganadora se anuncia en la sala',
         )
       expect(norm(await page.locator('body').textContent())).not.toMatch(/alterado|falso/)
       expect(await page.getByTestId('cashier-pay').count()).toBe(0)
@@ -144,7 +144,7 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
       await typeShortCode(page, wrong)
       await expect
         .poll(async () => norm(await page.getByTestId('cashier-status').textContent()))
-        .toMatch(/never sold|not found|does not exist/i)
+        .toContain('No ticket, card or voucher sold has this code: check what was typed and try again')
       expect(norm(await page.locator('body').textContent())).not.toMatch(/forged|altered/i)
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-unknown-1920x1080.png') })

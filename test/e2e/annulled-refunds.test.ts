@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cardShortCode } from '../../server/src/cashdesk/card-short-code.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd } from '../helpers/cashdesk.ts'
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -218,5 +219,27 @@ describe('refunds of an annulled game at the cashier, the kiosk and the table (i
     const minutes = (await h.call('jefa', 'GET', `/api/sessions/${h.setup.sessionId}/minutes`)).body
     const g = minutes.games.find((x: { gameId: string }) => x.gameId === gameId)
     expect(g).toMatchObject({ status: 'void', refundCards: 17, refundsPaid: { cards: 4, amountCents: 4000 } })
+  })
+
+  it('refunds a card whose QR is damaged by the code printed under it; a code no card has is unknown, not a forgery (issue 29 point 4)', async () => {
+    const card = tableCards[2]
+    const { id } = (await server.services.db.get<{ id: string }>(
+      'SELECT id FROM cards WHERE game_id = ? AND serial = ?',
+      [gameId, card.serial],
+    ))!
+    const printed = cardShortCode((v, p) => server.services.sealer.tag(v, p), id)!
+    const wrong = printed.slice(0, -1) + (printed.endsWith('Z') ? 'Y' : 'Z')
+    const before = await drawer(table.shiftId)
+    const unknown = await asTable('POST', '/api/refunds/cards', { code: wrong })
+    expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'TICKET_NOT_FOUND'])
+    // Typed as a person types it: lower case, spaces for the dashes.
+    const r = await asTable('POST', '/api/refunds/cards', { code: printed.toLowerCase().replace(/-/g, ' ') })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body).toMatchObject({ amountCents: 1000, serial: card.serial })
+    expect(await drawer(table.shiftId)).toBe(before - 1000)
+    // The same paper by its QR: already refunded, nothing paid twice.
+    const again = await asTable('POST', '/api/refunds/cards', { code: card.code })
+    expect(again.body.error?.code).toBe('ALREADY_REFUNDED')
+    expect(await drawer(table.shiftId)).toBe(before - 1000)
   })
 })

@@ -126,15 +126,9 @@ function ShiftReportPanel(props: { store: CashierStore }) {
   const T = TEXTS[lang].shift
   const all = TEXTS[lang]
   const money = (c: number) => formatMoney(c, r.currency, lang)
-  const at = (iso: string | null) =>
-    iso
-      ? new Date(iso).toLocaleString(lang === 'es' ? 'es-BO' : 'en-GB', {
-          day: '2-digit',
-          month: '2-digit',
-          hour: '2-digit',
-          minute: '2-digit',
-        })
-      : ''
+  // Issue 29 point 5: the report's times on the hall's clock, its zone named once after the close, as the PDF prints.
+  const zone = store.station.value?.station?.timeZone ?? 'UTC'
+  const at = (iso: string | null, named = false) => (iso ? formatInZone(iso, zone, 'date-time', named) : '')
   const diff = r.differenceCents ?? 0
   return (
     <section class="c-shift-report" data-testid="shift-report">
@@ -143,7 +137,7 @@ function ShiftReportPanel(props: { store: CashierStore }) {
           {T.reportTitle} · {r.cashier.name} · {r.station.name}
         </h2>
         <span class="c-muted">
-          {T.opened} {at(r.openedAt)} · {T.closed} {at(r.closedAt)}
+          {T.opened} {at(r.openedAt)} · {T.closed} {at(r.closedAt, true)}
         </span>
       </div>
       <table class="c-table" data-testid="shift-report-table">

@@ -121,7 +121,11 @@ export function createCashierStore(
   async function scanned(text: string): Promise<void> {
     const typed = readTyped(text)
     const c =
-      typed.kind === 'signed' || typed.kind === 'instant' || typed.kind === 'voucher_short' || typed.kind === 'other'
+      typed.kind === 'signed' ||
+      typed.kind === 'instant' ||
+      typed.kind === 'voucher_short' ||
+      typed.kind === 'card_short' ||
+      typed.kind === 'other'
         ? typed.code
         : text.trim()
     if (!c) return

@@ -41,7 +41,7 @@ const es = {
   tabs: { pay: 'Cobrar premio', sell: 'Vender vale', day: 'Movimientos del día' },
   scanTitle: 'Escanee el boleto, cartón o vale',
   scanHint:
-    'Lector de códigos, cámara, o escriba el código. Raspadita: el código de validación de 24 caracteres que hay bajo la capa.',
+    'Lector de códigos, cámara, o escriba el código. Cartón o vale con el QR dañado: el código impreso bajo el QR. Raspadita: el código de validación de 24 caracteres que hay bajo la capa.',
   codePlaceholder: 'BLL1.…  o  0000-XXXX-XXXX-XXXX-XXXX-XXXX',
   check: 'COMPROBAR',
   camera: 'Cámara',
@@ -148,9 +148,9 @@ const es = {
   invalidNote: {
     signature: 'La firma del código no es válida: código alterado o falso',
     serial:
-      'Es la serie del cartón, no su código: el premio se paga leyendo el código QR del cartón entregado intacto (BNG-71); la serie sola no basta, la serie ganadora se anuncia en la sala',
+      'Es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto (BNG-71). Lea su QR o, si no se lee, teclee el código impreso debajo (empieza por C); la serie sola no basta, la serie ganadora se anuncia en la sala',
     kind: 'Este código no es un boleto que se cobre en caja',
-    unknown: 'Este boleto no consta como vendido',
+    unknown: 'Ningún boleto, cartón o vale vendido tiene este código: revise lo tecleado y vuelva a intentarlo',
     not_sold: 'Este billete nunca se vendió (LOT-8)',
     counterfeit: 'Este código de validación no es de ningún boleto: falso o mal escrito (INS-12)',
     mistyped: 'Código de validación mal escrito: revise los caracteres',
@@ -284,7 +284,7 @@ const en: Texts = {
   tabs: { pay: 'Pay prize', sell: 'Sell voucher', day: "Today's movements" },
   scanTitle: 'Scan the ticket, card or voucher',
   scanHint:
-    'Barcode reader, camera, or type the code. Scratch card: the 24-character validation code under the scratch layer.',
+    'Barcode reader, camera, or type the code. Card or voucher with a damaged QR: the code printed under the QR. Scratch card: the 24-character validation code under the scratch layer.',
   codePlaceholder: 'BLL1.…  or  0000-XXXX-XXXX-XXXX-XXXX-XXXX',
   check: 'CHECK',
   camera: 'Camera',
@@ -389,9 +389,9 @@ const en: Texts = {
   invalidNote: {
     signature: 'The code signature is not valid: altered or forged code',
     serial:
-      "That is the card's serial, not its code: the prize is paid by reading the QR code of the card handed in intact (BNG-71); the serial alone is not enough, the winning serial is announced in the hall",
+      "That is the card's serial, not its code: the prize is paid against the card handed in intact (BNG-71). Scan its QR or, if it can't be read, type the code printed under it (it starts with C); the serial alone is not enough, the winning serial is announced in the hall",
     kind: 'This code is not a ticket paid at the cash desk',
-    unknown: 'This ticket was never sold',
+    unknown: 'No ticket, card or voucher sold has this code: check what was typed and try again',
     not_sold: 'This ticket was never sold (LOT-8)',
     counterfeit: 'This validation code belongs to no ticket: forged or mistyped (INS-12)',
     mistyped: 'Mistyped validation code: check the characters',

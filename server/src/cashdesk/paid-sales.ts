@@ -14,6 +14,8 @@
  * (ticket-prints.ts). A ticket that fails to print stays sold and waits for a reprint at the kiosk or the cash desk;
  * the answer says so (`print.code` PRINT_PENDING). No printer sees an e-instant outcome before its sale committed.
  */
+import type { Sealer } from '../shared/sealing.ts'
+import { cardShortCode } from './card-short-code.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import type { LottoPrize } from '../lotto/plan.ts'
 import type { Database, Sql } from '../db/database.ts'
@@ -72,6 +74,8 @@ export interface PaidSalesDeps {
   /** Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked about the identities a kiosk purchase reads. */
   admission?: Pick<PlayerAdmission, 'assertAdmitted'>
   prints: TicketPrints
+  /** Issue 29 point 4: keys the short code printed on every card (card-short-code.ts). */
+  sealer: Pick<Sealer, 'tag'>
 }
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
@@ -271,6 +275,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           station,
           grid: c.grid,
           minimumAge: hall.minimumAge,
+          shortCode: cardShortCode((v, p) => deps.sealer.tag(v, p), c.id) ?? undefined,
         },
         // Issue 29 point 5: "Vendido" in the hall's wall-clock time, as the payout receipt prints it.
         { paper: input.printer.paper, timeZone: hall.timeZone },

@@ -31,6 +31,7 @@
  * Personal data of the payee (name, document) is kept in the payouts table, not in the hash-chained journal,
  * which cannot forget; the journal records the payout and whether a payee was identified.
  */
+import { cardIdOfShortCode, readCardShortCode } from './card-short-code.ts'
 import { parseTypedSerial } from '../bingo/typed-serial.ts'
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -297,6 +298,14 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
 
   /** Verifies the code; a bad one is an `invalid` status, never an exception. */
   function cardIdOf(code: string): { cardId: string } | Extract<TicketStatus, { status: 'invalid' }> {
+    // Issue 29 point 4: the short code printed under a damaged QR finds the card as its QR does; a code no card has
+    // is unknown, never called a forgery.
+    if (readCardShortCode(String(code))) {
+      const cardId = cardIdOfShortCode(deps.sealer.tag.bind(deps.sealer), String(code))
+      return cardId
+        ? { cardId }
+        : { status: 'invalid', reason: 'unknown', detail: 'no card has this printed code', ticketId: null }
+    }
     // Issue 29 point 3: a card's printed serial typed in place of its code is no forgery, and no way to pay either:
     // the serial of a winning card is announced in the hall (BNG-73 lists it in the minutes), so anyone knows it;
     // the prize is paid against the card delivered intact (BNG-71), that is its signed code.

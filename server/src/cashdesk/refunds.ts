@@ -10,6 +10,7 @@
  * misprinted instant tickets through the instant refund (INS-9, with a second person); both move cash through the
  * same drawer.
  */
+import { cardIdOfShortCode, readCardShortCode } from './card-short-code.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -75,6 +76,12 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
   const now = () => clock.now().toISOString()
 
   function cardIdOf(code: string): string {
+    // Issue 29 point 4: a card whose QR is damaged is refunded by the short code printed on it.
+    if (readCardShortCode(String(code))) {
+      const cardId = cardIdOfShortCode(deps.sealer.tag.bind(deps.sealer), String(code))
+      if (!cardId) throw new DomainError('TICKET_NOT_FOUND', 'no card has this printed code', { reason: 'unknown' })
+      return cardId
+    }
     const ref = verifyTicketCode(String(code).trim(), keys.publicKey)
     if (ref.kind !== TicketKind.card)
       throw new DomainError(

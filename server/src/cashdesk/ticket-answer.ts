@@ -8,6 +8,7 @@
  *
  * Pure: no I/O. Shared by the server and the cashier screen (kiosk/src/cashier/).
  */
+import { readCardShortCode } from './card-short-code.ts'
 import type { TicketStatus, Payout } from './payouts.ts'
 import { formatShortCode, normalizeShortCode } from './short-code.ts'
 import type { InstantService } from '../instant/service.ts'
@@ -155,6 +156,7 @@ export type TypedCode =
   | { kind: 'instant_length'; length: number }
   | { kind: 'instant_serial' }
   | { kind: 'voucher_short'; code: string }
+  | { kind: 'card_short'; code: string }
   | { kind: 'other'; code: string }
 
 /**
@@ -166,6 +168,9 @@ export function readTyped(text: string): TypedCode {
   const t = text.trim()
   if (/^BLL1\./i.test(t)) return { kind: 'signed', code: t.replace(/\s+/g, '') }
   if (SERIAL.test(t)) return { kind: 'instant_serial' }
+  // Issue 29 point 4: a bingo card's printed short code ("CK7Q-M2XR-D9HF-AB3C-DE4F"), typed when its QR is damaged.
+  const card = readCardShortCode(t)
+  if (card) return { kind: 'card_short', code: card }
   // Issue 29 point 3: a voucher's printed short code ("7KQM-2XRD-9HFA"), typed when its QR cannot be read.
   const short = normalizeShortCode(t)
   if (short && /[A-Z]/i.test(short)) return { kind: 'voucher_short', code: formatShortCode(short) }

@@ -19,8 +19,8 @@ export const messages: Record<
     en: 'The cash counted does not match what the drawer should hold. Count again; if the difference is real, write the reason in the note and close again.',
   },
   SERIAL_NOT_A_CODE: {
-    es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto, leyendo su código QR (BNG-71). La serie sola no basta, porque la serie ganadora se anuncia en la sala.',
-    en: "That is the card's serial, not its code: the prize is paid against the card handed in intact, by reading its QR code (BNG-71). The serial alone is not enough, because the winning serial is announced in the hall.",
+    es: 'Eso es la serie del cartón, no su código: el premio se paga contra el cartón entregado intacto (BNG-71). Lea su código QR o, si no se lee, teclee el código impreso debajo del QR (empieza por C). La serie sola no basta, porque la serie ganadora se anuncia en la sala.',
+    en: "That is the card's serial, not its code: the prize is paid against the card handed in intact (BNG-71). Scan its QR code or, if it can't be read, type the code printed under the QR (it starts with C). The serial alone is not enough, because the winning serial is announced in the hall.",
   },
   RETURN_NOT_HELD: {
     es: '{seller} no tiene todo ese rango: de {wanted} fracciones tiene {held} sin devolver. Solo se devuelven fracciones entregadas a ese vendedor y aún no devueltas: revise el rango en el registro de distribución.',
