@@ -158,8 +158,8 @@ export async function announceGame(
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
     const where = seriesStart({
-      nextCardNo: first.next_card_no,
-      lastSoldAt: first.last_sold_at,
+      nextCardNo: first.nextCardNo,
+      lastSoldAt: first.lastSoldAt,
       now: deps.clock.now(),
       carry: profile.seriesCursorCarry,
       timeZone: hallTimeZone(hall, profile),
@@ -172,7 +172,7 @@ export async function announceGame(
       )
     }
     const start = where.startCardNo
-    if (start > first.card_count)
+    if (start > first.cardCount)
       throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
     // DESIGN.md bolillo-draw-v2 point 1: S from the health-tested source, sealed at once; only C is ever in clear.
     const seed = deps.entropy.randomBytes(32)
@@ -184,7 +184,7 @@ export async function announceGame(
     const orderNo = previous.count + 1
     const isLast = session.status === 'last_game' ? 1 : 0
     // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
-    const setLayout = await masterSetLayout(tx, first.master_set_id)
+    const setLayout = await masterSetLayout(tx, first.masterSetId)
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
     // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
     const derived = await derivedVersionFor(tx, hall.id, profile, layout)
@@ -194,7 +194,7 @@ export async function announceGame(
       sessionId: session.id,
       hallId: hall.id,
       orderNo,
-      faceValueCents: first.face_value_cents,
+      faceValueCents: first.faceValueCents,
       ballCount: layout.ballCount,
       layout: JSON.stringify(layout),
       lineBp: gameShares.lineBp,
@@ -206,7 +206,7 @@ export async function announceGame(
       at,
       entropySource,
     })
-    await insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
+    await insertFirstGameSeries(tx, gameId, first.id, start, first.cardCount)
     if (derived)
       await insertDerivedGame(tx, {
         gameId,
@@ -223,8 +223,8 @@ export async function announceGame(
       payload: {
         gameId,
         orderNo,
-        series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }],
-        faceValueCents: Number(first.face_value_cents),
+        series: [{ code: first.code, startCardNo: start, cardCount: first.cardCount }],
+        faceValueCents: first.faceValueCents,
         commitment,
         ballCount: layout.ballCount,
         drawSource,
@@ -273,7 +273,7 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
   if (second.id === existing[0].series_id)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
-  const secondLayout = await masterSetLayout(tx, second.master_set_id)
+  const secondLayout = await masterSetLayout(tx, second.masterSetId)
   if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
@@ -286,10 +286,10 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
       masterSetId: existing[0].master_set_id,
     },
     {
-      faceValueCents: Number(second.face_value_cents),
-      nextCardNo: second.next_card_no,
-      cardCount: second.card_count,
-      masterSetId: second.master_set_id,
+      faceValueCents: second.faceValueCents,
+      nextCardNo: second.nextCardNo,
+      cardCount: second.cardCount,
+      masterSetId: second.masterSetId,
     },
   )
   await insertSecondGameSeries(tx, gameId, second.id, max)

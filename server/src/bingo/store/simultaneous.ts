@@ -11,6 +11,7 @@
 import type { Sql } from '../../db/database.ts'
 import { type Game, type GameRow, toGame } from './games.ts'
 import { type Hall, type HallRow, toHall } from './halls.ts'
+import { type Series, type SeriesRow, toSeries } from './series.ts'
 
 export interface GameHallRow {
   game_id: string
@@ -22,15 +23,6 @@ export interface GameHallRow {
   next_card_no: number
   cards_sold: number
   joined_at: string
-}
-
-export interface SimultaneousSeriesRow {
-  id: string
-  code: string
-  master_set_id: string
-  face_value_cents: number
-  card_count: number
-  next_card_no: number
 }
 
 /** A game for the bonus use cases. */
@@ -63,12 +55,9 @@ export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hal
   return row && toHall(row)
 }
 
-export function simultaneousSeriesOfHall(
-  tx: Sql,
-  seriesId: string,
-  hallId: string,
-): Promise<SimultaneousSeriesRow | undefined> {
-  return tx.get<SimultaneousSeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+export async function simultaneousSeriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise<Series | undefined> {
+  const row = await tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+  return row && toSeries(row)
 }
 
 export function simultaneousSeriesById(
