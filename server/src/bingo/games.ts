@@ -271,7 +271,7 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
     throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
   const second = await seriesOfHall(tx, seriesId, game.hallId)
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
-  if (second.id === existing[0].series_id)
+  if (second.id === existing[0].seriesId)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
   const secondLayout = await masterSetLayout(tx, second.masterSetId)
   if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
@@ -281,9 +281,9 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
     )
   const max = secondSeriesLimit(
     {
-      faceValueCents: Number(existing[0].face_value_cents),
-      startCardNo: existing[0].start_card_no,
-      masterSetId: existing[0].master_set_id,
+      faceValueCents: existing[0].faceValueCents,
+      startCardNo: existing[0].startCardNo,
+      masterSetId: existing[0].masterSetId,
     },
     {
       faceValueCents: second.faceValueCents,
@@ -396,16 +396,16 @@ async function sellTx(
   for (const s of series) {
     if (remaining === 0) break
     // The first series sells from its cursor; the second from 1 up to its BNG-13 limit.
-    let from = s.next_card_no
-    let limit = s.position === 1 ? s.card_count : s.max_card_no
+    let from = s.nextCardNo
+    let limit = s.position === 1 ? s.cardCount : s.maxCardNo
     // Issue 27 (BNG-9): a range of the series may be reserved for one kind of seller (the hall's terminals).
     let ownCursor: ((from: number, next: number) => Promise<boolean>) | undefined
     for (const h of ctx.deps.hooks ?? []) {
       const range = await h.cardRange?.(tx, {
         game,
-        seriesId: s.series_id,
-        cardCount: s.card_count,
-        nextCardNo: s.next_card_no,
+        seriesId: s.seriesId,
+        cardCount: s.cardCount,
+        nextCardNo: s.nextCardNo,
         channel: input.channel,
       })
       if (!range) continue
@@ -421,10 +421,10 @@ async function sellTx(
         tx,
         {
           gameId: game.id,
-          seriesId: s.series_id,
+          seriesId: s.seriesId,
           seriesCode: s.code,
-          seriesCardCount: s.card_count,
-          masterSetId: s.master_set_id,
+          seriesCardCount: s.cardCount,
+          masterSetId: s.masterSetId,
           from,
           to: from + take - 1,
           channel: input.channel,
@@ -438,9 +438,9 @@ async function sellTx(
       if (!(await ownCursor(from, from + take)))
         throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
     } else {
-      if (!(await advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
+      if (!(await advanceSeriesCursor(tx, s.seriesId, from, from + take, at)))
         throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
-      await setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+      await setGameSeriesEnd(tx, game.id, s.seriesId, from + take - 1)
     }
     remaining -= take
   }
@@ -507,8 +507,8 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     })
     const series = await gameSeries(tx, game.id)
     const ranges = series
-      .filter((s) => s.end_card_no >= s.start_card_no)
-      .map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
+      .filter((s) => s.endCardNo >= s.startCardNo)
+      .map((s) => ({ series: s.code, from: s.startCardNo, to: s.endCardNo }))
     const rec = await appendJournal(tx, {
       at,
       type: 'sales.closed',

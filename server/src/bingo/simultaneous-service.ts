@@ -67,13 +67,13 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
   }
   const series = await simultaneousSeriesOfHall(tx, input.seriesId, hall.id)
   if (!series) throw new DomainError('NOT_FOUND', `series ${input.seriesId} not found in hall ${hall.id}`)
-  if (series.masterSetId !== first.master_set_id)
+  if (series.masterSetId !== first.masterSetId)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       "every hall sells from the game's master set, so no card repeats across halls (BNG-100)",
       { rule: 'BNG-100' },
     )
-  if (series.faceValueCents !== Number(first.face_value_cents))
+  if (series.faceValueCents !== first.faceValueCents)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       "one game, one face value: the series must have the game's face value",

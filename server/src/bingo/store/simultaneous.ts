@@ -40,14 +40,15 @@ export function gameHallOf(tx: Sql, gameId: string, hallId: string): Promise<Gam
 }
 
 /** Master set and face value of the game's first series (every joining hall must match them). */
-export function simultaneousFirstSeries(
+export async function simultaneousFirstSeries(
   tx: Sql,
   gameId: string,
-): Promise<{ master_set_id: string; face_value_cents: number } | undefined> {
-  return tx.get<{ master_set_id: string; face_value_cents: number }>(
+): Promise<Pick<Series, 'masterSetId' | 'faceValueCents'> | undefined> {
+  const row = await tx.get<{ master_set_id: string; face_value_cents: number | string }>(
     'SELECT s.master_set_id, s.face_value_cents FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? AND gs.position = 1',
     [gameId],
   )
+  return row && { masterSetId: row.master_set_id, faceValueCents: Number(row.face_value_cents) }
 }
 
 export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hall | undefined> {
