@@ -196,12 +196,12 @@ export async function getCard(
 ): Promise<(SoldCard & { status: string; gameId: string }) | undefined> {
   const card = await findCard(ctx.db, gameId, { serial })
   if (!card) return undefined
-  const code = await seriesCode(ctx.db, card.series_id)
+  const code = await seriesCode(ctx.db, card.seriesId)
   return {
     id: card.id,
     serial: card.serial,
     seriesCode: code ?? '',
-    cardNo: Number(card.card_no),
+    cardNo: card.cardNo,
     rows: JSON.parse(card.numbers),
     status: card.status,
     gameId,
