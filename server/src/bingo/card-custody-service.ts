@@ -25,7 +25,7 @@ import {
   forfeitPrizesOfCard,
   markPrizesNotPresented,
   setCardCustody,
-  type CardCustodyRow,
+  type CardInCustody,
 } from './store/custody.ts'
 import { hallProfileSettings } from './store/halls.ts'
 import { BULK_COLLECT } from './store/sales.ts'
@@ -43,31 +43,31 @@ export interface CustodyView {
   hasPrizes: boolean
 }
 
-function viewOf(r: CardCustodyRow): CustodyView {
+function viewOf(r: CardInCustody): CustodyView {
   return {
-    cardId: r.card_id,
+    cardId: r.cardId,
     serial: r.serial,
-    gameId: r.game_id,
-    hallId: r.hall_id,
+    gameId: r.gameId,
+    hallId: r.hallId,
     state: (r.state ?? CardCustody.Sold) as CardCustody,
     reason: r.reason,
-    authorityRef: r.authority_ref,
-    changedAt: r.changed_at,
-    changedBy: r.changed_by,
-    hasPrizes: Number(r.prizes) > 0,
+    authorityRef: r.authorityRef,
+    changedAt: r.changedAt,
+    changedBy: r.changedBy,
+    hasPrizes: r.prizes > 0,
   }
 }
 
 /** `claimDays`: the prize claim period (BOLILLO_PRIZE_CLAIM_DAYS); an unpaid prize past it no longer counts. */
-function factsOf(r: CardCustodyRow, at = '', claimDays = 0): CustodyFacts {
+function factsOf(r: CardInCustody, at = '', claimDays = 0): CustodyFacts {
   const claimOpen =
-    r.finished_at !== null && at < new Date(Date.parse(r.finished_at) + claimDays * 86_400_000).toISOString()
+    r.finishedAt !== null && at < new Date(Date.parse(r.finishedAt) + claimDays * 86_400_000).toISOString()
   return {
     state: (r.state ?? CardCustody.Sold) as CardCustody,
-    gameEnded: r.game_status === 'finished' || r.game_status === 'void',
-    hasPrizes: Number(r.prizes) > 0,
-    hasUnpaidPrizes: Number(r.unpaid_prizes) > 0 && claimOpen,
-    endedAt: r.finished_at,
+    gameEnded: r.gameStatus === 'finished' || r.gameStatus === 'void',
+    hasPrizes: r.prizes > 0,
+    hasUnpaidPrizes: r.unpaidPrizes > 0 && claimOpen,
+    endedAt: r.finishedAt,
   }
 }
 
@@ -82,7 +82,7 @@ export async function retentionDaysOfHall(sql: Sql, hallId: string): Promise<num
 /** One card's move inside the caller's transaction; journaled. */
 async function moveTx(
   tx: Sql,
-  r: CardCustodyRow,
+  r: CardInCustody,
   action: CustodyAction,
   e: {
     at: string
@@ -95,11 +95,11 @@ async function moveTx(
   },
 ): Promise<CustodyView> {
   const facts = factsOf(r, e.at, e.claimDays ?? 0)
-  const to = assertCustodyMove(facts, action, e.at, await retentionDaysOfHall(tx, r.hall_id))
+  const to = assertCustodyMove(facts, action, e.at, await retentionDaysOfHall(tx, r.hallId))
   const moved = await setCardCustody(tx, {
-    cardId: r.card_id,
-    gameId: r.game_id,
-    hallId: r.hall_id,
+    cardId: r.cardId,
+    gameId: r.gameId,
+    hallId: r.hallId,
     from: r.state,
     state: to,
     reason: e.reason,
@@ -111,11 +111,11 @@ async function moveTx(
   await appendJournal(tx, {
     at: e.at,
     type: e.journalType ?? 'card.custody',
-    scope: `hall:${r.hall_id}/game:${r.game_id}`,
+    scope: `hall:${r.hallId}/game:${r.gameId}`,
     payload: {
-      cardId: r.card_id,
+      cardId: r.cardId,
       serial: r.serial,
-      gameId: r.game_id,
+      gameId: r.gameId,
       action,
       from: facts.state,
       to,
@@ -137,7 +137,7 @@ async function moveTx(
 }
 
 /** BNG-87/88: a card with the player handed to the hall: a winner goes to the archive, any other card is returned. */
-function handBack(tx: Sql, r: CardCustodyRow, at: string, by: string, reason: string | null): Promise<CustodyView> {
+function handBack(tx: Sql, r: CardInCustody, at: string, by: string, reason: string | null): Promise<CustodyView> {
   return moveTx(tx, r, factsOf(r).hasPrizes ? 'archive' : 'collect', { at, by, reason })
 }
 
@@ -145,7 +145,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
   const { db } = deps
   const now = () => deps.clock.now().toISOString()
 
-  async function rowOf(sql: Sql, cardId: string): Promise<CardCustodyRow> {
+  async function rowOf(sql: Sql, cardId: string): Promise<CardInCustody> {
     const r = await cardCustodyById(sql, cardId)
     if (!r) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
     return r
@@ -211,16 +211,16 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       // BNG-91 (004 Bingo II.1.a "no serán válidos para premios"), BNG-92 (002 §6.1.7 (2) "invalidados para
       // premios") and BNG-71 (004 Bingo V.3, paid only against cards "íntegros y sin manipulaciones"): the prizes
       // of a card found altered are forfeited here, for good; releasing the card later does not make them payable.
-      const forfeited = await forfeitPrizesOfCard(tx, r.card_id)
+      const forfeited = await forfeitPrizesOfCard(tx, r.cardId)
       if (forfeited.length > 0)
         await appendJournal(tx, {
           at,
           type: 'prize.forfeited',
-          scope: `hall:${r.hall_id}/game:${r.game_id}`,
+          scope: `hall:${r.hallId}/game:${r.gameId}`,
           payload: {
-            cardId: r.card_id,
+            cardId: r.cardId,
             serial: r.serial,
-            gameId: r.game_id,
+            gameId: r.gameId,
             reason: `tampered:${input.reason}`,
             prizes: forfeited.map((f) => ({ id: f.id, kind: f.kind, amountCents: Number(f.amount_cents) })),
             amountCents: forfeited.reduce((t, f) => t + Number(f.amount_cents), 0),
@@ -248,7 +248,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     return db.transaction(async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
-      if (rows[0].game_status !== 'finished')
+      if (rows[0].gameStatus !== 'finished')
         throw new DomainError('ILLEGAL_TRANSITION', `game ${input.gameId} has not finished (BNG-71)`, {
           rule: 'BNG-71',
         })
@@ -262,7 +262,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       await appendJournal(tx, {
         at,
         type: 'prize.not_presented',
-        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        scope: `hall:${rows[0].hallId}/game:${input.gameId}`,
         payload: { gameId: input.gameId, prizes, note: input.note.trim(), by: input.by, rule: 'BNG-71' },
       })
       return { gameId: input.gameId, recordedAt: at, prizes }
@@ -281,7 +281,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
       const at = now()
-      const days = await retentionDaysOfHall(tx, rows[0].hall_id)
+      const days = await retentionDaysOfHall(tx, rows[0].hallId)
       const returned: string[] = []
       const archived: string[] = []
       for (const r of rows) {
@@ -291,9 +291,9 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         const to = assertCustodyMove(facts, action, at, days)
         if (
           !(await setCardCustody(tx, {
-            cardId: r.card_id,
-            gameId: r.game_id,
-            hallId: r.hall_id,
+            cardId: r.cardId,
+            gameId: r.gameId,
+            hallId: r.hallId,
             from: null,
             state: to,
             // BNG-15 / BNG-88: taken in bulk, not handed back by its player one by one (store/sales.ts).
@@ -309,7 +309,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       await appendJournal(tx, {
         at,
         type: 'card.collected',
-        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        scope: `hall:${rows[0].hallId}/game:${input.gameId}`,
         payload: { gameId: input.gameId, returned, archived, by: input.by, rule: 'BNG-87' },
       })
       return { gameId: input.gameId, returned: returned.length, archived: archived.length }
@@ -330,7 +330,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
       const at = now()
-      const days = await retentionDaysOfHall(tx, rows[0].hall_id)
+      const days = await retentionDaysOfHall(tx, rows[0].hallId)
       const destroyed: string[] = []
       let kept = 0
       for (const r of rows) {
@@ -341,9 +341,9 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         }
         if (
           !(await setCardCustody(tx, {
-            cardId: r.card_id,
-            gameId: r.game_id,
-            hallId: r.hall_id,
+            cardId: r.cardId,
+            gameId: r.gameId,
+            hallId: r.hallId,
             from: r.state,
             state: verdict.to,
             reason: null,
@@ -364,7 +364,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       await appendJournal(tx, {
         at,
         type: 'card.destroyed',
-        scope: `hall:${rows[0].hall_id}/game:${input.gameId}`,
+        scope: `hall:${rows[0].hallId}/game:${input.gameId}`,
         payload: {
           gameId: input.gameId,
           destroyed,
@@ -420,7 +420,7 @@ export async function returnOnRefund(tx: Sql, cardId: string, at: string, by: st
       rule: 'BNG-87',
     })
   if (r.state === CardCustody.Destroyed)
-    throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changed_at}`, { rule: 'BNG-87' })
+    throw new DomainError('CARD_DESTROYED', `card ${r.serial} was destroyed at ${r.changedAt}`, { rule: 'BNG-87' })
   // A card whose line was paid before the annulment (BNG-51) won: it goes to the archive, not to destruction.
   if (r.state === null) await handBack(tx, r, at, by, 'refunded')
 }

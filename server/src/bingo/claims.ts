@@ -56,7 +56,7 @@ import {
   awardedPrizeIds,
 } from './store/claims.ts'
 import { type Game, openClaimWindow, closeClaimWindow } from './store/games.ts'
-import { type CardRow, cardSerial } from './store/sales.ts'
+import { type Card, cardSerial } from './store/sales.ts'
 import type { GameState } from './types.ts'
 
 /** Records a claim (verified or rejected); the first verified one opens the window for its kind (BNG-50). */
@@ -64,7 +64,7 @@ export async function registerClaim(
   ctx: BingoContext,
   tx: Tx,
   game: Game,
-  card: CardRow,
+  card: Card,
   kind: ClaimKind,
   atBall: number,
   called: ReadonlySet<number>,

@@ -17,13 +17,7 @@ import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
 import { type Game, type Session, gameById, sessionById, endedGameIds } from './store/games.ts'
 import { type Hall, hallById } from './store/halls.ts'
-import {
-  type CardRow,
-  cardOfGameById,
-  cardOfGameBySerial,
-  cardsOfGameByNumber,
-  soldCardsBySerial,
-} from './store/sales.ts'
+import { type Card, cardOfGameById, cardOfGameBySerial, cardsOfGameByNumber, soldCardsBySerial } from './store/sales.ts'
 import { parseTypedSerial } from './typed-serial.ts'
 import { hallProfile } from './betting-plan.ts'
 
@@ -36,7 +30,7 @@ export function emit(tx: Tx, e: BingoEvent) {
 /** `order`: the draw order, opened from its sealed form on the first ball this node draws (kept in memory only). */
 export interface GameCache {
   detector: ReturnType<typeof createDetector>
-  cards: CardRow[]
+  cards: Card[]
   rows: number[][][]
   order?: number[]
 }
@@ -149,7 +143,7 @@ export async function findCard(
   tx: Sql,
   gameId: string,
   ref: { serial?: string; cardId?: string },
-): Promise<CardRow | undefined> {
+): Promise<Card | undefined> {
   if (ref.cardId) return cardOfGameById(tx, gameId, ref.cardId)
   if (!ref.serial) return undefined
   const exact = await cardOfGameBySerial(tx, gameId, ref.serial.trim().toUpperCase())
@@ -157,7 +151,7 @@ export async function findCard(
   const typed = parseTypedSerial(ref.serial)
   if (!typed) return undefined
   const found = (await cardsOfGameByNumber(tx, gameId, typed.cardNo)).filter(
-    (c) => typed.seriesCode === null || c.series_code === typed.seriesCode,
+    (c) => typed.seriesCode === null || c.seriesCode === typed.seriesCode,
   )
   if (found.length > 1) {
     const serials = found.map((c) => c.serial).sort()

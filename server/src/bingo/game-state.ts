@@ -82,10 +82,10 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     series: series.map((s) => ({
       code: s.code,
       position: s.position,
-      from: s.start_card_no,
-      to: s.end_card_no,
-      maxCardNo: s.max_card_no,
-      cardCount: s.card_count,
+      from: s.startCardNo,
+      to: s.endCardNo,
+      maxCardNo: s.maxCardNo,
+      cardCount: s.cardCount,
     })),
     soldRanges,
     bets: postedBets(getProfile(hall.profileId)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
@@ -200,12 +200,12 @@ export async function getCard(
 ): Promise<(SoldCard & { status: string; gameId: string }) | undefined> {
   const card = await findCard(ctx.db, gameId, { serial })
   if (!card) return undefined
-  const code = await seriesCode(ctx.db, card.series_id)
+  const code = await seriesCode(ctx.db, card.seriesId)
   return {
     id: card.id,
     serial: card.serial,
     seriesCode: code ?? '',
-    cardNo: Number(card.card_no),
+    cardNo: card.cardNo,
     rows: JSON.parse(card.numbers),
     status: card.status,
     gameId,

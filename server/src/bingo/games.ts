@@ -158,8 +158,8 @@ export async function announceGame(
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
     const where = seriesStart({
-      nextCardNo: first.next_card_no,
-      lastSoldAt: first.last_sold_at,
+      nextCardNo: first.nextCardNo,
+      lastSoldAt: first.lastSoldAt,
       now: deps.clock.now(),
       carry: profile.seriesCursorCarry,
       timeZone: hallTimeZone(hall, profile),
@@ -172,7 +172,7 @@ export async function announceGame(
       )
     }
     const start = where.startCardNo
-    if (start > first.card_count)
+    if (start > first.cardCount)
       throw new DomainError('SERIES_EXHAUSTED', `series ${first.code} has no cards left`, { series: first.code })
     // DESIGN.md bolillo-draw-v2 point 1: S from the health-tested source, sealed at once; only C is ever in clear.
     const seed = deps.entropy.randomBytes(32)
@@ -184,7 +184,7 @@ export async function announceGame(
     const orderNo = previous.count + 1
     const isLast = session.status === 'last_game' ? 1 : 0
     // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
-    const setLayout = await masterSetLayout(tx, first.master_set_id)
+    const setLayout = await masterSetLayout(tx, first.masterSetId)
     const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
     // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
     const derived = await derivedVersionFor(tx, hall.id, profile, layout)
@@ -194,7 +194,7 @@ export async function announceGame(
       sessionId: session.id,
       hallId: hall.id,
       orderNo,
-      faceValueCents: first.face_value_cents,
+      faceValueCents: first.faceValueCents,
       ballCount: layout.ballCount,
       layout: JSON.stringify(layout),
       lineBp: gameShares.lineBp,
@@ -206,7 +206,7 @@ export async function announceGame(
       at,
       entropySource,
     })
-    await insertFirstGameSeries(tx, gameId, first.id, start, first.card_count)
+    await insertFirstGameSeries(tx, gameId, first.id, start, first.cardCount)
     if (derived)
       await insertDerivedGame(tx, {
         gameId,
@@ -223,8 +223,8 @@ export async function announceGame(
       payload: {
         gameId,
         orderNo,
-        series: [{ code: first.code, startCardNo: start, cardCount: first.card_count }],
-        faceValueCents: Number(first.face_value_cents),
+        series: [{ code: first.code, startCardNo: start, cardCount: first.cardCount }],
+        faceValueCents: first.faceValueCents,
         commitment,
         ballCount: layout.ballCount,
         drawSource,
@@ -271,9 +271,9 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
     throw new DomainError('SERIES_RULE_VIOLATED', 'a game may add only one second series (BNG-13)', { rule: 'BNG-13' })
   const second = await seriesOfHall(tx, seriesId, game.hallId)
   if (!second) throw new DomainError('NOT_FOUND', `series ${seriesId} not found`)
-  if (second.id === existing[0].series_id)
+  if (second.id === existing[0].seriesId)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
-  const secondLayout = await masterSetLayout(tx, second.master_set_id)
+  const secondLayout = await masterSetLayout(tx, second.masterSetId)
   if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
@@ -281,15 +281,15 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
     )
   const max = secondSeriesLimit(
     {
-      faceValueCents: Number(existing[0].face_value_cents),
-      startCardNo: existing[0].start_card_no,
-      masterSetId: existing[0].master_set_id,
+      faceValueCents: existing[0].faceValueCents,
+      startCardNo: existing[0].startCardNo,
+      masterSetId: existing[0].masterSetId,
     },
     {
-      faceValueCents: Number(second.face_value_cents),
-      nextCardNo: second.next_card_no,
-      cardCount: second.card_count,
-      masterSetId: second.master_set_id,
+      faceValueCents: second.faceValueCents,
+      nextCardNo: second.nextCardNo,
+      cardCount: second.cardCount,
+      masterSetId: second.masterSetId,
     },
   )
   await insertSecondGameSeries(tx, gameId, second.id, max)
@@ -396,16 +396,16 @@ async function sellTx(
   for (const s of series) {
     if (remaining === 0) break
     // The first series sells from its cursor; the second from 1 up to its BNG-13 limit.
-    let from = s.next_card_no
-    let limit = s.position === 1 ? s.card_count : s.max_card_no
+    let from = s.nextCardNo
+    let limit = s.position === 1 ? s.cardCount : s.maxCardNo
     // Issue 27 (BNG-9): a range of the series may be reserved for one kind of seller (the hall's terminals).
     let ownCursor: ((from: number, next: number) => Promise<boolean>) | undefined
     for (const h of ctx.deps.hooks ?? []) {
       const range = await h.cardRange?.(tx, {
         game,
-        seriesId: s.series_id,
-        cardCount: s.card_count,
-        nextCardNo: s.next_card_no,
+        seriesId: s.seriesId,
+        cardCount: s.cardCount,
+        nextCardNo: s.nextCardNo,
         channel: input.channel,
       })
       if (!range) continue
@@ -421,10 +421,10 @@ async function sellTx(
         tx,
         {
           gameId: game.id,
-          seriesId: s.series_id,
+          seriesId: s.seriesId,
           seriesCode: s.code,
-          seriesCardCount: s.card_count,
-          masterSetId: s.master_set_id,
+          seriesCardCount: s.cardCount,
+          masterSetId: s.masterSetId,
           from,
           to: from + take - 1,
           channel: input.channel,
@@ -438,9 +438,9 @@ async function sellTx(
       if (!(await ownCursor(from, from + take)))
         throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
     } else {
-      if (!(await advanceSeriesCursor(tx, s.series_id, from, from + take, at)))
+      if (!(await advanceSeriesCursor(tx, s.seriesId, from, from + take, at)))
         throw new DomainError('CONFLICT', `series ${s.code} cursor moved during the sale`)
-      await setGameSeriesEnd(tx, game.id, s.series_id, from + take - 1)
+      await setGameSeriesEnd(tx, game.id, s.seriesId, from + take - 1)
     }
     remaining -= take
   }
@@ -507,8 +507,8 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     })
     const series = await gameSeries(tx, game.id)
     const ranges = series
-      .filter((s) => s.end_card_no >= s.start_card_no)
-      .map((s) => ({ series: s.code, from: s.start_card_no, to: s.end_card_no }))
+      .filter((s) => s.endCardNo >= s.startCardNo)
+      .map((s) => ({ series: s.code, from: s.startCardNo, to: s.endCardNo }))
     const rec = await appendJournal(tx, {
       at,
       type: 'sales.closed',

@@ -49,7 +49,7 @@ import {
   hallExists as hallRowExists,
 } from './store/halls.ts'
 import {
-  type SeriesRow,
+  type Series,
   insertMasterSet,
   insertMasterCards,
   masterSetCardCount,
@@ -465,7 +465,7 @@ export async function createSeries(
     layoutAuthorisationRef?: string
     by?: PlanActor
   },
-): Promise<SeriesRow> {
+): Promise<Series> {
   if (!/^[A-Z0-9]{1,8}$/.test(input.code))
     throw new DomainError('VALIDATION_FAILED', 'series code must be 1-8 capital letters or digits', { field: 'code' })
   if (!Number.isSafeInteger(input.faceValueCents) || input.faceValueCents <= 0)

@@ -246,7 +246,7 @@ export async function returnCards(
         already.push(card.serial)
         continue
       }
-      const game = await loadGame(tx, card.game_id)
+      const game = await loadGame(tx, card.gameId)
       if (game.status === GameStatus.Announced || game.status === GameStatus.OnSale) {
         throw new DomainError(
           'ILLEGAL_TRANSITION',

@@ -23,6 +23,7 @@ import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { hallAnswer } from './store/halls.ts'
 import { sessionAnswer } from './store/games.ts'
+import { seriesAnswer } from './store/series.ts'
 
 const id = z
   .string()
@@ -215,7 +216,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         })
         .strict(),
     )
-    return c.json(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) }), 201)
+    return c.json(seriesAnswer(await bingo.createSeries({ hallId: param(c, 'hallId'), ...b, by: actorOf(c) })), 201)
   })
   app.post('/api/halls/:hallId/sessions', needs('session.open'), async (c) => {
     // BNG-41: the ball recount (BNG-27) and the check of the material and installations, both before the session.

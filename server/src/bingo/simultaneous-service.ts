@@ -67,28 +67,28 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
   }
   const series = await simultaneousSeriesOfHall(tx, input.seriesId, hall.id)
   if (!series) throw new DomainError('NOT_FOUND', `series ${input.seriesId} not found in hall ${hall.id}`)
-  if (series.master_set_id !== first.master_set_id)
+  if (series.masterSetId !== first.masterSetId)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       "every hall sells from the game's master set, so no card repeats across halls (BNG-100)",
       { rule: 'BNG-100' },
     )
-  if (Number(series.face_value_cents) !== Number(first.face_value_cents))
+  if (series.faceValueCents !== first.faceValueCents)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       "one game, one face value: the series must have the game's face value",
       { rule: 'BNG-100' },
     )
   const { fromCardNo: from, toCardNo: to } = input
-  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || from > to || to > Number(series.card_count)) {
-    throw new DomainError('VALIDATION_FAILED', `the range must satisfy 1 <= from <= to <= ${series.card_count}`, {
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || from > to || to > series.cardCount) {
+    throw new DomainError('VALIDATION_FAILED', `the range must satisfy 1 <= from <= to <= ${series.cardCount}`, {
       field: 'fromCardNo',
     })
   }
-  if (from < Number(series.next_card_no))
+  if (from < series.nextCardNo)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
-      `series ${series.code} has already sold up to card ${Number(series.next_card_no) - 1} (BNG-12)`,
+      `series ${series.code} has already sold up to card ${series.nextCardNo - 1} (BNG-12)`,
       { rule: 'BNG-12' },
     )
   if (game.cardsSold !== (await gameHallsCardsSold(tx, game.id)))
@@ -96,7 +96,7 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
       'ILLEGAL_TRANSITION',
       'the game already sold cards as a one-hall game; halls join before the first sale',
     )
-  const clash = await overlappingGameHall(tx, game.id, series.master_set_id, from, to)
+  const clash = await overlappingGameHall(tx, game.id, series.masterSetId, from, to)
   if (clash)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
@@ -107,7 +107,7 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
     gameId: game.id,
     hallId: hall.id,
     seriesId: series.id,
-    masterSetId: series.master_set_id,
+    masterSetId: series.masterSetId,
     from,
     to,
     at,

@@ -8,7 +8,8 @@
 import type { Sql } from '../../db/database.ts'
 import { touchRowsWhere } from '../../shared/row-seals.ts'
 
-export interface CardCustodyRow {
+/** A card with its game and `card_custody` row (CUSTODY_SELECT), as stored; the counts may come back as text. */
+interface CardCustodyRow {
   card_id: string
   serial: string
   game_id: string
@@ -21,8 +22,47 @@ export interface CardCustodyRow {
   authority_ref: string | null
   changed_at: string | null
   changed_by: string | null
+  prizes: number | string
+  unpaid_prizes: number | string
+}
+
+/** A card as custody reads it: its game, its custody state (null = with the player) and how many prizes it won. */
+export interface CardInCustody {
+  cardId: string
+  serial: string
+  gameId: string
+  hallId: string
+  gameStatus: string
+  finishedAt: string | null
+  cardStatus: string
+  state: string | null
+  reason: string | null
+  authorityRef: string | null
+  changedAt: string | null
+  changedBy: string | null
+  /** Prizes awarded, paid or forfeited (line, bingo and bonus). */
   prizes: number
-  unpaid_prizes: number
+  /** Prizes awarded and not yet paid. */
+  unpaidPrizes: number
+}
+
+export function toCardInCustody(r: CardCustodyRow): CardInCustody {
+  return {
+    cardId: r.card_id,
+    serial: r.serial,
+    gameId: r.game_id,
+    hallId: r.hall_id,
+    gameStatus: r.game_status,
+    finishedAt: r.finished_at ?? null,
+    cardStatus: r.card_status,
+    state: r.state ?? null,
+    reason: r.reason ?? null,
+    authorityRef: r.authority_ref ?? null,
+    changedAt: r.changed_at ?? null,
+    changedBy: r.changed_by ?? null,
+    prizes: Number(r.prizes),
+    unpaidPrizes: Number(r.unpaid_prizes),
+  }
 }
 
 const CUSTODY_SELECT = `SELECT c.id AS card_id, c.serial, c.game_id, g.hall_id, g.status AS game_status, g.finished_at, c.status AS card_status,
@@ -34,13 +74,16 @@ const CUSTODY_SELECT = `SELECT c.id AS card_id, c.serial, c.game_id, g.hall_id, 
   FROM cards c JOIN games g ON g.id = c.game_id LEFT JOIN card_custody k ON k.card_id = c.id`
 
 /** A card with its custody state and whether it won (line, bingo or a bonus prize). */
-export function cardCustodyById(sql: Sql, cardId: string): Promise<CardCustodyRow | undefined> {
-  return sql.get<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.id = ?`, [cardId])
+export async function cardCustodyById(sql: Sql, cardId: string): Promise<CardInCustody | undefined> {
+  const row = await sql.get<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.id = ?`, [cardId])
+  return row && toCardInCustody(row)
 }
 
 /** Every card of a game with its custody state, in serial order. */
-export function cardCustodyOfGame(sql: Sql, gameId: string): Promise<CardCustodyRow[]> {
-  return sql.all<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.game_id = ? ORDER BY c.serial`, [gameId])
+export async function cardCustodyOfGame(sql: Sql, gameId: string): Promise<CardInCustody[]> {
+  return (await sql.all<CardCustodyRow>(`${CUSTODY_SELECT} WHERE c.game_id = ? ORDER BY c.serial`, [gameId])).map(
+    toCardInCustody,
+  )
 }
 
 /** The custody state of one card (no row = with the player). */

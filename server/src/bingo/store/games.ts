@@ -210,6 +210,7 @@ export function toGame(r: GameRow): Game {
   }
 }
 
+/** A `game_series` row joined with its series' columns, as stored. */
 export interface GameSeriesRow {
   game_id: string
   series_id: string
@@ -218,10 +219,41 @@ export interface GameSeriesRow {
   end_card_no: number
   max_card_no: number
   code: string
-  face_value_cents: number
+  face_value_cents: number | string
   master_set_id: string
   card_count: number
   next_card_no: number
+}
+
+/** A series a game sells (BNG-13: position 1 or 2) with the range it sold and its series' cursor. */
+export interface GameSeries {
+  gameId: string
+  seriesId: string
+  position: number
+  startCardNo: number
+  endCardNo: number
+  maxCardNo: number
+  code: string
+  faceValueCents: number
+  masterSetId: string
+  cardCount: number
+  nextCardNo: number
+}
+
+export function toGameSeries(r: GameSeriesRow): GameSeries {
+  return {
+    gameId: r.game_id,
+    seriesId: r.series_id,
+    position: Number(r.position),
+    startCardNo: Number(r.start_card_no),
+    endCardNo: Number(r.end_card_no),
+    maxCardNo: Number(r.max_card_no),
+    code: r.code,
+    faceValueCents: Number(r.face_value_cents),
+    masterSetId: r.master_set_id,
+    cardCount: Number(r.card_count),
+    nextCardNo: Number(r.next_card_no),
+  }
 }
 
 export async function sessionById(tx: Sql, sessionId: string): Promise<Session | undefined> {
@@ -360,11 +392,12 @@ export async function insertGame(
   )
 }
 
-export function gameSeries(tx: Sql, gameId: string): Promise<GameSeriesRow[]> {
-  return tx.all<GameSeriesRow>(
+export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]> {
+  const rows = await tx.all<GameSeriesRow>(
     `SELECT gs.*, s.code, s.face_value_cents, s.master_set_id, s.card_count, s.next_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position`,
     [gameId],
   )
+  return rows.map(toGameSeries)
 }
 
 /** The game's first series: sold from `startCardNo`, nothing sold yet. */

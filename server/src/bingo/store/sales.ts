@@ -8,6 +8,7 @@
 import type { Sql } from '../../db/database.ts'
 import { touchRows, touchRowsWhere } from '../../shared/row-seals.ts'
 
+/** A `cards` row as stored (the columns the use cases read). */
 export interface CardRow {
   id: string
   game_id: string
@@ -18,6 +19,33 @@ export interface CardRow {
   status: string
   channel: string
   sold_at: string
+}
+
+/** A sold card as the use cases read it: `numbers` is its rows as JSON text. */
+export interface Card {
+  id: string
+  gameId: string
+  seriesId: string
+  cardNo: number
+  serial: string
+  numbers: string
+  status: string
+  channel: string
+  soldAt: string
+}
+
+export function toCard(r: CardRow): Card {
+  return {
+    id: r.id,
+    gameId: r.game_id,
+    seriesId: r.series_id,
+    cardNo: Number(r.card_no),
+    serial: r.serial,
+    numbers: r.numbers,
+    status: r.status,
+    channel: r.channel,
+    soldAt: r.sold_at,
+  }
 }
 
 /** Inserts sold cards, 100 to a statement. */
@@ -75,8 +103,11 @@ export async function soldSerials(tx: Sql, gameId: string): Promise<string[]> {
   ).map((r) => r.serial)
 }
 
-export function soldCardsBySerial(tx: Sql, gameId: string): Promise<CardRow[]> {
-  return tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [gameId])
+export async function soldCardsBySerial(tx: Sql, gameId: string): Promise<Card[]> {
+  const rows = await tx.all<CardRow>("SELECT * FROM cards WHERE game_id = ? AND status = 'sold' ORDER BY serial", [
+    gameId,
+  ])
+  return rows.map(toCard)
 }
 
 export function soldCardRefs(tx: Sql, gameId: string): Promise<Array<{ id: string; serial: string }>> {
@@ -99,24 +130,27 @@ export async function issuedSerials(sql: Sql, gameId: string): Promise<string[]>
   ).map((r) => r.serial)
 }
 
-export function cardOfGameById(tx: Sql, gameId: string, cardId: string): Promise<CardRow | undefined> {
-  return tx.get<CardRow>('SELECT * FROM cards WHERE id = ? AND game_id = ?', [cardId, gameId])
+export async function cardOfGameById(tx: Sql, gameId: string, cardId: string): Promise<Card | undefined> {
+  const row = await tx.get<CardRow>('SELECT * FROM cards WHERE id = ? AND game_id = ?', [cardId, gameId])
+  return row && toCard(row)
 }
 
-export function cardOfGameBySerial(tx: Sql, gameId: string, serial: string): Promise<CardRow | undefined> {
-  return tx.get<CardRow>('SELECT * FROM cards WHERE serial = ? AND game_id = ?', [serial, gameId])
+export async function cardOfGameBySerial(tx: Sql, gameId: string, serial: string): Promise<Card | undefined> {
+  const row = await tx.get<CardRow>('SELECT * FROM cards WHERE serial = ? AND game_id = ?', [serial, gameId])
+  return row && toCard(row)
 }
 
 /** The game's cards with this number in their series, each with its series code (the number alone, as heard). */
-export function cardsOfGameByNumber(
+export async function cardsOfGameByNumber(
   tx: Sql,
   gameId: string,
   cardNo: number,
-): Promise<Array<CardRow & { series_code: string }>> {
-  return tx.all<CardRow & { series_code: string }>(
+): Promise<Array<Card & { seriesCode: string }>> {
+  const rows = await tx.all<CardRow & { series_code: string }>(
     'SELECT c.*, s.code AS series_code FROM cards c JOIN series s ON s.id = c.series_id WHERE c.game_id = ? AND c.card_no = ?',
     [gameId, cardNo],
   )
+  return rows.map((r) => ({ ...toCard(r), seriesCode: r.series_code }))
 }
 
 export async function cardSerial(tx: Sql, cardId: string): Promise<string | undefined> {
@@ -262,11 +296,12 @@ export async function insertHallEntry(
   )
 }
 
-export function cardById(sql: Sql, cardId: string): Promise<CardRow | undefined> {
-  return sql.get<CardRow>(
+export async function cardById(sql: Sql, cardId: string): Promise<Card | undefined> {
+  const row = await sql.get<CardRow>(
     'SELECT id, game_id, series_id, card_no, serial, numbers, status, channel, sold_at FROM cards WHERE id = ?',
     [cardId],
   )
+  return row && toCard(row)
 }
 
 /**

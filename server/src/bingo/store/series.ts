@@ -7,15 +7,59 @@
  */
 import type { Sql } from '../../db/database.ts'
 
+/** A `series` row as stored (PostgreSQL returns its BIGINT face value as text). */
 export interface SeriesRow {
   id: string
   hall_id: string
   code: string
   master_set_id: string
   card_count: number
-  face_value_cents: number
+  face_value_cents: number | string
   next_card_no: number
   last_sold_at: string | null
+  created_at: string
+}
+
+/** A series of cards as the use cases read it: `nextCardNo` is its sales cursor (BNG-12). */
+export interface Series {
+  id: string
+  hallId: string
+  code: string
+  masterSetId: string
+  cardCount: number
+  faceValueCents: number
+  nextCardNo: number
+  lastSoldAt: string | null
+  createdAt: string
+}
+
+export function toSeries(r: SeriesRow): Series {
+  return {
+    id: r.id,
+    hallId: r.hall_id,
+    code: r.code,
+    masterSetId: r.master_set_id,
+    cardCount: Number(r.card_count),
+    faceValueCents: Number(r.face_value_cents),
+    nextCardNo: Number(r.next_card_no),
+    lastSoldAt: r.last_sold_at ?? null,
+    createdAt: r.created_at,
+  }
+}
+
+/** The series as the API has always answered it (its column names): what POST /halls/:hallId/series returns. */
+export function seriesAnswer(s: Series): SeriesRow {
+  return {
+    id: s.id,
+    hall_id: s.hallId,
+    code: s.code,
+    master_set_id: s.masterSetId,
+    card_count: s.cardCount,
+    face_value_cents: s.faceValueCents,
+    next_card_no: s.nextCardNo,
+    last_sold_at: s.lastSoldAt,
+    created_at: s.createdAt,
+  }
 }
 
 export async function insertMasterSet(
@@ -88,12 +132,14 @@ export async function insertSeries(
   )
 }
 
-export function seriesById(tx: Sql, seriesId: string): Promise<SeriesRow | undefined> {
-  return tx.get<SeriesRow>('SELECT * FROM series WHERE id = ?', [seriesId])
+export async function seriesById(tx: Sql, seriesId: string): Promise<Series | undefined> {
+  const row = await tx.get<SeriesRow>('SELECT * FROM series WHERE id = ?', [seriesId])
+  return row && toSeries(row)
 }
 
-export function seriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise<SeriesRow | undefined> {
-  return tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+export async function seriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise<Series | undefined> {
+  const row = await tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+  return row && toSeries(row)
 }
 
 export async function seriesCode(sql: Sql, seriesId: string): Promise<string | undefined> {

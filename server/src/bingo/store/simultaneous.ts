@@ -11,6 +11,7 @@
 import type { Sql } from '../../db/database.ts'
 import { type Game, type GameRow, toGame } from './games.ts'
 import { type Hall, type HallRow, toHall } from './halls.ts'
+import { type Series, type SeriesRow, toSeries } from './series.ts'
 
 export interface GameHallRow {
   game_id: string
@@ -22,15 +23,6 @@ export interface GameHallRow {
   next_card_no: number
   cards_sold: number
   joined_at: string
-}
-
-export interface SimultaneousSeriesRow {
-  id: string
-  code: string
-  master_set_id: string
-  face_value_cents: number
-  card_count: number
-  next_card_no: number
 }
 
 /** A game for the bonus use cases. */
@@ -48,14 +40,15 @@ export function gameHallOf(tx: Sql, gameId: string, hallId: string): Promise<Gam
 }
 
 /** Master set and face value of the game's first series (every joining hall must match them). */
-export function simultaneousFirstSeries(
+export async function simultaneousFirstSeries(
   tx: Sql,
   gameId: string,
-): Promise<{ master_set_id: string; face_value_cents: number } | undefined> {
-  return tx.get<{ master_set_id: string; face_value_cents: number }>(
+): Promise<Pick<Series, 'masterSetId' | 'faceValueCents'> | undefined> {
+  const row = await tx.get<{ master_set_id: string; face_value_cents: number | string }>(
     'SELECT s.master_set_id, s.face_value_cents FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? AND gs.position = 1',
     [gameId],
   )
+  return row && { masterSetId: row.master_set_id, faceValueCents: Number(row.face_value_cents) }
 }
 
 export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hall | undefined> {
@@ -63,12 +56,9 @@ export async function simultaneousHallById(tx: Sql, hallId: string): Promise<Hal
   return row && toHall(row)
 }
 
-export function simultaneousSeriesOfHall(
-  tx: Sql,
-  seriesId: string,
-  hallId: string,
-): Promise<SimultaneousSeriesRow | undefined> {
-  return tx.get<SimultaneousSeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+export async function simultaneousSeriesOfHall(tx: Sql, seriesId: string, hallId: string): Promise<Series | undefined> {
+  const row = await tx.get<SeriesRow>('SELECT * FROM series WHERE id = ? AND hall_id = ?', [seriesId, hallId])
+  return row && toSeries(row)
 }
 
 export function simultaneousSeriesById(
