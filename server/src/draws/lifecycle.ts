@@ -980,6 +980,29 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     })
   }
 
+  /** The claim period of a line that counts what is unclaimed its own way: the report and its disposal (LOT-24). */
+  function claimPeriod<Amounts extends { unclaimedCents: number; unclaimedGoods?: string[] }>(
+    amounts: (row: Row, plan: Plan) => Promise<Amounts>,
+  ) {
+    const report = (drawId: string) => unclaimed(drawId, amounts)
+    return {
+      unclaimed: report,
+      disposeUnclaimed: async (drawId: string, input: { destination: string; reference: string }) =>
+        disposeUnclaimed(await report(drawId), input),
+    }
+  }
+
+  /** The steps that answer nothing, answered with the line's view of the draw (lotto's DrawView, a lottery's). */
+  function answeredWith<View>(getDraw: (drawId: string) => Promise<View>) {
+    const then =
+      <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
+      async (drawId: string, ...a: A): Promise<View> => {
+        await step(drawId, ...a)
+        return getDraw(drawId)
+      }
+    return { recordBeacon: then(recordBeacon), drawRng: then(drawRng), postpone: then(postpone) }
+  }
+
   /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the line's products. */
   async function prizeRegister(drawId?: string) {
     const rows = await payoutsOf(db, line.products, drawId)
@@ -1023,6 +1046,8 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     minutesOf,
     unclaimed,
     disposeUnclaimed,
+    claimPeriod,
+    answeredWith,
     readCode,
     claimOf,
     pay,

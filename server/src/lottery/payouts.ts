@@ -330,23 +330,18 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */
-  function unclaimed(drawId: string) {
-    return life.unclaimed(drawId, async (row) => {
-      const result = JSON.parse(row.result!) as LotteryResult
-      const paid = await payoutTotals(db, drawId)
-      const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
-      return {
-        prizesInPlayCents: cashLiability,
-        paidCents: paid.totalCents,
-        payouts: paid.count,
-        unclaimedCents: cashLiability - paid.totalCents,
-        note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
-      }
-    })
-  }
-
-  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
-    life.disposeUnclaimed(await unclaimed(drawId), input)
+  const { unclaimed, disposeUnclaimed } = life.claimPeriod(async (row) => {
+    const result = JSON.parse(row.result!) as LotteryResult
+    const paid = await payoutTotals(db, row.id)
+    const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
+    return {
+      prizesInPlayCents: cashLiability,
+      paidCents: paid.totalCents,
+      payouts: paid.count,
+      unclaimedCents: cashLiability - paid.totalCents,
+      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
+    }
+  })
 
   return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

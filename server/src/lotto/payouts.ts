@@ -305,26 +305,21 @@ export function createPayoutUseCases(ctx: LottoContext) {
   // ---- claim period
 
   /** LOT-24: after prescription, the winning plays nobody claimed, for charity and health. */
-  function unclaimed(drawId: string) {
-    return life.unclaimed(drawId, async () => {
-      const items = await unpaidWins(db, drawId)
-      return {
-        unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
-        unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
-        count: items.length,
-        items: items.map((i) => ({
-          ticketId: i.receipt,
-          board: Number(i.board),
-          category: i.category,
-          amountCents: Number(i.amount_cents),
-          goods: i.goods,
-        })),
-      }
-    })
-  }
-
-  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
-    life.disposeUnclaimed(await unclaimed(drawId), input)
+  const { unclaimed, disposeUnclaimed } = life.claimPeriod(async (row) => {
+    const items = await unpaidWins(db, row.id)
+    return {
+      unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
+      unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
+      count: items.length,
+      items: items.map((i) => ({
+        ticketId: i.receipt,
+        board: Number(i.board),
+        category: i.category,
+        amountCents: Number(i.amount_cents),
+        goods: i.goods,
+      })),
+    }
+  })
 
   return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }
