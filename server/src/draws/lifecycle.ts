@@ -31,7 +31,7 @@
  *   ticket, document and plan shapes; they read the shared row through this module's store.
  */
 import { SIGNED_RECEIPT, type PayeeData } from './types.ts'
-import { createHash } from 'node:crypto'
+import { createHash, type KeyObject } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Database, Sql } from '../db/database.ts'
@@ -65,12 +65,14 @@ import {
 } from '../shared/lottery-draw-v2.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { OnPaid } from '../shared/settlement.ts'
+import { verifyTicketCode } from '../shared/ticket-code.ts'
 import { protectDocument } from '../shared/journal-privacy.ts'
 import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import {
   insertDraw,
   insertPayout,
   markDrawCancelled,
+  paidAtOf,
   markDrawClosed,
   markDrawn,
   markDrawSettled,
@@ -134,6 +136,8 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   /** Draw seeds: the health-tested source (RNG-32). */
   seedEntropy: EntropySource
   newId(prefix: string): string
+  /** The signed codes of the line's tickets (LOT-8): their kind, the operator's key, and their names in refusals. */
+  codes: { kind: string; publicKey: KeyObject | readonly KeyObject[]; name: string; noun: string }
   /** The sealing context of the seeds (DESIGN.md "Sealed secrets"). */
   seedLine: 'lotto' | 'lottery'
   /** The products whose payouts the prize register lists. */
@@ -236,6 +240,13 @@ export interface Payout {
   detail?: Record<string, unknown>
   tail?: Record<string, unknown>
 }
+
+/**
+ * Where a ticket stands in one draw (REGULATIONS.md §8): `refund` / `refunded` when the draw was cancelled (LNS-22,
+ * LOT-21), `pending` until it is settled, then `no_win`, `paid`, `expired` after the claim deadline (LOT-23) or
+ * `win`.
+ */
+export type ClaimState = 'pending' | 'no_win' | 'win' | 'paid' | 'expired' | 'refund' | 'refunded'
 
 /** The outcomes of a validation that refuse a payout, and the error each gives. VOID and lost/stolen are the line's. */
 const REFUSED = {
@@ -845,7 +856,46 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return disposal
   }
 
-  // ---------------------------------------------------------------------------------------- payout
+  // ---------------------------------------------------------------------------------------- validation and payout
+
+  /**
+   * A presented code, read (LOT-8): the id of a signed code of this line's kind, or why it is void (altered or
+   * forged, or another kind of ticket).
+   */
+  function readCode(code: string): { id: string } | { id?: undefined; ticketId: string | null; reason: string } {
+    try {
+      const ref = verifyTicketCode(code, line.codes.publicKey)
+      if (ref.kind !== line.codes.kind) return { ticketId: ref.id, reason: `not a ${line.codes.name}` }
+      return { id: ref.id }
+    } catch (e) {
+      return { ticketId: null, reason: `altered or forged ${line.codes.noun}: ${(e as Error).message} (LOT-8)` }
+    }
+  }
+
+  /**
+   * Where a ticket stands in one draw (ClaimState), and when it was paid or refunded. `won` is asked only of a
+   * settled draw: whether the ticket won, and whether the line's own rows already say it was paid (else its payout
+   * row does).
+   */
+  async function claimOf(
+    tx: Sql,
+    row: DrawRow,
+    ticketId: string,
+    won: () => Promise<{ won: boolean; paid?: boolean }>,
+  ): Promise<{ state: ClaimState; paidAt?: string }> {
+    if (row.status === 'cancelled') {
+      const paidAt = await paidAtOf(tx, row.id, ticketId)
+      return paidAt !== undefined ? { state: 'refunded', paidAt } : { state: 'refund' }
+    }
+    if (row.status !== 'settled') return { state: 'pending' }
+    const w = await won()
+    if (!w.won) return { state: 'no_win' }
+    if (w.paid) return { state: 'paid' }
+    const paidAt = w.paid === undefined ? await paidAtOf(tx, row.id, ticketId) : undefined
+    if (paidAt !== undefined) return { state: 'paid', paidAt }
+    if (isClaimExpired(row.claim_deadline, now())) return { state: 'expired' }
+    return { state: 'win' }
+  }
 
   /**
    * Pays what a presented code may be paid, once (REGULATIONS.md §8, LOT-26: only against the ticket), in one
@@ -920,6 +970,29 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     })
   }
 
+  /** The claim period of a line that counts what is unclaimed its own way: the report and its disposal (LOT-24). */
+  function claimPeriod<Amounts extends { unclaimedCents: number; unclaimedGoods?: string[] }>(
+    amounts: (row: Row, plan: Plan) => Promise<Amounts>,
+  ) {
+    const report = (drawId: string) => unclaimed(drawId, amounts)
+    return {
+      unclaimed: report,
+      disposeUnclaimed: async (drawId: string, input: { destination: string; reference: string }) =>
+        disposeUnclaimed(await report(drawId), input),
+    }
+  }
+
+  /** The steps that answer nothing, answered with the line's view of the draw (lotto's DrawView, a lottery's). */
+  function answeredWith<View>(getDraw: (drawId: string) => Promise<View>) {
+    const then =
+      <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
+      async (drawId: string, ...a: A): Promise<View> => {
+        await step(drawId, ...a)
+        return getDraw(drawId)
+      }
+    return { recordBeacon: then(recordBeacon), drawRng: then(drawRng), postpone: then(postpone) }
+  }
+
   /** The prize register (libro de registro de premios, §7.13, LNS-25): every payout of the line's products. */
   async function prizeRegister(drawId?: string) {
     const rows = await payoutsOf(db, line.products, drawId)
@@ -963,6 +1036,10 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     minutesOf,
     unclaimed,
     disposeUnclaimed,
+    claimPeriod,
+    answeredWith,
+    readCode,
+    claimOf,
     pay,
     prizeRegister,
   }

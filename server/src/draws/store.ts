@@ -237,6 +237,16 @@ export async function insertPayout(tx: Sql, p: NewPayout): Promise<void> {
   )
 }
 
+/** When the ticket was paid or refunded for this draw, if it was (the UNIQUE of lottery_payouts is the last guard). */
+export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promise<string | undefined> {
+  return (
+    await tx.get<{ paid_at: string }>('SELECT paid_at FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [
+      drawId,
+      ticketId,
+    ])
+  )?.paid_at
+}
+
 /** Payouts of some products (of one draw or all) with their draw's number and game, by payment time. */
 export function payoutsOf(
   tx: Sql,

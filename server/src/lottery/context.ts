@@ -249,6 +249,7 @@ export function createLotteryContext(deps: LotteryDeps) {
     sealer: deps.sealer,
     seedEntropy: deps.seedEntropy,
     newId: ctx.newId,
+    codes: { kind: TicketKind.lottery, publicKey: deps.keys.publicKey, name: 'lottery ticket', noun: 'ticket' },
     seedLine: 'lottery',
     products: ['lottery', 'raffle'],
     loadDraw,

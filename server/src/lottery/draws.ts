@@ -204,23 +204,13 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     return getDraw(drawId)
   }
 
-  /** Each step of the shared lifecycle, answered with the draw as anyone may see it. */
-  const thenView =
-    <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
-    async (drawId: string, ...a: A): Promise<DrawView> => {
-      await step(drawId, ...a)
-      return getDraw(drawId)
-    }
-
   return {
     sellRaffleTickets,
     sellRaffleTicketsWithin,
     closeSales,
     participationFile: (drawId: string) => life.participationFile(drawId),
-    recordBeacon: thenView(life.recordBeacon),
-    drawRng: thenView(life.drawRng),
+    ...life.answeredWith(getDraw),
     enterNumber,
-    postpone: thenView(life.postpone),
     cancel,
     getProof: life.getProof,
     recordIncident: life.recordIncident,

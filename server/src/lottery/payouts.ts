@@ -6,9 +6,8 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
-import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { ValidationOutcome } from '../shared/lottery-common.ts'
 import type { PayInput } from '../draws/lifecycle.ts'
-import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import {
   blocksDesign,
   inRange,
@@ -21,15 +20,7 @@ import {
 } from './context.ts'
 import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import {
-  deliveredPrizeCodes,
-  fractionOf,
-  isNumberSold,
-  issueSecretOf,
-  lotteryDrawRow,
-  paidAtOf,
-  payoutTotals,
-} from './store.ts'
+import { deliveredPrizeCodes, fractionOf, isNumberSold, issueSecretOf, lotteryDrawRow, payoutTotals } from './store.ts'
 import { runDesignVersion } from './store/reissue.ts'
 
 export interface LotteryValidation {
@@ -53,7 +44,7 @@ export interface LotteryValidation {
 }
 
 export function createPayoutUseCases(ctx: LotteryContext) {
-  const { db, deps, now, scope, planOf, loadDraw, ranges, life } = ctx
+  const { db, deps, scope, planOf, loadDraw, ranges, life } = ctx
 
   /** §8 for a lottery fraction or raffle ticket: VOID if the signature fails (LOT-8), REPORTED LOST/STOLEN, ... */
   async function validate(code: string, tx: Sql = db): Promise<LotteryValidation> {
@@ -67,27 +58,9 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       series: null as number | null,
       fraction: null as number | null,
     }
-    let id: string
-    try {
-      const ref = verifyTicketCode(code, deps.keys.publicKey)
-      if (ref.kind !== TicketKind.lottery)
-        return {
-          ...base,
-          kind: 'lottery',
-          outcome: ValidationOutcome.Void,
-          ticketId: ref.id,
-          reason: 'not a lottery ticket',
-        }
-      id = ref.id
-    } catch (e) {
-      return {
-        ...base,
-        kind: 'lottery',
-        outcome: ValidationOutcome.Void,
-        ticketId: null,
-        reason: `altered or forged ticket: ${(e as Error).message} (LOT-8)`,
-      }
-    }
+    const read = life.readCode(code)
+    if (read.id === undefined) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ...read }
+    const id = read.id
     const fractionRef = parseFractionCodeId(id)
     const parts = id.split('-')
     const row = await lotteryDrawRow(tx, fractionRef?.drawId ?? parts[0])
@@ -178,58 +151,73 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       if (reg.status === 'returned')
         return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
     }
-    if (row.status === 'cancelled') {
+    let prizes: WonPrize[] = []
+    let goods: string[] = []
+    let choices: LotteryValidation['choices']
+    const claim = await life.claimOf(tx, row, id, async () => {
+      const result = JSON.parse(row.result!) as LotteryResult
+      if (isRaffle(plan)) {
+        const won = plan.prizes.filter((p) => result.winning[p.code] === number)
+        prizes = won.map((p) => rafflePrizeWon(p).prize)
+        goods = won.map((p) => rafflePrizeWon(p).goods).filter((g): g is string => g !== null)
+        if (plan.kind === 'tombola' && won.length > 0) {
+          const taken = await deliveredPrizeCodes(tx, row.id)
+          choices = plan.prizes
+            .filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code))
+            .map((p) => ({ code: p.code, name: p.name, description: p.description }))
+        }
+      } else {
+        prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({
+          ...p,
+          amountCents: p.amountCents / plan.fractions,
+        }))
+        // LOT-22: goods and in-kind prizes are handed over against the ticket, recorded in the register, no cash.
+        goods = prizes.filter((p) => p.goods).map((p) => `${p.name}: ${p.goods}`)
+      }
+      return { won: prizes.length > 0 }
+    })
+    const r = {
+      ...r0,
+      prizes,
+      amountCents: prizes.reduce((s, p) => s + p.amountCents, 0),
+      goods,
+      ...(choices ? { choices } : {}),
+    }
+    switch (claim.state) {
       // LOT-21 (002 §7.1.4): a withdrawn or renounced draw refunds the price of a ticket in the public's hands
       // (sold, or distributed and not returned, as checked above), once; a free promotional ticket has none.
-      const refundedAt = await paidAtOf(tx, row.id, id)
-      if (refundedAt !== undefined)
+      case 'refunded':
         return {
           ...r0,
           outcome: ValidationOutcome.AlreadyPaid,
-          reason: `the refund of the cancelled draw was already paid at ${refundedAt} (LOT-21)`,
+          reason: `the refund of the cancelled draw was already paid at ${claim.paidAt} (LOT-21)`,
         }
-      const price = ticketPriceOf(plan)
-      if (price <= 0)
-        return { ...r0, outcome: ValidationOutcome.NoWin, reason: 'free ticket of a cancelled draw: nothing to refund' }
-      return {
-        ...r0,
-        amountCents: price,
-        outcome: ValidationOutcome.RefundOnly,
-        reason: "draw cancelled with the AJ's authorisation: refund of the price only (LOT-21)",
+      case 'refund': {
+        const price = ticketPriceOf(plan)
+        if (price <= 0)
+          return {
+            ...r0,
+            outcome: ValidationOutcome.NoWin,
+            reason: 'free ticket of a cancelled draw: nothing to refund',
+          }
+        return {
+          ...r0,
+          amountCents: price,
+          outcome: ValidationOutcome.RefundOnly,
+          reason: "draw cancelled with the AJ's authorisation: refund of the price only (LOT-21)",
+        }
       }
+      case 'pending':
+        return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
+      case 'no_win':
+        return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
+      case 'paid':
+        return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${claim.paidAt}` }
+      case 'expired':
+        return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
+      case 'win':
+        return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
     }
-    if (row.status !== 'settled')
-      return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
-    const result = JSON.parse(row.result!) as LotteryResult
-    let prizes: WonPrize[]
-    let goods: string[] = []
-    let choices: LotteryValidation['choices']
-    if (isRaffle(plan)) {
-      const won = plan.prizes.filter((p) => result.winning[p.code] === number)
-      prizes = won.map((p) => rafflePrizeWon(p).prize)
-      goods = won.map((p) => rafflePrizeWon(p).goods).filter((g): g is string => g !== null)
-      if (plan.kind === 'tombola' && won.length > 0) {
-        const taken = await deliveredPrizeCodes(tx, row.id)
-        choices = plan.prizes
-          .filter((p) => result.winning[p.code] !== undefined && !taken.has(p.code))
-          .map((p) => ({ code: p.code, name: p.name, description: p.description }))
-      }
-    } else {
-      prizes = lotteryPrizesFor(plan, result.winning, number).map((p) => ({
-        ...p,
-        amountCents: p.amountCents / plan.fractions,
-      }))
-      // LOT-22: goods and in-kind prizes are handed over against the ticket, recorded in the register, no cash.
-      goods = prizes.filter((p) => p.goods).map((p) => `${p.name}: ${p.goods}`)
-    }
-    const amountCents = prizes.reduce((s, p) => s + p.amountCents, 0)
-    const r = { ...r0, prizes, amountCents, goods, ...(choices ? { choices } : {}) }
-    if (prizes.length === 0) return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
-    const paidAt = await paidAtOf(tx, row.id, id)
-    if (paidAt !== undefined) return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${paidAt}` }
-    if (isClaimExpired(plan.claimDeadline, now()))
-      return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
-    return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
   }
 
   /**
@@ -342,23 +330,18 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /** LOT-24: after prescription, what the tickets in play could still have claimed, for charity and health. */
-  function unclaimed(drawId: string) {
-    return life.unclaimed(drawId, async (row) => {
-      const result = JSON.parse(row.result!) as LotteryResult
-      const paid = await payoutTotals(db, drawId)
-      const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
-      return {
-        prizesInPlayCents: cashLiability,
-        paidCents: paid.totalCents,
-        payouts: paid.count,
-        unclaimedCents: cashLiability - paid.totalCents,
-        note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
-      }
-    })
-  }
-
-  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
-    life.disposeUnclaimed(await unclaimed(drawId), input)
+  const { unclaimed, disposeUnclaimed } = life.claimPeriod(async (row) => {
+    const result = JSON.parse(row.result!) as LotteryResult
+    const paid = await payoutTotals(db, row.id)
+    const cashLiability = result.prizes.reduce((s, p) => s + (p.goods ? 0 : p.liabilityCents), 0)
+    return {
+      prizesInPlayCents: cashLiability,
+      paidCents: paid.totalCents,
+      payouts: paid.count,
+      unclaimedCents: cashLiability - paid.totalCents,
+      note: 'Prizes of tickets in play (not returned, lost or stolen) not presented before the deadline (LOT-23).',
+    }
+  })
 
   return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

@@ -28,7 +28,8 @@ import {
   reissuesOf,
   runDesignVersion,
 } from './store/reissue.ts'
-import { fractionOf, fractionsIn, issueSecretOf, paidAtOf } from './store.ts'
+import { fractionOf, fractionsIn, issueSecretOf } from './store.ts'
+import { paidAtOf } from '../draws/store.ts'
 
 export interface ReissueInput {
   mode: 'new-numbering' | 'full-reprint'

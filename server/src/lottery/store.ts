@@ -128,16 +128,6 @@ export function insertSales(tx: Sql, rows: readonly unknown[][]): Promise<void> 
 
 // ------------------------------------------------------------------------------------------ payouts
 
-/** When the ticket's prize was paid, if it was. */
-export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promise<string | undefined> {
-  return (
-    await tx.get<{ paid_at: string }>('SELECT paid_at FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [
-      drawId,
-      ticketId,
-    ])
-  )?.paid_at
-}
-
 /** Total paid out for a draw and the number of payouts. */
 export async function payoutTotals(tx: Sql, drawId: string): Promise<{ totalCents: number; count: number }> {
   const paid = await tx.get<{ total: number | null; n: number }>(

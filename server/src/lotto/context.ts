@@ -13,6 +13,7 @@ import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
+import { TicketKind } from '../shared/ticket-code.ts'
 import type { LottoPlan } from './plan.ts'
 import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
 
@@ -154,6 +155,7 @@ export function createLottoContext(deps: LottoDeps) {
     sealer: deps.sealer,
     seedEntropy: deps.seedEntropy,
     newId: ctx.newId,
+    codes: { kind: TicketKind.lotto, publicKey: deps.keys.publicKey, name: 'lotto receipt', noun: 'receipt' },
     seedLine: 'lotto',
     products: ['lotto'],
     loadDraw,

@@ -400,24 +400,14 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  /** Each step of the shared lifecycle, answered with the draw as anyone may see it. */
-  const thenView =
-    <A extends unknown[]>(step: (drawId: string, ...a: A) => Promise<void>) =>
-    async (drawId: string, ...a: A): Promise<DrawView> => {
-      await step(drawId, ...a)
-      return getDraw(drawId)
-    }
-
   return {
     createDraw,
     getDraw,
     listDraws,
     closeSales,
     participationFile: life.participationFile,
-    recordBeacon: thenView(life.recordBeacon),
-    drawRng: thenView(life.drawRng),
+    ...life.answeredWith(getDraw),
     enterBall,
-    postpone: thenView(life.postpone),
     cancel,
     getProof: life.getProof,
     recordIncident: life.recordIncident,

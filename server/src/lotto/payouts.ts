@@ -6,15 +6,13 @@ import { identityKey } from '../shared/identity.ts'
 import { openDocumentAtRest } from '../shared/document-at-rest.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
-import { isClaimExpired, ValidationOutcome } from '../shared/lottery-common.ts'
+import { ValidationOutcome } from '../shared/lottery-common.ts'
 import type { PayInput } from '../draws/lifecycle.ts'
 import type { Sql } from '../db/database.ts'
-import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
   hasPayout,
-  hasPayoutForDraw,
   lottoDrawByNumber,
   lottoDrawIdByNumber,
   markWinsPaid,
@@ -67,9 +65,9 @@ export interface LottoValidation {
 }
 
 export function createPayoutUseCases(ctx: LottoContext) {
-  const { db, deps, now, planOf, cachedByNumber, life } = ctx
+  const { db, deps, planOf, cachedByNumber, life } = ctx
 
-  async function claimsOf(tx: Sql, s: SlipRow, at: string): Promise<DrawClaim[]> {
+  async function claimsOf(tx: Sql, s: SlipRow): Promise<DrawClaim[]> {
     const out: DrawClaim[] = []
     for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
       const d = await lottoDrawByNumber(tx, s.game_code, n)
@@ -84,7 +82,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         prizes: [],
         claimDeadline: d.claim_deadline,
       }
-      if (d.status === 'settled') {
+      const claim = await life.claimOf(tx, d, s.id, async () => {
         const wins = await winsOfSlip(tx, d.id, s.id)
         c.prizes = wins.map((w) => ({
           board: Number(w.board),
@@ -96,18 +94,11 @@ export function createPayoutUseCases(ctx: LottoContext) {
         }))
         c.amountCents = c.prizes.reduce((t, p) => t + p.amountCents, 0)
         c.goods = c.prizes.filter((p) => p.goods).map((p) => p.goods!)
-        if (wins.length === 0) c.status = 'no_win'
-        else if (wins.some((w) => w.paid_at)) c.status = 'paid'
-        else if (isClaimExpired(d.claim_deadline, at)) c.status = 'expired'
-        else c.status = 'win'
-      } else if (d.status === 'cancelled') {
-        // LNS-22 / LOT-21: a withdrawn or renounced draw refunds what the slip paid for it, once.
-        if (await hasPayoutForDraw(tx, d.id, s.id)) c.status = 'refunded'
-        else {
-          c.status = 'refund'
-          c.amountCents = plan.priceCents * Number(s.board_count)
-        }
-      }
+        return { won: wins.length > 0, paid: wins.some((w) => w.paid_at) }
+      })
+      c.status = claim.state
+      // LNS-22 / LOT-21: a withdrawn or renounced draw refunds what the slip paid for it, once.
+      if (claim.state === 'refund') c.amountCents = plan.priceCents * Number(s.board_count)
       out.push(c)
     }
     return out
@@ -128,20 +119,9 @@ export function createPayoutUseCases(ctx: LottoContext) {
       draws: [] as DrawClaim[],
       receipt: null as LottoReceipt | null,
     }
-    let id: string
-    try {
-      const ref = verifyTicketCode(code, deps.keys.publicKey)
-      if (ref.kind !== TicketKind.lotto)
-        return { ...base, outcome: ValidationOutcome.Void, ticketId: ref.id, reason: 'not a lotto receipt' }
-      id = ref.id
-    } catch (e) {
-      return {
-        ...base,
-        outcome: ValidationOutcome.Void,
-        ticketId: null,
-        reason: `altered or forged receipt: ${(e as Error).message} (LOT-8)`,
-      }
-    }
+    const read = life.readCode(code)
+    if (read.id === undefined) return { ...base, outcome: ValidationOutcome.Void, ...read }
+    const id = read.id
     const s = await slipById(tx, id)
     if (!s)
       return {
@@ -150,7 +130,6 @@ export function createPayoutUseCases(ctx: LottoContext) {
         ticketId: id,
         reason: 'the receipt is not registered in the sales system (LOT-8)',
       }
-    const at = now()
     const receipt = {
       ...base,
       ticketId: id,
@@ -166,7 +145,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         reason: `${s.status}: ${s.status_reason ?? ''} — refund of the price only (LNS-21)`,
       }
     }
-    const draws = await claimsOf(tx, s, at)
+    const draws = await claimsOf(tx, s)
     const payable = draws.filter((d) => d.status === 'win')
     const refunds = draws.filter((d) => d.status === 'refund')
     const amountCents = [...payable, ...refunds].reduce((t, d) => t + d.amountCents, 0)
@@ -326,26 +305,21 @@ export function createPayoutUseCases(ctx: LottoContext) {
   // ---- claim period
 
   /** LOT-24: after prescription, the winning plays nobody claimed, for charity and health. */
-  function unclaimed(drawId: string) {
-    return life.unclaimed(drawId, async () => {
-      const items = await unpaidWins(db, drawId)
-      return {
-        unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
-        unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
-        count: items.length,
-        items: items.map((i) => ({
-          ticketId: i.receipt,
-          board: Number(i.board),
-          category: i.category,
-          amountCents: Number(i.amount_cents),
-          goods: i.goods,
-        })),
-      }
-    })
-  }
-
-  const disposeUnclaimed = async (drawId: string, input: { destination: string; reference: string }) =>
-    life.disposeUnclaimed(await unclaimed(drawId), input)
+  const { unclaimed, disposeUnclaimed } = life.claimPeriod(async (row) => {
+    const items = await unpaidWins(db, row.id)
+    return {
+      unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
+      unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
+      count: items.length,
+      items: items.map((i) => ({
+        ticketId: i.receipt,
+        board: Number(i.board),
+        category: i.category,
+        amountCents: Number(i.amount_cents),
+        goods: i.goods,
+      })),
+    }
+  })
 
   return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

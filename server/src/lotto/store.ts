@@ -301,11 +301,6 @@ export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at:
   ).changes
 }
 
-/** Whether the ticket was already paid or refunded for this draw (the UNIQUE of lottery_payouts is the last guard). */
-export async function hasPayoutForDraw(tx: Sql, drawId: string, ticketId: string): Promise<boolean> {
-  return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE draw_id = ? AND ticket_id = ?', [drawId, ticketId]))
-}
-
 /** Whether a payout (prize or refund) exists for the ticket. */
 export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE ticket_id = ?', [ticketId]))
