@@ -25,10 +25,17 @@
  * - unclaimed: lotto lists its unpaid winning plays; a lottery counts the liability of the tickets in play less
  *   what was paid. Shared: the state check, prescription and the charity date (LOT-23, LOT-24).
  * - prizeRegister: lotto names the game, a ticket line the product. Shared: the query.
+ * - plan (createDraw / createLottery, createRaffle): the line parses and checks its plan (lotto: licence range,
+ *   sibling draws, carried money; a lottery: licence maximum, and its per-issue secret). Shared: the sealed seed
+ *   and commitment, the device of a manual draw, the row and `<product>.draw_planned` with the RNG authorisation.
  * - pay: lotto pays per draw of a slip with the buyer's document (GEN-16); a lottery pays a fraction, a tómbola an
- *   object chosen (PRM-2). Shared: the payee's data (INS-5) and the outcomes that refuse a payout.
- * - validate, extracto, acta (and their PDFs), createDraw / createLottery, getDraw, listDraws: the line's own
- *   ticket, document and plan shapes; they read the shared row through this module's store.
+ *   object chosen (PRM-2). Shared: the payee's data (INS-5), the validation repeated in the transaction and the
+ *   outcomes that refuse a payout, and per payout the register row, its record and the drawer movement.
+ * - validate: the line's ticket (slip and its draws; fraction, print run and ranges; raffle sale) and prizes.
+ *   Shared: reading the signed code (LOT-8) and where a ticket stands in a draw (claimOf).
+ * - the routes of these steps (draws/routes.ts), the same under /api/lotto and /api/lottery.
+ * - extracto, acta (and their PDFs), getDraw, listDraws: the line's own document and view shapes; they read the
+ *   shared row through this module's store.
  */
 import { SIGNED_RECEIPT, type PayeeData } from './types.ts'
 import { createHash, type KeyObject } from 'node:crypto'
