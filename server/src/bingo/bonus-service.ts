@@ -78,6 +78,7 @@ import {
   potGamesSinceLastAward,
   potLedgerEntries,
   type PotRow,
+  potAnswer,
 } from './store/pots.ts'
 import { primaByHall, primaGameById, primaLedgerEntries, type PrimaLedgerEntry } from './store/prima.ts'
 import {
@@ -510,10 +511,11 @@ export function createBonusService(deps: BonusDeps) {
 
   // ------------------------------------------------------------------------------------------------ pots
 
+  /** The new pot with its column names, as the API has always answered it, and its balance. */
   async function createPot(input: CreatePotInput): Promise<PotRow & { amountCents: number }> {
     const id = newId('pot')
     const pot = await tx((sql) => createPotTx(sql, id, input, now()))
-    return { ...pot, amountCents: (await potBalance(db, id)).mainCents }
+    return { ...potAnswer(pot), amountCents: (await potBalance(db, id)).mainCents }
   }
 
   /** An interconnected pot gains a hall (RNG-16); returns the pot as it is after the commit. */
@@ -537,19 +539,19 @@ export function createBonusService(deps: BonusDeps) {
       name: pot.name,
       kind: pot.kind as PotKind,
       currency: pot.currency,
-      contributionBp: Number(pot.contribution_bp),
-      reserveBp: Number(pot.reserve_bp),
-      seedCents: Number(pot.seed_cents),
-      maxCents: pot.max_cents === null ? null : Number(pot.max_cents),
+      contributionBp: pot.contributionBp,
+      reserveBp: pot.reserveBp,
+      seedCents: pot.seedCents,
+      maxCents: pot.maxCents,
       condition: JSON.parse(pot.conditions),
-      conditions: pot.public_text,
+      conditions: pot.publicText,
       status: pot.status,
       hallIds,
       amountCents: b.mainCents,
       reserveCents: b.reserveCents,
       ledger: await potLedgerEntries(db, potId),
-      authorisationRef: pot.authorisation_ref ?? null,
-      commissionBp: Number(pot.commission_bp ?? 0),
+      authorisationRef: pot.authorisationRef,
+      commissionBp: pot.commissionBp,
     }
   }
 

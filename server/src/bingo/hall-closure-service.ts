@@ -62,7 +62,7 @@ export function createHallClosureService(deps: { db: Database; clock: { now(): D
       const at = deps.clock.now().toISOString()
       const scope = `hall:${input.hallId}`
       const prima = await primaByHall(tx, input.hallId)
-      const fund = prima ? Number(prima.fund_cents) : 0
+      const fund = prima ? prima.fundCents : 0
       const recipient = profile.primaOnHallClosure
       if (fund > 0) {
         if (!recipient)

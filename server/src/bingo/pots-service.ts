@@ -44,18 +44,18 @@ import {
   raiseLuckyNumberCount,
   setLuckyNumbers,
   type LuckyDrawRow,
-  type PotRow,
+  type Pot,
 } from './store/pots.ts'
 
-export function definitionOf(p: PotRow): PotDefinition {
+export function definitionOf(p: Pot): PotDefinition {
   return {
     kind: p.kind,
-    contributionBp: Number(p.contribution_bp),
-    reserveBp: Number(p.reserve_bp),
-    seedCents: Number(p.seed_cents),
-    maxCents: p.max_cents === null ? null : Number(p.max_cents),
+    contributionBp: p.contributionBp,
+    reserveBp: p.reserveBp,
+    seedCents: p.seedCents,
+    maxCents: p.maxCents,
     condition: JSON.parse(p.conditions) as PotCondition,
-    commissionBp: Number(p.commission_bp ?? 0),
+    commissionBp: p.commissionBp,
   }
 }
 
@@ -101,7 +101,7 @@ function assertPotAllowed(hallId: string, profileId: string, kind: PotKind, seed
   }
 }
 
-export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at: string): Promise<PotRow> {
+export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at: string): Promise<Pot> {
   const def = validatePotDefinition({
     kind: input.kind,
     contributionBp: input.contributionBp,
@@ -196,8 +196,8 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`)
   if (hall.currency !== pot.currency)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
-  assertPotAllowed(hallId, hall.profileId, pot.kind, Number(pot.seed_cents))
-  await assertHallPotsWithinPlan(tx, hallId, { addedBp: Number(pot.contribution_bp) })
+  assertPotAllowed(hallId, hall.profileId, pot.kind, pot.seedCents)
+  await assertHallPotsWithinPlan(tx, hallId, { addedBp: pot.contributionBp })
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, {
     at,
@@ -217,8 +217,8 @@ export async function potViews(tx: Sql, hallIds: readonly string[]): Promise<Pot
       kind: p.kind,
       amountCents: b.mainCents,
       reserveCents: b.reserveCents,
-      contributionBp: Number(p.contribution_bp),
-      conditions: p.public_text,
+      contributionBp: p.contributionBp,
+      conditions: p.publicText,
       condition: JSON.parse(p.conditions),
       hallIds: p.hallIds,
     })

@@ -39,7 +39,7 @@ import {
   updatePrimaRules,
   updatePrimaState,
   withdrawPrimaGame,
-  type PrimaRow,
+  type Prima,
 } from './store/prima.ts'
 import { primaLedgerAmountOf } from './store/prima-simultaneous.ts'
 
@@ -53,33 +53,33 @@ export interface PrimaView {
   next: PrimaAnnouncement
 }
 
-export function rulesOf(r: PrimaRow): PrimaRules {
+export function rulesOf(r: Prima): PrimaRules {
   return {
-    deductionBp: Number(r.deduction_bp),
-    minAmountCents: Number(r.min_amount_cents),
-    maxAmountCents: Number(r.max_amount_cents),
-    stepCents: Number(r.step_cents),
-    baseBallLimit: Number(r.base_ball_limit),
-    incrementPerGame: Number(r.increment_per_game),
-    resetAfterAward: r.reset_policy,
+    deductionBp: r.deductionBp,
+    minAmountCents: r.minAmountCents,
+    maxAmountCents: r.maxAmountCents,
+    stepCents: r.stepCents,
+    baseBallLimit: r.baseBallLimit,
+    incrementPerGame: r.incrementPerGame,
+    resetAfterAward: r.resetPolicy,
   }
 }
 
-export function stateOf(r: PrimaRow): PrimaState {
+export function stateOf(r: Prima): PrimaState {
   return {
-    amountCents: Number(r.amount_cents),
-    fundCents: Number(r.fund_cents),
-    ballLimit: Number(r.ball_limit),
-    cycleGames: Number(r.cycle_games),
-    unwonGames: Number(r.unwon_games),
-    amountChangeable: Boolean(Number(r.amount_changeable)),
+    amountCents: r.amountCents,
+    fundCents: r.fundCents,
+    ballLimit: r.ballLimit,
+    cycleGames: r.cycleGames,
+    unwonGames: r.unwonGames,
+    amountChangeable: r.amountChangeable,
   }
 }
 
-export function viewOf(r: PrimaRow): PrimaView {
+export function viewOf(r: Prima): PrimaView {
   const state = stateOf(r)
   return {
-    hallId: r.hall_id,
+    hallId: r.hallId,
     amountsCents: JSON.parse(r.amounts),
     rules: rulesOf(r),
     state,
@@ -155,7 +155,7 @@ export async function configurePrimaTx(
   cfg: PrimaConfig,
   at: string,
   opts: { duringAnnouncement?: boolean } = {},
-): Promise<PrimaRow> {
+): Promise<Prima> {
   if (!opts.duringAnnouncement) await assertNoGameRunning(tx, hallId)
   const existing = await primaByHall(tx, hallId)
   const base = existing
@@ -255,12 +255,7 @@ export async function configurePrimaTx(
 }
 
 /** The hall's prima, created with the profile's defaults the first time a Cantabria-type hall needs it. */
-export async function ensurePrima(
-  tx: Sql,
-  hallId: string,
-  profile: Profile,
-  at: string,
-): Promise<PrimaRow | undefined> {
+export async function ensurePrima(tx: Sql, hallId: string, profile: Profile, at: string): Promise<Prima | undefined> {
   const row = await primaByHall(tx, hallId)
   if (row || !profile.prima.enabled || profile.prima.amountsCents.length === 0) return row
   return configurePrimaTx(tx, hallId, profile, { amountsCents: profile.prima.amountsCents }, at, {
@@ -567,7 +562,7 @@ export async function primaPaymentTx(
     kind: 'payment',
     gameId: e.gameId,
     amountCents: 0,
-    fundAfterCents: Number(row.fund_cents),
+    fundAfterCents: row.fundCents,
     detail: { bonusPrizeId: e.bonusPrizeId, paidCents: e.amountCents },
     at: e.at,
   })

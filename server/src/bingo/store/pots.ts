@@ -14,6 +14,7 @@ import type { Hall } from './halls.ts'
 
 export type BonusPotKind = 'progressive' | 'interconnected' | 'lucky'
 
+/** A `pots` row as stored (PostgreSQL returns its BIGINT columns as text). */
 export interface PotRow {
   id: string
   name: string
@@ -21,16 +22,76 @@ export interface PotRow {
   currency: string
   contribution_bp: number
   reserve_bp: number
-  seed_cents: number
-  max_cents: number | null
+  seed_cents: number | string
+  max_cents: number | string | null
   conditions: string
   public_text: string
   status: string
   entries: number
   created_at: string
   /** RNG-20 / RNG-21 (migration 0055). */
-  authorisation_ref?: string | null
-  commission_bp?: number
+  authorisation_ref: string | null
+  commission_bp: number
+}
+
+/** A pot as the use cases read it: `conditions` is its condition as JSON, `publicText` what players are told. */
+export interface Pot {
+  id: string
+  name: string
+  kind: BonusPotKind
+  currency: string
+  contributionBp: number
+  reserveBp: number
+  seedCents: number
+  maxCents: number | null
+  conditions: string
+  publicText: string
+  status: string
+  entries: number
+  createdAt: string
+  authorisationRef: string | null
+  commissionBp: number
+}
+
+export function toPot(r: PotRow): Pot {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    currency: r.currency,
+    contributionBp: Number(r.contribution_bp),
+    reserveBp: Number(r.reserve_bp),
+    seedCents: Number(r.seed_cents),
+    maxCents: r.max_cents === null || r.max_cents === undefined ? null : Number(r.max_cents),
+    conditions: r.conditions,
+    publicText: r.public_text,
+    status: r.status,
+    entries: Number(r.entries),
+    createdAt: r.created_at,
+    authorisationRef: r.authorisation_ref ?? null,
+    commissionBp: Number(r.commission_bp ?? 0),
+  }
+}
+
+/** The pot as the API has always answered its creation (its column names): what POST /api/pots returns. */
+export function potAnswer(p: Pot): PotRow {
+  return {
+    id: p.id,
+    name: p.name,
+    kind: p.kind,
+    currency: p.currency,
+    contribution_bp: p.contributionBp,
+    reserve_bp: p.reserveBp,
+    seed_cents: p.seedCents,
+    max_cents: p.maxCents,
+    conditions: p.conditions,
+    public_text: p.publicText,
+    status: p.status,
+    entries: p.entries,
+    created_at: p.createdAt,
+    authorisation_ref: p.authorisationRef,
+    commission_bp: p.commissionBp,
+  }
 }
 
 export type PotLedgerKind =
@@ -194,8 +255,9 @@ export async function insertPotHall(tx: Sql, potId: string, hallId: string, at: 
   await tx.run('INSERT INTO pot_halls (pot_id, hall_id, joined_at) VALUES (?, ?, ?)', [potId, hallId, at])
 }
 
-export function potById(tx: Sql, potId: string): Promise<PotRow | undefined> {
-  return tx.get<PotRow>('SELECT * FROM pots WHERE id = ?', [potId])
+export async function potById(tx: Sql, potId: string): Promise<Pot | undefined> {
+  const row = await tx.get<PotRow>('SELECT * FROM pots WHERE id = ?', [potId])
+  return row && toPot(row)
 }
 
 export async function hallIdsOfPot(tx: Sql, potId: string): Promise<string[]> {
@@ -213,18 +275,17 @@ export async function hallIdsWithPots(tx: Sql): Promise<string[]> {
 export async function activePotsOfHalls(
   tx: Sql,
   hallIds: readonly string[],
-): Promise<Array<PotRow & { hallIds: string[] }>> {
+): Promise<Array<Pot & { hallIds: string[] }>> {
   if (hallIds.length === 0) return []
   const rows = await tx.all<PotRow & { hall_id: string }>(
     `SELECT p.*, ph.hall_id FROM pots p JOIN pot_halls ph ON ph.pot_id = p.id WHERE p.status = 'active' AND p.id IN (SELECT pot_id FROM pot_halls WHERE hall_id IN (${hallIds.map(() => '?').join(', ')})) ORDER BY p.created_at, p.id, ph.hall_id`,
     [...hallIds],
   )
-  const out = new Map<string, PotRow & { hallIds: string[] }>()
+  const out = new Map<string, Pot & { hallIds: string[] }>()
   for (const r of rows) {
-    const { hall_id, ...pot } = r
-    const p = out.get(pot.id) ?? { ...pot, hallIds: [] }
-    p.hallIds.push(hall_id)
-    out.set(pot.id, p)
+    const p = out.get(r.id) ?? { ...toPot(r), hallIds: [] }
+    p.hallIds.push(r.hall_id)
+    out.set(r.id, p)
   }
   return [...out.values()]
 }

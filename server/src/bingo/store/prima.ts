@@ -10,24 +10,68 @@
  */
 import type { Sql } from '../../db/database.ts'
 
-export interface PrimaRow {
+/** A `prima_halls` row as stored (PostgreSQL returns its BIGINT columns as text). */
+interface PrimaRow {
   hall_id: string
   amounts: string
-  amount_cents: number
+  amount_cents: number | string
   deduction_bp: number
-  min_amount_cents: number
-  max_amount_cents: number
-  step_cents: number
+  min_amount_cents: number | string
+  max_amount_cents: number | string
+  step_cents: number | string
   base_ball_limit: number
   increment_per_game: number
   reset_policy: 'base' | 'keep'
-  fund_cents: number
+  fund_cents: number | string
   ball_limit: number
   cycle_games: number
   unwon_games: number
   amount_changeable: number
   entries: number
   updated_at: string
+}
+
+/** A hall's prima (BNG-59..61) as the use cases read it: `amounts` is the offered amounts as JSON. */
+export interface Prima {
+  hallId: string
+  amounts: string
+  amountCents: number
+  deductionBp: number
+  minAmountCents: number
+  maxAmountCents: number
+  stepCents: number
+  baseBallLimit: number
+  incrementPerGame: number
+  resetPolicy: 'base' | 'keep'
+  fundCents: number
+  ballLimit: number
+  cycleGames: number
+  unwonGames: number
+  amountChangeable: boolean
+  entries: number
+  updatedAt: string
+}
+
+export function toPrima(r: PrimaRow): Prima {
+  return {
+    hallId: r.hall_id,
+    amounts: r.amounts,
+    amountCents: Number(r.amount_cents),
+    deductionBp: Number(r.deduction_bp),
+    minAmountCents: Number(r.min_amount_cents),
+    maxAmountCents: Number(r.max_amount_cents),
+    stepCents: Number(r.step_cents),
+    baseBallLimit: Number(r.base_ball_limit),
+    incrementPerGame: Number(r.increment_per_game),
+    resetPolicy: r.reset_policy,
+    fundCents: Number(r.fund_cents),
+    ballLimit: Number(r.ball_limit),
+    cycleGames: Number(r.cycle_games),
+    unwonGames: Number(r.unwon_games),
+    amountChangeable: Boolean(Number(r.amount_changeable)),
+    entries: Number(r.entries),
+    updatedAt: r.updated_at,
+  }
 }
 
 export interface PrimaGameRow {
@@ -53,8 +97,9 @@ export interface PrimaLedgerEntry {
   at: string
 }
 
-export function primaByHall(tx: Sql, hallId: string): Promise<PrimaRow | undefined> {
-  return tx.get<PrimaRow>('SELECT * FROM prima_halls WHERE hall_id = ?', [hallId])
+export async function primaByHall(tx: Sql, hallId: string): Promise<Prima | undefined> {
+  const row = await tx.get<PrimaRow>('SELECT * FROM prima_halls WHERE hall_id = ?', [hallId])
+  return row && toPrima(row)
 }
 
 export async function updatePrimaState(
