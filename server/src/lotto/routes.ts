@@ -119,11 +119,18 @@ export function registerLottoRoutes(app: App, services: Services): void {
       stationId: claimed,
       cash,
       buyerDocument,
+      ageConfirmed,
       ...b
     } = await body(c, slip.extend({ stationId: station.optional(), ...counterCashFields }))
     const who = await counterTill(c, services, claimed)
     return c.json(
-      await services.paidSales.counterSlip({ ...who, cash, buyerDocument, slip: { drawId: p(c, 'drawId'), ...b } }),
+      await services.paidSales.counterSlip({
+        ...who,
+        cash,
+        buyerDocument,
+        ageConfirmed,
+        slip: { drawId: p(c, 'drawId'), ...b },
+      }),
       201,
     )
   })
