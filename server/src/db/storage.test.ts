@@ -250,6 +250,38 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
     }
   })
 
+  it('checkpoints a WAL below the threshold once the interval has passed', async () => {
+    const file = join(dir, 'interval.sqlite')
+    const db = await openSqlite(file, { checkpoint: { thresholdPages: 1e9, intervalMs: 100, pollMs: 5 } })
+    try {
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY, v BLOB)')
+      await writeMany(db, 3)
+      const deadline = Date.now() + 10_000
+      while (pendingFrames(file) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+      expect(pendingFrames(file)).toBe(0)
+      expect(db.checkpoints!()).toBeGreaterThan(0)
+    } finally {
+      await db.close()
+    }
+  })
+
+  // Tests and tools open and close many databases: each close ends its checkpoint thread (no thread left behind).
+  it.runIf(existsSync('/proc/self/task'))('ends the checkpoint thread of every database it closes', async () => {
+    const openAndClose = async (i: number) => {
+      const db = await openSqlite(join(dir, `threads-${i}.sqlite`), { synchronous: 'NORMAL' })
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY)')
+      await db.close()
+    }
+    await openAndClose(0) // warms up whatever the runtime starts once
+    const threads = () => readdirSync('/proc/self/task').length
+    const before = threads()
+    for (let i = 1; i <= 8; i++) await openAndClose(i)
+    // A worker's OS thread ends shortly after its exit event.
+    const deadline = Date.now() + 5_000
+    while (threads() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(threads()).toBeLessThanOrEqual(before)
+  })
+
   // bun:sqlite's own close() kept the connection open until the garbage collector finalized its statements; the
   // lingering WAL index made the next reader of a killed server's file miss its last commit (crash.test.ts on Bun).
   it.runIf(existsSync('/proc/self/fd'))(
