@@ -35,7 +35,14 @@ export async function openSqliteReadonly(file: string): Promise<SqliteConnection
 }
 
 /** Opens (creating if needed) a SQLite database in WAL mode with foreign keys on, on this runtime's engine. */
-export async function openSqlite(file: string, options: SqliteOptions = {}): Promise<Database> {
+export async function openSqlite(
+  file: string,
+  options: SqliteOptions = {},
+): Promise<Database & { checkpoints?(): number }> {
   const synchronous = options.synchronous ?? 'FULL'
-  return sqliteDatabase(await openSqliteConnection(file, synchronous), { file, synchronous })
+  return sqliteDatabase(await openSqliteConnection(file, synchronous), {
+    file,
+    synchronous,
+    checkpoint: options.checkpoint,
+  })
 }

@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { endianness, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
@@ -190,6 +190,96 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
     } finally {
       ro.close()
     }
+  })
+
+  /** Frames in the WAL not yet copied into the database, read from the WAL index (https://www.sqlite.org/walformat.html). */
+  const pendingFrames = (file: string) => {
+    const header = readFileSync(`${file}-shm`).subarray(0, 100)
+    const u32 = (at: number) => (endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at))
+    return u32(16) - u32(96)
+  }
+  /** `commits` transactions of about three WAL pages each (an 8 KB blob: a leaf and two overflow pages). */
+  const writeMany = async (db: Database, commits: number) => {
+    for (let i = 0; i < commits; i++) await db.run('INSERT INTO w (v) VALUES (randomblob(8000))')
+  }
+
+  // Issue 23 point 5: SQLite's automatic checkpoint ran inside the COMMIT that passed 1,000 WAL pages, on the event
+  // loop (the 50-137 ms commit spikes of paid sales). With it on, this WAL would have been copied and restarted.
+  it('never checkpoints on the main connection: a WAL past 1,000 pages stays whole while the thread waits', async () => {
+    const file = join(dir, 'no-auto.sqlite')
+    const db = await openSqlite(file, {
+      synchronous: 'NORMAL',
+      checkpoint: { thresholdPages: 1e9, intervalMs: 60_000 },
+    })
+    try {
+      expect(await db.get('PRAGMA wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 0 })
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY, v BLOB)')
+      await writeMany(db, 600)
+      expect(pendingFrames(file)).toBeGreaterThan(1500)
+      expect(db.checkpoints!()).toBe(0)
+    } finally {
+      await db.close()
+    }
+    // The thread's last checkpoint (TRUNCATE) and the closing of the last connection leave nothing in the WAL.
+    const ro = await openSqliteReadonly(file)
+    expect(ro.prepare('SELECT COUNT(*) AS n FROM w').get()).toEqual({ n: 600 })
+    ro.close()
+  })
+
+  it('checkpoints on its own thread once the WAL passes the threshold, and the WAL starts over', async () => {
+    const file = join(dir, 'thread.sqlite')
+    const db = await openSqlite(file, { checkpoint: { thresholdPages: 300, intervalMs: 60_000, pollMs: 5 } })
+    try {
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY, v BLOB)')
+      // One commit of about 450 pages: the thread finds the WAL past its threshold and copies all of it.
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < 150; i++) await tx.run('INSERT INTO w (v) VALUES (randomblob(8000))')
+      })
+      const deadline = Date.now() + 10_000
+      while (db.checkpoints!() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+      expect(db.checkpoints!()).toBeGreaterThan(0)
+      while (pendingFrames(file) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+      // Copied without the main connection checkpointing (its automatic checkpoint is off): the next commit writes
+      // the WAL from its start again.
+      expect(await db.get('PRAGMA wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 0 })
+      await writeMany(db, 1)
+      expect(pendingFrames(file)).toBeLessThan(10)
+      expect(await db.get('SELECT COUNT(*) AS n FROM w')).toEqual({ n: 151 })
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('checkpoints a WAL below the threshold once the interval has passed', async () => {
+    const file = join(dir, 'interval.sqlite')
+    const db = await openSqlite(file, { checkpoint: { thresholdPages: 1e9, intervalMs: 100, pollMs: 5 } })
+    try {
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY, v BLOB)')
+      await writeMany(db, 3)
+      const deadline = Date.now() + 10_000
+      while (pendingFrames(file) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+      expect(pendingFrames(file)).toBe(0)
+      expect(db.checkpoints!()).toBeGreaterThan(0)
+    } finally {
+      await db.close()
+    }
+  })
+
+  // Tests and tools open and close many databases: each close ends its checkpoint thread (no thread left behind).
+  it.runIf(existsSync('/proc/self/task'))('ends the checkpoint thread of every database it closes', async () => {
+    const openAndClose = async (i: number) => {
+      const db = await openSqlite(join(dir, `threads-${i}.sqlite`), { synchronous: 'NORMAL' })
+      await db.run('CREATE TABLE w (id INTEGER PRIMARY KEY)')
+      await db.close()
+    }
+    await openAndClose(0) // warms up whatever the runtime starts once
+    const threads = () => readdirSync('/proc/self/task').length
+    const before = threads()
+    for (let i = 1; i <= 8; i++) await openAndClose(i)
+    // A worker's OS thread ends shortly after its exit event.
+    const deadline = Date.now() + 5_000
+    while (threads() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(threads()).toBeLessThanOrEqual(before)
   })
 
   // bun:sqlite's own close() kept the connection open until the garbage collector finalized its statements; the
