@@ -110,6 +110,7 @@ browserSuite('a hall terminal in an interconnected game (issue 27, BNG-100)', ()
       pages.push(page)
       await page.goto(`${server.url}/terminal/?hall=${alto}&device=${encodeURIComponent(terminals[i].credential)}`)
       await page.getByTestId('voucher').fill(vouchers[i])
+      await page.getByTestId('age-confirm').check() // GEN-23
       await page.getByTestId('start').click()
       await page.getByTestId('buy').waitFor()
       // The seat's own hall is named, not the central whose game it plays.

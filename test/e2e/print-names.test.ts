@@ -285,9 +285,10 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
       }
       writeFileSync(join(OUT, 'papers.txt'), [...papers].map(([n, t]) => `==== ${n}\n${t}`).join('\n'))
       // The night printed every kind of paper (issue 29 "What it must show"): cards, slips and instant tickets sold at
-      // the counter and the kiosk, vouchers, payouts and the reprinted receipt, refunds; and the back office's PDFs:
+      // the counter and the kiosk (a counter slip's receipt at the station, LNS-2: "slip"), vouchers, payouts and the
+      // reprinted receipt, refunds; and the back office's PDFs:
       // acta, shift report, prize register, receipts, reconciliation, the lottery's print-shop sheet.
-      expect([...kinds].sort()).toEqual(['counter', 'instant', 'kiosk', 'payout', 'refund', 'voucher'])
+      expect([...kinds].sort()).toEqual(['counter', 'instant', 'kiosk', 'payout', 'refund', 'slip', 'voucher'])
       for (const pdf of [
         'shift-report',
         'minutes',

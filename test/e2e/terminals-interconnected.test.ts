@@ -67,7 +67,13 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
       stationId: desk.id,
       cashierId: 'cajera',
     })
-    const r = await api(server.url, 'POST', '/api/terminal/session', { voucherCode: voucher.code }, as(t))
+    const r = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as(t),
+    )
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     return r.body.session.id as string
   }

@@ -55,6 +55,7 @@ describe('cards sold at the counter', () => {
       gameId: h.setup.gameId,
       count: 3,
       cash: { smallCents: 0, otherCents: 3 * FACE },
+      ageConfirmed: true,
     })
     expect(sale.cards).toHaveLength(3)
     expect(sale.amountCents).toBe(3 * FACE)
@@ -73,6 +74,7 @@ describe('cards sold at the counter', () => {
         gameId: h.setup.gameId,
         count: 2,
         cash: { smallCents: 0, otherCents: 2 * FACE },
+        ageConfirmed: true,
       }),
     ).rejects.toMatchObject({ code: 'SHIFT_NOT_OPEN' })
     expect(await h.sold()).toBe(0)
