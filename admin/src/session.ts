@@ -18,6 +18,8 @@ export interface Me {
   role: string
   roleLabel?: string
   permissions: Set<string>
+  /** The hall's clock (issue 29): every time in the back office is shown in this zone, with the zone named. */
+  timeZone?: string | null
 }
 
 /** The language chosen last on this browser (every tab). */
@@ -70,6 +72,7 @@ type MeAnswer = {
   displayName?: string
   role?: string
   permissions?: string[]
+  timeZone?: string | null
   user?: { id: string; displayName?: string; role: string }
 }
 
@@ -91,6 +94,7 @@ export async function loadMe(): Promise<Me | null> {
     role,
     roleLabel: answer.roleLabel,
     permissions: perms,
+    timeZone: answer.timeZone ?? null,
   }
 }
 

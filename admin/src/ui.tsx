@@ -7,7 +7,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { money as formatMoney } from '../../web/format.ts'
 import { localeOf } from '../../web/i18n.ts'
 import { ApiError } from '../../web/http.ts'
-import { lang } from './session.ts'
+import { formatInZone, isoInZone, zoneLabel, zoneOffsetMinutes } from '../../server/src/shared/time-zone.ts'
+import { lang, me } from './session.ts'
 import { t, type AdminTextKey } from './texts.ts'
 
 export const tx = (key: AdminTextKey, vars?: Record<string, string | number>) => t(lang.value, key, vars)
@@ -20,17 +21,46 @@ export function percent(bp: number | null | undefined): string {
     ? '—'
     : `${(bp / 100).toLocaleString(localeOf(lang.value), { maximumFractionDigits: 2 })} %`
 }
-export function when(iso: string | null | undefined): string {
+/** The clock the back office reads times in (issue 29): the hall's zone from /api/me, never the browser's. */
+export function hallZone(): string {
+  return me.value?.timeZone || 'UTC'
+}
+/**
+ * A time as the hall's wall clock with its zone named, "03/11/2026 15:00 (La Paz, UTC-04:00)": `zone` is the one
+ * the answer names (a draw's plan), else the hall's.
+ */
+export function when(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso || !Number.isFinite(Date.parse(iso))) return '—'
+  return formatInZone(iso, zone || hallZone(), 'date-time', true)
+}
+/** "La Paz, UTC-04:00": the clock a date field is typed in, shown beside it. */
+export function hallZoneLabel(): string {
+  return zoneLabel(Date.now(), hallZone())
+}
+/** Instant `t` (ms) as the hall's wall clock, "2026-11-03T15:00", the value a datetime-local field shows. */
+export function hallInput(t: number, zone: string = hallZone()): string {
+  return isoInZone(t, zone).slice(0, 16)
+}
+/**
+ * The instant a datetime-local value ("2026-11-03T15:00") means on the hall's clock, as ISO 8601 UTC: the browser's
+ * own zone never moves a planned draw. Text that is not such a value goes as typed, for the server to refuse.
+ */
+export function hallInstant(local: string, zone: string = hallZone()): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim())
+  if (!m) return local
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0))
+  // The offset at the guess, then at the result: right across a daylight-saving change as well.
+  let t = wall - zoneOffsetMinutes(wall, zone) * 60_000
+  t = wall - zoneOffsetMinutes(t, zone) * 60_000
+  return new Date(t).toISOString()
+}
+/** A calendar day ("2026-11-03", sent as its noon UTC): read in UTC so no browser zone can move it a day. */
+export function day(iso: string | null | undefined): string {
   if (!iso) return '—'
   const d = new Date(iso)
   return Number.isNaN(d.getTime())
     ? '—'
-    : d.toLocaleString(localeOf(lang.value), { dateStyle: 'short', timeStyle: 'short' })
-}
-export function day(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(localeOf(lang.value), { dateStyle: 'medium' })
+    : d.toLocaleDateString(localeOf(lang.value), { dateStyle: 'medium', timeZone: 'UTC' })
 }
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : Number(n).toLocaleString(localeOf(lang.value))

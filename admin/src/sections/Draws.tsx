@@ -23,6 +23,9 @@ import {
   useAction,
   useConfirm,
   useLoad,
+  hallInput,
+  hallInstant,
+  hallZoneLabel,
   when,
 } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
@@ -32,6 +35,8 @@ interface Draw {
   drawId: string
   product: string
   status: string
+  /** The zone the plan's times are read in (issue 29); the hall's when absent. */
+  timeZone?: string | null
   plan: {
     name: string
     gameCode: string
@@ -150,7 +155,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
         title: what === 'close' ? tx('closeSales') : what === 'draw' ? tx('drawNow') : tx('settle'),
         consequence: [
           lx(what === 'close' ? 'closeLead' : what === 'draw' ? 'drawLead' : 'settleLead', { name }),
-          ...(early ? [lx('closeEarly', { at: when(draw.plan.salesCloseAt) })] : []),
+          ...(early ? [lx('closeEarly', { at: when(draw.plan.salesCloseAt, draw.timeZone) })] : []),
           lx(what === 'close' ? 'closeConsequence' : what === 'draw' ? 'drawConsequence' : 'settleConsequence'),
         ],
         confirmLabel: lx(what === 'close' ? 'closeOk' : what === 'draw' ? 'drawOk' : 'settleOk'),
@@ -184,9 +189,9 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
       <div class="cols">
         <dl>
           <dt>{tx('drawAt')}</dt>
-          <dd>{when(p.drawAt)}</dd>
+          <dd>{when(p.drawAt, draw.timeZone)}</dd>
           <dt>{tx('salesClose')}</dt>
-          <dd>{when(p.salesCloseAt)}</dd>
+          <dd>{when(p.salesCloseAt, draw.timeZone)}</dd>
           <dt>{tx('price')}</dt>
           <dd>{money(priceOf(draw), p.currency)}</dd>
           {p.prizePoolBp !== undefined && (
@@ -280,7 +285,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
               {/* A lottery or raffle closes at its planned time, never before (the lotto may, with a reason: LNS-13). */}
               {product !== 'lotto' && Date.now() < Date.parse(p.salesCloseAt) && (
                 <span class="muted" data-testid="closes-at">
-                  {lx('closesAt', { at: when(p.salesCloseAt) })}
+                  {lx('closesAt', { at: when(p.salesCloseAt, draw.timeZone) })}
                 </span>
               )}
             </form>
@@ -352,7 +357,8 @@ function claimDeadlineAfter(drawAt: Date): string {
   return end.toISOString()
 }
 
-const isoIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16)
+// Issue 29: plan times are typed and shown on the hall's clock (its zone named beside the field), never the browser's.
+const isoIn = (days: number) => hallInput(Date.now() + days * 86_400_000)
 
 function NewLottoPlan(props: { onCreated: () => void }) {
   const [f, setF] = useState({
@@ -378,14 +384,14 @@ function NewLottoPlan(props: { onCreated: () => void }) {
   })
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
   const create = useAction(async () => {
-    const drawAt = new Date(f.drawAt)
+    const drawAt = new Date(hallInstant(f.drawAt))
     const picks = Number(f.picks)
     await api('POST', '/api/lotto/draws', {
       operator: f.operator,
       gameCode: f.gameCode,
       name: f.name,
       drawNumber: Number(f.drawNumber),
-      issue: String(drawAt.getFullYear()),
+      issue: f.drawAt.slice(0, 4),
       range: Number(f.range),
       picks,
       priceCents: cents(f.price),
@@ -413,8 +419,8 @@ function NewLottoPlan(props: { onCreated: () => void }) {
       ],
       budgetCents: 10_000_000,
       salesStartAt: new Date().toISOString(),
-      salesCloseAt: new Date(f.salesCloseAt).toISOString(),
-      drawAt: drawAt.toISOString(),
+      salesCloseAt: hallInstant(f.salesCloseAt),
+      drawAt: hallInstant(f.drawAt),
       claimDeadline: claimDeadlineAfter(drawAt),
       drawPlace: f.drawPlace,
       paymentPlace: f.paymentPlace,
@@ -448,8 +454,8 @@ function NewLottoPlan(props: { onCreated: () => void }) {
         {field('price', tx('price'))}
         {field('currency', tx('currency'))}
         {field('pool', `${tx('prizePool')} (%)`)}
-        {field('salesCloseAt', tx('salesClose'), 'datetime-local')}
-        {field('drawAt', tx('drawAt'), 'datetime-local')}
+        {field('salesCloseAt', `${tx('salesClose')} (${hallZoneLabel()})`, 'datetime-local')}
+        {field('drawAt', `${tx('drawAt')} (${hallZoneLabel()})`, 'datetime-local')}
         {field('operator', tx('operator'))}
         {field('authorisationRef', tx('authorisationRef'))}
         {field('drawPlace', tx('drawPlace'))}
@@ -496,7 +502,9 @@ export function DrawsSection() {
           </button>
         ))}
         {product === 'lotto' && can('lottery.admin') && (
-          <button onClick={() => setCreating((x) => !x)}>{tx('newLottoPlan')}</button>
+          <button data-testid="new-lotto-draw" onClick={() => setCreating((x) => !x)}>
+            {tx('newLottoPlan')}
+          </button>
         )}
         {product === 'raffle' && can('lottery.admin') && (
           <button data-testid="new-raffle-plan" onClick={() => setCreating((x) => !x)}>
@@ -556,7 +564,7 @@ export function DrawsSection() {
                 {d.plan.name}
               </a>,
               num(d.plan.drawNumber),
-              when(d.plan.drawAt),
+              when(d.plan.drawAt, d.timeZone),
               money(priceOf(d), d.plan.currency),
               <DrawStatus status={d.status} />,
             ])}

@@ -24,6 +24,8 @@ import {
   tx,
   useAction,
   useLoad,
+  hallInstant,
+  hallZoneLabel,
 } from '../ui.tsx'
 
 interface Game {
@@ -150,11 +152,8 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
     tiers: tiers.map((t) => ({ amountCents: cents(t.amount), count: Number(t.count) })),
     payoutShareBp: { min: Math.round(Number(f.min) * 100), max: Math.round(Number(f.max) * 100) },
     claimDays: Number(f.claimDays),
-    // INS-10: the last moment of sale, in the browser's (the hall's) wall clock, sent with its offset as UTC.
-    salesEndAt:
-      f.salesEnd && Number.isFinite(Date.parse(`${f.salesEnd}T23:59:59`))
-        ? new Date(`${f.salesEnd}T23:59:59`).toISOString()
-        : '',
+    // INS-10: the last moment of sale on the hall's wall clock (issue 29: never the browser's), sent as UTC.
+    salesEndAt: /^\d{4}-\d{2}-\d{2}$/.test(f.salesEnd) ? hallInstant(`${f.salesEnd}T23:59:59`) : '',
     back: { issuer: f.issuer.trim(), paymentPlace: f.paymentPlace.trim() },
     // LOT-3 / GEN-5: the regulator's authorisation of the game, printed on the back of its tickets.
     authorisationRef: f.authorisation.trim() || null,
@@ -226,7 +225,7 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
           <Field label={tx('paymentPlace')}>
             <Input name="paymentPlace" value={f.paymentPlace} onValue={set('paymentPlace')} />
           </Field>
-          <Field label={tx('salesEnd')}>
+          <Field label={`${tx('salesEnd')} (${hallZoneLabel()})`}>
             <Input name="salesEnd" type="date" value={f.salesEnd} onValue={set('salesEnd')} />
           </Field>
           <Field label={tx('authorisationRef')}>

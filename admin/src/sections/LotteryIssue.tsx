@@ -19,6 +19,8 @@ import {
   useAction,
   useConfirm,
   useLoad,
+  hallInstant,
+  hallZoneLabel,
   when,
 } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
@@ -572,8 +574,9 @@ export function LostStolenPanel(props: { drawId: string; plan: IssuePlan; onRepo
         to: parsed.to,
         seriesFrom: parsed.seriesFrom,
         seriesTo: parsed.seriesTo,
-        discoveredAt: new Date(f.discoveredAt).toISOString(),
-        reportedToAjAt: new Date(f.reportedToAjAt).toISOString(),
+        // Issue 29: typed on the hall's clock (named by the field), never the browser's.
+        discoveredAt: hallInstant(f.discoveredAt),
+        reportedToAjAt: hallInstant(f.reportedToAjAt),
         distributed: f.distributed === 'yes',
         policeReportRef: f.policeReportRef.trim() || null,
         remedy: f.remedy,
@@ -622,10 +625,10 @@ export function LostStolenPanel(props: { drawId: string; plan: IssuePlan; onRepo
             ]}
           />
         </Field>
-        <Field label={lx('discoveredAt')}>
+        <Field label={`${lx('discoveredAt')} (${hallZoneLabel()})`}>
           <Input name="lost-discovered" type="datetime-local" value={f.discoveredAt} onValue={set('discoveredAt')} />
         </Field>
-        <Field label={lx('reportedToAjAt')}>
+        <Field label={`${lx('reportedToAjAt')} (${hallZoneLabel()})`}>
           <Input name="lost-reported" type="datetime-local" value={f.reportedToAjAt} onValue={set('reportedToAjAt')} />
         </Field>
         <Field label={lx('policeReportRef')}>

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Field, Input, Notice, Select, cents } from '../ui.tsx'
+import { Field, Input, Notice, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 
@@ -78,7 +78,8 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
       )
     }
     const to = Number(f.to)
-    const iso = (v: string) => new Date(v).toISOString()
+    // Issue 29: typed on the hall's clock (its zone named by the field), whatever the browser's zone.
+    const iso = (v: string) => hallInstant(v)
     setBusy(true)
     try {
       await api('POST', '/api/lottery/draws', {
@@ -128,7 +129,7 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
     }
   }
   const input = (k: FieldKey, type = 'text') => (
-    <Field label={label(k)} key={k}>
+    <Field label={dates.has(k) ? `${label(k)} (${hallZoneLabel()})` : label(k)} key={k}>
       <Input
         name={`plan-${k}`}
         type={type}

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Field, Input, Notice, Select, cents } from '../ui.tsx'
+import { Field, Input, Notice, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 
@@ -67,7 +67,8 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       setBad(new Set(missing))
       return setError(lx('checkFields', { fields: missing.map(label).join(', ') }))
     }
-    const iso = (v: string) => new Date(v).toISOString()
+    // Issue 29: typed on the hall's clock (its zone named by the field), whatever the browser's zone.
+    const iso = (v: string) => hallInstant(v)
     setBusy(true)
     try {
       await api('POST', '/api/lottery/draws', {
@@ -143,7 +144,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
           />
         </Field>
         {FIELDS.map((k) => (
-          <Field label={label(k)} key={k}>
+          <Field label={DATES.has(k) ? `${label(k)} (${hallZoneLabel()})` : label(k)} key={k}>
             <Input
               name={`raffle-${k}`}
               type={DATES.has(k) ? 'datetime-local' : 'text'}

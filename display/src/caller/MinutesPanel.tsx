@@ -57,12 +57,9 @@ export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }
 function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
   const cur = (c: number) => money(c, m.currency || 'BOB', lang)
   // Issue 17: the hall's wall clock, not the browser's.
+  // Issue 29: without the hall's zone the time is UTC, said so, never the browser's clock.
   const when = (iso: string | null) =>
-    iso
-      ? m.timeZone
-        ? formatInZone(iso, m.timeZone, 'seconds')
-        : new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')
-      : '—'
+    m.timeZone ? formatInZone(iso, m.timeZone, 'seconds') : formatInZone(iso, 'UTC', 'seconds', true)
   const status = (s: SessionMinutes['games'][number]['status']) =>
     t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
   const incidents = m.games.flatMap((g) => g.incidents.map((i) => ({ ...i, orderNo: g.orderNo })))

@@ -10,6 +10,7 @@ const person: Me = {
   roleLabel: 'Locutor',
   station: { name: 'Mesa 1', kind: 'cashier_station', hallId: 'h' },
   halls: null,
+  timeZone: 'America/La_Paz',
   authOn: true,
   permissions: ['game.sell', 'shift.open', 'shift.current'],
 }

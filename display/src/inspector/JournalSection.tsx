@@ -10,7 +10,7 @@ export function JournalSection({ store, lang }: { store: InspectorStore; lang: L
   const [result, setResult] = useState<ChainVerification | null>(null)
   const [busy, setBusy] = useState(false)
   const checkpoints = useLoad(() => store.checkpoints(), [])
-  const when = (iso: string) => new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')
+  const when = store.when
   const verify = async () => {
     setBusy(true)
     try {

@@ -25,7 +25,7 @@ export function MinutesSection({
   lang: Lang
   records: JournalRecord[]
 }) {
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES') : '—')
+  const when = store.when
   const sessions = records.filter((r) => r.type === 'session.opened').reverse()
   const [chosen, setChosen] = useState('')
   const sessionId = chosen || String(sessions[0]?.payload.sessionId ?? '')
@@ -68,7 +68,7 @@ function SessionView({
   store: InspectorStore
   lang: Lang
   sessionId: string
-  when: (iso: string | null) => string
+  when: (iso: string | null, zone?: string | null) => string
 }) {
   const minutes = useLoad(
     () => store.request<SessionMinutes>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/minutes`),
@@ -83,7 +83,7 @@ function SessionView({
   return (
     <div data-testid="session-minutes">
       <p class="in-row">
-        <strong>{m.hallName}</strong> · {when(m.openedAt)} – {when(m.closedAt)}
+        <strong>{m.hallName}</strong> · {when(m.openedAt, m.timeZone)} – {when(m.closedAt, m.timeZone)}
         <button
           type="button"
           class="in-btn"

@@ -8,6 +8,8 @@ import { t } from './texts.ts'
 type Kind = 'bingo' | 'lotto' | 'lottery'
 interface Row {
   when: string
+  /** The zone the answer names (the hall's), if any. */
+  zone?: string | null
   what: string
   serial: string
   amountCents: number
@@ -22,7 +24,7 @@ export function RegistersSection({ store, lang }: { store: InspectorStore; lang:
     ...(store.can('report.read') ? ['lotto' as const, 'lottery' as const] : []),
   ]
   const [which, setWhich] = useState<Kind>(kinds[0] ?? 'bingo')
-  const when = (iso: string) => new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'es-ES')
+  const when = store.when
   const rows = useLoad(async (): Promise<Row[]> => {
     if (which === 'bingo') {
       const r = await store.request<{
@@ -35,9 +37,11 @@ export function RegistersSection({ store, lang }: { store: InspectorStore; lang:
           currency: string
           payeeName: string | null
         }>
+        timeZone?: string
       }>('GET', '/api/prize-register')
       return r.rows.map((x) => ({
         when: x.paidAt,
+        zone: r.timeZone,
         what: `${x.hallName} · ${t(lang, 'gameNo')} ${x.gameNo}`,
         serial: x.serial,
         amountCents: x.amountCents,
@@ -115,7 +119,7 @@ export function RegistersSection({ store, lang }: { store: InspectorStore; lang:
           <tbody>
             {rows.data.map((r, i) => (
               <tr key={i} data-testid="register-row">
-                <td>{when(r.when)}</td>
+                <td>{when(r.when, r.zone)}</td>
                 <td>{r.what}</td>
                 <td>
                   <strong>{r.serial}</strong>

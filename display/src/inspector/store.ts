@@ -6,6 +6,7 @@ import { batch, signal } from '@preact/signals'
 import { tabToken } from '../../../web/credentials.ts'
 import { ApiError, createRequest } from '../../../web/http.ts'
 import type { Lang } from '../../../web/i18n.ts'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { can, fetchMe, type Me, type Permission } from '../../../web/me.ts'
 
 // The session token lives for the tab only: closing the screen logs out.
@@ -64,6 +65,12 @@ export function createInspectorStore(lang: Lang) {
 
   return {
     me,
+    /**
+     * A time on the hall's clock with its zone named (issue 29 "one clock"): `zone` when the answer names one, else
+     * the hall's from /api/me; never the browser's clock.
+     */
+    when: (iso: string | null | undefined, zone?: string | null): string =>
+      formatInZone(iso, zone || me.value?.timeZone || 'UTC', 'seconds', true),
     error,
     request,
     loadMe,

@@ -18,6 +18,11 @@ export interface Me {
   station: { name: string; kind: string; hallId: string | null } | null
   /** Halls this principal acts in, by name: 'all' for a director of every hall; null when not known. */
   halls: Array<{ id: string; name: string }> | 'all' | null
+  /**
+   * The hall's clock every time on this principal's screens is shown in (issue 29 "one clock"): the zone of the
+   * station's hall, else of the first hall they act in; null when no hall is known.
+   */
+  timeZone: string | null
   /** Whether the server checks permissions at all: with authentication off every action is open. */
   authOn: boolean
   permissions: Permission[]
@@ -34,6 +39,7 @@ export function describePrincipal(
   authOn: boolean,
   lang: 'es' | 'en',
   hallNames: ReadonlyMap<string, string> = new Map(),
+  hallZones: ReadonlyMap<string, string> = new Map(),
 ): Me {
   const station = who.device
     ? { name: who.device.name, kind: who.device.kind, hallId: who.device.hallId ?? null }
@@ -48,6 +54,7 @@ export function describePrincipal(
         : station?.hallId
           ? named([station.hallId])
           : null
+  const zoneHall = station?.hallId ?? (Array.isArray(halls) ? halls[0]?.id : [...hallZones.keys()][0])
   return {
     kind: who.kind,
     name: who.kind === 'anonymous' ? roleLabel('public', lang) : who.name,
@@ -55,6 +62,7 @@ export function describePrincipal(
     roleLabel: roleLabel(who.role, lang),
     station,
     halls,
+    timeZone: (zoneHall && hallZones.get(zoneHall)) || null,
     authOn,
     permissions: permissionsOf(who.role, authOn),
   }

@@ -52,8 +52,12 @@ export function registerAccessRoutes(app: App, services: Services) {
   app.get('/api/auth/me', (c) => c.json(principalOf(c)))
   // Issue 14 point 7: who am I, in words, with my permissions, so screens show only what my role may do.
   app.get('/api/me', async (c) => {
-    const names = new Map((await services.bingo.listHalls()).map((h) => [h.id, h.name]))
-    return c.json(describePrincipal(principalOf(c), c.get('authOn'), pickLang(c.req.header('accept-language')), names))
+    const halls = await services.bingo.listHalls()
+    const names = new Map(halls.map((h) => [h.id, h.name]))
+    const zones = new Map(halls.map((h) => [h.id, h.timeZone]))
+    return c.json(
+      describePrincipal(principalOf(c), c.get('authOn'), pickLang(c.req.header('accept-language')), names, zones),
+    )
   })
   // Issue 14 point 5: a person changes their own password (the current one checked like a login).
   app.post('/api/auth/password', async (c) => {

@@ -269,6 +269,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
+      // Issue 29: the clock the plan's times are read in, so a screen never shows them on the browser's clock.
+      timeZone: ctx.zoneOf(plan),
     }
   }
 

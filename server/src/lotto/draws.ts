@@ -64,6 +64,8 @@ export interface DrawView {
   numbers: number[]
   result: LottoResult | null
   times: { createdAt: string; closedAt: string | null; drawnAt: string | null; settledAt: string | null }
+  /** The clock the plan's times are read in (issue 29): the plan's zone, else the deployment's; null if neither. */
+  timeZone: string | null
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
@@ -163,6 +165,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
       times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
+      timeZone: ctx.zoneOf(plan),
     }
   }
 
