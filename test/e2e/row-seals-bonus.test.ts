@@ -361,4 +361,59 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     ).toBe(7_000)
     expect((await problems()).ok).toBe(true)
   })
+
+  it("a series' or a game's face value edited behind the journal prices nothing: the game is not announced and the card is not sold (ROW_TAMPERED, journaled) and verify-journal lists the row; put back, cards sell at the true price (BNG-10)", async () => {
+    const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'price-seal' })
+    const session = await openSession(s, bo.hallId)
+    const till = (await s.till(bo.hallId)).headers
+    const sell = (gameId: string) =>
+      api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 2 }, till)
+    const refusedWith = async (
+      r: { status: number; body: { error?: { code: string } } },
+      table: string,
+      id: string,
+    ): Promise<void> => {
+      expect(r.status, JSON.stringify(r.body)).toBe(409)
+      expect(r.body.error!.code).toBe('ROW_TAMPERED')
+      expect(await refusalsOf(table, id)).toHaveLength(1)
+      expect((await problems()).rows.problems).toEqual(expect.arrayContaining([expect.objectContaining({ table, id })]))
+    }
+    // The series lowered from Bs 5 to Bs 0.50 a card: no game is announced at that price.
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [50, bo.seriesId])
+    await refusedWith(
+      await s.call('mesa1', 'POST', `/api/sessions/${session}/games`, { seriesIds: [bo.seriesId], drawSource: 'rng' }),
+      'series',
+      bo.seriesId,
+    )
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [500, bo.seriesId])
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${session}/games`, {
+      seriesIds: [bo.seriesId],
+      drawSource: 'rng',
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    // The game's own price lowered: the cash desk does not sell at it.
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [50, gameId])
+    await refusedWith(await sell(gameId), 'games', gameId)
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [500, gameId])
+    // The series raised after the game was announced: refused too, until it is put back.
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [5_000, bo.seriesId])
+    expect((await sell(gameId)).body.error?.code).toBe('ROW_TAMPERED')
+    expect(await refusalsOf('series', bo.seriesId)).toHaveLength(2)
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [500, bo.seriesId])
+    const cardsSold = async () =>
+      Number((await db().get<{ n: number }>('SELECT cards_sold AS n FROM games WHERE id = ?', [gameId]))!.n)
+    expect(await cardsSold()).toBe(0)
+    // As the server wrote them: two cards sold at Bs 5 each.
+    const sold = await sell(gameId)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    expect(await cardsSold()).toBe(2)
+    const rec = (await db().get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'cards.sold' AND payload LIKE ? ORDER BY seq DESC LIMIT 1",
+      [`%${gameId}%`],
+    ))!
+    expect((JSON.parse(rec.payload) as { amountCents: number }).amountCents).toBe(1_000)
+    expect((await problems()).ok).toBe(true)
+  })
 })

@@ -265,6 +265,22 @@ export const SEALED_TABLES = {
     'outcome',
   ],
   prima_ledger: ['hall_id', 'entry_no', 'kind', 'game_id', 'amount_cents', 'fund_after_cents', 'detail', 'created_at'],
+  // Issue 24 point 1: what a bingo card costs. A series' face value is copied into each game announced from it, and
+  // the game's prices every sale of it; both are written once, when the series or game is created (the columns a game
+  // changes as it is played are not sealed).
+  games: [
+    'id',
+    'session_id',
+    'hall_id',
+    'order_no',
+    'face_value_cents',
+    'ball_count',
+    'layout',
+    'line_bp',
+    'bingo_bp',
+    'created_at',
+  ],
+  series: ['id', 'hall_id', 'code', 'master_set_id', 'card_count', 'face_value_cents', 'created_at'],
   // GEN-17 (issue 24 point 1): the cash a person paid, with its notes and the keyed buyer, on which the AML day totals
   // add up; and the officer's records opened from them, with the decision taken.
   cash_intakes: [
@@ -378,6 +394,8 @@ export const CARD_SEALED_TABLES: readonly SealedTable[] = [
 export const AML_SEALED_TABLES: readonly SealedTable[] = ['cash_intakes', 'aml_reports', 'pot_ledger']
 /** The tables sealed by the fifth start-up pass: a hall's prima, its games' announcements and its ledger. */
 export const PRIMA_SEALED_TABLES: readonly SealedTable[] = ['prima_halls', 'prima_games', 'prima_ledger']
+/** The tables sealed by the sixth start-up pass: a bingo game's and a series' face value. */
+export const PRICE_SEALED_TABLES: readonly SealedTable[] = ['games', 'series']
 export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
   'vouchers',
   'cash_movements',
