@@ -265,4 +265,155 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     expect([Number(won.amount_cents), won.card_id]).toEqual([before, card.id])
     expect((await problems()).ok).toBe(true)
   })
+
+  it("a prima whose hall fund, announced amount or ledger entry was raised behind the journal is not awarded: the bingo's window does not close (ROW_TAMPERED, journaled) and verify-journal lists the row; put back, the prima is awarded its announced amount (BNG-57, BNG-64)", async () => {
+    const es = await hallWithSeries(s, {
+      profileId: 'ES-CB-2010',
+      name: 'Sala Liébana',
+      seed: 'prima-fund-seal',
+      cards: 200,
+      faceValueCents: 5_000,
+    })
+    expect(
+      (await s.call('jefa', 'PUT', `/api/halls/${es.hallId}/prima`, { amountsCents: [5_000], amountCents: 5_000 }))
+        .status,
+    ).toBe(200)
+    const session = await openSession(s, es.hallId)
+    const bingoClaimed = async (): Promise<{ gameId: string; cardId: string }> => {
+      const g = await gameOnSale(s, session, [es.seriesId], 20, 'manual')
+      expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
+      const card = (await db().get<{ id: string; numbers: string }>(
+        'SELECT id, numbers FROM cards WHERE game_id = ? AND serial = ?',
+        [g.gameId, g.serials[0]],
+      ))!
+      for (const ball of (JSON.parse(card.numbers) as number[][]).flat().filter((n) => n > 0))
+        expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+      expect(
+        (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
+          .ok,
+      ).toBe(true)
+      return { gameId: g.gameId, cardId: card.id }
+    }
+    // The first game fills the fund (20 x 50.00 at 6 % = 60.00, BNG-58); the second offers the prima's 50.00.
+    const first = await bingoClaimed()
+    expect((await s.call('mesa1', 'POST', `/api/games/${first.gameId}/window/close`, {})).status).toBe(200)
+    await s.server.services.bingo.payAllPrizes(first.gameId, 'cajera')
+    const g = await bingoClaimed()
+    const fund = Number(
+      (await db().get<{ f: number }>('SELECT fund_cents AS f FROM prima_halls WHERE hall_id = ?', [es.hallId]))!.f,
+    )
+    expect(fund).toBe(12_000)
+    const close = () => s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})
+    const edits: Array<{ table: string; id: string; raise: string; back: string; params: unknown[] }> = [
+      {
+        table: 'prima_halls',
+        id: es.hallId,
+        raise: 'UPDATE prima_halls SET fund_cents = fund_cents + 1000000 WHERE hall_id = ?',
+        back: 'UPDATE prima_halls SET fund_cents = fund_cents - 1000000 WHERE hall_id = ?',
+        params: [es.hallId],
+      },
+      {
+        table: 'prima_games',
+        id: g.gameId,
+        raise: 'UPDATE prima_games SET amount_cents = amount_cents + 1000000 WHERE game_id = ?',
+        back: 'UPDATE prima_games SET amount_cents = amount_cents - 1000000 WHERE game_id = ?',
+        params: [g.gameId],
+      },
+      {
+        table: 'prima_ledger',
+        id: `${es.hallId}|1`,
+        raise: 'UPDATE prima_ledger SET amount_cents = amount_cents + 1000000 WHERE hall_id = ? AND entry_no = 1',
+        back: 'UPDATE prima_ledger SET amount_cents = amount_cents - 1000000 WHERE hall_id = ? AND entry_no = 1',
+        params: [es.hallId],
+      },
+    ]
+    for (const edit of edits) {
+      // Bs 10,000 more in the database, behind the journal.
+      await tamper(edit.raise, edit.params)
+      const refused = await close()
+      expect(refused.status, `${edit.table}: ${JSON.stringify(refused.body)}`).toBe(409)
+      expect(refused.body.error.code).toBe('ROW_TAMPERED')
+      expect(await refusalsOf(edit.table, edit.id)).toHaveLength(1)
+      expect((await problems()).rows.problems).toEqual(
+        expect.arrayContaining([expect.objectContaining({ table: edit.table, id: edit.id })]),
+      )
+      expect(
+        Number(
+          (await db().get<{ n: number }>(
+            "SELECT COUNT(*) AS n FROM bonus_prizes WHERE game_id = ? AND source = 'prima'",
+            [g.gameId],
+          ))!.n,
+        ),
+      ).toBe(0)
+      await tamper(edit.back, edit.params)
+    }
+    // As the server wrote them: the window closes and the prima is awarded its announced 50.00, out of the true fund.
+    expect((await close()).status).toBe(200)
+    const won = (await db().get<{ amount_cents: number; card_id: string }>(
+      "SELECT amount_cents, card_id FROM bonus_prizes WHERE game_id = ? AND source = 'prima'",
+      [g.gameId],
+    ))!
+    expect([Number(won.amount_cents), won.card_id]).toEqual([5_000, g.cardId])
+    expect(
+      Number(
+        (await db().get<{ f: number }>('SELECT fund_cents AS f FROM prima_halls WHERE hall_id = ?', [es.hallId]))!.f,
+      ),
+    ).toBe(7_000)
+    expect((await problems()).ok).toBe(true)
+  })
+
+  it("a series' or a game's face value edited behind the journal prices nothing: the game is not announced and the card is not sold (ROW_TAMPERED, journaled) and verify-journal lists the row; put back, cards sell at the true price (BNG-10)", async () => {
+    const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'price-seal' })
+    const session = await openSession(s, bo.hallId)
+    const till = (await s.till(bo.hallId)).headers
+    const sell = (gameId: string) =>
+      api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 2 }, till)
+    const refusedWith = async (
+      r: { status: number; body: { error?: { code: string } } },
+      table: string,
+      id: string,
+    ): Promise<void> => {
+      expect(r.status, JSON.stringify(r.body)).toBe(409)
+      expect(r.body.error!.code).toBe('ROW_TAMPERED')
+      expect(await refusalsOf(table, id)).toHaveLength(1)
+      expect((await problems()).rows.problems).toEqual(expect.arrayContaining([expect.objectContaining({ table, id })]))
+    }
+    // The series lowered from Bs 5 to Bs 0.50 a card: no game is announced at that price.
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [50, bo.seriesId])
+    await refusedWith(
+      await s.call('mesa1', 'POST', `/api/sessions/${session}/games`, { seriesIds: [bo.seriesId], drawSource: 'rng' }),
+      'series',
+      bo.seriesId,
+    )
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [500, bo.seriesId])
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${session}/games`, {
+      seriesIds: [bo.seriesId],
+      drawSource: 'rng',
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    // The game's own price lowered: the cash desk does not sell at it.
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [50, gameId])
+    await refusedWith(await sell(gameId), 'games', gameId)
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [500, gameId])
+    // The series raised after the game was announced: refused too, until it is put back.
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [5_000, bo.seriesId])
+    expect((await sell(gameId)).body.error?.code).toBe('ROW_TAMPERED')
+    expect(await refusalsOf('series', bo.seriesId)).toHaveLength(2)
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [500, bo.seriesId])
+    const cardsSold = async () =>
+      Number((await db().get<{ n: number }>('SELECT cards_sold AS n FROM games WHERE id = ?', [gameId]))!.n)
+    expect(await cardsSold()).toBe(0)
+    // As the server wrote them: two cards sold at Bs 5 each.
+    const sold = await sell(gameId)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    expect(await cardsSold()).toBe(2)
+    const rec = (await db().get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'cards.sold' AND payload LIKE ? ORDER BY seq DESC LIMIT 1",
+      [`%${gameId}%`],
+    ))!
+    expect((JSON.parse(rec.payload) as { amountCents: number }).amountCents).toBe(1_000)
+    expect((await problems()).ok).toBe(true)
+  })
 })

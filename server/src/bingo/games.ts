@@ -12,6 +12,7 @@ import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } fr
 import { minimumCardsToStart } from '../shared/profile.ts'
 import type { Sql } from '../db/database.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import { emit, gameScope, hallOf, hallTimeZone, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
 import { seriesStart } from './series-cursor.ts'
 import { entryClosedWithin } from './purchases.ts'
@@ -155,6 +156,8 @@ export async function announceGame(
     }
     const first = await seriesOfHall(tx, input.seriesIds[0], hall.id)
     if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
+    // Issue 24 point 1: the game is priced at the series' face value as the server wrote it.
+    await assertRowsSealed(tx, 'series', [first.id])
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
     const where = seriesStart({
@@ -390,6 +393,14 @@ async function sellTx(
   assertLegal(GameAction.Sell, game.status, game.id)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
   const series = await gameSeries(tx, game.id)
+  // Issue 24 point 1: a card is sold at the face value the server wrote (a game's or a series' price edited behind
+  // the journal refuses the sale, ROW_TAMPERED, journaled, rather than sell at the edited price).
+  await assertRowsSealed(tx, 'games', [game.id])
+  await assertRowsSealed(
+    tx,
+    'series',
+    series.map((s) => s.seriesId),
+  )
   const at = ctx.now()
   const sold: SoldCard[] = []
   let remaining = input.count

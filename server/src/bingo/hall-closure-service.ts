@@ -14,10 +14,10 @@ import { appendJournal } from '../shared/journal.ts'
 import { getProfile } from '../shared/profile.ts'
 import { hallProfile } from './betting-plan.ts'
 import type { BingoHooks } from './types.ts'
-import { stateOf } from './prima-service.ts'
+import { primaByHall, stateOf } from './prima-service.ts'
 import { openSessionIdOfHall } from './store/games.ts'
 import { hallClosure, hallProfileSettings, insertHallClosure } from './store/halls.ts'
-import { appendPrimaLedgerEntry, primaByHall, updatePrimaState } from './store/prima.ts'
+import { appendPrimaLedgerEntry, updatePrimaState } from './store/prima.ts'
 
 async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
   const closed = await hallClosure(sql, hallId)
@@ -61,6 +61,7 @@ export function createHallClosureService(deps: { db: Database; clock: { now(): D
         )
       const at = deps.clock.now().toISOString()
       const scope = `hall:${input.hallId}`
+      // Issue 24 point 1: the fund handed over is the one the server wrote (a raised fund is refused, ROW_TAMPERED).
       const prima = await primaByHall(tx, input.hallId)
       const fund = prima ? prima.fundCents : 0
       const recipient = profile.primaOnHallClosure

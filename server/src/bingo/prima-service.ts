@@ -23,14 +23,15 @@ import {
 } from './prima.ts'
 import type { Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealedWhere } from '../shared/row-seals.ts'
 import {
   appendPrimaLedgerEntry,
   insertPrimaGame,
   insertPrimaHall,
   markPrimaGameNotOffered,
   markPrimaGameVoid,
-  primaByHall,
-  primaGameById,
+  primaByHall as unsealedPrimaByHall,
+  primaGameById as unsealedPrimaGameById,
   primaGamesInSession,
   primaHallGameInProgress,
   primaOpenSessionOfHall,
@@ -40,8 +41,23 @@ import {
   updatePrimaState,
   withdrawPrimaGame,
   type Prima,
+  type PrimaGameRow,
 } from './store/prima.ts'
 import { primaLedgerAmountOf } from './store/prima-simultaneous.ts'
+
+/**
+ * Issue 24 point 1: the prima is read to announce, fund, award, reverse or hand over only as the server wrote it. A
+ * hall's prima row or a game's announcement edited behind the journal refuses the step (ROW_TAMPERED, journaled by
+ * the transaction) rather than be offered, awarded and sealed again with the next movement.
+ */
+export async function primaByHall(tx: Sql, hallId: string): Promise<Prima | undefined> {
+  await assertRowsSealedWhere(tx, 'prima_halls', 't.hall_id = ?', [hallId])
+  return unsealedPrimaByHall(tx, hallId)
+}
+async function primaGameById(tx: Sql, gameId: string): Promise<PrimaGameRow | undefined> {
+  await assertRowsSealedWhere(tx, 'prima_games', 't.game_id = ?', [gameId])
+  return unsealedPrimaGameById(tx, gameId)
+}
 
 /** A hall's prima as the API shows it. */
 export interface PrimaView {
@@ -463,6 +479,8 @@ export async function settlePrimaTx(
     { atBall: e.atBall, winnerSerials: e.winners.map((w) => w.serial) },
     rulesOf(row),
   )
+  // The fund a prima is awarded from is the ledger's: every movement of it must be as the server wrote it.
+  if (award) await assertRowsSealedWhere(tx, 'prima_ledger', 't.hall_id = ?', [e.hallId])
   await updatePrimaState(tx, e.hallId, state, e.at)
   await setPrimaGameOutcome(tx, e.gameId, award ? 'won' : 'not_won')
   if (award) {

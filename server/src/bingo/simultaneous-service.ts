@@ -12,6 +12,7 @@ import { GameAction, assertLegal } from './game.ts'
 import { insertSoldCards } from './games.ts'
 import type { Game, SoldCard } from './types.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import {
   addSimultaneousCardsSold,
   advanceGameHallCursor,
@@ -144,6 +145,9 @@ export async function sellInHallTx(
   if (!gh)
     throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })
   const series = (await simultaneousSeriesById(tx, gh.series_id))!
+  // Issue 24 point 1: sold at the face value the server wrote (see sellTx).
+  await assertRowsSealed(tx, 'games', [game.id])
+  await assertRowsSealed(tx, 'series', [series.id])
   const from = Number(gh.next_card_no)
   const available = Number(gh.to_card_no) - from + 1
   if (input.count > available)

@@ -15,6 +15,8 @@ import {
   runWithRowSeals,
   FIRST_SEALED_TABLES,
   AML_SEALED_TABLES,
+  PRIMA_SEALED_TABLES,
+  PRICE_SEALED_TABLES,
   CARD_SEALED_TABLES,
   SEALED_TABLE_NAMES,
   touchRows,
@@ -109,11 +111,18 @@ const LEGACY_PASSES = [
     marker: 'legacy:products',
     type: 'rows.legacy_sealed.products',
     tables: SEALED_TABLE_NAMES.filter(
-      (t) => !FIRST_SEALED_TABLES.includes(t) && !CARD_SEALED_TABLES.includes(t) && !AML_SEALED_TABLES.includes(t),
+      (t) =>
+        !FIRST_SEALED_TABLES.includes(t) &&
+        !CARD_SEALED_TABLES.includes(t) &&
+        !AML_SEALED_TABLES.includes(t) &&
+        !PRIMA_SEALED_TABLES.includes(t) &&
+        !PRICE_SEALED_TABLES.includes(t),
     ),
   },
   { marker: 'legacy:cards', type: 'rows.legacy_sealed.cards', tables: CARD_SEALED_TABLES },
   { marker: 'legacy:aml', type: 'rows.legacy_sealed.aml', tables: AML_SEALED_TABLES },
+  { marker: 'legacy:prima', type: 'rows.legacy_sealed.prima', tables: PRIMA_SEALED_TABLES },
+  { marker: 'legacy:prices', type: 'rows.legacy_sealed.prices', tables: PRICE_SEALED_TABLES },
 ] as const
 
 export async function sealLegacyRows(db: Database): Promise<number> {

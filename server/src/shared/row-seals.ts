@@ -233,6 +233,54 @@ export const SEALED_TABLES = {
     'detail',
     'created_at',
   ],
+  // Issue 24 point 1: a hall's prima (BNG-57 to BNG-64): the fund and amount a game announces and awards, what each
+  // game announced (the award is the announced amount), and the ledger of every movement of the fund.
+  prima_halls: [
+    'hall_id',
+    'amounts',
+    'amount_cents',
+    'deduction_bp',
+    'min_amount_cents',
+    'max_amount_cents',
+    'step_cents',
+    'base_ball_limit',
+    'increment_per_game',
+    'reset_policy',
+    'fund_cents',
+    'ball_limit',
+    'cycle_games',
+    'unwon_games',
+    'amount_changeable',
+    'entries',
+    'updated_at',
+  ],
+  prima_games: [
+    'game_id',
+    'hall_id',
+    'active',
+    'amount_cents',
+    'ball_limit',
+    'fund_at_start_cents',
+    'deduction_cents',
+    'outcome',
+  ],
+  prima_ledger: ['hall_id', 'entry_no', 'kind', 'game_id', 'amount_cents', 'fund_after_cents', 'detail', 'created_at'],
+  // Issue 24 point 1: what a bingo card costs. A series' face value is copied into each game announced from it, and
+  // the game's prices every sale of it; both are written once, when the series or game is created (the columns a game
+  // changes as it is played are not sealed).
+  games: [
+    'id',
+    'session_id',
+    'hall_id',
+    'order_no',
+    'face_value_cents',
+    'ball_count',
+    'layout',
+    'line_bp',
+    'bingo_bp',
+    'created_at',
+  ],
+  series: ['id', 'hall_id', 'code', 'master_set_id', 'card_count', 'face_value_cents', 'created_at'],
   // GEN-17 (issue 24 point 1): the cash a person paid, with its notes and the keyed buyer, on which the AML day totals
   // add up; and the officer's records opened from them, with the decision taken.
   cash_intakes: [
@@ -309,6 +357,9 @@ export const PURGED_TABLES: readonly string[] = ['cards']
 export const SEAL_KEYS: Partial<Record<keyof typeof SEALED_TABLES, readonly string[]>> = {
   lotto_wins: ['draw_id', 'receipt', 'board'],
   pot_ledger: ['pot_id', 'entry_no'],
+  prima_halls: ['hall_id'],
+  prima_games: ['game_id'],
+  prima_ledger: ['hall_id', 'entry_no'],
   lottery_payouts: ['draw_id', 'ticket_id'],
   lottery_sales: ['draw_id', 'serial'],
   lottery_fractions: ['draw_id', 'number', 'series', 'fraction'],
@@ -341,6 +392,10 @@ export const CARD_SEALED_TABLES: readonly SealedTable[] = [
 ]
 /** The tables sealed by the fourth start-up pass: the GEN-17 cash intakes, the officer's records, the pots' ledgers. */
 export const AML_SEALED_TABLES: readonly SealedTable[] = ['cash_intakes', 'aml_reports', 'pot_ledger']
+/** The tables sealed by the fifth start-up pass: a hall's prima, its games' announcements and its ledger. */
+export const PRIMA_SEALED_TABLES: readonly SealedTable[] = ['prima_halls', 'prima_games', 'prima_ledger']
+/** The tables sealed by the sixth start-up pass: a bingo game's and a series' face value. */
+export const PRICE_SEALED_TABLES: readonly SealedTable[] = ['games', 'series']
 export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
   'vouchers',
   'cash_movements',

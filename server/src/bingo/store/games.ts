@@ -6,6 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 import type { ClaimKind, GameStatus } from '../game.ts'
 
 /** A `sessions` row as stored. */
@@ -390,6 +391,7 @@ export async function insertGame(
       g.entropySource,
     ],
   )
+  touchRows(tx, 'games', [g.id])
 }
 
 export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]> {

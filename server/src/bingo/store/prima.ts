@@ -9,6 +9,7 @@
  * core bingo tables (games, halls) are typed by the caller.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 /** A `prima_halls` row as stored (PostgreSQL returns its BIGINT columns as text). */
 interface PrimaRow {
@@ -119,6 +120,7 @@ export async function updatePrimaState(
     'UPDATE prima_halls SET amount_cents = ?, fund_cents = ?, ball_limit = ?, cycle_games = ?, unwon_games = ?, amount_changeable = ?, updated_at = ? WHERE hall_id = ?',
     [s.amountCents, s.fundCents, s.ballLimit, s.cycleGames, s.unwonGames, s.amountChangeable ? 1 : 0, at, hallId],
   )
+  touchRows(tx, 'prima_halls', [hallId])
 }
 
 /** Appends one movement to the hall's prima ledger (entry numbers 1, 2, 3, ... per hall). */
@@ -141,6 +143,8 @@ export async function appendPrimaLedgerEntry(
     [hallId, entryNo, e.kind, e.gameId, e.amountCents, e.fundAfterCents, JSON.stringify(e.detail ?? {}), e.at],
   )
   await tx.run('UPDATE prima_halls SET entries = ? WHERE hall_id = ?', [entryNo, hallId])
+  touchRows(tx, 'prima_ledger', [`${hallId}|${entryNo}`])
+  touchRows(tx, 'prima_halls', [hallId])
 }
 
 export async function primaLedgerEntries(tx: Sql, hallId: string): Promise<PrimaLedgerEntry[]> {
@@ -232,6 +236,7 @@ export async function insertPrimaHall(
       p.at,
     ],
   )
+  touchRows(tx, 'prima_halls', [p.hallId])
 }
 
 export async function updatePrimaRules(
@@ -244,6 +249,7 @@ export async function updatePrimaRules(
     'UPDATE prima_halls SET amounts = ?, deduction_bp = ?, base_ball_limit = ?, increment_per_game = ?, reset_policy = ?, updated_at = ? WHERE hall_id = ?',
     [r.amountsJson, r.deductionBp, r.baseBallLimit, r.incrementPerGame, r.resetPolicy, at, hallId],
   )
+  touchRows(tx, 'prima_halls', [hallId])
 }
 
 export async function insertPrimaGame(
@@ -254,6 +260,7 @@ export async function insertPrimaGame(
     'INSERT INTO prima_games (game_id, hall_id, active, amount_cents, ball_limit, fund_at_start_cents) VALUES (?, ?, ?, ?, ?, ?)',
     [g.gameId, g.hallId, g.active ? 1 : 0, g.amountCents, g.ballLimit, g.fundCents],
   )
+  touchRows(tx, 'prima_games', [g.gameId])
 }
 
 /** Takes the prima off a game that has neither deducted nor settled it; true if it was on offer. */
@@ -262,6 +269,7 @@ export async function withdrawPrimaGame(tx: Sql, gameId: string): Promise<boolea
     "UPDATE prima_games SET active = 0, outcome = 'not_offered' WHERE game_id = ? AND deduction_cents IS NULL AND outcome IS NULL",
     [gameId],
   )
+  if (r.changes === 1) touchRows(tx, 'prima_games', [gameId])
   return r.changes === 1
 }
 
@@ -271,16 +279,20 @@ export function primaGameById(tx: Sql, gameId: string): Promise<PrimaGameRow | u
 
 export async function setPrimaGameDeduction(tx: Sql, gameId: string, deductionCents: number): Promise<void> {
   await tx.run('UPDATE prima_games SET deduction_cents = ? WHERE game_id = ?', [deductionCents, gameId])
+  touchRows(tx, 'prima_games', [gameId])
 }
 
 export async function markPrimaGameNotOffered(tx: Sql, gameId: string): Promise<void> {
   await tx.run("UPDATE prima_games SET outcome = 'not_offered' WHERE game_id = ?", [gameId])
+  touchRows(tx, 'prima_games', [gameId])
 }
 
 export async function setPrimaGameOutcome(tx: Sql, gameId: string, outcome: 'won' | 'not_won'): Promise<void> {
   await tx.run('UPDATE prima_games SET outcome = ? WHERE game_id = ?', [outcome, gameId])
+  touchRows(tx, 'prima_games', [gameId])
 }
 
 export async function markPrimaGameVoid(tx: Sql, gameId: string): Promise<void> {
   await tx.run("UPDATE prima_games SET outcome = 'void' WHERE game_id = ?", [gameId])
+  touchRows(tx, 'prima_games', [gameId])
 }

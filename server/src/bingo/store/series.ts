@@ -6,6 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 /** A `series` row as stored (PostgreSQL returns its BIGINT face value as text). */
 export interface SeriesRow {
@@ -130,6 +131,7 @@ export async function insertSeries(
     'INSERT INTO series (id, hall_id, code, master_set_id, card_count, face_value_cents, next_card_no, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)',
     [s.id, s.hallId, s.code, s.masterSetId, s.cardCount, s.faceValueCents, s.at],
   )
+  touchRows(tx, 'series', [s.id])
 }
 
 export async function seriesById(tx: Sql, seriesId: string): Promise<Series | undefined> {
