@@ -25,6 +25,11 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { username: 'locutor', displayName: 'Locutor', role: 'caller' },
     { username: 'cajero', displayName: 'Cajera', role: 'cashier' },
     { username: 'auditor', displayName: 'Auditor', role: 'auditor' },
+    // Issue 29: the lottery operator (lotto, numbered lotteries, raffles), the compliance officer (GEN-9, AML) and the
+    // regulator's inspector, each with the back office or inspection screen of the role.
+    { username: 'loterias', displayName: 'Operadora de Loterías', role: 'lottery_operator' },
+    { username: 'cumplimiento', displayName: 'Oficial de Cumplimiento', role: 'aml_officer' },
+    { username: 'inspector', displayName: 'Inspectora (AJ, demostración)', role: 'inspector' },
     // Issue 28: the regulator's account of the demo hall: reads the signed control feed (GET /api/regulator/batches).
     { username: 'regulador', displayName: 'Regulador (AJ, demostración)', role: 'regulator' },
   ] as const

@@ -36,7 +36,13 @@ browserSuite('the register of prizes paid, read in the back office (issue 29)', 
     server = await startTestServer({ auth: 'on' }, { clock })
     hall = await paidHall(server.services)
     const cashier = { authorization: `Bearer ${hall.cashierToken}`, 'accept-language': 'es' }
-    const sold = await api(server.url, 'POST', `/api/games/${hall.gameId}/sales`, { count: 30, ageConfirmed: true }, cashier)
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { count: 30, ageConfirmed: true },
+      cashier,
+    )
     expect(sold.status).toBe(201)
     await playToTheEnd(server.services, hall.gameId)
     const winners = await winningCodes(server.services, hall.gameId)

@@ -44,6 +44,25 @@ export async function checkDemoHall(url: string, dataDir: string, health: Record
   // Issue 27: a mixed game, 40 paper cards and 3 virtual cards held by the demo's Terminal 2.
   expect(state).toMatchObject({ status: 'on_sale', cardsSold: 43 })
 
+  // One account per role the hall and the regulator need (issue 29: the lottery operator, the compliance officer
+  // and the inspector too), each logging in with the published password as that role.
+  const roles: Record<string, string> = {}
+  for (const username of JSON.parse(readFileSync(`${dataDir}/demo-credentials.json`, 'utf8')).users as string[]) {
+    const token = (await api(url, 'POST', '/api/auth/login', { username, password: 'bolillo-demo' })).body.token
+    roles[username] = (await api(url, 'GET', '/api/me', undefined, { authorization: `Bearer ${token}` })).body.role
+  }
+  expect(roles).toMatchObject({
+    director: 'director',
+    jefe: 'floor_manager',
+    locutor: 'caller',
+    cajero: 'cashier',
+    auditor: 'auditor',
+    regulador: 'regulator',
+    loterias: 'lottery_operator',
+    cumplimiento: 'aml_officer',
+    inspector: 'inspector',
+  })
+
   // Authentication is on: nobody anonymous closes sales; the floor manager can.
   expect((await api(url, 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(401)
   const login = await api(url, 'POST', '/api/auth/login', { username: 'jefe', password: 'bolillo-demo' })
