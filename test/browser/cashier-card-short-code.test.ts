@@ -81,7 +81,13 @@ browserSuite('a card found and paid at the cashier by the code printed under its
       stationName: 'Caja 1',
       floatCents: 50_000,
     })
-    const sold = await api(server.url, 'POST', `/api/games/${setup.gameId}/sales`, { count: 30 }, till.headers)
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/games/${setup.gameId}/sales`,
+      { count: 30, ageConfirmed: true },
+      till.headers,
+    )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     // The papers the file printer wrote: each card's serial, then the code printed under its QR.
     const dir = join(server.dataDir, 'prints')

@@ -74,7 +74,10 @@ describe('identity documents to the roles that read them, AML records bound to t
       h.tokens.set(username, (await server.services.auth.login(username, PASSWORD)).token)
     }
     expect((await h.call('cajera@caja1', 'POST', '/api/shifts', { floatCents: 100_000 })).status).toBe(201)
-    expect((await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count: 40 })).status).toBe(201)
+    expect(
+      (await h.call('cajera@caja1', 'POST', `/api/games/${h.setup.gameId}/sales`, { count: 40, ageConfirmed: true }))
+        .status,
+    ).toBe(201)
     await playToTheEnd(server.services, h.setup.gameId)
     const [winner] = await winningCodes(server.services, h.setup.gameId)
     const paid = await h.call('cajera@caja1', 'POST', '/api/tickets/pay', {
