@@ -16,7 +16,7 @@
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -141,6 +141,9 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
         ageConfirmed: true,
       }
     })
+    // Through a file: 1,000 bodies are too long for one argument of the child (E2BIG past 128 KiB).
+    const bodiesFile = join(dataDir, 'bodies.json')
+    writeFileSync(bodiesFile, JSON.stringify(bodies))
     const url = new URL(server.url)
     const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
     log(`selling for ${warmupMs / 1000} s warm-up + ${seconds} s with ${concurrency} clients (SQLite synchronous=FULL)`)
@@ -168,7 +171,7 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
           String(concurrency),
           String(warmupMs),
           String(seconds * 1000),
-          JSON.stringify(bodies),
+          `@${bodiesFile}`,
         ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       )
