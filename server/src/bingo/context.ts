@@ -71,14 +71,9 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
 
   async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const events: BingoEvent[] = []
-    // A ball, a claim or a close commits without its fsync on the event loop (SQLite FULL: ~10 ms in which no sale
-    // and no other ball is served); the WAL is synced on the thread pool and nobody is answered, and no screen told,
-    // before it is on disk, as with the group commit of sales.
-    const result = await db.transaction(
-      (inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
-      { deferSync: true },
+    const result = await db.transaction((inner) =>
+      fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
     )
-    await db.durable?.()
     for (const e of events) publish(e)
     return result
   }
