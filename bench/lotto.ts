@@ -105,6 +105,8 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     logLevel: 'error',
     seedDemo: false,
     sqliteSynchronous: 'FULL',
+    // Each counter slip prints its receipt (LNS-2) after the commit: laid out, then dropped, as in sales.paid.
+    printer: 'discard',
     auth: 'off',
     rateLimitPerMinute: 100_000_000,
     // RNG-26: the plan draws by RNG, which the shipped profiles allow only with the AJ's authorisation.
