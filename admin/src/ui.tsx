@@ -138,6 +138,24 @@ export function Notice(props: { kind: 'ok' | 'error' | 'info'; children: Compone
   )
 }
 
+/** What a form's last submit came to: the refusal in words, or what was done. */
+export function Feedback(props: { error: string | null; ok: string | null }) {
+  return (
+    <>
+      {props.error && (
+        <Notice kind="error" testId="error">
+          {props.error}
+        </Notice>
+      )}
+      {props.ok && (
+        <Notice kind="ok" testId="ok">
+          {props.ok}
+        </Notice>
+      )}
+    </>
+  )
+}
+
 /** A form's submit: runs `action`, shows the server's message on failure and `done` on success. */
 export function useAction<A extends unknown[]>(action: (...args: A) => Promise<string | void>) {
   const [busy, setBusy] = useState(false)
@@ -159,20 +177,7 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<s
     },
     [action],
   )
-  const feedback = (
-    <>
-      {error && (
-        <Notice kind="error" testId="error">
-          {error}
-        </Notice>
-      )}
-      {ok && (
-        <Notice kind="ok" testId="ok">
-          {ok}
-        </Notice>
-      )}
-    </>
-  )
+  const feedback = <Feedback error={error} ok={ok} />
   return { run, busy, error, ok, feedback }
 }
 

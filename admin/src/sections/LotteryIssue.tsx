@@ -9,7 +9,7 @@ import {
   Field,
   Input,
   Loading,
-  Notice,
+  Feedback,
   Select,
   Table,
   errorText,
@@ -194,16 +194,7 @@ export function PrintRunPanel(props: { drawId: string; plan: IssuePlan; onPrinte
           {lx('printCovers', { tickets: num(parsed.tickets), fractions: num(parsed.fractions) })}
         </p>
       )}
-      {error && (
-        <Notice kind="error" testId="error">
-          {error}
-        </Notice>
-      )}
-      {ok && (
-        <Notice kind="ok" testId="ok">
-          {ok}
-        </Notice>
-      )}
+      <Feedback error={error} ok={ok} />
       {confirm.dialog}
     </div>
   )
@@ -416,16 +407,7 @@ export function ReturnPanel(props: {
             : lx('returnCoversNoSeller', { n: num(covers) })}
         </p>
       )}
-      {error && (
-        <Notice kind="error" testId="error">
-          {error}
-        </Notice>
-      )}
-      {ok && (
-        <Notice kind="ok" testId="ok">
-          {ok}
-        </Notice>
-      )}
+      <Feedback error={error} ok={ok} />
       {confirm.dialog}
     </div>
   )

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Field, Input, Notice, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
+import { Feedback, Field, Input, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 
@@ -166,16 +166,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
           {lx('rafflePlanSubmit')}
         </button>
       </form>
-      {error && (
-        <Notice kind="error" testId="error">
-          {error}
-        </Notice>
-      )}
-      {ok && (
-        <Notice kind="ok" testId="ok">
-          {ok}
-        </Notice>
-      )}
+      <Feedback error={error} ok={ok} />
     </div>
   )
 }
