@@ -6,7 +6,7 @@
  * (a winning serial is announced in the hall), so it never pays; this code is on the card only. Pure: the keyed tag
  * arrives as a function, so the cashier screen reads a typed code with the same rules.
  */
-import { formatShortCode, SHORT_CODE_ALPHABET } from './short-code.ts'
+import { compactTyped, formatShortCode, SHORT_CODE_ALPHABET } from './short-code.ts'
 
 const ID = /^c_([a-km-np-z2-9]{10})$/
 const TYPED = /^C([A-KM-NP-Z2-9]{10})([2-9A-HJ-NP-Z]{9})$/
@@ -28,7 +28,7 @@ export function cardShortCode(tag: Tagger, cardId: string): string | null {
 
 /** What a person typed, as printed ("CXXX-XXXX-…"), when it has the shape of a card's short code; else null. */
 export function readCardShortCode(typed: string): string | null {
-  const s = typed.toUpperCase().replace(/[\s\-.·]/g, '')
+  const s = compactTyped(typed)
   return TYPED.test(s) ? formatShortCode(s) : null
 }
 

@@ -15,9 +15,14 @@ export function shortCodeFromBytes(bytes: Uint8Array): string {
   return out
 }
 
+/** What a person typed, upper case, without the spaces, dashes and dots typed between groups. */
+export function compactTyped(typed: string): string {
+  return typed.toUpperCase().replace(/[\s\-.·]/g, '')
+}
+
 /** What a player typed, as stored: upper case, without spaces or dashes. Null when it cannot be a short code. */
 export function normalizeShortCode(typed: string): string | null {
-  const s = typed.toUpperCase().replace(/[\s\-.·]/g, '')
+  const s = compactTyped(typed)
   if (s.length !== SHORT_CODE_LENGTH) return null
   for (const ch of s) if (!SHORT_CODE_ALPHABET.includes(ch)) return null
   return s
