@@ -9,9 +9,8 @@
  * - flood.health.during.p50 / .p99 / .max: the same, only while the flood is on; goal p99 <= 50 ms.
  * - flood.events.served: the flood's events that reached a handler (the rest were refused by the limits).
  */
-import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { startFlood } from '../test/helpers/flood.ts'
 import { startTestServer } from '../test/helpers/server.ts'
 import { p99 } from './stats.ts'
 
@@ -57,39 +56,12 @@ export async function benchSocketFlood(emit: (r: BenchResult) => void): Promise<
     const before: number[] = []
     for (let i = 0; i < 50; i++) before.push(await health())
 
-    let out = ''
-    let started: () => void = () => {}
-    const start = new Promise<void>((r) => (started = r))
     let flooding = true
-    const child = spawn(
-      'nice',
-      [
-        '-n',
-        '19',
-        process.execPath,
-        join('test', 'helpers', 'socket-flood.mjs'),
-        server.url,
-        '203.0.113.66',
-        String(sockets),
-        String(first),
-        String(others),
-        gameId,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    child.stdout.on('data', (d) => {
-      out += d
-      if (out.includes('START')) started()
+    const flood = startFlood(server.url, '203.0.113.66', gameId, sockets, first, others)
+    const done = flood.done.finally(() => {
+      flooding = false
     })
-    const done = new Promise<{ ok: number; sent: number; floodMs: number }>((resolve, reject) =>
-      child.on('close', (code) => {
-        flooding = false
-        started()
-        if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!))
-        else reject(new Error(`flood exited ${code}`))
-      }),
-    )
-    await start
+    await flood.started
     const during: number[] = []
     while (flooding) during.push(await health())
     const result = await done

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { io, type Socket } from 'socket.io-client'
 import { SOCKET_LIMITS } from '../../server/src/realtime/limits.ts'
+import { startFlood } from '../helpers/flood.ts'
 import { startTestServer, waitFor } from '../helpers/server.ts'
 
 /**
@@ -27,61 +26,6 @@ function open(url: string, address: string, authorization?: string): Promise<Soc
     s.once('connect', () => resolve(s))
     s.once('connect_error', reject)
   })
-}
-
-interface FloodResult {
-  sent: number
-  ok: number
-  refused: Record<string, number>
-  warned: number
-  disconnected: number
-  connectErrors: number
-  floodMs: number
-}
-
-/** Starts the flood; `started` resolves when its sockets are connected and sending, `done` with what came back. */
-function flood(
-  url: string,
-  gameId: string,
-  sockets: number,
-  first: number,
-  others: number,
-): { started: Promise<void>; done: Promise<FloodResult> } {
-  let onStart: () => void = () => {}
-  const started = new Promise<void>((r) => (onStart = r))
-  const done = new Promise<FloodResult>((resolve, reject) => {
-    // At the lowest CPU priority: a real flooder spends its own machine's CPU, not the server's (this host has two
-    // cores for both), so what is measured is the server's work for the flood.
-    const p = spawn(
-      'nice',
-      [
-        '-n',
-        '19',
-        process.execPath,
-        join('test', 'helpers', 'socket-flood.mjs'),
-        url,
-        FLOODER,
-        String(sockets),
-        String(first),
-        String(others),
-        gameId,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let out = ''
-    let err = ''
-    p.stdout.on('data', (d) => {
-      out += d
-      if (out.includes('START')) onStart()
-    })
-    p.stderr.on('data', (d) => (err += d))
-    p.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').pop()!))
-        : reject(new Error(`flood exited ${code}: ${err}`)),
-    )
-  })
-  return { started, done }
 }
 
 const percentile = (xs: number[], p: number) =>
@@ -136,7 +80,7 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     display.on('game:state', (s: { gameId: string; cardsSold: number }) => {
       if (s.gameId === gameId) states.push(s.cardsSold)
     })
-    const flooded = flood(server.url, gameId, 6, 3000, 600)
+    const flooded = startFlood(server.url, FLOODER, gameId, 6, 3000, 600)
     let flooding = true
     void flooded.done.finally(() => {
       flooding = false
