@@ -217,8 +217,6 @@ export function drawHasBegun(
   return Date.parse(nowIso) >= roundTime(beaconRoundOf(row)) * 1000
 }
 
-export { SIGNED_RECEIPT, type PayeeData }
-
 /** What the cash desk asks of a line's payout: the code presented, who pays where, the payee, the drawer movement. */
 export interface PayInput {
   code: string
