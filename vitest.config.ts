@@ -26,6 +26,8 @@ export default defineConfig({
     // file at a time, while most files wait on sockets, Chromium and fsync rather than the CPU: at least two (three made the kiosk printer-offline tests time out).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // The PostgreSQL passes drop the databases their files made (no-op on SQLite).
+    globalSetup: ['./test/helpers/postgres-cleanup.ts'],
     projects: [
       // Issue 25 point 3: a worker keeps the modules it has loaded from one test file to the next instead of loading
       // the whole server again for each file (vitest's default isolation): ten small end-to-end files ran in 87 s

@@ -16,7 +16,9 @@ import { openSqlite } from '../../server/src/db/sqlite-runtime.ts'
 export const testPostgresUrl = process.env.BOLILLO_TEST_DATABASE_URL || null
 
 export async function freshPostgresUrl(adminUrl = testPostgresUrl!): Promise<string> {
-  const name = `bolillo_t_${randomBytes(6).toString('hex')}`
+  // The run's prefix lets postgres-cleanup.ts drop exactly this run's databases when it ends.
+  const run = process.env.BOLILLO_TEST_DATABASE_RUN ?? 'x'
+  const name = `bolillo_t_${run}_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   try {
