@@ -138,7 +138,10 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
       authorisationRef: 'AJ-RA-2025-0311',
       rule: 'LOT-21',
       actor: { kind: 'person', role: 'director' },
-    })
+    }) // The manual draw, complete at its one number, has its result record as an RNG draw and lotto's manual draw do.
+    expect(journal.filter((r) => r.type === 'lottery.drawn' && r.payload.drawId === id)).toMatchObject([
+      { payload: { source: 'manual', numbers: [7] } },
+    ])
   })
 
   describe('LNS-20: amendment of player data before the draw', () => {

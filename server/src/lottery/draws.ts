@@ -158,23 +158,28 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
           throw new DomainError('VALIDATION_FAILED', `ticket ${number} is not in play: draw again`)
       }
       const values = [...drawn, number]
+      const complete = values.length === valuesNeeded(plan)
+      const deviceRef = { device: device?.id ?? deviceId ?? plan.drawDevice, sealCode: device?.sealCode ?? null }
       return {
         values,
-        complete: values.length === valuesNeeded(plan),
-        record: (at) =>
-          appendJournal(tx, {
+        complete,
+        async record(at) {
+          await appendJournal(tx, {
             at,
             type: `${row.product}.number_drawn`,
             scope: scope(row),
-            payload: {
-              drawId,
-              seq: values.length,
-              number,
-              source: 'manual',
-              device: device?.id ?? deviceId ?? plan.drawDevice,
-              sealCode: device?.sealCode ?? null,
-            },
-          }),
+            payload: { drawId, seq: values.length, number, source: 'manual', ...deviceRef },
+          })
+          // As lotto's manual draw and every RNG draw: the completed draw has its `<product>.drawn` record, with the
+          // numbers, so a reader of the journal finds the result of every draw by one record type.
+          if (complete)
+            await appendJournal(tx, {
+              at,
+              type: `${row.product}.drawn`,
+              scope: scope(row),
+              payload: { drawId, source: 'manual', ...deviceRef, numbers: values },
+            })
+        },
       }
     })
     return getDraw(drawId)
