@@ -367,14 +367,16 @@ export async function sellWithin(
   ctx: BingoContext,
   sql: Sql,
   input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] },
-): Promise<{ cards: SoldCard[]; publish(): void }> {
+): Promise<{ cards: SoldCard[]; cardsInSeries: ReadonlyMap<string, number>; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
   // Ids drawn ahead by the caller (their codes signed before the transaction), in order; then new ones.
   const ahead = [...(input.cardIds ?? [])]
   const newId = ahead.length ? (prefix: string) => ahead.shift() ?? ctx.newId(prefix) : ctx.newId
-  const cards = await sellTx(ctx, inner, input, newId)
+  const cardsInSeries = new Map<string, number>()
+  const cards = await sellTx(ctx, inner, input, newId, cardsInSeries)
   return {
     cards,
+    cardsInSeries,
     publish: () => {
       for (const e of inner.events) ctx.publish(e)
     },
@@ -386,6 +388,8 @@ async function sellTx(
   tx: Tx,
   input: { gameId: string; count: number; channel: string },
   newId: (prefix: string) => string = ctx.newId,
+  /** Filled with each series' number of cards (BNG-6: printed on the card), as this sale read them. */
+  cardsInSeries?: Map<string, number>,
 ): Promise<SoldCard[]> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
@@ -395,6 +399,7 @@ async function sellTx(
   assertLegal(GameAction.Sell, game.status, game.id)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
   const series = forSale.series.map((s) => s.series)
+  for (const s of series) cardsInSeries?.set(s.code, s.cardCount)
   // Issue 24 point 1: a card is sold at the face value the server wrote (a game's or a series' price edited behind
   // the journal refuses the sale, ROW_TAMPERED, journaled, rather than sell at the edited price). The rows checked
   // are the rows this sale read and prices from, with their seals read beside them.

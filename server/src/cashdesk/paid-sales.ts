@@ -242,9 +242,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
       at: string
       printer: TicketPrinter
       signed?: ReadonlyMap<string, string>
+      /** Each series' number of cards as the sale read them; else read here. */
+      cardsInSeries?: ReadonlyMap<string, number>
     },
   ): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
-    const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
+    const sizes =
+      input.cardsInSeries ?? new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
     const layout = JSON.parse(game.layout) as CardLayout
     const face = Number(game.face_value_cents)
     // Issue 29 point 6: the paper names the station and numbers the session as people say them.
@@ -463,6 +466,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             at,
             printer,
             signed: cardsAhead,
+            cardsInSeries: sale.cardsInSeries,
           })
           cards = printed.cards
           gameNo = printed.gameNo
