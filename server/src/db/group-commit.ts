@@ -58,6 +58,9 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
       await db.transaction(
         async (tx) => {
           const started = performance.now()
+          // The journal's head as the last unit that stood left it: under the batch's lock nobody else appends, so
+          // the next unit continues the chain from it without reading it back. Forgotten when a unit is rolled back.
+          const link: { head?: { seq: number; hash: string } } = {}
           for (let i = 0; i < taken.length; i++) {
             // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
             if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
@@ -68,10 +71,11 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
             await tx.run('SAVEPOINT group_unit')
             try {
               // Issue 24 point 1: the rows a unit writes are sealed by its own records.
-              const value = await sealedUnit(tx, () => unit.fn(tx))
+              const value = await sealedUnit(tx, () => unit.fn(tx), link)
               await tx.run('RELEASE SAVEPOINT group_unit')
               done.push({ unit, ok: true, value })
             } catch (err) {
+              link.head = undefined
               await tx.run('ROLLBACK TO SAVEPOINT group_unit')
               await tx.run('RELEASE SAVEPOINT group_unit')
               // A refusal for a tampered row is on record even though the unit wrote nothing.

@@ -446,14 +446,31 @@ const states = {
 }
 
 /** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
-export function runWithRowSeals<T>(key: Buffer, now: () => Date, fn: () => Promise<T>): Promise<T> {
+export function runWithRowSeals<T>(
+  key: Buffer,
+  now: () => Date,
+  fn: () => Promise<T>,
+  /**
+   * A group commit's units follow one another under one lock: `link.head` is the journal's head as the previous
+   * unit left it (the body starts from it instead of reading it back), and is set to the head this body leaves when
+   * it succeeds. The caller forgets it when the body fails (its records are rolled back with its savepoint).
+   */
+  link?: { head?: { seq: number; hash: string } },
+): Promise<T> {
   const outer = current.getStore()
-  const state: TxState = { key, now, pending: new Map() }
-  return current.run(state, fn).finally(() => {
-    state.ended = true
-    state.journalHead = undefined
-    if (outer) outer.journalHead = undefined
-  })
+  const state: TxState = { key, now, pending: new Map(), journalHead: link?.head }
+  if (link) link.head = undefined
+  return current
+    .run(state, fn)
+    .then((result) => {
+      if (link) link.head = state.journalHead
+      return result
+    })
+    .finally(() => {
+      state.ended = true
+      state.journalHead = undefined
+      if (outer) outer.journalHead = undefined
+    })
 }
 
 /** The head of the journal as this transaction's body last appended it, if it did (see RowSealState.journalHead). */
