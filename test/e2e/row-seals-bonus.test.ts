@@ -416,4 +416,66 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     expect((JSON.parse(rec.payload) as { amountCents: number }).amountCents).toBe(1_000)
     expect((await problems()).ok).toBe(true)
   })
+  it("a sale after sales that checked the price still sees a game's or a series' price, or a seal, edited behind the journal since (the check's memo is of the values and seal it read), and a closed game sells nothing", async () => {
+    const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Sajama', seed: 'price-memo' })
+    const session = await openSession(s, bo.hallId)
+    const till = (await s.till(bo.hallId)).headers
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${session}/games`, {
+      seriesIds: [bo.seriesId],
+      drawSource: 'rng',
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    const sell = (count = 1) =>
+      api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count }, till)
+    const sold = async (count = 1) => {
+      const r = await sell(count)
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+    }
+    const refused = async (table: string, id: string, times: number) => {
+      const r = await sell()
+      expect(r.status, JSON.stringify(r.body)).toBe(409)
+      expect(r.body.error.code).toBe('ROW_TAMPERED')
+      expect(await refusalsOf(table, id)).toHaveLength(times)
+    }
+    // Two sales at the true price: the game's and the series' rows have matched their seals.
+    await sold()
+    await sold()
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [50, gameId])
+    await refused('games', gameId, 1)
+    await tamper('UPDATE games SET face_value_cents = ? WHERE id = ?', [500, gameId])
+    await sold()
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [50, bo.seriesId])
+    await refused('series', bo.seriesId, 1)
+    await tamper('UPDATE series SET face_value_cents = ? WHERE id = ?', [500, bo.seriesId])
+    await sold()
+    // The values as they were, their seal removed or rewritten: refused too.
+    const seal = (await db().get<{ journal_seq: number; mac: string }>(
+      "SELECT journal_seq, mac FROM row_seals WHERE tbl = 'games' AND row_id = ?",
+      [gameId],
+    ))!
+    await tamper("UPDATE row_seals SET mac = ? WHERE tbl = 'games' AND row_id = ?", [`x${seal.mac.slice(1)}`, gameId])
+    await refused('games', gameId, 2)
+    await tamper("DELETE FROM row_seals WHERE tbl = 'games' AND row_id = ?", [gameId])
+    await refused('games', gameId, 3)
+    await tamper('INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES (?, ?, ?, ?)', [
+      'games',
+      gameId,
+      seal.journal_seq,
+      seal.mac,
+    ])
+    await sold()
+    const cardsSold = async () =>
+      Number((await db().get<{ n: number }>('SELECT cards_sold AS n FROM games WHERE id = ?', [gameId]))!.n)
+    expect(await cardsSold()).toBe(5)
+    // Sales closed (BNG-21: ten cards at least): the memo of its price sells nothing more.
+    await sold(5)
+    const closed = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`)
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    const late = await sell()
+    expect(late.status, JSON.stringify(late.body)).toBe(409)
+    expect(late.body.error.code).toBe('SALES_CLOSED')
+    expect(await cardsSold()).toBe(10)
+  })
 })

@@ -12,7 +12,7 @@ import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } fr
 import { minimumCardsToStart } from '../shared/profile.ts'
 import type { Sql } from '../db/database.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { assertRowsSealed } from '../shared/row-seals.ts'
+import { assertReadRowsSealed, assertRowsSealed } from '../shared/row-seals.ts'
 import { emit, gameScope, hallOf, hallTimeZone, loadGame, loadSession, type BingoContext, type Tx } from './context.ts'
 import { seriesStart } from './series-cursor.ts'
 import { entryClosedWithin } from './purchases.ts'
@@ -32,7 +32,7 @@ import {
   markSalesClosed,
 } from './store/games.ts'
 import { unpaidPrizesOfHall } from './store/halls.ts'
-import { markGameClosingSigned } from './store/games.ts'
+import { gameForSale, markGameClosingSigned } from './store/games.ts'
 import { insertCards, soldRuns, soldSerials } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
@@ -367,14 +367,16 @@ export async function sellWithin(
   ctx: BingoContext,
   sql: Sql,
   input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] },
-): Promise<{ cards: SoldCard[]; publish(): void }> {
+): Promise<{ cards: SoldCard[]; cardsInSeries: ReadonlyMap<string, number>; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
   // Ids drawn ahead by the caller (their codes signed before the transaction), in order; then new ones.
   const ahead = [...(input.cardIds ?? [])]
   const newId = ahead.length ? (prefix: string) => ahead.shift() ?? ctx.newId(prefix) : ctx.newId
-  const cards = await sellTx(ctx, inner, input, newId)
+  const cardsInSeries = new Map<string, number>()
+  const cards = await sellTx(ctx, inner, input, newId, cardsInSeries)
   return {
     cards,
+    cardsInSeries,
     publish: () => {
       for (const e of inner.events) ctx.publish(e)
     },
@@ -386,20 +388,26 @@ async function sellTx(
   tx: Tx,
   input: { gameId: string; count: number; channel: string },
   newId: (prefix: string) => string = ctx.newId,
+  /** Filled with each series' number of cards (BNG-6: printed on the card), as this sale read them. */
+  cardsInSeries?: Map<string, number>,
 ): Promise<SoldCard[]> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
-  const game = await loadGame(tx, input.gameId)
+  const forSale = await gameForSale(tx, input.gameId)
+  if (!forSale) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
+  const { game } = forSale
   assertLegal(GameAction.Sell, game.status, game.id)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
-  const series = await gameSeries(tx, game.id)
+  const series = forSale.series.map((s) => s.series)
+  for (const s of series) cardsInSeries?.set(s.code, s.cardCount)
   // Issue 24 point 1: a card is sold at the face value the server wrote (a game's or a series' price edited behind
-  // the journal refuses the sale, ROW_TAMPERED, journaled, rather than sell at the edited price).
-  await assertRowsSealed(tx, 'games', [game.id])
-  await assertRowsSealed(
+  // the journal refuses the sale, ROW_TAMPERED, journaled, rather than sell at the edited price). The rows checked
+  // are the rows this sale read and prices from, with their seals read beside them.
+  assertReadRowsSealed(tx, 'games', [forSale.sealed])
+  assertReadRowsSealed(
     tx,
     'series',
-    series.map((s) => s.seriesId),
+    forSale.series.map((s) => s.sealed),
   )
   const at = ctx.now()
   const sold: SoldCard[] = []

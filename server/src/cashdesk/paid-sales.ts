@@ -242,13 +242,18 @@ export function createPaidSales(deps: PaidSalesDeps) {
       at: string
       printer: TicketPrinter
       signed?: ReadonlyMap<string, string>
+      /** Each series' number of cards as the sale read them; else read here. */
+      cardsInSeries?: ReadonlyMap<string, number>
+      /** The station's name as read before the transaction; else read here. */
+      stationName?: string
     },
   ): Promise<{ cards: PrintedCard[]; docs: PrintDoc[]; faceValueCents: number; gameNo: number }> {
-    const sizes = new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
+    const sizes =
+      input.cardsInSeries ?? new Map((await seriesOfGame(tx, game.id)).map((s) => [s.code, Number(s.card_count)]))
     const layout = JSON.parse(game.layout) as CardLayout
     const face = Number(game.face_value_cents)
     // Issue 29 point 6: the paper names the station and numbers the session as people say them.
-    const station = await stationNameOf(tx, input.station)
+    const station = input.stationName ?? (await stationNameOf(tx, input.station))
     const sessionNo = await sessionNoOf(tx, game.session_id)
     const cards = sold.map((c) => ({
       ...c,
@@ -395,7 +400,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (cardCount + slips.length + instantCount === 0)
       throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     // The voucher's signature checked and the cards' ids drawn and signed ahead, on the thread pool, side by side.
-    const [signed, cardsAhead] = await Promise.all([verifySignedVoucher(input.voucherCode), signCardsAhead(cardCount)])
+    // The kiosk's name for the paper is read here too, before the sale's transaction: it decides nothing, and under
+    // the write lock (the journal's lock on PostgreSQL) every read is one more step every other sale waits for.
+    const [signed, cardsAhead, stationName] = await Promise.all([
+      verifySignedVoucher(input.voucherCode),
+      signCardsAhead(cardCount),
+      stationNameOf(db, input.kioskId),
+    ])
     await admitPlayers(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
@@ -463,6 +474,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
             at,
             printer,
             signed: cardsAhead,
+            cardsInSeries: sale.cardsInSeries,
+            stationName,
           })
           cards = printed.cards
           gameNo = printed.gameNo
@@ -473,7 +486,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         for (const s of slips) {
           const r = await lotto.sellSlipWithin(tx, { ...s, channel: `kiosk:${input.kioskId}` }, at)
           slipReceipts.push(r)
-          docs.push(slipDoc(r, await stationNameOf(tx, input.kioskId), printer, hall.timeZone))
+          docs.push(slipDoc(r, stationName, printer, hall.timeZone))
           paid.push({ product: 'slip', refId: r.receiptNumber, amountCents: r.amountCents, currency: r.currency })
         }
         const instantSales: InstantSale[] = []
@@ -484,7 +497,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             stationId: input.kioskId,
           })
           instantSales.push(s)
-          docs.push(instantDoc(s, await stationNameOf(tx, input.kioskId), printer, hall.timeZone))
+          docs.push(instantDoc(s, stationName, printer, hall.timeZone))
           paid.push({ product: 'instant', refId: s.serial, amountCents: s.priceCents, currency: s.currency })
         }
         for (const p of paid) {
@@ -575,7 +588,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
                 currency: change.currency,
                 issuedAt: change.issuedAt,
                 expiresAt: change.expiresAt,
-                station: await stationNameOf(tx, input.kioskId),
+                station: stationName,
                 origin: 'change',
                 minimumAge: hall.minimumAge,
               },

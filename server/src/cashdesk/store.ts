@@ -367,6 +367,21 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<Voucher |
   return row && toVoucher(row)
 }
 
+/**
+ * A voucher with its seal beside it (`seal`: the sealed columns under their own names, `seal_seq`, `seal_mac`), for
+ * the check of the voucher about to be spent without a second read (issue 24 point 1).
+ */
+export async function voucherWithSealById(
+  tx: Sql,
+  voucherId: string,
+): Promise<{ voucher: Voucher; sealed: Record<string, unknown> } | undefined> {
+  const row = await tx.get<VoucherRow & { seal_seq: unknown; seal_mac: unknown }>(
+    `SELECT v.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM vouchers v LEFT JOIN row_seals rs ON rs.tbl = 'vouchers' AND rs.row_id = v.id WHERE v.id = ?`,
+    [voucherId],
+  )
+  return row && { voucher: toVoucher(row), sealed: row as unknown as Record<string, unknown> }
+}
+
 export async function insertVoucher(
   tx: Sql,
   v: {

@@ -18,7 +18,7 @@ import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { assertRowsSealed } from '../shared/row-seals.ts'
+import { assertReadRowsSealed } from '../shared/row-seals.ts'
 import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -51,6 +51,7 @@ import {
   reviewAmlReportRow,
   cashIntakesOfBuyer,
   voucherById,
+  voucherWithSealById,
   voucherIdByShortCodeHash,
   vouchersWithClearShortCode,
   replaceShortCodeByHash,
@@ -173,11 +174,13 @@ export const DAY_MS = 86_400_000
 
 /** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
 export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<Voucher> {
-  const v = await voucherById(tx, voucherId)
-  if (!v)
+  const read = await voucherWithSealById(tx, voucherId)
+  if (!read)
     throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
-  // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent.
-  await assertRowsSealed(tx, 'vouchers', [v.id])
+  // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent. The
+  // row checked is the row read here, its seal read with it.
+  assertReadRowsSealed(tx, 'vouchers', [read.sealed])
+  const v = read.voucher
   if (v.status !== 'active')
     throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spentFor} at ${v.spentAt})`, {
       voucherId: v.id,

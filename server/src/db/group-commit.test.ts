@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DomainError } from '../shared/errors.ts'
-import type { Database } from './database.ts'
+import type { Database, Sql, TransactionOptions } from './database.ts'
+import { appendJournal, toRecord } from '../shared/journal.ts'
+import { verifyChain } from '../shared/journal-chain.ts'
+import { journalRowsAfter } from '../shared/store.ts'
+import { withRowSeals } from '../shared/row-seal-database.ts'
 import { createGroupCommit } from './group-commit.ts'
 import { openSqlite, openSqliteReadonly, type SqliteConnection } from './sqlite-runtime.ts'
 import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
@@ -147,5 +151,62 @@ describe(`group commit with a constraint violation in one unit (${testPostgresUr
     const rows = await db.all<{ id: number }>('SELECT id FROM group_sold ORDER BY id')
     expect(rows.map((r) => Number(r.id))).toEqual([10, 20, 30, 1000, 1001, 1003])
     expect(group.stats().batches).toBe(1)
+  })
+
+  it("carries the journal's head from unit to unit of a batch, reading it back only after a unit was rolled back: the chain verifies", async () => {
+    const heads: string[] = []
+    // The journal's head is read back with this statement (store.ts lastJournalLink); counted on the batch's connection.
+    const counted: Database = Object.assign(Object.create(db) as Database, {
+      transaction: <T>(fn: (tx: Sql) => Promise<T>, o?: TransactionOptions) =>
+        db.transaction(
+          (tx) =>
+            fn({
+              all: tx.all.bind(tx),
+              run: tx.run.bind(tx),
+              get: (sql: string, params?: readonly unknown[]) => {
+                if (/FROM journal ORDER BY seq DESC/.test(sql)) heads.push(sql)
+                return tx.get(sql, params)
+              },
+            } as Sql),
+          o,
+        ),
+    })
+    const sealed = withRowSeals(counted, Buffer.alloc(32, 7), () => new Date('2026-11-20T18:00:00Z'))
+    await sealed.transaction((tx) =>
+      appendJournal(tx, { at: '2026-11-20T18:00:00Z', type: 'test.start', scope: 'test', payload: {} }),
+    )
+    heads.length = 0
+    const group = createGroupCommit(sealed, NO_TIME_BOUND)
+    const settled = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        group.run(async (tx) => {
+          await appendJournal(tx, { at: '2026-11-20T18:00:00Z', type: 'test.unit', scope: 'test', payload: { i } })
+          if (i === 2) throw new DomainError('VOUCHER_SPENT', 'refused after its record')
+          if (i === 4)
+            await appendJournal(tx, {
+              at: '2026-11-20T18:00:00Z',
+              type: 'test.unit',
+              scope: 'test',
+              payload: { i, n: 2 },
+            })
+        }),
+      ),
+    )
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ])
+    expect(group.stats().batches).toBe(1)
+    // Read by the first unit, and again by the unit after the one rolled back: not by every unit.
+    expect(heads).toHaveLength(2)
+    const records = (await journalRowsAfter(db, 0, 1000)).map(toRecord)
+    expect(records.filter((r) => r.type === 'test.unit').map((r) => (r.payload as { i: number }).i)).toEqual([
+      0, 1, 3, 4, 4, 5,
+    ])
+    expect(verifyChain(records).ok).toBe(true)
   })
 })

@@ -35,8 +35,8 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect()
       try {
-        await client.query('BEGIN')
-        await client.query('SELECT pg_advisory_xact_lock(4242)')
+        // One round trip (a simple query of two statements): the lock is taken first thing in the transaction.
+        await client.query('BEGIN; SELECT pg_advisory_xact_lock(4242)')
         const result = await fn(on(client))
         await client.query('COMMIT')
         return result

@@ -153,11 +153,18 @@ export function attachRealtime(
   const STATE_AFTER_SALE_MS = 50
   const dirty = new Map<string, string>()
   let scheduled = false
+  // The full state of a game nobody watches is not read at all: during sales it was read every 50 ms, a query of
+  // every claim, prize and ball, for rooms with no screen in them. Only with the in-memory adapter, where this node's
+  // rooms are all the rooms there are; joined nodes may have watchers here unseen, so their states are always read.
+  const rooms = io.of('/').adapter.rooms
+  const watched = (gameId: string, hallId: string) =>
+    multi.info.adapter !== 'memory' || rooms.has(gameRoom(gameId)) || rooms.has(hallRoom(hallId))
   const flush = async () => {
     scheduled = false
     const games = [...dirty.entries()]
     dirty.clear()
     for (const [gameId, hallId] of games) {
+      if (!watched(gameId, hallId)) continue
       try {
         const state = await services.bingo.getGameState(gameId)
         io.to(gameRoom(gameId)).to(hallRoom(hallId)).emit('game:state', state)

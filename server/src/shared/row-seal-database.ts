@@ -80,14 +80,24 @@ export async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
  * One unit of a group commit (db/group-commit.ts): its rows are its own, sealed by its own records, so that a unit
  * rolled back to its savepoint leaves nothing to seal in the batch.
  */
-export function sealedUnit<T>(tx: Sql, fn: () => Promise<T>): Promise<T> {
+export function sealedUnit<T>(
+  tx: Sql,
+  fn: () => Promise<T>,
+  /** The journal's head carried from one unit of the batch to the next (see runWithRowSeals). */
+  link?: { head?: { seq: number; hash: string } },
+): Promise<T> {
   const outer = currentRowSeals()
   if (!outer) return fn()
-  return runWithRowSeals(outer.key, outer.now, async () => {
-    const result = await fn()
-    await sealLeftovers(tx, outer.now)
-    return result
-  })
+  return runWithRowSeals(
+    outer.key,
+    outer.now,
+    async () => {
+      const result = await fn()
+      await sealLeftovers(tx, outer.now)
+      return result
+    },
+    link,
+  )
 }
 
 /**

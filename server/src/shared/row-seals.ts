@@ -446,14 +446,31 @@ const states = {
 }
 
 /** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
-export function runWithRowSeals<T>(key: Buffer, now: () => Date, fn: () => Promise<T>): Promise<T> {
+export function runWithRowSeals<T>(
+  key: Buffer,
+  now: () => Date,
+  fn: () => Promise<T>,
+  /**
+   * A group commit's units follow one another under one lock: `link.head` is the journal's head as the previous
+   * unit left it (the body starts from it instead of reading it back), and is set to the head this body leaves when
+   * it succeeds. The caller forgets it when the body fails (its records are rolled back with its savepoint).
+   */
+  link?: { head?: { seq: number; hash: string } },
+): Promise<T> {
   const outer = current.getStore()
-  const state: TxState = { key, now, pending: new Map() }
-  return current.run(state, fn).finally(() => {
-    state.ended = true
-    state.journalHead = undefined
-    if (outer) outer.journalHead = undefined
-  })
+  const state: TxState = { key, now, pending: new Map(), journalHead: link?.head }
+  if (link) link.head = undefined
+  return current
+    .run(state, fn)
+    .then((result) => {
+      if (link) link.head = state.journalHead
+      return result
+    })
+    .finally(() => {
+      state.ended = true
+      state.journalHead = undefined
+      if (outer) outer.journalHead = undefined
+    })
 }
 
 /** The head of the journal as this transaction's body last appended it, if it did (see RowSealState.journalHead). */
@@ -580,6 +597,48 @@ export async function assertRowsSealed(tx: Sql, table: SealedTable, ids: readonl
         id: seal.row_id,
         what: `sealed by journal record #${Number(seal.journal_seq)} but missing from the table (deleted outside the server)`,
       })
+  if (problems.length > 0) throw rowTampered(problems)
+}
+
+/**
+ * Per sealing key, the rows found to match their seal: `table|id` -> the exact values and seal that matched. A sale
+ * checks the same game and series rows every time; what it read is compared with what matched last, and the MAC is
+ * computed only when something differs. The fingerprint holds every sealed value and the seal itself, so a price, a
+ * layout or a seal changed in any way (or a row put back with an older seal) misses it and is checked in full.
+ */
+const verifiedRows = new WeakMap<Buffer, Map<string, string>>()
+const VERIFIED_ROWS_MAX = 4096
+
+/**
+ * {@link assertRowsSealed} over rows the caller has just read, in this transaction, with their seal beside them
+ * (`seal_seq`, `seal_mac`; the sealed columns under their own names): the check without a second read of the rows.
+ * The rows the sale uses are the rows checked. Throws ROW_TAMPERED as assertRowsSealed does.
+ */
+export function assertReadRowsSealed(tx: Sql, table: SealedTable, rows: ReadonlyArray<Record<string, unknown>>): void {
+  const s = states.get(tx)
+  if (!s || rows.length === 0) return
+  let verified = verifiedRows.get(s.key)
+  if (!verified) verifiedRows.set(s.key, (verified = new Map()))
+  const problems: RowProblem[] = []
+  for (const row of rows) {
+    if (unsealedAllowed(table, row)) continue
+    const id = rowKeyOf(table, row)
+    const fingerprint = JSON.stringify([
+      row.seal_seq === null || row.seal_seq === undefined ? null : String(row.seal_seq),
+      row.seal_mac ?? null,
+      SEALED_TABLES[table].map((c) => (row[c] === null || row[c] === undefined ? null : String(row[c]))),
+    ])
+    const memo = `${table}|${id}`
+    if (verified.get(memo) === fingerprint) continue
+    const what = problemOf(s.key, table, row)
+    if (what) {
+      verified.delete(memo)
+      problems.push({ table, id, what })
+      continue
+    }
+    if (verified.size >= VERIFIED_ROWS_MAX) verified.clear()
+    verified.set(memo, fingerprint)
+  }
   if (problems.length > 0) throw rowTampered(problems)
 }
 

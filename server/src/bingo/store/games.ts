@@ -402,6 +402,53 @@ export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]>
   return rows.map(toGameSeries)
 }
 
+/**
+ * Issue 24 point 1: the game a sale prices from and the series it sells, each read once with its seal
+ * (`seal_seq`, `seal_mac`) for the sale's price check (assertReadRowsSealed): `sealed` holds the sealed columns
+ * under their own names. undefined: no such game.
+ */
+export async function gameForSale(
+  tx: Sql,
+  gameId: string,
+): Promise<
+  | {
+      game: Game
+      sealed: Record<string, unknown>
+      series: Array<{ series: GameSeries; sealed: Record<string, unknown> }>
+    }
+  | undefined
+> {
+  const row = await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
+    `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,
+    [gameId],
+  )
+  if (!row) return undefined
+  const rows = await tx.all<
+    GameSeriesRow & { series_hall_id: string; series_created_at: string; seal_seq: unknown; seal_mac: unknown }
+  >(
+    `SELECT gs.*, s.code, s.face_value_cents, s.master_set_id, s.card_count, s.next_card_no, s.hall_id AS series_hall_id, s.created_at AS series_created_at, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM game_series gs JOIN series s ON s.id = gs.series_id LEFT JOIN row_seals rs ON rs.tbl = 'series' AND rs.row_id = s.id WHERE gs.game_id = ? ORDER BY gs.position`,
+    [gameId],
+  )
+  return {
+    game: toGame(row),
+    sealed: row as unknown as Record<string, unknown>,
+    series: rows.map((r) => ({
+      series: toGameSeries(r),
+      sealed: {
+        id: r.series_id,
+        hall_id: r.series_hall_id,
+        code: r.code,
+        master_set_id: r.master_set_id,
+        card_count: r.card_count,
+        face_value_cents: r.face_value_cents,
+        created_at: r.series_created_at,
+        seal_seq: r.seal_seq,
+        seal_mac: r.seal_mac,
+      },
+    })),
+  }
+}
+
 /** The game's first series: sold from `startCardNo`, nothing sold yet. */
 export async function insertFirstGameSeries(
   tx: Sql,
