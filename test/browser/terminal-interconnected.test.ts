@@ -146,6 +146,6 @@ browserSuite('a hall terminal in an interconnected game (issue 27, BNG-100)', ()
     // "¿Alguna línea más?" closed (BNG-50): the line is awarded to the terminal's card.
     await bingo.closeWindow(gameId)
     const prizes = await bingo.listPrizes(gameId)
-    expect(prizes.some((p) => p.kind === 'line' && p.card_id === cards[0].id)).toBe(true)
+    expect(prizes.some((p) => p.kind === 'line' && p.cardId === cards[0].id)).toBe(true)
   }, 180_000)
 })

@@ -182,7 +182,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     expect((await bingo.claim({ gameId, serial: paper.serial, kind: 'line' })).ok).toBe(true)
     await bingo.closeWindow(gameId)
     const linePrizes = (await bingo.listPrizes(gameId)).filter((p) => p.kind === 'line')
-    expect(linePrizes.map((p) => p.card_id).sort()).toEqual([a.id, b.id, paper.id].sort())
+    expect(linePrizes.map((p) => p.cardId).sort()).toEqual([a.id, b.id, paper.id].sort())
     // The rest of the landscape card's numbers: its bingo, claimed with the button.
     const rest = rowsA.flat().filter((n) => n > 0 && !line.includes(n))
     for (const n of rest) await bingo.enterBall(gameId, n, extractorId)
@@ -192,8 +192,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     await bingo.closeWindow(gameId)
     // Credited at once on both terminals, as the cash desk paid them: the line split three ways and the bingo.
     const prizes = await bingo.listPrizes(gameId)
-    const sumFor = (id: string) =>
-      prizes.filter((p) => p.card_id === id).reduce((s, p) => s + Number(p.amount_cents), 0)
+    const sumFor = (id: string) => prizes.filter((p) => p.cardId === id).reduce((s, p) => s + p.amountCents, 0)
     const expectWon = async (page: Page, cents: number) => {
       const text = (cents / 100).toFixed(2).replace('.', ',')
       await page.waitForFunction((t) => document.querySelector('[data-testid="won"]')?.textContent?.includes(t), text, {
@@ -204,7 +203,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     await expectWon(portrait, sumFor(b.id))
     await landscape.getByTestId('winner').first().waitFor()
     expect(await balanceOf(landscape)).toContain(((2000 + sumFor(a.id)) / 100).toFixed(2).replace('.', ','))
-    const line3 = linePrizes.map((p) => Number(p.amount_cents))
+    const line3 = linePrizes.map((p) => p.amountCents)
     expect(Math.max(...line3) - Math.min(...line3)).toBeLessThanOrEqual(1)
     await landscape.screenshot({ path: join(SCREENSHOTS, 'terminal-1920x1080-credited.png') })
     await portrait.screenshot({ path: join(SCREENSHOTS, 'terminal-1080x1920-credited.png') })

@@ -165,7 +165,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
         ? { payeeName: 'Pedro Choque Mamani', payeeDocument: 'CI 7788990' }
         : { payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' }
     // The table: a prize id alone pays nothing (CODE_REQUIRED), nor another card's code.
-    const prize = prizes.find((p) => p.card_id === first.cardId)!
+    const prize = prizes.find((p) => p.cardId === first.cardId)!
     const other = cardCodes.find((c) => c !== first.code)!
     const noCode = await h.call('cajera@caja1', 'POST', `/api/prizes/${prize.id}/pay`, {})
     expect(noCode.status).toBe(422)
@@ -257,7 +257,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
       state = state.window ? await bingo.closeWindow(gameId) : (await bingo.drawNext(gameId)).state
     expect(state.status).toBe('drawing')
     const line = (await bingo.listPrizes(gameId)).find((p) => p.kind === 'line')!
-    const code = server.services.cashdesk.payouts.cardCode(line.card_id)
+    const code = server.services.cashdesk.payouts.cardCode(line.cardId)
     for (const body of [{}, { code }]) {
       const r = await h.call('cajero@caja2', 'POST', `/api/prizes/${line.id}/pay`, body)
       expect(r.status).toBe(body.code ? 409 : 422)

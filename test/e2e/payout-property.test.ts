@@ -28,7 +28,7 @@ describe('pay at most once under random interleavings', () => {
     first = false
     const cards = await server.services.bingo.sell({ gameId, count: 12, channel: 'counter' })
     await playToTheEnd(server.services, gameId)
-    const winners = new Set((await server.services.bingo.listPrizes(gameId)).map((p) => p.card_id))
+    const winners = new Set((await server.services.bingo.listPrizes(gameId)).map((p) => p.cardId))
     return {
       gameId,
       cards: cards.map((c) => ({

@@ -61,7 +61,7 @@ describe('races', () => {
     }
     const prizes = await bingo.listPrizes(game.gameId)
     const prize = prizes[0]
-    const code = server.services.cashdesk.payouts.cardCode(prize.card_id)
+    const code = server.services.cashdesk.payouts.cardCode(prize.cardId)
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         api(server.url, 'POST', `/api/prizes/${prize.id}/pay`, { paidBy: `caja-${i}`, code }),

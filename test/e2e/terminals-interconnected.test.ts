@@ -229,9 +229,9 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     await bingo.closeWindow(gameId)
     const state = await bingo.getGameState(gameId)
     const linePrizes = (await bingo.listPrizes(gameId)).filter((p) => p.kind === 'line')
-    expect(linePrizes.map((p) => p.card_id).sort()).toEqual([cardA.id, cardB.id, paperB[0].id].sort())
+    expect(linePrizes.map((p) => p.cardId).sort()).toEqual([cardA.id, cardB.id, paperB[0].id].sort())
     // One pool of the whole game's sales (12 cards of both halls), split three ways with no centavo lost.
-    const amounts = linePrizes.map((p) => Number(p.amount_cents))
+    const amounts = linePrizes.map((p) => p.amountCents)
     expect(amounts.reduce((a, b) => a + b, 0)).toBe(Number(state.linePoolCents))
     expect(Math.max(...amounts) - Math.min(...amounts)).toBeLessThanOrEqual(1)
 
@@ -246,8 +246,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
 
     // Credited to each session once, the amounts the game awarded to its cards.
     const prizes = await bingo.listPrizes(gameId)
-    const wonBy = (ids: string[]) =>
-      prizes.filter((p) => ids.includes(p.card_id)).reduce((s, p) => s + Number(p.amount_cents), 0)
+    const wonBy = (ids: string[]) => prizes.filter((p) => ids.includes(p.cardId)).reduce((s, p) => s + p.amountCents, 0)
     const idsA = (boughtA.body.game.cards as Card[]).map((c) => c.id)
     const idsB = (boughtB.body.game.cards as Card[]).map((c) => c.id)
     expect(wonBy(idsB)).toBeGreaterThan(Number(state.bingoPoolCents) - 1)

@@ -221,15 +221,13 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
         'SELECT card_id FROM terminal_cards WHERE session_id = ?',
         [s.body.session.id],
       )
-      const won = prizes
-        .filter((p) => held.some((h) => h.card_id === p.card_id))
-        .reduce((n, p) => n + Number(p.amount_cents), 0)
+      const won = prizes.filter((p) => held.some((h) => h.card_id === p.cardId)).reduce((n, p) => n + p.amountCents, 0)
       expect(s.body.session.wonCents).toBe(won)
       // Credited again on a second read: never twice.
       const again = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
       expect(again.body.session.balanceCents).toBe(s.body.session.balanceCents)
       // A credited card is paid: the cash desk does not pay it a second time.
-      for (const h of held.filter((x) => prizes.some((p) => p.card_id === x.card_id))) {
+      for (const h of held.filter((x) => prizes.some((p) => p.cardId === x.card_id))) {
         const r = await api(
           server.url,
           'POST',

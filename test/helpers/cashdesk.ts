@@ -102,14 +102,14 @@ export async function winningCodes(
   const prizes = await services.bingo.listPrizes(gameId)
   const byCard = new Map<string, { cardId: string; serial: string; amountCents: number; code: string }>()
   for (const p of prizes) {
-    const e = byCard.get(p.card_id) ?? {
-      cardId: p.card_id,
+    const e = byCard.get(p.cardId) ?? {
+      cardId: p.cardId,
       serial: p.serial,
       amountCents: 0,
-      code: services.cashdesk.payouts.cardCode(p.card_id),
+      code: services.cashdesk.payouts.cardCode(p.cardId),
     }
-    e.amountCents += Number(p.amount_cents)
-    byCard.set(p.card_id, e)
+    e.amountCents += p.amountCents
+    byCard.set(p.cardId, e)
   }
   return [...byCard.values()]
 }

@@ -58,7 +58,7 @@ import {
   bonusHallProfile,
   bonusLastJournalSeq,
   bonusPrizeById,
-  bonusPrizeReceiptRow,
+  bonusPrizeReceiptFacts,
   bonusPrizesOfGame,
   bonusReceiptBalls,
   insertBonusPrize as insertBonusPrizeRow,
@@ -188,7 +188,7 @@ export function createBonusService(deps: BonusDeps) {
       out.push({
         serial: w.serial,
         cardId: w.cardId,
-        hallId: c?.hall_id ?? '',
+        hallId: c?.hallId ?? '',
         atBall: w.atBall,
         rows,
         completingBall: done?.ball ?? null,
@@ -434,9 +434,9 @@ export function createBonusService(deps: BonusDeps) {
       await reversePots(sql, {
         gameId: e.game.id,
         voidedAwards: open.map((o) => ({
-          potId: o.pot_id,
-          prizeKind: o.prize_kind,
-          amountCents: Number(o.amount_cents),
+          potId: o.potId,
+          prizeKind: o.prizeKind,
+          amountCents: o.amountCents,
         })),
         at: e.at,
         scope: e.scope,
@@ -481,12 +481,12 @@ export function createBonusService(deps: BonusDeps) {
       id: b.id,
       source: b.source,
       name: b.name,
-      prizeKind: b.prize_kind,
+      prizeKind: b.prizeKind,
       serial: b.serial,
-      cardId: b.card_id,
-      hallId: b.hall_id,
-      amountCents: Number(b.amount_cents),
-      atBall: Number(b.at_ball),
+      cardId: b.cardId,
+      hallId: b.hallId,
+      amountCents: b.amountCents,
+      atBall: b.atBall,
       status: b.status,
     }))
     return out
@@ -589,7 +589,7 @@ export function createBonusService(deps: BonusDeps) {
     const p = await bonusPrizeById(sql, input.prizeId)
     if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
     if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
-    if (payment.method === 'cheque' && !(await profileOf(sql, p.hall_id)).prizeChequeAllowed) {
+    if (payment.method === 'cheque' && !(await profileOf(sql, p.hallId)).prizeChequeAllowed) {
       throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
         field: 'payment.method',
         rule: 'BNG-70',
@@ -608,28 +608,28 @@ export function createBonusService(deps: BonusDeps) {
         stationId: input.stationId,
       }))
     )
-      throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paid_at}`, {
-        paidAt: p.paid_at,
+      throw new DomainError('ALREADY_PAID', `bonus prize ${p.id} was already paid at ${p.paidAt}`, {
+        paidAt: p.paidAt,
       })
-    const game = await loadGameRow(sql, p.game_id)
+    const game = await loadGameRow(sql, p.gameId)
     if (p.source === 'prima')
       await primaPaymentTx(sql, {
         hallId: game.hallId,
         gameId: game.id,
         bonusPrizeId: p.id,
-        amountCents: Number(p.amount_cents),
+        amountCents: p.amountCents,
         at,
       })
     else
-      await appendPotLedgerEntry(sql, p.pot_id, {
+      await appendPotLedgerEntry(sql, p.potId, {
         kind: 'payment',
         gameId: game.id,
-        hallId: p.hall_id,
+        hallId: p.hallId,
         prizeId: p.id,
         mainCents: 0,
         reserveCents: 0,
         detail: {
-          paidCents: Number(p.amount_cents),
+          paidCents: p.amountCents,
           serial: p.serial,
           // Issue 24 point 2: the ledger names the winner; the document is kept sealed on the prize (bonus_prizes).
           payee: { name },
@@ -645,13 +645,13 @@ export function createBonusService(deps: BonusDeps) {
         gameId: game.id,
         prizeId: p.id,
         source: p.source,
-        potId: p.pot_id || null,
+        potId: p.potId || null,
         name: p.name,
-        prizeKind: p.prize_kind,
+        prizeKind: p.prizeKind,
         serial: p.serial,
-        hallId: p.hall_id,
-        amountCents: Number(p.amount_cents),
-        accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
+        hallId: p.hallId,
+        amountCents: p.amountCents,
+        accumulatedGames: p.accumulatedGames,
         paidBy: input.paidBy,
         payee: { name, document: protectDocument(deps.sealer, document) },
         payment: payment.method,
@@ -672,52 +672,52 @@ export function createBonusService(deps: BonusDeps) {
       id: b.id,
       source: b.source,
       name: b.name,
-      prizeKind: b.prize_kind,
+      prizeKind: b.prizeKind,
       serial: b.serial,
-      cardId: b.card_id,
-      hallId: b.hall_id,
-      amountCents: Number(b.amount_cents),
-      atBall: Number(b.at_ball),
+      cardId: b.cardId,
+      hallId: b.hallId,
+      amountCents: b.amountCents,
+      atBall: b.atBall,
       status: b.status,
-      accumulatedGames: b.accumulated_games === null ? null : Number(b.accumulated_games),
-      completedAtBall: b.completed_at_ball === null ? null : Number(b.completed_at_ball),
+      accumulatedGames: b.accumulatedGames,
+      completedAtBall: b.completedAtBall,
     }))
   }
 
   /** BNG-69: the receipt, with the accumulated games, the amount, the extraction order and the card's series. */
   async function bonusReceipt(prizeId: string): Promise<BonusReceipt> {
-    const p = await bonusPrizeReceiptRow(db, prizeId)
+    const p = await bonusPrizeReceiptFacts(db, prizeId)
     if (!p) throw new DomainError('NOT_FOUND', `bonus prize ${prizeId} not found`)
-    const balls = await bonusReceiptBalls(db, p.game_id)
+    const balls = await bonusReceiptBalls(db, p.gameId)
     return {
       prizeId: p.id,
       source: p.source,
       name: p.name,
-      amountCents: Number(p.amount_cents),
+      amountCents: p.amountCents,
       currency: p.currency,
-      accumulatedGames: p.accumulated_games === null ? null : Number(p.accumulated_games),
-      gameId: p.game_id,
-      gameOrderNo: Number(p.order_no),
-      hallId: p.hall_id,
+      accumulatedGames: p.accumulatedGames,
+      gameId: p.gameId,
+      gameOrderNo: p.orderNo,
+      hallId: p.hallId,
       serial: p.serial,
-      seriesCode: p.code,
-      cardNo: Number(p.card_no),
+      seriesCode: p.seriesCode,
+      cardNo: p.cardNo,
       rows: JSON.parse(p.numbers),
-      atBall: Number(p.at_ball),
-      completedAtBall: p.completed_at_ball === null ? null : Number(p.completed_at_ball),
+      atBall: p.atBall,
+      completedAtBall: p.completedAtBall,
       balls,
       status: p.status,
-      paidAt: p.paid_at,
-      payee: p.payee_name
-        ? { name: p.payee_name, document: openDocumentAtRest(deps.sealer, p.payee_document) ?? '' }
+      paidAt: p.paidAt,
+      payee: p.payeeName
+        ? { name: p.payeeName, document: openDocumentAtRest(deps.sealer, p.payeeDocument) ?? '' }
         : null,
-      hallName: p.hall_name,
-      paidBy: p.paid_by,
+      hallName: p.hallName,
+      paidBy: p.paidBy,
       payment:
         p.status !== 'paid'
           ? null
-          : p.payment_method === 'cheque'
-            ? { method: 'cheque', chequeNumber: p.cheque_number ?? '' }
+          : p.paymentMethod === 'cheque'
+            ? { method: 'cheque', chequeNumber: p.chequeNumber ?? '' }
             : { method: 'cash' },
     }
   }

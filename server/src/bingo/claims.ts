@@ -45,8 +45,8 @@ import { simpleTransition } from './games.ts'
 import { getGameState } from './game-state.ts'
 import { calledBalls } from './store/balls.ts'
 import {
-  type ClaimRow,
-  type PrizeRow,
+  type Claim,
+  type Prize,
   verifiedClaimIdOfCard,
   insertClaim,
   verifiedClaimsOfKind,
@@ -163,13 +163,13 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     const kind = game.windowKind!
     const claims = await verifiedClaimsOfKind(tx, gameId, kind)
     const pool = kind === 'line' ? game.linePoolCents! : game.bingoPoolCents!
-    const unique = new Map<string, ClaimRow>()
-    for (const c of claims) if (!unique.has(c.card_id!)) unique.set(c.card_id!, c)
+    const unique = new Map<string, Claim>()
+    for (const c of claims) if (!unique.has(c.cardId!)) unique.set(c.cardId!, c)
     const winners = await splitWinners(
       tx,
       game,
       pool,
-      [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })),
+      [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.cardId!, atBall: c.atBall })),
     )
     const at = ctx.now()
     if (kind === 'bingo' && !game.lineClosed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
@@ -254,13 +254,12 @@ async function awardLineAtBingo(
   ctx: BingoContext,
   tx: Tx,
   game: Game,
-  bingoClaims: ClaimRow[],
+  bingoClaims: Claim[],
   at: string,
 ): Promise<void> {
   const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()
   for (const c of [...bingoClaims, ...(await verifiedClaimsOfKind(tx, game.id, 'line'))]) {
-    if (!cards.has(c.card_id!))
-      cards.set(c.card_id!, { serial: c.serial, cardId: c.card_id!, atBall: Number(c.at_ball) })
+    if (!cards.has(c.cardId!)) cards.set(c.cardId!, { serial: c.serial, cardId: c.cardId!, atBall: c.atBall })
   }
   const pool = game.linePoolCents!
   const winners = await splitWinners(tx, game, pool, [...cards.values()])
@@ -310,19 +309,19 @@ export const resumePlay = (ctx: BingoContext, gameId: string) =>
   simpleTransition(ctx, gameId, GameAction.ResumePlay, GameStatus.Drawing, 'play.resumed', () => ({ rule: 'BNG-49' }))
 
 /** Pays an awarded prize once. Paying before verification (no prize yet) is refused. */
-export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<PrizeRow> {
-  let paid: PrizeRow | undefined
+export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<Prize> {
+  let paid: Prize | undefined
   await ctx.tx(async (tx) => {
     const prize = await prizeById(tx, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
-    const game = await loadGame(tx, prize.game_id)
+    const game = await loadGame(tx, prize.gameId)
     const at = ctx.now()
     if (!(await markPrizePaid(tx, prize.id, at, input.paidBy)))
-      throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paid_at}`, {
-        paidAt: prize.paid_at,
-        paidBy: prize.paid_by,
+      throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paidAt}`, {
+        paidAt: prize.paidAt,
+        paidBy: prize.paidBy,
       })
-    const serial = await cardSerial(tx, prize.card_id)
+    const serial = await cardSerial(tx, prize.cardId)
     const rec = await appendJournal(tx, {
       at,
       type: 'prize.paid',
@@ -332,7 +331,7 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
         prizeId: prize.id,
         serial: serial ?? null,
         kind: prize.kind,
-        amountCents: Number(prize.amount_cents),
+        amountCents: prize.amountCents,
         paidBy: input.paidBy,
       },
     })

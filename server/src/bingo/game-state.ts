@@ -10,7 +10,7 @@ import { GameStatus, compareBytes, type ClaimKind } from './game.ts'
 import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
 import { findCard, gameScope, loadGame, type BingoContext } from './context.ts'
 import { calledBalls, calledBallsWithSource, silentWinsOfGame } from './store/balls.ts'
-import { type PrizeRow, claimsWithNumbers, prizesOfGame, prizesWithSerials } from './store/claims.ts'
+import { type PrizeWithSerial, claimsWithNumbers, prizesOfGame, prizesWithSerials } from './store/claims.ts'
 import { gameSeries, lastJournalSeqOfScope } from './store/games.ts'
 import { hallById } from './store/halls.ts'
 import { annulmentOfGame, latestIncidentOfGame } from './store/incidents.ts'
@@ -31,22 +31,22 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
   const series = await gameSeries(db, gameId)
   const claims = await claimsWithNumbers(db, gameId)
   const prizes = await prizesOfGame(db, gameId)
-  const prizeOf = new Map(prizes.map((p) => [`${p.card_id}:${p.kind}`, p]))
+  const prizeOf = new Map(prizes.map((p) => [`${p.cardId}:${p.kind}`, p]))
   const winners: PublicWinner[] = []
   const seen = new Set<string>()
   for (const c of claims) {
     if (c.status !== 'verified') continue
-    const key = `${c.card_id}:${c.kind}`
+    const key = `${c.cardId}:${c.kind}`
     if (seen.has(key)) continue
     seen.add(key)
     const p = prizeOf.get(key)
     winners.push({
       kind: c.kind,
       serial: c.serial,
-      cardId: c.card_id!,
+      cardId: c.cardId!,
       rows: JSON.parse(c.numbers ?? '[]'),
-      atBall: Number(c.at_ball),
-      amountCents: p ? Number(p.amount_cents) : null,
+      atBall: c.atBall,
+      amountCents: p ? p.amountCents : null,
       status: p ? (p.status === 'paid' ? 'paid' : 'awarded') : 'verified',
     })
   }
@@ -92,7 +92,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     winners,
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')
-      .map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: Number(c.at_ball) })),
+      .map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: c.atBall })),
     isLastGame: game.isLastGame,
     voidReason: game.voidReason,
     seq,
@@ -212,7 +212,7 @@ export async function getCard(
   }
 }
 
-export function listPrizes(ctx: BingoContext, gameId: string): Promise<Array<PrizeRow & { serial: string }>> {
+export function listPrizes(ctx: BingoContext, gameId: string): Promise<PrizeWithSerial[]> {
   return prizesWithSerials(ctx.db, gameId)
 }
 

@@ -24,6 +24,7 @@ import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { hallAnswer } from './store/halls.ts'
 import { sessionAnswer } from './store/games.ts'
 import { seriesAnswer } from './store/series.ts'
+import { prizeAnswer } from './store/claims.ts'
 
 const id = z
   .string()
@@ -519,7 +520,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(card)
   })
   app.get('/api/games/:gameId/prizes', needs('game.read'), async (c) =>
-    c.json({ prizes: await bingo.listPrizes(param(c, 'gameId')) }),
+    c.json({ prizes: (await bingo.listPrizes(param(c, 'gameId'))).map(prizeAnswer) }),
   )
   // Issue 13 point 6: the table pays through the cashier's path: against the card's signed code, after the game's
   // prize window has closed, out of the drawer of the person's open shift at the table's station.

@@ -354,3 +354,34 @@ describe('incidents (BNG-80 to BNG-86)', () => {
     expect(s.voidReason).toBe('caller-error')
   })
 })
+
+describe('rows read as typed objects on both engines (issue 25 point 5)', () => {
+  it('lists and pays prizes with their money as numbers (PostgreSQL returns BIGINT as text)', async () => {
+    const { bingo, a, session } = await setup()
+    const g = await bingo.announceGame({ sessionId: session.id, seriesIds: [a.id] })
+    await bingo.openSales(g.gameId)
+    await bingo.sell({ gameId: g.gameId, count: 30, channel: 't' })
+    await bingo.closeSales({ gameId: g.gameId })
+    const s = await playToEnd(bingo, g.gameId)
+    const prizes = await bingo.listPrizes(g.gameId)
+    for (const p of prizes) {
+      expect(typeof p.amountCents).toBe('number')
+      expect(typeof p.atBall).toBe('number')
+      expect(p).toMatchObject({ gameId: g.gameId, status: 'awarded', paidAt: null, notPresentedAt: null })
+    }
+    // A sum of text would concatenate: each pool is split to the centavo (BNG-53).
+    const sum = (kind: string) => prizes.filter((p) => p.kind === kind).reduce((t, p) => t + p.amountCents, 0)
+    expect(sum('line')).toBe(s.linePoolCents)
+    expect(sum('bingo')).toBe(s.bingoPoolCents)
+    expect(s.winners.every((w) => typeof w.amountCents === 'number' && typeof w.atBall === 'number')).toBe(true)
+    const paid = await bingo.payPrize({ prizeId: prizes[0].id, paidBy: 'cajera' })
+    expect(paid).toMatchObject({
+      id: prizes[0].id,
+      status: 'paid',
+      paidAt: '2026-11-21T20:00:00.000Z',
+      paidBy: 'cajera',
+    })
+    expect(paid.amountCents).toBe(prizes[0].amountCents)
+    expect(await code(bingo.payPrize({ prizeId: prizes[0].id, paidBy: 'otro' }))).toBe('ALREADY_PAID')
+  })
+})

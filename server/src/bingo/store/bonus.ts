@@ -15,6 +15,7 @@ import type { BonusPotKind } from './pots.ts'
 
 export type BonusPrizeSource = 'prima' | BonusPotKind
 
+/** A `bonus_prizes` row as stored (PostgreSQL returns its BIGINT `amount_cents` as text). */
 export interface BonusPrizeRow {
   id: string
   game_id: string
@@ -24,7 +25,7 @@ export interface BonusPrizeRow {
   pot_id: string
   name: string
   prize_kind: 'line' | 'bingo'
-  amount_cents: number
+  amount_cents: number | string
   at_ball: number
   completed_at_ball: number | null
   accumulated_games: number | null
@@ -40,15 +41,73 @@ export interface BonusPrizeRow {
   station_id?: string | null
 }
 
-export type BonusPrizeWithSerial = BonusPrizeRow & { serial: string }
+/**
+ * A prima or pot prize as the use cases read it. `potId` is '' on a prima prize; `payeeDocument` is stored sealed
+ * (issue 24 point 2) and opened only where a receipt shows it.
+ */
+export interface BonusPrize {
+  id: string
+  gameId: string
+  cardId: string
+  hallId: string
+  source: BonusPrizeSource
+  potId: string
+  name: string
+  prizeKind: 'line' | 'bingo'
+  amountCents: number
+  atBall: number
+  completedAtBall: number | null
+  accumulatedGames: number | null
+  status: 'awarded' | 'paid' | 'void'
+  awardedAt: string
+  paidAt: string | null
+  paidBy: string | null
+  payeeName: string | null
+  payeeDocument: string | null
+  paymentMethod: 'cash' | 'cheque' | null
+  chequeNumber: string | null
+  stationId: string | null
+}
 
-export type BonusPrizeReceiptRow = BonusPrizeWithSerial & {
-  card_no: number
+const numberOrNull = (v: number | string | null | undefined): number | null =>
+  v === null || v === undefined ? null : Number(v)
+
+export function toBonusPrize(r: BonusPrizeRow): BonusPrize {
+  return {
+    id: r.id,
+    gameId: r.game_id,
+    cardId: r.card_id,
+    hallId: r.hall_id,
+    source: r.source,
+    potId: r.pot_id,
+    name: r.name,
+    prizeKind: r.prize_kind,
+    amountCents: Number(r.amount_cents),
+    atBall: Number(r.at_ball),
+    completedAtBall: numberOrNull(r.completed_at_ball),
+    accumulatedGames: numberOrNull(r.accumulated_games),
+    status: r.status,
+    awardedAt: r.awarded_at,
+    paidAt: r.paid_at,
+    paidBy: r.paid_by,
+    payeeName: r.payee_name,
+    payeeDocument: r.payee_document,
+    paymentMethod: r.payment_method ?? null,
+    chequeNumber: r.cheque_number ?? null,
+    stationId: r.station_id ?? null,
+  }
+}
+
+export type BonusPrizeWithSerial = BonusPrize & { serial: string }
+
+/** A bonus prize with its card, series, game and hall, for its receipt (BNG-69). */
+export type BonusPrizeReceiptFacts = BonusPrizeWithSerial & {
+  cardNo: number
   numbers: string
-  code: string
+  seriesCode: string
   currency: string
-  order_no: number
-  hall_name: string
+  orderNo: number
+  hallName: string
 }
 
 /** The journal's last sequence number (0 when empty): the `seq` of the `game:changed` events. */
@@ -64,14 +123,15 @@ export function bonusHallProfile(tx: Sql, hallId: string): Promise<Pick<Hall, 'p
 }
 
 /** A card's numbers and the hall whose series sold it. */
-export function bonusCardNumbersAndHall(
+export async function bonusCardNumbersAndHall(
   tx: Sql,
   cardId: string,
-): Promise<{ numbers: string; hall_id: string } | undefined> {
-  return tx.get<{ numbers: string; hall_id: string }>(
+): Promise<{ numbers: string; hallId: string } | undefined> {
+  const row = await tx.get<{ numbers: string; hall_id: string }>(
     'SELECT c.numbers, s.hall_id FROM cards c JOIN series s ON s.id = c.series_id WHERE c.id = ?',
     [cardId],
   )
+  return row && { numbers: row.numbers, hallId: row.hall_id }
 }
 
 export async function insertBonusPrize(
@@ -115,14 +175,16 @@ export async function insertBonusPrize(
 }
 
 /** Pot prizes of a game awarded and not yet paid (a void game gives them back to their pots). */
-export function unpaidPotPrizesOfGame(
+export async function unpaidPotPrizesOfGame(
   tx: Sql,
   gameId: string,
-): Promise<Array<{ pot_id: string; prize_kind: string; amount_cents: number }>> {
-  return tx.all<{ pot_id: string; prize_kind: string; amount_cents: number }>(
-    "SELECT pot_id, prize_kind, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded' AND source <> 'prima'",
-    [gameId],
-  )
+): Promise<Array<{ potId: string; prizeKind: string; amountCents: number }>> {
+  return (
+    await tx.all<{ pot_id: string; prize_kind: string; amount_cents: number | string }>(
+      "SELECT pot_id, prize_kind, amount_cents FROM bonus_prizes WHERE game_id = ? AND status = 'awarded' AND source <> 'prima'",
+      [gameId],
+    )
+  ).map((r) => ({ potId: r.pot_id, prizeKind: r.prize_kind, amountCents: Number(r.amount_cents) }))
 }
 
 export async function voidBonusPrizesOfGame(tx: Sql, gameId: string): Promise<void> {
@@ -130,18 +192,21 @@ export async function voidBonusPrizesOfGame(tx: Sql, gameId: string): Promise<vo
   await tx.run("UPDATE bonus_prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
 
-export function bonusPrizesOfGame(tx: Sql, gameId: string): Promise<BonusPrizeWithSerial[]> {
-  return tx.all<BonusPrizeWithSerial>(
-    'SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.game_id = ? ORDER BY b.source, c.serial',
-    [gameId],
-  )
+export async function bonusPrizesOfGame(tx: Sql, gameId: string): Promise<BonusPrizeWithSerial[]> {
+  return (
+    await tx.all<BonusPrizeRow & { serial: string }>(
+      'SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.game_id = ? ORDER BY b.source, c.serial',
+      [gameId],
+    )
+  ).map((r) => ({ ...toBonusPrize(r), serial: r.serial }))
 }
 
-export function bonusPrizeById(tx: Sql, prizeId: string): Promise<BonusPrizeWithSerial | undefined> {
-  return tx.get<BonusPrizeWithSerial>(
+export async function bonusPrizeById(tx: Sql, prizeId: string): Promise<BonusPrizeWithSerial | undefined> {
+  const row = await tx.get<BonusPrizeRow & { serial: string }>(
     'SELECT b.*, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.id = ?',
     [prizeId],
   )
+  return row && { ...toBonusPrize(row), serial: row.serial }
 }
 
 /** Marks an awarded bonus prize paid; false if it was not awarded (already paid, or void). */
@@ -176,10 +241,32 @@ export async function markBonusPrizePaid(
 }
 
 /** A bonus prize with its card, series, game order and currency (BNG-69 receipt). */
-export function bonusPrizeReceiptRow(tx: Sql, prizeId: string): Promise<BonusPrizeReceiptRow | undefined> {
-  return tx.get<BonusPrizeReceiptRow>(
+export async function bonusPrizeReceiptFacts(tx: Sql, prizeId: string): Promise<BonusPrizeReceiptFacts | undefined> {
+  const r = await tx.get<
+    BonusPrizeRow & {
+      serial: string
+      card_no: number
+      numbers: string
+      code: string
+      currency: string
+      order_no: number
+      hall_name: string
+    }
+  >(
     'SELECT b.*, c.serial, c.card_no, c.numbers, s.code, h.currency, h.name AS hall_name, g.order_no FROM bonus_prizes b JOIN cards c ON c.id = b.card_id JOIN series s ON s.id = c.series_id JOIN games g ON g.id = b.game_id JOIN halls h ON h.id = g.hall_id WHERE b.id = ?',
     [prizeId],
+  )
+  return (
+    r && {
+      ...toBonusPrize(r),
+      serial: r.serial,
+      cardNo: Number(r.card_no),
+      numbers: r.numbers,
+      seriesCode: r.code,
+      currency: r.currency,
+      orderNo: Number(r.order_no),
+      hallName: r.hall_name,
+    }
   )
 }
 

@@ -9,6 +9,7 @@ import type { Sql } from '../../db/database.ts'
 import { touchRows, touchRowsWhere } from '../../shared/row-seals.ts'
 import type { ClaimKind } from '../game.ts'
 
+/** A `claims` row as stored (`automatic` is 0 or 1 on both engines). */
 export interface ClaimRow {
   id: string
   game_id: string
@@ -22,17 +23,103 @@ export interface ClaimRow {
   created_at: string
 }
 
+/** A claim as the use cases read it. `cardId` is null on a claim of a serial that was never sold. */
+export interface Claim {
+  id: string
+  gameId: string
+  cardId: string | null
+  serial: string
+  kind: ClaimKind
+  atBall: number
+  status: string
+  reason: string | null
+  automatic: boolean
+  createdAt: string
+}
+
+export function toClaim(r: ClaimRow): Claim {
+  return {
+    id: r.id,
+    gameId: r.game_id,
+    cardId: r.card_id,
+    serial: r.serial,
+    kind: r.kind,
+    atBall: Number(r.at_ball),
+    status: r.status,
+    reason: r.reason,
+    automatic: Boolean(Number(r.automatic)),
+    createdAt: r.created_at,
+  }
+}
+
+/** A `prizes` row as stored (PostgreSQL returns its BIGINT `amount_cents` as text). */
 export interface PrizeRow {
   id: string
   game_id: string
   card_id: string
   kind: ClaimKind
-  amount_cents: number
+  amount_cents: number | string
   at_ball: number
   status: string
   awarded_at: string
   paid_at: string | null
   paid_by: string | null
+  /** BNG-71 (migration 0180). */
+  not_presented_at: string | null
+}
+
+/** A prize of a game's line or bingo as the use cases read it. */
+export interface Prize {
+  id: string
+  gameId: string
+  cardId: string
+  kind: ClaimKind
+  amountCents: number
+  atBall: number
+  status: string
+  awardedAt: string
+  paidAt: string | null
+  paidBy: string | null
+  notPresentedAt: string | null
+}
+
+export function toPrize(r: PrizeRow): Prize {
+  return {
+    id: r.id,
+    gameId: r.game_id,
+    cardId: r.card_id,
+    kind: r.kind,
+    amountCents: Number(r.amount_cents),
+    atBall: Number(r.at_ball),
+    status: r.status,
+    awardedAt: r.awarded_at,
+    paidAt: r.paid_at,
+    paidBy: r.paid_by,
+    notPresentedAt: r.not_presented_at ?? null,
+  }
+}
+
+export type PrizeWithSerial = Prize & { serial: string }
+
+/**
+ * A prize as GET /api/games/:gameId/prizes has always answered it: its column names and its card's serial (the money
+ * a number on both engines).
+ */
+export function prizeAnswer(p: PrizeWithSerial) {
+  return {
+    id: p.id,
+    game_id: p.gameId,
+    card_id: p.cardId,
+    kind: p.kind,
+    amount_cents: p.amountCents,
+    at_ball: p.atBall,
+    status: p.status,
+    awarded_at: p.awardedAt,
+    paid_at: p.paidAt,
+    paid_by: p.paidBy,
+    not_presented_at: p.notPresentedAt,
+    serial: p.serial,
+  }
 }
 
 export async function verifiedClaimIdOfCard(
@@ -70,11 +157,13 @@ export async function insertClaim(
   )
 }
 
-export function verifiedClaimsOfKind(tx: Sql, gameId: string, kind: ClaimKind): Promise<ClaimRow[]> {
-  return tx.all<ClaimRow>(
-    "SELECT * FROM claims WHERE game_id = ? AND kind = ? AND status = 'verified' ORDER BY created_at",
-    [gameId, kind],
-  )
+export async function verifiedClaimsOfKind(tx: Sql, gameId: string, kind: ClaimKind): Promise<Claim[]> {
+  return (
+    await tx.all<ClaimRow>(
+      "SELECT * FROM claims WHERE game_id = ? AND kind = ? AND status = 'verified' ORDER BY created_at",
+      [gameId, kind],
+    )
+  ).map(toClaim)
 }
 
 export async function verifiedClaimCountFrom(tx: Sql, gameId: string, atBall: number): Promise<number> {
@@ -86,11 +175,13 @@ export async function verifiedClaimCountFrom(tx: Sql, gameId: string, atBall: nu
 }
 
 /** Every claim of a game with the numbers of its card, oldest first. */
-export function claimsWithNumbers(sql: Sql, gameId: string): Promise<Array<ClaimRow & { numbers: string | null }>> {
-  return sql.all<ClaimRow & { numbers: string | null }>(
-    'SELECT cl.*, c.numbers FROM claims cl LEFT JOIN cards c ON c.id = cl.card_id WHERE cl.game_id = ? ORDER BY cl.created_at',
-    [gameId],
-  )
+export async function claimsWithNumbers(sql: Sql, gameId: string): Promise<Array<Claim & { numbers: string | null }>> {
+  return (
+    await sql.all<ClaimRow & { numbers: string | null }>(
+      'SELECT cl.*, c.numbers FROM claims cl LEFT JOIN cards c ON c.id = cl.card_id WHERE cl.game_id = ? ORDER BY cl.created_at',
+      [gameId],
+    )
+  ).map((r) => ({ ...toClaim(r), numbers: r.numbers }))
 }
 
 export async function insertPrize(
@@ -104,8 +195,9 @@ export async function insertPrize(
   touchRows(tx, 'prizes', [p.id])
 }
 
-export function prizeById(tx: Sql, prizeId: string): Promise<PrizeRow | undefined> {
-  return tx.get<PrizeRow>('SELECT * FROM prizes WHERE id = ?', [prizeId])
+export async function prizeById(tx: Sql, prizeId: string): Promise<Prize | undefined> {
+  const row = await tx.get<PrizeRow>('SELECT * FROM prizes WHERE id = ?', [prizeId])
+  return row && toPrize(row)
 }
 
 /** Marks an awarded prize paid; false when it was not awarded (already paid or void). */
@@ -141,13 +233,15 @@ export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> 
   await tx.run("UPDATE prizes SET status = 'void' WHERE game_id = ? AND status = 'awarded'", [gameId])
 }
 
-export function prizesOfGame(sql: Sql, gameId: string): Promise<PrizeRow[]> {
-  return sql.all<PrizeRow>('SELECT * FROM prizes WHERE game_id = ?', [gameId])
+export async function prizesOfGame(sql: Sql, gameId: string): Promise<Prize[]> {
+  return (await sql.all<PrizeRow>('SELECT * FROM prizes WHERE game_id = ?', [gameId])).map(toPrize)
 }
 
-export function prizesWithSerials(sql: Sql, gameId: string): Promise<Array<PrizeRow & { serial: string }>> {
-  return sql.all<PrizeRow & { serial: string }>(
-    'SELECT p.*, c.serial FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.kind DESC, c.serial',
-    [gameId],
-  )
+export async function prizesWithSerials(sql: Sql, gameId: string): Promise<PrizeWithSerial[]> {
+  return (
+    await sql.all<PrizeRow & { serial: string }>(
+      'SELECT p.*, c.serial FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? ORDER BY p.kind DESC, c.serial',
+      [gameId],
+    )
+  ).map((r) => ({ ...toPrize(r), serial: r.serial }))
 }
