@@ -10,32 +10,91 @@ import { touchRows } from '../shared/row-seals.ts'
 /** Voided (INS-8): declared not valid for prizes because of the player's marks or crossings-out; nothing is paid. */
 export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3, Voided: 4 } as const
 
+/** An `instant_batches` row as stored (PostgreSQL returns its BIGINT and some INTEGER columns as text). */
 export interface BatchRow {
   id: string
-  game_no: number
+  game_no: number | string
   name: string
   channel: 'printed' | 'electronic'
   currency: string
-  price_cents: number
-  ticket_count: number
-  pack_size: number
-  pack_count: number
-  first_id: number
+  price_cents: number | string
+  ticket_count: number | string
+  pack_size: number | string
+  pack_count: number | string
+  first_id: number | string
   design: string
   design_sha256: string
   seed_commitment: string
   pepper_id: string
   status: 'generating' | 'ready' | 'closed'
-  next_sale_index: number
+  next_sale_index: number | string
   created_at: string
   generated_at: string | null
   closed_at: string | null
-  /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
   generator?: string | null
-  /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
   seed_sealed: string | null
   keys_sealed: string | null
   pack_prizes_sealed: string | null
+}
+
+/** A batch (one instant game) as the use cases read it. */
+export interface Batch {
+  id: string
+  gameNo: number
+  name: string
+  channel: 'printed' | 'electronic'
+  currency: string
+  priceCents: number
+  ticketCount: number
+  packSize: number
+  packCount: number
+  /** The id of its first ticket in instant_tickets; its tickets are firstId .. firstId + ticketCount - 1. */
+  firstId: number
+  /** The design's JSON text. */
+  design: string
+  designSha256: string
+  seedCommitment: string
+  pepperId: string
+  status: 'generating' | 'ready' | 'closed'
+  /** The electronic pool's cursor: the index of the next ticket to sell. */
+  nextSaleIndex: number
+  createdAt: string
+  generatedAt: string | null
+  closedAt: string | null
+  /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
+  generator: string | null
+  /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
+  seedSealed: string | null
+  keysSealed: string | null
+  packPrizesSealed: string | null
+}
+
+export function toBatch(r: BatchRow): Batch {
+  return {
+    id: r.id,
+    gameNo: Number(r.game_no),
+    name: r.name,
+    channel: r.channel,
+    currency: r.currency,
+    priceCents: Number(r.price_cents),
+    ticketCount: Number(r.ticket_count),
+    packSize: Number(r.pack_size),
+    packCount: Number(r.pack_count),
+    firstId: Number(r.first_id),
+    design: r.design,
+    designSha256: r.design_sha256,
+    seedCommitment: r.seed_commitment,
+    pepperId: r.pepper_id,
+    status: r.status,
+    nextSaleIndex: Number(r.next_sale_index),
+    createdAt: r.created_at,
+    generatedAt: r.generated_at ?? null,
+    closedAt: r.closed_at ?? null,
+    generator: r.generator ?? null,
+    seedSealed: r.seed_sealed ?? null,
+    keysSealed: r.keys_sealed ?? null,
+    packPrizesSealed: r.pack_prizes_sealed ?? null,
+  }
 }
 
 export interface PackRow {
@@ -58,41 +117,27 @@ export interface HallRow {
   settings: string
 }
 
-/** PostgreSQL returns BIGINT and some INTEGER columns as strings. */
-function toBatchRow(row: BatchRow): BatchRow {
-  return {
-    ...row,
-    game_no: Number(row.game_no),
-    price_cents: Number(row.price_cents),
-    ticket_count: Number(row.ticket_count),
-    pack_size: Number(row.pack_size),
-    pack_count: Number(row.pack_count),
-    first_id: Number(row.first_id),
-    next_sale_index: Number(row.next_sale_index),
-  }
-}
-
 // ------------------------------------------------------------------------------------------------ batches
 
-export async function batchOfGame(tx: Sql, gameNo: number): Promise<BatchRow | undefined> {
+export async function batchOfGame(tx: Sql, gameNo: number): Promise<Batch | undefined> {
   const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE game_no = ?', [gameNo])
-  return row && toBatchRow(row)
+  return row && toBatch(row)
 }
 
-export async function batchById(tx: Sql, id: string): Promise<BatchRow | undefined> {
+export async function batchById(tx: Sql, id: string): Promise<Batch | undefined> {
   const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE id = ?', [id])
-  return row && toBatchRow(row)
+  return row && toBatch(row)
 }
 
 /** Every batch but those still being generated, by game number. */
-export async function listedBatches(tx: Sql): Promise<BatchRow[]> {
+export async function listedBatches(tx: Sql): Promise<Batch[]> {
   const rows = await tx.all<BatchRow>("SELECT * FROM instant_batches WHERE status <> 'generating' ORDER BY game_no")
-  return rows.map(toBatchRow)
+  return rows.map(toBatch)
 }
 
 /** Removes a batch with its tickets and packs (a generation left half-written). */
-export async function deleteBatch(tx: Sql, b: BatchRow): Promise<void> {
-  await tx.run('DELETE FROM instant_tickets WHERE id >= ? AND id < ?', [b.first_id, b.first_id + b.ticket_count])
+export async function deleteBatch(tx: Sql, b: Batch): Promise<void> {
+  await tx.run('DELETE FROM instant_tickets WHERE id >= ? AND id < ?', [b.firstId, b.firstId + b.ticketCount])
   await tx.run('DELETE FROM instant_packs WHERE batch_id = ?', [b.id])
   await tx.run('DELETE FROM instant_batches WHERE id = ?', [b.id])
 }
@@ -311,10 +356,10 @@ export async function settleTicket(
 }
 
 /** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */
-export async function soldPrizeTags(tx: Sql, b: BatchRow): Promise<Array<{ id: number; prizeTag: number }>> {
+export async function soldPrizeTags(tx: Sql, b: Batch): Promise<Array<{ id: number; prizeTag: number }>> {
   const rows = await tx.all<{ id: number; prize_tag: number }>(
     'SELECT id, prize_tag FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0',
-    [b.first_id, b.first_id + b.ticket_count],
+    [b.firstId, b.firstId + b.ticketCount],
   )
   return rows.map((r) => ({ id: Number(r.id), prizeTag: Number(r.prize_tag) }))
 }
