@@ -491,9 +491,9 @@ export function createClaimUseCases(ctx: InstantContext) {
       claimUntil: v.expiresAt ?? '',
       expiredAt: v.expiresAt ?? '',
       refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
-      paidAt: paid?.paid_at ?? '',
-      stationId: paid?.station_id ?? null,
-      cashierId: paid?.cashier_id ?? null,
+      paidAt: paid?.paidAt ?? '',
+      stationId: paid?.stationId ?? null,
+      cashierId: paid?.cashierId ?? null,
       payoutId: paid?.id ?? null,
     }
   }

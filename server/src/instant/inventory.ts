@@ -47,8 +47,8 @@ export function createInventoryUseCases(ctx: InstantContext) {
       packRange(b, input.fromPack, input.toPack)
       const notHere = await firstPackOutOfWarehouse(tx, b.id, input.fromPack, input.toPack)
       if (notHere)
-        throw new DomainError('CONFLICT', `pack ${notHere.pack_no} is ${notHere.status}, not in the warehouse`, {
-          packNo: notHere.pack_no,
+        throw new DomainError('CONFLICT', `pack ${notHere.packNo} is ${notHere.status}, not in the warehouse`, {
+          packNo: notHere.packNo,
         })
       const at = now()
       const shipped = await shipPackRange(tx, b.id, input.fromPack, input.toPack, input.destination, at)
@@ -214,10 +214,10 @@ export function createInventoryUseCases(ctx: InstantContext) {
     const rows = await reportsOfBatch(db, b.id)
     const ranges = rows.map((r) => ({
       kind: r.kind,
-      fromSerial: serialOfIndex(b, Number(r.first_index)),
-      toSerial: serialOfIndex(b, Number(r.last_index)),
-      tickets: Number(r.ticket_count),
-      reportedAt: r.created_at,
+      fromSerial: serialOfIndex(b, r.firstIndex),
+      toSerial: serialOfIndex(b, r.lastIndex),
+      tickets: r.ticketCount,
+      reportedAt: r.createdAt,
     }))
     const text =
       ranges.length === 0

@@ -63,21 +63,21 @@ export function createReconciliationUseCases(ctx: InstantContext) {
         payoutId: r.id,
         kind: r.kind,
         serial: r.serial,
-        tier: Number(r.tier),
-        amountCents: Number(r.amount_cents),
-        reason: r.reason ?? null,
+        tier: r.tier,
+        amountCents: r.amountCents,
+        reason: r.reason,
         payee:
           r.kind === 'prize'
             ? {
-                name: r.payee_name,
+                name: r.payeeName,
                 // Issue 24 point 2: opened for the register's readers.
-                document: openDocumentAtRest(ctx.deps.sealer, r.payee_document as string | null),
-                signatureRef: r.signature_ref,
+                document: openDocumentAtRest(ctx.deps.sealer, r.payeeDocument),
+                signatureRef: r.signatureRef,
               }
             : null,
-        stationId: r.station_id,
-        cashierId: r.cashier_id,
-        paidAt: r.paid_at,
+        stationId: r.stationId,
+        cashierId: r.cashierId,
+        paidAt: r.paidAt,
       })),
     }
   }
@@ -106,7 +106,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
       : await prizesInPlay(
           db,
           b,
-          packs.filter((p) => p.status === 'activated').map((p) => p.pack_no),
+          packs.filter((p) => p.status === 'activated').map((p) => p.packNo),
         )
     const paidRows = await payoutTotals(db, b.id)
     const paid = new Array<number>(T).fill(0)

@@ -121,8 +121,8 @@ export function createSaleUseCases(ctx: InstantContext) {
   async function hallSettings(tx: Sql, hallId: string) {
     const hall = await hallById(tx, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+    const profile = getProfile(hall.profileId)
+    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown> & { instant?: InstantHallSettings }
     return {
       hall,
